@@ -1,0 +1,117 @@
+"""One answer type for every "what is this worth" question: ranked turns with values and how exact they are.
+
+The solver, the advisor and the calculators all return an ``Analysis``, so the command
+line (``to_json``), the notebooks (``_repr_html_``) and the tests read the same thing.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+@dataclass
+class MoveValue:
+    """One turn's value for the player to move. ``stderr`` is 0.0 when ``exact``."""
+
+    move: str
+    value: float
+    stderr: float = 0.0
+    exact: bool = True
+    reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        if self.exact:
+            return f"{self.move}: {self.value:+.3f} (exact)"
+        return f"{self.move}: {self.value:+.3f} ± {self.stderr:.3f} (estimate)"
+
+
+@dataclass
+class Analysis:
+    """Every legal turn ranked best first.
+
+    ``kind`` names what the values are: "perfect-information value", "view value (averaged
+    over splits)", "belief-optimal value", "depth-limited estimate", "advisor estimate".
+    ``bounds`` lists the bounds the values hold under (``max_stalls``, ``max_turns``, ``leaf``).
+    ``exact`` is True when no sampling and no heuristic leaf was used.
+    """
+
+    moves: list[MoveValue]
+    kind: str
+    exact: bool
+    bounds: dict[str, Any] = field(default_factory=dict)
+    nodes: int = 0
+    seconds: float = 0.0
+    method: str = ""
+    notes: list[str] = field(default_factory=list)
+    splits: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        self.moves.sort(key=lambda m: -m.value)
+
+    @property
+    def value(self) -> float:
+        """The value of the position: the best turn's value (nan when no turn is legal)."""
+        return self.moves[0].value if self.moves else math.nan
+
+    @property
+    def best(self) -> Optional[MoveValue]:
+        return self.moves[0] if self.moves else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``lcanalysis solve --json`` object of spec/interchange.md, plus labelled extras."""
+        return {
+            "value": self.value,
+            "exact": self.exact,
+            "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr} for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "kind": self.kind,
+            "bounds": self.bounds,
+            "method": self.method,
+            **({"splits": self.splits} if self.splits is not None else {}),
+            **({"notes": self.notes} if self.notes else {}),
+        }
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame(
+            [
+                {"move": m.move, "value": m.value, "stderr": m.stderr, "exact": m.exact, "reason": m.reason}
+                for m in self.moves
+            ]
+        )
+
+    def to_text(self, limit: Optional[int] = None) -> str:
+        head = f"{self.kind} ({'exact' if self.exact else 'estimate'})"
+        if self.bounds:
+            head += " under " + ", ".join(f"{k}={v}" for k, v in self.bounds.items())
+        lines = [head]
+        for i, m in enumerate(self.moves[:limit]):
+            err = "" if m.exact else f" ± {m.stderr:.2f}"
+            reason = f"  {m.reason}" if m.reason else ""
+            lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{reason}")
+        lines.append(f"nodes {self.nodes}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
+        lines.extend(f"note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
+            f"<td>{'exact' if m.exact else f'± {m.stderr:.2f}'}</td><td>{html.escape(m.reason)}</td></tr>"
+            for i, m in enumerate(self.moves)
+        )
+        bounds = html.escape(", ".join(f"{k}={v}" for k, v in self.bounds.items()))
+        return (
+            f"<div><b>{html.escape(self.kind)}</b> ({'exact' if self.exact else 'estimate'})"
+            f"{' under ' + bounds if bounds else ''}<table><tr><th>#</th><th>turn</th><th>value</th>"
+            f"<th>±</th><th>reason</th></tr>{rows}</table><small>{self.nodes} nodes, "
+            f"{self.seconds:.3f} s</small></div>"
+        )
