@@ -1,0 +1,334 @@
+"""The canonical wager model against brute force, simulation, hand derivations and properties."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lcanalysis.core.kernel import expedition_score as kernel_score
+from lcanalysis.position import Position
+from lcanalysis.wager import (
+    ColorState,
+    DrawsOutOfRangeError,
+    InconsistentCardsError,
+    UnknownColorError,
+    WagerError,
+    analyze,
+    analyze_view,
+    break_even_draws,
+    expedition_score_values,
+    mean_score,
+    wager_answer,
+    wager_distribution,
+)
+
+# --- an independent brute force: every k-subset of the physical unseen cards ---------------------
+
+
+def brute_force(placed, placed_wagers, hand, hand_wagers, unseen_numbers, unseen_total, draws, wagers):
+    """Enumerate every draw; score each final expedition with the kernel's scoring (bitmask form)."""
+    pool = [("n", v) for v in unseen_numbers] + [("x", i) for i in range(unseen_total - len(unseen_numbers))]
+    top = max(placed, default=0)
+    dist: dict[int, Fraction] = {}
+    subsets = list(itertools.combinations(range(len(pool)), draws))
+    for sub in subsets:
+        final = set(placed) | {v for v in hand if v > top}
+        final |= {pool[i][1] for i in sub if pool[i][0] == "n" and pool[i][1] > top}
+        mask = 0
+        for v in final:
+            mask |= 1 << (v - 2)  # rank r = v - 1, bit r - 1
+        score = int(kernel_score(placed_wagers + wagers, mask))
+        dist[score] = dist.get(score, Fraction(0)) + Fraction(1, len(subsets))
+    return dist
+
+
+def test_rulebook_examples_score_as_the_rules_say():
+    assert expedition_score_values(0, [2, 3, 7, 8, 10]) == 10
+    assert expedition_score_values(2, [4, 5, 6, 7, 8, 10]) == 80
+    assert expedition_score_values(1, [4, 6, 7]) == -6
+    assert expedition_score_values(1, []) == -40
+    assert expedition_score_values(0, []) == 0
+
+
+SMALL_CASES = [
+    # placed, placed_wagers, hand, hand_wagers, unseen numbers, unseen_total, draws
+    ((), 0, (7, 9), 2, (2, 3, 4, 8, 10), 9, 4),
+    ((), 0, (), 3, (2, 5, 6, 7, 8, 9, 10), 12, 6),
+    ((4,), 1, (3, 6), 0, (5, 8, 9, 10, 2), 10, 5),
+    ((), 1, (5, 6, 7), 1, (2, 3, 4, 8, 9, 10), 11, 7),  # enough for the 8-card bonus
+    ((), 0, (), 0, (2, 10), 6, 3),  # nothing yet: an unopened colour scores 0 unless a card comes
+    ((8,), 0, (2, 3, 9), 0, (10,), 4, 0),  # no draws: deterministic
+    ((), 2, (), 1, (3, 4, 5, 6, 7, 8, 9, 10, 2), 14, 8),  # every number live, bonus reachable
+]
+
+
+@pytest.mark.parametrize("case", SMALL_CASES)
+def test_exact_distribution_equals_enumerating_every_draw(case):
+    placed, pw, hand, hw, unseen, total, k = case
+    state = ColorState.make(hand=hand, hand_wagers=hw, placed=placed, placed_wagers=pw, unseen=unseen,
+                            unseen_total=total)
+    result = analyze(state, k, exact=True)
+    assert [o.wagers for o in result.by_wagers] == (list(range(hw + 1)) if not placed else [0])
+    for o in result.by_wagers:
+        expected = brute_force(placed, pw, hand, hw, unseen, total, k, o.wagers)
+        assert o.distribution == expected
+        assert o.mean == sum(s * p for s, p in expected.items())
+        assert o.p_positive == sum(p for s, p in expected.items() if s > 0)
+        assert o.p_break_even == sum(p for s, p in expected.items() if s >= 0)
+        assert o.exact and o.stderr == 0.0
+        # the closed-form mean of the fast path agrees
+        assert mean_score(state, k, o.wagers) == pytest.approx(float(o.mean), abs=1e-9)
+
+
+def test_float_path_matches_exact_path():
+    state = ColorState.make(hand=(6, 8), hand_wagers=2, unseen_total=52)
+    exact = analyze(state, 22, exact=True)
+    approx = analyze(state, 22, exact=False)
+    for a, b in zip(exact.by_wagers, approx.by_wagers):
+        assert set(a.distribution) == set(b.distribution)
+        for s in a.distribution:
+            assert float(a.distribution[s]) == pytest.approx(b.distribution[s], abs=1e-14)
+
+
+def test_monte_carlo_agrees_on_a_full_round():
+    """52 unseen cards, 22 draws: too many subsets to enumerate (about 10^14), so sample 40,000."""
+    hand = (5, 7, 9)
+    state = ColorState.make(hand=hand, hand_wagers=1, unseen_total=52)
+    result = analyze(state, 22, exact=False)
+    rng = np.random.default_rng(7)
+    unseen = [v for v in range(2, 11) if v not in hand]  # 6 live numbers among 52 cards
+    n = 40_000
+    for j in (0, 1):
+        scores = np.empty(n)
+        for i in range(n):
+            drawn = rng.choice(52, size=22, replace=False)
+            nums = list(hand) + [unseen[d] for d in drawn if d < len(unseen)]
+            scores[i] = (sum(nums) - 20) * (1 + j) + (20 if len(nums) + j >= 8 else 0)
+        o = result.outcome(j)
+        se = scores.std(ddof=1) / np.sqrt(n)
+        assert abs(scores.mean() - o.mean) < 4 * se
+        p_mc = (scores >= 0).mean()
+        assert abs(p_mc - o.p_break_even) < 4 * np.sqrt(o.p_break_even * (1 - o.p_break_even) / n) + 1e-9
+
+
+def test_each_wager_adds_the_expected_sum_less_twenty_by_hand():
+    # hand 7 8 9 10 (sum 34), no draws: score (34 - 20)(1 + j) = 14, 28, 42, 56
+    r = wager_distribution(hand=[7, 8, 9, 10], hand_wagers=3, draws=0)
+    assert [o.mean for o in r.by_wagers] == [14, 28, 42, 56]
+    assert r.marginals == [14, 14, 14]
+    assert r.best_wagers == 3
+    # a losing hand: 2 3 (sum 5): -15, -30; the wager costs 15
+    r = wager_distribution(hand=[2, 3], hand_wagers=1, draws=0)
+    assert [o.mean for o in r.by_wagers] == [-15, -30]
+    assert r.marginal(1) == -15 and r.best_wagers == 0
+
+
+def test_one_draw_by_hand():
+    # hand 9 10, one unseen live number 8 among 4 unseen cards, one draw:
+    # P(8) = 1/4 -> 27 - 20 = 7; else 19 - 20 = -1
+    r = wager_distribution(hand=[9, 10], draws=1, unseen=[8], unseen_total=4)
+    o = r.outcome(0)
+    assert o.distribution == {-1: Fraction(3, 4), 7: Fraction(1, 4)}
+    assert o.mean == Fraction(1) and o.p_positive == Fraction(1, 4)
+
+
+def test_a_placed_number_rules_out_wagers_and_kills_lower_cards():
+    r = wager_distribution(placed=[6], hand=[4, 9], hand_wagers=2, draws=0)
+    assert [o.wagers for o in r.by_wagers] == [0]
+    assert r.outcome(0).distribution == {-5: 1}  # 6 + 9 - 20; the 4 is dead
+
+
+def test_break_even_point_by_hand():
+    # hand 10 9 8 (sum 27) already breaks even with no draws
+    assert break_even_draws(ColorState.make(hand=[8, 9, 10])) == 0
+    # hand 2 3 and only the 10 unseen (among 2 cards): the mean reaches 0 never (5 + 10 < 20)
+    assert break_even_draws(ColorState.make(hand=[2, 3], unseen=[10], unseen_total=2)) is None
+    # hand 10 9, unseen 2 only, 2 cards: k=1 gives 1/2 * (21-20) + 1/2 * (-1) = 0 -> breaks even at 1
+    assert break_even_draws(ColorState.make(hand=[9, 10], unseen=[2], unseen_total=2)) == 1
+
+
+# --- properties -----------------------------------------------------------------------------
+
+values = st.lists(st.integers(2, 10), unique=True, max_size=9)
+
+
+@st.composite
+def color_states(draw):
+    split = draw(st.permutations(list(range(2, 11))))
+    n_placed = draw(st.integers(0, 3))
+    n_hand = draw(st.integers(0, 5))
+    placed = split[:n_placed]
+    hand = split[n_placed:n_placed + n_hand]
+    rest = split[n_placed + n_hand:]
+    n_unseen = draw(st.integers(0, len(rest)))
+    unseen = rest[:n_unseen]
+    placed_wagers = draw(st.integers(0, 3))
+    hand_wagers = draw(st.integers(0, 3 - placed_wagers))
+    total = len(unseen) + draw(st.integers(0, 40))
+    k = draw(st.integers(0, total))
+    return ColorState.make(hand=hand, hand_wagers=hand_wagers, placed=placed, placed_wagers=placed_wagers,
+                           unseen=unseen, unseen_total=total), k
+
+
+@settings(max_examples=150, deadline=None)
+@given(color_states())
+def test_probabilities_sum_to_one_exactly(sk):
+    state, k = sk
+    for o in analyze(state, k, exact=True).by_wagers:
+        assert sum(o.distribution.values()) == 1
+        assert all(p > 0 for p in o.distribution.values())
+
+
+@settings(max_examples=150, deadline=None)
+@given(color_states())
+def test_no_draws_left_is_deterministic(sk):
+    state, _ = sk
+    for o in analyze(state, 0, exact=True).by_wagers:
+        top = max(state.placed, default=0)
+        nums = list(state.placed) + [v for v in state.hand if v > top]
+        assert o.distribution == {expedition_score_values(state.placed_wagers + o.wagers, nums): 1}
+
+
+@settings(max_examples=150, deadline=None)
+@given(color_states(), st.data())
+def test_holding_one_more_card_never_lowers_the_chance_of_breaking_even(sk, data):
+    """Move one unseen live number into the hand (it becomes seen: one fewer unseen card).
+
+    P(score > 0) never drops. P(score >= 0) never drops once the expedition is opened (a wager or a
+    number on it or in hand); an empty colour 'breaks even' at 0, so a first low card can lower that.
+    """
+    state, k = sk
+    live = state.live_unseen
+    if not live:
+        return
+    v = data.draw(st.sampled_from(live))
+    more = ColorState.make(hand=state.hand + (v,), hand_wagers=state.hand_wagers, placed=state.placed,
+                           placed_wagers=state.placed_wagers, unseen=[u for u in state.unseen if u != v],
+                           unseen_total=state.unseen_total - 1)
+    k = min(k, more.unseen_total)
+    a, b = analyze(state, k), analyze(more, k)
+    for oa, ob in zip(a.by_wagers, b.by_wagers):
+        assert ob.p_positive >= oa.p_positive
+        opened = state.placed_wagers + oa.wagers > 0 or state.placed or state.live_hand
+        if opened:
+            assert ob.p_break_even >= oa.p_break_even
+
+
+@settings(max_examples=100, deadline=None)
+@given(color_states())
+def test_closed_form_mean_matches_distribution(sk):
+    state, k = sk
+    for o in analyze(state, k, exact=True).by_wagers:
+        assert mean_score(state, k, o.wagers) == pytest.approx(float(o.mean), abs=1e-9)
+
+
+# --- input checks -----------------------------------------------------------------------------
+
+
+def test_bad_inputs_are_refused_with_a_reason():
+    with pytest.raises(InconsistentCardsError, match="not a number card"):
+        wager_distribution(hand=[11])
+    with pytest.raises(InconsistentCardsError, match="twice"):
+        wager_distribution(hand=[5, 5])
+    with pytest.raises(InconsistentCardsError, match="both"):
+        wager_distribution(hand=[5], placed=[5])
+    with pytest.raises(InconsistentCardsError, match="wagers"):
+        wager_distribution(hand_wagers=2, placed_wagers=2)
+    with pytest.raises(DrawsOutOfRangeError):
+        wager_distribution(hand=[5], draws=53)
+    with pytest.raises(DrawsOutOfRangeError):
+        wager_distribution(hand=[5], draws=-1)
+    with pytest.raises(WagerError):
+        analyze(ColorState.make(placed=[4], hand_wagers=1), 0).outcome(1)
+
+
+# --- the View adapter and the --json answer -------------------------------------------------------
+
+
+def _late_position(seed: int, deck_left: int) -> Position:
+    """A random legal round played down to ``deck_left`` cards (only draw-pile draws)."""
+    pos = Position.deal(seed=seed)
+    rng = random.Random(seed)
+    while pos.deck_count > deck_left:
+        moves = [m for m in pos.legal_moves() if str(m).endswith("/D")]
+        pos.push(rng.choice(moves))
+    return pos
+
+
+def test_wager_answer_has_exactly_the_spec_shape():
+    view = Position.deal(seed=3).view(0)
+    ans = wager_answer(view, "y", 5)
+    assert set(ans) == {"color", "draws", "by_wagers"}
+    assert ans["color"] == "Y" and ans["draws"] == 5
+    hand_wagers = sum(1 for c in view.hand if c.color == 0 and c.is_wager)
+    assert [o["wagers"] for o in ans["by_wagers"]] == list(range(hand_wagers + 1))
+    for o in ans["by_wagers"]:
+        assert set(o) == {"wagers", "mean", "p_positive", "distribution"}
+        assert all(isinstance(key, str) and int(key) == int(key) for key in o["distribution"])
+        assert sum(o["distribution"].values()) == pytest.approx(1.0, abs=1e-12)
+        mean = sum(int(s) * p for s, p in o["distribution"].items())
+        assert o["mean"] == pytest.approx(mean, abs=1e-9)
+        assert o["p_positive"] == pytest.approx(sum(p for s, p in o["distribution"].items() if int(s) > 0))
+    json.dumps(ans)  # plain JSON
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_view_answer_equals_enumerating_every_split_of_the_unseen_cards(seed):
+    """From a real view late in a round: the draws are every k-subset of the physical unseen cards."""
+    pos = _late_position(seed, deck_left=4)
+    view = pos.view(pos.to_move)
+    unseen = view.unseen()
+    assert len(unseen) == view.deck_count + view.opponent_count - len(view.opponent_known)
+    me = view.viewer
+    for c, letter in enumerate("YBWGR"):
+        exp = view.expeditions[me][c]
+        placed = [x.number for x in exp if not x.is_wager]
+        pw = sum(1 for x in exp if x.is_wager)
+        hand = [x.number for x in view.hand if x.color == c and not x.is_wager]
+        hw = sum(1 for x in view.hand if x.color == c and x.is_wager)
+        for k in range(view.deck_count + 1):
+            ans = wager_answer(view, letter, k)
+            subsets = list(itertools.combinations(range(len(unseen)), k))
+            for o in ans["by_wagers"]:
+                dist: dict[int, float] = {}
+                for sub in subsets:
+                    top = max(placed, default=0)
+                    nums = set(placed) | {v for v in hand if v > top}
+                    nums |= {unseen[i].number for i in sub
+                             if unseen[i].color == c and not unseen[i].is_wager and unseen[i].number > top}
+                    score = expedition_score_values(pw + o["wagers"], sorted(nums))
+                    dist[score] = dist.get(score, 0.0) + 1 / len(subsets)
+                got = {int(s): p for s, p in o["distribution"].items()}
+                assert set(got) == set(dist)
+                for s in dist:
+                    assert got[s] == pytest.approx(dist[s], abs=1e-12)
+            assert [o["wagers"] for o in ans["by_wagers"]] == (list(range(hw + 1)) if not placed else [0])
+
+
+def test_view_answer_refuses_bad_colour_and_draws():
+    view = Position.deal(seed=4).view(0)
+    with pytest.raises(UnknownColorError, match="P"):
+        wager_answer(view, "P", 3)  # no purple in the 5-colour game
+    with pytest.raises(UnknownColorError):
+        wager_answer(view, "Q", 3)
+    with pytest.raises(DrawsOutOfRangeError, match="44"):
+        wager_answer(view, "R", 45)
+    with pytest.raises(DrawsOutOfRangeError):
+        wager_answer(view, "R", -1)
+    with pytest.raises(DrawsOutOfRangeError):
+        wager_answer(view, "R", 2.5)
+    assert issubclass(UnknownColorError, ValueError) and issubclass(DrawsOutOfRangeError, ValueError)
+
+
+def test_analyze_view_counts_the_opponents_unknown_cards_as_unseen():
+    view = Position.deal(seed=9).view(1)
+    r = analyze_view(view, "G", 0)
+    state = r.inputs["state"]
+    assert state.unseen_total == 60 - 8 == view.deck_count + view.opponent_count
