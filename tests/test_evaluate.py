@@ -1,0 +1,136 @@
+"""The hand evaluator: compiled per-colour values against brute force and the exact wager model."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import numpy as np
+import pytest
+
+from lcanalysis.evaluate import (
+    colour_mean,
+    evaluate_difference,
+    evaluate_position,
+    evaluate_state,
+    evaluate_view,
+    useful_draws,
+)
+from lcanalysis.position import Position
+from lcanalysis.wager import ColorState, analyze, expedition_score_values
+
+
+def _late_position(seed: int, deck_left: int) -> Position:
+    pos = Position.deal(seed=seed)
+    rng = random.Random(seed)
+    while pos.deck_count > deck_left:
+        pos.push(rng.choice([m for m in pos.legal_moves() if str(m).endswith("/D")]))
+    return pos
+
+
+def _brute_colour_value(view, c, k):
+    """max(0 if unopened, best over wagers) of the mean over every k-subset of the unseen cards."""
+    unseen = view.unseen()
+    me = view.viewer
+    exp = view.expeditions[me][c]
+    placed = [x.number for x in exp if not x.is_wager]
+    pw = sum(1 for x in exp if x.is_wager)
+    hand = [x.number for x in view.hand if x.color == c and not x.is_wager]
+    hw = sum(1 for x in view.hand if x.color == c and x.is_wager)
+    top = max(placed, default=0)
+    subsets = list(itertools.combinations(range(len(unseen)), k))
+    best = None
+    for j in range(hw + 1 if not placed else 1):
+        total = 0
+        for sub in subsets:
+            nums = set(placed) | {v for v in hand if v > top}
+            nums |= {unseen[i].number for i in sub
+                     if unseen[i].color == c and not unseen[i].is_wager and unseen[i].number > top}
+            total += expedition_score_values(pw + j, sorted(nums))
+        mean = total / len(subsets)
+        best = mean if best is None else max(best, mean)
+    if not exp:
+        best = max(best, 0.0)
+    return best
+
+
+def test_useful_draws_count_turns_by_hand():
+    # to move with 1 card left: I take the last card and the round ends: 1 turn, 0 useful draws
+    assert useful_draws(1, True) == 0
+    assert useful_draws(3, True) == 1  # me, opponent, me
+    assert useful_draws(4, False) == 1  # opponent, me, opponent, me
+    assert useful_draws(44, True) == 21
+    assert useful_draws(0, True) == 0
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_compiled_state_evaluator_equals_brute_force_on_late_views(seed):
+    pos = _late_position(seed, deck_left=4)
+    p = pos.to_move
+    view = pos.view(p)  # only draw-pile draws: the opponent has no known cards, as the kernel assumes
+    out = np.empty(5)
+    for k in range(view.deck_count + 1):
+        total = evaluate_state(pos.state, p, k, out)
+        expect = [_brute_colour_value(view, c, k) for c in range(5)]
+        assert out == pytest.approx(expect, abs=1e-9)
+        assert total == pytest.approx(sum(expect), abs=1e-9)
+        ev = evaluate_view(view, draws=k)
+        assert [c.value for c in ev.colours] == pytest.approx(expect, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_view_and_state_evaluators_agree_with_the_exact_model_at_the_deal(seed):
+    pos = Position.deal(seed=seed)
+    view = pos.view(0)
+    ev = evaluate_view(view)
+    assert ev.draws == 21  # 44 cards, to move: 22 turns, the last draw useless
+    assert evaluate_position(pos, 0) == pytest.approx(ev.total, abs=1e-9)
+    for c, cv in enumerate(ev.colours):
+        hand = [x for x in view.hand if x.color == c]
+        state = ColorState.make(hand=[x.number for x in hand if not x.is_wager],
+                                hand_wagers=sum(1 for x in hand if x.is_wager), unseen_total=52)
+        means = [float(o.mean) for o in analyze(state, 21).by_wagers]
+        assert cv.open_value == pytest.approx(max(means), abs=1e-9)
+        assert cv.value == pytest.approx(max(0.0, max(means)), abs=1e-9)
+        assert cv.best_wagers == (None if max(means) < 0 else int(np.argmax(means)))
+
+
+def test_declined_colour_is_worth_nothing_and_ranked_last():
+    pos = Position.from_parts(
+        hands=[["R2", "R3", "B8", "B9", "B10", "Bw", "G5", "Y4"], ["G2", "G3", "G4", "W2", "W3", "W4", "Y2", "Y3"]],
+        deck=[c for c in ("R4 R5 R6 R7 R8 R9 R10 Rw Rw Rw B2 B3 B4 B5 B6 B7 Bw Bw G6 G7 G8 G9 G10 Gw Gw Gw "
+                          "W5 W6 W7 W8 W9 W10 Ww Ww Ww Y5 Y6 Y7 Y8 Y9 Y10 Yw Yw Yw").split()],
+    )
+    ev = evaluate_view(pos.view(0), draws=0)
+    red = ev.colours[4]
+    assert red.color == "R" and not red.opened
+    assert red.open_value == pytest.approx(2 + 3 - 20)  # -15, by hand
+    assert red.value == 0.0 and red.best_wagers is None
+    blue = ev.colours[1]
+    assert blue.open_value == pytest.approx((27 - 20) * 2)  # 8 9 10 and the wager: 14
+    assert blue.best_wagers == 1
+    assert ev.ranking[0].color == "B"
+    # by hand: B 14, W 0 (nothing held, no draws), G5 -15, R2 R3 -15, Y4 -16
+    assert [c.color for c in ev.ranking][:2] == ["B", "W"]
+    assert ev.ranking[-1].color == "Y"
+    assert ev.total == pytest.approx(14.0)  # G5 alone -15 and Y4 alone -16 are declined too
+
+
+def test_colour_mean_on_masks_matches_the_rules_with_no_draws():
+    # placed 4 (rank 3 -> bit 2), hand 6 and 3 (3 is dead), 1 wager placed: (4 + 6 - 20) * 2 = -20
+    placed = 1 << 2
+    hand = (1 << 4) | (1 << 1)
+    assert colour_mean(1, placed, 0, hand, 0, 10, 0) == pytest.approx(-20.0)
+
+
+def test_evaluator_is_fast_enough_for_search_leaves():
+    pos = _late_position(3, deck_left=20)
+    out = np.empty(5)
+    evaluate_state(pos.state, 0, -1, out)  # compile
+    n = 20_000
+    t = time.perf_counter()
+    for _ in range(n):
+        evaluate_difference(pos.state, 0, -1)
+    per_call = (time.perf_counter() - t) / n
+    assert per_call < 200e-6  # two players, five colours, including the Python call overhead
