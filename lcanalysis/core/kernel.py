@@ -293,6 +293,7 @@ def undo_place(s, place):
             s[off_mask(nc, p) + c] &= ~(1 << (r - 1))
     else:
         s[off_pile_len(nc) + c] -= 1
+        s[off_pile(nc) + c * PILE_CAP + s[off_pile_len(nc) + c]] = 0
     s[H_PHASE] = 0
     s[H_BLOCKED] = -1
 
@@ -309,7 +310,9 @@ def apply_draw(s, src):
         c = src - 1
         opl = off_pile_len(nc) + c
         s[opl] -= 1
-        t = c * RANKS + s[off_pile(nc) + c * PILE_CAP + s[opl]]
+        slot = off_pile(nc) + c * PILE_CAP + s[opl]
+        t = c * RANKS + s[slot]
+        s[slot] = 0  # unused slots stay zero, so equal positions have equal arrays
     s[off_hand(nc, p) + t] += 1
     s[H_PHASE] = 0
     s[H_BLOCKED] = -1

@@ -1,0 +1,717 @@
+"""Perfect-information endgame values: expectiminimax over the known remainder of the deck.
+
+The value of a position is ``E[final round score of the player to move - final round score
+of the opponent]`` (spec/interchange.md, "Endgame values"): both hands are known, the draw
+pile's contents are known and its order is uniformly random. The player to move maximizes,
+the opponent minimizes, chance draws from the pile. Two bounds keep the game finite:
+
+- a stall budget per player (``max_stalls``): how many more times each may draw from a
+  discard pile;
+- a horizon (``max_turns``) with ``leaf="as-is"``: play stops after that many more turns
+  and the table is scored as it stands.
+
+The search works on the kernel's flat state (``lcanalysis.core.kernel``) and uses the
+structure of the game:
+
+- **Decomposition.** Once neither player may draw from a discard pile any more, turn ``t``
+  draws the ``t``-th card of the pile whatever anyone plays, so each player's final score
+  depends only on their own moves and the deck order. The two-player value is then
+  ``solo(me) - solo(opponent)``, two one-player expectimax problems (``_solo``) with a
+  table of their own. Players interact only through the discard piles.
+- **Transposition table** keyed on a compact state: counts per card type (the three wagers
+  of a colour are one type), and cards dead for *both* players (a number at or below both
+  expeditions' highest, a wager once both expeditions hold a number) merged into one card
+  per colour, in hands, piles and the deck alike. In the one-player problems every card
+  dead for its holder is one "junk" card whatever its colour.
+- **Alpha-beta** below the root (deck draws searched before discard-pile draws, the
+  table's best move first) and **Star1** pruning at chance nodes, with per-position bounds
+  on the score difference. The root is searched with a full window, so every root turn's
+  value is exact.
+
+Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.kernel import (
+    H_BLOCKED,
+    H_DECK_END,
+    H_DECK_POS,
+    H_NC,
+    H_PHASE,
+    H_TO_MOVE,
+    H_TURN_CAP,
+    MAX_MOVES,
+    PILE_CAP,
+    RANKS,
+    apply_draw,
+    apply_place,
+    bring_to_top,
+    expedition_score,
+    gen_moves,
+    off_hand,
+    off_mask,
+    off_pile,
+    off_pile_len,
+    off_wagers,
+    player_score,
+    top_rank,
+    undo_draw,
+    undo_place,
+)
+
+# --- Zobrist tables -------------------------------------------------------------------
+# Two independent 64-bit hashes make a 128-bit key: a false hit needs both to collide.
+NT_MAX = 60
+CNT_DIM = 64
+Z_REG = 0  # regions: 0 hand0, 1 hand1, 2 deck (two-player); 3 hand, 4 deck (one-player)
+Z_EXP = Z_REG + 5 * (NT_MAX + 1) * CNT_DIM
+Z_PILE = Z_EXP + 2 * 6 * 4 * 512
+Z_MOVER = Z_PILE + 6 * PILE_CAP * RANKS
+Z_ST0 = Z_MOVER + 2
+Z_ST1 = Z_ST0 + 33
+Z_TL = Z_ST1 + 33
+MAX_TL = 1000
+Z_FLAGS = Z_TL + MAX_TL + 2
+Z_LEAF = Z_FLAGS + 4
+Z_SIZE = Z_LEAF + 4
+MAX_STALLS = 31
+UNLIMITED = -1
+
+LEAF_AS_IS = 0
+LEAF_SIMPLE = 1
+
+EXACT, LOWER, UPPER = 1, 2, 3
+INF = np.inf
+
+
+def zobrist_tables(seed: int = 20261129) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, np.iinfo(np.uint64).max, size=(2, Z_SIZE), dtype=np.uint64, endpoint=True)
+
+
+ZOBRIST = zobrist_tables()
+
+
+class Tables:
+    """The search's memory: two-player and one-player transposition tables plus scratch space.
+
+    Keys include every bound (stall budgets, turns left), so one ``Tables`` may be reused
+    across solves of related positions (the splits of a view, the levels of iterative
+    deepening) as long as no solve was aborted half-way.
+    """
+
+    def __init__(self, bits: int = 20, solo_bits: int = 18):
+        n = 1 << bits
+        self.k1 = np.zeros(n, dtype=np.uint64)
+        self.k2 = np.zeros(n, dtype=np.uint64)
+        self.val = np.zeros(n, dtype=np.float64)
+        self.flag = np.zeros(n, dtype=np.int8)
+        self.best = np.zeros(n, dtype=np.int32)
+        m = 1 << solo_bits
+        self.sk1 = np.zeros(m, dtype=np.uint64)
+        self.sk2 = np.zeros(m, dtype=np.uint64)
+        self.sval = np.zeros(m, dtype=np.float64)
+        self.sflag = np.zeros(m, dtype=np.int8)
+        self.buf = np.zeros((256, MAX_MOVES), dtype=np.int32)
+        # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit
+        self.stats = np.zeros(8, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.flag[:] = 0
+        self.sflag[:] = 0
+
+
+# --- small helpers ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _deck_left(s):
+    return s[H_DECK_END] - s[H_DECK_POS]
+
+
+@njit(cache=True)
+def _dead_cut(s, nc, c):
+    """Ranks 0..cut of colour c are dead for both players (cut 0: none is)."""
+    a = top_rank(s[off_mask(nc, 0) + c])
+    b = top_rank(s[off_mask(nc, 1) + c])
+    return a if a < b else b
+
+
+@njit(cache=True)
+def _leaf_value(s, nc, leaf):
+    """Score difference for the player to move, plus a simple heuristic when asked."""
+    p = s[H_TO_MOVE]
+    v = float(player_score(s, p) - player_score(s, 1 - p))
+    if leaf == LEAF_SIMPLE:
+        v += _simple_heuristic(s, nc, p) - _simple_heuristic(s, nc, 1 - p)
+    return v
+
+
+@njit(cache=True)
+def _simple_heuristic(s, nc, p):
+    """Half the face value (times the multiplier) of each hand card playable on a started expedition."""
+    oh = off_hand(nc, p)
+    ow = off_wagers(nc, p)
+    om = off_mask(nc, p)
+    h = 0.0
+    for c in range(nc):
+        w = s[ow + c]
+        m = s[om + c]
+        if w == 0 and m == 0:
+            continue
+        top = top_rank(m)
+        for r in range(top + 1, RANKS):
+            if r > 0 and s[oh + c * RANKS + r] > 0:
+                h += 0.5 * (r + 1) * (1 + w)
+    return h
+
+
+@njit(cache=True)
+def _expedition_range(w, m, other_w, other_m):
+    """Lowest and highest final score one expedition can still reach, whatever is played."""
+    cur = expedition_score(w, m)
+    top = top_rank(m)
+    avail = 0
+    for r in range(top + 1, RANKS):
+        bit = 1 << (r - 1)
+        if (other_m & bit) == 0:
+            avail |= bit
+    if m == 0:
+        aw = 3 - w - other_w
+        hi = cur
+        for j in range(aw + 1):
+            if w + j == 0 and avail == 0:
+                continue
+            v = expedition_score(w + j, avail)
+            if v > hi:
+                hi = v
+        lo = -20 * (1 + w + aw)
+        if cur < lo:
+            lo = cur
+        return lo, hi
+    return cur, expedition_score(w, m | avail)
+
+
+@njit(cache=True)
+def _diff_bounds(s, nc, p):
+    """Bounds on the final score difference (p minus opponent) over all continuations."""
+    q = 1 - p
+    owp = off_wagers(nc, p)
+    omp = off_mask(nc, p)
+    owq = off_wagers(nc, q)
+    omq = off_mask(nc, q)
+    lo = 0.0
+    hi = 0.0
+    for c in range(nc):
+        lp, hp = _expedition_range(s[owp + c], s[omp + c], s[owq + c], s[omq + c])
+        lq, hq = _expedition_range(s[owq + c], s[omq + c], s[owp + c], s[omp + c])
+        lo += lp - hq
+        hi += hp - lq
+    return lo, hi
+
+
+# --- keys ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
+    """128-bit key of a two-player decision node (place step), dead cards merged per colour."""
+    p = s[H_TO_MOVE]
+    k1 = Z[0, Z_MOVER + p] ^ Z[0, Z_ST0 + st0 + 1] ^ Z[0, Z_ST1 + st1 + 1] ^ Z[0, Z_TL + tl + 1]
+    k2 = Z[1, Z_MOVER + p] ^ Z[1, Z_ST0 + st0 + 1] ^ Z[1, Z_ST1 + st1 + 1] ^ Z[1, Z_TL + tl + 1]
+    k1 ^= Z[0, Z_LEAF + leaf]
+    k2 ^= Z[1, Z_LEAF + leaf]
+    oh0 = off_hand(nc, 0)
+    oh1 = off_hand(nc, 1)
+    opl = off_pile_len(nc)
+    op = off_pile(nc)
+    for c in range(nc):
+        cut = _dead_cut(s, nc, c)
+        for pl in range(2):
+            w = s[off_wagers(nc, pl) + c]
+            m = s[off_mask(nc, pl) + c]
+            i = Z_EXP + ((pl * 6 + c) * 4 + w) * 512 + m
+            k1 ^= Z[0, i]
+            k2 ^= Z[1, i]
+        d0 = 0
+        d1 = 0
+        d2 = 0
+        for r in range(RANKS):
+            t = c * RANKS + r
+            a = s[oh0 + t]
+            b = s[oh1 + t]
+            d = dc[t]
+            if cut >= 1 and r <= cut:
+                d0 += a
+                d1 += b
+                d2 += d
+            else:
+                if a > 0:
+                    i = Z_REG + (0 * (NT_MAX + 1) + t) * CNT_DIM + a
+                    k1 ^= Z[0, i]
+                    k2 ^= Z[1, i]
+                if b > 0:
+                    i = Z_REG + (1 * (NT_MAX + 1) + t) * CNT_DIM + b
+                    k1 ^= Z[0, i]
+                    k2 ^= Z[1, i]
+                if d > 0:
+                    i = Z_REG + (2 * (NT_MAX + 1) + t) * CNT_DIM + d
+                    k1 ^= Z[0, i]
+                    k2 ^= Z[1, i]
+        t = c * RANKS + 1  # the representative of the colour's dead cards (itself dead)
+        if d0 > 0:
+            i = Z_REG + (0 * (NT_MAX + 1) + t) * CNT_DIM + d0
+            k1 ^= Z[0, i]
+            k2 ^= Z[1, i]
+        if d1 > 0:
+            i = Z_REG + (1 * (NT_MAX + 1) + t) * CNT_DIM + d1
+            k1 ^= Z[0, i]
+            k2 ^= Z[1, i]
+        if d2 > 0:
+            i = Z_REG + (2 * (NT_MAX + 1) + t) * CNT_DIM + d2
+            k1 ^= Z[0, i]
+            k2 ^= Z[1, i]
+        for j in range(s[opl + c]):
+            r = s[op + c * PILE_CAP + j]
+            if cut >= 1 and r <= cut:
+                r = 1
+            i = Z_PILE + (c * PILE_CAP + j) * RANKS + r
+            k1 ^= Z[0, i]
+            k2 ^= Z[1, i]
+    return k1, k2
+
+
+@njit(cache=True)
+def _key_solo(hand, w, mask, dc, nc, mine, alternate, tl, Z):
+    """128-bit key of a one-player node; every card dead for the player is one junk card."""
+    nt = RANKS * nc
+    k1 = Z[0, Z_FLAGS + mine] ^ Z[0, Z_FLAGS + 2 + alternate] ^ Z[0, Z_TL + tl + 1]
+    k2 = Z[1, Z_FLAGS + mine] ^ Z[1, Z_FLAGS + 2 + alternate] ^ Z[1, Z_TL + tl + 1]
+    jh = 0
+    jd = 0
+    for c in range(nc):
+        m = mask[c]
+        i = Z_EXP + (c * 4 + w[c]) * 512 + m
+        k1 ^= Z[0, i]
+        k2 ^= Z[1, i]
+        top = top_rank(m)
+        for r in range(RANKS):
+            t = c * RANKS + r
+            a = hand[t]
+            d = dc[t]
+            if (r == 0 and m != 0) or (r > 0 and r <= top):
+                jh += a
+                jd += d
+            else:
+                if a > 0:
+                    i = Z_REG + (3 * (NT_MAX + 1) + t) * CNT_DIM + a
+                    k1 ^= Z[0, i]
+                    k2 ^= Z[1, i]
+                if d > 0:
+                    i = Z_REG + (4 * (NT_MAX + 1) + t) * CNT_DIM + d
+                    k1 ^= Z[0, i]
+                    k2 ^= Z[1, i]
+    if jh > 0:
+        i = Z_REG + (3 * (NT_MAX + 1) + nt) * CNT_DIM + jh
+        k1 ^= Z[0, i]
+        k2 ^= Z[1, i]
+    if jd > 0:
+        i = Z_REG + (4 * (NT_MAX + 1) + nt) * CNT_DIM + (jd if jd < CNT_DIM else CNT_DIM - 1)
+        k1 ^= Z[0, i]
+        k2 ^= Z[1, i]
+    return k1, k2
+
+
+# --- the one-player problem -----------------------------------------------------------
+
+
+@njit(cache=True)
+def _solo_score(w, mask, nc):
+    total = 0
+    for c in range(nc):
+        total += expedition_score(w[c], mask[c])
+    return float(total)
+
+
+@njit(cache=True)
+def _is_dead(w, mask, t):
+    c = t // RANKS
+    r = t % RANKS
+    m = mask[c]
+    if r == 0:
+        return m != 0
+    return r <= top_rank(m)
+
+
+@njit(cache=True)
+def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats):
+    """Best expected final score of one player who sees every draw.
+
+    ``alternate=1``: the two-player round with no more discard-pile draws, from one player's
+    side: turns alternate, ``mine`` says whose turn it is, every turn draws one card of the
+    pile (``dc``, ``left`` cards), the round ends when the pile is empty or ``tl`` turns have
+    been played (``tl=-1``: no horizon). The opponent's turns only take a card away.
+    ``alternate=0``: only this player's turns (the belief-optimal problem): ``tl`` placements
+    are left and each but the last is followed by a draw from ``dc``.
+    """
+    if left <= 0 or tl == 0:
+        return _solo_score(w, mask, nc)
+    stats[1] += 1
+    k1, k2 = _key_solo(hand, w, mask, dc, nc, mine, alternate, tl, Z)
+    slot = np.int64(k1 & np.uint64(sk1.shape[0] - 1))
+    if sflag[slot] != 0 and sk1[slot] == k1 and sk2[slot] == k2:
+        stats[2] += 1
+        return sval[slot]
+    nt = RANKS * nc
+    tl2 = tl - 1 if tl > 0 else tl
+    if mine == 0:
+        # the opponent's turn: a card leaves the pile
+        if left <= 1 or tl2 == 0:
+            v = _solo_score(w, mask, nc)
+        else:
+            v = _solo_chance(hand, w, mask, dc, left, 0, alternate, tl2, nc, Z, sk1, sk2, sval, sflag, stats)
+    else:
+        if alternate == 1:
+            more = left >= 3 and (tl2 < 0 or tl2 >= 2)
+        else:
+            more = tl2 != 0 and left >= 1
+        v = -INF
+        seen_dead = False
+        for t in range(nt):
+            if hand[t] <= 0:
+                continue
+            c = t // RANKS
+            r = t % RANKS
+            dead = _is_dead(w, mask, t)
+            if dead:
+                if seen_dead:
+                    continue  # discarding one dead card is as good as discarding another
+                seen_dead = True
+            for d in range(2):
+                if d == 0 and dead:
+                    continue
+                hand[t] -= 1
+                oldm = mask[c]
+                if d == 0:
+                    if r == 0:
+                        w[c] += 1
+                    else:
+                        mask[c] = oldm | (1 << (r - 1))
+                if more:
+                    x = _solo_chance(hand, w, mask, dc, left, 1, alternate, tl2, nc, Z, sk1, sk2, sval, sflag, stats)
+                else:
+                    x = _solo_score(w, mask, nc)
+                if d == 0:
+                    if r == 0:
+                        w[c] -= 1
+                    else:
+                        mask[c] = oldm
+                hand[t] += 1
+                if x > v:
+                    v = x
+        if v == -INF:  # an empty hand: nothing to place
+            v = _solo_score(w, mask, nc)
+    sk1[slot] = k1
+    sk2[slot] = k2
+    sval[slot] = v
+    sflag[slot] = 1
+    return v
+
+
+@njit(cache=True)
+def _solo_chance(hand, w, mask, dc, left, to_hand, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats):
+    """Average over the card drawn (dead cards for the player merged into one outcome)."""
+    nt = RANKS * nc
+    junk = 0
+    rep = -1
+    for t in range(nt):
+        if dc[t] > 0 and _is_dead(w, mask, t):
+            junk += dc[t]
+            if rep < 0:
+                rep = t
+    nxt = 1 - to_hand if alternate == 1 else 1
+    total = 0.0
+    for t in range(nt):
+        n = dc[t]
+        if n <= 0:
+            continue
+        if _is_dead(w, mask, t):
+            if t != rep:
+                continue
+            n = junk
+        dc[t] -= 1
+        if to_hand:
+            hand[t] += 1
+        x = _solo(hand, w, mask, dc, left - 1, nxt, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats)
+        if to_hand:
+            hand[t] -= 1
+        dc[t] += 1
+        total += n * x
+    return total / left
+
+
+@njit(cache=True)
+def _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats):
+    """With no discard-pile draws left: solo(player to move) - solo(opponent)."""
+    p = s[H_TO_MOVE]
+    q = 1 - p
+    nt = RANKS * nc
+    left = _deck_left(s)
+    ohp = off_hand(nc, p)
+    ohq = off_hand(nc, q)
+    owp = off_wagers(nc, p)
+    owq = off_wagers(nc, q)
+    omp = off_mask(nc, p)
+    omq = off_mask(nc, q)
+    a = _solo(s[ohp:ohp + nt], s[owp:owp + nc], s[omp:omp + nc], dc, left, 1, 1, tl, nc, Z, sk1, sk2, sval, sflag, stats)
+    b = _solo(s[ohq:ohq + nt], s[owq:owq + nc], s[omq:omq + nc], dc, left, 0, 1, tl, nc, Z, sk1, sk2, sval, sflag, stats)
+    return a - b
+
+
+# --- the two-player search -------------------------------------------------------------
+
+
+@njit(cache=True)
+def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag, tbest,
+            sk1, sk2, sval, sflag, buf, stats):
+    """Value for the player to move of a decision node (place step), fail-soft alpha-beta."""
+    nc = s[H_NC]
+    if stats[3] != 0:
+        return 0.0
+    left = _deck_left(s)
+    if left <= 0 or tl == 0:
+        return _leaf_value(s, nc, leaf)
+    if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
+        return _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats)
+    stats[0] += 1
+    if stats[4] > 0 and stats[0] > stats[4]:
+        stats[3] = 1
+        return 0.0
+    k1, k2 = _key_two(s, nc, dc, st0, st1, tl, leaf, Z)
+    slot = np.int64(k1 & np.uint64(tk1.shape[0] - 1))
+    tt_move = -1
+    if tflag[slot] != 0 and tk1[slot] == k1 and tk2[slot] == k2:
+        f = tflag[slot]
+        v = tval[slot]
+        if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+            stats[2] += 1
+            return v
+        tt_move = tbest[slot]
+    p = s[H_TO_MOVE]
+    my_st = st0 if p == 0 else st1
+    moves = buf[ply]
+    n = gen_moves(s, moves)
+    # order: the table's move, then deck draws, then discard-pile draws (kept only with budget)
+    m = 0
+    if tt_move >= 0:
+        for i in range(n):
+            if moves[i] == tt_move:
+                moves[i] = moves[0]
+                moves[0] = tt_move
+                m = 1
+                break
+    base = nc + 1
+    # stable partition of the rest: deck draws first
+    order = buf[ply + 128]
+    k = 0
+    for i in range(m, n):
+        if moves[i] % base == 0:
+            order[k] = moves[i]
+            k += 1
+    for i in range(m, n):
+        mv = moves[i]
+        if mv % base != 0 and my_st != 0:
+            order[k] = mv
+            k += 1
+    for i in range(k):
+        moves[m + i] = order[i]
+    n = m + k
+    if m == 1 and tt_move % base != 0 and my_st == 0:
+        moves[0] = moves[n - 1]
+        n -= 1
+    oh = off_hand(nc, p)
+    tl2 = tl - 1 if tl > 0 else tl
+    a0 = alpha
+    best = -INF
+    best_move = -1
+    for i in range(n):
+        mv = moves[i]
+        place = mv // base
+        src = mv % base
+        t = place // 2
+        c = t // RANKS
+        if place % 2 == 1:
+            cut = _dead_cut(s, nc, c)
+            r = t % RANKS
+            if cut >= 1 and r <= cut:
+                skip = False
+                for rr in range(r):
+                    if s[oh + c * RANKS + rr] > 0:
+                        skip = True  # a lower dead card of this colour is discarded instead
+                        break
+                if skip:
+                    continue
+        v = _turn_value(s, dc, place, src, st0, st1, tl2, leaf, best if best > alpha else alpha, beta,
+                        ply, Z, tk1, tk2, tval, tflag, tbest, sk1, sk2, sval, sflag, buf, stats)
+        if v > best:
+            best = v
+            best_move = mv
+            if best >= beta:
+                break
+    if stats[3] != 0:
+        return 0.0
+    tk1[slot] = k1
+    tk2[slot] = k2
+    tval[slot] = best
+    tbest[slot] = best_move
+    if best <= a0:
+        tflag[slot] = UPPER
+    elif best >= beta:
+        tflag[slot] = LOWER
+    else:
+        tflag[slot] = EXACT
+    return best
+
+
+@njit(cache=True)
+def _turn_value(s, dc, place, src, st0, st1, tl2, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag,
+                tbest, sk1, sk2, sval, sflag, buf, stats):
+    """Value of one whole turn (placement + draw) for the player to move; ``place == 2 * NT``
+    means the placement is already made (a draw step). Fail-soft w.r.t. (alpha, beta)."""
+    nc = s[H_NC]
+    nt = RANKS * nc
+    p = s[H_TO_MOVE]
+    placed = place < 2 * nt
+    if placed:
+        apply_place(s, place)
+    blocked = s[H_BLOCKED]
+    if src == 0:
+        left = _deck_left(s)
+        if left == 1:
+            v = float(player_score(s, p) - player_score(s, 1 - p))  # this draw ends the round
+        else:
+            v = _chance(s, dc, blocked, st0, st1, tl2, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag,
+                        tbest, sk1, sk2, sval, sflag, buf, stats)
+    else:
+        n0 = st0
+        n1 = st1
+        if p == 0 and n0 > 0:
+            n0 -= 1
+        if p == 1 and n1 > 0:
+            n1 -= 1
+        drawn = apply_draw(s, src)
+        v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -alpha, ply + 1, Z, tk1, tk2, tval, tflag, tbest,
+                     sk1, sk2, sval, sflag, buf, stats)
+        undo_draw(s, src, drawn, blocked)
+    if placed:
+        undo_place(s, place)
+    return v
+
+
+@njit(cache=True)
+def _chance(s, dc, blocked, st0, st1, tl2, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag, tbest,
+            sk1, sk2, sval, sflag, buf, stats):
+    """A draw from the pile, value for the player drawing; Star1 pruning against (alpha, beta)."""
+    nc = s[H_NC]
+    nt = RANKS * nc
+    p = s[H_TO_MOVE]
+    left = _deck_left(s)
+    if leaf == LEAF_AS_IS:
+        lo, hi = _diff_bounds(s, nc, p)
+    else:
+        lo, hi = -1e7, 1e7
+    total = 0.0
+    rest = 1.0
+    for c in range(nc):
+        cut = _dead_cut(s, nc, c)
+        junk = 0
+        if cut >= 1:
+            for r in range(cut + 1):
+                junk += dc[c * RANKS + r]
+        rep_done = False
+        for r in range(RANKS):
+            t = c * RANKS + r
+            n = dc[t]
+            if n <= 0:
+                continue
+            if cut >= 1 and r <= cut:
+                if rep_done:
+                    continue
+                rep_done = True
+                n = junk
+            pr = n / left
+            rest -= pr
+            if rest < 1e-12:
+                rest = 0.0
+            a_i = (alpha - total - hi * rest) / pr
+            b_i = (beta - total - lo * rest) / pr
+            if a_i >= hi:
+                return total + pr * hi + hi * rest
+            if b_i <= lo:
+                return total + pr * lo + lo * rest
+            a_c = a_i if a_i > lo else lo
+            b_c = b_i if b_i < hi else hi
+            bring_to_top(s, t)
+            apply_draw(s, 0)
+            dc[t] -= 1
+            x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, ply + 1, Z, tk1, tk2, tval, tflag, tbest,
+                         sk1, sk2, sval, sflag, buf, stats)
+            dc[t] += 1
+            undo_draw(s, 0, t, blocked)
+            if x <= a_i:
+                return total + pr * x + hi * rest
+            if x >= b_i:
+                return total + pr * x + lo * rest
+            total += pr * x
+    return total
+
+
+@njit(cache=True)
+def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tk1, tk2, tval, tflag, tbest, sk1, sk2, sval, sflag,
+          buf, stats, out_moves, out_vals):
+    """Every legal root turn (within the stall budget unless ``root_free``) and its exact value."""
+    nc = s[H_NC]
+    nt = RANKS * nc
+    base = nc + 1
+    p = s[H_TO_MOVE]
+    my_st = st0 if p == 0 else st1
+    n = gen_moves(s, buf[0])
+    tl2 = tl - 1 if tl > 0 else tl
+    k = 0
+    for i in range(n):
+        mv = buf[0, i]
+        src = mv % base
+        place = mv // base
+        if src != 0 and my_st == 0 and root_free == 0:
+            continue
+        n0 = st0
+        n1 = st1
+        if root_free == 1 and src != 0:
+            # the root's own pile draw is free: spend nothing, so _turn_value must not either
+            if p == 0:
+                n0 = -1 if st0 == 0 else st0 + 1
+            else:
+                n1 = -1 if st1 == 0 else st1 + 1
+            # handled below by a direct child search with the budgets unchanged
+        placed = place < 2 * nt
+        if root_free == 1 and src != 0:
+            if placed:
+                apply_place(s, place)
+            blocked = s[H_BLOCKED]
+            drawn = apply_draw(s, src)
+            v = -_search(s, dc, st0, st1, tl2, leaf, -INF, INF, 1, Z, tk1, tk2, tval, tflag, tbest,
+                         sk1, sk2, sval, sflag, buf, stats)
+            undo_draw(s, src, drawn, blocked)
+            if placed:
+                undo_place(s, place)
+        else:
+            v = _turn_value(s, dc, place, src, st0, st1, tl2, leaf, -INF, INF, 0, Z, tk1, tk2, tval, tflag,
+                            tbest, sk1, sk2, sval, sflag, buf, stats)
+        out_moves[k] = mv
+        out_vals[k] = v
+        k += 1
+    return k

@@ -1,0 +1,32 @@
+"""Small independent helpers for the tests: a from-scratch scorer and random play."""
+
+from __future__ import annotations
+
+import random
+
+from lcanalysis.cards import Card
+from lcanalysis.position import Position
+from lcanalysis.rules import Rules
+
+
+def score_from_scratch(cards: list[Card]) -> int:
+    """spec/rules.md scoring, written without the kernel."""
+    if not cards:
+        return 0
+    wagers = sum(1 for c in cards if c.is_wager)
+    total = sum(c.number for c in cards if not c.is_wager)
+    return (total - 20) * (1 + wagers) + (20 if len(cards) >= 8 else 0)
+
+
+def random_round_positions(seed: int, rules: Rules, deck_bias: float = 0.5, max_turns: int = 10_000):
+    """Yield the position after every turn of one random round (each move uniformly random,
+    except that with probability ``deck_bias`` the turn is restricted to draw-pile draws)."""
+    rng = random.Random(seed)
+    pos = Position.deal(seed=seed, rules=rules, starter=seed % 2)
+    yield pos
+    while not pos.is_over() and pos.turn < max_turns:
+        moves = pos.legal_moves()
+        if rng.random() < deck_bias:
+            moves = [m for m in moves if m.draws_from_deck] or moves
+        pos.push(rng.choice(moves))
+        yield pos

@@ -1,0 +1,49 @@
+import pytest
+
+from lcanalysis.cards import Card, CardError, full_deck
+from lcanalysis.moves import Move, MoveError
+
+
+@pytest.mark.parametrize("text,canon", [("R7", "R7"), ("r7", "R7"), ("b10", "B10"), ("gW", "Gw"), ("Yw", "Yw"),
+                                        ("P2", "P2")])
+def test_card_notation_round_trips_case_insensitively(text, canon):
+    card = Card.parse(text)
+    assert str(card) == canon
+    assert Card.parse(canon) == card
+    assert eval(repr(card)) == card
+
+
+@pytest.mark.parametrize("text", ["R1", "R11", "X7", "R", "", "R07", "Rx", "7R", "R 7"])
+def test_unknown_cards_are_refused_with_the_text_in_the_message(text):
+    with pytest.raises(CardError) as err:
+        Card.parse(text)
+    assert repr(text) in str(err.value) or "must be" in str(err.value)
+
+
+def test_purple_is_refused_in_the_five_colour_game():
+    with pytest.raises(CardError, match="colour"):
+        Card.parse("P5", colors=5)
+
+
+def test_deck_sizes_and_number_sums():
+    for colors, size in ((5, 60), (6, 72)):
+        deck = [Card.from_type(t) for t in full_deck(colors)]
+        assert len(deck) == size
+        for c in range(colors):
+            numbers = [card.number for card in deck if card.color == c and not card.is_wager]
+            assert sorted(numbers) == list(range(2, 11)) and sum(numbers) == 54
+            assert sum(1 for card in deck if card.color == c and card.is_wager) == 3
+
+
+@pytest.mark.parametrize("text", ["+R7/D", "-Bw/G", "/D", "/G", "+P10/P", "-Y2/R"])
+def test_move_notation_round_trips_through_text_and_code(text):
+    move = Move.parse(text, colors=6)
+    assert str(move) == text
+    assert Move.from_code(move.code(6), 6) == move
+    assert Move.parse(text.lower(), colors=6) == move
+
+
+@pytest.mark.parametrize("text", ["R7/D", "+R7", "+R7/X", "*R7/D", "+R1/D", 7])
+def test_bad_moves_are_refused(text):
+    with pytest.raises(MoveError):
+        Move.parse(text)
