@@ -40,7 +40,12 @@ def _as_cards(items: Iterable[Any], colors: int, where: str) -> list[Card]:
     out = []
     for item in items:
         try:
-            card = item if isinstance(item, Card) else Card.parse(item, colors)
+            if isinstance(item, Card):
+                card = item
+            elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+                card = Card.from_type(int(item))  # a type code, as View.splits yields
+            else:
+                card = Card.parse(item, colors)
         except ValueError as exc:
             raise PositionError(f"{where}: {exc}") from None
         if card.color >= colors:

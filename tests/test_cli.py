@@ -1,0 +1,54 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lcanalysis.cli import main
+from lcanalysis.notation import read_position
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_deal_then_show_round_trips(capsys, tmp_path):
+    code, out, _ = run(capsys, "deal", "--seed", "4", "--json")
+    assert code == 0
+    path = tmp_path / "p.json"
+    path.write_text(out)
+    code, text, _ = run(capsys, "show", str(path), "--string")
+    assert code == 0 and read_position(text.strip()).to_json() == json.loads(out)
+    code, drawing, _ = run(capsys, "show", text.strip())
+    assert code == 0 and text.strip() in drawing
+
+
+def test_show_reads_standard_input():
+    one_line = read_position(open_example()).to_string()
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "show", "-", "--string"], input=one_line,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == one_line
+
+
+def open_example():
+    from lcanalysis.cli import example_text
+    return example_text("endgame")
+
+
+@pytest.mark.parametrize("arg,message", [
+    ('{"to_move": 0}', "needs 'hands' and 'deck'"),
+    ("LC1;c5;h8;nr;m0;p0=R7;p1=?8;d=3", "hand of player 0 has 1 cards"),
+    ("nonexistent-file.json", "neither"),
+    ("example:nope", "no example"),
+])
+def test_show_reports_bad_positions_with_non_zero_status(capsys, arg, message):
+    code, out, err = run(capsys, "show", arg)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_bad_arguments_exit_non_zero(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["deal", "--seed", "-3"])
+    assert exc.value.code == 2

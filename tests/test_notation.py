@@ -1,0 +1,164 @@
+"""Positions written down and read back: JSON, the one-line string, validation errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lcanalysis.notation import from_json, game_record, read_position, replay, string_to_json
+from lcanalysis.position import Position, PositionError
+from lcanalysis.rules import Rules
+from lcanalysis.view import View
+from helpers import random_round_positions
+
+SPEC_EXAMPLE_HANDS = [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"],
+                      ["G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10"]]
+
+
+def spec_example(**changes) -> dict:
+    """The JSON example of spec/interchange.md, completed with a deck that makes the counts add up."""
+    used = {"R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9", "G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10",
+            "Rw", "R3", "R5", "B2", "G6", "W4", "W6"}
+    deck = []
+    for color in "YBWGR":
+        wagers_used = sum(1 for c in ("Bw", "Yw", "Rw") if c[0] == color)
+        deck += [f"{color}w"] * (3 - wagers_used)
+        deck += [f"{color}{n}" for n in range(2, 11) if f"{color}{n}" not in used]
+    data = {
+        "rules": {"colors": 5, "hand_size": 8, "no_redraw": True},
+        "to_move": 0,
+        "hands": SPEC_EXAMPLE_HANDS,
+        "expeditions": [{"R": ["Rw", "R3", "R5"]}, {"B": ["B2"]}],
+        "discards": {"G": ["G6"], "W": ["W4", "W6"]},
+        "deck": deck,
+    }
+    data.update(changes)
+    return data
+
+
+def test_the_spec_example_reads_as_a_full_position():
+    pos = from_json(spec_example())
+    assert isinstance(pos, Position)
+    assert pos.score(0) == (3 + 5 - 20) * 2 and pos.score(1) == 2 - 20
+    assert [str(c) for c in pos.discard_pile(3)] == ["G6"]
+    assert pos.deck_count == 60 - 16 - 4 - 3
+    assert from_json(pos.to_json()) == pos
+
+
+def test_a_view_in_the_spec_form_reads_and_its_unseen_cards_add_up():
+    full = from_json(spec_example())
+    data = full.view(0).to_json()
+    assert data["hands"][1] == {"known": [], "count": 8} and data["deck"] == full.deck_count
+    view = from_json(data)
+    assert isinstance(view, View)
+    assert view.unseen_counts().sum() == full.deck_count + 8
+    assert sorted(view.unseen()) == sorted(full.hand(1) + full.deck)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "X9"], SPEC_EXAMPLE_HANDS[1]]}, "unknown card"),
+    ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R7"], SPEC_EXAMPLE_HANDS[1]]}, "two places"),
+    ({"hands": [["Rw", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"], SPEC_EXAMPLE_HANDS[1]]}, "copies of Rw"),
+    ({"expeditions": [{"R": ["Rw", "R5", "R3"]}, {"B": ["B2"]}]}, "descending"),
+    ({"expeditions": [{"R": ["R3", "Rw", "R5"]}, {"B": ["B2"]}]}, "wager Rw placed after a number"),
+    ({"hands": [SPEC_EXAMPLE_HANDS[0][:7], SPEC_EXAMPLE_HANDS[1]]}, "has 7 cards; it must have 8"),
+    ({"deck": ["Y2"]}, "counts do not add up"),
+    ({"to_move": 2}, "to_move"),
+    ({"rules": {"colors": 7}}, "colors must be 5 or 6"),
+    ({"rules": {"colours": 5}}, "unknown key"),
+    ({"colour": 1}, "unknown key"),
+    ({"expeditions": [{"R": ["B3"]}, {}]}, "another colour"),
+    ({"discards": {"Q": ["G6"]}}, "not a colour"),
+    ({"phase": "draw", "blocked": "G"}, "has 8 cards; it must have 7"),
+])
+def test_bad_positions_are_refused_with_the_problem_named(change, message):
+    with pytest.raises(PositionError, match=message):
+        from_json(spec_example(**change))
+
+
+def test_view_counts_that_do_not_add_up_are_refused():
+    data = from_json(spec_example()).view(0).to_json()
+    data["deck"] += 1
+    with pytest.raises(PositionError, match="counts do not add up"):
+        from_json(data)
+    data["deck"] -= 1
+    data["hands"][1] = {"known": ["R7"], "count": 8}
+    with pytest.raises(PositionError, match="two places"):
+        from_json(data)
+
+
+@pytest.mark.parametrize("text", ["", "not a position", "{bad json", "LC1;c5", "LC1;c5;h8;nr;m0;p0=R7;zz=1",
+                                  "[1, 2]"])
+def test_unreadable_input_is_refused_not_crashed(text):
+    with pytest.raises(PositionError):
+        read_position(text)
+
+
+def _positions(colors: int, no_redraw: bool, seed: int, stop: int):
+    rules = Rules(colors=colors, no_redraw=no_redraw)
+    for i, pos in enumerate(random_round_positions(seed, rules, deck_bias=0.5)):
+        if i == stop:
+            return pos.copy()
+    return pos.copy()
+
+
+position_args = st.tuples(st.sampled_from([5, 6]), st.booleans(), st.integers(0, 10_000), st.integers(0, 120))
+
+
+@settings(max_examples=150, deadline=None)
+@given(position_args)
+def test_every_position_round_trips_through_json_and_the_string(args):
+    pos = _positions(*args)
+    text = pos.to_string()
+    back = read_position(text)
+    assert back.to_string() == text
+    assert back.to_json() == pos.to_json()
+    assert read_position(json.dumps(pos.to_json())).to_string() == text
+    assert from_json(string_to_json(text)) == pos
+    assert back.legal_moves() == pos.legal_moves() and back.scores() == pos.scores()
+
+
+@settings(max_examples=150, deadline=None)
+@given(position_args, st.integers(0, 1))
+def test_every_view_round_trips_through_json_and_the_string(args, player):
+    view = _positions(*args).view(player)
+    text = view.to_string()
+    back = read_position(text)
+    assert isinstance(back, View)
+    assert back.to_string() == text and back.to_json() == view.to_json()
+    assert (back.unseen_counts() == view.unseen_counts()).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(position_args)
+def test_a_position_in_its_draw_step_round_trips(args):
+    pos = _positions(*args)
+    if pos.is_over():
+        return
+    discard = next((m for m in pos.legal_moves() if m.card and not m.play), None)
+    data = pos.to_json()
+    hand = data["hands"][pos.to_move]
+    hand.remove(str(discard.card))
+    data["discards"].setdefault(discard.card.color_letter, []).append(str(discard.card))
+    data["phase"], data["blocked"] = "draw", discard.card.color_letter
+    draw_step = from_json(data)
+    assert draw_step.phase == "draw" and draw_step.blocked == discard.card.color_letter
+    assert read_position(draw_step.to_string()) == draw_step
+    sources = {str(m) for m in draw_step.legal_moves()}
+    assert f"/{discard.card.color_letter}" not in sources or not pos.rules.no_redraw
+    assert "/D" in sources
+
+
+def test_a_recorded_round_replays_to_the_same_end():
+    start = Position.deal(seed=99, starter=99 % 2)  # as random_round_positions deals
+    pos = start.copy()
+    for p in random_round_positions(99, Rules(), deck_bias=0.7):
+        pos = p
+    record = json.loads(json.dumps(game_record(start, pos.history)))
+    assert replay(record) == pos
+    record["moves"][3] = "+Y11/D"
+    with pytest.raises(PositionError, match="record move 4"):
+        replay(record)

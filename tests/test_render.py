@@ -1,0 +1,302 @@
+"""Pictures and text drawings of cards, hands, positions, views and analyses (lcanalysis.render)."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from lcanalysis import render
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.cards import Card
+from lcanalysis.notation import from_json
+from lcanalysis.position import Position
+from lcanalysis.rules import Rules
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def parse(svg: str) -> ET.Element:
+    """Parse and check the document is a self-contained SVG."""
+    root = ET.fromstring(svg)
+    assert root.tag == f"{{{SVG_NS}}}svg"
+    assert svg.count("http") == 1 and f'xmlns="{SVG_NS}"' in svg, "no links besides the SVG namespace"
+    for banned in ("href", "url(", "@import", "<image", "<script", "<foreignObject"):
+        assert banned not in svg
+    return root
+
+
+def texts(root: ET.Element) -> list[str]:
+    """Every <text> and <title> string in the picture."""
+    return [
+        "".join(el.itertext()).strip()
+        for el in root.iter()
+        if el.tag in (f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}title")
+    ]
+
+
+def with_class(root: ET.Element, name: str) -> list[ET.Element]:
+    return [el for el in root.iter() if name in (el.get("class") or "").split()]
+
+
+def card_names(root: ET.Element) -> list[str]:
+    """The notation of every face-up card drawn (each card group carries it as a class)."""
+    out = []
+    for el in with_class(root, "card"):
+        names = [c for c in el.get("class", "").split() if re.fullmatch(r"[YBWGRP](w|10|[2-9])", c)]
+        out.extend(names)
+    return out
+
+
+def played(seed: int, plies: int, colors: int = 5) -> Position:
+    pos = Position.deal(seed=seed, rules=Rules(colors=colors))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if pos.is_over():
+            break
+        pos.push(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def in_draw_step(pos: Position) -> Position:
+    """The same table with the player to move having just discarded the first card of their hand."""
+    data = pos.to_json()
+    hand = data["hands"][pos.to_move]
+    card = hand.pop(0)
+    data["discards"].setdefault(card[0], []).append(card)
+    data["phase"] = "draw"
+    data["blocked"] = card[0]
+    out = from_json(data)
+    assert isinstance(out, Position) and out.phase == "draw"
+    return out
+
+
+POSITIONS = [(seed, plies, colors) for colors in (5, 6) for seed, plies in ((1, 0), (2, 7), (3, 30), (4, 400))]
+
+
+def make(seed: int, plies: int, colors: int, draw_step: bool) -> Position:
+    pos = played(seed, plies, colors)
+    if draw_step:
+        if pos.is_over():
+            pytest.skip("round over: no draw step")
+        pos = in_draw_step(pos)
+    return pos
+
+
+# --- small pictures ------------------------------------------------------------------------
+
+
+def test_card_svg_is_a_str_that_jupyter_renders():
+    svg = render.card_svg(Card.parse("R7"))
+    assert isinstance(svg, str)
+    assert svg._repr_svg_() == svg
+    root = parse(svg)
+    assert "R7" in texts(root)
+    assert card_names(root) == ["R7"]
+
+
+def test_card_repr_svg_draws_the_card_and_wagers_get_a_mark():
+    svg = Card.parse("Gw")._repr_svg_()
+    root = parse(svg)
+    assert card_names(root) == ["Gw"]
+    assert with_class(root, "handshake")
+    assert "W" in texts(root)
+
+
+@pytest.mark.parametrize("text", ["Y2", "B10", "Ww", "G9", "Rw", "P5"])
+def test_every_colour_and_value_draws(text):
+    root = parse(render.card_svg(text))
+    assert card_names(root) == [text]
+
+
+def test_hand_svg_takes_cards_strings_and_backs():
+    pos = Position.deal(seed=11)
+    hand = pos.hand(0)
+    root = parse(render.hand_svg(hand))
+    assert sorted(card_names(root)) == sorted(str(c) for c in hand)
+    root = parse(render.hand_svg(["R7", "Bw", None, None]))
+    assert card_names(root) == ["R7", "Bw"]
+    assert len(with_class(root, "back")) == 2
+    parse(render.hand_svg([]))
+
+
+def test_expedition_svg_shows_cards_in_order_and_score():
+    root = parse(render.expedition_svg(["Rw", "R3", "R5"]))
+    assert card_names(root) == ["Rw", "R3", "R5"]
+    # (3 + 5 - 20) * 2 = -24
+    assert [el.text for el in with_class(root, "score")] == ["-24"]
+    parse(render.expedition_svg([]))
+
+
+def test_size_sets_the_width_and_keeps_the_view_box():
+    svg = render.position_svg(Position.deal(seed=1), size=300)
+    root = parse(svg)
+    assert root.get("width") == "300"
+    assert root.get("viewBox", "").startswith("0 0 ")
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("draw_step", [False, True])
+@pytest.mark.parametrize("seed,plies,colors", POSITIONS)
+def test_position_svg_shows_every_card_on_the_table(seed, plies, colors, draw_step):
+    pos = make(seed, plies, colors, draw_step)
+    svg = render.position_svg(pos)
+    assert pos._repr_svg_() == svg
+    root = parse(svg)
+    assert root.find(f"{{{SVG_NS}}}title").text == pos.to_string()
+    drawn = card_names(root)
+    expected = [str(c) for p in range(2) for c in pos.hand(p)]
+    expected += [str(c) for p in range(2) for col in range(colors) for c in pos.expedition(p, col)]
+    expected += [str(pos.discard_pile(col)[-1]) for col in range(colors) if pos.discard_pile(col)]
+    assert sorted(drawn) == sorted(expected)
+    assert not with_class(root, "back")
+    assert [el.text for el in with_class(root, "deck-count")] == [str(pos.deck_count)]
+    all_text = texts(root)
+    for p in range(2):
+        assert f"score {render._signed(pos.score(p))}" in all_text
+    # pile sizes are printed on the piles
+    counts = sorted("".join(el.itertext()).split("discard pile")[0].split()[-1] for el in with_class(root, "pile-count"))
+    assert counts == sorted(str(len(pos.discard_pile(c))) for c in range(colors) if pos.discard_pile(c))
+    if draw_step:
+        assert len(with_class(root, "blocked")) == 1
+        assert "to draw" in all_text
+    else:
+        assert not with_class(root, "blocked")
+
+
+@pytest.mark.parametrize("draw_step", [False, True])
+@pytest.mark.parametrize("seed,plies,colors", POSITIONS)
+def test_view_svg_hides_exactly_the_unknown_cards(seed, plies, colors, draw_step):
+    pos = make(seed, plies, colors, draw_step)
+    for viewer in (0, 1):
+        view = pos.view(viewer)
+        svg = render.view_svg(view)
+        assert view._repr_svg_() == svg
+        root = parse(svg)
+        assert root.find(f"{{{SVG_NS}}}title").text == view.to_string()
+        assert len(with_class(root, "back")) == view.opponent_count - len(view.opponent_known)
+        drawn = card_names(root)
+        expected = [str(c) for c in view.hand] + [str(c) for c in view.opponent_known]
+        expected += [str(c) for p in range(2) for col in view.expeditions[p] for c in col]
+        expected += [str(pile[-1]) for pile in view.discards if pile]
+        assert sorted(drawn) == sorted(expected)
+        assert [el.text for el in with_class(root, "deck-count")] == [str(view.deck_count)]
+
+
+def test_views_with_known_opponent_cards_show_them_face_up():
+    found = 0
+    for seed in range(20):
+        pos = played(seed, 40)
+        for viewer in (0, 1):
+            view = pos.view(viewer)
+            if not view.opponent_known:
+                continue
+            found += 1
+            root = parse(render.view_svg(view))
+            backs = with_class(root, "back")
+            assert len(backs) == view.opponent_count - len(view.opponent_known)
+            hand_cards = [n for el in with_class(root, "hand") for n in el.get("class").split()
+                          if n in {str(c) for c in view.opponent_known}]
+            assert len(hand_cards) >= len(view.opponent_known)
+    assert found, "random games should leave some opponent cards known"
+
+
+def test_bottom_chooses_whose_side_is_drawn_below():
+    pos = played(5, 12)
+    a = parse(render.position_svg(pos, bottom=0))
+    b = parse(render.position_svg(pos, bottom=1))
+    assert sorted(card_names(a)) == sorted(card_names(b))
+    assert render.position_svg(pos, bottom=0) != render.position_svg(pos, bottom=1)
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("draw_step", [False, True])
+@pytest.mark.parametrize("seed,plies,colors", POSITIONS)
+def test_position_text_has_scores_cards_and_the_one_line_string(seed, plies, colors, draw_step):
+    pos = make(seed, plies, colors, draw_step)
+    text = render.position_text(pos)
+    assert pos.to_text() == text
+    lines = text.splitlines()
+    assert lines[-1] == pos.to_string()
+    s0, s1 = pos.score(0), pos.score(1)
+    assert f"round score: player 0 {render._signed(s0)}, player 1 {render._signed(s1)}" in lines
+    score_row = next(line for line in lines if line.startswith("score"))
+    assert re.findall(r"[-+]?\d+", score_row) == [render._signed(pos.score(pos.to_move)),
+                                                   render._signed(pos.score(1 - pos.to_move))]
+    for p in range(2):
+        assert f"hand of player {p}: " + " ".join(str(c) for c in pos.hand(p)) in text
+    for c in range(colors):
+        row = next(line for line in lines if line.startswith("YBWGRP"[c] + " "))
+        for p in range(2):
+            cards = " ".join(str(x) for x in pos.expedition(p, c))
+            assert cards in row
+        pile = pos.discard_pile(c)
+        assert " ".join(str(x) for x in pile) in row
+    assert f"draw pile: {pos.deck_count} card(s)" in text
+    if pos.is_over():
+        assert "round over" in lines[0]
+    else:
+        assert f"player {pos.to_move} to move" in lines[0]
+        assert ("draw a card" in lines[0]) == draw_step
+
+
+def test_expedition_scores_in_text_match_the_rules():
+    # spec/rules.md: 2 wagers, 4, 5, 6, 7, 8, 10 -> 80; a wager alone -> -40
+    hands = [["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"], ["B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"]]
+    expeditions = [["Rw", "Rw", "R4", "R5", "R6", "R7", "R8", "R10"], ["Gw"]]
+    rest = [str(Card.from_type(t)) for t in range(50) for _ in range(3 if t % 10 == 0 else 1)]
+    for card in [c for group in hands + expeditions for c in group]:
+        rest.remove(card)
+    pos = Position.from_parts(hands=hands, expeditions=expeditions, deck=rest)
+    assert pos.scores() == (80, -40)
+    text = render.position_text(pos, bottom=0)
+    red = next(line for line in text.splitlines() if line.startswith("R "))
+    green = next(line for line in text.splitlines() if line.startswith("G "))
+    assert "+80" in red and "-40" in green
+    assert "round score: player 0 +80, player 1 -40" in text
+    root = parse(render.position_svg(pos))
+    assert {"+80", "-40"} <= {el.text for el in with_class(root, "exp-score")}
+
+
+@pytest.mark.parametrize("seed,plies,colors", POSITIONS)
+def test_view_text_hides_the_unknown_cards(seed, plies, colors):
+    pos = played(seed, plies, colors)
+    for viewer in (0, 1):
+        view = pos.view(viewer)
+        text = render.view_text(view)
+        assert view.to_text() == text
+        lines = text.splitlines()
+        assert lines[-1] == view.to_string()
+        opp = next(line for line in lines if line.startswith("hand of opponent"))
+        assert opp.count("??") == view.opponent_count - len(view.opponent_known)
+        mine = next(line for line in lines if line.startswith("hand of you"))
+        assert " ".join(str(c) for c in view.hand) in mine
+        assert f"you (player {viewer}) {render._signed(pos.score(viewer))}" in text
+        assert f"draw pile: {view.deck_count} card(s)" in text
+
+
+# --- analyses ------------------------------------------------------------------------------------
+
+
+def test_analysis_svg_draws_a_bar_per_move_with_error_bars():
+    analysis = Analysis(
+        [MoveValue("+R7/D", 3.2, 1.1, False), MoveValue("-Bw/G", -2.5, 0.7, False), MoveValue("+G4/D", 0.4, 0.0, True)],
+        kind="view value (averaged over splits)",
+        exact=False,
+        bounds={"max_stalls": 1},
+    )
+    root = parse(render.analysis_svg(analysis))
+    moves = with_class(root, "move")
+    assert len(moves) == 3
+    all_text = texts(root)
+    assert all(m in all_text for m in ("+R7/D", "-Bw/G", "+G4/D"))
+    assert len(with_class(root, "errorbar")) == 2
+    parse(render.analysis_svg(Analysis([], kind="perfect-information value", exact=True)))
+    exact = Analysis([MoveValue("/D", 0.0), MoveValue("/R", 0.0)], kind="perfect-information value", exact=True)
+    parse(render.analysis_svg(exact))

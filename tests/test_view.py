@@ -1,0 +1,139 @@
+"""A player's view: what is unseen, the splits consistent with it, and sampling."""
+
+from __future__ import annotations
+
+import collections
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from lcanalysis.cards import Card
+from lcanalysis.notation import from_json
+from lcanalysis.position import Position, PositionError
+from lcanalysis.rules import Rules
+from helpers import random_round_positions
+
+
+def late_position(seed: int, deck_left: int, colors: int = 5) -> Position:
+    for pos in random_round_positions(seed, Rules(colors=colors), deck_bias=0.55):
+        if pos.deck_count <= deck_left:
+            return pos.copy()
+    raise AssertionError("round ended early")
+
+
+def test_a_view_hides_exactly_the_opponent_hand_and_the_deck():
+    pos = late_position(3, 6)
+    view = pos.view(0)
+    assert view.hand == sorted(pos.hand(0))
+    assert sorted(view.unseen() + view.opponent_known) == sorted(pos.hand(1) + pos.deck)
+    # the view does not change when the hidden cards change places
+    hidden = pos.hand(1) + pos.deck
+    other = view.complete(view.unseen()[:view.opponent_unknown], view.unseen()[view.opponent_unknown:])
+    assert other.view(0).to_json() == view.to_json()
+    assert sorted(other.hand(1) + other.deck) == sorted(hidden)
+
+
+def test_cards_taken_from_a_discard_pile_are_known_until_placed():
+    pos = Position.deal(seed=8)
+    pos.push(next(m for m in pos.legal_moves() if not m.play and m.draws_from_deck))  # player 0 discards
+    taken = pos.discard_pile(pos.history[-1].card.color)[-1]
+    pos.push(next(m for m in pos.legal_moves() if m.source == taken.color_letter))  # player 1 takes it
+    assert pos.view(0).opponent_known == [taken]
+    assert pos.view(1).opponent_known == []
+    pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    pos.push(next(m for m in pos.legal_moves() if m.card == taken and m.draws_from_deck))  # placed again
+    assert pos.view(0).opponent_known == []
+
+
+def test_splits_are_every_sub_multiset_weighted_by_physical_cards():
+    pos = late_position(5, 3)
+    view = pos.view(pos.to_move)
+    splits = list(view.splits())
+    assert abs(sum(p for p, _, _ in splits) - 1) < 1e-12
+    # brute force over physical cards: label the identical wagers apart
+    unseen = view.unseen()
+    physical = list(enumerate(unseen))
+    counts: collections.Counter = collections.Counter()
+    from itertools import combinations
+    for pick in combinations(physical, view.opponent_unknown):
+        counts[tuple(sorted(c.type for _, c in pick))] += 1
+    total = comb(len(unseen), view.opponent_unknown)
+    assert view.split_count() == total
+    assert len(splits) == len(counts) == view.distinct_splits()
+    for p, opp, rest in splits:
+        assert Fraction(p).limit_denominator(10**9) == Fraction(counts[tuple(opp)], total)
+        assert sorted(opp + rest) == sorted(c.type for c in unseen)
+
+
+def test_consistent_positions_all_show_the_same_view():
+    pos = late_position(11, 2)
+    view = pos.view(1)
+    seen = 0
+    for p, full in view.consistent_positions():
+        assert full.view(1).to_json() == view.to_json()
+        seen += 1
+    assert seen == view.distinct_splits()
+    ordered = list(view.consistent_positions(orders=True))
+    assert abs(sum(p for p, _ in ordered) - 1) < 1e-12
+    assert len({q.to_string() for _, q in ordered}) == len(ordered)
+
+
+def test_sampled_positions_are_consistent_and_uniform():
+    pos = late_position(2, 4)
+    view = pos.view(0)
+    samples = view.sample_positions(3000, seed=1)
+    assert all(s.view(0).to_json() == view.to_json() for s in samples[:50])
+    assert [s.to_string() for s in view.sample_positions(5, seed=1)] == [s.to_string() for s in samples[:5]]
+    # each unseen card lies in the opponent's hand with probability unknown / unseen
+    card = view.unseen()[0]
+    share = np.mean([card in s.hand(view.opponent) for s in samples])
+    expected = view.opponent_unknown / len(view.unseen()) * view.unseen().count(card)
+    assert abs(share - min(expected, 1)) < 4 * np.sqrt(expected * (1 - min(expected, 1)) / 3000) + 0.02
+
+
+def test_complete_refuses_cards_that_are_not_unseen():
+    view = late_position(4, 5).view(0)
+    with pytest.raises(PositionError):
+        view.complete(view.hand[:view.opponent_unknown], view.unseen()[view.opponent_unknown:])
+
+
+def test_deck_draw_outcomes_are_the_deck_counts_and_push_draws_the_named_card():
+    pos = late_position(6, 5)
+    outcomes = pos.deck_draw_outcomes()
+    assert sum(p for _, p in outcomes) == 1
+    deck = pos.deck
+    for card, p in outcomes:
+        assert p == Fraction(deck.count(card), len(deck))
+    card = outcomes[-1][0]
+    move = next(m for m in pos.legal_moves() if m.draws_from_deck)
+    mover = pos.to_move
+    assert pos.push(move, drawn=card) == card
+    assert card in pos.hand(mover)
+    pos.pop()
+    with pytest.raises(ValueError, match="holds no"):
+        pos.push(move, drawn=next(c for c in pos.hand(mover)))
+
+
+def test_illegal_moves_say_which_rule_they_break():
+    pos = from_json({"to_move": 0, "hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"],
+                                              ["G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10"]],
+                     "expeditions": [{"R": ["Rw", "R3", "R8"]}, {"B": ["B2"]}],
+                     "discards": {}, "deck": [str(Card.from_type(t)) for t in _rest()]})
+    assert "higher" in pos.why_illegal("+R7/D")
+    assert "not in the hand" in pos.why_illegal("+R10/D")
+    assert "empty" in pos.why_illegal("-Y3/G")
+    assert "no-redraw" in pos.why_illegal("-Y3/Y")
+    assert pos.why_illegal("+R9/D") is None and pos.can_play("-R7/D") and not pos.can_play("-R7/R")
+    with pytest.raises(ValueError, match="higher"):
+        pos.push("+R7/D")
+
+
+def _rest():
+    used = [Card.parse(c).type for c in "R7 Bw B4 G10 Y3 Y5 W8 R9 G2 G3 Yw W2 W9 B8 R2 Y10 Rw R3 R8 B2".split()]
+    from lcanalysis.cards import full_deck
+    deck = full_deck(5)
+    for t in used:
+        deck.remove(t)
+    return deck
