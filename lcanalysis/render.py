@@ -20,8 +20,9 @@ face up.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from .cards import COLOR_LETTERS, COLOR_NAMES, Card
@@ -33,25 +34,25 @@ if TYPE_CHECKING:
     from .view import View
 
 __all__ = [
-    "SvgImage",
-    "card_svg",
-    "hand_svg",
-    "expedition_svg",
-    "position_svg",
-    "view_svg",
-    "analysis_svg",
-    "position_text",
-    "view_text",
     "COLORS",
+    "SvgImage",
+    "analysis_svg",
+    "card_svg",
+    "expedition_svg",
+    "hand_svg",
+    "position_svg",
+    "position_text",
+    "view_svg",
+    "view_text",
 ]
 
-CardLike = Union[Card, str, None]
+CardLike = Card | str | None
 
 
 class SvgImage(str):
     """An SVG document as a ``str`` that Jupyter renders as a picture."""
 
-    def _repr_svg_(self) -> "SvgImage":
+    def _repr_svg_(self) -> SvgImage:
         return self
 
 
@@ -80,10 +81,10 @@ PITCH = 48  # expedition column pitch
 SY = 16  # vertical step of an expedition stack
 SX = 24  # horizontal step of a hand
 MARGIN = 10
-PANEL = 118  # width of the right-hand panel (player labels, deck)
+PANEL = 132  # width of the right-hand panel (player labels, deck)
 
 
-def _card(c: CardLike, colors: int = 6) -> Optional[Card]:
+def _card(c: CardLike, colors: int = 6) -> Card | None:
     if c is None or isinstance(c, Card):
         return c
     return Card.parse(str(c), colors)
@@ -93,8 +94,9 @@ def _index(card: Card) -> str:
     return "W" if card.is_wager else str(card.number)
 
 
-def _card_group(card: Optional[Card], x: float, y: float, extra_class: str = "") -> str:
-    """One card (``None``: a face-down back) with its top-left corner at (x, y)."""
+def _card_group(card: Card | None, x: float, y: float, extra_class: str = "", covered: bool = False) -> str:
+    """One card (``None``: a face-down back) with its top-left corner at (x, y). A ``covered``
+    card (under another in a hand or stack) leaves out its centre so nothing peeks out."""
     cls = ("card back" if card is None else f"card {card}") + (f" {extra_class}" if extra_class else "")
     if card is None:
         return (
@@ -102,8 +104,13 @@ def _card_group(card: Optional[Card], x: float, y: float, extra_class: str = "")
             f'<rect width="{CW}" height="{CH}" rx="4" fill="{BACK_FILL}" stroke="{BACK_EDGE}" stroke-width="1.2"/>'
             f'<rect x="4" y="4" width="{CW - 8}" height="{CH - 8}" rx="2" fill="none" stroke="#c9a46a" '
             f'stroke-width="1" stroke-dasharray="3 2"/>'
-            f'<text x="{CW / 2:g}" y="{CH / 2 + 5:g}" text-anchor="middle" font-size="13" font-weight="bold" '
-            f'fill="#c9a46a">LC</text></g>'
+            + (
+                ""
+                if covered
+                else f'<text x="{CW / 2:g}" y="{CH / 2 + 5:g}" text-anchor="middle" font-size="13" '
+                f'font-weight="bold" fill="#c9a46a">LC</text>'
+            )
+            + "</g>"
         )
     fill, edge, ink = COLORS[card.color]
     edge_w = 1.6 if card.color == 2 else 1.2
@@ -112,8 +119,10 @@ def _card_group(card: Optional[Card], x: float, y: float, extra_class: str = "")
         f'<rect width="{CW}" height="{CH}" rx="4" fill="{fill}" stroke="{edge}" stroke-width="{edge_w}"/>',
         f'<text x="4" y="13" font-size="12" font-weight="bold" fill="{ink}">{_index(card)}</text>',
     ]
-    if card.is_wager:
-        parts.append(_handshake(CW / 2, CH / 2 + 6, ink))
+    if covered:
+        pass
+    elif card.is_wager:
+        parts.append(_handshake(CW / 2, CH / 2 + 8, ink, fill))
     else:
         parts.append(
             f'<text x="{CW / 2:g}" y="{CH / 2 + 11:g}" text-anchor="middle" font-size="20" '
@@ -123,18 +132,31 @@ def _card_group(card: Optional[Card], x: float, y: float, extra_class: str = "")
     return "".join(parts)
 
 
-def _handshake(cx: float, cy: float, ink: str) -> str:
-    """A small clasped-hands mark for wager cards."""
+def _handshake(cx: float, cy: float, ink: str, fill: str) -> str:
+    """A small clasped-hands mark for wager cards: two sleeves meeting in a handshake."""
+    fingers = "".join(
+        f'<rect x="{x:g}" y="-6" width="3.6" height="9" rx="1.8" fill="{ink}" stroke="{fill}" stroke-width="0.9"/>'
+        for x in (-6.5, -3.2, 0.1, 3.4)
+    )
     return (
-        f'<g transform="translate({cx:g},{cy:g})" fill="none" stroke="{ink}" stroke-linecap="round" '
-        f'stroke-linejoin="round"><path d="M-14,7 L-6,-1" stroke-width="4"/><path d="M14,7 L6,-1" stroke-width="4"/>'
-        f'<path d="M-7,-1 C-5,-7 5,-7 7,-1 C5,4 -5,4 -7,-1 Z" stroke-width="2" fill="{ink}" fill-opacity="0.25"/>'
-        f'<path d="M-3,-4 L-3,2 M0,-5 L0,3 M3,-4 L3,2" stroke-width="1.2"/></g>'
+        f'<g class="handshake" transform="translate({cx:g},{cy:g})">'
+        f'<path d="M-14,6 L-9,2 M14,6 L9,2" stroke="{ink}" stroke-width="7" stroke-linecap="round" fill="none"/>'
+        f'<path d="M-11,-2 L-11,4 M11,-2 L11,4" stroke="{fill}" stroke-width="1.2"/>'
+        f'<path d="M-10,-3 L5,-3 C9,-3 9,4 5,4 L-10,4 Z" fill="{ink}" stroke="{fill}" stroke-width="0.9"/>'
+        f'<path d="M10,-1 C8,-6 3,-8 -1,-7" stroke="{ink}" stroke-width="3" stroke-linecap="round" fill="none"/>'
+        + fingers
+        + "</g>"
     )
 
 
-def _svg(width: float, height: float, body: Iterable[str], title: str, size: Optional[int] = None,
-         cls: str = "lcanalysis") -> SvgImage:
+def _svg(
+    width: float,
+    height: float,
+    body: Iterable[str],
+    title: str,
+    size: int | None = None,
+    cls: str = "lcanalysis",
+) -> SvgImage:
     w, h = math.ceil(width), math.ceil(height)
     if size is not None:
         dims = f'width="{size}" height="{math.ceil(size * h / w)}"'
@@ -146,46 +168,66 @@ def _svg(width: float, height: float, body: Iterable[str], title: str, size: Opt
     )
 
 
-def _text(x: float, y: float, s: str, size: float = 11, anchor: str = "start", fill: str = TEXT,
-          weight: str = "normal", cls: str = "") -> str:
+def _text(
+    x: float,
+    y: float,
+    s: str,
+    size: float = 11,
+    anchor: str = "start",
+    fill: str = TEXT,
+    weight: str = "normal",
+    cls: str = "",
+) -> str:
     c = f' class="{cls}"' if cls else ""
     w = f' font-weight="{weight}"' if weight != "normal" else ""
-    return (f'<text{c} x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" fill="{fill}"{w}>'
-            f"{escape(s)}</text>")
+    return (
+        f'<text{c} x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" fill="{fill}"{w}>'
+        f"{escape(s)}</text>"
+    )
 
 
 # --- small pictures -----------------------------------------------------------------
 
 
-def card_svg(card: Union[Card, str], size: Optional[int] = None) -> SvgImage:
+def card_svg(card: Card | str, size: int | None = None) -> SvgImage:
     """One card, face up (``Card._repr_svg_``)."""
     c = _card(card)
     assert c is not None
     return _svg(CW + 4, CH + 4, [_card_group(c, 2, 2)], str(c), size, "lcanalysis card")
 
 
-def hand_svg(cards: Iterable[CardLike], size: Optional[int] = None) -> SvgImage:
+def hand_svg(cards: Iterable[CardLike], size: int | None = None) -> SvgImage:
     """A hand as an overlapped row, in the order given (``None`` entries are face-down backs)."""
     cs = [_card(c) for c in cards]
     n = len(cs)
     width = (n - 1) * SX + CW + 4 if n else CW + 4
-    body = [_card_group(c, 2 + i * SX, 2) for i, c in enumerate(cs)]
+    body = [_card_group(c, 2 + i * SX, 2, covered=i < n - 1) for i, c in enumerate(cs)]
     if not n:
         body.append(_text(width / 2, CH / 2 + 4, "no cards", 10, "middle", MUTED))
     title = " ".join("??" if c is None else str(c) for c in cs) or "empty hand"
     return _svg(width, CH + 4, body, title, size, "lcanalysis hand")
 
 
-def expedition_svg(cards: Iterable[Union[Card, str]], size: Optional[int] = None) -> SvgImage:
+def expedition_svg(cards: Iterable[Card | str], size: int | None = None) -> SvgImage:
     """One expedition as an overlapped column in the order placed, with its score below."""
     cs = [c for c in (_card(x) for x in cards) if c is not None]
     n = len(cs)
     stack = (n - 1) * SY + CH if n else CH
     body = [_card_group(c, 2, 2 + i * SY) for i, c in enumerate(cs)]
     score = expedition_score(cs) if cs else 0
-    body.append(_text(2 + CW / 2, stack + 16, f"{score:+d}" if cs else "empty", 11, "middle",
-                      TEXT if cs else MUTED, "bold", "score"))
-    title = " ".join(str(c) for c in cs) + f" ({score:+d})" if cs else "empty expedition"
+    body.append(
+        _text(
+            2 + CW / 2,
+            stack + 16,
+            _signed(score) if cs else "empty",
+            11,
+            "middle",
+            TEXT if cs else MUTED,
+            "bold",
+            "score",
+        )
+    )
+    title = " ".join(str(c) for c in cs) + f" ({_signed(score)})" if cs else "empty expedition"
     return _svg(CW + 4, stack + 22, body, title, size, "lcanalysis expedition")
 
 
@@ -199,22 +241,23 @@ class _Table:
     colors: int
     bottom: int
     to_move: int
-    hands: list[list[Optional[Card]]]  # None = a card the picture's owner cannot see
+    hands: list[list[Card | None]]  # None = a card the picture's owner cannot see
     hand_labels: list[str]
     expeditions: list[list[list[Card]]]
     discards: list[list[Card]]
     deck_count: int
     phase: str
-    blocked: Optional[str]
+    blocked: str | None
     turn: int
     over: bool
     capped: bool
     notation: str
     names: list[str]
+    short_names: list[str]
     last_move: str = ""
     notes: list[str] = field(default_factory=list)
 
-    def exp_score(self, p: int, c: int) -> Optional[int]:
+    def exp_score(self, p: int, c: int) -> int | None:
         cards = self.expeditions[p][c]
         return expedition_score(cards) if cards else None
 
@@ -235,7 +278,7 @@ class _Table:
         return s
 
 
-def _match_note(match: Optional[dict[str, Any]]) -> list[str]:
+def _match_note(match: dict[str, Any] | None) -> list[str]:
     if not match:
         return []
     parts = []
@@ -247,10 +290,10 @@ def _match_note(match: Optional[dict[str, Any]]) -> list[str]:
     return [", ".join(parts)] if parts else []
 
 
-def _from_position(position: "Position", bottom: Optional[int]) -> _Table:
+def _from_position(position: Position, bottom: int | None) -> _Table:
     nc = position.colors
     b = position.to_move if bottom is None else bottom
-    hands: list[list[Optional[Card]]] = [list(position.hand(p)) for p in range(2)]
+    hands: list[list[Card | None]] = [list(position.hand(p)) for p in range(2)]
     return _Table(
         colors=nc,
         bottom=b,
@@ -267,16 +310,17 @@ def _from_position(position: "Position", bottom: Optional[int]) -> _Table:
         capped=position.is_capped(),
         notation=position.to_string(),
         names=["player 0", "player 1"],
+        short_names=["player 0", "player 1"],
         last_move=str(position.history[-1]) if position.history else "",
         notes=_match_note(position.match),
     )
 
 
-def _from_view(view: "View", bottom: Optional[int]) -> _Table:
+def _from_view(view: View, bottom: int | None) -> _Table:
     nc = view.colors
     me, opp = view.viewer, 1 - view.viewer
     unknown = view.opponent_count - len(view.opponent_known)
-    hands: list[list[Optional[Card]]] = [[], []]
+    hands: list[list[Card | None]] = [[], []]
     hands[me] = list(view.hand)
     hands[opp] = [None] * unknown + sorted(view.opponent_known)
     labels = ["", ""]
@@ -302,12 +346,13 @@ def _from_view(view: "View", bottom: Optional[int]) -> _Table:
         capped=False,
         notation=view.to_string(),
         names=names,
+        short_names=[f"you (P{p})" if p == me else f"opponent (P{p})" for p in range(2)],
         last_move=str(view.history[-1]) if view.history else "",
         notes=_match_note(view.match) + [f"unseen cards: {int(view.unseen_counts().sum())}"],
     )
 
 
-def _table_svg(t: _Table, size: Optional[int]) -> SvgImage:
+def _table_svg(t: _Table, size: int | None) -> SvgImage:
     nc = t.colors
     top, bot = t.top, t.bottom
     cols_w = nc * PITCH - (PITCH - CW)
@@ -340,8 +385,10 @@ def _table_svg(t: _Table, size: Optional[int]) -> SvgImage:
     body: list[str] = []
     body.append(f'<rect width="{width}" height="{height}" fill="#fbf9f4"/>')
     # middle strip (the board)
-    body.append(f'<rect class="board" x="{board_x - 5}" y="{mid_y}" width="{width - 2 * board_x + 10}" '
-                f'height="{mid_h}" rx="6" fill="{BOARD_FILL}" stroke="{BOARD_EDGE}"/>')
+    body.append(
+        f'<rect class="board" x="{board_x - 5}" y="{mid_y}" width="{width - 2 * board_x + 10}" '
+        f'height="{mid_h}" rx="6" fill="{BOARD_FILL}" stroke="{BOARD_EDGE}"/>'
+    )
 
     for c in range(nc):
         x = board_x + c * PITCH
@@ -357,82 +404,139 @@ def _table_svg(t: _Table, size: Optional[int]) -> SvgImage:
         for p, yy in ((top, mid_y + 12), (bot, mid_y + mid_h - 5)):
             s = t.exp_score(p, c)
             if s is not None:
-                body.append(_text(x + CW / 2, yy, f"{s:+d}", 10.5, "middle", ACCENT if s < 0 else TEXT, "bold",
-                                  "exp-score"))
+                body.append(
+                    _text(
+                        x + CW / 2,
+                        yy,
+                        _signed(s),
+                        10.5,
+                        "middle",
+                        ACCENT if s < 0 else TEXT,
+                        "bold",
+                        "exp-score",
+                    )
+                )
         # discard pile
         pile = t.discards[c]
         py = mid_y + 16
         if pile:
             for k in range(min(len(pile) - 1, 2), 0, -1):
-                body.append(f'<rect x="{x + 2 * k}" y="{py - 2 * k}" width="{CW}" height="{CH}" rx="4" '
-                            f'fill="{fill}" stroke="{edge}" stroke-width="1" opacity="0.55"/>')
+                body.append(
+                    f'<rect x="{x + 2 * k}" y="{py - 2 * k}" width="{CW}" height="{CH}" rx="4" '
+                    f'fill="{fill}" stroke="{edge}" stroke-width="1" opacity="0.55"/>'
+                )
             body.append(_card_group(pile[-1], x, py, "discard"))
-            body.append(f'<g class="pile-count"><title>{len(pile)} card(s) in the {COLOR_NAMES[c]} discard pile'
-                        f'</title><circle cx="{x + CW - 3}" cy="{py + CH - 3}" r="7.5" fill="#333" '
-                        f'stroke="#fff" stroke-width="1"/>'
-                        + _text(x + CW - 3, py + CH + 0.8, str(len(pile)), 9.5, "middle", "#fff", "bold") + "</g>")
+            body.append(
+                f'<g class="pile-count"><title>{len(pile)} card(s) in the {COLOR_NAMES[c]} discard pile'
+                f'</title><circle cx="{x + CW - 3}" cy="{py + CH - 3}" r="7.5" fill="#333" '
+                f'stroke="#fff" stroke-width="1"/>'
+                + _text(x + CW - 3, py + CH + 0.8, str(len(pile)), 9.5, "middle", "#fff", "bold")
+                + "</g>"
+            )
         else:
-            body.append(f'<g class="pile empty"><title>empty {COLOR_NAMES[c]} discard pile</title>'
-                        f'<rect x="{x}" y="{py}" width="{CW}" height="{CH}" rx="4" fill="{fill}" fill-opacity="0.18" '
-                        f'stroke="{edge}" stroke-opacity="0.6" stroke-dasharray="4 3"/>'
-                        + _text(x + CW / 2, py + CH / 2 + 5, COLOR_LETTERS[c], 14, "middle", edge, "bold")
-                        + "</g>")
+            body.append(
+                f'<g class="pile empty"><title>empty {COLOR_NAMES[c]} discard pile</title>'
+                f'<rect x="{x}" y="{py}" width="{CW}" height="{CH}" rx="4" fill="{fill}" fill-opacity="0.18" '
+                f'stroke="{edge}" stroke-opacity="0.6" stroke-dasharray="4 3"/>'
+                + _text(x + CW / 2, py + CH / 2 + 5, COLOR_LETTERS[c], 14, "middle", edge, "bold")
+                + "</g>"
+            )
         if t.phase == "draw" and t.blocked == COLOR_LETTERS[c]:
-            body.append(f'<g class="blocked"><title>just discarded here: may not be drawn back</title>'
-                        f'<rect x="{x - 2}" y="{py - 2}" width="{CW + 4}" height="{CH + 4}" rx="5" fill="none" '
-                        f'stroke="{ACCENT}" stroke-width="2.5"/>'
-                        f'<path d="M{x + 6},{py + 8} L{x + CW - 6},{py + CH - 8} M{x + CW - 6},{py + 8} '
-                        f'L{x + 6},{py + CH - 8}" stroke="{ACCENT}" stroke-width="3" stroke-linecap="round" '
-                        f'opacity="0.8"/></g>')
+            bx, by = x + CW - 4, py + 4
+            body.append(
+                f'<g class="blocked"><title>just discarded onto: may not be drawn back this turn</title>'
+                f'<rect x="{x - 2}" y="{py - 2}" width="{CW + 4}" height="{CH + 4}" rx="5" fill="none" '
+                f'stroke="{ACCENT}" stroke-width="2.5"/>'
+                f'<circle cx="{bx}" cy="{by}" r="7" fill="#fff" stroke="{ACCENT}" stroke-width="2.2"/>'
+                f'<path d="M{bx - 4.5},{by + 4.5} L{bx + 4.5},{by - 4.5}" stroke="{ACCENT}" '
+                f'stroke-width="2.2"/></g>'
+            )
 
     # draw pile
     dx, dy = panel_x + 6, mid_y + 16
     if t.deck_count:
         for k in (2, 1):
-            body.append(f'<rect x="{dx + 2 * k}" y="{dy - 2 * k}" width="{CW}" height="{CH}" rx="4" '
-                        f'fill="{BACK_FILL}" stroke="{BACK_EDGE}" opacity="0.6"/>')
-        body.append(f'<g class="deck"><title>{t.deck_count} card(s) in the draw pile</title>'
-                    f'<rect x="{dx}" y="{dy}" width="{CW}" height="{CH}" rx="4" fill="{BACK_FILL}" '
-                    f'stroke="{BACK_EDGE}" stroke-width="1.2"/>'
-                    + _text(dx + CW / 2, dy + CH / 2 + 6, str(t.deck_count), 17, "middle", "#fff", "bold",
-                            "deck-count") + "</g>")
+            body.append(
+                f'<rect x="{dx + 2 * k}" y="{dy - 2 * k}" width="{CW}" height="{CH}" rx="4" '
+                f'fill="{BACK_FILL}" stroke="{BACK_EDGE}" opacity="0.6"/>'
+            )
+        body.append(
+            f'<g class="deck"><title>{t.deck_count} card(s) in the draw pile</title>'
+            f'<rect x="{dx}" y="{dy}" width="{CW}" height="{CH}" rx="4" fill="{BACK_FILL}" '
+            f'stroke="{BACK_EDGE}" stroke-width="1.2"/>'
+            + _text(
+                dx + CW / 2, dy + CH / 2 + 6, str(t.deck_count), 17, "middle", "#fff", "bold", "deck-count"
+            )
+            + "</g>"
+        )
     else:
-        body.append(f'<g class="deck empty"><title>the draw pile is empty</title>'
-                    f'<rect x="{dx}" y="{dy}" width="{CW}" height="{CH}" rx="4" fill="none" stroke="{MUTED}" '
-                    f'stroke-dasharray="4 3"/>' + _text(dx + CW / 2, dy + CH / 2 + 5, "0", 15, "middle", MUTED,
-                                                        "bold", "deck-count") + "</g>")
+        body.append(
+            f'<g class="deck empty"><title>the draw pile is empty</title>'
+            f'<rect x="{dx}" y="{dy}" width="{CW}" height="{CH}" rx="4" fill="none" stroke="{MUTED}" '
+            f'stroke-dasharray="4 3"/>'
+            + _text(dx + CW / 2, dy + CH / 2 + 5, "0", 15, "middle", MUTED, "bold", "deck-count")
+            + "</g>"
+        )
     ix = dx + CW + 10
     info = ["draw pile", f"turn {t.turn}"]
     if t.last_move:
         info.append(f"last {t.last_move}")
     if t.phase == "draw" and not t.over:
-        info.append("draw step" + (f", not {t.blocked}" if t.blocked else ""))
-    for i, s in enumerate(info):
-        body.append(_text(ix, dy + 10 + i * 13, s, 10, "start", ACCENT if s.startswith("draw step") else MUTED))
+        info.append("draw step")
+    for i, line in enumerate(info):
+        body.append(_text(ix, dy + 10 + i * 13, line, 10, "start", ACCENT if line == "draw step" else MUTED))
     if t.over:
         body.append(_text(ix, dy + 10 + len(info) * 13, "round over", 10, "start", ACCENT, "bold"))
 
     # hands and player labels
     for p, hy in ((top, top_hand_y), (bot, bot_hand_y)):
         hand = t.hands[p]
-        for i, card in enumerate(hand):
-            body.append(_card_group(card, board_x + i * SX, hy, "hand"))
+        for i, held in enumerate(hand):
+            body.append(_card_group(held, board_x + i * SX, hy, "hand", covered=i < len(hand) - 1))
         lx = max(panel_x, board_x + hand_rows_w + 14)
         mover = p == t.to_move and not t.over
         if mover:
-            body.append(f'<rect class="to-move" x="{lx - 6}" y="{hy + 1}" width="{width - lx}" height="{CH - 2}" '
-                        f'rx="5" fill="#fff4d6" stroke="#e0b84a"/>')
-        body.append(_text(lx, hy + 14, t.names[p], 11, "start", TEXT, "bold"))
-        body.append(_text(lx, hy + 31, f"score {t.score(p):+d}", 12, "start",
-                          ACCENT if t.score(p) < 0 else TEXT, "bold", "score"))
-        body.append(_text(lx, hy + 46, t.hand_labels[p], 9.5, "start", MUTED))
+            body.append(
+                f'<rect class="to-move" x="{lx - 16}" y="{hy + 1}" width="{width - lx + 8}" height="{CH - 2}" '
+                f'rx="5" fill="#fff4d6" stroke="#e0b84a"/>'
+            )
+        body.append(_text(lx, hy + 14, t.short_names[p], 11, "start", TEXT, "bold"))
+        body.append(
+            _text(
+                lx,
+                hy + 31,
+                f"score {_signed(t.score(p))}",
+                12,
+                "start",
+                ACCENT if t.score(p) < 0 else TEXT,
+                "bold",
+                "score",
+            )
+        )
         if mover:
-            body.append(_text(width - 8, hy + 14, "to move" if t.phase == "place" else "to draw", 9.5, "end",
-                              "#9a6b00", "bold", "to-move-label"))
+            body.append(
+                _text(
+                    lx,
+                    hy + 46,
+                    "to move" if t.phase == "place" else "to draw",
+                    10,
+                    "start",
+                    "#9a6b00",
+                    "bold",
+                    "to-move-label",
+                )
+            )
+        else:
+            body.append(_text(lx, hy + 46, t.hand_labels[p], 9.5, "start", MUTED))
+        if mover:
+            body.append(
+                f'<path class="to-move-mark" d="M{lx - 13},{hy + 6} L{lx - 7},{hy + 10} L{lx - 13},{hy + 14} Z" '
+                f'fill="#c08a00"><title>{escape(t.status())}</title></path>'
+            )
     return _svg(width, height, body, t.notation, size, "lcanalysis board")
 
 
-def position_svg(position: "Position", bottom: Optional[int] = None, size: Optional[int] = None) -> SvgImage:
+def position_svg(position: Position, bottom: int | None = None, size: int | None = None) -> SvgImage:
     """The whole table of a full position, both hands face up.
 
     ``bottom`` is the player drawn at the bottom (default: the player to move);
@@ -441,7 +545,7 @@ def position_svg(position: "Position", bottom: Optional[int] = None, size: Optio
     return _table_svg(_from_position(position, bottom), size)
 
 
-def view_svg(view: "View", bottom: Optional[int] = None, size: Optional[int] = None) -> SvgImage:
+def view_svg(view: View, bottom: int | None = None, size: int | None = None) -> SvgImage:
     """The table as one player knows it: the viewer at the bottom (by default), the opponent's
     unknown cards as face-down backs (``class="card back"``), known ones face up."""
     return _table_svg(_from_view(view, bottom), size)
@@ -450,7 +554,7 @@ def view_svg(view: "View", bottom: Optional[int] = None, size: Optional[int] = N
 # --- text ---------------------------------------------------------------------------------
 
 
-def _cards_str(cards: Sequence[Optional[Card]]) -> str:
+def _cards_str(cards: Sequence[Card | None]) -> str:
     return " ".join("??" if c is None else str(c) for c in cards)
 
 
@@ -469,7 +573,7 @@ def _table_text(t: _Table) -> str:
     right = {1, 4}
 
     def row(label: str, cells: Sequence[str]) -> str:
-        out = [f"{label:<8}"]
+        out = [f"{label:<10}"]
         for i, s in enumerate(cells):
             out.append(s.rjust(widths[i]) if i in right else s.ljust(widths[i]))
         return (out[0] + " | ".join([out[1] + " " + out[2], out[3], out[4] + " " + out[5]])).rstrip()
@@ -481,7 +585,7 @@ def _table_text(t: _Table) -> str:
     for c in range(nc):
         lines.append(row(f"{COLOR_LETTERS[c]} {COLOR_NAMES[c]:<6}", [cols[i][c] for i in range(5)]))
     lines.append("-" * len(lines[-1 - nc]))
-    lines.append(row("score", ["", f"{t.score(bot):+d}", "", "", f"{t.score(top):+d}"]))
+    lines.append(row("score", ["", _signed(t.score(bot)), "", "", _signed(t.score(top))]))
     lines.append("")
     for p in (bot, top):
         lines.append(f"hand of {t.names[p]}: {_cards_str(t.hands[p]) or '-'} ({t.hand_labels[p]})")
@@ -489,23 +593,28 @@ def _table_text(t: _Table) -> str:
     if t.last_move:
         deck += f"; last turn {t.last_move}"
     lines.append(deck)
-    lines.append(f"round score: {t.names[0]} {t.score(0):+d}, {t.names[1]} {t.score(1):+d}")
+    lines.append(f"round score: {t.names[0]} {_signed(t.score(0))}, {t.names[1]} {_signed(t.score(1))}")
     lines.append(t.notation)
     return "\n".join(lines)
 
 
-def _fmt_score(s: Optional[int]) -> str:
-    return "" if s is None else f"{s:+d}"
+def _fmt_score(s: int | None) -> str:
+    return "" if s is None else _signed(s)
 
 
-def position_text(position: "Position", bottom: Optional[int] = None) -> str:
+def _signed(s: int) -> str:
+    """A score with its sign: +12, -40, 0."""
+    return f"{s:+d}" if s else "0"
+
+
+def position_text(position: Position, bottom: int | None = None) -> str:
     """A plain-text drawing of a full position (``lcanalysis show``): one row per colour with
     both expeditions and their scores and the discard pile, then hands, draw pile, scores and
     the one-line string."""
     return _table_text(_from_position(position, bottom))
 
 
-def view_text(view: "View", bottom: Optional[int] = None) -> str:
+def view_text(view: View, bottom: int | None = None) -> str:
     """A plain-text drawing of a player's view; the opponent's unknown cards print as ``??``."""
     return _table_text(_from_view(view, bottom))
 
@@ -513,7 +622,7 @@ def view_text(view: "View", bottom: Optional[int] = None) -> str:
 # --- analyses --------------------------------------------------------------------------------
 
 
-def analysis_svg(analysis: "Analysis", limit: Optional[int] = 20, size: Optional[int] = None) -> SvgImage:
+def analysis_svg(analysis: Analysis, limit: int | None = 20, size: int | None = None) -> SvgImage:
     """A bar chart of the turns' values, best first, with error bars of one standard error."""
     moves = analysis.moves[:limit] if limit else list(analysis.moves)
     row_h, label_w, bar_w, value_w = 18, 62, 280, 84
@@ -531,11 +640,21 @@ def analysis_svg(analysis: "Analysis", limit: Optional[int] = 20, size: Optional
         return x0 + (v - lo) / (hi - lo) * bar_w
 
     head = f"{analysis.kind} ({'exact' if analysis.exact else 'estimate'})"
-    body = [f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-            _text(MARGIN, 16, head, 12, "start", TEXT, "bold")]
+    body = [
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+        _text(MARGIN, 16, head, 11.5, "start", TEXT, "bold"),
+    ]
     if analysis.bounds:
-        body.append(_text(width - MARGIN, 16, ", ".join(f"{k}={v}" for k, v in analysis.bounds.items()), 10,
-                          "end", MUTED))
+        body.append(
+            _text(
+                width - MARGIN,
+                16,
+                ", ".join(f"{k}={v}" for k, v in analysis.bounds.items()),
+                10,
+                "end",
+                MUTED,
+            )
+        )
     zx = sx(0.0)
     best = analysis.value
     for i, m in enumerate(moves):
@@ -545,13 +664,17 @@ def analysis_svg(analysis: "Analysis", limit: Optional[int] = 20, size: Optional
         color = "#2e9a4c" if is_best else ("#2f6fce" if m.value >= 0 else "#d4382b")
         body.append(f'<g class="move"><title>{escape(m.describe())}</title>')
         body.append(_text(x0 - 6, y + 12.5, m.move, 11, "end", TEXT, "bold" if is_best else "normal"))
-        body.append(f'<rect x="{x1:.2f}" y="{y + 3}" width="{max(x2 - x1, 1):.2f}" height="{row_h - 6}" '
-                    f'fill="{color}" opacity="0.85"/>')
+        body.append(
+            f'<rect x="{x1:.2f}" y="{y + 3}" width="{max(x2 - x1, 1):.2f}" height="{row_h - 6}" '
+            f'fill="{color}" opacity="0.85"/>'
+        )
         if not m.exact and m.stderr > 0:
             a, b = sx(m.value - m.stderr), sx(m.value + m.stderr)
             cy = y + row_h / 2
-            body.append(f'<path class="errorbar" d="M{a:.2f},{cy} L{b:.2f},{cy} M{a:.2f},{cy - 4} L{a:.2f},{cy + 4} '
-                        f'M{b:.2f},{cy - 4} L{b:.2f},{cy + 4}" stroke="#222" stroke-width="1.2" fill="none"/>')
+            body.append(
+                f'<path class="errorbar" d="M{a:.2f},{cy} L{b:.2f},{cy} M{a:.2f},{cy - 4} L{a:.2f},{cy + 4} '
+                f'M{b:.2f},{cy - 4} L{b:.2f},{cy + 4}" stroke="#222" stroke-width="1.2" fill="none"/>'
+            )
         err = "" if m.exact else f" ±{m.stderr:.2f}"
         body.append(_text(x0 + bar_w + 6, y + 12.5, f"{m.value:+.2f}{err}", 10.5, "start", TEXT))
         body.append("</g>")
