@@ -255,6 +255,7 @@ class _Table:
     names: list[str]
     short_names: list[str]
     last_move: str = ""
+    last_placed: tuple[str, int] | None = None  # ("exp", colour) or ("pile", colour) of the last turn's card
     notes: list[str] = field(default_factory=list)
 
     def exp_score(self, p: int, c: int) -> int | None:
@@ -290,6 +291,24 @@ def _match_note(match: dict[str, Any] | None) -> list[str]:
     return [", ".join(parts)] if parts else []
 
 
+def _last_placed(
+    history: Sequence[Any],
+    expeditions: Sequence[Sequence[list[Card]]],
+    discards: Sequence[list[Card]],
+    to_move: int,
+) -> tuple[str, int] | None:
+    """Where the card placed by the last whole turn lies, if it is still on top there."""
+    if not history or history[-1].card is None:
+        return None
+    move = history[-1]
+    card: Card = move.card
+    if move.play:
+        cards = expeditions[1 - to_move][card.color]
+        return ("exp", card.color) if cards and cards[-1] == card else None
+    pile = discards[card.color]
+    return ("pile", card.color) if pile and pile[-1] == card else None
+
+
 def _from_position(position: Position, bottom: int | None) -> _Table:
     nc = position.colors
     b = position.to_move if bottom is None else bottom
@@ -312,6 +331,12 @@ def _from_position(position: Position, bottom: int | None) -> _Table:
         names=["player 0", "player 1"],
         short_names=["player 0", "player 1"],
         last_move=str(position.history[-1]) if position.history else "",
+        last_placed=_last_placed(
+            position.history,
+            [[position.expedition(p, c) for c in range(nc)] for p in range(2)],
+            [position.discard_pile(c) for c in range(nc)],
+            position.to_move,
+        ),
         notes=_match_note(position.match),
     )
 
@@ -348,7 +373,16 @@ def _from_view(view: View, bottom: int | None) -> _Table:
         names=names,
         short_names=[f"you (P{p})" if p == me else f"opponent (P{p})" for p in range(2)],
         last_move=str(view.history[-1]) if view.history else "",
+        last_placed=_last_placed(view.history, view.expeditions, view.discards, view.to_move),
         notes=_match_note(view.match) + [f"unseen cards: {int(view.unseen_counts().sum())}"],
+    )
+
+
+def _last_mark(x: float, y: float, move: str) -> str:
+    """A gold outline around the card the last turn placed."""
+    return (
+        f'<rect class="last-move" x="{x - 2.5:g}" y="{y - 2.5:g}" width="{CW + 5}" height="{CH + 5}" rx="6" '
+        f'fill="none" stroke="#f0a500" stroke-width="2.5"><title>last turn: {escape(move)}</title></rect>'
     )
 
 
@@ -400,6 +434,10 @@ def _table_svg(t: _Table, size: int | None) -> SvgImage:
             body.append(_card_group(card, x, base + i * SY))
         for i, card in enumerate(t.expeditions[bot][c]):
             body.append(_card_group(card, x, bot_stack_y + i * SY))
+        if t.last_placed == ("exp", c):
+            p = 1 - t.to_move
+            n = len(t.expeditions[p][c])
+            body.append(_last_mark(x, (base if p == top else bot_stack_y) + (n - 1) * SY, t.last_move))
         # expedition scores around the discard slot
         for p, yy in ((top, mid_y + 12), (bot, mid_y + mid_h - 5)):
             s = t.exp_score(p, c)
@@ -426,6 +464,8 @@ def _table_svg(t: _Table, size: int | None) -> SvgImage:
                     f'fill="{fill}" stroke="{edge}" stroke-width="1" opacity="0.55"/>'
                 )
             body.append(_card_group(pile[-1], x, py, "discard"))
+            if t.last_placed == ("pile", c):
+                body.append(_last_mark(x, py, t.last_move))
             body.append(
                 f'<g class="pile-count"><title>{len(pile)} card(s) in the {COLOR_NAMES[c]} discard pile'
                 f'</title><circle cx="{x + CW - 3}" cy="{py + CH - 3}" r="7.5" fill="#333" '

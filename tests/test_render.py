@@ -314,3 +314,15 @@ def test_analysis_svg_draws_a_bar_per_move_with_error_bars():
         [MoveValue("/D", 0.0), MoveValue("/R", 0.0)], kind="perfect-information value", exact=True
     )
     parse(render.analysis_svg(exact))
+
+
+def test_the_card_placed_by_the_last_turn_is_outlined():
+    pos = Position.deal(seed=8)
+    assert not with_class(parse(render.position_svg(pos)), "last-move")
+    for wanted in (True, False):  # a play onto an expedition, then a discard
+        move = next(m for m in pos.legal_moves() if m.play == wanted and m.source == "D")
+        pos.push(move)
+        for svg in (render.position_svg(pos), render.view_svg(pos.view(0)), render.view_svg(pos.view(1))):
+            marks = with_class(parse(svg), "last-move")
+            assert len(marks) == 1
+            assert str(move) in "".join(marks[0].itertext())
