@@ -1,0 +1,219 @@
+""""What should I play here?": every legal turn of a view ranked by expected value.
+
+    >>> from lcanalysis.advisor import advise, example_view
+    >>> analysis = advise(example_view(), time_budget=0.2, seed=1)
+    >>> analysis.kind
+    'advisor estimate'
+
+The value of a turn is the expected final score difference of the round (mover minus opponent),
+as for the endgame solver (spec/interchange.md "Endgame values"), estimated by sampling: each
+turn is played in the same sampled worlds (the opponent's unknown cards and the order of the
+draw pile, drawn uniformly from what the viewer cannot see), and both sides then play the round
+out with the heuristic policy, each seeing only its own cards. The standard error is over worlds.
+Two stages: every turn gets a first sample, the most promising turns a larger one.
+
+The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second, a constant, not a
+clock), so the same view, budget and seed give the same answer on any machine. With
+``ENDGAME_CARDS`` cards or fewer in the draw pile the exact endgame solver answers instead
+(``lcanalysis.search``), and the analysis says so in ``kind``, ``exact`` and ``notes``.
+
+Each turn carries a reason in words: what it does to the expected value of the expedition it
+touches (the fast evaluator of ``agents._fast``), what it hands the opponent, and what it does to
+the number of turns left.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from .agents import ROLLOUTS_PER_MS, some_state, view_state
+from .agents import _fast as F
+from .analysis import Analysis, MoveValue
+from .cards import COLOR_NAMES, Card
+from .core import kernel as K
+from .moves import Move
+from .position import Position
+from .view import View
+
+ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
+ENDGAME_CARDS = 3
+FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
+FINALISTS = 6
+
+
+def example_view() -> View:
+    """The built-in mid-round example (``lcanalysis/examples/midround.json``)."""
+    from .notation import read_position
+
+    text = resources.files("lcanalysis").joinpath("examples/midround.json").read_text(encoding="utf-8")
+    pos = read_position(text)
+    return pos if isinstance(pos, View) else pos.view(pos.to_move)
+
+
+def _as_view(view_or_position: Union[View, Position, str, dict]) -> View:
+    if isinstance(view_or_position, (str, dict)):
+        from .notation import read_position
+
+        view_or_position = read_position(view_or_position)
+    if isinstance(view_or_position, Position):
+        return view_or_position.view(view_or_position.to_move)
+    if not isinstance(view_or_position, View):
+        raise TypeError(f"advise takes a View or a Position, got {type(view_or_position).__name__}")
+    return view_or_position
+
+
+def advise(view_or_position: Union[View, Position, str, dict], time_budget: float = 1.0, seed: int = 0,
+           endgame_cards: int = ENDGAME_CARDS) -> Analysis:
+    """Every legal turn for the player to move, best first, with standard errors and reasons.
+
+    A full ``Position`` is seen from the player to move (its hidden cards are not used).
+    ``time_budget`` (seconds) sets the sample size; ``seed`` the worlds sampled.
+    """
+    view = _as_view(view_or_position)
+    if view.viewer != view.to_move:
+        raise ValueError(f"this is player {view.viewer}'s view, but player {view.to_move} is to move")
+    if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
+        raise ValueError("the round is over: there is no turn to choose")
+    if time_budget <= 0:
+        raise ValueError(f"time_budget must be positive, got {time_budget}")
+    t0 = time.perf_counter()
+    if view.deck_count <= endgame_cards:
+        exact = solver_analysis(view, seed=seed)
+        if exact is not None:
+            _add_reasons(view, exact)
+            exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
+                                  f"({exact.kind})")
+            return exact
+    s = some_state(view)
+    codes = np.empty(K.MAX_MOVES, np.int32)
+    prior = np.empty(K.MAX_MOVES, np.float64)
+    n_moves = F.policy_scores(s, F.HEURISTIC_PARAMS, codes, prior)
+    codes = codes[:n_moves].copy()
+    base, pool, u, opp = view_state(view)
+    budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
+    n1 = max(8, int(budget * FIRST_STAGE) // n_moves)
+    values = np.empty((n_moves, n1), np.float64)
+    F.flat_mc(base, pool, u, opp, codes, 0, n1, seed, F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, values)
+    samples: list[np.ndarray] = [values[k] for k in range(n_moves)]
+    k2 = min(FINALISTS, n_moves)
+    n2 = max(n1, n1 + int(budget * (1 - FIRST_STAGE)) // k2)
+    if n_moves > 1 and n2 > n1:
+        top = np.argsort(-values.mean(axis=1), kind="stable")[:k2]
+        more = np.empty((k2, n2 - n1), np.float64)
+        F.flat_mc(base, pool, u, opp, codes[top], n1, n2, seed, F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, more)
+        for j, k in enumerate(top):
+            samples[k] = np.concatenate([samples[k], more[j]])
+    moves = []
+    for k in range(n_moves):
+        x = samples[k]
+        moves.append(MoveValue(str(Move.from_code(int(codes[k]), view.colors)), float(x.mean()),
+                               float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
+                               exact=False, extra={"worlds": int(len(x))}))
+    analysis = Analysis(moves, kind="advisor estimate", exact=False, nodes=int(sum(len(x) for x in samples)),
+                        seconds=time.perf_counter() - t0,
+                        method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
+                               f"heuristic play to the end, seed {seed}",
+                        notes=[f"value = expected final score difference of the round (you minus opponent); "
+                               f"{view.deck_count} cards in the draw pile"])
+    _add_reasons(view, analysis)
+    return analysis
+
+
+def solver_analysis(view: View, seed: int = 0) -> Optional[Analysis]:
+    """The exact endgame solver's answer for a view (no more discard-pile draws after this turn),
+    or None when ``lcanalysis.search`` offers no solver."""
+    try:
+        from . import search
+    except ImportError:
+        return None
+    solve = getattr(search, "solve", None)
+    if solve is None:
+        return None
+    for kwargs in ({"max_stalls": 0, "root_free": True}, {"max_stalls": 0}):
+        try:
+            return solve(view, **kwargs)
+        except TypeError:
+            continue
+    return None
+
+
+# --- reasons in words ---------------------------------------------------------------------
+
+
+def _colour_values(s: np.ndarray, p: int) -> np.ndarray:
+    out = np.zeros(int(s[K.H_NC]), np.float64)
+    F.colour_values(s, p, F.HEURISTIC_PARAMS, out)
+    return out
+
+
+def reason(view: View, move: Union[Move, str]) -> str:
+    """A short explanation of a turn for a player: expedition value, what the opponent gets, time."""
+    if isinstance(move, str):
+        move = Move.parse(move, view.colors)
+    s = some_state(view)
+    me = view.viewer
+    before = _colour_values(s, me)
+    parts = []
+    nc = view.colors
+    if move.card is not None:
+        card = move.card
+        c = card.color
+        name = COLOR_NAMES[c]
+        place = card.type * 2 + (0 if move.play else 1)
+        K.apply_place(s, place)
+        after = _colour_values(s, me)
+        K.undo_place(s, place)
+        delta = after[c] - before[c]
+        if move.play:
+            opened = not view.expeditions[me][c]
+            what = "opens" if opened else "extends"
+            parts.append(f"{what} {name} with {card}: {name} expected {before[c]:+.0f} -> {after[c]:+.0f}")
+        else:
+            opp_cards = view.expeditions[1 - me][c]
+            opp_top = max((x.number for x in opp_cards if not x.is_wager), default=0)
+            if card.is_wager:
+                gift = "harmless to the opponent" if opp_cards and opp_top else "a wager the opponent may take"
+            elif opp_cards and card.number > opp_top:
+                gift = f"hands the opponent {card} for their {name} expedition"
+            elif opp_cards:
+                gift = f"safe: the opponent's {name} is past {card.number}"
+            else:
+                gift = f"{card} lies open for the opponent (no {name} expedition yet)"
+            parts.append(f"discards {card} ({name} expected {before[c]:+.0f} -> {after[c]:+.0f}); {gift}")
+    if move.source == "D":
+        d = view.deck_count
+        parts.append(f"draws from the deck: {d} -> {d - 1} cards, about {(d - 1) / 2:.1f} turns each left")
+    else:
+        c = "YBWGRP".index(move.source)
+        pile = view.discards[c]
+        if move.card is not None and not move.play and move.card.color == c:
+            top: Optional[Card] = move.card
+        else:
+            top = pile[-1] if pile else None
+        tail = f"the deck stays at {view.deck_count} (one more turn for both)"
+        if top is not None:
+            s2 = some_state(view)
+            v0 = _colour_values(s2, me)[c]
+            s2[K.off_hand(nc, me) + top.type] += 1
+            v1 = _colour_values(s2, me)[c]
+            parts.append(f"takes {top} from the {COLOR_NAMES[c]} pile ({COLOR_NAMES[c]} expected {v0:+.0f} -> "
+                         f"{v1:+.0f}); {tail}")
+        else:
+            parts.append(f"draws from the {COLOR_NAMES[c]} pile; {tail}")
+    return "; ".join(parts)
+
+
+def _add_reasons(view: View, analysis: Analysis) -> None:
+    for m in analysis.moves:
+        if not m.reason:
+            try:
+                m.reason = reason(view, m.move)
+            except (ValueError, IndexError):  # a draw-step answer or a move we cannot describe
+                m.reason = ""
+
+
+_unused = Any

@@ -1,0 +1,236 @@
+"""Playing agents: each sees one player's ``View`` (and the public history in it), never hidden cards.
+
+Pick one by name::
+
+    >>> from lcanalysis.agents import make_agent, AGENTS
+    >>> AGENTS
+    ('random', 'greedy', 'heuristic', 'search')
+    >>> agent = make_agent("heuristic")
+
+``agent.choose(view, seed, time_ms=None)`` returns a ``Move`` legal in the view. The same view
+and seed give the same move. See docs/agents.md for the designs and their measured strength.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ..core import kernel as K
+from ..moves import Move
+from ..view import View
+from . import _fast as F
+
+AGENTS = ("random", "greedy", "heuristic", "search")
+
+#: rollouts the search agent budgets per millisecond of thinking time (measured on a 2-core
+#: 2026 cloud machine: about 25 full heuristic rollouts per ms from the middle of a round; we
+#: budget fewer so that the whole move, sampling included, stays inside the time asked for).
+ROLLOUTS_PER_MS = 6.0
+
+
+class AgentError(ValueError):
+    """An unknown agent name or option."""
+
+
+def _as_seed(rng_or_seed: Any) -> int:
+    if rng_or_seed is None:
+        return 0
+    if isinstance(rng_or_seed, np.random.Generator):
+        return int(rng_or_seed.integers(2**31 - 1))
+    return int(rng_or_seed) % (2**31 - 1)
+
+
+def view_state(view: View) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The kernel array of a view with the hidden cards left out.
+
+    Returns ``(base, pool, n_unknown, opponent)``: ``base`` holds the viewer's hand, the table,
+    the opponent's *known* cards and an empty draw pile of the right size; ``pool`` lists the
+    unseen card types (the opponent's unknown cards plus the draw pile), to be dealt by
+    ``_fast.determinize``. Any deal of ``pool`` is a full position consistent with the view.
+    """
+    unseen = view.unseen()
+    u = view.opponent_unknown
+    pos = view.complete(unseen[:u], unseen[u:])
+    base = pos.state.copy()
+    nc = view.colors
+    oh = K.off_hand(nc, view.opponent)
+    for card in unseen[:u]:
+        base[oh + card.type] -= 1
+    od = K.off_deck(nc)
+    base[od + int(base[K.H_DECK_POS]):od + int(base[K.H_DECK_END])] = 0
+    pool = np.array([c.type for c in unseen], dtype=np.int32)
+    return base, pool, u, view.opponent
+
+
+def some_state(view: View) -> np.ndarray:
+    """One full kernel state consistent with the view (a fixed deal of the unseen cards): what a
+    policy that reads only the mover's information needs."""
+    unseen = view.unseen()
+    u = view.opponent_unknown
+    return view.complete(unseen[:u], unseen[u:]).state.copy()
+
+
+def _check_view(view: Any) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"an agent takes a View (what one player knows), got {type(view).__name__}")
+    if view.viewer != view.to_move:
+        raise ValueError("the view is not the view of the player to move")
+    if view.deck_count == 0:
+        raise ValueError("the round is over: no turn to choose")
+    return view
+
+
+class Agent:
+    """Base class: ``choose(view, seed, time_ms=None) -> Move``."""
+
+    name = "agent"
+
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"make_agent({self.name!r})"
+
+
+class RandomAgent(Agent):
+    """Every legal whole turn equally likely (discard-pile draws included: it stalls)."""
+
+    name = "random"
+
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+        view = _check_view(view)
+        s = some_state(view)
+        return Move.from_code(int(F.random_move(s, _as_seed(rng_or_seed))), view.colors)
+
+
+class PolicyAgent(Agent):
+    """One ply on the fast expedition evaluator with a parameter vector (``_fast`` docstring)."""
+
+    def __init__(self, params: np.ndarray) -> None:
+        self.params = np.asarray(params, dtype=np.float64)
+
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+        view = _check_view(view)
+        s = some_state(view)
+        return Move.from_code(int(F.policy_move(s, self.params)), view.colors)
+
+
+class GreedyAgent(PolicyAgent):
+    """Plays what improves its own hand's expeditions most this turn; knows only its hand and
+    the table (no card counting, no thought for the opponent); draws from the deck unless a
+    discard-pile card improves a colour at once."""
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        super().__init__(F.GREEDY_PARAMS)
+
+
+class HeuristicAgent(PolicyAgent):
+    """One ply on the expedition evaluator with card counting, the pressure of too many cards for
+    the turns left, what a discard hands the opponent, denial draws, and a value for the deck."""
+
+    name = "heuristic"
+
+    def __init__(self, **params: float) -> None:
+        p = F.HEURISTIC_PARAMS.copy()
+        names = ("A", "QF", "B", "DANGER", "DANGER_NEW", "DENY", "DECK", "STALL", "CROWD", "PILE_MIN")
+        for key, value in params.items():
+            if key not in names:
+                raise AgentError(f"heuristic: unknown parameter {key!r}; known: {', '.join(names)}")
+            p[names.index(key)] = float(value)
+        super().__init__(p)
+
+
+class SearchAgent(Agent):
+    """Determinized flat Monte Carlo with heuristic rollouts and common random numbers.
+
+    Each turn: the heuristic ranks every legal turn and keeps the best ``width``; each kept turn
+    is played in the same ``n`` sampled worlds (the opponent's unknown cards and the deck order
+    drawn uniformly from the view), and both sides are played out to the end with the heuristic
+    policy, each seeing only its own information. The turn with the best mean final score
+    difference wins. Near the end (``endgame`` cards or fewer in the deck) it hands over to the
+    exact endgame solver when ``lcanalysis.search`` is installed.
+
+    ``time_ms`` sets the number of rollouts (``ROLLOUTS_PER_MS`` per ms, not a wall clock), so
+    the same view and seed give the same move on any machine.
+    """
+
+    name = "search"
+
+    def __init__(self, width: int = 8, time_ms: float = 50.0, endgame: int = 0, min_worlds: int = 8,
+                 max_worlds: int = 2000) -> None:
+        if width < 1:
+            raise AgentError("search: width must be >= 1")
+        self.width = int(width)
+        self.time_ms = float(time_ms)
+        self.endgame = int(endgame)
+        self.min_worlds = int(min_worlds)
+        self.max_worlds = int(max_worlds)
+        self.params = F.HEURISTIC_PARAMS
+
+    def worlds(self, n_candidates: int, time_ms: Optional[float]) -> int:
+        budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
+        return int(min(self.max_worlds, max(self.min_worlds, budget // max(1, n_candidates))))
+
+    def candidates(self, view: View) -> np.ndarray:
+        s = some_state(view)
+        moves = np.empty(K.MAX_MOVES, np.int32)
+        scores = np.empty(K.MAX_MOVES, np.float64)
+        n = F.policy_scores(s, self.params, moves, scores)
+        order = np.argsort(-scores[:n], kind="stable")
+        return moves[:n][order[: self.width]].copy()
+
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+        view = _check_view(view)
+        seed = _as_seed(rng_or_seed)
+        if self.endgame and view.deck_count <= self.endgame:
+            move = _solver_move(view, seed)
+            if move is not None:
+                return move
+        cands = self.candidates(view)
+        if len(cands) == 1:
+            return Move.from_code(int(cands[0]), view.colors)
+        base, pool, u, opp = view_state(view)
+        n = self.worlds(len(cands), time_ms)
+        values = np.empty((len(cands), n), np.float64)
+        F.flat_mc(base, pool, u, opp, cands, 0, n, seed, self.params, self.params, values)
+        best = int(np.argmax(values.mean(axis=1)))
+        return Move.from_code(int(cands[best]), view.colors)
+
+
+def _solver_move(view: View, seed: int) -> Optional[Move]:
+    """The exact endgame solver's best turn, or None when the solver is not installed."""
+    try:
+        from ..advisor import solver_analysis
+    except ImportError:  # pragma: no cover
+        return None
+    analysis = solver_analysis(view, seed=seed)
+    if analysis is None or analysis.best is None:
+        return None
+    return Move.parse(analysis.best.move, view.colors)
+
+
+_FACTORIES: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "search": SearchAgent,
+}
+
+
+def make_agent(name: str, **options: Any) -> Agent:
+    """An agent by name (``AGENTS``), with its options; ``external`` seats a program speaking the
+    JSON-lines bot protocol: ``make_agent("external", cmd=["lcanalysis", "bot", "greedy"])``."""
+    if name == "external":
+        from .protocol import ExternalAgent
+
+        return ExternalAgent(**options)
+    if name not in _FACTORIES:
+        raise AgentError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or 'external'")
+    try:
+        return _FACTORIES[name](**options)
+    except TypeError as exc:
+        raise AgentError(f"{name}: {exc}") from None

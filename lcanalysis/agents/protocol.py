@@ -1,0 +1,213 @@
+"""The JSON-lines bot protocol of spec/interchange.md ("Bots over standard input and output").
+
+``serve("heuristic", sys.stdin, sys.stdout)`` answers each request line with one line:
+
+- ``{"type": "turn", "position": VIEW, "time_ms": 1000}`` -> ``{"move": "+R7/D"}``
+  (VIEW is the mover's view with its history; a full position is accepted too and seen
+  from the player to move);
+- ``{"type": "quit"}`` -> the bot stops and ``serve`` returns 0;
+- anything illegal or unreadable -> ``{"error": "..."}``, and the bot keeps serving.
+
+``ExternalAgent(cmd)`` is the other side: it starts a program that speaks the protocol and
+seats it like any agent, so the tournament runner can pit it against ours.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import IO, Any, Optional, Sequence, Union
+
+from ..moves import Move
+from ..position import Position
+from ..view import View
+from . import Agent, make_agent
+
+
+class BotError(RuntimeError):
+    """An external bot that answered with an error, an unreadable line, an illegal move, or not at all."""
+
+
+def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[Optional[dict[str, Any]], bool]:
+    """The reply to one decoded request, and whether to keep serving."""
+    from ..notation import from_json
+
+    if not isinstance(request, dict):
+        return {"error": "a request must be a JSON object with a 'type'"}, True
+    kind = request.get("type")
+    if kind == "quit":
+        return None, False
+    if kind != "turn":
+        return {"error": f"unknown request type {kind!r}: expected 'turn' or 'quit'"}, True
+    if "position" not in request:
+        return {"error": "a turn request needs 'position' (the mover's view)"}, True
+    time_ms = request.get("time_ms")
+    if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float)) or time_ms <= 0):
+        return {"error": f"time_ms must be a positive number, got {time_ms!r}"}, True
+    try:
+        pos = from_json(request["position"])
+    except ValueError as exc:
+        return {"error": f"bad position: {exc}"}, True
+    view = pos.view(pos.to_move) if isinstance(pos, Position) else pos
+    if view.viewer != view.to_move:
+        return {"error": f"the view is player {view.viewer}'s, but player {view.to_move} is to move"}, True
+    if view.deck_count == 0:
+        return {"error": "the round is over: the draw pile is empty"}, True
+    if len(view.history) >= view.rules.turn_cap:
+        return {"error": "the round is over: the turn cap is reached"}, True
+    try:
+        move = agent.choose(view, seed + len(view.history), time_ms)
+    except ValueError as exc:
+        return {"error": str(exc)}, True
+    return {"move": str(move)}, True
+
+
+def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, seed: int = 0,
+          **options: Any) -> int:
+    """Serve ``agent_name`` over JSON lines until ``quit`` or end of input; returns the exit status 0."""
+    agent = make_agent(agent_name, **options)
+    for line in infile:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            reply: Optional[dict[str, Any]] = {"error": f"unreadable JSON: {exc}"}
+            keep = True
+        else:
+            try:
+                reply, keep = answer(agent, request, seed)
+            except Exception as exc:  # keep serving whatever happens inside one request
+                reply, keep = {"error": f"{type(exc).__name__}: {exc}"}, True
+        if reply is not None:
+            outfile.write(json.dumps(reply) + "\n")
+            outfile.flush()
+        if not keep:
+            break
+    return 0
+
+
+class ExternalAgent(Agent):
+    """A program speaking the bot protocol, seated like any agent.
+
+    ``cmd`` is the command line (a list, or a string split on spaces), for example
+    ``[sys.executable, "-m", "lcanalysis", "bot", "greedy"]``. The program is started on the first
+    turn and stopped by ``close()``. A reply that is an error, not JSON, or not a legal turn
+    raises ``BotError``.
+    """
+
+    name = "external"
+
+    def __init__(self, cmd: Union[str, Sequence[str]], time_ms: Optional[float] = None,
+                 timeout: Optional[float] = None) -> None:
+        self.cmd = cmd.split() if isinstance(cmd, str) else list(cmd)
+        self.time_ms = time_ms
+        self.timeout = timeout
+        self._proc: Optional[subprocess.Popen] = None
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                          bufsize=1)
+        return self._proc
+
+    def request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        proc = self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(payload) + "\n")
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        if not line:
+            raise BotError(f"bot {' '.join(self.cmd)!r} closed its output")
+        try:
+            reply = json.loads(line)
+        except json.JSONDecodeError:
+            raise BotError(f"bot answered with a line that is not JSON: {line.strip()[:80]!r}") from None
+        if not isinstance(reply, dict):
+            raise BotError(f"bot answered with {reply!r}, not an object")
+        return reply
+
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+        t = time_ms if time_ms is not None else self.time_ms
+        payload: dict[str, Any] = {"type": "turn", "position": view.to_json()}
+        if t is not None:
+            payload["time_ms"] = t
+        reply = self.request(payload)
+        if "error" in reply:
+            raise BotError(f"bot error: {reply['error']}")
+        try:
+            move = Move.parse(reply["move"], view.colors)
+        except (KeyError, ValueError) as exc:
+            raise BotError(f"bot answered {reply!r}: {exc}") from None
+        legal = {str(m) for m in _legal(view)}
+        if str(move) not in legal:
+            raise BotError(f"bot played an illegal turn {move}")
+        return move
+
+    def close(self) -> None:
+        proc = self._proc
+        self._proc = None
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None and proc.stdin is not None:
+                proc.stdin.write(json.dumps({"type": "quit"}) + "\n")
+                proc.stdin.flush()
+                proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired, ValueError):
+            proc.kill()
+            proc.wait()
+        finally:
+            for f in (proc.stdin, proc.stdout):
+                if f is not None:
+                    f.close()
+
+    def __del__(self) -> None:  # pragma: no cover - best effort
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return f"ExternalAgent({self.cmd!r})"
+
+
+def _legal(view: View) -> list[Move]:
+    from . import some_state
+    from ..core import kernel as K
+    import numpy as np
+
+    s = some_state(view)
+    buf = np.empty(K.MAX_MOVES, np.int32)
+    n = K.gen_moves(s, buf)
+    return [Move.from_code(int(c), view.colors) for c in buf[:n]]
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m lcanalysis.agents.protocol NAME [--seed N] [key=value ...]``: serve one agent."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print("usage: python -m lcanalysis.agents.protocol AGENT [--seed N] [option=value ...]", file=sys.stderr)
+        return 2
+    name = args.pop(0)
+    seed = 0
+    options: dict[str, Any] = {}
+    while args:
+        a = args.pop(0)
+        if a == "--seed":
+            seed = int(args.pop(0))
+        elif "=" in a:
+            k, v = a.split("=", 1)
+            try:
+                options[k] = int(v)
+            except ValueError:
+                options[k] = float(v)
+        else:
+            print(f"unknown argument {a!r}", file=sys.stderr)
+            return 2
+    return serve(name, sys.stdin, sys.stdout, seed=seed, **options)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

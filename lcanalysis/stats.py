@@ -1,0 +1,150 @@
+"""Statistics for tournaments: win rates with Wilson intervals, mean score differences with
+t intervals (per deal for duplicate play), and Bradley-Terry ratings on the Elo scale.
+
+Conventions: a drawn round (equal scores) counts as half a win in a win rate and in the
+ratings; intervals are two-sided at ``conf`` (default 95%).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+from scipy import stats as st
+
+
+def wilson_interval(wins: float, n: int, conf: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``wins / n`` (``wins`` may hold half wins for draws).
+
+    >>> lo, hi = wilson_interval(60, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.5020, 0.6906)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    z = st.norm.ppf(0.5 + conf / 2)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Iterable[float], conf: float = 0.95) -> tuple[float, float, float]:
+    """Mean and Student-t interval ``(mean, low, high)``; the interval is infinite for one value."""
+    x = np.asarray(list(values), dtype=float)
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(x.mean())
+    if n == 1:
+        return (m, -math.inf, math.inf)
+    se = float(x.std(ddof=1)) / math.sqrt(n)
+    t = float(st.t.ppf(0.5 + conf / 2, n - 1))
+    return (m, m - t * se, m + t * se)
+
+
+@dataclass
+class HeadToHead:
+    """One agent against another, from ``agent``'s side."""
+
+    agent: str
+    opponent: str
+    rounds: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_diff: float
+    diff_low: float
+    diff_high: float
+    diff_sd: float
+    units: int
+    capped: int
+    mean_turns: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def describe(self) -> str:
+        return (f"{self.agent} vs {self.opponent}: {self.rounds} rounds, win rate {self.win_rate:.3f} "
+                f"[{self.win_low:.3f}, {self.win_high:.3f}], mean score difference {self.mean_diff:+.2f} "
+                f"[{self.diff_low:+.2f}, {self.diff_high:+.2f}], {self.capped} capped")
+
+
+def head_to_head(diffs: Sequence[float], units: Optional[Sequence[Any]] = None, *, agent: str = "A",
+                 opponent: str = "B", capped: int = 0, turns: Optional[Sequence[float]] = None,
+                 conf: float = 0.95) -> HeadToHead:
+    """Summary of score differences ``agent - opponent``, one per round.
+
+    ``units`` groups rounds that are not independent (the two seatings of a duplicate deal, the
+    rounds of a match): the mean-difference interval is then computed over the group means, as
+    the groups are the independent samples. The win rate counts rounds (draws as half) with a
+    Wilson interval.
+    """
+    d = np.asarray(diffs, dtype=float)
+    n = len(d)
+    wins = int((d > 0).sum())
+    draws = int((d == 0).sum())
+    losses = n - wins - draws
+    rate = (wins + 0.5 * draws) / n if n else math.nan
+    lo, hi = wilson_interval(wins + 0.5 * draws, n, conf)
+    if units is None:
+        groups = d
+    else:
+        keys = list(units)
+        sums: dict[Any, list[float]] = {}
+        for k, v in zip(keys, d):
+            sums.setdefault(k, []).append(v)
+        groups = np.array([np.mean(v) for v in sums.values()])
+    m, mlo, mhi = mean_interval(groups, conf)
+    return HeadToHead(agent, opponent, n, wins, draws, losses, rate, lo, hi, m, mlo, mhi,
+                      float(d.std(ddof=1)) if n > 1 else math.nan, len(groups), int(capped),
+                      float(np.mean(turns)) if turns is not None and len(turns) else math.nan)
+
+
+def bradley_terry(results: Iterable[tuple[str, str, float]], prior: float = 0.5, iterations: int = 2000,
+                  tol: float = 1e-10) -> dict[str, float]:
+    """Bradley-Terry strengths from ``(a, b, score_of_a)`` results (1 win, 0.5 draw, 0 loss),
+    fitted by the minorization-maximization algorithm (Hunter 2004), returned as Elo-scale ratings
+    (400 log10 of the strength) centred on a mean of 0.
+
+    ``prior`` adds that many virtual draws of every player against every other, so an unbeaten
+    player keeps a finite rating (set 0 for the plain maximum-likelihood fit).
+    """
+    res = list(results)
+    names = sorted({r[0] for r in res} | {r[1] for r in res})
+    k = len(names)
+    if k == 0:
+        return {}
+    idx = {n: i for i, n in enumerate(names)}
+    w = np.zeros((k, k))  # w[i, j]: points i scored against j
+    for a, b, s in res:
+        w[idx[a], idx[b]] += s
+        w[idx[b], idx[a]] += 1 - s
+    if prior:
+        w += prior * (1 - np.eye(k))
+    games = w + w.T
+    wins = w.sum(axis=1)
+    p = np.ones(k)
+    for _ in range(iterations):
+        denom = np.array([sum(games[i, j] / (p[i] + p[j]) for j in range(k) if j != i and games[i, j])
+                          for i in range(k)])
+        new = np.where(denom > 0, wins / np.where(denom > 0, denom, 1), p)
+        new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-300))))
+        if np.max(np.abs(np.log(np.maximum(new, 1e-300)) - np.log(np.maximum(p, 1e-300)))) < tol:
+            p = new
+            break
+        p = new
+    r = 400 * np.log10(np.maximum(p, 1e-300))
+    r -= r.mean()
+    return {n: float(r[idx[n]]) for n in names}
+
+
+def elo_expected(rating_a: float, rating_b: float) -> float:
+    """The expected score of a against b on the Elo scale."""
+    return 1.0 / (1.0 + 10 ** ((rating_b - rating_a) / 400))
