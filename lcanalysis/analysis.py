@@ -102,6 +102,12 @@ class Analysis:
     def __str__(self) -> str:
         return self.to_text()
 
+    def svg(self):
+        """A bar chart of the turns' values with ±1 standard-error bars (an ``SvgImage``)."""
+        from .render import analysis_svg
+
+        return analysis_svg(self)
+
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
