@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Analysis:
     seconds: float = 0.0
     method: str = ""
     notes: list[str] = field(default_factory=list)
-    splits: Optional[int] = None
+    splits: int | None = None
 
     def __post_init__(self) -> None:
         self.moves.sort(key=lambda m: -m.value)
@@ -58,7 +58,7 @@ class Analysis:
         return self.moves[0].value if self.moves else math.nan
 
     @property
-    def best(self) -> Optional[MoveValue]:
+    def best(self) -> MoveValue | None:
         return self.moves[0] if self.moves else None
 
     def to_json(self) -> dict[str, Any]:
@@ -86,7 +86,7 @@ class Analysis:
             ]
         )
 
-    def to_text(self, limit: Optional[int] = None) -> str:
+    def to_text(self, limit: int | None = None) -> str:
         head = f"{self.kind} ({'exact' if self.exact else 'estimate'})"
         if self.bounds:
             head += " under " + ", ".join(f"{k}={v}" for k, v in self.bounds.items())

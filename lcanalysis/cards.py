@@ -8,8 +8,8 @@ physical cards of one type, so every multiset of cards is a count per type.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 COLOR_LETTERS = "YBWGRP"
 COLOR_NAMES = ("yellow", "blue", "white", "green", "red", "purple")
@@ -67,7 +67,7 @@ class Card:
             raise CardError(f"no such card: colour {self.color}, rank {self.rank}")
 
     @classmethod
-    def parse(cls, text: str, colors: int = 6) -> "Card":
+    def parse(cls, text: str, colors: int = 6) -> Card:
         """Read ``R7``, ``b10``, ``Gw`` (case-insensitive)."""
         if not isinstance(text, str):
             raise CardError(f"a card must be a string like 'R7' or 'Gw', got {text!r}")
@@ -88,7 +88,7 @@ class Card:
         raise CardError(f"unknown card {text!r}: value {value!r} is not 2..10 or w")
 
     @classmethod
-    def from_type(cls, card_type: int) -> "Card":
+    def from_type(cls, card_type: int) -> Card:
         return cls(color_of(card_type), rank_of(card_type))
 
     @property

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any
 
 from .notation import read_position
 from .position import Position, PositionError
@@ -28,7 +29,7 @@ def example_text(name: str) -> str:
     return resources.files("lcanalysis").joinpath("examples", f"{name}.json").read_text(encoding="utf-8")
 
 
-def load(source: str) -> Union[Position, View]:
+def load(source: str) -> Position | View:
     """POSITION argument: a JSON file, ``-`` for standard input, ``example:NAME``, or the one-line string."""
     if source == "-":
         text = sys.stdin.read()
@@ -225,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .position import Position
 from .rules import Rules
@@ -45,7 +44,7 @@ class Match:
         previous = self.starters[-1]
         return 1 - previous if self.rules.tied_start == "alternate" else previous
 
-    def new_round(self, seed: Optional[int] = None) -> Position:
+    def new_round(self, seed: int | None = None) -> Position:
         """Deal the next round with the right starter; the position carries the match state."""
         if self.is_over():
             raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
@@ -53,7 +52,7 @@ class Match:
         pos.match = {"round": self.round_number, "totals": list(self.totals)}
         return pos
 
-    def record(self, scores: tuple[int, int], starter: Optional[int] = None) -> None:
+    def record(self, scores: tuple[int, int], starter: int | None = None) -> None:
         """Add a finished round's scores (player 0, player 1)."""
         if self.is_over():
             raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
@@ -61,7 +60,7 @@ class Match:
         self.round_scores.append((int(scores[0]), int(scores[1])))
         self.totals = [self.totals[0] + int(scores[0]), self.totals[1] + int(scores[1])]
 
-    def winner(self) -> Optional[int]:
+    def winner(self) -> int | None:
         """0 or 1, or None for a draw (a tied total: spec convention). Only once the match is over."""
         if not self.is_over():
             raise ValueError("the match is not over yet")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from .cards import COLOR_LETTERS, RANKS_PER_COLOR, Card, CardError, color_index
 
@@ -20,12 +19,12 @@ class Move:
     pile), then draw from ``source`` ('D' or a colour letter). ``card is None`` is the draw
     half alone, for a position in its draw step."""
 
-    card: Optional[Card]
+    card: Card | None
     play: bool
     source: str
 
     @classmethod
-    def parse(cls, text: str, colors: int = 6) -> "Move":
+    def parse(cls, text: str, colors: int = 6) -> Move:
         if not isinstance(text, str):
             raise MoveError(f"a move must be a string like '+R7/D', got {text!r}")
         s = text.strip()
@@ -51,7 +50,7 @@ class Move:
         return cls(card, head[0] == "+", src)
 
     @classmethod
-    def from_code(cls, code: int, colors: int) -> "Move":
+    def from_code(cls, code: int, colors: int) -> Move:
         base = colors + 1
         place, src = divmod(int(code), base)
         source = DRAW_PILE if src == 0 else COLOR_LETTERS[src - 1]

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Mapping, Optional, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -56,7 +57,7 @@ def _cards(cards: Sequence[Card]) -> list[str]:
 
 
 def _table_json(rules: Rules, to_move: int, expeditions: Any, discards: Any, phase: str,
-                blocked: Optional[str], history: Sequence[Any], match: Optional[dict]) -> dict[str, Any]:
+                blocked: str | None, history: Sequence[Any], match: dict | None) -> dict[str, Any]:
     d: dict[str, Any] = {"rules": rules.to_dict(), "to_move": to_move}
     d["expeditions"] = [
         {COLOR_LETTERS[c]: _cards(cards) for c, cards in enumerate(expeditions[p]) if cards} for p in range(2)
@@ -149,7 +150,7 @@ def _card_list(lst: Any, where: str) -> list[Any]:
     return lst
 
 
-def _int_field(d: Mapping[str, Any], key: str, default: Any, allowed: Optional[Sequence[int]] = None) -> Any:
+def _int_field(d: Mapping[str, Any], key: str, default: Any, allowed: Sequence[int] | None = None) -> Any:
     v = d.get(key, default)
     if v is None:
         return v
@@ -159,7 +160,7 @@ def _int_field(d: Mapping[str, Any], key: str, default: Any, allowed: Optional[S
     return v
 
 
-def _match_field(m: Any) -> Optional[dict[str, Any]]:
+def _match_field(m: Any) -> dict[str, Any] | None:
     if m is None:
         return None
     if not isinstance(m, Mapping) or set(m) - {"round", "totals"}:
@@ -174,7 +175,7 @@ def _match_field(m: Any) -> Optional[dict[str, Any]]:
     return {"round": r, "totals": list(totals)}
 
 
-def from_json(data: Mapping[str, Any]) -> Union[Position, View]:
+def from_json(data: Mapping[str, Any]) -> Position | View:
     """A ``Position`` (both hands and the deck as lists) or a ``View`` (the opponent's hand as
     ``{"known": [...], "count": n}`` and the deck as a number). Raises ``PositionError``."""
     if not isinstance(data, Mapping):
@@ -237,13 +238,13 @@ def from_json(data: Mapping[str, Any]) -> Union[Position, View]:
 
 def build_view(*, hand: Sequence[Any], opponent_count: Any, deck_count: Any, opponent_known: Sequence[Any],
                expeditions: Sequence[Sequence[Any]], discards: Sequence[Any], rules: Rules, viewer: int,
-               to_move: int, phase: str, blocked: Optional[str], history: Sequence[Any],
-               match: Optional[dict[str, Any]]) -> View:
+               to_move: int, phase: str, blocked: str | None, history: Sequence[Any],
+               match: dict[str, Any] | None) -> View:
     """Validate and build a ``View`` (the one path every reader takes)."""
     nc = rules.colors
     if viewer not in (0, 1):
         raise PositionError(f"viewer must be 0 or 1, got {viewer!r}")
-    state, counts = _table_state(rules, to_move, phase, blocked, expeditions, discards)
+    _state, counts = _table_state(rules, to_move, phase, blocked, expeditions, discards)
     own = _as_cards(hand, nc, f"hand of player {viewer}")
     known = _as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")
     for p, size in ((viewer, len(own)), (1 - viewer, opponent_count)):
@@ -360,9 +361,9 @@ def string_to_json(text: str) -> dict[str, Any]:
             if not sep and k in ("nr", "r"):
                 rules["no_redraw"] = k == "nr"
             elif not sep and k[0] in "chmv" and k[1:].isdigit():
-                n = int(k[1:])
-                {"c": lambda: rules.__setitem__("colors", n), "h": lambda: rules.__setitem__("hand_size", n),
-                 "m": lambda: d.__setitem__("to_move", n), "v": lambda: d.__setitem__("viewer", n)}[k[0]]()
+                target, name = {"c": (rules, "colors"), "h": (rules, "hand_size"),
+                                "m": (d, "to_move"), "v": (d, "viewer")}[k[0]]
+                target[name] = int(k[1:])
             elif k == "rounds":
                 rules["rounds"] = int(val)
             elif k == "cap":
@@ -423,7 +424,7 @@ def view_to_string(view: View) -> str:
 # --- one reader for every entry point -----------------------------------------------------
 
 
-def read_position(source: Union[str, os.PathLike, Mapping[str, Any], Position, View]) -> Union[Position, View]:
+def read_position(source: str | os.PathLike | Mapping[str, Any] | Position | View) -> Position | View:
     """A position or view from a JSON object, a JSON text, the one-line string, or a path to a
     JSON file. Raises ``PositionError`` naming the problem."""
     if isinstance(source, (Position, View)):

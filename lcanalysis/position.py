@@ -8,8 +8,9 @@ one-line string, and pictures in a notebook.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from .rules import REASONS, IllegalMoveError, Rules
 if TYPE_CHECKING:
     from .view import View
 
-MoveLike = Union[Move, str, int]
+MoveLike = Move | str | int
 
 
 class PositionError(ValueError):
@@ -88,8 +89,8 @@ class Position:
     p took them from a discard pile.
     """
 
-    def __init__(self, rules: Rules, state: np.ndarray, history: Optional[list[Move]] = None,
-                 known: Optional[np.ndarray] = None, match: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, rules: Rules, state: np.ndarray, history: list[Move] | None = None,
+                 known: np.ndarray | None = None, match: dict[str, Any] | None = None) -> None:
         self.rules = rules
         self.state = state
         self.history: list[Move] = list(history or [])
@@ -102,7 +103,7 @@ class Position:
     # --- construction --------------------------------------------------------
 
     @classmethod
-    def deal(cls, seed: Optional[int] = None, rules: Optional[Rules] = None, starter: int = 0) -> "Position":
+    def deal(cls, seed: int | None = None, rules: Rules | None = None, starter: int = 0) -> Position:
         """Shuffle with ``seed`` (numpy's default_rng) and deal ``hand_size`` cards to each player:
         the first ``hand_size`` of the shuffled deck to player 0, the next to player 1, the rest
         is the draw pile (top first). ``starter`` moves first."""
@@ -132,14 +133,14 @@ class Position:
         discards: Iterable[Any] = (),
         deck: Iterable[Any] = (),
         *,
-        rules: Optional[Rules] = None,
+        rules: Rules | None = None,
         to_move: int = 0,
         phase: str = "place",
-        blocked: Optional[str] = None,
+        blocked: str | None = None,
         history: Iterable[Any] = (),
-        match: Optional[dict[str, Any]] = None,
-        known: Optional[Sequence[Iterable[Any]]] = None,
-    ) -> "Position":
+        match: dict[str, Any] | None = None,
+        known: Sequence[Iterable[Any]] | None = None,
+    ) -> Position:
         """Build and validate a full position. Expeditions and discards are card lists in the
         order placed (cards of several colours may be mixed: each colour keeps its order);
         ``deck`` is top first. Raises ``PositionError`` naming the first problem found."""
@@ -181,7 +182,7 @@ class Position:
                     raise PositionError(f"known cards of player {p} are not all in that player's hand")
         return cls(rules, state, moves, known_arr, match)
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         other = Position(self.rules, self.state.copy(), list(self.history), self.known.copy(),
                          dict(self.match) if self.match else None)
         other._stack = [(m, d, b, k.copy()) for m, d, b, k in self._stack]
@@ -207,7 +208,7 @@ class Position:
         return "draw" if self.state[K.H_PHASE] == 1 else "place"
 
     @property
-    def blocked(self) -> Optional[str]:
+    def blocked(self) -> str | None:
         b = int(self.state[K.H_BLOCKED])
         return COLOR_LETTERS[b] if b >= 0 and self.phase == "draw" else None
 
@@ -291,7 +292,7 @@ class Position:
         """Every legal whole turn (the draw half alone in the draw step)."""
         return [Move.from_code(int(c), self.colors) for c in self.legal_codes()]
 
-    def why_illegal(self, move: MoveLike) -> Optional[str]:
+    def why_illegal(self, move: MoveLike) -> str | None:
         """None when ``move`` is legal here, else the rule it breaks in words."""
         if self.is_over():
             return "the round is over" + (" (turn cap reached)" if self.is_capped() else "")
@@ -328,7 +329,7 @@ class Position:
 
     chance_outcomes = deck_draw_outcomes
 
-    def push(self, move: MoveLike, drawn: Optional[Union[Card, str]] = None) -> Card:
+    def push(self, move: MoveLike, drawn: Card | str | None = None) -> Card:
         """Play a whole turn. Draws the recorded top of the draw pile, or ``drawn`` when given
         (the chance outcome you choose). Returns the card drawn. Raises ``IllegalMoveError``."""
         reason = self.why_illegal(move)
@@ -365,7 +366,7 @@ class Position:
         self.known[self.to_move] = known_before  # undo_move handed the turn back
         return self.history.pop()
 
-    def play(self, moves: Iterable[MoveLike]) -> "Position":
+    def play(self, moves: Iterable[MoveLike]) -> Position:
         """Push several turns; returns self for chaining."""
         for m in moves:
             self.push(m)
@@ -373,7 +374,7 @@ class Position:
 
     # --- other forms ---------------------------------------------------------------
 
-    def view(self, player: Optional[int] = None) -> "View":
+    def view(self, player: int | None = None) -> View:
         """What ``player`` (default: the player to move) knows: see ``View``."""
         from .view import View
 
@@ -422,7 +423,7 @@ def _parse_history(history: Iterable[Any], colors: int) -> list[Move]:
     return moves
 
 
-def _table_state(rules: Rules, to_move: int, phase: str, blocked: Optional[str],
+def _table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                  expeditions: Sequence[Iterable[Any]], discards: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The kernel array with the public table filled in, and the count per type used so far."""
     nc = rules.colors

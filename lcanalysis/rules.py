@@ -6,8 +6,9 @@ turns the kernel's reason codes into sentences a player understands.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .cards import Card
 from .core import kernel
@@ -63,7 +64,7 @@ class Rules:
         return self.deck_size - 2 * self.hand_size
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be an object, got {type(data).__name__}")
         known = set(cls.__dataclass_fields__)

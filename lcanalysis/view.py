@@ -8,9 +8,10 @@ the opponent's unknown cards and the draw pile is a full position consistent wit
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb, factorial, prod
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,13 +39,13 @@ class View:
     opponent_count: int
     history: list[Move] = field(default_factory=list)
     phase: str = "place"
-    blocked: Optional[str] = None
-    match: Optional[dict[str, Any]] = None
+    blocked: str | None = None
+    match: dict[str, Any] | None = None
 
     # --- construction ------------------------------------------------------------
 
     @classmethod
-    def of(cls, position: "Position", player: int) -> "View":
+    def of(cls, position: Position, player: int) -> View:
         """The view ``player`` has of a full position."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
@@ -68,9 +69,9 @@ class View:
     @classmethod
     def from_parts(cls, hand: Sequence[Any], opponent_count: int, deck_count: int, *,
                    opponent_known: Sequence[Any] = (), expeditions: Sequence[Sequence[Any]] = ((), ()),
-                   discards: Sequence[Any] = (), rules: Optional[Rules] = None, viewer: int = 0,
-                   to_move: Optional[int] = None, phase: str = "place", blocked: Optional[str] = None,
-                   history: Sequence[Any] = (), match: Optional[dict[str, Any]] = None) -> "View":
+                   discards: Sequence[Any] = (), rules: Rules | None = None, viewer: int = 0,
+                   to_move: int | None = None, phase: str = "place", blocked: str | None = None,
+                   history: Sequence[Any] = (), match: dict[str, Any] | None = None) -> View:
         """Build and validate a view from card lists (strings or ``Card``)."""
         from .notation import build_view
 
@@ -136,14 +137,14 @@ class View:
             rest = types_from_counts([n - k for n, k in zip(counts, pick)])
             yield weight / total, opp, rest
 
-    def complete(self, opponent_unknown: Sequence[Any], deck: Sequence[Any]) -> "Position":
+    def complete(self, opponent_unknown: Sequence[Any], deck: Sequence[Any]) -> Position:
         """The full position this view becomes when the opponent's unknown cards and the draw
         pile (top first) are these. Raises ``PositionError`` if they do not fit the view."""
         from .notation import position_from_view
 
         return position_from_view(self, opponent_unknown, deck)
 
-    def consistent_positions(self, orders: bool = False) -> Iterator[tuple[float, "Position"]]:
+    def consistent_positions(self, orders: bool = False) -> Iterator[tuple[float, Position]]:
         """Every full position consistent with this view, with its probability.
 
         By default the draw pile's order is left as chance (the returned positions hold it in a
@@ -158,7 +159,7 @@ class View:
             for order in perms:
                 yield prob / len(perms), self.complete(opp, order)
 
-    def sample_positions(self, n: int, seed: Optional[int] = None) -> list["Position"]:
+    def sample_positions(self, n: int, seed: int | None = None) -> list[Position]:
         """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
         if n < 0:
             raise ValueError(f"n must be >= 0, got {n}")

@@ -27,7 +27,7 @@ def test_deal_then_show_round_trips(capsys, tmp_path):
 
 def test_show_reads_standard_input():
     one_line = read_position(open_example()).to_string()
-    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "show", "-", "--string"], input=one_line,
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "show", "-", "--string"], input=one_line, check=False,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == one_line
 
@@ -44,7 +44,7 @@ def open_example():
     ("example:nope", "no example"),
 ])
 def test_show_reports_bad_positions_with_non_zero_status(capsys, arg, message):
-    code, out, err = run(capsys, "show", arg)
+    code, _out, err = run(capsys, "show", arg)
     assert code == 2 and message in err and "Traceback" not in err
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import random_round_positions, score_from_scratch
 from numba import njit
 
 from lcanalysis.cards import COLOR_LETTERS, Card, copies, full_deck
@@ -17,7 +18,6 @@ from lcanalysis.core import kernel as K
 from lcanalysis.moves import Move
 from lcanalysis.position import Position
 from lcanalysis.rules import Rules
-from helpers import random_round_positions, score_from_scratch
 
 VARIANTS = [
     Rules(colors=5), Rules(colors=6), Rules(colors=5, no_redraw=False), Rules(colors=6, no_redraw=False),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import random_round_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +13,6 @@ from lcanalysis.notation import from_json, game_record, read_position, replay, s
 from lcanalysis.position import Position, PositionError
 from lcanalysis.rules import Rules
 from lcanalysis.view import View
-from helpers import random_round_positions
 
 SPEC_EXAMPLE_HANDS = [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"],
                       ["G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10"]]

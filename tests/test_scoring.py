@@ -2,10 +2,10 @@ import itertools
 import random
 
 import pytest
+from helpers import score_from_scratch
 
 from lcanalysis.cards import Card
 from lcanalysis.rules import expedition_score
-from helpers import score_from_scratch
 
 
 @pytest.mark.parametrize("cards,expected", [
