@@ -34,7 +34,7 @@ Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_D
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import float64, int8, int32, int64, njit, uint64
 
 from ..core.kernel import (
     H_BLOCKED,
@@ -347,7 +347,14 @@ def _is_dead(w, mask, t):
     return r <= top_rank(m)
 
 
-@njit(cache=True)
+# Explicit signatures: a recursive function compiled for one argument type only (numba
+# otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks).
+_I32 = int32[::1]
+_SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, uint64[:, ::1], uint64[::1],
+                    uint64[::1], float64[::1], int8[::1], int64[::1])
+
+
+@njit(_SOLO_SIG, cache=True)
 def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats):
     """Best expected final score of one player who sees every draw.
 
@@ -357,6 +364,7 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
     been played (``tl=-1``: no horizon). The opponent's turns only take a card away.
     ``alternate=0``: only this player's turns (the belief-optimal problem): ``tl`` placements
     are left and each but the last is followed by a draw from ``dc``.
+    Cards dead for the player (never playable by them) are merged into one junk card.
     """
     if left <= 0 or tl == 0:
         return _solo_score(w, mask, nc)
@@ -369,16 +377,37 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
     nt = RANKS * nc
     tl2 = tl - 1 if tl > 0 else tl
     if mine == 0:
-        # the opponent's turn: a card leaves the pile
+        # the opponent's turn: a card leaves the pile; anything more for me only if I move again
         if left <= 1 or tl2 == 0:
             v = _solo_score(w, mask, nc)
         else:
-            v = _solo_chance(hand, w, mask, dc, left, 0, alternate, tl2, nc, Z, sk1, sk2, sval, sflag, stats)
+            junk = 0
+            rep = -1
+            for u in range(nt):
+                if dc[u] > 0 and _is_dead(w, mask, u):
+                    junk += dc[u]
+                    if rep < 0:
+                        rep = u
+            total = 0.0
+            for u in range(nt):
+                n = dc[u]
+                if n <= 0:
+                    continue
+                if _is_dead(w, mask, u):
+                    if u != rep:
+                        continue
+                    n = junk
+                dc[u] -= 1
+                x = _solo(hand, w, mask, dc, left - 1, np.int64(1), alternate, tl2, nc, Z, sk1, sk2, sval, sflag, stats)
+                dc[u] += 1
+                total += n * x
+            v = total / left
     else:
         if alternate == 1:
             more = left >= 3 and (tl2 < 0 or tl2 >= 2)
         else:
             more = tl2 != 0 and left >= 1
+        nxt = 0 if alternate == 1 else 1
         v = -INF
         seen_dead = False
         for t in range(nt):
@@ -402,7 +431,30 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
                     else:
                         mask[c] = oldm | (1 << (r - 1))
                 if more:
-                    x = _solo_chance(hand, w, mask, dc, left, 1, alternate, tl2, nc, Z, sk1, sk2, sval, sflag, stats)
+                    junk = 0
+                    rep = -1
+                    for u in range(nt):
+                        if dc[u] > 0 and _is_dead(w, mask, u):
+                            junk += dc[u]
+                            if rep < 0:
+                                rep = u
+                    total = 0.0
+                    for u in range(nt):
+                        n = dc[u]
+                        if n <= 0:
+                            continue
+                        if _is_dead(w, mask, u):
+                            if u != rep:
+                                continue
+                            n = junk
+                        dc[u] -= 1
+                        hand[u] += 1
+                        x = _solo(hand, w, mask, dc, left - 1, np.int64(nxt), alternate, tl2, nc, Z, sk1, sk2, sval, sflag,
+                                  stats)
+                        hand[u] -= 1
+                        dc[u] += 1
+                        total += n * x
+                    x = total / left
                 else:
                     x = _solo_score(w, mask, nc)
                 if d == 0:
@@ -423,116 +475,102 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
 
 
 @njit(cache=True)
-def _solo_chance(hand, w, mask, dc, left, to_hand, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats):
-    """Average over the card drawn (dead cards for the player merged into one outcome)."""
-    nt = RANKS * nc
-    junk = 0
-    rep = -1
-    for t in range(nt):
-        if dc[t] > 0 and _is_dead(w, mask, t):
-            junk += dc[t]
-            if rep < 0:
-                rep = t
-    nxt = 1 - to_hand if alternate == 1 else 1
-    total = 0.0
-    for t in range(nt):
-        n = dc[t]
-        if n <= 0:
-            continue
-        if _is_dead(w, mask, t):
-            if t != rep:
-                continue
-            n = junk
-        dc[t] -= 1
-        if to_hand:
-            hand[t] += 1
-        x = _solo(hand, w, mask, dc, left - 1, nxt, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats)
-        if to_hand:
-            hand[t] -= 1
-        dc[t] += 1
-        total += n * x
-    return total / left
+def _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, hand, w, mask):
+    """With no discard-pile draws left: solo(player to move) - solo(opponent).
 
-
-@njit(cache=True)
-def _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats):
-    """With no discard-pile draws left: solo(player to move) - solo(opponent)."""
+    ``hand``, ``w``, ``mask`` are scratch arrays (NT, NC, NC)."""
     p = s[H_TO_MOVE]
-    q = 1 - p
     nt = RANKS * nc
     left = _deck_left(s)
-    ohp = off_hand(nc, p)
-    ohq = off_hand(nc, q)
-    owp = off_wagers(nc, p)
-    owq = off_wagers(nc, q)
-    omp = off_mask(nc, p)
-    omq = off_mask(nc, q)
-    a = _solo(s[ohp:ohp + nt], s[owp:owp + nc], s[omp:omp + nc], dc, left, 1, 1, tl, nc, Z, sk1, sk2, sval, sflag, stats)
-    b = _solo(s[ohq:ohq + nt], s[owq:owq + nc], s[omq:omq + nc], dc, left, 0, 1, tl, nc, Z, sk1, sk2, sval, sflag, stats)
-    return a - b
+    v = 0.0
+    for k in range(2):
+        q = p if k == 0 else 1 - p
+        oh = off_hand(nc, q)
+        ow = off_wagers(nc, q)
+        om = off_mask(nc, q)
+        for t in range(nt):
+            hand[t] = s[oh + t]
+        for c in range(nc):
+            w[c] = s[ow + c]
+            mask[c] = s[om + c]
+        x = _solo(hand, w, mask, dc, np.int64(left), np.int64(1 - k), np.int64(1), np.int64(tl), np.int64(nc), Z, sk1, sk2, sval, sflag, stats)
+        v += x if k == 0 else -x
+    return v
 
 
 # --- the two-player search -------------------------------------------------------------
 
 
-@njit(cache=True)
-def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag, tbest,
-            sk1, sk2, sval, sflag, buf, stats):
-    """Value for the player to move of a decision node (place step), fail-soft alpha-beta."""
+_SEARCH_SIG = float64(_I32, _I32, int64, int64, int64, int64, float64, float64, int64, int64, int64,
+                      uint64[:, ::1], uint64[::1], uint64[::1], float64[::1], int8[::1], int32[::1],
+                      uint64[::1], uint64[::1], float64[::1], int8[::1], int32[:, ::1], int64[::1],
+                      _I32, _I32, _I32)
+
+
+@njit(_SEARCH_SIG, cache=True)
+def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1, tk2, tval, tflag, tbest,
+            sk1, sk2, sval, sflag, buf, stats, sh, sw, sm):
+    """Value for the player to move, fail-soft alpha-beta with Star1 at chance nodes.
+
+    ``only >= 0``: evaluate that one turn alone (the root's way to get every turn's exact
+    value with a full window; the node may be in its draw step). ``root_free``: that turn's
+    discard-pile draw spends no budget.
+    """
     nc = s[H_NC]
+    nt = RANKS * nc
     if stats[3] != 0:
         return 0.0
     left = _deck_left(s)
-    if left <= 0 or tl == 0:
-        return _leaf_value(s, nc, leaf)
-    if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
-        return _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats)
+    if only < 0:
+        if left <= 0 or tl == 0:
+            return _leaf_value(s, nc, leaf)
+        if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
+            return _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, sh, sw, sm)
     stats[0] += 1
     if stats[4] > 0 and stats[0] > stats[4]:
         stats[3] = 1
         return 0.0
-    k1, k2 = _key_two(s, nc, dc, st0, st1, tl, leaf, Z)
-    slot = np.int64(k1 & np.uint64(tk1.shape[0] - 1))
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    slot = 0
     tt_move = -1
-    if tflag[slot] != 0 and tk1[slot] == k1 and tk2[slot] == k2:
-        f = tflag[slot]
-        v = tval[slot]
-        if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
-            stats[2] += 1
-            return v
-        tt_move = tbest[slot]
+    if only < 0:
+        k1, k2 = _key_two(s, nc, dc, st0, st1, tl, leaf, Z)
+        slot = np.int64(k1 & np.uint64(tk1.shape[0] - 1))
+        if tflag[slot] != 0 and tk1[slot] == k1 and tk2[slot] == k2:
+            f = tflag[slot]
+            v = tval[slot]
+            if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                stats[2] += 1
+                return v
+            tt_move = tbest[slot]
     p = s[H_TO_MOVE]
     my_st = st0 if p == 0 else st1
-    moves = buf[ply]
-    n = gen_moves(s, moves)
-    # order: the table's move, then deck draws, then discard-pile draws (kept only with budget)
-    m = 0
-    if tt_move >= 0:
-        for i in range(n):
-            if moves[i] == tt_move:
-                moves[i] = moves[0]
-                moves[0] = tt_move
-                m = 1
-                break
     base = nc + 1
-    # stable partition of the rest: deck draws first
-    order = buf[ply + 128]
-    k = 0
-    for i in range(m, n):
-        if moves[i] % base == 0:
-            order[k] = moves[i]
-            k += 1
-    for i in range(m, n):
-        mv = moves[i]
-        if mv % base != 0 and my_st != 0:
-            order[k] = mv
-            k += 1
-    for i in range(k):
-        moves[m + i] = order[i]
-    n = m + k
-    if m == 1 and tt_move % base != 0 and my_st == 0:
-        moves[0] = moves[n - 1]
-        n -= 1
+    moves = buf[ply]
+    if only >= 0:
+        moves[0] = only
+        n = 1
+    else:
+        n = gen_moves(s, moves)
+        # order: the table's move, then deck draws, then discard-pile draws (only with budget)
+        order = buf[ply + 128]
+        k = 0
+        if tt_move >= 0:
+            order[0] = tt_move
+            k = 1
+        for i in range(n):
+            if moves[i] % base == 0 and moves[i] != tt_move:
+                order[k] = moves[i]
+                k += 1
+        if my_st != 0:
+            for i in range(n):
+                if moves[i] % base != 0 and moves[i] != tt_move:
+                    order[k] = moves[i]
+                    k += 1
+        for i in range(k):
+            moves[i] = order[i]
+        n = k
     oh = off_hand(nc, p)
     tl2 = tl - 1 if tl > 0 else tl
     a0 = alpha
@@ -542,9 +580,10 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tfla
         mv = moves[i]
         place = mv // base
         src = mv % base
+        placed = place < 2 * nt
         t = place // 2
         c = t // RANKS
-        if place % 2 == 1:
+        if only < 0 and place % 2 == 1:
             cut = _dead_cut(s, nc, c)
             r = t % RANKS
             if cut >= 1 and r <= cut:
@@ -555,8 +594,91 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tfla
                         break
                 if skip:
                     continue
-        v = _turn_value(s, dc, place, src, st0, st1, tl2, leaf, best if best > alpha else alpha, beta,
-                        ply, Z, tk1, tk2, tval, tflag, tbest, sk1, sk2, sval, sflag, buf, stats)
+        am = best if best > alpha else alpha
+        # --- one whole turn: placement, then the draw
+        if placed:
+            apply_place(s, place)
+        blocked = s[H_BLOCKED]
+        if src == 0:
+            if left == 1:
+                v = float(player_score(s, p) - player_score(s, 1 - p))  # this draw ends the round
+            else:
+                # chance: the card drawn (dead cards merged per colour), Star1 against (am, beta)
+                if leaf == LEAF_AS_IS:
+                    lo, hi = _diff_bounds(s, nc, p)
+                else:
+                    lo, hi = -1e7, 1e7
+                total = 0.0
+                rest = 1.0
+                v = 0.0
+                done = False
+                for cc in range(nc):
+                    if done:
+                        break
+                    cut = _dead_cut(s, nc, cc)
+                    junk = 0
+                    if cut >= 1:
+                        for r in range(cut + 1):
+                            junk += dc[cc * RANKS + r]
+                    rep_done = False
+                    for r in range(RANKS):
+                        u = cc * RANKS + r
+                        cnt = dc[u]
+                        if cnt <= 0:
+                            continue
+                        if cut >= 1 and r <= cut:
+                            if rep_done:
+                                continue
+                            rep_done = True
+                            cnt = junk
+                        pr = cnt / left
+                        rest -= pr
+                        if rest < 1e-12:
+                            rest = 0.0
+                        a_i = (am - total - hi * rest) / pr
+                        b_i = (beta - total - lo * rest) / pr
+                        if a_i >= hi:
+                            v = total + pr * hi + hi * rest
+                            done = True
+                            break
+                        if b_i <= lo:
+                            v = total + pr * lo + lo * rest
+                            done = True
+                            break
+                        a_c = a_i if a_i > lo else lo
+                        b_c = b_i if b_i < hi else hi
+                        bring_to_top(s, u)
+                        apply_draw(s, 0)
+                        dc[u] -= 1
+                        x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tk1, tk2, tval,
+                                     tflag, tbest, sk1, sk2, sval, sflag, buf, stats, sh, sw, sm)
+                        dc[u] += 1
+                        undo_draw(s, 0, u, blocked)
+                        if x <= a_i:
+                            v = total + pr * x + hi * rest
+                            done = True
+                            break
+                        if x >= b_i:
+                            v = total + pr * x + lo * rest
+                            done = True
+                            break
+                        total += pr * x
+                if not done:
+                    v = total
+        else:
+            n0 = st0
+            n1 = st1
+            if root_free == 0:
+                if p == 0 and n0 > 0:
+                    n0 -= 1
+                if p == 1 and n1 > 0:
+                    n1 -= 1
+            drawn = apply_draw(s, src)
+            v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tk1, tk2, tval, tflag, tbest,
+                         sk1, sk2, sval, sflag, buf, stats, sh, sw, sm)
+            undo_draw(s, src, drawn, blocked)
+        if placed:
+            undo_place(s, place)
         if v > best:
             best = v
             best_move = mv
@@ -564,110 +686,18 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tfla
                 break
     if stats[3] != 0:
         return 0.0
-    tk1[slot] = k1
-    tk2[slot] = k2
-    tval[slot] = best
-    tbest[slot] = best_move
-    if best <= a0:
-        tflag[slot] = UPPER
-    elif best >= beta:
-        tflag[slot] = LOWER
-    else:
-        tflag[slot] = EXACT
-    return best
-
-
-@njit(cache=True)
-def _turn_value(s, dc, place, src, st0, st1, tl2, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag,
-                tbest, sk1, sk2, sval, sflag, buf, stats):
-    """Value of one whole turn (placement + draw) for the player to move; ``place == 2 * NT``
-    means the placement is already made (a draw step). Fail-soft w.r.t. (alpha, beta)."""
-    nc = s[H_NC]
-    nt = RANKS * nc
-    p = s[H_TO_MOVE]
-    placed = place < 2 * nt
-    if placed:
-        apply_place(s, place)
-    blocked = s[H_BLOCKED]
-    if src == 0:
-        left = _deck_left(s)
-        if left == 1:
-            v = float(player_score(s, p) - player_score(s, 1 - p))  # this draw ends the round
+    if only < 0:
+        tk1[slot] = k1
+        tk2[slot] = k2
+        tval[slot] = best
+        tbest[slot] = best_move
+        if best <= a0:
+            tflag[slot] = UPPER
+        elif best >= beta:
+            tflag[slot] = LOWER
         else:
-            v = _chance(s, dc, blocked, st0, st1, tl2, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag,
-                        tbest, sk1, sk2, sval, sflag, buf, stats)
-    else:
-        n0 = st0
-        n1 = st1
-        if p == 0 and n0 > 0:
-            n0 -= 1
-        if p == 1 and n1 > 0:
-            n1 -= 1
-        drawn = apply_draw(s, src)
-        v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -alpha, ply + 1, Z, tk1, tk2, tval, tflag, tbest,
-                     sk1, sk2, sval, sflag, buf, stats)
-        undo_draw(s, src, drawn, blocked)
-    if placed:
-        undo_place(s, place)
-    return v
-
-
-@njit(cache=True)
-def _chance(s, dc, blocked, st0, st1, tl2, leaf, alpha, beta, ply, Z, tk1, tk2, tval, tflag, tbest,
-            sk1, sk2, sval, sflag, buf, stats):
-    """A draw from the pile, value for the player drawing; Star1 pruning against (alpha, beta)."""
-    nc = s[H_NC]
-    nt = RANKS * nc
-    p = s[H_TO_MOVE]
-    left = _deck_left(s)
-    if leaf == LEAF_AS_IS:
-        lo, hi = _diff_bounds(s, nc, p)
-    else:
-        lo, hi = -1e7, 1e7
-    total = 0.0
-    rest = 1.0
-    for c in range(nc):
-        cut = _dead_cut(s, nc, c)
-        junk = 0
-        if cut >= 1:
-            for r in range(cut + 1):
-                junk += dc[c * RANKS + r]
-        rep_done = False
-        for r in range(RANKS):
-            t = c * RANKS + r
-            n = dc[t]
-            if n <= 0:
-                continue
-            if cut >= 1 and r <= cut:
-                if rep_done:
-                    continue
-                rep_done = True
-                n = junk
-            pr = n / left
-            rest -= pr
-            if rest < 1e-12:
-                rest = 0.0
-            a_i = (alpha - total - hi * rest) / pr
-            b_i = (beta - total - lo * rest) / pr
-            if a_i >= hi:
-                return total + pr * hi + hi * rest
-            if b_i <= lo:
-                return total + pr * lo + lo * rest
-            a_c = a_i if a_i > lo else lo
-            b_c = b_i if b_i < hi else hi
-            bring_to_top(s, t)
-            apply_draw(s, 0)
-            dc[t] -= 1
-            x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, ply + 1, Z, tk1, tk2, tval, tflag, tbest,
-                         sk1, sk2, sval, sflag, buf, stats)
-            dc[t] += 1
-            undo_draw(s, 0, t, blocked)
-            if x <= a_i:
-                return total + pr * x + hi * rest
-            if x >= b_i:
-                return total + pr * x + lo * rest
-            total += pr * x
-    return total
+            tflag[slot] = EXACT
+    return best
 
 
 @njit(cache=True)
@@ -679,39 +709,90 @@ def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tk1, tk2, tval, tflag, tbest,
     base = nc + 1
     p = s[H_TO_MOVE]
     my_st = st0 if p == 0 else st1
-    n = gen_moves(s, buf[0])
-    tl2 = tl - 1 if tl > 0 else tl
+    roots = np.zeros(MAX_MOVES, dtype=np.int32)
+    n = gen_moves(s, roots)
+    sh = np.zeros(nt, dtype=np.int32)
+    sw = np.zeros(nc, dtype=np.int32)
+    sm = np.zeros(nc, dtype=np.int32)
     k = 0
     for i in range(n):
-        mv = buf[0, i]
+        mv = roots[i]
         src = mv % base
-        place = mv // base
         if src != 0 and my_st == 0 and root_free == 0:
             continue
-        n0 = st0
-        n1 = st1
-        if root_free == 1 and src != 0:
-            # the root's own pile draw is free: spend nothing, so _turn_value must not either
-            if p == 0:
-                n0 = -1 if st0 == 0 else st0 + 1
-            else:
-                n1 = -1 if st1 == 0 else st1 + 1
-            # handled below by a direct child search with the budgets unchanged
-        placed = place < 2 * nt
-        if root_free == 1 and src != 0:
-            if placed:
-                apply_place(s, place)
-            blocked = s[H_BLOCKED]
-            drawn = apply_draw(s, src)
-            v = -_search(s, dc, st0, st1, tl2, leaf, -INF, INF, 1, Z, tk1, tk2, tval, tflag, tbest,
-                         sk1, sk2, sval, sflag, buf, stats)
-            undo_draw(s, src, drawn, blocked)
-            if placed:
-                undo_place(s, place)
-        else:
-            v = _turn_value(s, dc, place, src, st0, st1, tl2, leaf, -INF, INF, 0, Z, tk1, tk2, tval, tflag,
-                            tbest, sk1, sk2, sval, sflag, buf, stats)
+        v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), -INF, INF, np.int64(0),
+                    np.int64(mv), np.int64(root_free), Z, tk1, tk2, tval, tflag, tbest,
+                    sk1, sk2, sval, sflag, buf, stats, sh, sw, sm)
         out_moves[k] = mv
         out_vals[k] = v
         k += 1
     return k
+
+
+# --- Python entry points -------------------------------------------------------------
+
+
+def prepare(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A search copy of a kernel state (turn cap lifted: only the search's bounds stop play)
+    and the draw pile's counts per card type."""
+    s = np.array(state, dtype=np.int32, copy=True)
+    s[H_TURN_CAP] = 1 << 30
+    nc = int(s[H_NC])
+    dc = np.zeros(RANKS * nc, dtype=np.int32)
+    od = off_hand(nc, 0) + 2 * RANKS * nc + 5 * nc + PILE_CAP * nc  # off_deck
+    for t in s[od + s[H_DECK_POS]: od + s[H_DECK_END]]:
+        dc[t] += 1
+    return s, dc
+
+
+def max_depth(deck_left: int, st0: int, st1: int, tl: int) -> int:
+    """An upper bound on the number of turns any line can last under the bounds."""
+    bounds = []
+    if tl >= 0:
+        bounds.append(tl)
+    if st0 >= 0 and st1 >= 0:
+        bounds.append(deck_left + st0 + st1)
+    elif st0 >= 0 or st1 >= 0:
+        bounds.append(2 * deck_left + max(st0, st1) + 1)
+    return min(bounds) if bounds else 1 << 30
+
+
+def search_root(
+    state: np.ndarray,
+    stalls: tuple[int, int],
+    max_turns: int = -1,
+    leaf: int = LEAF_AS_IS,
+    tables: Tables | None = None,
+    max_nodes: int = 0,
+    root_free: bool = False,
+) -> tuple[np.ndarray, np.ndarray, Tables]:
+    """Exact values of every legal root turn of a kernel state, for the player to move.
+
+    ``stalls``: discard-pile draws left for player 0 and player 1 (-1: unlimited);
+    ``max_turns``: turns left before the table is scored as it stands (-1: no horizon).
+    ``root_free``: the root turn may draw from a discard pile without spending budget.
+    Returns (move codes, values, tables); ``tables.stats[3]`` is 1 when ``max_nodes`` ran out.
+    """
+    s, dc = prepare(state)
+    st0, st1 = int(stalls[0]), int(stalls[1])
+    tl = int(max_turns)
+    if tl > MAX_TL:
+        raise ValueError(f"max_turns must be at most {MAX_TL}, got {tl}")
+    depth = max_depth(int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl)
+    if depth >= 120:
+        raise ValueError(
+            "the bounds allow lines of more than 120 turns: give a smaller max_stalls or max_turns"
+        )
+    if tables is None:
+        tables = Tables()
+    tables.stats[:] = 0
+    tables.stats[4] = max_nodes
+    out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
+    out_vals = np.zeros(MAX_MOVES, dtype=np.float64)
+    n = _root(
+        s, dc, st0, st1, tl, int(leaf), 1 if root_free else 0, ZOBRIST,
+        tables.k1, tables.k2, tables.val, tables.flag, tables.best,
+        tables.sk1, tables.sk2, tables.sval, tables.sflag, tables.buf, tables.stats,
+        out_moves, out_vals,
+    )
+    return out_moves[:n].copy(), out_vals[:n].copy(), tables
