@@ -8,7 +8,7 @@ checked against simulated rounds (``lcanalysis.wager_sim`` and docs/wagers.md):
     The player has ``turns`` turns left (``turns_left(deck, to_move)`` when both players draw
     from the pile). Each turn places one card, then draws one; the round ends with the pile, so
     the card drawn on the last turn is never placed. Wagers placed now take the first ``j``
-    turns. The colour may use at most ``share * turns`` placements (the other colours need turns
+    turns. The colour may use at most ``ceil(share * turns)`` placements (the other colours need turns
     too; ``share = 1`` gives it every turn it wants). Two placement policies. ``late`` (default),
     the best order without foresight when numbers must rise: *hold and start as late as
     possible*: keep the live cards of the colour (at most as many as the budget and the turns
@@ -235,7 +235,7 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     if draws + opp.hidden + opp.draws > state.unseen_total:
         raise WagerError(f"the player's {draws} draws, the opponent's {opp.hidden} hidden cards and "
                          f"{opp.draws} draws exceed the {state.unseen_total} unseen cards")
-    budget = int(math.floor(share * turns + 1e-9)) if turns >= 0 else 0
+    budget = int(math.ceil(share * turns - 1e-9)) if turns >= 0 else 0
     outs = []
     pm = _mask(state.placed)
     for j in state.wager_choices:

@@ -26,8 +26,9 @@ from numba import njit
 from .core import kernel as K
 from .evaluate import colour_value, state_colour_inputs
 
-N_FIELDS = 14
-F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C = range(N_FIELDS)
+N_FIELDS = 15
+F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C, F_FINAL_MASK = range(
+    N_FIELDS)
 
 
 @njit(cache=True)
@@ -45,8 +46,12 @@ def _live_stats(mask, above):
 
 
 @njit(cache=True)
-def bot_place(s, inputs, u):
-    """The heuristic placement for the player to move: returns a placement code."""
+def bot_place(s, inputs, u, bp):
+    """The heuristic placement for the player to move: returns a placement code.
+
+    ``bp`` = (least canonical value to open a colour, extra value asked per colour already open,
+    most colours open, least turns left to put a wager down).
+    """
     nc = s[K.H_NC]
     p = s[K.H_TO_MOVE]
     opp = 1 - p
@@ -58,6 +63,10 @@ def bot_place(s, inputs, u):
     best_place = -1
     best_val = -1e9
     tmp = np.empty(2)
+    n_open = 0
+    for c in range(nc):
+        if inputs[c, 0] > 0 or inputs[c, 1] != 0:
+            n_open += 1
     for c in range(nc):
         pw = inputs[c, 0]
         pm = inputs[c, 1]
@@ -86,9 +95,9 @@ def bot_place(s, inputs, u):
             colour_value(0, 0, hw, hm, um, u, k, tmp)
             ev = tmp[0]
             bj = int(tmp[1])
-            if bj < 0 or ev < 6.0:
+            if bj < 0 or ev < bp[0] + bp[1] * n_open or n_open >= bp[2]:
                 continue
-            if bj > 0 and turns >= 8:
+            if bj > 0 and turns >= bp[3]:
                 val = 12.0 + ev / 10.0  # wagers first, while there is time
                 if val > best_val:
                     best_val = val
@@ -161,7 +170,7 @@ def bot_source(s):
 
 
 @njit(cache=True)
-def play_round(s, snap_turn, rec):
+def play_round(s, snap_turn, rec, bp):
     """Play the round with the bot on both sides; at turn ``snap_turn`` record the mover's colours.
 
     ``rec`` has shape (NC, N_FIELDS); returns the snapshot player (-1 if the round ended first).
@@ -184,7 +193,7 @@ def play_round(s, snap_turn, rec):
                 rec[c, F_OPP_HAND] = s[K.H_HAND_SIZE]
                 rec[c, F_C] = c
         u = state_colour_inputs(s, s[K.H_TO_MOVE], inputs)
-        place = bot_place(s, inputs, u)
+        place = bot_place(s, inputs, u, bp)
         K.apply_place(s, place)
         K.apply_draw(s, bot_source(s))
     if who >= 0:
@@ -192,11 +201,15 @@ def play_round(s, snap_turn, rec):
             w = s[K.off_wagers(nc, who) + c]
             rec[c, F_FINAL] = K.expedition_score(w, s[K.off_mask(nc, who) + c])
             rec[c, F_FINAL_W] = w
+            rec[c, F_FINAL_MASK] = s[K.off_mask(nc, who) + c]
             rec[c, F_TURNS] = s[K.H_TURN]
     return who
 
 
-def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = 5):
+BOT_PARAMS = (10.0, 4.0, 4.0, 8.0)  # tuned by hand: mean round score 18.7 vs 14.3 for (6, 0, 5, 8)
+
+
+def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = 5, bot=BOT_PARAMS):
     """Play ``rounds`` bot-vs-bot rounds from random deals; one row per colour at the snapshot.
 
     Returns an int array of shape (rows, N_FIELDS) and the mean round score per player seat.
@@ -207,11 +220,12 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     rows = []
     scores = []
     rules = Rules(colors=colors)
+    bp = np.array(bot, dtype=np.float64)
     for i in range(rounds):
         pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules)
         s = pos.state.copy()
         rec = np.zeros((colors, N_FIELDS), dtype=np.int64)
-        who = play_round(s, snap_turn, rec)
+        who = play_round(s, snap_turn, rec, bp)
         scores.append((int(K.player_score(s, 0)), int(K.player_score(s, 1))))
         if who >= 0:
             rows.append(rec)

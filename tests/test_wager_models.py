@@ -83,7 +83,7 @@ def _turn_policy_score(hand_live, top0, placed_sum, placed_n, w, seq, turns, j, 
 def _brute_turn_mean(state, turns, j, share, eager):
     pool = list(state.live_unseen) + [None] * (state.unseen_total - len(state.live_unseen))
     draws = max(turns - 1, 0)
-    budget = math.floor(share * turns + 1e-9)
+    budget = math.ceil(share * turns - 1e-9)
     top0 = max(state.placed, default=0)
     total = Fraction(0)
     count = 0
