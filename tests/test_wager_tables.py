@@ -1,0 +1,112 @@
+"""The citable tables and the literature-claim calculations, against hand derivations and brute force."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from lcanalysis import tables
+from lcanalysis.claims import canonical_sum_line, done_in_three_in_play, triples_breaking_even
+from lcanalysis.wager import expedition_score_values
+from lcanalysis.wager_sim import snapshot_rounds
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _brute_p_break_even(held, k, unseen_total):
+    unseen = [v for v in range(2, 11) if v not in held]
+    pool = unseen + [None] * (unseen_total - len(unseen))
+    good = total = 0
+    for sub in itertools.combinations(range(len(pool)), k):
+        nums = list(held) + [pool[i] for i in sub if pool[i] is not None]
+        total += 1
+        good += expedition_score_values(0, nums) >= 0
+    return good / total
+
+
+def test_breakeven_by_holding_matches_brute_force():
+    df = tables.breakeven_by_holding(draws=(0, 3))
+    for held in [(7, 9), (2, 3, 4), (10,), (5, 6, 8)]:
+        row = df[df.held == " ".join(map(str, held))].iloc[0]
+        for k in (0, 3):
+            assert row[f"p_break_even_d{k}"] == pytest.approx(_brute_p_break_even(held, k, tables.unseen_for(k)))
+
+
+def test_breakeven_by_count_edges_by_hand():
+    df = tables.breakeven_by_count(draws=(0, 2))
+    row = df[(df.held_count == 0) & (df.draws == 0)].iloc[0]
+    assert row.p_break_even == 1.0 and row.p_positive == 0.0 and row["mean"] == 0.0  # nothing, nothing to come
+    row = df[(df.held_count == 9) & (df.draws == 2)].iloc[0]
+    assert row.p_break_even == 1.0 and row["mean"] == 54 - 20 + 20  # all nine: 34 and the 8-card bonus
+    # two numbers held, no draws: never break even (10 + 9 = 19)
+    assert df[(df.held_count == 2) & (df.draws == 0)].iloc[0].p_break_even == 0.0
+
+
+def test_ev_by_wagers_by_hand():
+    df = tables.ev_by_wagers(draws=(0,), turns=False)
+    row = df[(df.held_count == 4) & (df.held_sum == 34)].iloc[0]  # 7 8 9 10, nothing to come
+    assert [row[f"mean_w{j}"] for j in range(4)] == [14, 28, 42, 56]
+    assert row.best_wagers == 3
+    row = df[(df.held_count == 2) & (df.held_sum == 5)].iloc[0]  # 2 3
+    assert [row[f"mean_w{j}"] for j in range(4)] == [-15, -30, -45, -60] and row.best_wagers == 0
+
+
+def test_min_holding_by_hand():
+    df = tables.min_holding(draws=(0,), turn_draws=(0,))
+    three = df[df.held_count == 3].iloc[0]
+    assert three.min_sum_open == 20  # with no draws: sum - 20 >= 0
+    assert three.min_sum_wager1 == 21  # a wager only raises the mean when the sum beats 20
+    assert pd.isna(df[df.held_count == 2].iloc[0].min_sum_open)  # two numbers never break even
+    # turn model, one turn, no draws: only one card goes down, never worth it unless ... never
+    assert pd.isna(df[df.held_count == 2].iloc[0].min_sum_open_turns)
+
+
+def test_written_tables_name_the_command_and_are_current(tmp_path):
+    tables.write_tables(str(tmp_path), names=["wager_breakeven_by_count.csv", "wager_breakeven_by_holding.csv"])
+    for name in ("wager_breakeven_by_count.csv", "wager_breakeven_by_holding.csv", "wager_ev_by_wagers.csv",
+                 "wager_min_holding.csv"):
+        committed = DATA / name
+        assert committed.exists(), f"{name} missing from data/: run python -m lcanalysis.tables"
+        head = committed.read_text().splitlines()[:3]
+        assert any("python -m lcanalysis.tables" in line for line in head)
+        assert pd.read_csv(committed, comment="#").shape[0] > 100
+    for name in ("wager_breakeven_by_count.csv", "wager_breakeven_by_holding.csv"):
+        assert (tmp_path / name).read_text() == (DATA / name).read_text()
+
+
+def test_tables_cli_refuses_unknown_names():
+    with pytest.raises(SystemExit):
+        tables.main(["--out", os.devnull, "nope.csv"])
+
+
+# --- the literature claims -------------------------------------------------------------------------
+
+
+def test_three_number_expeditions_counted_by_hand():
+    t = triples_breaking_even()
+    # lowest 5: pairs from 6..10 with a + b >= 15: 8 of C(5,2) = 10
+    assert t["by_lowest"][5] == pytest.approx(0.8)
+    # lowest 4: a + b >= 16 from 5..10: (6,10) (7,9) (7,10) (8,9) (8,10) (9,10): 6 of 15
+    assert t["by_lowest"][4] == pytest.approx(6 / 15)
+    assert t["by_lowest"][2] == pytest.approx(2 / 28)
+    assert t["high_share"] == 1.0 and 9 not in t["by_lowest"] and 10 not in t["by_lowest"]
+    assert t["low_share_pooled"] == pytest.approx(26 / 80)
+
+
+def test_the_22_plus_60_rule_is_the_canonical_mean_at_the_deal():
+    a, b = canonical_sum_line(21, 52)
+    assert a == pytest.approx(54 * 21 / 52) and b == pytest.approx(31 / 52)
+    assert abs(a - 22) < 0.25 and abs(b - 0.6) < 0.01
+
+
+def test_done_in_three_in_play_is_consistent():
+    rows, _ = snapshot_rounds(200, snap_turn=0, seed=5)
+    g = done_in_three_in_play(rows)
+    # a 7 or 8 opener with three numbers always breaks even: the conditional share is exactly 1
+    if g["7-10"]["p_three_numbers"] > 0:
+        assert g["7-10"]["p_first_three_break_even_given_three"] == 1.0
+    assert 0 <= g["2-6"]["p_first_three_break_even"] <= g["2-6"]["p_three_numbers"] <= 1
