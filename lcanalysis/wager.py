@@ -370,6 +370,10 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
     """
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= state.unseen_total:
+        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{state.unseen_total}, got {draws!r}")
     u, live = state.unseen_total, state.live_unseen
     big_l = len(live)
     base = state.placed + state.live_hand
@@ -392,7 +396,9 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2.
     ``None`` when no number of draws up to ``max_draws`` (default: all unseen cards) gets there.
     """
-    top = state.unseen_total if max_draws is None else max_draws
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    top = state.unseen_total if max_draws is None else min(max_draws, state.unseen_total)
     for k in range(top + 1):
         if criterion == "mean":
             ok = mean_score(state, k, wagers) >= -1e-9

@@ -152,6 +152,10 @@ def test_break_even_point_by_hand():
     assert break_even_draws(ColorState.make(hand=[2, 3], unseen=[10], unseen_total=2)) is None
     # hand 10 9, unseen 2 only, 2 cards: k=1 gives 1/2 * (21-20) + 1/2 * (-1) = 0 -> breaks even at 1
     assert break_even_draws(ColorState.make(hand=[9, 10], unseen=[2], unseen_total=2)) == 1
+    # the median criterion: P(score >= 0) = 1/2 at one draw, 0 with none
+    assert break_even_draws(ColorState.make(hand=[9, 10], unseen=[2], unseen_total=2), criterion="median") == 1
+    with pytest.raises(WagerError):
+        break_even_draws(ColorState.make(hand=[9, 10]), wagers=1)  # no wager in hand
 
 
 # --- properties -----------------------------------------------------------------------------
