@@ -1,0 +1,496 @@
+"""The computations behind the notebooks: decision analysis with rollouts, first-player and
+match simulations, opening-a-colour and wager tables.
+
+Notebooks and explorers hold no logic: every number they show comes from a function here (or
+elsewhere in ``lcanalysis``), so the tests check the same numbers. Every estimate carries its
+standard error (``Estimate``).
+
+Regenerate the files in ``data/`` with ``python -m lcanalysis.experiments data`` (see
+``data/README.md`` for one command per file and the larger published parameters).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from .analysis import Analysis, MoveValue
+from .moves import Move
+from .notation import read_position
+from .position import Position, PositionError
+from .rules import Rules
+from .view import View
+
+Source = Union[str, dict, Position, View]
+
+
+# --- estimates with their uncertainty ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sample mean with its standard error and sample size."""
+
+    mean: float
+    stderr: float
+    n: int
+
+    @classmethod
+    def of(cls, values: Iterable[float]) -> "Estimate":
+        x = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=float)
+        if x.size == 0:
+            return cls(math.nan, math.nan, 0)
+        se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
+        return cls(float(x.mean()), se, int(x.size))
+
+    @classmethod
+    def proportion(cls, hits: Iterable[bool]) -> "Estimate":
+        x = np.asarray(list(hits) if not isinstance(hits, np.ndarray) else hits, dtype=float)
+        if x.size == 0:
+            return cls(math.nan, math.nan, 0)
+        p = float(x.mean())
+        return cls(p, math.sqrt(max(p * (1 - p), 0.0) / x.size), int(x.size))
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.2f} ± {self.stderr:.2f} (n={self.n})"
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        return f"{format(self.mean, spec)} ± {format(self.stderr, spec.lstrip('+'))}"
+
+
+# --- the decision explorer's analysis ----------------------------------------------------------
+
+
+def as_position_or_view(source: Source) -> Union[Position, View]:
+    """Read anything the explorer accepts; raises ``PositionError`` with a clear message."""
+    obj = read_position(source)  # type: ignore[arg-type]
+    return obj
+
+
+def mover_view(obj: Union[Position, View]) -> View:
+    """The view of the player to move (the question is always "what should *I* play")."""
+    if isinstance(obj, Position):
+        return obj.view(obj.to_move)
+    if obj.viewer != obj.to_move:
+        raise PositionError(
+            f"this view belongs to player {obj.viewer} but player {obj.to_move} is to move: "
+            "only the player to move can be advised"
+        )
+    return obj
+
+
+def _check_playable(view: View) -> None:
+    if view.deck_count == 0:
+        raise PositionError("the draw pile is empty: the round is over, there is no turn to analyze")
+    if view.phase != "place":
+        raise PositionError("the position is in the draw step: give a position where a whole turn is to be played")
+
+
+def legal_moves(view: View) -> list[Move]:
+    """Legal whole turns of the mover in a view (they do not depend on the hidden cards)."""
+    _check_playable(view)
+    unseen = view.unseen()
+    u = view.opponent_unknown
+    return view.complete(unseen[:u], unseen[u:]).legal_moves()
+
+
+def _rollout_values(view: View, moves: Sequence[Move], worlds: int, seed: int) -> np.ndarray:
+    from .agents import _fast as F
+    from .agents import view_state
+
+    base, pool, u, opp = view_state(view)
+    cands = np.array([m.code(view.colors) for m in moves], dtype=np.int32)
+    values = np.empty((len(cands), worlds), dtype=np.float64)
+    F.flat_mc(base, pool, u, opp, cands, 0, int(worlds), int(seed), F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, values)
+    return values
+
+
+def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samples: bool = True) -> Analysis:
+    """Every legal turn of the mover ranked by the mean final score difference over ``worlds``
+    sampled deals of the unseen cards, both sides then played out by the heuristic agent.
+
+    The same worlds are used for every turn (common random numbers). ``stderr`` is the standard
+    error over worlds; ``extra["samples"]`` holds the per-world outcomes when ``keep_samples``.
+    """
+    if worlds < 2:
+        raise ValueError(f"worlds must be at least 2 to give a standard error, got {worlds}")
+    view = mover_view(as_position_or_view(source))
+    moves = legal_moves(view)
+    values = _rollout_values(view, moves, worlds, seed)
+    out = []
+    for m, row in zip(moves, values):
+        est = Estimate.of(row)
+        out.append(MoveValue(move=str(m), value=est.mean, stderr=est.stderr, exact=False,
+                             reason=f"heuristic rollouts over {worlds} worlds",
+                             extra={"samples": row.copy()} if keep_samples else {}))
+    return Analysis(moves=out, kind="rollout estimate (heuristic play-outs)", exact=False,
+                    method=f"flat Monte Carlo, {worlds} worlds, seed {seed}", splits=None)
+
+
+def move_outcomes(source: Source, move: Union[str, Move], worlds: int = 200, seed: int = 0) -> np.ndarray:
+    """Final score differences (mover minus opponent) after ``move`` in ``worlds`` sampled worlds."""
+    view = mover_view(as_position_or_view(source))
+    mv = move if isinstance(move, Move) else Move.parse(str(move), view.colors)
+    legal = legal_moves(view)
+    if mv not in legal:
+        unseen = view.unseen()
+        u = view.opponent_unknown
+        reason = view.complete(unseen[:u], unseen[u:]).why_illegal(mv)
+        raise PositionError(f"{mv} is not legal here: {reason}")
+    return _rollout_values(view, [mv], worlds, seed)[0]
+
+
+def solver_available() -> bool:
+    """True when the exact endgame solver (``lcanalysis.search.solve``) is installed."""
+    try:
+        from .search import solve  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def advisor_available() -> bool:
+    try:
+        from .advisor import advise  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: Optional[int] = None) -> Analysis:
+    """The explorer's Analyze button: the advisor when installed (``lcanalysis.advisor.advise``),
+    otherwise heuristic rollouts (``rollout_analysis``) with ``worlds`` sampled worlds
+    (default: about 60 worlds per second of ``time_budget``, at least 20)."""
+    obj = as_position_or_view(source)
+    view = mover_view(obj)
+    _check_playable(view)
+    if worlds is None and advisor_available():
+        from .advisor import advise
+
+        return advise(obj, time_budget=time_budget, seed=seed)
+    n = worlds if worlds is not None else max(20, int(60 * time_budget))
+    return rollout_analysis(view, worlds=n, seed=seed)
+
+
+def endgame_lines(position: Position, move: Union[str, Move], max_stalls: int = 0, limit: int = 6) -> list[dict[str, Any]]:
+    """The solver's principal lines after ``move`` in a full position: one line per card the
+    move can draw (with its probability), each continued by both players' best turns, later
+    draws taken from the top of the remaining pile. Needs ``lcanalysis.search.solve``.
+
+    Returns dicts ``{"draw", "probability", "value", "line"}`` (value for the original mover).
+    """
+    from .search import solve
+
+    if not isinstance(position, Position):
+        raise PositionError("principal lines need a full position (both hands and the deck's cards)")
+    mv = move if isinstance(move, Move) else Move.parse(str(move), position.colors)
+    why = position.why_illegal(mv)
+    if why:
+        raise PositionError(f"{mv} is not legal here: {why}")
+    me = position.to_move
+    if mv.draws_from_deck:
+        draws = [(str(c), float(p)) for c, p in position.deck_draw_outcomes()]
+    else:
+        draws = [("", 1.0)]
+    out = []
+    for card, p in draws:
+        pos = position.copy()
+        pos.push(mv, drawn=card or None)
+        line = [str(mv) + (f" (draws {card})" if card else "")]
+        value = float(pos.value_for_mover()) * (1 if pos.to_move == me else -1)
+        first = True
+        while not pos.is_over() and len(line) < limit:
+            ana = solve(pos, max_stalls=max_stalls)
+            if ana.best is None:
+                break
+            v = ana.best.value * (1 if pos.to_move == me else -1)
+            if first:
+                value, first = v, False
+            top = pos.deck[0] if pos.deck else None
+            line.append(ana.best.move + (f" (draws {top})" if top is not None and ana.best.move.endswith("/D") else ""))
+            pos.push(ana.best.move)
+        out.append({"draw": card, "probability": p, "value": value, "line": " ".join(line)})
+    return out
+
+
+# --- first player's advantage and the three-round match ------------------------------------------
+
+
+def _play_out(pos: Position, seed: int) -> tuple[int, int]:
+    """Both seats played by the heuristic agent (compiled) to the end of the round."""
+    from .agents import _fast as F
+    from .core import kernel as K
+
+    s = pos.state.copy()
+    F.play_round(s, np.array([1, 1], dtype=np.int32), F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, int(seed))
+    return int(K.player_score(s, 0)), int(K.player_score(s, 1))
+
+
+def swapped(pos: Position) -> Position:
+    """The same deal with the two hands exchanged (a duplicate deal): the starter gets the other hand."""
+    return Position.from_parts([pos.hand(1), pos.hand(0)], deck=pos.deck, rules=pos.rules, to_move=pos.to_move)
+
+
+def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5) -> "Any":
+    """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
+    starter always seat 0. One row per deal: the starter's score minus the other's in each
+    playing and their mean (the deal's luck cancels in ``starter_edge``)."""
+    import pandas as pd
+
+    rules = Rules(colors=colors)
+    rows = []
+    for i in range(deals):
+        pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules, starter=0)
+        a = _play_out(pos, seed=i)
+        b = _play_out(swapped(pos), seed=i)
+        rows.append({"deal": i, "starter_a": a[0], "other_a": a[1], "starter_b": b[0], "other_b": b[1],
+                     "diff_a": a[0] - a[1], "diff_b": b[0] - b[1],
+                     "starter_edge": ((a[0] - a[1]) + (b[0] - b[1])) / 2})
+    return pd.DataFrame(rows)
+
+
+def first_player_summary(rounds: "Any") -> dict[str, Estimate]:
+    """The first player's edge per round (points, duplicate-deal mean), their chance of winning
+    a round, and the spread of a single round's difference."""
+    diffs = np.concatenate([rounds["diff_a"].to_numpy(), rounds["diff_b"].to_numpy()])
+    return {
+        "edge (points per round)": Estimate.of(rounds["starter_edge"].to_numpy()),
+        "edge, no duplicate (points)": Estimate.of(diffs),
+        "starter wins the round": Estimate.proportion(diffs > 0),
+        "round is drawn": Estimate.proportion(diffs == 0),
+    }
+
+
+def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5) -> "Any":
+    """Play ``matches`` matches of ``rounds`` rounds (heuristic agent on both seats, seat 0 starts
+    round 1, later rounds started by the leader as the rules say). One row per match."""
+    import pandas as pd
+
+    from .match import Match
+
+    rules = Rules(colors=colors, rounds=rounds)
+    rows = []
+    for i in range(matches):
+        m = Match(rules=rules, first_starter=0)
+        starters = []
+        for r in range(rounds):
+            pos = m.new_round(seed=(seed * 1_000_003 + i) * 7 + r)
+            starters.append(pos.to_move)
+            m.record(_play_out(pos, seed=i * 7 + r), starter=pos.to_move)
+        w = m.winner()
+        rows.append({"match": i, "total_0": m.totals[0], "total_1": m.totals[1],
+                     "first_round_diff": m.round_scores[0][0] - m.round_scores[0][1],
+                     "starters": "".join(map(str, starters)),
+                     "winner": -1 if w is None else w})
+    return pd.DataFrame(rows)
+
+
+def match_summary(matches: "Any") -> dict[str, Estimate]:
+    """The round-1 starter's (seat 0) chance to win the match and to win round 1, and the edge in points."""
+    diff = (matches["total_0"] - matches["total_1"]).to_numpy()
+    decided = matches["winner"].to_numpy() >= 0
+    return {
+        "round-1 starter wins round 1": Estimate.proportion(matches["first_round_diff"].to_numpy() > 0),
+        "round-1 starter wins the match": Estimate.proportion(matches["winner"].to_numpy() == 0),
+        "match decided (not drawn)": Estimate.proportion(decided),
+        "match edge (points)": Estimate.of(diff),
+        "leader also starts round 2": Estimate.proportion(
+            np.array([s[1] == ("0" if d > 0 else "1") for s, d in
+                      zip(matches["starters"], matches["first_round_diff"]) if d != 0])),
+    }
+
+
+# --- opening a colour and wagers -----------------------------------------------------------------
+
+
+def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: int = 0,
+                  unseen_total: int = 52) -> "Any":
+    """Canonical model (exact means): the value of opening a colour holding the numbers ``held``
+    (each an iterable of face values) with ``wagers`` wagers, for each number of draws left.
+    Columns: held, sum, cards, draws, mean, p_break_even, p_positive."""
+    import pandas as pd
+
+    from .wager import wager_distribution
+
+    rows = []
+    for h in held:
+        for k in draws:
+            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=int(k), unseen_total=unseen_total,
+                                     exact=False)
+            o = res.outcome(wagers)
+            rows.append({"held": " ".join(map(str, h)), "sum": sum(h), "cards": len(h), "draws": int(k),
+                         "mean": float(o.mean), "p_break_even": float(o.p_break_even),
+                         "p_positive": float(o.p_positive)})
+    return pd.DataFrame(rows)
+
+
+def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int = 52) -> "Any":
+    """For holdings of ``cards`` numbers with each total in ``sums`` (the most even spread of
+    values that gives that total) and each number of draws: the canonical model's mean for 0..3
+    wagers, the chance of breaking even with 0 and 1 wager, and the value of one extra wager."""
+    import pandas as pd
+
+    from .wager import wager_distribution
+
+    rows = []
+    for total in sums:
+        h = holding_with_sum(cards, total)
+        if h is None:
+            continue
+        for k in draws:
+            res = wager_distribution(hand=h, hand_wagers=3, draws=int(k), unseen_total=unseen_total, exact=False)
+            means = [float(res.outcome(j).mean) for j in range(4)]
+            rows.append({"held": " ".join(map(str, h)), "sum": total, "draws": int(k),
+                         **{f"mean_{j}": means[j] for j in range(4)},
+                         "p_break_even_0": float(res.outcome(0).p_break_even),
+                         "p_break_even_1": float(res.outcome(1).p_break_even),
+                         "wager_value": means[1] - means[0]})
+    return pd.DataFrame(rows)
+
+
+def holding_with_sum(cards: int, total: int) -> Optional[list[int]]:
+    """``cards`` distinct face values 2..10 adding up to ``total``, as evenly spread as possible
+    (None when impossible). ``holding_with_sum(3, 24) == [7, 8, 9]``."""
+    from itertools import combinations
+
+    best = None
+    for combo in combinations(range(2, 11), cards):
+        if sum(combo) == total:
+            spread = max(combo) - min(combo)
+            if best is None or spread < best[0]:
+                best = (spread, list(combo))
+    return None if best is None else best[1]
+
+
+def colour_value_fit(rounds: int = 300, seed: int = 0) -> dict[str, Any]:
+    """Test the strategy rule "a colour is worth about 22 points plus 60% of the numbered cards
+    held in it" (reported by strategy writing) in simulated bot-vs-bot play: at the deal, regress
+    each colour's final expedition score on the sum of its numbers in hand, over colours the
+    player went on to open. Returns the fit (intercept, slope with standard errors), the rows
+    (held sum, final score, opened) and the share of colours opened by held sum."""
+    import pandas as pd
+
+    from . import wager_sim as W
+
+    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed)
+    held = np.array([sum(W._values(int(m))) for m in rows[:, W.F_HM]], dtype=float)
+    final = rows[:, W.F_FINAL].astype(float)
+    opened = (rows[:, W.F_FINAL_W] > 0) | (final != 0)
+    frame = pd.DataFrame({"held_sum": held, "held_wagers": rows[:, W.F_HW], "final": final, "opened": opened})
+    x, y = held[opened], final[opened]
+    fit = linear_fit(x, y)
+    return {"rows": frame, **fit}
+
+
+def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    """Least squares ``y = a + b x`` with the standard errors of ``a`` and ``b``."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    n = len(x)
+    if n < 3:
+        raise ValueError("a linear fit needs at least 3 points")
+    X = np.column_stack([np.ones(n), x])
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    s2 = float(resid @ resid) / (n - 2)
+    cov = s2 * np.linalg.inv(X.T @ X)
+    return {"intercept": Estimate(float(coef[0]), math.sqrt(cov[0, 0]), n),
+            "slope": Estimate(float(coef[1]), math.sqrt(cov[1, 1]), n),
+            "residual_sd": math.sqrt(s2)}
+
+
+def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300) -> "Any":
+    """The canonical and richer wager models' predicted expedition scores against what the bots
+    really scored (``wager_sim.compare_models``), as a table with bias and its standard error."""
+    from .wager_sim import compare_models
+
+    df, _meta = compare_models(rounds=rounds, snap_turn=snap_turn, seed=seed, n_mc=n_mc)
+    return df
+
+
+# --- data files ----------------------------------------------------------------------------------
+
+DATA_COMMANDS = {
+    "positions": "python -m lcanalysis.experiments data --only positions",
+    "wager_grid": "python -m lcanalysis.experiments data --only wager_grid",
+    "first_player_rounds": "python -m lcanalysis.experiments data --only first_player_rounds --deals 2000",
+    "matches": "python -m lcanalysis.experiments data --only matches --matches 1000",
+}
+
+
+def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: int = 2000, matches: int = 1000,
+               seed: int = 0) -> list[str]:
+    """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
+    sidecar with the command that regenerates it."""
+    from .cli import EXAMPLES, example_text
+
+    written = []
+
+    def side(path: str, key: str) -> None:
+        with open(path + ".cmd", "w", encoding="utf-8") as fh:
+            fh.write(DATA_COMMANDS[key] + "\n")
+        written.append(path)
+
+    want = set(only or DATA_COMMANDS)
+    if "positions" in want:
+        d = os.path.join(root, "positions")
+        os.makedirs(d, exist_ok=True)
+        for name in EXAMPLES:
+            path = os.path.join(d, f"{name}.json")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(json.loads(example_text(name)), indent=1) + "\n")
+            side(path, "positions")
+        path = os.path.join(d, "positions.txt")
+        with open(path, "w", encoding="utf-8") as fh:
+            for s in range(5):
+                fh.write(Position.deal(seed=s).view(0).to_string() + "\n")
+        side(path, "positions")
+    if "wager_grid" in want:
+        path = os.path.join(root, "tables", "wager_grid.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        wager_grid(draws=range(0, 23, 2), sums=range(9, 28), cards=3).to_csv(path, index=False, float_format="%.4f")
+        side(path, "wager_grid")
+    if "first_player_rounds" in want:
+        path = os.path.join(root, "simulated", "first_player_rounds.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        first_player_rounds(deals=deals, seed=seed).to_csv(path, index=False)
+        side(path, "first_player_rounds")
+    if "matches" in want:
+        path = os.path.join(root, "simulated", "matches.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        simulate_matches(matches=matches, seed=seed).to_csv(path, index=False)
+        side(path, "matches")
+    return written
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.experiments", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("data", help="regenerate the files in data/")
+    p.add_argument("--root", default="data")
+    p.add_argument("--only", nargs="+", choices=sorted(DATA_COMMANDS))
+    p.add_argument("--deals", type=int, default=2000)
+    p.add_argument("--matches", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    for path in write_data(args.root, args.only, args.deals, args.matches, args.seed):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Matplotlib figures for the notebooks and explorers, labelled for an article.
+
+Each function returns a closed ``matplotlib.figure.Figure`` (it shows where it is the value of a
+notebook cell or passed to ``display``, and never twice). Nothing here computes: the numbers
+come from ``lcanalysis`` functions and are only drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+COLOURS = {"Y": "#d9b300", "B": "#1f5fbf", "W": "#8c8c8c", "G": "#2e8b3a", "R": "#c0392b", "P": "#7d3c98"}
+
+
+def _fig(width: float = 7.0, height: float = 4.0, ncols: int = 1):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(1, ncols, figsize=(width, height), constrained_layout=True)
+    plt.close(fig)
+    return fig, ax
+
+
+def _move_colour(move: str) -> str:
+    letter = move[1:2].upper() if move[:1] in "+-" else ""
+    return COLOURS.get(letter, "#555555")
+
+
+def move_values_chart(analysis: Any, limit: int = 15, title: Optional[str] = None):
+    """Horizontal bars: each turn's expected value (final score difference) with a 95% error bar."""
+    moves = analysis.moves[:limit]
+    fig, ax = _fig(7.0, 0.35 * max(len(moves), 3) + 1.4)
+    y = np.arange(len(moves))[::-1]
+    vals = [m.value for m in moves]
+    errs = [0.0 if m.exact else 1.96 * m.stderr for m in moves]
+    ax.barh(y, vals, xerr=errs, color=[_move_colour(m.move) for m in moves], alpha=0.85,
+            error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
+    ax.set_yticks(y, [m.move for m in moves])
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("expected final score difference (mover − opponent), points")
+    ax.set_title(title or f"Best {len(moves)} turns — {analysis.kind}" +
+                 ("" if analysis.exact else " (bars: 95% intervals)"), fontsize=10)
+    return fig
+
+
+def outcome_histogram(samples: Sequence[float], move: str, title: Optional[str] = None):
+    """Distribution of the final score difference after one turn over sampled worlds."""
+    x = np.asarray(samples, dtype=float)
+    fig, ax = _fig(7.0, 3.4)
+    bins = np.arange(np.floor(x.min() / 10) * 10, np.ceil(x.max() / 10) * 10 + 10, 10) if x.size else 10
+    ax.hist(x, bins=bins, color=_move_colour(move), alpha=0.8, edgecolor="white")
+    if x.size:
+        m = x.mean()
+        se = x.std(ddof=1) / np.sqrt(x.size) if x.size > 1 else 0.0
+        ax.axvline(m, color="black", lw=1.5, label=f"mean {m:+.1f} ± {se:.1f}")
+        ax.legend(loc="upper right")
+    ax.set_xlabel("final score difference (mover − opponent), points")
+    ax.set_ylabel("sampled worlds")
+    ax.set_title(title or f"What follows {move}: outcomes over {x.size} sampled worlds", fontsize=10)
+    return fig
+
+
+def score_distribution_chart(wager_analysis: Any, title: Optional[str] = None):
+    """The exact score distribution of one expedition for each number of wagers placed now."""
+    outs = wager_analysis.by_wagers
+    fig, ax = _fig(7.0, 3.6)
+    width = 0.8 / max(len(outs), 1)
+    for i, o in enumerate(outs):
+        scores = sorted(o.distribution)
+        probs = [float(o.distribution[s]) for s in scores]
+        ax.bar(np.array(scores) + (i - (len(outs) - 1) / 2) * width * 4, probs, width=width * 4,
+               label=f"{o.wagers} wager(s): mean {float(o.mean):+.1f}", alpha=0.75)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("final expedition score, points")
+    ax.set_ylabel("probability")
+    ax.legend(fontsize=8)
+    ax.set_title(title or f"Score distribution, {wager_analysis.draws} draws left ({wager_analysis.model} model)",
+                 fontsize=10)
+    return fig
+
+
+def wager_means_chart(wager_analysis: Any, title: Optional[str] = None):
+    """Expected score with a band of one standard deviation, for each number of wagers."""
+    outs = wager_analysis.by_wagers
+    fig, ax = _fig(5.0, 3.2)
+    j = [o.wagers for o in outs]
+    m = [float(o.mean) for o in outs]
+    sd = [o.sd for o in outs]
+    ax.errorbar(j, m, yerr=sd, fmt="o-", capsize=4, color="#1f5fbf", label="mean ± 1 sd (spread, not error)")
+    for x, y in zip(j, m):
+        ax.annotate(f"{y:+.1f}", (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(j)
+    ax.set_xlabel("wagers placed now")
+    ax.set_ylabel("expected expedition score, points")
+    ax.legend(fontsize=8)
+    ax.set_title(title or "Expected value of each number of wagers (exact)", fontsize=10)
+    return fig
+
+
+def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label: str,
+            cmap: str = "RdBu", center: Optional[float] = 0.0, fmt: str = "{:.0f}", annotate: bool = True):
+    """A labelled heatmap of ``values`` over ``index`` (rows) by ``columns`` from a long table."""
+    table = frame.pivot(index=index, columns=columns, values=values).sort_index(ascending=False)
+    fig, ax = _fig(7.5, 0.3 * len(table) + 1.8)
+    data = table.to_numpy(dtype=float)
+    kw: dict[str, Any] = {}
+    if center is not None:
+        span = np.nanmax(np.abs(data - center)) or 1.0
+        kw = {"vmin": center - span, "vmax": center + span}
+    im = ax.imshow(data, aspect="auto", cmap=cmap, **kw)
+    ax.set_xticks(range(len(table.columns)), [str(c) for c in table.columns])
+    ax.set_yticks(range(len(table.index)), [str(i) for i in table.index])
+    ax.set_xlabel(columns.replace("_", " "))
+    ax.set_ylabel(index.replace("_", " "))
+    if annotate and data.size <= 400:
+        for (r, c), v in np.ndenumerate(data):
+            if np.isfinite(v):
+                ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize=6)
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(label)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: Optional[float] = None):
+    """Point estimates with 95% intervals, one row each (``Estimate`` values)."""
+    names = list(estimates)
+    fig, ax = _fig(7.0, 0.45 * len(names) + 1.4)
+    y = np.arange(len(names))[::-1]
+    ax.errorbar([estimates[n].mean for n in names], y, xerr=[1.96 * estimates[n].stderr for n in names],
+                fmt="o", capsize=4, color="#1f5fbf")
+    if reference is not None:
+        ax.axvline(reference, color="black", lw=0.8, ls="--")
+    ax.set_yticks(y, names)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
+    return fig
+
+
+def fit_chart(x: Sequence[float], y: Sequence[float], fit: Mapping[str, Any], title: str, xlabel: str, ylabel: str,
+              claim: Optional[tuple[float, float]] = None):
+    """Scatter of (x, y) with the least-squares line and, optionally, a claimed line ``a + b x``."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    fig, ax = _fig(7.0, 4.0)
+    rng = np.random.default_rng(0)
+    ax.scatter(x + rng.uniform(-0.3, 0.3, x.size), y, s=6, alpha=0.3, color="#555555", label="simulated colours")
+    xs = np.linspace(x.min() if x.size else 0, x.max() if x.size else 1, 50)
+    a, b = fit["intercept"], fit["slope"]
+    ax.plot(xs, a.mean + b.mean * xs, color="#c0392b", lw=2,
+            label=f"fit: {a.mean:.1f} ± {a.stderr:.1f} + ({b.mean:.2f} ± {b.stderr:.2f}) × sum")
+    if claim is not None:
+        ax.plot(xs, claim[0] + claim[1] * xs, color="black", ls="--", label=f"claim: {claim[0]:g} + {claim[1]:g} × sum")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def model_comparison_chart(table: Any, title: str = "Wager models: predicted minus realized score"):
+    """Bias of each model's prediction with a 95% interval, from ``experiments.wager_models_vs_play``."""
+    fig, ax = _fig(7.0, 0.4 * len(table) + 1.4)
+    y = np.arange(len(table))[::-1]
+    ax.errorbar(table["bias"], y, xerr=1.96 * table["bias s.e."], fmt="o", capsize=4, color="#2e8b3a")
+    ax.axvline(0, color="black", lw=0.8, ls="--")
+    ax.set_yticks(y, list(table["model"]))
+    ax.set_xlabel("mean predicted − mean realized expedition score, points")
+    ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
+    return fig

@@ -1,0 +1,110 @@
+"""The decision explorer served by Voila, driven in Debian's headless Chromium with Playwright.
+
+Needs /usr/bin/chromium (``apt-get install -y chromium``; ``.ci/run`` installs it). No browser is
+downloaded: Playwright launches the system Chromium through ``executable_path``. The screenshot
+goes to pytest's temporary directory, and also to ``$LC_SCREENSHOTS`` when that is set
+(``LC_SCREENSHOTS=data/screenshots python -m pytest tests/test_browser.py`` refreshes the one in
+the repository).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "notebooks" / "decision_explorer.ipynb"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served_explorer(tmp_path_factory):
+    """``voila notebooks/decision_explorer.ipynb`` on a free localhost port; yields its URL."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+            cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"voila exited with status {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:  # the port answers once voila is up (a GET of / would start a kernel)
+                with socket.create_connection(("127.0.0.1", port), timeout=2):
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"voila did not serve {url} within 120 s:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_explorer, tmp_path):
+    assert os.path.exists(CHROMIUM), (
+        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) to run the browser test")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1600})
+            page.goto(served_explorer, timeout=120_000)
+            page.wait_for_selector(".lc-analyze", timeout=120_000)
+            assert "24 cards in the draw pile" in page.inner_text(".lc-msg")  # the notebook's example:midround
+            assert page.inner_text(".lc-table").strip() == ""  # nothing ranked before Analyze
+
+            # change a widget: pick the opening example, whose hand is Y2 Y4 Y7 B3 B5 G7 G8 R4
+            page.select_option(".lc-example select", "opening")
+            page.wait_for_function(
+                "document.querySelector('.lc-msg').innerText.includes('44 cards in the draw pile')",
+                timeout=60_000)
+            assert page.input_value(".lc-hand input") == "Y2 Y4 Y7 B3 B5 G7 G8 R4"
+            page.wait_for_selector(".lc-position svg", timeout=30_000)
+
+            page.click(".lc-analyze")
+            page.wait_for_selector(".lc-table table", timeout=120_000)
+            rows = page.query_selector_all(".lc-table table tr")
+            moves = [r.query_selector_all("td")[1].inner_text() for r in rows[1:]]
+            assert len(moves) >= 16, moves  # 8 cards x (play or discard), each with a draw source
+            assert all(m[0] in "+-" and "/" in m for m in moves)
+            assert {m[1:].split("/")[0] for m in moves} <= {"Y2", "Y4", "Y7", "B3", "B5", "G7", "G8", "R4"}
+            assert "turns ranked" in page.inner_text(".lc-msg")
+
+            shot = tmp_path / "decision_explorer.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            if os.environ.get("LC_SCREENSHOTS"):
+                dest = Path(os.environ["LC_SCREENSHOTS"])
+                dest.mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, dest / "decision_explorer.png")
+        finally:
+            browser.close()
