@@ -1,0 +1,62 @@
+"""Exact endgame search: expectiminimax over the known remainder of the deck.
+
+Three values, each named by what it is (spec/interchange.md "Endgame values", KNOWLEDGE E1-E3):
+
+- ``solve_perfect`` — **perfect-information value** (E1) of every turn of a full position:
+  E[score of the player to move - score of the opponent], both hands known, the draw pile's
+  order random; exact under a stall budget (``max_stalls``) and/or a horizon (``max_turns``).
+- ``solve_view`` — **view value** (E2) of every turn from a player's view: E1 averaged over
+  every split of the unseen cards (enumerated exactly, or sampled with a seed and a
+  standard error).
+- ``solve_belief`` — **belief-optimal value** (E3): the player's expected final score playing
+  on what they actually know, with no more discard-pile draws.
+
+``solve`` picks E1 for a ``Position`` and E2 for a ``View``. ``solve_deepening`` answers under a
+time or node budget (iterative deepening on the stall budget or the horizon) and ``bracket``
+holds the unbounded game's value between W_me and W_opp. Every answer is an ``Analysis``
+with the turns best first.
+"""
+
+from __future__ import annotations
+
+from ._common import SearchError
+from .belief import solve_belief
+from .deepen import Bracket, bracket, solve_deepening
+from .perfect import SearchBudgetExceeded, Tables, solve_perfect
+from .view_value import solve_view
+
+
+def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
+          tables=None):
+    """Every legal turn's value: perfect-information value for a full position, view value for a view.
+
+    ``target``: a ``Position``, a ``View``, or anything ``notation.read_position`` reads (JSON
+    text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples`` and
+    ``seed`` apply to a view (see ``solve_view``).
+    """
+    from ._common import load
+    from .view_value import solve_view as _view
+
+    from ..view import View
+
+    pos = load(target)
+    if isinstance(pos, View):
+        return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
+                     tables=tables)
+    if samples is not None:
+        raise SearchError("samples applies to a player's view; a full position is solved exactly")
+    return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables)
+
+
+__all__ = [
+    "Bracket",
+    "SearchBudgetExceeded",
+    "SearchError",
+    "Tables",
+    "bracket",
+    "solve",
+    "solve_belief",
+    "solve_deepening",
+    "solve_perfect",
+    "solve_view",
+]

@@ -527,7 +527,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
             return _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, sh, sw, sm)
     stats[0] += 1
-    if stats[4] > 0 and stats[0] > stats[4]:
+    if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
         stats[3] = 1
         return 0.0
     k1 = np.uint64(0)
@@ -796,3 +796,74 @@ def search_root(
         out_moves, out_vals,
     )
     return out_moves[:n].copy(), out_vals[:n].copy(), tables
+
+
+def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, tables=None, max_nodes=0,
+                  stalls=None, root_free=False):
+    """The perfect-information value (E1) of every legal turn of a full position.
+
+    Value = E[final score of the player to move - final score of the opponent], both hands
+    and the draw pile's contents known, its order uniformly random, the player to move
+    maximizing and the opponent minimizing. Exact under the bounds, which it states:
+    ``max_stalls`` discard-pile draws left to each player, ``max_turns`` turns before the
+    table is scored as it stands (``leaf="as-is"``) or estimated (``leaf="heuristic"``: the
+    answer is then a depth-limited estimate). Only the turns the bounds allow are listed.
+
+    ``stalls=(s0, s1)`` gives each player (by number; -1 unlimited) a budget of their own, and
+    ``root_free`` lets the root turn draw from a discard pile without spending it (used by
+    the bracket of ``deepen.bracket``). Returns an ``Analysis``; with ``max_nodes`` reached it
+    raises ``SearchBudgetExceeded``.
+    """
+    import time
+
+    from ..analysis import Analysis, MoveValue
+    from ._common import SearchError, bounds_dict, check_bounds, check_state, load, move_text
+
+    pos = load(position)
+    from ..view import View
+
+    if isinstance(pos, View):
+        raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
+    if stalls is None:
+        s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
+        st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
+        bounds = bounds_dict(s_, t_, leaf)
+    else:
+        _, t_, leaf_code = check_bounds(None, max_turns, leaf, need_bound=False)
+        st = (int(stalls[0]), int(stalls[1]))
+        if st[0] < 0 and st[1] < 0 and t_ is None:
+            raise SearchError("no bound: at least one player must have a finite stall budget, or give max_turns")
+        bounds = {"stalls": {"player 0": st[0] if st[0] >= 0 else "unlimited",
+                             "player 1": st[1] if st[1] >= 0 else "unlimited"}}
+        if root_free:
+            bounds["root_turn_free"] = True
+        bounds.update(bounds_dict(None, t_, leaf))
+    if pos.is_over():
+        raise SearchError("the round is over: there is no turn to value")
+    check_state(pos.state)
+    t0 = time.perf_counter()
+    codes, vals, tables = search_root(pos.state, st, -1 if t_ is None else t_, leaf_code, tables, max_nodes,
+                                      root_free)
+    seconds = time.perf_counter() - t0
+    if tables.stats[3]:
+        raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]))
+    exact = leaf_code == LEAF_AS_IS
+    nc = pos.rules.colors
+    moves = [MoveValue(move_text(c, nc), float(v), 0.0, exact) for c, v in zip(codes, vals)]
+    return Analysis(
+        moves=moves,
+        kind="perfect-information value" if exact else "depth-limited estimate",
+        exact=exact,
+        bounds=bounds,
+        nodes=int(tables.stats[0] + tables.stats[1]),
+        seconds=seconds,
+        method="expectiminimax: decomposition once no stalls are left, table, alpha-beta, Star1",
+    )
+
+
+class SearchBudgetExceeded(RuntimeError):
+    """The node budget ran out before the search finished (``nodes`` were searched)."""
+
+    def __init__(self, nodes: int):
+        super().__init__(f"node budget exhausted after {nodes} nodes")
+        self.nodes = nodes

@@ -1,0 +1,80 @@
+"""Input checks and the translation from positions to the searchers' kernel states."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..core import kernel as K
+from ..moves import Move
+from .perfect import LEAF_AS_IS, LEAF_SIMPLE, MAX_STALLS, MAX_TL
+
+LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_SIMPLE, "simple": LEAF_SIMPLE}
+
+
+class SearchError(ValueError):
+    """A question the endgame searcher cannot answer as asked; the message says why."""
+
+
+def load(target: Any) -> Any:
+    """A Position or View from a Position, View, JSON dict, JSON text, one-line string or path."""
+    from ..position import Position
+    from ..view import View
+
+    if isinstance(target, (Position, View)):
+        return target
+    if isinstance(target, (str, Mapping)) or hasattr(target, "__fspath__"):
+        from ..notation import read_position
+
+        return read_position(target)
+    raise SearchError(f"expected a Position, a View or a position in JSON, got {type(target).__name__}")
+
+
+def check_budget(name: str, value: Any, minimum: int, maximum: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise SearchError(f"{name} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise SearchError(f"{name} must be at least {minimum}, got {value}")
+    if value > maximum:
+        raise SearchError(f"{name} must be at most {maximum}, got {value}")
+    return int(value)
+
+
+def check_bounds(max_stalls: Any, max_turns: Any, leaf: Any, need_bound: bool = True) -> tuple[int | None, int | None, int]:
+    """Validated (max_stalls, max_turns, leaf code)."""
+    s = check_budget("max_stalls", max_stalls, 0, MAX_STALLS)
+    t = check_budget("max_turns", max_turns, 1, MAX_TL)
+    if leaf not in LEAVES:
+        raise SearchError(f"leaf must be 'as-is' or 'heuristic', got {leaf!r}")
+    if need_bound and s is None and t is None:
+        raise SearchError(
+            "no bound: drawing from discard piles can go on forever, so give max_stalls (discard-pile "
+            "draws left to each player), max_turns (a horizon, scored as it stands), or both"
+        )
+    if LEAVES[leaf] != LEAF_AS_IS and t is None:
+        raise SearchError("a heuristic leaf is applied at the horizon: give max_turns too")
+    return s, t, LEAVES[leaf]
+
+
+def check_state(state: np.ndarray) -> None:
+    """Refuse a finished round."""
+    if K.deck_left(state) <= 0:
+        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+
+
+def bounds_dict(max_stalls: int | None, max_turns: int | None, leaf: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if max_stalls is not None:
+        out["max_stalls"] = max_stalls
+    if max_turns is not None:
+        out["max_turns"] = max_turns
+        out["leaf"] = "as-is" if LEAVES[leaf] == LEAF_AS_IS else "heuristic"
+    return out
+
+
+def move_text(code: int, colors: int) -> str:
+    return str(Move.from_code(int(code), colors))

@@ -1,0 +1,151 @@
+"""Answers under a time or node budget, and a bracket on the unbounded game's value.
+
+``solve_deepening`` solves with stall budget 0, 1, 2, ... (or horizon 1, 2, 3, ...) and
+returns the deepest level that finished within the budget: exact under the bounds it names.
+
+``bracket`` holds the value of the game *without any bound* between two finite games, under
+any convention for endless play: ``W_me``, the value when the player to move must always draw
+from the draw pile after this turn (the opponent may draw from discard piles without limit),
+and ``W_opp``, the value when only the opponent must. Either player can end the round within
+about ``2d`` turns by drawing from the pile, so both are finite; the player to move can
+secure ``W_me`` and the opponent can hold them to ``W_opp``, so ``W_me <= V <= W_opp`` for every
+turn, and where the two meet the value is pinned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..analysis import Analysis
+from ._common import SearchError, check_budget, load
+from .perfect import SearchBudgetExceeded, Tables, solve_perfect
+
+
+def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls=None, max_turns=None,
+                    max_level=30, leaf="as-is", tables=None) -> Analysis:
+    """The deepest exact answer reached within ``seconds`` and/or ``nodes``.
+
+    ``on="stalls"``: stall budgets 0, 1, 2, ... up to ``max_level`` (with the fixed horizon
+    ``max_turns`` if given). ``on="turns"``: horizons 1, 2, 3, ... up to ``max_level`` (with the
+    fixed stall budget ``max_stalls``, or none). The answer's ``bounds`` say which level it
+    is; ``notes`` list every level tried with its nodes and seconds. A full position gives
+    perfect-information values, a view gives view values (all splits enumerated).
+    """
+    from ..view import View
+
+    pos = load(target)
+    if seconds is None and nodes is None:
+        raise SearchError("give a budget: seconds, nodes, or both")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
+        raise SearchError(f"seconds must be a positive number, got {seconds!r}")
+    nodes = check_budget("nodes", nodes, 1, 1 << 62)
+    max_level = check_budget("max_level", max_level, 0, 1000)
+    if on not in ("stalls", "turns"):
+        raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
+    if isinstance(pos, View):
+        from .view_value import solve_view
+
+        def run(level: int, budget: int) -> Analysis:
+            if on == "stalls":
+                return solve_view(pos, level, max_turns, leaf)
+            return solve_view(pos, max_stalls, level, leaf)
+    else:
+        if tables is None:
+            tables = Tables(bits=22)
+
+        def run(level: int, budget: int) -> Analysis:
+            if on == "stalls":
+                return solve_perfect(pos, level, max_turns, leaf, tables=tables, max_nodes=budget)
+            return solve_perfect(pos, max_stalls, level, leaf, tables=tables, max_nodes=budget)
+
+    start = time.perf_counter()
+    used = 0
+    rate = 2e6  # nodes per second until measured
+    best: Analysis | None = None
+    notes: list[str] = []
+    first = 0 if on == "stalls" else 1
+    for level in range(first, max_level + 1):
+        budget = 0
+        if nodes is not None:
+            budget = nodes - used
+        if seconds is not None:
+            left = seconds - (time.perf_counter() - start)
+            by_time = int(max(left, 0.0) * rate)
+            budget = by_time if budget == 0 else min(budget, by_time)
+        if budget <= 0 and best is not None:
+            break
+        try:
+            a = run(level, max(budget, 1) if (nodes is not None or seconds is not None) and best is not None else 0)
+        except SearchBudgetExceeded as exc:
+            used += exc.nodes
+            notes.append(f"{on}={level}: stopped by the budget after {exc.nodes} nodes")
+            if tables is not None:
+                tables.clear()  # entries written by an unfinished search are not trusted
+            break
+        used += a.nodes
+        if a.nodes >= 20_000 and a.seconds > 0:
+            rate = max(a.nodes / a.seconds, 1e4)  # measured on a search big enough to time
+        notes.append(f"{on}={level}: {a.nodes} nodes, {a.seconds:.3f} s")
+        best = a
+        if seconds is not None and time.perf_counter() - start >= seconds:
+            break
+    assert best is not None
+    best.notes = notes + best.notes
+    best.seconds = time.perf_counter() - start
+    best.method = f"iterative deepening on {on}; " + best.method
+    return best
+
+
+@dataclass
+class Bracket:
+    """``low`` (W_me) and ``high`` (W_opp) per turn: the unbounded game's value lies between."""
+
+    low: Analysis
+    high: Analysis
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def value_range(self) -> tuple[float, float]:
+        return (self.low.value, self.high.value)
+
+    @property
+    def pinned(self) -> bool:
+        """True when the bracket fixes the position's value with no cap on stalling."""
+        return abs(self.high.value - self.low.value) < 1e-9
+
+    def by_move(self) -> dict[str, tuple[float, float]]:
+        lows = {m.move: m.value for m in self.low.moves}
+        return {m.move: (lows[m.move], m.value) for m in self.high.moves if m.move in lows}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "low": self.low.value,
+            "high": self.high.value,
+            "pinned": self.pinned,
+            "moves": [{"move": k, "low": lo, "high": hi} for k, (lo, hi) in
+                      sorted(self.by_move().items(), key=lambda kv: -kv[1][1])],
+        }
+
+
+def bracket(position, max_nodes=0, tables=None) -> Bracket:
+    """W_me <= V <= W_opp for every turn of a full position, with no bound on stalling.
+
+    W_me: after this turn the player to move never draws from a discard pile again, the
+    opponent may as often as they like; W_opp: the other way round. The root turn itself may
+    draw from a discard pile in both. ``max_nodes`` caps each of the two searches.
+    """
+    pos = load(position)
+    from ..view import View
+
+    if isinstance(pos, View):
+        raise SearchError("bracket needs a full position")
+    me = pos.to_move
+    low_st = (0, -1) if me == 0 else (-1, 0)
+    high_st = (-1, 0) if me == 0 else (0, -1)
+    low = solve_perfect(pos, stalls=low_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes)
+    high = solve_perfect(pos, stalls=high_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes)
+    low.kind = "perfect-information value (W_me: only the player to move must draw from the pile)"
+    high.kind = "perfect-information value (W_opp: only the opponent must draw from the pile)"
+    return Bracket(low, high)

@@ -1,0 +1,183 @@
+"""The view value (E2): a turn's perfect-information value averaged over the unseen cards.
+
+From a player's view the unseen cards (the opponent's unknown cards and the draw pile) can
+be split in many ways; all splits of the *physical* cards are equally likely (a split giving
+the opponent one of two unseen red wagers arises twice). The view value of a turn is the
+average of its perfect-information value (``perfect.solve_perfect``) over those splits,
+under the same bounds. It is exact as a number when every split is enumerated, and an
+estimate with a standard error when splits are sampled. It credits both players with
+clairvoyance after the root, so it is not the game-theoretic value of the
+imperfect-information endgame.
+"""
+
+from __future__ import annotations
+
+import time
+from math import comb, prod
+
+import numpy as np
+
+from ..analysis import Analysis, MoveValue
+from ..cards import number_types, types_from_counts
+from ..core import kernel as K
+from ._common import SearchError, bounds_dict, check_bounds, load, move_text
+from .perfect import LEAF_AS_IS, Tables, search_root
+
+DEFAULT_MAX_SPLITS = 20_000
+DEFAULT_SAMPLES = 400
+
+
+def _sub_multisets(counts: list[int], size: int):
+    """Every count vector ``pick`` with ``0 <= pick[t] <= counts[t]`` adding up to ``size``."""
+    n = len(counts)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + counts[i]
+    pick = [0] * n
+
+    def rec(i: int, left: int):
+        if left == 0:
+            yield list(pick)
+            return
+        if i == n or suffix[i] < left:
+            return
+        for k in range(min(counts[i], left), -1, -1):
+            pick[i] = k
+            yield from rec(i + 1, left - k)
+        pick[i] = 0
+
+    yield from rec(0, size)
+
+
+def split_weights(unseen: list[int], opponent_unknown: int):
+    """``(probability, opponent pick counts)`` for every split of the physical unseen cards."""
+    total = comb(sum(unseen), opponent_unknown)
+    for pick in _sub_multisets(unseen, opponent_unknown):
+        yield prod(comb(n, k) for n, k in zip(unseen, pick) if k) / total, pick
+
+
+class _Completer:
+    """Fills one kernel state with a split: the opponent's hand and the draw pile."""
+
+    def __init__(self, view):
+        unseen = [int(x) for x in view.unseen_counts()]
+        u = view.opponent_unknown
+        pick = next(iter(_sub_multisets(unseen, u)), None)
+        if pick is None:
+            raise SearchError("the unseen cards cannot fill the opponent's hand")
+        rest = [n - k for n, k in zip(unseen, pick)]
+        base = view.complete(types_from_counts(pick), types_from_counts(rest))
+        self.state = np.array(base.state, dtype=np.int32, copy=True)
+        self.nc = view.rules.colors
+        nt = number_types(self.nc)
+        self.known = np.zeros(nt, dtype=np.int32)
+        for card in view.opponent_known:
+            self.known[card.type] += 1
+        self.unseen = np.array(unseen, dtype=np.int32)
+        self.opp = view.opponent
+        self.base = base
+
+    def fill(self, pick: np.ndarray) -> np.ndarray:
+        s = self.state
+        nc = self.nc
+        nt = number_types(nc)
+        oh = K.off_hand(nc, self.opp)
+        s[oh:oh + nt] = self.known + pick
+        rest = types_from_counts((self.unseen - pick).tolist())
+        od = K.off_deck(nc)
+        pos = int(s[K.H_DECK_POS])
+        s[od + pos:od + pos + len(rest)] = rest
+        s[K.H_DECK_END] = pos + len(rest)
+        return s
+
+
+def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0,
+               max_splits=DEFAULT_MAX_SPLITS, tables=None):
+    """Every legal turn's view value (E2) for the viewer, who must be the player to move.
+
+    Enumerates every split of the unseen cards when there are at most ``max_splits`` distinct
+    ones and ``samples`` is None (exact: ``Analysis.exact`` True, ``splits`` the number of
+    distinct splits); otherwise samples ``samples`` (default 400) physical splits uniformly
+    with ``numpy.random.default_rng(seed)`` and reports each turn's mean with its standard
+    error (``exact`` False). Bounds as in ``solve_perfect``.
+    """
+    from ..position import Position
+    from ..view import View
+
+    v = load(view)
+    if isinstance(v, Position):
+        v = v.view(v.to_move)
+    if not isinstance(v, View):
+        raise SearchError("solve_view needs a player's view")
+    s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 2):
+        raise SearchError(f"samples must be a whole number of at least 2, got {samples!r}")
+    if v.viewer != v.to_move:
+        raise SearchError(
+            f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "
+            "mover's turns need the mover's view"
+        )
+    if v.deck_count <= 0:
+        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
+    tl = -1 if t_ is None else t_
+    comp = _Completer(v)
+    unseen = comp.unseen.tolist()
+    u = v.opponent_unknown
+    if tables is None:
+        tables = Tables()
+    nc = v.rules.colors
+    t0 = time.perf_counter()
+    nodes = 0
+    codes_ref = None
+    enumerate_all = samples is None and v.distinct_splits() <= max_splits
+    if enumerate_all:
+        acc = None
+        count = 0
+        for prob, pick in split_weights(unseen, u):
+            s = comp.fill(np.array(pick, dtype=np.int32))
+            codes, vals, tables = search_root(s, st, tl, leaf_code, tables)
+            nodes += int(tables.stats[0] + tables.stats[1])
+            if codes_ref is None:
+                codes_ref = codes
+                acc = np.zeros(len(codes))
+            acc += prob * vals
+            count += 1
+        means = acc
+        errs = np.zeros(len(codes_ref))
+        exact = leaf_code == LEAF_AS_IS
+        method = f"every split enumerated ({count} distinct splits, weighted by physical cards)"
+        n_splits = count
+    else:
+        n = DEFAULT_SAMPLES if samples is None else samples
+        rng = np.random.default_rng(seed)
+        cards = np.array(types_from_counts(unseen), dtype=np.int64)
+        nt = number_types(nc)
+        rows = []
+        for _ in range(n):
+            perm = rng.permutation(cards)
+            pick = np.bincount(perm[:u], minlength=nt).astype(np.int32)
+            s = comp.fill(pick)
+            codes, vals, tables = search_root(s, st, tl, leaf_code, tables)
+            nodes += int(tables.stats[0] + tables.stats[1])
+            if codes_ref is None:
+                codes_ref = codes
+            rows.append(vals)
+        arr = np.array(rows)
+        means = arr.mean(axis=0)
+        errs = arr.std(axis=0, ddof=1) / np.sqrt(n)
+        exact = False
+        method = f"{n} splits sampled uniformly (seed {seed}); ± is the standard error"
+        n_splits = n
+    seconds = time.perf_counter() - t0
+    moves = [MoveValue(move_text(c, nc), float(m), float(e), exact) for c, m, e in zip(codes_ref, means, errs)]
+    return Analysis(
+        moves=moves,
+        kind="view value (averaged over splits)" if leaf_code == LEAF_AS_IS else "depth-limited estimate",
+        exact=exact,
+        bounds=bounds_dict(s_, t_, leaf),
+        nodes=nodes,
+        seconds=seconds,
+        method=method,
+        splits=n_splits,
+    )
