@@ -242,7 +242,11 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Optional[R
 
         bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="rounds" if rules.rounds == 1 else "matches",
                    unit="deal-seat")
-    fh = open(out, "a", encoding="utf-8") if out else None
+    fh = open(out, "a+", encoding="utf-8") if out else None
+    if fh is not None and fh.tell() > 0:
+        fh.seek(fh.tell() - 1)
+        if fh.read(1) != "\n":  # a line cut short by an interruption: start a fresh line
+            fh.write("\n")
 
     def collect(results: list[tuple[str, list[dict[str, Any]]]]) -> None:
         for key, job_rows in results:

@@ -1,0 +1,124 @@
+"""Playing agents: legal in every variant, blind to hidden cards, reproducible."""
+
+import numpy as np
+import pytest
+
+from lcanalysis.agents import AGENTS, AgentError, make_agent, view_state
+from lcanalysis.agents import _fast as F
+from lcanalysis.position import Position
+from lcanalysis.rules import Rules
+from lcanalysis.tournament import play_round
+from lcanalysis.view import View
+
+VARIANTS = [Rules(), Rules(colors=6), Rules(no_redraw=False)]
+
+
+def test_the_registry_names_the_four_agents():
+    assert AGENTS == ("random", "greedy", "heuristic", "search")
+    for name in AGENTS:
+        assert make_agent(name).name == name
+    with pytest.raises(AgentError, match="unknown agent"):
+        make_agent("oracle")
+    with pytest.raises(AgentError, match="unknown parameter"):
+        make_agent("heuristic", cheat=1.0)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=["5 colours", "6 colours", "redraw allowed"])
+def test_agents_only_make_legal_moves_over_many_rounds(rules):
+    """Every turn goes through Position.push, which refuses an illegal turn with IllegalMoveError."""
+    names = ["random", "greedy", "heuristic"]
+    rounds = 0
+    for seed in range(150):
+        a, b = names[seed % 3], names[(seed // 3) % 3]
+        row = play_round([make_agent(a), make_agent(b)], seed, Rules(colors=rules.colors,
+                         no_redraw=rules.no_redraw, turn_cap=120), starter=seed % 2)
+        assert row["turns"] <= 120
+        if row["capped"]:
+            assert row["turns"] == 120
+        rounds += 1
+    search = make_agent("search", time_ms=2, min_worlds=2)
+    for seed in range(4):
+        play_round([search, make_agent("heuristic")], 1000 + seed, rules, starter=seed % 2)
+    assert rounds == 150
+
+
+@pytest.mark.parametrize("colors", [5, 6])
+def test_compiled_policies_stay_legal_for_thousands_of_rounds(colors):
+    """The policies as the search agent's rollouts run them: every chosen turn is one the
+    kernel's move generator lists, in 2,000 self-play rounds per variant."""
+    buf = np.empty(1000, np.int32)
+    for seed in range(2000):
+        pos = Position.deal(seed, Rules(colors=colors, no_redraw=seed % 2 == 0))
+        s = pos.state
+        while not F.is_over(s):
+            params = F.HEURISTIC_PARAMS if s[3] == seed % 2 else F.GREEDY_PARAMS
+            m = F.policy_move(s, params)
+            n = F.gen_moves(s, buf)
+            assert m in buf[:n]
+            F._apply(s, m)
+
+
+def _other_world(pos: Position, player: int, seed: int) -> Position:
+    """The same view for ``player``, with the opponent's unknown cards and the deck reshuffled."""
+    view = pos.view(player)
+    unseen = view.unseen()
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(unseen))
+    cards = [unseen[i] for i in order]
+    u = view.opponent_unknown
+    return view.complete(cards[:u], cards[u:])
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_an_agent_cannot_see_hidden_cards(name):
+    """Changing the opponent's hand and the deck order leaves the view, and the move, unchanged."""
+    agent = make_agent(name, **({"time_ms": 5} if name == "search" else {}))
+    pos = Position.deal(7)
+    for _ in range(12):  # into the middle of a round, with some cards picked up
+        pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 1))
+    p = pos.to_move
+    view = pos.view(p)
+    other = _other_world(pos, p, 3)
+    assert other.hand(1 - p) != pos.hand(1 - p) or other.deck != pos.deck
+    assert other.view(p) == view
+    assert agent.choose(view, 11) == agent.choose(other.view(p), 11)
+
+
+def test_the_tournament_hands_agents_a_view_only():
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def choose(self, view, seed=None, time_ms=None):
+            seen.append(view)
+            return make_agent("greedy").choose(view, seed)
+
+    play_round([Spy(), make_agent("greedy")], 5)
+    assert seen and all(isinstance(v, View) and v.viewer == v.to_move for v in seen)
+    assert all(not hasattr(v, "deck") and isinstance(v.deck_count, int) for v in seen)
+
+
+def test_view_state_keeps_the_table_and_hides_the_unseen_cards():
+    pos = Position.deal(3)
+    for _ in range(9):
+        pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 2))
+    view = pos.view(pos.to_move)
+    base, pool, u, opp = view_state(view)
+    assert opp == 1 - pos.to_move and u == view.opponent_unknown
+    assert sorted(pool.tolist()) == sorted(c.type for c in view.unseen())
+    out = np.empty_like(base)
+    np.random.seed(0)
+    F.determinize(base, pool, u, opp, out)
+    world = Position(pos.rules, out)
+    assert world.hand(pos.to_move) == pos.hand(pos.to_move)
+    assert world.deck_count == pos.deck_count
+    assert sorted(world.hand(opp) + world.deck) == sorted(pos.hand(opp) + pos.deck)
+
+
+def test_the_same_seed_gives_the_same_move():
+    pos = Position.deal(11)
+    view = pos.view(0)
+    for name in AGENTS:
+        agent = make_agent(name, **({"time_ms": 5} if name == "search" else {}))
+        assert agent.choose(view, 4) == agent.choose(view, 4)

@@ -1,0 +1,96 @@
+"""Tournament statistics against values worked out by hand."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lcanalysis.stats import bradley_terry, elo_expected, head_to_head, mean_interval, wilson_interval
+from lcanalysis.tournament import RESULT_COLUMNS, ratings, summarize
+
+
+def test_wilson_interval_matches_the_formula_worked_by_hand():
+    # p = 0.6, n = 100, z = 1.959964: centre = (0.6 + z^2/200) / (1 + z^2/100) = 0.596294,
+    # half = z * sqrt(0.0024 + z^2/40000) / (1 + z^2/100) = 0.094297
+    lo, hi = wilson_interval(60, 100)
+    assert lo == pytest.approx(0.501997, abs=1e-5)
+    assert hi == pytest.approx(0.690592, abs=1e-5)
+
+
+def test_wilson_interval_stays_inside_zero_one_at_the_extremes():
+    lo, hi = wilson_interval(0, 10)
+    assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(0.277533, abs=1e-5)  # z^2 / (n + z^2) = 3.8415 / 13.8415
+    lo, hi = wilson_interval(10, 10)
+    assert hi == pytest.approx(1.0, abs=1e-12) and lo == pytest.approx(1 - 0.277533, abs=1e-5)
+
+
+def test_mean_interval_is_the_student_t_interval():
+    # 1..5: mean 3, sd sqrt(2.5), se 0.70711, t(0.975, 4) = 2.776445
+    m, lo, hi = mean_interval([1, 2, 3, 4, 5])
+    assert m == 3.0
+    assert lo == pytest.approx(3 - 2.776445 * math.sqrt(2.5) / math.sqrt(5), abs=1e-6)
+    assert hi == pytest.approx(3 + 1.963243, abs=1e-5)
+
+
+def test_head_to_head_counts_draws_as_half_and_groups_duplicate_deals():
+    diffs = [10, -4, 0, 6, 20, -20]
+    units = [0, 0, 1, 1, 2, 2]
+    h = head_to_head(diffs, units)
+    assert (h.wins, h.draws, h.losses) == (3, 1, 2)
+    assert h.win_rate == pytest.approx(3.5 / 6)
+    # deal means: 3, 3, 0 -> mean 2, sd sqrt(3), se 1, t(0.975, 2) = 4.302653
+    assert h.mean_diff == pytest.approx(2.0)
+    assert h.units == 3
+    assert h.diff_low == pytest.approx(2 - 4.302653, abs=1e-5)
+    assert h.diff_high == pytest.approx(2 + 4.302653, abs=1e-5)
+
+
+def test_bradley_terry_two_players_three_wins_in_four_is_400_log10_3():
+    res = [("a", "b", 1.0)] * 3 + [("a", "b", 0.0)]
+    r = bradley_terry(res, prior=0)
+    assert r["a"] - r["b"] == pytest.approx(400 * math.log10(3), abs=1e-4)
+    assert r["a"] + r["b"] == pytest.approx(0.0, abs=1e-9)
+    assert elo_expected(r["a"], r["b"]) == pytest.approx(0.75, abs=1e-6)
+
+
+def test_bradley_terry_recovers_a_consistent_three_player_table():
+    # strengths 4 : 2 : 1 -> expected scores a-b 2/3, b-c 2/3, a-c 4/5; feed exactly those
+    res = [("a", "b", 2 / 3), ("b", "c", 2 / 3), ("a", "c", 4 / 5)]
+    r = bradley_terry(res, prior=0)
+    assert r["a"] - r["b"] == pytest.approx(400 * math.log10(2), abs=1e-3)
+    assert r["b"] - r["c"] == pytest.approx(400 * math.log10(2), abs=1e-3)
+
+
+def _table(rows):
+    df = pd.DataFrame(rows, columns=RESULT_COLUMNS)
+    return df
+
+
+def test_summarize_reads_each_pairing_from_the_first_agents_side_and_counts_capped_rounds():
+    rows = [
+        # pairing, deal, swap, round, seed, colors, player0, player1, starter, score0, score1, turns, capped
+        [0, 0, 0, 1, 11, 5, "A", "B", 0, 30, 10, 44, False],   # A +20
+        [0, 0, 1, 1, 11, 5, "B", "A", 0, 25, 15, 46, False],   # A -10
+        [0, 1, 0, 1, 12, 5, "A", "B", 0, 5, 5, 200, True],     # draw, capped
+        [0, 1, 1, 1, 12, 5, "B", "A", 0, 0, 40, 50, False],    # A +40
+    ]
+    s = summarize(_table(rows)).iloc[0]
+    assert (s.agent, s.opponent) == ("A", "B")
+    assert (s.wins, s.draws, s.losses) == (2, 1, 1)
+    assert s.win_rate == pytest.approx(2.5 / 4)
+    assert s.mean_diff == pytest.approx((5 + 20) / 2)  # deal means 5 and 20
+    assert s.capped == 1
+    assert s.units == 2
+    assert s.mean_turns == pytest.approx((44 + 46 + 200 + 50) / 4)
+
+
+def test_ratings_of_a_round_robin_order_the_agents():
+    rows = []
+    for deal in range(6):
+        rows.append([0, deal, 0, 1, deal, 5, "A", "B", 0, 20, 0, 44, False])
+        rows.append([1, deal, 0, 1, deal, 5, "B", "C", 0, 20, 0, 44, False])
+        rows.append([2, deal, 0, 1, deal, 5, "A", "C", 0, 20, 0, 44, False])
+    r = ratings(_table(rows))
+    assert list(r.index) == ["A", "B", "C"]
+    assert np.isfinite(r.to_numpy()).all()
