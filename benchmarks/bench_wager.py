@@ -22,17 +22,17 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lcanalysis import tables  # noqa: E402
-from lcanalysis.evaluate import colour_mean, evaluate_state  # noqa: E402
-from lcanalysis.position import Position  # noqa: E402
-from lcanalysis.wager import ColorState, analyze, expedition_score_values, mean_score  # noqa: E402
+from lcanalysis import tables
+from lcanalysis.evaluate import colour_mean, evaluate_state
+from lcanalysis.position import Position
+from lcanalysis.wager import ColorState, analyze, expedition_score_values, mean_score
 
 
 def enumerate_straight(hand, hand_wagers, unseen_total, k):
     """Every k-subset of the unseen cards, scored, for every number of wagers."""
     unseen = [v for v in range(2, 11) if v not in hand]
     pool = unseen + [None] * (unseen_total - len(unseen))
-    dists = [dict() for _ in range(hand_wagers + 1)]
+    dists: list[dict[int, int]] = [{} for _ in range(hand_wagers + 1)]
     n = 0
     for sub in itertools.combinations(range(len(pool)), k):
         nums = list(hand) + [pool[i] for i in sub if pool[i] is not None]
@@ -86,9 +86,9 @@ def main() -> int:
         got = analyze(state, k, exact=False)
         for j, d in enumerate(brute):  # same answer, or the timing means nothing
             assert all(abs(got.outcome(j).distribution[s] - p) < 1e-12 for s, p in d.items())
-        exact_rate = rate(lambda: analyze(state, k, exact=True))
-        float_rate = rate(lambda: analyze(state, k, exact=False))
-        mean_rate = rate(lambda: [mean_score(state, k, j) for j in range(hw + 1)])
+        exact_rate = rate(lambda state=state, k=k: analyze(state, k, exact=True))
+        float_rate = rate(lambda state=state, k=k: analyze(state, k, exact=False))
+        mean_rate = rate(lambda state=state, k=k: [mean_score(state, k, j) for j in range(hw + 1)])
         print(f"U={u}, k={k:<20}{n:>12,}{enum_rate:>14.2f}{exact_rate:>11.0f}{float_rate:>11.0f}{mean_rate:>11.0f}"
               f"{float_rate / enum_rate:>14.0f}x")
     u, k = 52, 21

@@ -21,11 +21,11 @@ import itertools
 import math
 import sys
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
-from .wager import ColorState, mean_score
+from .wager import ColorState
 from .wager_models import turn_model
 from .wager_sim import F_FINAL, F_FINAL_MASK, F_HM, snapshot_rounds
 
@@ -63,7 +63,7 @@ def done_in_three_in_play(rows: np.ndarray) -> dict[str, Any]:
     """Bot play: expeditions by their opening (lowest) number: P(>= 3 numbers), P(first three sum
     >= 20 | >= 3 numbers), P(final score >= 0)."""
     out: dict[str, Any] = {}
-    groups: dict[str, list[tuple[int, int]]] = {"7-10": [], "2-6": []}
+    groups: dict[str, list[tuple[int, int, int]]] = {"7-10": [], "2-6": []}
     for row in rows:
         mask = int(row[F_FINAL_MASK])
         if mask == 0:
@@ -110,7 +110,7 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
 def turn_model_score_line(share: float = 1 / 3, n: int = 4000) -> dict[str, float]:
     """Turn model from the deal (22 turns, late policy): mean score with no wager against H, fitted."""
     hs, means = [], []
-    for size in range(0, 6):
+    for size in range(6):
         for i, h in enumerate(itertools.combinations(range(2, 11), size)):
             if i % 3:
                 continue  # every third holding is plenty for a line
@@ -141,7 +141,7 @@ def sum_line_in_play(rows: np.ndarray) -> dict[str, Any]:
 def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int = 4000) -> dict[str, Any]:
     rows, scores = snapshot_rounds(rounds, snap_turn=0, seed=seed)
     res: dict[str, Any] = {"rounds": rounds, "mean_round_score": float(scores.mean())}
-    p = lambda *a: print(*a, file=file)  # noqa: E731
+    p = lambda *a: print(*a, file=file)
     p(f"Claims tested; bot play: {rounds} rounds from random deals (seed {seed}), "
       f"mean round score per player {scores.mean():.1f}")
     t = triples_breaking_even()
@@ -186,7 +186,7 @@ def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int
     return res
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.claims", description=__doc__.splitlines()[0])

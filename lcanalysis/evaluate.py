@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -85,8 +85,7 @@ def colour_mean(placed_wagers, placed_mask, wagers_now, hand_mask, unseen_mask, 
     mean = (1.0 + w) * (base_sum + e_sum - 20.0)
     lt = _log_comb(u, k)
     need = BONUS_CARDS - w - base_n
-    if need < 0:
-        need = 0
+    need = max(need, 0)
     p_bonus = 0.0
     p0 = 0.0
     for x in range(un + 1):
@@ -194,8 +193,7 @@ def evaluate_state(s, p, draws, out):
     k = draws
     if k < 0:
         k = useful_draws(K.deck_left(s), s[K.H_TO_MOVE] == p)
-    if k > u:
-        k = u
+    k = min(k, u)
     tmp = np.empty(2)
     total = 0.0
     for c in range(nc):
@@ -227,7 +225,7 @@ class ColourValue:
     color: str
     opened: bool
     value: float
-    best_wagers: Optional[int]
+    best_wagers: int | None
     open_value: float
     exact: bool = True
     stderr: float = 0.0
@@ -270,7 +268,7 @@ def _mask(numbers) -> int:
     return m
 
 
-def evaluate_view(view: Any, draws: Optional[int] = None) -> HandEvaluation:
+def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
     """Evaluate every colour of a ``View`` for its viewer (``draws`` default: useful draws)."""
     nc = view.rules.colors
     counts = view.unseen_counts()
@@ -303,7 +301,7 @@ def evaluate_view(view: Any, draws: Optional[int] = None) -> HandEvaluation:
     return HandEvaluation(draws=draws, colours=out)
 
 
-def evaluate_position(position: Any, player: int, draws: Optional[int] = None) -> float:
+def evaluate_position(position: Any, player: int, draws: int | None = None) -> float:
     """The compiled evaluator on a ``Position``'s kernel state, from ``player``'s side."""
     out = np.empty(position.rules.colors)
     return float(evaluate_state(position.state, player, -1 if draws is None else draws, out))

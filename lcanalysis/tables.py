@@ -46,16 +46,15 @@ import itertools
 import os
 import sys
 import time
-from typing import Optional
 
-import pandas as pd
+import pandas as pd  # type: ignore[import-untyped]
 
 from .wager import ColorState, analyze, mean_score
 from .wager_models import turn_model
 
 COMMAND = "python -m lcanalysis.tables"
 SELECTED_DRAWS = (0, 3, 6, 10, 15, 21)
-ALL_DRAWS = tuple(range(0, 22))
+ALL_DRAWS = tuple(range(22))
 TURN_SHARE = 1 / 3  # the turn-model columns: the colour gets a third of the player's turns
 TURN_SAMPLES = 2000
 
@@ -72,7 +71,7 @@ def unseen_for(draws: int) -> int:
     return 2 * draws + 10
 
 
-def holdings(count: Optional[int] = None):
+def holdings(count: int | None = None):
     """Every set of numbers of one colour (face values), optionally of one size."""
     values = range(2, 11)
     sizes = range(10) if count is None else [count]
@@ -113,11 +112,12 @@ def breakeven_by_holding(draws=SELECTED_DRAWS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _representative(n: int, total: int) -> Optional[tuple[int, ...]]:
+def _representative(n: int, total: int) -> tuple[int, ...]:
+    """The first holding of ``n`` numbers summing to ``total`` (the canonical mean depends on no more)."""
     for h in holdings(n):
         if sum(h) == total:
             return h
-    return None
+    raise ValueError(f"no holding of {n} numbers sums to {total}")
 
 
 def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True) -> pd.DataFrame:
@@ -201,14 +201,14 @@ def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS) -> pd.DataFrame:
 
 TABLES = {
     "wager_breakeven_by_count.csv": (breakeven_by_count,
-                                     "P(score>=0), P(score>0) and mean with no wager, by numbers held and "
-                                     "useful draws, averaged over holdings"),
+                                     ("P(score>=0), P(score>0) and mean with no wager, by numbers held and "
+                                      "useful draws, averaged over holdings")),
     "wager_breakeven_by_holding.csv": (breakeven_by_holding,
                                        "P(score>=0) and mean with no wager for every holding, at selected draws"),
     "wager_ev_by_wagers.csv": (ev_by_wagers, "mean score with 0..3 wagers by count and sum of numbers held"),
     "wager_min_holding.csv": (min_holding,
-                              "smallest sum of the held numbers at which opening (mean>=0) and each wager "
-                              "(raises the mean, mean>=0) pay"),
+                              ("smallest sum of the held numbers at which opening (mean>=0) and each wager "
+                               "(raises the mean, mean>=0) pay")),
 }
 
 
@@ -234,7 +234,7 @@ def write_tables(out_dir: str = "data", names=None, file=None) -> dict[str, floa
     return timings
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog=COMMAND, description="Write the wager tables (CSV) into a folder.")
     ap.add_argument("--out", default="data", help="folder to write into (default: data)")
     ap.add_argument("names", nargs="*", help="only these tables (file names)")

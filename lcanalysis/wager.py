@@ -30,13 +30,14 @@ Plain inputs (face values 2..10, counts) keep the maths independent of the objec
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any
 
 from .cards import COLOR_LETTERS, Card, CardError, color_index
 
-Number = Union[Fraction, float]
+Number = Fraction | float
 
 MIN_VALUE, MAX_VALUE = 2, 10
 BONUS_CARDS, BONUS = 8, 20
@@ -122,7 +123,7 @@ class WagerAnalysis:
 
     draws: int
     by_wagers: list[WagerOutcome]
-    color: Optional[str] = None
+    color: str | None = None
     exact: bool = True
     model: str = "canonical"
     inputs: dict[str, Any] = field(default_factory=dict)
@@ -245,8 +246,8 @@ class ColorState:
 
     @classmethod
     def make(cls, hand: Iterable[int] = (), hand_wagers: int = 0, placed: Iterable[int] = (),
-             placed_wagers: int = 0, unseen: Optional[Iterable[int]] = None,
-             unseen_total: Optional[int] = None) -> "ColorState":
+             placed_wagers: int = 0, unseen: Iterable[int] | None = None,
+             unseen_total: int | None = None) -> ColorState:
         """Build and check. ``unseen`` defaults to every number not in ``placed`` or ``hand``;
         ``unseen_total`` defaults to 52: the start of a 5-colour round seen by one player
         (60 cards less the 8 in hand: the 44-card draw pile and the opponent's 8)."""
@@ -314,7 +315,7 @@ def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dic
 
 
 def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool = True,
-                       _drawn: Optional[dict[tuple[int, int], Number]] = None) -> dict[int, Number]:
+                       _drawn: dict[tuple[int, int], Number] | None = None) -> dict[int, Number]:
     """The distribution of the final score with ``wagers`` placed now (canonical model)."""
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
@@ -339,7 +340,7 @@ def _mean(dist: dict[int, Number]) -> Number:
     return sum((s * p for s, p in items), zero)
 
 
-def analyze(state: ColorState, draws: int, exact: bool = True, color: Optional[str] = None) -> WagerAnalysis:
+def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """Every ``j`` the model allows: distribution, mean, chance of profit and of breaking even."""
     drawn = drawn_distribution(state, draws, exact)
     outs = []
@@ -352,8 +353,8 @@ def analyze(state: ColorState, draws: int, exact: bool = True, color: Optional[s
 
 def wager_distribution(hand: Iterable[int] = (), hand_wagers: int = 0, draws: int = 0,
                        placed: Iterable[int] = (), placed_wagers: int = 0,
-                       unseen: Optional[Iterable[int]] = None, unseen_total: Optional[int] = None,
-                       exact: bool = True, color: Optional[str] = None) -> WagerAnalysis:
+                       unseen: Iterable[int] | None = None, unseen_total: int | None = None,
+                       exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """The canonical model on plain numbers (face values 2..10).
 
     ``unseen`` defaults to every number of the colour not placed and not in hand;
@@ -390,7 +391,7 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
 
 def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean",
-                     max_draws: Optional[int] = None) -> Optional[int]:
+                     max_draws: int | None = None) -> int | None:
     """The break-even point: the fewest draws at which the expedition breaks even.
 
     ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2.
@@ -415,7 +416,7 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
 # --- the adapter for a View ------------------------------------------------------------------
 
 
-def color_state_from_view(view: Any, color: Union[str, int]) -> ColorState:
+def color_state_from_view(view: Any, color: str | int) -> ColorState:
     """The ``ColorState`` of one colour as ``view``'s viewer sees it."""
     colors = view.rules.colors
     if isinstance(color, str):
@@ -454,7 +455,7 @@ def _check_draws(view: Any, draws: Any) -> int:
     return draws
 
 
-def analyze_view(view: Any, color: Union[str, int], draws: int, exact: bool = True) -> WagerAnalysis:
+def analyze_view(view: Any, color: str | int, draws: int, exact: bool = True) -> WagerAnalysis:
     """The canonical model for one colour of a ``View`` (``draws`` at most the draw pile's size)."""
     state = color_state_from_view(view, color)
     draws = _check_draws(view, draws)

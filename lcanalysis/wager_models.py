@@ -43,12 +43,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
 
 import numpy as np
 from numba import njit
 
-from .wager import ColorState, WagerAnalysis, WagerError, WagerOutcome, analyze
+from .wager import ColorState, Number, WagerAnalysis, WagerError, WagerOutcome, analyze
 
 SCORE_OFFSET = 80  # scores run from -80 to 156
 SCORE_SLOTS = 237
@@ -226,7 +225,7 @@ class OpponentInfo:
 
 
 def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
-        opponent: Optional[OpponentInfo] = None, keep_unopened: float = 0.5, p_pickup: float = 0.0,
+        opponent: OpponentInfo | None = None, keep_unopened: float = 0.5, p_pickup: float = 0.0,
         decline_end: bool = False, n: int = 20_000, seed: int = 0, model: str = "",
         eager: bool = False) -> WagerAnalysis:
     if not 0 <= draws <= state.unseen_total:
@@ -235,7 +234,7 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     if draws + opp.hidden + opp.draws > state.unseen_total:
         raise WagerError(f"the player's {draws} draws, the opponent's {opp.hidden} hidden cards and "
                          f"{opp.draws} draws exceed the {state.unseen_total} unseen cards")
-    budget = int(math.ceil(share * turns - 1e-9)) if turns >= 0 else 0
+    budget = math.ceil(share * turns - 1e-9) if turns >= 0 else 0
     outs = []
     pm = _mask(state.placed)
     for j in state.wager_choices:
@@ -244,7 +243,7 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
                              state.unseen_total, draws, opp.hidden, opp.draws, _mask(opp.known),
                              opp.opened, max(opp.top - 1, 0), keep_unopened, p_pickup, turns, budget,
                              decline_end, n, seed + 7919 * j, hist, eager)
-        dist = {int(i) - SCORE_OFFSET: float(c) / n for i, c in enumerate(hist) if c}
+        dist: dict[int, Number] = {int(i) - SCORE_OFFSET: float(c) / n for i, c in enumerate(hist) if c}
         outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean), exact=False,
                                  stderr=float(sd / math.sqrt(n))))
     return WagerAnalysis(draws=draws, by_wagers=outs, exact=False, model=model,
@@ -276,7 +275,7 @@ def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_00
 
 
 def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pickup: float = 0.5,
-                   keep_unopened: float = 0.5, turns: Optional[int] = None, share: float = 1.0,
+                   keep_unopened: float = 0.5, turns: int | None = None, share: float = 1.0,
                    n: int = 20_000, seed: int = 0, policy: str = "late") -> WagerAnalysis:
     """The opponent's hand and needs: live cards it cannot use come back with probability ``p_pickup``.
 
@@ -291,7 +290,7 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
                model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})")
 
 
-def decline_now(analysis: WagerAnalysis, opened: bool) -> tuple[float, Optional[int]]:
+def decline_now(analysis: WagerAnalysis, opened: bool) -> tuple[float, int | None]:
     """Value and choice when an unopened colour may be left alone, decided now from the means.
 
     Returns ``(value, wagers)``; ``wagers`` is None for "do not open".
@@ -311,11 +310,11 @@ def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAn
     outs = []
     for o in base.by_wagers:
         if o.wagers == 0 and unopened:
-            dist: dict[int, object] = {}
+            dist: dict[int, Number] = {}
             for s, p in o.distribution.items():
                 key = max(s, 0)
                 dist[key] = dist.get(key, 0) + p
-            zero = Fraction(0) if exact else 0.0
+            zero: Number = Fraction(0) if exact else 0.0
             mean = sum((s * p for s, p in dist.items()), zero)
             outs.append(WagerOutcome(wagers=0, distribution=dict(sorted(dist.items())), mean=mean))
         else:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Optional
 
 import numpy as np
 from numba import njit
@@ -251,7 +250,7 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table).
     """
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
 
     rows, scores = snapshot_rounds(rounds, snap_turn, seed)
     # keep colour blocks for row_share: compute share on the full rows first
@@ -274,7 +273,7 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
         })
     df = pd.DataFrame(table)
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
-            "rows": int(len(realized))}
+            "rows": len(realized)}
     if file is not None:
         print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(realized)} expeditions "
               f"({'holding a number' if only_opened else 'all colours'}); mean round score per player "
@@ -326,7 +325,7 @@ def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 200
     return out
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.wager_sim", description=__doc__.splitlines()[0])

@@ -99,8 +99,7 @@ def test_view_and_state_evaluators_agree_with_the_exact_model_at_the_deal(seed):
 def test_declined_colour_is_worth_nothing_and_ranked_last():
     pos = Position.from_parts(
         hands=[["R2", "R3", "B8", "B9", "B10", "Bw", "G5", "Y4"], ["G2", "G3", "G4", "W2", "W3", "W4", "Y2", "Y3"]],
-        deck=[c for c in ("R4 R5 R6 R7 R8 R9 R10 Rw Rw Rw B2 B3 B4 B5 B6 B7 Bw Bw G6 G7 G8 G9 G10 Gw Gw Gw "
-                          "W5 W6 W7 W8 W9 W10 Ww Ww Ww Y5 Y6 Y7 Y8 Y9 Y10 Yw Yw Yw").split()],
+        deck=[c for c in ["R4", "R5", "R6", "R7", "R8", "R9", "R10", "Rw", "Rw", "Rw", "B2", "B3", "B4", "B5", "B6", "B7", "Bw", "Bw", "G6", "G7", "G8", "G9", "G10", "Gw", "Gw", "Gw", "W5", "W6", "W7", "W8", "W9", "W10", "Ww", "Ww", "Ww", "Y5", "Y6", "Y7", "Y8", "Y9", "Y10", "Yw", "Yw", "Yw"]],
     )
     ev = evaluate_view(pos.view(0), draws=0)
     red = ev.colours[4]
