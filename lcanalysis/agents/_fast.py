@@ -53,7 +53,7 @@ P_A, P_QF, P_B, P_DANGER, P_DANGER_NEW, P_DENY, P_DECK, P_STALL, P_CROWD, P_PILE
 N_PARAMS = 10
 
 #: the heuristic agent: card counting, hand-to-turns pressure, discard danger, denial, stalling
-HEURISTIC_PARAMS = np.array([0.85, 0.8, 0.8, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0], dtype=np.float64)
+HEURISTIC_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0], dtype=np.float64)
 #: the greedy agent: its own hand only (no counting, no opponent, always the deck unless a pile
 #: card improves a colour at once)
 GREEDY_PARAMS = np.array([0.95, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)

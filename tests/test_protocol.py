@@ -1,0 +1,104 @@
+"""The JSON-lines bot protocol: answers turns, refuses bad requests with an error, keeps serving."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lcanalysis.agents import make_agent
+from lcanalysis.agents.protocol import BotError, ExternalAgent, serve
+from lcanalysis.moves import Move
+from lcanalysis.position import Position
+
+
+def _run(lines, agent="heuristic"):
+    inp = io.StringIO("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    out = io.StringIO()
+    status = serve(agent, inp, out)
+    return status, [json.loads(x) for x in out.getvalue().splitlines()]
+
+
+def _mid_round(seed=4, turns=10):
+    pos = Position.deal(seed)
+    agent = make_agent("greedy")
+    for _ in range(turns):
+        pos.push(agent.choose(pos.view(pos.to_move), 0))
+    return pos
+
+
+def test_a_turn_request_gets_a_legal_move():
+    pos = _mid_round()
+    view = pos.view(pos.to_move)
+    status, replies = _run([{"type": "turn", "position": view.to_json(), "time_ms": 1000}, {"type": "quit"}])
+    assert status == 0
+    assert len(replies) == 1
+    move = Move.parse(replies[0]["move"])
+    assert pos.can_play(move)
+    assert replies[0]["move"] == str(make_agent("heuristic").choose(view, 0 + len(view.history)))
+
+
+def test_bad_requests_get_an_error_and_the_bot_keeps_serving():
+    pos = _mid_round()
+    view = pos.view(pos.to_move)
+    good = {"type": "turn", "position": view.to_json()}
+    bad_card = json.loads(json.dumps(good))
+    bad_card["position"]["hands"][view.viewer][0] = "R11"
+    not_mover = pos.view(1 - pos.to_move).to_json()
+    over = Position.deal(1)
+    requests = [
+        "this is not json",
+        [1, 2, 3],
+        {"type": "dance"},
+        {"type": "turn"},
+        bad_card,
+        {"type": "turn", "position": not_mover},
+        {"type": "turn", "position": good["position"], "time_ms": -5},
+        good,
+        {"type": "quit"},
+        good,  # never read: the bot has quit
+    ]
+    status, replies = _run(requests)
+    assert status == 0
+    assert len(replies) == 8
+    for r in replies[:7]:
+        assert set(r) == {"error"} and r["error"]
+    assert "R11" in replies[4]["error"]
+    assert pos.can_play(replies[7]["move"])
+    assert over.deck_count == 44
+
+
+def test_a_full_position_is_answered_from_the_movers_view():
+    pos = _mid_round(seed=9)
+    status, replies = _run([{"type": "turn", "position": pos.to_json()}])
+    assert status == 0 and pos.can_play(replies[0]["move"])
+
+
+def test_the_bot_runs_as_a_program_and_exits_with_status_zero():
+    pos = _mid_round()
+    req = json.dumps({"type": "turn", "position": pos.view(pos.to_move).to_json()}) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis.agents.protocol", "greedy"],
+                          input=req + "{oops\n" + req + '{"type": "quit"}\n', capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert "move" in lines[0] and "error" in lines[1] and lines[2] == lines[0]
+
+
+def test_an_external_agent_plays_what_the_bot_answers_and_refuses_an_error():
+    pos = _mid_round()
+    view = pos.view(pos.to_move)
+    ext = ExternalAgent([sys.executable, "-m", "lcanalysis.agents.protocol", "heuristic"])
+    try:
+        assert ext.choose(view, 0) == make_agent("heuristic").choose(view, len(view.history))
+    finally:
+        ext.close()
+    liar = ExternalAgent([sys.executable, "-c", "import sys\nfor l in sys.stdin: print('{\"move\": \"+Y2/D\"}', flush=True)"])
+    try:
+        if pos.can_play("+Y2/D"):
+            pytest.fail("test position should not allow +Y2/D")
+        with pytest.raises(BotError, match="illegal"):
+            liar.choose(view)
+    finally:
+        liar.close()
