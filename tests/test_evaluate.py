@@ -133,3 +133,39 @@ def test_evaluator_is_fast_enough_for_search_leaves():
         evaluate_difference(pos.state, 0, -1)
     per_call = (time.perf_counter() - t) / n
     assert per_call < 200e-6  # two players, five colours, including the Python call overhead
+
+
+NOJIT_SCRIPT = r"""
+import json, numpy as np
+from lcanalysis.position import Position
+from lcanalysis.evaluate import evaluate_state
+from lcanalysis.wager_models import turn_model, opponent_model, OpponentInfo
+from lcanalysis.wager import ColorState
+out = []
+for seed in range(4):
+    pos = Position.deal(seed=seed)
+    o = np.empty(5)
+    out.append([evaluate_state(pos.state, p, k, o) for p in (0, 1) for k in (-1, 0, 5, 21)])
+st = ColorState.make(hand=[5, 7], hand_wagers=1, unseen_total=30)
+out.append([o.mean for o in turn_model(st, 8, n=300, seed=1).by_wagers])
+opp = OpponentInfo(hidden=8, draws=7, opened=True, top=6)
+out.append([o.mean for o in opponent_model(st, 7, opp, n=300, seed=1).by_wagers])
+print(json.dumps(out))
+"""
+
+
+def test_compiled_code_gives_the_same_answers_with_the_jit_off():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable)
+        proc = subprocess.run([sys.executable, "-c", NOJIT_SCRIPT], env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(json.loads(proc.stdout))
+    for a, b in zip(*outs):
+        assert a == pytest.approx(b, abs=1e-9)

@@ -336,3 +336,58 @@ def test_analyze_view_counts_the_opponents_unknown_cards_as_unseen():
     r = analyze_view(view, "G", 0)
     state = r.inputs["state"]
     assert state.unseen_total == 60 - 8 == view.deck_count + view.opponent_count
+
+
+# --- end to end: an interchange-format view, read and answered, and the command line ------------------
+
+
+def _hand_checkable_view() -> dict:
+    """A view where red is checkable by hand: R6 R8 R9 and a wager held; of the 6 unseen cards
+    (2 in the draw pile, 4 unknown in the opponent's hand) only R7 and R10 are red."""
+    from lcanalysis.cards import card_str, full_deck
+
+    hand = ["R6", "R8", "R9", "Rw", "B2", "B3", "B4", "B5"]
+    unseen = ["R7", "R10", "Y2", "Y3", "Y4", "Y5"]
+    known = ["G2", "G3", "G4", "G5"]
+    rest = [card_str(t) for t in full_deck(5)]
+    for c in hand + unseen + known:
+        rest.remove(c)
+    discards: dict[str, list[str]] = {}
+    for c in rest:  # everything else face up on the discard piles (any order is legal there)
+        discards.setdefault(c[0], []).append(c)
+    return {"to_move": 0, "hands": [hand, {"known": known, "count": 8}], "discards": discards, "deck": 2}
+
+
+def test_interchange_view_gives_the_hand_derived_answer():
+    from lcanalysis.notation import read_position
+
+    view = read_position(_hand_checkable_view())
+    ans = wager_answer(view, "R", 2)
+    # C(6,2) = 15 pairs: no red card 6 -> 23 (3); R7 only 4 -> 30 (10); R10 only 4 -> 33 (13); both 1 -> 40 (20)
+    expect0 = {"3": 6 / 15, "10": 4 / 15, "13": 4 / 15, "20": 1 / 15}
+    assert ans["color"] == "R" and ans["draws"] == 2
+    assert [o["wagers"] for o in ans["by_wagers"]] == [0, 1]
+    for o, factor in zip(ans["by_wagers"], (1, 2)):
+        want = {str(int(s) * factor): p for s, p in expect0.items()}
+        assert o["distribution"].keys() == want.keys()
+        for s, p in want.items():
+            assert o["distribution"][s] == pytest.approx(p, abs=1e-15)
+        assert o["mean"] == pytest.approx(factor * 130 / 15)
+        assert o["p_positive"] == pytest.approx(1.0)
+    with pytest.raises(DrawsOutOfRangeError, match="2 card"):
+        wager_answer(view, "R", 3)
+
+
+def test_command_line_prints_the_same_answer(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(_hand_checkable_view()))
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "wager", str(path), "--color", "r", "--draws", "2",
+                           "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    from lcanalysis.notation import read_position
+
+    assert json.loads(proc.stdout) == json.loads(json.dumps(wager_answer(read_position(_hand_checkable_view()),
+                                                                         "R", 2)))
