@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -321,3 +322,53 @@ def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAn
             outs.append(o)
     return WagerAnalysis(draws=draws, by_wagers=outs, color=base.color, exact=exact,
                          model="decline at end", inputs=base.inputs)
+
+
+# --- from a View ---------------------------------------------------------------------------------
+
+
+def opponent_info_from_view(view: Any, color: str | int) -> OpponentInfo:
+    """What ``view``'s viewer knows of the opponent in one colour; the opponent's pile draws assume
+    both players draw from the pile (the viewer gets ``turns_left``, the opponent the rest)."""
+    from .wager import color_state_from_view
+
+    color_state_from_view(view, color)  # validates the colour
+    c = color if isinstance(color, int) else "YBWGRP".index(color.upper())
+    opp = 1 - view.viewer
+    exp = view.expeditions[opp][c]
+    nums = [x.number for x in exp if not x.is_wager]
+    known = tuple(sorted(x.number for x in view.opponent_known if x.color == c and not x.is_wager))
+    mine = turns_left(int(view.deck_count), view.to_move == view.viewer)
+    return OpponentInfo(hidden=int(view.opponent_count) - len(view.opponent_known),
+                        draws=int(view.deck_count) - mine, known=known, opened=bool(exp),
+                        top=max(nums, default=0))
+
+
+def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pickup: float = 0.1,
+                        keep_unopened: float = 0.5, n: int = 20_000, seed: int = 0) -> dict[str, WagerAnalysis]:
+    """Every model for one colour of a view, with the draws and turns the view implies.
+
+    The viewer has ``turns_left(deck, to_move)`` turns and one fewer useful draws (both players
+    drawing from the pile). Keys: ``canonical`` (exact, useful draws), ``decline_at_end`` (exact),
+    ``turns`` (late policy), ``turns_eager``, ``opponent`` and ``turns_opponent`` (Monte Carlo,
+    ``p_pickup`` default 0.1, the value that fits simulated play; see docs/wagers.md).
+    """
+    from .wager import analyze_view, color_state_from_view
+
+    state = color_state_from_view(view, color)
+    turns = turns_left(int(view.deck_count), view.to_move == view.viewer)
+    k = max(turns - 1, 0)
+    opp = opponent_info_from_view(view, color)
+    letter = color.upper() if isinstance(color, str) else "YBWGRP"[color]
+    out = {
+        "canonical": analyze_view(view, color, k),
+        "decline_at_end": decline_at_end(state, k),
+        "turns": turn_model(state, turns, share=share, n=n, seed=seed),
+        "turns_eager": turn_model(state, turns, share=share, n=n, seed=seed, policy="eager"),
+        "opponent": opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed),
+        "turns_opponent": opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened,
+                                         turns=turns, share=share, n=n, seed=seed),
+    }
+    for a in out.values():
+        a.color = letter
+    return out

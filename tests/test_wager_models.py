@@ -238,3 +238,26 @@ def test_models_against_bot_play_print_their_error(capsys):
     assert abs(late["bias"]) < abs(can["bias"]) and abs(eager["bias"]) < abs(can["bias"])
     assert late["bias"] > 0 > eager["bias"]  # realized lies between the two policies
     assert np.isfinite(df["RMSE"]).all()
+
+
+# --- from a view ------------------------------------------------------------------------------------
+
+
+def test_view_models_use_the_turns_and_opponent_the_view_implies():
+    from test_wager import _hand_checkable_view
+
+    from lcanalysis.notation import read_position
+    from lcanalysis.wager import analyze_view
+    from lcanalysis.wager_models import analyze_view_models, opponent_info_from_view
+
+    view = read_position(_hand_checkable_view())  # deck 2, viewer to move: 1 turn, 0 useful draws
+    # by hand: the opponent holds G2 G3 G4 G5 (known) and 4 unknown cards, and gets the other pile card
+    g = opponent_info_from_view(view, "G")
+    assert (g.hidden, g.draws, g.known, g.opened, g.top) == (4, 1, (2, 3, 4, 5), False, 0)
+    models = analyze_view_models(view, "R", n=4000)
+    assert models["canonical"].to_json() == analyze_view(view, "R", 0).to_json()
+    # one turn: red places one card at most; R6 R8 R9 with one turn: the 9 alone, -11; the wager
+    # takes the only turn: -40
+    assert models["turns"].outcome(0).distribution == {-11: 1.0}
+    assert models["turns"].outcome(1).distribution == {-40: 1.0}
+    assert set(models) == {"canonical", "decline_at_end", "turns", "turns_eager", "opponent", "turns_opponent"}
