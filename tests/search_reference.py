@@ -9,7 +9,7 @@ endgames as kernel states, and a reader from kernel states into this module's tu
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -44,11 +44,11 @@ def total_points(exp) -> int:
 
 def legal_turns(game):
     """(type, play, source) for the mover; source 0 = deck, 1 + c = pile c."""
-    nc, no_redraw, mover, hands, exps, piles, deck, stalls, tl = game
+    nc, no_redraw, mover, hands, exps, piles, _deck, stalls, _tl = game
     out = []
     for t in sorted(set(hands[mover])):
         c, r = divmod(t, RANKS)
-        w, ranks = exps[mover][c]
+        _w, ranks = exps[mover][c]
         can_play = (not ranks) if r == 0 else (not ranks or r > max(ranks))
         for play in (True, False):
             if play and not can_play:
@@ -73,7 +73,7 @@ def turn_code(nc: int, turn) -> int:
 
 
 def place(game, t, play):
-    nc, no_redraw, mover, hands, exps, piles, deck, stalls, tl = game
+    _nc, _no_redraw, mover, hands, exps, piles, _deck, _stalls, _tl = game
     hand = list(hands[mover])
     hand.remove(t)
     c, r = divmod(t, RANKS)
@@ -93,17 +93,17 @@ def diff(exps, player) -> int:
     return total_points(exps[player]) - total_points(exps[1 - player])
 
 
-@lru_cache(maxsize=None)
+@cache
 def value(game) -> float:
     """Value of the game for the player to move (maximizing; the opponent minimizes)."""
-    nc, no_redraw, mover, hands, exps, piles, deck, stalls, tl = game
+    _nc, _no_redraw, mover, _hands, exps, _piles, deck, _stalls, tl = game
     if not deck or tl == 0:
         return float(diff(exps, mover))
     return max(turn_value(game, turn) for turn in legal_turns(game))
 
 
 def turn_value(game, turn) -> float:
-    nc, no_redraw, mover, hands0, exps0, piles0, deck, stalls, tl = game
+    nc, no_redraw, mover, _hands0, _exps0, _piles0, deck, stalls, tl = game
     t, play, src = turn
     hands, exps, piles = place(game, t, play)
     tl2 = None if tl is None else tl - 1
@@ -143,7 +143,7 @@ def solo_value(hand, exp, deck, mine: bool, tl) -> float:
     return _solo(tuple(sorted(hand)), tuple(exp), tuple(sorted(deck)), mine, tl)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _solo(hand, exp, deck, mine, tl):
     if not deck or tl == 0:
         return float(total_points(exp))

@@ -34,10 +34,9 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples`` and
     ``seed`` apply to a view (see ``solve_view``).
     """
+    from ..view import View
     from ._common import load
     from .view_value import solve_view as _view
-
-    from ..view import View
 
     pos = load(target)
     if isinstance(pos, View):

@@ -9,13 +9,9 @@ import numpy as np
 
 from ..core import kernel as K
 from ..moves import Move
-from .perfect import LEAF_AS_IS, LEAF_SIMPLE, MAX_STALLS, MAX_TL
+from .perfect import LEAF_AS_IS, LEAF_SIMPLE, MAX_STALLS, MAX_TL, SearchError
 
 LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_SIMPLE, "simple": LEAF_SIMPLE}
-
-
-class SearchError(ValueError):
-    """A question the endgame searcher cannot answer as asked; the message says why."""
 
 
 def load(target: Any) -> Any:

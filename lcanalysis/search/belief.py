@@ -176,6 +176,6 @@ def solve_belief(target, max_turns=None, *, tables=None):
         nodes=int(tables.stats[1]),
         seconds=seconds,
         method=f"one-player expectimax over the unseen cards ({k} placements left to the player to move)",
-        notes=["value = expected final round score of the player to move (their own score, not a difference); "
-               "nobody draws from a discard pile; only the player's own draws are observed"],
+        notes=[("value = expected final round score of the player to move (their own score, not a difference); "
+                "nobody draws from a discard pile; only the player's own draws are observed")],
     )

@@ -41,7 +41,6 @@ from ..core.kernel import (
     H_DECK_END,
     H_DECK_POS,
     H_NC,
-    H_PHASE,
     H_TO_MOVE,
     H_TURN_CAP,
     MAX_MOVES,
@@ -86,6 +85,10 @@ LEAF_SIMPLE = 1
 
 EXACT, LOWER, UPPER = 1, 2, 3
 INF = np.inf
+
+
+class SearchError(ValueError):
+    """A question the endgame searcher cannot answer as asked; the message says why."""
 
 
 def zobrist_tables(seed: int = 20261129) -> np.ndarray:
@@ -138,7 +141,7 @@ def _dead_cut(s, nc, c):
     """Ranks 0..cut of colour c are dead for both players (cut 0: none is)."""
     a = top_rank(s[off_mask(nc, 0) + c])
     b = top_rank(s[off_mask(nc, 1) + c])
-    return a if a < b else b
+    return min(b, a)
 
 
 @njit(cache=True)
@@ -187,11 +190,9 @@ def _expedition_range(w, m, other_w, other_m):
             if w + j == 0 and avail == 0:
                 continue
             v = expedition_score(w + j, avail)
-            if v > hi:
-                hi = v
+            hi = max(hi, v)
         lo = -20 * (1 + w + aw)
-        if cur < lo:
-            lo = cur
+        lo = min(lo, cur)
         return lo, hi
     return cur, expedition_score(w, m | avail)
 
@@ -463,8 +464,7 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
                     else:
                         mask[c] = oldm
                 hand[t] += 1
-                if x > v:
-                    v = x
+                v = max(v, x)
         if v == -INF:  # an empty hand: nothing to place
             v = _solo_score(w, mask, nc)
     sk1[slot] = k1
@@ -594,7 +594,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
                         break
                 if skip:
                     continue
-        am = best if best > alpha else alpha
+        am = max(alpha, best)
         # --- one whole turn: placement, then the draw
         if placed:
             apply_place(s, place)
@@ -645,8 +645,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
                             v = total + pr * lo + lo * rest
                             done = True
                             break
-                        a_c = a_i if a_i > lo else lo
-                        b_c = b_i if b_i < hi else hi
+                        a_c = max(lo, a_i)
+                        b_c = min(hi, b_i)
                         bring_to_top(s, u)
                         apply_draw(s, 0)
                         dc[u] -= 1
@@ -777,10 +777,10 @@ def search_root(
     st0, st1 = int(stalls[0]), int(stalls[1])
     tl = int(max_turns)
     if tl > MAX_TL:
-        raise ValueError(f"max_turns must be at most {MAX_TL}, got {tl}")
+        raise SearchError(f"max_turns must be at most {MAX_TL}, got {tl}")
     depth = max_depth(int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl)
     if depth >= 120:
-        raise ValueError(
+        raise SearchError(
             "the bounds allow lines of more than 120 turns: give a smaller max_stalls or max_turns"
         )
     if tables is None:
@@ -817,7 +817,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     import time
 
     from ..analysis import Analysis, MoveValue
-    from ._common import SearchError, bounds_dict, check_bounds, check_state, load, move_text
+    from ._common import bounds_dict, check_bounds, check_state, load, move_text
 
     pos = load(position)
     from ..view import View

@@ -1,0 +1,142 @@
+"""Bad input gets a clear error from the library and the command line; the CLI's JSON answer;
+the searcher with the JIT off."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_search_perfect import tiny_position
+from test_search_view import played_down
+
+from lcanalysis.cli import main
+from lcanalysis.position import Position, PositionError
+from lcanalysis.search import SearchError, solve, solve_belief, solve_perfect, solve_view
+from lcanalysis.search.cli_solve import solve_json
+
+
+@pytest.fixture(scope="module")
+def pos():
+    return played_down(7, 3)
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({}, "no bound"),
+        ({"max_stalls": -1}, "max_stalls must be at least 0"),
+        ({"max_stalls": 1.5}, "max_stalls must be a whole number"),
+        ({"max_stalls": True}, "max_stalls must be a whole number"),
+        ({"max_turns": 0}, "max_turns must be at least 1"),
+        ({"max_turns": -3, "max_stalls": 1}, "max_turns must be at least 1"),
+        ({"max_stalls": 0, "leaf": "guess"}, "leaf must be"),
+        ({"max_stalls": 0, "leaf": "heuristic"}, "give max_turns"),
+        ({"max_stalls": 99}, "max_stalls must be at most"),
+    ],
+)
+def test_bad_bounds_are_refused_with_the_reason(pos, kwargs, message):
+    with pytest.raises(SearchError, match=message):
+        solve(pos, **kwargs)
+    with pytest.raises(SearchError, match=message):
+        solve(pos.view(), **kwargs)
+
+
+def test_a_finished_round_is_refused():
+    over = tiny_position([["R9"], ["B3"]], [["R8"], []], [])
+    for call in (lambda: solve(over, max_stalls=0), lambda: solve_belief(over)):
+        with pytest.raises(SearchError, match="round is over"):
+            call()
+
+
+def test_other_refusals(pos):
+    with pytest.raises(SearchError, match="samples applies to a player's view"):
+        solve(pos, max_stalls=0, samples=10)
+    with pytest.raises(SearchError, match="not to move|is to move"):
+        solve_view(pos.view(1 - pos.to_move), max_stalls=0)
+    with pytest.raises(SearchError, match="full position"):
+        solve_perfect(pos.view(), max_stalls=0)
+    with pytest.raises(SearchError, match="samples must be"):
+        solve_view(pos.view(), max_stalls=0, samples=1)
+    with pytest.raises(SearchError, match="120 turns"):
+        solve(pos, max_turns=500)
+    with pytest.raises(PositionError):
+        solve({"to_move": 0, "hands": [["R7"], ["R7"]], "deck": ["R7"]}, max_stalls=0)
+
+
+def test_solve_json_is_the_spec_object(pos):
+    out = solve_json(pos, max_stalls=0)
+    assert {"value", "exact", "moves", "nodes", "seconds"} <= set(out)
+    assert out["exact"] is True
+    vals = [m["value"] for m in out["moves"]]
+    assert vals == sorted(vals, reverse=True) and out["value"] == vals[0]
+    assert all(set(m) >= {"move", "value", "stderr"} for m in out["moves"])
+    with pytest.raises(SearchError, match="--max-stalls"):
+        solve_json(pos)
+
+
+def run_cli(args, capsys):
+    try:
+        rc = main(args)
+    except SystemExit as exc:  # argparse refusals
+        rc = exc.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_command_line_solve(pos, tmp_path: Path, capsys):
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos.to_json()))
+    rc, out, _ = run_cli(["solve", str(path), "--max-stalls", "0", "--json"], capsys)
+    assert rc == 0
+    answer = json.loads(out)
+    assert answer["moves"][0]["move"] == solve(pos, max_stalls=0).best.move
+    assert answer["bounds"] == {"max_stalls": 0}
+    rc, out, _ = run_cli(["solve", str(path), "--max-turns", "2", "--leaf", "as-is", "--json"], capsys)
+    assert rc == 0 and json.loads(out)["bounds"] == {"max_turns": 2, "leaf": "as-is"}
+    rc, _, err = run_cli(["solve", str(path), "--json"], capsys)
+    assert rc == 2 and "error: no bound" in err
+    rc, _, err = run_cli(["solve", str(path), "--max-stalls", "-1", "--json"], capsys)
+    assert rc == 2 and "--max-stalls" in err
+    view = tmp_path / "view.json"
+    view.write_text(json.dumps(pos.view().to_json()))
+    rc, out, _ = run_cli(["solve", str(view), "--max-stalls", "0", "--samples", "20", "--seed", "3", "--json"],
+                         capsys)
+    assert rc == 0 and json.loads(out)["exact"] is False
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"to_move": 0, "hands": [["R7"], ["R7"]], "deck": ["R7"]}')
+    rc, _, err = run_cli(["solve", str(bad), "--max-stalls", "0", "--json"], capsys)
+    assert rc == 2 and err.startswith("error:")
+
+
+NOJIT = r"""
+import sys, json
+sys.path.insert(0, sys.argv[1])
+import search_reference as R
+from lcanalysis.search.perfect import search_root
+worst = 0.0
+for seed, stalls, horizon in [(1, (0, 0), -1), (2, (1, 1), -1), (3, (-1, -1), 2)]:
+    s = R.random_endgame(seed, colors=5, hand=2, deck=3)
+    codes, vals, _ = search_root(s, stalls, horizon)
+    ref = R.root_values(R.game_from_state(s, stalls, horizon))
+    assert set(ref) == set(codes.tolist())
+    worst = max([worst] + [abs(ref[c] - v) for c, v in zip(codes.tolist(), vals.tolist())])
+print(json.dumps(worst))
+"""
+
+
+def test_searcher_runs_as_plain_python_with_the_jit_off():
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    proc = subprocess.run([sys.executable, "-c", NOJIT, str(Path(__file__).parent)], env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) < 1e-9
+
+
+def test_position_from_a_string_is_read(pos):
+    assert isinstance(pos, Position)
+    a = solve(pos.to_string(), max_stalls=0)
+    assert a.value == pytest.approx(solve(pos, max_stalls=0).value)

@@ -1,0 +1,227 @@
+"""Perfect-information endgame values against an independent brute-force reference.
+
+``search_reference`` is plain memoized expectiminimax on tuples, written from the spec
+without the kernel and without the searcher's tricks. Every root turn must agree to 1e-9.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import search_reference as R
+
+from lcanalysis.core import kernel as K
+from lcanalysis.moves import Move
+from lcanalysis.position import Position
+from lcanalysis.rules import Rules
+from lcanalysis.search import SearchBudgetExceeded, Tables, solve_perfect
+from lcanalysis.search.perfect import search_root
+
+UNLIMITED = -1
+
+# (stall budgets of player 0 and 1 (-1: unlimited), horizon (-1: none), deck size)
+CONFIGS = [
+    ((0, 0), -1, 3),
+    ((0, 0), -1, 4),
+    ((1, 1), -1, 3),
+    ((1, 0), -1, 3),
+    ((0, 2), -1, 2),
+    ((2, 1), -1, 2),
+    ((UNLIMITED, UNLIMITED), 3, 3),
+    ((1, 1), 2, 3),
+    ((0, 0), 2, 4),
+    ((UNLIMITED, 0), -1, 2),
+    ((0, UNLIMITED), -1, 2),
+]
+
+
+def assert_root_agrees(s, stalls, horizon, tables=None):
+    codes, vals, _ = search_root(s, stalls, horizon, tables=tables)
+    got = dict(zip(codes.tolist(), vals.tolist()))
+    ref = R.root_values(R.game_from_state(s, stalls, horizon))
+    assert set(got) == set(ref), "the searcher and the reference list different turns"
+    for code, v in ref.items():
+        assert got[code] == pytest.approx(v, abs=1e-9), str(Move.from_code(code, int(s[K.H_NC])))
+    return got
+
+
+@pytest.mark.parametrize("colors", [5, 6])
+@pytest.mark.parametrize("no_redraw", [True, False])
+@pytest.mark.parametrize("config", range(len(CONFIGS)))
+def test_every_root_turn_matches_the_brute_force_reference(colors, no_redraw, config):
+    stalls, horizon, deck = CONFIGS[config]
+    for k in range(3):
+        seed = 1000 * config + 10 * colors + 2 * k + int(no_redraw)
+        s = R.random_endgame(seed, colors=colors, hand=3, deck=deck, no_redraw=no_redraw)
+        assert_root_agrees(s, stalls, horizon)
+
+
+def test_larger_hands_and_sparse_colours_match_the_reference():
+    # 4-card hands over all colours: fewer dead cards, more turns to choose from
+    for seed in range(2):
+        s = R.random_endgame(50 + seed, colors=5, hand=4, deck=3, no_redraw=bool(seed % 2), focus=None,
+                             table=12, piles=6)
+        assert_root_agrees(s, (1, 0), -1)
+
+
+def test_the_tables_can_be_shared_between_related_solves():
+    tables = Tables(bits=12, solo_bits=12)  # small: many replacements, still exact
+    for seed in range(3):
+        s = R.random_endgame(300 + seed, colors=5, hand=3, deck=3)
+        assert_root_agrees(s, (1, 1), -1, tables)
+
+
+def test_decomposition_two_player_value_is_solo_minus_solo():
+    """With no discard-pile draws left, turn t draws the t-th card whatever anyone plays: the
+    two-player value equals the mover's one-player value minus the opponent's (both in the
+    reference, independently of the searcher), and the searcher's value agrees."""
+    for seed in range(8):
+        s = R.random_endgame(700 + seed, colors=5 + seed % 2, hand=3, deck=4, no_redraw=True)
+        game = R.game_from_state(s, (0, 0), -1)
+        _nc, _, mover, hands, exps, _piles, deck, _, _ = game
+        two = R.value(game)
+        solo = (R.solo_value(hands[mover], exps[mover], deck, True, None)
+                - R.solo_value(hands[1 - mover], exps[1 - mover], deck, False, None))
+        assert two == pytest.approx(solo, abs=1e-9)
+        _codes, vals, _ = search_root(s, (0, 0), -1)
+        assert vals.max() == pytest.approx(two, abs=1e-9)
+
+
+def test_deck_draw_order_is_the_same_whatever_is_played():
+    """The fact behind the decomposition, on the kernel: with only deck draws, the t-th turn
+    draws the t-th card of the pile, whatever the placements."""
+    s0 = R.random_endgame(5, colors=5, hand=3, deck=4)
+    od = K.off_deck(5)
+    order = list(s0[od:od + 4])
+    rng = np.random.default_rng(0)
+    buf = np.zeros(K.MAX_MOVES, dtype=np.int32)
+    for _ in range(20):
+        s = s0.copy()
+        drawn = []
+        while not K.is_over(s):
+            n = K.gen_placements(s, buf)
+            K.apply_place(s, buf[rng.integers(n)])
+            drawn.append(K.apply_draw(s, 0))
+        assert drawn == order
+
+
+# --- hand-worked endgames ----------------------------------------------------------------
+
+
+def tiny_position(hands, exps, deck, to_move=0, discards=None, colors=5, no_redraw=True):
+    """A position from card strings, with the rest of the cards out of play."""
+    from lcanalysis.cards import Card
+
+    hand_size = len(hands[0])
+    s = K.new_state(colors, hand_size, no_redraw, 200)
+    for p in range(2):
+        for text in hands[p]:
+            s[K.off_hand(colors, p) + Card.parse(text).type] += 1
+        for text in exps[p]:
+            card = Card.parse(text)
+            if card.is_wager:
+                s[K.off_wagers(colors, p) + card.color] += 1
+            else:
+                s[K.off_mask(colors, p) + card.color] |= 1 << (card.rank - 1)
+    for text in discards or []:
+        card = Card.parse(text)
+        opl = K.off_pile_len(colors) + card.color
+        s[K.off_pile(colors) + card.color * K.PILE_CAP + s[opl]] = card.rank
+        s[opl] += 1
+    od = K.off_deck(colors)
+    for i, text in enumerate(deck):
+        s[od + i] = Card.parse(text).type
+    s[K.H_DECK_END] = len(deck)
+    s[K.H_TO_MOVE] = to_move
+    return Position(Rules(colors=colors, hand_size=hand_size, no_redraw=no_redraw), s)
+
+
+def values(analysis):
+    return {m.move: m.value for m in analysis.moves}
+
+
+def test_hand_worked_last_card():
+    # Player 0 holds R10 and Y2 with R8 on the table (8 - 20 = -12); one card is left, so
+    # this turn draws it and ends the round. Player 1 has nothing on the table.
+    #   +R10/D: red = 8 + 10 - 20 = -2            -> -2
+    #   -R10/D, -Y2/D: red stays -12               -> -12
+    #   +Y2/D: -12 + (2 - 20) = -30                -> -30
+    pos = tiny_position([["R10", "Y2"], ["B5", "W5"]], [["R8"], []], ["G3"])
+    a = solve_perfect(pos, max_stalls=0)
+    assert values(a) == {"+R10/D": -2.0, "-R10/D": -12.0, "-Y2/D": -12.0, "+Y2/D": -30.0}
+    assert a.moves[0].move == "+R10/D" and a.value == -2.0 and a.exact
+
+
+def test_hand_worked_three_cards_with_chance():
+    # Player 0: R8 on the table (-12), hand R9 G2. Player 1: hand B3 Y4, nothing on the table.
+    # Pile {R10, Y2, W2}: turn 1 (player 0) draws c1, turn 2 (player 1) c2, turn 3 (player 0)
+    # places and draws the last card. Player 1 places once, from B3 Y4: discarding (0) beats
+    # B3 (-17) and Y4 (-16), so player 1 ends on 0 and each value is player 0's expectation:
+    #   +R9/D: red 8 9 = -3; c1 = R10 (1/3) then +R10: 27 - 20 = 7; else discard: -3
+    #          -> 7/3 - 6/3 = 1/3
+    #   -G2/D: then R9 or (if c1 = R10) R10: -2 if c1 = R10 else -3  -> -8/3
+    #   -R9/D: -2 if c1 = R10 (play it), else -12                     -> -26/3
+    #   +G2/D: green -18; then as -G2/D: -20 or -21                   -> -62/3
+    pos = tiny_position([["R9", "G2"], ["B3", "Y4"]], [["R8"], []], ["R10", "Y2", "W2"])
+    expect = {"+R9/D": 1 / 3, "-G2/D": -8 / 3, "-R9/D": -26 / 3, "+G2/D": -62 / 3}
+    got = values(solve_perfect(pos, max_stalls=0))
+    assert got.keys() == expect.keys()
+    for k, want in expect.items():
+        assert got[k] == pytest.approx(want, abs=1e-12)
+    # a horizon of one turn scores the table right after this placement
+    got = values(solve_perfect(pos, max_turns=1))
+    assert got == {"+R9/D": -3.0, "-G2/D": -12.0, "-R9/D": -12.0, "+G2/D": -30.0}
+
+
+def test_draw_step_position_values_the_draw_halves():
+    pos = tiny_position([["R9", "G2"], ["B3", "Y4"]], [["R8"], []], ["R10", "Y2", "W2"])
+    s = pos.state
+    K.apply_place(s, Move.parse("-G2/D").code(5) // 6)  # player 0 has discarded G2: draw step
+    a = solve_perfect(pos, max_stalls=1)
+    got = values(a)
+    # draw pile: as -G2/D above (-8/3); the G pile holds the card just discarded: blocked
+    assert got == {"/D": pytest.approx(-8 / 3, abs=1e-12)}
+
+
+def test_stalls_change_values_and_budgets_nest():
+    """More budget for the player to move can only help them; more for the opponent only hurt."""
+    for seed in range(6):
+        s = R.random_endgame(900 + seed, colors=5, hand=3, deck=3)
+        p = int(s[K.H_TO_MOVE])
+
+        def v(mine, theirs, s=s, p=p):
+            st = (mine, theirs) if p == 0 else (theirs, mine)
+            return search_root(s, st, -1)[1].max()
+
+        assert v(1, 0) >= v(0, 0) - 1e-9
+        assert v(0, 1) <= v(0, 0) + 1e-9
+        low, high = v(0, UNLIMITED), v(UNLIMITED, 0)
+        for b in (0, 1, 2):
+            assert low - 1e-9 <= v(b, b) <= high + 1e-9
+
+
+def test_heuristic_leaf_is_labelled_an_estimate():
+    pos = tiny_position([["R9", "G2"], ["B3", "Y4"]], [["R8"], []], ["R10", "Y2", "W2"])
+    a = solve_perfect(pos, max_turns=1, leaf="heuristic")
+    assert a.kind == "depth-limited estimate" and not a.exact
+    # the heuristic adds half the face value of each hand card playable on a started expedition:
+    # after -G2/D player 0 holds R9 (+4.5) and, one time in three, R10 (+5); player 1 has none
+    assert values(a)["-G2/D"] == pytest.approx(-12 + 4.5 + 5 / 3, abs=1e-12)
+
+
+def test_node_budget_stops_the_search():
+    s = R.random_endgame(11, colors=5, hand=4, deck=4, focus=None)
+    pos = Position(Rules(colors=5, hand_size=4), s)
+    with pytest.raises(SearchBudgetExceeded):
+        solve_perfect(pos, max_stalls=2, max_nodes=50)
+
+
+def test_answer_lists_moves_best_first_with_bounds():
+    pos = tiny_position([["R9", "G2"], ["B3", "Y4"]], [["R8"], []], ["R10", "Y2", "W2"])
+    a = solve_perfect(pos, max_stalls=0)
+    vals = [m.value for m in a.moves]
+    assert vals == sorted(vals, reverse=True)
+    assert a.bounds == {"max_stalls": 0} and a.kind == "perfect-information value"
+    assert a.nodes > 0 and not math.isnan(a.value)

@@ -1,0 +1,178 @@
+"""View values (E2), belief-optimal values (E3), iterative deepening and the bracket."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+import search_reference as R
+
+from lcanalysis.position import Position
+from lcanalysis.rules import Rules
+from lcanalysis.search import bracket, solve, solve_belief, solve_deepening, solve_perfect, solve_view
+from lcanalysis.search.view_value import split_weights
+
+
+def played_down(seed: int, deck: int, colors: int = 5, no_redraw: bool = True, stall_rate: float = 0.15):
+    """A dealt round played at random (mostly draw-pile draws) until ``deck`` cards are left."""
+    rng = random.Random(seed)
+    pos = Position.deal(seed=seed, rules=Rules(colors=colors, no_redraw=no_redraw))
+    while pos.deck_count > deck:
+        moves = pos.legal_moves()
+        if rng.random() > stall_rate:
+            moves = [m for m in moves if m.draws_from_deck]
+        pos.push(rng.choice(moves))
+    return pos
+
+
+def by_move(analysis):
+    return {m.move: m for m in analysis.moves}
+
+
+@pytest.mark.parametrize("colors,stalls,deck", [(5, 0, 2), (6, 0, 3), (5, 1, 2)])
+def test_view_value_is_the_average_over_enumerated_splits(colors, stalls, deck):
+    pos = played_down(10 + colors + deck, deck, colors)
+    view = pos.view(pos.to_move)
+    got = by_move(solve_view(view, max_stalls=stalls))
+    # independently: the view's own split enumeration, completed to positions, solved one by one
+    total_prob = 0.0
+    acc: dict[str, float] = {}
+    for prob, opp, rest in view.splits():
+        total_prob += prob
+        for m in solve_perfect(view.complete(opp, rest), max_stalls=stalls).moves:
+            acc[m.move] = acc.get(m.move, 0.0) + prob * m.value
+    assert total_prob == pytest.approx(1.0, abs=1e-12)
+    assert got.keys() == acc.keys()
+    for k, want in acc.items():
+        assert got[k].value == pytest.approx(want, abs=1e-9)
+        assert got[k].exact and got[k].stderr == 0.0
+
+
+def test_split_weights_count_physical_cards():
+    # two identical wagers and one number unseen, one goes to the opponent: the wager split
+    # arises twice out of three
+    splits = sorted(split_weights([2, 1], 1), key=lambda x: x[1])
+    assert [(round(p, 12), pick) for p, pick in splits] == [(round(1 / 3, 12), [0, 1]), (round(2 / 3, 12), [1, 0])]
+
+
+def test_sampled_view_value_lies_within_a_few_standard_errors():
+    pos = played_down(21, 3)
+    view = pos.view(pos.to_move)
+    exact = by_move(solve_view(view, max_stalls=0))
+    est = solve_view(view, max_stalls=0, samples=300, seed=4)
+    assert not est.exact and est.splits == 300 and "sampled" in est.method
+    again = solve_view(view, max_stalls=0, samples=300, seed=4)
+    assert [m.value for m in again.moves] == [m.value for m in est.moves]  # seeded: repeatable
+    spread = 0
+    for m in est.moves:
+        assert abs(m.value - exact[m.move].value) <= 4 * m.stderr + 1e-9
+        spread += m.stderr > 0
+    assert spread > 0  # the estimate does vary with the split
+
+
+def test_solve_dispatches_on_position_and_view():
+    pos = played_down(3, 3)
+    assert solve(pos, max_stalls=0).kind == "perfect-information value"
+    assert solve(pos.view(), max_stalls=0).kind == "view value (averaged over splits)"
+    assert solve(pos.to_json(), max_stalls=0).value == pytest.approx(solve(pos, max_stalls=0).value)
+
+
+# --- belief-optimal values -----------------------------------------------------------------
+
+
+def belief_reference(view):
+    """Independent E3: the viewer places, then draws a uniformly random unseen card, for as many
+    turns as they have left; plain recursion over every ordered draw."""
+    nc = view.rules.colors
+    exp = tuple((sum(c.is_wager for c in cards), tuple(c.rank for c in cards if not c.is_wager))
+                for cards in view.expeditions[view.viewer])
+    unseen = tuple(t for t, n in enumerate(view.unseen_counts()) for _ in range(int(n)))
+    d = view.deck_count
+    k = (d + 1) // 2
+
+    @cache
+    def best(hand, exp, pool, k):
+        if k == 0:
+            return float(R.total_points(exp))
+        return max(after(hand, exp, pool, k, t, play) for t, play in placements(hand, exp))
+
+    def placements(hand, exp):
+        for t in sorted(set(hand)):
+            c, r = divmod(t, 10)
+            _w, ranks = exp[c]
+            if (not ranks) if r == 0 else (not ranks or r > max(ranks)):
+                yield t, True
+            yield t, False
+
+    def after(hand, exp, pool, k, t, play):
+        h = list(hand)
+        h.remove(t)
+        e = list(exp)
+        if play:
+            c, r = divmod(t, 10)
+            w, ranks = e[c]
+            e[c] = (w + 1, ranks) if r == 0 else (w, ranks + (r,))
+        e = tuple(e)
+        if k == 1:
+            return float(R.total_points(e))
+        total = 0.0
+        for u in sorted(set(pool)):
+            rest = list(pool)
+            rest.remove(u)
+            total += pool.count(u) / len(pool) * best(tuple(sorted(h + [u])), e, tuple(rest), k - 1)
+        return total
+
+    hand = tuple(sorted(c.type for c in view.hand))
+    out = {}
+    for t, play in placements(hand, exp):
+        from lcanalysis.cards import Card
+
+        out[("+" if play else "-") + str(Card.from_type(t)) + "/D"] = after(hand, exp, unseen, k, t, play)
+    assert nc in (5, 6)
+    return out
+
+
+@pytest.mark.parametrize("seed,deck,colors", [(1, 3, 5), (2, 4, 6), (3, 5, 5)])
+def test_belief_optimal_values_match_a_plain_recursion(seed, deck, colors):
+    pos = played_down(seed, deck, colors)
+    view = pos.view(pos.to_move)
+    a = solve_belief(view)
+    ref = belief_reference(view)
+    got = {m.move: m.value for m in a.moves}
+    assert got.keys() == ref.keys()
+    for k in ref:
+        assert got[k] == pytest.approx(ref[k], abs=1e-9)
+    assert a.kind == "belief-optimal value" and a.exact
+
+
+def test_belief_value_of_a_position_is_its_movers_view():
+    pos = played_down(8, 4)
+    assert [m.value for m in solve_belief(pos).moves] == [m.value for m in solve_belief(pos.view()).moves]
+
+
+# --- deepening and the bracket ---------------------------------------------------------------
+
+
+def test_deepening_returns_the_deepest_finished_level_exactly():
+    pos = played_down(5, 3)
+    a = solve_deepening(pos, nodes=3_000_000, max_level=2)
+    level = a.bounds["max_stalls"]
+    assert level >= 1
+    ref = solve_perfect(pos, max_stalls=level)
+    assert [(m.move, m.value) for m in a.moves] == pytest.approx([(m.move, m.value) for m in ref.moves])
+    assert any(n.startswith("stalls=0") for n in a.notes)
+    h = solve_deepening(pos, nodes=200_000, on="turns", max_level=3)
+    assert h.bounds["max_turns"] >= 1
+
+
+def test_bracket_holds_bounded_values_between_w_me_and_w_opp():
+    pos = played_down(12, 2, stall_rate=0.3)
+    b = bracket(pos)
+    lo_hi = b.by_move()
+    for stalls in (0, 1):
+        for m in solve_perfect(pos, max_stalls=stalls).moves:
+            lo, hi = lo_hi[m.move]
+            assert lo - 1e-9 <= m.value <= hi + 1e-9
+    assert b.low.value <= b.high.value + 1e-9
+    assert set(b.to_json()) == {"low", "high", "pinned", "moves"}
