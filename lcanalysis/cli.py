@@ -234,6 +234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PositionError, RulesError, UsageError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and the like: not an error
+        sys.stderr.close()
+        return 0
     except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
