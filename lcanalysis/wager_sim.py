@@ -11,6 +11,8 @@ every colour what a model needs (rank masks, wagers, unseen cards, the opponent'
 the deck); at the end of the round it records what the expedition really scored.
 ``compare_models`` predicts each snapshot with each model and prints predicted versus realized:
 mean prediction, mean realized, bias with its standard error, RMSE of prediction minus outcome.
+``compare_decline`` does the same for the colours still untouched at the snapshot, where the
+models value the colour with the option to decline it.
 Run ``python -m lcanalysis.wager_sim`` for the table in docs/wagers.md.
 """
 
@@ -258,6 +260,20 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
     preds = predictions_with_share(rows[keep], shares[keep], n_mc=n_mc, seed=seed + 1)
     realized = rows[keep][:, F_FINAL].astype(float)
+    df = _error_table(preds, realized)
+    meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
+            "rows": len(realized)}
+    if file is not None:
+        print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(realized)} expeditions "
+              f"({'holding a number' if only_opened else 'all colours'}); mean round score per player "
+              f"{scores.mean():.1f}", file=file)
+        print(df.to_string(index=False, float_format=lambda x: f"{x:.2f}"), file=file)
+    return df, meta
+
+
+def _error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
+    import pandas as pd  # type: ignore[import-untyped]
+
     table = []
     for name, pred in preds.items():
         diff = pred - realized
@@ -271,13 +287,47 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
             "RMSE": math.sqrt(np.mean(diff ** 2)),
             "calibration MAE": _calibration_mae(pred, realized),
         })
-    df = pd.DataFrame(table)
-    meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
-            "rows": len(realized)}
+    return pd.DataFrame(table)
+
+
+def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc: int = 2000, file=None):
+    """Colours with nothing on the expedition at the snapshot: the value of the colour (open with the
+    best number of wagers, or decline) predicted by each model, against what it really scored
+    (0 when the bot never opened it)."""
+    from .wager import ColorState, mean_score
+    from .wager_models import _mc, decline_at_end, turns_left
+
+    rows, scores = snapshot_rounds(rounds, snap_turn, seed)
+    shares = np.array([row_share(rows, i) for i in range(len(rows))])
+    keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
+    sel, sh = rows[keep], shares[keep]
+    names = ["canonical, open with best wagers", "decline now (canonical; the evaluator)",
+             "decline at end (canonical)", "decline now (turns, late)", "decline now (turns, eager)",
+             "decline at end (turns, late)"]
+    preds = {name: np.zeros(len(sel)) for name in names}
+    for i, row in enumerate(sel):
+        state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
+                                unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
+        turns = turns_left(int(row[F_DECK]), True)
+        k = max(turns - 1, 0)
+        js = state.wager_choices
+        best = max(mean_score(state, k, j) for j in js)
+        preds[names[0]][i] = best
+        preds[names[1]][i] = max(0.0, best)
+        preds[names[2]][i] = max(float(o.mean) for o in decline_at_end(state, k, exact=False).by_wagers)
+        late = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i)
+        eager = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i, eager=True)
+        end = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i, decline_end=True)
+        preds[names[3]][i] = max(0.0, max(float(o.mean) for o in late.by_wagers))
+        preds[names[4]][i] = max(0.0, max(float(o.mean) for o in eager.by_wagers))
+        preds[names[5]][i] = max(float(o.mean) for o in end.by_wagers)
+    realized = sel[:, F_FINAL].astype(float)
+    df = _error_table(preds, realized)
+    opened = float(np.mean((sel[:, F_FINAL_MASK] != 0) | (sel[:, F_FINAL_W] > 0))) if len(sel) else math.nan
+    meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "rows": len(sel), "share opened later": opened}
     if file is not None:
-        print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(realized)} expeditions "
-              f"({'holding a number' if only_opened else 'all colours'}); mean round score per player "
-              f"{scores.mean():.1f}", file=file)
+        print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(sel)} untouched colours "
+              f"({opened:.0%} opened later by the bot); the colour's value: open or decline", file=file)
         print(df.to_string(index=False, float_format=lambda x: f"{x:.2f}"), file=file)
     return df, meta
 
@@ -336,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for t in args.snap_turn:
         compare_models(args.rounds, t, args.seed, args.mc, file=sys.stdout)
+        print()
+        compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout)
         print()
     return 0
 

@@ -261,3 +261,26 @@ def test_view_models_use_the_turns_and_opponent_the_view_implies():
     assert models["turns"].outcome(0).distribution == {-11: 1.0}
     assert models["turns"].outcome(1).distribution == {-40: 1.0}
     assert set(models) == {"canonical", "decline_at_end", "turns", "turns_eager", "opponent", "turns_opponent"}
+
+
+def test_decline_models_against_bot_play_print_their_error(capsys):
+    """Colours still untouched at turn 4: each model's value of the colour (open with the best wagers
+    or decline) against what the bots realized. The evaluator's rule (decline now, canonical) is
+    optimistic; counting turns brings the prediction closer; keeping the option to the end is worth
+    at least deciding now under the same model."""
+    import sys
+
+    from lcanalysis.wager_sim import compare_decline
+
+    df, meta = compare_decline(rounds=300, snap_turn=4, seed=3, n_mc=300, file=sys.stdout)
+    out = capsys.readouterr().out
+    with capsys.disabled():
+        print("\n" + out)
+    by = df.set_index("model")
+    assert meta["rows"] > 500
+    now = by.loc["decline now (canonical; the evaluator)"]
+    assert now["bias"] > 3 * now["bias s.e."]
+    assert abs(by.loc["decline now (turns, late)", "bias"]) < abs(now["bias"])
+    assert by.loc["decline at end (canonical)", "mean predicted"] >= now["mean predicted"]
+    assert by.loc["decline at end (turns, late)", "mean predicted"] >= by.loc["decline now (turns, late)",
+                                                                            "mean predicted"] - 0.3
