@@ -70,6 +70,15 @@ class Estimate:
         return f"{format(self.mean, spec)} ± {format(self.stderr, spec.lstrip('+'))}"
 
 
+def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> "Any":
+    """A table of named estimates: mean, standard error, 95% interval, sample size."""
+    import pandas as pd
+
+    return pd.DataFrame([{"quantity": k, "estimate": round(e.mean, digits), "s.e.": round(e.stderr, digits),
+                          "95% low": round(e.ci95[0], digits), "95% high": round(e.ci95[1], digits), "n": e.n}
+                         for k, e in estimates.items()]).set_index("quantity")
+
+
 # --- the decision explorer's analysis ----------------------------------------------------------
 
 
@@ -292,7 +301,7 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
         w = m.winner()
         rows.append({"match": i, "total_0": m.totals[0], "total_1": m.totals[1],
                      "first_round_diff": m.round_scores[0][0] - m.round_scores[0][1],
-                     "starters": "".join(map(str, starters)),
+                     **{f"starter_{r + 1}": st for r, st in enumerate(starters)},
                      "winner": -1 if w is None else w})
     return pd.DataFrame(rows)
 
@@ -306,10 +315,17 @@ def match_summary(matches: "Any") -> dict[str, Estimate]:
         "round-1 starter wins the match": Estimate.proportion(matches["winner"].to_numpy() == 0),
         "match decided (not drawn)": Estimate.proportion(decided),
         "match edge (points)": Estimate.of(diff),
-        "leader also starts round 2": Estimate.proportion(
-            np.array([s[1] == ("0" if d > 0 else "1") for s, d in
-                      zip(matches["starters"], matches["first_round_diff"]) if d != 0])),
+        "round-1 starter starts round 2": Estimate.proportion(matches["starter_2"].to_numpy() == 0)
+        if "starter_2" in matches else Estimate(math.nan, math.nan, 0),
     }
+
+
+def colours_opened_estimates(colours: "Any", min_rounds: int = 30) -> dict[str, Estimate]:
+    """``score_by_colours_opened`` as named estimates (counts seen in at least ``min_rounds`` rounds)."""
+    table = score_by_colours_opened(colours)
+    return {f"{int(r['colours opened'])} colours ({int(r['rounds'])} rounds)":
+            Estimate(float(r["mean round score"]), float(r["s.e."]), int(r["rounds"]))
+            for _, r in table.iterrows() if r["rounds"] >= min_rounds}
 
 
 # --- opening a colour and wagers -----------------------------------------------------------------
@@ -374,24 +390,66 @@ def holding_with_sum(cards: int, total: int) -> Optional[list[int]]:
     return None if best is None else best[1]
 
 
-def colour_value_fit(rounds: int = 300, seed: int = 0) -> dict[str, Any]:
-    """Test the strategy rule "a colour is worth about 22 points plus 60% of the numbered cards
-    held in it" (reported by strategy writing) in simulated bot-vs-bot play: at the deal, regress
-    each colour's final expedition score on the sum of its numbers in hand, over colours the
-    player went on to open. Returns the fit (intercept, slope with standard errors), the rows
-    (held sum, final score, opened) and the share of colours opened by held sum."""
+def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> "Any":
+    """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
+    starting player: one row per colour with the numbers and wagers held at the deal, whether the
+    player went on to open the colour, and what the expedition finally scored."""
     import pandas as pd
 
     from . import wager_sim as W
 
-    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed)
-    held = np.array([sum(W._values(int(m))) for m in rows[:, W.F_HM]], dtype=float)
-    final = rows[:, W.F_FINAL].astype(float)
+    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed, colors=colors)
+    held = [W._values(int(m)) for m in rows[:, W.F_HM]]
+    final = rows[:, W.F_FINAL].astype(int)
     opened = (rows[:, W.F_FINAL_W] > 0) | (final != 0)
-    frame = pd.DataFrame({"held_sum": held, "held_wagers": rows[:, W.F_HW], "final": final, "opened": opened})
-    x, y = held[opened], final[opened]
-    fit = linear_fit(x, y)
-    return {"rows": frame, **fit}
+    return pd.DataFrame({
+        "round": np.arange(len(rows)) // colors,
+        "colour": rows[:, W.F_C],
+        "held_numbers": [len(h) for h in held],
+        "held_sum": [sum(h) for h in held],
+        "held_wagers": rows[:, W.F_HW],
+        "opened": opened,
+        "final": final,
+    })
+
+
+def colour_value_fit(colours: "Any") -> dict[str, Any]:
+    """Test the strategy rule "a colour is worth about 22 points plus 60% of the numbered cards
+    held in it" (reported by strategy writing): regress the final score of each colour the player
+    opened on the sum of its numbers held at the deal (``simulated_colours`` rows). Returns the
+    intercept and slope with standard errors, and the residual spread."""
+    sel = colours[colours["opened"]]
+    return linear_fit(sel["held_sum"].to_numpy(), sel["final"].to_numpy())
+
+
+def value_by_held_sum(colours: "Any", edges: Sequence[int] = (0, 1, 10, 15, 20, 25, 30, 55)) -> "Any":
+    """By the sum of the numbers held at the deal: how often the colour was opened and what an
+    opened colour scored in the end, each with its standard error."""
+    import pandas as pd
+
+    out = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        part = colours[(colours["held_sum"] >= lo) & (colours["held_sum"] < hi)]
+        if part.empty:
+            continue
+        op = Estimate.proportion(part["opened"].to_numpy())
+        fin = Estimate.of(part.loc[part["opened"], "final"].to_numpy())
+        out.append({"held sum": f"{lo}-{hi - 1}", "colours": len(part), "opened": op.mean, "opened s.e.": op.stderr,
+                    "final if opened": fin.mean, "final s.e.": fin.stderr, "opened n": fin.n})
+    return pd.DataFrame(out)
+
+
+def score_by_colours_opened(colours: "Any") -> "Any":
+    """The starting player's round score by how many colours they opened, with standard errors
+    (an association in bot play, not a controlled experiment: strong hands open more)."""
+    import pandas as pd
+
+    per_round = colours.groupby("round").agg(opened=("opened", "sum"), score=("final", "sum"))
+    out = []
+    for k, part in per_round.groupby("opened"):
+        e = Estimate.of(part["score"].to_numpy())
+        out.append({"colours opened": int(k), "rounds": e.n, "mean round score": e.mean, "s.e.": e.stderr})
+    return pd.DataFrame(out)
 
 
 def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -425,13 +483,15 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
 DATA_COMMANDS = {
     "positions": "python -m lcanalysis.experiments data --only positions",
     "wager_grid": "python -m lcanalysis.experiments data --only wager_grid",
-    "first_player_rounds": "python -m lcanalysis.experiments data --only first_player_rounds --deals 2000",
-    "matches": "python -m lcanalysis.experiments data --only matches --matches 1000",
+    "first_player_rounds": "python -m lcanalysis.experiments data --only first_player_rounds --deals 20000",
+    "matches": "python -m lcanalysis.experiments data --only matches --matches 10000",
+    "colours": "python -m lcanalysis.experiments data --only colours --rounds 20000",
+    "wager_models": "python -m lcanalysis.experiments data --only wager_models --rounds 2000 --mc 2000",
 }
 
 
-def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: int = 2000, matches: int = 1000,
-               seed: int = 0) -> list[str]:
+def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: int = 20000, matches: int = 10000,
+               seed: int = 0, rounds: Optional[int] = None, mc: int = 2000) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
     sidecar with the command that regenerates it."""
     from .cli import EXAMPLES, example_text
@@ -472,6 +532,17 @@ def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: 
         os.makedirs(os.path.dirname(path), exist_ok=True)
         simulate_matches(matches=matches, seed=seed).to_csv(path, index=False)
         side(path, "matches")
+    if "colours" in want:
+        path = os.path.join(root, "simulated", "colours.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        simulated_colours(rounds=rounds or 20000, seed=seed).to_csv(path, index=False)
+        side(path, "colours")
+    if "wager_models" in want:
+        path = os.path.join(root, "simulated", "wager_models_vs_play.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed, n_mc=mc).to_csv(
+            path, index=False, float_format="%.4f")
+        side(path, "wager_models")
     return written
 
 
@@ -483,11 +554,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p = sub.add_parser("data", help="regenerate the files in data/")
     p.add_argument("--root", default="data")
     p.add_argument("--only", nargs="+", choices=sorted(DATA_COMMANDS))
-    p.add_argument("--deals", type=int, default=2000)
-    p.add_argument("--matches", type=int, default=1000)
+    p.add_argument("--deals", type=int, default=20000)
+    p.add_argument("--matches", type=int, default=10000)
+    p.add_argument("--rounds", type=int, default=None, help="rounds for colours (20000) or wager_models (2000)")
+    p.add_argument("--mc", type=int, default=2000, help="Monte Carlo samples per wager-model prediction")
     p.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    for path in write_data(args.root, args.only, args.deals, args.matches, args.seed):
+    for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc):
         print(path)
     return 0
 

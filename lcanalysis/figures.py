@@ -117,7 +117,7 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     if annotate and data.size <= 400:
         for (r, c), v in np.ndenumerate(data):
             if np.isfinite(v):
-                ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize=6)
+                ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize=7)
     cb = fig.colorbar(im, ax=ax)
     cb.set_label(label)
     ax.set_title(title, fontsize=10)
@@ -146,7 +146,8 @@ def fit_chart(x: Sequence[float], y: Sequence[float], fit: Mapping[str, Any], ti
     y = np.asarray(y, float)
     fig, ax = _fig(7.0, 4.0)
     rng = np.random.default_rng(0)
-    ax.scatter(x + rng.uniform(-0.3, 0.3, x.size), y, s=6, alpha=0.3, color="#555555", label="simulated colours")
+    alpha = float(min(0.3, max(0.03, 300.0 / max(x.size, 1))))
+    ax.scatter(x + rng.uniform(-0.3, 0.3, x.size), y, s=5, alpha=alpha, color="#555555", label="simulated colours")
     xs = np.linspace(x.min() if x.size else 0, x.max() if x.size else 1, 50)
     a, b = fit["intercept"], fit["slope"]
     ax.plot(xs, a.mean + b.mean * xs, color="#c0392b", lw=2,
@@ -169,4 +170,21 @@ def model_comparison_chart(table: Any, title: str = "Wager models: predicted min
     ax.set_yticks(y, list(table["model"]))
     ax.set_xlabel("mean predicted − mean realized expedition score, points")
     ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
+    return fig
+
+
+def histogram(values: Sequence[float], title: str, xlabel: str, ylabel: str = "count", bin_width: float = 10.0):
+    """A labelled histogram with the mean and its standard error marked."""
+    x = np.asarray(values, dtype=float)
+    fig, ax = _fig(7.0, 3.4)
+    lo, hi = (np.floor(x.min() / bin_width) * bin_width, np.ceil(x.max() / bin_width) * bin_width + bin_width) \
+        if x.size else (0, bin_width)
+    ax.hist(x, bins=np.arange(lo, hi + bin_width / 2, bin_width), color="#1f5fbf", alpha=0.75, edgecolor="white")
+    if x.size > 1:
+        m, se = x.mean(), x.std(ddof=1) / np.sqrt(x.size)
+        ax.axvline(m, color="black", lw=1.5, label=f"mean {m:+.2f} ± {se:.2f} (n={x.size})")
+        ax.legend(loc="upper right", fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
     return fig

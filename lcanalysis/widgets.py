@@ -25,7 +25,8 @@ from IPython.display import SVG, display
 from . import experiments as E
 from . import figures
 from .cli import EXAMPLES, example_text
-from .position import Position, PositionError
+from .cards import Card
+from .position import Position, PositionError, _as_cards
 from .rules import Rules
 from .view import View
 
@@ -170,12 +171,15 @@ class DecisionExplorer:
         """The view described by the widgets; raises ``PositionError`` naming the problem."""
         rules = Rules(colors=int(self.colors.value))
         seat = self._seat
-        exps: list[list[str]] = [[], []]
-        exps[seat] = _split(self.my_expeditions.value)
-        exps[1 - seat] = _split(self.opp_expeditions.value)
-        return View.from_parts(_split(self.hand.value), opponent_count=rules.hand_size, deck_count=int(self.deck.value),
-                               opponent_known=_split(self.opp_known.value), expeditions=exps,
-                               discards=_split(self.discards.value), rules=rules, viewer=seat, to_move=seat)
+        nc = rules.colors
+        exps: list[list[Card]] = [[], []]
+        exps[seat] = _as_cards(_split(self.my_expeditions.value), nc, "my expeditions")
+        exps[1 - seat] = _as_cards(_split(self.opp_expeditions.value), nc, "opponent's expeditions")
+        return View.from_parts(_as_cards(_split(self.hand.value), nc, "my hand"), opponent_count=rules.hand_size,
+                               deck_count=int(self.deck.value),
+                               opponent_known=_as_cards(_split(self.opp_known.value), nc, "opponent's known cards"),
+                               expeditions=exps, discards=_as_cards(_split(self.discards.value), nc, "discards"),
+                               rules=rules, viewer=seat, to_move=seat)
 
     def _on_edit(self, _change: Any) -> None:
         if self._loading:
@@ -184,7 +188,7 @@ class DecisionExplorer:
         self._clear_results()
         try:
             self.position = self.build()
-        except (PositionError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - every refusal is shown as a message
             self.position = None
             self.message.value = _message("error", f"This position is not valid: {exc}")
             self.picture.value = ""

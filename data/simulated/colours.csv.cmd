@@ -1,0 +1,1 @@
+python -m lcanalysis.experiments data --only colours --rounds 20000

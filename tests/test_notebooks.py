@@ -1,0 +1,62 @@
+"""Every notebook runs top to bottom with the small parameters of its first cell, holds no
+logic of its own and says how its published run is made."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+EXPECTED = {"decision_explorer.ipynb", "wager_study.ipynb", "article_first_player_advantage.ipynb",
+            "article_opening_a_colour.ipynb"}
+
+
+def test_the_notebooks_are_all_there():
+    assert EXPECTED <= {p.name for p in NOTEBOOKS}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs_top_to_bottom(path):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError naming the cell on any error
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors
+    shown = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert any("image/png" in o.get("data", {}) or "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+               for o in shown), "a notebook shows at least one figure or explorer"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_first_cell_holds_the_parameters_and_the_published_command(path):
+    nb = nbformat.read(path, as_version=4)
+    first = nb.cells[0]
+    assert first.cell_type == "code" and first.source.startswith("# Parameters")
+    tree = ast.parse(first.source)
+    assert all(isinstance(node, ast.Assign) for node in tree.body), "the first cell only sets parameters"
+    assert "python -m lcanalysis" in first.source or "jupyter nbconvert" in first.source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_holds_no_logic_of_its_own(path):
+    """No function or class definitions, loops or branches: everything is a call into lcanalysis."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            assert not isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.For, ast.While, ast.If, ast.Lambda)), (
+                f"{path.name}: logic belongs in lcanalysis, found {type(node).__name__} in:\n{cell.source}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_are_stored_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
