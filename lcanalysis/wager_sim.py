@@ -252,8 +252,6 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table).
     """
-    import pandas as pd  # type: ignore[import-untyped]
-
     rows, scores = snapshot_rounds(rounds, snap_turn, seed)
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
@@ -297,7 +295,7 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     from .wager import ColorState, mean_score
     from .wager_models import _mc, decline_at_end, turns_left
 
-    rows, scores = snapshot_rounds(rounds, snap_turn, seed)
+    rows, _scores = snapshot_rounds(rounds, snap_turn, seed)
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
     sel, sh = rows[keep], shares[keep]
