@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from lcanalysis.cli import example_text
+from lcanalysis.notation import read_position
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "decision_explorer.ipynb"
 CHROMIUM = "/usr/bin/chromium"
@@ -79,15 +82,18 @@ def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_ex
             page = browser.new_page(viewport={"width": 1200, "height": 1600})
             page.goto(served_explorer, timeout=120_000)
             page.wait_for_selector(".lc-analyze", timeout=120_000)
-            assert "24 cards in the draw pile" in page.inner_text(".lc-msg")  # the notebook's example:midround
+            mid = read_position(example_text("midround"))  # the notebook's POSITION
+            assert f"{mid.deck_count} cards in the draw pile" in page.inner_text(".lc-msg")
             assert page.inner_text(".lc-table").strip() == ""  # nothing ranked before Analyze
 
-            # change a widget: pick the opening example, whose hand is Y2 Y4 Y7 B3 B5 G7 G8 R4
+            # change a widget: pick the opening example
+            opening = read_position(example_text("opening"))
+            hand = [str(c) for c in opening.hand]
             page.select_option(".lc-example select", "opening")
             page.wait_for_function(
-                "document.querySelector('.lc-msg').innerText.includes('44 cards in the draw pile')",
+                f"document.querySelector('.lc-msg').innerText.includes('{opening.deck_count} cards in the draw pile')",
                 timeout=60_000)
-            assert page.input_value(".lc-hand input") == "Y2 Y4 Y7 B3 B5 G7 G8 R4"
+            assert page.input_value(".lc-hand input") == " ".join(hand)
             page.wait_for_selector(".lc-position svg", timeout=30_000)
 
             page.click(".lc-analyze")
@@ -96,7 +102,7 @@ def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_ex
             moves = [r.query_selector_all("td")[1].inner_text() for r in rows[1:]]
             assert len(moves) >= 16, moves  # 8 cards x (play or discard), each with a draw source
             assert all(m[0] in "+-" and "/" in m for m in moves)
-            assert {m[1:].split("/")[0] for m in moves} <= {"Y2", "Y4", "Y7", "B3", "B5", "G7", "G8", "R4"}
+            assert {m[1:].split("/")[0] for m in moves} <= set(hand)
             assert "turns ranked" in page.inner_text(".lc-msg")
 
             shot = tmp_path / "decision_explorer.png"

@@ -13,7 +13,7 @@ from lcanalysis.view import View
 from lcanalysis.wager import wager_distribution
 from lcanalysis.widgets import DecisionExplorer, WagerExplorer
 
-OPENING_HAND = "Y2 Y4 Y7 B3 B5 G7 G8 R4"
+OPENING_HAND = " ".join(str(c) for c in read_position(example_text("opening")).hand)
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_picking_a_turn_shows_the_distribution_of_its_outcomes(explorer):
     ("hand", OPENING_HAND.replace("R4", "R99"), "unknown card"),
     ("hand", OPENING_HAND.replace("R4", ""), "7 cards"),
     ("deck", 40, "counts do not add up"),
-    ("discards", "Y2", "two places"),
+    ("discards", OPENING_HAND.split()[0], "two places"),
     ("my_expeditions", "R5 R3", ""),
     ("my_expeditions", "R5 Rw", ""),
 ])
@@ -92,30 +92,37 @@ def test_pasting_a_one_line_string_or_json_loads_it(explorer):
     explorer.paste.value = pos.view(0).to_string()
     explorer.load_button.click()
     assert explorer.hand.value == " ".join(str(c) for c in pos.view(0).hand)
+    mid = read_position(example_text("midround"))
     explorer.paste.value = example_text("midround")
     explorer.load_button.click()
-    assert explorer.deck.value == 24 and "Bw B3 B6" in explorer.my_expeditions.value
+    assert explorer.deck.value == mid.deck_count
+    assert explorer.my_expeditions.value == " ".join(str(c) for pile in mid.expeditions[mid.viewer] for c in pile)
     explorer.paste.value = "LC1;nonsense"
     explorer.load_button.click()
     assert "Cannot load" in explorer.message.value
-    assert explorer.deck.value == 24  # the last good position stays
+    assert explorer.deck.value == mid.deck_count  # the last good position stays
 
 
 def test_a_full_position_keeps_its_hidden_cards_and_is_analyzed_for_the_player_to_move():
     ex = DecisionExplorer("example:endgame", time_budget=0.2)
-    assert isinstance(ex.position, Position) and ex.position.to_move == 1
+    full = read_position(example_text("endgame"))
+    me = full.to_move
+    assert isinstance(ex.position, Position) and ex.position == full
     assert "full position" in ex.message.value
+    assert ex.hand.value == " ".join(str(c) for c in full.view(me).hand)
     ex.analyze_button.click()
-    assert ex.result is not None and len(ex.result.moves) == len(ex.position.legal_moves())
-    ex.opp_known.value = "Y2"  # any edit turns it into the mover's view (here: a card known in P0's hand)
-    assert isinstance(ex.position, View) and ex.position.viewer == 1
-    assert [str(c) for c in ex.position.opponent_known] == ["Y2"]
+    assert ex.result is not None and len(ex.result.moves) == len(full.legal_moves())
+    card = str(full.hand(1 - me)[0])
+    ex.opp_known.value = card  # any edit turns it into the mover's view (here: a card known in the other hand)
+    assert isinstance(ex.position, View) and ex.position.viewer == me
+    assert [str(c) for c in ex.position.opponent_known] == [card]
 
 
 def test_the_example_dropdown_loads_a_built_in_position(explorer):
     explorer.example.value = "midround"
-    assert explorer.deck.value == 24
-    assert explorer.hand.value.startswith("Yw Bw B9")
+    mid = read_position(example_text("midround"))
+    assert explorer.deck.value == mid.deck_count
+    assert explorer.hand.value == " ".join(str(c) for c in mid.hand)
 
 
 def test_wager_explorer_sliders_update_the_exact_distribution():
