@@ -291,6 +291,31 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
                model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})")
 
 
+def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, policy: str = "late",
+                     criterion: str = "mean", max_turns: int = 28, n: int = 4000,
+                     seed: int = 0) -> tuple[int | None, float]:
+    """The break-even point of the turn model: the fewest turns left (1..``max_turns``) at which the
+    mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
+
+    Returns ``(turns, stderr)``: an estimate, with the standard error of the mean (or of the
+    probability) at that number of turns; ``(None, nan)`` when it never gets there.
+    """
+    if criterion not in ("mean", "median"):
+        raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    for t in range(1, max_turns + 1):
+        o = turn_model(state, t, share=share, n=n, seed=seed, policy=policy).outcome(wagers)
+        if criterion == "mean":
+            if o.mean >= 0:
+                return t, o.stderr
+        else:
+            p = float(o.p_break_even)
+            if p >= 0.5:
+                return t, math.sqrt(p * (1 - p) / n)
+    return None, math.nan
+
+
 def decline_now(analysis: WagerAnalysis, opened: bool) -> tuple[float, int | None]:
     """Value and choice when an unopened colour may be left alone, decided now from the means.
 

@@ -284,3 +284,17 @@ def test_decline_models_against_bot_play_print_their_error(capsys):
     assert by.loc["decline at end (canonical)", "mean predicted"] >= now["mean predicted"]
     assert by.loc["decline at end (turns, late)", "mean predicted"] >= by.loc["decline now (turns, late)",
                                                                             "mean predicted"] - 0.3
+
+
+def test_break_even_turns_by_hand():
+    from lcanalysis.wager_models import break_even_turns
+
+    # 8 9 10 held, nothing to come: 2 turns place 9 + 10 = 19 (-1), 3 turns all three (27: +7)
+    state = ColorState.make(hand=[8, 9, 10], unseen=[], unseen_total=10)
+    assert break_even_turns(state, n=500)[0] == 3
+    assert break_even_turns(state, criterion="median", n=500)[0] == 3
+    # with a wager, the wager takes a turn first: 4 turns
+    state = ColorState.make(hand=[8, 9, 10], hand_wagers=1, unseen=[], unseen_total=10)
+    assert break_even_turns(state, wagers=1, n=500)[0] == 4
+    # 2 3 alone can never break even
+    assert break_even_turns(ColorState.make(hand=[2, 3], unseen=[], unseen_total=5), n=200, max_turns=6)[0] is None
