@@ -30,7 +30,7 @@ from .position import Position, PositionError, _as_cards
 from .rules import Rules
 from .view import View
 
-ENDGAME_CARDS = 4  # principal lines are offered when the draw pile holds at most this many cards
+ENDGAME_CARDS = 5  # principal lines are offered when the draw pile holds at most this many cards
 
 
 def _cards_text(cards: Any) -> str:

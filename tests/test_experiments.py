@@ -147,3 +147,20 @@ def test_the_stored_simulations_have_the_size_their_commands_name():
     assert pd.read_csv(DATA / "simulated" / "colours.csv")["round"].nunique() == 20000
     for name in ("first_player_rounds", "matches", "colours", "wager_models_vs_play"):
         assert open(DATA / "simulated" / f"{name}.csv.cmd").read().startswith("python -m lcanalysis.experiments data")
+
+
+def test_endgame_lines_average_back_to_the_solvers_value_of_the_turn():
+    from lcanalysis.search import solve
+
+    pos = read_position(example_text("endgame"))
+    exact = solve(pos, max_stalls=0)
+    one_per_value: dict[float, object] = {}
+    for m in exact.moves:
+        one_per_value.setdefault(m.value, m)
+    for m in list(one_per_value.values())[:4]:
+        lines = E.endgame_lines(pos, m.move)
+        assert sum(ln["probability"] for ln in lines) == pytest.approx(1)
+        assert sum(ln["probability"] * ln["value"] for ln in lines) == pytest.approx(m.value)
+        assert all(ln["line"].startswith(m.move) for ln in lines)
+    with pytest.raises(PositionError, match="full position"):
+        E.endgame_lines(pos.view(pos.to_move), exact.best.move)

@@ -147,3 +147,13 @@ def test_wager_explorer_shows_a_message_for_an_impossible_holding():
     assert "lc-error" in wx.message.value and "both" in wx.message.value
     wx.placed.value = ()
     assert wx.result is not None
+
+
+def test_in_the_endgame_a_picked_turn_shows_the_solvers_principal_lines():
+    ex = DecisionExplorer("example:endgame", time_budget=0.2)
+    ex.analyze_button.click()
+    assert ex.result is not None
+    pick = [m.move for m in ex.result.moves if m.move.endswith("/D")][-1]  # not the one shown first
+    ex.turn.value = pick
+    assert ex.lines and sum(ln["probability"] for ln in ex.lines) == pytest.approx(1)
+    assert "principal lines" in ex.detail_text.value and pick in ex.detail_text.value
