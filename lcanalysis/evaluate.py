@@ -38,10 +38,15 @@ from .core import kernel as K
 BONUS_CARDS = 8
 
 
+_LOG_FACT = np.array([math.lgamma(i + 1.0) for i in range(256)])  # log n!, a compile-time constant
+
+
 @njit(cache=True)
 def _log_comb(n, k):
     if k < 0 or k > n:
         return -np.inf
+    if n < 256:
+        return _LOG_FACT[n] - _LOG_FACT[k] - _LOG_FACT[n - k]
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
 
@@ -87,19 +92,15 @@ def colour_mean(placed_wagers, placed_mask, wagers_now, hand_mask, unseen_mask, 
     need = BONUS_CARDS - w - base_n
     need = max(need, 0)
     p_bonus = 0.0
-    p0 = 0.0
-    for x in range(un + 1):
+    for x in range(need, un + 1):  # P(x live cards drawn) is hypergeometric
         lp = _log_comb(un, x) + _log_comb(u - un, k - x) - lt
-        if lp == -np.inf:
-            continue
-        p = math.exp(lp)
-        if x >= need:
-            p_bonus += p
-        if x == 0:
-            p0 = p
+        if lp != -np.inf:
+            p_bonus += math.exp(lp)
     mean += 20.0 * p_bonus
     if w == 0 and base_n == 0:
-        mean += 20.0 * p0
+        lp = _log_comb(u - un, k) - lt
+        if lp != -np.inf:
+            mean += 20.0 * math.exp(lp)
     return mean
 
 
