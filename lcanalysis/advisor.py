@@ -40,7 +40,7 @@ from .position import Position
 from .view import View
 
 ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
-ENDGAME_CARDS = 3
+ENDGAME_CARDS = 2
 FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
 
@@ -123,22 +123,18 @@ def advise(view_or_position: Union[View, Position, str, dict], time_budget: floa
     return analysis
 
 
-def solver_analysis(view: View, seed: int = 0) -> Optional[Analysis]:
-    """The exact endgame solver's answer for a view (no more discard-pile draws after this turn),
-    or None when ``lcanalysis.search`` offers no solver."""
+def solver_analysis(view: View, seed: int = 0, max_stalls: Optional[int] = None) -> Optional[Analysis]:
+    """The exact endgame solver's answer for a view: the view value (every split of the unseen cards
+    enumerated), each player allowed ``max_stalls`` more discard-pile draws (default: 1 with two
+    cards or fewer in the draw pile, where it costs well under a second, else 0: then only the
+    turns that draw from the deck are listed). None when ``lcanalysis.search`` is not installed."""
     try:
-        from . import search
-    except ImportError:
+        from .search import solve
+    except ImportError:  # pragma: no cover - the solver ships with the package
         return None
-    solve = getattr(search, "solve", None)
-    if solve is None:
-        return None
-    for kwargs in ({"max_stalls": 0, "root_free": True}, {"max_stalls": 0}):
-        try:
-            return solve(view, **kwargs)
-        except TypeError:
-            continue
-    return None
+    if max_stalls is None:
+        max_stalls = 1 if view.deck_count <= 2 else 0
+    return solve(view, max_stalls=max_stalls, seed=seed)
 
 
 # --- reasons in words ---------------------------------------------------------------------

@@ -160,8 +160,8 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, width: int = 8, time_ms: float = 50.0, endgame: int = 0, min_worlds: int = 8,
-                 max_worlds: int = 2000) -> None:
+    def __init__(self, width: int = 8, time_ms: float = 50.0, endgame: int = 2, min_worlds: int = 8,
+                 max_worlds: int = 2000, bias: float = 1.0, caution: float = 1.0, finalists: int = 3) -> None:
         if width < 1:
             raise AgentError("search: width must be >= 1")
         self.width = int(width)
@@ -169,6 +169,9 @@ class SearchAgent(Agent):
         self.endgame = int(endgame)
         self.min_worlds = int(min_worlds)
         self.max_worlds = int(max_worlds)
+        self.bias = float(bias)
+        self.caution = float(caution)
+        self.finalists = int(finalists)
         self.params = F.HEURISTIC_PARAMS
 
     def worlds(self, n_candidates: int, time_ms: Optional[float]) -> int:
@@ -194,10 +197,31 @@ class SearchAgent(Agent):
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
         base, pool, u, opp = view_state(view)
-        n = self.worlds(len(cands), time_ms)
-        values = np.empty((len(cands), n), np.float64)
-        F.flat_mc(base, pool, u, opp, cands, 0, n, seed, self.params, self.params, values)
-        best = int(np.argmax(values.mean(axis=1)))
+        budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
+        k = len(cands)
+        n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
+        values = np.empty((k, n1), np.float64)
+        F.flat_mc(base, pool, u, opp, cands, 0, n1, seed, self.params, self.params, values, self.bias)
+        keep = min(self.finalists, k)
+        order = np.argsort(-values.mean(axis=1), kind="stable")
+        top = np.union1d([0], order[:keep])  # the heuristic's own choice always stays in
+        n2 = int(min(self.max_worlds, n1 + budget * 0.5 // len(top)))
+        rows = {int(j): values[j] for j in range(k)}
+        if n2 > n1:
+            more = np.empty((len(top), n2 - n1), np.float64)
+            F.flat_mc(base, pool, u, opp, cands[top], n1, n2, seed, self.params, self.params, more, self.bias)
+            for i, j in enumerate(top):
+                rows[int(j)] = np.concatenate([values[j], more[i]])
+        best, best_score = 0, 0.0
+        ref = rows[0]
+        for j in top:
+            j = int(j)
+            if j == 0:
+                continue
+            d = rows[j] - ref[: len(rows[j])]
+            score = d.mean() - self.caution * d.std(ddof=1) / np.sqrt(len(d))
+            if score > best_score:
+                best, best_score = j, score
         return Move.from_code(int(cands[best]), view.colors)
 
 

@@ -338,19 +338,57 @@ def rollout(s, params_a, params_b, player_a):
 
 
 @njit(cache=True)
-def determinize(base, pool, n_unknown, opp, out):
-    """Write into ``out`` a copy of ``base`` with ``pool`` (the unseen card types) shuffled,
-    the first ``n_unknown`` added to the hand of ``opp`` and the rest laid out as the draw pile.
-    Uses numba's global random state (seed it first)."""
+def determinize(base, pool, n_unknown, opp, out, bias=1.0):
+    """Write into ``out`` a copy of ``base`` with ``pool`` (the unseen card types) dealt: ``n_unknown``
+    of them to the hand of ``opp`` and the rest, shuffled, as the draw pile.
+
+    ``bias`` = 1 deals uniformly (every split equally likely). ``bias`` > 1 is a simple opponent
+    model: a card the opponent can still place on an expedition it has opened is ``bias`` times as
+    likely to be in its hand (players keep what they collect). Uses numba's global random state.
+    """
     out[:] = base
     k = len(pool)
     perm = pool.copy()
-    for i in range(k - 1, 0, -1):
-        j = np.random.randint(i + 1)
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
     nc = base[H_NC]
+    if bias != 1.0 and n_unknown > 0:
+        wts = np.ones(k, np.float64)
+        om = off_mask(nc, opp)
+        ow = off_wagers(nc, opp)
+        for i in range(k):
+            t = perm[i]
+            c = t // RANKS
+            r = t % RANKS
+            mask = base[om + c]
+            if mask != 0 or base[ow + c] > 0:
+                if (r == 0 and mask == 0) or (r > 0 and r > top_rank(mask)):
+                    wts[i] = bias
+        for i in range(n_unknown):
+            tot = 0.0
+            for j in range(i, k):
+                tot += wts[j]
+            x = np.random.random() * tot
+            j = i
+            acc = wts[i]
+            while acc < x and j < k - 1:
+                j += 1
+                acc += wts[j]
+            tmp = perm[i]
+            perm[i] = perm[j]
+            perm[j] = tmp
+            tw = wts[i]
+            wts[i] = wts[j]
+            wts[j] = tw
+        for i in range(k - 1, n_unknown, -1):
+            j = n_unknown + np.random.randint(i - n_unknown + 1)
+            tmp = perm[i]
+            perm[i] = perm[j]
+            perm[j] = tmp
+    else:
+        for i in range(k - 1, 0, -1):
+            j = np.random.randint(i + 1)
+            tmp = perm[i]
+            perm[i] = perm[j]
+            perm[j] = tmp
     oh = off_hand(nc, opp)
     for i in range(n_unknown):
         out[oh + perm[i]] += 1
@@ -362,7 +400,7 @@ def determinize(base, pool, n_unknown, opp, out):
 
 
 @njit(cache=True)
-def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values):
+def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values, bias=1.0):
     """Evaluate each candidate turn on worlds ``first..last-1``, the same worlds for every
     candidate (common random numbers): world ``i`` is the deal of the unseen cards drawn with
     seed ``(seed, i)``, so a later call can extend the sample. ``values[k, i - first]`` is the
@@ -373,7 +411,7 @@ def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, par
     s = np.empty_like(base)
     for i in range(first, last):
         np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
-        determinize(base, pool, n_unknown, opp, w)
+        determinize(base, pool, n_unknown, opp, w, bias)
         for k in range(len(cands)):
             s[:] = w
             _apply(s, cands[k])
