@@ -149,7 +149,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
                 arrival[r] = q
                 continue
             q -= my_draws
-            if q >= opp_hidden + opp_draws:
+            if i < nl and q >= opp_hidden + opp_draws:
                 continue  # stays in the draw pile
             if opp_opened:
                 if r > opp_top:

@@ -171,6 +171,7 @@ def _brute_opponent_mean(state, k, opp, p_pickup, keep_unopened):
     OpponentInfo(hidden=2, draws=1, opened=True, top=6),
     OpponentInfo(hidden=1, draws=2, opened=False, known=(9,)),
     OpponentInfo(hidden=3, draws=0, opened=True, top=10),
+    OpponentInfo(hidden=0, draws=0, opened=True, top=6, known=(3,)),  # a known card it cannot use
 ])
 def test_opponent_model_equals_every_split_of_the_unseen_cards(opp):
     state = ColorState.make(hand=[5, 7], unseen=[4, 8, 10], unseen_total=6)
