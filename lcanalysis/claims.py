@@ -59,6 +59,15 @@ def triples_breaking_even() -> dict[str, Any]:
     }
 
 
+def opener_alone_canonical(draws: int = 21, unseen: int = 52) -> dict[int, float]:
+    """Canonical model (exact): the expedition holds only its opening number ``v``, nothing else of the
+    colour is in hand, ``draws`` draws to come: P(final score >= 0) for each ``v``."""
+    from .wager import analyze
+
+    return {v: float(analyze(ColorState.make(placed=[v], unseen_total=unseen), draws).outcome(0).p_break_even)
+            for v in range(2, 11)}
+
+
 def done_in_three_in_play(rows: np.ndarray) -> dict[str, Any]:
     """Bot play: expeditions by their opening (lowest) number: P(>= 3 numbers), P(first three sum
     >= 20 | >= 3 numbers), P(final score >= 0)."""
@@ -152,6 +161,11 @@ def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int
     p(f"   opened 7-10: {t['high_share']:.0%} (only 7 and 8 can start three numbers); opened 2-6: "
       f"{t['low_share_pooled']:.1%} pooled over triples, {t['low_share_mean_of_openers']:.1%} averaged over "
       "the opening card")
+    alone = opener_alone_canonical()
+    res["A_canonical_alone"] = alone
+    p("  canonical model, the opening number alone on the expedition, 21 draws of 52 unseen, P(score >= 0):")
+    p("   " + ", ".join(f"{v}: {q:.0%}" for v, q in alone.items())
+      + f"; mean 7-10: {sum(alone[v] for v in HIGH) / 4:.0%}, mean 2-6: {sum(alone[v] for v in LOW) / 5:.0%}")
     g = done_in_three_in_play(rows)
     res["A_play"] = g
     for key in ("7-10", "2-6"):

@@ -110,3 +110,14 @@ def test_done_in_three_in_play_is_consistent():
     if g["7-10"]["p_three_numbers"] > 0:
         assert g["7-10"]["p_first_three_break_even_given_three"] == 1.0
     assert 0 <= g["2-6"]["p_first_three_break_even"] <= g["2-6"]["p_three_numbers"] <= 1
+
+
+def test_opener_alone_by_hand():
+    from math import comb
+
+    from lcanalysis.claims import opener_alone_canonical
+
+    alone = opener_alone_canonical(draws=21, unseen=52)
+    assert alone[9] == 0.0 and alone[10] == 0.0  # 9 + 10 = 19
+    # 8 alone breaks even only with both 9 and 10 among the 21 draws of 52: C(50,19) / C(52,21)
+    assert alone[8] == pytest.approx(comb(50, 19) / comb(52, 21))
