@@ -213,7 +213,8 @@ BOT_PARAMS = (10.0, 4.0, 4.0, 8.0)  # tuned by hand: mean round score 18.7 vs 14
 def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = 5, bot=BOT_PARAMS):
     """Play ``rounds`` bot-vs-bot rounds from random deals; one row per colour at the snapshot.
 
-    Returns an int array of shape (rows, N_FIELDS) and the mean round score per player seat.
+    Returns an int array of shape (rows, N_FIELDS) (the ``F_*`` columns) and an array of shape
+    (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``bot_place``).
     """
     from .position import Position
     from .rules import Rules
