@@ -160,8 +160,8 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, width: int = 8, time_ms: float = 50.0, endgame: int = 2, min_worlds: int = 8,
-                 max_worlds: int = 2000, bias: float = 1.0, caution: float = 1.0, finalists: int = 3) -> None:
+    def __init__(self, width: int = 8, time_ms: float = 100.0, endgame: int = 2, min_worlds: int = 8,
+                 max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3) -> None:
         if width < 1:
             raise AgentError("search: width must be >= 1")
         self.width = int(width)
