@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from importlib import resources
-from typing import Any, Optional, Union
+from typing import Any
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def example_view() -> View:
     return pos if isinstance(pos, View) else pos.view(pos.to_move)
 
 
-def _as_view(view_or_position: Union[View, Position, str, dict]) -> View:
+def _as_view(view_or_position: View | Position | str | dict) -> View:
     if isinstance(view_or_position, (str, dict)):
         from .notation import read_position
 
@@ -66,7 +66,7 @@ def _as_view(view_or_position: Union[View, Position, str, dict]) -> View:
     return view_or_position
 
 
-def advise(view_or_position: Union[View, Position, str, dict], time_budget: float = 1.0, seed: int = 0,
+def advise(view_or_position: View | Position | str | dict, time_budget: float = 1.0, seed: int = 0,
            endgame_cards: int = ENDGAME_CARDS) -> Analysis:
     """Every legal turn for the player to move, best first, with standard errors and reasons.
 
@@ -112,18 +112,18 @@ def advise(view_or_position: Union[View, Position, str, dict], time_budget: floa
         x = samples[k]
         moves.append(MoveValue(str(Move.from_code(int(codes[k]), view.colors)), float(x.mean()),
                                float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
-                               exact=False, extra={"worlds": int(len(x))}))
+                               exact=False, extra={"worlds": len(x)}))
     analysis = Analysis(moves, kind="advisor estimate", exact=False, nodes=int(sum(len(x) for x in samples)),
                         seconds=time.perf_counter() - t0,
                         method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
                                f"heuristic play to the end, seed {seed}",
-                        notes=[f"value = expected final score difference of the round (you minus opponent); "
-                               f"{view.deck_count} cards in the draw pile"])
+                        notes=[(f"value = expected final score difference of the round (you minus opponent); "
+                                f"{view.deck_count} cards in the draw pile")])
     _add_reasons(view, analysis)
     return analysis
 
 
-def solver_analysis(view: View, seed: int = 0, max_stalls: Optional[int] = None) -> Optional[Analysis]:
+def solver_analysis(view: View, seed: int = 0, max_stalls: int | None = None) -> Analysis | None:
     """The exact endgame solver's answer for a view: the view value (every split of the unseen cards
     enumerated), each player allowed ``max_stalls`` more discard-pile draws (default: 1 with two
     cards or fewer in the draw pile, where it costs well under a second, else 0: then only the
@@ -146,7 +146,7 @@ def _colour_values(s: np.ndarray, p: int) -> np.ndarray:
     return out
 
 
-def reason(view: View, move: Union[Move, str]) -> str:
+def reason(view: View, move: Move | str) -> str:
     """A short explanation of a turn for a player: expedition value, what the opponent gets, time."""
     if isinstance(move, str):
         move = Move.parse(move, view.colors)
@@ -163,7 +163,6 @@ def reason(view: View, move: Union[Move, str]) -> str:
         K.apply_place(s, place)
         after = _colour_values(s, me)
         K.undo_place(s, place)
-        delta = after[c] - before[c]
         if move.play:
             opened = not view.expeditions[me][c]
             what = "opens" if opened else "extends"
@@ -187,7 +186,7 @@ def reason(view: View, move: Union[Move, str]) -> str:
         c = "YBWGRP".index(move.source)
         pile = view.discards[c]
         if move.card is not None and not move.play and move.card.color == c:
-            top: Optional[Card] = move.card
+            top: Card | None = move.card
         else:
             top = pile[-1] if pile else None
         tail = f"the deck stays at {view.deck_count} (one more turn for both)"

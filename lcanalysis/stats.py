@@ -8,8 +8,9 @@ ratings; intervals are two-sided at ``conf`` (default 95%).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
 import numpy as np
 from scipy import stats as st
@@ -76,8 +77,8 @@ class HeadToHead:
                 f"[{self.diff_low:+.2f}, {self.diff_high:+.2f}], {self.capped} capped")
 
 
-def head_to_head(diffs: Sequence[float], units: Optional[Sequence[Any]] = None, *, agent: str = "A",
-                 opponent: str = "B", capped: int = 0, turns: Optional[Sequence[float]] = None,
+def head_to_head(diffs: Sequence[float], units: Sequence[Any] | None = None, *, agent: str = "A",
+                 opponent: str = "B", capped: int = 0, turns: Sequence[float] | None = None,
                  conf: float = 0.95) -> HeadToHead:
     """Summary of score differences ``agent - opponent``, one per round.
 

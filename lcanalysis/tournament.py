@@ -23,10 +23,11 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -50,7 +51,7 @@ class AgentSpec:
     label: str = ""
 
     @classmethod
-    def of(cls, spec: Union[str, "AgentSpec", dict[str, Any]]) -> "AgentSpec":
+    def of(cls, spec: str | AgentSpec | dict[str, Any]) -> AgentSpec:
         if isinstance(spec, AgentSpec):
             return spec
         if isinstance(spec, str):
@@ -76,8 +77,8 @@ def deal_seed(seed: int, deal: int, round_number: int = 1) -> int:
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
 
-def play_round(agents: Sequence[Agent], seed: int, rules: Optional[Rules] = None, starter: int = 0,
-               match: Optional[dict[str, Any]] = None, record: Optional[list[str]] = None) -> dict[str, Any]:
+def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, starter: int = 0,
+               match: dict[str, Any] | None = None, record: list[str] | None = None) -> dict[str, Any]:
     """Deal with ``seed`` and play one round: ``agents[p]`` sits in seat p and sees only
     ``position.view(p)``. Returns scores, turns, capped and time per move."""
     rules = rules or Rules()
@@ -203,10 +204,10 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return df
 
 
-def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Optional[Rules] = None,
+def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | None = None,
                    duplicate: bool = True, round_robin: bool = False, seed: int = 0,
-                   executor: Union[None, str, Executor] = None, workers: Optional[int] = None,
-                   out: Optional[str] = None, progress: bool = True, batch: Optional[int] = None,
+                   executor: None | str | Executor = None, workers: int | None = None,
+                   out: str | None = None, progress: bool = True, batch: int | None = None,
                    first_deal: int = 0) -> pd.DataFrame:
     """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
 
@@ -242,7 +243,7 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Optional[R
 
         bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="rounds" if rules.rounds == 1 else "matches",
                    unit="deal-seat")
-    fh = open(out, "a+", encoding="utf-8") if out else None
+    fh = open(out, "a+", encoding="utf-8") if out else None  # noqa: SIM115 - closed in the finally below
     if fh is not None and fh.tell() > 0:
         fh.seek(fh.tell() - 1)
         if fh.read(1) != "\n":  # a line cut short by an interruption: start a fresh line
@@ -354,7 +355,7 @@ def _parse_agent(text: str) -> Any:
     return d
 
 
-def tournament_main(argv: Optional[Sequence[str]] = None) -> int:
+def tournament_main(argv: Sequence[str] | None = None) -> int:
     """``lcanalysis tournament AGENT AGENT [AGENT...] --deals N [--colors 6] [--rounds 3] ...``"""
     ap = argparse.ArgumentParser(prog="lcanalysis tournament",
                                  description="Play agents against each other on duplicate deals.")

@@ -33,7 +33,7 @@ def test_every_legal_turn_is_ranked_once_best_first(example):
 
 
 def test_each_turn_has_a_standard_error_and_a_reason(example):
-    view, analysis = example
+    _, analysis = example
     for m in analysis.moves:
         assert np.isfinite(m.stderr) and m.stderr > 0 and not m.exact
         assert m.extra["worlds"] >= 8

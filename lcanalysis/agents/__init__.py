@@ -13,7 +13,8 @@ and seed give the same move. See docs/agents.md for the designs and their measur
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ class Agent:
 
     name = "agent"
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -99,7 +100,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
         s = some_state(view)
         return Move.from_code(int(F.random_move(s, _as_seed(rng_or_seed))), view.colors)
@@ -111,7 +112,7 @@ class PolicyAgent(Agent):
     def __init__(self, params: np.ndarray) -> None:
         self.params = np.asarray(params, dtype=np.float64)
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
         s = some_state(view)
         return Move.from_code(int(F.policy_move(s, self.params)), view.colors)
@@ -174,7 +175,7 @@ class SearchAgent(Agent):
         self.finalists = int(finalists)
         self.params = F.HEURISTIC_PARAMS
 
-    def worlds(self, n_candidates: int, time_ms: Optional[float]) -> int:
+    def worlds(self, n_candidates: int, time_ms: float | None) -> int:
         budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
         return int(min(self.max_worlds, max(self.min_worlds, budget // max(1, n_candidates))))
 
@@ -186,7 +187,7 @@ class SearchAgent(Agent):
         order = np.argsort(-scores[:n], kind="stable")
         return moves[:n][order[: self.width]].copy()
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
         seed = _as_seed(rng_or_seed)
         if self.endgame and view.deck_count <= self.endgame:
@@ -225,7 +226,7 @@ class SearchAgent(Agent):
         return Move.from_code(int(cands[best]), view.colors)
 
 
-def _solver_move(view: View, seed: int) -> Optional[Move]:
+def _solver_move(view: View, seed: int) -> Move | None:
     """The exact endgame solver's best turn, or None when the solver is not installed."""
     try:
         from ..advisor import solver_analysis

@@ -100,8 +100,7 @@ def colour_value(w, mask, hmask, hw, umask, a, q, b):
     best = 0.0
     for j in range(hw + 1):
         val = (s - 20.0) * (1.0 + j) + _bonus(n + a * j)
-        if val > best:
-            best = val
+        best = max(best, val)
     return b * best
 
 
@@ -180,8 +179,7 @@ def policy_scores(s, params, moves, scores):
     q = 0.0
     if unseen > 0:
         q = params[P_QF] * my_draws / unseen
-        if q > 1.0:
-            q = 1.0
+        q = min(q, 1.0)
     # hand pressure: more wanted cards than turns left lowers what a card in hand is worth
     a0 = params[P_A]
     b = params[P_B]
@@ -359,9 +357,9 @@ def determinize(base, pool, n_unknown, opp, out, bias=1.0):
             c = t // RANKS
             r = t % RANKS
             mask = base[om + c]
-            if mask != 0 or base[ow + c] > 0:
-                if (r == 0 and mask == 0) or (r > 0 and r > top_rank(mask)):
-                    wts[i] = bias
+            started = mask != 0 or base[ow + c] > 0
+            if started and ((r == 0 and mask == 0) or (r > 0 and r > top_rank(mask))):
+                wts[i] = bias
         for i in range(n_unknown):
             tot = 0.0
             for j in range(i, k):

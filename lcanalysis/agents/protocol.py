@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import IO, Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import IO, Any
 
 from ..moves import Move
 from ..position import Position
@@ -29,7 +30,7 @@ class BotError(RuntimeError):
     """An external bot that answered with an error, an unreadable line, an illegal move, or not at all."""
 
 
-def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[Optional[dict[str, Any]], bool]:
+def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | None, bool]:
     """The reply to one decoded request, and whether to keep serving."""
     from ..notation import from_json
 
@@ -73,12 +74,12 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
         try:
             request = json.loads(line)
         except json.JSONDecodeError as exc:
-            reply: Optional[dict[str, Any]] = {"error": f"unreadable JSON: {exc}"}
+            reply: dict[str, Any] | None = {"error": f"unreadable JSON: {exc}"}
             keep = True
         else:
             try:
                 reply, keep = answer(agent, request, seed)
-            except Exception as exc:  # keep serving whatever happens inside one request
+            except Exception as exc:  # noqa: BLE001 - keep serving whatever happens inside one request
                 reply, keep = {"error": f"{type(exc).__name__}: {exc}"}, True
         if reply is not None:
             outfile.write(json.dumps(reply) + "\n")
@@ -99,12 +100,12 @@ class ExternalAgent(Agent):
 
     name = "external"
 
-    def __init__(self, cmd: Union[str, Sequence[str]], time_ms: Optional[float] = None,
-                 timeout: Optional[float] = None) -> None:
+    def __init__(self, cmd: str | Sequence[str], time_ms: float | None = None,
+                 timeout: float | None = None) -> None:
         self.cmd = cmd.split() if isinstance(cmd, str) else list(cmd)
         self.time_ms = time_ms
         self.timeout = timeout
-        self._proc: Optional[subprocess.Popen] = None
+        self._proc: subprocess.Popen | None = None
 
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
@@ -128,7 +129,7 @@ class ExternalAgent(Agent):
             raise BotError(f"bot answered with {reply!r}, not an object")
         return reply
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: Optional[float] = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         t = time_ms if time_ms is not None else self.time_ms
         payload: dict[str, Any] = {"type": "turn", "position": view.to_json()}
         if t is not None:
@@ -166,7 +167,7 @@ class ExternalAgent(Agent):
     def __del__(self) -> None:  # pragma: no cover - best effort
         try:
             self.close()
-        except Exception:
+        except Exception:  # noqa: BLE001, S110 - the interpreter may be shutting down
             pass
 
     def __repr__(self) -> str:
@@ -174,9 +175,10 @@ class ExternalAgent(Agent):
 
 
 def _legal(view: View) -> list[Move]:
-    from . import some_state
-    from ..core import kernel as K
     import numpy as np
+
+    from ..core import kernel as K
+    from . import some_state
 
     s = some_state(view)
     buf = np.empty(K.MAX_MOVES, np.int32)
@@ -184,7 +186,7 @@ def _legal(view: View) -> list[Move]:
     return [Move.from_code(int(c), view.colors) for c in buf[:n]]
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.agents.protocol NAME [--seed N] [key=value ...]``: serve one agent."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
