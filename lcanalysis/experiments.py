@@ -15,8 +15,10 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence, Union
+from itertools import pairwise
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +29,7 @@ from .position import Position, PositionError
 from .rules import Rules
 from .view import View
 
-Source = Union[str, dict, Position, View]
+Source = str | dict | Position | View
 
 
 # --- estimates with their uncertainty ----------------------------------------------------------
@@ -42,7 +44,7 @@ class Estimate:
     n: int
 
     @classmethod
-    def of(cls, values: Iterable[float]) -> "Estimate":
+    def of(cls, values: Iterable[float]) -> Estimate:
         x = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=float)
         if x.size == 0:
             return cls(math.nan, math.nan, 0)
@@ -50,7 +52,7 @@ class Estimate:
         return cls(float(x.mean()), se, int(x.size))
 
     @classmethod
-    def proportion(cls, hits: Iterable[bool]) -> "Estimate":
+    def proportion(cls, hits: Iterable[bool]) -> Estimate:
         x = np.asarray(list(hits) if not isinstance(hits, np.ndarray) else hits, dtype=float)
         if x.size == 0:
             return cls(math.nan, math.nan, 0)
@@ -70,7 +72,7 @@ class Estimate:
         return f"{format(self.mean, spec)} ± {format(self.stderr, spec.lstrip('+'))}"
 
 
-def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> "Any":
+def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:
     """A table of named estimates: mean, standard error, 95% interval, sample size."""
     import pandas as pd
 
@@ -82,13 +84,20 @@ def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> "Any":
 # --- the decision explorer's analysis ----------------------------------------------------------
 
 
-def as_position_or_view(source: Source) -> Union[Position, View]:
-    """Read anything the explorer accepts; raises ``PositionError`` with a clear message."""
-    obj = read_position(source)  # type: ignore[arg-type]
-    return obj
+def as_position_or_view(source: Source) -> Position | View:
+    """Read anything the explorer accepts (what ``notation.read_position`` reads, or
+    ``example:NAME`` for a built-in example); raises ``PositionError`` with a clear message."""
+    if isinstance(source, str) and source.strip().startswith("example:"):
+        from .cli import UsageError, example_text
+
+        try:
+            source = example_text(source.strip().split(":", 1)[1])
+        except UsageError as exc:
+            raise PositionError(str(exc)) from None
+    return read_position(source)  # type: ignore[arg-type]
 
 
-def mover_view(obj: Union[Position, View]) -> View:
+def mover_view(obj: Position | View) -> View:
     """The view of the player to move (the question is always "what should *I* play")."""
     if isinstance(obj, Position):
         return obj.view(obj.to_move)
@@ -148,7 +157,7 @@ def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samp
                     method=f"flat Monte Carlo, {worlds} worlds, seed {seed}", splits=None)
 
 
-def move_outcomes(source: Source, move: Union[str, Move], worlds: int = 200, seed: int = 0) -> np.ndarray:
+def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int = 0) -> np.ndarray:
     """Final score differences (mover minus opponent) after ``move`` in ``worlds`` sampled worlds."""
     view = mover_view(as_position_or_view(source))
     mv = move if isinstance(move, Move) else Move.parse(str(move), view.colors)
@@ -178,7 +187,7 @@ def advisor_available() -> bool:
     return True
 
 
-def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: Optional[int] = None) -> Analysis:
+def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int | None = None) -> Analysis:
     """The explorer's Analyze button: the advisor when installed (``lcanalysis.advisor.advise``),
     otherwise heuristic rollouts (``rollout_analysis``) with ``worlds`` sampled worlds
     (default: about 60 worlds per second of ``time_budget``, at least 20)."""
@@ -193,7 +202,7 @@ def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: Opt
     return rollout_analysis(view, worlds=n, seed=seed)
 
 
-def endgame_lines(position: Position, move: Union[str, Move], max_stalls: int = 0, limit: int = 6) -> list[dict[str, Any]]:
+def endgame_lines(position: Position, move: str | Move, max_stalls: int = 0, limit: int = 6) -> list[dict[str, Any]]:
     """The solver's principal lines after ``move`` in a full position: one line per card the
     move can draw (with its probability), each continued by both players' best turns, later
     draws taken from the top of the remaining pile. Needs ``lcanalysis.search.solve``.
@@ -252,7 +261,7 @@ def swapped(pos: Position) -> Position:
     return Position.from_parts([pos.hand(1), pos.hand(0)], deck=pos.deck, rules=pos.rules, to_move=pos.to_move)
 
 
-def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5) -> "Any":
+def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5) -> Any:
     """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
     starter always seat 0. One row per deal: the starter's score minus the other's in each
     playing and their mean (the deal's luck cancels in ``starter_edge``)."""
@@ -270,7 +279,7 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5) -> "An
     return pd.DataFrame(rows)
 
 
-def first_player_summary(rounds: "Any") -> dict[str, Estimate]:
+def first_player_summary(rounds: Any) -> dict[str, Estimate]:
     """The first player's edge per round (points, duplicate-deal mean), their chance of winning
     a round, and the spread of a single round's difference."""
     diffs = np.concatenate([rounds["diff_a"].to_numpy(), rounds["diff_b"].to_numpy()])
@@ -282,7 +291,7 @@ def first_player_summary(rounds: "Any") -> dict[str, Estimate]:
     }
 
 
-def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5) -> "Any":
+def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5) -> Any:
     """Play ``matches`` matches of ``rounds`` rounds (heuristic agent on both seats, seat 0 starts
     round 1, later rounds started by the leader as the rules say). One row per match."""
     import pandas as pd
@@ -306,7 +315,7 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
     return pd.DataFrame(rows)
 
 
-def match_summary(matches: "Any") -> dict[str, Estimate]:
+def match_summary(matches: Any) -> dict[str, Estimate]:
     """The round-1 starter's (seat 0) chance to win the match and to win round 1, and the edge in points."""
     diff = (matches["total_0"] - matches["total_1"]).to_numpy()
     decided = matches["winner"].to_numpy() >= 0
@@ -320,7 +329,7 @@ def match_summary(matches: "Any") -> dict[str, Estimate]:
     }
 
 
-def colours_opened_estimates(colours: "Any", min_rounds: int = 30) -> dict[str, Estimate]:
+def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
     """``score_by_colours_opened`` as named estimates (counts seen in at least ``min_rounds`` rounds)."""
     table = score_by_colours_opened(colours)
     return {f"{int(r['colours opened'])} colours ({int(r['rounds'])} rounds)":
@@ -332,7 +341,7 @@ def colours_opened_estimates(colours: "Any", min_rounds: int = 30) -> dict[str, 
 
 
 def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: int = 0,
-                  unseen_total: int = 52) -> "Any":
+                  unseen_total: int = 52) -> Any:
     """Canonical model (exact means): the value of opening a colour holding the numbers ``held``
     (each an iterable of face values) with ``wagers`` wagers, for each number of draws left.
     Columns: held, sum, cards, draws, mean, p_break_even, p_positive."""
@@ -352,7 +361,7 @@ def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: i
     return pd.DataFrame(rows)
 
 
-def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int = 52) -> "Any":
+def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int = 52) -> Any:
     """For holdings of ``cards`` numbers with each total in ``sums`` (the most even spread of
     values that gives that total) and each number of draws: the canonical model's mean for 0..3
     wagers, the chance of breaking even with 0 and 1 wager, and the value of one extra wager."""
@@ -376,7 +385,7 @@ def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen
     return pd.DataFrame(rows)
 
 
-def holding_with_sum(cards: int, total: int) -> Optional[list[int]]:
+def holding_with_sum(cards: int, total: int) -> list[int] | None:
     """``cards`` distinct face values 2..10 adding up to ``total``, as evenly spread as possible
     (None when impossible). ``holding_with_sum(3, 24) == [7, 8, 9]``."""
     from itertools import combinations
@@ -390,7 +399,7 @@ def holding_with_sum(cards: int, total: int) -> Optional[list[int]]:
     return None if best is None else best[1]
 
 
-def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> "Any":
+def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> Any:
     """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
     starting player: one row per colour with the numbers and wagers held at the deal, whether the
     player went on to open the colour, and what the expedition finally scored."""
@@ -413,7 +422,7 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> "Any
     })
 
 
-def colour_value_fit(colours: "Any") -> dict[str, Any]:
+def colour_value_fit(colours: Any) -> dict[str, Any]:
     """Test the strategy rule "a colour is worth about 22 points plus 60% of the numbered cards
     held in it" (reported by strategy writing): regress the final score of each colour the player
     opened on the sum of its numbers held at the deal (``simulated_colours`` rows). Returns the
@@ -422,13 +431,13 @@ def colour_value_fit(colours: "Any") -> dict[str, Any]:
     return linear_fit(sel["held_sum"].to_numpy(), sel["final"].to_numpy())
 
 
-def value_by_held_sum(colours: "Any", edges: Sequence[int] = (0, 1, 10, 15, 20, 25, 30, 55)) -> "Any":
+def value_by_held_sum(colours: Any, edges: Sequence[int] = (0, 1, 10, 15, 20, 25, 30, 55)) -> Any:
     """By the sum of the numbers held at the deal: how often the colour was opened and what an
     opened colour scored in the end, each with its standard error."""
     import pandas as pd
 
     out = []
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in pairwise(edges):
         part = colours[(colours["held_sum"] >= lo) & (colours["held_sum"] < hi)]
         if part.empty:
             continue
@@ -439,7 +448,7 @@ def value_by_held_sum(colours: "Any", edges: Sequence[int] = (0, 1, 10, 15, 20, 
     return pd.DataFrame(out)
 
 
-def score_by_colours_opened(colours: "Any") -> "Any":
+def score_by_colours_opened(colours: Any) -> Any:
     """The starting player's round score by how many colours they opened, with standard errors
     (an association in bot play, not a controlled experiment: strong hands open more)."""
     import pandas as pd
@@ -469,7 +478,7 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
             "residual_sd": math.sqrt(s2)}
 
 
-def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300) -> "Any":
+def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300) -> Any:
     """The canonical and richer wager models' predicted expedition scores against what the bots
     really scored (``wager_sim.compare_models``), as a table with bias and its standard error."""
     from .wager_sim import compare_models
@@ -490,8 +499,8 @@ DATA_COMMANDS = {
 }
 
 
-def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: int = 20000, matches: int = 10000,
-               seed: int = 0, rounds: Optional[int] = None, mc: int = 2000) -> list[str]:
+def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
+               seed: int = 0, rounds: int | None = None, mc: int = 2000) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
     sidecar with the command that regenerates it."""
     from .cli import EXAMPLES, example_text
@@ -514,8 +523,7 @@ def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: 
             side(path, "positions")
         path = os.path.join(d, "positions.txt")
         with open(path, "w", encoding="utf-8") as fh:
-            for s in range(5):
-                fh.write(Position.deal(seed=s).view(0).to_string() + "\n")
+            fh.writelines(Position.deal(seed=s).view(0).to_string() + "\n" for s in range(5))
         side(path, "positions")
     if "wager_grid" in want:
         path = os.path.join(root, "tables", "wager_grid.csv")
@@ -546,7 +554,7 @@ def write_data(root: str = "data", only: Optional[Sequence[str]] = None, deals: 
     return written
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.experiments", description=__doc__.splitlines()[0])

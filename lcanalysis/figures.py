@@ -7,7 +7,8 @@ come from ``lcanalysis`` functions and are only drawn.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ def _move_colour(move: str) -> str:
     return COLOURS.get(letter, "#555555")
 
 
-def move_values_chart(analysis: Any, limit: int = 15, title: Optional[str] = None):
+def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
     """Horizontal bars: each turn's expected value (final score difference) with a 95% error bar."""
     moves = analysis.moves[:limit]
     fig, ax = _fig(7.0, 0.35 * max(len(moves), 3) + 1.4)
@@ -44,7 +45,7 @@ def move_values_chart(analysis: Any, limit: int = 15, title: Optional[str] = Non
     return fig
 
 
-def outcome_histogram(samples: Sequence[float], move: str, title: Optional[str] = None):
+def outcome_histogram(samples: Sequence[float] | np.ndarray, move: str, title: str | None = None):
     """Distribution of the final score difference after one turn over sampled worlds."""
     x = np.asarray(samples, dtype=float)
     fig, ax = _fig(7.0, 3.4)
@@ -61,7 +62,7 @@ def outcome_histogram(samples: Sequence[float], move: str, title: Optional[str] 
     return fig
 
 
-def score_distribution_chart(wager_analysis: Any, title: Optional[str] = None):
+def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     """The exact score distribution of one expedition for each number of wagers placed now."""
     outs = wager_analysis.by_wagers
     fig, ax = _fig(7.0, 3.6)
@@ -80,7 +81,7 @@ def score_distribution_chart(wager_analysis: Any, title: Optional[str] = None):
     return fig
 
 
-def wager_means_chart(wager_analysis: Any, title: Optional[str] = None):
+def wager_means_chart(wager_analysis: Any, title: str | None = None):
     """Expected score with a band of one standard deviation, for each number of wagers."""
     outs = wager_analysis.by_wagers
     fig, ax = _fig(5.0, 3.2)
@@ -100,7 +101,7 @@ def wager_means_chart(wager_analysis: Any, title: Optional[str] = None):
 
 
 def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label: str,
-            cmap: str = "RdBu", center: Optional[float] = 0.0, fmt: str = "{:.0f}", annotate: bool = True):
+            cmap: str = "RdBu", center: float | None = 0.0, fmt: str = "{:.0f}", annotate: bool = True):
     """A labelled heatmap of ``values`` over ``index`` (rows) by ``columns`` from a long table."""
     table = frame.pivot(index=index, columns=columns, values=values).sort_index(ascending=False)
     fig, ax = _fig(7.5, 0.3 * len(table) + 1.8)
@@ -124,7 +125,7 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     return fig
 
 
-def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: Optional[float] = None):
+def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: float | None = None):
     """Point estimates with 95% intervals, one row each (``Estimate`` values)."""
     names = list(estimates)
     fig, ax = _fig(7.0, 0.45 * len(names) + 1.4)
@@ -140,15 +141,15 @@ def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, refer
 
 
 def fit_chart(x: Sequence[float], y: Sequence[float], fit: Mapping[str, Any], title: str, xlabel: str, ylabel: str,
-              claim: Optional[tuple[float, float]] = None):
+              claim: tuple[float, float] | None = None):
     """Scatter of (x, y) with the least-squares line and, optionally, a claimed line ``a + b x``."""
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
+    xa = np.asarray(x, float)
+    ya = np.asarray(y, float)
     fig, ax = _fig(7.0, 4.0)
     rng = np.random.default_rng(0)
-    alpha = float(min(0.3, max(0.03, 300.0 / max(x.size, 1))))
-    ax.scatter(x + rng.uniform(-0.3, 0.3, x.size), y, s=5, alpha=alpha, color="#555555", label="simulated colours")
-    xs = np.linspace(x.min() if x.size else 0, x.max() if x.size else 1, 50)
+    alpha = float(min(0.3, max(0.03, 300.0 / max(xa.size, 1))))
+    ax.scatter(xa + rng.uniform(-0.3, 0.3, xa.size), ya, s=5, alpha=alpha, color="#555555", label="simulated colours")
+    xs = np.linspace(xa.min() if xa.size else 0, xa.max() if xa.size else 1, 50)
     a, b = fit["intercept"], fit["slope"]
     ax.plot(xs, a.mean + b.mean * xs, color="#c0392b", lw=2,
             label=f"fit: {a.mean:.1f} ± {a.stderr:.1f} + ({b.mean:.2f} ± {b.stderr:.2f}) × sum")
@@ -173,7 +174,7 @@ def model_comparison_chart(table: Any, title: str = "Wager models: predicted min
     return fig
 
 
-def histogram(values: Sequence[float], title: str, xlabel: str, ylabel: str = "count", bin_width: float = 10.0):
+def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, ylabel: str = "count", bin_width: float = 10.0):
     """A labelled histogram with the mean and its standard error marked."""
     x = np.asarray(values, dtype=float)
     fig, ax = _fig(7.0, 3.4)

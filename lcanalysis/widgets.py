@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Optional, Union
+from typing import Any
 
 import ipywidgets as W
+import numpy as np
 from IPython.display import SVG, display
 
 from . import experiments as E
 from . import figures
-from .cli import EXAMPLES, example_text
+from .analysis import Analysis
 from .cards import Card
+from .cli import EXAMPLES
 from .position import Position, PositionError, _as_cards
 from .rules import Rules
 from .view import View
+from .wager import WagerAnalysis
 
 ENDGAME_CARDS = 5  # principal lines are offered when the draw pile holds at most this many cards
 
@@ -51,7 +54,7 @@ def _svg_of(obj: Any) -> str:
         from .render import position_svg, view_svg
 
         return str(position_svg(obj) if isinstance(obj, Position) else view_svg(obj))
-    except Exception:  # the renderer is optional here: fall back to the object's own picture
+    except Exception:  # noqa: BLE001 - the renderer is optional here: fall back to the object's own picture
         return str(obj._repr_svg_())
 
 
@@ -67,7 +70,7 @@ class DecisionExplorer:
     ``message`` (errors and notes), ``picture`` (the position drawn).
     """
 
-    def __init__(self, source: Optional[Union[str, dict, Position, View]] = "example:midround",
+    def __init__(self, source: str | dict | Position | View | None = "example:midround",
                  time_budget: float = 0.5, seed: int = 0) -> None:
         text = {"layout": W.Layout(width="98%")}
         self.colors = W.Dropdown(options=[5, 6], value=5, description="colours")
@@ -97,11 +100,11 @@ class DecisionExplorer:
                        (self.seed, "lc-seed"), (self.picture, "lc-position")):
             w.add_class(cls)
 
-        self.position: Optional[Union[Position, View]] = None  # what Analyze will analyze
-        self.result = None  # the last Analysis
-        self.outcomes = None  # the last picked turn's outcome samples
+        self.position: Position | View | None = None  # what Analyze will analyze
+        self.result: Analysis | None = None  # the last Analysis
+        self.outcomes: np.ndarray | None = None  # the last picked turn's outcome samples
         self.lines: list[dict[str, Any]] = []  # the last endgame principal lines
-        self._full: Optional[Position] = None  # a pasted full position, until a widget is edited
+        self._full: Position | None = None  # a pasted full position, until a widget is edited
         self._seat = 0
         self._loading = False
 
@@ -135,11 +138,9 @@ class DecisionExplorer:
 
     # --- building the position ---------------------------------------------------------------
 
-    def load(self, source: Union[str, dict, Position, View]) -> None:
+    def load(self, source: str | dict | Position | View) -> None:
         """Fill the widgets from a string, JSON, ``example:NAME``, ``Position`` or ``View``."""
         try:
-            if isinstance(source, str) and source.strip().startswith("example:"):
-                source = example_text(source.strip().split(":", 1)[1])
             if isinstance(source, str) and not source.strip():
                 raise PositionError("nothing to load: paste a one-line LC1;... string or a JSON position")
             obj = E.as_position_or_view(source)
@@ -207,7 +208,7 @@ class DecisionExplorer:
             return
         try:
             self.picture.value = f'<div class="lc-picture">{_svg_of(self.position)}</div>'
-        except Exception as exc:  # a picture must never hide the analysis
+        except Exception as exc:  # noqa: BLE001 - a picture must never hide the analysis
             self.picture.value = _message("note", f"(no picture: {exc})")
 
     def _clear_results(self) -> None:
@@ -229,11 +230,11 @@ class DecisionExplorer:
             self.message.value = _message("error", "Nothing to analyze: fix the position first (see the message above).")
             return
         try:
-            self.result = E.analyze(self.position, time_budget=float(self.time_budget.value), seed=int(self.seed.value))
+            res = E.analyze(self.position, time_budget=float(self.time_budget.value), seed=int(self.seed.value))
         except (PositionError, ValueError) as exc:
             self.message.value = _message("error", f"Cannot analyze: {exc}")
             return
-        res = self.result
+        self.result = res
         self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}"
                                              f"{', exact' if res.exact else ', estimates ± standard error'}).")
         self.table.value = f'<div class="lc-ranked">{res._repr_html_()}</div>'
@@ -243,7 +244,7 @@ class DecisionExplorer:
         if res.moves:
             self.turn.value = res.moves[0].move  # shows what follows the best turn
 
-    def show_turn(self, move: Optional[str]) -> None:
+    def show_turn(self, move: str | None) -> None:
         """What follows a turn: the distribution of outcomes, and in the endgame the solver's lines."""
         self.detail.clear_output()
         self.detail_text.value = ""
@@ -298,7 +299,7 @@ class WagerExplorer:
         self.unseen_total = W.IntSlider(value=unseen_total, min=1, max=64, description="unseen cards")
         self.message = W.HTML()
         self.table = W.HTML()
-        self.result = None
+        self.result: WagerAnalysis | None = None
         self.out = W.interactive_output(self._show, {
             "held": self.held, "placed": self.placed, "hand_wagers": self.hand_wagers,
             "draws": self.draws, "unseen_total": self.unseen_total})
@@ -335,6 +336,6 @@ class WagerExplorer:
         display(self.widget)
 
 
-def position_picture(obj: Union[Position, View]) -> SVG:
+def position_picture(obj: Position | View) -> SVG:
     """The SVG picture of a position or view, for ``display``."""
     return SVG(_svg_of(obj))

@@ -137,7 +137,7 @@ def test_the_stored_wager_grid_is_what_the_function_computes(tmp_path):
     stored = pd.read_csv(DATA / "tables" / "wager_grid.csv")
     pd.testing.assert_frame_equal(fresh, stored)
     for path in written:
-        assert open(path + ".cmd").read().startswith("python -m lcanalysis.experiments data")
+        assert Path(path + ".cmd").read_text().startswith("python -m lcanalysis.experiments data")
     assert read_position(str(tmp_path / "positions" / "midround.json")) == read_position(MIDROUND)
 
 
@@ -146,7 +146,7 @@ def test_the_stored_simulations_have_the_size_their_commands_name():
     assert len(pd.read_csv(DATA / "simulated" / "matches.csv")) == 10000
     assert pd.read_csv(DATA / "simulated" / "colours.csv")["round"].nunique() == 20000
     for name in ("first_player_rounds", "matches", "colours", "wager_models_vs_play"):
-        assert open(DATA / "simulated" / f"{name}.csv.cmd").read().startswith("python -m lcanalysis.experiments data")
+        assert (DATA / "simulated" / f"{name}.csv.cmd").read_text().startswith("python -m lcanalysis.experiments data")
 
 
 def test_endgame_lines_average_back_to_the_solvers_value_of_the_turn():
@@ -164,3 +164,12 @@ def test_endgame_lines_average_back_to_the_solvers_value_of_the_turn():
         assert all(ln["line"].startswith(m.move) for ln in lines)
     with pytest.raises(PositionError, match="full position"):
         E.endgame_lines(pos.view(pos.to_move), exact.best.move)
+
+
+def test_positions_are_read_from_examples_files_and_strings_with_clear_refusals():
+    assert E.as_position_or_view("example:midround") == read_position(MIDROUND)
+    assert E.as_position_or_view(str(DATA / "positions" / "midround.json")) == read_position(MIDROUND)
+    with pytest.raises(PositionError, match="no example 'nope'"):
+        E.as_position_or_view("example:nope")
+    with pytest.raises(PositionError, match="neither a JSON position"):
+        E.as_position_or_view("R7 B4")
