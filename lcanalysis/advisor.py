@@ -100,10 +100,20 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     F.flat_mc(base, pool, u, opp, codes, 0, n1, seed, F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, values)
     samples: list[np.ndarray] = [values[k] for k in range(n_moves)]
     k2 = min(FINALISTS, n_moves)
-    n2 = max(n1, n1 + int(budget * (1 - FIRST_STAGE)) // k2)
-    if n_moves > 1 and n2 > n1:
-        top = np.argsort(-values.mean(axis=1), kind="stable")[:k2]
-        more = np.empty((k2, n2 - n1), np.float64)
+    n2 = max(n1, n1 + int(budget * (1 - FIRST_STAGE)) // (2 * k2))  # room for the best k2 and k2 late risers
+    # refine the best few; if a turn left out overtakes them, refine it too (at most 3 rounds),
+    # so the turns at the top of the list all carry the larger sample
+    left = budget - n1 * n_moves
+    for _ in range(3):
+        if n_moves <= 1 or n2 <= n1 or left < n2 - n1:
+            break
+        means = np.array([x.mean() for x in samples])
+        top = [int(k) for k in np.argsort(-means, kind="stable")[:k2] if len(samples[k]) < n2]
+        top = top[: max(0, left // (n2 - n1))]
+        if not top:
+            break
+        left -= len(top) * (n2 - n1)
+        more = np.empty((len(top), n2 - n1), np.float64)
         F.flat_mc(base, pool, u, opp, codes[top], n1, n2, seed, F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, more)
         for j, k in enumerate(top):
             samples[k] = np.concatenate([samples[k], more[j]])
