@@ -97,7 +97,8 @@ class DecisionExplorer:
         for w, cls in ((self.analyze_button, "lc-analyze"), (self.table, "lc-table"), (self.message, "lc-msg"),
                        (self.hand, "lc-hand"), (self.deck, "lc-deck"), (self.turn, "lc-turn"),
                        (self.paste, "lc-paste"), (self.load_button, "lc-load"), (self.example, "lc-example"),
-                       (self.seed, "lc-seed"), (self.picture, "lc-position")):
+                       (self.seed, "lc-seed"), (self.picture, "lc-position"), (self.chart, "lc-chart"),
+                       (self.detail, "lc-detail"), (self.detail_text, "lc-lines")):
             w.add_class(cls)
 
         self.position: Position | View | None = None  # what Analyze will analyze
@@ -237,7 +238,8 @@ class DecisionExplorer:
         self.result = res
         self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}"
                                              f"{', exact' if res.exact else ', estimates ± standard error'}).")
-        self.table.value = f'<div class="lc-ranked">{res._repr_html_()}</div>'
+        self.table.value = (f'<div class="lc-ranked" style="max-height:420px;overflow:auto">'
+                            f'{res._repr_html_()}</div>')
         with self.chart:
             display(figures.move_values_chart(res))
         self.turn.options = [m.move for m in res.moves]
@@ -263,7 +265,9 @@ class DecisionExplorer:
             if self._full is not None and self._full.deck_count <= ENDGAME_CARDS:
                 if E.solver_available():
                     self.lines = E.endgame_lines(self._full, move)
-                    notes.append("<b>Solver's principal lines</b> (no more discard-pile draws):<ul>" + "".join(
+                    notes.append("<b>Solver's principal lines</b>: perfect-information values (both hands "
+                                 "known, as in the loaded position; no more discard-pile draws), for the "
+                                 "player to move now:<ul>" + "".join(
                         f"<li>p={ln['probability']:.2f}, value {ln['value']:+.1f}: <code>{html.escape(ln['line'])}</code></li>"
                         for ln in self.lines) + "</ul>")
                 else:
