@@ -25,9 +25,9 @@ from . import _fast as F
 
 AGENTS = ("random", "greedy", "heuristic", "search")
 
-#: rollouts the search agent budgets per millisecond of thinking time (measured on a 2-core
-#: 2026 cloud machine: about 25 full heuristic rollouts per ms from the middle of a round; we
-#: budget fewer so that the whole move, sampling included, stays inside the time asked for).
+#: rollouts the search agent and the advisor budget per millisecond of thinking time. Measured on
+#: this project's 2-core machine: about 7 heuristic rollouts per ms from the deal to the end of a
+#: round, more later in the round; the budget is a count, not a clock, so answers are reproducible.
 ROLLOUTS_PER_MS = 6.0
 
 
@@ -146,14 +146,18 @@ class HeuristicAgent(PolicyAgent):
 
 
 class SearchAgent(Agent):
-    """Determinized flat Monte Carlo with heuristic rollouts and common random numbers.
+    """Determinized flat Monte Carlo with heuristic rollouts, common random numbers, and caution.
 
     Each turn: the heuristic ranks every legal turn and keeps the best ``width``; each kept turn
-    is played in the same ``n`` sampled worlds (the opponent's unknown cards and the deck order
-    drawn uniformly from the view), and both sides are played out to the end with the heuristic
-    policy, each seeing only its own information. The turn with the best mean final score
-    difference wins. Near the end (``endgame`` cards or fewer in the deck) it hands over to the
-    exact endgame solver when ``lcanalysis.search`` is installed.
+    is played in the same sampled worlds (the opponent's unknown cards and the deck order drawn
+    from the view: uniformly, or with ``bias`` > 1 favouring cards the opponent can still use),
+    and both sides play the round out with the heuristic policy, each seeing only its own cards.
+    Half the budget goes to every kept turn, half to the best ``finalists`` plus the heuristic's
+    own choice. The agent leaves the heuristic's choice only for a turn whose paired difference
+    (same worlds) beats it by more than ``caution`` standard errors: picking the largest of
+    several noisy means otherwise favours lucky estimates over the heuristic's sound default.
+    With ``endgame`` cards or fewer in the deck it plays the exact endgame solver's best turn
+    (view value, one discard-pile draw each, ``advisor.solver_analysis``).
 
     ``time_ms`` sets the number of rollouts (``ROLLOUTS_PER_MS`` per ms, not a wall clock), so
     the same view and seed give the same move on any machine.
@@ -174,10 +178,6 @@ class SearchAgent(Agent):
         self.caution = float(caution)
         self.finalists = int(finalists)
         self.params = F.HEURISTIC_PARAMS
-
-    def worlds(self, n_candidates: int, time_ms: float | None) -> int:
-        budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
-        return int(min(self.max_worlds, max(self.min_worlds, budget // max(1, n_candidates))))
 
     def candidates(self, view: View) -> np.ndarray:
         s = some_state(view)
