@@ -39,7 +39,8 @@ from .stats import bradley_terry, head_to_head
 
 RESULT_COLUMNS = ["pairing", "deal", "swap", "round", "seed", "colors", "player0", "player1", "starter",
                   "score0", "score1", "turns", "capped"]
-TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1"]
+TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1", "cpu_ms_per_move0", "cpu_ms_per_move1",
+                  "max_cpu_ms0", "max_cpu_ms1"]
 
 
 @dataclass(frozen=True)
@@ -85,12 +86,15 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
     pos = Position.deal(seed, rules, starter)
     if match is not None:
         pos.match = dict(match)
-    think = [[], []]
+    think: list[list[float]] = [[], []]
+    cpu: list[list[float]] = [[], []]
     while not pos.is_over():
         p = pos.to_move
         view = pos.view(p)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         move = agents[p].choose(view, (seed * 7919 + pos.turn * 2 + p) % (2**31 - 1))
+        cpu[p].append(time.process_time() - c0)
         think[p].append(time.perf_counter() - t0)
         pos.push(move)  # raises IllegalMoveError on an illegal turn
         if record is not None:
@@ -101,7 +105,11 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
             "ms_per_move0": 1000 * float(np.mean(think[0])) if think[0] else 0.0,
             "ms_per_move1": 1000 * float(np.mean(think[1])) if think[1] else 0.0,
             "max_ms0": 1000 * float(np.max(think[0])) if think[0] else 0.0,
-            "max_ms1": 1000 * float(np.max(think[1])) if think[1] else 0.0}
+            "max_ms1": 1000 * float(np.max(think[1])) if think[1] else 0.0,
+            "cpu_ms_per_move0": 1000 * float(np.mean(cpu[0])) if cpu[0] else 0.0,
+            "cpu_ms_per_move1": 1000 * float(np.mean(cpu[1])) if cpu[1] else 0.0,
+            "max_cpu_ms0": 1000 * float(np.max(cpu[0])) if cpu[0] else 0.0,
+            "max_cpu_ms1": 1000 * float(np.max(cpu[1])) if cpu[1] else 0.0}
 
 
 def _match_class():
@@ -154,10 +162,27 @@ class Job:
         return f"{self.pairing}:{self.deal}:{self.swap}"
 
 
+def _warm_up(agent: Agent, rules: Rules) -> None:
+    """One untimed turn, so that compiling (numba loads or builds its code) is not counted as thinking."""
+    if getattr(agent, "name", "") == "external":
+        return
+    pos = Position.deal(0, rules)
+    agent.choose(pos.view(pos.to_move), 0)
+    if getattr(agent, "endgame", 0):  # the endgame solver compiles on its first call
+        while pos.deck_count > agent.endgame:  # type: ignore[attr-defined]
+            pos.push(pos.legal_moves()[0] if pos.deck_count > 10 else _first_deck_move(pos))
+        agent.choose(pos.view(pos.to_move), 0)
+
+
+def _first_deck_move(pos: Position) -> Any:
+    return next(m for m in pos.legal_moves() if m.draws_from_deck)
+
+
 def _run_job(job: Job, seed: int, rules: Rules, cache: dict[AgentSpec, Agent]) -> list[dict[str, Any]]:
     for spec in (job.a, job.b):
         if spec not in cache:
             cache[spec] = spec.make()
+            _warm_up(cache[spec], rules)
     first, second = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
     agents = [cache[first], cache[second]]
     if rules.rounds == 1:
@@ -398,10 +423,29 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
         print("Bradley-Terry ratings (Elo scale):")
         for name, r in ratings(df).items():
             print(f"  {name:<24} {r:+7.1f}")
-    if "ms_per_move0" in df:
-        print(f"time per move: mean {df[['ms_per_move0', 'ms_per_move1']].to_numpy().mean():.1f} ms over both "
-              f"seats, max {df[['max_ms0', 'max_ms1']].to_numpy().max():.1f} ms")
+    for name, t in time_per_move(df).iterrows():
+        print(f"time per move, {name}: mean {t.ms:.1f} ms (CPU {t.cpu_ms:.1f} ms), "
+              f"max {t.max_ms:.1f} ms (CPU {t.max_cpu_ms:.1f} ms)")
     return 0
+
+
+def time_per_move(df: pd.DataFrame) -> pd.DataFrame:
+    """Per agent: mean and max thinking time per move, wall clock and CPU (the CPU time of this
+    process, which leaves out waiting for a busy machine; an external bot's CPU is not counted)."""
+    out = {}
+    for seat in (0, 1):
+        for name, sub in df.groupby(f"player{seat}"):
+            d = out.setdefault(name, {"ms": [], "cpu_ms": [], "max_ms": [], "max_cpu_ms": []})
+            d["ms"].extend(sub[f"ms_per_move{seat}"].dropna())
+            d["cpu_ms"].extend(sub[f"cpu_ms_per_move{seat}"].dropna())
+            d["max_ms"].extend(sub[f"max_ms{seat}"].dropna())
+            d["max_cpu_ms"].extend(sub[f"max_cpu_ms{seat}"].dropna())
+    rows = {name: {"ms": np.mean(d["ms"]) if d["ms"] else np.nan,
+                   "cpu_ms": np.mean(d["cpu_ms"]) if d["cpu_ms"] else np.nan,
+                   "max_ms": np.max(d["max_ms"]) if d["max_ms"] else np.nan,
+                   "max_cpu_ms": np.max(d["max_cpu_ms"]) if d["max_cpu_ms"] else np.nan}
+            for name, d in out.items()}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 if __name__ == "__main__":  # pragma: no cover
