@@ -122,3 +122,16 @@ def test_the_same_seed_gives_the_same_move():
     for name in AGENTS:
         agent = make_agent(name, **({"time_ms": 5} if name == "search" else {}))
         assert agent.choose(view, 4) == agent.choose(view, 4)
+
+
+def test_agents_answer_a_view_in_the_draw_step_with_the_draw_alone():
+    pos = Position.deal(4)
+    for _ in range(6):
+        pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 1))
+    card = pos.hand(pos.to_move)[0]
+    F.apply_place(pos.state, card.type * 2 + 1)  # discard it: the draw step, that pile blocked
+    assert pos.phase == "draw"
+    view = pos.view(pos.to_move)
+    for name in AGENTS:
+        move = make_agent(name, **({"time_ms": 5} if name == "search" else {})).choose(view, 2)
+        assert move.card is None and pos.can_play(move)
