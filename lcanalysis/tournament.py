@@ -239,7 +239,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     ``agents``: two agents (names like ``"greedy"``, dicts like ``{"name": "search", "time_ms": 50}``,
     or ``AgentSpec``), or more with ``round_robin=True`` (every pair). ``duplicate``: each deal is
     played twice with the seats swapped. ``rules.rounds`` > 1 plays matches (a row per round).
-    ``out``: a JSON-lines file to append to and resume from (one line per finished deal and seating).
+    ``out``: a JSON-lines file to append to and resume from (one line per finished deal and seating);
+    ``"auto"`` names one in ``data/`` after the agents and settings (the command line's default).
     ``executor``: ``None`` for a process pool of ``workers`` (default: all cores), ``"serial"``,
     or any ``concurrent.futures`` executor (a dask ``client.get_executor()`` works unchanged).
     """
@@ -257,6 +258,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
             for k, (i, j) in enumerate(pairs)
             for d in range(first_deal, first_deal + deals)
             for s in ((0, 1) if duplicate else (0,))]
+    if out == "auto":
+        out = auto_path(specs, rules, seed, first_deal, deals, duplicate, round_robin)
     done = _read_done(out) if out else {}
     rows = [r for job in jobs if job.key in done for r in done[job.key]]
     todo = [job for job in jobs if job.key not in done]
@@ -305,6 +308,18 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
         if bar is not None:
             bar.close()
     return _frame(rows)
+
+
+def auto_path(specs: Sequence[AgentSpec], rules: Rules, seed: int, first_deal: int, deals: int,
+              duplicate: bool, robin: bool, folder: str = "data") -> str:
+    """The results file ``out="auto"`` uses: named after the agents and settings, in ``data/``, so
+    running the same command again resumes it."""
+    import re
+
+    names = "_".join(re.sub(r"[^A-Za-z0-9=.,-]+", "-", s.label) for s in specs)
+    tag = f"{rules.colors}c_{rules.rounds}r_cap{rules.turn_cap}_seed{seed}_deals{first_deal}-{first_deal + deals - 1}"
+    tag += ("" if duplicate else "_single") + ("_rr" if robin else "")
+    return os.path.join(folder, f"tournament_{names}_{tag}.jsonl")
 
 
 def round_robin(agents: Sequence[Any], deals: int = 100, **kwargs: Any) -> pd.DataFrame:
@@ -394,7 +409,9 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-duplicate", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--out", default=None, help="JSON-lines results file to append to and resume from")
+    ap.add_argument("--out", default="auto",
+                    help="JSON-lines results file to append to and resume from (default: a file in data/ "
+                         "named after the agents and settings; 'none' to keep nothing)")
     ap.add_argument("--csv", default=None, help="also write the table as CSV")
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -403,7 +420,8 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     agents = [_parse_agent(a) for a in args.agents]
     df = run_tournament(agents, args.deals, rules=rules, duplicate=not args.no_duplicate,
                         round_robin=len(agents) > 2, seed=args.seed, workers=args.workers,
-                        executor="serial" if args.workers == 1 else None, out=args.out,
+                        executor="serial" if args.workers == 1 else None,
+                        out=None if args.out == "none" else args.out,
                         progress=not args.no_progress, first_deal=args.first_deal)
     if args.csv:
         df.to_csv(args.csv, index=False)
