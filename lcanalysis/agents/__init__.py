@@ -232,7 +232,10 @@ def _solver_move(view: View, seed: int) -> Move | None:
         from ..advisor import solver_analysis
     except ImportError:  # pragma: no cover
         return None
-    analysis = solver_analysis(view, seed=seed)
+    try:
+        analysis = solver_analysis(view, seed=seed)
+    except (ValueError, RuntimeError):  # a position the solver refuses: fall back to sampling
+        return None
     if analysis is None or analysis.best is None:
         return None
     return Move.parse(analysis.best.move, view.colors)
