@@ -48,29 +48,28 @@ def _emit(obj: Any) -> None:
 # --- subcommands ----------------------------------------------------------------------
 
 
+def _print_position(pos: Position | View, args: argparse.Namespace) -> None:
+    """As --json, --string or (by default) the text drawing."""
+    if args.json:
+        _emit(pos.to_json())
+    elif args.string:
+        print(pos.to_string())
+    else:
+        print(pos.to_text())
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     pos = load(args.position)
     if args.svg:
         with open(args.svg, "w", encoding="utf-8") as fh:
             fh.write(str(pos._repr_svg_()))
-    if args.json:
-        _emit(pos.to_json())
-    elif args.string:
-        print(pos.to_string())
-    else:
-        print(pos.to_text())
+    _print_position(pos, args)
     return 0
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
     rules = Rules(colors=args.colors, no_redraw=not args.redraw)
-    pos = Position.deal(seed=args.seed, rules=rules, starter=args.starter)
-    if args.json:
-        _emit(pos.to_json())
-    elif args.string:
-        print(pos.to_string())
-    else:
-        print(pos.to_text())
+    _print_position(Position.deal(seed=args.seed, rules=rules, starter=args.starter), args)
     return 0
 
 
