@@ -189,3 +189,25 @@ def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, yla
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     return fig
+
+
+def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Sequence[str], title: str, xlabel: str,
+                            reference: float | None = 0.0):
+    """For each group (e.g. "2 cards left") the estimates named in ``keys``, one marker per key,
+    with 95% intervals: ``groups[group][key]`` is an ``Estimate``."""
+    names = list(groups)
+    fig, ax = _fig(7.0, 0.5 * len(names) * max(len(keys), 1) + 1.6)
+    markers = "osD^v"
+    step = 0.8 / max(len(keys), 1)
+    for j, key in enumerate(keys):
+        y = np.arange(len(names))[::-1] + (len(keys) - 1) / 2 * step - j * step
+        means = [groups[g][key].mean for g in names]
+        errs = [1.96 * groups[g][key].stderr for g in names]
+        ax.errorbar(means, y, xerr=errs, fmt=markers[j % len(markers)], capsize=4, label=key)
+    if reference is not None:
+        ax.axvline(reference, color="black", lw=0.8, ls="--")
+    ax.set_yticks(np.arange(len(names))[::-1], names)
+    ax.set_xlabel(xlabel)
+    ax.legend(fontsize=8, loc="best")
+    ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
+    return fig

@@ -173,3 +173,19 @@ def test_positions_are_read_from_examples_files_and_strings_with_clear_refusals(
         E.as_position_or_view("example:nope")
     with pytest.raises(PositionError, match="neither a JSON position"):
         E.as_position_or_view("R7 B4")
+
+
+def test_stall_values_grow_with_the_movers_options_and_shrink_with_the_opponents():
+    study = E.stalling_study(n=3, cards_left=[2, 3], seed=4)
+    assert list(study["cards_left"]) == [2, 2, 2, 3, 3, 3]
+    eps = 1e-9
+    assert (study["v_mover_stalls"] >= study["v_none"] - eps).all()
+    assert (study["v_opponent_stalls"] <= study["v_none"] + eps).all()
+    assert (study["v_both_stall"] <= study["v_mover_stalls"] + eps).all()
+    assert (study["v_both_stall"] >= study["v_opponent_stalls"] - eps).all()
+    for text, d in zip(study["position"], study["cards_left"]):
+        assert read_position(text).deck_count == d
+    summary = E.stalling_summary(study)
+    assert summary["mover's stall: gain (points)"].n == 6
+    assert E.stall_gain_by_standing(study)["positions"].sum() == 6
+    assert set(E.stalling_by_cards_left(study)) == {"2 cards left", "3 cards left"}
