@@ -26,11 +26,11 @@ from ..analysis import Analysis, MoveValue
 from ..cards import number_types
 from ..core.kernel import RANKS, top_rank
 from ._common import SearchError, check_budget, load, move_text
-from .perfect import ZOBRIST, Tables, _solo, _solo_score
+from .perfect import ZOBRIST, SearchBudgetExceeded, Tables, _solo, _solo_score
 
 
 @njit(cache=True)
-def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, sk1, sk2, sval, sflag, stats, out_place,
+def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, stats, out_place,
                  out_vals):
     """Values of each placement (or of the draw alone in the draw step)."""
     nt = RANKS * nc
@@ -51,7 +51,7 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, sk1, sk2, 
                 unseen[u] -= 1
                 hand[u] += 1
                 x = _solo(hand, w, mask, unseen, np.int64(left - 1), np.int64(1), np.int64(0),
-                          np.int64(placements), np.int64(nc), Z, sk1, sk2, sval, sflag, stats)
+                          np.int64(placements), np.int64(nc), Z, so, sof, stats)
                 hand[u] -= 1
                 unseen[u] += 1
                 total += n * x
@@ -86,7 +86,7 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, sk1, sk2, 
                     unseen[u] -= 1
                     hand[u] += 1
                     y = _solo(hand, w, mask, unseen, np.int64(left - 1), np.int64(1), np.int64(0),
-                              np.int64(placements - 1), np.int64(nc), Z, sk1, sk2, sval, sflag, stats)
+                              np.int64(placements - 1), np.int64(nc), Z, so, sof, stats)
                     hand[u] -= 1
                     unseen[u] += 1
                     x += n * y
@@ -111,12 +111,13 @@ def my_placements(deck: int, draw_step: bool, max_turns: int | None) -> int:
     return (d + 1) // 2
 
 
-def solve_belief(target, max_turns=None, *, tables=None):
+def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     """Every draw-pile turn's belief-optimal value (E3) for the player to move.
 
     ``target``: a View of the player to move, or a full Position (read as the mover's view,
     so the opponent's hand counts as unseen except for the cards known to be there).
     ``max_turns``: optional horizon (the round is scored as it stands after that many turns).
+    ``max_nodes`` (0: none) caps the search (``SearchBudgetExceeded`` when reached).
     """
     from ..position import Position
     from ..view import View
@@ -150,14 +151,16 @@ def solve_belief(target, max_turns=None, *, tables=None):
     draw_step = v.phase == "draw"
     k = my_placements(v.deck_count, draw_step, t_)
     if tables is None:
-        tables = Tables(bits=4, solo_bits=20)
+        tables = Tables(bits=4, solo_bits=min(22, max(12, 8 + v.deck_count)))
     tables.stats[:] = 0
+    tables.stats[4] = max_nodes
     out_place = np.zeros(2 * nt + 1, dtype=np.int32)
     out_vals = np.zeros(2 * nt + 1, dtype=np.float64)
     t0 = time.perf_counter()
-    n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.sk1, tables.sk2, tables.sval,
-                     tables.sflag, tables.stats, out_place, out_vals)
+    n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.so, tables.sof, tables.stats, out_place, out_vals)
     seconds = time.perf_counter() - t0
+    if tables.stats[3]:
+        raise SearchBudgetExceeded(int(tables.stats[1]))
     base = nc + 1
     moves = []
     for i in range(n):

@@ -53,7 +53,7 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
             return solve_view(pos, max_stalls, level, leaf)
     else:
         if tables is None:
-            tables = Tables(bits=22)
+            tables = Tables(bits=22, solo_bits=20)
 
         def run(level: int, budget: int) -> Analysis:
             if on == "stalls":

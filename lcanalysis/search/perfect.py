@@ -107,25 +107,19 @@ class Tables:
     deepening) as long as no solve was aborted half-way.
     """
 
-    def __init__(self, bits: int = 20, solo_bits: int = 18):
-        n = 1 << bits
-        self.k1 = np.zeros(n, dtype=np.uint64)
-        self.k2 = np.zeros(n, dtype=np.uint64)
-        self.val = np.zeros(n, dtype=np.float64)
-        self.flag = np.zeros(n, dtype=np.int8)
-        self.best = np.zeros(n, dtype=np.int32)
-        m = 1 << solo_bits
-        self.sk1 = np.zeros(m, dtype=np.uint64)
-        self.sk2 = np.zeros(m, dtype=np.uint64)
-        self.sval = np.zeros(m, dtype=np.float64)
-        self.sflag = np.zeros(m, dtype=np.int8)
+    def __init__(self, bits: int = 18, solo_bits: int = 16):
+        # one 32-byte entry per slot (key, key, value, flag | best move << 8): one cache line, one page
+        self.tt = np.zeros((1 << bits, 4), dtype=np.uint64)
+        self.ttf = self.tt.view(np.float64)
+        self.so = np.zeros((1 << solo_bits, 4), dtype=np.uint64)
+        self.sof = self.so.view(np.float64)
         self.buf = np.zeros((256, MAX_MOVES), dtype=np.int32)
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit
         self.stats = np.zeros(8, dtype=np.int64)
 
     def clear(self) -> None:
-        self.flag[:] = 0
-        self.sflag[:] = 0
+        self.tt[:, 3] = 0
+        self.so[:, 3] = 0
 
 
 # --- small helpers ----------------------------------------------------------------------
@@ -351,12 +345,12 @@ def _is_dead(w, mask, t):
 # Explicit signatures: a recursive function compiled for one argument type only (numba
 # otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks).
 _I32 = int32[::1]
-_SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, uint64[:, ::1], uint64[::1],
-                    uint64[::1], float64[::1], int8[::1], int64[::1])
+_SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, uint64[:, ::1], uint64[:, ::1],
+                    float64[:, ::1], int64[::1])
 
 
 @njit(_SOLO_SIG, cache=True)
-def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, sflag, stats):
+def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, so, sof, stats):
     """Best expected final score of one player who sees every draw.
 
     ``alternate=1``: the two-player round with no more discard-pile draws, from one player's
@@ -369,12 +363,17 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
     """
     if left <= 0 or tl == 0:
         return _solo_score(w, mask, nc)
+    if stats[3] != 0:
+        return 0.0
     stats[1] += 1
+    if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
+        stats[3] = 1
+        return 0.0
     k1, k2 = _key_solo(hand, w, mask, dc, nc, mine, alternate, tl, Z)
-    slot = np.int64(k1 & np.uint64(sk1.shape[0] - 1))
-    if sflag[slot] != 0 and sk1[slot] == k1 and sk2[slot] == k2:
+    slot = np.int64(k1 & np.uint64(so.shape[0] - 1))
+    if so[slot, 3] != 0 and so[slot, 0] == k1 and so[slot, 1] == k2:
         stats[2] += 1
-        return sval[slot]
+        return sof[slot, 2]
     nt = RANKS * nc
     tl2 = tl - 1 if tl > 0 else tl
     if mine == 0:
@@ -399,7 +398,7 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
                         continue
                     n = junk
                 dc[u] -= 1
-                x = _solo(hand, w, mask, dc, left - 1, np.int64(1), alternate, tl2, nc, Z, sk1, sk2, sval, sflag, stats)
+                x = _solo(hand, w, mask, dc, left - 1, np.int64(1), alternate, tl2, nc, Z, so, sof, stats)
                 dc[u] += 1
                 total += n * x
             v = total / left
@@ -450,7 +449,7 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
                             n = junk
                         dc[u] -= 1
                         hand[u] += 1
-                        x = _solo(hand, w, mask, dc, left - 1, np.int64(nxt), alternate, tl2, nc, Z, sk1, sk2, sval, sflag,
+                        x = _solo(hand, w, mask, dc, left - 1, np.int64(nxt), alternate, tl2, nc, Z, so, sof,
                                   stats)
                         hand[u] -= 1
                         dc[u] += 1
@@ -467,15 +466,17 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, sk1, sk2, sval, s
                 v = max(v, x)
         if v == -INF:  # an empty hand: nothing to place
             v = _solo_score(w, mask, nc)
-    sk1[slot] = k1
-    sk2[slot] = k2
-    sval[slot] = v
-    sflag[slot] = 1
+    if stats[3] != 0:
+        return 0.0
+    so[slot, 0] = k1
+    so[slot, 1] = k2
+    sof[slot, 2] = v
+    so[slot, 3] = np.uint64(1)
     return v
 
 
 @njit(cache=True)
-def _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, hand, w, mask):
+def _decomposed(s, nc, dc, tl, Z, so, sof, stats, hand, w, mask):
     """With no discard-pile draws left: solo(player to move) - solo(opponent).
 
     ``hand``, ``w``, ``mask`` are scratch arrays (NT, NC, NC)."""
@@ -493,7 +494,7 @@ def _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, hand, w, mask):
         for c in range(nc):
             w[c] = s[ow + c]
             mask[c] = s[om + c]
-        x = _solo(hand, w, mask, dc, np.int64(left), np.int64(1 - k), np.int64(1), np.int64(tl), np.int64(nc), Z, sk1, sk2, sval, sflag, stats)
+        x = _solo(hand, w, mask, dc, np.int64(left), np.int64(1 - k), np.int64(1), np.int64(tl), np.int64(nc), Z, so, sof, stats)
         v += x if k == 0 else -x
     return v
 
@@ -502,14 +503,13 @@ def _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, hand, w, mask):
 
 
 _SEARCH_SIG = float64(_I32, _I32, int64, int64, int64, int64, float64, float64, int64, int64, int64,
-                      uint64[:, ::1], uint64[::1], uint64[::1], float64[::1], int8[::1], int32[::1],
-                      uint64[::1], uint64[::1], float64[::1], int8[::1], int32[:, ::1], int64[::1],
-                      _I32, _I32, _I32)
+                      uint64[:, ::1], uint64[:, ::1], float64[:, ::1], uint64[:, ::1], float64[:, ::1],
+                      int32[:, ::1], int64[::1], _I32, _I32, _I32)
 
 
 @njit(_SEARCH_SIG, cache=True)
-def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1, tk2, tval, tflag, tbest,
-            sk1, sk2, sval, sflag, buf, stats, sh, sw, sm):
+def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt, ttf,
+            so, sof, buf, stats, sh, sw, sm):
     """Value for the player to move, fail-soft alpha-beta with Star1 at chance nodes.
 
     ``only >= 0``: evaluate that one turn alone (the root's way to get every turn's exact
@@ -525,7 +525,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
         if left <= 0 or tl == 0:
             return _leaf_value(s, nc, leaf)
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
-            return _decomposed(s, nc, dc, tl, Z, sk1, sk2, sval, sflag, stats, sh, sw, sm)
+            return _decomposed(s, nc, dc, tl, Z, so, sof, stats, sh, sw, sm)
     stats[0] += 1
     if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
         stats[3] = 1
@@ -536,14 +536,15 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
     tt_move = -1
     if only < 0:
         k1, k2 = _key_two(s, nc, dc, st0, st1, tl, leaf, Z)
-        slot = np.int64(k1 & np.uint64(tk1.shape[0] - 1))
-        if tflag[slot] != 0 and tk1[slot] == k1 and tk2[slot] == k2:
-            f = tflag[slot]
-            v = tval[slot]
+        slot = np.int64(k1 & np.uint64(tt.shape[0] - 1))
+        meta = tt[slot, 3]
+        if meta != 0 and tt[slot, 0] == k1 and tt[slot, 1] == k2:
+            f = np.int64(meta & np.uint64(255))
+            v = ttf[slot, 2]
             if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                 stats[2] += 1
                 return v
-            tt_move = tbest[slot]
+            tt_move = np.int64(meta >> np.uint64(8)) - 1
     p = s[H_TO_MOVE]
     my_st = st0 if p == 0 else st1
     base = nc + 1
@@ -596,6 +597,22 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
                     continue
         am = max(alpha, best)
         # --- one whole turn: placement, then the draw
+        if tl2 == 0 and leaf == LEAF_AS_IS:
+            # the horizon comes right after this turn: the card drawn goes to a hand and scores
+            # nothing, so every source gives the placement's value (one source is enough)
+            if only < 0 and src != 0:
+                continue
+            if placed:
+                apply_place(s, place)
+            v = float(player_score(s, p) - player_score(s, 1 - p))
+            if placed:
+                undo_place(s, place)
+            if v > best:
+                best = v
+                best_move = mv
+                if best >= beta:
+                    break
+            continue
         if placed:
             apply_place(s, place)
         blocked = s[H_BLOCKED]
@@ -650,8 +667,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
                         bring_to_top(s, u)
                         apply_draw(s, 0)
                         dc[u] -= 1
-                        x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tk1, tk2, tval,
-                                     tflag, tbest, sk1, sk2, sval, sflag, buf, stats, sh, sw, sm)
+                        x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
                         dc[u] += 1
                         undo_draw(s, 0, u, blocked)
                         if x <= a_i:
@@ -674,8 +690,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
                 if p == 1 and n1 > 0:
                     n1 -= 1
             drawn = apply_draw(s, src)
-            v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tk1, tk2, tval, tflag, tbest,
-                         sk1, sk2, sval, sflag, buf, stats, sh, sw, sm)
+            v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt, ttf,
+                         so, sof, buf, stats, sh, sw, sm)
             undo_draw(s, src, drawn, blocked)
         if placed:
             undo_place(s, place)
@@ -687,21 +703,21 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tk1
     if stats[3] != 0:
         return 0.0
     if only < 0:
-        tk1[slot] = k1
-        tk2[slot] = k2
-        tval[slot] = best
-        tbest[slot] = best_move
         if best <= a0:
-            tflag[slot] = UPPER
+            f = UPPER
         elif best >= beta:
-            tflag[slot] = LOWER
+            f = LOWER
         else:
-            tflag[slot] = EXACT
+            f = EXACT
+        tt[slot, 0] = k1
+        tt[slot, 1] = k2
+        ttf[slot, 2] = best
+        tt[slot, 3] = np.uint64(f) | (np.uint64(best_move + 1) << np.uint64(8))
     return best
 
 
 @njit(cache=True)
-def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tk1, tk2, tval, tflag, tbest, sk1, sk2, sval, sflag,
+def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tt, ttf, so, sof,
           buf, stats, out_moves, out_vals):
     """Every legal root turn (within the stall budget unless ``root_free``) and its exact value."""
     nc = s[H_NC]
@@ -721,8 +737,8 @@ def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tk1, tk2, tval, tflag, tbest,
         if src != 0 and my_st == 0 and root_free == 0:
             continue
         v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), -INF, INF, np.int64(0),
-                    np.int64(mv), np.int64(root_free), Z, tk1, tk2, tval, tflag, tbest,
-                    sk1, sk2, sval, sflag, buf, stats, sh, sw, sm)
+                    np.int64(mv), np.int64(root_free), Z, tt, ttf,
+                    so, sof, buf, stats, sh, sw, sm)
         out_moves[k] = mv
         out_vals[k] = v
         k += 1
@@ -757,6 +773,20 @@ def max_depth(deck_left: int, st0: int, st1: int, tl: int) -> int:
     return min(bounds) if bounds else 1 << 30
 
 
+def auto_bits(depth: int, deck_left: int, st0: int, st1: int, tl: int = -1) -> tuple[int, int]:
+    """Table sizes (log2 of the entries) fit to the problem: a big table costs page faults."""
+    solo = min(22, max(12, 6 + deck_left + deck_left // 2))
+    if st0 == 0 and st1 == 0:
+        return 10, solo
+    guesses = []
+    if tl >= 0:
+        guesses.append(10 + 3 * tl)
+    if st0 >= 0 or st1 >= 0:
+        finite = max(st0, 0) + max(st1, 0)
+        guesses.append(10 + 2 * deck_left + 2 * finite + (4 if min(st0, st1) < 0 else 0))
+    return min(22, max(12, min(guesses) if guesses else 22)), solo
+
+
 def search_root(
     state: np.ndarray,
     stalls: tuple[int, int],
@@ -784,15 +814,14 @@ def search_root(
             "the bounds allow lines of more than 120 turns: give a smaller max_stalls or max_turns"
         )
     if tables is None:
-        tables = Tables()
+        tables = Tables(*auto_bits(depth, int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl))
     tables.stats[:] = 0
     tables.stats[4] = max_nodes
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     out_vals = np.zeros(MAX_MOVES, dtype=np.float64)
     n = _root(
         s, dc, st0, st1, tl, int(leaf), 1 if root_free else 0, ZOBRIST,
-        tables.k1, tables.k2, tables.val, tables.flag, tables.best,
-        tables.sk1, tables.sk2, tables.sval, tables.sflag, tables.buf, tables.stats,
+        tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,
         out_moves, out_vals,
     )
     return out_moves[:n].copy(), out_vals[:n].copy(), tables

@@ -21,7 +21,7 @@ from ..analysis import Analysis, MoveValue
 from ..cards import number_types, types_from_counts
 from ..core import kernel as K
 from ._common import SearchError, bounds_dict, check_bounds, load, move_text
-from .perfect import LEAF_AS_IS, Tables, search_root
+from .perfect import LEAF_AS_IS, SearchBudgetExceeded, Tables, auto_bits, max_depth, search_root
 
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
@@ -91,15 +91,20 @@ class _Completer:
         return s
 
 
+def _left(max_nodes: int, used: int) -> int:
+    return 0 if not max_nodes else max(1, max_nodes - used)
+
+
 def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0,
-               max_splits=DEFAULT_MAX_SPLITS, tables=None):
+               max_splits=DEFAULT_MAX_SPLITS, tables=None, max_nodes=0):
     """Every legal turn's view value (E2) for the viewer, who must be the player to move.
 
     Enumerates every split of the unseen cards when there are at most ``max_splits`` distinct
     ones and ``samples`` is None (exact: ``Analysis.exact`` True, ``splits`` the number of
     distinct splits); otherwise samples ``samples`` (default 400) physical splits uniformly
     with ``numpy.random.default_rng(seed)`` and reports each turn's mean with its standard
-    error (``exact`` False). Bounds as in ``solve_perfect``.
+    error (``exact`` False). Bounds as in ``solve_perfect``. ``max_nodes`` (0: none) caps
+    the nodes of the whole answer (``SearchBudgetExceeded`` when reached).
     """
     from ..position import Position
     from ..view import View
@@ -125,7 +130,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     unseen = comp.unseen.tolist()
     u = v.opponent_unknown
     if tables is None:
-        tables = Tables()
+        tables = Tables(*auto_bits(max_depth(v.deck_count, *st, tl), v.deck_count, *st, tl))
     nc = v.rules.colors
     t0 = time.perf_counter()
     nodes = 0
@@ -136,8 +141,10 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         count = 0
         for prob, pick in split_weights(unseen, u):
             s = comp.fill(np.array(pick, dtype=np.int32))
-            codes, vals, tables = search_root(s, st, tl, leaf_code, tables)
+            codes, vals, tables = search_root(s, st, tl, leaf_code, tables, _left(max_nodes, nodes))
             nodes += int(tables.stats[0] + tables.stats[1])
+            if tables.stats[3]:
+                raise SearchBudgetExceeded(nodes)
             if codes_ref is None:
                 codes_ref = codes
                 acc = np.zeros(len(codes))
@@ -158,8 +165,10 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
             perm = rng.permutation(cards)
             pick = np.bincount(perm[:u], minlength=nt).astype(np.int32)
             s = comp.fill(pick)
-            codes, vals, tables = search_root(s, st, tl, leaf_code, tables)
+            codes, vals, tables = search_root(s, st, tl, leaf_code, tables, _left(max_nodes, nodes))
             nodes += int(tables.stats[0] + tables.stats[1])
+            if tables.stats[3]:
+                raise SearchBudgetExceeded(nodes)
             if codes_ref is None:
                 codes_ref = codes
             rows.append(vals)
