@@ -6,7 +6,9 @@ Run:  python benchmarks/bench_search.py            (the full suite, a few minute
 For every case: nodes searched, seconds, and, where the brute-force reference of the tests
 (``tests/search_reference.py``: plain memoized expectiminimax in Python, no pruning) can
 finish, its seconds and the speed-up measured in the same run, after checking that both give
-the same value for every turn. Then, per kind of question, the largest size solved within
+the same value for every turn. Times are the best of three runs from empty tables (one run
+when it takes over 0.1 s; the reference likewise, best of three from an empty cache when
+under 1 s). Then, per kind of question, the largest size solved within
 1 s and within 10 s (median over the suite's positions must be under the limit; the largest
 case is reported too). One core; the JIT is warmed up before timing.
 
@@ -24,13 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import random  # noqa: E402
+import random
 
-import search_reference as R  # noqa: E402
+import search_reference as R
 
-from lcanalysis.position import Position  # noqa: E402
-from lcanalysis.rules import Rules  # noqa: E402
-from lcanalysis.search import SearchBudgetExceeded, solve_belief, solve_perfect, solve_view  # noqa: E402
+from lcanalysis.position import Position
+from lcanalysis.rules import Rules
+from lcanalysis.search import SearchBudgetExceeded, solve_belief, solve_perfect, solve_view
+from lcanalysis.search.perfect import _SHARED
 
 SEEDS = (101, 102, 103, 104, 105)
 
@@ -47,10 +50,35 @@ def played_down(seed: int, deck: int, colors: int = 5, stall_rate: float = 0.15)
 
 
 def reference(pos: Position, stalls, horizon):
-    R.value.cache_clear()
-    t0 = time.perf_counter()
-    vals = R.root_values(R.game_from_state(pos.state, stalls, horizon))
-    return vals, time.perf_counter() - t0, R.value.cache_info().currsize
+    best = None
+    for _ in range(3):  # best of three from an empty cache, like the searcher
+        R.value.cache_clear()
+        t0 = time.perf_counter()
+        vals = R.root_values(R.game_from_state(pos.state, stalls, horizon))
+        secs = time.perf_counter() - t0
+        best = secs if best is None else min(best, secs)
+        if secs > 1:
+            break
+    return vals, best, R.value.cache_info().currsize
+
+
+def fresh_tables() -> None:
+    """Forget every table entry, so a repeat is timed from scratch like the first run."""
+    for tables in _SHARED.values():
+        tables.clear()
+
+
+def timed(kind, pos, size, with_ref, budget, repeats=3):
+    """Best of ``repeats`` runs from empty tables (one run when it takes over 0.1 s)."""
+    best = None
+    for _ in range(repeats):
+        fresh_tables()
+        out = run_case(kind, pos, size, with_ref and best is None, budget)
+        if best is None or out[1] < best[1]:
+            best = (out[0], out[1], best[2] if best is not None else out[2])
+        if out[1] > 0.1:
+            break
+    return best
 
 
 def run_case(kind: str, pos: Position, size: int, with_ref: bool, budget: int):
@@ -123,7 +151,7 @@ def main() -> None:
                 deck = HORIZON_DECK if kind.startswith("horizon") else size
                 pos = played_down(seed, deck)
                 try:
-                    a, s, rs = run_case(kind, pos, size, with_ref, args.budget)
+                    a, s, rs = timed(kind, pos, size, with_ref, args.budget)
                 except SearchBudgetExceeded:
                     unsolved += 1
                     continue

@@ -176,3 +176,13 @@ def test_bracket_holds_bounded_values_between_w_me_and_w_opp():
             assert lo - 1e-9 <= m.value <= hi + 1e-9
     assert b.low.value <= b.high.value + 1e-9
     assert set(b.to_json()) == {"low", "high", "pinned", "moves"}
+
+
+def test_split_count_matches_the_views_enumeration():
+    from lcanalysis.search.view_value import count_splits
+
+    for seed, deck in [(31, 2), (32, 4)]:
+        view = played_down(seed, deck).view()
+        unseen = [int(x) for x in view.unseen_counts()]
+        assert count_splits(unseen, view.opponent_unknown, 10**9) == view.distinct_splits()
+        assert count_splits(unseen, view.opponent_unknown, 5) == 5  # stops counting at the cap

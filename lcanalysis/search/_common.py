@@ -3,27 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..core import kernel as K
 from ..moves import Move
-from .perfect import LEAF_AS_IS, LEAF_SIMPLE, MAX_STALLS, MAX_TL, SearchError
+from ..notation import read_position
+from ..position import Position
+from ..view import View
+
+LEAF_AS_IS = 0
+LEAF_SIMPLE = 1
+MAX_STALLS = 31  # the key holds stall budgets -1..31
+MAX_TL = 1000  # and horizons -1..1000
+
+
+class SearchError(ValueError):
+    """A question the endgame searcher cannot answer as asked; the message says why."""
+
 
 LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_SIMPLE, "simple": LEAF_SIMPLE}
 
 
 def load(target: Any) -> Any:
     """A Position or View from a Position, View, JSON dict, JSON text, one-line string or path."""
-    from ..position import Position
-    from ..view import View
-
     if isinstance(target, (Position, View)):
         return target
     if isinstance(target, (str, Mapping)) or hasattr(target, "__fspath__"):
-        from ..notation import read_position
-
         return read_position(target)
     raise SearchError(f"expected a Position, a View or a position in JSON, got {type(target).__name__}")
 
@@ -72,5 +80,12 @@ def bounds_dict(max_stalls: int | None, max_turns: int | None, leaf: str) -> dic
     return out
 
 
+@lru_cache(maxsize=4)
+def _move_texts(colors: int) -> list[str]:
+    """Every turn's notation for the kernel's move codes of a variant (made once)."""
+    n = (2 * 10 * colors + 1) * (colors + 1)
+    return [str(Move.from_code(code, colors)) for code in range(n)]
+
+
 def move_text(code: int, colors: int) -> str:
-    return str(Move.from_code(int(code), colors))
+    return _move_texts(int(colors))[int(code)]

@@ -26,7 +26,7 @@ from ..analysis import Analysis, MoveValue
 from ..cards import number_types
 from ..core.kernel import RANKS, top_rank
 from ._common import SearchError, check_budget, load, move_text
-from .perfect import ZOBRIST, SearchBudgetExceeded, Tables, _solo, _solo_score
+from .perfect import ZOBRIST, SearchBudgetExceeded, _solo, _solo_score, shared_tables
 
 
 @njit(cache=True)
@@ -151,7 +151,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     draw_step = v.phase == "draw"
     k = my_placements(v.deck_count, draw_step, t_)
     if tables is None:
-        tables = Tables(bits=4, solo_bits=min(22, max(12, 8 + v.deck_count)))
+        tables = shared_tables(4, min(22, max(12, 8 + v.deck_count)))
     tables.stats[:] = 0
     tables.stats[4] = max_nodes
     out_place = np.zeros(2 * nt + 1, dtype=np.int32)
@@ -160,6 +160,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.so, tables.sof, tables.stats, out_place, out_vals)
     seconds = time.perf_counter() - t0
     if tables.stats[3]:
+        tables.clear()
         raise SearchBudgetExceeded(int(tables.stats[1]))
     base = nc + 1
     moves = []

@@ -33,9 +33,12 @@ Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_D
 
 from __future__ import annotations
 
-import numpy as np
-from numba import float64, int8, int32, int64, njit, uint64
+import time
 
+import numpy as np
+from numba import float64, int32, int64, njit, uint64
+
+from ..analysis import Analysis, MoveValue
 from ..core.kernel import (
     H_BLOCKED,
     H_DECK_END,
@@ -61,6 +64,18 @@ from ..core.kernel import (
     undo_draw,
     undo_place,
 )
+from ..view import View
+from ._common import (
+    LEAF_AS_IS,
+    LEAF_SIMPLE,
+    MAX_TL,
+    SearchError,
+    bounds_dict,
+    check_bounds,
+    check_state,
+    load,
+    move_text,
+)
 
 # --- Zobrist tables -------------------------------------------------------------------
 # Two independent 64-bit hashes make a 128-bit key: a false hit needs both to collide.
@@ -73,22 +88,14 @@ Z_MOVER = Z_PILE + 6 * PILE_CAP * RANKS
 Z_ST0 = Z_MOVER + 2
 Z_ST1 = Z_ST0 + 33
 Z_TL = Z_ST1 + 33
-MAX_TL = 1000
 Z_FLAGS = Z_TL + MAX_TL + 2
 Z_LEAF = Z_FLAGS + 4
 Z_SIZE = Z_LEAF + 4
-MAX_STALLS = 31
 UNLIMITED = -1
 
-LEAF_AS_IS = 0
-LEAF_SIMPLE = 1
 
 EXACT, LOWER, UPPER = 1, 2, 3
 INF = np.inf
-
-
-class SearchError(ValueError):
-    """A question the endgame searcher cannot answer as asked; the message says why."""
 
 
 def zobrist_tables(seed: int = 20261129) -> np.ndarray:
@@ -120,6 +127,21 @@ class Tables:
     def clear(self) -> None:
         self.tt[:, 3] = 0
         self.so[:, 3] = 0
+
+
+_SHARED: dict[tuple[int, int], Tables] = {}
+
+
+def shared_tables(bits: int, solo_bits: int) -> Tables:
+    """Small tables kept between calls (an entry is a fact about one state under its bounds,
+    true for any position; fresh pages cost more than the search on small endgames).
+    Large ones are allocated per call so that their memory is given back."""
+    if bits > 18 or solo_bits > 18:
+        return Tables(bits, solo_bits)
+    key = (bits, solo_bits)
+    if key not in _SHARED:
+        _SHARED[key] = Tables(bits, solo_bits)
+    return _SHARED[key]
 
 
 # --- small helpers ----------------------------------------------------------------------
@@ -333,6 +355,18 @@ def _solo_score(w, mask, nc):
 
 
 @njit(cache=True)
+def _junk_count(mask, dc, nc):
+    """Cards of the pile that are dead for the player (never playable by them)."""
+    junk = 0
+    for c in range(nc):
+        cut = top_rank(mask[c])
+        if cut >= 1:
+            for r in range(cut + 1):
+                junk += dc[c * RANKS + r]
+    return junk
+
+
+@njit(cache=True)
 def _is_dead(w, mask, t):
     c = t // RANKS
     r = t % RANKS
@@ -381,26 +415,25 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, so, sof, stats):
         if left <= 1 or tl2 == 0:
             v = _solo_score(w, mask, nc)
         else:
-            junk = 0
-            rep = -1
-            for u in range(nt):
-                if dc[u] > 0 and _is_dead(w, mask, u):
-                    junk += dc[u]
-                    if rep < 0:
-                        rep = u
+            junk = _junk_count(mask, dc, nc)
+            rep_done = False
             total = 0.0
-            for u in range(nt):
-                n = dc[u]
-                if n <= 0:
-                    continue
-                if _is_dead(w, mask, u):
-                    if u != rep:
+            for c in range(nc):
+                cut = top_rank(mask[c])
+                for r in range(RANKS):
+                    u = c * RANKS + r
+                    n = dc[u]
+                    if n <= 0:
                         continue
-                    n = junk
-                dc[u] -= 1
-                x = _solo(hand, w, mask, dc, left - 1, np.int64(1), alternate, tl2, nc, Z, so, sof, stats)
-                dc[u] += 1
-                total += n * x
+                    if cut >= 1 and r <= cut:
+                        if rep_done:
+                            continue
+                        rep_done = True
+                        n = junk
+                    dc[u] -= 1
+                    x = _solo(hand, w, mask, dc, left - 1, np.int64(1), alternate, tl2, nc, Z, so, sof, stats)
+                    dc[u] += 1
+                    total += n * x
             v = total / left
     else:
         if alternate == 1:
@@ -431,29 +464,28 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, so, sof, stats):
                     else:
                         mask[c] = oldm | (1 << (r - 1))
                 if more:
-                    junk = 0
-                    rep = -1
-                    for u in range(nt):
-                        if dc[u] > 0 and _is_dead(w, mask, u):
-                            junk += dc[u]
-                            if rep < 0:
-                                rep = u
+                    junk = _junk_count(mask, dc, nc)
+                    rep_done = False
                     total = 0.0
-                    for u in range(nt):
-                        n = dc[u]
-                        if n <= 0:
-                            continue
-                        if _is_dead(w, mask, u):
-                            if u != rep:
+                    for cc in range(nc):
+                        cut = top_rank(mask[cc])
+                        for rr in range(RANKS):
+                            u = cc * RANKS + rr
+                            n = dc[u]
+                            if n <= 0:
                                 continue
-                            n = junk
-                        dc[u] -= 1
-                        hand[u] += 1
-                        x = _solo(hand, w, mask, dc, left - 1, np.int64(nxt), alternate, tl2, nc, Z, so, sof,
-                                  stats)
-                        hand[u] -= 1
-                        dc[u] += 1
-                        total += n * x
+                            if cut >= 1 and rr <= cut:
+                                if rep_done:
+                                    continue
+                                rep_done = True
+                                n = junk
+                            dc[u] -= 1
+                            hand[u] += 1
+                            x = _solo(hand, w, mask, dc, left - 1, np.int64(nxt), alternate, tl2, nc, Z, so, sof,
+                                      stats)
+                            hand[u] -= 1
+                            dc[u] += 1
+                            total += n * x
                     x = total / left
                 else:
                     x = _solo_score(w, mask, nc)
@@ -717,6 +749,76 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
 
 
 @njit(cache=True)
+def _load_player(s, nc, q, hand, w, mask):
+    oh = off_hand(nc, q)
+    ow = off_wagers(nc, q)
+    om = off_mask(nc, q)
+    for t in range(RANKS * nc):
+        hand[t] = s[oh + t]
+    for c in range(nc):
+        w[c] = s[ow + c]
+        mask[c] = s[om + c]
+
+
+@njit(cache=True)
+def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals, hand, w, mask):
+    """Root turns with no discard-pile draws left to anyone: the opponent's one-player value
+    does not depend on this turn, so it is computed once and each turn needs only the
+    mover's own one-player value after it."""
+    nc = s[H_NC]
+    nt = RANKS * nc
+    base = nc + 1
+    p = s[H_TO_MOVE]
+    left = _deck_left(s)
+    tl2 = tl - 1 if tl > 0 else tl
+    _load_player(s, nc, 1 - p, hand, w, mask)
+    opp = _solo(hand, w, mask, dc, np.int64(left), np.int64(0), np.int64(1), np.int64(tl), np.int64(nc), Z, so,
+                sof, stats)
+    k = 0
+    for i in range(n):
+        mv = roots[i]
+        if mv % base != 0:
+            continue
+        place = mv // base
+        placed = place < 2 * nt
+        if placed:
+            apply_place(s, place)
+        _load_player(s, nc, p, hand, w, mask)
+        if placed:
+            undo_place(s, place)
+        if left <= 1 or tl2 == 0:
+            mine = _solo_score(w, mask, nc)
+        else:
+            junk = _junk_count(mask, dc, nc)
+            rep_done = False
+            total = 0.0
+            for c in range(nc):
+                cut = top_rank(mask[c])
+                for r in range(RANKS):
+                    u = c * RANKS + r
+                    cnt = dc[u]
+                    if cnt <= 0:
+                        continue
+                    if cut >= 1 and r <= cut:
+                        if rep_done:
+                            continue
+                        rep_done = True
+                        cnt = junk
+                    dc[u] -= 1
+                    hand[u] += 1
+                    x = _solo(hand, w, mask, dc, np.int64(left - 1), np.int64(0), np.int64(1), np.int64(tl2),
+                              np.int64(nc), Z, so, sof, stats)
+                    hand[u] -= 1
+                    dc[u] += 1
+                    total += cnt * x
+            mine = total / left
+        out_moves[k] = mv
+        out_vals[k] = mine - opp
+        k += 1
+    return k
+
+
+@njit(cache=True)
 def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tt, ttf, so, sof,
           buf, stats, out_moves, out_vals):
     """Every legal root turn (within the stall budget unless ``root_free``) and its exact value."""
@@ -731,6 +833,8 @@ def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tt, ttf, so, sof,
     sw = np.zeros(nc, dtype=np.int32)
     sm = np.zeros(nc, dtype=np.int32)
     k = 0
+    if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS and root_free == 0:
+        return _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals, sh, sw, sm)
     for i in range(n):
         mv = roots[i]
         src = mv % base
@@ -814,7 +918,7 @@ def search_root(
             "the bounds allow lines of more than 120 turns: give a smaller max_stalls or max_turns"
         )
     if tables is None:
-        tables = Tables(*auto_bits(depth, int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl))
+        tables = shared_tables(*auto_bits(depth, int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl))
     tables.stats[:] = 0
     tables.stats[4] = max_nodes
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
@@ -824,6 +928,8 @@ def search_root(
         tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,
         out_moves, out_vals,
     )
+    if tables.stats[3]:
+        tables.clear()  # an unfinished search may have stored bounds it did not finish proving
     return out_moves[:n].copy(), out_vals[:n].copy(), tables
 
 
@@ -843,14 +949,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     the bracket of ``deepen.bracket``). Returns an ``Analysis``; with ``max_nodes`` reached it
     raises ``SearchBudgetExceeded``.
     """
-    import time
-
-    from ..analysis import Analysis, MoveValue
-    from ._common import bounds_dict, check_bounds, check_state, load, move_text
-
     pos = load(position)
-    from ..view import View
-
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
     if stalls is None:
@@ -896,3 +995,6 @@ class SearchBudgetExceeded(RuntimeError):
     def __init__(self, nodes: int):
         super().__init__(f"node budget exhausted after {nodes} nodes")
         self.nodes = nodes
+
+
+# the Python layer's helpers import names defined above

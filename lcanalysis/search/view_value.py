@@ -21,7 +21,7 @@ from ..analysis import Analysis, MoveValue
 from ..cards import number_types, types_from_counts
 from ..core import kernel as K
 from ._common import SearchError, bounds_dict, check_bounds, load, move_text
-from .perfect import LEAF_AS_IS, SearchBudgetExceeded, Tables, auto_bits, max_depth, search_root
+from .perfect import LEAF_AS_IS, SearchBudgetExceeded, auto_bits, max_depth, search_root, shared_tables
 
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
@@ -47,6 +47,19 @@ def _sub_multisets(counts: list[int], size: int):
         pick[i] = 0
 
     yield from rec(0, size)
+
+
+def count_splits(unseen: list[int], size: int, cap: int) -> int:
+    """How many distinct splits there are (counting stops at ``cap``)."""
+    ways = [1] + [0] * size  # ways[j]: distinct picks of j cards from the types seen so far
+    for n in unseen:
+        new = [0] * (size + 1)
+        for j in range(size + 1):
+            if ways[j]:
+                for k in range(min(n, size - j) + 1):
+                    new[j + k] = min(cap, new[j + k] + ways[j])
+        ways = new
+    return ways[size]
 
 
 def split_weights(unseen: list[int], opponent_unknown: int):
@@ -130,12 +143,13 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     unseen = comp.unseen.tolist()
     u = v.opponent_unknown
     if tables is None:
-        tables = Tables(*auto_bits(max_depth(v.deck_count, *st, tl), v.deck_count, *st, tl))
+        bits, solo_bits = auto_bits(max_depth(v.deck_count, *st, tl), v.deck_count, *st, tl)
+        tables = shared_tables(bits, min(22, solo_bits + 4))  # the splits share one table
     nc = v.rules.colors
     t0 = time.perf_counter()
     nodes = 0
     codes_ref = None
-    enumerate_all = samples is None and v.distinct_splits() <= max_splits
+    enumerate_all = samples is None and count_splits(unseen, u, max_splits + 1) <= max_splits
     if enumerate_all:
         acc = None
         count = 0
