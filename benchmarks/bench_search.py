@@ -130,8 +130,11 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=len(SEEDS))
     ap.add_argument("--budget", type=int, default=30_000_000,
                     help="node budget per position; a position that needs more counts as unsolved")
+    ap.add_argument("--only", default=None, help="run only the questions whose name contains this text")
     args = ap.parse_args()
     suite = QUICK if args.quick else SUITE
+    if args.only:
+        suite = {k: v for k, v in suite.items() if args.only in k}
     seeds = SEEDS[: args.seeds]
     # warm the JIT (compiled code is cached on disk after the first run)
     warm = played_down(1, 3)
