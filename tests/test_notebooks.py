@@ -13,7 +13,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXPECTED = {"decision_explorer.ipynb", "wager_study.ipynb", "article_first_player_advantage.ipynb",
-            "article_opening_a_colour.ipynb"}
+            "article_opening_a_colour.ipynb", "article_stalling.ipynb"}
 
 
 def test_the_notebooks_are_all_there():

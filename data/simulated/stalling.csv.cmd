@@ -1,0 +1,1 @@
+python -m lcanalysis.experiments data --only stalling --positions 400
