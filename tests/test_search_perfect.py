@@ -225,3 +225,16 @@ def test_answer_lists_moves_best_first_with_bounds():
     assert vals == sorted(vals, reverse=True)
     assert a.bounds == {"max_stalls": 0} and a.kind == "perfect-information value"
     assert a.nodes > 0 and not math.isnan(a.value)
+
+
+def test_the_no_redraw_rule_is_part_of_the_table_key():
+    """The same table under both rules (the shared tables keep entries between calls)."""
+    for seed in range(40):
+        s = R.random_endgame(1200 + seed, colors=5, hand=3, deck=2, no_redraw=True)
+        s2 = s.copy()
+        s2[K.H_NO_REDRAW] = 0
+        a = assert_root_agrees(s, (1, 1), -1)
+        b = assert_root_agrees(s2, (1, 1), -1)
+        if set(a) != set(b):
+            break
+    assert set(a) != set(b)  # the rule changed the turns, and each answer matched its reference

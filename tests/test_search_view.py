@@ -186,3 +186,11 @@ def test_split_count_matches_the_views_enumeration():
         unseen = [int(x) for x in view.unseen_counts()]
         assert count_splits(unseen, view.opponent_unknown, 10**9) == view.distinct_splits()
         assert count_splits(unseen, view.opponent_unknown, 5) == 5  # stops counting at the cap
+
+
+def test_deepening_adds_the_bracket_when_the_budget_allows():
+    pos = played_down(12, 2, stall_rate=0.3)
+    a = solve_deepening(pos, nodes=20_000_000, max_level=1)
+    b = bracket(pos)
+    assert a.bounds["bracket"] == pytest.approx([b.low.value, b.high.value])
+    assert b.low.value - 1e-9 <= a.value <= b.high.value + 1e-9

@@ -24,7 +24,7 @@ from .perfect import SearchBudgetExceeded, Tables, solve_perfect
 
 
 def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls=None, max_turns=None,
-                    max_level=30, leaf="as-is", tables=None) -> Analysis:
+                    max_level=30, leaf="as-is", tables=None, with_bracket=True) -> Analysis:
     """The deepest exact answer reached within ``seconds`` and/or ``nodes``.
 
     ``on="stalls"``: stall budgets 0, 1, 2, ... up to ``max_level`` (with the fixed horizon
@@ -32,6 +32,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     fixed stall budget ``max_stalls``, or none). The answer's ``bounds`` say which level it
     is; ``notes`` list every level tried with its nodes and seconds. A full position gives
     perfect-information values, a view gives view values (all splits enumerated).
+    ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
+    when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
     """
     from ..view import View
 
@@ -92,6 +94,20 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
     assert best is not None
+    if with_bracket and not isinstance(pos, View) and leaf == "as-is" and max_turns is None:
+        left_nodes = (nodes - used) if nodes is not None else None
+        if seconds is not None:
+            by_time = int(max(seconds - (time.perf_counter() - start), 0.0) * rate)
+            left_nodes = by_time if left_nodes is None else min(left_nodes, by_time)
+        if left_nodes and left_nodes > 0:
+            try:
+                b = bracket(pos, max_nodes=max(left_nodes // 2, 1))
+            except SearchBudgetExceeded:
+                notes.append("bracket W_me..W_opp: not reached within the budget")
+            else:
+                best.bounds["bracket"] = [b.low.value, b.high.value]
+                notes.append(f"the unbounded game's value lies in [{b.low.value:.4f}, {b.high.value:.4f}]"
+                             f" (W_me, W_opp){'; pinned' if b.pinned else ''}")
     best.notes = notes + best.notes
     best.seconds = time.perf_counter() - start
     best.method = f"iterative deepening on {on}; " + best.method

@@ -44,6 +44,7 @@ from ..core.kernel import (
     H_DECK_END,
     H_DECK_POS,
     H_NC,
+    H_NO_REDRAW,
     H_TO_MOVE,
     H_TURN_CAP,
     MAX_MOVES,
@@ -240,8 +241,8 @@ def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
     p = s[H_TO_MOVE]
     k1 = Z[0, Z_MOVER + p] ^ Z[0, Z_ST0 + st0 + 1] ^ Z[0, Z_ST1 + st1 + 1] ^ Z[0, Z_TL + tl + 1]
     k2 = Z[1, Z_MOVER + p] ^ Z[1, Z_ST0 + st0 + 1] ^ Z[1, Z_ST1 + st1 + 1] ^ Z[1, Z_TL + tl + 1]
-    k1 ^= Z[0, Z_LEAF + leaf]
-    k2 ^= Z[1, Z_LEAF + leaf]
+    k1 ^= Z[0, Z_LEAF + leaf] ^ Z[0, Z_LEAF + 2 + s[H_NO_REDRAW]]
+    k2 ^= Z[1, Z_LEAF + leaf] ^ Z[1, Z_LEAF + 2 + s[H_NO_REDRAW]]
     oh0 = off_hand(nc, 0)
     oh1 = off_hand(nc, 1)
     opl = off_pile_len(nc)
