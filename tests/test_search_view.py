@@ -194,3 +194,26 @@ def test_deepening_adds_the_bracket_when_the_budget_allows():
     b = bracket(pos)
     assert a.bounds["bracket"] == pytest.approx([b.low.value, b.high.value])
     assert b.low.value - 1e-9 <= a.value <= b.high.value + 1e-9
+
+
+def test_a_draw_step_position_values_its_draws_like_the_whole_turns():
+    """Placing a card and then asking about the draw gives the whole turn's values, for all
+    three kinds of value."""
+    from lcanalysis.notation import read_position
+
+    pos = played_down(44, 4)
+    data = pos.to_json()
+    mover = data["to_move"]
+    card = data["hands"][mover][0]
+    data["hands"][mover] = data["hands"][mover][1:]
+    data.setdefault("discards", {}).setdefault(card[0], []).append(card)
+    data["phase"], data["blocked"] = "draw", card[0]
+    step = read_position(data)
+    whole = {m.move: m.value for m in solve(pos, max_stalls=1).moves}
+    half = {m.move: m.value for m in solve(step, max_stalls=1).moves}
+    assert half == pytest.approx({"/" + k.split("/")[1]: v for k, v in whole.items()
+                                  if k.startswith("-" + card + "/")})
+    view_whole = {m.move: m.value for m in solve(pos.view(), max_stalls=0).moves}
+    assert solve(step.view(), max_stalls=0).value == pytest.approx(view_whole["-" + card + "/D"])
+    belief_whole = {m.move: m.value for m in solve_belief(pos).moves}
+    assert solve_belief(step).value == pytest.approx(belief_whole["-" + card + "/D"])
