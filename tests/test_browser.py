@@ -80,8 +80,8 @@ def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_ex
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 1600})
-            page.goto(served_explorer, timeout=120_000)
-            page.wait_for_selector(".lc-analyze", timeout=120_000)
+            page.goto(served_explorer, timeout=240_000)
+            page.wait_for_selector(".lc-analyze", timeout=240_000)
             mid = read_position(example_text("midround"))  # the notebook's POSITION
             assert f"{mid.deck_count} cards in the draw pile" in page.inner_text(".lc-msg")
             assert page.inner_text(".lc-table").strip() == ""  # nothing ranked before Analyze
@@ -97,7 +97,7 @@ def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_ex
             page.wait_for_selector(".lc-position svg", timeout=30_000)
 
             page.click(".lc-analyze")
-            page.wait_for_selector(".lc-table table", timeout=120_000)
+            page.wait_for_selector(".lc-table table", timeout=240_000)
             rows = page.query_selector_all(".lc-table table tr")
             moves = [r.query_selector_all("td")[1].inner_text() for r in rows[1:]]
             assert len(moves) >= 16, moves  # 8 cards x (play or discard), each with a draw source
