@@ -111,7 +111,7 @@ class Analysis:
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
-            f"<td>{'exact' if m.exact else f'± {m.stderr:.2f}'}</td><td>{html.escape(m.reason)}</td></tr>"
+            f"<td style='white-space: nowrap'>{'exact' if m.exact else f'± {m.stderr:.2f}'}</td><td>{html.escape(m.reason)}</td></tr>"
             for i, m in enumerate(self.moves)
         )
         bounds = html.escape(", ".join(f"{k}={v}" for k, v in self.bounds.items()))

@@ -244,6 +244,10 @@ def build_view(*, hand: Sequence[Any], opponent_count: Any, deck_count: Any, opp
     nc = rules.colors
     if viewer not in (0, 1):
         raise PositionError(f"viewer must be 0 or 1, got {viewer!r}")
+    if len(expeditions) != 2:
+        raise PositionError(f"expeditions must list two players, got {len(expeditions)}")
+    expeditions = [_as_cards(expeditions[p], nc, f"expeditions of player {p}") for p in range(2)]
+    discards = _as_cards(discards, nc, "discards")
     _state, counts = _table_state(rules, to_move, phase, blocked, expeditions, discards)
     own = _as_cards(hand, nc, f"hand of player {viewer}")
     known = _as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")

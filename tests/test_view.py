@@ -137,3 +137,16 @@ def _rest():
     for t in used:
         deck.remove(t)
     return deck
+
+
+def test_a_view_from_card_strings_equals_the_same_view_read_from_json():
+    pos = late_position(9, 6)
+    view = pos.view(0)
+    data = view.to_json()
+    built = type(view).from_parts(
+        data["hands"][0], data["hands"][1]["count"], data["deck"],
+        opponent_known=data["hands"][1]["known"],
+        expeditions=[[c for cards in data["expeditions"][p].values() for c in cards] for p in range(2)],
+        discards=[c for cards in data["discards"].values() for c in cards],
+        viewer=0, to_move=data["to_move"], history=data.get("history", []))
+    assert built == view
