@@ -217,3 +217,11 @@ def test_a_draw_step_position_values_its_draws_like_the_whole_turns():
     assert solve(step.view(), max_stalls=0).value == pytest.approx(view_whole["-" + card + "/D"])
     belief_whole = {m.move: m.value for m in solve_belief(pos).moves}
     assert solve_belief(step).value == pytest.approx(belief_whole["-" + card + "/D"])
+
+
+def test_deepening_a_view_gives_view_values_under_the_level_reached():
+    view = played_down(5, 3).view()
+    a = solve_deepening(view, nodes=5_000_000, max_level=1)
+    assert a.bounds["max_stalls"] == 1 and a.kind == "view value (averaged over splits)"
+    ref = solve_view(view, max_stalls=1)
+    assert [m.value for m in a.moves] == pytest.approx([m.value for m in ref.moves])

@@ -51,8 +51,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
 
         def run(level: int, budget: int) -> Analysis:
             if on == "stalls":
-                return solve_view(pos, level, max_turns, leaf)
-            return solve_view(pos, max_stalls, level, leaf)
+                return solve_view(pos, level, max_turns, leaf, max_nodes=budget)
+            return solve_view(pos, max_stalls, level, leaf, max_nodes=budget)
     else:
         if tables is None:
             tables = Tables(bits=22, solo_bits=20)
