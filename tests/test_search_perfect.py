@@ -238,3 +238,18 @@ def test_the_no_redraw_rule_is_part_of_the_table_key():
         if set(a) != set(b):
             break
     assert set(a) != set(b)  # the rule changed the turns, and each answer matched its reference
+
+
+def test_best_only_finds_the_best_turn_and_bounds_the_others():
+    for seed in range(4):
+        s = R.random_endgame(1500 + seed, colors=5, hand=4, deck=3, focus=None, table=10, piles=6)
+        pos = Position(Rules(colors=5, hand_size=4), s)
+        full = {m.move: m.value for m in solve_perfect(pos, max_stalls=1).moves}
+        fast = solve_perfect(pos, max_stalls=1, best_only=True)
+        assert fast.value == pytest.approx(max(full.values()), abs=1e-9)
+        assert fast.best.exact
+        for m in fast.moves:
+            if m.exact:
+                assert m.value == pytest.approx(full[m.move], abs=1e-9)
+            else:
+                assert full[m.move] - 1e-9 <= m.value <= fast.value + 1e-9

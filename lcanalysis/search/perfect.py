@@ -820,9 +820,16 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
 
 
 @njit(cache=True)
-def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tt, ttf, so, sof,
-          buf, stats, out_moves, out_vals):
-    """Every legal root turn (within the stall budget unless ``root_free``) and its exact value."""
+def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
+          buf, stats, out_moves, out_vals, out_bound):
+    """Every legal root turn (within the stall budget unless ``root_free``) and its exact value.
+
+    ``root_flags``: bit 0 ``root_free``; bit 1 best move only: each turn after the first is
+    searched against the best value so far, and where it cannot beat it only an upper bound
+    is found (``out_bound`` 1).
+    """
+    root_free = root_flags & 1
+    best_only = (root_flags >> 1) & 1
     nc = s[H_NC]
     nt = RANKS * nc
     base = nc + 1
@@ -836,16 +843,20 @@ def _root(s, dc, st0, st1, tl, leaf, root_free, Z, tt, ttf, so, sof,
     k = 0
     if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS and root_free == 0:
         return _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals, sh, sw, sm)
+    best = -INF
     for i in range(n):
         mv = roots[i]
         src = mv % base
         if src != 0 and my_st == 0 and root_free == 0:
             continue
-        v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), -INF, INF, np.int64(0),
+        alpha = best if best_only == 1 else -INF
+        v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
                     np.int64(mv), np.int64(root_free), Z, tt, ttf,
                     so, sof, buf, stats, sh, sw, sm)
         out_moves[k] = mv
         out_vals[k] = v
+        out_bound[k] = 1 if (best_only == 1 and v <= alpha) else 0
+        best = max(best, v)
         k += 1
     return k
 
@@ -900,12 +911,16 @@ def search_root(
     tables: Tables | None = None,
     max_nodes: int = 0,
     root_free: bool = False,
+    best_only: bool = False,
+    bound_out: list | None = None,
 ) -> tuple[np.ndarray, np.ndarray, Tables]:
     """Exact values of every legal root turn of a kernel state, for the player to move.
 
     ``stalls``: discard-pile draws left for player 0 and player 1 (-1: unlimited);
     ``max_turns``: turns left before the table is scored as it stands (-1: no horizon).
     ``root_free``: the root turn may draw from a discard pile without spending budget.
+    ``best_only``: exact values for the best turn (and any that tie or beat the earlier ones),
+    upper bounds for the rest; ``bound_out``, when given, receives a 0/1 per turn (1: bound).
     Returns (move codes, values, tables); ``tables.stats[3]`` is 1 when ``max_nodes`` ran out.
     """
     s, dc = prepare(state)
@@ -924,18 +939,21 @@ def search_root(
     tables.stats[4] = max_nodes
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     out_vals = np.zeros(MAX_MOVES, dtype=np.float64)
+    out_bound = np.zeros(MAX_MOVES, dtype=np.int8)
     n = _root(
-        s, dc, st0, st1, tl, int(leaf), 1 if root_free else 0, ZOBRIST,
+        s, dc, st0, st1, tl, int(leaf), (1 if root_free else 0) | (2 if best_only else 0), ZOBRIST,
         tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,
-        out_moves, out_vals,
+        out_moves, out_vals, out_bound,
     )
+    if bound_out is not None:
+        bound_out[:] = out_bound[:n].tolist()
     if tables.stats[3]:
         tables.clear()  # an unfinished search may have stored bounds it did not finish proving
     return out_moves[:n].copy(), out_vals[:n].copy(), tables
 
 
 def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, tables=None, max_nodes=0,
-                  stalls=None, root_free=False):
+                  stalls=None, root_free=False, best_only=False):
     """The perfect-information value (E1) of every legal turn of a full position.
 
     Value = E[final score of the player to move - final score of the opponent], both hands
@@ -947,8 +965,10 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
 
     ``stalls=(s0, s1)`` gives each player (by number; -1 unlimited) a budget of their own, and
     ``root_free`` lets the root turn draw from a discard pile without spending it (used by
-    the bracket of ``deepen.bracket``). Returns an ``Analysis``; with ``max_nodes`` reached it
-    raises ``SearchBudgetExceeded``.
+    the bracket of ``deepen.bracket``). ``best_only``: when only the best turn matters, the
+    others are searched against it (alpha-beta at the root too) and listed with an upper bound
+    on their value (``exact`` False, reason "at most"). Returns an ``Analysis``; with
+    ``max_nodes`` reached it raises ``SearchBudgetExceeded``.
     """
     pos = load(position)
     if isinstance(pos, View):
@@ -971,14 +991,16 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
         raise SearchError("the round is over: there is no turn to value")
     check_state(pos.state)
     t0 = time.perf_counter()
+    bound: list[int] = []
     codes, vals, tables = search_root(pos.state, st, -1 if t_ is None else t_, leaf_code, tables, max_nodes,
-                                      root_free)
+                                      root_free, best_only, bound)
     seconds = time.perf_counter() - t0
     if tables.stats[3]:
         raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]))
     exact = leaf_code == LEAF_AS_IS
     nc = pos.rules.colors
-    moves = [MoveValue(move_text(c, nc), float(v), 0.0, exact) for c, v in zip(codes, vals)]
+    moves = [MoveValue(move_text(c, nc), float(v), 0.0, exact and not b, "at most (best_only)" if b else "")
+             for c, v, b in zip(codes, vals, bound)]
     return Analysis(
         moves=moves,
         kind="perfect-information value" if exact else "depth-limited estimate",
