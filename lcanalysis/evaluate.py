@@ -51,15 +51,6 @@ def _log_comb(n, k):
 
 
 @njit(cache=True)
-def _top(mask):
-    r = 0
-    while mask:
-        mask >>= 1
-        r += 1
-    return r
-
-
-@njit(cache=True)
 def _mask_sum_count(mask, above):
     """Sum of face values and number of cards in ``mask`` with rank > ``above``."""
     s = 0
@@ -77,7 +68,7 @@ def colour_mean(placed_wagers, placed_mask, wagers_now, hand_mask, unseen_mask, 
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, no card] * 20 P(none drawn)``.
     """
-    top = _top(placed_mask)
+    top = K.top_rank(placed_mask)
     psum, pn = _mask_sum_count(placed_mask, 0)
     hsum, hn = _mask_sum_count(hand_mask, top)
     usum, un = _mask_sum_count(unseen_mask, top)

@@ -119,7 +119,7 @@ class View:
 
     def distinct_splits(self) -> int:
         """Splits once identical wagers are merged (what ``splits()`` yields)."""
-        return sum(1 for _ in _sub_multisets(list(self.unseen_counts()), self.opponent_unknown))
+        return sum(1 for _ in sub_multisets(list(self.unseen_counts()), self.opponent_unknown))
 
     def splits(self) -> Iterator[tuple[float, list[int], list[int]]]:
         """Every way to split the unseen cards: ``(probability, opponent_unknown_types, deck_types)``.
@@ -131,7 +131,7 @@ class View:
         counts = [int(x) for x in self.unseen_counts()]
         u = self.opponent_unknown
         total = comb(sum(counts), u)
-        for pick in _sub_multisets(counts, u):
+        for pick in sub_multisets(counts, u):
             weight = prod(comb(n, k) for n, k in zip(counts, pick) if k)
             opp = types_from_counts(pick)
             rest = types_from_counts([n - k for n, k in zip(counts, pick)])
@@ -208,7 +208,7 @@ class View:
         return self.expeditions[player][c]
 
 
-def _sub_multisets(counts: list[int], size: int, start: int = 0) -> Iterator[list[int]]:
+def sub_multisets(counts: list[int], size: int, start: int = 0) -> Iterator[list[int]]:
     """Every count vector ``k`` with ``0 <= k[t] <= counts[t]`` summing to ``size``."""
     n = len(counts)
     remaining = [0] * (n + 1)

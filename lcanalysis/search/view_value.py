@@ -20,33 +20,12 @@ import numpy as np
 from ..analysis import Analysis, MoveValue
 from ..cards import number_types, types_from_counts
 from ..core import kernel as K
+from ..view import sub_multisets
 from ._common import SearchError, bounds_dict, check_bounds, load, move_text
 from .perfect import LEAF_AS_IS, SearchBudgetExceeded, auto_bits, max_depth, search_root, shared_tables
 
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
-
-
-def _sub_multisets(counts: list[int], size: int):
-    """Every count vector ``pick`` with ``0 <= pick[t] <= counts[t]`` adding up to ``size``."""
-    n = len(counts)
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + counts[i]
-    pick = [0] * n
-
-    def rec(i: int, left: int):
-        if left == 0:
-            yield list(pick)
-            return
-        if i == n or suffix[i] < left:
-            return
-        for k in range(min(counts[i], left), -1, -1):
-            pick[i] = k
-            yield from rec(i + 1, left - k)
-        pick[i] = 0
-
-    yield from rec(0, size)
 
 
 def count_splits(unseen: list[int], size: int, cap: int) -> int:
@@ -65,7 +44,7 @@ def count_splits(unseen: list[int], size: int, cap: int) -> int:
 def split_weights(unseen: list[int], opponent_unknown: int):
     """``(probability, opponent pick counts)`` for every split of the physical unseen cards."""
     total = comb(sum(unseen), opponent_unknown)
-    for pick in _sub_multisets(unseen, opponent_unknown):
+    for pick in sub_multisets(unseen, opponent_unknown):
         yield prod(comb(n, k) for n, k in zip(unseen, pick) if k) / total, pick
 
 
@@ -75,7 +54,7 @@ class _Completer:
     def __init__(self, view):
         unseen = [int(x) for x in view.unseen_counts()]
         u = view.opponent_unknown
-        pick = next(iter(_sub_multisets(unseen, u)), None)
+        pick = next(iter(sub_multisets(unseen, u)), None)
         if pick is None:
             raise SearchError("the unseen cards cannot fill the opponent's hand")
         rest = [n - k for n, k in zip(unseen, pick)]
