@@ -20,12 +20,12 @@ def wilson_interval(wins: float, n: int, conf: float = 0.95) -> tuple[float, flo
     """Wilson score interval for a proportion ``wins / n`` (``wins`` may hold half wins for draws).
 
     >>> lo, hi = wilson_interval(60, 100)
-    >>> round(lo, 4), round(hi, 4)
-    (0.5020, 0.6906)
+    >>> print(f"{lo:.4f} {hi:.4f}")
+    0.5020 0.6906
     """
     if n <= 0:
         return (0.0, 1.0)
-    z = st.norm.ppf(0.5 + conf / 2)
+    z = float(st.norm.ppf(0.5 + conf / 2))
     p = wins / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
