@@ -293,7 +293,9 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
         else:
             own = executor is None
             n_workers = workers or os.cpu_count() or 1
-            ex = ProcessPoolExecutor(max_workers=n_workers) if own else executor
+            if isinstance(executor, str):
+                raise ValueError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+            ex: Executor = ProcessPoolExecutor(max_workers=n_workers) if executor is None else executor
             size = batch or max(1, min(16, len(todo) // (4 * n_workers) or 1))
             try:
                 futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules) for i in range(0, len(todo), size)]
@@ -327,7 +329,7 @@ def round_robin(agents: Sequence[Any], deals: int = 100, **kwargs: Any) -> pd.Da
     return run_tournament(agents, deals, round_robin=True, **kwargs)
 
 
-def _diffs(df: pd.DataFrame, a: str, b: str) -> tuple[np.ndarray, list[Any], pd.DataFrame]:
+def _diffs(df: pd.DataFrame, a: str, b: str) -> tuple[Any, list[Any], pd.DataFrame]:
     sub = df[((df.player0 == a) & (df.player1 == b)) | ((df.player0 == b) & (df.player1 == a))]
     sign = np.where(sub.player0 == a, 1, -1)
     diffs = sign * (sub.score0 - sub.score1).to_numpy()
@@ -450,7 +452,7 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
 def time_per_move(df: pd.DataFrame) -> pd.DataFrame:
     """Per agent: mean and max thinking time per move, wall clock and CPU (the CPU time of this
     process, which leaves out waiting for a busy machine; an external bot's CPU is not counted)."""
-    out = {}
+    out: dict[str, dict[str, list[float]]] = {}
     for seat in (0, 1):
         for name, sub in df.groupby(f"player{seat}"):
             d = out.setdefault(name, {"ms": [], "cpu_ms": [], "max_ms": [], "max_cpu_ms": []})
