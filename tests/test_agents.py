@@ -28,7 +28,8 @@ def test_agents_only_make_legal_moves_over_many_rounds(rules):
     """Every turn goes through Position.push, which refuses an illegal turn with IllegalMoveError."""
     names = ["random", "greedy", "heuristic"]
     rounds = 0
-    for seed in range(150):
+    n = 150 if not rules.no_redraw else 400
+    for seed in range(n):
         a, b = names[seed % 3], names[(seed // 3) % 3]
         row = play_round([make_agent(a), make_agent(b)], seed, Rules(colors=rules.colors,
                          no_redraw=rules.no_redraw, turn_cap=120), starter=seed % 2)
@@ -39,7 +40,7 @@ def test_agents_only_make_legal_moves_over_many_rounds(rules):
     search = make_agent("search", time_ms=2, min_worlds=2)
     for seed in range(4):
         play_round([search, make_agent("heuristic")], 1000 + seed, rules, starter=seed % 2)
-    assert rounds == 150
+    assert rounds == n
 
 
 @pytest.mark.parametrize("colors", [5, 6])
