@@ -116,9 +116,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from .agents.protocol import serve
+    from .agents.protocol import main as serve_main
 
-    return int(serve(args.name, sys.stdin, sys.stdout, seed=args.seed) or 0)
+    return int(serve_main([args.name, "--seed", str(args.seed), *args.options]) or 0)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -214,8 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_advise)
 
     p = sub.add_parser("bot", help="play an agent over the JSON-lines bot protocol")
-    p.add_argument("name")
+    p.add_argument("name", help="random, greedy, heuristic or search")
     p.add_argument("--seed", type=_nonneg("--seed"), default=0)
+    p.add_argument("options", nargs="*", metavar="KEY=VALUE", help="agent options, e.g. time_ms=50")
     p.set_defaults(func=cmd_bot)
 
     p = sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')",
