@@ -87,7 +87,8 @@ class Analysis:
         )
 
     def to_text(self, limit: int | None = None) -> str:
-        head = f"{self.kind} ({'exact' if self.exact else 'estimate'})"
+        label = "exact" if self.exact else "estimate"
+        head = self.kind if label in self.kind else f"{self.kind} ({label})"
         if self.bounds:
             head += " under " + ", ".join(f"{k}={v}" for k, v in self.bounds.items())
         lines = [head]
