@@ -5,6 +5,7 @@ import pytest
 
 from lcanalysis.agents import AGENTS, AgentError, make_agent, view_state
 from lcanalysis.agents import _fast as F
+from lcanalysis.core import kernel as K
 from lcanalysis.position import Position
 from lcanalysis.rules import Rules
 from lcanalysis.tournament import play_round
@@ -56,7 +57,7 @@ def test_compiled_policies_stay_legal_for_thousands_of_rounds(colors):
             m = F.policy_move(s, params)
             n = F.gen_moves(s, buf)
             assert m in buf[:n]
-            F._apply(s, m)
+            K.apply_move(s, m)
 
 
 def _other_world(pos: Position, player: int, seed: int) -> Position:
@@ -130,7 +131,7 @@ def test_agents_answer_a_view_in_the_draw_step_with_the_draw_alone():
     for _ in range(6):
         pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 1))
     card = pos.hand(pos.to_move)[0]
-    F.apply_place(pos.state, card.type * 2 + 1)  # discard it: the draw step, that pile blocked
+    K.apply_place(pos.state, card.type * 2 + 1)  # discard it: the draw step, that pile blocked
     assert pos.phase == "draw"
     view = pos.view(pos.to_move)
     for name in AGENTS:

@@ -33,8 +33,7 @@ from ..core.kernel import (
     MAX_MOVES,
     PILE_CAP,
     RANKS,
-    apply_draw,
-    apply_place,
+    apply_move,
     deck_left,
     gen_moves,
     is_over,
@@ -314,15 +313,6 @@ def random_move(s, seed):
 
 
 @njit(cache=True)
-def _apply(s, m):
-    nc = s[H_NC]
-    place = m // (nc + 1)
-    if place < 2 * RANKS * nc:
-        apply_place(s, place)
-    apply_draw(s, m % (nc + 1))
-
-
-@njit(cache=True)
 def rollout(s, params_a, params_b, player_a):
     """Play to the end (draw pile empty or turn cap), player_a with params_a and the other with
     params_b; returns the score of player_a minus the other's. Mutates s."""
@@ -331,7 +321,7 @@ def rollout(s, params_a, params_b, player_a):
             m = policy_move(s, params_a)
         else:
             m = policy_move(s, params_b)
-        _apply(s, m)
+        apply_move(s, m)
     return player_score(s, player_a) - player_score(s, 1 - player_a)
 
 
@@ -412,7 +402,7 @@ def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, par
         determinize(base, pool, n_unknown, opp, w, bias)
         for k in range(len(cands)):
             s[:] = w
-            _apply(s, cands[k])
+            apply_move(s, cands[k])
             values[k, i - first] = rollout(s, params_me, params_opp, me)
 
 
@@ -432,7 +422,7 @@ def play_round(s, kinds, params0, params1, seed):
             m = policy_move(s, params0)
         else:
             m = policy_move(s, params1)
-        _apply(s, m)
+        apply_move(s, m)
     return s[4] - t0
 
 
