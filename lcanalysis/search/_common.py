@@ -81,11 +81,11 @@ def bounds_dict(max_stalls: int | None, max_turns: int | None, leaf: str) -> dic
 
 
 @lru_cache(maxsize=4)
-def _move_texts(colors: int) -> list[str]:
+def move_texts(colors: int) -> list[str]:
     """Every turn's notation for the kernel's move codes of a variant (made once)."""
     n = (2 * 10 * colors + 1) * (colors + 1)
     return [str(Move.from_code(code, colors)) for code in range(n)]
 
 
 def move_text(code: int, colors: int) -> str:
-    return _move_texts(int(colors))[int(code)]
+    return move_texts(int(colors))[int(code)]

@@ -75,7 +75,7 @@ from ._common import (
     check_bounds,
     check_state,
     load,
-    move_text,
+    move_texts,
 )
 
 # --- Zobrist tables -------------------------------------------------------------------
@@ -999,8 +999,10 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
         raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]))
     exact = leaf_code == LEAF_AS_IS
     nc = pos.rules.colors
-    moves = [MoveValue(move_text(c, nc), float(v), 0.0, exact and not b, "at most (best_only)" if b else "")
-             for c, v, b in zip(codes, vals, bound)]
+    texts = move_texts(nc)  # plain lists: per-element numpy scalars cost more than the search on tiny endgames
+    moves = [MoveValue(texts[c], v, 0.0, exact and not b, "at most (best_only)" if b else "")
+             for c, v, b in zip(np.asarray(codes).tolist(), np.asarray(vals, dtype=np.float64).tolist(),
+                                np.asarray(bound).tolist())]
     return Analysis(
         moves=moves,
         kind="perfect-information value" if exact else "depth-limited estimate",
