@@ -26,27 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import random
 
 import search_reference as R
+from helpers import played_down
 
 from lcanalysis.position import Position
-from lcanalysis.rules import Rules
 from lcanalysis.search import SearchBudgetExceeded, solve_belief, solve_perfect, solve_view
 from lcanalysis.search.perfect import _SHARED
 
 SEEDS = (101, 102, 103, 104, 105)
-
-
-def played_down(seed: int, deck: int, colors: int = 5, stall_rate: float = 0.15) -> Position:
-    rng = random.Random(seed)
-    pos = Position.deal(seed=seed, rules=Rules(colors=colors))
-    while pos.deck_count > deck:
-        moves = pos.legal_moves()
-        if rng.random() > stall_rate:
-            moves = [m for m in moves if m.draws_from_deck]
-        pos.push(rng.choice(moves))
-    return pos
 
 
 def reference(pos: Position, stalls, horizon):

@@ -30,3 +30,15 @@ def random_round_positions(seed: int, rules: Rules, deck_bias: float = 0.5, max_
             moves = [m for m in moves if m.draws_from_deck] or moves
         pos.push(rng.choice(moves))
         yield pos
+
+
+def played_down(seed: int, deck: int, colors: int = 5, no_redraw: bool = True, stall_rate: float = 0.15):
+    """A dealt round played at random (mostly draw-pile draws) until ``deck`` cards are left."""
+    rng = random.Random(seed)
+    pos = Position.deal(seed=seed, rules=Rules(colors=colors, no_redraw=no_redraw))
+    while pos.deck_count > deck:
+        moves = pos.legal_moves()
+        if rng.random() > stall_rate:
+            moves = [m for m in moves if m.draws_from_deck]
+        pos.push(rng.choice(moves))
+    return pos

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import played_down
 from test_search_perfect import tiny_position
-from test_search_view import played_down
 
 from lcanalysis.cli import main
 from lcanalysis.position import Position, PositionError

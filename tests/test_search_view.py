@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from functools import cache
 
 import pytest
 import search_reference as R
+from helpers import played_down
 
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
 from lcanalysis.search import bracket, solve, solve_belief, solve_deepening, solve_perfect, solve_view
 from lcanalysis.search.view_value import split_weights
-
-
-def played_down(seed: int, deck: int, colors: int = 5, no_redraw: bool = True, stall_rate: float = 0.15):
-    """A dealt round played at random (mostly draw-pile draws) until ``deck`` cards are left."""
-    rng = random.Random(seed)
-    pos = Position.deal(seed=seed, rules=Rules(colors=colors, no_redraw=no_redraw))
-    while pos.deck_count > deck:
-        moves = pos.legal_moves()
-        if rng.random() > stall_rate:
-            moves = [m for m in moves if m.draws_from_deck]
-        pos.push(rng.choice(moves))
-    return pos
 
 
 def by_move(analysis):
