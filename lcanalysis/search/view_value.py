@@ -128,16 +128,22 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     t0 = time.perf_counter()
     nodes = 0
     codes_ref = None
+
+    def solve_split(pick: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every root turn's perfect-information value for one split, within the node budget."""
+        nonlocal nodes
+        codes, vals, _ = search_root(comp.fill(pick), st, tl, leaf_code, tables, _left(max_nodes, nodes))
+        nodes += int(tables.stats[0] + tables.stats[1])
+        if tables.stats[3]:
+            raise SearchBudgetExceeded(nodes)
+        return codes, vals
+
     enumerate_all = samples is None and count_splits(unseen, u, max_splits + 1) <= max_splits
     if enumerate_all:
         acc = None
         count = 0
         for prob, pick in split_weights(unseen, u):
-            s = comp.fill(np.array(pick, dtype=np.int32))
-            codes, vals, tables = search_root(s, st, tl, leaf_code, tables, _left(max_nodes, nodes))
-            nodes += int(tables.stats[0] + tables.stats[1])
-            if tables.stats[3]:
-                raise SearchBudgetExceeded(nodes)
+            codes, vals = solve_split(np.array(pick, dtype=np.int32))
             if codes_ref is None:
                 codes_ref = codes
                 acc = np.zeros(len(codes))
@@ -157,11 +163,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         for _ in range(n):
             perm = rng.permutation(cards)
             pick = np.bincount(perm[:u], minlength=nt).astype(np.int32)
-            s = comp.fill(pick)
-            codes, vals, tables = search_root(s, st, tl, leaf_code, tables, _left(max_nodes, nodes))
-            nodes += int(tables.stats[0] + tables.stats[1])
-            if tables.stats[3]:
-                raise SearchBudgetExceeded(nodes)
+            codes, vals = solve_split(pick)
             if codes_ref is None:
                 codes_ref = codes
             rows.append(vals)
