@@ -9,10 +9,11 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 
-@dataclass
+@dataclass(slots=True)
 class MoveValue:
     """One turn's value for the player to move. ``stderr`` is 0.0 when ``exact``."""
 
@@ -50,7 +51,7 @@ class Analysis:
     splits: int | None = None
 
     def __post_init__(self) -> None:
-        self.moves.sort(key=lambda m: -m.value)
+        self.moves.sort(key=attrgetter("value"), reverse=True)  # stable: ties keep their order
 
     @property
     def value(self) -> float:

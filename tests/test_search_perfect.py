@@ -32,6 +32,9 @@ CONFIGS = [
     ((UNLIMITED, UNLIMITED), 3, 3),
     ((1, 1), 2, 3),
     ((0, 0), 2, 4),
+    ((UNLIMITED, UNLIMITED), 2, 2),
+    ((UNLIMITED, UNLIMITED), 4, 3),
+    ((2, 0), 3, 2),
     ((UNLIMITED, 0), -1, 2),
     ((0, UNLIMITED), -1, 2),
 ]
@@ -105,6 +108,27 @@ def test_deck_draw_order_is_the_same_whatever_is_played():
             K.apply_place(s, buf[rng.integers(n)])
             drawn.append(K.apply_draw(s, 0))
         assert drawn == order
+
+
+def test_the_card_drawn_before_the_last_turn_does_not_change_the_value():
+    """The fact behind the searcher's horizon shortcut: with an as-is horizon two turns away, the
+    card I draw is never played and the opponent's last draw scores nothing, so every card
+    the pile can give me leads to the same value (checked with the reference alone)."""
+    from helpers import played_down
+
+    from lcanalysis.moves import DRAW_PILE
+
+    for seed in range(6):
+        pos = played_down(400 + seed, 4)
+        deck_turns = [m for m in pos.legal_moves() if m.source == DRAW_PILE][:6]
+        for move in deck_turns:
+            after = set()
+            for card, _p in pos.deck_draw_outcomes():
+                child = pos.copy()
+                child.push(move, drawn=card)
+                vals = R.root_values(R.game_from_state(child.state, (UNLIMITED, UNLIMITED), 1))
+                after.add(round(max(vals.values()), 9))
+            assert len(after) == 1, (seed, str(move), after)
 
 
 # --- hand-worked endgames ----------------------------------------------------------------

@@ -23,6 +23,9 @@ structure of the game:
   expeditions' highest, a wager once both expeditions hold a number) merged into one card
   per colour, in hands, piles and the deck alike. In the one-player problems every card
   dead for its holder is one "junk" card whatever its colour.
+- **Horizon shortcuts** (``leaf="as-is"``): the last turn's draw scores nothing, so that
+  turn is only its best placement; and the card drawn just before the last turn is never
+  played, so that chance node is one draw instead of one per card.
 - **Alpha-beta** below the root (deck draws searched before discard-pile draws, the
   table's best move first) and **Star1** pruning at chance nodes, with per-position bounds
   on the score difference. The root is searched with a full window, so every root turn's
@@ -53,6 +56,7 @@ from ..core.kernel import (
     apply_draw,
     apply_place,
     bring_to_top,
+    can_play_type,
     expedition_score,
     gen_moves,
     off_hand,
@@ -230,6 +234,31 @@ def _diff_bounds(s, nc, p):
         lo += lp - hq
         hi += hp - lq
     return lo, hi
+
+
+@njit(cache=True)
+def _last_turn_value(s, nc):
+    """Value of the last turn before an as-is horizon: the mover's best placement (a discard
+    changes no score; the draw after it scores nothing)."""
+    p = s[H_TO_MOVE]
+    base = float(player_score(s, p) - player_score(s, 1 - p))
+    oh = off_hand(nc, p)
+    ow = off_wagers(nc, p)
+    om = off_mask(nc, p)
+    gain = 0
+    for t in range(RANKS * nc):
+        if s[oh + t] <= 0 or not can_play_type(s, p, t):
+            continue
+        c = t // RANKS
+        r = t % RANKS
+        w = s[ow + c]
+        m = s[om + c]
+        if r == 0:
+            g = expedition_score(w + 1, m) - expedition_score(w, m)
+        else:
+            g = expedition_score(w, m | (1 << (r - 1))) - expedition_score(w, m)
+        gain = max(gain, g)
+    return base + gain
 
 
 # --- keys ---------------------------------------------------------------------------------
@@ -557,6 +586,9 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
     if only < 0:
         if left <= 0 or tl == 0:
             return _leaf_value(s, nc, leaf)
+        if tl == 1 and leaf == LEAF_AS_IS:
+            stats[0] += 1
+            return _last_turn_value(s, nc)
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
             return _decomposed(s, nc, dc, tl, Z, so, sof, stats, sh, sw, sm)
     stats[0] += 1
@@ -652,6 +684,19 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         if src == 0:
             if left == 1:
                 v = float(player_score(s, p) - player_score(s, 1 - p))  # this draw ends the round
+            elif tl2 == 1 and leaf == LEAF_AS_IS:
+                # the opponent's turn is the last: the card I draw is never played and the
+                # opponent's draw scores nothing, so every card gives the same value (draw any)
+                u = 0
+                while dc[u] <= 0:
+                    u += 1
+                bring_to_top(s, u)
+                apply_draw(s, 0)
+                dc[u] -= 1
+                v = -_search(s, dc, st0, st1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z,
+                             tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                dc[u] += 1
+                undo_draw(s, 0, u, blocked)
             else:
                 # chance: the card drawn (dead cards merged per colour), Star1 against (am, beta)
                 if leaf == LEAF_AS_IS:
