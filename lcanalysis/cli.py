@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("position", help=pos_help)
     p.add_argument("--max-stalls", type=_nonneg("--max-stalls"), default=None)
     p.add_argument("--max-turns", type=_nonneg("--max-turns"), default=None)
-    p.add_argument("--leaf", default="as-is", help="leaf value at the horizon: as-is (exact) or heuristic")
+    p.add_argument("--leaf", default="as-is", help="leaf value at the horizon: as-is (exact), heuristic (the hand evaluator: an estimate) or simple")
     p.add_argument("--samples", type=_nonneg("--samples"), default=None,
                    help="for a view: sample this many splits instead of enumerating them all")
     p.add_argument("--seed", type=_nonneg("--seed"), default=0)

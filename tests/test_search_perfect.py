@@ -226,13 +226,42 @@ def test_stalls_change_values_and_budgets_nest():
             assert low - 1e-9 <= v(b, b) <= high + 1e-9
 
 
-def test_heuristic_leaf_is_labelled_an_estimate():
+def test_simple_leaf_is_labelled_an_estimate():
     pos = tiny_position([["R9", "G2"], ["B3", "Y4"]], [["R8"], []], ["R10", "Y2", "W2"])
-    a = solve_perfect(pos, max_turns=1, leaf="heuristic")
-    assert a.kind == "depth-limited estimate" and not a.exact
-    # the heuristic adds half the face value of each hand card playable on a started expedition:
+    a = solve_perfect(pos, max_turns=1, leaf="simple")
+    assert a.kind == "depth-limited estimate" and not a.exact and a.bounds["leaf"] == "simple"
+    # the simple leaf adds half the face value of each hand card playable on a started expedition:
     # after -G2/D player 0 holds R9 (+4.5) and, one time in three, R10 (+5); player 1 has none
     assert values(a)["-G2/D"] == pytest.approx(-12 + 4.5 + 5 / 3, abs=1e-12)
+
+
+def test_heuristic_leaf_is_the_hand_evaluator_after_each_draw():
+    """leaf="heuristic" scores the horizon with the hand evaluator of lcanalysis.evaluate. One
+    turn deep, each turn's value is the evaluator's difference averaged over the cards the
+    draw can give, which this test works out through the object layer."""
+    from helpers import played_down
+
+    from lcanalysis.evaluate import evaluate_position
+    from lcanalysis.moves import DRAW_PILE
+
+    pos = played_down(31, 5)
+    a = solve_perfect(pos, max_turns=1, leaf="heuristic")
+    assert a.kind == "depth-limited estimate" and not a.exact and not any(m.exact for m in a.moves)
+    assert a.bounds["leaf"] == "heuristic (hand evaluator)"
+    got = values(a)
+    me = pos.to_move
+    checked = 0
+    for move in pos.legal_moves():
+        if move.source != DRAW_PILE or checked >= 8:
+            continue
+        want = 0.0
+        for card, prob in pos.deck_draw_outcomes():
+            child = pos.copy()
+            child.push(move, drawn=card)
+            want += float(prob) * (evaluate_position(child, me) - evaluate_position(child, 1 - me))
+        assert got[str(move)] == pytest.approx(want, abs=1e-9), str(move)
+        checked += 1
+    assert checked == 8
 
 
 def test_node_budget_stops_the_search():

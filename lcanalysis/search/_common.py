@@ -16,6 +16,7 @@ from ..view import View
 
 LEAF_AS_IS = 0
 LEAF_SIMPLE = 1
+LEAF_EVALUATOR = 2
 MAX_STALLS = 31  # the key holds stall budgets -1..31
 MAX_TL = 1000  # and horizons -1..1000
 
@@ -24,7 +25,9 @@ class SearchError(ValueError):
     """A question the endgame searcher cannot answer as asked; the message says why."""
 
 
-LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_SIMPLE, "simple": LEAF_SIMPLE}
+# "heuristic" is the hand evaluator of lcanalysis.evaluate; "simple" a cruder count kept for comparison
+LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_EVALUATOR, "evaluator": LEAF_EVALUATOR, "simple": LEAF_SIMPLE}
+LEAF_NAMES = {LEAF_AS_IS: "as-is", LEAF_EVALUATOR: "heuristic (hand evaluator)", LEAF_SIMPLE: "simple"}
 
 
 def load(target: Any) -> Any:
@@ -53,7 +56,7 @@ def check_bounds(max_stalls: Any, max_turns: Any, leaf: Any, need_bound: bool = 
     s = check_budget("max_stalls", max_stalls, 0, MAX_STALLS)
     t = check_budget("max_turns", max_turns, 1, MAX_TL)
     if leaf not in LEAVES:
-        raise SearchError(f"leaf must be 'as-is' or 'heuristic', got {leaf!r}")
+        raise SearchError(f"leaf must be one of {', '.join(map(repr, LEAVES))}, got {leaf!r}")
     if need_bound and s is None and t is None:
         raise SearchError(
             "no bound: drawing from discard piles can go on forever, so give max_stalls (discard-pile "
@@ -76,7 +79,7 @@ def bounds_dict(max_stalls: int | None, max_turns: int | None, leaf: str) -> dic
         out["max_stalls"] = max_stalls
     if max_turns is not None:
         out["max_turns"] = max_turns
-        out["leaf"] = "as-is" if LEAVES[leaf] == LEAF_AS_IS else "heuristic"
+        out["leaf"] = LEAF_NAMES[LEAVES[leaf]]
     return out
 
 

@@ -69,9 +69,11 @@ from ..core.kernel import (
     undo_draw,
     undo_place,
 )
+from ..evaluate import evaluate_difference
 from ..view import View
 from ._common import (
     LEAF_AS_IS,
+    LEAF_EVALUATOR,
     LEAF_SIMPLE,
     MAX_TL,
     SearchError,
@@ -95,7 +97,7 @@ Z_ST1 = Z_ST0 + 33
 Z_TL = Z_ST1 + 33
 Z_FLAGS = Z_TL + MAX_TL + 2
 Z_LEAF = Z_FLAGS + 4
-Z_SIZE = Z_LEAF + 4
+Z_SIZE = Z_LEAF + 6  # leaf kinds 0..2, then the no-redraw flag
 UNLIMITED = -1
 
 
@@ -167,8 +169,12 @@ def _dead_cut(s, nc, c):
 
 @njit(cache=True)
 def _leaf_value(s, nc, leaf):
-    """Score difference for the player to move, plus a simple heuristic when asked."""
+    """Score difference for the player to move as the table stands, or an estimate of the
+    final difference: the simple leaf adds half of what the hands could still play, the
+    evaluator leaf is the hand evaluator's expected final scores (``lcanalysis.evaluate``)."""
     p = s[H_TO_MOVE]
+    if leaf == LEAF_EVALUATOR:
+        return evaluate_difference(s, p, -1)
     v = float(player_score(s, p) - player_score(s, 1 - p))
     if leaf == LEAF_SIMPLE:
         v += _simple_heuristic(s, nc, p) - _simple_heuristic(s, nc, 1 - p)
@@ -270,8 +276,8 @@ def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
     p = s[H_TO_MOVE]
     k1 = Z[0, Z_MOVER + p] ^ Z[0, Z_ST0 + st0 + 1] ^ Z[0, Z_ST1 + st1 + 1] ^ Z[0, Z_TL + tl + 1]
     k2 = Z[1, Z_MOVER + p] ^ Z[1, Z_ST0 + st0 + 1] ^ Z[1, Z_ST1 + st1 + 1] ^ Z[1, Z_TL + tl + 1]
-    k1 ^= Z[0, Z_LEAF + leaf] ^ Z[0, Z_LEAF + 2 + s[H_NO_REDRAW]]
-    k2 ^= Z[1, Z_LEAF + leaf] ^ Z[1, Z_LEAF + 2 + s[H_NO_REDRAW]]
+    k1 ^= Z[0, Z_LEAF + leaf] ^ Z[0, Z_LEAF + 3 + s[H_NO_REDRAW]]
+    k2 ^= Z[1, Z_LEAF + leaf] ^ Z[1, Z_LEAF + 3 + s[H_NO_REDRAW]]
     oh0 = off_hand(nc, 0)
     oh1 = off_hand(nc, 1)
     opl = off_pile_len(nc)
