@@ -26,7 +26,7 @@ from ..analysis import Analysis, MoveValue
 from ..cards import number_types
 from ..core.kernel import RANKS, top_rank
 from ._common import SearchError, check_budget, load, move_text
-from .perfect import ZOBRIST, SearchBudgetExceeded, _solo, _solo_score, shared_tables
+from .perfect import SOLO_DRAW, ZOBRIST, SearchBudgetExceeded, _solo, _solo_score, shared_tables
 
 
 @njit(cache=True)
@@ -44,18 +44,8 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, s
         if placements == 0 or left == 0:
             total = _solo_score(w, mask, nc)
         else:
-            for u in range(nt):
-                n = unseen[u]
-                if n <= 0:
-                    continue
-                unseen[u] -= 1
-                hand[u] += 1
-                x = _solo(hand, w, mask, unseen, np.int64(left - 1), np.int64(1), np.int64(0),
-                          np.int64(placements), np.int64(nc), Z, so, sof, stats)
-                hand[u] -= 1
-                unseen[u] += 1
-                total += n * x
-            total /= left
+            total = _solo(hand, w, mask, unseen, np.int64(left), np.int64(SOLO_DRAW), np.int64(0),
+                          np.int64(placements), np.int64(nc), -np.inf, Z, so, sof, stats)
         out_place[0] = -1
         out_vals[0] = total
         return 1
@@ -78,19 +68,8 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, s
             if placements <= 1 or left == 0:
                 x = _solo_score(w, mask, nc)
             else:
-                x = 0.0
-                for u in range(nt):
-                    n = unseen[u]
-                    if n <= 0:
-                        continue
-                    unseen[u] -= 1
-                    hand[u] += 1
-                    y = _solo(hand, w, mask, unseen, np.int64(left - 1), np.int64(1), np.int64(0),
-                              np.int64(placements - 1), np.int64(nc), Z, so, sof, stats)
-                    hand[u] -= 1
-                    unseen[u] += 1
-                    x += n * y
-                x /= left
+                x = _solo(hand, w, mask, unseen, np.int64(left), np.int64(SOLO_DRAW), np.int64(0),
+                          np.int64(placements - 1), np.int64(nc), -np.inf, Z, so, sof, stats)
             if d == 0:
                 if r == 0:
                     w[c] -= 1

@@ -96,7 +96,7 @@ Z_ST0 = Z_MOVER + 2
 Z_ST1 = Z_ST0 + 33
 Z_TL = Z_ST1 + 33
 Z_FLAGS = Z_TL + MAX_TL + 2
-Z_LEAF = Z_FLAGS + 4
+Z_LEAF = Z_FLAGS + 5  # one-player node kind 0..2, then alternate 0..1
 Z_SIZE = Z_LEAF + 6  # leaf kinds 0..2, then the no-redraw flag
 UNLIMITED = -1
 
@@ -339,11 +339,11 @@ def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
 
 
 @njit(cache=True)
-def _key_solo(hand, w, mask, dc, nc, mine, alternate, tl, Z):
+def _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z):
     """128-bit key of a one-player node; every card dead for the player is one junk card."""
     nt = RANKS * nc
-    k1 = Z[0, Z_FLAGS + mine] ^ Z[0, Z_FLAGS + 2 + alternate] ^ Z[0, Z_TL + tl + 1]
-    k2 = Z[1, Z_FLAGS + mine] ^ Z[1, Z_FLAGS + 2 + alternate] ^ Z[1, Z_TL + tl + 1]
+    k1 = Z[0, Z_FLAGS + node] ^ Z[0, Z_FLAGS + 3 + alternate] ^ Z[0, Z_TL + tl + 1]
+    k2 = Z[1, Z_FLAGS + node] ^ Z[1, Z_FLAGS + 3 + alternate] ^ Z[1, Z_TL + tl + 1]
     jh = 0
     jd = 0
     for c in range(nc):
@@ -415,21 +415,73 @@ def _is_dead(w, mask, t):
 # Explicit signatures: a recursive function compiled for one argument type only (numba
 # otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks).
 _I32 = int32[::1]
-_SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, uint64[:, ::1], uint64[:, ::1],
-                    float64[:, ::1], int64[::1])
+_SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, float64, uint64[:, ::1],
+                    uint64[:, ::1], float64[:, ::1], int64[::1])
+
+# one-player node kinds: the opponent's turn (a card leaves the pile), my placement, my draw
+SOLO_OPP, SOLO_PLACE, SOLO_DRAW = 0, 1, 2
+
+
+@njit(cache=True)
+def _top_ranks(avail, n):
+    """The ``n`` highest ranks of the rank mask ``avail``."""
+    out = 0
+    for r in range(RANKS - 1, 0, -1):
+        if n <= 0:
+            break
+        bit = 1 << (r - 1)
+        if avail & bit:
+            out |= bit
+            n -= 1
+    return out
+
+
+@njit(cache=True)
+def _solo_upper(hand, w, mask, dc, nc, places):
+    """The most the player's expeditions can still score with at most ``places`` more cards
+    placed: each colour gets its best live cards of hand and pile (the best number of wagers
+    first), as if the ``places`` were there for every colour (a bound for every line below)."""
+    total = 0
+    for c in range(nc):
+        m = mask[c]
+        avail = 0
+        for r in range(top_rank(m) + 1, RANKS):
+            if hand[c * RANKS + r] + dc[c * RANKS + r] > 0:
+                avail |= 1 << (r - 1)
+        best = expedition_score(w[c], m)  # nothing more played
+        wagers = hand[c * RANKS] + dc[c * RANKS] if m == 0 else 0
+        for j in range(min(wagers, places) + 1):
+            best = max(best, expedition_score(w[c] + j, m | _top_ranks(avail, places - j)))
+        total += best
+    return float(total)
+
+
+@njit(cache=True)
+def _places_after_draw(node, alternate, left, tl):
+    """How many more cards the player can place after the draw of this chance node."""
+    if alternate == 0:
+        return tl  # SOLO_DRAW: tl placements follow
+    turns = left - 1 if node == SOLO_DRAW else left  # each turn takes one card of the pile
+    if tl >= 0:
+        turns = min(turns, tl)  # tl counts the opponent's turn at SOLO_OPP, not my turn at SOLO_DRAW
+    return turns // 2  # the opponent moves first in what follows
 
 
 @njit(_SOLO_SIG, cache=True)
-def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, so, sof, stats):
-    """Best expected final score of one player who sees every draw.
+def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, stats):
+    """Best expected final score of one player who sees every draw; fail-soft against ``alpha``
+    (a result above ``alpha`` is exact, one at or below it an upper bound: pass -inf for exact).
 
     ``alternate=1``: the two-player round with no more discard-pile draws, from one player's
-    side: turns alternate, ``mine`` says whose turn it is, every turn draws one card of the
-    pile (``dc``, ``left`` cards), the round ends when the pile is empty or ``tl`` turns have
-    been played (``tl=-1``: no horizon). The opponent's turns only take a card away.
+    side: turns alternate, every turn draws one card of the pile (``dc``, ``left`` cards), the
+    round ends when the pile is empty or ``tl`` turns have been played (``tl=-1``: no horizon).
+    The opponent's turns (``SOLO_OPP``) only take a card away.
     ``alternate=0``: only this player's turns (the belief-optimal problem): ``tl`` placements
     are left and each but the last is followed by a draw from ``dc``.
-    Cards dead for the player (never playable by them) are merged into one junk card.
+    ``node``: ``SOLO_PLACE`` my placement, ``SOLO_DRAW`` my draw after it (``tl`` already counts
+    that turn), ``SOLO_OPP`` the opponent's turn.
+    Cards dead for the player (never playable by them) are merged into one junk card. Chance
+    nodes prune with Star1 against ``alpha`` and the bound of ``_solo_upper``.
     """
     if left <= 0 or tl == 0:
         return _solo_score(w, mask, nc)
@@ -439,22 +491,87 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, so, sof, stats):
     if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
         stats[3] = 1
         return 0.0
-    k1, k2 = _key_solo(hand, w, mask, dc, nc, mine, alternate, tl, Z)
+    k1, k2 = _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z)
     slot = np.int64(k1 & np.uint64(so.shape[0] - 1))
-    if so[slot, 3] != 0 and so[slot, 0] == k1 and so[slot, 1] == k2:
-        stats[2] += 1
-        return sof[slot, 2]
+    meta = so[slot, 3]
+    tt_move = -1
+    if meta != 0 and so[slot, 0] == k1 and so[slot, 1] == k2:
+        v = sof[slot, 2]
+        if np.int64(meta & np.uint64(255)) == EXACT or v <= alpha:
+            stats[2] += 1
+            return v
+        tt_move = np.int64(meta >> np.uint64(8)) - 1
     nt = RANKS * nc
-    tl2 = tl - 1 if tl > 0 else tl
-    if mine == 0:
-        # the opponent's turn: a card leaves the pile; anything more for me only if I move again
-        if left <= 1 or tl2 == 0:
-            v = _solo_score(w, mask, nc)
+    best_move = -1
+    if node == SOLO_PLACE:
+        tl2 = tl - 1 if tl > 0 else tl
+        if alternate == 1:
+            more = left >= 3 and (tl2 < 0 or tl2 >= 2)  # I draw, the opponent draws, I move again
         else:
+            more = tl2 != 0 and left >= 1
+        dead_t = -1  # discarding one dead card is as good as discarding another: the lowest
+        for t in range(nt):
+            if hand[t] > 0 and _is_dead(w, mask, t):
+                dead_t = t
+                break
+        v = -INF
+        for i in range(-1, 2 * nt):  # the table's placement first, then the rest in order
+            code = tt_move if i < 0 else i
+            if code < 0 or (i >= 0 and code == tt_move):
+                continue
+            t = code // 2
+            d = code % 2
+            if hand[t] <= 0:
+                continue
+            if _is_dead(w, mask, t) and (d == 0 or t != dead_t):
+                continue
+            c = t // RANKS
+            r = t % RANKS
+            hand[t] -= 1
+            oldm = mask[c]
+            if d == 0:
+                if r == 0:
+                    w[c] += 1
+                else:
+                    mask[c] = oldm | (1 << (r - 1))
+            if more:
+                x = _solo(hand, w, mask, dc, left, np.int64(SOLO_DRAW), alternate, tl2, nc, max(alpha, v), Z,
+                          so, sof, stats)
+            else:
+                x = _solo_score(w, mask, nc)
+            if d == 0:
+                if r == 0:
+                    w[c] -= 1
+                else:
+                    mask[c] = oldm
+            hand[t] += 1
+            if x > v:
+                v = x
+                best_move = code
+        if v == -INF:  # an empty hand: nothing to place
+            v = _solo_score(w, mask, nc)
+    else:
+        # chance: the next card of the pile goes to my hand (SOLO_DRAW) or away (SOLO_OPP)
+        to_hand = node == SOLO_DRAW
+        if to_hand:
+            tl_c = tl
+            child = SOLO_OPP if alternate == 1 else SOLO_PLACE
+        else:
+            tl_c = tl - 1 if tl > 0 else tl
+            child = SOLO_PLACE
+        if not to_hand and (left <= 1 or tl_c == 0):
+            v = _solo_score(w, mask, nc)  # no turn of mine comes after the opponent's
+        else:
+            hi = _solo_upper(hand, w, mask, dc, nc, _places_after_draw(node, alternate, left, tl)) if alpha > -INF else 0.0
             junk = _junk_count(mask, dc, nc)
             rep_done = False
-            total = 0.0
+            tw = 0.0  # the children's values so far, weighted by their cards
+            rest = left  # cards not yet looked at
+            done = False
+            v = 0.0
             for c in range(nc):
+                if done:
+                    break
                 cut = top_rank(mask[c])
                 for r in range(RANKS):
                     u = c * RANKS + r
@@ -466,80 +583,34 @@ def _solo(hand, w, mask, dc, left, mine, alternate, tl, nc, Z, so, sof, stats):
                             continue
                         rep_done = True
                         n = junk
+                    rest -= n
+                    # Star1: this child must beat a_i for the node to beat alpha
+                    a_i = (alpha * left - tw - hi * rest) / n
+                    if a_i >= hi:
+                        v = min(alpha, (tw + hi * (n + rest)) / left)
+                        done = True
+                        break
                     dc[u] -= 1
-                    x = _solo(hand, w, mask, dc, left - 1, np.int64(1), alternate, tl2, nc, Z, so, sof, stats)
+                    if to_hand:
+                        hand[u] += 1
+                    x = _solo(hand, w, mask, dc, left - 1, np.int64(child), alternate, tl_c, nc, a_i, Z, so, sof,
+                              stats)
+                    if to_hand:
+                        hand[u] -= 1
                     dc[u] += 1
-                    total += n * x
-            v = total / left
-    else:
-        if alternate == 1:
-            more = left >= 3 and (tl2 < 0 or tl2 >= 2)
-        else:
-            more = tl2 != 0 and left >= 1
-        nxt = 0 if alternate == 1 else 1
-        v = -INF
-        seen_dead = False
-        for t in range(nt):
-            if hand[t] <= 0:
-                continue
-            c = t // RANKS
-            r = t % RANKS
-            dead = _is_dead(w, mask, t)
-            if dead:
-                if seen_dead:
-                    continue  # discarding one dead card is as good as discarding another
-                seen_dead = True
-            for d in range(2):
-                if d == 0 and dead:
-                    continue
-                hand[t] -= 1
-                oldm = mask[c]
-                if d == 0:
-                    if r == 0:
-                        w[c] += 1
-                    else:
-                        mask[c] = oldm | (1 << (r - 1))
-                if more:
-                    junk = _junk_count(mask, dc, nc)
-                    rep_done = False
-                    total = 0.0
-                    for cc in range(nc):
-                        cut = top_rank(mask[cc])
-                        for rr in range(RANKS):
-                            u = cc * RANKS + rr
-                            n = dc[u]
-                            if n <= 0:
-                                continue
-                            if cut >= 1 and rr <= cut:
-                                if rep_done:
-                                    continue
-                                rep_done = True
-                                n = junk
-                            dc[u] -= 1
-                            hand[u] += 1
-                            x = _solo(hand, w, mask, dc, left - 1, np.int64(nxt), alternate, tl2, nc, Z, so, sof,
-                                      stats)
-                            hand[u] -= 1
-                            dc[u] += 1
-                            total += n * x
-                    x = total / left
-                else:
-                    x = _solo_score(w, mask, nc)
-                if d == 0:
-                    if r == 0:
-                        w[c] -= 1
-                    else:
-                        mask[c] = oldm
-                hand[t] += 1
-                v = max(v, x)
-        if v == -INF:  # an empty hand: nothing to place
-            v = _solo_score(w, mask, nc)
+                    if x <= a_i:
+                        v = min(alpha, (tw + n * x + hi * rest) / left)
+                        done = True
+                        break
+                    tw += n * x
+            if not done:
+                v = tw / left
     if stats[3] != 0:
         return 0.0
     so[slot, 0] = k1
     so[slot, 1] = k2
     sof[slot, 2] = v
-    so[slot, 3] = np.uint64(1)
+    so[slot, 3] = np.uint64(EXACT if v > alpha else UPPER) | (np.uint64(best_move + 1) << np.uint64(8))
     return v
 
 
@@ -562,7 +633,8 @@ def _decomposed(s, nc, dc, tl, Z, so, sof, stats, hand, w, mask):
         for c in range(nc):
             w[c] = s[ow + c]
             mask[c] = s[om + c]
-        x = _solo(hand, w, mask, dc, np.int64(left), np.int64(1 - k), np.int64(1), np.int64(tl), np.int64(nc), Z, so, sof, stats)
+        x = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_PLACE if k == 0 else SOLO_OPP), np.int64(1),
+                  np.int64(tl), np.int64(nc), -INF, Z, so, sof, stats)
         v += x if k == 0 else -x
     return v
 
@@ -824,8 +896,8 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
     left = _deck_left(s)
     tl2 = tl - 1 if tl > 0 else tl
     _load_player(s, nc, 1 - p, hand, w, mask)
-    opp = _solo(hand, w, mask, dc, np.int64(left), np.int64(0), np.int64(1), np.int64(tl), np.int64(nc), Z, so,
-                sof, stats)
+    opp = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_OPP), np.int64(1), np.int64(tl), np.int64(nc), -INF,
+                Z, so, sof, stats)
     k = 0
     for i in range(n):
         mv = roots[i]
@@ -841,36 +913,15 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
         if left <= 1 or tl2 == 0:
             mine = _solo_score(w, mask, nc)
         else:
-            junk = _junk_count(mask, dc, nc)
-            rep_done = False
-            total = 0.0
-            for c in range(nc):
-                cut = top_rank(mask[c])
-                for r in range(RANKS):
-                    u = c * RANKS + r
-                    cnt = dc[u]
-                    if cnt <= 0:
-                        continue
-                    if cut >= 1 and r <= cut:
-                        if rep_done:
-                            continue
-                        rep_done = True
-                        cnt = junk
-                    dc[u] -= 1
-                    hand[u] += 1
-                    x = _solo(hand, w, mask, dc, np.int64(left - 1), np.int64(0), np.int64(1), np.int64(tl2),
-                              np.int64(nc), Z, so, sof, stats)
-                    hand[u] -= 1
-                    dc[u] += 1
-                    total += cnt * x
-            mine = total / left
+            mine = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_DRAW), np.int64(1), np.int64(tl2),
+                         np.int64(nc), -INF, Z, so, sof, stats)
         out_moves[k] = mv
         out_vals[k] = mine - opp
         k += 1
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
           buf, stats, out_moves, out_vals, out_bound):
     """Every legal root turn (within the stall budget unless ``root_free``) and its exact value.
