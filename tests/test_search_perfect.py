@@ -92,6 +92,42 @@ def test_decomposition_two_player_value_is_solo_minus_solo():
         assert vals.max() == pytest.approx(two, abs=1e-9)
 
 
+def _solo_inputs(s, who):
+    nc = int(s[K.H_NC])
+    nt = K.RANKS * nc
+    hand = np.array(s[K.off_hand(nc, who):K.off_hand(nc, who) + nt], dtype=np.int32)
+    w = np.array(s[K.off_wagers(nc, who):K.off_wagers(nc, who) + nc], dtype=np.int32)
+    mask = np.array(s[K.off_mask(nc, who):K.off_mask(nc, who) + nc], dtype=np.int32)
+    dc = np.zeros(nt, dtype=np.int32)
+    K.deck_counts(s, dc)
+    return hand, w, mask, dc, nc
+
+
+def test_one_player_search_is_exact_above_its_window_and_a_bound_below_it():
+    """The one-player search prunes against ``alpha`` (Star1 at chance nodes, bounded by
+    ``_solo_upper``): a result above ``alpha`` must be the exact value (the reference's), one at
+    or below it an upper bound that is still at or above the exact value."""
+    from lcanalysis.search import perfect as P
+
+    for seed in range(10):
+        s = R.random_endgame(800 + seed, colors=5, hand=4, deck=6, focus=None, table=6, piles=0)
+        mover = int(s[K.H_TO_MOVE])
+        hand, w, mask, dc, nc = _solo_inputs(s, mover)
+        game = R.game_from_state(s, (0, 0), -1)
+        _nc, _, _m, hands, exps, _piles, deck, _, _ = game
+        exact = R.solo_value(hands[mover], exps[mover], deck, True, None)
+        left = int(dc.sum())
+        assert exact <= P._solo_upper(hand, w, mask, dc, nc, (left + 1) // 2) + 1e-9
+        for alpha in (-np.inf, exact - 7, exact - 0.25, exact, exact + 0.25, exact + 7):
+            t = Tables(bits=10, solo_bits=12)
+            x = P._solo(hand, w, mask, dc, left, P.SOLO_PLACE, 1, -1, nc, float(alpha), P.ZOBRIST, t.so, t.sof,
+                        t.stats)
+            if exact > alpha + 1e-9:
+                assert x == pytest.approx(exact, abs=1e-9), (seed, alpha)
+            else:
+                assert exact - 1e-9 <= x <= alpha + 1e-9, (seed, alpha, x, exact)
+
+
 def test_deck_draw_order_is_the_same_whatever_is_played():
     """The fact behind the decomposition, on the kernel: with only deck draws, the t-th turn
     draws the t-th card of the pile, whatever the placements."""
