@@ -271,6 +271,15 @@ def _last_turn_value(s, nc):
 
 
 @njit(cache=True)
+def _z_count(Z, region, t, n):
+    """The two key words for ``n`` cards of type ``t`` in a region (0, 0 for none)."""
+    if n <= 0:
+        return np.uint64(0), np.uint64(0)
+    i = Z_REG + (region * (NT_MAX + 1) + t) * CNT_DIM + min(n, CNT_DIM - 1)
+    return Z[0, i], Z[1, i]
+
+
+@njit(cache=True)
 def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
     """128-bit key of a two-player decision node (place step), dead cards merged per colour."""
     p = s[H_TO_MOVE]
@@ -290,44 +299,28 @@ def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
             i = Z_EXP + ((pl * 6 + c) * 4 + w) * 512 + m
             k1 ^= Z[0, i]
             k2 ^= Z[1, i]
-        d0 = 0
-        d1 = 0
-        d2 = 0
+        dead0 = 0  # cards dead for both players, per region: hand 0, hand 1, pile
+        dead1 = 0
+        dead2 = 0
         for r in range(RANKS):
             t = c * RANKS + r
             a = s[oh0 + t]
             b = s[oh1 + t]
             d = dc[t]
             if cut >= 1 and r <= cut:
-                d0 += a
-                d1 += b
-                d2 += d
-            else:
-                if a > 0:
-                    i = Z_REG + (0 * (NT_MAX + 1) + t) * CNT_DIM + a
-                    k1 ^= Z[0, i]
-                    k2 ^= Z[1, i]
-                if b > 0:
-                    i = Z_REG + (1 * (NT_MAX + 1) + t) * CNT_DIM + b
-                    k1 ^= Z[0, i]
-                    k2 ^= Z[1, i]
-                if d > 0:
-                    i = Z_REG + (2 * (NT_MAX + 1) + t) * CNT_DIM + d
-                    k1 ^= Z[0, i]
-                    k2 ^= Z[1, i]
+                dead0 += a
+                dead1 += b
+                dead2 += d
+                continue
+            for region, n in ((0, a), (1, b), (2, d)):
+                z1, z2 = _z_count(Z, region, t, n)
+                k1 ^= z1
+                k2 ^= z2
         t = c * RANKS + 1  # the representative of the colour's dead cards (itself dead)
-        if d0 > 0:
-            i = Z_REG + (0 * (NT_MAX + 1) + t) * CNT_DIM + d0
-            k1 ^= Z[0, i]
-            k2 ^= Z[1, i]
-        if d1 > 0:
-            i = Z_REG + (1 * (NT_MAX + 1) + t) * CNT_DIM + d1
-            k1 ^= Z[0, i]
-            k2 ^= Z[1, i]
-        if d2 > 0:
-            i = Z_REG + (2 * (NT_MAX + 1) + t) * CNT_DIM + d2
-            k1 ^= Z[0, i]
-            k2 ^= Z[1, i]
+        for region, n in ((0, dead0), (1, dead1), (2, dead2)):
+            z1, z2 = _z_count(Z, region, t, n)
+            k1 ^= z1
+            k2 ^= z2
         for j in range(s[opl + c]):
             r = s[op + c * PILE_CAP + j]
             if cut >= 1 and r <= cut:
@@ -344,8 +337,8 @@ def _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z):
     nt = RANKS * nc
     k1 = Z[0, Z_FLAGS + node] ^ Z[0, Z_FLAGS + 3 + alternate] ^ Z[0, Z_TL + tl + 1]
     k2 = Z[1, Z_FLAGS + node] ^ Z[1, Z_FLAGS + 3 + alternate] ^ Z[1, Z_TL + tl + 1]
-    jh = 0
-    jd = 0
+    junk_hand = 0
+    junk_pile = 0
     for c in range(nc):
         m = mask[c]
         i = Z_EXP + (c * 4 + w[c]) * 512 + m
@@ -354,28 +347,18 @@ def _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z):
         top = top_rank(m)
         for r in range(RANKS):
             t = c * RANKS + r
-            a = hand[t]
-            d = dc[t]
             if (r == 0 and m != 0) or (r > 0 and r <= top):
-                jh += a
-                jd += d
-            else:
-                if a > 0:
-                    i = Z_REG + (3 * (NT_MAX + 1) + t) * CNT_DIM + a
-                    k1 ^= Z[0, i]
-                    k2 ^= Z[1, i]
-                if d > 0:
-                    i = Z_REG + (4 * (NT_MAX + 1) + t) * CNT_DIM + d
-                    k1 ^= Z[0, i]
-                    k2 ^= Z[1, i]
-    if jh > 0:
-        i = Z_REG + (3 * (NT_MAX + 1) + nt) * CNT_DIM + jh
-        k1 ^= Z[0, i]
-        k2 ^= Z[1, i]
-    if jd > 0:
-        i = Z_REG + (4 * (NT_MAX + 1) + nt) * CNT_DIM + (jd if jd < CNT_DIM else CNT_DIM - 1)
-        k1 ^= Z[0, i]
-        k2 ^= Z[1, i]
+                junk_hand += hand[t]
+                junk_pile += dc[t]
+                continue
+            for region, n in ((3, hand[t]), (4, dc[t])):
+                z1, z2 = _z_count(Z, region, t, n)
+                k1 ^= z1
+                k2 ^= z2
+    for region, n in ((3, junk_hand), (4, junk_pile)):
+        z1, z2 = _z_count(Z, region, nt, n)  # the junk card: type nt
+        k1 ^= z1
+        k2 ^= z2
     return k1, k2
 
 
