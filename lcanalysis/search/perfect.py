@@ -598,28 +598,32 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
 
 
 @njit(cache=True)
-def _decomposed(s, nc, dc, tl, Z, so, sof, stats, hand, w, mask):
-    """With no discard-pile draws left: solo(player to move) - solo(opponent).
+def _load_player(s, nc, q, hand, w, mask):
+    oh = off_hand(nc, q)
+    ow = off_wagers(nc, q)
+    om = off_mask(nc, q)
+    for t in range(RANKS * nc):
+        hand[t] = s[oh + t]
+    for c in range(nc):
+        w[c] = s[ow + c]
+        mask[c] = s[om + c]
+
+
+@njit(cache=True)
+def _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, hand, w, mask):
+    """With no discard-pile draws left: solo(player to move) - solo(opponent), fail-soft
+    against ``alpha`` (the mover's search is cut off once it cannot beat ``alpha + opponent``).
 
     ``hand``, ``w``, ``mask`` are scratch arrays (NT, NC, NC)."""
     p = s[H_TO_MOVE]
-    nt = RANKS * nc
-    left = _deck_left(s)
-    v = 0.0
-    for k in range(2):
-        q = p if k == 0 else 1 - p
-        oh = off_hand(nc, q)
-        ow = off_wagers(nc, q)
-        om = off_mask(nc, q)
-        for t in range(nt):
-            hand[t] = s[oh + t]
-        for c in range(nc):
-            w[c] = s[ow + c]
-            mask[c] = s[om + c]
-        x = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_PLACE if k == 0 else SOLO_OPP), np.int64(1),
-                  np.int64(tl), np.int64(nc), -INF, Z, so, sof, stats)
-        v += x if k == 0 else -x
-    return v
+    left = np.int64(_deck_left(s))
+    _load_player(s, nc, 1 - p, hand, w, mask)
+    opp = _solo(hand, w, mask, dc, left, np.int64(SOLO_OPP), np.int64(1), np.int64(tl), np.int64(nc), -INF, Z,
+                so, sof, stats)
+    _load_player(s, nc, p, hand, w, mask)
+    me = _solo(hand, w, mask, dc, left, np.int64(SOLO_PLACE), np.int64(1), np.int64(tl), np.int64(nc), alpha + opp,
+               Z, so, sof, stats)
+    return me - opp
 
 
 # --- the two-player search -------------------------------------------------------------
@@ -651,7 +655,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             stats[0] += 1
             return _last_turn_value(s, nc)
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
-            return _decomposed(s, nc, dc, tl, Z, so, sof, stats, sh, sw, sm)
+            return _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, sh, sw, sm)
     stats[0] += 1
     if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
         stats[3] = 1
@@ -853,18 +857,6 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         ttf[slot, 2] = best
         tt[slot, 3] = np.uint64(f) | (np.uint64(best_move + 1) << np.uint64(8))
     return best
-
-
-@njit(cache=True)
-def _load_player(s, nc, q, hand, w, mask):
-    oh = off_hand(nc, q)
-    ow = off_wagers(nc, q)
-    om = off_mask(nc, q)
-    for t in range(RANKS * nc):
-        hand[t] = s[oh + t]
-    for c in range(nc):
-        w[c] = s[ow + c]
-        mask[c] = s[om + c]
 
 
 @njit(cache=True)
