@@ -687,6 +687,11 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         # order: the table's move, then deck draws, then discard-pile draws (only with budget)
         order = buf[ply + 128]
         k = 0
+        tt_place = tt_move // base
+        if tt_move >= 0 and tt_place < 2 * nt and s[off_hand(nc, p) + tt_place // 2] <= 0:
+            # an equal key with another dead card of that colour in hand: its discard is the
+            # same turn, and the generated moves hold it
+            tt_move = -1
         if tt_move >= 0:
             order[0] = tt_move
             k = 1
