@@ -127,7 +127,7 @@ class Tables:
         self.ttf = self.tt.view(np.float64)
         self.so = np.zeros((1 << solo_bits, 4), dtype=np.uint64)
         self.sof = self.so.view(np.float64)
-        self.buf = np.zeros((256, MAX_MOVES), dtype=np.int32)
+        self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit
         self.stats = np.zeros(8, dtype=np.int64)
 
@@ -695,13 +695,24 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         if tt_move >= 0:
             order[0] = tt_move
             k = 1
+        killer = buf[ply + 256, 0] - 1  # the last move that cut off at this depth, if here
+        if killer >= 0 and killer != tt_move:
+            for i in range(n):
+                if moves[i] == killer and (killer % base == 0 or my_st != 0):
+                    order[k] = killer
+                    k += 1
+                    break
+            else:
+                killer = -1
+        else:
+            killer = -1
         for i in range(n):
-            if moves[i] % base == 0 and moves[i] != tt_move:
+            if moves[i] % base == 0 and moves[i] != tt_move and moves[i] != killer:
                 order[k] = moves[i]
                 k += 1
         if my_st != 0:
             for i in range(n):
-                if moves[i] % base != 0 and moves[i] != tt_move:
+                if moves[i] % base != 0 and moves[i] != tt_move and moves[i] != killer:
                     order[k] = moves[i]
                     k += 1
         for i in range(k):
@@ -847,6 +858,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             best = v
             best_move = mv
             if best >= beta:
+                if only < 0:
+                    buf[ply + 256, 0] = mv + 1
                 break
     if stats[3] != 0:
         return 0.0
