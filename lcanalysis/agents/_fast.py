@@ -103,10 +103,14 @@ def colour_value(w, mask, hmask, hw, umask, a, q, b):
     return b * best
 
 
-@njit(cache=True)
-def _inputs(s, p, hmask, hw, emask, ew, omask, ow, umask, ptop):
-    """Fill per-colour arrays from player p's side of the table; return unseen count."""
+@njit(cache=True, inline="always")
+def _inputs(s, p):
+    """Player p's side of the table, per colour: hand mask and wagers, own and opponent's
+    expedition masks and wagers, unseen mask, top rank of the discard pile (-1: empty); and the
+    number of unseen cards. The arrays are rows of one block (one allocation); numba inlines this
+    helper, like ``_pressured_values``, into its callers."""
     nc = s[H_NC]
+    hmask, hw, emask, ew, omask, ow, umask, ptop = np.zeros((8, nc), np.int64)
     oh = off_hand(nc, p)
     ops = off_pile(nc)
     opl = off_pile_len(nc)
@@ -136,7 +140,31 @@ def _inputs(s, p, hmask, hw, emask, ew, omask, ow, umask, ptop):
         seen += _sum_count(e1)[1] + _sum_count(e2)[1]
         umask[c] = FULL9 & ~(hmask[c] | e1 | e2 | pm)
         ptop[c] = s[ops + c * PILE_CAP + n - 1] if n > 0 else -1
-    return 12 * nc - seen
+    return hmask, hw, emask, ew, omask, ow, umask, ptop, 12 * nc - seen
+
+
+@njit(cache=True, inline="always")
+def _pressured_values(hmask, hw, emask, ew, umask, unseen, my_draws, params, out):
+    """Each colour's ``colour_value`` (``out``) with the hand-pressure factor: more wanted cards
+    in hand than turns left lowers A, what a card in hand is worth. Returns (A, q) used."""
+    nc = len(hmask)
+    q = 0.0
+    if unseen > 0:
+        q = min(1.0, params[P_QF] * my_draws / unseen)
+    a = params[P_A]
+    b = params[P_B]
+    wanted = 0
+    for c in range(nc):
+        out[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
+        if ew[c] > 0 or emask[c] != 0 or out[c] > 0.0:
+            top = top_rank(emask[c])
+            wanted += _sum_count(hmask[c] & (FULL9 & ~((1 << top) - 1)))[1]
+    turns = max(my_draws, 1)
+    if params[P_CROWD] > 0.0 and wanted > turns:
+        a = a * turns / wanted
+        for c in range(nc):
+            out[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
+    return a, q
 
 
 @njit(cache=True)
@@ -164,37 +192,11 @@ def policy_scores(s, params, moves, scores):
     nc = s[H_NC]
     p = s[H_TO_MOVE]
     base = nc + 1
-    hmask = np.zeros(nc, np.int64)
-    hw = np.zeros(nc, np.int64)
-    emask = np.zeros(nc, np.int64)
-    ew = np.zeros(nc, np.int64)
-    omask = np.zeros(nc, np.int64)
-    ow = np.zeros(nc, np.int64)
-    umask = np.zeros(nc, np.int64)
-    ptop = np.zeros(nc, np.int64)
-    unseen = _inputs(s, p, hmask, hw, emask, ew, omask, ow, umask, ptop)
-    d = deck_left(s)
-    my_draws = (d + 1) // 2
-    q = 0.0
-    if unseen > 0:
-        q = params[P_QF] * my_draws / unseen
-        q = min(q, 1.0)
-    # hand pressure: more wanted cards than turns left lowers what a card in hand is worth
-    a0 = params[P_A]
-    b = params[P_B]
+    hmask, hw, emask, ew, omask, ow, umask, ptop, unseen = _inputs(s, p)
+    my_draws = (deck_left(s) + 1) // 2
     base_v = np.zeros(nc, np.float64)
-    wanted = 0
-    for c in range(nc):
-        base_v[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a0, q, b)
-        if ew[c] > 0 or emask[c] != 0 or base_v[c] > 0.0:
-            top = top_rank(emask[c])
-            wanted += _sum_count(hmask[c] & (FULL9 & ~((1 << top) - 1)))[1]
-    a = a0
-    turns = my_draws if my_draws > 0 else 1
-    if params[P_CROWD] > 0.0 and wanted > turns:
-        a = a0 * turns / wanted
-        for c in range(nc):
-            base_v[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
+    a, q = _pressured_values(hmask, hw, emask, ew, umask, unseen, my_draws, params, base_v)
+    b = params[P_B]
     # value of a card drawn from a discard pile, per colour, for the current tops
     pile_gain = np.zeros(nc, np.float64)
     for c in range(nc):
@@ -261,34 +263,10 @@ def policy_scores(s, params, moves, scores):
 def colour_values(s, p, params, out):
     """Player p's expected final score per colour (``out``, length NC), from p's information only,
     with the hand-pressure factor of ``policy_scores``. Returns (A, q) used."""
-    nc = s[H_NC]
-    hmask = np.zeros(nc, np.int64)
-    hw = np.zeros(nc, np.int64)
-    emask = np.zeros(nc, np.int64)
-    ew = np.zeros(nc, np.int64)
-    omask = np.zeros(nc, np.int64)
-    ow = np.zeros(nc, np.int64)
-    umask = np.zeros(nc, np.int64)
-    ptop = np.zeros(nc, np.int64)
-    unseen = _inputs(s, p, hmask, hw, emask, ew, omask, ow, umask, ptop)
+    hmask, hw, emask, ew, _, _, umask, _, unseen = _inputs(s, p)
     d = deck_left(s)
     my_draws = (d + 1) // 2 if s[H_TO_MOVE] == p else d // 2
-    q = 0.0
-    if unseen > 0:
-        q = min(1.0, params[P_QF] * my_draws / unseen)
-    a = params[P_A]
-    wanted = 0
-    for c in range(nc):
-        out[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, params[P_B])
-        if ew[c] > 0 or emask[c] != 0 or out[c] > 0.0:
-            top = top_rank(emask[c])
-            wanted += _sum_count(hmask[c] & (FULL9 & ~((1 << top) - 1)))[1]
-    turns = max(my_draws, 1)
-    if params[P_CROWD] > 0.0 and wanted > turns:
-        a = a * turns / wanted
-        for c in range(nc):
-            out[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, params[P_B])
-    return a, q
+    return _pressured_values(hmask, hw, emask, ew, umask, unseen, my_draws, params, out)
 
 
 @njit(cache=True)
