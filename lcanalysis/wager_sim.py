@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .core import kernel as K
-from .evaluate import colour_value, state_colour_inputs
+from .evaluate import _mask_sum_count, colour_value, state_colour_inputs
 
 N_FIELDS = 15
 F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C, F_FINAL_MASK = range(
@@ -34,16 +34,11 @@ F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_F
 
 @njit(cache=True)
 def _live_stats(mask, above):
-    s = 0
-    n = 0
-    lo = 0
-    for r in range(above + 1, 10):
-        if mask & (1 << (r - 1)):
-            s += r + 1
-            n += 1
-            if lo == 0:
-                lo = r
-    return s, n, lo
+    """``_mask_sum_count`` (sum of face values and number of the cards in ``mask`` with rank >
+    ``above``) and the lowest such rank (0: none)."""
+    s, n = _mask_sum_count(mask, above)
+    live = mask & 511 & ~((1 << above) - 1)  # bit r-1 for each rank r in above+1..9
+    return s, n, K.top_rank(live & -live)  # the lowest set bit alone
 
 
 @njit(cache=True)
