@@ -77,6 +77,18 @@ def _score(w, total, n):
 
 
 @njit(cache=True)
+def _ranks_above(mask, top):
+    """The ranks in ``mask`` above ``top``, lowest first: an array of 9 and how many of it are used."""
+    out = np.empty(9, np.int64)
+    k = 0
+    for r in range(top + 1, 10):
+        if mask & (1 << (r - 1)):
+            out[k] = r
+            k += 1
+    return out, k
+
+
+@njit(cache=True)
 def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_total, my_draws,
               opp_hidden, opp_draws, opp_known_mask, opp_opened, opp_top, keep_unopened, p_pickup,
               turns, budget, decline_end, n, seed, hist, eager=False):
@@ -96,24 +108,9 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
         if placed_mask & (1 << (r - 1)):
             psum += r + 1
             pn += 1
-    live = np.empty(9, np.int64)
-    nl = 0
-    for r in range(top + 1, 10):
-        if live_unseen_mask & (1 << (r - 1)):
-            live[nl] = r
-            nl += 1
-    hand_live = np.empty(9, np.int64)
-    nh = 0
-    for r in range(top + 1, 10):
-        if hand_mask & (1 << (r - 1)):
-            hand_live[nh] = r
-            nh += 1
-    known = np.empty(9, np.int64)
-    nk = 0
-    for r in range(top + 1, 10):
-        if opp_known_mask & (1 << (r - 1)):
-            known[nk] = r
-            nk += 1
+    live, nl = _ranks_above(live_unseen_mask, top)
+    hand_live, nh = _ranks_above(hand_mask, top)
+    known, nk = _ranks_above(opp_known_mask, top)
     # arrival[r]: the draw index after which rank r is in the player's hand (-1: from the start,
     # 1000: never)
     arrival = np.empty(10, np.int64)
