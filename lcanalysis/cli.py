@@ -78,7 +78,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     pos = load(args.position)
     answer = solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
-                        samples=args.samples, seed=args.seed)
+                        samples=args.samples, seed=args.seed, workers=args.workers)
     if args.json:
         _emit(answer)
     else:
@@ -195,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=_nonneg("--samples"), default=None,
                    help="for a view: sample this many splits instead of enumerating them all")
     p.add_argument("--seed", type=_nonneg("--seed"), default=0)
+    p.add_argument("--workers", type=_nonneg("--workers"), default=None,
+                   help="for a view: solve the splits on this many threads (0: one per core)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)
 

@@ -9,7 +9,7 @@ import search_reference as R
 from helpers import played_down
 
 from lcanalysis.search import bracket, solve, solve_belief, solve_deepening, solve_perfect, solve_view
-from lcanalysis.search.view_value import split_weights
+from lcanalysis.search.view_value import check_workers, split_weights
 
 
 def by_move(analysis):
@@ -215,3 +215,69 @@ def test_deepening_a_view_gives_view_values_under_the_level_reached():
     assert a.bounds["max_stalls"] == 1 and a.kind == "view value (averaged over splits)"
     ref = solve_view(view, max_stalls=1)
     assert [m.value for m in a.moves] == pytest.approx([m.value for m in ref.moves])
+
+
+# --- the split loop on threads (workers=) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("seed,deck,stalls,samples", [(101, 6, 0, None), (15, 2, 1, None), (21, 3, 0, 60),
+                                                      (103, 5, 0, 41)])
+def test_the_split_loop_on_threads_gives_the_serial_values(seed, deck, stalls, samples):
+    view = played_down(seed, deck).view()
+    serial = solve_view(view, max_stalls=stalls, samples=samples, seed=4)
+    assert "worker" not in serial.method
+    assert solve_view(view, max_stalls=stalls, samples=samples, seed=4, workers=1).method == serial.method
+    want = by_move(serial)
+    for workers in (2, 3, 0, "auto"):
+        par = solve_view(view, max_stalls=stalls, samples=samples, seed=4, workers=workers)
+        got = by_move(par)
+        assert got.keys() == want.keys() and par.splits == serial.splits and par.exact == serial.exact
+        for k, m in want.items():  # the same samples, the same values, the same standard errors
+            assert got[k].value == pytest.approx(m.value, abs=1e-9)
+            assert got[k].stderr == pytest.approx(m.stderr, abs=1e-9)
+        assert ("worker threads" in par.method) == (check_workers(workers) > 1)  # "auto" on one core: one thread
+
+
+def test_the_threads_share_one_node_budget():
+    from lcanalysis.search import SearchBudgetExceeded
+
+    view = played_down(102, 7).view()
+    for budget in (1_000, 10_000):
+        with pytest.raises(SearchBudgetExceeded) as exc:
+            solve_view(view, max_stalls=0, max_nodes=budget, workers=2)
+        assert exc.value.nodes > budget
+    a = solve_view(view, max_stalls=0, max_nodes=50_000_000, workers=2)
+    assert 0 < a.nodes <= 50_000_000
+    assert a.value == pytest.approx(solve_view(view, max_stalls=0).value, abs=1e-9)
+
+
+@pytest.mark.parametrize("workers", [-1, 1.5, "two", True, "2"])
+def test_a_bad_workers_value_is_refused_by_name(workers):
+    from lcanalysis.search import SearchError
+
+    pos = played_down(3, 3)
+    with pytest.raises(SearchError, match=r"workers must be a whole number >= 0"):
+        solve_view(pos.view(), max_stalls=0, workers=workers)
+    with pytest.raises(SearchError, match="workers"):
+        solve(pos, max_stalls=0, workers=workers)  # checked for a full position too, though it runs on one thread
+
+
+def test_the_command_line_takes_workers(tmp_path, capsys):
+    import json
+
+    from lcanalysis.cli import main
+
+    pos = played_down(101, 5)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(pos.view().to_json()))
+    answers = {}
+    for workers in ("1", "2"):
+        assert main(["solve", str(path), "--max-stalls", "0", "--workers", workers, "--json"]) == 0
+        answers[workers] = json.loads(capsys.readouterr().out)
+    assert "2 worker threads" in answers["2"]["method"] and "worker" not in answers["1"]["method"]
+    assert [m["move"] for m in answers["2"]["moves"]] == [m["move"] for m in answers["1"]["moves"]]
+    assert [m["value"] for m in answers["2"]["moves"]] == pytest.approx([m["value"] for m in answers["1"]["moves"]],
+                                                                         abs=1e-9)
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", str(path), "--max-stalls", "0", "--workers", "-2", "--json"])
+    assert exc.value.code == 2 and "--workers must be >= 0" in capsys.readouterr().err

@@ -27,23 +27,25 @@ from .view_value import solve_view
 
 
 def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
-          tables=None):
+          tables=None, workers=None):
     """Every legal turn's value: perfect-information value for a full position, view value for a view.
 
     ``target``: a ``Position``, a ``View``, or anything ``notation.read_position`` reads (JSON
-    text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples`` and
-    ``seed`` apply to a view (see ``solve_view``).
+    text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples``,
+    ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``).
     """
     from ..view import View
     from ._common import load
+    from .view_value import check_workers
     from .view_value import solve_view as _view
 
     pos = load(target)
     if isinstance(pos, View):
         return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
-                     tables=tables)
+                     tables=tables, workers=workers)
     if samples is not None:
         raise SearchError("samples applies to a player's view; a full position is solved exactly")
+    check_workers(workers)  # a full position is one search, on one thread
     return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables)
 
 

@@ -1,4 +1,4 @@
-"""``lcanalysis solve POSITION.json [--max-stalls S] [--max-turns T --leaf as-is] --json``.
+"""``lcanalysis solve POSITION.json [--max-stalls S] [--max-turns T --leaf as-is] [--workers N] --json``.
 
 ``solve_json`` returns the object of spec/interchange.md: ``{"value", "exact", "moves":
 [{"move", "value", "stderr"}], "nodes", "seconds"}`` with the moves best first, plus the
@@ -13,7 +13,8 @@ from typing import Any
 from ._common import SearchError
 
 
-def solve_json(position, max_stalls=None, max_turns=None, leaf="as-is", samples=None, seed=0) -> dict[str, Any]:
+def solve_json(position, max_stalls=None, max_turns=None, leaf="as-is", samples=None, seed=0,
+               workers=None) -> dict[str, Any]:
     from . import solve
 
     if leaf is None:
@@ -27,12 +28,14 @@ def solve_json(position, max_stalls=None, max_turns=None, leaf="as-is", samples=
         raise SearchError("--leaf applies at the horizon: give --max-turns too")
     if samples == 0:
         raise SearchError("--samples must be at least 2")
-    return solve(position, max_stalls, max_turns, leaf, samples=samples, seed=seed).to_json()
+    return solve(position, max_stalls, max_turns, leaf, samples=samples, seed=seed, workers=workers).to_json()
 
 
 def solve_command(args) -> dict[str, Any]:
-    """The same from an ``argparse`` namespace with ``position``, ``max_stalls``, ``max_turns``, ``leaf``."""
+    """The same from an ``argparse`` namespace with ``position``, ``max_stalls``, ``max_turns``, ``leaf``
+    (and optionally ``samples``, ``seed``, ``workers``)."""
     from ..notation import read_position
 
     return solve_json(read_position(args.position), getattr(args, "max_stalls", None), getattr(args, "max_turns", None),
-                      getattr(args, "leaf", "as-is"), getattr(args, "samples", None), getattr(args, "seed", 0))
+                      getattr(args, "leaf", "as-is"), getattr(args, "samples", None), getattr(args, "seed", 0),
+                      getattr(args, "workers", None))
