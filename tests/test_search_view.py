@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import numpy as np
 import pytest
 import search_reference as R
 from helpers import played_down
@@ -281,3 +282,22 @@ def test_the_command_line_takes_workers(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["solve", str(path), "--max-stalls", "0", "--workers", "-2", "--json"])
     assert exc.value.code == 2 and "--workers must be >= 0" in capsys.readouterr().err
+
+
+def test_the_compiled_split_list_is_the_plain_one():
+    """The compiled enumeration solve_view uses gives the same picks, in the same order, with
+    the same probabilities as the plain generator ``split_weights`` (built on view.sub_multisets)."""
+    from math import comb
+
+    from lcanalysis.search.view_value import _all_splits, count_splits
+
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        unseen = [int(x) for x in rng.choice([0, 0, 1, 1, 1, 2, 3], size=int(rng.integers(3, 31)))]
+        size = int(rng.integers(0, min(sum(unseen), 9) + 1))
+        plain = list(split_weights(unseen, size))
+        n = count_splits(unseen, size, 10**9)
+        picks, ways = _all_splits(np.array(unseen, dtype=np.int32), size, n)
+        assert len(plain) == n == len(picks)
+        assert [list(p) for _, p in plain] == picks.tolist()
+        assert [w for w, _ in plain] == (ways / comb(sum(unseen), size)).tolist()

@@ -998,6 +998,19 @@ def auto_bits(depth: int, deck_left: int, st0: int, st1: int, tl: int = -1) -> t
     return min(22, max(12, min(guesses) if guesses else 22)), solo
 
 
+def check_depth(deck_left: int, st0: int, st1: int, tl: int) -> int:
+    """The longest line the bounds allow (``max_depth``), refused when the search's buffers
+    cannot hold it."""
+    if tl > MAX_TL:
+        raise SearchError(f"max_turns must be at most {MAX_TL}, got {tl}")
+    depth = max_depth(deck_left, st0, st1, tl)
+    if depth >= 120:
+        raise SearchError(
+            "the bounds allow lines of more than 120 turns: give a smaller max_stalls or max_turns"
+        )
+    return depth
+
+
 def search_root(
     state: np.ndarray,
     stalls: tuple[int, int],
@@ -1021,13 +1034,7 @@ def search_root(
     s, dc = prepare(state)
     st0, st1 = int(stalls[0]), int(stalls[1])
     tl = int(max_turns)
-    if tl > MAX_TL:
-        raise SearchError(f"max_turns must be at most {MAX_TL}, got {tl}")
-    depth = max_depth(int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl)
-    if depth >= 120:
-        raise SearchError(
-            "the bounds allow lines of more than 120 turns: give a smaller max_stalls or max_turns"
-        )
+    depth = check_depth(int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl)
     if tables is None:
         tables = shared_tables(*auto_bits(depth, int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl))
     tables.stats[:] = 0

@@ -13,26 +13,26 @@ imperfect-information endgame.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
 from math import comb, prod
 
 import numpy as np
+from numba import njit
 
 from ..analysis import Analysis, MoveValue
 from ..cards import number_types, types_from_counts
-from ..core import kernel as K
+from ..core.kernel import H_DECK_END, H_DECK_POS, H_NC, H_TURN_CAP, MAX_MOVES, RANKS, off_deck, off_hand
 from ..view import sub_multisets
 from ._common import SearchError, bounds_dict, check_bounds, load, move_text
 from .perfect import (
     LEAF_AS_IS,
+    ZOBRIST,
     SearchBudgetExceeded,
     Tables,
+    _root,
     auto_bits,
-    max_depth,
-    search_root,
+    check_depth,
     shared_tables,
 )
 
@@ -60,8 +60,55 @@ def split_weights(unseen: list[int], opponent_unknown: int):
         yield prod(comb(n, k) for n, k in zip(unseen, pick) if k) / total, pick
 
 
+@njit(cache=True)
+def _all_splits(counts, size, n_out):
+    """The same picks as ``split_weights`` (every ``k <= counts`` summing to ``size``, in the
+    order of ``view.sub_multisets``: the next vector in descending order each time) with the
+    number of physical ways of each, compiled; ``n_out`` is their number (``count_splits``)."""
+    n = counts.shape[0]
+    picks = np.zeros((n_out, n), dtype=np.int32)
+    ways = np.ones(n_out)
+    k = np.zeros(n, dtype=np.int64)
+    rest = size
+    for t in range(n):  # the first pick: as many as possible from the first types
+        k[t] = min(counts[t], rest)
+        rest -= k[t]
+    m = 0
+    while rest == 0 and m < n_out:
+        for t in range(n):
+            picks[m, t] = k[t]
+            if 0 < k[t] < counts[t]:
+                ways[m] *= _comb(counts[t], k[t])
+        m += 1
+        # the next pick: take one off the last type that can give one to the types after it
+        held = k[n - 1]
+        room = counts[n - 1]
+        i = n - 2
+        while i >= 0 and not (k[i] > 0 and room > held):
+            held += k[i]
+            room += counts[i]
+            i -= 1
+        if i < 0:
+            break
+        k[i] -= 1
+        rest = held + 1
+        for t in range(i + 1, n):
+            k[t] = min(counts[t], rest)
+            rest -= k[t]
+    return picks[:m], ways[:m]
+
+
+@njit(cache=True)
+def _comb(n, k):
+    out = 1.0
+    for j in range(k):
+        out = out * (n - j) / (j + 1)
+    return out
+
+
 class _Completer:
-    """Fills one kernel state with a split: the opponent's hand and the draw pile."""
+    """What every split shares: the kernel state of the view with one split filled in, the
+    opponent's known cards and the unseen cards' counts per type."""
 
     def __init__(self, view):
         unseen = [int(x) for x in view.unseen_counts()]
@@ -72,32 +119,43 @@ class _Completer:
         rest = [n - k for n, k in zip(unseen, pick)]
         base = view.complete(types_from_counts(pick), types_from_counts(rest))
         self.state = np.array(base.state, dtype=np.int32, copy=True)
-        self.nc = view.rules.colors
-        nt = number_types(self.nc)
+        nt = number_types(view.rules.colors)
         self.known = np.zeros(nt, dtype=np.int32)
         for card in view.opponent_known:
             self.known[card.type] += 1
         self.unseen = np.array(unseen, dtype=np.int32)
-        self.types = np.arange(nt, dtype=np.int32)
         self.opp = view.opponent
-        self.base = base
-
-    def fill(self, pick: np.ndarray) -> np.ndarray:
-        s = self.state
-        nc = self.nc
-        nt = number_types(nc)
-        oh = K.off_hand(nc, self.opp)
-        s[oh:oh + nt] = self.known + pick
-        rest = np.repeat(self.types, self.unseen - pick)  # the sorted card types left for the pile
-        od = K.off_deck(nc)
-        pos = int(s[K.H_DECK_POS])
-        s[od + pos:od + pos + len(rest)] = rest
-        s[K.H_DECK_END] = pos + len(rest)
-        return s
 
 
-def _left(max_nodes: int, used: int) -> int:
-    return 0 if not max_nodes else max(1, max_nodes - used)
+@njit(cache=True, nogil=True)
+def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, ttf, so, sof, buf, stats,
+                  out_moves, out_vals):
+    """Every root turn's perfect-information value for each split (a row of ``picks``: the
+    opponent's unknown cards per type; the rest of the unseen cards make the draw pile) into
+    the rows of ``out_vals``. One compiled loop, so a split costs its search and nothing more,
+    and threads run it side by side. Stops early when the node budget (``stats[4]``) runs out."""
+    nc = state[H_NC]
+    nt = RANKS * nc
+    s = state.copy()
+    s[H_TURN_CAP] = 1 << 30  # only the search's bounds stop play
+    oh = off_hand(nc, opp)
+    od = off_deck(nc)
+    dc = np.zeros(nt, dtype=np.int32)
+    bound = np.zeros(MAX_MOVES, dtype=np.int8)
+    n = 0
+    for i in range(picks.shape[0]):
+        j = od + s[H_DECK_POS]
+        for t in range(nt):
+            s[oh + t] = known[t] + picks[i, t]
+            dc[t] = unseen[t] - picks[i, t]
+            for _ in range(dc[t]):
+                s[j] = t
+                j += 1
+        s[H_DECK_END] = j - od
+        n = _root(s, dc, st0, st1, tl, leaf, 0, Z, tt, ttf, so, sof, buf, stats, out_moves, out_vals[i], bound)
+        if stats[3] != 0:
+            break
+    return n
 
 
 def check_workers(workers) -> int:
@@ -152,63 +210,59 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     comp = _Completer(v)
     unseen = comp.unseen.tolist()
     u = v.opponent_unknown
-    bits, solo_bits = auto_bits(max_depth(v.deck_count, *st, tl), v.deck_count, *st, tl)
+    bits, solo_bits = auto_bits(check_depth(v.deck_count, *st, tl), v.deck_count, *st, tl)
     solo_bits = min(22, solo_bits + 4)  # the splits share one table
     if tables is None:
         tables = shared_tables(bits, solo_bits)
     nc = v.rules.colors
     t0 = time.perf_counter()
-    enumerate_all = samples is None and count_splits(unseen, u, max_splits + 1) <= max_splits
+    n_splits = count_splits(unseen, u, max_splits + 1) if samples is None else max_splits + 1
+    enumerate_all = n_splits <= max_splits
     if enumerate_all:
-        probs, picks = zip(*split_weights(unseen, u))
-        picks = [np.array(pick, dtype=np.int32) for pick in picks]
+        picks, ways = _all_splits(comp.unseen, u, n_splits)
+        probs = ways / comb(sum(unseen), u)
     else:
         n = DEFAULT_SAMPLES if samples is None else samples
         rng = np.random.default_rng(seed)  # every pick drawn first, in order: the same samples on any number of threads
         cards = np.array(types_from_counts(unseen), dtype=np.int64)
         nt = number_types(nc)
         picks = [np.bincount(rng.permutation(cards)[:u], minlength=nt).astype(np.int32) for _ in range(n)]
+        picks = np.array(picks, dtype=np.int32)
     n_chunks = max(1, min(n_workers, len(picks)))
-    nodes = 0
-    lock = threading.Lock()
+    cuts = [len(picks) * i // n_chunks for i in range(n_chunks + 1)]
+    tabs = [tables] + [Tables(bits, solo_bits) for _ in range(n_chunks - 1)]
+    out_moves = np.zeros((n_chunks, MAX_MOVES), dtype=np.int32)
+    out_vals = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
 
-    def solve_split(pick: np.ndarray, tabs: Tables, fill: _Completer) -> tuple[np.ndarray, np.ndarray]:
-        """Every root turn's perfect-information value for one split, within the node budget."""
-        nonlocal nodes
-        codes, vals, _ = search_root(fill.fill(pick), st, tl, leaf_code, tabs, _left(max_nodes, nodes))
-        with lock:
-            nodes += int(tabs.stats[0] + tabs.stats[1])
-        # on threads the others spend the budget too: their sum must stay within it
-        if tabs.stats[3] or (n_chunks > 1 and max_nodes and nodes > max_nodes):
-            raise SearchBudgetExceeded(nodes)
-        return codes, vals
-
-    def solve_chunk(picks: list[np.ndarray], tabs: Tables, fill: _Completer) -> list[tuple[np.ndarray, np.ndarray]]:
-        """One thread's share of the splits, in order, on tables and a state of its own."""
-        return [solve_split(pick, tabs, fill) for pick in picks]
+    def solve_chunk(i: int) -> int:
+        """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
+        tabs[i].stats[:] = 0
+        tabs[i].stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
+        t = tabs[i]
+        return _solve_splits(comp.state, comp.opp, comp.known, comp.unseen, picks[cuts[i]:cuts[i + 1]], st[0], st[1],
+                             tl, leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
+                             out_vals[cuts[i]:cuts[i + 1]])
 
     if n_chunks == 1:
-        results = solve_chunk(picks, tables, comp)
+        counts = [solve_chunk(0)]
     else:
-        bounds = [len(picks) * i // n_chunks for i in range(n_chunks + 1)]
-        chunks = [picks[a:b] for a, b in pairwise(bounds)]
-        tabs = [tables] + [Tables(bits, solo_bits) for _ in range(n_chunks - 1)]
         with ThreadPoolExecutor(n_chunks) as pool:
-            futures = [pool.submit(solve_chunk, c, t, _Completer(v)) for c, t in zip(chunks, tabs)]
-            results = [r for f in futures for r in f.result()]  # split order, whichever thread ends first
-    codes_ref = results[0][0]
-    rows = [vals for _, vals in results]
+            counts = list(pool.map(solve_chunk, range(n_chunks)))
+    nodes = sum(int(t.stats[0] + t.stats[1]) for t in tabs)
+    if any(t.stats[3] for t in tabs) or (max_nodes and nodes > max_nodes):
+        for t in tabs:
+            t.clear()  # an unfinished search may have stored bounds it did not finish proving
+        raise SearchBudgetExceeded(nodes)
+    codes_ref = out_moves[0, :counts[0]].tolist()
+    rows = out_vals[:, :counts[0]]
     if enumerate_all:
-        means = np.zeros(len(codes_ref))
-        for prob, vals in zip(probs, rows):
-            means += prob * vals
+        means = probs @ rows
         errs = np.zeros(len(codes_ref))
         exact = leaf_code == LEAF_AS_IS
         method = f"every split enumerated ({len(rows)} distinct splits, weighted by physical cards)"
     else:
-        arr = np.array(rows)
-        means = arr.mean(axis=0)
-        errs = arr.std(axis=0, ddof=1) / np.sqrt(n)
+        means = rows.mean(axis=0)
+        errs = rows.std(axis=0, ddof=1) / np.sqrt(n)
         exact = False
         method = f"{n} splits sampled uniformly (seed {seed}); ± is the standard error"
     if n_chunks > 1:
