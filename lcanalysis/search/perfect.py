@@ -26,9 +26,11 @@ structure of the game:
 - **Horizon shortcuts** (``leaf="as-is"``): the last turn's draw scores nothing, so that
   turn is only its best placement; and the card drawn just before the last turn is never
   played, so that chance node is one draw instead of one per card.
-- **Alpha-beta** below the root (deck draws searched before discard-pile draws, the
-  table's best move first) and **Star1** pruning at chance nodes, with per-position bounds
-  on the score difference. The root is searched with a full window, so every root turn's
+- **Alpha-beta** below the root (the table's best move first, then the killer move, deck
+  draws before discard-pile draws) and **Star2** pruning at chance nodes: each card's reply
+  is probed with its first move only (the opponent gets at least that), which bounds my value
+  from above card by card, then Star1 with those bounds and per-position bounds on the score
+  difference. The root is searched with a full window, so every root turn's
   value is exact.
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
@@ -102,6 +104,7 @@ UNLIMITED = -1
 
 
 EXACT, LOWER, UPPER = 1, 2, 3
+PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 
 
@@ -637,7 +640,8 @@ _SEARCH_SIG = float64(_I32, _I32, int64, int64, int64, int64, float64, float64, 
 @njit(_SEARCH_SIG, cache=True)
 def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt, ttf,
             so, sof, buf, stats, sh, sw, sm):
-    """Value for the player to move, fail-soft alpha-beta with Star1 at chance nodes.
+    """Value for the player to move, fail-soft alpha-beta with Star2 (probes, then Star1) at
+    chance nodes. ``only == PROBE``: search the first move in order only, store nothing.
 
     ``only >= 0``: evaluate that one turn alone (the root's way to get every turn's exact
     value with a full window; the node may be in its draw step). ``root_free``: that turn's
@@ -718,6 +722,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         for i in range(k):
             moves[i] = order[i]
         n = k
+        if only == PROBE:
+            n = min(n, 1)
     oh = off_hand(nc, p)
     tl2 = tl - 1 if tl > 0 else tl
     a0 = alpha
@@ -779,18 +785,17 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 dc[u] += 1
                 undo_draw(s, 0, u, blocked)
             else:
-                # chance: the card drawn (dead cards merged per colour), Star1 against (am, beta)
+                # chance: the card drawn (dead cards merged per colour). Star2: when there is an
+                # alpha to fail below, probe each card's reply with its first move only: the
+                # opponent gets at least that, so it bounds my value from above (ub). Then Star1
+                # against (am, beta) with those bounds for the cards not yet searched.
                 if leaf == LEAF_AS_IS:
                     lo, hi = _diff_bounds(s, nc, p)
                 else:
                     lo, hi = -1e7, 1e7
-                total = 0.0
-                rest = 1.0
-                v = 0.0
-                done = False
+                us = buf[ply + 256]  # the outcomes (type, cards) from index 1 on; 0 holds the killer
+                k_out = 0
                 for cc in range(nc):
-                    if done:
-                        break
                     cut = _dead_cut(s, nc, cc)
                     junk = 0
                     if cut >= 1:
@@ -807,37 +812,75 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                                 continue
                             rep_done = True
                             cnt = junk
-                        pr = cnt / left
-                        rest -= pr
-                        if rest < 1e-12:
-                            rest = 0.0
-                        a_i = (am - total - hi * rest) / pr
-                        b_i = (beta - total - lo * rest) / pr
-                        if a_i >= hi:
-                            v = total + pr * hi + hi * rest
-                            done = True
-                            break
-                        if b_i <= lo:
-                            v = total + pr * lo + lo * rest
-                            done = True
-                            break
-                        a_c = max(lo, a_i)
-                        b_c = min(hi, b_i)
+                        us[1 + 2 * k_out] = u
+                        us[2 + 2 * k_out] = cnt
+                        k_out += 1
+                ub = np.full(k_out, hi)  # each card's bound on my value, hi until probed
+                ub_rest = hi  # sum over the cards of pr * ub
+                v = 0.0
+                done = False
+                if am > lo and k_out > 1:
+                    for j in range(k_out):
+                        u = us[1 + 2 * j]
+                        pr = us[2 + 2 * j] / left
+                        a_p = (am - (ub_rest - pr * ub[j])) / pr  # this reply must beat a_p
+                        if a_p >= hi:
+                            continue
                         bring_to_top(s, u)
                         apply_draw(s, 0)
                         dc[u] -= 1
-                        x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                        w = _search(s, dc, st0, st1, tl2, leaf, -hi, -max(lo, a_p), np.int64(ply + 1), np.int64(PROBE),
+                                    np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
                         dc[u] += 1
                         undo_draw(s, 0, u, blocked)
-                        if x <= a_i:
-                            v = total + pr * x + hi * rest
+                        if stats[3] != 0:
+                            return 0.0
+                        if -w < ub[j]:
+                            ub_rest -= pr * (ub[j] + w)
+                            ub[j] = -w
+                        if ub_rest <= am:
+                            v = min(am, ub_rest)
                             done = True
                             break
-                        if x >= b_i:
-                            v = total + pr * x + lo * rest
-                            done = True
-                            break
-                        total += pr * x
+                total = 0.0
+                rest_lo = lo
+                for j in range(k_out):
+                    if done:
+                        break
+                    u = us[1 + 2 * j]
+                    pr = us[2 + 2 * j] / left
+                    ub_rest -= pr * ub[j]  # the cards after this one: at most ub_rest, at least rest_lo
+                    rest_lo -= pr * lo
+                    if j == k_out - 1:
+                        ub_rest = 0.0  # no card after the last: drop rounding leftovers
+                        rest_lo = 0.0
+                    a_i = (am - total - ub_rest) / pr
+                    b_i = (beta - total - rest_lo) / pr
+                    if a_i >= ub[j]:
+                        v = min(am, total + pr * ub[j] + ub_rest)
+                        done = True
+                        break
+                    if b_i <= lo:
+                        v = max(beta, total + pr * lo + rest_lo)
+                        done = True
+                        break
+                    a_c = max(lo, a_i)
+                    b_c = min(ub[j], b_i)
+                    bring_to_top(s, u)
+                    apply_draw(s, 0)
+                    dc[u] -= 1
+                    x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                    dc[u] += 1
+                    undo_draw(s, 0, u, blocked)
+                    if x <= a_i:
+                        v = min(am, total + pr * x + ub_rest)
+                        done = True
+                        break
+                    if x >= b_i:
+                        v = max(beta, total + pr * x + rest_lo)
+                        done = True
+                        break
+                    total += pr * x
                 if not done:
                     v = total
         else:
@@ -858,12 +901,12 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             best = v
             best_move = mv
             if best >= beta:
-                if only < 0:
+                if only == -1:
                     buf[ply + 256, 0] = mv + 1
                 break
     if stats[3] != 0:
         return 0.0
-    if only < 0:
+    if only == -1:
         if best <= a0:
             f = UPPER
         elif best >= beta:
@@ -1112,7 +1155,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
         bounds=bounds,
         nodes=int(tables.stats[0] + tables.stats[1]),
         seconds=seconds,
-        method="expectiminimax: decomposition once no stalls are left, table, alpha-beta, Star1",
+        method="expectiminimax: decomposition once no stalls are left, table, alpha-beta, Star2",
     )
 
 
