@@ -24,10 +24,19 @@ class MoveValue:
     reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def uncertainty(self, digits: int = 2) -> str:
+        """How exact the value is, in words: "exact", "± <standard error>" for a sampled mean,
+        or, for an estimate that is not a sample mean (a heuristic leaf, a bound), its reason."""
+        if self.exact:
+            return "exact"
+        if self.stderr == 0 and self.reason:
+            return self.reason
+        return f"± {self.stderr:.{digits}f}"
+
     def describe(self) -> str:
         if self.exact:
             return f"{self.move}: {self.value:+.3f} (exact)"
-        return f"{self.move}: {self.value:+.3f} ± {self.stderr:.3f} (estimate)"
+        return f"{self.move}: {self.value:+.3f} {self.uncertainty(3)} (estimate)"
 
 
 @dataclass
@@ -94,8 +103,8 @@ class Analysis:
             head += " under " + ", ".join(f"{k}={v}" for k, v in self.bounds.items())
         lines = [head]
         for i, m in enumerate(self.moves[:limit]):
-            err = "" if m.exact else f" ± {m.stderr:.2f}"
-            reason = f"  {m.reason}" if m.reason else ""
+            err = "" if m.exact else f" {m.uncertainty()}"
+            reason = f"  {m.reason}" if m.reason and m.reason not in err else ""
             lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{reason}")
         lines.append(f"nodes {self.nodes}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
         lines.extend(f"note: {n}" for n in self.notes)
@@ -113,7 +122,8 @@ class Analysis:
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
-            f"<td style='white-space: nowrap'>{'exact' if m.exact else f'± {m.stderr:.2f}'}</td><td>{html.escape(m.reason)}</td></tr>"
+            f"<td style='white-space: nowrap'>{html.escape(m.uncertainty())}</td>"
+            f"<td>{html.escape('' if m.reason == m.uncertainty() else m.reason)}</td></tr>"
             for i, m in enumerate(self.moves)
         )
         bounds = html.escape(", ".join(f"{k}={v}" for k, v in self.bounds.items()))

@@ -131,8 +131,9 @@ def _print_moves(answer: dict[str, Any]) -> None:
     kind = answer.get("kind", "value")
     print(f"{kind}: {answer['value']:+.3f} ({'exact' if answer['exact'] else 'estimate'})"
           + (f" under {answer['bounds']}" if answer.get("bounds") else ""))
+    model = kind == "depth-limited estimate"  # a heuristic leaf: no sampling error to state
     for i, m in enumerate(answer["moves"]):
-        err = "" if answer["exact"] else f" ± {m['stderr']:.3f}"
+        err = "" if answer["exact"] else (" (heuristic)" if model and m["stderr"] == 0 else f" ± {m['stderr']:.3f}")
         print(f"{i + 1:3d}. {m['move']:<9} {m['value']:+9.3f}{err}")
     print(f"nodes {answer.get('nodes', 0)}, {answer.get('seconds', 0):.3f} s")
 

@@ -715,7 +715,7 @@ def analysis_svg(analysis: Analysis, limit: int | None = 20, size: int | None = 
                 f'<path class="errorbar" d="M{a:.2f},{cy} L{b:.2f},{cy} M{a:.2f},{cy - 4} L{a:.2f},{cy + 4} '
                 f'M{b:.2f},{cy - 4} L{b:.2f},{cy + 4}" stroke="#222" stroke-width="1.2" fill="none"/>'
             )
-        err = "" if m.exact else f" ±{m.stderr:.2f}"
+        err = f" ±{m.stderr:.2f}" if not m.exact and (m.stderr > 0 or not m.reason) else ""
         body.append(_text(x0 + bar_w + 6, y + 12.5, f"{m.value:+.2f}{err}", 10.5, "start", TEXT))
         body.append("</g>")
     if not moves:
@@ -725,7 +725,12 @@ def analysis_svg(analysis: Analysis, limit: int | None = 20, size: int | None = 
     for v in _ticks(lo, hi):
         body.append(f'<path d="M{sx(v):.2f},{axis_y} L{sx(v):.2f},{axis_y + 4}" stroke="#555"/>')
         body.append(_text(sx(v), axis_y + 15, f"{v:g}", 9.5, "middle", MUTED))
-    note = "error bars: ±1 standard error" if not analysis.exact else ""
+    if analysis.exact:
+        note = ""
+    elif analysis.kind == "depth-limited estimate" and not any(m.stderr > 0 for m in moves):
+        note = "heuristic leaf: estimates without a standard error"
+    else:
+        note = "error bars: ±1 standard error"
     if note:
         body.append(_text(width - MARGIN, axis_y + 15, note, 9, "end", MUTED))
     return _svg(width, height, body, analysis.to_text(limit), size, "lcanalysis analysis")

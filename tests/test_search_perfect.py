@@ -342,3 +342,17 @@ def test_best_only_finds_the_best_turn_and_bounds_the_others():
                 assert m.value == pytest.approx(full[m.move], abs=1e-9)
             else:
                 assert full[m.move] - 1e-9 <= m.value <= fast.value + 1e-9
+
+
+def test_a_heuristic_estimate_says_it_has_no_standard_error():
+    """A depth-limited estimate is not a sample mean: the text, the notebook table and the
+    picture say so instead of printing "± 0.00"."""
+    from helpers import played_down
+
+    a = solve_perfect(played_down(31, 5), max_turns=2, leaf="heuristic")
+    text = a.to_text()
+    assert "± 0.00" not in text and "no standard error" in text
+    assert all(m.uncertainty() == "heuristic leaf: no standard error" for m in a.moves)
+    assert "no standard error" in a._repr_html_() and "±0.00" not in str(a.svg())
+    exact = solve_perfect(played_down(31, 5), max_stalls=0)
+    assert all(m.uncertainty() == "exact" for m in exact.moves)

@@ -104,6 +104,7 @@ UNLIMITED = -1
 
 
 EXACT, LOWER, UPPER = 1, 2, 3
+HEURISTIC_REASON = "heuristic leaf: no standard error"
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 
@@ -1145,7 +1146,8 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     exact = leaf_code == LEAF_AS_IS
     nc = pos.rules.colors
     texts = move_texts(nc)  # plain lists: per-element numpy scalars cost more than the search on tiny endgames
-    moves = [MoveValue(texts[c], v, 0.0, exact and not b, "at most (best_only)" if b else "")
+    plain = "" if exact else HEURISTIC_REASON
+    moves = [MoveValue(texts[c], v, 0.0, exact and not b, "at most (best_only)" if b else plain)
              for c, v, b in zip(np.asarray(codes).tolist(), np.asarray(vals, dtype=np.float64).tolist(),
                                 np.asarray(bound).tolist())]
     return Analysis(

@@ -26,6 +26,7 @@ from ..core.kernel import H_DECK_END, H_DECK_POS, H_NC, H_TURN_CAP, MAX_MOVES, R
 from ..view import sub_multisets
 from ._common import SearchError, bounds_dict, check_bounds, load, move_text
 from .perfect import (
+    HEURISTIC_REASON,
     LEAF_AS_IS,
     ZOBRIST,
     SearchBudgetExceeded,
@@ -269,7 +270,8 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         method += f"; {n_chunks} worker threads"
     n_splits = len(rows)
     seconds = time.perf_counter() - t0
-    moves = [MoveValue(move_text(c, nc), float(m), float(e), exact) for c, m, e in zip(codes_ref, means, errs)]
+    reason = "" if leaf_code == LEAF_AS_IS else HEURISTIC_REASON
+    moves = [MoveValue(move_text(c, nc), float(m), float(e), exact, reason) for c, m, e in zip(codes_ref, means, errs)]
     return Analysis(
         moves=moves,
         kind="view value (averaged over splits)" if leaf_code == LEAF_AS_IS else "depth-limited estimate",
