@@ -356,3 +356,21 @@ def test_a_heuristic_estimate_says_it_has_no_standard_error():
     assert "no standard error" in a._repr_html_() and "±0.00" not in str(a.svg())
     exact = solve_perfect(played_down(31, 5), max_stalls=0)
     assert all(m.uncertainty() == "exact" for m in exact.moves)
+
+
+def test_the_value_lies_within_the_searchers_bounds():
+    """Star1/Star2 prune with bounds on the value: p's score now less the most the opponent can
+    add in their turns, and the most p can reach less the opponent's score now (either player
+    can always discard and draw from the pile). Checked against the reference's values."""
+    from lcanalysis.search import perfect as P
+
+    for seed in range(30):
+        stalls = [(0, 0), (1, 1), (1, 0)][seed % 3]
+        s = R.random_endgame(900 + seed, colors=5, hand=3, deck=3, focus=None if seed % 2 else 3)
+        nc, p = int(s[K.H_NC]), int(s[K.H_TO_MOVE])
+        left = K.deck_left(s)
+        turns = left + stalls[0] + stalls[1]  # every turn from here on, this one included
+        lo, hi = P._diff_bounds(s, nc, 1 - p, turns)  # the opponent of the player to move first: p moves first
+        v = max(R.root_values(R.game_from_state(s, stalls, -1)).values())
+        assert -hi - 1e-9 <= v <= -lo + 1e-9, (seed, lo, hi, v)
+        assert hi - lo < 400  # and not vacuous

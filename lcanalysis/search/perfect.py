@@ -29,8 +29,8 @@ structure of the game:
 - **Alpha-beta** below the root (the table's best move first, then the killer move, deck
   draws before discard-pile draws) and **Star2** pruning at chance nodes: each card's reply
   is probed with its first move only (the opponent gets at least that), which bounds my value
-  from above card by card, then Star1 with those bounds and per-position bounds on the score
-  difference. The root is searched with a full window, so every root turn's
+  from above card by card, then Star1 with those bounds and bounds on the value from the
+  turns left (``_diff_bounds``). The root is searched with a full window, so every root turn's
   value is exact.
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
@@ -205,44 +205,47 @@ def _simple_heuristic(s, nc, p):
 
 
 @njit(cache=True)
-def _expedition_range(w, m, other_w, other_m):
-    """Lowest and highest final score one expedition can still reach, whatever is played."""
-    cur = expedition_score(w, m)
-    top = top_rank(m)
-    avail = 0
-    for r in range(top + 1, RANKS):
-        bit = 1 << (r - 1)
-        if (other_m & bit) == 0:
-            avail |= bit
-    if m == 0:
-        aw = 3 - w - other_w
-        hi = cur
-        for j in range(aw + 1):
-            if w + j == 0 and avail == 0:
-                continue
-            v = expedition_score(w + j, avail)
-            hi = max(hi, v)
-        lo = -20 * (1 + w + aw)
-        lo = min(lo, cur)
-        return lo, hi
-    return cur, expedition_score(w, m | avail)
+def _colour_upper(w, m, avail, wagers, places):
+    """The most one expedition can end on with at most ``places`` more cards: the best number
+    of the ``wagers`` at hand (only while it holds no number), then the highest ranks of
+    ``avail``; or nothing more."""
+    best = expedition_score(w, m)
+    for j in range(min(wagers, places) + 1):
+        best = max(best, expedition_score(w + j, m | _top_ranks(avail, places - j)))
+    return best
 
 
 @njit(cache=True)
-def _diff_bounds(s, nc, p):
-    """Bounds on the final score difference (p minus opponent) over all continuations."""
-    q = 1 - p
-    owp = off_wagers(nc, p)
-    omp = off_mask(nc, p)
-    owq = off_wagers(nc, q)
-    omq = off_mask(nc, q)
-    lo = 0.0
-    hi = 0.0
+def _player_upper(s, nc, x, places):
+    """The most player ``x`` can score with at most ``places`` more cards, each colour taking
+    its best cards not yet on an expedition (as if the places were there for every colour)."""
+    total = 0
+    owx = off_wagers(nc, x)
+    omx = off_mask(nc, x)
+    owy = off_wagers(nc, 1 - x)
+    omy = off_mask(nc, 1 - x)
     for c in range(nc):
-        lp, hp = _expedition_range(s[owp + c], s[omp + c], s[owq + c], s[omq + c])
-        lq, hq = _expedition_range(s[owq + c], s[omq + c], s[owp + c], s[omp + c])
-        lo += lp - hq
-        hi += hp - lq
+        m = s[omx + c]
+        avail = 0
+        for r in range(top_rank(m) + 1, RANKS):
+            bit = 1 << (r - 1)
+            if (s[omy + c] & bit) == 0:
+                avail |= bit
+        wagers = 3 - s[owx + c] - s[owy + c] if m == 0 else 0
+        total += _colour_upper(s[owx + c], m, avail, wagers, places)
+    return total
+
+
+@njit(cache=True)
+def _diff_bounds(s, nc, p, turns):
+    """Bounds on the value (p's final score less the opponent's) when at most ``turns`` more
+    turns are played, the opponent moving first. Either player can always discard and draw
+    from the pile, which keeps their score as it is, so the value is at least p's score now
+    less the most the opponent can add in their turns, and at most the most p can reach in
+    theirs less the opponent's score now."""
+    q = 1 - p
+    lo = float(player_score(s, p) - _player_upper(s, nc, q, (turns + 1) // 2))
+    hi = float(_player_upper(s, nc, p, turns // 2) - player_score(s, q))
     return lo, hi
 
 
@@ -435,11 +438,8 @@ def _solo_upper(hand, w, mask, dc, nc, places):
         for r in range(top_rank(m) + 1, RANKS):
             if hand[c * RANKS + r] + dc[c * RANKS + r] > 0:
                 avail |= 1 << (r - 1)
-        best = expedition_score(w[c], m)  # nothing more played
         wagers = hand[c * RANKS] + dc[c * RANKS] if m == 0 else 0
-        for j in range(min(wagers, places) + 1):
-            best = max(best, expedition_score(w[c] + j, m | _top_ranks(avail, places - j)))
-        total += best
+        total += _colour_upper(w[c], m, avail, wagers, places)
     return float(total)
 
 
@@ -791,7 +791,11 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 # opponent gets at least that, so it bounds my value from above (ub). Then Star1
                 # against (am, beta) with those bounds for the cards not yet searched.
                 if leaf == LEAF_AS_IS:
-                    lo, hi = _diff_bounds(s, nc, p)
+                    # turns after this one: the pile's last card ends the round; stalls add turns
+                    turns = 40 if (st0 < 0 or st1 < 0) else left - 1 + st0 + st1
+                    if tl2 >= 0:
+                        turns = min(turns, tl2)
+                    lo, hi = _diff_bounds(s, nc, p, turns)
                 else:
                     lo, hi = -1e7, 1e7
                 us = buf[ply + 256]  # the outcomes (type, cards) from index 1 on; 0 holds the killer
