@@ -230,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["tournament"]:
+        # the tournament has a parser of its own; argparse would keep its leading options
+        # (``--help``, ``--colors``) for the top-level parser
+        from .tournament import tournament_main
+
+        return int(tournament_main(argv[1:]) or 0)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

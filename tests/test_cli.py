@@ -52,3 +52,16 @@ def test_bad_arguments_exit_non_zero(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["deal", "--seed", "-3"])
     assert exc.value.code == 2
+
+
+def test_the_tournament_takes_its_own_options_first(tmp_path, capsys):
+    """``lcanalysis tournament --help`` and options before the agents reach the tournament's parser."""
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "--help"])
+    assert exc.value.code == 0 and "lcanalysis tournament" in capsys.readouterr().out
+    out = tmp_path / "t.jsonl"
+    code = main(["tournament", "--colors", "6", "--deals", "1", "--workers", "1", "--no-progress",
+                 "--out", str(out), "greedy", "random"])
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert code == 0 and len(lines) == 2  # one deal, both seatings
+    assert all(row["colors"] == 6 for line in lines for row in line["rows"])

@@ -189,3 +189,15 @@ def test_stall_values_grow_with_the_movers_options_and_shrink_with_the_opponents
     assert summary["mover's stall: gain (points)"].n == 6
     assert E.stall_gain_by_standing(study)["positions"].sum() == 6
     assert set(E.stalling_by_cards_left(study)) == {"2 cards left", "3 cards left"}
+
+
+def test_every_data_file_says_how_it_was_made():
+    """Each file in data/ has a ``.cmd`` sidecar with the command that regenerates it (a
+    tournament's ``.csv`` and ``.txt`` share their ``.jsonl``'s) and a row in data/README.md."""
+    listing = (DATA / "README.md").read_text()
+    for path in sorted(DATA.rglob("*")):
+        if path.is_dir() or path.suffix == ".cmd" or path.name == "README.md":
+            continue
+        sidecars = [path.with_name(path.name + ".cmd"), path.with_suffix(".jsonl.cmd")]
+        assert any(p.exists() for p in sidecars), f"{path.relative_to(DATA)} has no .cmd sidecar"
+        assert path.name in listing or path.stem in listing, f"{path.relative_to(DATA)} is not listed in data/README.md"

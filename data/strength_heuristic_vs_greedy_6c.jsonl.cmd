@@ -1,0 +1,1 @@
+lcanalysis tournament heuristic greedy --colors 6 --deals 500 --out data/strength_heuristic_vs_greedy_6c.jsonl --csv data/strength_heuristic_vs_greedy_6c.csv > data/strength_heuristic_vs_greedy_6c.txt
