@@ -1,0 +1,1 @@
+LC_SCREENSHOTS=data/screenshots python -m pytest tests/test_browser.py
