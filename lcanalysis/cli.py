@@ -121,12 +121,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return int(serve_main([args.name, "--seed", str(args.seed), *args.options]) or 0)
 
 
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from .tournament import tournament_main
-
-    return int(tournament_main(args.rest) or 0)
-
-
 def _print_moves(answer: dict[str, Any]) -> None:
     kind = answer.get("kind", "value")
     print(f"{kind}: {answer['value']:+.3f} ({'exact' if answer['exact'] else 'estimate'})"
@@ -222,10 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("options", nargs="*", metavar="KEY=VALUE", help="agent options, e.g. time_ms=50")
     p.set_defaults(func=cmd_bot)
 
-    p = sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')",
-                       add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=cmd_tournament)
+    # listed for the help text only: main() hands "tournament ..." to lcanalysis.tournament's own parser
+    sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')", add_help=False)
     return parser
 
 
