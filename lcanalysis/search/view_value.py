@@ -107,7 +107,7 @@ def _comb(n, k):
     return out
 
 
-class _Completer:
+class _SplitInputs:
     """What every split shares: the kernel state of the view with one split filled in, the
     opponent's known cards and the unseen cards' counts per type."""
 
@@ -208,8 +208,8 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
     st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
     tl = -1 if t_ is None else t_
-    comp = _Completer(v)
-    unseen = comp.unseen.tolist()
+    inputs = _SplitInputs(v)
+    unseen = inputs.unseen.tolist()
     u = v.opponent_unknown
     bits, solo_bits = auto_bits(check_depth(v.deck_count, *st, tl), v.deck_count, *st, tl)
     solo_bits = min(22, solo_bits + 4)  # the splits share one table
@@ -220,7 +220,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     n_splits = count_splits(unseen, u, max_splits + 1) if samples is None else max_splits + 1
     enumerate_all = n_splits <= max_splits
     if enumerate_all:
-        picks, ways = _all_splits(comp.unseen, u, n_splits)
+        picks, ways = _all_splits(inputs.unseen, u, n_splits)
         probs = ways / comb(sum(unseen), u)
     else:
         n = DEFAULT_SAMPLES if samples is None else samples
@@ -237,12 +237,12 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
 
     def solve_chunk(i: int) -> int:
         """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
-        tabs[i].stats[:] = 0
-        tabs[i].stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
         t = tabs[i]
-        return _solve_splits(comp.state, comp.opp, comp.known, comp.unseen, picks[cuts[i]:cuts[i + 1]], st[0], st[1],
-                             tl, leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
-                             out_vals[cuts[i]:cuts[i + 1]])
+        t.stats[:] = 0
+        t.stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
+        rows = slice(cuts[i], cuts[i + 1])
+        return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[rows], st[0], st[1], tl,
+                             leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], out_vals[rows])
 
     if n_chunks == 1:
         counts = [solve_chunk(0)]
