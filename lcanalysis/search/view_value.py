@@ -217,10 +217,10 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         tables = shared_tables(bits, solo_bits)
     nc = v.rules.colors
     t0 = time.perf_counter()
-    n_splits = count_splits(unseen, u, max_splits + 1) if samples is None else max_splits + 1
-    enumerate_all = n_splits <= max_splits
+    distinct = count_splits(unseen, u, max_splits + 1) if samples is None else max_splits + 1
+    enumerate_all = distinct <= max_splits
     if enumerate_all:
-        picks, ways = _all_splits(inputs.unseen, u, n_splits)
+        picks, ways = _all_splits(inputs.unseen, u, distinct)
         probs = ways / comb(sum(unseen), u)
     else:
         n = DEFAULT_SAMPLES if samples is None else samples
@@ -268,7 +268,6 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         method = f"{n} splits sampled uniformly (seed {seed}); ± is the standard error"
     if n_chunks > 1:
         method += f"; {n_chunks} worker threads"
-    n_splits = len(rows)
     seconds = time.perf_counter() - t0
     reason = "" if leaf_code == LEAF_AS_IS else HEURISTIC_REASON
     moves = [MoveValue(move_text(c, nc), float(m), float(e), exact, reason) for c, m, e in zip(codes_ref, means, errs)]
@@ -280,5 +279,5 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         nodes=nodes,
         seconds=seconds,
         method=method,
-        splits=n_splits,
+        splits=len(rows),
     )
