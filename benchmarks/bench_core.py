@@ -19,7 +19,7 @@ import time
 CHILD = """
 import sys, time
 from lcanalysis.core import playout as P
-from lcanalysis.position import Position
+from lcanalysis.game.position import Position
 rounds = int(sys.argv[1])
 s0 = Position.deal(seed=2026).state
 t = time.perf_counter()

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import search_reference as R
 from helpers import played_down
 
-from lcanalysis.position import Position
+from lcanalysis.game.position import Position
 from lcanalysis.search import SearchBudgetExceeded, solve_belief, solve_perfect, solve_view
 from lcanalysis.search.perfect import _SHARED
 
@@ -105,7 +105,7 @@ def run_case(kind: str, pos: Position, size: int, with_ref: bool, budget: int):
     if with_ref and ref_args is not None:
         vals, ref_secs, _ = reference(pos, *ref_args)
         got = {m.move: m.value for m in a.moves}
-        from lcanalysis.moves import Move
+        from lcanalysis.game.moves import Move
 
         for code, v in vals.items():
             assert abs(got[str(Move.from_code(code, 5))] - v) < 1e-9, "searcher and reference disagree"

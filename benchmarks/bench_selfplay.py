@@ -17,10 +17,10 @@ import time
 
 import numpy as np
 
-from lcanalysis.agents import _fast as F
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
-from lcanalysis.tournament import run_tournament
+from lcanalysis.core import policy as F
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.tournaments.runner import run_tournament
 
 
 def kernel_rounds_per_second(rounds: int) -> float:

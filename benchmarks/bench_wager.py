@@ -22,10 +22,10 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lcanalysis import tables
-from lcanalysis.evaluate import colour_mean, evaluate_state
-from lcanalysis.position import Position
-from lcanalysis.wager import ColorState, analyze, expedition_score_values, mean_score
+from lcanalysis.studies import wager_tables as tables
+from lcanalysis.evaluator import colour_mean, evaluate_state
+from lcanalysis.game.position import Position
+from lcanalysis.wagers.canonical import ColorState, analyze, expedition_score_values, mean_score
 
 
 def enumerate_straight(hand, hand_wagers, unseen_total, k):

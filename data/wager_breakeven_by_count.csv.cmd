@@ -1,1 +1,1 @@
-python -m lcanalysis.tables
+lcanalysis studies wager-tables

@@ -1,0 +1,87 @@
+"""lcanalysis: the analysis and solver toolkit for Lost Cities.
+
+The front door. ``import lcanalysis as lc`` is cheap: nothing compiled is loaded until a name
+is first used (the pattern of Scientific Python's SPEC 1)::
+
+    >>> import lcanalysis as lc
+    >>> pos = lc.Position.deal(seed=7)
+    >>> lc.Card.parse("r7")
+    Card.parse('R7')
+    >>> view = lc.read_position("example:midround")
+
+The public API, by layer (docs/ARCHITECTURE.md):
+
+- the game: ``Card``, ``Move``, ``Rules``, ``Position``, ``View``, ``read_position``,
+  ``PositionError``, ``Match``;
+- answers: ``Analysis`` (ranked turns with values, standard errors and how exact each is);
+- questions: ``solve`` (exact endgame values), ``advise`` (every turn ranked by play-outs),
+  ``wager`` (the canonical wager model of one colour), ``evaluate`` (the hand evaluator);
+- play: ``make_agent``, ``run_tournament``, ``summarize``;
+- subpackages one attribute away: ``lc.search``, ``lc.wagers``, ``lc.agents``,
+  ``lc.studies``, ``lc.show``, ``lc.tournaments``, ``lc.core``, ``lc.game``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.2.0"
+
+# public name -> module that defines it; loaded on first use
+_NAMES = {
+    "Card": "lcanalysis.game.cards",
+    "Move": "lcanalysis.game.moves",
+    "Rules": "lcanalysis.game.rules",
+    "Position": "lcanalysis.game.position",
+    "PositionError": "lcanalysis.game.position",
+    "View": "lcanalysis.game.view",
+    "read_position": "lcanalysis.game.notation",
+    "Match": "lcanalysis.game.match",
+    "Analysis": "lcanalysis.analysis",
+    "solve": "lcanalysis.search",
+    "advise": "lcanalysis.advisor",
+    "wager": "lcanalysis.wagers",
+    "evaluate": "lcanalysis.evaluator",
+    "make_agent": "lcanalysis.agents",
+    "run_tournament": "lcanalysis.tournaments",
+    "summarize": "lcanalysis.tournaments",
+}
+_SUBPACKAGES = ("core", "game", "search", "wagers", "agents", "tournaments", "studies", "show", "cli")
+
+__all__ = [
+    "Analysis", "Card", "Match", "Move", "Position", "PositionError", "Rules", "View",
+    "advise", "evaluate", "make_agent", "read_position", "run_tournament", "solve", "summarize", "wager",
+    "agents", "cli", "core", "game", "search", "show", "studies", "tournaments", "wagers",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name]), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"lcanalysis.{name}")
+    raise AttributeError(f"module 'lcanalysis' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # static checkers and IDEs see the real names
+    from lcanalysis.advisor import advise
+    from lcanalysis.agents import make_agent
+    from lcanalysis.analysis import Analysis
+    from lcanalysis.evaluator import evaluate
+    from lcanalysis.game.cards import Card
+    from lcanalysis.game.match import Match
+    from lcanalysis.game.moves import Move
+    from lcanalysis.game.notation import read_position
+    from lcanalysis.game.position import Position, PositionError
+    from lcanalysis.game.rules import Rules
+    from lcanalysis.game.view import View
+    from lcanalysis.search import solve
+    from lcanalysis.tournaments import run_tournament, summarize
+    from lcanalysis.wagers import wager

@@ -25,19 +25,19 @@ the number of turns left.
 from __future__ import annotations
 
 import time
-from importlib import resources
-from typing import Any
 
 import numpy as np
 
-from .agents import ROLLOUTS_PER_MS, some_state, view_state
-from .agents import _fast as F
-from .analysis import Analysis, MoveValue
-from .cards import COLOR_NAMES, Card
-from .core import kernel as K
-from .moves import Move
-from .position import Position
-from .view import View
+from lcanalysis.analysis import Analysis
+from lcanalysis.core import kernel as K
+from lcanalysis.core import policy as F
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
+from lcanalysis.game.moves import Move
+from lcanalysis.game.notation import mover_view
+from lcanalysis.game.position import Position
+from lcanalysis.game.view import View
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
+from lcanalysis.search import endgame_analysis
 
 ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
 ENDGAME_CARDS = 2
@@ -46,59 +46,36 @@ FINALISTS = 6
 
 
 def example_view() -> View:
-    """The built-in mid-round example (``lcanalysis/examples/midround.json``)."""
-    from .notation import read_position
-
-    text = resources.files("lcanalysis").joinpath("examples/midround.json").read_text(encoding="utf-8")
-    pos = read_position(text)
-    return pos if isinstance(pos, View) else pos.view(pos.to_move)
-
-
-def _as_view(view_or_position: View | Position | str | dict) -> View:
-    if isinstance(view_or_position, (str, dict)):
-        from .notation import read_position
-
-        view_or_position = read_position(view_or_position)
-    if isinstance(view_or_position, Position):
-        return view_or_position.view(view_or_position.to_move)
-    if not isinstance(view_or_position, View):
-        raise TypeError(f"advise takes a View or a Position, got {type(view_or_position).__name__}")
-    return view_or_position
+    """The built-in mid-round example, seen by the player to move."""
+    return mover_view("example:midround")
 
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float = 1.0, seed: int = 0,
            endgame_cards: int = ENDGAME_CARDS) -> Analysis:
     """Every legal turn for the player to move, best first, with standard errors and reasons.
 
-    A full ``Position`` is seen from the player to move (its hidden cards are not used).
-    ``time_budget`` (seconds) sets the sample size; ``seed`` the worlds sampled.
+    ``view_or_position`` is anything ``read_position`` reads; a full ``Position`` is seen from the
+    player to move (its hidden cards are not used). ``time_budget`` (seconds) sets the sample
+    size; ``seed`` the worlds sampled.
     """
-    view = _as_view(view_or_position)
-    if view.viewer != view.to_move:
-        raise ValueError(f"this is player {view.viewer}'s view, but player {view.to_move} is to move")
+    view = mover_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
         raise ValueError("the round is over: there is no turn to choose")
     if time_budget <= 0:
         raise ValueError(f"time_budget must be positive, got {time_budget}")
     t0 = time.perf_counter()
     if view.deck_count <= endgame_cards:
-        exact = solver_analysis(view, seed=seed)
-        if exact is not None:
-            _add_reasons(view, exact)
-            exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
-                                  f"({exact.kind})")
-            return exact
-    s = some_state(view)
-    codes = np.empty(K.MAX_MOVES, np.int32)
-    prior = np.empty(K.MAX_MOVES, np.float64)
-    n_moves = F.policy_scores(s, F.HEURISTIC_PARAMS, codes, prior)
-    codes = codes[:n_moves].copy()
-    base, pool, u, opp = view_state(view)
+        exact = endgame_analysis(view, seed=seed)
+        _add_reasons(view, exact)
+        exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
+                              f"({exact.kind})")
+        return exact
+    codes, _ = policy_ranking(view)
+    n_moves = len(codes)
+    r = Rollouts(view, codes, seed)
     budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
     n1 = max(8, int(budget * FIRST_STAGE) // n_moves)
-    values = np.empty((n_moves, n1), np.float64)
-    F.flat_mc(base, pool, u, opp, codes, 0, n1, seed, F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, values)
-    samples: list[np.ndarray] = [values[k] for k in range(n_moves)]
+    r.sample(n1)
     k2 = min(FINALISTS, n_moves)
     n2 = max(n1, n1 + int(budget * (1 - FIRST_STAGE)) // (2 * k2))  # room for the best k2 and k2 late risers
     # refine the best few; if a turn left out overtakes them, refine it too (at most 3 rounds),
@@ -107,44 +84,19 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     for _ in range(3):
         if n_moves <= 1 or n2 <= n1 or left < n2 - n1:
             break
-        means = np.array([x.mean() for x in samples])
-        top = [int(k) for k in np.argsort(-means, kind="stable")[:k2] if len(samples[k]) < n2]
+        top = [int(k) for k in np.argsort(-r.means(), kind="stable")[:k2] if len(r.samples[k]) < n2]
         top = top[: max(0, left // (n2 - n1))]
         if not top:
             break
         left -= len(top) * (n2 - n1)
-        more = np.empty((len(top), n2 - n1), np.float64)
-        F.flat_mc(base, pool, u, opp, codes[top], n1, n2, seed, F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, more)
-        for j, k in enumerate(top):
-            samples[k] = np.concatenate([samples[k], more[j]])
-    moves = []
-    for k in range(n_moves):
-        x = samples[k]
-        moves.append(MoveValue(str(Move.from_code(int(codes[k]), view.colors)), float(x.mean()),
-                               float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
-                               exact=False, extra={"worlds": len(x)}))
-    analysis = Analysis(moves, kind="advisor estimate", exact=False, nodes=int(sum(len(x) for x in samples)),
-                        seconds=time.perf_counter() - t0,
-                        method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
-                               f"heuristic play to the end, seed {seed}",
-                        notes=[(f"value = expected final score difference of the round (you minus opponent); "
-                                f"{view.deck_count} cards in the draw pile")])
+        r.sample(n2, top)
+    analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
+                          method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
+                                 f"heuristic play to the end, seed {seed}",
+                          notes=[(f"value = expected final score difference of the round (you minus opponent); "
+                                  f"{view.deck_count} cards in the draw pile")])
     _add_reasons(view, analysis)
     return analysis
-
-
-def solver_analysis(view: View, seed: int = 0, max_stalls: int | None = None) -> Analysis | None:
-    """The exact endgame solver's answer for a view: the view value (every split of the unseen cards
-    enumerated), each player allowed ``max_stalls`` more discard-pile draws (default: 1 with two
-    cards or fewer in the draw pile, where it costs well under a second, else 0: then only the
-    turns that draw from the deck are listed). None when ``lcanalysis.search`` is not installed."""
-    try:
-        from .search import solve
-    except ImportError:  # pragma: no cover - the solver ships with the package
-        return None
-    if max_stalls is None:
-        max_stalls = 1 if view.deck_count <= 2 else 0
-    return solve(view, max_stalls=max_stalls, seed=seed)
 
 
 # --- reasons in words ---------------------------------------------------------------------
@@ -193,7 +145,7 @@ def reason(view: View, move: Move | str) -> str:
         d = view.deck_count
         parts.append(f"draws from the deck: {d} -> {d - 1} cards, about {(d - 1) / 2:.1f} turns each left")
     else:
-        c = "YBWGRP".index(move.source)
+        c = COLOR_LETTERS.index(move.source)
         pile = view.discards[c]
         if move.card is not None and not move.play and move.card.color == c:
             top: Card | None = move.card
@@ -220,5 +172,3 @@ def _add_reasons(view: View, analysis: Analysis) -> None:
             except (ValueError, IndexError):  # a draw-step answer or a move we cannot describe
                 m.reason = ""
 
-
-_unused = Any

@@ -115,7 +115,7 @@ class Analysis:
 
     def svg(self):
         """A bar chart of the turns' values with ±1 standard-error bars (an ``SvgImage``)."""
-        from .render import analysis_svg
+        from lcanalysis.show.render import analysis_svg
 
         return analysis_svg(self)
 

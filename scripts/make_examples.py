@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from lcanalysis.agents import make_agent
-from lcanalysis.position import Position
+from lcanalysis.game.position import Position
 
 OUT = Path(__file__).resolve().parent.parent / "lcanalysis" / "examples"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from lcanalysis.cards import Card
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
+from lcanalysis.game.cards import Card
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
 
 
 def score_from_scratch(cards: list[Card]) -> int:

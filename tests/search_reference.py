@@ -13,8 +13,8 @@ from functools import cache
 
 import numpy as np
 
-from lcanalysis.cards import full_deck
 from lcanalysis.core import kernel as K
+from lcanalysis.game.cards import full_deck
 
 RANKS = 10
 

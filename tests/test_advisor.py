@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from lcanalysis.advisor import advise, example_view, reason, solver_analysis
+from lcanalysis.advisor import advise, example_view, reason
 from lcanalysis.agents import make_agent
-from lcanalysis.position import Position
+from lcanalysis.game.position import Position
+from lcanalysis.search import endgame_analysis as solver_analysis
 
 
 def _endgame(seed, deck):

@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 
-from lcanalysis.agents import AGENTS, AgentError, make_agent, view_state
-from lcanalysis.agents import _fast as F
+from lcanalysis.agents import AGENTS, AgentError, make_agent
 from lcanalysis.core import kernel as K
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
-from lcanalysis.tournament import play_round
-from lcanalysis.view import View
+from lcanalysis.core import policy as F
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.game.view import View
+from lcanalysis.rollouts import view_state
+from lcanalysis.tournaments.runner import play_round
 
 VARIANTS = [Rules(), Rules(colors=6), Rules(no_redraw=False)]
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from lcanalysis.cli import example_text
-from lcanalysis.notation import read_position
+from lcanalysis.game.examples import example_text
+from lcanalysis.game.notation import read_position
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "decision_explorer.ipynb"

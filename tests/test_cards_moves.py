@@ -1,7 +1,7 @@
 import pytest
 
-from lcanalysis.cards import Card, CardError, full_deck
-from lcanalysis.moves import Move, MoveError
+from lcanalysis.game.cards import Card, CardError, full_deck
+from lcanalysis.game.moves import Move, MoveError
 
 
 @pytest.mark.parametrize("text,canon", [("R7", "R7"), ("r7", "R7"), ("b10", "B10"), ("gW", "Gw"), ("Yw", "Yw"),

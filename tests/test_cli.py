@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from lcanalysis.cli import main
-from lcanalysis.notation import read_position
+from lcanalysis.game.notation import read_position
 
 
 def run(capsys, *args):
@@ -33,7 +33,7 @@ def test_show_reads_standard_input():
 
 
 def open_example():
-    from lcanalysis.cli import example_text
+    from lcanalysis.game.examples import example_text
     return example_text("endgame")
 
 

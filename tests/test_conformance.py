@@ -13,11 +13,11 @@ import pytest
 from helpers import random_round_positions, score_from_scratch
 from numba import njit
 
-from lcanalysis.cards import COLOR_LETTERS, Card, copies, full_deck
 from lcanalysis.core import kernel as K
-from lcanalysis.moves import Move
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
+from lcanalysis.game.cards import COLOR_LETTERS, Card, copies, full_deck
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
 
 VARIANTS = [
     Rules(colors=5), Rules(colors=6), Rules(colors=5, no_redraw=False), Rules(colors=6, no_redraw=False),

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from lcanalysis.evaluate import (
+from lcanalysis.evaluator import (
     colour_mean,
     evaluate_difference,
     evaluate_position,
@@ -17,8 +17,8 @@ from lcanalysis.evaluate import (
     evaluate_view,
     useful_draws,
 )
-from lcanalysis.position import Position
-from lcanalysis.wager import ColorState, analyze, expedition_score_values
+from lcanalysis.game.position import Position
+from lcanalysis.wagers.canonical import ColorState, analyze, expedition_score_values
 
 
 def _late_position(seed: int, deck_left: int) -> Position:
@@ -137,10 +137,10 @@ def test_evaluator_is_fast_enough_for_search_leaves():
 
 NOJIT_SCRIPT = r"""
 import json, numpy as np
-from lcanalysis.position import Position
-from lcanalysis.evaluate import evaluate_state
-from lcanalysis.wager_models import turn_model, opponent_model, OpponentInfo
-from lcanalysis.wager import ColorState
+from lcanalysis.game.position import Position
+from lcanalysis.evaluator import evaluate_state
+from lcanalysis.wagers.models import turn_model, opponent_model, OpponentInfo
+from lcanalysis.wagers.canonical import ColorState
 out = []
 for seed in range(4):
     pos = Position.deal(seed=seed)

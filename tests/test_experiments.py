@@ -9,113 +9,114 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lcanalysis import experiments as E
-from lcanalysis.cli import example_text
-from lcanalysis.notation import read_position
-from lcanalysis.position import Position, PositionError
-from lcanalysis.rules import expedition_score
+import lcanalysis as lc
+from lcanalysis.game.examples import example_text
+from lcanalysis.game.notation import read_position
+from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.rules import expedition_score
+from lcanalysis.studies import data, estimate, explorer, first_player, opening, stalling
 
 MIDROUND = example_text("midround")
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def test_estimate_gives_mean_standard_error_and_interval():
-    e = E.Estimate.of([1.0, 2.0, 3.0, 4.0])
+    e = estimate.Estimate.of([1.0, 2.0, 3.0, 4.0])
     assert e.mean == 2.5 and e.n == 4
     assert e.stderr == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
     assert e.ci95 == pytest.approx((2.5 - 1.96 * e.stderr, 2.5 + 1.96 * e.stderr))
-    p = E.Estimate.proportion([True, False, True, True])
+    p = estimate.Estimate.proportion([True, False, True, True])
     assert p.mean == 0.75 and p.stderr == pytest.approx(math.sqrt(0.75 * 0.25 / 4))
     assert "±" in str(e) and f"{e:.1f}" == "2.5 ± 0.6"
-    frame = E.estimates_frame({"x": e})
+    frame = estimate.estimates_frame({"x": e})
     assert frame.loc["x", "n"] == 4
 
 
 def test_rollout_analysis_ranks_every_legal_turn_with_a_standard_error_and_is_repeatable():
     view = read_position(MIDROUND)
-    a = E.rollout_analysis(view, worlds=12, seed=3)
-    assert sorted(m.move for m in a.moves) == sorted(str(m) for m in E.legal_moves(view))
+    a = explorer.rollout_analysis(view, worlds=12, seed=3)
+    assert sorted(m.move for m in a.moves) == sorted(str(m) for m in explorer.legal_moves(view))
     assert not a.exact and all(m.stderr > 0 and not m.exact for m in a.moves)
     assert all(len(m.extra["samples"]) == 12 and m.value == pytest.approx(np.mean(m.extra["samples"]))
                for m in a.moves)
-    b = E.rollout_analysis(view, worlds=12, seed=3)
+    b = explorer.rollout_analysis(view, worlds=12, seed=3)
     assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves]
     # common random numbers: one turn's outcomes equal its row in the ranked analysis
     best = a.moves[0]
-    assert np.array_equal(E.move_outcomes(view, best.move, worlds=12, seed=3), best.extra["samples"])
+    assert np.array_equal(explorer.move_outcomes(view, best.move, worlds=12, seed=3), best.extra["samples"])
 
 
 def test_a_full_position_is_analyzed_from_the_movers_view():
     pos = read_position(example_text("endgame"))
-    a = E.rollout_analysis(pos, worlds=4)
+    a = explorer.rollout_analysis(pos, worlds=4)
     assert {m.move for m in a.moves} == {str(m) for m in pos.legal_moves()}
 
 
 def test_analysis_refuses_bad_questions_with_a_clear_message():
     view = read_position(MIDROUND)
     with pytest.raises(PositionError, match="not legal here"):
-        E.move_outcomes(view, "+Y2/D", worlds=4)
+        explorer.move_outcomes(view, "+Y2/D", worlds=4)
     other = Position.deal(seed=1).view(1)  # player 0 is to move
     with pytest.raises(PositionError, match="only the player to move"):
-        E.analyze(other)
+        explorer.analyze(other)
     with pytest.raises(ValueError, match="at least 2"):
-        E.rollout_analysis(view, worlds=1)
+        explorer.rollout_analysis(view, worlds=1)
 
 
 def test_swapped_deal_exchanges_the_hands_and_keeps_the_pile():
     pos = Position.deal(seed=5)
-    sw = E.swapped(pos)
+    sw = first_player.swapped(pos)
     assert sw.hand(0) == pos.hand(1) and sw.hand(1) == pos.hand(0) and sw.deck == pos.deck
     assert sw.to_move == pos.to_move == 0
 
 
 def test_first_player_rounds_play_each_deal_twice_with_the_hands_swapped():
-    rounds = E.first_player_rounds(deals=6, seed=2)
+    rounds = first_player.first_player_rounds(deals=6, seed=2)
     assert len(rounds) == 6
     assert (rounds["diff_a"] == rounds["starter_a"] - rounds["other_a"]).all()
     assert (rounds["starter_edge"] == (rounds["diff_a"] + rounds["diff_b"]) / 2).all()
     # the scores are real round scores: in range for five expeditions each
     assert rounds[["starter_a", "other_a", "starter_b", "other_b"]].abs().max().max() <= 5 * 156
-    summary = E.first_player_summary(rounds)
+    summary = first_player.first_player_summary(rounds)
     assert summary["edge (points per round)"].mean == pytest.approx(rounds["starter_edge"].mean())
     assert summary["starter wins the round"].n == 12
-    assert E.first_player_rounds(deals=6, seed=2).equals(rounds)  # repeatable
+    assert first_player.first_player_rounds(deals=6, seed=2).equals(rounds)  # repeatable
 
 
 def test_matches_follow_the_leader_starts_rule():
-    m = E.simulate_matches(matches=12, seed=1)
+    m = first_player.simulate_matches(matches=12, seed=1)
     for _, r in m.iterrows():
         assert r["starter_1"] == 0
         if r["first_round_diff"] != 0:
             assert r["starter_2"] == (0 if r["first_round_diff"] > 0 else 1)
         a, b = r["total_0"], r["total_1"]
         assert r["winner"] == (-1 if a == b else (0 if a > b else 1))
-    s = E.match_summary(m)
+    s = first_player.match_summary(m)
     assert s["round-1 starter wins the match"].mean == pytest.approx((m["winner"] == 0).mean())
 
 
 def test_simulated_colours_record_what_each_colour_scored():
-    c = E.simulated_colours(rounds=8, seed=0)
+    c = opening.simulated_colours(rounds=8, seed=0)
     assert len(c) == 8 * 5 and (c.groupby("round").size() == 5).all()
     assert (c.loc[~c["opened"], "final"] == 0).all()
     assert (c["held_sum"] >= 0).all() and (c["held_numbers"] <= 8).all()
-    table = E.value_by_held_sum(c)
+    table = opening.value_by_held_sum(c)
     assert table["colours"].sum() == len(c)
-    assert E.score_by_colours_opened(c)["rounds"].sum() == 8
+    assert opening.score_by_colours_opened(c)["rounds"].sum() == 8
 
 
 def test_linear_fit_recovers_a_known_line_with_standard_errors():
     rng = np.random.default_rng(0)
     x = rng.uniform(0, 30, 400)
     y = 4 + 0.4 * x + rng.normal(0, 2, 400)
-    fit = E.linear_fit(x, y)
+    fit = opening.linear_fit(x, y)
     assert abs(fit["intercept"].mean - 4) < 3 * fit["intercept"].stderr
     assert abs(fit["slope"].mean - 0.4) < 3 * fit["slope"].stderr
     assert fit["residual_sd"] == pytest.approx(2, rel=0.15)
 
 
 def test_opening_table_matches_hand_arithmetic():
-    t = E.opening_table(held=[(9, 10), (7, 8, 9, 10)], draws=[0, 6])
+    t = opening.opening_table(held=[(9, 10), (7, 8, 9, 10)], draws=[0, 6])
     at0 = t[t["draws"] == 0].set_index("held")
     assert at0.loc["9 10", "mean"] == pytest.approx(expedition_score([]) + 19 - 20)
     assert at0.loc["7 8 9 10", "mean"] == pytest.approx(14)
@@ -124,20 +125,20 @@ def test_opening_table_matches_hand_arithmetic():
 
 
 def test_wager_grid_values_are_the_difference_of_means():
-    g = E.wager_grid(draws=[0, 10], sums=[15, 24])
+    g = opening.wager_grid(draws=[0, 10], sums=[15, 24])
     assert (g["wager_value"] == g["mean_1"] - g["mean_0"]).all()
     none = g[g["draws"] == 0].set_index("sum")
     assert none.loc[24, "mean_0"] == pytest.approx(4) and none.loc[24, "mean_3"] == pytest.approx(16)
-    assert E.holding_with_sum(3, 24) == [7, 8, 9] and E.holding_with_sum(3, 5) is None
+    assert opening.holding_with_sum(3, 24) == [7, 8, 9] and opening.holding_with_sum(3, 5) is None
 
 
 def test_the_stored_wager_grid_is_what_the_function_computes(tmp_path):
-    written = E.write_data(str(tmp_path), only=["wager_grid", "positions"])
+    written = data.write_data(str(tmp_path), only=["wager_grid", "positions"])
     fresh = pd.read_csv(tmp_path / "tables" / "wager_grid.csv")
     stored = pd.read_csv(DATA / "tables" / "wager_grid.csv")
     pd.testing.assert_frame_equal(fresh, stored)
     for path in written:
-        assert Path(path + ".cmd").read_text().startswith("python -m lcanalysis.experiments data")
+        assert Path(path + ".cmd").read_text().startswith("lcanalysis studies data")
     assert read_position(str(tmp_path / "positions" / "midround.json")) == read_position(MIDROUND)
 
 
@@ -146,7 +147,7 @@ def test_the_stored_simulations_have_the_size_their_commands_name():
     assert len(pd.read_csv(DATA / "simulated" / "matches.csv")) == 10000
     assert pd.read_csv(DATA / "simulated" / "colours.csv")["round"].nunique() == 20000
     for name in ("first_player_rounds", "matches", "colours", "wager_models_vs_play"):
-        assert (DATA / "simulated" / f"{name}.csv.cmd").read_text().startswith("python -m lcanalysis.experiments data")
+        assert (DATA / "simulated" / f"{name}.csv.cmd").read_text().startswith("lcanalysis studies data")
 
 
 def test_endgame_lines_average_back_to_the_solvers_value_of_the_turn():
@@ -158,25 +159,25 @@ def test_endgame_lines_average_back_to_the_solvers_value_of_the_turn():
     for m in exact.moves:
         one_per_value.setdefault(m.value, m)
     for m in list(one_per_value.values())[:4]:
-        lines = E.endgame_lines(pos, m.move)
+        lines = explorer.endgame_lines(pos, m.move)
         assert sum(ln["probability"] for ln in lines) == pytest.approx(1)
         assert sum(ln["probability"] * ln["value"] for ln in lines) == pytest.approx(m.value)
         assert all(ln["line"].startswith(m.move) for ln in lines)
     with pytest.raises(PositionError, match="full position"):
-        E.endgame_lines(pos.view(pos.to_move), exact.best.move)
+        explorer.endgame_lines(pos.view(pos.to_move), exact.best.move)
 
 
 def test_positions_are_read_from_examples_files_and_strings_with_clear_refusals():
-    assert E.as_position_or_view("example:midround") == read_position(MIDROUND)
-    assert E.as_position_or_view(str(DATA / "positions" / "midround.json")) == read_position(MIDROUND)
+    assert lc.read_position("example:midround") == read_position(MIDROUND)
+    assert lc.read_position(str(DATA / "positions" / "midround.json")) == read_position(MIDROUND)
     with pytest.raises(PositionError, match="no example 'nope'"):
-        E.as_position_or_view("example:nope")
+        lc.read_position("example:nope")
     with pytest.raises(PositionError, match="neither a JSON position"):
-        E.as_position_or_view("R7 B4")
+        lc.read_position("R7 B4")
 
 
 def test_stall_values_grow_with_the_movers_options_and_shrink_with_the_opponents():
-    study = E.stalling_study(n=3, cards_left=[2, 3], seed=4)
+    study = stalling.stalling_study(n=3, cards_left=[2, 3], seed=4)
     assert list(study["cards_left"]) == [2, 2, 2, 3, 3, 3]
     eps = 1e-9
     assert (study["v_mover_stalls"] >= study["v_none"] - eps).all()
@@ -185,10 +186,10 @@ def test_stall_values_grow_with_the_movers_options_and_shrink_with_the_opponents
     assert (study["v_both_stall"] >= study["v_opponent_stalls"] - eps).all()
     for text, d in zip(study["position"], study["cards_left"]):
         assert read_position(text).deck_count == d
-    summary = E.stalling_summary(study)
+    summary = stalling.stalling_summary(study)
     assert summary["mover's stall: gain (points)"].n == 6
-    assert E.stall_gain_by_standing(study)["positions"].sum() == 6
-    assert set(E.stalling_by_cards_left(study)) == {"2 cards left", "3 cards left"}
+    assert stalling.stall_gain_by_standing(study)["positions"].sum() == 6
+    assert set(stalling.stalling_by_cards_left(study)) == {"2 cards left", "3 cards left"}
 
 
 def test_every_data_file_says_how_it_was_made():

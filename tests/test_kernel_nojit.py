@@ -7,8 +7,8 @@ import sys
 
 SCRIPT = r"""
 import json, random
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
 out = []
 for colors in (5, 6):
     rng = random.Random(colors)

@@ -1,7 +1,7 @@
 import pytest
 
-from lcanalysis.match import Match
-from lcanalysis.rules import Rules
+from lcanalysis.game.match import Match
+from lcanalysis.game.rules import Rules
 
 
 def test_higher_total_starts_and_ties_alternate_by_default():

@@ -9,10 +9,10 @@ from helpers import random_round_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcanalysis.notation import from_json, game_record, read_position, replay, string_to_json
-from lcanalysis.position import Position, PositionError
-from lcanalysis.rules import Rules
-from lcanalysis.view import View
+from lcanalysis.game.notation import from_json, game_record, read_position, replay, string_to_json
+from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.rules import Rules
+from lcanalysis.game.view import View
 
 SPEC_EXAMPLE_HANDS = [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"],
                       ["G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10"]]

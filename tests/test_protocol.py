@@ -9,8 +9,8 @@ import pytest
 
 from lcanalysis.agents import make_agent
 from lcanalysis.agents.protocol import BotError, ExternalAgent, serve
-from lcanalysis.moves import Move
-from lcanalysis.position import Position
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
 
 
 def _run(lines, agent="heuristic"):

@@ -1,4 +1,4 @@
-"""Pictures and text drawings of cards, hands, positions, views and analyses (lcanalysis.render)."""
+"""Pictures and text drawings of cards, hands, positions, views and analyses (lcanalysis.show.render)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from lcanalysis import render
 from lcanalysis.analysis import Analysis, MoveValue
-from lcanalysis.cards import Card
-from lcanalysis.notation import from_json
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
+from lcanalysis.game.cards import Card
+from lcanalysis.game.notation import from_json
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.show import render
 
 SVG_NS = "http://www.w3.org/2000/svg"
 

@@ -4,8 +4,8 @@ import random
 import pytest
 from helpers import score_from_scratch
 
-from lcanalysis.cards import Card
-from lcanalysis.rules import expedition_score
+from lcanalysis.game.cards import Card
+from lcanalysis.game.rules import expedition_score
 
 
 @pytest.mark.parametrize("cards,expected", [

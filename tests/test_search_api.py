@@ -14,9 +14,9 @@ from helpers import played_down
 from test_search_perfect import tiny_position
 
 from lcanalysis.cli import main
-from lcanalysis.position import Position, PositionError
+from lcanalysis.cli.solve import solve_json
+from lcanalysis.game.position import Position, PositionError
 from lcanalysis.search import SearchError, solve, solve_belief, solve_perfect, solve_view
-from lcanalysis.search.cli_solve import solve_json
 
 
 @pytest.fixture(scope="module")

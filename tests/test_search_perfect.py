@@ -13,9 +13,9 @@ import pytest
 import search_reference as R
 
 from lcanalysis.core import kernel as K
-from lcanalysis.moves import Move
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
 from lcanalysis.search import SearchBudgetExceeded, Tables, solve_perfect
 from lcanalysis.search.perfect import search_root
 
@@ -152,7 +152,7 @@ def test_the_card_drawn_before_the_last_turn_does_not_change_the_value():
     the pile can give me leads to the same value (checked with the reference alone)."""
     from helpers import played_down
 
-    from lcanalysis.moves import DRAW_PILE
+    from lcanalysis.game.moves import DRAW_PILE
 
     for seed in range(6):
         pos = played_down(400 + seed, 4)
@@ -172,7 +172,7 @@ def test_the_card_drawn_before_the_last_turn_does_not_change_the_value():
 
 def tiny_position(hands, exps, deck, to_move=0, discards=None, colors=5, no_redraw=True):
     """A position from card strings, with the rest of the cards out of play."""
-    from lcanalysis.cards import Card
+    from lcanalysis.game.cards import Card
 
     hand_size = len(hands[0])
     s = K.new_state(colors, hand_size, no_redraw, 200)
@@ -272,13 +272,13 @@ def test_simple_leaf_is_labelled_an_estimate():
 
 
 def test_heuristic_leaf_is_the_hand_evaluator_after_each_draw():
-    """leaf="heuristic" scores the horizon with the hand evaluator of lcanalysis.evaluate. One
+    """leaf="heuristic" scores the horizon with the hand evaluator of lcanalysis.evaluator. One
     turn deep, each turn's value is the evaluator's difference averaged over the cards the
     draw can give, which this test works out through the object layer."""
     from helpers import played_down
 
-    from lcanalysis.evaluate import evaluate_position
-    from lcanalysis.moves import DRAW_PILE
+    from lcanalysis.evaluator import evaluate_position
+    from lcanalysis.game.moves import DRAW_PILE
 
     pos = played_down(31, 5)
     a = solve_perfect(pos, max_turns=1, leaf="heuristic")

@@ -113,7 +113,7 @@ def belief_reference(view):
     hand = tuple(sorted(c.type for c in view.hand))
     out = {}
     for t, play in placements(hand, exp):
-        from lcanalysis.cards import Card
+        from lcanalysis.game.cards import Card
 
         out[("+" if play else "-") + str(Card.from_type(t)) + "/D"] = after(hand, exp, unseen, k, t, play)
     assert nc in (5, 6)
@@ -190,7 +190,7 @@ def test_deepening_adds_the_bracket_when_the_budget_allows():
 def test_a_draw_step_position_values_its_draws_like_the_whole_turns():
     """Placing a card and then asking about the draw gives the whole turn's values, for all
     three kinds of value."""
-    from lcanalysis.notation import read_position
+    from lcanalysis.game.notation import read_position
 
     pos = played_down(44, 4)
     data = pos.to_json()

@@ -6,8 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lcanalysis.stats import bradley_terry, elo_expected, head_to_head, mean_interval, wilson_interval
-from lcanalysis.tournament import RESULT_COLUMNS, ratings, summarize
+from lcanalysis.tournaments.runner import RESULT_COLUMNS, ratings, summarize
+from lcanalysis.tournaments.stats import (
+    bradley_terry,
+    elo_expected,
+    head_to_head,
+    mean_interval,
+    wilson_interval,
+)
 
 
 def test_wilson_interval_matches_the_formula_worked_by_hand():

@@ -6,16 +6,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from lcanalysis.position import Position
-from lcanalysis.rules import Rules
-from lcanalysis.tournament import (
+from lcanalysis.cli.tournament import tournament_main
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.tournaments.runner import (
     RESULT_COLUMNS,
     deal_seed,
     ratings,
     round_robin,
     run_tournament,
     summarize,
-    tournament_main,
 )
 
 

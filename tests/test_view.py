@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from helpers import random_round_positions
 
-from lcanalysis.cards import Card
-from lcanalysis.notation import from_json
-from lcanalysis.position import Position, PositionError
-from lcanalysis.rules import Rules
+from lcanalysis.game.cards import Card
+from lcanalysis.game.notation import from_json
+from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.rules import Rules
 
 
 def late_position(seed: int, deck_left: int, colors: int = 5) -> Position:
@@ -132,7 +132,7 @@ def test_illegal_moves_say_which_rule_they_break():
 
 def _rest():
     used = [Card.parse(c).type for c in ["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9", "G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10", "Rw", "R3", "R8", "B2"]]
-    from lcanalysis.cards import full_deck
+    from lcanalysis.game.cards import full_deck
     deck = full_deck(5)
     for t in used:
         deck.remove(t)

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lcanalysis.core.kernel import expedition_score as kernel_score
-from lcanalysis.position import Position
-from lcanalysis.wager import (
+from lcanalysis.game.position import Position
+from lcanalysis.wagers.canonical import (
     ColorState,
     DrawsOutOfRangeError,
     InconsistentCardsError,
@@ -344,7 +344,7 @@ def test_analyze_view_counts_the_opponents_unknown_cards_as_unseen():
 def _hand_checkable_view() -> dict:
     """A view where red is checkable by hand: R6 R8 R9 and a wager held; of the 6 unseen cards
     (2 in the draw pile, 4 unknown in the opponent's hand) only R7 and R10 are red."""
-    from lcanalysis.cards import card_str, full_deck
+    from lcanalysis.game.cards import card_str, full_deck
 
     hand = ["R6", "R8", "R9", "Rw", "B2", "B3", "B4", "B5"]
     unseen = ["R7", "R10", "Y2", "Y3", "Y4", "Y5"]
@@ -359,7 +359,7 @@ def _hand_checkable_view() -> dict:
 
 
 def test_interchange_view_gives_the_hand_derived_answer():
-    from lcanalysis.notation import read_position
+    from lcanalysis.game.notation import read_position
 
     view = read_position(_hand_checkable_view())
     ans = wager_answer(view, "R", 2)
@@ -387,7 +387,7 @@ def test_command_line_prints_the_same_answer(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "lcanalysis", "wager", str(path), "--color", "r", "--draws", "2",
                            "--json"], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
-    from lcanalysis.notation import read_position
+    from lcanalysis.game.notation import read_position
 
     assert json.loads(proc.stdout) == json.loads(json.dumps(wager_answer(read_position(_hand_checkable_view()),
                                                                          "R", 2)))

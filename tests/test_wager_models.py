@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from lcanalysis.wager import ColorState, analyze, expedition_score_values
-from lcanalysis.wager_models import (
+from lcanalysis.wagers.canonical import ColorState, analyze, expedition_score_values
+from lcanalysis.wagers.models import (
     OpponentInfo,
     canonical_mc,
     decline_at_end,
@@ -19,7 +19,7 @@ from lcanalysis.wager_models import (
     turn_model,
     turns_left,
 )
-from lcanalysis.wager_sim import compare_models
+from lcanalysis.wagers.simulation import compare_models
 
 
 def _close(mc_outcome, exact_mean, k=4.5):
@@ -247,9 +247,9 @@ def test_models_against_bot_play_print_their_error(capsys):
 def test_view_models_use_the_turns_and_opponent_the_view_implies():
     from test_wager import _hand_checkable_view
 
-    from lcanalysis.notation import read_position
-    from lcanalysis.wager import analyze_view
-    from lcanalysis.wager_models import analyze_view_models, opponent_info_from_view
+    from lcanalysis.game.notation import read_position
+    from lcanalysis.wagers.canonical import analyze_view
+    from lcanalysis.wagers.models import analyze_view_models, opponent_info_from_view
 
     view = read_position(_hand_checkable_view())  # deck 2, viewer to move: 1 turn, 0 useful draws
     # by hand: the opponent holds G2 G3 G4 G5 (known) and 4 unknown cards, and gets the other pile card
@@ -271,7 +271,7 @@ def test_decline_models_against_bot_play_print_their_error(capsys):
     at least deciding now under the same model."""
     import sys
 
-    from lcanalysis.wager_sim import compare_decline
+    from lcanalysis.wagers.simulation import compare_decline
 
     df, meta = compare_decline(rounds=300, snap_turn=4, seed=3, n_mc=300, file=sys.stdout)
     out = capsys.readouterr().out
@@ -288,7 +288,7 @@ def test_decline_models_against_bot_play_print_their_error(capsys):
 
 
 def test_break_even_turns_by_hand():
-    from lcanalysis.wager_models import break_even_turns
+    from lcanalysis.wagers.models import break_even_turns
 
     # 8 9 10 held, nothing to come: 2 turns place 9 + 10 = 19 (-1), 3 turns all three (27: +7)
     state = ColorState.make(hand=[8, 9, 10], unseen=[], unseen_total=10)

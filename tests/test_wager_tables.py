@@ -9,10 +9,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lcanalysis import tables
-from lcanalysis.claims import canonical_sum_line, done_in_three_in_play, triples_breaking_even
-from lcanalysis.wager import expedition_score_values
-from lcanalysis.wager_sim import snapshot_rounds
+from lcanalysis.studies import wager_tables as tables
+from lcanalysis.studies.wager_claims import canonical_sum_line, done_in_three_in_play, triples_breaking_even
+from lcanalysis.wagers.canonical import expedition_score_values
+from lcanalysis.wagers.simulation import snapshot_rounds
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -70,9 +70,9 @@ def test_written_tables_name_the_command_and_are_current(tmp_path):
     for name in ("wager_breakeven_by_count.csv", "wager_breakeven_by_holding.csv", "wager_ev_by_wagers.csv",
                  "wager_min_holding.csv"):
         committed = DATA / name
-        assert committed.exists(), f"{name} missing from data/: run python -m lcanalysis.tables"
+        assert committed.exists(), f"{name} missing from data/: run lcanalysis studies wager-tables"
         head = committed.read_text().splitlines()[:3]
-        assert any("python -m lcanalysis.tables" in line for line in head)
+        assert any("lcanalysis studies wager-tables" in line for line in head)
         assert pd.read_csv(committed, comment="#").shape[0] > 100
     for name in ("wager_breakeven_by_count.csv", "wager_breakeven_by_holding.csv"):
         assert (tmp_path / name).read_text() == (DATA / name).read_text()
@@ -115,7 +115,7 @@ def test_done_in_three_in_play_is_consistent():
 def test_opener_alone_by_hand():
     from math import comb
 
-    from lcanalysis.claims import opener_alone_canonical
+    from lcanalysis.studies.wager_claims import opener_alone_canonical
 
     alone = opener_alone_canonical(draws=21, unseen=52)
     assert alone[9] == 0.0 and alone[10] == 0.0  # 9 + 10 = 19

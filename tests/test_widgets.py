@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lcanalysis.cli import example_text
-from lcanalysis.experiments import analyze, legal_moves, move_outcomes
-from lcanalysis.notation import read_position
-from lcanalysis.position import Position
-from lcanalysis.view import View
-from lcanalysis.wager import wager_distribution
-from lcanalysis.widgets import DecisionExplorer, WagerExplorer
+from lcanalysis.game.examples import example_text
+from lcanalysis.game.notation import read_position
+from lcanalysis.game.position import Position
+from lcanalysis.game.view import View
+from lcanalysis.show.widgets import DecisionExplorer, WagerExplorer
+from lcanalysis.studies.explorer import analyze, legal_moves, move_outcomes
+from lcanalysis.wagers.canonical import wager_distribution
 
 OPENING_HAND = " ".join(str(c) for c in read_position(example_text("opening")).hand)
 

@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only positions
+lcanalysis studies data --only positions

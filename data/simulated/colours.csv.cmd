@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only colours --rounds 20000
+lcanalysis studies data --only colours --rounds 20000

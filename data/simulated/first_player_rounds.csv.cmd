@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only first_player_rounds --deals 20000
+lcanalysis studies data --only first_player_rounds --deals 20000

@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only matches --matches 10000
+lcanalysis studies data --only matches --matches 10000

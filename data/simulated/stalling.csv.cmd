@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only stalling --positions 400
+lcanalysis studies data --only stalling --positions 400

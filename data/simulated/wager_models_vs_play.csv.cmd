@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only wager_models --rounds 2000 --mc 2000
+lcanalysis studies data --only wager_models --rounds 2000 --mc 2000

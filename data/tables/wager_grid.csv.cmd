@@ -1,1 +1,1 @@
-python -m lcanalysis.experiments data --only wager_grid
+lcanalysis studies data --only wager_grid

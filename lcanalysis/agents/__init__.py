@@ -18,18 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ..core import kernel as K
-from ..moves import Move
-from ..view import View
-from . import _fast as F
+from lcanalysis.core import policy as P
+from lcanalysis.game.moves import Move
+from lcanalysis.game.view import View
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
+from lcanalysis.search import endgame_analysis
 
 AGENTS = ("random", "greedy", "heuristic", "search")
-
-#: rollouts the search agent and the advisor budget per millisecond of thinking time. Measured on
-#: this project's 2-core machine: about 7 heuristic rollouts per ms from the deal to the end of a
-#: round, more later in the round; the budget is a count, not a clock, so answers are reproducible.
-ROLLOUTS_PER_MS = 6.0
-
 
 class AgentError(ValueError):
     """An unknown agent name or option."""
@@ -41,36 +36,6 @@ def _as_seed(rng_or_seed: Any) -> int:
     if isinstance(rng_or_seed, np.random.Generator):
         return int(rng_or_seed.integers(2**31 - 1))
     return int(rng_or_seed) % (2**31 - 1)
-
-
-def view_state(view: View) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """The kernel array of a view with the hidden cards left out.
-
-    Returns ``(base, pool, n_unknown, opponent)``: ``base`` holds the viewer's hand, the table,
-    the opponent's *known* cards and an empty draw pile of the right size; ``pool`` lists the
-    unseen card types (the opponent's unknown cards plus the draw pile), to be dealt by
-    ``_fast.determinize``. Any deal of ``pool`` is a full position consistent with the view.
-    """
-    unseen = view.unseen()
-    u = view.opponent_unknown
-    pos = view.complete(unseen[:u], unseen[u:])
-    base = pos.state.copy()
-    nc = view.colors
-    oh = K.off_hand(nc, view.opponent)
-    for card in unseen[:u]:
-        base[oh + card.type] -= 1
-    od = K.off_deck(nc)
-    base[od + int(base[K.H_DECK_POS]):od + int(base[K.H_DECK_END])] = 0
-    pool = np.array([c.type for c in unseen], dtype=np.int32)
-    return base, pool, u, view.opponent
-
-
-def some_state(view: View) -> np.ndarray:
-    """One full kernel state consistent with the view (a fixed deal of the unseen cards): what a
-    policy that reads only the mover's information needs."""
-    unseen = view.unseen()
-    u = view.opponent_unknown
-    return view.complete(unseen[:u], unseen[u:]).state.copy()
 
 
 def _check_view(view: Any) -> View:
@@ -102,8 +67,7 @@ class RandomAgent(Agent):
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
-        s = some_state(view)
-        return Move.from_code(int(F.random_move(s, _as_seed(rng_or_seed))), view.colors)
+        return Move.from_code(int(P.random_move(some_state(view), _as_seed(rng_or_seed))), view.colors)
 
 
 class PolicyAgent(Agent):
@@ -114,8 +78,7 @@ class PolicyAgent(Agent):
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
-        s = some_state(view)
-        return Move.from_code(int(F.policy_move(s, self.params)), view.colors)
+        return Move.from_code(int(P.policy_move(some_state(view), self.params)), view.colors)
 
 
 class GreedyAgent(PolicyAgent):
@@ -126,7 +89,7 @@ class GreedyAgent(PolicyAgent):
     name = "greedy"
 
     def __init__(self) -> None:
-        super().__init__(F.GREEDY_PARAMS)
+        super().__init__(P.GREEDY_PARAMS)
 
 
 class HeuristicAgent(PolicyAgent):
@@ -136,7 +99,7 @@ class HeuristicAgent(PolicyAgent):
     name = "heuristic"
 
     def __init__(self, **params: float) -> None:
-        p = F.HEURISTIC_PARAMS.copy()
+        p = P.HEURISTIC_PARAMS.copy()
         names = ("A", "QF", "B", "DANGER", "DANGER_NEW", "DENY", "DECK", "STALL", "CROWD", "PILE_MIN")
         for key, value in params.items():
             if key not in names:
@@ -157,7 +120,7 @@ class SearchAgent(Agent):
     (same worlds) beats it by more than ``caution`` standard errors: picking the largest of
     several noisy means otherwise favours lucky estimates over the heuristic's sound default.
     With ``endgame`` cards or fewer in the deck it plays the exact endgame solver's best turn
-    (view value, one discard-pile draw each, ``advisor.solver_analysis``).
+    (view value, one discard-pile draw each, ``search.endgame_analysis``).
 
     ``time_ms`` sets the number of rollouts (``ROLLOUTS_PER_MS`` per ms, not a wall clock), so
     the same view and seed give the same move on any machine.
@@ -177,15 +140,12 @@ class SearchAgent(Agent):
         self.bias = float(bias)
         self.caution = float(caution)
         self.finalists = int(finalists)
-        self.params = F.HEURISTIC_PARAMS
+        self.params = P.HEURISTIC_PARAMS
 
     def candidates(self, view: View) -> np.ndarray:
-        s = some_state(view)
-        moves = np.empty(K.MAX_MOVES, np.int32)
-        scores = np.empty(K.MAX_MOVES, np.float64)
-        n = F.policy_scores(s, self.params, moves, scores)
-        order = np.argsort(-scores[:n], kind="stable")
-        return moves[:n][order[: self.width]].copy()
+        codes, scores = policy_ranking(view, self.params)
+        order = np.argsort(-scores, kind="stable")
+        return codes[order[: self.width]].copy()
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
@@ -197,29 +157,23 @@ class SearchAgent(Agent):
         cands = self.candidates(view)
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
-        base, pool, u, opp = view_state(view)
+        r = Rollouts(view, cands, seed, self.params, self.bias)
         budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
         k = len(cands)
         n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
-        values = np.empty((k, n1), np.float64)
-        F.flat_mc(base, pool, u, opp, cands, 0, n1, seed, self.params, self.params, values, self.bias)
+        r.sample(n1)
         keep = min(self.finalists, k)
-        order = np.argsort(-values.mean(axis=1), kind="stable")
+        order = np.argsort(-r.means(), kind="stable")
         top = np.union1d([0], order[:keep])  # the heuristic's own choice always stays in
         n2 = int(min(self.max_worlds, n1 + budget * 0.5 // len(top)))
-        rows = {int(j): values[j] for j in range(k)}
-        if n2 > n1:
-            more = np.empty((len(top), n2 - n1), np.float64)
-            F.flat_mc(base, pool, u, opp, cands[top], n1, n2, seed, self.params, self.params, more, self.bias)
-            for i, j in enumerate(top):
-                rows[int(j)] = np.concatenate([values[j], more[i]])
+        r.sample(n2, top)
         best, best_score = 0, 0.0
-        ref = rows[0]
+        ref = r.samples[0]
         for j in top:
             j = int(j)
             if j == 0:
                 continue
-            d = rows[j] - ref[: len(rows[j])]
+            d = r.samples[j] - ref[: len(r.samples[j])]
             score = d.mean() - self.caution * d.std(ddof=1) / np.sqrt(len(d))
             if score > best_score:
                 best, best_score = j, score
@@ -227,16 +181,12 @@ class SearchAgent(Agent):
 
 
 def _solver_move(view: View, seed: int) -> Move | None:
-    """The exact endgame solver's best turn, or None when the solver is not installed."""
+    """The exact endgame solver's best turn, or None for a position the solver refuses."""
     try:
-        from ..advisor import solver_analysis
-    except ImportError:  # pragma: no cover
-        return None
-    try:
-        analysis = solver_analysis(view, seed=seed)
+        analysis = endgame_analysis(view, seed=seed)
     except (ValueError, RuntimeError):  # a position the solver refuses: fall back to sampling
         return None
-    if analysis is None or analysis.best is None:
+    if analysis.best is None:
         return None
     return Move.parse(analysis.best.move, view.colors)
 
@@ -253,7 +203,7 @@ def make_agent(name: str, **options: Any) -> Agent:
     """An agent by name (``AGENTS``), with its options; ``external`` seats a program speaking the
     JSON-lines bot protocol: ``make_agent("external", cmd=["lcanalysis", "bot", "greedy"])``."""
     if name == "external":
-        from .protocol import ExternalAgent
+        from lcanalysis.agents.protocol import ExternalAgent
 
         return ExternalAgent(**options)
     if name not in _FACTORIES:

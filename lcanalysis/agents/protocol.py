@@ -20,10 +20,10 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from ..moves import Move
-from ..position import Position
-from ..view import View
-from . import Agent, make_agent
+from lcanalysis.agents import Agent, make_agent
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
+from lcanalysis.game.view import View
 
 
 class BotError(RuntimeError):
@@ -32,7 +32,7 @@ class BotError(RuntimeError):
 
 def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | None, bool]:
     """The reply to one decoded request, and whether to keep serving."""
-    from ..notation import from_json
+    from lcanalysis.game.notation import from_json
 
     if not isinstance(request, dict):
         return {"error": "a request must be a JSON object with a 'type'"}, True
@@ -177,39 +177,10 @@ class ExternalAgent(Agent):
 def _legal(view: View) -> list[Move]:
     import numpy as np
 
-    from ..core import kernel as K
-    from . import some_state
+    from lcanalysis.agents import some_state
+    from lcanalysis.core import kernel as K
 
     s = some_state(view)
     buf = np.empty(K.MAX_MOVES, np.int32)
     n = K.gen_moves(s, buf)
     return [Move.from_code(int(c), view.colors) for c in buf[:n]]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lcanalysis.agents.protocol NAME [--seed N] [key=value ...]``: serve one agent."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if not args:
-        print("usage: python -m lcanalysis.agents.protocol AGENT [--seed N] [option=value ...]", file=sys.stderr)
-        return 2
-    name = args.pop(0)
-    seed = 0
-    options: dict[str, Any] = {}
-    while args:
-        a = args.pop(0)
-        if a == "--seed":
-            seed = int(args.pop(0))
-        elif "=" in a:
-            k, v = a.split("=", 1)
-            try:
-                options[k] = int(v)
-            except ValueError:
-                options[k] = float(v)
-        else:
-            print(f"unknown argument {a!r}", file=sys.stderr)
-            return 2
-    return serve(name, sys.stdin, sys.stdout, seed=seed, **options)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -1,5 +1,5 @@
 """The compiled core: a compact integer encoding of the game with move generation, apply and undo."""
 
-from . import kernel, playout
+from lcanalysis.core import kernel, playout
 
 __all__ = ["kernel", "playout"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernel import (
+from lcanalysis.core.kernel import (
     MAX_MOVES,
     apply_draw,
     apply_place,

@@ -19,11 +19,12 @@ with the turns best first.
 
 from __future__ import annotations
 
-from ._common import SearchError
-from .belief import solve_belief
-from .deepen import Bracket, bracket, solve_deepening
-from .perfect import SearchBudgetExceeded, Tables, solve_perfect
-from .view_value import solve_view
+from lcanalysis.game.notation import read_position
+from lcanalysis.search.belief import solve_belief
+from lcanalysis.search.common import SearchError
+from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
+from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
+from lcanalysis.search.view_value import solve_view
 
 
 def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
@@ -34,12 +35,11 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples``,
     ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``).
     """
-    from ..view import View
-    from ._common import load
-    from .view_value import check_workers
-    from .view_value import solve_view as _view
+    from lcanalysis.game.view import View
+    from lcanalysis.search.view_value import check_workers
+    from lcanalysis.search.view_value import solve_view as _view
 
-    pos = load(target)
+    pos = read_position(target)
     if isinstance(pos, View):
         return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
                      tables=tables, workers=workers)
@@ -49,12 +49,23 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables)
 
 
+def endgame_analysis(view, seed=0, max_stalls=None):
+    """The exact answer the advisor and the search agent hand over to near the end of a round: the
+    view value (every split of the unseen cards enumerated), each player allowed ``max_stalls``
+    more discard-pile draws (default: 1 with two cards or fewer in the draw pile, where it costs
+    well under a second, else 0: then only the turns that draw from the deck are listed)."""
+    if max_stalls is None:
+        max_stalls = 1 if view.deck_count <= 2 else 0
+    return solve(view, max_stalls=max_stalls, seed=seed)
+
+
 __all__ = [
     "Bracket",
     "SearchBudgetExceeded",
     "SearchError",
     "Tables",
     "bracket",
+    "endgame_analysis",
     "solve",
     "solve_belief",
     "solve_deepening",

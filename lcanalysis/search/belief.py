@@ -22,11 +22,19 @@ import time
 import numpy as np
 from numba import njit
 
-from ..analysis import Analysis, MoveValue
-from ..cards import number_types
-from ..core.kernel import RANKS, top_rank
-from ._common import SearchError, check_budget, load, move_text
-from .perfect import SOLO_DRAW, ZOBRIST, SearchBudgetExceeded, _solo, _solo_score, shared_tables
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core.kernel import RANKS, top_rank
+from lcanalysis.game.cards import number_types
+from lcanalysis.game.notation import read_position
+from lcanalysis.search.common import SearchError, check_budget, move_text
+from lcanalysis.search.perfect import (
+    SOLO_DRAW,
+    ZOBRIST,
+    SearchBudgetExceeded,
+    _solo,
+    _solo_score,
+    shared_tables,
+)
 
 
 @njit(cache=True)
@@ -98,10 +106,10 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     ``max_turns``: optional horizon (the round is scored as it stands after that many turns).
     ``max_nodes`` (0: none) caps the search (``SearchBudgetExceeded`` when reached).
     """
-    from ..position import Position
-    from ..view import View
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.view import View
 
-    v = load(target)
+    v = read_position(target)
     if isinstance(v, Position):
         if v.is_over():
             raise SearchError("the round is over: there is no turn to value")

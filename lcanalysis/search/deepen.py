@@ -18,9 +18,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..analysis import Analysis
-from ._common import SearchError, check_budget, load
-from .perfect import SearchBudgetExceeded, Tables, solve_perfect
+from lcanalysis.analysis import Analysis
+from lcanalysis.game.notation import read_position
+from lcanalysis.search.common import SearchError, check_budget
+from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 
 
 def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls=None, max_turns=None,
@@ -35,9 +36,9 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
     """
-    from ..view import View
+    from lcanalysis.game.view import View
 
-    pos = load(target)
+    pos = read_position(target)
     if seconds is None and nodes is None:
         raise SearchError("give a budget: seconds, nodes, or both")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
@@ -47,7 +48,7 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
     if isinstance(pos, View):
-        from .view_value import solve_view
+        from lcanalysis.search.view_value import solve_view
 
         def run(level: int, budget: int) -> Analysis:
             if on == "stalls":
@@ -152,8 +153,8 @@ def bracket(position, max_nodes=0, tables=None) -> Bracket:
     opponent may as often as they like; W_opp: the other way round. The root turn itself may
     draw from a discard pile in both. ``max_nodes`` caps each of the two searches.
     """
-    pos = load(position)
-    from ..view import View
+    pos = read_position(position)
+    from lcanalysis.game.view import View
 
     if isinstance(pos, View):
         raise SearchError("bracket needs a full position")

@@ -43,8 +43,8 @@ import time
 import numpy as np
 from numba import float64, int32, int64, njit, uint64
 
-from ..analysis import Analysis, MoveValue
-from ..core.kernel import (
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core.kernel import (
     H_BLOCKED,
     H_DECK_END,
     H_DECK_POS,
@@ -71,9 +71,10 @@ from ..core.kernel import (
     undo_draw,
     undo_place,
 )
-from ..evaluate import evaluate_difference
-from ..view import View
-from ._common import (
+from lcanalysis.evaluator import evaluate_difference
+from lcanalysis.game.notation import read_position
+from lcanalysis.game.view import View
+from lcanalysis.search.common import (
     LEAF_AS_IS,
     LEAF_EVALUATOR,
     LEAF_SIMPLE,
@@ -82,7 +83,6 @@ from ._common import (
     bounds_dict,
     check_bounds,
     check_state,
-    load,
     move_texts,
 )
 
@@ -175,7 +175,7 @@ def _dead_cut(s, nc, c):
 def _leaf_value(s, nc, leaf):
     """Score difference for the player to move as the table stands, or an estimate of the
     final difference: the simple leaf adds half of what the hands could still play, the
-    evaluator leaf is the hand evaluator's expected final scores (``lcanalysis.evaluate``)."""
+    evaluator leaf is the hand evaluator's expected final scores (``lcanalysis.evaluator``)."""
     p = s[H_TO_MOVE]
     if leaf == LEAF_EVALUATOR:
         return evaluate_difference(s, p, -1)
@@ -1120,7 +1120,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     on their value (``exact`` False, reason "at most"). Returns an ``Analysis``; with
     ``max_nodes`` reached it raises ``SearchBudgetExceeded``.
     """
-    pos = load(position)
+    pos = read_position(position)
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
     if stalls is None:

@@ -20,12 +20,22 @@ from math import comb, prod
 import numpy as np
 from numba import njit
 
-from ..analysis import Analysis, MoveValue
-from ..cards import number_types, types_from_counts
-from ..core.kernel import H_DECK_END, H_DECK_POS, H_NC, H_TURN_CAP, MAX_MOVES, RANKS, off_deck, off_hand
-from ..view import sub_multisets
-from ._common import SearchError, bounds_dict, check_bounds, load, move_text
-from .perfect import (
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core.kernel import (
+    H_DECK_END,
+    H_DECK_POS,
+    H_NC,
+    H_TURN_CAP,
+    MAX_MOVES,
+    RANKS,
+    off_deck,
+    off_hand,
+)
+from lcanalysis.game.cards import number_types, types_from_counts
+from lcanalysis.game.notation import read_position
+from lcanalysis.game.view import sub_multisets
+from lcanalysis.search.common import SearchError, bounds_dict, check_bounds, move_text
+from lcanalysis.search.perfect import (
     HEURISTIC_REASON,
     LEAF_AS_IS,
     ZOBRIST,
@@ -187,10 +197,10 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     one thread (node counts differ: the chunks do not share table entries, so they search more
     nodes in all; it pays only when each split's search is heavy, docs/endgame.md).
     """
-    from ..position import Position
-    from ..view import View
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.view import View
 
-    v = load(view)
+    v = read_position(view)
     if isinstance(v, Position):
         v = v.view(v.to_move)
     if not isinstance(v, View):

@@ -1,0 +1,95 @@
+"""``lcanalysis studies ...``: regenerate the data behind the notebooks and articles.
+
+- ``data``: the files in ``data/`` the notebooks read (``studies.data``);
+- ``wager-tables``: the wager tables (``studies.wager_tables``);
+- ``wager-claims``: the literature's wager claims tested (``studies.wager_claims``);
+- ``wager-sim``: the wager models against simulated play (``wagers.simulation``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
+    p = sub.add_parser("studies", help="regenerate the data behind the notebooks and articles",
+                       description=__doc__.splitlines()[0])
+    studies = p.add_subparsers(dest="study", required=True)
+
+    d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read")
+    from lcanalysis.studies.data import DATA_COMMANDS
+
+    d.add_argument("--root", default="data", help="folder to write into (default: data)")
+    d.add_argument("--only", nargs="+", choices=sorted(DATA_COMMANDS), help="only these files")
+    d.add_argument("--deals", type=int, default=20000, help="first-player study: deals")
+    d.add_argument("--matches", type=int, default=10000, help="match study: matches")
+    d.add_argument("--rounds", type=int, default=None, help="rounds for colours (20000) or wager_models (2000)")
+    d.add_argument("--mc", type=int, default=2000, help="Monte Carlo samples per wager-model prediction")
+    d.add_argument("--positions", type=int, default=400,
+                   help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4)")
+    d.add_argument("--seed", type=int, default=0, help="random seed")
+    d.set_defaults(func=cmd_data)
+
+    t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder")
+    t.add_argument("--out", default="data", help="folder to write into (default: data)")
+    t.add_argument("names", nargs="*", help="only these tables (file names)")
+    t.set_defaults(func=cmd_wager_tables)
+
+    c = studies.add_parser("wager-claims", help="test the strategy literature's wager claims")
+    c.add_argument("--rounds", type=int, default=4000, help="simulated rounds")
+    c.add_argument("--seed", type=int, default=0, help="random seed")
+    c.set_defaults(func=cmd_wager_claims)
+
+    s = studies.add_parser("wager-sim", help="the wager models against simulated play")
+    s.add_argument("--rounds", type=int, default=2000, help="simulated rounds")
+    s.add_argument("--snap-turn", type=int, nargs="+", default=[4, 20], help="turns at which to predict")
+    s.add_argument("--seed", type=int, default=0, help="random seed")
+    s.add_argument("--mc", type=int, default=2000, help="Monte Carlo samples per prediction")
+    s.set_defaults(func=cmd_wager_sim)
+
+
+def cmd_data(args: argparse.Namespace) -> int:
+    from lcanalysis.studies.data import write_data
+
+    for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
+                           args.positions):
+        print(path)
+    return 0
+
+
+def cmd_wager_tables(args: argparse.Namespace) -> int:
+    from lcanalysis.cli.common import UsageError
+    from lcanalysis.studies.wager_tables import TABLES, write_tables
+
+    unknown = [n for n in args.names if n not in TABLES]
+    if unknown:
+        raise UsageError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
+    write_tables(args.out, args.names or None, file=sys.stdout)
+    return 0
+
+
+def cmd_wager_claims(args: argparse.Namespace) -> int:
+    from lcanalysis.studies.wager_claims import report
+
+    report(args.rounds, args.seed)
+    return 0
+
+
+def cmd_wager_sim(args: argparse.Namespace) -> int:
+    from lcanalysis.wagers.simulation import compare_decline, compare_models
+
+    for t in args.snap_turn:
+        compare_models(args.rounds, t, args.seed, args.mc, file=sys.stdout)
+        print()
+        compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout)
+        print()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``lcanalysis studies ...`` on its own (tests and scripts)."""
+    from lcanalysis.cli.main import main as cli_main
+
+    return cli_main(["studies", *(sys.argv[1:] if argv is None else argv)])

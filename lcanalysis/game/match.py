@@ -1,0 +1,68 @@
+"""A match of N rounds: who starts each round, running totals, and who won (spec/rules.md "A match")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+
+
+@dataclass
+class Match:
+    """Running state of a match. ``first_starter`` starts round 1 (the box: the oldest player).
+
+    From round 2 the player with the higher running total starts; on a tie the convention
+    ``rules.tied_start`` decides: "alternate" (the player who did not start the previous
+    round) or "same" (the previous starter again).
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    first_starter: int = 0
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+    round_scores: list[tuple[int, int]] = field(default_factory=list)
+    starters: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.first_starter not in (0, 1):
+            raise ValueError(f"first_starter must be 0 or 1, got {self.first_starter!r}")
+
+    @property
+    def round_number(self) -> int:
+        """The round about to be played (1-based); ``rules.rounds + 1`` once the match is over."""
+        return len(self.round_scores) + 1
+
+    def is_over(self) -> bool:
+        return len(self.round_scores) >= self.rules.rounds
+
+    def next_starter(self) -> int:
+        if not self.starters:
+            return self.first_starter
+        a, b = self.totals
+        if a != b:
+            return 0 if a > b else 1
+        previous = self.starters[-1]
+        return 1 - previous if self.rules.tied_start == "alternate" else previous
+
+    def new_round(self, seed: int | None = None) -> Position:
+        """Deal the next round with the right starter; the position carries the match state."""
+        if self.is_over():
+            raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
+        pos = Position.deal(seed=seed, rules=self.rules, starter=self.next_starter())
+        pos.match = {"round": self.round_number, "totals": list(self.totals)}
+        return pos
+
+    def record(self, scores: tuple[int, int], starter: int | None = None) -> None:
+        """Add a finished round's scores (player 0, player 1)."""
+        if self.is_over():
+            raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
+        self.starters.append(self.next_starter() if starter is None else starter)
+        self.round_scores.append((int(scores[0]), int(scores[1])))
+        self.totals = [self.totals[0] + int(scores[0]), self.totals[1] + int(scores[1])]
+
+    def winner(self) -> int | None:
+        """0 or 1, or None for a draw (a tied total: spec convention). Only once the match is over."""
+        if not self.is_over():
+            raise ValueError("the match is not over yet")
+        a, b = self.totals
+        return None if a == b else (0 if a > b else 1)

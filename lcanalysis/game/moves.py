@@ -1,0 +1,88 @@
+"""Turns in the notation of spec/interchange.md (``+R7/D``, ``-Bw/G``, ``/D``) and their kernel codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lcanalysis.game.cards import COLOR_LETTERS, RANKS_PER_COLOR, Card, CardError, color_index
+
+DRAW_PILE = "D"
+
+
+class MoveError(ValueError):
+    """A move string that does not parse, or a code that names no move."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A whole turn: place ``card`` (``play=True`` onto the own expedition, else the discard
+    pile), then draw from ``source`` ('D' or a colour letter). ``card is None`` is the draw
+    half alone, for a position in its draw step."""
+
+    card: Card | None
+    play: bool
+    source: str
+
+    @classmethod
+    def parse(cls, text: str, colors: int = 6) -> Move:
+        if not isinstance(text, str):
+            raise MoveError(f"a move must be a string like '+R7/D', got {text!r}")
+        s = text.strip()
+        if "/" not in s:
+            raise MoveError(f"move {text!r} has no '/<source>': write e.g. '+R7/D' or '-Bw/G'")
+        head, src = s.split("/", 1)
+        src = src.strip().upper()
+        if src != DRAW_PILE:
+            try:
+                src = COLOR_LETTERS[color_index(src, colors)]
+            except CardError:
+                raise MoveError(
+                    f"move {text!r}: source {src!r} is neither D (draw pile) nor a colour letter"
+                ) from None
+        if head == "":
+            return cls(None, False, src)
+        if head[0] not in "+-":
+            raise MoveError(f"move {text!r} must start with '+' (play) or '-' (discard)")
+        try:
+            card = Card.parse(head[1:], colors)
+        except CardError as exc:
+            raise MoveError(f"move {text!r}: {exc}") from None
+        return cls(card, head[0] == "+", src)
+
+    @classmethod
+    def from_code(cls, code: int, colors: int) -> Move:
+        base = colors + 1
+        place, src = divmod(int(code), base)
+        source = DRAW_PILE if src == 0 else COLOR_LETTERS[src - 1]
+        if place == 2 * RANKS_PER_COLOR * colors:
+            return cls(None, False, source)
+        if not 0 <= place < 2 * RANKS_PER_COLOR * colors:
+            raise MoveError(f"move code {code} is out of range for {colors} colours")
+        t, discard = divmod(place, 2)
+        return cls(Card.from_type(t), not discard, source)
+
+    def code(self, colors: int) -> int:
+        """The kernel's integer for this turn."""
+        base = colors + 1
+        src = 0 if self.source == DRAW_PILE else COLOR_LETTERS.index(self.source) + 1
+        if self.card is None:
+            place = 2 * RANKS_PER_COLOR * colors
+        else:
+            if self.card.color >= colors:
+                raise MoveError(f"move {self}: colour {self.card.color_letter} is not in the {colors}-colour game")
+            place = self.card.type * 2 + (0 if self.play else 1)
+        if src > colors:
+            raise MoveError(f"move {self}: source {self.source} is not in the {colors}-colour game")
+        return place * base + src
+
+    @property
+    def draws_from_deck(self) -> bool:
+        return self.source == DRAW_PILE
+
+    def __str__(self) -> str:
+        if self.card is None:
+            return "/" + self.source
+        return ("+" if self.play else "-") + str(self.card) + "/" + self.source
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"

@@ -1,0 +1,262 @@
+"""What one player knows: the information set behind "what should I play here?".
+
+A ``View`` holds the viewer's hand, the table, the discard piles, the draw pile's size,
+the opponent's hand size and the cards known to be in it (taken from discard piles),
+and the round's history. The *unseen* cards are everything else; every split of them into
+the opponent's unknown cards and the draw pile is a full position consistent with the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from math import comb, factorial, prod
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lcanalysis.game.cards import COLOR_LETTERS, Card, copies, number_types, types_from_counts
+from lcanalysis.game.moves import Move
+from lcanalysis.game.rules import Rules
+
+if TYPE_CHECKING:
+    from lcanalysis.game.position import Position
+
+
+@dataclass
+class View:
+    """One player's information set. ``expeditions[p][c]`` and ``discards[c]`` are card lists in
+    the order placed; ``opponent_known`` are cards known to be in the opponent's hand."""
+
+    rules: Rules
+    viewer: int
+    to_move: int
+    hand: list[Card]
+    expeditions: tuple[list[list[Card]], list[list[Card]]]
+    discards: list[list[Card]]
+    deck_count: int
+    opponent_known: list[Card]
+    opponent_count: int
+    history: list[Move] = field(default_factory=list)
+    phase: str = "place"
+    blocked: str | None = None
+    match: dict[str, Any] | None = None
+
+    # --- construction ------------------------------------------------------------
+
+    @classmethod
+    def of(cls, position: Position, player: int) -> View:
+        """The view ``player`` has of a full position."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        nc = position.colors
+        return cls(
+            rules=position.rules,
+            viewer=player,
+            to_move=position.to_move,
+            hand=position.hand(player),
+            expeditions=tuple([position.expedition(p, c) for c in range(nc)] for p in range(2)),  # type: ignore[arg-type]
+            discards=[position.discard_pile(c) for c in range(nc)],
+            deck_count=position.deck_count,
+            opponent_known=position.known_cards(1 - player),
+            opponent_count=len(position.hand(1 - player)),
+            history=list(position.history),
+            phase=position.phase,
+            blocked=position.blocked,
+            match=dict(position.match) if position.match else None,
+        )
+
+    @classmethod
+    def from_parts(cls, hand: Sequence[Any], opponent_count: int, deck_count: int, *,
+                   opponent_known: Sequence[Any] = (), expeditions: Sequence[Sequence[Any]] = ((), ()),
+                   discards: Sequence[Any] = (), rules: Rules | None = None, viewer: int = 0,
+                   to_move: int | None = None, phase: str = "place", blocked: str | None = None,
+                   history: Sequence[Any] = (), match: dict[str, Any] | None = None) -> View:
+        """Build and validate a view from card lists (strings or ``Card``)."""
+        from lcanalysis.game.notation import build_view
+
+        return build_view(hand=hand, opponent_count=opponent_count, deck_count=deck_count,
+                          opponent_known=opponent_known, expeditions=expeditions, discards=discards,
+                          rules=rules or Rules(), viewer=viewer, to_move=viewer if to_move is None else to_move,
+                          phase=phase, blocked=blocked, history=history, match=match)
+
+    # --- what is unseen ------------------------------------------------------------
+
+    @property
+    def colors(self) -> int:
+        return self.rules.colors
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.viewer
+
+    def visible_counts(self) -> np.ndarray:
+        """Count per card type of every card the viewer can see or knows the place of."""
+        counts = np.zeros(number_types(self.colors), dtype=np.int64)
+        groups = [self.hand, self.opponent_known] + [cards for p in range(2) for cards in self.expeditions[p]]
+        groups += self.discards
+        for cards in groups:
+            for card in cards:
+                counts[card.type] += 1
+        return counts
+
+    def unseen_counts(self) -> np.ndarray:
+        """Count per card type of the unseen cards: the opponent's unknown cards plus the draw pile."""
+        total = np.array([copies(t) for t in range(number_types(self.colors))], dtype=np.int64)
+        return total - self.visible_counts()
+
+    def unseen(self) -> list[Card]:
+        return [Card.from_type(t) for t in types_from_counts(self.unseen_counts())]
+
+    @property
+    def opponent_unknown(self) -> int:
+        """How many of the opponent's cards the viewer cannot name."""
+        return self.opponent_count - len(self.opponent_known)
+
+    def split_count(self) -> int:
+        """Splits of the physical unseen cards into the opponent's unknown cards and the deck."""
+        return comb(int(self.unseen_counts().sum()), self.opponent_unknown)
+
+    def distinct_splits(self) -> int:
+        """Splits once identical wagers are merged (what ``splits()`` yields)."""
+        return sum(1 for _ in sub_multisets(list(self.unseen_counts()), self.opponent_unknown))
+
+    def splits(self) -> Iterator[tuple[float, list[int], list[int]]]:
+        """Every way to split the unseen cards: ``(probability, opponent_unknown_types, deck_types)``.
+
+        All splits of the physical cards are equally likely (spec/interchange.md "Endgame
+        values"), so a split taking ``k`` of ``n`` identical unseen wagers carries ``C(n, k)``.
+        The probabilities add up to 1.
+        """
+        counts = [int(x) for x in self.unseen_counts()]
+        u = self.opponent_unknown
+        total = comb(sum(counts), u)
+        for pick in sub_multisets(counts, u):
+            weight = prod(comb(n, k) for n, k in zip(counts, pick) if k)
+            opp = types_from_counts(pick)
+            rest = types_from_counts([n - k for n, k in zip(counts, pick)])
+            yield weight / total, opp, rest
+
+    def complete(self, opponent_unknown: Sequence[Any], deck: Sequence[Any]) -> Position:
+        """The full position this view becomes when the opponent's unknown cards and the draw
+        pile (top first) are these. Raises ``PositionError`` if they do not fit the view."""
+        from lcanalysis.game.notation import position_from_view
+
+        return position_from_view(self, opponent_unknown, deck)
+
+    def consistent_positions(self, orders: bool = False) -> Iterator[tuple[float, Position]]:
+        """Every full position consistent with this view, with its probability.
+
+        By default the draw pile's order is left as chance (the returned positions hold it in a
+        fixed order; ``Position.deck_draw_outcomes`` gives the draws). With ``orders=True`` every
+        distinct order of the draw pile is listed too (grows factorially: small decks only).
+        """
+        for prob, opp, rest in self.splits():
+            if not orders:
+                yield prob, self.complete(opp, rest)
+                continue
+            perms = list(_multiset_permutations(rest))
+            for order in perms:
+                yield prob / len(perms), self.complete(opp, order)
+
+    def sample_positions(self, n: int, seed: int | None = None) -> list[Position]:
+        """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
+        if n < 0:
+            raise ValueError(f"n must be >= 0, got {n}")
+        rng = np.random.default_rng(seed)
+        cards = np.array(types_from_counts(self.unseen_counts()), dtype=np.int64)
+        u = self.opponent_unknown
+        out = []
+        for _ in range(n):
+            perm = rng.permutation(cards)
+            out.append(self.complete(perm[:u].tolist(), perm[u:].tolist()))
+        return out
+
+    # --- other forms ---------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        from lcanalysis.game.notation import view_to_json
+
+        return view_to_json(self)
+
+    def to_string(self) -> str:
+        from lcanalysis.game.notation import view_to_string
+
+        return view_to_string(self)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"read_position({self.to_string()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, View) and self.to_json() == other.to_json()
+
+    def to_text(self) -> str:
+        from lcanalysis.show.render import view_text
+
+        return view_text(self)
+
+    def _repr_svg_(self) -> str:
+        from lcanalysis.show.render import view_svg
+
+        return view_svg(self)
+
+    def expedition_cards(self, player: int, color: int | str) -> list[Card]:
+        c = COLOR_LETTERS.index(color.upper()) if isinstance(color, str) else color
+        return self.expeditions[player][c]
+
+
+def sub_multisets(counts: list[int], size: int, start: int = 0) -> Iterator[list[int]]:
+    """Every count vector ``k`` with ``0 <= k[t] <= counts[t]`` summing to ``size``."""
+    n = len(counts)
+    remaining = [0] * (n + 1)
+    for t in range(n - 1, -1, -1):
+        remaining[t] = remaining[t + 1] + counts[t]
+    pick = [0] * n
+
+    def rec(t: int, left: int) -> Iterator[list[int]]:
+        if left == 0:
+            yield list(pick)
+            return
+        if t == n or remaining[t] < left:
+            return
+        for k in range(min(counts[t], left), -1, -1):
+            pick[t] = k
+            yield from rec(t + 1, left - k)
+        pick[t] = 0
+
+    yield from rec(start, size)
+
+
+def _multiset_permutations(items: list[int]) -> Iterator[list[int]]:
+    """Distinct orders of a multiset, each once."""
+    counts: dict[int, int] = {}
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+    keys = sorted(counts)
+    out: list[int] = []
+
+    def rec() -> Iterator[list[int]]:
+        if len(out) == len(items):
+            yield list(out)
+            return
+        for k in keys:
+            if counts[k]:
+                counts[k] -= 1
+                out.append(k)
+                yield from rec()
+                out.pop()
+                counts[k] += 1
+
+    yield from rec()
+
+
+def multiset_orders(items: list[int]) -> int:
+    """How many distinct orders a multiset has (for callers sizing ``orders=True``)."""
+    counts: dict[int, int] = {}
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+    return factorial(len(items)) // prod(factorial(v) for v in counts.values())
+

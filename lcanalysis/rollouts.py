@@ -1,0 +1,127 @@
+"""The one flat Monte Carlo driver: candidate turns of a view played out in shared sampled worlds.
+
+A *world* is one deal of the cards the viewer cannot see (the opponent's unknown cards and the
+order of the draw pile), drawn uniformly (or, with ``bias`` > 1, favouring cards the opponent
+can still use). World ``i`` depends only on the seed and ``i``, so every candidate is played in
+the same worlds (common random numbers) and a sample can be extended later. After the candidate
+turn, both sides play the round out with the heuristic policy, each seeing only its own cards;
+the outcome is the final score difference, mover minus opponent.
+
+The advisor, the search agent and the explorer's rollout table all sample through ``Rollouts``;
+each decides which turns deserve more worlds, and ``Rollouts.analysis`` turns the samples into
+the one answer type, ``Analysis``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core import kernel as K
+from lcanalysis.core import policy as P
+from lcanalysis.game.moves import Move
+from lcanalysis.game.view import View
+
+#: rollouts the search agent and the advisor budget per millisecond of thinking time. Measured on
+#: this project's 2-core machine: about 7 heuristic rollouts per ms from the deal to the end of a
+#: round, more later in the round; the budget is a count, not a clock, so answers are reproducible.
+ROLLOUTS_PER_MS = 6.0
+
+
+def some_state(view: View) -> np.ndarray:
+    """One full kernel state consistent with the view (a fixed deal of the unseen cards): what a
+    policy that reads only the mover's information needs."""
+    unseen = view.unseen()
+    u = view.opponent_unknown
+    return view.complete(unseen[:u], unseen[u:]).state.copy()
+
+
+def view_state(view: View) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The kernel array of a view with the hidden cards left out.
+
+    Returns ``(base, pool, n_unknown, opponent)``: ``base`` holds the viewer's hand, the table,
+    the opponent's *known* cards and an empty draw pile of the right size; ``pool`` lists the
+    unseen card types (the opponent's unknown cards plus the draw pile), to be dealt by
+    ``policy.determinize``. Any deal of ``pool`` is a full position consistent with the view.
+    """
+    unseen = view.unseen()
+    u = view.opponent_unknown
+    base = view.complete(unseen[:u], unseen[u:]).state.copy()
+    nc = view.colors
+    oh = K.off_hand(nc, view.opponent)
+    for card in unseen[:u]:
+        base[oh + card.type] -= 1
+    od = K.off_deck(nc)
+    base[od + int(base[K.H_DECK_POS]):od + int(base[K.H_DECK_END])] = 0
+    pool = np.array([c.type for c in unseen], dtype=np.int32)
+    return base, pool, u, view.opponent
+
+
+def policy_ranking(view: View, params: np.ndarray = P.HEURISTIC_PARAMS) -> np.ndarray:
+    """Every legal turn's kernel code, in the policy's order of generation, and its one-ply score."""
+    s = some_state(view)
+    codes = np.empty(K.MAX_MOVES, np.int32)
+    scores = np.empty(K.MAX_MOVES, np.float64)
+    n = P.policy_scores(s, params, codes, scores)
+    return codes[:n].copy(), scores[:n].copy()
+
+
+class Rollouts:
+    """Candidate turns (kernel codes) of ``view`` and their play-out outcomes so far.
+
+    ``samples[k]`` holds candidate ``k``'s outcomes in worlds ``0 .. len(samples[k]) - 1``.
+    """
+
+    def __init__(self, view: View, codes: Sequence[int] | np.ndarray, seed: int = 0,
+                 params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0) -> None:
+        self.view = view
+        self.codes = np.asarray(codes, dtype=np.int32)
+        self.seed = int(seed)
+        self.params = params
+        self.bias = float(bias)
+        self._base, self._pool, self._unknown, self._opp = view_state(view)
+        self.samples: list[np.ndarray] = [np.empty(0, np.float64) for _ in range(len(self.codes))]
+
+    def sample(self, worlds: int, which: Sequence[int] | None = None) -> None:
+        """Extend the candidates ``which`` (default: all, which must then share one sample size)
+        to ``worlds`` worlds each."""
+        idx = list(range(len(self.codes))) if which is None else [int(k) for k in which]
+        if not idx:
+            return
+        first = len(self.samples[idx[0]])
+        if any(len(self.samples[k]) != first for k in idx):
+            raise ValueError("candidates extended together must have the same number of worlds")
+        if worlds <= first:
+            return
+        more = np.empty((len(idx), worlds - first), np.float64)
+        P.flat_mc(self._base, self._pool, self._unknown, self._opp, self.codes[idx], first, int(worlds),
+                  self.seed, self.params, self.params, more, self.bias)
+        for j, k in enumerate(idx):
+            self.samples[k] = np.concatenate([self.samples[k], more[j]]) if first else more[j]
+
+    @property
+    def worlds(self) -> int:
+        """The number of worlds sampled in all, over every candidate."""
+        return int(sum(len(x) for x in self.samples))
+
+    def means(self) -> np.ndarray:
+        return np.array([x.mean() for x in self.samples])
+
+    def move(self, k: int) -> Move:
+        return Move.from_code(int(self.codes[k]), self.view.colors)
+
+    def analysis(self, kind: str, method: str, seconds: float = 0.0, notes: Sequence[str] = (),
+                 reason: str = "", keep_samples: bool = False) -> Analysis:
+        """The samples as ranked turns: each turn's mean outcome and the standard error over worlds."""
+        moves = []
+        for k, x in enumerate(self.samples):
+            extra: dict = {"worlds": len(x)}
+            if keep_samples:
+                extra["samples"] = x.copy()
+            moves.append(MoveValue(str(self.move(k)), float(x.mean()),
+                                   float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
+                                   exact=False, reason=reason, extra=extra))
+        return Analysis(moves, kind=kind, exact=False, nodes=self.worlds, seconds=seconds, method=method,
+                        notes=list(notes))

@@ -1,0 +1,95 @@
+"""The files in ``data/`` that the notebooks read, each with a ``.cmd`` sidecar holding the command
+that regenerates it (``lcanalysis studies data``; see data/README.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+
+from lcanalysis.game.position import Position
+from lcanalysis.studies.first_player import first_player_rounds, simulate_matches
+from lcanalysis.studies.opening import simulated_colours, wager_grid, wager_models_vs_play
+from lcanalysis.studies.stalling import stalling_study
+
+# --- data files ----------------------------------------------------------------------------------
+
+DATA_COMMANDS = {
+    "positions": "lcanalysis studies data --only positions",
+    "wager_grid": "lcanalysis studies data --only wager_grid",
+    "first_player_rounds": "lcanalysis studies data --only first_player_rounds --deals 20000",
+    "matches": "lcanalysis studies data --only matches --matches 10000",
+    "colours": "lcanalysis studies data --only colours --rounds 20000",
+    "wager_models": "lcanalysis studies data --only wager_models --rounds 2000 --mc 2000",
+    "stalling": "lcanalysis studies data --only stalling --positions 400",
+}
+
+
+def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
+               seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
+    """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
+    sidecar with the command that regenerates it."""
+    from lcanalysis.game.examples import EXAMPLES, example_text
+
+    written = []
+
+    def side(path: str, key: str) -> None:
+        with open(path + ".cmd", "w", encoding="utf-8") as fh:
+            fh.write(DATA_COMMANDS[key] + "\n")
+        written.append(path)
+
+    want = set(only or DATA_COMMANDS)
+    if "positions" in want:
+        d = os.path.join(root, "positions")
+        os.makedirs(d, exist_ok=True)
+        for name in EXAMPLES:
+            path = os.path.join(d, f"{name}.json")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(json.loads(example_text(name)), indent=1) + "\n")
+            side(path, "positions")
+        path = os.path.join(d, "positions.txt")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.writelines(Position.deal(seed=s).view(0).to_string() + "\n" for s in range(5))
+        side(path, "positions")
+    if "wager_grid" in want:
+        path = os.path.join(root, "tables", "wager_grid.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        wager_grid(draws=range(0, 23, 2), sums=range(9, 28), cards=3).to_csv(path, index=False, float_format="%.4f")
+        side(path, "wager_grid")
+    if "first_player_rounds" in want:
+        path = os.path.join(root, "simulated", "first_player_rounds.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        first_player_rounds(deals=deals, seed=seed).to_csv(path, index=False)
+        side(path, "first_player_rounds")
+    if "matches" in want:
+        path = os.path.join(root, "simulated", "matches.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        simulate_matches(matches=matches, seed=seed).to_csv(path, index=False)
+        side(path, "matches")
+    if "colours" in want:
+        path = os.path.join(root, "simulated", "colours.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        simulated_colours(rounds=rounds or 20000, seed=seed).to_csv(path, index=False)
+        side(path, "colours")
+    if "wager_models" in want:
+        path = os.path.join(root, "simulated", "wager_models_vs_play.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed, n_mc=mc).to_csv(
+            path, index=False, float_format="%.4f")
+        side(path, "wager_models")
+    if "stalling" in want:
+        path = os.path.join(root, "simulated", "stalling.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        stalling_study(n=[positions, positions, positions // 5], cards_left=[2, 3, 4], seed=seed,
+                       progress=True).to_csv(path, index=False, float_format="%.6g")
+        side(path, "stalling")
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.experiments", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("data", help="regenerate the files in data/")
+    p.add_argument("--root", default="data")

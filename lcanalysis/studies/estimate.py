@@ -1,0 +1,58 @@
+"""Estimates with their uncertainty: a sample mean with its standard error, and a table of them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+# --- estimates with their uncertainty ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sample mean with its standard error and sample size."""
+
+    mean: float
+    stderr: float
+    n: int
+
+    @classmethod
+    def of(cls, values: Iterable[float]) -> Estimate:
+        x = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=float)
+        if x.size == 0:
+            return cls(math.nan, math.nan, 0)
+        se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
+        return cls(float(x.mean()), se, int(x.size))
+
+    @classmethod
+    def proportion(cls, hits: Iterable[bool]) -> Estimate:
+        x = np.asarray(list(hits) if not isinstance(hits, np.ndarray) else hits, dtype=float)
+        if x.size == 0:
+            return cls(math.nan, math.nan, 0)
+        p = float(x.mean())
+        return cls(p, math.sqrt(max(p * (1 - p), 0.0) / x.size), int(x.size))
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.2f} ± {self.stderr:.2f} (n={self.n})"
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        return f"{format(self.mean, spec)} ± {format(self.stderr, spec.lstrip('+'))}"
+
+
+def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:
+    """A table of named estimates: mean, standard error, 95% interval, sample size."""
+    import pandas as pd
+
+    return pd.DataFrame([{"quantity": k, "estimate": round(e.mean, digits), "s.e.": round(e.stderr, digits),
+                          "95% low": round(e.ci95[0], digits), "95% high": round(e.ci95[1], digits), "n": e.n}
+                         for k, e in estimates.items()]).set_index("quantity")

@@ -1,0 +1,98 @@
+"""Study: how big is the first player's advantage, and does the three-round match even it out?
+(notebooks/article_first_player_advantage.ipynb)"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.studies.estimate import Estimate
+
+# --- first player's advantage and the three-round match ------------------------------------------
+
+
+def _play_out(pos: Position, seed: int) -> tuple[int, int]:
+    """Both seats played by the heuristic agent (compiled) to the end of the round."""
+    from lcanalysis.core import kernel as K
+    from lcanalysis.core import policy as F
+
+    s = pos.state.copy()
+    F.play_round(s, np.array([1, 1], dtype=np.int32), F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, int(seed))
+    return int(K.player_score(s, 0)), int(K.player_score(s, 1))
+
+
+def swapped(pos: Position) -> Position:
+    """The same deal with the two hands exchanged (a duplicate deal): the starter gets the other hand."""
+    return Position.from_parts([pos.hand(1), pos.hand(0)], deck=pos.deck, rules=pos.rules, to_move=pos.to_move)
+
+
+def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5) -> Any:
+    """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
+    starter always seat 0. One row per deal: the starter's score minus the other's in each
+    playing and their mean (the deal's luck cancels in ``starter_edge``)."""
+    import pandas as pd
+
+    rules = Rules(colors=colors)
+    rows = []
+    for i in range(deals):
+        pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules, starter=0)
+        a = _play_out(pos, seed=i)
+        b = _play_out(swapped(pos), seed=i)
+        rows.append({"deal": i, "starter_a": a[0], "other_a": a[1], "starter_b": b[0], "other_b": b[1],
+                     "diff_a": a[0] - a[1], "diff_b": b[0] - b[1],
+                     "starter_edge": ((a[0] - a[1]) + (b[0] - b[1])) / 2})
+    return pd.DataFrame(rows)
+
+
+def first_player_summary(rounds: Any) -> dict[str, Estimate]:
+    """The first player's edge per round (points, duplicate-deal mean), their chance of winning
+    a round, and the spread of a single round's difference."""
+    diffs = np.concatenate([rounds["diff_a"].to_numpy(), rounds["diff_b"].to_numpy()])
+    return {
+        "edge (points per round)": Estimate.of(rounds["starter_edge"].to_numpy()),
+        "edge, no duplicate (points)": Estimate.of(diffs),
+        "starter wins the round": Estimate.proportion(diffs > 0),
+        "round is drawn": Estimate.proportion(diffs == 0),
+    }
+
+
+def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5) -> Any:
+    """Play ``matches`` matches of ``rounds`` rounds (heuristic agent on both seats, seat 0 starts
+    round 1, later rounds started by the leader as the rules say). One row per match."""
+    import pandas as pd
+
+    from lcanalysis.game.match import Match
+
+    rules = Rules(colors=colors, rounds=rounds)
+    rows = []
+    for i in range(matches):
+        m = Match(rules=rules, first_starter=0)
+        starters = []
+        for r in range(rounds):
+            pos = m.new_round(seed=(seed * 1_000_003 + i) * 7 + r)
+            starters.append(pos.to_move)
+            m.record(_play_out(pos, seed=i * 7 + r), starter=pos.to_move)
+        w = m.winner()
+        rows.append({"match": i, "total_0": m.totals[0], "total_1": m.totals[1],
+                     "first_round_diff": m.round_scores[0][0] - m.round_scores[0][1],
+                     **{f"starter_{r + 1}": st for r, st in enumerate(starters)},
+                     "winner": -1 if w is None else w})
+    return pd.DataFrame(rows)
+
+
+def match_summary(matches: Any) -> dict[str, Estimate]:
+    """The round-1 starter's (seat 0) chance to win the match and to win round 1, and the edge in points."""
+    diff = (matches["total_0"] - matches["total_1"]).to_numpy()
+    decided = matches["winner"].to_numpy() >= 0
+    return {
+        "round-1 starter wins round 1": Estimate.proportion(matches["first_round_diff"].to_numpy() > 0),
+        "round-1 starter wins the match": Estimate.proportion(matches["winner"].to_numpy() == 0),
+        "match decided (not drawn)": Estimate.proportion(decided),
+        "match edge (points)": Estimate.of(diff),
+        "round-1 starter starts round 2": Estimate.proportion(matches["starter_2"].to_numpy() == 0)
+        if "starter_2" in matches else Estimate(math.nan, math.nan, 0),
+    }

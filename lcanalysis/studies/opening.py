@@ -1,0 +1,171 @@
+"""Study: when should you open a colour, and what is a wager worth in play?
+(notebooks/article_opening_a_colour.ipynb, notebooks/wager_study.ipynb)"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.studies.estimate import Estimate
+
+
+def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
+    """``score_by_colours_opened`` as named estimates (counts seen in at least ``min_rounds`` rounds)."""
+    table = score_by_colours_opened(colours)
+    return {f"{int(r['colours opened'])} colours ({int(r['rounds'])} rounds)":
+            Estimate(float(r["mean round score"]), float(r["s.e."]), int(r["rounds"]))
+            for _, r in table.iterrows() if r["rounds"] >= min_rounds}
+
+
+# --- opening a colour and wagers -----------------------------------------------------------------
+
+
+def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: int = 0,
+                  unseen_total: int = 52) -> Any:
+    """Canonical model (exact means): the value of opening a colour holding the numbers ``held``
+    (each an iterable of face values) with ``wagers`` wagers, for each number of draws left.
+    Columns: held, sum, cards, draws, mean, p_break_even, p_positive."""
+    import pandas as pd
+
+    from lcanalysis.wagers.canonical import wager_distribution
+
+    rows = []
+    for h in held:
+        for k in draws:
+            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=int(k), unseen_total=unseen_total,
+                                     exact=False)
+            o = res.outcome(wagers)
+            rows.append({"held": " ".join(map(str, h)), "sum": sum(h), "cards": len(h), "draws": int(k),
+                         "mean": float(o.mean), "p_break_even": float(o.p_break_even),
+                         "p_positive": float(o.p_positive)})
+    return pd.DataFrame(rows)
+
+
+def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int = 52) -> Any:
+    """For holdings of ``cards`` numbers with each total in ``sums`` (the most even spread of
+    values that gives that total) and each number of draws: the canonical model's mean for 0..3
+    wagers, the chance of breaking even with 0 and 1 wager, and the value of one extra wager."""
+    import pandas as pd
+
+    from lcanalysis.wagers.canonical import wager_distribution
+
+    rows = []
+    for total in sums:
+        h = holding_with_sum(cards, total)
+        if h is None:
+            continue
+        for k in draws:
+            res = wager_distribution(hand=h, hand_wagers=3, draws=int(k), unseen_total=unseen_total, exact=False)
+            means = [float(res.outcome(j).mean) for j in range(4)]
+            rows.append({"held": " ".join(map(str, h)), "sum": total, "draws": int(k),
+                         **{f"mean_{j}": means[j] for j in range(4)},
+                         "p_break_even_0": float(res.outcome(0).p_break_even),
+                         "p_break_even_1": float(res.outcome(1).p_break_even),
+                         "wager_value": means[1] - means[0]})
+    return pd.DataFrame(rows)
+
+
+def holding_with_sum(cards: int, total: int) -> list[int] | None:
+    """``cards`` distinct face values 2..10 adding up to ``total``, as evenly spread as possible
+    (None when impossible). ``holding_with_sum(3, 24) == [7, 8, 9]``."""
+    from itertools import combinations
+
+    best = None
+    for combo in combinations(range(2, 11), cards):
+        if sum(combo) == total:
+            spread = max(combo) - min(combo)
+            if best is None or spread < best[0]:
+                best = (spread, list(combo))
+    return None if best is None else best[1]
+
+
+def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> Any:
+    """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
+    starting player: one row per colour with the numbers and wagers held at the deal, whether the
+    player went on to open the colour, and what the expedition finally scored."""
+    import pandas as pd
+
+    from lcanalysis.wagers import simulation as W
+
+    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed, colors=colors)
+    held = [W._values(int(m)) for m in rows[:, W.F_HM]]
+    final = rows[:, W.F_FINAL].astype(int)
+    opened = (rows[:, W.F_FINAL_W] > 0) | (final != 0)
+    return pd.DataFrame({
+        "round": np.arange(len(rows)) // colors,
+        "colour": rows[:, W.F_C],
+        "held_numbers": [len(h) for h in held],
+        "held_sum": [sum(h) for h in held],
+        "held_wagers": rows[:, W.F_HW],
+        "opened": opened,
+        "final": final,
+    })
+
+
+def colour_value_fit(colours: Any) -> dict[str, Any]:
+    """Test the strategy rule "a colour is worth about 22 points plus 60% of the numbered cards
+    held in it" (reported by strategy writing): regress the final score of each colour the player
+    opened on the sum of its numbers held at the deal (``simulated_colours`` rows). Returns the
+    intercept and slope with standard errors, and the residual spread."""
+    sel = colours[colours["opened"]]
+    return linear_fit(sel["held_sum"].to_numpy(), sel["final"].to_numpy())
+
+
+def value_by_held_sum(colours: Any, edges: Sequence[int] = (0, 1, 10, 15, 20, 25, 30, 55)) -> Any:
+    """By the sum of the numbers held at the deal: how often the colour was opened and what an
+    opened colour scored in the end, each with its standard error."""
+    import pandas as pd
+
+    out = []
+    for lo, hi in pairwise(edges):
+        part = colours[(colours["held_sum"] >= lo) & (colours["held_sum"] < hi)]
+        if part.empty:
+            continue
+        op = Estimate.proportion(part["opened"].to_numpy())
+        fin = Estimate.of(part.loc[part["opened"], "final"].to_numpy())
+        out.append({"held sum": f"{lo}-{hi - 1}", "colours": len(part), "opened": op.mean, "opened s.e.": op.stderr,
+                    "final if opened": fin.mean, "final s.e.": fin.stderr, "opened n": fin.n})
+    return pd.DataFrame(out)
+
+
+def score_by_colours_opened(colours: Any) -> Any:
+    """The starting player's round score by how many colours they opened, with standard errors
+    (an association in bot play, not a controlled experiment: strong hands open more)."""
+    import pandas as pd
+
+    per_round = colours.groupby("round").agg(opened=("opened", "sum"), score=("final", "sum"))
+    out = []
+    for k, part in per_round.groupby("opened"):
+        e = Estimate.of(part["score"].to_numpy())
+        out.append({"colours opened": int(k), "rounds": e.n, "mean round score": e.mean, "s.e.": e.stderr})
+    return pd.DataFrame(out)
+
+
+def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+    """Least squares ``y = a + b x`` with the standard errors of ``a`` and ``b``."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    n = len(x)
+    if n < 3:
+        raise ValueError("a linear fit needs at least 3 points")
+    X = np.column_stack([np.ones(n), x])
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    s2 = float(resid @ resid) / (n - 2)
+    cov = s2 * np.linalg.inv(X.T @ X)
+    return {"intercept": Estimate(float(coef[0]), math.sqrt(cov[0, 0]), n),
+            "slope": Estimate(float(coef[1]), math.sqrt(cov[1, 1]), n),
+            "residual_sd": math.sqrt(s2)}
+
+
+def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300) -> Any:
+    """The canonical and richer wager models' predicted expedition scores against what the bots
+    really scored (``wager_sim.compare_models``), as a table with bias and its standard error."""
+    from lcanalysis.wagers.simulation import compare_models
+
+    df, _meta = compare_models(rounds=rounds, snap_turn=snap_turn, seed=seed, n_mc=n_mc)
+    return df

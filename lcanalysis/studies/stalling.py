@@ -1,0 +1,111 @@
+"""Study: is stalling in the endgame worth it? (notebooks/article_stalling.ipynb)"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.studies.estimate import Estimate
+
+# --- stalling in the endgame ------------------------------------------------------------------
+
+
+def endgame_positions(n: int, cards_left: int, seed: int = 0, colors: int = 5) -> list[Position]:
+    """``n`` full positions with ``cards_left`` cards in the draw pile, reached from random deals
+    by the heuristic agent playing both seats (each seeing only its own view)."""
+    from lcanalysis.agents import make_agent
+
+    agent = make_agent("heuristic")
+    rules = Rules(colors=colors)
+    out: list[Position] = []
+    i = 0
+    while len(out) < n:
+        pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules)
+        t = 0
+        while pos.deck_count > cards_left and not pos.is_over():
+            pos.push(agent.choose(pos.view(pos.to_move), i * 1000 + t))
+            t += 1
+        if pos.deck_count == cards_left and not pos.is_over():
+            out.append(pos)
+        i += 1
+    return out
+
+
+def stall_values(position: Position) -> dict[str, Any]:
+    """Exact perfect-information values of one endgame under four stall budgets (discard-pile
+    draws allowed to the mover / the opponent): none, one for the mover, one for the opponent,
+    one each. Also whether the best turn with one stall for the mover is a stall, and the
+    current score difference (mover minus opponent)."""
+    from lcanalysis.search import solve_perfect
+
+    me = position.to_move
+
+    def budget(mine: int, theirs: int) -> tuple[int, int]:
+        return (mine, theirs) if me == 0 else (theirs, mine)
+
+    none = solve_perfect(position, stalls=budget(0, 0))
+    mine = solve_perfect(position, stalls=budget(1, 0))
+    theirs = solve_perfect(position, stalls=budget(0, 1))
+    both = solve_perfect(position, stalls=budget(1, 1))
+    best = mine.best.move if mine.best else ""
+    return {"cards_left": position.deck_count, "standing": position.score(me) - position.score(1 - me),
+            "v_none": none.value, "v_mover_stalls": mine.value, "v_opponent_stalls": theirs.value,
+            "v_both_stall": both.value, "best_with_stall": best, "best_is_stall": not best.endswith("/D")}
+
+
+def stalling_study(n: int = 50, cards_left: Sequence[int] = (2, 3), seed: int = 0,
+                   progress: bool = False) -> Any:
+    """``stall_values`` for ``n`` endgames from heuristic play for each number of cards left
+    (a list: ``n`` for each; the positions for different counts come from different deals).
+    One row per position."""
+    import pandas as pd
+
+    counts = [cards_left] if isinstance(cards_left, int) else list(cards_left)
+    ns = [n] * len(counts) if isinstance(n, int) else list(n)
+    from tqdm.auto import tqdm
+
+    positions = [p for d, k in zip(counts, ns) for p in endgame_positions(k, d, seed * 10 + d)]
+    return pd.DataFrame([{"position": p.to_string(), **stall_values(p)}
+                         for p in tqdm(positions, desc="solving endgames", disable=not progress)])
+
+
+def stalling_summary(study: Any) -> dict[str, Estimate]:
+    """What one stall is worth: the mover's gain from being allowed one, what the opponent's
+    costs the mover, the change when both may stall, and how often the best turn is a stall."""
+    gain = (study["v_mover_stalls"] - study["v_none"]).to_numpy()
+    cost = (study["v_none"] - study["v_opponent_stalls"]).to_numpy()
+    both = (study["v_both_stall"] - study["v_none"]).to_numpy()
+    return {
+        "mover's stall: gain (points)": Estimate.of(gain),
+        "opponent's stall: cost to the mover (points)": Estimate.of(cost),
+        "both may stall once: change (points)": Estimate.of(both),
+        "mover's stall changes the value": Estimate.proportion(gain > 1e-9),
+        "opponent's stall changes the value": Estimate.proportion(cost > 1e-9),
+    }
+
+
+def stall_gain_by_standing(study: Any) -> Any:
+    """By cards left, and by whether the mover is behind, level or ahead on the table now: the
+    mover's gain from one stall and the share of positions where it helps, with standard errors."""
+    import pandas as pd
+
+    rows = []
+    gain = study["v_mover_stalls"] - study["v_none"]
+    for d in sorted(study["cards_left"].unique()):
+        for name, mask in (("behind", study["standing"] < 0), ("level", study["standing"] == 0),
+                           ("ahead", study["standing"] > 0)):
+            sel = mask & (study["cards_left"] == d)
+            if not sel.any():
+                continue
+            e = Estimate.of(gain[sel].to_numpy())
+            p = Estimate.proportion((gain[sel] > 1e-9).to_numpy())
+            rows.append({"cards left": int(d), "mover is": name, "positions": e.n, "mean gain": e.mean,
+                         "s.e.": e.stderr, "share where a stall helps": p.mean, "share s.e.": p.stderr})
+    return pd.DataFrame(rows)
+
+
+def stalling_by_cards_left(study: Any) -> dict[str, dict[str, Estimate]]:
+    """``stalling_summary`` for each number of cards left."""
+    return {f"{int(d)} cards left": stalling_summary(part) for d, part in study.groupby("cards_left")}

@@ -1,0 +1,393 @@
+"""Tournaments: single rounds and matches, duplicate deals, round robins, on any executor.
+
+    >>> from lcanalysis.tournaments.runner import run_tournament, summarize
+    >>> df = run_tournament(["heuristic", "greedy"], deals=4, executor="serial", progress=False)
+    >>> len(df)          # 4 deals, each played twice with the seats swapped
+    8
+
+Every round is a row of a pandas DataFrame (``RESULT_COLUMNS``): the deal's seed, both agents,
+both scores, turns, capped or not. With ``out=PATH`` rows are appended to a JSON-lines file as
+they arrive, and a run given the same file again resumes where it stopped (finished work is read
+back, the rest is played) and returns the same table as an uninterrupted run: every deal, seat and
+agent seed is derived from ``seed`` and the deal number, never from the order of completion.
+
+The work runs on ``executor``: by default a ``ProcessPoolExecutor`` on every core; any
+``concurrent.futures.Executor`` works, for example a dask cluster's ``client.get_executor()``;
+``"serial"`` runs in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from lcanalysis.agents import Agent, make_agent
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.tournaments.stats import bradley_terry, head_to_head
+
+RESULT_COLUMNS = ["pairing", "deal", "swap", "round", "seed", "colors", "player0", "player1", "starter",
+                  "score0", "score1", "turns", "capped"]
+TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1", "cpu_ms_per_move0", "cpu_ms_per_move1",
+                  "max_cpu_ms0", "max_cpu_ms1"]
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent by name and options, cheap to send to another process; ``label`` names it in tables."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+    label: str = ""
+
+    @classmethod
+    def of(cls, spec: str | AgentSpec | dict[str, Any]) -> AgentSpec:
+        if isinstance(spec, AgentSpec):
+            return spec
+        if isinstance(spec, str):
+            return cls(spec, (), spec)
+        if isinstance(spec, dict):
+            d = dict(spec)
+            name = d.pop("name")
+            label = d.pop("label", "")
+            opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
+            if not label:
+                label = name + "".join(f",{k}={v}" for k, v in opts if k != "cmd")
+            return cls(name, opts, label)
+        raise TypeError(f"an agent is a name, a dict with 'name', or an AgentSpec; got {spec!r}")
+
+    def make(self) -> Agent:
+        opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options}
+        return make_agent(self.name, **opts)
+
+
+def deal_seed(seed: int, deal: int, round_number: int = 1) -> int:
+    """The shuffle seed of a deal (and of each round of a match): the same for every pairing."""
+    ss = np.random.SeedSequence([int(seed), int(deal), int(round_number)])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, starter: int = 0,
+               match: dict[str, Any] | None = None, record: list[str] | None = None) -> dict[str, Any]:
+    """Deal with ``seed`` and play one round: ``agents[p]`` sits in seat p and sees only
+    ``position.view(p)``. Returns scores, turns, capped and time per move."""
+    rules = rules or Rules()
+    pos = Position.deal(seed, rules, starter)
+    if match is not None:
+        pos.match = dict(match)
+    think: list[list[float]] = [[], []]
+    cpu: list[list[float]] = [[], []]
+    while not pos.is_over():
+        p = pos.to_move
+        view = pos.view(p)
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        move = agents[p].choose(view, (seed * 7919 + pos.turn * 2 + p) % (2**31 - 1))
+        cpu[p].append(time.process_time() - c0)
+        think[p].append(time.perf_counter() - t0)
+        pos.push(move)  # raises IllegalMoveError on an illegal turn
+        if record is not None:
+            record.append(str(move))
+    s0, s1 = pos.scores()
+    return {"seed": seed, "colors": rules.colors, "starter": starter, "score0": s0, "score1": s1,
+            "turns": pos.turn, "capped": pos.is_capped(),
+            "ms_per_move0": 1000 * float(np.mean(think[0])) if think[0] else 0.0,
+            "ms_per_move1": 1000 * float(np.mean(think[1])) if think[1] else 0.0,
+            "max_ms0": 1000 * float(np.max(think[0])) if think[0] else 0.0,
+            "max_ms1": 1000 * float(np.max(think[1])) if think[1] else 0.0,
+            "cpu_ms_per_move0": 1000 * float(np.mean(cpu[0])) if cpu[0] else 0.0,
+            "cpu_ms_per_move1": 1000 * float(np.mean(cpu[1])) if cpu[1] else 0.0,
+            "max_cpu_ms0": 1000 * float(np.max(cpu[0])) if cpu[0] else 0.0,
+            "max_cpu_ms1": 1000 * float(np.max(cpu[1])) if cpu[1] else 0.0}
+
+
+def _match_class():
+    try:
+        from lcanalysis.game.match import Match
+
+        return Match
+    except ImportError:  # pragma: no cover - the lead's module is the reference
+        return None
+
+
+def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules) -> list[dict[str, Any]]:
+    """A match of ``rules.rounds`` rounds (spec/rules.md "A match"): seat 0 starts round 1; later
+    rounds are started by the higher running total, ties by ``rules.tied_start``."""
+    Match = _match_class()
+    rows = []
+    totals = [0, 0]
+    starters: list[int] = []
+    m = Match(rules=rules, first_starter=0) if Match is not None else None
+    for r in range(1, rules.rounds + 1):
+        if m is not None:
+            starter = m.next_starter()
+        elif not starters:
+            starter = 0
+        elif totals[0] != totals[1]:
+            starter = 0 if totals[0] > totals[1] else 1
+        else:
+            starter = 1 - starters[-1] if rules.tied_start == "alternate" else starters[-1]
+        rs = deal_seed(seed, deal, r)
+        row = play_round(agents, rs, rules, starter, match={"round": r, "totals": list(totals)})
+        starters.append(starter)
+        totals = [totals[0] + row["score0"], totals[1] + row["score1"]]
+        if m is not None:
+            m.record((row["score0"], row["score1"]), starter)
+        row["round"] = r
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class Job:
+    pairing: int
+    a: AgentSpec
+    b: AgentSpec
+    deal: int
+    swap: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.pairing}:{self.deal}:{self.swap}"
+
+
+def _warm_up(agent: Agent, rules: Rules) -> None:
+    """One untimed turn, so that compiling (numba loads or builds its code) is not counted as thinking."""
+    if getattr(agent, "name", "") == "external":
+        return
+    pos = Position.deal(0, rules)
+    agent.choose(pos.view(pos.to_move), 0)
+    if getattr(agent, "endgame", 0):  # the endgame solver compiles on its first call
+        while pos.deck_count > agent.endgame:  # type: ignore[attr-defined]
+            pos.push(pos.legal_moves()[0] if pos.deck_count > 10 else _first_deck_move(pos))
+        agent.choose(pos.view(pos.to_move), 0)
+
+
+def _first_deck_move(pos: Position) -> Any:
+    return next(m for m in pos.legal_moves() if m.draws_from_deck)
+
+
+def _run_job(job: Job, seed: int, rules: Rules, cache: dict[AgentSpec, Agent]) -> list[dict[str, Any]]:
+    for spec in (job.a, job.b):
+        if spec not in cache:
+            cache[spec] = spec.make()
+            _warm_up(cache[spec], rules)
+    first, second = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
+    agents = [cache[first], cache[second]]
+    if rules.rounds == 1:
+        rows = [play_round(agents, deal_seed(seed, job.deal, 1), rules, 0)]
+        rows[0]["round"] = 1
+    else:
+        rows = play_match(agents, seed, job.deal, rules)
+    for row in rows:
+        row.update(pairing=job.pairing, deal=job.deal, swap=job.swap, player0=first.label, player1=second.label)
+    return rows
+
+
+def _run_batch(jobs: list[Job], seed: int, rules: Rules) -> list[tuple[str, list[dict[str, Any]]]]:
+    cache: dict[AgentSpec, Agent] = {}
+    try:
+        return [(job.key, _run_job(job, seed, rules, cache)) for job in jobs]
+    finally:
+        for agent in cache.values():
+            close = getattr(agent, "close", None)
+            if close:
+                close()
+
+
+def _read_done(path: str) -> dict[str, list[dict[str, Any]]]:
+    done: dict[str, list[dict[str, Any]]] = {}
+    if not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by an interruption: that job is played again
+            if isinstance(rec, dict) and "job" in rec and "rows" in rec:
+                done[rec["job"]] = rec["rows"]
+    return done
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=RESULT_COLUMNS + TIMING_COLUMNS)
+    if len(df):
+        df = df.sort_values(["pairing", "deal", "swap", "round"], kind="stable").reset_index(drop=True)
+        df["capped"] = df["capped"].astype(bool)
+    return df
+
+
+def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | None = None,
+                   duplicate: bool = True, round_robin: bool = False, seed: int = 0,
+                   executor: None | str | Executor = None, workers: int | None = None,
+                   out: str | None = None, progress: bool = True, batch: int | None = None,
+                   first_deal: int = 0) -> pd.DataFrame:
+    """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
+
+    ``agents``: two agents (names like ``"greedy"``, dicts like ``{"name": "search", "time_ms": 50}``,
+    or ``AgentSpec``), or more with ``round_robin=True`` (every pair). ``duplicate``: each deal is
+    played twice with the seats swapped. ``rules.rounds`` > 1 plays matches (a row per round).
+    ``out``: a JSON-lines file to append to and resume from (one line per finished deal and seating);
+    ``"auto"`` names one in ``data/`` after the agents and settings (the command line's default).
+    ``executor``: ``None`` for a process pool of ``workers`` (default: all cores), ``"serial"``,
+    or any ``concurrent.futures`` executor (a dask ``client.get_executor()`` works unchanged).
+    """
+    rules = rules or Rules(rounds=1)
+    specs = [AgentSpec.of(a) for a in agents]
+    labels = [s.label for s in specs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"agents need distinct labels, got {labels}")
+    if len(specs) < 2:
+        raise ValueError("a tournament needs at least two agents")
+    if len(specs) > 2 and not round_robin:
+        raise ValueError("more than two agents: pass round_robin=True")
+    pairs = list(combinations(range(len(specs)), 2)) if round_robin else [(0, 1)]
+    jobs = [Job(k, specs[i], specs[j], d, s)
+            for k, (i, j) in enumerate(pairs)
+            for d in range(first_deal, first_deal + deals)
+            for s in ((0, 1) if duplicate else (0,))]
+    if out == "auto":
+        out = auto_path(specs, rules, seed, first_deal, deals, duplicate, round_robin)
+    done = _read_done(out) if out else {}
+    rows = [r for job in jobs if job.key in done for r in done[job.key]]
+    todo = [job for job in jobs if job.key not in done]
+    if out:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="rounds" if rules.rounds == 1 else "matches",
+                   unit="deal-seat")
+    fh = open(out, "a+", encoding="utf-8") if out else None  # noqa: SIM115 - closed in the finally below
+    if fh is not None and fh.tell() > 0:
+        fh.seek(fh.tell() - 1)
+        if fh.read(1) != "\n":  # a line cut short by an interruption: start a fresh line
+            fh.write("\n")
+
+    def collect(results: list[tuple[str, list[dict[str, Any]]]]) -> None:
+        for key, job_rows in results:
+            rows.extend(job_rows)
+            if fh:
+                fh.write(json.dumps({"job": key, "rows": job_rows}) + "\n")
+                fh.flush()
+            if bar is not None:
+                bar.update(1)
+
+    try:
+        if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
+            for job in todo:
+                collect(_run_batch([job], seed, rules))
+        else:
+            own = executor is None
+            n_workers = workers or os.cpu_count() or 1
+            if isinstance(executor, str):
+                raise ValueError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+            ex: Executor = ProcessPoolExecutor(max_workers=n_workers) if executor is None else executor
+            size = batch or max(1, min(16, len(todo) // (4 * n_workers) or 1))
+            try:
+                futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules) for i in range(0, len(todo), size)]
+                for fut in as_completed(futures):
+                    collect(fut.result())
+            finally:
+                if own:
+                    ex.shutdown(cancel_futures=True)
+    finally:
+        if fh:
+            fh.close()
+        if bar is not None:
+            bar.close()
+    return _frame(rows)
+
+
+def auto_path(specs: Sequence[AgentSpec], rules: Rules, seed: int, first_deal: int, deals: int,
+              duplicate: bool, robin: bool, folder: str = "data") -> str:
+    """The results file ``out="auto"`` uses: named after the agents and settings, in ``data/``, so
+    running the same command again resumes it."""
+    import re
+
+    names = "_".join(re.sub(r"[^A-Za-z0-9=.,-]+", "-", s.label) for s in specs)
+    tag = f"{rules.colors}c_{rules.rounds}r_cap{rules.turn_cap}_seed{seed}_deals{first_deal}-{first_deal + deals - 1}"
+    tag += ("" if duplicate else "_single") + ("_rr" if robin else "")
+    return os.path.join(folder, f"tournament_{names}_{tag}.jsonl")
+
+
+def round_robin(agents: Sequence[Any], deals: int = 100, **kwargs: Any) -> pd.DataFrame:
+    """Every pair of ``agents`` plays ``deals`` duplicate deals; see ``run_tournament``."""
+    return run_tournament(agents, deals, round_robin=True, **kwargs)
+
+
+def _diffs(df: pd.DataFrame, a: str, b: str) -> tuple[Any, list[Any], pd.DataFrame]:
+    sub = df[((df.player0 == a) & (df.player1 == b)) | ((df.player0 == b) & (df.player1 == a))]
+    sign = np.where(sub.player0 == a, 1, -1)
+    diffs = sign * (sub.score0 - sub.score1).to_numpy()
+    units = list(zip(sub.pairing, sub.deal))
+    return diffs, units, sub
+
+
+def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
+    """One row per pairing, from the first-named agent's side: rounds, wins/draws/losses, win rate
+    with its Wilson interval (draws count half), mean score difference with a t interval over
+    deals (the two seatings of a duplicate deal and the rounds of a match are one sample), the
+    standard deviation per round, mean turns, and the capped rounds, counted separately.
+    Capped rounds are scored as they stand and included; ``summarize(df[~df.capped])`` leaves them out.
+    """
+    out = []
+    for pairing, sub in df.groupby("pairing", sort=True):
+        first = sub.iloc[0]
+        a = first.player0 if first.swap == 0 else first.player1
+        b = first.player1 if first.swap == 0 else first.player0
+        diffs, units, s = _diffs(sub, a, b)
+        h = head_to_head(diffs, units, agent=a, opponent=b, capped=int(s.capped.sum()),
+                         turns=s.turns.to_numpy(), conf=conf)
+        row = {"pairing": pairing, **h.to_dict()}
+        if (s["round"] > 1).any():
+            totals = s.assign(diff=diffs).groupby(["deal", "swap"])["diff"].sum()
+            mh = head_to_head(totals.to_numpy(), None, agent=a, opponent=b, conf=conf)
+            row.update(matches=mh.rounds, match_win_rate=mh.win_rate, match_win_low=mh.win_low,
+                       match_win_high=mh.win_high)
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def ratings(df: pd.DataFrame, prior: float = 0.5) -> pd.Series:
+    """Bradley-Terry ratings on the Elo scale (mean 0) from every round in ``df``."""
+    results = []
+    for row in df.itertuples():
+        s = 1.0 if row.score0 > row.score1 else 0.5 if row.score0 == row.score1 else 0.0
+        results.append((row.player0, row.player1, s))
+    r = bradley_terry(results, prior=prior)
+    return pd.Series(r, name="rating").sort_values(ascending=False)
+
+
+def time_per_move(df: pd.DataFrame) -> pd.DataFrame:
+    """Per agent: mean and max thinking time per move, wall clock and CPU (the CPU time of this
+    process, which leaves out waiting for a busy machine; an external bot's CPU is not counted)."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for seat in (0, 1):
+        for name, sub in df.groupby(f"player{seat}"):
+            d = out.setdefault(name, {"ms": [], "cpu_ms": [], "max_ms": [], "max_cpu_ms": []})
+            d["ms"].extend(sub[f"ms_per_move{seat}"].dropna())
+            d["cpu_ms"].extend(sub[f"cpu_ms_per_move{seat}"].dropna())
+            d["max_ms"].extend(sub[f"max_ms{seat}"].dropna())
+            d["max_cpu_ms"].extend(sub[f"max_cpu_ms{seat}"].dropna())
+    rows = {name: {"ms": np.mean(d["ms"]) if d["ms"] else np.nan,
+                   "cpu_ms": np.mean(d["cpu_ms"]) if d["cpu_ms"] else np.nan,
+                   "max_ms": np.max(d["max_ms"]) if d["max_ms"] else np.nan,
+                   "max_cpu_ms": np.max(d["max_cpu_ms"]) if d["max_cpu_ms"] else np.nan}
+            for name, d in out.items()}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+
+_unused = (field, Iterable)

@@ -1,0 +1,21 @@
+"""What is a wager worth? The canonical model (``canonical``), richer models that count turns,
+decline to open or watch the opponent (``models``), and the simulation that checks them against
+play (``simulation``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lcanalysis.wagers.canonical import WagerAnalysis, WagerError, analyze_view
+
+
+def wager(target: Any, color: str | int, draws: int, exact: bool = True) -> WagerAnalysis:
+    """The canonical wager model (docs/spec/interchange.md) for one colour of a position or view,
+    seen by its viewer (a full position: the player to move) with ``draws`` more deck draws:
+    the exact score distribution and mean for every number of wagers placed now."""
+    from lcanalysis.game.notation import read_view
+
+    return analyze_view(read_view(target), color, draws, exact=exact)
+
+
+__all__ = ["WagerAnalysis", "WagerError", "wager"]

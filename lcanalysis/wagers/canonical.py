@@ -1,0 +1,475 @@
+"""The canonical wager model of spec/interchange.md: exact score distributions for one expedition.
+
+The question: "if I put down ``j`` wagers now, what will this expedition score?"
+The model (interchange.md, "Canonical wager model"), for one colour, from a player's view:
+
+- ``k`` more draws from the draw pile; the ``k`` cards are a uniformly random ``k``-subset of
+  the cards the player cannot see (the draw pile and the opponent's unknown hand cards);
+- ``j`` wagers are placed now (0 .. the wagers of that colour in hand; more than 0 only while
+  the expedition holds no number) and no wager is ever placed later;
+- the final expedition holds what it holds now, the ``j`` wagers, and every number of that
+  colour from the hand and from the draws that is above the expedition's highest number;
+- it scores by the rules, and 0 when it holds no card at all.
+
+The calculation is exact. The number ``x`` of *live* cards drawn (unseen numbers of the colour
+above the expedition's top) is hypergeometric; given ``x``, which live cards is a uniformly
+random ``x``-subset, so ``P(x drawn, their sum s) = N[x][s] * C(U - L, k - x) / C(U, k)`` where
+``N[x][s]`` counts the ``x``-subsets of the live numbers summing to ``s`` (a subset-sum count),
+``U`` the unseen cards and ``L`` the live ones. With ``exact=True`` every probability is a
+``fractions.Fraction``; the float path computes the same sums in floating point.
+
+Plain inputs (face values 2..10, counts) keep the maths independent of the object layer:
+
+>>> r = wager_distribution(hand=[7, 8, 9, 10], hand_wagers=1, draws=0)
+>>> [(w.wagers, float(w.mean)) for w in r.by_wagers]
+[(0, 14.0), (1, 28.0)]
+
+``wager_answer(view, "R", draws)`` is the ``lcanalysis wager --json`` answer for a ``View``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index
+
+Number = Fraction | float
+
+MIN_VALUE, MAX_VALUE = 2, 10
+BONUS_CARDS, BONUS = 8, 20
+COST = 20
+MAX_WAGERS = 3
+START_UNSEEN = 52  # 60 cards less the 8 in one's hand, at the start of a 5-colour round
+
+
+class WagerError(ValueError):
+    """A wager question the model cannot answer; the message names the problem."""
+
+
+class UnknownColorError(WagerError):
+    """A colour letter that is not in the game."""
+
+
+class DrawsOutOfRangeError(WagerError):
+    """A number of draws below 0 or above the cards left in the draw pile."""
+
+
+class InconsistentCardsError(WagerError):
+    """Cards that cannot all be where the question puts them (duplicates, too many, bad values)."""
+
+
+# --- the result types ------------------------------------------------------------------------
+
+
+@dataclass
+class WagerOutcome:
+    """The final score of one expedition when ``wagers`` wagers are placed now.
+
+    ``distribution`` maps each possible score to its probability (they sum to 1).
+    ``exact`` is True when every number here is computed without sampling; then ``stderr`` is 0.
+    With ``exact=False`` (a sampled model), ``stderr`` is the standard error of ``mean``.
+    """
+
+    wagers: int
+    distribution: dict[int, Number]
+    mean: Number
+    exact: bool = True
+    stderr: float = 0.0
+
+    @property
+    def p_positive(self) -> Number:
+        """P(score > 0): the chance the expedition makes a profit."""
+        return sum((p for s, p in self.distribution.items() if s > 0), _zero(self.mean))
+
+    @property
+    def p_break_even(self) -> Number:
+        """P(score >= 0): the chance of breaking even or better."""
+        return sum((p for s, p in self.distribution.items() if s >= 0), _zero(self.mean))
+
+    @property
+    def variance(self) -> Number:
+        m = self.mean
+        return sum(((s - m) ** 2 * p for s, p in self.distribution.items()), _zero(m))
+
+    @property
+    def sd(self) -> float:
+        return math.sqrt(float(self.variance))
+
+    def quantile(self, q: float) -> int:
+        """The smallest score s with P(score <= s) >= q."""
+        acc = 0.0
+        for s in sorted(self.distribution):
+            acc += float(self.distribution[s])
+            if acc >= q - 1e-12:
+                return s
+        return max(self.distribution)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "wagers": self.wagers,
+            "mean": float(self.mean),
+            "p_positive": float(self.p_positive),
+            "distribution": {str(s): float(p) for s, p in sorted(self.distribution.items())},
+        }
+
+
+@dataclass
+class WagerAnalysis:
+    """The answer for one colour: one ``WagerOutcome`` per number of wagers placed now."""
+
+    draws: int
+    by_wagers: list[WagerOutcome]
+    color: str | None = None
+    exact: bool = True
+    model: str = "canonical"
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+    def outcome(self, wagers: int) -> WagerOutcome:
+        for o in self.by_wagers:
+            if o.wagers == wagers:
+                return o
+        raise WagerError(f"no answer for {wagers} wager(s): the choices here are "
+                         f"{[o.wagers for o in self.by_wagers]}")
+
+    def marginal(self, wagers: int) -> Number:
+        """How much the ``wagers``-th wager adds to the mean (negative: what it costs)."""
+        if wagers < 1:
+            raise WagerError("the marginal value is defined for the 1st, 2nd or 3rd wager")
+        return self.outcome(wagers).mean - self.outcome(wagers - 1).mean
+
+    @property
+    def marginals(self) -> list[Number]:
+        return [self.marginal(o.wagers) for o in self.by_wagers if o.wagers >= 1]
+
+    @property
+    def best_wagers(self) -> int:
+        """The number of wagers with the highest mean (the fewest on ties)."""
+        best = self.by_wagers[0]
+        for o in self.by_wagers[1:]:
+            if o.mean > best.mean:
+                best = o
+        return best.wagers
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``lcanalysis wager --json`` object of interchange.md."""
+        return {
+            "color": self.color,
+            "draws": self.draws,
+            "by_wagers": [o.to_json() for o in self.by_wagers],
+        }
+
+    def table(self) -> str:
+        lines = [f"{'wagers':>6} {'mean':>9} {'P(>0)':>7} {'P(>=0)':>7} {'sd':>7}"]
+        for o in self.by_wagers:
+            lines.append(f"{o.wagers:>6} {float(o.mean):>9.3f} {float(o.p_positive):>7.3f} "
+                         f"{float(o.p_break_even):>7.3f} {o.sd:>7.2f}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        head = f"colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, " + (
+            "exact" if self.exact else "estimate")
+        return head + "\n" + self.table()
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{o.wagers}</td><td>{float(o.mean):.3f}</td><td>{float(o.p_positive):.3f}</td>"
+            f"<td>{float(o.p_break_even):.3f}</td></tr>" for o in self.by_wagers)
+        return (f"<p>colour {self.color or '?'}, {self.draws} draws ({'exact' if self.exact else 'estimate'})</p>"
+                f"<table><tr><th>wagers</th><th>mean</th><th>P(&gt;0)</th><th>P(&ge;0)</th></tr>{rows}</table>")
+
+
+def _zero(like: Number) -> Number:
+    return Fraction(0) if isinstance(like, Fraction) else 0.0
+
+
+# --- the exact calculation on plain inputs ----------------------------------------------------
+
+
+def expedition_score_values(wagers: int, numbers: Iterable[int]) -> int:
+    """The rules' score of an expedition given its wagers and face values (0 when empty)."""
+    nums = list(numbers)
+    if wagers == 0 and not nums:
+        return 0
+    score = (sum(nums) - COST) * (1 + wagers)
+    if wagers + len(nums) >= BONUS_CARDS:
+        score += BONUS
+    return score
+
+
+def subset_sum_counts(values: Sequence[int]) -> list[dict[int, int]]:
+    """``N[x][s]``: how many ``x``-element subsets of ``values`` add up to ``s``."""
+    n: list[dict[int, int]] = [{0: 1}] + [{} for _ in values]
+    for i, v in enumerate(values):
+        for x in range(i, -1, -1):
+            row, up = n[x], n[x + 1]
+            for s, c in row.items():
+                up[s + v] = up.get(s + v, 0) + c
+    return n
+
+
+def comb(n: int, k: int) -> int:
+    """``C(n, k)``, 0 outside ``0 <= k <= n``."""
+    return math.comb(n, k) if 0 <= k <= n else 0
+
+
+def _check_values(name: str, values: Sequence[int]) -> list[int]:
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or not MIN_VALUE <= v <= MAX_VALUE:
+            raise InconsistentCardsError(f"{name}: {v!r} is not a number card value 2..10")
+        out.append(v)
+    if len(set(out)) != len(out):
+        raise InconsistentCardsError(f"{name}: a value appears twice ({sorted(out)}); each number is one card")
+    return out
+
+
+@dataclass(frozen=True)
+class ColorState:
+    """One colour as a player sees it, in face values.
+
+    ``placed`` numbers on the player's expedition, ``placed_wagers`` wagers there; ``hand`` the
+    numbers of the colour in hand and ``hand_wagers`` its wagers in hand; ``unseen`` the numbers of
+    the colour the player cannot see; ``unseen_total`` every unseen card of every colour (wagers
+    included): the pool the draws come from.
+    """
+
+    placed: tuple[int, ...]
+    placed_wagers: int
+    hand: tuple[int, ...]
+    hand_wagers: int
+    unseen: tuple[int, ...]
+    unseen_total: int
+
+    @classmethod
+    def make(cls, hand: Iterable[int] = (), hand_wagers: int = 0, placed: Iterable[int] = (),
+             placed_wagers: int = 0, unseen: Iterable[int] | None = None,
+             unseen_total: int | None = None) -> ColorState:
+        """Build and check. ``unseen`` defaults to every number not in ``placed`` or ``hand``;
+        ``unseen_total`` defaults to 52: the start of a 5-colour round seen by one player
+        (60 cards less the 8 in hand: the 44-card draw pile and the opponent's 8)."""
+        placed_t = tuple(sorted(_check_values("placed", list(placed))))
+        hand_t = tuple(sorted(_check_values("hand", list(hand))))
+        if set(placed_t) & set(hand_t):
+            raise InconsistentCardsError(f"a card is both on the expedition and in hand: "
+                                         f"{sorted(set(placed_t) & set(hand_t))}")
+        if unseen is None:
+            unseen_t = tuple(v for v in range(MIN_VALUE, MAX_VALUE + 1) if v not in placed_t and v not in hand_t)
+        else:
+            unseen_t = tuple(sorted(_check_values("unseen", list(unseen))))
+            both = set(unseen_t) & (set(placed_t) | set(hand_t))
+            if both:
+                raise InconsistentCardsError(f"a card is both unseen and visible: {sorted(both)}")
+        for name, w in (("hand_wagers", hand_wagers), ("placed_wagers", placed_wagers)):
+            if isinstance(w, bool) or not isinstance(w, int) or w < 0:
+                raise InconsistentCardsError(f"{name} must be a whole number >= 0, got {w!r}")
+        if hand_wagers + placed_wagers > MAX_WAGERS:
+            raise InconsistentCardsError(f"a colour has {MAX_WAGERS} wagers; got {placed_wagers} placed "
+                                         f"and {hand_wagers} in hand")
+        if unseen_total is None:
+            unseen_total = START_UNSEEN
+        if isinstance(unseen_total, bool) or not isinstance(unseen_total, int) or unseen_total < len(unseen_t):
+            raise InconsistentCardsError(f"unseen_total={unseen_total!r} is fewer than the {len(unseen_t)} "
+                                         "unseen numbers of this colour")
+        return cls(placed_t, placed_wagers, hand_t, hand_wagers, unseen_t, unseen_total)
+
+    @property
+    def top(self) -> int:
+        return max(self.placed, default=0)
+
+    @property
+    def live_hand(self) -> tuple[int, ...]:
+        return tuple(v for v in self.hand if v > self.top)
+
+    @property
+    def live_unseen(self) -> tuple[int, ...]:
+        return tuple(v for v in self.unseen if v > self.top)
+
+    @property
+    def wager_choices(self) -> list[int]:
+        """``j`` values the model allows: 0..hand wagers while no number is placed, else only 0."""
+        return list(range(self.hand_wagers + 1)) if not self.placed else [0]
+
+
+def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dict[tuple[int, int], Number]:
+    """``P(x live cards drawn with sum s)`` keyed by ``(x, s)`` for ``draws`` draws."""
+    u = state.unseen_total
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= u:
+        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{u} (the unseen cards), got {draws!r}")
+    live = state.live_unseen
+    big_l = len(live)
+    total = math.comb(u, draws)
+    n = subset_sum_counts(live)
+    out: dict[tuple[int, int], Number] = {}
+    for x in range(min(big_l, draws) + 1):
+        ways_rest = comb(u - big_l, draws - x)
+        if ways_rest == 0:
+            continue
+        for s, c in n[x].items():
+            p = Fraction(c * ways_rest, total) if exact else c * ways_rest / total
+            out[(x, s)] = p
+    return out
+
+
+def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool = True,
+                       _drawn: dict[tuple[int, int], Number] | None = None) -> dict[int, Number]:
+    """The distribution of the final score with ``wagers`` placed now (canonical model)."""
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    drawn = _drawn if _drawn is not None else drawn_distribution(state, draws, exact)
+    base = state.placed + state.live_hand
+    base_sum, base_n = sum(base), len(base)
+    w = state.placed_wagers + wagers
+    dist: dict[int, Number] = {}
+    for (x, s), p in drawn.items():
+        n_numbers = base_n + x
+        if w == 0 and n_numbers == 0:
+            score = 0
+        else:
+            score = (base_sum + s - COST) * (1 + w) + (BONUS if w + n_numbers >= BONUS_CARDS else 0)
+        dist[score] = dist.get(score, 0) + p
+    return dict(sorted(dist.items()))
+
+
+def _mean(dist: dict[int, Number]) -> Number:
+    items = list(dist.items())
+    zero: Number = Fraction(0) if items and isinstance(items[0][1], Fraction) else 0.0
+    return sum((s * p for s, p in items), zero)
+
+
+def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None = None) -> WagerAnalysis:
+    """Every ``j`` the model allows: distribution, mean, chance of profit and of breaking even."""
+    drawn = drawn_distribution(state, draws, exact)
+    outs = []
+    for j in state.wager_choices:
+        dist = score_distribution(state, draws, j, exact, _drawn=drawn)
+        outs.append(WagerOutcome(wagers=j, distribution=dist, mean=_mean(dist)))
+    return WagerAnalysis(draws=draws, by_wagers=outs, color=color,
+                         inputs={"state": state})
+
+
+def wager_distribution(hand: Iterable[int] = (), hand_wagers: int = 0, draws: int = 0,
+                       placed: Iterable[int] = (), placed_wagers: int = 0,
+                       unseen: Iterable[int] | None = None, unseen_total: int | None = None,
+                       exact: bool = True, color: str | None = None) -> WagerAnalysis:
+    """The canonical model on plain numbers (face values 2..10).
+
+    ``unseen`` defaults to every number of the colour not placed and not in hand;
+    ``unseen_total`` (all unseen cards, the pool of the draws) defaults to 52, the start of a
+    5-colour round seen by one player.
+    """
+    state = ColorState.make(hand=hand, hand_wagers=hand_wagers, placed=placed, placed_wagers=placed_wagers,
+                            unseen=unseen, unseen_total=unseen_total)
+    return analyze(state, draws, exact=exact, color=color)
+
+
+def mean_score(state: ColorState, draws: int, wagers: int) -> float:
+    """The mean alone in closed form (no distribution): fast, used by the evaluator and tables.
+
+    ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
+    """
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= state.unseen_total:
+        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{state.unseen_total}, got {draws!r}")
+    u, live = state.unseen_total, state.live_unseen
+    big_l = len(live)
+    base = state.placed + state.live_hand
+    w = state.placed_wagers + wagers
+    total = math.comb(u, draws)
+    pmf = [comb(big_l, x) * comb(u - big_l, draws - x) / total for x in range(big_l + 1)]
+    e_sum = (sum(live) * draws / u) if u else 0.0
+    mean = (1 + w) * (sum(base) + e_sum - COST)
+    need = BONUS_CARDS - w - len(base)
+    mean += BONUS * sum(pmf[max(need, 0):])
+    if w == 0 and not base:
+        mean += COST * pmf[0]
+    return mean
+
+
+def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean",
+                     max_draws: int | None = None) -> int | None:
+    """The break-even point: the fewest draws at which the expedition breaks even.
+
+    ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2.
+    ``None`` when no number of draws up to ``max_draws`` (default: all unseen cards) gets there.
+    """
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    top = state.unseen_total if max_draws is None else min(max_draws, state.unseen_total)
+    for k in range(top + 1):
+        if criterion == "mean":
+            ok = mean_score(state, k, wagers) >= -1e-9
+        elif criterion == "median":
+            dist = score_distribution(state, k, wagers, exact=False)
+            ok = sum(p for s, p in dist.items() if s >= 0) >= 0.5 - 1e-12
+        else:
+            raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+        if ok:
+            return k
+    return None
+
+
+# --- the adapter for a View ------------------------------------------------------------------
+
+
+def color_state_from_view(view: Any, color: str | int) -> ColorState:
+    """The ``ColorState`` of one colour as ``view``'s viewer sees it."""
+    colors = view.rules.colors
+    if isinstance(color, str):
+        try:
+            c = color_index(color, colors)
+        except CardError:
+            raise UnknownColorError(f"unknown colour {color!r}: this game has {' '.join(COLOR_LETTERS[:colors])}") \
+                from None
+    else:
+        if isinstance(color, bool) or not isinstance(color, int) or not 0 <= color < colors:
+            raise UnknownColorError(f"unknown colour {color!r}: expected 0..{colors - 1}")
+        c = color
+    me = view.viewer
+    exp: list[Card] = list(view.expeditions[me][c])
+    hand = [card for card in view.hand if card.color == c]
+    counts = view.unseen_counts()
+    unseen_total = int(sum(int(n) for n in counts))
+    unseen = [r + 1 for r in range(1, 10) if int(counts[c * 10 + r]) > 0]
+    return ColorState.make(
+        hand=[card.number for card in hand if not card.is_wager],
+        hand_wagers=sum(1 for card in hand if card.is_wager),
+        placed=[card.number for card in exp if not card.is_wager],
+        placed_wagers=sum(1 for card in exp if card.is_wager),
+        unseen=unseen,
+        unseen_total=unseen_total,
+    )
+
+
+def _check_draws(view: Any, draws: Any) -> int:
+    deck = int(view.deck_count)
+    if isinstance(draws, bool) or not isinstance(draws, int):
+        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{deck}, got {draws!r}")
+    if not 0 <= draws <= deck:
+        raise DrawsOutOfRangeError(f"draws={draws} is out of range: the draw pile holds {deck} card(s), "
+                                   f"so draws must be 0..{deck}")
+    return draws
+
+
+def analyze_view(view: Any, color: str | int, draws: int, exact: bool = True) -> WagerAnalysis:
+    """The canonical model for one colour of a ``View`` (``draws`` at most the draw pile's size)."""
+    state = color_state_from_view(view, color)
+    draws = _check_draws(view, draws)
+    letter = color if isinstance(color, str) else COLOR_LETTERS[color]
+    return analyze(state, draws, exact=exact, color=letter.upper())
+
+
+def wager_answer(view: Any, color_letter: str, draws: int) -> dict[str, Any]:
+    """The ``lcanalysis wager POSITION --color C --draws K --json`` object of interchange.md.
+
+    ``{"color", "draws", "by_wagers": [{"wagers", "mean", "p_positive", "distribution"}]}``;
+    the distribution's keys are the scores as strings (JSON), its values probabilities.
+    Raises ``UnknownColorError`` or ``DrawsOutOfRangeError`` (both ``ValueError``) naming the problem.
+    """
+    if not isinstance(color_letter, str):
+        raise UnknownColorError(f"the colour must be a letter like 'R', got {color_letter!r}")
+    return analyze_view(view, color_letter, draws, exact=True).to_json()

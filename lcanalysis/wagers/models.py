@@ -1,0 +1,396 @@
+"""Richer wager models: turns, declining a colour, and the opponent's cards.
+
+The canonical model (``wager.py``) places every live number the player ever holds. Real play
+differs in three ways, each a model here, each documented with its assumptions and each
+checked against simulated rounds (``lcanalysis.wagers.simulation`` and docs/wagers.md):
+
+``TurnModel`` (turn counting)
+    The player has ``turns`` turns left (``turns_left(deck, to_move)`` when both players draw
+    from the pile). Each turn places one card, then draws one; the round ends with the pile, so
+    the card drawn on the last turn is never placed. Wagers placed now take the first ``j``
+    turns. The colour may use at most ``ceil(share * turns)`` placements (the other colours need turns
+    too; ``share = 1`` gives it every turn it wants). Two placement policies. ``late`` (default),
+    the best order without foresight when numbers must rise: *hold and start as late as
+    possible*: keep the live cards of the colour (at most as many as the budget and the turns
+    left, the highest), and place the lowest held card only when the turns left are no more than
+    the cards held. ``eager``: place the lowest live card held on every turn the budget allows
+    (play as you go). Either way a card that arrives below the expedition's top is dead.
+    Estimated by Monte Carlo over the draw order, with a standard error.
+
+``decline`` (``decline_now`` exact, ``decline_at_end`` exact)
+    An unopened colour need not be opened. ``decline_now``: decide now from the means
+    (``max(0, best mean)``); ``decline_at_end``: open with no wagers only if the cards collected
+    by the end make a profit (the value of waiting with the option; an upper bound, since in
+    play the first card must go down while turns remain).
+
+``OpponentModel`` (the cards the opponent holds or needs)
+    The unseen cards split at random into the player's ``draws``, the opponent's unknown hand
+    and the opponent's ``opp_draws``; the opponent's known cards are in its hand. A live card
+    (for the player) on the opponent's side is *kept* when the opponent needs it (its own
+    expedition of the colour is open and below the card), kept with probability
+    ``keep_unopened`` when the opponent has not opened the colour, and otherwise discarded;
+    a discarded live card is picked up by the player with probability ``p_pickup`` (a
+    pick-up replaces a draw from the pile, so the player's number of pile draws is unchanged).
+    With ``turns`` given, the turn-counting rules above apply too (a pick-up arrives on the
+    player's next draw after the opponent drew it). Monte Carlo with a standard error.
+
+All Monte Carlo answers carry ``exact=False`` and the standard error of each mean; the exact
+ones carry ``exact=True``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from lcanalysis.wagers.canonical import ColorState, Number, WagerAnalysis, WagerError, WagerOutcome, analyze
+
+SCORE_OFFSET = 80  # scores run from -80 to 156
+SCORE_SLOTS = 237
+
+
+def turns_left(deck: int, to_move: bool) -> int:
+    """The player's turns left when both players draw from the pile (the last draw ends the round)."""
+    return (deck + 1) // 2 if to_move else deck // 2
+
+
+def _mask(values) -> int:
+    m = 0
+    for v in values:
+        m |= 1 << (v - 2)
+    return m
+
+
+@njit(cache=True)
+def _score(w, total, n):
+    if w == 0 and n == 0:
+        return 0
+    sc = (total - 20) * (1 + w)
+    if w + n >= 8:
+        sc += 20
+    return sc
+
+
+@njit(cache=True)
+def _ranks_above(mask, top):
+    """The ranks in ``mask`` above ``top``, lowest first: an array of 9 and how many of it are used."""
+    out = np.empty(9, np.int64)
+    k = 0
+    for r in range(top + 1, 10):
+        if mask & (1 << (r - 1)):
+            out[k] = r
+            k += 1
+    return out, k
+
+
+@njit(cache=True)
+def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_total, my_draws,
+              opp_hidden, opp_draws, opp_known_mask, opp_opened, opp_top, keep_unopened, p_pickup,
+              turns, budget, decline_end, n, seed, hist, eager=False):
+    """Monte Carlo over the split of the unseen cards and the draw order. Fills ``hist``; returns (mean, sd).
+
+    ``turns < 0``: no turn counting (every live card arrives in time and is placed).
+    """
+    np.random.seed(seed)
+    top = 0
+    m = placed_mask
+    while m:
+        m >>= 1
+        top += 1
+    psum = 0
+    pn = 0
+    for r in range(1, 10):
+        if placed_mask & (1 << (r - 1)):
+            psum += r + 1
+            pn += 1
+    live, nl = _ranks_above(live_unseen_mask, top)
+    hand_live, nh = _ranks_above(hand_mask, top)
+    known, nk = _ranks_above(opp_known_mask, top)
+    # arrival[r]: the draw index after which rank r is in the player's hand (-1: from the start,
+    # 1000: never)
+    arrival = np.empty(10, np.int64)
+    pos = np.empty(9, np.int64)
+    w = placed_w + j
+    s1 = 0.0
+    s2 = 0.0
+    for _ in range(n):
+        for r in range(10):
+            arrival[r] = 1000
+        for i in range(nh):
+            arrival[hand_live[i]] = -1
+        # distinct positions in a random order of the unseen cards for each live card
+        for i in range(nl):
+            while True:
+                q = np.random.randint(unseen_total)
+                ok = True
+                for t in range(i):
+                    if pos[t] == q:
+                        ok = False
+                        break
+                if ok:
+                    break
+            pos[i] = q
+        for i in range(nl + nk):
+            if i < nl:
+                q = pos[i]
+                r = live[i]
+            else:
+                q = my_draws  # a known opponent card: in its hand from the start
+                r = known[i - nl]
+            if q < my_draws:
+                arrival[r] = q
+                continue
+            q -= my_draws
+            if i < nl and q >= opp_hidden + opp_draws:
+                continue  # stays in the draw pile
+            if opp_opened:
+                if r > opp_top:
+                    continue  # the opponent needs it
+            elif np.random.random() < keep_unopened:
+                continue
+            if np.random.random() >= p_pickup:
+                continue
+            if i >= nl or q < opp_hidden:
+                # held from the start: discarded at a random time of the round
+                arrival[r] = np.random.randint(max(my_draws, 1)) if my_draws > 0 else 1000
+            else:
+                arrival[r] = q - opp_hidden  # picked up on the player's draw after the opponent's
+                if arrival[r] >= my_draws:
+                    arrival[r] = 1000
+        total = psum
+        cnt = pn
+        if turns < 0:
+            for r in range(top + 1, 10):
+                if arrival[r] < 1000:
+                    total += r + 1
+                    cnt += 1
+        else:
+            cur = top
+            b = budget - j
+            held = 0
+            for t in range(j + 1, turns + 1):
+                # cards available at turn t arrived on draws 0 .. t-2 (draw i ends turn i+1)
+                held = 0
+                for r in range(cur + 1, 10):
+                    if arrival[r] <= t - 2:
+                        held += 1
+                if held == 0 or b <= 0:
+                    continue
+                # keep the best min(b, turns left): the lowest held cards beyond that are never placed
+                room = min(b, turns - t + 1)
+                if held > room:
+                    drop = held - room
+                    for r in range(cur + 1, 10):
+                        if drop == 0:
+                            break
+                        if arrival[r] <= t - 2:
+                            arrival[r] = 1000
+                            drop -= 1
+                    held = room
+                if eager or held >= turns - t + 1:
+                    for r in range(cur + 1, 10):
+                        if arrival[r] <= t - 2:
+                            cur = r
+                            total += r + 1
+                            cnt += 1
+                            b -= 1
+                            break
+        sc = _score(w, total, cnt)
+        if decline_end and w == 0 and pn == 0 and sc < 0:
+            sc = 0
+        hist[sc + 80] += 1
+        s1 += sc
+        s2 += sc * sc
+    mean = s1 / n
+    var = s2 / n - mean * mean
+    return mean, math.sqrt(max(var, 0.0) * n / max(n - 1, 1))
+
+
+@dataclass
+class OpponentInfo:
+    """What the player knows of the opponent in this colour."""
+
+    hidden: int = 8  # the opponent's unknown hand cards
+    draws: int = 0  # the opponent's draws from the pile still to come
+    known: tuple[int, ...] = ()  # numbers of the colour known to be in its hand
+    opened: bool = False  # whether its expedition of the colour holds a card
+    top: int = 0  # the highest number on it (0: none)
+
+
+def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
+        opponent: OpponentInfo | None = None, keep_unopened: float = 0.5, p_pickup: float = 0.0,
+        decline_end: bool = False, n: int = 20_000, seed: int = 0, model: str = "",
+        eager: bool = False) -> WagerAnalysis:
+    if not 0 <= draws <= state.unseen_total:
+        raise WagerError(f"draws must be 0..{state.unseen_total}, got {draws}")
+    opp = opponent or OpponentInfo(hidden=0, draws=0)
+    if draws + opp.hidden + opp.draws > state.unseen_total:
+        raise WagerError(f"the player's {draws} draws, the opponent's {opp.hidden} hidden cards and "
+                         f"{opp.draws} draws exceed the {state.unseen_total} unseen cards")
+    budget = math.ceil(share * turns - 1e-9) if turns >= 0 else 0
+    outs = []
+    pm = _mask(state.placed)
+    for j in state.wager_choices:
+        hist = np.zeros(SCORE_SLOTS, dtype=np.int64)
+        mean, sd = _simulate(state.placed_wagers, pm, j, _mask(state.hand), _mask(state.unseen),
+                             state.unseen_total, draws, opp.hidden, opp.draws, _mask(opp.known),
+                             opp.opened, max(opp.top - 1, 0), keep_unopened, p_pickup, turns, budget,
+                             decline_end, n, seed + 7919 * j, hist, eager)
+        dist: dict[int, Number] = {int(i) - SCORE_OFFSET: float(c) / n for i, c in enumerate(hist) if c}
+        outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean), exact=False,
+                                 stderr=float(sd / math.sqrt(n))))
+    return WagerAnalysis(draws=draws, by_wagers=outs, exact=False, model=model,
+                         inputs={"state": state, "turns": turns, "share": share, "opponent": opp, "n": n})
+
+
+def canonical_mc(state: ColorState, draws: int, n: int = 20_000, seed: int = 0) -> WagerAnalysis:
+    """The canonical model by Monte Carlo: the engine's self-check against the exact answer."""
+    return _mc(state, draws, n=n, seed=seed, model="canonical (Monte Carlo)")
+
+
+def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_000, seed: int = 0,
+               policy: str = "late") -> WagerAnalysis:
+    """Turn counting: ``turns`` turns left, ``turns - 1`` useful draws.
+
+    ``share``: the fraction of the turns this colour may use (1: all it wants).
+    ``policy="late"``: hold the cards and start placing as late as possible (the best order
+    without foresight); ``"eager"``: place the lowest live card held on every turn the budget
+    allows (play as you go, as simple bots and many players do; cards drawn later below the
+    top are lost).
+    """
+    if policy not in ("late", "eager"):
+        raise WagerError(f"policy must be 'late' or 'eager', got {policy!r}")
+    if turns < 0:
+        raise WagerError(f"turns must be >= 0, got {turns}")
+    draws = max(turns - 1, 0)
+    return _mc(state, min(draws, state.unseen_total), turns=turns, share=share, n=n, seed=seed,
+               model=f"turns ({turns} turns, share {share:g}, {policy})", eager=policy == "eager")
+
+
+def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pickup: float = 0.5,
+                   keep_unopened: float = 0.5, turns: int | None = None, share: float = 1.0,
+                   n: int = 20_000, seed: int = 0, policy: str = "late") -> WagerAnalysis:
+    """The opponent's hand and needs: live cards it cannot use come back with probability ``p_pickup``.
+
+    With ``turns``, turn counting applies as in ``turn_model`` (``share``, ``policy``).
+    """
+    if policy not in ("late", "eager"):
+        raise WagerError(f"policy must be 'late' or 'eager', got {policy!r}")
+    if not 0.0 <= p_pickup <= 1.0 or not 0.0 <= keep_unopened <= 1.0:
+        raise WagerError("p_pickup and keep_unopened are probabilities in [0, 1]")
+    return _mc(state, draws, turns=-1 if turns is None else turns, share=share, opponent=opponent,
+               p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed, eager=policy == "eager",
+               model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})")
+
+
+def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, policy: str = "late",
+                     criterion: str = "mean", max_turns: int = 28, n: int = 4000,
+                     seed: int = 0) -> tuple[int | None, float]:
+    """The break-even point of the turn model: the fewest turns left (1..``max_turns``) at which the
+    mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
+
+    Returns ``(turns, stderr)``: an estimate, with the standard error of the mean (or of the
+    probability) at that number of turns; ``(None, nan)`` when it never gets there.
+    """
+    if criterion not in ("mean", "median"):
+        raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+    if wagers not in state.wager_choices:
+        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    for t in range(1, max_turns + 1):
+        o = turn_model(state, t, share=share, n=n, seed=seed, policy=policy).outcome(wagers)
+        if criterion == "mean":
+            if o.mean >= 0:
+                return t, o.stderr
+        else:
+            p = float(o.p_break_even)
+            if p >= 0.5:
+                return t, math.sqrt(p * (1 - p) / n)
+    return None, math.nan
+
+
+def decline_now(analysis: WagerAnalysis, opened: bool) -> tuple[float, int | None]:
+    """Value and choice when an unopened colour may be left alone, decided now from the means.
+
+    Returns ``(value, wagers)``; ``wagers`` is None for "do not open".
+    """
+    best = max(analysis.by_wagers, key=lambda o: (o.mean, -o.wagers))
+    if not opened and best.mean < 0:
+        return 0.0, None
+    return float(best.mean), best.wagers
+
+
+def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAnalysis:
+    """The canonical model with the option kept to the end: with no wagers and nothing on the
+    expedition, the player opens only if the collected numbers make a profit (score ``max(0, S)``).
+    Wagers placed now commit the colour, as in the canonical model. Exact."""
+    base = analyze(state, draws, exact=exact)
+    unopened = not state.placed and state.placed_wagers == 0
+    outs = []
+    for o in base.by_wagers:
+        if o.wagers == 0 and unopened:
+            dist: dict[int, Number] = {}
+            for s, p in o.distribution.items():
+                key = max(s, 0)
+                dist[key] = dist.get(key, 0) + p
+            zero: Number = Fraction(0) if exact else 0.0
+            mean = sum((s * p for s, p in dist.items()), zero)
+            outs.append(WagerOutcome(wagers=0, distribution=dict(sorted(dist.items())), mean=mean))
+        else:
+            outs.append(o)
+    return WagerAnalysis(draws=draws, by_wagers=outs, color=base.color, exact=exact,
+                         model="decline at end", inputs=base.inputs)
+
+
+# --- from a View ---------------------------------------------------------------------------------
+
+
+def opponent_info_from_view(view: Any, color: str | int) -> OpponentInfo:
+    """What ``view``'s viewer knows of the opponent in one colour; the opponent's pile draws assume
+    both players draw from the pile (the viewer gets ``turns_left``, the opponent the rest)."""
+    from lcanalysis.wagers.canonical import color_state_from_view
+
+    color_state_from_view(view, color)  # validates the colour
+    c = color if isinstance(color, int) else "YBWGRP".index(color.upper())
+    opp = 1 - view.viewer
+    exp = view.expeditions[opp][c]
+    nums = [x.number for x in exp if not x.is_wager]
+    known = tuple(sorted(x.number for x in view.opponent_known if x.color == c and not x.is_wager))
+    mine = turns_left(int(view.deck_count), view.to_move == view.viewer)
+    return OpponentInfo(hidden=int(view.opponent_count) - len(view.opponent_known),
+                        draws=int(view.deck_count) - mine, known=known, opened=bool(exp),
+                        top=max(nums, default=0))
+
+
+def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pickup: float = 0.1,
+                        keep_unopened: float = 0.5, n: int = 20_000, seed: int = 0) -> dict[str, WagerAnalysis]:
+    """Every model for one colour of a view, with the draws and turns the view implies.
+
+    The viewer has ``turns_left(deck, to_move)`` turns and one fewer useful draws (both players
+    drawing from the pile). Keys: ``canonical`` (exact, useful draws), ``decline_at_end`` (exact),
+    ``turns`` (late policy), ``turns_eager``, ``opponent`` and ``turns_opponent`` (Monte Carlo,
+    ``p_pickup`` default 0.1, the value that fits simulated play; see docs/wagers.md).
+    """
+    from lcanalysis.wagers.canonical import analyze_view, color_state_from_view
+
+    state = color_state_from_view(view, color)
+    turns = turns_left(int(view.deck_count), view.to_move == view.viewer)
+    k = max(turns - 1, 0)
+    opp = opponent_info_from_view(view, color)
+    letter = color.upper() if isinstance(color, str) else "YBWGRP"[color]
+    out = {
+        "canonical": analyze_view(view, color, k),
+        "decline_at_end": decline_at_end(state, k),
+        "turns": turn_model(state, turns, share=share, n=n, seed=seed),
+        "turns_eager": turn_model(state, turns, share=share, n=n, seed=seed, policy="eager"),
+        "opponent": opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed),
+        "turns_opponent": opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened,
+                                         turns=turns, share=share, n=n, seed=seed),
+    }
+    for a in out.values():
+        a.color = letter
+    return out
