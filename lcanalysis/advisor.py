@@ -6,7 +6,7 @@
     'advisor estimate'
 
 The value of a turn is the expected final score difference of the round (mover minus opponent),
-as for the endgame solver (spec/interchange.md "Endgame values"), estimated by sampling: each
+as for the endgame solver (docs/spec/interchange.md "Endgame values"), estimated by sampling: each
 turn is played in the same sampled worlds (the opponent's unknown cards and the order of the
 draw pile, drawn uniformly from what the viewer cannot see), and both sides then play the round
 out with the heuristic policy, each seeing only its own cards. The standard error is over worlds.

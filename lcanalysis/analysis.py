@@ -72,7 +72,7 @@ class Analysis:
         return self.moves[0] if self.moves else None
 
     def to_json(self) -> dict[str, Any]:
-        """The ``lcanalysis solve --json`` object of spec/interchange.md, plus labelled extras."""
+        """The ``lcanalysis solve --json`` object of docs/spec/interchange.md, plus labelled extras."""
         return {
             "value": self.value,
             "exact": self.exact,

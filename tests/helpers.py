@@ -10,7 +10,7 @@ from lcanalysis.game.rules import Rules
 
 
 def score_from_scratch(cards: list[Card]) -> int:
-    """spec/rules.md scoring, written without the kernel."""
+    """docs/spec/rules.md scoring, written without the kernel."""
     if not cards:
         return 0
     wagers = sum(1 for c in cards if c.is_wager)

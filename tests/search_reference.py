@@ -1,6 +1,6 @@
 """An independent, deliberately simple reference for the endgame searcher's tests and benchmark.
 
-Plain memoized expectiminimax written from spec/rules.md and spec/interchange.md ("Endgame
+Plain memoized expectiminimax written from docs/spec/rules.md and docs/spec/interchange.md ("Endgame
 values") on tuples of card types, without the kernel, without pruning, without any of the
 searcher's tricks (no decomposition, no merging of cards). Also: a builder of random small
 endgames as kernel states, and a reader from kernel states into this module's tuples.

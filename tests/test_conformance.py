@@ -27,7 +27,7 @@ IDS = [f"c{r.colors}-h{r.hand_size}-{'nr' if r.no_redraw else 'r'}-cap{r.turn_ca
 
 
 def independent_legal_moves(pos: Position) -> set[str]:
-    """The rules of spec/rules.md applied to the object layer's cards, not the kernel."""
+    """The rules of docs/spec/rules.md applied to the object layer's cards, not the kernel."""
     p = pos.to_move
     out = set()
     piles = {c: pos.discard_pile(c) for c in range(pos.colors)}

@@ -19,7 +19,7 @@ SPEC_EXAMPLE_HANDS = [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"],
 
 
 def spec_example(**changes) -> dict:
-    """The JSON example of spec/interchange.md, completed with a deck that makes the counts add up."""
+    """The JSON example of docs/spec/interchange.md, completed with a deck that makes the counts add up."""
     used = {"R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9", "G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10",
             "Rw", "R3", "R5", "B2", "G6", "W4", "W6"}
     deck = []

@@ -252,7 +252,7 @@ def test_position_text_has_scores_cards_and_the_one_line_string(seed, plies, col
 
 
 def test_expedition_scores_in_text_match_the_rules():
-    # spec/rules.md: 2 wagers, 4, 5, 6, 7, 8, 10 -> 80; a wager alone -> -40
+    # docs/spec/rules.md: 2 wagers, 4, 5, 6, 7, 8, 10 -> 80; a wager alone -> -40
     hands = [
         ["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9"],
         ["B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"],

@@ -1,4 +1,4 @@
-"""The JSON-lines bot protocol of spec/interchange.md ("Bots over standard input and output").
+"""The JSON-lines bot protocol of docs/spec/interchange.md ("Bots over standard input and output").
 
 ``serve("heuristic", sys.stdin, sys.stdout)`` answers each request line with one line:
 

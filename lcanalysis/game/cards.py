@@ -1,4 +1,4 @@
-"""Cards, colours and decks: the notation of spec/interchange.md and the integer codes of the core.
+"""Cards, colours and decks: the notation of docs/spec/interchange.md and the integer codes of the core.
 
 A card *type* is a small integer shared by the whole package:
 ``type = colour * 10 + rank`` where rank 0 is the wager and ranks 1..9 are the

@@ -1,4 +1,4 @@
-"""A match of N rounds: who starts each round, running totals, and who won (spec/rules.md "A match")."""
+"""A match of N rounds: who starts each round, running totals, and who won (docs/spec/rules.md "A match")."""
 
 from __future__ import annotations
 

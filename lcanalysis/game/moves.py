@@ -1,4 +1,4 @@
-"""Turns in the notation of spec/interchange.md (``+R7/D``, ``-Bw/G``, ``/D``) and their kernel codes."""
+"""Turns in the notation of docs/spec/interchange.md (``+R7/D``, ``-Bw/G``, ``/D``) and their kernel codes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Writing positions down and reading them back: the JSON format of spec/interchange.md, the
+"""Writing positions down and reading them back: the JSON format of docs/spec/interchange.md, the
 one-line position string, game records, and the validation every entry point shares.
 
 The one-line string (our design, for pasting into a notebook, an article or a shell)

@@ -220,7 +220,7 @@ class Position:
         return bool(K.is_over(self.state))
 
     def is_capped(self) -> bool:
-        """Over because of the turn cap (spec/rules.md), not because the draw pile ran out."""
+        """Over because of the turn cap (docs/spec/rules.md), not because the draw pile ran out."""
         return self.is_over() and self.deck_count > 0
 
     def hand(self, player: int) -> list[Card]:

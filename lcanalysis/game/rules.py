@@ -1,4 +1,4 @@
-"""The variant options of spec/rules.md, legality reasons in words, and scoring.
+"""The variant options of docs/spec/rules.md, legality reasons in words, and scoring.
 
 The rules themselves live once, in ``core/kernel.py``; this module names the options and
 turns the kernel's reason codes into sentences a player understands.
@@ -26,7 +26,7 @@ class IllegalMoveError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """Every named convention of spec/rules.md, with its default.
+    """Every named convention of docs/spec/rules.md, with its default.
 
     ``tied_start``: who starts a later round when the running totals are tied:
     "alternate" (default: the player who did not start the previous round) or "same".
@@ -97,7 +97,7 @@ REASONS = {
 
 
 def expedition_score(cards: Iterable[Card]) -> int:
-    """Score one expedition from its cards (in any order): see spec/rules.md "Scoring a round"."""
+    """Score one expedition from its cards (in any order): see docs/spec/rules.md "Scoring a round"."""
     wagers = 0
     mask = 0
     for card in cards:

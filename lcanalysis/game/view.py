@@ -124,7 +124,7 @@ class View:
     def splits(self) -> Iterator[tuple[float, list[int], list[int]]]:
         """Every way to split the unseen cards: ``(probability, opponent_unknown_types, deck_types)``.
 
-        All splits of the physical cards are equally likely (spec/interchange.md "Endgame
+        All splits of the physical cards are equally likely (docs/spec/interchange.md "Endgame
         values"), so a split taking ``k`` of ``n`` identical unseen wagers carries ``C(n, k)``.
         The probabilities add up to 1.
         """

@@ -1,6 +1,6 @@
 """Exact endgame search: expectiminimax over the known remainder of the deck.
 
-Three values, each named by what it is (spec/interchange.md "Endgame values", KNOWLEDGE E1-E3):
+Three values, each named by what it is (docs/spec/interchange.md "Endgame values", KNOWLEDGE E1-E3):
 
 - ``solve_perfect`` — **perfect-information value** (E1) of every turn of a full position:
   E[score of the player to move - score of the opponent], both hands known, the draw pile's

@@ -1,7 +1,7 @@
 """Perfect-information endgame values: expectiminimax over the known remainder of the deck.
 
 The value of a position is ``E[final round score of the player to move - final round score
-of the opponent]`` (spec/interchange.md, "Endgame values"): both hands are known, the draw
+of the opponent]`` (docs/spec/interchange.md, "Endgame values"): both hands are known, the draw
 pile's contents are known and its order is uniformly random. The player to move maximizes,
 the opponent minimizes, chance draws from the pile. Two bounds keep the game finite:
 

@@ -120,7 +120,7 @@ def _match_class():
 
 
 def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules) -> list[dict[str, Any]]:
-    """A match of ``rules.rounds`` rounds (spec/rules.md "A match"): seat 0 starts round 1; later
+    """A match of ``rules.rounds`` rounds (docs/spec/rules.md "A match"): seat 0 starts round 1; later
     rounds are started by the higher running total, ties by ``rules.tied_start``."""
     Match = _match_class()
     rows = []

@@ -1,4 +1,4 @@
-"""The canonical wager model of spec/interchange.md: exact score distributions for one expedition.
+"""The canonical wager model of docs/spec/interchange.md: exact score distributions for one expedition.
 
 The question: "if I put down ``j`` wagers now, what will this expedition score?"
 The model (interchange.md, "Canonical wager model"), for one colour, from a player's view:
