@@ -41,7 +41,7 @@ def test_first_cell_holds_the_parameters_and_the_published_command(path):
     assert first.cell_type == "code" and first.source.startswith("# Parameters")
     tree = ast.parse(first.source)
     assert all(isinstance(node, ast.Assign) for node in tree.body), "the first cell only sets parameters"
-    assert "python -m lcanalysis" in first.source or "jupyter nbconvert" in first.source
+    assert "lcanalysis studies data" in first.source or "jupyter nbconvert" in first.source
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

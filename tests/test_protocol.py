@@ -78,7 +78,7 @@ def test_a_full_position_is_answered_from_the_movers_view():
 def test_the_bot_runs_as_a_program_and_exits_with_status_zero():
     pos = _mid_round()
     req = json.dumps({"type": "turn", "position": pos.view(pos.to_move).to_json()}) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "lcanalysis.agents.protocol", "greedy"],
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "bot", "greedy"],
                           input=req + "{oops\n" + req + '{"type": "quit"}\n', capture_output=True, text=True,
                           timeout=120, check=False)
     assert proc.returncode == 0
@@ -89,7 +89,7 @@ def test_the_bot_runs_as_a_program_and_exits_with_status_zero():
 def test_an_external_agent_plays_what_the_bot_answers_and_refuses_an_error():
     pos = _mid_round()
     view = pos.view(pos.to_move)
-    ext = ExternalAgent([sys.executable, "-m", "lcanalysis.agents.protocol", "heuristic"])
+    ext = ExternalAgent([sys.executable, "-m", "lcanalysis", "bot", "heuristic"])
     try:
         assert ext.choose(view, 0) == make_agent("heuristic").choose(view, len(view.history))
     finally:

@@ -138,7 +138,7 @@ def test_a_round_robin_plays_every_pair_and_rates_the_agents():
 
 
 def test_the_runner_seats_an_external_program_speaking_the_bot_protocol():
-    cmd = [sys.executable, "-m", "lcanalysis.agents.protocol", "greedy"]
+    cmd = [sys.executable, "-m", "lcanalysis", "bot", "greedy"]
     ext = {"name": "external", "cmd": cmd, "label": "greedy-over-pipes"}
     df = run_tournament([ext, "greedy"], deals=1, executor="serial", progress=False)
     # the bot is the greedy agent: both seatings mirror exactly

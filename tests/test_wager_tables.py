@@ -78,9 +78,11 @@ def test_written_tables_name_the_command_and_are_current(tmp_path):
         assert (tmp_path / name).read_text() == (DATA / name).read_text()
 
 
-def test_tables_cli_refuses_unknown_names():
-    with pytest.raises(SystemExit):
-        tables.main(["--out", os.devnull, "nope.csv"])
+def test_tables_cli_refuses_unknown_names(capsys):
+    from lcanalysis.cli import main
+
+    assert main(["studies", "wager-tables", "--out", os.devnull, "nope.csv"]) == 2
+    assert "unknown table(s) ['nope.csv']" in capsys.readouterr().err
 
 
 # --- the literature claims -------------------------------------------------------------------------
