@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
@@ -86,10 +85,3 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
         compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout)
         print()
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``lcanalysis studies ...`` on its own (tests and scripts)."""
-    from lcanalysis.cli.main import main as cli_main
-
-    return cli_main(["studies", *(sys.argv[1:] if argv is None else argv)])

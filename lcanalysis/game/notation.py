@@ -30,75 +30,19 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
-from lcanalysis.game.cards import COLOR_LETTERS, Card, copies, number_types
+from lcanalysis.game.cards import COLOR_LETTERS, Card
 from lcanalysis.game.examples import PREFIX, example_text
+from lcanalysis.game.formats import STRING_TAG, position_to_json
 from lcanalysis.game.position import (
     Position,
     PositionError,
-    _as_cards,
-    _parse_history,
-    _table_state,
-    check_copies,
+    as_cards,
 )
 from lcanalysis.game.rules import Rules, RulesError
 from lcanalysis.game.view import View
 
 JSON_KEYS = {"rules", "to_move", "hands", "expeditions", "discards", "deck", "phase", "blocked",
              "viewer", "history", "match"}
-STRING_TAG = "LC1"
-
-
-# --- JSON out -------------------------------------------------------------------------
-
-
-def _cards(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def _table_json(rules: Rules, to_move: int, expeditions: Any, discards: Any, phase: str,
-                blocked: str | None, history: Sequence[Any], match: dict | None) -> dict[str, Any]:
-    d: dict[str, Any] = {"rules": rules.to_dict(), "to_move": to_move}
-    d["expeditions"] = [
-        {COLOR_LETTERS[c]: _cards(cards) for c, cards in enumerate(expeditions[p]) if cards} for p in range(2)
-    ]
-    d["discards"] = {COLOR_LETTERS[c]: _cards(cards) for c, cards in enumerate(discards) if cards}
-    if phase == "draw":
-        d["phase"] = "draw"
-        d["blocked"] = blocked
-    if history:
-        d["history"] = [str(m) for m in history]
-    if match:
-        d["match"] = match
-    return d
-
-
-def position_to_json(pos: Position) -> dict[str, Any]:
-    nc = pos.colors
-    d = _table_json(pos.rules, pos.to_move, [[pos.expedition(p, c) for c in range(nc)] for p in range(2)],
-                    [pos.discard_pile(c) for c in range(nc)], pos.phase, pos.blocked, pos.history, pos.match)
-    d["hands"] = [_cards(pos.hand(0)), _cards(pos.hand(1))]
-    d["deck"] = _cards(pos.deck)
-    return _ordered(d)
-
-
-def view_to_json(view: View) -> dict[str, Any]:
-    d = _table_json(view.rules, view.to_move, view.expeditions, view.discards, view.phase, view.blocked,
-                    view.history, view.match)
-    hands: list[Any] = [None, None]
-    hands[view.viewer] = _cards(sorted(view.hand))
-    hands[view.opponent] = {"known": _cards(sorted(view.opponent_known)), "count": view.opponent_count}
-    d["hands"] = hands
-    d["deck"] = view.deck_count
-    d["viewer"] = view.viewer
-    return _ordered(d)
-
-
-def _ordered(d: dict[str, Any]) -> dict[str, Any]:
-    order = ["rules", "to_move", "viewer", "phase", "blocked", "hands", "expeditions", "discards", "deck",
-             "history", "match"]
-    return {k: d[k] for k in order if k in d}
 
 
 # --- JSON in --------------------------------------------------------------------------
@@ -116,7 +60,7 @@ def _expedition_lists(data: Any, nc: int) -> list[list[Any]]:
         cards: list[Any] = []
         for letter, lst in per.items():
             _check_color_key(letter, nc, f"expeditions of player {p}")
-            for card in _as_cards(_card_list(lst, f"expedition {letter} of player {p}"), nc,
+            for card in as_cards(_card_list(lst, f"expedition {letter} of player {p}"), nc,
                                   f"expedition {letter} of player {p}"):
                 if card.color_letter != letter.upper():
                     raise PositionError(f"expedition {letter.upper()} of player {p} holds {card} of another colour")
@@ -133,7 +77,7 @@ def _discard_list(data: Any, nc: int) -> list[Card]:
     cards = []
     for letter, lst in data.items():
         _check_color_key(letter, nc, "discards")
-        for card in _as_cards(_card_list(lst, f"discard pile {letter}"), nc, f"discard pile {letter}"):
+        for card in as_cards(_card_list(lst, f"discard pile {letter}"), nc, f"discard pile {letter}"):
             if card.color_letter != letter.upper():
                 raise PositionError(f"discard pile {letter.upper()} holds {card} of another colour")
             cards.append(card)
@@ -232,117 +176,12 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         _card_list(known, f"known cards of player {1 - viewer}")
     else:
         raise PositionError(f"hand of player {1 - viewer} must be a list or {{\"known\", \"count\"}}")
-    return build_view(hand=own, opponent_count=count, deck_count=deck, opponent_known=known, expeditions=exps,
+    return View.from_parts(own, opponent_count=count, deck_count=deck, opponent_known=known, expeditions=exps,
                       discards=discards, rules=rules, viewer=viewer, to_move=to_move, phase=phase,
                       blocked=blocked, history=history, match=match)
 
 
-def build_view(*, hand: Sequence[Any], opponent_count: Any, deck_count: Any, opponent_known: Sequence[Any],
-               expeditions: Sequence[Sequence[Any]], discards: Sequence[Any], rules: Rules, viewer: int,
-               to_move: int, phase: str, blocked: str | None, history: Sequence[Any],
-               match: dict[str, Any] | None) -> View:
-    """Validate and build a ``View`` (the one path every reader takes)."""
-    nc = rules.colors
-    if viewer not in (0, 1):
-        raise PositionError(f"viewer must be 0 or 1, got {viewer!r}")
-    if len(expeditions) != 2:
-        raise PositionError(f"expeditions must list two players, got {len(expeditions)}")
-    expeditions = [_as_cards(expeditions[p], nc, f"expeditions of player {p}") for p in range(2)]
-    discards = _as_cards(discards, nc, "discards")
-    _state, counts = _table_state(rules, to_move, phase, blocked, expeditions, discards)
-    own = _as_cards(hand, nc, f"hand of player {viewer}")
-    known = _as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")
-    for p, size in ((viewer, len(own)), (1 - viewer, opponent_count)):
-        if isinstance(size, bool) or not isinstance(size, int):
-            raise PositionError(f"hand count of player {p} must be a whole number, got {size!r}")
-        want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
-        if size != want:
-            raise PositionError(f"hand of player {p} has {size} cards; it must have {want}")
-    if len(known) > opponent_count:
-        raise PositionError(f"{len(known)} known cards but the opponent holds only {opponent_count}")
-    if isinstance(deck_count, bool) or not isinstance(deck_count, int) or deck_count < 0:
-        raise PositionError(f"deck must be a number of cards >= 0 in a view, got {deck_count!r}")
-    for card in own + known:
-        counts[card.type] += 1
-    check_copies(counts, nc)
-    unseen = int(sum(copies(t) for t in range(number_types(nc))) - counts.sum())
-    if unseen != deck_count + opponent_count - len(known):
-        raise PositionError(
-            f"counts do not add up: {unseen} unseen cards, but deck {deck_count} + opponent's unknown "
-            f"{opponent_count - len(known)} = {deck_count + opponent_count - len(known)}"
-        )
-    exps = tuple([[card for card in expeditions[p] if card.color == c] for c in range(nc)] for p in range(2))
-    piles = [[card for card in discards if card.color == c] for c in range(nc)]
-    return View(rules=rules, viewer=viewer, to_move=to_move, hand=sorted(own), expeditions=exps,  # type: ignore
-                discards=piles, deck_count=deck_count, opponent_known=sorted(known),
-                opponent_count=opponent_count, history=_parse_history(history, nc), phase=phase,
-                blocked=str(blocked).upper() if blocked else None, match=match)
-
-
-def position_from_view(view: View, opponent_unknown: Sequence[Any], deck: Sequence[Any]) -> Position:
-    """Fill in a view's hidden cards (validated against the view's unseen cards)."""
-    nc = view.colors
-    opp = _as_cards(opponent_unknown, nc, "opponent's unknown cards")
-    deck_cards = _as_cards(deck, nc, "deck")
-    if len(opp) != view.opponent_unknown:
-        raise PositionError(f"the opponent has {view.opponent_unknown} unknown cards, got {len(opp)}")
-    if len(deck_cards) != view.deck_count:
-        raise PositionError(f"the draw pile has {view.deck_count} cards, got {len(deck_cards)}")
-    given = np.zeros(number_types(nc), dtype=np.int64)
-    for card in opp + deck_cards:
-        given[card.type] += 1
-    if not np.array_equal(given, view.unseen_counts()):
-        raise PositionError("these cards are not the view's unseen cards")
-    hands: list[list[Card]] = [[], []]
-    hands[view.viewer] = list(view.hand)
-    hands[view.opponent] = list(view.opponent_known) + opp
-    known: list[list[Card]] = [[], []]
-    known[view.opponent] = list(view.opponent_known)
-    exps = [[card for cards in view.expeditions[p] for card in cards] for p in range(2)]
-    piles = [card for cards in view.discards for card in cards]
-    return Position.from_parts(hands, exps, piles, deck_cards, rules=view.rules, to_move=view.to_move,
-                               phase=view.phase, blocked=view.blocked, history=view.history, match=view.match,
-                               known=known)
-
-
 # --- the one-line string ----------------------------------------------------------------
-
-
-def json_to_string(d: Mapping[str, Any]) -> str:
-    """The one-line string of a JSON position (full or view); canonical output."""
-    rules = Rules.from_dict(d.get("rules", {}))
-    parts = [STRING_TAG, f"c{rules.colors}", f"h{rules.hand_size}", "nr" if rules.no_redraw else "r"]
-    if rules.rounds != Rules.rounds:
-        parts.append(f"rounds={rules.rounds}")
-    if rules.turn_cap != Rules.turn_cap:
-        parts.append(f"cap={rules.turn_cap}")
-    if rules.tied_start != Rules.tied_start:
-        parts.append(f"tie={rules.tied_start}")
-    parts.append(f"m{d['to_move']}")
-    if "viewer" in d:
-        parts.append(f"v{d['viewer']}")
-    for p, hand in enumerate(d["hands"]):
-        if isinstance(hand, Mapping):
-            parts.append(f"p{p}=" + ".".join([f"?{hand['count']}"] + list(hand.get("known", []))))
-        else:
-            parts.append(f"p{p}=" + ".".join(hand))
-    for p, per in enumerate(d.get("expeditions", [{}, {}])):
-        cards = [c for lst in per.values() for c in lst]
-        if cards:
-            parts.append(f"e{p}=" + ".".join(cards))
-    piles = [c for lst in d.get("discards", {}).values() for c in lst]
-    if piles:
-        parts.append("x=" + ".".join(piles))
-    deck = d["deck"]
-    parts.append("d=" + (str(deck) if isinstance(deck, int) else ".".join(deck)))
-    if d.get("phase") == "draw":
-        parts.append("draw=" + (d.get("blocked") or "-"))
-    if d.get("history"):
-        parts.append("hist=" + ".".join(d["history"]))
-    if d.get("match"):
-        m = d["match"]
-        parts.append(f"match={m['round']}:{m['totals'][0]},{m['totals'][1]}")
-    return ";".join(parts)
 
 
 def _split_cards(text: str) -> list[str]:
@@ -416,17 +255,6 @@ def string_to_json(text: str) -> dict[str, Any]:
     d["expeditions"] = exps
     d["discards"] = discards
     return d
-
-
-def position_to_string(pos: Position) -> str:
-    return json_to_string(position_to_json(pos))
-
-
-def view_to_string(view: View) -> str:
-    return json_to_string(view_to_json(view))
-
-
-# --- one reader for every entry point -----------------------------------------------------
 
 
 def read_position(source: str | os.PathLike | Mapping[str, Any] | Position | View) -> Position | View:

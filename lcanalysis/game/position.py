@@ -24,6 +24,7 @@ from lcanalysis.game.cards import (
     full_deck,
     number_types,
 )
+from lcanalysis.game.formats import Notated, position_to_json
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.rules import REASONS, IllegalMoveError, Rules
 
@@ -37,7 +38,7 @@ class PositionError(ValueError):
     """A position or view that cannot arise in the game; the message names the problem."""
 
 
-def _as_cards(items: Iterable[Any], colors: int, where: str) -> list[Card]:
+def as_cards(items: Iterable[Any], colors: int, where: str) -> list[Card]:
     out = []
     for item in items:
         try:
@@ -79,7 +80,7 @@ def check_copies(counts: np.ndarray, colors: int) -> None:
             raise PositionError(f"{counts[t]} copies of {card}: the deck has only {copies(t)}")
 
 
-class Position:
+class Position(Notated):
     """A full position: both hands and the draw pile's order known.
 
     Build one with ``Position.deal(seed)``, ``Position.from_parts(...)`` or
@@ -88,6 +89,8 @@ class Position:
     back. ``known_cards(p)`` are the cards of player p's hand that everyone knows, because
     p took them from a discard pile.
     """
+
+    _picture = "position"
 
     def __init__(self, rules: Rules, state: np.ndarray, history: list[Move] | None = None,
                  known: np.ndarray | None = None, match: dict[str, Any] | None = None) -> None:
@@ -146,16 +149,16 @@ class Position:
         ``deck`` is top first. Raises ``PositionError`` naming the first problem found."""
         rules = rules or Rules()
         nc = rules.colors
-        state, counts = _table_state(rules, to_move, phase, blocked, expeditions, discards)
+        state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
         for p in range(2):
-            hand = _as_cards(hands[p], nc, f"hand of player {p}")
+            hand = as_cards(hands[p], nc, f"hand of player {p}")
             want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
             if len(hand) != want:
                 raise PositionError(f"hand of player {p} has {len(hand)} cards; it must have {want}")
             for card in hand:
                 state[K.off_hand(nc, p) + card.type] += 1
                 counts[card.type] += 1
-        deck_cards = _as_cards(deck, nc, "deck")
+        deck_cards = as_cards(deck, nc, "deck")
         od = K.off_deck(nc)
         for j, card in enumerate(deck_cards):
             counts[card.type] += 1
@@ -171,12 +174,12 @@ class Position:
                 f"({', '.join(absent[:8])}{'...' if len(absent) > 8 else ''})"
             )
         state[K.H_DECK_END] = len(deck_cards)
-        moves = _parse_history(history, nc)
+        moves = parse_history(history, nc)
         state[K.H_TURN] = len(moves)
         known_arr = np.zeros((2, number_types(nc)), dtype=np.int32)
         if known is not None:
             for p in range(2):
-                for card in _as_cards(known[p], nc, f"known cards of player {p}"):
+                for card in as_cards(known[p], nc, f"known cards of player {p}"):
                     known_arr[p, card.type] += 1
                 if np.any(known_arr[p] > state[K.off_hand(nc, p):K.off_hand(nc, p) + number_types(nc)]):
                     raise PositionError(f"known cards of player {p} are not all in that player's hand")
@@ -381,39 +384,13 @@ class Position:
         return View.of(self, self.to_move if player is None else player)
 
     def to_json(self) -> dict[str, Any]:
-        from lcanalysis.game.notation import position_to_json
-
         return position_to_json(self)
-
-    def to_string(self) -> str:
-        from lcanalysis.game.notation import position_to_string
-
-        return position_to_string(self)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    def __repr__(self) -> str:
-        return f"read_position({self.to_string()!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.to_json() == other.to_json()
-
-    def to_text(self) -> str:
-        from lcanalysis.show.render import position_text
-
-        return position_text(self)
-
-    def _repr_svg_(self) -> str:
-        from lcanalysis.show.render import position_svg
-
-        return position_svg(self)
 
 
 # --- helpers shared with View ---------------------------------------------------------
 
 
-def _parse_history(history: Iterable[Any], colors: int) -> list[Move]:
+def parse_history(history: Iterable[Any], colors: int) -> list[Move]:
     moves = []
     for i, m in enumerate(history):
         try:
@@ -423,7 +400,7 @@ def _parse_history(history: Iterable[Any], colors: int) -> list[Move]:
     return moves
 
 
-def _table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
+def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                  expeditions: Sequence[Iterable[Any]], discards: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The kernel array with the public table filled in, and the count per type used so far."""
     nc = rules.colors
@@ -437,7 +414,7 @@ def _table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
     if len(expeditions) != 2:
         raise PositionError(f"expeditions must list two players, got {len(expeditions)}")
     for p in range(2):
-        cards = _as_cards(expeditions[p], nc, f"expeditions of player {p}")
+        cards = as_cards(expeditions[p], nc, f"expeditions of player {p}")
         for c in range(nc):
             mine = [card for card in cards if card.color == c]
             check_expedition(mine, f"expedition {COLOR_LETTERS[c]} of player {p}")
@@ -447,7 +424,7 @@ def _table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                     s[K.off_wagers(nc, p) + c] += 1
                 else:
                     s[K.off_mask(nc, p) + c] |= 1 << (card.rank - 1)
-    pile_cards = _as_cards(discards, nc, "discards")
+    pile_cards = as_cards(discards, nc, "discards")
     for card in pile_cards:
         counts[card.type] += 1
         c = card.color

@@ -11,22 +11,30 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb, factorial, prod
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from lcanalysis.game.cards import COLOR_LETTERS, Card, copies, number_types, types_from_counts
+from lcanalysis.game.formats import Notated, view_to_json
 from lcanalysis.game.moves import Move
+from lcanalysis.game.position import (
+    Position,
+    PositionError,
+    as_cards,
+    check_copies,
+    parse_history,
+    table_state,
+)
 from lcanalysis.game.rules import Rules
 
-if TYPE_CHECKING:
-    from lcanalysis.game.position import Position
 
-
-@dataclass
-class View:
+@dataclass(eq=False)  # compared by value through Notated.__eq__
+class View(Notated):
     """One player's information set. ``expeditions[p][c]`` and ``discards[c]`` are card lists in
     the order placed; ``opponent_known`` are cards known to be in the opponent's hand."""
+
+    _picture = "view"
 
     rules: Rules
     viewer: int
@@ -72,13 +80,45 @@ class View:
                    discards: Sequence[Any] = (), rules: Rules | None = None, viewer: int = 0,
                    to_move: int | None = None, phase: str = "place", blocked: str | None = None,
                    history: Sequence[Any] = (), match: dict[str, Any] | None = None) -> View:
-        """Build and validate a view from card lists (strings or ``Card``)."""
-        from lcanalysis.game.notation import build_view
-
-        return build_view(hand=hand, opponent_count=opponent_count, deck_count=deck_count,
-                          opponent_known=opponent_known, expeditions=expeditions, discards=discards,
-                          rules=rules or Rules(), viewer=viewer, to_move=viewer if to_move is None else to_move,
-                          phase=phase, blocked=blocked, history=history, match=match)
+        """Build and validate a view from card lists (strings or ``Card``): the one path every
+        reader takes. Raises ``PositionError`` naming the problem."""
+        rules = rules or Rules()
+        to_move = viewer if to_move is None else to_move
+        nc = rules.colors
+        if viewer not in (0, 1):
+            raise PositionError(f"viewer must be 0 or 1, got {viewer!r}")
+        if len(expeditions) != 2:
+            raise PositionError(f"expeditions must list two players, got {len(expeditions)}")
+        expeditions = [as_cards(expeditions[p], nc, f"expeditions of player {p}") for p in range(2)]
+        discards = as_cards(discards, nc, "discards")
+        _state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
+        own = as_cards(hand, nc, f"hand of player {viewer}")
+        known = as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")
+        for p, size in ((viewer, len(own)), (1 - viewer, opponent_count)):
+            if isinstance(size, bool) or not isinstance(size, int):
+                raise PositionError(f"hand count of player {p} must be a whole number, got {size!r}")
+            want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
+            if size != want:
+                raise PositionError(f"hand of player {p} has {size} cards; it must have {want}")
+        if len(known) > opponent_count:
+            raise PositionError(f"{len(known)} known cards but the opponent holds only {opponent_count}")
+        if isinstance(deck_count, bool) or not isinstance(deck_count, int) or deck_count < 0:
+            raise PositionError(f"deck must be a number of cards >= 0 in a view, got {deck_count!r}")
+        for card in own + known:
+            counts[card.type] += 1
+        check_copies(counts, nc)
+        unseen = int(sum(copies(t) for t in range(number_types(nc))) - counts.sum())
+        if unseen != deck_count + opponent_count - len(known):
+            raise PositionError(
+                f"counts do not add up: {unseen} unseen cards, but deck {deck_count} + opponent's unknown "
+                f"{opponent_count - len(known)} = {deck_count + opponent_count - len(known)}"
+            )
+        exps = tuple([[card for card in expeditions[p] if card.color == c] for c in range(nc)] for p in range(2))
+        piles = [[card for card in discards if card.color == c] for c in range(nc)]
+        return cls(rules=rules, viewer=viewer, to_move=to_move, hand=sorted(own), expeditions=exps,  # type: ignore
+                   discards=piles, deck_count=deck_count, opponent_known=sorted(known),
+                   opponent_count=opponent_count, history=parse_history(history, nc), phase=phase,
+                   blocked=str(blocked).upper() if blocked else None, match=match)
 
     # --- what is unseen ------------------------------------------------------------
 
@@ -140,9 +180,28 @@ class View:
     def complete(self, opponent_unknown: Sequence[Any], deck: Sequence[Any]) -> Position:
         """The full position this view becomes when the opponent's unknown cards and the draw
         pile (top first) are these. Raises ``PositionError`` if they do not fit the view."""
-        from lcanalysis.game.notation import position_from_view
-
-        return position_from_view(self, opponent_unknown, deck)
+        nc = self.colors
+        opp = as_cards(opponent_unknown, nc, "opponent's unknown cards")
+        deck_cards = as_cards(deck, nc, "deck")
+        if len(opp) != self.opponent_unknown:
+            raise PositionError(f"the opponent has {self.opponent_unknown} unknown cards, got {len(opp)}")
+        if len(deck_cards) != self.deck_count:
+            raise PositionError(f"the draw pile has {self.deck_count} cards, got {len(deck_cards)}")
+        given = np.zeros(number_types(nc), dtype=np.int64)
+        for card in opp + deck_cards:
+            given[card.type] += 1
+        if not np.array_equal(given, self.unseen_counts()):
+            raise PositionError("these cards are not the view's unseen cards")
+        hands: list[list[Card]] = [[], []]
+        hands[self.viewer] = list(self.hand)
+        hands[self.opponent] = list(self.opponent_known) + opp
+        known: list[list[Card]] = [[], []]
+        known[self.opponent] = list(self.opponent_known)
+        exps = [[card for cards in self.expeditions[p] for card in cards] for p in range(2)]
+        piles = [card for cards in self.discards for card in cards]
+        return Position.from_parts(hands, exps, piles, deck_cards, rules=self.rules, to_move=self.to_move,
+                                   phase=self.phase, blocked=self.blocked, history=self.history, match=self.match,
+                                   known=known)
 
     def consistent_positions(self, orders: bool = False) -> Iterator[tuple[float, Position]]:
         """Every full position consistent with this view, with its probability.
@@ -175,33 +234,7 @@ class View:
     # --- other forms ---------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        from lcanalysis.game.notation import view_to_json
-
         return view_to_json(self)
-
-    def to_string(self) -> str:
-        from lcanalysis.game.notation import view_to_string
-
-        return view_to_string(self)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    def __repr__(self) -> str:
-        return f"read_position({self.to_string()!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, View) and self.to_json() == other.to_json()
-
-    def to_text(self) -> str:
-        from lcanalysis.show.render import view_text
-
-        return view_text(self)
-
-    def _repr_svg_(self) -> str:
-        from lcanalysis.show.render import view_svg
-
-        return view_svg(self)
 
     def expedition_cards(self, player: int, color: int | str) -> list[Card]:
         c = COLOR_LETTERS.index(color.upper()) if isinstance(color, str) else color

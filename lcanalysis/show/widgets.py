@@ -27,7 +27,7 @@ from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import Card
 from lcanalysis.game.examples import EXAMPLES
 from lcanalysis.game.notation import mover_view, read_position
-from lcanalysis.game.position import Position, PositionError, _as_cards
+from lcanalysis.game.position import Position, PositionError, as_cards
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
 from lcanalysis.show import figures
@@ -176,12 +176,12 @@ class DecisionExplorer:
         seat = self._seat
         nc = rules.colors
         exps: list[list[Card]] = [[], []]
-        exps[seat] = _as_cards(_split(self.my_expeditions.value), nc, "my expeditions")
-        exps[1 - seat] = _as_cards(_split(self.opp_expeditions.value), nc, "opponent's expeditions")
-        return View.from_parts(_as_cards(_split(self.hand.value), nc, "my hand"), opponent_count=rules.hand_size,
+        exps[seat] = as_cards(_split(self.my_expeditions.value), nc, "my expeditions")
+        exps[1 - seat] = as_cards(_split(self.opp_expeditions.value), nc, "opponent's expeditions")
+        return View.from_parts(as_cards(_split(self.hand.value), nc, "my hand"), opponent_count=rules.hand_size,
                                deck_count=int(self.deck.value),
-                               opponent_known=_as_cards(_split(self.opp_known.value), nc, "opponent's known cards"),
-                               expeditions=exps, discards=_as_cards(_split(self.discards.value), nc, "discards"),
+                               opponent_known=as_cards(_split(self.opp_known.value), nc, "opponent's known cards"),
+                               expeditions=exps, discards=as_cards(_split(self.discards.value), nc, "discards"),
                                rules=rules, viewer=seat, to_move=seat)
 
     def _on_edit(self, _change: Any) -> None:
