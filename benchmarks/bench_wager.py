@@ -22,9 +22,9 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lcanalysis.studies import wager_tables as tables
 from lcanalysis.evaluator import colour_mean, evaluate_state
 from lcanalysis.game.position import Position
+from lcanalysis.studies import wager_tables as tables
 from lcanalysis.wagers.canonical import ColorState, analyze, expedition_score_values, mean_score
 
 

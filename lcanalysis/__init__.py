@@ -50,9 +50,31 @@ _NAMES = {
 _SUBPACKAGES = ("core", "game", "search", "wagers", "agents", "tournaments", "studies", "show", "cli")
 
 __all__ = [
-    "Analysis", "Card", "Match", "Move", "Position", "PositionError", "Rules", "View",
-    "advise", "evaluate", "make_agent", "read_position", "run_tournament", "solve", "summarize", "wager",
-    "agents", "cli", "core", "game", "search", "show", "studies", "tournaments", "wagers",
+    "Analysis",
+    "Card",
+    "Match",
+    "Move",
+    "Position",
+    "PositionError",
+    "Rules",
+    "View",
+    "advise",
+    "agents",
+    "cli",
+    "core",
+    "evaluate",
+    "game",
+    "make_agent",
+    "read_position",
+    "run_tournament",
+    "search",
+    "show",
+    "solve",
+    "studies",
+    "summarize",
+    "tournaments",
+    "wager",
+    "wagers",
 ]
 
 

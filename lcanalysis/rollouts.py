@@ -59,7 +59,7 @@ def view_state(view: View) -> tuple[np.ndarray, np.ndarray, int, int]:
     return base, pool, u, view.opponent
 
 
-def policy_ranking(view: View, params: np.ndarray = P.HEURISTIC_PARAMS) -> np.ndarray:
+def policy_ranking(view: View, params: np.ndarray = P.HEURISTIC_PARAMS) -> tuple[np.ndarray, np.ndarray]:
     """Every legal turn's kernel code, in the policy's order of generation, and its one-ply score."""
     s = some_state(view)
     codes = np.empty(K.MAX_MOVES, np.int32)
@@ -84,7 +84,7 @@ class Rollouts:
         self._base, self._pool, self._unknown, self._opp = view_state(view)
         self.samples: list[np.ndarray] = [np.empty(0, np.float64) for _ in range(len(self.codes))]
 
-    def sample(self, worlds: int, which: Sequence[int] | None = None) -> None:
+    def sample(self, worlds: int, which: Sequence[int] | np.ndarray | None = None) -> None:
         """Extend the candidates ``which`` (default: all, which must then share one sample size)
         to ``worlds`` worlds each."""
         idx = list(range(len(self.codes))) if which is None else [int(k) for k in which]

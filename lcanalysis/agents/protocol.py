@@ -79,7 +79,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
         else:
             try:
                 reply, keep = answer(agent, request, seed)
-            except Exception as exc:  # noqa: BLE001 - keep serving whatever happens inside one request
+            except Exception as exc:  # keep serving whatever happens inside one request
                 reply, keep = {"error": f"{type(exc).__name__}: {exc}"}, True
         if reply is not None:
             outfile.write(json.dumps(reply) + "\n")
@@ -167,7 +167,7 @@ class ExternalAgent(Agent):
     def __del__(self) -> None:  # pragma: no cover - best effort
         try:
             self.close()
-        except Exception:  # noqa: BLE001, S110 - the interpreter may be shutting down
+        except Exception:  # the interpreter may be shutting down
             pass
 
     def __repr__(self) -> str:

@@ -146,7 +146,7 @@ class View(Notated):
         return total - self.visible_counts()
 
     def unseen(self) -> list[Card]:
-        return [Card.from_type(t) for t in types_from_counts(self.unseen_counts())]
+        return [Card.from_type(t) for t in types_from_counts(self.unseen_counts().tolist())]
 
     @property
     def opponent_unknown(self) -> int:
@@ -223,7 +223,7 @@ class View(Notated):
         if n < 0:
             raise ValueError(f"n must be >= 0, got {n}")
         rng = np.random.default_rng(seed)
-        cards = np.array(types_from_counts(self.unseen_counts()), dtype=np.int64)
+        cards = np.array(types_from_counts(self.unseen_counts().tolist()), dtype=np.int64)
         u = self.opponent_unknown
         out = []
         for _ in range(n):

@@ -55,7 +55,7 @@ def _svg_of(obj: Any) -> str:
         from lcanalysis.show.render import position_svg, view_svg
 
         return str(position_svg(obj) if isinstance(obj, Position) else view_svg(obj))
-    except Exception:  # noqa: BLE001 - the renderer is optional here: fall back to the object's own picture
+    except Exception:
         return str(obj._repr_svg_())
 
 
@@ -135,7 +135,7 @@ class DecisionExplorer:
         silent traceback in the widget log."""
         try:
             fn(*args)
-        except Exception as exc:  # noqa: BLE001 - shown to the user
+        except Exception as exc:
             self.message.value = _message("error", f"Something went wrong: {type(exc).__name__}: {exc}")
 
     # --- building the position ---------------------------------------------------------------
@@ -191,7 +191,7 @@ class DecisionExplorer:
         self._clear_results()
         try:
             self.position = self.build()
-        except Exception as exc:  # noqa: BLE001 - every refusal is shown as a message
+        except Exception as exc:
             self.position = None
             self.message.value = _message("error", f"This position is not valid: {exc}")
             self.picture.value = ""
@@ -210,7 +210,7 @@ class DecisionExplorer:
             return
         try:
             self.picture.value = f'<div class="lc-picture">{_svg_of(self.position)}</div>'
-        except Exception as exc:  # noqa: BLE001 - a picture must never hide the analysis
+        except Exception as exc:
             self.picture.value = _message("note", f"(no picture: {exc})")
 
     def _clear_results(self) -> None:

@@ -84,12 +84,3 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
                        progress=True).to_csv(path, index=False, float_format="%.6g")
         side(path, "stalling")
     return written
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.experiments", description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("data", help="regenerate the files in data/")
-    p.add_argument("--root", default="data")

@@ -55,7 +55,7 @@ def stall_values(position: Position) -> dict[str, Any]:
             "v_both_stall": both.value, "best_with_stall": best, "best_is_stall": not best.endswith("/D")}
 
 
-def stalling_study(n: int = 50, cards_left: Sequence[int] = (2, 3), seed: int = 0,
+def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 3), seed: int = 0,
                    progress: bool = False) -> Any:
     """``stall_values`` for ``n`` endgames from heuristic play for each number of cards left
     (a list: ``n`` for each; the positions for different counts come from different deals).

@@ -229,7 +229,7 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | None = None,
                    duplicate: bool = True, round_robin: bool = False, seed: int = 0,
-                   executor: None | str | Executor = None, workers: int | None = None,
+                   executor: str | Executor | None = None, workers: int | None = None,
                    out: str | None = None, progress: bool = True, batch: int | None = None,
                    first_deal: int = 0) -> pd.DataFrame:
     """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
