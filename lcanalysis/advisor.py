@@ -24,6 +24,7 @@ the number of turns left.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -43,6 +44,7 @@ ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
 ENDGAME_CARDS = 2
 FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
+MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 
 
 def example_view() -> View:
@@ -61,8 +63,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     view = mover_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
         raise ValueError("the round is over: there is no turn to choose")
-    if time_budget <= 0:
-        raise ValueError(f"time_budget must be positive, got {time_budget}")
+    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+            or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
+        raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
+                         f"got {time_budget!r}")
     t0 = time.perf_counter()
     if view.deck_count <= endgame_cards:
         exact = endgame_analysis(view, seed=seed)

@@ -10,10 +10,10 @@ from lcanalysis.cli.common import emit, load, nonneg, positive_float
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("advise", help="rank every legal turn of a view by expected value")
     p.add_argument("position", nargs="?", default="example:midround", help=pos_help)
-    p.add_argument("--time", type=positive_float, default=1.0, help="time budget in seconds")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0)
+    p.add_argument("--time", type=positive_float, default=1.0, help="thinking time in seconds (sets the number of play-outs; at most 3600)")
+    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds (same seed, same answer)")
     p.add_argument("--top", type=nonneg("--top"), default=None, help="print only the best N turns")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lcanalysis.game.notation import read_position
-from lcanalysis.game.position import Position
-from lcanalysis.game.view import View
+if TYPE_CHECKING:
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.view import View
 
 
 class UsageError(ValueError):
@@ -20,6 +21,8 @@ class UsageError(ValueError):
 
 def load(source: str) -> Position | View:
     """POSITION argument: a JSON file, ``-`` for standard input, ``example:NAME``, or the one-line string."""
+    from lcanalysis.game.notation import read_position  # the game loads on use: '--help' stays fast
+
     if source == "-":
         text = sys.stdin.read()
         if not text.strip():
@@ -46,10 +49,11 @@ def nonneg(name: str) -> Callable[[str], int]:
 
 
 def positive_float(text: str) -> float:
+    """A time budget in seconds: a finite number above 0 and at most an hour."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"time must be a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"time must be > 0 seconds, got {text}")
+    if not math.isfinite(value) or not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 3600 seconds, got {text}")
     return value

@@ -1,22 +1,35 @@
-"""The ``lcanalysis`` command. Each subcommand reads positions through ``notation.read_position``
-and answers bad input with ``error: ...`` on standard error and exit status 2."""
+"""The ``lcanalysis`` command: the parser, the commands ``show`` and ``deal``, and the wiring of
+the other commands (one module each). Every command reads positions through
+``notation.read_position`` and answers bad input with ``error: ...`` on standard error and exit
+status 2.
+
+Start-up is kept short: nothing is imported before the command is known. ``show`` and ``deal``
+need no compiled code, so they run the rules kernel as plain Python (numba's
+``NUMBA_DISABLE_JIT``; the tests check that both ways give the same answers). Commands that
+need the engine first make sure it is compiled (``warmup.engine_ready``), saying so when it
+is not.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from lcanalysis.cli import advise, bot, solve, studies, wager
+from lcanalysis.cli import advise, bot, solve, studies, wager, warmup
 from lcanalysis.cli.common import UsageError, emit, load, nonneg
-from lcanalysis.game.position import Position, PositionError
-from lcanalysis.game.rules import Rules, RulesError
-from lcanalysis.game.view import View
+
+#: commands that need no compiled code: they start in a fraction of a second
+LIGHT_COMMANDS = ("show", "deal")
+#: commands that run the compiled engine: compiled first, with a notice, if this version never was
+ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies")
+
 
 # --- subcommands ----------------------------------------------------------------------
 
 
-def _print_position(pos: Position | View, args: argparse.Namespace) -> None:
+def _print_position(pos, args: argparse.Namespace) -> None:
     """As --json, --string or (by default) the text drawing."""
     if args.json:
         emit(pos.to_json())
@@ -36,6 +49,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.rules import Rules
+
     rules = Rules(colors=args.colors, no_redraw=not args.redraw)
     _print_position(Position.deal(seed=args.seed, rules=rules, starter=args.starter), args)
     return 0
@@ -48,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lcanalysis", description="Lost Cities analysis: positions, "
                                      "exact endgames, wagers, advice, bots and tournaments.")
     sub = parser.add_subparsers(dest="command", required=True)
-    pos_help = "a JSON file, '-' for standard input, 'example:NAME' or a one-line 'LC1;...' string"
+    pos_help = ("a JSON file, '-' for standard input, 'example:NAME' (midround, endgame, opening) "
+                "or a one-line 'LC1;...' string")
 
     p = sub.add_parser("show", help="draw a position or view as text (validates it)")
     p.add_argument("position", help=pos_help)
@@ -59,35 +76,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("deal", help="deal a new round")
-    p.add_argument("--seed", type=nonneg("seed"), required=True)
-    p.add_argument("--colors", type=int, choices=(5, 6), default=5)
+    p.add_argument("--seed", type=nonneg("seed"), required=True, help="the shuffle (numpy default_rng(seed))")
+    p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="5 or 6 expeditions")
     p.add_argument("--redraw", action="store_true", help="allow drawing back the card just discarded")
-    p.add_argument("--starter", type=int, choices=(0, 1), default=0)
+    p.add_argument("--starter", type=int, choices=(0, 1), default=0, help="the player who moves first")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--json", action="store_true")
-    g.add_argument("--string", action="store_true")
+    g.add_argument("--json", action="store_true", help="print the canonical JSON")
+    g.add_argument("--string", action="store_true", help="print the one-line string")
     p.set_defaults(func=cmd_deal)
 
-    for command in (solve, wager, advise, bot, studies):
+    for command in (solve, wager, advise, bot, studies, warmup):
         command.add_parser(sub, pos_help)
     # listed for the help text only: main() hands "tournament ..." to cli.tournament's own parser
     sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')", add_help=False)
     return parser
 
 
+def _prepare_engine(command: str, argv: Sequence[str]) -> None:
+    """Plain-Python kernel for the light commands; a compiled engine, announced, for the rest."""
+    if command in LIGHT_COMMANDS and "numba" not in sys.modules:
+        os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
+    elif command in ENGINE_COMMANDS and not any(a in ("-h", "--help") for a in argv):
+        warmup.engine_ready()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["tournament"]:
-        # the tournament has a parser of its own; argparse would keep its leading options
-        # (``--help``, ``--colors``) for the top-level parser
-        from lcanalysis.cli.tournament import tournament_main
-
-        return int(tournament_main(argv[1:]) or 0)
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        if argv[:1] == ["tournament"]:
+            # the tournament has a parser of its own; argparse would keep its leading options
+            # (``--help``, ``--colors``) for the top-level parser
+            from lcanalysis.cli.tournament import tournament_main
+
+            _prepare_engine("tournament", argv)
+            return int(tournament_main(argv[1:]) or 0)
+        args = build_parser().parse_args(argv)
+        _prepare_engine(args.command, argv)
         return int(args.func(args))
-    except (PositionError, RulesError, UsageError, ValueError) as exc:
+    except (UsageError, ValueError) as exc:  # PositionError, RulesError, SearchError... are ValueErrors
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and the like: not an error

@@ -1,44 +1,117 @@
-"""``lcanalysis solve POSITION [--max-stalls S] [--max-turns T --leaf as-is] [--workers N] --json``.
+"""``lcanalysis solve POSITION [--max-stalls S] [--max-turns T --leaf as-is] [--time S] [--json]``.
 
 Prints the object of docs/spec/interchange.md: ``{"value", "exact", "moves": [{"move", "value",
 "stderr"}], "nodes", "seconds"}`` with the moves best first, plus the labelled extras of
-``Analysis.to_json`` (kind, bounds, method, splits). The bounds are checked once, by the
+``Analysis.to_json`` (kind, bounds, method, splits, notes). The bounds are checked once, by the
 search itself (``search.common.check_bounds``); its ``SearchError`` is printed as ``error: ...``.
+
+``--time S`` deepens the stall budget (or, with ``--max-turns``, keeps that horizon) within S
+seconds and answers with the deepest exact level reached, plus, for a full position, the bracket
+``W_me <= V <= W_opp`` around the unbounded value when the budget allows. A search that runs
+longer than a second says so on standard error every few seconds: the compiled search runs
+without the interpreter's lock, so a watcher thread can speak while it works.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from lcanalysis.cli.common import emit, load, nonneg
 
+LEAF_HELP = "value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic (an estimate)"
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--time must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"--time must be more than 0 and at most 86400 seconds (a day), got {text}")
+    return value
+
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
-    p = sub.add_parser("solve", help="exact endgame values of every turn (spec: Endgame values)")
+    p = sub.add_parser("solve", help="exact endgame values of every turn (docs/spec/interchange.md)",
+                       description=__doc__.splitlines()[0])
     p.add_argument("position", help=pos_help)
-    p.add_argument("--max-stalls", type=nonneg("--max-stalls"), default=None)
-    p.add_argument("--max-turns", type=nonneg("--max-turns"), default=None)
-    p.add_argument("--leaf", default="as-is", help="leaf value at the horizon: as-is (exact), heuristic (the hand evaluator: an estimate) or simple")
+    p.add_argument("--max-stalls", type=nonneg("--max-stalls"), default=None,
+                   help="discard-pile draws each player may still make (0: only the draw pile from now on)")
+    p.add_argument("--max-turns", type=nonneg("--max-turns"), default=None,
+                   help="a horizon: stop after this many turns and score the table (see --leaf)")
+    p.add_argument("--leaf", default="as-is", help=LEAF_HELP)
+    p.add_argument("--time", type=_seconds, default=None, metavar="S",
+                   help="deepen within S seconds: the deepest exact stall budget reached (up to --max-stalls, "
+                        "if given), and the bracket around the unbounded value when there is time")
     p.add_argument("--samples", type=nonneg("--samples"), default=None,
-                   help="for a view: sample this many splits instead of enumerating them all")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0)
+                   help="for a view: sample this many splits instead of enumerating them all (an estimate)")
+    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of --samples")
     p.add_argument("--workers", type=nonneg("--workers"), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
+
+@contextmanager
+def _heartbeat(what: Callable[[], str], every: float = 3.0, first: float = 1.0) -> Iterator[None]:
+    """Say on standard error what is being solved, after ``first`` s and then every ``every`` s."""
+    done = threading.Event()
+    start = time.perf_counter()
+
+    def watch() -> None:
+        wait = first
+        while not done.wait(wait):
+            print(f"  ... {what()}, {time.perf_counter() - start:.0f} s so far", file=sys.stderr, flush=True)
+            wait = every
+
+    thread = threading.Thread(target=watch, name="solve-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def run(args: argparse.Namespace) -> int:
     pos = load(args.position)
-    answer = solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
-                        samples=args.samples, seed=args.seed, workers=args.workers)
+    if args.time is not None:
+        answer = solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf)
+    else:
+        bound = (f"stall budget {args.max_stalls} each" if args.max_stalls is not None else "no stall budget") + (
+            f", horizon {args.max_turns} turns" if args.max_turns is not None else "")
+        hint = "" if args.max_stalls is None or args.max_stalls == 0 else "; --time S answers within S seconds"
+        with _heartbeat(lambda: f"solving ({bound}){hint}"):
+            answer = solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
+                                samples=args.samples, seed=args.seed, workers=args.workers)
     if args.json:
         emit(answer)
     else:
         _print_moves(answer)
     return 0
+
+
+def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: int | None,
+                  leaf: str) -> dict[str, Any]:
+    from lcanalysis.search import solve_deepening
+
+    state = {"now": "starting"}
+
+    def progress(line: str) -> None:
+        state["now"] = line.split(":")[0]
+        print(f"  {line}", file=sys.stderr, flush=True)
+
+    with _heartbeat(lambda: f"deepening ({state['now']})"):
+        analysis = solve_deepening(pos, seconds=seconds, on="stalls", max_turns=max_turns, leaf=leaf,
+                                   max_level=30 if max_stalls is None else max_stalls, progress=progress)
+    return analysis.to_json()
 
 
 def _print_moves(answer: dict[str, Any]) -> None:
@@ -49,6 +122,8 @@ def _print_moves(answer: dict[str, Any]) -> None:
     for i, m in enumerate(answer["moves"]):
         err = "" if answer["exact"] else (" (heuristic)" if model and m["stderr"] == 0 else f" ± {m['stderr']:.3f}")
         print(f"{i + 1:3d}. {m['move']:<9} {m['value']:+9.3f}{err}")
+    for note in answer.get("notes", []):
+        print(f"  {note}")
     print(f"nodes {answer.get('nodes', 0)}, {answer.get('seconds', 0):.3f} s")
 
 

@@ -18,10 +18,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     studies = p.add_subparsers(dest="study", required=True)
 
     d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read")
-    from lcanalysis.studies.data import DATA_COMMANDS
-
     d.add_argument("--root", default="data", help="folder to write into (default: data)")
-    d.add_argument("--only", nargs="+", choices=sorted(DATA_COMMANDS), help="only these files")
+    d.add_argument("--only", nargs="+", metavar="NAME",
+                   help="only these files: positions, wager_grid, first_player_rounds, matches, colours, "
+                        "wager_models, stalling")
     d.add_argument("--deals", type=int, default=20000, help="first-player study: deals")
     d.add_argument("--matches", type=int, default=10000, help="match study: matches")
     d.add_argument("--rounds", type=int, default=None, help="rounds for colours (20000) or wager_models (2000)")
@@ -50,8 +50,12 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
 
 def cmd_data(args: argparse.Namespace) -> int:
-    from lcanalysis.studies.data import write_data
+    from lcanalysis.cli.common import UsageError
+    from lcanalysis.studies.data import DATA_COMMANDS, write_data
 
+    unknown = sorted(set(args.only or ()) - set(DATA_COMMANDS))
+    if unknown:
+        raise UsageError(f"unknown data file(s) {unknown}; known: {sorted(DATA_COMMANDS)}")
     for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
                            args.positions):
         print(path)

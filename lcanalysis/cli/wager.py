@@ -1,33 +1,90 @@
-"""``lcanalysis wager POSITION --color C --draws K [--json]``: the canonical wager model of one colour."""
+"""``lcanalysis wager POSITION --color C [--draws K] [--json]``: what a wager is worth in one colour.
+
+The canonical wager model of docs/spec/interchange.md: ``K`` more draws from the deck are a
+uniformly random set of the unseen cards; wagers placed now (0 up to those in hand) are never
+revisited; every number of the colour in hand or drawn that is above the expedition's top is
+played. Exact: no sampling.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from lcanalysis.cli.common import emit, load, nonneg
-from lcanalysis.game.position import Position
+
+COLOUR_HELP = "the colour: Y yellow, B blue, W white, G green, R red (P purple in the 6-colour game)"
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
-    p = sub.add_parser("wager", help="canonical wager model for one colour")
+    p = sub.add_parser("wager", help="what wagers are worth in one colour (canonical model, exact)",
+                       description=__doc__.splitlines()[0])
     p.add_argument("position", help=pos_help)
-    p.add_argument("--color", required=True)
-    p.add_argument("--draws", type=nonneg("--draws"), required=True)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--color", "--colour", required=True, help=COLOUR_HELP)
+    p.add_argument("--draws", type=nonneg("--draws"), default=None,
+                   help="cards you will still draw from the deck (at most the draw pile's size); default: "
+                        "your turns left but one, if both players draw from the deck")
+    p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.wagers.canonical import wager_answer  # loaded on use: 'lcanalysis --help' stays fast
+    from lcanalysis.game.notation import read_view
+    from lcanalysis.wagers.canonical import analyze_view, color_state_from_view
 
-    pos = load(args.position)
-    view = pos.view() if isinstance(pos, Position) else pos
-    answer = wager_answer(view, args.color, args.draws)
+    view = read_view(load(args.position))
+    draws = args.draws
+    if draws is None:
+        turns = (view.deck_count + 1) // 2 if view.to_move == view.viewer else view.deck_count // 2
+        draws = max(turns - 1, 0)
+    analysis = analyze_view(view, args.color, draws)
     if args.json:
-        emit(answer)
-    else:
-        print(f"colour {answer['color']}, {answer['draws']} draws (canonical wager model, exact)")
-        for row in answer["by_wagers"]:
-            print(f"  {row['wagers']} wager(s): mean {row['mean']:+.2f}, P(score > 0) {row['p_positive']:.3f}")
+        emit(analysis.to_json())
+        return 0
+    print(report(analysis, color_state_from_view(view, args.color), view.deck_count, args.draws is None))
     return 0
+
+
+def _cards(values: Any, wagers: int = 0) -> str:
+    parts = [str(v) for v in values] + ["w"] * wagers
+    return " ".join(parts) if parts else "none"
+
+
+def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
+    """The answer in words a player reads: the choices, what each wager adds, break-even."""
+    from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
+    from lcanalysis.wagers.canonical import break_even_draws
+
+    letter = (analysis.color or "?").upper()
+    name = COLOR_NAMES[COLOR_LETTERS.index(letter)] if letter in COLOR_LETTERS else letter
+    lines = [
+        f"{name} expedition, {analysis.draws} more draw(s) from the deck ({deck} cards left"
+        + ("; the draws you can expect if both players draw from the deck" if default_draws else "") + ")",
+        "canonical wager model: exact, no sampling (docs/spec/interchange.md)",
+        f"  on your expedition: {_cards(state.placed, state.placed_wagers)}; in your hand: "
+        f"{_cards(state.hand, state.hand_wagers)}; unseen {name.lower()} numbers: {_cards(state.unseen)} "
+        f"(of {state.unseen_total} unseen cards)",
+        "",
+        f"  {'wagers now':>10}  {'mean score':>10}  {'P(profit)':>9}  {'P(>= 0)':>8}  {'middle half':>13}",
+    ]
+    for o in analysis.by_wagers:
+        lines.append(f"  {o.wagers:>10}  {float(o.mean):>+10.2f}  {float(o.p_positive):>9.3f}  "
+                     f"{float(o.p_break_even):>8.3f}  {o.quantile(0.25):>+5d} to {o.quantile(0.75):<+5d}")
+    best = analysis.best_wagers
+    lines.append("")
+    if len(analysis.by_wagers) > 1:
+        gains = ", ".join(f"{float(g):+.2f}" for g in analysis.marginals)
+        lines.append(f"  each wager placed now adds {gains} points to the mean; best: {best} wager(s)")
+    placed_sum = sum(state.placed) + sum(v for v in state.hand if not state.placed or v > max(state.placed))
+    if not state.placed and not state.placed_wagers and not state.hand and not state.hand_wagers:
+        lines.append("  you hold nothing of this colour: opening it costs 20 points before the first number")
+    else:
+        need = 20 - placed_sum
+        lines.append(f"  the numbers you hold or have placed sum to {placed_sum}: "
+                     + (f"{need} more points of {name.lower()} numbers are needed to break even"
+                        if need > 0 else "the expedition already breaks even"))
+    for o in analysis.by_wagers:
+        k = break_even_draws(state, o.wagers)
+        lines.append(f"  with {o.wagers} wager(s) the mean score reaches 0 "
+                     + (f"from {k} draw(s) on" if k is not None else "with no number of draws"))
+    return "\n".join(lines)

@@ -30,7 +30,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lcanalysis.game.cards import COLOR_LETTERS, Card
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
 from lcanalysis.game.examples import PREFIX, example_text
 from lcanalysis.game.formats import STRING_TAG, position_to_json
 from lcanalysis.game.position import (
@@ -85,8 +85,9 @@ def _discard_list(data: Any, nc: int) -> list[Card]:
 
 
 def _check_color_key(letter: Any, nc: int, where: str) -> None:
-    if not isinstance(letter, str) or letter.upper() not in COLOR_LETTERS[:nc]:
-        raise PositionError(f"{where}: {letter!r} is not a colour of the {nc}-colour game")
+    if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in COLOR_LETTERS[:nc]:
+        raise PositionError(f"{where}: {letter!r} is not a colour of the {nc}-colour game; the colour letters "
+                            f"are {' '.join(COLOR_LETTERS[:nc])} ({', '.join(COLOR_NAMES[:nc])})")
 
 
 def _card_list(lst: Any, where: str) -> list[Any]:
@@ -165,7 +166,12 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
                             "in a full position both hands and the deck are lists")
     own = hands[viewer]
     if not isinstance(own, list):
-        raise PositionError(f"hand of player {viewer} (the viewer) must be a list of cards")
+        hint = ""
+        if "viewer" not in data and isinstance(hands[1 - viewer], list):
+            hint = (f"; this view belongs to player {viewer} because player {viewer} is to move: if you are "
+                    f"player {1 - viewer}, say so with \"viewer\": {1 - viewer} (in the one-line string: "
+                    f"v{1 - viewer})")
+        raise PositionError(f"hand of player {viewer} (the viewer) must be a list of cards{hint}")
     opp = hands[1 - viewer]
     if isinstance(opp, list):
         known, count = opp, len(opp)
@@ -316,7 +322,8 @@ def _read(source: Any, from_file: bool) -> Position | View:
             raise PositionError(f"{text} is empty")
         return _read(content.lstrip("\ufeff"), from_file=True)
     if from_file:  # a file's content is never followed as another path
-        raise PositionError(f"the file's content {text[:40]!r} is neither a JSON position nor a one-line 'LC1;...' string")
+        raise PositionError(f"the file's content {text[:40]!r} is neither a JSON position "
+                            "nor a one-line 'LC1;...' string")
     raise PositionError(f"{text[:40]!r} is neither a JSON position, a one-line 'LC1;...' string, "
                         f"'example:NAME' nor a file")
 

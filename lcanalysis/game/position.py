@@ -263,7 +263,8 @@ class Position(Notated):
     def deck(self) -> list[Card]:
         """The draw pile, top first."""
         od = K.off_deck(self.colors)
-        return [Card.from_type(int(t)) for t in self.state[od + self.state[K.H_DECK_POS]: od + self.state[K.H_DECK_END]]]
+        pile = self.state[od + self.state[K.H_DECK_POS]: od + self.state[K.H_DECK_END]]
+        return [Card.from_type(int(t)) for t in pile]
 
     def score(self, player: int) -> int:
         """The round score of ``player`` as the table stands."""

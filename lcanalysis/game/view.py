@@ -111,7 +111,8 @@ class View(Notated):
         if unseen != deck_count + opponent_count - len(known):
             raise PositionError(
                 f"counts do not add up: {unseen} unseen cards, but deck {deck_count} + opponent's unknown "
-                f"{opponent_count - len(known)} = {deck_count + opponent_count - len(known)}"
+                f"{opponent_count - len(known)} = {deck_count + opponent_count - len(known)}; every card "
+                f"must be placed somewhere: list each discard pile in full, bottom first (the top card last)"
             )
         exps = tuple([[card for card in expeditions[p] if card.color == c] for c in range(nc)] for p in range(2))
         piles = [[card for card in discards if card.color == c] for c in range(nc)]

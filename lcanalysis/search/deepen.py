@@ -25,7 +25,7 @@ from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfec
 
 
 def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls=None, max_turns=None,
-                    max_level=30, leaf="as-is", tables=None, with_bracket=True) -> Analysis:
+                    max_level=30, leaf="as-is", tables=None, with_bracket=True, progress=None) -> Analysis:
     """The deepest exact answer reached within ``seconds`` and/or ``nodes``.
 
     ``on="stalls"``: stall budgets 0, 1, 2, ... up to ``max_level`` (with the fixed horizon
@@ -35,6 +35,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     perfect-information values, a view gives view values (all splits enumerated).
     ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
+    ``progress``: called with a line of text as each level starts and ends (the command line
+    prints them on standard error).
     """
     from lcanalysis.game.view import View
 
@@ -65,7 +67,7 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
 
     start = time.perf_counter()
     used = 0
-    rate = 2e6  # nodes per second until measured
+    rate = 8e5  # nodes per second until measured (a loaded 2-core machine: keep the budget)
     best: Analysis | None = None
     notes: list[str] = []
     first = 0 if on == "stalls" else 1
@@ -79,6 +81,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
             budget = by_time if budget == 0 else min(budget, by_time)
         if budget <= 0 and best is not None:
             break
+        if progress is not None:
+            progress(f"{on}={level}: solving")
         try:
             a = run(level, max(budget, 1) if (nodes is not None or seconds is not None) and best is not None else 0)
         except SearchBudgetExceeded as exc:
@@ -91,6 +95,9 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
         if a.nodes >= 20_000 and a.seconds > 0:
             rate = max(a.nodes / a.seconds, 1e4)  # measured on a search big enough to time
         notes.append(f"{on}={level}: {a.nodes} nodes, {a.seconds:.3f} s")
+        if progress is not None:
+            progress(f"{on}={level}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}, "
+                     f"{a.nodes} nodes, {a.seconds:.2f} s")
         best = a
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
@@ -101,6 +108,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
             by_time = int(max(seconds - (time.perf_counter() - start), 0.0) * rate)
             left_nodes = by_time if left_nodes is None else min(left_nodes, by_time)
         if left_nodes and left_nodes > 0:
+            if progress is not None:
+                progress("bracket W_me..W_opp around the unbounded value: solving")
             try:
                 b = bracket(pos, max_nodes=max(left_nodes // 2, 1))
             except SearchBudgetExceeded:

@@ -1,0 +1,135 @@
+"""``lcanalysis warm-up``: compile the engine ahead, once, with progress.
+
+The engine is compiled by numba on first use and cached on disk. A cold compile takes a while
+(about a minute on a 2-core machine), so every command that needs the engine calls
+``engine_ready()`` first: when the engine has not been compiled for this version of the code,
+it says so on standard error and compiles every part with a progress bar; afterwards it costs
+one file check. A marker file, keyed by the source files, numba and Python, records that the
+compile happened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import lcanalysis
+
+PACKAGE = Path(lcanalysis.__file__).parent
+
+
+def _key() -> str:
+    """Changes whenever a source file with compiled code, numba or Python changes."""
+    import numba
+
+    h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_bytes()
+        if b"@njit" in text:  # only compiled code matters, as for numba's own cache
+            h.update(str(path.relative_to(PACKAGE)).encode() + hashlib.sha256(text).digest())
+    return h.hexdigest()[:16]
+
+
+def _marker() -> Path:
+    name = f"engine-{_key()}.ok"
+    here = PACKAGE / "__pycache__"
+    if os.access(PACKAGE, os.W_OK):
+        return here / name
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lcanalysis" / name
+
+
+def _rules_engine() -> None:
+    pos = lcanalysis.Position.deal(seed=1)
+    for _ in range(6):
+        pos.push(pos.legal_moves()[-1])
+    pos.score(0)
+
+
+def _agents() -> None:
+    view = lcanalysis.Position.deal(seed=2).view(0)
+    for name in ("random", "greedy", "heuristic"):
+        lcanalysis.make_agent(name).choose(view, 0)
+
+
+def _advisor() -> None:
+    lcanalysis.advise("example:midround", time_budget=0.02, seed=0)
+
+
+def _evaluator() -> None:
+    lcanalysis.evaluate("example:midround")
+
+
+def _solver() -> None:
+    from lcanalysis.search import solve_belief, solve_deepening
+
+    lcanalysis.solve("example:endgame", max_stalls=0)
+    view = lcanalysis.read_position("example:endgame")
+    if isinstance(view, lcanalysis.Position):
+        view = view.view(view.to_move)
+    lcanalysis.solve(view, max_stalls=0, samples=4, seed=0)
+    solve_belief(view)
+    solve_deepening("example:endgame", seconds=0.05)
+
+
+def _wagers() -> None:
+    lcanalysis.wager("example:midround", "R", 4)
+
+
+STEPS: list[tuple[str, Callable[[], None]]] = [
+    ("rules engine", _rules_engine),
+    ("playing policies", _agents),
+    ("play-outs and the advisor", _advisor),
+    ("hand evaluator", _evaluator),
+    ("exact endgame solver", _solver),
+    ("wager models", _wagers),
+]
+
+
+def is_compiled() -> bool:
+    return _marker().exists()
+
+
+def engine_ready(quiet: bool = False) -> float:
+    """Compile the engine if this version has never been compiled here; returns the seconds spent
+    (0 when it was ready). Says so on standard error, with progress, unless ``quiet``."""
+    marker = _marker()
+    if marker.exists():
+        return 0.0
+    from tqdm.auto import tqdm
+
+    if not quiet:
+        print("compiling the engine, once for this version (about a minute on 2 cores); "
+              "later commands start at once", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    with tqdm(STEPS, desc="compiling", unit="part", file=sys.stderr, disable=quiet) as bar:
+        for name, step in bar:
+            bar.set_postfix_str(name)
+            step()
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        for old in marker.parent.glob("engine-*.ok"):
+            old.unlink()
+        marker.write_text(f"compiled in {time.perf_counter() - t0:.1f} s\n")
+    except OSError:  # a read-only install: numba keeps its own cache, we only lose the notice
+        pass
+    return time.perf_counter() - t0
+
+
+def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
+    p = sub.add_parser("warm-up", help="compile the engine ahead (once per version; about a minute)",
+                       description=__doc__.splitlines()[0])
+    p.add_argument("--force", action="store_true", help="compile again even if this version was compiled")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.force:
+        _marker().unlink(missing_ok=True)
+    seconds = engine_ready()
+    print(f"engine compiled in {seconds:.1f} s" if seconds else "engine already compiled for this version")
+    return 0

@@ -1,0 +1,151 @@
+"""The front door and a newcomer's first commands: a cheap import, light commands that need no
+compiled code, a compile that announces itself once, solves within a time budget that say what
+they do, wager answers in words, and error messages that say how to fix the input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import lcanalysis as lc
+from lcanalysis.cli import main, warmup
+
+
+def _python(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_importing_the_package_loads_no_compiled_code():
+    out = _python("import sys, lcanalysis; print('numba' in sys.modules, 'numpy' in sys.modules)")
+    assert out == "False False"
+
+
+def test_the_front_door_names_the_public_api_and_loads_it_on_first_use():
+    for name in ("Card", "Move", "Rules", "Position", "View", "read_position", "Analysis", "solve", "advise",
+                 "wager", "evaluate", "make_agent", "run_tournament"):
+        assert name in lc.__all__ and callable(getattr(lc, name))
+    assert lc.Card.parse("r7") == lc.Card.parse("R7")
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = lc.nope  # noqa: F841
+
+
+def test_the_front_door_answers_match_the_modules_behind_it():
+    from lcanalysis.evaluator import evaluate_view
+    from lcanalysis.wagers.canonical import analyze_view
+
+    view = lc.read_position("example:midround")
+    assert lc.wager(view, "B", 6).to_json() == analyze_view(view, "B", 6).to_json()
+    assert repr(lc.evaluate(view)) == repr(evaluate_view(view))
+
+
+def test_show_and_help_run_the_kernel_as_plain_python():
+    out = _python("from lcanalysis.cli import main\n"
+                  "import io, contextlib\n"
+                  "with contextlib.redirect_stdout(io.StringIO()) as f: main(['show', 'example:midround'])\n"
+                  "import numba.core.config as c\n"
+                  "print(c.DISABLE_JIT, 'expeditions' in f.getvalue() or len(f.getvalue()) > 100)")
+    assert out == "1 True"
+
+
+def test_a_first_compile_says_so_once(tmp_path, monkeypatch, capsys):
+    marker = tmp_path / "engine-test.ok"
+    monkeypatch.setattr(warmup, "_marker", lambda: marker)
+    ran = []
+    monkeypatch.setattr(warmup, "STEPS", [("part one", lambda: ran.append(1)), ("part two", lambda: ran.append(2))])
+    assert warmup.engine_ready() >= 0 and ran == [1, 2]
+    err = capsys.readouterr().err
+    assert "compiling the engine, once" in err and marker.exists()
+    assert warmup.engine_ready() == 0.0 and ran == [1, 2]  # never again
+    assert capsys.readouterr().err == ""
+
+
+def test_the_compile_marker_follows_the_compiled_sources():
+    key = warmup._key()
+    assert key == warmup._key() and len(key) == 16
+
+
+def test_solve_within_a_time_budget_reports_each_level(capsys):
+    assert main(["solve", "example:endgame", "--time", "1", "--json"]) == 0
+    out = capsys.readouterr()
+    answer = json.loads(out.out)
+    assert answer["exact"] is True and "max_stalls" in answer["bounds"]
+    assert "stalls=0: done" in out.err
+    assert answer["value"] == lc.solve("example:endgame", max_stalls=answer["bounds"]["max_stalls"]).value
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "inf", "nan", "abc", "1e9"])
+def test_solve_refuses_a_time_budget_it_cannot_keep(bad, capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "example:endgame", "--time", bad])
+    assert "--time must be" in capsys.readouterr().err
+
+
+def test_the_wager_answer_reads_as_words(capsys):
+    assert main(["wager", "example:midround", "--color", "B", "--draws", "8"]) == 0
+    out = capsys.readouterr().out
+    exact = lc.wager("example:midround", "B", 8)
+    assert "blue expedition, 8 more draw(s)" in out and "exact" in out
+    assert f"{float(exact.by_wagers[0].mean):+.2f}" in out
+    assert "more points of blue numbers are needed to break even" in out  # 3 placed + 6 7 in hand = 16
+    assert "mean score reaches 0 from" in out
+
+
+def test_wager_defaults_to_the_draws_the_player_can_expect(capsys):
+    assert main(["wager", "example:midround", "--color", "R", "--json"]) == 0
+    view = lc.read_position("example:midround")
+    expected = max((view.deck_count + 1) // 2 - 1, 0)  # to move: half the pile, rounded up, less one
+    assert json.loads(capsys.readouterr().out)["draws"] == expected
+
+
+def test_every_option_of_every_command_has_help_text():
+    from lcanalysis.cli.main import build_parser
+
+    def walk(parser, name):
+        for action in parser._actions:
+            if action.choices and hasattr(action, "_name_parser_map"):  # nested commands
+                for sub_name, sub in action.choices.items():
+                    if sub_name != "tournament":  # has a parser of its own, checked below
+                        yield from walk(sub, f"{name} {sub_name}")
+            elif action.option_strings and action.dest != "help":
+                yield name, action
+
+    checked = 0
+    for name, action in walk(build_parser(), "lcanalysis"):
+        assert action.help, f"{name} {action.option_strings[0]} has no help text"
+        checked += 1
+    assert checked > 30
+
+
+def test_an_opponent_to_move_string_without_a_viewer_says_how_to_fix_it(capsys):
+    assert main(["show", "LC1;c5;h8;nr;m1;p0=R7.Bw.B4.G10.Y3.Y5.W8.R9;p1=?8;d=44"]) == 2
+    err = capsys.readouterr().err
+    assert '"viewer": 0' in err and "v0" in err
+
+
+def test_a_colour_key_that_is_not_one_letter_names_the_letters(capsys):
+    pos = ('{"to_move": 0, "hands": [["R7","Bw","B4","G10","Y3","Y5","W8","R9"], {"count": 8}], "deck": 44,'
+           ' "discards": {"YB": []}}')
+    assert main(["show", pos]) == 2
+    assert "the colour letters are Y B W G R" in capsys.readouterr().err
+
+
+def test_counts_that_do_not_add_up_remind_to_list_piles_bottom_first(capsys):
+    assert main(["show", "LC1;c5;h8;nr;m0;p0=R7.Bw.B4.G10.Y3.Y5.W8.R9;p1=?8;x=G6;d=44"]) == 2
+    assert "bottom first" in capsys.readouterr().err
+
+
+def test_a_file_whose_content_is_a_path_is_not_followed(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(lc.read_position("example:opening").to_json()))
+    pointer = tmp_path / "pointer.txt"
+    pointer.write_text(str(other))
+    with pytest.raises(lc.PositionError, match="the file's content"):
+        lc.read_position(str(pointer))
+    with_bom = tmp_path / "bom.json"
+    with_bom.write_text("\ufeff" + other.read_text(), encoding="utf-8")
+    assert lc.read_position(str(with_bom)) == lc.read_position(str(other))
