@@ -109,6 +109,17 @@ class Rollouts:
     def means(self) -> np.ndarray:
         return np.array([x.mean() for x in self.samples])
 
+    def difference(self, a: int, b: int) -> tuple[float, float]:
+        """Candidate ``a``'s mean outcome minus ``b``'s over the worlds both were played in, and the
+        standard error of that difference. The worlds are shared, so the error is that of the
+        paired differences: much smaller than either value's own when the worlds explain most of
+        the spread (common random numbers)."""
+        n = min(len(self.samples[a]), len(self.samples[b]))
+        if n == 0:
+            raise ValueError("no world holds both candidates yet")
+        d = self.samples[a][:n] - self.samples[b][:n]
+        return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+
     def move(self, k: int) -> Move:
         return Move.from_code(int(self.codes[k]), self.view.colors)
 
