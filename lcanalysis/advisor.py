@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -34,7 +35,7 @@ from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as F
 from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
 from lcanalysis.game.moves import Move
-from lcanalysis.game.notation import mover_view
+from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
@@ -52,15 +53,31 @@ def example_view() -> View:
     return mover_view("example:midround")
 
 
-def advise(view_or_position: View | Position | str | dict, time_budget: float = 1.0, seed: int = 0,
-           endgame_cards: int = ENDGAME_CARDS) -> Analysis:
-    """Every legal turn for the player to move, best first, with standard errors and reasons.
+def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
+    """The view the advice is for, and whether both hands are known. A full position is advised
+    with both hands used: the opponent's whole hand counts as known, and only the order of the
+    draw pile is sampled (as in the perfect-information value, where it is chance)."""
+    obj = read_position(source)
+    if isinstance(obj, Position):
+        view = obj.view(obj.to_move)
+        return replace(view, opponent_known=sorted(obj.hand(1 - obj.to_move))), True
+    return mover_view(obj), False
 
-    ``view_or_position`` is anything ``read_position`` reads; a full ``Position`` is seen from the
-    player to move (its hidden cards are not used). ``time_budget`` (seconds) sets the sample
-    size; ``seed`` the worlds sampled.
+
+def advise(view_or_position: View | Position | str | dict, time_budget: float = 1.0, seed: int = 0,
+           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False) -> Analysis:
+    """Every legal turn for the player to move, best first, each with its value, its loss against
+    the best turn (paired over the shared worlds, with the standard error of that difference)
+    and a reason in words.
+
+    ``view_or_position`` is anything ``read_position`` reads. A view is advised from what its
+    viewer knows; a full ``Position`` with both hands used (``hint_view``), and the answer says
+    so. ``time_budget`` (seconds) sets the number of play-outs: by default as a count
+    (``ROLLOUTS_PER_SECOND``), so the same view, budget and seed give the same answer on any
+    machine; with ``wall_clock=True`` (the command line) the play-outs after the first stage
+    are fitted to the time left, so the answer keeps to the budget on a slow or busy machine.
     """
-    view = mover_view(view_or_position)
+    view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
         raise ValueError("the round is over: there is no turn to choose")
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
@@ -69,10 +86,14 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
                          f"got {time_budget!r}")
     t0 = time.perf_counter()
     if view.deck_count <= endgame_cards:
-        exact = endgame_analysis(view, seed=seed)
+        full = read_position(view_or_position) if both_hands else view
+        exact = endgame_analysis(full, seed=seed)
+        exact.set_exact_losses()
         _add_reasons(view, exact)
         exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
-                              f"({exact.kind})")
+                              f"({exact.kind}, {_stalls_in_words(exact.bounds)})")
+        if both_hands:
+            exact.notes.insert(0, BOTH_HANDS_NOTE)
         return exact
     codes, _ = policy_ranking(view)
     n_moves = len(codes)
@@ -80,6 +101,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
     n1 = max(8, int(budget * FIRST_STAGE) // n_moves)
     r.sample(n1)
+    if wall_clock:  # fit what is left of the budget to the speed just measured
+        spent = time.perf_counter() - t0
+        rate = r.worlds / max(spent, 1e-3)
+        budget = min(budget, r.worlds + int(max(time_budget * 0.95 - spent, 0.0) * rate))
     k2 = min(FINALISTS, n_moves)
     n2 = max(n1, n1 + int(budget * (1 - FIRST_STAGE)) // (2 * k2))  # room for the best k2 and k2 late risers
     # refine the best few; if a turn left out overtakes them, refine it too (at most 3 rounds),
@@ -94,13 +119,38 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
             break
         left -= len(top) * (n2 - n1)
         r.sample(n2, top)
+    # a turn that leads on a first-stage sample only may lead by luck: give it the larger sample
+    # too, so the best turn named always carries it (at most FINALISTS more turns)
+    for _ in range(FINALISTS if n2 > n1 else 0):
+        lead = int(np.argmax(r.means()))
+        if len(r.samples[lead]) >= n2:
+            break
+        r.sample(n2, [lead])
+    notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
+             f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
+             f"worlds; {view.deck_count} cards in the draw pile"]
+    if both_hands:
+        notes.insert(0, BOTH_HANDS_NOTE)
     analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
                           method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
-                                 f"heuristic play to the end, seed {seed}",
-                          notes=[(f"value = expected final score difference of the round (you minus opponent); "
-                                  f"{view.deck_count} cards in the draw pile")])
+                                 f"heuristic play to the end, seed {seed}", notes=notes)
+    best = int(np.argmax(r.means()))  # the first of equal means, as the ranking's stable sort
+    by_move = {str(r.move(k)): k for k in range(n_moves)}
+    for m in analysis.moves:
+        m.loss, m.loss_stderr = r.difference(best, by_move[m.move])
     _add_reasons(view, analysis)
     return analysis
+
+
+BOTH_HANDS_NOTE = ("a full position: both hands are used (the opponent's cards count as known); only the "
+                   "order of the draw pile is left to chance")
+
+
+def _stalls_in_words(bounds: dict) -> str:
+    s = bounds.get("max_stalls")
+    if s is None:
+        return "no stall bound"
+    return "no more discard-pile draws" if s == 0 else f"at most {s} more discard-pile draw(s) each"
 
 
 # --- reasons in words ---------------------------------------------------------------------

@@ -23,6 +23,10 @@ class MoveValue:
     exact: bool = True
     reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the best turn's value minus this one's, and the standard error of that difference (paired
+    #: over shared worlds; 0 when exact); None until the answer's producer sets them
+    loss: float | None = None
+    loss_stderr: float | None = None
 
     def uncertainty(self, digits: int = 2) -> str:
         """How exact the value is, in words: "exact", "± <standard error>" for a sampled mean,
@@ -76,7 +80,9 @@ class Analysis:
         return {
             "value": self.value,
             "exact": self.exact,
-            "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr} for m in self.moves],
+            "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr,
+                       **({"loss": m.loss, "loss_stderr": m.loss_stderr} if m.loss is not None else {})}
+                      for m in self.moves],
             "nodes": self.nodes,
             "seconds": self.seconds,
             "kind": self.kind,
@@ -85,6 +91,11 @@ class Analysis:
             **({"splits": self.splits} if self.splits is not None else {}),
             **({"notes": self.notes} if self.notes else {}),
         }
+
+    def set_exact_losses(self) -> None:
+        """Losses of an exact answer: the best value minus each turn's, with no error."""
+        for m in self.moves:
+            m.loss, m.loss_stderr = self.value - m.value, 0.0
 
     def to_frame(self):
         import pandas as pd

@@ -63,11 +63,32 @@ def test_the_same_seed_gives_the_same_answer_and_a_bigger_budget_samples_more():
     assert c.nodes > a.nodes
 
 
-def test_a_position_is_advised_from_the_movers_view_without_its_hidden_cards():
+def test_a_full_position_is_advised_with_both_hands_and_says_so():
+    import dataclasses
+
     pos = _endgame(8, 20)
     a = advise(pos, time_budget=0.1, seed=1)
-    b = advise(pos.view(pos.to_move), time_budget=0.1, seed=1)
+    view = pos.view(pos.to_move)
+    knowing = dataclasses.replace(view, opponent_known=sorted(pos.hand(1 - pos.to_move)))
+    assert knowing.opponent_unknown == 0 and view.opponent_unknown > 0
+    b = advise(knowing, time_budget=0.1, seed=1)
     assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves]
+    assert "both hands are used" in a.notes[0]
+    blind = advise(view, time_budget=0.1, seed=1)  # the mover's own view: the hidden hand is sampled
+    assert [(m.move, m.value) for m in blind.moves] != [(m.move, m.value) for m in a.moves]
+    assert not any("both hands" in n for n in blind.notes)
+
+
+def test_every_turns_loss_is_paired_against_the_best():
+    analysis = advise(example_view(), time_budget=0.5, seed=2)
+    assert analysis.moves[0].loss == 0 and analysis.moves[0].loss_stderr == 0
+    worlds = {m.move: m.extra["worlds"] for m in analysis.moves}
+    for m in analysis.moves[1:]:
+        assert m.loss is not None and m.loss_stderr >= 0
+        if worlds[m.move] == worlds[analysis.moves[0].move]:  # same worlds: the loss is the difference
+            assert m.loss == pytest.approx(analysis.moves[0].value - m.value, abs=1e-9)
+    answer = analysis.to_json()
+    assert all({"move", "value", "stderr", "loss", "loss_stderr"} <= set(t) for t in answer["moves"])
 
 
 def test_near_the_end_the_exact_solver_answers_and_says_so():

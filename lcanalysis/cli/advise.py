@@ -1,4 +1,8 @@
-"""``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--json]``: every turn ranked."""
+"""``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--json]``: the hint.
+
+By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
+lists every legal turn and draw; ``--json`` prints every turn with its loss (docs/spec).
+"""
 
 from __future__ import annotations
 
@@ -8,25 +12,30 @@ from lcanalysis.cli.common import emit, load, nonneg, positive_float
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
-    p = sub.add_parser("advise", help="rank every legal turn of a view by expected value")
+    p = sub.add_parser("advise", help="what should I play here? the best turns, each with its loss against the best",
+                       description=__doc__.splitlines()[0])
     p.add_argument("position", nargs="?", default="example:midround", help=pos_help)
-    p.add_argument("--time", type=positive_float, default=1.0, help="thinking time in seconds (sets the number of play-outs; at most 3600)")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds (same seed, same answer)")
-    p.add_argument("--top", type=nonneg("--top"), default=None, help="print only the best N turns")
+    p.add_argument("--time", type=positive_float, default=1.0,
+                   help="thinking time in seconds, kept on the wall clock (at most 3600; default 1)")
+    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds")
+    p.add_argument("--top", type=nonneg("--top"), default=6, help="how many placements to show (default 6)")
+    p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
+    p.add_argument("--board", action="store_true", help="draw the position above the hint")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.advisor import advise  # loaded on use: 'lcanalysis --help' stays fast
+    from lcanalysis.advisor import advise, hint_view  # loaded on use: 'lcanalysis --help' stays fast
+    from lcanalysis.show.hint import hint_json, hint_text
 
-    pos = load(args.position)
-    analysis = advise(pos, time_budget=args.time, seed=args.seed)
+    source = load(args.position)
+    view, _ = hint_view(source)
+    analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True)
     if args.json:
-        emit(analysis.to_json())
+        emit(hint_json(analysis, view))
+    elif args.all:
+        print(hint_text(analysis, view, top=None, draws=None, board=args.board))
     else:
-        print(pos.to_text())
-        print()
-        print(analysis.to_text(limit=args.top))
+        print(hint_text(analysis, view, top=args.top or None, board=args.board))
     return 0

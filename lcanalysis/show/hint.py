@@ -1,0 +1,157 @@
+"""The hint as a player reads it: a one-line verdict in words, then the best few turns grouped by
+the card placed, each with its value and its loss against the best (with the standard error of
+that difference), and a footer saying which question was answered and how exactly.
+
+The shape is GNU Backgammon's hint: a short ranked list, each move's loss against the best,
+error bars; the words are ours.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
+from lcanalysis.game.moves import Move
+from lcanalysis.game.view import View
+
+#: losses (points) at which the verdict changes its words; below TASTE (or within two standard
+#: errors of zero) two turns are "a matter of taste"
+TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
+TOP_PLACEMENTS = 6
+DRAWS_SHOWN = 3
+
+
+def _pile_top(view: View, move: Move) -> Card | None:
+    if move.source == "D":
+        return None
+    pile = view.discards[COLOR_LETTERS.index(move.source)]
+    return pile[-1] if pile else None
+
+
+def in_words(view: View, move: Move | str) -> str:
+    """A turn as a player says it: "play B6 and draw from the deck", "discard W10 and take G5 from
+    the green pile" (naming the pile card taken, which the view shows)."""
+    mv = move if isinstance(move, Move) else Move.parse(move, view.colors)
+    place = "" if mv.card is None else f"{'play' if mv.play else 'discard'} {mv.card} and "
+    if mv.source == "D":
+        return place + "draw from the deck"
+    name = COLOR_NAMES[COLOR_LETTERS.index(mv.source)]
+    top = _pile_top(view, mv)
+    return place + (f"take {top} from the {name} pile" if top else f"draw from the {name} pile")
+
+
+def judgement(loss: float, stderr: float | None) -> str:
+    """How much worse a turn is, in words."""
+    se = stderr or 0.0
+    if loss < TASTE:
+        return "a matter of taste"
+    if loss <= 2 * se:
+        return "too close to call at this budget"
+    if loss < SLIGHT:
+        return "slightly worse"
+    if loss < CLEAR:
+        return "clearly worse"
+    return "much worse: a blunder"
+
+
+def _loss_text(m: MoveValue) -> str:
+    if m.loss is None:
+        return ""
+    if m.loss == 0:
+        return "best"
+    if not m.loss_stderr:
+        return f"{-m.loss:+.1f}"
+    return f"{-m.loss:+.1f} ± {m.loss_stderr:.1f}"
+
+
+def _placement(move: str) -> str:
+    return move.split("/")[0]
+
+
+def groups(analysis: Analysis) -> list[tuple[str, list[MoveValue]]]:
+    """The turns grouped by the card placed or discarded, groups and draws best first."""
+    out: dict[str, list[MoveValue]] = {}
+    for m in analysis.moves:
+        out.setdefault(_placement(m.move), []).append(m)
+    return list(out.items())
+
+
+def _same_outcome_rows(ms: list[MoveValue]) -> list[list[MoveValue]]:
+    """Draw choices after one placement, those with the very same outcomes merged (drawing one
+    useless pile card or another often changes nothing)."""
+    rows: list[list[MoveValue]] = []
+    for m in ms:
+        if rows and (rows[-1][0].value, rows[-1][0].loss, rows[-1][0].stderr) == (m.value, m.loss, m.stderr):
+            rows[-1].append(m)
+        else:
+            rows.append([m])
+    return rows
+
+
+def verdict(analysis: Analysis, view: View) -> str:
+    """One or two sentences: the turn to play, and how much worse the best other placement is."""
+    best = analysis.best
+    if best is None:
+        return "No legal turn."
+    first = in_words(view, best.move)
+    lines = [first[0].upper() + first[1:] + "."]
+    others = [ms[0] for p, ms in groups(analysis) if p != _placement(best.move)]
+    if others and others[0].loss is not None:
+        o = others[0]
+        err = f" ± {o.loss_stderr:.1f}" if o.loss_stderr else ""
+        alt = in_words(view, o.move)
+        lines.append(f"To {alt} instead is {o.loss:.1f}{err} points worse: {judgement(o.loss, o.loss_stderr)}.")
+    return " ".join(lines)
+
+
+def question(analysis: Analysis) -> str:
+    """Which question was answered, in plain words."""
+    if analysis.exact:
+        what = "exact" + (f" ({analysis.kind})" if analysis.kind else "")
+    else:
+        what = "an estimate by play-outs (both sides play the round out with the heuristic policy in " \
+               f"{analysis.nodes} sampled worlds of the unseen cards); ± is one standard error, and a loss's " \
+               "error is that of the difference over the worlds both turns were played in; it counts "\
+               "the sampling only, not the misjudgments of the play-out policy"
+    return f"value: the expected final score difference of this round, you minus the opponent; {what}"
+
+
+def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
+              board: bool = False) -> str:
+    """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all)."""
+    head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
+    if view.match:
+        head += f", round {view.match.get('round', 1)} of the match, totals {view.match.get('totals')}"
+    lines = [view.to_text(), ""] if board else []
+    lines += [head, "", verdict(analysis, view), ""]
+    width = 16
+    lines.append(f"  {'turn':<{width}}  {'value':>14}  {'vs best':>13}  in words")
+    shown = groups(analysis)
+    for placement, ms in shown[:top]:
+        rows = _same_outcome_rows(ms)
+        for i, same in enumerate(rows[:draws]):
+            m = same[0]
+            value = f"{m.value:+.1f}" + ("" if m.exact else f" ± {m.stderr:.1f}")
+            sources = " ".join("/" + x.move.split("/")[1] for x in same)
+            label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
+            words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
+            lines.append(f"  {label:<{width}}  {value:>14}  {_loss_text(m):>13}  {words}")
+        hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
+        if hidden > 0:
+            lines.append(f"  {'':<{width}}  {'':>14}  {'':>13}  ({hidden} other draw(s) after {placement})")
+    rest = len(shown) - len(shown[:top])
+    if rest > 0:
+        lines.append(f"  ... {rest} other placement(s); --all lists every turn")
+    lines += ["", question(analysis)]
+    lines += [f"note: {n}" for n in analysis.notes if not n.startswith("value = ")]
+    return "\n".join(lines)
+
+
+def hint_json(analysis: Analysis, view: View) -> dict[str, Any]:
+    """The ``advise --json`` object of docs/spec/interchange.md (every legal turn, best first, with
+    loss and loss_stderr), plus the verdict and the question answered."""
+    out = analysis.to_json()
+    out["verdict"] = verdict(analysis, view)
+    out["question"] = question(analysis)
+    return out

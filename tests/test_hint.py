@@ -1,0 +1,98 @@
+"""The hint a player reads: the verdict names the top turn, the best turn's loss is 0, a loss's
+error is paired over the shared worlds, turns are grouped by the card placed, identical draw
+choices are merged, and the text says which question was answered."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import lcanalysis as lc
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.cli import main
+from lcanalysis.rollouts import Rollouts
+from lcanalysis.show.hint import groups, hint_text, judgement, verdict
+
+
+def _rollouts_with(samples):
+    r = Rollouts.__new__(Rollouts)  # the samples alone: no view, no engine
+    r.samples = [np.asarray(x, dtype=float) for x in samples]
+    return r
+
+
+def test_two_turns_that_differ_by_a_constant_in_every_world_have_a_loss_without_error():
+    rng = np.random.default_rng(0)
+    worlds = rng.normal(0, 30, size=400)  # the luck of each world, shared by both turns
+    r = _rollouts_with([worlds + 2.5, worlds])
+    loss, se = r.difference(0, 1)
+    assert loss == pytest.approx(2.5) and se == pytest.approx(0.0, abs=1e-12)
+    unpaired = np.hypot(worlds.std(ddof=1), worlds.std(ddof=1)) / np.sqrt(400)
+    assert unpaired > 2  # the values alone could not tell the two turns apart
+
+
+def test_a_paired_difference_uses_only_the_worlds_both_turns_were_played_in():
+    r = _rollouts_with([[1.0, 2.0, 3.0, 10.0], [0.0, 1.0, 5.0]])
+    loss, se = r.difference(0, 1)
+    d = np.array([1.0, 1.0, -2.0])
+    assert loss == pytest.approx(d.mean()) and se == pytest.approx(d.std(ddof=1) / np.sqrt(3))
+
+
+def _made_up_analysis():
+    moves = [MoveValue("+B6/D", 10.0, 1.0, False), MoveValue("+B6/Y", 9.5, 1.0, False),
+             MoveValue("+B6/B", 9.5, 1.0, False), MoveValue("-W2/D", 4.0, 1.5, False)]
+    for m, (loss, se) in zip(moves, [(0.0, 0.0), (0.5, 0.2), (0.5, 0.2), (6.0, 1.0)]):
+        m.loss, m.loss_stderr = loss, se
+    return Analysis(moves, kind="advisor estimate", exact=False, nodes=1200)
+
+
+def test_the_verdict_names_the_top_turn_and_judges_the_next_placement():
+    view = lc.read_position("example:midround")
+    analysis = _made_up_analysis()
+    text = verdict(analysis, view)
+    assert text.startswith("Play B6 and draw from the deck.")
+    assert "discard W2 and draw from the deck instead is 6.0 ± 1.0 points worse: clearly worse" in text
+
+
+@pytest.mark.parametrize(("loss", "se", "words"), [
+    (0.4, 0.1, "a matter of taste"), (2.0, 1.5, "too close to call"), (2.0, 0.5, "slightly worse"),
+    (5.0, 1.0, "clearly worse"), (12.0, 2.0, "blunder")])
+def test_judgements_follow_the_documented_thresholds(loss, se, words):
+    assert words in judgement(loss, se)
+
+
+def test_turns_are_grouped_by_placement_and_identical_draws_merged():
+    view = lc.read_position("example:midround")
+    analysis = _made_up_analysis()
+    assert [p for p, _ in groups(analysis)] == ["+B6", "-W2"]
+    text = hint_text(analysis, view)
+    assert "+B6/D" in text and "/Y /B" in text and "(or 1 other pile(s), the same)" in text
+    assert "an estimate by play-outs" in text and "1200 sampled worlds" in text
+
+
+def test_the_advisors_best_turn_has_loss_zero_and_the_json_keeps_every_turn(capsys):
+    assert main(["advise", "example:midround", "--time", "0.3", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    legal = {str(m) for m in lc.read_position("example:midround").complete(
+        *_split(lc.read_position("example:midround"))).legal_moves()}
+    assert {m["move"] for m in answer["moves"]} == legal
+    assert answer["moves"][0]["loss"] == 0 and answer["moves"][0]["loss_stderr"] == 0
+    top_card = answer["moves"][0]["move"][1:].split("/")[0]
+    assert answer["verdict"].startswith(("Play " + top_card, "Discard " + top_card))
+    assert all(m["loss"] >= -3 * m["loss_stderr"] - 1e-9 for m in answer["moves"])
+
+
+def _split(view):
+    unseen = view.unseen()
+    return unseen[: view.opponent_unknown], unseen[view.opponent_unknown:]
+
+
+def test_the_default_hint_is_short_and_all_lists_everything(capsys):
+    assert main(["advise", "example:midround", "--time", "0.2"]) == 0
+    short = capsys.readouterr().out
+    assert main(["advise", "example:midround", "--time", "0.2", "--all"]) == 0
+    full = capsys.readouterr().out
+    assert "other placement(s); --all lists every turn" in short
+    assert len(full.splitlines()) > len(short.splitlines()) + 20
+    assert short.splitlines()[2].startswith(("Play", "Discard"))
