@@ -1,0 +1,63 @@
+"""Start-up and end-to-end wall time of the commands a newcomer types first.
+
+Each command runs as a fresh process, several times; the median wall time is printed next to the
+baseline measured in the same run, a bare ``python -c pass`` (the machine is shared and noisy:
+the ratio is what to compare between runs). The engine is compiled first (``lcanalysis warm-up``)
+so the numbers are those of a warm install.
+
+    python benchmarks/bench_startup.py [--repeat 5]
+
+Targets (issue 12, on an idle core): ``import lcanalysis``, ``lcanalysis --help`` and
+``lcanalysis show example:midround`` under 0.5 s; ``advise --time S`` within S plus start-up
+and 20%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def wall(cmd: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each command (the median is shown)")
+    args = ap.parse_args()
+    lc = str(BIN / "lcanalysis")
+    subprocess.run([lc, "warm-up"], check=True, stdout=subprocess.DEVNULL)
+    endgame = subprocess.run([sys.executable, "-c", (
+        "import sys; sys.path.insert(0, 'tests'); from helpers import played_down; "
+        "print(played_down(5, 2).to_string())")], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    base = wall([sys.executable, "-c", "pass"], args.repeat)
+    print(f"{'command':<58} {'median s':>9} {'vs python':>10}")
+    print(f"{'python -c pass (baseline)':<58} {base:>9.3f} {1.0:>9.1f}x")
+    cases = [
+        ("import lcanalysis", [sys.executable, "-c", "import lcanalysis"]),
+        ("lcanalysis --help", [lc, "--help"]),
+        ("lcanalysis show example:midround", [lc, "show", "example:midround"]),
+        ("lcanalysis solve <2 cards left> --max-stalls 1", [lc, "solve", endgame, "--max-stalls", "1"]),
+        ("lcanalysis advise example:midround --time 1", [lc, "advise", "example:midround", "--time", "1"]),
+    ]
+    for name, cmd in cases:
+        t = wall(cmd, args.repeat)
+        print(f"{name:<58} {t:>9.3f} {t / base:>9.1f}x", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
