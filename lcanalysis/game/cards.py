@@ -8,8 +8,11 @@ physical cards of one type, so every multiset of cards is a count per type.
 
 from __future__ import annotations
 
+import operator
+import reprlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 COLOR_LETTERS = "YBWGRP"
 COLOR_NAMES = ("yellow", "blue", "white", "green", "red", "purple")
@@ -19,16 +22,56 @@ WAGER_COPIES = 3
 CARDS_PER_COLOR = 12
 
 
+#: The longest text a card string can be, surrounding spaces included; longer text is refused unread.
+MAX_CARD_TEXT = 32
+
+
 class CardError(ValueError):
     """A card string or code that names no card of the game."""
 
 
+_BRIEF = reprlib.Repr()
+_BRIEF.maxstring = 48
+_BRIEF.maxother = 48
+_BRIEF.maxlong = 24
+_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
+_BRIEF.maxlevel = 3
+
+
+def brief(value: Any) -> str:
+    """A short ``repr`` of a value someone gave us, for an error message: long strings and lists
+    are cut, nesting is not followed deep, a number of thousands of digits is described rather
+    than printed (Python refuses to print one over 4300 digits), and a value whose ``repr``
+    fails is named by its type. Every reader's messages quote input through this."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 80:
+        digits = int(value.bit_length() * 0.30103) + 1
+        return f"{'-' if value < 0 else ''}<a number of about {digits} digits>"
+    try:
+        return _BRIEF.repr(value)
+    except Exception:  # a foreign object whose repr fails, or recursion in it
+        return f"<{type(value).__name__}>"
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an ``int`` when it is a whole number (Python's or numpy's integer types, not a
+    bool and not a float such as 5.0); otherwise None."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def color_index(letter: str, colors: int = 6) -> int:
     """The colour number of a colour letter (case-insensitive)."""
-    if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in COLOR_LETTERS[:colors]:
+    upper = letter.upper() if isinstance(letter, str) and len(letter) == 1 else ""
+    if len(upper) != 1 or upper not in COLOR_LETTERS[:colors]:
         allowed = " ".join(COLOR_LETTERS[:colors])
-        raise CardError(f"unknown colour {letter!r}: expected one of {allowed}")
-    return COLOR_LETTERS.index(letter.upper())
+        raise CardError(f"unknown colour {brief(letter)}: expected one of {allowed}")
+    return COLOR_LETTERS.index(upper)
 
 
 def type_of(color: int, rank: int) -> int:
@@ -63,33 +106,64 @@ class Card:
     rank: int
 
     def __post_init__(self) -> None:
-        if not (0 <= self.color < len(COLOR_LETTERS)) or not (0 <= self.rank < RANKS_PER_COLOR):
-            raise CardError(f"no such card: colour {self.color}, rank {self.rank}")
+        color, rank = self.color, self.rank
+        if type(color) is not int or type(rank) is not int:  # numpy integers become ints; others are refused
+            color, rank = whole_number(color), whole_number(rank)
+            if color is None or rank is None:
+                raise CardError(f"a card's colour and rank are whole numbers, got {brief(self.color)}, "
+                                f"{brief(self.rank)}")
+            object.__setattr__(self, "color", color)
+            object.__setattr__(self, "rank", rank)
+        if not (0 <= color < len(COLOR_LETTERS)) or not (0 <= rank < RANKS_PER_COLOR):
+            raise CardError(f"no such card: colour {brief(color)}, rank {brief(rank)}")
 
     @classmethod
     def parse(cls, text: str, colors: int = 6) -> Card:
         """Read ``R7``, ``b10``, ``Gw`` (case-insensitive)."""
         if not isinstance(text, str):
-            raise CardError(f"a card must be a string like 'R7' or 'Gw', got {text!r}")
+            raise CardError(f"a card must be a string like 'R7' or 'Gw', got {brief(text)}")
+        nc = colors if type(colors) is int else whole_number(colors)
+        if nc is None:
+            raise CardError(f"colors must be a whole number, got {brief(colors)}")
+        if len(text) > MAX_CARD_TEXT:
+            raise CardError(f"unknown card {brief(text)}: a card is a colour letter and 2..10 or w, like 'R7'")
         s = text.strip()
+        card = _PARSED.get(s)
+        if card is None:
+            card = cls._read(text, s, nc)
+            if cls is Card:
+                _PARSED[s] = card  # only spellings that name a card: a few hundred at most
+        if card.color >= nc:
+            raise CardError(
+                f"unknown card {brief(text)}: colour {s[0]!r} is not one of {' '.join(COLOR_LETTERS[:nc])}"
+            )
+        return card
+
+    @classmethod
+    def _read(cls, text: str, s: str, colors: int) -> Card:
         if len(s) < 2:
-            raise CardError(f"unknown card {text!r}: expected a colour letter and 2..10 or w, like 'R7' or 'Gw'")
+            raise CardError(f"unknown card {brief(text)}: expected a colour letter and 2..10 or w, like 'R7' or 'Gw'")
         try:
             color = color_index(s[0], colors)
         except CardError:
             raise CardError(
-                f"unknown card {text!r}: colour {s[0]!r} is not one of {' '.join(COLOR_LETTERS[:colors])}"
+                f"unknown card {brief(text)}: colour {brief(s[0])} is not one of {' '.join(COLOR_LETTERS[:colors])}"
             ) from None
         value = s[1:]
         if value.lower() == "w":
             return cls(color, WAGER)
-        if value.isdigit() and 2 <= int(value) <= 10 and str(int(value)) == value:
+        digits = value.isascii() and value.isdigit() and len(value) <= 2 and str(int(value)) == value
+        if digits and 2 <= int(value) <= 10:
             return cls(color, int(value) - 1)
-        raise CardError(f"unknown card {text!r}: value {value!r} is not 2..10 or w")
+        raise CardError(f"unknown card {brief(text)}: value {brief(value)} is not 2..10 or w")
 
     @classmethod
     def from_type(cls, card_type: int) -> Card:
-        return cls(color_of(card_type), rank_of(card_type))
+        t = card_type if type(card_type) is int else whole_number(card_type)
+        if t is None:
+            raise CardError(f"a card type is a whole number, got {brief(card_type)}")
+        card = _BY_TYPE.get(t) if cls is Card else None
+        return card if card is not None else cls(color_of(t), rank_of(t))
 
     @property
     def type(self) -> int:
@@ -120,6 +194,11 @@ class Card:
         return card_svg(self)
 
 
+_PARSED: dict[str, Card] = {}
+_BY_TYPE: dict[int, Card] = {type_of(c, r): Card(c, r)
+                             for c in range(len(COLOR_LETTERS)) for r in range(RANKS_PER_COLOR)}
+
+
 def card_str(card_type: int) -> str:
     return str(Card.from_type(card_type))
 
@@ -135,8 +214,8 @@ def parse_cards(texts: Iterable[str], colors: int = 6) -> list[int]:
 
 def full_deck(colors: int = 5) -> list[int]:
     """Every physical card of the variant as type codes (wagers three times), in a fixed order."""
-    if colors not in (5, 6):
-        raise CardError(f"colors must be 5 or 6, got {colors!r}")
+    if whole_number(colors) not in (5, 6):
+        raise CardError(f"colors must be 5 or 6, got {brief(colors)}")
     deck: list[int] = []
     for c in range(colors):
         for r in range(RANKS_PER_COLOR):

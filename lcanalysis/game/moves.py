@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lcanalysis.game.cards import COLOR_LETTERS, RANKS_PER_COLOR, Card, CardError, color_index
+from lcanalysis.game.cards import (
+    COLOR_LETTERS,
+    RANKS_PER_COLOR,
+    Card,
+    CardError,
+    brief,
+    color_index,
+    whole_number,
+)
 
 DRAW_PILE = "D"
+#: The longest text a move string can be, surrounding spaces included; longer text is refused unread.
+MAX_MOVE_TEXT = 32
 
 
 class MoveError(ValueError):
@@ -23,10 +33,22 @@ class Move:
     play: bool
     source: str
 
+    def __post_init__(self) -> None:
+        if self.card is not None and not isinstance(self.card, Card):
+            raise MoveError(f"a move's card is a Card or None (the draw half alone), got {brief(self.card)}")
+        if not isinstance(self.play, bool) or (self.card is None and self.play):
+            raise MoveError(f"a move's play is True (onto the expedition) or False (discard; always False "
+                            f"for the draw half alone), got {brief(self.play)}")
+        source = self.source
+        if not isinstance(source, str) or len(source) != 1 or source not in DRAW_PILE + COLOR_LETTERS:
+            raise MoveError(f"a move's source is 'D' or a colour letter, got {brief(self.source)}")
+
     @classmethod
     def parse(cls, text: str, colors: int = 6) -> Move:
         if not isinstance(text, str):
-            raise MoveError(f"a move must be a string like '+R7/D', got {text!r}")
+            raise MoveError(f"a move must be a string like '+R7/D', got {brief(text)}")
+        if len(text) > MAX_MOVE_TEXT:
+            raise MoveError(f"move {brief(text)} is too long: a move is like '+R7/D', '-Bw/G' or '/D'")
         s = text.strip()
         if "/" not in s:
             raise MoveError(f"move {text!r} has no '/<source>': write e.g. '+R7/D' or '-Bw/G'")
@@ -51,8 +73,12 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int, colors: int) -> Move:
+        number = code if type(code) is int else whole_number(code)
+        if number is None or whole_number(colors) not in (5, 6):
+            raise MoveError(f"a move code and the colours (5 or 6) are whole numbers, got {brief(code)}, "
+                            f"{brief(colors)}")
         base = colors + 1
-        place, src = divmod(int(code), base)
+        place, src = divmod(number, base)
         source = DRAW_PILE if src == 0 else COLOR_LETTERS[src - 1]
         if place == 2 * RANKS_PER_COLOR * colors:
             return cls(None, False, source)

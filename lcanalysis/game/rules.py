@@ -11,9 +11,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lcanalysis.core import kernel
-from lcanalysis.game.cards import Card
+from lcanalysis.game.cards import Card, brief, whole_number
 
 TIED_START_CHOICES = ("alternate", "same")
+#: The allowed ranges of the whole-number options (the kernel stores them as 32-bit integers;
+#: a round without stalling lasts about 50 turns, a match a handful of rounds).
+HAND_SIZES = (1, 12)
+MAX_ROUNDS = 1000
+MAX_TURN_CAP = 10_000
 
 
 class RulesError(ValueError):
@@ -40,20 +45,25 @@ class Rules:
     tied_start: str = "alternate"
 
     def __post_init__(self) -> None:
-        if self.colors not in (5, 6):
-            raise RulesError(f"rules: colors must be 5 or 6, got {self.colors!r}")
-        if not isinstance(self.hand_size, int) or not 1 <= self.hand_size <= 12:
-            raise RulesError(f"rules: hand_size must be a whole number 1..12, got {self.hand_size!r}")
+        self._whole("colors", 5, 6, "5 or 6 (a whole number)")
+        self._whole("hand_size", *HAND_SIZES)
         if 2 * self.hand_size >= 12 * self.colors:
             raise RulesError("rules: hand_size leaves no draw pile")
         if not isinstance(self.no_redraw, bool):
-            raise RulesError(f"rules: no_redraw must be true or false, got {self.no_redraw!r}")
-        if not isinstance(self.rounds, int) or self.rounds < 1:
-            raise RulesError(f"rules: rounds must be a whole number >= 1, got {self.rounds!r}")
-        if not isinstance(self.turn_cap, int) or self.turn_cap < 1:
-            raise RulesError(f"rules: turn_cap must be a whole number >= 1, got {self.turn_cap!r}")
-        if self.tied_start not in TIED_START_CHOICES:
-            raise RulesError(f"rules: tied_start must be one of {TIED_START_CHOICES}, got {self.tied_start!r}")
+            raise RulesError(f"rules: no_redraw must be true or false, got {brief(self.no_redraw)}")
+        self._whole("rounds", 1, MAX_ROUNDS)
+        self._whole("turn_cap", 1, MAX_TURN_CAP)
+        if not isinstance(self.tied_start, str) or self.tied_start not in TIED_START_CHOICES:
+            raise RulesError(f"rules: tied_start must be one of {TIED_START_CHOICES}, got {brief(self.tied_start)}")
+
+    def _whole(self, name: str, lo: int, hi: int, allowed: str = "") -> None:
+        """Refuse an option that is not a whole number in lo..hi (a bool or 5.0 is not); keep it as an int."""
+        value = getattr(self, name)
+        number = whole_number(value)
+        if number is None or not lo <= number <= hi:
+            raise RulesError(f"rules: {name} must be {allowed or f'a whole number {lo}..{hi}'}, got {brief(value)}")
+        if type(value) is not int:
+            object.__setattr__(self, name, number)
 
     @property
     def deck_size(self) -> int:
@@ -68,9 +78,10 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be an object, got {type(data).__name__}")
         known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
+        unknown = [key for key in data if key not in known]
         if unknown:
-            raise RulesError(f"rules: unknown key(s) {sorted(unknown)}; known keys are {sorted(known)}")
+            names = ", ".join(brief(key) for key in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
+            raise RulesError(f"rules: unknown key(s) {names}; known keys are {sorted(known)}")
         return cls(**dict(data))
 
     def to_dict(self, full: bool = False) -> dict[str, Any]:
