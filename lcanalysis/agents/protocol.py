@@ -6,7 +6,10 @@
   (VIEW is the mover's view with its history; a full position is accepted too and seen
   from the player to move);
 - ``{"type": "quit"}`` -> the bot stops and ``serve`` returns 0;
-- anything illegal or unreadable -> ``{"error": "..."}``, and the bot keeps serving.
+- anything illegal or unreadable -> ``{"error": "..."}``, and the bot keeps serving: a line that
+  is not JSON, not UTF-8, nested deep, holding a number of thousands of digits, or longer than
+  ``MAX_LINE_CHARS`` (read in bounded pieces and skipped, so it costs no more memory than the
+  limit) gets one error line like any other bad request.
 
 ``ExternalAgent(cmd)`` is the other side: it starts a program that speaks the protocol and
 seats it like any agent, so the tournament runner can pit it against ours.
@@ -14,10 +17,13 @@ seats it like any agent, so the tournament runner can pit it against ours.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import math
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from lcanalysis.agents import Agent, make_agent
@@ -25,13 +31,19 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 
+#: The longest request line the bot reads (a position with the longest history is far shorter);
+#: a longer line is skipped in pieces of this size and answered with an error.
+MAX_LINE_CHARS = 1_000_000 + 1_000
 
-class BotError(RuntimeError):
-    """An external bot that answered with an error, an unreadable line, an illegal move, or not at all."""
+
+class BotError(RuntimeError, ValueError):
+    """An external bot that answered with an error, an unreadable line, an illegal move, or not at all.
+    A ``ValueError`` too, like every error about bad input in this package."""
 
 
 def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | None, bool]:
     """The reply to one decoded request, and whether to keep serving."""
+    from lcanalysis.game.cards import brief
     from lcanalysis.game.notation import from_json
 
     if not isinstance(request, dict):
@@ -40,12 +52,13 @@ def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | 
     if kind == "quit":
         return None, False
     if kind != "turn":
-        return {"error": f"unknown request type {kind!r}: expected 'turn' or 'quit'"}, True
+        return {"error": f"unknown request type {brief(kind)}: expected 'turn' or 'quit'"}, True
     if "position" not in request:
         return {"error": "a turn request needs 'position' (the mover's view)"}, True
     time_ms = request.get("time_ms")
-    if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float)) or time_ms <= 0):
-        return {"error": f"time_ms must be a positive number, got {time_ms!r}"}, True
+    if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
+                                or not math.isfinite(time_ms) or time_ms <= 0):
+        return {"error": f"time_ms must be a positive number, got {brief(time_ms)}"}, True
     try:
         pos = from_json(request["position"])
     except ValueError as exc:
@@ -64,23 +77,56 @@ def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | 
     return {"move": str(move)}, True
 
 
+def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
+    """The lines of ``infile``, each read with at most ``limit`` characters in memory: None for a
+    line longer than that (the rest is read in pieces and dropped), or for bytes that are not UTF-8
+    on a stream that cannot replace them."""
+    if isinstance(infile, io.TextIOWrapper) and infile.errors == "strict":
+        infile.reconfigure(errors="replace")  # a bad byte becomes U+FFFD: that line is refused, not the bot
+    while True:
+        try:
+            line = infile.readline(limit)
+        except UnicodeDecodeError:
+            yield None
+            continue
+        if not line:
+            return
+        if len(line) < limit or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):  # skip the rest of the long line
+            try:
+                line = infile.readline(limit)
+            except UnicodeDecodeError:
+                continue
+        yield None
+
+
 def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, seed: int = 0,
           **options: Any) -> int:
-    """Serve ``agent_name`` over JSON lines until ``quit`` or end of input; returns the exit status 0."""
+    """Serve ``agent_name`` over JSON lines until ``quit`` or end of input; returns the exit status 0.
+    Every line but a blank one gets exactly one answer line (none for ``quit``)."""
+    from lcanalysis.game.notation import loads_json
+
     agent = make_agent(agent_name, **options)
-    for line in infile:
-        if not line.strip():
+    for line in _lines(infile, MAX_LINE_CHARS):
+        reply: dict[str, Any] | None
+        keep = True
+        if line is None:
+            reply = {"error": f"unreadable request: a line longer than {MAX_LINE_CHARS:,} characters, or not "
+                              "UTF-8 text; one request is one line of JSON"}
+        elif not line.strip():
             continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            reply: dict[str, Any] | None = {"error": f"unreadable JSON: {exc}"}
-            keep = True
         else:
             try:
-                reply, keep = answer(agent, request, seed)
-            except Exception as exc:  # keep serving whatever happens inside one request
-                reply, keep = {"error": f"{type(exc).__name__}: {exc}"}, True
+                request = loads_json(line)
+            except ValueError as exc:
+                reply = {"error": f"unreadable request: {exc}"}
+            else:
+                try:
+                    reply, keep = answer(agent, request, seed)
+                except Exception as exc:  # keep serving whatever happens inside one request
+                    reply, keep = {"error": f"internal error: {type(exc).__name__}: {str(exc)[:500]}"}, True
         if reply is not None:
             outfile.write(json.dumps(reply) + "\n")
             outfile.flush()
@@ -118,15 +164,20 @@ class ExternalAgent(Agent):
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(json.dumps(payload) + "\n")
         proc.stdin.flush()
-        line = proc.stdout.readline()
+        from lcanalysis.game.cards import brief
+        from lcanalysis.game.notation import loads_json
+
+        line = proc.stdout.readline(MAX_LINE_CHARS)
         if not line:
             raise BotError(f"bot {' '.join(self.cmd)!r} closed its output")
+        if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
+            raise BotError(f"bot answered with a line longer than {MAX_LINE_CHARS:,} characters")
         try:
-            reply = json.loads(line)
-        except json.JSONDecodeError:
-            raise BotError(f"bot answered with a line that is not JSON: {line.strip()[:80]!r}") from None
+            reply = loads_json(line)
+        except ValueError as exc:
+            raise BotError(f"bot answered with a line that is not JSON ({exc}): {line.strip()[:80]!r}") from None
         if not isinstance(reply, dict):
-            raise BotError(f"bot answered with {reply!r}, not an object")
+            raise BotError(f"bot answered with {brief(reply)}, not an object")
         return reply
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
@@ -136,11 +187,13 @@ class ExternalAgent(Agent):
             payload["time_ms"] = t
         reply = self.request(payload)
         if "error" in reply:
-            raise BotError(f"bot error: {reply['error']}")
+            raise BotError(f"bot error: {str(reply['error'])[:500]}")
         try:
             move = Move.parse(reply["move"], view.colors)
         except (KeyError, ValueError) as exc:
-            raise BotError(f"bot answered {reply!r}: {exc}") from None
+            from lcanalysis.game.cards import brief
+
+            raise BotError(f"bot answered {brief(reply)}: {exc}") from None
         legal = {str(m) for m in _legal(view)}
         if str(move) not in legal:
             raise BotError(f"bot played an illegal turn {move}")
@@ -165,10 +218,8 @@ class ExternalAgent(Agent):
                     f.close()
 
     def __del__(self) -> None:  # pragma: no cover - best effort
-        try:
+        with contextlib.suppress(Exception):  # the interpreter may be shutting down
             self.close()
-        except Exception:  # the interpreter may be shutting down
-            pass
 
     def __repr__(self) -> str:
         return f"ExternalAgent({self.cmd!r})"

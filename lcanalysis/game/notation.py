@@ -21,28 +21,131 @@ carries exactly what the JSON carries, as ``;``-separated fields, cards joined b
 ``match=2:35,10``  round number and running totals
 =================  ==============================================================
 Keys are case-insensitive on input; output is canonical, so a string round-trips exactly.
+
+Every reader is bounded before it parses (the limits below): text longer than
+``MAX_TEXT_CHARS`` is refused unread, JSON nested deeper than ``MAX_JSON_DEPTH``, holding more
+than ``MAX_JSON_CONTAINERS`` lists and objects or ``MAX_JSON_ITEMS`` items, a number longer than
+``MAX_NUMBER_CHARS`` characters, ``NaN``/``Infinity`` and a key twice in one object are refused
+with a ``PositionError``. No valid position comes near a limit: a history is at most the turn
+cap (``rules.MAX_TURN_CAP`` turns, about 100 kB), the rest of a position a few hundred bytes. So
+reading costs at most a few bytes of memory per byte of input (tests/test_fuzz.py measures it).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
+from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Card, brief
 from lcanalysis.game.examples import PREFIX, example_text
 from lcanalysis.game.formats import STRING_TAG, position_to_json
 from lcanalysis.game.position import (
     Position,
     PositionError,
     as_cards,
+    check_match,
 )
-from lcanalysis.game.rules import Rules, RulesError
+from lcanalysis.game.rules import MAX_TURN_CAP, Rules, RulesError
 from lcanalysis.game.view import View
 
 JSON_KEYS = {"rules", "to_move", "hands", "expeditions", "discards", "deck", "phase", "blocked",
              "viewer", "history", "match"}
+RECORD_KEYS = {"start", "moves"}
+
+#: The longest text (JSON, a one-line string, a file, a bot request line) any reader accepts.
+MAX_TEXT_CHARS = 1_000_000
+#: JSON nesting: a position nests 4 deep, a bot request or a record 5.
+MAX_JSON_DEPTH = 16
+#: Lists and objects in one JSON text: a position has a few dozen.
+MAX_JSON_CONTAINERS = 1_000
+#: Items (commas) in one JSON text: a history of MAX_TURN_CAP turns and a record's moves fit.
+MAX_JSON_ITEMS = 2 * MAX_TURN_CAP + 1_000
+#: Characters of one JSON number: the numbers of a position are small.
+MAX_NUMBER_CHARS = 24
+#: ``;``-separated fields of a one-line string: it has about a dozen.
+MAX_STRING_FIELDS = 64
+
+
+# --- bounded JSON ---------------------------------------------------------------------------
+
+
+def check_text_size(text: str, what: str = "the input") -> None:
+    """Refuse text over ``MAX_TEXT_CHARS`` characters, before anything else reads it."""
+    if len(text) > MAX_TEXT_CHARS:
+        raise PositionError(f"{what} is {len(text):,} characters long: the limit is {MAX_TEXT_CHARS:,} (a "
+                            f"position, even with a history as long as the longest turn cap, is far shorter)")
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _check_json_shape(text: str) -> None:
+    """Nesting depth, lists and objects, and items, from a scan that allocates nothing per character
+    (``str.count`` over the text, then a walk over at most ``2 * MAX_JSON_CONTAINERS`` brackets).
+    Brackets and commas inside strings count too: no valid position has any there."""
+    depth = 0
+    for i, bracket in enumerate(_BRACKETS.finditer(text)):
+        if i >= 2 * MAX_JSON_CONTAINERS:
+            break  # too many: refused just below
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            raise PositionError(f"the JSON is nested more than {MAX_JSON_DEPTH} deep; a "
+                                f"position nests 4 deep")
+    containers = max(text.count("[") + text.count("{"), text.count("]") + text.count("}"))
+    if containers > MAX_JSON_CONTAINERS:
+        raise PositionError(f"the JSON has {containers:,} lists and objects; a position has a "
+                            f"few dozen (the limit is {MAX_JSON_CONTAINERS:,})")
+    items = text.count(",")
+    if items > MAX_JSON_ITEMS:
+        raise PositionError(f"the JSON has {items:,} items; a position (a history as long as "
+                            f"the longest turn cap included) has fewer than {MAX_JSON_ITEMS:,}")
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise PositionError(f"invalid JSON: the key {brief(twice)} appears twice in one object")
+    return obj
+
+
+def _json_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise PositionError(f"a number of {len(text):,} digits (numbers in a position are "
+                            f"small; the limit is {MAX_NUMBER_CHARS} characters)")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text) if len(text) <= MAX_NUMBER_CHARS else math.inf
+    if not math.isfinite(value):
+        raise PositionError(f"the number {brief(text)} is too large")
+    return value
+
+
+def _json_constant(name: str) -> Any:
+    raise PositionError(f"invalid JSON: {name} is not a number JSON has")
+
+
+def loads_json(text: str) -> Any:
+    """``json.loads`` within the limits above: a ``PositionError`` for anything else, never a
+    ``RecursionError``, a ``ValueError`` about a long number, or memory out of proportion."""
+    if not isinstance(text, str):
+        raise PositionError(f"JSON must be text, got {type(text).__name__}")
+    check_text_size(text)
+    _check_json_shape(text)
+    try:
+        return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int, parse_float=_json_float,
+                          parse_constant=_json_constant)
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"invalid JSON: {exc}") from None
+    except RecursionError:  # not reached within MAX_JSON_DEPTH, kept as a guard
+        raise PositionError("the JSON is nested too deep") from None
 
 
 # --- JSON in --------------------------------------------------------------------------
@@ -60,7 +163,7 @@ def _expedition_lists(data: Any, nc: int) -> list[list[Any]]:
         cards: list[Any] = []
         for letter, lst in per.items():
             _check_color_key(letter, nc, f"expeditions of player {p}")
-            for card in as_cards(_card_list(lst, f"expedition {letter} of player {p}"), nc,
+            for card in as_cards(_card_list(lst, f"expedition {letter} of player {p}", CARDS_PER_COLOR), nc,
                                   f"expedition {letter} of player {p}"):
                 if card.color_letter != letter.upper():
                     raise PositionError(f"expedition {letter.upper()} of player {p} holds {card} of another colour")
@@ -77,7 +180,7 @@ def _discard_list(data: Any, nc: int) -> list[Card]:
     cards = []
     for letter, lst in data.items():
         _check_color_key(letter, nc, "discards")
-        for card in as_cards(_card_list(lst, f"discard pile {letter}"), nc, f"discard pile {letter}"):
+        for card in as_cards(_card_list(lst, f"discard pile {letter}", CARDS_PER_COLOR), nc, f"discard pile {letter}"):
             if card.color_letter != letter.upper():
                 raise PositionError(f"discard pile {letter.upper()} holds {card} of another colour")
             cards.append(card)
@@ -85,14 +188,21 @@ def _discard_list(data: Any, nc: int) -> list[Card]:
 
 
 def _check_color_key(letter: Any, nc: int, where: str) -> None:
-    if not isinstance(letter, str) or len(letter) != 1 or letter.upper() not in COLOR_LETTERS[:nc]:
-        raise PositionError(f"{where}: {letter!r} is not a colour of the {nc}-colour game; the colour letters "
+    upper = letter.upper() if isinstance(letter, str) and len(letter) == 1 else ""
+    if len(upper) != 1 or upper not in COLOR_LETTERS[:nc]:
+        raise PositionError(f"{where}: {brief(letter)} is not a colour of the {nc}-colour game; the colour letters "
                             f"are {' '.join(COLOR_LETTERS[:nc])} ({', '.join(COLOR_NAMES[:nc])})")
 
 
-def _card_list(lst: Any, where: str) -> list[Any]:
+def _card_list(lst: Any, where: str, limit: int = CARDS_PER_COLOR * len(COLOR_LETTERS)) -> list[Any]:
+    """A JSON list of card strings (a number is not a card here), at most ``limit`` long."""
     if not isinstance(lst, list):
         raise PositionError(f"{where} must be a list of cards, got {type(lst).__name__}")
+    if len(lst) > limit:
+        raise PositionError(f"{where}: {len(lst):,} cards, but at most {limit} can be there")
+    for card in lst:
+        if not isinstance(card, str):
+            raise PositionError(f"{where}: a card is a string like 'R7' or 'Gw', got {brief(card)}")
     return lst
 
 
@@ -102,23 +212,12 @@ def _int_field(d: Mapping[str, Any], key: str, default: Any, allowed: Sequence[i
         return v
     if isinstance(v, bool) or not isinstance(v, int) or (allowed is not None and v not in allowed):
         want = f" one of {list(allowed)}" if allowed is not None else " a whole number"
-        raise PositionError(f"{key} must be{want}, got {v!r}")
+        raise PositionError(f"{key} must be{want}, got {brief(v)}")
     return v
 
 
-def _match_field(m: Any) -> dict[str, Any] | None:
-    if m is None:
-        return None
-    if not isinstance(m, Mapping) or set(m) - {"round", "totals"}:
-        raise PositionError("match must be an object {\"round\": n, \"totals\": [a, b]}")
-    r = m.get("round", 1)
-    totals = m.get("totals", [0, 0])
-    if isinstance(r, bool) or not isinstance(r, int) or r < 1:
-        raise PositionError(f"match round must be a whole number >= 1, got {r!r}")
-    if (not isinstance(totals, list) or len(totals) != 2
-            or any(isinstance(t, bool) or not isinstance(t, int) for t in totals)):
-        raise PositionError(f"match totals must be two whole numbers, got {totals!r}")
-    return {"round": r, "totals": list(totals)}
+def _key_names(keys: Sequence[Any]) -> str:
+    return ", ".join(brief(k) for k in keys[:5]) + (", ..." if len(keys) > 5 else "")
 
 
 def from_json(data: Mapping[str, Any]) -> Position | View:
@@ -126,9 +225,9 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
     ``{"known": [...], "count": n}`` and the deck as a number). Raises ``PositionError``."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
-    unknown = set(data) - JSON_KEYS
+    unknown = [key for key in data if key not in JSON_KEYS]
     if unknown:
-        raise PositionError(f"unknown key(s) {sorted(unknown)}; a position has {sorted(JSON_KEYS)}")
+        raise PositionError(f"unknown key(s) {_key_names(unknown)}; a position has {sorted(JSON_KEYS)}")
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as exc:
@@ -149,7 +248,13 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
     history = data.get("history", [])
     if not isinstance(history, list):
         raise PositionError("history must be a list of moves")
-    match = _match_field(data.get("match"))
+    if len(history) > rules.turn_cap:
+        raise PositionError(f"history has {len(history):,} turns, but a round ends at the turn cap of "
+                            f"{rules.turn_cap} turns (rules turn_cap)")
+    for i, move in enumerate(history):
+        if not isinstance(move, str):
+            raise PositionError(f"history move {i + 1}: a move is a string like '+R7/D', got {brief(move)}")
+    match = check_match(data.get("match"), rules)
     deck = data["deck"]
     is_view = not isinstance(deck, list) or any(isinstance(h, Mapping) for h in hands)
     if not is_view:
@@ -158,6 +263,7 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
                                 "and the deck as a number")
         for p in range(2):
             _card_list(hands[p], f"hand of player {p}")
+        _card_list(deck, "deck")
         return Position.from_parts(hands, exps, discards, deck, rules=rules, to_move=to_move, phase=phase,
                                    blocked=blocked, history=history, match=match)
     viewer = _int_field(data, "viewer", to_move, (0, 1))
@@ -165,7 +271,9 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         raise PositionError("in a view the deck is a number (cards left in the draw pile); "
                             "in a full position both hands and the deck are lists")
     own = hands[viewer]
-    if not isinstance(own, list):
+    if isinstance(own, list):
+        _card_list(own, f"hand of player {viewer}")
+    else:
         hint = ""
         if "viewer" not in data and isinstance(hands[1 - viewer], list):
             hint = (f"; this view belongs to player {viewer} because player {viewer} is to move: if you are "
@@ -174,7 +282,7 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         raise PositionError(f"hand of player {viewer} (the viewer) must be a list of cards{hint}")
     opp = hands[1 - viewer]
     if isinstance(opp, list):
-        known, count = opp, len(opp)
+        known, count = _card_list(opp, f"hand of player {1 - viewer}"), len(opp)
     elif isinstance(opp, Mapping):
         if set(opp) - {"known", "count"} or "count" not in opp:
             raise PositionError(f"hand of player {1 - viewer} must be {{\"known\": [cards], \"count\": n}}")
@@ -190,66 +298,92 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
 # --- the one-line string ----------------------------------------------------------------
 
 
-def _split_cards(text: str) -> list[str]:
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+
+
+def _split_cards(text: str, what: str, limit: int = CARDS_PER_COLOR * len(COLOR_LETTERS)) -> list[str]:
+    if text.count(".") >= limit + 1:  # counted before splitting: a long field costs nothing
+        raise PositionError(f"position string: {what} lists more than {limit} items")
     return [c for c in text.split(".") if c]
+
+
+def _number(text: str, what: str, signed: bool = False) -> int:
+    """A whole number of at most 9 ASCII digits (a sign only where ``signed``)."""
+    t = text.strip()
+    if not _NUMBER.fullmatch(t) or (t.startswith("-") and not signed):
+        raise PositionError(f"position string: {what} must be a whole number, got {brief(text)}")
+    return int(t)
 
 
 def string_to_json(text: str) -> dict[str, Any]:
     """Parse the one-line string into the JSON object it stands for (then validated by ``from_json``)."""
-    fields = [f.strip() for f in text.strip().split(";") if f.strip()]
+    if not isinstance(text, str):
+        raise PositionError(f"a position string must be text, got {type(text).__name__}")
+    check_text_size(text, "the position string")
+    body = text.strip().lstrip("\ufeff").strip()
+    if body.count(";") > MAX_STRING_FIELDS:
+        raise PositionError(f"position string: more than {MAX_STRING_FIELDS} fields; a position has about a dozen")
+    fields = [f.strip() for f in body.split(";") if f.strip()]
     if not fields or fields[0].upper() != STRING_TAG:
-        raise PositionError(f"a position string starts with '{STRING_TAG};', got {text[:20]!r}")
+        raise PositionError(f"a position string starts with '{STRING_TAG};', got {brief(text[:20])}")
     rules: dict[str, Any] = {}
     d: dict[str, Any] = {}
     hands: list[Any] = [None, None]
     exps: list[dict[str, list[str]]] = [{}, {}]
     discards: dict[str, list[str]] = {}
+    seen: dict[str, str] = {}
     for f in fields[1:]:
         key, sep, val = f.partition("=")
         k = key.lower()
+        name = "redraw" if not sep and k in ("nr", "r") else (k[:1] if not sep else k)
+        if name in seen:
+            raise PositionError(f"position string: field {brief(f)} repeats {brief(seen[name])}")
+        seen[name] = f
         try:
             if not sep and k in ("nr", "r"):
                 rules["no_redraw"] = k == "nr"
             elif not sep and k[0] in "chmv" and k[1:].isdigit():
-                target, name = {"c": (rules, "colors"), "h": (rules, "hand_size"),
-                                "m": (d, "to_move"), "v": (d, "viewer")}[k[0]]
-                target[name] = int(k[1:])
+                target, option = {"c": (rules, "colors"), "h": (rules, "hand_size"),
+                                  "m": (d, "to_move"), "v": (d, "viewer")}[k[0]]
+                target[option] = _number(k[1:], f"field {k[0]}")
             elif k == "rounds":
-                rules["rounds"] = int(val)
+                rules["rounds"] = _number(val, "rounds")
             elif k == "cap":
-                rules["turn_cap"] = int(val)
+                rules["turn_cap"] = _number(val, "cap")
             elif k == "tie":
                 rules["tied_start"] = val
             elif k in ("p0", "p1"):
-                cards = _split_cards(val)
+                cards = _split_cards(val, k)
                 if cards and cards[0].startswith("?"):
                     hands[int(k[1])] = {"known": cards[1:],
-                                        "count": int(cards[0][1:])}
+                                        "count": _number(cards[0][1:], f"the hand size in {k}")}
                 else:
                     hands[int(k[1])] = cards
             elif k in ("e0", "e1"):
-                for c in _split_cards(val):
+                for c in _split_cards(val, k):
                     exps[int(k[1])].setdefault(c[0].upper(), []).append(c)
             elif k == "x":
-                for c in _split_cards(val):
+                for c in _split_cards(val, "x"):
                     discards.setdefault(c[0].upper(), []).append(c)
             elif k == "d":
-                d["deck"] = int(val) if val.strip().isdigit() else _split_cards(val)
+                digits = val.strip()
+                d["deck"] = _number(digits, "d") if digits.isascii() and digits.isdigit() else _split_cards(val, "d")
             elif k == "draw":
                 d["phase"] = "draw"
                 d["blocked"] = None if val in ("-", "") else val.upper()
             elif k == "hist":
-                d["history"] = _split_cards(val)
+                d["history"] = _split_cards(val, "hist", MAX_TURN_CAP)
             elif k == "match":
                 r, _colon, tot = val.partition(":")
                 a, b = tot.split(",")
-                d["match"] = {"round": int(r), "totals": [int(a), int(b)]}
+                d["match"] = {"round": _number(r, "the match round"),
+                              "totals": [_number(a, "a match total", True), _number(b, "a match total", True)]}
             else:
-                raise PositionError(f"position string: unknown field {f!r}")
+                raise PositionError(f"position string: unknown field {brief(f)}")
         except (ValueError, IndexError) as exc:
             if isinstance(exc, PositionError):
                 raise
-            raise PositionError(f"position string: cannot read field {f!r}") from None
+            raise PositionError(f"position string: cannot read field {brief(f)}") from None
     if hands[0] is None or hands[1] is None:
         raise PositionError("position string: both hands p0= and p1= are needed")
     if "deck" not in d:
@@ -301,30 +435,31 @@ def _read(source: Any, from_file: bool) -> Position | View:
         source = os.fspath(source)
     if not isinstance(source, str):
         raise PositionError(f"cannot read a position from {type(source).__name__}")
-    text = source.strip()
-    if text.upper().startswith(STRING_TAG):
+    check_text_size(source, "the file" if from_file else "the input")
+    text = source.strip().lstrip("\ufeff").lstrip()  # a byte-order mark is no part of the text
+    if text[:len(STRING_TAG)].upper() == STRING_TAG:
         return from_json(string_to_json(text))
     if not from_file and text.startswith(PREFIX):
         return read_position(example_text(text[len(PREFIX):]))
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PositionError(f"invalid JSON: {exc}") from None
-        return from_json(data)
+        return from_json(loads_json(text))
     if not from_file and os.path.exists(text):
         try:
             with open(text, encoding="utf-8") as fh:
-                content = fh.read()
+                content = fh.read(MAX_TEXT_CHARS + 1)  # never more: a huge file or a device costs nothing
         except OSError as exc:
             raise PositionError(f"cannot read {text}: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise PositionError(f"cannot read {text}: it is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+        if len(content) > MAX_TEXT_CHARS:
+            raise PositionError(f"{text} is longer than {MAX_TEXT_CHARS:,} characters: a position is far shorter")
         if not content.strip():
             raise PositionError(f"{text} is empty")
-        return _read(content.lstrip("\ufeff"), from_file=True)
+        return _read(content, from_file=True)
     if from_file:  # a file's content is never followed as another path
-        raise PositionError(f"the file's content {text[:40]!r} is neither a JSON position "
+        raise PositionError(f"the file's content {brief(text[:40])} is neither a JSON position "
                             "nor a one-line 'LC1;...' string")
-    raise PositionError(f"{text[:40]!r} is neither a JSON position, a one-line 'LC1;...' string, "
+    raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
                         f"'example:NAME' nor a file")
 
 
@@ -343,10 +478,22 @@ def replay(record: Mapping[str, Any]) -> Position:
     """Play a game record from its start; each move is checked against the rules."""
     if not isinstance(record, Mapping) or "start" not in record or "moves" not in record:
         raise PositionError("a game record is {\"start\": POSITION, \"moves\": [...]}")
+    unknown = [key for key in record if key not in RECORD_KEYS]
+    if unknown:
+        raise PositionError(f"unknown key(s) {_key_names(unknown)} in a game record: it has {sorted(RECORD_KEYS)}")
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise PositionError(f"a game record's moves are a list like ['+R7/D', '-Bw/G'], got {brief(moves)}")
     pos = from_json(record["start"])
     if not isinstance(pos, Position):
         raise PositionError("a game record starts from a full position, not a view")
-    for i, m in enumerate(record["moves"]):
+    left = pos.rules.turn_cap - pos.turn
+    if len(moves) > left:
+        raise PositionError(f"the record has {len(moves):,} moves, but the round ends at the turn cap of "
+                            f"{pos.rules.turn_cap} turns, {left} after its start")
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            raise PositionError(f"record move {i + 1}: a move is a string like '+R7/D', got {brief(m)}")
         reason = pos.why_illegal(m)
         if reason:
             raise PositionError(f"record move {i + 1} ({m}): {reason}")

@@ -8,8 +8,10 @@ one-line string, and pictures in a notebook.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,14 +20,17 @@ from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
     COLOR_LETTERS,
+    COLOR_NAMES,
     RANKS_PER_COLOR,
     Card,
+    brief,
     copies,
     full_deck,
     number_types,
+    whole_number,
 )
 from lcanalysis.game.formats import Notated, position_to_json
-from lcanalysis.game.moves import Move, MoveError
+from lcanalysis.game.moves import DRAW_PILE, Move, MoveError
 from lcanalysis.game.rules import REASONS, IllegalMoveError, Rules
 
 if TYPE_CHECKING:
@@ -38,9 +43,22 @@ class PositionError(ValueError):
     """A position or view that cannot arise in the game; the message names the problem."""
 
 
-def as_cards(items: Iterable[Any], colors: int, where: str) -> list[Card]:
-    out = []
+#: A round's score for one player lies within this bound (six colours of three wagers and every number).
+MAX_ROUND_SCORE = 1000
+
+
+def as_cards(items: Iterable[Any], colors: int, where: str, limit: int | None = None) -> list[Card]:
+    """The cards of a list of card strings, ``Card`` objects or type codes. Refuses anything that is
+    not a list of cards, and stops reading at ``limit`` cards (default: the whole deck), so an
+    endless or huge iterable costs nothing."""
+    if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Iterable):
+        raise PositionError(f"{where} must be a list of cards like ['R7', 'Gw'], got {brief(items)}")
+    limit = CARDS_PER_COLOR * colors if limit is None else limit
+    out: list[Card] = []
     for item in items:
+        if len(out) >= limit:
+            raise PositionError(f"{where}: more than {limit} cards (the {colors}-colour deck has "
+                                f"{CARDS_PER_COLOR * colors})")
         try:
             if isinstance(item, Card):
                 card = item
@@ -69,6 +87,47 @@ def check_expedition(cards: Sequence[Card], where: str) -> None:
             if card.number <= seen_number:
                 raise PositionError(f"{where}: descending expedition ({card} after {card.color_letter}{seen_number})")
             seen_number = card.number
+
+
+def player_number(value: Any, what: str) -> int:
+    """0 or 1 as an int (numpy integers too); anything else, bools included, is refused."""
+    number = whole_number(value)
+    if number not in (0, 1):
+        raise PositionError(f"{what} must be 0 or 1, got {brief(value)}")
+    return number
+
+
+def pair(value: Any, what: str) -> list[Any]:
+    """The two entries (one per player) of a list, refusing anything else without reading it all."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise PositionError(f"{what} must be a list of two (one per player), got {brief(value)}")
+    items = list(islice(value, 3))
+    if len(items) != 2:
+        raise PositionError(f"{what} must list two players, got {len(items) if len(items) < 3 else 'more'}")
+    return items
+
+
+def check_match(match: Any, rules: Rules) -> dict[str, Any] | None:
+    """The match state ``{"round": n, "totals": [a, b]}`` (running totals before round n), normalised;
+    refused when it cannot arise under ``rules`` (round beyond ``rules.rounds``, totals beyond what
+    the rounds played can score)."""
+    if match is None:
+        return None
+    if not isinstance(match, Mapping) or any(key not in ("round", "totals") for key in match):
+        raise PositionError(f"match must be an object {{\"round\": n, \"totals\": [a, b]}}, got {brief(match)}")
+    r = match.get("round", 1)
+    number = whole_number(r)
+    if number is None or not 1 <= number <= rules.rounds:
+        raise PositionError(f"match round must be a whole number 1..{rules.rounds} (the rules' rounds), "
+                            f"got {brief(r)}")
+    totals = match.get("totals", [0, 0])
+    bound = MAX_ROUND_SCORE * (number - 1)
+    pair_ = [] if isinstance(totals, (str, bytes, Mapping)) or not isinstance(totals, Sequence) else list(totals[:3])
+    values = [whole_number(t) for t in pair_]
+    if len(values) != 2 or any(v is None or abs(v) > bound for v in values):
+        raise PositionError(f"match totals must be two whole numbers (the running totals before round "
+                            f"{number}, at most {bound} in size), got {brief(totals)}")
+    return {"round": number, "totals": values}
 
 
 def check_copies(counts: np.ndarray, colors: int) -> None:
@@ -143,12 +202,20 @@ class Position(Notated):
         history: Iterable[Any] = (),
         match: dict[str, Any] | None = None,
         known: Sequence[Iterable[Any]] | None = None,
+        check_history: bool = True,
     ) -> Position:
         """Build and validate a full position. Expeditions and discards are card lists in the
         order placed (cards of several colours may be mixed: each colour keeps its order);
-        ``deck`` is top first. Raises ``PositionError`` naming the first problem found."""
-        rules = rules or Rules()
+        ``deck`` is top first. A non-empty ``history`` is the round so far from the deal, and
+        must lead to this table (``check_history=False`` skips that replay, for a history
+        already checked). Raises ``PositionError`` naming the first problem found."""
+        if rules is None:
+            rules = Rules()
+        elif not isinstance(rules, Rules):
+            raise PositionError(f"rules must be a Rules object, got {brief(rules)}")
         nc = rules.colors
+        to_move = player_number(to_move, "to_move")
+        hands = pair(hands, "hands")
         state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
         for p in range(2):
             hand = as_cards(hands[p], nc, f"hand of player {p}")
@@ -174,16 +241,24 @@ class Position(Notated):
                 f"({', '.join(absent[:8])}{'...' if len(absent) > 8 else ''})"
             )
         state[K.H_DECK_END] = len(deck_cards)
-        moves = parse_history(history, nc)
+        moves = parse_history(history, nc, rules.turn_cap)
         state[K.H_TURN] = len(moves)
+        match = check_match(match, rules)
         known_arr = np.zeros((2, number_types(nc)), dtype=np.int32)
         if known is not None:
+            known = pair(known, "known")
             for p in range(2):
                 for card in as_cards(known[p], nc, f"known cards of player {p}"):
                     known_arr[p, card.type] += 1
                 if np.any(known_arr[p] > state[K.off_hand(nc, p):K.off_hand(nc, p) + number_types(nc)]):
                     raise PositionError(f"known cards of player {p} are not all in that player's hand")
-        return cls(rules, state, moves, known_arr, match)
+        pos = cls(rules, state, moves, known_arr, match)
+        if check_history and moves:
+            verify_history(moves, rules, pos.to_move, pos.phase, pos.blocked,
+                           [[pos.expedition(p, c) for c in range(nc)] for p in range(2)],
+                           [pos.discard_pile(c) for c in range(nc)], pos.deck_count,
+                           [Counter(card.type for card in pos.hand(p)) for p in range(2)])
+        return pos
 
     def copy(self) -> Position:
         other = Position(self.rules, self.state.copy(), list(self.history), self.known.copy(),
@@ -391,29 +466,191 @@ class Position(Notated):
 # --- helpers shared with View ---------------------------------------------------------
 
 
-def parse_history(history: Iterable[Any], colors: int) -> list[Move]:
-    moves = []
+def parse_history(history: Iterable[Any], colors: int, cap: int | None = None) -> list[Move]:
+    """The moves of a history (strings or ``Move`` objects), oldest first. With ``cap`` (the turn
+    cap) a longer history is refused as soon as it is seen to be longer, without reading the rest;
+    equal strings share one ``Move``, so a long history costs a pointer per turn."""
+    if isinstance(history, (str, bytes, Mapping)) or not isinstance(history, Iterable):
+        raise PositionError(f"history must be a list of moves like ['+R7/D', '-Bw/G'], got {brief(history)}")
+    moves: list[Move] = []
+    seen: dict[str, Move] = {}
     for i, m in enumerate(history):
-        try:
-            moves.append(m if isinstance(m, Move) else Move.parse(m, colors))
-        except MoveError as exc:
-            raise PositionError(f"history move {i + 1}: {exc}") from None
+        if cap is not None and i >= cap:
+            raise PositionError(f"history has more than {cap} turns, but a round ends at the turn cap "
+                                f"of {cap} turns (rules turn_cap)")
+        move = seen.get(m) if isinstance(m, str) else None
+        if move is None:
+            try:
+                move = m if isinstance(m, Move) else Move.parse(m, colors)
+                if isinstance(m, Move):
+                    move.code(colors)  # a Move object of a colour this game does not have is refused
+            except MoveError as exc:
+                raise PositionError(f"history move {i + 1}: {exc}") from None
+            if isinstance(m, str):
+                seen[m] = move
+        moves.append(move)
     return moves
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return "[" + ", ".join(str(c) for c in cards) + "]"
+
+
+def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str, blocked: str | None,
+                   expeditions: Sequence[Sequence[Sequence[Card]]], piles: Sequence[Sequence[Card]],
+                   deck_count: int, held: Sequence[Counter | None], visible: Counter | None = None) -> None:
+    """Refuse a history (the round so far, from the deal) that cannot have led to this table, as
+    far as a player can know: the public part of every turn is replayed from the empty table.
+
+    ``expeditions[p][c]`` and ``piles[c]`` are the table's cards in the order placed,
+    ``deck_count`` the draw pile's size; ``held[p]`` counts the cards known to be in player p's
+    hand now (None when unknown: the opponent in a view), ``visible`` every card the viewer sees
+    (the table and their hand) when one hand is unknown. Checked: the turn count against the
+    turn cap; the draws from the draw pile against its size; every turn legal on the public
+    table (a card that is on the table, or known to be in the other hand, cannot be placed; a
+    number goes above the expedition's top; a discard-pile draw needs a card there, and not the
+    one just discarded under the no-redraw rule); the replayed expeditions and discard piles equal
+    the table's (in the draw step, but for the one card just placed by the player to move); a
+    card taken from a discard pile and not placed since is still in that hand.
+
+    A turn recorded as its draw half alone (``/D``: the history of a position read in its draw
+    step) hides which card was placed; a history holding one is checked only for its turn count,
+    its draws from the draw pile, and that every card it plays is on that player's expeditions.
+    """
+    n = len(moves)
+    if not n:
+        return
+    nc = rules.colors
+    cap = rules.turn_cap
+    if n > cap or (phase == "draw" and n >= cap):
+        raise PositionError(f"history: {n} turns {'and a card placed ' if phase == 'draw' else ''}but the round "
+                            f"ends at the turn cap of {cap} turns (rules turn_cap)")
+    start_deck = rules.draw_pile_after_deal
+    deck_draws = sum(1 for m in moves if m.source == DRAW_PILE)
+    if start_deck - deck_draws != deck_count:
+        raise PositionError(f"history does not lead to this table: the draw pile holds {start_deck} cards after "
+                            f"the deal and the history draws {deck_draws} of them, which leaves "
+                            f"{start_deck - deck_draws}, but the position's draw pile has {deck_count}")
+    first = (to_move + n) % 2  # who played the history's first turn: the players alternate
+    partial = any(m.card is None for m in moves)
+    exps: list[list[list[Card]]] = [[[] for _ in range(nc)] for _ in range(2)]
+    pile: list[list[Card]] = [[] for _ in range(nc)]
+    known = [Counter(), Counter()]  # cards taken from a discard pile and not placed since
+    on_table: Counter = Counter()
+    played = [Counter(), Counter()]
+    deck_left = start_deck
+
+    def refuse(i: int, why: str) -> PositionError:
+        return PositionError(f"history turn {i + 1} ({moves[i]}, player {(first + i) % 2}): {why}")
+
+    for i, m in enumerate(moves):
+        p = (first + i) % 2
+        if deck_left <= 0:
+            raise refuse(i, "the draw pile was already empty, so the round was over")
+        if m.source == DRAW_PILE:
+            deck_left -= 1
+        card = m.card
+        if partial:
+            if card is not None and m.play:
+                played[p][card.type] += 1
+            continue
+        assert card is not None
+        t, c = card.type, card.color
+        if on_table[t] + known[1 - p][t] >= copies(t):
+            where = "on the table" if on_table[t] >= copies(t) else f"known to be in player {1 - p}'s hand"
+            raise refuse(i, f"{card} cannot be in player {p}'s hand: {'every copy is' if copies(t) > 1 else 'it is'} "
+                            f"{where}")
+        if m.play:
+            top = max((x.number for x in exps[p][c]), default=0)
+            if card.is_wager and top:
+                raise refuse(i, REASONS[4])
+            if not card.is_wager and card.number <= top:
+                raise refuse(i, REASONS[5])
+            exps[p][c].append(card)
+        else:
+            pile[c].append(card)
+        on_table[t] += 1
+        if known[p][t]:
+            known[p][t] -= 1
+        if m.source != DRAW_PILE:
+            d = COLOR_LETTERS.index(m.source)
+            if not pile[d]:
+                raise refuse(i, REASONS[8])
+            if rules.no_redraw and not m.play and d == c:
+                raise refuse(i, REASONS[9])
+            taken = pile[d].pop()
+            on_table[taken.type] -= 1
+            known[p][taken.type] += 1
+    if phase == "draw" and deck_left <= 0:
+        raise PositionError("history: the draw pile is empty after it, so the round is over and no card can "
+                            "have been placed since (phase 'draw')")
+    if partial:
+        for p in range(2):
+            for t, k in played[p].items():
+                card = Card.from_type(t)
+                if sum(1 for x in expeditions[p][card.color] if x == card) < k:
+                    raise PositionError(f"history does not lead to this table: player {p} played {card} onto an "
+                                        f"expedition, but player {p}'s expeditions do not hold it")
+        return
+    extra: list[tuple[Card, int | None]] = []  # the card just placed, in the draw step: (card, pile colour)
+    for p in range(2):
+        for c in range(nc):
+            want, have = exps[p][c], list(expeditions[p][c])
+            if have == want:
+                continue
+            if phase == "draw" and p == to_move and len(have) == len(want) + 1 and have[:-1] == want:
+                extra.append((have[-1], None))
+                continue
+            raise PositionError(f"history does not lead to this table: after its {n} turns player {p}'s "
+                                f"{COLOR_NAMES[c]} expedition holds {_cards_text(want)}, but the position has "
+                                f"{_cards_text(have)}")
+    for c in range(nc):
+        want, have = pile[c], list(piles[c])
+        if have == want:
+            continue
+        if phase == "draw" and len(have) == len(want) + 1 and have[:-1] == want:
+            extra.append((have[-1], c))
+            continue
+        raise PositionError(f"history does not lead to this table: after its {n} turns the {COLOR_NAMES[c]} "
+                            f"discard pile holds {_cards_text(want)} (bottom first), but the position has "
+                            f"{_cards_text(have)}")
+    if phase == "draw":
+        if len(extra) != 1:
+            raise PositionError(f"history does not lead to this table: in the draw step the table holds the "
+                                f"history's cards and the one card player {to_move} just placed, but "
+                                f"{len(extra)} cards differ")
+        card, c = extra[0]
+        if blocked is not None and c != COLOR_LETTERS.index(blocked):
+            raise PositionError(f"blocked {blocked} says player {to_move} just discarded onto the "
+                                f"{COLOR_NAMES[COLOR_LETTERS.index(blocked)]} pile, but the card placed after the "
+                                f"history is {card}{' on an expedition' if c is None else ''}")
+        if known[to_move][card.type]:
+            known[to_move][card.type] -= 1
+    for p in range(2):
+        if held[p] is None:
+            if visible is not None:
+                for t, k in known[p].items():
+                    if visible[t] + k > copies(t):
+                        raise PositionError(f"history: player {p} took {Card.from_type(t)} from a discard pile "
+                                            "and has not placed it since, but it is in sight elsewhere")
+            continue
+        for t, k in known[p].items():
+            if held[p][t] < k:
+                raise PositionError(f"history: player {p} took {Card.from_type(t)} from a discard pile and has "
+                                    "not placed it since, but that player's hand does not hold it")
 
 
 def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                  expeditions: Sequence[Iterable[Any]], discards: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The kernel array with the public table filled in, and the count per type used so far."""
     nc = rules.colors
-    if to_move not in (0, 1):
-        raise PositionError(f"to_move must be 0 or 1, got {to_move!r}")
-    if phase not in ("place", "draw"):
-        raise PositionError(f"phase must be 'place' or 'draw', got {phase!r}")
+    to_move = player_number(to_move, "to_move")
+    if not isinstance(phase, str) or phase not in ("place", "draw"):
+        raise PositionError(f"phase must be 'place' or 'draw', got {brief(phase)}")
     s = K.new_state(nc, rules.hand_size, rules.no_redraw, rules.turn_cap)
     s[K.H_TO_MOVE] = to_move
     counts = np.zeros(number_types(nc), dtype=np.int64)
-    if len(expeditions) != 2:
-        raise PositionError(f"expeditions must list two players, got {len(expeditions)}")
+    expeditions = pair(expeditions, "expeditions")
     for p in range(2):
         cards = as_cards(expeditions[p], nc, f"expeditions of player {p}")
         for c in range(nc):
@@ -439,13 +676,14 @@ def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
         if blocked is None:
             s[K.H_BLOCKED] = -1
         else:
-            try:
-                b = COLOR_LETTERS[:nc].index(str(blocked).upper())
-            except ValueError:
-                raise PositionError(f"blocked must be a colour letter or null, got {blocked!r}") from None
+            letter = blocked.upper() if isinstance(blocked, str) and len(blocked) == 1 else ""
+            if len(letter) != 1 or letter not in COLOR_LETTERS[:nc]:
+                raise PositionError(f"blocked must be a colour letter of the {nc}-colour game "
+                                    f"({' '.join(COLOR_LETTERS[:nc])}) or null, got {brief(blocked)}")
+            b = COLOR_LETTERS.index(letter)
             if s[K.off_pile_len(nc) + b] == 0:
                 raise PositionError(f"blocked colour {COLOR_LETTERS[b]}: its discard pile is empty")
             s[K.H_BLOCKED] = b
     elif blocked is not None:
-        raise PositionError("blocked is only meaningful in the draw step (phase 'draw')")
+        raise PositionError(f"blocked is only meaningful in the draw step (phase 'draw'), got {brief(blocked)}")
     return s, counts

@@ -8,6 +8,7 @@ the opponent's unknown cards and the draw pile is a full position consistent wit
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from math import comb, factorial, prod
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.game.cards import COLOR_LETTERS, Card, copies, number_types, types_from_counts
+from lcanalysis.game.cards import COLOR_LETTERS, Card, brief, copies, number_types, types_from_counts
 from lcanalysis.game.formats import Notated, view_to_json
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import (
@@ -23,8 +24,12 @@ from lcanalysis.game.position import (
     PositionError,
     as_cards,
     check_copies,
+    check_match,
+    pair,
     parse_history,
+    player_number,
     table_state,
+    verify_history,
 )
 from lcanalysis.game.rules import Rules
 
@@ -81,14 +86,17 @@ class View(Notated):
                    to_move: int | None = None, phase: str = "place", blocked: str | None = None,
                    history: Sequence[Any] = (), match: dict[str, Any] | None = None) -> View:
         """Build and validate a view from card lists (strings or ``Card``): the one path every
-        reader takes. Raises ``PositionError`` naming the problem."""
-        rules = rules or Rules()
-        to_move = viewer if to_move is None else to_move
+        reader takes. A non-empty ``history`` is the round so far from the deal, and must lead to
+        this table as far as the viewer can know (``position.verify_history``). Raises
+        ``PositionError`` naming the problem."""
+        if rules is None:
+            rules = Rules()
+        elif not isinstance(rules, Rules):
+            raise PositionError(f"rules must be a Rules object, got {brief(rules)}")
+        viewer = player_number(viewer, "viewer")
+        to_move = viewer if to_move is None else player_number(to_move, "to_move")
         nc = rules.colors
-        if viewer not in (0, 1):
-            raise PositionError(f"viewer must be 0 or 1, got {viewer!r}")
-        if len(expeditions) != 2:
-            raise PositionError(f"expeditions must list two players, got {len(expeditions)}")
+        expeditions = pair(expeditions, "expeditions")
         expeditions = [as_cards(expeditions[p], nc, f"expeditions of player {p}") for p in range(2)]
         discards = as_cards(discards, nc, "discards")
         _state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
@@ -96,14 +104,18 @@ class View(Notated):
         known = as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")
         for p, size in ((viewer, len(own)), (1 - viewer, opponent_count)):
             if isinstance(size, bool) or not isinstance(size, int):
-                raise PositionError(f"hand count of player {p} must be a whole number, got {size!r}")
+                raise PositionError(f"hand count of player {p} must be a whole number, got {brief(size)}")
             want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
             if size != want:
-                raise PositionError(f"hand of player {p} has {size} cards; it must have {want}")
+                raise PositionError(f"hand of player {p} has {brief(size)} cards; it must have {want}")
         if len(known) > opponent_count:
             raise PositionError(f"{len(known)} known cards but the opponent holds only {opponent_count}")
-        if isinstance(deck_count, bool) or not isinstance(deck_count, int) or deck_count < 0:
-            raise PositionError(f"deck must be a number of cards >= 0 in a view, got {deck_count!r}")
+        if isinstance(deck_count, bool) or not isinstance(deck_count, int) or not 0 <= deck_count <= rules.deck_size:
+            raise PositionError(f"deck must be a number of cards 0..{rules.deck_size} in a view, "
+                                f"got {brief(deck_count)}")
+        seen_by_viewer = counts.copy()  # the table
+        for card in own:
+            seen_by_viewer[card.type] += 1
         for card in own + known:
             counts[card.type] += 1
         check_copies(counts, nc)
@@ -116,10 +128,18 @@ class View(Notated):
             )
         exps = tuple([[card for card in expeditions[p] if card.color == c] for c in range(nc)] for p in range(2))
         piles = [[card for card in discards if card.color == c] for c in range(nc)]
+        moves = parse_history(history, nc, rules.turn_cap)
+        match = check_match(match, rules)
+        blocked = blocked.upper() if blocked else None
+        if moves:
+            held: list[Counter | None] = [None, None]
+            held[viewer] = Counter(card.type for card in own)
+            verify_history(moves, rules, to_move, phase, blocked, exps, piles, deck_count, held,
+                           Counter({t: int(k) for t, k in enumerate(seen_by_viewer) if k}))
         return cls(rules=rules, viewer=viewer, to_move=to_move, hand=sorted(own), expeditions=exps,  # type: ignore
                    discards=piles, deck_count=deck_count, opponent_known=sorted(known),
-                   opponent_count=opponent_count, history=parse_history(history, nc), phase=phase,
-                   blocked=str(blocked).upper() if blocked else None, match=match)
+                   opponent_count=opponent_count, history=moves, phase=phase,
+                   blocked=blocked, match=match)
 
     # --- what is unseen ------------------------------------------------------------
 
@@ -202,7 +222,8 @@ class View(Notated):
         piles = [card for cards in self.discards for card in cards]
         return Position.from_parts(hands, exps, piles, deck_cards, rules=self.rules, to_move=self.to_move,
                                    phase=self.phase, blocked=self.blocked, history=self.history, match=self.match,
-                                   known=known)
+                                   known=known, check_history=False)  # the view's history was checked
+
 
     def consistent_positions(self, orders: bool = False) -> Iterator[tuple[float, Position]]:
         """Every full position consistent with this view, with its probability.
