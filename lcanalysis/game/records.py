@@ -1,0 +1,783 @@
+"""Game records: a round, or a match of rounds, as it was played (docs/spec/interchange.md "Game records").
+
+A **round record** is a start and the turns played from it, oldest first::
+
+    {"rules": {"colors": 5, "hand_size": 8, "no_redraw": true},
+     "start": POSITION,
+     "turns": ["+R7/D", "-Bw/G", ...]}
+
+- **Full-deal record**: ``start`` is a full position (both hands, the draw pile top first), usually
+  the deal, so every deck draw is known from the pile's order. A turn may still name the card it
+  drew (``+R7/D:B4``); the record is then refused unless that card is the top of the pile.
+- **One-player record**: ``start`` is one player's view (the opponent's hand as
+  ``{"known": [...], "count": n}``, the draw pile as a number). That player's deck draws are
+  written ``+R7/D:B4`` (turn, then the card drawn) and must be; the opponent's deck draws stay
+  unknown and are written without a card.
+
+A **match record** is ``{"rules": {...}, "rounds": [ROUND, ...]}``; each round may leave out
+``rules`` (it inherits the match's). Optional keys ``"players": [name0, name1]`` and
+``"comment"`` are kept; any other key is an error. In a start that leaves out ``rules`` the
+record's rules apply; a start whose rules differ from the record's is refused.
+
+**Text form** (our design, one turn per line, for writing a record by hand or diffing two)::
+
+    LCR1
+    # comments start with '#'
+    start LC1;c5;h8;nr;m0;p0=...;p1=...;d=Y2.W5...
+    +R7/D
+    -Bw/G
+
+Each ``start`` line begins a round (several make a match); the turns follow, one or more per
+line separated by spaces. The start is the one-line position string of ``notation``.
+
+**Validation.** A record is replayed turn by turn when read and refused at the first problem
+with a ``RecordError`` naming the round, the turn index (0 at the start; the review's
+``index``), the line of the file when there is one, and the reason: a turn that does not parse
+or names a card that does not exist, an illegal turn (the rule it breaks), an impossible draw
+(a card that cannot be on top of the draw pile, a deck draw of the recording player without its
+card, a card written for the opponent's hidden draw or for a discard-pile draw), a turn after
+the round is over, a truncated or malformed file. Nothing is ever repaired.
+
+**Replay.** ``RoundRecord.steps()`` (and ``replay(record)``) yield, for each turn, the position
+(full-deal record) or the recording player's view (one-player record) *before* the turn,
+with the turn, its index and its line; ``RoundRecord.final()`` is the state after the last.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lcanalysis.game.cards import Card, CardError
+from lcanalysis.game.moves import Move, MoveError
+from lcanalysis.game.notation import from_json, string_to_json
+from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.rules import Rules, RulesError, expedition_score
+from lcanalysis.game.view import View
+
+TEXT_TAG = "LCR1"
+ROUND_KEYS = {"rules", "start", "turns", "players", "comment"}
+MATCH_KEYS = {"rules", "rounds", "players", "comment"}
+
+
+class RecordError(PositionError):
+    """A record that cannot be read or replayed. ``round`` (1-based), ``index`` (the turn, 0 at
+    the round's start), ``line`` (in the file, when read from text) and ``reason`` say where and why."""
+
+    def __init__(self, reason: str, *, index: int | None = None, line: int | None = None,
+                 round: int | None = None, turn: str | None = None) -> None:
+        self.reason = reason
+        self.index = index
+        self.line = line
+        self.round = round
+        self.turn = turn
+        where = []
+        if round is not None:
+            where.append(f"round {round}")
+        if index is not None:
+            where.append(f"turn index {index}" + (f" ({turn!r})" if turn is not None else ""))
+        if line is not None:
+            where.append(f"line {line}")
+        super().__init__(("record: " + ", ".join(where) + ": " if where else "record: ") + reason)
+
+
+# --- turns ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One recorded turn: the move, and the card it drew from the deck when the record knows it
+    (``+R7/D:B4``)."""
+
+    move: Move
+    drawn: Card | None = None
+
+    @classmethod
+    def parse(cls, text: Any, colors: int) -> Turn:
+        """Read ``+R7/D`` or ``+R7/D:B4``; raises ``ValueError`` (a ``MoveError`` or ``CardError``)."""
+        if isinstance(text, Turn):
+            return text
+        if isinstance(text, Move):
+            return cls(text)
+        if not isinstance(text, str):
+            raise MoveError(f"a turn must be a string like '+R7/D' or '+R7/D:B4', got {text!r}")
+        head, sep, card = text.strip().partition(":")
+        move = Move.parse(head, colors)
+        if not sep:
+            return cls(move)
+        try:
+            drawn = Card.parse(card, colors)
+        except CardError as exc:
+            raise CardError(f"the card drawn after ':': {exc}") from None
+        return cls(move, drawn)
+
+    def __str__(self) -> str:
+        return str(self.move) + (f":{self.drawn}" if self.drawn is not None else "")
+
+
+@dataclass
+class Step:
+    """A turn of a record with the state before it: ``before`` is a ``Position`` (full-deal
+    record) or the recording player's ``View`` (one-player record), a copy the caller may keep."""
+
+    round: int
+    index: int
+    player: int
+    turn: Turn
+    before: Position | View
+    drawn: Card | None  # the card the turn drew from the deck, when the record knows it
+    line: int | None = None
+
+
+# --- records ----------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class RoundRecord:
+    """One round: ``start`` (a ``Position`` or a ``View``) and the ``turns`` played from it.
+
+    Build one with ``record_round`` (from a played round), ``read_record`` (from JSON, the text
+    form or a file) or directly; the constructor replays every turn and raises ``RecordError``
+    at the first one that does not fit."""
+
+    start: Position | View
+    turns: list[Any]  # strings like "+R7/D:B4" or Turn; Turn once the record is built
+    players: list[str] | None = None
+    comment: str | None = None
+    round: int | None = None  # 1-based, in a match (for messages)
+    lines: list[int] | None = None  # the line of each turn in the file read, when known
+    _states: list[Position | View] = field(default_factory=list, init=False, repr=False)
+    _drawn: list[Card | None] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.start, (Position, View)):
+            raise RecordError(f"start must be a Position or a View, got {type(self.start).__name__}",
+                              round=self.round)
+        self.turns = [self._parse_turn(i, t) for i, t in enumerate(self.turns)]
+        self._replay_all()
+
+    # --- reading the record --------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.start.rules
+
+    @property
+    def is_full(self) -> bool:
+        """True for a full-deal record (every card known), False for a one-player record."""
+        return isinstance(self.start, Position)
+
+    @property
+    def viewer(self) -> int | None:
+        """The recording player of a one-player record; None for a full-deal record."""
+        return None if isinstance(self.start, Position) else self.start.viewer
+
+    def _line(self, index: int) -> int | None:
+        return self.lines[index] if self.lines and index < len(self.lines) else None
+
+    def _error(self, reason: str, index: int, turn: Any = None) -> RecordError:
+        return RecordError(reason, index=index, line=self._line(index), round=self.round,
+                           turn=None if turn is None else str(turn))
+
+    def _parse_turn(self, index: int, text: Any) -> Turn:
+        try:
+            return Turn.parse(text, self.rules.colors)
+        except ValueError as exc:
+            raise self._error(str(exc), index, text if isinstance(text, str) else None) from None
+
+    def _replay_all(self) -> None:
+        state: Position | View = self.start.copy() if isinstance(self.start, Position) else _copy_view(self.start)
+        states: list[Position | View] = []
+        drawn_cards: list[Card | None] = []
+        for i, turn in enumerate(self.turns):
+            states.append(state)
+            if isinstance(state, Position):
+                state, drawn = _advance_position(state, turn, lambda reason, i=i, t=turn: self._error(reason, i, t))
+            else:
+                state, drawn = _advance_view(state, turn, lambda reason, i=i, t=turn: self._error(reason, i, t))
+            drawn_cards.append(drawn)
+        states.append(state)
+        self._states = states
+        self._drawn = drawn_cards
+
+    def steps(self) -> Iterator[Step]:
+        """Each turn with the state before it (a copy), oldest first."""
+        for i, turn in enumerate(self.turns):
+            before = self._states[i]
+            copy = before.copy() if isinstance(before, Position) else _copy_view(before)
+            yield Step(self.round or 1, i, before.to_move, turn, copy, self._drawn[i], self._line(i))
+
+    def state(self, index: int) -> Position | View:
+        """The state before turn ``index`` (``len(turns)``: after the last turn), a copy."""
+        s = self._states[index]
+        return s.copy() if isinstance(s, Position) else _copy_view(s)
+
+    def final(self) -> Position | View:
+        """The position or view after the last recorded turn."""
+        return self.state(len(self.turns))
+
+    def is_finished(self) -> bool:
+        """True when the record plays the round to its end (draw pile empty or turn cap)."""
+        return _is_over(self._states[-1])
+
+    def scores(self) -> tuple[int, int]:
+        """The round scores (player 0, player 1) as the table stands after the last turn:
+        expeditions are public, so a one-player record knows them too."""
+        return _scores(self._states[-1])
+
+    def seen_by(self, player: int) -> RoundRecord:
+        """The one-player record of ``player``: their view of the start, their deck draws written
+        with the card; the opponent's deck draws left unknown. Needs a full-deal record."""
+        if not isinstance(self.start, Position):
+            if self.viewer == player:
+                return self
+            raise RecordError(f"this is player {self.viewer}'s record: player {player}'s cards are unknown")
+        turns = []
+        for i, turn in enumerate(self.turns):
+            mover = self._states[i].to_move
+            drawn = self._drawn[i] if mover == player and turn.move.draws_from_deck else None
+            turns.append(Turn(turn.move, drawn))
+        return RoundRecord(self.start.view(player), turns, self.players, self.comment, self.round)
+
+    # --- writing the record ----------------------------------------------------------------
+
+    def to_json(self, with_rules: bool = True) -> dict[str, Any]:
+        """The JSON object of docs/spec/interchange.md "Game records"."""
+        start = dict(self.start.to_json())
+        start.pop("rules", None)
+        d: dict[str, Any] = {}
+        if with_rules:
+            d["rules"] = self.rules.to_dict()
+        d["start"] = start
+        d["turns"] = [str(t) for t in self.turns]
+        if self.players:
+            d["players"] = list(self.players)
+        if self.comment:
+            d["comment"] = self.comment
+        return d
+
+    def to_text(self) -> str:
+        """The text form: ``LCR1``, the ``start`` line, one turn per line."""
+        return "\n".join([TEXT_TAG, *_text_round(self)]) + "\n"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RoundRecord) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __len__(self) -> int:
+        return len(self.turns)
+
+
+@dataclass(eq=False)
+class MatchRecord:
+    """A match: its ``rules`` and its rounds in order (``rules.rounds`` at most)."""
+
+    rules: Rules
+    rounds: list[RoundRecord]
+    players: list[str] | None = None
+    comment: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.rounds) > self.rules.rounds:
+            raise RecordError(f"{len(self.rounds)} rounds, but the match has {self.rules.rounds}")
+        totals = [0, 0]
+        known = True  # every earlier round finished, so the running totals are known
+        for r, rec in enumerate(self.rounds, start=1):
+            if rec.rules != self.rules:
+                raise RecordError(f"the round's rules {rec.rules.to_dict(True)} differ from the match's "
+                                  f"{self.rules.to_dict(True)}", round=r)
+            m = rec.start.match
+            if m is not None:
+                if m.get("round") != r:
+                    raise RecordError(f"the start says match round {m.get('round')}, but it is round {r}", round=r)
+                if known and list(m.get("totals", totals)) != totals:
+                    raise RecordError(f"the start says running totals {m.get('totals')}, but the rounds before "
+                                      f"add up to {totals}", round=r)
+            if r < len(self.rounds) and not rec.is_finished():
+                raise RecordError("a round before the last one is not played to its end", round=r)
+            s = rec.scores()
+            totals = [totals[0] + s[0], totals[1] + s[1]]
+            known = known and rec.is_finished()
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"rules": self.rules.to_dict(),
+                             "rounds": [r.to_json(with_rules=False) for r in self.rounds]}
+        if self.players:
+            d["players"] = list(self.players)
+        if self.comment:
+            d["comment"] = self.comment
+        return d
+
+    def to_text(self) -> str:
+        lines = [TEXT_TAG]
+        for rec in self.rounds:
+            lines.extend(_text_round(rec))
+        return "\n".join(lines) + "\n"
+
+    def totals(self) -> tuple[int, int]:
+        s = [rec.scores() for rec in self.rounds]
+        return sum(a for a, _ in s), sum(b for _, b in s)
+
+    def steps(self) -> Iterator[Step]:
+        for rec in self.rounds:
+            yield from rec.steps()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MatchRecord) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+Record = RoundRecord | MatchRecord
+
+
+# --- stepping a position or a view ------------------------------------------------------------
+
+
+def _is_over(state: Position | View) -> bool:
+    if isinstance(state, Position):
+        return state.is_over()
+    return state.deck_count == 0 or len(state.history) >= state.rules.turn_cap
+
+
+def _scores(state: Position | View) -> tuple[int, int]:
+    if isinstance(state, Position):
+        return state.scores()
+    return (sum(expedition_score(cards) for cards in state.expeditions[0]),
+            sum(expedition_score(cards) for cards in state.expeditions[1]))
+
+
+def _copy_view(view: View) -> View:
+    return View(rules=view.rules, viewer=view.viewer, to_move=view.to_move, hand=list(view.hand),
+                expeditions=tuple([list(c) for c in view.expeditions[p]] for p in range(2)),  # type: ignore[arg-type]
+                discards=[list(c) for c in view.discards], deck_count=view.deck_count,
+                opponent_known=list(view.opponent_known), opponent_count=view.opponent_count,
+                history=list(view.history), phase=view.phase, blocked=view.blocked,
+                match=dict(view.match) if view.match else None)
+
+
+def _advance_position(pos: Position, turn: Turn, error: Any) -> tuple[Position, Card | None]:
+    """The position after ``turn`` (a new object) and the card drawn from the deck (or None)."""
+    reason = pos.why_illegal(turn.move)
+    if reason:
+        raise error(f"illegal turn: {reason}")
+    drawn = None
+    if turn.move.draws_from_deck:
+        drawn = pos.deck[0]
+        if turn.drawn is not None and turn.drawn != drawn:
+            raise error(f"impossible draw: the record says {turn.drawn} was drawn, but the top of the "
+                        f"draw pile is {drawn}")
+    elif turn.drawn is not None:
+        raise error(f"impossible draw: ':{turn.drawn}' names a card drawn from the draw pile, but the turn "
+                    f"draws from the {turn.move.source} discard pile")
+    nxt = pos.copy()
+    nxt.push(turn.move)
+    return nxt, drawn
+
+
+def _advance_view(view: View, turn: Turn, error: Any) -> tuple[View, Card | None]:
+    """The recording player's view after ``turn``: the view is completed into one full position
+    that fits the turn (the opponent holding the card it plays, the recorded card on top of the
+    draw pile), the turn is played there with the rules' checks, and the view is read back."""
+    if _is_over(view):
+        raise error("illegal turn: the round is over")
+    move = turn.move
+    mover = view.to_move
+    mine = mover == view.viewer
+    if not move.draws_from_deck and turn.drawn is not None:
+        raise error(f"impossible draw: ':{turn.drawn}' names a card drawn from the draw pile, but the turn "
+                    f"draws from the {move.source} discard pile")
+    if move.draws_from_deck and mine and turn.drawn is None:
+        raise error(f"impossible draw: in player {view.viewer}'s record, their deck draws name the card drawn, "
+                    f"like '{move}:B4'")
+    if move.draws_from_deck and not mine and turn.drawn is not None:
+        raise error(f"impossible draw: in player {view.viewer}'s record the opponent's deck draws are unknown; "
+                    f"write '{move}' without ':{turn.drawn}'")
+    pool = view.unseen()
+    u = view.opponent_unknown
+    opp: list[Card] = []
+    if not mine and move.card is not None and view.phase == "place":
+        known = list(view.opponent_known)
+        if move.card in known:
+            pass
+        elif move.card not in pool:
+            raise error(f"illegal turn: player {mover} cannot hold {move.card}: "
+                        f"{_where_visible(view, move.card)}")
+        elif u == 0:
+            raise error(f"illegal turn: player {mover} cannot hold {move.card}: every card of their hand is known "
+                        f"({' '.join(str(c) for c in known)})")
+        else:
+            pool.remove(move.card)
+            opp.append(move.card)
+    top: list[Card] = []
+    if turn.drawn is not None:
+        if turn.drawn not in pool:
+            raise error(f"impossible draw: {turn.drawn} cannot be in the draw pile: "
+                        f"{_where_visible(view, turn.drawn)}")
+        if view.deck_count == 0:
+            raise error("illegal turn: the draw pile is empty: the round is over")
+        pool.remove(turn.drawn)
+        top.append(turn.drawn)
+    need = u - len(opp)
+    opp += pool[:need]
+    deck = top + pool[need:]
+    try:
+        pos = view.complete(opp, deck)
+    except PositionError as exc:  # pragma: no cover - the pool is the view's unseen cards
+        raise error(f"cannot complete the view: {exc}") from None
+    reason = pos.why_illegal(move)
+    if reason:
+        raise error(f"illegal turn: {reason}")
+    pos.push(move)
+    return pos.view(view.viewer), turn.drawn
+
+
+def _where_visible(view: View, card: Card) -> str:
+    if card in view.hand:
+        return f"it is in player {view.viewer}'s hand"
+    if card in view.opponent_known:
+        return f"it is known to be in player {view.opponent}'s hand"
+    for p in range(2):
+        if any(card in cards for cards in view.expeditions[p]):
+            return f"it lies on player {p}'s expedition"
+    if any(card in cards for cards in view.discards):
+        return "it lies in a discard pile"
+    return "every copy of it is already placed"
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def record_round(start: Position | View, turns: Iterable[Any], drawn: Sequence[Any] | None = None,
+                 players: Sequence[str] | None = None, comment: str | None = None) -> RoundRecord:
+    """The record of a round played from ``start``: ``turns`` are moves (``Move`` or strings like
+    ``+R7/D``, or ``+R7/D:B4``).
+
+    For a full position, the draws come from the pile's order; if the round was played with
+    ``Position.push(move, drawn=card)`` (chance outcomes chosen rather than the pile's top), give
+    those cards as ``drawn`` (one entry per turn, None for the rest): the record's start then holds
+    the draw pile in the order the cards were actually drawn, so it replays the same round.
+    """
+    turns = list(turns)
+    if drawn is not None and isinstance(start, Position):
+        if len(drawn) != len(turns):
+            raise RecordError(f"drawn lists {len(drawn)} entries for {len(turns)} turns")
+        start = _reorder_deck(start, turns, drawn)
+    return RoundRecord(start.copy() if isinstance(start, Position) else _copy_view(start), turns,
+                       list(players) if players else None, comment)
+
+
+def _reorder_deck(start: Position, turns: list[Any], drawn: Sequence[Any]) -> Position:
+    pos = start.copy()
+    sequence: list[Card] = []
+    for i, (move, card) in enumerate(zip(turns, drawn)):
+        m = Turn.parse(move, start.colors).move
+        if card is not None and not m.draws_from_deck:
+            raise RecordError(f"drawn={card} given for a turn that does not draw from the deck", index=i,
+                              turn=str(m))
+        try:
+            got = pos.push(m, drawn=card)
+        except ValueError as exc:
+            raise RecordError(str(exc), index=i, turn=str(m)) from None
+        if m.draws_from_deck:
+            sequence.append(got)
+    data = start.to_json()
+    data["deck"] = [str(c) for c in sequence + pos.deck]
+    result = from_json(data)
+    assert isinstance(result, Position)
+    return result
+
+
+def record_match(rounds: Sequence[RoundRecord], rules: Rules | None = None,
+                 players: Sequence[str] | None = None, comment: str | None = None) -> MatchRecord:
+    rules = rules or (rounds[0].rules if rounds else Rules())
+    recs = []
+    for r, rec in enumerate(rounds, start=1):
+        rec.round = r
+        recs.append(rec)
+    return MatchRecord(rules, recs, list(players) if players else None, comment)
+
+
+def _text_round(rec: RoundRecord) -> list[str]:
+    lines = []
+    if rec.players:
+        lines.append("# players: " + " vs ".join(rec.players))
+    if rec.comment:
+        lines.extend("# " + c for c in rec.comment.splitlines())
+    lines.append("start " + rec.start.to_string())
+    lines.extend(str(t) for t in rec.turns)
+    return lines
+
+
+def write_record(record: Record, path: str | os.PathLike | None = None, form: str = "json") -> str:
+    """The record as JSON (``form="json"``, one turn per line) or the text form (``"text"``);
+    written to ``path`` when given. Returns the text."""
+    if form == "json":
+        text = _json_text(record.to_json())
+    elif form == "text":
+        text = record.to_text()
+    else:
+        raise ValueError(f"form must be 'json' or 'text', got {form!r}")
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return text
+
+
+def _json_text(d: dict[str, Any]) -> str:
+    """JSON with each turn on a line of its own, so an error's line number points at the turn."""
+
+    def dump_round(r: dict[str, Any], indent: str) -> str:
+        parts = []
+        for k, v in r.items():
+            if k == "turns":
+                if v:
+                    inner = (",\n" + indent + "    ").join(json.dumps(t) for t in v)
+                    parts.append(f'{indent}  "turns": [\n{indent}    {inner}\n{indent}  ]')
+                else:
+                    parts.append(f'{indent}  "turns": []')
+            else:
+                parts.append(f"{indent}  {json.dumps(k)}: {json.dumps(v)}")
+        return indent + "{\n" + ",\n".join(parts) + "\n" + indent + "}"
+
+    if "rounds" in d:
+        parts = []
+        for k, v in d.items():
+            if k == "rounds":
+                rounds = ",\n".join(dump_round(r, "    ") for r in v)
+                parts.append(f'  "rounds": [\n{rounds}\n  ]')
+            else:
+                parts.append(f"  {json.dumps(k)}: {json.dumps(v)}")
+        return "{\n" + ",\n".join(parts) + "\n}\n"
+    return dump_round(d, "") + "\n"
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def read_record(source: Any) -> Record:
+    """A ``RoundRecord`` or ``MatchRecord`` from a JSON object, JSON text, the text form, or a
+    path to a file holding either. Raises ``RecordError`` (a ``PositionError``) naming the round,
+    the turn index, the line and the reason."""
+    if isinstance(source, (RoundRecord, MatchRecord)):
+        return source
+    if isinstance(source, Mapping):
+        return record_from_json(source)
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if not isinstance(source, str):
+        raise RecordError(f"cannot read a record from {type(source).__name__}")
+    text = source.lstrip("\ufeff")
+    stripped = text.strip()
+    if stripped.startswith("{") or stripped.upper().startswith(TEXT_TAG):
+        return _read_text(text, None)
+    if os.path.exists(stripped):
+        try:
+            with open(stripped, encoding="utf-8") as fh:
+                content = fh.read().lstrip("\ufeff")
+        except OSError as exc:
+            raise RecordError(f"cannot read {stripped}: {exc}") from None
+        if not content.strip():
+            raise RecordError(f"{stripped} is empty")
+        c = content.strip()
+        if not (c.startswith("{") or c.upper().startswith(TEXT_TAG)):
+            raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
+        return _read_text(content, stripped)
+    raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
+
+
+def _read_text(text: str, name: str | None) -> Record:
+    where = f"{name}: " if name else ""
+    if text.strip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            last_line = len(text.rstrip().splitlines())
+            why = ("the JSON ends early (a truncated file?)" if exc.lineno >= last_line
+                   else "malformed JSON")
+            raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+        return record_from_json(data, _turn_lines(text))
+    try:
+        return _parse_text_form(text)
+    except RecordError as exc:
+        if name:
+            raise RecordError(f"{where}{exc.reason}", index=exc.index, line=exc.line, round=exc.round,
+                              turn=exc.turn) from None
+        raise
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _turn_lines(text: str) -> list[list[int]]:
+    """For each ``"turns": [...]`` array in the JSON text, in order, the line of each string in it."""
+    out: list[list[int]] = []
+    pos = 0
+    key = re.compile(r'"turns"\s*:\s*\[')
+    while True:
+        m = key.search(text, pos)
+        if not m:
+            return out
+        i = m.end()
+        lines = []
+        while i < len(text):
+            ch = text[i]
+            if ch == "]":
+                break
+            if ch == '"':
+                s = _STRING.match(text, i)
+                if not s:
+                    break
+                lines.append(text.count("\n", 0, i) + 1)
+                i = s.end()
+                continue
+            i += 1
+        out.append(lines)
+        pos = i
+
+
+def _rules_of(data: Mapping[str, Any], inherited: Rules | None, round: int | None) -> Rules:
+    if "rules" in data:
+        try:
+            rules = Rules.from_dict(data["rules"])
+        except RulesError as exc:
+            raise RecordError(str(exc), round=round) from None
+        if inherited is not None and rules != inherited:
+            raise RecordError(f"the round's rules {rules.to_dict(True)} differ from the match's "
+                              f"{inherited.to_dict(True)}", round=round)
+        return rules
+    return inherited or Rules()
+
+
+def _meta(data: Mapping[str, Any], round: int | None) -> tuple[list[str] | None, str | None]:
+    players = data.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 2
+                                or not all(isinstance(p, str) for p in players)):
+        raise RecordError("players must be a list of two names", round=round)
+    comment = data.get("comment")
+    if comment is not None and not isinstance(comment, str):
+        raise RecordError("comment must be a string", round=round)
+    return players, comment
+
+
+def record_from_json(data: Any, lines: list[list[int]] | None = None) -> Record:
+    """A record from its JSON object (``lines``: the line of each turn, per round, when read from text)."""
+    if not isinstance(data, Mapping):
+        raise RecordError(f"a record must be a JSON object, got {type(data).__name__}")
+    if "rounds" in data:
+        unknown = set(data) - MATCH_KEYS
+        if unknown:
+            raise RecordError(f"unknown key(s) {sorted(unknown)}; a match record has {sorted(MATCH_KEYS)}")
+        rules = _rules_of(data, None, None)
+        rounds = data["rounds"]
+        if not isinstance(rounds, list) or not rounds:
+            raise RecordError("rounds must be a non-empty list of round records")
+        recs = [_round_from_json(r, rules, i + 1, lines[i] if lines and i < len(lines) else None)
+                for i, r in enumerate(rounds)]
+        players, comment = _meta(data, None)
+        return MatchRecord(rules, recs, players, comment)
+    return _round_from_json(data, None, None, lines[0] if lines else None)
+
+
+def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
+                     lines: list[int] | None) -> RoundRecord:
+    if not isinstance(data, Mapping):
+        raise RecordError(f"a round record must be a JSON object, got {type(data).__name__}", round=round)
+    unknown = set(data) - ROUND_KEYS
+    if unknown:
+        raise RecordError(f"unknown key(s) {sorted(unknown)}; a round record has {sorted(ROUND_KEYS)}", round=round)
+    for key in ("start", "turns"):
+        if key not in data:
+            raise RecordError(f"'{key}' is missing: a round record is {{\"rules\", \"start\", \"turns\"}}", round=round)
+    rules = _rules_of(data, inherited, round)
+    start_data = data["start"]
+    if not isinstance(start_data, Mapping):
+        raise RecordError("start must be a position object", round=round)
+    start_data = dict(start_data)
+    if "rules" in start_data:
+        try:
+            own = Rules.from_dict(start_data["rules"])
+        except RulesError as exc:
+            raise RecordError(f"start: {exc}", round=round) from None
+        if own != rules:
+            raise RecordError(f"the start's rules {own.to_dict(True)} differ from the record's "
+                              f"{rules.to_dict(True)}", round=round)
+    start_data["rules"] = rules.to_dict(True)
+    try:
+        start = from_json(start_data)
+    except PositionError as exc:
+        raise RecordError(f"start: {exc}", round=round) from None
+    turns = data["turns"]
+    if not isinstance(turns, list):
+        raise RecordError("turns must be a list of turns like \"+R7/D\"", round=round)
+    players, comment = _meta(data, round)
+    return RoundRecord(start, turns, players, comment, round, lines)
+
+
+def _parse_text_form(text: str) -> Record:
+    rounds: list[tuple[int, Position | View, list[str], list[int]]] = []
+    seen_tag = False
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if not seen_tag:
+            if line.upper() != TEXT_TAG:
+                raise RecordError(f"the text form starts with the line '{TEXT_TAG}'", line=n)
+            seen_tag = True
+            continue
+        if line.lower().startswith("start"):
+            body = line[5:].strip()
+            try:
+                start = from_json(string_to_json(body))
+            except PositionError as exc:
+                raise RecordError(f"start: {exc}", line=n, round=len(rounds) + 1) from None
+            rounds.append((n, start, [], []))
+            continue
+        if not rounds:
+            raise RecordError("a turn before the first 'start LC1;...' line", line=n)
+        for token in line.split():
+            rounds[-1][2].append(token)
+            rounds[-1][3].append(n)
+    if not seen_tag:
+        raise RecordError(f"the text form starts with the line '{TEXT_TAG}'")
+    if not rounds:
+        raise RecordError("no 'start LC1;...' line: the record holds no round")
+    if len(rounds) == 1:
+        _n, start, turns, lines = rounds[0]
+        return RoundRecord(start, turns, lines=lines)
+    rules = rounds[0][1].rules
+    recs = []
+    for r, (n, start, turns, lines) in enumerate(rounds, start=1):
+        if start.rules != rules:
+            raise RecordError("the rounds of a match must share their rules", line=n, round=r)
+        recs.append(RoundRecord(start, turns, round=r, lines=lines))
+    return MatchRecord(rules, recs)
+
+
+def replay(record: Any) -> Iterator[Step]:
+    """Each turn of a record (read with ``read_record`` when it is not one yet) with the position or
+    view before it, oldest first, round after round."""
+    rec = read_record(record)
+    yield from rec.steps()
+
+
+__all__ = [
+    "MatchRecord",
+    "Record",
+    "RecordError",
+    "RoundRecord",
+    "Step",
+    "Turn",
+    "read_record",
+    "record_from_json",
+    "record_match",
+    "record_round",
+    "replay",
+    "write_record",
+]

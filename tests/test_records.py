@@ -1,0 +1,227 @@
+"""Game records (docs/spec/interchange.md "Game records"): written from played rounds, read back the
+same, replayed step by step to the positions and views the game really went through, and refused,
+with the turn index, the line and the reason, when they do not hold together."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lcanalysis.agents import make_agent
+from lcanalysis.game.match import Match
+from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.records import (
+    MatchRecord,
+    RecordError,
+    RoundRecord,
+    read_record,
+    record_match,
+    record_round,
+    replay,
+    write_record,
+)
+from lcanalysis.game.rules import Rules
+
+
+def played_round(seed: int, rules: Rules | None = None, starter: int = 0, agents=("heuristic", "random")):
+    """A round dealt with ``seed`` and played by two agents: the start, the end, every position on the way."""
+    pos = Position.deal(seed, rules or Rules(), starter)
+    start = pos.copy()
+    players = [make_agent(a) for a in agents]
+    positions = [pos.copy()]
+    while not pos.is_over():
+        pos.push(players[pos.to_move].choose(pos.view(pos.to_move), seed * 1000 + pos.turn))
+        positions.append(pos.copy())
+    return start, pos, positions
+
+
+@pytest.fixture(scope="module")
+def game():
+    return played_round(5)
+
+
+def test_a_full_deal_record_round_trips_through_json_and_the_text_form(game, tmp_path):
+    start, end, _ = game
+    rec = record_round(start, end.history, players=["heuristic", "random"])
+    assert rec.is_full and rec.viewer is None and rec.is_finished() and len(rec) == end.turn
+    data = json.loads(json.dumps(rec.to_json()))
+    assert set(data) == {"rules", "start", "turns", "players"}
+    assert data["turns"] == [str(m) for m in end.history]
+    assert read_record(data) == rec
+    path = tmp_path / "round.json"
+    write_record(rec, path)
+    assert read_record(str(path)) == rec
+    text_path = tmp_path / "round.lcr"
+    write_record(rec, text_path, form="text")
+    assert read_record(text_path).to_json()["turns"] == data["turns"]
+    assert rec.final() == end
+    assert rec.scores() == end.scores()
+
+
+def test_replay_yields_the_position_before_every_turn(game):
+    start, end, positions = game
+    rec = record_round(start, end.history)
+    steps = list(replay(rec.to_json()))
+    assert [s.index for s in steps] == list(range(end.turn))
+    for step, pos in zip(steps, positions):
+        assert step.before == pos
+        assert step.player == pos.to_move
+        assert str(step.turn) == str(end.history[step.index])
+        assert step.drawn == (pos.deck[0] if step.turn.move.draws_from_deck else None)
+
+
+def test_a_one_player_record_replays_to_that_players_real_views(game):
+    start, end, positions = game
+    for player in (0, 1):
+        rec = record_round(start, end.history).seen_by(player)
+        assert not rec.is_full and rec.viewer == player
+        turns = rec.to_json()["turns"]
+        for turn, pos, move in zip(turns, positions, end.history):
+            if pos.to_move == player and move.draws_from_deck:
+                assert turn == f"{move}:{pos.deck[0]}"  # the card this player saw drawn
+            else:
+                assert turn == str(move)  # the opponent's deck draws stay unknown
+        again = read_record(write_record(rec))
+        assert again == rec
+        assert read_record(rec.to_text()) == rec
+        for step, pos in zip(again.steps(), positions):
+            assert step.before == pos.view(player)  # the reference: the real game's view
+        assert again.final() == end.view(player)
+        assert again.scores() == end.scores()
+
+
+def test_a_round_played_with_chosen_draws_is_recorded_in_the_order_drawn():
+    pos = Position.deal(8)
+    start = pos.copy()
+    moves, drawn = [], []
+    while not pos.is_over() and pos.turn < 12:
+        move = next(m for m in pos.legal_moves() if m.draws_from_deck)
+        card = pos.deck[-1]  # a chance outcome other than the pile's top
+        pos.push(move, drawn=card)
+        moves.append(move)
+        drawn.append(card)
+    rec = record_round(start, moves, drawn=drawn)
+    assert [s.drawn for s in rec.steps()] == drawn
+    assert rec.final().hand(0) == pos.hand(0) and rec.final().hand(1) == pos.hand(1)
+
+
+def test_a_match_record_round_trips_and_its_totals_add_up(tmp_path):
+    rules = Rules(rounds=3)
+    match = Match(rules)
+    rounds = []
+    for r in range(3):
+        pos = match.new_round(seed=40 + r)
+        start = pos.copy()
+        agents = [make_agent("heuristic"), make_agent("greedy")]
+        while not pos.is_over():
+            pos.push(agents[pos.to_move].choose(pos.view(pos.to_move), r))
+        match.record(pos.scores())
+        rounds.append(record_round(start, pos.history))
+    rec = record_match(rounds, rules, players=["heuristic", "greedy"])
+    assert isinstance(rec, MatchRecord)
+    assert rec.totals() == tuple(match.totals)
+    text = write_record(rec, tmp_path / "match.json")
+    assert read_record(text) == rec
+    assert read_record(rec.to_text()).to_json()["rounds"][2]["turns"] == rec.to_json()["rounds"][2]["turns"]
+    assert [s.round for s in rec.steps()][-1] == 3
+    bad = rec.to_json()
+    bad["rounds"][1]["start"]["match"]["totals"] = [0, 999]
+    with pytest.raises(RecordError, match=r"round 2.*running totals"):
+        read_record(bad)
+
+
+# --- refusals -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record_text(game):
+    start, end, _ = game
+    return write_record(record_round(start, end.history))
+
+
+def _edit_turn(text: str, index: int, new: str) -> tuple[str, int]:
+    """Replace the ``index``-th turn of a JSON record written one turn a line; returns the text and the line."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if '"turns"' in line) + 1
+    lines[first + index] = f'    "{new}"' + ("," if lines[first + index].rstrip().endswith(",") else "")
+    return "\n".join(lines), first + index + 1
+
+
+def test_an_illegal_turn_is_refused_with_its_index_line_and_rule(game, record_text):
+    _, _, positions = game
+    pos = positions[7]
+    held = set(pos.hand(1 - pos.to_move)) - set(pos.hand(pos.to_move))
+    card = sorted(held)[0]  # the opponent's card: not in the mover's hand
+    text, line = _edit_turn(record_text, 7, f"-{card}/D")
+    with pytest.raises(RecordError) as err:
+        read_record(text)
+    assert err.value.index == 7 and err.value.line == line
+    assert "not in the hand of the player to move" in err.value.reason
+    assert f"turn index 7 ('-{card}/D'), line {line}" in str(err.value)
+
+
+def test_an_unknown_card_is_refused(record_text):
+    text, line = _edit_turn(record_text, 3, "+Y11/D")
+    with pytest.raises(RecordError, match=r"turn index 3.*unknown card 'Y11'") as err:
+        read_record(text)
+    assert err.value.line == line
+
+
+def test_impossible_draws_are_refused(game):
+    start, end, positions = game
+    full = record_round(start, end.history).to_json()
+    first_deck = next(i for i, m in enumerate(end.history) if m.draws_from_deck)
+    wrong = next(c for c in positions[first_deck].deck[1:] if c != positions[first_deck].deck[0])
+    data = json.loads(json.dumps(full))
+    data["turns"][first_deck] += f":{wrong}"
+    with pytest.raises(RecordError, match=rf"turn index {first_deck}.*impossible draw.*top of the draw pile is "
+                                          rf"{positions[first_deck].deck[0]}"):
+        read_record(data)
+    one = record_round(start, end.history).seen_by(0).to_json()
+    mine = next(i for i, (m, p) in enumerate(zip(end.history, positions)) if p.to_move == 0 and m.draws_from_deck)
+    visible = positions[mine].hand(0)[0]  # a card player 0 holds cannot come from the draw pile
+    data = json.loads(json.dumps(one))
+    data["turns"][mine] = data["turns"][mine].split(":")[0] + f":{visible}"
+    with pytest.raises(RecordError, match=rf"turn index {mine}.*impossible draw: {visible} cannot be in the draw pile"):
+        read_record(data)
+    data["turns"][mine] = data["turns"][mine].split(":")[0]
+    with pytest.raises(RecordError, match=rf"turn index {mine}.*impossible draw.*name the card drawn"):
+        read_record(data)
+    theirs = next(i for i, (m, p) in enumerate(zip(end.history, positions)) if p.to_move == 1 and m.draws_from_deck)
+    data = json.loads(json.dumps(one))
+    data["turns"][theirs] += ":B4"
+    with pytest.raises(RecordError, match=rf"turn index {theirs}.*opponent's deck draws are unknown"):
+        read_record(data)
+
+
+def test_a_truncated_file_is_refused_with_its_line(record_text, tmp_path):
+    cut = record_text[: len(record_text) * 2 // 3]
+    path = tmp_path / "cut.json"
+    path.write_text(cut)
+    with pytest.raises(RecordError, match="truncated") as err:
+        read_record(str(path))
+    assert err.value.line == len(cut.splitlines())
+    assert str(path) in str(err.value)
+
+
+def test_other_bad_records_are_refused_never_repaired(game, record_text):
+    start, end, _ = game
+    data = json.loads(record_text)
+    with pytest.raises(RecordError, match=f"turn index {end.turn}.*the round is over"):
+        read_record({**data, "turns": data["turns"] + ["+R7/D"]})
+    with pytest.raises(RecordError, match="unknown key"):
+        read_record({**data, "moves": []})
+    with pytest.raises(RecordError, match=r"the start's rules .* differ from the record's"):
+        read_record({**data, "start": {**data["start"], "rules": {"colors": 5, "no_redraw": False}}})
+    with pytest.raises(RecordError, match="start"):
+        read_record({"rules": data["rules"], "turns": []})
+    with pytest.raises(RecordError, match="line 3"):
+        read_record("LCR1\n" + "start " + start.to_string() + "\n+Q7/D\n")
+    assert isinstance(RecordError("x"), PositionError)  # every reader's callers catch PositionError
+
+
+def test_an_unfinished_round_is_a_valid_record_that_says_so(game):
+    start, end, _ = game
+    rec = RoundRecord(start, [str(m) for m in end.history[:10]])
+    assert not rec.is_finished() and len(list(rec.steps())) == 10
