@@ -156,6 +156,25 @@ def _stalls_in_words(bounds: dict) -> str:
 # --- reasons in words ---------------------------------------------------------------------
 
 
+def _pile_top(view: View, move: Move) -> Card | None:
+    if move.source == "D":
+        return None
+    pile = view.discards[COLOR_LETTERS.index(move.source)]
+    return pile[-1] if pile else None
+
+
+def in_words(view: View, move: Move | str) -> str:
+    """A turn as a player says it: "play B6 and draw from the deck", "discard W10 and take G5 from
+    the green pile" (naming the pile card taken, which the view shows)."""
+    mv = move if isinstance(move, Move) else Move.parse(move, view.colors)
+    place = "" if mv.card is None else f"{'play' if mv.play else 'discard'} {mv.card} and "
+    if mv.source == "D":
+        return place + "draw from the deck"
+    name = COLOR_NAMES[COLOR_LETTERS.index(mv.source)]
+    top = _pile_top(view, mv)
+    return place + (f"take {top} from the {name} pile" if top else f"draw from the {name} pile")
+
+
 def _colour_values(s: np.ndarray, p: int) -> np.ndarray:
     out = np.zeros(int(s[K.H_NC]), np.float64)
     F.colour_values(s, p, F.HEURISTIC_PARAMS, out)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lcanalysis.advisor import in_words
 from lcanalysis.analysis import Analysis, MoveValue
-from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
-from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 
 #: losses (points) at which the verdict changes its words; below TASTE (or within two standard
@@ -20,25 +19,6 @@ from lcanalysis.game.view import View
 TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
 TOP_PLACEMENTS = 6
 DRAWS_SHOWN = 3
-
-
-def _pile_top(view: View, move: Move) -> Card | None:
-    if move.source == "D":
-        return None
-    pile = view.discards[COLOR_LETTERS.index(move.source)]
-    return pile[-1] if pile else None
-
-
-def in_words(view: View, move: Move | str) -> str:
-    """A turn as a player says it: "play B6 and draw from the deck", "discard W10 and take G5 from
-    the green pile" (naming the pile card taken, which the view shows)."""
-    mv = move if isinstance(move, Move) else Move.parse(move, view.colors)
-    place = "" if mv.card is None else f"{'play' if mv.play else 'discard'} {mv.card} and "
-    if mv.source == "D":
-        return place + "draw from the deck"
-    name = COLOR_NAMES[COLOR_LETTERS.index(mv.source)]
-    top = _pile_top(view, mv)
-    return place + (f"take {top} from the {name} pile" if top else f"draw from the {name} pile")
 
 
 def judgement(loss: float, stderr: float | None) -> str:

@@ -1,0 +1,117 @@
+"""The tutor's board: play a round or a match against an agent by clicking cards.
+
+Only wiring: the game flow and the judgement are ``lcanalysis.tutor.TutorSession``. Pick a card
+of your hand, play or discard it, pick where to draw from, press "Play this turn". After each of
+your turns the tutor comments when the turn lost more than the threshold; at the end of the round
+the list of your decisions with their losses appears.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as W
+
+from lcanalysis.show.widgets import _message
+from lcanalysis.tutor import TutorSession
+
+DECK = "deck"
+
+
+class TutorBoard:
+    """``TutorBoard(agent="heuristic", rounds=1, seed=0, threshold=2.0, time_budget=0.5)``; show it
+    as the last expression of a cell."""
+
+    def __init__(self, agent: str = "heuristic", rounds: int = 1, seed: int = 0, threshold: float = 2.0,
+                 time_budget: float = 0.5) -> None:
+        self._options = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget}
+        self.threshold = W.FloatSlider(value=threshold, min=0.0, max=15.0, step=0.5, description="speak at",
+                                       tooltip="the tutor comments when a turn loses more points than this")
+        self.board = W.HTML(layout=W.Layout(width="100%"))
+        self.score = W.HTML()
+        self.hand = W.ToggleButtons(description="card", options=[], style={"button_width": "44px"})
+        self.place = W.ToggleButtons(description="place", options=[("play", "+"), ("discard", "-")])
+        self.source = W.ToggleButtons(description="draw", options=[DECK], style={"button_width": "52px"})
+        self.play_button = W.Button(description="Play this turn", button_style="primary")
+        self.next_button = W.Button(description="Next round", disabled=True)
+        self.new_button = W.Button(description="New game")
+        self.comment = W.HTML()
+        self.review = W.HTML()
+        self.play_button.on_click(lambda _: self.play())
+        self.next_button.on_click(lambda _: self.next_round())
+        self.new_button.on_click(lambda _: self.new_game())
+        self.threshold.observe(lambda change: setattr(self.session, "threshold", change["new"]), names="value")
+        self.widget = W.VBox([
+            W.HBox([self.threshold, self.new_button, self.next_button]), self.score, self.board,
+            self.hand, self.place, self.source, self.play_button, self.comment, self.review,
+        ])
+        self.new_game()
+
+    # --- actions -------------------------------------------------------------------------
+
+    def new_game(self) -> None:
+        self.session = TutorSession(threshold=self.threshold.value, **self._options)
+        self.comment.value = ""
+        self.review.value = ""
+        self._refresh()
+
+    def choose(self, card: str, place: str = "+", source: str = DECK) -> None:
+        """Set the three choices (what a click does; scripts and tests call it too)."""
+        self.hand.value = card
+        self.place.value = place
+        self.source.value = source
+
+    def play(self) -> None:
+        if self.hand.value is None:
+            self.comment.value = _message("error", "Pick a card of your hand first.")
+            return
+        source = "D" if self.source.value == DECK else self.source.value
+        move = f"{self.place.value}{self.hand.value}/{source}"
+        try:
+            said = self.session.play(move)
+        except ValueError as exc:
+            self.comment.value = _message("error", str(exc))
+            return
+        last = self.session.decisions[-1]
+        self.comment.value = (_message("error", f"Tutor: {said}") if said else
+                              _message("ok", f"{move}: fine (loss {last.loss:.1f} ± {last.loss_stderr:.1f})"))
+        self._refresh()
+
+    def next_round(self) -> None:
+        self.session.next_round()
+        self.review.value = ""
+        self._refresh()
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        s = self.session
+        view = s.view()
+        self.board.value = str(view._repr_svg_())
+        self.score.value = f"<b>{html.escape(s.score_line())}</b>"
+        legal = s.legal_turns()
+        cards = sorted({str(m.card) for m in legal if m.card is not None})
+        self.hand.options = cards
+        self.hand.value = cards[0] if cards else None
+        sources = [DECK] + sorted({m.source for m in legal if m.source != "D"})
+        self.source.options = sources
+        self.source.value = DECK
+        over = s.round_over()
+        self.play_button.disabled = over
+        self.next_button.disabled = not over or s.match.round_number >= s.rounds
+        if over:
+            self.review.value = self._review_html()
+
+    def _review_html(self) -> str:
+        frame = self.session.summary()
+        flagged = int((frame["tutor"] != "").sum())
+        head = (f"<h4 class='lc-review'>Round over: {html.escape(self.session.score_line())}</h4>"
+                f"<p>{len(frame)} decisions, {flagged} flagged; total loss {frame['loss'].sum():.1f} points "
+                f"(losses are the advisor's estimates, ± the paired standard error)</p>")
+        return head + frame.to_html(index=False, classes="lc-review-table")
+
+    def _ipython_display_(self) -> Any:
+        from IPython.display import display
+
+        display(self.widget)

@@ -1,0 +1,159 @@
+"""A tutor to play against: a person plays a round or a match against any agent, and after each of
+their turns the advisor judges it; the tutor speaks up only when the turn lost more than a
+threshold the player sets (and more than two standard errors), as GNU Backgammon's tutor does.
+
+The flow and the judgement live here, so the notebook's clickable board (``show.tutor``), the
+tests and a script all use the same session::
+
+    >>> import lcanalysis as lc
+    >>> from lcanalysis.tutor import TutorSession
+    >>> s = TutorSession(agent="greedy", seed=3, time_budget=0.05)
+    >>> s.human_to_move()
+    True
+    >>> comment = s.play(s.legal_turns()[0])   # None when the turn was good enough
+
+A turn is judged from the player's own view before it is played (the advisor sees what the
+player saw), with the same seed for every turn so that reruns give the same comments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lcanalysis.advisor import advise, in_words, reason
+from lcanalysis.agents import Agent, make_agent
+from lcanalysis.game.match import Match
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+
+
+@dataclass
+class Decision:
+    """One of the person's turns, judged."""
+
+    round: int
+    turn: int
+    played: str
+    best: str
+    loss: float
+    loss_stderr: float
+    exact: bool
+    comment: str = ""
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.comment)
+
+
+@dataclass
+class TutorSession:
+    """A round (``rounds=1``) or a match (``rounds=3``) of a person (seat ``seat``) against ``agent``.
+
+    ``threshold``: points a turn may lose against the best before the tutor comments.
+    ``time_budget``: the advisor's seconds per judged turn.
+    """
+
+    agent: str | Agent = "heuristic"
+    seat: int = 0
+    seed: int = 0
+    rounds: int = 1
+    colors: int = 5
+    threshold: float = 2.0
+    time_budget: float = 0.5
+    decisions: list[Decision] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {self.seat!r}")
+        if not (isinstance(self.threshold, (int, float)) and self.threshold >= 0):
+            raise ValueError(f"threshold must be a number of points >= 0, got {self.threshold!r}")
+        self.opponent: Agent = make_agent(self.agent) if isinstance(self.agent, str) else self.agent
+        self.match = Match(rules=Rules(colors=self.colors, rounds=self.rounds))
+        self.position: Position = self.match.new_round(seed=self.seed)
+        self._advance()
+
+    # --- the state of play ----------------------------------------------------------------
+
+    def human_to_move(self) -> bool:
+        return not self.position.is_over() and self.position.to_move == self.seat
+
+    def round_over(self) -> bool:
+        return self.position.is_over()
+
+    def match_over(self) -> bool:
+        return self.match.is_over()
+
+    def view(self):
+        """What the person sees now."""
+        return self.position.view(self.seat)
+
+    def legal_turns(self) -> list[Move]:
+        return self.position.legal_moves() if self.human_to_move() else []
+
+    # --- playing -----------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> str | None:
+        """The person's turn: judged, played, then the agent's turns until the person is to move
+        again or the round ends. Returns the tutor's comment, or None when the turn was fine."""
+        if not self.human_to_move():
+            raise ValueError("it is not your turn" if not self.round_over() else "the round is over: start the next")
+        mv = move if isinstance(move, Move) else Move.parse(str(move), self.position.colors)
+        why = self.position.why_illegal(mv)
+        if why:
+            raise ValueError(f"{mv} is not legal here: {why}")
+        decision = self._judge(mv)
+        self.decisions.append(decision)
+        self.position.push(mv)
+        self._advance()
+        return decision.comment or None
+
+    def next_round(self) -> None:
+        """Score the finished round into the match and deal the next one."""
+        if not self.round_over():
+            raise ValueError("the round is still being played")
+        self.match.record(self.position.scores())
+        if self.match.is_over():
+            return
+        self.position = self.match.new_round(seed=self.seed + self.match.round_number - 1)
+        self._advance()
+
+    def _advance(self) -> None:
+        while not self.position.is_over() and self.position.to_move != self.seat:
+            view = self.position.view(self.position.to_move)
+            self.position.push(self.opponent.choose(view, self.seed + self.position.turn))
+
+    # --- the tutor's judgement ------------------------------------------------------------
+
+    def _judge(self, move: Move) -> Decision:
+        view = self.view()
+        analysis = advise(view, time_budget=self.time_budget, seed=self.seed)
+        played = next(m for m in analysis.moves if m.move == str(move))
+        best = analysis.moves[0]
+        loss, se = float(played.loss or 0.0), float(played.loss_stderr or 0.0)
+        comment = ""
+        if loss > self.threshold and loss > 2 * se:
+            err = f" ± {se:.1f}" if se else ""
+            comment = (f"-{loss:.1f}{err}: better to {in_words(view, best.move)} ({best.move}): "
+                       f"{reason(view, best.move)}")
+        return Decision(round=self.match.round_number, turn=self.position.turn, played=str(move), best=best.move,
+                        loss=loss, loss_stderr=se, exact=analysis.exact, comment=comment)
+
+    def summary(self) -> Any:
+        """The person's decisions with their losses (a pandas DataFrame), worst first."""
+        import pandas as pd
+
+        rows = [{"round": d.round, "turn": d.turn, "played": d.played, "best": d.best, "loss": round(d.loss, 2),
+                 "± (paired)": round(d.loss_stderr, 2), "exact": d.exact, "tutor": d.comment}
+                for d in self.decisions]
+        frame = pd.DataFrame(rows, columns=["round", "turn", "played", "best", "loss", "± (paired)", "exact", "tutor"])
+        return frame.sort_values("loss", ascending=False, kind="stable").reset_index(drop=True)
+
+    def score_line(self) -> str:
+        you, them = self.position.score(self.seat), self.position.score(1 - self.seat)
+        totals = self.match.totals
+        line = f"round {self.match.round_number}: you {you}, {self.opponent.name} {them}"
+        if self.rounds > 1:
+            line += f"; match totals you {totals[self.seat]}, {self.opponent.name} {totals[1 - self.seat]}"
+        return line

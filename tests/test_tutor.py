@@ -1,0 +1,78 @@
+"""The tutor: a person plays a whole round against an agent; after each turn the advisor judges it
+and the tutor speaks only when the turn lost more than the threshold (and more than two standard
+errors); the end shows every decision with its loss. The board's clicks drive the same session."""
+
+from __future__ import annotations
+
+import pytest
+
+from lcanalysis.advisor import advise
+from lcanalysis.tutor import TutorSession
+
+
+def _play_round(session, pick):
+    turns = 0
+    while not session.round_over():
+        session.play(pick(session))
+        turns += 1
+    return turns
+
+
+def test_a_whole_round_is_played_and_every_decision_listed():
+    s = TutorSession(agent="greedy", seed=3, time_budget=0.05, threshold=2.0)
+    turns = _play_round(s, lambda s: s.legal_turns()[0])
+    frame = s.summary()
+    assert len(frame) == turns == len(s.decisions) > 10
+    assert list(frame["loss"]) == sorted(frame["loss"], reverse=True)
+    assert s.round_over() and "round 1: you" in s.score_line()
+    for d in s.decisions:  # the tutor spoke exactly when the rule says
+        assert d.flagged == (d.loss > 2.0 and d.loss > 2 * d.loss_stderr)
+
+
+def test_the_advisors_own_turn_draws_no_comment():
+    s = TutorSession(agent="heuristic", seed=5, time_budget=0.05, threshold=0.0)
+    for _ in range(3):
+        best = advise(s.view(), time_budget=0.05, seed=s.seed).moves[0].move  # what the tutor will see
+        assert s.play(best) is None
+        assert s.decisions[-1].loss == 0
+
+
+def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
+    s = TutorSession(agent="heuristic", seed=5, time_budget=0.1, threshold=1.0)
+    analysis = advise(s.view(), time_budget=0.1, seed=s.seed)
+    worst = analysis.moves[-1]
+    assert worst.loss > 5 and worst.loss > 2 * worst.loss_stderr
+    said = s.play(worst.move)
+    assert said is not None and said.startswith(f"-{worst.loss:.1f}") and analysis.moves[0].move in said
+
+
+def test_illegal_input_is_refused_and_nothing_is_played():
+    s = TutorSession(agent="greedy", seed=2, time_budget=0.05)
+    before = s.position.turn
+    with pytest.raises(ValueError, match="not legal here|not in the hand"):
+        s.play("+Y2/R" if not s.position.can_play("+Y2/R") else "+Y3/R")
+    assert s.position.turn == before and not s.decisions
+    with pytest.raises(ValueError, match="seat"):
+        TutorSession(seat=2)
+
+
+def test_a_three_round_match_deals_each_round_with_the_right_starter():
+    s = TutorSession(agent="greedy", seed=1, time_budget=0.02, rounds=3, threshold=50)
+    for _ in range(3):
+        _play_round(s, lambda s: s.legal_turns()[-1])
+        s.next_round()
+    assert s.match_over() and len(s.match.round_scores) == 3
+
+
+def test_the_board_plays_a_round_by_clicks_and_shows_the_review():
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import TutorBoard
+
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    while not board.session.round_over():
+        board.play_button.click()  # the first card, played, from the deck when allowed
+        if "error" in board.comment.value and "Tutor" not in board.comment.value:
+            board.choose(board.hand.options[0], "-", "deck")
+            board.play_button.click()
+    assert "Round over" in board.review.value and "lc-review-table" in board.review.value
+    assert board.play_button.disabled
