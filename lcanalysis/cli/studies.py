@@ -3,7 +3,8 @@
 - ``data``: the files in ``data/`` the notebooks read (``studies.data``);
 - ``wager-tables``: the wager tables (``studies.wager_tables``);
 - ``wager-claims``: the literature's wager claims tested (``studies.wager_claims``);
-- ``wager-sim``: the wager models against simulated play (``wagers.simulation``).
+- ``wager-sim``: the wager models against simulated play (``wagers.simulation``);
+- ``match-table``: the match equity table of a 3-round match (``studies.match_table``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,22 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     s.add_argument("--mc", type=int, default=2000, help="Monte Carlo samples per prediction")
     s.set_defaults(func=cmd_wager_sim)
 
+    m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
+                                               "(lcanalysis/data/match_equity.json and data/match_equity.json)")
+    m.add_argument("--deals", type=int, default=100_000,
+                   help="duplicate deals to simulate, each played twice with the hands swapped (default: 100000, "
+                        "about 1.5 CPU-minutes)")
+    m.add_argument("--matches", type=int, default=20_000,
+                   help="directly simulated 3-round matches to check the table against (default: 20000; 0: no check)")
+    m.add_argument("--bootstrap", type=int, default=200,
+                   help="bootstrap resamples of the deals for the table's standard errors (default: 200)")
+    m.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    m.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default: 5)")
+    m.add_argument("--out", nargs="+", default=None, metavar="FILE",
+                   help="files to write (default: the package's lcanalysis/data/match_equity.json and "
+                        "data/match_equity.json with its .cmd sidecar)")
+    m.set_defaults(func=cmd_match_table)
+
 
 def cmd_data(args: argparse.Namespace) -> int:
     from lcanalysis.cli.common import UsageError
@@ -88,4 +105,19 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
         print()
         compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout)
         print()
+    return 0
+
+
+def cmd_match_table(args: argparse.Namespace) -> int:
+    from lcanalysis.cli.common import UsageError
+    from lcanalysis.match_equity import TABLE_PATH
+    from lcanalysis.studies import match_table
+
+    if args.colors != 5 and not args.out:
+        raise UsageError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
+    payload = match_table.build(args.deals, args.matches, args.seed, args.bootstrap, args.colors,
+                                progress=lambda text: print(text, file=sys.stderr))
+    match_table.report(payload)
+    for path in match_table.write(payload, args.out or [TABLE_PATH, "data/match_equity.json"]):
+        print(path)
     return 0
