@@ -41,6 +41,7 @@ _NAMES = {
     "Analysis": "lcanalysis.analysis",
     "solve": "lcanalysis.search",
     "advise": "lcanalysis.advisor",
+    "review": "lcanalysis.review",
     "wager": "lcanalysis.wagers",
     "evaluate": "lcanalysis.evaluator",
     "make_agent": "lcanalysis.agents",

@@ -17,13 +17,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from lcanalysis.cli import advise, bot, solve, studies, wager, warmup
+from lcanalysis.cli import advise, bot, review, solve, studies, wager, warmup
 from lcanalysis.cli.common import UsageError, emit, load, nonneg
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
 #: commands that run the compiled engine: compiled first, with a notice, if this version never was
-ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies")
+ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies", "review")
 
 
 # --- subcommands ----------------------------------------------------------------------
@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--string", action="store_true", help="print the one-line string")
     p.set_defaults(func=cmd_deal)
 
-    for command in (solve, wager, advise, bot, studies, warmup):
+    for command in (solve, wager, advise, review, bot, studies, warmup):
         command.add_parser(sub, pos_help)
     # listed for the help text only: main() hands "tournament ..." to cli.tournament's own parser
     sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')", add_help=False)

@@ -1,0 +1,85 @@
+"""Review a recorded round or match: every decision scored for skill, every deck draw for luck.
+
+``lcanalysis review RECORD [--json] [--html FILE] [--player 0|1] [--time S] [--workers N]``.
+
+The record is a game record of docs/spec/interchange.md (JSON or the ``LCR1`` text form of
+``lcanalysis.game.records``); a bad record is refused with ``error: ...`` naming the turn index,
+the line and the reason. The method, the marks and the rating bands are those of
+``lcanalysis.review``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from lcanalysis.cli.common import UsageError, emit, nonneg
+
+RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
+               "the LCR1 text form, or '-' for standard input")
+
+
+def _time(text: str) -> float:
+    from lcanalysis.review import MAX_TIME
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"time must be a number of seconds, got {text!r}") from None
+    if not 0 < value <= MAX_TIME or value != value:
+        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most {MAX_TIME:g} seconds a decision, "
+                                         f"got {text}")
+    return value
+
+
+def _workers(text: str) -> int:
+    value = nonneg("--workers")(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("--workers must be at least 1")
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
+    p = sub.add_parser("review", help="review a recorded round or match: skill of every decision, luck of every draw",
+                       description=__doc__.splitlines()[0])
+    p.add_argument("record", help=RECORD_HELP)
+    p.add_argument("--json", action="store_true",
+                   help="print the JSON answer of docs/spec/interchange.md (decisions and players, plus extras)")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write a self-contained HTML report (value graph, critical positions) to FILE")
+    p.add_argument("--player", type=int, choices=(0, 1), default=None,
+                   help="review only this player's decisions (default: both; a one-player record: its player)")
+    p.add_argument("--time", type=_time, default=None,
+                   help="seconds of analysis a decision, as rollout counts (default 0.4; reproducible, "
+                        "not a clock)")
+    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds (same seed, "
+                                                                    "same review)")
+    p.add_argument("--workers", type=_workers, default=None,
+                   help="processes to run decisions on (default: every core; 1 runs in this process)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from lcanalysis.game.records import read_record
+    from lcanalysis.review import DEFAULT_TIME, review
+
+    source = args.record
+    if source == "-":
+        source = sys.stdin.read()
+        if not source.strip():
+            raise UsageError("standard input is empty: expected a game record")
+    record = read_record(source)  # a RecordError (a ValueError) becomes 'error: ...', exit 2
+    rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
+                workers=args.workers, executor="serial" if args.workers == 1 else None,
+                progress=not args.no_progress and sys.stderr.isatty())
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as fh:
+            fh.write(rv.to_html())
+    if args.json:
+        emit(rv.to_json())
+    else:
+        print(rv.to_text())
+        if args.html:
+            print(f"HTML report written to {args.html}")
+    return 0

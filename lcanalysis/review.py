@@ -1,0 +1,879 @@
+"""Game review: every decision of a recorded round or match scored for skill, every deck draw for luck.
+
+    >>> import lcanalysis as lc
+    >>> rv = lc.review("game.json")          # a record (lcanalysis.game.records)
+    >>> print(rv.to_text())                   # doctest: +SKIP
+
+Modelled on GNU Backgammon's match analysis (KNOWLEDGE.md "Game analysis as backgammon programs
+do it"). All values are in points of the round's final score difference, mover minus opponent,
+seen from the view of the player concerned at that moment (docs/spec/interchange.md).
+
+**Decisions.** For each turn of a reviewed player, from that player's view before the turn:
+
+- the advisor (``lcanalysis.advisor.advise``, ``ADVISOR_SHARE`` of the time per decision, seed
+  ``decision_seed(seed, round, index)``) names the **best** turn;
+- the best turn, the turn **played**, the **reference** turn (what the heuristic policy that plays
+  every rollout would play) and the advisor's second choice are then played out together in
+  fresh shared worlds (``Rollouts``, a seed independent of the advisor's, ``PAIR_SHARE`` of the
+  time): the **loss** is the paired mean difference best - played over those worlds and
+  ``loss_stderr`` the standard error of the paired differences. Fresh worlds make the loss an
+  unbiased estimate for the turn the advisor picked (no winner's curse), so it can come out
+  slightly negative when the played turn is as good: it is reported as it is, never clipped.
+  A played turn that *is* the best turn has loss 0 exactly;
+- with ``ENDGAME_CARDS`` (2) cards or fewer in the draw pile the exact view values of
+  ``search.endgame_analysis`` answer instead (every split of the unseen cards enumerated, one
+  more discard-pile draw allowed each); ``loss_stderr`` is then 0;
+- a decision is **forced** when it has one legal turn or every turn has the same value; forced
+  decisions are listed but neither marked nor counted in the error rate;
+- **marks** (``MARKS``): ``inaccuracy`` for a loss of at least 2 points, ``mistake`` from 5,
+  ``blunder`` from 10; a loss within two standard errors of zero is never marked.
+
+**Luck.** For each deck draw of a reviewed round that the drawing player's record shows, from
+that player's view before the turn, with the turn's placement fixed: luck = value after drawing
+the card drawn - mean value over the cards that could have been drawn. Estimated with
+``LUCK_SHARE`` of the time in shared worlds: each world ``w`` deals the unseen cards uniformly
+(the opponent's unknown cards and the pile's order, as ``Rollouts`` does); its twin ``w'``
+swaps the card actually drawn onto the top of the pile (from wherever ``w`` put it: the
+opponent's hand or deeper in the pile). ``w'`` is then a uniform deal given that card on top,
+so over the worlds ``mean(X(w') - X(w))`` estimates the luck without bias, ``X`` being the
+final score difference after the turn and heuristic play to the end; the standard error is that
+of the paired differences (the twins share every other card, so it is small). The luck of the
+last draw of a round is 0 (it is never played). In a one-player record only the recording
+player's draws are known, so only their luck is rated.
+
+**Per player.** decisions, unforced decisions, **error rate** = total loss / unforced
+decisions (points per decision; negative estimates included, so the total is unbiased),
+total loss with its standard error, luck (sum over their draws) with its standard error,
+**result** (their score minus the opponent's, summed over the rounds reviewed), **luck-adjusted
+result** = result - (own luck - opponent's luck) (in a one-player record: result - own luck),
+and a **rating** band from the error rate (``RATING_BANDS``).
+
+**Reconciliation** (full-deal records with both players reviewed, per round, player 0's point of
+view): actual = start + skill + luck + hidden, where *start* is the value of the reference turn at
+the first decision (the expected result when both play the reference policy), *skill* sums each
+player's value of the played turn minus the reference turn's (paired, same worlds), *luck* sums
+the draws' luck, and *hidden* sums the hand-overs: the value of the same position from the next
+mover's view minus the value from the previous mover's view after their turn. Values are views,
+so a hand-over is what one player's hidden cards are worth that the other could not see; it is
+zero on average (both views estimate the same final score) but not in a single round. The
+identity itself holds to rounding; ``stderr`` is the standard error of start + skill + luck
+from the estimates.
+
+**Speed.** Decisions are independent jobs, run on any ``concurrent.futures`` executor (a process
+pool on every core by default; ``executor="serial"`` in this process; a dask
+``client.get_executor()`` works unchanged) with a tqdm progress bar. Each decision reports its
+seconds and the worlds behind each estimate.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import sys
+import time
+import types
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.advisor import ENDGAME_CARDS, advise
+from lcanalysis.core import kernel as K
+from lcanalysis.core import policy as P
+from lcanalysis.game.cards import Card
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
+from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
+from lcanalysis.game.view import View
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, some_state, view_state
+from lcanalysis.search import endgame_analysis
+
+#: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
+#: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
+DEFAULT_TIME = 0.4
+ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
+PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
+LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
+MIN_WORLDS = 40
+MAX_TIME = 60.0
+
+#: (name, least loss in points): a decision is marked by the largest threshold its loss reaches,
+#: and only when the loss is more than ``MARK_SIGMAS`` standard errors above zero
+MARKS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
+MARK_SIGMAS = 2.0
+#: (name, error rate below which it applies), in points lost per unforced decision: bands set
+#: from measured error rates of the project's agents (see ``docs`` in the report of issue 14)
+RATING_BANDS = (
+    ("world class", 0.5),
+    ("expert", 1.0),
+    ("advanced", 2.0),
+    ("intermediate", 3.5),
+    ("casual", 6.0),
+    ("beginner", math.inf),
+)
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made: bad options, or a record with nothing to review."""
+
+
+def decision_seed(seed: int, round_number: int, index: int) -> int:
+    """The advisor's seed for one decision: a function of the review's seed, the round (1-based)
+    and the turn's index only, so every decision is reproducible in any order."""
+    ss = np.random.SeedSequence([int(seed), int(round_number), int(index), 14])
+    return int(ss.generate_state(1, dtype=np.uint32)[0] % (2**31 - 1))
+
+
+def mark_for(loss: float, stderr: float, forced: bool = False) -> str | None:
+    """The mark of a decision (``MARKS``), or None: forced, small, or within ``MARK_SIGMAS``
+    standard errors of zero."""
+    if forced or not math.isfinite(loss) or loss <= MARK_SIGMAS * stderr:
+        return None
+    for name, least in MARKS:
+        if loss >= least:
+            return name
+    return None
+
+
+def rating_for(error_rate: float | None) -> str | None:
+    if error_rate is None or not math.isfinite(error_rate):
+        return None
+    for name, below in RATING_BANDS:
+        if error_rate < below:
+            return name
+    return RATING_BANDS[-1][0]  # pragma: no cover
+
+
+# --- luck of a deck draw ---------------------------------------------------------------------------
+
+
+def draw_luck(view: View, move: Move | str, drawn: Card | str, worlds: int, seed: int = 0,
+              params: np.ndarray = P.HEURISTIC_PARAMS) -> dict[str, float]:
+    """The luck of drawing ``drawn`` with the turn ``move`` (which draws from the deck), from
+    ``view`` (the drawing player's, before the turn): value after the draw minus the mean value
+    over the possible draws, estimated in ``worlds`` twin worlds (module docstring).
+
+    Returns ``{"luck", "stderr", "before", "after", "worlds"}``: ``before`` is the mean over the
+    possible draws (the turn's value), ``after`` the value given the card drawn."""
+    nc = view.colors
+    if isinstance(move, str):
+        move = Move.parse(move, nc)
+    if isinstance(drawn, str):
+        drawn = Card.parse(drawn, nc)
+    if not move.draws_from_deck:
+        raise ReviewError(f"{move} does not draw from the deck: its draw has no luck")
+    if view.viewer != view.to_move:
+        raise ReviewError("luck is rated from the view of the player who draws, before the turn")
+    base, pool, u, opp = view_state(view)
+    card = drawn.type
+    if card not in pool:
+        raise ReviewError(f"{drawn} is not among the cards player {view.viewer} cannot see")
+    code = move.code(nc)
+    me = view.to_move
+    oh = K.off_hand(nc, opp)
+    od = K.off_deck(nc)
+    pos0 = int(base[K.H_DECK_POS])
+    k = len(pool)
+    rng = np.random.default_rng(seed)
+    worlds = max(2, int(worlds))
+    before = np.empty(worlds)
+    after = np.empty(worlds)
+    s = np.empty_like(base)
+
+    def play(perm: np.ndarray) -> float:
+        s[:] = base
+        np.add.at(s, oh + perm[:u], 1)
+        s[od + pos0:od + pos0 + k - u] = perm[u:]
+        s[K.H_DECK_END] = pos0 + k - u
+        K.apply_move(s, code)
+        return float(P.rollout(s, params, params, me))
+
+    for i in range(worlds):
+        perm = rng.permutation(pool)
+        before[i] = play(perm)
+        if perm[u] == card:
+            after[i] = before[i]
+            continue
+        where = np.flatnonzero(perm == card)
+        j = int(where[rng.integers(len(where))])
+        perm[u], perm[j] = perm[j], perm[u]
+        after[i] = play(perm)
+    d = after - before
+    return {"luck": float(d.mean()), "stderr": float(d.std(ddof=1) / math.sqrt(worlds)),
+            "before": float(before.mean()), "after": float(after.mean()), "worlds": worlds}
+
+
+# --- one decision -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    round: int
+    index: int
+    player: int
+    view: View
+    played: str
+    drawn: str | None  # the card the turn drew from the deck, when the record knows it
+    time: float
+    seed: int
+    analyse: bool  # False: only the luck of the draw (a player not under review)
+
+
+def _reference_code(view: View) -> int:
+    return int(P.policy_move(some_state(view), P.HEURISTIC_PARAMS))
+
+
+def _review_turn(job: _Job) -> dict[str, Any]:
+    """Everything the review says about one turn; runs in a worker."""
+    t0 = time.perf_counter()
+    view = job.view
+    nc = view.colors
+    played = Move.parse(job.played, nc)
+    out: dict[str, Any] = {"round": job.round, "index": job.index, "player": job.player,
+                           "played": str(played), "deck": view.deck_count, "analysed": job.analyse}
+    if job.analyse:
+        out.update(_decision(view, played, job))
+    if played.draws_from_deck and job.drawn is not None:
+        worlds = max(MIN_WORLDS, int(job.time * LUCK_SHARE * 1000 * ROLLOUTS_PER_MS / 2))
+        luck = draw_luck(view, played, job.drawn, worlds, seed=decision_seed(job.seed, job.round, job.index) + 2)
+        out.update(drawn=job.drawn, luck=luck["luck"], luck_stderr=luck["stderr"], luck_worlds=luck["worlds"],
+                   value_before_draw=luck["before"], value_after_draw=luck["after"])
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
+    nc = view.colors
+    seed = decision_seed(job.seed, job.round, job.index)
+    ref = Move.from_code(_reference_code(view), nc)
+    if view.deck_count <= ENDGAME_CARDS:
+        exact = endgame_analysis(view, seed=seed)
+        values = {m.move: m.value for m in exact.moves}
+        if str(played) in values:
+            best = exact.moves[0].move
+            spread = max(values.values()) - min(values.values())
+            ref_value = values.get(str(ref))
+            return {
+                "best": best, "loss": exact.value - values[str(played)], "loss_stderr": 0.0,
+                "forced": len(exact.moves) == 1 or spread < 1e-9, "exact": True,
+                "method": f"exact view value ({exact.kind}), bounds {exact.bounds}",
+                "value_best": exact.value, "value_best_stderr": 0.0,
+                "value_played": values[str(played)], "value_played_stderr": 0.0,
+                "reference": str(ref), "value_reference": ref_value,
+                "value_reference_stderr": 0.0 if ref_value is not None else None,
+                "gain_vs_reference": None if ref_value is None else values[str(played)] - ref_value,
+                "gain_vs_reference_stderr": 0.0 if ref_value is not None else None,
+                "alternatives": [{"move": m.move, "value": m.value, "loss": exact.value - m.value, "loss_stderr": 0.0}
+                                 for m in exact.moves[:4]],
+                "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
+            }
+        # the exact solver's bounds leave the played turn out: fall through to the estimate
+    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed)
+    best = analysis.moves[0].move
+    forced = len(analysis.moves) == 1 or analysis.moves[0].value == analysis.moves[-1].value
+    names: list[str] = []
+    for m in [best, str(played), str(ref)] + [m.move for m in analysis.moves[1:2]]:
+        if m not in names:
+            names.append(m)
+    codes = [Move.parse(m, nc).code(nc) for m in names]
+    r = Rollouts(view, codes, seed=seed + 1)
+    worlds = max(MIN_WORLDS, int(job.time * PAIR_SHARE * 1000 * ROLLOUTS_PER_MS / len(codes)))
+    r.sample(worlds)
+    ib, ip, ir = names.index(best), names.index(str(played)), names.index(str(ref))
+    means = r.means()
+
+    def stderr_of(k: int) -> float:
+        x = r.samples[k]
+        return float(x.std(ddof=1) / math.sqrt(len(x)))
+
+    def diff(a: int, b: int) -> tuple[float, float]:
+        return (0.0, 0.0) if a == b else r.difference(a, b)
+
+    loss, loss_se = diff(ib, ip)
+    gain, gain_se = diff(ip, ir)
+    alternatives: list[dict[str, Any]] = []
+    for k, name in enumerate(names):
+        lk, sk = diff(ib, k)
+        alternatives.append({"move": name, "value": float(means[k]), "loss": lk, "loss_stderr": sk})
+    alternatives.sort(key=lambda a: -a["value"])
+    return {
+        "best": best, "loss": loss, "loss_stderr": loss_se, "forced": forced, "exact": False,
+        "method": (f"advisor ({analysis.nodes} rollouts, seed {seed}) picks the best; {len(names)} turns "
+                   f"played out in {worlds} fresh shared worlds (seed {seed + 1})"),
+        "value_best": float(means[ib]), "value_best_stderr": stderr_of(ib),
+        "value_played": float(means[ip]), "value_played_stderr": stderr_of(ip),
+        "reference": str(ref), "value_reference": float(means[ir]), "value_reference_stderr": stderr_of(ir),
+        "gain_vs_reference": gain, "gain_vs_reference_stderr": gain_se,
+        "alternatives": alternatives, "worlds": worlds, "advisor_rollouts": int(analysis.nodes),
+        "legal": len(analysis.moves),
+    }
+
+
+# --- the answer ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Decision:
+    """One reviewed turn (see the module docstring for every field's meaning)."""
+
+    round: int
+    index: int
+    player: int
+    played: str
+    best: str
+    loss: float
+    loss_stderr: float
+    mark: str | None
+    forced: bool
+    exact: bool
+    method: str
+    deck: int
+    legal: int
+    value_best: float
+    value_best_stderr: float
+    value_played: float
+    value_played_stderr: float
+    reference: str
+    value_reference: float | None
+    value_reference_stderr: float | None
+    gain_vs_reference: float | None
+    gain_vs_reference_stderr: float | None
+    alternatives: list[dict[str, Any]]
+    worlds: int
+    advisor_rollouts: int
+    seconds: float
+    drawn: str | None = None
+    luck: float | None = None
+    luck_stderr: float | None = None
+    luck_worlds: int | None = None
+    value_before_draw: float | None = None
+    value_after_draw: float | None = None
+
+
+@dataclass
+class Draw:
+    """The luck of a deck draw by a player whose decisions are not under review."""
+
+    round: int
+    index: int
+    player: int
+    played: str
+    drawn: str
+    luck: float
+    luck_stderr: float
+    luck_worlds: int
+    value_before_draw: float
+    value_after_draw: float
+    seconds: float
+    deck: int
+
+
+@dataclass
+class PlayerSummary:
+    player: int
+    decisions: int
+    unforced: int
+    error_rate: float | None
+    total_loss: float
+    total_loss_stderr: float
+    luck: float | None
+    luck_stderr: float | None
+    draws: int
+    result: int
+    luck_adjusted: float | None
+    rating: str | None
+    marks: dict[str, int]
+
+    def spec_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        head = {k: d.pop(k) for k in ("player", "decisions", "error_rate", "luck", "result", "luck_adjusted")}
+        return {**head, **d}
+
+
+@dataclass
+class Review:
+    """The review of a record: ``decisions`` (one per reviewed turn), the luck of the other
+    player's draws (``draws``), ``players`` (per-player totals) and, for a full-deal record with
+    both players reviewed, ``reconciliation`` per round."""
+
+    decisions: list[Decision]
+    draws: list[Draw]
+    players: list[PlayerSummary]
+    reconciliation: list[dict[str, Any]]
+    record_kind: str
+    rounds: int
+    time_budget: float
+    seed: int
+    seconds: float
+    workers: int | str
+    finished: bool
+    viewer: int | None = None  # the recording player of a one-player record
+    views: dict[tuple[int, int], View] = field(default_factory=dict, repr=False)
+    scores: list[tuple[int, int]] = field(default_factory=list)
+
+    # --- JSON ------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``lcanalysis review RECORD --json`` object of docs/spec/interchange.md (``decisions``
+        with ``index, player, played, best, loss, loss_stderr, mark``; ``players`` with ``player,
+        decisions, error_rate, luck, result, luck_adjusted``), each entry followed by labelled
+        extras, then ``draws``, ``reconciliation`` and ``settings``."""
+        decisions = []
+        for d in self.decisions:
+            row = asdict(d)
+            head = {k: row.pop(k) for k in ("index", "player", "played", "best", "loss", "loss_stderr", "mark")}
+            decisions.append({**head, **row})
+        return {
+            "decisions": decisions,
+            "players": [p.spec_json() for p in self.players],
+            "draws": [asdict(d) for d in self.draws],
+            "reconciliation": self.reconciliation,
+            "settings": {"record": self.record_kind, "rounds": self.rounds, "finished": self.finished,
+                         "time_per_decision": self.time_budget, "seed": self.seed, "seconds": self.seconds,
+                         "workers": self.workers, "marks": dict(MARKS),
+                         "mark_sigmas": MARK_SIGMAS,
+                         "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
+                         "scores": [list(s) for s in self.scores]},
+        }
+
+    # --- text ------------------------------------------------------------------------------
+
+    def critical(self, limit: int = 3) -> list[Decision]:
+        """The marked decisions with the largest losses (the critical positions)."""
+        marked = [d for d in self.decisions if d.mark]
+        return sorted(marked, key=lambda d: -d.loss)[:limit]
+
+    def to_text(self) -> str:
+        lines = [f"Review of {self.record_kind}: {self.rounds} round(s), {len(self.decisions)} decisions"
+                 + ("" if self.finished else " (the record stops before the end of the round)"),
+                 f"{self.time_budget:g} s a decision, seed {self.seed}; {self.seconds:.1f} s on {self.workers} "
+                 f"worker(s)"]
+        for p in self.players:
+            lines.append("")
+            err = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
+            lines.append(f"player {p.player}: {p.decisions} decisions ({p.unforced} unforced), error rate {err} "
+                         f"points a decision, total loss {p.total_loss:.1f} ± {p.total_loss_stderr:.1f}"
+                         + (f": rating {p.rating}" if p.rating else ""))
+            marks = ", ".join(f"{n} {p.marks.get(n, 0)}" for n, _ in reversed(MARKS))
+            lines.append(f"  marks: {marks}")
+            if p.luck is not None:
+                lines.append(f"  luck {p.luck:+.1f} ± {p.luck_stderr:.1f} over {p.draws} deck draws")
+            else:
+                lines.append("  luck: unknown (the record does not show this player's draws)")
+            adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f}"
+            lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}")
+        marked = [d for d in self.decisions if d.mark]
+        lines.append("")
+        if marked:
+            lines.append("marked decisions:")
+            for d in marked:
+                lines.append(f"  {_where(d)}: played {d.played}, best {d.best}: loss {d.loss:.1f} ± "
+                             f"{d.loss_stderr:.1f}  {(d.mark or '').upper()}")
+        else:
+            lines.append("no decision marked")
+        events: list[Decision | Draw] = [*self.decisions, *self.draws]
+        lucky = sorted([x for x in events if x.luck is not None], key=lambda x: -abs(x.luck or 0.0))[:3]
+        if lucky:
+            lines.append("largest luck: " + "; ".join(
+                f"{_where(x)} drew {x.drawn} ({x.luck or 0.0:+.1f} ± {x.luck_stderr or 0.0:.1f})" for x in lucky))
+        for rec in self.reconciliation:
+            lines.append("")
+            lines.append(f"round {rec['round']} reconciled (player 0's points): actual {rec['actual']:+d} = start "
+                         f"{rec['start']:+.1f} + skill {rec['skill'][0] - rec['skill'][1]:+.1f} + luck "
+                         f"{rec['luck'][0] - rec['luck'][1]:+.1f} + hidden cards {rec['hidden']:+.1f} "
+                         f"(start + skill + luck ± {rec['stderr']:.1f})")
+        n = [d for d in self.decisions if not d.exact]
+        if self.decisions:
+            secs = [d.seconds for d in self.decisions]
+            lines.append("")
+            lines.append(f"per decision: {np.mean(secs):.2f} s on average (at most {max(secs):.2f} s); "
+                         + (f"losses from {int(np.mean([d.worlds for d in n]))} shared worlds on average, "
+                            f"the best turn from {int(np.mean([d.advisor_rollouts for d in n]))} advisor "
+                            f"rollouts; " if n else "")
+                         + f"{sum(d.exact for d in self.decisions)} decisions exact (endgame solver)")
+        lines.append("marks: " + ", ".join(f"{n} >= {least:g}" for n, least in reversed(MARKS))
+                     + f" points, only beyond {MARK_SIGMAS:g} standard errors; forced decisions not counted")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # --- HTML ------------------------------------------------------------------------------
+
+    def value_graph_svg(self, width: int = 720, height: int = 260) -> str:
+        """The value over the round, player 0's points (or the recording player's in a one-player
+        record): the best turn's value before each reviewed decision, the actual result at the end,
+        marked decisions as coloured dots."""
+        return _value_graph(self, width, height)
+
+    def to_html(self) -> str:
+        """A self-contained HTML report: summary, value graph, critical positions, every decision."""
+        return _html(self)
+
+    def _repr_html_(self) -> str:
+        return _html(self, fragment=True)
+
+
+def _where(d: Decision | Draw) -> str:
+    return f"round {d.round} turn {d.index} (player {d.player}, deck {d.deck})"
+
+
+# --- the review ------------------------------------------------------------------------------------
+
+
+def review(record: Any, *, player: int | None = None, time_budget: float = DEFAULT_TIME, seed: int = 0,
+           executor: str | Executor | None = None, workers: int | None = None, progress: bool = True) -> Review:
+    """Review a record (anything ``records.read_record`` reads): every decision of ``player`` (0, 1,
+    or None for both; a one-player record reviews its recording player), the luck of every deck
+    draw the record shows. ``time_budget``: seconds a decision (rollout counts, module docstring).
+    ``executor``: None for a process pool of ``workers`` (default: every core), ``"serial"``, or
+    any ``concurrent.futures.Executor``."""
+    rec = read_record(record)
+    if player is not None and player not in (0, 1):
+        raise ReviewError(f"player must be 0, 1 or None, got {player!r}")
+    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+            or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME):
+        raise ReviewError(f"time_budget must be seconds above 0 and at most {MAX_TIME:g}, got {time_budget!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ReviewError(f"seed must be a whole number >= 0, got {seed!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ReviewError(f"workers must be a whole number >= 1, got {workers!r}")
+    if isinstance(executor, str) and executor != "serial":
+        raise ReviewError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+    rounds = rec.rounds if isinstance(rec, MatchRecord) else [rec]
+    viewer = rounds[0].viewer
+    if viewer is not None and player is not None and player != viewer:
+        raise ReviewError(f"this is player {viewer}'s record: player {player}'s cards are unknown")
+    reviewed = {viewer} if viewer is not None else ({0, 1} if player is None else {player})
+    jobs, views = _jobs(rounds, reviewed, float(time_budget), seed)
+    if not jobs:
+        raise ReviewError("the record holds no turn to review")
+    t0 = time.perf_counter()
+    results, used = _run(jobs, executor, workers, progress)
+    seconds = time.perf_counter() - t0
+    return _assemble(rounds, results, views, reviewed, float(time_budget), seed, seconds, used,
+                     "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
+
+
+def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
+          seed: int) -> tuple[list[_Job], dict[tuple[int, int], View]]:
+    jobs = []
+    views: dict[tuple[int, int], View] = {}
+    for r, rec in enumerate(rounds, start=1):
+        for step in rec.steps():
+            before = step.before
+            if isinstance(before, Position):
+                view = before.view(step.player)
+            elif before.viewer == step.player:
+                view = before
+            else:
+                continue  # the opponent's turn in a one-player record: their cards are unknown
+            if view.deck_count == 0:
+                continue
+            analyse = step.player in reviewed
+            drawn = str(step.drawn) if step.drawn is not None else None
+            if not analyse and drawn is None:
+                continue
+            jobs.append(_Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed, analyse))
+            if analyse:
+                views[(r, step.index)] = view
+    return jobs, views
+
+
+def _run(jobs: list[_Job], executor: str | Executor | None, workers: int | None,
+         progress: bool) -> tuple[list[dict[str, Any]], int | str]:
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(jobs), desc="review", unit="turn")
+    results: list[dict[str, Any]] = []
+    try:
+        n_workers = workers or os.cpu_count() or 1
+        serial = executor == "serial" or (executor is None and (n_workers == 1 or len(jobs) <= 1))
+        # the first turn runs here: the engine is then loaded before a pool forks its workers
+        results.append(_review_turn(jobs[0]))
+        if bar is not None:
+            bar.update(1)
+        if serial:
+            for job in jobs[1:]:
+                results.append(_review_turn(job))
+                if bar is not None:
+                    bar.update(1)
+            return results, 1
+        own = executor is None
+        if own:
+            ex: Executor = ProcessPoolExecutor(max_workers=n_workers)
+        else:
+            assert isinstance(executor, Executor)
+            ex = executor
+        try:
+            futures = [ex.submit(_review_turn, job) for job in jobs[1:]]
+            for fut in as_completed(futures):
+                results.append(fut.result())
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if own:
+                ex.shutdown(cancel_futures=True)
+        return results, (n_workers if own else type(executor).__name__)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], views: dict[tuple[int, int], View],
+              reviewed: set[int], time_budget: float, seed: int, seconds: float, workers: int | str,
+              kind: str, viewer: int | None) -> Review:
+    results.sort(key=lambda x: (x["round"], x["index"]))
+    decisions: list[Decision] = []
+    draws: list[Draw] = []
+    fields = set(Decision.__dataclass_fields__)
+    for x in results:
+        if x["analysed"]:
+            d = Decision(**{k: v for k, v in x.items() if k in fields}, mark=None)
+            d.mark = mark_for(d.loss, d.loss_stderr, d.forced)
+            decisions.append(d)
+        else:
+            draws.append(Draw(**{k: v for k, v in x.items() if k in Draw.__dataclass_fields__}))
+    scores = [rec.scores() for rec in rounds]
+    finished = all(rec.is_finished() for rec in rounds)
+    players = []
+    for p in sorted(reviewed):
+        mine = [d for d in decisions if d.player == p]
+        unforced = [d for d in mine if not d.forced]
+        total = float(sum(d.loss for d in unforced))
+        total_se = math.sqrt(sum(d.loss_stderr ** 2 for d in unforced))
+        luck, luck_se, n_draws = _luck(decisions, draws, p)
+        result = sum(s[p] - s[1 - p] for s in scores)
+        if viewer is None:
+            opp_luck, _, _ = _luck(decisions, draws, 1 - p)
+            adjusted = None if luck is None or opp_luck is None else result - (luck - opp_luck)
+        else:
+            adjusted = None if luck is None else result - luck
+        rate = total / len(unforced) if unforced else None
+        marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
+        players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,
+                                     result, adjusted, rating_for(rate), marks))
+    recon = []
+    if viewer is None and reviewed == {0, 1}:
+        for r, rec in enumerate(rounds, start=1):
+            recon.append(_reconcile(r, rec, [d for d in decisions if d.round == r]))
+    return Review(decisions, draws, players, [x for x in recon if x],
+                  ("a full-deal record" if viewer is None else f"player {viewer}'s record") + f" of {kind}",
+                  len(rounds), time_budget, seed, seconds, workers, finished, viewer, views, scores)
+
+
+def _luck(decisions: list[Decision], draws: list[Draw], p: int) -> tuple[float | None, float | None, int]:
+    events: list[Decision | Draw] = [*decisions, *draws]
+    items = [(x.luck, x.luck_stderr) for x in events if x.player == p and x.luck is not None]
+    if not items:
+        return None, None, 0
+    return float(sum(a or 0.0 for a, _ in items)), math.sqrt(sum((b or 0.0) ** 2 for _, b in items)), len(items)
+
+
+def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str, Any] | None:
+    """actual = start + skill + luck + hidden, player 0's points (module docstring)."""
+    if not decisions or not rec.is_finished() or len(decisions) != len(rec.turns):
+        return None
+    if any(d.value_reference is None for d in decisions):
+        return None
+    s0, s1 = rec.scores()
+    actual = s0 - s1
+
+    def sign(d: Decision) -> int:
+        return 1 if d.player == 0 else -1
+
+    first = decisions[0]
+    start = sign(first) * float(first.value_reference)  # type: ignore[arg-type]
+    var = float(first.value_reference_stderr or 0.0) ** 2
+    skill = [0.0, 0.0]
+    luck = [0.0, 0.0]
+    hidden = 0.0
+    for t, d in enumerate(decisions):
+        skill[d.player] += float(d.gain_vs_reference or 0.0)
+        var += float(d.gain_vs_reference_stderr or 0.0) ** 2
+        after = d.value_played  # the value after the turn, the mover's points
+        if d.luck is not None:
+            luck[d.player] += d.luck
+            var += float(d.luck_stderr or 0.0) ** 2
+            after += d.luck
+        if t + 1 < len(decisions):
+            nxt = sign(decisions[t + 1]) * float(decisions[t + 1].value_reference or 0.0)
+        else:
+            nxt = float(actual)
+        hidden += nxt - sign(d) * after
+    return {"round": r, "actual": actual, "start": start, "skill": skill, "luck": luck, "hidden": hidden,
+            "explained": start + skill[0] - skill[1] + luck[0] - luck[1], "stderr": math.sqrt(var),
+            "note": "player 0's points; skill = value of the played turn minus the reference (heuristic) turn's; "
+                    "hidden = what each player's view could not see, zero on average"}
+
+
+# --- pictures --------------------------------------------------------------------------------------
+
+MARK_COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e67e22", "blunder": "#c0392b"}
+
+
+def _value_graph(rv: Review, width: int, height: int) -> str:
+    own = rv.viewer or 0
+    pts: list[tuple[float, float, Decision | None]] = []
+    offset = 0
+    round_marks = []
+    for r in range(1, rv.rounds + 1):
+        ds = [d for d in rv.decisions if d.round == r]
+        if not ds:
+            continue
+        round_marks.append(offset)
+        for d in ds:
+            sign = 1 if d.player == own else -1
+            pts.append((offset + d.index, sign * d.value_best, d))
+        last = max(d.index for d in ds) + 1
+        if r - 1 < len(rv.scores):
+            s = rv.scores[r - 1]
+            pts.append((offset + last, float(s[own] - s[1 - own]), None))
+        offset += last + 2
+    if not pts:
+        return ""
+    ml, mr, mt, mb = 48, 16, 24, 30
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts] + [0.0]
+    lo, hi = min(ys), max(ys)
+    pad = max(5.0, 0.08 * (hi - lo))
+    lo, hi = lo - pad, hi + pad
+    x0, x1 = min(xs), max(*xs, min(xs) + 1)
+
+    def sx(x: float) -> float:
+        return ml + (x - x0) / (x1 - x0) * (width - ml - mr)
+
+    def sy(y: float) -> float:
+        return mt + (hi - y) / (hi - lo) * (height - mt - mb)
+
+    body = [f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+            f'<text x="{ml}" y="15" font-size="12" font-family="sans-serif" fill="#2b2b2b">Value for player {own} '
+            f'(points, best turn, from the mover\'s view); dot: final result</text>',
+            f'<line x1="{ml}" x2="{width - mr}" y1="{sy(0):.1f}" y2="{sy(0):.1f}" stroke="#999" '
+            'stroke-dasharray="4 3"/>']
+    step = _nice_step(hi - lo)
+    v = math.ceil(lo / step) * step
+    while v <= hi:
+        body.append(f'<text x="{ml - 6}" y="{sy(v) + 4:.1f}" font-size="10" text-anchor="end" '
+                    f'font-family="sans-serif" fill="#7a7263">{v:+g}</text>')
+        body.append(f'<line x1="{ml - 3}" x2="{ml}" y1="{sy(v):.1f}" y2="{sy(v):.1f}" stroke="#555"/>')
+        v += step
+    body.append(f'<text x="{(width + ml) / 2:.0f}" y="{height - 6}" font-size="10" text-anchor="middle" '
+                f'font-family="sans-serif" fill="#7a7263">turn</text>')
+    path = " ".join(f"{'M' if i == 0 or (pts[i - 1][2] is None) else 'L'}{sx(x):.1f},{sy(y):.1f}"
+                    for i, (x, y, _d) in enumerate(pts))
+    body.append(f'<path class="value-line" d="{path}" fill="none" stroke="#2f6fce" stroke-width="1.6"/>')
+    for x, y, dd in pts:
+        if dd is None:
+            body.append(f'<circle class="result" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="#2b2b2b">'
+                        f'<title>final result {y:+.0f}</title></circle>')
+        elif dd.mark:
+            title = html.escape(f"turn {dd.index}, player {dd.player}: played {dd.played}, best {dd.best}, "
+                                f"loss {dd.loss:.1f} ± {dd.loss_stderr:.1f} ({dd.mark})")
+            body.append(f'<circle class="mark {dd.mark}" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="5" '
+                        f'fill="{MARK_COLOURS[dd.mark]}" stroke="#222"><title>{title}</title></circle>')
+    for off in round_marks[1:]:
+        body.append(f'<line x1="{sx(off - 1):.1f}" x2="{sx(off - 1):.1f}" y1="{mt}" y2="{height - mb}" stroke="#ccc"/>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="value-graph" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">' + "".join(body) + "</svg>")
+
+
+def _nice_step(span: float) -> float:
+    raw = max(span, 1e-9) / 5
+    mag = 10 ** math.floor(math.log10(raw))
+    return min(s * mag for s in (1, 2, 2.5, 5, 10) if s * mag >= raw)
+
+
+_CSS = """
+body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; color: #2b2b2b; margin: 24px; max-width: 980px; }
+table { border-collapse: collapse; font-size: 13px; }
+td, th { padding: 3px 8px; border-bottom: 1px solid #e4ddcc; text-align: right; }
+th { background: #efe8d8; }
+td.l, th.l { text-align: left; }
+tr.inaccuracy td { background: #fff6d6; } tr.mistake td { background: #fde6d2; } tr.blunder td { background: #f9d6d2; }
+tr.forced td { color: #9a9284; }
+.critical { display: flex; gap: 18px; align-items: flex-start; margin: 14px 0 24px; }
+code { font-size: 13px; }
+small { color: #7a7263; }
+"""
+
+
+def _html(rv: Review, fragment: bool = False) -> str:
+    from lcanalysis.show.render import view_svg
+
+    e = html.escape
+    parts = [f"<h1>Game review</h1><p>{e(rv.record_kind)}: {rv.rounds} round(s), {len(rv.decisions)} decisions; "
+             f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {rv.seconds:.1f} s on "
+             f"{e(str(rv.workers))} worker(s).</p>"]
+    rows = []
+    for p in rv.players:
+        rate = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
+        luck = "unknown" if p.luck is None else f"{p.luck:+.1f} ± {p.luck_stderr:.1f}"
+        adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f}"
+        marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))
+        rows.append(f"<tr><td>{p.player}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
+                    f"<td>{p.total_loss:.1f} ± {p.total_loss_stderr:.1f}</td><td class='l'>{e(p.rating or '')}</td>"
+                    f"<td class='l'>{marks}</td><td>{luck}</td><td>{p.result:+d}</td><td>{adj}</td></tr>")
+    parts.append("<h2>Players</h2><table><tr><th>player</th><th>decisions (unforced)</th><th>error rate</th>"
+                 "<th>total loss</th><th class='l'>rating</th><th class='l'>marks</th><th>luck</th><th>result</th>"
+                 "<th>luck-adjusted</th></tr>" + "".join(rows) + "</table>")
+    for rec in rv.reconciliation:
+        parts.append(f"<p><b>Round {rec['round']}</b>, player 0's points: actual {rec['actual']:+d} = start "
+                     f"{rec['start']:+.1f} + skill {rec['skill'][0] - rec['skill'][1]:+.1f} + luck "
+                     f"{rec['luck'][0] - rec['luck'][1]:+.1f} + hidden cards {rec['hidden']:+.1f} "
+                     f"<small>(start + skill + luck ± {rec['stderr']:.1f}; {e(rec['note'])})</small></p>")
+    parts.append("<h2>Value over the round</h2>" + rv.value_graph_svg())
+    crit = rv.critical()
+    if crit:
+        parts.append("<h2>Critical positions</h2>")
+    for d in crit:
+        view = rv.views.get((d.round, d.index))
+        pic = str(view_svg(view, size=420)) if view is not None else ""
+        alt = "".join(f"<tr><td class='l'><code>{e(a['move'])}</code></td><td>{a['value']:+.1f}</td>"
+                      f"<td>{a['loss']:.1f} ± {a['loss_stderr']:.1f}</td></tr>" for a in d.alternatives)
+        parts.append(f"<div class='critical'><div>{pic}</div><div><h3>{e(_where(d))}: {e(d.mark or '')}</h3>"
+                     f"<p>played <code>{e(d.played)}</code>, best <code>{e(d.best)}</code>: loss "
+                     f"{d.loss:.1f} ± {d.loss_stderr:.1f} points</p><table><tr><th class='l'>turn</th><th>value</th>"
+                     f"<th>loss</th></tr>{alt}</table><p><small>{e(d.method)}</small></p></div></div>")
+    rows = []
+    for d in rv.decisions:
+        luck = "" if d.luck is None else f"{d.drawn}: {d.luck:+.1f} ± {d.luck_stderr:.1f}"
+        cls = d.mark or ("forced" if d.forced else "")
+        rows.append(f"<tr class='{cls}'><td>{d.round}</td><td>{d.index}</td><td>{d.player}</td><td>{d.deck}</td>"
+                    f"<td class='l'><code>{e(d.played)}</code></td><td class='l'><code>{e(d.best)}</code></td>"
+                    f"<td>{d.loss:.2f} ± {d.loss_stderr:.2f}</td><td class='l'>{e(cls)}"
+                    f"</td><td>{luck}</td><td>{'exact' if d.exact else d.worlds}</td><td>{d.seconds:.2f}</td></tr>")
+    parts.append("<h2>Every decision</h2><table><tr><th>round</th><th>turn</th><th>player</th><th>deck</th>"
+                 "<th class='l'>played</th><th class='l'>best</th><th>loss</th><th class='l'>mark</th>"
+                 "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
+    parts.append("<p><small>Marks: " + ", ".join(f"{n} from {least:g} points" for n, least in reversed(MARKS))
+                 + f", only when the loss exceeds {MARK_SIGMAS:g} standard errors; losses paired over shared worlds; "
+                 "luck = value after the draw minus the mean over the possible draws, from the drawer's view. "
+                 "Rating bands by error rate (points lost per unforced decision): "
+                 + ", ".join(f"{n} below {b:g}" for n, b in RATING_BANDS if math.isfinite(b))
+                 + f", {RATING_BANDS[-1][0]} above.</small></p>")
+    body = "\n".join(parts)
+    if fragment:
+        return f"<div class='lcanalysis-review'><style>{_CSS}</style>{body}</div>"
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>lcanalysis game review</title>"
+            f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
+
+
+class _CallableModule(types.ModuleType):
+    """``lc.review(...)`` must work whichever Python finds first: the function (the front door's
+    lazy ``_NAMES``) or this module (``import lcanalysis.review`` sets the package attribute
+    ``review`` to the module, which then shadows the lazy name). Calling the module reviews."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Review:
+        return review(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+__all__ = ["DEFAULT_TIME", "MARKS", "RATING_BANDS", "Decision", "Draw", "PlayerSummary", "Review", "ReviewError",
+           "decision_seed", "draw_luck", "mark_for", "rating_for", "review"]
