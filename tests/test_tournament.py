@@ -11,6 +11,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.tournaments.runner import (
     RESULT_COLUMNS,
+    ResultsWarning,
     deal_seed,
     ratings,
     round_robin,
@@ -51,15 +52,18 @@ def test_a_resumed_run_gives_the_same_table_as_an_uninterrupted_one(tmp_path):
                           out=str(tmp_path / "full.jsonl"))
     part = tmp_path / "part.jsonl"
     lines = (tmp_path / "full.jsonl").read_text().splitlines()
-    # interrupted after 4 finished deal-seatings, in the middle of writing the fifth
-    part.write_text("\n".join(lines[:4]) + "\n" + lines[4][: len(lines[4]) // 2])
-    resumed = run_tournament(["heuristic", "greedy"], deals=5, executor="serial", progress=False, out=str(part))
+    # the header, then 4 finished deal-seatings, and cut in the middle of writing the fifth
+    part.write_text("\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2])
+    with pytest.warns(ResultsWarning, match="line 6: cut short"):
+        resumed = run_tournament(["heuristic", "greedy"], deals=5, executor="serial", progress=False, out=str(part))
     assert _table(resumed).equals(_table(full))
-    # and a third run finds everything done
-    again = run_tournament(["heuristic", "greedy"], deals=5, executor="serial", progress=False, out=str(part))
+    # and a third run finds everything done (the torn line is still reported, and still not counted)
+    with pytest.warns(ResultsWarning, match="line 6: not valid JSON; not counted; job 0:2:0 is on line 7"):
+        again = run_tournament(["heuristic", "greedy"], deals=5, executor="serial", progress=False, out=str(part))
     assert _table(again).equals(_table(full))
-    records = [json.loads(x) for x in part.read_text().splitlines() if x.strip().endswith("}")]
-    assert len({r["job"] for r in records}) == 10
+    records = [json.loads(x) for x in part.read_text().splitlines()[1:] if x.strip().endswith("}")]
+    assert sorted(r["job"] for r in records) == sorted({r["job"] for r in records})  # each job once
+    assert len(records) == 10
 
 
 def test_any_executor_gives_the_same_table_as_serial():
@@ -150,6 +154,8 @@ def test_the_command_line_prints_a_summary(capsys, tmp_path):
     out = tmp_path / "t.jsonl"
     assert tournament_main(["heuristic", "greedy", "--deals", "2", "--workers", "1", "--no-progress",
                             "--out", str(out), "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out)["summary"][0]
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)["summary"][0]
     assert summary["agent"] == "heuristic" and summary["rounds"] == 4
     assert out.exists()
+    assert f"results: {out}: 0 of 4 deal-seatings already played, 4 to play" in captured.err

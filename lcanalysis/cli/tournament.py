@@ -1,81 +1,97 @@
-"""``lcanalysis tournament AGENT AGENT [AGENT...] --deals N ...``: duplicate-deal tournaments."""
+"""``lcanalysis tournament AGENT AGENT [AGENT...] --deals N ...``: duplicate-deal tournaments.
+
+Results go to a JSON-lines file that names its tournament and that the same command resumes:
+by default one named after the agents and settings in the user data folder
+(``$XDG_DATA_HOME/lcanalysis/tournaments``, else ``~/.local/share/lcanalysis/tournaments``),
+said on standard error; ``--out F`` as given; ``--out none`` keeps nothing. Bad input (an
+option, an agent, a results file of another tournament, a file another run is writing) is
+``error: ...`` on standard error and exit status 2; lines of the file that do not count are
+``warning: ...``.
+"""
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
+import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.game.rules import Rules
-from lcanalysis.tournaments.runner import ratings, run_tournament, summarize, time_per_move
+from lcanalysis.tournaments.command import UsageError, build_parser, settings
+from lcanalysis.tournaments.runner import auto_path, ratings, run_tournament, summarize, time_per_move
+from lcanalysis.tournaments.specs import parse_agent
+
+_parse_agent = parse_agent  # the name earlier versions had
 
 
-def _parse_agent(text: str) -> Any:
-    """``search`` or ``search:time_ms=50,width=8`` or ``external:CMD ...``."""
-    if text.startswith("external:"):
-        cmd = text.split(":", 1)[1]
-        return {"name": "external", "cmd": cmd.split(), "label": "external:" + cmd}
-    if ":" not in text:
-        return text
-    name, opts = text.split(":", 1)
-    d: dict[str, Any] = {"name": name}
-    for item in opts.split(","):
-        k, v = item.split("=", 1)
-        try:
-            d[k] = int(v)
-        except ValueError:
-            try:
-                d[k] = float(v)
-            except ValueError:
-                d[k] = v
-    d["label"] = text
-    return d
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _check_csv(path: str) -> None:
+    """A CSV file that can be written once the (possibly long) run is over: checked before it."""
+    if os.path.isdir(path):
+        raise UsageError(f"--csv {path} is a directory; give a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--csv {path}: the folder {folder} does not exist")
 
 
 def tournament_main(argv: Sequence[str] | None = None) -> int:
     """``lcanalysis tournament AGENT AGENT [AGENT...] --deals N [--colors 6] [--rounds 3] ...``"""
-    ap = argparse.ArgumentParser(prog="lcanalysis tournament",
-                                 description="Play agents against each other on duplicate deals.")
-    ap.add_argument("agents", nargs="+", help="agent names, e.g. heuristic greedy search:time_ms=50 "
-                                              "or 'external:python mybot.py'")
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--first-deal", type=int, default=0)
-    ap.add_argument("--colors", type=int, default=5, choices=(5, 6))
-    ap.add_argument("--rounds", type=int, default=1, help="1 for single rounds, 3 for matches")
-    ap.add_argument("--turn-cap", type=int, default=200)
-    ap.add_argument("--no-duplicate", action="store_true")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--out", default="auto",
-                    help="JSON-lines results file to append to and resume from (default: a file in data/ "
-                         "named after the agents and settings; 'none' to keep nothing)")
-    ap.add_argument("--csv", default=None, help="also write the table as CSV")
-    ap.add_argument("--no-progress", action="store_true")
-    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
-    args = ap.parse_args(argv)
-    rules = Rules(colors=args.colors, rounds=args.rounds, turn_cap=args.turn_cap)
-    agents = [_parse_agent(a) for a in args.agents]
-    df = run_tournament(agents, args.deals, rules=rules, duplicate=not args.no_duplicate,
-                        round_robin=len(agents) > 2, seed=args.seed, workers=args.workers,
-                        executor="serial" if args.workers == 1 else None,
-                        out=None if args.out == "none" else args.out,
-                        progress=not args.no_progress, first_deal=args.first_deal)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(parser.format_usage().rstrip(), file=sys.stderr)
+        _say(f"lcanalysis tournament: error: {exc}")
+        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        warnings.simplefilter("always")
+        try:
+            return _run(args)
+        except (ValueError, OSError) as exc:  # TournamentError, RulesError, AgentError are ValueErrors
+            _say(f"error: {exc}")
+            return 2
+
+
+def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                  line: Any = None) -> None:
+    _say(f"warning: {message}")
+
+
+def _run(args: Any) -> int:
+    specs, rules, seed, duplicate, robin = settings(args)
+    if args.csv:
+        _check_csv(args.csv)
+    out: str | None
+    if args.out == "none":
+        out = None
+    elif args.out == "auto":
+        out = auto_path(specs, rules, seed, args.first_deal, args.deals, duplicate, robin)
+    else:
+        out = args.out
+    df = run_tournament(specs, args.deals, rules=rules, duplicate=duplicate, round_robin=robin, seed=seed,
+                        workers=args.workers, executor="serial" if args.workers == 1 else None, out=out,
+                        progress=not args.no_progress, first_deal=args.first_deal, wait=args.wait,
+                        allow_code_change=args.allow_code_change, log=_say if out is not None else None)
     if args.csv:
         df.to_csv(args.csv, index=False)
     summary = summarize(df)
     if args.json:
-        out = {"summary": summary.to_dict(orient="records")}
-        if len(agents) > 2:
-            out["ratings"] = ratings(df).to_dict()
-        print(json.dumps(out, default=float))
+        result: dict[str, Any] = {"summary": summary.to_dict(orient="records")}
+        if len(specs) > 2:
+            result["ratings"] = ratings(df).to_dict()
+        print(json.dumps(result, default=float))
         return 0
     for rec in summary.itertuples():
         print(f"{rec.agent} vs {rec.opponent}: {rec.rounds} rounds ({rec.units} deals), "
               f"win rate {rec.win_rate:.3f} [{rec.win_low:.3f}, {rec.win_high:.3f}], "
               f"mean score difference {rec.mean_diff:+.2f} [{rec.diff_low:+.2f}, {rec.diff_high:+.2f}], "
               f"capped rounds {rec.capped}, mean turns {rec.mean_turns:.1f}")
-    if len(agents) > 2:
+    if len(specs) > 2:
         print("Bradley-Terry ratings (Elo scale):")
         for name, r in ratings(df).items():
             print(f"  {name:<24} {r:+7.1f}")

@@ -10,6 +10,8 @@ both scores, turns, capped or not. With ``out=PATH`` rows are appended to a JSON
 they arrive, and a run given the same file again resumes where it stopped (finished work is read
 back, the rest is played) and returns the same table as an uninterrupted run: every deal, seat and
 agent seed is derived from ``seed`` and the deal number, never from the order of completion.
+The file names its tournament, is written by one run at a time, and every line is checked
+before it counts (``lcanalysis.tournaments.results``); ``load_results`` reads one back.
 
 The work runs on ``executor``: by default a ``ProcessPoolExecutor`` on every core; any
 ``concurrent.futures.Executor`` works, for example a dask cluster's ``client.get_executor()``;
@@ -18,62 +20,43 @@ The work runs on ``executor``: by default a ``ProcessPoolExecutor`` on every cor
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from collections.abc import Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, as_completed
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from lcanalysis.agents import Agent, make_agent
+from lcanalysis.agents import Agent
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_SEED, MAX_TURN_CAP, MAX_WORKERS
+from lcanalysis.tournaments.pool import worker_pool
+from lcanalysis.tournaments.results import (
+    RESULT_COLUMNS,
+    TIMING_COLUMNS,
+    ResultsFile,
+    ResultsFileError,
+    ResultsLockedError,
+    ResultsMismatchError,
+    ResultsWarning,
+    Schema,
+    _Invalid,
+    default_results_dir,
+    read_results,
+    tournament_identity,
+)
+from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, deal_seed
 from lcanalysis.tournaments.stats import bradley_terry, head_to_head
 
-RESULT_COLUMNS = ["pairing", "deal", "swap", "round", "seed", "colors", "player0", "player1", "starter",
-                  "score0", "score1", "turns", "capped"]
-TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1", "cpu_ms_per_move0", "cpu_ms_per_move1",
-                  "max_cpu_ms0", "max_cpu_ms1"]
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent by name and options, cheap to send to another process; ``label`` names it in tables."""
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-    label: str = ""
-
-    @classmethod
-    def of(cls, spec: str | AgentSpec | dict[str, Any]) -> AgentSpec:
-        if isinstance(spec, AgentSpec):
-            return spec
-        if isinstance(spec, str):
-            return cls(spec, (), spec)
-        if isinstance(spec, dict):
-            d = dict(spec)
-            name = d.pop("name")
-            label = d.pop("label", "")
-            opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
-            if not label:
-                label = name + "".join(f",{k}={v}" for k, v in opts if k != "cmd")
-            return cls(name, opts, label)
-        raise TypeError(f"an agent is a name, a dict with 'name', or an AgentSpec; got {spec!r}")
-
-    def make(self) -> Agent:
-        opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options}
-        return make_agent(self.name, **opts)
-
-
-def deal_seed(seed: int, deal: int, round_number: int = 1) -> int:
-    """The shuffle seed of a deal (and of each round of a match): the same for every pairing."""
-    ss = np.random.SeedSequence([int(seed), int(deal), int(round_number)])
-    return int(ss.generate_state(1, dtype=np.uint32)[0])
+__all__ = ["RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "ResultsFileError", "ResultsLockedError",
+           "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed", "load_results",
+           "play_match", "play_round", "ratings", "round_robin", "run_tournament", "summarize", "time_per_move"]
 
 
 def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, starter: int = 0,
@@ -204,21 +187,6 @@ def _run_batch(jobs: list[Job], seed: int, rules: Rules) -> list[tuple[str, list
                 close()
 
 
-def _read_done(path: str) -> dict[str, list[dict[str, Any]]]:
-    done: dict[str, list[dict[str, Any]]] = {}
-    if not os.path.exists(path):
-        return done
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by an interruption: that job is played again
-            if isinstance(rec, dict) and "job" in rec and "rows" in rec:
-                done[rec["job"]] = rec["rows"]
-    return done
-
-
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=RESULT_COLUMNS + TIMING_COLUMNS)
     if len(df):
@@ -227,30 +195,90 @@ def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return df
 
 
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TournamentError(f"{name} must be a whole number, got {value!r}")
+    if not low <= int(value) <= high:
+        raise TournamentError(f"{name} must be {low}..{high}, got {value}")
+    return int(value)
+
+
+def _check_rules(rules: Any) -> Rules:
+    if rules is None:
+        return Rules(rounds=1)
+    if not isinstance(rules, Rules):
+        raise TournamentError(f"rules must be a Rules, got {type(rules).__name__}")
+    _whole("rules.rounds", rules.rounds, 1, MAX_ROUNDS)
+    _whole("rules.turn_cap", rules.turn_cap, 1, MAX_TURN_CAP)
+    return rules
+
+
+def _check_out(out: Any) -> str | None:
+    if out is None or out == "auto":
+        return out
+    if not isinstance(out, (str, os.PathLike)):
+        raise TournamentError(f"out must be a file name, 'auto' or None, got {out!r}")
+    path = os.fspath(out)
+    if not isinstance(path, str) or not path.strip():
+        raise TournamentError(f"out must be a file name, 'auto' or None, got {out!r}")
+    if os.path.isdir(path):
+        raise TournamentError(f"{path} is a directory; give a file name, e.g. {os.path.join(path, 'results.jsonl')}")
+    return path
+
+
 def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | None = None,
                    duplicate: bool = True, round_robin: bool = False, seed: int = 0,
                    executor: str | Executor | None = None, workers: int | None = None,
-                   out: str | None = None, progress: bool = True, batch: int | None = None,
-                   first_deal: int = 0) -> pd.DataFrame:
+                   out: str | os.PathLike[str] | None = None, progress: bool = True, batch: int | None = None,
+                   first_deal: int = 0, wait: bool = False, allow_code_change: bool = False,
+                   log: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
 
     ``agents``: two agents (names like ``"greedy"``, dicts like ``{"name": "search", "time_ms": 50}``,
     or ``AgentSpec``), or more with ``round_robin=True`` (every pair). ``duplicate``: each deal is
     played twice with the seats swapped. ``rules.rounds`` > 1 plays matches (a row per round).
-    ``out``: a JSON-lines file to append to and resume from (one line per finished deal and seating);
-    ``"auto"`` names one in ``data/`` after the agents and settings (the command line's default).
-    ``executor``: ``None`` for a process pool of ``workers`` (default: all cores), ``"serial"``,
-    or any ``concurrent.futures`` executor (a dask ``client.get_executor()`` works unchanged).
+    ``out``: a JSON-lines results file to append to and resume from (a header naming the
+    tournament, then one line per finished deal and seating; ``lcanalysis.tournaments.results``);
+    ``"auto"`` names one after the agents and settings in ``default_results_dir()``. A file of
+    another tournament is refused (``ResultsMismatchError``), and so is new work by changed agent
+    code unless ``allow_code_change``; a file another run is writing is refused
+    (``ResultsLockedError``) unless ``wait``. Lines that do not count are reported as
+    ``ResultsWarning`` and their jobs played again. ``log`` receives notes (where the results go,
+    how much was done, waiting for another run).
+    ``executor``: ``None`` for a process pool of ``workers`` (default: all cores; its workers exit
+    if this process dies), ``"serial"``, or any ``concurrent.futures`` executor (a dask
+    ``client.get_executor()`` works unchanged).
+
+    Every argument is checked before anything is played; a bad one raises ``TournamentError``
+    (a ``ValueError``).
     """
-    rules = rules or Rules(rounds=1)
-    specs = [AgentSpec.of(a) for a in agents]
+    rules = _check_rules(rules)
+    deals = _whole("deals", deals, 1, MAX_DEALS)
+    first_deal = _whole("first_deal", first_deal, 0, 2**31 - 1)
+    seed = _whole("seed", seed, 0, MAX_SEED)
+    if workers is not None:
+        workers = _whole("workers", workers, 1, MAX_WORKERS)
+    if batch is not None:
+        batch = _whole("batch", batch, 1, 1_000_000)
+    for name, flag in (("duplicate", duplicate), ("round_robin", round_robin), ("progress", progress),
+                       ("wait", wait), ("allow_code_change", allow_code_change)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TournamentError(f"{name} must be True or False, got {flag!r}")
+    if isinstance(executor, str) and executor != "serial":
+        raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+    if executor is not None and not isinstance(executor, (str, Executor)):
+        raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+    if isinstance(agents, (str, bytes, dict, AgentSpec)) or not isinstance(agents, Sequence):
+        raise TournamentError(f"agents must be a list of agents, got {agents!r}")
+    specs = [check_agent(a) for a in agents]
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
-        raise ValueError(f"agents need distinct labels, got {labels}")
+        raise TournamentError(f"agents need distinct labels, got {labels}")
     if len(specs) < 2:
-        raise ValueError("a tournament needs at least two agents")
+        raise TournamentError("a tournament needs at least two agents")
     if len(specs) > 2 and not round_robin:
-        raise ValueError("more than two agents: pass round_robin=True")
+        raise TournamentError("more than two agents: pass round_robin=True")
+    out = _check_out(out)
     pairs = list(combinations(range(len(specs)), 2)) if round_robin else [(0, 1)]
     jobs = [Job(k, specs[i], specs[j], d, s)
             for k, (i, j) in enumerate(pairs)
@@ -258,29 +286,51 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
             for s in ((0, 1) if duplicate else (0,))]
     if out == "auto":
         out = auto_path(specs, rules, seed, first_deal, deals, duplicate, round_robin)
-    done = _read_done(out) if out else {}
-    rows = [r for job in jobs if job.key in done for r in done[job.key]]
-    todo = [job for job in jobs if job.key not in done]
-    if out:
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    identity = tournament_identity(specs, rules, seed, duplicate, round_robin)
+    schema = Schema(identity)
+    results = ResultsFile(out, identity, wait=wait, log=log).open() if out else None
+    try:
+        done = results.done if results is not None else {}
+        if results is not None:
+            for problem in results.problems:
+                warnings.warn(problem, ResultsWarning, stacklevel=2)
+        rows = [r for job in jobs if job.key in done for r in done[job.key]]
+        todo = [job for job in jobs if job.key not in done]
+        if results is not None:
+            results.check_code(allow_code_change, will_write=bool(todo))
+            if log:
+                log(f"results: {out}: {len(jobs) - len(todo)} of {len(jobs)} deal-seatings already played, "
+                    f"{len(todo)} to play")
+        _play(todo, jobs, rows, seed, rules, schema, results, executor, workers, batch, progress)
+    finally:
+        if results is not None:
+            results.close()
+    return _frame(rows)
+
+
+def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: int, rules: Rules, schema: Schema,
+          results: ResultsFile | None, executor: str | Executor | None, workers: int | None, batch: int | None,
+          progress: bool) -> None:
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="rounds" if rules.rounds == 1 else "matches",
                    unit="deal-seat")
-    fh = open(out, "a+", encoding="utf-8") if out else None  # noqa: SIM115 - closed in the finally below
-    if fh is not None and fh.tell() > 0:
-        fh.seek(fh.tell() - 1)
-        if fh.read(1) != "\n":  # a line cut short by an interruption: start a fresh line
-            fh.write("\n")
+    wanted = {job.key for job in todo}
 
-    def collect(results: list[tuple[str, list[dict[str, Any]]]]) -> None:
-        for key, job_rows in results:
+    def collect(batch_results: list[tuple[str, list[dict[str, Any]]]]) -> None:
+        for key, job_rows in batch_results:
+            if key not in wanted:
+                raise TournamentError(f"job {key} came back twice or was never asked for")  # an executor's bug
+            wanted.discard(key)
+            try:
+                schema.record({"job": key, "rows": job_rows})
+            except _Invalid as exc:  # a bug in playing, never written
+                raise TournamentError(f"a played job does not fit the results schema: {exc}") from None
             rows.extend(job_rows)
-            if fh:
-                fh.write(json.dumps({"job": key, "rows": job_rows}) + "\n")
-                fh.flush()
+            if results is not None:
+                results.append(key, job_rows)
             if bar is not None:
                 bar.update(1)
 
@@ -288,12 +338,11 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
         if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
             for job in todo:
                 collect(_run_batch([job], seed, rules))
-        else:
+        elif todo:
             own = executor is None
             n_workers = workers or os.cpu_count() or 1
-            if isinstance(executor, str):
-                raise ValueError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
-            ex: Executor = ProcessPoolExecutor(max_workers=n_workers) if executor is None else executor
+            fds = (results.fileno(),) if results is not None else ()
+            ex: Executor = worker_pool(n_workers, close_fds=fds) if executor is None else executor  # type: ignore[assignment]
             size = batch or max(1, min(16, len(todo) // (4 * n_workers) or 1))
             try:
                 futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules) for i in range(0, len(todo), size)]
@@ -303,23 +352,33 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
                 if own:
                     ex.shutdown(cancel_futures=True)
     finally:
-        if fh:
-            fh.close()
         if bar is not None:
             bar.close()
-    return _frame(rows)
+
+
+def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """The rows of a results file, every line checked against the tournament its header (or, for
+    a legacy file, its ``.cmd``) names; lines that do not count are reported as ``ResultsWarning``.
+    The tournament itself is in ``df.attrs["identity"]``. Reads as the file is, without a lock."""
+    identity, done, problems = read_results(os.fspath(path))
+    for problem in problems:
+        warnings.warn(problem, ResultsWarning, stacklevel=2)
+    df = _frame([r for job_rows in done.values() for r in job_rows])
+    df.attrs["identity"] = identity
+    return df
 
 
 def auto_path(specs: Sequence[AgentSpec], rules: Rules, seed: int, first_deal: int, deals: int,
-              duplicate: bool, robin: bool, folder: str = "data") -> str:
-    """The results file ``out="auto"`` uses: named after the agents and settings, in ``data/``, so
-    running the same command again resumes it."""
+              duplicate: bool, robin: bool, folder: str | None = None) -> str:
+    """The results file ``out="auto"`` uses: named after the agents and settings, in ``folder``
+    (default: ``default_results_dir()``, a user data folder), so that running the same command
+    again resumes it."""
     import re
 
     names = "_".join(re.sub(r"[^A-Za-z0-9=.,-]+", "-", s.label) for s in specs)
     tag = f"{rules.colors}c_{rules.rounds}r_cap{rules.turn_cap}_seed{seed}_deals{first_deal}-{first_deal + deals - 1}"
     tag += ("" if duplicate else "_single") + ("_rr" if robin else "")
-    return os.path.join(folder, f"tournament_{names}_{tag}.jsonl")
+    return os.path.join(default_results_dir() if folder is None else folder, f"tournament_{names}_{tag}.jsonl")
 
 
 def round_robin(agents: Sequence[Any], deals: int = 100, **kwargs: Any) -> pd.DataFrame:
@@ -389,5 +448,3 @@ def time_per_move(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-
-_unused = (field, Iterable)

@@ -1,0 +1,88 @@
+"""The options of ``lcanalysis tournament``, in one place: the command line parses them here,
+and so does the reader of a legacy results file's ``.cmd`` (the command that wrote it), so both
+read a command the same way, defaults included. Every option is checked as it is parsed: a bad
+value is a ``UsageError`` saying what is allowed."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from lcanalysis.game.rules import Rules
+from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
+
+#: bounds of the tournament's settings (the library's run_tournament checks the same)
+MAX_DEALS = 1_000_000
+MAX_ROUNDS = 100
+MAX_TURN_CAP = 10_000
+MAX_SEED = 2**63 - 1
+MAX_WORKERS = 1024
+
+
+class UsageError(TournamentError):
+    """A command-line option that cannot be read."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse would print and exit: raise instead
+        raise UsageError(message)
+
+
+def whole(name: str, low: int, high: int) -> Any:
+    """An argparse type: a whole number ``low..high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be {low}..{high}, got {value}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="lcanalysis tournament",
+                 description="Play agents against each other on duplicate deals. Results go to a JSON-lines "
+                             "file that names its tournament (agents, rules, seed, code version) and that "
+                             "running the same command again resumes.")
+    ap.add_argument("agents", nargs="+", help="agent names, e.g. heuristic greedy search:time_ms=50 "
+                                              "or 'external:python mybot.py'")
+    ap.add_argument("--deals", type=whole("--deals", 1, MAX_DEALS), default=100,
+                    help="deals per pairing (each played twice with the seats swapped unless --no-duplicate)")
+    ap.add_argument("--first-deal", type=whole("--first-deal", 0, 2**31 - 1), default=0,
+                    help="number of the first deal (deals are numbered; a file may hold several ranges)")
+    ap.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions")
+    ap.add_argument("--rounds", type=whole("--rounds", 1, MAX_ROUNDS), default=1,
+                    help="1 for single rounds, 3 for matches")
+    ap.add_argument("--turn-cap", type=whole("--turn-cap", 1, MAX_TURN_CAP), default=200,
+                    help="a round stops (scored as it stands, counted as capped) after this many turns")
+    ap.add_argument("--no-duplicate", action="store_true", help="play each deal once, not twice with seats swapped")
+    ap.add_argument("--seed", type=whole("--seed", 0, MAX_SEED), default=0, help="the seed every deal derives from")
+    ap.add_argument("--workers", type=whole("--workers", 1, MAX_WORKERS), default=None,
+                    help="worker processes (default: one per core; 1 plays in this process)")
+    ap.add_argument("--out", default="auto",
+                    help="JSON-lines results file to append to and resume from (default: a file named after "
+                         "the agents and settings in $XDG_DATA_HOME/lcanalysis/tournaments, "
+                         "~/.local/share/lcanalysis/tournaments if unset; 'none' to keep nothing)")
+    ap.add_argument("--wait", action="store_true",
+                    help="if another run is writing the results file, wait for it instead of refusing")
+    ap.add_argument("--allow-code-change", action="store_true",
+                    help="go on with a results file played by another version of the agents' code "
+                         "(the change is recorded in the file)")
+    ap.add_argument("--csv", default=None, help="also write the table as CSV")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    return ap
+
+
+def settings(ns: argparse.Namespace) -> tuple[list[AgentSpec], Rules, int, bool, bool]:
+    """The tournament a parsed command names: ``(agents, rules, seed, duplicate, round_robin)``,
+    every agent checked (``check_agent``)."""
+    specs = [check_agent(parse_agent(a)) for a in ns.agents]
+    if len(specs) < 2:
+        raise UsageError("a tournament needs at least two agents")
+    rules = Rules(colors=ns.colors, rounds=ns.rounds, turn_cap=ns.turn_cap)
+    return specs, rules, ns.seed, not ns.no_duplicate, len(specs) > 2

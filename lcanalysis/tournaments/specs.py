@@ -1,0 +1,200 @@
+"""What a tournament is made of, checked before any round is played: agents by name and options
+(``AgentSpec``, and the command line's ``NAME:OPTION=VALUE,...`` syntax), the deal seeds, and the
+tournament's own error type.
+
+    >>> AgentSpec.of(parse_agent("search:time_ms=50,width=8")).label
+    'search:time_ms=50,width=8'
+    >>> check_agent(parse_agent("search:width=abc"))
+    Traceback (most recent call last):
+    ...
+    lcanalysis.tournaments.specs.TournamentError: agent 'search:width=abc': width must be a whole number, got 'abc'
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.agents import AGENTS, Agent, make_agent
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be run as asked: a bad argument, or a results file that belongs
+    to another tournament, is broken, or is being written by another run. The message says what
+    is wrong and how to go on."""
+
+
+def deal_seed(seed: int, deal: int, round_number: int = 1) -> int:
+    """The shuffle seed of a deal (and of each round of a match): the same for every pairing."""
+    ss = np.random.SeedSequence([int(seed), int(deal), int(round_number)])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent by name and options, cheap to send to another process; ``label`` names it in tables."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+    label: str = ""
+
+    @classmethod
+    def of(cls, spec: str | AgentSpec | dict[str, Any]) -> AgentSpec:
+        if isinstance(spec, AgentSpec):
+            return spec
+        if isinstance(spec, str):
+            return cls(spec, (), spec)
+        if isinstance(spec, dict):
+            d = dict(spec)
+            if "name" not in d:
+                raise TournamentError(f"an agent given as a dict needs a 'name', got {spec!r}")
+            name = d.pop("name")
+            label = d.pop("label", "")
+            opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
+            if not label:
+                label = name + "".join(f",{k}={v}" for k, v in opts if k != "cmd")
+            return cls(name, opts, label)
+        raise TournamentError(f"an agent is a name, a dict with 'name', or an AgentSpec; got {spec!r}")
+
+    def make(self) -> Agent:
+        opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options}
+        return make_agent(self.name, **opts)
+
+    def to_identity(self) -> dict[str, Any]:
+        """The agent as a results file records it: name, options (JSON values) and label."""
+        return {"name": self.name, "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options},
+                "label": self.label}
+
+
+_SPEC_HELP = "write NAME or NAME:OPTION=VALUE[,OPTION=VALUE...], e.g. search:time_ms=50,width=8"
+
+
+def parse_agent(text: str) -> str | dict[str, Any]:
+    """The command line's agent syntax: ``search``, ``search:time_ms=50,width=8`` or
+    ``external:CMD ...`` (a program speaking the bot protocol). Values are whole numbers,
+    numbers or words. A malformed spec raises ``TournamentError``."""
+    if not isinstance(text, str) or not text.strip():
+        raise TournamentError(f"an agent name is empty; {_SPEC_HELP}")
+    if text.startswith("external:"):
+        cmd = text.split(":", 1)[1]
+        if not cmd.split():
+            raise TournamentError("agent 'external:' names no program; write e.g. 'external:python mybot.py'")
+        return {"name": "external", "cmd": cmd.split(), "label": "external:" + cmd}
+    if ":" not in text:
+        return text
+    name, opts = text.split(":", 1)
+    if not name:
+        raise TournamentError(f"agent {text!r} has no name before ':'; {_SPEC_HELP}")
+    d: dict[str, Any] = {"name": name}
+    for item in opts.split(","):
+        if "=" not in item:
+            what = f"option {item!r} has no value" if item else "an option is empty"
+            raise TournamentError(f"agent {text!r}: {what}; {_SPEC_HELP}")
+        k, v = item.split("=", 1)
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
+            raise TournamentError(f"agent {text!r}: {k!r} is not an option name; {_SPEC_HELP}")
+        if k in ("name", "label"):
+            raise TournamentError(f"agent {text!r}: {k!r} cannot be set as an option")
+        if k in d:
+            raise TournamentError(f"agent {text!r}: option {k!r} is given twice")
+        if not v:
+            raise TournamentError(f"agent {text!r}: option {k!r} has no value; {_SPEC_HELP}")
+        try:
+            d[k] = int(v)
+        except ValueError:
+            try:
+                d[k] = float(v)
+            except ValueError:
+                d[k] = v
+    d["label"] = text
+    return d
+
+
+def _is_json_value(v: Any) -> bool:
+    if v is None or isinstance(v, (bool, str)):
+        return True
+    if isinstance(v, int):
+        return True
+    if isinstance(v, float):
+        return math.isfinite(v)
+    if isinstance(v, (tuple, list)):
+        return all(_is_json_value(x) for x in v)
+    return False
+
+
+def _agent_class(name: str) -> type:
+    if name == "external":
+        from lcanalysis.agents.protocol import ExternalAgent
+
+        return ExternalAgent
+    return type(make_agent(name))
+
+
+def _check_type(annotation: Any, key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for a parameter annotated ``annotation`` (a string: the agents
+    module uses postponed annotations), or None."""
+    ann = str(annotation)
+    if value is None:
+        return None if "None" in ann else f"{key} must be given a value"
+    if ann.startswith("int"):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            return f"{key} must be a whole number, got {value!r}"
+    elif ann.startswith("float"):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            return f"{key} must be a number, got {value!r}"
+        if not math.isfinite(float(value)):
+            return f"{key} must be a finite number, got {value!r}"
+    return None
+
+
+def check_agent(spec: Any) -> AgentSpec:
+    """``spec`` as an ``AgentSpec`` once it is known to make an agent: a known name, known options
+    of the right types (JSON values, since a results file records them), and a constructor that
+    accepts them. Raises ``TournamentError`` naming the agent and what is wrong."""
+    s = AgentSpec.of(spec)
+    label = s.label or s.name
+    if not isinstance(s.name, str) or not s.name:
+        raise TournamentError(f"agent {label!r}: the name must be a non-empty string")
+    if not isinstance(s.label, str) or not s.label:
+        raise TournamentError(f"agent {s.name!r}: the label must be a non-empty string")
+    if s.name != "external" and s.name not in AGENTS:
+        raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)} "
+                              "or 'external:COMMAND' (a program speaking the bot protocol)")
+    try:
+        params = dict(inspect.signature(_agent_class(s.name)).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - every agent class has a signature
+        params = {}
+    named = {k: p for k, p in params.items() if p.kind is not p.VAR_KEYWORD}
+    any_kw = next((p for p in params.values() if p.kind is p.VAR_KEYWORD), None)
+    for key, value in s.options:
+        if not isinstance(key, str) or not key:
+            raise TournamentError(f"agent {label!r}: option names are strings, got {key!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise TournamentError(f"agent {label!r}: {key} must be a finite number, got {value!r}")
+        if not _is_json_value(value):
+            raise TournamentError(f"agent {label!r}: option {key}={value!r} is not a plain value "
+                                  "(a number, a word, true/false, or a list of them)")
+        p = named.get(key) or any_kw
+        if p is None:
+            known = ", ".join(named) or "none"
+            raise TournamentError(f"agent {label!r}: unknown option {key!r}; known options: {known}")
+        problem = _check_type(p.annotation, key, value)
+        if problem:
+            raise TournamentError(f"agent {label!r}: {problem}")
+    if s.name == "external":
+        cmd = dict(s.options).get("cmd")
+        if not cmd or (isinstance(cmd, str) and not cmd.split()):
+            raise TournamentError(f"agent {label!r}: an external agent needs a command ('cmd')")
+    try:
+        agent = s.make()  # builds only: an external program is started on its first turn
+    except (TypeError, ValueError) as exc:  # AgentError is a ValueError
+        raise TournamentError(f"agent {label!r}: {exc}") from None
+    close = getattr(agent, "close", None)
+    if close:
+        close()
+    return s
