@@ -4,7 +4,7 @@ Pick one by name::
 
     >>> from lcanalysis.agents import make_agent, AGENTS
     >>> AGENTS
-    ('random', 'greedy', 'heuristic', 'search')
+    ('random', 'greedy', 'heuristic', 'search', 'match')
     >>> agent = make_agent("heuristic")
 
 ``agent.choose(view, seed, time_ms=None)`` returns a ``Move`` legal in the view. The same view
@@ -13,6 +13,7 @@ and seed give the same move. See docs/agents.md for the designs and their measur
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ from lcanalysis.game.view import View
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 
-AGENTS = ("random", "greedy", "heuristic", "search")
+AGENTS = ("random", "greedy", "heuristic", "search", "match")
 
 class AgentError(ValueError):
     """An unknown agent name or option."""
@@ -196,6 +197,8 @@ _FACTORIES: dict[str, Callable[..., Agent]] = {
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "search": SearchAgent,
+    # the search agent choosing by match-winning chance (agents/match_aware.py, imported when asked for)
+    "match": lambda **options: importlib.import_module("lcanalysis.agents.match_aware").MatchAwareAgent(**options),
 }
 
 

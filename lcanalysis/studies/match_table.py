@@ -101,7 +101,7 @@ def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson 95% interval of a frequency ``p`` over ``n`` matches (draws count half)."""
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def check_matches(equity: MatchEquity, matches: Any, rounds: int = 3,

@@ -1,0 +1,97 @@
+"""The match-aware agent: the search agent's candidates and play-outs, chosen by match-winning chance.
+
+In a match the goal is to win the match, not the most points: far behind in the last round a
+gamble that usually scores less but sometimes wins is worth more than a safe turn, far ahead the
+safe turn is. ``MatchAwareAgent`` is the search agent (``SearchAgent``: the heuristic's best
+``width`` turns, played out in shared sampled worlds, the same budget, the same caution rule and
+the same exact endgame solver) with one change: every world's final round difference is turned
+into the match equity at the end of the round (``match_equity.match_values``: P(win the match)
++ half P(draw), from the running totals in ``view.match``, the rounds left and the next starter
+under the rules), and turns are compared by that. A position without a match score, and a match
+already decided in every world, are played by points exactly as the search agent plays them.
+
+Information: it sees only its ``View`` (the match score is public).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.agents import SearchAgent, _as_seed, _check_view
+from lcanalysis.game.moves import Move
+from lcanalysis.game.view import View
+from lcanalysis.match_equity import MatchEquity, MatchEquityError, match_state
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts
+
+
+def cautious_pick(values: list[np.ndarray], caution: float) -> int:
+    """Index of the turn to play among ``values`` (per-world outcomes, index 0 the heuristic's own
+    choice): another turn only when its paired mean difference from turn 0 exceeds ``caution``
+    standard errors, the largest such margin winning (``SearchAgent``'s rule); 0 otherwise."""
+    best, best_score = 0, 0.0
+    ref = values[0]
+    for j in range(1, len(values)):
+        d = values[j] - ref[: len(values[j])]
+        if len(d) < 2:
+            continue
+        score = d.mean() - caution * d.std(ddof=1) / np.sqrt(len(d))
+        if score > best_score:
+            best, best_score = j, score
+    return best
+
+
+class MatchAwareAgent(SearchAgent):
+    """The search agent choosing by match-winning chance (module docstring).
+
+    Options: those of ``SearchAgent`` (``width``, ``time_ms``, ``endgame``, ``caution``, ...) and
+    ``table``: a match equity file (default: the shipped ``lcanalysis/data/match_equity.json``).
+    """
+
+    name = "match"
+
+    def __init__(self, table: str | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        self.table = table
+
+    def equity(self, view: View) -> MatchEquity:
+        return MatchEquity.load(self.table, rules=view.rules)
+
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
+        view = _check_view(view)
+        if not view.match or (self.endgame and view.deck_count <= self.endgame):
+            return super().choose(view, rng_or_seed, time_ms)
+        try:
+            state = match_state(view)
+        except MatchEquityError:  # a round past the rules' last: nothing but points to play for
+            return super().choose(view, rng_or_seed, time_ms)
+        eq = self.equity(view)
+        seed = _as_seed(rng_or_seed)
+        cands = self.candidates(view)
+        if len(cands) == 1:
+            return Move.from_code(int(cands[0]), view.colors)
+        r = Rollouts(view, cands, seed, self.params, self.bias)
+
+        def match_value(k: int) -> np.ndarray:
+            return np.asarray(eq.after_round(state.lead + r.samples[k], state.rounds_left_after, state.i_started),
+                              dtype=np.float64)
+
+        # the search agent's budget and schedule: half on every candidate, half on the finalists
+        budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
+        k = len(cands)
+        n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
+        r.sample(n1)
+        first = np.array([match_value(j).mean() for j in range(k)])
+        points = r.means()
+        order = np.lexsort((-points, -first))  # by match chance, points breaking ties
+        top = np.union1d([0], order[: min(self.finalists, k)])  # the heuristic's own choice stays in
+        n2 = int(min(self.max_worlds, n1 + budget * 0.5 // len(top)))
+        r.sample(n2, top)
+        values = [match_value(int(j)) for j in top]
+        pick = cautious_pick(values, self.caution)
+        if pick == 0 and all(np.ptp(v - values[0][: len(v)]) == 0 and v.mean() == values[0][: len(v)].mean()
+                             for v in values[1:]):
+            # every finalist wins the match in exactly the same worlds: the points decide
+            pick = cautious_pick([r.samples[int(j)] for j in top], self.caution)
+        return Move.from_code(int(cands[int(top[pick])]), view.colors)

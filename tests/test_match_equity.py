@@ -1,0 +1,353 @@
+"""The match equity table, match values of play-outs, match-aware ranking and the match-aware agent."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lcanalysis.agents import make_agent
+from lcanalysis.game.match import Match
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.match_equity import (
+    TABLE_PATH,
+    MatchEquity,
+    MatchEquityError,
+    match_analysis,
+    match_state,
+    match_values,
+    round_starter,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+LEADS = np.arange(-400, 401)
+
+
+@pytest.fixture(scope="module")
+def shipped() -> MatchEquity:
+    return MatchEquity.load()
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rounds_left", [1, 2, 3])
+@pytest.mark.parametrize("i_start", [True, False])
+def test_the_table_is_monotone_in_the_lead(shipped, rounds_left, i_start):
+    w = shipped.win_probability(LEADS, rounds_left, np.full(len(LEADS), i_start))
+    assert np.all(np.diff(w) >= -1e-12)
+    assert w[0] < 0.01 and w[-1] > 0.99  # and it spans from lost to won
+
+
+def test_with_no_rounds_left_the_lead_decides_exactly(shipped):
+    for i_start in (True, False):
+        assert shipped.win_probability(1, 0, i_start) == 1.0
+        assert shipped.win_probability(0, 0, i_start) == 0.5
+        assert shipped.win_probability(-1, 0, i_start) == 0.0
+        assert shipped.outcome(0, 0, i_start) == (0.0, 1.0, 0.0)
+        assert shipped.outcome(7, 0, i_start) == (1.0, 0.0, 0.0)
+        assert shipped.outcome(-7, 0, i_start) == (0.0, 0.0, 1.0)
+
+
+def test_my_equity_and_the_opponents_add_up_to_one(shipped):
+    """The opponent at -lead starts next exactly when I do not: the two equities add to 1, starter
+    effect or not (ties count half for both)."""
+    for n in (1, 2, 3):
+        for i_start in (True, False):
+            mine = shipped.win_probability(LEADS, n, np.full(len(LEADS), i_start))
+            theirs = shipped.win_probability(-LEADS, n, np.full(len(LEADS), not i_start))
+            np.testing.assert_allclose(mine + theirs, 1.0, atol=1e-12)
+
+
+def test_a_symmetric_round_without_starter_effect_gives_a_symmetric_table():
+    rng = np.random.default_rng(3)
+    half = rng.integers(1, 50, 40).astype(float)
+    diffs = np.arange(-40, 41)
+    weights = np.concatenate([half[::-1], [7.0], half])  # weight(d) == weight(-d)
+    eq = MatchEquity.from_counts(dict(zip(diffs.tolist(), weights.tolist())))
+    for n in (1, 2, 3):
+        for i_start in (True, False):
+            p = eq.win_probability(LEADS, n, np.full(len(LEADS), i_start))
+            q = eq.win_probability(-LEADS, n, np.full(len(LEADS), i_start))
+            np.testing.assert_allclose(p + q, 1.0, atol=1e-12)
+        np.testing.assert_allclose(eq.table(n, True, LEADS), eq.table(n, False, LEADS), atol=1e-12)
+    assert eq.win_probability(0, 3, True) == pytest.approx(0.5, abs=1e-12)
+
+
+def _brute_force(pmf: dict[int, float], lead: int, rounds_left: int, i_start: bool, tied_start: str
+                 ) -> tuple[float, float]:
+    """(P(win), P(draw)) by enumerating every sequence of round results, the starters chosen by the
+    game's own ``Match`` (player 0 is "me", ahead by ``lead``; the first round's starter is given)."""
+    win = draw = 0.0
+    for seq in itertools.product(pmf.items(), repeat=rounds_left):
+        m = Match(rules=Rules(rounds=rounds_left, tied_start=tied_start), first_starter=0 if i_start else 1)
+        m.totals = [lead, 0]
+        prob = 1.0
+        for d, p in seq:
+            starter = m.next_starter()
+            m.record((d, 0) if starter == 0 else (0, d), starter)  # d: starter minus other
+            prob *= p
+        w = m.winner()
+        win += prob * (w == 0)
+        draw += prob * (w is None)
+    return win, draw
+
+
+@pytest.mark.parametrize("tied_start", ["alternate", "same"])
+def test_the_dynamic_programme_equals_brute_force_enumeration(tied_start):
+    pmf = {-7: 0.2, -2: 0.1, 0: 0.15, 3: 0.3, 9: 0.25}  # a starter edge and level rounds
+    eq = MatchEquity(np.array(list(pmf)), np.array(list(pmf.values())), tied_start)
+    for n in (1, 2, 3):
+        for lead in range(-25, 26):
+            for i_start in (True, False):
+                w, d = _brute_force(pmf, lead, n, i_start, tied_start)
+                got_w, got_d, got_l = eq.outcome(lead, n, i_start)
+                assert got_w == pytest.approx(w, abs=1e-12) and got_d == pytest.approx(d, abs=1e-12)
+                assert got_l == pytest.approx(1 - w - d, abs=1e-12)
+                assert eq.win_probability(lead, n, i_start) == pytest.approx(w + d / 2, abs=1e-12)
+
+
+def test_the_tie_rule_matters_only_through_level_totals():
+    pmf = {-10: 0.25, 0: 0.25, 10: 0.5}
+    alt = MatchEquity.from_counts(pmf, "alternate")
+    same = MatchEquity.from_counts(pmf, "same")
+    # a level total after the round: "alternate" hands the next round to the other player
+    assert alt.after_round(0, 1, True) == pytest.approx(0.25 * 1 + 0.25 * 0.5 + 0.5 * 0)  # the opponent starts
+    assert same.after_round(0, 1, True) == pytest.approx(0.25 * 0 + 0.25 * 0.5 + 0.5 * 1)  # I start again
+    assert alt.after_round(10, 1, True) == same.after_round(10, 1, True)
+
+
+def test_bad_arguments_are_refused(shipped):
+    with pytest.raises(MatchEquityError):
+        shipped.win_probability(1.5, 1, True)
+    with pytest.raises(MatchEquityError):
+        shipped.win_probability(0, -1, True)
+    with pytest.raises(MatchEquityError):
+        MatchEquity(np.array([1, 2]), np.array([0.5, 0.6]))
+
+
+# --- the shipped file ------------------------------------------------------------------------
+
+
+def test_the_shipped_file_records_its_making_and_has_a_copy_in_data():
+    data = json.loads(TABLE_PATH.read_text())
+    assert data["simulated_rounds"] == 2 * data["deals"] >= 100_000
+    assert sum(data["round_difference"]["counts"]) == data["simulated_rounds"]
+    assert 0 < data["stderr"]["max"] < 0.02
+    assert data["command"].startswith("lcanalysis studies match-table")
+    copy_in_data = ROOT / "data" / "match_equity.json"
+    assert copy_in_data.read_text() == TABLE_PATH.read_text()
+    assert (ROOT / "data" / "match_equity.json.cmd").read_text().strip() == data["command"]
+    # the check against directly simulated matches, as recorded: no bin off by more than 4 errors
+    zs = [r["z"] for r in data["check"]["rows"] if r["z"] is not None and np.isfinite(r["z"])]
+    assert len(zs) >= 10 and max(abs(z) for z in zs) < 4
+
+
+def test_the_loader_rebuilds_the_printed_table_and_refuses_a_stale_one(tmp_path):
+    data = json.loads(TABLE_PATH.read_text())
+    eq = MatchEquity.load()
+    cols = data["table"]["columns"]
+    rows = np.array(data["table"]["rows"])
+    for j, col in enumerate(cols):
+        n, who = col.split(":")
+        np.testing.assert_allclose(eq.table(int(n), who == "me", data["table"]["leads"]), rows[:, j], atol=6e-5)
+    data["table"]["rows"][60][2] += 0.01
+    bad = tmp_path / "stale.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(MatchEquityError, match="does not follow"):
+        MatchEquity.load(bad)
+
+
+@pytest.mark.slow
+def test_the_table_predicts_directly_simulated_matches(shipped):
+    """The modelling assumption (rounds independent given the starter) against 3-round matches
+    played out in full: the mean of (result - table) after rounds 1 and 2 is within 4 standard
+    errors of 0."""
+    from lcanalysis.studies.match_table import calibration, check_matches, simulate_match_rounds
+
+    played = simulate_match_rounds(1500, seed=11)
+    cal = calibration(shipped, played)
+    assert abs(cal["after round 1: z"]) < 4 and abs(cal["after round 2: z"]) < 4
+    rows = check_matches(shipped, played)
+    assert set(rows["after_round"]) == {1, 2}
+    assert (rows["low95"] <= rows["observed"] + 1e-12).all() and (rows["observed"] <= rows["high95"] + 1e-12).all()
+
+
+# --- match values of play-outs ------------------------------------------------------------------
+
+
+def _view_at_deal(totals, rnd, starter=0, rules=None):
+    pos = Position.deal(5, rules or Rules(), starter)
+    pos.match = {"round": rnd, "totals": list(totals)}
+    return pos
+
+
+def test_match_values_by_hand():
+    """Round 2 of 3, totals level, the mover started this round. One round left after it, the
+    round difference (starter minus other) is -10, 0 or +10 with chances 1/4, 1/4, 1/2."""
+    eq = MatchEquity.from_counts({-10: 0.25, 0: 0.25, 10: 0.5}, "alternate")
+    pos = _view_at_deal([20, 20], 2, starter=0)
+    view = pos.view(0)
+    assert round_starter(view) == 0
+    samples = np.array([-5.0, 0.0, 5.0, 10.0])
+    # -5: behind, the opponent starts: final -5+10, -5, -5-10 -> 1/4
+    # 0: level, I started, so the opponent starts: final +10, 0, -10 -> 1/4 + 1/8
+    # +5: ahead, I start: final -5, +5, +15 -> 3/4;  +10: final 0, 10, 20 -> 1/8 + 1/4 + 1/2
+    want = np.array([0.25, 0.375, 0.75, 0.875])
+    np.testing.assert_allclose(match_values(samples, view, eq), want)
+    assert np.mean(match_values(samples, view, eq)) == pytest.approx(0.5625)
+    same = MatchEquity.from_counts({-10: 0.25, 0: 0.25, 10: 0.5}, "same")
+    np.testing.assert_allclose(match_values(samples, view, same), [0.25, 0.625, 0.75, 0.875])
+    # a list of candidates' samples gives a list back
+    got = match_values([samples, samples[:2]], view, eq)
+    assert len(got) == 2 and np.allclose(got[1], want[:2])
+
+
+def test_match_values_in_the_last_round_are_win_draw_loss_and_seen_from_the_mover(shipped):
+    pos = _view_at_deal([30, 20], 3, starter=1)
+    view = pos.view(1)  # player 1 to move, 10 behind
+    assert match_state(view).lead == -10 and match_state(view).rounds_left_after == 0
+    np.testing.assert_array_equal(match_values(np.array([-3, 9, 10, 11, 40]), view, shipped), [0, 0, 0.5, 1, 1])
+
+
+def test_the_round_starter_is_read_from_the_history():
+    pos = _view_at_deal([0, 0], 1, starter=1)
+    agent = make_agent("heuristic")
+    for turns in range(5):
+        v = pos.view(pos.to_move)
+        assert round_starter(v) == 1
+        assert match_state(v).i_started == (pos.to_move == 1)
+        pos.push(agent.choose(v, turns))
+    hand_entered = pos.view(pos.to_move)
+    hand_entered.history = []
+    assert round_starter(hand_entered) is None  # cards were drawn: no history, no telling
+
+
+def test_no_match_score_means_no_match_values(shipped):
+    view = Position.deal(2).view(0)
+    with pytest.raises(MatchEquityError, match="no match score"):
+        match_values(np.zeros(3), view, shipped)
+
+
+# --- match-aware ranking -----------------------------------------------------------------------
+
+
+class _FakeRollouts:
+    """Just what match_analysis reads from a Rollouts: samples and move names."""
+
+    def __init__(self, samples, names):
+        self.samples = [np.asarray(s, dtype=float) for s in samples]
+        self.names = names
+
+    def move(self, k):
+        return self.names[k]
+
+
+def test_match_ranking_disagrees_far_behind_in_the_last_round(shipped):
+    view = _view_at_deal([0, 30], 3, starter=0).view(0)  # 30 behind, last round
+    safe = [20, 20, 20, 20]  # +20 on average, never enough
+    gamble = [-20, -20, 40, -20]  # -5 on average, wins one world in four
+    a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
+    assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
+    best, other = a.moves
+    assert best.move == "-Y4/D" and best.match == 0.25 and best.match_loss == 0 and best.match_rank == 1
+    assert other.match == 0.0 and other.match_loss == 0.25 and other.points_rank == 1
+    assert other.points_loss == 0 and best.points_loss == pytest.approx(25.0)
+    # paired: the gamble minus the safe turn, world by world, is 0, 0, 1, 0
+    assert other.match_loss_stderr == pytest.approx(np.std([0, 0, 1, 0], ddof=1) / 2)
+    assert "behind by 30 in the last round" in a.verdict.lower() and "gambles more" in a.verdict
+    assert "-Y4/D" in a.verdict and "+R7/D" in a.verdict
+
+
+def test_identical_turns_have_a_zero_paired_error_and_agreement_is_said(shipped):
+    view = _view_at_deal([40, 10], 2, starter=0).view(0)
+    x = np.array([-30.0, 5.0, 12.0, 50.0, -8.0])
+    a = match_analysis(view, _FakeRollouts([x + 3, x], ["+B6/D", "-G2/D"]), shipped)
+    assert not a.disagree and a.best_match == a.best_points == "+B6/D"
+    worse = next(m for m in a.moves if m.move == "-G2/D")
+    assert worse.points_loss == pytest.approx(3.0) and worse.points_loss_stderr == pytest.approx(0.0, abs=1e-12)
+    assert worse.match_loss > 0
+    assert "agree" in a.verdict
+    assert json.dumps(a.to_dict())  # plain data for the JSON output
+
+
+def test_match_analysis_on_real_rollouts(shipped):
+    from lcanalysis.rollouts import Rollouts
+
+    pos = _view_at_deal([10, 70], 3, starter=0)
+    agent = make_agent("heuristic")
+    for t in range(16):
+        pos.push(agent.choose(pos.view(pos.to_move), t))
+    view = pos.view(pos.to_move)
+    cands = make_agent("search").candidates(view)
+    r = Rollouts(view, cands, seed=1)
+    r.sample(60)
+    a = match_analysis(view, r, shipped)
+    assert len(a.moves) == len(cands) and a.moves[0].match_loss == 0
+    assert sorted(m.match_rank for m in a.moves) == list(range(1, len(cands) + 1))
+    means = [m.match for m in a.moves]
+    assert means == sorted(means, reverse=True)
+    assert match_analysis(Position.deal(1).view(0), r, shipped) is None  # no match score: no match ranking
+
+
+# --- the match-aware agent -------------------------------------------------------------------------
+
+
+def _midround(seed, totals, rnd):
+    pos = Position.deal(seed)
+    pos.match = {"round": rnd, "totals": list(totals)}
+    agent = make_agent("heuristic")
+    for t in range(14):
+        pos.push(agent.choose(pos.view(pos.to_move), t))
+    return pos
+
+
+def _other_world(pos: Position, player: int, seed: int) -> Position:
+    """The same view for ``player``, with the opponent's unknown cards and the deck reshuffled."""
+    view = pos.view(player)
+    unseen = view.unseen()
+    order = np.random.default_rng(seed).permutation(len(unseen))
+    cards = [unseen[i] for i in order]
+    u = view.opponent_unknown
+    return view.complete(cards[:u], cards[u:])
+
+
+def test_the_match_agent_sees_only_its_view():
+    agent = make_agent("match", time_ms=5)
+    pos = _midround(7, [15, 60], 3)
+    p = pos.to_move
+    other = _other_world(pos, p, 3)
+    other.match = dict(pos.match)
+    assert other.hand(1 - p) != pos.hand(1 - p) or other.deck != pos.deck
+    assert other.view(p) == pos.view(p)
+    assert agent.choose(pos.view(p), 11) == agent.choose(other.view(p), 11)
+
+
+def test_the_match_agent_plays_like_the_search_agent_when_only_points_matter():
+    search = make_agent("search", time_ms=5)
+    match = make_agent("match", time_ms=5)
+    for seed in range(3):
+        pos = _midround(seed, [0, 0], 1)
+        no_match = copy.deepcopy(pos)
+        no_match.match = None
+        v = no_match.view(no_match.to_move)
+        assert match.choose(v, seed) == search.choose(v, seed)  # no match score: points
+        decided = copy.deepcopy(pos)
+        decided.match = {"round": 3, "totals": [900, 0] if pos.to_move == 0 else [0, 900]}
+        v = decided.view(decided.to_move)
+        assert match.choose(v, seed) == search.choose(v, seed)  # won in every world: points decide
+
+
+def test_the_match_agent_plays_legal_turns_through_a_match():
+    from lcanalysis.tournaments.runner import play_match
+
+    rules = Rules(rounds=3)
+    rows = play_match([make_agent("match", time_ms=2), make_agent("search", time_ms=2)], seed=3, deal=0,
+                      rules=rules)  # every turn goes through Position.push, which refuses an illegal one
+    assert [r["round"] for r in rows] == [1, 2, 3]
+    assert all(r["turns"] > 0 for r in rows)
