@@ -12,14 +12,17 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
 
 - the advisor (``lcanalysis.advisor.advise``, ``ADVISOR_SHARE`` of the time per decision, seed
   ``decision_seed(seed, round, index)``) names the **best** turn;
-- the best turn, the turn **played**, the **reference** turn (what the heuristic policy that plays
-  every rollout would play) and the advisor's second choice are then played out together in
-  fresh shared worlds (``Rollouts``, a seed independent of the advisor's, ``PAIR_SHARE`` of the
-  time): the **loss** is the paired mean difference best - played over those worlds and
-  ``loss_stderr`` the standard error of the paired differences. Fresh worlds make the loss an
-  unbiased estimate for the turn the advisor picked (no winner's curse), so it can come out
-  slightly negative when the played turn is as good: it is reported as it is, never clipped.
-  A played turn that *is* the best turn has loss 0 exactly;
+- the advisor's choice, the turn **played**, the **reference** turn (what the heuristic policy
+  that plays every rollout would play) and the advisor's second choice are then played out
+  together in fresh shared worlds (``Rollouts``, a seed independent of the advisor's,
+  ``PAIR_SHARE`` of the time). The advisor's choice stays the **best** turn unless one of the
+  others beats it there by more than ``MARK_SIGMAS`` standard errors of their paired difference
+  (a weak advisor at a small budget is overruled; ``advisor_best`` keeps its choice). The
+  **loss** is the paired mean difference best - played over the fresh worlds and ``loss_stderr``
+  the standard error of the paired differences. Fresh worlds keep the advisor's own winner's
+  curse out of the loss, so a loss can come out slightly negative when the played turn is as
+  good as the best (by at most ``MARK_SIGMAS`` standard errors): it is reported as it is,
+  never clipped. A played turn that *is* the best turn has loss 0 exactly;
 - with ``ENDGAME_CARDS`` (2) cards or fewer in the draw pile the exact view values of
   ``search.endgame_analysis`` answer instead (every split of the unseen cards enumerated, one
   more discard-pile draw allowed each); ``loss_stderr`` is then 0;
@@ -257,7 +260,7 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
             spread = max(values.values()) - min(values.values())
             ref_value = values.get(str(ref))
             return {
-                "best": best, "loss": exact.value - values[str(played)], "loss_stderr": 0.0,
+                "best": best, "advisor_best": best, "loss": exact.value - values[str(played)], "loss_stderr": 0.0,
                 "forced": len(exact.moves) == 1 or spread < 1e-9, "exact": True,
                 "method": f"exact view value ({exact.kind}), bounds {exact.bounds}",
                 "value_best": exact.value, "value_best_stderr": 0.0,
@@ -282,7 +285,7 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
     r = Rollouts(view, codes, seed=seed + 1)
     worlds = max(MIN_WORLDS, int(job.time * PAIR_SHARE * 1000 * ROLLOUTS_PER_MS / len(codes)))
     r.sample(worlds)
-    ib, ip, ir = names.index(best), names.index(str(played)), names.index(str(ref))
+    ia, ip, ir = names.index(best), names.index(str(played)), names.index(str(ref))
     means = r.means()
 
     def stderr_of(k: int) -> float:
@@ -292,6 +295,12 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
     def diff(a: int, b: int) -> tuple[float, float]:
         return (0.0, 0.0) if a == b else r.difference(a, b)
 
+    # the advisor's choice stays the best unless a turn beats it in the fresh worlds by more than
+    # MARK_SIGMAS standard errors of their paired difference: a loss is then never below zero by
+    # more than that much noise, and a played advisor's choice loses nothing
+    top = int(np.argmax(means))
+    margin, margin_se = diff(top, ia)
+    ib = top if top != ia and margin > MARK_SIGMAS * margin_se else ia
     loss, loss_se = diff(ib, ip)
     gain, gain_se = diff(ip, ir)
     alternatives: list[dict[str, Any]] = []
@@ -300,9 +309,12 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
         alternatives.append({"move": name, "value": float(means[k]), "loss": lk, "loss_stderr": sk})
     alternatives.sort(key=lambda a: -a["value"])
     return {
-        "best": best, "loss": loss, "loss_stderr": loss_se, "forced": forced, "exact": False,
+        "best": names[ib], "advisor_best": best, "loss": loss, "loss_stderr": loss_se, "forced": forced,
+        "exact": False,
         "method": (f"advisor ({analysis.nodes} rollouts, seed {seed}) picks the best; {len(names)} turns "
-                   f"played out in {worlds} fresh shared worlds (seed {seed + 1})"),
+                   f"played out in {worlds} fresh shared worlds (seed {seed + 1})"
+                   + ("" if ib == ia else f"; {names[ib]} beat the advisor's {best} there by {margin:.1f} ± "
+                                          f"{margin_se:.1f}")),
         "value_best": float(means[ib]), "value_best_stderr": stderr_of(ib),
         "value_played": float(means[ip]), "value_played_stderr": stderr_of(ip),
         "reference": str(ref), "value_reference": float(means[ir]), "value_reference_stderr": stderr_of(ir),
@@ -324,6 +336,7 @@ class Decision:
     player: int
     played: str
     best: str
+    advisor_best: str
     loss: float
     loss_stderr: float
     mark: str | None
