@@ -409,9 +409,14 @@ class ResultsFile:
         if os.path.isdir(path):
             example = os.path.join(path, "results.jsonl")
             raise TournamentError(f"{path} is a directory; give a file name, e.g. {example}")
-        folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
-        fh = open(path, "a+b")  # noqa: SIM115 - closed by close()
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise TournamentError(f"{path} is not a regular file; give a results file name (or 'none' to keep "
+                                  "nothing)")
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            fh = open(path, "a+b")  # noqa: SIM115 - closed by close()
+        except OSError as exc:
+            raise TournamentError(f"cannot write the results file {path}: {exc.strerror or exc}") from None
         self._fh = fh
         try:
             _lock(fh, path, self.wait, self.log)
