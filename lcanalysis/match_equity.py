@@ -412,7 +412,7 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     ``verdict`` says in one sentence whether the two rankings agree and, when they do not, by
     how much and why in the match's terms, e.g. "Behind by 60 in the last round, the match
     ranking prefers -Y4/D to the points favourite +R7/D: 14.0% against 11.5% to win the match
-    (+2.5 ± 0.6 points of percentage) for 1.9 ± 0.5 points less on average: it gambles more (a
+    (+2.5 ± 0.6 percentage points) for 1.9 ± 0.5 points less on average: it gambles more (a
     wider spread of scores)." A disagreement smaller than ``min_z`` paired standard errors is
     called a matter of noise.
     """
@@ -482,8 +482,10 @@ def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: lis
         style = "its spread of scores is about the same, shaped differently"
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
             f"{_pct(mv[bm].mean())} against {_pct(mv[bp].mean())} to win the match "
-            f"({100 * gain:+.1f} ± {100 * gain_se:.1f} points of percentage) for {cost:.1f} ± {cost_se:.1f} "
-            f"points less on average: {style}.")
+            f"({100 * gain:+.1f} ± {100 * gain_se:.1f} percentage points) "
+            + (f"for {cost:.1f} ± {cost_se:.1f} points less on average" if cost >= 0 else
+               f"and {-cost:.1f} ± {cost_se:.1f} points more on average in the worlds both were played in")
+            + f": {style}.")
     if not (gain_se > 0 and gain > min_z * gain_se):
         text += f" The difference is within the noise (less than {min_z:g} standard errors): a matter of taste."
     return text

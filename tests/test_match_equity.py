@@ -351,3 +351,23 @@ def test_the_match_agent_plays_legal_turns_through_a_match():
                       rules=rules)  # every turn goes through Position.push, which refuses an illegal one
     assert [r["round"] for r in rows] == [1, 2, 3]
     assert all(r["turns"] > 0 for r in rows)
+
+
+def test_the_tournament_summary_counts_matches_and_pairs_the_seatings_of_a_deal():
+    import pandas as pd
+
+    from lcanalysis.studies.match_table import match_tournament_summary
+
+    rows = []
+    # deal 0: A wins with seat 0 (+10 over the match) and loses with seat 1 (-5); deal 1: +3, then level
+    for deal, swap, diffs in [(0, 0, [5, 5, 0]), (0, 1, [-5, 0, 0]), (1, 0, [1, 1, 1]), (1, 1, [0, 0, 0])]:
+        for r, d in enumerate(diffs, 1):
+            a_seat0 = swap == 0
+            rows.append({"pairing": 0, "deal": deal, "swap": swap, "round": r, "player0": "A" if a_seat0 else "B",
+                         "player1": "B" if a_seat0 else "A", "score0": 50 + (d if a_seat0 else -d), "score1": 50})
+    s = match_tournament_summary(pd.DataFrame(rows), "A")
+    assert (s["matches"], s["deals"], s["won"], s["drawn"], s["lost"]) == (4, 2, 2, 1, 1)
+    assert s["match_win_rate"] == pytest.approx(0.625)  # deals: (1 + 0) / 2 and (1 + 1/2) / 2
+    assert s["stderr_by_deal"] == pytest.approx(0.125)  # sd of (0.5, 0.75) over sqrt(2)
+    assert s["mean_match_diff"] == pytest.approx(2.0)  # (10 - 5) / 2 and (3 + 0) / 2
+    assert s["low"] < 0.625 < s["high"] and s["wilson_low"] < 0.625 < s["wilson_high"]

@@ -305,3 +305,67 @@ def report(payload: dict[str, Any], file: Any = None) -> None:
                   + (f"z {r['z']:+.2f}" if r["z"] is not None else "z -- (all one way)"), file=out)
         for k, v in c["calibration"].items():
             print(f"  {k}: {v:+.4f}", file=out)
+
+
+# --- the match-aware agent against the points agent ---------------------------------------------
+
+
+def match_tournament_summary(df: Any, agent: str, conf: float = 0.95) -> dict[str, Any]:
+    """``agent``'s record in a tournament of matches (``run_tournament`` rows, ``rules.rounds`` > 1):
+    matches won, drawn, lost; the match-winning rate (draws half) with an interval over *deals*
+    (each duplicate deal's two seatings averaged into one sample, a t interval: the seatings share
+    the deal's luck, so they are not two independent matches) and the Wilson interval over
+    matches for comparison; the mean match score difference per match with its interval."""
+    from scipy import stats
+
+    rows = df[(df.player0 == agent) | (df.player1 == agent)]
+    sign = np.where(rows.player0 == agent, 1, -1)
+    rows = rows.assign(diff=sign * (rows.score0 - rows.score1).to_numpy())
+    per_match = rows.groupby(["pairing", "deal", "swap"])["diff"].sum()
+    result = _outcome(per_match.to_numpy())
+    per_deal = _mean_by_key(per_match.index.get_level_values("deal"), result)
+    diff_deal = _mean_by_key(per_match.index.get_level_values("deal"), per_match.to_numpy().astype(float))
+    n = len(per_deal)
+    t = float(stats.t.ppf(0.5 + conf / 2, n - 1)) if n > 1 else math.nan
+    mean = float(per_deal.mean())
+    se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    dmean = float(diff_deal.mean())
+    dse = float(diff_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    low, high = _wilson(float(result.mean()), len(result))
+    return {"agent": agent, "matches": len(result), "deals": n, "won": int((result == 1).sum()),
+            "drawn": int((result == 0.5).sum()), "lost": int((result == 0).sum()),
+            "match_win_rate": mean, "stderr_by_deal": se, "low": mean - t * se, "high": mean + t * se,
+            "wilson_low": low, "wilson_high": high,
+            "mean_match_diff": dmean, "diff_low": dmean - t * dse, "diff_high": dmean + t * dse}
+
+
+def _mean_by_key(keys: Any, values: np.ndarray) -> np.ndarray:
+    """The mean of ``values`` for each distinct key, in key order."""
+    keys = np.asarray(keys)
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    sums = np.bincount(inverse, weights=values, minlength=len(uniq))
+    counts = np.bincount(inverse, minlength=len(uniq))
+    return sums / counts
+
+
+def print_match_tournament(path: str, agent: str = "match:time_ms=20", file: Any = None) -> None:
+    """Print ``match_tournament_summary`` for a tournament CSV (``lcanalysis tournament ... --csv``)."""
+    import sys
+
+    import pandas as pd
+
+    s = match_tournament_summary(pd.read_csv(path), agent)
+    out = file or sys.stdout
+    print(f"{s['agent']}: {s['matches']} three-round matches on {s['deals']} duplicate deals: won {s['won']}, "
+          f"drawn {s['drawn']}, lost {s['lost']}", file=out)
+    print(f"match-winning rate (draws half) {s['match_win_rate']:.3f}, 95% interval over deals "
+          f"[{s['low']:.3f}, {s['high']:.3f}] (Wilson over matches [{s['wilson_low']:.3f}, {s['wilson_high']:.3f}])",
+          file=out)
+    print(f"mean match score difference {s['mean_match_diff']:+.2f} points, 95% interval "
+          f"[{s['diff_low']:+.2f}, {s['diff_high']:+.2f}]", file=out)
+
+
+if __name__ == "__main__":  # python -m lcanalysis.studies.match_table TOURNAMENT.csv [AGENT]
+    import sys
+
+    print_match_tournament(*sys.argv[1:3])
