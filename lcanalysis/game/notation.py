@@ -470,8 +470,13 @@ def _read(source: Any, from_file: bool) -> Position | View:
 
 
 def game_record(start: Position, moves: Sequence[Any]) -> dict[str, Any]:
-    """A round as its deal (a full position) and the turns played, oldest first."""
-    return {"start": position_to_json(start), "moves": [str(m) for m in moves]}
+    """A round as its deal (a full position) and the turns played, oldest first, in the older
+    ``{"start", "moves"}`` shape. Superseded by ``lcanalysis.game.records`` (``record_round``,
+    ``write_record``: the spec's ``{"rules", "start", "turns"}``), which checks every turn."""
+    from lcanalysis.game.records import record_round
+
+    rec = record_round(start, moves)
+    return {"start": position_to_json(rec.start), "moves": [str(t) for t in rec.turns]}
 
 
 def replay(record: Mapping[str, Any]) -> Position:
@@ -494,8 +499,17 @@ def replay(record: Mapping[str, Any]) -> Position:
     for i, m in enumerate(moves):
         if not isinstance(m, str):
             raise PositionError(f"record move {i + 1}: a move is a string like '+R7/D', got {brief(m)}")
-        reason = pos.why_illegal(m)
-        if reason:
-            raise PositionError(f"record move {i + 1} ({m}): {reason}")
-        pos.push(m)
-    return pos
+    return _replay_moves(pos, moves)
+
+
+def _replay_moves(pos: Position, moves: Sequence[Any]) -> Position:
+    """The older record's moves, replayed by ``lcanalysis.game.records`` (which also reads the spec's
+    records: ``read_record``, ``replay``); its refusal is reported as ``record move N (...)``."""
+    from lcanalysis.game.records import RecordError, RoundRecord
+
+    try:
+        final = RoundRecord(pos, list(moves)).final()
+    except RecordError as exc:
+        raise PositionError(f"record move {(exc.index or 0) + 1} ({exc.turn}): {exc.reason}") from None
+    assert isinstance(final, Position)
+    return final
