@@ -513,6 +513,38 @@ def test_killing_a_tournament_by_any_signal_leaves_no_worker_behind(tmp_path, si
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_a_worker_killed_under_a_tournament_stops_it_clearly_and_loses_nothing_written(tmp_path):
+    path = tmp_path / "worker.jsonl"
+    proc = subprocess.Popen(_cli(*PAIR, "--deals", "5000", "--workers", "2", "--no-progress", "--out", str(path)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(tmp_path),
+                            start_new_session=True)
+    try:
+        _wait_for_lines(path, 2, proc)
+        os.kill(_descendants(proc.pid)[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 2 and "a worker process died" in err and "run again to resume" in err, err
+    assert "Traceback" not in err
+    written = _jobs(path)
+    assert len(written) == len(set(written)) > 0
+    deals = max(int(k.split(":")[1]) for k in written) + 1
+    df = _run(path, deals=deals)  # every written job is read back, the rest played
+    assert len(df) == 2 * deals and len(_jobs(path)) == 2 * deals == len(set(_jobs(path)))
+
+
+def test_an_agent_that_fails_stops_the_tournament_with_a_clear_error(tmp_path, capsys):
+    path = tmp_path / "bot.jsonl"
+    bot = f"external:{sys.executable} -c pass"  # a bot that exits at once
+    assert tournament_main([bot, "greedy", "--deals", "2", "--workers", "1", "--no-progress", "--out", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "error: a round could not be played: deal 0, seating 0" in err and "run again to resume" in err
+    assert "Traceback" not in err and len(_lines(path)) == 1  # the header only: nothing invented
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
 def test_the_watchdog_alone_ends_a_worker_whose_parent_died(tmp_path):
     """The portable fallback: with the Linux death signal switched off, a worker still exits."""
     script = (

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
+from lcanalysis.tournaments.results import ResultsWarning
 from lcanalysis.tournaments.runner import auto_path, ratings, run_tournament, summarize, time_per_move
 from lcanalysis.tournaments.specs import parse_agent
 
@@ -49,7 +50,7 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
         return 2
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", ResultsWarning)
         try:
             return _run(args)
         except (ValueError, OSError) as exc:  # TournamentError, RulesError, AgentError are ValueErrors

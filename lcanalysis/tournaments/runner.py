@@ -24,7 +24,7 @@ import os
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import BrokenExecutor, Executor, as_completed
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -54,7 +54,7 @@ from lcanalysis.tournaments.results import (
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, deal_seed
 from lcanalysis.tournaments.stats import bradley_terry, head_to_head
 
-__all__ = ["RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "ResultsFileError", "ResultsLockedError",
+__all__ = ["RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError", "ResultsFileError", "ResultsLockedError",
            "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed", "load_results",
            "play_match", "play_round", "ratings", "round_robin", "run_tournament", "summarize", "time_per_move"]
 
@@ -176,10 +176,23 @@ def _run_job(job: Job, seed: int, rules: Rules, cache: dict[AgentSpec, Agent]) -
     return rows
 
 
-def _run_batch(jobs: list[Job], seed: int, rules: Rules) -> list[tuple[str, list[dict[str, Any]]]]:
+class PlayError(TournamentError):
+    """A round could not be played: an agent failed (an external program that died, an illegal turn...)."""
+
+
+def _run_batch(jobs: list[Job], seed: int, rules: Rules) -> tuple[list[tuple[str, list[dict[str, Any]]]], str | None]:
+    """The finished jobs, and what stopped the batch (None if nothing did): the jobs finished
+    before a failure are kept."""
     cache: dict[AgentSpec, Agent] = {}
+    out: list[tuple[str, list[dict[str, Any]]]] = []
     try:
-        return [(job.key, _run_job(job, seed, rules, cache)) for job in jobs]
+        for job in jobs:
+            try:
+                out.append((job.key, _run_job(job, seed, rules, cache)))
+            except (OSError, ValueError, RuntimeError) as exc:  # an agent failed; a bug still raises
+                return out, (f"deal {job.deal}, seating {job.swap} ({job.a.label} vs {job.b.label}): "
+                             f"{type(exc).__name__}: {exc}")
+        return out, None
     finally:
         for agent in cache.values():
             close = getattr(agent, "close", None)
@@ -319,7 +332,10 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
                    unit="deal-seat")
     wanted = {job.key for job in todo}
 
-    def collect(batch_results: list[tuple[str, list[dict[str, Any]]]]) -> None:
+    kept = f"; the results finished so far are kept in {results.path}: run again to resume" if results else ""
+
+    def collect(finished: tuple[list[tuple[str, list[dict[str, Any]]]], str | None]) -> None:
+        batch_results, failure = finished
         for key, job_rows in batch_results:
             if key not in wanted:
                 raise TournamentError(f"job {key} came back twice or was never asked for")  # an executor's bug
@@ -333,6 +349,8 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
                 results.append(key, job_rows)
             if bar is not None:
                 bar.update(1)
+        if failure is not None:
+            raise PlayError(f"a round could not be played: {failure}{kept}")
 
     try:
         if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
@@ -347,7 +365,11 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
             try:
                 futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules) for i in range(0, len(todo), size)]
                 for fut in as_completed(futures):
-                    collect(fut.result())
+                    try:
+                        batch_done = fut.result()
+                    except BrokenExecutor as exc:
+                        raise PlayError(f"a worker process died ({exc}: killed, or out of memory?){kept}") from None
+                    collect(batch_done)
             finally:
                 if own:
                     ex.shutdown(cancel_futures=True)
