@@ -127,6 +127,19 @@ def test_every_difference_is_named_at_once(clean, tmp_path):
     assert all(what in str(exc.value) for what in ("seed", "colours", "turn cap"))
 
 
+def test_a_rule_the_file_does_not_record_counts_as_its_default(clean, tmp_path):
+    """A file written before a rule existed was played with the rule's default (say a new rule
+    added to Rules later): it resumes with the default, and only with it."""
+    path = tmp_path / "r.jsonl"
+    lines = _lines(clean[0])
+    head = json.loads(lines[0])
+    del head["identity"]["rules"]["tied_start"]
+    path.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    assert _table(_run(path)).equals(clean[1])
+    with pytest.raises(ResultsMismatchError, match="tied start: 'alternate' in the file, 'same' in this run"):
+        _run(path, rules=Rules(rounds=1, tied_start="same"))
+
+
 def test_the_command_line_refuses_another_tournament_with_exit_status_2(clean, tmp_path, capsys):
     path = tmp_path / "r.jsonl"
     shutil.copy(clean[0], path)

@@ -141,10 +141,12 @@ def identity_differences(recorded: dict[str, Any], wanted: dict[str, Any]) -> li
                 if x.get(k) != y.get(k):
                     out.append(f"agent {y.get('label')!r} {k}: {x.get(k)!r} in the file, {y.get(k)!r} in this run")
     flat_f, flat_r = _flatten(recorded), _flatten(wanted)
+    # a rule this version knows and the file's does not: the file was played with its default
+    defaults = {f"rules.{k}": v for k, v in Rules().to_dict(full=True).items()}
     for k in sorted(set(flat_f) | set(flat_r)):
         if k.startswith(("agents", "code")):
             continue
-        a, b = flat_f.get(k, "(not recorded)"), flat_r.get(k, "(not recorded)")
+        a, b = flat_f.get(k, defaults.get(k, "(not recorded)")), flat_r.get(k, "(not recorded)")
         if a != b or (type(a) is bool) != (type(b) is bool):
             out.append(f"{_WHAT.get(k, k)}: {a!r} in the file, {b!r} in this run")
     return out
