@@ -517,9 +517,9 @@ class Review:
     # --- HTML ------------------------------------------------------------------------------
 
     def value_graph_svg(self, width: int = 720, height: int = 260) -> str:
-        """The value over the round, player 0's points (or the recording player's in a one-player
-        record): the best turn's value before each reviewed decision, the actual result at the end,
-        marked decisions as coloured dots."""
+        """The value over the round in player 0's points (the recording player's in a one-player
+        record): one line per player, the best turn's value from that player's own view before each
+        of their decisions, ending at the actual result; marked decisions as coloured dots."""
         return _value_graph(self, width, height)
 
     def to_html(self) -> str:
@@ -730,8 +730,15 @@ def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str,
 MARK_COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e67e22", "blunder": "#c0392b"}
 
 
+LINE_COLOURS = ("#2f6fce", "#2e9a4c")  # the reviewed (or first) player's view, the other player's
+
+
 def _value_graph(rv: Review, width: int, height: int) -> str:
     own = rv.viewer or 0
+    # one line per player and round: the best turn's value from that player's own view at each of
+    # their decisions (the other player's negated, so both read as player ``own``'s points), ending
+    # at the round's actual result; the gap between the lines is what each could not see
+    lines: list[tuple[int, list[tuple[float, float, Decision | None]]]] = []
     pts: list[tuple[float, float, Decision | None]] = []
     offset = 0
     round_marks = []
@@ -740,19 +747,25 @@ def _value_graph(rv: Review, width: int, height: int) -> str:
         if not ds:
             continue
         round_marks.append(offset)
-        for d in ds:
-            sign = 1 if d.player == own else -1
-            pts.append((offset + d.index, sign * d.value_best, d))
         last = max(d.index for d in ds) + 1
+        final = None
         if r - 1 < len(rv.scores):
-            s = rv.scores[r - 1]
-            pts.append((offset + last, float(s[own] - s[1 - own]), None))
+            sc = rv.scores[r - 1]
+            final = (float(offset + last), float(sc[own] - sc[1 - own]), None)
+        for p in (own, 1 - own):
+            line: list[tuple[float, float, Decision | None]] = [
+                (float(offset + d.index), (1 if p == own else -1) * d.value_best, d) for d in ds if d.player == p]
+            if line:
+                lines.append((0 if p == own else 1, line + ([final] if final else [])))
+                pts.extend(line)
+        if final:
+            pts.append(final)
         offset += last + 2
     if not pts:
         return ""
     ml, mr, mt, mb = 48, 16, 24, 30
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts] + [0.0]
+    xs = [q[0] for q in pts]
+    ys = [q[1] for q in pts] + [0.0]
     lo, hi = min(ys), max(ys)
     pad = max(5.0, 0.08 * (hi - lo))
     lo, hi = lo - pad, hi + pad
@@ -764,11 +777,17 @@ def _value_graph(rv: Review, width: int, height: int) -> str:
     def sy(y: float) -> float:
         return mt + (hi - y) / (hi - lo) * (height - mt - mb)
 
+    def label(x: float, text: str, colour: str) -> str:
+        return (f'<text x="{x:.0f}" y="15" font-size="11" font-family="sans-serif" fill="{colour}">'
+                f'{html.escape(text)}</text>')
+
     body = [f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-            f'<text x="{ml}" y="15" font-size="12" font-family="sans-serif" fill="#2b2b2b">Value for player {own} '
-            f'(points, best turn, from the mover\'s view); dot: final result</text>',
+            label(ml, f"player {own}'s points, best turn, from player {own}'s view", LINE_COLOURS[0]),
             f'<line x1="{ml}" x2="{width - mr}" y1="{sy(0):.1f}" y2="{sy(0):.1f}" stroke="#999" '
             'stroke-dasharray="4 3"/>']
+    if any(k == 1 for k, _ in lines):
+        body.append(label(ml + 300, f"from player {1 - own}'s view", LINE_COLOURS[1]))
+    body.append(label(width - mr - 200, "dots: marked turns, final result", "#2b2b2b"))
     step = _nice_step(hi - lo)
     v = math.ceil(lo / step) * step
     while v <= hi:
@@ -778,9 +797,10 @@ def _value_graph(rv: Review, width: int, height: int) -> str:
         v += step
     body.append(f'<text x="{(width + ml) / 2:.0f}" y="{height - 6}" font-size="10" text-anchor="middle" '
                 f'font-family="sans-serif" fill="#7a7263">turn</text>')
-    path = " ".join(f"{'M' if i == 0 or (pts[i - 1][2] is None) else 'L'}{sx(x):.1f},{sy(y):.1f}"
-                    for i, (x, y, _d) in enumerate(pts))
-    body.append(f'<path class="value-line" d="{path}" fill="none" stroke="#2f6fce" stroke-width="1.6"/>')
+    for k, line in lines:
+        path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for i, (x, y, _d) in enumerate(line))
+        body.append(f'<path class="value-line player-{own if k == 0 else 1 - own}" d="{path}" fill="none" '
+                    f'stroke="{LINE_COLOURS[k]}" stroke-width="1.6"/>')
     for x, y, dd in pts:
         if dd is None:
             body.append(f'<circle class="result" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="#2b2b2b">'
