@@ -108,10 +108,10 @@ class Card:
     def __post_init__(self) -> None:
         color, rank = self.color, self.rank
         if type(color) is not int or type(rank) is not int:  # numpy integers become ints; others are refused
-            color, rank = whole_number(color), whole_number(rank)
-            if color is None or rank is None:
-                raise CardError(f"a card's colour and rank are whole numbers, got {brief(self.color)}, "
-                                f"{brief(self.rank)}")
+            whole_color, whole_rank = whole_number(color), whole_number(rank)
+            if whole_color is None or whole_rank is None:
+                raise CardError(f"a card's colour and rank are whole numbers, got {brief(color)}, {brief(rank)}")
+            color, rank = whole_color, whole_rank
             object.__setattr__(self, "color", color)
             object.__setattr__(self, "rank", rank)
         if not (0 <= color < len(COLOR_LETTERS)) or not (0 <= rank < RANKS_PER_COLOR):

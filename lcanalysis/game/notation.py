@@ -267,6 +267,8 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         return Position.from_parts(hands, exps, discards, deck, rules=rules, to_move=to_move, phase=phase,
                                    blocked=blocked, history=history, match=match)
     viewer = _int_field(data, "viewer", to_move, (0, 1))
+    if viewer is None:
+        raise PositionError("viewer must be 0 or 1 (or left out: the player to move), got null")
     if isinstance(deck, bool) or not isinstance(deck, int):
         raise PositionError("in a view the deck is a number (cards left in the draw pile); "
                             "in a full position both hands and the deck are lists")
@@ -298,7 +300,7 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
 # --- the one-line string ----------------------------------------------------------------
 
 
-_NUMBER = re.compile(r"-?[0-9]{1,9}")
+_NUMBER = re.compile(r"-?[0-9]{1,18}")
 
 
 def _split_cards(text: str, what: str, limit: int = CARDS_PER_COLOR * len(COLOR_LETTERS)) -> list[str]:
@@ -308,7 +310,7 @@ def _split_cards(text: str, what: str, limit: int = CARDS_PER_COLOR * len(COLOR_
 
 
 def _number(text: str, what: str, signed: bool = False) -> int:
-    """A whole number of at most 9 ASCII digits (a sign only where ``signed``)."""
+    """A whole number of at most 18 ASCII digits (a sign only where ``signed``); its range is checked later."""
     t = text.strip()
     if not _NUMBER.fullmatch(t) or (t.startswith("-") and not signed):
         raise PositionError(f"position string: {what} must be a whole number, got {brief(text)}")

@@ -535,9 +535,9 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
     partial = any(m.card is None for m in moves)
     exps: list[list[list[Card]]] = [[[] for _ in range(nc)] for _ in range(2)]
     pile: list[list[Card]] = [[] for _ in range(nc)]
-    known = [Counter(), Counter()]  # cards taken from a discard pile and not placed since
-    on_table: Counter = Counter()
-    played = [Counter(), Counter()]
+    known: list[Counter[int]] = [Counter(), Counter()]  # cards taken from a discard pile and not placed since
+    on_table: Counter[int] = Counter()
+    played: list[Counter[int]] = [Counter(), Counter()]
     deck_left = start_deck
 
     def refuse(i: int, why: str) -> PositionError:
@@ -592,7 +592,7 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
                     raise PositionError(f"history does not lead to this table: player {p} played {card} onto an "
                                         f"expedition, but player {p}'s expeditions do not hold it")
         return
-    extra: list[tuple[Card, int | None]] = []  # the card just placed, in the draw step: (card, pile colour)
+    extra: list[tuple[Card, int | None]] = []  # the card just placed, in the draw step: (card, its pile or None)
     for p in range(2):
         for c in range(nc):
             want, have = exps[p][c], list(expeditions[p][c])
@@ -619,15 +619,16 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
             raise PositionError(f"history does not lead to this table: in the draw step the table holds the "
                                 f"history's cards and the one card player {to_move} just placed, but "
                                 f"{len(extra)} cards differ")
-        card, c = extra[0]
-        if blocked is not None and c != COLOR_LETTERS.index(blocked):
+        placed, onto_pile = extra[0]
+        if blocked is not None and onto_pile != COLOR_LETTERS.index(blocked):
             raise PositionError(f"blocked {blocked} says player {to_move} just discarded onto the "
                                 f"{COLOR_NAMES[COLOR_LETTERS.index(blocked)]} pile, but the card placed after the "
-                                f"history is {card}{' on an expedition' if c is None else ''}")
-        if known[to_move][card.type]:
-            known[to_move][card.type] -= 1
+                                f"history is {placed}{' on an expedition' if onto_pile is None else ''}")
+        if known[to_move][placed.type]:
+            known[to_move][placed.type] -= 1
     for p in range(2):
-        if held[p] is None:
+        hand = held[p]
+        if hand is None:
             if visible is not None:
                 for t, k in known[p].items():
                     if visible[t] + k > copies(t):
@@ -635,7 +636,7 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
                                             "and has not placed it since, but it is in sight elsewhere")
             continue
         for t, k in known[p].items():
-            if held[p][t] < k:
+            if hand[t] < k:
                 raise PositionError(f"history: player {p} took {Card.from_type(t)} from a discard pile and has "
                                     "not placed it since, but that player's hand does not hold it")
 
