@@ -1,6 +1,8 @@
 """The decision explorer served by Voila, driven in Debian's headless Chromium with Playwright.
 
-Needs /usr/bin/chromium (``apt-get install -y chromium``; ``.ci/run`` installs it). No browser is
+Needs /usr/bin/chromium (``apt-get install -y chromium``; ``.ci/run`` installs it). Without it
+the test is skipped with that reason, unless ``LCANALYSIS_REQUIRE_BROWSER=1`` is set (``.ci/run``
+sets it): then a missing browser is a failure, so CI cannot skip it silently. No browser is
 downloaded: Playwright launches the system Chromium through ``executable_path``. The screenshot
 goes to pytest's temporary directory, and also to ``$LC_SCREENSHOTS`` when that is set
 (``LC_SCREENSHOTS=data/screenshots python -m pytest tests/test_browser.py`` refreshes the one in
@@ -28,7 +30,46 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+REQUIRE = "LCANALYSIS_REQUIRE_BROWSER"
+
+
+def check_browser(path: str | None = None, env=None) -> None:
+    """Return if ``path`` (default CHROMIUM) is an executable browser; otherwise skip the calling
+    test with the reason, or fail it when ``env`` (default ``os.environ``) sets
+    LCANALYSIS_REQUIRE_BROWSER=1."""
+    path = CHROMIUM if path is None else path
+    env = os.environ if env is None else env
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return
+    reason = f"needs Debian's chromium at {path}: apt-get install chromium"
+    if env.get(REQUIRE) == "1":
+        pytest.fail(f"{reason} ({REQUIRE}=1: a missing browser is a failure)", pytrace=False)
+    pytest.skip(reason)
+
+
+def test_a_missing_browser_skips_with_the_reason_or_fails_when_required(tmp_path, monkeypatch):
+    missing = str(tmp_path / "no-chromium")
+    monkeypatch.delenv(REQUIRE, raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"needs Debian's chromium at .*no-chromium: apt-get install chromium"):
+        check_browser(missing)
+    for value in ("0", ""):
+        with pytest.raises(pytest.skip.Exception):
+            check_browser(missing, {REQUIRE: value})
+    monkeypatch.setenv(REQUIRE, "1")
+    with pytest.raises(pytest.fail.Exception, match=f"needs Debian's chromium.*{REQUIRE}=1"):
+        check_browser(missing)
+    with pytest.raises(pytest.fail.Exception):
+        check_browser(missing, {REQUIRE: "1"})
+    not_executable = tmp_path / "chromium-text"
+    not_executable.write_text("")
+    with pytest.raises(pytest.fail.Exception):
+        check_browser(str(not_executable))
+    browser = tmp_path / "chromium"
+    browser.write_text("#!/bin/sh\n")
+    browser.chmod(0o755)
+    assert check_browser(str(browser)) is None  # present: the browser test goes ahead
+    monkeypatch.delenv(REQUIRE)
+    assert check_browser(str(browser)) is None
 
 
 def _free_port() -> int:
@@ -40,6 +81,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def served_explorer(tmp_path_factory):
     """``voila notebooks/decision_explorer.ipynb`` on a free localhost port; yields its URL."""
+    check_browser()  # before starting voila: no browser, nothing to serve
     port = _free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"
     with open(log, "wb") as fh:
@@ -71,9 +113,8 @@ def served_explorer(tmp_path_factory):
             proc.wait()
 
 
+@pytest.mark.browser
 def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_explorer, tmp_path):
-    assert os.path.exists(CHROMIUM), (
-        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium) to run the browser test")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
