@@ -20,7 +20,7 @@ from lcanalysis.agents import make_agent
 from lcanalysis.cli.main import main
 from lcanalysis.game.cards import Card, full_deck
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import record_round, write_record
+from lcanalysis.game.records import record_match, record_round, write_record
 from lcanalysis.game.rules import expedition_score
 from lcanalysis.review import ADVISOR_SHARE, MARKS, decision_seed, draw_luck, mark_for, rating_for, review
 
@@ -277,3 +277,16 @@ def test_whole_rounds_reconcile_within_the_stated_error():
     h = np.array(hidden)
     tolerance = 3 * math.sqrt((h.var(ddof=1) + np.mean(var)) / len(h))
     assert abs(h.mean()) <= tolerance, (h, tolerance)
+
+
+def test_a_match_record_is_reviewed_round_by_round(blunder_review):
+    rec, one_round = blunder_review
+    second = record_round(rec.start, _play_out(rec.start, "+R10/D", seed=7))
+    match = record_match([record_round(rec.start, [str(t) for t in rec.turns]), second])
+    rv = review(match, time_budget=T, executor="serial", progress=False)
+    assert sorted({d.round for d in rv.decisions}) == [1, 2]
+    assert [d.played for d in rv.decisions if d.round == 1] == [d.played for d in one_round.decisions]
+    totals = match.totals()
+    assert rv.players[0].result == totals[0] - totals[1]
+    assert [r["round"] for r in rv.reconciliation] == [1, 2]
+    assert rv.value_graph_svg().count('class="result"') == 2
