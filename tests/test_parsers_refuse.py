@@ -1,0 +1,351 @@
+"""Regression tests for the readers (issue 16): each input that crashed or was wrongly accepted
+is refused with our own error naming the problem, and a history is checked against the table
+it claims to lead to. The broad, generated version of these is tests/test_fuzz.py."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from helpers import random_round_positions
+
+from lcanalysis.agents.protocol import BotError, ExternalAgent, serve
+from lcanalysis.game.cards import Card, CardError
+from lcanalysis.game.moves import Move, MoveError
+from lcanalysis.game.notation import from_json, game_record, read_position, replay, string_to_json
+from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.rules import Rules, RulesError
+from lcanalysis.game.view import View
+
+
+def _round(seed: int = 3, turns: int = 20, rules: Rules | None = None) -> Position:
+    pos = None
+    for i, pos in enumerate(random_round_positions(seed, rules or Rules(), deck_bias=0.6)):  # noqa: B007
+        if i == turns:
+            break
+    assert pos is not None and pos.history
+    return pos.copy()
+
+
+DEEP = "[" * 2000 + "]" * 2000
+
+
+# --- crashes that are now errors ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    '{"to_move": ' + DEEP + "}",
+    "{" + '"a": {' * 2000 + "}" * 2001,
+    '{"to_move": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    '{"to_move": ' + "9" * 5000 + "}",
+    '{"to_move": 0, "hands": [[], []], "deck": 1e999}',
+    '{"to_move": NaN}',
+    '{"to_move": 0, "to_move": 1}',
+])
+def test_json_nested_deep_huge_numbers_and_repeated_keys_are_refused(text, tmp_path):
+    with pytest.raises(PositionError) as err:
+        read_position(text)
+    assert str(err.value)
+    path = tmp_path / "position.json"
+    path.write_text(text)
+    with pytest.raises(PositionError):
+        read_position(str(path))
+
+
+def test_a_command_given_deeply_nested_json_says_so_without_a_traceback(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"to_move": ' + DEEP + "}")
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "show", str(path)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 2 and "nested" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _bot(lines: list[str]) -> list[dict]:
+    out = io.StringIO()
+    assert serve("random", io.StringIO("".join(x + "\n" for x in lines)), out) == 0
+    return [json.loads(x) for x in out.getvalue().splitlines()]
+
+
+def test_the_bot_answers_a_deep_line_and_a_huge_number_with_an_error_and_keeps_serving():
+    pos = _round()
+    good = json.dumps({"type": "turn", "position": pos.to_json()})
+    replies = _bot(["[" * 100_000 + "]" * 100_000, '{"type": "turn", "time_ms": ' + "9" * 5000 + "}", good,
+                    '{"type": "turn", "time_ms": 1e999, "position": {}}', "x" * 2_000_000, good, '{"type": "quit"}',
+                    good])
+    assert len(replies) == 6
+    for i in (0, 1, 3, 4):
+        assert set(replies[i]) == {"error"} and replies[i]["error"]
+    assert "nested" in replies[0]["error"] and "5,000 digits" in replies[1]["error"]
+    assert "longer than" in replies[4]["error"]
+    assert pos.can_play(replies[2]["move"]) and replies[5] == replies[2]
+
+
+def test_the_bot_program_survives_bad_bytes_and_nasty_lines():
+    pos = _round()
+    good = json.dumps({"type": "turn", "position": pos.to_json()}).encode()
+    feed = (b"\xff\xfe not utf-8\n" + b"[" * 100_000 + b"\n" + b'{"time_ms": ' + b"9" * 5000 + b"}\n" + good
+            + b'\n{"type": "quit"}\n')
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "bot", "greedy"], input=feed, capture_output=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [set(r) for r in replies] == [{"error"}, {"error"}, {"error"}, {"move"}]
+
+
+def test_a_bot_error_is_a_value_error_too():
+    assert issubclass(BotError, ValueError) and issubclass(BotError, RuntimeError)
+
+
+@pytest.mark.parametrize("answer", ["[" * 100_000, '{"move": ' + "9" * 5000 + "}", '{"move": ["+R7/D"]}', "null"])
+def test_an_external_bot_answering_nasty_lines_raises_bot_error(answer):
+    pos = _round()
+    script = f"import sys\nfor line in sys.stdin:\n    if 'quit' in line: break\n    print({answer!r}, flush=True)"
+    bot = ExternalAgent([sys.executable, "-c", script])
+    try:
+        with pytest.raises(BotError):
+            bot.choose(pos.view(pos.to_move))
+    finally:
+        bot.close()
+
+
+def test_rules_refuse_absurd_numbers_and_floats_naming_the_allowed_range():
+    with pytest.raises(RulesError, match=r"turn_cap must be a whole number 1\.\.10000, got 1099511627776"):
+        Rules(turn_cap=2**40)
+    with pytest.raises(RulesError, match=r"colors must be 5 or 6 \(a whole number\), got 5\.0"):
+        Rules(colors=5.0)
+    with pytest.raises(RulesError, match="rounds"):
+        Rules(rounds=10**5000)
+    with pytest.raises(RulesError, match="hand_size"):
+        Rules(hand_size=True)
+    data = Position.deal(1).to_json()
+    for key, value in (("turn_cap", 2**40), ("colors", 5.0), ("colors", True), ("hand_size", 8.0)):
+        with pytest.raises(PositionError, match=key):
+            from_json({**data, "rules": {**data["rules"], key: value}})
+    with pytest.raises(PositionError, match="turn_cap"):
+        read_position(Position.deal(1).to_string() + ";cap=1099511627776")
+
+
+def test_library_constructors_refuse_none_and_wrong_types_with_our_errors():
+    with pytest.raises(PositionError, match="hands must be a list of two"):
+        Position.from_parts(None)
+    with pytest.raises(PositionError, match="rules must be a Rules"):
+        Position.from_parts([[], []], rules={"colors": 5})
+    with pytest.raises(PositionError, match="to_move"):
+        Position.from_parts([[], []], to_move=True)
+    with pytest.raises(PositionError, match="list of cards"):
+        Position.from_parts(["R7", []])
+    with pytest.raises(PositionError, match="more than 60 cards"):
+        Position.from_parts([iter(lambda: "R7", None), []])  # endless: stopped, not read to the end
+    with pytest.raises(PositionError, match="expeditions"):
+        View.from_parts([], 8, 44, expeditions=None)
+    with pytest.raises(PositionError, match="viewer"):
+        View.from_parts([], 8, 44, viewer=1.0)
+    with pytest.raises(CardError):
+        Card("R", 7)
+    with pytest.raises(CardError):
+        Card.parse("R" + "7" * 5000)
+    with pytest.raises(MoveError):
+        Move(Card(0, 1), "yes", "D")
+    with pytest.raises(MoveError):
+        Move.from_code(3.5, 5)
+
+
+def test_cards_given_as_numbers_are_refused_in_json():
+    pos = _round()
+    data = pos.to_json()
+    data["hands"][0][0] = Card.parse(data["hands"][0][0]).type
+    with pytest.raises(PositionError, match="a card is a string like 'R7'"):
+        from_json(data)
+    data = pos.view(0).to_json()
+    data["deck"] = [3]
+    with pytest.raises(PositionError):
+        from_json(data)
+    data = pos.to_json()
+    data["history"][0] = 17
+    with pytest.raises(PositionError, match="history move 1: a move is a string"):
+        from_json(data)
+
+
+@pytest.mark.parametrize("blocked", ["", "YB", "ß", 0, ["R"], "Q"])
+def test_blocked_must_be_one_colour_letter_or_null(blocked):
+    data = Position.deal(1).to_json()
+    data["hands"][0].pop()
+    data["discards"] = {"R": ["R9"]} if "R9" not in data["deck"] else {}
+    data["phase"], data["blocked"] = "draw", blocked
+    with pytest.raises(PositionError):
+        from_json(data)
+
+
+@pytest.mark.parametrize("key", ["YB", "", "ß", "RR", "Rw"])
+def test_colour_keys_are_single_letters(key):
+    data = _round().to_json()
+    data["discards"][key] = data["discards"].pop(next(iter(data["discards"])))
+    with pytest.raises(PositionError, match="not a colour"):
+        from_json(data)
+
+
+def test_a_file_with_a_byte_order_mark_reads(tmp_path):
+    pos = _round()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(pos.to_json()).encode())
+    assert read_position(str(path)) == pos
+    assert read_position("\ufeff" + pos.to_string()) == pos
+
+
+def test_a_match_state_that_cannot_arise_is_refused():
+    data = _round().to_json()
+    for match in ({"round": 4, "totals": [0, 0]}, {"round": 1, "totals": [35, 10]}, {"round": 2, "totals": [5000, 0]},
+                  {"round": 2, "totals": [1, 2, 3]}, {"round": True}, {"rounds": 2}):
+        with pytest.raises(PositionError, match="match"):
+            from_json({**data, "match": match})
+    ok = from_json({**data, "match": {"round": 2, "totals": [35, -10]}})
+    assert ok.match == {"round": 2, "totals": [35, -10]}
+
+
+# --- a history against the table ------------------------------------------------------------
+
+
+def test_the_issues_example_a_one_turn_history_under_a_table_that_is_not_its_end():
+    table = Position.deal(1)
+    played = table.copy()
+    played.push(next(m for m in played.legal_moves() if m.draws_from_deck))
+    played.push(next(m for m in played.legal_moves() if m.draws_from_deck))
+    assert played.deck_count == 42
+    text = played.to_string().split(";hist=")[0]
+    with pytest.raises(PositionError, match="history does not lead to this table"):
+        read_position(text + ";hist=+R7/D")
+    with pytest.raises(PositionError, match="history does not lead to this table"):
+        read_position(played.view(played.to_move).to_string().split(";hist=")[0] + ";hist=+R7/D")
+
+
+def test_every_real_history_is_accepted_and_a_history_may_be_left_out():
+    for seed in range(12):
+        rules = Rules(colors=5 + seed % 2, no_redraw=seed % 3 > 0)
+        for pos in random_round_positions(seed, rules, deck_bias=0.4):
+            if pos.turn % 5 == 0 or pos.is_over():
+                assert read_position(pos.to_string()) == pos
+                for p in (0, 1):
+                    assert read_position(pos.view(p).to_string()) == pos.view(p)
+        data = pos.to_json()
+        del data["history"]
+        assert from_json(data).history == []
+
+
+def _refused(data: dict, match: str | None = None) -> None:
+    with pytest.raises(PositionError, match=match):
+        from_json(data)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_history_one_turn_short_or_long_or_reordered_is_refused(seed):
+    pos = _round(seed, 25)
+    for obj in (pos, pos.view(0), pos.view(1)):
+        data = obj.to_json()
+        hist = data["history"]
+        _refused({**data, "history": hist[:-1]})  # one turn short: the last card placed is unaccounted for
+        _refused({**data, "history": hist[1:]})
+        _refused({**data, "history": hist + [hist[-1]]})
+        plays = [i for i, m in enumerate(hist) if m.startswith("+")]
+        i, j = next((i, j) for i in plays for j in plays if j > i and (j - i) % 2 and hist[i] != hist[j])
+        swapped = list(hist)
+        swapped[i], swapped[j] = hist[j], hist[i]  # each card now played by the other player
+        _refused({**data, "history": swapped}, "history")
+        deck_draws = [i for i, m in enumerate(hist) if m.endswith("/D")]
+        i = deck_draws[len(deck_draws) // 2]
+        _refused({**data, "history": hist[:i] + hist[i + 1:]}, "history")
+
+
+def test_a_history_longer_than_the_turn_cap_or_the_deck_allows_is_refused():
+    pos = _round(4, 30, Rules(turn_cap=30))
+    assert pos.turn == 30
+    data = pos.to_json()
+    with pytest.raises(PositionError, match="turn cap"):
+        from_json({**data, "history": data["history"] * 2})
+    with pytest.raises(PositionError, match="turn cap"):
+        from_json({**data, "history": ["+R7/D"] * 5000})
+    end = _round(5, 10_000)
+    assert end.deck_count == 0
+    data = end.to_json()
+    with pytest.raises(PositionError):
+        from_json({**data, "history": data["history"] + ["-Y2/D"]})
+
+
+def test_a_card_played_in_the_history_must_be_where_the_history_put_it():
+    pos = _round(7, 30)
+    data = pos.to_json()
+    plays = [i for i, m in enumerate(data["history"]) if m.startswith("+")]
+    i = plays[0]
+    move = Move.parse(data["history"][i])
+    for other in (f"-{move.card}/{move.source}", f"+{Card(move.card.color, 9 if move.card.rank != 9 else 8)}/"
+                  f"{move.source}"):
+        changed = list(data["history"])
+        changed[i] = other
+        with pytest.raises(PositionError):
+            from_json({**data, "history": changed})
+
+
+def test_a_card_taken_from_a_pile_must_still_be_in_that_hand():
+    rules = Rules(no_redraw=True)
+    pos = Position.deal(seed=8, rules=rules)
+    pos.push(next(m for m in pos.legal_moves() if not m.play and m.draws_from_deck))
+    taken = pos.discard_pile(pos.history[-1].card.color)[-1]
+    pos.push(next(m for m in pos.legal_moves() if m.source == taken.color_letter and m.card != taken))
+    taker = 1 - pos.to_move
+    assert taken in pos.hand(taker)
+    data = pos.to_json()
+    hands = data["hands"]
+    other = next(c for c in data["deck"] if c != str(taken))
+    hands[taker][hands[taker].index(str(taken))] = other
+    data["deck"][data["deck"].index(other)] = str(taken)
+    with pytest.raises(PositionError, match=f"took {taken} from a discard pile"):
+        from_json(data)
+    view = pos.view(1 - taker).to_json()  # the other player sees the card taken, and holds it: impossible
+    assert read_position(json.dumps(view)) == pos.view(1 - taker)
+
+
+def test_a_draw_step_history_is_checked_and_its_draw_half_reads_back():
+    pos = _round(9, 12)
+    move = next(m for m in pos.legal_moves() if m.card is not None and not m.play)
+    data = pos.to_json()
+    data["hands"][pos.to_move].remove(str(move.card))
+    data["discards"].setdefault(move.card.color_letter, []).append(str(move.card))
+    data["phase"], data["blocked"] = "draw", move.card.color_letter
+    step = from_json(data)
+    other = next(c for c in "YBWGR" if c != move.card.color_letter and data["discards"].get(c))
+    with pytest.raises(PositionError, match="blocked"):
+        from_json({**data, "blocked": other})
+    with pytest.raises(PositionError):
+        from_json({**data, "history": data["history"][:-1]})
+    after = step.copy()
+    after.push(after.legal_moves()[0])
+    assert str(after.history[-1]).startswith("/")
+    assert read_position(after.to_string()) == after
+    for p in (0, 1):
+        assert read_position(after.view(p).to_string()) == after.view(p)
+
+
+# --- records and strings ------------------------------------------------------------------------
+
+
+def test_game_records_refuse_bad_moves_lists_and_unknown_keys():
+    start = Position.deal(seed=99)
+    record = game_record(start, [])
+    for change, message in (({"moves": 5}, "list"), ({"moves": [3]}, "record move 1"),
+                            ({"moves": ["+R7/D"] * 300}, "turn cap"), ({"turns": []}, "unknown key"),
+                            ({"start": start.view(0).to_json()}, "full position")):
+        with pytest.raises(PositionError, match=message):
+            replay({**record, **change})
+    assert replay(record) == start
+
+
+@pytest.mark.parametrize("field", ["c" + "5" * 5000, "cap=" + "9" * 5000, "m\u0660", "d=\u0663", "p1=?" + "8" * 40,
+                                   "match=2:1_0,0", "c5;c6", "nr;r", "hist=" + "." * 20_000, "draw=ß"])
+def test_one_line_string_fields_that_are_not_plain_numbers_or_repeat_are_refused(field):
+    text = Position.deal(1).to_string()
+    with pytest.raises(PositionError):
+        read_position(text + ";" + field)
+    with pytest.raises(PositionError):
+        from_json(string_to_json(text + ";" + field))
