@@ -62,6 +62,7 @@ def test_the_tournament_takes_its_own_options_first(tmp_path, capsys):
     out = tmp_path / "t.jsonl"
     code = main(["tournament", "--colors", "6", "--deals", "1", "--workers", "1", "--no-progress",
                  "--out", str(out), "greedy", "random"])
-    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    header, *lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert header["identity"]["rules"]["colors"] == 6  # the file names its tournament first
     assert code == 0 and len(lines) == 2  # one deal, both seatings
     assert all(row["colors"] == 6 for line in lines for row in line["rows"])
