@@ -99,10 +99,13 @@ def test_a_bot_error_is_a_value_error_too():
     assert issubclass(BotError, ValueError) and issubclass(BotError, RuntimeError)
 
 
-@pytest.mark.parametrize("answer", ["[" * 100_000, '{"move": ' + "9" * 5000 + "}", '{"move": ["+R7/D"]}', "null"])
+@pytest.mark.parametrize("answer", ["[" * 100_000, '{"move": ' + "9" * 5000 + "}", '{"move": ["+R7/D"]}', "null",
+                                    b"\xff\xfe"])
 def test_an_external_bot_answering_nasty_lines_raises_bot_error(answer):
     pos = _round()
-    script = f"import sys\nfor line in sys.stdin:\n    if 'quit' in line: break\n    print({answer!r}, flush=True)"
+    write = (f"sys.stdout.buffer.write({answer!r} + b'\\n'); sys.stdout.flush()" if isinstance(answer, bytes)
+             else f"print({answer!r}, flush=True)")
+    script = f"import sys\nfor line in sys.stdin:\n    if 'quit' in line: break\n    {write}"
     bot = ExternalAgent([sys.executable, "-c", script])
     try:
         with pytest.raises(BotError):

@@ -156,7 +156,7 @@ class ExternalAgent(Agent):
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
             self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                          bufsize=1)
+                                          bufsize=1, errors="replace")  # bytes not UTF-8: an unreadable reply
         return self._proc
 
     def request(self, payload: dict[str, Any]) -> dict[str, Any]:
