@@ -25,12 +25,13 @@ def test_the_registry_names_the_four_agents():
         make_agent("heuristic", cheat=1.0)
 
 
+@pytest.mark.parametrize("share", [pytest.param(0.1, id="quick"), pytest.param(1.0, id="full", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("rules", VARIANTS, ids=["5 colours", "6 colours", "redraw allowed"])
-def test_agents_only_make_legal_moves_over_many_rounds(rules):
+def test_agents_only_make_legal_moves_over_many_rounds(rules, share):
     """Every turn goes through Position.push, which refuses an illegal turn with IllegalMoveError."""
     names = ["random", "greedy", "heuristic"]
     rounds = 0
-    n = 150 if not rules.no_redraw else 400
+    n = round((150 if not rules.no_redraw else 400) * share)
     for seed in range(n):
         a, b = names[seed % 3], names[(seed // 3) % 3]
         row = play_round([make_agent(a), make_agent(b)], seed, Rules(colors=rules.colors,

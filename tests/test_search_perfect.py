@@ -358,13 +358,15 @@ def test_a_heuristic_estimate_says_it_has_no_standard_error():
     assert all(m.uncertainty() == "exact" for m in exact.moves)
 
 
-def test_the_value_lies_within_the_searchers_bounds():
+@pytest.mark.parametrize("seeds", [pytest.param(range(6), id="quick"),  # every stall budget and focus
+                                   pytest.param(range(6, 30), id="full", marks=pytest.mark.slow)])
+def test_the_value_lies_within_the_searchers_bounds(seeds):
     """Star1/Star2 prune with bounds on the value: p's score now less the most the opponent can
     add in their turns, and the most p can reach less the opponent's score now (either player
     can always discard and draw from the pile). Checked against the reference's values."""
     from lcanalysis.search import perfect as P
 
-    for seed in range(30):
+    for seed in seeds:
         stalls = [(0, 0), (1, 1), (1, 0)][seed % 3]
         s = R.random_endgame(900 + seed, colors=5, hand=3, deck=3, focus=None if seed % 2 else 3)
         nc, p = int(s[K.H_NC]), int(s[K.H_TO_MOVE])
