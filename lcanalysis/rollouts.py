@@ -32,7 +32,9 @@ ROLLOUTS_PER_MS = 6.0
 
 def some_state(view: View) -> np.ndarray:
     """One full kernel state consistent with the view (a fixed deal of the unseen cards): what a
-    policy that reads only the mover's information needs."""
+    policy that reads only the mover's information needs. Buried pile cards get a fixed fill."""
+    if view.buried_count:
+        view = view.random_fill(np.random.default_rng(0))
     unseen = view.unseen()
     u = view.opponent_unknown
     return view.complete(unseen[:u], unseen[u:]).state.copy()
@@ -46,6 +48,8 @@ def view_state(view: View) -> tuple[np.ndarray, np.ndarray, int, int]:
     unseen card types (the opponent's unknown cards plus the draw pile), to be dealt by
     ``policy.determinize``. Any deal of ``pool`` is a full position consistent with the view.
     """
+    if view.buried_count:
+        raise ValueError("fill the view's buried pile cards first (View.random_fill)")
     unseen = view.unseen()
     u = view.opponent_unknown
     base = view.complete(unseen[:u], unseen[u:]).state.copy()
@@ -81,7 +85,11 @@ class Rollouts:
         self.seed = int(seed)
         self.params = params
         self.bias = float(bias)
-        self._base, self._pool, self._unknown, self._opp = view_state(view)
+        # buried pile cards: world i first fills them from its own generator, then deals the rest;
+        # the kernel states of the fills met so far are kept
+        self._fills: dict[tuple[str, ...], tuple] = {}
+        if not view.buried_count:
+            self._base, self._pool, self._unknown, self._opp = view_state(view)
         self.samples: list[np.ndarray] = [np.empty(0, np.float64) for _ in range(len(self.codes))]
 
     def sample(self, worlds: int, which: Sequence[int] | np.ndarray | None = None) -> None:
@@ -96,10 +104,25 @@ class Rollouts:
         if worlds <= first:
             return
         more = np.empty((len(idx), worlds - first), np.float64)
-        P.flat_mc(self._base, self._pool, self._unknown, self._opp, self.codes[idx], first, int(worlds),
-                  self.seed, self.params, self.params, more, self.bias)
+        if not self.view.buried_count:
+            P.flat_mc(self._base, self._pool, self._unknown, self._opp, self.codes[idx], first, int(worlds),
+                      self.seed, self.params, self.params, more, self.bias)
+        else:
+            one = np.empty((len(idx), 1), np.float64)
+            codes = self.codes[idx]
+            for i in range(first, int(worlds)):
+                base, pool, unknown, opp = self._world_fill(i)
+                P.flat_mc(base, pool, unknown, opp, codes, i, i + 1, self.seed, self.params, self.params, one, self.bias)
+                more[:, i - first] = one[:, 0]
         for j, k in enumerate(idx):
             self.samples[k] = np.concatenate([self.samples[k], more[j]]) if first else more[j]
+
+    def _world_fill(self, i: int) -> tuple:
+        filled = self.view.random_fill(np.random.default_rng([self.seed, i]))
+        key = tuple(str(card) for pile in filled.discards for card in pile)
+        if key not in self._fills:
+            self._fills[key] = view_state(filled)
+        return self._fills[key]
 
     @property
     def worlds(self) -> int:

@@ -203,6 +203,30 @@ def card_str(card_type: int) -> str:
     return str(Card.from_type(card_type))
 
 
+@dataclass(frozen=True)
+class Buried:
+    """A card buried in a discard pile whose rank the viewer does not remember: only its colour is
+    known (written ``G?``). Views may hold them below the top of a pile (docs/spec/interchange.md,
+    "Buried discard cards"); a full position never does."""
+
+    color: int
+
+    @classmethod
+    def parse(cls, text: Any, colors: int = 6) -> Buried | None:
+        """``G?`` (any case) as a buried card of that colour; None for anything else."""
+        if isinstance(text, Buried):
+            return text
+        if isinstance(text, str) and len(text) == 2 and text[1] == "?" and text[0].upper() in COLOR_LETTERS[:colors]:
+            return cls(COLOR_LETTERS.index(text[0].upper()))
+        return None
+
+    def __str__(self) -> str:
+        return COLOR_LETTERS[self.color] + "?"
+
+    def __repr__(self) -> str:
+        return f"Buried.parse({str(self)!r})"
+
+
 def parse_card(text: str, colors: int = 6) -> int:
     """The type code of a card string."""
     return Card.parse(text, colors).type

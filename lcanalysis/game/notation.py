@@ -40,7 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Card, brief
+from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief
 from lcanalysis.game.examples import PREFIX, example_text
 from lcanalysis.game.formats import STRING_TAG, position_to_json
 from lcanalysis.game.position import (
@@ -172,7 +172,7 @@ def _expedition_lists(data: Any, nc: int) -> list[list[Any]]:
     return out
 
 
-def _discard_list(data: Any, nc: int) -> list[Card]:
+def _discard_list(data: Any, nc: int) -> list[Card | Buried]:
     if data is None:
         return []
     if not isinstance(data, Mapping):
@@ -180,8 +180,11 @@ def _discard_list(data: Any, nc: int) -> list[Card]:
     cards = []
     for letter, lst in data.items():
         _check_color_key(letter, nc, "discards")
-        for card in as_cards(_card_list(lst, f"discard pile {letter}", CARDS_PER_COLOR), nc, f"discard pile {letter}"):
-            if card.color_letter != letter.upper():
+        items = _card_list(lst, f"discard pile {letter}", CARDS_PER_COLOR)
+        known = iter(as_cards([x for x in items if Buried.parse(x, nc) is None], nc, f"discard pile {letter}"))
+        for item in items:  # a card not remembered, "G?", keeps its place in the pile
+            card = Buried.parse(item, nc) or next(known)
+            if COLOR_LETTERS[card.color] != letter.upper():
                 raise PositionError(f"discard pile {letter.upper()} holds {card} of another colour")
             cards.append(card)
     return cards
@@ -261,6 +264,9 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         if "viewer" in data:
             raise PositionError("viewer belongs to a view: give the opponent's hand as {\"known\", \"count\"} "
                                 "and the deck as a number")
+        if any(isinstance(card, Buried) for card in discards):
+            raise PositionError("buried pile cards (G?) belong to a player's view: a full position knows every "
+                                "card (give the opponent's hand as {\"known\", \"count\"} and the deck as a number)")
         for p in range(2):
             _card_list(hands[p], f"hand of player {p}")
         _card_list(deck, "deck")

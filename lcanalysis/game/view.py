@@ -9,14 +9,23 @@ the opponent's unknown cards and the draw pile is a full position consistent wit
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from math import comb, factorial, prod
 from typing import Any
 
 import numpy as np
 
-from lcanalysis.game.cards import COLOR_LETTERS, Card, brief, copies, number_types, types_from_counts
+from lcanalysis.game.cards import (
+    COLOR_LETTERS,
+    RANKS_PER_COLOR,
+    Buried,
+    Card,
+    brief,
+    copies,
+    number_types,
+    types_from_counts,
+)
 from lcanalysis.game.formats import Notated, view_to_json
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import (
@@ -98,7 +107,9 @@ class View(Notated):
         nc = rules.colors
         expeditions = pair(expeditions, "expeditions")
         expeditions = [as_cards(expeditions[p], nc, f"expeditions of player {p}") for p in range(2)]
-        discards = as_cards(discards, nc, "discards")
+        discards, buried = _with_buried(discards, nc)
+        if any(isinstance(card, Buried) for _, card in buried):
+            _check_buried_places(_piles(buried, nc), history)
         _state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
         own = as_cards(hand, nc, f"hand of player {viewer}")
         known = as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")
@@ -120,14 +131,19 @@ class View(Notated):
             counts[card.type] += 1
         check_copies(counts, nc)
         unseen = int(sum(copies(t) for t in range(number_types(nc))) - counts.sum())
-        if unseen != deck_count + opponent_count - len(known):
+        n_buried = sum(1 for _, card in buried if isinstance(card, Buried))
+        if unseen != deck_count + opponent_count - len(known) + n_buried:
+            also = f" + buried pile cards {n_buried}" if n_buried else ""
             raise PositionError(
                 f"counts do not add up: {unseen} unseen cards, but deck {deck_count} + opponent's unknown "
-                f"{opponent_count - len(known)} = {deck_count + opponent_count - len(known)}; every card "
-                f"must be placed somewhere: list each discard pile in full, bottom first (the top card last)"
+                f"{opponent_count - len(known)}{also} = {deck_count + opponent_count - len(known) + n_buried}; "
+                f"every card must be placed somewhere: list each discard pile in full, bottom first (the top "
+                f"card last), writing a card you do not remember as its colour and '?', like G?"
             )
         exps = tuple([[card for card in expeditions[p] if card.color == c] for c in range(nc)] for p in range(2))
-        piles = [[card for card in discards if card.color == c] for c in range(nc)]
+        piles = _piles(buried, nc)
+        if n_buried:
+            _check_buried_counts(piles, counts, nc)
         moves = parse_history(history, nc, rules.turn_cap)
         match = check_match(match, rules)
         blocked = blocked.upper() if blocked else None
@@ -158,8 +174,52 @@ class View(Notated):
         groups += self.discards
         for cards in groups:
             for card in cards:
-                counts[card.type] += 1
+                if isinstance(card, Card):  # a buried pile card is unseen
+                    counts[card.type] += 1
         return counts
+
+    # --- buried pile cards -----------------------------------------------------------
+
+    @property
+    def buried_count(self) -> int:
+        """Cards in the discard piles whose rank the viewer does not remember (``G?``)."""
+        return sum(1 for pile in self.discards for card in pile if isinstance(card, Buried))
+
+    def fills(self) -> Iterator[tuple[float, View]]:
+        """Every way the buried pile cards can be filled with unseen cards of their colours, with its
+        probability (every ordered choice of physical cards equally likely, so a slot takes one of
+        ``n`` identical unseen wagers with weight ``n``): ``(probability, view without buried
+        cards)``. A view without buried cards yields itself with probability 1."""
+        if not self.buried_count:
+            yield 1.0, self
+            return
+        counts = [int(x) for x in self.unseen_counts()]
+        slots = [card.color for pile in self.discards for card in pile if isinstance(card, Buried)]
+        for weight, types in _fill_sequences(slots, counts):
+            yield weight, self.filled([Card.from_type(t) for t in types])
+
+    def filled(self, cards: Sequence[Card]) -> View:
+        """This view with its buried pile cards, in pile order (bottom first, colour by colour),
+        replaced by ``cards``; the cards leave the unseen cards."""
+        it = iter(cards)
+        piles = [[next(it) if isinstance(card, Buried) else card for card in pile] for pile in self.discards]
+        return replace(self, discards=piles)
+
+    def random_fill(self, rng: np.random.Generator) -> View:
+        """The buried pile cards filled at random: each slot, in order, takes one of the remaining
+        unseen physical cards of its colour, all equally likely."""
+        counts = [int(x) for x in self.unseen_counts()]
+        chosen = []
+        for pile in self.discards:
+            for card in pile:
+                if isinstance(card, Buried):
+                    c = card.color
+                    lo = c * RANKS_PER_COLOR
+                    weights = np.array(counts[lo:lo + RANKS_PER_COLOR], dtype=float)
+                    t = lo + int(rng.choice(RANKS_PER_COLOR, p=weights / weights.sum()))
+                    counts[t] -= 1
+                    chosen.append(Card.from_type(t))
+        return self.filled(chosen)
 
     def unseen_counts(self) -> np.ndarray:
         """Count per card type of the unseen cards: the opponent's unknown cards plus the draw pile."""
@@ -202,6 +262,8 @@ class View(Notated):
         """The full position this view becomes when the opponent's unknown cards and the draw
         pile (top first) are these. Raises ``PositionError`` if they do not fit the view."""
         nc = self.colors
+        if self.buried_count:
+            raise PositionError("this view has buried pile cards (G?): fill them first (View.fills, View.filled)")
         opp = as_cards(opponent_unknown, nc, "opponent's unknown cards")
         deck_cards = as_cards(deck, nc, "deck")
         if len(opp) != self.opponent_unknown:
@@ -232,25 +294,27 @@ class View(Notated):
         fixed order; ``Position.deck_draw_outcomes`` gives the draws). With ``orders=True`` every
         distinct order of the draw pile is listed too (grows factorially: small decks only).
         """
-        for prob, opp, rest in self.splits():
-            if not orders:
-                yield prob, self.complete(opp, rest)
-                continue
-            perms = list(_multiset_permutations(rest))
-            for order in perms:
-                yield prob / len(perms), self.complete(opp, order)
+        for p_fill, view in self.fills():
+            for prob, opp, rest in view.splits():
+                if not orders:
+                    yield p_fill * prob, view.complete(opp, rest)
+                    continue
+                perms = list(_multiset_permutations(rest))
+                for order in perms:
+                    yield p_fill * prob / len(perms), view.complete(opp, order)
 
     def sample_positions(self, n: int, seed: int | None = None) -> list[Position]:
         """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
         if n < 0:
             raise ValueError(f"n must be >= 0, got {n}")
         rng = np.random.default_rng(seed)
-        cards = np.array(types_from_counts(self.unseen_counts().tolist()), dtype=np.int64)
         u = self.opponent_unknown
         out = []
         for _ in range(n):
+            view = self.random_fill(rng) if self.buried_count else self
+            cards = np.array(types_from_counts(view.unseen_counts().tolist()), dtype=np.int64)
             perm = rng.permutation(cards)
-            out.append(self.complete(perm[:u].tolist(), perm[u:].tolist()))
+            out.append(view.complete(perm[:u].tolist(), perm[u:].tolist()))
         return out
 
     # --- other forms ---------------------------------------------------------------
@@ -315,3 +379,72 @@ def multiset_orders(items: list[int]) -> int:
         counts[x] = counts.get(x, 0) + 1
     return factorial(len(items)) // prod(factorial(v) for v in counts.values())
 
+
+# --- buried pile cards ------------------------------------------------------------------
+
+
+def _with_buried(items: Any, nc: int) -> tuple[list[Card], list[tuple[int, Card | Buried | None]]]:
+    """The known discard cards, and every pile entry in order as (colour, card or Buried)."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        return as_cards(items, nc, "discards"), []  # as_cards names the problem
+    entries: list[tuple[int, Card | Buried | None]] = []
+    known_items = []
+    for item in items:
+        b = Buried.parse(item, nc)
+        if b is not None:
+            entries.append((b.color, b))
+        else:
+            known_items.append(item)
+            entries.append((-1, None))
+    known = as_cards(known_items, nc, "discards")
+    it = iter(known)
+    out = []
+    for _, b in entries:
+        card = b if b is not None else next(it)
+        out.append((card.color, card))
+    return known, out
+
+
+def _piles(entries: list[tuple[int, Any]], nc: int) -> list[list[Any]]:
+    return [[card for colour, card in entries if colour == c] for c in range(nc)]
+
+
+def _check_buried_places(piles: list[list[Any]], history: Any) -> None:
+    if history:
+        raise PositionError("a view with a history knows every discarded card: buried pile cards (G?) "
+                            "are for positions entered from memory, without a history")
+    for c, pile in enumerate(piles):
+        if pile and isinstance(pile[-1], Buried):
+            raise PositionError(f"discard pile {COLOR_LETTERS[c]}: the top card is always known; write it "
+                                f"last, after the buried cards (G?)")
+
+
+def _check_buried_counts(piles: list[list[Any]], counts: np.ndarray, nc: int) -> None:
+    total = np.array([copies(t) for t in range(number_types(nc))], dtype=np.int64)
+    for c, pile in enumerate(piles):
+        n = sum(1 for card in pile if isinstance(card, Buried))
+        lo = c * RANKS_PER_COLOR
+        left = int((total[lo:lo + RANKS_PER_COLOR] - counts[lo:lo + RANKS_PER_COLOR]).sum())
+        if n > left:
+            raise PositionError(f"discard pile {COLOR_LETTERS[c]}: {n} buried cards, but only {left} "
+                                f"{COLOR_LETTERS[c]} cards are unseen")
+
+
+def _fill_sequences(slots: list[int], counts: list[int]) -> Iterator[tuple[float, list[int]]]:
+    """Every sequence of card types for the buried ``slots`` (colours, in order) drawn without
+    replacement from the unseen ``counts``, with its probability (ordered physical choices)."""
+    def walk(i: int, left: list[int], weight: float) -> Iterator[tuple[float, list[int]]]:
+        if i == len(slots):
+            yield weight, []
+            return
+        lo = slots[i] * RANKS_PER_COLOR
+        pool = sum(left[lo:lo + RANKS_PER_COLOR])
+        for t in range(lo, lo + RANKS_PER_COLOR):
+            if left[t]:
+                p = left[t] / pool
+                left[t] -= 1
+                for w, rest in walk(i + 1, left, weight * p):
+                    yield w, [t, *rest]
+                left[t] += 1
+
+    yield from walk(0, list(counts), 1.0)

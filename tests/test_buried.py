@@ -1,0 +1,148 @@
+"""Positions as players remember them: discard-pile cards below the top written ``G?`` (colour
+known, rank forgotten). They are unseen, but neither in the deck nor in the opponent's hand; the
+value of a view with buried cards is the average over their possible identities."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from helpers import played_down
+
+import lcanalysis as lc
+from lcanalysis.game.cards import COLOR_LETTERS, Buried
+from lcanalysis.rollouts import Rollouts, policy_ranking
+
+
+def _remembered(pos, pile_colour: str | None = None, forget: int = 1):
+    """The mover's view of ``pos`` as JSON without its history, with the ``forget`` cards right
+    under the top of a discard pile written as ``X?``; returns (json, colour, the true cards)."""
+    data = pos.view(pos.to_move).to_json()
+    data.pop("history", None)
+    piles = data["discards"]
+    colour = pile_colour or next(c for c, cards in piles.items() if len(cards) > forget)
+    cards = piles[colour]
+    truth = cards[-1 - forget:-1]
+    piles[colour] = cards[:-1 - forget] + [f"{colour}?"] * forget + cards[-1:]
+    return data, colour, truth
+
+
+def test_buried_cards_read_write_and_round_trip():
+    data, colour, _ = _remembered(played_down(3, 6))
+    view = lc.read_position(data)
+    assert view.buried_count == 1 and view.to_json()["discards"][colour][-2] == f"{colour}?"
+    assert lc.read_position(view.to_string()) == view
+    assert f"{colour}?" in view.to_string()
+    plain = dict(data)
+    plain["discards"] = {**data["discards"], colour: [x for x in data["discards"][colour] if x != f"{colour}?"]}
+    with pytest.raises(lc.PositionError, match=r"do not remember as its colour and .\?."):  # one too few
+        lc.read_position(plain)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d, c: d["discards"].__setitem__(c, d["discards"][c] + [f"{c}?"]), "top card is always known"),
+    (lambda d, c: d.__setitem__("history", ["+R7/D"]), "history knows every discarded card"),
+])
+def test_impossible_buried_cards_are_refused(change, message):
+    data, colour, _ = _remembered(played_down(3, 6))
+    change(data, colour)
+    with pytest.raises(lc.PositionError, match=message):
+        lc.read_position(data)
+
+
+def test_a_full_position_refuses_buried_cards():
+    pos = played_down(3, 6)
+    data = pos.to_json()
+    colour = next(c for c, cards in data["discards"].items() if len(cards) > 1)
+    data["discards"][colour][0] = f"{colour}?"
+    with pytest.raises(lc.PositionError, match="belong to a player's view"):
+        lc.read_position(data)
+
+
+def _only_buried_left(view, colour: str) -> bool:
+    """True when every unseen card of ``colour`` must be one of the buried ones."""
+    c = COLOR_LETTERS.index(colour)
+    unseen = int(view.unseen_counts()[c * 10:(c + 1) * 10].sum())
+    return unseen == sum(1 for card in view.discards[c] if isinstance(card, Buried))
+
+
+def _view_with_all_unseen_buried():
+    """A mid-round view where every unseen card of one colour lies buried in its discard pile."""
+    for seed in range(40):
+        pos = played_down(seed, 8)
+        for colour in COLOR_LETTERS[:5]:
+            data = pos.view(pos.to_move).to_json()
+            data.pop("history", None)
+            pile = data["discards"].get(colour, [])
+            unseen = lc.read_position(data).unseen_counts()
+            c = COLOR_LETTERS.index(colour)
+            n = int(unseen[c * 10:(c + 1) * 10].sum())
+            if 0 < n and len(pile) >= 1:
+                data["discards"][colour] = pile[:-1] + [f"{colour}?"] * n + pile[-1:]
+                # the n unseen cards of that colour are now remembered as buried: take them out of
+                # the unseen cards by removing as many from the deck count
+                data["deck"] -= n
+                if data["deck"] < 1:
+                    continue
+                try:
+                    view = lc.read_position(data)
+                except lc.PositionError:
+                    continue
+                if _only_buried_left(view, colour):
+                    return view, colour
+    pytest.skip("no suitable position in the first 40 deals")
+
+
+def test_buried_cards_never_reach_a_sampled_hand_or_the_deck():
+    view, colour = _view_with_all_unseen_buried()
+    c = COLOR_LETTERS.index(colour)
+    for pos in view.sample_positions(30, seed=4):
+        opp = pos.hand(1 - view.viewer)
+        assert not any(card.color == c for card in opp[len(view.opponent_known):] if card not in view.opponent_known)
+        assert not any(card.color == c for card in pos.deck)
+        assert len(pos.discard_pile(c)) == len(view.discards[c])
+    codes, _ = policy_ranking(view)
+    r = Rollouts(view, codes[:3], seed=2)
+    r.sample(25)
+    for i in range(25):  # every world's unseen pool (hand and deck) holds none of that colour
+        _, pool, _, _ = r._world_fill(i)
+        assert not any(int(t) // 10 == c for t in pool)
+
+
+def test_the_value_with_a_buried_card_is_the_average_over_its_identities():
+    pos = played_down(11, 2)
+    data, colour, truth = _remembered(pos)
+    view = lc.read_position(data)
+    got = lc.solve(view, max_stalls=0)
+    # independently: write each possible identity into the pile, weight it by its physical copies
+    c = COLOR_LETTERS.index(colour)
+    unseen = view.unseen_counts()
+    expected: dict[str, float] = {}
+    total = int(unseen[c * 10:(c + 1) * 10].sum())
+    for rank in range(10):
+        copies = int(unseen[c * 10 + rank])
+        if not copies:
+            continue
+        card = str(lc.Card(c, rank))
+        concrete = json.loads(json.dumps(data))
+        concrete["discards"][colour] = [card if x == f"{colour}?" else x for x in data["discards"][colour]]
+        a = lc.solve(lc.read_position(concrete), max_stalls=0)
+        for m in a.moves:
+            expected[m.move] = expected.get(m.move, 0.0) + copies / total * m.value
+    assert got.exact and {m.move for m in got.moves} == set(expected)
+    for m in got.moves:
+        assert m.value == pytest.approx(expected[m.move], abs=1e-9)
+    assert truth  # the card really was there
+
+
+def test_advice_on_a_remembered_position_lists_the_legal_turns():
+    data, _, _ = _remembered(played_down(5, 20), forget=2) if len(
+        max(played_down(5, 20).to_json()["discards"].values(), key=len)) > 2 else _remembered(played_down(5, 20))
+    view = lc.read_position(data)
+    analysis = lc.advise(view, time_budget=0.1, seed=1)
+    filled = view.random_fill(np.random.default_rng(0))
+    unseen = filled.unseen()
+    legal = {str(m) for m in filled.complete(unseen[:filled.opponent_unknown],
+                                             unseen[filled.opponent_unknown:]).legal_moves()}
+    assert {m.move for m in analysis.moves} == legal
