@@ -38,6 +38,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
+from lcanalysis.match_equity import match_analysis
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 
@@ -138,8 +139,23 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     by_move = {str(r.move(k)): k for k in range(n_moves)}
     for m in analysis.moves:
         m.loss, m.loss_stderr = r.difference(best, by_move[m.move])
+    _add_match_ranking(view, r, analysis)
     _add_reasons(view, analysis)
     return analysis
+
+
+def _add_match_ranking(view: View, rollouts: Rollouts, analysis: Analysis) -> None:
+    """With a match score on the position: every turn's chance to win the match (same worlds,
+    through the match equity table), and a note saying whether the two rankings agree."""
+    ranking = match_analysis(view, rollouts)
+    if ranking is None:
+        return
+    by_move = {m.move: m for m in ranking.moves}
+    for m in analysis.moves:
+        mm = by_move[m.move]
+        m.extra.update(match_win=mm.match, match_win_stderr=mm.match_stderr, match_loss=mm.match_loss,
+                       match_loss_stderr=mm.match_loss_stderr)
+    analysis.notes.append(f"match: {ranking.verdict}")
 
 
 BOTH_HANDS_NOTE = ("a full position: both hands are used (the opponent's cards count as known); only the "

@@ -96,3 +96,18 @@ def test_the_default_hint_is_short_and_all_lists_everything(capsys):
     assert "other placement(s); --all lists every turn" in short
     assert len(full.splitlines()) > len(short.splitlines()) + 20
     assert short.splitlines()[2].startswith(("Play", "Discard"))
+
+
+def test_with_a_match_score_every_turn_carries_its_chance_to_win_the_match(capsys):
+    data = lc.read_position("example:midround").to_json()
+    data.pop("history", None)
+    data["match"] = {"round": 3, "totals": [40, 110]}  # far behind in the last round
+    assert main(["advise", json.dumps(data), "--time", "0.3", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    for move in answer["moves"]:
+        assert 0.0 <= move["match_win"] <= 1.0 and move["match_win_stderr"] >= 0
+    assert any(note.startswith("match: ") for note in answer["notes"])
+    best_by_match = max(answer["moves"], key=lambda m: m["match_win"])
+    assert best_by_match["match_loss"] == pytest.approx(0.0, abs=1e-12)
+    assert main(["advise", json.dumps(data), "--time", "0.3"]) == 0
+    assert "win match" in capsys.readouterr().out

@@ -116,7 +116,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
-            lines.append(f"  {label:<{width}}  {value:>14}  {_loss_text(m):>13}  {words}")
+            match = f"  win match {100 * m.extra['match_win']:.1f}%" if "match_win" in m.extra else ""
+            lines.append(f"  {label:<{width}}  {value:>14}  {_loss_text(m):>13}  {words}{match}")
         hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
         if hidden > 0:
             lines.append(f"  {'':<{width}}  {'':>14}  {'':>13}  ({hidden} other draw(s) after {placement})")
@@ -132,6 +133,9 @@ def hint_json(analysis: Analysis, view: View) -> dict[str, Any]:
     """The ``advise --json`` object of docs/spec/interchange.md (every legal turn, best first, with
     loss and loss_stderr), plus the verdict and the question answered."""
     out = analysis.to_json()
+    for row, m in zip(out["moves"], analysis.moves):
+        if "match_win" in m.extra:  # a match score was given: the chance to win the match too
+            row.update({k: m.extra[k] for k in ("match_win", "match_win_stderr", "match_loss", "match_loss_stderr")})
     out["verdict"] = verdict(analysis, view)
     out["question"] = question(analysis)
     return out
