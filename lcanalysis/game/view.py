@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from math import comb, factorial, prod
 from typing import Any
 
 import numpy as np
 
 from lcanalysis.game.cards import (
+    CARDS_PER_COLOR,
     COLOR_LETTERS,
     RANKS_PER_COLOR,
     Buried,
@@ -389,7 +391,10 @@ def _with_buried(items: Any, nc: int) -> tuple[list[Card], list[tuple[int, Card 
         return as_cards(items, nc, "discards"), []  # as_cards names the problem
     entries: list[tuple[int, Card | Buried | None]] = []
     known_items = []
-    for item in items:
+    limit = CARDS_PER_COLOR * nc
+    for item in islice(items, limit + 1):  # an endless iterable is never read to its end
+        if len(entries) == limit:
+            raise PositionError(f"discards: more than {limit} cards (the {nc}-colour deck has {limit})")
         b = Buried.parse(item, nc)
         if b is not None:
             entries.append((b.color, b))
