@@ -3,7 +3,10 @@
 Results go to a JSON-lines file that names its tournament and that the same command resumes:
 by default one named after the agents and settings in the user data folder
 (``$XDG_DATA_HOME/lcanalysis/tournaments``, else ``~/.local/share/lcanalysis/tournaments``),
-said on standard error; ``--out F`` as given; ``--out none`` keeps nothing. Bad input (an
+said on standard error; ``--out F`` as given; ``--out none`` keeps nothing. ``--luck-adjusted``
+also rates the luck of every deck draw and prints the luck-adjusted mean score difference beside
+the raw one; ``--records DIR`` writes every played deal-seating as a game record for
+``lcanalysis review``. Bad input (an
 option, an agent, a results file of another tournament, a file another run is writing) is
 ``error: ...`` on standard error and exit status 2; lines of the file that do not count are
 ``warning: ...``.
@@ -20,7 +23,7 @@ from typing import Any
 
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.results import ResultsWarning
-from lcanalysis.tournaments.runner import auto_path, ratings, run_tournament, summarize, time_per_move
+from lcanalysis.tournaments.runner import EDGE, auto_path, ratings, run_tournament, summarize, time_per_move
 from lcanalysis.tournaments.specs import parse_agent
 
 _parse_agent = parse_agent  # the name earlier versions had
@@ -71,13 +74,16 @@ def _run(args: Any) -> int:
     if args.out == "none":
         out = None
     elif args.out == "auto":
-        out = auto_path(specs, rules, seed, args.first_deal, args.deals, duplicate, robin)
+        out = auto_path(specs, rules, seed, args.first_deal, args.deals, duplicate, robin,
+                        luck_adjusted=args.luck_adjusted)
     else:
         out = args.out
     df = run_tournament(specs, args.deals, rules=rules, duplicate=duplicate, round_robin=robin, seed=seed,
                         workers=args.workers, executor="serial" if args.workers == 1 else None, out=out,
                         progress=not args.no_progress, first_deal=args.first_deal, wait=args.wait,
-                        allow_code_change=args.allow_code_change, log=_say if out is not None else None)
+                        allow_code_change=args.allow_code_change,
+                        log=_say if out is not None or args.records else None, luck_adjusted=args.luck_adjusted,
+                        records=args.records)
     if args.csv:
         df.to_csv(args.csv, index=False)
     summary = summarize(df)
@@ -92,6 +98,13 @@ def _run(args: Any) -> int:
               f"win rate {rec.win_rate:.3f} [{rec.win_low:.3f}, {rec.win_high:.3f}], "
               f"mean score difference {rec.mean_diff:+.2f} [{rec.diff_low:+.2f}, {rec.diff_high:+.2f}], "
               f"capped rounds {rec.capped}, mean turns {rec.mean_turns:.1f}")
+        if getattr(rec, "adj_mean", None) is not None and rec.adj_mean == rec.adj_mean:
+            print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} "
+                  f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}] (the raw one less the luck of the deck draws); "
+                  f"variance ratio raw/adjusted over deals "
+                  f"{rec.var_ratio:.2f} [{rec.var_ratio_low:.2f}, {rec.var_ratio_high:.2f}]: to detect a "
+                  f"{EDGE:g}-point edge (5% level, 80% power) about {rec.adj_deals_needed:,.0f} deals luck-adjusted, "
+                  f"{rec.deals_needed:,.0f} plain")
     if len(specs) > 2:
         print("Bradley-Terry ratings (Elo scale):")
         for name, r in ratings(df).items():

@@ -72,6 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--allow-code-change", action="store_true",
                     help="go on with a results file played by another version of the agents' code "
                          "(the change is recorded in the file)")
+    ap.add_argument("--luck-adjusted", action="store_true",
+                    help="also rate the luck of every deck draw as it is played (value after the draw minus the "
+                         "mean over the cards of the pile, by the hand evaluator) and report the luck-adjusted "
+                         "mean score difference beside the raw one: the same mean, less noise, so fewer deals "
+                         "answer a strength question. Part of the results file's tournament")
+    ap.add_argument("--records", metavar="DIR", default=None,
+                    help="write each played deal-seating to DIR as a full-deal game record (a match record for "
+                         "matches), named after the pairing, deal and seating, for 'lcanalysis review FILE'")
     ap.add_argument("--csv", default=None, help="also write the table as CSV")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")

@@ -14,6 +14,11 @@ the round player). Then one line per finished deal and seating::
 and, only where a run was told to go on with changed code (``allow_code_change``), a line
 ``{"lcanalysis_code": {...}}`` before the first job that code played.
 
+A luck-adjusted tournament (``--luck-adjusted``) has ``"luck_adjusted": true`` in its identity,
+and each of its rows holds ``luck0`` and ``luck1`` (``LUCK_COLUMNS``): the luck of each seat's
+deck draws in the round (``lcanalysis.tournaments.luck``). Files without the key, every file
+written before it existed included, are tournaments without luck and read as before.
+
 The deals played are not part of the identity: a file may be extended with more deals (or be
 played in parts, say deals 0-499 and 500-999), as every line names its deal.
 
@@ -61,6 +66,9 @@ RESULT_COLUMNS = ["pairing", "deal", "swap", "round", "seed", "colors", "player0
                   "score0", "score1", "turns", "capped"]
 TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1", "cpu_ms_per_move0", "cpu_ms_per_move1",
                   "max_cpu_ms0", "max_cpu_ms1"]
+#: the luck of each seat's deck draws in the round, summed, from that seat's side
+#: (``lcanalysis.tournaments.luck``): in every row of a luck-adjusted tournament, in no other
+LUCK_COLUMNS = ["luck0", "luck1"]
 
 #: a round's score for one player lies within colours times these (three wagers on a
 #: worthless expedition: -80; three wagers on all nine numbers, with the bonus: 156)
@@ -71,7 +79,7 @@ MAX_MS = 86_400_000.0
 #: the source files whose hash is the code version of the agents: the agents, the engine they
 #: play on, and the round player (relative to the package)
 CODE_FILES = ("agents", "core", "game", "search", "rollouts.py", "evaluator.py", "analysis.py",
-              "tournaments/runner.py", "tournaments/specs.py")
+              "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py")
 
 
 class ResultsMismatchError(TournamentError):
@@ -112,19 +120,24 @@ def code_version() -> dict[str, str]:
 
 
 def tournament_identity(specs: Sequence[AgentSpec], rules: Rules, seed: int, duplicate: bool,
-                        round_robin: bool, code: dict[str, str] | None = None) -> dict[str, Any]:
+                        round_robin: bool, code: dict[str, str] | None = None,
+                        luck_adjusted: bool = False) -> dict[str, Any]:
     """What a results file records of its tournament (JSON values only). Two agents play the
-    same games with or without ``round_robin``, so it counts only with three or more."""
+    same games with or without ``round_robin``, so it counts only with three or more.
+    ``"luck_adjusted": true`` is there only for a tournament whose rows hold the luck of the
+    draws (``LUCK_COLUMNS``); a file without it (every file written before it existed) has none."""
     ident = {"agents": [s.to_identity() for s in specs], "rules": rules.to_dict(full=True), "seed": int(seed),
              "duplicate": bool(duplicate), "round_robin": bool(round_robin) and len(specs) > 2,
              "code": code if code is not None else code_version()}
+    if luck_adjusted:
+        ident["luck_adjusted"] = True
     return json.loads(json.dumps(ident))
 
 
 _WHAT = {"seed": "seed (--seed)", "duplicate": "duplicate deals (--no-duplicate)", "round_robin": "round robin",
          "rules.colors": "colours (--colors)", "rules.rounds": "rounds per deal (--rounds)",
          "rules.turn_cap": "turn cap (--turn-cap)", "rules.hand_size": "hand size", "rules.no_redraw": "no redraw",
-         "rules.tied_start": "tied start"}
+         "rules.tied_start": "tied start", "luck_adjusted": "luck of the draws (--luck-adjusted)"}
 
 
 def identity_differences(recorded: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
@@ -141,12 +154,14 @@ def identity_differences(recorded: dict[str, Any], wanted: dict[str, Any]) -> li
                 if x.get(k) != y.get(k):
                     out.append(f"agent {y.get('label')!r} {k}: {x.get(k)!r} in the file, {y.get(k)!r} in this run")
     flat_f, flat_r = _flatten(recorded), _flatten(wanted)
-    # a rule this version knows and the file's does not: the file was played with its default
+    # a rule this version knows and the file's does not: the file was played with its default;
+    # a file without luck_adjusted holds no luck
     defaults = {f"rules.{k}": v for k, v in Rules().to_dict(full=True).items()}
+    defaults["luck_adjusted"] = False
     for k in sorted(set(flat_f) | set(flat_r)):
         if k.startswith(("agents", "code")):
             continue
-        a, b = flat_f.get(k, defaults.get(k, "(not recorded)")), flat_r.get(k, "(not recorded)")
+        a, b = flat_f.get(k, defaults.get(k, "(not recorded)")), flat_r.get(k, defaults.get(k, "(not recorded)"))
         if a != b or (type(a) is bool) != (type(b) is bool):
             out.append(f"{_WHAT.get(k, k)}: {a!r} in the file, {b!r} in this run")
     return out
@@ -193,7 +208,9 @@ class Schema:
     job's, its seed is the deal's (``deal_seed``), colours those of the rules, the players the
     pairing's labels in the seating's order, the starter that of the match rules, each score
     within what the colours allow, the turns within the cap (exactly the cap when capped, at
-    least the draw pile otherwise), and times finite and not negative."""
+    least the draw pile otherwise), and times finite and not negative. In a luck-adjusted
+    tournament every row holds ``luck0`` and ``luck1``, finite numbers within what the values
+    allow (``luck_bound``); in any other, no row does."""
 
     def __init__(self, identity: dict[str, Any]) -> None:
         try:
@@ -203,15 +220,19 @@ class Schema:
             self.seed = identity["seed"]
             duplicate = identity["duplicate"]
             robin = identity["round_robin"]
-        except (KeyError, TypeError, ValueError) as exc:
+            self.luck = identity.get("luck_adjusted", False)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ResultsFileError(f"the tournament identity is incomplete or malformed ({exc})") from None
         if not _is_int(self.seed) or self.seed < 0 or len(self.labels) < 2:
             raise ResultsFileError("the tournament identity is malformed (seed or agents)")
+        if not isinstance(self.luck, bool):
+            raise ResultsFileError(f"the tournament identity is malformed (luck_adjusted is {self.luck!r})")
         pairs = list(combinations(range(len(self.labels)), 2)) if robin else [(0, 1)]
         self.pairs = [(self.labels[i], self.labels[j]) for i, j in pairs]
         self.swaps = (0, 1) if duplicate else (0,)
         lo, hi = SCORE_PER_COLOUR
         self.scores = (lo * self.rules.colors, hi * self.rules.colors)
+        self.luck_bound = luck_bound(self.rules)
 
     def record(self, rec: Any) -> tuple[str, list[dict[str, Any]]]:
         """``(key, rows)`` of a valid job line; raises ``_Invalid`` saying what is wrong."""
@@ -249,9 +270,14 @@ class Schema:
         missing = [c for c in RESULT_COLUMNS if c not in row]
         if missing:
             raise _Invalid(f"missing {', '.join(missing)}")
-        extra = sorted(set(row) - set(RESULT_COLUMNS) - set(TIMING_COLUMNS))
+        if self.luck:
+            missing = [c for c in LUCK_COLUMNS if c not in row]
+            if missing:
+                raise _Invalid(f"missing {', '.join(missing)} (a luck-adjusted tournament)")
+        extra = sorted(set(row) - set(RESULT_COLUMNS) - set(TIMING_COLUMNS) - set(LUCK_COLUMNS if self.luck else ()))
         if extra:
-            raise _Invalid(f"unknown field(s) {', '.join(map(str, extra))}")
+            what = " (luck in a tournament without --luck-adjusted)" if set(extra) & set(LUCK_COLUMNS) else ""
+            raise _Invalid(f"unknown field(s) {', '.join(map(str, extra))}{what}")
         rules = self.rules
         expect = {"pairing": pairing, "deal": deal, "swap": swap, "round": r, "colors": rules.colors,
                   "seed": deal_seed(self.seed, deal, r), "starter": starter}
@@ -278,10 +304,25 @@ class Schema:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
                         math.isfinite(v) and 0 <= v <= MAX_MS):
                     raise _Invalid(f"{k} is {v!r}, expected a time in ms, 0..{MAX_MS:.0f}")
+        if self.luck:
+            bound = self.luck_bound
+            for k in LUCK_COLUMNS:
+                v = row[k]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
+                        math.isfinite(v) and -bound <= v <= bound):
+                    raise _Invalid(f"{k} is {v!r}, expected a number of points, {-bound}..{bound}")
+
+
+def luck_bound(rules: Rules) -> int:
+    """The most a seat's luck in a round can be, either way: each draw's luck is a difference of
+    two values of the drawer, each within the score range of the colours, and a seat draws at
+    most the whole pile."""
+    lo, hi = SCORE_PER_COLOUR
+    return 2 * (hi - lo) * rules.colors * rules.draw_pile_after_deal
 
 
 def _results_part(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [tuple(r.get(c) for c in RESULT_COLUMNS) for r in rows]
+    return [tuple(r.get(c) for c in RESULT_COLUMNS + LUCK_COLUMNS) for r in rows]
 
 
 # --- legacy files (no header) -----------------------------------------------------
@@ -326,7 +367,8 @@ def legacy_identity(path: str) -> dict[str, Any]:
         raise ResultsFileError(f"{cmd_path}: the command cannot be read; {hint}") from None
     if ns.out not in ("auto", "none") and os.path.basename(ns.out) != os.path.basename(path):
         raise ResultsFileError(f"{cmd_path} names another results file ({ns.out}); {hint}")
-    return tournament_identity(specs, rules, seed, duplicate, robin, code={})
+    return tournament_identity(specs, rules, seed, duplicate, robin, code={},
+                               luck_adjusted=bool(getattr(ns, "luck_adjusted", False)))
 
 
 # --- the lock ---------------------------------------------------------------------

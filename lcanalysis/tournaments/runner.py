@@ -16,10 +16,19 @@ before it counts (``lcanalysis.tournaments.results``); ``load_results`` reads on
 The work runs on ``executor``: by default a ``ProcessPoolExecutor`` on every core; any
 ``concurrent.futures.Executor`` works, for example a dask cluster's ``client.get_executor()``;
 ``"serial"`` runs in this process.
+
+With ``luck_adjusted=True`` the workers also rate the luck of every deck draw as it is played
+(``lcanalysis.tournaments.luck``: the drawer's evaluator value after the draw minus its mean over
+the cards of the pile, so zero on average by construction) and each row holds each seat's sum
+(``luck0``, ``luck1``); ``summarize`` reports the luck-adjusted mean difference, the actual one
+less the luck difference, beside the raw one. With ``records=DIR`` each played deal-seating is
+also written as a game record (``record_name``) that ``lcanalysis review`` reads.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import time
 import warnings
@@ -33,11 +42,13 @@ import numpy as np
 import pandas as pd
 
 from lcanalysis.agents import Agent
+from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_SEED, MAX_TURN_CAP, MAX_WORKERS
 from lcanalysis.tournaments.pool import worker_pool
 from lcanalysis.tournaments.results import (
+    LUCK_COLUMNS,
     RESULT_COLUMNS,
     TIMING_COLUMNS,
     ResultsFile,
@@ -52,23 +63,35 @@ from lcanalysis.tournaments.results import (
     tournament_identity,
 )
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, deal_seed
-from lcanalysis.tournaments.stats import bradley_terry, head_to_head
+from lcanalysis.tournaments.stats import bradley_terry, head_to_head, mean_interval, samples_needed, variance_ratio
 
-__all__ = ["RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError", "ResultsFileError", "ResultsLockedError",
-           "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed", "load_results",
-           "play_match", "play_round", "ratings", "round_robin", "run_tournament", "summarize", "time_per_move"]
+__all__ = ["EDGE", "LUCK_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError", "ResultsFileError",
+           "ResultsLockedError", "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed",
+           "load_results", "luck_adjusted_diffs", "play_match", "play_round", "ratings", "record_name", "round_robin",
+           "run_tournament", "summarize", "time_per_move"]
 
 
 def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, starter: int = 0,
-               match: dict[str, Any] | None = None, record: list[str] | None = None) -> dict[str, Any]:
+               match: dict[str, Any] | None = None, record: list[str] | None = None, luck: bool = False,
+               draws: list[tuple[int, int, float]] | None = None, value: str = "turns") -> dict[str, Any]:
     """Deal with ``seed`` and play one round: ``agents[p]`` sits in seat p and sees only
-    ``position.view(p)``. Returns scores, turns, capped and time per move."""
+    ``position.view(p)``. Returns scores, turns, capped and time per move.
+
+    ``record``: a list that receives every turn played (``str(move)``). ``luck``: also rate the
+    luck of every deck draw (``lcanalysis.tournaments.luck``) and return each seat's sum as
+    ``luck0`` and ``luck1``, from that seat's side. ``draws``: a list that receives
+    ``(player, cards left in the pile before the draw, luck)`` for every deck draw. ``value``: the
+    value function of the luck (``luck.VALUES``; tournaments use the default)."""
     rules = rules or Rules()
     pos = Position.deal(seed, rules, starter)
     if match is not None:
         pos.match = dict(match)
     think: list[list[float]] = [[], []]
     cpu: list[list[float]] = [[], []]
+    rate = luck or draws is not None
+    lucks = [0.0, 0.0]
+    if rate:
+        from lcanalysis.tournaments.luck import deck_draw_luck
     while not pos.is_over():
         p = pos.to_move
         view = pos.view(p)
@@ -77,20 +100,31 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
         move = agents[p].choose(view, (seed * 7919 + pos.turn * 2 + p) % (2**31 - 1))
         cpu[p].append(time.process_time() - c0)
         think[p].append(time.perf_counter() - t0)
+        before, left = (pos.state.copy(), pos.deck_count) if rate else (None, 0)
         pos.push(move)  # raises IllegalMoveError on an illegal turn
+        if before is not None:
+            turn = move if isinstance(move, Move) else Move.parse(str(move), rules.colors)
+            if turn.draws_from_deck:  # rated on the state before the turn, now known to be legal
+                amount = deck_draw_luck(before, turn.code(rules.colors), value)[0]
+                lucks[p] += amount
+                if draws is not None:
+                    draws.append((p, left, amount))
         if record is not None:
             record.append(str(move))
     s0, s1 = pos.scores()
-    return {"seed": seed, "colors": rules.colors, "starter": starter, "score0": s0, "score1": s1,
-            "turns": pos.turn, "capped": pos.is_capped(),
-            "ms_per_move0": 1000 * float(np.mean(think[0])) if think[0] else 0.0,
-            "ms_per_move1": 1000 * float(np.mean(think[1])) if think[1] else 0.0,
-            "max_ms0": 1000 * float(np.max(think[0])) if think[0] else 0.0,
-            "max_ms1": 1000 * float(np.max(think[1])) if think[1] else 0.0,
-            "cpu_ms_per_move0": 1000 * float(np.mean(cpu[0])) if cpu[0] else 0.0,
-            "cpu_ms_per_move1": 1000 * float(np.mean(cpu[1])) if cpu[1] else 0.0,
-            "max_cpu_ms0": 1000 * float(np.max(cpu[0])) if cpu[0] else 0.0,
-            "max_cpu_ms1": 1000 * float(np.max(cpu[1])) if cpu[1] else 0.0}
+    row = {"seed": seed, "colors": rules.colors, "starter": starter, "score0": s0, "score1": s1,
+           "turns": pos.turn, "capped": pos.is_capped(),
+           "ms_per_move0": 1000 * float(np.mean(think[0])) if think[0] else 0.0,
+           "ms_per_move1": 1000 * float(np.mean(think[1])) if think[1] else 0.0,
+           "max_ms0": 1000 * float(np.max(think[0])) if think[0] else 0.0,
+           "max_ms1": 1000 * float(np.max(think[1])) if think[1] else 0.0,
+           "cpu_ms_per_move0": 1000 * float(np.mean(cpu[0])) if cpu[0] else 0.0,
+           "cpu_ms_per_move1": 1000 * float(np.mean(cpu[1])) if cpu[1] else 0.0,
+           "max_cpu_ms0": 1000 * float(np.max(cpu[0])) if cpu[0] else 0.0,
+           "max_cpu_ms1": 1000 * float(np.max(cpu[1])) if cpu[1] else 0.0}
+    if luck:
+        row.update(luck0=lucks[0], luck1=lucks[1])
+    return row
 
 
 def _match_class():
@@ -102,9 +136,11 @@ def _match_class():
         return None
 
 
-def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules) -> list[dict[str, Any]]:
+def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules, luck: bool = False,
+               turns: list[list[str]] | None = None) -> list[dict[str, Any]]:
     """A match of ``rules.rounds`` rounds (docs/spec/rules.md "A match"): seat 0 starts round 1; later
-    rounds are started by the higher running total, ties by ``rules.tied_start``."""
+    rounds are started by the higher running total, ties by ``rules.tied_start``. ``luck`` and
+    ``turns`` (a list that receives each round's list of turns) as in ``play_round``."""
     Match = _match_class()
     rows = []
     totals = [0, 0]
@@ -120,7 +156,12 @@ def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules) -> l
         else:
             starter = 1 - starters[-1] if rules.tied_start == "alternate" else starters[-1]
         rs = deal_seed(seed, deal, r)
-        row = play_round(agents, rs, rules, starter, match={"round": r, "totals": list(totals)})
+        record: list[str] | None = None
+        if turns is not None:
+            record = []
+            turns.append(record)
+        row = play_round(agents, rs, rules, starter, match={"round": r, "totals": list(totals)}, record=record,
+                         luck=luck)
         starters.append(starter)
         totals = [totals[0] + row["score0"], totals[1] + row["score1"]]
         if m is not None:
@@ -159,36 +200,92 @@ def _first_deck_move(pos: Position) -> Any:
     return next(m for m in pos.legal_moves() if m.draws_from_deck)
 
 
-def _run_job(job: Job, seed: int, rules: Rules, cache: dict[AgentSpec, Agent]) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class PlayOptions:
+    """What a worker does besides playing: rate the luck of every deck draw, keep each round's record."""
+
+    luck: bool = False
+    records: bool = False
+
+
+def record_name(pairing: int, deal: int, swap: int, player0: str, player1: str) -> str:
+    """The file a tournament's ``records`` folder holds a deal-seating's record in: named after
+    the pairing, the deal and the seating, with the seat-0 and seat-1 agents' labels."""
+    import re
+
+    def safe(label: str) -> str:
+        return re.sub(r"[^A-Za-z0-9=.,-]+", "-", label).strip("-") or "agent"
+
+    return f"pairing{pairing}_deal{deal}_seating{swap}_{safe(player0)}_vs_{safe(player1)}.json"
+
+
+def _job_record(job: Job, rows: list[dict[str, Any]], turns: list[list[str]], rules: Rules, seed: int) -> str:
+    """The deal-seating as a full-deal game record (``lcanalysis.game.records``): a round record,
+    or a match record for a match; replayed (so checked) as it is built."""
+    from lcanalysis.game.records import record_match, record_round, write_record
+
+    players = [rows[0]["player0"], rows[0]["player1"]]
+    rounds = []
+    totals = [0, 0]
+    for row, played in zip(rows, turns):
+        start = Position.deal(row["seed"], rules, row["starter"])
+        if rules.rounds > 1:
+            start.match = {"round": row["round"], "totals": list(totals)}
+        comment = (f"tournament seed {seed}, pairing {job.pairing}, deal {job.deal}, seating {job.swap}"
+                   + (f", round {row['round']} of {rules.rounds}" if rules.rounds > 1 else "")
+                   + f": {players[0]} (seat 0) {row['score0']}, {players[1]} (seat 1) {row['score1']}"
+                   + (" (capped)" if row["capped"] else ""))
+        rounds.append(record_round(start, played, players=players, comment=comment))
+        totals = [totals[0] + row["score0"], totals[1] + row["score1"]]
+    rec = rounds[0] if rules.rounds == 1 else record_match(rounds, rules, players=players,
+                                                           comment=f"tournament seed {seed}, pairing {job.pairing}, "
+                                                                   f"deal {job.deal}, seating {job.swap}")
+    return write_record(rec)
+
+
+def _run_job(job: Job, seed: int, rules: Rules, cache: dict[AgentSpec, Agent],
+             options: PlayOptions | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    options = options or PlayOptions()
     for spec in (job.a, job.b):
         if spec not in cache:
             cache[spec] = spec.make()
             _warm_up(cache[spec], rules)
     first, second = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
     agents = [cache[first], cache[second]]
+    turns: list[list[str]] | None = [] if options.records else None
     if rules.rounds == 1:
-        rows = [play_round(agents, deal_seed(seed, job.deal, 1), rules, 0)]
+        record: list[str] | None = None
+        if turns is not None:
+            record = []
+            turns.append(record)
+        rows = [play_round(agents, deal_seed(seed, job.deal, 1), rules, 0, record=record, luck=options.luck)]
         rows[0]["round"] = 1
     else:
-        rows = play_match(agents, seed, job.deal, rules)
+        rows = play_match(agents, seed, job.deal, rules, luck=options.luck, turns=turns)
     for row in rows:
         row.update(pairing=job.pairing, deal=job.deal, swap=job.swap, player0=first.label, player1=second.label)
-    return rows
+    text = _job_record(job, rows, turns, rules, seed) if turns is not None else None
+    return rows, text
 
 
 class PlayError(TournamentError):
     """A round could not be played: an agent failed (an external program that died, an illegal turn...)."""
 
 
-def _run_batch(jobs: list[Job], seed: int, rules: Rules) -> tuple[list[tuple[str, list[dict[str, Any]]]], str | None]:
+Finished = tuple[str, list[dict[str, Any]], str | None]  # job key, its rows, its record (or None)
+
+
+def _run_batch(jobs: list[Job], seed: int, rules: Rules,
+               options: PlayOptions | None = None) -> tuple[list[Finished], str | None]:
     """The finished jobs, and what stopped the batch (None if nothing did): the jobs finished
     before a failure are kept."""
     cache: dict[AgentSpec, Agent] = {}
-    out: list[tuple[str, list[dict[str, Any]]]] = []
+    out: list[Finished] = []
     try:
         for job in jobs:
             try:
-                out.append((job.key, _run_job(job, seed, rules, cache)))
+                rows, record = _run_job(job, seed, rules, cache, options)
+                out.append((job.key, rows, record))
             except (OSError, ValueError, RuntimeError) as exc:  # an agent failed; a bug still raises
                 return out, (f"deal {job.deal}, seating {job.swap} ({job.a.label} vs {job.b.label}): "
                              f"{type(exc).__name__}: {exc}")
@@ -201,7 +298,10 @@ def _run_batch(jobs: list[Job], seed: int, rules: Rules) -> tuple[list[tuple[str
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=RESULT_COLUMNS + TIMING_COLUMNS)
+    columns = RESULT_COLUMNS + TIMING_COLUMNS
+    if any(LUCK_COLUMNS[0] in r for r in rows):
+        columns = columns + LUCK_COLUMNS
+    df = pd.DataFrame(rows, columns=columns)
     if len(df):
         df = df.sort_values(["pairing", "deal", "swap", "round"], kind="stable").reset_index(drop=True)
         df["capped"] = df["capped"].astype(bool)
@@ -239,12 +339,47 @@ def _check_out(out: Any) -> str | None:
     return path
 
 
+def _check_records(records: Any) -> str | None:
+    """The records folder, created if need be; None for no records."""
+    if records is None:
+        return None
+    if not isinstance(records, (str, os.PathLike)):
+        raise TournamentError(f"records must be a folder name or None, got {records!r}")
+    path = os.fspath(records)
+    if not isinstance(path, str) or not path.strip():
+        raise TournamentError(f"records must be a folder name or None, got {records!r}")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise TournamentError(f"records: {path} is not a folder; give a folder to write the rounds' records to")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise TournamentError(f"cannot make the records folder {path}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise TournamentError(f"cannot write to the records folder {path}")
+    return path
+
+
+def _write_text(folder: str, name: str, text: str) -> None:
+    """Write a file whole or not at all (a temporary file renamed into place)."""
+    path = os.path.join(folder, name)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise TournamentError(f"cannot write the record {path}: {exc.strerror or exc}") from None
+
+
 def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | None = None,
                    duplicate: bool = True, round_robin: bool = False, seed: int = 0,
                    executor: str | Executor | None = None, workers: int | None = None,
                    out: str | os.PathLike[str] | None = None, progress: bool = True, batch: int | None = None,
                    first_deal: int = 0, wait: bool = False, allow_code_change: bool = False,
-                   log: Callable[[str], None] | None = None) -> pd.DataFrame:
+                   log: Callable[[str], None] | None = None, luck_adjusted: bool = False,
+                   records: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
 
     ``agents``: two agents (names like ``"greedy"``, dicts like ``{"name": "search", "time_ms": 50}``,
@@ -261,6 +396,15 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     ``executor``: ``None`` for a process pool of ``workers`` (default: all cores; its workers exit
     if this process dies), ``"serial"``, or any ``concurrent.futures`` executor (a dask
     ``client.get_executor()`` works unchanged).
+    ``luck_adjusted``: also rate the luck of every deck draw as it is played
+    (``lcanalysis.tournaments.luck``; about a millisecond a round) and keep each seat's sum in the
+    rows (``luck0``, ``luck1``); ``summarize`` then reports the luck-adjusted mean difference
+    beside the raw one. It is part of the tournament's identity (a results file holds rounds
+    with luck or rounds without).
+    ``records``: a folder to write each played deal-seating to as a full-deal game record
+    (``lcanalysis.game.records``; a match record for matches), named by ``record_name`` after
+    the pairing, deal and seating, so any round can be reviewed (``lcanalysis review FILE``).
+    Rounds a resumed run finds already played are not played again, so get no record.
 
     Every argument is checked before anything is played; a bad one raises ``TournamentError``
     (a ``ValueError``).
@@ -274,7 +418,7 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     if batch is not None:
         batch = _whole("batch", batch, 1, 1_000_000)
     for name, flag in (("duplicate", duplicate), ("round_robin", round_robin), ("progress", progress),
-                       ("wait", wait), ("allow_code_change", allow_code_change)):
+                       ("wait", wait), ("allow_code_change", allow_code_change), ("luck_adjusted", luck_adjusted)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TournamentError(f"{name} must be True or False, got {flag!r}")
     if isinstance(executor, str) and executor != "serial":
@@ -292,14 +436,17 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     if len(specs) > 2 and not round_robin:
         raise TournamentError("more than two agents: pass round_robin=True")
     out = _check_out(out)
+    records = _check_records(records)
+    options = PlayOptions(luck=bool(luck_adjusted), records=records is not None)
     pairs = list(combinations(range(len(specs)), 2)) if round_robin else [(0, 1)]
     jobs = [Job(k, specs[i], specs[j], d, s)
             for k, (i, j) in enumerate(pairs)
             for d in range(first_deal, first_deal + deals)
             for s in ((0, 1) if duplicate else (0,))]
     if out == "auto":
-        out = auto_path(specs, rules, seed, first_deal, deals, duplicate, round_robin)
-    identity = tournament_identity(specs, rules, seed, duplicate, round_robin)
+        out = auto_path(specs, rules, seed, first_deal, deals, duplicate, round_robin,
+                        luck_adjusted=bool(luck_adjusted))
+    identity = tournament_identity(specs, rules, seed, duplicate, round_robin, luck_adjusted=bool(luck_adjusted))
     schema = Schema(identity)
     results = ResultsFile(out, identity, wait=wait, log=log).open() if out else None
     try:
@@ -314,7 +461,10 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
             if log:
                 log(f"results: {out}: {len(jobs) - len(todo)} of {len(jobs)} deal-seatings already played, "
                     f"{len(todo)} to play")
-        _play(todo, jobs, rows, seed, rules, schema, results, executor, workers, batch, progress)
+        if records is not None and log:
+            log(f"records: {records}: one file per deal-seating played"
+                + (f" ({len(jobs) - len(todo)} already played get none)" if len(todo) < len(jobs) else ""))
+        _play(todo, jobs, rows, seed, rules, schema, results, executor, workers, batch, progress, options, records)
     finally:
         if results is not None:
             results.close()
@@ -323,7 +473,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
 
 def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: int, rules: Rules, schema: Schema,
           results: ResultsFile | None, executor: str | Executor | None, workers: int | None, batch: int | None,
-          progress: bool) -> None:
+          progress: bool, options: PlayOptions | None = None, records: str | None = None) -> None:
+    options = options or PlayOptions()
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -334,9 +485,9 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
 
     kept = f"; the results finished so far are kept in {results.path}: run again to resume" if results else ""
 
-    def collect(finished: tuple[list[tuple[str, list[dict[str, Any]]]], str | None]) -> None:
+    def collect(finished: tuple[list[Finished], str | None]) -> None:
         batch_results, failure = finished
-        for key, job_rows in batch_results:
+        for key, job_rows, record in batch_results:
             if key not in wanted:
                 raise TournamentError(f"job {key} came back twice or was never asked for")  # an executor's bug
             wanted.discard(key)
@@ -345,6 +496,10 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
             except _Invalid as exc:  # a bug in playing, never written
                 raise TournamentError(f"a played job does not fit the results schema: {exc}") from None
             rows.extend(job_rows)
+            if records is not None and record is not None:  # the record first: a counted job has its record
+                first = job_rows[0]
+                _write_text(records, record_name(first["pairing"], first["deal"], first["swap"], first["player0"],
+                                                 first["player1"]), record)
             if results is not None:
                 results.append(key, job_rows)
             if bar is not None:
@@ -355,7 +510,7 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
     try:
         if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
             for job in todo:
-                collect(_run_batch([job], seed, rules))
+                collect(_run_batch([job], seed, rules, options))
         elif todo:
             own = executor is None
             n_workers = workers or os.cpu_count() or 1
@@ -363,7 +518,8 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
             ex: Executor = worker_pool(n_workers, close_fds=fds) if executor is None else executor  # type: ignore[assignment]
             size = batch or max(1, min(16, len(todo) // (4 * n_workers) or 1))
             try:
-                futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules) for i in range(0, len(todo), size)]
+                futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules, options)
+                           for i in range(0, len(todo), size)]
                 for fut in as_completed(futures):
                     try:
                         batch_done = fut.result()
@@ -391,7 +547,7 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 def auto_path(specs: Sequence[AgentSpec], rules: Rules, seed: int, first_deal: int, deals: int,
-              duplicate: bool, robin: bool, folder: str | None = None) -> str:
+              duplicate: bool, robin: bool, folder: str | None = None, luck_adjusted: bool = False) -> str:
     """The results file ``out="auto"`` uses: named after the agents and settings, in ``folder``
     (default: ``default_results_dir()``, a user data folder), so that running the same command
     again resumes it."""
@@ -399,7 +555,7 @@ def auto_path(specs: Sequence[AgentSpec], rules: Rules, seed: int, first_deal: i
 
     names = "_".join(re.sub(r"[^A-Za-z0-9=.,-]+", "-", s.label) for s in specs)
     tag = f"{rules.colors}c_{rules.rounds}r_cap{rules.turn_cap}_seed{seed}_deals{first_deal}-{first_deal + deals - 1}"
-    tag += ("" if duplicate else "_single") + ("_rr" if robin else "")
+    tag += ("" if duplicate else "_single") + ("_rr" if robin else "") + ("_luck" if luck_adjusted else "")
     return os.path.join(default_results_dir() if folder is None else folder, f"tournament_{names}_{tag}.jsonl")
 
 
@@ -416,12 +572,42 @@ def _diffs(df: pd.DataFrame, a: str, b: str) -> tuple[Any, list[Any], pd.DataFra
     return diffs, units, sub
 
 
+def _has_luck(df: pd.DataFrame) -> bool:
+    return all(c in df.columns for c in LUCK_COLUMNS) and len(df) > 0 and bool(df[LUCK_COLUMNS].notna().all().all())
+
+
+def luck_adjusted_diffs(df: pd.DataFrame, a: str, b: str) -> Any:
+    """Per round of ``a`` against ``b`` (in ``_diffs`` order), the luck-adjusted score difference
+    from ``a``'s side: ``(own score - opponent's) - (own luck - opponent's luck)``."""
+    sub = df[((df.player0 == a) & (df.player1 == b)) | ((df.player0 == b) & (df.player1 == a))]
+    sign = np.where(sub.player0 == a, 1, -1)
+    return sign * ((sub.score0 - sub.score1) - (sub.luck0 - sub.luck1)).to_numpy(dtype=float)
+
+
+def _unit_means(values: Any, units: list[Any]) -> Any:
+    sums: dict[Any, list[float]] = {}
+    for k, v in zip(units, values):
+        sums.setdefault(k, []).append(float(v))
+    return np.array([np.mean(v) for v in sums.values()])
+
+
+#: the edge a strength question asks about in ``summarize``'s deals-needed columns, in points a round
+EDGE = 2.5
+
+
 def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     """One row per pairing, from the first-named agent's side: rounds, wins/draws/losses, win rate
     with its Wilson interval (draws count half), mean score difference with a t interval over
     deals (the two seatings of a duplicate deal and the rounds of a match are one sample), the
     standard deviation per round, mean turns, and the capped rounds, counted separately.
     Capped rounds are scored as they stand and included; ``summarize(df[~df.capped])`` leaves them out.
+
+    With the luck of the draws in ``df`` (a luck-adjusted tournament, ``LUCK_COLUMNS``), also:
+    the luck-adjusted mean difference with its t interval over deals (``adj_mean``, ``adj_low``,
+    ``adj_high``) and its standard deviation per round (``adj_sd``); the variance ratio raw /
+    adjusted over deals with a bootstrap interval (``var_ratio``, ``var_ratio_low``,
+    ``var_ratio_high``); and the deals a test needs to detect an ``EDGE``-point edge (5% level,
+    80% power) with each measure (``deals_needed``, ``adj_deals_needed``).
     """
     out = []
     for pairing, sub in df.groupby("pairing", sort=True):
@@ -437,6 +623,17 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
             mh = head_to_head(totals.to_numpy(), None, agent=a, opponent=b, conf=conf)
             row.update(matches=mh.rounds, match_win_rate=mh.win_rate, match_win_low=mh.win_low,
                        match_win_high=mh.win_high)
+        if _has_luck(s):
+            adjusted = luck_adjusted_diffs(s, a, b)
+            raw_units, adj_units = _unit_means(diffs, units), _unit_means(adjusted, units)
+            m, lo, hi = mean_interval(adj_units, conf)
+            ratio, rlo, rhi = variance_ratio(raw_units, adj_units, conf)
+            sd = float(raw_units.std(ddof=1)) if len(raw_units) > 1 else math.nan
+            adj_sd = float(adj_units.std(ddof=1)) if len(adj_units) > 1 else math.nan
+            row.update(adj_mean=m, adj_low=lo, adj_high=hi,
+                       adj_sd=float(adjusted.std(ddof=1)) if len(adjusted) > 1 else math.nan,
+                       var_ratio=ratio, var_ratio_low=rlo, var_ratio_high=rhi,
+                       deals_needed=samples_needed(sd, EDGE), adj_deals_needed=samples_needed(adj_sd, EDGE))
         out.append(row)
     return pd.DataFrame(out)
 
