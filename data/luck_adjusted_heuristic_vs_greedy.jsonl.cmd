@@ -1,0 +1,1 @@
+lcanalysis tournament heuristic greedy --deals 1000 --first-deal 1000 --luck-adjusted --out data/luck_adjusted_heuristic_vs_greedy.jsonl --csv data/luck_adjusted_heuristic_vs_greedy.csv > data/luck_adjusted_heuristic_vs_greedy.txt
