@@ -1,11 +1,47 @@
-"""Shared test set-up: say which tests a run leaves out and how to run them.
+"""Shared test set-up: compile the engine once before the tests, and say which tests a run
+leaves out and how to run them.
 
 The default run (``python -m pytest -q``) leaves out the tests marked ``slow`` (long statistical
-or exhaustive checks; each has a fast version in the default run); ``python -m pytest -q -m slow``
-runs them. ``.ci/run`` runs both.
+or exhaustive checks; each has a quick version in the default run); ``python -m pytest -q -m
+slow`` runs them. ``.ci/run`` runs both.
+
+On a fresh clone numba has compiled nothing yet. Left alone, every xdist worker, and every
+``lcanalysis`` command a test starts, would compile the engine for itself at the same time; so
+the main process compiles it once first (``lcanalysis warm-up``, about a minute on 2 cores,
+then nothing until the compiled sources change) and the others load it from numba's cache.
 """
 
 from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist starts its workers
+def pytest_sessionstart(session):
+    config = session.config
+    if hasattr(config, "workerinput") or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return
+    if config.getoption("collectonly"):
+        return
+    from lcanalysis.cli import warmup
+
+    if warmup.is_compiled():
+        return
+    tr = config.pluginmanager.get_plugin("terminalreporter")
+    if tr is not None:
+        tr.write_line("compiling the engine once for this version of the code (lcanalysis warm-up) ...")
+    t0 = time.perf_counter()
+    try:
+        warmup.engine_ready(quiet=True)
+    except Exception as exc:  # a broken engine: let the tests say where
+        if tr is not None:
+            tr.write_line(f"the warm-up failed ({type(exc).__name__}: {exc}); the tests compile as they go")
+        return
+    if tr is not None:
+        tr.write_line(f"engine compiled in {time.perf_counter() - t0:.0f} s")
 
 
 def pytest_report_header(config):

@@ -18,7 +18,7 @@ The rules, by the block's language (the first word of the info string after the 
 - ``bash``: set-up and install commands; not run (they install things).
 - ``text``, no language, anything else: not run.
 
-Every fence must be closed. A file's python blocks get 600 s in all, a console command 120 s:
+Every fence must be closed. A file's python blocks get 180 s in all, a console command 120 s:
 hang guards, not speed tests. Examples must not write into the repository's ``data/``.
 """
 
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
 VENV_BIN = Path(sys.executable).parent  # not resolved: a venv's python is a symlink out of it
 CONSOLE_TIMEOUT = 120
-PYTHON_FILE_TIMEOUT = 600  # a hang guard for one file's python blocks, not a speed test
+PYTHON_FILE_TIMEOUT = 180  # a hang guard for one file's python blocks, not a speed test
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
