@@ -9,8 +9,9 @@ from helpers import random_round_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lcanalysis.game.notation import from_json, game_record, read_position, replay, string_to_json
+from lcanalysis.game.notation import from_json, read_position, string_to_json
 from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.records import RecordError, read_record, record_round
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
 
@@ -157,8 +158,8 @@ def test_a_recorded_round_replays_to_the_same_end():
     pos = start.copy()
     for p in random_round_positions(99, Rules(), deck_bias=0.7):
         pos = p
-    record = json.loads(json.dumps(game_record(start, pos.history)))
-    assert replay(record) == pos
-    record["moves"][3] = "+Y11/D"
-    with pytest.raises(PositionError, match="record move 4"):
-        replay(record)
+    record = json.loads(json.dumps(record_round(start, pos.history).to_json()))
+    assert read_record(record).final() == pos
+    record["turns"][3] = "+Y11/D"
+    with pytest.raises(RecordError, match="turn index 3"):
+        read_record(record).final()

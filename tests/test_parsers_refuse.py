@@ -15,8 +15,9 @@ from helpers import random_round_positions
 from lcanalysis.agents.protocol import BotError, ExternalAgent, serve
 from lcanalysis.game.cards import Card, CardError
 from lcanalysis.game.moves import Move, MoveError
-from lcanalysis.game.notation import from_json, game_record, read_position, replay, string_to_json
+from lcanalysis.game.notation import from_json, read_position, string_to_json
 from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.records import RecordError, read_record, record_round
 from lcanalysis.game.rules import Rules, RulesError
 from lcanalysis.game.view import View
 
@@ -333,15 +334,15 @@ def test_a_draw_step_history_is_checked_and_its_draw_half_reads_back():
 # --- records and strings ------------------------------------------------------------------------
 
 
-def test_game_records_refuse_bad_moves_lists_and_unknown_keys():
+def test_game_records_refuse_bad_turn_lists_and_unknown_keys():
     start = Position.deal(seed=99)
-    record = game_record(start, [])
-    for change, message in (({"moves": 5}, "list"), ({"moves": [3]}, "record move 1"),
-                            ({"moves": ["+R7/D"] * 300}, "turn cap"), ({"turns": []}, "unknown key"),
-                            ({"start": start.view(0).to_json()}, "full position")):
-        with pytest.raises(PositionError, match=message):
-            replay({**record, **change})
-    assert replay(record) == start
+    record = record_round(start, []).to_json()
+    for change, message in (({"turns": 5}, "list"), ({"turns": [3]}, "turn index 0"),
+                            ({"turns": ["+R7/D"] * 300}, "turn index 0"), ({"moves": []}, "unknown key"),
+                            ({"start": 7}, "position object")):
+        with pytest.raises(RecordError, match=message):
+            read_record({**record, **change}).final()
+    assert read_record(record).final() == start
 
 
 @pytest.mark.parametrize("field", ["c" + "5" * 5000, "cap=" + "9" * 5000, "m\u0660", "d=\u0663", "p1=?" + "8" * 40,

@@ -42,7 +42,7 @@ from typing import Any
 
 from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief
 from lcanalysis.game.examples import PREFIX, example_text
-from lcanalysis.game.formats import STRING_TAG, position_to_json
+from lcanalysis.game.formats import STRING_TAG
 from lcanalysis.game.position import (
     Position,
     PositionError,
@@ -54,7 +54,6 @@ from lcanalysis.game.view import View
 
 JSON_KEYS = {"rules", "to_move", "hands", "expeditions", "discards", "deck", "phase", "blocked",
              "viewer", "history", "match"}
-RECORD_KEYS = {"start", "moves"}
 
 #: The longest text (JSON, a one-line string, a file, a bot request line) any reader accepts.
 MAX_TEXT_CHARS = 1_000_000
@@ -469,55 +468,3 @@ def _read(source: Any, from_file: bool) -> Position | View:
                             "nor a one-line 'LC1;...' string")
     raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
                         f"'example:NAME' nor a file")
-
-
-
-
-
-# --- game records ---------------------------------------------------------------------------
-
-
-def game_record(start: Position, moves: Sequence[Any]) -> dict[str, Any]:
-    """A round as its deal (a full position) and the turns played, oldest first, in the older
-    ``{"start", "moves"}`` shape. Superseded by ``lcanalysis.game.records`` (``record_round``,
-    ``write_record``: the spec's ``{"rules", "start", "turns"}``), which checks every turn."""
-    from lcanalysis.game.records import record_round
-
-    rec = record_round(start, moves)
-    return {"start": position_to_json(rec.start), "moves": [str(t) for t in rec.turns]}
-
-
-def replay(record: Mapping[str, Any]) -> Position:
-    """Play a game record from its start; each move is checked against the rules."""
-    if not isinstance(record, Mapping) or "start" not in record or "moves" not in record:
-        raise PositionError("a game record is {\"start\": POSITION, \"moves\": [...]}")
-    unknown = [key for key in record if key not in RECORD_KEYS]
-    if unknown:
-        raise PositionError(f"unknown key(s) {_key_names(unknown)} in a game record: it has {sorted(RECORD_KEYS)}")
-    moves = record["moves"]
-    if not isinstance(moves, list):
-        raise PositionError(f"a game record's moves are a list like ['+R7/D', '-Bw/G'], got {brief(moves)}")
-    pos = from_json(record["start"])
-    if not isinstance(pos, Position):
-        raise PositionError("a game record starts from a full position, not a view")
-    left = pos.rules.turn_cap - pos.turn
-    if len(moves) > left:
-        raise PositionError(f"the record has {len(moves):,} moves, but the round ends at the turn cap of "
-                            f"{pos.rules.turn_cap} turns, {left} after its start")
-    for i, m in enumerate(moves):
-        if not isinstance(m, str):
-            raise PositionError(f"record move {i + 1}: a move is a string like '+R7/D', got {brief(m)}")
-    return _replay_moves(pos, moves)
-
-
-def _replay_moves(pos: Position, moves: Sequence[Any]) -> Position:
-    """The older record's moves, replayed by ``lcanalysis.game.records`` (which also reads the spec's
-    records: ``read_record``, ``replay``); its refusal is reported as ``record move N (...)``."""
-    from lcanalysis.game.records import RecordError, RoundRecord
-
-    try:
-        final = RoundRecord(pos, list(moves)).final()
-    except RecordError as exc:
-        raise PositionError(f"record move {(exc.index or 0) + 1} ({exc.turn}): {exc.reason}") from None
-    assert isinstance(final, Position)
-    return final
