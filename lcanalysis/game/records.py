@@ -54,7 +54,7 @@ from typing import Any
 
 from lcanalysis.game.cards import Card, CardError
 from lcanalysis.game.moves import Move, MoveError
-from lcanalysis.game.notation import from_json, string_to_json
+from lcanalysis.game.notation import from_json, loads_json, string_to_json
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
@@ -595,12 +595,18 @@ def _read_text(text: str, name: str | None) -> Record:
     where = f"{name}: " if name else ""
     if text.strip().startswith("{"):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            last_line = len(text.rstrip().splitlines())
-            why = ("the JSON ends early (a truncated file?)" if exc.lineno >= last_line
-                   else "malformed JSON")
-            raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+            data = loads_json(text)  # the readers' limits: size, nesting, number length
+        except PositionError as refused:
+            try:
+                json.loads(text)  # only to name the line of a syntax error
+            except json.JSONDecodeError as exc:
+                last_line = len(text.rstrip().splitlines())
+                why = ("the JSON ends early (a truncated file?)" if exc.lineno >= last_line
+                       else "malformed JSON")
+                raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+            except (ValueError, RecursionError):
+                pass
+            raise RecordError(f"{where}{refused}") from None
         return record_from_json(data, _turn_lines(text))
     try:
         return _parse_text_form(text)
