@@ -61,7 +61,8 @@ def main() -> None:
     warm = played_down(1, 3).view()  # compile (or load the cached code) before timing
     solve_view(warm, max_stalls=0)
     solve_view(warm, max_stalls=0, workers=args.workers)
-    print(f"{'size':>4}{'seed':>6}{'splits':>8}{'serial s':>10}{f'{args.workers} workers s':>14}{'ratio':>8}{'nodes':>8}{'cores':>7}")
+    print(f"{'size':>4}{'seed':>6}{'splits':>8}{'serial s':>10}{f'{args.workers} workers s':>14}"
+          f"{'ratio':>8}{'nodes':>8}{'cores':>7}")
     all_ratios, all_serial, all_par = [], 0.0, 0.0
     for d in args.sizes:
         ratios, ser_sum, par_sum = [], 0.0, 0.0
@@ -73,7 +74,8 @@ def main() -> None:
             ratios.append(ts / tp)
             ser_sum += ts
             par_sum += tp
-            print(f"{d:>4}{seed:>6}{a.splits:>8}{ts:>10.3f}{tp:>14.3f}{ts / tp:>7.2f}x{b.nodes / a.nodes:>7.2f}x{cores:>7.2f}", flush=True)
+            print(f"{d:>4}{seed:>6}{a.splits:>8}{ts:>10.3f}{tp:>14.3f}{ts / tp:>7.2f}x{b.nodes / a.nodes:>7.2f}x"
+                  f"{cores:>7.2f}", flush=True)
         print(f"{d:>4}  median ratio {statistics.median(ratios):.2f}x, summed seconds {ser_sum:.3f} / {par_sum:.3f}"
               f" = {ser_sum / par_sum:.2f}x")
         all_ratios += ratios

@@ -112,7 +112,8 @@ class Rollouts:
             codes = self.codes[idx]
             for i in range(first, int(worlds)):
                 base, pool, unknown, opp = self._world_fill(i)
-                P.flat_mc(base, pool, unknown, opp, codes, i, i + 1, self.seed, self.params, self.params, one, self.bias)
+                P.flat_mc(base, pool, unknown, opp, codes, i, i + 1, self.seed, self.params, self.params, one,
+                          self.bias)
                 more[:, i - first] = one[:, 0]
         for j, k in enumerate(idx):
             self.samples[k] = np.concatenate([self.samples[k], more[j]]) if first else more[j]

@@ -78,7 +78,7 @@ def _view_with_all_unseen_buried():
             unseen = lc.read_position(data).unseen_counts()
             c = COLOR_LETTERS.index(colour)
             n = int(unseen[c * 10:(c + 1) * 10].sum())
-            if 0 < n and len(pile) >= 1:
+            if n > 0 and len(pile) >= 1:
                 data["discards"][colour] = pile[:-1] + [f"{colour}?"] * n + pile[-1:]
                 # the n unseen cards of that colour are now remembered as buried: take them out of
                 # the unseen cards by removing as many from the deck count

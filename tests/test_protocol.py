@@ -94,7 +94,8 @@ def test_an_external_agent_plays_what_the_bot_answers_and_refuses_an_error():
         assert ext.choose(view, 0) == make_agent("heuristic").choose(view, len(view.history))
     finally:
         ext.close()
-    liar = ExternalAgent([sys.executable, "-c", "import sys\nfor l in sys.stdin: print('{\"move\": \"+Y2/D\"}', flush=True)"])
+    liar = ExternalAgent([sys.executable, "-c",
+                          "import sys\nfor l in sys.stdin: print('{\"move\": \"+Y2/D\"}', flush=True)"])
     try:
         if pos.can_play("+Y2/D"):
             pytest.fail("test position should not allow +Y2/D")

@@ -55,7 +55,7 @@ def test_a_finished_round_is_refused():
 def test_other_refusals(pos):
     with pytest.raises(SearchError, match="samples applies to a player's view"):
         solve(pos, max_stalls=0, samples=10)
-    with pytest.raises(SearchError, match="not to move|is to move"):
+    with pytest.raises(SearchError, match=r"not to move|is to move"):
         solve_view(pos.view(1 - pos.to_move), max_stalls=0)
     with pytest.raises(SearchError, match="full position"):
         solve_perfect(pos.view(), max_stalls=0)

@@ -26,7 +26,8 @@ def test_wilson_interval_matches_the_formula_worked_by_hand():
 
 def test_wilson_interval_stays_inside_zero_one_at_the_extremes():
     lo, hi = wilson_interval(0, 10)
-    assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(0.277533, abs=1e-5)  # z^2 / (n + z^2) = 3.8415 / 13.8415
+    # z^2 / (n + z^2) = 3.8415 / 13.8415
+    assert lo == pytest.approx(0.0, abs=1e-12) and hi == pytest.approx(0.277533, abs=1e-5)
     lo, hi = wilson_interval(10, 10)
     assert hi == pytest.approx(1.0, abs=1e-12) and lo == pytest.approx(1 - 0.277533, abs=1e-5)
 

@@ -49,7 +49,7 @@ def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
 def test_illegal_input_is_refused_and_nothing_is_played():
     s = TutorSession(agent="greedy", seed=2, time_budget=0.05)
     before = s.position.turn
-    with pytest.raises(ValueError, match="not legal here|not in the hand"):
+    with pytest.raises(ValueError, match=r"not legal here|not in the hand"):
         s.play("+Y2/R" if not s.position.can_play("+Y2/R") else "+Y3/R")
     assert s.position.turn == before and not s.decisions
     with pytest.raises(ValueError, match="seat"):

@@ -71,7 +71,7 @@ def test_consistent_positions_all_show_the_same_view():
     pos = late_position(11, 2)
     view = pos.view(1)
     seen = 0
-    for p, full in view.consistent_positions():
+    for _p, full in view.consistent_positions():
         assert full.view(1).to_json() == view.to_json()
         seen += 1
     assert seen == view.distinct_splits()
@@ -131,7 +131,8 @@ def test_illegal_moves_say_which_rule_they_break():
 
 
 def _rest():
-    used = [Card.parse(c).type for c in ["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9", "G2", "G3", "Yw", "W2", "W9", "B8", "R2", "Y10", "Rw", "R3", "R8", "B2"]]
+    used = [Card.parse(c).type for c in ["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9", "G2", "G3",
+                                         "Yw", "W2", "W9", "B8", "R2", "Y10", "Rw", "R3", "R8", "B2"]]
     from lcanalysis.game.cards import full_deck
     deck = full_deck(5)
     for t in used:

@@ -211,7 +211,7 @@ class View(Notated):
         """The buried pile cards filled at random: each slot, in order, takes one of the remaining
         unseen physical cards of its colour, all equally likely."""
         counts = [int(x) for x in self.unseen_counts()]
-        chosen = []
+        chosen: list[Card] = []
         for pile in self.discards:
             for card in pile:
                 if isinstance(card, Buried):
@@ -395,17 +395,17 @@ def _with_buried(items: Any, nc: int) -> tuple[list[Card], list[tuple[int, Card 
     for item in islice(items, limit + 1):  # an endless iterable is never read to its end
         if len(entries) == limit:
             raise PositionError(f"discards: more than {limit} cards (the {nc}-colour deck has {limit})")
-        b = Buried.parse(item, nc)
-        if b is not None:
-            entries.append((b.color, b))
+        buried = Buried.parse(item, nc)
+        if buried is not None:
+            entries.append((buried.color, buried))
         else:
             known_items.append(item)
             entries.append((-1, None))
     known = as_cards(known_items, nc, "discards")
     it = iter(known)
-    out = []
+    out: list[tuple[int, Card | Buried | None]] = []
     for _, b in entries:
-        card = b if b is not None else next(it)
+        card: Card | Buried = b if isinstance(b, Buried) else next(it)
         out.append((card.color, card))
     return known, out
 

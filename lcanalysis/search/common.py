@@ -38,7 +38,8 @@ def check_budget(name: str, value: Any, minimum: int, maximum: int) -> int | Non
     return int(value)
 
 
-def check_bounds(max_stalls: Any, max_turns: Any, leaf: Any, need_bound: bool = True) -> tuple[int | None, int | None, int]:
+def check_bounds(max_stalls: Any, max_turns: Any, leaf: Any,
+                 need_bound: bool = True) -> tuple[int | None, int | None, int]:
     """Validated (max_stalls, max_turns, leaf code)."""
     s = check_budget("max_stalls", max_stalls, 0, MAX_STALLS)
     t = check_budget("max_turns", max_turns, 1, MAX_TL)

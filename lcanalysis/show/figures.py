@@ -174,7 +174,8 @@ def model_comparison_chart(table: Any, title: str = "Wager models: predicted min
     return fig
 
 
-def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, ylabel: str = "count", bin_width: float = 10.0):
+def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, ylabel: str = "count",
+              bin_width: float = 10.0):
     """A labelled histogram with the mean and its standard error marked."""
     x = np.asarray(values, dtype=float)
     fig, ax = _fig(7.0, 3.4)

@@ -77,8 +77,8 @@ def verdict(analysis: Analysis, view: View) -> str:
     first = in_words(view, best.move)
     lines = [first[0].upper() + first[1:] + "."]
     others = [ms[0] for p, ms in groups(analysis) if p != _placement(best.move)]
-    if others and others[0].loss is not None:
-        o = others[0]
+    o = others[0] if others else None
+    if o is not None and o.loss is not None:
         err = f" ± {o.loss_stderr:.1f}" if o.loss_stderr else ""
         alt = in_words(view, o.move)
         lines.append(f"To {alt} instead is {o.loss:.1f}{err} points worse: {judgement(o.loss, o.loss_stderr)}.")

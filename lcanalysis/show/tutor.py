@@ -25,7 +25,7 @@ class TutorBoard:
 
     def __init__(self, agent: str = "heuristic", rounds: int = 1, seed: int = 0, threshold: float = 2.0,
                  time_budget: float = 0.5) -> None:
-        self._options = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget}
+        self._options: dict[str, Any] = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget}
         self.threshold = W.FloatSlider(value=threshold, min=0.0, max=15.0, step=0.5, description="speak at",
                                        tooltip="the tutor comments when a turn loses more points than this")
         self.board = W.HTML(layout=W.Layout(width="100%"))

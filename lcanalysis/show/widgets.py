@@ -229,7 +229,8 @@ class DecisionExplorer:
         """What the Analyze button does: rank every turn, show the table and the chart."""
         self._clear_results()
         if self.position is None:
-            self.message.value = _message("error", "Nothing to analyze: fix the position first (see the message above).")
+            self.message.value = _message("error", "Nothing to analyze: fix the position first "
+                                                   "(see the message above).")
             return
         try:
             res = explorer.analyze(self.position, time_budget=float(self.time_budget.value), seed=int(self.seed.value))
@@ -268,7 +269,8 @@ class DecisionExplorer:
                 notes.append("<b>Solver's principal lines</b>: perfect-information values (both hands "
                                  "known, as in the loaded position; no more discard-pile draws), for the "
                                  "player to move now:<ul>" + "".join(
-                        f"<li>p={ln['probability']:.2f}, value {ln['value']:+.1f}: <code>{html.escape(ln['line'])}</code></li>"
+                        f"<li>p={ln['probability']:.2f}, value {ln['value']:+.1f}: "
+                        f"<code>{html.escape(ln['line'])}</code></li>"
                         for ln in self.lines) + "</ul>")
             self.detail_text.value = "".join(notes)
         except (PositionError, ValueError) as exc:

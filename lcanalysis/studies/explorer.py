@@ -49,7 +49,8 @@ def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samp
     moves = legal_moves(view)
     r = Rollouts(view, [m.code(view.colors) for m in moves], seed)
     r.sample(worlds)
-    return r.analysis("rollout estimate (heuristic play-outs)", method=f"flat Monte Carlo, {worlds} worlds, seed {seed}",
+    return r.analysis("rollout estimate (heuristic play-outs)",
+                      method=f"flat Monte Carlo, {worlds} worlds, seed {seed}",
                       reason=f"heuristic rollouts over {worlds} worlds", keep_samples=keep_samples)
 
 

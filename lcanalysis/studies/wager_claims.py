@@ -150,7 +150,10 @@ def sum_line_in_play(rows: np.ndarray) -> dict[str, Any]:
 def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int = 4000) -> dict[str, Any]:
     rows, scores = snapshot_rounds(rounds, snap_turn=0, seed=seed)
     res: dict[str, Any] = {"rounds": rounds, "mean_round_score": float(scores.mean())}
-    p = lambda *a: print(*a, file=file)
+
+    def p(*a: Any) -> None:
+        print(*a, file=file)
+
     p(f"Claims tested; bot play: {rounds} rounds from random deals (seed {seed}), "
       f"mean round score per player {scores.mean():.1f}")
     t = triples_breaking_even()

@@ -45,7 +45,7 @@ import itertools
 import os
 import time
 
-import pandas as pd  # type: ignore[import-untyped]
+import pandas as pd
 
 from lcanalysis.wagers.canonical import ColorState, analyze, mean_score
 from lcanalysis.wagers.models import turn_model
@@ -223,7 +223,8 @@ def write_tables(out_dir: str = "data", names=None, file=None) -> dict[str, floa
         path = os.path.join(out_dir, name)
         with open(path, "w", newline="") as f:
             f.write(f"# {what}\n")
-            f.write(f"# regenerate: {COMMAND} (lcanalysis.studies.wager_tables.{fn.__name__}); canonical wager model, exact\n")
+            f.write(f"# regenerate: {COMMAND} (lcanalysis.studies.wager_tables.{fn.__name__}); "
+                    "canonical wager model, exact\n")
             f.write("# one colour, 5 colours, empty expedition, unseen = 2*draws + 10, no wager unless named;\n")
             f.write("# turns_* columns: turn model, late policy, a third of draws+1 turns, Monte Carlo 2000/holding\n")
             df.to_csv(f, index=False, float_format="%.6f")
