@@ -433,15 +433,25 @@ def mover_view(source: Any) -> View:
     return view
 
 
-def _read(source: Any, from_file: bool) -> Position | View:
-    if isinstance(source, (Position, View)):
-        return source
+def source_or_text(source: Any, ready: tuple[type, ...], from_mapping: Any, what: str,
+                   error: type[Exception] = PositionError) -> tuple[Any, str | None]:
+    """What every reader accepts: an object already read (``ready`` types), a JSON object
+    (``from_mapping``), a path or text. Returns ``(object, None)`` or ``(None, text)``."""
+    if isinstance(source, ready):
+        return source, None
     if isinstance(source, Mapping):
-        return from_json(source)
+        return from_mapping(source), None
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     if not isinstance(source, str):
-        raise PositionError(f"cannot read a position from {type(source).__name__}")
+        raise error(f"cannot read {what} from {type(source).__name__}")
+    return None, source
+
+
+def _read(source: Any, from_file: bool) -> Position | View:
+    done, source = source_or_text(source, (Position, View), from_json, "a position")
+    if source is None:
+        return done
     check_text_size(source, "the file" if from_file else "the input")
     text = source.strip().lstrip("\ufeff").lstrip()  # a byte-order mark is no part of the text
     if text[:len(STRING_TAG)].upper() == STRING_TAG:

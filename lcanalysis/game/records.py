@@ -54,7 +54,7 @@ from typing import Any
 
 from lcanalysis.game.cards import Card, CardError
 from lcanalysis.game.moves import Move, MoveError
-from lcanalysis.game.notation import from_json, loads_json, string_to_json
+from lcanalysis.game.notation import from_json, loads_json, source_or_text, string_to_json
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
@@ -254,11 +254,7 @@ class RoundRecord:
             d["rules"] = self.rules.to_dict()
         d["start"] = start
         d["turns"] = [str(t) for t in self.turns]
-        if self.players:
-            d["players"] = list(self.players)
-        if self.comment:
-            d["comment"] = self.comment
-        return d
+        return _labelled(d, self.players, self.comment)
 
     def to_text(self) -> str:
         """The text form: ``LCR1``, the ``start`` line, one turn per line."""
@@ -271,6 +267,15 @@ class RoundRecord:
 
     def __len__(self) -> int:
         return len(self.turns)
+
+
+def _labelled(d: dict[str, Any], players: list[str] | None, comment: str | None) -> dict[str, Any]:
+    """A record's JSON with its optional labels: the players' names and a comment."""
+    if players:
+        d["players"] = list(players)
+    if comment:
+        d["comment"] = comment
+    return d
 
 
 @dataclass(eq=False)
@@ -307,11 +312,7 @@ class MatchRecord:
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"rules": self.rules.to_dict(),
                              "rounds": [r.to_json(with_rules=False) for r in self.rounds]}
-        if self.players:
-            d["players"] = list(self.players)
-        if self.comment:
-            d["comment"] = self.comment
-        return d
+        return _labelled(d, self.players, self.comment)
 
     def to_text(self) -> str:
         lines = [TEXT_TAG]
@@ -564,14 +565,9 @@ def read_record(source: Any) -> Record:
     """A ``RoundRecord`` or ``MatchRecord`` from a JSON object, JSON text, the text form, or a
     path to a file holding either. Raises ``RecordError`` (a ``PositionError``) naming the round,
     the turn index, the line and the reason."""
-    if isinstance(source, (RoundRecord, MatchRecord)):
-        return source
-    if isinstance(source, Mapping):
-        return record_from_json(source)
-    if isinstance(source, os.PathLike):
-        source = os.fspath(source)
-    if not isinstance(source, str):
-        raise RecordError(f"cannot read a record from {type(source).__name__}")
+    done, source = source_or_text(source, (RoundRecord, MatchRecord), record_from_json, "a record", RecordError)
+    if source is None:
+        return done
     text = source.lstrip("\ufeff")
     stripped = text.strip()
     if stripped.startswith("{") or stripped.upper().startswith(TEXT_TAG):
