@@ -326,14 +326,18 @@ def _check_rules(rules: Any) -> Rules:
     return rules
 
 
+def _path_text(value: Any, what: str) -> str:
+    """A file or folder name given as text or a path; ``what`` says what was expected."""
+    path = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(path, str) or not path.strip():
+        raise TournamentError(f"{what}, got {value!r}")
+    return path
+
+
 def _check_out(out: Any) -> str | None:
     if out is None or out == "auto":
         return out
-    if not isinstance(out, (str, os.PathLike)):
-        raise TournamentError(f"out must be a file name, 'auto' or None, got {out!r}")
-    path = os.fspath(out)
-    if not isinstance(path, str) or not path.strip():
-        raise TournamentError(f"out must be a file name, 'auto' or None, got {out!r}")
+    path = _path_text(out, "out must be a file name, 'auto' or None")
     if os.path.isdir(path):
         raise TournamentError(f"{path} is a directory; give a file name, e.g. {os.path.join(path, 'results.jsonl')}")
     return path
@@ -343,11 +347,7 @@ def _check_records(records: Any) -> str | None:
     """The records folder, created if need be; None for no records."""
     if records is None:
         return None
-    if not isinstance(records, (str, os.PathLike)):
-        raise TournamentError(f"records must be a folder name or None, got {records!r}")
-    path = os.fspath(records)
-    if not isinstance(path, str) or not path.strip():
-        raise TournamentError(f"records must be a folder name or None, got {records!r}")
+    path = _path_text(records, "records must be a folder name or None")
     if os.path.exists(path) and not os.path.isdir(path):
         raise TournamentError(f"records: {path} is not a folder; give a folder to write the rounds' records to")
     try:
