@@ -1,0 +1,452 @@
+"""Study: skill and luck in Lost Cities (notebooks/article_skill_and_luck.ipynb).
+
+Three questions, each answered with its uncertainty:
+
+1. **Skill.** Does the review's error rate (``lcanalysis.review``: points lost a decision
+   against the advisor's best turn) order our agents as their results do (random, greedy,
+   heuristic, search from weakest to strongest)? ``review_rounds`` plays rounds of each agent
+   against a common opponent, records them and reviews the agent's decisions;
+   ``error_rates`` and ``error_rate_gaps`` summarise, with standard errors over rounds.
+2. **Luck.** Is the luck of a deck draw zero on average, at every stage of the round and for
+   each player? Both the review's luck (rollouts from the drawer's view) and the tournament's
+   fast luck (``lcanalysis.tournaments.luck``) are checked: ``luck_by_stage``.
+3. **Luck-adjusted results.** Does the result less the luck difference keep the mean and lose
+   variance, and how many rounds does a strength question then need? ``luck_adjusted_summary``
+   reads a luck-adjusted tournament (data/luck_adjusted_heuristic_vs_greedy.jsonl).
+
+The published data are written by ``python -m lcanalysis.studies.skill_and_luck`` (see ``main``;
+data/README.md names the commands).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+from lcanalysis.studies.estimate import Estimate
+
+#: the agents from weakest to strongest, as their results order them (data/round_robin_4agents.txt:
+#: Bradley-Terry ratings random -750, greedy +26, heuristic +300, search +424)
+AGENTS = ("random", "greedy", "heuristic", "search")
+#: the opponent every reviewed agent plays, so that all of them face the same kind of game
+OPPONENT = "heuristic"
+#: the stages of the round, by cards left in the draw pile before the draw (5 colours: 44 after the deal)
+STAGES = ((33, 44, "early (44-33 cards left)"), (22, 32, "middle (32-22)"), (11, 21, "late (21-11)"),
+          (1, 10, "end (10-1)"))
+#: the stages' names, and the whole round, as ``luck_by_stage`` keys them
+STAGE_NAMES = [name for _, _, name in STAGES] + ["whole round"]
+
+# --- skill: reviewed rounds ----------------------------------------------------------------------
+
+
+def _agent(name: str, search_ms: float) -> Any:
+    from lcanalysis.agents import make_agent
+
+    return make_agent(name, time_ms=search_ms) if name == "search" else make_agent(name)
+
+
+def play_recorded_round(agents: Sequence[Any], seed: int, rules: Rules | None = None,
+                        labels: Sequence[str] = ()) -> Any:
+    """Play one round (``tournaments.runner.play_round``: agent p in seat p, seeing only its view)
+    and return its full-deal game record."""
+    from lcanalysis.game.records import record_round
+    from lcanalysis.tournaments.runner import play_round
+
+    rules = rules or Rules()
+    turns: list[str] = []
+    play_round(agents, seed, rules, 0, record=turns)
+    return record_round(Position.deal(seed, rules, 0), turns, players=list(labels) or None)
+
+
+def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: float = 0.05, seed: int = 0,
+                  opponent: str = OPPONENT, search_ms: float = 100.0, workers: int | None = 1,
+                  progress: bool = False) -> pd.DataFrame:
+    """For each agent, ``rounds`` rounds against ``opponent`` (deal ``k`` is ``deal_seed(seed, k)``;
+    the agent sits in seat ``k % 2``), each recorded and reviewed (``lcanalysis.review`` at
+    ``time_budget`` a decision, only the agent's decisions). One row per reviewed turn:
+
+    - ``kind="decision"``: the agent's decision (``loss``, ``loss_stderr``, ``forced``, ``mark``,
+      ``best``, ``played``, ``exact``), with the luck of its deck draw when it drew from the pile;
+    - ``kind="draw"``: a deck draw of the opponent (its luck);
+    - ``kind="round"``: the round's result from the agent's side (``result``) and the players' luck.
+
+    Every deck draw also gets ``fast_luck``, the tournament's luck of the same draw
+    (``tournaments.luck.deck_draw_luck``), for comparison. ``deck`` is the cards left in the pile
+    before the turn; ``drawer`` is ``"agent"`` or ``"opponent"``."""
+    from lcanalysis.review import review
+    from lcanalysis.tournaments.luck import deck_draw_luck
+    from lcanalysis.tournaments.specs import deal_seed
+
+    rules = Rules()
+    opp = _agent(opponent, search_ms)
+    rows: list[dict[str, Any]] = []
+    for name in agents:
+        me = _agent(name, search_ms)
+        for k in range(rounds):
+            seat = k % 2
+            s = deal_seed(seed, k)
+            seated = [me, opp] if seat == 0 else [opp, me]
+            labels = [name, opponent] if seat == 0 else [opponent, name]
+            rec = play_recorded_round(seated, s, rules, labels)
+            fast = {}
+            for step in rec.steps():
+                if step.turn.move.draws_from_deck:
+                    fast[step.index] = deck_draw_luck(step.before.state, step.turn.move.code(rules.colors))[0]
+            rv = review(rec, player=seat, time_budget=time_budget, seed=seed + k,
+                        executor="serial" if workers == 1 else None, workers=workers, progress=progress)
+            base = {"agent": name, "opponent": opponent, "deal": k, "seed": s, "seat": seat}
+            for d in rv.decisions:
+                rows.append({**base, "kind": "decision", "index": d.index, "deck": d.deck, "drawer": "agent",
+                             "played": d.played, "best": d.best, "loss": d.loss, "loss_stderr": d.loss_stderr,
+                             "forced": d.forced, "mark": d.mark, "exact": d.exact, "luck": d.luck,
+                             "luck_stderr": d.luck_stderr, "fast_luck": fast.get(d.index)})
+            for x in rv.draws:
+                rows.append({**base, "kind": "draw", "index": x.index, "deck": x.deck, "drawer": "opponent",
+                             "played": x.played, "luck": x.luck, "luck_stderr": x.luck_stderr,
+                             "fast_luck": fast.get(x.index)})
+            p = rv.players[0]
+            opp_luck = sum(x.luck for x in rv.draws)
+            rows.append({**base, "kind": "round", "result": p.result, "luck": p.luck, "opponent_luck": opp_luck,
+                         "luck_adjusted": p.luck_adjusted, "seconds": rv.seconds})
+    return pd.DataFrame(rows)
+
+
+def _ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
+    """sum(totals) / sum(counts) with the standard error of a ratio estimator over clusters
+    (one cluster a round: the decisions of a round are not independent)."""
+    n = len(totals)
+    r = float(totals.sum() / counts.sum())
+    if n < 2:
+        return Estimate(r, math.nan, int(counts.sum()))
+    resid = totals - r * counts
+    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(counts.mean())
+    return Estimate(r, se, int(counts.sum()))
+
+
+def error_rates(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> dict[str, Estimate]:
+    """Per agent: the error rate (total loss / unforced decisions, points a decision) with its
+    standard error over rounds (``Estimate.n``: unforced decisions)."""
+    dec = reviews[(reviews.kind == "decision") & (~reviews.forced.astype(bool))]
+    out = {}
+    for name in agents:
+        mine = dec[dec.agent == name]
+        if mine.empty:
+            continue
+        g = mine.groupby("deal")["loss"]
+        out[name] = _ratio_estimate(g.sum().to_numpy(), g.size().to_numpy().astype(float))
+    return out
+
+
+def error_rate_table(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> pd.DataFrame:
+    """``error_rates`` as a table: rounds, unforced decisions, error rate, standard error, 95%
+    interval, and the marks (inaccuracies, mistakes, blunders) a round."""
+    rates = error_rates(reviews, agents)
+    dec = reviews[reviews.kind == "decision"]
+    rows = []
+    for name, e in rates.items():
+        mine = dec[dec.agent == name]
+        rounds = mine.deal.nunique()
+        marks = mine["mark"].value_counts()
+        rows.append({"agent": name, "rounds": rounds, "unforced decisions": e.n, "error rate": round(e.mean, 2),
+                     "s.e.": round(e.stderr, 2), "95% low": round(e.ci95[0], 2), "95% high": round(e.ci95[1], 2),
+                     **{f"{plural} a round": round(float(marks.get(m, 0)) / rounds, 2)
+                        for m, plural in (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"),
+                                          ("blunder", "blunders"))}})
+    return pd.DataFrame(rows).set_index("agent")
+
+
+def error_rate_gaps(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> pd.DataFrame:
+    """Each agent's error rate minus the next stronger one's (``agents`` weakest first), with the
+    standard error (independent rounds), the 95% interval, z = gap / s.e., and P(gap > 0), the
+    normal approximation of how sure the sample makes us that the weaker agent errs more."""
+    rates = error_rates(reviews, agents)
+    names = [a for a in agents if a in rates]
+    rows = []
+    for weaker, stronger in itertools.pairwise(names):
+        a, b = rates[weaker], rates[stronger]
+        gap = a.mean - b.mean
+        se = math.sqrt(a.stderr**2 + b.stderr**2)
+        z = gap / se if se > 0 else math.nan
+        rows.append({"gap": f"{weaker} - {stronger}", "points a decision": round(gap, 2), "s.e.": round(se, 2),
+                     "95% low": round(gap - 1.96 * se, 2), "95% high": round(gap + 1.96 * se, 2),
+                     "z": round(z, 2), "P(gap > 0)": round(float(st.norm.cdf(z)), 3) if se > 0 else math.nan})
+    return pd.DataFrame(rows).set_index("gap")
+
+
+def loss_check(reviews: pd.DataFrame) -> dict[str, Any]:
+    """Is a decision's loss ever negative beyond noise? Over the unforced decisions: how many,
+    how many have a loss below minus two standard errors, the lowest loss in standard errors,
+    and whether every decision whose played turn is the best turn has loss 0 exactly."""
+    dec = reviews[(reviews.kind == "decision") & (~reviews.forced.astype(bool))]
+    est = dec[dec.loss_stderr > 0]
+    z = est.loss / est.loss_stderr
+    best = dec[dec.played == dec.best]
+    return {"unforced decisions": len(dec), "estimated (not exact)": len(est),
+            "below -2 s.e.": int((z < -2).sum()), "lowest loss / s.e.": round(float(z.min()), 2) if len(z) else None,
+            "negative losses": int((dec.loss < 0).sum()),
+            "played the best turn": len(best), "of them with loss 0": int((best.loss == 0).sum())}
+
+
+# --- luck ------------------------------------------------------------------------------------------
+
+
+def fast_luck_draws(deals: int = 20, seed: int = 0, first_deal: int = 0,
+                    agents: Sequence[str] = ("heuristic", "greedy")) -> pd.DataFrame:
+    """Every deck draw of ``deals`` duplicate deals of ``agents[0]`` against ``agents[1]`` (the
+    deals of ``run_tournament(..., seed=seed, first_deal=first_deal)``), with its luck as the
+    tournament rates it: one row per draw (``deal``, ``swap``, ``seat``, ``drawer`` (the agent),
+    ``deck`` before the draw, ``luck``)."""
+    from lcanalysis.agents import make_agent
+    from lcanalysis.tournaments.runner import play_round
+    from lcanalysis.tournaments.specs import deal_seed
+
+    made = [make_agent(a) for a in agents]
+    rows: list[dict[str, Any]] = []
+    for d in range(first_deal, first_deal + deals):
+        for swap in (0, 1):
+            seated = made if swap == 0 else made[::-1]
+            names = list(agents) if swap == 0 else list(agents)[::-1]
+            draws: list[tuple[int, int, float]] = []
+            play_round(seated, deal_seed(seed, d, 1), Rules(rounds=1), 0, draws=draws)
+            rows.extend({"deal": d, "swap": swap, "seat": p, "drawer": names[p], "deck": left, "luck": x}
+                        for p, left, x in draws)
+    return pd.DataFrame(rows)
+
+
+def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, first_deal: int = 2000,
+                      agents: Sequence[str] = ("heuristic", "greedy")) -> pd.DataFrame:
+    """The review's luck of every deck draw (``review.draw_luck``, as ``lc.review`` rates it at
+    ``time_budget`` a decision: rollouts from the drawer's view, the unseen cards dealt at random)
+    beside the tournament's fast luck of the same draw (``fast_luck``), in ``deals`` rounds of
+    ``agents[0]`` against ``agents[1]``, one a deal (deal ``k``: ``deal_seed(seed, k)``; seats
+    alternate). Cheaper than a whole review: only the draws are rated."""
+    from lcanalysis.agents import make_agent
+    from lcanalysis.review import LUCK_SHARE, MIN_WORLDS, decision_seed, draw_luck
+    from lcanalysis.rollouts import ROLLOUTS_PER_MS
+    from lcanalysis.tournaments.luck import deck_draw_luck
+    from lcanalysis.tournaments.specs import deal_seed
+
+    rules = Rules()
+    made = [make_agent(a) for a in agents]
+    worlds = max(MIN_WORLDS, int(time_budget * LUCK_SHARE * 1000 * ROLLOUTS_PER_MS / 2))
+    rows = []
+    for k in range(first_deal, first_deal + deals):
+        swap = k % 2
+        seated = made if swap == 0 else made[::-1]
+        names = list(agents) if swap == 0 else list(agents)[::-1]
+        rec = play_recorded_round(seated, deal_seed(seed, k), rules, names)
+        for step in rec.steps():
+            if not step.turn.move.draws_from_deck:
+                continue
+            before = step.before
+            luck = draw_luck(before.view(step.player), step.turn.move, step.drawn, worlds,
+                             seed=decision_seed(seed, 1, step.index) + 2)
+            rows.append({"deal": k, "seat": step.player, "drawer": names[step.player], "deck": before.deck_count,
+                         "luck": luck["luck"], "luck_stderr": luck["stderr"],
+                         "fast_luck": deck_draw_luck(before.state, step.turn.move.code(rules.colors))[0]})
+    return pd.DataFrame(rows)
+
+
+def stage_of(deck: int) -> str:
+    for low, high, name in STAGES:
+        if low <= deck <= high:
+            return name
+    raise ValueError(f"{deck} cards left is no stage of a 5-colour round")
+
+
+def luck_by_stage(draws: pd.DataFrame, column: str = "luck", by: str | None = None,
+                  cluster: Sequence[str] = ("deal",)) -> dict[str, dict[str, Estimate]]:
+    """The mean luck of a deck draw with its standard error, per stage of the round (``STAGES``)
+    and overall; with ``by`` (a column such as ``"drawer"`` or ``"seat"``) per value of it too.
+    ``{group: {stage: Estimate}}``; the group ``"all"`` holds every draw. The standard error is
+    that of a ratio over clusters (``cluster``: the draws of one duplicate deal, both seatings of
+    which share the pile, are one sample; draws of different deals are independent)."""
+    d = draws[draws[column].notna() & draws["deck"].notna()].copy()
+    d["stage"] = d["deck"].astype(int).map(stage_of)
+    groups: dict[str, pd.DataFrame] = {"all": d}
+    if by is not None:
+        groups.update({f"{by} {k}": g for k, g in d.groupby(by)})
+    keys = list(cluster)
+
+    def estimate(g: pd.DataFrame) -> Estimate:
+        if g.empty:
+            return Estimate(math.nan, math.nan, 0)
+        c = g.groupby(keys)[column]
+        return _ratio_estimate(c.sum().to_numpy(), c.size().to_numpy().astype(float))
+
+    out: dict[str, dict[str, Estimate]] = {}
+    for name, g in groups.items():
+        est = {stage: estimate(g[g.stage == stage]) for _, _, stage in STAGES}
+        est["whole round"] = estimate(g)
+        out[name] = est
+    return out
+
+
+def review_luck_by_stage(reviews: pd.DataFrame, column: str = "luck") -> dict[str, dict[str, Estimate]]:
+    """``luck_by_stage`` of the deck draws in reviewed rounds (``review_rounds``), by drawer (the
+    reviewed agent or its opponent). Every agent plays the same deals, so the rounds of one deal
+    share the pile's order: a deal is one cluster (with few deals, few independent samples)."""
+    draws = reviews[reviews.kind.isin(["decision", "draw"])]
+    return luck_by_stage(draws, column, by="drawer", cluster=("deal",))
+
+
+def review_luck_check(draws: pd.DataFrame) -> dict[str, Estimate]:
+    """From ``review_luck_draws``: the mean luck of a draw by the review and by the fast luck, the
+    mean of their difference on the same draws (a deal one cluster), and each summed over a
+    player's draws in a round (one round a deal: independent samples)."""
+    d = draws.assign(diff=draws.luck - draws.fast_luck)
+    out = {}
+    for column, name in (("luck", "review's luck"), ("fast_luck", "fast luck"), ("diff", "review's minus fast luck")):
+        out[f"{name}, a draw"] = luck_by_stage(d, column)["all"]["whole round"]
+    for column, name in (("luck", "review's luck"), ("fast_luck", "fast luck")):
+        out[f"{name}, a player's round"] = Estimate.of(d.groupby(["deal", "seat"])[column].sum().to_numpy())
+    return out
+
+
+def luck_comparison_by_stage(draws: pd.DataFrame) -> dict[str, dict[str, Estimate]]:
+    """From ``review_luck_draws``: the mean luck of a draw by stage, the review's and the fast
+    one's on the same draws (``{"review's luck": {stage: Estimate}, "fast luck": ...}``)."""
+    return {"review's luck": luck_by_stage(draws, "luck")["all"],
+            "fast luck": luck_by_stage(draws, "fast_luck")["all"]}
+
+
+def luck_table(by_stage: dict[str, dict[str, Estimate]]) -> pd.DataFrame:
+    """``luck_by_stage`` as a table: mean, standard error, z = mean / s.e., draws."""
+    rows = []
+    for group, est in by_stage.items():
+        for stage, e in est.items():
+            rows.append({"group": group, "stage": stage, "mean luck": round(e.mean, 3), "s.e.": round(e.stderr, 3),
+                         "z": round(e.mean / e.stderr, 2) if e.stderr else math.nan, "draws": e.n})
+    return pd.DataFrame(rows).set_index(["group", "stage"])
+
+
+def luck_agreement(reviews: pd.DataFrame) -> dict[str, Any]:
+    """The review's luck (rollouts from the drawer's view) against the tournament's fast luck of
+    the same draws: how many draws, the correlation, and the standard deviation of each."""
+    d = reviews[reviews.kind.isin(["decision", "draw"]) & reviews.luck.notna() & reviews.fast_luck.notna()]
+    if len(d) < 3:
+        return {"draws": len(d)}
+    r = float(np.corrcoef(d.luck, d.fast_luck)[0, 1])
+    return {"draws": len(d), "correlation": round(r, 3), "s.d. review luck": round(float(d.luck.std()), 2),
+            "s.d. fast luck": round(float(d.fast_luck.std()), 2)}
+
+
+# --- luck-adjusted results ------------------------------------------------------------------------
+
+
+def luck_adjusted_summary(results: pd.DataFrame, edge: float = 2.5) -> dict[str, Estimate | float]:
+    """From a luck-adjusted tournament (rows with ``luck0``, ``luck1``), first-named agent's side,
+    per duplicate deal (the two seatings one sample): the raw mean score difference, the
+    luck-adjusted one, their difference (the mean luck difference, zero in expectation), each an
+    ``Estimate``; the variance ratio raw / adjusted with its 95% bootstrap interval; and the
+    deals and rounds a test of an ``edge``-point edge needs (5% level, 80% power) with plain
+    single rounds, plain duplicate deals and luck-adjusted duplicate deals."""
+    from lcanalysis.tournaments.runner import luck_adjusted_diffs
+    from lcanalysis.tournaments.stats import samples_needed, variance_ratio
+
+    first = results.iloc[0]
+    a = first.player0 if first.swap == 0 else first.player1
+    b = first.player1 if first.swap == 0 else first.player0
+    pair = results[((results.player0 == a) & (results.player1 == b))
+                   | ((results.player0 == b) & (results.player1 == a))]
+    raw = np.where(pair.player0 == a, 1, -1) * (pair.score0 - pair.score1).to_numpy()
+    adj = luck_adjusted_diffs(pair, a, b)
+    frame = pd.DataFrame({"unit": list(zip(pair.pairing, pair.deal)), "raw": raw, "adj": adj})
+    per = frame.groupby("unit", sort=False).mean()
+    ratio, lo, hi = variance_ratio(per.raw.to_numpy(), per.adj.to_numpy())
+    return {
+        "agent": a, "opponent": b, "deals": len(per), "rounds": len(frame),
+        "raw mean difference": Estimate.of(per.raw), "luck-adjusted mean difference": Estimate.of(per.adj),
+        "mean luck difference": Estimate.of(per.raw - per.adj),
+        "variance ratio": ratio, "variance ratio low": lo, "variance ratio high": hi,
+        "s.d. a round, raw": float(np.std(raw, ddof=1)), "s.d. a deal, raw": float(per.raw.std(ddof=1)),
+        "s.d. a deal, luck-adjusted": float(per.adj.std(ddof=1)),
+        "rounds needed, single rounds": samples_needed(float(np.std(raw, ddof=1)), edge),
+        "rounds needed, duplicate deals": 2 * samples_needed(float(per.raw.std(ddof=1)), edge),
+        "rounds needed, luck-adjusted duplicate deals": 2 * samples_needed(float(per.adj.std(ddof=1)), edge),
+    }
+
+
+def difference_estimates(summary: dict[str, Any]) -> dict[str, Estimate]:
+    """The raw and the luck-adjusted mean difference of ``luck_adjusted_summary``, for a chart."""
+    return {k: summary[k] for k in ("raw mean difference", "luck-adjusted mean difference")}
+
+
+def summary_table(summary: dict[str, Any]) -> pd.DataFrame:
+    """``luck_adjusted_summary``'s estimates as a table (mean, s.e., 95% interval, n)."""
+    from lcanalysis.studies.estimate import estimates_frame
+
+    return estimates_frame({k: v for k, v in summary.items() if isinstance(v, Estimate)}, digits=2)
+
+
+def variance_table(summary: dict[str, Any]) -> pd.DataFrame:
+    """The standard deviations a round and a deal, and the variance ratio raw / luck-adjusted over
+    deals with its 95% bootstrap interval, from ``luck_adjusted_summary``."""
+    return pd.DataFrame({"value": [summary["s.d. a round, raw"], summary["s.d. a deal, raw"],
+                                   summary["s.d. a deal, luck-adjusted"], summary["variance ratio"],
+                                   summary["variance ratio low"], summary["variance ratio high"]]},
+                        index=["s.d. a round, raw", "s.d. a deal, raw", "s.d. a deal, luck-adjusted",
+                               "variance ratio raw / adjusted", "its 95% low", "its 95% high"]).round(2)
+
+
+def rounds_needed_table(summary: dict[str, Any]) -> pd.DataFrame:
+    """The rounds a strength test needs, and the variance ratio, from ``luck_adjusted_summary``."""
+    keys = ["rounds needed, single rounds", "rounds needed, duplicate deals",
+            "rounds needed, luck-adjusted duplicate deals"]
+    return pd.DataFrame({"rounds": [round(summary[k]) for k in keys]}, index=[k.split(", ", 1)[1] for k in keys])
+
+
+def match_results(results: pd.DataFrame) -> pd.DataFrame:
+    """The round robin's pairings (``tournaments.runner.summarize``): mean score difference with
+    its 95% interval and win rate, strongest first."""
+    from lcanalysis.tournaments.runner import summarize
+
+    s = summarize(results)
+    return s[["agent", "opponent", "rounds", "mean_diff", "diff_low", "diff_high", "win_rate"]].round(2)
+
+
+# --- the published data ----------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lcanalysis.studies.skill_and_luck reviews|draws|review-luck ...``: write the study's data."""
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.skill_and_luck", description=main.__doc__)
+    sub = ap.add_subparsers(dest="what", required=True)
+    r = sub.add_parser("reviews", help="review rounds of each agent against the heuristic (review_rounds)")
+    r.add_argument("--rounds", type=int, default=10)
+    r.add_argument("--time", type=float, default=0.1)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out", required=True)
+    d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
+    d.add_argument("--deals", type=int, default=250)
+    d.add_argument("--first-deal", type=int, default=1000)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--out", required=True)
+    q = sub.add_parser("review-luck", help="the review's and the fast luck of every deck draw (review_luck_draws)")
+    q.add_argument("--deals", type=int, default=200)
+    q.add_argument("--first-deal", type=int, default=2000)
+    q.add_argument("--time", type=float, default=0.1)
+    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    if args.what == "reviews":
+        df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True)
+    elif args.what == "review-luck":
+        df = review_luck_draws(args.deals, time_budget=args.time, seed=args.seed, first_deal=args.first_deal)
+    else:
+        df = fast_luck_draws(args.deals, seed=args.seed, first_deal=args.first_deal)
+    df.to_csv(args.out, index=False, float_format="%.4f")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""The skill-and-luck study (lcanalysis/studies/skill_and_luck.py): its summaries against
+calculations by hand on small made-up tables, and its real runs against the tournament's and
+the records' own numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as st
+
+from lcanalysis.game.records import read_record, write_record
+from lcanalysis.studies import skill_and_luck as S
+from lcanalysis.tournaments.runner import run_tournament
+
+
+def _decisions(agent, losses_by_round):
+    rows = []
+    for deal, losses in enumerate(losses_by_round):
+        for i, x in enumerate(losses):
+            rows.append({"agent": agent, "deal": deal, "kind": "decision", "index": i, "deck": 40 - i,
+                         "loss": x, "loss_stderr": 1.0, "forced": False, "mark": None, "played": "a", "best": "b"})
+    return rows
+
+
+def test_an_error_rate_is_total_loss_over_unforced_decisions_with_a_standard_error_over_rounds():
+    losses = [[1.0, 2.0, 3.0, 2.0], [0.0, 0.0, 1.0, 3.0], [5.0, 1.0, 0.0, 2.0]]
+    df = pd.DataFrame(_decisions("greedy", losses) + [{"agent": "greedy", "deal": 0, "kind": "decision", "index": 9,
+                                                        "deck": 3, "loss": 50.0, "loss_stderr": 0.0, "forced": True,
+                                                        "mark": None, "played": "x", "best": "x"}])
+    e = S.error_rates(df)["greedy"]
+    means = [np.mean(x) for x in losses]  # equal decisions a round: the mean of round means
+    assert e.mean == pytest.approx(np.mean(means)) and e.n == 12  # the forced decision does not count
+    assert e.stderr == pytest.approx(np.std(means, ddof=1) / math.sqrt(3))
+    table = S.error_rate_table(df)
+    assert table.loc["greedy", "rounds"] == 3 and table.loc["greedy", "unforced decisions"] == 12
+
+
+def test_gaps_between_agents_are_differences_with_independent_errors():
+    df = pd.DataFrame(_decisions("random", [[6.0, 8.0], [4.0, 6.0]]) + _decisions("greedy", [[1.0, 2.0], [2.0, 3.0]]))
+    gaps = S.error_rate_gaps(df)
+    row = gaps.loc["random - greedy"]
+    a, b = S.error_rates(df)["random"], S.error_rates(df)["greedy"]
+    se = math.hypot(a.stderr, b.stderr)
+    assert row["points a decision"] == pytest.approx(6.0 - 2.0)
+    assert row["s.e."] == pytest.approx(round(se, 2))
+    assert row["P(gap > 0)"] == pytest.approx(round(float(st.norm.cdf(4.0 / se)), 3))
+
+
+def test_the_loss_check_counts_losses_below_minus_two_standard_errors():
+    rows = _decisions("heuristic", [[1.0, -1.5, -2.5, 0.0]])
+    rows[3].update(played="b")  # the played turn is the best turn: loss 0
+    check = S.loss_check(pd.DataFrame(rows))
+    assert check["unforced decisions"] == 4 and check["below -2 s.e."] == 1 and check["lowest loss / s.e."] == -2.5
+    assert check["played the best turn"] == check["of them with loss 0"] == 1
+
+
+def test_stages_and_the_mean_luck_by_stage_with_a_standard_error_over_deals():
+    assert [S.stage_of(d) for d in (44, 33, 32, 22, 21, 11, 10, 1)] == [
+        S.STAGE_NAMES[0]] * 2 + [S.STAGE_NAMES[1]] * 2 + [S.STAGE_NAMES[2]] * 2 + [S.STAGE_NAMES[3]] * 2
+    with pytest.raises(ValueError):
+        S.stage_of(0)
+    rng = np.random.default_rng(0)
+    rows = [{"deal": d, "deck": deck, "luck": float(rng.normal()), "drawer": "x"}
+            for d in range(6) for deck in (44, 40, 20, 5)]
+    df = pd.DataFrame(rows)
+    est = S.luck_by_stage(df)["all"]
+    early = df[df.deck >= 33].groupby("deal").luck.mean()  # two draws a deal: the mean of deal means
+    assert est[S.STAGE_NAMES[0]].mean == pytest.approx(early.mean())
+    assert est[S.STAGE_NAMES[0]].stderr == pytest.approx(early.std(ddof=1) / math.sqrt(6))
+    assert est["whole round"].n == 24
+
+
+def test_the_fast_luck_of_every_draw_adds_up_to_the_tournaments_luck_of_each_seat():
+    draws = S.fast_luck_draws(3, seed=4, first_deal=7)
+    t = run_tournament(["heuristic", "greedy"], deals=3, seed=4, first_deal=7, luck_adjusted=True, executor="serial",
+                       progress=False)
+    sums = draws.groupby(["deal", "swap", "seat"]).luck.sum()
+    for row in t.itertuples():
+        assert sums[(row.deal, row.swap, 0)] == pytest.approx(row.luck0)
+        assert sums[(row.deal, row.swap, 1)] == pytest.approx(row.luck1)
+    assert len(draws) == 6 * 44
+
+
+def test_the_luck_adjusted_summary_by_hand():
+    t = run_tournament(["heuristic", "greedy"], deals=6, seed=2, luck_adjusted=True, executor="serial", progress=False)
+    s = S.luck_adjusted_summary(t)
+    sign = np.where(t.player0 == "heuristic", 1, -1)
+    raw = (sign * (t.score0 - t.score1)).to_numpy().reshape(-1, 2).mean(axis=1)
+    adj = (sign * ((t.score0 - t.score1) - (t.luck0 - t.luck1))).to_numpy().reshape(-1, 2).mean(axis=1)
+    assert (s["agent"], s["deals"], s["rounds"]) == ("heuristic", 6, 12)
+    assert s["raw mean difference"].mean == pytest.approx(raw.mean())
+    assert s["luck-adjusted mean difference"].mean == pytest.approx(adj.mean())
+    assert s["mean luck difference"].mean == pytest.approx((raw - adj).mean())
+    assert s["variance ratio"] == pytest.approx(raw.var(ddof=1) / adj.var(ddof=1))
+    z = st.norm.ppf(0.975) + st.norm.ppf(0.8)
+    assert s["rounds needed, luck-adjusted duplicate deals"] == pytest.approx(2 * (z * adj.std(ddof=1) / 2.5) ** 2)
+    assert list(S.rounds_needed_table(s).index) == ["single rounds", "duplicate deals", "luck-adjusted duplicate deals"]
+    assert len(S.summary_table(s)) == 3 and set(S.difference_estimates(s)) == {
+        "raw mean difference", "luck-adjusted mean difference"}
+
+
+def test_a_reviewed_round_reconciles_with_its_record(tmp_path):
+    reviews = S.review_rounds(["greedy"], rounds=1, time_budget=0.01)
+    rnd = reviews[reviews.kind == "round"].iloc[0]
+    rec = S.play_recorded_round([S._agent("greedy", 100), S._agent("heuristic", 100)], int(rnd.seed),
+                                labels=["greedy", "heuristic"])
+    s0, s1 = rec.scores()
+    assert rnd.result == s0 - s1 and rnd.seat == 0
+    dec = reviews[reviews.kind == "decision"]
+    assert len(dec) == sum(1 for step in rec.steps() if step.player == 0)
+    draws = reviews[reviews.kind.isin(["decision", "draw"]) & reviews.luck.notna()]
+    assert draws.fast_luck.notna().all()
+    assert len(draws) == sum(1 for step in rec.steps() if step.turn.move.draws_from_deck)
+    # the agent's luck in the round row is the sum of its draws' luck
+    mine = dec.luck.dropna().sum()
+    assert rnd.luck == pytest.approx(mine)
+    assert rnd.luck_adjusted == pytest.approx(rnd.result - (rnd.luck - rnd.opponent_luck))
+    path = tmp_path / "r.json"
+    path.write_text(write_record(rec))
+    assert read_record(path).scores() == (s0, s1)
+
+
+def test_the_study_writes_its_data(tmp_path):
+    out = tmp_path / "draws.csv"
+    assert S.main(["draws", "--deals", "1", "--first-deal", "3", "--out", str(out)]) == 0
+    df = pd.read_csv(out)
+    assert len(df) == 88 and set(df.columns) == {"deal", "swap", "seat", "drawer", "deck", "luck"}
