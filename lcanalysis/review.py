@@ -166,13 +166,20 @@ def rating_for(error_rate: float | None) -> str | None:
 
 
 def draw_luck(view: View, move: Move | str, drawn: Card | str, worlds: int, seed: int = 0,
-              params: np.ndarray = P.HEURISTIC_PARAMS) -> dict[str, float]:
+              params: np.ndarray = P.HEURISTIC_PARAMS, pile: Sequence[Card] | None = None) -> dict[str, float]:
     """The luck of drawing ``drawn`` with the turn ``move`` (which draws from the deck), from
     ``view`` (the drawing player's, before the turn): value after the draw minus the mean value
     over the possible draws, estimated in ``worlds`` twin worlds (module docstring).
 
     Returns ``{"luck", "stderr", "before", "after", "worlds"}``: ``before`` is the mean over the
-    possible draws (the turn's value), ``after`` the value given the card drawn."""
+    possible draws (the turn's value), ``after`` the value given the card drawn.
+
+    ``pile``: the cards really in the draw pile, when the record knows them (a full deal). The
+    card the luck is measured against is then drawn from that pile, not from every card the
+    drawer cannot see: the opponent keeps the cards they chose to keep, so the unseen cards are
+    not a fair picture of the pile, and measured that way the luck of real draws averaged -0.57
+    points a draw (nine standard errors below zero over 8,800 draws). Against the real pile the
+    luck's mean is zero by construction: the card drawn and the card compared are alike."""
     nc = view.colors
     if isinstance(move, str):
         move = Move.parse(move, nc)
@@ -206,16 +213,23 @@ def draw_luck(view: View, move: Move | str, drawn: Card | str, worlds: int, seed
         K.apply_move(s, code)
         return float(P.rollout(s, params, params, me))
 
+    choices = None if pile is None else np.array([c.type for c in pile], dtype=pool.dtype)
+
+    def with_on_top(perm: np.ndarray, t: int) -> np.ndarray:
+        """The world with a card of type ``t`` swapped to the top of the draw pile."""
+        out = perm.copy()
+        if out[u] != t:
+            where = np.flatnonzero(out == t)
+            j = int(where[rng.integers(len(where))])
+            out[u], out[j] = out[j], out[u]
+        return out
+
     for i in range(worlds):
         perm = rng.permutation(pool)
+        if choices is not None:  # compare with a card of the real pile, on top of the same world
+            perm = with_on_top(perm, int(choices[rng.integers(len(choices))]))
         before[i] = play(perm)
-        if perm[u] == card:
-            after[i] = before[i]
-            continue
-        where = np.flatnonzero(perm == card)
-        j = int(where[rng.integers(len(where))])
-        perm[u], perm[j] = perm[j], perm[u]
-        after[i] = play(perm)
+        after[i] = before[i] if perm[u] == card else play(with_on_top(perm, card))
     d = after - before
     return {"luck": float(d.mean()), "stderr": float(d.std(ddof=1) / math.sqrt(worlds)),
             "before": float(before.mean()), "after": float(after.mean()), "worlds": worlds}
@@ -235,6 +249,7 @@ class _Job:
     time: float
     seed: int
     analyse: bool  # False: only the luck of the draw (a player not under review)
+    pile: list[Card] | None = None  # the draw pile before the turn, in a full-deal record
 
 
 def _reference_code(view: View) -> int:
@@ -253,7 +268,8 @@ def _review_turn(job: _Job) -> dict[str, Any]:
         out.update(_decision(view, played, job))
     if played.draws_from_deck and job.drawn is not None:
         worlds = max(MIN_WORLDS, int(job.time * LUCK_SHARE * 1000 * ROLLOUTS_PER_MS / 2))
-        luck = draw_luck(view, played, job.drawn, worlds, seed=decision_seed(job.seed, job.round, job.index) + 2)
+        luck = draw_luck(view, played, job.drawn, worlds, seed=decision_seed(job.seed, job.round, job.index) + 2,
+                         pile=job.pile)
         out.update(drawn=job.drawn, luck=luck["luck"], luck_stderr=luck["stderr"], luck_worlds=luck["worlds"],
                    value_before_draw=luck["before"], value_after_draw=luck["after"])
     out["seconds"] = time.perf_counter() - t0
@@ -602,7 +618,9 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
             drawn = str(step.drawn) if step.drawn is not None else None
             if not analyse and drawn is None:
                 continue
-            jobs.append(_Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed, analyse))
+            pile = list(before.deck) if isinstance(before, Position) else None
+            jobs.append(_Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed, analyse,
+                             pile))
             if analyse:
                 views[(r, step.index)] = view
     return jobs, views

@@ -290,3 +290,19 @@ def test_a_match_record_is_reviewed_round_by_round(blunder_review):
     assert rv.players[0].result == totals[0] - totals[1]
     assert [r["round"] for r in rv.reconciliation] == [1, 2]
     assert rv.value_graph_svg().count('class="result"') == 2
+
+
+def test_against_the_real_pile_the_card_compared_is_drawn_from_the_pile():
+    """With the real draw pile known (a full deal), luck compares the card drawn with a card of
+    that pile: a pile holding only the card drawn (twice over) leaves no luck at all."""
+    import lcanalysis as lc
+    from lcanalysis.review import draw_luck
+
+    pos = lc.Position.deal(seed=4)
+    view = pos.view(pos.to_move)
+    move = next(m for m in pos.legal_moves() if m.draws_from_deck)
+    top = pos.deck[0]
+    alone = draw_luck(view, move, top, 30, seed=1, pile=[top, top])
+    assert alone["luck"] == 0 and alone["stderr"] == 0
+    spread = draw_luck(view, move, top, 30, seed=1)
+    assert spread["stderr"] > 0  # against every unseen card, the same draw has luck to measure
