@@ -173,13 +173,14 @@ def test_the_documentation_files_are_found():
 
 def test_ci_runs_the_readme_s_test_command_verbatim():
     """The README's set-up command that runs pytest (a bash block, so not run here) is a line of
-    .ci/run, character for character."""
+    .ci/run, character for character (followed at most by `` || `` and what keeps its status)."""
     commands = [ln.strip() for b in BLOCKS["README.md"] if b.lang == "bash" for ln in b.text.splitlines()
                 if "pytest" in ln]
     assert commands, "README.md has no bash block with the test command"
     ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
     for cmd in commands:
-        assert cmd in ci, f".ci/run does not run the README's test command verbatim: {cmd}"
+        assert any(ln == cmd or ln.startswith(cmd + " || ") for ln in ci), (
+            f".ci/run does not run the README's test command verbatim: {cmd}")
 
 
 @pytest.mark.parametrize("path", list(BLOCKS))
