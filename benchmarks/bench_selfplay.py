@@ -27,11 +27,11 @@ def kernel_rounds_per_second(rounds: int) -> float:
     kinds = np.array([1, 1], np.int64)
     deals = [Position.deal(i, Rules()).state.copy() for i in range(rounds)]
     s = deals[0].copy()
-    F.play_round(s, kinds, F.GREEDY_PARAMS, F.GREEDY_PARAMS, 0)  # compile
+    F.self_play_round(s, kinds, F.GREEDY_PARAMS, F.GREEDY_PARAMS, 0)  # compile
     t0 = time.perf_counter()
     for i, d in enumerate(deals):
         s = d.copy()
-        F.play_round(s, kinds, F.GREEDY_PARAMS, F.GREEDY_PARAMS, i)
+        F.self_play_round(s, kinds, F.GREEDY_PARAMS, F.GREEDY_PARAMS, i)
     return rounds / (time.perf_counter() - t0)
 
 

@@ -5,20 +5,21 @@ Built to sit at the leaves of a search and inside playing agents: the core is co
 per colour.
 
 The model (stated once, used everywhere here): for each colour, the canonical wager model of
-``wager.py`` with the option to decline, decided now:
+``wagers/canonical.py`` with the option to decline, decided now (``decline_now_value``):
 
 - an opened expedition (any card on it) scores its canonical mean; while it holds only
   wagers, more wagers from hand may still be added, and the best number is taken;
 - an unopened colour is worth ``max(0, best mean over 0..wagers in hand)``: the player opens
   it only if that pays;
-- the draws are the player's *useful* draws: with ``d`` cards in the draw pile and both players
-  drawing from it, the player has ``T = ceil(d/2)`` turns left when to move (``floor(d/2)``
-  otherwise), and the card drawn on the last turn can never be placed, so ``k = max(T - 1, 0)``;
+- the draws are the player's *useful* draws (``core.features.useful_draws``): with ``d`` cards
+  in the draw pile and both players drawing from it, the player has ``T = ceil(d/2)`` turns left
+  when to move (``floor(d/2)`` otherwise), and the card drawn on the last turn can never be
+  placed, so ``k = max(T - 1, 0)``;
 - the unseen cards are everything the player cannot see (the draw pile and the opponent's hand;
   at kernel level every opponent card counts as unseen, as the kernel does not record which
   of them were picked up from a discard pile).
 
-What it leaves out, on purpose (see ``wager_models.py`` and docs/wagers.md for the richer
+What it leaves out, on purpose (see ``wagers/models.py`` and docs/wagers.md for the richer
 models and their measured errors): that placing a card costs a turn shared with the other
 colours, that the opponent keeps the cards it needs, and that a colour may be opened later.
 """
@@ -32,11 +33,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from lcanalysis.core import features as F
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import COLOR_LETTERS
-
-BONUS_CARDS = 8
-
 
 _LOG_FACT = np.array([math.lgamma(i + 1.0) for i in range(256)])  # log n!, a compile-time constant
 
@@ -51,53 +50,42 @@ def _log_comb(n, k):
 
 
 @njit(cache=True)
-def _mask_sum_count(mask, above):
-    """Sum of face values and number of cards in ``mask`` with rank > ``above``."""
-    s = 0
-    n = 0
-    for r in range(above + 1, 10):
-        if mask & (1 << (r - 1)):
-            s += r + 1
-            n += 1
-    return s, n
-
-
-@njit(cache=True)
 def colour_mean(placed_wagers, placed_mask, wagers_now, hand_mask, unseen_mask, unseen_total, draws):
     """The canonical mean of one expedition (closed form), on rank bitmasks (bit r-1 for rank r).
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, no card] * 20 P(none drawn)``.
     """
     top = K.top_rank(placed_mask)
-    psum, pn = _mask_sum_count(placed_mask, 0)
-    hsum, hn = _mask_sum_count(hand_mask, top)
-    usum, un = _mask_sum_count(unseen_mask, top)
+    psum, pn = K.mask_sum_count(placed_mask, 0)
+    hsum, hn = K.mask_sum_count(hand_mask, top)
+    usum, un = K.mask_sum_count(unseen_mask, top)
     w = placed_wagers + wagers_now
     base_sum = psum + hsum
     base_n = pn + hn
     k = draws
     u = unseen_total
     e_sum = usum * k / u if u > 0 else 0.0
-    mean = (1.0 + w) * (base_sum + e_sum - 20.0)
+    mean = K.points_before_bonus(w, base_sum + e_sum)
     lt = _log_comb(u, k)
-    need = BONUS_CARDS - w - base_n
+    need = K.BONUS_CARDS - w - base_n
     need = max(need, 0)
     p_bonus = 0.0
     for x in range(need, un + 1):  # P(x live cards drawn) is hypergeometric
         lp = _log_comb(un, x) + _log_comb(u - un, k - x) - lt
         if lp != -np.inf:
             p_bonus += math.exp(lp)
-    mean += 20.0 * p_bonus
+    mean += K.BONUS * p_bonus
     if w == 0 and base_n == 0:
         lp = _log_comb(u - un, k) - lt
         if lp != -np.inf:
-            mean += 20.0 * math.exp(lp)
+            mean += K.EXPEDITION_COST * math.exp(lp)  # no card at all scores 0, not -20
     return mean
 
 
 @njit(cache=True)
-def colour_value(placed_wagers, placed_mask, hand_wagers, hand_mask, unseen_mask, unseen_total, draws, out2):
-    """Value of one colour under the evaluator's model; writes ``out2[0] = value, out2[1] = best wagers``.
+def decline_now_value(placed_wagers, placed_mask, hand_wagers, hand_mask, unseen_mask, unseen_total, draws, out2):
+    """One colour's value under the evaluator's model, the canonical mean with the decline-now
+    rule; writes ``out2[0] = value, out2[1] = best wagers`` (-1: do not open).
 
     Opened colours score their mean (plus any wagers still allowed, best number taken); an
     unopened colour is worth ``max(0, best mean)``.
@@ -120,58 +108,6 @@ def colour_value(placed_wagers, placed_mask, hand_wagers, hand_mask, unseen_mask
 
 
 @njit(cache=True)
-def useful_draws(deck, to_move):
-    """The player's useful draws when both draw from the pile: turns left less one."""
-    turns = (deck + 1) // 2 if to_move else deck // 2
-    return max(turns - 1, 0)
-
-
-@njit(cache=True)
-def state_colour_inputs(s, p, out):
-    """Per colour: placed wagers, placed mask, hand wagers, hand mask, unseen mask, plus the unseen total.
-
-    ``out`` is an int array of shape (NC, 5); returns the unseen total (every card the player
-    cannot see: the draw pile and the opponent's whole hand).
-    """
-    nc = s[K.H_NC]
-    oh = K.off_hand(nc, p)
-    opp = 1 - p
-    total_unseen = 12 * nc
-    opl = K.off_pile_len(nc)
-    op = K.off_pile(nc)
-    for c in range(nc):
-        pw = s[K.off_wagers(nc, p) + c]
-        pm = s[K.off_mask(nc, p) + c]
-        ow = s[K.off_wagers(nc, opp) + c]
-        om = s[K.off_mask(nc, opp) + c]
-        hw = s[oh + c * 10]
-        hm = 0
-        seen_w = pw + ow + hw
-        seen_mask = pm | om
-        for r in range(1, 10):
-            if s[oh + c * 10 + r] > 0:
-                hm |= 1 << (r - 1)
-        seen_mask |= hm
-        for i in range(s[opl + c]):
-            r = s[op + c * K.PILE_CAP + i]
-            if r == 0:
-                seen_w += 1
-            else:
-                seen_mask |= 1 << (r - 1)
-        n_seen_numbers = 0
-        for r in range(1, 10):
-            if seen_mask & (1 << (r - 1)):
-                n_seen_numbers += 1
-        total_unseen -= seen_w + n_seen_numbers
-        out[c, 0] = pw
-        out[c, 1] = pm
-        out[c, 2] = hw
-        out[c, 3] = hm
-        out[c, 4] = 511 & ~seen_mask
-    return total_unseen
-
-
-@njit(cache=True)
 def evaluate_state(s, p, draws, out):
     """Expected final score of each of player ``p``'s expeditions (``out[c]``); returns their sum.
 
@@ -180,16 +116,20 @@ def evaluate_state(s, p, draws, out):
     whole hand included. Compiled; call it from compiled searchers and agents.
     """
     nc = s[K.H_NC]
-    inputs = np.empty((nc, 5), dtype=np.int64)
-    u = state_colour_inputs(s, p, inputs)
+    block = np.empty((F.N_FEATURES, nc), np.int64)
+    u = F.colour_features(s, p, block)
     k = draws
     if k < 0:
-        k = useful_draws(K.deck_left(s), s[K.H_TO_MOVE] == p)
+        k = F.useful_draws(K.deck_left(s), s[K.H_TO_MOVE] == p)
     k = min(k, u)
     tmp = np.empty(2)
     total = 0.0
     for c in range(nc):
-        total += colour_value(inputs[c, 0], inputs[c, 1], inputs[c, 2], inputs[c, 3], inputs[c, 4], u, k, tmp)
+        pw = block[F.OWN_WAGERS, c]
+        pm = block[F.OWN_MASK, c]
+        hw = block[F.HAND_WAGERS, c]
+        hm = block[F.HAND_MASK, c]
+        total += decline_now_value(pw, pm, hw, hm, block[F.UNSEEN_MASK, c], u, k, tmp)
         out[c] = tmp[0]
     return total
 
@@ -266,7 +206,7 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
     counts = view.unseen_counts()
     u = int(counts.sum())
     if draws is None:
-        draws = int(useful_draws(int(view.deck_count), view.to_move == view.viewer))
+        draws = int(F.useful_draws(int(view.deck_count), view.to_move == view.viewer))
     if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= view.deck_count:
         raise ValueError(f"draws must be a whole number 0..{view.deck_count} (the draw pile), got {draws!r}")
     me = view.viewer
@@ -280,7 +220,7 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
         hw = sum(1 for x in hand if x.is_wager)
         hm = _mask(x.number for x in hand if not x.is_wager)
         um = _mask(r + 1 for r in range(1, 10) if counts[c * 10 + r] > 0)
-        value = colour_value(pw, pm, hw, hm, um, u, draws, tmp)
+        value = decline_now_value(pw, pm, hw, hm, um, u, draws, tmp)
         best_j = int(tmp[1])
         max_j = hw if pm == 0 else 0
         open_value = max(colour_mean(pw, pm, j, hm, um, u, draws) for j in range(max_j + 1))

@@ -15,7 +15,6 @@ from lcanalysis.evaluator import (
     evaluate_position,
     evaluate_state,
     evaluate_view,
-    useful_draws,
 )
 from lcanalysis.game.position import Position
 from lcanalysis.wagers.canonical import ColorState, analyze, expedition_score_values
@@ -53,15 +52,6 @@ def _brute_colour_value(view, c, k):
     if not exp:
         best = max(best, 0.0)
     return best
-
-
-def test_useful_draws_count_turns_by_hand():
-    # to move with 1 card left: I take the last card and the round ends: 1 turn, 0 useful draws
-    assert useful_draws(1, True) == 0
-    assert useful_draws(3, True) == 1  # me, opponent, me
-    assert useful_draws(4, False) == 1  # opponent, me, opponent, me
-    assert useful_draws(44, True) == 21
-    assert useful_draws(0, True) == 0
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])

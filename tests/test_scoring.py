@@ -4,8 +4,10 @@ import random
 import pytest
 from helpers import score_from_scratch
 
+from lcanalysis.core.kernel import expedition_points
 from lcanalysis.game.cards import Card
 from lcanalysis.game.rules import expedition_score
+from lcanalysis.wagers.canonical import expedition_score_values
 
 
 @pytest.mark.parametrize("cards,expected", [
@@ -27,10 +29,17 @@ def test_extremes_from_the_rules():
 
 
 def test_kernel_scoring_matches_a_from_scratch_count_on_every_expedition_shape():
+    """The score formula is written once (``kernel.expedition_points``); every way in, the
+    kernel's masks, the object layer's cards and the wager model's face values, agrees with a
+    count written from the rules."""
     rng = random.Random(5)
     for wagers in range(4):
         for k in range(10):
             for numbers in itertools.islice(itertools.combinations(range(1, 10), k), 0, None, 7):
                 cards = [Card(1, 0)] * wagers + [Card(1, r) for r in numbers]
                 rng.shuffle(cards)
-                assert expedition_score(cards) == score_from_scratch(cards)
+                expect = score_from_scratch(cards)
+                values = [r + 1 for r in numbers]
+                assert expedition_score(cards) == expect
+                assert expedition_points(wagers, sum(values), len(values)) == expect
+                assert expedition_score_values(wagers, values) == expect

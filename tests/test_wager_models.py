@@ -17,7 +17,6 @@ from lcanalysis.wagers.models import (
     decline_now,
     opponent_model,
     turn_model,
-    turns_left,
 )
 from lcanalysis.wagers.simulation import compare_models
 
@@ -26,13 +25,6 @@ def _close(mc_outcome, exact_mean, k=4.5):
     assert mc_outcome.exact is False
     tol = k * mc_outcome.stderr + 1e-9
     assert abs(mc_outcome.mean - float(exact_mean)) <= tol, (mc_outcome.mean, float(exact_mean), tol)
-
-
-def test_turns_left_counts_alternating_turns():
-    assert turns_left(44, True) == 22
-    assert turns_left(1, True) == 1
-    assert turns_left(1, False) == 0
-    assert turns_left(5, False) == 2
 
 
 @pytest.mark.parametrize("hand,hw,unseen,total,k", [

@@ -85,22 +85,50 @@ def new_state(colors, hand_size, no_redraw, turn_cap):
 
 # --- scoring -----------------------------------------------------------------
 
+EXPEDITION_COST = 20  # what opening an expedition costs: its numbers' sum less 20
+BONUS_CARDS = 8  # an expedition of this many cards or more (wagers included) ...
+BONUS = 20  # ... earns this bonus
+
+
+@njit(cache=True)
+def points_before_bonus(wagers, total):
+    """(total - 20) * (1 + wagers): an opened expedition's score without the bonus. ``total``
+    may be an expected sum (a float): the wager models and the evaluators take their means so."""
+    return (total - EXPEDITION_COST) * (1 + wagers)
+
+
+@njit(cache=True)
+def expedition_points(wagers, total, numbers):
+    """The rules' score of an expedition with ``wagers`` wagers and ``numbers`` number cards
+    adding up to ``total``: (total - 20) * (1 + wagers), + 20 with 8 cards or more; 0 when it
+    holds no card. Exact on ints, compiled or called from plain Python."""
+    if wagers == 0 and numbers == 0:
+        return 0
+    score = points_before_bonus(wagers, total)
+    if wagers + numbers >= BONUS_CARDS:
+        score += BONUS
+    return score
+
+
+FULL9 = (1 << (RANKS - 1)) - 1  # the rank mask of every number: bit r-1 for rank r = 1..9
+# the face-value sum and the card count of every rank mask, looked up rather than counted
+_MASK_SUM = np.array([sum(r + 1 for r in range(1, RANKS) if m >> (r - 1) & 1) for m in range(FULL9 + 1)], np.int64)
+_MASK_COUNT = np.array([bin(m).count("1") for m in range(FULL9 + 1)], np.int64)
+
+
+@njit(cache=True)
+def mask_sum_count(mask, above):
+    """The sum of face values and the number of the ranks in ``mask`` above rank ``above``
+    (rank r is bit r-1 and face value r+1)."""
+    live = mask & FULL9 & ~((1 << above) - 1)
+    return _MASK_SUM[live], _MASK_COUNT[live]
+
 
 @njit(cache=True)
 def expedition_score(wagers, mask):
-    """(sum - 20) * (1 + wagers), + 20 with 8 cards or more; 0 for an untouched colour."""
-    if wagers == 0 and mask == 0:
-        return 0
-    total = 0
-    n = wagers
-    for r in range(1, RANKS):
-        if mask & (1 << (r - 1)):
-            total += r + 1
-            n += 1
-    score = (total - 20) * (1 + wagers)
-    if n >= 8:
-        score += 20
-    return score
+    """The score of an expedition given its wagers and the rank mask of its numbers."""
+    total, n = mask_sum_count(mask, 0)
+    return expedition_points(wagers, total, n)
 
 
 @njit(cache=True)
@@ -124,6 +152,15 @@ def top_rank(mask):
     return r
 
 
+@njit(cache=True)
+def fits_on(mask, r):
+    """Whether a card of rank ``r`` may go on an expedition holding the numbers ``mask``: a
+    wager only before any number, a number only above the highest one."""
+    if r == 0:
+        return mask == 0
+    return r > top_rank(mask)
+
+
 # --- legality ----------------------------------------------------------------
 
 
@@ -141,13 +178,7 @@ def is_over(s):
 @njit(cache=True)
 def can_play_type(s, p, t):
     """Whether player p may put a card of type t onto their own expedition (holding assumed)."""
-    nc = s[H_NC]
-    c = t // RANKS
-    r = t % RANKS
-    mask = s[off_mask(nc, p) + c]
-    if r == 0:
-        return mask == 0
-    return r > top_rank(mask)
+    return fits_on(s[off_mask(s[H_NC], p) + t // RANKS], t % RANKS)
 
 
 @njit(cache=True)
@@ -256,23 +287,37 @@ def gen_placements(s, out):
 
 
 @njit(cache=True)
+def lay_card(hand, oh, wagers, ow, masks, om, place, d):
+    """The hand and expedition side of a placement (``type * 2 + discard``): ``d = 1`` lays the
+    card down, ``d = -1`` takes it back. ``hand``, ``wagers`` and ``masks`` hold the player's
+    region at offsets ``oh``, ``ow`` and ``om``: the state itself (the kernel) or the searchers'
+    own arrays (offsets 0). A discard leaves the hand only (the pile is the caller's)."""
+    t = place // 2
+    hand[oh + t] -= d
+    if place % 2 == 0:
+        c = t // RANKS
+        r = t % RANKS
+        if r == 0:
+            wagers[ow + c] += d
+        elif d > 0:
+            masks[om + c] |= 1 << (r - 1)
+        else:
+            masks[om + c] &= ~(1 << (r - 1))
+
+
+@njit(cache=True)
 def apply_place(s, place):
     """Put a card from the mover's hand onto their expedition or its discard pile."""
     nc = s[H_NC]
     p = s[H_TO_MOVE]
-    t = place // 2
-    c = t // RANKS
-    r = t % RANKS
-    s[off_hand(nc, p) + t] -= 1
+    lay_card(s, off_hand(nc, p), s, off_wagers(nc, p), s, off_mask(nc, p), place, 1)
     if place % 2 == 0:
-        if r == 0:
-            s[off_wagers(nc, p) + c] += 1
-        else:
-            s[off_mask(nc, p) + c] |= 1 << (r - 1)
         s[H_BLOCKED] = -1
     else:
+        t = place // 2
+        c = t // RANKS
         opl = off_pile_len(nc) + c
-        s[off_pile(nc) + c * PILE_CAP + s[opl]] = r
+        s[off_pile(nc) + c * PILE_CAP + s[opl]] = t % RANKS
         s[opl] += 1
         s[H_BLOCKED] = c
     s[H_PHASE] = 1
@@ -282,18 +327,12 @@ def apply_place(s, place):
 def undo_place(s, place):
     nc = s[H_NC]
     p = s[H_TO_MOVE]
-    t = place // 2
-    c = t // RANKS
-    r = t % RANKS
-    s[off_hand(nc, p) + t] += 1
-    if place % 2 == 0:
-        if r == 0:
-            s[off_wagers(nc, p) + c] -= 1
-        else:
-            s[off_mask(nc, p) + c] &= ~(1 << (r - 1))
-    else:
-        s[off_pile_len(nc) + c] -= 1
-        s[off_pile(nc) + c * PILE_CAP + s[off_pile_len(nc) + c]] = 0
+    lay_card(s, off_hand(nc, p), s, off_wagers(nc, p), s, off_mask(nc, p), place, -1)
+    if place % 2 == 1:
+        c = place // 2 // RANKS
+        opl = off_pile_len(nc) + c
+        s[opl] -= 1
+        s[off_pile(nc) + c * PILE_CAP + s[opl]] = 0
     s[H_PHASE] = 0
     s[H_BLOCKED] = -1
 

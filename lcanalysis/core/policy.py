@@ -1,6 +1,7 @@
-"""Compiled policies for the playing agents: a fast expedition evaluator, the greedy and heuristic
-turn choosers, determinization of a view and rollouts. All of it works on the kernel's int32
-state (``core/kernel.py``).
+"""The compiled heuristic policy of the playing agents: a fast expedition estimate, the greedy and
+heuristic turn choosers, determinization of a view and rollouts. All of it works on the kernel's
+int32 state (``core/kernel.py``) and reads the player's side of the table through
+``core/features.py``.
 
 Information discipline: a policy for player ``p`` reads only what ``p`` can see in the state
 (its own hand, both expeditions, the discard piles, the size of the draw pile and the turn
@@ -8,14 +9,16 @@ counters). It never reads the opponent's hand or the order of the draw pile, so 
 on any determinization of a view and gives the same turn. (The one place hidden cards are read
 is ``rollout``, which plays *both* sides of a sampled world, each with its own information.)
 
-The evaluator (``colour_value``): for each colour, the expected final expedition is what lies
-on it now, plus a fraction ``A`` of the hand's numbers above its top (cards in hand still need a
-turn to be placed), plus a fraction ``q`` of the unseen numbers above its top (the chance the
-player draws one in time, ``q = QF * draws_left / unseen``). An opened colour scores
+The estimate (``heuristic_colour_estimate``): for each colour, the expected final expedition is
+what lies on it now, plus a fraction ``A`` of the hand's numbers above its top (cards in hand
+still need a turn to be placed), plus a fraction ``q`` of the unseen numbers above its top (the
+chance the player draws one in time, ``q = QF * turns_left / unseen``). An opened colour scores
 ``(S - 20) * (1 + wagers)`` with a smooth +20 bonus as the expected count nears 8; an unopened
-colour is worth ``B * max(0, best over the wagers in hand)``: the player opens it only if that pays.
-Placing a card changes one colour; the turn's score adds what a discard hands the opponent,
-what a discard-pile draw gives and denies, and a constant for an unknown card from the deck.
+colour is worth ``B * max(0, best over the wagers in hand)``: the player opens it only if that
+pays. Placing a card changes one colour; the turn's score adds what a discard hands the
+opponent, what a discard-pile draw gives and denies, and a constant for an unknown card from
+the deck. This is a cruder, faster value than the hand evaluator's (``evaluator.py``), tuned for
+play: the agents' and the advisor's rollouts run on it.
 """
 
 from __future__ import annotations
@@ -23,29 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lcanalysis.core.kernel import (
-    H_DECK_END,
-    H_DECK_POS,
-    H_HAND_SIZE,
-    H_NC,
-    H_NO_REDRAW,
-    H_TO_MOVE,
-    MAX_MOVES,
-    PILE_CAP,
-    RANKS,
-    apply_move,
-    deck_left,
-    gen_moves,
-    is_over,
-    off_deck,
-    off_hand,
-    off_mask,
-    off_pile,
-    off_pile_len,
-    off_wagers,
-    player_score,
-    top_rank,
-)
+from lcanalysis.core import features as F
+from lcanalysis.core import kernel as K
 
 # parameter vector layout
 P_A, P_QF, P_B, P_DANGER, P_DANGER_NEW, P_DENY, P_DECK, P_STALL, P_CROWD, P_PILE_MIN = range(10)
@@ -57,113 +39,63 @@ HEURISTIC_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0],
 #: card improves a colour at once)
 GREEDY_PARAMS = np.array([0.95, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
 
-FULL9 = (1 << 9) - 1
-
-
-@njit(cache=True)
-def _sum_count(mask):
-    s = 0
-    n = 0
-    for r in range(1, RANKS):
-        if mask & (1 << (r - 1)):
-            s += r + 1
-            n += 1
-    return s, n
-
 
 @njit(cache=True)
 def _bonus(n):
-    if n >= 8.0:
-        return 20.0
-    if n <= 6.0:
+    """The 8-card bonus made smooth for an expected card count: 0 up to 6 cards, then rising
+    linearly to the whole bonus at 8."""
+    if n >= K.BONUS_CARDS:
+        return float(K.BONUS)
+    ramp = K.BONUS_CARDS - 2.0
+    if n <= ramp:
         return 0.0
-    return 10.0 * (n - 6.0)
+    return K.BONUS / 2.0 * (n - ramp)
 
 
 @njit(cache=True)
-def colour_value(w, mask, hmask, hw, umask, a, q, b):
-    """Expected final score of one colour for its owner (see module docstring)."""
-    top = top_rank(mask)
-    above = FULL9 & ~((1 << top) - 1)
-    cs, cn = _sum_count(mask)
-    hs, hn = _sum_count(hmask & above)
-    us, un = _sum_count(umask & above)
+def heuristic_colour_estimate(w, mask, hmask, hw, umask, a, q, b):
+    """The heuristic policy's estimate of one colour's final score for its owner (see the module
+    docstring): fractions ``a`` of the hand's and ``q`` of the unseen numbers above the top."""
+    top = K.top_rank(mask)
+    cs, cn = K.mask_sum_count(mask, 0)
+    hs, hn = K.mask_sum_count(hmask, top)
+    us, un = K.mask_sum_count(umask, top)
     s = cs + a * hs + q * us
     n = cn + w + a * hn + q * un
     started = w > 0 or mask != 0
     if started:
-        v = (s - 20.0) * (1.0 + w) + _bonus(n)
-        if mask == 0 and hw > 0 and s > 20.0:
-            v += a * hw * (s - 20.0)  # more wagers may still go on
+        v = K.points_before_bonus(w, s) + _bonus(n)
+        if mask == 0 and hw > 0 and s > K.EXPEDITION_COST:
+            v += a * hw * (s - K.EXPEDITION_COST)  # more wagers may still go on
         return v
     best = 0.0
     for j in range(hw + 1):
-        val = (s - 20.0) * (1.0 + j) + _bonus(n + a * j)
+        val = K.points_before_bonus(j, s) + _bonus(n + a * j)
         best = max(best, val)
     return b * best
 
 
 @njit(cache=True, inline="always")
-def _inputs(s, p):
-    """Player p's side of the table, per colour: hand mask and wagers, own and opponent's
-    expedition masks and wagers, unseen mask, top rank of the discard pile (-1: empty); and the
-    number of unseen cards. The arrays are rows of one block (one allocation); numba inlines this
-    helper, like ``_pressured_values``, into its callers."""
-    nc = s[H_NC]
-    hmask, hw, emask, ew, omask, ow, umask, ptop = np.zeros((8, nc), np.int64)
-    oh = off_hand(nc, p)
-    ops = off_pile(nc)
-    opl = off_pile_len(nc)
-    seen = 0
-    for c in range(nc):
-        hmask[c] = 0
-        hw[c] = s[oh + c * RANKS]
-        seen += hw[c]
-        for r in range(1, RANKS):
-            if s[oh + c * RANKS + r] > 0:
-                hmask[c] |= 1 << (r - 1)
-                seen += 1
-        emask[c] = s[off_mask(nc, p) + c]
-        ew[c] = s[off_wagers(nc, p) + c]
-        omask[c] = s[off_mask(nc, 1 - p) + c]
-        ow[c] = s[off_wagers(nc, 1 - p) + c]
-        pm = 0
-        n = s[opl + c]
-        for j in range(n):
-            r = s[ops + c * PILE_CAP + j]
-            if r > 0:
-                pm |= 1 << (r - 1)
-        seen += n
-        e1 = emask[c]
-        e2 = omask[c]
-        seen += ew[c] + ow[c]
-        seen += _sum_count(e1)[1] + _sum_count(e2)[1]
-        umask[c] = FULL9 & ~(hmask[c] | e1 | e2 | pm)
-        ptop[c] = s[ops + c * PILE_CAP + n - 1] if n > 0 else -1
-    return hmask, hw, emask, ew, omask, ow, umask, ptop, 12 * nc - seen
-
-
-@njit(cache=True, inline="always")
-def _pressured_values(hmask, hw, emask, ew, umask, unseen, my_draws, params, out):
-    """Each colour's ``colour_value`` (``out``) with the hand-pressure factor: more wanted cards
-    in hand than turns left lowers A, what a card in hand is worth. Returns (A, q) used."""
+def _pressured_values(hmask, hw, emask, ew, umask, unseen, my_turns, params, out):
+    """Each colour's ``heuristic_colour_estimate`` (``out``) with the hand-pressure factor: more
+    wanted cards in hand than turns left lowers A, what a card in hand is worth. Returns (A, q)
+    used. Numba inlines it into its callers."""
     nc = len(hmask)
     q = 0.0
     if unseen > 0:
-        q = min(1.0, params[P_QF] * my_draws / unseen)
+        q = min(1.0, params[P_QF] * my_turns / unseen)
     a = params[P_A]
     b = params[P_B]
     wanted = 0
     for c in range(nc):
-        out[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
+        out[c] = heuristic_colour_estimate(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
         if ew[c] > 0 or emask[c] != 0 or out[c] > 0.0:
-            top = top_rank(emask[c])
-            wanted += _sum_count(hmask[c] & (FULL9 & ~((1 << top) - 1)))[1]
-    turns = max(my_draws, 1)
+            wanted += K.mask_sum_count(hmask[c], K.top_rank(emask[c]))[1]
+    turns = max(my_turns, 1)
     if params[P_CROWD] > 0.0 and wanted > turns:
         a = a * turns / wanted
         for c in range(nc):
-            out[c] = colour_value(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
+            out[c] = heuristic_colour_estimate(ew[c], emask[c], hmask[c], hw[c], umask[c], a, q, b)
     return a, q
 
 
@@ -174,7 +106,7 @@ def _danger(c, r, omask, ow, params):
         return 0.0
     v = r + 1.0
     if ow[c] > 0 or omask[c] != 0:
-        if r > top_rank(omask[c]):
+        if r > K.top_rank(omask[c]):
             return params[P_DANGER] * v * (1.0 + ow[c])
         return 0.0
     return params[P_DANGER_NEW] * v
@@ -186,16 +118,18 @@ def policy_scores(s, params, moves, scores):
 
     Reads only the mover's information. In the draw step only sources are scored.
     """
-    n = gen_moves(s, moves)
+    n = K.gen_moves(s, moves)
     if n == 0:
         return 0
-    nc = s[H_NC]
-    p = s[H_TO_MOVE]
+    nc = s[K.H_NC]
+    p = s[K.H_TO_MOVE]
     base = nc + 1
-    hmask, hw, emask, ew, omask, ow, umask, ptop, unseen = _inputs(s, p)
-    my_draws = (deck_left(s) + 1) // 2
+    block = np.empty((F.N_FEATURES, nc), np.int64)
+    unseen = F.colour_features(s, p, block)
+    hmask, hw, emask, ew, omask, ow, umask, ptop = block
+    my_turns = F.turns_left(K.deck_left(s), True)
     base_v = np.zeros(nc, np.float64)
-    a, q = _pressured_values(hmask, hw, emask, ew, umask, unseen, my_draws, params, base_v)
+    a, q = _pressured_values(hmask, hw, emask, ew, umask, unseen, my_turns, params, base_v)
     b = params[P_B]
     # value of a card drawn from a discard pile, per colour, for the current tops
     pile_gain = np.zeros(nc, np.float64)
@@ -204,17 +138,18 @@ def policy_scores(s, params, moves, scores):
         if t < 0:
             continue
         if t == 0:
-            g = colour_value(ew[c], emask[c], hmask[c], hw[c] + 1, umask[c], a, q, b) - base_v[c]
+            g = heuristic_colour_estimate(ew[c], emask[c], hmask[c], hw[c] + 1, umask[c], a, q, b) - base_v[c]
         else:
-            g = colour_value(ew[c], emask[c], hmask[c] | (1 << (t - 1)), hw[c], umask[c], a, q, b) - base_v[c]
+            g = heuristic_colour_estimate(ew[c], emask[c], hmask[c] | (1 << (t - 1)), hw[c], umask[c], a, q,
+                                          b) - base_v[c]
         if g < params[P_PILE_MIN]:
             g = -1e9 if params[P_STALL] <= 0.0 else g - 2.0
         else:
-            if t > 0 and (ow[c] > 0 or omask[c] != 0) and t > top_rank(omask[c]):
+            if t > 0 and (ow[c] > 0 or omask[c] != 0) and t > K.top_rank(omask[c]):
                 g += params[P_DENY] * (t + 1.0) * (1.0 + ow[c])
         pile_gain[c] = g
     deck_v = params[P_DECK]
-    ntypes = RANKS * nc
+    ntypes = K.RANKS * nc
     for i in range(n):
         m = moves[i]
         place = m // base
@@ -223,8 +158,8 @@ def policy_scores(s, params, moves, scores):
         pc = -1
         if place < 2 * ntypes:
             t = place // 2
-            c = t // RANKS
-            r = t % RANKS
+            c = t // K.RANKS
+            r = t % K.RANKS
             disc = place % 2
             nhm = hmask[c]
             nhw = hw[c]
@@ -239,9 +174,9 @@ def policy_scores(s, params, moves, scores):
                     new += 1
                 else:
                     nem |= 1 << (r - 1)
-                v = colour_value(new, nem, nhm, nhw, umask[c], a, q, b)
+                v = heuristic_colour_estimate(new, nem, nhm, nhw, umask[c], a, q, b)
             else:
-                v = colour_value(ew[c], emask[c], nhm, nhw, umask[c], a, q, b)
+                v = heuristic_colour_estimate(ew[c], emask[c], nhm, nhw, umask[c], a, q, b)
                 v -= _danger(c, r, omask, ow, params)
                 pc = c
             sc = v - base_v[c]
@@ -263,16 +198,17 @@ def policy_scores(s, params, moves, scores):
 def colour_values(s, p, params, out):
     """Player p's expected final score per colour (``out``, length NC), from p's information only,
     with the hand-pressure factor of ``policy_scores``. Returns (A, q) used."""
-    hmask, hw, emask, ew, _, _, umask, _, unseen = _inputs(s, p)
-    d = deck_left(s)
-    my_draws = (d + 1) // 2 if s[H_TO_MOVE] == p else d // 2
-    return _pressured_values(hmask, hw, emask, ew, umask, unseen, my_draws, params, out)
+    block = np.empty((F.N_FEATURES, s[K.H_NC]), np.int64)
+    unseen = F.colour_features(s, p, block)
+    my_turns = F.turns_left(K.deck_left(s), s[K.H_TO_MOVE] == p)
+    return _pressured_values(block[F.HAND_MASK], block[F.HAND_WAGERS], block[F.OWN_MASK], block[F.OWN_WAGERS],
+                             block[F.UNSEEN_MASK], unseen, my_turns, params, out)
 
 
 @njit(cache=True)
 def policy_move(s, params):
-    moves = np.empty(MAX_MOVES, np.int32)
-    scores = np.empty(MAX_MOVES, np.float64)
+    moves = np.empty(K.MAX_MOVES, np.int32)
+    scores = np.empty(K.MAX_MOVES, np.float64)
     n = policy_scores(s, params, moves, scores)
     best = 0
     for i in range(1, n):
@@ -285,8 +221,8 @@ def policy_move(s, params):
 def random_move(s, seed):
     """A uniformly random legal whole turn."""
     np.random.seed(seed)
-    moves = np.empty(MAX_MOVES, np.int32)
-    n = gen_moves(s, moves)
+    moves = np.empty(K.MAX_MOVES, np.int32)
+    n = K.gen_moves(s, moves)
     return moves[np.random.randint(n)]
 
 
@@ -294,13 +230,13 @@ def random_move(s, seed):
 def rollout(s, params_a, params_b, player_a):
     """Play to the end (draw pile empty or turn cap), player_a with params_a and the other with
     params_b; returns the score of player_a minus the other's. Mutates s."""
-    while not is_over(s):
-        if s[H_TO_MOVE] == player_a:
+    while not K.is_over(s):
+        if s[K.H_TO_MOVE] == player_a:
             m = policy_move(s, params_a)
         else:
             m = policy_move(s, params_b)
-        apply_move(s, m)
-    return player_score(s, player_a) - player_score(s, 1 - player_a)
+        K.apply_move(s, m)
+    return K.player_score(s, player_a) - K.player_score(s, 1 - player_a)
 
 
 @njit(cache=True)
@@ -315,18 +251,18 @@ def determinize(base, pool, n_unknown, opp, out, bias=1.0):
     out[:] = base
     k = len(pool)
     perm = pool.copy()
-    nc = base[H_NC]
+    nc = base[K.H_NC]
     if bias != 1.0 and n_unknown > 0:
         wts = np.ones(k, np.float64)
-        om = off_mask(nc, opp)
-        ow = off_wagers(nc, opp)
+        om = K.off_mask(nc, opp)
+        ow = K.off_wagers(nc, opp)
         for i in range(k):
             t = perm[i]
-            c = t // RANKS
-            r = t % RANKS
+            c = t // K.RANKS
+            r = t % K.RANKS
             mask = base[om + c]
             started = mask != 0 or base[ow + c] > 0
-            if started and ((r == 0 and mask == 0) or (r > 0 and r > top_rank(mask))):
+            if started and K.fits_on(mask, r):
                 wts[i] = bias
         for i in range(n_unknown):
             tot = 0.0
@@ -355,14 +291,14 @@ def determinize(base, pool, n_unknown, opp, out, bias=1.0):
             tmp = perm[i]
             perm[i] = perm[j]
             perm[j] = tmp
-    oh = off_hand(nc, opp)
+    oh = K.off_hand(nc, opp)
     for i in range(n_unknown):
         out[oh + perm[i]] += 1
-    od = off_deck(nc)
-    pos = base[H_DECK_POS]
+    od = K.off_deck(nc)
+    pos = base[K.H_DECK_POS]
     for i in range(n_unknown, k):
         out[od + pos + i - n_unknown] = perm[i]
-    out[H_DECK_END] = pos + k - n_unknown
+    out[K.H_DECK_END] = pos + k - n_unknown
 
 
 @njit(cache=True)
@@ -372,7 +308,7 @@ def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, par
     seed ``(seed, i)``, so a later call can extend the sample. ``values[k, i - first]`` is the
     final score difference for the mover after candidate ``k`` and heuristic play to the end.
     """
-    me = base[H_TO_MOVE]
+    me = base[K.H_TO_MOVE]
     w = np.empty_like(base)
     s = np.empty_like(base)
     for i in range(first, last):
@@ -380,28 +316,26 @@ def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, par
         determinize(base, pool, n_unknown, opp, w, bias)
         for k in range(len(cands)):
             s[:] = w
-            apply_move(s, cands[k])
+            K.apply_move(s, cands[k])
             values[k, i - first] = rollout(s, params_me, params_opp, me)
 
 
 @njit(cache=True)
-def play_round(s, kinds, params0, params1, seed):
-    """Self-play of compiled policies (kind 0 random, 1 parametrized policy) to the end.
-    Returns the turns played. Used by the benchmark and the legality tests."""
+def self_play_round(s, kinds, params0, params1, seed):
+    """Self-play of compiled policies (kind 0 random, 1 parametrized policy) to the end of the
+    round, all inside numba. Returns the turns played. Used by the benchmark and the studies."""
     np.random.seed(seed)
-    moves = np.empty(MAX_MOVES, np.int32)
-    t0 = s[4]
-    while not is_over(s):
-        p = s[H_TO_MOVE]
+    moves = np.empty(K.MAX_MOVES, np.int32)
+    t0 = s[K.H_TURN]
+    while not K.is_over(s):
+        p = s[K.H_TO_MOVE]
         if kinds[p] == 0:
-            n = gen_moves(s, moves)
+            n = K.gen_moves(s, moves)
             m = moves[np.random.randint(n)]
         elif p == 0:
             m = policy_move(s, params0)
         else:
             m = policy_move(s, params1)
-        apply_move(s, m)
-    return s[4] - t0
+        K.apply_move(s, m)
+    return s[K.H_TURN] - t0
 
-
-_unused = (H_DECK_END, H_HAND_SIZE, H_NO_REDRAW)

@@ -23,7 +23,8 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.analysis import Analysis, MoveValue
-from lcanalysis.core.kernel import RANKS, top_rank
+from lcanalysis.core.features import turns_left
+from lcanalysis.core.kernel import RANKS, fits_on, lay_card
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.notation import read_position
 from lcanalysis.search.common import SearchError, check_budget, move_text
@@ -60,30 +61,17 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, s
     for t in range(nt):
         if hand[t] <= 0:
             continue
-        c = t // RANKS
-        r = t % RANKS
-        m = mask[c]
-        playable = (m == 0) if r == 0 else (r > top_rank(m))
+        playable = fits_on(mask[t // RANKS], t % RANKS)
         for d in range(2):
             if d == 0 and not playable:
                 continue
-            hand[t] -= 1
-            if d == 0:
-                if r == 0:
-                    w[c] += 1
-                else:
-                    mask[c] = m | (1 << (r - 1))
+            lay_card(hand, 0, w, 0, mask, 0, t * 2 + d, 1)
             if placements <= 1 or left == 0:
                 x = _solo_score(w, mask, nc)
             else:
                 x = _solo(hand, w, mask, unseen, np.int64(left), np.int64(SOLO_DRAW), np.int64(0),
                           np.int64(placements - 1), np.int64(nc), -np.inf, Z, so, sof, stats)
-            if d == 0:
-                if r == 0:
-                    w[c] -= 1
-                else:
-                    mask[c] = m
-            hand[t] += 1
+            lay_card(hand, 0, w, 0, mask, 0, t * 2 + d, -1)
             out_place[k] = t * 2 + d
             out_vals[k] = x
             k += 1
@@ -94,8 +82,8 @@ def my_placements(deck: int, draw_step: bool, max_turns: int | None) -> int:
     """How many more cards the player to move places (this turn's included in the place step)."""
     d = deck if max_turns is None else min(deck, max_turns)
     if draw_step:
-        return (d - 1) // 2
-    return (d + 1) // 2
+        return turns_left(d - 1, False)  # this turn's draw takes the first card, then the opponent moves
+    return turns_left(d, True)
 
 
 def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):

@@ -44,10 +44,9 @@ import numpy as np
 from numba import float64, int32, int64, njit, uint64
 
 from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core.features import hand_mask, turns_left
 from lcanalysis.core.kernel import (
     H_BLOCKED,
-    H_DECK_END,
-    H_DECK_POS,
     H_NC,
     H_NO_REDRAW,
     H_TO_MOVE,
@@ -59,8 +58,13 @@ from lcanalysis.core.kernel import (
     apply_place,
     bring_to_top,
     can_play_type,
+    deck_counts,
+    deck_left,
     expedition_score,
+    fits_on,
     gen_moves,
+    lay_card,
+    mask_sum_count,
     off_hand,
     off_mask,
     off_pile,
@@ -159,11 +163,6 @@ def shared_tables(bits: int, solo_bits: int) -> Tables:
 
 
 @njit(cache=True)
-def _deck_left(s):
-    return s[H_DECK_END] - s[H_DECK_POS]
-
-
-@njit(cache=True)
 def _dead_cut(s, nc, c):
     """Ranks 0..cut of colour c are dead for both players (cut 0: none is)."""
     a = top_rank(s[off_mask(nc, 0) + c])
@@ -181,14 +180,17 @@ def _leaf_value(s, nc, leaf):
         return evaluate_difference(s, p, -1)
     v = float(player_score(s, p) - player_score(s, 1 - p))
     if leaf == LEAF_SIMPLE:
-        v += _simple_heuristic(s, nc, p) - _simple_heuristic(s, nc, 1 - p)
+        v += _simple_leaf_credit(s, nc, p) - _simple_leaf_credit(s, nc, 1 - p)
     return v
 
 
 @njit(cache=True)
-def _simple_heuristic(s, nc, p):
-    """Half the face value (times the multiplier) of each hand card playable on a started expedition."""
-    oh = off_hand(nc, p)
+def _simple_leaf_credit(s, nc, p):
+    """The ``simple`` leaf's credit for player ``p``'s hand: half the face value (times the
+    multiplier) of each hand card playable on a started expedition.
+
+    Not a policy and not the hand evaluator: a crude count kept as the baseline the evaluator
+    leaf is compared with, and its numbers are the answers of ``leaf="simple"``."""
     ow = off_wagers(nc, p)
     om = off_mask(nc, p)
     h = 0.0
@@ -197,10 +199,7 @@ def _simple_heuristic(s, nc, p):
         m = s[om + c]
         if w == 0 and m == 0:
             continue
-        top = top_rank(m)
-        for r in range(top + 1, RANKS):
-            if r > 0 and s[oh + c * RANKS + r] > 0:
-                h += 0.5 * (r + 1) * (1 + w)
+        h += 0.5 * mask_sum_count(hand_mask(s, p, c), top_rank(m))[0] * (1 + w)
     return h
 
 
@@ -244,8 +243,8 @@ def _diff_bounds(s, nc, p, turns):
     less the most the opponent can add in their turns, and at most the most p can reach in
     theirs less the opponent's score now."""
     q = 1 - p
-    lo = float(player_score(s, p) - _player_upper(s, nc, q, (turns + 1) // 2))
-    hi = float(_player_upper(s, nc, p, turns // 2) - player_score(s, q))
+    lo = float(player_score(s, p) - _player_upper(s, nc, q, turns_left(turns, True)))
+    hi = float(_player_upper(s, nc, p, turns_left(turns, False)) - player_score(s, q))
     return lo, hi
 
 
@@ -381,25 +380,38 @@ def _solo_score(w, mask, nc):
 
 
 @njit(cache=True)
-def _junk_count(mask, dc, nc):
-    """Cards of the pile that are dead for the player (never playable by them)."""
-    junk = 0
-    for c in range(nc):
-        cut = top_rank(mask[c])
-        if cut >= 1:
-            for r in range(cut + 1):
-                junk += dc[c * RANKS + r]
-    return junk
+def _is_dead(mask, t):
+    """A card of type ``t`` its holder can never place (below the top, or a wager too late)."""
+    return not fits_on(mask[t // RANKS], t % RANKS)
 
 
 @njit(cache=True)
-def _is_dead(w, mask, t):
-    c = t // RANKS
-    r = t % RANKS
-    m = mask[c]
-    if r == 0:
-        return m != 0
-    return r <= top_rank(m)
+def _chance_outcomes(dc, nc, masks_a, masks_b, pool_colours, out):
+    """The outcomes of a draw from the pile: each card type in it, in type order, with its
+    count, as pairs ``out[2k], out[2k + 1]``; returns how many. The cards dead for both
+    ``masks_a`` and ``masks_b`` (a rank at or below the top of both expeditions of its colour)
+    are one outcome, the first of them standing for all: one per colour, or one in all with
+    ``pool_colours`` (the one-player problems: there ``masks_a`` is ``masks_b``)."""
+    k = 0
+    rep = -1
+    for c in range(nc):
+        cut = min(top_rank(masks_a[c]), top_rank(masks_b[c]))
+        if not pool_colours:
+            rep = -1
+        for r in range(RANKS):
+            u = c * RANKS + r
+            n = dc[u]
+            if n <= 0:
+                continue
+            if cut >= 1 and r <= cut:
+                if rep >= 0:
+                    out[2 * rep + 1] += n
+                    continue
+                rep = k
+            out[2 * k] = u
+            out[2 * k + 1] = n
+            k += 1
+    return k
 
 
 # Explicit signatures: a recursive function compiled for one argument type only (numba
@@ -451,7 +463,7 @@ def _places_after_draw(node, alternate, left, tl):
     turns = left - 1 if node == SOLO_DRAW else left  # each turn takes one card of the pile
     if tl >= 0:
         turns = min(turns, tl)  # tl counts the opponent's turn at SOLO_OPP, not my turn at SOLO_DRAW
-    return turns // 2  # the opponent moves first in what follows
+    return turns_left(turns, False)  # the opponent moves first in what follows
 
 
 @njit(_SOLO_SIG, cache=True)
@@ -498,7 +510,7 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
             more = tl2 != 0 and left >= 1
         dead_t = -1  # discarding one dead card is as good as discarding another: the lowest
         for t in range(nt):
-            if hand[t] > 0 and _is_dead(w, mask, t):
+            if hand[t] > 0 and _is_dead(mask, t):
                 dead_t = t
                 break
         v = -INF
@@ -507,31 +519,17 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
             if code < 0 or (i >= 0 and code == tt_move):
                 continue
             t = code // 2
-            d = code % 2
             if hand[t] <= 0:
                 continue
-            if _is_dead(w, mask, t) and (d == 0 or t != dead_t):
+            if _is_dead(mask, t) and (code % 2 == 0 or t != dead_t):
                 continue
-            c = t // RANKS
-            r = t % RANKS
-            hand[t] -= 1
-            oldm = mask[c]
-            if d == 0:
-                if r == 0:
-                    w[c] += 1
-                else:
-                    mask[c] = oldm | (1 << (r - 1))
+            lay_card(hand, 0, w, 0, mask, 0, code, 1)
             if more:
                 x = _solo(hand, w, mask, dc, left, np.int64(SOLO_DRAW), alternate, tl2, nc, max(alpha, v), Z,
                           so, sof, stats)
             else:
                 x = _solo_score(w, mask, nc)
-            if d == 0:
-                if r == 0:
-                    w[c] -= 1
-                else:
-                    mask[c] = oldm
-            hand[t] += 1
+            lay_card(hand, 0, w, 0, mask, 0, code, -1)
             if x > v:
                 v = x
                 best_move = code
@@ -550,46 +548,34 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
             v = _solo_score(w, mask, nc)  # no turn of mine comes after the opponent's
         else:
             hi = _solo_upper(hand, w, mask, dc, nc, _places_after_draw(node, alternate, left, tl)) if alpha > -INF else 0.0
-            junk = _junk_count(mask, dc, nc)
-            rep_done = False
+            outs = np.empty(2 * nt, np.int64)
+            k_out = _chance_outcomes(dc, nc, mask, mask, True, outs)
             tw = 0.0  # the children's values so far, weighted by their cards
             rest = left  # cards not yet looked at
             done = False
             v = 0.0
-            for c in range(nc):
-                if done:
+            for j in range(k_out):
+                u = outs[2 * j]
+                n = outs[2 * j + 1]
+                rest -= n
+                # Star1: this child must beat a_i for the node to beat alpha
+                a_i = (alpha * left - tw - hi * rest) / n
+                if a_i >= hi:
+                    v = min(alpha, (tw + hi * (n + rest)) / left)
+                    done = True
                     break
-                cut = top_rank(mask[c])
-                for r in range(RANKS):
-                    u = c * RANKS + r
-                    n = dc[u]
-                    if n <= 0:
-                        continue
-                    if cut >= 1 and r <= cut:
-                        if rep_done:
-                            continue
-                        rep_done = True
-                        n = junk
-                    rest -= n
-                    # Star1: this child must beat a_i for the node to beat alpha
-                    a_i = (alpha * left - tw - hi * rest) / n
-                    if a_i >= hi:
-                        v = min(alpha, (tw + hi * (n + rest)) / left)
-                        done = True
-                        break
-                    dc[u] -= 1
-                    if to_hand:
-                        hand[u] += 1
-                    x = _solo(hand, w, mask, dc, left - 1, np.int64(child), alternate, tl_c, nc, a_i, Z, so, sof,
-                              stats)
-                    if to_hand:
-                        hand[u] -= 1
-                    dc[u] += 1
-                    if x <= a_i:
-                        v = min(alpha, (tw + n * x + hi * rest) / left)
-                        done = True
-                        break
-                    tw += n * x
+                dc[u] -= 1
+                if to_hand:
+                    hand[u] += 1
+                x = _solo(hand, w, mask, dc, left - 1, np.int64(child), alternate, tl_c, nc, a_i, Z, so, sof, stats)
+                if to_hand:
+                    hand[u] -= 1
+                dc[u] += 1
+                if x <= a_i:
+                    v = min(alpha, (tw + n * x + hi * rest) / left)
+                    done = True
+                    break
+                tw += n * x
             if not done:
                 v = tw / left
     if stats[3] != 0:
@@ -620,7 +606,7 @@ def _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, hand, w, mask):
 
     ``hand``, ``w``, ``mask`` are scratch arrays (NT, NC, NC)."""
     p = s[H_TO_MOVE]
-    left = np.int64(_deck_left(s))
+    left = np.int64(deck_left(s))
     _load_player(s, nc, 1 - p, hand, w, mask)
     opp = _solo(hand, w, mask, dc, left, np.int64(SOLO_OPP), np.int64(1), np.int64(tl), np.int64(nc), -INF, Z,
                 so, sof, stats)
@@ -652,7 +638,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
     nt = RANKS * nc
     if stats[3] != 0:
         return 0.0
-    left = _deck_left(s)
+    left = deck_left(s)
     if only < 0:
         if left <= 0 or tl == 0:
             return _leaf_value(s, nc, leaf)
@@ -749,27 +735,18 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 if skip:
                     continue
         am = max(alpha, best)
-        # --- one whole turn: placement, then the draw
-        if tl2 == 0 and leaf == LEAF_AS_IS:
-            # the horizon comes right after this turn: the card drawn goes to a hand and scores
-            # nothing, so every source gives the placement's value (one source is enough)
-            if only < 0 and src != 0:
-                continue
-            if placed:
-                apply_place(s, place)
-            v = float(player_score(s, p) - player_score(s, 1 - p))
-            if placed:
-                undo_place(s, place)
-            if v > best:
-                best = v
-                best_move = mv
-                if best >= beta:
-                    break
+        # the horizon comes right after this turn: the card drawn goes to a hand and scores
+        # nothing, so every source gives the placement's value (one source is enough)
+        horizon = tl2 == 0 and leaf == LEAF_AS_IS
+        if horizon and only < 0 and src != 0:
             continue
+        # --- one whole turn: placement, then the draw
         if placed:
             apply_place(s, place)
         blocked = s[H_BLOCKED]
-        if src == 0:
+        if horizon:
+            v = float(player_score(s, p) - player_score(s, 1 - p))
+        elif src == 0:
             if left == 1:
                 v = float(player_score(s, p) - player_score(s, 1 - p))  # this draw ends the round
             elif tl2 == 1 and leaf == LEAF_AS_IS:
@@ -799,27 +776,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 else:
                     lo, hi = -1e7, 1e7
                 us = buf[ply + 256]  # the outcomes (type, cards) from index 1 on; 0 holds the killer
-                k_out = 0
-                for cc in range(nc):
-                    cut = _dead_cut(s, nc, cc)
-                    junk = 0
-                    if cut >= 1:
-                        for r in range(cut + 1):
-                            junk += dc[cc * RANKS + r]
-                    rep_done = False
-                    for r in range(RANKS):
-                        u = cc * RANKS + r
-                        cnt = dc[u]
-                        if cnt <= 0:
-                            continue
-                        if cut >= 1 and r <= cut:
-                            if rep_done:
-                                continue
-                            rep_done = True
-                            cnt = junk
-                        us[1 + 2 * k_out] = u
-                        us[2 + 2 * k_out] = cnt
-                        k_out += 1
+                k_out = _chance_outcomes(dc, nc, s[off_mask(nc, 0):], s[off_mask(nc, 1):], False, us[1:])
                 ub = np.full(k_out, hi)  # each card's bound on my value, hi until probed
                 ub_rest = hi  # sum over the cards of pr * ub
                 v = 0.0
@@ -906,8 +863,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             best = v
             best_move = mv
             if best >= beta:
-                if only == -1:
-                    buf[ply + 256, 0] = mv + 1
+                if only == -1 and not horizon:
+                    buf[ply + 256, 0] = mv + 1  # the killer move at this depth
                 break
     if stats[3] != 0:
         return 0.0
@@ -934,7 +891,7 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
     nt = RANKS * nc
     base = nc + 1
     p = s[H_TO_MOVE]
-    left = _deck_left(s)
+    left = deck_left(s)
     tl2 = tl - 1 if tl > 0 else tl
     _load_player(s, nc, 1 - p, hand, w, mask)
     opp = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_OPP), np.int64(1), np.int64(tl), np.int64(nc), -INF,
@@ -1012,11 +969,8 @@ def prepare(state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and the draw pile's counts per card type."""
     s = np.array(state, dtype=np.int32, copy=True)
     s[H_TURN_CAP] = 1 << 30
-    nc = int(s[H_NC])
-    dc = np.zeros(RANKS * nc, dtype=np.int32)
-    od = off_hand(nc, 0) + 2 * RANKS * nc + 5 * nc + PILE_CAP * nc  # off_deck
-    for t in s[od + s[H_DECK_POS]: od + s[H_DECK_END]]:
-        dc[t] += 1
+    dc = np.zeros(RANKS * int(s[H_NC]), dtype=np.int32)
+    deck_counts(s, dc)
     return s, dc
 
 
@@ -1082,9 +1036,10 @@ def search_root(
     s, dc = prepare(state)
     st0, st1 = int(stalls[0]), int(stalls[1])
     tl = int(max_turns)
-    depth = check_depth(int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl)
+    left = int(deck_left(s))
+    depth = check_depth(left, st0, st1, tl)
     if tables is None:
-        tables = shared_tables(*auto_bits(depth, int(s[H_DECK_END] - s[H_DECK_POS]), st0, st1, tl))
+        tables = shared_tables(*auto_bits(depth, left, st0, st1, tl))
     tables.stats[:] = 0
     tables.stats[4] = max_nodes
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)

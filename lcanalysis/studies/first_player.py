@@ -21,7 +21,7 @@ def _play_out(pos: Position, seed: int) -> tuple[int, int]:
     from lcanalysis.core import policy as F
 
     s = pos.state.copy()
-    F.play_round(s, np.array([1, 1], dtype=np.int32), F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, int(seed))
+    F.self_play_round(s, np.array([1, 1], dtype=np.int32), F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, int(seed))
     return int(K.player_score(s, 0)), int(K.player_score(s, 1))
 
 

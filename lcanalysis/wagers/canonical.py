@@ -35,13 +35,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
 from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index
 
 Number = Fraction | float
 
 MIN_VALUE, MAX_VALUE = 2, 10
-BONUS_CARDS, BONUS = 8, 20
-COST = 20
 MAX_WAGERS = 3
 START_UNSEEN = 52  # 60 cards less the 8 in one's hand, at the start of a 5-colour round
 
@@ -192,12 +191,7 @@ def _zero(like: Number) -> Number:
 def expedition_score_values(wagers: int, numbers: Iterable[int]) -> int:
     """The rules' score of an expedition given its wagers and face values (0 when empty)."""
     nums = list(numbers)
-    if wagers == 0 and not nums:
-        return 0
-    score = (sum(nums) - COST) * (1 + wagers)
-    if wagers + len(nums) >= BONUS_CARDS:
-        score += BONUS
-    return score
+    return expedition_points(wagers, sum(nums), len(nums))
 
 
 def subset_sum_counts(values: Sequence[int]) -> list[dict[int, int]]:
@@ -325,11 +319,7 @@ def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool =
     w = state.placed_wagers + wagers
     dist: dict[int, Number] = {}
     for (x, s), p in drawn.items():
-        n_numbers = base_n + x
-        if w == 0 and n_numbers == 0:
-            score = 0
-        else:
-            score = (base_sum + s - COST) * (1 + w) + (BONUS if w + n_numbers >= BONUS_CARDS else 0)
+        score = expedition_points(w, base_sum + s, base_n + x)
         dist[score] = dist.get(score, 0) + p
     return dict(sorted(dist.items()))
 
@@ -382,11 +372,11 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
     total = math.comb(u, draws)
     pmf = [comb(big_l, x) * comb(u - big_l, draws - x) / total for x in range(big_l + 1)]
     e_sum = (sum(live) * draws / u) if u else 0.0
-    mean = (1 + w) * (sum(base) + e_sum - COST)
+    mean = points_before_bonus(w, sum(base) + e_sum)
     need = BONUS_CARDS - w - len(base)
     mean += BONUS * sum(pmf[max(need, 0):])
     if w == 0 and not base:
-        mean += COST * pmf[0]
+        mean += EXPEDITION_COST * pmf[0]  # no card at all scores 0, not -20
     return mean
 
 

@@ -48,15 +48,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from lcanalysis.core.features import turns_left, useful_draws
+from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
 from lcanalysis.wagers.canonical import ColorState, Number, WagerAnalysis, WagerError, WagerOutcome, analyze
 
 SCORE_OFFSET = 80  # scores run from -80 to 156
 SCORE_SLOTS = 237
-
-
-def turns_left(deck: int, to_move: bool) -> int:
-    """The player's turns left when both players draw from the pile (the last draw ends the round)."""
-    return (deck + 1) // 2 if to_move else deck // 2
 
 
 def _mask(values) -> int:
@@ -64,16 +61,6 @@ def _mask(values) -> int:
     for v in values:
         m |= 1 << (v - 2)
     return m
-
-
-@njit(cache=True)
-def _score(w, total, n):
-    if w == 0 and n == 0:
-        return 0
-    sc = (total - 20) * (1 + w)
-    if w + n >= 8:
-        sc += 20
-    return sc
 
 
 @njit(cache=True)
@@ -97,17 +84,8 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
     ``turns < 0``: no turn counting (every live card arrives in time and is placed).
     """
     np.random.seed(seed)
-    top = 0
-    m = placed_mask
-    while m:
-        m >>= 1
-        top += 1
-    psum = 0
-    pn = 0
-    for r in range(1, 10):
-        if placed_mask & (1 << (r - 1)):
-            psum += r + 1
-            pn += 1
+    top = top_rank(placed_mask)
+    psum, pn = mask_sum_count(placed_mask, 0)
     live, nl = _ranks_above(live_unseen_mask, top)
     hand_live, nh = _ranks_above(hand_mask, top)
     known, nk = _ranks_above(opp_known_mask, top)
@@ -200,7 +178,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
                             cnt += 1
                             b -= 1
                             break
-        sc = _score(w, total, cnt)
+        sc = expedition_points(w, total, cnt)
         if decline_end and w == 0 and pn == 0 and sc < 0:
             sc = 0
         hist[sc + 80] += 1
@@ -379,7 +357,7 @@ def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pi
 
     state = color_state_from_view(view, color)
     turns = turns_left(int(view.deck_count), view.to_move == view.viewer)
-    k = max(turns - 1, 0)
+    k = useful_draws(int(view.deck_count), view.to_move == view.viewer)
     opp = opponent_info_from_view(view, color)
     letter = color.upper() if isinstance(color, str) else "YBWGRP"[color]
     out = {

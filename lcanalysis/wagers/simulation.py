@@ -1,6 +1,7 @@
 """Simulated play to test the wager models: predicted versus realized expedition scores.
 
-Both players are the same simple heuristic bot (compiled, below): it plays the lowest live
+Both players are the same simple heuristic bot (compiled, below: ``wager_bot_place`` and
+``wager_bot_source``, a policy of its own, not the agents'): it plays the lowest live
 card of an open colour when the gap is small or time is short, opens a colour when the
 cards held and the expected draws make it pay, puts wagers down early on strong colours,
 discards what it cannot use (preferring cards the opponent cannot use either), and draws
@@ -23,8 +24,9 @@ import math
 import numpy as np
 from numba import njit
 
+from lcanalysis.core import features as feat
 from lcanalysis.core import kernel as K
-from lcanalysis.evaluator import _mask_sum_count, colour_value, state_colour_inputs
+from lcanalysis.evaluator import decline_now_value
 
 N_FIELDS = 15
 F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C, F_FINAL_MASK = range(
@@ -33,43 +35,49 @@ F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_F
 
 @njit(cache=True)
 def _live_stats(mask, above):
-    """``_mask_sum_count`` (sum of face values and number of the cards in ``mask`` with rank >
-    ``above``) and the lowest such rank (0: none)."""
-    s, n = _mask_sum_count(mask, above)
-    live = mask & 511 & ~((1 << above) - 1)  # bit r-1 for each rank r in above+1..9
+    """``kernel.mask_sum_count`` (sum of face values and number of the cards in ``mask`` with
+    rank > ``above``) and the lowest such rank (0: none)."""
+    s, n = K.mask_sum_count(mask, above)
+    live = mask & K.FULL9 & ~((1 << above) - 1)  # bit r-1 for each rank r in above+1..9
     return s, n, K.top_rank(live & -live)  # the lowest set bit alone
 
 
 @njit(cache=True)
-def bot_place(s, inputs, u, bp):
-    """The heuristic placement for the player to move: returns a placement code.
+def wager_bot_place(s, block, u, bp):
+    """The wager study's bot, its placement for the player to move: returns a placement code.
 
-    ``bp`` = (least canonical value to open a colour, extra value asked per colour already open,
-    most colours open, least turns left to put a wager down).
+    ``block`` and ``u`` are the mover's ``features.colour_features`` and unseen count; ``bp`` =
+    (least canonical value to open a colour, extra value asked per colour already open, most
+    colours open, least turns left to put a wager down).
+
+    A policy of its own, not the agents' (``core/policy.py``): a hand-tuned, rule-based player,
+    the "real play" the wager models were checked against. Its rounds are the published tables
+    (docs/wagers.md, data/simulated/), so it must play the same whatever the agents become. It
+    shares the facts (features, turns left, the evaluator's colour value), not the choices.
     """
     nc = s[K.H_NC]
-    p = s[K.H_TO_MOVE]
-    opp = 1 - p
-    oh = K.off_hand(nc, p)
-    d = K.deck_left(s)
-    turns = (d + 1) // 2
-    k = max(turns - 1, 0)
-    state_colour_inputs(s, p, inputs)
+    oh = K.off_hand(nc, s[K.H_TO_MOVE])
+    turns = feat.turns_left(K.deck_left(s), True)
+    k = feat.useful_draws(K.deck_left(s), True)
+    pws = block[feat.OWN_WAGERS]
+    pms = block[feat.OWN_MASK]
+    hws = block[feat.HAND_WAGERS]
+    hms = block[feat.HAND_MASK]
+    ums = block[feat.UNSEEN_MASK]
     best_place = -1
     best_val = -1e9
     tmp = np.empty(2)
     n_open = 0
     for c in range(nc):
-        if inputs[c, 0] > 0 or inputs[c, 1] != 0:
+        if pws[c] > 0 or pms[c] != 0:
             n_open += 1
     for c in range(nc):
-        pw = inputs[c, 0]
-        pm = inputs[c, 1]
-        hw = inputs[c, 2]
-        hm = inputs[c, 3]
-        um = inputs[c, 4]
+        pw = pws[c]
+        pm = pms[c]
+        hw = hws[c]
+        um = ums[c]
         top = K.top_rank(pm)
-        hs, hn, lo = _live_stats(hm, top)
+        hs, hn, lo = _live_stats(hms[c], top)
         opened = pw > 0 or pm != 0
         if hn == 0 and hw == 0:
             continue
@@ -87,7 +95,7 @@ def bot_place(s, inputs, u, bp):
                     best_val = val
                     best_place = (c * 10 + lo) * 2
         else:
-            colour_value(0, 0, hw, hm, um, u, k, tmp)
+            decline_now_value(0, 0, hw, hms[c], um, u, k, tmp)
             ev = tmp[0]
             bj = int(tmp[1])
             if bj < 0 or ev < bp[0] + bp[1] * n_open or n_open >= bp[2]:
@@ -118,10 +126,9 @@ def bot_place(s, inputs, u, bp):
             continue
         c = t // 10
         r = t % 10
-        pm = inputs[c, 1]
-        pw = inputs[c, 0]
+        pm = pms[c]
         top = K.top_rank(pm)
-        opened = pw > 0 or pm != 0
+        opened = pws[c] > 0 or pm != 0
         cost = 0.0
         if r == 0:
             cost = 6.0 if pm == 0 else 0.0
@@ -130,11 +137,10 @@ def bot_place(s, inputs, u, bp):
         elif opened:
             cost = 15.0 + r
         else:
-            hs, hn, lo = _live_stats(inputs[c, 3], 0)
+            hs, hn, lo = _live_stats(hms[c], 0)
             cost = 2.0 + hs / 4.0
-        om = s[K.off_mask(nc, opp) + c]
-        ow = s[K.off_wagers(nc, opp) + c]
-        if r > 0 and (om != 0 or ow > 0) and r > K.top_rank(om):
+        om = block[feat.OPP_MASK, c]
+        if r > 0 and (om != 0 or block[feat.OPP_WAGERS, c] > 0) and r > K.top_rank(om):
             cost += 4.0 + r  # the opponent could use it
         if cost < best_cost:
             best_cost = cost
@@ -143,8 +149,10 @@ def bot_place(s, inputs, u, bp):
 
 
 @njit(cache=True)
-def bot_source(s):
-    """Draw from a discard pile only a card the mover can play next with a gap of at most one."""
+def wager_bot_source(s):
+    """The wager study's bot, its draw: from a discard pile only a card the mover can play next
+    with a gap of at most one, else from the draw pile (a policy of its own: see
+    ``wager_bot_place``)."""
     nc = s[K.H_NC]
     p = s[K.H_TO_MOVE]
     blocked = s[K.H_BLOCKED]
@@ -165,32 +173,34 @@ def bot_source(s):
 
 
 @njit(cache=True)
-def play_round(s, snap_turn, rec, bp):
-    """Play the round with the bot on both sides; at turn ``snap_turn`` record the mover's colours.
+def snapshot_round(s, snap_turn, rec, bp):
+    """Play the round with the wager bot on both sides; at turn ``snap_turn`` record the mover's
+    colours.
 
     ``rec`` has shape (NC, N_FIELDS); returns the snapshot player (-1 if the round ended first).
     """
     nc = s[K.H_NC]
-    inputs = np.empty((nc, 5), dtype=np.int64)
+    block = np.empty((feat.N_FEATURES, nc), np.int64)
     who = -1
     while not K.is_over(s):
+        u = feat.colour_features(s, s[K.H_TO_MOVE], block)
         if s[K.H_TURN] == snap_turn and who < 0:
             who = s[K.H_TO_MOVE]
-            u = state_colour_inputs(s, who, inputs)
             for c in range(nc):
-                for f in range(5):
-                    rec[c, f] = inputs[c, f]
+                rec[c, F_PW] = block[feat.OWN_WAGERS, c]
+                rec[c, F_PM] = block[feat.OWN_MASK, c]
+                rec[c, F_HW] = block[feat.HAND_WAGERS, c]
+                rec[c, F_HM] = block[feat.HAND_MASK, c]
+                rec[c, F_UM] = block[feat.UNSEEN_MASK, c]
                 rec[c, F_U] = u
                 rec[c, F_DECK] = K.deck_left(s)
-                om = s[K.off_mask(nc, 1 - who) + c]
-                rec[c, F_OPP_OPENED] = 1 if (om != 0 or s[K.off_wagers(nc, 1 - who) + c] > 0) else 0
+                om = block[feat.OPP_MASK, c]
+                rec[c, F_OPP_OPENED] = 1 if (om != 0 or block[feat.OPP_WAGERS, c] > 0) else 0
                 rec[c, F_OPP_TOP] = K.top_rank(om)
                 rec[c, F_OPP_HAND] = s[K.H_HAND_SIZE]
                 rec[c, F_C] = c
-        u = state_colour_inputs(s, s[K.H_TO_MOVE], inputs)
-        place = bot_place(s, inputs, u, bp)
-        K.apply_place(s, place)
-        K.apply_draw(s, bot_source(s))
+        K.apply_place(s, wager_bot_place(s, block, u, bp))
+        K.apply_draw(s, wager_bot_source(s))
     if who >= 0:
         for c in range(nc):
             w = s[K.off_wagers(nc, who) + c]
@@ -208,7 +218,7 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     """Play ``rounds`` bot-vs-bot rounds from random deals; one row per colour at the snapshot.
 
     Returns an int array of shape (rows, N_FIELDS) (the ``F_*`` columns) and an array of shape
-    (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``bot_place``).
+    (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``wager_bot_place``).
     """
     from lcanalysis.game.position import Position
     from lcanalysis.game.rules import Rules
@@ -221,7 +231,7 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
         pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules)
         s = pos.state.copy()
         rec = np.zeros((colors, N_FIELDS), dtype=np.int64)
-        who = play_round(s, snap_turn, rec, bp)
+        who = snapshot_round(s, snap_turn, rec, bp)
         scores.append((int(K.player_score(s, 0)), int(K.player_score(s, 1))))
         if who >= 0:
             rows.append(rec)
@@ -288,7 +298,7 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     best number of wagers, or decline) predicted by each model, against what it really scored
     (0 when the bot never opened it)."""
     from lcanalysis.wagers.canonical import ColorState, mean_score
-    from lcanalysis.wagers.models import _mc, decline_at_end, turns_left
+    from lcanalysis.wagers.models import _mc, decline_at_end
 
     rows, _scores = snapshot_rounds(rounds, snap_turn, seed)
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
@@ -301,8 +311,8 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     for i, row in enumerate(sel):
         state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
                                 unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
-        turns = turns_left(int(row[F_DECK]), True)
-        k = max(turns - 1, 0)
+        turns = feat.turns_left(int(row[F_DECK]), True)
+        k = feat.useful_draws(int(row[F_DECK]), True)
         js = state.wager_choices
         best = max(mean_score(state, k, j) for j in js)
         preds[names[0]][i] = best
@@ -339,7 +349,7 @@ def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10) -> 
 def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 2000, seed: int = 1):
     """Each model's predicted final score (mean, no more wagers) for each snapshot row."""
     from lcanalysis.wagers.canonical import ColorState, mean_score
-    from lcanalysis.wagers.models import OpponentInfo, opponent_model, turn_model, turns_left
+    from lcanalysis.wagers.models import OpponentInfo, opponent_model, turn_model
 
     names = ["canonical, all draws", "canonical, useful draws", "turns, share 1", "turns, share by colours",
              "turns, eager, share by colours", "opponent-aware", "turns + opponent", "eager turns + opponent 0.1"]
@@ -349,20 +359,21 @@ def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 200
                                 placed=_values(int(row[F_PM])), placed_wagers=int(row[F_PW]),
                                 unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
         deck = int(row[F_DECK])
-        turns = turns_left(deck, True)
+        turns = feat.turns_left(deck, True)
+        k = feat.useful_draws(deck, True)
         share = float(shares[i])
         out[names[0]][i] = mean_score(state, min(turns, deck), 0)
-        out[names[1]][i] = mean_score(state, max(turns - 1, 0), 0)
+        out[names[1]][i] = mean_score(state, k, 0)
         out[names[2]][i] = turn_model(state, turns, n=n_mc, seed=seed + i).outcome(0).mean
         out[names[3]][i] = turn_model(state, turns, share=share, n=n_mc, seed=seed + i).outcome(0).mean
         out[names[4]][i] = turn_model(state, turns, share=share, n=n_mc, seed=seed + i,
                                       policy="eager").outcome(0).mean
-        opp = OpponentInfo(hidden=int(row[F_OPP_HAND]), draws=deck // 2, opened=bool(row[F_OPP_OPENED]),
-                           top=int(row[F_OPP_TOP]) + 1 if row[F_OPP_TOP] else 0)
-        out[names[5]][i] = opponent_model(state, max(turns - 1, 0), opp, p_pickup=0.5, n=n_mc,
+        opp = OpponentInfo(hidden=int(row[F_OPP_HAND]), draws=feat.turns_left(deck, False),
+                           opened=bool(row[F_OPP_OPENED]), top=int(row[F_OPP_TOP]) + 1 if row[F_OPP_TOP] else 0)
+        out[names[5]][i] = opponent_model(state, k, opp, p_pickup=0.5, n=n_mc,
                                           seed=seed + i).outcome(0).mean
-        out[names[6]][i] = opponent_model(state, max(turns - 1, 0), opp, p_pickup=0.5, turns=turns, share=share,
+        out[names[6]][i] = opponent_model(state, k, opp, p_pickup=0.5, turns=turns, share=share,
                                           n=n_mc, seed=seed + i).outcome(0).mean
-        out[names[7]][i] = opponent_model(state, max(turns - 1, 0), opp, p_pickup=0.1, turns=turns, share=share,
+        out[names[7]][i] = opponent_model(state, k, opp, p_pickup=0.1, turns=turns, share=share,
                                           n=n_mc, seed=seed + i, policy="eager").outcome(0).mean
     return out
