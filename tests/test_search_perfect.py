@@ -53,9 +53,11 @@ def assert_root_agrees(s, stalls, horizon, tables=None):
 @pytest.mark.parametrize("colors", [5, 6])
 @pytest.mark.parametrize("no_redraw", [True, False])
 @pytest.mark.parametrize("config", range(len(CONFIGS)))
-def test_every_root_turn_matches_the_brute_force_reference(colors, no_redraw, config):
+@pytest.mark.parametrize("deals", [pytest.param(range(1), id="quick"),  # one deal of every configuration
+                                   pytest.param(range(1, 3), id="full", marks=pytest.mark.slow)])
+def test_every_root_turn_matches_the_brute_force_reference(colors, no_redraw, config, deals):
     stalls, horizon, deck = CONFIGS[config]
-    for k in range(3):
+    for k in deals:
         seed = 1000 * config + 10 * colors + 2 * k + int(no_redraw)
         s = R.random_endgame(seed, colors=colors, hand=3, deck=deck, no_redraw=no_redraw)
         assert_root_agrees(s, stalls, horizon)
