@@ -50,7 +50,8 @@ def check_browser(path: str | None = None, env=None) -> None:
 def test_a_missing_browser_skips_with_the_reason_or_fails_when_required(tmp_path, monkeypatch):
     missing = str(tmp_path / "no-chromium")
     monkeypatch.delenv(REQUIRE, raising=False)
-    with pytest.raises(pytest.skip.Exception, match=r"needs Debian's chromium at .*no-chromium: apt-get install chromium"):
+    with pytest.raises(pytest.skip.Exception,
+                       match=r"needs Debian's chromium at .*no-chromium: apt-get install chromium"):
         check_browser(missing)
     for value in ("0", ""):
         with pytest.raises(pytest.skip.Exception):

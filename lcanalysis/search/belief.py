@@ -18,6 +18,7 @@ draw from the draw pile are valued.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -132,7 +133,8 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     out_place = np.zeros(2 * nt + 1, dtype=np.int32)
     out_vals = np.zeros(2 * nt + 1, dtype=np.float64)
     t0 = time.perf_counter()
-    n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.so, tables.sof, tables.stats, out_place, out_vals)
+    n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.so, tables.sof, tables.stats,
+                     out_place, out_vals)
     seconds = time.perf_counter() - t0
     if tables.stats[3]:
         tables.clear()
@@ -143,7 +145,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
         place = int(out_place[i])
         code = (2 * nt if place < 0 else place) * base  # draw from the draw pile
         moves.append(MoveValue(move_text(code, nc), float(out_vals[i]), 0.0, True))
-    bounds = {"max_stalls": 0}
+    bounds: dict[str, Any] = {"max_stalls": 0}
     if t_ is not None:
         bounds["max_turns"] = t_
         bounds["leaf"] = "as-is"

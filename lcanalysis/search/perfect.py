@@ -547,7 +547,8 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
         if not to_hand and (left <= 1 or tl_c == 0):
             v = _solo_score(w, mask, nc)  # no turn of mine comes after the opponent's
         else:
-            hi = _solo_upper(hand, w, mask, dc, nc, _places_after_draw(node, alternate, left, tl)) if alpha > -INF else 0.0
+            after = _places_after_draw(node, alternate, left, tl)
+            hi = _solo_upper(hand, w, mask, dc, nc, after) if alpha > -INF else 0.0
             outs = np.empty(2 * nt, np.int64)
             k_out = _chance_outcomes(dc, nc, mask, mask, True, outs)
             tw = 0.0  # the children's values so far, weighted by their cards
@@ -831,7 +832,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                     bring_to_top(s, u)
                     apply_draw(s, 0)
                     dc[u] -= 1
-                    x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                    x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1),
+                                 np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
                     dc[u] += 1
                     undo_draw(s, 0, u, blocked)
                     if x <= a_i:

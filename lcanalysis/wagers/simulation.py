@@ -29,8 +29,8 @@ from lcanalysis.core import kernel as K
 from lcanalysis.evaluator import decline_now_value
 
 N_FIELDS = 15
-F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C, F_FINAL_MASK = range(
-    N_FIELDS)
+(F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C,
+ F_FINAL_MASK) = range(N_FIELDS)
 
 
 @njit(cache=True)
@@ -275,7 +275,7 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
 
 
 def _error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
-    import pandas as pd  # type: ignore[import-untyped]
+    import pandas as pd
 
     table = []
     for name, pred in preds.items():
@@ -321,8 +321,8 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
         late = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i)
         eager = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i, eager=True)
         end = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i, decline_end=True)
-        preds[names[3]][i] = max(0.0, max(float(o.mean) for o in late.by_wagers))
-        preds[names[4]][i] = max(0.0, max(float(o.mean) for o in eager.by_wagers))
+        preds[names[3]][i] = max(0.0, *(float(o.mean) for o in late.by_wagers))
+        preds[names[4]][i] = max(0.0, *(float(o.mean) for o in eager.by_wagers))
         preds[names[5]][i] = max(float(o.mean) for o in end.by_wagers)
     realized = sel[:, F_FINAL].astype(float)
     df = _error_table(preds, realized)
