@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from lcanalysis.agents import Agent
+from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
@@ -127,45 +128,22 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
     return row
 
 
-def _match_class():
-    try:
-        from lcanalysis.game.match import Match
-
-        return Match
-    except ImportError:  # pragma: no cover - the lead's module is the reference
-        return None
-
-
 def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules, luck: bool = False,
                turns: list[list[str]] | None = None) -> list[dict[str, Any]]:
     """A match of ``rules.rounds`` rounds (docs/spec/rules.md "A match"): seat 0 starts round 1; later
     rounds are started by the higher running total, ties by ``rules.tied_start``. ``luck`` and
     ``turns`` (a list that receives each round's list of turns) as in ``play_round``."""
-    Match = _match_class()
     rows = []
-    totals = [0, 0]
-    starters: list[int] = []
-    m = Match(rules=rules, first_starter=0) if Match is not None else None
+    m = Match(rules=rules, first_starter=0)  # the starting rule lives there, once
     for r in range(1, rules.rounds + 1):
-        if m is not None:
-            starter = m.next_starter()
-        elif not starters:
-            starter = 0
-        elif totals[0] != totals[1]:
-            starter = 0 if totals[0] > totals[1] else 1
-        else:
-            starter = 1 - starters[-1] if rules.tied_start == "alternate" else starters[-1]
-        rs = deal_seed(seed, deal, r)
+        starter = m.next_starter()
         record: list[str] | None = None
         if turns is not None:
             record = []
             turns.append(record)
-        row = play_round(agents, rs, rules, starter, match={"round": r, "totals": list(totals)}, record=record,
-                         luck=luck)
-        starters.append(starter)
-        totals = [totals[0] + row["score0"], totals[1] + row["score1"]]
-        if m is not None:
-            m.record((row["score0"], row["score1"]), starter)
+        row = play_round(agents, deal_seed(seed, deal, r), rules, starter,
+                         match={"round": r, "totals": list(m.totals)}, record=record, luck=luck)
+        m.record((row["score0"], row["score1"]), starter)
         row["round"] = r
         rows.append(row)
     return rows

@@ -50,6 +50,7 @@ from numba import njit
 
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
+from lcanalysis.game.cards import COLOR_LETTERS
 from lcanalysis.wagers.canonical import ColorState, Number, WagerAnalysis, WagerError, WagerOutcome, analyze
 
 SCORE_OFFSET = 80  # scores run from -80 to 156
@@ -333,7 +334,7 @@ def opponent_info_from_view(view: Any, color: str | int) -> OpponentInfo:
     from lcanalysis.wagers.canonical import color_state_from_view
 
     color_state_from_view(view, color)  # validates the colour
-    c = color if isinstance(color, int) else "YBWGRP".index(color.upper())
+    c = color if isinstance(color, int) else COLOR_LETTERS.index(color.upper())
     opp = 1 - view.viewer
     exp = view.expeditions[opp][c]
     nums = [x.number for x in exp if not x.is_wager]
@@ -359,7 +360,7 @@ def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pi
     turns = turns_left(int(view.deck_count), view.to_move == view.viewer)
     k = useful_draws(int(view.deck_count), view.to_move == view.viewer)
     opp = opponent_info_from_view(view, color)
-    letter = color.upper() if isinstance(color, str) else "YBWGRP"[color]
+    letter = color.upper() if isinstance(color, str) else COLOR_LETTERS[color]
     out = {
         "canonical": analyze_view(view, color, k),
         "decline_at_end": decline_at_end(state, k),
