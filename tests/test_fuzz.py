@@ -21,6 +21,10 @@ on an idle machine (under 50 s with four other test runs on two cores). A longer
 run of any size (each test gets that many examples; 100000 takes hours):
 
     LCANALYSIS_FUZZ_EXAMPLES=100000 .venv/bin/python -m pytest tests/test_fuzz.py -q
+
+(the long run caps each test process's address space at LCANALYSIS_FUZZ_MEMORY_GB, default 4, so
+an input that made memory run away would show up as a MemoryError with the input, not take the
+machine down).
 """
 
 from __future__ import annotations
@@ -55,6 +59,12 @@ from lcanalysis.game.rules import Rules, RulesError
 from lcanalysis.game.view import View
 
 LONG_RUN = int(os.environ.get("LCANALYSIS_FUZZ_EXAMPLES", "0") or 0)
+if LONG_RUN:  # a long run on a shared machine: a runaway input is a MemoryError hypothesis reports, not an OOM kill
+    import resource
+
+    _soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    _cap = int(os.environ.get("LCANALYSIS_FUZZ_MEMORY_GB", "4")) << 30
+    resource.setrlimit(resource.RLIMIT_AS, (_cap if _hard == resource.RLIM_INFINITY else min(_cap, _hard), _hard))
 
 #: The stated bound on reading: peak memory <= MEMORY_CONSTANT + MEMORY_BYTES_PER_BYTE * input bytes.
 MEMORY_BYTES_PER_BYTE = 4
