@@ -24,7 +24,9 @@ def load(source: str) -> Position | View:
     from lcanalysis.game.notation import read_position  # the game loads on use: '--help' stays fast
 
     if source == "-":
-        text = sys.stdin.read()
+        from lcanalysis.game.notation import MAX_TEXT_CHARS
+
+        text = sys.stdin.read(MAX_TEXT_CHARS + 1)  # never more than the readers accept
         if not text.strip():
             raise UsageError("standard input is empty: expected a JSON position or an 'LC1;...' string")
         return read_position(text)
