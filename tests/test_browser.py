@@ -11,6 +11,7 @@ the repository).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -81,7 +82,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def served_explorer(tmp_path_factory):
-    """``voila notebooks/decision_explorer.ipynb`` on a free localhost port; yields its URL."""
+    """``voila notebooks/decision_explorer.ipynb`` on a free localhost port; yields its URL and
+    the path of voila's log."""
     check_browser()  # before starting voila: no browser, nothing to serve
     port = _free_port()
     log = tmp_path_factory.mktemp("voila") / "voila.log"
@@ -104,7 +106,7 @@ def served_explorer(tmp_path_factory):
             if time.monotonic() > deadline:
                 pytest.fail(f"voila did not serve {url} within 120 s:\n{log.read_text()[-3000:]}")
             time.sleep(0.5)
-        yield url
+        yield url, log
     finally:
         proc.terminate()
         try:
@@ -114,15 +116,26 @@ def served_explorer(tmp_path_factory):
             proc.wait()
 
 
+@contextlib.contextmanager
+def _voila_log_on_failure(log: Path):
+    """A browser-side failure (a timeout says little) also shows the end of voila's log."""
+    try:
+        yield
+    except Exception as exc:
+        tail = log.read_text(errors="replace")[-4000:] if log.exists() else "(no log)"
+        raise AssertionError(f"{type(exc).__name__}: {exc}\n--- voila's log, last lines:\n{tail}") from exc
+
+
 @pytest.mark.browser
 def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_explorer, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
+    url, log = served_explorer
+    with sync_playwright() as p, _voila_log_on_failure(log):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 1600})
-            page.goto(served_explorer, timeout=240_000)
+            page.goto(url, timeout=240_000)
             page.wait_for_selector(".lc-analyze", timeout=240_000)
             mid = read_position(example_text("midround"))  # the notebook's POSITION
             assert f"{mid.deck_count} cards in the draw pile" in page.inner_text(".lc-msg")
