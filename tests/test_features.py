@@ -33,6 +33,17 @@ def test_turns_left_and_useful_draws_count_alternating_turns():
     assert F.useful_draws(4, False) == 1  # opponent, me, opponent, me: only my first draw can be placed
 
 
+def test_still_fits_says_what_a_started_expedition_can_still_take():
+    for wagers in range(4):
+        for mask in range(512):
+            ranks = [r for r in range(1, 10) if mask >> (r - 1) & 1]
+            for r in range(10):
+                started = wagers > 0 or bool(ranks)
+                # a wager only before any number, a number only above the highest one
+                fits = not ranks if r == 0 else r > max(ranks, default=0)
+                assert bool(F.still_fits(wagers, mask, r)) == (started and fits)
+
+
 def _mask(cards) -> int:
     m = 0
     for card in cards:

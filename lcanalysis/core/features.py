@@ -32,6 +32,13 @@ def useful_draws(deck, to_move):
 
 
 @njit(cache=True)
+def still_fits(wagers, mask, r):
+    """Whether a card of rank ``r`` can still go on an expedition that is started (``wagers``
+    wagers, the numbers ``mask``): what its owner would keep, or take from a pile."""
+    return (wagers > 0 or mask != 0) and K.fits_on(mask, r)
+
+
+@njit(cache=True)
 def hand_mask(s, p, c):
     """The numbers of colour ``c`` in player ``p``'s hand, as a rank mask."""
     oh = K.off_hand(s[K.H_NC], p) + c * K.RANKS

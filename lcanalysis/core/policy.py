@@ -145,7 +145,7 @@ def policy_scores(s, params, moves, scores):
         if g < params[P_PILE_MIN]:
             g = -1e9 if params[P_STALL] <= 0.0 else g - 2.0
         else:
-            if t > 0 and (ow[c] > 0 or omask[c] != 0) and t > K.top_rank(omask[c]):
+            if t > 0 and F.still_fits(ow[c], omask[c], t):
                 g += params[P_DENY] * (t + 1.0) * (1.0 + ow[c])
         pile_gain[c] = g
     deck_v = params[P_DECK]
@@ -260,9 +260,7 @@ def determinize(base, pool, n_unknown, opp, out, bias=1.0):
             t = perm[i]
             c = t // K.RANKS
             r = t % K.RANKS
-            mask = base[om + c]
-            started = mask != 0 or base[ow + c] > 0
-            if started and K.fits_on(mask, r):
+            if F.still_fits(base[ow + c], base[om + c], r):
                 wts[i] = bias
         for i in range(n_unknown):
             tot = 0.0

@@ -139,8 +139,7 @@ def wager_bot_place(s, block, u, bp):
         else:
             hs, hn, lo = _live_stats(hms[c], 0)
             cost = 2.0 + hs / 4.0
-        om = block[feat.OPP_MASK, c]
-        if r > 0 and (om != 0 or block[feat.OPP_WAGERS, c] > 0) and r > K.top_rank(om):
+        if r > 0 and feat.still_fits(block[feat.OPP_WAGERS, c], block[feat.OPP_MASK, c], r):
             cost += 4.0 + r  # the opponent could use it
         if cost < best_cost:
             best_cost = cost
