@@ -14,8 +14,13 @@ Two stages: every turn gets a first sample, the most promising turns a larger on
 
 The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second, a constant, not a
 clock), so the same view, budget and seed give the same answer on any machine. With
-``ENDGAME_CARDS`` cards or fewer in the draw pile the exact endgame solver answers instead
-(``lcanalysis.search``), and the analysis says so in ``kind``, ``exact`` and ``notes``.
+``ENDGAME_CARDS`` cards or fewer in the draw pile the endgame search answers instead
+(``search.endgame.converged_endgame``: view values deepened on the stall budget until two stall
+budgets agree), and the analysis says so in ``kind``, ``exact`` and ``notes``: whether every
+split was solved or worlds were sampled, and whether the answer converged. Play-outs near the
+end mislead (the heuristic never stalls just to gain turns), so without a budget given the
+endgame search may take up to ``ENDGAME_DEFAULT_SECONDS``; with one, it keeps to it, and when
+not even one stall each fits, the play-outs answer and the notes say why.
 
 Each turn carries a reason in words: what it does to the expected value of the expedition it
 touches (the fast evaluator of ``agents._fast``), what it hands the opponent, and what it does to
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -41,9 +47,13 @@ from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
+from lcanalysis.search.common import SearchError
+from lcanalysis.search.endgame import converged_endgame
 
 ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
-ENDGAME_CARDS = 2
+ENDGAME_CARDS = 3
+ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
+ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
 FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
@@ -65,8 +75,9 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
     return mover_view(obj), False
 
 
-def advise(view_or_position: View | Position | str | dict, time_budget: float = 1.0, seed: int = 0,
-           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False) -> Analysis:
+def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
+           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False,
+           progress: Callable[[str], None] | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -77,25 +88,47 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     (``ROLLOUTS_PER_SECOND``), so the same view, budget and seed give the same answer on any
     machine; with ``wall_clock=True`` (the command line) the play-outs after the first stage
     are fitted to the time left, so the answer keeps to the budget on a slow or busy machine.
+    ``None``: 1 s of play-outs, and up to ``ENDGAME_DEFAULT_SECONDS`` for the endgame search.
+    ``progress`` receives a line of text as each stage of the endgame search starts and ends.
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
         raise ValueError("the round is over: there is no turn to choose")
+    given = time_budget is not None
+    if time_budget is None:
+        time_budget = 1.0
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
     t0 = time.perf_counter()
-    if view.deck_count <= endgame_cards:
-        full = read_position(view_or_position) if both_hands else view
+    fallback_note = ""
+    if view.deck_count <= endgame_cards and both_hands:
+        full = read_position(view_or_position)
         exact = endgame_analysis(full, seed=seed)
         exact.set_exact_losses()
         _add_reasons(view, exact)
         exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
                               f"({exact.kind}, {_stalls_in_words(exact.bounds)})")
-        if both_hands:
-            exact.notes.insert(0, BOTH_HANDS_NOTE)
+        exact.notes.insert(0, BOTH_HANDS_NOTE)
         return exact
+    if view.deck_count <= endgame_cards:
+        seconds = time_budget if given else max(time_budget, ENDGAME_DEFAULT_SECONDS)
+        try:
+            exact = converged_endgame(view, max_nodes=int(seconds * ENDGAME_NODES_PER_SECOND), seed=seed,
+                                      deadline=t0 + seconds if wall_clock else None, progress=progress)
+        except SearchError as exc:
+            exact, fallback_note = None, str(exc)
+        if exact is not None and exact.bounds["max_stalls"] >= 1:
+            _add_reasons(view, exact)
+            return exact
+        if exact is not None:
+            fallback_note = "only the search with no stalls fitted in the budget"
+        fallback_note = (f"the endgame search did not fit in the budget ({fallback_note}): estimated by play-outs, "
+                         f"which undervalue drawing from a discard pile to gain turns; give more time")
+        if wall_clock:  # the play-outs get what is left of the time
+            time_budget = max(time_budget - (time.perf_counter() - t0), 0.05)
+            t0 = time.perf_counter()
     codes, _ = policy_ranking(view)
     n_moves = len(codes)
     r = Rollouts(view, codes, seed)
@@ -132,6 +165,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
              f"worlds; {view.deck_count} cards in the draw pile"]
     if both_hands:
         notes.insert(0, BOTH_HANDS_NOTE)
+    if fallback_note:
+        notes.insert(0, fallback_note)
     analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
                           method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
                                  f"heuristic play to the end, seed {seed}", notes=notes)

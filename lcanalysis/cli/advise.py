@@ -7,6 +7,7 @@ lists every legal turn and draw; ``--json`` prints every turn with its loss (doc
 from __future__ import annotations
 
 import argparse
+import sys
 
 from lcanalysis.cli.common import emit, load, nonneg, positive_float
 
@@ -15,8 +16,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("advise", help="what should I play here? the best turns, each with its loss against the best",
                        description=__doc__.splitlines()[0])
     p.add_argument("position", nargs="?", default="example:midround", help=pos_help)
-    p.add_argument("--time", type=positive_float, default=1.0,
-                   help="thinking time in seconds, kept on the wall clock (at most 3600; default 1)")
+    p.add_argument("--time", type=positive_float, default=None,
+                   help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
+                        "10 s with 3 cards or fewer in the draw pile, where the endgame search deepens until "
+                        "its answer converges")
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds")
     p.add_argument("--top", type=nonneg("--top"), default=6, help="how many placements to show (default 6)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
@@ -31,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
 
     source = load(args.position)
     view, _ = hint_view(source)
-    analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True)
+    def progress(line: str) -> None:  # the endgame search's stages, so a long answer is never silent
+        print(f"  {line}", file=sys.stderr, flush=True)
+
+    analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True, progress=progress)
     if args.json:
         emit(hint_json(analysis, view))
     elif args.all:

@@ -923,12 +923,15 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
 
 @njit(cache=True, nogil=True)
 def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
-          buf, stats, out_moves, out_vals, out_bound):
+          buf, stats, out_moves, out_vals, out_bound, ref=-1, margin=INF):
     """Every legal root turn (within the stall budget unless ``root_free``) and its exact value.
 
     ``root_flags``: bit 0 ``root_free``; bit 1 best move only: each turn after the first is
     searched against the best value so far, and where it cannot beat it only an upper bound
-    is found (``out_bound`` 1).
+    is found (``out_bound`` 1). ``ref`` (a move code, -1 none) with a finite ``margin``: the
+    reference turn is searched first with a full window, every other turn against the
+    reference's value minus ``margin``: exact where it comes within the margin, else an upper
+    bound (``out_bound`` 1). The reference is listed first.
     """
     root_free = root_flags & 1
     best_only = (root_flags >> 1) & 1
@@ -946,18 +949,27 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
     if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS and root_free == 0:
         return _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals, sh, sw, sm)
     best = -INF
+    floor = -INF  # margin mode: the value every other turn is searched against
+    if ref >= 0:
+        for i in range(n):
+            if roots[i] == ref:
+                roots[i] = roots[0]
+                roots[0] = ref
+                break
     for i in range(n):
         mv = roots[i]
         src = mv % base
         if src != 0 and my_st == 0 and root_free == 0:
             continue
-        alpha = best if best_only == 1 else -INF
+        alpha = best if best_only == 1 else floor
         v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
                     np.int64(mv), np.int64(root_free), Z, tt, ttf,
                     so, sof, buf, stats, sh, sw, sm)
         out_moves[k] = mv
         out_vals[k] = v
-        out_bound[k] = 1 if (best_only == 1 and v <= alpha) else 0
+        out_bound[k] = 1 if (alpha > -INF and v <= alpha) else 0
+        if mv == ref and margin < INF:
+            floor = v - margin
         best = max(best, v)
         k += 1
     return k

@@ -140,11 +140,13 @@ class _SplitInputs:
 
 @njit(cache=True, nogil=True)
 def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, ttf, so, sof, buf, stats,
-                  out_moves, out_vals):
+                  out_moves, out_vals, out_bounds, ref=-1, margin=np.inf):
     """Every root turn's perfect-information value for each split (a row of ``picks``: the
     opponent's unknown cards per type; the rest of the unseen cards make the draw pile) into
-    the rows of ``out_vals``. One compiled loop, so a split costs its search and nothing more,
-    and threads run it side by side. Stops early when the node budget (``stats[4]``) runs out."""
+    the rows of ``out_vals`` (``out_bounds`` 1 where a value is only an upper bound: ``ref`` and
+    ``margin`` as in ``perfect._root``). One compiled loop, so a split costs its search and
+    nothing more, and threads run it side by side. Stops early when the node budget
+    (``stats[4]``) runs out."""
     nc = state[H_NC]
     nt = RANKS * nc
     s = state.copy()
@@ -152,7 +154,6 @@ def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, t
     oh = off_hand(nc, opp)
     od = off_deck(nc)
     dc = np.zeros(nt, dtype=np.int32)
-    bound = np.zeros(MAX_MOVES, dtype=np.int8)
     n = 0
     for i in range(picks.shape[0]):
         j = od + s[H_DECK_POS]
@@ -163,7 +164,8 @@ def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, t
                 s[j] = t
                 j += 1
         s[H_DECK_END] = j - od
-        n = _root(s, dc, st0, st1, tl, leaf, 0, Z, tt, ttf, so, sof, buf, stats, out_moves, out_vals[i], bound)
+        n = _root(s, dc, st0, st1, tl, leaf, 0, Z, tt, ttf, so, sof, buf, stats, out_moves, out_vals[i],
+                  out_bounds[i], ref, margin)
         if stats[3] != 0:
             break
     return n
@@ -244,6 +246,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     tabs = [tables] + [Tables(bits, solo_bits) for _ in range(n_chunks - 1)]
     out_moves = np.zeros((n_chunks, MAX_MOVES), dtype=np.int32)
     out_vals = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
+    out_bounds = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
 
     def solve_chunk(i: int) -> int:
         """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
@@ -252,7 +255,8 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         t.stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
         rows = slice(cuts[i], cuts[i + 1])
         return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[rows], st[0], st[1], tl,
-                             leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], out_vals[rows])
+                             leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], out_vals[rows],
+                             out_bounds[rows])
 
     if n_chunks == 1:
         counts = [solve_chunk(0)]

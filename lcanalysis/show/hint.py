@@ -35,14 +35,21 @@ def judgement(loss: float, stderr: float | None) -> str:
     return "much worse: a blunder"
 
 
+def _is_bound(m: MoveValue) -> bool:
+    """The endgame search showed only that this turn is worse: its value is at most, its loss at
+    least, the figure given."""
+    return m.extra.get("bound") == "upper"
+
+
 def _loss_text(m: MoveValue) -> str:
     if m.loss is None:
         return ""
     if m.loss == 0:
         return "best"
+    mark = "≤ " if _is_bound(m) else ""
     if not m.loss_stderr:
-        return f"{-m.loss:+.1f}"
-    return f"{-m.loss:+.1f} ± {m.loss_stderr:.1f}"
+        return f"{mark}{-m.loss:+.1f}"
+    return f"{mark}{-m.loss:+.1f} ± {m.loss_stderr:.1f}"
 
 
 def _placement(move: str) -> str:
@@ -81,14 +88,23 @@ def verdict(analysis: Analysis, view: View) -> str:
     if o is not None and o.loss is not None:
         err = f" ± {o.loss_stderr:.1f}" if o.loss_stderr else ""
         alt = in_words(view, o.move)
-        lines.append(f"To {alt} instead is {o.loss:.1f}{err} points worse: {judgement(o.loss, o.loss_stderr)}.")
+        least = "at least " if _is_bound(o) else ""
+        lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
+                     f"{judgement(o.loss, o.loss_stderr)}.")
     return " ".join(lines)
 
 
 def question(analysis: Analysis) -> str:
     """Which question was answered, in plain words."""
+    bound = any(_is_bound(m) for m in analysis.moves)
+    tail = ("; ≤ marks a turn searched only far enough to show it is worse: its value is at most, its loss "
+            "at least, the figure shown") if bound else ""
     if analysis.exact:
-        what = "exact" + (f" ({analysis.kind})" if analysis.kind else "")
+        what = "exact" + (f" ({analysis.kind})" if analysis.kind else "") + tail
+    elif analysis.kind.startswith("view value"):
+        what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds of the unseen "
+                "cards; ± is one standard error, and a loss's error is that of the difference over the same "
+                "worlds") + tail
     else:
         what = "an estimate by play-outs (both sides play the round out with the heuristic policy in " \
                f"{analysis.nodes} sampled worlds of the unseen cards); ± is one standard error, and a loss's " \
@@ -112,7 +128,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
         rows = _same_outcome_rows(ms)
         for i, same in enumerate(rows[:draws]):
             m = same[0]
-            value = f"{m.value:+.1f}" + ("" if m.exact else f" ± {m.stderr:.1f}")
+            value = ("≤ " if _is_bound(m) else "") + f"{m.value:+.1f}" + \
+                ("" if m.exact or not m.stderr else f" ± {m.stderr:.1f}")
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")

@@ -1,0 +1,305 @@
+"""The advisor's endgame: view values deepened on the stall budget until the answer converges.
+
+In the last cards of the round, play-outs by a heuristic mislead: the heuristic never takes a
+discard-pile card just to gain turns, so every sampled world agrees on a wrong value and the
+standard error says nothing. Here each turn's view value (``view_value``: the perfect-
+information value averaged over the ways the unseen cards can lie) is solved with each player
+allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
+
+- a level is **exact** when every split of the unseen cards was solved, and an **estimate**
+  otherwise, over worlds sampled uniformly with a seed; the same worlds serve every level and
+  every turn, so a turn's loss against the best is the mean of per-world differences, with
+  the standard error of that difference;
+- the answer **converged** when two consecutive levels name the same best turn and give it
+  the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
+  more stalls would not change the advice. Otherwise the answer says so, in words.
+
+The budget is a node count, so the same view, budget and seed give the same answer on any
+machine; ``deadline`` (a ``time.perf_counter`` value) also stops it by the clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core.kernel import MAX_MOVES
+from lcanalysis.game.cards import number_types, types_from_counts
+from lcanalysis.game.view import View
+from lcanalysis.search.common import SearchError, move_text
+from lcanalysis.search.perfect import LEAF_AS_IS, ZOBRIST, Tables, auto_bits, check_depth
+from lcanalysis.search.view_value import _all_splits, _solve_splits, _SplitInputs, count_splits
+
+ENUMERATE_MAX = 400  # splits: up to this many, a level may be solved exactly (every split)
+MAX_WORLDS = 96  # sampled worlds per level at most
+MIN_WORLDS = 8  # a sampled level needs at least this many worlds to count
+CHUNK = 4  # worlds solved between budget checks
+MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
+VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values are this close
+MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
+
+
+@dataclass
+class Level:
+    """One finished stall level: each root turn's value in each world (or split)."""
+
+    stalls: int
+    codes: list[int]
+    rows: np.ndarray  # worlds x turns
+    bounded: np.ndarray  # worlds x turns: True where the value is only an upper bound
+    weights: np.ndarray | None  # each split's probability when every split was solved; None: sampled
+    nodes: int
+    seconds: float
+
+    def is_bound(self, k: int) -> bool:
+        """Whether turn k's value (and so its loss) is a bound: at most that value, at least that loss."""
+        return bool(self.bounded[:, k].any())
+
+    @property
+    def exact(self) -> bool:
+        return self.weights is not None
+
+    def means(self) -> np.ndarray:
+        if self.weights is not None:
+            return self.weights @ self.rows
+        return self.rows.mean(axis=0)
+
+    def best(self) -> int:
+        return int(np.argmax(self.means()))
+
+    def difference(self, a: int, b: int) -> tuple[float, float]:
+        """Mean of turn a minus turn b, paired over the shared worlds, and its standard error."""
+        d = self.rows[:, a] - self.rows[:, b]
+        if self.weights is not None:
+            return float(self.weights @ d), 0.0
+        return float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+
+    def stderr(self, k: int) -> float:
+        if self.weights is not None:
+            return 0.0
+        return float(self.rows[:, k].std(ddof=1) / np.sqrt(len(self.rows)))
+
+    def in_words(self, splits: int) -> str:
+        each = "no more discard-pile draws" if self.stalls == 0 else \
+            f"at most {self.stalls} more discard-pile draw(s) each"
+        if self.exact:
+            return f"exact view value, {each}, every one of the {splits} splits of the unseen cards solved"
+        return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
+
+
+class _Worlds:
+    """The worlds every level is solved in: all splits (with their probabilities) and a fixed
+    sample of physical splits, drawn once so that levels compare on the same worlds."""
+
+    def __init__(self, view: View, seed: int):
+        self.inputs = _SplitInputs(view)
+        unseen = self.inputs.unseen.tolist()
+        u = view.opponent_unknown
+        self.splits = count_splits(unseen, u, ENUMERATE_MAX + 1)
+        self.all_picks: np.ndarray | None = None
+        self.weights: np.ndarray | None = None
+        if self.splits <= ENUMERATE_MAX:
+            picks, ways = _all_splits(self.inputs.unseen, u, self.splits)
+            self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
+        rng = np.random.default_rng(seed)
+        cards = np.array(types_from_counts(unseen), dtype=np.int64)
+        nt = number_types(view.rules.colors)
+        self.sample = np.array([np.bincount(rng.permutation(cards)[:u], minlength=nt) for _ in range(MAX_WORLDS)],
+                               dtype=np.int32)
+
+
+def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: Tables, max_nodes: int, ref: int = -1,
+           margin: float = np.inf):
+    """Root values of every turn in each world of ``picks``: (codes, rows, bounded, nodes,
+    finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``)."""
+    inp = worlds.inputs
+    tables.stats[:] = 0
+    tables.stats[4] = max_nodes
+    out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
+    rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
+    bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
+    n = _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks, stalls, stalls, -1, LEAF_AS_IS, ZOBRIST,
+                      tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats, out_moves, rows,
+                      bounded, ref, margin)
+    nodes = int(tables.stats[0] + tables.stats[1])
+    if tables.stats[3]:
+        tables.clear()  # an unfinished search may have stored bounds it did not finish proving
+        return None, None, None, nodes, False
+    return out_moves[:n].tolist(), rows[:, :n], bounded[:, :n].astype(bool), nodes, True
+
+
+def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
+                      progress: Callable[[str], None] | None = None) -> Analysis:
+    """Every turn's view value for the player to move, deepened on the stall budget within
+    ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
+    reached, ``exact`` says whether it solved every split, ``extra["converged"]`` whether two
+    levels agreed, and the notes say all of it in words."""
+    if not isinstance(view, View):
+        raise SearchError("converged_endgame needs a player's view")
+    if view.viewer != view.to_move:
+        raise SearchError("the values of the mover's turns need the mover's view")
+    if view.deck_count <= 0:
+        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    t0 = time.perf_counter()
+    worlds = _Worlds(view, seed)
+    used = 0
+    levels: list[Level] = []
+    notes: list[str] = []
+    for stalls in range(MAX_LEVEL + 1):
+        depth = check_depth(view.deck_count, stalls, stalls, -1)
+        bits, solo_bits = auto_bits(depth, view.deck_count, stalls, stalls)
+        tables = Tables(bits, min(22, solo_bits + 4))  # the worlds share one table
+        if progress is not None:
+            progress(f"endgame: {stalls} stall(s) each: solving")
+        ref = levels[-1].codes[levels[-1].best()] if levels else -1
+        level = _solve_level(worlds, stalls, tables, max_nodes - used, deadline, ref, MARGIN if ref >= 0 else np.inf)
+        used += level[1]
+        if level[0] is None:
+            if level[1]:
+                notes.append(f"{stalls} stall(s) each: not finished within the budget ({level[1]} nodes)")
+            break
+        lv = level[0]
+        levels.append(lv)
+        if progress is not None:
+            b = lv.best()
+            progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
+                     f"{lv.means()[b]:+.2f} ({len(lv.rows)} {'splits' if lv.exact else 'worlds'}, {lv.nodes} nodes)")
+        if len(levels) >= 2 and _agree(levels[-2], levels[-1], view.colors):
+            break
+        if not _uses_stalls(view):
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    if not levels:
+        raise SearchError("the budget did not reach even the first level of the endgame: give more time")
+    answer = _answer(view, levels, worlds.splits, notes)
+    answer.nodes = used
+    answer.seconds = time.perf_counter() - t0
+    return answer
+
+
+def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, deadline: float | None, ref: int,
+                 margin: float):
+    """(Level or None, nodes): every split when affordable, else as many sampled worlds as fit;
+    then, while the best turn found carries bounds (it was not the reference), solved again in
+    the same worlds with it as the reference, so the best turn's value is always exact."""
+    t0 = time.perf_counter()
+    used = 0
+    rows: list[np.ndarray] = []
+    marks: list[np.ndarray] = []
+    codes: list[int] | None = None
+    level = None
+    for start in range(0, MAX_WORLDS, CHUNK):
+        if budget - used <= 0 or (deadline is not None and time.perf_counter() > deadline and len(rows) >= 1):
+            break
+        c, r, b, nodes, done = _solve(worlds, worlds.sample[start:start + CHUNK], stalls, tables, budget - used, ref,
+                                      margin)
+        used += nodes
+        if not done:
+            break
+        codes = c
+        rows.append(r)
+        marks.append(b)
+        solved = start + CHUNK
+        # every split, exactly, when the nodes per world so far say it fits in what is left
+        if worlds.all_picks is not None and used / solved * len(worlds.all_picks) <= budget - used:
+            c, r, b, nodes, done = _solve(worlds, worlds.all_picks, stalls, tables, budget - used, ref, margin)
+            used += nodes
+            if done:
+                level = Level(stalls, c, r, b, worlds.weights, used, 0.0)
+                break
+    if level is None:
+        if codes is None or sum(len(r) for r in rows) < MIN_WORLDS:
+            return None, used
+        level = Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0)
+    for attempt in range(3):  # the best turn named must be exact: solve again with it as the reference
+        best = level.best()
+        if not level.is_bound(best):
+            break
+        picks = worlds.all_picks if level.exact else worlds.sample[:len(level.rows)]
+        c, r, b, nodes, done = _solve(worlds, picks, stalls, tables, budget - used, level.codes[best],
+                                      margin if attempt < 2 else np.inf)
+        used += nodes
+        if not done:
+            return None, used
+        level = Level(stalls, c, r, b, level.weights, used, 0.0)
+    level.nodes, level.seconds = used, time.perf_counter() - t0
+    return level, used
+
+
+def _agree(a: Level, b: Level, colors: int) -> bool:
+    """Two levels name the same best turn with the same value (within the tolerance, or within
+    two standard errors of the difference when sampled on the same worlds)."""
+    ma, mb = a.means(), b.means()
+    ba, bb = a.best(), b.best()
+    if move_text(a.codes[ba], colors) != move_text(b.codes[bb], colors):
+        return False
+    gap = abs(float(ma[ba]) - float(mb[bb]))
+    if a.exact and b.exact:
+        return gap <= VALUE_TOLERANCE
+    n = min(len(a.rows), len(b.rows))
+    if not a.exact and not b.exact and n >= 2:
+        d = a.rows[:n, ba] - b.rows[:n, bb]
+        return gap <= max(VALUE_TOLERANCE, 2 * float(d.std(ddof=1) / np.sqrt(n)))
+    return gap <= max(VALUE_TOLERANCE, 2 * max(a.stderr(ba), b.stderr(bb)))
+
+
+def _uses_stalls(view: View) -> bool:
+    """Whether a discard-pile draw is possible at all (else every stall level is the same game)."""
+    return any(view.discards)
+
+
+def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> Analysis:
+    lv = levels[-1]
+    nc = view.colors
+    means = lv.means()
+    best = lv.best()
+    moves = []
+    for k, code in enumerate(lv.codes):
+        loss, loss_se = lv.difference(best, k)
+        bound = lv.is_bound(k)
+        m = MoveValue(move_text(code, nc), float(means[k]), lv.stderr(k), lv.exact and not bound,
+                      "at most: more than the margin below the best in some worlds" if bound else "")
+        m.loss, m.loss_stderr = loss, loss_se
+        if bound:
+            m.extra["bound"] = "upper"  # value at most, loss at least this
+        moves.append(m)
+    converged = len(levels) >= 2 and _agree(levels[-2], levels[-1], nc)
+    say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
+    if converged:
+        say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
+                   f"({move_text(lv.codes[best], nc)}) and value; more stalls would not change the advice")
+    elif not _uses_stalls(view):
+        say.append("no discard pile holds a card: stall budgets do not matter here")
+        converged = True
+    elif len(levels) >= 2:
+        prev = levels[-2]
+        say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
+                   f"{move_text(prev.codes[prev.best()], nc)} ({prev.means()[prev.best()]:+.2f}), with "
+                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({means[best]:+.2f}); more time may "
+                   f"change the advice")
+    else:
+        say.append("only one stall budget fitted in the budget: whether more stalls change the advice "
+                   "was not checked; give more time")
+    for earlier in levels[:-1]:
+        b = earlier.best()
+        notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
+                     f"{earlier.means()[b]:+.2f} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
+                     f"{earlier.nodes} nodes, {earlier.seconds:.2f} s)")
+    moves.sort(key=lambda m: -m.value)
+    answer = Analysis(
+        moves=moves,
+        kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
+        exact=lv.exact,
+        bounds={"max_stalls": lv.stalls},
+        method=f"endgame search deepened on the stall budget (0..{lv.stalls}); {lv.in_words(splits)}",
+        notes=say + notes,
+        splits=len(lv.rows),
+    )
+    answer.bounds["converged"] = converged
+    return answer

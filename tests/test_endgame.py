@@ -1,0 +1,128 @@
+"""The advisor's endgame search (search/endgame.py): stall budgets deepened until two agree.
+
+Every figure is checked against the plain view value (``solve_view``: every turn searched with a
+full window in every split), a slower path that shares none of the margin, sampling or
+deepening logic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import played_down
+
+from lcanalysis.advisor import advise
+from lcanalysis.search import endgame as E
+from lcanalysis.search import solve_view
+from lcanalysis.search.common import SearchError
+
+
+def _view(seed: int, deck: int):
+    pos = played_down(seed, deck)
+    return pos.view(pos.to_move)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 5])
+def test_the_deepest_exact_level_is_the_plain_view_value(seed):
+    view = _view(seed, 2)
+    answer = E.converged_endgame(view, max_nodes=50_000_000)
+    assert answer.exact
+    stalls = answer.bounds["max_stalls"]
+    plain = {m.move: m.value for m in solve_view(view, max_stalls=stalls).moves}
+    assert sorted(m.move for m in answer.moves) == sorted(plain)
+    best = answer.best
+    assert best.value == pytest.approx(max(plain.values()), abs=1e-9)
+    assert plain[best.move] == pytest.approx(best.value, abs=1e-9)
+    for m in answer.moves:
+        if m.extra.get("bound") == "upper":  # more than the margin below the best somewhere: a bound
+            assert m.value >= plain[m.move] - 1e-9
+            assert m.loss <= best.value - plain[m.move] + 1e-9
+        else:
+            assert m.value == pytest.approx(plain[m.move], abs=1e-9)
+            assert m.loss == pytest.approx(best.value - plain[m.move], abs=1e-9)
+        assert m.loss >= -1e-9 and m.loss_stderr == 0.0
+
+
+def test_converged_means_two_stall_budgets_agree_on_the_best_turn_and_its_value():
+    for seed in range(6):
+        view = _view(seed, 2)
+        answer = E.converged_endgame(view, max_nodes=50_000_000)
+        s = answer.bounds["max_stalls"]
+        if not answer.bounds["converged"] or s == 0:
+            continue
+        before = solve_view(view, max_stalls=s - 1).moves
+        top = max(before, key=lambda m: m.value)
+        assert top.move == answer.best.move
+        assert abs(top.value - answer.best.value) <= E.VALUE_TOLERANCE
+        assert "converged" in answer.notes[1]
+        return
+    pytest.fail("no converged answer among six two-card endgames")
+
+
+def test_sampled_worlds_estimate_the_exact_value_with_an_honest_error(monkeypatch):
+    """With enumeration switched off the level is sampled: the best turn's estimate lies within
+    four standard errors of the exact value, and its losses carry paired standard errors."""
+    monkeypatch.setattr(E, "ENUMERATE_MAX", 0)
+    view = _view(1, 2)
+    answer = E.converged_endgame(view, max_nodes=50_000_000, seed=3)
+    assert not answer.exact and "sampled worlds" in answer.notes[0]
+    plain = {m.move: m.value for m in solve_view(view, max_stalls=answer.bounds["max_stalls"]).moves}
+    best = answer.best
+    assert best.stderr > 0
+    assert abs(best.value - plain[best.move]) <= 4 * best.stderr + 1e-9
+    assert best.loss == 0 and best.loss_stderr == 0
+    assert any(m.loss_stderr > 0 for m in answer.moves[1:])
+
+
+def test_the_node_budget_is_kept_and_a_budget_too_small_is_refused():
+    view = _view(2, 3)
+    answer = E.converged_endgame(view, max_nodes=300_000)
+    assert answer.nodes <= 300_000 + 1
+    assert answer.bounds["max_stalls"] <= 1
+    with pytest.raises(SearchError, match="budget"):
+        E.converged_endgame(view, max_nodes=1)
+
+
+def test_the_same_seed_and_budget_give_the_same_answer():
+    view = _view(4, 3)
+    a = E.converged_endgame(view, max_nodes=2_000_000, seed=5)
+    b = E.converged_endgame(view, max_nodes=2_000_000, seed=5)
+    assert [(m.move, m.value, m.loss) for m in a.moves] == [(m.move, m.value, m.loss) for m in b.moves]
+
+
+def test_the_margin_gives_exact_values_near_the_reference_and_upper_bounds_below():
+    """The compiled root search with a reference turn and a margin, world by world, against the
+    full-window search of the same worlds."""
+    view = _view(5, 2)
+    worlds = E._Worlds(view, seed=0)
+    picks = worlds.sample[:6]
+    from lcanalysis.search.perfect import Tables
+
+    codes, full, bounded, _, done = E._solve(worlds, picks, 1, Tables(18, 16), 0)
+    assert done and not bounded.any()
+    ref = codes[int(np.argmax(full.mean(axis=0)))]
+    codes2, part, bounded2, _, done = E._solve(worlds, picks, 1, Tables(18, 16), 0, ref, 2.0)
+    assert done and codes2[0] == ref and sorted(codes2) == sorted(codes)
+    order = [codes.index(c) for c in codes2]
+    full = full[:, order]
+    assert np.allclose(part[~bounded2], full[~bounded2])
+    assert (part[bounded2] >= full[bounded2] - 1e-9).all()
+    assert (full[bounded2] <= full[:, :1].repeat(len(codes2), axis=1)[bounded2] - 2.0 + 1e-9).all()
+    assert bounded2.any()
+
+
+def test_the_advisor_hands_three_card_endgames_to_the_search_and_says_whether_it_converged():
+    view = _view(3, 3)
+    analysis = advise(view, seed=0)
+    assert "endgame search" in analysis.notes[0]
+    assert ("converged:" in analysis.notes[1]) or ("not converged" in analysis.notes[1])
+    plain = solve_view(view, max_stalls=analysis.bounds["max_stalls"])
+    assert analysis.best.move == plain.best.move
+    assert all(m.reason for m in analysis.moves)
+
+
+def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
+    view = _view(2, 3)
+    analysis = advise(view, time_budget=0.01, seed=0)
+    assert analysis.kind == "advisor estimate"
+    assert "endgame search did not fit" in analysis.notes[0]
