@@ -207,7 +207,7 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, dead
         marks.append(b)
         solved = start + CHUNK
         # every split, exactly, when the nodes per world so far say it fits in what is left
-        if worlds.all_picks is not None and used / solved * len(worlds.all_picks) <= budget - used:
+        if worlds.all_picks is not None and 0 < used / solved * len(worlds.all_picks) <= budget - used:
             c, r, b, nodes, done = _solve(worlds, worlds.all_picks, stalls, tables, budget - used, ref, margin)
             used += nodes
             if done:
@@ -221,7 +221,9 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, dead
         best = level.best()
         if not level.is_bound(best):
             break
-        picks = worlds.all_picks if level.exact else worlds.sample[:len(level.rows)]
+        if budget - used <= 0:  # (0 would mean no limit to the compiled search)
+            return None, used
+        picks = worlds.sample[:len(level.rows)] if worlds.all_picks is None or not level.exact else worlds.all_picks
         c, r, b, nodes, done = _solve(worlds, picks, stalls, tables, budget - used, level.codes[best],
                                       margin if attempt < 2 else np.inf)
         used += nodes

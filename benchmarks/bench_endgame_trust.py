@@ -1,0 +1,133 @@
+"""Can a player trust the hint near the end of a round? The advisor against a deep reference.
+
+A fixed set of views with few cards left in the draw pile (``tests/helpers.played_down``: a
+dealt round played down by a seeded policy that sometimes draws from the piles, the player to
+move's view). For each view:
+
+- ``rollouts``: the advisor as it was before the endgame search took over at 3 cards
+  (``advise(..., endgame_cards=2)``, play-outs by the heuristic, 1 s budget);
+- ``hint``: the advisor at its default settings (at 3 cards: the endgame search, deepened on
+  the stall budget until two budgets agree, up to 10 s);
+- ``reference``: the endgame search with a large node budget (``--ref-nodes``) and a wider
+  margin, so that it reaches two or more stalls each.
+
+Printed per view and in total: whether each pick is the reference's best or within half a
+point of it (under the reference's values; a pick the reference only bounds counts its loss
+as at least that bound), its loss, the error of the value it states, the time it took, and
+whether the hint and the reference converged. Rows are appended to ``--out`` as they finish,
+so an interrupted run resumes where it stopped.
+
+    python benchmarks/bench_endgame_trust.py --deck 3 --positions 12 --out /tmp/endgame_trust.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged", "ref_seconds",
+          "rollouts_pick", "rollouts_value", "rollouts_loss", "rollouts_seconds",
+          "hint_pick", "hint_value", "hint_loss", "hint_stalls", "hint_converged", "hint_seconds"]
+
+
+def loss_under(reference, move: str) -> float:
+    """The pick's loss under the reference's values (a lower bound where the reference bounds it)."""
+    values = {m.move: m.value for m in reference.moves}
+    return reference.value - values[move]
+
+
+def run_one(seed: int, deck: int, ref_nodes: int) -> dict:
+    from helpers import played_down
+
+    from lcanalysis.advisor import advise
+    from lcanalysis.search import endgame as E
+
+    pos = played_down(seed, deck)
+    view = pos.view(pos.to_move)
+    t = time.perf_counter()
+    saved = E.MARGIN
+    E.MARGIN = 10.0
+    try:
+        ref = E.converged_endgame(view, max_nodes=ref_nodes, seed=1)
+    finally:
+        E.MARGIN = saved
+    ref_s = time.perf_counter() - t
+    t = time.perf_counter()
+    old = advise(view, time_budget=1.0, seed=0, endgame_cards=2)
+    old_s = time.perf_counter() - t
+    t = time.perf_counter()
+    new = advise(view, seed=0, wall_clock=True)
+    new_s = time.perf_counter() - t
+    return {
+        "seed": seed, "deck": deck, "ref_best": ref.best.move, "ref_value": round(ref.value, 3),
+        "ref_stalls": ref.bounds["max_stalls"], "ref_converged": ref.bounds["converged"],
+        "ref_seconds": round(ref_s, 2),
+        "rollouts_pick": old.best.move, "rollouts_value": round(old.value, 3),
+        "rollouts_loss": round(loss_under(ref, old.best.move), 3), "rollouts_seconds": round(old_s, 2),
+        "hint_pick": new.best.move, "hint_value": round(new.value, 3),
+        "hint_loss": round(loss_under(ref, new.best.move), 3), "hint_stalls": new.bounds.get("max_stalls"),
+        "hint_converged": new.bounds.get("converged"), "hint_seconds": round(new_s, 2),
+    }
+
+
+def summary(rows: list[dict]) -> str:
+    n = len(rows)
+    if not n:
+        return "no rows"
+    out = [f"{n} views, {rows[0]['deck']} card(s) in the draw pile"]
+    for who in ("rollouts", "hint"):
+        good = sum(float(r[f"{who}_loss"]) <= 0.5 for r in rows)
+        loss = sum(float(r[f"{who}_loss"]) for r in rows) / n
+        worst = max(float(r[f"{who}_loss"]) for r in rows)
+        err = sum(abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows) / n
+        close = sum(abs(float(r[f"{who}_value"]) - float(r["ref_value"])) <= 2 for r in rows)
+        secs = sorted(float(r[f"{who}_seconds"]) for r in rows)
+        out.append(f"  {who:<9} pick within 0.5 of the reference's best: {good}/{n}; mean loss {loss:.2f} "
+                   f"(worst {worst:.1f}); value within 2 points: {close}/{n} (mean error {err:.2f}); "
+                   f"median {secs[n // 2]:.1f} s, max {secs[-1]:.1f} s")
+    conv = sum(str(r["hint_converged"]) == "True" for r in rows)
+    ref_conv = sum(str(r["ref_converged"]) == "True" for r in rows)
+    out.append(f"  the hint converged in {conv}/{n}; the reference in {ref_conv}/{n} "
+               f"(stalls each: {sorted(int(r['ref_stalls']) for r in rows)})")
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
+    ap.add_argument("--positions", type=int, default=12, help="how many views (seeds 0..N-1)")
+    ap.add_argument("--ref-nodes", type=float, default=8e7, help="node budget of the reference (default 8e7)")
+    ap.add_argument("--out", type=Path, default=Path("endgame_trust.csv"), help="rows appended here as they finish")
+    args = ap.parse_args()
+    done: list[dict] = []
+    if args.out.exists():
+        with args.out.open() as f:
+            done = [r for r in csv.DictReader(f) if int(r["deck"]) == args.deck]
+    seen = {int(r["seed"]) for r in done}
+    new_file = not args.out.exists()
+    with args.out.open("a", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        if new_file:
+            w.writeheader()
+        for seed in range(args.positions):
+            if seed in seen:
+                continue
+            row = run_one(seed, args.deck, int(args.ref_nodes))
+            w.writerow(row)
+            f.flush()
+            done.append(row)
+            print(f"seed {seed}: reference {row['ref_best']} {row['ref_value']:+.1f} ({row['ref_stalls']} stalls); "
+                  f"rollouts {row['rollouts_pick']} loss {row['rollouts_loss']:.1f}; hint {row['hint_pick']} "
+                  f"loss {row['hint_loss']:.1f} ({row['hint_seconds']:.1f} s)", file=sys.stderr, flush=True)
+    print(summary([r for r in done if int(r["seed"]) < args.positions]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
