@@ -101,7 +101,7 @@ class HeuristicAgent(PolicyAgent):
 
     def __init__(self, **params: float) -> None:
         p = P.HEURISTIC_PARAMS.copy()
-        names = ("A", "QF", "B", "DANGER", "DANGER_NEW", "DENY", "DECK", "STALL", "CROWD", "PILE_MIN")
+        names = ("A", "QF", "B", "DANGER", "DANGER_NEW", "DENY", "DECK", "STALL", "CROWD", "PILE_MIN", "TURN")
         for key, value in params.items():
             if key not in names:
                 raise AgentError(f"heuristic: unknown parameter {key!r}; known: {', '.join(names)}")

@@ -30,14 +30,17 @@ from lcanalysis.core import features as F
 from lcanalysis.core import kernel as K
 
 # parameter vector layout
-P_A, P_QF, P_B, P_DANGER, P_DANGER_NEW, P_DENY, P_DECK, P_STALL, P_CROWD, P_PILE_MIN = range(10)
-N_PARAMS = 10
+P_A, P_QF, P_B, P_DANGER, P_DANGER_NEW, P_DENY, P_DECK, P_STALL, P_CROWD, P_PILE_MIN, P_TURN = range(11)
+N_PARAMS = 11
 
 #: the heuristic agent: card counting, hand-to-turns pressure, discard danger, denial, stalling
-HEURISTIC_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0], dtype=np.float64)
+HEURISTIC_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0, 0.0], dtype=np.float64)
 #: the greedy agent: its own hand only (no counting, no opponent, always the deck unless a pile
 #: card improves a colour at once)
-GREEDY_PARAMS = np.array([0.95, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
+GREEDY_PARAMS = np.array([0.95, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
+#: the heuristic that also stalls: a discard-pile draw is credited ``P_TURN`` times the value of
+#: the turn it gains (the deck does not shrink) when the hand holds more wanted cards than turns
+STALLING_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0, 0.5], dtype=np.float64)
 
 
 @njit(cache=True)
@@ -131,6 +134,14 @@ def policy_scores(s, params, moves, scores):
     base_v = np.zeros(nc, np.float64)
     a, q = _pressured_values(hmask, hw, emask, ew, umask, unseen, my_turns, params, base_v)
     b = params[P_B]
+    # what one more turn is worth to a crowded hand: a discard-pile draw leaves the deck as it is
+    turn_gain = 0.0
+    if params[P_TURN] > 0.0 and a < params[P_A]:
+        more = np.zeros(nc, np.float64)
+        _pressured_values(hmask, hw, emask, ew, umask, unseen, my_turns + 1, params, more)
+        for c in range(nc):
+            turn_gain += more[c] - base_v[c]
+        turn_gain = params[P_TURN] * max(turn_gain, 0.0)
     # value of a card drawn from a discard pile, per colour, for the current tops
     pile_gain = np.zeros(nc, np.float64)
     for c in range(nc):
@@ -187,9 +198,9 @@ def policy_scores(s, params, moves, scores):
         else:
             c2 = src - 1
             if c2 == pc:  # drawing from the pile just discarded onto (allowed without no_redraw)
-                sc += 0.0
+                sc += turn_gain
             else:
-                sc += pile_gain[c2]
+                sc += pile_gain[c2] + turn_gain
         scores[i] = sc
     return n
 
