@@ -41,6 +41,7 @@ from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
+from lcanalysis.search.common import check_max_nodes
 
 ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
 ENDGAME_CARDS = 2
@@ -66,7 +67,7 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float = 1.0, seed: int = 0,
-           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False) -> Analysis:
+           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -77,6 +78,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
     (``ROLLOUTS_PER_SECOND``), so the same view, budget and seed give the same answer on any
     machine; with ``wall_clock=True`` (the command line) the play-outs after the first stage
     are fitted to the time left, so the answer keeps to the budget on a slow or busy machine.
+    ``max_nodes`` (0: none) caps the exact endgame solver's search near the end of the round
+    (``lcanalysis.search.SearchBudgetExceeded`` when it runs out); the play-outs are bounded by
+    ``time_budget``.
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
@@ -85,10 +89,11 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
+    max_nodes = check_max_nodes(max_nodes)
     t0 = time.perf_counter()
     if view.deck_count <= endgame_cards:
         full = read_position(view_or_position) if both_hands else view
-        exact = endgame_analysis(full, seed=seed)
+        exact = endgame_analysis(full, seed=seed, max_nodes=max_nodes)
         exact.set_exact_losses()
         _add_reasons(view, exact)
         exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
