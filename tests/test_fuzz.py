@@ -702,3 +702,161 @@ def test_the_bot_skips_a_50_megabyte_line_in_bounded_memory_and_keeps_serving():
     replies = [json.loads(x) for x in out.getvalue().splitlines()]
     assert "error" in replies[0] and "move" in replies[1]
     assert peak <= MEMORY_CONSTANT + MEMORY_BYTES_PER_BYTE * MAX_LINE_CHARS
+
+
+# --- tournament results files ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results_material(tmp_path_factory: Any) -> dict[str, Any]:
+    """The lines of two real finished tournaments, random against greedy over 3 deals: ours (seed 0)
+    and a foreign one (seed 1: the same job keys, other deals, so none of its lines is ours)."""
+    from lcanalysis.tournaments.results import TIMING_COLUMNS
+    from lcanalysis.tournaments.runner import run_tournament
+
+    folder = tmp_path_factory.mktemp("results")
+    out: dict[str, Any] = {"folder": folder}
+    for name, seed in (("ours", 0), ("theirs", 1)):
+        path = folder / f"{name}.jsonl"
+        run_tournament(["random", "greedy"], deals=3, seed=seed, out=str(path), executor="serial", progress=False)
+        header, *jobs = path.read_text().splitlines()
+        records = [json.loads(line) for line in jobs]
+        for rec in records:  # the times per move are optional and differ from run to run: the same lines every run
+            rec["rows"] = [{k: v for k, v in row.items() if k not in TIMING_COLUMNS} for row in rec["rows"]]
+        out[name] = {"header": json.dumps({**json.loads(header), "created": "2026-01-01T00:00:00+00:00"}),
+                     "identity": json.loads(header)["identity"],
+                     "jobs": [(rec["job"], rec["rows"], json.dumps(rec)) for rec in records]}
+    mine = {key: rows for key, rows, _ in out["ours"]["jobs"]}
+    assert len(mine) == 6  # 3 deals, both seatings
+    for key, rows, _ in out["theirs"]["jobs"]:  # a foreign line differs from ours in the deal it was played on
+        assert [r["seed"] for r in rows] != [r["seed"] for r in mine[key]]
+    return out
+
+
+#: lines of a results file that are never a valid job line of any tournament
+NOT_A_JOB = [b"[1, 2]", b'"hello"', b"null", b"42", b"{}", b"NaN", b'{"job": "0:1:0"}', b'{"rows": []}',
+             b'{"job": "0:1:0", "rows": []}', b'{"job": "0:1:0", "rows": NaN}', b'{"job": 5, "rows": [{}]}',
+             b'{"job": "0:1:0", "rows": [' + b"9" * 5000 + b"]}", b"[" * 100_000, b"\xff\xfe{", b"{\"job\": \"0:",
+             b'{"job": "9:0:0", "rows": [{}]}', b'{"job": "0:1:0", "rows": [{}], "rows2": 1}']
+#: values no field of a row can hold (every field is a whole number, a bool, a label or a time)
+IMPOSSIBLE = [None, "x", [1], {"a": 1}, 1.5, float("nan"), -1e300]
+
+
+@st.composite
+def results_file(draw: Any, material: dict[str, Any]) -> tuple[bytes, str, list[tuple[int, str, Any]]]:
+    """A results file: a header (ours mostly; a foreign one, none, or one cut short) and lines of
+    every kind, with what each line is: ``(line number, kind, (key, rows) of a valid job or None)``."""
+    ours, theirs = material["ours"], material["theirs"]
+    header = draw(st.sampled_from(["ours"] * 6 + ["theirs", "none", "torn"]))
+    lines: list[bytes] = []
+    meta: list[tuple[int, str, Any]] = []
+    if header != "none":
+        text = (ours if header != "theirs" else theirs)["header"]
+        lines.append((text[:draw(st.integers(1, len(text) - 1))] if header == "torn" else text).encode())
+    for _ in range(draw(st.integers(0, 14))):
+        kind = draw(st.sampled_from(["valid", "valid", "valid", "again", "conflict", "torn", "shape", "shape", "field",
+                                     "foreign", "code", "blank", "junk"]))
+        key, rows, raw = draw(st.sampled_from(ours["jobs"]))
+        job: Any = None
+        if kind == "valid":
+            line, job = raw.encode(), (key, rows)
+        elif kind == "again" and meta:
+            n = draw(st.sampled_from([m[0] for m in meta]))
+            line, job = lines[n - 1], meta[[m[0] for m in meta].index(n)][2]
+        elif kind == "conflict":  # the same job, valid, with another result
+            other = copy.deepcopy(rows)
+            other[0]["score0"] += 1
+            line, job = json.dumps({"job": key, "rows": other}).encode(), (key, other)
+        elif kind == "torn":
+            line = raw[:draw(st.integers(1, len(raw) - 1))].encode()
+        elif kind == "shape":
+            line = draw(st.sampled_from(NOT_A_JOB))
+        elif kind == "field":
+            rec = json.loads(raw)
+            row = rec["rows"][0]
+            how = draw(st.sampled_from(["replace", "delete", "add"]))
+            field = draw(st.sampled_from(sorted(row)))
+            if how == "replace":
+                row[field] = draw(st.sampled_from(IMPOSSIBLE))
+            elif how == "delete" and field in ("pairing", "deal", "swap", "round", "seed", "colors", "player0",
+                                               "player1", "starter", "score0", "score1", "turns", "capped"):
+                del row[field]
+            else:
+                row["bonus"] = 1
+            line = json.dumps(rec).encode()
+        elif kind == "foreign":
+            line = draw(st.sampled_from(theirs["jobs"]))[2].encode()
+        elif kind == "code":
+            line = json.dumps({"lcanalysis_code": ours["identity"]["code"]}).encode()
+        elif kind == "blank":
+            line = draw(st.sampled_from([b"", b"   ", b"\t"]))
+        else:
+            line = draw(st.binary(max_size=40)).replace(b"\n", b"")
+            kind = "blank" if not line.strip() else "junk"
+        lines.append(line)
+        meta.append((len(lines), kind if job is None else "job", job))
+    end = b"\n" if draw(st.booleans()) or not lines else b""
+    return b"\n".join(lines) + end, header, meta
+
+
+@budget(150)
+@given(data=st.data())
+def test_results_files_are_refused_naming_the_line_or_count_exactly_the_valid_jobs(results_material, data):
+    """The property: the reader (``ResultsFile.open``, which a resumed tournament uses, and
+    ``read_results``, which ``load_results`` uses) either refuses the file with our own error (a
+    ``TournamentError``; a job twice with different results names both lines), or counts exactly the
+    valid jobs of this tournament, each once, and reports every other non-blank line by number."""
+    from lcanalysis.tournaments.results import ResultsFile, read_results
+    from lcanalysis.tournaments.specs import TournamentError
+
+    content, header, meta = data.draw(results_file(results_material))
+    path = results_material["folder"] / "fuzzed.jsonl"
+    identity = results_material["ours"]["identity"]
+    expected: dict[str, Any] = {}
+    first: dict[str, int] = {}
+    conflict = None
+    for n, kind, job in meta:
+        if kind == "job" and conflict is None:
+            key, rows = job
+            if key not in expected:
+                expected[key], first[key] = rows, n
+            elif expected[key] != rows:
+                conflict = (first[key], n)
+    split = content.split(b"\n")
+    if split[-1] == b"":
+        split.pop()
+    header_cut_short = split[:1] and split[0].startswith(b'{"lcanalysis_tournament') and len(split) == 1
+    for read in ("open", "read_results"):
+        # what the reader must answer: an error holding these words, or exactly these jobs
+        refusal: str | None = None
+        jobs: dict[str, Any] | None = {}
+        if header == "ours":
+            refusal = None if conflict is None else (f"recorded twice with different results (lines {conflict[0]} "
+                                                     f"and {conflict[1]})")
+            jobs = expected
+        elif header == "theirs":
+            refusal = "seed (--seed): 1 in the file, 0 in this run" if read == "open" else None
+            jobs = None  # read with the file's own identity: not this tournament's jobs
+        elif read == "read_results" or not ((header == "none" and not any(x.strip() for x in split))
+                                            or (header == "torn" and header_cut_short)):
+            refusal = "has no header line"  # a file of no tournament (no header, no .cmd): nothing counts
+        path.write_bytes(content)
+        try:
+            if read == "open":
+                rf = ResultsFile(str(path), identity).open()
+                rf.close()
+                done, problems = rf.done, rf.problems
+            else:
+                _, done, problems = read_results(str(path))
+        except TournamentError as exc:
+            assert refusal is not None and refusal in str(exc), (read, header, str(exc))
+            continue
+        assert refusal is None, f"{read} should have refused the file ({refusal})"
+        if jobs is None:
+            continue
+        assert done == jobs
+        if header != "ours":
+            continue
+        for n, kind, job in meta:  # every line that does not count is reported by its number
+            if kind in ("torn", "shape", "field", "foreign", "junk") or (kind == "job" and n != first[job[0]]):
+                assert any(p.startswith(f"{path} line {n}: ") for p in problems), (n, kind, problems)
