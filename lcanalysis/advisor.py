@@ -47,6 +47,7 @@ ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
 ENDGAME_CARDS = 2
 FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
+MAX_SEED = 2**63 - 1  # the seed reaches compiled code as a 64-bit integer
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 
 
@@ -90,6 +91,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float = 
         raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
     max_nodes = check_max_nodes(max_nodes)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     t0 = time.perf_counter()
     if view.deck_count <= endgame_cards:
         full = read_position(view_or_position) if both_hands else view

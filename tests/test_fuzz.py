@@ -860,3 +860,126 @@ def test_results_files_are_refused_naming_the_line_or_count_exactly_the_valid_jo
         for n, kind, job in meta:  # every line that does not count is reported by its number
             if kind in ("torn", "shape", "field", "foreign", "junk") or (kind == "job" and n != first[job[0]]):
                 assert any(p.startswith(f"{path} line {n}: ") for p in problems), (n, kind, problems)
+
+
+# --- command-line options ----------------------------------------------------------------------------
+
+#: values that are wrong for most options, and the odd shapes an argument list can take
+BAD_VALUES = ["", " ", "-1", "0", "nan", "inf", "-inf", "1e400", "1e30", "abc", "2.5", "9" * 40, "--json", "=",
+              "\x00", "ß", "-", "--", "0x10", "1_000", "+3"]
+ENDGAME_VIEW = "LC1;c5;h8;nr;m0;v0;p0=B10.W2.W3.W6.G9.G10.Rw.R5;p1=?8;e0=Y3.Y4.Y6.Y7.Y10.W4.W7.W10.R3.R4.R8.R9.R10;" \
+               "e1=B5.B8.B9.Ww.Ww.Gw.G4.G6.G7.G8;x=Yw.Yw.Y5.Y2.Yw.Y8.B2.Bw.Bw.Ww.Gw.G3.Gw.R2.Rw.Rw;d=5"
+POSITION_ARGS = ["example:endgame", ENDGAME_VIEW, "example:midround", "-", "example:nope", "nonexistent.json", ".",
+                 "LC1;c5", "{", '{"to_move": 0}', ""]
+SMALL_POSITIONS = ["example:endgame", ENDGAME_VIEW, "-", "example:nope", "nonexistent.json", ".", "LC1;c5", "{"]
+NODES = ["1", "100", "20000", "0", "-5", "nan", "inf", "1e30", "lots", "1e3"]
+MEMORY = ["16", "0.01", "0", "-1", "nan", "inf", "1e9", "big"]
+INTS = ["0", "1", "3", "-1", "x", "9" * 30, "2.5"]
+
+#: per command: positionals (each a list of choices), flags, options with their values; the values
+#: that are valid are small, so that whatever the fuzz builds stays quick
+COMMANDS: dict[str, dict[str, Any]] = {
+    "show": {"pos": [POSITION_ARGS], "flags": ["--json", "--string"],
+             "opts": {"--svg": ["out.svg", ".", "/nonexistent/dir/x.svg", ""]}},
+    "deal": {"pos": [], "flags": ["--json", "--string", "--redraw"],
+             "opts": {"--seed": INTS, "--colors": ["5", "6", "7", "x"], "--starter": ["0", "1", "2", "x"]}},
+    "solve": {"pos": [SMALL_POSITIONS], "flags": ["--json"],
+              "opts": {"--max-stalls": ["0", "1", "31", "32", "-1", "x"], "--max-turns": ["1", "3", "0", "1001", "x"],
+                       "--leaf": ["as-is", "heuristic", "simple", "bogus", ""],
+                       "--time": ["0.05", "0", "-1", "nan", "inf", "1e9", "86401", "x"],
+                       "--samples": ["2", "30", "1", "0", "100001", "x"], "--seed": INTS,
+                       "--workers": ["0", "1", "2", "-1", "5000", "x"], "--max-nodes": NODES, "--max-memory": MEMORY}},
+    "wager": {"pos": [SMALL_POSITIONS], "flags": ["--json"],
+              "opts": {"--color": ["R", "G", "P", "X", "", "RG", "r"], "--colour": ["B", "Q"],
+                       "--draws": ["0", "3", "5", "6", "-1", "x", "9" * 30]}},
+    "advise": {"pos": [SMALL_POSITIONS + ["example:midround"]], "flags": ["--all", "--board", "--json"],
+               "opts": {"--time": ["0.01", "0.02", "0", "-1", "nan", "inf", "1e9", "3601", "x"], "--seed": INTS,
+                        "--top": INTS, "--max-nodes": NODES, "--max-memory": MEMORY}},
+    "bot": {"pos": [["random", "greedy", "nosuchagent", ""]], "flags": [], "opts": {"--seed": INTS},
+            "extra": ["time_ms=5", "time_ms=abc", "x=1", "noequals", "=", "width=nan"]},
+}
+#: commands fuzzed only with a bad argument among them (valid ones run for minutes or write data)
+REFUSED_ONLY: dict[str, dict[str, Any]] = {
+    "review": {"pos": [["nonexistent.rec", "-", "{}", "LCR1", ""]], "flags": ["--json", "--no-progress"],
+               "opts": {"--time": ["0", "-1", "nan", "inf", "1e9", "x"], "--workers": ["0", "-1", "x"],
+                        "--player": ["2", "-1", "x"], "--seed": ["-1", "x"]}},
+    "studies": {"pos": [["data", "wager-tables", "wager-claims", "wager-sim", "match-table", "nope"]], "flags": [],
+                "opts": {"--rounds": ["x", "2.5", ""], "--seed": ["x", ""], "--only": ["bogus"], "--colors": ["7"]}},
+    "tournament": {"pos": [["random", "greedy", "nosuchagent", "search:width=abc", "heuristic:A=x", "random"]],
+                   "flags": ["--no-duplicate", "--json", "--no-progress", "--wait", "--luck-adjusted"],
+                   "opts": {"--deals": ["1", "0", "-3", "x", "2000000"], "--workers": ["1", "-1", "0", "5000", "x"],
+                            "--turn-cap": ["0", "20001", "x"], "--colors": ["5", "7"], "--rounds": ["0", "101"],
+                            "--seed": ["-1", "x"], "--out": ["none", ".", "/nonexistent/dir/r.jsonl"],
+                            "--csv": [".", "/nonexistent/dir/r.csv"], "--first-deal": ["-1", "x"]}},
+}
+#: one argument each that makes these commands refuse before any work, put last so that it wins
+CERTAINLY_BAD = {"review": [["--time", "0"], ["--player", "2"], ["--workers", "0"], ["--bogus"]],
+                 "studies": [["--bogus"], ["--rounds", "x"]],
+                 "tournament": [["--deals", "0"], ["--workers", "-1"], ["--turn-cap", "0"], ["--colors", "7"],
+                                ["--rounds", "0"], ["--bogus"], ["--deals"]]}
+
+
+@st.composite
+def command_lines(draw: Any) -> list[str]:
+    """An argument list for a subcommand: its real options with good, bad, missing or repeated values,
+    unknown options, positionals left out or doubled, ``--opt=value`` forms, tokens shuffled."""
+    command = draw(st.sampled_from(sorted(COMMANDS) + sorted(REFUSED_ONLY) + ["warm-up", "", "nosuchcommand"]))
+    if command not in COMMANDS and command not in REFUSED_ONLY:
+        return draw(st.sampled_from([[command], [command, "--help"], ["--help"], [], ["-x"], ["warm-up", "--bogus"]]))
+    spec = COMMANDS.get(command) or REFUSED_ONLY[command]
+    args: list[list[str]] = [[draw(st.sampled_from(choices))] for choices in spec["pos"]]
+    for _ in range(draw(st.integers(0, 5))):
+        what = draw(st.sampled_from(["opt", "opt", "opt", "flag", "bad", "missing", "unknown", "extra", "pos", "drop"]))
+        options = sorted(spec["opts"])
+        if what in ("opt", "bad", "missing") and options:
+            name = draw(st.sampled_from(options))
+            value = draw(st.sampled_from(spec["opts"][name] if what == "opt" else BAD_VALUES))
+            if what == "missing":
+                args.append([name])
+            elif draw(st.booleans()):
+                args.append([f"{name}={value}"])
+            else:
+                args.append([name, value])
+        elif what == "flag" and spec["flags"]:
+            args.append([draw(st.sampled_from(spec["flags"]))])
+        elif what == "unknown":
+            args.append([draw(st.sampled_from(["--bogus", "-q", "--max", "--jsonx", "---json"]))])
+        elif what == "extra" and spec.get("extra"):
+            args.append([draw(st.sampled_from(spec["extra"]))])
+        elif what == "pos" and spec["pos"]:
+            args.append([draw(st.sampled_from(spec["pos"][0]))])
+        elif what == "drop" and args:
+            args.pop(draw(st.integers(0, len(args) - 1)))
+    if draw(st.booleans()):
+        args = draw(st.permutations(args))
+    if command in REFUSED_ONLY:
+        args.append(draw(st.sampled_from(CERTAINLY_BAD[command])))
+    if command in ("solve", "advise") and draw(st.booleans()):
+        args.append(["--max-nodes", draw(st.sampled_from(NODES))])  # often the last word on the budget
+    return [command] + [token for group in args for token in group]
+
+
+@budget(300)
+@given(argv=command_lines(), stdin=st.sampled_from(["", "LC1;c5", "{", "example:endgame", ENDGAME_VIEW, "\x00\n"]))
+def test_command_line_options_are_refused_with_an_error_or_run(argv, stdin, capsys, monkeypatch, tmp_path):
+    """The property, for every argument list of every subcommand: exit status 0 (it ran, or printed
+    its help) or 2 with ``error:`` on standard error, and never a traceback. In-process
+    (``lcanalysis.cli.main``); work stays small: tiny endgames, a node budget of 20,000 unless the
+    list names its own, advice for at most 0.02 s, and the commands that would run long only with an
+    argument that refuses them before any work."""
+    from lcanalysis.cli import common, main
+
+    monkeypatch.chdir(tmp_path)  # --svg, --out and --csv land here
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(common, "DEFAULT_MAX_NODES", 20_000)
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    capsys.readouterr()
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse: a usage error (2) or --help (0)
+        code = exc.code
+    out = capsys.readouterr()
+    assert code in (0, 2), f"exit status {code!r} for {argv}"
+    assert "Traceback" not in out.err, f"{argv}: {out.err}"
+    if code == 2:
+        assert "error:" in out.err, f"{argv}: exit status 2 with no error message: {out.err!r}"

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import argparse
 
-from lcanalysis.cli.common import UsageError, add_budget_options, emit, load, memory_ceiling, nonneg, positive_float
+from lcanalysis.cli.common import (
+    MAX_SEED,
+    UsageError,
+    add_budget_options,
+    emit,
+    load,
+    memory_ceiling,
+    nonneg,
+    positive_float,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -20,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("position", nargs="?", default="example:midround", help=pos_help)
     p.add_argument("--time", type=positive_float, default=1.0,
                    help="thinking time in seconds, kept on the wall clock (at most 3600; default 1)")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="the seed of the sampled worlds")
     p.add_argument("--top", type=nonneg("--top"), default=6, help="how many placements to show (default 6)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")

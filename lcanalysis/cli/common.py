@@ -40,7 +40,11 @@ def emit(obj: Any) -> None:
     print(json.dumps(obj, indent=None))
 
 
-def nonneg(name: str) -> Callable[[str], int]:
+#: the largest seed of the commands whose seed reaches compiled code (a 64-bit integer)
+MAX_SEED = 2**63 - 1
+
+
+def nonneg(name: str, maximum: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -48,6 +52,8 @@ def nonneg(name: str) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
         if value < 0:
             raise argparse.ArgumentTypeError(f"{name} must be >= 0, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {text}")
         return value
 
     return parse
