@@ -2,7 +2,10 @@
 (JSON positions and views, one-line ``LC1;...`` strings, card and move strings, game records,
 bot request lines, ``Rules`` keyword sets, ``from_parts`` calls) from real positions, then
 mutate it: wrong types, huge numbers, deep nesting, unknown and repeated keys, duplicated or
-moved cards, edited histories, unicode, empty strings, cut or spliced text.
+moved cards, edited histories, unicode, empty strings, cut or spliced text. Two more readers at
+the end: tournament results files (valid, torn, wrong-shape, duplicated, conflicting and
+foreign-identity lines) and the command line (every subcommand's real options with bad, missing
+and repeated values, called in-process through ``lcanalysis.cli.main``).
 
 The property, for every input: either a clean error of our own type with a message
 (``PositionError``, ``RulesError``, ``CardError``, ``MoveError``: all ``ValueError``; the bot
