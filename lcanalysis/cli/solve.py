@@ -61,7 +61,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of --samples")
     p.add_argument("--workers", type=nonneg("--workers"), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core)")
-    add_budget_options(p, "bound the search")
+    add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
