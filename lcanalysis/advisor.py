@@ -47,7 +47,7 @@ from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
-from lcanalysis.search.common import SearchError
+from lcanalysis.search.common import SearchError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
 
 ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
@@ -56,6 +56,7 @@ ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the 
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
 FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
+MAX_SEED = 2**63 - 1  # the seed reaches compiled code as a 64-bit integer
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 
 
@@ -76,7 +77,7 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
-           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False,
+           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
@@ -89,7 +90,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     machine; with ``wall_clock=True`` (the command line) the play-outs after the first stage
     are fitted to the time left, so the answer keeps to the budget on a slow or busy machine.
     ``None``: 1 s of play-outs, and up to ``ENDGAME_DEFAULT_SECONDS`` for the endgame search.
-    ``progress`` receives a line of text as each stage of the endgame search starts and ends.
+    ``max_nodes`` (0: none) also caps the endgame search near the end of the round (for a full
+    position ``lcanalysis.search.SearchBudgetExceeded`` when it runs out); the play-outs are
+    bounded by ``time_budget``. ``progress`` receives a line of text as each stage of the
+    endgame search starts and ends.
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
@@ -101,11 +105,14 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
+    max_nodes = check_max_nodes(max_nodes)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     t0 = time.perf_counter()
     fallback_note = ""
     if view.deck_count <= endgame_cards and both_hands:
         full = read_position(view_or_position)
-        exact = endgame_analysis(full, seed=seed)
+        exact = endgame_analysis(full, seed=seed, max_nodes=max_nodes)
         exact.set_exact_losses()
         _add_reasons(view, exact)
         exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
@@ -115,7 +122,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     if view.deck_count <= endgame_cards:
         seconds = time_budget if given else max(time_budget, ENDGAME_DEFAULT_SECONDS)
         try:
-            exact = converged_endgame(view, max_nodes=int(seconds * ENDGAME_NODES_PER_SECOND), seed=seed,
+            nodes = int(seconds * ENDGAME_NODES_PER_SECOND)
+            exact = converged_endgame(view, max_nodes=min(nodes, max_nodes) if max_nodes else nodes, seed=seed,
                                       deadline=t0 + seconds if wall_clock else None, progress=progress)
         except SearchError as exc:
             exact, fallback_note = None, str(exc)

@@ -2,7 +2,10 @@
 (JSON positions and views, one-line ``LC1;...`` strings, card and move strings, game records,
 bot request lines, ``Rules`` keyword sets, ``from_parts`` calls) from real positions, then
 mutate it: wrong types, huge numbers, deep nesting, unknown and repeated keys, duplicated or
-moved cards, edited histories, unicode, empty strings, cut or spliced text.
+moved cards, edited histories, unicode, empty strings, cut or spliced text. Two more readers at
+the end: tournament results files (valid, torn, wrong-shape, duplicated, conflicting and
+foreign-identity lines) and the command line (every subcommand's real options with bad, missing
+and repeated values, called in-process through ``lcanalysis.cli.main``).
 
 The property, for every input: either a clean error of our own type with a message
 (``PositionError``, ``RulesError``, ``CardError``, ``MoveError``: all ``ValueError``; the bot
@@ -702,3 +705,284 @@ def test_the_bot_skips_a_50_megabyte_line_in_bounded_memory_and_keeps_serving():
     replies = [json.loads(x) for x in out.getvalue().splitlines()]
     assert "error" in replies[0] and "move" in replies[1]
     assert peak <= MEMORY_CONSTANT + MEMORY_BYTES_PER_BYTE * MAX_LINE_CHARS
+
+
+# --- tournament results files ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results_material(tmp_path_factory: Any) -> dict[str, Any]:
+    """The lines of two real finished tournaments, random against greedy over 3 deals: ours (seed 0)
+    and a foreign one (seed 1: the same job keys, other deals, so none of its lines is ours)."""
+    from lcanalysis.tournaments.results import TIMING_COLUMNS
+    from lcanalysis.tournaments.runner import run_tournament
+
+    folder = tmp_path_factory.mktemp("results")
+    out: dict[str, Any] = {"folder": folder}
+    for name, seed in (("ours", 0), ("theirs", 1)):
+        path = folder / f"{name}.jsonl"
+        run_tournament(["random", "greedy"], deals=3, seed=seed, out=str(path), executor="serial", progress=False)
+        header, *jobs = path.read_text().splitlines()
+        records = [json.loads(line) for line in jobs]
+        for rec in records:  # the times per move are optional and differ from run to run: the same lines every run
+            rec["rows"] = [{k: v for k, v in row.items() if k not in TIMING_COLUMNS} for row in rec["rows"]]
+        out[name] = {"header": json.dumps({**json.loads(header), "created": "2026-01-01T00:00:00+00:00"}),
+                     "identity": json.loads(header)["identity"],
+                     "jobs": [(rec["job"], rec["rows"], json.dumps(rec)) for rec in records]}
+    mine = {key: rows for key, rows, _ in out["ours"]["jobs"]}
+    assert len(mine) == 6  # 3 deals, both seatings
+    for key, rows, _ in out["theirs"]["jobs"]:  # a foreign line differs from ours in the deal it was played on
+        assert [r["seed"] for r in rows] != [r["seed"] for r in mine[key]]
+    return out
+
+
+#: lines of a results file that are never a valid job line of any tournament
+NOT_A_JOB = [b"[1, 2]", b'"hello"', b"null", b"42", b"{}", b"NaN", b'{"job": "0:1:0"}', b'{"rows": []}',
+             b'{"job": "0:1:0", "rows": []}', b'{"job": "0:1:0", "rows": NaN}', b'{"job": 5, "rows": [{}]}',
+             b'{"job": "0:1:0", "rows": [' + b"9" * 5000 + b"]}", b"[" * 100_000, b"\xff\xfe{", b"{\"job\": \"0:",
+             b'{"job": "9:0:0", "rows": [{}]}', b'{"job": "0:1:0", "rows": [{}], "rows2": 1}']
+#: values no field of a row can hold (every field is a whole number, a bool, a label or a time)
+IMPOSSIBLE = [None, "x", [1], {"a": 1}, 1.5, float("nan"), -1e300]
+
+
+@st.composite
+def results_file(draw: Any, material: dict[str, Any]) -> tuple[bytes, str, list[tuple[int, str, Any]]]:
+    """A results file: a header (ours mostly; a foreign one, none, or one cut short) and lines of
+    every kind, with what each line is: ``(line number, kind, (key, rows) of a valid job or None)``."""
+    ours, theirs = material["ours"], material["theirs"]
+    header = draw(st.sampled_from(["ours"] * 6 + ["theirs", "none", "torn"]))
+    lines: list[bytes] = []
+    meta: list[tuple[int, str, Any]] = []
+    if header != "none":
+        text = (ours if header != "theirs" else theirs)["header"]
+        lines.append((text[:draw(st.integers(1, len(text) - 1))] if header == "torn" else text).encode())
+    for _ in range(draw(st.integers(0, 14))):
+        kind = draw(st.sampled_from(["valid", "valid", "valid", "again", "conflict", "torn", "shape", "shape", "field",
+                                     "foreign", "code", "blank", "junk"]))
+        key, rows, raw = draw(st.sampled_from(ours["jobs"]))
+        job: Any = None
+        if kind == "valid":
+            line, job = raw.encode(), (key, rows)
+        elif kind == "again" and meta:
+            n = draw(st.sampled_from([m[0] for m in meta]))
+            line, job = lines[n - 1], meta[[m[0] for m in meta].index(n)][2]
+        elif kind == "conflict":  # the same job, valid, with another result
+            other = copy.deepcopy(rows)
+            other[0]["score0"] += 1
+            line, job = json.dumps({"job": key, "rows": other}).encode(), (key, other)
+        elif kind == "torn":
+            line = raw[:draw(st.integers(1, len(raw) - 1))].encode()
+        elif kind == "shape":
+            line = draw(st.sampled_from(NOT_A_JOB))
+        elif kind == "field":
+            rec = json.loads(raw)
+            row = rec["rows"][0]
+            how = draw(st.sampled_from(["replace", "delete", "add"]))
+            field = draw(st.sampled_from(sorted(row)))
+            if how == "replace":
+                row[field] = draw(st.sampled_from(IMPOSSIBLE))
+            elif how == "delete" and field in ("pairing", "deal", "swap", "round", "seed", "colors", "player0",
+                                               "player1", "starter", "score0", "score1", "turns", "capped"):
+                del row[field]
+            else:
+                row["bonus"] = 1
+            line = json.dumps(rec).encode()
+        elif kind == "foreign":
+            line = draw(st.sampled_from(theirs["jobs"]))[2].encode()
+        elif kind == "code":
+            line = json.dumps({"lcanalysis_code": ours["identity"]["code"]}).encode()
+        elif kind == "blank":
+            line = draw(st.sampled_from([b"", b"   ", b"\t"]))
+        else:
+            line = draw(st.binary(max_size=40)).replace(b"\n", b"")
+            kind = "blank" if not line.strip() else "junk"
+        lines.append(line)
+        meta.append((len(lines), kind if job is None else "job", job))
+    end = b"\n" if draw(st.booleans()) or not lines else b""
+    return b"\n".join(lines) + end, header, meta
+
+
+@budget(150)
+@given(data=st.data())
+def test_results_files_are_refused_naming_the_line_or_count_exactly_the_valid_jobs(results_material, data):
+    """The property: the reader (``ResultsFile.open``, which a resumed tournament uses, and
+    ``read_results``, which ``load_results`` uses) either refuses the file with our own error (a
+    ``TournamentError``; a job twice with different results names both lines), or counts exactly the
+    valid jobs of this tournament, each once, and reports every other non-blank line by number."""
+    from lcanalysis.tournaments.results import ResultsFile, read_results
+    from lcanalysis.tournaments.specs import TournamentError
+
+    content, header, meta = data.draw(results_file(results_material))
+    path = results_material["folder"] / "fuzzed.jsonl"
+    identity = results_material["ours"]["identity"]
+    expected: dict[str, Any] = {}
+    first: dict[str, int] = {}
+    conflict = None
+    for n, kind, job in meta:
+        if kind == "job" and conflict is None:
+            key, rows = job
+            if key not in expected:
+                expected[key], first[key] = rows, n
+            elif expected[key] != rows:
+                conflict = (first[key], n)
+    split = content.split(b"\n")
+    if split[-1] == b"":
+        split.pop()
+    header_cut_short = split[:1] and split[0].startswith(b'{"lcanalysis_tournament') and len(split) == 1
+    for read in ("open", "read_results"):
+        # what the reader must answer: an error holding these words, or exactly these jobs
+        refusal: str | None = None
+        jobs: dict[str, Any] | None = {}
+        if header == "ours":
+            refusal = None if conflict is None else (f"recorded twice with different results (lines {conflict[0]} "
+                                                     f"and {conflict[1]})")
+            jobs = expected
+        elif header == "theirs":
+            refusal = "seed (--seed): 1 in the file, 0 in this run" if read == "open" else None
+            jobs = None  # read with the file's own identity: not this tournament's jobs
+        elif read == "read_results" or not ((header == "none" and not any(x.strip() for x in split))
+                                            or (header == "torn" and header_cut_short)):
+            refusal = "has no header line"  # a file of no tournament (no header, no .cmd): nothing counts
+        path.write_bytes(content)
+        try:
+            if read == "open":
+                rf = ResultsFile(str(path), identity).open()
+                rf.close()
+                done, problems = rf.done, rf.problems
+            else:
+                _, done, problems = read_results(str(path))
+        except TournamentError as exc:
+            assert refusal is not None and refusal in str(exc), (read, header, str(exc))
+            continue
+        assert refusal is None, f"{read} should have refused the file ({refusal})"
+        if jobs is None:
+            continue
+        assert done == jobs
+        if header != "ours":
+            continue
+        for n, kind, job in meta:  # every line that does not count is reported by its number
+            if kind in ("torn", "shape", "field", "foreign", "junk") or (kind == "job" and n != first[job[0]]):
+                assert any(p.startswith(f"{path} line {n}: ") for p in problems), (n, kind, problems)
+
+
+# --- command-line options ----------------------------------------------------------------------------
+
+#: values that are wrong for most options, and the odd shapes an argument list can take
+BAD_VALUES = ["", " ", "-1", "0", "nan", "inf", "-inf", "1e400", "1e30", "abc", "2.5", "9" * 40, "--json", "=",
+              "\x00", "ß", "-", "--", "0x10", "1_000", "+3"]
+ENDGAME_VIEW = "LC1;c5;h8;nr;m0;v0;p0=B10.W2.W3.W6.G9.G10.Rw.R5;p1=?8;e0=Y3.Y4.Y6.Y7.Y10.W4.W7.W10.R3.R4.R8.R9.R10;" \
+               "e1=B5.B8.B9.Ww.Ww.Gw.G4.G6.G7.G8;x=Yw.Yw.Y5.Y2.Yw.Y8.B2.Bw.Bw.Ww.Gw.G3.Gw.R2.Rw.Rw;d=5"
+POSITION_ARGS = ["example:endgame", ENDGAME_VIEW, "example:midround", "-", "example:nope", "nonexistent.json", ".",
+                 "LC1;c5", "{", '{"to_move": 0}', ""]
+SMALL_POSITIONS = ["example:endgame", ENDGAME_VIEW, "-", "example:nope", "nonexistent.json", ".", "LC1;c5", "{"]
+NODES = ["1", "100", "20000", "0", "-5", "nan", "inf", "1e30", "lots", "1e3"]
+MEMORY = ["16", "0.01", "0", "-1", "nan", "inf", "1e9", "big"]
+INTS = ["0", "1", "3", "-1", "x", "9" * 30, "2.5"]
+
+#: per command: positionals (each a list of choices), flags, options with their values; the values
+#: that are valid are small, so that whatever the fuzz builds stays quick
+COMMANDS: dict[str, dict[str, Any]] = {
+    "show": {"pos": [POSITION_ARGS], "flags": ["--json", "--string"],
+             "opts": {"--svg": ["out.svg", ".", "/nonexistent/dir/x.svg", ""]}},
+    "deal": {"pos": [], "flags": ["--json", "--string", "--redraw"],
+             "opts": {"--seed": INTS, "--colors": ["5", "6", "7", "x"], "--starter": ["0", "1", "2", "x"]}},
+    "solve": {"pos": [SMALL_POSITIONS], "flags": ["--json"],
+              "opts": {"--max-stalls": ["0", "1", "31", "32", "-1", "x"], "--max-turns": ["1", "3", "0", "1001", "x"],
+                       "--leaf": ["as-is", "heuristic", "simple", "bogus", ""],
+                       "--time": ["0.05", "0", "-1", "nan", "inf", "1e9", "86401", "x"],
+                       "--samples": ["2", "30", "1", "0", "100001", "x"], "--seed": INTS,
+                       "--workers": ["0", "1", "2", "-1", "5000", "x"], "--max-nodes": NODES, "--max-memory": MEMORY}},
+    "wager": {"pos": [SMALL_POSITIONS], "flags": ["--json"],
+              "opts": {"--color": ["R", "G", "P", "X", "", "RG", "r"], "--colour": ["B", "Q"],
+                       "--draws": ["0", "3", "5", "6", "-1", "x", "9" * 30]}},
+    "advise": {"pos": [SMALL_POSITIONS + ["example:midround"]], "flags": ["--all", "--board", "--json"],
+               "opts": {"--time": ["0.01", "0.02", "0", "-1", "nan", "inf", "1e9", "3601", "x"], "--seed": INTS,
+                        "--top": INTS, "--max-nodes": NODES, "--max-memory": MEMORY}},
+    "bot": {"pos": [["random", "greedy", "nosuchagent", ""]], "flags": [], "opts": {"--seed": INTS},
+            "extra": ["time_ms=5", "time_ms=abc", "x=1", "noequals", "=", "width=nan"]},
+}
+#: commands fuzzed only with a bad argument among them (valid ones run for minutes or write data)
+REFUSED_ONLY: dict[str, dict[str, Any]] = {
+    "review": {"pos": [["nonexistent.rec", "-", "{}", "LCR1", ""]], "flags": ["--json", "--no-progress"],
+               "opts": {"--time": ["0", "-1", "nan", "inf", "1e9", "x"], "--workers": ["0", "-1", "x"],
+                        "--player": ["2", "-1", "x"], "--seed": ["-1", "x"]}},
+    "studies": {"pos": [["data", "wager-tables", "wager-claims", "wager-sim", "match-table", "nope"]], "flags": [],
+                "opts": {"--rounds": ["x", "2.5", ""], "--seed": ["x", ""], "--only": ["bogus"], "--colors": ["7"]}},
+    "tournament": {"pos": [["random", "greedy", "nosuchagent", "search:width=abc", "heuristic:A=x", "random"]],
+                   "flags": ["--no-duplicate", "--json", "--no-progress", "--wait", "--luck-adjusted"],
+                   "opts": {"--deals": ["1", "0", "-3", "x", "2000000"], "--workers": ["1", "-1", "0", "5000", "x"],
+                            "--turn-cap": ["0", "20001", "x"], "--colors": ["5", "7"], "--rounds": ["0", "101"],
+                            "--seed": ["-1", "x"], "--out": ["none", ".", "/nonexistent/dir/r.jsonl"],
+                            "--csv": [".", "/nonexistent/dir/r.csv"], "--first-deal": ["-1", "x"]}},
+}
+#: one argument each that makes these commands refuse before any work, put last so that it wins
+CERTAINLY_BAD = {"review": [["--time", "0"], ["--player", "2"], ["--workers", "0"], ["--bogus"]],
+                 "studies": [["--bogus"], ["--rounds", "x"]],
+                 "tournament": [["--deals", "0"], ["--workers", "-1"], ["--turn-cap", "0"], ["--colors", "7"],
+                                ["--rounds", "0"], ["--bogus"], ["--deals"]]}
+
+
+@st.composite
+def command_lines(draw: Any) -> list[str]:
+    """An argument list for a subcommand: its real options with good, bad, missing or repeated values,
+    unknown options, positionals left out or doubled, ``--opt=value`` forms, tokens shuffled."""
+    command = draw(st.sampled_from(sorted(COMMANDS) + sorted(REFUSED_ONLY) + ["warm-up", "", "nosuchcommand"]))
+    if command not in COMMANDS and command not in REFUSED_ONLY:
+        return draw(st.sampled_from([[command], [command, "--help"], ["--help"], [], ["-x"], ["warm-up", "--bogus"]]))
+    spec = COMMANDS.get(command) or REFUSED_ONLY[command]
+    args: list[list[str]] = [[draw(st.sampled_from(choices))] for choices in spec["pos"]]
+    for _ in range(draw(st.integers(0, 5))):
+        what = draw(st.sampled_from(["opt", "opt", "opt", "flag", "bad", "missing", "unknown", "extra", "pos", "drop"]))
+        options = sorted(spec["opts"])
+        if what in ("opt", "bad", "missing") and options:
+            name = draw(st.sampled_from(options))
+            value = draw(st.sampled_from(spec["opts"][name] if what == "opt" else BAD_VALUES))
+            if what == "missing":
+                args.append([name])
+            elif draw(st.booleans()):
+                args.append([f"{name}={value}"])
+            else:
+                args.append([name, value])
+        elif what == "flag" and spec["flags"]:
+            args.append([draw(st.sampled_from(spec["flags"]))])
+        elif what == "unknown":
+            args.append([draw(st.sampled_from(["--bogus", "-q", "--max", "--jsonx", "---json"]))])
+        elif what == "extra" and spec.get("extra"):
+            args.append([draw(st.sampled_from(spec["extra"]))])
+        elif what == "pos" and spec["pos"]:
+            args.append([draw(st.sampled_from(spec["pos"][0]))])
+        elif what == "drop" and args:
+            args.pop(draw(st.integers(0, len(args) - 1)))
+    if draw(st.booleans()):
+        args = draw(st.permutations(args))
+    if command in REFUSED_ONLY:
+        args.append(draw(st.sampled_from(CERTAINLY_BAD[command])))
+    if command in ("solve", "advise") and draw(st.booleans()):
+        args.append(["--max-nodes", draw(st.sampled_from(NODES))])  # often the last word on the budget
+    return [command] + [token for group in args for token in group]
+
+
+@budget(300)
+@given(argv=command_lines(), stdin=st.sampled_from(["", "LC1;c5", "{", "example:endgame", ENDGAME_VIEW, "\x00\n"]))
+def test_command_line_options_are_refused_with_an_error_or_run(argv, stdin, capsys, monkeypatch, tmp_path):
+    """The property, for every argument list of every subcommand: exit status 0 (it ran, or printed
+    its help) or 2 with ``error:`` on standard error, and never a traceback. In-process
+    (``lcanalysis.cli.main``); work stays small: tiny endgames, a node budget of 20,000 unless the
+    list names its own, advice for at most 0.02 s, and the commands that would run long only with an
+    argument that refuses them before any work."""
+    from lcanalysis.cli import common, main
+
+    monkeypatch.chdir(tmp_path)  # --svg, --out and --csv land here
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(common, "DEFAULT_MAX_NODES", 20_000)
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    capsys.readouterr()
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse: a usage error (2) or --help (0)
+        code = exc.code
+    out = capsys.readouterr()
+    assert code in (0, 2), f"exit status {code!r} for {argv}"
+    assert "Traceback" not in out.err, f"{argv}: {out.err}"
+    if code == 2:
+        assert "error:" in out.err, f"{argv}: exit status 2 with no error message: {out.err!r}"

@@ -298,6 +298,7 @@ GARBAGE = {
     "pairing out of range": lambda rec: json.dumps({**rec, "job": "5:" + rec["job"].split(":", 1)[1]}),
     "bad swap": lambda rec: json.dumps({**rec, "job": rec["job"][:-1] + "2"}),
     "key not the row's": lambda rec: json.dumps({**rec, "job": "0:2:" + rec["job"][-1]}),
+    "a 5000-digit number": lambda rec: json.dumps({**rec, "rows": [0]}).replace("[0]", "[" + "9" * 5000 + "]"),
 }
 
 

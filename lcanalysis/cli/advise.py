@@ -2,6 +2,9 @@
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
 lists every legal turn and draw; ``--json`` prints every turn with its loss (docs/spec).
+Bounded: the play-outs by ``--time`` (default 1 s, at most an hour), the endgame search with 3
+cards or fewer in the draw pile by ``--time`` (default up to 10 s) and ``--max-nodes`` (default
+a billion), both by ``--max-memory`` (default: the machine's memory).
 """
 
 from __future__ import annotations
@@ -9,7 +12,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import emit, load, nonneg, positive_float
+from lcanalysis.cli.common import (
+    MAX_SEED,
+    UsageError,
+    add_budget_options,
+    emit,
+    load,
+    memory_ceiling,
+    nonneg,
+    positive_float,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -20,24 +32,33 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
                         "10 s with 3 cards or fewer in the draw pile, where the endgame search deepens until "
                         "its answer converges")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="the seed of the sampled worlds")
     p.add_argument("--top", type=nonneg("--top"), default=6, help="how many placements to show (default 6)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
+    add_budget_options(p, "bound the exact endgame solver (2 cards or fewer in the draw pile)")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.advisor import advise, hint_view  # loaded on use: 'lcanalysis --help' stays fast
+    from lcanalysis.search import SearchBudgetExceeded
     from lcanalysis.show.hint import hint_json, hint_text
 
     source = load(args.position)
     view, _ = hint_view(source)
+
     def progress(line: str) -> None:  # the endgame search's stages, so a long answer is never silent
         print(f"  {line}", file=sys.stderr, flush=True)
 
-    analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True, progress=progress)
+    try:
+        with memory_ceiling(args.max_memory, "a shorter --time"):
+            analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
+                              max_nodes=args.max_nodes, progress=progress)
+    except SearchBudgetExceeded as exc:
+        raise UsageError(f"the node budget of the exact endgame solver ran out: {exc.nodes:,} nodes searched, and "
+                         f"--max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None
     if args.json:
         emit(hint_json(analysis, view))
     elif args.all:

@@ -27,8 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lcanalysis.agents.protocol import serve  # loaded on use: 'lcanalysis --help' stays fast
 
     args = list(sys.argv[1:] if argv is None else argv)
+    usage = "usage: lcanalysis bot AGENT [--seed N] [option=value ...]"
     if not args:
-        print("usage: lcanalysis bot AGENT [--seed N] [option=value ...]", file=sys.stderr)
+        print(f"{usage}\nerror: give the agent to serve, e.g. lcanalysis bot heuristic", file=sys.stderr)
         return 2
     name = args.pop(0)
     seed = 0
@@ -36,14 +37,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     while args:
         a = args.pop(0)
         if a == "--seed":
-            seed = int(args.pop(0))
+            value = args.pop(0) if args else ""
+            try:
+                seed = int(value)
+            except ValueError:
+                print(f"{usage}\nerror: --seed must be a whole number, got {value!r}", file=sys.stderr)
+                return 2
         elif "=" in a:
             k, v = a.split("=", 1)
             try:
                 options[k] = int(v)
             except ValueError:
-                options[k] = float(v)
+                try:
+                    options[k] = float(v)
+                except ValueError:
+                    print(f"{usage}\nerror: option {a!r}: the value must be a number, like time_ms=50",
+                          file=sys.stderr)
+                    return 2
         else:
-            print(f"unknown argument {a!r}", file=sys.stderr)
+            print(f"{usage}\nerror: unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50",
+                  file=sys.stderr)
             return 2
     return serve(name, sys.stdin, sys.stdout, seed=seed, **options)

@@ -1,4 +1,4 @@
-"""``lcanalysis solve POSITION [--max-stalls S] [--max-turns T --leaf as-is] [--time S] [--json]``.
+"""``lcanalysis solve POSITION [--max-stalls S] [--max-turns T --leaf as-is] [--time S] [--max-nodes N] [--json]``.
 
 Prints the object of docs/spec/interchange.md: ``{"value", "exact", "moves": [{"move", "value",
 "stderr"}], "nodes", "seconds"}`` with the moves best first, plus the labelled extras of
@@ -10,6 +10,12 @@ seconds and answers with the deepest exact level reached, plus, for a full posit
 ``W_me <= V <= W_opp`` around the unbounded value when the budget allows. A search that runs
 longer than a second says so on standard error every few seconds: the compiled search runs
 without the interpreter's lock, so a watcher thread can speak while it works.
+
+Every solve is bounded: ``--max-nodes N`` search nodes (default ``DEFAULT_MAX_NODES``, a
+billion, about 12 minutes here; when they run out: ``error: ...``, exit status 2, or with
+``--time`` the deepest level that finished) and ``--max-memory GB`` of address space (default:
+the machine's memory; tables that cannot fit are refused before they are made, an allocation
+that fails is ``error: ...``).
 """
 
 from __future__ import annotations
@@ -20,10 +26,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
-from lcanalysis.cli.common import emit, load, nonneg
+from lcanalysis.cli.common import UsageError, add_budget_options, emit, load, memory_ceiling, nonneg
 
 LEAF_HELP = "value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic (an estimate)"
 
@@ -55,6 +61,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of --samples")
     p.add_argument("--workers", type=nonneg("--workers"), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core)")
+    add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
@@ -71,7 +78,11 @@ def _heartbeat(what: Callable[[], str], every: float = 3.0, first: float = 1.0) 
             print(f"  ... {what()}, {time.perf_counter() - start:.0f} s so far", file=sys.stderr, flush=True)
             wait = every
 
-    thread = threading.Thread(target=watch, name="solve-progress", daemon=True)
+    def guarded() -> None:
+        with suppress(MemoryError):  # under the memory ceiling: the search reports it, the watcher falls silent
+            watch()
+
+    thread = threading.Thread(target=guarded, name="solve-progress", daemon=True)
     thread.start()
     try:
         yield
@@ -80,17 +91,19 @@ def _heartbeat(what: Callable[[], str], every: float = 3.0, first: float = 1.0) 
         thread.join()
 
 
+LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
+
+
 def run(args: argparse.Namespace) -> int:
     pos = load(args.position)
-    if args.time is not None:
-        answer = solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf)
-    else:
-        bound = (f"stall budget {args.max_stalls} each" if args.max_stalls is not None else "no stall budget") + (
-            f", horizon {args.max_turns} turns" if args.max_turns is not None else "")
-        hint = "" if args.max_stalls is None or args.max_stalls == 0 else "; --time S answers within S seconds"
-        with _heartbeat(lambda: f"solving ({bound}){hint}"):
-            answer = solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
-                                samples=args.samples, seed=args.seed, workers=args.workers)
+    from lcanalysis.search import SearchBudgetExceeded  # the engine is loaded before the memory ceiling is set
+
+    try:
+        with memory_ceiling(args.max_memory, LESS):
+            answer = _solve(pos, args)
+    except SearchBudgetExceeded as exc:
+        raise UsageError(f"the node budget ran out: {exc.nodes:,} nodes searched, and --max-nodes is "
+                         f"{args.max_nodes:,}; give a larger --max-nodes, or ask for less: {LESS}") from None
     if args.json:
         emit(answer)
     else:
@@ -98,8 +111,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
+    if args.time is not None:
+        return solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf, max_nodes=args.max_nodes)
+    bound = (f"stall budget {args.max_stalls} each" if args.max_stalls is not None else "no stall budget") + (
+        f", horizon {args.max_turns} turns" if args.max_turns is not None else "")
+    hint = "" if args.max_stalls is None or args.max_stalls == 0 else "; --time S answers within S seconds"
+    with _heartbeat(lambda: f"solving ({bound}, at most {args.max_nodes:,} nodes){hint}"):
+        return solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
+                          samples=args.samples, seed=args.seed, workers=args.workers, max_nodes=args.max_nodes)
+
+
 def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: int | None,
-                  leaf: str) -> dict[str, Any]:
+                  leaf: str, max_nodes: int | None = None) -> dict[str, Any]:
     from lcanalysis.search import solve_deepening
 
     state = {"now": "starting"}
@@ -109,7 +133,7 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
         print(f"  {line}", file=sys.stderr, flush=True)
 
     with _heartbeat(lambda: f"deepening ({state['now']})"):
-        analysis = solve_deepening(pos, seconds=seconds, on="stalls", max_turns=max_turns, leaf=leaf,
+        analysis = solve_deepening(pos, seconds=seconds, nodes=max_nodes, on="stalls", max_turns=max_turns, leaf=leaf,
                                    max_level=30 if max_stalls is None else max_stalls, progress=progress)
     return analysis.to_json()
 
@@ -128,8 +152,8 @@ def _print_moves(answer: dict[str, Any]) -> None:
 
 
 def solve_json(position: Any, max_stalls: int | None = None, max_turns: int | None = None, leaf: str | None = "as-is",
-               samples: int | None = None, seed: int = 0, workers: Any = None) -> dict[str, Any]:
+               samples: int | None = None, seed: int = 0, workers: Any = None, max_nodes: int = 0) -> dict[str, Any]:
     from lcanalysis.search import solve  # loaded on use: 'lcanalysis --help' stays fast
 
     return solve(position, max_stalls, max_turns, leaf or "as-is", samples=samples, seed=seed,
-                 workers=workers).to_json()
+                 workers=workers, max_nodes=max_nodes).to_json()

@@ -21,38 +21,41 @@ from __future__ import annotations
 
 from lcanalysis.game.notation import read_position
 from lcanalysis.search.belief import solve_belief
-from lcanalysis.search.common import SearchError
+from lcanalysis.search.common import SearchError, check_max_nodes
 from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 from lcanalysis.search.view_value import solve_view
 
 
 def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
-          tables=None, workers=None):
+          tables=None, workers=None, max_nodes=0):
     """Every legal turn's value: perfect-information value for a full position, view value for a view.
 
     ``target``: a ``Position``, a ``View``, or anything ``notation.read_position`` reads (JSON
     text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples``,
     ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``).
+    ``max_nodes`` (0 or None: none) caps the search nodes of the whole answer; when it runs out
+    the search stops and raises ``SearchBudgetExceeded`` (its ``nodes``: how many were searched).
     """
     from lcanalysis.game.view import View
     from lcanalysis.search.view_value import check_workers
     from lcanalysis.search.view_value import solve_view as _view
 
     pos = read_position(target)
+    max_nodes = check_max_nodes(max_nodes)
     if isinstance(pos, View) and pos.buried_count:
         return _solve_buried(pos, max_stalls, max_turns, leaf, samples=samples, max_splits=max_splits,
-                             tables=tables, workers=workers)
+                             tables=tables, workers=workers, max_nodes=max_nodes)
     if isinstance(pos, View):
         return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
-                     tables=tables, workers=workers)
+                     tables=tables, workers=workers, max_nodes=max_nodes)
     if samples is not None:
         raise SearchError("samples applies to a player's view; a full position is solved exactly")
     check_workers(workers)  # a full position is one search, on one thread
-    return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables)
+    return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables, max_nodes=max_nodes)
 
 
-def _solve_buried(view, max_stalls, max_turns, leaf, *, samples, max_splits, tables, workers):
+def _solve_buried(view, max_stalls, max_turns, leaf, *, samples, max_splits, tables, workers, max_nodes=0):
     """The view value with buried pile cards: the average, over every way to fill them (with its
     probability, ``View.fills``), of the view value of the filled view, turn by turn."""
     from lcanalysis.analysis import Analysis, MoveValue
@@ -67,7 +70,13 @@ def _solve_buried(view, max_stalls, max_turns, leaf, *, samples, max_splits, tab
     totals: dict[str, float] = {}
     nodes, seconds, bounds, kind = 0, 0.0, {}, ""
     for p, filled in fills:
-        a = solve_view(filled, max_stalls, max_turns, leaf, max_splits=max_splits, tables=tables, workers=workers)
+        if max_nodes and nodes >= max_nodes:
+            raise SearchBudgetExceeded(nodes)
+        try:  # the fills share the budget: each gets what the ones before left
+            a = solve_view(filled, max_stalls, max_turns, leaf, max_splits=max_splits, tables=tables, workers=workers,
+                           max_nodes=max_nodes - nodes if max_nodes else 0)
+        except SearchBudgetExceeded as exc:
+            raise SearchBudgetExceeded(nodes + exc.nodes) from None
         for m in a.moves:
             totals[m.move] = totals.get(m.move, 0.0) + p * m.value
         nodes, seconds, bounds, kind = nodes + a.nodes, seconds + a.seconds, a.bounds, a.kind
@@ -78,14 +87,15 @@ def _solve_buried(view, max_stalls, max_turns, leaf, *, samples, max_splits, tab
                     splits=len(fills))
 
 
-def endgame_analysis(view, seed=0, max_stalls=None):
+def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0):
     """The exact answer the advisor and the search agent hand over to near the end of a round: the
     view value (every split of the unseen cards enumerated), each player allowed ``max_stalls``
     more discard-pile draws (default: 1 with two cards or fewer in the draw pile, where it costs
-    well under a second, else 0: then only the turns that draw from the deck are listed)."""
+    well under a second, else 0: then only the turns that draw from the deck are listed).
+    ``max_nodes`` as in ``solve``."""
     if max_stalls is None:
         max_stalls = 1 if view.deck_count <= 2 else 0
-    return solve(view, max_stalls=max_stalls, seed=seed)
+    return solve(view, max_stalls=max_stalls, seed=seed, max_nodes=max_nodes)
 
 
 __all__ = [

@@ -20,7 +20,7 @@ from typing import Any
 
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import read_position
-from lcanalysis.search.common import SearchError, check_budget
+from lcanalysis.search.common import MAX_NODES, SearchError, check_budget
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 
 
@@ -36,7 +36,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
     ``progress``: called with a line of text as each level starts and ends (the command line
-    prints them on standard error).
+    prints them on standard error). The first level always runs to its end, within ``nodes``
+    if given: when even it does not finish, ``SearchBudgetExceeded`` is raised.
     """
     from lcanalysis.game.view import View
 
@@ -45,7 +46,7 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
         raise SearchError("give a budget: seconds, nodes, or both")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
         raise SearchError(f"seconds must be a positive number, got {seconds!r}")
-    nodes = check_budget("nodes", nodes, 1, 1 << 62)
+    nodes = check_budget("nodes", nodes, 1, MAX_NODES)
     max_level = check_budget("max_level", max_level, 0, 1000)
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
@@ -83,9 +84,15 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
             break
         if progress is not None:
             progress(f"{on}={level}: solving")
+        if best is not None and (nodes is not None or seconds is not None):
+            cap = max(budget, 1)
+        else:  # the first level: only a node budget stops it (it is the answer when nothing deeper finishes)
+            cap = nodes if nodes is not None else 0
         try:
-            a = run(level, max(budget, 1) if (nodes is not None or seconds is not None) and best is not None else 0)
+            a = run(level, cap)
         except SearchBudgetExceeded as exc:
+            if best is None:
+                raise  # not even the first level finished within the node budget: there is no answer
             used += exc.nodes
             notes.append(f"{on}={level}: stopped by the budget after {exc.nodes} nodes")
             if tables is not None:

@@ -86,6 +86,8 @@ from lcanalysis.search.common import (
     SearchError,
     bounds_dict,
     check_bounds,
+    check_fits,
+    check_max_nodes,
     check_state,
     move_texts,
 )
@@ -130,6 +132,7 @@ class Tables:
     """
 
     def __init__(self, bits: int = 18, solo_bits: int = 16):
+        check_fits(32 * ((1 << bits) + (1 << solo_bits)), "the search's transposition tables")
         # one 32-byte entry per slot (key, key, value, flag | best move << 8): one cache line, one page
         self.tt = np.zeros((1 << bits, 4), dtype=np.uint64)
         self.ttf = self.tt.view(np.float64)
@@ -1086,12 +1089,14 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     ``root_free`` lets the root turn draw from a discard pile without spending it (used by
     the bracket of ``deepen.bracket``). ``best_only``: when only the best turn matters, the
     others are searched against it (alpha-beta at the root too) and listed with an upper bound
-    on their value (``exact`` False, reason "at most"). Returns an ``Analysis``; with
-    ``max_nodes`` reached it raises ``SearchBudgetExceeded``.
+    on their value (``exact`` False, reason "at most"). Returns an ``Analysis``; ``max_nodes``
+    (0 or None: no budget; at most ``MAX_NODES``) caps the search: when it runs out the search
+    stops and raises ``SearchBudgetExceeded``.
     """
     pos = read_position(position)
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
+    max_nodes = check_max_nodes(max_nodes)
     if stalls is None:
         s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
         st = (-1 if s_ is None else s_, -1 if s_ is None else s_)

@@ -34,7 +34,7 @@ from lcanalysis.core.kernel import (
 from lcanalysis.game.cards import number_types, types_from_counts
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import sub_multisets
-from lcanalysis.search.common import SearchError, bounds_dict, check_bounds, move_text
+from lcanalysis.search.common import MAX_SAMPLES, SearchError, bounds_dict, check_bounds, check_max_nodes, move_text
 from lcanalysis.search.perfect import (
     HEURISTIC_REASON,
     LEAF_AS_IS,
@@ -49,6 +49,7 @@ from lcanalysis.search.perfect import (
 
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
+MAX_WORKERS = 1024  # threads for the splits (each has tables of its own)
 
 
 def count_splits(unseen: list[int], size: int, cap: int) -> int:
@@ -177,8 +178,9 @@ def check_workers(workers) -> int:
         return 1
     if workers == "auto" and isinstance(workers, str):
         workers = 0
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 0:
-        raise SearchError(f"workers must be a whole number >= 0 (0 or 'auto': one per core), got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or not 0 <= workers <= MAX_WORKERS:
+        raise SearchError(f"workers must be a whole number >= 0 and at most {MAX_WORKERS} (0 or 'auto': one per "
+                          f"core), got {workers!r}")
     return int(workers) or os.cpu_count() or 1
 
 
@@ -190,8 +192,9 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     ones and ``samples`` is None (exact: ``Analysis.exact`` True, ``splits`` the number of
     distinct splits); otherwise samples ``samples`` (default 400) physical splits uniformly
     with ``numpy.random.default_rng(seed)`` and reports each turn's mean with its standard
-    error (``exact`` False). Bounds as in ``solve_perfect``. ``max_nodes`` (0: none) caps
-    the nodes of the whole answer (``SearchBudgetExceeded`` when reached).
+    error (``exact`` False; ``samples`` at most ``MAX_SAMPLES``). Bounds as in ``solve_perfect``.
+    ``max_nodes`` (0 or None: none) caps the nodes of the whole answer (``SearchBudgetExceeded``
+    when reached).
 
     ``workers`` (None or 1: one thread; 0 or "auto": one per core) splits the list of splits
     into that many contiguous chunks solved on threads, each with tables of its own (``tables``
@@ -209,8 +212,10 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         raise SearchError("solve_view needs a player's view")
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     n_workers = check_workers(workers)
-    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 2):
-        raise SearchError(f"samples must be a whole number of at least 2, got {samples!r}")
+    max_nodes = check_max_nodes(max_nodes)
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or not 2 <= samples <= MAX_SAMPLES):
+        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
     if v.viewer != v.to_move:
         raise SearchError(
             f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "

@@ -498,7 +498,7 @@ class ResultsFile:
         first = lines[0]
         try:
             head = json.loads(first)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or a number over 4,300 digits
             head = None
         if isinstance(head, dict) and HEADER_KEY in head:
             self._check_header(head)
@@ -543,7 +543,7 @@ class ResultsFile:
                 continue
             try:
                 rec = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            except (ValueError, RecursionError):  # not JSON, not UTF-8, or a number over 4,300 digits
                 m = _JOB_PREFIX.match(raw)
                 torn = i == last and self._needs_newline
                 bad.append((n, m.group(1).decode() if m else None,
@@ -626,7 +626,7 @@ def read_identity(path: str) -> dict[str, Any]:
         first = fh.readline()
     try:
         head = json.loads(first)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or a number over 4,300 digits
         head = None
     if isinstance(head, dict) and HEADER_KEY in head:
         if head.get(HEADER_KEY) != FORMAT or not isinstance(head.get("identity"), dict):

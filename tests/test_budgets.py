@@ -1,0 +1,161 @@
+"""Every request for work has a bound: ``solve`` and ``advise`` (and the library's ``solve``,
+``solve_perfect``, ``solve_view`` and ``advise``) stop at a node budget, run under a memory
+ceiling, and refuse absurd budgets naming the option. A run out of budget or memory is a clean
+``error: ...`` with exit status 2; runs that change the process's memory limit run in a
+subprocess of their own."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from helpers import played_down
+
+from lcanalysis.cli import main
+from lcanalysis.cli.common import DEFAULT_MAX_NODES, MAX_NODES
+from lcanalysis.game.notation import read_position
+from lcanalysis.search import SearchBudgetExceeded, SearchError, solve, solve_deepening, solve_perfect, solve_view
+from lcanalysis.search import common as search_common
+
+ENDGAME = "example:endgame"  # a full position, 5 cards left: 1,040 nodes at stall budget 0
+
+
+def _cli(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _sub(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "lcanalysis", *args], capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def _endgame_view() -> str:
+    return read_position(ENDGAME).view().to_string()
+
+
+def _two_cards_left() -> str:
+    """A full position with 2 cards in the draw pile: the advisor hands it to the exact solver."""
+    return played_down(15, 2).to_string()
+
+
+# --- the node budget ------------------------------------------------------------------------
+
+
+def test_solve_stops_at_its_node_budget_with_a_clean_error(capsys):
+    code, out, err = _cli(capsys, "solve", ENDGAME, "--max-stalls", "0", "--max-nodes", "100", "--json")
+    assert code == 2 and out == ""
+    assert err.startswith("error: the node budget ran out") and "--max-nodes is 100" in err
+    assert "give a larger --max-nodes" in err and "Traceback" not in err
+    code, out, _ = _cli(capsys, "solve", ENDGAME, "--max-stalls", "0", "--max-nodes", "100000", "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["exact"] and answer["nodes"] <= 100_000
+
+
+def test_a_view_solve_and_its_threads_keep_the_node_budget(capsys):
+    for workers in ("1", "2"):
+        code, _, err = _cli(capsys, "solve", _endgame_view(), "--max-stalls", "0", "--max-nodes", "500",
+                            "--workers", workers)
+        assert code == 2 and "the node budget ran out" in err and "--max-nodes is 500" in err
+
+
+def test_solve_with_a_time_budget_answers_with_the_deepest_level_within_the_node_budget(capsys):
+    code, out, err = _cli(capsys, "solve", ENDGAME, "--time", "600", "--max-nodes", "2000", "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["bounds"]["max_stalls"] == 0  # stalls=0 takes 1,040 nodes, stalls=1 many more
+    assert any("stalls=1: stopped by the budget" in note for note in answer["notes"])
+    code, _, err = _cli(capsys, "solve", ENDGAME, "--time", "600", "--max-nodes", "10")
+    assert code == 2 and "the node budget ran out" in err  # not even the first level: no answer
+
+
+def test_advise_bounds_the_exact_endgame_solver_by_nodes(capsys):
+    pos = _two_cards_left()
+    code, _, err = _cli(capsys, "advise", pos, "--max-nodes", "5")
+    assert code == 2 and "endgame solver ran out" in err and "--max-nodes is 5" in err
+    code, out, _ = _cli(capsys, "advise", pos, "--json")
+    assert code == 0 and json.loads(out)["exact"]
+
+
+def test_the_library_solvers_stop_at_max_nodes_and_refuse_a_bad_one():
+    pos = played_down(5, 3)
+    for call in (lambda n: solve(pos, max_stalls=2, max_nodes=n), lambda n: solve_perfect(pos, 2, max_nodes=n),
+                 lambda n: solve_view(pos.view(), 1, max_nodes=n), lambda n: solve(pos.view(), 1, max_nodes=n)):
+        with pytest.raises(SearchBudgetExceeded) as exc:
+            call(50)
+        assert exc.value.nodes > 50
+        for bad in (-1, 1.5, "100", True, MAX_NODES + 1):
+            with pytest.raises(SearchError, match="max_nodes must be"):
+                call(bad)
+    assert solve(pos, max_stalls=0, max_nodes=10**6).exact
+    with pytest.raises(SearchBudgetExceeded):  # the first level of deepening is bounded too
+        solve_deepening(pos, nodes=5)
+
+
+def test_the_default_node_budget_is_stated_in_the_help(capsys):
+    for command in ("solve", "advise"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert f"default {DEFAULT_MAX_NODES:,}" in text and "--max-memory GB" in text
+    assert MAX_NODES == search_common.MAX_NODES  # the command line's largest budget is the search's
+
+
+@pytest.mark.parametrize("command", ["solve", "advise"])
+@pytest.mark.parametrize(("option", "value"), [
+    ("--max-nodes", "0"), ("--max-nodes", "-5"), ("--max-nodes", "nan"), ("--max-nodes", "inf"),
+    ("--max-nodes", "1e30"), ("--max-nodes", "2.5"), ("--max-nodes", "lots"),
+    ("--max-memory", "0"), ("--max-memory", "-1"), ("--max-memory", "nan"), ("--max-memory", "inf"),
+    ("--max-memory", "1e9"), ("--max-memory", "big"),
+])
+def test_absurd_budgets_are_refused_naming_the_option(capsys, command, option, value):
+    with pytest.raises(SystemExit) as exc:
+        main([command, ENDGAME, f"{option}={value}"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"error: argument {option}: {option} must be" in err and value in err
+
+
+# --- the memory ceiling (subprocesses: the limit is the process's) -----------------------------------
+
+
+def test_a_memory_ceiling_below_what_the_command_uses_is_refused_up_front():
+    proc = _sub("solve", ENDGAME, "--max-stalls", "0", "--max-memory", "0.05")
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "error: --max-memory 0.05 GB is less than this command needs" in proc.stderr
+    assert re.search(r"give --max-memory [0-9.]+ or more", proc.stderr)
+
+
+def test_an_allocation_over_the_memory_ceiling_is_a_clean_error():
+    """100,000 sampled splits hold 100,000 rows of values (about 680 MB): over a ceiling just above
+    what the command needs to start, the allocation fails and the command says so."""
+    least = float(re.search(r"give --max-memory ([0-9.]+) or more",
+                            _sub("solve", ENDGAME, "--max-memory", "0.05").stderr).group(1))
+    ceiling = f"{least + 0.1:.2f}"
+    proc = _sub("solve", _endgame_view(), "--max-stalls", "0", "--samples", "100000", "--max-memory", ceiling)
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert f"error: out of memory: the command reached its memory ceiling of {float(ceiling):.3g} GB" in proc.stderr
+    assert "give a larger --max-memory" in proc.stderr
+    proc = _sub("solve", _endgame_view(), "--max-stalls", "0", "--samples", "200", "--max-memory", ceiling)
+    assert proc.returncode == 0, proc.stderr  # the same ceiling holds a smaller request
+
+
+def test_search_tables_that_cannot_fit_under_the_limit_are_refused_before_they_are_made():
+    script = (
+        "import resource\n"
+        "from lcanalysis.search import SearchError, Tables\n"
+        "from lcanalysis.search.common import address_space\n"
+        "_, used = address_space()\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (used + (300 << 20), resource.RLIM_INFINITY))\n"
+        "Tables(bits=20)  # 32 MB: fits\n"
+        "try:\n"
+        "    Tables(bits=26)  # 2 GB\n"
+        "except SearchError as exc:\n"
+        "    print(exc)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "the search's transposition tables need 2,050 MB" in proc.stdout
+    assert "raise the ceiling" in proc.stdout and "--max-memory" in proc.stdout
