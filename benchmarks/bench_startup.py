@@ -9,12 +9,17 @@ so the numbers are those of a warm install.
 
 Targets (issue 12, on an idle core): ``import lcanalysis``, ``lcanalysis --help`` and
 ``lcanalysis show example:midround`` under 0.5 s; ``advise --time S`` within S plus start-up
-and 20%.
+and 20%; a 1-3 card ``solve`` answered within 0.5 s.
+
+The last rows measure ``lcanalysis shell``, which loads the engine once and answers line after
+line: its start-up (one ``solve`` line) and the time of each further ``solve`` line, from the
+wall time of ``--lines`` lines less that of one line, divided by the lines added.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import statistics
 import subprocess
 import sys
@@ -25,11 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
-def wall(cmd: list[str], repeat: int) -> float:
+def wall(cmd: list[str], repeat: int, stdin: str | None = None) -> float:
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run(cmd, cwd=ROOT, input=stdin, text=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=True)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
@@ -37,6 +43,7 @@ def wall(cmd: list[str], repeat: int) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="runs of each command (the median is shown)")
+    ap.add_argument("--lines", type=int, default=21, help="solve lines fed to one shell for the per-command time")
     args = ap.parse_args()
     lc = str(BIN / "lcanalysis")
     subprocess.run([lc, "warm-up"], check=True, stdout=subprocess.DEVNULL)
@@ -53,9 +60,21 @@ def main() -> int:
         ("lcanalysis solve <2 cards left> --max-stalls 1", [lc, "solve", endgame, "--max-stalls", "1"]),
         ("lcanalysis advise example:midround --time 1", [lc, "advise", "example:midround", "--time", "1"]),
     ]
+    one_shot = 0.0
     for name, cmd in cases:
         t = wall(cmd, args.repeat)
         print(f"{name:<58} {t:>9.3f} {t / base:>9.1f}x", flush=True)
+        if cmd[1] == "solve":
+            one_shot = t
+    line = shlex.join(["solve", endgame, "--max-stalls", "1"]) + "\n"
+    one = wall([lc, "shell"], args.repeat, stdin=line)
+    many = wall([lc, "shell"], args.repeat, stdin=line * args.lines)
+    each = (many - one) / (args.lines - 1)
+    print(f"{'lcanalysis shell, one solve line (start-up)':<58} {one:>9.3f} {one / base:>9.1f}x")
+    print(f"{f'lcanalysis shell, {args.lines} solve lines':<58} {many:>9.3f} {many / base:>9.1f}x")
+    print(f"{'  each further solve line in the shell':<58} {each:>9.3f} {each / base:>9.1f}x")
+    if each > 0:
+        print(f"a solve line in the shell answers {one_shot / each:.0f}x faster than the one-shot solve")
     return 0
 
 

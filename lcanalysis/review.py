@@ -571,7 +571,8 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     or None for both; a one-player record reviews its recording player), the luck of every deck
     draw the record shows. ``time_budget``: seconds a decision (rollout counts, module docstring).
     ``executor``: None for a process pool of ``workers`` (default: every core), ``"serial"``, or
-    any ``concurrent.futures.Executor``."""
+    any ``concurrent.futures.Executor`` (a dask cluster's ``client.get_executor()`` too; a seeded
+    review is the same on every executor)."""
     rec = read_record(record)
     if player is not None and player not in (0, 1):
         raise ReviewError(f"player must be 0, 1 or None, got {player!r}")

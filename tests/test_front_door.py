@@ -55,6 +55,7 @@ def test_show_and_help_run_the_kernel_as_plain_python():
 def test_a_first_compile_says_so_once(tmp_path, monkeypatch, capsys):
     marker = tmp_path / "engine-test.ok"
     monkeypatch.setattr(warmup, "_marker", lambda: marker)
+    monkeypatch.setattr(warmup, "PACKAGE", tmp_path)  # a first compile clears the package's cache: not ours
     ran = []
     monkeypatch.setattr(warmup, "STEPS", [("part one", lambda: ran.append(1)), ("part two", lambda: ran.append(2))])
     assert warmup.engine_ready() >= 0 and ran == [1, 2]
@@ -64,9 +65,46 @@ def test_a_first_compile_says_so_once(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
+def _plant(paths):
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"compiled for other sources")
+
+
+def test_without_the_marker_numbas_stale_cache_is_deleted_before_compiling(tmp_path, monkeypatch):
+    """numba checks a cached function against its own file only: after an upgrade, a function whose
+    callee in another file changed would load stale code. With no marker for the current sources,
+    the package's .nbi and .nbc files go before anything compiles; with the marker, they stay."""
+    pkg = tmp_path / "lcanalysis"
+    stale = [pkg / "__pycache__" / "features.turns_left-20.py312.nbi",
+             pkg / "__pycache__" / "features.turns_left-20.py312.1.nbc",
+             pkg / "search" / "__pycache__" / "perfect._search-300.py312.nbi"]
+    kept = [pkg / "__pycache__" / "features.cpython-312.pyc",  # Python's own cache
+            pkg / "notes.nbi",  # not in a __pycache__
+            tmp_path / "elsewhere" / "__pycache__" / "other.f-1.py312.nbc"]  # not in the package
+    _plant(stale + kept)
+    marker = tmp_path / "engine-test.ok"
+    monkeypatch.setattr(warmup, "PACKAGE", pkg)
+    monkeypatch.setattr(warmup, "_marker", lambda: marker)
+    seen = []
+    monkeypatch.setattr(warmup, "STEPS", [("compile", lambda: seen.append([p.exists() for p in stale]))])
+    assert sorted(warmup.stale_cache_files()) == sorted(stale)
+    warmup.engine_ready(quiet=True)
+    assert seen == [[False, False, False]]  # gone before the compile ran
+    assert marker.exists() and all(p.exists() for p in kept)
+    _plant(stale)  # what the compile wrote, for the current sources
+    assert warmup.engine_ready(quiet=True) == 0.0
+    assert all(p.exists() for p in stale + kept) and len(seen) == 1
+
+
 def test_the_compile_marker_follows_the_compiled_sources():
     key = warmup._key()
     assert key == warmup._key() and len(key) == 16
+    compiled = {p.relative_to(warmup.PACKAGE).as_posix() for p in warmup.PACKAGE.rglob("*.py")
+                if warmup._COMPILED.search(p.read_bytes())}
+    assert {"core/kernel.py", "core/features.py", "search/perfect.py", "tournaments/luck.py"} <= compiled
+    # the warm-up names the decorator without compiling anything: editing it recompiles nothing
+    assert "cli/warmup.py" not in compiled and "cli/main.py" not in compiled
 
 
 def test_solve_within_a_time_budget_reports_each_level(capsys):

@@ -152,6 +152,18 @@ def test_the_turn_limited_value_is_the_best_placement_of_the_cards_in_hand():
     assert checked == 32
 
 
+def test_the_turns_left_are_the_shared_count_with_the_old_formula():
+    """The luck's value counts turns with ``core.features.turns_left`` (it had a copy of its own):
+    the same count as the copy had, ``ceil(d/2)`` for the player to move and ``floor(d/2)`` for
+    the other, at every size of the pile."""
+    from lcanalysis.core import features as F
+
+    assert L.turns_left is F.turns_left
+    for deck in range(61):
+        assert L.turns_left(deck, True) == (deck + 1) // 2 == math.ceil(deck / 2)
+        assert L.turns_left(deck, False) == deck // 2
+
+
 def test_future_draws_add_value_only_where_unseen_cards_can_still_be_placed():
     for pos, _ in _positions(8):
         p = pos.to_move

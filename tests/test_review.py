@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -203,6 +203,25 @@ def test_any_executor_gives_the_same_review(blunder_review):
     a = [{k: v for k, v in d.items() if k not in strip} for d in serial.to_json()["decisions"]]
     b = [{k: v for k, v in d.items() if k not in strip} for d in threaded.to_json()["decisions"]]
     assert a == b
+
+
+def test_a_dask_executor_gives_the_same_review(blunder_review):
+    """Issue 14: decisions run on any ``concurrent.futures`` executor, dask's included. A seeded
+    review on an in-process dask cluster (``client.get_executor()``) is the serial review exactly:
+    same turns, same best turns, same losses and errors, same luck (only the seconds differ)."""
+    distributed = pytest.importorskip("distributed")
+    rec, serial = blunder_review
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client:
+        executor = client.get_executor()
+        assert isinstance(executor, Executor)
+        rv = review(rec, time_budget=T, executor=executor, progress=False)
+    assert rv.workers == type(executor).__name__  # the review ran there, not on its own pool
+    strip = ("seconds",)
+    a = [{k: v for k, v in d.items() if k not in strip} for d in serial.to_json()["decisions"]]
+    b = [{k: v for k, v in d.items() if k not in strip} for d in rv.to_json()["decisions"]]
+    assert len(b) == len(rec.turns) and a == b
+    assert [p.luck_adjusted for p in rv.players] == [p.luck_adjusted for p in serial.players]
 
 
 def test_the_html_report_is_self_contained(blunder_review):

@@ -17,13 +17,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from lcanalysis.cli import advise, bot, review, solve, studies, wager, warmup
+from lcanalysis.cli import advise, bot, review, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import UsageError, emit, load, nonneg
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
 #: commands that run the compiled engine: compiled first, with a notice, if this version never was
-ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies", "review")
+ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies", "review", "shell")
 
 
 # --- subcommands ----------------------------------------------------------------------
@@ -87,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for command in (solve, wager, advise, review, bot, studies, warmup):
         command.add_parser(sub, pos_help)
+    shell.add_parser(sub, run_command)
     # listed for the help text only: main() hands "tournament ..." to cli.tournament's own parser
     sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')", add_help=False)
     return parser
@@ -100,8 +101,12 @@ def _prepare_engine(command: str, argv: Sequence[str]) -> None:
         warmup.engine_ready()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+def run_command(argv: Sequence[str]) -> int:
+    """One command, in this process: its exit status, bad input printed as ``error: ...`` (status
+    2). argparse's own exits (a bad option, ``--help``) leave as ``SystemExit``; a broken output
+    pipe and Ctrl-C leave as ``BrokenPipeError`` and ``KeyboardInterrupt``. ``main`` and the
+    shell's every line run through here."""
+    argv = list(argv)
     try:
         if argv[:1] == ["tournament"]:
             # the tournament has a parser of its own; argparse would keep its leading options
@@ -116,12 +121,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError) as exc:  # PositionError, RulesError, SearchError... are ValueErrors
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # output piped into `head` and the like: not an error
-        sys.stderr.close()
-        return 0
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return run_command(sys.argv[1:] if argv is None else argv)
+    except BrokenPipeError:  # output piped into `head` and the like: not an error
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         return 130
 

@@ -6,6 +6,13 @@ The engine is compiled by numba on first use and cached on disk. A cold compile 
 it says so on standard error and compiles every part with a progress bar; afterwards it costs
 one file check. A marker file, keyed by the source files, numba and Python, records that the
 compile happened.
+
+When the marker of the current sources is missing (a new version, an edited source), the
+package's numba cache files (``lcanalysis/**/__pycache__/*.nbi`` and ``*.nbc``) are deleted
+before compiling: numba checks a cached function against its own file only, so a function whose
+callee in another file changed (one inlined into it above all) would otherwise load stale
+machine code from its cache. Deleting is safe while another process reads the cache: numba
+then compiles what it cannot load.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +29,9 @@ from pathlib import Path
 import lcanalysis
 
 PACKAGE = Path(lcanalysis.__file__).parent
+#: a source file with compiled code: a function decorated with numba's njit (this file, which
+#: only names the decorator, is not one)
+_COMPILED = re.compile(rb"^[ \t]*@(numba\.)?njit\b", re.MULTILINE)
 
 
 def _key() -> str:
@@ -30,7 +41,7 @@ def _key() -> str:
     h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     for path in sorted(PACKAGE.rglob("*.py")):
         text = path.read_bytes()
-        if b"@njit" in text:  # only compiled code matters, as for numba's own cache
+        if _COMPILED.search(text):  # only compiled code matters, as for numba's own cache
             h.update(str(path.relative_to(PACKAGE)).encode() + hashlib.sha256(text).digest())
     return h.hexdigest()[:16]
 
@@ -90,6 +101,25 @@ STEPS: list[tuple[str, Callable[[], None]]] = [
 ]
 
 
+def stale_cache_files(package: Path | None = None) -> list[Path]:
+    """numba's cache files of the package (``**/__pycache__/*.nbi`` and ``*.nbc``)."""
+    root = PACKAGE if package is None else package
+    return sorted(p for pattern in ("*.nbi", "*.nbc") for p in root.rglob(f"__pycache__/{pattern}"))
+
+
+def remove_stale_cache(package: Path | None = None) -> int:
+    """Delete numba's cache files of the package; returns how many were deleted (a file that
+    cannot be deleted, in a read-only install, is left to numba's own checks)."""
+    removed = 0
+    for path in stale_cache_files(package):
+        try:
+            path.unlink()
+            removed += 1
+        except OSError:  # gone already (another process cleaned it) or read-only
+            pass
+    return removed
+
+
 def is_compiled() -> bool:
     return _marker().exists()
 
@@ -101,6 +131,8 @@ def engine_ready(quiet: bool = False) -> float:
     if marker.exists():
         return 0.0
     from tqdm.auto import tqdm
+
+    remove_stale_cache()  # compiled for other sources: numba would not always notice
 
     if not quiet:
         print("compiling the engine, once for this version (about a minute on 2 cores); "
@@ -123,7 +155,8 @@ def engine_ready(quiet: bool = False) -> float:
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("warm-up", help="compile the engine ahead (once per version; about a minute)",
                        description=__doc__.splitlines()[0])
-    p.add_argument("--force", action="store_true", help="compile again even if this version was compiled")
+    p.add_argument("--force", action="store_true",
+                   help="compile everything again (numba's cache files deleted first), even if this version was")
     p.set_defaults(func=run)
 
 

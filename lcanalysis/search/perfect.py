@@ -162,6 +162,14 @@ def shared_tables(bits: int, solo_bits: int) -> Tables:
     return _SHARED[key]
 
 
+def clear_shared_tables() -> None:
+    """Forget what the shared tables hold: the next solve does (and counts) the work a fresh
+    process would. The values never depend on it; ``lcanalysis shell`` calls it between commands
+    so that each answer, node count included, is the one-shot command's."""
+    for tables in _SHARED.values():
+        tables.clear()
+
+
 # --- small helpers ----------------------------------------------------------------------
 
 

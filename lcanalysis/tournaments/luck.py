@@ -25,13 +25,14 @@ card drawn (both the pile and the drawer's hand are hidden from them), so it is 
 **The value** ``V`` (``value="turns"``, the default): the drawer's score on the table plus the
 best they can still add in the turns they have left (``turns_value``). With ``d`` cards in the
 pile a player has ``T`` turns left (``ceil(d/2)`` when to move, ``floor(d/2)`` otherwise, no
-stalls), and each turn places at most one card, so at most ``T`` of the cards in hand reach an
-expedition: for each colour the best final score with ``j`` more cards from hand (the highest
-numbers above the expedition's top, wagers first while it holds no number; an unopened colour
-may stay unopened at 0; the 20-point bonus at 8 cards), with the expected face value of the
-unseen cards above the top that the player's remaining draws bring (each unseen card is drawn
-with chance ``(T - 1) / unseen``), counted at ``FUTURE_SHARE`` of its value; the colours share
-the ``T`` placements (an exact allocation by dynamic programming).
+stalls: ``core.features.turns_left``, shared with the policies and the searchers), and each
+turn places at most one card, so at most ``T`` of the cards in hand reach an expedition: for
+each colour the best final score with ``j`` more cards from hand (the highest numbers above the
+expedition's top, wagers first while it holds no number; an unopened colour may stay unopened
+at 0; the 20-point bonus at 8 cards), with the expected face value of the unseen cards above
+the top that the player's remaining draws bring (each unseen card is drawn with chance
+``(T - 1) / unseen``), counted at ``FUTURE_SHARE`` of its value; the colours share the ``T``
+placements (an exact allocation by dynamic programming).
 
 ``value="evaluator"`` uses the compiled hand evaluator instead (``lcanalysis.evaluator.evaluate_state``,
 the canonical expedition means, every card in hand counted as if it could still be placed).
@@ -59,6 +60,7 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.core import kernel as K
+from lcanalysis.core.features import turns_left
 from lcanalysis.evaluator import evaluate_state
 
 __all__ = ["FUTURE_SHARE", "VALUES", "deck_draw_luck", "draw_outcomes", "draw_values", "drawer_value", "turns_value"]
@@ -72,12 +74,6 @@ FUTURE_SHARE = 0.5
 VALUES = {"turns": 0, "evaluator": 1}
 
 _NEG = -1e18
-
-
-@njit(cache=True)
-def turns_left(deck, to_move):
-    """The turns a player has left with ``deck`` cards in the pile, nobody stalling."""
-    return (deck + 1) // 2 if to_move else deck // 2
 
 
 @njit(cache=True)

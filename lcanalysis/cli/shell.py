@@ -1,0 +1,189 @@
+"""``lcanalysis shell``: one process answers command after command, the engine loaded once.
+
+A one-shot command pays the start-up of Python and numba every time (about a second on a
+2-core machine), where an endgame search itself often takes milliseconds. The shell, like GNU
+Backgammon's prompt, loads the engine once and then answers each line at once. A line is a
+command of ``lcanalysis`` without the program name (``solve POSITION --max-stalls 1``,
+``advise POSITION --time 1``, ``show ...``, ``wager ...``, ``deal ...``, ``review ...``): its
+answer is exactly what the one-shot command prints, on the same streams. Bad input prints the
+same ``error: ...`` (a bad option: argparse's usage line and error) and the session goes on;
+Ctrl-C stops the command that is running, not the shell. Each command starts with the exact
+solver's shared tables cleared, so it does the work a fresh process would (its node count is
+the one-shot's too); what stays loaded is the compiled code.
+
+Standard input is read line by line, so the shell can be scripted (``echo 'solve POS' |
+lcanalysis shell``, or a program writing lines and reading the answers); the prompt
+``lcanalysis> `` appears only when standard input is a terminal (with line editing and history
+where Python has readline). At a terminal every compiled part is loaded while the first line is
+typed; scripted, each part loads when a command first needs it, and stays loaded. ``help``
+lists the commands, ``help COMMAND`` shows a command's options, ``quit`` (or ``exit``, or the
+end of input) ends the session. Blank lines and lines starting with ``#`` are skipped; a
+leading ``lcanalysis`` is dropped. The exit status is 0 when every command succeeded, else the
+status of the last command that failed.
+
+Not in the shell: ``bot`` and ``shell`` (they read standard input, which is the shell's),
+``warm-up`` (run it before: it would recompile under a running engine) and ``-`` for a position
+on standard input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import shlex
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+PROMPT = "lcanalysis> "
+QUIT = ("quit", "exit")
+#: commands refused in the shell, and why
+NOT_HERE = {
+    "bot": "it reads standard input, which is the shell's own",
+    "shell": "this is the shell already",
+    "warm-up": "run 'lcanalysis warm-up' before starting the shell",
+}
+STDIN_ERROR = ("'-' (standard input) is the shell's own input here: give the position as a file, "
+               "a one-line 'LC1;...' string or example:NAME")
+
+RunCommand = Callable[[Sequence[str]], int]
+
+
+def add_parser(sub: argparse._SubParsersAction, run_command: RunCommand) -> None:
+    """``run_command``: ``cli.main.run_command``, which answers one line as the one-shot command."""
+    p = sub.add_parser("shell", help="answer command after command in one process, the engine loaded once "
+                                     "(reads standard input line by line: scriptable)",
+                       description=__doc__.splitlines()[0])
+    p.set_defaults(func=functools.partial(run, run_command=run_command, commands=sub))
+
+
+def run(args: argparse.Namespace, run_command: RunCommand, commands: argparse._SubParsersAction) -> int:
+    import numba  # noqa: F401  (loaded: 'show' and 'deal' here run the compiled kernel, not plain Python)
+
+    interactive = sys.stdin.isatty()
+    loader = None
+    if interactive:  # the engine loads while the first line is typed
+        loader = threading.Thread(target=_load_engine, name="load-engine", daemon=True)
+        loader.start()
+        print("lcanalysis shell: the commands of the command line, without 'lcanalysis'; "
+              "'help' lists them, 'quit' ends", flush=True)
+    return session(_lines(interactive), _fresh(run_command, loader), _command_list(commands))
+
+
+def _load_engine() -> None:
+    """Every compiled part loaded into this process (compiled already: main made sure)."""
+    from lcanalysis.cli import warmup
+
+    try:
+        for _name, step in warmup.STEPS:
+            step()
+    except Exception:  # the command that needs the broken part will say what it is
+        pass
+
+
+def _fresh(run_command: RunCommand, loader: threading.Thread | None = None) -> RunCommand:
+    from lcanalysis.search.perfect import clear_shared_tables
+
+    def run_fresh(words: Sequence[str]) -> int:
+        if loader is not None:
+            loader.join()  # commands never run beside the loading
+        clear_shared_tables()  # each answer as a fresh process gives it, the solver's node counts included
+        return run_command(words)
+
+    return run_fresh
+
+
+def _command_list(commands: argparse._SubParsersAction) -> list[tuple[str, str]]:
+    rows = [(a.dest, a.help or "") for a in getattr(commands, "_choices_actions", [])]
+    return [(name, text) for name, text in rows if name not in NOT_HERE]
+
+
+def _lines(interactive: bool) -> Iterator[str]:
+    if not interactive:
+        while line := sys.stdin.readline():
+            yield line
+        return
+    with contextlib.suppress(ImportError):  # Python built without readline: no line editing
+        import readline  # noqa: F401  (line editing and history for input())
+    while True:
+        try:
+            yield input(PROMPT)
+        except EOFError:  # Ctrl-D
+            print()
+            return
+        except KeyboardInterrupt:  # Ctrl-C at the prompt: a fresh line, as in Python's own prompt
+            print()
+
+
+def session(lines: Iterable[str], run_command: RunCommand, commands: Sequence[tuple[str, str]] = ()) -> int:
+    """Answer every line until ``quit`` or the end; returns 0 if every command succeeded, else
+    the status of the last one that failed."""
+    status = 0
+    for line in lines:
+        code = answer(line, run_command, commands)
+        if code is None:
+            break
+        if code:
+            status = code
+    return status
+
+
+def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str]] = ()) -> int | None:
+    """One line: its exit status (0 for a blank line), or None for ``quit``."""
+    try:
+        words = shlex.split(line)
+    except ValueError as exc:  # an unclosed quotation mark
+        print(f"error: cannot read the line: {exc}", file=sys.stderr, flush=True)
+        return 2
+    if words[:1] == ["lcanalysis"]:
+        words = words[1:]
+    if not words or words[0].startswith("#"):
+        return 0
+    if words[0] in QUIT:
+        return None
+    try:
+        if words[0] == "help":
+            return _help(words[1:], run_command, commands)
+        if words[0] in NOT_HERE:
+            print(f"error: '{words[0]}' does not run in the shell: {NOT_HERE[words[0]]}", file=sys.stderr)
+            return 2
+        if "-" in words[1:]:
+            print(f"error: {STDIN_ERROR}", file=sys.stderr)
+            return 2
+        return _run(words, run_command)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+
+
+def _run(words: Sequence[str], run_command: RunCommand) -> int:
+    try:
+        return run_command(words)
+    except SystemExit as exc:  # argparse: a bad option (usage and error printed) or --help
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # nobody reads the answers any more: the session ends
+        raise
+    except Exception:  # a bug: say where, and keep the session
+        traceback.print_exc()
+        return 1
+
+
+def _help(words: Sequence[str], run_command: RunCommand, commands: Sequence[tuple[str, str]]) -> int:
+    if words:
+        if words[0] in NOT_HERE:
+            print(f"'{words[0]}' does not run in the shell: {NOT_HERE[words[0]]}")
+            return 0
+        return _run([words[0], "--help"], run_command)
+    print("commands, as on the command line without 'lcanalysis' (POSITION: a JSON file, example:NAME "
+          "or a one-line 'LC1;...' string):")
+    width = max([len(name) for name, _ in commands] + [14])
+    for name, text in commands:
+        print(f"  {name:<{width}}  {text}")
+    print(f"  {'help [COMMAND]':<{width}}  this list, or the options of COMMAND")
+    print(f"  {'quit':<{width}}  end the session (also 'exit', or Ctrl-D)")
+    return 0

@@ -1,0 +1,108 @@
+"""``lcanalysis shell`` (issue 12): one process answers line after line exactly as the one-shot
+commands do, bad input included, and the session goes on; the prompt only at a terminal."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from helpers import played_down
+
+from lcanalysis.cli.shell import PROMPT, session
+
+TIMEOUT = 300
+
+
+def _normal(text: str) -> str:
+    """The seconds a search took are the one thing that differs between two runs (and so whether
+    a search on a busy machine passed the second after which it says it is still working)."""
+    text = re.sub(r"(nodes \d+), [0-9.]+ s$", r"\1, <t> s", text, flags=re.M)
+    text = re.sub(r"^  \.\.\. .* s so far\n", "", text, flags=re.M)
+    return re.sub(r'"seconds": [0-9.e+-]+', '"seconds": <t>', text)
+
+
+def _lcanalysis(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lcanalysis", *args], input=stdin, capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False)
+
+
+def test_the_shell_answers_every_line_as_the_one_shot_command_does():
+    endgame = played_down(5, 2).to_string()  # 2 cards left in the draw pile
+    commands = [
+        "show example:midround --string",
+        f"solve {endgame} --max-stalls 1",
+        "solve no-such-position",  # bad input: 'error: ...', status 2
+        "wager example:midround --color G --draws 10",
+        "solve example:endgame --max-stalls -1",  # a bad option: argparse's usage and error, status 2
+        "advise example:midround --colour G",  # an unknown option
+        "solve example:endgame --max-stalls 0 --json",
+    ]
+    one_shots = [_lcanalysis(*line.split()) for line in commands]
+    assert [p.returncode for p in one_shots] == [0, 0, 2, 0, 2, 2, 0]
+    script = "\n".join([*commands, "  # a comment, then a blank line", "", "quit", "show example:opening"]) + "\n"
+    shell = _lcanalysis("shell", stdin=script)
+    assert shell.returncode == 2  # the status of the last command that failed
+    assert _normal(shell.stdout) == _normal("".join(p.stdout for p in one_shots))
+    assert _normal(shell.stderr) == _normal("".join(p.stderr for p in one_shots))
+    assert "error: 'no-such-position' is neither" in shell.stderr
+    assert "argument --max-stalls" in shell.stderr and "unrecognized arguments: --colour" in shell.stderr
+    assert PROMPT not in shell.stdout  # no prompt when the input is not a terminal
+    assert shell.stdout.rstrip().endswith("}")  # nothing after 'quit' ran: the JSON answer is the last
+
+
+def test_help_and_what_does_not_run_in_the_shell():
+    shell = _lcanalysis("shell", stdin="help\nhelp solve\nshow -\nbot random\nwarm-up\nsolve 'unclosed\n"
+                                       "lcanalysis show example:endgame --string\n")
+    assert shell.returncode == 2  # the status of the last command that failed, though the last succeeded
+    out, err = shell.stdout, shell.stderr
+    for name in ("show", "solve", "advise", "wager", "help [COMMAND]", "quit"):
+        assert f"\n  {name} " in out
+    assert "\n  bot " not in out and "\n  shell " not in out
+    assert "usage: lcanalysis solve" in out and "--max-stalls" in out  # help solve = solve --help
+    assert "error: '-' (standard input) is the shell's own input" in err
+    assert "error: 'bot' does not run in the shell" in err and "error: 'warm-up' does not run" in err
+    assert "error: cannot read the line: No closing quotation" in err
+    assert out.rstrip().splitlines()[-1] == _lcanalysis("show", "example:endgame", "--string").stdout.strip()
+
+
+def test_the_session_goes_on_after_exits_and_interrupts_and_stops_at_quit(capsys):
+    calls = []
+
+    def fake(words):
+        calls.append(list(words))
+        kind = words[0]
+        if kind == "exits":
+            raise SystemExit(2)  # what argparse does on a bad option
+        if kind == "interrupted":
+            raise KeyboardInterrupt
+        if kind == "broken":
+            raise RuntimeError("a bug")
+        return 0
+
+    lines = ["exits --x", "interrupted", "broken", "fine 'two words'", "exit", "never"]
+    assert session(lines, fake) == 1  # the status of the last command that failed (the bug's)
+    assert calls == [["exits", "--x"], ["interrupted"], ["broken"], ["fine", "two words"]]
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "RuntimeError: a bug" in err
+    calls.clear()
+    assert session(["exits", "fine"], fake) == 2 and session(["interrupted"], fake) == 130
+    assert session(["fine", "", "# note"], fake) == 0 and calls[-1] == ["fine"]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_at_a_terminal_the_shell_prompts():
+    primary, secondary = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "lcanalysis", "shell"], stdin=secondary,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        os.close(secondary)
+        os.write(primary, b"show example:endgame --string\nquit\n")
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        os.close(primary)
+    assert proc.returncode == 0, err
+    assert out.startswith("lcanalysis shell:") and out.count(PROMPT) == 2  # before each line read
+    assert _lcanalysis("show", "example:endgame", "--string").stdout in out
