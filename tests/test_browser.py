@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -20,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from lcanalysis.game.examples import example_text
@@ -27,6 +29,7 @@ from lcanalysis.game.notation import read_position
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "decision_explorer.ipynb"
+TUTOR = ROOT / "notebooks" / "tutor.ipynb"
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -80,16 +83,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def served_explorer(tmp_path_factory):
-    """``voila notebooks/decision_explorer.ipynb`` on a free localhost port; yields its URL and
-    the path of voila's log."""
+@contextlib.contextmanager
+def _voila(notebook: Path, log: Path):
+    """``voila NOTEBOOK`` on a free localhost port; yields its URL once the port answers, and
+    stops voila afterwards."""
     check_browser()  # before starting voila: no browser, nothing to serve
     port = _free_port()
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
     with open(log, "wb") as fh:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
+            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
              "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
             cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
@@ -106,7 +108,7 @@ def served_explorer(tmp_path_factory):
             if time.monotonic() > deadline:
                 pytest.fail(f"voila did not serve {url} within 120 s:\n{log.read_text()[-3000:]}")
             time.sleep(0.5)
-        yield url, log
+        yield url
     finally:
         proc.terminate()
         try:
@@ -114,6 +116,52 @@ def served_explorer(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def served_explorer(tmp_path_factory):
+    """``voila notebooks/decision_explorer.ipynb`` on a free localhost port; yields its URL and
+    the path of voila's log."""
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    with _voila(NOTEBOOK, log) as url:
+        yield url, log
+
+
+def with_parameters(notebook: Path, folder: Path, **values) -> Path:
+    """A copy of ``notebook`` in ``folder`` whose first cell (the parameters) sets ``values``
+    instead (what papermill does): each ``NAME = ...`` line named is replaced."""
+    nb = nbformat.read(notebook, as_version=4)
+    lines = nb.cells[0].source.splitlines()
+    for name, value in values.items():
+        hits = [i for i, line in enumerate(lines) if re.match(rf"{name}\s*=", line)]
+        assert len(hits) == 1, f"{notebook.name}: no parameter {name} in the first cell"
+        lines[hits[0]] = f"{name} = {value!r}"
+    nb.cells[0].source = "\n".join(lines)
+    out = folder / notebook.name
+    nbformat.write(nb, out)
+    return out
+
+
+def test_with_parameters_replaces_exactly_the_named_parameters(tmp_path):
+    copy = with_parameters(TUTOR, tmp_path, AGENT="greedy", TIME_BUDGET=0.05)
+    first = nbformat.read(copy, as_version=4).cells[0].source
+    original = nbformat.read(TUTOR, as_version=4).cells[0].source
+    assert "AGENT = 'greedy'" in first and "TIME_BUDGET = 0.05" in first
+    assert first.count("\n") == original.count("\n")
+    assert [ln for ln in first.splitlines() if not ln.startswith(("AGENT", "TIME_BUDGET"))] == \
+        [ln for ln in original.splitlines() if not ln.startswith(("AGENT", "TIME_BUDGET"))]
+    with pytest.raises(AssertionError, match="no parameter NOPE"):
+        with_parameters(TUTOR, tmp_path, NOPE=1)
+
+
+@pytest.fixture(scope="module")
+def served_tutor(tmp_path_factory):
+    """``voila notebooks/tutor.ipynb`` with fast settings: the greedy agent, a small tutor budget."""
+    folder = tmp_path_factory.mktemp("tutor")
+    notebook = with_parameters(TUTOR, folder, AGENT="greedy", SEED=3, ROUNDS=1, TIME_BUDGET=0.05)
+    log = folder / "voila.log"
+    with _voila(notebook, log) as url:
+        yield url, log
 
 
 @contextlib.contextmanager
@@ -167,5 +215,66 @@ def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_ex
                 dest = Path(os.environ["LC_SCREENSHOTS"])
                 dest.mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, dest / "decision_explorer.png")
+        finally:
+            browser.close()
+
+
+def _turns_played(page) -> int:
+    return int(page.inner_text(".lc-tutor-progress").rsplit(":", 1)[1])
+
+
+def _choose_and_play(page, place: str) -> None:
+    """Click the first card of the hand, ``place`` ("play" or "discard"), the deck, then Play."""
+    page.locator(".lc-tutor-card button").first.click()
+    page.locator(".lc-tutor-place button", has_text=place).click()
+    page.locator(".lc-tutor-source button", has_text="deck").click()
+    page.click(".lc-tutor-play")
+
+
+@pytest.mark.browser
+def test_served_tutor_plays_a_whole_round_by_clicks_and_shows_the_review(served_tutor, tmp_path):
+    """A scripted click sequence: each turn, the first card of the hand, played on its expedition
+    (discarded when the rules refuse that), drawing from the deck; until the round is over."""
+    from playwright.sync_api import sync_playwright
+
+    url, log = served_tutor
+    with sync_playwright() as p, _voila_log_on_failure(log):
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1400})
+            page.goto(url, timeout=240_000)
+            page.wait_for_selector(".lc-tutor-play", timeout=240_000)
+            page.wait_for_selector(".lc-tutor-board svg", timeout=60_000)
+            assert "round 1: you 0, greedy 0" in page.inner_text(".lc-tutor-score")
+            assert page.inner_text(".lc-tutor-review").strip() == ""
+            played, refused = 0, 0
+            progress = "document.querySelector('.lc-tutor-progress').innerText.endsWith(': ' + n)"
+            refusal = "document.querySelector('.lc-tutor-comment').innerText.includes('not legal here')"
+            done, done_or_refused = f"([n]) => {progress}", f"([n]) => {progress} || {refusal}"
+            while page.locator(".lc-tutor-review h4").count() == 0:
+                assert played < 60, "a round has fewer turns than this"
+                _choose_and_play(page, "play")
+                page.wait_for_function(done_or_refused, arg=[played + 1], timeout=60_000)
+                if _turns_played(page) != played + 1:  # the rules refused to play that card: discard it
+                    refused += 1
+                    _choose_and_play(page, "discard")
+                    page.wait_for_function(done, arg=[played + 1], timeout=60_000)
+                played += 1
+            assert _turns_played(page) == played
+            review = page.inner_text(".lc-tutor-review")
+            assert review.startswith("Round over: round 1: you "), review
+            assert f"{played} decisions" in review
+            rows = page.query_selector_all(".lc-tutor-review table.lc-review-table tbody tr")
+            assert len(rows) == played > 10
+            assert page.is_disabled(".lc-tutor-play")
+            assert review.splitlines()[0].removeprefix("Round over: ") == page.inner_text(".lc-tutor-score").strip()
+
+            shot = tmp_path / "tutor.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            if os.environ.get("LC_SCREENSHOTS"):
+                dest = Path(os.environ["LC_SCREENSHOTS"])
+                dest.mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, dest / "tutor.png")
         finally:
             browser.close()

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pytest
 
+from lcanalysis.agents import make_agent
 from lcanalysis.game.examples import example_text
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
+from lcanalysis.game.records import record_match, record_round, write_record
 from lcanalysis.game.view import View
-from lcanalysis.show.widgets import DecisionExplorer, WagerExplorer
+from lcanalysis.show.widgets import DecisionExplorer, RecordReplay, WagerExplorer
 from lcanalysis.studies.explorer import analyze, legal_moves, move_outcomes
+from lcanalysis.studies.skill_and_luck import play_recorded_round
 from lcanalysis.wagers.canonical import wager_distribution
 
 OPENING_HAND = " ".join(str(c) for c in read_position(example_text("opening")).hand)
@@ -157,3 +162,237 @@ def test_in_the_endgame_a_picked_turn_shows_the_solvers_principal_lines():
     ex.turn.value = pick
     assert ex.lines and sum(ln["probability"] for ln in ex.lines) == pytest.approx(1)
     assert "principal lines" in ex.detail_text.value and pick in ex.detail_text.value
+
+
+# --- the position builder: clicks only ----------------------------------------------------------
+
+# A real position (the README's "hint, as it prints"): W and R piles with forgotten cards beneath.
+REMEMBERED = ("LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;e0=Y3.Y5.Bw.B6.B8.B9.W3.Gw.Gw.G2.G5;"
+              "e1=B3.B5.B7.G4.G7;x=Yw.W?.W?.Ww.R?.R2;d=22")
+
+
+def _click(builder, target, cards):
+    builder.target.value = target
+    for card in cards.split():
+        builder.palette[card].click()
+
+
+def _build_remembered(builder):
+    builder.clear_button.click()
+    _click(builder, "hand", "Y9 Bw B4 W8 W9 G6 G10 R10")
+    _click(builder, "mine", "Y3 Y5 Bw B6 B8 B9 W3 Gw Gw G2 G5")
+    _click(builder, "theirs", "B3 B5 B7 G4 G7")
+    _click(builder, "discards", "Yw Ww R2")
+    builder.buried["W"].value = 2
+    builder.buried["R"].value = 1
+
+
+def test_the_builder_makes_by_clicks_the_view_of_the_one_line_string(explorer):
+    b = explorer.builder
+    _build_remembered(b)
+    assert b.view is not None, b.message.value
+    assert b.view == read_position(REMEMBERED)
+    assert b.deck.value == 22 and "Valid view: 22 cards" in b.message.value
+    assert [str(c) for c in b.view.discards[2]] == ["W?", "W?", "Ww"]  # the buried cards lie beneath
+
+
+def test_the_builder_knows_seats_who_moves_known_cards_and_six_colours(explorer):
+    b = explorer.builder
+    b.clear_button.click()
+    b.colors.value = 6
+    assert {"P7", "Pw"} <= set(b.palette) and len(b.palette) == 60
+    b.seat.value = 1
+    b.to_move.value = "opp"
+    _click(b, "hand", "Yw Y4 B9 W2 G5 R3 P7 P10")
+    _click(b, "mine", "R2")
+    _click(b, "theirs", "Pw P4")
+    _click(b, "discards", "G9")
+    _click(b, "known", "G9")  # ... then picked up: not possible, both are the one G9
+    assert b.view is None and "G9 appears in two places" in b.message.value
+    b.undo_button.click()
+    _click(b, "known", "Bw")
+    b.deck_auto.value = False
+    assert b.deck.value == 52  # what adds up: 72 cards, 16 in hands, 4 on the table
+    b.deck.value = 52
+    expected = read_position("LC1;c6;h8;nr;m0;v1;p0=?8.Bw;p1=Yw.Y4.B9.W2.G5.R3.P7.P10;e0=Pw.P4;e1=R2;x=G9;d=52")
+    assert b.view == expected, b.message.value
+    b.deck.value = 51
+    assert b.view is None and "counts do not add up" in b.message.value
+
+
+@pytest.mark.parametrize("clicks, words", [
+    ([("hand", "R7 R7")], "R7 appears in two places"),
+    ([("mine", "R5 R3")], "R3"),
+    ([("discards", "")], "buried card(s) but no top card"),
+    ([("hand", "Yw Y2 Y3 Y4 Y5 Y6 Y7")], "hand of player 0 has 7 cards; it must have 8"),
+])
+def test_the_builder_says_in_words_what_is_wrong_and_hands_nothing_over(explorer, clicks, words):
+    b = explorer.builder
+    b.clear_button.click()
+    assert b.message.value and "lc-error" in b.message.value  # an empty table is not a position yet
+    for target, cards in clicks:
+        _click(b, target, cards)
+    if words.startswith("buried"):
+        b.buried["G"].value = 1
+    assert b.view is None
+    assert "lc-error" in b.message.value and words in html.unescape(b.message.value), b.message.value
+    before = explorer.position
+    b.use_button.click()
+    assert explorer.position is before and explorer.result is None
+    assert "Not a valid position yet" in b.message.value
+
+
+def test_a_placed_card_is_taken_back_by_a_click_and_undo_takes_back_the_last_pick(explorer):
+    b = explorer.builder
+    _build_remembered(b)
+    _click(b, "discards", "Y4")
+    assert b.view is not None and [str(c) for c in b.view.discards[0]] == ["Yw", "Y4"]
+    b.undo_button.click()
+    assert b.view == read_position(REMEMBERED)
+    hand_buttons = b.shown["hand"].children
+    assert [w.description for w in hand_buttons] == ["Y9", "Bw", "B4", "W8", "W9", "G6", "G10", "R10"]
+    hand_buttons[2].click()  # B4 back out of the hand
+    assert b.cards["hand"] == ["Y9", "Bw", "W8", "W9", "G6", "G10", "R10"]
+    assert b.view is None and "7 cards" in b.message.value
+    _click(b, "hand", "B4")
+    assert b.view == read_position(REMEMBERED)
+
+
+def test_the_builders_button_hands_the_view_to_the_advisor(explorer):
+    b = explorer.builder
+    _build_remembered(b)
+    b.use_button.click()
+    assert explorer.position == read_position(REMEMBERED)
+    assert explorer.discards.value == "Yw W? W? Ww R? R2"
+    res = explorer.result
+    assert res is not None, explorer.message.value
+    direct = analyze(read_position(REMEMBERED), time_budget=0.2, seed=1)
+    assert [(m.move, m.value, m.stderr) for m in res.moves] == [(m.move, m.value, m.stderr) for m in direct.moves]
+
+
+def test_a_loaded_position_fills_the_builder_with_its_table():
+    ex = DecisionExplorer("example:midround", time_budget=0.2)
+    text = example_text("midround")
+    without_history = ";".join(f for f in read_position(text).to_string().split(";") if not f.startswith("hist="))
+    assert ex.builder.view == read_position(without_history)
+    assert ex.builder.cards["hand"] == [str(c) for c in read_position(text).hand]
+
+
+# --- replaying a game record -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def played():
+    """A round dealt with seed 5, greedy (player 0) against heuristic: the start and the turns."""
+    pos = Position.deal(seed=5)
+    start = pos.copy()
+    agents = [make_agent("greedy"), make_agent("heuristic")]
+    while not pos.is_over():
+        pos.push(agents[pos.to_move].choose(pos.view(pos.to_move), pos.turn))
+    return start, list(pos.history)
+
+
+def _by_hand(start, turns, k):
+    pos = start.copy()
+    for move in turns[:k]:
+        pos.push(move)
+    return pos
+
+
+def test_replay_steps_through_a_record_file_and_each_step_is_the_position_replayed_by_hand(played, tmp_path):
+    start, turns = played
+    path = tmp_path / "round.lcr"
+    write_record(record_round(start, turns), path, form="text")
+    rp = RecordReplay(time_budget=0.2, seed=1)
+    rp.paste.value = str(path)
+    rp.load_button.click()
+    assert f"Loaded a full-deal record: 1 round(s), {len(turns)} turns" in rp.message.value
+    assert rp.step.max == len(turns) and rp.position == start
+    for k in range(1, 13):
+        rp.forward_button.click()
+        assert rp.step.value == k and rp.position == _by_hand(start, turns, k)
+    assert f"12 of {len(turns)} turns played" in rp.status.value and f"<code>{turns[12]}</code>" in rp.status.value
+    rp.back_button.click()
+    rp.back_button.click()
+    assert rp.position == _by_hand(start, turns, 10)
+    rp.step.value = 30
+    assert rp.position == _by_hand(start, turns, 30)
+    rp.last_button.click()
+    final = _by_hand(start, turns, len(turns))
+    assert rp.position == final and final.is_over()
+    assert f"scores {final.score(0)} to {final.score(1)}" in rp.status.value
+    assert rp.forward_button.disabled and rp.analyze_button.disabled
+    rp.first_button.click()
+    assert rp.position == start and rp.back_button.disabled
+    assert "<svg" in rp.picture.value
+
+
+def test_replay_analyzes_a_decision_on_demand_from_the_movers_view(played):
+    start, turns = played
+    rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)
+    k = 9
+    rp.go(k)
+    assert rp.result is None and rp.table.value == ""  # only on demand
+    rp.analyze_button.click()
+    res = rp.result
+    assert res is not None, rp.message.value
+    pos = _by_hand(start, turns, k)
+    assert sorted(m.move for m in res.moves) == sorted(str(m) for m in pos.legal_moves())
+    direct = analyze(pos.view(pos.to_move), time_budget=0.2, seed=1)
+    assert [(m.move, m.value) for m in res.moves] == [(m.move, m.value) for m in direct.moves]
+    rank = [m.move for m in direct.moves].index(str(turns[k])) + 1
+    played_value = direct.moves[rank - 1]
+    if rank == 1:
+        assert f"Played {turns[k]}: the best of {len(direct.moves)} turns" in rp.verdict.value
+    else:
+        assert (f"Played {turns[k]}: ranked {rank} of {len(direct.moves)}, {played_value.loss:.1f}"
+                in rp.verdict.value)
+        assert direct.moves[0].move in rp.verdict.value
+    rp.forward_button.click()
+    assert rp.result is None and rp.verdict.value == ""  # a step clears the old answer
+
+
+def test_a_one_player_record_replays_that_players_views_and_only_their_decisions(played):
+    start, turns = played
+    rp = RecordReplay(record_round(start, turns).seen_by(0), time_budget=0.2)
+    assert "Loaded player 0's record" in html.unescape(rp.message.value)
+    for k in (0, 1, 2, 7, len(turns)):
+        rp.go(k)
+        assert isinstance(rp.position, View) and rp.position == _by_hand(start, turns, k).view(0)
+    rp.go(1)  # player 1's turn: their hand is unknown
+    rp.analyze_button.click()
+    assert rp.result is None and "only player 0's decisions" in html.unescape(rp.message.value)
+    rp.go(2)
+    rp.analyze_button.click()
+    assert rp.result is not None
+
+
+def test_a_match_record_is_replayed_round_by_round():
+    rounds = [play_recorded_round([make_agent("greedy"), make_agent("greedy")], seed=s) for s in (3, 4)]
+    rp = RecordReplay(record_match(rounds))
+    assert list(rp.round.options) == [("round 1", 1), ("round 2", 2)]
+    rp.round.value = 2
+    assert rp.step.value == 0 and rp.step.max == len(rounds[1])
+    rp.go(5)
+    assert rp.position == _by_hand(Position.deal(4), [t.move for t in rounds[1].turns], 5)
+
+
+def test_a_bad_record_is_refused_with_its_reason_and_the_last_good_one_stays(played):
+    start, turns = played
+    rp = RecordReplay(record_round(start, turns))
+    rp.go(4)
+    bad = write_record(record_round(start, turns[:3]), form="text").replace(str(turns[2]), "+R99/D")
+    rp.paste.value = bad
+    rp.load_button.click()
+    msg = html.unescape(rp.message.value)
+    assert "Cannot load the record" in msg and "turn index 2" in msg and "line" in msg
+    assert rp.step.max == len(turns) and rp.position == _by_hand(start, turns, 4)
+
+
+def test_the_explorer_opens_a_replayed_step_for_analysis(played):
+    start, turns = played
+    ex = DecisionExplorer("example:opening", time_budget=0.2, record=record_round(start, turns))
+    ex.replay.go(6)
+    ex.replay.open_button.click()
+    assert ex.position == _by_hand(start, turns, 6)
+    assert "full position" in ex.message.value

@@ -38,13 +38,20 @@ class TutorBoard:
         self.new_button = W.Button(description="New game")
         self.comment = W.HTML()
         self.review = W.HTML()
+        self.progress = W.HTML()  # how many of your turns are played (a page script waits on it)
+        for w, cls in ((self.board, "lc-tutor-board"), (self.score, "lc-tutor-score"), (self.hand, "lc-tutor-card"),
+                       (self.place, "lc-tutor-place"), (self.source, "lc-tutor-source"),
+                       (self.play_button, "lc-tutor-play"), (self.next_button, "lc-tutor-next"),
+                       (self.comment, "lc-tutor-comment"), (self.review, "lc-tutor-review"),
+                       (self.progress, "lc-tutor-progress")):
+            w.add_class(cls)
         self.play_button.on_click(lambda _: self.play())
         self.next_button.on_click(lambda _: self.next_round())
         self.new_button.on_click(lambda _: self.new_game())
         self.threshold.observe(lambda change: setattr(self.session, "threshold", change["new"]), names="value")
         self.widget = W.VBox([
             W.HBox([self.threshold, self.new_button, self.next_button]), self.score, self.board,
-            self.hand, self.place, self.source, self.play_button, self.comment, self.review,
+            self.hand, self.place, self.source, W.HBox([self.play_button, self.progress]), self.comment, self.review,
         ])
         self.new_game()
 
@@ -102,6 +109,7 @@ class TutorBoard:
         self.next_button.disabled = not over or s.match.round_number >= s.rounds
         if over:
             self.review.value = self._review_html()
+        self.progress.value = f"your turns played: {len(s.decisions)}"  # last: the board is up to date
 
     def _review_html(self) -> str:
         frame = self.session.summary()

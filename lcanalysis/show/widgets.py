@@ -1,16 +1,19 @@
 """Interactive explorers for notebooks and Voila: "what should I play here?" and "what is a wager worth?".
 
 The classes only wire widgets to ``lcanalysis`` functions (``studies.explorer.analyze``,
-``studies.explorer.move_outcomes``, ``wagers.canonical.wager_distribution``, ``figures``); bad input shows a
-message, never a traceback. Every widget is an attribute, so a test can set values, press
-buttons (``explorer.analyze_button.click()``) and read ``explorer.result`` and
-``explorer.table.value``::
+``studies.explorer.move_outcomes``, ``studies.explorer.built_view``, ``game.records``,
+``wagers.canonical.wager_distribution``, ``figures``); bad input shows a message, never a
+traceback. Every widget is an attribute, so a test can set values, press buttons
+(``explorer.analyze_button.click()``) and read ``explorer.result`` and ``explorer.table.value``::
 
     ex = DecisionExplorer()
     ex.load("example:midround")
     ex.time_budget.value = 0.5
     ex.analyze_button.click()
     ex.result.best            # the best turn, a MoveValue
+
+The explorer holds a ``PositionBuilder`` (``ex.builder``: a position built by clicking cards)
+and a ``RecordReplay`` (``ex.replay``: a game record stepped through turn by turn).
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ import numpy as np
 from IPython.display import SVG, display
 
 from lcanalysis.analysis import Analysis
-from lcanalysis.game.cards import Card
+from lcanalysis.game.cards import COLOR_LETTERS, Buried, Card
 from lcanalysis.game.examples import EXAMPLES
 from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position, PositionError, as_cards
+from lcanalysis.game.records import RoundRecord
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
 from lcanalysis.show import figures
@@ -35,6 +39,8 @@ from lcanalysis.studies import explorer
 from lcanalysis.wagers.canonical import WagerAnalysis
 
 ENDGAME_CARDS = 5  # principal lines are offered when the draw pile holds at most this many cards
+CARD_COLOURS = {"Y": "#e9c63b", "B": "#4a86d8", "W": "#e4e4e4", "G": "#49a862", "R": "#d5533f", "P": "#9563c9"}
+RANK_NAMES = ("w", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 
 def _cards_text(cards: Any) -> str:
@@ -69,10 +75,13 @@ class DecisionExplorer:
     Results: ``result`` (an ``Analysis``), ``table`` (HTML of the ranked turns), ``chart``,
     ``turn`` (pick a turn) and ``detail`` (what follows it: outcome distribution, endgame lines),
     ``message`` (errors and notes), ``picture`` (the position drawn).
+    ``builder``: the same position built by clicking cards (``PositionBuilder``; its button loads the
+    built view here and presses Analyze). ``replay``: a game record stepped through
+    (``RecordReplay``, loaded from ``record``; its "Open in the explorer" loads the step here).
     """
 
     def __init__(self, source: str | dict | Position | View | None = "example:midround",
-                 time_budget: float = 0.5, seed: int = 0) -> None:
+                 time_budget: float = 0.5, seed: int = 0, record: Any = None) -> None:
         text = {"layout": W.Layout(width="98%")}
         self.colors = W.Dropdown(options=[5, 6], value=5, description="colours")
         self.hand = W.Text(description="my hand", placeholder="8 cards, e.g. R7 Bw B4 G10 Y3 Y5 W8 R9", **text)
@@ -95,6 +104,9 @@ class DecisionExplorer:
         self.turn = W.Dropdown(options=[], description="turn")
         self.detail = W.Output()
         self.detail_text = W.HTML()
+        self.builder = PositionBuilder(on_use=lambda view: self._safely(self._use_built, view))
+        self.replay = RecordReplay(record, time_budget=time_budget, seed=seed,
+                                   on_open=lambda obj: self._safely(self.load, obj))
         for w, cls in ((self.analyze_button, "lc-analyze"), (self.table, "lc-table"), (self.message, "lc-msg"),
                        (self.hand, "lc-hand"), (self.deck, "lc-deck"), (self.turn, "lc-turn"),
                        (self.paste, "lc-paste"), (self.load_button, "lc-load"), (self.example, "lc-example"),
@@ -123,12 +135,27 @@ class DecisionExplorer:
             W.HBox([self.example, self.colors, self.deck]),
             self.hand, self.my_expeditions, self.opp_expeditions, self.discards, self.opp_known,
             W.HBox([self.paste, self.load_button], layout=W.Layout(width="98%")),
+            self._sections(),
             self.message, self.picture,
             W.HBox([self.time_budget, self.seed, self.analyze_button]),
             self.table, self.chart, self.turn, self.detail_text, self.detail,
         ])
         if source is not None:
             self.load(source)
+
+    def _sections(self) -> W.Accordion:
+        sections = W.Accordion(children=[self.builder.widget, self.replay.widget])
+        sections.set_title(0, "Build the position by clicking cards")
+        sections.set_title(1, "Replay a game record, turn by turn")
+        sections.selected_index = 0
+        sections.add_class("lc-sections")
+        return sections
+
+    def _use_built(self, view: View) -> None:
+        """The builder's button: load the built view and analyze it."""
+        self.load(view)
+        if self.position is not None:
+            self.analyze()
 
     def _safely(self, fn: Any, *args: Any) -> None:
         """Run a button or selection handler; an unexpected failure becomes a message, not a
@@ -165,6 +192,7 @@ class DecisionExplorer:
         self._full = obj if isinstance(obj, Position) else None
         self.position = obj if isinstance(obj, Position) else view
         self._clear_results()
+        self.builder.load(view)  # the builder starts from the loaded table
         kind = "full position (both hands and the deck known)" if self._full is not None else "player's view"
         self.message.value = _message("ok", f"Loaded a {kind}: player {view.to_move} to move, "
                                              f"{view.deck_count} cards in the draw pile.")
@@ -181,7 +209,7 @@ class DecisionExplorer:
         return View.from_parts(as_cards(_split(self.hand.value), nc, "my hand"), opponent_count=rules.hand_size,
                                deck_count=int(self.deck.value),
                                opponent_known=as_cards(_split(self.opp_known.value), nc, "opponent's known cards"),
-                               expeditions=exps, discards=as_cards(_split(self.discards.value), nc, "discards"),
+                               expeditions=exps, discards=_split(self.discards.value),
                                rules=rules, viewer=seat, to_move=seat)
 
     def _on_edit(self, _change: Any) -> None:
@@ -278,6 +306,398 @@ class DecisionExplorer:
             return
         with self.detail:
             display(figures.outcome_histogram(samples, move))
+
+    def _ipython_display_(self) -> None:
+        display(self.widget)
+
+
+# --- the position builder: cards picked by clicks ------------------------------------------------
+
+#: Where a picked card goes: (label, key).
+TARGETS = (("my hand", "hand"), ("my expeditions", "mine"), ("opponent's expeditions", "theirs"),
+           ("discard piles", "discards"), ("opponent holds (known)", "known"))
+
+
+class PositionBuilder:
+    """A position built by clicking, no typing: choose where cards go (``target``), click cards of
+    the ``palette``; click a placed card (``shown[target]``) to take it back, ``undo_button`` takes
+    back the last pick. Discard piles: the cards picked of a colour are its known cards, the last
+    one on top; ``buried[letter]`` counts the cards nobody remembers beneath them. ``deck_auto``
+    (on) puts every other card in the draw pile, else ``deck`` says how many; ``seat`` (player 0
+    or 1) and ``to_move`` ("me" or "opp") say who is who.
+
+    Every change is checked by the library (``studies.explorer.built_view``, i.e. the readers'
+    ``View.from_parts``): ``view`` is the valid view or None, and ``message`` says in words what
+    is still wrong. ``use_button`` hands ``view`` to ``on_use`` (the explorer: load and Analyze).
+    """
+
+    def __init__(self, colors: int = 5, on_use: Any = None) -> None:
+        self.on_use = on_use
+        self.cards: dict[str, list[str]] = {key: [] for _label, key in TARGETS}
+        self._picks: list[tuple[str, str]] = []  # (target, card), oldest first, for Undo
+        self._quiet = False
+        self.colors = W.ToggleButtons(options=[("5 colours", 5), ("6 colours", 6)], value=colors,
+                                      description="game", style={"button_width": "90px"})
+        self.target = W.ToggleButtons(options=list(TARGETS), value="hand", description="put into",
+                                      style={"button_width": "170px"})
+        self.seat = W.ToggleButtons(options=[("player 0", 0), ("player 1", 1)], value=0, description="I am",
+                                    style={"button_width": "90px"})
+        self.to_move = W.ToggleButtons(options=[("me", "me"), ("the opponent", "opp")], value="me",
+                                       description="to move", style={"button_width": "110px"})
+        self.deck_auto = W.Checkbox(value=True, description="every other card is in the draw pile", indent=False)
+        self.deck = W.BoundedIntText(value=44, min=0, max=12 * len(COLOR_LETTERS), description="deck",
+                                     disabled=True, layout=W.Layout(width="160px"))
+        self.buried = {letter: W.BoundedIntText(value=0, min=0, max=11, description=f"{letter}? beneath",
+                                                layout=W.Layout(width="150px"))
+                       for letter in COLOR_LETTERS}
+        self.palette: dict[str, W.Button] = {}
+        self.palette_box = W.VBox()
+        self.shown: dict[str, W.HBox] = {key: W.HBox(layout=W.Layout(flex_flow="row wrap"))
+                                         for _label, key in TARGETS}
+        self.undo_button = W.Button(description="Undo", icon="undo", tooltip="take back the last card picked")
+        self.clear_button = W.Button(description="Clear", icon="trash", tooltip="start from an empty table")
+        self.use_button = W.Button(description="Analyze this position", button_style="primary", icon="search")
+        self.message = W.HTML()
+        self.view: View | None = None
+        self.buried_box = W.HBox()
+        for w, cls in ((self.message, "lc-builder-msg"), (self.use_button, "lc-builder-use"),
+                       (self.target, "lc-builder-target"), (self.palette_box, "lc-palette")):
+            w.add_class(cls)
+
+        self.colors.observe(lambda _c: self._on_colors(), names="value")
+        for w in (self.seat, self.to_move, self.deck_auto, self.deck, *self.buried.values()):
+            w.observe(lambda _c: self._update(), names="value")
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.clear_button.on_click(lambda _b: self.clear())
+        self.use_button.on_click(lambda _b: self.use())
+
+        rows = [W.HBox([W.HTML(f"<b>{html.escape(label)}</b>", layout=W.Layout(width="180px")), self.shown[key]])
+                for label, key in TARGETS]
+        self.widget = W.VBox([
+            W.HTML("Choose where cards go, then click cards; click a placed card to take it back."),
+            W.HBox([self.colors, self.seat, self.to_move]),
+            self.target, self.palette_box, *rows,
+            W.HTML("Cards nobody remembers beneath each discard pile's known cards:"), self.buried_box,
+            W.HBox([self.deck_auto, self.deck]),
+            W.HBox([self.undo_button, self.clear_button, self.use_button]), self.message,
+        ])
+        self._on_colors()
+
+    # --- picking -----------------------------------------------------------------------------
+
+    def add(self, card: str, target: str | None = None) -> None:
+        """Put ``card`` into ``target`` (default: the chosen one): what a palette click does."""
+        key = self.target.value if target is None else target
+        self.cards[key].append(card)
+        self._picks.append((key, card))
+        self._update()
+
+    def remove(self, target: str, index: int) -> None:
+        """Take back the card at ``index`` of ``target``: what a click on a placed card does."""
+        card = self.cards[target].pop(index)
+        for i in range(len(self._picks) - 1, -1, -1):
+            if self._picks[i] == (target, card):
+                del self._picks[i]
+                break
+        self._update()
+
+    def undo(self) -> None:
+        if not self._picks:
+            return
+        key, card = self._picks.pop()
+        cards = self.cards[key]
+        del cards[len(cards) - 1 - cards[::-1].index(card)]
+        self._update()
+
+    def clear(self) -> None:
+        self._quiet = True
+        try:
+            for cards in self.cards.values():
+                cards.clear()
+            self._picks.clear()
+            for w in self.buried.values():
+                w.value = 0
+            self.deck_auto.value = True
+        finally:
+            self._quiet = False
+        self._update()
+
+    def load(self, view: View) -> None:
+        """Fill the builder from a view (buried pile cards go beneath the known ones)."""
+        self._quiet = True
+        try:
+            self.colors.value = view.colors
+            me = view.viewer
+            self.cards["hand"] = [str(c) for c in view.hand]
+            self.cards["mine"] = [str(c) for pile in view.expeditions[me] for c in pile]
+            self.cards["theirs"] = [str(c) for pile in view.expeditions[1 - me] for c in pile]
+            self.cards["discards"] = [str(c) for pile in view.discards for c in pile if isinstance(c, Card)]
+            self.cards["known"] = [str(c) for c in view.opponent_known]
+            self._picks = [(key, card) for key, cards in self.cards.items() for card in cards]
+            for c, letter in enumerate(COLOR_LETTERS):
+                pile = view.discards[c] if c < view.colors else []
+                self.buried[letter].value = sum(1 for card in pile if isinstance(card, Buried))
+            self.seat.value = me
+            self.to_move.value = "me" if view.to_move == me else "opp"
+            self.deck_auto.value = True
+        finally:
+            self._quiet = False
+        self._update()
+        if self.view is not None and self.view.deck_count != view.deck_count:
+            self._quiet = True
+            self.deck_auto.value = False
+            self.deck.value = view.deck_count
+            self._quiet = False
+            self._update()
+
+    def use(self) -> None:
+        """Hand the built view to ``on_use`` (the explorer loads it and analyzes it)."""
+        if self.view is None:
+            self.message.value = _message("error", "Not a valid position yet: see the message above.")
+            return
+        if self.on_use is not None:
+            self.on_use(self.view)
+
+    # --- checking and drawing ----------------------------------------------------------------
+
+    def _on_colors(self) -> None:
+        nc = int(self.colors.value)
+        rows = []
+        self.palette = {}
+        for letter in COLOR_LETTERS[:nc]:
+            buttons = []
+            for rank in RANK_NAMES:
+                name = f"{letter}{rank}"
+                b = W.Button(description=name, tooltip=f"put {name} into the chosen place",
+                             layout=W.Layout(width="46px", padding="0"),
+                             style={"button_color": CARD_COLOURS[letter]})
+                b.add_class("lc-card")
+                b.on_click(lambda _b, name=name: self.add(name))
+                self.palette[name] = b
+                buttons.append(b)
+            rows.append(W.HBox(buttons))
+        self.palette_box.children = rows
+        self.buried_box.children = [self.buried[letter] for letter in COLOR_LETTERS[:nc]]
+        self._update()
+
+    def _update(self) -> None:
+        if self._quiet:
+            return
+        self._show_cards()
+        self.deck.disabled = bool(self.deck_auto.value)
+        me = int(self.seat.value)
+        parts: dict[str, Any] = {
+            "colors": int(self.colors.value), "hand": self.cards["hand"], "my_expeditions": self.cards["mine"],
+            "opp_expeditions": self.cards["theirs"], "discards": self.cards["discards"],
+            "buried": {letter: int(w.value) for letter, w in self.buried.items()
+                       if letter in COLOR_LETTERS[:int(self.colors.value)] and w.value},
+            "opponent_known": self.cards["known"], "seat": me,
+            "to_move": me if self.to_move.value == "me" else 1 - me,
+            "deck": None if self.deck_auto.value else int(self.deck.value)}
+        if self.deck_auto.value:
+            placed = (len(self.cards["mine"]) + len(self.cards["theirs"]) + len(self.cards["discards"])
+                      + sum(parts["buried"].values()))
+            self._quiet = True
+            try:
+                self.deck.value = max(0, explorer.implied_deck_count(parts["colors"], placed, len(self.cards["hand"])))
+            finally:
+                self._quiet = False
+        try:
+            self.view = explorer.built_view(**parts)
+        except (PositionError, ValueError) as exc:
+            self.view = None
+            self.message.value = _message("error", f"Not valid yet: {exc}")
+            return
+        self.message.value = _message("ok", f"Valid view: {self.view.deck_count} cards in the draw pile, "
+                                             f"{self.view.split_count():,} ways the unseen cards can lie.")
+
+    def _show_cards(self) -> None:
+        for key, box in self.shown.items():
+            buttons = []
+            for i, name in enumerate(self.cards[key]):
+                b = W.Button(description=name, tooltip=f"take {name} back", layout=W.Layout(width="46px", padding="0"),
+                             style={"button_color": CARD_COLOURS.get(name[:1], "#ffffff")})
+                b.add_class("lc-placed")
+                b.on_click(lambda _b, key=key, i=i: self.remove(key, i))
+                buttons.append(b)
+            box.children = buttons
+
+    def _ipython_display_(self) -> None:
+        display(self.widget)
+
+
+# --- replaying a game record ------------------------------------------------------------------
+
+
+class RecordReplay:
+    """A game record (``lcanalysis.game.records``: JSON, the ``LCR1`` text form, a file, or a
+    record object) stepped through turn by turn.
+
+    ``paste`` + ``load_button`` (or ``load(source)``) read it; ``round`` picks a round of a match;
+    ``first_button``, ``back_button``, ``forward_button``, ``last_button`` and the ``step`` slider
+    (turns played so far) move through it. ``position`` is the state after ``step.value`` turns
+    (``RoundRecord.state``: a ``Position`` for a full-deal record, the recording player's ``View``
+    for a one-player record), drawn in ``picture``; ``status`` names the next turn. On demand
+    (``analyze_button``) the advisor ranks the turns of that decision (``studies.explorer.analyze``,
+    from the mover's view): ``result``, ``table``, and ``verdict`` (the played turn's rank and its
+    loss against the best). ``open_button`` hands the position to ``on_open`` (the explorer).
+    """
+
+    def __init__(self, source: Any = None, time_budget: float = 0.5, seed: int = 0, on_open: Any = None) -> None:
+        self.on_open = on_open
+        self.time_budget = time_budget
+        self.seed = seed
+        self.rounds: list[RoundRecord] = []
+        self.result: Analysis | None = None
+        self.paste = W.Textarea(placeholder="paste a game record (JSON or the LCR1 text form) or a file's path, "
+                                            "then Load record", layout=W.Layout(width="98%", height="4em"))
+        self.load_button = W.Button(description="Load record")
+        self.round = W.Dropdown(options=[], description="round")
+        self.first_button = W.Button(description="start", icon="fast-backward", layout=W.Layout(width="90px"))
+        self.back_button = W.Button(description="back", icon="step-backward", layout=W.Layout(width="90px"))
+        self.forward_button = W.Button(description="forward", icon="step-forward", layout=W.Layout(width="100px"))
+        self.last_button = W.Button(description="end", icon="fast-forward", layout=W.Layout(width="90px"))
+        self.step = W.IntSlider(value=0, min=0, max=0, description="turns played")
+        self.analyze_button = W.Button(description="Analyze this decision", button_style="primary", icon="search")
+        self.open_button = W.Button(description="Open in the explorer", icon="external-link",
+                                    layout=W.Layout(display="" if on_open is not None else "none"))
+        self.message = W.HTML()
+        self.status = W.HTML()
+        self.picture = W.HTML()
+        self.verdict = W.HTML()
+        self.table = W.HTML()
+        for w, cls in ((self.message, "lc-replay-msg"), (self.status, "lc-replay-status"),
+                       (self.forward_button, "lc-replay-forward"), (self.back_button, "lc-replay-back"),
+                       (self.analyze_button, "lc-replay-analyze"), (self.table, "lc-replay-table"),
+                       (self.picture, "lc-replay-position")):
+            w.add_class(cls)
+
+        self.load_button.on_click(lambda _b: self._safely(self.load, self.paste.value))
+        self.round.observe(lambda _c: self._safely(self._on_round), names="value")
+        self.first_button.on_click(lambda _b: self.go(0))
+        self.back_button.on_click(lambda _b: self.go(self.step.value - 1))
+        self.forward_button.on_click(lambda _b: self.go(self.step.value + 1))
+        self.last_button.on_click(lambda _b: self.go(self.step.max))
+        self.step.observe(lambda _c: self._safely(self._show), names="value")
+        self.analyze_button.on_click(lambda _b: self._safely(self.analyze))
+        self.open_button.on_click(lambda _b: self._safely(self.open))
+        self.widget = W.VBox([
+            W.HBox([self.paste, self.load_button], layout=W.Layout(width="98%")), self.message,
+            W.HBox([self.round, self.first_button, self.back_button, self.forward_button, self.last_button]),
+            self.step, self.status, self.picture,
+            W.HBox([self.analyze_button, self.open_button]), self.verdict, self.table,
+        ])
+        if source is not None:
+            self.load(source)
+
+    def _safely(self, fn: Any, *args: Any) -> None:
+        try:
+            fn(*args)
+        except Exception as exc:
+            self.message.value = _message("error", f"Something went wrong: {type(exc).__name__}: {exc}")
+
+    @property
+    def record(self) -> RoundRecord | None:
+        """The round being replayed."""
+        return self.rounds[self.round.value - 1] if self.rounds and self.round.value else None
+
+    @property
+    def position(self) -> Position | View | None:
+        """The state after ``step.value`` turns of the round (a copy)."""
+        rec = self.record
+        return None if rec is None else rec.state(self.step.value)
+
+    def load(self, source: Any) -> None:
+        """Read a record (``studies.explorer.record_rounds``); a bad one leaves a message and the
+        last good record in place."""
+        try:
+            if isinstance(source, str) and not source.strip():
+                raise PositionError("nothing to load: paste a game record or a file's path")
+            rounds = explorer.record_rounds(source)
+        except (PositionError, ValueError) as exc:
+            self.message.value = _message("error", f"Cannot load the record: {exc}")
+            return
+        self.rounds = rounds
+        self.round.options = [(f"round {r}", r) for r in range(1, len(rounds) + 1)]
+        self.round.value = 1
+        self._on_round()
+        turns = sum(len(r) for r in rounds)
+        kind = "a full-deal record" if rounds[0].is_full else f"player {rounds[0].viewer}'s record"
+        self.message.value = _message("ok", f"Loaded {kind}: {len(rounds)} round(s), {turns} turns.")
+
+    def go(self, k: int) -> None:
+        """Show the state after ``k`` turns (clipped to the round)."""
+        self.step.value = min(max(int(k), self.step.min), self.step.max)
+
+    def _on_round(self) -> None:
+        rec = self.record
+        if rec is None:
+            return
+        self.step.max = len(rec)
+        self.step.value = 0
+        self._show()
+
+    def _clear(self) -> None:
+        self.result = None
+        self.verdict.value = ""
+        self.table.value = ""
+
+    def _show(self) -> None:
+        self._clear()
+        rec, k = self.record, self.step.value
+        if rec is None:
+            return
+        state = rec.state(k)
+        who = " / ".join(rec.players) if rec.players else ""
+        head = f"Round {self.round.value}{f' ({html.escape(who)})' if who else ''}: {k} of {len(rec)} turns played"
+        if k < len(rec):
+            turn = rec.turns[k]
+            drawn = f", drawing {turn.drawn}" if turn.drawn is not None else ""
+            text = f"{head}; player {state.to_move} to move; the record's next turn: <code>{turn.move}</code>{drawn}"
+        else:
+            a, b = rec.scores()
+            text = f"{head}; the record ends here (scores {a} to {b})"
+        self.status.value = f"<div>{text}</div>"
+        self.picture.value = f'<div class="lc-picture">{_svg_of(state)}</div>'
+        self.back_button.disabled = self.first_button.disabled = k == 0
+        self.forward_button.disabled = self.last_button.disabled = k == len(rec)
+        self.analyze_button.disabled = k == len(rec)
+
+    def analyze(self) -> None:
+        """The advisor's ranking of the turns of the current decision, and where the played turn stands."""
+        self._clear()
+        rec, k = self.record, self.step.value
+        if rec is None or k >= len(rec):
+            self.message.value = _message("error", "No decision here: step to a turn of the record first.")
+            return
+        played = rec.turns[k].move
+        state = rec.state(k)
+        if isinstance(state, View) and state.viewer != state.to_move:
+            self.message.value = _message("error", f"Player {state.to_move}'s decision: in player {state.viewer}'s "
+                                                   f"record their hand is unknown, so only player {state.viewer}'s "
+                                                   f"decisions can be analyzed.")
+            return
+        try:
+            res = explorer.analyze(state, time_budget=float(self.time_budget), seed=int(self.seed))
+        except (PositionError, ValueError) as exc:
+            self.message.value = _message("error", f"Cannot analyze this decision: {exc}")
+            return
+        self.result = res
+        rank, mv = explorer.played_turn(res, played)
+        best = res.moves[0]
+        if rank == 1:
+            words = f"Played {played}: the best of {len(res.moves)} turns."
+        else:
+            err = f" ± {mv.loss_stderr:.1f}" if mv.loss_stderr else ""
+            words = (f"Played {played}: ranked {rank} of {len(res.moves)}, {mv.loss:.1f}{err} points worse "
+                     f"than the best turn {best.move}.")
+        self.verdict.value = _message("ok" if rank == 1 else "note", words)
+        self.table.value = f'<div style="max-height:420px;overflow:auto">{res._repr_html_()}</div>'
+        self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}).")
+
+    def open(self) -> None:
+        if self.on_open is not None and self.position is not None:
+            self.on_open(self.position)
 
     def _ipython_display_(self) -> None:
         display(self.widget)

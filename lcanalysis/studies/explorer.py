@@ -1,17 +1,22 @@
 """The decision explorer's questions: rollout tables, outcome distributions of one turn, the
-Analyze button and the endgame solver's principal lines."""
+Analyze button, the endgame solver's principal lines, the view a player builds by picking cards,
+and the steps of a game record."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from lcanalysis.advisor import advise
 from lcanalysis.analysis import Analysis
+from lcanalysis.game.cards import COLOR_LETTERS, number_types
 from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import mover_view
-from lcanalysis.game.position import Position, PositionError
+from lcanalysis.game.position import Position, PositionError, as_cards, check_copies
+from lcanalysis.game.records import MatchRecord, Record, RoundRecord, read_record
+from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
 from lcanalysis.rollouts import Rollouts
 from lcanalysis.search import solve
@@ -118,3 +123,82 @@ def endgame_lines(position: Position, move: str | Move, max_stalls: int = 0, lim
             pos.push(ana.best.move)
         out.append({"draw": card, "probability": p, "value": value, "line": " ".join(line)})
     return out
+
+
+# --- the position builder: a view from picked cards ---------------------------------------------
+
+
+def implied_deck_count(colors: int, placed: int, hand: int, opponent_count: int | None = None) -> int:
+    """The draw pile's size when every card not in a hand, on an expedition or in a discard pile
+    (``placed`` cards on the table, buried ones included) is in it."""
+    rules = Rules(colors=colors)
+    opp = rules.hand_size if opponent_count is None else opponent_count
+    return rules.deck_size - placed - hand - opp
+
+
+def built_view(colors: int = 5, hand: Sequence[Any] = (), my_expeditions: Sequence[Any] = (),
+               opp_expeditions: Sequence[Any] = (), discards: Sequence[Any] = (),
+               buried: Mapping[str, int] | None = None, opponent_known: Sequence[Any] = (),
+               deck: int | None = None, seat: int = 0, to_move: int | None = None) -> View:
+    """The view a player describes by picking cards (the decision explorer's position builder).
+
+    ``hand``, ``my_expeditions``, ``opp_expeditions`` (in the order placed), ``discards`` (each
+    colour's pile bottom first: the last card picked of a colour is its top), ``opponent_known``:
+    cards (``Card`` or strings like ``"R7"``). ``buried``: per colour letter, the number of cards
+    nobody remembers beneath that pile's known cards (``G?`` in the one-line string). ``deck``:
+    the draw pile's size; None for the size that makes the cards add up (``implied_deck_count``).
+    ``seat``: the viewer (0 or 1); ``to_move``: the player to move (default the viewer).
+    Every check is ``View.from_parts``'s; raises ``PositionError`` naming the problem."""
+    rules = Rules(colors=colors)
+    nc = rules.colors
+    hand = list(hand)
+    buried = dict(buried or {})
+    for letter, n in buried.items():
+        if letter not in COLOR_LETTERS[:nc]:
+            raise PositionError(f"buried cards: {letter!r} is not a colour of the {nc}-colour game")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise PositionError(f"buried cards of {letter}: a count of cards >= 0, got {n!r}")
+    known = as_cards(discards, nc, "discard piles")
+    piles: list[Any] = []
+    for c, letter in enumerate(COLOR_LETTERS[:nc]):
+        top = [card for card in known if card.color == c]
+        n = buried.get(letter, 0)
+        if n and not top:
+            raise PositionError(f"discard pile {letter}: {n} buried card(s) but no top card: pick the card "
+                                f"on top of the pile (the top card is always known)")
+        piles += [f"{letter}?"] * n + top
+    exps = [as_cards(my_expeditions, nc, "my expeditions"), as_cards(opp_expeditions, nc, "opponent's expeditions")]
+    picked = as_cards(hand, nc, "my hand") + as_cards(opponent_known, nc, "opponent's known cards")
+    counts = np.zeros(number_types(nc), dtype=np.int64)
+    for card in picked + known + exps[0] + exps[1]:
+        counts[card.type] += 1
+    check_copies(counts, nc)  # a card picked twice is named at once, before the hand is complete
+    if seat == 1:
+        exps.reverse()
+    if deck is None:
+        placed = len(exps[0]) + len(exps[1]) + len(piles)
+        deck = implied_deck_count(nc, placed, len(hand))
+        if deck < 0:
+            raise PositionError(f"too many cards: {placed} on the table and {len(hand)} in my hand, "
+                                f"with {rules.hand_size} in the opponent's, leave {deck} for the draw pile")
+    return View.from_parts(hand, opponent_count=rules.hand_size, deck_count=deck,
+                           opponent_known=list(opponent_known), expeditions=exps, discards=piles, rules=rules,
+                           viewer=seat, to_move=seat if to_move is None else to_move)
+
+
+# --- replaying a game record ------------------------------------------------------------------
+
+
+def record_rounds(source: Any) -> list[RoundRecord]:
+    """The rounds of a record (``read_record`` reads it when it is not one yet), in order."""
+    rec: Record = source if isinstance(source, (RoundRecord, MatchRecord)) else read_record(source)
+    return list(rec.rounds) if isinstance(rec, MatchRecord) else [rec]
+
+
+def played_turn(analysis: Analysis, move: str | Move) -> tuple[int, Any]:
+    """The rank (1 = best) and the ``MoveValue`` of the turn ``move`` in an analysis."""
+    name = str(move)
+    for rank, mv in enumerate(analysis.moves, start=1):
+        if mv.move == name:
+            return rank, mv
+    raise PositionError(f"{name} is not among the analysed turns")
