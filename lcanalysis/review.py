@@ -91,7 +91,7 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.advisor import ENDGAME_CARDS, advise
+from lcanalysis.advisor import advise
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
 from lcanalysis.game.cards import Card
@@ -105,6 +105,7 @@ from lcanalysis.search import endgame_analysis
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
 #: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
 DEFAULT_TIME = 0.4
+ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
@@ -302,7 +303,7 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed)
+    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=ENDGAME_CARDS)
     best = analysis.moves[0].move
     forced = len(analysis.moves) == 1 or analysis.moves[0].value == analysis.moves[-1].value
     names: list[str] = []

@@ -6,6 +6,7 @@ import pytest
 from lcanalysis.agents import AGENTS, AgentError, make_agent
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as F
+from lcanalysis.core.policy import P_TURN
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
@@ -16,9 +17,11 @@ VARIANTS = [Rules(), Rules(colors=6), Rules(no_redraw=False)]
 
 
 def test_the_registry_names_every_agent():
-    assert AGENTS == ("random", "greedy", "heuristic", "search", "match")
+    assert AGENTS == ("random", "greedy", "heuristic", "stalling", "search", "best", "match")
     for name in AGENTS:
         assert make_agent(name).name == name
+    assert make_agent("search").params[P_TURN] == 0.0  # today's search agent, unchanged
+    assert make_agent("best").params[P_TURN] > 0 and make_agent("stalling").params[P_TURN] > 0
     with pytest.raises(AgentError, match="unknown agent"):
         make_agent("oracle")
     with pytest.raises(AgentError, match="unknown parameter"):
@@ -29,11 +32,11 @@ def test_the_registry_names_every_agent():
 @pytest.mark.parametrize("rules", VARIANTS, ids=["5 colours", "6 colours", "redraw allowed"])
 def test_agents_only_make_legal_moves_over_many_rounds(rules, share):
     """Every turn goes through Position.push, which refuses an illegal turn with IllegalMoveError."""
-    names = ["random", "greedy", "heuristic"]
+    names = ["random", "greedy", "heuristic", "stalling"]
     rounds = 0
     n = round((150 if not rules.no_redraw else 400) * share)
     for seed in range(n):
-        a, b = names[seed % 3], names[(seed // 3) % 3]
+        a, b = names[seed % 4], names[(seed // 4) % 4]
         row = play_round([make_agent(a), make_agent(b)], seed, Rules(colors=rules.colors,
                          no_redraw=rules.no_redraw, turn_cap=120), starter=seed % 2)
         assert row["turns"] <= 120
@@ -41,8 +44,10 @@ def test_agents_only_make_legal_moves_over_many_rounds(rules, share):
             assert row["turns"] == 120
         rounds += 1
     search = make_agent("search", time_ms=2, min_worlds=2)
+    best = make_agent("best", time_ms=2, min_worlds=2)
     for seed in range(4):
         play_round([search, make_agent("heuristic")], 1000 + seed, rules, starter=seed % 2)
+        play_round([best, make_agent("stalling")], 2000 + seed, rules, starter=seed % 2)
     assert rounds == n
 
 

@@ -96,7 +96,9 @@ class _Worlds:
     """The worlds every level is solved in: all splits (with their probabilities) and a fixed
     sample of physical splits, drawn once so that levels compare on the same worlds."""
 
-    def __init__(self, view: View, seed: int):
+    def __init__(self, view: View, seed: int, deadline: float | None = None):
+        self.deadline = deadline
+        self.nodes, self.seconds = 0, 0.0  # searched so far: the speed that fits the deadline
         self.inputs = _SplitInputs(view)
         unseen = self.inputs.unseen.tolist()
         u = view.opponent_unknown
@@ -112,12 +114,23 @@ class _Worlds:
         self.sample = np.array([np.bincount(rng.permutation(cards)[:u], minlength=nt) for _ in range(MAX_WORLDS)],
                                dtype=np.int32)
 
+    def rate(self) -> float:
+        """Nodes per second so far (a cautious guess before a search big enough to time)."""
+        if self.nodes < 50_000 or self.seconds <= 0:
+            return 5e5
+        return self.nodes / self.seconds
+
 
 def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: Tables, max_nodes: int, ref: int = -1,
            margin: float = np.inf):
     """Root values of every turn in each world of ``picks``: (codes, rows, bounded, nodes,
-    finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``)."""
+    finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``).
+    With a deadline set, the node budget is also what the clock leaves at the speed measured."""
     inp = worlds.inputs
+    if worlds.deadline is not None:
+        left = worlds.deadline - time.perf_counter()
+        max_nodes = max(1, min(max_nodes, int(left * worlds.rate())))
+    t0 = time.perf_counter()
     tables.stats[:] = 0
     tables.stats[4] = max_nodes
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
@@ -127,6 +140,8 @@ def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: Tables, max_
                       tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats, out_moves, rows,
                       bounded, ref, margin)
     nodes = int(tables.stats[0] + tables.stats[1])
+    worlds.nodes += nodes
+    worlds.seconds += time.perf_counter() - t0
     if tables.stats[3]:
         tables.clear()  # an unfinished search may have stored bounds it did not finish proving
         return None, None, None, nodes, False
@@ -146,7 +161,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     if view.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
     t0 = time.perf_counter()
-    worlds = _Worlds(view, seed)
+    worlds = _Worlds(view, seed, deadline)
     used = 0
     levels: list[Level] = []
     notes: list[str] = []
