@@ -208,15 +208,19 @@ def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_ex
             assert {m[1:].split("/")[0] for m in moves} <= set(hand)
             assert "turns ranked" in page.inner_text(".lc-msg")
 
-            shot = tmp_path / "decision_explorer.png"
-            page.screenshot(path=str(shot), full_page=True)
-            assert shot.stat().st_size > 10_000
-            if os.environ.get("LC_SCREENSHOTS"):
-                dest = Path(os.environ["LC_SCREENSHOTS"])
-                dest.mkdir(parents=True, exist_ok=True)
-                shutil.copy(shot, dest / "decision_explorer.png")
+            _screenshot(page, tmp_path / "decision_explorer.png")
         finally:
             browser.close()
+
+
+def _screenshot(page, shot: Path) -> None:
+    """A picture of the whole page, not empty; kept in $LC_SCREENSHOTS when set (data/screenshots)."""
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("LC_SCREENSHOTS"):
+        dest = Path(os.environ["LC_SCREENSHOTS"])
+        dest.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, dest / shot.name)
 
 
 def _turns_played(page) -> int:
@@ -269,12 +273,6 @@ def test_served_tutor_plays_a_whole_round_by_clicks_and_shows_the_review(served_
             assert page.is_disabled(".lc-tutor-play")
             assert review.splitlines()[0].removeprefix("Round over: ") == page.inner_text(".lc-tutor-score").strip()
 
-            shot = tmp_path / "tutor.png"
-            page.screenshot(path=str(shot), full_page=True)
-            assert shot.stat().st_size > 10_000
-            if os.environ.get("LC_SCREENSHOTS"):
-                dest = Path(os.environ["LC_SCREENSHOTS"])
-                dest.mkdir(parents=True, exist_ok=True)
-                shutil.copy(shot, dest / "tutor.png")
+            _screenshot(page, tmp_path / "tutor.png")
         finally:
             browser.close()
