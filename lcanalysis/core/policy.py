@@ -38,8 +38,9 @@ HEURISTIC_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0, 
 #: the greedy agent: its own hand only (no counting, no opponent, always the deck unless a pile
 #: card improves a colour at once)
 GREEDY_PARAMS = np.array([0.95, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float64)
-#: the heuristic that also stalls: a discard-pile draw is credited ``P_TURN`` times the value of
-#: the turn it gains (the deck does not shrink) when the hand holds more wanted cards than turns
+#: the heuristic that also stalls: a discard-pile draw after a play is credited ``P_TURN`` times
+#: the value of the turn it gains (the deck does not shrink) when the hand holds more wanted
+#: cards than turns
 STALLING_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0, 0.5], dtype=np.float64)
 
 
@@ -167,6 +168,7 @@ def policy_scores(s, params, moves, scores):
         src = m % base
         sc = 0.0
         pc = -1
+        plays = False  # a stall is credited only with a play: the turn gained goes to progress, so no endless loop
         if place < 2 * ntypes:
             t = place // 2
             c = t // K.RANKS
@@ -179,6 +181,7 @@ def policy_scores(s, params, moves, scores):
             else:
                 nhm &= ~(1 << (r - 1))
             if disc == 0:
+                plays = True
                 nem = emask[c]
                 new = ew[c]
                 if r == 0:
@@ -197,10 +200,11 @@ def policy_scores(s, params, moves, scores):
             sc += deck_v
         else:
             c2 = src - 1
+            stall = turn_gain if plays else 0.0
             if c2 == pc:  # drawing from the pile just discarded onto (allowed without no_redraw)
-                sc += turn_gain
+                sc += stall
             else:
-                sc += pile_gain[c2] + turn_gain
+                sc += pile_gain[c2] + stall
         scores[i] = sc
     return n
 
