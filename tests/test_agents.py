@@ -144,3 +144,21 @@ def test_agents_answer_a_view_in_the_draw_step_with_the_draw_alone():
     for name in AGENTS:
         move = make_agent(name, **({"time_ms": 5} if name == "search" else {})).choose(view, 2)
         assert move.card is None and pos.can_play(move)
+
+
+def test_the_stalling_agent_differs_from_the_heuristic_only_by_playing_and_taking_a_pile_card():
+    """TURN credits a discard-pile draw after a play (never after a discard) when the hand is
+    crowded: wherever the two agents disagree, the stalling one plays a card and draws from a pile."""
+    from helpers import played_down
+
+    heuristic, stalling = make_agent("heuristic"), make_agent("stalling")
+    differ = 0
+    for seed in range(60):
+        for deck in (2, 4, 6):
+            pos = played_down(seed, deck)
+            view = pos.view(pos.to_move)
+            a, b = heuristic.choose(view, 0), stalling.choose(view, 0)
+            if a != b:
+                differ += 1
+                assert b.play and b.source != "D", (seed, deck, str(a), str(b))
+    assert differ >= 5  # the term does change play near the end
