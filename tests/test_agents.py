@@ -162,3 +162,32 @@ def test_the_stalling_agent_differs_from_the_heuristic_only_by_playing_and_takin
                 differ += 1
                 assert b.play and b.source != "D", (seed, deck, str(a), str(b))
     assert differ >= 5  # the term does change play near the end
+
+
+# A real round (deal seed 792112385, player 0 to start) of search against search:stall=0.5 that
+# ran to the turn cap: from turn 47 both sides only discard a card and take one from a pile.
+LOOP_SEED = 792112385
+LOOP_MOVES = " ".join([
+    "+G3/D -Bw/D -Ww/D +Rw/D +G5/D +Y4/D -Yw/D +Y5/D -Bw/D -B2/D -Bw/D -W3/D +G8/W -G6/D +G10/W -G7/D",
+    "+Ww/D +B5/D -Rw/D +B7/R +B3/D +B8/D +B4/D +Rw/D +B6/D +Y7/D +W2/D +Y9/D -G2/D +Y10/D -G4/D +W4/D",
+    "+W3/D +W7/D -Gw/D +R3/D +W5/D -Yw/D +W6/D +R4/D +B10/D +B9/D +W8/D +R7/Y +W9/D +R8/D -Y3/B -Yw/B",
+    "-Y8/B -Yw/B -Bw/Y -Y2/B -Yw/G -Y6/G -Bw/Y -Bw/Y -Y6/B -Yw/B -Bw/Y -Bw/Y -Yw/B -Y6/B -Bw/Y -Bw/Y",
+])
+
+
+def test_best_breaks_a_stalling_loop_by_drawing_from_the_deck_and_search_is_unchanged():
+    from lcanalysis.agents import _stalling_loop
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.rules import Rules
+
+    pos = Position.deal(LOOP_SEED, Rules(turn_cap=200), 0)
+    for m in LOOP_MOVES.split():
+        pos.push(m)
+    view = pos.view(pos.to_move)
+    assert _stalling_loop(view)
+    assert make_agent("best").choose(view, 0).source == "D"
+    assert make_agent("search", stall=0.5).choose(view, 0).source != "D"  # the loop it would go on with
+    early = Position.deal(LOOP_SEED, Rules(turn_cap=200), 0)
+    for m in LOOP_MOVES.split()[:40]:
+        early.push(m)
+    assert not _stalling_loop(early.view(early.to_move))
