@@ -126,3 +126,15 @@ def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
     analysis = advise(view, time_budget=0.01, seed=0)
     assert analysis.kind == "advisor estimate"
     assert "endgame search did not fit" in analysis.notes[0]
+
+
+def test_the_hint_json_marks_the_turns_whose_values_are_only_bounds():
+    from lcanalysis.show.hint import hint_json
+
+    view = _view(2, 3)
+    analysis = E.converged_endgame(view, max_nodes=3_000_000)
+    rows = hint_json(analysis, view)["moves"]
+    bounded = {m.move for m in analysis.moves if m.extra.get("bound") == "upper"}
+    assert bounded, "a 3-card view at one stall or more has turns beyond the margin"
+    assert {r["move"] for r in rows if r.get("bound") == "upper"} == bounded
+    assert analysis.bounds["max_stalls"] >= 1 and "converged" in analysis.bounds

@@ -151,6 +151,8 @@ def hint_json(analysis: Analysis, view: View) -> dict[str, Any]:
     loss and loss_stderr), plus the verdict and the question answered."""
     out = analysis.to_json()
     for row, m in zip(out["moves"], analysis.moves):
+        if _is_bound(m):  # the endgame search showed only that this turn is worse
+            row["bound"] = "upper"
         if "match_win" in m.extra:  # a match score was given: the chance to win the match too
             row.update({k: m.extra[k] for k in ("match_win", "match_win_stderr", "match_loss", "match_loss_stderr")})
     out["verdict"] = verdict(analysis, view)
