@@ -110,7 +110,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     t0 = time.perf_counter()
     fallback_note = ""
-    if view.deck_count <= endgame_cards and both_hands:
+    # a full position with 2 cards or fewer: the exact solver, one stall each; with 3, the endgame
+    # search below on the view with the opponent's whole hand known (one split: perfect information)
+    if view.deck_count <= min(endgame_cards, 2) and both_hands:
         full = read_position(view_or_position)
         exact = endgame_analysis(full, seed=seed, max_nodes=max_nodes)
         exact.set_exact_losses()
@@ -129,6 +131,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             exact, fallback_note = None, str(exc)
         if exact is not None and exact.bounds["max_stalls"] >= 1:
             _add_reasons(view, exact)
+            if both_hands:
+                exact.notes.insert(0, BOTH_HANDS_NOTE)
             return exact
         if exact is not None:
             fallback_note = "only the search with no stalls fitted in the budget"

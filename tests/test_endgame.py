@@ -138,3 +138,15 @@ def test_the_hint_json_marks_the_turns_whose_values_are_only_bounds():
     assert bounded, "a 3-card view at one stall or more has turns beyond the margin"
     assert {r["move"] for r in rows if r.get("bound") == "upper"} == bounded
     assert analysis.bounds["max_stalls"] >= 1 and "converged" in analysis.bounds
+
+
+def test_a_full_position_with_three_cards_is_searched_with_both_hands_and_every_turn():
+    """Both hands known: one split, so the endgame search gives perfect-information values."""
+    from lcanalysis.search import solve_perfect
+
+    pos = played_down(3, 3)
+    analysis = advise(pos, seed=0)
+    assert "both hands are used" in analysis.notes[0] and analysis.exact and analysis.splits == 1
+    assert sorted(m.move for m in analysis.moves) == sorted(str(m) for m in pos.legal_moves())
+    plain = solve_perfect(pos, max_stalls=analysis.bounds["max_stalls"])
+    assert analysis.best.move == plain.best.move and analysis.value == pytest.approx(plain.value, abs=1e-9)

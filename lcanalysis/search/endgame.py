@@ -29,11 +29,11 @@ import numpy as np
 
 from lcanalysis.analysis import Analysis, MoveValue
 from lcanalysis.core.kernel import MAX_MOVES
-from lcanalysis.game.cards import number_types, types_from_counts
+from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
 from lcanalysis.search.common import SearchError, move_text
 from lcanalysis.search.perfect import LEAF_AS_IS, ZOBRIST, Tables, auto_bits, check_depth
-from lcanalysis.search.view_value import _all_splits, _solve_splits, _SplitInputs, count_splits
+from lcanalysis.search.view_value import _all_splits, _solve_splits, _SplitInputs, count_splits, sampled_picks
 
 ENUMERATE_MAX = 400  # splits: up to this many, a level may be solved exactly (every split)
 MAX_WORLDS = 96  # sampled worlds per level at most
@@ -108,11 +108,7 @@ class _Worlds:
         if self.splits <= ENUMERATE_MAX:
             picks, ways = _all_splits(self.inputs.unseen, u, self.splits)
             self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
-        rng = np.random.default_rng(seed)
-        cards = np.array(types_from_counts(unseen), dtype=np.int64)
-        nt = number_types(view.rules.colors)
-        self.sample = np.array([np.bincount(rng.permutation(cards)[:u], minlength=nt) for _ in range(MAX_WORLDS)],
-                               dtype=np.int32)
+        self.sample = sampled_picks(unseen, u, number_types(view.rules.colors), MAX_WORLDS, seed)
 
     def rate(self) -> float:
         """Nodes per second so far (a cautious guess before a search big enough to time)."""
@@ -152,8 +148,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
                       progress: Callable[[str], None] | None = None) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
-    reached, ``exact`` says whether it solved every split, ``extra["converged"]`` whether two
-    levels agreed, and the notes say all of it in words."""
+    reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
+    split, and the notes say all of it in words."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
@@ -172,7 +168,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         if progress is not None:
             progress(f"endgame: {stalls} stall(s) each: solving")
         ref = levels[-1].codes[levels[-1].best()] if levels else -1
-        level = _solve_level(worlds, stalls, tables, max_nodes - used, deadline, ref, MARGIN if ref >= 0 else np.inf)
+        level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, MARGIN if ref >= 0 else np.inf)
         used += level[1]
         if level[0] is None:
             if level[1]:
@@ -198,8 +194,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     return answer
 
 
-def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, deadline: float | None, ref: int,
-                 margin: float):
+def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, ref: int, margin: float):
     """(Level or None, nodes): every split when affordable, else as many sampled worlds as fit;
     then, while the best turn found carries bounds (it was not the reference), solved again in
     the same worlds with it as the reference, so the best turn's value is always exact."""
@@ -210,7 +205,8 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, dead
     codes: list[int] | None = None
     level = None
     for start in range(0, MAX_WORLDS, CHUNK):
-        if budget - used <= 0 or (deadline is not None and time.perf_counter() > deadline and len(rows) >= 1):
+        late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
+        if budget - used <= 0 or (late and len(rows) >= 1):
             break
         c, r, b, nodes, done = _solve(worlds, worlds.sample[start:start + CHUNK], stalls, tables, budget - used, ref,
                                       margin)

@@ -65,6 +65,15 @@ def count_splits(unseen: list[int], size: int, cap: int) -> int:
     return ways[size]
 
 
+def sampled_picks(unseen: list[int], opponent_unknown: int, n_types: int, n: int, seed: int) -> np.ndarray:
+    """``n`` splits of the physical unseen cards drawn uniformly with ``default_rng(seed)``: each row
+    the opponent's unknown cards per type (the rest make the draw pile)."""
+    rng = np.random.default_rng(seed)
+    cards = np.array(types_from_counts(unseen), dtype=np.int64)
+    return np.array([np.bincount(rng.permutation(cards)[:opponent_unknown], minlength=n_types) for _ in range(n)],
+                    dtype=np.int32).reshape(n, n_types)
+
+
 def split_weights(unseen: list[int], opponent_unknown: int):
     """``(probability, opponent pick counts)`` for every split of the physical unseen cards."""
     total = comb(sum(unseen), opponent_unknown)
@@ -241,11 +250,8 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         probs = ways / comb(sum(unseen), u)
     else:
         n = DEFAULT_SAMPLES if samples is None else samples
-        rng = np.random.default_rng(seed)  # every pick drawn first, in order: the same samples on any number of threads
-        cards = np.array(types_from_counts(unseen), dtype=np.int64)
-        nt = number_types(nc)
-        picks = [np.bincount(rng.permutation(cards)[:u], minlength=nt).astype(np.int32) for _ in range(n)]
-        picks = np.array(picks, dtype=np.int32)
+        # every pick drawn first, in order: the same samples on any number of threads
+        picks = sampled_picks(unseen, u, number_types(nc), n, seed)
     n_chunks = max(1, min(n_workers, len(picks)))
     cuts = [len(picks) * i // n_chunks for i in range(n_chunks + 1)]
     tabs = [tables] + [Tables(bits, solo_bits) for _ in range(n_chunks - 1)]
