@@ -174,43 +174,51 @@ def _voila_log_on_failure(log: Path):
         raise AssertionError(f"{type(exc).__name__}: {exc}\n--- voila's log, last lines:\n{tail}") from exc
 
 
-@pytest.mark.browser
-def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_explorer, tmp_path):
+@contextlib.contextmanager
+def _served_page(url: str, log: Path, height: int, ready: str):
+    """A headless chromium page on the served notebook, once the widget ``ready`` is drawn; voila's
+    log is shown when the test fails."""
     from playwright.sync_api import sync_playwright
 
-    url, log = served_explorer
     with sync_playwright() as p, _voila_log_on_failure(log):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1200, "height": 1600})
+            page = browser.new_page(viewport={"width": 1200, "height": height})
             page.goto(url, timeout=240_000)
-            page.wait_for_selector(".lc-analyze", timeout=240_000)
-            mid = read_position(example_text("midround"))  # the notebook's POSITION
-            assert f"{mid.deck_count} cards in the draw pile" in page.inner_text(".lc-msg")
-            assert page.inner_text(".lc-table").strip() == ""  # nothing ranked before Analyze
-
-            # change a widget: pick the opening example
-            opening = read_position(example_text("opening"))
-            hand = [str(c) for c in opening.hand]
-            page.select_option(".lc-example select", "opening")
-            page.wait_for_function(
-                f"document.querySelector('.lc-msg').innerText.includes('{opening.deck_count} cards in the draw pile')",
-                timeout=60_000)
-            assert page.input_value(".lc-hand input") == " ".join(hand)
-            page.wait_for_selector(".lc-position svg", timeout=30_000)
-
-            page.click(".lc-analyze")
-            page.wait_for_selector(".lc-table table", timeout=240_000)
-            rows = page.query_selector_all(".lc-table table tr")
-            moves = [r.query_selector_all("td")[1].inner_text() for r in rows[1:]]
-            assert len(moves) >= 16, moves  # 8 cards x (play or discard), each with a draw source
-            assert all(m[0] in "+-" and "/" in m for m in moves)
-            assert {m[1:].split("/")[0] for m in moves} <= set(hand)
-            assert "turns ranked" in page.inner_text(".lc-msg")
-
-            _screenshot(page, tmp_path / "decision_explorer.png")
+            page.wait_for_selector(ready, timeout=240_000)
+            yield page
         finally:
             browser.close()
+
+
+@pytest.mark.browser
+def test_served_explorer_ranks_turns_after_a_widget_change_and_analyze(served_explorer, tmp_path):
+    url, log = served_explorer
+    with _served_page(url, log, 1600, ".lc-analyze") as page:
+        mid = read_position(example_text("midround"))  # the notebook's POSITION
+        assert f"{mid.deck_count} cards in the draw pile" in page.inner_text(".lc-msg")
+        assert page.inner_text(".lc-table").strip() == ""  # nothing ranked before Analyze
+
+        # change a widget: pick the opening example
+        opening = read_position(example_text("opening"))
+        hand = [str(c) for c in opening.hand]
+        page.select_option(".lc-example select", "opening")
+        page.wait_for_function(
+            f"document.querySelector('.lc-msg').innerText.includes('{opening.deck_count} cards in the draw pile')",
+            timeout=60_000)
+        assert page.input_value(".lc-hand input") == " ".join(hand)
+        page.wait_for_selector(".lc-position svg", timeout=30_000)
+
+        page.click(".lc-analyze")
+        page.wait_for_selector(".lc-table table", timeout=240_000)
+        rows = page.query_selector_all(".lc-table table tr")
+        moves = [r.query_selector_all("td")[1].inner_text() for r in rows[1:]]
+        assert len(moves) >= 16, moves  # 8 cards x (play or discard), each with a draw source
+        assert all(m[0] in "+-" and "/" in m for m in moves)
+        assert {m[1:].split("/")[0] for m in moves} <= set(hand)
+        assert "turns ranked" in page.inner_text(".lc-msg")
+
+        _screenshot(page, tmp_path / "decision_explorer.png")
 
 
 def _screenshot(page, shot: Path) -> None:
@@ -239,40 +247,31 @@ def _choose_and_play(page, place: str) -> None:
 def test_served_tutor_plays_a_whole_round_by_clicks_and_shows_the_review(served_tutor, tmp_path):
     """A scripted click sequence: each turn, the first card of the hand, played on its expedition
     (discarded when the rules refuse that), drawing from the deck; until the round is over."""
-    from playwright.sync_api import sync_playwright
-
     url, log = served_tutor
-    with sync_playwright() as p, _voila_log_on_failure(log):
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 1400})
-            page.goto(url, timeout=240_000)
-            page.wait_for_selector(".lc-tutor-play", timeout=240_000)
-            page.wait_for_selector(".lc-tutor-board svg", timeout=60_000)
-            assert "round 1: you 0, greedy 0" in page.inner_text(".lc-tutor-score")
-            assert page.inner_text(".lc-tutor-review").strip() == ""
-            played, refused = 0, 0
-            progress = "document.querySelector('.lc-tutor-progress').innerText.endsWith(': ' + n)"
-            refusal = "document.querySelector('.lc-tutor-comment').innerText.includes('not legal here')"
-            done, done_or_refused = f"([n]) => {progress}", f"([n]) => {progress} || {refusal}"
-            while page.locator(".lc-tutor-review h4").count() == 0:
-                assert played < 60, "a round has fewer turns than this"
-                _choose_and_play(page, "play")
-                page.wait_for_function(done_or_refused, arg=[played + 1], timeout=60_000)
-                if _turns_played(page) != played + 1:  # the rules refused to play that card: discard it
-                    refused += 1
-                    _choose_and_play(page, "discard")
-                    page.wait_for_function(done, arg=[played + 1], timeout=60_000)
-                played += 1
-            assert _turns_played(page) == played
-            review = page.inner_text(".lc-tutor-review")
-            assert review.startswith("Round over: round 1: you "), review
-            assert f"{played} decisions" in review
-            rows = page.query_selector_all(".lc-tutor-review table.lc-review-table tbody tr")
-            assert len(rows) == played > 10
-            assert page.is_disabled(".lc-tutor-play")
-            assert review.splitlines()[0].removeprefix("Round over: ") == page.inner_text(".lc-tutor-score").strip()
+    with _served_page(url, log, 1400, ".lc-tutor-play") as page:
+        page.wait_for_selector(".lc-tutor-board svg", timeout=60_000)
+        assert "round 1: you 0, greedy 0" in page.inner_text(".lc-tutor-score")
+        assert page.inner_text(".lc-tutor-review").strip() == ""
+        played, refused = 0, 0
+        progress = "document.querySelector('.lc-tutor-progress').innerText.endsWith(': ' + n)"
+        refusal = "document.querySelector('.lc-tutor-comment').innerText.includes('not legal here')"
+        done, done_or_refused = f"([n]) => {progress}", f"([n]) => {progress} || {refusal}"
+        while page.locator(".lc-tutor-review h4").count() == 0:
+            assert played < 60, "a round has fewer turns than this"
+            _choose_and_play(page, "play")
+            page.wait_for_function(done_or_refused, arg=[played + 1], timeout=60_000)
+            if _turns_played(page) != played + 1:  # the rules refused to play that card: discard it
+                refused += 1
+                _choose_and_play(page, "discard")
+                page.wait_for_function(done, arg=[played + 1], timeout=60_000)
+            played += 1
+        assert _turns_played(page) == played
+        review = page.inner_text(".lc-tutor-review")
+        assert review.startswith("Round over: round 1: you "), review
+        assert f"{played} decisions" in review
+        rows = page.query_selector_all(".lc-tutor-review table.lc-review-table tbody tr")
+        assert len(rows) == played > 10
+        assert page.is_disabled(".lc-tutor-play")
+        assert review.splitlines()[0].removeprefix("Round over: ") == page.inner_text(".lc-tutor-score").strip()
 
-            _screenshot(page, tmp_path / "tutor.png")
-        finally:
-            browser.close()
+        _screenshot(page, tmp_path / "tutor.png")
