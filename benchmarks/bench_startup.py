@@ -19,10 +19,13 @@ wall time of ``--lines`` lines less that of one line, divided by the lines added
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,12 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
-def wall(cmd: list[str], repeat: int, stdin: str | None = None) -> float:
+def wall(cmd: list[str], repeat: int, stdin: str | None = None, env: dict[str, str] | None = None) -> float:
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
         subprocess.run(cmd, cwd=ROOT, input=stdin, text=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=True)
+                       check=True, env=env)
         times.append(time.perf_counter() - t0)
     return statistics.median(times)
 
@@ -75,7 +78,28 @@ def main() -> int:
     print(f"{'  each further solve line in the shell':<58} {each:>9.3f} {each / base:>9.1f}x")
     if each > 0:
         print(f"a solve line in the shell answers {one_shot / each:.0f}x faster than the one-shot solve")
+    served = _served(lc, endgame, args.repeat, base)
+    print(f"a solve through the server answers {one_shot / served:.0f}x faster than the one-shot solve")
     return 0
+
+
+def _served(lc: str, endgame: str, repeat: int, base: float) -> float:
+    """The same one-shot commands while an ``lcanalysis server`` (in a private folder) runs."""
+    env = {k: v for k, v in os.environ.items() if k != "LCANALYSIS_NO_SERVER"}
+    env["LCANALYSIS_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="lcbench", dir="/tmp")
+    subprocess.run([lc, "server", "start"], check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        solve = 0.0
+        for name, cmd in [("lcanalysis show example:midround (server running)", [lc, "show", "example:midround"]),
+                          ("lcanalysis solve <2 cards left> --max-stalls 1 (server running)",
+                           [lc, "solve", endgame, "--max-stalls", "1"])]:
+            t = wall(cmd, repeat, env=env)
+            print(f"{name:<58} {t:>9.3f} {t / base:>9.1f}x", flush=True)
+            solve = t
+        return solve
+    finally:
+        subprocess.run([lc, "server", "stop"], check=False, env=env, stdout=subprocess.DEVNULL)
+        shutil.rmtree(env["LCANALYSIS_RUNTIME_DIR"], ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,10 @@ import time
 
 import pytest
 
+# The tests run every command in-process, as a fresh machine would: a developer's running
+# 'lcanalysis server' must not answer them (tests/test_server.py starts its own, on purpose).
+os.environ["LCANALYSIS_NO_SERVER"] = "1"
+
 
 @pytest.hookimpl(tryfirst=True)  # before xdist starts its workers
 def pytest_sessionstart(session):

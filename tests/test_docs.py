@@ -28,6 +28,7 @@ import doctest
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,6 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
 VENV_BIN = Path(sys.executable).parent  # not resolved: a venv's python is a symlink out of it
 CONSOLE_TIMEOUT = 120
+#: an 'lcanalysis server' a console block starts lives here, stopped when the module ends (the
+#: commands see no LCANALYSIS_NO_SERVER: the examples work as they do for a user)
+SERVER_DIR = f"/tmp/lcdocs-{os.getpid()}"  # short: a Unix socket's path is limited to about 100 characters
 PYTHON_FILE_TIMEOUT = 180  # a hang guard for one file's python blocks, not a speed test
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -137,7 +141,9 @@ def run_python_blocks(blocks: list[Block], namespace: dict) -> None:
 def _run(argv: list[str], timeout: float) -> subprocess.CompletedProcess | None:
     """Run ``argv`` from the repository root with the venv's bin first on PATH, in a session of
     its own; on timeout kill the whole session (pools and servers it started) and return None."""
-    env = dict(os.environ, PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}", MPLBACKEND="Agg")
+    env = dict(os.environ, PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}", MPLBACKEND="Agg",
+               LCANALYSIS_RUNTIME_DIR=SERVER_DIR)
+    env.pop("LCANALYSIS_NO_SERVER", None)
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
@@ -163,6 +169,13 @@ COMMANDS = [(f"{b.path}:{line}", cmd) for bs in BLOCKS.values() for b in bs if b
             for line, cmd in console_commands(b)]
 JSON_BLOCKS = [b for bs in BLOCKS.values() for b in bs if b.lang == "json"]
 SKETCHES = [b for bs in BLOCKS.values() for b in bs if b.lang == "json-sketch"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_the_examples_server():
+    yield
+    _run([sys.executable, "-m", "lcanalysis", "server", "stop"], CONSOLE_TIMEOUT)
+    shutil.rmtree(SERVER_DIR, ignore_errors=True)
 
 
 # --- the documentation itself ---------------------------------------------------------------

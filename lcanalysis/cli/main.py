@@ -7,7 +7,8 @@ Start-up is kept short: nothing is imported before the command is known. ``show`
 need no compiled code, so they run the rules kernel as plain Python (numba's
 ``NUMBA_DISABLE_JIT``; the tests check that both ways give the same answers). Commands that
 need the engine first make sure it is compiled (``warmup.engine_ready``), saying so when it
-is not.
+is not. When an ``lcanalysis server`` of this version runs, the commands it serves are handed to
+it (``server.forward``) and answer without loading anything.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from lcanalysis.cli import advise, bot, review, shell, solve, studies, wager, warmup
+from lcanalysis.cli import advise, bot, review, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import UsageError, emit, load, nonneg
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
 #: commands that run the compiled engine: compiled first, with a notice, if this version never was
-ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies", "review", "shell")
+ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies", "review", "shell", "server")
 
 
 # --- subcommands ----------------------------------------------------------------------
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (solve, wager, advise, review, bot, studies, warmup):
         command.add_parser(sub, pos_help)
     shell.add_parser(sub, run_command)
+    server.add_parser(sub, run_command)
     # listed for the help text only: main() hands "tournament ..." to cli.tournament's own parser
     sub.add_parser("tournament", help="run a tournament (see 'lcanalysis tournament --help')", add_help=False)
     return parser
@@ -129,8 +131,10 @@ def run_command(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return run_command(sys.argv[1:] if argv is None else argv)
+        status = server.forward(argv)  # a running 'lcanalysis server' answers at once
+        return run_command(argv) if status is None else status
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
         return 0

@@ -44,6 +44,7 @@ NOT_HERE = {
     "bot": "it reads standard input, which is the shell's own",
     "shell": "this is the shell already",
     "warm-up": "run 'lcanalysis warm-up' before starting the shell",
+    "server": "start or stop it from the command line ('lcanalysis server start')",
 }
 STDIN_ERROR = ("'-' (standard input) is the shell's own input here: give the position as a file, "
                "a one-line 'LC1;...' string or example:NAME")

@@ -1,0 +1,171 @@
+"""``lcanalysis server`` (issue 12): while it runs, the one-shot commands it serves give exactly
+what they give in-process (streams, exit status, bad input, standard input, relative paths);
+Ctrl-C reaches the command; a stopped or vanished server only means the command runs itself;
+a changed source file means another server."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from helpers import played_down
+from test_shell import _normal
+
+from lcanalysis.cli import server
+
+TIMEOUT = 300
+
+
+def _env(runtime: Path, use_server: bool = True) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != server.NO_SERVER_ENV}
+    env[server.RUNTIME_ENV] = str(runtime)
+    if not use_server:
+        env[server.NO_SERVER_ENV] = "1"
+    return env
+
+
+def _lc(runtime: Path, *args: str, use_server: bool = True, stdin: str | None = None,
+        cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lcanalysis", *args], input=stdin, capture_output=True, text=True,
+                          timeout=TIMEOUT, check=False, env=_env(runtime, use_server), cwd=cwd)
+
+
+def _answered(runtime: Path) -> int:
+    status = _lc(runtime, "server", "status")
+    assert status.returncode == 0, status.stdout + status.stderr
+    return int(status.stdout.split(" command(s) answered")[0].rsplit(" ", 1)[1])
+
+
+@pytest.fixture(scope="module")
+def runtime():
+    # a short folder: a Unix socket's path is limited to about 100 characters
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    started = _lc(folder, "server", "start", "--idle", "10")
+    assert started.returncode == 0, started.stderr
+    assert "lcanalysis server running" in started.stdout
+    yield folder
+    _lc(folder, "server", "stop")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_served_commands_answer_exactly_as_in_process(runtime):
+    endgame = played_down(5, 2).to_string()
+    commands = [
+        ["show", "example:midround", "--string"],
+        ["solve", endgame, "--max-stalls", "1"],
+        ["solve", "no-such-position"],  # bad input: 'error: ...', status 2
+        ["wager", "example:midround", "--color", "G", "--draws", "10"],
+        ["solve", "example:endgame", "--max-stalls", "-1"],  # argparse's usage and error, status 2
+        ["solve", "example:endgame", "--max-stalls", "0", "--json"],
+    ]
+    before = _answered(runtime)
+    for words in commands:
+        served = _lc(runtime, *words)
+        alone = _lc(runtime, *words, use_server=False)
+        assert served.returncode == alone.returncode, words
+        assert _normal(served.stdout) == _normal(alone.stdout), words
+        assert _normal(served.stderr) == _normal(alone.stderr), words
+    assert _answered(runtime) == before + len(commands)  # every one went through the server
+
+
+def test_standard_input_and_relative_paths_are_the_callers(runtime, tmp_path):
+    endgame = played_down(5, 2)
+    (tmp_path / "pos.json").write_text(json.dumps(endgame.to_json()))
+    before = _answered(runtime)
+    by_file = _lc(runtime, "solve", "pos.json", "--max-stalls", "0", cwd=tmp_path)
+    by_stdin = _lc(runtime, "solve", "-", "--max-stalls", "0", stdin=endgame.to_string())
+    alone = _lc(runtime, "solve", endgame.to_string(), "--max-stalls", "0", use_server=False)
+    assert by_file.returncode == by_stdin.returncode == alone.returncode == 0, by_file.stderr + by_stdin.stderr
+    assert _normal(by_file.stdout) == _normal(by_stdin.stdout) == _normal(alone.stdout)
+    assert _answered(runtime) == before + 2
+
+
+def test_ctrl_c_stops_the_served_command(runtime):
+    before = _answered(runtime)
+    # as at a terminal: a background job of a script (which this test may be) ignores Ctrl-C
+    proc = subprocess.Popen([sys.executable, "-m", "lcanalysis", "advise", "example:midround", "--time", "20"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(runtime),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
+    deadline = time.monotonic() + 30
+    while _answered(runtime) == before and time.monotonic() < deadline:  # wait until the server has it
+        time.sleep(0.2)
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, _err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, _err[-2000:]
+    assert time.monotonic() - t0 < 12  # not the 20 s of the budget
+
+
+def test_without_a_server_commands_run_in_process_and_a_stale_socket_is_cleared(tmp_path):
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    try:
+        env = _env(folder)
+        assert _lc(folder, "server", "status").returncode == 1  # none runs
+        path = Path(subprocess.run([sys.executable, "-c", "from lcanalysis.cli.server import socket_path; "
+                                    "print(socket_path())"], env=env, capture_output=True, text=True,
+                                   check=True).stdout.strip())
+        assert path.parent == folder
+        dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        dead.bind(str(path))  # a socket file nobody listens on: a server that died
+        dead.close()
+        assert path.exists()
+        answer = _lc(folder, "solve", "example:endgame", "--max-stalls", "0")
+        alone = _lc(folder, "solve", "example:endgame", "--max-stalls", "0", use_server=False)
+        assert answer.returncode == 0 and _normal(answer.stdout) == _normal(alone.stdout)
+        assert not path.exists()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_an_idle_server_leaves():
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    try:
+        assert _lc(folder, "server", "start", "--idle", "0.05").returncode == 0  # 3 seconds
+        deadline = time.monotonic() + 60
+        while _lc(folder, "server", "status").returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert _lc(folder, "server", "status").returncode == 1
+        assert not list(folder.glob("*.sock"))
+    finally:
+        _lc(folder, "server", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_changed_file_of_the_package_means_another_server(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "a.py").write_text("x = 1\n")
+    (package / "sub" / "table.json").write_text("{}\n")
+    (package / "__pycache__").mkdir()
+    first = server.fingerprint(package)
+    assert server.fingerprint(package) == first
+    (package / "__pycache__" / "a.nbi").write_text("compiled")  # numba's cache is not the source
+    assert server.fingerprint(package) == first
+    (package / "sub" / "table.json").write_text('{"changed": 1}\n')
+    assert server.fingerprint(package) != first
+
+
+def test_bad_idle_minutes_are_refused():
+    folder = Path("/tmp/lcs-never-used")
+    answer = _lc(folder, "server", "start", "--idle", "-1")
+    assert answer.returncode == 2 and "--idle must be a positive number of minutes" in answer.stderr
+    assert not folder.exists()
+
+
+def test_stop_stops_the_server(runtime):  # last: the module's server is gone after it
+    again = _lc(runtime, "server", "start")
+    assert again.returncode == 0 and "already running" in again.stdout
+    stopped = _lc(runtime, "server", "stop")
+    assert stopped.returncode == 0 and "stopped" in stopped.stdout
+    assert _lc(runtime, "server", "status").returncode == 1
+    assert not list(runtime.glob("*.sock"))
