@@ -15,7 +15,9 @@ The public API, by layer (docs/ARCHITECTURE.md):
   ``PositionError``, ``Match``;
 - answers: ``Analysis`` (ranked turns with values, standard errors and how exact each is);
 - questions: ``solve`` (exact endgame values), ``advise`` (every turn ranked by play-outs),
-  ``wager`` (the canonical wager model of one colour), ``evaluate`` (the hand evaluator);
+  ``wager`` (the canonical wager model of one colour), ``evaluate`` (the hand evaluator),
+  ``review`` (a game record's decisions and draws; defined in ``lcanalysis.reviewer``: no
+  module bears a public function's name, so no import can put a module in its place);
 - play: ``make_agent``, ``run_tournament``, ``summarize``;
 - subpackages one attribute away: ``lc.search``, ``lc.wagers``, ``lc.agents``,
   ``lc.studies``, ``lc.show``, ``lc.tournaments``, ``lc.core``, ``lc.game``.
@@ -41,7 +43,7 @@ _NAMES = {
     "Analysis": "lcanalysis.analysis",
     "solve": "lcanalysis.search",
     "advise": "lcanalysis.advisor",
-    "review": "lcanalysis.review",
+    "review": "lcanalysis.reviewer",
     "wager": "lcanalysis.wagers",
     "evaluate": "lcanalysis.evaluator",
     "make_agent": "lcanalysis.agents",
@@ -67,6 +69,7 @@ __all__ = [
     "game",
     "make_agent",
     "read_position",
+    "review",
     "run_tournament",
     "search",
     "show",
@@ -105,6 +108,7 @@ if TYPE_CHECKING:  # static checkers and IDEs see the real names
     from lcanalysis.game.position import Position, PositionError
     from lcanalysis.game.rules import Rules
     from lcanalysis.game.view import View
+    from lcanalysis.reviewer import review
     from lcanalysis.search import solve
     from lcanalysis.tournaments import run_tournament, summarize
     from lcanalysis.wagers import wager

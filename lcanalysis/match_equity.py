@@ -414,7 +414,10 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     ranking prefers -Y4/D to the points favourite +R7/D: 14.0% against 11.5% to win the match
     (+2.5 ± 0.6 percentage points) for 1.9 ± 0.5 points less on average: it gambles more (a
     wider spread of scores)." A disagreement smaller than ``min_z`` paired standard errors is
-    called a matter of noise.
+    called a matter of noise. A paired difference that was the same in every world both turns
+    were played in has no standard error to give: it is printed without ±, saying so ("+0.0
+    percentage points in each of the 8 worlds both were played in"), and a turn no better there
+    is called a matter of taste.
     """
     if not view.match:
         return None
@@ -459,6 +462,31 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _no_spread(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a - b is the same in every world both turns were played in (or there is one)."""
+    n = min(len(a), len(b))
+    d = a[:n] - b[:n]
+    return n == 1 or float(d.min()) == float(d.max())
+
+
+def _paired_amount(a: np.ndarray, b: np.ndarray, scale: float, unit: str, sign: bool, average: str = "") -> str:
+    """mean(a - b) over the worlds both turns were played in, as the verdict prints it: with its
+    standard error, in as many decimals as the error needs to show (at most 4); without one when
+    the difference was the same in every one of those worlds (a sample with no spread gives no
+    standard error, and "± 0.0" would claim a precision it does not have; the hint prints a loss
+    with no standard error without ± too) or when there is only one such world. ``average``
+    follows the figure when it has a standard error (e.g. "on average")."""
+    n = min(len(a), len(b))
+    d = scale * (a[:n] - b[:n])
+    plus = "+" if sign else ""
+    if _no_spread(a, b):
+        where = "in the one world" if n == 1 else f"in each of the {n} worlds"
+        return f"{float(d[0]):{plus}.1f} {unit} {where} both were played in"
+    mean, se = float(d.mean()), _se(d)
+    digits = next((k for k in range(1, 5) if round(se, k) != 0), 4)
+    return f"{mean:{plus}.{digits}f} ± {se:.{digits}f} {unit}" + (f" {average}" if average else "")
+
+
 def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: list[np.ndarray], bp: int, bm: int,
              min_z: float) -> str:
     where = state.describe()
@@ -471,7 +499,7 @@ def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: lis
         return (f"{where}: points and match agree, {names[bp]} is best either way "
                 f"({_pct(chance)} to win the match).")
     gain, gain_se = _paired(mv[bm], mv[bp])
-    cost, cost_se = _paired(pts[bp], pts[bm])
+    cost, _ = _paired(pts[bp], pts[bm])
     n = min(len(pts[bm]), len(pts[bp]))
     s_m, s_p = float(pts[bm][:n].std()), float(pts[bp][:n].std())
     if s_m > 1.05 * s_p:
@@ -480,12 +508,17 @@ def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: lis
         style = "it plays safer (a narrower spread of scores)"
     else:
         style = "its spread of scores is about the same, shaped differently"
+    chances = _paired_amount(mv[bm], mv[bp], 100, "percentage points", sign=True)
+    if cost >= 0:
+        points = "for " + _paired_amount(pts[bp], pts[bm], 1, "points less", sign=False, average="on average")
+    else:
+        points = "and " + _paired_amount(pts[bm], pts[bp], 1, "points more", sign=False,
+                                         average="on average in the worlds both were played in")
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
-            f"{_pct(mv[bm].mean())} against {_pct(mv[bp].mean())} to win the match "
-            f"({100 * gain:+.1f} ± {100 * gain_se:.1f} percentage points) "
-            + (f"for {cost:.1f} ± {cost_se:.1f} points less on average" if cost >= 0 else
-               f"and {-cost:.1f} ± {cost_se:.1f} points more on average in the worlds both were played in")
-            + f": {style}.")
-    if not (gain_se > 0 and gain > min_z * gain_se):
+            f"{_pct(mv[bm].mean())} against {_pct(mv[bp].mean())} to win the match ({chances}) {points}: {style}.")
+    if _no_spread(mv[bm], mv[bp]):  # no standard error: better in every shared world, or not at all
+        if gain <= 0:
+            text += " It does no better in the worlds both were played in: a matter of taste."
+    elif not (gain_se > 0 and gain > min_z * gain_se):
         text += f" The difference is within the noise (less than {min_z:g} standard errors): a matter of taste."
     return text

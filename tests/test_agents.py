@@ -191,3 +191,34 @@ def test_best_breaks_a_stalling_loop_by_drawing_from_the_deck_and_search_is_unch
     for m in LOOP_MOVES.split()[:40]:
         early.push(m)
     assert not _stalling_loop(early.view(early.to_move))
+
+
+# A constructed loop with 4 cards in the draw pile (above the endgame solver's 2, so the match
+# agent ranks its candidates by match-winning chance): deal seed 1, player 0 to start, the
+# heuristic on both sides down to 4 cards, then 8 turns of discarding a card and taking another
+# from a pile.
+MATCH_LOOP_SEED = 1
+MATCH_LOOP_MOVES = " ".join([
+    "-Ww/D +B2/W +Ww/D -Bw/D +W2/D +Y2/D +W3/D +Ww/D +W5/D -Yw/D +W6/D +Y5/D +B3/B +Y6/D +G3/D +Y8/D",
+    "+B4/D +B6/D +B7/D +R3/D +B9/D +B8/D -Bw/D +B10/D -Y3/D +R4/D +R6/D -Yw/D +R7/D +R8/D +R9/D +R10/D",
+    "-Ww/D -Yw/D +G5/D -Bw/D +G6/D +W8/D +W9/D +W10/D +G7/D -Gw/D",
+    "-G9/Y -Y7/G -Y9/G -Gw/B -Gw/Y -G9/W -G8/B -Rw/G",
+])
+
+
+@pytest.mark.parametrize("seed, moves, deck", [(LOOP_SEED, LOOP_MOVES, 2), (MATCH_LOOP_SEED, MATCH_LOOP_MOVES, 4)])
+@pytest.mark.parametrize("match", [None, {"round": 3, "totals": [20, 20]}, {"round": 2, "totals": [0, 40]}])
+def test_the_match_agent_breaks_a_stalling_loop_by_drawing_from_the_deck(seed, moves, deck, match):
+    """The match agent has the search agent's loop breaker on (``break_loops``, as ``best``): two
+    match agents could otherwise shuffle cards between the piles until the turn cap. With 2 cards
+    left the exact solver answers, with 4 the match-winning chances; with or without a score."""
+    from lcanalysis.agents import _stalling_loop
+
+    pos = Position.deal(seed, Rules(turn_cap=200, rounds=3), 0)
+    for m in moves.split():
+        pos.push(m)
+    pos.match = match
+    view = pos.view(pos.to_move)
+    assert _stalling_loop(view) and view.deck_count == deck and view.match == match
+    assert make_agent("match").choose(view, 0).source == "D"
+    assert make_agent("match", break_loops=0).choose(view, 0).source != "D"  # the loop it would go on with

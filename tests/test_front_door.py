@@ -27,11 +27,35 @@ def test_importing_the_package_loads_no_compiled_code():
 
 def test_the_front_door_names_the_public_api_and_loads_it_on_first_use():
     for name in ("Card", "Move", "Rules", "Position", "View", "read_position", "Analysis", "solve", "advise",
-                 "wager", "evaluate", "make_agent", "run_tournament"):
+                 "review", "wager", "evaluate", "make_agent", "run_tournament"):
         assert name in lc.__all__ and callable(getattr(lc, name))
     assert lc.Card.parse("r7") == lc.Card.parse("R7")
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = lc.nope
+
+
+FUNCTIONS = ("solve", "advise", "review", "wager", "evaluate", "make_agent", "run_tournament", "summarize",
+             "read_position")
+
+
+@pytest.mark.parametrize("first", [
+    "fn = lc.review; importlib.import_module(lc._NAMES['review'])",  # the name, then its module
+    "importlib.import_module(lc._NAMES['review'])",  # the module that defines it, first
+    "importlib.import_module(lc._NAMES['review']); from lcanalysis import review",
+    "from lcanalysis import review; importlib.import_module(lc._NAMES['review'])",
+])
+def test_a_front_door_function_stays_the_function_whatever_is_imported(first):
+    """``lc.review(...)`` is the function (its signature, its help) in whichever order the
+    package, the name and the module that defines it are imported: no module of the package
+    bears the name of a function of the front door, so an import cannot put a module there."""
+    out = _python("import importlib, inspect, pkgutil, lcanalysis as lc\n"
+                  f"{first}\n"
+                  "from lcanalysis import review as again\n"
+                  "modules = {m.name for m in pkgutil.iter_modules(lc.__path__)}\n"
+                  "print(inspect.isfunction(lc.review), lc.review is again,\n"
+                  "      list(inspect.signature(lc.review).parameters)[0],\n"
+                  f"      [n for n in {FUNCTIONS!r} if n in modules])")
+    assert out == "True True record []"
 
 
 def test_the_front_door_answers_match_the_modules_behind_it():

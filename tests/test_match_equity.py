@@ -276,6 +276,60 @@ def test_identical_turns_have_a_zero_paired_error_and_agreement_is_said(shipped)
     assert json.dumps(a.to_dict())  # plain data for the JSON output
 
 
+# Behind by 30 in the last round: a turn's round score x wins the match when x > 30 (match value 1),
+# loses it when x < 30 (0). The points favourite was played in more worlds than the match favourite
+# (the advisor refines its best few turns), and in the worlds both were played in both win and
+# lose the match alike: the paired difference of match chances is 0 in each of them, so the
+# sample has no spread to estimate a standard error from ("+0.0 ± 0.0" claimed a precision it
+# does not have).
+LAST_ROUND_BEHIND_30 = ([0, 30], 3)
+
+
+@pytest.mark.parametrize("safe, gamble, gain, cost", [
+    # the match favourite wins world 1 as the points favourite does, and loses the rest as it
+    # does, for 5, 10, 20, 15 points less: +0.0 percentage points in each of the 4 shared worlds
+    ([40] + [20] * 11, [35, 10, 0, 5], "(+0.0 percentage points in each of the 4 worlds both were played in)",
+     "for 12.5 ± 3.2 points less on average"),
+    # ... and 3 points less in each of them
+    ([40] + [20] * 7, [37, 17, 17, 17], "(+0.0 percentage points in each of the 4 worlds both were played in)",
+     "for 3.0 points less in each of the 4 worlds both were played in"),
+    # one world in common: no standard error at all (it was "± inf")
+    ([40] * 7 + [0], [31], "(+0.0 percentage points in the one world both were played in)",
+     "for 9.0 points less in the one world both were played in"),
+])
+def test_a_paired_difference_with_no_spread_is_printed_without_a_standard_error(shipped, safe, gamble, gain, cost):
+    view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
+    n = min(len(safe), len(gamble))
+    wins = lambda x: [1.0 if v > 30 else 0.0 for v in x]  # noqa: E731
+    assert wins(safe)[:n] == wins(gamble)[:n]  # the same match outcome in every shared world
+    a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
+    assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
+    assert f"{100 * np.mean(wins(gamble)):.1f}% against {100 * np.mean(wins(safe)):.1f}%" in a.verdict
+    assert gain in a.verdict and cost in a.verdict, a.verdict
+    assert "± 0.0" not in a.verdict and "inf" not in a.verdict
+    assert "does no better in the worlds both were played in: a matter of taste" in a.verdict
+
+
+def test_a_small_standard_error_is_printed_with_the_digits_that_show_it(shipped):
+    """Far ahead with a round to come, the match chances differ by hundredths of a percentage
+    point: at one decimal "-0.0 ± 0.0"; printed with as many decimals as the error needs."""
+    view = _view_at_deal([80, 0], 2, starter=0).view(0)
+    rng = np.random.default_rng(3)
+    first = rng.normal(45, 20, 10).round()
+    safe = np.concatenate([first, [70.0] * 55, [-80.0] * 5])  # more points, and a few disasters later
+    gamble = first - rng.integers(0, 6, 10)  # a little less in each of the first 10 worlds
+    a = match_analysis(view, _FakeRollouts([safe, gamble], ["+G10/W", "+B5/Y"]), shipped)
+    assert a.best_points == "+G10/W" and a.best_match == "+B5/Y"
+    state = match_state(view)
+    eq = [shipped.after_round(state.lead + np.asarray(x), state.rounds_left_after, state.i_started)
+          for x in (safe, gamble)]
+    d = 100 * (eq[1][:10] - eq[0][:10])
+    se = d.std(ddof=1) / np.sqrt(10)
+    assert 0.0005 < se < 0.05  # "± 0.0" at one decimal
+    digits = next(k for k in range(1, 5) if round(se, k) != 0)
+    assert f"({d.mean():+.{digits}f} ± {se:.{digits}f} percentage points)" in a.verdict, a.verdict
+
+
 def test_match_analysis_on_real_rollouts(shipped):
     from lcanalysis.rollouts import Rollouts
 

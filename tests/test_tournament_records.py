@@ -11,7 +11,7 @@ import pytest
 from lcanalysis.cli.tournament import tournament_main
 from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
 from lcanalysis.game.rules import Rules
-from lcanalysis.review import review
+from lcanalysis.reviewer import review
 from lcanalysis.tournaments.runner import TournamentError, load_results, record_name, run_tournament
 
 

@@ -7,6 +7,7 @@ import html
 import numpy as np
 import pytest
 
+from lcanalysis.advisor import advise
 from lcanalysis.agents import make_agent
 from lcanalysis.game.examples import example_text
 from lcanalysis.game.notation import read_position
@@ -162,6 +163,52 @@ def test_in_the_endgame_a_picked_turn_shows_the_solvers_principal_lines():
     ex.turn.value = pick
     assert ex.lines and sum(ln["probability"] for ln in ex.lines) == pytest.approx(1)
     assert "principal lines" in ex.detail_text.value and pick in ex.detail_text.value
+
+
+def _watch(widget, button):
+    """Every value ``widget`` (an HTML message) takes, with whether ``button`` was disabled then."""
+    shown = []
+    widget.observe(lambda ch: shown.append((ch["new"], button.disabled)), names="value")
+    return shown
+
+
+def _assert_progress_shown(shown, stages):
+    """While the advisor worked, the message named each stage of the endgame search as it was
+    reported (the k-th progress message lists the first k stages), the button disabled."""
+    assert stages and any("stall(s) each" in line for line in stages)
+    working = [(text, off) for text, off in shown if "lc-progress" in text]
+    assert len(working) == len(stages) + 1  # the first says what is being done, before any stage
+    assert "endgame search" in working[0][0] and "<li>" not in working[0][0]
+    for k, (text, off) in enumerate(working):
+        assert off
+        assert all(html.escape(line) in text for line in stages[:k])
+        assert all(html.escape(line) not in text for line in stages[k:])
+
+
+def test_analyze_shows_the_endgame_searchs_stages_while_it_works():
+    from helpers import played_down
+
+    pos = played_down(15, 2)  # 2 cards left: the advisor answers with the endgame search
+    view = pos.view(pos.to_move)
+    stages = []
+    direct = advise(view, time_budget=0.2, seed=0, progress=stages.append)
+    ex = DecisionExplorer(view, time_budget=0.2, seed=0)
+    shown = _watch(ex.message, ex.analyze_button)
+    ex.analyze_button.click()
+    assert ex.result is not None, ex.message.value
+    _assert_progress_shown(shown, stages)
+    assert ex.progress_lines == stages
+    assert "legal turns ranked" in ex.message.value and not ex.analyze_button.disabled
+    assert [(m.move, m.value) for m in ex.result.moves] == [(m.move, m.value) for m in direct.moves]
+
+
+def test_analyze_says_it_is_working_before_the_play_outs_too(explorer):
+    shown = _watch(explorer.message, explorer.analyze_button)
+    explorer.analyze_button.click()
+    assert explorer.result is not None
+    first, off = shown[0]
+    assert off and "lc-progress" in first and "sampled worlds" in first
+    assert explorer.progress_lines == [] and not explorer.analyze_button.disabled
 
 
 # --- the position builder: clicks only ----------------------------------------------------------
@@ -350,6 +397,22 @@ def test_replay_analyzes_a_decision_on_demand_from_the_movers_view(played):
         assert direct.moves[0].move in rp.verdict.value
     rp.forward_button.click()
     assert rp.result is None and rp.verdict.value == ""  # a step clears the old answer
+
+
+def test_replay_shows_the_endgame_searchs_stages_while_it_works(played):
+    start, turns = played
+    k = next(k for k in range(len(turns)) if _by_hand(start, turns, k).deck_count == 2)
+    pos = _by_hand(start, turns, k)
+    stages = []
+    direct = advise(pos.view(pos.to_move), time_budget=0.2, seed=1, progress=stages.append)
+    rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)
+    rp.go(k)
+    shown = _watch(rp.message, rp.analyze_button)
+    rp.analyze_button.click()
+    assert rp.result is not None, rp.message.value
+    _assert_progress_shown(shown, stages)
+    assert "legal turns ranked" in rp.message.value and not rp.analyze_button.disabled
+    assert [(m.move, m.value) for m in rp.result.moves] == [(m.move, m.value) for m in direct.moves]
 
 
 def test_a_one_player_record_replays_that_players_views_and_only_their_decisions(played):

@@ -9,6 +9,10 @@ into the match equity at the end of the round (``match_equity.match_values``: P(
 + half P(draw), from the running totals in ``view.match``, the rounds left and the next starter
 under the rules), and turns are compared by that. A position without a match score, and a match
 already decided in every world, are played by points exactly as the search agent plays them.
+Like ``best``, it breaks stalling loops (the search agent's ``break_loops``, on by default):
+after ``LOOP_TURNS`` turns in a row of discards and discard-pile draws it considers only turns
+that draw from the deck, so two match agents never shuffle cards between the piles until the
+turn cap.
 
 Information: it sees only its ``View`` (the match score is public).
 """
@@ -45,14 +49,15 @@ def cautious_pick(values: list[np.ndarray], caution: float) -> int:
 class MatchAwareAgent(SearchAgent):
     """The search agent choosing by match-winning chance (module docstring).
 
-    Options: those of ``SearchAgent`` (``width``, ``time_ms``, ``endgame``, ``caution``, ...) and
-    ``table``: a match equity file (default: the shipped ``lcanalysis/data/match_equity.json``).
+    Options: those of ``SearchAgent`` (``width``, ``time_ms``, ``endgame``, ``caution``, ...;
+    ``break_loops`` on by default, ``break_loops=0`` turns the loop breaker off) and ``table``: a
+    match equity file (default: the shipped ``lcanalysis/data/match_equity.json``).
     """
 
     name = "match"
 
-    def __init__(self, table: str | None = None, **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, table: str | None = None, break_loops: float = 1, **options: Any) -> None:
+        super().__init__(break_loops=break_loops, **options)
         self.table = table
 
     def equity(self, view: View) -> MatchEquity:

@@ -5,7 +5,7 @@
 The record is a game record of docs/spec/interchange.md (JSON or the ``LCR1`` text form of
 ``lcanalysis.game.records``); a bad record is refused with ``error: ...`` naming the turn index,
 the line and the reason. The method, the marks and the rating bands are those of
-``lcanalysis.review``.
+``lcanalysis.reviewer``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or
 
 
 def _time(text: str) -> float:
-    from lcanalysis.review import MAX_TIME
+    from lcanalysis.reviewer import MAX_TIME
 
     try:
         value = float(text)
@@ -62,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.game.records import read_record
-    from lcanalysis.review import DEFAULT_TIME, review
+    from lcanalysis.reviewer import DEFAULT_TIME, review
 
     source = args.record
     if source == "-":

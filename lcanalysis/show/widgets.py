@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as W
 import numpy as np
 from IPython.display import SVG, display
 
+from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, Buried, Card
 from lcanalysis.game.examples import EXAMPLES
@@ -56,6 +59,38 @@ def _message(kind: str, text: str) -> str:
     return f'<div class="lc-message lc-{kind}" style="color:{colour}">{html.escape(text)}</div>'
 
 
+@contextmanager
+def _working(message: W.HTML, button: W.Button, position: Position | View,
+             lines: list[str]) -> Iterator[Callable[[str], None]]:
+    """While an Analyze button's advisor works: a note in ``message`` saying what it is doing,
+    with each stage of the endgame search appended to ``lines`` and shown as it is reported
+    (the advisor's ``progress``), and the button disabled until the answer comes."""
+    n = position.deck_count
+    if n <= SEARCH_CARDS:
+        head = (f"Analyzing: {n} card(s) left in the draw pile, so the endgame search answers, stage by "
+                f"stage (each stage allows one more discard-pile draw); this can take a while.")
+    else:
+        head = "Analyzing: playing the round out in sampled worlds for every turn..."
+    lines.clear()
+
+    def show() -> None:
+        items = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in lines)
+        message.value = (f'<div class="lc-message lc-note lc-progress" style="color:#555555">'
+                         f'{html.escape(head)}{f"<ul>{items}</ul>" if items else ""}</div>')
+
+    def progress(line: str) -> None:
+        lines.append(line)
+        show()
+
+    was = button.disabled
+    button.disabled = True
+    show()
+    try:
+        yield progress
+    finally:
+        button.disabled = was
+
+
 def _svg_of(obj: Any) -> str:
     try:
         from lcanalysis.show.render import position_svg, view_svg
@@ -74,7 +109,8 @@ class DecisionExplorer:
     ``time_budget`` and ``seed`` for the analysis.
     Results: ``result`` (an ``Analysis``), ``table`` (HTML of the ranked turns), ``chart``,
     ``turn`` (pick a turn) and ``detail`` (what follows it: outcome distribution, endgame lines),
-    ``message`` (errors and notes), ``picture`` (the position drawn).
+    ``message`` (errors and notes; while Analyze works, what it is doing and each stage of the
+    endgame search as it is reported, also kept in ``progress_lines``), ``picture`` (the position drawn).
     ``builder``: the same position built by clicking cards (``PositionBuilder``; its button loads the
     built view here and presses Analyze). ``replay``: a game record stepped through
     (``RecordReplay``, loaded from ``record``; its "Open in the explorer" loads the step here).
@@ -118,6 +154,7 @@ class DecisionExplorer:
         self.result: Analysis | None = None  # the last Analysis
         self.outcomes: np.ndarray | None = None  # the last picked turn's outcome samples
         self.lines: list[dict[str, Any]] = []  # the last endgame principal lines
+        self.progress_lines: list[str] = []  # the endgame search's stages reported by the last analysis
         self._full: Position | None = None  # a pasted full position, until a widget is edited
         self._seat = 0
         self._loading = False
@@ -261,7 +298,9 @@ class DecisionExplorer:
                                                    "(see the message above).")
             return
         try:
-            res = explorer.analyze(self.position, time_budget=float(self.time_budget.value), seed=int(self.seed.value))
+            with _working(self.message, self.analyze_button, self.position, self.progress_lines) as progress:
+                res = explorer.analyze(self.position, time_budget=float(self.time_budget.value),
+                                       seed=int(self.seed.value), progress=progress)
         except (PositionError, ValueError) as exc:
             self.message.value = _message("error", f"Cannot analyze: {exc}")
             return
@@ -540,7 +579,8 @@ class RecordReplay:
     for a one-player record), drawn in ``picture``; ``status`` names the next turn. On demand
     (``analyze_button``) the advisor ranks the turns of that decision (``studies.explorer.analyze``,
     from the mover's view): ``result``, ``table``, and ``verdict`` (the played turn's rank and its
-    loss against the best). ``open_button`` hands the position to ``on_open`` (the explorer).
+    loss against the best); while it works, ``message`` names each stage of the endgame search
+    (``progress_lines``). ``open_button`` hands the position to ``on_open`` (the explorer).
     """
 
     def __init__(self, source: Any = None, time_budget: float = 0.5, seed: int = 0, on_open: Any = None) -> None:
@@ -549,6 +589,7 @@ class RecordReplay:
         self.seed = seed
         self.rounds: list[RoundRecord] = []
         self.result: Analysis | None = None
+        self.progress_lines: list[str] = []  # the endgame search's stages reported by the last analysis
         self.paste = W.Textarea(placeholder="paste a game record (JSON or the LCR1 text form) or a file's path, "
                                             "then Load record", layout=W.Layout(width="98%", height="4em"))
         self.load_button = W.Button(description="Load record")
@@ -678,7 +719,9 @@ class RecordReplay:
                                                    f"decisions can be analyzed.")
             return
         try:
-            res = explorer.analyze(state, time_budget=float(self.time_budget), seed=int(self.seed))
+            with _working(self.message, self.analyze_button, state, self.progress_lines) as progress:
+                res = explorer.analyze(state, time_budget=float(self.time_budget), seed=int(self.seed),
+                                       progress=progress)
         except (PositionError, ValueError) as exc:
             self.message.value = _message("error", f"Cannot analyze this decision: {exc}")
             return

@@ -4,7 +4,7 @@ and the steps of a game record."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -74,14 +74,17 @@ def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int
     return r.samples[0]
 
 
-def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int | None = None) -> Analysis:
+def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int | None = None,
+            progress: Callable[[str], None] | None = None) -> Analysis:
     """The explorer's Analyze button: the advisor when installed (``lcanalysis.advisor.advise``),
     otherwise heuristic rollouts (``rollout_analysis``) with ``worlds`` sampled worlds
-    (default: about 60 worlds per second of ``time_budget``, at least 20)."""
+    (default: about 60 worlds per second of ``time_budget``, at least 20). ``progress`` is
+    handed to the advisor: it receives a line of text as each stage of the endgame search
+    (3 cards or fewer in the draw pile) starts and ends."""
     view = mover_view(source)
     _check_playable(view)
     if worlds is None:
-        return advise(view, time_budget=time_budget, seed=seed)
+        return advise(view, time_budget=time_budget, seed=seed, progress=progress)
     n = worlds if worlds is not None else max(20, int(60 * time_budget))
     return rollout_analysis(view, worlds=n, seed=seed)
 

@@ -2,7 +2,7 @@
 
 Three questions, each answered with its uncertainty:
 
-1. **Skill.** Does the review's error rate (``lcanalysis.review``: points lost a decision
+1. **Skill.** Does the review's error rate (``lcanalysis.reviewer``: points lost a decision
    against the advisor's best turn) order our agents as their results do (random, greedy,
    heuristic, search from weakest to strongest)? ``review_rounds`` plays rounds of each agent
    against a common opponent, records them and reviews the agent's decisions;
@@ -71,7 +71,7 @@ def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: 
                   opponent: str = OPPONENT, search_ms: float = 100.0, workers: int | None = 1,
                   progress: bool = False) -> pd.DataFrame:
     """For each agent, ``rounds`` rounds against ``opponent`` (deal ``k`` is ``deal_seed(seed, k)``;
-    the agent sits in seat ``k % 2``), each recorded and reviewed (``lcanalysis.review`` at
+    the agent sits in seat ``k % 2``), each recorded and reviewed (``lcanalysis.reviewer`` at
     ``time_budget`` a decision, only the agent's decisions). One row per reviewed turn:
 
     - ``kind="decision"``: the agent's decision (``loss``, ``loss_stderr``, ``forced``, ``mark``,
@@ -82,7 +82,7 @@ def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: 
     Every deck draw also gets ``fast_luck``, the tournament's luck of the same draw
     (``tournaments.luck.deck_draw_luck``), for comparison. ``deck`` is the cards left in the pile
     before the turn; ``drawer`` is ``"agent"`` or ``"opponent"``."""
-    from lcanalysis.review import review
+    from lcanalysis.reviewer import review
     from lcanalysis.tournaments.luck import deck_draw_luck
     from lcanalysis.tournaments.specs import deal_seed
 
@@ -230,7 +230,7 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
     ``agents[0]`` against ``agents[1]``, one a deal (deal ``k``: ``deal_seed(seed, k)``; seats
     alternate). Cheaper than a whole review: only the draws are rated."""
     from lcanalysis.agents import make_agent
-    from lcanalysis.review import LUCK_SHARE, MIN_WORLDS, decision_seed, draw_luck
+    from lcanalysis.reviewer import LUCK_SHARE, MIN_WORLDS, decision_seed, draw_luck
     from lcanalysis.rollouts import ROLLOUTS_PER_MS
     from lcanalysis.tournaments.luck import deck_draw_luck
     from lcanalysis.tournaments.specs import deal_seed

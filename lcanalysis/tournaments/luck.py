@@ -17,7 +17,7 @@ three wagers of a colour weigh three times one number card). Hence ``E[luck | th
 far] = 0`` whatever ``V`` is, and so is the sum of a player's lucks over a round: subtracting
 it from the result (a control variate with coefficient 1) leaves the mean result as it is, and
 removes as much of the draws' noise as ``V`` tracks what the draws are worth. Averaging over the
-cards the drawer cannot see instead (the review's view, ``lcanalysis.review.draw_luck``) would
+cards the drawer cannot see instead (the review's view, ``lcanalysis.reviewer.draw_luck``) would
 mix in the opponent's hand, which cannot be drawn and which the opponent chose to keep: that
 average is not the chance law of the draw. The opponent's own value does not change with the
 card drawn (both the pile and the drawer's hand are hidden from them), so it is left out.

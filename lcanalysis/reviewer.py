@@ -81,9 +81,7 @@ from __future__ import annotations
 import html
 import math
 import os
-import sys
 import time
-import types
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -928,17 +926,6 @@ def _html(rv: Review, fragment: bool = False) -> str:
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>lcanalysis game review</title>"
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 
-
-class _CallableModule(types.ModuleType):
-    """``lc.review(...)`` must work whichever Python finds first: the function (the front door's
-    lazy ``_NAMES``) or this module (``import lcanalysis.review`` sets the package attribute
-    ``review`` to the module, which then shadows the lazy name). Calling the module reviews."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Review:
-        return review(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["DEFAULT_TIME", "MARKS", "RATING_BANDS", "Decision", "Draw", "PlayerSummary", "Review", "ReviewError",
            "decision_seed", "draw_luck", "mark_for", "rating_for", "review"]
