@@ -25,7 +25,11 @@ slope 1 and intercept 0 mean "a value of v predicts a result of v on average". T
 reported (``calibration_fit``); the literal direction is reported beside it for the record.
 
 Rows are read by ``load_calibration``; the fit's intervals come from a bootstrap over rounds
-(the positions of one round share its deal and its result, so they are not independent).
+(the positions of one round share its deal and its result, so they are not independent); the
+fit is also given by phase of the round (``calibration_by_phase``) and by how the played turn
+was valued (``calibration_by_sample``). ``hands="both"`` advises the same positions from the
+full position (both hands known), and ``compare_hands`` sets the two side by side: a check on
+what the view's random deal of the opponent's unknown cards does to the values.
 
 The published data are written by ``python -m lcanalysis.studies.calibration`` (``main``;
 data/README.md names the command). The file is written row by row as the positions are
@@ -70,7 +74,10 @@ PHASE_NAMES = [name for _, _, name in PHASES]
 #: the first line of a study file holds the settings it was made with, after this mark
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
-IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors")
+IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands")
+#: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
+#: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
+HANDS = ("view", "both")
 
 COLUMNS = ["round", "deal_seed", "turn", "mover", "mover_agent", "opponent_agent", "cards_left", "phase", "played",
            "played_value", "played_stderr", "played_worlds", "first_stage_worlds", "played_bound", "best",
@@ -131,7 +138,8 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 
 
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None) -> dict[str, Any]:
-    """``lcanalysis.advise(view, time_budget, seed)`` and what it says of the turn ``played`` and
+    """``lcanalysis.advise(view, time_budget, seed)`` (``view`` may also be a full ``Position``,
+    advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
     fewest any turn got, is the first stage's sample, which every turn gets), whether the value is only an
     upper bound (the endgame search bounds a turn it shows to be worse), the loss of the played
@@ -158,20 +166,21 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 # --- the study file: written row by row, resumed ------------------------------------------------
 
 
-def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int) -> dict[str, Any]:
+def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
+              hands: str = "view") -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
-            "colors": int(colors), "lcanalysis": __version__}
+            "colors": int(colors), "hands": hands, "lcanalysis": __version__}
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The settings a study file was made with (its first line)."""
+    """The settings a study file was made with (its first line; ``hands`` is "view" unless it says otherwise)."""
     with open(path, encoding="utf-8") as fh:
         first = fh.readline()
     if not first.startswith(HEADER_MARK):
         raise ValueError(f"{os.fspath(path)} is not a calibration study file (its first line is not the header)")
-    return dict(json.loads(first[len(HEADER_MARK):]))
+    return {"hands": "view", **json.loads(first[len(HEADER_MARK):])}
 
 
 def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -182,13 +191,31 @@ def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
         text = fh.read()
     if not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
-    from io import StringIO
-
-    df = pd.read_csv(StringIO(text), skiprows=1, keep_default_na=False, na_values=[""])
-    for col in ("played_bound", "played_is_best", "exact", "capped"):
-        df[col] = df[col].astype(str).str.lower().eq("true")
+    df = _table(text.split("\n", 1)[1] if "\n" in text else "")
     df.attrs["identity"] = identity
     return df
+
+
+def _table(csv_text: str) -> pd.DataFrame:
+    """The rows of a study file (its header line of column names and the rows, as CSV) as a table."""
+    from io import StringIO
+
+    if not csv_text.strip():
+        return pd.DataFrame(columns=COLUMNS)
+    df = pd.read_csv(StringIO(csv_text), keep_default_na=False, na_values=[""])
+    for col in ("played_bound", "played_is_best", "exact", "capped"):
+        df[col] = df[col].astype(str).str.lower().eq("true")
+    return df
+
+
+def _as_csv(rows: Sequence[dict[str, Any]]) -> str:
+    from io import StringIO
+
+    buf = StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
 
 
 @contextlib.contextmanager
@@ -236,7 +263,8 @@ def _study_file(path: str, identity: dict[str, Any]) -> Iterator[tuple[Callable[
 
 def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
-                      colors: int = 5, progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+                      colors: int = 5, hands: str = "view",
+                      progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -244,9 +272,14 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     search). ``out``: a CSV file written row by row (on the disk before the next position is
     advised); given an existing file made with the same settings, only the positions missing
     from it are advised (more ``rounds`` extend it), and the table returned is the whole file.
-    ``progress`` receives a line of text after each round."""
+    ``hands="both"`` advises the full position instead of the mover's view (both hands known,
+    only the order of the draw pile sampled): not what a player can ask, but it shows what the
+    view's sampled worlds of the opponent's hand cost. ``progress`` receives a line of text after
+    each round."""
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
-    identity = _identity(agents, seed, every, time_budget, colors)
+    identity = _identity(agents, seed, every, time_budget, colors, hands)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(_study_file(os.fspath(out), identity)) if out is not None
@@ -266,7 +299,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "round": k, "deal_seed": played["deal_seed"], "turn": t, "mover": me,
                     "mover_agent": played["seats"][me], "opponent_agent": played["seats"][1 - me],
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
-                row.update(advise_position(view, played["turns"][t], advisor_seed(seed, k, t), time_budget))
+                row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
+                                           advisor_seed(seed, k, t), time_budget))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -278,7 +312,9 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                          f"{len(sampled) - len(wanted)} already in the file; {time.process_time() - c0:.1f} s CPU")
     if out is not None:
         return load_calibration(out)
-    return pd.DataFrame(rows, columns=COLUMNS)
+    df = _table(_as_csv(rows))  # the same table a file of these rows reads as
+    df.attrs["identity"] = identity
+    return df
 
 
 # --- the fit --------------------------------------------------------------------------------------
@@ -465,6 +501,51 @@ def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 1
     return pd.DataFrame(rows)
 
 
+def _cluster_mean(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float]:
+    """The mean of ``values`` with the standard error of a ratio over clusters (rounds)."""
+    per = pd.DataFrame({"c": clusters, "v": values}).groupby("c")["v"].agg(["sum", "size"])
+    mean = float(np.mean(values)) if len(values) else math.nan
+    k = len(per)
+    if k < 2:
+        return mean, math.nan
+    resid = per["sum"] - mean * per["size"]
+    return mean, math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean())
+
+
+def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: int = 2000,
+                  seed: int = 0) -> pd.DataFrame:
+    """The same positions advised from the mover's view and with both hands known (a study run
+    with ``hands="both"`` on the same seed and ``every``: its rounds are the first rounds of the
+    view study), matched on (round, turn). For each: positions, rounds, the mean value of the
+    turn played (with its standard error over rounds) and the mean result, the bias (result
+    minus value) with its standard error over rounds, slope and intercept with their 95%
+    intervals; and a last row, the paired difference of the two values (view minus both hands)
+    on each position, whose mean (``mean value``, its standard error beside it) is what the
+    view's sampled worlds add to the value."""
+    key = ["round", "turn"]
+    a = view_study.set_index(key)
+    b = both_study.set_index(key)
+    common = a.index.intersection(b.index)
+    if len(common) and (a.loc[common, "played"] != b.loc[common, "played"]).any():
+        raise ValueError("the two studies played different turns at the same (round, turn): not the same rounds")
+    rows = []
+    for name, part in (("mover's view (what a player knows)", a.loc[common]),
+                       ("both hands known (only the pile's order sampled)", b.loc[common])):
+        part = part.reset_index()
+        f = calibration_fit(part, samples=samples, seed=seed)
+        mv, mv_se = _cluster_mean(part["played_value"].to_numpy(float), part["round"].to_numpy())
+        rows.append({"advised": name, "positions": f["positions"], "rounds": f["rounds"],
+                     "mean value": mv, "mean value s.e.": mv_se, "mean result": float(part["realized"].mean()),
+                     "bias": f["bias"], "bias s.e.": f["bias_se"], "slope": f["slope"], "slope 95% low": f["slope_low"],
+                     "slope 95% high": f["slope_high"], "intercept": f["intercept"],
+                     "intercept 95% low": f["intercept_low"], "intercept 95% high": f["intercept_high"]})
+    diff = (a.loc[common, "played_value"] - b.loc[common, "played_value"]).to_numpy(float)
+    m, se = _cluster_mean(diff, np.asarray(common.get_level_values("round")))
+    rows.append({"advised": "view minus both hands, same position", "positions": len(diff),
+                 "rounds": int(common.get_level_values("round").nunique()), "mean value": m, "mean value s.e.": se})
+    return pd.DataFrame(rows).set_index("advised")
+
+
 def summary_table(fit: dict[str, Any]) -> pd.DataFrame:
     """``calibration_fit`` as a small table: slope and intercept (estimate, bootstrap s.e., 95%
     interval, OLS s.e., target, verdict), for a notebook."""
@@ -484,8 +565,10 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
     fit = calibration_fit(study, samples=samples, seed=seed)
     cpu = float(study["cpu_seconds"].sum()) if "cpu_seconds" in study else math.nan
     pairs = sorted({" v ".join(sorted(p)) for p in zip(study["mover_agent"], study["opponent_agent"])})
-    print(f"calibration of lcanalysis.advise: {fit['positions']} positions from {fit['rounds']} self-play rounds "
-          f"({', '.join(pairs) or '-'}); the advisor took {cpu / 60:.1f} CPU-minutes", file=out)
+    hands = study.attrs.get("identity", {}).get("hands", "view")
+    what = "the mover's view" if hands == "view" else "the full position (both hands known)"
+    print(f"calibration of lcanalysis.advise on {what}: {fit['positions']} positions from {fit['rounds']} "
+          f"self-play rounds ({', '.join(pairs) or '-'}); the advisor took {cpu / 60:.1f} CPU-minutes", file=out)
     print("fit: realized final score difference (mover - opponent) = intercept + slope x the advisor's value of "
           "the turn played (OLS; 95% intervals from a bootstrap over rounds, "
           f"{fit['bootstrap_samples']} resamples, seed {seed})", file=out)
@@ -498,9 +581,10 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
     print(f"  R² {fit['r2']:.3f}; mean realized - value {fit['bias']:+.2f} ± {fit['bias_se']:.2f}; s.d. of the "
           f"value {fit['value_sd']:.1f}, of the result {fit['realized_sd']:.1f}; the advisor's sampling noise "
           f"alone would bring the slope to {fit['noise_attenuation']:.3f}", file=out)
+    ratio = fit["value_sd"] ** 2 / fit["realized_sd"] ** 2 if fit["realized_sd"] > 0 else math.nan
     print(f"  the issue's literal direction (value on result): slope {fit['reverse_slope']:+.3f}, intercept "
           f"{fit['reverse_intercept']:+.2f} (a perfect advisor would give about var(value)/var(result) = "
-          f"{fit['value_sd'] ** 2 / fit['realized_sd'] ** 2:.3f})", file=out)
+          f"{ratio:.3f})", file=out)
     bounded = study["played_bound"].astype(bool)
     if bounded.any():
         f2 = calibration_fit(study[~bounded], samples=samples, seed=seed)
@@ -537,6 +621,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--time", type=float, default=None,
                     help="the advisor's time budget in seconds (default: its own default)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hands", choices=HANDS, default="view",
+                    help="advise the mover's view (default) or the full position, both hands known (a check)")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -550,7 +636,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
-                              progress=None if args.no_progress else say)
+                              hands=args.hands, progress=None if args.no_progress else say)
     report(study, samples=args.bootstrap, seed=args.seed)
     return 0
 
