@@ -212,3 +212,48 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
     ax.legend(fontsize=8, loc="best")
     ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
     return fig
+
+
+def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: Mapping[str, Any], bins: Any,
+                      groups: Sequence[str] | None = None,
+                      title: str = "Predicted against realized final score difference",
+                      xlabel: str = "the advisor's value of the turn played, points",
+                      ylabel: str = "realized final score difference (mover − opponent), points"):
+    """A calibration plot: each position's predicted value (x) against the realized result (y),
+    coloured by ``groups`` (e.g. the phase of the round) when given; the line y = x (a calibrated
+    predictor), the fitted least-squares line (``fit``: ``slope``, ``intercept`` and their
+    ``_low``/``_high`` 95% bounds, as ``studies.calibration.calibration_fit`` gives them), and the
+    binned means (``bins``: a table with ``value``, ``realized`` and ``realized s.e.``) with 95%
+    error bars."""
+    xa = np.asarray(values, float)
+    ya = np.asarray(realized, float)
+    fig, ax = _fig(7.0, 5.2)
+    alpha = float(min(0.5, max(0.08, 150.0 / max(xa.size, 1))))
+    if groups is None:
+        ax.scatter(xa, ya, s=7, alpha=alpha, color="#555555", label=f"positions (n={xa.size})")
+    else:
+        labels = np.asarray(groups)
+        palette = ["#2e8b3a", "#1f5fbf", "#d9b300", "#c0392b", "#7d3c98", "#555555"]
+        for j, name in enumerate(dict.fromkeys(labels.tolist())):
+            sel = labels == name
+            ax.scatter(xa[sel], ya[sel], s=7, alpha=alpha, color=palette[j % len(palette)],
+                       label=f"{name} (n={int(sel.sum())})")
+    finite = np.concatenate([xa[np.isfinite(xa)], ya[np.isfinite(ya)]])
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+    xs = np.linspace(lo, hi, 50)
+    ax.plot(xs, xs, color="black", ls="--", lw=1, label="y = x (calibrated)")
+    a, b = fit["intercept"], fit["slope"]
+    ax.plot(xs, a + b * xs, color="#c0392b", lw=2,
+            label=f"fit: {a:+.1f} [{fit['intercept_low']:+.1f}, {fit['intercept_high']:+.1f}] + "
+                  f"{b:.2f} [{fit['slope_low']:.2f}, {fit['slope_high']:.2f}] × value")
+    ax.errorbar(bins["value"], bins["realized"], yerr=1.96 * np.asarray(bins["realized s.e."], float), fmt="s",
+                color="black", ms=5, capsize=3, label="mean result in bins of the value (95% intervals)")
+    ax.axhline(0, color="#999999", lw=0.5)
+    ax.axvline(0, color="#999999", lw=0.5)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    legend = ax.legend(fontsize=7, loc="upper left")
+    for handle in getattr(legend, "legend_handles", []):  # the faint points, drawn solid in the legend
+        handle.set_alpha(1.0)
+    ax.set_title(title, fontsize=10)
+    return fig

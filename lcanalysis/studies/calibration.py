@@ -1,0 +1,645 @@
+"""Study: is the advisor calibrated? (issue 15; notebooks/article_calibration.ipynb)
+
+A value that "means what it says" should, over many positions, predict the result: among the
+positions the advisor values at +10, the round should on average end 10 points up. The study:
+
+1. Self-play rounds by a named pair of agents (default ``heuristic`` against ``heuristic``; round
+   ``k`` is dealt by ``tournaments.specs.deal_seed(seed, k)`` and played by
+   ``tournaments.runner.play_round``, ``agents[0]`` in seat ``k % 2``).
+2. Positions across the whole round: every ``every``-th turn, from an offset that turns with the
+   round (``(k // 2) % every``), so that the early, middle and end of a round, and both seats,
+   are all represented. Each row records the cards left in the draw pile.
+3. At each sampled position the mover's ``View`` is advised by ``lcanalysis.advise`` at its
+   default budget (``time_budget=None``: 1 s of play-outs as a count, and up to 10 s of endgame
+   search with 3 cards or fewer left), with a seed from ``(seed, round, turn)``. The row keeps
+   the advisor's value and standard error of the turn actually played (and of its best turn).
+4. The realized result: the round's final score difference, mover minus opponent. The same
+   agents played the round on from the position, so this is the outcome the played turn led to.
+
+**Which way the regression goes.** Issue 15 asks for "the advisor's value of the turn actually
+played, regressed on the final score difference realized". Read literally (value on result),
+even a perfect advisor would miss the target: the result is the value plus the luck still to
+come, so that slope is var(value) / var(result), far below 1. Calibration is the other direction,
+the usual one for forecasts: **the realized result (y) regressed on the advisor's value (x)**;
+slope 1 and intercept 0 mean "a value of v predicts a result of v on average". That is the fit
+reported (``calibration_fit``); the literal direction is reported beside it for the record.
+
+Rows are read by ``load_calibration``; the fit's intervals come from a bootstrap over rounds
+(the positions of one round share its deal and its result, so they are not independent); the
+fit is also given by phase of the round (``calibration_by_phase``) and by how the played turn
+was valued (``calibration_by_sample``). ``hands="both"`` advises the same positions from the
+full position (both hands known), and ``compare_hands`` sets the two side by side: a check on
+what the view's random deal of the opponent's unknown cards does to the values.
+
+The published data are written by ``python -m lcanalysis.studies.calibration`` (``main``;
+data/README.md names the command). The file is written row by row as the positions are
+advised, and a run given the same file plays only what is missing (a torn last line, from a run
+killed while writing, is dropped and recomputed); a file made with other settings is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import fcntl
+import json
+import math
+import os
+import shlex
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from lcanalysis.game.moves import Move
+from lcanalysis.game.position import Position
+from lcanalysis.game.rules import Rules
+
+#: the agents that play the rounds, by default
+AGENTS = ("heuristic", "heuristic")
+#: a position every this many turns
+EVERY = 8
+#: issue 15's targets for the calibration line (realized on predicted)
+SLOPE_TARGET = (0.9, 1.1)
+INTERCEPT_TARGET = (-1.0, 1.0)
+#: phases of the round by cards left in the draw pile (5 colours: 44 after the deal); the last is
+#: where the advisor answers by the endgame search (``advisor.ENDGAME_CARDS``), not by play-outs
+PHASES = ((30, 10_000, "early (30+ cards left)"), (15, 29, "middle (29-15)"), (4, 14, "late (14-4)"),
+          (1, 3, "end (3-1, endgame search)"))
+PHASE_NAMES = [name for _, _, name in PHASES]
+#: the first line of a study file holds the settings it was made with, after this mark
+HEADER_MARK = "# lcanalysis calibration study "
+#: the settings that must match for a run to resume a file
+IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands")
+#: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
+#: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
+HANDS = ("view", "both")
+
+COLUMNS = ["round", "deal_seed", "turn", "mover", "mover_agent", "opponent_agent", "cards_left", "phase", "played",
+           "played_value", "played_stderr", "played_worlds", "first_stage_worlds", "played_bound", "best",
+           "best_value", "best_stderr", "played_is_best", "loss", "loss_stderr", "kind", "exact", "max_stalls",
+           "advisor_seed", "cpu_seconds", "final_mover", "final_opponent", "realized", "round_turns", "capped",
+           "view"]
+
+
+def phase_of(cards_left: int) -> str:
+    """The phase of the round (``PHASES``) with ``cards_left`` cards in the draw pile."""
+    for low, high, name in PHASES:
+        if low <= cards_left <= high:
+            return name
+    raise ValueError(f"{cards_left} cards left: no turn is played with an empty draw pile")
+
+
+def advisor_seed(seed: int, round_index: int, turn: int) -> int:
+    """The advisor's seed at one position: from (seed, round, turn) only, so a resumed run and an
+    uninterrupted one advise every position alike."""
+    ss = np.random.SeedSequence([int(seed), int(round_index), int(turn), 15])
+    return int(ss.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+def sampled_turns(round_index: int, turns: int, every: int = EVERY) -> list[int]:
+    """The turns of round ``round_index`` (``turns`` turns long) whose positions are advised."""
+    return list(range((round_index // 2) % every, turns, every))
+
+
+# --- playing and advising -----------------------------------------------------------------------
+
+
+def play_calibration_round(round_index: int, agents: Sequence[str] = AGENTS, seed: int = 0,
+                           rules: Rules | None = None) -> dict[str, Any]:
+    """Round ``round_index`` of the study, played out: ``agents[0]`` in seat ``round_index % 2``,
+    dealt by ``deal_seed(seed, round_index)``, by ``tournaments.runner.play_round`` (each agent
+    sees only its view). Returns the deal seed, the seats' agent names, the turns played, the
+    final scores, the turn count and whether the round hit the turn cap."""
+    from lcanalysis.agents import make_agent
+    from lcanalysis.tournaments.runner import play_round
+    from lcanalysis.tournaments.specs import deal_seed
+
+    rules = rules or Rules()
+    names = list(agents) if round_index % 2 == 0 else list(agents)[::-1]
+    turns: list[str] = []
+    s = deal_seed(seed, round_index)
+    row = play_round([make_agent(n) for n in names], s, rules, 0, record=turns)
+    return {"deal_seed": s, "seats": names, "turns": turns, "scores": (int(row["score0"]), int(row["score1"])),
+            "capped": bool(row["capped"])}
+
+
+def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator[tuple[int, Position]]:
+    """Every position of a played round (``play_calibration_round``) before each turn: (turn, position)."""
+    rules = rules or Rules()
+    pos = Position.deal(played["deal_seed"], rules, 0)
+    for t, move in enumerate(played["turns"]):
+        yield t, pos.copy()
+        pos.push(Move.parse(move, rules.colors))
+
+
+def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None) -> dict[str, Any]:
+    """``lcanalysis.advise(view, time_budget, seed)`` (``view`` may also be a full ``Position``,
+    advised with both hands known) and what it says of the turn ``played`` and
+    of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
+    fewest any turn got, is the first stage's sample, which every turn gets), whether the value is only an
+    upper bound (the endgame search bounds a turn it shows to be worse), the loss of the played
+    turn, what kind of answer it was, and the CPU seconds it took."""
+    from lcanalysis.advisor import advise
+
+    c0 = time.process_time()
+    an = advise(view, time_budget=time_budget, seed=seed)
+    cpu = time.process_time() - c0
+    mine = next((m for m in an.moves if m.move == played), None)
+    if mine is None:
+        raise ValueError(f"the advisor lists no turn {played!r} for {view.to_string()}")
+    best = an.moves[0]
+    worlds = [m.extra["worlds"] for m in an.moves if "worlds" in m.extra]
+    return {"played": played, "played_value": mine.value, "played_stderr": mine.stderr,
+            "played_worlds": mine.extra.get("worlds", ""), "first_stage_worlds": min(worlds) if worlds else "",
+            "played_bound": mine.extra.get("bound") == "upper",
+            "best": best.move, "best_value": best.value, "best_stderr": best.stderr,
+            "played_is_best": mine.value >= best.value, "loss": mine.loss, "loss_stderr": mine.loss_stderr,
+            "kind": an.kind, "exact": an.exact, "max_stalls": an.bounds.get("max_stalls", ""),
+            "advisor_seed": seed, "cpu_seconds": cpu}
+
+
+# --- the study file: written row by row, resumed ------------------------------------------------
+
+
+def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
+              hands: str = "view") -> dict[str, Any]:
+    from lcanalysis import __version__
+
+    return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
+            "colors": int(colors), "hands": hands, "lcanalysis": __version__}
+
+
+def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings a study file was made with (its first line; ``hands`` is "view" unless it says otherwise)."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    if not first.startswith(HEADER_MARK):
+        raise ValueError(f"{os.fspath(path)} is not a calibration study file (its first line is not the header)")
+    return {"hands": "view", **json.loads(first[len(HEADER_MARK):])}
+
+
+def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A study file as a table, one row a position (``COLUMNS``), its settings in ``attrs["identity"]``.
+    A torn last line (a run killed while writing it) is left out."""
+    identity = read_identity(path)
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    if not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    df = _table(text.split("\n", 1)[1] if "\n" in text else "")
+    df.attrs["identity"] = identity
+    return df
+
+
+def _table(csv_text: str) -> pd.DataFrame:
+    """The rows of a study file (its header line of column names and the rows, as CSV) as a table."""
+    from io import StringIO
+
+    if not csv_text.strip():
+        return pd.DataFrame(columns=COLUMNS)
+    df = pd.read_csv(StringIO(csv_text), keep_default_na=False, na_values=[""])
+    for col in ("played_bound", "played_is_best", "exact", "capped"):
+        df[col] = df[col].astype(str).str.lower().eq("true")
+    return df
+
+
+def _as_csv(rows: Sequence[dict[str, Any]]) -> str:
+    from io import StringIO
+
+    buf = StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+@contextlib.contextmanager
+def _study_file(path: str, identity: dict[str, Any]) -> Iterator[tuple[Callable[[dict[str, Any]], None],
+                                                                         set[tuple[int, int]]]]:
+    """Open (or start) a study file for appending, holding an exclusive lock; yield a function
+    that writes one row (flushed to the disk at once) and the (round, turn) keys already in the
+    file. A file made with other settings is refused; a torn last line is cut off first (only
+    that unfinished row is lost, and it is advised again)."""
+    exists = os.path.exists(path) and os.path.getsize(path) > 0
+    with open(path, "a+", encoding="utf-8", newline="") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RuntimeError(f"another calibration run is writing {path}") from None
+        done: set[tuple[int, int]] = set()
+        if exists:
+            old = read_identity(path)
+            diff = [k for k in IDENTITY_KEYS if old.get(k) != identity[k]]
+            if diff:
+                raise ValueError(f"{path} was made with other settings ("
+                                 + ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff)
+                                 + "): write to another file")
+            fh.seek(0)
+            text = fh.read()
+            if not text.endswith("\n"):
+                print(f"warning: {path}: a torn last line (an unfinished row) is dropped and advised again",
+                      file=sys.stderr)
+                fh.truncate(len(text[: text.rfind("\n") + 1].encode("utf-8")))
+            old_rows = load_calibration(path)
+            done = {(int(r), int(t)) for r, t in zip(old_rows["round"], old_rows["turn"])}
+        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+        if not exists:
+            fh.write(HEADER_MARK + json.dumps(identity) + "\n")
+            writer.writeheader()
+            fh.flush()
+
+        def write(row: dict[str, Any]) -> None:
+            writer.writerow(row)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+        yield write, done
+
+
+def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
+                      time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
+                      colors: int = 5, hands: str = "view",
+                      progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
+    (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
+
+    ``time_budget``: the advisor's (None: its default, 1 s of play-outs and up to 10 s of endgame
+    search). ``out``: a CSV file written row by row (on the disk before the next position is
+    advised); given an existing file made with the same settings, only the positions missing
+    from it are advised (more ``rounds`` extend it), and the table returned is the whole file.
+    ``hands="both"`` advises the full position instead of the mover's view (both hands known,
+    only the order of the draw pile sampled): not what a player can ask, but it shows what the
+    view's sampled worlds of the opponent's hand cost. ``progress`` receives a line of text after
+    each round."""
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
+    rules = Rules(colors=colors)
+    identity = _identity(agents, seed, every, time_budget, colors, hands)
+    rows: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        write, done = (stack.enter_context(_study_file(os.fspath(out), identity)) if out is not None
+                       else (None, set()))
+        for k in range(rounds):
+            c0 = time.process_time()
+            played = play_calibration_round(k, agents, seed, rules)
+            sampled = sampled_turns(k, len(played["turns"]), every)
+            wanted = {t for t in sampled if (k, t) not in done}
+            s = played["scores"]
+            for t, pos in positions_of(played, rules) if wanted else ():
+                if t not in wanted:
+                    continue
+                me = pos.to_move
+                view = pos.view(me)
+                row: dict[str, Any] = {
+                    "round": k, "deal_seed": played["deal_seed"], "turn": t, "mover": me,
+                    "mover_agent": played["seats"][me], "opponent_agent": played["seats"][1 - me],
+                    "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
+                row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
+                                           advisor_seed(seed, k, t), time_budget))
+                row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
+                            "round_turns": len(played["turns"]), "capped": played["capped"],
+                            "view": view.to_string()})
+                if write is not None:
+                    write(row)
+                rows.append(row)
+            if progress is not None:
+                progress(f"round {k + 1}/{rounds}: {len(wanted)} position(s) advised, "
+                         f"{len(sampled) - len(wanted)} already in the file; {time.process_time() - c0:.1f} s CPU")
+    if out is not None:
+        return load_calibration(out)
+    df = _table(_as_csv(rows))  # the same table a file of these rows reads as
+    df.attrs["identity"] = identity
+    return df
+
+
+# --- the fit --------------------------------------------------------------------------------------
+
+
+def ols(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> dict[str, float]:
+    """Ordinary least squares of ``y`` on ``x``: slope, intercept, their textbook standard errors
+    (independent residuals, which positions of one round are not: see ``round_bootstrap``),
+    R² and n."""
+    xa, ya = np.asarray(x, float), np.asarray(y, float)
+    n = xa.size
+    if n < 3 or np.ptp(xa) == 0:
+        return {"slope": math.nan, "intercept": math.nan, "slope_se": math.nan, "intercept_se": math.nan,
+                "r2": math.nan, "n": n}
+    xm, ym = xa.mean(), ya.mean()
+    sxx = float(((xa - xm) ** 2).sum())
+    slope = float(((xa - xm) * (ya - ym)).sum() / sxx)
+    intercept = float(ym - slope * xm)
+    resid = ya - intercept - slope * xa
+    s2 = float((resid**2).sum() / (n - 2))
+    syy = float(((ya - ym) ** 2).sum())
+    return {"slope": slope, "intercept": intercept, "slope_se": math.sqrt(s2 / sxx),
+            "intercept_se": math.sqrt(s2 * (1 / n + xm**2 / sxx)),
+            "r2": 1 - float((resid**2).sum()) / syy if syy > 0 else math.nan, "n": n}
+
+
+def round_bootstrap(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
+                    clusters: Sequence[Any] | np.ndarray, samples: int = 2000, seed: int = 0) -> np.ndarray:
+    """The OLS line of ``y`` on ``x`` refitted on ``samples`` bootstrap samples of whole clusters
+    (rounds) drawn with replacement: an array of (slope, intercept) rows, the same for the same
+    ``seed``. Each resample draws as many clusters as there are, from ``numpy.random.default_rng(seed)``."""
+    xa, ya = np.asarray(x, float), np.asarray(y, float)
+    _, inverse = np.unique(np.asarray(clusters), return_inverse=True)
+    k = int(inverse.max()) + 1 if inverse.size else 0
+    # per-cluster sums: n, Σx, Σy, Σxx, Σxy; a resample's sums are the counts times these
+    sums = np.stack([np.bincount(inverse, weights=w, minlength=k)
+                     for w in (np.ones_like(xa), xa, ya, xa * xa, xa * ya)], axis=1)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, k, size=(samples, k))
+    counts = np.stack([np.bincount(row, minlength=k) for row in picks]).astype(float)
+    n, sx, sy, sxx, sxy = (counts @ sums).T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        slope = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+    intercept = (sy - slope * sx) / n
+    return np.column_stack([slope, intercept])
+
+
+def _verdict(low: float, high: float, target: tuple[float, float]) -> str:
+    """Where a 95% interval lies against a target range: inside it, outside it, or across its edge."""
+    if target[0] <= low and high <= target[1]:
+        return "met (the whole 95% interval is inside)"
+    if high < target[0] or low > target[1]:
+        return "not met (the whole 95% interval is outside)"
+    return "undecided (the 95% interval crosses the target's edge)"
+
+
+def calibration_fit(study: pd.DataFrame, value: str = "played_value", samples: int = 2000,
+                    seed: int = 0) -> dict[str, Any]:
+    """The calibration line of a study table: the realized result (y, ``realized``) regressed on
+    the advisor's value (x, ``value``) by OLS; slope 1 and intercept 0 mean calibrated.
+
+    Returns the positions and rounds; slope and intercept with their OLS standard errors and
+    with standard errors and 95% percentile intervals from ``round_bootstrap`` (``samples``
+    resamples of whole rounds, ``seed``); R²; whether each meets issue 15's target
+    (``SLOPE_TARGET``, ``INTERCEPT_TARGET``), by the point estimate and by the interval; the mean
+    of realized minus value (the bias) with its standard error over rounds; the attenuation the
+    advisor's own sampling noise alone would cause, 1 - mean(stderr²) / var(value) (the slope a
+    perfectly calibrated advisor with these standard errors would show); and the literal
+    direction of the issue's wording, the value regressed on the result, whose slope even a
+    perfect advisor keeps near var(value) / var(result)."""
+    d = study[np.isfinite(study[value].astype(float))]
+    x = d[value].to_numpy(float)
+    y = d["realized"].to_numpy(float)
+    rounds = d["round"].to_numpy()
+    line = ols(x, y)
+    boot = round_bootstrap(x, y, rounds, samples, seed)
+    ok = np.isfinite(boot).all(axis=1)
+    boot = boot[ok]
+    lo_s, hi_s = (np.percentile(boot[:, 0], [2.5, 97.5]) if len(boot) else (math.nan, math.nan))
+    lo_i, hi_i = (np.percentile(boot[:, 1], [2.5, 97.5]) if len(boot) else (math.nan, math.nan))
+    per_round = pd.DataFrame({"r": rounds, "e": y - x}).groupby("r")["e"].agg(["sum", "size"])
+    bias = float((y - x).mean()) if len(x) else math.nan
+    nr = len(per_round)
+    if nr > 1:
+        resid = per_round["sum"] - bias * per_round["size"]
+        bias_se = math.sqrt(float((resid**2).sum()) / (nr * (nr - 1))) / float(per_round["size"].mean())
+    else:
+        bias_se = math.nan
+    se_col = value.replace("_value", "_stderr")
+    noise = float((d[se_col].astype(float) ** 2).mean()) if se_col in d else math.nan
+    reverse = ols(y, x)
+    boot_se = [float(boot[:, j].std(ddof=1)) if len(boot) > 1 else math.nan for j in (0, 1)]
+    return {
+        "value": value, "positions": len(x), "rounds": int(nr),
+        "slope": line["slope"], "slope_se_ols": line["slope_se"], "slope_se": boot_se[0],
+        "slope_low": float(lo_s), "slope_high": float(hi_s),
+        "intercept": line["intercept"], "intercept_se_ols": line["intercept_se"],
+        "intercept_se": boot_se[1], "intercept_low": float(lo_i), "intercept_high": float(hi_i),
+        "r2": line["r2"], "bootstrap_samples": len(boot), "bootstrap_seed": seed,
+        "slope_in_target": bool(SLOPE_TARGET[0] <= line["slope"] <= SLOPE_TARGET[1]),
+        "intercept_in_target": bool(INTERCEPT_TARGET[0] <= line["intercept"] <= INTERCEPT_TARGET[1]),
+        "slope_verdict": _verdict(float(lo_s), float(hi_s), SLOPE_TARGET),
+        "intercept_verdict": _verdict(float(lo_i), float(hi_i), INTERCEPT_TARGET),
+        "bias": bias, "bias_se": bias_se,
+        "value_sd": float(x.std(ddof=1)) if len(x) > 1 else math.nan,
+        "realized_sd": float(y.std(ddof=1)) if len(y) > 1 else math.nan,
+        "noise_attenuation": 1 - noise / float(x.var(ddof=1)) if len(x) > 1 else math.nan,
+        "reverse_slope": reverse["slope"], "reverse_intercept": reverse["intercept"],
+    }
+
+
+SAMPLE_GROUPS = ("played turn refined (larger sample)", "played turn on the first-stage sample only",
+                 "endgame search")
+
+
+def sample_group(study: pd.DataFrame) -> pd.Series:
+    """How the advisor valued the played turn at each position: by play-outs with the larger
+    sample of the turns it refined, by play-outs on the first-stage sample only (the turns that
+    looked worse at first, whose values are chosen for looking low), or by the endgame search."""
+    worlds = pd.to_numeric(study["played_worlds"], errors="coerce")
+    first = pd.to_numeric(study["first_stage_worlds"], errors="coerce")
+    out = np.where(worlds.isna(), SAMPLE_GROUPS[2], np.where(worlds > first, SAMPLE_GROUPS[0], SAMPLE_GROUPS[1]))
+    return pd.Series(out, index=study.index)
+
+
+def calibration_by(study: pd.DataFrame, groups: pd.Series | np.ndarray, order: Sequence[str],
+                   value: str = "played_value", samples: int = 2000, seed: int = 0,
+                   whole: str | None = "whole round") -> pd.DataFrame:
+    """``calibration_fit`` for each group of positions (``groups``: a label a row, in ``order``)
+    and, named ``whole``, for all of them, as a table: positions, rounds, slope and intercept with
+    bootstrap standard errors and 95% intervals, R², bias (realized minus value) with its
+    standard error, the value's spread, and how many values are only upper bounds."""
+    labels = np.asarray(groups)
+    parts = [(name, study[labels == name]) for name in order]
+    if whole is not None:
+        parts.append((whole, study))
+    rows = []
+    for name, part in parts:
+        if part.empty:
+            continue
+        f = calibration_fit(part, value, samples, seed)
+        rows.append({"group": name, "positions": f["positions"], "rounds": f["rounds"],
+                     "slope": f["slope"], "slope s.e.": f["slope_se"], "slope 95% low": f["slope_low"],
+                     "slope 95% high": f["slope_high"], "intercept": f["intercept"],
+                     "intercept s.e.": f["intercept_se"], "intercept 95% low": f["intercept_low"],
+                     "intercept 95% high": f["intercept_high"], "R²": f["r2"], "bias": f["bias"],
+                     "bias s.e.": f["bias_se"], "value s.d.": f["value_sd"],
+                     "upper bounds": int(part["played_bound"].sum()) if value == "played_value" else 0})
+    return pd.DataFrame(rows).set_index("group")
+
+
+def calibration_by_phase(study: pd.DataFrame, value: str = "played_value", samples: int = 2000,
+                         seed: int = 0) -> pd.DataFrame:
+    """``calibration_by`` the phase of the round (``PHASES``: cards left in the draw pile), and
+    the whole round."""
+    return calibration_by(study, study["phase"], PHASE_NAMES, value, samples, seed).rename_axis("phase")
+
+
+def calibration_by_sample(study: pd.DataFrame, samples: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """``calibration_by`` how the played turn was valued (``sample_group``), and the whole round."""
+    return calibration_by(study, sample_group(study), SAMPLE_GROUPS, "played_value", samples, seed)
+
+
+def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 10) -> pd.DataFrame:
+    """The positions in ``bins`` groups of about equal size by the advisor's value: in each, the
+    mean value, the mean realized result and its standard error over the group's rounds (a
+    round's positions in one group count as one sample), and the positions and rounds. The
+    points of a calibration plot: calibrated means on the line y = x."""
+    d = study[np.isfinite(study[value].astype(float))].sort_values(value, kind="stable")
+    groups = np.array_split(np.arange(len(d)), min(bins, len(d))) if len(d) else []
+    rows = []
+    for g in groups:
+        part = d.iloc[g]
+        per = part.groupby("round")["realized"].agg(["sum", "size"])
+        mean = float(part["realized"].mean())
+        k = len(per)
+        if k > 1:
+            resid = per["sum"] - mean * per["size"]
+            se = math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean())
+        else:
+            se = math.nan
+        rows.append({"value": float(part[value].mean()), "realized": mean, "realized s.e.": se,
+                     "positions": len(part), "rounds": k})
+    return pd.DataFrame(rows)
+
+
+def _cluster_mean(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float]:
+    """The mean of ``values`` with the standard error of a ratio over clusters (rounds)."""
+    per = pd.DataFrame({"c": clusters, "v": values}).groupby("c")["v"].agg(["sum", "size"])
+    mean = float(np.mean(values)) if len(values) else math.nan
+    k = len(per)
+    if k < 2:
+        return mean, math.nan
+    resid = per["sum"] - mean * per["size"]
+    return mean, math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean())
+
+
+def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: int = 2000,
+                  seed: int = 0) -> pd.DataFrame:
+    """The same positions advised from the mover's view and with both hands known (a study run
+    with ``hands="both"`` on the same seed and ``every``: its rounds are the first rounds of the
+    view study), matched on (round, turn). For each: positions, rounds, the mean value of the
+    turn played (with its standard error over rounds) and the mean result, the bias (result
+    minus value) with its standard error over rounds, slope and intercept with their 95%
+    intervals; and a last row, the paired difference of the two values (view minus both hands)
+    on each position, whose mean (``mean value``, its standard error beside it) is what the
+    view's sampled worlds add to the value."""
+    key = ["round", "turn"]
+    a = view_study.set_index(key)
+    b = both_study.set_index(key)
+    common = a.index.intersection(b.index)
+    if len(common) and (a.loc[common, "played"] != b.loc[common, "played"]).any():
+        raise ValueError("the two studies played different turns at the same (round, turn): not the same rounds")
+    rows = []
+    for name, part in (("mover's view (what a player knows)", a.loc[common]),
+                       ("both hands known (only the pile's order sampled)", b.loc[common])):
+        part = part.reset_index()
+        f = calibration_fit(part, samples=samples, seed=seed)
+        mv, mv_se = _cluster_mean(part["played_value"].to_numpy(float), part["round"].to_numpy())
+        rows.append({"advised": name, "positions": f["positions"], "rounds": f["rounds"],
+                     "mean value": mv, "mean value s.e.": mv_se, "mean result": float(part["realized"].mean()),
+                     "bias": f["bias"], "bias s.e.": f["bias_se"], "slope": f["slope"], "slope 95% low": f["slope_low"],
+                     "slope 95% high": f["slope_high"], "intercept": f["intercept"],
+                     "intercept 95% low": f["intercept_low"], "intercept 95% high": f["intercept_high"]})
+    diff = (a.loc[common, "played_value"] - b.loc[common, "played_value"]).to_numpy(float)
+    m, se = _cluster_mean(diff, np.asarray(common.get_level_values("round")))
+    rows.append({"advised": "view minus both hands, same position", "positions": len(diff),
+                 "rounds": int(common.get_level_values("round").nunique()), "mean value": m, "mean value s.e.": se})
+    return pd.DataFrame(rows).set_index("advised")
+
+
+def summary_table(fit: dict[str, Any]) -> pd.DataFrame:
+    """``calibration_fit`` as a small table: slope and intercept (estimate, bootstrap s.e., 95%
+    interval, OLS s.e., target, verdict), for a notebook."""
+    rows = []
+    for key, target in (("slope", SLOPE_TARGET), ("intercept", INTERCEPT_TARGET)):
+        rows.append({"": key, "estimate": fit[key], "s.e. (rounds bootstrap)": fit[f"{key}_se"],
+                     "95% low": fit[f"{key}_low"], "95% high": fit[f"{key}_high"],
+                     "s.e. (OLS, positions independent)": fit[f"{key}_se_ols"],
+                     "target": f"[{target[0]:g}, {target[1]:g}]", "verdict": fit[f"{key}_verdict"]})
+    return pd.DataFrame(rows).set_index("")
+
+
+def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = None) -> dict[str, Any]:
+    """Print the calibration of a study table (``calibration_fit``, ``calibration_by_phase``) and
+    return the whole-round fit."""
+    out = file or sys.stdout
+    fit = calibration_fit(study, samples=samples, seed=seed)
+    cpu = float(study["cpu_seconds"].sum()) if "cpu_seconds" in study else math.nan
+    pairs = sorted({" v ".join(sorted(p)) for p in zip(study["mover_agent"], study["opponent_agent"])})
+    hands = study.attrs.get("identity", {}).get("hands", "view")
+    what = "the mover's view" if hands == "view" else "the full position (both hands known)"
+    print(f"calibration of lcanalysis.advise on {what}: {fit['positions']} positions from {fit['rounds']} "
+          f"self-play rounds ({', '.join(pairs) or '-'}); the advisor took {cpu / 60:.1f} CPU-minutes", file=out)
+    print("fit: realized final score difference (mover - opponent) = intercept + slope x the advisor's value of "
+          "the turn played (OLS; 95% intervals from a bootstrap over rounds, "
+          f"{fit['bootstrap_samples']} resamples, seed {seed})", file=out)
+    print(f"  slope     {fit['slope']:+.3f}  s.e. {fit['slope_se']:.3f}  95% [{fit['slope_low']:+.3f}, "
+          f"{fit['slope_high']:+.3f}]  (OLS s.e. {fit['slope_se_ols']:.3f}); target [0.9, 1.1]: "
+          f"{fit['slope_verdict']}", file=out)
+    print(f"  intercept {fit['intercept']:+.2f}  s.e. {fit['intercept_se']:.2f}  95% [{fit['intercept_low']:+.2f}, "
+          f"{fit['intercept_high']:+.2f}]  (OLS s.e. {fit['intercept_se_ols']:.2f}); target [-1, +1]: "
+          f"{fit['intercept_verdict']}", file=out)
+    print(f"  R² {fit['r2']:.3f}; mean realized - value {fit['bias']:+.2f} ± {fit['bias_se']:.2f}; s.d. of the "
+          f"value {fit['value_sd']:.1f}, of the result {fit['realized_sd']:.1f}; the advisor's sampling noise "
+          f"alone would bring the slope to {fit['noise_attenuation']:.3f}", file=out)
+    ratio = fit["value_sd"] ** 2 / fit["realized_sd"] ** 2 if fit["realized_sd"] > 0 else math.nan
+    print(f"  the issue's literal direction (value on result): slope {fit['reverse_slope']:+.3f}, intercept "
+          f"{fit['reverse_intercept']:+.2f} (a perfect advisor would give about var(value)/var(result) = "
+          f"{ratio:.3f})", file=out)
+    bounded = study["played_bound"].astype(bool)
+    if bounded.any():
+        f2 = calibration_fit(study[~bounded], samples=samples, seed=seed)
+        print(f"  without the {int(bounded.sum())} value(s) the endgame search gave only as upper bounds: slope "
+              f"{f2['slope']:+.3f} [{f2['slope_low']:+.3f}, {f2['slope_high']:+.3f}], intercept "
+              f"{f2['intercept']:+.2f} [{f2['intercept_low']:+.2f}, {f2['intercept_high']:+.2f}]", file=out)
+    best = calibration_fit(study, "best_value", samples=samples, seed=seed)
+    print(f"  the advisor's best turn's value instead (not the turn played): slope {best['slope']:+.3f} "
+          f"[{best['slope_low']:+.3f}, {best['slope_high']:+.3f}], intercept {best['intercept']:+.2f} "
+          f"[{best['intercept_low']:+.2f}, {best['intercept_high']:+.2f}], mean realized - value "
+          f"{best['bias']:+.2f} ± {best['bias_se']:.2f}", file=out)
+    cols = ["positions", "rounds", "slope", "slope 95% low", "slope 95% high", "intercept", "intercept 95% low",
+            "intercept 95% high", "R²", "bias", "bias s.e.", "upper bounds"]
+    with pd.option_context("display.width", 250, "display.max_columns", 30):
+        print("by phase (cards left in the draw pile):", file=out)
+        print(calibration_by_phase(study, samples=samples, seed=seed)[cols].round(3).to_string(), file=out)
+        print("by how the played turn was valued:", file=out)
+        print(calibration_by_sample(study, samples=samples, seed=seed)[cols].round(3).to_string(), file=out)
+    return fit
+
+
+# --- the published data -------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lcanalysis.studies.calibration --rounds N --out FILE``: play and advise, row by
+    row (resuming FILE), write the command to ``FILE.cmd`` and print the calibration."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
+    ap.add_argument("--rounds", type=int, default=40, help="self-play rounds (default 40)")
+    ap.add_argument("--every", type=int, default=EVERY, help=f"advise every K-th turn (default {EVERY})")
+    ap.add_argument("--agents", nargs=2, default=list(AGENTS), metavar=("A", "B"),
+                    help="the two agents that play (default heuristic heuristic)")
+    ap.add_argument("--time", type=float, default=None,
+                    help="the advisor's time budget in seconds (default: its own default)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hands", choices=HANDS, default="view",
+                    help="advise the mover's view (default) or the full position, both hands known (a check)")
+    ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
+    ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(args_list)
+    if args.rounds < 1 or args.every < 1:
+        ap.error("--rounds and --every must be at least 1")
+    with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
+        fh.write("python -m lcanalysis.studies.calibration " + shlex.join(args_list) + "\n")
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
+                              hands=args.hands, progress=None if args.no_progress else say)
+    report(study, samples=args.bootstrap, seed=args.seed)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
