@@ -26,6 +26,12 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
 - with ``ENDGAME_CARDS`` (2) cards or fewer in the draw pile the exact view values of
   ``search.endgame_analysis`` answer instead (every split of the unseen cards enumerated, one
   more discard-pile draw allowed each); ``loss_stderr`` is then 0;
+- with ``SEARCH_CARDS`` (3) the advisor hands over to its endgame search when the time per
+  decision allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second
+  of the advisor's share): the loss is then the search's own, exact when it solved every split
+  (``loss_stderr`` 0), else paired over its sampled worlds; a played turn the search only
+  bounded (more than ``search.endgame.MARGIN`` points below the best in some world) has a loss
+  of at least the amount given, and ``loss_bound`` is ``"lower"``;
 - a decision is **forced** when it has one legal turn or every turn has the same value; forced
   decisions are listed but neither marked nor counted in the error rate;
 - **marks** (``MARKS``): ``inaccuracy`` for a loss of at least 2 points, ``mistake`` from 5,
@@ -57,7 +63,9 @@ and a **rating** band from the error rate (``RATING_BANDS``, provisional).
 heuristic policy, which lets a player stall on discard-pile draws late in the round more than a
 real opponent would; there, losses can be far larger than the exact view values say (in one
 measured position with 3 cards left, the rollouts put a stall 58 points above the turn played,
-the exact view value with one stall each 13). The exact solver takes over with 2 cards left.
+the exact view value with one stall each 13). The exact solver takes over with 2 cards left,
+the endgame search with 3 when the time per decision affords it (at the default 0.4 s a
+decision it often does not: ``--time`` buys it).
 
 **Reconciliation** (full-deal records with both players reviewed, per round, player 0's point of
 view): actual = start + skill + luck + hidden, where *start* is the value of the reference turn at
@@ -90,6 +98,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.advisor import advise
+from lcanalysis.analysis import Analysis
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
 from lcanalysis.game.cards import Card
@@ -104,6 +113,7 @@ from lcanalysis.search import endgame_analysis
 #: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
 DEFAULT_TIME = 0.4
 ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
+SEARCH_CARDS = 3  # from here the advisor's endgame search judges, as far as the time per decision allows
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
@@ -301,7 +311,11 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=ENDGAME_CARDS)
+    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=SEARCH_CARDS)
+    if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
+        searched = _searched_decision(analysis, played, ref, seed)
+        if searched is not None:
+            return searched
     best = analysis.moves[0].move
     forced = len(analysis.moves) == 1 or analysis.moves[0].value == analysis.moves[-1].value
     names: list[str] = []
@@ -351,6 +365,42 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
     }
 
 
+def _searched_decision(analysis: Analysis, played: Move, ref: Move, seed: int) -> dict[str, Any] | None:
+    """A decision judged by the endgame search's own values (exact over every split, or paired
+    over its sampled worlds). A turn the search only bounded has a loss of *at least* that much:
+    ``loss_bound`` says so. None when the played turn is not among the turns it valued."""
+    moves = {m.move: m for m in analysis.moves}
+    mp = moves.get(str(played))
+    if mp is None or mp.loss is None:
+        return None
+    mb = analysis.moves[0]
+    mr = moves.get(str(ref))
+    spread = mb.value - min(m.value for m in analysis.moves)
+    bounded = mp.extra.get("bound") == "upper"
+    stalls, converged = analysis.bounds["max_stalls"], analysis.bounds.get("converged")
+    gain = gain_se = None
+    if mr is not None and not bounded and mr.extra.get("bound") != "upper":
+        gain = mp.value - mr.value
+        # not paired here: the square root of the two variances bounds the paired error from above
+        gain_se = 0.0 if analysis.exact else math.hypot(mp.stderr, mr.stderr)
+    return {
+        "best": mb.move, "advisor_best": mb.move, "loss": float(mp.loss), "loss_stderr": float(mp.loss_stderr or 0.0),
+        "forced": len(analysis.moves) == 1 or spread < 1e-9, "exact": bool(analysis.exact and not bounded),
+        "loss_bound": "lower" if bounded else None,
+        "method": (f"endgame search ({analysis.kind}, {stalls} stall(s) each, "
+                   f"{'converged' if converged else 'not converged'}; seed {seed})"
+                   + ("; the played turn was only bounded: its loss is at least this" if bounded else "")),
+        "value_best": mb.value, "value_best_stderr": mb.stderr,
+        "value_played": mp.value, "value_played_stderr": mp.stderr,
+        "reference": str(ref), "value_reference": None if mr is None else mr.value,
+        "value_reference_stderr": None if mr is None else mr.stderr,
+        "gain_vs_reference": gain, "gain_vs_reference_stderr": gain_se,
+        "alternatives": [{"move": m.move, "value": m.value, "loss": m.loss, "loss_stderr": m.loss_stderr}
+                         for m in analysis.moves[:4]],
+        "worlds": int(analysis.splits or 0), "advisor_rollouts": 0, "legal": len(analysis.moves),
+    }
+
+
 # --- the answer ------------------------------------------------------------------------------------
 
 
@@ -391,6 +441,7 @@ class Decision:
     luck_worlds: int | None = None
     value_before_draw: float | None = None
     value_after_draw: float | None = None
+    loss_bound: str | None = None  # "lower": the endgame search only bounded the played turn
 
 
 @dataclass
@@ -510,8 +561,10 @@ class Review:
         if marked:
             lines.append("marked decisions:")
             for d in marked:
-                lines.append(f"  {_where(d)}: played {d.played}, best {d.best}: loss {d.loss:.1f} ± "
-                             f"{d.loss_stderr:.1f}  {(d.mark or '').upper()}")
+                amount = (f"at least {d.loss:.1f}" if d.loss_bound == "lower" else f"{d.loss:.1f}") + (
+                    " (exact)" if d.exact else f" ± {d.loss_stderr:.1f}")
+                lines.append(f"  {_where(d)}: played {d.played}, best {d.best}: loss {amount}  "
+                             f"{(d.mark or '').upper()}")
         else:
             lines.append("no decision marked")
         events: list[Decision | Draw] = [*self.decisions, *self.draws]
@@ -525,7 +578,8 @@ class Review:
                          f"{rec['start']:+.1f} + skill {rec['skill'][0] - rec['skill'][1]:+.1f} + luck "
                          f"{rec['luck'][0] - rec['luck'][1]:+.1f} + hidden cards {rec['hidden']:+.1f} "
                          f"(start + skill + luck ± {rec['stderr']:.1f})")
-        n = [d for d in self.decisions if not d.exact]
+        n = [d for d in self.decisions if not d.exact and d.advisor_rollouts]
+        searched = sum(d.method.startswith("endgame search") for d in self.decisions)
         if self.decisions:
             secs = [d.seconds for d in self.decisions]
             lines.append("")
@@ -533,7 +587,8 @@ class Review:
                          + (f"losses from {int(np.mean([d.worlds for d in n]))} shared worlds on average, "
                             f"the best turn from {int(np.mean([d.advisor_rollouts for d in n]))} advisor "
                             f"rollouts; " if n else "")
-                         + f"{sum(d.exact for d in self.decisions)} decisions exact (endgame solver)")
+                         + f"{sum(d.exact for d in self.decisions)} decisions exact (endgame solver or search)"
+                         + (f"; {searched} judged by the endgame search" if searched else ""))
         lines.append("marks: " + ", ".join(f"{n} >= {least:g}" for n, least in reversed(MARKS))
                      + f" points, only beyond {MARK_SIGMAS:g} standard errors; forced decisions not counted")
         return "\n".join(lines)

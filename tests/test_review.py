@@ -324,3 +324,34 @@ def test_against_the_real_pile_the_card_compared_is_drawn_from_the_pile():
     assert alone["luck"] == 0 and alone["stderr"] == 0
     spread = draw_luck(view, move, top, 30, seed=1)
     assert spread["stderr"] > 0  # against every unseen card, the same draw has luck to measure
+
+
+def test_with_three_cards_left_the_endgame_search_judges_when_the_time_allows():
+    """At 3 cards the review takes the advisor's endgame search when the time per decision affords
+    one stall each or more: the loss is the search's own (a turn it only bounded: a loss of at
+    least that, ``loss_bound`` "lower"); with too little time the play-outs judge, as before.
+    The search's values themselves are checked against the plain solver in test_endgame.py."""
+    from helpers import played_down
+
+    start = played_down(7, 3)
+    mover = start.to_move
+    view = start.view(mover)
+    budget = 2.0
+    expected = advise(view, budget * ADVISOR_SHARE, seed=decision_seed(0, 1, 0), endgame_cards=3)
+    assert expected.bounds["max_stalls"] >= 1  # this budget does reach the search
+    worst = expected.moves[-1]
+    for played in (worst, expected.moves[0]):
+        rec = record_round(start, [played.move])  # a record may stop before the end: one decision
+        rv = review(rec, player=mover, time_budget=budget, seed=0, executor="serial", progress=False)
+        d = rv.decisions[0]
+        assert len(rv.decisions) == 1 and d.index == 0 and d.deck == 3 and d.method.startswith("endgame search")
+        assert d.best == expected.best.move and d.played == played.move
+        assert d.loss == pytest.approx(played.loss) and d.loss_stderr == pytest.approx(played.loss_stderr)
+        bounded = played.extra.get("bound") == "upper"
+        assert d.loss_bound == ("lower" if bounded else None)
+        assert d.exact == (expected.exact and not bounded)
+        assert d.mark == mark_for(played.loss, played.loss_stderr, d.forced)
+        assert rv.to_json()["decisions"][0]["loss_bound"] == d.loss_bound
+    assert d.loss == 0 and d.mark is None  # the search's own best turn, played
+    quick = review(rec, player=mover, time_budget=T, seed=0, executor="serial", progress=False).decisions[0]
+    assert quick.method.startswith("advisor") and quick.loss_bound is None  # too little time: play-outs

@@ -1,0 +1,119 @@
+"""How far out does the endgame search answer, and how often is its answer settled?
+
+Issue 15 asks for a report "on a fixed set at 2, 3, 4, 5 cards [of] how often the answer
+converged and how often the bracket closed". For each number of cards left in the draw pile and
+each of a fixed set of positions (``tests/helpers.played_down``: a dealt round played down by a
+seeded policy that sometimes draws from the piles):
+
+- the **view** of the player to move goes to ``search.endgame.converged_endgame`` with the
+  hint's default budget (``advisor.ENDGAME_DEFAULT_SECONDS`` of nodes at
+  ``advisor.ENDGAME_NODES_PER_SECOND``; the node budget only, not the clock, so the answer is
+  the same on any machine, and the seconds are what this machine took): the deepest stall
+  budget it finished, whether two budgets agreed (converged), whether every split of the unseen
+  cards was solved (exact) or worlds were sampled, and the time;
+- the **full position** (both hands) goes to ``search.bracket`` with the same node budget for
+  each of its two games: whether ``W_me <= V <= W_opp`` closed (pinned: the unbounded game's
+  value is known whatever endless stalling is worth), stayed open, or did not finish.
+
+Rows are appended to ``--out`` as they finish, so an interrupted run resumes; the summary
+counts per number of cards.
+
+    python benchmarks/bench_endgame_reach.py --decks 2 3 4 5 --positions 10 --out /tmp/endgame_reach.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "bracket", "bracket_low",
+          "bracket_high", "bracket_seconds"]
+
+
+def run_one(seed: int, deck: int) -> dict:
+    from helpers import played_down
+
+    from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
+    from lcanalysis.search import SearchBudgetExceeded, SearchError, bracket
+    from lcanalysis.search.endgame import converged_endgame
+
+    nodes = int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
+    pos = played_down(seed, deck)
+    view = pos.view(pos.to_move)
+    t = time.perf_counter()
+    try:
+        answer = converged_endgame(view, max_nodes=nodes, seed=0)  # nodes only: the same on any machine
+        row = {"stalls": answer.bounds["max_stalls"], "converged": bool(answer.bounds.get("converged")),
+               "exact": bool(answer.exact)}
+    except SearchError:  # not even no stalls at all finished: the hint falls back to play-outs
+        row = {"stalls": -1, "converged": False, "exact": False}
+    row.update(deck=deck, seed=seed, view_seconds=round(time.perf_counter() - t, 2))
+    t = time.perf_counter()
+    try:
+        b = bracket(pos, max_nodes=nodes)
+        low, high = b.value_range
+        row.update(bracket="pinned" if b.pinned else "open", bracket_low=low, bracket_high=high)
+    except SearchBudgetExceeded:  # the node budget ran out before one of the two games was solved
+        row.update(bracket="unfinished", bracket_low="", bracket_high="")
+    row["bracket_seconds"] = round(time.perf_counter() - t, 2)
+    return row
+
+
+def summary(rows: list[dict]) -> str:
+    out = []
+    for deck in sorted({int(r["deck"]) for r in rows}):
+        mine = [r for r in rows if int(r["deck"]) == deck]
+        n = len(mine)
+        conv = sum(str(r["converged"]) == "True" for r in mine)
+        exact = sum(str(r["exact"]) == "True" for r in mine)
+        none = sum(int(r["stalls"]) < 0 for r in mine)
+        stalls = sorted(int(r["stalls"]) for r in mine)
+        secs = sorted(float(r["view_seconds"]) for r in mine)
+        kinds = {k: sum(r["bracket"] == k for r in mine) for k in ("pinned", "open", "unfinished")}
+        out.append(f"{deck} card(s) left, {n} positions: view value converged {conv}/{n}, every split solved "
+                   f"{exact}/{n}, no stall budget finished {none}/{n} (stalls reached {stalls}; median "
+                   f"{secs[n // 2]:.1f} s, max {secs[-1]:.1f} s); bracket pinned {kinds['pinned']}/{n}, open "
+                   f"{kinds['open']}/{n}, unfinished {kinds['unfinished']}/{n}")
+    return "\n".join(out) if out else "no rows"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decks", type=int, nargs="+", default=[2, 3, 4, 5], help="cards left in the draw pile")
+    ap.add_argument("--positions", type=int, default=10, help="positions per number of cards (seeds 0..N-1)")
+    ap.add_argument("--out", type=Path, default=Path("endgame_reach.csv"), help="rows appended here as they finish")
+    args = ap.parse_args()
+    done: list[dict] = []
+    if args.out.exists():
+        with args.out.open() as f:
+            done = list(csv.DictReader(f))
+    seen = {(int(r["deck"]), int(r["seed"])) for r in done}
+    new_file = not args.out.exists()
+    with args.out.open("a", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        if new_file:
+            w.writeheader()
+        for deck in args.decks:
+            for seed in range(args.positions):
+                if (deck, seed) in seen:
+                    continue
+                row = run_one(seed, deck)
+                w.writerow(row)
+                f.flush()
+                done.append(row)
+                print(f"{deck} cards, seed {seed}: {row['stalls']} stall(s) each, converged {row['converged']}, "
+                      f"exact {row['exact']}, {row['view_seconds']:.1f} s; bracket {row['bracket']} "
+                      f"({row['bracket_seconds']:.1f} s)", file=sys.stderr, flush=True)
+    wanted = [r for r in done if int(r["deck"]) in args.decks and int(r["seed"]) < args.positions]
+    print(summary(wanted))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
