@@ -185,6 +185,64 @@ def train(rounds: int = ROUNDS, seed: int = SEED, every: int = EVERY, colors: in
     }
 
 
+def compare_picks(before: Any, after: Any, worlds: int = 1000, seed: int = 0) -> Any:
+    """Is the advisor's top turn made worse? Two calibration studies of the same positions (same
+    seed and ``every``; e.g. advised without and with the hand model), matched on (round, turn),
+    mid-round only (more than ``advisor.ENDGAME_CARDS`` cards left: the model does not touch the
+    endgame search). Where the two best turns differ, both are played out from the *full*
+    position (both hands known, only the pile's order left to chance: ``advisor.hint_view``) in
+    ``worlds`` shared worlds; the table has, per position, the difference of their values (after
+    minus before; 0 where the two agree). The mean over positions, with its standard error over
+    rounds, is what the change of the top turn is worth against the real opponent's hand."""
+    import pandas as pd
+
+    from lcanalysis.advisor import ENDGAME_CARDS, hint_view
+    from lcanalysis.rollouts import Rollouts
+    from lcanalysis.studies.calibration import play_calibration_round, positions_of
+
+    key = ["round", "turn"]
+    a, b = before.set_index(key), after.set_index(key)
+    common = a.index.intersection(b.index)
+    common = [k for k in common if int(a.loc[k, "cards_left"]) > ENDGAME_CARDS]
+    rows = []
+    by_round: dict[int, list] = {}
+    for k, t in common:
+        by_round.setdefault(int(k), []).append(int(t))
+    for k, turns in sorted(by_round.items()):
+        played = play_calibration_round(k, seed=int(before.attrs.get("identity", {}).get("seed", 0)))
+        wanted = set(turns)
+        for t, pos in positions_of(played):
+            if t not in wanted:
+                continue
+            old, new = str(a.loc[(k, t), "best"]), str(b.loc[(k, t), "best"])
+            row = {"round": k, "turn": t, "cards_left": pos.deck_count, "before": old, "after": new,
+                   "differ": old != new, "difference": 0.0, "difference_se": 0.0}
+            if old != new:
+                view, _ = hint_view(pos)
+                codes = [pos._code(Move.parse(m, pos.colors)) for m in (old, new)]
+                r = Rollouts(view, codes, seed * 1_000_003 + k * 1009 + t)
+                r.sample(worlds)
+                d, se = r.difference(1, 0)
+                row.update(difference=d, difference_se=se)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def picks_summary(table: Any) -> dict[str, float]:
+    """``compare_picks``' table summed up: positions, how many top turns differ, the mean
+    difference (after minus before, in points a position) with its standard error over rounds,
+    and among the positions that differ."""
+    from lcanalysis.studies.calibration import _cluster_mean
+
+    m, se = _cluster_mean(table["difference"].to_numpy(float), table["round"].to_numpy())
+    d = table[table["differ"]]
+    md, sed = _cluster_mean(d["difference"].to_numpy(float), d["round"].to_numpy()) if len(d) else (0.0, 0.0)
+    return {"positions": len(table), "differ": int(table["differ"].sum()), "mean": m, "mean_se": se,
+            "mean_where_differ": md, "mean_where_differ_se": sed,
+            "after_better": int((d["difference"] > 2 * d["difference_se"]).sum()),
+            "before_better": int((d["difference"] < -2 * d["difference_se"]).sum())}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] --out FILE``"""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -197,7 +255,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr.add_argument("--colors", type=int, default=5)
     tr.add_argument("--ridge", type=float, default=RIDGE)
     tr.add_argument("--out", required=True, help="the weights file (JSON), e.g. lcanalysis/data/hand_model.json")
+    pk = sub.add_parser("picks", help="the advisor's top turns of two calibration studies, valued with both hands known")
+    pk.add_argument("before", help="a calibration study file (e.g. data/simulated/calibration.csv)")
+    pk.add_argument("after", help="the same positions advised otherwise (e.g. with --hand-model)")
+    pk.add_argument("--worlds", type=int, default=1000, help="worlds per position where the top turns differ")
+    pk.add_argument("--seed", type=int, default=0)
+    pk.add_argument("--out", help="the per-position table (CSV)")
     args = ap.parse_args(args_list)
+    if args.cmd == "picks":
+        from lcanalysis.studies.calibration import load_calibration
+
+        table = compare_picks(load_calibration(args.before), load_calibration(args.after), args.worlds, args.seed)
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                fh.write("# python -m lcanalysis.studies.hand_model " + shlex.join(args_list) + "\n")
+                table.to_csv(fh, index=False)
+        sm = picks_summary(table)
+        print(f"{sm['positions']} mid-round positions; the top turns differ at {sm['differ']}; the top turn's value "
+              f"with both hands known, after minus before: {sm['mean']:+.3f} ± {sm['mean_se']:.3f} a position, "
+              f"{sm['mean_where_differ']:+.2f} ± {sm['mean_where_differ_se']:.2f} where they differ "
+              f"(after better by 2 s.e. at {sm['after_better']}, before better at {sm['before_better']})")
+        return 0
     result = train(args.rounds, args.seed, args.every, args.colors, args.ridge)
     result = {"command": "python -m lcanalysis.studies.hand_model " + shlex.join(args_list), **result}
     cpu = result.pop("cpu_seconds")
