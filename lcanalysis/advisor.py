@@ -7,9 +7,13 @@
 
 The value of a turn is the expected final score difference of the round (mover minus opponent),
 as for the endgame solver (docs/spec/interchange.md "Endgame values"), estimated by sampling: each
-turn is played in the same sampled worlds (the opponent's unknown cards and the order of the
-draw pile, drawn uniformly from what the viewer cannot see), and both sides then play the round
-out with the heuristic policy, each seeing only its own cards. The standard error is over worlds.
+turn is played in the same sampled worlds (the opponent's unknown cards, dealt from the cards the
+viewer cannot see by the learned opponent-hand model of ``lcanalysis.hand_model``, which keeps
+for the opponent the cards it would want; and the order of the draw pile, the rest shuffled
+uniformly), and both sides then play the round out with the heuristic policy, each seeing only
+its own cards. ``hand_model=False`` deals the opponent's cards uniformly, as before (the values
+were then about 7 points too high mid-round: docs/agents.md "Calibration"). The standard error
+is over worlds.
 Two stages: every turn gets a first sample, the most promising turns a larger one.
 
 The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second, a constant, not a
@@ -58,7 +62,9 @@ FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes t
 FINALISTS = 6
 MAX_SEED = 2**63 - 1  # the seed reaches compiled code as a 64-bit integer
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
-HAND_MODEL_DEFAULT = False  # the play-outs deal the opponent's unknown cards uniformly unless asked
+#: the play-outs deal the opponent's unknown cards from the learned opponent-hand model
+#: (``lcanalysis.hand_model``); measured on the calibration study's positions (docs/agents.md)
+HAND_MODEL_DEFAULT = True
 
 
 def example_view() -> View:
@@ -96,7 +102,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     bounded by ``time_budget``. ``progress`` receives a line of text as each stage of the
     endgame search starts and ends. ``hand_model``: deal the opponent's unknown cards in the
     play-outs from the learned opponent-hand model (``lcanalysis.hand_model``) instead of
-    uniformly (``None``: ``HAND_MODEL_DEFAULT``); the endgame search is not affected.
+    uniformly (``None``: ``HAND_MODEL_DEFAULT``, on); the endgame search is not affected.
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:

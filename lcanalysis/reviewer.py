@@ -301,7 +301,10 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=ENDGAME_CARDS)
+    # the uniform deal of the opponent's cards, as the published reviews were made (data/simulated/
+    # skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model is a separate decision
+    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=ENDGAME_CARDS,
+                      hand_model=False)
     best = analysis.moves[0].move
     forced = len(analysis.moves) == 1 or analysis.moves[0].value == analysis.moves[-1].value
     names: list[str] = []

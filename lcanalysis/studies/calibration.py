@@ -138,7 +138,7 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 
 
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
-                    hand_model: bool = False) -> dict[str, Any]:
+                    hand_model: bool | None = None) -> dict[str, Any]:
     """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
@@ -265,7 +265,7 @@ def _study_file(path: str, identity: dict[str, Any]) -> Iterator[tuple[Callable[
 
 def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
-                      colors: int = 5, hands: str = "view", hand_model: bool = False,
+                      colors: int = 5, hands: str = "view", hand_model: bool | None = None,
                       progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
@@ -276,12 +276,19 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     from it are advised (more ``rounds`` extend it), and the table returned is the whole file.
     ``hands="both"`` advises the full position instead of the mover's view (both hands known,
     only the order of the draw pile sampled): not what a player can ask, but it shows what the
-    view's sampled worlds of the opponent's hand cost. ``hand_model=True`` advises with the
-    opponent's unknown cards dealt by the learned model (``advise(..., hand_model=True)``).
+    view's sampled worlds of the opponent's hand cost. ``hand_model``: whether the advisor deals
+    the opponent's unknown cards by the learned model (``advise(..., hand_model=...)``; ``None``:
+    the advisor's default, ``advisor.HAND_MODEL_DEFAULT``); recorded in the file's settings (false
+    with ``hands="both"``, where the opponent's hand is known and the model is not used).
     ``progress`` receives a line of text after each round."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
+    if hand_model is None:
+        from lcanalysis.advisor import HAND_MODEL_DEFAULT
+
+        hand_model = HAND_MODEL_DEFAULT
+    hand_model = bool(hand_model) and hands == "view"
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
@@ -570,6 +577,8 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
     pairs = sorted({" v ".join(sorted(p)) for p in zip(study["mover_agent"], study["opponent_agent"])})
     hands = study.attrs.get("identity", {}).get("hands", "view")
     what = "the mover's view" if hands == "view" else "the full position (both hands known)"
+    if hands == "view" and study.attrs.get("identity", {}).get("hand_model"):
+        what += " (the opponent's unknown cards dealt by the learned hand model)"
     print(f"calibration of lcanalysis.advise on {what}: {fit['positions']} positions from {fit['rounds']} "
           f"self-play rounds ({', '.join(pairs) or '-'}); the advisor took {cpu / 60:.1f} CPU-minutes", file=out)
     print("fit: realized final score difference (mover - opponent) = intercept + slope x the advisor's value of "
@@ -626,8 +635,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hands", choices=HANDS, default="view",
                     help="advise the mover's view (default) or the full position, both hands known (a check)")
-    ap.add_argument("--hand-model", action="store_true",
-                    help="deal the opponent's unknown cards in the advisor's play-outs from the learned model")
+    ap.add_argument("--hand-model", action=argparse.BooleanOptionalAction, default=None,
+                    help="deal the opponent's unknown cards in the advisor's play-outs from the learned model "
+                         "(default: as the advisor does, on); --no-hand-model deals them uniformly")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
