@@ -204,7 +204,7 @@ def test_the_model_and_the_advisor_with_it_read_only_the_movers_view():
     assert "learned opponent-hand model" in x.notes[0]
 
 
-def test_the_option_changes_the_worlds_and_leaves_the_default_alone():
+def test_the_option_changes_the_worlds_and_the_rollouts_default_is_the_uniform_deal():
     pos = _play(11, 24)
     view = pos.view(pos.to_move)
     codes, _ = policy_ranking(view)
@@ -216,7 +216,10 @@ def test_the_option_changes_the_worlds_and_leaves_the_default_alone():
     assert not all(np.array_equal(x, y) for x, y in zip(plain.samples, model.samples))
     zero = Rollouts(view, codes[:3], 5, hand_model=np.zeros(H.N_FEATURES))
     zero.sample(20)  # the uniform law through the weighted dealer: runs, and differs only by its random stream
+    # the advisor deals from the model by default; the rollouts (the playing agents') do not
     assert advise(view, time_budget=0.05, seed=1).moves == advise(view, time_budget=0.05, seed=1,
+                                                                  hand_model=True).moves
+    assert advise(view, time_budget=0.05, seed=1).moves != advise(view, time_budget=0.05, seed=1,
                                                                   hand_model=False).moves
     with pytest.raises(ValueError, match="bias"):
         Rollouts(view, codes[:3], 5, bias=2.0, hand_model=True)
