@@ -104,6 +104,10 @@ from lcanalysis.search import endgame_analysis
 #: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
 DEFAULT_TIME = 0.4
 ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
+#: the review's advisor deals the opponent's cards uniformly, as the published reviews were made
+#: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
+#: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
+HAND_MODEL = False
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
@@ -301,10 +305,8 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    # the uniform deal of the opponent's cards, as the published reviews were made (data/simulated/
-    # skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model is a separate decision
     analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=ENDGAME_CARDS,
-                      hand_model=False)
+                      hand_model=HAND_MODEL)
     best = analysis.moves[0].move
     forced = len(analysis.moves) == 1 or analysis.moves[0].value == analysis.moves[-1].value
     names: list[str] = []
