@@ -7,9 +7,13 @@
 
 The value of a turn is the expected final score difference of the round (mover minus opponent),
 as for the endgame solver (docs/spec/interchange.md "Endgame values"), estimated by sampling: each
-turn is played in the same sampled worlds (the opponent's unknown cards and the order of the
-draw pile, drawn uniformly from what the viewer cannot see), and both sides then play the round
-out with the heuristic policy, each seeing only its own cards. The standard error is over worlds.
+turn is played in the same sampled worlds (the opponent's unknown cards, dealt from the cards the
+viewer cannot see by the learned opponent-hand model of ``lcanalysis.hand_model``, which keeps
+for the opponent the cards it would want; and the order of the draw pile, the rest shuffled
+uniformly), and both sides then play the round out with the heuristic policy, each seeing only
+its own cards. ``hand_model=False`` deals the opponent's cards uniformly, as before (the values
+were then about 7 points too high mid-round: docs/agents.md "Calibration"). The standard error
+is over worlds.
 Two stages: every turn gets a first sample, the most promising turns a larger one.
 
 The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second, a constant, not a
@@ -58,6 +62,9 @@ FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes t
 FINALISTS = 6
 MAX_SEED = 2**63 - 1  # the seed reaches compiled code as a 64-bit integer
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
+#: the play-outs deal the opponent's unknown cards from the learned opponent-hand model
+#: (``lcanalysis.hand_model``); measured on the calibration study's positions (docs/agents.md)
+HAND_MODEL_DEFAULT = True
 
 
 def example_view() -> View:
@@ -78,7 +85,7 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
            endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0,
-           progress: Callable[[str], None] | None = None) -> Analysis:
+           progress: Callable[[str], None] | None = None, hand_model: bool | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -93,7 +100,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     ``max_nodes`` (0: none) also caps the endgame search near the end of the round (for a full
     position ``lcanalysis.search.SearchBudgetExceeded`` when it runs out); the play-outs are
     bounded by ``time_budget``. ``progress`` receives a line of text as each stage of the
-    endgame search starts and ends.
+    endgame search starts and ends. ``hand_model``: deal the opponent's unknown cards in the
+    play-outs from the learned opponent-hand model (``lcanalysis.hand_model``) instead of
+    uniformly (``None``: ``HAND_MODEL_DEFAULT``, on); the endgame search is not affected.
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
@@ -141,9 +150,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         if wall_clock:  # the play-outs get what is left of the time
             time_budget = max(time_budget - (time.perf_counter() - t0), 0.05)
             t0 = time.perf_counter()
+    use_model = HAND_MODEL_DEFAULT if hand_model is None else bool(hand_model)
     codes, _ = policy_ranking(view)
     n_moves = len(codes)
-    r = Rollouts(view, codes, seed)
+    r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands)
     budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
     n1 = max(8, int(budget * FIRST_STAGE) // n_moves)
     r.sample(n1)
@@ -172,9 +182,11 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         if len(r.samples[lead]) >= n2:
             break
         r.sample(n2, [lead])
+    dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model"
+             if r.theta is not None else "the unseen cards dealt uniformly")
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
              f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
-             f"worlds; {view.deck_count} cards in the draw pile"]
+             f"worlds ({dealt}); {view.deck_count} cards in the draw pile"]
     if both_hands:
         notes.insert(0, BOTH_HANDS_NOTE)
     if fallback_note:

@@ -114,6 +114,10 @@ from lcanalysis.search import endgame_analysis
 DEFAULT_TIME = 0.4
 ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
 SEARCH_CARDS = 3  # from here the advisor's endgame search judges, as far as the time per decision allows
+#: the review's advisor deals the opponent's cards uniformly, as the published reviews were made
+#: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
+#: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
+HAND_MODEL = False
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
@@ -311,7 +315,8 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=SEARCH_CARDS)
+    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=SEARCH_CARDS,
+                      hand_model=HAND_MODEL)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
         searched = _searched_decision(analysis, played, ref, seed)
         if searched is not None:

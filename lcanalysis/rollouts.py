@@ -2,10 +2,12 @@
 
 A *world* is one deal of the cards the viewer cannot see (the opponent's unknown cards and the
 order of the draw pile), drawn uniformly (or, with ``bias`` > 1, favouring cards the opponent
-can still use). World ``i`` depends only on the seed and ``i``, so every candidate is played in
-the same worlds (common random numbers) and a sample can be extended later. After the candidate
-turn, both sides play the round out with the heuristic policy, each seeing only its own cards;
-the outcome is the final score difference, mover minus opponent.
+can still use; or, with ``hand_model``, the opponent's hand from the learned model of
+``lcanalysis.hand_model`` and the rest of the cards shuffled uniformly into the pile). World
+``i`` depends only on the seed and ``i``, so every candidate is played in the same worlds
+(common random numbers) and a sample can be extended later. After the candidate turn, both
+sides play the round out with the heuristic policy, each seeing only its own cards; the outcome
+is the final score difference, mover minus opponent.
 
 The advisor, the search agent and the explorer's rollout table all sample through ``Rollouts``;
 each decides which turns deserve more worlds, and ``Rollouts.analysis`` turns the samples into
@@ -23,6 +25,7 @@ from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
+from lcanalysis.hand_model import hand_weights, shipped_weights
 
 #: rollouts the search agent and the advisor budget per millisecond of thinking time. Measured on
 #: this project's 2-core machine: about 7 heuristic rollouts per ms from the deal to the end of a
@@ -76,20 +79,34 @@ class Rollouts:
     """Candidate turns (kernel codes) of ``view`` and their play-out outcomes so far.
 
     ``samples[k]`` holds candidate ``k``'s outcomes in worlds ``0 .. len(samples[k]) - 1``.
+
+    ``hand_model``: ``None`` or ``False`` deals the opponent's unknown cards uniformly (or by
+    ``bias``); ``True`` deals them from the shipped opponent-hand model
+    (``hand_model.shipped_weights``); an array, from the same model with these weights
+    (``hand_model.FEATURES`` order). The model reads only the view.
     """
 
     def __init__(self, view: View, codes: Sequence[int] | np.ndarray, seed: int = 0,
-                 params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0) -> None:
+                 params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0,
+                 hand_model: bool | np.ndarray | None = None) -> None:
         self.view = view
         self.codes = np.asarray(codes, dtype=np.int32)
         self.seed = int(seed)
         self.params = params
         self.bias = float(bias)
+        if hand_model is None or hand_model is False:
+            self.theta = None
+        else:
+            self.theta = None if hand_model is True else np.asarray(hand_model, np.float64)
+            if self.bias != 1.0:
+                raise ValueError("a hand model and a bias are two ways to deal the opponent's cards: give one")
+            self.theta = shipped_weights() if self.theta is None else self.theta
         # buried pile cards: world i first fills them from its own generator, then deals the rest;
         # the kernel states of the fills met so far are kept
         self._fills: dict[tuple[str, ...], tuple] = {}
         if not view.buried_count:
             self._base, self._pool, self._unknown, self._opp = view_state(view)
+            self._w = self._weights(view)
         self.samples: list[np.ndarray] = [np.empty(0, np.float64) for _ in range(len(self.codes))]
 
     def sample(self, worlds: int, which: Sequence[int] | np.ndarray | None = None) -> None:
@@ -105,24 +122,35 @@ class Rollouts:
             return
         more = np.empty((len(idx), worlds - first), np.float64)
         if not self.view.buried_count:
-            P.flat_mc(self._base, self._pool, self._unknown, self._opp, self.codes[idx], first, int(worlds),
-                      self.seed, self.params, self.params, more, self.bias)
+            self._flat_mc(self._base, self._pool, self._unknown, self._opp, self._w, self.codes[idx], first,
+                          int(worlds), more)
         else:
             one = np.empty((len(idx), 1), np.float64)
             codes = self.codes[idx]
             for i in range(first, int(worlds)):
-                base, pool, unknown, opp = self._world_fill(i)
-                P.flat_mc(base, pool, unknown, opp, codes, i, i + 1, self.seed, self.params, self.params, one,
-                          self.bias)
+                base, pool, unknown, opp, w = self._world_fill(i)
+                self._flat_mc(base, pool, unknown, opp, w, codes, i, i + 1, one)
                 more[:, i - first] = one[:, 0]
         for j, k in enumerate(idx):
             self.samples[k] = np.concatenate([self.samples[k], more[j]]) if first else more[j]
+
+    def _weights(self, view: View) -> np.ndarray | None:
+        """The opponent-hand model's weight of each pool card of ``view`` (None: no model)."""
+        return None if self.theta is None else hand_weights(view, self.theta)
+
+    def _flat_mc(self, base, pool, unknown, opp, w, codes, first, last, out) -> None:
+        if w is None:
+            P.flat_mc(base, pool, unknown, opp, codes, first, last, self.seed, self.params, self.params, out,
+                      self.bias)
+        else:
+            P.flat_mc_weighted(base, pool, unknown, opp, codes, first, last, self.seed, self.params, self.params,
+                               out, w)
 
     def _world_fill(self, i: int) -> tuple:
         filled = self.view.random_fill(np.random.default_rng([self.seed, i]))
         key = tuple(str(card) for pile in filled.discards for card in pile)
         if key not in self._fills:
-            self._fills[key] = view_state(filled)
+            self._fills[key] = (*view_state(filled), self._weights(filled))
         return self._fills[key]
 
     @property

@@ -69,6 +69,7 @@ def _agents() -> None:
 
 def _advisor() -> None:
     lcanalysis.advise("example:midround", time_budget=0.02, seed=0)
+    lcanalysis.advise("example:midround", time_budget=0.02, seed=0, hand_model=True)
 
 
 def _evaluator() -> None:

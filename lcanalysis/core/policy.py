@@ -334,6 +334,71 @@ def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, par
 
 
 @njit(cache=True)
+def esp_table(w, n):
+    """``e[i, r]`` = the elementary symmetric polynomial of degree ``r`` of ``w[i:]`` (r = 0..n): the
+    sum over every ``r``-card subset of the cards ``i..`` of the product of their weights."""
+    k = len(w)
+    e = np.zeros((k + 1, n + 1), np.float64)
+    e[k, 0] = 1.0
+    for i in range(k - 1, -1, -1):
+        e[i, 0] = 1.0
+        for r in range(1, n + 1):
+            e[i, r] = e[i + 1, r] + w[i] * e[i + 1, r - 1]
+    return e
+
+
+@njit(cache=True)
+def determinize_weighted(base, pool, n_unknown, opp, out, w, table):
+    """``determinize`` with the opponent's hand dealt from card weights (``lcanalysis.hand_model``):
+    the ``n_unknown`` cards of ``pool`` it receives form a set ``S`` with probability proportional
+    to the product of ``w`` over ``S`` (conditional Poisson sampling, exact: card ``i`` is taken with
+    probability ``w[i] e_{r-1}(w[i+1:]) / e_r(w[i:])``, ``r`` the cards still to deal, from
+    ``table = esp_table(w, n_unknown)``); the rest, shuffled uniformly, is the draw pile. Equal
+    weights give the uniform deal. Uses numba's global random state."""
+    out[:] = base
+    k = len(pool)
+    nc = base[K.H_NC]
+    oh = K.off_hand(nc, opp)
+    rest = np.empty(k - n_unknown, np.int32)
+    r = n_unknown
+    m = 0
+    for i in range(k):
+        if r > 0 and np.random.random() * table[i, r] < w[i] * table[i + 1, r - 1]:
+            out[oh + pool[i]] += 1
+            r -= 1
+        else:
+            rest[m] = pool[i]
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        tmp = rest[i]
+        rest[i] = rest[j]
+        rest[j] = tmp
+    od = K.off_deck(nc)
+    pos = base[K.H_DECK_POS]
+    for i in range(m):
+        out[od + pos + i] = rest[i]
+    out[K.H_DECK_END] = pos + m
+
+
+@njit(cache=True)
+def flat_mc_weighted(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values, w):
+    """``flat_mc`` with the worlds dealt by ``determinize_weighted`` (the opponent's hand from the
+    card weights ``w``, one per ``pool`` entry); world ``i`` is again a function of (seed, i)."""
+    me = base[K.H_TO_MOVE]
+    table = esp_table(w, n_unknown)
+    ws = np.empty_like(base)
+    s = np.empty_like(base)
+    for i in range(first, last):
+        np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
+        determinize_weighted(base, pool, n_unknown, opp, ws, w, table)
+        for k in range(len(cands)):
+            s[:] = ws
+            K.apply_move(s, cands[k])
+            values[k, i - first] = rollout(s, params_me, params_opp, me)
+
+
+@njit(cache=True)
 def self_play_round(s, kinds, params0, params1, seed):
     """Self-play of compiled policies (kind 0 random, 1 parametrized policy) to the end of the
     round, all inside numba. Returns the turns played. Used by the benchmark and the studies."""

@@ -74,7 +74,7 @@ PHASE_NAMES = [name for _, _, name in PHASES]
 #: the first line of a study file holds the settings it was made with, after this mark
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
-IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands")
+IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model")
 #: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
 #: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
 HANDS = ("view", "both")
@@ -137,8 +137,9 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
         pos.push(Move.parse(move, rules.colors))
 
 
-def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None) -> dict[str, Any]:
-    """``lcanalysis.advise(view, time_budget, seed)`` (``view`` may also be a full ``Position``,
+def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
+                    hand_model: bool | None = None) -> dict[str, Any]:
+    """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
     fewest any turn got, is the first stage's sample, which every turn gets), whether the value is only an
@@ -147,7 +148,7 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
     from lcanalysis.advisor import advise
 
     c0 = time.process_time()
-    an = advise(view, time_budget=time_budget, seed=seed)
+    an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model)
     cpu = time.process_time() - c0
     mine = next((m for m in an.moves if m.move == played), None)
     if mine is None:
@@ -167,20 +168,21 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
 
 def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
-              hands: str = "view") -> dict[str, Any]:
+              hands: str = "view", hand_model: bool = False) -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
-            "colors": int(colors), "hands": hands, "lcanalysis": __version__}
+            "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "lcanalysis": __version__}
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The settings a study file was made with (its first line; ``hands`` is "view" unless it says otherwise)."""
+    """The settings a study file was made with (its first line; ``hands`` is "view" and ``hand_model``
+    false unless it says otherwise)."""
     with open(path, encoding="utf-8") as fh:
         first = fh.readline()
     if not first.startswith(HEADER_MARK):
         raise ValueError(f"{os.fspath(path)} is not a calibration study file (its first line is not the header)")
-    return {"hands": "view", **json.loads(first[len(HEADER_MARK):])}
+    return {"hands": "view", "hand_model": False, **json.loads(first[len(HEADER_MARK):])}
 
 
 def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -263,7 +265,7 @@ def _study_file(path: str, identity: dict[str, Any]) -> Iterator[tuple[Callable[
 
 def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
-                      colors: int = 5, hands: str = "view",
+                      colors: int = 5, hands: str = "view", hand_model: bool | None = None,
                       progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
@@ -274,12 +276,20 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     from it are advised (more ``rounds`` extend it), and the table returned is the whole file.
     ``hands="both"`` advises the full position instead of the mover's view (both hands known,
     only the order of the draw pile sampled): not what a player can ask, but it shows what the
-    view's sampled worlds of the opponent's hand cost. ``progress`` receives a line of text after
-    each round."""
+    view's sampled worlds of the opponent's hand cost. ``hand_model``: whether the advisor deals
+    the opponent's unknown cards by the learned model (``advise(..., hand_model=...)``; ``None``:
+    the advisor's default, ``advisor.HAND_MODEL_DEFAULT``); recorded in the file's settings (false
+    with ``hands="both"``, where the opponent's hand is known and the model is not used).
+    ``progress`` receives a line of text after each round."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
-    identity = _identity(agents, seed, every, time_budget, colors, hands)
+    if hand_model is None:
+        from lcanalysis.advisor import HAND_MODEL_DEFAULT
+
+        hand_model = HAND_MODEL_DEFAULT
+    hand_model = bool(hand_model) and hands == "view"
+    identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(_study_file(os.fspath(out), identity)) if out is not None
@@ -300,7 +310,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "mover_agent": played["seats"][me], "opponent_agent": played["seats"][1 - me],
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
                 row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
-                                           advisor_seed(seed, k, t), time_budget))
+                                           advisor_seed(seed, k, t), time_budget, hand_model))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -567,6 +577,8 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
     pairs = sorted({" v ".join(sorted(p)) for p in zip(study["mover_agent"], study["opponent_agent"])})
     hands = study.attrs.get("identity", {}).get("hands", "view")
     what = "the mover's view" if hands == "view" else "the full position (both hands known)"
+    if hands == "view" and study.attrs.get("identity", {}).get("hand_model"):
+        what += " (the opponent's unknown cards dealt by the learned hand model)"
     print(f"calibration of lcanalysis.advise on {what}: {fit['positions']} positions from {fit['rounds']} "
           f"self-play rounds ({', '.join(pairs) or '-'}); the advisor took {cpu / 60:.1f} CPU-minutes", file=out)
     print("fit: realized final score difference (mover - opponent) = intercept + slope x the advisor's value of "
@@ -623,6 +635,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hands", choices=HANDS, default="view",
                     help="advise the mover's view (default) or the full position, both hands known (a check)")
+    ap.add_argument("--hand-model", action=argparse.BooleanOptionalAction, default=None,
+                    help="deal the opponent's unknown cards in the advisor's play-outs from the learned model "
+                         "(default: as the advisor does, on); --no-hand-model deals them uniformly")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -636,7 +651,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
-                              hands=args.hands, progress=None if args.no_progress else say)
+                              hands=args.hands, hand_model=args.hand_model,
+                              progress=None if args.no_progress else say)
     report(study, samples=args.bootstrap, seed=args.seed)
     return 0
 

@@ -1,0 +1,165 @@
+"""A learned model of the opponent's hand: which unseen cards the opponent is likely to hold.
+
+The advisor's play-outs deal the opponent's unknown cards from the cards the viewer cannot see.
+Dealt uniformly, the opponent holds any unseen card as often as the draw pile does; a real
+opponent keeps the cards it wants (cards above its top card in a colour it has opened) and has
+discarded the ones it did not. This model says how much more likely each unseen card is to be in
+the opponent's hand, from what the viewer sees (``card_features``: a handful of per-card facts of
+the ``View``), and ``rollouts.Rollouts`` deals worlds from it (``core.policy.determinize_weighted``).
+
+**The model (conditional logit).** Each unseen card ``i`` gets a weight ``w_i = exp(theta . x_i)``
+from its features ``x_i``; a hand ``S`` of the opponent's ``n`` unknown cards has probability
+``prod_{i in S} w_i / e_n(w)``, where ``e_n`` is the elementary symmetric polynomial of degree
+``n`` of the weights (the sum of the products over every ``n``-card hand). This is exactly the
+distribution of independent "in hand" coins with odds ``w_i`` conditioned on the hand holding
+``n`` cards (a conditional Poisson design), so with all weights equal it is the uniform deal,
+the likelihood of a hand is exact and cheap (a dynamic programme over the cards), and the
+inclusion probability of each card (``inclusion_probabilities``) is exact too. The dealer samples
+this distribution exactly (sequentially, card by card, from the same dynamic programme): unlike
+weighted draws one at a time without replacement (equivalently the Gumbel top-k trick), whose
+hands follow a different law than the one fitted and have no closed-form likelihood. A feature
+that is the same for every card of a position (such as the cards left in the draw pile) cancels
+in this model, so the features vary by card; the stage of the round enters as an interaction.
+
+The weights are fitted by ``python -m lcanalysis.studies.hand_model train`` on heuristic
+self-play positions, where the opponent's hand is known, so the labels are exact; the file
+``lcanalysis/data/hand_model.json`` holds them (data/README.md, docs/agents.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.game.view import View
+
+#: the per-card features, in the order of the weights (``card_features``)
+FEATURES = (
+    "opp_fits",         # the opponent has started the card's colour and the card still fits there
+    "opp_fits_gap",     # ... and how far above the opponent's top number it lies (tens of ranks)
+    "opp_fits_late",    # opp_fits times the share of the draw pile already drawn (0 at the deal)
+    "opp_dead",         # the opponent has started the colour and the card no longer fits
+    "wager_unopened",   # a wager of a colour the opponent has not started
+    "viewer_fits",      # the viewer has started the colour and the card still fits there
+    "opp_discarded",    # the opponent has discarded cards of this colour this round (0, 0.5, 1: none, one, more)
+)
+N_FEATURES = len(FEATURES)
+#: the package file of the shipped weights
+WEIGHTS_FILE = "hand_model.json"
+
+
+def _fits(cards: list[Any], number: int, wager: bool) -> bool:
+    """Whether a card (its number, or a wager) can still go on an expedition of ``cards``."""
+    top = max((c.number for c in cards if not c.is_wager), default=0)
+    return (not top) if wager else number > top
+
+
+def card_features(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """The unseen cards of ``view`` (card types, in ``view.unseen()`` order: the order of the pool
+    that ``rollouts.view_state`` deals) and their features (one row a card, ``FEATURES``).
+    Reads only what the viewer sees: the table, the discard piles, the history of turns and the
+    size of the draw pile. A view with buried pile cards is filled first (``View.random_fill``)."""
+    if view.buried_count:
+        raise ValueError("fill the view's buried pile cards first (View.random_fill)")
+    nc = view.colors
+    opp, me = view.opponent, view.viewer
+    unseen = view.unseen()
+    # the opponent's discards by colour: turns alternate, the last turn of the history was the
+    # opponent's when the viewer is to move
+    discarded = np.zeros(nc)
+    hist = view.history
+    n = len(hist)
+    for i, mv in enumerate(hist):
+        mover = view.to_move if (n - i) % 2 == 0 else 1 - view.to_move
+        if mover == opp and mv.card is not None and not mv.play:
+            discarded[mv.card.color] += 1
+    late = max(0.0, 1.0 - view.deck_count / view.rules.draw_pile_after_deal)
+    x = np.zeros((len(unseen), N_FEATURES), np.float64)
+    for i, card in enumerate(unseen):
+        c = card.color
+        oc = view.expeditions[opp][c]
+        mc = view.expeditions[me][c]
+        if oc:
+            if _fits(oc, card.number, card.is_wager):
+                top = max((k.number for k in oc if not k.is_wager), default=1)
+                x[i, 0] = 1.0
+                x[i, 1] = 0.0 if card.is_wager else (card.number - top) / 10.0
+                x[i, 2] = late
+            else:
+                x[i, 3] = 1.0
+        elif card.is_wager:
+            x[i, 4] = 1.0
+        if mc and _fits(mc, card.number, card.is_wager):
+            x[i, 5] = 1.0
+        x[i, 6] = min(discarded[c], 2.0) / 2.0
+    return np.array([c.type for c in unseen], dtype=np.int32), x
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_weights() -> np.ndarray:
+    """The weights of ``lcanalysis/data/hand_model.json`` (``FEATURES`` order)."""
+    text = resources.files("lcanalysis").joinpath("data", WEIGHTS_FILE).read_text(encoding="utf-8")
+    return weights_from_json(json.loads(text))
+
+
+def weights_from_json(obj: dict[str, Any]) -> np.ndarray:
+    """The weight vector of a weights file's contents; refuses a file of other features."""
+    if list(obj["features"]) != list(FEATURES):
+        raise ValueError(f"the weights file's features {obj['features']} are not this model's {list(FEATURES)}")
+    w = np.array([float(obj["weights"][f]) for f in FEATURES], dtype=np.float64)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("the weights file holds a weight that is not a finite number")
+    return w
+
+
+def hand_weights(view: View, theta: np.ndarray | None = None) -> np.ndarray:
+    """Each unseen card's weight ``exp(theta . x)`` (``view.unseen()`` order; ``theta``: the
+    shipped weights by default). Only ratios matter; the largest weight is 1."""
+    theta = shipped_weights() if theta is None else np.asarray(theta, np.float64)
+    _, x = card_features(view)
+    logw = x @ theta
+    return np.exp(logw - logw.max()) if len(logw) else logw
+
+
+# --- the exact distribution: elementary symmetric polynomials ---------------------------------
+
+
+def _forward(w: np.ndarray, n: int) -> np.ndarray:
+    """``F[i, r]`` = e_r(w_0 .. w_{i-1}), r = 0..n (for a batch: ``w`` of shape (..., k))."""
+    k = w.shape[-1]
+    f = np.zeros(w.shape[:-1] + (k + 1, n + 1))
+    f[..., 0, 0] = 1.0
+    for i in range(k):
+        f[..., i + 1, :] = f[..., i, :]
+        f[..., i + 1, 1:] += w[..., i, None] * f[..., i, :-1]
+    return f
+
+
+def log_esp(w: np.ndarray, n: int) -> float:
+    """log e_n(w): the log of the sum over every n-card subset of the product of its weights."""
+    return float(math.log(_forward(np.asarray(w, np.float64), n)[-1, n]))
+
+
+def inclusion_probabilities(w: np.ndarray, n: int) -> np.ndarray:
+    """The exact chance that each card is among the ``n`` dealt, when a hand ``S`` has probability
+    proportional to ``prod_{i in S} w_i``: ``w_i e_{n-1}(w without i) / e_n(w)``. Sums to ``n``."""
+    w = np.asarray(w, np.float64)
+    k = len(w)
+    if n == 0:
+        return np.zeros(k)
+    f = _forward(w, n)
+    b = _forward(w[::-1], n)[::-1]  # b[i, r] = e_r(w_i .. w_{k-1})
+    out = np.empty(k)
+    for i in range(k):
+        out[i] = w[i] * float(np.dot(f[i, :n], b[i + 1, n - 1::-1]))
+    return out / f[-1, n]
+
+
+def uniform_log_likelihood(k: int, n: int) -> float:
+    """The log-probability of any one n-card hand of k unseen cards under the uniform deal."""
+    return -math.log(math.comb(k, n))
