@@ -81,7 +81,7 @@ def labelled(pos: Position, k: int = 0) -> dict[str, Any]:
     them the opponent holds (of identical cards, the first ones in pool order)."""
     view = pos.view(pos.to_move)
     types, x = H.card_features(view)
-    held = {}
+    held: dict[int, int] = {}
     for c in pos.hand(view.opponent):
         held[c.type] = held.get(c.type, 0) + 1
     for c in view.opponent_known:
