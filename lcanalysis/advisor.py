@@ -193,7 +193,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         notes.insert(0, fallback_note)
     analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
                           method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
-                                 f"heuristic play to the end, seed {seed}", notes=notes)
+                                 f"heuristic play to the end, seed {seed}; {dealt}", notes=notes)
     best = int(np.argmax(r.means()))  # the first of equal means, as the ranking's stable sort
     by_move = {str(r.move(k)): k for k in range(n_moves)}
     for m in analysis.moves:

@@ -106,8 +106,10 @@ def question(analysis: Analysis) -> str:
                 "cards; ± is one standard error, and a loss's error is that of the difference over the same "
                 "worlds") + tail
     else:
+        dealt = (", the opponent's hand dealt by the learned hand model" if "opponent-hand model" in analysis.method
+                 else "")
         what = "an estimate by play-outs (both sides play the round out with the heuristic policy in " \
-               f"{analysis.nodes} sampled worlds of the unseen cards); ± is one standard error, and a loss's " \
+               f"{analysis.nodes} sampled worlds of the unseen cards{dealt}); ± is one standard error, and a loss's " \
                "error is that of the difference over the worlds both turns were played in; it counts "\
                "the sampling only, not the misjudgments of the play-out policy"
     return f"value: the expected final score difference of this round, you minus the opponent; {what}"
