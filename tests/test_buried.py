@@ -106,7 +106,7 @@ def test_buried_cards_never_reach_a_sampled_hand_or_the_deck():
     r = Rollouts(view, codes[:3], seed=2)
     r.sample(25)
     for i in range(25):  # every world's unseen pool (hand and deck) holds none of that colour
-        _, pool, _, _ = r._world_fill(i)
+        _, pool, _, _, _ = r._world_fill(i)
         assert not any(int(t) // 10 == c for t in pool)
 
 

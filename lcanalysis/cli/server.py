@@ -219,7 +219,6 @@ def serve(path: Path, idle_minutes: float, run_command: Callable[[Sequence[str]]
                 if time.monotonic() - last >= idle_minutes * 60:
                     return
                 continue
-            last = time.monotonic()
             with conn:
                 conn.settimeout(10.0)
                 try:
@@ -240,6 +239,7 @@ def serve(path: Path, idle_minutes: float, run_command: Callable[[Sequence[str]]
                         os.close(fd)
                     continue
                 answered += 1
+                last = time.monotonic()  # only a command counts: 'status' does not keep it alive
                 sys.stdout.flush()
                 sys.stderr.flush()
                 if os.fork() == 0:
