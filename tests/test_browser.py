@@ -244,6 +244,7 @@ def _choose_and_play(page, place: str) -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.slow  # a whole round by clicks; the explorer's browser test is in the default run
 def test_served_tutor_plays_a_whole_round_by_clicks_and_shows_the_review(served_tutor, tmp_path):
     """A scripted click sequence: each turn, the first card of the hand, played on its expedition
     (discarded when the rules refuse that), drawing from the deck; until the round is over."""

@@ -20,7 +20,12 @@ def test_the_notebooks_are_all_there():
     assert {p.name for p in NOTEBOOKS} >= EXPECTED
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+#: notebooks that take the longest end to end: run in the slow set (CI runs it), the others here
+HEAVY = {"article_skill_and_luck.ipynb"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.name in HEAVY else p for p in NOTEBOOKS],
+                         ids=lambda p: p.name)
 def test_notebook_runs_top_to_bottom(path):
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=300, kernel_name="python3",

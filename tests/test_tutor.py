@@ -56,6 +56,7 @@ def test_illegal_input_is_refused_and_nothing_is_played():
         TutorSession(seat=2)
 
 
+@pytest.mark.slow  # three whole rounds; a whole round is played in the default run
 def test_a_three_round_match_deals_each_round_with_the_right_starter():
     s = TutorSession(agent="greedy", seed=1, time_budget=0.02, rounds=3, threshold=50)
     for _ in range(3):
