@@ -150,6 +150,7 @@ def test_a_changed_file_of_the_package_means_another_server(tmp_path):
     first = server.fingerprint(package)
     assert server.fingerprint(package) == first
     (package / "__pycache__" / "a.nbi").write_text("compiled")  # numba's cache is not the source
+    (package / "sub" / "__pycache__").mkdir()  # a new cache folder changes its parent folder's time
     assert server.fingerprint(package) == first
     (package / "sub" / "table.json").write_text('{"changed": 1}\n')
     assert server.fingerprint(package) != first

@@ -32,6 +32,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import struct
 import sys
 import time
@@ -75,6 +76,8 @@ def fingerprint(package: Path = PACKAGE) -> str:
         try:
             st = path.stat()
         except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode):  # a folder's time changes with any file made in it (caches too)
             continue
         h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()[:16]
