@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from lcanalysis.game.cards import Card
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
@@ -42,3 +44,14 @@ def played_down(seed: int, deck: int, colors: int = 5, no_redraw: bool = True, s
             moves = [m for m in moves if m.draws_from_deck]
         pos.push(rng.choice(moves))
     return pos
+
+
+def other_world(pos: Position, player: int, seed: int) -> Position:
+    """The same view for ``player``, with the opponent's unknown cards and the deck reshuffled:
+    an agent or advisor that reads only its view answers both positions alike."""
+    view = pos.view(player)
+    unseen = view.unseen()
+    order = np.random.default_rng(seed).permutation(len(unseen))
+    cards = [unseen[i] for i in order]
+    u = view.opponent_unknown
+    return view.complete(cards[:u], cards[u:])

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from helpers import other_world
 
 from lcanalysis.agents import AGENTS, AgentError, make_agent
 from lcanalysis.core import kernel as K
@@ -67,17 +68,6 @@ def test_compiled_policies_stay_legal_for_thousands_of_rounds(colors):
             K.apply_move(s, m)
 
 
-def _other_world(pos: Position, player: int, seed: int) -> Position:
-    """The same view for ``player``, with the opponent's unknown cards and the deck reshuffled."""
-    view = pos.view(player)
-    unseen = view.unseen()
-    rng = np.random.default_rng(seed)
-    order = rng.permutation(len(unseen))
-    cards = [unseen[i] for i in order]
-    u = view.opponent_unknown
-    return view.complete(cards[:u], cards[u:])
-
-
 @pytest.mark.parametrize("name", AGENTS)
 def test_an_agent_cannot_see_hidden_cards(name):
     """Changing the opponent's hand and the deck order leaves the view, and the move, unchanged."""
@@ -87,7 +77,7 @@ def test_an_agent_cannot_see_hidden_cards(name):
         pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 1))
     p = pos.to_move
     view = pos.view(p)
-    other = _other_world(pos, p, 3)
+    other = other_world(pos, p, 3)
     assert other.hand(1 - p) != pos.hand(1 - p) or other.deck != pos.deck
     assert other.view(p) == view
     assert agent.choose(view, 11) == agent.choose(other.view(p), 11)

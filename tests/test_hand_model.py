@@ -10,6 +10,7 @@ from importlib import resources
 
 import numpy as np
 import pytest
+from helpers import other_world
 from scipy.stats import chisquare
 
 from lcanalysis import hand_model as H
@@ -179,20 +180,10 @@ def test_a_heavy_card_is_dealt_to_the_opponent_as_often_as_the_model_says(endgam
             sum(p * hand.count(int(pool[i])) for hand, p in exact.items()), abs=1e-9)
 
 
-def _other_world(pos, seed):
-    """The same view for the player to move, the opponent's unknown cards and the pile re-dealt."""
-    view = pos.view(pos.to_move)
-    unseen = view.unseen()
-    order = np.random.default_rng(seed).permutation(len(unseen))
-    cards = [unseen[i] for i in order]
-    u = view.opponent_unknown
-    return view.complete(cards[:u], cards[u:])
-
-
 def test_the_model_and_the_advisor_with_it_read_only_the_movers_view():
     pos = _play(7, 24)
     view = pos.view(pos.to_move)
-    other = _other_world(pos, 3)
+    other = other_world(pos, pos.to_move, 3)
     assert other.hand(1 - pos.to_move) != pos.hand(1 - pos.to_move)
     assert other.view(pos.to_move) == view
     a = H.card_features(view)

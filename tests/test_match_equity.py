@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import other_world
 
 from lcanalysis.agents import make_agent
 from lcanalysis.game.match import Match
@@ -361,21 +362,11 @@ def _midround(seed, totals, rnd):
     return pos
 
 
-def _other_world(pos: Position, player: int, seed: int) -> Position:
-    """The same view for ``player``, with the opponent's unknown cards and the deck reshuffled."""
-    view = pos.view(player)
-    unseen = view.unseen()
-    order = np.random.default_rng(seed).permutation(len(unseen))
-    cards = [unseen[i] for i in order]
-    u = view.opponent_unknown
-    return view.complete(cards[:u], cards[u:])
-
-
 def test_the_match_agent_sees_only_its_view():
     agent = make_agent("match", time_ms=5)
     pos = _midround(7, [15, 60], 3)
     p = pos.to_move
-    other = _other_world(pos, p, 3)
+    other = other_world(pos, p, 3)
     other.match = dict(pos.match)
     assert other.hand(1 - p) != pos.hand(1 - p) or other.deck != pos.deck
     assert other.view(p) == pos.view(p)
