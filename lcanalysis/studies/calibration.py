@@ -405,14 +405,7 @@ def calibration_fit(study: pd.DataFrame, value: str = "played_value", samples: i
     boot = boot[ok]
     lo_s, hi_s = (np.percentile(boot[:, 0], [2.5, 97.5]) if len(boot) else (math.nan, math.nan))
     lo_i, hi_i = (np.percentile(boot[:, 1], [2.5, 97.5]) if len(boot) else (math.nan, math.nan))
-    per_round = pd.DataFrame({"r": rounds, "e": y - x}).groupby("r")["e"].agg(["sum", "size"])
-    bias = float((y - x).mean()) if len(x) else math.nan
-    nr = len(per_round)
-    if nr > 1:
-        resid = per_round["sum"] - bias * per_round["size"]
-        bias_se = math.sqrt(float((resid**2).sum()) / (nr * (nr - 1))) / float(per_round["size"].mean())
-    else:
-        bias_se = math.nan
+    bias, bias_se, nr = clustered_mean(y - x, rounds)
     se_col = value.replace("_value", "_stderr")
     noise = float((d[se_col].astype(float) ** 2).mean()) if se_col in d else math.nan
     reverse = ols(y, x)
@@ -488,6 +481,19 @@ def calibration_by_sample(study: pd.DataFrame, samples: int = 2000, seed: int = 
     return calibration_by(study, sample_group(study), SAMPLE_GROUPS, "played_value", samples, seed)
 
 
+def clustered_mean(values: np.ndarray, rounds: np.ndarray) -> tuple[float, float, int]:
+    """The mean of ``values``, its standard error with a round's positions counted as one
+    cluster (they share a deal and a result), and the number of rounds; the error is nan with
+    fewer than two rounds."""
+    mean = float(values.mean()) if len(values) else math.nan
+    per = pd.DataFrame({"r": rounds, "v": values}).groupby("r")["v"].agg(["sum", "size"])
+    k = len(per)
+    if k < 2:
+        return mean, math.nan, k
+    resid = per["sum"] - mean * per["size"]
+    return mean, math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean()), k
+
+
 def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 10) -> pd.DataFrame:
     """The positions in ``bins`` groups of about equal size by the advisor's value: in each, the
     mean value, the mean realized result and its standard error over the group's rounds (a
@@ -498,14 +504,7 @@ def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 1
     rows = []
     for g in groups:
         part = d.iloc[g]
-        per = part.groupby("round")["realized"].agg(["sum", "size"])
-        mean = float(part["realized"].mean())
-        k = len(per)
-        if k > 1:
-            resid = per["sum"] - mean * per["size"]
-            se = math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean())
-        else:
-            se = math.nan
+        mean, se, k = clustered_mean(part["realized"].to_numpy(float), part["round"].to_numpy())
         rows.append({"value": float(part[value].mean()), "realized": mean, "realized s.e.": se,
                      "positions": len(part), "rounds": k})
     return pd.DataFrame(rows)
