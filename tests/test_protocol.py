@@ -103,3 +103,15 @@ def test_an_external_agent_plays_what_the_bot_answers_and_refuses_an_error():
             liar.choose(view)
     finally:
         liar.close()
+
+
+def test_a_bot_that_exits_before_reading_its_request_is_a_bot_error(monkeypatch):
+    """A bot gone before the request is written (a closed pipe) fails as one that closes its
+    output does, with a BotError naming it, not a bare broken pipe (which a tournament would
+    report without saying which round failed)."""
+    agent = ExternalAgent([sys.executable, "-c", "pass"])
+    gone = subprocess.Popen(agent.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    gone.wait()
+    monkeypatch.setattr(agent, "_start", lambda: gone)
+    with pytest.raises(BotError, match="closed its input"):
+        agent.request({"type": "turn"})

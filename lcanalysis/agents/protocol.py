@@ -162,8 +162,11 @@ class ExternalAgent(Agent):
     def request(self, payload: dict[str, Any]) -> dict[str, Any]:
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(json.dumps(payload) + "\n")
-        proc.stdin.flush()
+        try:
+            proc.stdin.write(json.dumps(payload) + "\n")
+            proc.stdin.flush()
+        except BrokenPipeError:  # it exited before reading: the same failure as closing its output
+            raise BotError(f"bot {' '.join(self.cmd)!r} closed its input (exited?)") from None
         from lcanalysis.game.cards import brief
         from lcanalysis.game.notation import loads_json
 
