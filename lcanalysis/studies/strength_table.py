@@ -1,0 +1,133 @@
+"""Study: the strength table, each agent against each, from tournament results files in ``data/``.
+
+    python -m lcanalysis.studies.strength_table data/round_robin_6agents.jsonl [more.jsonl ...]
+
+Every pairing found in the files becomes a cell (row agent against column agent, from the row's
+side: win rate with its 95% Wilson interval, mean score difference a round with its 95% t interval
+over deals). Where several files hold the same pair of agent labels, the one with the most rounds
+is used and the footnote says which. Time per move per agent (mean and max, wall clock and CPU)
+is pooled over every file that seats it. The output is Markdown, for README.md and docs/agents.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from lcanalysis.tournaments.runner import load_results, summarize, time_per_move
+
+
+@dataclass
+class Cell:
+    """One pairing, from ``agent``'s side, and the file it was read from."""
+
+    agent: str
+    opponent: str
+    rounds: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_diff: float
+    diff_low: float
+    diff_high: float
+    source: str
+
+    def flipped(self) -> Cell:
+        """The same pairing from the opponent's side."""
+        return Cell(self.opponent, self.agent, self.rounds, 1 - self.win_rate, 1 - self.win_high,
+                    1 - self.win_low, -self.mean_diff, -self.diff_high, -self.diff_low, self.source)
+
+    def text(self) -> str:
+        return (f"{self.win_rate:.3f} [{self.win_low:.2f}, {self.win_high:.2f}]<br>"
+                f"{self.mean_diff:+.1f} [{self.diff_low:+.1f}, {self.diff_high:+.1f}]")
+
+
+@dataclass
+class StrengthTable:
+    agents: list[str]
+    cells: dict[tuple[str, str], Cell]
+    times: pd.DataFrame
+
+    def markdown(self) -> str:
+        head = "| row vs column | " + " | ".join(self.agents) + " |"
+        lines = [head, "|---" * (len(self.agents) + 1) + "|"]
+        for a in self.agents:
+            row = [self.cells[(a, b)].text() if (a, b) in self.cells else "" for b in self.agents]
+            lines.append(f"| **{a}** | " + " | ".join(row) + " |")
+        lines += ["", "| agent | time per move, mean (CPU) | max (CPU) |", "|---|---|---|"]
+        for a in self.agents:
+            if a in self.times.index:
+                t = self.times.loc[a]
+                lines.append(f"| {a} | {t.ms:.1f} ms ({t.cpu_ms:.1f} ms) | {t.max_ms:.0f} ms ({t.max_cpu_ms:.0f} ms) |")
+        sources: dict[str, list[str]] = {}
+        for (a, b), c in self.cells.items():
+            if self.agents.index(a) < self.agents.index(b):
+                sources.setdefault(c.source, []).append(f"{a}-{b} ({c.rounds:,} rounds)")
+        lines.append("")
+        for src, pairs in sorted(sources.items()):
+            lines.append(f"- `{src}`: {', '.join(pairs)}")
+        return "\n".join(lines)
+
+
+def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str] | None = None) -> StrengthTable:
+    """The all-pairs table of the results files ``paths`` (see the module's docstring); ``order``
+    lists the agents' labels in the order of the rows (default: by mean win rate, strongest first)."""
+    if not paths:
+        raise ValueError("strength_table: give at least one tournament results file")
+    cells: dict[tuple[str, str], Cell] = {}
+    frames = []
+    for path in paths:
+        df = load_results(path)
+        if df.empty:
+            raise ValueError(f"strength_table: {os.fspath(path)} holds no finished rounds")
+        frames.append(df)
+        for r in summarize(df).itertuples():
+            cell = Cell(r.agent, r.opponent, int(r.rounds), r.win_rate, r.win_low, r.win_high,
+                        r.mean_diff, r.diff_low, r.diff_high, os.fspath(path))
+            old = cells.get((cell.agent, cell.opponent))
+            if old is None or cell.rounds > old.rounds:
+                cells[(cell.agent, cell.opponent)] = cell
+                cells[(cell.opponent, cell.agent)] = cell.flipped()
+    names = sorted({a for a, _ in cells})
+    if order is None:
+        def strength(a: str) -> float:
+            return float(np.mean([c.win_rate for (x, _), c in cells.items() if x == a]))
+        agents = sorted(names, key=strength, reverse=True)
+    else:
+        missing = sorted(set(names) - set(order))
+        if missing:
+            raise ValueError(f"strength_table: the order leaves out {', '.join(missing)}")
+        agents = [a for a in order if a in names]
+    times = time_per_move(pd.concat(frames, ignore_index=True))
+    return StrengthTable(agents, cells, times)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.strength_table",
+                                 description="Each agent against each, from tournament results files (Markdown).")
+    ap.add_argument("files", nargs="+", help="tournament results files (JSON lines)")
+    ap.add_argument("--order", help="comma-separated agent labels, the order of rows and columns")
+    args = ap.parse_args(argv)
+    for path in args.files:
+        if not os.path.exists(path):
+            ap.error(f"no such results file: {path}")
+    try:
+        table = strength_table(args.files, args.order.split(",") if args.order else None)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(table.markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["Cell", "StrengthTable", "strength_table"]

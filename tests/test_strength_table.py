@@ -1,0 +1,86 @@
+"""The all-pairs strength table read from tournament results files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import lcanalysis as lc
+from lcanalysis.studies.strength_table import main, strength_table
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("strength")
+    small = folder / "rr.jsonl"
+    lc.run_tournament(["heuristic", "greedy", "random"], deals=3, executor="serial", progress=False, seed=5,
+                      round_robin=True, out=str(small))
+    big = folder / "hg.jsonl"
+    lc.run_tournament(["greedy", "heuristic"], deals=5, executor="serial", progress=False, seed=9, out=str(big))
+    return small, big
+
+
+def _rounds(path):
+    """Every finished round of a results file, read as plain JSON (independently of the library)."""
+    rows = []
+    with open(path) as fh:
+        for line in fh:
+            rec = json.loads(line)
+            rows.extend(rec.get("rows", []))
+    return rows
+
+
+def _by_hand(rows, a, b):
+    """Win rate (draws half) and mean difference of ``a`` against ``b``, counted from the rows."""
+    wins, diffs = 0.0, []
+    for r in rows:
+        if {r["player0"], r["player1"]} != {a, b}:
+            continue
+        d = r["score0"] - r["score1"] if r["player0"] == a else r["score1"] - r["score0"]
+        diffs.append(d)
+        wins += 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+    return wins / len(diffs), sum(diffs) / len(diffs), len(diffs)
+
+
+def test_every_cell_is_the_row_agents_record_against_the_column_agent(files):
+    small, _ = files
+    table = strength_table([small], order=["heuristic", "greedy", "random"])
+    rows = _rounds(small)
+    for a in table.agents:
+        for b in table.agents:
+            if a == b:
+                assert (a, b) not in table.cells
+                continue
+            rate, mean, n = _by_hand(rows, a, b)
+            cell = table.cells[(a, b)]
+            assert cell.rounds == n == 6
+            assert cell.win_rate == pytest.approx(rate)
+            assert cell.mean_diff == pytest.approx(mean)
+            assert cell.win_low <= cell.win_rate <= cell.win_high
+            assert cell.diff_low <= cell.mean_diff <= cell.diff_high
+
+
+def test_the_file_with_more_rounds_of_a_pair_wins_and_is_named(files):
+    small, big = files
+    table = strength_table([small, big], order=["heuristic", "greedy", "random"])
+    rate, mean, n = _by_hand(_rounds(big), "heuristic", "greedy")
+    cell = table.cells[("heuristic", "greedy")]
+    assert (cell.rounds, cell.source) == (n, str(big)) and n == 10
+    assert cell.win_rate == pytest.approx(rate) and cell.mean_diff == pytest.approx(mean)
+    assert table.cells[("greedy", "heuristic")].mean_diff == pytest.approx(-mean)
+    md = table.markdown()
+    assert f"`{big}`: heuristic-greedy (10 rounds)" in md
+    assert "| heuristic |" in md and "| random |" in md  # the time-per-move rows
+
+
+def test_the_command_prints_markdown_and_refuses_a_missing_file(files, capsys, tmp_path):
+    small, _ = files
+    assert main([str(small), "--order", "random,greedy,heuristic"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| row vs column | random | greedy | heuristic |")
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "nope.jsonl")])
+    assert "no such results file" in capsys.readouterr().err
+    assert main([str(small), "--order", "random,greedy"]) == 2
+    assert "leaves out heuristic" in capsys.readouterr().err
