@@ -23,6 +23,9 @@ def test_the_registry_names_every_agent():
         assert make_agent(name).name == name
     assert make_agent("search").params[P_TURN] == 0.0  # today's search agent, unchanged
     assert make_agent("best").params[P_TURN] > 0 and make_agent("stalling").params[P_TURN] > 0
+    assert make_agent("best").hand_model and not make_agent("search").hand_model
+    with pytest.raises(AgentError, match="two ways to deal"):
+        make_agent("search", hand_model=1, bias=2.0)
     with pytest.raises(AgentError, match="unknown agent"):
         make_agent("oracle")
     with pytest.raises(AgentError, match="unknown parameter"):

@@ -137,6 +137,8 @@ class SearchAgent(Agent):
     ``break_loops`` (non-zero): after ``LOOP_TURNS`` turns in a row with no card played and no
     deck draw (both sides shuffling cards between the piles, which can go on until the turn
     cap), only turns that draw from the deck are considered.
+    ``hand_model`` (non-zero): the worlds deal the opponent's unknown cards from the learned
+    opponent-hand model (``lcanalysis.hand_model``, which reads only the view) instead of uniformly.
 
     ``time_ms`` sets the number of rollouts (``ROLLOUTS_PER_MS`` per ms, not a wall clock), so
     the same view and seed give the same move on any machine.
@@ -146,7 +148,7 @@ class SearchAgent(Agent):
 
     def __init__(self, width: int = 8, time_ms: float = 100.0, endgame: int = 2, min_worlds: int = 8,
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
-                 stall: float = 0.0, break_loops: float = 0) -> None:
+                 stall: float = 0.0, break_loops: float = 0, hand_model: float = 0) -> None:
         if width < 1:
             raise AgentError("search: width must be >= 1")
         self.width = int(width)
@@ -162,6 +164,9 @@ class SearchAgent(Agent):
         self.params = P.HEURISTIC_PARAMS.copy()
         self.params[P.P_TURN] = float(stall)
         self.break_loops = float(break_loops) != 0
+        self.hand_model = float(hand_model) != 0
+        if self.hand_model and self.bias != 1.0:
+            raise AgentError("search: hand_model and bias are two ways to deal the opponent's cards: give one")
 
     def candidates(self, view: View) -> np.ndarray:
         codes, scores = policy_ranking(view, self.params)
@@ -182,7 +187,7 @@ class SearchAgent(Agent):
         cands = self.candidates(view)
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
-        r = Rollouts(view, cands, seed, self.params, self.bias)
+        r = Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None)
         budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
         k = len(cands)
         n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
@@ -230,7 +235,8 @@ def _solver_move(view: View, seed: int, deck_only: bool = False) -> Move | None:
 class BestAgent(SearchAgent):
     """The strongest agent measured (docs/agents.md "Measured strength"), at its default budget:
     outside referees that ask for ``best`` always meet it. Today: the search agent with stalling
-    rollouts that also breaks stalling loops (``search:stall=0.5,break_loops=1``)."""
+    rollouts, that breaks stalling loops, and deals the opponent's unknown cards from the learned
+    opponent-hand model (``search:stall=0.5,break_loops=1,hand_model=1``)."""
 
     name = "best"
 
@@ -238,7 +244,7 @@ class BestAgent(SearchAgent):
         super().__init__(**{**BEST_OPTIONS, **options})
 
 
-BEST_OPTIONS: dict[str, Any] = {"stall": 0.5, "break_loops": 1}
+BEST_OPTIONS: dict[str, Any] = {"stall": 0.5, "break_loops": 1, "hand_model": 1}
 
 _FACTORIES: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
