@@ -71,10 +71,11 @@ def test_compiled_policies_stay_legal_for_thousands_of_rounds(colors):
             K.apply_move(s, m)
 
 
-@pytest.mark.parametrize("name", AGENTS)
-def test_an_agent_cannot_see_hidden_cards(name):
+@pytest.mark.parametrize("name, options", [(name, {"time_ms": 5} if name == "search" else {}) for name in AGENTS]
+                         + [("match", {"hand_model": 1})])
+def test_an_agent_cannot_see_hidden_cards(name, options):
     """Changing the opponent's hand and the deck order leaves the view, and the move, unchanged."""
-    agent = make_agent(name, **({"time_ms": 5} if name == "search" else {}))
+    agent = make_agent(name, **options)
     pos = Position.deal(7)
     for _ in range(12):  # into the middle of a round, with some cards picked up
         pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 1))

@@ -76,7 +76,7 @@ class MatchAwareAgent(SearchAgent):
         cands = self.candidates(view)
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
-        r = Rollouts(view, cands, seed, self.params, self.bias)
+        r = Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None)
 
         def match_value(k: int) -> np.ndarray:
             return np.asarray(eq.after_round(state.lead + r.samples[k], state.rounds_left_after, state.i_started),
