@@ -41,9 +41,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
-import fcntl
-import json
 import math
 import os
 import shlex
@@ -58,6 +55,7 @@ import pandas as pd
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.studies.study_file import StudyFile
 
 #: the agents that play the rounds, by default
 AGENTS = ("heuristic", "heuristic")
@@ -175,92 +173,22 @@ def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float |
             "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "lcanalysis": __version__}
 
 
+#: the study's results file (``study_file.StudyFile``): one row a position, keyed by (round, turn)
+STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
+                       identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
+                       defaults={"hands": "view", "hand_model": False})
+
+
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings a study file was made with (its first line; ``hands`` is "view" and ``hand_model``
     false unless it says otherwise)."""
-    with open(path, encoding="utf-8") as fh:
-        first = fh.readline()
-    if not first.startswith(HEADER_MARK):
-        raise ValueError(f"{os.fspath(path)} is not a calibration study file (its first line is not the header)")
-    return {"hands": "view", "hand_model": False, **json.loads(first[len(HEADER_MARK):])}
+    return STUDY_FILE.read_identity(path)
 
 
 def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
     """A study file as a table, one row a position (``COLUMNS``), its settings in ``attrs["identity"]``.
     A torn last line (a run killed while writing it) is left out."""
-    identity = read_identity(path)
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    if not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    df = _table(text.split("\n", 1)[1] if "\n" in text else "")
-    df.attrs["identity"] = identity
-    return df
-
-
-def _table(csv_text: str) -> pd.DataFrame:
-    """The rows of a study file (its header line of column names and the rows, as CSV) as a table."""
-    from io import StringIO
-
-    if not csv_text.strip():
-        return pd.DataFrame(columns=COLUMNS)
-    df = pd.read_csv(StringIO(csv_text), keep_default_na=False, na_values=[""])
-    for col in ("played_bound", "played_is_best", "exact", "capped"):
-        df[col] = df[col].astype(str).str.lower().eq("true")
-    return df
-
-
-def _as_csv(rows: Sequence[dict[str, Any]]) -> str:
-    from io import StringIO
-
-    buf = StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return buf.getvalue()
-
-
-@contextlib.contextmanager
-def _study_file(path: str, identity: dict[str, Any]) -> Iterator[tuple[Callable[[dict[str, Any]], None],
-                                                                         set[tuple[int, int]]]]:
-    """Open (or start) a study file for appending, holding an exclusive lock; yield a function
-    that writes one row (flushed to the disk at once) and the (round, turn) keys already in the
-    file. A file made with other settings is refused; a torn last line is cut off first (only
-    that unfinished row is lost, and it is advised again)."""
-    exists = os.path.exists(path) and os.path.getsize(path) > 0
-    with open(path, "a+", encoding="utf-8", newline="") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise RuntimeError(f"another calibration run is writing {path}") from None
-        done: set[tuple[int, int]] = set()
-        if exists:
-            old = read_identity(path)
-            diff = [k for k in IDENTITY_KEYS if old.get(k) != identity[k]]
-            if diff:
-                raise ValueError(f"{path} was made with other settings ("
-                                 + ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff)
-                                 + "): write to another file")
-            fh.seek(0)
-            text = fh.read()
-            if not text.endswith("\n"):
-                print(f"warning: {path}: a torn last line (an unfinished row) is dropped and advised again",
-                      file=sys.stderr)
-                fh.truncate(len(text[: text.rfind("\n") + 1].encode("utf-8")))
-            old_rows = load_calibration(path)
-            done = {(int(r), int(t)) for r, t in zip(old_rows["round"], old_rows["turn"])}
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
-        if not exists:
-            fh.write(HEADER_MARK + json.dumps(identity) + "\n")
-            writer.writeheader()
-            fh.flush()
-
-        def write(row: dict[str, Any]) -> None:
-            writer.writerow(row)
-            fh.flush()
-            os.fsync(fh.fileno())
-
-        yield write, done
+    return STUDY_FILE.load(path)
 
 
 def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
@@ -292,7 +220,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(_study_file(os.fspath(out), identity)) if out is not None
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
                        else (None, set()))
         for k in range(rounds):
             c0 = time.process_time()
@@ -322,9 +250,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                          f"{len(sampled) - len(wanted)} already in the file; {time.process_time() - c0:.1f} s CPU")
     if out is not None:
         return load_calibration(out)
-    df = _table(_as_csv(rows))  # the same table a file of these rows reads as
-    df.attrs["identity"] = identity
-    return df
+    return STUDY_FILE.frame(rows, identity)
 
 
 # --- the fit --------------------------------------------------------------------------------------
