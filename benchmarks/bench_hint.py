@@ -7,7 +7,8 @@ Stability: on a fixed set of positions (the heuristic agent plays both seats fro
 for 8 to 30 turns), is the default-budget top turn the top turn of a reference run with
 ``--reference`` times the budget (20 by default), or within the reference's error of it (the
 reference's paired loss of that turn at most two standard errors)? Prints the share and the mean
-loss against the reference, with a 95% interval.
+loss against the reference, with a 95% interval. The published figure, resumable and on worker
+processes, is ``python -m lcanalysis.studies.consistency`` (the same positions).
 
     python benchmarks/bench_hint.py [--positions 50] [--reference 20] [--budget 1.0]
 """
@@ -21,19 +22,16 @@ import sys
 import time
 
 import lcanalysis as lc
+from lcanalysis.studies.consistency import study_position
 
 
 def positions(n: int, seed: int = 0) -> list:
-    agent = lc.make_agent("heuristic")
-    out = []
-    k = 0
+    """The first ``n`` views of the consistency study's fixed set (``studies.consistency``)."""
+    out, k = [], 0
     while len(out) < n:
-        pos = lc.Position.deal(seed=seed + k)
-        turns = 8 + (k * 7) % 23
-        for _ in range(turns):
-            pos.push(agent.choose(pos.view(pos.to_move), k))
-        if pos.deck_count > 2:
-            out.append(pos.view(pos.to_move))
+        found = study_position(k, seed)
+        if found is not None:
+            out.append(found[2])
         k += 1
     return out
 

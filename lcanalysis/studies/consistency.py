@@ -1,0 +1,192 @@
+"""Study: is the hint's top turn the one a much longer think picks? (issue 15's consistency target)
+
+On a fixed set of views (the heuristic agent plays both seats of dealt rounds for 8 to 30 turns;
+views with more than 2 cards in the draw pile), the advisor at its default budget (1 s of
+play-outs, counted, seed 1) is set against a reference run with ``reference`` times the budget
+(seed 2, other worlds). A position counts as consistent when the hint's top turn is the
+reference's top turn, or its loss in the reference is at most two of the reference's standard
+errors of that loss. The target: at least 90% of 200 positions, and a mean loss against the
+reference of at most 0.3 points.
+
+    python -m lcanalysis.studies.consistency --positions 200 --reference 30 --workers 2 --out FILE
+
+The file is written a position at a time and resumed (``study_file.StudyFile``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import shlex
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from lcanalysis.studies.study_file import StudyFile
+
+#: issue 15's targets: the share of consistent positions, and the mean loss against the reference
+SHARE_TARGET = 0.90
+LOSS_TARGET = 0.3
+COLUMNS = ["index", "deal_seed", "turns_in", "cards_left", "hint", "hint_value", "reference", "reference_value",
+           "loss", "loss_stderr", "consistent", "hint_worlds", "reference_worlds", "cpu_seconds", "view"]
+STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", COLUMNS, keys=("index",),
+                       identity_keys=("seed", "reference", "budget", "hand_model"), bools=("consistent",))
+
+
+def study_position(index: int, seed: int = 0) -> tuple[int, int, Any] | None:
+    """Position ``index`` of the fixed set: ``(deal seed, turns in, view)``, or None when the
+    round has 2 cards or fewer left after those turns (left out of the set)."""
+    from lcanalysis.agents import make_agent
+    from lcanalysis.game.position import Position
+
+    agent = make_agent("heuristic")
+    deal = seed + index
+    pos = Position.deal(seed=deal)
+    turns = 8 + (index * 7) % 23
+    for _ in range(turns):
+        pos.push(agent.choose(pos.view(pos.to_move), index))
+    if pos.deck_count <= 2:
+        return None
+    return deal, turns, pos.view(pos.to_move)
+
+
+def compare(index: int, seed: int, reference: float, budget: float, hand_model: bool) -> dict[str, Any] | None:
+    """One row: the hint and the reference on position ``index`` (None if it is left out)."""
+    from lcanalysis.advisor import advise
+
+    found = study_position(index, seed)
+    if found is None:
+        return None
+    deal, turns, view = found
+    c0 = time.process_time()
+    hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model)
+    ref = advise(view, time_budget=budget * reference, seed=2, hand_model=hand_model)
+    top, ref_top = hint.moves[0], ref.moves[0]  # each list is ranked best first
+    mine = {m.move: m for m in ref.moves}[top.move]
+    loss, se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
+    return {"index": index, "deal_seed": deal, "turns_in": turns, "cards_left": view.deck_count,
+            "hint": top.move, "hint_value": top.value, "reference": ref_top.move,
+            "reference_value": ref_top.value, "loss": loss, "loss_stderr": se,
+            "consistent": loss == 0 or loss <= 2 * se,
+            "hint_worlds": hint.moves[0].extra.get("worlds", ""), "reference_worlds": mine.extra.get("worlds", ""),
+            "cpu_seconds": round(time.process_time() - c0, 3), "view": view.to_string()}
+
+
+def consistency_study(positions: int, reference: float = 30.0, budget: float = 1.0, seed: int = 0,
+                      hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
+                      progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Compare the hint with the reference on the first ``positions`` positions of the set (the
+    indexes ``study_position`` keeps); one row a position, written to ``out`` as each finishes
+    (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
+    over processes. ``hand_model``: the advisor's (None: its default)."""
+    if positions < 1 or reference <= 1 or budget <= 0 or workers < 1:
+        raise ValueError("positions and workers must be at least 1, reference above 1 and budget above 0")
+    if hand_model is None:
+        from lcanalysis.advisor import HAND_MODEL_DEFAULT
+
+        hand_model = HAND_MODEL_DEFAULT
+    identity = {"seed": int(seed), "reference": float(reference), "budget": float(budget),
+                "hand_model": bool(hand_model)}
+    wanted: list[int] = []
+    index = 0
+    while len(wanted) < positions:  # the set's indexes: cheap to find (a few heuristic turns each)
+        if study_position(index, seed) is not None:
+            wanted.append(index)
+        index += 1
+    rows: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
+                       else (None, set()))
+        todo = [i for i in wanted if (i,) not in done]
+        if progress is not None and len(todo) < len(wanted):
+            progress(f"{len(wanted) - len(todo)} of {len(wanted)} position(s) already in the file")
+        args = [(i, seed, reference, budget, bool(hand_model)) for i in todo]
+        if workers > 1 and len(todo) > 1:
+            from lcanalysis.tournaments.pool import worker_pool
+
+            pool = stack.enter_context(worker_pool(min(workers, len(todo))))
+            results = (f.result() for f in [pool.submit(compare, *a) for a in args])
+        else:
+            results = (compare(*a) for a in args)
+        for n, row in enumerate(results, 1):
+            assert row is not None  # only kept indexes are asked for
+            if write is not None:
+                write(row)
+            rows.append(row)
+            if progress is not None:
+                progress(f"{n}/{len(todo)}: position {row['index']} ({row['cards_left']} cards left) hint "
+                         f"{row['hint']} reference {row['reference']} loss {row['loss']:.2f} ± "
+                         f"{row['loss_stderr']:.2f} {'consistent' if row['consistent'] else 'DIFFERENT'}")
+    if out is not None:
+        df = STUDY_FILE.load(out)
+        return df[df["index"].isin(wanted)].reset_index(drop=True)
+    return STUDY_FILE.frame(rows, identity)
+
+
+def consistency_summary(study: pd.DataFrame) -> dict[str, Any]:
+    """The share of consistent positions with its 95% Wilson interval, the mean loss against the
+    reference with its 95% t interval, and each against its target in words."""
+    from lcanalysis.tournaments.stats import mean_interval, wilson_interval
+
+    n = len(study)
+    if n == 0:
+        raise ValueError("no positions in the study")
+    k = int(study["consistent"].sum())
+    lo, hi = wilson_interval(k, n)
+    m, mlo, mhi = mean_interval(study["loss"].astype(float))
+
+    def verdict(low: float, high: float, ok: Callable[[float], bool]) -> str:
+        return "met" if ok(low) and ok(high) else "not met" if not ok(low) and not ok(high) else "undecided"
+
+    return {"positions": n, "consistent": k, "share": k / n, "share_low": lo, "share_high": hi,
+            "share_verdict": verdict(lo, hi, lambda v: v >= SHARE_TARGET),
+            "mean_loss": m, "loss_low": mlo, "loss_high": mhi,
+            "loss_verdict": verdict(mlo if math.isfinite(mlo) else m, mhi if math.isfinite(mhi) else m,
+                                    lambda v: v <= LOSS_TARGET),
+            "median_cpu_seconds": float(np.median(study["cpu_seconds"].astype(float)))}
+
+
+def report(study: pd.DataFrame) -> str:
+    s = consistency_summary(study)
+    ref = study.attrs.get("identity", {}).get("reference", "?")
+    return (f"{s['positions']} positions: the hint's top turn is the {ref}x reference's, or within two of its "
+            f"standard errors, in {s['consistent']} = {s['share']:.2f} [{s['share_low']:.2f}, {s['share_high']:.2f}] "
+            f"(target {SHARE_TARGET:.0%}: {s['share_verdict']})\n"
+            f"mean loss against the reference {s['mean_loss']:.2f} [{s['loss_low']:.2f}, {s['loss_high']:.2f}] "
+            f"points (target at most {LOSS_TARGET}: {s['loss_verdict']})")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.consistency",
+                                 description="The hint's top turn against a reference with more budget (issue 15).")
+    ap.add_argument("--positions", type=int, default=200, help="positions of the fixed set (default 200)")
+    ap.add_argument("--reference", type=float, default=30.0, help="the reference's budget in multiples (default 30)")
+    ap.add_argument("--budget", type=float, default=1.0, help="the hint's budget in seconds of play-outs (default 1)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hand-model", action=argparse.BooleanOptionalAction, default=None,
+                    help="the advisor's opponent-hand model (default: as the advisor does, on)")
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
+    args = ap.parse_args(args_list)
+    try:
+        with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
+            fh.write("python -m lcanalysis.studies.consistency " + shlex.join(args_list) + "\n")
+        study = consistency_study(args.positions, args.reference, args.budget, args.seed, args.hand_model,
+                                  args.out, args.workers, progress=lambda line: print(line, file=sys.stderr,
+                                                                                      flush=True))
+    except (ValueError, RuntimeError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(report(study))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""The consistency study: the hint at its budget against a reference with more budget."""
+
+from __future__ import annotations
+
+import pytest
+
+import lcanalysis as lc
+from lcanalysis.studies import consistency as C
+
+TINY = {"reference": 3.0, "budget": 0.02, "seed": 0}
+
+
+def test_the_fixed_set_is_mid_round_views_and_a_row_is_what_the_advisor_says(tmp_path):
+    out = tmp_path / "c.csv"
+    study = C.consistency_study(2, out=out, **TINY)
+    assert list(study["index"]) == [0, 1]
+    for row in study.itertuples():
+        deal, turns, view = C.study_position(int(row.index))
+        assert view.to_string() == row.view and view.deck_count == row.cards_left > 2
+        assert 8 <= turns <= 30 and len(view.history) == turns and deal == int(row.deal_seed)
+        hint = lc.advise(view, time_budget=0.02, seed=1)
+        ref = lc.advise(view, time_budget=0.06, seed=2)
+        assert row.hint == hint.best.move and row.reference == ref.best.move
+        mine = {m.move: m for m in ref.moves}[row.hint]
+        assert row.loss == pytest.approx(mine.loss) and row.loss_stderr == pytest.approx(mine.loss_stderr)
+        assert row.consistent == (mine.loss == 0 or mine.loss <= 2 * mine.loss_stderr)
+        assert (row.hint == row.reference) <= (row.loss == 0)
+
+
+def test_a_run_resumes_its_file_and_refuses_other_settings(tmp_path):
+    out = tmp_path / "c.csv"
+    C.consistency_study(1, out=out, **TINY)
+    said = []
+    study = C.consistency_study(2, out=out, progress=said.append, **TINY)
+    assert len(study) == 2 and said[0] == "1 of 2 position(s) already in the file" and len(said) == 2
+    with pytest.raises(ValueError, match=r"other settings .*reference"):
+        C.consistency_study(2, out=out, **{**TINY, "reference": 4.0})
+
+
+def test_the_summary_counts_and_judges_against_the_targets():
+    import pandas as pd
+
+    rows = pd.DataFrame({"consistent": [True] * 19 + [False], "loss": [0.0] * 19 + [2.0], "cpu_seconds": [1.0] * 20})
+    s = C.consistency_summary(rows)
+    assert (s["positions"], s["consistent"], s["share"]) == (20, 19, 0.95)
+    assert s["share_low"] < 0.9 < s["share_high"] and s["share_verdict"] == "undecided"
+    assert s["mean_loss"] == pytest.approx(0.1) and s["loss_low"] < 0.1 < s["loss_high"]
+    bad = C.consistency_summary(pd.DataFrame({"consistent": [False] * 30, "loss": [5.0, 6.0] * 15,
+                                              "cpu_seconds": [1.0] * 30}))
+    assert bad["share_verdict"] == "not met" and bad["loss_verdict"] == "not met"
+
+
+def test_the_command_refuses_bad_settings(tmp_path, capsys):
+    assert C.main(["--positions", "0", "--out", str(tmp_path / "x.csv")]) == 2
+    assert "at least 1" in capsys.readouterr().err
+
+
+def test_worker_processes_give_the_same_rows_as_one_process(tmp_path):
+    one = C.consistency_study(2, **TINY)
+    two = C.consistency_study(2, workers=2, out=tmp_path / "w.csv", **TINY)
+    cols = ["index", "hint", "reference", "loss", "loss_stderr", "consistent", "view"]
+    assert one[cols].equals(two[cols])
