@@ -71,6 +71,22 @@ def test_turns_are_grouped_by_placement_and_identical_draws_merged():
     assert "an estimate by play-outs" in text and "1200 sampled worlds" in text
 
 
+def test_the_list_is_ordered_by_loss_so_the_vs_best_column_rises():
+    """Unequal samples: a draw with a lower mean can have the smaller paired loss; it is shown first."""
+    view = lc.read_position("example:midround")
+    moves = [MoveValue("+B6/D", 10.0, 1.0, False), MoveValue("-W2/D", 8.0, 1.0, False),
+             MoveValue("-W2/B", 7.9, 1.0, False), MoveValue("+B6/Y", 7.5, 1.0, False)]
+    for m, loss in zip(moves, [0.0, 3.0, 1.5, 2.0]):
+        m.loss, m.loss_stderr = loss, 0.5
+    analysis = Analysis(moves, kind="advisor estimate", exact=False, nodes=100)
+    assert [(p, [m.move for m in ms]) for p, ms in groups(analysis)] == [
+        ("+B6", ["+B6/D", "+B6/Y"]), ("-W2", ["-W2/B", "-W2/D"])]
+    assert "discard W2 and take Bw from the blue pile instead is 1.5 ± 0.5 points worse" in verdict(analysis, view)
+    rows = [line.split()[0] for line in hint_text(analysis, view, draws=None).splitlines()
+            if line.startswith("  ") and line.split()[0].startswith(("+", "-", "/"))]
+    assert rows == ["+B6/D", "/Y", "-W2/B", "/D"]
+
+
 def test_the_advisors_best_turn_has_loss_zero_and_the_json_keeps_every_turn(capsys):
     assert main(["advise", "example:midround", "--time", "0.3", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)

@@ -57,9 +57,17 @@ def _placement(move: str) -> str:
 
 
 def groups(analysis: Analysis) -> list[tuple[str, list[MoveValue]]]:
-    """The turns grouped by the card placed or discarded, groups and draws best first."""
+    """The turns grouped by the card placed or discarded, groups and draws best first: by the loss
+    against the best turn when every turn has one, else by value. Play-out turns carry samples of
+    unequal size, and a loss is paired over the worlds both turns were played in, so it is the
+    sharper comparison; ordering by it keeps the "vs best" column a player scans rising (a draw
+    with a lower mean but a smaller paired loss is not shown below a worse one)."""
+    moves = list(analysis.moves)
+    if moves and all(m.loss is not None for m in moves):
+        rank = {id(m): i for i, m in enumerate(moves)}
+        moves.sort(key=lambda m: (m.loss, rank[id(m)]))
     out: dict[str, list[MoveValue]] = {}
-    for m in analysis.moves:
+    for m in moves:
         out.setdefault(_placement(m.move), []).append(m)
     return list(out.items())
 
