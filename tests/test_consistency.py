@@ -60,3 +60,17 @@ def test_worker_processes_give_the_same_rows_as_one_process(tmp_path):
     two = C.consistency_study(2, workers=2, out=tmp_path / "w.csv", **TINY)
     cols = ["index", "hint", "reference", "loss", "loss_stderr", "consistent", "view"]
     assert one[cols].equals(two[cols])
+
+
+def test_the_figure_draws_every_position_in_its_colour():
+    import pandas as pd
+
+    from lcanalysis.show.figures import consistency_chart
+
+    rows = pd.DataFrame({"consistent": [True, True, False], "loss": [0.0, 0.3, 2.5],
+                         "loss_stderr": [0.0, 0.2, 0.4], "cpu_seconds": [1.0] * 3})
+    fig = consistency_chart(rows["loss"], rows["loss_stderr"], rows["consistent"], C.consistency_summary(rows), 30)
+    ax = fig.axes[0]
+    sizes = [len(c.get_offsets()) for c in ax.collections]
+    assert sizes == [2, 1]
+    assert "2/3 consistent" in ax.get_title() and "30x reference" in ax.get_ylabel()

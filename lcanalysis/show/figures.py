@@ -257,3 +257,28 @@ def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: M
         handle.set_alpha(1.0)
     ax.set_title(title, fontsize=10)
     return fig
+
+
+def consistency_chart(loss: Sequence[float], loss_stderr: Sequence[float], consistent: Sequence[bool],
+                      summary: Mapping[str, Any], reference: float,
+                      title: str = "The hint's top turn, valued by a longer think"):
+    """Each position's loss of the hint's top turn in the reference (y) against the reference's
+    standard error of that loss (x); the line y = 2x bounds "within the reference's error", and
+    the points are coloured consistent or not. ``summary`` is ``studies.consistency.consistency_summary``'s."""
+    x = np.asarray(loss_stderr, float)
+    y = np.asarray(loss, float)
+    ok = np.asarray(consistent, bool)
+    fig, ax = _fig(7.0, 4.6)
+    ax.scatter(x[ok], y[ok], s=14, color="#2e8b3a", alpha=0.7,
+               label=f"consistent: the reference's best, or within 2 s.e. (n={int(ok.sum())})")
+    ax.scatter(x[~ok], y[~ok], s=14, color="#c0392b", alpha=0.8, label=f"not (n={int((~ok).sum())})")
+    top = float(max(x.max(initial=0.0), 0.5))
+    xs = np.linspace(0, top * 1.05, 20)
+    ax.plot(xs, 2 * xs, color="black", ls="--", lw=1, label="loss = 2 standard errors")
+    ax.set_xlabel(f"standard error of the loss in the {reference:g}x reference, points")
+    ax.set_ylabel(f"loss of the hint's top turn in the {reference:g}x reference, points")
+    ax.set_title(f"{title}\n{summary['consistent']}/{summary['positions']} consistent = {summary['share']:.2f} "
+                 f"[{summary['share_low']:.2f}, {summary['share_high']:.2f}]; mean loss {summary['mean_loss']:.2f} "
+                 f"[{summary['loss_low']:.2f}, {summary['loss_high']:.2f}] points", fontsize=10)
+    ax.legend(fontsize=7, loc="upper left")
+    return fig
