@@ -53,7 +53,7 @@ def test_every_cell_is_the_row_agents_record_against_the_column_agent(files):
                 assert (a, b) not in table.cells
                 continue
             rate, mean, n = _by_hand(rows, a, b)
-            cell = table.cells[(a, b)]
+            cell = table.cells[(a, b)].result
             assert cell.rounds == n == 6
             assert cell.win_rate == pytest.approx(rate)
             assert cell.mean_diff == pytest.approx(mean)
@@ -65,10 +65,12 @@ def test_the_file_with_more_rounds_of_a_pair_wins_and_is_named(files):
     small, big = files
     table = strength_table([small, big], order=["heuristic", "greedy", "random"])
     rate, mean, n = _by_hand(_rounds(big), "heuristic", "greedy")
-    cell = table.cells[("heuristic", "greedy")]
-    assert (cell.rounds, cell.source) == (n, str(big)) and n == 10
+    cell = table.cells[("heuristic", "greedy")].result
+    assert (cell.rounds, table.cells[("heuristic", "greedy")].source) == (n, str(big)) and n == 10
     assert cell.win_rate == pytest.approx(rate) and cell.mean_diff == pytest.approx(mean)
-    assert table.cells[("greedy", "heuristic")].mean_diff == pytest.approx(-mean)
+    back = table.cells[("greedy", "heuristic")].result
+    assert back.mean_diff == pytest.approx(-mean) and back.win_rate == pytest.approx(1 - rate)
+    assert (back.wins, back.losses) == (cell.losses, cell.wins)
     md = table.markdown()
     assert f"`{big}`: heuristic-greedy (10 rounds)" in md
     assert "| heuristic |" in md and "| random |" in md  # the time-per-move rows

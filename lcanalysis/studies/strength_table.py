@@ -15,37 +15,29 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
 
 from lcanalysis.tournaments.runner import load_results, summarize, time_per_move
+from lcanalysis.tournaments.stats import HeadToHead
 
 
 @dataclass
 class Cell:
-    """One pairing, from ``agent``'s side, and the file it was read from."""
+    """One pairing, from the row agent's side (``result``), and the file it was read from."""
 
-    agent: str
-    opponent: str
-    rounds: int
-    win_rate: float
-    win_low: float
-    win_high: float
-    mean_diff: float
-    diff_low: float
-    diff_high: float
+    result: HeadToHead
     source: str
 
     def flipped(self) -> Cell:
-        """The same pairing from the opponent's side."""
-        return Cell(self.opponent, self.agent, self.rounds, 1 - self.win_rate, 1 - self.win_high,
-                    1 - self.win_low, -self.mean_diff, -self.diff_high, -self.diff_low, self.source)
+        return Cell(self.result.flipped(), self.source)
 
     def text(self) -> str:
-        return (f"{self.win_rate:.3f} [{self.win_low:.2f}, {self.win_high:.2f}]<br>"
-                f"{self.mean_diff:+.1f} [{self.diff_low:+.1f}, {self.diff_high:+.1f}]")
+        h = self.result
+        return (f"{h.win_rate:.3f} [{h.win_low:.2f}, {h.win_high:.2f}]<br>"
+                f"{h.mean_diff:+.1f} [{h.diff_low:+.1f}, {h.diff_high:+.1f}]")
 
 
 @dataclass
@@ -68,7 +60,7 @@ class StrengthTable:
         sources: dict[str, list[str]] = {}
         for (a, b), c in self.cells.items():
             if self.agents.index(a) < self.agents.index(b):
-                sources.setdefault(c.source, []).append(f"{a}-{b} ({c.rounds:,} rounds)")
+                sources.setdefault(c.source, []).append(f"{a}-{b} ({c.result.rounds:,} rounds)")
         lines.append("")
         for src, pairs in sorted(sources.items()):
             lines.append(f"- `{src}`: {', '.join(pairs)}")
@@ -87,17 +79,16 @@ def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str]
         if df.empty:
             raise ValueError(f"strength_table: {os.fspath(path)} holds no finished rounds")
         frames.append(df)
-        for r in summarize(df).itertuples():
-            cell = Cell(r.agent, r.opponent, int(r.rounds), r.win_rate, r.win_low, r.win_high,
-                        r.mean_diff, r.diff_low, r.diff_high, os.fspath(path))
-            old = cells.get((cell.agent, cell.opponent))
-            if old is None or cell.rounds > old.rounds:
-                cells[(cell.agent, cell.opponent)] = cell
-                cells[(cell.opponent, cell.agent)] = cell.flipped()
+        for row in summarize(df).to_dict("records"):
+            h = HeadToHead(**{f.name: row[f.name] for f in fields(HeadToHead)})
+            old = cells.get((h.agent, h.opponent))
+            if old is None or h.rounds > old.result.rounds:
+                cells[(h.agent, h.opponent)] = Cell(h, os.fspath(path))
+                cells[(h.opponent, h.agent)] = Cell(h.flipped(), os.fspath(path))
     names = sorted({a for a, _ in cells})
     if order is None:
         def strength(a: str) -> float:
-            return float(np.mean([c.win_rate for (x, _), c in cells.items() if x == a]))
+            return float(np.mean([c.result.win_rate for (x, _), c in cells.items() if x == a]))
         agents = sorted(names, key=strength, reverse=True)
     else:
         missing = sorted(set(names) - set(order))

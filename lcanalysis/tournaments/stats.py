@@ -71,6 +71,12 @@ class HeadToHead:
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
+    def flipped(self) -> HeadToHead:
+        """The same rounds from the opponent's side."""
+        return HeadToHead(self.opponent, self.agent, self.rounds, self.losses, self.draws, self.wins,
+                          1 - self.win_rate, 1 - self.win_high, 1 - self.win_low, -self.mean_diff, -self.diff_high,
+                          -self.diff_low, self.diff_sd, self.units, self.capped, self.mean_turns)
+
     def describe(self) -> str:
         return (f"{self.agent} vs {self.opponent}: {self.rounds} rounds, win rate {self.win_rate:.3f} "
                 f"[{self.win_low:.3f}, {self.win_high:.3f}], mean score difference {self.mean_diff:+.2f} "
