@@ -216,3 +216,14 @@ def test_the_match_agent_breaks_a_stalling_loop_by_drawing_from_the_deck(seed, m
     assert _stalling_loop(view) and view.deck_count == deck and view.match == match
     assert make_agent("match").choose(view, 0).source == "D"
     assert make_agent("match", break_loops=0).choose(view, 0).source != "D"  # the loop it would go on with
+
+
+def test_the_agents_page_names_what_best_is_today():
+    """docs/agents.md says which options make ``best``; the text follows the code."""
+    from pathlib import Path
+
+    from lcanalysis.agents import BEST_OPTIONS
+
+    spec = "search:" + ",".join(f"{k}={v}" for k, v in BEST_OPTIONS.items())
+    page = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text()
+    assert f"Today `{spec}`" in page
