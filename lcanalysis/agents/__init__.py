@@ -187,27 +187,45 @@ class SearchAgent(Agent):
         cands = self.candidates(view)
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
-        r = Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None)
+        r = self.rollouts(view, cands, seed)
+        top = self.two_stages(r, time_ms, lambda: np.argsort(-r.means(), kind="stable"))
+        pick = cautious_pick([r.samples[int(j)] for j in top], self.caution)
+        return Move.from_code(int(cands[int(top[pick])]), view.colors)
+
+    def rollouts(self, view: View, cands: np.ndarray, seed: int) -> Rollouts:
+        """The candidates' play-outs in this agent's worlds (uniform, biased or by the hand model)."""
+        return Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None)
+
+    def two_stages(self, r: Rollouts, time_ms: float | None, ranking: Callable[[], np.ndarray]) -> np.ndarray:
+        """The budget's schedule: half of it on every candidate, then half on the best
+        ``finalists`` by ``ranking()`` (candidate indexes, best first, read after the first
+        stage) plus the heuristic's own choice (index 0, always kept). Returns the finalists'
+        indexes, 0 first."""
         budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
-        k = len(cands)
+        k = len(r.codes)
         n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
         r.sample(n1)
-        keep = min(self.finalists, k)
-        order = np.argsort(-r.means(), kind="stable")
-        top = np.union1d([0], order[:keep])  # the heuristic's own choice always stays in
+        top = np.union1d([0], ranking()[: min(self.finalists, k)])
         n2 = int(min(self.max_worlds, n1 + budget * 0.5 // len(top)))
         r.sample(n2, top)
-        best, best_score = 0, 0.0
-        ref = r.samples[0]
-        for j in top:
-            j = int(j)
-            if j == 0:
-                continue
-            d = r.samples[j] - ref[: len(r.samples[j])]
-            score = d.mean() - self.caution * d.std(ddof=1) / np.sqrt(len(d))
-            if score > best_score:
-                best, best_score = j, score
-        return Move.from_code(int(cands[best]), view.colors)
+        return top
+
+
+def cautious_pick(values: list[np.ndarray], caution: float) -> int:
+    """Index of the turn to play among ``values`` (per-world outcomes in shared worlds, index 0 the
+    heuristic's own choice): another turn only when its paired mean difference from turn 0
+    exceeds ``caution`` standard errors, the largest such margin winning; 0 otherwise. Picking
+    the largest of several noisy means would favour lucky estimates over the sound default."""
+    best, best_score = 0, 0.0
+    ref = values[0]
+    for j in range(1, len(values)):
+        d = values[j] - ref[: len(values[j])]
+        if len(d) < 2:
+            continue
+        score = d.mean() - caution * d.std(ddof=1) / np.sqrt(len(d))
+        if score > best_score:
+            best, best_score = j, score
+    return best
 
 
 LOOP_TURNS = 8

@@ -23,27 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.agents import SearchAgent, _as_seed, _check_view
+from lcanalysis.agents import SearchAgent, _as_seed, _check_view, cautious_pick
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import MatchEquity, MatchEquityError, match_state
-from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts
-
-
-def cautious_pick(values: list[np.ndarray], caution: float) -> int:
-    """Index of the turn to play among ``values`` (per-world outcomes, index 0 the heuristic's own
-    choice): another turn only when its paired mean difference from turn 0 exceeds ``caution``
-    standard errors, the largest such margin winning (``SearchAgent``'s rule); 0 otherwise."""
-    best, best_score = 0, 0.0
-    ref = values[0]
-    for j in range(1, len(values)):
-        d = values[j] - ref[: len(values[j])]
-        if len(d) < 2:
-            continue
-        score = d.mean() - caution * d.std(ddof=1) / np.sqrt(len(d))
-        if score > best_score:
-            best, best_score = j, score
-    return best
 
 
 class MatchAwareAgent(SearchAgent):
@@ -76,23 +59,17 @@ class MatchAwareAgent(SearchAgent):
         cands = self.candidates(view)
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
-        r = Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None)
+        r = self.rollouts(view, cands, seed)
 
         def match_value(k: int) -> np.ndarray:
             return np.asarray(eq.after_round(state.lead + r.samples[k], state.rounds_left_after, state.i_started),
                               dtype=np.float64)
 
-        # the search agent's budget and schedule: half on every candidate, half on the finalists
-        budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
-        k = len(cands)
-        n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
-        r.sample(n1)
-        first = np.array([match_value(j).mean() for j in range(k)])
-        points = r.means()
-        order = np.lexsort((-points, -first))  # by match chance, points breaking ties
-        top = np.union1d([0], order[: min(self.finalists, k)])  # the heuristic's own choice stays in
-        n2 = int(min(self.max_worlds, n1 + budget * 0.5 // len(top)))
-        r.sample(n2, top)
+        def by_match_chance() -> np.ndarray:  # points break ties
+            first = np.array([match_value(j).mean() for j in range(len(cands))])
+            return np.lexsort((-r.means(), -first))
+
+        top = self.two_stages(r, time_ms, by_match_chance)
         values = [match_value(int(j)) for j in top]
         pick = cautious_pick(values, self.caution)
         if pick == 0 and all(np.ptp(v - values[0][: len(v)]) == 0 and v.mean() == values[0][: len(v)].mean()
