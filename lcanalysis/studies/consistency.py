@@ -106,6 +106,9 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         todo = [i for i in wanted if (i,) not in done]
         if progress is not None and len(todo) < len(wanted):
             progress(f"{len(wanted) - len(todo)} of {len(wanted)} position(s) already in the file")
+        if progress is not None and todo:
+            progress(f"{len(todo)} position(s) to compare, each {budget:g} s + {budget * reference:g} s of "
+                     f"play-outs (counted), on {min(workers, len(todo))} process(es); a line as each finishes")
         args = [(i, seed, reference, budget, bool(hand_model)) for i in todo]
         if workers > 1 and len(todo) > 1:
             from lcanalysis.tournaments.pool import worker_pool
