@@ -32,7 +32,8 @@ def test_a_run_resumes_its_file_and_refuses_other_settings(tmp_path):
     C.consistency_study(1, out=out, **TINY)
     said = []
     study = C.consistency_study(2, out=out, progress=said.append, **TINY)
-    assert len(study) == 2 and said[0] == "1 of 2 position(s) already in the file" and len(said) == 3
+    assert C.load_consistency(out).equals(study) and len(study) == 2
+    assert said[0] == "1 of 2 position(s) already in the file" and len(said) == 3
     assert said[1].startswith("1 position(s) to compare, each 0.02 s + 0.06 s of play-outs")
     with pytest.raises(ValueError, match=r"other settings .*reference"):
         C.consistency_study(2, out=out, **{**TINY, "reference": 4.0})

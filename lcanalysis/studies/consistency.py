@@ -39,6 +39,11 @@ STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", C
                        identity_keys=("seed", "reference", "budget", "hand_model"), bools=("consistent",))
 
 
+def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A study file as a table, one row a position (``COLUMNS``), its settings in ``attrs["identity"]``."""
+    return STUDY_FILE.load(path)
+
+
 def study_position(index: int, seed: int = 0) -> tuple[int, int, Any] | None:
     """Position ``index`` of the fixed set: ``(deal seed, turns in, view)``, or None when the
     round has 2 cards or fewer left after those turns (left out of the set)."""
@@ -127,7 +132,7 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
                          f"{row['hint']} reference {row['reference']} loss {row['loss']:.2f} ± "
                          f"{row['loss_stderr']:.2f} {'consistent' if row['consistent'] else 'DIFFERENT'}")
     if out is not None:
-        df = STUDY_FILE.load(out)
+        df = load_consistency(out)
         return df[df["index"].isin(wanted)].reset_index(drop=True)
     return STUDY_FILE.frame(rows, identity)
 
