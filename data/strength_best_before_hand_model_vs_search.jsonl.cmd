@@ -1,0 +1,1 @@
+git checkout bb0f696 && lcanalysis tournament best search --deals 1000 --workers 2 --allow-code-change --out data/strength_best_before_hand_model_vs_search.jsonl --csv data/strength_best_before_hand_model_vs_search.csv  # best as it was before the hand model: search:stall=0.5,break_loops=1
