@@ -76,3 +76,10 @@ def test_the_figure_draws_every_position_in_its_colour():
     sizes = [len(c.get_offsets()) for c in ax.collections]
     assert sizes == [2, 1]
     assert "2/3 consistent" in ax.get_title() and "30x reference" in ax.get_ylabel()
+
+
+def test_the_report_names_the_reference_and_both_verdicts(tmp_path):
+    study = C.consistency_study(1, out=tmp_path / "r.csv", **TINY)
+    text = C.report(study)
+    assert "1 positions: the hint's top turn is the 3x reference's" in text
+    assert "(target 90%: " in text and "(target at most 0.3: " in text

@@ -162,8 +162,8 @@ def consistency_summary(study: pd.DataFrame) -> dict[str, Any]:
 
 def report(study: pd.DataFrame) -> str:
     s = consistency_summary(study)
-    ref = study.attrs.get("identity", {}).get("reference", "?")
-    return (f"{s['positions']} positions: the hint's top turn is the {ref}x reference's, or within two of its "
+    ref = study.attrs.get("identity", {}).get("reference", float("nan"))
+    return (f"{s['positions']} positions: the hint's top turn is the {ref:g}x reference's, or within two of its "
             f"standard errors, in {s['consistent']} = {s['share']:.2f} [{s['share_low']:.2f}, {s['share_high']:.2f}] "
             f"(target {SHARE_TARGET:.0%}: {s['share_verdict']})\n"
             f"mean loss against the reference {s['mean_loss']:.2f} [{s['loss_low']:.2f}, {s['loss_high']:.2f}] "
