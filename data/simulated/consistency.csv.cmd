@@ -1,0 +1,1 @@
+python -m lcanalysis.studies.consistency --positions 200 --reference 30 --workers 2 --out data/simulated/consistency.csv
