@@ -18,7 +18,10 @@ def files(tmp_path_factory):
                       round_robin=True, out=str(small))
     big = folder / "hg.jsonl"
     lc.run_tournament(["greedy", "heuristic"], deals=5, executor="serial", progress=False, seed=9, out=str(big))
-    return small, big
+    six = folder / "hg6.jsonl"
+    lc.run_tournament(["greedy", "heuristic"], deals=1, executor="serial", progress=False, seed=9, out=str(six),
+                      rules=lc.Rules(colors=6))
+    return small, big, six
 
 
 def _rounds(path):
@@ -44,7 +47,7 @@ def _by_hand(rows, a, b):
 
 
 def test_every_cell_is_the_row_agents_record_against_the_column_agent(files):
-    small, _ = files
+    small, _, _ = files
     table = strength_table([small], order=["heuristic", "greedy", "random"])
     rows = _rounds(small)
     for a in table.agents:
@@ -62,7 +65,7 @@ def test_every_cell_is_the_row_agents_record_against_the_column_agent(files):
 
 
 def test_the_file_with_more_rounds_of_a_pair_wins_and_is_named(files):
-    small, big = files
+    small, big, _ = files
     table = strength_table([small, big], order=["heuristic", "greedy", "random"])
     rate, mean, n = _by_hand(_rounds(big), "heuristic", "greedy")
     cell = table.cells[("heuristic", "greedy")].result
@@ -77,7 +80,7 @@ def test_the_file_with_more_rounds_of_a_pair_wins_and_is_named(files):
 
 
 def test_the_command_prints_markdown_and_refuses_a_missing_file(files, capsys, tmp_path):
-    small, _ = files
+    small, _, _ = files
     assert main([str(small), "--order", "random,greedy,heuristic"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("| row vs column | random | greedy | heuristic |")
@@ -86,3 +89,9 @@ def test_the_command_prints_markdown_and_refuses_a_missing_file(files, capsys, t
     assert "no such results file" in capsys.readouterr().err
     assert main([str(small), "--order", "random,greedy"]) == 2
     assert "leaves out heuristic" in capsys.readouterr().err
+
+
+def test_files_of_different_games_are_not_mixed_in_one_table(files):
+    small, _, six = files
+    with pytest.raises(ValueError, match=r"other rules .*one table, one game"):
+        strength_table([small, six])

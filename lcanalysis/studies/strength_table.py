@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -74,10 +75,17 @@ def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str]
         raise ValueError("strength_table: give at least one tournament results file")
     cells: dict[tuple[str, str], Cell] = {}
     frames = []
+    first_rules: tuple[str, Any] | None = None
     for path in paths:
         df = load_results(path)
         if df.empty:
             raise ValueError(f"strength_table: {os.fspath(path)} holds no finished rounds")
+        rules = df.attrs.get("identity", {}).get("rules")
+        if first_rules is None:
+            first_rules = (os.fspath(path), rules)
+        elif rules != first_rules[1]:  # a 6-colour pair would read as the 5-colour one of the same agents
+            raise ValueError(f"strength_table: {os.fspath(path)} was played under other rules than "
+                             f"{first_rules[0]} ({rules} against {first_rules[1]}): one table, one game")
         frames.append(df)
         for row in summarize(df).to_dict("records"):
             h = HeadToHead(**{f.name: row[f.name] for f in fields(HeadToHead)})
