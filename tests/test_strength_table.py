@@ -95,3 +95,28 @@ def test_files_of_different_games_are_not_mixed_in_one_table(files):
     small, _, six = files
     with pytest.raises(ValueError, match=r"other rules .*one table, one game"):
         strength_table([small, six])
+
+
+def _generated_tables():
+    """Every strength table a page carries: ``<!-- strength-table: ARGS -->``, the table, and
+    ``<!-- end strength-table -->``."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for page in (root / "README.md", root / "docs" / "agents.md"):
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"<!-- strength-table: (.*?) -->\n(.*?)\n<!-- end strength-table -->", text, re.S):
+            found.append((page.name, shlex.split(m.group(1)), m.group(2).strip()))
+    return root, found
+
+
+def test_the_strength_tables_in_the_docs_are_what_the_data_files_give(capsys, monkeypatch):
+    root, found = _generated_tables()
+    assert {page for page, _, _ in found} == {"README.md", "agents.md"}
+    monkeypatch.chdir(root)
+    for page, args, shown in found:
+        assert main(args) == 0
+        assert capsys.readouterr().out.strip() == shown, f"{page}: the strength table is not what {args} prints"
