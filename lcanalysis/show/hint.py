@@ -64,8 +64,7 @@ def groups(analysis: Analysis) -> list[tuple[str, list[MoveValue]]]:
     with a lower mean but a smaller paired loss is not shown below a worse one)."""
     moves = list(analysis.moves)
     if moves and all(m.loss is not None for m in moves):
-        rank = {id(m): i for i, m in enumerate(moves)}
-        moves.sort(key=lambda m: (m.loss, rank[id(m)]))
+        moves.sort(key=lambda m: float(m.loss or 0.0))  # stable: equal losses keep the ranking's order
     out: dict[str, list[MoveValue]] = {}
     for m in moves:
         out.setdefault(_placement(m.move), []).append(m)
