@@ -22,18 +22,7 @@ import sys
 import time
 
 import lcanalysis as lc
-from lcanalysis.studies.consistency import study_position
-
-
-def positions(n: int, seed: int = 0) -> list:
-    """The first ``n`` views of the consistency study's fixed set (``studies.consistency``)."""
-    out, k = [], 0
-    while len(out) < n:
-        found = study_position(k, seed)
-        if found is not None:
-            out.append(found[2])
-        k += 1
-    return out
+from lcanalysis.studies.consistency import study_positions
 
 
 def main() -> int:
@@ -42,7 +31,7 @@ def main() -> int:
     ap.add_argument("--reference", type=float, default=20.0, help="the reference's budget, in multiples")
     ap.add_argument("--budget", type=float, default=1.0, help="the hint's budget in seconds (default 1)")
     args = ap.parse_args()
-    views = positions(args.positions)
+    views = [f[3] for f in study_positions(args.positions)]
     lc.advise(views[0], time_budget=0.05)  # compiled before timing
     same, losses, walls = 0, [], []
     for i, view in enumerate(views):

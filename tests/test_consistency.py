@@ -45,11 +45,12 @@ def test_the_summary_counts_and_judges_against_the_targets():
     rows = pd.DataFrame({"consistent": [True] * 19 + [False], "loss": [0.0] * 19 + [2.0], "cpu_seconds": [1.0] * 20})
     s = C.consistency_summary(rows)
     assert (s["positions"], s["consistent"], s["share"]) == (20, 19, 0.95)
-    assert s["share_low"] < 0.9 < s["share_high"] and s["share_verdict"] == "undecided"
+    assert s["share_low"] < 0.9 < s["share_high"]
+    assert s["share_verdict"] == "undecided (the 95% interval crosses the target's edge)"
     assert s["mean_loss"] == pytest.approx(0.1) and s["loss_low"] < 0.1 < s["loss_high"]
     bad = C.consistency_summary(pd.DataFrame({"consistent": [False] * 30, "loss": [5.0, 6.0] * 15,
                                               "cpu_seconds": [1.0] * 30}))
-    assert bad["share_verdict"] == "not met" and bad["loss_verdict"] == "not met"
+    assert bad["share_verdict"] == bad["loss_verdict"] == "not met (the whole 95% interval is outside)"
 
 
 def test_the_command_refuses_bad_settings(tmp_path, capsys):

@@ -55,6 +55,7 @@ import pandas as pd
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.studies.estimate import target_verdict
 from lcanalysis.studies.study_file import StudyFile
 
 #: the agents that play the rounds, by default
@@ -298,15 +299,6 @@ def round_bootstrap(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.nda
     return np.column_stack([slope, intercept])
 
 
-def _verdict(low: float, high: float, target: tuple[float, float]) -> str:
-    """Where a 95% interval lies against a target range: inside it, outside it, or across its edge."""
-    if target[0] <= low and high <= target[1]:
-        return "met (the whole 95% interval is inside)"
-    if high < target[0] or low > target[1]:
-        return "not met (the whole 95% interval is outside)"
-    return "undecided (the 95% interval crosses the target's edge)"
-
-
 def calibration_fit(study: pd.DataFrame, value: str = "played_value", samples: int = 2000,
                     seed: int = 0) -> dict[str, Any]:
     """The calibration line of a study table: the realized result (y, ``realized``) regressed on
@@ -345,8 +337,8 @@ def calibration_fit(study: pd.DataFrame, value: str = "played_value", samples: i
         "r2": line["r2"], "bootstrap_samples": len(boot), "bootstrap_seed": seed,
         "slope_in_target": bool(SLOPE_TARGET[0] <= line["slope"] <= SLOPE_TARGET[1]),
         "intercept_in_target": bool(INTERCEPT_TARGET[0] <= line["intercept"] <= INTERCEPT_TARGET[1]),
-        "slope_verdict": _verdict(float(lo_s), float(hi_s), SLOPE_TARGET),
-        "intercept_verdict": _verdict(float(lo_i), float(hi_i), INTERCEPT_TARGET),
+        "slope_verdict": target_verdict(float(lo_s), float(hi_s), SLOPE_TARGET),
+        "intercept_verdict": target_verdict(float(lo_i), float(hi_i), INTERCEPT_TARGET),
         "bias": bias, "bias_se": bias_se,
         "value_sd": float(x.std(ddof=1)) if len(x) > 1 else math.nan,
         "realized_sd": float(y.std(ddof=1)) if len(y) > 1 else math.nan,

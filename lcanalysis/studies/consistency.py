@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lcanalysis.studies.estimate import target_verdict
 from lcanalysis.studies.study_file import StudyFile
 
 #: issue 15's targets: the share of consistent positions, and the mean loss against the reference
@@ -61,14 +62,24 @@ def study_position(index: int, seed: int = 0) -> tuple[int, int, Any] | None:
     return deal, turns, pos.view(pos.to_move)
 
 
-def compare(index: int, seed: int, reference: float, budget: float, hand_model: bool) -> dict[str, Any] | None:
-    """One row: the hint and the reference on position ``index`` (None if it is left out)."""
+def study_positions(n: int, seed: int = 0) -> list[tuple[int, int, int, Any]]:
+    """The first ``n`` positions of the fixed set: ``(index, deal seed, turns in, view)`` each
+    (cheap to find: a few heuristic turns a position)."""
+    out: list[tuple[int, int, int, Any]] = []
+    index = 0
+    while len(out) < n:
+        found = study_position(index, seed)
+        if found is not None:
+            out.append((index, *found))
+        index += 1
+    return out
+
+
+def compare(index: int, deal: int, turns: int, view: Any, reference: float, budget: float,
+            hand_model: bool) -> dict[str, Any]:
+    """One row: the hint and the reference on one position of the set (``study_positions``)."""
     from lcanalysis.advisor import advise
 
-    found = study_position(index, seed)
-    if found is None:
-        return None
-    deal, turns, view = found
     c0 = time.process_time()
     hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model)
     ref = advise(view, time_budget=budget * reference, seed=2, hand_model=hand_model)
@@ -87,7 +98,7 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
                       hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
                       progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Compare the hint with the reference on the first ``positions`` positions of the set (the
-    indexes ``study_position`` keeps); one row a position, written to ``out`` as each finishes
+    ``study_positions``); one row a position, written to ``out`` as each finishes
     (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
     over processes. ``hand_model``: the advisor's (None: its default)."""
     if positions < 1 or reference <= 1 or budget <= 0 or workers < 1:
@@ -98,23 +109,19 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         hand_model = HAND_MODEL_DEFAULT
     identity = {"seed": int(seed), "reference": float(reference), "budget": float(budget),
                 "hand_model": bool(hand_model)}
-    wanted: list[int] = []
-    index = 0
-    while len(wanted) < positions:  # the set's indexes: cheap to find (a few heuristic turns each)
-        if study_position(index, seed) is not None:
-            wanted.append(index)
-        index += 1
+    found = study_positions(positions, seed)
+    wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
                        else (None, set()))
-        todo = [i for i in wanted if (i,) not in done]
+        todo = [f for f in found if (f[0],) not in done]
         if progress is not None and len(todo) < len(wanted):
             progress(f"{len(wanted) - len(todo)} of {len(wanted)} position(s) already in the file")
         if progress is not None and todo:
             progress(f"{len(todo)} position(s) to compare, each {budget:g} s + {budget * reference:g} s of "
                      f"play-outs (counted), on {min(workers, len(todo))} process(es); a line as each finishes")
-        args = [(i, seed, reference, budget, bool(hand_model)) for i in todo]
+        args = [(*f, reference, budget, bool(hand_model)) for f in todo]
         if workers > 1 and len(todo) > 1:
             from lcanalysis.tournaments.pool import worker_pool
 
@@ -123,7 +130,6 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         else:
             results = (compare(*a) for a in args)
         for n, row in enumerate(results, 1):
-            assert row is not None  # only kept indexes are asked for
             if write is not None:
                 write(row)
             rows.append(row)
@@ -149,14 +155,11 @@ def consistency_summary(study: pd.DataFrame) -> dict[str, Any]:
     lo, hi = wilson_interval(k, n)
     m, mlo, mhi = mean_interval(study["loss"].astype(float))
 
-    def verdict(low: float, high: float, ok: Callable[[float], bool]) -> str:
-        return "met" if ok(low) and ok(high) else "not met" if not ok(low) and not ok(high) else "undecided"
-
     return {"positions": n, "consistent": k, "share": k / n, "share_low": lo, "share_high": hi,
-            "share_verdict": verdict(lo, hi, lambda v: v >= SHARE_TARGET),
+            "share_verdict": target_verdict(lo, hi, (SHARE_TARGET, 1.0)),
             "mean_loss": m, "loss_low": mlo, "loss_high": mhi,
-            "loss_verdict": verdict(mlo if math.isfinite(mlo) else m, mhi if math.isfinite(mhi) else m,
-                                    lambda v: v <= LOSS_TARGET),
+            "loss_verdict": target_verdict(mlo if math.isfinite(mlo) else m, mhi if math.isfinite(mhi) else m,
+                                           (-math.inf, LOSS_TARGET)),
             "median_cpu_seconds": float(np.median(study["cpu_seconds"].astype(float)))}
 
 

@@ -12,6 +12,15 @@ import numpy as np
 # --- estimates with their uncertainty ----------------------------------------------------------
 
 
+def target_verdict(low: float, high: float, target: tuple[float, float]) -> str:
+    """Where a 95% interval lies against a target range: inside it, outside it, or across its edge."""
+    if target[0] <= low and high <= target[1]:
+        return "met (the whole 95% interval is inside)"
+    if high < target[0] or low > target[1]:
+        return "not met (the whole 95% interval is outside)"
+    return "undecided (the 95% interval crosses the target's edge)"
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A sample mean with its standard error and sample size."""
