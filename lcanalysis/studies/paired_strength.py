@@ -1,0 +1,144 @@
+"""Study: is a variant stronger than the agent it changes? Two tournaments on the same deals, paired.
+
+    python -m lcanalysis.studies.paired_strength NEW.jsonl OLD.jsonl [--opponent LABEL]
+
+``NEW`` seats a variant against an opponent, ``OLD`` the agent it changes against the same
+opponent, both on duplicate deals of the same tournament seed and rules. Every agent is
+deterministic (its seed comes from the deal and the turn, its budget is a count), so a round
+plays out identically in both files until the variant first chooses differently: the rounds
+where it never does cancel exactly, and the difference of the two files, round by round, has
+far less noise than either file alone. Printed: how many rounds joined and how many played out
+identically, and the paired change in win rate (draws half) and in points a round, each with a
+95% t interval over deals (the two seatings of a deal are one sample).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from lcanalysis.tournaments.runner import load_results
+from lcanalysis.tournaments.stats import mean_interval
+
+KEY = ["pairing", "deal", "swap", "round"]
+
+
+@dataclass
+class PairedChange:
+    """The variant of ``new`` against the agent of ``old``, both against ``opponent``."""
+
+    new: str
+    old: str
+    opponent: str
+    rounds: int
+    identical: int
+    deals: int
+    win_new: float
+    win_old: float
+    win_change: float
+    win_low: float
+    win_high: float
+    points_new: float
+    points_old: float
+    points_change: float
+    points_low: float
+    points_high: float
+
+    def describe(self) -> str:
+        return (f"{self.new} against {self.old}, both against {self.opponent}: {self.rounds} rounds on "
+                f"{self.deals} deals joined, {self.identical} played out identically\n"
+                f"win rate {self.win_new:.3f} against {self.win_old:.3f}: change {self.win_change:+.3f} "
+                f"[{self.win_low:+.3f}, {self.win_high:+.3f}]\n"
+                f"points a round {self.points_new:+.2f} against {self.points_old:+.2f}: change "
+                f"{self.points_change:+.2f} [{self.points_low:+.2f}, {self.points_high:+.2f}]\n"
+                f"(95% t intervals over deals, the two seatings of a deal one sample)")
+
+
+def _one_pair(df: pd.DataFrame, path: str) -> tuple[str, str]:
+    pairs = {tuple(sorted((a, b))) for a, b in zip(df.player0, df.player1)}
+    if len(pairs) != 1:
+        raise ValueError(f"paired_strength: {path} seats {len(pairs)} pairs of agents; give files of one pair each")
+    a, b = next(iter(pairs))
+    return a, b
+
+
+def _side(df: pd.DataFrame, agent: str) -> pd.DataFrame:
+    """Per round, from ``agent``'s side: the score difference and the result (1 win, 0.5 draw, 0 loss)."""
+    sign = np.where(df.player0 == agent, 1, -1)
+    diff = sign * (df.score0 - df.score1).to_numpy()
+    out = df[KEY + ["seed", "starter", "score0", "score1", "turns"]].copy()
+    out["diff"] = diff
+    out["result"] = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+    return out
+
+
+def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[str], opponent: str | None = None,
+                  conf: float = 0.95) -> PairedChange:
+    """The paired change from ``old_path``'s agent to ``new_path``'s (module docstring).
+    ``opponent``: the label of the agent both files seat against the other, needed only when
+    the two files name the same two labels (a file played by an earlier version of an agent)."""
+    new_path, old_path = os.fspath(new_path), os.fspath(old_path)
+    new, old = load_results(new_path), load_results(old_path)
+    for df, path in ((new, new_path), (old, old_path)):
+        if df.empty:
+            raise ValueError(f"paired_strength: {path} holds no finished rounds")
+    ni, oi = new.attrs.get("identity", {}), old.attrs.get("identity", {})
+    for key in ("rules", "seed", "duplicate"):
+        if ni.get(key) != oi.get(key):
+            raise ValueError(f"paired_strength: the files differ in {key} ({ni.get(key)!r} against {oi.get(key)!r}): "
+                             f"their rounds are not the same deals")
+    new_pair, old_pair = set(_one_pair(new, new_path)), set(_one_pair(old, old_path))
+    if opponent is None:
+        common = new_pair & old_pair
+        if len(common) != 1:
+            raise ValueError(f"paired_strength: the files must share exactly one agent, the opponent "
+                             f"({sorted(new_pair)} against {sorted(old_pair)}); name it when they share both")
+        opponent = next(iter(common))
+    elif opponent not in new_pair or opponent not in old_pair:
+        raise ValueError(f"paired_strength: the opponent {opponent!r} must sit in both files "
+                         f"({sorted(new_pair)} against {sorted(old_pair)})")
+    variant, base = next(iter(new_pair - {opponent})), next(iter(old_pair - {opponent}))
+    joined = _side(new, variant).merge(_side(old, base), on=KEY, suffixes=("_new", "_old"))
+    if joined.empty:
+        raise ValueError("paired_strength: the files have no deal and seating in common")
+    if not (joined.seed_new == joined.seed_old).all() or not (joined.starter_new == joined.starter_old).all():
+        raise ValueError("paired_strength: a deal number holds different deals in the two files")
+    identical = int(((joined.score0_new == joined.score0_old) & (joined.score1_new == joined.score1_old)
+                     & (joined.turns_new == joined.turns_old)).sum())
+    by_deal = joined.assign(dp=joined.diff_new - joined.diff_old,
+                            dw=joined.result_new - joined.result_old).groupby(["pairing", "deal"])
+    units = by_deal[["dp", "dw"]].mean()
+    pm, plo, phi = mean_interval(units.dp, conf)
+    wm, wlo, whi = mean_interval(units.dw, conf)
+    return PairedChange(variant, base, opponent, len(joined), identical, len(units),
+                        float(joined.result_new.mean()), float(joined.result_old.mean()), wm, wlo, whi,
+                        float(joined.diff_new.mean()), float(joined.diff_old.mean()), pm, plo, phi)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.paired_strength",
+                                 description="A variant against the agent it changes, on the same deals, paired.")
+    ap.add_argument("new", help="results file of the variant against the opponent (JSON lines)")
+    ap.add_argument("old", help="results file of the agent it changes against the same opponent")
+    ap.add_argument("--opponent", help="the label of the common opponent, when the files name the same two labels")
+    args = ap.parse_args(argv)
+    for path in (args.new, args.old):
+        if not os.path.exists(path):
+            ap.error(f"no such results file: {path}")
+    try:
+        change = paired_change(args.new, args.old, args.opponent)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(change.describe())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

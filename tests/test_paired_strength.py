@@ -1,0 +1,89 @@
+"""A variant against the agent it changes, on the same deals, paired round by round."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import lcanalysis as lc
+from lcanalysis.studies.paired_strength import main, paired_change
+
+
+def _play(path, agents, deals=6, seed=3, **kwargs):
+    lc.run_tournament(agents, deals=deals, executor="serial", progress=False, seed=seed, out=str(path), **kwargs)
+    return path
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("paired")
+    return {
+        "old": _play(folder / "old.jsonl", ["heuristic", "greedy"]),
+        "again": _play(folder / "again.jsonl", ["heuristic", "greedy"]),
+        "new": _play(folder / "new.jsonl", ["greedy", "stalling"]),  # the opponent seated first this time
+        "other_seed": _play(folder / "seed.jsonl", ["stalling", "greedy"], seed=4),
+        "six": _play(folder / "six.jsonl", ["stalling", "greedy"], rules=lc.Rules(colors=6)),
+        "random": _play(folder / "random.jsonl", ["stalling", "random"]),
+    }
+
+
+def _rounds(path, agent):
+    """{(deal, seating): (difference from ``agent``'s side, seed)}, read as plain JSON."""
+    out = {}
+    with open(path) as fh:
+        for line in fh:
+            rec = json.loads(line)
+            for r in rec.get("rows", []):
+                d = r["score0"] - r["score1"] if r["player0"] == agent else r["score1"] - r["score0"]
+                out[(r["deal"], r["swap"])] = (d, r["seed"])
+    return out
+
+
+def test_the_change_is_the_mean_of_the_round_by_round_differences(files):
+    change = paired_change(files["new"], files["old"])
+    assert (change.new, change.old, change.opponent) == ("stalling", "heuristic", "greedy")
+    new, old = _rounds(files["new"], "stalling"), _rounds(files["old"], "heuristic")
+    assert new.keys() == old.keys() and len(new) == change.rounds == 12 and change.deals == 6
+    assert all(new[k][1] == old[k][1] for k in new)  # the same deal in both files
+    per_deal = [np.mean([new[(d, s)][0] - old[(d, s)][0] for s in (0, 1)]) for d in range(6)]
+    assert change.points_change == pytest.approx(np.mean(per_deal))
+    assert change.points_low <= change.points_change <= change.points_high
+    win = {k: (1.0 if v[0] > 0 else 0.5 if v[0] == 0 else 0.0) for k, v in new.items()}
+    assert change.win_new == pytest.approx(np.mean(list(win.values())))
+    lost = {k: (1.0 if v[0] > 0 else 0.5 if v[0] == 0 else 0.0) for k, v in old.items()}
+    assert change.win_change == pytest.approx(np.mean([win[k] - lost[k] for k in win]))
+    same = sum(new[k][0] == old[k][0] for k in new)
+    assert change.identical <= same  # identical rounds have equal differences (scores and turns too)
+
+
+def test_an_unchanged_agent_plays_every_round_identically(files):
+    change = paired_change(files["again"], files["old"], opponent="greedy")
+    assert change.identical == change.rounds == 12
+    assert (change.points_change, change.points_low, change.points_high) == (0.0, 0.0, 0.0)
+    assert (change.win_change, change.win_low, change.win_high) == (0.0, 0.0, 0.0)
+
+
+def test_files_that_are_not_the_same_deals_are_refused(files):
+    with pytest.raises(ValueError, match="differ in seed"):
+        paired_change(files["other_seed"], files["old"])
+    with pytest.raises(ValueError, match="differ in rules"):
+        paired_change(files["six"], files["old"])
+    with pytest.raises(ValueError, match="share exactly one agent"):
+        paired_change(files["random"], files["old"])
+    with pytest.raises(ValueError, match="name it when they share both"):
+        paired_change(files["again"], files["old"])
+    with pytest.raises(ValueError, match="must sit in both files"):
+        paired_change(files["new"], files["old"], opponent="random")
+
+
+def test_the_command_prints_the_change_and_names_a_missing_file(files, capsys, tmp_path):
+    assert main([str(files["new"]), str(files["old"])]) == 0
+    out = capsys.readouterr().out
+    assert "stalling against heuristic, both against greedy: 12 rounds on 6 deals joined" in out
+    assert main([str(files["again"]), str(files["old"])]) == 2
+    assert "name it when they share both" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "missing.jsonl"), str(files["old"])])
+    assert "no such results file" in capsys.readouterr().err
