@@ -72,7 +72,7 @@ def test_compiled_policies_stay_legal_for_thousands_of_rounds(colors):
 
 
 @pytest.mark.parametrize("name, options", [(name, {"time_ms": 5} if name == "search" else {}) for name in AGENTS]
-                         + [("match", {"hand_model": 1})])
+                         + [("match", {"hand_model": 1}), ("search", {"time_ms": 5, "cap": 10})])
 def test_an_agent_cannot_see_hidden_cards(name, options):
     """Changing the opponent's hand and the deck order leaves the view, and the move, unchanged."""
     agent = make_agent(name, **options)
@@ -227,3 +227,41 @@ def test_the_agents_page_names_what_best_is_today():
     spec = "search:" + ",".join(f"{k}={v}" for k, v in BEST_OPTIONS.items())
     page = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text()
     assert f"Today `{spec}`" in page
+
+
+def test_the_search_agent_can_hand_over_to_the_endgame_search_at_3_cards():
+    """With ``endgame_nodes`` the agent plays, at 3 cards, the best turn of the plain view value
+    (every split, every turn with a full window) at the stall budget the endgame search reached;
+    when not even one stall each fits in the nodes, the play-outs choose as without the option."""
+    from helpers import played_down
+
+    from lcanalysis.search import solve_view
+    from lcanalysis.search.endgame import converged_endgame
+
+    pos = played_down(4, 3)
+    view = pos.view(pos.to_move)
+    reached = converged_endgame(view, 500_000, seed=1)
+    assert reached.exact and reached.bounds["max_stalls"] == 1
+    values = {m.move: m.value for m in solve_view(view, max_stalls=1).moves}
+    handed_over = make_agent("search", time_ms=5, endgame=3, endgame_nodes=500_000).choose(view, 1)
+    assert values[str(handed_over)] == pytest.approx(max(values.values()))
+    plain = make_agent("search", time_ms=5).choose(view, 1)
+    assert values[str(plain)] < max(values.values()) - 0.5  # the play-outs choose otherwise here
+    assert make_agent("search", time_ms=5, endgame=3, endgame_nodes=1000).choose(view, 1) == plain
+    with pytest.raises(AgentError, match="endgame_nodes"):
+        make_agent("search", endgame_nodes=-1)
+
+
+def test_a_cap_beyond_any_score_difference_changes_nothing_and_a_bad_cap_is_refused():
+    """The capped utility clips each world's final difference at +-cap: with a cap no round can
+    reach, the agent plays exactly as without it."""
+    pos = Position.deal(21)
+    for turn in range(30):
+        view = pos.view(pos.to_move)
+        if turn % 3 == 0:
+            assert (make_agent("search", time_ms=5, cap=1000).choose(view, turn)
+                    == make_agent("search", time_ms=5).choose(view, turn))
+        pos.push(make_agent("heuristic").choose(view, turn))
+    for bad in (-1, 1001, float("nan")):
+        with pytest.raises(AgentError, match="cap must be"):
+            make_agent("search", cap=bad)

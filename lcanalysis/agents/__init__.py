@@ -24,7 +24,10 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
+from lcanalysis.search.common import SearchError
+from lcanalysis.search.endgame import converged_endgame
 
+MAX_ENDGAME_NODES = 10**9
 AGENTS = ("random", "greedy", "heuristic", "stalling", "search", "best", "match")
 
 class AgentError(ValueError):
@@ -131,7 +134,11 @@ class SearchAgent(Agent):
     (same worlds) beats it by more than ``caution`` standard errors: picking the largest of
     several noisy means otherwise favours lucky estimates over the heuristic's sound default.
     With ``endgame`` cards or fewer in the deck it plays the exact endgame solver's best turn
-    (view value, one discard-pile draw each, ``search.endgame_analysis``). ``stall`` (0: today's
+    (view value, one discard-pile draw each, ``search.endgame_analysis``); with
+    ``endgame_nodes`` > 0 and more than 2 cards left, the advisor's endgame search instead
+    (``search.endgame.converged_endgame``: deepened on the stall budget within that many nodes,
+    a count, so the same view and seed give the same move), falling back to the play-outs when
+    not even one stall each fits. ``stall`` (0: today's
     ``search``) is the policy's ``TURN`` weight: with it, the rollouts (and the ranking of the
     candidates) draw from a discard pile to gain turns when the hand is crowded.
     ``break_loops`` (non-zero): after ``LOOP_TURNS`` turns in a row with no card played and no
@@ -139,6 +146,9 @@ class SearchAgent(Agent):
     cap), only turns that draw from the deck are considered.
     ``hand_model`` (non-zero): the worlds deal the opponent's unknown cards from the learned
     opponent-hand model (``lcanalysis.hand_model``, which reads only the view) instead of uniformly.
+    ``cap`` (0: off) compares turns by the final score difference capped at ``±cap`` points in
+    each world, not by the difference itself: a round is won or lost, and a margin beyond the
+    cap buys nothing more (small caps approach the winning chance, large ones the points).
 
     ``time_ms`` sets the number of rollouts (``ROLLOUTS_PER_MS`` per ms, not a wall clock), so
     the same view and seed give the same move on any machine.
@@ -148,12 +158,20 @@ class SearchAgent(Agent):
 
     def __init__(self, width: int = 8, time_ms: float = 100.0, endgame: int = 2, min_worlds: int = 8,
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
-                 stall: float = 0.0, break_loops: float = 0, hand_model: float = 0) -> None:
+                 stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
+                 endgame_nodes: int = 0, cap: float = 0) -> None:
         if width < 1:
             raise AgentError("search: width must be >= 1")
         self.width = int(width)
         self.time_ms = float(time_ms)
         self.endgame = int(endgame)
+        if not 0 <= int(endgame_nodes) <= MAX_ENDGAME_NODES:
+            raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
+                             f"got {endgame_nodes!r}")
+        self.endgame_nodes = int(endgame_nodes)
+        if not 0.0 <= float(cap) <= 1000.0:
+            raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
+        self.cap = float(cap)
         self.min_worlds = int(min_worlds)
         self.max_worlds = int(max_worlds)
         self.bias = float(bias)
@@ -181,15 +199,27 @@ class SearchAgent(Agent):
         seed = _as_seed(rng_or_seed)
         looping = self.break_loops and _stalling_loop(view)
         if self.endgame and view.deck_count <= self.endgame:
-            move = _solver_move(view, seed, deck_only=looping)
+            if view.deck_count <= 2 or not self.endgame_nodes:
+                move = _solver_move(view, seed, deck_only=looping)
+            else:
+                move = _deepened_move(view, seed, self.endgame_nodes, deck_only=looping)
             if move is not None:
                 return move
         cands = self.candidates(view)
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
         r = self.rollouts(view, cands, seed)
-        top = self.two_stages(r, time_ms, lambda: np.argsort(-r.means(), kind="stable"))
-        pick = cautious_pick([r.samples[int(j)] for j in top], self.caution)
+        if not self.cap:
+            top = self.two_stages(r, time_ms, lambda: np.argsort(-r.means(), kind="stable"))
+            pick = cautious_pick([r.samples[int(j)] for j in top], self.caution)
+            return Move.from_code(int(cands[int(top[pick])]), view.colors)
+
+        def capped(j: int) -> np.ndarray:
+            return np.clip(r.samples[int(j)], -self.cap, self.cap)
+
+        top = self.two_stages(r, time_ms, lambda: np.argsort([-capped(j).mean() for j in range(len(cands))],
+                                                             kind="stable"))
+        pick = cautious_pick([capped(j) for j in top], self.caution)
         return Move.from_code(int(cands[int(top[pick])]), view.colors)
 
     def rollouts(self, view: View, cands: np.ndarray, seed: int) -> Rollouts:
@@ -245,6 +275,22 @@ def _solver_move(view: View, seed: int, deck_only: bool = False) -> Move | None:
     except (ValueError, RuntimeError):  # a position the solver refuses: fall back to sampling
         return None
     moves = [m for m in analysis.moves if not deck_only or m.move.endswith("/D")]
+    if not moves:
+        return None
+    return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
+
+
+def _deepened_move(view: View, seed: int, nodes: int, deck_only: bool = False) -> Move | None:
+    """The best turn of the advisor's endgame search within ``nodes`` (``deck_only``: its best that
+    draws from the deck, if its value is exact), or None when not even one stall each fits."""
+    try:
+        analysis = converged_endgame(view, max_nodes=nodes, seed=seed)
+    except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses
+        return None
+    if analysis.bounds["max_stalls"] < 1 and not analysis.bounds.get("converged"):
+        return None  # no stalls: blind to drawing from a pile to gain turns
+    # a turn bounded from above only was beaten by the best in some world
+    moves = [m for m in analysis.moves if (not deck_only or m.move.endswith("/D")) and m.extra.get("bound") != "upper"]
     if not moves:
         return None
     return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
