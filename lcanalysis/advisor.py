@@ -11,7 +11,11 @@ turn is played in the same sampled worlds (the opponent's unknown cards, dealt f
 viewer cannot see by the learned opponent-hand model of ``lcanalysis.hand_model``, which keeps
 for the opponent the cards it would want; and the order of the draw pile, the rest shuffled
 uniformly), and both sides then play the round out with the heuristic policy, each seeing only
-its own cards. ``hand_model=False`` deals the opponent's cards uniformly, as before (the values
+its own cards. Each player draws from a deck stream of their own (``core.policy.stream_move``):
+the same chance law as one shuffled pile, but a turn that takes a discard-pile card no longer
+shifts every later deck card to the other player, and the variance of the paired differences
+between turns is about halved (``streams=False``: one deck order per world, as before).
+``hand_model=False`` deals the opponent's cards uniformly, as before (the values
 were then about 7 points too high mid-round: docs/agents.md "Calibration"). The standard error
 is over worlds.
 Two stages: every turn gets a first sample, the most promising turns a larger one.
@@ -65,6 +69,9 @@ MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many t
 #: the play-outs deal the opponent's unknown cards from the learned opponent-hand model
 #: (``lcanalysis.hand_model``); measured on the calibration study's positions (docs/agents.md)
 HAND_MODEL_DEFAULT = True
+#: each player draws from a deck stream of their own in the play-outs (``core.policy.stream_move``):
+#: the same chance law, and about half the variance in the paired differences between turns (docs/agents.md)
+STREAMS_DEFAULT = True
 
 
 def example_view() -> View:
@@ -85,7 +92,8 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
            endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0,
-           progress: Callable[[str], None] | None = None, hand_model: bool | None = None) -> Analysis:
+           progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
+           streams: bool | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -103,6 +111,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     endgame search starts and ends. ``hand_model``: deal the opponent's unknown cards in the
     play-outs from the learned opponent-hand model (``lcanalysis.hand_model``) instead of
     uniformly (``None``: ``HAND_MODEL_DEFAULT``, on); the endgame search is not affected.
+    ``streams``: in each world every player draws from a deck stream of their own, so a turn
+    that takes a discard-pile card does not hand the later deck cards to the other player
+    (``None``: ``STREAMS_DEFAULT``, on; ``False``: one deck order per world, as before).
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
@@ -153,7 +164,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     use_model = HAND_MODEL_DEFAULT if hand_model is None else bool(hand_model)
     codes, _ = policy_ranking(view)
     n_moves = len(codes)
-    r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands)
+    use_streams = STREAMS_DEFAULT if streams is None else bool(streams)
+    r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands, streams=use_streams)
     budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
     n1 = max(8, int(budget * FIRST_STAGE) // n_moves)
     r.sample(n1)
@@ -184,6 +196,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         r.sample(n2, [lead])
     dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model"
              if r.theta is not None else "the unseen cards dealt uniformly")
+    if use_streams:
+        dealt += ", each player drawing from a deck stream of their own"
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
              f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
              f"worlds ({dealt}); {view.deck_count} cards in the draw pile"]

@@ -88,8 +88,9 @@ class Rollouts:
 
     def __init__(self, view: View, codes: Sequence[int] | np.ndarray, seed: int = 0,
                  params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0,
-                 hand_model: bool | np.ndarray | None = None) -> None:
+                 hand_model: bool | np.ndarray | None = None, streams: bool = False) -> None:
         self.view = view
+        self.streams = bool(streams)
         self.codes = np.asarray(codes, dtype=np.int32)
         self.seed = int(seed)
         self.params = params
@@ -141,10 +142,10 @@ class Rollouts:
     def _flat_mc(self, base, pool, unknown, opp, w, codes, first, last, out) -> None:
         if w is None:
             P.flat_mc(base, pool, unknown, opp, codes, first, last, self.seed, self.params, self.params, out,
-                      self.bias)
+                      self.bias, self.streams)
         else:
             P.flat_mc_weighted(base, pool, unknown, opp, codes, first, last, self.seed, self.params, self.params,
-                               out, w)
+                               out, w, self.streams)
 
     def _world_fill(self, i: int) -> tuple:
         filled = self.view.random_fill(np.random.default_rng([self.seed, i]))

@@ -146,6 +146,10 @@ class SearchAgent(Agent):
     cap), only turns that draw from the deck are considered.
     ``hand_model`` (non-zero): the worlds deal the opponent's unknown cards from the learned
     opponent-hand model (``lcanalysis.hand_model``, which reads only the view) instead of uniformly.
+    ``streams`` (non-zero): in each world every player draws from a deck stream of their own
+    (``core.policy.stream_move``), so a candidate that takes a discard-pile card does not hand
+    the later deck cards to the other player, and the paired differences between candidates
+    are less noisy (the same chance law of the draws).
     ``cap`` (0: off) compares turns by the final score difference capped at ``±cap`` points in
     each world, not by the difference itself: a round is won or lost, and a margin beyond the
     cap buys nothing more (small caps approach the winning chance, large ones the points).
@@ -159,7 +163,7 @@ class SearchAgent(Agent):
     def __init__(self, width: int = 8, time_ms: float = 100.0, endgame: int = 2, min_worlds: int = 8,
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
-                 endgame_nodes: int = 0, cap: float = 0) -> None:
+                 endgame_nodes: int = 0, cap: float = 0, streams: float = 0) -> None:
         if width < 1:
             raise AgentError("search: width must be >= 1")
         self.width = int(width)
@@ -172,6 +176,7 @@ class SearchAgent(Agent):
         if not 0.0 <= float(cap) <= 1000.0:
             raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
         self.cap = float(cap)
+        self.streams = float(streams) != 0
         self.min_worlds = int(min_worlds)
         self.max_worlds = int(max_worlds)
         self.bias = float(bias)
@@ -224,7 +229,8 @@ class SearchAgent(Agent):
 
     def rollouts(self, view: View, cands: np.ndarray, seed: int) -> Rollouts:
         """The candidates' play-outs in this agent's worlds (uniform, biased or by the hand model)."""
-        return Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None)
+        return Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None,
+                        streams=self.streams)
 
     def two_stages(self, r: Rollouts, time_ms: float | None, ranking: Callable[[], np.ndarray]) -> np.ndarray:
         """The budget's schedule: half of it on every candidate, then half on the best

@@ -255,6 +255,76 @@ def rollout(s, params_a, params_b, player_a):
 
 
 @njit(cache=True)
+def stream_keys(s, keys):
+    """Draw streams for the deck of world ``s``: ``keys[p, j]`` is player p's random priority of
+    the card in deck slot ``j``. Uses numba's global random state."""
+    for j in range(s[K.H_DECK_POS], s[K.H_DECK_END]):
+        keys[0, j] = np.random.random()
+        keys[1, j] = np.random.random()
+
+
+@njit(cache=True)
+def stream_move(s, m, keys):
+    """``apply_move``, but a deck draw takes the card left in the pile that comes first in the
+    mover's stream (``stream_keys``): it is brought to the top, its keys with it.
+
+    Why: in a world with one fixed deck order, a turn that takes a discard-pile card shifts every
+    later deck card to the other player, so two candidate turns that differ in one pile draw see
+    unrelated draws and their paired difference is noisy. With a stream per player each keeps
+    receiving the same cards. Still the chance law of the game: the mover's keys of the cards
+    left are in uniformly random order whatever was drawn before, so the card drawn is uniform
+    over the cards in the pile."""
+    nc = s[K.H_NC]
+    if m % (nc + 1) == 0:
+        p = s[K.H_TO_MOVE]
+        pos = s[K.H_DECK_POS]
+        first = pos
+        for j in range(pos + 1, s[K.H_DECK_END]):
+            if keys[p, j] < keys[p, first]:
+                first = j
+        if first != pos:
+            od = K.off_deck(nc)
+            t = s[od + pos]
+            s[od + pos] = s[od + first]
+            s[od + first] = t
+            for q in range(2):
+                k = keys[q, pos]
+                keys[q, pos] = keys[q, first]
+                keys[q, first] = k
+    return K.apply_move(s, m)
+
+
+@njit(cache=True)
+def rollout_streams(s, params_a, params_b, player_a, keys):
+    """``rollout`` with every deck draw taken from the drawer's stream (``stream_move``)."""
+    while not K.is_over(s):
+        if s[K.H_TO_MOVE] == player_a:
+            m = policy_move(s, params_a)
+        else:
+            m = policy_move(s, params_b)
+        stream_move(s, m, keys)
+    return K.player_score(s, player_a) - K.player_score(s, 1 - player_a)
+
+
+@njit(cache=True)
+def _play_candidates(w, cands, params_me, params_opp, me, values, col, streams, keys0, keys):
+    """Every candidate turn played out from world ``w`` into ``values[:, col]``; with ``streams``
+    the deck draws come from per-player streams drawn here (``stream_move``)."""
+    s = np.empty_like(w)
+    if streams:
+        stream_keys(w, keys0)
+    for k in range(len(cands)):
+        s[:] = w
+        if streams:
+            keys[:, :] = keys0
+            stream_move(s, cands[k], keys)
+            values[k, col] = rollout_streams(s, params_me, params_opp, me, keys)
+        else:
+            K.apply_move(s, cands[k])
+            values[k, col] = rollout(s, params_me, params_opp, me)
+
+
+@njit(cache=True)
 def determinize(base, pool, n_unknown, opp, out, bias=1.0):
     """Write into ``out`` a copy of ``base`` with ``pool`` (the unseen card types) dealt: ``n_unknown``
     of them to the hand of ``opp`` and the rest, shuffled, as the draw pile.
@@ -315,22 +385,22 @@ def determinize(base, pool, n_unknown, opp, out, bias=1.0):
 
 
 @njit(cache=True)
-def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values, bias=1.0):
+def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values, bias=1.0,
+            streams=False):
     """Evaluate each candidate turn on worlds ``first..last-1``, the same worlds for every
     candidate (common random numbers): world ``i`` is the deal of the unseen cards drawn with
     seed ``(seed, i)``, so a later call can extend the sample. ``values[k, i - first]`` is the
     final score difference for the mover after candidate ``k`` and heuristic play to the end.
+    ``streams``: deck draws from per-player streams (``stream_move``), drawn after the deal.
     """
     me = base[K.H_TO_MOVE]
     w = np.empty_like(base)
-    s = np.empty_like(base)
+    keys0 = np.empty((2, len(base)), np.float64)
+    keys = np.empty_like(keys0)
     for i in range(first, last):
         np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
         determinize(base, pool, n_unknown, opp, w, bias)
-        for k in range(len(cands)):
-            s[:] = w
-            K.apply_move(s, cands[k])
-            values[k, i - first] = rollout(s, params_me, params_opp, me)
+        _play_candidates(w, cands, params_me, params_opp, me, values, i - first, streams, keys0, keys)
 
 
 @njit(cache=True)
@@ -382,20 +452,19 @@ def determinize_weighted(base, pool, n_unknown, opp, out, w, table):
 
 
 @njit(cache=True)
-def flat_mc_weighted(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values, w):
+def flat_mc_weighted(base, pool, n_unknown, opp, cands, first, last, seed, params_me, params_opp, values, w,
+                     streams=False):
     """``flat_mc`` with the worlds dealt by ``determinize_weighted`` (the opponent's hand from the
     card weights ``w``, one per ``pool`` entry); world ``i`` is again a function of (seed, i)."""
     me = base[K.H_TO_MOVE]
     table = esp_table(w, n_unknown)
     ws = np.empty_like(base)
-    s = np.empty_like(base)
+    keys0 = np.empty((2, len(base)), np.float64)
+    keys = np.empty_like(keys0)
     for i in range(first, last):
         np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
         determinize_weighted(base, pool, n_unknown, opp, ws, w, table)
-        for k in range(len(cands)):
-            s[:] = ws
-            K.apply_move(s, cands[k])
-            values[k, i - first] = rollout(s, params_me, params_opp, me)
+        _play_candidates(ws, cands, params_me, params_opp, me, values, i - first, streams, keys0, keys)
 
 
 @njit(cache=True)
