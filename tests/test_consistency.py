@@ -39,6 +39,25 @@ def test_a_run_resumes_its_file_and_refuses_other_settings(tmp_path):
         C.consistency_study(2, out=out, **{**TINY, "reference": 4.0})
 
 
+def test_a_file_made_without_draw_streams_is_read_as_such_and_not_mixed(tmp_path):
+    """A file made before the draw streams (no ``streams`` in its settings line) reads as made
+    without them: the advisor's default (on) refuses to add to it, ``streams=False`` resumes it."""
+    out = tmp_path / "c.csv"
+    study = C.consistency_study(1, out=out, streams=False, **TINY)
+    text = out.read_text().replace(', "streams": false', "")  # as the published file's settings line
+    assert text != out.read_text()
+    out.write_text(text)
+    assert C.load_consistency(out).attrs["identity"]["streams"] is False
+    row = study.iloc[0]
+    _, _, view = C.study_position(0)
+    assert row.hint == lc.advise(view, time_budget=0.02, seed=1, streams=False).best.move
+    with pytest.raises(ValueError, match=r"other settings .*streams"):
+        C.consistency_study(2, out=out, **TINY)
+    assert len(C.consistency_study(2, out=out, streams=False, **TINY)) == 2
+    on = C.consistency_study(1, out=tmp_path / "s.csv", **TINY)
+    assert on.attrs["identity"]["streams"] is True
+
+
 def test_the_summary_counts_and_judges_against_the_targets():
     import pandas as pd
 
