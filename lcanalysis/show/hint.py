@@ -115,6 +115,8 @@ def question(analysis: Analysis) -> str:
     else:
         dealt = (", the opponent's hand dealt by the learned hand model" if "opponent-hand model" in analysis.method
                  else "")
+        if "deck stream" in analysis.method:
+            dealt += ", each player drawing from a deck stream of their own"
         what = "an estimate by play-outs (both sides play the round out with the heuristic policy in " \
                f"{analysis.nodes} sampled worlds of the unseen cards{dealt}); ± is one standard error, and a loss's " \
                "error is that of the difference over the worlds both turns were played in; it counts "\
