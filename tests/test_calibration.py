@@ -155,7 +155,11 @@ def test_a_tiny_study_records_the_played_turn_and_the_result_of_the_round_played
             assert row.view == pos.view(me).to_string()
             assert row.realized == scores[me] - scores[1 - me] == row.final_mover - row.final_opponent
             assert row.round_turns == len(turns) and row.phase == C.phase_of(pos.deck_count)
-            assert row.played_value <= row.best_value + 1e-9 and row.loss >= -1e-9
+            assert row.played_value <= row.best_value + 1e-9
+            # the loss is paired over the worlds both turns were played in; at this tiny budget the
+            # best turn by mean may carry only the first-stage sample, and a turn with the larger
+            # sample can then do better on those few worlds (a loss below zero)
+            assert row.loss >= -1e-9 or int(row.played_worlds) > int(row.first_stage_worlds)
     # the same study without a file gives the same rows
     again = C.calibration_study(2, agents, seed=5, every=9, time_budget=0.02)
     cols = [c for c in C.COLUMNS if c != "cpu_seconds"]
@@ -198,6 +202,23 @@ def test_an_interrupted_study_resumes_without_duplicates(tmp_path, monkeypatch, 
     monkeypatch.setattr(C, "advise_position", real)
     with pytest.raises(ValueError, match="every: 10 there, 11 here"):
         C.calibration_study(2, out=path, **{**args, "every": 11})
+    with pytest.raises(ValueError, match="streams: True there, False here"):
+        C.calibration_study(2, out=path, **args, streams=False)
+
+
+def test_a_study_made_before_the_draw_streams_reads_as_made_without_them(tmp_path):
+    """Its settings line names no ``streams``: it reads as ``streams`` false, a run without them
+    resumes it, and the advisor's default (on) is refused instead of mixed in."""
+    args = {"agents": ("heuristic", "heuristic"), "seed": 3, "every": 12, "time_budget": 0.02}
+    path = tmp_path / "old.csv"
+    C.calibration_study(1, out=path, streams=False, **args)
+    text = path.read_text()
+    assert ', "streams": false' in text
+    path.write_text(text.replace(', "streams": false', ""))
+    assert C.read_identity(path)["streams"] is False
+    assert len(C.calibration_study(1, out=path, streams=False, **args)) > 0
+    with pytest.raises(ValueError, match="streams: False there, True here"):
+        C.calibration_study(1, out=path, **args)
 
 
 def test_the_command_writes_its_file_and_the_command_beside_it(tmp_path, capsys):
@@ -226,6 +247,7 @@ def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     rounds = int(cmd[cmd.index("--rounds") + 1])
     assert ident["every"] == int(cmd[cmd.index("--every") + 1]) and ident["time_budget"] is None
     assert ident["hands"] == (cmd[cmd.index("--hands") + 1] if "--hands" in cmd else "view")
+    assert ident["streams"] is ("--streams" in cmd)  # made before the draw streams: the command says --no-streams
     assert sorted(df["round"].unique()) == list(range(rounds))
     assert not df.duplicated(["round", "turn"]).any()
     for k, part in df.groupby("round"):
