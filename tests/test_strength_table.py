@@ -120,3 +120,23 @@ def test_the_strength_tables_in_the_docs_are_what_the_data_files_give(capsys, mo
     for page, args, shown in found:
         assert main(args) == 0
         assert capsys.readouterr().out.strip() == shown, f"{page}: the strength table is not what {args} prints"
+
+
+def test_a_renamed_label_shows_the_same_cells_and_two_agents_are_never_merged(files, capsys):
+    small, big, six = files
+    plain = strength_table([small], order=["heuristic", "greedy", "random"])
+    renamed = strength_table([small], order=["heuristic-old", "greedy", "random"],
+                             rename={"heuristic": "heuristic-old"})
+    assert renamed.agents == ["heuristic-old", "greedy", "random"]
+    want = {**plain.cells[("heuristic", "greedy")].result.to_dict(), "agent": "heuristic-old"}
+    assert renamed.cells[("heuristic-old", "greedy")].result.to_dict() == want
+    assert "| heuristic-old |" in renamed.markdown()  # the time per move follows the name
+    with pytest.raises(ValueError, match=r"two agents .* as one"):
+        strength_table([small], rename={"greedy": "heuristic"})
+    with pytest.raises(ValueError, match="other rules"):  # the rules are still read after renaming
+        strength_table([big, six], rename={"greedy": "g"})
+    assert main(["--rename", "heuristic=h", str(small)]) == 0
+    assert "**h**" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--rename", "heuristic", str(small)])
+    assert "--rename wants OLD=NEW" in capsys.readouterr().err

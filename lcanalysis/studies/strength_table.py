@@ -68,11 +68,15 @@ class StrengthTable:
         return "\n".join(lines)
 
 
-def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str] | None = None) -> StrengthTable:
+def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str] | None = None,
+                   rename: dict[str, str] | None = None) -> StrengthTable:
     """The all-pairs table of the results files ``paths`` (see the module's docstring); ``order``
-    lists the agents' labels in the order of the rows (default: by mean win rate, strongest first)."""
+    lists the agents' labels in the order of the rows (default: by mean win rate, strongest first).
+    ``rename`` maps a label in the files to the one the table shows (say, ``best`` played before
+    a change to ``best-before-streams``); it refuses to merge two agents of one file into one."""
     if not paths:
         raise ValueError("strength_table: give at least one tournament results file")
+    rename = dict(rename or {})
     cells: dict[tuple[str, str], Cell] = {}
     frames = []
     first_rules: tuple[str, Any] | None = None
@@ -80,6 +84,14 @@ def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str]
         df = load_results(path)
         if df.empty:
             raise ValueError(f"strength_table: {os.fspath(path)} holds no finished rounds")
+        if rename:
+            labels = set(df.player0) | set(df.player1)
+            shown = [rename.get(a, a) for a in labels]
+            if len(set(shown)) < len(shown):
+                raise ValueError(f"strength_table: the renaming would show two agents of {os.fspath(path)} "
+                                 f"as one ({sorted(labels)})")
+            df = df.assign(player0=df.player0.map(lambda a: rename.get(a, a)),
+                           player1=df.player1.map(lambda a: rename.get(a, a)))
         rules = df.attrs.get("identity", {}).get("rules")
         if first_rules is None:
             first_rules = (os.fspath(path), rules)
@@ -112,12 +124,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  description="Each agent against each, from tournament results files (Markdown).")
     ap.add_argument("files", nargs="+", help="tournament results files (JSON lines)")
     ap.add_argument("--order", help="comma-separated agent labels, the order of rows and columns")
+    ap.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
+                    help="show the agent labelled OLD in the files as NEW (the last '=' splits; repeatable)")
     args = ap.parse_args(argv)
+    rename = {}
+    for item in args.rename:
+        old, sep, new = item.rpartition("=")
+        if not sep or not old or not new:
+            ap.error(f"--rename wants OLD=NEW, got {item!r}")
+        rename[old] = new
     for path in args.files:
         if not os.path.exists(path):
             ap.error(f"no such results file: {path}")
     try:
-        table = strength_table(args.files, args.order.split(",") if args.order else None)
+        table = strength_table(args.files, args.order.split(",") if args.order else None, rename)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
