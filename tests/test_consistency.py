@@ -103,3 +103,25 @@ def test_the_report_names_the_reference_and_both_verdicts(tmp_path):
     text = C.report(study)
     assert "1 positions: the hint's top turn is the 3x reference's" in text
     assert "(target 90%: " in text and "(target at most 0.3: " in text
+
+
+def test_before_and_after_compares_the_positions_both_runs_hold():
+    import numpy as np
+    import pandas as pd
+
+    def run(losses, tops):
+        return pd.DataFrame({"index": range(len(losses)), "loss": losses, "loss_stderr": [0.5] * len(losses),
+                             "consistent": [x <= 1.0 for x in losses], "hint": tops,
+                             "reference": ["a"] * len(losses), "cpu_seconds": [1.0] * len(losses)})
+
+    before = run([0.0, 2.0, 3.0, 0.5], ["a", "b", "c", "b"])
+    after = run([0.0, 0.0, 1.0], ["a", "a", "b"])  # one position fewer: only the three in common count
+    table = C.before_and_after(before, after)
+    assert table.loc["before", "positions"] == 3 and table.loc["before", "consistent"] == 1
+    assert table.loc["after", "consistent"] == 3 and table.loc["after", "same_top_turn"] == 2
+    assert table.loc["before", "mean_loss"] == pytest.approx(5 / 3)
+    change = table.loc["change in loss, paired"]
+    assert change["mean_loss"] == pytest.approx(np.mean([0.0, -2.0, -2.0]))
+    assert change["loss_low"] < change["mean_loss"] < change["loss_high"]
+    with pytest.raises(ValueError, match="share no position"):
+        C.before_and_after(before, run([1.0], ["a"]).assign(index=[9]))

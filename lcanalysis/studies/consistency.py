@@ -169,6 +169,30 @@ def consistency_summary(study: pd.DataFrame) -> dict[str, Any]:
             "median_cpu_seconds": float(np.median(study["cpu_seconds"].astype(float)))}
 
 
+def before_and_after(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    """Two runs of the study on the positions both hold (say, the advisor before and after a
+    change): per run the ``consistency_summary`` and the positions with the same top turn as its
+    reference; and a last row, the change in loss position by position (after minus before) with
+    its 95% t interval, paired since both runs saw the same views."""
+    from lcanalysis.tournaments.stats import mean_interval
+
+    common = sorted(set(before["index"]) & set(after["index"]))
+    if not common:
+        raise ValueError("the two runs share no position")
+    rows = {}
+    by_index = {}
+    for name, study in (("before", before), ("after", after)):
+        part = study[study["index"].isin(common)].sort_values("index")
+        by_index[name] = part["loss"].astype(float).to_numpy()
+        s = consistency_summary(part)
+        rows[name] = {k: s[k] for k in ("positions", "consistent", "share", "share_low", "share_high",
+                                        "mean_loss", "loss_low", "loss_high")}
+        rows[name]["same_top_turn"] = int((part["hint"] == part["reference"]).sum())
+    m, lo, hi = mean_interval(by_index["after"] - by_index["before"])
+    rows["change in loss, paired"] = {"positions": len(common), "mean_loss": m, "loss_low": lo, "loss_high": hi}
+    return pd.DataFrame(rows).T
+
+
 def report(study: pd.DataFrame) -> str:
     s = consistency_summary(study)
     ref = study.attrs.get("identity", {}).get("reference", float("nan"))
