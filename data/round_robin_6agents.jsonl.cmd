@@ -1,1 +1,1 @@
-lcanalysis tournament best search stalling heuristic greedy random --deals 50 --workers 1 --allow-code-change --out data/round_robin_6agents.jsonl --csv data/round_robin_6agents.csv
+git checkout a4c1284 && lcanalysis tournament best search stalling heuristic greedy random --deals 50 --workers 1 --allow-code-change --out data/round_robin_6agents.jsonl --csv data/round_robin_6agents.csv  # best as it was before the draw streams: search:stall=0.5,break_loops=1,hand_model=1

@@ -1,1 +1,1 @@
-lcanalysis tournament best search --deals 1000 --workers 2 --allow-code-change --out data/strength_best_vs_search.jsonl --csv data/strength_best_vs_search.csv
+git checkout a4c1284 && lcanalysis tournament best search --deals 1000 --workers 2 --allow-code-change --out data/strength_best_vs_search.jsonl --csv data/strength_best_vs_search.csv  # best as it was before the draw streams: search:stall=0.5,break_loops=1,hand_model=1

@@ -1,1 +1,1 @@
-lcanalysis tournament best search --colors 6 --deals 150 --workers 2 --out data/strength_best_vs_search_6c.jsonl --csv data/strength_best_vs_search_6c.csv
+git checkout a4c1284 && lcanalysis tournament best search --colors 6 --deals 150 --workers 2 --out data/strength_best_vs_search_6c.jsonl --csv data/strength_best_vs_search_6c.csv  # best as it was before the draw streams: search:stall=0.5,break_loops=1,hand_model=1

@@ -305,8 +305,9 @@ def _deepened_move(view: View, seed: int, nodes: int, deck_only: bool = False) -
 class BestAgent(SearchAgent):
     """The strongest agent measured (docs/agents.md "Measured strength"), at its default budget:
     outside referees that ask for ``best`` always meet it. Today: the search agent with stalling
-    rollouts, that breaks stalling loops, and deals the opponent's unknown cards from the learned
-    opponent-hand model (``search:stall=0.5,break_loops=1,hand_model=1``)."""
+    rollouts, that breaks stalling loops, deals the opponent's unknown cards from the learned
+    opponent-hand model, and gives each player a deck stream of their own in the play-outs
+    (``search:stall=0.5,break_loops=1,hand_model=1,streams=1``)."""
 
     name = "best"
 
@@ -314,7 +315,7 @@ class BestAgent(SearchAgent):
         super().__init__(**{**BEST_OPTIONS, **options})
 
 
-BEST_OPTIONS: dict[str, Any] = {"stall": 0.5, "break_loops": 1, "hand_model": 1}
+BEST_OPTIONS: dict[str, Any] = {"stall": 0.5, "break_loops": 1, "hand_model": 1, "streams": 1}
 
 _FACTORIES: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,

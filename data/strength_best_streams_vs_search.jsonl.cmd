@@ -1,0 +1,2 @@
+lcanalysis tournament search:stall=0.5,break_loops=1,hand_model=1,streams=1 search --deals 1000 --workers 2 --allow-code-change --out data/strength_best_streams_vs_search.jsonl --csv data/strength_best_streams_vs_search.csv > data/strength_best_streams_vs_search.txt
+python -m lcanalysis.studies.paired_strength data/strength_best_streams_vs_search.jsonl data/strength_best_vs_search.jsonl >> data/strength_best_streams_vs_search.txt
