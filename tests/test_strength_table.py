@@ -140,3 +140,16 @@ def test_a_renamed_label_shows_the_same_cells_and_two_agents_are_never_merged(fi
     with pytest.raises(SystemExit):
         main(["--rename", "heuristic", str(small)])
     assert "--rename wants OLD=NEW" in capsys.readouterr().err
+
+
+def test_a_renaming_in_one_file_leaves_the_same_label_in_the_others_alone(files):
+    small, big, _ = files
+    table = strength_table([small, big], rename_in={str(big): {"heuristic": "heuristic-new"}})
+    rate, mean, n = _by_hand(_rounds(big), "heuristic", "greedy")
+    new = table.cells[("heuristic-new", "greedy")].result
+    assert (new.rounds, new.win_rate, new.mean_diff) == (n, pytest.approx(rate), pytest.approx(mean))
+    old = table.cells[("heuristic", "greedy")]
+    assert old.source == str(small) and old.result.rounds == 6  # the round robin's own pair stays
+    with pytest.raises(ValueError, match="not in the table"):
+        strength_table([small], rename_in={str(big): {"heuristic": "h"}})
+    assert main(["--rename-in", str(big), "heuristic=h2", str(small), str(big)]) == 0

@@ -69,14 +69,19 @@ class StrengthTable:
 
 
 def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str] | None = None,
-                   rename: dict[str, str] | None = None) -> StrengthTable:
+                   rename: dict[str, str] | None = None,
+                   rename_in: dict[str, dict[str, str]] | None = None) -> StrengthTable:
     """The all-pairs table of the results files ``paths`` (see the module's docstring); ``order``
     lists the agents' labels in the order of the rows (default: by mean win rate, strongest first).
-    ``rename`` maps a label in the files to the one the table shows (say, ``best`` played before
-    a change to ``best-before-streams``); it refuses to merge two agents of one file into one."""
+    ``rename`` maps a label in every file to the one the table shows, ``rename_in`` a label in one
+    file (its path as given) only (say, ``best`` in a file played before a change to it, shown as
+    ``best-before-streams``); neither may merge two agents of one file into one."""
     if not paths:
         raise ValueError("strength_table: give at least one tournament results file")
-    rename = dict(rename or {})
+    rename_in = {os.fspath(k): dict(v) for k, v in (rename_in or {}).items()}
+    unknown = sorted(set(rename_in) - {os.fspath(p) for p in paths})
+    if unknown:
+        raise ValueError(f"strength_table: a renaming names a file not in the table: {', '.join(unknown)}")
     cells: dict[tuple[str, str], Cell] = {}
     frames = []
     first_rules: tuple[str, Any] | None = None
@@ -84,14 +89,14 @@ def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str]
         df = load_results(path)
         if df.empty:
             raise ValueError(f"strength_table: {os.fspath(path)} holds no finished rounds")
-        if rename:
+        here = {**(rename or {}), **rename_in.get(os.fspath(path), {})}
+        if here:
             labels = set(df.player0) | set(df.player1)
-            shown = [rename.get(a, a) for a in labels]
+            shown = [here.get(a, a) for a in labels]
             if len(set(shown)) < len(shown):
                 raise ValueError(f"strength_table: the renaming would show two agents of {os.fspath(path)} "
                                  f"as one ({sorted(labels)})")
-            df = df.assign(player0=df.player0.map(lambda a: rename.get(a, a)),
-                           player1=df.player1.map(lambda a: rename.get(a, a)))
+            df = df.assign(player0=df.player0.replace(here), player1=df.player1.replace(here))
         rules = df.attrs.get("identity", {}).get("rules")
         if first_rules is None:
             first_rules = (os.fspath(path), rules)
@@ -126,18 +131,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--order", help="comma-separated agent labels, the order of rows and columns")
     ap.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                     help="show the agent labelled OLD in the files as NEW (the last '=' splits; repeatable)")
+    ap.add_argument("--rename-in", action="append", nargs=2, default=[], metavar=("FILE", "OLD=NEW"),
+                    help="as --rename, in one of the files only (repeatable)")
     args = ap.parse_args(argv)
-    rename = {}
-    for item in args.rename:
+
+    def pair(item: str, flag: str) -> tuple[str, str]:
         old, sep, new = item.rpartition("=")
         if not sep or not old or not new:
-            ap.error(f"--rename wants OLD=NEW, got {item!r}")
-        rename[old] = new
+            ap.error(f"{flag} wants OLD=NEW, got {item!r}")
+        return old, new
+
+    rename = dict(pair(item, "--rename") for item in args.rename)
+    rename_in: dict[str, dict[str, str]] = {}
+    for path, item in args.rename_in:
+        old, new = pair(item, "--rename-in")
+        rename_in.setdefault(path, {})[old] = new
     for path in args.files:
         if not os.path.exists(path):
             ap.error(f"no such results file: {path}")
     try:
-        table = strength_table(args.files, args.order.split(",") if args.order else None, rename)
+        table = strength_table(args.files, args.order.split(",") if args.order else None, rename, rename_in)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
