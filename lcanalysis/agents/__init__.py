@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.analysis import Analysis
 from lcanalysis.core import policy as P
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
@@ -214,17 +215,14 @@ class SearchAgent(Agent):
         if len(cands) == 1:
             return Move.from_code(int(cands[0]), view.colors)
         r = self.rollouts(view, cands, seed)
-        if not self.cap:
-            top = self.two_stages(r, time_ms, lambda: np.argsort(-r.means(), kind="stable"))
-            pick = cautious_pick([r.samples[int(j)] for j in top], self.caution)
-            return Move.from_code(int(cands[int(top[pick])]), view.colors)
 
-        def capped(j: int) -> np.ndarray:
-            return np.clip(r.samples[int(j)], -self.cap, self.cap)
+        def outcomes(j: int) -> np.ndarray:  # candidate j's per-world outcomes, capped if asked
+            x = r.samples[int(j)]
+            return np.clip(x, -self.cap, self.cap) if self.cap else x
 
-        top = self.two_stages(r, time_ms, lambda: np.argsort([-capped(j).mean() for j in range(len(cands))],
+        top = self.two_stages(r, time_ms, lambda: np.argsort([-outcomes(j).mean() for j in range(len(cands))],
                                                              kind="stable"))
-        pick = cautious_pick([capped(j) for j in top], self.caution)
+        pick = cautious_pick([outcomes(j) for j in top], self.caution)
         return Move.from_code(int(cands[int(top[pick])]), view.colors)
 
     def rollouts(self, view: View, cands: np.ndarray, seed: int) -> Rollouts:
@@ -280,7 +278,13 @@ def _solver_move(view: View, seed: int, deck_only: bool = False) -> Move | None:
         analysis = endgame_analysis(view, seed=seed)
     except (ValueError, RuntimeError):  # a position the solver refuses: fall back to sampling
         return None
-    moves = [m for m in analysis.moves if not deck_only or m.move.endswith("/D")]
+    return _best_listed(analysis, view, deck_only)
+
+
+def _best_listed(analysis: Analysis, view: View, deck_only: bool) -> Move | None:
+    """The listed turn of highest value (``deck_only``: among those that draw from the deck),
+    leaving out a turn valued only from above (beaten by the best in some world); None if none."""
+    moves = [m for m in analysis.moves if (not deck_only or m.move.endswith("/D")) and m.extra.get("bound") != "upper"]
     if not moves:
         return None
     return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
@@ -295,11 +299,7 @@ def _deepened_move(view: View, seed: int, nodes: int, deck_only: bool = False) -
         return None
     if analysis.bounds["max_stalls"] < 1 and not analysis.bounds.get("converged"):
         return None  # no stalls: blind to drawing from a pile to gain turns
-    # a turn bounded from above only was beaten by the best in some world
-    moves = [m for m in analysis.moves if (not deck_only or m.move.endswith("/D")) and m.extra.get("bound") != "upper"]
-    if not moves:
-        return None
-    return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
+    return _best_listed(analysis, view, deck_only)
 
 
 class BestAgent(SearchAgent):

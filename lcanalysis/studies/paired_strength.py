@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results
 from lcanalysis.tournaments.stats import mean_interval
 
@@ -128,16 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("old", help="results file of the agent it changes against the same opponent")
     ap.add_argument("--opponent", help="the label of the common opponent, when the files name the same two labels")
     args = ap.parse_args(argv)
-    for path in (args.new, args.old):
-        if not os.path.exists(path):
-            ap.error(f"no such results file: {path}")
-    try:
-        change = paired_change(args.new, args.old, args.opponent)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(change.describe())
-    return 0
+    return answer(ap, [args.new, args.old], lambda: paired_change(args.new, args.old, args.opponent).describe())
 
 
 if __name__ == "__main__":

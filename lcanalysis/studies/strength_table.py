@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results, summarize, time_per_move
 from lcanalysis.tournaments.stats import HeadToHead
 
@@ -146,16 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, item in args.rename_in:
         old, new = pair(item, "--rename-in")
         rename_in.setdefault(path, {})[old] = new
-    for path in args.files:
-        if not os.path.exists(path):
-            ap.error(f"no such results file: {path}")
-    try:
-        table = strength_table(args.files, args.order.split(",") if args.order else None, rename, rename_in)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    print(table.markdown())
-    return 0
+    order = args.order.split(",") if args.order else None
+    return answer(ap, args.files, lambda: strength_table(args.files, order, rename, rename_in).markdown())
 
 
 if __name__ == "__main__":
