@@ -18,7 +18,9 @@ between turns is about halved (``streams=False``: one deck order per world, as b
 ``hand_model=False`` deals the opponent's cards uniformly, as before (the values
 were then about 7 points too high mid-round: docs/agents.md "Calibration"). The standard error
 is over worlds.
-Two stages: every turn gets a first sample, the most promising turns a larger one.
+Successive halving (``schedule``): every turn gets a first sample, then round by round the better
+half of the turns still in gets more worlds, until one turn is left: the best, with the largest
+sample. The list is best first, then by the loss against it, which is never below zero.
 
 The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second, a constant, not a
 clock), so the same view, budget and seed give the same answer on any machine. With
@@ -62,7 +64,14 @@ ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
 ENDGAME_CARDS = 3
 ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
-FIRST_STAGE = 0.4  # share of the budget spread over every turn; the rest goes to the best few
+#: how the play-outs are spread over the turns: "halving" (successive halving: every turn gets a
+#: first sample, then each round the better half of the turns still in gets more, so the best
+#: turn named always carries the largest sample and no turn listed beats it on the worlds they
+#: share) or "two-stage" (as before: a first sample for every turn, a larger one for the best few)
+SCHEDULES = ("halving", "two-stage")
+SCHEDULE_DEFAULT = "halving"
+MIN_WORLDS = 8  # the first sample of every turn, whatever the budget: a turn needs some worlds to be compared
+FIRST_STAGE = 0.4  # two-stage: share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
 MAX_SEED = 2**63 - 1  # the seed reaches compiled code as a 64-bit integer
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
@@ -93,7 +102,7 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
            endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
-           streams: bool | None = None) -> Analysis:
+           streams: bool | None = None, schedule: str | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -114,6 +123,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     ``streams``: in each world every player draws from a deck stream of their own, so a turn
     that takes a discard-pile card does not hand the later deck cards to the other player
     (``None``: ``STREAMS_DEFAULT``, on; ``False``: one deck order per world, as before).
+    ``schedule``: how the play-outs are spread over the turns (``SCHEDULES``; ``None``:
+    ``SCHEDULE_DEFAULT``, successive halving).
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
@@ -128,6 +139,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     max_nodes = check_max_nodes(max_nodes)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
+    use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     t0 = time.perf_counter()
     fallback_note = ""
     # a full position with 2 cards or fewer: the exact solver, one stall each; with 3, the endgame
@@ -167,12 +179,84 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     use_streams = STREAMS_DEFAULT if streams is None else bool(streams)
     r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands, streams=use_streams)
     budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
-    n1 = max(8, int(budget * FIRST_STAGE) // n_moves)
-    r.sample(n1)
-    if wall_clock:  # fit what is left of the budget to the speed just measured
+    fit = _clock_fit(t0, time_budget) if wall_clock else None
+    if use_schedule == "halving":
+        best, sampled = _halving(r, budget, fit)
+    else:
+        best, sampled = _two_stages(r, budget, fit)
+    dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model"
+             if r.theta is not None else "the unseen cards dealt uniformly")
+    if use_streams:
+        dealt += ", each player drawing from a deck stream of their own"
+    notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
+             f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
+             f"worlds ({dealt}); {view.deck_count} cards in the draw pile"]
+    if both_hands:
+        notes.insert(0, BOTH_HANDS_NOTE)
+    if fallback_note:
+        notes.insert(0, fallback_note)
+    analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
+                          method=f"determinized rollouts: {sampled}, heuristic play to the end, seed {seed}; "
+                                 f"{dealt}", notes=notes)
+    by_move = {str(r.move(k)): k for k in range(n_moves)}
+    for m in analysis.moves:
+        m.loss, m.loss_stderr = r.difference(best, by_move[m.move])
+    if use_schedule == "halving":  # best first, then by the loss against it (the best need not have the top mean)
+        analysis.moves.sort(key=lambda m: (m.move != str(r.move(best)), m.loss))
+    _add_match_ranking(view, r, analysis)
+    _add_reasons(view, analysis)
+    return analysis
+
+
+def check_schedule(schedule: str) -> str:
+    if schedule not in SCHEDULES:
+        raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
+    return schedule
+
+
+def _clock_fit(t0: float, time_budget: float) -> Callable[[Rollouts, int], int]:
+    """With a wall clock: the budget cut to what the time left allows at the speed measured so far."""
+    def fit(r: Rollouts, budget: int) -> int:
         spent = time.perf_counter() - t0
         rate = r.worlds / max(spent, 1e-3)
-        budget = min(budget, r.worlds + int(max(time_budget * 0.95 - spent, 0.0) * rate))
+        return min(budget, r.worlds + int(max(time_budget * 0.95 - spent, 0.0) * rate))
+    return fit
+
+
+def _halving(r: Rollouts, budget: int, fit: Callable[[Rollouts, int], int] | None) -> tuple[int, str]:
+    """Successive halving (Karnin, Koren and Somekh 2013) over the turns of ``r``: ceil(log2 n)
+    rounds share the budget equally; in each, every turn still in is extended to the same number
+    of worlds (the first round at least ``MIN_WORLDS``), then the better half by mean stays in.
+    The last turn in is the best. A turn left out in a round had a mean no higher than every
+    turn kept, on the same worlds, so its paired loss against the best is never below zero, and
+    the best carries the largest sample. Returns the best's index and the schedule in words."""
+    alive = list(range(len(r.codes)))
+    rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 1
+    sizes = []
+    for i in range(rounds):
+        have = len(r.samples[alive[0]])
+        more = (budget - r.worlds) // ((rounds - i) * len(alive))
+        r.sample(have + max(MIN_WORLDS if i == 0 else 0, more), alive)
+        sizes.append(len(r.samples[alive[0]]))
+        if fit is not None:
+            budget = fit(r, budget)
+        means = np.array([r.samples[k].mean() for k in alive])
+        alive = [alive[j] for j in np.argsort(-means, kind="stable")[: (len(alive) + 1) // 2]]
+    if len(sizes) == 1:
+        return alive[0], f"{sizes[0]} worlds per turn"
+    steps = ", ".join(str(n) for n in sizes[1:])
+    return alive[0], (f"successive halving: {sizes[0]} worlds per turn, then the better half of the turns "
+                      f"extended round by round to {steps} worlds")
+
+
+def _two_stages(r: Rollouts, budget: int, fit: Callable[[Rollouts, int], int] | None) -> tuple[int, str]:
+    """The schedule before successive halving: every turn a first sample, the best few a larger
+    one, and a turn that leads on its first sample alone the larger one too."""
+    n_moves = len(r.codes)
+    n1 = max(MIN_WORLDS, int(budget * FIRST_STAGE) // n_moves)
+    r.sample(n1)
+    if fit is not None:  # fit what is left of the budget to the speed just measured
+        budget = fit(r, budget)
     k2 = min(FINALISTS, n_moves)
     n2 = max(n1, n1 + int(budget * (1 - FIRST_STAGE)) // (2 * k2))  # room for the best k2 and k2 late risers
     # refine the best few; if a turn left out overtakes them, refine it too (at most 3 rounds),
@@ -194,27 +278,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         if len(r.samples[lead]) >= n2:
             break
         r.sample(n2, [lead])
-    dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model"
-             if r.theta is not None else "the unseen cards dealt uniformly")
-    if use_streams:
-        dealt += ", each player drawing from a deck stream of their own"
-    notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
-             f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
-             f"worlds ({dealt}); {view.deck_count} cards in the draw pile"]
-    if both_hands:
-        notes.insert(0, BOTH_HANDS_NOTE)
-    if fallback_note:
-        notes.insert(0, fallback_note)
-    analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
-                          method=f"determinized rollouts: {n1} worlds per turn, {n2} for the best {k2}, "
-                                 f"heuristic play to the end, seed {seed}; {dealt}", notes=notes)
     best = int(np.argmax(r.means()))  # the first of equal means, as the ranking's stable sort
-    by_move = {str(r.move(k)): k for k in range(n_moves)}
-    for m in analysis.moves:
-        m.loss, m.loss_stderr = r.difference(best, by_move[m.move])
-    _add_match_ranking(view, r, analysis)
-    _add_reasons(view, analysis)
-    return analysis
+    return best, f"{n1} worlds per turn, {n2} for the best {k2}"
 
 
 def _add_match_ranking(view: View, rollouts: Rollouts, analysis: Analysis) -> None:

@@ -120,6 +120,8 @@ SEARCH_CARDS = 3  # from here the advisor's endgame search judges, as far as the
 HAND_MODEL = False
 #: and with one deck order per world (no draw streams, ``advisor.STREAMS_DEFAULT``), for the same reason
 STREAMS = False
+#: and with the advisor's play-outs spread over the turns in two stages (``advisor.SCHEDULES``), as then
+SCHEDULE = "two-stage"
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
@@ -318,7 +320,7 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
     analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=SEARCH_CARDS,
-                      hand_model=HAND_MODEL, streams=STREAMS)
+                      hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
         searched = _searched_decision(analysis, played, ref, seed)
         if searched is not None:

@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from lcanalysis.advisor import advise, example_view, reason
+from lcanalysis.advisor import MIN_WORLDS, _halving, advise, example_view, reason
 from lcanalysis.agents import make_agent
 from lcanalysis.game.position import Position
+from lcanalysis.rollouts import Rollouts, policy_ranking
 from lcanalysis.search import endgame_analysis as solver_analysis
 
 
@@ -28,8 +29,9 @@ def test_every_legal_turn_is_ranked_once_best_first(example):
     legal = sorted(str(m) for m in view.complete(view.unseen()[: view.opponent_unknown],
                                                   view.unseen()[view.opponent_unknown:]).legal_moves())
     assert sorted(m.move for m in analysis.moves) == legal
-    values = [m.value for m in analysis.moves]
-    assert values == sorted(values, reverse=True)
+    losses = [m.loss for m in analysis.moves]  # best first, then by the loss against it
+    assert losses[0] == 0 and losses == sorted(losses)
+    assert analysis.value == analysis.moves[0].value
     assert analysis.kind == "advisor estimate" and not analysis.exact
 
 
@@ -127,3 +129,65 @@ def test_the_advisor_refuses_a_finished_round_and_the_wrong_viewer():
     pos.push(pos.legal_moves()[0])
     with pytest.raises(ValueError, match="over"):
         advise(pos)
+
+
+def _dealt_views():
+    out = []
+    for seed in (4, 9):
+        pos = Position.deal(seed=seed)
+        agent = make_agent("heuristic")
+        for _ in range(6 + seed):
+            pos.push(agent.choose(pos.view(pos.to_move), seed))
+        out.append(pos.view(pos.to_move))
+    return [example_view()] + out
+
+
+@pytest.mark.parametrize("budget", [100, 1500])
+def test_successive_halving_keeps_the_better_half_each_round_on_the_same_worlds(budget):
+    """Read back from the samples alone: the sample sizes form one step a round; at each step the
+    turns that went on had means, over the worlds every turn of that round was played in, no lower
+    than any turn that stopped there; half (rounded up) went on; the last one standing is the
+    best named; and the budget is kept (beyond the first sample of ``MIN_WORLDS`` every turn gets)."""
+    for view in _dealt_views():
+        codes, _ = policy_ranking(view)
+        r = Rollouts(view, codes, seed=1, hand_model=True, streams=True)
+        best, _ = _halving(r, budget, None)
+        sizes = np.array([len(x) for x in r.samples])
+        assert r.worlds <= max(budget, MIN_WORLDS * len(codes))
+        assert sizes[best] == sizes.max()
+        if budget > MIN_WORLDS * len(codes):  # a budget beyond the first sample: the last round had two turns
+            assert (sizes == sizes.max()).sum() == 2
+        steps = sorted(set(sizes.tolist()))
+        alive = np.arange(len(codes))
+        for n in steps:
+            means = np.array([r.samples[k][:n].mean() for k in alive])
+            going_on = sizes[alive] > n
+            if not going_on.any():
+                break
+            assert going_on.sum() == (len(alive) + 1) // 2
+            assert means[going_on].min() >= means[~going_on].max()
+            alive = alive[going_on]
+        assert r.samples[best].mean() >= max(r.samples[k].mean() for k in alive if sizes[k] == sizes.max())
+
+
+def test_the_hint_by_halving_names_the_best_with_the_largest_sample_and_no_loss_below_zero():
+    """Every turn the hint lists lost to the best on the worlds they share (a loss is never below
+    zero, at tiny budgets too), the best carries the largest sample, and the play-outs keep to the
+    budget's count."""
+    for view in _dealt_views():
+        for budget in (0.02, 0.3):
+            a = advise(view, time_budget=budget, seed=2)
+            worlds = [m.extra["worlds"] for m in a.moves]
+            assert a.moves[0].loss == 0 and worlds[0] == max(worlds)
+            assert min(m.loss for m in a.moves) >= -1e-9
+            assert a.nodes <= max(int(budget * 6000), MIN_WORLDS * len(a.moves))
+            assert "successive halving" in a.method or len(a.moves) <= 2
+
+
+def test_the_two_stage_schedule_is_still_there_and_a_bad_schedule_is_refused():
+    view = example_view()
+    old = advise(view, time_budget=0.2, seed=1, schedule="two-stage")
+    assert "worlds per turn" in old.method and "successive halving" not in old.method
+    assert [m.value for m in old.moves] == sorted((m.value for m in old.moves), reverse=True)
+    with pytest.raises(ValueError, match="schedule must be one of halving, two-stage, got 'fast'"):
+        advise(view, schedule="fast")

@@ -58,6 +58,26 @@ def test_a_file_made_without_draw_streams_is_read_as_such_and_not_mixed(tmp_path
     assert on.attrs["identity"]["streams"] is True
 
 
+def test_a_file_made_before_successive_halving_reads_as_two_stage_and_is_not_mixed(tmp_path):
+    """A file whose settings name no schedule was made with the two-stage schedule: its rows are
+    that schedule's hints, the default (halving) refuses to add to it, ``schedule="two-stage"``
+    resumes it; the command line's ``--schedule`` reaches the file's settings."""
+    out = tmp_path / "c.csv"
+    study = C.consistency_study(1, out=out, schedule="two-stage", **TINY)
+    text = out.read_text().replace(', "schedule": "two-stage"', "")
+    assert text != out.read_text()
+    out.write_text(text)
+    assert C.load_consistency(out).attrs["identity"]["schedule"] == "two-stage"
+    _, _, view = C.study_position(0)
+    assert study.iloc[0].hint == lc.advise(view, time_budget=0.02, seed=1, schedule="two-stage").best.move
+    with pytest.raises(ValueError, match=r"other settings .*schedule"):
+        C.consistency_study(2, out=out, **TINY)
+    assert len(C.consistency_study(2, out=out, schedule="two-stage", **TINY)) == 2
+    assert C.consistency_study(1, out=tmp_path / "h.csv", **TINY).attrs["identity"]["schedule"] == "halving"
+    with pytest.raises(ValueError, match="schedule must be one of halving, two-stage"):
+        C.consistency_study(1, schedule="thirds", **TINY)
+
+
 def test_the_summary_counts_and_judges_against_the_targets():
     import pandas as pd
 

@@ -24,6 +24,7 @@ from lcanalysis.game.records import record_match, record_round, write_record
 from lcanalysis.game.rules import expedition_score
 from lcanalysis.reviewer import ADVISOR_SHARE, MARKS, decision_seed, draw_luck, mark_for, rating_for, review
 from lcanalysis.reviewer import HAND_MODEL as REVIEW_HAND_MODEL
+from lcanalysis.reviewer import SCHEDULE as REVIEW_SCHEDULE
 from lcanalysis.reviewer import STREAMS as REVIEW_STREAMS
 
 T = 0.03  # seconds a decision: enough to run every code path, small enough for CI
@@ -143,7 +144,7 @@ def test_playing_the_advisors_own_best_turn_loses_nothing():
         if pos.to_move == 0:
             index = pos.turn - start.turn
             move = advise(view, T * ADVISOR_SHARE, seed=decision_seed(seed, 1, index),
-                          hand_model=REVIEW_HAND_MODEL, streams=REVIEW_STREAMS).best.move
+                          hand_model=REVIEW_HAND_MODEL, streams=REVIEW_STREAMS, schedule=REVIEW_SCHEDULE).best.move
         else:
             move = heuristic.choose(view, pos.turn)
         pos.push(move)

@@ -8,7 +8,8 @@ leads on its first-stage sample alone the larger sample too; with that refinemen
 the new code reproduces the flat package's advisor answers exactly (checked when re-recording).
 The advisor's answers were recorded with the opponent's cards dealt uniformly; since the advisor
 deals them from the hand model by default, they are asked for with ``hand_model=False``; and
-with one deck order per world (``streams=False``), as the advisor drew them before the draw streams.
+with one deck order per world (``streams=False``), as the advisor drew them before the draw streams;
+and with the play-outs spread in two stages (``schedule="two-stage"``), as before successive halving.
 The flat package's compiled play-outs are unchanged under those settings."""
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pytest
 
 import lcanalysis as lc
 
+#: the advisor's settings when its answers were recorded
+AS_RECORDED = {"hand_model": False, "streams": False, "schedule": "two-stage"}
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_answers.json").read_text())
 
 
@@ -40,12 +43,12 @@ def views():
 
 
 def test_the_advisor_gives_the_same_ranking():
-    answer = lc.advise("example:midround", time_budget=0.1, seed=3, hand_model=False, streams=False)
+    answer = lc.advise("example:midround", time_budget=0.1, seed=3, **AS_RECORDED)
     assert _moves(answer) == GOLDEN["advise_midround"]
 
 
 def test_the_advisor_gives_the_same_values_on_dealt_views(views):
-    answers = [_moves(lc.advise(v, time_budget=0.05, seed=5, hand_model=False, streams=False))[:5] for v in views]
+    answers = [_moves(lc.advise(v, time_budget=0.05, seed=5, **AS_RECORDED))[:5] for v in views]
     assert answers == GOLDEN["advise_views"]
 
 

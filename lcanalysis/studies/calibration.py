@@ -73,7 +73,7 @@ PHASE_NAMES = [name for _, _, name in PHASES]
 #: the first line of a study file holds the settings it was made with, after this mark
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
-IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams")
+IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams", "schedule")
 #: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
 #: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
 HANDS = ("view", "both")
@@ -137,7 +137,8 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 
 
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
-                    hand_model: bool | None = None, streams: bool | None = None) -> dict[str, Any]:
+                    hand_model: bool | None = None, streams: bool | None = None,
+                    schedule: str | None = None) -> dict[str, Any]:
     """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
@@ -147,7 +148,7 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
     from lcanalysis.advisor import advise
 
     c0 = time.process_time()
-    an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams)
+    an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams, schedule=schedule)
     cpu = time.process_time() - c0
     mine = next((m for m in an.moves if m.move == played), None)
     if mine is None:
@@ -158,7 +159,9 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
             "played_worlds": mine.extra.get("worlds", ""), "first_stage_worlds": min(worlds) if worlds else "",
             "played_bound": mine.extra.get("bound") == "upper",
             "best": best.move, "best_value": best.value, "best_stderr": best.stderr,
-            "played_is_best": mine.value >= best.value, "loss": mine.loss, "loss_stderr": mine.loss_stderr,
+            # the best turn, or one with the very same outcomes (successive halving's best need not hold the top mean)
+            "played_is_best": mine.move == best.move or (mine.value, mine.stderr) == (best.value, best.stderr),
+            "loss": mine.loss, "loss_stderr": mine.loss_stderr,
             "kind": an.kind, "exact": an.exact, "max_stalls": an.bounds.get("max_stalls", ""),
             "advisor_seed": seed, "cpu_seconds": cpu}
 
@@ -167,23 +170,24 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
 
 def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
-              hands: str = "view", hand_model: bool = False, streams: bool = False) -> dict[str, Any]:
+              hands: str = "view", hand_model: bool = False, streams: bool = False,
+              schedule: str = "two-stage") -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
             "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "streams": bool(streams),
-            "lcanalysis": __version__}
+            "schedule": schedule, "lcanalysis": __version__}
 
 
 #: the study's results file (``study_file.StudyFile``): one row a position, keyed by (round, turn)
 STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
-                       defaults={"hands": "view", "hand_model": False, "streams": False})
+                       defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage"})
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings a study file was made with (its first line; ``hands`` is "view", ``hand_model``
-    and ``streams`` false unless it says otherwise)."""
+    and ``streams`` false and ``schedule`` "two-stage" unless it says otherwise)."""
     return STUDY_FILE.read_identity(path)
 
 
@@ -196,7 +200,8 @@ def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
 def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
                       colors: int = 5, hands: str = "view", hand_model: bool | None = None,
-                      progress: Callable[[str], None] | None = None, streams: bool | None = None) -> pd.DataFrame:
+                      progress: Callable[[str], None] | None = None, streams: bool | None = None,
+                      schedule: str | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -211,7 +216,9 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     the advisor's default, ``advisor.HAND_MODEL_DEFAULT``); recorded in the file's settings (false
     with ``hands="both"``, where the opponent's hand is known and the model is not used).
     ``streams``: the advisor's draw streams (``None``: ``advisor.STREAMS_DEFAULT``); recorded
-    too, files made before them read as made without. ``progress`` receives a line of text after
+    too, files made before them read as made without. ``schedule``: the advisor's
+    (``advisor.SCHEDULES``; ``None``: its default), files made before successive halving read as
+    "two-stage". ``progress`` receives a line of text after
     each round."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
@@ -225,7 +232,10 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
         from lcanalysis.advisor import STREAMS_DEFAULT
 
         streams = STREAMS_DEFAULT
-    identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams))
+    from lcanalysis.advisor import SCHEDULE_DEFAULT, check_schedule
+
+    schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
+    identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
@@ -246,7 +256,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "mover_agent": played["seats"][me], "opponent_agent": played["seats"][1 - me],
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
                 row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
-                                           advisor_seed(seed, k, t), time_budget, hand_model, bool(streams)))
+                                           advisor_seed(seed, k, t), time_budget, hand_model, bool(streams),
+                                           schedule))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -564,6 +575,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "(default: as the advisor does, on); --no-hand-model deals them uniformly")
     ap.add_argument("--streams", action=argparse.BooleanOptionalAction, default=None,
                     help="the advisor's draw streams in the play-outs (default: as the advisor does, on)")
+    ap.add_argument("--schedule", choices=("halving", "two-stage"), default=None,
+                    help="how the advisor spreads its play-outs over the turns (default: as the advisor does, "
+                         "halving)")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -578,7 +592,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
                               hands=args.hands, hand_model=args.hand_model,
-                              progress=None if args.no_progress else say, streams=args.streams)
+                              progress=None if args.no_progress else say, streams=args.streams,
+                              schedule=args.schedule)
     report(study, samples=args.bootstrap, seed=args.seed)
     return 0
 

@@ -37,8 +37,10 @@ LOSS_TARGET = 0.3
 COLUMNS = ["index", "deal_seed", "turns_in", "cards_left", "hint", "hint_value", "reference", "reference_value",
            "loss", "loss_stderr", "consistent", "hint_worlds", "reference_worlds", "cpu_seconds", "view"]
 STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", COLUMNS, keys=("index",),
-                       identity_keys=("seed", "reference", "budget", "hand_model", "streams"), bools=("consistent",),
-                       defaults={"streams": False})  # files made before the draw streams name none
+                       identity_keys=("seed", "reference", "budget", "hand_model", "streams", "schedule"),
+                       bools=("consistent",),
+                       # files made before the draw streams name none, those before successive halving no schedule
+                       defaults={"streams": False, "schedule": "two-stage"})
 
 
 def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -77,13 +79,14 @@ def study_positions(n: int, seed: int = 0) -> list[tuple[int, int, int, Any]]:
 
 
 def compare(index: int, deal: int, turns: int, view: Any, reference: float, budget: float,
-            hand_model: bool, streams: bool = False) -> dict[str, Any]:
+            hand_model: bool, streams: bool = False, schedule: str = "two-stage") -> dict[str, Any]:
     """One row: the hint and the reference on one position of the set (``study_positions``)."""
     from lcanalysis.advisor import advise
 
     c0 = time.process_time()
-    hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model, streams=streams)
-    ref = advise(view, time_budget=budget * reference, seed=2, hand_model=hand_model, streams=streams)
+    hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model, streams=streams, schedule=schedule)
+    ref = advise(view, time_budget=budget * reference, seed=2, hand_model=hand_model, streams=streams,
+                 schedule=schedule)
     top, ref_top = hint.moves[0], ref.moves[0]  # each list is ranked best first
     mine = {m.move: m for m in ref.moves}[top.move]
     loss, se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
@@ -97,12 +100,14 @@ def compare(index: int, deal: int, turns: int, view: Any, reference: float, budg
 
 def consistency_study(positions: int, reference: float = 30.0, budget: float = 1.0, seed: int = 0,
                       hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
-                      progress: Callable[[str], None] | None = None, streams: bool | None = None) -> pd.DataFrame:
+                      progress: Callable[[str], None] | None = None, streams: bool | None = None,
+                      schedule: str | None = None) -> pd.DataFrame:
     """Compare the hint with the reference on the first ``positions`` positions of the set (the
     ``study_positions``); one row a position, written to ``out`` as each finishes
     (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
-    over processes. ``hand_model`` and ``streams``: the advisor's (None: its defaults); a file
-    made before the draw streams names none and reads as made without them."""
+    over processes. ``hand_model``, ``streams`` and ``schedule``: the advisor's (None: its
+    defaults); a file made before the draw streams names none and reads as made without them, one
+    made before successive halving reads as made with the two-stage schedule."""
     if positions < 1 or reference <= 1 or budget <= 0 or workers < 1:
         raise ValueError("positions and workers must be at least 1, reference above 1 and budget above 0")
     if hand_model is None:
@@ -113,8 +118,11 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         from lcanalysis.advisor import STREAMS_DEFAULT
 
         streams = STREAMS_DEFAULT
+    from lcanalysis.advisor import SCHEDULE_DEFAULT, check_schedule
+
+    schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     identity = {"seed": int(seed), "reference": float(reference), "budget": float(budget),
-                "hand_model": bool(hand_model), "streams": bool(streams)}
+                "hand_model": bool(hand_model), "streams": bool(streams), "schedule": schedule}
     found = study_positions(positions, seed)
     wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
@@ -127,7 +135,7 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         if progress is not None and todo:
             progress(f"{len(todo)} position(s) to compare, each {budget:g} s + {budget * reference:g} s of "
                      f"play-outs (counted), on {min(workers, len(todo))} process(es); a line as each finishes")
-        args = [(*f, reference, budget, bool(hand_model), bool(streams)) for f in todo]
+        args = [(*f, reference, budget, bool(hand_model), bool(streams), schedule) for f in todo]
         if workers > 1 and len(todo) > 1:
             from lcanalysis.tournaments.pool import worker_pool
 
@@ -204,6 +212,8 @@ def report(study: pd.DataFrame) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from lcanalysis.advisor import SCHEDULES
+
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.consistency",
                                  description="The hint's top turn against a reference with more budget (issue 15).")
@@ -215,6 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the advisor's opponent-hand model (default: as the advisor does, on)")
     ap.add_argument("--streams", action=argparse.BooleanOptionalAction, default=None,
                     help="the advisor's draw streams in the play-outs (default: as the advisor does, on)")
+    ap.add_argument("--schedule", choices=SCHEDULES, default=None,
+                    help="how the advisor spreads its play-outs over the turns (default: as the advisor does, "
+                         "halving)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
     args = ap.parse_args(args_list)
@@ -224,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         study = consistency_study(args.positions, args.reference, args.budget, args.seed, args.hand_model,
                                   args.out, args.workers, progress=lambda line: print(line, file=sys.stderr,
                                                                                       flush=True),
-                                  streams=args.streams)
+                                  streams=args.streams, schedule=args.schedule)
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -1,0 +1,98 @@
+"""Two schedules of the advisor's play-outs against one yardstick (issue 15's consistency target).
+
+``python -m lcanalysis.studies.consistency`` compares the hint with a reference made by the same
+advisor, so a change of the advisor moves the yardstick too. Here every position of the study's
+fixed set gets one reference (the advisor at ``--reference`` times the budget, seed 2, with
+``--reference-schedule``) and the hint at the default budget (seed 1) with each schedule of
+``--schedules``; each hint's top turn is looked up in that one reference, as the study does (its
+loss there, consistent when the top turn or within two of the reference's standard errors).
+Budgets are rollout counts, so the numbers are the same on any machine.
+
+Rows go to ``--out`` as each position finishes, and a second run resumes it. The summary prints,
+per schedule, the study's share of consistent positions and mean loss (95% intervals), and the
+change in loss position by position (paired: the same views and the same reference).
+
+    python benchmarks/bench_schedules.py --positions 100 --reference 30 --out /tmp/schedules.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+import lcanalysis as lc
+from lcanalysis.advisor import SCHEDULES
+from lcanalysis.studies.consistency import before_and_after, consistency_summary, study_positions
+
+FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
+          "hint_worlds", "cpu_seconds"]
+
+
+def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path) -> pd.DataFrame:
+    done: set[int] = set()
+    if out.exists():
+        done = {int(r["index"]) for r in csv.DictReader(out.open())}
+    fresh = not out.exists()
+    todo = [f for f in study_positions(positions) if f[0] not in done]
+    print(f"{len(done)} positions already in {out}, {len(todo)} to go (each: one reference at {reference:g}x the "
+          f"budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
+    with out.open("a", newline="") as fh:
+        w = csv.DictWriter(fh, FIELDS)
+        if fresh:
+            w.writeheader()
+        for index, _deal, _turns, view in todo:
+            c0 = time.process_time()
+            ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule)
+            by_move = {m.move: m for m in ref.moves}
+            rows = []
+            for sch in schedules:
+                c1 = time.process_time()
+                hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch)
+                mine = by_move[hint.moves[0].move]
+                loss, se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
+                rows.append({"index": index, "schedule": sch, "cards_left": view.deck_count,
+                             "hint": hint.moves[0].move, "reference": ref.moves[0].move, "loss": loss,
+                             "loss_stderr": se, "consistent": loss == 0 or loss <= 2 * se,
+                             "hint_worlds": hint.moves[0].extra.get("worlds", ""),
+                             "cpu_seconds": round(time.process_time() - c1, 3)})
+            w.writerows(rows)  # the position's rows together: a resumed run never holds half a position
+            fh.flush()
+            print(f"{index:3d} deck {view.deck_count:2d} ref {ref.moves[0].move:<8} "
+                  + "  ".join(f"{r['schedule']} {r['hint']:<8} loss {r['loss']:5.2f} ± {r['loss_stderr']:4.2f}"
+                              f"{'' if r['consistent'] else ' DIFFERENT'}" for r in rows)
+                  + f"  ({time.process_time() - c0:.0f} CPU s)", file=sys.stderr, flush=True)
+    return pd.read_csv(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=100, help="positions of the study's fixed set (default 100)")
+    ap.add_argument("--reference", type=float, default=30.0, help="the reference's budget in seconds (default 30)")
+    ap.add_argument("--schedules", nargs="+", default=list(SCHEDULES), choices=SCHEDULES)
+    ap.add_argument("--reference-schedule", default="halving", choices=SCHEDULES)
+    ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
+    args = ap.parse_args()
+    rows = run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out)
+    rows["consistent"] = rows["consistent"].astype(str) == "True"
+    rows["cpu_seconds"] = rows["cpu_seconds"].astype(float)
+    print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1")
+    for sch in args.schedules:
+        s = consistency_summary(rows[rows["schedule"] == sch])
+        print(f"{sch:>10}: consistent {s['consistent']}/{s['positions']} = {s['share']:.2f} "
+              f"[{s['share_low']:.2f}, {s['share_high']:.2f}]; mean loss {s['mean_loss']:.2f} "
+              f"[{s['loss_low']:.2f}, {s['loss_high']:.2f}]; median hint CPU {s['median_cpu_seconds']:.2f} s")
+    if len(args.schedules) == 2:
+        a, b = args.schedules
+        table = before_and_after(rows[rows["schedule"] == a], rows[rows["schedule"] == b])
+        print(f"\nbefore = {a}, after = {b}:")
+        print(table.to_string(float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
