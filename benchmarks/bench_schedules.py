@@ -12,13 +12,14 @@ Rows go to ``--out`` as each position finishes, and a second run resumes it. The
 per schedule, the study's share of consistent positions and mean loss (95% intervals), and the
 change in loss position by position (paired: the same views and the same reference).
 
-    python benchmarks/bench_schedules.py --positions 100 --reference 30 --out /tmp/schedules.csv
+    python benchmarks/bench_schedules.py --positions 100 --reference 30 --refs /tmp/refs.jsonl --out /tmp/schedules.csv
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 import time
 from pathlib import Path
@@ -33,7 +34,26 @@ FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_
           "hint_worlds", "cpu_seconds"]
 
 
-def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path) -> pd.DataFrame:
+def cached_reference(view, index: int, reference: float, ref_schedule: str, refs: Path | None) -> dict:
+    """The reference's turns with their losses (``{move: (loss, loss_stderr)}``) and its top turn,
+    from ``refs`` (JSON lines) when it holds the position with these settings, else computed and
+    added to it: a new schedule is then compared on the same references in seconds a position."""
+    key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": 2}
+    if refs is not None and refs.exists():
+        for line in refs.read_text().splitlines():
+            row = json.loads(line)
+            if {k: row[k] for k in key} == key:
+                return row
+    ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule)
+    row = {**key, "top": ref.moves[0].move, "moves": {m.move: [m.loss, m.loss_stderr] for m in ref.moves}}
+    if refs is not None:
+        with refs.open("a") as fh:
+            fh.write(json.dumps(row) + "\n")
+    return row
+
+
+def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
+        refs: Path | None = None) -> pd.DataFrame:
     done: set[int] = set()
     if out.exists():
         done = {int(r["index"]) for r in csv.DictReader(out.open())}
@@ -47,22 +67,20 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
             w.writeheader()
         for index, _deal, _turns, view in todo:
             c0 = time.process_time()
-            ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule)
-            by_move = {m.move: m for m in ref.moves}
+            ref = cached_reference(view, index, reference, ref_schedule, refs)
             rows = []
             for sch in schedules:
                 c1 = time.process_time()
                 hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch)
-                mine = by_move[hint.moves[0].move]
-                loss, se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
+                loss, se = (float(x or 0.0) for x in ref["moves"][hint.moves[0].move])
                 rows.append({"index": index, "schedule": sch, "cards_left": view.deck_count,
-                             "hint": hint.moves[0].move, "reference": ref.moves[0].move, "loss": loss,
+                             "hint": hint.moves[0].move, "reference": ref["top"], "loss": loss,
                              "loss_stderr": se, "consistent": loss == 0 or loss <= 2 * se,
                              "hint_worlds": hint.moves[0].extra.get("worlds", ""),
                              "cpu_seconds": round(time.process_time() - c1, 3)})
             w.writerows(rows)  # the position's rows together: a resumed run never holds half a position
             fh.flush()
-            print(f"{index:3d} deck {view.deck_count:2d} ref {ref.moves[0].move:<8} "
+            print(f"{index:3d} deck {view.deck_count:2d} ref {ref['top']:<8} "
                   + "  ".join(f"{r['schedule']} {r['hint']:<8} loss {r['loss']:5.2f} ± {r['loss_stderr']:4.2f}"
                               f"{'' if r['consistent'] else ' DIFFERENT'}" for r in rows)
                   + f"  ({time.process_time() - c0:.0f} CPU s)", file=sys.stderr, flush=True)
@@ -76,8 +94,10 @@ def main() -> int:
     ap.add_argument("--schedules", nargs="+", default=list(SCHEDULES), choices=SCHEDULES)
     ap.add_argument("--reference-schedule", default="halving", choices=SCHEDULES)
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
+    ap.add_argument("--refs", type=Path, default=None,
+                    help="JSON lines of the references, kept and reused (a new schedule then costs only its hints)")
     args = ap.parse_args()
-    rows = run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out)
+    rows = run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs)
     rows["consistent"] = rows["consistent"].astype(str) == "True"
     rows["cpu_seconds"] = rows["cpu_seconds"].astype(float)
     print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1")

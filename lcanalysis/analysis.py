@@ -37,6 +37,19 @@ class MoveValue:
             return self.reason
         return f"± {self.stderr:.{digits}f}"
 
+    def loss_text(self, digits: int = 2) -> str:
+        """The loss against the best turn as shown beside the value: "best", or minus the loss with
+        the standard error of the difference; "≤ " before a turn searched only far enough to show
+        it is worse (its loss is at least the figure); "" when no loss is set."""
+        if self.loss is None:
+            return ""
+        if self.loss == 0:
+            return "best"
+        mark = "≤ " if self.extra.get("bound") == "upper" else ""
+        if not self.loss_stderr:
+            return f"{mark}{-self.loss:+.{digits}f}"
+        return f"{mark}{-self.loss:+.{digits}f} ± {self.loss_stderr:.{digits}f}"
+
     def describe(self) -> str:
         if self.exact:
             return f"{self.move}: {self.value:+.3f} (exact)"
@@ -113,13 +126,19 @@ class Analysis:
         if self.bounds:
             head += " under " + ", ".join(f"{k}={v}" for k, v in self.bounds.items())
         lines = [head]
+        losses = self.has_losses()
         for i, m in enumerate(self.moves[:limit]):
             err = "" if m.exact else f" {m.uncertainty()}"
+            vs = "" if not losses else " (best)" if m.loss == 0 else f" ({m.loss_text()} vs best)"
             reason = f"  {m.reason}" if m.reason and m.reason not in err else ""
-            lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{reason}")
+            lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{vs}{reason}")
         lines.append(f"nodes {self.nodes}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
         lines.extend(f"note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+    def has_losses(self) -> bool:
+        """Whether every turn carries its loss against the best (the advisor's answers do)."""
+        return bool(self.moves) and all(m.loss is not None for m in self.moves)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -131,16 +150,20 @@ class Analysis:
         return analysis_svg(self)
 
     def _repr_html_(self) -> str:
+        losses = self.has_losses()  # the advisor's list is best first, then by the loss: show it
+        nowrap = "<td style='white-space: nowrap'>"
         rows = "".join(
             f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
-            f"<td style='white-space: nowrap'>{html.escape(m.uncertainty())}</td>"
-            f"<td>{html.escape('' if m.reason == m.uncertainty() else m.reason)}</td></tr>"
+            f"{nowrap}{html.escape(m.uncertainty())}</td>"
+            + (f"{nowrap}{html.escape(m.loss_text())}</td>" if losses else "")
+            + f"<td>{html.escape('' if m.reason == m.uncertainty() else m.reason)}</td></tr>"
             for i, m in enumerate(self.moves)
         )
         bounds = html.escape(", ".join(f"{k}={v}" for k, v in self.bounds.items()))
         return (
             f"<div><b>{html.escape(self.kind)}</b> ({'exact' if self.exact else 'estimate'})"
             f"{' under ' + bounds if bounds else ''}<table><tr><th>#</th><th>turn</th><th>value</th>"
-            f"<th>±</th><th>reason</th></tr>{rows}</table><small>{self.nodes} nodes, "
+            f"<th>±</th>{'<th>vs best</th>' if losses else ''}<th>reason</th></tr>{rows}</table>"
+            f"<small>{self.nodes} nodes, "
             f"{self.seconds:.3f} s</small></div>"
         )

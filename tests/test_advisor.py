@@ -191,3 +191,24 @@ def test_the_two_stage_schedule_is_still_there_and_a_bad_schedule_is_refused():
     assert [m.value for m in old.moves] == sorted((m.value for m in old.moves), reverse=True)
     with pytest.raises(ValueError, match="schedule must be one of halving, two-stage, got 'fast'"):
         advise(view, schedule="fast")
+
+
+def test_an_answer_with_losses_shows_them_beside_the_values_in_text_and_html():
+    """The advisor's list is best first, then by the loss; the text and the notebook table show
+    each loss (minus the loss, ± the error of the difference), so a value out of order reads right."""
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    moves = [MoveValue("+R7/D", 3.0, 1.0, exact=False, loss=0.0, loss_stderr=0.0),
+             MoveValue("-B4/D", 4.5, 3.0, exact=False, loss=0.25, loss_stderr=0.5),
+             MoveValue("+G2/R", 1.0, 1.2, exact=False, loss=2.0, loss_stderr=0.75, extra={"bound": "upper"})]
+    a = Analysis(moves, kind="advisor estimate", exact=False)
+    a.moves.sort(key=lambda m: m.loss)
+    lines = a.to_text().splitlines()
+    assert lines[1].startswith("  1. +R7/D") and lines[1].endswith("(best)")
+    assert lines[2].endswith("(-0.25 ± 0.50 vs best)") and lines[3].endswith("(≤ -2.00 ± 0.75 vs best)")
+    page = a._repr_html_()
+    assert "<th>vs best</th>" in page and page.index("+R7/D") < page.index("-B4/D") < page.index("+G2/R")
+    for text in ("best", "-0.25 ± 0.50", "≤ -2.00 ± 0.75"):
+        assert f"<td style='white-space: nowrap'>{text}</td>" in page
+    plain = Analysis([MoveValue("+R7/D", 3.0)], kind="perfect-information value", exact=True)
+    assert "vs best" not in plain.to_text() and "vs best" not in plain._repr_html_()

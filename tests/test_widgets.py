@@ -43,10 +43,13 @@ def test_analyze_button_ranks_every_legal_turn_with_the_same_numbers_as_the_libr
     assert res is not None, explorer.message.value
     view = read_position(example_text("opening"))
     assert sorted(m.move for m in res.moves) == sorted(str(m) for m in legal_moves(view))
-    assert [m.value for m in res.moves] == sorted((m.value for m in res.moves), reverse=True)
+    losses = [m.loss for m in res.moves]  # best first, then by the loss against it
+    assert losses[0] == 0 and losses == sorted(losses)
     assert all(m.stderr > 0 for m in res.moves)  # estimates carry their standard error
+    assert "<th>vs best</th>" in explorer.table.value
     for m in res.moves:
         assert f"<code>{m.move}</code>" in explorer.table.value
+        assert f"<td style='white-space: nowrap'>{m.loss_text()}</td>" in explorer.table.value
     direct = analyze(view, time_budget=0.2, seed=1)
     assert [(m.move, m.value, m.stderr) for m in direct.moves] == [(m.move, m.value, m.stderr) for m in res.moves]
     assert list(explorer.turn.options) == [m.move for m in res.moves]

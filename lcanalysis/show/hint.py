@@ -41,17 +41,6 @@ def _is_bound(m: MoveValue) -> bool:
     return m.extra.get("bound") == "upper"
 
 
-def _loss_text(m: MoveValue) -> str:
-    if m.loss is None:
-        return ""
-    if m.loss == 0:
-        return "best"
-    mark = "≤ " if _is_bound(m) else ""
-    if not m.loss_stderr:
-        return f"{mark}{-m.loss:+.1f}"
-    return f"{mark}{-m.loss:+.1f} ± {m.loss_stderr:.1f}"
-
-
 def _placement(move: str) -> str:
     return move.split("/")[0]
 
@@ -145,7 +134,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
             match = f"  win match {100 * m.extra['match_win']:.1f}%" if "match_win" in m.extra else ""
-            lines.append(f"  {label:<{width}}  {value:>14}  {_loss_text(m):>13}  {words}{match}")
+            lines.append(f"  {label:<{width}}  {value:>14}  {m.loss_text(digits=1):>13}  {words}{match}")
         hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
         if hidden > 0:
             lines.append(f"  {'':<{width}}  {'':>14}  {'':>13}  ({hidden} other draw(s) after {placement})")
