@@ -24,11 +24,14 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
-
 import lcanalysis as lc
 from lcanalysis.advisor import SCHEDULES
-from lcanalysis.studies.consistency import before_and_after, consistency_summary, study_positions
+from lcanalysis.studies.consistency import (
+    before_and_after,
+    consistency_summary,
+    load_schedule_comparison,
+    study_positions,
+)
 
 FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
           "hint_worlds", "cpu_seconds"]
@@ -53,7 +56,7 @@ def cached_reference(view, index: int, reference: float, ref_schedule: str, refs
 
 
 def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
-        refs: Path | None = None) -> pd.DataFrame:
+        refs: Path | None = None) -> None:
     done: set[int] = set()
     if out.exists():
         done = {int(r["index"]) for r in csv.DictReader(out.open())}
@@ -84,7 +87,6 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
                   + "  ".join(f"{r['schedule']} {r['hint']:<8} loss {r['loss']:5.2f} ± {r['loss_stderr']:4.2f}"
                               f"{'' if r['consistent'] else ' DIFFERENT'}" for r in rows)
                   + f"  ({time.process_time() - c0:.0f} CPU s)", file=sys.stderr, flush=True)
-    return pd.read_csv(out)
 
 
 def main() -> int:
@@ -97,18 +99,17 @@ def main() -> int:
     ap.add_argument("--refs", type=Path, default=None,
                     help="JSON lines of the references, kept and reused (a new schedule then costs only its hints)")
     args = ap.parse_args()
-    rows = run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs)
-    rows["consistent"] = rows["consistent"].astype(str) == "True"
-    rows["cpu_seconds"] = rows["cpu_seconds"].astype(float)
+    run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs)
+    by_schedule = load_schedule_comparison(args.out)
     print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1")
     for sch in args.schedules:
-        s = consistency_summary(rows[rows["schedule"] == sch])
+        s = consistency_summary(by_schedule[sch])
         print(f"{sch:>10}: consistent {s['consistent']}/{s['positions']} = {s['share']:.2f} "
               f"[{s['share_low']:.2f}, {s['share_high']:.2f}]; mean loss {s['mean_loss']:.2f} "
               f"[{s['loss_low']:.2f}, {s['loss_high']:.2f}]; median hint CPU {s['median_cpu_seconds']:.2f} s")
     if len(args.schedules) == 2:
         a, b = args.schedules
-        table = before_and_after(rows[rows["schedule"] == a], rows[rows["schedule"] == b])
+        table = before_and_after(by_schedule[a], by_schedule[b])
         print(f"\nbefore = {a}, after = {b}:")
         print(table.to_string(float_format=lambda x: f"{x:.3f}"))
     return 0

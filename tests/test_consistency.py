@@ -145,3 +145,25 @@ def test_before_and_after_compares_the_positions_both_runs_hold():
     assert change["loss_low"] < change["mean_loss"] < change["loss_high"]
     with pytest.raises(ValueError, match="share no position"):
         C.before_and_after(before, run([1.0], ["a"]).assign(index=[9]))
+
+
+def test_a_schedule_comparison_reads_as_one_study_a_schedule_on_the_positions_all_finished(tmp_path):
+    """The rows of benchmarks/bench_schedules.py: one table a schedule, positions in order, only
+    those every schedule finished, and the study's summary and paired comparison read them."""
+    path = tmp_path / "s.csv"
+    path.write_text("index,schedule,cards_left,hint,reference,loss,loss_stderr,consistent,hint_worlds,cpu_seconds\n"
+                    "1,halving,30,+R7/D,+R7/D,0.0,0.0,True,900,0.5\n"
+                    "1,two-stage,30,-B4/D,+R7/D,1.5,0.25,False,300,0.5\n"
+                    "0,halving,20,+G2/D,+Y3/D,0.25,0.25,True,900,0.5\n"
+                    "0,two-stage,20,+Y3/D,+Y3/D,0.0,0.0,True,300,0.5\n"
+                    "2,halving,25,+W9/D,+W9/D,0.0,0.0,True,900,0.5\n")
+    tables = C.load_schedule_comparison(path)
+    assert list(tables) == ["halving", "two-stage"]
+    assert list(tables["halving"]["index"]) == list(tables["two-stage"]["index"]) == [0, 1]
+    assert list(tables["two-stage"]["consistent"]) == [True, False]
+    table = C.before_and_after(tables["two-stage"], tables["halving"])
+    assert table.loc["before", "consistent"] == 1 and table.loc["after", "consistent"] == 2
+    assert table.loc["change in loss, paired", "mean_loss"] == pytest.approx(((0.25 - 0.0) + (0.0 - 1.5)) / 2)
+    (tmp_path / "bad.csv").write_text("index,hint\n0,+R7/D\n")
+    with pytest.raises(ValueError, match="is no schedule comparison: it has no consistent, loss"):
+        C.load_schedule_comparison(tmp_path / "bad.csv")

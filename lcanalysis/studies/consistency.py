@@ -201,6 +201,22 @@ def before_and_after(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).T
 
 
+def load_schedule_comparison(path: str | os.PathLike[str]) -> dict[str, pd.DataFrame]:
+    """The rows of ``benchmarks/bench_schedules.py`` (several schedules of the hint against one
+    reference a position), one table a schedule in the shape ``consistency_summary``,
+    ``before_and_after`` and ``figures.consistency_chart`` read; only positions every schedule
+    finished."""
+    rows = pd.read_csv(path)
+    missing = {"index", "schedule", "hint", "reference", "loss", "loss_stderr", "consistent"} - set(rows.columns)
+    if missing:
+        raise ValueError(f"{os.fspath(path)} is no schedule comparison: it has no {', '.join(sorted(missing))}")
+    rows["consistent"] = rows["consistent"].astype(str) == "True"
+    schedules = list(dict.fromkeys(rows["schedule"]))
+    whole = rows.groupby("index")["schedule"].nunique() == len(schedules)
+    rows = rows[rows["index"].isin(whole[whole].index)]
+    return {s: rows[rows["schedule"] == s].sort_values("index").reset_index(drop=True) for s in schedules}
+
+
 def report(study: pd.DataFrame) -> str:
     s = consistency_summary(study)
     ref = study.attrs.get("identity", {}).get("reference", float("nan"))
