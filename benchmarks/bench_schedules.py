@@ -93,7 +93,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=100, help="positions of the study's fixed set (default 100)")
     ap.add_argument("--reference", type=float, default=30.0, help="the reference's budget in seconds (default 30)")
-    ap.add_argument("--schedules", nargs="+", default=list(SCHEDULES), choices=SCHEDULES)
+    ap.add_argument("--schedules", nargs="+", default=["two-stage", "halving"], choices=SCHEDULES,
+                    help="the hints to compare, the first as \"before\" (default: two-stage halving)")
     ap.add_argument("--reference-schedule", default="halving", choices=SCHEDULES)
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
     ap.add_argument("--refs", type=Path, default=None,

@@ -167,3 +167,22 @@ def test_a_schedule_comparison_reads_as_one_study_a_schedule_on_the_positions_al
     (tmp_path / "bad.csv").write_text("index,hint\n0,+R7/D\n")
     with pytest.raises(ValueError, match="is no schedule comparison: it has no consistent, loss"):
         C.load_schedule_comparison(tmp_path / "bad.csv")
+
+
+def test_the_published_schedule_comparison_is_what_the_docs_and_the_article_say():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    tables = C.load_schedule_comparison(root / "data" / "simulated" / "schedule_consistency.csv")
+    table = C.before_and_after(tables["two-stage"], tables["halving"])
+    docs = (root / "docs" / "agents.md").read_text()
+    article = (root / "notebooks" / "article_calibration.ipynb").read_text()
+    for name, row in (("before", table.loc["before"]), ("after", table.loc["after"])):
+        assert row.positions == 100
+        shown = (f"{int(row.consistent)} = {row.share:.2f} [{row.share_low:.2f}, {row.share_high:.2f}] | "
+                 f"{int(row.same_top_turn)} | {row.mean_loss:.2f} [{row.loss_low:.2f}, {row.loss_high:.2f}]")
+        assert shown.replace("**", "") in docs.replace("**", ""), (name, shown)
+    change = table.loc["change in loss, paired"]
+    assert f"{-change.mean_loss:.2f} [{-change.loss_high:.2f}, {-change.loss_low:.2f}]" in docs
+    assert "consistent at **86 of 100 positions instead of 66**" in article
+    assert int(table.loc["after", "consistent"]) == 86 and int(table.loc["before", "consistent"]) == 66
