@@ -202,13 +202,15 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     for m in analysis.moves:
         m.loss, m.loss_stderr = r.difference(best, by_move[m.move])
     if use_schedule == "halving":  # best first, then by the loss against it (the best need not have the top mean)
-        analysis.moves.sort(key=lambda m: (m.move != str(r.move(best)), m.loss))
+        named = str(r.move(best))
+        analysis.moves.sort(key=lambda m: (m.move != named, m.loss))
     _add_match_ranking(view, r, analysis)
     _add_reasons(view, analysis)
     return analysis
 
 
 def check_schedule(schedule: str) -> str:
+    """``schedule`` if it names one of ``SCHEDULES``, else a ValueError naming them."""
     if schedule not in SCHEDULES:
         raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
     return schedule
@@ -231,7 +233,7 @@ def _halving(r: Rollouts, budget: int, fit: Callable[[Rollouts, int], int] | Non
     turn kept, on the same worlds, so its paired loss against the best is never below zero, and
     the best carries the largest sample. Returns the best's index and the schedule in words."""
     alive = list(range(len(r.codes)))
-    rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 1
+    rounds = math.ceil(math.log2(len(alive))) if len(alive) > 1 else 1
     sizes = []
     for i in range(rounds):
         have = len(r.samples[alive[0]])
