@@ -37,18 +37,28 @@ FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_
           "hint_worlds", "cpu_seconds"]
 
 
-def cached_reference(view, index: int, reference: float, ref_schedule: str, refs: Path | None) -> dict:
+def load_references(refs: Path | None) -> dict[tuple, dict]:
+    """The references kept in ``refs`` (JSON lines), keyed by what makes one: position, budget,
+    schedule and seed."""
+    if refs is None or not refs.exists():
+        return {}
+    rows = (json.loads(line) for line in refs.read_text().splitlines())
+    return {(r["index"], r["reference"], r["schedule"], r["seed"]): r for r in rows}
+
+
+def cached_reference(view, index: int, reference: float, ref_schedule: str, refs: Path | None,
+                     known: dict[tuple, dict]) -> dict:
     """The reference's turns with their losses (``{move: (loss, loss_stderr)}``) and its top turn,
-    from ``refs`` (JSON lines) when it holds the position with these settings, else computed and
-    added to it: a new schedule is then compared on the same references in seconds a position."""
+    from ``known`` (``load_references``) when it holds the position with these settings, else
+    computed and added to it and to ``refs``: a new schedule is then compared on the same
+    references in seconds a position."""
     key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": 2}
-    if refs is not None and refs.exists():
-        for line in refs.read_text().splitlines():
-            row = json.loads(line)
-            if {k: row[k] for k in key} == key:
-                return row
+    found = known.get(tuple(key.values()))
+    if found is not None:
+        return found
     ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule)
     row = {**key, "top": ref.moves[0].move, "moves": {m.move: [m.loss, m.loss_stderr] for m in ref.moves}}
+    known[tuple(key.values())] = row
     if refs is not None:
         with refs.open("a") as fh:
             fh.write(json.dumps(row) + "\n")
@@ -64,13 +74,14 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
     todo = [f for f in study_positions(positions) if f[0] not in done]
     print(f"{len(done)} positions already in {out}, {len(todo)} to go (each: one reference at {reference:g}x the "
           f"budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
+    known = load_references(refs)
     with out.open("a", newline="") as fh:
         w = csv.DictWriter(fh, FIELDS)
         if fresh:
             w.writeheader()
         for index, _deal, _turns, view in todo:
             c0 = time.process_time()
-            ref = cached_reference(view, index, reference, ref_schedule, refs)
+            ref = cached_reference(view, index, reference, ref_schedule, refs, known)
             rows = []
             for sch in schedules:
                 c1 = time.process_time()

@@ -37,6 +37,12 @@ class MoveValue:
             return self.reason
         return f"± {self.stderr:.{digits}f}"
 
+    @property
+    def upper_bound(self) -> bool:
+        """The endgame search showed only that this turn is worse: its value is at most, and its
+        loss at least, the figure given (``extra["bound"] == "upper"``)."""
+        return self.extra.get("bound") == "upper"
+
     def loss_text(self, digits: int = 2) -> str:
         """The loss against the best turn as shown beside the value: "best", or minus the loss with
         the standard error of the difference; "≤ " before a turn searched only far enough to show
@@ -45,7 +51,7 @@ class MoveValue:
             return ""
         if self.loss == 0:
             return "best"
-        mark = "≤ " if self.extra.get("bound") == "upper" else ""
+        mark = "≤ " if self.upper_bound else ""
         if not self.loss_stderr:
             return f"{mark}{-self.loss:+.{digits}f}"
         return f"{mark}{-self.loss:+.{digits}f} ± {self.loss_stderr:.{digits}f}"

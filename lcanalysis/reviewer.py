@@ -385,10 +385,10 @@ def _searched_decision(analysis: Analysis, played: Move, ref: Move, seed: int) -
     mb = analysis.moves[0]
     mr = moves.get(str(ref))
     spread = mb.value - min(m.value for m in analysis.moves)
-    bounded = mp.extra.get("bound") == "upper"
+    bounded = mp.upper_bound
     stalls, converged = analysis.bounds["max_stalls"], analysis.bounds.get("converged")
     gain = gain_se = None
-    if mr is not None and not bounded and mr.extra.get("bound") != "upper":
+    if mr is not None and not bounded and not mr.upper_bound:
         gain = mp.value - mr.value
         # not paired here: the square root of the two variances bounds the paired error from above
         gain_se = 0.0 if analysis.exact else math.hypot(mp.stderr, mr.stderr)

@@ -284,7 +284,7 @@ def _solver_move(view: View, seed: int, deck_only: bool = False) -> Move | None:
 def _best_listed(analysis: Analysis, view: View, deck_only: bool) -> Move | None:
     """The listed turn of highest value (``deck_only``: among those that draw from the deck),
     leaving out a turn valued only from above (beaten by the best in some world); None if none."""
-    moves = [m for m in analysis.moves if (not deck_only or m.move.endswith("/D")) and m.extra.get("bound") != "upper"]
+    moves = [m for m in analysis.moves if (not deck_only or m.move.endswith("/D")) and not m.upper_bound]
     if not moves:
         return None
     return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)

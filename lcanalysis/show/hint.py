@@ -35,12 +35,6 @@ def judgement(loss: float, stderr: float | None) -> str:
     return "much worse: a blunder"
 
 
-def _is_bound(m: MoveValue) -> bool:
-    """The endgame search showed only that this turn is worse: its value is at most, its loss at
-    least, the figure given."""
-    return m.extra.get("bound") == "upper"
-
-
 def _placement(move: str) -> str:
     return move.split("/")[0]
 
@@ -84,7 +78,7 @@ def verdict(analysis: Analysis, view: View) -> str:
     if o is not None and o.loss is not None:
         err = f" ± {o.loss_stderr:.1f}" if o.loss_stderr else ""
         alt = in_words(view, o.move)
-        least = "at least " if _is_bound(o) else ""
+        least = "at least " if o.upper_bound else ""
         lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
                      f"{judgement(o.loss, o.loss_stderr)}.")
     return " ".join(lines)
@@ -92,7 +86,7 @@ def verdict(analysis: Analysis, view: View) -> str:
 
 def question(analysis: Analysis) -> str:
     """Which question was answered, in plain words."""
-    bound = any(_is_bound(m) for m in analysis.moves)
+    bound = any(m.upper_bound for m in analysis.moves)
     tail = ("; ≤ marks a turn searched only far enough to show it is worse: its value is at most, its loss "
             "at least, the figure shown") if bound else ""
     if analysis.exact:
@@ -128,7 +122,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
         rows = _same_outcome_rows(ms)
         for i, same in enumerate(rows[:draws]):
             m = same[0]
-            value = ("≤ " if _is_bound(m) else "") + f"{m.value:+.1f}" + \
+            value = ("≤ " if m.upper_bound else "") + f"{m.value:+.1f}" + \
                 ("" if m.exact or not m.stderr else f" ± {m.stderr:.1f}")
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
@@ -151,7 +145,7 @@ def hint_json(analysis: Analysis, view: View) -> dict[str, Any]:
     loss and loss_stderr), plus the verdict and the question answered."""
     out = analysis.to_json()
     for row, m in zip(out["moves"], analysis.moves):
-        if _is_bound(m):  # the endgame search showed only that this turn is worse
+        if m.upper_bound:  # the endgame search showed only that this turn is worse
             row["bound"] = "upper"
         if "match_win" in m.extra:  # a match score was given: the chance to win the match too
             row.update({k: m.extra[k] for k in ("match_win", "match_win_stderr", "match_loss", "match_loss_stderr")})

@@ -157,7 +157,7 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
     worlds = [m.extra["worlds"] for m in an.moves if "worlds" in m.extra]
     return {"played": played, "played_value": mine.value, "played_stderr": mine.stderr,
             "played_worlds": mine.extra.get("worlds", ""), "first_stage_worlds": min(worlds) if worlds else "",
-            "played_bound": mine.extra.get("bound") == "upper",
+            "played_bound": mine.upper_bound,
             "best": best.move, "best_value": best.value, "best_stderr": best.stderr,
             # the best turn, or one with the very same outcomes (successive halving's best need not hold the top mean)
             "played_is_best": mine.move == best.move or (mine.value, mine.stderr) == (best.value, best.stderr),
@@ -559,6 +559,8 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.calibration --rounds N --out FILE``: play and advise, row by
     row (resuming FILE), write the command to ``FILE.cmd`` and print the calibration."""
+    from lcanalysis.advisor import SCHEDULES
+
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
     ap.add_argument("--rounds", type=int, default=40, help="self-play rounds (default 40)")
@@ -575,7 +577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "(default: as the advisor does, on); --no-hand-model deals them uniformly")
     ap.add_argument("--streams", action=argparse.BooleanOptionalAction, default=None,
                     help="the advisor's draw streams in the play-outs (default: as the advisor does, on)")
-    ap.add_argument("--schedule", choices=("halving", "two-stage"), default=None,
+    ap.add_argument("--schedule", choices=SCHEDULES, default=None,
                     help="how the advisor spreads its play-outs over the turns (default: as the advisor does, "
                          "halving)")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
