@@ -226,29 +226,15 @@ def _clock_fit(t0: float, time_budget: float) -> Callable[[Rollouts, int], int]:
 
 
 def _halving(r: Rollouts, budget: int, fit: Callable[[Rollouts, int], int] | None) -> tuple[int, str]:
-    """Successive halving (Karnin, Koren and Somekh 2013) over the turns of ``r``: ceil(log2 n)
-    rounds share the budget equally; in each, every turn still in is extended to the same number
-    of worlds (the first round at least ``MIN_WORLDS``), then the better half by mean stays in.
-    The last turn in is the best. A turn left out in a round had a mean no higher than every
-    turn kept, on the same worlds, so its paired loss against the best is never below zero, and
-    the best carries the largest sample. Returns the best's index and the schedule in words."""
-    alive = list(range(len(r.codes)))
-    rounds = math.ceil(math.log2(len(alive))) if len(alive) > 1 else 1
-    sizes = []
-    for i in range(rounds):
-        have = len(r.samples[alive[0]])
-        more = (budget - r.worlds) // ((rounds - i) * len(alive))
-        r.sample(have + max(MIN_WORLDS if i == 0 else 0, more), alive)
-        sizes.append(len(r.samples[alive[0]]))
-        if fit is not None:
-            budget = fit(r, budget)
-        means = np.array([r.samples[k].mean() for k in alive])
-        alive = [alive[j] for j in np.argsort(-means, kind="stable")[: (len(alive) + 1) // 2]]
+    """Successive halving over the turns of ``r`` (``Rollouts.halve``): the last turn in is the
+    best and carries the largest sample, and no other turn's loss against it is below zero.
+    Returns the best's index and the schedule in words."""
+    best, sizes = r.halve(budget, fit, min_worlds=MIN_WORLDS)
     if len(sizes) == 1:
-        return alive[0], f"{sizes[0]} worlds per turn"
+        return best, f"{sizes[0]} worlds per turn"
     steps = ", ".join(str(n) for n in sizes[1:])
-    return alive[0], (f"successive halving: {sizes[0]} worlds per turn, then the better half of the turns "
-                      f"extended round by round to {steps} worlds")
+    return best, (f"successive halving: {sizes[0]} worlds per turn, then the better half of the turns "
+                  f"extended round by round to {steps} worlds")
 
 
 def _two_stages(r: Rollouts, budget: int, fit: Callable[[Rollouts, int], int] | None) -> tuple[int, str]:

@@ -16,7 +16,8 @@ the one answer type, ``Analysis``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -134,6 +135,36 @@ class Rollouts:
                 more[:, i - first] = one[:, 0]
         for j, k in enumerate(idx):
             self.samples[k] = np.concatenate([self.samples[k], more[j]]) if first else more[j]
+
+    def halve(self, budget: int, fit: Callable[[Rollouts, int], int] | None = None, keep: Sequence[int] = (),
+              min_worlds: int = 8, max_worlds: int | None = None) -> tuple[int, list[int]]:
+        """Successive halving (Karnin, Koren and Somekh 2013) of ``budget`` play-outs over the
+        candidates: ceil(log2 n) rounds share the budget equally; in each, every candidate still in
+        is extended to the same number of worlds (the first round at least ``min_worlds``, none
+        beyond ``max_worlds``), then the better half by mean stays in. The candidates ``keep`` are
+        extended every round but never compete (the search agent's baseline turn), so they share
+        every world of the winner. ``fit(rollouts, budget)``, if given, refits the budget after
+        each round (a wall clock). A candidate left out had a mean no higher than every candidate
+        kept, on the same worlds, so its paired loss against the winner is never below zero.
+        Returns the winner (the last one in of those not kept; a kept one if no other) and the
+        sample size after each round."""
+        kept = [int(k) for k in keep]
+        alive = [k for k in range(len(self.codes)) if k not in kept] or kept[:1]
+        kept = [k for k in kept if k not in alive]
+        rounds = math.ceil(math.log2(len(alive))) if len(alive) > 1 else 1
+        sizes = []
+        for i in range(rounds):
+            members = kept + alive
+            have = len(self.samples[members[0]])
+            more = (budget - self.worlds) // ((rounds - i) * len(members))
+            target = have + max(min_worlds if i == 0 else 0, more)
+            self.sample(target if max_worlds is None else min(target, max(max_worlds, have)), members)
+            sizes.append(len(self.samples[members[0]]))
+            if fit is not None:
+                budget = fit(self, budget)
+            means = np.array([self.samples[k].mean() for k in alive])
+            alive = [alive[j] for j in np.argsort(-means, kind="stable")[: (len(alive) + 1) // 2]]
+        return alive[0], sizes
 
     def _weights(self, view: View) -> np.ndarray | None:
         """The opponent-hand model's weight of each pool card of ``view`` (None: no model)."""

@@ -266,3 +266,40 @@ def test_a_cap_beyond_any_score_difference_changes_nothing_and_a_bad_cap_is_refu
     for bad in (-1, 1001, float("nan")):
         with pytest.raises(AgentError, match="cap must be"):
             make_agent("search", cap=bad)
+
+
+def test_halving_in_the_search_agent_keeps_the_heuristics_choice_on_every_world_of_the_winner():
+    """``Rollouts.halve`` with ``keep``: the kept candidate shares every world of the winner, the
+    candidates that stopped had means no higher than those that went on (on their shared worlds),
+    ``max_worlds`` caps the sample, and the count budget is kept; the agent with ``halving`` plays
+    legal, reproducible turns, and refuses the options it cannot honour by name."""
+    from lcanalysis.rollouts import Rollouts, policy_ranking
+
+    pos = Position.deal(5)
+    for turn in range(12):
+        pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), turn))
+    view = pos.view(pos.to_move)
+    codes, _ = policy_ranking(view)
+    codes = codes[:8]
+    for budget, cap in ((600, None), (6000, 300)):
+        r = Rollouts(view, codes, seed=3, streams=True)
+        winner, sizes = r.halve(budget, keep=[0], min_worlds=8, max_worlds=cap)
+        n = np.array([len(x) for x in r.samples])
+        assert winner != 0 and n[0] == n[winner] == n.max() == sizes[-1]
+        assert r.worlds <= budget and len(sizes) == 3  # 7 competing candidates: 3 rounds
+        if cap:
+            assert n.max() == cap
+        for step in sizes[:-1]:  # of those in at this step, the ones that went on led on its worlds
+            was_in = [k for k in range(1, 8) if n[k] >= step]
+            on = [k for k in was_in if n[k] > step]
+            off = [k for k in was_in if n[k] == step]
+            if not on:  # the cap stopped every candidate here
+                break
+            assert min(r.samples[k][:step].mean() for k in on) >= max(r.samples[k][:step].mean() for k in off)
+    agent = make_agent("best", time_ms=20, halving=1)
+    move = agent.choose(view, 7)
+    assert move in pos.legal_moves() and move == make_agent("best", time_ms=20, halving=1).choose(view, 7)
+    with pytest.raises(AgentError, match="halving ranks turns by their mean points"):
+        make_agent("search", halving=1, cap=25)
+    with pytest.raises(AgentError, match="match: halving is not available"):
+        make_agent("match", halving=1)

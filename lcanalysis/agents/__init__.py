@@ -131,7 +131,9 @@ class SearchAgent(Agent):
     from the view: uniformly, or with ``bias`` > 1 favouring cards the opponent can still use),
     and both sides play the round out with the heuristic policy, each seeing only its own cards.
     Half the budget goes to every kept turn, half to the best ``finalists`` plus the heuristic's
-    own choice. The agent leaves the heuristic's choice only for a turn whose paired difference
+    own choice; with ``halving`` (non-zero), the budget is spread by successive halving instead
+    (``Rollouts.halve``, as the advisor does), the heuristic's choice kept to the end. The agent
+    leaves the heuristic's choice only for a turn whose paired difference
     (same worlds) beats it by more than ``caution`` standard errors: picking the largest of
     several noisy means otherwise favours lucky estimates over the heuristic's sound default.
     With ``endgame`` cards or fewer in the deck it plays the exact endgame solver's best turn
@@ -164,7 +166,7 @@ class SearchAgent(Agent):
     def __init__(self, width: int = 8, time_ms: float = 100.0, endgame: int = 2, min_worlds: int = 8,
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
-                 endgame_nodes: int = 0, cap: float = 0, streams: float = 0) -> None:
+                 endgame_nodes: int = 0, cap: float = 0, streams: float = 0, halving: float = 0) -> None:
         if width < 1:
             raise AgentError("search: width must be >= 1")
         self.width = int(width)
@@ -178,6 +180,9 @@ class SearchAgent(Agent):
             raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
         self.cap = float(cap)
         self.streams = float(streams) != 0
+        self.halving = float(halving) != 0
+        if self.halving and self.cap:
+            raise AgentError("search: halving ranks turns by their mean points, cap by capped points: give one")
         self.min_worlds = int(min_worlds)
         self.max_worlds = int(max_worlds)
         self.bias = float(bias)
@@ -220,8 +225,11 @@ class SearchAgent(Agent):
             x = r.samples[int(j)]
             return np.clip(x, -self.cap, self.cap) if self.cap else x
 
-        top = self.two_stages(r, time_ms, lambda: np.argsort([-outcomes(j).mean() for j in range(len(cands))],
-                                                             kind="stable"))
+        if self.halving:
+            top = self.halving_finalists(r, time_ms)
+        else:
+            top = self.two_stages(r, time_ms, lambda: np.argsort([-outcomes(j).mean() for j in range(len(cands))],
+                                                                 kind="stable"))
         pick = cautious_pick([outcomes(j) for j in top], self.caution)
         return Move.from_code(int(cands[int(top[pick])]), view.colors)
 
@@ -230,12 +238,25 @@ class SearchAgent(Agent):
         return Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None,
                         streams=self.streams)
 
+    def budget(self, time_ms: float | None) -> float:
+        """Play-outs for one decision: ``ROLLOUTS_PER_MS`` per ms of ``time_ms`` (default: the agent's)."""
+        return (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
+
+    def halving_finalists(self, r: Rollouts, time_ms: float | None) -> np.ndarray:
+        """The schedule with ``halving``: successive halving of the budget over the candidates
+        (``Rollouts.halve``), the heuristic's own choice (index 0) extended with the survivors every
+        round, so it shares every world of the winner. Returns ``[0, winner]`` (``[0]`` when the
+        heuristic's choice is the only candidate)."""
+        winner, _ = r.halve(int(self.budget(time_ms)), keep=[0], min_worlds=self.min_worlds,
+                            max_worlds=self.max_worlds)
+        return np.array(sorted({0, winner}), dtype=np.int64)
+
     def two_stages(self, r: Rollouts, time_ms: float | None, ranking: Callable[[], np.ndarray]) -> np.ndarray:
         """The budget's schedule: half of it on every candidate, then half on the best
         ``finalists`` by ``ranking()`` (candidate indexes, best first, read after the first
         stage) plus the heuristic's own choice (index 0, always kept). Returns the finalists'
         indexes, 0 first."""
-        budget = (self.time_ms if time_ms is None else float(time_ms)) * ROLLOUTS_PER_MS
+        budget = self.budget(time_ms)
         k = len(r.codes)
         n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
         r.sample(n1)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.agents import SearchAgent, _as_seed, _check_view, cautious_pick
+from lcanalysis.agents import AgentError, SearchAgent, _as_seed, _check_view, cautious_pick
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import MatchEquity, MatchEquityError, match_state
@@ -41,6 +41,8 @@ class MatchAwareAgent(SearchAgent):
 
     def __init__(self, table: str | None = None, break_loops: float = 1, **options: Any) -> None:
         super().__init__(break_loops=break_loops, **options)
+        if self.halving:  # the halving ranks by points; this agent ranks by the match
+            raise AgentError("match: halving is not available (the match agent ranks its turns by match chance)")
         self.table = table
 
     def equity(self, view: View) -> MatchEquity:
