@@ -178,11 +178,11 @@ def test_the_published_schedule_comparison_is_what_the_docs_and_the_article_say(
     docs = (root / "docs" / "agents.md").read_text()
     article = (root / "notebooks" / "article_calibration.ipynb").read_text()
     for name, row in (("before", table.loc["before"]), ("after", table.loc["after"])):
-        assert row.positions == 100
+        assert row.positions == 200
         shown = (f"{int(row.consistent)} = {row.share:.2f} [{row.share_low:.2f}, {row.share_high:.2f}] | "
                  f"{int(row.same_top_turn)} | {row.mean_loss:.2f} [{row.loss_low:.2f}, {row.loss_high:.2f}]")
         assert shown.replace("**", "") in docs.replace("**", ""), (name, shown)
     change = table.loc["change in loss, paired"]
     assert f"{-change.mean_loss:.2f} [{-change.loss_high:.2f}, {-change.loss_low:.2f}]" in docs
-    assert "consistent at **86 of 100 positions instead of 66**" in article
-    assert int(table.loc["after", "consistent"]) == 86 and int(table.loc["before", "consistent"]) == 66
+    after, before = int(table.loc["after", "consistent"]), int(table.loc["before", "consistent"])
+    assert f"consistent at **{after} of 200 positions instead of {before}**" in article
