@@ -237,7 +237,7 @@ def _published(name="calibration.csv"):
     return C.load_calibration(path)
 
 
-@pytest.mark.parametrize("name", ["calibration.csv", "calibration_both_hands.csv"])
+@pytest.mark.parametrize("name", ["calibration.csv", "calibration_both_hands.csv", "calibration_halving.csv"])
 def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     df = _published(name)
     cmd = (ROOT / "data" / "simulated" / f"{name}.cmd").read_text().split()
@@ -246,8 +246,10 @@ def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     rounds = int(cmd[cmd.index("--rounds") + 1])
     assert ident["every"] == int(cmd[cmd.index("--every") + 1]) and ident["time_budget"] is None
     assert ident["hands"] == (cmd[cmd.index("--hands") + 1] if "--hands" in cmd else "view")
-    assert ident["streams"] is ("--streams" in cmd)  # made before the draw streams: the command says --no-streams
-    assert ident["schedule"] == cmd[cmd.index("--schedule") + 1] == "two-stage"  # made before successive halving
+    # the command names what differs from today's advisor (the draw streams, successive halving, the hand model)
+    assert ident["streams"] is ("--no-streams" not in cmd)
+    assert ident["schedule"] == (cmd[cmd.index("--schedule") + 1] if "--schedule" in cmd else "halving")
+    assert ident["hand_model"] is ("--no-hand-model" not in cmd and ident["hands"] == "view")
     assert sorted(df["round"].unique()) == list(range(rounds))
     assert not df.duplicated(["round", "turn"]).any()
     for k, part in df.groupby("round"):
@@ -278,6 +280,24 @@ def test_the_published_numbers_are_what_the_fit_computes_from_the_published_file
     assert f"give results {both_row['bias']:.1f} ± {both_row['bias s.e.']:.1f} points from the values" in flat
     assert f"{diff['mean value']:.1f} ± {diff['mean value s.e.']:.1f} points higher" in flat
     assert int(diff["positions"]) == 361 and view_row["positions"] == both_row["positions"]
+
+
+def test_the_calibration_of_todays_advisor_is_quoted_from_its_file():
+    """docs/agents.md and the article quote the fit of data/simulated/calibration_halving.csv (the
+    advisor at its defaults: successive halving, draw streams, the hand model) and its verdicts."""
+    df = _published("calibration_halving.csv")
+    fit = C.calibration_fit(df)
+    docs = re.sub(r"\s+", " ", (ROOT / "docs" / "agents.md").read_text())
+    article = re.sub(r"\s+", " ", (ROOT / "notebooks" / "article_calibration.ipynb").read_text())
+    slope = f"slope {fit['slope']:.2f} [{fit['slope_low']:.2f}, {fit['slope_high']:.2f}]"
+    intercept = f"intercept {fit['intercept']:+.1f} [{fit['intercept_low']:+.1f}, {fit['intercept_high']:+.1f}]"
+    counted = f"{fit['positions']:,} positions from {fit['rounds']} rounds"
+    for text in (slope, intercept, counted):
+        assert text in docs, f"docs/agents.md should say {text!r}"
+        assert text in article, f"the article should say {text!r}"
+    assert fit["slope_low"] >= 0.9 and fit["slope_high"] <= 1.1  # the slope target: met
+    assert fit["intercept_low"] < 1 < fit["intercept_high"]  # the intercept target: undecided
+    assert "slope target is **met**" in docs and "intercept target is undecided" in docs
 
 
 def test_the_full_position_check_advises_the_same_positions_with_both_hands_known(tmp_path):
