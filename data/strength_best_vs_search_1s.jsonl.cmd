@@ -1,0 +1,1 @@
+lcanalysis tournament best:time_ms=1000 search:time_ms=1000 --deals 150 --workers 2 --allow-code-change --out data/strength_best_vs_search_1s.jsonl --csv data/strength_best_vs_search_1s.csv > data/strength_best_vs_search_1s.txt
