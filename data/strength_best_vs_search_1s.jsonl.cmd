@@ -1,1 +1,2 @@
 lcanalysis tournament best:time_ms=1000 search:time_ms=1000 --deals 150 --workers 2 --allow-code-change --out data/strength_best_vs_search_1s.jsonl --csv data/strength_best_vs_search_1s.csv > data/strength_best_vs_search_1s.txt
+python -m lcanalysis.studies.paired_strength data/strength_best_vs_search_1s.jsonl data/strength_best_streams_vs_search.jsonl --sides best:time_ms=1000 search:stall=0.5,break_loops=1,hand_model=1,streams=1 >> data/strength_best_vs_search_1s.txt

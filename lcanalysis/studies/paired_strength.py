@@ -1,6 +1,7 @@
 """Study: is a variant stronger than the agent it changes? Two tournaments on the same deals, paired.
 
     python -m lcanalysis.studies.paired_strength NEW.jsonl OLD.jsonl [--opponent LABEL]
+    python -m lcanalysis.studies.paired_strength NEW.jsonl OLD.jsonl --sides NEW_LABEL OLD_LABEL
 
 ``NEW`` seats a variant against an opponent, ``OLD`` the agent it changes against the same
 opponent, both on duplicate deals of the same tournament seed and rules. Every agent is
@@ -10,6 +11,13 @@ where it never does cancel exactly, and the difference of the two files, round b
 far less noise than either file alone. Printed: how many rounds joined and how many played out
 identically, and the paired change in win rate (draws half) and in points a round, each with a
 95% t interval over deals (the two seatings of a deal are one sample).
+
+``--sides`` pairs two match-ups that need not share an opponent: the same pair of agents at
+two time budgets, say (``best`` against ``search`` at 1 s a move, and at 100 ms). Each file's
+rounds are taken from the named agent's side, and the change is that agent's margin in ``NEW``
+less the other's in ``OLD``, deal by deal. The deal's cards are the same in both files, but the
+play differs from the first turn, so far fewer rounds cancel: the pairing removes only what the
+deal itself is worth (a strong hand for one seat is played from both seats already).
 """
 
 from __future__ import annotations
@@ -50,9 +58,12 @@ class PairedChange:
     points_change: float
     points_low: float
     points_high: float
+    opponent_old: str | None = None  # with ``sides``: the opponent in the old file, when it differs
 
     def describe(self) -> str:
-        return (f"{self.new} against {self.old}, both against {self.opponent}: {self.rounds} rounds on "
+        against = (f"both against {self.opponent}" if self.opponent_old is None else
+                   f"against {self.opponent} and {self.opponent_old} respectively")
+        return (f"{self.new} against {self.old}, {against}: {self.rounds} rounds on "
                 f"{self.deals} deals joined, {self.identical} played out identically\n"
                 f"win rate {self.win_new:.3f} against {self.win_old:.3f}: change {self.win_change:+.3f} "
                 f"[{self.win_low:+.3f}, {self.win_high:+.3f}]\n"
@@ -80,10 +91,12 @@ def _side(df: pd.DataFrame, agent: str) -> pd.DataFrame:
 
 
 def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[str], opponent: str | None = None,
-                  conf: float = 0.95) -> PairedChange:
+                  conf: float = 0.95, sides: tuple[str, str] | None = None) -> PairedChange:
     """The paired change from ``old_path``'s agent to ``new_path``'s (module docstring).
     ``opponent``: the label of the agent both files seat against the other, needed only when
-    the two files name the same two labels (a file played by an earlier version of an agent)."""
+    the two files name the same two labels (a file played by an earlier version of an agent).
+    ``sides``: (agent in ``new_path``, agent in ``old_path``) whose margins are compared, each
+    against whoever the file seats it with (no common opponent needed)."""
     new_path, old_path = os.fspath(new_path), os.fspath(old_path)
     new, old = load_results(new_path), load_results(old_path)
     for df, path in ((new, new_path), (old, old_path)):
@@ -95,7 +108,18 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
             raise ValueError(f"paired_strength: the files differ in {key} ({ni.get(key)!r} against {oi.get(key)!r}): "
                              f"their rounds are not the same deals")
     new_pair, old_pair = set(_one_pair(new, new_path)), set(_one_pair(old, old_path))
-    if opponent is None:
+    opponent_old = None
+    if sides is not None:
+        if opponent is not None:
+            raise ValueError("paired_strength: give the opponent or the sides, not both")
+        for label, pair, path in ((sides[0], new_pair, new_path), (sides[1], old_pair, old_path)):
+            if label not in pair:
+                raise ValueError(f"paired_strength: {label!r} does not sit in {path} ({sorted(pair)})")
+        variant, base = sides
+        opponent = next(iter(new_pair - {variant}))
+        other = next(iter(old_pair - {base}))
+        opponent_old = None if other == opponent else other
+    elif opponent is None:
         common = new_pair & old_pair
         if len(common) != 1:
             raise ValueError(f"paired_strength: the files must share exactly one agent, the opponent "
@@ -104,7 +128,8 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
     elif opponent not in new_pair or opponent not in old_pair:
         raise ValueError(f"paired_strength: the opponent {opponent!r} must sit in both files "
                          f"({sorted(new_pair)} against {sorted(old_pair)})")
-    variant, base = next(iter(new_pair - {opponent})), next(iter(old_pair - {opponent}))
+    if sides is None:
+        variant, base = next(iter(new_pair - {opponent})), next(iter(old_pair - {opponent}))
     joined = _side(new, variant).merge(_side(old, base), on=KEY, suffixes=("_new", "_old"))
     if joined.empty:
         raise ValueError("paired_strength: the files have no deal and seating in common")
@@ -119,7 +144,7 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
     wm, wlo, whi = mean_interval(units.dw, conf)
     return PairedChange(variant, base, opponent, len(joined), identical, len(units),
                         float(joined.result_new.mean()), float(joined.result_old.mean()), wm, wlo, whi,
-                        float(joined.diff_new.mean()), float(joined.diff_old.mean()), pm, plo, phi)
+                        float(joined.diff_new.mean()), float(joined.diff_old.mean()), pm, plo, phi, opponent_old)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,8 +153,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("new", help="results file of the variant against the opponent (JSON lines)")
     ap.add_argument("old", help="results file of the agent it changes against the same opponent")
     ap.add_argument("--opponent", help="the label of the common opponent, when the files name the same two labels")
+    ap.add_argument("--sides", nargs=2, metavar=("NEW_LABEL", "OLD_LABEL"),
+                    help="compare these two agents' margins, each against its own opponent (no common one needed)")
     args = ap.parse_args(argv)
-    return answer(ap, [args.new, args.old], lambda: paired_change(args.new, args.old, args.opponent).describe())
+    sides = None if args.sides is None else (args.sides[0], args.sides[1])
+    return answer(ap, [args.new, args.old],
+                  lambda: paired_change(args.new, args.old, args.opponent, sides=sides).describe())
 
 
 if __name__ == "__main__":
