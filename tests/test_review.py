@@ -195,6 +195,15 @@ def test_a_one_player_record_reviews_its_player_and_their_luck_only(blunder_revi
     assert [d.played for d in rv.decisions] == [d.played for d in full.decisions if d.player == 1]
     (p,) = rv.players
     assert p.player == 1 and math.isclose(p.luck_adjusted, p.result - p.luck)
+    # the luck of a one-player record deals the opponent's hand by the hand model, and says so
+    assert rv.to_json()["settings"]["luck_against"] == rv.luck_against and "hand model" in rv.luck_against
+    assert full.to_json()["settings"]["luck_against"] == "the real draw pile"
+    assert "hand model" in rv.to_text() and "points a draw low" in rv.to_text() and "points a draw low" in rv.to_html()
+    assert "points a draw low" not in full.to_text()
+    step = next(d for d in rv.decisions if d.luck is not None)
+    again = draw_luck(rv.views[(step.round, step.index)], step.played, step.drawn, step.luck_worlds,
+                      seed=decision_seed(0, step.round, step.index) + 2, hand_model=True)
+    assert (step.luck, step.luck_stderr) == (again["luck"], again["stderr"])
     with pytest.raises(ValueError, match="player 1's record"):
         review(one, player=0, time_budget=T, executor="serial", progress=False)
 
@@ -359,3 +368,73 @@ def test_with_three_cards_left_the_endgame_search_judges_when_the_time_allows():
     assert d.loss == 0 and d.mark is None  # the search's own best turn, played
     quick = review(rec, player=mover, time_budget=T, seed=0, executor="serial", progress=False).decisions[0]
     assert quick.method.startswith("advisor") and quick.loss_bound is None  # too little time: play-outs
+
+
+def _model_law(pool, u, w):
+    """Brute force over every set of ``u`` physical cards: {(hand types sorted, top type): chance}
+    under the opponent-hand model (chance of a hand proportional to the product of its weights,
+    the rest in uniform order)."""
+    from itertools import combinations
+
+    law: dict = {}
+    total = 0.0
+    for hand in combinations(range(len(pool)), u):
+        weight = float(np.prod([w[i] for i in hand]))
+        total += weight
+        rest = [i for i in range(len(pool)) if i not in hand]
+        for top in rest:
+            key = (tuple(sorted(int(pool[i]) for i in hand)), int(pool[top]))
+            law[key] = law.get(key, 0.0) + weight / len(rest)
+    return {k: v / total for k, v in law.items()}
+
+
+def test_the_modelled_twins_follow_the_hand_models_law_before_and_after_the_draw():
+    """``modelled_twins``' worlds, against the model's law by brute force: the after-worlds are the
+    law given the drawn card on top, the before-worlds (weighted by their ratios) the law itself;
+    with three copies of the drawn card (a colour's wagers) and with one."""
+    from lcanalysis.reviewer import modelled_twins
+
+    pool = np.array([0, 0, 0, 3, 5, 7, 9, 14, 20], dtype=np.int32)  # three wagers, then six numbers
+    w = np.array([1.0, 1.0, 1.0, 0.2, 3.0, 0.5, 1.5, 0.1, 2.0])
+    u = 3
+    law = _model_law(pool, u, w)
+    n = 40_000
+    for card in (0, 5):
+        after_law = {k: v for k, v in law.items() if k[1] == card}
+        norm = sum(after_law.values())
+        after, before = {}, {}
+        weight = 0.0
+        for a, b, r in modelled_twins(pool, u, card, w, n, np.random.default_rng(card)):
+            key = (tuple(sorted(a[:u].tolist())), int(a[u]))
+            after[key] = after.get(key, 0) + 1 / n
+            b = a if b is None else b
+            key = (tuple(sorted(b[:u].tolist())), int(b[u]))
+            before[key] = before.get(key, 0.0) + r
+            weight += r
+            assert sorted(a.tolist()) == sorted(pool.tolist()) == sorted(b.tolist())
+        for key in set(law) | set(before):
+            p = law.get(key, 0.0)
+            assert abs(before.get(key, 0.0) / weight - p) <= 4 * math.sqrt(p * (1 - p) / n) + 2e-3, key
+        for key in set(after_law) | set(after):
+            p = after_law.get(key, 0.0) / norm
+            assert abs(after.get(key, 0.0) - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-3, key
+
+
+def test_with_equal_weights_the_modelled_twins_are_the_uniform_deal():
+    from lcanalysis.reviewer import modelled_twins
+
+    pool = np.arange(10, dtype=np.int32)
+    ratios = [r for _, _, r in modelled_twins(pool, 4, 6, np.ones(10), 500, np.random.default_rng(0))]
+    assert ratios == [1.0] * 500
+
+
+def test_the_modelled_luck_is_value_after_minus_value_before_and_differs_from_the_uniform_one():
+    view = lc.read_position("example:midround")
+    move = next(m for m in view.complete(view.unseen()[:view.opponent_unknown],
+                                         view.unseen()[view.opponent_unknown:]).legal_moves() if m.draws_from_deck)
+    card = view.unseen()[-1]
+    out = draw_luck(view, move, card, worlds=30, seed=1, hand_model=True)
+    assert math.isclose(out["luck"], out["after"] - out["before"], abs_tol=1e-9)
+    assert out["worlds"] == 30 and out["stderr"] > 0
+    assert out != draw_luck(view, move, card, worlds=30, seed=1)
+    assert out == draw_luck(view, move, card, worlds=30, seed=1, hand_model=True)  # reproducible from the seed

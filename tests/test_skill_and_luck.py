@@ -128,3 +128,31 @@ def test_the_study_writes_its_data(tmp_path):
     assert S.main(["draws", "--deals", "1", "--first-deal", "3", "--out", str(out)]) == 0
     df = pd.read_csv(out)
     assert len(df) == 88 and set(df.columns) == {"deal", "swap", "seat", "drawer", "deck", "luck"}
+
+
+def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():
+    """The hand model's review luck (``reviewer.LUCK_HAND_MODEL``) as the article, the README and the
+    reviewer quote it, computed from the published file; its uniform column is the older file's."""
+    import json
+    from pathlib import Path
+
+    from lcanalysis import reviewer
+
+    root = Path(__file__).resolve().parent.parent
+    model = pd.read_csv(root / "data/simulated/skill_and_luck_review_luck_model.csv")
+    uniform = pd.read_csv(root / "data/simulated/skill_and_luck_review_luck.csv")
+    assert (model[["deal", "seat", "deck"]].to_numpy() == uniform[["deal", "seat", "deck"]].to_numpy()).all()
+    assert np.array_equal(model.luck.to_numpy(), uniform.luck.to_numpy())
+    check = S.review_luck_check(model)
+    m, u = check["review's luck, hand model, a draw"], check["review's luck, a draw"]
+    assert m.n == u.n == 8800 and u.mean < m.mean < 0  # less biased, still below zero
+    quote_m, quote_u = f"{m.mean:.2f} ± {m.stderr:.2f}", f"{u.mean:.2f} ± {u.stderr:.2f}"
+    readme = " ".join((root / "README.md").read_text().split())
+    assert f"averaged {quote_m} points a draw, against {quote_u} dealt uniformly" in readme
+    nb = json.loads((root / "notebooks/article_skill_and_luck.ipynb").read_text())
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("−", "-")
+    assert (f"averages {m.mean:.2f} points a draw (standard error {m.stderr:.2f}), against {u.mean:.2f} "
+            f"({u.stderr:.2f}) dealt uniformly") in text
+    rounds = check["review's luck, hand model, a player's round"]
+    assert f"comes out {rounds.mean:.1f} ± {rounds.stderr:.1f} points" in text
+    assert reviewer.LUCK_HAND_MODEL and f"{m.mean:.2f} +- {m.stderr:.2f}" in Path(reviewer.__file__).read_text()

@@ -223,12 +223,15 @@ def fast_luck_draws(deals: int = 20, seed: int = 0, first_deal: int = 0,
 
 
 def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, first_deal: int = 2000,
-                      agents: Sequence[str] = ("heuristic", "greedy")) -> pd.DataFrame:
+                      agents: Sequence[str] = ("heuristic", "greedy"), hand_model: bool = False,
+                      progress: bool = False) -> pd.DataFrame:
     """The review's luck of every deck draw (``review.draw_luck``, as ``lc.review`` rates it at
     ``time_budget`` a decision: rollouts from the drawer's view, the unseen cards dealt at random)
     beside the tournament's fast luck of the same draw (``fast_luck``), in ``deals`` rounds of
     ``agents[0]`` against ``agents[1]``, one a deal (deal ``k``: ``deal_seed(seed, k)``; seats
-    alternate). Cheaper than a whole review: only the draws are rated."""
+    alternate). Cheaper than a whole review: only the draws are rated. ``hand_model``: also the
+    luck with the opponent's hand dealt by the opponent-hand model (``model_luck``,
+    ``model_luck_stderr``; the same seed), as a one-player record's review rates it."""
     from lcanalysis.agents import make_agent
     from lcanalysis.reviewer import LUCK_SHARE, MIN_WORLDS, decision_seed, draw_luck
     from lcanalysis.rollouts import ROLLOUTS_PER_MS
@@ -239,7 +242,9 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
     made = [make_agent(a) for a in agents]
     worlds = max(MIN_WORLDS, int(time_budget * LUCK_SHARE * 1000 * ROLLOUTS_PER_MS / 2))
     rows = []
-    for k in range(first_deal, first_deal + deals):
+    from tqdm.auto import tqdm
+
+    for k in tqdm(range(first_deal, first_deal + deals), desc="review luck", unit="deal", disable=not progress):
         swap = k % 2
         seated = made if swap == 0 else made[::-1]
         names = list(agents) if swap == 0 else list(agents)[::-1]
@@ -248,11 +253,16 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
             if not step.turn.move.draws_from_deck:
                 continue
             before = step.before
-            luck = draw_luck(before.view(step.player), step.turn.move, step.drawn, worlds,
-                             seed=decision_seed(seed, 1, step.index) + 2)
-            rows.append({"deal": k, "seat": step.player, "drawer": names[step.player], "deck": before.deck_count,
-                         "luck": luck["luck"], "luck_stderr": luck["stderr"],
-                         "fast_luck": deck_draw_luck(before.state, step.turn.move.code(rules.colors))[0]})
+            view = before.view(step.player)
+            luck = draw_luck(view, step.turn.move, step.drawn, worlds, seed=decision_seed(seed, 1, step.index) + 2)
+            row = {"deal": k, "seat": step.player, "drawer": names[step.player], "deck": before.deck_count,
+                   "luck": luck["luck"], "luck_stderr": luck["stderr"],
+                   "fast_luck": deck_draw_luck(before.state, step.turn.move.code(rules.colors))[0]}
+            if hand_model:
+                model = draw_luck(view, step.turn.move, step.drawn, worlds, seed=decision_seed(seed, 1, step.index) + 2,
+                                  hand_model=True)
+                row.update(model_luck=model["luck"], model_luck_stderr=model["stderr"])
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -304,19 +314,26 @@ def review_luck_check(draws: pd.DataFrame) -> dict[str, Estimate]:
     mean of their difference on the same draws (a deal one cluster), and each summed over a
     player's draws in a round (one round a deal: independent samples)."""
     d = draws.assign(diff=draws.luck - draws.fast_luck)
+    columns = [("luck", "review's luck"), ("fast_luck", "fast luck")]
+    if "model_luck" in d:
+        columns.insert(1, ("model_luck", "review's luck, hand model"))
     out = {}
-    for column, name in (("luck", "review's luck"), ("fast_luck", "fast luck"), ("diff", "review's minus fast luck")):
+    for column, name in [*columns, ("diff", "review's minus fast luck")]:
         out[f"{name}, a draw"] = luck_by_stage(d, column)["all"]["whole round"]
-    for column, name in (("luck", "review's luck"), ("fast_luck", "fast luck")):
+    for column, name in columns:
         out[f"{name}, a player's round"] = Estimate.of(d.groupby(["deal", "seat"])[column].sum().to_numpy())
     return out
 
 
 def luck_comparison_by_stage(draws: pd.DataFrame) -> dict[str, dict[str, Estimate]]:
     """From ``review_luck_draws``: the mean luck of a draw by stage, the review's and the fast
-    one's on the same draws (``{"review's luck": {stage: Estimate}, "fast luck": ...}``)."""
-    return {"review's luck": luck_by_stage(draws, "luck")["all"],
-            "fast luck": luck_by_stage(draws, "fast_luck")["all"]}
+    one's on the same draws (``{"review's luck": {stage: Estimate}, "fast luck": ...}``), and the
+    review's with the hand model where the draws have it."""
+    out = {"review's luck": luck_by_stage(draws, "luck")["all"]}
+    if "model_luck" in draws:
+        out["review's luck, hand model"] = luck_by_stage(draws, "model_luck")["all"]
+    out["fast luck"] = luck_by_stage(draws, "fast_luck")["all"]
+    return out
 
 
 def luck_table(by_stage: dict[str, dict[str, Estimate]]) -> pd.DataFrame:
@@ -436,12 +453,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--first-deal", type=int, default=2000)
     q.add_argument("--time", type=float, default=0.1)
     q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--hand-model", action="store_true",
+                   help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
     q.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     if args.what == "reviews":
         df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True)
     elif args.what == "review-luck":
-        df = review_luck_draws(args.deals, time_budget=args.time, seed=args.seed, first_deal=args.first_deal)
+        df = review_luck_draws(args.deals, time_budget=args.time, seed=args.seed, first_deal=args.first_deal,
+                               hand_model=args.hand_model, progress=True)
     else:
         df = fast_luck_draws(args.deals, seed=args.seed, first_deal=args.first_deal)
     df.to_csv(args.out, index=False, float_format="%.4f")
