@@ -4,10 +4,12 @@ A fixed set of views with few cards left in the draw pile (``tests/helpers.playe
 dealt round played down by a seeded policy that sometimes draws from the piles, the player to
 move's view). For each view:
 
-- ``rollouts``: the advisor as it was before the endgame search took over at 3 cards
-  (``advise(..., endgame_cards=2)``, play-outs by the heuristic, 1 s budget);
-- ``hint``: the advisor at its default settings (at 3 cards: the endgame search, deepened on
-  the stall budget until two budgets agree, up to 10 s);
+- ``rollouts``: the advisor's play-outs (``advise(..., endgame_cards=2)``, the heuristic plays
+  the round out, 1 s budget), as it answered before the endgame search took over at 3 cards
+  (and at 4 since);
+- ``hint``: the advisor at its default settings (from ``advisor.ENDGAME_CARDS`` cards: the
+  endgame search, deepened on the stall budget until two budgets agree, up to 10 s);
+  ``--endgame-cards K`` hands over from ``K`` cards instead;
 - ``reference``: the endgame search with a large node budget (``--ref-nodes``) and a wider
   margin, so that it reaches two or more stalls each.
 
@@ -18,6 +20,7 @@ whether the hint and the reference converged. Rows are appended to ``--out`` as 
 so an interrupted run resumes where it stopped.
 
     python benchmarks/bench_endgame_trust.py --deck 3 --positions 12 --out /tmp/endgame_trust.csv
+    python benchmarks/bench_endgame_trust.py --deck 4 --positions 16 --endgame-cards 4 --out /tmp/trust4.csv
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ def loss_under(reference, move: str) -> float:
     return reference.value - values[move]
 
 
-def run_one(seed: int, deck: int, ref_nodes: int) -> dict:
+def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = None) -> dict:
     from helpers import played_down
 
     from lcanalysis.advisor import advise
@@ -62,7 +65,7 @@ def run_one(seed: int, deck: int, ref_nodes: int) -> dict:
     old = advise(view, time_budget=1.0, seed=0, endgame_cards=2)
     old_s = time.perf_counter() - t
     t = time.perf_counter()
-    new = advise(view, seed=0, wall_clock=True)
+    new = advise(view, seed=0, wall_clock=True, **({} if endgame_cards is None else {"endgame_cards": endgame_cards}))
     new_s = time.perf_counter() - t
     return {
         "seed": seed, "deck": deck, "ref_best": ref.best.move, "ref_value": round(ref.value, 3),
@@ -104,6 +107,8 @@ def main() -> int:
     ap.add_argument("--positions", type=int, default=12, help="how many views (seeds 0..N-1)")
     ap.add_argument("--ref-nodes", type=float, default=8e7, help="node budget of the reference (default 8e7)")
     ap.add_argument("--out", type=Path, default=Path("endgame_trust.csv"), help="rows appended here as they finish")
+    ap.add_argument("--endgame-cards", type=int, default=None,
+                    help="the hint hands over to the endgame search from this many cards (default: the advisor's)")
     args = ap.parse_args()
     done: list[dict] = []
     if args.out.exists():
@@ -118,7 +123,7 @@ def main() -> int:
         for seed in range(args.positions):
             if seed in seen:
                 continue
-            row = run_one(seed, args.deck, int(args.ref_nodes))
+            row = run_one(seed, args.deck, int(args.ref_nodes), args.endgame_cards)
             w.writerow(row)
             f.flush()
             done.append(row)

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
+from lcanalysis.advisor import ENDGAME_CARDS
 from lcanalysis.agents import make_agent
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
@@ -220,6 +221,22 @@ def test_a_study_made_before_the_draw_streams_reads_as_made_without_them(tmp_pat
         C.calibration_study(1, out=path, **args)
 
 
+def test_a_study_made_before_the_hand_over_at_4_cards_reads_as_3_and_is_not_mixed_with_4(tmp_path):
+    args = {"agents": ("heuristic", "heuristic"), "seed": 3, "every": 12, "time_budget": 0.02}
+    path = tmp_path / "old.csv"
+    C.calibration_study(1, out=path, endgame_cards=3, **args)
+    text = path.read_text()
+    assert ', "endgame_cards": 3' in text
+    path.write_text(text.replace(', "endgame_cards": 3', ""))
+    assert C.read_identity(path)["endgame_cards"] == 3
+    assert len(C.calibration_study(1, out=path, endgame_cards=3, **args)) > 0
+    assert ENDGAME_CARDS == 4
+    with pytest.raises(ValueError, match="endgame_cards: 3 there, 4 here"):
+        C.calibration_study(1, out=path, **args)
+    with pytest.raises(ValueError, match="endgame_cards must be a whole number"):
+        C.calibration_study(1, endgame_cards=-1, **args)
+
+
 def test_the_command_writes_its_file_and_the_command_beside_it(tmp_path, capsys):
     out = tmp_path / "c.csv"
     argv = ["--rounds", "1", "--every", "12", "--time", "0.02", "--bootstrap", "50", "--out", str(out)]
@@ -250,6 +267,8 @@ def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     assert ident["streams"] is ("--no-streams" not in cmd)
     assert ident["schedule"] == (cmd[cmd.index("--schedule") + 1] if "--schedule" in cmd else "halving")
     assert ident["hand_model"] is ("--no-hand-model" not in cmd and ident["hands"] == "view")
+    assert ident["endgame_cards"] == (int(cmd[cmd.index("--endgame-cards") + 1]) if "--endgame-cards" in cmd
+                                      else ENDGAME_CARDS)
     assert sorted(df["round"].unique()) == list(range(rounds))
     assert not df.duplicated(["round", "turn"]).any()
     for k, part in df.groupby("round"):

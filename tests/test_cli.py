@@ -66,3 +66,12 @@ def test_the_tournament_takes_its_own_options_first(tmp_path, capsys):
     assert header["identity"]["rules"]["colors"] == 6  # the file names its tournament first
     assert code == 0 and len(lines) == 2  # one deal, both seatings
     assert all(row["colors"] == 6 for line in lines for row in line["rows"])
+
+
+def test_the_advise_help_names_the_advisors_hand_over_to_the_endgame_search(capsys):
+    from lcanalysis.advisor import ENDGAME_CARDS
+
+    with pytest.raises(SystemExit) as exc:
+        main(["advise", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert exc.value.code == 0 and f"10 s with {ENDGAME_CARDS} cards or fewer in the draw pile" in text

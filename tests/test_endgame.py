@@ -150,3 +150,38 @@ def test_a_full_position_with_three_cards_is_searched_with_both_hands_and_every_
     assert sorted(m.move for m in analysis.moves) == sorted(str(m) for m in pos.legal_moves())
     plain = solve_perfect(pos, max_stalls=analysis.bounds["max_stalls"])
     assert analysis.best.move == plain.best.move and analysis.value == pytest.approx(plain.value, abs=1e-9)
+
+
+def test_the_advisor_hands_over_to_the_endgame_search_from_four_cards_not_five():
+    from lcanalysis.advisor import ENDGAME_CARDS
+
+    assert ENDGAME_CARDS == 4
+    four = advise(_view(4, 4), time_budget=3.0, seed=0)
+    assert four.kind != "advisor estimate" and "endgame search" in four.notes[0]
+    assert four.bounds["max_stalls"] >= 1 and all(m.reason for m in four.moves)
+    five = advise(_view(4, 5), time_budget=0.3, seed=0)
+    assert five.kind == "advisor estimate" and not any("endgame search" in n for n in five.notes)
+
+
+def test_the_measurement_at_four_cards_is_quoted_from_its_file():
+    """docs/endgame.md and the README quote data/simulated/endgame_trust_4cards.csv (the measurement
+    that moved the hand-over to 4 cards): the picks within half a point, the mean and worst loss."""
+    import csv
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with open(root / "data/simulated/endgame_trust_4cards.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {4}
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
+    for who in ("rollouts", "hint"):
+        loss = [float(r[f"{who}_loss"]) for r in rows]
+        err = [abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows]
+        cells = (f"| {sum(x <= 0.5 for x in loss)} / 16 | {sum(loss) / 16:.2f} ({max(loss):.1f}) | "
+                 f"{sum(x <= 2 for x in err)} / 16 ({sum(err) / 16:.2f}) |")
+        assert cells in docs, cells
+    picks = sum(float(r["rollouts_loss"]) <= 0.5 for r in rows)
+    assert f"play-outs picked its best turn or one within half a point of it in {picks} of 16" in readme
+    assert sum(float(r["hint_loss"]) <= 0.5 for r in rows) > picks  # why the hand-over moved

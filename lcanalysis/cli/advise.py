@@ -30,8 +30,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("position", nargs="?", default="example:midround", help=pos_help)
     p.add_argument("--time", type=positive_float, default=None,
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
-                        "10 s with 3 cards or fewer in the draw pile, where the endgame search deepens until "
-                        "its answer converges")
+                        "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
+                        "search deepens until its answer converges")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="the seed of the sampled worlds")
     p.add_argument("--top", type=nonneg("--top"), default=6, help="how many placements to show (default 6)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")

@@ -66,14 +66,16 @@ EVERY = 8
 SLOPE_TARGET = (0.9, 1.1)
 INTERCEPT_TARGET = (-1.0, 1.0)
 #: phases of the round by cards left in the draw pile (5 colours: 44 after the deal); the last is
-#: where the advisor answers by the endgame search (``advisor.ENDGAME_CARDS``), not by play-outs
+#: where the advisor answered by the endgame search, not by play-outs, when the published studies
+#: were made (3 cards; since ``advisor.ENDGAME_CARDS`` is 4 the search answers at 4 too, in "late")
 PHASES = ((30, 10_000, "early (30+ cards left)"), (15, 29, "middle (29-15)"), (4, 14, "late (14-4)"),
           (1, 3, "end (3-1, endgame search)"))
 PHASE_NAMES = [name for _, _, name in PHASES]
 #: the first line of a study file holds the settings it was made with, after this mark
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
-IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams", "schedule")
+IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams", "schedule",
+                 "endgame_cards")
 #: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
 #: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
 HANDS = ("view", "both")
@@ -138,17 +140,18 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
                     hand_model: bool | None = None, streams: bool | None = None,
-                    schedule: str | None = None) -> dict[str, Any]:
+                    schedule: str | None = None, endgame_cards: int | None = None) -> dict[str, Any]:
     """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
     fewest any turn got, is the first stage's sample, which every turn gets), whether the value is only an
     upper bound (the endgame search bounds a turn it shows to be worse), the loss of the played
     turn, what kind of answer it was, and the CPU seconds it took."""
-    from lcanalysis.advisor import advise
+    from lcanalysis.advisor import ENDGAME_CARDS, advise
 
     c0 = time.process_time()
-    an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams, schedule=schedule)
+    an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams, schedule=schedule,
+                endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards)
     cpu = time.process_time() - c0
     mine = next((m for m in an.moves if m.move == played), None)
     if mine is None:
@@ -171,23 +174,24 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
 def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
               hands: str = "view", hand_model: bool = False, streams: bool = False,
-              schedule: str = "two-stage") -> dict[str, Any]:
+              schedule: str = "two-stage", endgame_cards: int = 3) -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
             "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "streams": bool(streams),
-            "schedule": schedule, "lcanalysis": __version__}
+            "schedule": schedule, "endgame_cards": int(endgame_cards), "lcanalysis": __version__}
 
 
 #: the study's results file (``study_file.StudyFile``): one row a position, keyed by (round, turn)
 STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
-                       defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage"})
+                       defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage",
+                                 "endgame_cards": 3})
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings a study file was made with (its first line; ``hands`` is "view", ``hand_model``
-    and ``streams`` false and ``schedule`` "two-stage" unless it says otherwise)."""
+    and ``streams`` false, ``schedule`` "two-stage" and ``endgame_cards`` 3 unless it says otherwise)."""
     return STUDY_FILE.read_identity(path)
 
 
@@ -201,7 +205,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
                       colors: int = 5, hands: str = "view", hand_model: bool | None = None,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
-                      schedule: str | None = None) -> pd.DataFrame:
+                      schedule: str | None = None, endgame_cards: int | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -218,8 +222,9 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     ``streams``: the advisor's draw streams (``None``: ``advisor.STREAMS_DEFAULT``); recorded
     too, files made before them read as made without. ``schedule``: the advisor's
     (``advisor.SCHEDULES``; ``None``: its default), files made before successive halving read as
-    "two-stage". ``progress`` receives a line of text after
-    each round."""
+    "two-stage". ``endgame_cards``: from how many cards left the endgame search answers
+    (``None``: ``advisor.ENDGAME_CARDS``); files made before the hand-over moved to 4 read as 3.
+    ``progress`` receives a line of text after each round."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
@@ -235,7 +240,14 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     from lcanalysis.advisor import SCHEDULE_DEFAULT, check_schedule
 
     schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
-    identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule)
+    if endgame_cards is None:
+        from lcanalysis.advisor import ENDGAME_CARDS
+
+        endgame_cards = ENDGAME_CARDS
+    if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, int) or endgame_cards < 0:
+        raise ValueError(f"endgame_cards must be a whole number of cards, 0 or more, got {endgame_cards!r}")
+    identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,
+                         endgame_cards)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
@@ -257,7 +269,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
                 row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
                                            advisor_seed(seed, k, t), time_budget, hand_model, bool(streams),
-                                           schedule))
+                                           schedule, endgame_cards))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -580,6 +592,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--schedule", choices=SCHEDULES, default=None,
                     help="how the advisor spreads its play-outs over the turns (default: as the advisor does, "
                          "halving)")
+    ap.add_argument("--endgame-cards", type=int, default=None,
+                    help="the endgame search answers from this many cards left (default: as the advisor does, 4)")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -595,7 +609,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
                               hands=args.hands, hand_model=args.hand_model,
                               progress=None if args.no_progress else say, streams=args.streams,
-                              schedule=args.schedule)
+                              schedule=args.schedule, endgame_cards=args.endgame_cards)
     report(study, samples=args.bootstrap, seed=args.seed)
     return 0
 

@@ -188,22 +188,24 @@ def train(rounds: int = ROUNDS, seed: int = SEED, every: int = EVERY, colors: in
 def compare_picks(before: Any, after: Any, worlds: int = 1000, seed: int = 0) -> Any:
     """Is the advisor's top turn made worse? Two calibration studies of the same positions (same
     seed and ``every``; e.g. advised without and with the hand model), matched on (round, turn),
-    mid-round only (more than ``advisor.ENDGAME_CARDS`` cards left: the model does not touch the
-    endgame search). Where the two best turns differ, both are played out from the *full*
+    mid-round only (more cards left than either study's hand-over to the endgame search, its
+    ``endgame_cards``: the model does not touch the endgame search). Where the two best turns
+    differ, both are played out from the *full*
     position (both hands known, only the pile's order left to chance: ``advisor.hint_view``) in
     ``worlds`` shared worlds; the table has, per position, the difference of their values (after
     minus before; 0 where the two agree). The mean over positions, with its standard error over
     rounds, is what the change of the top turn is worth against the real opponent's hand."""
     import pandas as pd
 
-    from lcanalysis.advisor import ENDGAME_CARDS, hint_view
+    from lcanalysis.advisor import hint_view
     from lcanalysis.rollouts import Rollouts
     from lcanalysis.studies.calibration import play_calibration_round, positions_of
 
     key = ["round", "turn"]
     a, b = before.set_index(key), after.set_index(key)
     common = a.index.intersection(b.index)
-    common = [k for k in common if int(a.loc[k, "cards_left"]) > ENDGAME_CARDS]
+    handover = max(int(df.attrs.get("identity", {}).get("endgame_cards", 3)) for df in (before, after))
+    common = [k for k in common if int(a.loc[k, "cards_left"]) > handover]
     rows = []
     by_round: dict[int, list] = {}
     for k, t in common:

@@ -1,0 +1,1 @@
+python benchmarks/bench_endgame_trust.py --deck 4 --positions 16 --endgame-cards 4 --out data/simulated/endgame_trust_4cards.csv
