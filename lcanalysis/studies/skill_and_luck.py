@@ -232,6 +232,8 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
     alternate). Cheaper than a whole review: only the draws are rated. ``hand_model``: also the
     luck with the opponent's hand dealt by the opponent-hand model (``model_luck``,
     ``model_luck_stderr``; the same seed), as a one-player record's review rates it."""
+    from tqdm.auto import tqdm
+
     from lcanalysis.agents import make_agent
     from lcanalysis.reviewer import LUCK_SHARE, MIN_WORLDS, decision_seed, draw_luck
     from lcanalysis.rollouts import ROLLOUTS_PER_MS
@@ -242,8 +244,6 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
     made = [make_agent(a) for a in agents]
     worlds = max(MIN_WORLDS, int(time_budget * LUCK_SHARE * 1000 * ROLLOUTS_PER_MS / 2))
     rows = []
-    from tqdm.auto import tqdm
-
     for k in tqdm(range(first_deal, first_deal + deals), desc="review luck", unit="deal", disable=not progress):
         swap = k % 2
         seated = made if swap == 0 else made[::-1]
