@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import sys
 import time
 from pathlib import Path
@@ -40,9 +41,11 @@ FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged"
 
 
 def loss_under(reference, move: str) -> float:
-    """The pick's loss under the reference's values (a lower bound where the reference bounds it)."""
+    """The pick's loss under the reference's values (a lower bound where the reference bounds it);
+    NaN when the reference does not value it (a discard-pile draw, when the reference finished no
+    stall budget above 0)."""
     values = {m.move: m.value for m in reference.moves}
-    return reference.value - values[move]
+    return reference.value - values[move] if move in values else float("nan")
 
 
 def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = None) -> dict:
@@ -85,9 +88,12 @@ def summary(rows: list[dict]) -> str:
         return "no rows"
     out = [f"{n} views, {rows[0]['deck']} card(s) in the draw pile"]
     for who in ("rollouts", "hint"):
-        good = sum(float(r[f"{who}_loss"]) <= 0.5 for r in rows)
-        loss = sum(float(r[f"{who}_loss"]) for r in rows) / n
-        worst = max(float(r[f"{who}_loss"]) for r in rows)
+        valued = [float(r[f"{who}_loss"]) for r in rows if not math.isnan(float(r[f"{who}_loss"]))]
+        good = sum(x <= 0.5 for x in valued)
+        loss = sum(valued) / max(len(valued), 1)
+        worst = max(valued, default=math.nan)
+        if len(valued) < n:
+            out.append(f"  {who}: {n - len(valued)} pick(s) the reference does not value (left out of the losses)")
         err = sum(abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows) / n
         close = sum(abs(float(r[f"{who}_value"]) - float(r["ref_value"])) <= 2 for r in rows)
         secs = sorted(float(r[f"{who}_seconds"]) for r in rows)

@@ -7,6 +7,8 @@ deepening logic.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from helpers import played_down
@@ -185,3 +187,26 @@ def test_the_measurement_at_four_cards_is_quoted_from_its_file():
     picks = sum(float(r["rollouts_loss"]) <= 0.5 for r in rows)
     assert f"play-outs picked its best turn or one within half a point of it in {picks} of 16" in readme
     assert sum(float(r["hint_loss"]) <= 0.5 for r in rows) > picks  # why the hand-over moved
+
+
+def test_the_trust_benchmark_leaves_out_a_pick_its_reference_does_not_value():
+    """At 5 cards the reference may finish no stall budget above 0, and then lists no discard-pile
+    draw: such a pick's loss is unknown (NaN), and the summary says so instead of failing."""
+    import importlib.util
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_endgame_trust.py"
+    spec = importlib.util.spec_from_file_location("bench_endgame_trust", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ref = SimpleNamespace(value=3.0, moves=[SimpleNamespace(move="+R7/D", value=3.0),
+                                            SimpleNamespace(move="-B4/D", value=1.0)])
+    assert bench.loss_under(ref, "-B4/D") == 2.0 and math.isnan(bench.loss_under(ref, "+R7/B"))
+    row = {"deck": 5, "ref_value": 3.0, "ref_converged": False, "ref_stalls": 0, "hint_converged": False}
+    rows = [dict(row, rollouts_loss=2.0, rollouts_value=1.0, rollouts_seconds=1.0, hint_loss=0.0, hint_value=3.0,
+                 hint_seconds=2.0),
+            dict(row, rollouts_loss=math.nan, rollouts_value=9.0, rollouts_seconds=1.0, hint_loss=0.0, hint_value=3.0,
+                 hint_seconds=2.0)]
+    text = bench.summary(rows)
+    assert "rollouts: 1 pick(s) the reference does not value" in text and "mean loss 2.00 (worst 2.0)" in text
