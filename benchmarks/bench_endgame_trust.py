@@ -51,7 +51,7 @@ def loss_under(reference, move: str) -> float:
 def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = None) -> dict:
     from helpers import played_down
 
-    from lcanalysis.advisor import advise
+    from lcanalysis.advisor import ENDGAME_CARDS, advise
     from lcanalysis.search import endgame as E
 
     pos = played_down(seed, deck)
@@ -68,7 +68,7 @@ def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = No
     old = advise(view, time_budget=1.0, seed=0, endgame_cards=2)
     old_s = time.perf_counter() - t
     t = time.perf_counter()
-    new = advise(view, seed=0, wall_clock=True, **({} if endgame_cards is None else {"endgame_cards": endgame_cards}))
+    new = advise(view, seed=0, wall_clock=True, endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards)
     new_s = time.perf_counter() - t
     return {
         "seed": seed, "deck": deck, "ref_best": ref.best.move, "ref_value": round(ref.value, 3),

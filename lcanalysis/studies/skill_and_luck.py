@@ -254,13 +254,13 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
                 continue
             before = step.before
             view = before.view(step.player)
-            luck = draw_luck(view, step.turn.move, step.drawn, worlds, seed=decision_seed(seed, 1, step.index) + 2)
+            luck_seed = decision_seed(seed, 1, step.index) + 2
+            luck = draw_luck(view, step.turn.move, step.drawn, worlds, seed=luck_seed)
             row = {"deal": k, "seat": step.player, "drawer": names[step.player], "deck": before.deck_count,
                    "luck": luck["luck"], "luck_stderr": luck["stderr"],
                    "fast_luck": deck_draw_luck(before.state, step.turn.move.code(rules.colors))[0]}
             if hand_model:
-                model = draw_luck(view, step.turn.move, step.drawn, worlds, seed=decision_seed(seed, 1, step.index) + 2,
-                                  hand_model=True)
+                model = draw_luck(view, step.turn.move, step.drawn, worlds, seed=luck_seed, hand_model=True)
                 row.update(model_luck=model["luck"], model_luck_stderr=model["stderr"])
             rows.append(row)
     return pd.DataFrame(rows)
