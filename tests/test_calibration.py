@@ -235,6 +235,10 @@ def test_a_study_made_before_the_hand_over_at_4_cards_reads_as_3_and_is_not_mixe
         C.calibration_study(1, out=path, **args)
     with pytest.raises(ValueError, match="endgame_cards must be a whole number"):
         C.calibration_study(1, endgame_cards=-1, **args)
+    # the command refuses it by name before it writes anything
+    with pytest.raises(SystemExit) as exc:
+        C.main(["--endgame-cards", "-1", "--rounds", "1", "--out", str(tmp_path / "bad.csv")])
+    assert exc.value.code == 2 and not (tmp_path / "bad.csv.cmd").exists()
 
 
 def test_the_command_writes_its_file_and_the_command_beside_it(tmp_path, capsys):

@@ -600,6 +600,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(args_list)
     if args.rounds < 1 or args.every < 1:
         ap.error("--rounds and --every must be at least 1")
+    if args.endgame_cards is not None and args.endgame_cards < 0:
+        ap.error(f"--endgame-cards must be 0 or more, got {args.endgame_cards}")
     with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
         fh.write("python -m lcanalysis.studies.calibration " + shlex.join(args_list) + "\n")
 
