@@ -30,7 +30,9 @@ budgets agree), and the analysis says so in ``kind``, ``exact`` and ``notes``: w
 split was solved or worlds were sampled, and whether the answer converged. Play-outs near the
 end mislead (the heuristic never stalls just to gain turns), so without a budget given the
 endgame search may take up to ``ENDGAME_DEFAULT_SECONDS``; with one, it keeps to it, and when
-not even one stall each fits, the play-outs answer and the notes say why.
+not even one stall each fits, the play-outs answer and the notes say why. On the clock
+(``wall_clock``) the whole answer keeps to the budget: the search stops at the budget less a
+reserve (``PLAYOUT_RESERVE``), which the play-outs get should the search not reach one stall each.
 
 Each turn carries a reason in words: what it does to the expected value of the expedition it
 touches (the fast evaluator of ``agents._fast``), what it hands the opponent, and what it does to
@@ -57,7 +59,7 @@ from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
-from lcanalysis.search.common import SearchError, check_max_nodes
+from lcanalysis.search.common import MAX_NODES, SearchError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
 
 ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
@@ -66,6 +68,9 @@ ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
 ENDGAME_CARDS = 4
 ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
+#: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
+#: play-outs, so that a search that does not reach one stall each still leaves them time to answer in
+PLAYOUT_RESERVE = 0.25
 #: how the play-outs are spread over the turns: "halving" (successive halving: every turn gets a
 #: first sample, then each round the better half of the turns still in gets more, so the best
 #: turn named always carries the largest sample and no turn listed beats it on the worlds they
@@ -113,9 +118,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     viewer knows; a full ``Position`` with both hands used (``hint_view``), and the answer says
     so. ``time_budget`` (seconds) sets the number of play-outs: by default as a count
     (``ROLLOUTS_PER_SECOND``), so the same view, budget and seed give the same answer on any
-    machine; with ``wall_clock=True`` (the command line) the play-outs after the first stage
-    are fitted to the time left, so the answer keeps to the budget on a slow or busy machine.
-    ``None``: 1 s of play-outs, and up to ``ENDGAME_DEFAULT_SECONDS`` for the endgame search.
+    machine; with ``wall_clock=True`` (the command line) the endgame search runs until the
+    clock (less the play-outs' reserve) rather than for a node count, and the play-outs after the
+    first stage are fitted to the time left, so the answer keeps to the budget on a slow or busy
+    machine. ``None``: 1 s of play-outs, and up to ``ENDGAME_DEFAULT_SECONDS`` in all near the end.
     ``max_nodes`` (0: none) also caps the endgame search near the end of the round (for a full
     position ``lcanalysis.search.SearchBudgetExceeded`` when it runs out); the play-outs are
     bounded by ``time_budget``. ``progress`` receives a line of text as each stage of the
@@ -157,10 +163,13 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         return exact
     if view.deck_count <= endgame_cards:
         seconds = time_budget if given else max(time_budget, ENDGAME_DEFAULT_SECONDS)
-        try:
+        if wall_clock:  # bounded by the clock (and by max_nodes when given), the play-outs' reserve kept
+            nodes, deadline = max_nodes or MAX_NODES, t0 + seconds - min(1.0, PLAYOUT_RESERVE * seconds)
+        else:  # a count: the same answer on any machine
             nodes = int(seconds * ENDGAME_NODES_PER_SECOND)
-            exact = converged_endgame(view, max_nodes=min(nodes, max_nodes) if max_nodes else nodes, seed=seed,
-                                      deadline=t0 + seconds if wall_clock else None, progress=progress)
+            nodes, deadline = min(nodes, max_nodes) if max_nodes else nodes, None
+        try:
+            exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress)
         except SearchError as exc:
             exact, fallback_note = None, str(exc)
         if exact is not None and exact.bounds["max_stalls"] >= 1:
@@ -172,8 +181,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             fallback_note = "only the search with no stalls fitted in the budget"
         fallback_note = (f"the endgame search did not fit in the budget ({fallback_note}): estimated by play-outs, "
                          f"which undervalue drawing from a discard pile to gain turns; give more time")
-        if wall_clock:  # the play-outs get what is left of the time
-            time_budget = max(time_budget - (time.perf_counter() - t0), 0.05)
+        if wall_clock:  # the play-outs get what is left of the time (at most their own default when none was given)
+            time_budget = max(min(seconds if given else time_budget, seconds - (time.perf_counter() - t0)), 0.05)
             t0 = time.perf_counter()
     use_model = HAND_MODEL_DEFAULT if hand_model is None else bool(hand_model)
     codes, _ = policy_ranking(view)

@@ -85,6 +85,53 @@ def test_the_node_budget_is_kept_and_a_budget_too_small_is_refused():
         E.converged_endgame(view, max_nodes=1)
 
 
+def test_a_deadline_stops_the_compiled_search_in_the_middle_of_a_world():
+    """The clock stops the search itself (``common.abort_at``), not a guess at its speed: five cards
+    and six stalls each need far more than the node budget here allows in any time, so only the
+    deadline can end this search early; it ends unfinished, with a tenth of its budget at most."""
+    import time
+
+    from lcanalysis.search.perfect import Tables
+
+    worlds = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() + 0.3)
+    _, rows, _, nodes, done = E._solve(worlds, worlds.sample[:4], 6, Tables(18, 16), 300_000_000)
+    assert not done and rows is None and 0 < nodes < 30_000_000  # 100 M nodes a second would be needed to reach it
+    late = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() - 1)  # already past: stops at once
+    assert E._solve(late, late.sample[:1], 1, Tables(16, 14), 10**12)[3:] == (0, False)
+    with pytest.raises(SearchError, match="first level"):
+        E.converged_endgame(_view(0, 5), max_nodes=10**12, deadline=time.perf_counter() - 1)
+
+
+def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch):
+    """``wall_clock``: the search runs until the budget less the play-outs' reserve (no node count
+    unless ``max_nodes`` is given); when it does not reach one stall each, the play-outs get what is
+    left: at most their own 1 s by default, the rest of the budget when one was given."""
+    import lcanalysis.advisor as A
+
+    seen = {}
+
+    def no_stall_fits(view, max_nodes, seed, deadline, progress):
+        seen.update(max_nodes=max_nodes, left=None if deadline is None else deadline - A.time.perf_counter())
+        raise SearchError("the budget did not reach even the first level")
+
+    def budget_of_play_outs(t0, time_budget):
+        seen["play_outs"] = time_budget
+        return lambda r, n: n
+
+    monkeypatch.setattr(A, "converged_endgame", no_stall_fits)
+    monkeypatch.setattr(A, "_clock_fit", budget_of_play_outs)
+    view = _view(4, 4)
+    answer = advise(view, time_budget=2.0, seed=0, wall_clock=True)
+    assert answer.kind == "advisor estimate" and "did not fit" in answer.notes[0]
+    assert seen["max_nodes"] == A.MAX_NODES and 1.4 < seen["left"] <= 1.5
+    assert 1.4 < seen["play_outs"] <= 2.0
+    advise(view, seed=0, wall_clock=True, max_nodes=5000)
+    assert seen["max_nodes"] == 5000 and 8.9 < seen["left"] <= A.ENDGAME_DEFAULT_SECONDS - 1.0
+    assert seen["play_outs"] == 1.0
+    advise(view, time_budget=2.0, seed=0)  # a count, not the clock: the nodes of the budget, no deadline
+    assert seen["max_nodes"] == 2 * A.ENDGAME_NODES_PER_SECOND and seen["left"] is None
+
+
 def test_the_same_seed_and_budget_give_the_same_answer():
     view = _view(4, 3)
     a = E.converged_endgame(view, max_nodes=2_000_000, seed=5)

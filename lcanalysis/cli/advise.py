@@ -2,9 +2,11 @@
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
 lists every legal turn and draw; ``--json`` prints every turn with its loss (docs/spec).
-Bounded: the play-outs by ``--time`` (default 1 s, at most an hour), the endgame search with 3
-cards or fewer in the draw pile by ``--time`` (default up to 10 s) and ``--max-nodes`` (default
-a billion), both by ``--max-memory`` (default: the machine's memory).
+Bounded: the play-outs by ``--time`` (default 1 s, at most an hour); with 4 cards or fewer in the
+draw pile the whole answer by ``--time`` (default up to 10 s), the endgame search stopping by the
+clock a quarter of it (at most 1 s) early so that the play-outs can still answer should it not
+reach one stall each, and by ``--max-nodes`` (default a billion); everything by ``--max-memory`` (default:
+the machine's memory).
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +29,32 @@ MAX_SAMPLES = 100_000
 
 class SearchError(ValueError):
     """A question the endgame searcher cannot answer as asked; the message says why."""
+
+
+ABORT = 3  # ``stats[ABORT]`` set: the compiled search stops at its next node, as when its node budget runs out
+
+
+@contextmanager
+def abort_at(deadline: float | None, stats: np.ndarray) -> Iterator[None]:
+    """Stop a compiled search by the clock: at ``deadline`` (a ``time.perf_counter`` value) a timer
+    thread raises the search's abort flag, which the search reads at every node. The search must
+    release the GIL (``nogil=True``) for the timer to run while it does; a search that ends first
+    cancels the timer. ``None``: no deadline."""
+    if deadline is None:
+        yield
+        return
+    delay = deadline - time.perf_counter()
+    if delay <= 0:
+        stats[ABORT] = 1
+        yield
+        return
+    timer = threading.Timer(delay, stats.__setitem__, (ABORT, 1))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison

@@ -15,7 +15,8 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
   more stalls would not change the advice. Otherwise the answer says so, in words.
 
 The budget is a node count, so the same view, budget and seed give the same answer on any
-machine; ``deadline`` (a ``time.perf_counter`` value) also stops it by the clock.
+machine; ``deadline`` (a ``time.perf_counter`` value) also stops it by the clock, inside the
+compiled search (``common.abort_at``), so it is kept to within a node whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from lcanalysis.analysis import Analysis, MoveValue
 from lcanalysis.core.kernel import MAX_MOVES
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
-from lcanalysis.search.common import SearchError, move_text
+from lcanalysis.search.common import SearchError, abort_at, move_text
 from lcanalysis.search.perfect import LEAF_AS_IS, ZOBRIST, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import _all_splits, _solve_splits, _SplitInputs, count_splits, sampled_picks
 
@@ -98,7 +99,6 @@ class _Worlds:
 
     def __init__(self, view: View, seed: int, deadline: float | None = None):
         self.deadline = deadline
-        self.nodes, self.seconds = 0, 0.0  # searched so far: the speed that fits the deadline
         self.inputs = _SplitInputs(view)
         unseen = self.inputs.unseen.tolist()
         u = view.opponent_unknown
@@ -110,34 +110,23 @@ class _Worlds:
             self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
         self.sample = sampled_picks(unseen, u, number_types(view.rules.colors), MAX_WORLDS, seed)
 
-    def rate(self) -> float:
-        """Nodes per second so far (a cautious guess before a search big enough to time)."""
-        if self.nodes < 50_000 or self.seconds <= 0:
-            return 5e5
-        return self.nodes / self.seconds
-
 
 def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: Tables, max_nodes: int, ref: int = -1,
            margin: float = np.inf):
     """Root values of every turn in each world of ``picks``: (codes, rows, bounded, nodes,
     finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``).
-    With a deadline set, the node budget is also what the clock leaves at the speed measured."""
+    A search still running at the deadline is stopped there, unfinished."""
     inp = worlds.inputs
-    if worlds.deadline is not None:
-        left = worlds.deadline - time.perf_counter()
-        max_nodes = max(1, min(max_nodes, int(left * worlds.rate())))
-    t0 = time.perf_counter()
     tables.stats[:] = 0
     tables.stats[4] = max_nodes
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
     bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
-    n = _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks, stalls, stalls, -1, LEAF_AS_IS, ZOBRIST,
-                      tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats, out_moves, rows,
-                      bounded, ref, margin)
+    with abort_at(worlds.deadline, tables.stats):
+        n = _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks, stalls, stalls, -1, LEAF_AS_IS, ZOBRIST,
+                          tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats, out_moves, rows,
+                          bounded, ref, margin)
     nodes = int(tables.stats[0] + tables.stats[1])
-    worlds.nodes += nodes
-    worlds.seconds += time.perf_counter() - t0
     if tables.stats[3]:
         tables.clear()  # an unfinished search may have stored bounds it did not finish proving
         return None, None, None, nodes, False
