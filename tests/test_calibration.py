@@ -251,6 +251,21 @@ def test_the_command_writes_its_file_and_the_command_beside_it(tmp_path, capsys)
     assert C.read_identity(out)["every"] == 12 and len(C.load_calibration(out)) == 4
 
 
+def test_a_resume_with_other_settings_keeps_the_command_beside_the_file(tmp_path, capsys):
+    """The ``.cmd`` sidecar says how the file was made: a run refused for other settings must not
+    overwrite it, and says why without a traceback."""
+    out = tmp_path / "c.csv"
+    argv = ["--rounds", "1", "--every", "12", "--time", "0.02", "--bootstrap", "50", "--out", str(out)]
+    assert C.main(argv) == 0
+    made = (tmp_path / "c.csv.cmd").read_text()
+    rows = out.read_text()
+    assert C.main([*argv[:4], "--seed", "5", *argv[4:]]) == 2  # another seed: another study
+    assert "other settings (seed: 0 there, 5 here)" in capsys.readouterr().err
+    assert (tmp_path / "c.csv.cmd").read_text() == made and out.read_text() == rows
+    assert C.main([*argv[:1], "2", *argv[2:]]) == 0  # more rounds of the same study: the command now says so
+    assert (tmp_path / "c.csv.cmd").read_text() == made.replace("--rounds 1", "--rounds 2")
+
+
 def _published(name="calibration.csv"):
     path = ROOT / "data" / "simulated" / name
     if not path.exists():

@@ -95,6 +95,7 @@ def test_the_summary_counts_and_judges_against_the_targets():
 def test_the_command_refuses_bad_settings(tmp_path, capsys):
     assert C.main(["--positions", "0", "--out", str(tmp_path / "x.csv")]) == 2
     assert "at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "x.csv.cmd").exists()  # the sidecar names a file that was made, never a refused run
 
 
 def test_worker_processes_give_the_same_rows_as_one_process(tmp_path):

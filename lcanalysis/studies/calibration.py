@@ -205,7 +205,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
                       colors: int = 5, hands: str = "view", hand_model: bool | None = None,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
-                      schedule: str | None = None, endgame_cards: int | None = None) -> pd.DataFrame:
+                      schedule: str | None = None, endgame_cards: int | None = None,
+                      command: str | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -224,7 +225,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     (``advisor.SCHEDULES``; ``None``: its default), files made before successive halving read as
     "two-stage". ``endgame_cards``: from how many cards left the endgame search answers
     (``None``: ``advisor.ENDGAME_CARDS``); files made before the hand-over moved to 4 read as 3.
-    ``progress`` receives a line of text after each round."""
+    ``progress`` receives a line of text after each round. ``command``: the command line, written
+    to ``out`` + ".cmd" once ``out`` is open and its settings match."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
@@ -250,7 +252,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                          endgame_cards)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command)) if out is not None
                        else (None, set()))
         for k in range(rounds):
             c0 = time.process_time()
@@ -602,16 +604,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--rounds and --every must be at least 1")
     if args.endgame_cards is not None and args.endgame_cards < 0:
         ap.error(f"--endgame-cards must be 0 or more, got {args.endgame_cards}")
-    with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
-        fh.write("python -m lcanalysis.studies.calibration " + shlex.join(args_list) + "\n")
 
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
-                              hands=args.hands, hand_model=args.hand_model,
-                              progress=None if args.no_progress else say, streams=args.streams,
-                              schedule=args.schedule, endgame_cards=args.endgame_cards)
+    try:
+        study = calibration_study(args.rounds, args.agents, args.seed, args.every, args.time, args.out,
+                                  hands=args.hands, hand_model=args.hand_model,
+                                  progress=None if args.no_progress else say, streams=args.streams,
+                                  schedule=args.schedule, endgame_cards=args.endgame_cards,
+                                  command="python -m lcanalysis.studies.calibration " + shlex.join(args_list))
+    except (ValueError, RuntimeError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     report(study, samples=args.bootstrap, seed=args.seed)
     return 0
 

@@ -101,13 +101,14 @@ def compare(index: int, deal: int, turns: int, view: Any, reference: float, budg
 def consistency_study(positions: int, reference: float = 30.0, budget: float = 1.0, seed: int = 0,
                       hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
-                      schedule: str | None = None) -> pd.DataFrame:
+                      schedule: str | None = None, command: str | None = None) -> pd.DataFrame:
     """Compare the hint with the reference on the first ``positions`` positions of the set (the
     ``study_positions``); one row a position, written to ``out`` as each finishes
     (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
     over processes. ``hand_model``, ``streams`` and ``schedule``: the advisor's (None: its
     defaults); a file made before the draw streams names none and reads as made without them, one
-    made before successive halving reads as made with the two-stage schedule."""
+    made before successive halving reads as made with the two-stage schedule. ``command``: the
+    command line, written to ``out`` + ".cmd" once ``out`` is open and its settings match."""
     if positions < 1 or reference <= 1 or budget <= 0 or workers < 1:
         raise ValueError("positions and workers must be at least 1, reference above 1 and budget above 0")
     if hand_model is None:
@@ -127,7 +128,7 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
     wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity)) if out is not None
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command)) if out is not None
                        else (None, set()))
         todo = [f for f in found if (f[0],) not in done]
         if progress is not None and len(todo) < len(wanted):
@@ -248,12 +249,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
     args = ap.parse_args(args_list)
     try:
-        with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
-            fh.write("python -m lcanalysis.studies.consistency " + shlex.join(args_list) + "\n")
         study = consistency_study(args.positions, args.reference, args.budget, args.seed, args.hand_model,
                                   args.out, args.workers, progress=lambda line: print(line, file=sys.stderr,
                                                                                       flush=True),
-                                  streams=args.streams, schedule=args.schedule)
+                                  streams=args.streams, schedule=args.schedule,
+                                  command="python -m lcanalysis.studies.consistency " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

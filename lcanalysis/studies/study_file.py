@@ -82,10 +82,12 @@ class StudyFile:
         return df
 
     @contextlib.contextmanager
-    def open(self, path: str, identity: dict[str, Any]) -> Iterator[tuple[Callable[[dict[str, Any]], None],
-                                                                           set[tuple[Any, ...]]]]:
+    def open(self, path: str, identity: dict[str, Any], command: str | None = None
+             ) -> Iterator[tuple[Callable[[dict[str, Any]], None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
-        writes one row (on the disk when it returns) and the keys of the rows already there."""
+        writes one row (on the disk when it returns) and the keys of the rows already there.
+        ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
+        lock is held and the file's settings match (a refused resume leaves the sidecar as it was)."""
         exists = os.path.exists(path) and os.path.getsize(path) > 0
         with open(path, "a+", encoding="utf-8", newline="") as fh:
             try:
@@ -108,6 +110,9 @@ class StudyFile:
                     fh.truncate(len(text[: text.rfind("\n") + 1].encode("utf-8")))
                 old_rows = self.load(path)
                 done = {tuple(int(v) for v in key) for key in zip(*(old_rows[k] for k in self.keys))}
+            if command is not None:
+                with open(path + ".cmd", "w", encoding="utf-8") as cmd:
+                    cmd.write(command + "\n")
             writer = csv.DictWriter(fh, fieldnames=self.columns, lineterminator="\n")
             if not exists:
                 fh.write(self.mark + json.dumps(identity) + "\n")
