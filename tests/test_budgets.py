@@ -95,6 +95,40 @@ def test_the_library_solvers_stop_at_max_nodes_and_refuse_a_bad_one():
         solve_deepening(pos, nodes=5)
 
 
+def test_the_library_solvers_stop_by_the_clock_inside_the_search():
+    """``seconds``: the compiled search is stopped where it stands (``common.abort_at``). Two stalls
+    each on a 4-card view, or unlimited stalls on a full position, need far more than the node
+    budgets here allow, so only the clock can end these searches early: they end unfinished with a
+    tenth of their node budget at most; a finished search is unchanged by a clock it beats."""
+    pos = played_down(4, 4)
+    for call in (lambda **kw: solve_perfect(pos, stalls=(-1, 0), **kw),
+                 lambda **kw: solve_view(pos.view(pos.to_move), 2, **kw),
+                 lambda **kw: solve_view(pos.view(pos.to_move), 2, workers=2, **kw)):
+        with pytest.raises(SearchBudgetExceeded, match=r"0\.2 s given") as exc:
+            call(max_nodes=300_000_000, seconds=0.2)
+        assert exc.value.nodes < 30_000_000  # (0 when the clock ran out while the engine was still loading)
+        for bad in (0, -1.0, float("nan"), float("inf"), "1", True):
+            with pytest.raises(SearchError, match="seconds must be a positive number"):
+                call(seconds=bad)
+    quick = played_down(5, 3)
+    assert solve_perfect(quick, 1, seconds=600).moves == solve_perfect(quick, 1).moves
+
+
+def test_deepening_on_the_clock_stops_a_deeper_level_in_the_middle():
+    """``solve_deepening(seconds=...)``: the first level runs to its end; a deeper level still running
+    when the time is up is stopped inside the search (before, its node count was guessed from the
+    speed so far), and the answer is the deepest level finished."""
+    import time
+
+    pos = played_down(4, 4)
+    t0 = time.perf_counter()
+    a = solve_deepening(pos, seconds=1.0, max_level=30, with_bracket=False)
+    assert time.perf_counter() - t0 < 30  # a safety net against a search that ignores the clock, not a measurement
+    reached = a.bounds["max_stalls"]
+    assert any(f"stalls={reached + 1}: stopped by the budget" in note for note in a.notes)
+    assert a.moves == solve_perfect(pos, reached).moves
+
+
 def test_the_default_node_budget_is_stated_in_the_help(capsys):
     for command in ("solve", "advise"):
         with pytest.raises(SystemExit):

@@ -62,6 +62,16 @@ LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_EVALUATOR, "evaluator": LEAF_EV
 LEAF_NAMES = {LEAF_AS_IS: "as-is", LEAF_EVALUATOR: "heuristic (hand evaluator)", LEAF_SIMPLE: "simple"}
 
 
+def check_seconds(seconds: Any, name: str = "seconds") -> float | None:
+    """A validated time budget: None for none, else a positive finite number of seconds."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(seconds) or seconds <= 0:
+        raise SearchError(f"{name} must be a positive number of seconds, got {seconds!r}")
+    return float(seconds)
+
+
 def check_budget(name: str, value: Any, minimum: int, maximum: int) -> int | None:
     if value is None:
         return None

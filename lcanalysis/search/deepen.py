@@ -20,7 +20,7 @@ from typing import Any
 
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import read_position
-from lcanalysis.search.common import MAX_NODES, SearchError, check_budget
+from lcanalysis.search.common import MAX_NODES, SearchError, check_budget, check_seconds
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 
 
@@ -37,15 +37,15 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
     ``progress``: called with a line of text as each level starts and ends (the command line
     prints them on standard error). The first level always runs to its end, within ``nodes``
-    if given: when even it does not finish, ``SearchBudgetExceeded`` is raised.
+    if given: when even it does not finish, ``SearchBudgetExceeded`` is raised. The deeper levels
+    and the bracket are stopped by the clock inside the search when ``seconds`` run out.
     """
     from lcanalysis.game.view import View
 
     pos = read_position(target)
     if seconds is None and nodes is None:
         raise SearchError("give a budget: seconds, nodes, or both")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
-        raise SearchError(f"seconds must be a positive number, got {seconds!r}")
+    seconds = check_seconds(seconds)
     nodes = check_budget("nodes", nodes, 1, MAX_NODES)
     max_level = check_budget("max_level", max_level, 0, 1000)
     if on not in ("stalls", "turns"):
@@ -53,43 +53,36 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     if isinstance(pos, View):
         from lcanalysis.search.view_value import solve_view
 
-        def run(level: int, budget: int) -> Analysis:
+        def run(level: int, budget: int, clock: float | None) -> Analysis:
             if on == "stalls":
-                return solve_view(pos, level, max_turns, leaf, max_nodes=budget)
-            return solve_view(pos, max_stalls, level, leaf, max_nodes=budget)
+                return solve_view(pos, level, max_turns, leaf, max_nodes=budget, seconds=clock)
+            return solve_view(pos, max_stalls, level, leaf, max_nodes=budget, seconds=clock)
     else:
         if tables is None:
             tables = Tables(bits=22, solo_bits=20)
 
-        def run(level: int, budget: int) -> Analysis:
+        def run(level: int, budget: int, clock: float | None) -> Analysis:
             if on == "stalls":
-                return solve_perfect(pos, level, max_turns, leaf, tables=tables, max_nodes=budget)
-            return solve_perfect(pos, max_stalls, level, leaf, tables=tables, max_nodes=budget)
+                return solve_perfect(pos, level, max_turns, leaf, tables=tables, max_nodes=budget, seconds=clock)
+            return solve_perfect(pos, max_stalls, level, leaf, tables=tables, max_nodes=budget, seconds=clock)
 
     start = time.perf_counter()
     used = 0
-    rate = 8e5  # nodes per second until measured (a loaded 2-core machine: keep the budget)
     best: Analysis | None = None
     notes: list[str] = []
     first = 0 if on == "stalls" else 1
     for level in range(first, max_level + 1):
-        budget = 0
-        if nodes is not None:
-            budget = nodes - used
-        if seconds is not None:
-            left = seconds - (time.perf_counter() - start)
-            by_time = int(max(left, 0.0) * rate)
-            budget = by_time if budget == 0 else min(budget, by_time)
-        if budget <= 0 and best is not None:
+        budget = 0 if nodes is None else nodes - used
+        left = None if seconds is None else seconds - (time.perf_counter() - start)
+        if best is not None and ((nodes is not None and budget <= 0) or (left is not None and left <= 0)):
             break
         if progress is not None:
             progress(f"{on}={level}: solving")
-        if best is not None and (nodes is not None or seconds is not None):
-            cap = max(budget, 1)
-        else:  # the first level: only a node budget stops it (it is the answer when nothing deeper finishes)
-            cap = nodes if nodes is not None else 0
+        # the first level runs to its end within the node budget only: it is the answer when nothing
+        # deeper finishes; the deeper ones are stopped by the clock inside the search
+        clock = left if best is not None else None
         try:
-            a = run(level, cap)
+            a = run(level, max(budget, 1) if nodes is not None else 0, clock)
         except SearchBudgetExceeded as exc:
             if best is None:
                 raise  # not even the first level finished within the node budget: there is no answer
@@ -99,8 +92,6 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
                 tables.clear()  # entries written by an unfinished search are not trusted
             break
         used += a.nodes
-        if a.nodes >= 20_000 and a.seconds > 0:
-            rate = max(a.nodes / a.seconds, 1e4)  # measured on a search big enough to time
         notes.append(f"{on}={level}: {a.nodes} nodes, {a.seconds:.3f} s")
         if progress is not None:
             progress(f"{on}={level}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}, "
@@ -111,14 +102,12 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     assert best is not None
     if with_bracket and not isinstance(pos, View) and leaf == "as-is" and max_turns is None:
         left_nodes = (nodes - used) if nodes is not None else None
-        if seconds is not None:
-            by_time = int(max(seconds - (time.perf_counter() - start), 0.0) * rate)
-            left_nodes = by_time if left_nodes is None else min(left_nodes, by_time)
-        if left_nodes and left_nodes > 0:
+        left = None if seconds is None else seconds - (time.perf_counter() - start)
+        if (left_nodes is None or left_nodes > 0) and (left is None or left > 0):
             if progress is not None:
                 progress("bracket W_me..W_opp around the unbounded value: solving")
             try:
-                b = bracket(pos, max_nodes=max(left_nodes // 2, 1))
+                b = bracket(pos, max_nodes=0 if left_nodes is None else max(left_nodes // 2, 1), seconds=left)
             except SearchBudgetExceeded:
                 notes.append("bracket W_me..W_opp: not reached within the budget")
             else:
@@ -162,12 +151,13 @@ class Bracket:
         }
 
 
-def bracket(position, max_nodes=0, tables=None) -> Bracket:
+def bracket(position, max_nodes=0, tables=None, seconds=None) -> Bracket:
     """W_me <= V <= W_opp for every turn of a full position, with no bound on stalling.
 
     W_me: after this turn the player to move never draws from a discard pile again, the
     opponent may as often as they like; W_opp: the other way round. The root turn itself may
-    draw from a discard pile in both. ``max_nodes`` caps each of the two searches.
+    draw from a discard pile in both. ``max_nodes`` caps each of the two searches, ``seconds``
+    (None: none) both together, by the clock; ``SearchBudgetExceeded`` when either runs out.
     """
     pos = read_position(position)
     from lcanalysis.game.view import View
@@ -177,8 +167,16 @@ def bracket(position, max_nodes=0, tables=None) -> Bracket:
     me = pos.to_move
     low_st = (0, -1) if me == 0 else (-1, 0)
     high_st = (-1, 0) if me == 0 else (0, -1)
-    low = solve_perfect(pos, stalls=low_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes)
-    high = solve_perfect(pos, stalls=high_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes)
+    check_seconds(seconds)
+    end = None if seconds is None else time.perf_counter() + seconds
+
+    def left() -> float | None:
+        return None if end is None else max(end - time.perf_counter(), 1e-6)
+
+    low = solve_perfect(pos, stalls=low_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes,
+                        seconds=left())
+    high = solve_perfect(pos, stalls=high_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes,
+                         seconds=left())
     low.kind = "perfect-information value (W_me: only the player to move must draw from the pile)"
     high.kind = "perfect-information value (W_opp: only the opponent must draw from the pile)"
     return Bracket(low, high)

@@ -84,10 +84,12 @@ from lcanalysis.search.common import (
     LEAF_SIMPLE,
     MAX_TL,
     SearchError,
+    abort_at,
     bounds_dict,
     check_bounds,
     check_fits,
     check_max_nodes,
+    check_seconds,
     check_state,
     move_texts,
 )
@@ -1048,6 +1050,7 @@ def search_root(
     root_free: bool = False,
     best_only: bool = False,
     bound_out: list | None = None,
+    deadline: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, Tables]:
     """Exact values of every legal root turn of a kernel state, for the player to move.
 
@@ -1056,7 +1059,8 @@ def search_root(
     ``root_free``: the root turn may draw from a discard pile without spending budget.
     ``best_only``: exact values for the best turn (and any that tie or beat the earlier ones),
     upper bounds for the rest; ``bound_out``, when given, receives a 0/1 per turn (1: bound).
-    Returns (move codes, values, tables); ``tables.stats[3]`` is 1 when ``max_nodes`` ran out.
+    ``deadline`` (a ``time.perf_counter`` value): the search is stopped there (``common.abort_at``).
+    Returns (move codes, values, tables); ``tables.stats[3]`` is 1 when ``max_nodes`` or the deadline ran out.
     """
     s, dc = prepare(state)
     st0, st1 = int(stalls[0]), int(stalls[1])
@@ -1070,11 +1074,12 @@ def search_root(
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     out_vals = np.zeros(MAX_MOVES, dtype=np.float64)
     out_bound = np.zeros(MAX_MOVES, dtype=np.int8)
-    n = _root(
-        s, dc, st0, st1, tl, int(leaf), (1 if root_free else 0) | (2 if best_only else 0), ZOBRIST,
-        tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,
-        out_moves, out_vals, out_bound,
-    )
+    with abort_at(deadline, tables.stats):
+        n = _root(
+            s, dc, st0, st1, tl, int(leaf), (1 if root_free else 0) | (2 if best_only else 0), ZOBRIST,
+            tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,
+            out_moves, out_vals, out_bound,
+        )
     if bound_out is not None:
         bound_out[:] = out_bound[:n].tolist()
     if tables.stats[3]:
@@ -1083,7 +1088,7 @@ def search_root(
 
 
 def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, tables=None, max_nodes=0,
-                  stalls=None, root_free=False, best_only=False):
+                  stalls=None, root_free=False, best_only=False, seconds=None):
     """The perfect-information value (E1) of every legal turn of a full position.
 
     Value = E[final score of the player to move - final score of the opponent], both hands
@@ -1099,12 +1104,13 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     others are searched against it (alpha-beta at the root too) and listed with an upper bound
     on their value (``exact`` False, reason "at most"). Returns an ``Analysis``; ``max_nodes``
     (0 or None: no budget; at most ``MAX_NODES``) caps the search: when it runs out the search
-    stops and raises ``SearchBudgetExceeded``.
+    stops and raises ``SearchBudgetExceeded``; so does ``seconds`` (None: none), by the clock.
     """
     pos = read_position(position)
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
     max_nodes = check_max_nodes(max_nodes)
+    check_seconds(seconds)
     if stalls is None:
         s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
         st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
@@ -1125,10 +1131,10 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     t0 = time.perf_counter()
     bound: list[int] = []
     codes, vals, tables = search_root(pos.state, st, -1 if t_ is None else t_, leaf_code, tables, max_nodes,
-                                      root_free, best_only, bound)
-    seconds = time.perf_counter() - t0
+                                      root_free, best_only, bound, None if seconds is None else t0 + seconds)
     if tables.stats[3]:
-        raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]))
+        raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]), seconds)
+    seconds = time.perf_counter() - t0
     exact = leaf_code == LEAF_AS_IS
     nc = pos.rules.colors
     texts = move_texts(nc)  # plain lists: per-element numpy scalars cost more than the search on tiny endgames
@@ -1148,10 +1154,12 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
 
 
 class SearchBudgetExceeded(RuntimeError):
-    """The node budget ran out before the search finished (``nodes`` were searched)."""
+    """The node budget, or the time given (``seconds``), ran out before the search finished
+    (``nodes`` were searched)."""
 
-    def __init__(self, nodes: int):
-        super().__init__(f"node budget exhausted after {nodes} nodes")
+    def __init__(self, nodes: int, seconds: float | None = None):
+        super().__init__(f"node budget exhausted after {nodes} nodes" if seconds is None else
+                         f"budget exhausted after {nodes} nodes (the node budget or the {seconds:g} s given)")
         self.nodes = nodes
 
 

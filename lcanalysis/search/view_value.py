@@ -34,7 +34,16 @@ from lcanalysis.core.kernel import (
 from lcanalysis.game.cards import number_types, types_from_counts
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import sub_multisets
-from lcanalysis.search.common import MAX_SAMPLES, SearchError, bounds_dict, check_bounds, check_max_nodes, move_text
+from lcanalysis.search.common import (
+    MAX_SAMPLES,
+    SearchError,
+    abort_at,
+    bounds_dict,
+    check_bounds,
+    check_max_nodes,
+    check_seconds,
+    move_text,
+)
 from lcanalysis.search.perfect import (
     HEURISTIC_REASON,
     LEAF_AS_IS,
@@ -194,7 +203,7 @@ def check_workers(workers) -> int:
 
 
 def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0,
-               max_splits=DEFAULT_MAX_SPLITS, tables=None, max_nodes=0, workers=None):
+               max_splits=DEFAULT_MAX_SPLITS, tables=None, max_nodes=0, workers=None, seconds=None):
     """Every legal turn's view value (E2) for the viewer, who must be the player to move.
 
     Enumerates every split of the unseen cards when there are at most ``max_splits`` distinct
@@ -203,7 +212,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     with ``numpy.random.default_rng(seed)`` and reports each turn's mean with its standard
     error (``exact`` False; ``samples`` at most ``MAX_SAMPLES``). Bounds as in ``solve_perfect``.
     ``max_nodes`` (0 or None: none) caps the nodes of the whole answer (``SearchBudgetExceeded``
-    when reached).
+    when reached), and ``seconds`` (None: none) its time, by the clock.
 
     ``workers`` (None or 1: one thread; 0 or "auto": one per core) splits the list of splits
     into that many contiguous chunks solved on threads, each with tables of its own (``tables``
@@ -222,6 +231,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     n_workers = check_workers(workers)
     max_nodes = check_max_nodes(max_nodes)
+    check_seconds(seconds)
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
                                 or not 2 <= samples <= MAX_SAMPLES):
         raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
@@ -243,6 +253,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         tables = shared_tables(bits, solo_bits)
     nc = v.rules.colors
     t0 = time.perf_counter()
+    deadline = None if seconds is None else t0 + seconds
     distinct = count_splits(unseen, u, max_splits + 1) if samples is None else max_splits + 1
     enumerate_all = distinct <= max_splits
     if enumerate_all:
@@ -265,9 +276,11 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         t.stats[:] = 0
         t.stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
         rows = slice(cuts[i], cuts[i + 1])
-        return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[rows], st[0], st[1], tl,
-                             leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], out_vals[rows],
-                             out_bounds[rows])
+        with abort_at(deadline, t.stats):
+            return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[rows], st[0], st[1],
+                                 tl,
+                                 leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
+                                 out_vals[rows], out_bounds[rows])
 
     if n_chunks == 1:
         counts = [solve_chunk(0)]
@@ -278,7 +291,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     if any(t.stats[3] for t in tabs) or (max_nodes and nodes > max_nodes):
         for t in tabs:
             t.clear()  # an unfinished search may have stored bounds it did not finish proving
-        raise SearchBudgetExceeded(nodes)
+        raise SearchBudgetExceeded(nodes, seconds)
     codes_ref = out_moves[0, :counts[0]].tolist()
     rows = out_vals[:, :counts[0]]
     if enumerate_all:
