@@ -26,10 +26,11 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
 - with ``ENDGAME_CARDS`` (2) cards or fewer in the draw pile the exact view values of
   ``search.endgame_analysis`` answer instead (every split of the unseen cards enumerated, one
   more discard-pile draw allowed each); ``loss_stderr`` is then 0;
-- with ``SEARCH_CARDS`` (3) the advisor hands over to its endgame search when the time per
-  decision allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second
-  of the advisor's share): the loss is then the search's own, exact when it solved every split
-  (``loss_stderr`` 0), else paired over its sampled worlds; a played turn the search only
+- with ``SEARCH_CARDS`` (3) the advisor hands over to its endgame search when its budget
+  allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second of the
+  advisor's share, and at least ``SEARCH_FLOOR`` seconds' worth there): the loss is then the
+  search's own, exact when it solved every split (``loss_stderr`` 0), else paired over its
+  sampled worlds; a played turn the search only
   bounded (more than ``search.endgame.MARGIN`` points below the best in some world) has a loss
   of at least the amount given, and ``loss_bound`` is ``"lower"``;
 - a decision is **forced** when it has one legal turn or every turn has the same value; forced
@@ -69,8 +70,9 @@ heuristic policy, which lets a player stall on discard-pile draws late in the ro
 real opponent would; there, losses can be far larger than the exact view values say (in one
 measured position with 3 cards left, the rollouts put a stall 58 points above the turn played,
 the exact view value with one stall each 13). The exact solver takes over with 2 cards left,
-the endgame search with 3 when the time per decision affords it (at the default 0.4 s a
-decision it often does not: ``--time`` buys it).
+the endgame search with 3, with a budget of at least ``SEARCH_FLOOR`` there (at the default
+0.4 s a decision alone it reached one stall each in only 7 of 16 views). With 4 cards left the
+review still judges by play-outs: the endgame search needs about 10 s there (the hint's).
 
 **Reconciliation** (full-deal records with both players reviewed, per round, player 0's point of
 view): actual = start + skill + luck + hidden, where *start* is the value of the reference turn at
@@ -119,6 +121,12 @@ from lcanalysis.search import endgame_analysis
 DEFAULT_TIME = 0.4
 ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
 SEARCH_CARDS = 3  # from here the advisor's endgame search judges, as far as the time per decision allows
+#: with ``SEARCH_CARDS`` cards or fewer the advisor gets at least this budget (seconds as its node count,
+#: ``advisor.ENDGAME_NODES_PER_SECOND``: 1.2 M nodes), whatever the time per decision: on 16 played-down
+#: 3-card views it reached one stall each in 16 (at the default 0.2 s share, 7; at 0.05 s, none), where
+#: play-outs pick a turn half a point or more worse in about half the views (issue 15). It costs about
+#: 1-2 s for the one or two decisions a round that have 3 cards left.
+SEARCH_FLOOR = 1.0
 #: the review's advisor deals the opponent's cards uniformly, as the published reviews were made
 #: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
 #: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
@@ -344,6 +352,7 @@ class _Job:
     seed: int
     analyse: bool  # False: only the luck of the draw (a player not under review)
     pile: list[Card] | None = None  # the draw pile before the turn, in a full-deal record
+    search_floor: float = SEARCH_FLOOR  # the advisor's least budget with SEARCH_CARDS cards or fewer
 
 
 def _reference_code(view: View) -> int:
@@ -396,7 +405,10 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    analysis = advise(view, time_budget=job.time * ADVISOR_SHARE, seed=seed, endgame_cards=SEARCH_CARDS,
+    budget = job.time * ADVISOR_SHARE
+    if view.deck_count <= SEARCH_CARDS:
+        budget = max(budget, job.search_floor)
+    analysis = advise(view, time_budget=budget, seed=seed, endgame_cards=SEARCH_CARDS,
                       hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
         searched = _searched_decision(analysis, played, ref, seed)
@@ -590,6 +602,7 @@ class Review:
     viewer: int | None = None  # the recording player of a one-player record
     views: dict[tuple[int, int], View] = field(default_factory=dict, repr=False)
     scores: list[tuple[int, int]] = field(default_factory=list)
+    search_floor: float = SEARCH_FLOOR
 
     @property
     def luck_against(self) -> str:
@@ -623,7 +636,9 @@ class Review:
                          "mark_sigmas": MARK_SIGMAS,
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
                          "scores": [list(s) for s in self.scores],
-                         "luck_against": self.luck_against},
+                         "luck_against": self.luck_against,
+                         "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
+                                     "search_floor": self.search_floor}},
         }
 
     # --- text ------------------------------------------------------------------------------
@@ -718,13 +733,15 @@ def _where(d: Decision | Draw) -> str:
 
 
 def review(record: Any, *, player: int | None = None, time_budget: float = DEFAULT_TIME, seed: int = 0,
-           executor: str | Executor | None = None, workers: int | None = None, progress: bool = True) -> Review:
+           executor: str | Executor | None = None, workers: int | None = None, progress: bool = True,
+           search_floor: float = SEARCH_FLOOR) -> Review:
     """Review a record (anything ``records.read_record`` reads): every decision of ``player`` (0, 1,
     or None for both; a one-player record reviews its recording player), the luck of every deck
     draw the record shows. ``time_budget``: seconds a decision (rollout counts, module docstring).
     ``executor``: None for a process pool of ``workers`` (default: every core), ``"serial"``, or
     any ``concurrent.futures.Executor`` (a dask cluster's ``client.get_executor()`` too; a seeded
-    review is the same on every executor)."""
+    review is the same on every executor). ``search_floor``: the advisor's least budget (seconds
+    of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed)."""
     rec = read_record(record)
     if player is not None and player not in (0, 1):
         raise ReviewError(f"player must be 0, 1 or None, got {player!r}")
@@ -733,6 +750,9 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
         raise ReviewError(f"time_budget must be seconds above 0 and at most {MAX_TIME:g}, got {time_budget!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ReviewError(f"seed must be a whole number >= 0, got {seed!r}")
+    if (isinstance(search_floor, bool) or not isinstance(search_floor, (int, float))
+            or not math.isfinite(search_floor) or not 0 <= search_floor <= MAX_TIME):
+        raise ReviewError(f"search_floor must be seconds from 0 to {MAX_TIME:g}, got {search_floor!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ReviewError(f"workers must be a whole number >= 1, got {workers!r}")
     if isinstance(executor, str) and executor != "serial":
@@ -742,18 +762,20 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if viewer is not None and player is not None and player != viewer:
         raise ReviewError(f"this is player {viewer}'s record: player {player}'s cards are unknown")
     reviewed = {viewer} if viewer is not None else ({0, 1} if player is None else {player})
-    jobs, views = _jobs(rounds, reviewed, float(time_budget), seed)
+    jobs, views = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor))
     if not jobs:
         raise ReviewError("the record holds no turn to review")
     t0 = time.perf_counter()
     results, used = _run(jobs, executor, workers, progress)
     seconds = time.perf_counter() - t0
-    return _assemble(rounds, results, views, reviewed, float(time_budget), seed, seconds, used,
-                     "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
+    rv = _assemble(rounds, results, views, reviewed, float(time_budget), seed, seconds, used,
+                   "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
+    rv.search_floor = float(search_floor)
+    return rv
 
 
 def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
-          seed: int) -> tuple[list[_Job], dict[tuple[int, int], View]]:
+          seed: int, search_floor: float = SEARCH_FLOOR) -> tuple[list[_Job], dict[tuple[int, int], View]]:
     jobs = []
     views: dict[tuple[int, int], View] = {}
     for r, rec in enumerate(rounds, start=1):
@@ -773,7 +795,7 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
                 continue
             pile = list(before.deck) if isinstance(before, Position) else None
             jobs.append(_Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed, analyse,
-                             pile))
+                             pile, search_floor))
             if analyse:
                 views[(r, step.index)] = view
     return jobs, views

@@ -22,10 +22,22 @@ from lcanalysis.game.cards import Card, full_deck
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_match, record_round, write_record
 from lcanalysis.game.rules import expedition_score
-from lcanalysis.reviewer import ADVISOR_SHARE, MARKS, decision_seed, draw_luck, mark_for, rating_for, review
+from lcanalysis.reviewer import (
+    ADVISOR_SHARE,
+    MARKS,
+    SEARCH_CARDS,
+    SEARCH_FLOOR,
+    ReviewError,
+    decision_seed,
+    draw_luck,
+    mark_for,
+    rating_for,
+    review,
+)
 from lcanalysis.reviewer import HAND_MODEL as REVIEW_HAND_MODEL
 from lcanalysis.reviewer import SCHEDULE as REVIEW_SCHEDULE
 from lcanalysis.reviewer import STREAMS as REVIEW_STREAMS
+from lcanalysis.search.endgame import MIN_WORLDS as ENDGAME_MIN_WORLDS
 
 T = 0.03  # seconds a decision: enough to run every code path, small enough for CI
 
@@ -98,7 +110,8 @@ def test_the_review_json_has_the_spec_shape(blunder_review):
     for d in data["decisions"]:
         assert list(d)[:7] == ["index", "player", "played", "best", "loss", "loss_stderr", "mark"]
         assert d["mark"] in (None, "inaccuracy", "mistake", "blunder")
-        assert d["seconds"] > 0 and (d["exact"] or d["worlds"] >= 40)
+        searched = d["method"].startswith("endgame search")  # its sampled worlds: at least the search's minimum
+        assert d["seconds"] > 0 and (d["exact"] or d["worlds"] >= (ENDGAME_MIN_WORLDS if searched else 40))
     assert [p["player"] for p in data["players"]] == [0, 1]
     for p in data["players"]:
         assert list(p)[:6] == ["player", "decisions", "error_rate", "luck", "result", "luck_adjusted"]
@@ -143,7 +156,8 @@ def test_playing_the_advisors_own_best_turn_loses_nothing():
         view = pos.view(pos.to_move)
         if pos.to_move == 0:
             index = pos.turn - start.turn
-            move = advise(view, T * ADVISOR_SHARE, seed=decision_seed(seed, 1, index),
+            budget = T * ADVISOR_SHARE if view.deck_count > SEARCH_CARDS else max(T * ADVISOR_SHARE, SEARCH_FLOOR)
+            move = advise(view, budget, seed=decision_seed(seed, 1, index), endgame_cards=SEARCH_CARDS,
                           hand_model=REVIEW_HAND_MODEL, streams=REVIEW_STREAMS, schedule=REVIEW_SCHEDULE).best.move
         else:
             move = heuristic.choose(view, pos.turn)
@@ -339,11 +353,13 @@ def test_against_the_real_pile_the_card_compared_is_drawn_from_the_pile():
     assert spread["stderr"] > 0  # against every unseen card, the same draw has luck to measure
 
 
-def test_with_three_cards_left_the_endgame_search_judges_when_the_time_allows():
-    """At 3 cards the review takes the advisor's endgame search when the time per decision affords
-    one stall each or more: the loss is the search's own (a turn it only bounded: a loss of at
-    least that, ``loss_bound`` "lower"); with too little time the play-outs judge, as before.
-    The search's values themselves are checked against the plain solver in test_endgame.py."""
+def test_with_three_cards_left_the_endgame_search_judges_with_at_least_its_floor_budget():
+    """At 3 cards the review takes the advisor's endgame search when its budget affords one stall
+    each or more: the loss is the search's own (a turn it only bounded: a loss of at least that,
+    ``loss_bound`` "lower"). However little the time per decision, the advisor gets at least
+    ``SEARCH_FLOOR`` there (before, a small budget left these decisions to the play-outs); with 4
+    cards the play-outs judge. The search's values are checked against the plain solver in
+    test_endgame.py."""
     from helpers import played_down
 
     start = played_down(7, 3)
@@ -367,7 +383,22 @@ def test_with_three_cards_left_the_endgame_search_judges_when_the_time_allows():
         assert rv.to_json()["decisions"][0]["loss_bound"] == d.loss_bound
     assert d.loss == 0 and d.mark is None  # the search's own best turn, played
     quick = review(rec, player=mover, time_budget=T, seed=0, executor="serial", progress=False).decisions[0]
-    assert quick.method.startswith("advisor") and quick.loss_bound is None  # too little time: play-outs
+    floor = advise(view, SEARCH_FLOOR, seed=decision_seed(0, 1, 0), endgame_cards=3)
+    assert T * ADVISOR_SHARE < SEARCH_FLOOR and floor.bounds["max_stalls"] >= 1
+    assert quick.method.startswith("endgame search") and quick.best == floor.best.move
+    assert quick.loss == pytest.approx(next(m.loss for m in floor.moves if m.move == quick.played))
+    before = review(rec, player=mover, time_budget=T, seed=0, executor="serial", progress=False, search_floor=0)
+    assert before.decisions[0].method.startswith("advisor")  # no floor, as the published reviews were made
+    assert before.to_json()["settings"]["endgame"]["search_floor"] == 0
+    for bad in (-1, float("nan"), "1", True):
+        with pytest.raises(ReviewError, match="search_floor must be"):
+            review(rec, time_budget=T, search_floor=bad, executor="serial", progress=False)
+    start4 = played_down(7, 4)
+    rec4 = record_round(start4, [str(start4.legal_moves()[0])])
+    four = review(rec4, player=start4.to_move, time_budget=T, seed=0, executor="serial", progress=False)
+    assert four.decisions[0].deck == 4 and four.decisions[0].method.startswith("advisor")  # 4 cards: play-outs
+    assert four.to_json()["settings"]["endgame"] == {"exact_from_cards": 2, "search_from_cards": 3,
+                                                     "search_floor": SEARCH_FLOOR}
 
 
 def _model_law(pool, u, w):

@@ -69,7 +69,7 @@ def play_recorded_round(agents: Sequence[Any], seed: int, rules: Rules | None = 
 
 def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: float = 0.05, seed: int = 0,
                   opponent: str = OPPONENT, search_ms: float = 100.0, workers: int | None = 1,
-                  progress: bool = False) -> pd.DataFrame:
+                  progress: bool = False, search_floor: float | None = None) -> pd.DataFrame:
     """For each agent, ``rounds`` rounds against ``opponent`` (deal ``k`` is ``deal_seed(seed, k)``;
     the agent sits in seat ``k % 2``), each recorded and reviewed (``lcanalysis.reviewer`` at
     ``time_budget`` a decision, only the agent's decisions). One row per reviewed turn:
@@ -81,12 +81,14 @@ def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: 
 
     Every deck draw also gets ``fast_luck``, the tournament's luck of the same draw
     (``tournaments.luck.deck_draw_luck``), for comparison. ``deck`` is the cards left in the pile
-    before the turn; ``drawer`` is ``"agent"`` or ``"opponent"``."""
-    from lcanalysis.reviewer import review
+    before the turn; ``drawer`` is ``"agent"`` or ``"opponent"``. ``search_floor``: the review's
+    (``reviewer.SEARCH_FLOOR`` when None; the published file was made before it, with 0)."""
+    from lcanalysis.reviewer import SEARCH_FLOOR, review
     from lcanalysis.tournaments.luck import deck_draw_luck
     from lcanalysis.tournaments.specs import deal_seed
 
     rules = Rules()
+    floor = SEARCH_FLOOR if search_floor is None else search_floor
     opp = _agent(opponent, search_ms)
     rows: list[dict[str, Any]] = []
     for name in agents:
@@ -102,7 +104,8 @@ def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: 
                 if step.turn.move.draws_from_deck:
                     fast[step.index] = deck_draw_luck(step.before.state, step.turn.move.code(rules.colors))[0]
             rv = review(rec, player=seat, time_budget=time_budget, seed=seed + k,
-                        executor="serial" if workers == 1 else None, workers=workers, progress=progress)
+                        executor="serial" if workers == 1 else None, workers=workers, progress=progress,
+                        search_floor=floor)
             base = {"agent": name, "opponent": opponent, "deal": k, "seed": s, "seat": seat}
             for d in rv.decisions:
                 rows.append({**base, "kind": "decision", "index": d.index, "deck": d.deck, "drawer": "agent",
@@ -442,6 +445,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--rounds", type=int, default=10)
     r.add_argument("--time", type=float, default=0.1)
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--search-floor", type=float, default=None,
+                   help="the review's least endgame-search budget with 3 cards left, in seconds (default: the "
+                        "review's, reviewer.SEARCH_FLOOR; the published file was made before it: 0)")
     r.add_argument("--out", required=True)
     d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
     d.add_argument("--deals", type=int, default=250)
@@ -458,7 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     if args.what == "reviews":
-        df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True)
+        df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True,
+                           search_floor=args.search_floor)
     elif args.what == "review-luck":
         df = review_luck_draws(args.deals, time_budget=args.time, seed=args.seed, first_deal=args.first_deal,
                                hand_model=args.hand_model, progress=True)
