@@ -71,6 +71,13 @@ ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near th
 #: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
 #: play-outs, so that a search that does not reach one stall each still leaves them time to answer in
 PLAYOUT_RESERVE = 0.25
+#: judging a turn already played (the review, the tutor): with this many cards left or fewer the
+#: endgame search judges with at least ``JUDGE_SEARCH_FLOOR`` seconds of budget (its node count,
+#: 1.2 M nodes), however little the time per turn: on 16 played-down 3-card views that reached one
+#: stall each in 16 (at 0.2 s, 7; at 0.05 s, none), where play-outs pick a turn half a point or more
+#: worse in about half the views (issue 15); about 1-2 s for the one or two such turns of a round
+JUDGE_SEARCH_CARDS = 3
+JUDGE_SEARCH_FLOOR = 1.0
 #: how the play-outs are spread over the turns: "halving" (successive halving: every turn gets a
 #: first sample, then each round the better half of the turns still in gets more, so the best
 #: turn named always carries the largest sample and no turn listed beats it on the worlds they
@@ -218,6 +225,12 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     _add_match_ranking(view, r, analysis)
     _add_reasons(view, analysis)
     return analysis
+
+
+def judging_budget(deck_count: int, time_budget: float, floor: float = JUDGE_SEARCH_FLOOR) -> float:
+    """The advisor's budget for judging a turn already played with ``deck_count`` cards in the draw
+    pile: ``time_budget``, raised to ``floor`` with ``JUDGE_SEARCH_CARDS`` cards or fewer."""
+    return max(time_budget, floor) if deck_count <= JUDGE_SEARCH_CARDS else time_budget
 
 
 def check_schedule(schedule: str) -> str:

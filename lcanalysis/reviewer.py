@@ -104,7 +104,7 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.advisor import advise
+from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR, advise, judging_budget
 from lcanalysis.analysis import Analysis
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
@@ -120,13 +120,10 @@ from lcanalysis.search import endgame_analysis
 #: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
 DEFAULT_TIME = 0.4
 ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
-SEARCH_CARDS = 3  # from here the advisor's endgame search judges, as far as the time per decision allows
-#: with ``SEARCH_CARDS`` cards or fewer the advisor gets at least this budget (seconds as its node count,
-#: ``advisor.ENDGAME_NODES_PER_SECOND``: 1.2 M nodes), whatever the time per decision: on 16 played-down
-#: 3-card views it reached one stall each in 16 (at the default 0.2 s share, 7; at 0.05 s, none), where
-#: play-outs pick a turn half a point or more worse in about half the views (issue 15). It costs about
-#: 1-2 s for the one or two decisions a round that have 3 cards left.
-SEARCH_FLOOR = 1.0
+#: from here the advisor's endgame search judges, with at least ``SEARCH_FLOOR`` seconds of its node
+#: budget whatever the time per decision (``advisor.judging_budget``, shared with the tutor)
+SEARCH_CARDS = JUDGE_SEARCH_CARDS
+SEARCH_FLOOR = JUDGE_SEARCH_FLOOR
 #: the review's advisor deals the opponent's cards uniformly, as the published reviews were made
 #: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
 #: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
@@ -405,9 +402,7 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
-    budget = job.time * ADVISOR_SHARE
-    if view.deck_count <= SEARCH_CARDS:
-        budget = max(budget, job.search_floor)
+    budget = judging_budget(view.deck_count, job.time * ADVISOR_SHARE, job.search_floor)
     analysis = advise(view, time_budget=budget, seed=seed, endgame_cards=SEARCH_CARDS,
                       hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lcanalysis.advisor import advise, in_words, reason
+from lcanalysis.advisor import advise, in_words, judging_budget, reason
 from lcanalysis.agents import Agent, make_agent
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
@@ -52,7 +52,8 @@ class TutorSession:
     """A round (``rounds=1``) or a match (``rounds=3``) of a person (seat ``seat``) against ``agent``.
 
     ``threshold``: points a turn may lose against the best before the tutor comments.
-    ``time_budget``: the advisor's seconds per judged turn.
+    ``time_budget``: the advisor's seconds per judged turn (with 3 cards left or fewer at least
+    ``advisor.JUDGE_SEARCH_FLOOR``, so that the endgame search judges there, as in the review).
     """
 
     agent: str | Agent = "heuristic"
@@ -128,7 +129,7 @@ class TutorSession:
 
     def _judge(self, move: Move) -> Decision:
         view = self.view()
-        analysis = advise(view, time_budget=self.time_budget, seed=self.seed)
+        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time_budget), seed=self.seed)
         played = next(m for m in analysis.moves if m.move == str(move))
         best = analysis.moves[0]
         loss, se = float(played.loss or 0.0), float(played.loss_stderr or 0.0)

@@ -46,6 +46,29 @@ def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
     assert said is not None and said.startswith(f"-{worst.loss:.1f}") and analysis.moves[0].move in said
 
 
+def test_with_three_cards_left_the_endgame_search_judges_however_small_the_budget():
+    """As in the review (``advisor.judging_budget``): with 3 cards left the tutor's advisor gets at
+    least ``JUDGE_SEARCH_FLOOR``, so the endgame search (one stall each or more) judges the turn,
+    not play-outs of 0.05 s."""
+    from lcanalysis.advisor import JUDGE_SEARCH_FLOOR
+
+    s = TutorSession(agent="greedy", seed=3, time_budget=0.05, threshold=2.0)
+    judged = 0
+    while not s.round_over():
+        view = s.view()
+        if view.deck_count == 3:
+            expected = advise(view, time_budget=JUDGE_SEARCH_FLOOR, seed=s.seed)
+            assert expected.bounds.get("max_stalls", 0) >= 1 and "endgame search" in expected.notes[0]
+            worst = expected.moves[-1]
+            s.play(worst.move)
+            d = s.decisions[-1]
+            assert d.best == expected.moves[0].move and d.loss == pytest.approx(worst.loss)
+            judged += 1
+        else:
+            s.play(s.legal_turns()[0])
+    assert judged >= 1
+
+
 def test_illegal_input_is_refused_and_nothing_is_played():
     s = TutorSession(agent="greedy", seed=2, time_budget=0.05)
     before = s.position.turn
