@@ -187,3 +187,40 @@ def test_the_published_schedule_comparison_is_what_the_docs_and_the_article_say(
     assert f"{-change.mean_loss:.2f} [{-change.loss_high:.2f}, {-change.loss_low:.2f}]" in docs
     after, before = int(table.loc["after", "consistent"]), int(table.loc["before", "consistent"])
     assert f"consistent at **{after} of 200 positions instead of {before}**" in article
+
+
+def test_the_hints_own_error_bars_are_quoted_from_their_file():
+    """docs/agents.md quotes data/simulated/hint_honesty.csv ("when the hint misses, it says so"):
+    recomputed here from the rows, each row's verdicts from its own numbers, and the hint's
+    consistency from the file against the schedule comparison's (the same 200 views, the same hint)."""
+    import sys
+    from pathlib import Path
+
+    import pandas as pd
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "benchmarks"))
+    from bench_hint_honesty import SIGMAS
+
+    from lcanalysis.tournaments.stats import wilson_interval
+
+    d = pd.read_csv(root / "data" / "simulated" / "hint_honesty.csv")
+    assert len(d) == 200 and d["index"].is_unique
+    same = d.hint == d.reference
+    assert (d.consistent == ((d.ref_loss == 0) | (d.ref_loss <= SIGMAS * d.ref_loss_stderr))).all()
+    assert (d.covered == (same | (d.hint_loss <= SIGMAS * d.hint_loss_stderr))).all()
+    halving = C.load_schedule_comparison(root / "data" / "simulated" / "schedule_consistency.csv")["halving"]
+    assert halving.set_index("index").loc[d["index"], "hint"].tolist() == d.hint.tolist()  # the same hints
+    docs = " ".join((root / "docs" / "agents.md").read_text().split())
+    lo, hi = wilson_interval(int(d.covered.sum()), len(d))
+    assert f"in **{d.covered.sum()} of 200 views, {d.covered.mean():.2f} [{lo:.2f}, {hi:.2f}]**" in docs
+    diff = d[~same]
+    z = diff.hint_loss / diff.hint_loss_stderr
+    assert (f"in the {len(diff)} views where the two top turns differ, {diff.covered.sum()}, the reference's turn "
+            f"lying a median {z.median():.2f} of the hint's standard errors behind (at most {z.max():.2f})") in docs
+    missed = d[~d.consistent]
+    assert f"of the {len(missed)} views the study counts inconsistent, {missed.covered.sum()}." in docs
+    assert f"reproduces the {int(d.consistent.sum())} consistent views above" in docs
+    readme = " ".join((root / "README.md").read_text().split())
+    assert (f"within two of its standard errors in {diff.covered.sum()} of {len(diff)} views "
+            f"({d.covered.sum()} of 200 in all") in readme

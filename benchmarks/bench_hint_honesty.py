@@ -1,0 +1,108 @@
+"""Does the hint say so when it may be wrong? Its own error bars against a reference 30 times longer.
+
+Issue 15's consistency target asks whether the hint's top turn is the reference's (or within the
+reference's error of it). When it is not, a player is still served honestly if the hint itself
+showed the reference's turn as a near tie: its loss against the hint's top turn within two of the
+hint's own standard errors of that paired loss. This benchmark reads, for each view of the
+consistency study's fixed set, the stored reference (``--refs``: the JSON lines of
+``bench_schedules.py``, the advisor at 30 s of play-outs, seed 2) and advises the view at the
+default budget (1 s, counted, seed 1, today's advisor), and records both sides:
+
+- ``ref_loss``, ``ref_loss_stderr``: the hint's top turn in the reference (the study's rule:
+  consistent when 0 or at most two of these standard errors);
+- ``hint_loss``, ``hint_loss_stderr``: the reference's top turn in the hint's own list, and
+  ``covered``: the hint showed it within two of its standard errors (or named it).
+
+Rows go to ``--out`` as each position finishes; a second run resumes. Budgets are rollout counts,
+so the numbers are the same on any machine.
+
+    python benchmarks/bench_hint_honesty.py --positions 200 \
+        --refs data/simulated/schedule_consistency.jsonl --out /tmp/honesty.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
+          "hint_loss", "hint_loss_stderr", "covered"]
+SIGMAS = 2.0  # the study's rule: within two standard errors
+
+
+def honesty_row(index: int, view, ref: dict) -> dict:
+    """One view: the hint (1 s, seed 1) against its stored reference ``ref`` (``top`` and
+    ``moves``: each turn's loss and standard error)."""
+    import lcanalysis as lc
+
+    hint = lc.advise(view, time_budget=1.0, seed=1)
+    top = hint.moves[0].move
+    ref_loss, ref_se = (float(x or 0.0) for x in ref["moves"][top])
+    mine = {m.move: m for m in hint.moves}[ref["top"]]
+    hint_loss, hint_se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
+    return {"index": index, "cards_left": view.deck_count, "hint": top, "reference": ref["top"],
+            "ref_loss": round(ref_loss, 4), "ref_loss_stderr": round(ref_se, 4),
+            "consistent": ref_loss == 0 or ref_loss <= SIGMAS * ref_se,
+            "hint_loss": round(hint_loss, 4), "hint_loss_stderr": round(hint_se, 4),
+            "covered": top == ref["top"] or hint_loss <= SIGMAS * hint_se}
+
+
+def summary(rows: list[dict]) -> str:
+    from lcanalysis.tournaments.stats import wilson_interval
+
+    n = len(rows)
+    if not n:
+        return "no rows"
+    truth = [str(r["consistent"]) == "True" for r in rows]
+    covered = [str(r["covered"]) == "True" for r in rows]
+    missed = [c for t, c in zip(truth, covered) if not t]
+    lo, hi = wilson_interval(sum(covered), n)
+    out = [f"{n} views: consistent with the reference (its rule) {sum(truth)}; the hint named the reference's "
+           f"turn or showed it within {SIGMAS:g} of its own standard errors in {sum(covered)} = "
+           f"{sum(covered) / n:.2f} [{lo:.2f}, {hi:.2f}]",
+           f"of the {len(missed)} inconsistent views, the hint showed the reference's turn as a near tie in "
+           f"{sum(missed)}"]
+    return "\n".join(out)
+
+
+def main() -> int:
+    from lcanalysis.studies.consistency import study_positions
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=200, help="views of the study's fixed set (default 200)")
+    ap.add_argument("--refs", type=Path, required=True,
+                    help="the references: JSON lines of bench_schedules.py (30 s, halving, seed 2)")
+    ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
+    args = ap.parse_args()
+    refs = {}
+    for line in args.refs.read_text().splitlines():
+        r = json.loads(line)
+        if r["reference"] == 30.0 and r["schedule"] == "halving" and r["seed"] == 2:
+            refs[r["index"]] = r
+    done = {int(r["index"]) for r in csv.DictReader(args.out.open())} if args.out.exists() else set()
+    fresh = not args.out.exists()
+    with args.out.open("a", newline="") as fh:
+        w = csv.DictWriter(fh, FIELDS)
+        if fresh:
+            w.writeheader()
+        for index, _deal, _turns, view in study_positions(args.positions):
+            if index in done:
+                continue
+            if index not in refs:
+                print(f"error: {args.refs} holds no reference for view {index}", file=sys.stderr)
+                return 2
+            row = honesty_row(index, view, refs[index])
+            w.writerow(row)
+            fh.flush()
+            print(f"{index:3d} hint {row['hint']:<8} ref {row['reference']:<8} "
+                  f"{'' if row['consistent'] else 'DIFFERENT'} hint's own loss of the reference's turn "
+                  f"{row['hint_loss']:.2f} ± {row['hint_loss_stderr']:.2f}", file=sys.stderr, flush=True)
+    print(summary(list(csv.DictReader(args.out.open()))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
