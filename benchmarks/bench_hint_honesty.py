@@ -77,6 +77,14 @@ def main() -> int:
                     help="the references: JSON lines of bench_schedules.py (30 s, halving, seed 2)")
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
     args = ap.parse_args()
+    if args.positions < 1:
+        ap.error(f"--positions must be at least 1, got {args.positions}")
+    if not args.refs.is_file():
+        ap.error(f"--refs {args.refs}: no such file (the references of bench_schedules.py --refs)")
+    if args.out.exists():  # a torn last line (a run killed while writing it) is dropped and done again
+        text = args.out.read_text()
+        if text and not text.endswith("\n"):
+            args.out.write_text(text[: text.rfind("\n") + 1])
     refs = {}
     for line in args.refs.read_text().splitlines():
         r = json.loads(line)

@@ -75,7 +75,9 @@ PLAYOUT_RESERVE = 0.25
 #: endgame search judges with at least ``JUDGE_SEARCH_FLOOR`` seconds of budget (its node count,
 #: 1.2 M nodes), however little the time per turn: on 16 played-down 3-card views that reached one
 #: stall each in 16 (at 0.2 s, 7; at 0.05 s, none), where play-outs pick a turn half a point or more
-#: worse in about half the views (issue 15); about 1-2 s for the one or two such turns of a round
+#: worse in about half the views (issue 15); about 1-2 s for the one or two such turns of a round.
+#: The floor is the advisor's whole budget there: should the search still not reach one stall each,
+#: its play-outs get it too
 JUDGE_SEARCH_CARDS = 3
 JUDGE_SEARCH_FLOOR = 1.0
 #: how the play-outs are spread over the turns: "halving" (successive halving: every turn gets a
@@ -128,7 +130,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     machine; with ``wall_clock=True`` (the command line) the endgame search runs until the
     clock (less the play-outs' reserve) rather than for a node count, and the play-outs after the
     first stage are fitted to the time left, so the answer keeps to the budget on a slow or busy
-    machine. ``None``: 1 s of play-outs, and up to ``ENDGAME_DEFAULT_SECONDS`` in all near the end.
+    machine. ``None``: 1 s of play-outs, and near the end ``ENDGAME_DEFAULT_SECONDS`` for the
+    endgame search (on the clock: in all, the play-outs' reserve included; as a count: its nodes,
+    then 1 s of play-outs should it not reach one stall each).
     ``max_nodes`` (0: none) also caps the endgame search near the end of the round (for a full
     position ``lcanalysis.search.SearchBudgetExceeded`` when it runs out); the play-outs are
     bounded by ``time_budget``. ``progress`` receives a line of text as each stage of the

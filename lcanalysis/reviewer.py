@@ -28,7 +28,8 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
   more discard-pile draw allowed each); ``loss_stderr`` is then 0;
 - with ``SEARCH_CARDS`` (3) the advisor hands over to its endgame search when its budget
   allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second of the
-  advisor's share, and at least ``SEARCH_FLOOR`` seconds' worth there): the loss is then the
+  advisor's share, and at least ``SEARCH_FLOOR`` seconds' worth there, which the play-outs also
+  get should the search still fall short): the loss is then the
   search's own, exact when it solved every split (``loss_stderr`` 0), else paired over its
   sampled worlds; a played turn the search only
   bounded (more than ``search.endgame.MARGIN`` points below the best in some world) has a loss

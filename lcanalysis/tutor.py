@@ -18,10 +18,11 @@ player saw), with the same seed for every turn so that reruns give the same comm
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from lcanalysis.advisor import advise, in_words, judging_budget, reason
+from lcanalysis.advisor import MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
 from lcanalysis.agents import Agent, make_agent
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
@@ -70,6 +71,10 @@ class TutorSession:
             raise ValueError(f"seat must be 0 or 1, got {self.seat!r}")
         if not (isinstance(self.threshold, (int, float)) and self.threshold >= 0):
             raise ValueError(f"threshold must be a number of points >= 0, got {self.threshold!r}")
+        if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
+                or not math.isfinite(self.time_budget) or not 0 < self.time_budget <= MAX_TIME_BUDGET):
+            raise ValueError(f"time_budget must be seconds above 0 and at most {MAX_TIME_BUDGET}, "
+                             f"got {self.time_budget!r}")
         self.opponent: Agent = make_agent(self.agent) if isinstance(self.agent, str) else self.agent
         self.match = Match(rules=Rules(colors=self.colors, rounds=self.rounds))
         self.position: Position = self.match.new_round(seed=self.seed)

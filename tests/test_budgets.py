@@ -104,9 +104,13 @@ def test_the_library_solvers_stop_by_the_clock_inside_the_search():
     for call in (lambda **kw: solve_perfect(pos, stalls=(-1, 0), **kw),
                  lambda **kw: solve_view(pos.view(pos.to_move), 2, **kw),
                  lambda **kw: solve_view(pos.view(pos.to_move), 2, workers=2, **kw)):
-        with pytest.raises(SearchBudgetExceeded, match=r"0\.2 s given") as exc:
+        with pytest.raises(SearchBudgetExceeded, match=r"the 0\.2 s given ran out after") as exc:
             call(max_nodes=300_000_000, seconds=0.2)
         assert exc.value.nodes < 30_000_000  # (0 when the clock ran out while the engine was still loading)
+        assert exc.value.seconds == 0.2
+        with pytest.raises(SearchBudgetExceeded, match="node budget exhausted") as exc:
+            call(max_nodes=50, seconds=600)  # the node budget runs out first: the error says which
+        assert exc.value.seconds is None
         for bad in (0, -1.0, float("nan"), float("inf"), "1", True):
             with pytest.raises(SearchError, match="seconds must be a positive number"):
                 call(seconds=bad)

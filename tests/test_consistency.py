@@ -189,17 +189,16 @@ def test_the_published_schedule_comparison_is_what_the_docs_and_the_article_say(
     assert f"consistent at **{after} of 200 positions instead of {before}**" in article
 
 
-def test_the_hints_own_error_bars_are_quoted_from_their_file():
+def test_the_hints_own_error_bars_are_quoted_from_their_file(monkeypatch):
     """docs/agents.md quotes data/simulated/hint_honesty.csv ("when the hint misses, it says so"):
     recomputed here from the rows, each row's verdicts from its own numbers, and the hint's
     consistency from the file against the schedule comparison's (the same 200 views, the same hint)."""
-    import sys
     from pathlib import Path
 
     import pandas as pd
 
     root = Path(__file__).resolve().parent.parent
-    sys.path.insert(0, str(root / "benchmarks"))
+    monkeypatch.syspath_prepend(str(root / "benchmarks"))
     from bench_hint_honesty import SIGMAS
 
     from lcanalysis.tournaments.stats import wilson_interval
@@ -218,6 +217,9 @@ def test_the_hints_own_error_bars_are_quoted_from_their_file():
     z = diff.hint_loss / diff.hint_loss_stderr
     assert (f"in the {len(diff)} views where the two top turns differ, {diff.covered.sum()}, the reference's turn "
             f"lying a median {z.median():.2f} of the hint's standard errors behind (at most {z.max():.2f})") in docs
+    assert (f"the hint's standard error of the reference's turn has a median of "
+            f"{diff.hint_loss_stderr.median():.2f} points, while the reference puts the hint's turn a median "
+            f"{diff.ref_loss.median():.2f} points behind") in docs
     missed = d[~d.consistent]
     assert f"of the {len(missed)} views the study counts inconsistent, {missed.covered.sum()}." in docs
     assert f"reproduces the {int(d.consistent.sum())} consistent views above" in docs

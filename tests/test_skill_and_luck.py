@@ -128,6 +128,9 @@ def test_the_study_writes_its_data(tmp_path):
     assert S.main(["draws", "--deals", "1", "--first-deal", "3", "--out", str(out)]) == 0
     df = pd.read_csv(out)
     assert len(df) == 88 and set(df.columns) == {"deal", "swap", "seat", "drawer", "deck", "luck"}
+    with pytest.raises(SystemExit) as exc:  # refused by name before any round is played
+        S.main(["reviews", "--rounds", "1", "--search-floor", "-1", "--out", str(tmp_path / "r.csv")])
+    assert exc.value.code == 2 and not (tmp_path / "r.csv").exists()
 
 
 def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():

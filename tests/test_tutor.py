@@ -77,6 +77,9 @@ def test_illegal_input_is_refused_and_nothing_is_played():
     assert s.position.turn == before and not s.decisions
     with pytest.raises(ValueError, match="seat"):
         TutorSession(seat=2)
+    for bad in (None, 0, -1.0, float("nan"), "0.5", True, 10_000):
+        with pytest.raises(ValueError, match="time_budget must be seconds above 0"):
+            TutorSession(time_budget=bad)
 
 
 @pytest.mark.slow  # three whole rounds; a whole round is played in the default run

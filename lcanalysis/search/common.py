@@ -32,29 +32,38 @@ class SearchError(ValueError):
 
 
 ABORT = 3  # ``stats[ABORT]`` set: the compiled search stops at its next node, as when its node budget runs out
+CLOCK = 5  # ``stats[CLOCK]`` set: it was the clock that stopped it (``abort_at``), not the node budget
+
+
+def _ring(stats: np.ndarray) -> None:
+    stats[CLOCK] = 1
+    stats[ABORT] = 1
 
 
 @contextmanager
 def abort_at(deadline: float | None, stats: np.ndarray) -> Iterator[None]:
     """Stop a compiled search by the clock: at ``deadline`` (a ``time.perf_counter`` value) a timer
-    thread raises the search's abort flag, which the search reads at every node. The search must
-    release the GIL (``nogil=True``) for the timer to run while it does; a search that ends first
-    cancels the timer. ``None``: no deadline."""
+    thread raises the search's abort flag, which the search reads at every node (and marks
+    ``stats[CLOCK]``). The search must release the GIL (``nogil=True``) for the timer to run while
+    it does. A search that ends first cancels the timer and waits for it, so no late flag can reach
+    the next search on the same tables; one that ends in the instant the timer fires is counted as
+    stopped, at its deadline. ``None``: no deadline."""
     if deadline is None:
         yield
         return
     delay = deadline - time.perf_counter()
     if delay <= 0:
-        stats[ABORT] = 1
+        _ring(stats)
         yield
         return
-    timer = threading.Timer(delay, stats.__setitem__, (ABORT, 1))
+    timer = threading.Timer(delay, _ring, (stats,))
     timer.daemon = True
     timer.start()
     try:
         yield
     finally:
         timer.cancel()
+        timer.join()
 
 
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison

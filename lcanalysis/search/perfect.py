@@ -79,6 +79,7 @@ from lcanalysis.evaluator import evaluate_difference
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import View
 from lcanalysis.search.common import (
+    CLOCK,
     LEAF_AS_IS,
     LEAF_EVALUATOR,
     LEAF_SIMPLE,
@@ -1133,7 +1134,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     codes, vals, tables = search_root(pos.state, st, -1 if t_ is None else t_, leaf_code, tables, max_nodes,
                                       root_free, best_only, bound, None if seconds is None else t0 + seconds)
     if tables.stats[3]:
-        raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]), seconds)
+        raise SearchBudgetExceeded(int(tables.stats[0] + tables.stats[1]), seconds if tables.stats[CLOCK] else None)
     seconds = time.perf_counter() - t0
     exact = leaf_code == LEAF_AS_IS
     nc = pos.rules.colors
@@ -1154,13 +1155,14 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
 
 
 class SearchBudgetExceeded(RuntimeError):
-    """The node budget, or the time given (``seconds``), ran out before the search finished
-    (``nodes`` were searched)."""
+    """The node budget, or the time given (``seconds``, None when it was the node budget), ran out
+    before the search finished (``nodes`` were searched)."""
 
     def __init__(self, nodes: int, seconds: float | None = None):
         super().__init__(f"node budget exhausted after {nodes} nodes" if seconds is None else
-                         f"budget exhausted after {nodes} nodes (the node budget or the {seconds:g} s given)")
+                         f"the {seconds:g} s given ran out after {nodes} nodes")
         self.nodes = nodes
+        self.seconds = seconds  # None: the node budget ran out; else the time given, which did
 
 
 # the Python layer's helpers import names defined above

@@ -35,6 +35,7 @@ from lcanalysis.game.cards import number_types, types_from_counts
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import sub_multisets
 from lcanalysis.search.common import (
+    CLOCK,
     MAX_SAMPLES,
     SearchError,
     abort_at,
@@ -291,7 +292,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     if any(t.stats[3] for t in tabs) or (max_nodes and nodes > max_nodes):
         for t in tabs:
             t.clear()  # an unfinished search may have stored bounds it did not finish proving
-        raise SearchBudgetExceeded(nodes, seconds)
+        raise SearchBudgetExceeded(nodes, seconds if any(t.stats[CLOCK] for t in tabs) else None)
     codes_ref = out_moves[0, :counts[0]].tolist()
     rows = out_vals[:, :counts[0]]
     if enumerate_all:
