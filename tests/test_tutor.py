@@ -96,6 +96,15 @@ def test_the_board_plays_a_round_by_clicks_and_shows_the_review():
     from lcanalysis.show.tutor import TutorBoard
 
     board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    said_while_judging = []
+    judge = board.session.play
+
+    def watched(move):  # what the board shows while the advisor judges the turn
+        said_while_judging.append((board.session.view().deck_count, board.comment.value,
+                                   board.play_button.disabled))
+        return judge(move)
+
+    board.session.play = watched
     while not board.session.round_over():
         board.play_button.click()  # the first card, played, from the deck when allowed
         if "error" in board.comment.value and "Tutor" not in board.comment.value:
@@ -103,3 +112,7 @@ def test_the_board_plays_a_round_by_clicks_and_shows_the_review():
             board.play_button.click()
     assert "Round over" in board.review.value and "lc-review-table" in board.review.value
     assert board.play_button.disabled
+    for cards, note, disabled in said_while_judging:  # never a silent wait, and no second click meanwhile
+        assert disabled and "Judging your turn" in note
+        assert ("endgame search" in note) == (cards <= 3)
+    assert any(cards <= 3 for cards, _, _ in said_while_judging)

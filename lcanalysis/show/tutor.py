@@ -13,10 +13,19 @@ from typing import Any
 
 import ipywidgets as W
 
+from lcanalysis.advisor import JUDGE_SEARCH_CARDS
 from lcanalysis.show.widgets import _message
 from lcanalysis.tutor import TutorSession
 
 DECK = "deck"
+
+
+def judging_note(deck_count: int) -> str:
+    """What the board says while the advisor judges a turn (never a silent wait)."""
+    if deck_count <= JUDGE_SEARCH_CARDS:
+        return (f"Judging your turn: {deck_count} card(s) left in the draw pile, so the endgame search judges it "
+                f"(a second or two)...")
+    return "Judging your turn: playing the round out in sampled worlds..."
 
 
 class TutorBoard:
@@ -75,11 +84,15 @@ class TutorBoard:
             return
         source = "D" if self.source.value == DECK else self.source.value
         move = f"{self.place.value}{self.hand.value}/{source}"
+        self.comment.value = _message("note", judging_note(self.session.view().deck_count))
+        self.play_button.disabled = True  # until the judgement comes
         try:
             said = self.session.play(move)
         except ValueError as exc:
             self.comment.value = _message("error", str(exc))
             return
+        finally:
+            self.play_button.disabled = self.session.round_over()
         last = self.session.decisions[-1]
         self.comment.value = (_message("error", f"Tutor: {said}") if said else
                               _message("ok", f"{move}: fine (loss {last.loss:.1f} ± {last.loss_stderr:.1f})"))
