@@ -278,3 +278,36 @@ def test_the_reach_benchmark_measures_a_given_node_budget_without_the_bracket():
         assert row["stalls"] == direct.bounds["max_stalls"] and row["bracket"] == "not tried"
         assert row["converged"] == bool(direct.bounds["converged"]) and row["exact"] == direct.exact
     assert "one stall each or more 1/1" in bench.summary([row])
+
+
+@pytest.mark.slow  # about 30 s of search
+def test_the_play_outs_overvalue_a_stall_at_four_cards_in_the_real_position():
+    """docs/endgame.md, "At 4 cards": in the real position of seed 2 (both hands and the pile known),
+    ``+Bw/B`` is worth -2.0 even when the mover may stall 8 more times and the opponent never, while
+    the play-outs valued it at +18.76 in the mover's view (the published trust file) and heuristic
+    play of that real position after it ends at +17 for the mover."""
+    import csv
+    import re
+    from pathlib import Path
+
+    from lcanalysis.agents import make_agent
+    from lcanalysis.search import solve_perfect
+
+    root = Path(__file__).resolve().parent.parent
+    pos = played_down(2, 4)
+    me = pos.to_move
+    stalls = (0, 8) if me == 1 else (8, 0)
+    values = {m.move: m.value for m in solve_perfect(pos, stalls=stalls).moves}
+    with open(root / "data/simulated/endgame_trust_4cards.csv") as f:
+        row = next(r for r in csv.DictReader(f) if r["seed"] == "2")
+    assert row["rollouts_pick"] == "+Bw/B" and float(row["rollouts_value"]) == pytest.approx(18.756, abs=1e-3)
+    assert values["+Bw/B"] == pytest.approx(-2.0) and max(values, key=values.get) == "+B3/B"
+    assert values["+B3/B"] == pytest.approx(11.0)
+    heuristic = make_agent("heuristic")
+    p = pos.copy()
+    p.push("+Bw/B")
+    while not p.is_over():
+        p.push(heuristic.choose(p.view(p.to_move), p.turn))
+    assert p.score(me) - p.score(1 - me) == 17
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    assert "values `+Bw/B` at **-2.0** (best `+B3/B`, +11.0)" in docs and "ends at +17" in docs
