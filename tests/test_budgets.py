@@ -97,11 +97,12 @@ def test_the_library_solvers_stop_at_max_nodes_and_refuse_a_bad_one():
 
 def test_the_library_solvers_stop_by_the_clock_inside_the_search():
     """``seconds``: the compiled search is stopped where it stands (``common.abort_at``). Two stalls
-    each on a 4-card view, or unlimited stalls on a full position, need far more than the node
-    budgets here allow, so only the clock can end these searches early: they end unfinished with a
-    tenth of their node budget at most; a finished search is unchanged by a clock it beats."""
-    pos = played_down(4, 4)
-    for call in (lambda **kw: solve_perfect(pos, stalls=(-1, 0), **kw),
+    each on a 4-card view, or four each on this full position (three each took more than 266 M
+    nodes), need far more than the node budgets here allow, so only the clock can end these
+    searches early: they end unfinished with a tenth of their node budget at most; a finished
+    search is unchanged by a clock it beats."""
+    pos = played_down(2, 4)
+    for call in (lambda **kw: solve_perfect(pos, stalls=(4, 4), **kw),
                  lambda **kw: solve_view(pos.view(pos.to_move), 2, **kw),
                  lambda **kw: solve_view(pos.view(pos.to_move), 2, workers=2, **kw)):
         with pytest.raises(SearchBudgetExceeded, match=r"the 0\.2 s given ran out after") as exc:
@@ -131,6 +132,16 @@ def test_deepening_on_the_clock_stops_a_deeper_level_in_the_middle():
     reached = a.bounds["max_stalls"]
     assert any(f"stalls={reached + 1}: stopped by the budget" in note for note in a.notes)
     assert a.moves == solve_perfect(pos, reached).moves
+    # the first level is kept to the clock too: 14 cards at stall budget 0 take about 3.8 M nodes
+    with pytest.raises(SearchBudgetExceeded, match=r"the 0\.05 s given ran out") as exc:
+        solve_deepening(played_down(0, 14), seconds=0.05)
+    assert exc.value.nodes < 1_000_000 and exc.value.seconds == 0.05
+
+
+def test_solve_time_too_short_for_the_first_level_is_a_clean_error(capsys):
+    code, out, err = _cli(capsys, "solve", played_down(0, 14).to_string(), "--time", "0.05")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "error: the time ran out before even the first level finished" in err and "in --time 0.05;" in err
 
 
 def test_the_default_node_budget_is_stated_in_the_help(capsys):

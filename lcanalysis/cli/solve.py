@@ -13,7 +13,8 @@ without the interpreter's lock, so a watcher thread can speak while it works.
 
 Every solve is bounded: ``--max-nodes N`` search nodes (default ``DEFAULT_MAX_NODES``, a
 billion, about 12 minutes here; when they run out: ``error: ...``, exit status 2, or with
-``--time`` the deepest level that finished) and ``--max-memory GB`` of address space (default:
+``--time`` the deepest level that finished, and ``error: the time ran out ...`` when not even the
+first did) and ``--max-memory GB`` of address space (default:
 the machine's memory; tables that cannot fit are refused before they are made, an allocation
 that fails is ``error: ...``).
 """
@@ -102,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
         with memory_ceiling(args.max_memory, LESS):
             answer = _solve(pos, args)
     except SearchBudgetExceeded as exc:
+        if exc.seconds is not None:
+            raise UsageError(f"the time ran out before even the first level finished: {exc.nodes:,} nodes searched "
+                             f"in --time {exc.seconds:g}; give a longer --time") from None
         raise UsageError(f"the node budget ran out: {exc.nodes:,} nodes searched, and --max-nodes is "
                          f"{args.max_nodes:,}; give a larger --max-nodes, or ask for less: {LESS}") from None
     if args.json:

@@ -36,9 +36,9 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
     ``progress``: called with a line of text as each level starts and ends (the command line
-    prints them on standard error). The first level always runs to its end, within ``nodes``
-    if given: when even it does not finish, ``SearchBudgetExceeded`` is raised. The deeper levels
-    and the bracket are stopped by the clock inside the search when ``seconds`` run out.
+    prints them on standard error). Every level and the bracket are stopped inside the search when
+    ``nodes`` or ``seconds`` run out; when not even the first level finishes within them,
+    ``SearchBudgetExceeded`` is raised (its ``seconds`` set when it was the clock).
     """
     from lcanalysis.game.view import View
 
@@ -78,14 +78,11 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
             break
         if progress is not None:
             progress(f"{on}={level}: solving")
-        # the first level runs to its end within the node budget only: it is the answer when nothing
-        # deeper finishes; the deeper ones are stopped by the clock inside the search
-        clock = left if best is not None else None
-        try:
-            a = run(level, max(budget, 1) if nodes is not None else 0, clock)
+        try:  # every level, the first too, is stopped by the clock inside the search
+            a = run(level, max(budget, 1) if nodes is not None else 0, left)
         except SearchBudgetExceeded as exc:
-            if best is None:
-                raise  # not even the first level finished within the node budget: there is no answer
+            if best is None:  # not even the first level finished within the budget: there is no answer
+                raise SearchBudgetExceeded(used + exc.nodes, None if exc.seconds is None else seconds) from None
             used += exc.nodes
             notes.append(f"{on}={level}: stopped by the budget after {exc.nodes} nodes")
             if tables is not None:
