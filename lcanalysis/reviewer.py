@@ -907,8 +907,13 @@ def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str,
     skill = [0.0, 0.0]
     luck = [0.0, 0.0]
     hidden = 0.0
+    bounded = 0
     for t, d in enumerate(decisions):
-        skill[d.player] += float(d.gain_vs_reference or 0.0)
+        gain = d.gain_vs_reference
+        if gain is None:  # the endgame search only bounded the played or the reference turn: its values stand
+            gain = float(d.value_played) - float(d.value_reference)  # type: ignore[arg-type]
+            bounded += 1
+        skill[d.player] += float(gain)
         var += float(d.gain_vs_reference_stderr or 0.0) ** 2
         after = d.value_played  # the value after the turn, the mover's points
         if d.luck is not None:
@@ -922,8 +927,12 @@ def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str,
         hidden += nxt - sign(d) * after
     return {"round": r, "actual": actual, "start": start, "skill": skill, "luck": luck, "hidden": hidden,
             "explained": start + skill[0] - skill[1] + luck[0] - luck[1], "stderr": math.sqrt(var),
+            "bounded": bounded,
             "note": "player 0's points; skill = value of the played turn minus the reference (heuristic) turn's; "
-                    "hidden = what each player's view could not see, zero on average"}
+                    "hidden = what each player's view could not see, zero on average"
+                    + (f"; {bounded} decision(s) near the end carry a value the endgame search only bounded "
+                       f"(more than its margin below the best), so their skill and hidden shares are bounds"
+                       if bounded else "")}
 
 
 # --- pictures --------------------------------------------------------------------------------------

@@ -303,7 +303,7 @@ def test_whole_rounds_reconcile_within_the_stated_error():
     identity actual = start + skill + luck + hidden to rounding, and actual - (start + skill + luck),
     the hidden cards' share, zero on average within its error (the reported standard errors and the
     spread over rounds)."""
-    hidden, var = [], []
+    hidden, var, bounded = [], [], []
     for seed in range(3):
         pos = Position.deal(300 + seed, starter=seed % 2)
         start = pos.copy()
@@ -317,8 +317,13 @@ def test_whole_rounds_reconcile_within_the_stated_error():
         explained = r["start"] + r["skill"][0] - r["skill"][1] + r["luck"][0] - r["luck"][1]
         assert math.isclose(explained + r["hidden"], r["actual"], abs_tol=1e-6)
         assert r["skill"][0] == 0  # the heuristic plays the reference turn: no skill against it
+        # a turn the endgame search only bounded (3 cards left) keeps its values, counted as bounds
+        assert r["bounded"] == sum(d.gain_vs_reference is None for d in rv.decisions)
+        assert ("only bounded" in r["note"]) == (r["bounded"] > 0)
+        bounded.append(r["bounded"])
         hidden.append(r["actual"] - explained)
         var.append(r["stderr"] ** 2)
+    assert any(bounded)  # the case the identity broke on before (the search judges at 3 cards)
     h = np.array(hidden)
     tolerance = 3 * math.sqrt((h.var(ddof=1) + np.mean(var)) / len(h))
     assert abs(h.mean()) <= tolerance, (h, tolerance)
