@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from pathlib import Path
+
+from bench_schedules import load_references
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
 SIGMAS = 2.0  # the study's rule: within two standard errors
+REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED = 30.0, "halving", 2  # the stored references used
 
 
 def honesty_row(index: int, view, ref: dict) -> dict:
@@ -85,11 +87,7 @@ def main() -> int:
         text = args.out.read_text()
         if text and not text.endswith("\n"):
             args.out.write_text(text[: text.rfind("\n") + 1])
-    refs = {}
-    for line in args.refs.read_text().splitlines():
-        r = json.loads(line)
-        if r["reference"] == 30.0 and r["schedule"] == "halving" and r["seed"] == 2:
-            refs[r["index"]] = r
+    known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed)
     done = {int(r["index"]) for r in csv.DictReader(args.out.open())} if args.out.exists() else set()
     fresh = not args.out.exists()
     with args.out.open("a", newline="") as fh:
@@ -99,10 +97,11 @@ def main() -> int:
         for index, _deal, _turns, view in study_positions(args.positions):
             if index in done:
                 continue
-            if index not in refs:
+            ref = known.get((index, REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED))
+            if ref is None:
                 print(f"error: {args.refs} holds no reference for view {index}", file=sys.stderr)
                 return 2
-            row = honesty_row(index, view, refs[index])
+            row = honesty_row(index, view, ref)
             w.writerow(row)
             fh.flush()
             print(f"{index:3d} hint {row['hint']:<8} ref {row['reference']:<8} "

@@ -463,8 +463,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
     q.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    if args.what == "reviews" and args.search_floor is not None and not 0 <= args.search_floor <= 60:
-        ap.error(f"--search-floor must be seconds from 0 to 60, got {args.search_floor}")
+    from lcanalysis.reviewer import MAX_TIME
+
+    if args.what == "reviews" and args.search_floor is not None and not 0 <= args.search_floor <= MAX_TIME:
+        ap.error(f"--search-floor must be seconds from 0 to {MAX_TIME:g}, got {args.search_floor}")
     if args.what == "reviews":
         df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True,
                            search_floor=args.search_floor)
