@@ -196,9 +196,10 @@ def _load_engine() -> None:
 
 
 def serve(path: Path, idle_minutes: float, run_command: Callable[[Sequence[str]], int],
-          load: Callable[[], None] = _load_engine) -> None:
+          load: Callable[[], None] = _load_engine, ready_fd: int | None = None) -> None:
     """Listen on ``path`` until idle for ``idle_minutes`` or asked to stop; every command is
-    answered by a forked child."""
+    answered by a forked child. Once it listens, its pid is written to ``ready_fd`` (the pipe
+    ``start`` waits on), so a start is seen even when the server leaves again at once."""
     load()
     os.chdir("/")  # each command runs in its caller's folder; the server holds none
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -209,6 +210,10 @@ def serve(path: Path, idle_minutes: float, run_command: Callable[[Sequence[str]]
     listener.listen(16)
     os.replace(tmp, path)  # appears only once it answers
     mine = os.stat(path).st_ino
+    if ready_fd is not None:
+        with contextlib.suppress(OSError):
+            os.write(ready_fd, f"{os.getpid()}\n".encode())
+        os.close(ready_fd)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the system
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     answered, last = 0, time.monotonic()
@@ -315,6 +320,7 @@ def add_parser(sub: argparse._SubParsersAction, run_command: Callable[[Sequence[
                         "'run' serves in the foreground (what 'start' runs)")
     p.add_argument("--idle", type=_minutes, default=DEFAULT_IDLE_MINUTES,
                    help=f"minutes without a command after which the server leaves (default {DEFAULT_IDLE_MINUTES:g})")
+    p.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)  # set by 'start' for 'run'
     p.set_defaults(func=lambda args: run(args, run_command))
 
 
@@ -331,7 +337,7 @@ def _minutes(text: str) -> float:
 def run(args: argparse.Namespace, run_command: Callable[[Sequence[str]], int]) -> int:
     path = socket_path()
     if args.action == "run":
-        serve(path, args.idle, run_command)
+        serve(path, args.idle, run_command, ready_fd=args.ready_fd)
         return 0
     state = ping(path)
     if args.action == "status":
@@ -357,24 +363,38 @@ def run(args: argparse.Namespace, run_command: Callable[[Sequence[str]], int]) -
 
 
 def _start(path: Path, idle: float) -> int:
+    import select
     import subprocess
 
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     log = path.with_suffix(".log")
-    with open(log, "ab") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "lcanalysis", "server", "run", "--idle", repr(idle)],
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
-    print("starting the lcanalysis server (loading the engine, a few seconds)...", file=sys.stderr, flush=True)
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        state = ping(path)
-        if state is not None:
-            print(f"lcanalysis server running (pid {state['pid']}): solve, advise, wager, review, show and deal "
-                  f"now answer through it; it leaves after {idle:g} idle minutes or with 'lcanalysis server stop'")
-            return 0
-        if proc.poll() is not None:
-            break
-        time.sleep(0.1)
+    # The new server writes its pid to this pipe once it listens: polling its socket instead
+    # misses a server that is already gone again (a short --idle on a busy machine).
+    ready_read, ready_write = os.pipe()
+    try:
+        with open(log, "ab") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "lcanalysis", "server", "run", "--idle", repr(idle),
+                                     "--ready-fd", str(ready_write)],
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True,
+                                    pass_fds=(ready_write,))
+        os.close(ready_write)
+        print("starting the lcanalysis server (loading the engine, a few seconds)...", file=sys.stderr, flush=True)
+        ready = b""
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline and not ready.endswith(b"\n"):
+            readable, _, _ = select.select([ready_read], [], [], max(0.0, deadline - time.monotonic()))
+            if not readable:
+                break
+            chunk = os.read(ready_read, 64)
+            if not chunk:  # the server left without ever listening
+                break
+            ready += chunk
+    finally:
+        os.close(ready_read)
+    if ready.endswith(b"\n"):
+        print(f"lcanalysis server running (pid {int(ready)}): solve, advise, wager, review, show and deal "
+              f"now answer through it; it leaves after {idle:g} idle minutes or with 'lcanalysis server stop'")
+        return 0
     with contextlib.suppress(OSError):
         proc.kill()
     tail = log.read_text(errors="replace").strip().splitlines()[-5:] if log.exists() else []
