@@ -211,3 +211,26 @@ def test_a_file_whose_content_is_a_path_is_not_followed(tmp_path):
     with_bom = tmp_path / "bom.json"
     with_bom.write_text("\ufeff" + other.read_text(), encoding="utf-8")
     assert lc.read_position(str(with_bom)) == lc.read_position(str(other))
+
+
+def test_the_warm_up_finishes_on_a_machine_too_starved_for_any_clock(monkeypatch):
+    """The warm-up is the first command after an install: a time budget in one of its steps ran out
+    before the first level of the solver on a busy machine (the timer is armed while numba still
+    loads the compiled code), and the first command ended in a traceback. Here every clock rings at
+    once: each step must still finish, on counts alone."""
+    import contextlib
+
+    from lcanalysis.search import common
+
+    @contextlib.contextmanager
+    def at_once(deadline, stats):
+        if deadline is not None:
+            common._ring(stats)
+        yield
+
+    monkeypatch.setattr(common, "abort_at", at_once)
+    for module in list(sys.modules.values()):  # the solvers import abort_at by name
+        if getattr(module, "__name__", "").startswith("lcanalysis.search.") and hasattr(module, "abort_at"):
+            monkeypatch.setattr(module, "abort_at", at_once)
+    for _name, step in warmup.STEPS:
+        step()

@@ -85,7 +85,9 @@ def _solver() -> None:
         view = view.view(view.to_move)
     lcanalysis.solve(view, max_stalls=0, samples=4, seed=0)
     solve_belief(view)
-    solve_deepening("example:endgame", seconds=0.05)
+    # a node budget, not a clock: on a starved machine a clock can run out before the first
+    # level, and the warm-up (the first command after an install) would end in an error
+    solve_deepening("example:endgame", nodes=20_000, max_level=0)
 
 
 def _wagers() -> None:
