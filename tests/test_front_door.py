@@ -228,9 +228,63 @@ def test_the_warm_up_finishes_on_a_machine_too_starved_for_any_clock(monkeypatch
             common._ring(stats)
         yield
 
-    monkeypatch.setattr(common, "abort_at", at_once)
-    for module in list(sys.modules.values()):  # the solvers import abort_at by name
-        if getattr(module, "__name__", "").startswith("lcanalysis.search.") and hasattr(module, "abort_at"):
-            monkeypatch.setattr(module, "abort_at", at_once)
+    monkeypatch.setattr(common, "_timer", at_once)  # every compiled search's clock (common.abort_at)
     for _name, step in warmup.STEPS:
         step()
+
+
+_AFTER_THE_WARM_UP = r'''
+import contextlib, io, json, os, sys
+from pathlib import Path
+cache = Path(os.environ["NUMBA_CACHE_DIR"])
+import lcanalysis as lc
+from lcanalysis.cli import warmup
+from lcanalysis.cli.main import main as cli
+
+def files():
+    return {str(p.relative_to(cache)) for p in cache.rglob("*") if p.suffix in (".nbi", ".nbc")}
+
+for _, step in warmup.STEPS:
+    step()
+warmed = files()
+endgame = lc.read_position("example:endgame")
+calls = [
+    ["advise", "example:endgame"], ["advise", "example:midround", "--time", "0.2"],
+    ["advise", sys.argv[1], "--top", "2"],
+    ["solve", "example:endgame", "--max-stalls", "0"], ["wager", "example:midround", "--color", "G", "--draws", "10"],
+    ["show", "example:midround"],
+]
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    for argv in calls:
+        cli(argv)
+    lc.solve(endgame, max_stalls=0)
+    lc.solve(endgame.view(), max_stalls=0)
+    pos = lc.Position.deal(seed=7)
+    pos.push(pos.legal_moves()[0])
+    pos.pop()
+    lc.wager("example:midround", "G", 10)
+    lc.evaluate("example:midround")
+print(json.dumps({"warmed": len(warmed), "compiled_after": sorted(files() - warmed)}))
+'''
+
+
+@pytest.mark.slow
+def test_after_the_warm_up_the_readmes_commands_compile_nothing(tmp_path):
+    """A newcomer found the first 'advise example:endgame' silent for 9 s (986 worlds of its 6,000:
+    the play-outs of a full position compiled on the clock) and the README's 3-card hint "not
+    converged" on first use (the endgame search compiled within its budget), both after the
+    warm-up had said the engine was compiled. In a fresh numba cache, the warm-up's steps, then the
+    README's commands and library examples, must write no further compiled code."""
+    import os
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    three = re.search(r'lcanalysis advise "(LC1;[^"]*;d=3;hist=[^"]*)"', readme).group(1)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), LCANALYSIS_NO_SERVER="1")
+    proc = subprocess.run([sys.executable, "-c", _AFTER_THE_WARM_UP, three], capture_output=True, text=True,
+                          timeout=1800, check=False, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["warmed"] > 100  # the warm-up did compile into the fresh cache
+    assert result["compiled_after"] == []

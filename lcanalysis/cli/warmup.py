@@ -58,7 +58,17 @@ def _rules_engine() -> None:
     pos = lcanalysis.Position.deal(seed=1)
     for _ in range(6):
         pos.push(pos.legal_moves()[-1])
+    pos.pop()  # taking a turn back (undo) is compiled code too
     pos.score(0)
+
+
+def _near_the_end(cards: int) -> lcanalysis.Position:
+    """The built-in endgame example played on with deck draws until ``cards`` are left."""
+    pos = lcanalysis.read_position("example:endgame")
+    assert isinstance(pos, lcanalysis.Position)
+    while pos.deck_count > cards:
+        pos.push(next(m for m in pos.legal_moves() if str(m).endswith("/D")))
+    return pos
 
 
 def _agents() -> None:
@@ -70,6 +80,7 @@ def _agents() -> None:
 def _advisor() -> None:
     lcanalysis.advise("example:midround", time_budget=0.02, seed=0)
     lcanalysis.advise("example:midround", time_budget=0.02, seed=0, hand_model=True)
+    lcanalysis.advise("example:endgame", time_budget=0.02, seed=0)  # both hands known: only the pile sampled
 
 
 def _evaluator() -> None:
@@ -85,6 +96,9 @@ def _solver() -> None:
         view = view.view(view.to_move)
     lcanalysis.solve(view, max_stalls=0, samples=4, seed=0)
     solve_belief(view)
+    lcanalysis.solve(view, max_stalls=0)  # every split enumerated
+    end = _near_the_end(3)
+    lcanalysis.advise(end.view(end.to_move), time_budget=0.02, seed=0)  # the advisor's endgame search
     # a node budget, not a clock: on a starved machine a clock can run out before the first
     # level, and the warm-up (the first command after an install) would end in an error
     solve_deepening("example:endgame", nodes=20_000, max_level=0)
