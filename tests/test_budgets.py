@@ -208,3 +208,70 @@ def test_search_tables_that_cannot_fit_under_the_limit_are_refused_before_they_a
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert "the search's transposition tables need 2,050 MB" in proc.stdout
     assert "raise the ceiling" in proc.stdout and "--max-memory" in proc.stdout
+
+
+_INTERRUPTED = r'''
+import os, signal, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from helpers import played_down
+from lcanalysis.search import solve_perfect, solve_view
+from lcanalysis.search.perfect import Tables
+
+def interrupted(run):
+    """Ctrl-C (SIGINT to this process) after 1.5 s of ``run``; the seconds until it left, or None."""
+    timer = threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    try:
+        run()
+    except KeyboardInterrupt:
+        return time.perf_counter() - t0 - 1.5
+    timer.cancel()
+    return None
+
+tables = Tables(18, 16)
+big = played_down(0, 14)
+perfect = interrupted(lambda: solve_perfect(big, max_stalls=2, tables=tables))
+left_in_tables = int(tables.tt[:, 3].any() or tables.so[:, 3].any())
+view = interrupted(lambda: solve_view(big.view(big.to_move), max_stalls=1, workers=2, samples=64))
+print(perfect, left_in_tables, view, threading.active_count())
+'''
+
+
+def test_ctrl_c_stops_the_compiled_searches_and_clears_their_tables():
+    """Python runs its Ctrl-C handler only between bytecodes in the main thread, never inside
+    compiled code: a long exact solve ran on to its end (minutes) after Ctrl-C, in the library and
+    on the command line. Now the search stops where it stands, its tables are cleared (it may have
+    stored bounds it did not finish proving) and ``KeyboardInterrupt`` is raised; the view solver's
+    worker threads stop too."""
+    from pathlib import Path
+
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPTED, str(Path(__file__).parent)], capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    perfect, left_in_tables, view, threads = proc.stdout.split()
+    assert perfect != "None" and float(perfect) < 5, proc.stdout  # stopped, not run to its end
+    assert left_in_tables == "0"
+    assert view != "None" and float(view) < 5, proc.stdout
+    assert threads == "1"  # no worker thread searches on
+
+
+def test_ctrl_c_stops_a_long_solve_on_the_command_line():
+    import os
+    import signal
+    import time
+
+    env = dict(os.environ, LCANALYSIS_NO_SERVER="1")
+    # as at a terminal: a background job of a script (which this test may be) ignores Ctrl-C
+    proc = subprocess.Popen([sys.executable, "-m", "lcanalysis", "solve", "example:opening", "--max-stalls", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
+    assert proc.stderr is not None
+    line = proc.stderr.readline()  # the heartbeat: the search has started
+    while "so far" not in line and line:
+        line = proc.stderr.readline()
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert time.monotonic() - t0 < 10

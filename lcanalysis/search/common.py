@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import select
+import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any
 
@@ -40,14 +42,55 @@ def _ring(stats: np.ndarray) -> None:
     stats[ABORT] = 1
 
 
+#: the stats of every compiled search running now (any thread), so that a Ctrl-C stops them all
+_running: dict[int, np.ndarray] = {}
+_running_lock = threading.Lock()
+_watching = threading.local()
+
+
+def stop_running_searches() -> None:
+    """Raise the abort flag of every compiled search running now (not ``CLOCK``: nobody's time ran
+    out). Called on Ctrl-C; a search stopped so is left by its caller's ``KeyboardInterrupt``."""
+    with _running_lock:
+        for stats in _running.values():
+            stats[ABORT] = 1
+
+
 @contextmanager
-def abort_at(deadline: float | None, stats: np.ndarray) -> Iterator[None]:
-    """Stop a compiled search by the clock: at ``deadline`` (a ``time.perf_counter`` value) a timer
-    thread raises the search's abort flag, which the search reads at every node (and marks
-    ``stats[CLOCK]``). The search must release the GIL (``nogil=True``) for the timer to run while
-    it does. A search that ends first cancels the timer and waits for it, so no late flag can reach
-    the next search on the same tables; one that ends in the instant the timer fires is counted as
-    stopped, at its deadline. ``None``: no deadline."""
+def abort_at(deadline: float | None, stats: np.ndarray, clear: Callable[[], None] | None = None) -> Iterator[None]:
+    """Stop a compiled search by the clock, and on Ctrl-C.
+
+    At ``deadline`` (a ``time.perf_counter`` value) a timer thread raises the search's abort flag,
+    which the search reads at every node (and marks ``stats[CLOCK]``). The search must release
+    the GIL (``nogil=True``) for the timer to run while it does. A search that ends first cancels
+    the timer and waits for it, so no late flag can reach the next search on the same tables; one
+    that ends in the instant the timer fires is counted as stopped, at its deadline. ``None``: no
+    deadline.
+
+    Ctrl-C: Python runs its handler only in the main thread and only between bytecodes, never
+    inside compiled code, so a long search would run on to its end. While a search holds the main
+    thread, a watcher thread is woken by the signal (``signal.set_wakeup_fd``) and stops every
+    running search (``stop_running_searches``); the ``KeyboardInterrupt`` is then raised as soon as
+    the search returns. ``clear`` (the tables' ``clear``) runs when the body is left by an
+    exception: an interrupted search may have stored bounds it did not finish proving.
+    """
+    key = id(stats)
+    with _running_lock:
+        _running[key] = stats
+    try:
+        with _interrupt_watch(), _timer(deadline, stats):
+            yield
+    except BaseException:
+        if clear is not None:
+            clear()
+        raise
+    finally:
+        with _running_lock:
+            _running.pop(key, None)
+
+
+@contextmanager
+def _timer(deadline: float | None, stats: np.ndarray) -> Iterator[None]:
     if deadline is None:
         yield
         return
@@ -64,6 +107,52 @@ def abort_at(deadline: float | None, stats: np.ndarray) -> Iterator[None]:
     finally:
         timer.cancel()
         timer.join()
+
+
+@contextmanager
+def _interrupt_watch() -> Iterator[None]:
+    """While the main thread is in compiled code: a watcher that turns SIGINT into the abort flag of
+    every running search. Bytes for other signals are passed on to the wakeup fd that was set
+    before (an event loop's), which is restored after."""
+    if (threading.current_thread() is not threading.main_thread() or getattr(_watching, "on", False)
+            or not callable(signal.getsignal(signal.SIGINT))):  # ignored or default: nothing to turn
+        yield
+        return
+    wake_r, wake_w = os.pipe()
+    stop_r, stop_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    try:
+        old = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+    except (ValueError, OSError):  # no wakeup fd here (an embedding that forbids it): as before
+        for fd in (wake_r, wake_w, stop_r, stop_w):
+            os.close(fd)
+        yield
+        return
+
+    def watch() -> None:
+        while True:
+            ready, _, _ = select.select([wake_r, stop_r], [], [])
+            if stop_r in ready:
+                return
+            data = os.read(wake_r, 512)
+            if signal.SIGINT in data:
+                stop_running_searches()
+            if old >= 0:
+                with suppress(OSError):
+                    os.write(old, data)
+
+    watcher = threading.Thread(target=watch, name="search-interrupt", daemon=True)
+    watcher.start()
+    _watching.on = True
+    try:
+        yield
+    finally:
+        _watching.on = False
+        signal.set_wakeup_fd(old)
+        os.write(stop_w, b"x")
+        watcher.join()
+        for fd in (wake_r, wake_w, stop_r, stop_w):
+            os.close(fd)
 
 
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison

@@ -122,7 +122,7 @@ def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: Tables, max_
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
     bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
-    with abort_at(worlds.deadline, tables.stats):
+    with abort_at(worlds.deadline, tables.stats, tables.clear):
         n = _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks, stalls, stalls, -1, LEAF_AS_IS, ZOBRIST,
                           tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats, out_moves, rows,
                           bounded, ref, margin)

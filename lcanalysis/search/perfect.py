@@ -1075,7 +1075,7 @@ def search_root(
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     out_vals = np.zeros(MAX_MOVES, dtype=np.float64)
     out_bound = np.zeros(MAX_MOVES, dtype=np.int8)
-    with abort_at(deadline, tables.stats):
+    with abort_at(deadline, tables.stats, tables.clear):
         n = _root(
             s, dc, st0, st1, tl, int(leaf), (1 if root_free else 0) | (2 if best_only else 0), ZOBRIST,
             tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,

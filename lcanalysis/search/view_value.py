@@ -44,6 +44,7 @@ from lcanalysis.search.common import (
     check_max_nodes,
     check_seconds,
     move_text,
+    stop_running_searches,
 )
 from lcanalysis.search.perfect import (
     HEURISTIC_REASON,
@@ -277,7 +278,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         t.stats[:] = 0
         t.stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
         rows = slice(cuts[i], cuts[i + 1])
-        with abort_at(deadline, t.stats):
+        with abort_at(deadline, t.stats, t.clear):
             return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[rows], st[0], st[1],
                                  tl,
                                  leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
@@ -287,7 +288,14 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         counts = [solve_chunk(0)]
     else:
         with ThreadPoolExecutor(n_chunks) as pool:
-            counts = list(pool.map(solve_chunk, range(n_chunks)))
+            try:
+                counts = list(pool.map(solve_chunk, range(n_chunks)))
+            except KeyboardInterrupt:  # the main thread waits in Python: stop the workers' searches
+                stop_running_searches()
+                pool.shutdown(wait=True)
+                for t in tabs:
+                    t.clear()  # stopped searches may have stored bounds they did not finish proving
+                raise
     nodes = sum(int(t.stats[0] + t.stats[1]) for t in tabs)
     if any(t.stats[3] for t in tabs) or (max_nodes and nodes > max_nodes):
         for t in tabs:
