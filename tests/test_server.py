@@ -106,6 +106,66 @@ def test_ctrl_c_stops_the_served_command(runtime):
     assert time.monotonic() - t0 < 12  # not the 20 s of the budget
 
 
+def _served(runtime: Path, *words: str) -> subprocess.Popen:
+    """A served command started as at a terminal (a background job of a script ignores Ctrl-C)."""
+    return subprocess.Popen([sys.executable, "-m", "lcanalysis", *words], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env(runtime),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's forked commands)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _server_pid(runtime: Path) -> int:
+    return int(_lc(runtime, "server", "status").stdout.split("pid ")[1].split(",")[0])
+
+
+def test_ctrl_c_stops_a_served_solve_inside_the_compiled_search(runtime):
+    """The exact solver runs in compiled code, where Python's own Ctrl-C handler never runs: the
+    opening's solve with no stall budget ran on for 10 minutes and more after Ctrl-C."""
+    before = _answered(runtime)
+    proc = _served(runtime, "solve", "example:opening", "--max-stalls", "0")
+    deadline = time.monotonic() + 30
+    while _answered(runtime) == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(2.0)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err[-2000:]
+    assert time.monotonic() - t0 < 12
+
+
+def test_a_command_whose_caller_is_killed_stops(runtime):
+    """A caller killed (not Ctrl-C: SIGKILL, a closed terminal) left the server's child searching for
+    10 minutes and more, holding a core and the caller's pipes."""
+    server_pid = _server_pid(runtime)
+    before = set(_children(server_pid))
+    proc = _served(runtime, "solve", "example:opening", "--max-stalls", "0")
+    deadline = time.monotonic() + 30
+    while not set(_children(server_pid)) - before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    started = set(_children(server_pid)) - before
+    assert started, "the server did not fork the command"
+    time.sleep(1.0)
+    proc.kill()
+    proc.communicate(timeout=60)
+    deadline = time.monotonic() + 15
+    while started & set(_children(server_pid)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not started & set(_children(server_pid)), "the command went on without its caller"
+
+
 def test_without_a_server_commands_run_in_process_and_a_stale_socket_is_cleared(tmp_path):
     folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
     try:

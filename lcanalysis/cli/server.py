@@ -35,6 +35,7 @@ import socket
 import stat
 import struct
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -262,6 +263,17 @@ def serve(path: Path, idle_minutes: float, run_command: Callable[[Sequence[str]]
                 path.unlink()
 
 
+def _leave_with_caller(conn: socket.socket) -> None:
+    """Runs beside the command in the child: the caller sends nothing more, so the end of its
+    connection means it is gone (killed, or its terminal closed). The child then ends at once
+    (SIGTERM, the default action here): nobody waits for its answer, and a long search would
+    otherwise hold a core and the caller's pipes."""
+    with contextlib.suppress(OSError):
+        while conn.recv(64):
+            pass
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _child(conn: socket.socket, request: dict, fds: list[int], run_command: Callable[[Sequence[str]], int]) -> int:
     """Runs in the forked child: become the caller's process (streams, folder, environment),
     answer, send the status."""
@@ -282,6 +294,7 @@ def _child(conn: socket.socket, request: dict, fds: list[int], run_command: Call
         os.chdir(request.get("cwd") or "/")
         conn.settimeout(None)
         _send(conn, {"pid": os.getpid()})
+        threading.Thread(target=_leave_with_caller, args=(conn,), name="caller-watch", daemon=True).start()
         from lcanalysis.search.perfect import clear_shared_tables
 
         clear_shared_tables()  # the node counts of a fresh process
