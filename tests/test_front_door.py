@@ -233,6 +233,25 @@ def test_the_warm_up_finishes_on_a_machine_too_starved_for_any_clock(monkeypatch
         step()
 
 
+
+def test_a_missing_file_and_an_unwritable_picture_are_named(tmp_path, capsys):
+    """A newcomer's typo in a file name read "'/tmp/nope.json' is neither a JSON position, ..." and a
+    bad --svg folder a bare "[Errno 2] ..."."""
+    missing = tmp_path / "nope.json"
+    assert main(["show", str(missing)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: no such file: {missing}"
+    with pytest.raises(lc.PositionError, match=r"no such file: games/round1\.json"):
+        lc.read_position("games/round1.json")
+    with pytest.raises(lc.PositionError, match="neither a JSON position"):  # not a path: what it could be
+        lc.read_position("nope")
+    for target, says in ((tmp_path / "no" / "x.svg", "there is no folder"), (tmp_path, "that is a folder")):
+        assert main(["show", "example:midround", "--svg", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert f"error: --svg {target}: {says}" in err and "Errno" not in err
+    assert main(["show", "example:midround", "--svg", str(tmp_path / "ok.svg")]) == 0
+    assert (tmp_path / "ok.svg").read_text().startswith("<svg")
+
+
 _AFTER_THE_WARM_UP = r'''
 import contextlib, io, json, os, sys
 from pathlib import Path

@@ -474,3 +474,19 @@ def test_the_modelled_luck_is_value_after_minus_value_before_and_differs_from_th
     assert out["worlds"] == 30 and out["stderr"] > 0
     assert out != draw_luck(view, move, card, worlds=30, seed=1)
     assert out == draw_luck(view, move, card, worlds=30, seed=1, hand_model=True)  # reproducible from the seed
+
+
+def test_an_html_report_that_cannot_be_written_is_refused_before_the_review(tmp_path, capsys, blunder_review,
+                                                                            monkeypatch):
+    """A newcomer's '--html /nonexistent/dir/r.html' printed a bare '[Errno 2] ...' after the whole
+    review (20-30 s): the folder is checked first, and the message names the option."""
+    import lcanalysis.reviewer as reviewer
+
+    rec, _ = blunder_review
+    path = tmp_path / "round.json"
+    write_record(rec, path)
+    monkeypatch.setattr(reviewer, "review", lambda *a, **k: pytest.fail("the review ran before the check"))
+    for target, says in ((tmp_path / "no" / "r.html", "there is no folder"), (tmp_path, "that is a folder")):
+        assert main(["review", str(path), "--workers", "1", "--html", str(target), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert f"error: --html {target}: {says}" in err and "Errno" not in err

@@ -40,6 +40,28 @@ def emit(obj: Any) -> None:
     print(json.dumps(obj, indent=None))
 
 
+def check_output_file(option: str, path: str) -> None:
+    """Refuse an output file that cannot be written, naming the option, before any work is done
+    (a review of a whole game should not end in an error about its report's folder)."""
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path}: that is a folder; give a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: not allowed to write there")
+
+
+def write_output_file(option: str, path: str, text: str) -> None:
+    """Write ``text`` to the file an option names; a failure is an ``error:`` naming the option."""
+    check_output_file(option, path)
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})") from None
+
+
 #: the largest seed of the commands whose seed reaches compiled code (a 64-bit integer)
 MAX_SEED = 2**63 - 1
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from lcanalysis.cli import advise, bot, review, server, shell, solve, studies, wager, warmup
-from lcanalysis.cli.common import UsageError, emit, load, nonneg
+from lcanalysis.cli.common import UsageError, emit, load, nonneg, write_output_file
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
@@ -43,8 +43,7 @@ def _print_position(pos, args: argparse.Namespace) -> None:
 def cmd_show(args: argparse.Namespace) -> int:
     pos = load(args.position)
     if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(str(pos._repr_svg_()))
+        write_output_file("--svg", args.svg, str(pos._repr_svg_()))
     _print_position(pos, args)
     return 0
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import UsageError, emit, nonneg
+from lcanalysis.cli.common import UsageError, check_output_file, emit, nonneg, write_output_file
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -70,12 +70,13 @@ def run(args: argparse.Namespace) -> int:
         if not source.strip():
             raise UsageError("standard input is empty: expected a game record")
     record = read_record(source)  # a RecordError (a ValueError) becomes 'error: ...', exit 2
+    if args.html:
+        check_output_file("--html", args.html)  # before the review, not after it
     rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
                 workers=args.workers, executor="serial" if args.workers == 1 else None,
                 progress=not args.no_progress and sys.stderr.isatty())
     if args.html:
-        with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(rv.to_html())
+        write_output_file("--html", args.html, rv.to_html())
     if args.json:
         emit(rv.to_json())
     else:

@@ -476,5 +476,7 @@ def _read(source: Any, from_file: bool) -> Position | View:
     if from_file:  # a file's content is never followed as another path
         raise PositionError(f"the file's content {brief(text[:40])} is neither a JSON position "
                             "nor a one-line 'LC1;...' string")
+    if os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lc"):  # meant as a file
+        raise PositionError(f"no such file: {text}")
     raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
                         f"'example:NAME' nor a file")
