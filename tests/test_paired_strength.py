@@ -132,3 +132,27 @@ def test_the_published_change_from_100_ms_to_1_s_is_what_the_data_files_give():
             f"{change.points_high:+.1f}] points a round") in readme
     # the pairing leaves the interval about as wide as unpaired: "more at 1 s" is undecided either way
     assert change.points_low < 0 < change.points_high and "is **not shown**" in docs
+
+
+def test_every_published_screen_is_what_its_files_give():
+    """docs/agents.md, "Screening a change": each row's deals, identical rounds and paired changes,
+    recomputed from the two files its ``.cmd`` pairs."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    docs = (root / "docs/agents.md").read_text()
+    rows = re.findall(r"^\| (.+?) \| (\d+) \| (\d+) of (\d+) \| \**([+-][\d.]+)\** \[([+-][\d.]+), ([+-][\d.]+)\] \| "
+                      r"\**([+-][\d.]+)\** \[([+-][\d.]+), ([+-][\d.]+)\] \| `data/(screen_\w+)\.\*` \|$", docs, re.M)
+    assert len(rows) == 4 and any(r[-1] == "screen_caution1_vs_search" for r in rows)
+    for _what, deals, identical, rounds, win, win_lo, win_hi, pts, pts_lo, pts_hi, name in rows:
+        cmd = (root / f"data/{name}.jsonl.cmd").read_text()
+        new, old = re.search(r"paired_strength (\S+) (\S+)", cmd).groups()
+        change = paired_change(root / new, root / old)
+        assert (change.deals, change.identical, change.rounds) == (int(deals), int(identical), int(rounds)), name
+        assert [f"{x:+.3f}" for x in (change.win_change, change.win_low, change.win_high)] == [win, win_lo, win_hi]
+        assert [f"{x:+.2f}" for x in (change.points_change, change.points_low, change.points_high)] == [pts, pts_lo,
+                                                                                                        pts_hi]
+    first = (root / "data/screen_caution1_vs_search.txt").read_text().splitlines()[0]
+    rate, points = re.search(r"win rate (\S+ \[\S+ \S+\]), mean score difference (\S+) ", first).groups()
+    assert f"it won {rate} of the 600 rounds, {points} points a round" in " ".join(docs.split())

@@ -1,0 +1,2 @@
+lcanalysis tournament search:stall=0.5,break_loops=1,hand_model=1,streams=1,caution=1 search --deals 300 --workers 1 --allow-code-change --out data/screen_caution1_vs_search.jsonl --csv data/screen_caution1_vs_search.csv > data/screen_caution1_vs_search.txt
+python -m lcanalysis.studies.paired_strength data/screen_caution1_vs_search.jsonl data/strength_best_streams_vs_search.jsonl >> data/screen_caution1_vs_search.txt
