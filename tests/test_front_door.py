@@ -307,3 +307,14 @@ def test_after_the_warm_up_the_readmes_commands_compile_nothing(tmp_path):
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["warmed"] > 100  # the warm-up did compile into the fresh cache
     assert result["compiled_after"] == []
+
+
+def test_advise_without_a_position_says_which_it_advises(capsys):
+    """A newcomer's bare 'lcanalysis advise' answered for a position it never named."""
+    assert main(["advise", "--time", "0.05"]) == 0
+    out = capsys.readouterr()
+    assert "no position given: advising the built-in example:midround" in out.err
+    assert main(["advise", "example:midround", "--time", "0.05"]) == 0
+    given = capsys.readouterr()
+    # the same position, unannounced (the answers themselves fit the wall clock, so may differ)
+    assert "no position given" not in given.err and given.out.splitlines()[0] == out.out.splitlines()[0]

@@ -18,6 +18,7 @@ from lcanalysis.cli.common import (
     MAX_SEED,
     UsageError,
     add_budget_options,
+    describe,
     emit,
     load,
     memory_ceiling,
@@ -25,11 +26,15 @@ from lcanalysis.cli.common import (
     positive_float,
 )
 
+#: what ``advise`` without a position advises (a first try, shown on standard error)
+DEFAULT_POSITION = "example:midround"
+
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("advise", help="what should I play here? the best turns, each with its loss against the best",
-                       description=__doc__.splitlines()[0])
-    p.add_argument("position", nargs="?", default="example:midround", help=pos_help)
+                       description=describe(__doc__))
+    p.add_argument("position", nargs="?", default=None,
+                   help=f"{pos_help} (none given: the built-in {DEFAULT_POSITION}, and it says so)")
     p.add_argument("--time", type=positive_float, default=None,
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
                         "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
@@ -49,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from lcanalysis.search import SearchBudgetExceeded
     from lcanalysis.show.hint import hint_json, hint_text
 
-    source = load(args.position)
+    if args.position is None:
+        print(f"no position given: advising the built-in {DEFAULT_POSITION} "
+              "(give a position: a JSON file, '-', an 'LC1;...' string or example:NAME)", file=sys.stderr)
+    source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
 
     def progress(line: str) -> None:  # the endgame search's stages, so a long answer is never silent

@@ -40,6 +40,13 @@ def emit(obj: Any) -> None:
     print(json.dumps(obj, indent=None))
 
 
+def describe(doc: str | None) -> str:
+    """A command's ``--help`` description from its module docstring: the first paragraph on one
+    line, without the reST quoting (its first line alone could stop mid-sentence)."""
+    first = (doc or "").strip().split("\n\n")[0]
+    return " ".join(first.split()).replace("``", "")
+
+
 def check_output_file(option: str, path: str) -> None:
     """Refuse an output file that cannot be written, naming the option, before any work is done
     (a review of a whole game should not end in an error about its report's folder)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import UsageError, check_output_file, emit, nonneg, write_output_file
+from lcanalysis.cli.common import UsageError, check_output_file, describe, emit, nonneg, write_output_file
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -41,7 +41,7 @@ def _workers(text: str) -> int:
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("review", help="review a recorded round or match: skill of every decision, luck of every draw",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     p.add_argument("record", help=RECORD_HELP)
     p.add_argument("--json", action="store_true",
                    help="print the JSON answer of docs/spec/interchange.md (decisions and players, plus extras)")

@@ -40,6 +40,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from lcanalysis.cli.common import describe
+
 #: the commands a running server answers (the rest read standard input for long, or run long
 #: themselves: bot, shell, tournament, studies, warm-up)
 SERVED = ("solve", "advise", "wager", "review", "show", "deal")
@@ -327,7 +329,7 @@ def _child(conn: socket.socket, request: dict, fds: list[int], run_command: Call
 def add_parser(sub: argparse._SubParsersAction, run_command: Callable[[Sequence[str]], int]) -> None:
     p = sub.add_parser("server", help="keep the engine loaded in a background process, so solve, advise, "
                                       "wager, review, show and deal answer at once",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     p.add_argument("action", choices=("start", "stop", "status", "run"),
                    help="start a server for this version (in the background), stop it, say whether it runs; "
                         "'run' serves in the foreground (what 'start' runs)")

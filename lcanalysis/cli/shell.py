@@ -37,6 +37,8 @@ import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from lcanalysis.cli.common import describe
+
 PROMPT = "lcanalysis> "
 QUIT = ("quit", "exit")
 #: commands refused in the shell, and why
@@ -56,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction, run_command: RunCommand) -> None
     """``run_command``: ``cli.main.run_command``, which answers one line as the one-shot command."""
     p = sub.add_parser("shell", help="answer command after command in one process, the engine loaded once "
                                      "(reads standard input line by line: scriptable)",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     p.set_defaults(func=functools.partial(run, run_command=run_command, commands=sub))
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from lcanalysis.cli.common import UsageError, add_budget_options, emit, load, memory_ceiling, nonneg
+from lcanalysis.cli.common import UsageError, add_budget_options, describe, emit, load, memory_ceiling, nonneg
 
 LEAF_HELP = "value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic (an estimate)"
 
@@ -47,7 +47,7 @@ def _seconds(text: str) -> float:
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("solve", help="exact endgame values of every turn (docs/spec/interchange.md)",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     p.add_argument("position", help=pos_help)
     p.add_argument("--max-stalls", type=nonneg("--max-stalls"), default=None,
                    help="discard-pile draws each player may still make (0: only the draw pile from now on)")

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from lcanalysis.cli.common import describe
+
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("studies", help="regenerate the data behind the notebooks and articles",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     studies = p.add_subparsers(dest="study", required=True)
 
     d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read")

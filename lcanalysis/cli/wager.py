@@ -11,14 +11,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from lcanalysis.cli.common import emit, load, nonneg
+from lcanalysis.cli.common import describe, emit, load, nonneg
 
 COLOUR_HELP = "the colour: Y yellow, B blue, W white, G green, R red (P purple in the 6-colour game)"
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("wager", help="what wagers are worth in one colour (canonical model, exact)",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     p.add_argument("position", help=pos_help)
     p.add_argument("--color", "--colour", required=True, help=COLOUR_HELP)
     p.add_argument("--draws", type=nonneg("--draws"), default=None,

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import lcanalysis
+from lcanalysis.cli.common import describe
 
 PACKAGE = Path(lcanalysis.__file__).parent
 #: a source file with compiled code: a function decorated with numba's njit (this file, which
@@ -171,7 +172,7 @@ def engine_ready(quiet: bool = False) -> float:
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("warm-up", help="compile the engine ahead (once per version; about a minute)",
-                       description=__doc__.splitlines()[0])
+                       description=describe(__doc__))
     p.add_argument("--force", action="store_true",
                    help="compile everything again (numba's cache files deleted first), even if this version was")
     p.set_defaults(func=run)
