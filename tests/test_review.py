@@ -490,3 +490,14 @@ def test_an_html_report_that_cannot_be_written_is_refused_before_the_review(tmp_
         assert main(["review", str(path), "--workers", "1", "--html", str(target), "--no-progress"]) == 2
         err = capsys.readouterr().err
         assert f"error: --html {target}: {says}" in err and "Errno" not in err
+
+
+def test_the_command_shows_its_progress_in_a_log_file_too(tmp_path, capsys, blunder_review):
+    """'lcanalysis review REC 2>log' was silent for 20 s: the bar was drawn only at a terminal."""
+    rec, _ = blunder_review
+    path = tmp_path / "round.json"
+    write_record(rec, path)
+    assert main(["review", str(path), "--workers", "1", "--time", str(T), "--player", "0"]) == 0
+    assert "review:" in capsys.readouterr().err  # the bar, on a standard error that is no terminal
+    assert main(["review", str(path), "--workers", "1", "--time", str(T), "--player", "0", "--no-progress"]) == 0
+    assert "review:" not in capsys.readouterr().err

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file("--html", args.html)  # before the review, not after it
     rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
                 workers=args.workers, executor="serial" if args.workers == 1 else None,
-                progress=not args.no_progress and sys.stderr.isatty())
+                progress=not args.no_progress)  # a log file too: never 20 s of silence
     if args.html:
         write_output_file("--html", args.html, rv.to_html())
     if args.json:
