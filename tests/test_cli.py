@@ -40,7 +40,7 @@ def open_example():
 @pytest.mark.parametrize("arg,message", [
     ('{"to_move": 0}', "needs 'hands' and 'deck'"),
     ("LC1;c5;h8;nr;m0;p0=R7;p1=?8;d=3", "hand of player 0 has 1 cards"),
-    ("nonexistent-file.json", "neither"),
+    ("nonexistent-file.json", "no such file: nonexistent-file.json"),
     ("example:nope", "no example"),
 ])
 def test_show_reports_bad_positions_with_non_zero_status(capsys, arg, message):

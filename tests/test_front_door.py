@@ -25,6 +25,14 @@ def test_importing_the_package_loads_no_compiled_code():
     assert out == "False False"
 
 
+def test_the_tournament_help_loads_no_agent():
+    """'tournament --help' took 2.4 s (the agents, the search and scipy were imported to build its
+    parser); like every other command's help it now loads none of them."""
+    code = ("import sys\nfrom lcanalysis.cli import main\ntry:\n    main(['tournament', '--help'])\n"
+            "except SystemExit:\n    pass\nprint('lcanalysis.agents' in sys.modules, 'scipy.stats' in sys.modules)")
+    assert _python(code).splitlines()[-1] == "False False"
+
+
 def test_the_front_door_names_the_public_api_and_loads_it_on_first_use():
     for name in ("Card", "Move", "Rules", "Position", "View", "read_position", "Analysis", "solve", "advise",
                  "review", "wager", "evaluate", "make_agent", "run_tournament"):

@@ -23,7 +23,6 @@ from typing import Any
 
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.results import ResultsWarning
-from lcanalysis.tournaments.runner import EDGE, auto_path, ratings, run_tournament, summarize, time_per_move
 from lcanalysis.tournaments.specs import parse_agent
 
 _parse_agent = parse_agent  # the name earlier versions had
@@ -67,6 +66,8 @@ def _show_warning(message: Any, category: Any, filename: str, lineno: int, file:
 
 
 def _run(args: Any) -> int:
+    from lcanalysis.tournaments.runner import EDGE, auto_path, ratings, run_tournament, summarize, time_per_move
+
     specs, rules, seed, duplicate, robin = settings(args)
     if args.csv:
         _check_csv(args.csv)

@@ -16,11 +16,12 @@ import inspect
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lcanalysis.agents import AGENTS, Agent, make_agent
+if TYPE_CHECKING:
+    from lcanalysis.agents import Agent
 
 
 class TournamentError(ValueError):
@@ -62,6 +63,8 @@ class AgentSpec:
         raise TournamentError(f"an agent is a name, a dict with 'name', or an AgentSpec; got {spec!r}")
 
     def make(self) -> Agent:
+        from lcanalysis.agents import make_agent  # the engine loads on use: 'tournament --help' stays fast
+
         opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options}
         return make_agent(self.name, **opts)
 
@@ -132,6 +135,8 @@ def _agent_class(name: str) -> type:
         from lcanalysis.agents.protocol import ExternalAgent
 
         return ExternalAgent
+    from lcanalysis.agents import make_agent
+
     return type(make_agent(name))
 
 
@@ -162,6 +167,8 @@ def check_agent(spec: Any) -> AgentSpec:
         raise TournamentError(f"agent {label!r}: the name must be a non-empty string")
     if not isinstance(s.label, str) or not s.label:
         raise TournamentError(f"agent {s.name!r}: the label must be a non-empty string")
+    from lcanalysis.agents import AGENTS
+
     if s.name != "external" and s.name not in AGENTS:
         raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)} "
                               "or 'external:COMMAND' (a program speaking the bot protocol)")
