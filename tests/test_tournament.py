@@ -150,6 +150,18 @@ def test_the_runner_seats_an_external_program_speaking_the_bot_protocol():
     assert set(df.player0) == {"greedy-over-pipes", "greedy"}
 
 
+def test_one_deal_prints_no_infinite_interval(capsys):
+    """A newcomer's one-deal tournament printed 'mean score difference -4.00 [-inf, +inf]' and '1 deals'."""
+    assert tournament_main(["heuristic", "greedy", "--deals", "1", "--workers", "1", "--no-progress",
+                            "--out", "none"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "(1 deal)" in line and "(no interval from one deal)" in line and "inf" not in line
+    assert tournament_main(["heuristic", "greedy", "--deals", "2", "--workers", "1", "--no-progress",
+                            "--out", "none"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "(2 deals)" in line and "no interval" not in line and "inf" not in line
+
+
 def test_the_command_line_prints_a_summary(capsys, tmp_path):
     out = tmp_path / "t.jsonl"
     assert tournament_main(["heuristic", "greedy", "--deals", "2", "--workers", "1", "--no-progress",

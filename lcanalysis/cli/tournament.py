@@ -95,9 +95,11 @@ def _run(args: Any) -> int:
         print(json.dumps(result, default=float))
         return 0
     for rec in summary.itertuples():
-        print(f"{rec.agent} vs {rec.opponent}: {rec.rounds} rounds ({rec.units} deals), "
+        spread = (f"[{rec.diff_low:+.2f}, {rec.diff_high:+.2f}]" if rec.units > 1
+                  else "(no interval from one deal)")  # a t interval needs two samples
+        print(f"{rec.agent} vs {rec.opponent}: {rec.rounds} rounds ({rec.units} deal{'s' if rec.units != 1 else ''}), "
               f"win rate {rec.win_rate:.3f} [{rec.win_low:.3f}, {rec.win_high:.3f}], "
-              f"mean score difference {rec.mean_diff:+.2f} [{rec.diff_low:+.2f}, {rec.diff_high:+.2f}], "
+              f"mean score difference {rec.mean_diff:+.2f} {spread}, "
               f"capped rounds {rec.capped}, mean turns {rec.mean_turns:.1f}")
         if getattr(rec, "adj_mean", None) is not None and rec.adj_mean == rec.adj_mean:
             print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} "
