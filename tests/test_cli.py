@@ -75,3 +75,13 @@ def test_the_advise_help_names_the_advisors_hand_over_to_the_endgame_search(caps
         main(["advise", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert exc.value.code == 0 and f"10 s with {ENDGAME_CARDS} cards or fewer in the draw pile" in text
+
+
+def test_solve_help_names_every_leaf_it_accepts(capsys):
+    """--leaf foo listed 'as-is', 'heuristic', 'evaluator', 'simple'; the help named only two."""
+    from lcanalysis.search.common import LEAVES
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(name in text for name in LEAVES), sorted(LEAVES)

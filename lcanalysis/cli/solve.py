@@ -32,7 +32,8 @@ from typing import Any
 
 from lcanalysis.cli.common import UsageError, add_budget_options, describe, emit, load, memory_ceiling, nonneg
 
-LEAF_HELP = "value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic (an estimate)"
+LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
+             "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
 
 
 def _seconds(text: str) -> float:
