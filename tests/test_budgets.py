@@ -212,9 +212,10 @@ def test_search_tables_that_cannot_fit_under_the_limit_are_refused_before_they_a
 
 _INTERRUPTED = r'''
 import os, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal: a test worker may ignore Ctrl-C
 sys.path.insert(0, sys.argv[1])
 from helpers import played_down
-from lcanalysis.search import solve_perfect, solve_view
+from lcanalysis.search import SearchBudgetExceeded, solve_perfect, solve_view
 from lcanalysis.search.perfect import Tables
 
 def interrupted(run):
@@ -226,14 +227,17 @@ def interrupted(run):
         run()
     except KeyboardInterrupt:
         return time.perf_counter() - t0 - 1.5
+    except SearchBudgetExceeded:  # not stopped: the node budget (about a minute) ended it instead
+        pass
     timer.cancel()
     return None
 
 tables = Tables(18, 16)
 big = played_down(0, 14)
-perfect = interrupted(lambda: solve_perfect(big, max_stalls=2, tables=tables))
+perfect = interrupted(lambda: solve_perfect(big, max_stalls=2, tables=tables, max_nodes=60_000_000))
 left_in_tables = int(tables.tt[:, 3].any() or tables.so[:, 3].any())
-view = interrupted(lambda: solve_view(big.view(big.to_move), max_stalls=1, workers=2, samples=64))
+view = interrupted(lambda: solve_view(big.view(big.to_move), max_stalls=1, workers=2, samples=64,
+                                     max_nodes=60_000_000))
 print(perfect, left_in_tables, view, threading.active_count())
 '''
 
