@@ -328,14 +328,25 @@ def test_the_calibration_of_todays_advisor_is_quoted_from_its_file():
     docs = re.sub(r"\s+", " ", (ROOT / "docs" / "agents.md").read_text())
     article = re.sub(r"\s+", " ", (ROOT / "notebooks" / "article_calibration.ipynb").read_text())
     slope = f"slope {fit['slope']:.2f} [{fit['slope_low']:.2f}, {fit['slope_high']:.2f}]"
-    intercept = f"intercept {fit['intercept']:+.1f} [{fit['intercept_low']:+.1f}, {fit['intercept_high']:+.1f}]"
+    # two decimals: the interval's upper end is within 0.03 of the target's edge
+    intercept = f"intercept {fit['intercept']:+.2f} [{fit['intercept_low']:+.2f}, {fit['intercept_high']:+.2f}]"
     counted = f"{fit['positions']:,} positions from {fit['rounds']} rounds"
     for text in (slope, intercept, counted):
         assert text in docs, f"docs/agents.md should say {text!r}"
         assert text in article, f"the article should say {text!r}"
     assert fit["slope_low"] >= 0.9 and fit["slope_high"] <= 1.1  # the slope target: met
-    assert fit["intercept_low"] < 1 < fit["intercept_high"]  # the intercept target: undecided
-    assert "slope target is **met**" in docs and "intercept target is undecided" in docs
+    assert fit["intercept_low"] > -1 and fit["intercept_high"] < 1  # the intercept target: met
+    assert fit["slope_verdict"].startswith("met") and fit["intercept_verdict"].startswith("met")
+    assert "Both targets are **met**" in docs and "Both of issue 15's targets are met" in article
+    assert f"the mean result minus value is {fit['bias']:+.1f} ± {fit['bias_se']:.1f} points" in docs
+    # by phase, as quoted
+    by = C.calibration_by_phase(df)
+    late = by.loc["late (14-4)"]
+    assert (f"**{late['intercept']:+.1f} [{late['intercept 95% low']:+.1f}, {late['intercept 95% high']:+.1f}] "
+            "late**") in docs
+    for name in C.PHASE_NAMES:
+        row = by.loc[name]
+        assert f"{row['slope']:.2f} [{row['slope 95% low']:.2f}, {row['slope 95% high']:.2f}]" in docs, name
 
 
 def test_the_full_position_check_advises_the_same_positions_with_both_hands_known(tmp_path):
