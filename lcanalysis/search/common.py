@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import select
 import signal
 import threading
 import time
@@ -45,7 +44,6 @@ def _ring(stats: np.ndarray) -> None:
 #: the stats of every compiled search running now (any thread), so that a Ctrl-C stops them all
 _running: dict[int, np.ndarray] = {}
 _running_lock = threading.Lock()
-_watching = threading.local()
 
 
 def stop_running_searches() -> None:
@@ -109,50 +107,82 @@ def _timer(deadline: float | None, stats: np.ndarray) -> Iterator[None]:
         timer.join()
 
 
+class _Watch:
+    """The Ctrl-C watcher's state, one per process (main thread)."""
+
+    #: the pipe the signal wakes (``signal.set_wakeup_fd``) while a search holds the main thread,
+    #: read by one watcher thread for the life of the process (of a forked child: its own)
+    pipe: tuple[int, int] | None = None
+    #: the wakeup fd that was set before a search's (an event loop's), to pass other signals on to
+    forward = -1
+    #: a search in the main thread has the wakeup fd now (a search inside another keeps it)
+    on = False
+
+
+_watch_lock = threading.Lock()
+
+
+def _wake_pipe() -> int:
+    """The write end of the watcher's pipe; the pipe and its watcher thread start on first use.
+    (Starting a thread a search cost 0.2 ms, a fifth of a two-card endgame's solve.)"""
+    with _watch_lock:
+        if _Watch.pipe is None:
+            read, write = os.pipe()
+            os.set_blocking(write, False)
+            threading.Thread(target=_watch, args=(read,), name="search-interrupt", daemon=True).start()
+            _Watch.pipe = (read, write)
+        return _Watch.pipe[1]
+
+
+def _watch(read: int) -> None:
+    """The watcher: SIGINT stops every running search; other signals' bytes are passed on."""
+    while True:
+        try:
+            data = os.read(read, 512)
+        except OSError:  # closed (a forked child's copy): nothing more to watch
+            return
+        if not data:
+            return
+        if signal.SIGINT in data:
+            stop_running_searches()
+        if _Watch.forward >= 0:
+            with suppress(OSError):
+                os.write(_Watch.forward, data)
+
+
+def _forget_the_pipe_in_a_child() -> None:
+    """A forked child (the server's commands) has no watcher thread, and its copy of the pipe is
+    also read by the parent's: it starts its own on first use."""
+    if _Watch.pipe is not None:
+        for fd in _Watch.pipe:
+            with suppress(OSError):
+                os.close(fd)
+    _Watch.pipe, _Watch.forward, _Watch.on = None, -1, False
+
+
+os.register_at_fork(after_in_child=_forget_the_pipe_in_a_child)
+
+
 @contextmanager
 def _interrupt_watch() -> Iterator[None]:
-    """While the main thread is in compiled code: a watcher that turns SIGINT into the abort flag of
-    every running search. Bytes for other signals are passed on to the wakeup fd that was set
-    before (an event loop's), which is restored after."""
-    if (threading.current_thread() is not threading.main_thread() or getattr(_watching, "on", False)
+    """While the main thread is in compiled code: the Ctrl-C signal wakes the watcher thread
+    (``_watch``), which raises the abort flag of every running search. The wakeup fd set before
+    (an event loop's) gets the other signals' bytes and is restored after."""
+    if (threading.current_thread() is not threading.main_thread() or _Watch.on
             or not callable(signal.getsignal(signal.SIGINT))):  # ignored or default: nothing to turn
         yield
         return
-    wake_r, wake_w = os.pipe()
-    stop_r, stop_w = os.pipe()
-    os.set_blocking(wake_w, False)
     try:
-        old = signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+        old = signal.set_wakeup_fd(_wake_pipe(), warn_on_full_buffer=False)
     except (ValueError, OSError):  # no wakeup fd here (an embedding that forbids it): as before
-        for fd in (wake_r, wake_w, stop_r, stop_w):
-            os.close(fd)
         yield
         return
-
-    def watch() -> None:
-        while True:
-            ready, _, _ = select.select([wake_r, stop_r], [], [])
-            if stop_r in ready:
-                return
-            data = os.read(wake_r, 512)
-            if signal.SIGINT in data:
-                stop_running_searches()
-            if old >= 0:
-                with suppress(OSError):
-                    os.write(old, data)
-
-    watcher = threading.Thread(target=watch, name="search-interrupt", daemon=True)
-    watcher.start()
-    _watching.on = True
+    _Watch.forward, _Watch.on = old, True
     try:
         yield
     finally:
-        _watching.on = False
         signal.set_wakeup_fd(old)
-        os.write(stop_w, b"x")
-        watcher.join()
-        for fd in (wake_r, wake_w, stop_r, stop_w):
-            os.close(fd)
+        _Watch.forward, _Watch.on = -1, False
 
 
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison
