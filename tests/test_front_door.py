@@ -252,10 +252,11 @@ def test_a_missing_file_and_an_unwritable_picture_are_named(tmp_path, capsys):
         lc.read_position("games/round1.json")
     with pytest.raises(lc.PositionError, match="neither a JSON position"):  # not a path: what it could be
         lc.read_position("nope")
-    for target, says in ((tmp_path / "no" / "x.svg", "there is no folder"), (tmp_path, "that is a folder")):
+    for target, says in ((tmp_path / "no" / "x.svg", f": the folder {tmp_path / 'no'} does not exist"),
+                         (tmp_path, " is a directory; give a file name")):
         assert main(["show", "example:midround", "--svg", str(target)]) == 2
         err = capsys.readouterr().err
-        assert f"error: --svg {target}: {says}" in err and "Errno" not in err
+        assert f"error: --svg {target}{says}" in err and "Errno" not in err
     assert main(["show", "example:midround", "--svg", str(tmp_path / "ok.svg")]) == 0
     assert (tmp_path / "ok.svg").read_text().startswith("<svg")
 

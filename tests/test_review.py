@@ -486,10 +486,11 @@ def test_an_html_report_that_cannot_be_written_is_refused_before_the_review(tmp_
     path = tmp_path / "round.json"
     write_record(rec, path)
     monkeypatch.setattr(reviewer, "review", lambda *a, **k: pytest.fail("the review ran before the check"))
-    for target, says in ((tmp_path / "no" / "r.html", "there is no folder"), (tmp_path, "that is a folder")):
+    for target, says in ((tmp_path / "no" / "r.html", f": the folder {tmp_path / 'no'} does not exist"),
+                         (tmp_path, " is a directory; give a file name")):
         assert main(["review", str(path), "--workers", "1", "--html", str(target), "--no-progress"]) == 2
         err = capsys.readouterr().err
-        assert f"error: --html {target}: {says}" in err and "Errno" not in err
+        assert f"error: --html {target}{says}" in err and "Errno" not in err
 
 
 def test_the_command_shows_its_progress_in_a_log_file_too(tmp_path, capsys, blunder_review):

@@ -51,10 +51,10 @@ def check_output_file(option: str, path: str) -> None:
     """Refuse an output file that cannot be written, naming the option, before any work is done
     (a review of a whole game should not end in an error about its report's folder)."""
     if os.path.isdir(path):
-        raise UsageError(f"{option} {path}: that is a folder; give a file name")
+        raise UsageError(f"{option} {path} is a directory; give a file name")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: there is no folder {folder}")
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise UsageError(f"{option} {path}: not allowed to write there")
 

@@ -15,12 +15,12 @@ option, an agent, a results file of another tournament, a file another run is wr
 from __future__ import annotations
 
 import json
-import os
 import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from lcanalysis.cli.common import check_output_file
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.results import ResultsWarning
 from lcanalysis.tournaments.specs import parse_agent
@@ -30,15 +30,6 @@ _parse_agent = parse_agent  # the name earlier versions had
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def _check_csv(path: str) -> None:
-    """A CSV file that can be written once the (possibly long) run is over: checked before it."""
-    if os.path.isdir(path):
-        raise UsageError(f"--csv {path} is a directory; give a file name")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"--csv {path}: the folder {folder} does not exist")
 
 
 def tournament_main(argv: Sequence[str] | None = None) -> int:
@@ -70,7 +61,7 @@ def _run(args: Any) -> int:
 
     specs, rules, seed, duplicate, robin = settings(args)
     if args.csv:
-        _check_csv(args.csv)
+        check_output_file("--csv", args.csv)  # before the (possibly long) run, not after it
     out: str | None
     if args.out == "none":
         out = None
