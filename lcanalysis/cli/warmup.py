@@ -68,7 +68,7 @@ def _near_the_end(cards: int) -> lcanalysis.Position:
     pos = lcanalysis.read_position("example:endgame")
     assert isinstance(pos, lcanalysis.Position)
     while pos.deck_count > cards:
-        pos.push(next(m for m in pos.legal_moves() if str(m).endswith("/D")))
+        pos.push(next(m for m in pos.legal_moves() if m.source == "D"))
     return pos
 
 
