@@ -162,40 +162,49 @@ def policy_scores(s, params, moves, scores):
         pile_gain[c] = g
     deck_v = params[P_DECK]
     ntypes = K.RANKS * nc
+    # the moves come grouped by placement (``gen_moves``): its part of the score is computed once
+    # for all of its sources, the same operations in the same order as per move
+    last = -1
+    placed = 0.0
+    pc = -1
+    plays = False  # a stall is credited only with a play: the turn gained goes to progress, so no endless loop
     for i in range(n):
         m = moves[i]
         place = m // base
         src = m % base
-        sc = 0.0
-        pc = -1
-        plays = False  # a stall is credited only with a play: the turn gained goes to progress, so no endless loop
-        if place < 2 * ntypes:
-            t = place // 2
-            c = t // K.RANKS
-            r = t % K.RANKS
-            disc = place % 2
-            nhm = hmask[c]
-            nhw = hw[c]
-            if r == 0:
-                nhw -= 1
-            else:
-                nhm &= ~(1 << (r - 1))
-            if disc == 0:
-                plays = True
-                nem = emask[c]
-                new = ew[c]
+        if place != last:
+            last = place
+            placed = 0.0
+            pc = -1
+            plays = False
+            if place < 2 * ntypes:
+                t = place // 2
+                c = t // K.RANKS
+                r = t % K.RANKS
+                disc = place % 2
+                nhm = hmask[c]
+                nhw = hw[c]
                 if r == 0:
-                    new += 1
+                    nhw -= 1
                 else:
-                    nem |= 1 << (r - 1)
-                v = heuristic_colour_estimate(new, nem, nhm, nhw, umask[c], a, q, b)
-            else:
-                v = heuristic_colour_estimate(ew[c], emask[c], nhm, nhw, umask[c], a, q, b)
-                v -= _danger(c, r, omask, ow, params)
-                pc = c
-            sc = v - base_v[c]
-            if disc == 1 and r > 0:
-                sc -= 0.01 * r  # among equals, give away the lowest
+                    nhm &= ~(1 << (r - 1))
+                if disc == 0:
+                    plays = True
+                    nem = emask[c]
+                    new = ew[c]
+                    if r == 0:
+                        new += 1
+                    else:
+                        nem |= 1 << (r - 1)
+                    v = heuristic_colour_estimate(new, nem, nhm, nhw, umask[c], a, q, b)
+                else:
+                    v = heuristic_colour_estimate(ew[c], emask[c], nhm, nhw, umask[c], a, q, b)
+                    v -= _danger(c, r, omask, ow, params)
+                    pc = c
+                placed = v - base_v[c]
+                if disc == 1 and r > 0:
+                    placed -= 0.01 * r  # among equals, give away the lowest
+        sc = placed
         if src == 0:
             sc += deck_v
         else:
@@ -222,8 +231,13 @@ def colour_values(s, p, params, out):
 
 @njit(cache=True)
 def policy_move(s, params):
-    moves = np.empty(K.MAX_MOVES, np.int32)
-    scores = np.empty(K.MAX_MOVES, np.float64)
+    """The policy's turn for the player to move: the first of the best-scored turns."""
+    return best_scored(s, params, np.empty(K.MAX_MOVES, np.int32), np.empty(K.MAX_MOVES, np.float64))
+
+
+@njit(cache=True)
+def best_scored(s, params, moves, scores):
+    """``policy_move`` with its work arrays given: the play-out loops allocate them once."""
     n = policy_scores(s, params, moves, scores)
     best = 0
     for i in range(1, n):
@@ -245,11 +259,10 @@ def random_move(s, seed):
 def rollout(s, params_a, params_b, player_a):
     """Play to the end (draw pile empty or turn cap), player_a with params_a and the other with
     params_b; returns the score of player_a minus the other's. Mutates s."""
+    moves = np.empty(K.MAX_MOVES, np.int32)
+    scores = np.empty(K.MAX_MOVES, np.float64)
     while not K.is_over(s):
-        if s[K.H_TO_MOVE] == player_a:
-            m = policy_move(s, params_a)
-        else:
-            m = policy_move(s, params_b)
+        m = best_scored(s, params_a if s[K.H_TO_MOVE] == player_a else params_b, moves, scores)
         K.apply_move(s, m)
     return K.player_score(s, player_a) - K.player_score(s, 1 - player_a)
 
@@ -297,11 +310,10 @@ def stream_move(s, m, keys):
 @njit(cache=True)
 def rollout_streams(s, params_a, params_b, player_a, keys):
     """``rollout`` with every deck draw taken from the drawer's stream (``stream_move``)."""
+    moves = np.empty(K.MAX_MOVES, np.int32)
+    scores = np.empty(K.MAX_MOVES, np.float64)
     while not K.is_over(s):
-        if s[K.H_TO_MOVE] == player_a:
-            m = policy_move(s, params_a)
-        else:
-            m = policy_move(s, params_b)
+        m = best_scored(s, params_a if s[K.H_TO_MOVE] == player_a else params_b, moves, scores)
         stream_move(s, m, keys)
     return K.player_score(s, player_a) - K.player_score(s, 1 - player_a)
 
