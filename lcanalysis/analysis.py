@@ -62,6 +62,37 @@ class MoveValue:
         return f"{self.move}: {self.value:+.3f} {self.uncertainty(3)} (estimate)"
 
 
+def stalls_in_words(stalls: int) -> str:
+    """A stall budget (``max_stalls``) in words."""
+    return "no more discard-pile draws" if stalls == 0 else f"at most {stalls} more discard-pile draw(s) each"
+
+
+def bounds_in_words(bounds: dict[str, Any]) -> str:
+    """The bounds an answer was computed under, as a reader says them ("at most 1 more
+    discard-pile draw(s) each, 6 more turns at most, then scored as it stands"); any other entry
+    as ``name = value``."""
+    words = []
+    for key, value in bounds.items():
+        if key == "max_stalls":
+            words.append(stalls_in_words(int(value)))
+        elif key == "stalls" and isinstance(value, dict):  # a budget for each player
+            words.append("; ".join(f"{who}: " + (f"{n} more discard-pile draw(s) at most" if n != "unlimited"
+                                                 else "discard-pile draws unlimited") for who, n in value.items()))
+        elif key == "max_turns":
+            words.append(f"{value} more turn(s) at most")
+        elif key == "leaf":
+            words.append("then scored as it stands" if value == "as-is" else f"then the {value} leaf's estimate")
+        elif key == "converged":
+            words.append("converged" if value else "not converged")
+        elif key == "bracket":
+            words.append(f"unbounded value between {value[0]:+.3f} and {value[1]:+.3f}")
+        elif key == "root_turn_free":
+            words.append("this turn's pile draw not counted" if value else "")
+        else:
+            words.append(f"{key} = {value}")
+    return ", ".join(w for w in words if w)
+
+
 @dataclass
 class Analysis:
     """Every legal turn ranked best first.
@@ -165,7 +196,7 @@ class Analysis:
             + f"<td>{html.escape('' if m.reason == m.uncertainty() else m.reason)}</td></tr>"
             for i, m in enumerate(self.moves)
         )
-        bounds = html.escape(", ".join(f"{k}={v}" for k, v in self.bounds.items()))
+        bounds = html.escape(bounds_in_words(self.bounds))
         return (
             f"<div><b>{html.escape(self.kind)}</b> ({'exact' if self.exact else 'estimate'})"
             f"{' under ' + bounds if bounds else ''}<table><tr><th>#</th><th>turn</th><th>value</th>"

@@ -85,3 +85,20 @@ def test_solve_help_names_every_leaf_it_accepts(capsys):
         main(["solve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert all(name in text for name in LEAVES), sorted(LEAVES)
+
+
+def test_solve_states_its_bounds_in_words(capsys):
+    """The first line said "under {'max_stalls': 0}", a Python dict; it now says the bound as a
+    reader does, and the HTML of the same answer says it alike."""
+    from lcanalysis.analysis import bounds_in_words
+
+    code, out, _ = run(capsys, "solve", "example:endgame", "--max-stalls", "0")
+    first = out.splitlines()[0]
+    assert code == 0 and first.endswith("(exact) under no more discard-pile draws"), first
+    code, out, _ = run(capsys, "solve", "example:endgame", "--max-turns", "2", "--leaf", "as-is")
+    assert "under 2 more turn(s) at most, then scored as it stands" in out.splitlines()[0]
+    assert "{" not in out
+    assert bounds_in_words({"max_stalls": 2, "converged": False}) == (
+        "at most 2 more discard-pile draw(s) each, not converged")
+    assert bounds_in_words({"stalls": {"player 0": 1, "player 1": "unlimited"}}) == (
+        "player 0: 1 more discard-pile draw(s) at most; player 1: discard-pile draws unlimited")

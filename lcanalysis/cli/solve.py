@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from lcanalysis.analysis import bounds_in_words
 from lcanalysis.cli.common import UsageError, add_budget_options, describe, emit, load, memory_ceiling, nonneg
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
@@ -146,7 +147,7 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
 def _print_moves(answer: dict[str, Any]) -> None:
     kind = answer.get("kind", "value")
     print(f"{kind}: {answer['value']:+.3f} ({'exact' if answer['exact'] else 'estimate'})"
-          + (f" under {answer['bounds']}" if answer.get("bounds") else ""))
+          + (f" under {bounds_in_words(answer['bounds'])}" if answer.get("bounds") else ""))
     model = kind == "depth-limited estimate"  # a heuristic leaf: no sampling error to state
     for i, m in enumerate(answer["moves"]):
         err = "" if answer["exact"] else (" (heuristic)" if model and m["stderr"] == 0 else f" ± {m['stderr']:.3f}")
