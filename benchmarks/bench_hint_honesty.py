@@ -6,7 +6,8 @@ showed the reference's turn as a near tie: its loss against the hint's top turn 
 hint's own standard errors of that paired loss. This benchmark reads, for each view of the
 consistency study's fixed set, the stored reference (``--refs``: the JSON lines of
 ``bench_schedules.py``, the advisor at 30 s of play-outs, seed 2) and advises the view at the
-default budget (1 s, counted, seed 1, today's advisor), and records both sides:
+default budget (1 s, counted, seed 1, today's advisor, ``--playout-rate`` play-outs a second: the
+advisor's by default, and the references must have been made at the same rate), and records both sides:
 
 - ``ref_loss``, ``ref_loss_stderr``: the hint's top turn in the reference (the study's rule:
   consistent when 0 or at most two of these standard errors);
@@ -27,7 +28,7 @@ import csv
 import sys
 from pathlib import Path
 
-from bench_schedules import load_references
+from bench_schedules import EARLIER_RATE, load_references
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
@@ -35,12 +36,12 @@ SIGMAS = 2.0  # the study's rule: within two standard errors
 REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED = 30.0, "halving", 2  # the stored references used
 
 
-def honesty_row(index: int, view, ref: dict) -> dict:
-    """One view: the hint (1 s, seed 1) against its stored reference ``ref`` (``top`` and
-    ``moves``: each turn's loss and standard error)."""
+def honesty_row(index: int, view, ref: dict, rate: int | None = None) -> dict:
+    """One view: the hint (1 s, seed 1, ``rate`` play-outs a second) against its stored reference
+    ``ref`` (``top`` and ``moves``: each turn's loss and standard error)."""
     import lcanalysis as lc
 
-    hint = lc.advise(view, time_budget=1.0, seed=1)
+    hint = lc.advise(view, time_budget=1.0, seed=1, playout_rate=rate)
     top = hint.moves[0].move
     ref_loss, ref_se = (float(x or 0.0) for x in ref["moves"][top])
     mine = {m.move: m for m in hint.moves}[ref["top"]]
@@ -78,7 +79,16 @@ def main() -> int:
     ap.add_argument("--refs", type=Path, required=True,
                     help="the references: JSON lines of bench_schedules.py (30 s, halving, seed 2)")
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
+    ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
+                    help=f"the hint's play-outs a second, and the references' (default: the advisor's; "
+                         f"the published run: {EARLIER_RATE})")
     args = ap.parse_args()
+    from lcanalysis.advisor import check_playout_rate
+
+    try:
+        rate = check_playout_rate(args.playout_rate)
+    except ValueError as e:
+        ap.error(str(e))
     if args.positions < 1:
         ap.error(f"--positions must be at least 1, got {args.positions}")
     if not args.refs.is_file():
@@ -87,7 +97,7 @@ def main() -> int:
         text = args.out.read_text()
         if text and not text.endswith("\n"):
             args.out.write_text(text[: text.rfind("\n") + 1])
-    known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed)
+    known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
     done = {int(r["index"]) for r in csv.DictReader(args.out.open())} if args.out.exists() else set()
     fresh = not args.out.exists()
     with args.out.open("a", newline="") as fh:
@@ -97,11 +107,12 @@ def main() -> int:
         for index, _deal, _turns, view in study_positions(args.positions):
             if index in done:
                 continue
-            ref = known.get((index, REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED))
+            ref = known.get((index, REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED, rate))
             if ref is None:
-                print(f"error: {args.refs} holds no reference for view {index}", file=sys.stderr)
+                print(f"error: {args.refs} holds no reference for view {index} at {rate} play-outs a second",
+                      file=sys.stderr)
                 return 2
-            row = honesty_row(index, view, ref)
+            row = honesty_row(index, view, ref, rate)
             w.writerow(row)
             fh.flush()
             print(f"{index:3d} hint {row['hint']:<8} ref {row['reference']:<8} "

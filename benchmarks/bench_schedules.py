@@ -6,7 +6,9 @@ fixed set gets one reference (the advisor at ``--reference`` times the budget, s
 ``--reference-schedule``) and the hint at the default budget (seed 1) with each schedule of
 ``--schedules``; each hint's top turn is looked up in that one reference, as the study does (its
 loss there, consistent when the top turn or within two of the reference's standard errors).
-Budgets are rollout counts, so the numbers are the same on any machine.
+Budgets are rollout counts, so the numbers are the same on any machine: ``--playout-rate`` a second
+(default the advisor's, ``advisor.ROLLOUTS_PER_SECOND``; the runs published before it was raised
+used 6000, and references made at one rate are never used for hints at another).
 
 Rows go to ``--out`` as each position finishes, and a second run resumes it. The summary prints,
 per schedule, the study's share of consistent positions and mean loss (95% intervals), and the
@@ -25,7 +27,7 @@ import time
 from pathlib import Path
 
 import lcanalysis as lc
-from lcanalysis.advisor import SCHEDULES
+from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
 from lcanalysis.studies.consistency import (
     before_and_after,
     consistency_summary,
@@ -34,29 +36,32 @@ from lcanalysis.studies.consistency import (
 )
 
 FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
-          "hint_worlds", "cpu_seconds"]
+          "hint_worlds", "cpu_seconds", "playout_rate"]
+#: the play-outs a second of the runs made before the column (and the references' key) was added
+EARLIER_RATE = 6000
 
 
 def load_references(refs: Path | None) -> dict[tuple, dict]:
     """The references kept in ``refs`` (JSON lines), keyed by what makes one: position, budget,
-    schedule and seed."""
+    schedule, seed and play-outs a second (``EARLIER_RATE`` for lines that name none)."""
     if refs is None or not refs.exists():
         return {}
     rows = (json.loads(line) for line in refs.read_text().splitlines())
-    return {(r["index"], r["reference"], r["schedule"], r["seed"]): r for r in rows}
+    return {(r["index"], r["reference"], r["schedule"], r["seed"], r.get("playout_rate", EARLIER_RATE)): r
+            for r in rows}
 
 
 def cached_reference(view, index: int, reference: float, ref_schedule: str, refs: Path | None,
-                     known: dict[tuple, dict]) -> dict:
+                     known: dict[tuple, dict], rate: int = ROLLOUTS_PER_SECOND) -> dict:
     """The reference's turns with their losses (``{move: (loss, loss_stderr)}``) and its top turn,
     from ``known`` (``load_references``) when it holds the position with these settings, else
     computed and added to it and to ``refs``: a new schedule is then compared on the same
     references in seconds a position."""
-    key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": 2}
+    key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": 2, "playout_rate": rate}
     found = known.get(tuple(key.values()))
     if found is not None:
         return found
-    ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule)
+    ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule, playout_rate=rate)
     row = {**key, "top": ref.moves[0].move, "moves": {m.move: [m.loss, m.loss_stderr] for m in ref.moves}}
     known[tuple(key.values())] = row
     if refs is not None:
@@ -66,10 +71,15 @@ def cached_reference(view, index: int, reference: float, ref_schedule: str, refs
 
 
 def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
-        refs: Path | None = None) -> None:
+        refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND) -> None:
     done: set[int] = set()
     if out.exists():
-        done = {int(r["index"]) for r in csv.DictReader(out.open())}
+        rows = list(csv.DictReader(out.open()))
+        rates = {int(r.get("playout_rate") or EARLIER_RATE) for r in rows}
+        if rates - {rate}:
+            raise SystemExit(f"error: {out} was made at {', '.join(map(str, sorted(rates)))} play-outs a second, "
+                             f"not {rate}: give --playout-rate {min(rates)} or another --out")
+        done = {int(r["index"]) for r in rows}
     fresh = not out.exists()
     todo = [f for f in study_positions(positions) if f[0] not in done]
     print(f"{len(done)} positions already in {out}, {len(todo)} to go (each: one reference at {reference:g}x the "
@@ -81,17 +91,17 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
             w.writeheader()
         for index, _deal, _turns, view in todo:
             c0 = time.process_time()
-            ref = cached_reference(view, index, reference, ref_schedule, refs, known)
+            ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate)
             rows = []
             for sch in schedules:
                 c1 = time.process_time()
-                hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch)
+                hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch, playout_rate=rate)
                 loss, se = (float(x or 0.0) for x in ref["moves"][hint.moves[0].move])
                 rows.append({"index": index, "schedule": sch, "cards_left": view.deck_count,
                              "hint": hint.moves[0].move, "reference": ref["top"], "loss": loss,
                              "loss_stderr": se, "consistent": loss == 0 or loss <= 2 * se,
                              "hint_worlds": hint.moves[0].extra.get("worlds", ""),
-                             "cpu_seconds": round(time.process_time() - c1, 3)})
+                             "cpu_seconds": round(time.process_time() - c1, 3), "playout_rate": rate})
             w.writerows(rows)  # the position's rows together: a resumed run never holds half a position
             fh.flush()
             print(f"{index:3d} deck {view.deck_count:2d} ref {ref['top']:<8} "
@@ -110,10 +120,18 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
     ap.add_argument("--refs", type=Path, default=None,
                     help="JSON lines of the references, kept and reused (a new schedule then costs only its hints)")
+    ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
+                    help=f"the advisor's play-outs a second of budget (default {ROLLOUTS_PER_SECOND:,}; "
+                         f"the published runs before it was raised: {EARLIER_RATE})")
     args = ap.parse_args()
-    run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs)
+    try:
+        rate = check_playout_rate(args.playout_rate)
+    except ValueError as e:
+        ap.error(str(e))
+    run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs, rate)
     by_schedule = load_schedule_comparison(args.out)
-    print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1")
+    print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1; "
+          f"{rate:,} play-outs a second")
     for sch in args.schedules:
         s = consistency_summary(by_schedule[sch])
         print(f"{sch:>10}: consistent {s['consistent']}/{s['positions']} = {s['share']:.2f} "

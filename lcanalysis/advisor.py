@@ -23,7 +23,9 @@ half of the turns still in gets more worlds, until one turn is left: the best, w
 sample. The list is best first, then by the loss against it, which is never below zero.
 
 The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second, a constant, not a
-clock), so the same view, budget and seed give the same answer on any machine. With
+clock), so the same view, budget and seed give the same answer on any machine; ``playout_rate``
+gives another count a second (the published studies made before the count was raised pass
+``EARLIER_ROLLOUTS_PER_SECOND``). With
 ``ENDGAME_CARDS`` cards or fewer in the draw pile the endgame search answers instead
 (``search.endgame.converged_endgame``: view values deepened on the stall budget until two stall
 budgets agree), and the analysis says so in ``kind``, ``exact`` and ``notes``: whether every
@@ -48,7 +50,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from lcanalysis.analysis import Analysis
+from lcanalysis.analysis import Analysis, stalls_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as F
 from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
@@ -57,12 +59,19 @@ from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
-from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
+from lcanalysis.rollouts import Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
 
-ROLLOUTS_PER_SECOND = 1000 * ROLLOUTS_PER_MS
+#: play-outs a second of budget: about what the hint's successive halving plays in 0.55 s of one idle
+#: core of the development machine (median; at most 0.85 s) on the 200 views of the consistency
+#: study, after the play-out policy got 1.6x faster (``benchmarks/bench_policy.py``). Was 6,000
+#: (``EARLIER_ROLLOUTS_PER_SECOND``), the agents' rate (``rollouts.ROLLOUTS_PER_MS``), which the
+#: agents and the game review keep so that their published measurements stay reproducible
+ROLLOUTS_PER_SECOND = 15_000
+EARLIER_ROLLOUTS_PER_SECOND = 6_000
+MAX_PLAYOUT_RATE = 1_000_000
 #: from this many cards left the endgame search answers, not the play-outs: at 4 cards the play-outs'
 #: picks lost 4 points or more in 6 of 16 views where the search's did not (docs/endgame.md, "At 4 cards")
 ENDGAME_CARDS = 4
@@ -119,7 +128,8 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
            endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
-           streams: bool | None = None, schedule: str | None = None) -> Analysis:
+           streams: bool | None = None, schedule: str | None = None,
+           playout_rate: int | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -144,7 +154,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     that takes a discard-pile card does not hand the later deck cards to the other player
     (``None``: ``STREAMS_DEFAULT``, on; ``False``: one deck order per world, as before).
     ``schedule``: how the play-outs are spread over the turns (``SCHEDULES``; ``None``:
-    ``SCHEDULE_DEFAULT``, successive halving).
+    ``SCHEDULE_DEFAULT``, successive halving). ``playout_rate``: play-outs a second of
+    ``time_budget`` (``None``: ``ROLLOUTS_PER_SECOND``).
     """
     view, both_hands = hint_view(view_or_position)
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
@@ -157,6 +168,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
     max_nodes = check_max_nodes(max_nodes)
+    rate = check_playout_rate(playout_rate)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
@@ -201,7 +213,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     n_moves = len(codes)
     use_streams = STREAMS_DEFAULT if streams is None else bool(streams)
     r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands, streams=use_streams)
-    budget = max(1, int(time_budget * ROLLOUTS_PER_SECOND))
+    budget = max(1, int(time_budget * rate))
     fit = _clock_fit(t0, time_budget) if wall_clock else None
     if use_schedule == "halving":
         best, sampled = _halving(r, budget, fit)
@@ -236,6 +248,17 @@ def judging_budget(deck_count: int, time_budget: float, floor: float = JUDGE_SEA
     """The advisor's budget for judging a turn already played with ``deck_count`` cards in the draw
     pile: ``time_budget``, raised to ``floor`` with ``JUDGE_SEARCH_CARDS`` cards or fewer."""
     return max(time_budget, floor) if deck_count <= JUDGE_SEARCH_CARDS else time_budget
+
+
+def check_playout_rate(rate: int | None) -> int:
+    """The play-outs a second of budget: ``rate``, or ``ROLLOUTS_PER_SECOND`` for ``None``; a
+    ValueError for anything but a whole number from 1 to ``MAX_PLAYOUT_RATE``."""
+    if rate is None:
+        return ROLLOUTS_PER_SECOND
+    if isinstance(rate, bool) or not isinstance(rate, (int, np.integer)) or not 1 <= rate <= MAX_PLAYOUT_RATE:
+        raise ValueError(f"playout_rate must be a whole number of play-outs a second from 1 to "
+                         f"{MAX_PLAYOUT_RATE:,}, got {rate!r}")
+    return int(rate)
 
 
 def check_schedule(schedule: str) -> str:
@@ -319,9 +342,7 @@ BOTH_HANDS_NOTE = ("a full position: both hands are used (the opponent's cards c
 
 def _stalls_in_words(bounds: dict) -> str:
     s = bounds.get("max_stalls")
-    if s is None:
-        return "no stall bound"
-    return "no more discard-pile draws" if s == 0 else f"at most {s} more discard-pile draw(s) each"
+    return "no stall bound" if s is None else stalls_in_words(s)
 
 
 # --- reasons in words ---------------------------------------------------------------------

@@ -125,6 +125,9 @@ ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every
 #: budget whatever the time per decision (``advisor.judging_budget``, shared with the tutor)
 SEARCH_CARDS = JUDGE_SEARCH_CARDS
 SEARCH_FLOOR = JUDGE_SEARCH_FLOOR
+#: the review's advisor plays the play-outs a second of budget the published reviews were made with
+#: (the agents' rate), not the hint's since it was raised (``advisor.ROLLOUTS_PER_SECOND``)
+PLAYOUT_RATE = int(1000 * ROLLOUTS_PER_MS)
 #: the review's advisor deals the opponent's cards uniformly, as the published reviews were made
 #: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
 #: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
@@ -405,7 +408,7 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
         # the exact solver's bounds leave the played turn out: fall through to the estimate
     budget = judging_budget(view.deck_count, job.time * ADVISOR_SHARE, job.search_floor)
     analysis = advise(view, time_budget=budget, seed=seed, endgame_cards=SEARCH_CARDS,
-                      hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE)
+                      hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE, playout_rate=PLAYOUT_RATE)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
         searched = _searched_decision(analysis, played, ref, seed)
         if searched is not None:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from lcanalysis.advisor import MIN_WORLDS, _halving, advise, example_view, reason
+from lcanalysis.advisor import MIN_WORLDS, ROLLOUTS_PER_SECOND, _halving, advise, example_view, reason
 from lcanalysis.agents import make_agent
 from lcanalysis.game.position import Position
 from lcanalysis.rollouts import Rollouts, policy_ranking
@@ -180,8 +180,25 @@ def test_the_hint_by_halving_names_the_best_with_the_largest_sample_and_no_loss_
             worlds = [m.extra["worlds"] for m in a.moves]
             assert a.moves[0].loss == 0 and worlds[0] == max(worlds)
             assert min(m.loss for m in a.moves) >= -1e-9
-            assert a.nodes <= max(int(budget * 6000), MIN_WORLDS * len(a.moves))
+            assert a.nodes <= max(int(budget * ROLLOUTS_PER_SECOND), MIN_WORLDS * len(a.moves))
             assert "successive halving" in a.method or len(a.moves) <= 2
+
+
+def test_the_budget_is_a_count_of_play_outs_at_the_rate_given():
+    """The budget times the play-outs a second is the count: 0.2 s at the default rate and 0.5 s at
+    the earlier 6,000 a second are both 3,000 play-outs, so the same answer; the earlier rate at
+    0.2 s plays fewer. A rate that is not a whole number of play-outs is refused by name."""
+    view = example_view()
+    assert ROLLOUTS_PER_SECOND == 15_000
+    now = advise(view, time_budget=0.2, seed=1)
+    same = advise(view, time_budget=0.5, seed=1, playout_rate=6000)
+    assert [(m.move, m.value, m.loss) for m in now.moves] == [(m.move, m.value, m.loss) for m in same.moves]
+    assert now.nodes == same.nodes
+    before = advise(view, time_budget=0.2, seed=1, playout_rate=6000)
+    assert before.nodes <= max(1200, MIN_WORLDS * len(before.moves)) < now.nodes
+    for bad in (0, -5, 2.5, True, "6000", 10**7):
+        with pytest.raises(ValueError, match="playout_rate"):
+            advise(view, time_budget=0.2, seed=1, playout_rate=bad)
 
 
 def test_the_two_stage_schedule_is_still_there_and_a_bad_schedule_is_refused():

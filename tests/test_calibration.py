@@ -241,6 +241,31 @@ def test_a_study_made_before_the_hand_over_at_4_cards_reads_as_3_and_is_not_mixe
     assert exc.value.code == 2 and not (tmp_path / "bad.csv.cmd").exists()
 
 
+def test_a_study_made_before_the_play_outs_a_second_were_raised_reads_as_6000_and_is_not_mixed(tmp_path):
+    """Its settings line names no ``playout_rate``: it reads as 6,000 a second, a run at that rate
+    resumes it (and advises as the advisor at that rate does), and the advisor's default is refused
+    instead of mixed in; the command's ``--playout-rate`` reaches the settings."""
+    args = {"agents": ("heuristic", "heuristic"), "seed": 3, "every": 12, "time_budget": 0.02}
+    path = tmp_path / "old.csv"
+    first = C.calibration_study(1, out=path, playout_rate=6000, **args)
+    text = path.read_text()
+    assert ', "playout_rate": 6000' in text
+    path.write_text(text.replace(', "playout_rate": 6000', ""))
+    assert C.read_identity(path)["playout_rate"] == 6000
+    row = first.iloc[0]
+    pos = next(p for t, p in C.positions_of(C.play_calibration_round(0, args["agents"], 3)) if t == row.turn)
+    again = C.advise_position(pos.view(pos.to_move), row.played, int(row.advisor_seed), 0.02, playout_rate=6000)
+    assert again["played_value"] == pytest.approx(row.played_value, abs=1e-9)
+    assert len(C.calibration_study(2, out=path, playout_rate=6000, **args)) > len(first)
+    with pytest.raises(ValueError, match="playout_rate: 6000 there, 15000 here"):
+        C.calibration_study(2, out=path, **args)
+    with pytest.raises(ValueError, match="playout_rate must be a whole number"):
+        C.calibration_study(1, playout_rate=0, **args)
+    assert C.main(["--rounds", "1", "--every", "12", "--time", "0.02", "--seed", "3", "--playout-rate", "7000",
+                   "--out", str(tmp_path / "new.csv"), "--no-progress", "--bootstrap", "20"]) == 0
+    assert C.read_identity(tmp_path / "new.csv")["playout_rate"] == 7000
+
+
 def test_the_command_writes_its_file_and_the_command_beside_it(tmp_path, capsys):
     out = tmp_path / "c.csv"
     argv = ["--rounds", "1", "--every", "12", "--time", "0.02", "--bootstrap", "50", "--out", str(out)]

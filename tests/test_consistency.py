@@ -58,6 +58,24 @@ def test_a_file_made_without_draw_streams_is_read_as_such_and_not_mixed(tmp_path
     assert on.attrs["identity"]["streams"] is True
 
 
+def test_a_file_made_before_the_play_outs_a_second_were_raised_reads_as_6000_and_is_not_mixed(tmp_path):
+    """No ``playout_rate`` in the settings line: made at 6,000 a second; its rows are the hints of
+    that rate, the default rate refuses to add to it and 6,000 resumes it."""
+    out = tmp_path / "c.csv"
+    study = C.consistency_study(1, out=out, playout_rate=6000, **TINY)
+    text = out.read_text().replace(', "playout_rate": 6000', "")
+    assert text != out.read_text()
+    out.write_text(text)
+    assert C.load_consistency(out).attrs["identity"]["playout_rate"] == 6000
+    _, _, view = C.study_position(0)
+    assert study.iloc[0].hint_worlds == lc.advise(view, time_budget=0.02, seed=1, playout_rate=6000).moves[0].extra[
+        "worlds"]
+    with pytest.raises(ValueError, match=r"other settings .*playout_rate"):
+        C.consistency_study(2, out=out, **TINY)
+    assert len(C.consistency_study(2, out=out, playout_rate=6000, **TINY)) == 2
+    assert C.consistency_study(1, out=tmp_path / "n.csv", **TINY).attrs["identity"]["playout_rate"] == 15000
+
+
 def test_a_file_made_before_successive_halving_reads_as_two_stage_and_is_not_mixed(tmp_path):
     """A file whose settings name no schedule was made with the two-stage schedule: its rows are
     that schedule's hints, the default (halving) refuses to add to it, ``schedule="two-stage"``

@@ -9,7 +9,8 @@ the new code reproduces the flat package's advisor answers exactly (checked when
 The advisor's answers were recorded with the opponent's cards dealt uniformly; since the advisor
 deals them from the hand model by default, they are asked for with ``hand_model=False``; and
 with one deck order per world (``streams=False``), as the advisor drew them before the draw streams;
-and with the play-outs spread in two stages (``schedule="two-stage"``), as before successive halving.
+and with the play-outs spread in two stages (``schedule="two-stage"``), as before successive halving;
+and at 6,000 play-outs a second of budget (``playout_rate``), the rate before it was raised.
 The flat package's compiled play-outs are unchanged under those settings."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 import lcanalysis as lc
 
 #: the advisor's settings when its answers were recorded
-AS_RECORDED = {"hand_model": False, "streams": False, "schedule": "two-stage"}
+AS_RECORDED = {"hand_model": False, "streams": False, "schedule": "two-stage", "playout_rate": 6000}
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_answers.json").read_text())
 
 

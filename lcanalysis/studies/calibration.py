@@ -75,7 +75,7 @@ PHASE_NAMES = [name for _, _, name in PHASES]
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
 IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams", "schedule",
-                 "endgame_cards")
+                 "endgame_cards", "playout_rate")
 #: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
 #: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
 HANDS = ("view", "both")
@@ -140,7 +140,8 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
                     hand_model: bool | None = None, streams: bool | None = None,
-                    schedule: str | None = None, endgame_cards: int | None = None) -> dict[str, Any]:
+                    schedule: str | None = None, endgame_cards: int | None = None,
+                    playout_rate: int | None = None) -> dict[str, Any]:
     """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
@@ -151,7 +152,7 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
     c0 = time.process_time()
     an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams, schedule=schedule,
-                endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards)
+                endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards, playout_rate=playout_rate)
     cpu = time.process_time() - c0
     mine = next((m for m in an.moves if m.move == played), None)
     if mine is None:
@@ -174,24 +175,26 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
 def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
               hands: str = "view", hand_model: bool = False, streams: bool = False,
-              schedule: str = "two-stage", endgame_cards: int = 3) -> dict[str, Any]:
+              schedule: str = "two-stage", endgame_cards: int = 3, playout_rate: int = 6000) -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
             "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "streams": bool(streams),
-            "schedule": schedule, "endgame_cards": int(endgame_cards), "lcanalysis": __version__}
+            "schedule": schedule, "endgame_cards": int(endgame_cards), "playout_rate": int(playout_rate),
+            "lcanalysis": __version__}
 
 
 #: the study's results file (``study_file.StudyFile``): one row a position, keyed by (round, turn)
 STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
                        defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage",
-                                 "endgame_cards": 3})
+                                 "endgame_cards": 3, "playout_rate": 6000})
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings a study file was made with (its first line; ``hands`` is "view", ``hand_model``
-    and ``streams`` false, ``schedule`` "two-stage" and ``endgame_cards`` 3 unless it says otherwise)."""
+    and ``streams`` false, ``schedule`` "two-stage", ``endgame_cards`` 3 and ``playout_rate`` 6000
+    unless it says otherwise)."""
     return STUDY_FILE.read_identity(path)
 
 
@@ -206,7 +209,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                       colors: int = 5, hands: str = "view", hand_model: bool | None = None,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
                       schedule: str | None = None, endgame_cards: int | None = None,
-                      command: str | None = None) -> pd.DataFrame:
+                      command: str | None = None, playout_rate: int | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -225,6 +228,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     (``advisor.SCHEDULES``; ``None``: its default), files made before successive halving read as
     "two-stage". ``endgame_cards``: from how many cards left the endgame search answers
     (``None``: ``advisor.ENDGAME_CARDS``); files made before the hand-over moved to 4 read as 3.
+    ``playout_rate``: the advisor's play-outs a second of budget (``None``:
+    ``advisor.ROLLOUTS_PER_SECOND``); files made before it was raised read as 6,000.
     ``progress`` receives a line of text after each round. ``command``: the command line, written
     to ``out`` + ".cmd" once ``out`` is open and its settings match."""
     if hands not in HANDS:
@@ -248,8 +253,11 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
         endgame_cards = ENDGAME_CARDS
     if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, int) or endgame_cards < 0:
         raise ValueError(f"endgame_cards must be a whole number of cards, 0 or more, got {endgame_cards!r}")
+    from lcanalysis.advisor import check_playout_rate
+
+    playout_rate = check_playout_rate(playout_rate)
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,
-                         endgame_cards)
+                         endgame_cards, playout_rate)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command)) if out is not None
@@ -271,7 +279,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
                 row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
                                            advisor_seed(seed, k, t), time_budget, hand_model, bool(streams),
-                                           schedule, endgame_cards))
+                                           schedule, endgame_cards, playout_rate))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -573,7 +581,7 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.calibration --rounds N --out FILE``: play and advise, row by
     row (resuming FILE), write the command to ``FILE.cmd`` and print the calibration."""
-    from lcanalysis.advisor import SCHEDULES
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
@@ -596,6 +604,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "halving)")
     ap.add_argument("--endgame-cards", type=int, default=None,
                     help="the endgame search answers from this many cards left (default: as the advisor does, 4)")
+    ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
+                    help="the advisor's play-outs a second of budget (default: as the advisor does, "
+                         f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -613,6 +624,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   hands=args.hands, hand_model=args.hand_model,
                                   progress=None if args.no_progress else say, streams=args.streams,
                                   schedule=args.schedule, endgame_cards=args.endgame_cards,
+                                  playout_rate=args.playout_rate,
                                   command="python -m lcanalysis.studies.calibration " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

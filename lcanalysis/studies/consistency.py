@@ -37,10 +37,12 @@ LOSS_TARGET = 0.3
 COLUMNS = ["index", "deal_seed", "turns_in", "cards_left", "hint", "hint_value", "reference", "reference_value",
            "loss", "loss_stderr", "consistent", "hint_worlds", "reference_worlds", "cpu_seconds", "view"]
 STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", COLUMNS, keys=("index",),
-                       identity_keys=("seed", "reference", "budget", "hand_model", "streams", "schedule"),
+                       identity_keys=("seed", "reference", "budget", "hand_model", "streams", "schedule",
+                                      "playout_rate"),
                        bools=("consistent",),
-                       # files made before the draw streams name none, those before successive halving no schedule
-                       defaults={"streams": False, "schedule": "two-stage"})
+                       # files made before the draw streams name none, those before successive halving no
+                       # schedule, those before the advisor's play-outs a second were raised no rate
+                       defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000})
 
 
 def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -79,14 +81,16 @@ def study_positions(n: int, seed: int = 0) -> list[tuple[int, int, int, Any]]:
 
 
 def compare(index: int, deal: int, turns: int, view: Any, reference: float, budget: float,
-            hand_model: bool, streams: bool = False, schedule: str = "two-stage") -> dict[str, Any]:
+            hand_model: bool, streams: bool = False, schedule: str = "two-stage",
+            playout_rate: int | None = None) -> dict[str, Any]:
     """One row: the hint and the reference on one position of the set (``study_positions``)."""
     from lcanalysis.advisor import advise
 
     c0 = time.process_time()
-    hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model, streams=streams, schedule=schedule)
+    hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model, streams=streams, schedule=schedule,
+                  playout_rate=playout_rate)
     ref = advise(view, time_budget=budget * reference, seed=2, hand_model=hand_model, streams=streams,
-                 schedule=schedule)
+                 schedule=schedule, playout_rate=playout_rate)
     top, ref_top = hint.moves[0], ref.moves[0]  # each list is ranked best first
     mine = {m.move: m for m in ref.moves}[top.move]
     loss, se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
@@ -101,13 +105,16 @@ def compare(index: int, deal: int, turns: int, view: Any, reference: float, budg
 def consistency_study(positions: int, reference: float = 30.0, budget: float = 1.0, seed: int = 0,
                       hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
-                      schedule: str | None = None, command: str | None = None) -> pd.DataFrame:
+                      schedule: str | None = None, command: str | None = None,
+                      playout_rate: int | None = None) -> pd.DataFrame:
     """Compare the hint with the reference on the first ``positions`` positions of the set (the
     ``study_positions``); one row a position, written to ``out`` as each finishes
     (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
     over processes. ``hand_model``, ``streams`` and ``schedule``: the advisor's (None: its
     defaults); a file made before the draw streams names none and reads as made without them, one
-    made before successive halving reads as made with the two-stage schedule. ``command``: the
+    made before successive halving reads as made with the two-stage schedule. ``playout_rate``: the
+    advisor's play-outs a second of budget (None: ``advisor.ROLLOUTS_PER_SECOND``; files made before
+    it was raised read as 6,000). ``command``: the
     command line, written to ``out`` + ".cmd" once ``out`` is open and its settings match."""
     if positions < 1 or reference <= 1 or budget <= 0 or workers < 1:
         raise ValueError("positions and workers must be at least 1, reference above 1 and budget above 0")
@@ -122,8 +129,12 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
     from lcanalysis.advisor import SCHEDULE_DEFAULT, check_schedule
 
     schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
+    from lcanalysis.advisor import check_playout_rate
+
+    playout_rate = check_playout_rate(playout_rate)
     identity = {"seed": int(seed), "reference": float(reference), "budget": float(budget),
-                "hand_model": bool(hand_model), "streams": bool(streams), "schedule": schedule}
+                "hand_model": bool(hand_model), "streams": bool(streams), "schedule": schedule,
+                "playout_rate": playout_rate}
     found = study_positions(positions, seed)
     wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
@@ -136,7 +147,7 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         if progress is not None and todo:
             progress(f"{len(todo)} position(s) to compare, each {budget:g} s + {budget * reference:g} s of "
                      f"play-outs (counted), on {min(workers, len(todo))} process(es); a line as each finishes")
-        args = [(*f, reference, budget, bool(hand_model), bool(streams), schedule) for f in todo]
+        args = [(*f, reference, budget, bool(hand_model), bool(streams), schedule, playout_rate) for f in todo]
         if workers > 1 and len(todo) > 1:
             from lcanalysis.tournaments.pool import worker_pool
 
@@ -229,7 +240,7 @@ def report(study: pd.DataFrame) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from lcanalysis.advisor import SCHEDULES
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.consistency",
@@ -245,6 +256,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--schedule", choices=SCHEDULES, default=None,
                     help="how the advisor spreads its play-outs over the turns (default: as the advisor does, "
                          "halving)")
+    ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
+                    help="the advisor's play-outs a second of budget (default: as the advisor does, "
+                         f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
     args = ap.parse_args(args_list)
@@ -252,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         study = consistency_study(args.positions, args.reference, args.budget, args.seed, args.hand_model,
                                   args.out, args.workers, progress=lambda line: print(line, file=sys.stderr,
                                                                                       flush=True),
-                                  streams=args.streams, schedule=args.schedule,
+                                  streams=args.streams, schedule=args.schedule, playout_rate=args.playout_rate,
                                   command="python -m lcanalysis.studies.consistency " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
