@@ -127,3 +127,22 @@ def test_with_a_match_score_every_turn_carries_its_chance_to_win_the_match(capsy
     assert best_by_match["match_loss"] == pytest.approx(0.0, abs=1e-12)
     assert main(["advise", json.dumps(data), "--time", "0.3"]) == 0
     assert "win match" in capsys.readouterr().out
+
+
+def test_a_sampled_value_with_no_spread_still_shows_its_error_and_an_exact_one_shows_none():
+    """A play-out estimate whose worlds all gave the same outcome was shown bare ("+4.0"), as an
+    exact value is: it now says "± 0.0", its loss too; the exact solver's list shows no ±."""
+    view = lc.read_position("example:midround")
+    moves = [MoveValue("+B6/D", 10.0, 0.0, False), MoveValue("-W2/D", 4.0, 0.0, False),
+             MoveValue("+B6/Y", 9.0, 0.5, False)]
+    for m, loss in zip(moves, (0.0, 6.0, 1.0)):
+        m.loss, m.loss_stderr = loss, 0.0
+    text = hint_text(Analysis(moves, kind="advisor estimate", exact=False, nodes=100), view)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2"))}
+    assert "+10.0 ± 0.0" in rows["+B6/D"] and "best" in rows["+B6/D"]
+    assert "+4.0 ± 0.0" in rows["-W2/D"] and "-6.0 ± 0.0" in rows["-W2/D"]
+    assert "instead is 6.0 ± 0.0 points worse" in text
+    exact = [MoveValue("+B6/D", 10.0, 0.0, True), MoveValue("-W2/D", 4.0, 0.0, True)]
+    exact[0].loss, exact[1].loss = 0.0, 6.0
+    text = hint_text(Analysis(exact, kind="view value (averaged over splits)", exact=True), view)
+    assert "±" not in text.split("value:")[0]

@@ -66,6 +66,20 @@ def _same_outcome_rows(ms: list[MoveValue]) -> list[list[MoveValue]]:
     return rows
 
 
+def sampled(analysis: Analysis) -> bool:
+    """Whether the values are sample means (play-outs, or endgame values over sampled worlds): each
+    then carries its standard error, also when it is 0.0 (every world gave the same outcome)."""
+    return not analysis.exact and (analysis.kind == "advisor estimate" or analysis.kind.startswith("view value"))
+
+
+def _error(m: MoveValue, se: float | None, shown: bool) -> str:
+    """" ± <se>" for a sampled value (``shown``), also a zero one, and for any non-zero error; ""
+    for an exact value or a bound."""
+    if m.upper_bound or not (se or shown):
+        return ""
+    return f" ± {se or 0.0:.1f}"
+
+
 def verdict(analysis: Analysis, view: View) -> str:
     """One or two sentences: the turn to play, and how much worse the best other placement is."""
     best = analysis.best
@@ -76,7 +90,7 @@ def verdict(analysis: Analysis, view: View) -> str:
     others = [ms[0] for p, ms in groups(analysis) if p != _placement(best.move)]
     o = others[0] if others else None
     if o is not None and o.loss is not None:
-        err = f" ± {o.loss_stderr:.1f}" if o.loss_stderr else ""
+        err = _error(o, o.loss_stderr, sampled(analysis))
         alt = in_words(view, o.move)
         least = "at least " if o.upper_bound else ""
         lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
@@ -118,17 +132,21 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     width = 16
     lines.append(f"  {'turn':<{width}}  {'value':>14}  {'vs best':>13}  in words")
     shown = groups(analysis)
+    means = sampled(analysis)
     for placement, ms in shown[:top]:
         rows = _same_outcome_rows(ms)
         for i, same in enumerate(rows[:draws]):
             m = same[0]
             value = ("≤ " if m.upper_bound else "") + f"{m.value:+.1f}" + \
-                ("" if m.exact or not m.stderr else f" ± {m.stderr:.1f}")
+                ("" if m.exact else _error(m, m.stderr, means))
+            loss = m.loss_text(digits=1)
+            if means and m.loss and not m.loss_stderr and not m.upper_bound:
+                loss += " ± 0.0"  # the same difference in every world: still a sample's
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
             match = f"  win match {100 * m.extra['match_win']:.1f}%" if "match_win" in m.extra else ""
-            lines.append(f"  {label:<{width}}  {value:>14}  {m.loss_text(digits=1):>13}  {words}{match}")
+            lines.append(f"  {label:<{width}}  {value:>14}  {loss:>13}  {words}{match}")
         hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
         if hidden > 0:
             lines.append(f"  {'':<{width}}  {'':>14}  {'':>13}  ({hidden} other draw(s) after {placement})")
