@@ -115,3 +115,15 @@ def test_a_bot_that_exits_before_reading_its_request_is_a_bot_error(monkeypatch)
     monkeypatch.setattr(agent, "_start", lambda: gone)
     with pytest.raises(BotError, match="closed its input"):
         agent.request({"type": "turn"})
+
+
+@pytest.mark.parametrize("name", ["nosuch", "external"])
+def test_the_bot_refuses_an_agent_it_cannot_serve_and_names_those_it_can(name, capsys):
+    """'lcanalysis bot external' was offered by the error message but cannot be served: 'external'
+    seats another program in a tournament. The bot names the agents it serves, and nothing more."""
+    from lcanalysis.agents import AGENTS
+    from lcanalysis.cli.bot import main as bot_main
+
+    assert bot_main([name]) == 2
+    err = capsys.readouterr().err
+    assert f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}" in err and "or 'external'" not in err

@@ -358,7 +358,8 @@ def make_agent(name: str, **options: Any) -> Agent:
 
         return ExternalAgent(**options)
     if name not in _FACTORIES:
-        raise AgentError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or 'external'")
+        raise AgentError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or 'external' "
+                         "(cmd=[...]: a program speaking the bot protocol)")
     try:
         return _FACTORIES[name](**options)
     except TypeError as exc:

@@ -33,6 +33,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{usage}\nerror: give the agent to serve, e.g. lcanalysis bot heuristic", file=sys.stderr)
         return 2
     name = args.pop(0)
+    from lcanalysis.agents import AGENTS
+
+    if name not in AGENTS:  # 'external' is a seat for another program, not a bot this one can serve
+        print(f"{usage}\nerror: unknown agent {name!r}; choose one of {', '.join(AGENTS)}", file=sys.stderr)
+        return 2
     seed = 0
     options: dict[str, Any] = {}
     while args:
