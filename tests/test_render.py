@@ -326,3 +326,17 @@ def test_the_card_placed_by_the_last_turn_is_outlined():
             marks = with_class(parse(svg), "last-move")
             assert len(marks) == 1
             assert str(move) in "".join(marks[0].itertext())
+
+
+def test_a_position_typed_without_its_history_says_its_turn_is_unknown():
+    """Without ``hist`` the turn counter is 0, and the table with cards on it was drawn as "turn 0";
+    a fresh deal is still turn 0, and a position with its history says its turn."""
+    from lcanalysis.game.notation import read_position
+    from lcanalysis.show.render import position_text, view_svg, view_text
+
+    full = read_position("example:midround")  # the mover's view, with its history
+    typed = read_position(";".join(f for f in full.to_string().split(";") if not f.startswith("hist=")))
+    assert view_text(typed).splitlines()[0].startswith("Lost Cities, 5 colours, turn unknown (no history given):")
+    assert "turn unknown (no history given)" in view_svg(typed)
+    assert view_text(full).splitlines()[0].startswith(f"Lost Cities, 5 colours, turn {len(full.history)}:")
+    assert ", turn 0:" in position_text(Position.deal(seed=1)).splitlines()[0]

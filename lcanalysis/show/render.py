@@ -258,6 +258,12 @@ class _Table:
     last_placed: tuple[str, int] | None = None  # ("exp", colour) or ("pile", colour) of the last turn's card
     notes: list[str] = field(default_factory=list)
 
+    def turn_text(self) -> str:
+        """"turn N"; a table with cards on it but no history (a position typed without ``hist``)
+        says its turn is unknown rather than "turn 0"."""
+        on_table = any(e for side in self.expeditions for e in side) or any(self.discards)
+        return f"turn {self.turn}" if self.turn or not on_table else "turn unknown (no history given)"
+
     def exp_score(self, p: int, c: int) -> int | None:
         cards = self.expeditions[p][c]
         return expedition_score(cards) if cards else None
@@ -518,7 +524,7 @@ def _table_svg(t: _Table, size: int | None) -> SvgImage:
             + "</g>"
         )
     ix = dx + CW + 10
-    info = ["draw pile", f"turn {t.turn}"]
+    info = ["draw pile", t.turn_text()]
     if t.last_move:
         info.append(f"last {t.last_move}")
     if t.phase == "draw" and not t.over:
@@ -618,7 +624,7 @@ def _table_text(t: _Table) -> str:
             out.append(s.rjust(widths[i]) if i in right else s.ljust(widths[i]))
         return (out[0] + " | ".join([out[1] + " " + out[2], out[3], out[4] + " " + out[5]])).rstrip()
 
-    lines = [f"Lost Cities, {nc} colours, turn {t.turn}: {t.status()}"]
+    lines = [f"Lost Cities, {nc} colours, {t.turn_text()}: {t.status()}"]
     lines.extend(t.notes)
     lines.append(row("", heads))
     lines.append("-" * len(row("", [("-" * w) for w in widths])))
