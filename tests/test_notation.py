@@ -83,9 +83,15 @@ def test_bad_positions_are_refused_with_the_problem_named(change, message):
 def test_view_counts_that_do_not_add_up_are_refused():
     data = from_json(spec_example()).view(0).to_json()
     data["deck"] += 1
-    with pytest.raises(PositionError, match="counts do not add up"):
+    with pytest.raises(PositionError, match="counts do not add up") as too_many:
         from_json(data)
-    data["deck"] -= 1
+    # the fix named is the one that fits: a count too high, not a discard pile to list in full
+    assert "1 too many: check the draw pile's count" in str(too_many.value)
+    assert "discard pile in full" not in str(too_many.value)
+    data["deck"] -= 2
+    with pytest.raises(PositionError, match="1 card\\(s\\) are nowhere: list each discard pile in full"):
+        from_json(data)
+    data["deck"] += 1
     data["hands"][1] = {"known": ["R7"], "count": 8}
     with pytest.raises(PositionError, match="two places"):
         from_json(data)

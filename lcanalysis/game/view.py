@@ -136,11 +136,17 @@ class View(Notated):
         n_buried = sum(1 for _, card in buried if isinstance(card, Buried))
         if unseen != deck_count + opponent_count - len(known) + n_buried:
             also = f" + buried pile cards {n_buried}" if n_buried else ""
+            hidden = deck_count + opponent_count - len(known) + n_buried
+            if hidden > unseen:  # more hidden places than cards left to fill them: a count is too high
+                fix = (f"{hidden - unseen} too many: check the draw pile's count and the opponent's hand size "
+                       f"(the cards on the table and in your hand leave {unseen} for them)")
+            else:  # cards the table does not account for
+                fix = (f"{unseen - hidden} card(s) are nowhere: list each discard pile in full, bottom first (the "
+                       f"top card last), writing a card you do not remember as its colour and '?', like G?; "
+                       f"or check the draw pile's count")
             raise PositionError(
                 f"counts do not add up: {unseen} unseen cards, but deck {deck_count} + opponent's unknown "
-                f"{opponent_count - len(known)}{also} = {deck_count + opponent_count - len(known) + n_buried}; "
-                f"every card must be placed somewhere: list each discard pile in full, bottom first (the top "
-                f"card last), writing a card you do not remember as its colour and '?', like G?"
+                f"{opponent_count - len(known)}{also} = {hidden}; {fix}"
             )
         exps = tuple([[card for card in expeditions[p] if card.color == c] for c in range(nc)] for p in range(2))
         piles = _piles(buried, nc)
