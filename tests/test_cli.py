@@ -102,3 +102,19 @@ def test_solve_states_its_bounds_in_words(capsys):
         "at most 2 more discard-pile draw(s) each, not converged")
     assert bounds_in_words({"stalls": {"player 0": 1, "player 1": "unlimited"}}) == (
         "player 0: 1 more discard-pile draw(s) at most; player 1: discard-pile draws unlimited")
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--workers", "2"], "--workers applies to a view only"),
+    (["--samples", "5", "--workers", "1"], "--workers and --samples apply to a view only"),
+])
+def test_solve_refuses_view_options_for_a_full_position_instead_of_ignoring_them(capsys, extra, words):
+    code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "0", *extra)
+    assert code == 2 and out == "" and words in err and "full position" in err
+
+
+def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
+    view = tmp_path / "v.json"
+    view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))
+    code, out, err = run(capsys, "solve", str(view), "--time", "1", "--workers", "2")
+    assert code == 2 and out == "" and "--workers applies without --time only" in err

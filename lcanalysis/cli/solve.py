@@ -99,6 +99,7 @@ LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the de
 
 def run(args: argparse.Namespace) -> int:
     pos = load(args.position)
+    _check_view_options(pos, args)
     from lcanalysis.search import SearchBudgetExceeded  # the engine is loaded before the memory ceiling is set
 
     try:
@@ -115,6 +116,22 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_moves(answer)
     return 0
+
+
+def _check_view_options(pos: Any, args: argparse.Namespace) -> None:
+    """``--workers`` and ``--samples`` split a view's unseen cards; refused where they would be
+    silently ignored (a full position has one split; ``--time`` deepens one search)."""
+    given = [name for name, value in (("--workers", args.workers), ("--samples", args.samples)) if value is not None]
+    if not given:
+        return
+    from lcanalysis.game.position import Position
+
+    what = " and ".join(given) + (" applies" if len(given) == 1 else " apply")
+    if isinstance(pos, Position):
+        raise UsageError(f"{what} to a view only, splitting its unseen cards; a full position has both hands "
+                         "known, nothing to split: leave it out")
+    if args.time is not None:
+        raise UsageError(f"{what} without --time only: --time deepens one search over every split; leave one out")
 
 
 def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
