@@ -152,6 +152,11 @@ def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str
         if words[0] in NOT_HERE:
             print(f"error: '{words[0]}' does not run in the shell: {NOT_HERE[words[0]]}", file=sys.stderr)
             return 2
+        names = [name for name, _ in commands]
+        if names and words[0] not in names:  # argparse would list every command, those refused here too
+            print(f"error: unknown command '{words[0]}'; the shell answers {', '.join(names)}, "
+                  "help and quit", file=sys.stderr)
+            return 2
         if "-" in words[1:]:
             print(f"error: {STDIN_ERROR}", file=sys.stderr)
             return 2
