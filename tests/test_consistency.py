@@ -241,6 +241,62 @@ def test_the_hints_own_error_bars_are_quoted_from_their_file(monkeypatch):
     missed = d[~d.consistent]
     assert f"of the {len(missed)} views the study counts inconsistent, {missed.covered.sum()}." in docs
     assert f"reproduces the {int(d.consistent.sum())} consistent views above" in docs
+
+
+def test_the_hint_at_15000_play_outs_a_second_is_quoted_from_its_files(monkeypatch):
+    """docs/agents.md ("Play-outs a second") and the README quote data/simulated/consistency_15000.csv
+    and hint_honesty_15000.csv: every figure recomputed here from the rows, each row's verdict from
+    its own numbers, the hints the same in both files, and the rate the one the advisor uses."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND
+
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.syspath_prepend(str(root / "benchmarks"))
+    from bench_hint_honesty import SIGMAS
+    from bench_schedules import load_references
+
+    sim = root / "data" / "simulated"
+    refs = load_references(sim / "consistency_15000.jsonl")
+    assert len(refs) == 200 and {k[1:] for k in refs} == {(30.0, "halving", 2, ROLLOUTS_PER_SECOND)}
+    now = C.load_schedule_comparison(sim / "consistency_15000.csv")["halving"]
+    assert len(now) == 200 and set(now["playout_rate"]) == {ROLLOUTS_PER_SECOND}
+    for row in now.itertuples():  # each loss is the hint's turn's in its reference
+        ref = refs[(row.index, 30.0, "halving", 2, ROLLOUTS_PER_SECOND)]
+        assert ref["top"] == row.reference and ref["moves"][row.hint] == [pytest.approx(row.loss),
+                                                                          pytest.approx(row.loss_stderr)]
+        assert row.consistent == (row.loss == 0 or row.loss <= 2 * row.loss_stderr)
+    before = C.load_schedule_comparison(sim / "schedule_consistency.csv")["halving"]
+    table = C.before_and_after(before, now)
+    docs = " ".join((root / "docs" / "agents.md").read_text().split())
+    for name, rate, ref_n in (("before", "6,000 play-outs (before)", "180,000"), ("after", "**15,000 play-outs**",
+                                                                                    "450,000")):
+        r = table.loc[name]
+        rows = before if name == "before" else now
+        share = f"{int(r.consistent)} = {r.share:.2f} [{r.share_low:.2f}, {r.share_high:.2f}]"
+        loss = f"{r.mean_loss:.2f} [{r.loss_low:.2f}, {r.loss_high:.2f}]"
+        if name == "after":
+            share, loss = f"**{share}**", f"**{loss}**"
+        assert (f"| {rate} | {ref_n} | {share} | {int(r.same_top_turn)} | {loss} | {int((rows.loss > 1).sum())} |"
+                in docs), name
+    assert f"median {now.cpu_seconds.median():.2f} s" in docs and f"at most {now.cpu_seconds.max():.2f} s" in docs
+    change = table.loc["change in loss, paired"]
+    assert f"the loss falls by {-change.mean_loss:.2f} [{-change.loss_high:.2f}, {-change.loss_low:.2f}] points" in docs
+    misses = now[~now.consistent]
+    assert f"All {len(misses)} misses lose less than a point (at most {misses.loss.max():.2f})" in docs
+    assert f"at **{int(now.consistent.sum())} of the 200, {now.consistent.mean():.0%}**" in docs
+
+    d = pd.read_csv(sim / "hint_honesty_15000.csv")
+    assert len(d) == 200 and d["index"].is_unique
+    assert now.set_index("index").loc[d["index"], "hint"].tolist() == d.hint.tolist()  # the same hints
+    same = d.hint == d.reference
+    assert (d.covered == (same | (d.hint_loss <= SIGMAS * d.hint_loss_stderr))).all()
+    assert f"in **{d.covered.sum()} of 200 views**, and in all {len(misses)} of the inconsistent ones" in docs
+    assert d.covered[~d.consistent].all()
     readme = " ".join((root / "README.md").read_text().split())
+    diff = d[~same]
     assert (f"within two of its standard errors in {diff.covered.sum()} of {len(diff)} views "
-            f"({d.covered.sum()} of 200 in all") in readme
+            f"({d.covered.sum()} of 200 in all), and its top turn was the longer think's, or within two of that "
+            f"think's standard errors, in {int(now.consistent.sum())} of the 200") in readme
