@@ -26,7 +26,8 @@ The time budget sets the number of rollouts (``ROLLOUTS_PER_SECOND`` per second,
 clock), so the same view, budget and seed give the same answer on any machine; ``playout_rate``
 gives another count a second (the published studies made before the count was raised pass
 ``EARLIER_ROLLOUTS_PER_SECOND``). With
-``ENDGAME_CARDS`` cards or fewer in the draw pile the endgame search answers instead
+``ENDGAME_CARDS`` cards or fewer in the draw pile (``FULL_POSITION_ENDGAME_CARDS`` for a full
+position, both hands known) the endgame search answers instead
 (``search.endgame.converged_endgame``: view values deepened on the stall budget until two stall
 budgets agree), and the analysis says so in ``kind``, ``exact`` and ``notes``: whether every
 split was solved or worlds were sampled, and whether the answer converged. Play-outs near the
@@ -75,6 +76,11 @@ MAX_PLAYOUT_RATE = 1_000_000
 #: from this many cards left the endgame search answers, not the play-outs: at 4 cards the play-outs'
 #: picks lost 4 points or more in 6 of 16 views where the search's did not (docs/endgame.md, "At 4 cards")
 ENDGAME_CARDS = 4
+#: the same for a full position (both hands known: one split, only the pile's order to chance): on 8
+#: played-down positions with 5 cards left the search reached one stall each within the default
+#: budget in 8, and by its values the play-outs' pick lost 3-9 points in 5 (docs/endgame.md, "Full
+#: positions at 5 cards"); with 6 cards it reached one stall each in 3 of 8
+FULL_POSITION_ENDGAME_CARDS = 5
 ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
 #: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
@@ -126,7 +132,7 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
 
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
-           endgame_cards: int = ENDGAME_CARDS, wall_clock: bool = False, max_nodes: int = 0,
+           endgame_cards: int | None = None, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
            streams: bool | None = None, schedule: str | None = None,
            playout_rate: int | None = None) -> Analysis:
@@ -155,9 +161,13 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     (``None``: ``STREAMS_DEFAULT``, on; ``False``: one deck order per world, as before).
     ``schedule``: how the play-outs are spread over the turns (``SCHEDULES``; ``None``:
     ``SCHEDULE_DEFAULT``, successive halving). ``playout_rate``: play-outs a second of
-    ``time_budget`` (``None``: ``ROLLOUTS_PER_SECOND``).
+    ``time_budget`` (``None``: ``ROLLOUTS_PER_SECOND``). ``endgame_cards``: with this many cards
+    left or fewer the endgame search answers (``None``: ``ENDGAME_CARDS`` for a view,
+    ``FULL_POSITION_ENDGAME_CARDS`` for a full position).
     """
     view, both_hands = hint_view(view_or_position)
+    if endgame_cards is None:
+        endgame_cards = FULL_POSITION_ENDGAME_CARDS if both_hands else ENDGAME_CARDS
     if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
         raise ValueError("the round is over: there is no turn to choose")
     given = time_budget is not None

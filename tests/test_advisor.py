@@ -229,3 +229,26 @@ def test_an_answer_with_losses_shows_them_beside_the_values_in_text_and_html():
         assert f"<td style='white-space: nowrap'>{text}</td>" in page
     plain = Analysis([MoveValue("+R7/D", 3.0)], kind="perfect-information value", exact=True)
     assert "vs best" not in plain.to_text() and "vs best" not in plain._repr_html_()
+
+
+def test_a_full_position_with_5_cards_left_is_answered_by_the_endgame_search():
+    """A full position is handed to the endgame search from FULL_POSITION_ENDGAME_CARDS cards (one
+    split: cheaper than a view); its best value is the exact solver's under the stall budget it
+    reached. A view with 5 cards is still advised by play-outs, and an explicit endgame_cards wins."""
+    import sys
+    from pathlib import Path
+
+    from lcanalysis.advisor import ENDGAME_CARDS, FULL_POSITION_ENDGAME_CARDS
+    from lcanalysis.search import solve_perfect
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from helpers import played_down
+
+    assert (ENDGAME_CARDS, FULL_POSITION_ENDGAME_CARDS) == (4, 5)
+    pos = played_down(7, 5)  # one stall each converges here within the default budget
+    a = advise(pos, seed=0)
+    assert a.kind.startswith("view value") and a.bounds["max_stalls"] >= 1
+    exact = solve_perfect(pos, max_stalls=a.bounds["max_stalls"])
+    assert a.moves[0].value == pytest.approx(exact.value, abs=1e-9)
+    assert advise(pos.view(pos.to_move), time_budget=0.05, seed=0).kind == "advisor estimate"
+    assert advise(pos, time_budget=0.05, seed=0, endgame_cards=0).kind == "advisor estimate"
