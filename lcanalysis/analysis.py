@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
+#: the reason of a value estimated by a heuristic leaf (the search's, ``leaf="heuristic"``): not a
+#: sample mean, so it has no standard error, and that is what its "±" column says
+HEURISTIC_REASON = "heuristic leaf: no standard error"
+
 
 @dataclass(slots=True)
 class MoveValue:
@@ -33,8 +37,8 @@ class MoveValue:
         or, for an estimate that is not a sample mean (a heuristic leaf, a bound), its reason."""
         if self.exact:
             return "exact"
-        if self.stderr == 0 and self.reason:
-            return self.reason
+        if self.stderr == 0 and self.reason == HEURISTIC_REASON:
+            return self.reason  # a heuristic leaf's estimate: not a sample mean, no error to give
         return f"± {self.stderr:.{digits}f}"
 
     @property
@@ -161,7 +165,7 @@ class Analysis:
         label = "exact" if self.exact else "estimate"
         head = self.kind if label in self.kind else f"{self.kind} ({label})"
         if self.bounds:
-            head += " under " + ", ".join(f"{k}={v}" for k, v in self.bounds.items())
+            head += " under " + bounds_in_words(self.bounds)
         lines = [head]
         losses = self.has_losses()
         for i, m in enumerate(self.moves[:limit]):

@@ -146,3 +146,35 @@ def test_a_sampled_value_with_no_spread_still_shows_its_error_and_an_exact_one_s
     exact[0].loss, exact[1].loss = 0.0, 6.0
     text = hint_text(Analysis(exact, kind="view value (averaged over splits)", exact=True), view)
     assert "±" not in text.split("value:")[0]
+
+
+def test_an_exact_answer_names_its_stall_bound_and_says_when_it_has_not_converged():
+    """A newcomer's 3-card hint read "exact (view value ...)" while its notes said "not converged"
+    and the value had moved by 12 points between stall budgets: the closing line now says under
+    which bound it is exact, and that it has not converged."""
+    view = lc.read_position("example:midround")
+    moves = [MoveValue("+B6/D", 10.0, 0.0, True)]
+    moves[0].loss = 0.0
+    settled = Analysis(moves, kind="view value (averaged over splits)", exact=True,
+                       bounds={"max_stalls": 2, "converged": True})
+    assert "exact (view value (averaged over splits)) under at most 2 more discard-pile draw(s) each" in \
+        hint_text(settled, view)
+    assert "not converged" not in hint_text(settled, view)
+    open_ = Analysis(moves, kind="view value (averaged over splits)", exact=True,
+                     bounds={"max_stalls": 1, "converged": False})
+    text = hint_text(open_, view)
+    assert "under at most 1 more discard-pile draw(s) each; not converged: with more discard-pile draws" in text
+
+
+def test_a_zero_standard_error_is_shown_unless_the_value_is_a_heuristic_leafs():
+    """``uncertainty()`` gave a sampled turn's reason in words in place of its "± 0.00" when all its
+    worlds agreed (so ``print(lc.advise(...))`` hid it); only a heuristic leaf's estimate, which is
+    no sample mean, says so instead of a ±."""
+    from lcanalysis.analysis import HEURISTIC_REASON
+
+    sampled = MoveValue("-G9/Y", 31.0, 0.0, False, reason="discards G9 (green expected +0 -> +0)")
+    assert sampled.uncertainty() == "± 0.00" and "± 0.000 (estimate)" in sampled.describe()
+    leaf = MoveValue("+R7/D", 3.5, 0.0, False, reason=HEURISTIC_REASON)
+    assert leaf.uncertainty() == HEURISTIC_REASON
+    text = Analysis([sampled], kind="advisor estimate", exact=False).to_text()
+    assert "+31.00 ± 0.00" in text

@@ -43,7 +43,7 @@ import time
 import numpy as np
 from numba import float64, int32, int64, njit, uint64
 
-from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.analysis import HEURISTIC_REASON, Analysis, MoveValue
 from lcanalysis.core.features import hand_mask, turns_left
 from lcanalysis.core.kernel import (
     H_BLOCKED,
@@ -113,7 +113,6 @@ UNLIMITED = -1
 
 
 EXACT, LOWER, UPPER = 1, 2, 3
-HEURISTIC_REASON = "heuristic leaf: no standard error"
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 

@@ -20,7 +20,7 @@ from math import comb, prod
 import numpy as np
 from numba import njit
 
-from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.analysis import HEURISTIC_REASON, Analysis, MoveValue
 from lcanalysis.core.kernel import (
     H_DECK_END,
     H_DECK_POS,
@@ -47,7 +47,6 @@ from lcanalysis.search.common import (
     stop_running_searches,
 )
 from lcanalysis.search.perfect import (
-    HEURISTIC_REASON,
     LEAF_AS_IS,
     ZOBRIST,
     SearchBudgetExceeded,

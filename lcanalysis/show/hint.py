@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lcanalysis.advisor import in_words
-from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.analysis import Analysis, MoveValue, bounds_in_words
 from lcanalysis.game.view import View
 
 #: losses (points) at which the verdict changes its words; below TASTE (or within two standard
@@ -104,7 +104,13 @@ def question(analysis: Analysis) -> str:
     tail = ("; ≤ marks a turn searched only far enough to show it is worse: its value is at most, its loss "
             "at least, the figure shown") if bound else ""
     if analysis.exact:
-        what = "exact" + (f" ({analysis.kind})" if analysis.kind else "") + tail
+        bounds = {k: v for k, v in analysis.bounds.items() if k != "converged"}
+        what = "exact" + (f" ({analysis.kind})" if analysis.kind else "") + (
+            f" under {bounds_in_words(bounds)}" if bounds else "")
+        if analysis.bounds.get("converged") is False:  # exact under its bound, which may still matter
+            what += ("; not converged: with more discard-pile draws allowed the best turn or its value may "
+                     "change (the notes say how)")
+        what += tail
     elif analysis.kind.startswith("view value"):
         what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds of the unseen "
                 "cards; ± is one standard error, and a loss's error is that of the difference over the same "
