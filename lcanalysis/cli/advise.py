@@ -39,8 +39,12 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
                         "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
                         "search deepens until its answer converges")
-    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="the seed of the sampled worlds")
-    p.add_argument("--top", type=nonneg("--top"), default=6, help="how many placements to show (default 6)")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
+                   help="the seed of the sampled worlds (the same worlds in every run; how many of them fit "
+                        "in --time depends on the machine's speed, so answers can differ slightly between runs: "
+                        "lcanalysis.advise in Python counts its play-outs and repeats exactly)")
+    p.add_argument("--top", type=nonneg("--top"), default=6,
+                   help="how many placements to show (default 6; 0: all, as --all)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
