@@ -396,3 +396,32 @@ def test_the_full_position_check_advises_the_same_positions_with_both_hands_know
         C.calibration_study(1, hands="mine", **args)
     with pytest.raises(ValueError, match="hands: 'both' there, 'view' here"):
         C.calibration_study(1, out=tmp_path / "both.csv", **args)
+
+
+def test_the_values_at_15000_play_outs_a_second_are_quoted_from_their_file():
+    """docs/agents.md quotes data/simulated/calibration_rate_check.csv (the study's positions advised
+    again at the hint's rate): the rows are the published study's, with its values, and every
+    figure quoted is recomputed here (the shift with its standard error over rounds, the phases,
+    both calibration lines)."""
+    import pandas as pd
+
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND
+
+    d = pd.read_csv(ROOT / "data" / "simulated" / "calibration_rate_check.csv")
+    study = C.load_calibration(ROOT / "data" / "simulated" / "calibration_halving.csv").set_index(["round", "turn"])
+    assert len(d) == 1000 and (d.cards_left >= 5).all() and set(d.playout_rate) == {ROLLOUTS_PER_SECOND}
+    mine = study.loc[list(zip(d["round"], d["turn"]))]
+    assert (mine.played_value.to_numpy() == d.value_before.to_numpy()).all()
+    assert (mine.played.to_numpy() == d.played.to_numpy()).all() and (mine.realized.to_numpy() == d.realized).all()
+    shift = d.value_now - d.value_before
+    m = shift.mean()
+    se = float(np.sqrt(((shift.groupby(d["round"]).sum() - m * d.groupby("round").size()) ** 2).sum())) / len(d)
+    docs = " ".join((ROOT / "docs" / "agents.md").read_text().split())
+    assert f"moves by **{m:+.2f} ± {se:.2f} points**" in docs
+    by = shift.groupby(d.phase).mean()
+    assert (f"{by['early (30+ cards left)']:+.2f} early, {by['middle (29-15)']:+.2f} mid-round, "
+            f"{by['late (14-4)']:+.2f} late") in docs
+    (b0, a0), (b1, a1) = (np.polyfit(d[c], d.realized, 1) for c in ("value_before", "value_now"))
+    assert (f"from slope {b0:.3f} and intercept {a0:.2f} to slope {b1:.3f} and intercept {a1:.2f} (the mean result "
+            f"minus value from {(d.realized - d.value_before).mean():.2f} to {(d.realized - d.value_now).mean():.2f})"
+            ) in docs
