@@ -156,3 +156,40 @@ def test_every_published_screen_is_what_its_files_give():
     first = (root / "data/screen_caution1_vs_search.txt").read_text().splitlines()[0]
     rate, points = re.search(r"win rate (\S+ \[\S+ \S+\]), mean score difference (\S+) ", first).groups()
     assert f"it won {rate} of the 600 rounds, {points} points a round" in " ".join(docs.split())
+
+
+def test_best_with_1500_play_outs_is_quoted_from_its_files():
+    """docs/agents.md ("More play-outs in the same time") and the README quote
+    data/strength_best1500_vs_search.*: the record, win rate and points recomputed from the rounds,
+    the CPU a move from the rows, and the paired change against today's best from the two files."""
+    from pathlib import Path
+
+    import pandas as pd
+
+    from lcanalysis.tournaments.stats import mean_interval, wilson_interval
+
+    root = Path(__file__).resolve().parent.parent
+    d = pd.read_csv(root / "data/strength_best1500_vs_search.csv")
+    mine = d.player0 == "best:time_ms=250"
+    diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
+    assert len(d) == 2000 and d.deal.nunique() == 1000 and not d.capped.any()
+    won, drawn, lost = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+    lo, hi = wilson_interval(won + drawn / 2, len(d))
+    m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
+    docs = " ".join((root / "docs/agents.md").read_text().split())
+    readme = " ".join((root / "README.md").read_text().split())
+    rate = (won + drawn / 2) / len(d)
+    cells = f"{won}-{drawn}-{lost} | **{rate:.3f}** [{lo:.3f}, {hi:.3f}] | **{m:+.2f}** [{mlo:+.2f}, {mhi:+.2f}]"
+    assert f"| 2,000 | {cells} | {np.std(diff, ddof=1):.1f} | 0 |" in docs and f"| {cells} |" in readme
+    assert lo > 0.60 and mlo > 6  # issue 15's strength target, with the whole interval
+    cpu = np.where(mine, d.cpu_ms_per_move0, d.cpu_ms_per_move1)
+    peak = np.where(mine, d.max_cpu_ms0, d.max_cpu_ms1).max()
+    assert f"{cpu.mean():.1f} ms of CPU a move on average, at most {peak:.0f} ms" in docs
+    change = paired_change(root / "data/strength_best1500_vs_search.jsonl",
+                           root / "data/strength_best_streams_vs_search.jsonl")
+    assert (change.deals, change.identical) == (1000, 113)
+    assert (f"**{100 * change.win_change:+.1f} [{100 * change.win_low:+.1f}, {100 * change.win_high:+.1f}] points of "
+            f"win rate and {change.points_change:+.2f} [{change.points_low:+.2f}, {change.points_high:+.2f}] points "
+            f"a round**") in docs
+    assert (f"+{100 * change.win_change:.1f} [{100 * change.win_low:+.1f}, {100 * change.win_high:+.1f}] points of "
+            f"win rate and {change.points_change:+.1f} [{change.points_low:+.1f}, {change.points_high:+.1f}]") in readme
