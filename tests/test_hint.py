@@ -178,3 +178,20 @@ def test_a_zero_standard_error_is_shown_unless_the_value_is_a_heuristic_leafs():
     assert leaf.uncertainty() == HEURISTIC_REASON
     text = Analysis([sampled], kind="advisor estimate", exact=False).to_text()
     assert "+31.00 ± 0.00" in text
+
+
+def test_a_bound_keeps_the_standard_error_it_has_and_gets_no_invented_one():
+    """A turn the sampled endgame search only bounded ("≤") shows the standard error it carries, in
+    its value and in the verdict, as before the "± 0.0" of agreeing worlds; with none it shows no ±."""
+    view = lc.read_position("example:midround")
+    best = MoveValue("+B6/D", 10.0, 0.5, False)
+    bound = MoveValue("-W2/D", 4.0, 0.7, False, extra={"bound": "upper"})
+    flat = MoveValue("-W3/D", 3.0, 0.0, False, extra={"bound": "upper"})
+    for m, (loss, se) in zip((best, bound, flat), ((0.0, 0.0), (6.0, 0.4), (7.0, 0.0))):
+        m.loss, m.loss_stderr = loss, se
+    analysis = Analysis([best, bound, flat], kind="view value (sampled worlds)", exact=False, splits=8)
+    text = hint_text(analysis, view)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  -W2", "  -W3"))}
+    assert "≤ +4.0 ± 0.7" in rows["-W2/D"] and "≤ -6.0 ± 0.4" in rows["-W2/D"]
+    assert "≤ +3.0 " in rows["-W3/D"] and "±" not in rows["-W3/D"].split("discard")[0]
+    assert "instead is at least 6.0 ± 0.4 points worse" in verdict(analysis, view)

@@ -73,11 +73,11 @@ def sampled(analysis: Analysis) -> bool:
 
 
 def _error(m: MoveValue, se: float | None, shown: bool) -> str:
-    """" ± <se>" for a sampled value (``shown``), also a zero one, and for any non-zero error; ""
-    for an exact value or a bound."""
-    if m.upper_bound or not (se or shown):
-        return ""
-    return f" ± {se or 0.0:.1f}"
+    """" ± <se>" for any non-zero error, and for a sampled value (``shown``) also a zero one; ""
+    otherwise (an exact value, or a bound whose worlds agreed)."""
+    if se:
+        return f" ± {se:.1f}"
+    return " ± 0.0" if shown and not m.upper_bound else ""
 
 
 def verdict(analysis: Analysis, view: View) -> str:
