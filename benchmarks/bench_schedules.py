@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import lcanalysis as lc
-from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
+from lcanalysis.advisor import EARLIER_ROLLOUTS_PER_SECOND, ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
 from lcanalysis.studies.consistency import (
     before_and_after,
     consistency_summary,
@@ -38,7 +38,7 @@ from lcanalysis.studies.consistency import (
 FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
           "hint_worlds", "cpu_seconds", "playout_rate"]
 #: the play-outs a second of the runs made before the column (and the references' key) was added
-EARLIER_RATE = 6000
+EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
 
 
 def load_references(refs: Path | None) -> dict[tuple, dict]:

@@ -244,7 +244,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
         from lcanalysis.advisor import STREAMS_DEFAULT
 
         streams = STREAMS_DEFAULT
-    from lcanalysis.advisor import SCHEDULE_DEFAULT, check_schedule
+    from lcanalysis.advisor import SCHEDULE_DEFAULT, check_playout_rate, check_schedule
 
     schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     if endgame_cards is None:
@@ -253,8 +253,6 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
         endgame_cards = ENDGAME_CARDS
     if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, int) or endgame_cards < 0:
         raise ValueError(f"endgame_cards must be a whole number of cards, 0 or more, got {endgame_cards!r}")
-    from lcanalysis.advisor import check_playout_rate
-
     playout_rate = check_playout_rate(playout_rate)
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,
                          endgame_cards, playout_rate)

@@ -126,11 +126,9 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         from lcanalysis.advisor import STREAMS_DEFAULT
 
         streams = STREAMS_DEFAULT
-    from lcanalysis.advisor import SCHEDULE_DEFAULT, check_schedule
+    from lcanalysis.advisor import SCHEDULE_DEFAULT, check_playout_rate, check_schedule
 
     schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
-    from lcanalysis.advisor import check_playout_rate
-
     playout_rate = check_playout_rate(playout_rate)
     identity = {"seed": int(seed), "reference": float(reference), "budget": float(budget),
                 "hand_model": bool(hand_model), "streams": bool(streams), "schedule": schedule,
