@@ -60,18 +60,17 @@ from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
-from lcanalysis.rollouts import Rollouts, policy_ranking, some_state
+from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
 
-#: play-outs a second of budget: about what the hint's successive halving plays in 0.55 s of one idle
-#: core of the development machine (median; at most 0.85 s) on the 200 views of the consistency
-#: study, after the play-out policy got 1.6x faster (``benchmarks/bench_policy.py``). Was 6,000
-#: (``EARLIER_ROLLOUTS_PER_SECOND``), the agents' rate (``rollouts.ROLLOUTS_PER_MS``), which the
-#: agents and the game review keep so that their published measurements stay reproducible
-ROLLOUTS_PER_SECOND = 15_000
-EARLIER_ROLLOUTS_PER_SECOND = 6_000
+#: play-outs a second of budget (``rollouts.FAST_ROLLOUTS_PER_MS``): about what the hint's successive
+#: halving plays in 0.55 s of one idle core of the development machine (median; at most 0.85 s) on
+#: the 200 views of the consistency study. Was 6,000 (``EARLIER_ROLLOUTS_PER_SECOND``), the rate of
+#: ``search`` and the game review (``rollouts.ROLLOUTS_PER_MS``)
+ROLLOUTS_PER_SECOND = int(1000 * FAST_ROLLOUTS_PER_MS)
+EARLIER_ROLLOUTS_PER_SECOND = int(1000 * ROLLOUTS_PER_MS)
 MAX_PLAYOUT_RATE = 1_000_000
 #: from this many cards left the endgame search answers, not the play-outs: at 4 cards the play-outs'
 #: picks lost 4 points or more in 6 of 16 views where the search's did not (docs/endgame.md, "At 4 cards")

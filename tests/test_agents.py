@@ -219,13 +219,36 @@ def test_the_match_agent_breaks_a_stalling_loop_by_drawing_from_the_deck(seed, m
     assert make_agent("match", break_loops=0).choose(view, 0).source != "D"  # the loop it would go on with
 
 
+def test_best_plays_1500_playouts_in_100_ms_as_measured_at_250_ms_of_the_old_rate():
+    """``rate`` is the only change from the agent measured as ``best:time_ms=250`` (at the old
+    rate of 6 a ms): the same budget, so the same turn in every view; ``search`` keeps 600."""
+    from lcanalysis.agents import BEST_OPTIONS
+    from lcanalysis.rollouts import ROLLOUTS_PER_MS
+
+    best = make_agent("best")
+    measured = make_agent("search", **{**BEST_OPTIONS, "rate": ROLLOUTS_PER_MS, "time_ms": 250})
+    assert best.budget(None) == measured.budget(None) == 1500
+    assert make_agent("search").budget(None) == 600 and make_agent("search").budget(50) == 300
+    rules = Rules()
+    for seed in range(6):
+        pos = Position.deal(seed, rules)
+        for _ in range(4 + 7 * seed):  # views from the opening to late in the round
+            pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), seed))
+        view = pos.view(pos.to_move)
+        assert best.choose(view, seed) == measured.choose(view, seed)
+    with pytest.raises(AgentError, match="rate must be a number of play-outs a millisecond"):
+        make_agent("best", rate=0)
+    with pytest.raises(AgentError, match="rate must be"):
+        make_agent("search", rate=1e6)
+
+
 def test_the_agents_page_names_what_best_is_today():
     """docs/agents.md says which options make ``best``; the text follows the code."""
     from pathlib import Path
 
     from lcanalysis.agents import BEST_OPTIONS
 
-    spec = "search:" + ",".join(f"{k}={v}" for k, v in BEST_OPTIONS.items())
+    spec = "search:" + ",".join(f"{k}={v:g}" for k, v in BEST_OPTIONS.items())
     page = (Path(__file__).resolve().parent.parent / "docs" / "agents.md").read_text()
     assert f"Today `{spec}`" in page
 
