@@ -1,1 +1,1 @@
-lcanalysis tournament best heuristic --deals 200 --workers 1 --out data/strength_best_vs_heuristic.jsonl --csv data/strength_best_vs_heuristic.csv > data/strength_best_vs_heuristic.txt
+git checkout a4e596f && lcanalysis tournament best heuristic --deals 200 --workers 1 --allow-code-change --out data/strength_best_vs_heuristic.jsonl --csv data/strength_best_vs_heuristic.csv > data/strength_best_vs_heuristic.txt  # best as it was before it played 1,500 play-outs: search:stall=0.5,break_loops=1,hand_model=1,streams=1 (600 at 100 ms)

@@ -118,3 +118,40 @@ def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tm
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))
     code, out, err = run(capsys, "solve", str(view), "--time", "1", "--workers", "2")
     assert code == 2 and out == "" and "--workers applies without --time only" in err
+
+
+def test_solve_warns_before_an_exact_search_that_will_likely_run_to_its_node_budget(capsys):
+    """A newcomer who asks `solve` for a mid-round position waited in silence for minutes; now
+    the first line says how far the exact search reaches and what answers quickly instead."""
+    code, out, err = run(capsys, "solve", "example:midround", "--max-stalls", "0", "--max-nodes", "2000")
+    assert code == 2 and out == ""  # the small node budget runs out: it did try
+    first = err.splitlines()[0]
+    deck = read_position("example:midround").deck_count
+    assert first.startswith(f"note: {deck} cards are left in the draw pile") and "of a view" in first
+    assert "up to 8 cards" in first  # docs/endgame.md: a view at stall budget 0, every split, within 10 s
+    assert "'lcanalysis advise POSITION'" in first and "--time S" in first and "2,000 nodes" in first
+    code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "0")
+    assert code == 0 and "note:" not in err  # few cards left: no warning
+    code, out, err = run(capsys, "solve", "example:midround", "--max-turns", "1", "--leaf", "as-is")
+    assert code == 0 and "note:" not in err  # a horizon bounds the depth
+
+
+def test_the_solve_warning_quotes_the_benchmark_table_of_the_endgame_page():
+    """`solve`'s reach (``REACH_10_S``) is the "within 10 s" column of docs/endgame.md."""
+    import re
+    from pathlib import Path
+
+    from lcanalysis.cli.solve import REACH_10_S
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "endgame.md").read_text()
+
+    def within_10_s(row: str) -> int:
+        match = re.search(r"^\| " + re.escape(row) + r" \| (\d+) \| (\d+) \|$", page, re.M)
+        assert match, row
+        return int(match.group(2))
+
+    assert {
+        ("position", 0): within_10_s("perfect-information value, stall budget 0 (every turn)"),
+        ("view", 0): within_10_s("view value, stall budget 0, every split enumerated"),
+        ("position", 1): within_10_s("perfect-information value, stall budget 1 each"),
+    } == REACH_10_S

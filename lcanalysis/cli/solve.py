@@ -31,7 +31,16 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from lcanalysis.analysis import bounds_in_words
-from lcanalysis.cli.common import UsageError, add_budget_options, describe, emit, load, memory_ceiling, nonneg
+from lcanalysis.cli.common import (
+    NODES_PER_SECOND,
+    UsageError,
+    add_budget_options,
+    describe,
+    emit,
+    load,
+    memory_ceiling,
+    nonneg,
+)
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
@@ -96,6 +105,37 @@ def _heartbeat(what: Callable[[], str], every: float = 3.0, first: float = 1.0) 
 
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
 
+#: cards left in the draw pile up to which every benchmark position finished within 10 s
+#: (docs/endgame.md, "Measured"): a full position and a view (every split) at stall budget 0, a
+#: full position at one stall each (a view, or more stalls, reach no further)
+REACH_10_S = {("position", 0): 11, ("view", 0): 8, ("position", 1): 4}
+
+
+def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_nodes: int) -> str | None:
+    """A warning before an exact solve that will likely run until its node budget: more cards left
+    than the benchmarks finish within 10 s for this question. None when it should be quick, or
+    when a horizon (``max_turns``) bounds the depth instead."""
+    from lcanalysis.game.position import Position
+
+    if max_stalls is None or max_turns is not None:
+        return None
+    kind = "position" if isinstance(pos, Position) else "view"
+    reach = REACH_10_S.get((kind, min(max_stalls, 1)), REACH_10_S[("position", 1)])
+    if pos.deck_count <= reach:
+        return None
+    what = "a full position" if kind == "position" else "a view (every split of the unseen cards)"
+    return (f"note: {pos.deck_count} cards are left in the draw pile; the exact value of {what} at "
+            f"{'no more discard-pile draws' if max_stalls == 0 else f'{max_stalls} discard-pile draw(s) each'} "
+            f"finished within 10 s on the benchmarks only up to {reach} cards (docs/endgame.md, \"Measured\"), so "
+            f"this may run until its node budget ({max_nodes:,} nodes, {nodes_in_minutes(max_nodes)}). For a hint "
+            "now: 'lcanalysis advise POSITION'; for the deepest exact answer within S seconds: --time S")
+
+
+def nodes_in_minutes(nodes: int) -> str:
+    """About how long ``nodes`` search nodes take (at ``cli.common.NODES_PER_SECOND``)."""
+    minutes = nodes / NODES_PER_SECOND / 60
+    return f"about {minutes:,.0f} minutes" if minutes >= 1 else "under a minute"
+
 
 def run(args: argparse.Namespace) -> int:
     pos = load(args.position)
@@ -140,6 +180,9 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     bound = (f"stall budget {args.max_stalls} each" if args.max_stalls is not None else "no stall budget") + (
         f", horizon {args.max_turns} turns" if args.max_turns is not None else "")
     hint = "" if args.max_stalls is None or args.max_stalls == 0 else "; --time S answers within S seconds"
+    note = reach_note(pos, args.max_stalls, args.max_turns, args.max_nodes)
+    if note:
+        print(note, file=sys.stderr, flush=True)
     with _heartbeat(lambda: f"solving ({bound}, at most {args.max_nodes:,} nodes){hint}"):
         return solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
                           samples=args.samples, seed=args.seed, workers=args.workers, max_nodes=args.max_nodes)
