@@ -64,6 +64,7 @@ from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts,
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
+from lcanalysis.search.view_value import check_workers
 
 #: play-outs a second of budget (``rollouts.FAST_ROLLOUTS_PER_MS``): about what the hint's successive
 #: halving plays in 0.55 s of one idle core of the development machine (median; at most 0.85 s) on
@@ -134,7 +135,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
            endgame_cards: int | None = None, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
            streams: bool | None = None, schedule: str | None = None,
-           playout_rate: int | None = None) -> Analysis:
+           playout_rate: int | None = None, workers: int | str | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -162,7 +163,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     ``SCHEDULE_DEFAULT``, successive halving). ``playout_rate``: play-outs a second of
     ``time_budget`` (``None``: ``ROLLOUTS_PER_SECOND``). ``endgame_cards``: with this many cards
     left or fewer the endgame search answers (``None``: ``ENDGAME_CARDS`` for a view,
-    ``FULL_POSITION_ENDGAME_CARDS`` for a full position).
+    ``FULL_POSITION_ENDGAME_CARDS`` for a full position). ``workers``: threads of the endgame
+    search (``None``: one per core with ``wall_clock``, so more of it fits in the time; else one,
+    since a node budget goes less far on threads that do not share their tables; 0 or "auto": one
+    per core).
     """
     view, both_hands = hint_view(view_or_position)
     if endgame_cards is None:
@@ -181,6 +185,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
+    threads = ("auto" if wall_clock else 1) if workers is None else check_workers(workers)
     t0 = time.perf_counter()
     fallback_note = ""
     # a full position with 2 cards or fewer: the exact solver, one stall each; with 3, the endgame
@@ -202,7 +207,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             nodes = int(seconds * ENDGAME_NODES_PER_SECOND)
             nodes, deadline = min(nodes, max_nodes) if max_nodes else nodes, None
         try:
-            exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress)
+            exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
+                                      workers=threads)
         except SearchError as exc:
             exact, fallback_note = None, str(exc)
         if exact is not None and exact.bounds["max_stalls"] >= 1:

@@ -45,6 +45,35 @@ def test_the_deepest_exact_level_is_the_plain_view_value(seed):
         assert m.loss >= -1e-9 and m.loss_stderr == 0.0
 
 
+@pytest.mark.parametrize(("seed", "enumerate_max"), [(0, E.ENUMERATE_MAX), (3, E.ENUMERATE_MAX), (1, 0)],
+                         ids=["every split", "every split, another view", "sampled worlds"])
+def test_on_two_threads_the_answer_is_the_plain_view_value_as_on_one(seed, enumerate_max, monkeypatch):
+    """``workers=2`` cuts the worlds between two threads with tables of their own: the same
+    levels, the same best turn and value, and every value that is exact on one thread exact and
+    equal on two, checked against the plain view value where every split is solved."""
+    monkeypatch.setattr(E, "ENUMERATE_MAX", enumerate_max)
+    view = _view(seed, 2)
+    one = E.converged_endgame(view, max_nodes=50_000_000, seed=4)
+    two = E.converged_endgame(view, max_nodes=50_000_000, seed=4, workers=2)
+    assert (two.bounds, two.exact, two.splits) == (one.bounds, one.exact, one.splits)
+    assert two.best.move == one.best.move and two.best.value == pytest.approx(one.best.value, abs=1e-9)
+    exact_one = {m.move: m.value for m in one.moves if m.extra.get("bound") != "upper"}
+    exact_two = {m.move: m.value for m in two.moves if m.extra.get("bound") != "upper"}
+    assert exact_two.keys() >= {one.best.move}
+    for move in exact_one.keys() & exact_two.keys():
+        assert exact_two[move] == pytest.approx(exact_one[move], abs=1e-9)
+    if two.exact:
+        plain = {m.move: m.value for m in solve_view(view, max_stalls=two.bounds["max_stalls"]).moves}
+        for m in two.moves:
+            assert m.value == pytest.approx(plain[m.move], abs=1e-9) if m.move in exact_two \
+                else m.value >= plain[m.move] - 1e-9
+
+
+def test_the_advisor_refuses_a_thread_count_it_cannot_use():
+    with pytest.raises(ValueError, match="workers must be a whole number"):
+        advise(_view(0, 3), workers=-1)
+
+
 def test_converged_means_two_stall_budgets_agree_on_the_best_turn_and_its_value():
     for seed in range(6):
         view = _view(seed, 2)

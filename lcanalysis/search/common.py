@@ -54,6 +54,25 @@ def stop_running_searches() -> None:
             stats[ABORT] = 1
 
 
+def on_threads(n: int, solve_chunk: Callable[[int], int], clear: Callable[[], None]) -> list[int]:
+    """``[solve_chunk(i) for i in range(n)]``, the chunks on ``n`` threads side by side (the compiled
+    searches release the interpreter's lock). On Ctrl-C, which reaches only the main thread while it
+    waits here in Python, every running search is stopped and ``clear()`` forgets their tables,
+    which may hold bounds they did not finish proving."""
+    if n == 1:
+        return [solve_chunk(0)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(n) as pool:
+        try:
+            return list(pool.map(solve_chunk, range(n)))
+        except KeyboardInterrupt:
+            stop_running_searches()
+            pool.shutdown(wait=True)
+            clear()
+            raise
+
+
 @contextmanager
 def abort_at(deadline: float | None, stats: np.ndarray, clear: Callable[[], None] | None = None) -> Iterator[None]:
     """Stop a compiled search by the clock, and on Ctrl-C.

@@ -32,9 +32,16 @@ from lcanalysis.analysis import Analysis, MoveValue
 from lcanalysis.core.kernel import MAX_MOVES
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
-from lcanalysis.search.common import SearchError, abort_at, move_text
+from lcanalysis.search.common import SearchError, abort_at, move_text, on_threads
 from lcanalysis.search.perfect import LEAF_AS_IS, ZOBRIST, Tables, auto_bits, check_depth
-from lcanalysis.search.view_value import _all_splits, _solve_splits, _SplitInputs, count_splits, sampled_picks
+from lcanalysis.search.view_value import (
+    _all_splits,
+    _solve_splits,
+    _SplitInputs,
+    check_workers,
+    count_splits,
+    sampled_picks,
+)
 
 ENUMERATE_MAX = 400  # splits: up to this many, a level may be solved exactly (every split)
 MAX_WORLDS = 96  # sampled worlds per level at most
@@ -111,40 +118,58 @@ class _Worlds:
         self.sample = sampled_picks(unseen, u, number_types(view.rules.colors), MAX_WORLDS, seed)
 
 
-def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: Tables, max_nodes: int, ref: int = -1,
+def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: list[Tables], max_nodes: int, ref: int = -1,
            margin: float = np.inf):
     """Root values of every turn in each world of ``picks``: (codes, rows, bounded, nodes,
     finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``).
-    A search still running at the deadline is stopped there, unfinished."""
+    The worlds are cut into contiguous chunks, one per table, solved on threads side by side;
+    each chunk may use all of ``max_nodes`` and their sum must keep to it. A search still
+    running at the deadline is stopped there, unfinished."""
     inp = worlds.inputs
-    tables.stats[:] = 0
-    tables.stats[4] = max_nodes
-    out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
+    n = max(1, min(len(tables), len(picks)))
+    cuts = [len(picks) * i // n for i in range(n + 1)]
+    out_moves = np.zeros((n, MAX_MOVES), dtype=np.int32)
     rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
     bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
-    with abort_at(worlds.deadline, tables.stats, tables.clear):
-        n = _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks, stalls, stalls, -1, LEAF_AS_IS, ZOBRIST,
-                          tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats, out_moves, rows,
-                          bounded, ref, margin)
-    nodes = int(tables.stats[0] + tables.stats[1])
-    if tables.stats[3]:
-        tables.clear()  # an unfinished search may have stored bounds it did not finish proving
+
+    def solve_chunk(i: int) -> int:
+        t, part = tables[i], slice(cuts[i], cuts[i + 1])
+        t.stats[:] = 0
+        t.stats[4] = max_nodes
+        with abort_at(worlds.deadline, t.stats, t.clear):
+            return _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks[part], stalls, stalls, -1,
+                                 LEAF_AS_IS, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
+                                 rows[part], bounded[part], ref, margin)
+
+    def clear_all() -> None:
+        for t in tables:
+            t.clear()
+
+    counts = on_threads(n, solve_chunk, clear_all)
+    nodes = sum(int(t.stats[0] + t.stats[1]) for t in tables[:n])
+    if any(t.stats[3] for t in tables[:n]) or nodes > max_nodes:
+        clear_all()  # an unfinished search may have stored bounds it did not finish proving
         return None, None, None, nodes, False
-    return out_moves[:n].tolist(), rows[:, :n], bounded[:, :n].astype(bool), nodes, True
+    k = counts[0]
+    return out_moves[0, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True
 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
-                      progress: Callable[[str], None] | None = None) -> Analysis:
+                      progress: Callable[[str], None] | None = None, workers: int | str = 1) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
-    split, and the notes say all of it in words."""
+    split, and the notes say all of it in words. ``workers`` threads solve the worlds side by side,
+    each with tables of its own: on several cores more worlds within a deadline, though more nodes
+    in all (the tables are not shared), so a node budget goes less far; the values are the same,
+    bar the upper bounds of turns far below the best, which depend on what the tables hold."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
         raise SearchError("the values of the mover's turns need the mover's view")
     if view.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    workers = check_workers(workers)
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0
@@ -153,7 +178,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     for stalls in range(MAX_LEVEL + 1):
         depth = check_depth(view.deck_count, stalls, stalls, -1)
         bits, solo_bits = auto_bits(depth, view.deck_count, stalls, stalls)
-        tables = Tables(bits, min(22, solo_bits + 4))  # the worlds share one table
+        tables = [Tables(bits, min(22, solo_bits + 4)) for _ in range(workers)]  # a thread's worlds share one
         if progress is not None:
             progress(f"endgame: {stalls} stall(s) each: solving")
         ref = levels[-1].codes[levels[-1].best()] if levels else -1
@@ -183,7 +208,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     return answer
 
 
-def _solve_level(worlds: _Worlds, stalls: int, tables: Tables, budget: int, ref: int, margin: float):
+def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
     """(Level or None, nodes): every split when affordable, else as many sampled worlds as fit;
     then, while the best turn found carries bounds (it was not the reference), solved again in
     the same worlds with it as the reference, so the best turn's value is always exact."""

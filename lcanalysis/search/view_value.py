@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from math import comb, prod
 
 import numpy as np
@@ -44,7 +43,7 @@ from lcanalysis.search.common import (
     check_max_nodes,
     check_seconds,
     move_text,
-    stop_running_searches,
+    on_threads,
 )
 from lcanalysis.search.perfect import (
     LEAF_AS_IS,
@@ -283,18 +282,11 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
                                  leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
                                  out_vals[rows], out_bounds[rows])
 
-    if n_chunks == 1:
-        counts = [solve_chunk(0)]
-    else:
-        with ThreadPoolExecutor(n_chunks) as pool:
-            try:
-                counts = list(pool.map(solve_chunk, range(n_chunks)))
-            except KeyboardInterrupt:  # the main thread waits in Python: stop the workers' searches
-                stop_running_searches()
-                pool.shutdown(wait=True)
-                for t in tabs:
-                    t.clear()  # stopped searches may have stored bounds they did not finish proving
-                raise
+    def clear_all() -> None:
+        for t in tabs:
+            t.clear()
+
+    counts = on_threads(n_chunks, solve_chunk, clear_all)
     nodes = sum(int(t.stats[0] + t.stats[1]) for t in tabs)
     if any(t.stats[3] for t in tabs) or (max_nodes and nodes > max_nodes):
         for t in tabs:
