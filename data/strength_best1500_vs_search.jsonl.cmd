@@ -1,2 +1,2 @@
-lcanalysis tournament best:time_ms=250 search --deals 1000 --workers 2 --out data/strength_best1500_vs_search.jsonl --csv data/strength_best1500_vs_search.csv > data/strength_best1500_vs_search.txt
+git checkout a4e596f && lcanalysis tournament best:time_ms=250 search --deals 1000 --workers 2 --allow-code-change --out data/strength_best1500_vs_search.jsonl --csv data/strength_best1500_vs_search.csv > data/strength_best1500_vs_search.txt  # today's best (best at its 100 ms plays the same turns), measured before it became best: at a4e596f best:time_ms=250 was 1,500 play-outs (6 a ms)
 python -m lcanalysis.studies.paired_strength data/strength_best1500_vs_search.jsonl data/strength_best_streams_vs_search.jsonl >> data/strength_best1500_vs_search.txt

@@ -1,0 +1,159 @@
+"""The measured-strength tables of docs/agents.md and the README are what their data files give:
+every row's record, win rate, mean score difference and intervals recomputed from the rounds of
+its CSV (independently of the summary code: counted here with numpy, the intervals from the
+stats helpers), and no row without a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lcanalysis.tournaments.stats import mean_interval, wilson_interval
+
+ROOT = Path(__file__).resolve().parent.parent
+STREAMS_600 = "search:stall=0.5,break_loops=1,hand_model=1,streams=1"
+
+#: docs/agents.md, "Measured strength": a row's match-up -> (file in data/, the first agent's label there)
+DOCS_ROWS = {
+    "search (100 ms budget) vs heuristic": ("strength_search_vs_heuristic", "search"),
+    "heuristic vs greedy": ("strength_heuristic_vs_greedy", "heuristic"),
+    "search (100 ms budget) vs heuristic, 6 colours": ("strength_search_vs_heuristic_6c", "search"),
+    "stalling vs heuristic": ("strength_stalling_vs_heuristic", "stalling"),
+    "stalling vs heuristic, 6 colours": ("strength_stalling_vs_heuristic_6c", "stalling"),
+    "best vs search, both 100 ms (best: 1,500 play-outs, search: 600)": ("strength_best1500_vs_search",
+                                                                         "best:time_ms=250"),
+    "best vs search, both 100 ms, 6 colours": ("strength_best1500_vs_search_6c", "best"),
+    "best vs search, both 1 s, 150 deals": ("strength_best1500_vs_search_1s", "best:time_ms=1000"),
+    "best (100 ms) vs heuristic, 200 deals": ("strength_best1500_vs_heuristic", "best"),
+    "best with 600 play-outs (`search:stall=0.5,break_loops=1,hand_model=1,streams=1`, the `best` before "
+    "1,500) vs search, both 100 ms": ("strength_best_streams_vs_search", STREAMS_600),
+    "best with 600 play-outs vs search, both 100 ms, 6 colours": ("strength_best_streams_vs_search_6c", "best"),
+    "best with 600 play-outs vs search, both 1 s, 150 deals": ("strength_best_vs_search_1s", "best:time_ms=1000"),
+    "best with 600 play-outs (100 ms) vs heuristic, 200 deals": ("strength_best_vs_heuristic", "best"),
+    "best before the draw streams (`search:stall=0.5,break_loops=1,hand_model=1`) vs search, both 100 ms":
+        ("strength_best_vs_search", "best"),
+    "best before the draw streams vs search, both 100 ms, 6 colours, 150 deals": ("strength_best_vs_search_6c",
+                                                                                  "best"),
+    "best before the hand model (`search:stall=0.5,break_loops=1`) vs search, both 100 ms":
+        ("strength_best_before_hand_model_vs_search", "best"),
+}
+
+#: the README's table ("Measured strength, each deal played twice ..."), the same way
+README_ROWS = {
+    "search (100 ms a move) vs heuristic": ("strength_search_vs_heuristic", "search"),
+    "heuristic vs greedy": ("strength_heuristic_vs_greedy", "heuristic"),
+    "search (100 ms a move) vs heuristic, 6 colours, 300 deals (600 rounds)": ("strength_search_vs_heuristic_6c",
+                                                                               "search"),
+    "stalling vs heuristic, 3,000 deals (6,000 rounds)": ("strength_stalling_vs_heuristic", "stalling"),
+    "stalling vs heuristic, 6 colours, 1,000 deals": ("strength_stalling_vs_heuristic_6c", "stalling"),
+    "best vs search, both 100 ms a move (best: 1,500 play-outs, 50 ms of CPU a move)": (
+        "strength_best1500_vs_search", "best:time_ms=250"),
+    "best vs search, both 100 ms a move, 6 colours": ("strength_best1500_vs_search_6c", "best"),
+    "best vs search, both 1 s a move, 150 deals (300 rounds)": ("strength_best1500_vs_search_1s", "best:time_ms=1000"),
+    "best (100 ms a move) vs heuristic, 200 deals (400 rounds)": ("strength_best1500_vs_heuristic", "best"),
+    "best with 600 play-outs (the `best` before 1,500) vs search, both 100 ms a move": (
+        "strength_best_streams_vs_search", STREAMS_600),
+    "best with 600 play-outs vs search, both 100 ms a move, 6 colours": ("strength_best_streams_vs_search_6c",
+                                                                         "best"),
+    "best with 600 play-outs vs search, both 1 s a move, 150 deals (300 rounds)": ("strength_best_vs_search_1s",
+                                                                                   "best:time_ms=1000"),
+    "best before the draw streams vs search, both 100 ms a move": ("strength_best_vs_search", "best"),
+    "best before the draw streams vs search, both 100 ms a move, 6 colours, 150 deals (300 rounds)": (
+        "strength_best_vs_search_6c", "best"),
+    "best before the hand model vs search, both 100 ms a move": ("strength_best_before_hand_model_vs_search",
+                                                                 "best"),
+}
+
+
+def recomputed(name: str, agent: str) -> dict[str, str]:
+    """The row's cells from the rounds of ``data/NAME.csv``, from ``agent``'s side."""
+    d = pd.read_csv(ROOT / "data" / f"{name}.csv")
+    mine = (d.player0 == agent).to_numpy()
+    assert (mine | (d.player1 == agent).to_numpy()).all(), f"{name}: {agent} is not in every round"
+    diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
+    won, drawn, lost = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+    lo, hi = wilson_interval(won + drawn / 2, len(d))
+    m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
+    return {"rounds": f"{len(d):,}", "record": f"{won}-{drawn}-{lost}",
+            "rate": f"{(won + drawn / 2) / len(d):.3f} [{lo:.3f}, {hi:.3f}]",
+            "points": f"{m:+.2f} [{mlo:+.2f}, {mhi:+.2f}]", "sd": f"{np.std(diff, ddof=1):.1f}",
+            "capped": str(int(d.capped.sum()))}
+
+
+def table_rows(text: str, heading: str) -> dict[str, list[str]]:
+    """The rows (first cell -> the other cells, bold marks dropped) of the first table after ``heading``."""
+    rest = text[text.index(heading):]
+    lines = rest[rest.index("\n|"):].strip().splitlines()
+    rows = {}
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip().replace("**", "") for c in line.strip("|").split("|")]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_every_row_of_the_agents_page_is_what_its_file_gives():
+    rows = table_rows((ROOT / "docs/agents.md").read_text(), "## Measured strength")
+    assert set(rows) == set(DOCS_ROWS)  # no row without its file, no file without its row
+    for label, (name, agent) in DOCS_ROWS.items():
+        want = recomputed(name, agent)
+        assert rows[label] == [want[k] for k in ("rounds", "record", "rate", "points", "sd", "capped")], label
+
+
+def test_every_row_of_the_readme_is_what_its_file_gives():
+    rows = table_rows((ROOT / "README.md").read_text(), "Measured strength, each deal played twice")
+    assert set(rows) == set(README_ROWS)
+    for label, (name, agent) in README_ROWS.items():
+        want = recomputed(name, agent)
+        assert rows[label] == [want[k] for k in ("record", "rate", "points")], label
+
+
+#: files played by an agent named ``best`` that is no longer today's: their commands check out the
+#: commit that had it, so that replaying them replays that agent (today's would resume someone else's file)
+PAST_BEST = {"strength_best_vs_search", "strength_best_vs_search_6c", "strength_best_before_hand_model_vs_search",
+             "strength_best_streams_vs_search_6c", "strength_best_vs_search_1s", "strength_best_vs_heuristic",
+             "strength_best1500_vs_search"}
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in DOCS_ROWS.values()} | {n for n, _ in README_ROWS.values()}))
+def test_every_file_of_the_tables_says_how_it_was_made(name):
+    """Each file has its command beside it; a ``best`` of the past is played at the commit that had it."""
+    cmd = (ROOT / "data" / f"{name}.jsonl.cmd").read_text()
+    assert f"--out data/{name}.jsonl" in cmd and f"--csv data/{name}.csv" in cmd
+    assert cmd.startswith("git checkout ") == (name in PAST_BEST), name
+
+
+def test_the_paired_changes_quoted_for_todays_best_are_what_the_files_give():
+    """docs/agents.md and the README quote today's `best` against the `best` of 600 play-outs with
+    6 colours, and against itself at 100 ms and the old `best` at 1 s: recomputed from the files."""
+    from lcanalysis.studies.paired_strength import paired_change
+
+    data = ROOT / "data"
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    six = paired_change(data / "strength_best1500_vs_search_6c.jsonl",
+                        data / "strength_best_streams_vs_search_6c.jsonl", opponent="search")
+    assert (six.deals, six.identical) == (1000, 62)
+    assert (f"**{100 * six.win_change:+.1f} [{100 * six.win_low:+.1f}, {100 * six.win_high:+.1f}] points of win rate "
+            f"and {six.points_change:+.2f} [{six.points_low:+.2f}, {six.points_high:+.2f}] points a round**") in docs
+    assert (f"{100 * six.win_change:+.1f} [{100 * six.win_low:+.1f}, {100 * six.win_high:+.1f}] and "
+            f"{six.points_change:+.1f} [{six.points_low:+.1f}, {six.points_high:+.1f}] with 6") in readme
+    slow = paired_change(data / "strength_best1500_vs_search_1s.jsonl", data / "strength_best1500_vs_search.jsonl",
+                         sides=("best:time_ms=1000", "best:time_ms=250"))
+    old = paired_change(data / "strength_best1500_vs_search_1s.jsonl", data / "strength_best_vs_search_1s.jsonl",
+                        opponent="search:time_ms=1000")
+    assert slow.deals == old.deals == 150 and old.identical == 102
+    for c in (slow, old):
+        assert (f"{100 * c.win_change:+.1f} [{100 * c.win_low:+.1f}, {100 * c.win_high:+.1f}] points of win rate and "
+                f"{c.points_change:+.2f} [{c.points_low:+.2f}, {c.points_high:+.2f}] points a round"
+                if c is slow else
+                f"{100 * c.win_change:+.1f} [{100 * c.win_low:+.1f}, {100 * c.win_high:+.1f}] and "
+                f"{c.points_change:+.2f} [{c.points_low:+.2f}, {c.points_high:+.2f}]") in docs
+        assert c.points_low < 0 < c.points_high  # nothing measurable: "more at 1 s" stays not shown
+    assert (f"{100 * slow.win_change:+.1f} [{100 * slow.win_low:+.1f}, {100 * slow.win_high:+.1f}] points of win "
+            f"rate and {slow.points_change:+.1f} [{slow.points_low:+.1f}, {slow.points_high:+.1f}] points a round") \
+        in readme
