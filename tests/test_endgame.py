@@ -123,12 +123,12 @@ def test_a_deadline_stops_the_compiled_search_in_the_middle_of_a_world():
     from lcanalysis.search.perfect import Tables
 
     worlds = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() + 0.3)
-    _, rows, _, nodes, done = E._solve(worlds, worlds.sample[:4], 6, Tables(18, 16), 300_000_000)
+    _, rows, _, nodes, done = E._solve(worlds, worlds.sample[:4], 6, [Tables(18, 16)], 300_000_000)
     # 100 M nodes a second would be needed to reach a tenth of the budget (0 nodes: the clock ran out
     # while a fresh worker was still loading the compiled engine)
     assert not done and rows is None and nodes < 30_000_000
     late = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() - 1)  # already past: stops at once
-    assert E._solve(late, late.sample[:1], 1, Tables(16, 14), 10**12)[3:] == (0, False)
+    assert E._solve(late, late.sample[:1], 1, [Tables(16, 14)], 10**12)[3:] == (0, False)
     with pytest.raises(SearchError, match="first level"):
         E.converged_endgame(_view(0, 5), max_nodes=10**12, deadline=time.perf_counter() - 1)
 
@@ -141,7 +141,7 @@ def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch
 
     seen = {}
 
-    def no_stall_fits(view, max_nodes, seed, deadline, progress):
+    def no_stall_fits(view, max_nodes, seed, deadline, progress, workers=1):
         seen.update(max_nodes=max_nodes, left=None if deadline is None else deadline - A.time.perf_counter())
         raise SearchError("the budget did not reach even the first level")
 
@@ -178,10 +178,10 @@ def test_the_margin_gives_exact_values_near_the_reference_and_upper_bounds_below
     picks = worlds.sample[:6]
     from lcanalysis.search.perfect import Tables
 
-    codes, full, bounded, _, done = E._solve(worlds, picks, 1, Tables(18, 16), 0)
+    codes, full, bounded, _, done = E._solve(worlds, picks, 1, [Tables(18, 16)], 0)
     assert done and not bounded.any()
     ref = codes[int(np.argmax(full.mean(axis=0)))]
-    codes2, part, bounded2, _, done = E._solve(worlds, picks, 1, Tables(18, 16), 0, ref, 2.0)
+    codes2, part, bounded2, _, done = E._solve(worlds, picks, 1, [Tables(18, 16)], 0, ref, 2.0)
     assert done and codes2[0] == ref and sorted(codes2) == sorted(codes)
     order = [codes.index(c) for c in codes2]
     full = full[:, order]

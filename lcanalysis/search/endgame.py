@@ -147,7 +147,7 @@ def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: list[Tables]
 
     counts = on_threads(n, solve_chunk, clear_all)
     nodes = sum(int(t.stats[0] + t.stats[1]) for t in tables[:n])
-    if any(t.stats[3] for t in tables[:n]) or nodes > max_nodes:
+    if any(t.stats[3] for t in tables[:n]) or (max_nodes and nodes > max_nodes):  # 0: no limit
         clear_all()  # an unfinished search may have stored bounds it did not finish proving
         return None, None, None, nodes, False
     k = counts[0]
