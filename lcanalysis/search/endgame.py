@@ -29,18 +29,17 @@ from math import comb
 import numpy as np
 
 from lcanalysis.analysis import Analysis, MoveValue
-from lcanalysis.core.kernel import MAX_MOVES
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
-from lcanalysis.search.common import SearchError, abort_at, move_text, on_threads
-from lcanalysis.search.perfect import LEAF_AS_IS, ZOBRIST, Tables, auto_bits, check_depth
+from lcanalysis.search.common import SearchError, move_text
+from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
     _all_splits,
-    _solve_splits,
     _SplitInputs,
     check_workers,
     count_splits,
     sampled_picks,
+    solve_split_chunks,
 )
 
 ENUMERATE_MAX = 400  # splits: up to this many, a level may be solved exactly (every split)
@@ -122,36 +121,13 @@ def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: list[Tables]
            margin: float = np.inf):
     """Root values of every turn in each world of ``picks``: (codes, rows, bounded, nodes,
     finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``).
-    The worlds are cut into contiguous chunks, one per table, solved on threads side by side;
-    each chunk may use all of ``max_nodes`` and their sum must keep to it. A search still
-    running at the deadline is stopped there, unfinished."""
-    inp = worlds.inputs
-    n = max(1, min(len(tables), len(picks)))
-    cuts = [len(picks) * i // n for i in range(n + 1)]
-    out_moves = np.zeros((n, MAX_MOVES), dtype=np.int32)
-    rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
-    bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
-
-    def solve_chunk(i: int) -> int:
-        t, part = tables[i], slice(cuts[i], cuts[i + 1])
-        t.stats[:] = 0
-        t.stats[4] = max_nodes
-        with abort_at(worlds.deadline, t.stats, t.clear):
-            return _solve_splits(inp.state, inp.opp, inp.known, inp.unseen, picks[part], stalls, stalls, -1,
-                                 LEAF_AS_IS, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
-                                 rows[part], bounded[part], ref, margin)
-
-    def clear_all() -> None:
-        for t in tables:
-            t.clear()
-
-    counts = on_threads(n, solve_chunk, clear_all)
-    nodes = sum(int(t.stats[0] + t.stats[1]) for t in tables[:n])
-    if any(t.stats[3] for t in tables[:n]) or (max_nodes and nodes > max_nodes):  # 0: no limit
-        clear_all()  # an unfinished search may have stored bounds it did not finish proving
-        return None, None, None, nodes, False
-    k = counts[0]
-    return out_moves[0, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True
+    The worlds are solved on one thread per table (``view_value.solve_split_chunks``); a search
+    still running at the deadline is stopped there, unfinished."""
+    found = solve_split_chunks(worlds.inputs, picks, stalls, stalls, -1, LEAF_AS_IS, tables, max_nodes,
+                               worlds.deadline, ref, margin)
+    if not found.finished:
+        return None, None, None, found.nodes, False
+    return found.codes, found.rows, found.bounded, found.nodes, True
 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,

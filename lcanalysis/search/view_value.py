@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import time
 from math import comb, prod
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -190,6 +191,58 @@ def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, t
     return n
 
 
+class SplitValues(NamedTuple):
+    """What ``solve_split_chunks`` found: the root turns' codes and each split's values (rows),
+    True where a value is only an upper bound, the nodes searched, whether every chunk finished
+    within the budget and the deadline, and whether it was the clock that stopped one."""
+
+    codes: list[int]
+    rows: np.ndarray
+    bounded: np.ndarray
+    nodes: int
+    finished: bool
+    clocked: bool
+
+
+def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: int, tl: int, leaf: int,
+                       tables: list, max_nodes: int, deadline: float | None, ref: int = -1,
+                       margin: float = np.inf) -> SplitValues:
+    """Every root turn's value in each split of ``picks`` (``_solve_splits``), the splits cut into
+    contiguous chunks, one per table (at most one per split), solved on threads side by side. Each
+    chunk may use all of ``max_nodes`` (0: no limit) and their sum must keep to it; a chunk still
+    running at ``deadline`` is stopped there. When not finished, every table is cleared (an
+    unfinished search may have stored bounds it did not finish proving) and the values are empty."""
+    n = max(1, min(len(tables), len(picks)))
+    cuts = [len(picks) * i // n for i in range(n + 1)]
+    out_moves = np.zeros((n, MAX_MOVES), dtype=np.int32)
+    rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
+    bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
+
+    def solve_chunk(i: int) -> int:
+        """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
+        t, part = tables[i], slice(cuts[i], cuts[i + 1])
+        t.stats[:] = 0
+        t.stats[4] = max_nodes
+        with abort_at(deadline, t.stats, t.clear):
+            return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
+                                 leaf, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], rows[part],
+                                 bounded[part], ref, margin)
+
+    def clear_all() -> None:
+        for t in tables:
+            t.clear()
+
+    counts = on_threads(n, solve_chunk, clear_all)
+    used = tables[:n]
+    nodes = sum(int(t.stats[0] + t.stats[1]) for t in used)
+    clocked = any(bool(t.stats[CLOCK]) for t in used)
+    if any(t.stats[3] for t in used) or (max_nodes and nodes > max_nodes):
+        clear_all()
+        return SplitValues([], rows[:, :0], bounded[:, :0].astype(bool), nodes, False, clocked)
+    k = counts[0]
+    return SplitValues(out_moves[0, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True, clocked)
+
+
 def check_workers(workers) -> int:
     """How many threads ``workers`` asks for: None or 1 one (the serial loop), 0 or "auto" one per core."""
     if workers is None:
@@ -264,36 +317,11 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         # every pick drawn first, in order: the same samples on any number of threads
         picks = sampled_picks(unseen, u, number_types(nc), n, seed)
     n_chunks = max(1, min(n_workers, len(picks)))
-    cuts = [len(picks) * i // n_chunks for i in range(n_chunks + 1)]
     tabs = [tables] + [Tables(bits, solo_bits) for _ in range(n_chunks - 1)]
-    out_moves = np.zeros((n_chunks, MAX_MOVES), dtype=np.int32)
-    out_vals = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
-    out_bounds = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
-
-    def solve_chunk(i: int) -> int:
-        """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
-        t = tabs[i]
-        t.stats[:] = 0
-        t.stats[4] = max_nodes  # each chunk stops at the whole budget; their sum is checked below
-        rows = slice(cuts[i], cuts[i + 1])
-        with abort_at(deadline, t.stats, t.clear):
-            return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[rows], st[0], st[1],
-                                 tl,
-                                 leaf_code, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i],
-                                 out_vals[rows], out_bounds[rows])
-
-    def clear_all() -> None:
-        for t in tabs:
-            t.clear()
-
-    counts = on_threads(n_chunks, solve_chunk, clear_all)
-    nodes = sum(int(t.stats[0] + t.stats[1]) for t in tabs)
-    if any(t.stats[3] for t in tabs) or (max_nodes and nodes > max_nodes):
-        for t in tabs:
-            t.clear()  # an unfinished search may have stored bounds it did not finish proving
-        raise SearchBudgetExceeded(nodes, seconds if any(t.stats[CLOCK] for t in tabs) else None)
-    codes_ref = out_moves[0, :counts[0]].tolist()
-    rows = out_vals[:, :counts[0]]
+    found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, tabs, max_nodes, deadline)
+    if not found.finished:
+        raise SearchBudgetExceeded(found.nodes, seconds if found.clocked else None)
+    codes_ref, rows, nodes = found.codes, found.rows, found.nodes
     if enumerate_all:
         means = probs @ rows
         errs = np.zeros(len(codes_ref))
