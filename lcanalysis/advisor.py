@@ -81,6 +81,9 @@ ENDGAME_CARDS = 4
 #: budget in 8, and by its values the play-outs' pick lost 3-9 points in 5 (docs/endgame.md, "Full
 #: positions at 5 cards"); with 6 cards it reached one stall each in 3 of 8
 FULL_POSITION_ENDGAME_CARDS = 5
+#: the most threads the endgame search takes by itself on the command line: a sampled level hands out
+#: 4 worlds at a time (``search.endgame.CHUNK``), and each thread holds tables of up to 256 MB
+ENDGAME_AUTO_THREADS = 4
 ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
 #: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
@@ -164,7 +167,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     ``time_budget`` (``None``: ``ROLLOUTS_PER_SECOND``). ``endgame_cards``: with this many cards
     left or fewer the endgame search answers (``None``: ``ENDGAME_CARDS`` for a view,
     ``FULL_POSITION_ENDGAME_CARDS`` for a full position). ``workers``: threads of the endgame
-    search (``None``: one per core with ``wall_clock``, so more of it fits in the time; else one,
+    search (``None``: one per core with ``wall_clock``, at most ``ENDGAME_AUTO_THREADS``, so more of it
+    fits in the time; else one,
     since a node budget goes less far on threads that do not share their tables; 0 or "auto": one
     per core).
     """
@@ -185,7 +189,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
-    threads = ("auto" if wall_clock else 1) if workers is None else check_workers(workers)
+    auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
+    threads = auto if workers is None else check_workers(workers)
     t0 = time.perf_counter()
     fallback_note = ""
     # a full position with 2 cards or fewer: the exact solver, one stall each; with 3, the endgame

@@ -69,6 +69,25 @@ def test_on_two_threads_the_answer_is_the_plain_view_value_as_on_one(seed, enume
                 else m.value >= plain[m.move] - 1e-9
 
 
+def test_on_the_clock_the_advisor_takes_one_thread_a_core_up_to_its_cap(monkeypatch):
+    """A many-core machine would otherwise hold one set of tables (up to 256 MB) per core."""
+    import lcanalysis.advisor as A
+
+    asked = []
+
+    def record(view, max_nodes, seed, deadline, progress, workers=1):
+        asked.append(workers)
+        raise SearchError("recorded")
+
+    monkeypatch.setattr(A, "converged_endgame", record)
+    for cores, wall_clock, want in [(64, True, A.ENDGAME_AUTO_THREADS), (2, True, 2), (64, False, 1)]:
+        monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
+        advise(_view(0, 3), time_budget=0.05, wall_clock=wall_clock)
+        assert asked[-1] == want
+    advise(_view(0, 3), time_budget=0.05, workers=3)
+    assert asked[-1] == 3
+
+
 def test_the_advisor_refuses_a_thread_count_it_cannot_use():
     with pytest.raises(ValueError, match="workers must be a whole number"):
         advise(_view(0, 3), workers=-1)
