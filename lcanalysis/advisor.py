@@ -92,7 +92,8 @@ PLAYOUT_RESERVE = 0.25
 #: judging a turn already played (the review, the tutor): with this many cards left or fewer the
 #: endgame search judges with at least ``JUDGE_SEARCH_FLOOR`` seconds of budget (its node count,
 #: 1.2 M nodes), however little the time per turn: on 16 played-down 3-card views that reached one
-#: stall each in 16 (at 0.2 s, 7; at 0.05 s, none: ``benchmarks/bench_endgame_reach.py --decks 3
+#: stall each in 16 (at 0.2 s, 13, 7 before the levels were settled with a margin of 0; at 0.05 s,
+#: 2, none before: ``benchmarks/bench_endgame_reach.py --decks 3
 #: --positions 16 --nodes N --no-bracket``, docs/endgame.md), where play-outs pick a turn half a point or more
 #: worse in about half the views (issue 15); about 1-2 s for the one or two such turns of a round.
 #: The floor is the advisor's whole budget there: should the search still not reach one stall each,

@@ -32,8 +32,10 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
   get should the search still fall short): the loss is then the
   search's own, exact when it solved every split (``loss_stderr`` 0), else paired over its
   sampled worlds; a played turn the search only
-  bounded (more than ``search.endgame.MARGIN`` points below the best in some world) has a loss
-  of at least the amount given, and ``loss_bound`` is ``"lower"``;
+  bounded (proved below the best in some world without its exact value there: more than
+  ``search.endgame.MARGIN`` points below it, or any amount when the budget ended before the
+  turns close to the best were filled in) has a loss of at least the amount given, and
+  ``loss_bound`` is ``"lower"``;
 - a decision is **forced** when it has one legal turn or every turn has the same value; forced
   decisions are listed but neither marked nor counted in the error rate;
 - **marks** (``MARKS``): ``inaccuracy`` for a loss of at least 2 points, ``mistake`` from 5,

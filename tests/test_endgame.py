@@ -36,7 +36,7 @@ def test_the_deepest_exact_level_is_the_plain_view_value(seed):
     assert best.value == pytest.approx(max(plain.values()), abs=1e-9)
     assert plain[best.move] == pytest.approx(best.value, abs=1e-9)
     for m in answer.moves:
-        if m.extra.get("bound") == "upper":  # more than the margin below the best somewhere: a bound
+        if m.extra.get("bound") == "upper":  # proved below the best somewhere, not solved there: a bound
             assert m.value >= plain[m.move] - 1e-9
             assert m.loss <= best.value - plain[m.move] + 1e-9
         else:
@@ -210,6 +210,74 @@ def test_the_margin_gives_exact_values_near_the_reference_and_upper_bounds_below
     assert bounded2.any()
 
 
+@pytest.mark.parametrize("seed", [0, 1, 3, 5])
+def test_settling_then_filling_in_gives_the_plain_view_values(seed):
+    """The levels are settled with a margin of 0 (the best turn exact, every other turn an upper
+    bound); then the last level is solved again with ``MARGIN``. Checked against every turn
+    searched with a full window in every split: without the filling in (``runner_ups=False``, the
+    agents' way) the best turn is exact; with it, every turn within the margin of the best in every
+    split is too (a turn that served as the reference on the way stays exact as well), each exact
+    value the plain view value; every bound is a true upper bound."""
+    from lcanalysis.search.common import move_text
+    from lcanalysis.search.perfect import Tables
+
+    view = _view(seed, 2)
+    settled = E.converged_endgame(view, max_nodes=50_000_000, runner_ups=False)
+    filled = E.converged_endgame(view, max_nodes=50_000_000)
+    assert settled.bounds == filled.bounds and settled.exact and filled.exact
+    assert settled.best.move == filled.best.move and settled.value == pytest.approx(filled.value, abs=1e-9)
+    worlds = E._Worlds(view, seed=0)
+    codes, full, _, _, done = E._solve(worlds, worlds.all_picks, filled.bounds["max_stalls"], [Tables(18, 16)], 0)
+    names = [move_text(c, view.colors) for c in codes]
+    plain = dict(zip(names, worlds.weights @ full))
+    assert done and filled.value == pytest.approx(max(plain.values()), abs=1e-9)
+    top = full[:, names.index(filled.best.move)]
+    near = {names[k] for k in range(len(names)) if (full[:, k] > top - E.MARGIN).all()}
+    assert seed != 3 or len(near) > 1  # (a view with turns close to the best in every split)
+    for answer, want in ((settled, {filled.best.move}), (filled, near)):
+        assert {m.move for m in answer.moves if m.extra.get("bound") != "upper"} >= want
+        for m in answer.moves:
+            if m.extra.get("bound") == "upper":
+                assert m.value >= plain[m.move] - 1e-9
+            else:
+                assert m.value == pytest.approx(plain[m.move], abs=1e-9)
+    assert not any("upper bounds" in n for n in filled.notes)
+
+
+def test_when_the_filling_in_does_not_finish_the_notes_say_the_others_are_bounds(monkeypatch):
+    """The filling in that runs out of budget (here: made to) leaves the settled answer as it was,
+    and the notes say that the other turns' values are upper bounds."""
+    view = _view(3, 2)
+    settled = E.converged_endgame(view, max_nodes=50_000_000, runner_ups=False)
+    solve = E._solve
+
+    def fill_unfinished(worlds, picks, stalls, tables, max_nodes, ref=-1, margin=np.inf):
+        if margin == E.MARGIN:
+            return None, None, None, 1234, False
+        return solve(worlds, picks, stalls, tables, max_nodes, ref, margin)
+
+    monkeypatch.setattr(E, "_solve", fill_unfinished)
+    short = E.converged_endgame(view, max_nodes=50_000_000)
+    assert [(m.move, m.value, m.extra.get("bound")) for m in short.moves] == \
+        [(m.move, m.value, m.extra.get("bound")) for m in settled.moves]
+    assert short.nodes == settled.nodes + 1234
+    assert any(m.extra.get("bound") == "upper" for m in short.moves)
+    assert any("the other turns' values are upper bounds" in n and "did not finish" in n for n in short.notes)
+
+
+def test_a_level_solved_again_keeps_what_each_pass_proved():
+    """``Level.tightened``: exact in either pass is exact; of two upper bounds the lower holds."""
+    a = E.Level(1, [7, 8, 9], np.array([[5.0, 9.0, 4.0], [6.0, 8.0, 1.0]]),
+                np.array([[False, True, True], [False, True, False]]), None, 10, 0.1, margin=0.0)
+    b = E.Level(1, [8, 9, 7], np.array([[7.5, 3.0, 5.0], [7.0, 2.0, 6.0]]),
+                np.array([[False, True, True], [False, False, True]]), None, 25, 0.2, margin=4.0)
+    t = a.tightened(b)
+    assert t.codes == [7, 8, 9]
+    assert t.rows.tolist() == [[5.0, 7.5, 3.0], [6.0, 7.0, 1.0]]
+    assert t.bounded.tolist() == [[False, False, True], [False, False, False]]
+    assert (t.nodes, t.margin) == (25, 4.0)
+
+
 def test_the_advisor_hands_three_card_endgames_to_the_search_and_says_whether_it_converged():
     view = _view(3, 3)
     analysis = advise(view, seed=0)
@@ -359,3 +427,39 @@ def test_the_play_outs_overvalue_a_stall_at_four_cards_in_the_real_position():
     assert p.score(me) - p.score(1 - me) == 17
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     assert "values `+Bw/B` at **-2.0** (best `+B3/B`, +11.0)" in docs and "ends at +17" in docs
+
+
+def _bench(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_settling_measurement_is_quoted_from_its_files_and_reproduced():
+    """docs/endgame.md quotes the summaries of data/simulated/endgame_settle_{3,4}cards.csv
+    (``bench_endgame_settle.py``); the cheapest view's two rows come out again, node for node
+    (the budget is a count, so the same on any machine)."""
+    import csv
+    import re
+    from pathlib import Path
+
+    bench = _bench("bench_endgame_settle")
+    root = Path(__file__).resolve().parent.parent
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    for deck in (3, 4):
+        with open(root / f"data/simulated/endgame_settle_{deck}cards.csv") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == 32 and {int(r["deck"]) for r in rows} == {deck}
+        for line in bench.summary(rows).splitlines():
+            assert line in docs, line
+    with open(root / "data/simulated/endgame_settle_3cards.csv") as f:
+        rows = [r for r in csv.DictReader(f) if r["seed"] == "7"]
+    for r in rows:
+        again = bench.run_one(7, 3, r["version"] == "before", 12_000_000)
+        assert {k: str(again[k]) for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")} == \
+            {k: r[k] for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")}

@@ -323,7 +323,7 @@ def _deepened_move(view: View, seed: int, nodes: int, deck_only: bool = False) -
     """The best turn of the advisor's endgame search within ``nodes`` (``deck_only``: its best that
     draws from the deck, if its value is exact), or None when not even one stall each fits."""
     try:
-        analysis = converged_endgame(view, max_nodes=nodes, seed=seed)
+        analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False)
     except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses
         return None
     if analysis.bounds["max_stalls"] < 1 and not analysis.bounds.get("converged"):

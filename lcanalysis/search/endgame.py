@@ -14,6 +14,15 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
   more stalls would not change the advice. Otherwise the answer says so, in words.
 
+Settle first, then fill in. Each level finds the best turn and its exact value only: the previous
+level's best turn is searched first in each world, and every other turn against its value there
+(``SETTLE_MARGIN`` = 0), which proves a turn no better cheaply (an upper bound). Most of the work
+of a level is those proofs, and a margin of 0 makes them 1.0-7x cheaper than one of ``MARGIN``
+points (measured at two stalls each with 3 cards left). Once the levels have converged, what is
+left of the budget solves the last level again with ``MARGIN``, so that the turns close to the
+best get exact values and losses (``runner_ups``); if it does not finish, they stay upper bounds
+and the notes say so.
+
 The budget is a node count, so the same view, budget and seed give the same answer on any
 machine; ``deadline`` (a ``time.perf_counter`` value) also stops it by the clock, inside the
 compiled search (``common.abort_at``), so it is kept to within a node whatever the machine's load.
@@ -46,9 +55,12 @@ ENUMERATE_MAX = 400  # splits: up to this many, a level may be solved exactly (e
 MAX_WORLDS = 96  # sampled worlds per level at most
 MIN_WORLDS = 8  # a sampled level needs at least this many worlds to count
 CHUNK = 4  # worlds solved between budget checks
+LEVEL_GROWTH = 4.0  # a stall level is not started when less than this many times the last one's cost is left
+SPARE = 1.5  # every split is tried when this many times their projected nodes fit in the budget left
 MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
 VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values are this close
 MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
+SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
 
 
 @dataclass
@@ -62,6 +74,25 @@ class Level:
     weights: np.ndarray | None  # each split's probability when every split was solved; None: sampled
     nodes: int
     seconds: float
+    margin: float = np.inf  # other turns in a world more than this below the reference got upper bounds
+
+    def is_settled_only(self) -> bool:
+        """Whether turns other than the best may be bounds that a wider margin would make exact."""
+        return self.margin < MARGIN and bool(self.bounded.any())
+
+    def tightened(self, other: Level) -> Level:
+        """This level with what ``other`` (the same worlds, solved again with another reference or
+        margin) proved: a value exact in either is exact, and of two upper bounds the lower holds."""
+        col = [other.codes.index(code) for code in self.codes]
+        rows, bounded = other.rows[:, col], other.bounded[:, col]
+        both = self.bounded & bounded
+        merged = np.where(self.bounded, np.where(bounded, np.minimum(self.rows, rows), rows), self.rows)
+        return Level(self.stalls, self.codes, merged, both, self.weights, other.nodes, other.seconds,
+                     max(self.margin, other.margin))
+
+    def best_is_bound(self) -> bool:
+        """Whether the turn with the best mean has an upper bound in some world (it was not the reference)."""
+        return self.is_bound(self.best())
 
     def is_bound(self, k: int) -> bool:
         """Whether turn k's value (and so its loss) is a bound: at most that value, at least that loss."""
@@ -131,14 +162,17 @@ def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: list[Tables]
 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
-                      progress: Callable[[str], None] | None = None, workers: int | str = 1) -> Analysis:
+                      progress: Callable[[str], None] | None = None, workers: int | str = 1,
+                      runner_ups: bool = True) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
     split, and the notes say all of it in words. ``workers`` threads solve the worlds side by side,
     each with tables of its own: on several cores more worlds within a deadline, though more nodes
     in all (the tables are not shared), so a node budget goes less far; the values are the same,
-    bar the upper bounds of turns far below the best, which depend on what the tables hold."""
+    bar the upper bounds of turns far below the best, which depend on what the tables hold.
+    ``runner_ups=False`` skips the filling in of the turns close to the best (an agent needs the
+    best turn only)."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
@@ -151,14 +185,19 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     used = 0
     levels: list[Level] = []
     notes: list[str] = []
+    tables: list[Tables] = []
+    tables_for = -1  # the stall level the tables hold
     for stalls in range(MAX_LEVEL + 1):
-        depth = check_depth(view.deck_count, stalls, stalls, -1)
-        bits, solo_bits = auto_bits(depth, view.deck_count, stalls, stalls)
-        tables = [Tables(bits, min(22, solo_bits + 4)) for _ in range(workers)]  # a thread's worlds share one
+        if stalls >= 2 and _out_of_reach(levels[-1], max_nodes - used, deadline):
+            notes.append(f"{stalls} stall(s) each: not started: what is left of the budget is less than "
+                         f"{LEVEL_GROWTH:g} times what {stalls - 1} took")
+            break
+        tables = []  # (the previous level's go first: up to 256 MB each)
+        tables, tables_for = _level_tables(view, stalls, workers), stalls
         if progress is not None:
             progress(f"endgame: {stalls} stall(s) each: solving")
         ref = levels[-1].codes[levels[-1].best()] if levels else -1
-        level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, MARGIN if ref >= 0 else np.inf)
+        level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, SETTLE_MARGIN if ref >= 0 else np.inf)
         used += level[1]
         if level[0] is None:
             if level[1]:
@@ -178,10 +217,58 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
             break
     if not levels:
         raise SearchError("the budget did not reach even the first level of the endgame: give more time")
+    if runner_ups and levels[-1].is_settled_only():
+        if tables_for != levels[-1].stalls:  # the loop stopped in a level that did not finish
+            tables = []
+            tables = _level_tables(view, levels[-1].stalls, workers)
+        used += _fill_runner_ups(worlds, levels, tables, max_nodes - used, notes, progress)
     answer = _answer(view, levels, worlds.splits, notes)
     answer.nodes = used
     answer.seconds = time.perf_counter() - t0
     return answer
+
+
+def _out_of_reach(last: Level, nodes_left: int, deadline: float | None) -> bool:
+    """Whether the next stall level cannot finish in what is left: from one stall each on, a level
+    has cost 5-100 times the one before (at 3 and 4 cards left), so one that would surely run out
+    is not started, and the rest of the budget goes to the turns close to the best."""
+    if nodes_left < LEVEL_GROWTH * last.nodes:
+        return True
+    return deadline is not None and deadline - time.perf_counter() < LEVEL_GROWTH * last.seconds
+
+
+def _level_tables(view: View, stalls: int, workers: int) -> list[Tables]:
+    """Transposition tables for one stall level, one per thread (a thread's worlds share one)."""
+    depth = check_depth(view.deck_count, stalls, stalls, -1)
+    bits, solo_bits = auto_bits(depth, view.deck_count, stalls, stalls)
+    return [Tables(bits, min(22, solo_bits + 4)) for _ in range(workers)]
+
+
+def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables], budget: int, notes: list[str],
+                     progress: Callable[[str], None] | None) -> int:
+    """Solve the last level again with ``MARGIN`` in the same worlds and tables, so that every turn
+    within the margin of the best gets its exact value; replaces the level if it finishes within
+    ``budget`` and the deadline. Returns the nodes spent."""
+    last = levels[-1]
+    late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
+    if budget <= 0 or late:
+        notes.append("the other turns' values are upper bounds: no budget was left to solve those close "
+                     "to the best exactly")
+        return 0
+    if progress is not None:
+        progress(f"endgame: {last.stalls} stall(s) each: the turns close to the best")
+    t0 = time.perf_counter()
+    picks = worlds.all_picks if last.exact and worlds.all_picks is not None else worlds.sample[:len(last.rows)]
+    c, r, b, nodes, done = _solve(worlds, picks, last.stalls, tables, budget, last.codes[last.best()], MARGIN)
+    if not done:
+        notes.append(f"the other turns' values are upper bounds: solving those within {MARGIN:g} points of the "
+                     f"best exactly did not finish within the budget ({nodes} nodes)")
+        return nodes
+    filled = last.tightened(Level(last.stalls, c, r, b, last.weights, last.nodes + nodes,
+                                  last.seconds + time.perf_counter() - t0, margin=MARGIN))
+    if not filled.best_is_bound():  # (always: the best keeps its exact values, the others only tighten)
+        levels[-1] = filled
+    return nodes
 
 
 def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
@@ -207,17 +294,22 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         rows.append(r)
         marks.append(b)
         solved = start + CHUNK
-        # every split, exactly, when the nodes per world so far say it fits in what is left
-        if worlds.all_picks is not None and 0 < used / solved * len(worlds.all_picks) <= budget - used:
+        # every split, exactly, when the nodes per world so far say it fits in what is left with room
+        # to spare (a world's cost varies several-fold, and an attempt that does not finish is lost)
+        if worlds.all_picks is not None and 0 < SPARE * used / solved * len(worlds.all_picks) <= budget - used:
             c, r, b, nodes, done = _solve(worlds, worlds.all_picks, stalls, tables, budget - used, ref, margin)
             used += nodes
             if done:
-                level = Level(stalls, c, r, b, worlds.weights, used, 0.0)
+                level = Level(stalls, c, r, b, worlds.weights, used, 0.0, margin=margin)
                 break
+        # a best turn that is only bounded so far must be solved again in these worlds: keep room for it
+        if solved >= MIN_WORLDS and budget - used < used and \
+                Level(stalls, c, np.vstack(rows), np.vstack(marks), None, used, 0.0).best_is_bound():
+            break
     if level is None:
         if codes is None or sum(len(r) for r in rows) < MIN_WORLDS:
             return None, used
-        level = Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0)
+        level = Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0, margin=margin)
     for attempt in range(3):  # the best turn named must be exact: solve again with it as the reference
         best = level.best()
         if not level.is_bound(best):
@@ -225,12 +317,14 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         if budget - used <= 0:  # (0 would mean no limit to the compiled search)
             return None, used
         picks = worlds.sample[:len(level.rows)] if worlds.all_picks is None or not level.exact else worlds.all_picks
-        c, r, b, nodes, done = _solve(worlds, picks, stalls, tables, budget - used, level.codes[best],
-                                      margin if attempt < 2 else np.inf)
+        wide = margin if attempt < 2 else np.inf
+        c, r, b, nodes, done = _solve(worlds, picks, stalls, tables, budget - used, level.codes[best], wide)
         used += nodes
         if not done:
             return None, used
-        level = Level(stalls, c, r, b, level.weights, used, 0.0)
+        # keep what each pass proved: the turns exact before stay exact (no swapping of two close
+        # turns back and forth), and of two upper bounds the lower holds
+        level = level.tightened(Level(stalls, c, r, b, level.weights, used, 0.0, margin=wide))
     level.nodes, level.seconds = used, time.perf_counter() - t0
     return level, used
 
@@ -267,7 +361,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> A
         loss, loss_se = lv.difference(best, k)
         bound = lv.is_bound(k)
         m = MoveValue(move_text(code, nc), float(means[k]), lv.stderr(k), lv.exact and not bound,
-                      "at most: more than the margin below the best in some worlds" if bound else "")
+                      "at most: proved below the best in some worlds, not solved exactly there" if bound else "")
         m.loss, m.loss_stderr = loss, loss_se
         if bound:
             m.extra["bound"] = "upper"  # value at most, loss at least this

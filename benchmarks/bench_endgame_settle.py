@@ -1,0 +1,112 @@
+"""Settle first, then fill in: the endgame search's levels at a margin of 0 against a margin of 4.
+
+The advisor's endgame search (``search.endgame.converged_endgame``) settles each stall level with
+``SETTLE_MARGIN`` (0): every turn other than the reference is only proved no better than it in a
+world, which is the cheap part; the turns close to the best get exact values at the end, with what
+is left of the budget (``MARGIN``, 4 points), and a stall level that cannot finish in what is left
+(``LEVEL_GROWTH``) is not started. Before, every level was solved with ``MARGIN`` and the next
+level always tried; ``--before`` is that (``SETTLE_MARGIN = MARGIN``, ``LEVEL_GROWTH = 0``). This
+runs both on the same views (``tests/helpers.played_down``, the mover's view) with the same node
+budget, in this process, and prints for each: the deepest stall level, whether it converged,
+whether it solved every split, the worlds of the last level, the best turn's standard error and
+how many turns have exact values. The budget is a node count, so the answer is the same on any
+machine; only the seconds are this one's.
+
+    python benchmarks/bench_endgame_settle.py --deck 3 --positions 16
+    python benchmarks/bench_endgame_settle.py --deck 4 --positions 16 --out /tmp/settle4.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "best_stderr", "exact_turns",
+          "turns", "nodes", "seconds"]
+
+
+def run_one(seed: int, deck: int, before: bool, nodes: int) -> dict:
+    from helpers import played_down
+
+    from lcanalysis.search import endgame as E
+
+    pos = played_down(seed, deck)
+    view = pos.view(pos.to_move)
+    today = E.SETTLE_MARGIN, E.LEVEL_GROWTH
+    if before:
+        E.SETTLE_MARGIN, E.LEVEL_GROWTH = E.MARGIN, 0.0
+    try:
+        t = time.perf_counter()
+        a = E.converged_endgame(view, max_nodes=nodes, seed=0)
+        seconds = time.perf_counter() - t
+    finally:
+        E.SETTLE_MARGIN, E.LEVEL_GROWTH = today
+    return {"deck": deck, "seed": seed, "version": "before" if before else "today", "stalls": a.bounds["max_stalls"],
+            "converged": bool(a.bounds["converged"]), "exact": bool(a.exact), "worlds": a.splits,
+            "best_stderr": round(a.best.stderr, 3),
+            "exact_turns": sum(m.extra.get("bound") != "upper" for m in a.moves), "turns": len(a.moves),
+            "nodes": a.nodes, "seconds": round(seconds, 2)}
+
+
+def summary(rows: list[dict]) -> str:
+    """Each version's counts, then the two paired view by view: a deeper stall level, or at the
+    same level more (or fewer) worlds, and the best turn's standard error where both sampled."""
+    out = []
+    by = {v: {int(r["seed"]): r for r in rows if r["version"] == v} for v in ("before", "today")}
+    for v, mine in by.items():
+        levels = sorted(int(r["stalls"]) for r in mine.values())
+        out.append(f"{v}: {len(mine)} views; converged {sum(str(r['converged']) == 'True' for r in mine.values())}, "
+                   f"every split solved {sum(str(r['exact']) == 'True' for r in mine.values())}, stall levels "
+                   f"reached {levels}; turns with exact values, median "
+                   f"{statistics.median(int(r['exact_turns']) for r in mine.values()):g} of "
+                   f"{statistics.median(int(r['turns']) for r in mine.values()):g}")
+    seeds = sorted(by["before"].keys() & by["today"].keys())
+    deeper = [s for s in seeds if int(by["today"][s]["stalls"]) > int(by["before"][s]["stalls"])]
+    shallower = [s for s in seeds if int(by["today"][s]["stalls"]) < int(by["before"][s]["stalls"])]
+    same = [s for s in seeds if s not in deeper and s not in shallower]
+    more = [s for s in same if int(by["today"][s]["worlds"]) > int(by["before"][s]["worlds"])]
+    fewer = [s for s in same if int(by["today"][s]["worlds"]) < int(by["before"][s]["worlds"])]
+    both = [s for s in same if str(by["today"][s]["exact"]) != "True" and str(by["before"][s]["exact"]) != "True"]
+    se = [(float(by["before"][s]["best_stderr"]), float(by["today"][s]["best_stderr"])) for s in both]
+    out.append(f"today against before, view by view: a deeper stall level in {len(deeper)}, a shallower one in "
+               f"{len(shallower)}; at the same level more worlds in {len(more)}, fewer in {len(fewer)}, as many in "
+               f"{len(same) - len(more) - len(fewer)}"
+               + (f"; sampled at the same level in both ({len(both)}): the best turn's standard error, median "
+                  f"{statistics.median(b for b, _ in se):.2f} before, {statistics.median(t for _, t in se):.2f} today"
+                  if se else ""))
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
+    ap.add_argument("--positions", type=int, default=16, help="views, seeds 0..N-1 (default 16)")
+    ap.add_argument("--nodes", type=int, default=None, help="node budget (default: the hint's, 12 M)")
+    ap.add_argument("--out", type=Path, default=None, help="CSV of the rows")
+    args = ap.parse_args()
+    from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
+    nodes = args.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
+    rows = []
+    for seed in range(args.positions):
+        for before in (True, False):
+            r = run_one(seed, args.deck, before, nodes)
+            rows.append(r)
+            print(", ".join(f"{k} {r[k]}" for k in FIELDS[1:]), flush=True)
+    if args.out:
+        with open(args.out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
+    print(summary(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
