@@ -9,7 +9,8 @@ move's view). For each view:
   (and at 4 since);
 - ``hint``: the advisor at its default settings (from ``advisor.ENDGAME_CARDS`` cards: the
   endgame search, deepened on the stall budget until two budgets agree, up to 10 s);
-  ``--endgame-cards K`` hands over from ``K`` cards instead;
+  ``--endgame-cards K`` hands over from ``K`` cards instead; ``--hint-time S`` gives it a
+  counted budget of ``S`` seconds (its nodes: the same on any machine) instead of the clock;
 - ``reference``: the endgame search with a large node budget (``--ref-nodes``) and a wider
   margin, so that it reaches two or more stalls each.
 
@@ -48,7 +49,8 @@ def loss_under(reference, move: str) -> float:
     return reference.value - values[move] if move in values else float("nan")
 
 
-def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = None) -> dict:
+def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = None,
+            hint_time: float | None = None) -> dict:
     from helpers import played_down
 
     from lcanalysis.advisor import ENDGAME_CARDS, advise
@@ -68,7 +70,11 @@ def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = No
     old = advise(view, time_budget=1.0, seed=0, endgame_cards=2)
     old_s = time.perf_counter() - t
     t = time.perf_counter()
-    new = advise(view, seed=0, wall_clock=True, endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards)
+    cards = ENDGAME_CARDS if endgame_cards is None else endgame_cards
+    if hint_time is None:
+        new = advise(view, seed=0, wall_clock=True, endgame_cards=cards)
+    else:  # a counted budget: the same answer on any machine (the review's way of judging a turn)
+        new = advise(view, time_budget=hint_time, seed=0, endgame_cards=cards)
     new_s = time.perf_counter() - t
     return {
         "seed": seed, "deck": deck, "ref_best": ref.best.move, "ref_value": round(ref.value, 3),
@@ -115,6 +121,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path("endgame_trust.csv"), help="rows appended here as they finish")
     ap.add_argument("--endgame-cards", type=int, default=None,
                     help="the hint hands over to the endgame search from this many cards (default: the advisor's)")
+    ap.add_argument("--hint-time", type=float, default=None,
+                    help="the hint's budget in seconds, counted as nodes (default: its own, on the clock)")
     args = ap.parse_args()
     done: list[dict] = []
     if args.out.exists():
@@ -129,7 +137,7 @@ def main() -> int:
         for seed in range(args.positions):
             if seed in seen:
                 continue
-            row = run_one(seed, args.deck, int(args.ref_nodes), args.endgame_cards)
+            row = run_one(seed, args.deck, int(args.ref_nodes), args.endgame_cards, args.hint_time)
             w.writerow(row)
             f.flush()
             done.append(row)

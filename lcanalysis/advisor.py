@@ -91,15 +91,18 @@ ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near th
 PLAYOUT_RESERVE = 0.25
 #: judging a turn already played (the review, the tutor): with this many cards left or fewer the
 #: endgame search judges with at least ``JUDGE_SEARCH_FLOOR`` seconds of budget (its node count,
-#: 1.2 M nodes), however little the time per turn: on 16 played-down 3-card views that reached one
-#: stall each in 16 (at 0.2 s, 13, 7 before the levels were settled with a margin of 0; at 0.05 s,
-#: 2, none before: ``benchmarks/bench_endgame_reach.py --decks 3
-#: --positions 16 --nodes N --no-bracket``, docs/endgame.md), where play-outs pick a turn half a point or more
-#: worse in about half the views (issue 15); about 1-2 s for the one or two such turns of a round.
-#: The floor is the advisor's whole budget there: should the search still not reach one stall each,
-#: its play-outs get it too
-JUDGE_SEARCH_CARDS = 3
+#: 1.2 M nodes), times ``JUDGE_FLOOR_SCALE`` at 4 cards, however little the time per turn. At 3
+#: cards, on 16 played-down views, 1 s reached one stall each in 16 (at 0.2 s, 13, 7 before the
+#: levels were settled with a margin of 0; at 0.05 s, 2, none before: ``benchmarks/
+#: bench_endgame_reach.py --decks 3 --positions 16 --nodes N --no-bracket``, docs/endgame.md), where
+#: play-outs pick a turn half a point or more worse in about half the views (issue 15). At 4 cards
+#: 2 s picked the deep reference's turn (or one within half a point) in 14 of 16 views, the play-outs
+#: in 9 (mean loss 0.65 against 2.81 points; ``data/simulated/endgame_judge_4cards.csv``). About
+#: 1-2 s for each of the two to four such turns of a round. The floor is the advisor's whole budget
+#: there: should the search still not reach one stall each, its play-outs get it too
+JUDGE_SEARCH_CARDS = 4
 JUDGE_SEARCH_FLOOR = 1.0
+JUDGE_FLOOR_SCALE = {4: 2.0}  # cards left -> the floor's multiple (1 otherwise): one stall each costs more there
 #: how the play-outs are spread over the turns: "halving" (successive halving: every turn gets a
 #: first sample, then each round the better half of the turns still in gets more, so the best
 #: turn named always carries the largest sample and no turn listed beats it on the worlds they
@@ -267,8 +270,11 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
 
 def judging_budget(deck_count: int, time_budget: float, floor: float = JUDGE_SEARCH_FLOOR) -> float:
     """The advisor's budget for judging a turn already played with ``deck_count`` cards in the draw
-    pile: ``time_budget``, raised to ``floor`` with ``JUDGE_SEARCH_CARDS`` cards or fewer."""
-    return max(time_budget, floor) if deck_count <= JUDGE_SEARCH_CARDS else time_budget
+    pile: ``time_budget``, raised to ``floor`` (times ``JUDGE_FLOOR_SCALE`` for that many cards)
+    with ``JUDGE_SEARCH_CARDS`` cards or fewer."""
+    if deck_count > JUDGE_SEARCH_CARDS:
+        return time_budget
+    return max(time_budget, floor * JUDGE_FLOOR_SCALE.get(deck_count, 1.0))
 
 
 def check_playout_rate(rate: int | None) -> int:

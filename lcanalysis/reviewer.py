@@ -26,10 +26,11 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
 - with ``ENDGAME_CARDS`` (2) cards or fewer in the draw pile the exact view values of
   ``search.endgame_analysis`` answer instead (every split of the unseen cards enumerated, one
   more discard-pile draw allowed each); ``loss_stderr`` is then 0;
-- with ``SEARCH_CARDS`` (3) the advisor hands over to its endgame search when its budget
-  allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second of the
-  advisor's share, and at least ``SEARCH_FLOOR`` seconds' worth there, which the play-outs also
-  get should the search still fall short): the loss is then the
+- with ``SEARCH_CARDS`` (4) cards or fewer the advisor hands over to its endgame search when its
+  budget allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second of the
+  advisor's share, and at least ``SEARCH_FLOOR`` seconds' worth there, twice that with 4 cards:
+  ``advisor.judging_budget``; the play-outs also get it should the search still fall short): the
+  loss is then the
   search's own, exact when it solved every split (``loss_stderr`` 0), else paired over its
   sampled worlds; a played turn the search only
   bounded (proved below the best in some world without its exact value there: more than
@@ -73,9 +74,9 @@ heuristic policy, which lets a player stall on discard-pile draws late in the ro
 real opponent would; there, losses can be far larger than the exact view values say (in one
 measured position with 3 cards left, the rollouts put a stall 58 points above the turn played,
 the exact view value with one stall each 13). The exact solver takes over with 2 cards left,
-the endgame search with 3, with a budget of at least ``SEARCH_FLOOR`` there (at the default
-0.4 s a decision alone it reached one stall each in only 7 of 16 views). With 4 cards left the
-review still judges by play-outs: the endgame search needs about 10 s there (the hint's).
+the endgame search with 3 and 4, with a budget of at least ``SEARCH_FLOOR`` there (twice that
+at 4 cards); where even that does not reach one stall each (3 of 16 measured 4-card views), the
+play-outs judge, and the decision's ``method`` says so. With 5 cards or more the play-outs judge.
 
 **Reconciliation** (full-deal records with both players reviewed, per round, player 0's point of
 view): actual = start + skill + luck + hidden, where *start* is the value of the reference turn at

@@ -53,8 +53,8 @@ class TutorSession:
     """A round (``rounds=1``) or a match (``rounds=3``) of a person (seat ``seat``) against ``agent``.
 
     ``threshold``: points a turn may lose against the best before the tutor comments.
-    ``time_budget``: the advisor's seconds per judged turn (with 3 cards left or fewer at least
-    ``advisor.JUDGE_SEARCH_FLOOR``, so that the endgame search judges there, as in the review).
+    ``time_budget``: the advisor's seconds per judged turn (with 4 cards left or fewer at least
+    ``advisor.judging_budget``'s floor, so that the endgame search judges there, as in the review).
     """
 
     agent: str | Agent = "heuristic"

@@ -463,3 +463,26 @@ def test_the_settling_measurement_is_quoted_from_its_files_and_reproduced():
         again = bench.run_one(7, 3, r["version"] == "before", 12_000_000)
         assert {k: str(again[k]) for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")} == \
             {k: r[k] for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")}
+
+
+def test_the_judging_measurement_at_four_cards_is_quoted_from_its_file():
+    """docs/endgame.md quotes data/simulated/endgame_judge_4cards.csv (why a turn judged with 4
+    cards left gets twice the floor): the summary of ``bench_endgame_trust.py`` on the file, and
+    the views where the search fell back to the play-outs."""
+    import csv
+    import re
+    from pathlib import Path
+
+    from lcanalysis.advisor import JUDGE_FLOOR_SCALE, JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR
+
+    root = Path(__file__).resolve().parent.parent
+    with open(root / "data/simulated/endgame_judge_4cards.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {4}
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    for line in _bench("bench_endgame_trust").summary(rows).splitlines()[1:3]:
+        assert re.sub(r"\s+", " ", line.strip()) in docs, line
+    fell_back = [r["seed"] for r in rows if r["hint_stalls"] == ""]
+    assert f"seeds {', '.join(fell_back[:-1])} and {fell_back[-1]})" in docs
+    assert JUDGE_SEARCH_CARDS == 4 and JUDGE_SEARCH_FLOOR * JUDGE_FLOOR_SCALE[4] == 2.0  # the 2 s measured
+    assert "--hint-time 2 " in (root / "data/simulated/endgame_judge_4cards.csv.cmd").read_text() + " "

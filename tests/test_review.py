@@ -156,7 +156,8 @@ def test_playing_the_advisors_own_best_turn_loses_nothing():
         view = pos.view(pos.to_move)
         if pos.to_move == 0:
             index = pos.turn - start.turn
-            budget = T * ADVISOR_SHARE if view.deck_count > SEARCH_CARDS else max(T * ADVISOR_SHARE, SEARCH_FLOOR)
+            floor = SEARCH_FLOOR * (2 if view.deck_count == 4 else 1)  # one stall each costs more at 4 cards
+            budget = T * ADVISOR_SHARE if view.deck_count > SEARCH_CARDS else max(T * ADVISOR_SHARE, floor)
             move = advise(view, budget, seed=decision_seed(seed, 1, index), endgame_cards=SEARCH_CARDS,
                           hand_model=REVIEW_HAND_MODEL, streams=REVIEW_STREAMS, schedule=REVIEW_SCHEDULE).best.move
         else:
@@ -363,8 +364,8 @@ def test_with_three_cards_left_the_endgame_search_judges_with_at_least_its_floor
     each or more: the loss is the search's own (a turn it only bounded: a loss of at least that,
     ``loss_bound`` "lower"). However little the time per decision, the advisor gets at least
     ``SEARCH_FLOOR`` there (before, a small budget left these decisions to the play-outs); with 4
-    cards the play-outs judge. The search's values are checked against the plain solver in
-    test_endgame.py."""
+    cards twice that; with 5 the play-outs judge. The search's values are checked against the plain
+    solver in test_endgame.py."""
     from helpers import played_down
 
     start = played_down(7, 3)
@@ -398,12 +399,21 @@ def test_with_three_cards_left_the_endgame_search_judges_with_at_least_its_floor
     for bad in (-1, float("nan"), "1", True):
         with pytest.raises(ReviewError, match="search_floor must be"):
             review(rec, time_budget=T, search_floor=bad, executor="serial", progress=False)
-    start4 = played_down(7, 4)
-    rec4 = record_round(start4, [str(start4.legal_moves()[0])])
+    start4 = played_down(8, 4)
+    played4 = str(start4.legal_moves()[0])
+    rec4 = record_round(start4, [played4])
     four = review(rec4, player=start4.to_move, time_budget=T, seed=0, executor="serial", progress=False)
-    assert four.decisions[0].deck == 4 and four.decisions[0].method.startswith("advisor")  # 4 cards: play-outs
-    assert four.to_json()["settings"]["endgame"] == {"exact_from_cards": 2, "search_from_cards": 3,
+    floor4 = advise(start4.view(start4.to_move), 2 * SEARCH_FLOOR, seed=decision_seed(0, 1, 0), endgame_cards=4)
+    assert floor4.bounds["max_stalls"] >= 1  # twice the floor reaches one stall each here
+    d4 = four.decisions[0]
+    assert d4.deck == 4 and d4.method.startswith("endgame search") and d4.best == floor4.best.move
+    assert d4.loss == pytest.approx(next(m.loss for m in floor4.moves if m.move == played4))
+    assert four.to_json()["settings"]["endgame"] == {"exact_from_cards": 2, "search_from_cards": 4,
                                                      "search_floor": SEARCH_FLOOR}
+    start5 = played_down(7, 5)
+    rec5 = record_round(start5, [str(start5.legal_moves()[0])])
+    five = review(rec5, player=start5.to_move, time_budget=T, seed=0, executor="serial", progress=False)
+    assert five.decisions[0].deck == 5 and five.decisions[0].method.startswith("advisor")  # 5 cards: play-outs
 
 
 def _model_law(pool, u, w):

@@ -46,27 +46,28 @@ def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
     assert said is not None and said.startswith(f"-{worst.loss:.1f}") and analysis.moves[0].move in said
 
 
-def test_with_three_cards_left_the_endgame_search_judges_however_small_the_budget():
+def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_the_budget():
     """As in the review (``advisor.judging_budget``): with 3 cards left the tutor's advisor gets at
-    least ``JUDGE_SEARCH_FLOOR``, so the endgame search (one stall each or more) judges the turn,
-    not play-outs of 0.05 s."""
+    least ``JUDGE_SEARCH_FLOOR``, with 4 twice that, so the endgame search (one stall each or more)
+    judges the turn, not play-outs of 0.05 s."""
     from lcanalysis.advisor import JUDGE_SEARCH_FLOOR
 
-    s = TutorSession(agent="greedy", seed=3, time_budget=0.05, threshold=2.0)
-    judged = 0
+    s = TutorSession(agent="greedy", seed=0, time_budget=0.05, threshold=2.0)
+    judged = []
     while not s.round_over():
         view = s.view()
-        if view.deck_count == 3:
-            expected = advise(view, time_budget=JUDGE_SEARCH_FLOOR, seed=s.seed)
-            assert expected.bounds.get("max_stalls", 0) >= 1 and "endgame search" in expected.notes[0]
+        if view.deck_count in (3, 4):
+            floor = JUDGE_SEARCH_FLOOR * (2 if view.deck_count == 4 else 1)
+            expected = advise(view, time_budget=floor, seed=s.seed)
+            searched = expected.bounds.get("max_stalls", 0) >= 1 and "endgame search" in expected.notes[0]
             worst = expected.moves[-1]
             s.play(worst.move)
             d = s.decisions[-1]
             assert d.best == expected.moves[0].move and d.loss == pytest.approx(worst.loss)
-            judged += 1
+            judged.append((view.deck_count, searched))
         else:
             s.play(s.legal_turns()[0])
-    assert judged >= 1
+    assert (3, True) in judged and (4, True) in judged
 
 
 def test_illegal_input_is_refused_and_nothing_is_played():
@@ -114,5 +115,5 @@ def test_the_board_plays_a_round_by_clicks_and_shows_the_review():
     assert board.play_button.disabled
     for cards, note, disabled in said_while_judging:  # never a silent wait, and no second click meanwhile
         assert disabled and "Judging your turn" in note
-        assert ("endgame search" in note) == (cards <= 3)
+        assert ("endgame search" in note) == (cards <= 4)
     assert any(cards <= 3 for cards, _, _ in said_while_judging)
