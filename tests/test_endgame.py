@@ -486,3 +486,30 @@ def test_the_judging_measurement_at_four_cards_is_quoted_from_its_file():
     assert f"seeds {', '.join(fell_back[:-1])} and {fell_back[-1]})" in docs
     assert JUDGE_SEARCH_CARDS == 4 and JUDGE_SEARCH_FLOOR * JUDGE_FLOOR_SCALE[4] == 2.0  # the 2 s measured
     assert "--hint-time 2 " in (root / "data/simulated/endgame_judge_4cards.csv.cmd").read_text() + " "
+
+
+def test_the_trust_measurement_at_three_cards_is_quoted_from_its_file():
+    """docs/endgame.md quotes data/simulated/endgame_trust_3cards.csv (the hint at 3 cards after
+    the levels were settled): each row of its table recomputed from the file."""
+    import csv
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with open(root / "data/simulated/endgame_trust_3cards.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {3}
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    for who, name in (("rollouts", "play-outs, 1 s"), ("hint", "endgame search, 12 M nodes")):
+        loss = [float(r[f"{who}_loss"]) for r in rows]
+        err = [abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows]
+        cells = (f"| {name} | {sum(x <= 0.5 for x in loss)} / 16 | {sum(loss) / 16:.2f} ({max(loss):.1f}) | "
+                 f"{sum(x <= 2 for x in err)} / 16 ({sum(err) / 16:.2f}) |")
+        assert cells in docs, cells
+    stalls = [int(r["ref_stalls"]) for r in rows]
+    assert (f"1 stall each in {stalls.count(1)} views, 2 in {stalls.count(2)}, 3 in {stalls.count(3)}") in docs
+    conv = sum(r["hint_converged"] == "True" for r in rows), sum(r["ref_converged"] == "True" for r in rows)
+    assert f"The hint converged in {conv[0]} of 16, the reference in {conv[1]}" in docs
+    readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
+    hint = [float(r["hint_loss"]) for r in rows]
+    assert f"in {sum(x <= 0.5 for x in hint)} of 16, mean loss {sum(hint) / 16:.2f} points" in readme
