@@ -488,6 +488,28 @@ def test_the_judging_measurement_at_four_cards_is_quoted_from_its_file():
     assert "--hint-time 2 " in (root / "data/simulated/endgame_judge_4cards.csv.cmd").read_text() + " "
 
 
+def test_the_trust_measurement_at_four_cards_after_settling_is_quoted_from_its_file():
+    import csv
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with open(root / "data/simulated/endgame_trust_4cards_settled.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {4}
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    said = []
+    for who in ("hint", "rollouts"):
+        loss = [float(r[f"{who}_loss"]) for r in rows]
+        err = [abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows]
+        said.append(f"{sum(x <= 0.5 for x in loss)} / 16, {'mean loss ' if who == 'hint' else ''}"
+                    f"{sum(loss) / 16:.2f} ({'worst ' if who == 'hint' else ''}{max(loss):.1f}), "
+                    f"{'value within 2 points ' if who == 'hint' else ''}{sum(x <= 2 for x in err)} / 16 "
+                    f"{'(mean error ' if who == 'hint' else '('}{sum(err) / 16:.2f})")
+    conv = sum(r["hint_converged"] == "True" for r in rows)
+    assert f"the endgame search {said[0]}, converged in {conv} of 16; the play-outs {said[1]}." in docs
+
+
 def test_the_trust_measurement_at_three_cards_is_quoted_from_its_file():
     """docs/endgame.md quotes data/simulated/endgame_trust_3cards.csv (the hint at 3 cards after
     the levels were settled): each row of its table recomputed from the file."""
