@@ -425,3 +425,41 @@ def test_the_values_at_15000_play_outs_a_second_are_quoted_from_their_file():
     assert (f"from slope {b0:.3f} and intercept {a0:.2f} to slope {b1:.3f} and intercept {a1:.2f} (the mean result "
             f"minus value from {(d.realized - d.value_before).mean():.2f} to {(d.realized - d.value_now).mean():.2f})"
             ) in docs
+
+
+def _today_and_published():
+    """Today's study file (the advisor as it is, on the first rounds of the published study) and the
+    published study's rows of the same rounds."""
+    today = C.load_calibration(ROOT / "data" / "simulated" / "calibration_today.csv")
+    published = C.load_calibration(ROOT / "data" / "simulated" / "calibration_halving.csv")
+    return today, published[published["round"].isin(set(today["round"]))]
+
+
+def test_todays_calibration_is_quoted_from_its_file():
+    """docs/agents.md quotes data/simulated/calibration_today.csv (today's advisor on the first whole
+    rounds of the published study): the same positions, turns played and results as the published
+    study's, and every figure quoted recomputed (both fits, the paired shift of the value)."""
+    from lcanalysis.advisor import ENDGAME_CARDS, ROLLOUTS_PER_SECOND
+
+    today, published = _today_and_published()
+    identity = today.attrs["identity"]
+    assert identity["playout_rate"] == ROLLOUTS_PER_SECOND and identity["endgame_cards"] == ENDGAME_CARDS
+    rounds = sorted(set(today["round"]))
+    assert rounds == list(range(len(rounds)))  # whole rounds from the first
+    keys = ["round", "turn", "played", "realized"]
+    assert (today[keys].to_numpy() == published[keys].to_numpy()).all()
+    docs = " ".join((ROOT / "docs" / "agents.md").read_text().split())
+    a, b = C.calibration_fit(today), C.calibration_fit(published)
+    assert f"{a['positions']:,} positions of its first {a['rounds']:,} rounds" in docs
+    assert (f"**slope {a['slope']:.3f} [{a['slope_low']:.3f}, {a['slope_high']:.3f}]** and **intercept "
+            f"{a['intercept']:+.2f} [{a['intercept_low']:+.2f}, {a['intercept_high']:+.2f}]**") in docs
+    assert f"slope {b['slope']:.3f} and intercept {b['intercept']:+.2f}" in docs
+    shift = today.played_value.to_numpy() - published.played_value.to_numpy()
+    m = shift.mean()
+    per_round = np.bincount(today["round"].to_numpy(), weights=shift)  # positions of one round are correlated
+    count = np.bincount(today["round"].to_numpy())
+    se = float(np.sqrt(((per_round - m * count) ** 2).sum())) / len(shift)
+    assert f"by **{m:+.2f} ± {se:.2f} points**" in docs
+    by = {p: shift[today.phase.to_numpy() == p].mean() for p in set(today.phase)}
+    assert (f"({by['early (30+ cards left)']:+.2f} early, {by['middle (29-15)']:+.2f} mid-round, "
+            f"{by['late (14-4)']:+.2f} late") in docs
