@@ -461,5 +461,5 @@ def test_todays_calibration_is_quoted_from_its_file():
     se = float(np.sqrt(((per_round - m * count) ** 2).sum())) / len(shift)
     assert f"by **{m:+.2f} ± {se:.2f} points**" in docs
     by = {p: shift[today.phase.to_numpy() == p].mean() for p in set(today.phase)}
-    assert (f"({by['early (30+ cards left)']:+.2f} early, {by['middle (29-15)']:+.2f} mid-round, "
+    assert (f"rounds; {by['early (30+ cards left)']:+.2f} early, {by['middle (29-15)']:+.2f} mid-round, "
             f"{by['late (14-4)']:+.2f} late") in docs
