@@ -147,6 +147,12 @@ class _Worlds:
             self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
         self.sample = sampled_picks(unseen, u, number_types(view.rules.colors), MAX_WORLDS, seed)
 
+    def picks_of(self, level: Level) -> np.ndarray:
+        """The worlds ``level`` was solved in: every split when it is exact, else its sampled ones."""
+        if level.exact and self.all_picks is not None:
+            return self.all_picks
+        return self.sample[:len(level.rows)]
+
 
 def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: list[Tables], max_nodes: int, ref: int = -1,
            margin: float = np.inf):
@@ -258,8 +264,8 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
     if progress is not None:
         progress(f"endgame: {last.stalls} stall(s) each: the turns close to the best")
     t0 = time.perf_counter()
-    picks = worlds.all_picks if last.exact and worlds.all_picks is not None else worlds.sample[:len(last.rows)]
-    c, r, b, nodes, done = _solve(worlds, picks, last.stalls, tables, budget, last.codes[last.best()], MARGIN)
+    c, r, b, nodes, done = _solve(worlds, worlds.picks_of(last), last.stalls, tables, budget,
+                                  last.codes[last.best()], MARGIN)
     if not done:
         notes.append(f"the other turns' values are upper bounds: solving those within {MARGIN:g} points of the "
                      f"best exactly did not finish within the budget ({nodes} nodes)")
@@ -304,7 +310,7 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
                 break
         # a best turn that is only bounded so far must be solved again in these worlds: keep room for it
         if solved >= MIN_WORLDS and budget - used < used and \
-                Level(stalls, c, np.vstack(rows), np.vstack(marks), None, used, 0.0).best_is_bound():
+                Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0).best_is_bound():
             break
     if level is None:
         if codes is None or sum(len(r) for r in rows) < MIN_WORLDS:
@@ -316,9 +322,9 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
             break
         if budget - used <= 0:  # (0 would mean no limit to the compiled search)
             return None, used
-        picks = worlds.sample[:len(level.rows)] if worlds.all_picks is None or not level.exact else worlds.all_picks
         wide = margin if attempt < 2 else np.inf
-        c, r, b, nodes, done = _solve(worlds, picks, stalls, tables, budget - used, level.codes[best], wide)
+        c, r, b, nodes, done = _solve(worlds, worlds.picks_of(level), stalls, tables, budget - used,
+                                      level.codes[best], wide)
         used += nodes
         if not done:
             return None, used
