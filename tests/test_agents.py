@@ -1,5 +1,7 @@
 """Playing agents: legal in every variant, blind to hidden cards, reproducible."""
 
+import re
+
 import numpy as np
 import pytest
 from helpers import other_world
@@ -326,3 +328,32 @@ def test_halving_in_the_search_agent_keeps_the_heuristics_choice_on_every_world_
         make_agent("search", halving=1, cap=25)
     with pytest.raises(AgentError, match="match: halving is not available"):
         make_agent("match", halving=1)
+
+
+@pytest.mark.parametrize("name, options, problem", [
+    ("search", {"time_ms": -5}, "search: time_ms must be a number above 0"),
+    ("search", {"time_ms": 0}, "search: time_ms must be a number above 0"),
+    ("best", {"time_ms": float("nan")}, "best: time_ms must be a number above 0"),
+    ("match", {"time_ms": 1e30}, "match: time_ms must be a number above 0 to 3,600,000, got 1e+30"),
+    ("search", {"width": 0}, "search: width must be a number from 1"),
+    ("search", {"min_worlds": 16, "max_worlds": 8}, "search: max_worlds must be a number from 16"),
+    ("search", {"caution": float("inf")}, "search: caution must be a number from 0"),
+    ("heuristic", {"A": float("inf")}, "heuristic: A must be a number from -1,000,000 to 1,000,000, got inf"),
+    ("stalling", {"TURN": "x"}, "heuristic: TURN must be a number"),
+])
+def test_an_agent_refuses_an_option_it_cannot_play_by_and_names_it(name, options, problem):
+    """A negative, zero, infinite or absurd budget used to be taken as given (a search at time_ms=-5
+    played its minimum worlds; at 1e30 it ran for ever): every entry point that makes an agent
+    (library, tournament, bot) now hears what is wrong."""
+    with pytest.raises(AgentError, match=re.escape(problem)):
+        make_agent(name, **options)
+
+
+def test_a_budget_given_for_one_turn_is_checked_like_the_agents_own():
+    pos = Position.deal(3)
+    view = pos.view(pos.to_move)
+    agent = make_agent("search", time_ms=5)
+    assert agent.choose(view, 0) in pos.legal_moves()
+    for bad in (-1, 0, float("inf")):
+        with pytest.raises(AgentError, match="time_ms must be a number above 0"):
+            agent.choose(view, 0, time_ms=bad)

@@ -127,3 +127,36 @@ def test_the_bot_refuses_an_agent_it_cannot_serve_and_names_those_it_can(name, c
     assert bot_main([name]) == 2
     err = capsys.readouterr().err
     assert f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}" in err and "or 'external'" not in err
+
+
+@pytest.mark.parametrize("options, problem", [
+    (["time_ms=nan"], "option 'time_ms=nan': the value must be a finite number"),
+    (["time_ms=inf"], "option 'time_ms=inf': the value must be a finite number"),
+    (["A=1e400"], "option 'A=1e400': the value must be a finite number"),  # float() reads it as infinity
+    (["A=1", "A=2"], "option 'A' is given twice"),
+])
+def test_the_bot_refuses_an_option_that_is_not_one_finite_number(options, problem, capsys):
+    from lcanalysis.cli.bot import main as bot_main
+
+    assert bot_main(["heuristic", *options]) == 2
+    assert problem in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "1e30"])
+def test_the_bot_refuses_a_budget_no_turn_can_keep_before_serving(value, capsys):
+    """A referee that starts 'lcanalysis bot search time_ms=-5' gets exit status 2 and the reason,
+    not a bot that answers every turn as if the budget were sensible."""
+    from lcanalysis.cli.main import main as cli_main
+
+    assert cli_main(["bot", "search", f"time_ms={value}"]) == 2
+    assert "search: time_ms must be a number above 0 to 3,600,000" in capsys.readouterr().err
+
+
+def test_bot_without_a_name_names_only_the_name_as_missing(capsys):
+    from lcanalysis.cli.main import main as cli_main
+
+    with pytest.raises(SystemExit) as stop:
+        cli_main(["bot"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "the following arguments are required: name" in err and "KEY=VALUE" not in err.splitlines()[-1]

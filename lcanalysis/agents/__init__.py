@@ -14,6 +14,7 @@ and seed give the same move. See docs/agents.md for the designs and their measur
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ from lcanalysis.search.endgame import converged_endgame
 
 MAX_ENDGAME_NODES = 10**9
 MAX_RATE = 1000.0  # play-outs a millisecond of budget: far above any machine's
+MAX_TIME_MS = 3_600_000.0  # an hour a turn: no referee's clock allows more, and the play-outs grow with it
 AGENTS = ("random", "greedy", "heuristic", "stalling", "search", "best", "match")
 
 class AgentError(ValueError):
@@ -42,6 +44,19 @@ def _as_seed(rng_or_seed: Any) -> int:
     if isinstance(rng_or_seed, np.random.Generator):
         return int(rng_or_seed.integers(2**31 - 1))
     return int(rng_or_seed) % (2**31 - 1)
+
+
+def _number(agent: str, key: str, value: Any, low: float, high: float, above: bool = False) -> float:
+    """``value`` as a float once it is a finite number from ``low`` (excluded with ``above``) to
+    ``high``; else an ``AgentError`` naming the agent, the option and the range."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        x = math.nan
+    if isinstance(value, bool) or not math.isfinite(x) or x > high or (x <= low if above else x < low):
+        bound = f"above {low:,.10g}" if above else f"from {low:,.10g}"
+        raise AgentError(f"{agent}: {key} must be a number {bound} to {high:,.10g}, got {value!r}")
+    return x
 
 
 def _check_view(view: Any) -> View:
@@ -110,7 +125,7 @@ class HeuristicAgent(PolicyAgent):
         for key, value in params.items():
             if key not in names:
                 raise AgentError(f"heuristic: unknown parameter {key!r}; known: {', '.join(names)}")
-            p[names.index(key)] = float(value)
+            p[names.index(key)] = _number("heuristic", key, value, -1e6, 1e6)
         super().__init__(p)
 
 
@@ -171,15 +186,13 @@ class SearchAgent(Agent):
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, cap: float = 0, streams: float = 0, halving: float = 0,
                  rate: float = ROLLOUTS_PER_MS) -> None:
-        if width < 1:
-            raise AgentError("search: width must be >= 1")
-        self.width = int(width)
-        self.time_ms = float(time_ms)
+        self.width = int(_number(self.name, "width", width, 1, 1000))
+        self.time_ms = _number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         if not 0.0 < float(rate) <= MAX_RATE:
             raise AgentError(f"search: rate must be a number of play-outs a millisecond above 0 and at most "
                              f"{MAX_RATE:g}, got {rate!r}")
         self.rate = float(rate)
-        self.endgame = int(endgame)
+        self.endgame = int(_number(self.name, "endgame", endgame, 0, 100))
         if not 0 <= int(endgame_nodes) <= MAX_ENDGAME_NODES:
             raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
                              f"got {endgame_nodes!r}")
@@ -191,11 +204,11 @@ class SearchAgent(Agent):
         self.halving = float(halving) != 0
         if self.halving and self.cap:
             raise AgentError("search: halving ranks turns by their mean points, cap by capped points: give one")
-        self.min_worlds = int(min_worlds)
-        self.max_worlds = int(max_worlds)
-        self.bias = float(bias)
-        self.caution = float(caution)
-        self.finalists = int(finalists)
+        self.min_worlds = int(_number(self.name, "min_worlds", min_worlds, 1, 10**7))
+        self.max_worlds = int(_number(self.name, "max_worlds", max_worlds, self.min_worlds, 10**7))
+        self.bias = _number(self.name, "bias", bias, 0.0, 1000.0, above=True)
+        self.caution = _number(self.name, "caution", caution, 0.0, 1000.0)
+        self.finalists = int(_number(self.name, "finalists", finalists, 1, 1000))
         if not 0.0 <= float(stall) <= 10.0:
             raise AgentError(f"search: stall must be a weight from 0 to 10, got {stall!r}")
         self.params = P.HEURISTIC_PARAMS.copy()
@@ -248,7 +261,9 @@ class SearchAgent(Agent):
 
     def budget(self, time_ms: float | None) -> float:
         """Play-outs for one decision: ``rate`` per ms of ``time_ms`` (default: the agent's)."""
-        return (self.time_ms if time_ms is None else float(time_ms)) * self.rate
+        if time_ms is None:
+            return self.time_ms * self.rate
+        return _number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True) * self.rate
 
     def halving_finalists(self, r: Rollouts, time_ms: float | None) -> np.ndarray:
         """The schedule with ``halving``: successive halving of the budget over the candidates

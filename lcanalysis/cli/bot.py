@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -15,12 +16,26 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("name", help="an agent: random, greedy, heuristic, stalling, search, best (the strongest "
                                 "measured) or match")
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the agent's random seed")
-    p.add_argument("options", nargs="*", metavar="KEY=VALUE", help="agent options, e.g. time_ms=50")
+    p.add_argument("options", nargs="*", default=[], metavar="KEY=VALUE", help="agent options, e.g. time_ms=50")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     return int(main([args.name, "--seed", str(args.seed), *args.options]) or 0)
+
+
+def _number(text: str) -> int | float | None:
+    """An option's value: a whole number, else a finite float; None for anything else (nan,
+    inf and 1e400 included)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        x = float(text)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,15 +66,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 2
         elif "=" in a:
             k, v = a.split("=", 1)
-            try:
-                options[k] = int(v)
-            except ValueError:
-                try:
-                    options[k] = float(v)
-                except ValueError:
-                    print(f"{usage}\nerror: option {a!r}: the value must be a number, like time_ms=50",
-                          file=sys.stderr)
-                    return 2
+            if k in options:
+                print(f"{usage}\nerror: option {k!r} is given twice", file=sys.stderr)
+                return 2
+            number = _number(v)
+            if number is None:
+                print(f"{usage}\nerror: option {a!r}: the value must be a finite number, like time_ms=50",
+                      file=sys.stderr)
+                return 2
+            options[k] = number
         else:
             print(f"{usage}\nerror: unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50",
                   file=sys.stderr)
