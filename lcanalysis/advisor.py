@@ -215,20 +215,26 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         else:  # a count: the same answer on any machine
             nodes = int(seconds * ENDGAME_NODES_PER_SECOND)
             nodes, deadline = min(nodes, max_nodes) if max_nodes else nodes, None
+
+        def more() -> str:  # what to give more of: the caller's node count when it, not the clock, stopped the search
+            clock = deadline is not None and time.perf_counter() >= deadline
+            by_count = bool(max_nodes) and nodes == max_nodes and not clock
+            return "give a larger max_nodes (--max-nodes)" if by_count else "give more time"
+
         try:
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
                                       workers=threads)
         except SearchError as exc:
-            exact, fallback_note = None, str(exc)
+            exact, fallback_note = None, f"{exc}; {more()}"
         if exact is not None and exact.bounds["max_stalls"] >= 1:
             _add_reasons(view, exact)
             if both_hands:
                 exact.notes.insert(0, BOTH_HANDS_NOTE)
             return exact
         if exact is not None:
-            fallback_note = "only the search with no stalls fitted in the budget"
-        fallback_note = (f"the endgame search did not fit in the budget ({fallback_note}): estimated by play-outs, "
-                         f"which undervalue drawing from a discard pile to gain turns; give more time")
+            fallback_note = f"the endgame search fitted only its level with no stalls; {more()}"
+        fallback_note += (". The values are play-outs' estimates, which undervalue drawing from a discard pile "
+                          "to gain turns")
         if wall_clock:  # the play-outs get what is left of the time (at most their own default when none was given)
             time_budget = max(min(seconds if given else time_budget, seconds - (time.perf_counter() - t0)), 0.05)
             t0 = time.perf_counter()

@@ -148,8 +148,10 @@ def test_a_deadline_stops_the_compiled_search_in_the_middle_of_a_world():
     assert not done and rows is None and nodes < 30_000_000
     late = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() - 1)  # already past: stops at once
     assert E._solve(late, late.sample[:1], 1, [Tables(16, 14)], 10**12)[3:] == (0, False)
-    with pytest.raises(SearchError, match="first level"):
+    with pytest.raises(SearchError, match="did not finish even its first level: the clock ran out"):
         E.converged_endgame(_view(0, 5), max_nodes=10**12, deadline=time.perf_counter() - 1)
+    with pytest.raises(SearchError, match="did not finish even its first level: its 10 nodes ran out"):
+        E.converged_endgame(_view(0, 5), max_nodes=10)
 
 
 def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch):
@@ -172,7 +174,8 @@ def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch
     monkeypatch.setattr(A, "_clock_fit", budget_of_play_outs)
     view = _view(4, 4)
     answer = advise(view, time_budget=2.0, seed=0, wall_clock=True)
-    assert answer.kind == "advisor estimate" and "did not fit" in answer.notes[0]
+    assert answer.kind == "advisor estimate" and "The values are play-outs' estimates" in answer.notes[0]
+    assert answer.notes[0].startswith("the budget did not reach even the first level; give more time")
     assert seen["max_nodes"] == A.MAX_NODES and 1.4 < seen["left"] <= 1.5
     assert 1.4 < seen["play_outs"] <= 2.0
     advise(view, seed=0, wall_clock=True, max_nodes=5000)
@@ -292,7 +295,15 @@ def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
     view = _view(2, 3)
     analysis = advise(view, time_budget=0.01, seed=0)
     assert analysis.kind == "advisor estimate"
-    assert "endgame search did not fit" in analysis.notes[0]
+    assert "The values are play-outs' estimates" in analysis.notes[0] and "; give more time." in analysis.notes[0]
+
+
+def test_when_the_callers_node_count_stops_the_search_the_advisor_asks_for_more_nodes_not_time():
+    """'advise --max-nodes 10' used to say "give more time" when its 10 nodes, not the time, ran out."""
+    analysis = advise(_view(2, 3), seed=0, max_nodes=10)
+    assert analysis.kind == "advisor estimate"
+    assert analysis.notes[0].startswith("the endgame search did not finish even its first level: its 10 nodes ran "
+                                        "out; give a larger max_nodes (--max-nodes).")
 
 
 def test_the_hint_json_marks_the_turns_whose_values_are_only_bounds():

@@ -48,7 +48,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
-                          "and the endgame search (4 cards or fewer)")
+                          "and the endgame search (4 cards or fewer)",
+                       when_out="the exact solver stops with an error (exit status 2); the endgame search answers "
+                                "from the stall levels it finished, or, with none, hands over to play-outs, and "
+                                "its notes say so")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 

@@ -154,12 +154,14 @@ def physical_memory_gb() -> float:
         return 16.0
 
 
-def add_budget_options(p: argparse.ArgumentParser, what: str, note: str = "") -> None:
-    """``--max-nodes`` and ``--max-memory`` of a command that searches; ``what``: what the nodes bound."""
+def add_budget_options(p: argparse.ArgumentParser, what: str, note: str = "",
+                       when_out: str = "the command stops with an error (exit status 2)") -> None:
+    """``--max-nodes`` and ``--max-memory`` of a command that searches; ``what``: what the nodes bound;
+    ``when_out``: what happens when they run out."""
     p.add_argument("--max-nodes", type=max_nodes, default=DEFAULT_MAX_NODES, metavar="N",
                    help=f"{what}: at most N search nodes, 1..{MAX_NODES:.0e} (default {DEFAULT_MAX_NODES:,}, "
                         "about 12 minutes at the 1.4 million nodes a second of a 2-core machine); when they run "
-                        f"out the command stops with an error (exit status 2){note}")
+                        f"out {when_out}{note}")
     p.add_argument("--max-memory", type=memory_gb, default=None, metavar="GB",
                    help="a memory ceiling in GB (the process's address space, numpy and the engine included; "
                         "default: the machine's memory); a search that would pass it is refused or stopped "
