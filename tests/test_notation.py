@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from helpers import random_round_positions
@@ -169,3 +170,12 @@ def test_a_recorded_round_replays_to_the_same_end():
     record["turns"][3] = "+Y11/D"
     with pytest.raises(RecordError, match="turn index 3"):
         read_record(record).final()
+
+
+@pytest.mark.parametrize("deck", ["-1", "+3"])
+def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
+    """'d=-1' used to be read as a card named '-1', and the error said a view's deck is a number."""
+    text = f"LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;d={deck}"
+    with pytest.raises(PositionError, match=re.escape(f"d= is the number of cards in the draw pile (0 or more) or "
+                                                      f"the pile's cards, got '{deck}'")):
+        read_position(text)

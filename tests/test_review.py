@@ -296,6 +296,11 @@ def test_the_command_line_prints_the_spec_json_and_refuses_bad_records(tmp_path,
     assert main(["review", str(tmp_path / "none.json")]) == 2
     with pytest.raises(SystemExit):
         main(["review", str(path), "--time", "0"])
+    capsys.readouterr()
+    for workers in ("-1", "0"):  # one message for both: -1 used to hear ">= 0", then 0 "at least 1"
+        with pytest.raises(SystemExit):
+            main(["review", str(path), "--workers", workers])
+        assert f"--workers must be >= 1, got {workers}" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -73,14 +73,15 @@ def write_output_file(option: str, path: str, text: str) -> None:
 MAX_SEED = 2**63 - 1
 
 
-def nonneg(name: str, maximum: int | None = None) -> Callable[[str], int]:
+def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[[str], int]:
+    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum``."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{name} must be >= 0, got {value}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
         if maximum is not None and value > maximum:
             raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {text}")
         return value

@@ -32,13 +32,6 @@ def _time(text: str) -> float:
     return value
 
 
-def _workers(text: str) -> int:
-    value = nonneg("--workers")(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("--workers must be at least 1")
-    return value
-
-
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("review", help="review a recorded round or match: skill of every decision, luck of every draw",
                        description=describe(__doc__))
@@ -54,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "not a clock)")
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds (same seed, "
                                                                     "same review)")
-    p.add_argument("--workers", type=_workers, default=None,
+    p.add_argument("--workers", type=nonneg("--workers", minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=run)

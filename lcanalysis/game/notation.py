@@ -374,6 +374,9 @@ def string_to_json(text: str) -> dict[str, Any]:
                     discards.setdefault(c[0].upper(), []).append(c)
             elif k == "d":
                 digits = val.strip()
+                if digits[:1] in ("+", "-") and digits[1:].isdigit():
+                    raise PositionError("position string: d= is the number of cards in the draw pile (0 or more) "
+                                        f"or the pile's cards, got {brief(val)}")
                 d["deck"] = _number(digits, "d") if digits.isascii() and digits.isdigit() else _split_cards(val, "d")
             elif k == "draw":
                 d["phase"] = "draw"
