@@ -55,7 +55,7 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
 
 def test_help_and_what_does_not_run_in_the_shell():
     shell = _lcanalysis("shell", stdin="help\nhelp solve\nshow -\nbot random\nwarm-up\nsolve 'unclosed\n"
-                                       "frobnicate\nlcanalysis show example:endgame --string\n")
+                                       "frobnicate\nhelp nosuch\nlcanalysis show example:endgame --string\n")
     assert shell.returncode == 2  # the status of the last command that failed, though the last succeeded
     out, err = shell.stdout, shell.stderr
     for name in ("show", "solve", "advise", "wager", "help [COMMAND]", "quit"):
@@ -69,6 +69,7 @@ def test_help_and_what_does_not_run_in_the_shell():
     unknown = next(line for line in err.splitlines() if "frobnicate" in line)
     assert unknown.startswith("error: unknown command 'frobnicate'; the shell answers show, ")
     assert "bot" not in unknown and "shell" not in unknown.split(";")[1].replace("the shell answers", "")
+    assert unknown.replace("frobnicate", "nosuch") in err  # help for a command that is not one says the same
     assert out.rstrip().splitlines()[-1] == _lcanalysis("show", "example:endgame", "--string").stdout.strip()
 
 

@@ -152,10 +152,7 @@ def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str
         if words[0] in NOT_HERE:
             print(f"error: '{words[0]}' does not run in the shell: {NOT_HERE[words[0]]}", file=sys.stderr)
             return 2
-        names = [name for name, _ in commands]
-        if names and words[0] not in names:  # argparse would list every command, those refused here too
-            print(f"error: unknown command '{words[0]}'; the shell answers {', '.join(names)}, "
-                  "help and quit", file=sys.stderr)
+        if _unknown(words[0], commands):
             return 2
         if "-" in words[1:]:
             print(f"error: {STDIN_ERROR}", file=sys.stderr)
@@ -164,6 +161,16 @@ def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+
+
+def _unknown(word: str, commands: Sequence[tuple[str, str]]) -> bool:
+    """Say so when ``word`` is no command of the shell's (argparse would list every command, those
+    refused here too); True when it said so."""
+    names = [name for name, _ in commands]
+    if not names or word in names:
+        return False
+    print(f"error: unknown command '{word}'; the shell answers {', '.join(names)}, help and quit", file=sys.stderr)
+    return True
 
 
 def _run(words: Sequence[str], run_command: RunCommand) -> int:
@@ -186,6 +193,8 @@ def _help(words: Sequence[str], run_command: RunCommand, commands: Sequence[tupl
         if words[0] in NOT_HERE:
             print(f"'{words[0]}' does not run in the shell: {NOT_HERE[words[0]]}")
             return 0
+        if _unknown(words[0], commands):
+            return 2
         return _run([words[0], "--help"], run_command)
     print("commands, as on the command line without 'lcanalysis' (POSITION: a JSON file, example:NAME "
           "or a one-line 'LC1;...' string):")
