@@ -51,16 +51,18 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("agents", nargs="+", help="agent names, e.g. heuristic greedy search:time_ms=50 "
                                               "or 'external:python mybot.py'")
     ap.add_argument("--deals", type=whole("--deals", 1, MAX_DEALS), default=100,
-                    help="deals per pairing (each played twice with the seats swapped unless --no-duplicate)")
+                    help="deals per pairing (default 100; each played twice with the seats swapped unless "
+                         "--no-duplicate)")
     ap.add_argument("--first-deal", type=whole("--first-deal", 0, 2**31 - 1), default=0,
-                    help="number of the first deal (deals are numbered; a file may hold several ranges)")
-    ap.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions")
+                    help="number of the first deal (default 0; deals are numbered; a file may hold several ranges)")
+    ap.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default 5)")
     ap.add_argument("--rounds", type=whole("--rounds", 1, MAX_ROUNDS), default=1,
-                    help="1 for single rounds, 3 for matches")
+                    help="1 for single rounds (the default), 3 for matches")
     ap.add_argument("--turn-cap", type=whole("--turn-cap", 1, MAX_TURN_CAP), default=200,
-                    help="a round stops (scored as it stands, counted as capped) after this many turns")
+                    help="a round stops (scored as it stands, counted as capped) after this many turns (default 200)")
     ap.add_argument("--no-duplicate", action="store_true", help="play each deal once, not twice with seats swapped")
-    ap.add_argument("--seed", type=whole("--seed", 0, MAX_SEED), default=0, help="the seed every deal derives from")
+    ap.add_argument("--seed", type=whole("--seed", 0, MAX_SEED), default=0,
+                    help="the seed every deal derives from (default 0)")
     ap.add_argument("--workers", type=whole("--workers", 1, MAX_WORKERS), default=None,
                     help="worker processes (default: one per core; 1 plays in this process)")
     ap.add_argument("--out", default="auto",
