@@ -195,3 +195,15 @@ def test_a_bound_keeps_the_standard_error_it_has_and_gets_no_invented_one():
     assert "≤ +4.0 ± 0.7" in rows["-W2/D"] and "≤ -6.0 ± 0.4" in rows["-W2/D"]
     assert "≤ +3.0 " in rows["-W3/D"] and "±" not in rows["-W3/D"].split("discard")[0]
     assert "instead is at least 6.0 ± 0.4 points worse" in verdict(analysis, view)
+
+
+def test_a_match_hint_names_each_seats_running_total():
+    """The head read 'totals [-5, 110]' and the drawn position 'match totals -5-110', which reads as
+    a range; both now name the seats."""
+    from lcanalysis.game.notation import read_position
+    from lcanalysis.show.render import _match_note
+
+    view = read_position("LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;d=44;match=2:-5,110")
+    head = hint_text(lc.advise(view, time_budget=0.01, seed=0), view).splitlines()[0]
+    assert head.endswith("round 2 of the match, totals player 0 -5, player 1 110")
+    assert _match_note(view.match) == ["round 2, match totals player 0 -5, player 1 110"]

@@ -13,6 +13,7 @@ from typing import Any
 from lcanalysis.advisor import in_words
 from lcanalysis.analysis import Analysis, MoveValue, bounds_in_words
 from lcanalysis.game.view import View
+from lcanalysis.show.render import totals_text
 
 #: losses (points) at which the verdict changes its words; below TASTE (or within two standard
 #: errors of zero) two turns are "a matter of taste"
@@ -132,7 +133,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all)."""
     head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
     if view.match:
-        head += f", round {view.match.get('round', 1)} of the match, totals {view.match.get('totals')}"
+        head += f", round {view.match.get('round', 1)} of the match, totals {totals_text(view.match['totals'])}"
     lines = [view.to_text(), ""] if board else []
     lines += [head, "", verdict(analysis, view), ""]
     width = 16

@@ -292,9 +292,13 @@ def _match_note(match: dict[str, Any] | None) -> list[str]:
     if "round" in match:
         parts.append(f"round {match['round']}")
     if "totals" in match:
-        t = match["totals"]
-        parts.append(f"match totals {t[0]}-{t[1]}")
+        parts.append(f"match totals {totals_text(match['totals'])}")
     return [", ".join(parts)] if parts else []
+
+
+def totals_text(totals: Sequence[int]) -> str:
+    """A match's running totals by seat ("player 0 -5, player 1 110": "-5-110" reads as a range)."""
+    return f"player 0 {totals[0]}, player 1 {totals[1]}"
 
 
 def _last_placed(
