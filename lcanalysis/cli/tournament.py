@@ -69,7 +69,6 @@ def _run(args: Any) -> int:
         out = auto_path(specs, rules, seed, args.first_deal, args.deals, duplicate, robin,
                         luck_adjusted=args.luck_adjusted)
     else:
-        check_output_file("--out", args.out)  # as --csv: a missing folder is a typo more often than a wish
         out = args.out
     df = run_tournament(specs, args.deals, rules=rules, duplicate=duplicate, round_robin=robin, seed=seed,
                         workers=args.workers, executor="serial" if args.workers == 1 else None, out=out,
