@@ -68,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--out", default="auto",
                     help="JSON-lines results file to append to and resume from (default: a file named after "
                          "the agents and settings in $XDG_DATA_HOME/lcanalysis/tournaments, "
-                         "~/.local/share/lcanalysis/tournaments if unset; 'none' to keep nothing)")
+                         "~/.local/share/lcanalysis/tournaments if unset; 'none' to keep nothing; a missing folder "
+                         "is made)")
     ap.add_argument("--wait", action="store_true",
                     help="if another run is writing the results file, wait for it instead of refusing")
     ap.add_argument("--allow-code-change", action="store_true",
