@@ -148,9 +148,9 @@ def test_a_deadline_stops_the_compiled_search_in_the_middle_of_a_world():
     assert not done and rows is None and nodes < 30_000_000
     late = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() - 1)  # already past: stops at once
     assert E._solve(late, late.sample[:1], 1, [Tables(16, 14)], 10**12)[3:] == (0, False)
-    with pytest.raises(SearchError, match="did not finish even its first level: the clock ran out"):
+    with pytest.raises(SearchError, match="first level within the budget: the clock ran out"):
         E.converged_endgame(_view(0, 5), max_nodes=10**12, deadline=time.perf_counter() - 1)
-    with pytest.raises(SearchError, match="did not finish even its first level: its 10 nodes ran out"):
+    with pytest.raises(SearchError, match="first level within the budget: its 10 nodes ran out"):
         E.converged_endgame(_view(0, 5), max_nodes=10)
 
 
@@ -302,8 +302,8 @@ def test_when_the_callers_node_count_stops_the_search_the_advisor_asks_for_more_
     """'advise --max-nodes 10' used to say "give more time" when its 10 nodes, not the time, ran out."""
     analysis = advise(_view(2, 3), seed=0, max_nodes=10)
     assert analysis.kind == "advisor estimate"
-    assert analysis.notes[0].startswith("the endgame search did not finish even its first level: its 10 nodes ran "
-                                        "out; give a larger max_nodes (--max-nodes).")
+    assert analysis.notes[0].startswith("the endgame search did not finish even its first level within the budget: "
+                                        "its 10 nodes ran out; give a larger max_nodes (--max-nodes).")
 
 
 def test_the_hint_json_marks_the_turns_whose_values_are_only_bounds():

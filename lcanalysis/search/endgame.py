@@ -224,7 +224,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     if not levels:
         ran_out = ("the clock ran out" if deadline is not None and time.perf_counter() >= deadline
                    else f"its {max_nodes:,} nodes ran out")
-        raise SearchError(f"the endgame search did not finish even its first level: {ran_out}")
+        raise SearchError(f"the endgame search did not finish even its first level within the budget: {ran_out}")
     if runner_ups and levels[-1].is_settled_only():
         if tables_for != levels[-1].stalls:  # the loop stopped in a level that did not finish
             tables = []

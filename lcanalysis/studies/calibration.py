@@ -466,17 +466,6 @@ def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 1
     return pd.DataFrame(rows)
 
 
-def _cluster_mean(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float]:
-    """The mean of ``values`` with the standard error of a ratio over clusters (rounds)."""
-    per = pd.DataFrame({"c": clusters, "v": values}).groupby("c")["v"].agg(["sum", "size"])
-    mean = float(np.mean(values)) if len(values) else math.nan
-    k = len(per)
-    if k < 2:
-        return mean, math.nan
-    resid = per["sum"] - mean * per["size"]
-    return mean, math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean())
-
-
 def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: int = 2000,
                   seed: int = 0) -> pd.DataFrame:
     """The same positions advised from the mover's view and with both hands known (a study run
@@ -498,17 +487,38 @@ def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: i
                        ("both hands known (only the pile's order sampled)", b.loc[common])):
         part = part.reset_index()
         f = calibration_fit(part, samples=samples, seed=seed)
-        mv, mv_se = _cluster_mean(part["played_value"].to_numpy(float), part["round"].to_numpy())
+        mv, mv_se, _ = clustered_mean(part["played_value"].to_numpy(float), part["round"].to_numpy())
         rows.append({"advised": name, "positions": f["positions"], "rounds": f["rounds"],
                      "mean value": mv, "mean value s.e.": mv_se, "mean result": float(part["realized"].mean()),
                      "bias": f["bias"], "bias s.e.": f["bias_se"], "slope": f["slope"], "slope 95% low": f["slope_low"],
                      "slope 95% high": f["slope_high"], "intercept": f["intercept"],
                      "intercept 95% low": f["intercept_low"], "intercept 95% high": f["intercept_high"]})
     diff = (a.loc[common, "played_value"] - b.loc[common, "played_value"]).to_numpy(float)
-    m, se = _cluster_mean(diff, np.asarray(common.get_level_values("round")))
+    m, se, _ = clustered_mean(diff, np.asarray(common.get_level_values("round")))
     rows.append({"advised": "view minus both hands, same position", "positions": len(diff),
                  "rounds": int(common.get_level_values("round").nunique()), "mean value": m, "mean value s.e.": se})
     return pd.DataFrame(rows).set_index("advised")
+
+
+def value_shift(before: pd.DataFrame, after: pd.DataFrame, value: str = "played_value") -> pd.DataFrame:
+    """How far ``after``'s values moved from ``before``'s on the same positions (two studies of the
+    same rounds, matched on round and turn; they must have played the same turns): for each
+    stage of the round (``PHASE_NAMES``) and ``whole``, the positions, the rounds and the mean of
+    after minus before with its standard error over rounds (``clustered_mean``)."""
+    key = ["round", "turn"]
+    a, b = before.set_index(key), after.set_index(key)
+    common = a.index.intersection(b.index)
+    if len(common) and (a.loc[common, "played"] != b.loc[common, "played"]).any():
+        raise ValueError("the two studies played different turns at the same (round, turn): not the same rounds")
+    diff = (b.loc[common, value] - a.loc[common, value]).to_numpy(float)
+    rounds = np.asarray(common.get_level_values("round"))
+    phase = a.loc[common, "phase"].to_numpy()
+    rows = []
+    for name in [*PHASE_NAMES, "whole"]:
+        keep = np.ones(len(diff), bool) if name == "whole" else phase == name
+        mean, se, k = clustered_mean(diff[keep], rounds[keep])
+        rows.append({"phase": name, "positions": int(keep.sum()), "rounds": k, "shift": mean, "shift s.e.": se})
+    return pd.DataFrame(rows).set_index("phase")
 
 
 def summary_table(fit: dict[str, Any]) -> pd.DataFrame:

@@ -234,11 +234,11 @@ def picks_summary(table: Any) -> dict[str, float]:
     """``compare_picks``' table summed up: positions, how many top turns differ, the mean
     difference (after minus before, in points a position) with its standard error over rounds,
     and among the positions that differ."""
-    from lcanalysis.studies.calibration import _cluster_mean
+    from lcanalysis.studies.calibration import clustered_mean
 
-    m, se = _cluster_mean(table["difference"].to_numpy(float), table["round"].to_numpy())
+    m, se, _ = clustered_mean(table["difference"].to_numpy(float), table["round"].to_numpy())
     d = table[table["differ"]]
-    md, sed = _cluster_mean(d["difference"].to_numpy(float), d["round"].to_numpy()) if len(d) else (0.0, 0.0)
+    md, sed = clustered_mean(d["difference"].to_numpy(float), d["round"].to_numpy())[:2] if len(d) else (0.0, 0.0)
     return {"positions": len(table), "differ": int(table["differ"].sum()), "mean": m, "mean_se": se,
             "mean_where_differ": md, "mean_where_differ_se": sed,
             "after_better": int((d["difference"] > 2 * d["difference_se"]).sum()),
