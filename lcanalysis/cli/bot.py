@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     return int(main([args.name, "--seed", str(args.seed), *args.options]) or 0)
 
 
-def _number(text: str) -> int | float | None:
+def _option_value(text: str) -> int | float | None:
     """An option's value: a whole number, else a finite float; None for anything else (nan,
     inf and 1e400 included)."""
     try:
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if k in options:
                 print(f"{usage}\nerror: option {k!r} is given twice", file=sys.stderr)
                 return 2
-            number = _number(v)
+            number = _option_value(v)
             if number is None:
                 print(f"{usage}\nerror: option {a!r}: the value must be a finite number, like time_ms=50",
                       file=sys.stderr)
