@@ -160,3 +160,11 @@ def test_bot_without_a_name_names_only_the_name_as_missing(capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "the following arguments are required: name" in err and "KEY=VALUE" not in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("value", [-5, 0, float("nan"), 1e30])
+def test_an_external_agent_refuses_a_budget_it_would_send_before_starting_the_program(value):
+    from lcanalysis.agents import AgentError, make_agent
+
+    with pytest.raises(AgentError, match="external: time_ms must be a number above 0"):
+        make_agent("external", cmd=["no-such-program"], time_ms=value)

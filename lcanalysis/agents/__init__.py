@@ -46,7 +46,7 @@ def _as_seed(rng_or_seed: Any) -> int:
     return int(rng_or_seed) % (2**31 - 1)
 
 
-def _number(agent: str, key: str, value: Any, low: float, high: float, above: bool = False) -> float:
+def checked_number(agent: str, key: str, value: Any, low: float, high: float, above: bool = False) -> float:
     """``value`` as a float once it is a finite number from ``low`` (excluded with ``above``) to
     ``high``; else an ``AgentError`` naming the agent, the option and the range."""
     try:
@@ -125,7 +125,7 @@ class HeuristicAgent(PolicyAgent):
         for key, value in params.items():
             if key not in names:
                 raise AgentError(f"heuristic: unknown parameter {key!r}; known: {', '.join(names)}")
-            p[names.index(key)] = _number("heuristic", key, value, -1e6, 1e6)
+            p[names.index(key)] = checked_number("heuristic", key, value, -1e6, 1e6)
         super().__init__(p)
 
 
@@ -186,13 +186,13 @@ class SearchAgent(Agent):
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, cap: float = 0, streams: float = 0, halving: float = 0,
                  rate: float = ROLLOUTS_PER_MS) -> None:
-        self.width = int(_number(self.name, "width", width, 1, 1000))
-        self.time_ms = _number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
+        self.width = int(checked_number(self.name, "width", width, 1, 1000))
+        self.time_ms = checked_number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         if not 0.0 < float(rate) <= MAX_RATE:
             raise AgentError(f"search: rate must be a number of play-outs a millisecond above 0 and at most "
                              f"{MAX_RATE:g}, got {rate!r}")
         self.rate = float(rate)
-        self.endgame = int(_number(self.name, "endgame", endgame, 0, 100))
+        self.endgame = int(checked_number(self.name, "endgame", endgame, 0, 100))
         if not 0 <= int(endgame_nodes) <= MAX_ENDGAME_NODES:
             raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
                              f"got {endgame_nodes!r}")
@@ -204,11 +204,11 @@ class SearchAgent(Agent):
         self.halving = float(halving) != 0
         if self.halving and self.cap:
             raise AgentError("search: halving ranks turns by their mean points, cap by capped points: give one")
-        self.min_worlds = int(_number(self.name, "min_worlds", min_worlds, 1, 10**7))
-        self.max_worlds = int(_number(self.name, "max_worlds", max_worlds, self.min_worlds, 10**7))
-        self.bias = _number(self.name, "bias", bias, 0.0, 1000.0, above=True)
-        self.caution = _number(self.name, "caution", caution, 0.0, 1000.0)
-        self.finalists = int(_number(self.name, "finalists", finalists, 1, 1000))
+        self.min_worlds = int(checked_number(self.name, "min_worlds", min_worlds, 1, 10**7))
+        self.max_worlds = int(checked_number(self.name, "max_worlds", max_worlds, self.min_worlds, 10**7))
+        self.bias = checked_number(self.name, "bias", bias, 0.0, 1000.0, above=True)
+        self.caution = checked_number(self.name, "caution", caution, 0.0, 1000.0)
+        self.finalists = int(checked_number(self.name, "finalists", finalists, 1, 1000))
         if not 0.0 <= float(stall) <= 10.0:
             raise AgentError(f"search: stall must be a weight from 0 to 10, got {stall!r}")
         self.params = P.HEURISTIC_PARAMS.copy()
@@ -263,7 +263,7 @@ class SearchAgent(Agent):
         """Play-outs for one decision: ``rate`` per ms of ``time_ms`` (default: the agent's)."""
         if time_ms is None:
             return self.time_ms * self.rate
-        return _number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True) * self.rate
+        return checked_number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True) * self.rate
 
     def halving_finalists(self, r: Rollouts, time_ms: float | None) -> np.ndarray:
         """The schedule with ``halving``: successive halving of the budget over the candidates

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-from lcanalysis.agents import Agent, make_agent
+from lcanalysis.agents import MAX_TIME_MS, Agent, checked_number, make_agent
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
@@ -149,7 +149,8 @@ class ExternalAgent(Agent):
     def __init__(self, cmd: str | Sequence[str], time_ms: float | None = None,
                  timeout: float | None = None) -> None:
         self.cmd = cmd.split() if isinstance(cmd, str) else list(cmd)
-        self.time_ms = time_ms
+        self.time_ms = time_ms if time_ms is None else checked_number("external", "time_ms", time_ms, 0.0, MAX_TIME_MS,
+                                                               above=True)
         self.timeout = timeout
         self._proc: subprocess.Popen | None = None
 
