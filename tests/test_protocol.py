@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from lcanalysis.agents import make_agent
+from lcanalysis.agents import AgentError, make_agent
 from lcanalysis.agents.protocol import BotError, ExternalAgent, serve
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
@@ -168,3 +168,23 @@ def test_an_external_agent_refuses_a_budget_it_would_send_before_starting_the_pr
 
     with pytest.raises(AgentError, match="external: time_ms must be a number above 0"):
         make_agent("external", cmd=["no-such-program"], time_ms=value)
+
+
+def test_a_bot_that_does_not_answer_within_its_timeout_is_stopped_and_the_turn_fails():
+    """A hung program used to hang the tournament for ever (``timeout`` was taken and ignored)."""
+    import time
+
+    pos = Position.deal(0)
+    view = pos.view(pos.to_move)
+    hung = make_agent("external", cmd=[sys.executable, "-c", "import time; input(); time.sleep(60)"], timeout=0.5)
+    t0 = time.perf_counter()
+    with pytest.raises(BotError, match=r"did not answer within 0.5 s \(timeout\); it was stopped"):
+        hung.choose(view)
+    assert time.perf_counter() - t0 < 30 and hung._proc is None  # stopped, not waited for
+    quick = make_agent("external", cmd=[sys.executable, "-m", "lcanalysis", "bot", "greedy"], timeout=120)
+    try:
+        assert quick.choose(view) in pos.legal_moves()  # a timeout leaves a bot that answers alone
+    finally:
+        quick.close()
+    with pytest.raises(AgentError, match="external: timeout must be a number above 0"):
+        make_agent("external", cmd=["x"], timeout=0)

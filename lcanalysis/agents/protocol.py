@@ -23,6 +23,7 @@ import json
 import math
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -141,7 +142,9 @@ class ExternalAgent(Agent):
     ``cmd`` is the command line (a list, or a string split on spaces), for example
     ``[sys.executable, "-m", "lcanalysis", "bot", "greedy"]``. The program is started on the first
     turn and stopped by ``close()``. A reply that is an error, not JSON, or not a legal turn
-    raises ``BotError``.
+    raises ``BotError``. ``time_ms`` is sent with every turn; ``timeout`` (seconds, None: no
+    limit) is how long to wait for each reply: a program that has not answered by then is stopped
+    and the turn raises ``BotError``, so a hung program cannot hang a tournament.
     """
 
     name = "external"
@@ -151,7 +154,8 @@ class ExternalAgent(Agent):
         self.cmd = cmd.split() if isinstance(cmd, str) else list(cmd)
         self.time_ms = time_ms if time_ms is None else checked_number("external", "time_ms", time_ms, 0.0, MAX_TIME_MS,
                                                                above=True)
-        self.timeout = timeout
+        self.timeout = timeout if timeout is None else checked_number("external", "timeout", timeout, 0.0,
+                                                                      MAX_TIME_MS / 1000, above=True)
         self._proc: subprocess.Popen | None = None
 
     def _start(self) -> subprocess.Popen:
@@ -171,7 +175,7 @@ class ExternalAgent(Agent):
         from lcanalysis.game.cards import brief
         from lcanalysis.game.notation import loads_json
 
-        line = proc.stdout.readline(MAX_LINE_CHARS)
+        line = self._reply_line(proc)
         if not line:
             raise BotError(f"bot {' '.join(self.cmd)!r} closed its output")
         if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
@@ -183,6 +187,25 @@ class ExternalAgent(Agent):
         if not isinstance(reply, dict):
             raise BotError(f"bot answered with {brief(reply)}, not an object")
         return reply
+
+    def _reply_line(self, proc: subprocess.Popen) -> str:
+        """One line of the program's answer, waited for at most ``timeout`` seconds (read on a
+        thread: a pipe's text stream has no timeout of its own)."""
+        out = proc.stdout
+        assert out is not None
+        if self.timeout is None:
+            return out.readline(MAX_LINE_CHARS)
+        got: list[str] = []
+        reader = threading.Thread(target=lambda: got.append(out.readline(MAX_LINE_CHARS)), daemon=True)
+        reader.start()
+        reader.join(self.timeout)
+        if reader.is_alive():  # stop the program: its output closes and the reader ends
+            proc.kill()
+            reader.join(5.0)  # (a child of the program may still hold the pipe: the thread is a daemon)
+            self.close()
+            raise BotError(f"bot {' '.join(self.cmd)!r} did not answer within {self.timeout:g} s (timeout); "
+                           "it was stopped")
+        return got[0]
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         t = time_ms if time_ms is not None else self.time_ms
