@@ -265,10 +265,13 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
                                  f"{dealt}", notes=notes)
     by_move = {str(r.move(k)): k for k in range(n_moves)}
     for m in analysis.moves:
-        m.loss, m.loss_stderr = r.difference(best, by_move[m.move])
-    if use_schedule == "halving":  # best first, then by the loss against it (the best need not have the top mean)
-        named = str(r.move(best))
-        analysis.moves.sort(key=lambda m: (m.move != named, m.loss))
+        k = by_move[m.move]
+        m.loss, m.loss_stderr = r.difference(best, k)
+        if k != best:  # through the best's worlds: its value minus the paired loss (docs/agents.md)
+            m.extra.update(own_mean=m.value, own_stderr=m.stderr)
+            m.value, m.stderr = r.value_through(best, k)
+    named = str(r.move(best))  # best first, then by the loss against it, which is the order of the values
+    analysis.moves.sort(key=lambda m: (m.move != named, m.loss))
     _add_match_ranking(view, r, analysis)
     _add_reasons(view, analysis)
     return analysis

@@ -209,6 +209,26 @@ class Rollouts:
         d = self.samples[a][:n] - self.samples[b][:n]
         return float(d.mean()), float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
 
+    def value_through(self, a: int, b: int) -> tuple[float, float]:
+        """Candidate ``b``'s value estimated through ``a`` (a control variate): ``a``'s mean over all
+        of its worlds minus the paired difference ``a - b`` over the worlds both were played in
+        (``difference``), so that ``a``'s value minus this is exactly that difference. As unbiased as
+        ``b``'s own mean (the worlds are alike), the same when ``b`` was played in all of ``a``'s
+        worlds, and far less noisy when ``b`` was dropped early: the shared worlds explain most of
+        the spread, and ``a``'s other worlds correct for how lucky the shared ones were. The standard
+        error sums the independent worlds' contributions."""
+        xa, xb = self.samples[a], self.samples[b]
+        na, m = len(xa), min(len(xa), len(self.samples[b]))
+        if m == 0:
+            raise ValueError("no world holds both candidates yet")
+        value = float(xa.mean()) - float((xa[:m] - xb[:m]).mean())  # as difference() has it, to the last bit
+        shared = xa[:m] * (1.0 / na - 1.0 / m) + xb[:m] / m  # each shared world's share of the estimate
+        if m < 2:
+            return value, float("inf")
+        rest = xa[m:] if na - m > 1 else xa  # (too few other worlds for a spread: a's spread over all)
+        var = m * float(shared.var(ddof=1)) + (na - m) * float(rest.var(ddof=1)) / na**2
+        return value, float(np.sqrt(var))
+
     def move(self, k: int) -> Move:
         return Move.from_code(int(self.codes[k]), self.view.colors)
 

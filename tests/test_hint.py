@@ -207,3 +207,20 @@ def test_a_match_hint_names_each_seats_running_total():
     head = hint_text(lc.advise(view, time_budget=0.01, seed=0), view).splitlines()[0]
     assert head.endswith("round 2 of the match, totals player 0 -5, player 1 110")
     assert _match_note(view.match) == ["round 2, match totals player 0 -5, player 1 110"]
+
+
+@pytest.mark.parametrize("schedule", ["halving", "two-stage"])
+def test_the_advise_answer_is_the_specs_loss_is_the_best_value_minus_this_one_and_best_first(schedule):
+    """docs/spec/interchange.md: every legal turn, best first; ``loss`` the best turn's value minus
+    this turn's. It used to hold only for turns played in all of the best's worlds (a turn dropped
+    early showed its own mean, up to 15 points off the best's value minus its loss)."""
+    from lcanalysis.show.hint import hint_json
+
+    view = lc.read_position("LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;e0=Y3.Y5.Bw.B6.B8.B9.W3.Gw.Gw.G2.G5;"
+                            "e1=B3.B5.B7.G4.G7;x=Yw.W?.W?.Ww.R?.R2;d=22")
+    answer = hint_json(lc.advise(view, time_budget=0.3, seed=2, schedule=schedule), view)
+    moves = answer["moves"]
+    best = moves[0]["value"]
+    assert all(m["loss"] == pytest.approx(best - m["value"], abs=1e-9) for m in moves)
+    assert all(a["value"] >= b["value"] - 1e-9 for a, b in zip(moves, moves[1:]))
+    assert sum(m["own_mean"] != pytest.approx(m["value"]) for m in moves[1:]) > 0  # some turns had fewer worlds

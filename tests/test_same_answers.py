@@ -28,7 +28,12 @@ GOLDEN = json.loads((Path(__file__).parent / "data" / "golden_answers.json").rea
 
 
 def _moves(analysis):
-    return [[m.move, round(m.value, 9), round(m.stderr, 9)] for m in analysis.moves]
+    """Each turn's own mean and standard error, in the order of those means: what was recorded.
+    (Since the values were recorded the advisor reads a turn's value after the best through the
+    best's worlds, ``Rollouts.value_through``, and keeps the turn's own mean as ``own_mean``.)"""
+    own = [(m.extra.get("own_mean", m.value), m.extra.get("own_stderr", m.stderr), m.move) for m in analysis.moves]
+    own.sort(key=lambda row: -row[0])  # stable: ties keep the answer's order
+    return [[move, round(value, 9), round(stderr, 9)] for value, stderr, move in own]
 
 
 @pytest.fixture(scope="module")
