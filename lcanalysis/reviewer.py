@@ -890,8 +890,8 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
 def _luck(decisions: list[Decision], draws: list[Draw], p: int) -> tuple[float | None, float | None, int]:
     events: list[Decision | Draw] = [*decisions, *draws]
     items = [(x.luck, x.luck_stderr) for x in events if x.player == p and x.luck is not None]
-    if not items:
-        return None, None, 0
+    if not items:  # no deck draw of this player's in the record: a sum over none (the spec's luck is a number)
+        return 0.0, 0.0, 0
     return float(sum(a or 0.0 for a, _ in items)), math.sqrt(sum((b or 0.0) ** 2 for _, b in items)), len(items)
 
 

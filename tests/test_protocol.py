@@ -49,6 +49,7 @@ def test_bad_requests_get_an_error_and_the_bot_keeps_serving():
     over = Position.deal(1)
     requests = [
         "this is not json",
+        "   ",  # a blank line: an answer too, or a referee that sent it would wait for ever
         [1, 2, 3],
         {"type": "dance"},
         {"type": "turn"},
@@ -61,11 +62,11 @@ def test_bad_requests_get_an_error_and_the_bot_keeps_serving():
     ]
     status, replies = _run(requests)
     assert status == 0
-    assert len(replies) == 8
-    for r in replies[:7]:
+    assert len(replies) == 9
+    for r in replies[:8]:
         assert set(r) == {"error"} and r["error"]
-    assert "R11" in replies[4]["error"]
-    assert pos.can_play(replies[7]["move"])
+    assert "an empty line" in replies[1]["error"] and "R11" in replies[5]["error"]
+    assert pos.can_play(replies[8]["move"])
     assert over.deck_count == 44
 
 

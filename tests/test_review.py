@@ -517,3 +517,17 @@ def test_the_command_shows_its_progress_in_a_log_file_too(tmp_path, capsys, blun
     assert "review:" in capsys.readouterr().err  # the bar, on a standard error that is no terminal
     assert main(["review", str(path), "--workers", "1", "--time", str(T), "--player", "0", "--no-progress"]) == 0
     assert "review:" not in capsys.readouterr().err
+
+
+def test_a_player_without_a_deck_draw_in_the_record_has_luck_zero_not_null():
+    """docs/spec/interchange.md gives each player a number for luck, the sum over their deck draws:
+    over none it is 0 (a full-deal record shows every draw). It used to be null, and so was the
+    luck-adjusted result of both players."""
+    start = _blunder_start()
+    turns = _play_out(start, "-R10/D")[:1]  # player 0 draws from the deck; player 1 never moves
+    rv = review(record_round(start, turns), time_budget=T, executor="serial", progress=False)
+    p0, p1 = rv.players
+    assert p1.luck == 0.0 and p1.luck_stderr == 0.0 and p1.draws == 0
+    assert p0.draws == 1 and p0.luck is not None and p0.luck_adjusted == pytest.approx(p0.result - (p0.luck - 0.0))
+    out = rv.to_json()["players"]
+    assert out[1]["luck"] == 0.0 and all(isinstance(p["luck_adjusted"], float) for p in out)

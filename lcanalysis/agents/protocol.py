@@ -106,7 +106,8 @@ def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
 def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, seed: int = 0,
           **options: Any) -> int:
     """Serve ``agent_name`` over JSON lines until ``quit`` or end of input; returns the exit status 0.
-    Every line but a blank one gets exactly one answer line (none for ``quit``)."""
+    Every line gets exactly one answer line (none for ``quit``), a blank one an error: a referee that
+    sent it waits for an answer (docs/spec/interchange.md)."""
     from lcanalysis.game.notation import loads_json
 
     agent = make_agent(agent_name, **options)
@@ -117,7 +118,8 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
             reply = {"error": f"unreadable request: a line longer than {MAX_LINE_CHARS:,} characters, or not "
                               "UTF-8 text; one request is one line of JSON"}
         elif not line.strip():
-            continue
+            reply = {"error": "unreadable request: an empty line; one request is one line of JSON, like "
+                              "{\"type\": \"quit\"}"}
         else:
             try:
                 request = loads_json(line)
