@@ -225,3 +225,28 @@ def test_an_unfinished_round_is_a_valid_record_that_says_so(game):
     start, end, _ = game
     rec = RoundRecord(start, [str(m) for m in end.history[:10]])
     assert not rec.is_finished() and len(list(rec.steps())) == 10
+
+
+def test_rules_that_leave_keys_out_inherit_the_enclosing_records_not_the_defaults():
+    """A round of a 2-round match giving only the position format's three rules, or a start without
+    the record's turn cap, was refused as "differing" (the keys left out were read as defaults);
+    a key given and different is still refused."""
+    rules = Rules(rounds=2, turn_cap=150)
+    match = Match(rules)
+    rounds = []
+    for r in range(2):
+        pos = match.new_round(seed=60 + r)
+        start = pos.copy()
+        agents = [make_agent("heuristic"), make_agent("greedy")]
+        while not pos.is_over():
+            pos.push(agents[pos.to_move].choose(pos.view(pos.to_move), r))
+        match.record(pos.scores())
+        rounds.append(record_round(start, pos.history))
+    data = record_match(rounds, rules).to_json()
+    for rd in data["rounds"]:
+        rd["rules"] = {"colors": 5, "hand_size": 8, "no_redraw": True}
+        rd["start"]["rules"] = {"colors": 5}
+    assert read_record(data).rules == rules and read_record(data).rounds[1].start.rules == rules
+    data["rounds"][1]["rules"] = {"turn_cap": 200}
+    with pytest.raises(RecordError, match=r"round 2.*the round's rules .* differ from the match's"):
+        read_record(data)

@@ -17,7 +17,9 @@ A **round record** is a start and the turns played from it, oldest first::
 A **match record** is ``{"rules": {...}, "rounds": [ROUND, ...]}``; each round may leave out
 ``rules`` (it inherits the match's). Optional keys ``"players": [name0, name1]`` and
 ``"comment"`` are kept; any other key is an error. In a start that leaves out ``rules`` the
-record's rules apply; a start whose rules differ from the record's is refused.
+record's rules apply; a start whose rules differ from the record's is refused. A round's or a
+start's ``rules`` that leave keys out take them from the enclosing record's (a round of a
+2-round match need not repeat ``"rounds": 2``).
 
 **Text form** (our design, one turn per line, for writing a record by hand or diffing two)::
 
@@ -643,10 +645,18 @@ def _turn_lines(text: str) -> list[list[int]]:
         pos = i
 
 
+def _overlaid(given: Any, base: Rules | None) -> Rules:
+    """The rules an object gives, the keys it leaves out taken from ``base`` (the enclosing
+    record's; the defaults at the top)."""
+    if base is None or not isinstance(given, Mapping):
+        return Rules.from_dict(given)
+    return Rules.from_dict({**base.to_dict(True), **given})
+
+
 def _rules_of(data: Mapping[str, Any], inherited: Rules | None, round: int | None) -> Rules:
     if "rules" in data:
         try:
-            rules = Rules.from_dict(data["rules"])
+            rules = _overlaid(data["rules"], inherited)
         except RulesError as exc:
             raise RecordError(str(exc), round=round) from None
         if inherited is not None and rules != inherited:
@@ -703,7 +713,7 @@ def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
     start_data = dict(start_data)
     if "rules" in start_data:
         try:
-            own = Rules.from_dict(start_data["rules"])
+            own = _overlaid(start_data["rules"], rules)
         except RulesError as exc:
             raise RecordError(f"start: {exc}", round=round) from None
         if own != rules:
