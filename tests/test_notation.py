@@ -179,3 +179,11 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
     with pytest.raises(PositionError, match=re.escape(f"d= is the number of cards in the draw pile (0 or more) or "
                                                       f"the pile's cards, got '{deck}'")):
         read_position(text)
+
+
+def test_a_view_may_give_the_opponents_hand_as_a_list_and_writes_it_back_in_the_shared_form():
+    """docs/spec/interchange.md ("A view"): a plain list is read as every card of the hand known."""
+    hands = [["Y9", "Bw", "B4", "W8", "W9", "G6", "G10", "R10"], ["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Yw"]]
+    view = read_position(json.dumps({"to_move": 0, "hands": hands, "deck": 44}))
+    assert view.to_json()["hands"][1] == {"known": ["Yw", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"], "count": 8}
+    assert view.deck_count == 44
