@@ -4,6 +4,7 @@ choices are merged, and the text says which question was answered."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -222,5 +223,5 @@ def test_the_advise_answer_is_the_specs_loss_is_the_best_value_minus_this_one_an
     moves = answer["moves"]
     best = moves[0]["value"]
     assert all(m["loss"] == pytest.approx(best - m["value"], abs=1e-9) for m in moves)
-    assert all(a["value"] >= b["value"] - 1e-9 for a, b in zip(moves, moves[1:]))
+    assert all(a["value"] >= b["value"] - 1e-9 for a, b in itertools.pairwise(moves))
     assert sum(m["own_mean"] != pytest.approx(m["value"]) for m in moves[1:]) > 0  # some turns had fewer worlds
