@@ -4,6 +4,7 @@ the deal, its resume, and the published numbers against the published file."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -428,7 +429,7 @@ def test_the_values_at_15000_play_outs_a_second_are_quoted_from_their_file():
 
 
 def _today_and_published():
-    """Today's study file (the advisor as it is, on the first rounds of the published study) and the
+    """Today's study file (the advisor as it is, on whole rounds of the published study) and the
     published study's rows of the same rounds."""
     today = C.load_calibration(ROOT / "data" / "simulated" / "calibration_today.csv")
     published = C.load_calibration(ROOT / "data" / "simulated" / "calibration_halving.csv")
@@ -436,30 +437,50 @@ def _today_and_published():
 
 
 def test_todays_calibration_is_quoted_from_its_file():
-    """docs/agents.md quotes data/simulated/calibration_today.csv (today's advisor on the first whole
-    rounds of the published study): the same positions, turns played and results as the published
-    study's, and every figure quoted recomputed (both fits, the paired shift of the value)."""
+    """docs/agents.md and the article quote data/simulated/calibration_today.csv (today's advisor on
+    whole rounds of the published study): the same positions, turns played and results as the
+    published study's, and every figure quoted recomputed (both fits; the paired shift of the
+    value, checked here against a computation by hand)."""
     from lcanalysis.advisor import ENDGAME_CARDS, ROLLOUTS_PER_SECOND
 
     today, published = _today_and_published()
     identity = today.attrs["identity"]
     assert identity["playout_rate"] == ROLLOUTS_PER_SECOND and identity["endgame_cards"] == ENDGAME_CARDS
-    rounds = sorted(set(today["round"]))
-    assert rounds == list(range(len(rounds)))  # whole rounds from the first
-    keys = ["round", "turn", "played", "realized"]
+    keys = ["round", "turn", "played", "realized"]  # whole rounds: every position the published round has
     assert (today[keys].to_numpy() == published[keys].to_numpy()).all()
     docs = " ".join((ROOT / "docs" / "agents.md").read_text().split())
+    cells = json.loads((ROOT / "notebooks" / "article_calibration.ipynb").read_text())["cells"]
+    article = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
     a, b = C.calibration_fit(today), C.calibration_fit(published)
-    assert f"{a['positions']:,} positions of its first {a['rounds']:,} rounds" in docs
-    assert (f"**slope {a['slope']:.3f} [{a['slope_low']:.3f}, {a['slope_high']:.3f}]** and **intercept "
-            f"{a['intercept']:+.2f} [{a['intercept_low']:+.2f}, {a['intercept_high']:+.2f}]**") in docs
-    assert f"slope {b['slope']:.3f} and intercept {b['intercept']:+.2f}" in docs
-    shift = today.played_value.to_numpy() - published.played_value.to_numpy()
-    m = shift.mean()
-    per_round = np.bincount(today["round"].to_numpy(), weights=shift)  # positions of one round are correlated
-    count = np.bincount(today["round"].to_numpy())
-    se = float(np.sqrt(((per_round - m * count) ** 2).sum())) / len(shift)
-    assert f"by **{m:+.2f} ± {se:.2f} points**" in docs
-    by = {p: shift[today.phase.to_numpy() == p].mean() for p in set(today.phase)}
-    assert (f"rounds; {by['early (30+ cards left)']:+.2f} early, {by['middle (29-15)']:+.2f} mid-round, "
-            f"{by['late (14-4)']:+.2f} late") in docs
+    shift = C.value_shift(published, today)
+    # the shift by hand: today's value minus the published one, position by position; its error
+    # from the rounds' sums (a round's positions share a deal and a result)
+    d = today.played_value.to_numpy() - published.played_value.to_numpy()
+    rounds = today["round"].to_numpy()
+    sums, sizes = np.bincount(rounds, weights=d)[np.unique(rounds)], np.bincount(rounds)[np.unique(rounds)]
+    k = len(sums)
+    se = float(np.sqrt(((sums - d.mean() * sizes) ** 2).sum() / (k * (k - 1)))) / sizes.mean()
+    assert shift.loc["whole", "shift"] == pytest.approx(d.mean())
+    assert shift.loc["whole", "shift s.e."] == pytest.approx(se)
+    for phase in C.PHASE_NAMES:
+        assert shift.loc[phase, "shift"] == pytest.approx(d[today.phase.to_numpy() == phase].mean())
+    m = shift["shift"]
+    rounds = "all 3,938 rounds" if a["rounds"] == 3938 else f"{a['rounds']:,} of its 3,938 rounds"
+    quoted = [f"{a['positions']:,} positions of {rounds}",
+              f"slope {a['slope']:.3f} [{a['slope_low']:.3f}, {a['slope_high']:.3f}]",
+              f"intercept {a['intercept']:+.2f} [{a['intercept_low']:+.2f}, {a['intercept_high']:+.2f}]",
+              f"slope {b['slope']:.3f} and intercept {b['intercept']:+.2f}",
+              f"{m['whole']:+.2f} ± {shift.loc['whole', 'shift s.e.']:.2f} points",
+              f"{m['early (30+ cards left)']:+.2f} early, {m['middle (29-15)']:+.2f} mid-round, "
+              f"{m['late (14-4)']:+.2f} late"]
+    for text in quoted:
+        assert text in docs.replace("**", ""), f"docs/agents.md should say {text!r}"
+        assert text in article.replace("**", ""), f"the article should say {text!r}"
+    assert a["slope_verdict"].startswith("met") and a["intercept_verdict"].startswith("met")
+    assert f"the mean result minus value is {a['bias']:+.2f} ± {a['bias_se']:.2f} points" in docs
+    by = C.calibration_by_phase(today)
+    for name, words in zip(C.PHASE_NAMES, ("early", "in the middle", "late", "at the end")):
+        row = by.loc[name]
+        assert f"{row['slope']:.2f} [{row['slope 95% low']:.2f}, {row['slope 95% high']:.2f}]" in docs, name
+        interval = f"{row['intercept']:+.1f} [{row['intercept 95% low']:+.1f}, {row['intercept 95% high']:+.1f}]"
+        assert f"{interval} {words}" in docs.replace("**", ""), name
