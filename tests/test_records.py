@@ -106,18 +106,25 @@ def test_a_round_played_with_chosen_draws_is_recorded_in_the_order_drawn():
     assert rec.final().hand(0) == pos.hand(0) and rec.final().hand(1) == pos.hand(1)
 
 
-def test_a_match_record_round_trips_and_its_totals_add_up(tmp_path):
-    rules = Rules(rounds=3)
+def _played_match(rules: Rules, first_seed: int):
+    """A match under ``rules``, heuristic against greedy, round r dealt by ``first_seed + r``: the
+    match and the record of each round."""
     match = Match(rules)
     rounds = []
-    for r in range(3):
-        pos = match.new_round(seed=40 + r)
+    for r in range(rules.rounds):
+        pos = match.new_round(seed=first_seed + r)
         start = pos.copy()
         agents = [make_agent("heuristic"), make_agent("greedy")]
         while not pos.is_over():
             pos.push(agents[pos.to_move].choose(pos.view(pos.to_move), r))
         match.record(pos.scores())
         rounds.append(record_round(start, pos.history))
+    return match, rounds
+
+
+def test_a_match_record_round_trips_and_its_totals_add_up(tmp_path):
+    rules = Rules(rounds=3)
+    match, rounds = _played_match(rules, first_seed=40)
     rec = record_match(rounds, rules, players=["heuristic", "greedy"])
     assert isinstance(rec, MatchRecord)
     assert rec.totals() == tuple(match.totals)
@@ -232,16 +239,7 @@ def test_rules_that_leave_keys_out_inherit_the_enclosing_records_not_the_default
     the record's turn cap, was refused as "differing" (the keys left out were read as defaults);
     a key given and different is still refused."""
     rules = Rules(rounds=2, turn_cap=150)
-    match = Match(rules)
-    rounds = []
-    for r in range(2):
-        pos = match.new_round(seed=60 + r)
-        start = pos.copy()
-        agents = [make_agent("heuristic"), make_agent("greedy")]
-        while not pos.is_over():
-            pos.push(agents[pos.to_move].choose(pos.view(pos.to_move), r))
-        match.record(pos.scores())
-        rounds.append(record_round(start, pos.history))
+    _, rounds = _played_match(rules, first_seed=60)
     data = record_match(rounds, rules).to_json()
     for rd in data["rounds"]:
         rd["rules"] = {"colors": 5, "hand_size": 8, "no_redraw": True}
