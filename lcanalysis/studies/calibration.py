@@ -466,6 +466,17 @@ def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 1
     return pd.DataFrame(rows)
 
 
+def _matched(first: pd.DataFrame, second: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Index]:
+    """Two studies indexed by (round, turn), and the positions both hold; a ValueError when they
+    played different turns at one of them (not the same rounds)."""
+    key = ["round", "turn"]
+    a, b = first.set_index(key), second.set_index(key)
+    common = a.index.intersection(b.index)
+    if len(common) and (a.loc[common, "played"] != b.loc[common, "played"]).any():
+        raise ValueError("the two studies played different turns at the same (round, turn): not the same rounds")
+    return a, b, common
+
+
 def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: int = 2000,
                   seed: int = 0) -> pd.DataFrame:
     """The same positions advised from the mover's view and with both hands known (a study run
@@ -476,12 +487,7 @@ def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: i
     intervals; and a last row, the paired difference of the two values (view minus both hands)
     on each position, whose mean (``mean value``, its standard error beside it) is what the
     view's sampled worlds add to the value."""
-    key = ["round", "turn"]
-    a = view_study.set_index(key)
-    b = both_study.set_index(key)
-    common = a.index.intersection(b.index)
-    if len(common) and (a.loc[common, "played"] != b.loc[common, "played"]).any():
-        raise ValueError("the two studies played different turns at the same (round, turn): not the same rounds")
+    a, b, common = _matched(view_study, both_study)
     rows = []
     for name, part in (("mover's view (what a player knows)", a.loc[common]),
                        ("both hands known (only the pile's order sampled)", b.loc[common])):
@@ -505,11 +511,7 @@ def value_shift(before: pd.DataFrame, after: pd.DataFrame, value: str = "played_
     same rounds, matched on round and turn; they must have played the same turns): for each
     stage of the round (``PHASE_NAMES``) and ``whole``, the positions, the rounds and the mean of
     after minus before with its standard error over rounds (``clustered_mean``)."""
-    key = ["round", "turn"]
-    a, b = before.set_index(key), after.set_index(key)
-    common = a.index.intersection(b.index)
-    if len(common) and (a.loc[common, "played"] != b.loc[common, "played"]).any():
-        raise ValueError("the two studies played different turns at the same (round, turn): not the same rounds")
+    a, b, common = _matched(before, after)
     diff = (b.loc[common, value] - a.loc[common, value]).to_numpy(float)
     rounds = np.asarray(common.get_level_values("round"))
     phase = a.loc[common, "phase"].to_numpy()
