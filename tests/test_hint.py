@@ -88,6 +88,24 @@ def test_the_list_is_ordered_by_loss_so_the_vs_best_column_rises():
     assert rows == ["+B6/D", "/Y", "-W2/B", "/D"]
 
 
+def test_a_turn_with_many_equal_draws_keeps_the_columns_aligned():
+    """Six piles with the same outcome make a label wider than the default column: the value and
+    loss columns still start at the same place on every row, header included."""
+    view = lc.read_position("example:midround")
+    piles = ["D", "Y", "B", "W", "G", "R"]
+    moves = [MoveValue(f"-W2/{p}", 10.0, 0.0, True) for p in piles] + [MoveValue("+B6/D", 7.0, 0.0, True)]
+    for m in moves:
+        m.loss, m.loss_stderr = 10.0 - m.value, 0.0
+    analysis = Analysis(moves, kind="view value", exact=True, nodes=10)
+    lines = [line for line in hint_text(analysis, view).splitlines() if line.startswith("  ") and "..." not in line]
+    assert any(line.lstrip().startswith("-W2/D /Y /B /W /G /R") for line in lines)
+    header = next(line for line in lines if "in words" in line)
+    rows = [line for line in lines if "discard W2" in line or "play B6" in line]
+    assert len(rows) == 2  # the six equal draws merged into one row, and the other placement
+    starts = {header.index("in words")} | {row.index("discard W2" if "discard" in row else "play B6") for row in rows}
+    assert len(starts) == 1  # the words start at one column on the header and on every row
+
+
 def test_the_advisors_best_turn_has_loss_zero_and_the_json_keeps_every_turn(capsys):
     assert main(["advise", "example:midround", "--time", "0.3", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)

@@ -136,8 +136,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
         head += f", round {view.match.get('round', 1)} of the match, totals {totals_text(view.match['totals'])}"
     lines = [view.to_text(), ""] if board else []
     lines += [head, "", verdict(analysis, view), ""]
-    width = 16
-    lines.append(f"  {'turn':<{width}}  {'value':>14}  {'vs best':>13}  in words")
+    table: list[tuple[str, str, str, str]] = []  # (turn, value, vs best, in words); "" turn: a note row
     shown = groups(analysis)
     means = sampled(analysis)
     for placement, ms in shown[:top]:
@@ -153,10 +152,13 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
             match = f"  win match {100 * m.extra['match_win']:.1f}%" if "match_win" in m.extra else ""
-            lines.append(f"  {label:<{width}}  {value:>14}  {loss:>13}  {words}{match}")
+            table.append((label, value, loss, words + match))
         hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
         if hidden > 0:
-            lines.append(f"  {'':<{width}}  {'':>14}  {'':>13}  ({hidden} other draw(s) after {placement})")
+            table.append(("", "", "", f"({hidden} other draw(s) after {placement})"))
+    width = max([16] + [len(row[0]) for row in table])  # a turn with all its piles can be longer than 16
+    lines.append(f"  {'turn':<{width}}  {'value':>14}  {'vs best':>13}  in words")
+    lines += [f"  {label:<{width}}  {value:>14}  {loss:>13}  {words}" for label, value, loss, words in table]
     rest = len(shown) - len(shown[:top])
     if rest > 0:
         lines.append(f"  ... {rest} other placement(s); --all lists every turn")
