@@ -10,7 +10,10 @@ from lcanalysis.cli.tournament import tournament_main
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.tournaments.runner import (
+    BATCH_SECONDS,
+    MAX_BATCH,
     RESULT_COLUMNS,
+    BatchSizes,
     ResultsWarning,
     deal_seed,
     ratings,
@@ -73,6 +76,38 @@ def test_any_executor_gives_the_same_table_as_serial():
     pooled = run_tournament(["heuristic", "random"], deals=3, workers=2, progress=False)
     assert _table(threaded).equals(_table(serial))
     assert _table(pooled).equals(_table(serial))
+
+
+class _RecordingExecutor(ThreadPoolExecutor):
+    """A thread pool that notes how many jobs each batch it is handed holds."""
+
+    def __init__(self, workers):
+        super().__init__(workers)
+        self.sizes = []
+
+    def submit(self, fn, jobs, *args, **kwargs):
+        self.sizes.append(len(jobs))
+        return super().submit(fn, jobs, *args, **kwargs)
+
+
+def test_batches_start_at_one_job_and_grow_for_fast_agents_so_results_arrive_early():
+    serial = run_tournament(["random", "greedy"], deals=40, executor="serial", progress=False)
+    with _RecordingExecutor(2) as ex:
+        df = run_tournament(["random", "greedy"], deals=40, executor=ex, workers=2, progress=False)
+    assert _table(df).equals(_table(serial))
+    assert sum(ex.sizes) == 80  # every deal-seating sent once
+    assert ex.sizes[:4] == [1, 1, 1, 1]  # nothing timed yet: one job a batch (2 per worker in flight)
+    assert max(ex.sizes) == MAX_BATCH  # a random-vs-greedy round takes milliseconds: full batches
+
+
+@pytest.mark.parametrize(("jobs", "seconds", "size"), [
+    (0, 0.0, 1), (4, 120.0, 1), (4, 4.0, 2), (10, 2.5, 8), (10, 0.01, MAX_BATCH), (3, 0.0, MAX_BATCH)])
+def test_a_batch_holds_the_jobs_that_take_about_two_seconds(jobs, seconds, size):
+    sizes = BatchSizes()
+    if jobs:
+        sizes.measured(jobs, seconds)
+    assert BATCH_SECONDS == 2.0 and sizes.next() == size
+    assert BatchSizes(fixed=5).next() == 5  # run_tournament(batch=5) keeps its size
 
 
 def test_a_dask_cluster_executor_works_unchanged():

@@ -33,7 +33,7 @@ import os
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import BrokenExecutor, Executor, as_completed
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -275,6 +275,45 @@ def _run_batch(jobs: list[Job], seed: int, rules: Rules,
                 close()
 
 
+def _timed_batch(jobs: list[Job], seed: int, rules: Rules,
+                 options: PlayOptions | None = None) -> tuple[tuple[list[Finished], str | None], float]:
+    """``_run_batch`` and the seconds it took on its worker."""
+    start = time.perf_counter()
+    done = _run_batch(jobs, seed, rules, options)
+    return done, time.perf_counter() - start
+
+
+#: a batch of jobs sent to a worker at once is sized to take about this long: long enough that
+#: fast agents are not slowed by the hand-over, short enough that the results file and the
+#: progress bar move every few seconds and a stopped run loses little
+BATCH_SECONDS = 2.0
+MAX_BATCH = 16
+
+
+class BatchSizes:
+    """How many jobs to send to a worker at once: ``fixed`` if given, else one job until one has
+    been timed, then as many as take about ``BATCH_SECONDS`` at the mean time a job has taken
+    so far (1 to ``MAX_BATCH``). Before, every batch was 16 jobs: with agents at 1 s a move that
+    was 7 minutes before the first result was written or shown."""
+
+    def __init__(self, fixed: int | None = None) -> None:
+        self.fixed = fixed
+        self.jobs = 0
+        self.seconds = 0.0
+
+    def measured(self, jobs: int, seconds: float) -> None:
+        self.jobs += jobs
+        self.seconds += max(0.0, seconds)
+
+    def next(self) -> int:
+        if self.fixed:
+            return self.fixed
+        if not self.jobs:
+            return 1
+        per_job = self.seconds / self.jobs
+        return max(1, min(MAX_BATCH, int(BATCH_SECONDS / per_job) if per_job > 0 else MAX_BATCH))
+
+
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     columns = RESULT_COLUMNS + TIMING_COLUMNS
     if any(LUCK_COLUMNS[0] in r for r in rows):
@@ -373,7 +412,9 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     how much was done, waiting for another run).
     ``executor``: ``None`` for a process pool of ``workers`` (default: all cores; its workers exit
     if this process dies), ``"serial"``, or any ``concurrent.futures`` executor (a dask
-    ``client.get_executor()`` works unchanged).
+    ``client.get_executor()`` works unchanged). Jobs go to the workers in batches sized to take
+    about ``BATCH_SECONDS`` each (``BatchSizes``; ``batch=N``: always N), so results are written
+    and shown every few seconds whatever the agents' pace.
     ``luck_adjusted``: also rate the luck of every deck draw as it is played
     (``lcanalysis.tournaments.luck``; about a millisecond a round) and keep each seat's sum in the
     rows (``luck0``, ``luck1``); ``summarize`` then reports the luck-adjusted mean difference
@@ -494,16 +535,23 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
             n_workers = workers or os.cpu_count() or 1
             fds = (results.fileno(),) if results is not None else ()
             ex: Executor = worker_pool(n_workers, close_fds=fds) if executor is None else executor  # type: ignore[assignment]
-            size = batch or max(1, min(16, len(todo) // (4 * n_workers) or 1))
+            pending = list(reversed(todo))  # popped from the end: the jobs in order
+            in_flight: dict[Future[Any], int] = {}  # a batch's future -> its number of jobs
+            sizes = BatchSizes(batch)
             try:
-                futures = [ex.submit(_run_batch, todo[i:i + size], seed, rules, options)
-                           for i in range(0, len(todo), size)]
-                for fut in as_completed(futures):
-                    try:
-                        batch_done = fut.result()
-                    except BrokenExecutor as exc:
-                        raise PlayError(f"a worker process died ({exc}: killed, or out of memory?){kept}") from None
-                    collect(batch_done)
+                while pending or in_flight:
+                    while pending and len(in_flight) < 2 * n_workers:  # a short queue, so sizes can adapt
+                        chunk = [pending.pop() for _ in range(min(sizes.next(), len(pending)))]
+                        in_flight[ex.submit(_timed_batch, chunk, seed, rules, options)] = len(chunk)
+                    done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        n = in_flight.pop(fut)
+                        try:
+                            batch_done, seconds = fut.result()
+                        except BrokenExecutor as exc:
+                            raise PlayError(f"a worker process died ({exc}: killed, or out of memory?){kept}") from None
+                        sizes.measured(n, seconds)
+                        collect(batch_done)
             finally:
                 if own:
                     ex.shutdown(cancel_futures=True)
