@@ -148,11 +148,17 @@ def test_solve_within_a_time_budget_reports_each_level(capsys):
     assert answer["value"] == lc.solve("example:endgame", max_stalls=answer["bounds"]["max_stalls"]).value
 
 
+@pytest.mark.parametrize(("command", "most"), [(["solve", "example:endgame"], "86400 seconds (a day)"),
+                                             (["advise", "example:endgame"], "3600 seconds"),
+                                             (["review", "-"], "60 seconds a decision")])
 @pytest.mark.parametrize("bad", ["0", "-1", "inf", "nan", "abc", "1e9"])
-def test_solve_refuses_a_time_budget_it_cannot_keep(bad, capsys):
+def test_a_time_budget_that_cannot_be_kept_is_refused_naming_the_limit(command, most, bad, capsys):
     with pytest.raises(SystemExit):
-        main(["solve", "example:endgame", "--time", bad])
-    assert "--time must be" in capsys.readouterr().err
+        main([*command, "--time", bad])
+    err = capsys.readouterr().err
+    assert "argument --time:" in err
+    assert ("a number of seconds is needed, got 'abc'" if bad == "abc" else
+            f"must be more than 0 and at most {most}, got {bad}") in err
 
 
 def test_the_wager_answer_reads_as_words(capsys):

@@ -23,7 +23,7 @@ from lcanalysis.cli.common import (
     load,
     memory_ceiling,
     nonneg,
-    positive_float,
+    seconds,
 )
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                        description=describe(__doc__))
     p.add_argument("position", nargs="?", default=None,
                    help=f"{pos_help} (none given: the built-in {DEFAULT_POSITION}, and it says so)")
-    p.add_argument("--time", type=positive_float, default=None,
+    p.add_argument("--time", type=seconds(3600), default=None,
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
                         "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
                         "search deepens until its answer converges")

@@ -89,15 +89,21 @@ def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[
     return parse
 
 
-def positive_float(text: str) -> float:
-    """A time budget in seconds: a finite number above 0 and at most an hour."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"time must be a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most 3600 seconds, got {text}")
-    return value
+def seconds(most: float | Callable[[], float], unit: str = "seconds") -> Callable[[str], float]:
+    """A parser for a time budget: a finite number of seconds above 0 and at most ``most`` (or
+    ``most()``, read when parsing, for a limit kept in a module slow to import)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of seconds is needed, got {text!r}") from None
+        limit = most() if callable(most) else most
+        if not math.isfinite(value) or not 0 < value <= limit:
+            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {limit:g} {unit}, got {text}")
+        return value
+
+    return parse
 
 
 # --- the budgets of solve and advise -------------------------------------------------------------

@@ -13,23 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import UsageError, check_output_file, describe, emit, nonneg, write_output_file
+from lcanalysis.cli.common import UsageError, check_output_file, describe, emit, nonneg, seconds, write_output_file
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
 
 
-def _time(text: str) -> float:
-    from lcanalysis.reviewer import MAX_TIME
+def _max_time() -> float:
+    from lcanalysis.reviewer import MAX_TIME  # read when parsing: 'lcanalysis --help' stays fast
 
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"time must be a number of seconds, got {text!r}") from None
-    if not 0 < value <= MAX_TIME or value != value:
-        raise argparse.ArgumentTypeError(f"time must be more than 0 and at most {MAX_TIME:g} seconds a decision, "
-                                         f"got {text}")
-    return value
+    return MAX_TIME
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
@@ -42,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="also write a self-contained HTML report (value graph, critical positions) to FILE")
     p.add_argument("--player", type=int, choices=(0, 1), default=None,
                    help="review only this player's decisions (default: both; a one-player record: its player)")
-    p.add_argument("--time", type=_time, default=None,
+    p.add_argument("--time", type=seconds(_max_time, "seconds a decision"), default=None,
                    help="seconds of analysis a decision, as rollout counts (default 0.4; reproducible, "
                         "not a clock)")
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds (same seed, "

@@ -22,7 +22,6 @@ that fails is ``error: ...``).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import threading
 import time
@@ -40,20 +39,11 @@ from lcanalysis.cli.common import (
     load,
     memory_ceiling,
     nonneg,
+    seconds,
 )
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--time must be a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or not 0 < value <= 24 * 3600:
-        raise argparse.ArgumentTypeError(f"--time must be more than 0 and at most 86400 seconds (a day), got {text}")
-    return value
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -65,7 +55,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--max-turns", type=nonneg("--max-turns"), default=None,
                    help="a horizon: stop after this many turns and score the table (see --leaf)")
     p.add_argument("--leaf", default="as-is", help=LEAF_HELP)
-    p.add_argument("--time", type=_seconds, default=None, metavar="S",
+    p.add_argument("--time", type=seconds(24 * 3600, "seconds (a day)"), default=None, metavar="S",
                    help="deepen within S seconds: the deepest exact stall budget reached (up to --max-stalls, "
                         "if given), and the bracket around the unbounded value when there is time")
     p.add_argument("--samples", type=nonneg("--samples"), default=None,
