@@ -48,7 +48,6 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.game.records import read_record
-    from lcanalysis.reviewer import DEFAULT_TIME, review
 
     source = args.record
     if source == "-":
@@ -58,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     record = read_record(source)  # a RecordError (a ValueError) becomes 'error: ...', exit 2
     if args.html:
         check_output_file("--html", args.html)  # before the review, not after it
+    from lcanalysis.reviewer import DEFAULT_TIME, review  # the engine: loaded once the record is read
+
     rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
                 workers=args.workers, executor="serial" if args.workers == 1 else None,
                 progress=not args.no_progress)  # a log file too: never 20 s of silence
