@@ -176,7 +176,7 @@ def test_an_exact_answer_names_its_stall_bound_and_says_when_it_has_not_converge
     moves[0].loss = 0.0
     settled = Analysis(moves, kind="view value (averaged over splits)", exact=True,
                        bounds={"max_stalls": 2, "converged": True})
-    assert "exact (view value (averaged over splits)) under at most 2 more discard-pile draw(s) each" in \
+    assert "exact (view value, averaged over splits) under at most 2 more discard-pile draw(s) each" in \
         hint_text(settled, view)
     assert "not converged" not in hint_text(settled, view)
     open_ = Analysis(moves, kind="view value (averaged over splits)", exact=True,

@@ -106,7 +106,8 @@ def question(analysis: Analysis) -> str:
             "at least, the figure shown") if bound else ""
     if analysis.exact:
         bounds = {k: v for k, v in analysis.bounds.items() if k != "converged"}
-        what = "exact" + (f" ({analysis.kind})" if analysis.kind else "") + (
+        kind = analysis.kind.replace(" (", ", ").replace(")", "")  # no parentheses within parentheses
+        what = "exact" + (f" ({kind})" if kind else "") + (
             f" under {bounds_in_words(bounds)}" if bounds else "")
         if analysis.bounds.get("converged") is False:  # exact under its bound, which may still matter
             what += ("; not converged: with more discard-pile draws allowed the best turn or its value may "
