@@ -353,3 +353,14 @@ def test_one_line_string_fields_that_are_not_plain_numbers_or_repeat_are_refused
         read_position(text + ";" + field)
     with pytest.raises(PositionError):
         from_json(string_to_json(text + ";" + field))
+
+
+# --- the second fuzzing pass (stop 31): records, standard input ----------------------------
+
+
+@pytest.mark.parametrize("command", [["review", "-"], ["show", "-"]])
+def test_standard_input_that_is_not_utf8_is_named_as_such(command):
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", *command], input=b"\xff\xfe{}", capture_output=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 2 and "error: standard input is not UTF-8 text" in proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr

@@ -228,6 +228,26 @@ def test_other_bad_records_are_refused_never_repaired(game, record_text):
     assert isinstance(RecordError("x"), PositionError)  # every reader's callers catch PositionError
 
 
+def test_a_record_larger_than_any_input_or_not_utf8_is_refused_unread(game, tmp_path):
+    """The limit of every reader (docs/spec "Limits and budgets"), for records too: text, a file,
+    a device that never ends; and a file that is not UTF-8 is named as such."""
+    start = game[0]
+    padded = "LCR1\n#" + "x" * 1_000_000 + "\nstart " + start.to_string() + "\n"
+    with pytest.raises(RecordError, match="1,0[0-9,]+ characters long: the limit of any input is 1,000,000"):
+        read_record(padded)
+    big = tmp_path / "big.lcr"
+    big.write_text(padded)
+    with pytest.raises(RecordError, match="big.lcr is longer than 1,000,000 characters"):
+        read_record(str(big))
+    with pytest.raises(RecordError, match="/dev/zero is longer than 1,000,000 characters"):
+        read_record("/dev/zero")  # read no further than the limit
+    latin = tmp_path / "latin.lcr"
+    latin.write_bytes(b"\xff\xfeLCR1\n")
+    with pytest.raises(RecordError, match="latin.lcr: it is not UTF-8 text"):
+        read_record(str(latin))
+    assert read_record(padded[:7] + padded[1_000_001:]).start.to_string() == start.to_string()  # (the rest is valid)
+
+
 def test_an_unfinished_round_is_a_valid_record_that_says_so(game):
     start, end, _ = game
     rec = RoundRecord(start, [str(m) for m in end.history[:10]])

@@ -27,13 +27,23 @@ def load(source: str) -> Position | View:
     from lcanalysis.game.notation import read_position  # the game loads on use: '--help' stays fast
 
     if source == "-":
-        from lcanalysis.game.notation import MAX_TEXT_CHARS
-
-        text = sys.stdin.read(MAX_TEXT_CHARS + 1)  # never more than the readers accept
-        if not text.strip():
-            raise UsageError("standard input is empty: expected a JSON position or an 'LC1;...' string")
-        return read_position(text)
+        return read_position(read_stdin("a JSON position or an 'LC1;...' string"))
     return read_position(source)
+
+
+def read_stdin(expected: str) -> str:
+    """Standard input as text for a reader: at most one character more than any reader accepts
+    (so the reader refuses it as too long, having read no more), not empty, and UTF-8."""
+    from lcanalysis.game.notation import MAX_TEXT_CHARS
+
+    text = sys.stdin.read(MAX_TEXT_CHARS + 1)  # never more than the readers accept
+    if not text.strip():
+        raise UsageError(f"standard input is empty: expected {expected}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that are not UTF-8 arrive as lone surrogates
+        raise UsageError("standard input is not UTF-8 text") from None
+    return text
 
 
 def emit(obj: Any) -> None:

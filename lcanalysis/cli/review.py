@@ -11,9 +11,16 @@ the line and the reason. The method, the marks and the rating bands are those of
 from __future__ import annotations
 
 import argparse
-import sys
 
-from lcanalysis.cli.common import UsageError, check_output_file, describe, emit, nonneg, seconds, write_output_file
+from lcanalysis.cli.common import (
+    check_output_file,
+    describe,
+    emit,
+    nonneg,
+    read_stdin,
+    seconds,
+    write_output_file,
+)
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -51,9 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     source = args.record
     if source == "-":
-        source = sys.stdin.read()
-        if not source.strip():
-            raise UsageError("standard input is empty: expected a game record")
+        source = read_stdin("a game record")
     record = read_record(source)  # a RecordError (a ValueError) becomes 'error: ...', exit 2
     if args.html:
         check_output_file("--html", args.html)  # before the review, not after it

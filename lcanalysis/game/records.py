@@ -56,7 +56,13 @@ from typing import Any
 
 from lcanalysis.game.cards import Card, CardError
 from lcanalysis.game.moves import Move, MoveError
-from lcanalysis.game.notation import from_json, loads_json, source_or_text, string_to_json
+from lcanalysis.game.notation import (
+    MAX_TEXT_CHARS,
+    from_json,
+    loads_json,
+    source_or_text,
+    string_to_json,
+)
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
@@ -570,6 +576,9 @@ def read_record(source: Any) -> Record:
     done, source = source_or_text(source, (RoundRecord, MatchRecord), record_from_json, "a record", RecordError)
     if source is None:
         return done
+    if len(source) > MAX_TEXT_CHARS:  # before anything else reads it
+        raise RecordError(f"the input is {len(source):,} characters long: the limit of any input is "
+                          f"{MAX_TEXT_CHARS:,}")
     text = source.lstrip("\ufeff")
     stripped = text.strip()
     if stripped.startswith("{") or stripped.upper().startswith(TEXT_TAG):
@@ -577,9 +586,14 @@ def read_record(source: Any) -> Record:
     if os.path.exists(stripped):
         try:
             with open(stripped, encoding="utf-8") as fh:
-                content = fh.read().lstrip("\ufeff")
+                content = fh.read(MAX_TEXT_CHARS + 1).lstrip("\ufeff")  # never more: a device costs nothing
         except OSError as exc:
             raise RecordError(f"cannot read {stripped}: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"cannot read {stripped}: it is not UTF-8 text (byte {exc.start}: {exc.reason})") \
+                from None
+        if len(content) > MAX_TEXT_CHARS:
+            raise RecordError(f"{stripped} is longer than {MAX_TEXT_CHARS:,} characters: the limit of any input")
         if not content.strip():
             raise RecordError(f"{stripped} is empty")
         c = content.strip()
