@@ -142,12 +142,12 @@ def test_a_deadline_stops_the_compiled_search_in_the_middle_of_a_world():
     from lcanalysis.search.perfect import Tables
 
     worlds = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() + 0.3)
-    _, rows, _, nodes, done = E._solve(worlds, worlds.sample[:4], 6, [Tables(18, 16)], 300_000_000)
+    _, rows, _, nodes, done = E._solve(worlds, worlds.sampled(0, 4), 6, [Tables(18, 16)], 300_000_000)
     # 100 M nodes a second would be needed to reach a tenth of the budget (0 nodes: the clock ran out
     # while a fresh worker was still loading the compiled engine)
     assert not done and rows is None and nodes < 30_000_000
     late = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() - 1)  # already past: stops at once
-    assert E._solve(late, late.sample[:1], 1, [Tables(16, 14)], 10**12)[3:] == (0, False)
+    assert E._solve(late, late.sampled(0, 1), 1, [Tables(16, 14)], 10**12)[3:] == (0, False)
     with pytest.raises(SearchError, match="first level within the budget: the clock ran out"):
         E.converged_endgame(_view(0, 5), max_nodes=10**12, deadline=time.perf_counter() - 1)
     with pytest.raises(SearchError, match="first level within the budget: its 10 nodes ran out"):
@@ -197,7 +197,7 @@ def test_the_margin_gives_exact_values_near_the_reference_and_upper_bounds_below
     full-window search of the same worlds."""
     view = _view(5, 2)
     worlds = E._Worlds(view, seed=0)
-    picks = worlds.sample[:6]
+    picks = worlds.sampled(0, 6)
     from lcanalysis.search.perfect import Tables
 
     codes, full, bounded, _, done = E._solve(worlds, picks, 1, [Tables(18, 16)], 0)
@@ -230,7 +230,7 @@ def test_settling_then_filling_in_gives_the_plain_view_values(seed):
     assert settled.bounds == filled.bounds and settled.exact and filled.exact
     assert settled.best.move == filled.best.move and settled.value == pytest.approx(filled.value, abs=1e-9)
     worlds = E._Worlds(view, seed=0)
-    codes, full, _, _, done = E._solve(worlds, worlds.all_picks, filled.bounds["max_stalls"], [Tables(18, 16)], 0)
+    codes, full, _, _, done = E._solve(worlds, worlds.all_worlds(), filled.bounds["max_stalls"], [Tables(18, 16)], 0)
     names = [move_text(c, view.colors) for c in codes]
     plain = dict(zip(names, worlds.weights @ full))
     assert done and filled.value == pytest.approx(max(plain.values()), abs=1e-9)
@@ -546,3 +546,88 @@ def test_the_trust_measurement_at_three_cards_is_quoted_from_its_file():
     readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
     hint = [float(r["hint_loss"]) for r in rows]
     assert f"in {sum(x <= 0.5 for x in hint)} of 16, mean loss {sum(hint) / 16:.2f} points" in readme
+
+
+# --- buried pile cards: a world also fills them (docs/spec, "Endgame values") --------------------
+
+
+def _buried(view, n: int = 1):
+    """The view, entered from memory (no history), with its ``n`` lowest cards below a pile's top
+    forgotten: only their colours kept."""
+    from dataclasses import replace
+
+    from lcanalysis.game.cards import Buried
+    from lcanalysis.game.notation import read_position as lc_read
+
+    piles, k = [list(p) for p in view.discards], 0
+    for pile in piles:
+        for i in range(len(pile) - 1):
+            if k < n:
+                pile[i], k = Buried(pile[i].color), k + 1
+    assert k == n, "too few cards below the tops of the piles"
+    buried = replace(view, discards=piles, history=[])  # (a view with buried cards has no history)
+    assert buried.buried_count == n
+    assert lc_read(buried.to_string()) == buried  # a view the readers accept as it is
+    return buried
+
+
+def _buried_view(seed: int, n: int, deck: int = 2):
+    return _buried(_view(seed, deck), n)
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_with_buried_cards_the_deepest_exact_level_is_the_average_over_every_fill(seed):
+    """Checked against ``solve_buried_view``: every fill of the buried cards solved as a plain view
+    (every turn with a full window), weighted by its probability; a path that shares none of the
+    endgame search's worlds, margins or deepening."""
+    from lcanalysis.search.view_value import solve_buried_view
+
+    view = _buried_view(seed, 2)  # 245 and 264 worlds: every fill with every split it leaves
+    answer = E.converged_endgame(view, max_nodes=50_000_000)
+    assert answer.exact and "a world also fills the 2 buried pile card(s): every fill" in answer.notes[0]
+    plain = {m.move: m.value for m in
+             solve_buried_view(view, answer.bounds["max_stalls"], None, "as-is").moves}
+    assert sorted(m.move for m in answer.moves) == sorted(plain)
+    best = answer.best
+    assert best.value == pytest.approx(max(plain.values()), abs=1e-9)
+    assert plain[best.move] == pytest.approx(best.value, abs=1e-9)
+    for m in answer.moves:
+        if m.extra.get("bound") == "upper":
+            assert m.value >= plain[m.move] - 1e-9
+        else:
+            assert m.value == pytest.approx(plain[m.move], abs=1e-9)
+
+
+def test_with_buried_cards_sampled_worlds_fill_them_at_random_and_estimate_honestly(monkeypatch):
+    from lcanalysis.search.view_value import solve_buried_view
+
+    monkeypatch.setattr(E, "ENUMERATE_MAX", 0)
+    view = _buried_view(2, 2)
+    answer = E.converged_endgame(view, max_nodes=50_000_000, seed=3)
+    assert not answer.exact and "buried pile card(s): at random" in answer.notes[0]
+    plain = {m.move: m.value for m in solve_buried_view(view, answer.bounds["max_stalls"], None, "as-is").moves}
+    best = answer.best
+    assert best.stderr > 0 and abs(best.value - plain[best.move]) <= 4 * best.stderr + 1e-9
+    worlds = E._Worlds(view, seed=3)
+    assert len(worlds.inputs) > 1  # the sampled worlds differ in their fills, not only in their splits
+
+
+def test_the_advisor_and_solve_on_the_clock_answer_a_buried_view_near_the_end():
+    """Both refused such a view before ('fill them first'), though the spec defines its value."""
+    from lcanalysis.search import solve_deepening
+
+    view = _buried_view(0, 2, deck=3)
+    hint = advise(view, time_budget=2.0)
+    assert hint.method.startswith("endgame search") and "buried" in hint.notes[0]
+    deep = solve_deepening(view, nodes=5_000_000)
+    assert "fills of the buried pile cards" in deep.kind
+
+
+def test_too_many_ways_to_fill_buried_cards_are_refused_at_once():
+    """14 buried cards: some 10^15 fills. Refused after counting to max_splits, not after listing them all."""
+    import lcanalysis as lc
+
+    view = lc.read_position("LC1;c5;h8;nr;m0;v0;p0=Y2.Y4.Y7.B3.B5.G7.G8.R4;p1=?8;x=Y?.Y?.Y?.Y?.Y10.B?.B?.B?.B10.W?.W?."
+                            "W?.W10.G?.G?.G10.R?.R?.R10;d=25")
+    with pytest.raises(SearchError, match="more than max_splits=20,000 ways to fill the 14 buried pile cards"):
+        lc.solve(view, max_stalls=0, max_nodes=1000)

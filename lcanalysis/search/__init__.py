@@ -24,7 +24,7 @@ from lcanalysis.search.belief import solve_belief
 from lcanalysis.search.common import SearchError, check_max_nodes
 from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
-from lcanalysis.search.view_value import solve_view
+from lcanalysis.search.view_value import solve_buried_view, solve_view
 
 
 def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
@@ -44,8 +44,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     pos = read_position(target)
     max_nodes = check_max_nodes(max_nodes)
     if isinstance(pos, View) and pos.buried_count:
-        return _solve_buried(pos, max_stalls, max_turns, leaf, samples=samples, max_splits=max_splits,
-                             tables=tables, workers=workers, max_nodes=max_nodes)
+        return solve_buried_view(pos, max_stalls, max_turns, leaf, samples=samples, max_splits=max_splits,
+                                 tables=tables, workers=workers, max_nodes=max_nodes)
     if isinstance(pos, View):
         return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
                      tables=tables, workers=workers, max_nodes=max_nodes)
@@ -53,38 +53,6 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
         raise SearchError("samples applies to a player's view; a full position is solved exactly")
     check_workers(workers)  # a full position is one search, on one thread
     return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables, max_nodes=max_nodes)
-
-
-def _solve_buried(view, max_stalls, max_turns, leaf, *, samples, max_splits, tables, workers, max_nodes=0):
-    """The view value with buried pile cards: the average, over every way to fill them (with its
-    probability, ``View.fills``), of the view value of the filled view, turn by turn."""
-    from lcanalysis.analysis import Analysis, MoveValue
-    from lcanalysis.search.view_value import solve_view
-
-    if samples is not None:
-        raise SearchError("buried pile cards (G?) are filled exactly, every way: sampling is not offered; "
-                          "leave out samples")
-    fills = list(view.fills())
-    if len(fills) > max_splits:
-        raise SearchError(f"{len(fills)} ways to fill the buried pile cards is more than max_splits={max_splits}")
-    totals: dict[str, float] = {}
-    nodes, seconds, bounds, kind = 0, 0.0, {}, ""
-    for p, filled in fills:
-        if max_nodes and nodes >= max_nodes:
-            raise SearchBudgetExceeded(nodes)
-        try:  # the fills share the budget: each gets what the ones before left
-            a = solve_view(filled, max_stalls, max_turns, leaf, max_splits=max_splits, tables=tables, workers=workers,
-                           max_nodes=max_nodes - nodes if max_nodes else 0)
-        except SearchBudgetExceeded as exc:
-            raise SearchBudgetExceeded(nodes + exc.nodes) from None
-        for m in a.moves:
-            totals[m.move] = totals.get(m.move, 0.0) + p * m.value
-        nodes, seconds, bounds, kind = nodes + a.nodes, seconds + a.seconds, a.bounds, a.kind
-    moves = [MoveValue(move, value, 0.0, True) for move, value in totals.items()]
-    return Analysis(moves, kind=f"{kind}, averaged over {len(fills)} fills of the buried pile cards", exact=True,
-                    bounds=bounds, nodes=nodes, seconds=seconds,
-                    method=f"every fill of the {view.buried_count} buried pile card(s) solved exactly",
-                    splits=len(fills))
 
 
 def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0):

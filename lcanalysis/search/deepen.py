@@ -51,12 +51,13 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
     if isinstance(pos, View):
-        from lcanalysis.search.view_value import solve_view
+        from lcanalysis.search.view_value import solve_buried_view, solve_view
 
         def run(level: int, budget: int, clock: float | None) -> Analysis:
-            if on == "stalls":
-                return solve_view(pos, level, max_turns, leaf, max_nodes=budget, seconds=clock)
-            return solve_view(pos, max_stalls, level, leaf, max_nodes=budget, seconds=clock)
+            stalls, turns = (level, max_turns) if on == "stalls" else (max_stalls, level)
+            if pos.buried_count:  # every fill of the buried pile cards, with its probability
+                return solve_buried_view(pos, stalls, turns, leaf, max_nodes=budget, seconds=clock)
+            return solve_view(pos, stalls, turns, leaf, max_nodes=budget, seconds=clock)
     else:
         if tables is None:
             tables = Tables(bits=22, solo_bits=20)

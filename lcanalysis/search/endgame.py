@@ -33,6 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice, pairwise
 from math import comb
 
 import numpy as np
@@ -132,39 +133,102 @@ class Level:
 
 class _Worlds:
     """The worlds every level is solved in: all splits (with their probabilities) and a fixed
-    sample of physical splits, drawn once so that levels compare on the same worlds."""
+    sample of physical splits, drawn once so that levels compare on the same worlds.
+
+    With buried pile cards (``G?``) a world also fills them (docs/spec: "a split also fills each
+    buried slot with an unseen card of that pile's colour"): every fill with every split of what it
+    leaves when there are few enough in all, and a sampled world fills them at random first. Each
+    fill has inputs of its own (``inputs[i]``); ``*_src`` name each world's."""
 
     def __init__(self, view: View, seed: int, deadline: float | None = None):
         self.deadline = deadline
-        self.inputs = _SplitInputs(view)
-        unseen = self.inputs.unseen.tolist()
         u = view.opponent_unknown
-        self.splits = count_splits(unseen, u, ENUMERATE_MAX + 1)
+        nt = number_types(view.rules.colors)
         self.all_picks: np.ndarray | None = None
+        self.all_src: np.ndarray | None = None
         self.weights: np.ndarray | None = None
+        if not view.buried_count:
+            self.inputs = [_SplitInputs(view)]
+            unseen = self.inputs[0].unseen.tolist()
+            self.splits = count_splits(unseen, u, ENUMERATE_MAX + 1)
+            if self.splits <= ENUMERATE_MAX:
+                picks, ways = _all_splits(self.inputs[0].unseen, u, self.splits)
+                self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
+                self.all_src = np.zeros(len(picks), dtype=np.int64)
+            self.sample = sampled_picks(unseen, u, nt, MAX_WORLDS, seed)
+            self.sample_src = np.zeros(MAX_WORLDS, dtype=np.int64)
+            return
+        self.inputs = []
+        fills = list(islice(view.fills(), ENUMERATE_MAX + 1))
+        sizes = [] if len(fills) > ENUMERATE_MAX else \
+            [count_splits([int(x) for x in f.unseen_counts()], u, ENUMERATE_MAX + 1) for _, f in fills]
+        self.splits = sum(sizes) if sizes else ENUMERATE_MAX + 1  # few fills: perhaps few worlds in all
         if self.splits <= ENUMERATE_MAX:
-            picks, ways = _all_splits(self.inputs.unseen, u, self.splits)
-            self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
-        self.sample = sampled_picks(unseen, u, number_types(view.rules.colors), MAX_WORLDS, seed)
+            parts, weights, src = [], [], []
+            for (p, filled), n in zip(fills, sizes):
+                inputs = _SplitInputs(filled)
+                picks, ways = _all_splits(inputs.unseen, u, n)
+                parts.append(picks)
+                weights.append(p * ways / comb(int(inputs.unseen.sum()), u))
+                src += [len(self.inputs)] * n
+                self.inputs.append(inputs)
+            self.all_picks, self.weights = np.vstack(parts), np.concatenate(weights)
+            self.all_src = np.array(src, dtype=np.int64)
+        rng = np.random.default_rng(seed)
+        rows, src, seen = [], [], {}
+        for i in range(MAX_WORLDS):
+            filled = view.random_fill(rng)
+            key = tuple(card.type for pile in filled.discards for card in pile)
+            if key not in seen:
+                seen[key] = len(self.inputs)
+                self.inputs.append(_SplitInputs(filled))
+            inputs = self.inputs[seen[key]]
+            rows.append(sampled_picks(inputs.unseen.tolist(), u, nt, 1, seed * 1_000_003 + i)[0])
+            src.append(seen[key])
+        self.sample = np.array(rows, dtype=np.int32).reshape(MAX_WORLDS, nt)
+        self.sample_src = np.array(src, dtype=np.int64)
 
-    def picks_of(self, level: Level) -> np.ndarray:
+    def all_worlds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every world (split, and fill when cards are buried) and the inputs of each."""
+        assert self.all_picks is not None and self.all_src is not None
+        return self.all_picks, self.all_src
+
+    def sampled(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """Sampled worlds ``start:stop`` and the inputs of each."""
+        return self.sample[start:stop], self.sample_src[start:stop]
+
+    def picks_of(self, level: Level) -> tuple[np.ndarray, np.ndarray]:
         """The worlds ``level`` was solved in: every split when it is exact, else its sampled ones."""
         if level.exact and self.all_picks is not None:
-            return self.all_picks
-        return self.sample[:len(level.rows)]
+            return self.all_worlds()
+        return self.sampled(0, len(level.rows))
 
 
-def _solve(worlds: _Worlds, picks: np.ndarray, stalls: int, tables: list[Tables], max_nodes: int, ref: int = -1,
-           margin: float = np.inf):
-    """Root values of every turn in each world of ``picks``: (codes, rows, bounded, nodes,
-    finished); ``bounded`` marks the values that are only upper bounds (``ref``/``margin``).
-    The worlds are solved on one thread per table (``view_value.solve_split_chunks``); a search
-    still running at the deadline is stopped there, unfinished."""
-    found = solve_split_chunks(worlds.inputs, picks, stalls, stalls, -1, LEAF_AS_IS, tables, max_nodes,
-                               worlds.deadline, ref, margin)
-    if not found.finished:
-        return None, None, None, found.nodes, False
-    return found.codes, found.rows, found.bounded, found.nodes, True
+def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, tables: list[Tables],
+           max_nodes: int, ref: int = -1, margin: float = np.inf):
+    """Root values of every turn in each world of ``chosen`` (picks and the inputs of each):
+    (codes, rows, bounded, nodes, finished); ``bounded`` marks the values that are only upper
+    bounds (``ref``/``margin``). The worlds of one inputs (all of them, without buried cards) are
+    solved on one thread per table (``view_value.solve_split_chunks``); a search still running at
+    the deadline is stopped there, unfinished."""
+    picks, src = chosen
+    codes: list[int] | None = None
+    rows, bounded = [], []
+    nodes = 0
+    cuts = [0] + [i for i in range(1, len(src)) if src[i] != src[i - 1]] + [len(src)]
+    for a, b in pairwise(cuts):  # runs of worlds that share their inputs (one fill of the buried cards)
+        found = solve_split_chunks(worlds.inputs[int(src[a])], picks[a:b], stalls, stalls, -1, LEAF_AS_IS, tables,
+                                   max_nodes - nodes if max_nodes else 0, worlds.deadline, ref, margin)
+        nodes += found.nodes
+        if not found.finished or (max_nodes and nodes >= max_nodes and b < len(src)):
+            return None, None, None, nodes, False
+        if codes is None:
+            codes = found.codes
+        # the mover's turns are the same in every fill (buried cards are never on top): align by code
+        col = [found.codes.index(c) for c in codes]
+        rows.append(found.rows[:, col])
+        bounded.append(found.bounded[:, col])
+    return codes, np.vstack(rows), np.vstack(bounded), nodes, True
 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
@@ -293,8 +357,8 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
         if budget - used <= 0 or (late and len(rows) >= 1):
             break
-        c, r, b, nodes, done = _solve(worlds, worlds.sample[start:start + CHUNK], stalls, tables, budget - used, ref,
-                                      margin)
+        c, r, b, nodes, done = _solve(worlds, worlds.sampled(start, start + CHUNK), stalls, tables, budget - used,
+                                      ref, margin)
         used += nodes
         if not done:
             break
@@ -305,7 +369,7 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         # every split, exactly, when the nodes per world so far say it fits in what is left with room
         # to spare (a world's cost varies several-fold, and an attempt that does not finish is lost)
         if worlds.all_picks is not None and 0 < SPARE * used / solved * len(worlds.all_picks) <= budget - used:
-            c, r, b, nodes, done = _solve(worlds, worlds.all_picks, stalls, tables, budget - used, ref, margin)
+            c, r, b, nodes, done = _solve(worlds, worlds.all_worlds(), stalls, tables, budget - used, ref, margin)
             used += nodes
             if done:
                 level = Level(stalls, c, r, b, worlds.weights, used, 0.0, margin=margin)
@@ -376,6 +440,9 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> A
         moves.append(m)
     converged = len(levels) >= 2 and _agree(levels[-2], levels[-1], nc)
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
+    if view.buried_count:
+        say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
+                   + ("every fill, with its probability)" if lv.exact else "at random)"))
     if converged:
         say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
                    f"({move_text(lv.codes[best], nc)}) and value; more stalls would not change the advice")

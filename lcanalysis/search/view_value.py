@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import time
+from itertools import islice
 from math import comb, prod
 from typing import NamedTuple
 
@@ -347,3 +348,37 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         method=method,
         splits=len(rows),
     )
+
+
+def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, max_splits=DEFAULT_MAX_SPLITS, tables=None,
+                      workers=None, max_nodes=0, seconds=None):
+    """The view value with buried pile cards (``G?``): the average, over every way to fill them
+    (with its probability, ``View.fills``), of the view value of the filled view, turn by turn.
+    The fills share ``max_nodes`` and ``seconds`` (each gets what the ones before left)."""
+    if samples is not None:
+        raise SearchError("buried pile cards (G?) are filled exactly, every way: sampling is not offered; "
+                          "leave out samples")
+    fills = list(islice(view.fills(), max_splits + 1))  # never the whole list: it can run to 10^15
+    if len(fills) > max_splits:
+        raise SearchError(f"there are more than max_splits={max_splits:,} ways to fill the "
+                          f"{view.buried_count} buried pile cards: too many to solve each exactly")
+    t0 = time.perf_counter()
+    totals: dict[str, float] = {}
+    nodes, spent, bounds, kind = 0, 0.0, {}, ""
+    for p, filled in fills:
+        left = None if seconds is None else seconds - (time.perf_counter() - t0)
+        if (max_nodes and nodes >= max_nodes) or (left is not None and left <= 0):
+            raise SearchBudgetExceeded(nodes, None if left is None or left > 0 else seconds)
+        try:
+            a = solve_view(filled, max_stalls, max_turns, leaf, max_splits=max_splits, tables=tables, workers=workers,
+                           max_nodes=max_nodes - nodes if max_nodes else 0, seconds=left)
+        except SearchBudgetExceeded as exc:
+            raise SearchBudgetExceeded(nodes + exc.nodes, None if exc.seconds is None else seconds) from None
+        for m in a.moves:
+            totals[m.move] = totals.get(m.move, 0.0) + p * m.value
+        nodes, spent, bounds, kind = nodes + a.nodes, spent + a.seconds, a.bounds, a.kind
+    moves = [MoveValue(move, value, 0.0, True) for move, value in totals.items()]
+    return Analysis(moves, kind=f"{kind}, averaged over {len(fills)} fills of the buried pile cards", exact=True,
+                    bounds=bounds, nodes=nodes, seconds=spent,
+                    method=f"every fill of the {view.buried_count} buried pile card(s) solved exactly",
+                    splits=len(fills))
