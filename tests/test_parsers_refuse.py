@@ -364,3 +364,35 @@ def test_standard_input_that_is_not_utf8_is_named_as_such(command):
                           timeout=120, check=False)
     assert proc.returncode == 2 and "error: standard input is not UTF-8 text" in proc.stderr.decode()
     assert b"Traceback" not in proc.stderr
+
+
+def test_a_long_record_replays_in_memory_that_grows_with_its_length_not_its_square():
+    """A 32 KB record of 5,000 stalling turns (turn cap 10,000) stored a copy of every earlier
+    turn's known-card counts in each state: gigabytes, then a MemoryError traceback. The copies now
+    share the undo entries (never changed once pushed); taking a turn back on one copy leaves
+    every other as it was."""
+    rules = Rules(no_redraw=False, turn_cap=10_000)
+    start = Position.deal(seed=3, rules=rules)
+    rec = read_record("LCR1\nstart " + start.to_string() + "\n" + "\n".join(["-Yw/Y", "-B10/B"] * 2_500) + "\n")
+    a, b = rec.state(4_000), rec.state(4_001)
+    assert a._stack[100] is b._stack[100]  # shared, not copied
+    assert str(b.pop()) == "-Yw/Y" and b.to_string() == a.to_string()
+    assert rec.state(4_001).to_string() != a.to_string()  # the record's own state is untouched
+    before, after = a.copy(), a.copy()
+    after.pop()
+    after.push("-B10/B")  # the turn taken back, played again: the shared entries stay the originals
+    assert a.to_string() == before.to_string() and len(a.history) == 4_000
+    assert str(a.pop()) == "-B10/B" and a.to_string() == rec.state(3_999).to_string()
+
+
+def test_running_out_of_memory_is_an_error_line_not_a_traceback(monkeypatch, capsys):
+    from lcanalysis.cli.main import main
+
+    def greedy(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("lcanalysis.reviewer.review", greedy)
+    record = "LCR1\nstart " + Position.deal(seed=3).to_string() + "\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(record))
+    assert main(["review", "-", "--no-progress"]) == 1
+    assert capsys.readouterr().err.startswith("error: out of memory")

@@ -127,6 +127,10 @@ def run_command(argv: Sequence[str]) -> int:
     except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError:  # a line, not a traceback: the machine, not the input, set the limit
+        print("error: out of memory: this needs more memory than the machine gives (a search's tables: "
+              "--max-memory; a record: a shorter one)", file=sys.stderr)
+        return 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -263,7 +263,9 @@ class Position(Notated):
     def copy(self) -> Position:
         other = Position(self.rules, self.state.copy(), list(self.history), self.known.copy(),
                          dict(self.match) if self.match else None)
-        other._stack = [(m, d, b, k.copy()) for m, d, b, k in self._stack]
+        # the entries are never changed once pushed (pop copies the known counts back out), so the
+        # copies share them: a copy a turn (a record's replay) costs a pointer an entry, not an array
+        other._stack = list(self._stack)
         return other
 
     # --- reading the state -----------------------------------------------------
