@@ -233,17 +233,17 @@ def test_a_record_larger_than_any_input_or_not_utf8_is_refused_unread(game, tmp_
     a device that never ends; and a file that is not UTF-8 is named as such."""
     start = game[0]
     padded = "LCR1\n#" + "x" * 1_000_000 + "\nstart " + start.to_string() + "\n"
-    with pytest.raises(RecordError, match="1,0[0-9,]+ characters long: the limit of any input is 1,000,000"):
+    with pytest.raises(RecordError, match=r"1,0[0-9,]+ characters long: the limit of any input is 1,000,000"):
         read_record(padded)
     big = tmp_path / "big.lcr"
     big.write_text(padded)
-    with pytest.raises(RecordError, match="big.lcr is longer than 1,000,000 characters"):
+    with pytest.raises(RecordError, match=r"big\.lcr is longer than 1,000,000 characters"):
         read_record(str(big))
     with pytest.raises(RecordError, match="/dev/zero is longer than 1,000,000 characters"):
         read_record("/dev/zero")  # read no further than the limit
     latin = tmp_path / "latin.lcr"
     latin.write_bytes(b"\xff\xfeLCR1\n")
-    with pytest.raises(RecordError, match="latin.lcr: it is not UTF-8 text"):
+    with pytest.raises(RecordError, match=r"latin\.lcr: it is not UTF-8 text"):
         read_record(str(latin))
     assert read_record(padded[:7] + padded[1_000_001:]).start.to_string() == start.to_string()  # (the rest is valid)
 
