@@ -18,7 +18,7 @@ from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import from_json, read_position, string_to_json
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.records import RecordError, read_record, record_round
-from lcanalysis.game.rules import Rules, RulesError
+from lcanalysis.game.rules import IllegalMoveError, Rules, RulesError
 from lcanalysis.game.view import View
 
 
@@ -396,3 +396,27 @@ def test_running_out_of_memory_is_an_error_line_not_a_traceback(monkeypatch, cap
     monkeypatch.setattr("sys.stdin", io.StringIO(record))
     assert main(["review", "-", "--no-progress"]) == 1
     assert capsys.readouterr().err.startswith("error: out of memory")
+
+
+@pytest.mark.parametrize(("call", "error", "words"), [
+    (lambda: Move.parse("+R7/P", 5.0), MoveError, "colors must be 5 or 6, got 5.0"),
+    (lambda: Position.deal(seed=3).push(10**30), IllegalMoveError,
+     "move code 1e+30 is out of range: a move code is 0..605"),
+    (lambda: Position.deal(seed=3).push(-1), IllegalMoveError, "move code -1 is out of range"),
+    (lambda: Position.deal(seed=1.5), PositionError, "seed must be a whole number 0 or above"),
+    (lambda: Position.deal(seed="x"), PositionError, "seed must be a whole number 0 or above"),
+    (lambda: Position.deal(seed=-1), PositionError, "seed must be a whole number 0 or above"),
+    (lambda: Position.deal(starter=True), PositionError, "starter must be 0 or 1, got True"),
+])
+def test_library_calls_refuse_bad_arguments_with_our_errors(call, error, words):
+    """Found by fuzzing: a TypeError from a slice, an OverflowError from numpy, numpy's own
+    messages, and a bool taken for a seat."""
+    with pytest.raises(error) as err:
+        call()
+    assert words in str(err.value)
+
+
+def test_a_move_code_out_of_range_is_an_illegal_turn_not_an_overflow():
+    pos = Position.deal(seed=3)
+    assert "out of range" in pos.why_illegal(10**30) and "out of range" in pos.why_illegal(2**63)
+    assert pos.can_play(int(pos.legal_codes()[0]))

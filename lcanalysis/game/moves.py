@@ -47,6 +47,8 @@ class Move:
     def parse(cls, text: str, colors: int = 6) -> Move:
         if not isinstance(text, str):
             raise MoveError(f"a move must be a string like '+R7/D', got {brief(text)}")
+        if whole_number(colors) not in (5, 6):
+            raise MoveError(f"colors must be 5 or 6, got {brief(colors)}")
         if len(text) > MAX_MOVE_TEXT:
             raise MoveError(f"move {brief(text)} is too long: a move is like '+R7/D', '-Bw/G' or '/D'")
         s = text.strip()

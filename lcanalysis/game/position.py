@@ -170,8 +170,11 @@ class Position(Notated):
         the first ``hand_size`` of the shuffled deck to player 0, the next to player 1, the rest
         is the draw pile (top first). ``starter`` moves first."""
         rules = rules or Rules()
-        if starter not in (0, 1):
+        if isinstance(starter, bool) or starter not in (0, 1):
             raise PositionError(f"starter must be 0 or 1, got {starter!r}")
+        number = None if seed is None else whole_number(seed)
+        if seed is not None and (number is None or number < 0):
+            raise PositionError(f"seed must be a whole number 0 or above (or None: a fresh shuffle), got {seed!r}")
         deck = np.array(full_deck(rules.colors), dtype=np.int32)
         deck = np.random.default_rng(seed).permutation(deck)
         h = rules.hand_size
@@ -357,8 +360,13 @@ class Position(Notated):
     # --- moves -------------------------------------------------------------------
 
     def _code(self, move: MoveLike) -> int:
-        if isinstance(move, (int, np.integer)):
-            return int(move)
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            code, nc = int(move), self.colors
+            top = (2 * RANKS_PER_COLOR * nc + 1) * (nc + 1)  # every placement (and none) times every source
+            if not 0 <= code < top:
+                raise MoveError(f"move code {code if abs(code) < 10**12 else f'{code:.3g}'} is out of range: "
+                                f"a move code is 0..{top - 1} with {nc} colours")
+            return code
         if isinstance(move, str):
             move = Move.parse(move, self.colors)
         if not isinstance(move, Move):
