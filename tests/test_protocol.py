@@ -189,3 +189,15 @@ def test_a_bot_that_does_not_answer_within_its_timeout_is_stopped_and_the_turn_f
         quick.close()
     with pytest.raises(AgentError, match="external: timeout must be a number above 0"):
         make_agent("external", cmd=["x"], timeout=0)
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "heuristic", "search"])
+def test_every_agent_refuses_the_same_turn_budgets_over_the_protocol(agent):
+    """random and greedy do not read the budget, yet took time_ms 1e300 while search refused it."""
+    view = _mid_round(seed=9).view()
+    lines = [json.dumps({"type": "turn", "position": view.to_json(), "time_ms": t}) for t in (1e300, 3_600_001, 0)]
+    out = io.StringIO()
+    assert serve(agent, io.StringIO("\n".join(lines) + "\n"), out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [set(r) for r in replies] == [{"error"}] * 3
+    assert all("time_ms must be a number above 0 and at most 3,600,000" in r["error"] for r in replies)

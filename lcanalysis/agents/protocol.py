@@ -58,8 +58,10 @@ def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | 
         return {"error": "a turn request needs 'position' (the mover's view)"}, True
     time_ms = request.get("time_ms")
     if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
-                                or not math.isfinite(time_ms) or time_ms <= 0):
-        return {"error": f"time_ms must be a positive number, got {brief(time_ms)}"}, True
+                                or not math.isfinite(time_ms) or not 0 < time_ms <= MAX_TIME_MS):
+        # the same for every agent, whether or not it reads the budget (random and greedy do not)
+        return {"error": f"time_ms must be a number above 0 and at most {MAX_TIME_MS:,.0f} (an hour), "
+                         f"got {brief(time_ms)}"}, True
     try:
         pos = from_json(request["position"])
     except ValueError as exc:
