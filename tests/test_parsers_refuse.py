@@ -420,3 +420,17 @@ def test_a_move_code_out_of_range_is_an_illegal_turn_not_an_overflow():
     pos = Position.deal(seed=3)
     assert "out of range" in pos.why_illegal(10**30) and "out of range" in pos.why_illegal(2**63)
     assert pos.can_play(int(pos.legal_codes()[0]))
+
+
+@pytest.mark.parametrize("draws", [[], ["--draws", "0"], ["--draws", "3"]])
+def test_a_wager_question_on_a_round_ended_by_the_turn_cap_is_refused(draws, capsys):
+    """It answered as if 21 draws were left: the canonical model plays the hand's cards, and no
+    turn is left to play them."""
+    from lcanalysis.cli.main import main
+
+    pos = Position.deal(seed=3, rules=Rules(turn_cap=6))
+    while not pos.is_over():
+        pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    assert pos.is_capped() and pos.deck_count > 0
+    assert main(["wager", pos.to_string(), "--color", "B", *draws]) == 2
+    assert "error: the round is over (the turn cap is reached): no turn is left" in capsys.readouterr().err
