@@ -434,3 +434,5 @@ def test_a_wager_question_on_a_round_ended_by_the_turn_cap_is_refused(draws, cap
     assert pos.is_capped() and pos.deck_count > 0
     assert main(["wager", pos.to_string(), "--color", "B", *draws]) == 2
     assert "error: the round is over (the turn cap is reached): no turn is left" in capsys.readouterr().err
+    assert main(["solve", pos.to_string(), "--max-stalls", "0"]) == 2
+    assert capsys.readouterr().err.startswith("error: the round is over")  # no 'this may run long' note first

@@ -109,6 +109,8 @@ def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_node
 
     if max_stalls is None or max_turns is not None:
         return None
+    if pos.deck_count == 0 or len(pos.history) >= pos.rules.turn_cap:
+        return None  # the round is over: the solver says so at once
     kind = "position" if isinstance(pos, Position) else "view"
     reach = REACH_10_S.get((kind, min(max_stalls, 1)), REACH_10_S[("position", 1)])
     if pos.deck_count <= reach:
