@@ -436,3 +436,19 @@ def test_a_wager_question_on_a_round_ended_by_the_turn_cap_is_refused(draws, cap
     assert "error: the round is over (the turn cap is reached): no turn is left" in capsys.readouterr().err
     assert main(["solve", pos.to_string(), "--max-stalls", "0"]) == 2
     assert capsys.readouterr().err.startswith("error: the round is over")  # no 'this may run long' note first
+
+
+def test_record_messages_stay_short_and_name_the_real_fault():
+    """A 900 KB turn was quoted in full (twice), a 5,000-item list as a turn in 29 KB, and on one
+    line every JSON syntax error was called a truncated file."""
+    start = Position.deal(seed=3)
+    text = json.dumps({"start": start.to_json(), "turns": []})
+    for turns in (["x" * 900_000], [list(range(5_000))]):
+        with pytest.raises(RecordError) as err:
+            read_record(json.dumps({"start": start.to_json(), "turns": turns}))
+        assert len(str(err.value)) < 400
+    with pytest.raises(RecordError, match="malformed JSON"):
+        read_record(text[:-1] + ",}")  # a trailing comma
+    for cut in (text[: len(text) * 2 // 3], text[:-1]):
+        with pytest.raises(RecordError, match="ends early"):
+            read_record(cut)

@@ -54,7 +54,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lcanalysis.game.cards import Card, CardError
+from lcanalysis.game.cards import Card, CardError, brief
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
     MAX_TEXT_CHARS,
@@ -87,7 +87,7 @@ class RecordError(PositionError):
         if round is not None:
             where.append(f"round {round}")
         if index is not None:
-            where.append(f"turn index {index}" + (f" ({turn!r})" if turn is not None else ""))
+            where.append(f"turn index {index}" + (f" ({brief(turn)})" if turn is not None else ""))
         if line is not None:
             where.append(f"line {line}")
         super().__init__(("record: " + ", ".join(where) + ": " if where else "record: ") + reason)
@@ -112,7 +112,7 @@ class Turn:
         if isinstance(text, Move):
             return cls(text)
         if not isinstance(text, str):
-            raise MoveError(f"a turn must be a string like '+R7/D' or '+R7/D:B4', got {text!r}")
+            raise MoveError(f"a turn must be a string like '+R7/D' or '+R7/D:B4', got {brief(text)}")
         head, sep, card = text.strip().partition(":")
         move = Move.parse(head, colors)
         if not sep:
@@ -612,9 +612,9 @@ def _read_text(text: str, name: str | None) -> Record:
             try:
                 json.loads(text)  # only to name the line of a syntax error
             except json.JSONDecodeError as exc:
-                last_line = len(text.rstrip().splitlines())
-                why = ("the JSON ends early (a truncated file?)" if exc.lineno >= last_line
-                       else "malformed JSON")
+                # ends early only when the parser ran off the end (on one line, every error is on the last)
+                ran_off = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+                why = "the JSON ends early (a truncated file?)" if ran_off else "malformed JSON"
                 raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
             except (ValueError, RecursionError):
                 pass
@@ -643,6 +643,7 @@ def _turn_lines(text: str) -> list[list[int]]:
             return out
         i = m.end()
         lines = []
+        line, counted = text.count("\n", 0, i) + 1, i  # the line at ``counted``, carried forward
         while i < len(text):
             ch = text[i]
             if ch == "]":
@@ -651,7 +652,8 @@ def _turn_lines(text: str) -> list[list[int]]:
                 s = _STRING.match(text, i)
                 if not s:
                     break
-                lines.append(text.count("\n", 0, i) + 1)
+                line, counted = line + text.count("\n", counted, i), i  # (from the start each time was quadratic)
+                lines.append(line)
                 i = s.end()
                 continue
             i += 1
