@@ -452,3 +452,17 @@ def test_record_messages_stay_short_and_name_the_real_fault():
     for cut in (text[: len(text) * 2 // 3], text[:-1]):
         with pytest.raises(RecordError, match="ends early"):
             read_record(cut)
+
+
+@pytest.mark.parametrize(("field", "value"), [("deck", 44.0), ("deck", "44"), ("d=", "44.0"), ("d=", "1e3")])
+def test_a_view_whose_deck_count_is_not_a_whole_number_is_refused_quoting_it(field, value):
+    view = read_position("example:midround")
+    if field == "deck":
+        data = view.to_json()
+        data["deck"] = value
+        source = data
+    else:
+        source = view.to_string().replace(f"d={view.deck_count}", f"d={value}")
+    with pytest.raises(PositionError, match=r"whole number|number of cards") as err:
+        read_position(source)
+    assert repr(value) in str(err.value) or f"'{value}'" in str(err.value)

@@ -275,8 +275,8 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
     if viewer is None:
         raise PositionError("viewer must be 0 or 1 (or left out: the player to move), got null")
     if isinstance(deck, bool) or not isinstance(deck, int):
-        raise PositionError("in a view the deck is a number (cards left in the draw pile); "
-                            "in a full position both hands and the deck are lists")
+        raise PositionError(f"in a view the deck is a whole number (cards left in the draw pile), got "
+                            f"{brief(deck)}; in a full position both hands and the deck are lists")
     own = hands[viewer]
     if isinstance(own, list):
         _card_list(own, f"hand of player {viewer}")
@@ -374,7 +374,9 @@ def string_to_json(text: str) -> dict[str, Any]:
                     discards.setdefault(c[0].upper(), []).append(c)
             elif k == "d":
                 digits = val.strip()
-                if digits[:1] in ("+", "-") and digits[1:].isdigit():
+                signed = digits[:1] in ("+", "-") and digits[1:].isdigit()
+                if signed or (digits[:1].isdigit() and not digits.isdigit()):
+                    # a signed count, or one like 44.0 or 1e3: never cards (a card starts with its colour)
                     raise PositionError("position string: d= is the number of cards in the draw pile (0 or more) "
                                         f"or the pile's cards, got {brief(val)}")
                 d["deck"] = _number(digits, "d") if digits.isascii() and digits.isdigit() else _split_cards(val, "d")
