@@ -466,3 +466,13 @@ def test_a_view_whose_deck_count_is_not_a_whole_number_is_refused_quoting_it(fie
     with pytest.raises(PositionError, match=r"whole number|number of cards") as err:
         read_position(source)
     assert repr(value) in str(err.value) or f"'{value}'" in str(err.value)
+
+
+@pytest.mark.parametrize("claim", ["?8.Bw.Rw", "?8.Yw.Yw"])
+def test_a_view_cannot_claim_opponent_cards_its_history_does_not_show_taken(claim):
+    """The history shows player 1 taking one Yw from a pile; a view that says player 1 is known to
+    hold Bw and Rw, or two Yw, was accepted, and the advisor then dealt worlds from it."""
+    base = "LC1;c5;h8;nr;m0;v0;p0=Yw.Y2.Y10.B4.B9.Gw.Gw.G2;p1={};x=B10;d=43;hist=-Yw/D.-B10/Y"
+    assert [str(c) for c in read_position(base.format("?8.Yw")).opponent_known] == ["Yw"]
+    with pytest.raises(PositionError, match=r"player 1 is known to hold (Bw|Yw \(2 copies\)), but the history"):
+        read_position(base.format(claim))

@@ -508,14 +508,17 @@ def _cards_text(cards: Sequence[Card]) -> str:
 
 def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str, blocked: str | None,
                    expeditions: Sequence[Sequence[Sequence[Card]]], piles: Sequence[Sequence[Card]],
-                   deck_count: int, held: Sequence[Counter | None], visible: Counter | None = None) -> None:
+                   deck_count: int, held: Sequence[Counter | None], visible: Counter | None = None,
+                   claimed: Sequence[Counter | None] = (None, None)) -> None:
     """Refuse a history (the round so far, from the deal) that cannot have led to this table, as
     far as a player can know: the public part of every turn is replayed from the empty table.
 
     ``expeditions[p][c]`` and ``piles[c]`` are the table's cards in the order placed,
     ``deck_count`` the draw pile's size; ``held[p]`` counts the cards known to be in player p's
     hand now (None when unknown: the opponent in a view), ``visible`` every card the viewer sees
-    (the table and their hand) when one hand is unknown. Checked: the turn count against the
+    (the table and their hand) when one hand is unknown, ``claimed[p]`` the cards a view says that
+    unknown hand is known to hold (each must have been taken from a discard pile and not placed
+    since: there is no other way to know an opponent's card). Checked: the turn count against the
     turn cap; the draws from the draw pile against its size; every turn legal on the public
     table (a card that is on the table, or known to be in the other hand, cannot be placed; a
     number goes above the expedition's top; a discard-pile draw needs a card there, and not the
@@ -639,6 +642,11 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
     for p in range(2):
         hand = held[p]
         if hand is None:
+            for t, k in (claimed[p] or Counter()).items():
+                if known[p][t] < k:
+                    raise PositionError(f"history: player {p} is known to hold {Card.from_type(t)}"
+                                        f"{f' ({k} copies)' if k > 1 else ''}, but the history shows no draw of it "
+                                        "from a discard pile that is still in that hand")
             if visible is not None:
                 for t, k in known[p].items():
                     if visible[t] + k > copies(t):

@@ -158,8 +158,10 @@ class View(Notated):
         if moves:
             held: list[Counter | None] = [None, None]
             held[viewer] = Counter(card.type for card in own)
+            claimed: list[Counter | None] = [None, None]
+            claimed[1 - viewer] = Counter(card.type for card in known)
             verify_history(moves, rules, to_move, phase, blocked, exps, piles, deck_count, held,
-                           Counter({t: int(k) for t, k in enumerate(seen_by_viewer) if k}))
+                           Counter({t: int(k) for t, k in enumerate(seen_by_viewer) if k}), claimed)
         return cls(rules=rules, viewer=viewer, to_move=to_move, hand=sorted(own), expeditions=exps,  # type: ignore
                    discards=piles, deck_count=deck_count, opponent_known=sorted(known),
                    opponent_count=opponent_count, history=moves, phase=phase,
