@@ -280,3 +280,18 @@ def test_ctrl_c_stops_a_long_solve_on_the_command_line():
     proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert time.monotonic() - t0 < 10
+
+
+def test_a_command_run_in_this_process_counts_the_nodes_of_a_fresh_one(capsys):
+    """The solver keeps small tables between calls; a command run by main() in a process that has
+    solved the same position already (a program, a test, the shell, the server) used to find it
+    there, and a --max-nodes 100 solve that must run out then finished, as seen in the test suite
+    when another test had solved example:endgame first."""
+    import lcanalysis as lc
+
+    _, first, _ = _cli(capsys, "solve", ENDGAME, "--max-stalls", "0", "--json")
+    lc.solve(ENDGAME, max_stalls=0)  # the library's call leaves its entries in the shared tables
+    _, again, _ = _cli(capsys, "solve", ENDGAME, "--max-stalls", "0", "--json")
+    assert json.loads(first)["nodes"] == json.loads(again)["nodes"] > 100
+    code, out, err = _cli(capsys, "solve", ENDGAME, "--max-stalls", "0", "--max-nodes", "100", "--json")
+    assert code == 2 and out == "" and err.startswith("error: the node budget ran out")

@@ -100,6 +100,11 @@ def _prepare_engine(command: str, argv: Sequence[str]) -> None:
         os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
     elif command in ENGINE_COMMANDS and not any(a in ("-h", "--help") for a in argv):
         warmup.engine_ready()
+        from lcanalysis.search.perfect import clear_shared_tables
+
+        # every command answers as a fresh process does, node counts included (the shell's, the
+        # server's and a program's calls of main in one process too)
+        clear_shared_tables()
 
 
 def run_command(argv: Sequence[str]) -> int:

@@ -297,10 +297,7 @@ def _child(conn: socket.socket, request: dict, fds: list[int], run_command: Call
         conn.settimeout(None)
         _send(conn, {"pid": os.getpid()})
         threading.Thread(target=_leave_with_caller, args=(conn,), name="caller-watch", daemon=True).start()
-        from lcanalysis.search.perfect import clear_shared_tables
-
-        clear_shared_tables()  # the node counts of a fresh process
-        try:
+        try:  # (run_command clears the solver's shared tables: the node counts of a fresh process)
             status = run_command(request["argv"])
         except SystemExit as exc:  # argparse: --help, or a bad option (usage already printed)
             status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)

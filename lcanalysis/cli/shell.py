@@ -87,13 +87,10 @@ def _load_engine() -> None:
 
 
 def _fresh(run_command: RunCommand, loader: threading.Thread | None = None) -> RunCommand:
-    from lcanalysis.search.perfect import clear_shared_tables
-
     def run_fresh(words: Sequence[str]) -> int:
         if loader is not None:
             loader.join()  # commands never run beside the loading
-        clear_shared_tables()  # each answer as a fresh process gives it, the solver's node counts included
-        return run_command(words)
+        return run_command(words)  # (which clears the solver's shared tables: a fresh process's answer)
 
     return run_fresh
 
