@@ -631,3 +631,20 @@ def test_too_many_ways_to_fill_buried_cards_are_refused_at_once():
                             "W?.W10.G?.G?.G10.R?.R?.R10;d=25")
     with pytest.raises(SearchError, match="more than max_splits=20,000 ways to fill the 14 buried pile cards"):
         lc.solve(view, max_stalls=0, max_nodes=1000)
+
+
+def test_a_buried_view_whose_fills_are_sampled_says_it_is_an_estimate():
+    """With 20 cards left a fill has more splits than max_splits and solve_view samples them; the
+    average over the fills called itself exact with no standard error."""
+    from lcanalysis.search.view_value import DEFAULT_MAX_SPLITS, solve_buried_view
+
+    view = _buried_view(0, 1, deck=20)
+    one_fill = solve_view(next(iter(view.fills()))[1], 0, 2)
+    assert not one_fill.exact and view.split_count() > DEFAULT_MAX_SPLITS
+    answer = solve_buried_view(view, 0, 2, "as-is")
+    assert not answer.exact and all(not m.exact and m.stderr > 0 for m in answer.moves)
+    assert "sampled" in answer.method
+    best = answer.best.move  # its value and error from each fill solved on its own, weighted by hand
+    per_fill = [(p, next(m for m in solve_view(f, 0, 2).moves if m.move == best)) for p, f in view.fills()]
+    assert answer.best.value == pytest.approx(sum(p * m.value for p, m in per_fill), abs=1e-9)
+    assert answer.best.stderr == pytest.approx(math.sqrt(sum((p * m.stderr) ** 2 for p, m in per_fill)), rel=1e-9)

@@ -364,7 +364,8 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, max_sp
                           f"{view.buried_count} buried pile cards: too many to solve each exactly")
     t0 = time.perf_counter()
     totals: dict[str, float] = {}
-    nodes, spent, bounds, kind = 0, 0.0, {}, ""
+    variances: dict[str, float] = {}  # of the weighted sum, where a fill's splits were sampled
+    nodes, spent, bounds, kind, exact = 0, 0.0, {}, "", True
     for p, filled in fills:
         left = None if seconds is None else seconds - (time.perf_counter() - t0)
         if (max_nodes and nodes >= max_nodes) or (left is not None and left <= 0):
@@ -376,9 +377,11 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, max_sp
             raise SearchBudgetExceeded(nodes + exc.nodes, None if exc.seconds is None else seconds) from None
         for m in a.moves:
             totals[m.move] = totals.get(m.move, 0.0) + p * m.value
+            variances[m.move] = variances.get(m.move, 0.0) + (p * m.stderr) ** 2  # the fills are independent
         nodes, spent, bounds, kind = nodes + a.nodes, spent + a.seconds, a.bounds, a.kind
-    moves = [MoveValue(move, value, 0.0, True) for move, value in totals.items()]
-    return Analysis(moves, kind=f"{kind}, averaged over {len(fills)} fills of the buried pile cards", exact=True,
+        exact = exact and a.exact  # a fill with too many splits is sampled: then so is the answer
+    moves = [MoveValue(move, value, float(np.sqrt(variances[move])), exact) for move, value in totals.items()]
+    how = "solved exactly" if exact else "solved, the splits of some sampled (± standard error)"
+    return Analysis(moves, kind=f"{kind}, averaged over {len(fills)} fills of the buried pile cards", exact=exact,
                     bounds=bounds, nodes=nodes, seconds=spent,
-                    method=f"every fill of the {view.buried_count} buried pile card(s) solved exactly",
-                    splits=len(fills))
+                    method=f"every fill of the {view.buried_count} buried pile card(s) {how}", splits=len(fills))
