@@ -110,6 +110,22 @@ def test_a_batch_holds_the_jobs_that_take_about_two_seconds(jobs, seconds, size)
     assert BatchSizes(fixed=5).next() == 5  # run_tournament(batch=5) keeps its size
 
 
+def test_batches_are_sized_by_the_pace_of_their_own_pairing():
+    """A round robin's fast first pairing must not send the slow ones out 16 at a time."""
+    sizes = BatchSizes()
+    sizes.measured(200, 2.0, key=0)  # 10 ms a job
+    assert sizes.next(0) == MAX_BATCH and sizes.next(1) == 1
+    sizes.measured(1, 40.0, key=1)
+    assert sizes.next(1) == 1 and sizes.next(0) == MAX_BATCH
+
+
+def test_a_round_robin_sends_one_batch_per_pairing_and_times_each(monkeypatch):
+    with _RecordingExecutor(2) as ex:
+        df = round_robin(["random", "greedy", "heuristic"], deals=10, executor=ex, workers=2, progress=False)
+    assert len(df) == 3 * 10 * 2 and sum(ex.sizes) == 60
+    assert ex.sizes.count(1) >= 3  # each pairing starts with single jobs
+
+
 def test_a_dask_cluster_executor_works_unchanged():
     distributed = pytest.importorskip("distributed")
     serial = run_tournament(["greedy", "random"], deals=2, executor="serial", progress=False)
@@ -206,3 +222,26 @@ def test_the_command_line_prints_a_summary(capsys, tmp_path):
     assert summary["agent"] == "heuristic" and summary["rounds"] == 4
     assert out.exists()
     assert f"results: {out}: 0 of 4 deal-seatings already played, 4 to play" in captured.err
+
+
+def test_a_failing_batch_still_keeps_the_batches_that_were_running_beside_it(monkeypatch, tmp_path):
+    """Deal 0's first seating fails at once while its second is being played on the other worker:
+    the pool is shut down, which waits for that batch; its result used to be thrown away."""
+    import time
+
+    from lcanalysis.tournaments import runner
+
+    real = runner._run_batch
+
+    def flaky(jobs, *args, **kwargs):  # (the pool's workers are forked after this patch: they run it too)
+        if any(job.key == "0:0:0" for job in jobs):
+            return [], "deal 0: made to fail"
+        time.sleep(0.5)
+        return real(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "_run_batch", flaky)
+    out = tmp_path / "results.jsonl"
+    with pytest.raises(runner.PlayError, match="made to fail"):
+        run_tournament(["random", "greedy"], deals=8, workers=2, progress=False, out=str(out), batch=1)
+    kept = {json.loads(line)["job"] for line in out.read_text().splitlines()[1:]}
+    assert "0:0:1" in kept and "0:0:0" not in kept

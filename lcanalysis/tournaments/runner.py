@@ -291,27 +291,33 @@ MAX_BATCH = 16
 
 
 class BatchSizes:
-    """How many jobs to send to a worker at once: ``fixed`` if given, else one job until one has
-    been timed, then as many as take about ``BATCH_SECONDS`` at the mean time a job has taken
-    so far (1 to ``MAX_BATCH``). Before, every batch was 16 jobs: with agents at 1 s a move that
-    was 7 minutes before the first result was written or shown."""
+    """How many jobs to send to a worker at once: ``fixed`` if given, else one job until one of the
+    same pairing (``key``) has been timed, then as many as take about ``BATCH_SECONDS`` at the
+    mean time that pairing's jobs have taken so far (1 to ``MAX_BATCH``). Timed by pairing, since
+    a round robin's pairings differ in pace by hundreds of times. Before, every batch was 16 jobs:
+    with agents at 1 s a move that was 7 minutes before the first result was written or shown."""
 
     def __init__(self, fixed: int | None = None) -> None:
         self.fixed = fixed
-        self.jobs = 0
-        self.seconds = 0.0
+        self.jobs: dict[int, int] = {}
+        self.seconds: dict[int, float] = {}
 
-    def measured(self, jobs: int, seconds: float) -> None:
-        self.jobs += jobs
-        self.seconds += max(0.0, seconds)
+    def measured(self, jobs: int, seconds: float, key: int = 0) -> None:
+        self.jobs[key] = self.jobs.get(key, 0) + jobs
+        self.seconds[key] = self.seconds.get(key, 0.0) + max(0.0, seconds)
 
-    def next(self) -> int:
+    def next(self, key: int = 0) -> int:
         if self.fixed:
             return self.fixed
-        if not self.jobs:
+        if not self.jobs.get(key):
             return 1
-        per_job = self.seconds / self.jobs
+        per_job = self.seconds[key] / self.jobs[key]
         return max(1, min(MAX_BATCH, int(BATCH_SECONDS / per_job) if per_job > 0 else MAX_BATCH))
+
+
+#: batches in flight at once on an executor given by the caller (a cluster may have far more
+#: workers than this machine has cores), unless ``workers`` says how many it has
+MAX_IN_FLIGHT = 256
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
@@ -536,25 +542,45 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
             fds = (results.fileno(),) if results is not None else ()
             ex: Executor = worker_pool(n_workers, close_fds=fds) if executor is None else executor  # type: ignore[assignment]
             pending = list(reversed(todo))  # popped from the end: the jobs in order
-            in_flight: dict[Future[Any], int] = {}  # a batch's future -> its number of jobs
+            in_flight: dict[Future[Any], tuple[int, int]] = {}  # a batch's future -> (its pairing, its jobs)
             sizes = BatchSizes(batch)
+            # a short queue, two batches a worker, so that the sizes adapt
+            queue = 2 * n_workers if own or workers else MAX_IN_FLIGHT
+            died = f"a worker process died (killed, or out of memory?){kept}"
             try:
                 while pending or in_flight:
-                    while pending and len(in_flight) < 2 * n_workers:  # a short queue, so sizes can adapt
-                        chunk = [pending.pop() for _ in range(min(sizes.next(), len(pending)))]
-                        in_flight[ex.submit(_timed_batch, chunk, seed, rules, options)] = len(chunk)
+                    while pending and len(in_flight) < queue:
+                        pairing, size = pending[-1].pairing, sizes.next(pending[-1].pairing)
+                        chunk: list[Job] = []
+                        while pending and len(chunk) < size and pending[-1].pairing == pairing:
+                            chunk.append(pending.pop())
+                        try:
+                            in_flight[ex.submit(_timed_batch, chunk, seed, rules, options)] = (pairing, len(chunk))
+                        except BrokenExecutor:
+                            raise PlayError(died) from None
                     done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-                    for fut in done:
-                        n = in_flight.pop(fut)
+                    errors: list[PlayError] = []
+                    for fut in done:  # every finished batch is kept before a failure is raised
+                        pairing, n = in_flight.pop(fut)
                         try:
                             batch_done, seconds = fut.result()
-                        except BrokenExecutor as exc:
-                            raise PlayError(f"a worker process died ({exc}: killed, or out of memory?){kept}") from None
-                        sizes.measured(n, seconds)
-                        collect(batch_done)
+                        except BrokenExecutor:
+                            errors.append(PlayError(died))
+                            continue
+                        sizes.measured(n, seconds, pairing)
+                        try:
+                            collect(batch_done)
+                        except PlayError as exc:
+                            errors.append(exc)
+                    if errors:
+                        raise errors[0]
             finally:
                 if own:
-                    ex.shutdown(cancel_futures=True)
+                    ex.shutdown(cancel_futures=True)  # (waits for the batches running)
+                for fut in in_flight:  # stopped by a failure or Ctrl-C: what finished meanwhile is kept
+                    if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        with contextlib.suppress(PlayError):
+                            collect(fut.result()[0])
     finally:
         if bar is not None:
             bar.close()
