@@ -648,3 +648,20 @@ def test_a_buried_view_whose_fills_are_sampled_says_it_is_an_estimate():
     per_fill = [(p, next(m for m in solve_view(f, 0, 2).moves if m.move == best)) for p, f in view.fills()]
     assert answer.best.value == pytest.approx(sum(p * m.value for p, m in per_fill), abs=1e-9)
     assert answer.best.stderr == pytest.approx(math.sqrt(sum((p * m.stderr) ** 2 for p, m in per_fill)), rel=1e-9)
+
+
+@pytest.mark.parametrize("enumerate_max", [E.ENUMERATE_MAX, 0], ids=["every fill and split", "sampled worlds"])
+def test_a_buried_view_is_solved_on_every_thread_with_the_answer_of_one(enumerate_max, monkeypatch):
+    """Sampled worlds come in random fill order, so most runs of worlds sharing a fill are one
+    world long; the runs now go to the threads in turn (before: one thread whatever was asked)."""
+    monkeypatch.setattr(E, "ENUMERATE_MAX", enumerate_max)
+    view = _buried_view(3, 2)
+    one = E.converged_endgame(view, max_nodes=50_000_000, seed=3, runner_ups=False)
+    threads = []
+    real = E.on_threads
+    monkeypatch.setattr(E, "on_threads", lambda n, f, c: threads.append(n) or real(n, f, c))
+    two = E.converged_endgame(view, max_nodes=50_000_000, seed=3, workers=2, runner_ups=False)
+    assert max(threads) == 2
+    assert (one.exact, one.bounds, one.best.move) == (two.exact, two.bounds, two.best.move)
+    assert two.best.value == pytest.approx(one.best.value, abs=1e-9)
+    assert two.best.stderr == pytest.approx(one.best.stderr, abs=1e-9)

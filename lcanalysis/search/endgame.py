@@ -30,6 +30,7 @@ compiled search (``common.abort_at``), so it is kept to within a node whatever t
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,9 +42,10 @@ import numpy as np
 from lcanalysis.analysis import Analysis, MoveValue
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
-from lcanalysis.search.common import SearchError, move_text
+from lcanalysis.search.common import SearchError, move_text, on_threads
 from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
+    SplitValues,
     _all_splits,
     _SplitInputs,
     check_workers,
@@ -209,26 +211,56 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
     """Root values of every turn in each world of ``chosen`` (picks and the inputs of each):
     (codes, rows, bounded, nodes, finished); ``bounded`` marks the values that are only upper
     bounds (``ref``/``margin``). The worlds of one inputs (all of them, without buried cards) are
-    solved on one thread per table (``view_value.solve_split_chunks``); a search still running at
-    the deadline is stopped there, unfinished."""
+    solved on one thread per table (``view_value.solve_split_chunks``); with buried cards the runs
+    of worlds that share a fill go to the tables' threads in turn. A search still running at the
+    deadline is stopped there, unfinished; so is every run once the node budget is spent."""
     picks, src = chosen
-    codes: list[int] | None = None
-    rows, bounded = [], []
-    nodes = 0
     cuts = [0] + [i for i in range(1, len(src)) if src[i] != src[i - 1]] + [len(src)]
-    for a, b in pairwise(cuts):  # runs of worlds that share their inputs (one fill of the buried cards)
-        found = solve_split_chunks(worlds.inputs[int(src[a])], picks[a:b], stalls, stalls, -1, LEAF_AS_IS, tables,
-                                   max_nodes - nodes if max_nodes else 0, worlds.deadline, ref, margin)
-        nodes += found.nodes
-        if not found.finished or (max_nodes and nodes >= max_nodes and b < len(src)):
-            return None, None, None, nodes, False
-        if codes is None:
-            codes = found.codes
-        # the mover's turns are the same in every fill (buried cards are never on top): align by code
-        col = [found.codes.index(c) for c in codes]
-        rows.append(found.rows[:, col])
-        bounded.append(found.bounded[:, col])
-    return codes, np.vstack(rows), np.vstack(bounded), nodes, True
+    runs = list(pairwise(cuts))  # runs of worlds that share their inputs (one fill of the buried cards)
+    if len(runs) == 1:
+        found = solve_split_chunks(worlds.inputs[int(src[0])], picks, stalls, stalls, -1, LEAF_AS_IS, tables,
+                                   max_nodes, worlds.deadline, ref, margin)
+        if not found.finished:
+            return None, None, None, found.nodes, False
+        return found.codes, found.rows, found.bounded, found.nodes, True
+    threads = min(len(tables), len(runs))
+    found_in: list[SplitValues | None] = [None] * len(runs)
+    spent = [0] * threads
+    lock = threading.Lock()
+
+    def solve_runs(i: int) -> int:
+        """Runs i, i + threads, ... on table i, each with what the budget has left."""
+        for r in range(i, len(runs), threads):
+            with lock:
+                left = max_nodes - sum(spent) if max_nodes else 0
+            if max_nodes and left <= 0:  # (0 would mean no limit to the compiled search)
+                return 0
+            a, b = runs[r]
+            found = solve_split_chunks(worlds.inputs[int(src[a])], picks[a:b], stalls, stalls, -1, LEAF_AS_IS,
+                                       [tables[i]], left, worlds.deadline, ref, margin)
+            with lock:
+                spent[i] += found.nodes
+            found_in[r] = found
+            if not found.finished:
+                return 0
+        return 0
+
+    def clear_all() -> None:
+        for t in tables:
+            t.clear()
+
+    on_threads(threads, solve_runs, clear_all)
+    nodes = sum(spent)
+    if any(f is None or not f.finished for f in found_in) or (max_nodes and nodes > max_nodes):
+        clear_all()  # an unfinished search may have stored bounds it did not finish proving
+        return None, None, None, nodes, False
+    done = [f for f in found_in if f is not None]
+    codes = done[0].codes
+    # the mover's turns are the same in every fill (buried cards are never on top): align by code
+    cols = [[f.codes.index(c) for c in codes] for f in done]
+    rows = np.vstack([f.rows[:, col] for f, col in zip(done, cols)])
+    bounded = np.vstack([f.bounded[:, col] for f, col in zip(done, cols)])
+    return codes, rows, bounded, nodes, True
 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
