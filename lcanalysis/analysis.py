@@ -53,12 +53,13 @@ class MoveValue:
         it is worse (its loss is at least the figure); "" when no loss is set."""
         if self.loss is None:
             return ""
-        if self.loss == 0:
+        if self.loss == 0 and not self.upper_bound:  # (a bound of 0 says only: no better than the best)
             return "best"
         mark = "≤ " if self.upper_bound else ""
+        shown = -self.loss + 0.0  # (a loss of exactly 0 shows as "+0.00", not "-0.00")
         if not self.loss_stderr:
-            return f"{mark}{-self.loss:+.{digits}f}"
-        return f"{mark}{-self.loss:+.{digits}f} ± {self.loss_stderr:.{digits}f}"
+            return f"{mark}{shown:+.{digits}f}"
+        return f"{mark}{shown:+.{digits}f} ± {self.loss_stderr:.{digits}f}"
 
     def describe(self) -> str:
         if self.exact:

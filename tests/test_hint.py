@@ -243,3 +243,15 @@ def test_the_advise_answer_is_the_specs_loss_is_the_best_value_minus_this_one_an
     assert all(m["loss"] == pytest.approx(best - m["value"], abs=1e-9) for m in moves)
     assert all(a["value"] >= b["value"] - 1e-9 for a, b in itertools.pairwise(moves))
     assert sum(m["own_mean"] != pytest.approx(m["value"]) for m in moves[1:]) > 0  # some turns had fewer worlds
+
+
+def test_a_turn_only_bounded_at_the_best_value_is_not_called_the_best():
+    """An upper bound equal to the best's value says only that the turn is no better: the 'vs best'
+    column showed 'best' beside '≤ +36.2'."""
+    bounded = MoveValue("-R5/D", 36.2, 1.5, False)
+    bounded.extra["bound"] = "upper"
+    bounded.loss, bounded.loss_stderr = 0.0, 0.0
+    assert bounded.loss_text(digits=1) == "≤ +0.0"
+    exact = MoveValue("-Rw/D", 36.2, 1.5, False)
+    exact.loss, exact.loss_stderr = 0.0, 0.0
+    assert exact.loss_text() == "best"
