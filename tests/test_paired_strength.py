@@ -130,8 +130,8 @@ def test_the_published_change_from_100_ms_to_1_s_is_what_the_data_files_give():
     assert (f"the change is {100 * change.win_change:+.1f} [{100 * change.win_low:+.1f}, {100 * change.win_high:+.1f}] "
             f"points of win rate and {change.points_change:+.1f} [{change.points_low:+.1f}, "
             f"{change.points_high:+.1f}] points a round") in readme
-    # the pairing leaves the interval about as wide as unpaired: "more at 1 s" is undecided either way
-    assert change.points_low < 0 < change.points_high and "is **not shown**" in docs
+    # the pairing leaves the interval about as wide as unpaired: for this best, undecided either way
+    assert change.points_low < 0 < change.points_high and "was **not shown** by this `best`" in docs
 
 
 def test_every_published_screen_is_what_its_files_give():
