@@ -149,19 +149,8 @@ class _Worlds:
         self.all_picks: np.ndarray | None = None
         self.all_src: np.ndarray | None = None
         self.weights: np.ndarray | None = None
-        if not view.buried_count:
-            self.inputs = [_SplitInputs(view)]
-            unseen = self.inputs[0].unseen.tolist()
-            self.splits = count_splits(unseen, u, ENUMERATE_MAX + 1)
-            if self.splits <= ENUMERATE_MAX:
-                picks, ways = _all_splits(self.inputs[0].unseen, u, self.splits)
-                self.all_picks, self.weights = picks, ways / comb(sum(unseen), u)
-                self.all_src = np.zeros(len(picks), dtype=np.int64)
-            self.sample = sampled_picks(unseen, u, nt, MAX_WORLDS, seed)
-            self.sample_src = np.zeros(MAX_WORLDS, dtype=np.int64)
-            return
-        self.inputs = []
-        fills = list(islice(view.fills(), ENUMERATE_MAX + 1))
+        self.inputs: list[_SplitInputs] = []
+        fills = list(islice(view.fills(), ENUMERATE_MAX + 1))  # (a view without buried cards: itself, once)
         sizes = [] if len(fills) > ENUMERATE_MAX else \
             [count_splits([int(x) for x in f.unseen_counts()], u, ENUMERATE_MAX + 1) for _, f in fills]
         self.splits = sum(sizes) if sizes else ENUMERATE_MAX + 1  # few fills: perhaps few worlds in all
@@ -176,6 +165,11 @@ class _Worlds:
                 self.inputs.append(inputs)
             self.all_picks, self.weights = np.vstack(parts), np.concatenate(weights)
             self.all_src = np.array(src, dtype=np.int64)
+        if not view.buried_count:  # one set of inputs: the sample draws physical splits of its unseen cards
+            self.inputs = self.inputs or [_SplitInputs(view)]
+            self.sample = sampled_picks(self.inputs[0].unseen.tolist(), u, nt, MAX_WORLDS, seed)
+            self.sample_src = np.zeros(MAX_WORLDS, dtype=np.int64)
+            return
         rng = np.random.default_rng(seed)
         rows, src, seen = [], [], {}
         for i in range(MAX_WORLDS):
