@@ -14,6 +14,7 @@ import pytest
 from helpers import played_down
 
 from lcanalysis.advisor import advise
+from lcanalysis.game.position import Position
 from lcanalysis.search import endgame as E
 from lcanalysis.search import solve_view
 from lcanalysis.search.common import SearchError
@@ -107,6 +108,46 @@ def test_converged_means_two_stall_budgets_agree_on_the_best_turn_and_its_value(
         assert "converged" in answer.notes[1]
         return
     pytest.fail("no converged answer among six two-card endgames")
+
+
+def _without_piles(seed: int, deck: int):
+    """The mover's view of a played-down round with every discard-pile card moved onto an
+    expedition of its colour (in order), so that every pile is empty."""
+    pos = played_down(seed, deck)
+    nc = pos.colors
+    exps = [[list(pos.expedition(p, c)) for c in range(nc)] for p in range(2)]
+    for c in range(nc):
+        for i, card in enumerate(pos.discard_pile(c)):
+            exps[i % 2][c] = sorted([*exps[i % 2][c], card], key=lambda k: k.type)
+    emptied = Position.from_parts([pos.hand(0), pos.hand(1)], [sum(exps[p], []) for p in range(2)], [],
+                                  pos.deck, rules=pos.rules, to_move=pos.to_move)
+    return emptied.view(emptied.to_move)
+
+
+def test_with_every_pile_empty_stalls_still_matter_and_the_search_does_not_stop_at_none():
+    # The opponent may take the card the mover discards: with 4 cards left here, one stall each
+    # is worth 3 points more to the mover. The search used to stop after no stalls, calling that converged.
+    view = _without_piles(4, 4)
+    assert not any(view.discards)
+    none = {m.move: m.value for m in solve_view(view, max_stalls=0).moves}
+    one = {m.move: m.value for m in solve_view(view, max_stalls=1).moves}
+    assert max(one.values()) > max(none.values()) + 0.5
+    answer = E.converged_endgame(view, max_nodes=50_000_000)
+    assert answer.bounds["max_stalls"] >= 1
+    deepest = solve_view(view, max_stalls=answer.bounds["max_stalls"]).moves
+    assert answer.best.value == pytest.approx(max(m.value for m in deepest), abs=1e-9)
+    assert "stall budgets do not matter" not in " ".join(answer.notes)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_with_every_pile_empty_and_one_card_left_nobody_can_stall(seed):
+    view = _without_piles(seed, 1)
+    answer = E.converged_endgame(view, max_nodes=50_000_000)
+    assert answer.bounds == {"max_stalls": 0, "converged": True}
+    assert "nobody can stall" in answer.notes[1]
+    for stalls in (1, 2):  # every stall budget is the same game
+        deeper = {m.move: m.value for m in solve_view(view, max_stalls=stalls).moves}
+        assert deeper == pytest.approx({m.move: m.value for m in answer.moves}, abs=1e-9)
 
 
 def test_sampled_worlds_estimate_the_exact_value_with_an_honest_error(monkeypatch):

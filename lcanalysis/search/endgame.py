@@ -445,8 +445,11 @@ def _agree(a: Level, b: Level, colors: int) -> bool:
 
 
 def _uses_stalls(view: View) -> bool:
-    """Whether a discard-pile draw is possible at all (else every stall level is the same game)."""
-    return any(view.discards)
+    """Whether a discard-pile draw is possible at all (else every stall level is the same game).
+    With every pile empty one still is, from the second turn on: the opponent may take the card
+    the mover discards. Only with one card left (the mover's turn is the last unless it stalls) and
+    the no-redraw rule (it may not take back its own discard) can nobody ever stall."""
+    return any(view.discards) or view.deck_count >= 2 or not view.rules.no_redraw
 
 
 def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> Analysis:
@@ -473,7 +476,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> A
         say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
                    f"({move_text(lv.codes[best], nc)}) and value; more stalls would not change the advice")
     elif not _uses_stalls(view):
-        say.append("no discard pile holds a card: stall budgets do not matter here")
+        say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
+                   "nobody can stall, so stall budgets do not matter here")
         converged = True
     elif len(levels) >= 2:
         prev = levels[-2]
