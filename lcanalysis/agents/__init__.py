@@ -157,7 +157,8 @@ class SearchAgent(Agent):
     ``endgame_nodes`` > 0 and more than 2 cards left, the advisor's endgame search instead
     (``search.endgame.converged_endgame``: deepened on the stall budget within that many nodes,
     a count, so the same view and seed give the same move), falling back to the play-outs when
-    not even one stall each fits. ``stall`` (0: today's
+    that search neither converged nor reached ``endgame_stalls`` (default 1) stalls each (at 3
+    cards one stall each is not always enough: docs/agents.md, "Screening a change"). ``stall`` (0: today's
     ``search``) is the policy's ``TURN`` weight: with it, the rollouts (and the ranking of the
     candidates) draw from a discard pile to gain turns when the hand is crowded.
     ``break_loops`` (non-zero): after ``LOOP_TURNS`` turns in a row with no card played and no
@@ -184,8 +185,8 @@ class SearchAgent(Agent):
     def __init__(self, width: int = 8, time_ms: float = 100.0, endgame: int = 2, min_worlds: int = 8,
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
-                 endgame_nodes: int = 0, cap: float = 0, streams: float = 0, halving: float = 0,
-                 rate: float = ROLLOUTS_PER_MS) -> None:
+                 endgame_nodes: int = 0, endgame_stalls: int = 1, cap: float = 0, streams: float = 0,
+                 halving: float = 0, rate: float = ROLLOUTS_PER_MS) -> None:
         self.width = int(checked_number(self.name, "width", width, 1, 1000))
         self.time_ms = checked_number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         if not 0.0 < float(rate) <= MAX_RATE:
@@ -197,6 +198,7 @@ class SearchAgent(Agent):
             raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
                              f"got {endgame_nodes!r}")
         self.endgame_nodes = int(endgame_nodes)
+        self.endgame_stalls = int(checked_number(self.name, "endgame_stalls", endgame_stalls, 1, 20))
         if not 0.0 <= float(cap) <= 1000.0:
             raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
         self.cap = float(cap)
@@ -234,7 +236,7 @@ class SearchAgent(Agent):
             if view.deck_count <= 2 or not self.endgame_nodes:
                 move = _solver_move(view, seed, deck_only=looping)
             else:
-                move = _deepened_move(view, seed, self.endgame_nodes, deck_only=looping)
+                move = _deepened_move(view, seed, self.endgame_nodes, self.endgame_stalls, deck_only=looping)
             if move is not None:
                 return move
         cands = self.candidates(view)
@@ -334,15 +336,18 @@ def _best_listed(analysis: Analysis, view: View, deck_only: bool) -> Move | None
     return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
 
 
-def _deepened_move(view: View, seed: int, nodes: int, deck_only: bool = False) -> Move | None:
+def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_only: bool = False) -> Move | None:
     """The best turn of the advisor's endgame search within ``nodes`` (``deck_only``: its best that
-    draws from the deck, if its value is exact), or None when not even one stall each fits."""
+    draws from the deck, if its value is exact), or None when it neither converged nor reached
+    ``min_stalls`` stalls each."""
     try:
         analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False)
     except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses
         return None
-    if analysis.bounds["max_stalls"] < 1 and not analysis.bounds.get("converged"):
-        return None  # no stalls: blind to drawing from a pile to gain turns
+    reached = analysis.bounds["max_stalls"]
+    no_piles = reached == 0 and analysis.bounds.get("converged")  # no pile card: stalls cannot matter
+    if reached < min_stalls and not no_piles:
+        return None  # too few stalls to trust: blind to drawing from a pile to gain turns
     return _best_listed(analysis, view, deck_only)
 
 
