@@ -341,7 +341,7 @@ def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_
     draws from the deck, if its value is exact), or None when it neither converged nor reached
     ``min_stalls`` stalls each."""
     try:
-        analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False)
+        analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False, min_stalls=min_stalls)
     except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses
         return None
     reached = analysis.bounds["max_stalls"]

@@ -259,7 +259,7 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
                       progress: Callable[[str], None] | None = None, workers: int | str = 1,
-                      runner_ups: bool = True) -> Analysis:
+                      runner_ups: bool = True, min_stalls: int = 0) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
@@ -268,7 +268,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     in all (the tables are not shared), so a node budget goes less far; the values are the same,
     bar the upper bounds of turns far below the best, which depend on what the tables hold.
     ``runner_ups=False`` skips the filling in of the turns close to the best (an agent needs the
-    best turn only)."""
+    best turn only). ``min_stalls``: two levels below this many stalls each that agree do not stop
+    the deepening (an agent that trusts nothing less: at 3 cards, no stalls and one stall each can
+    agree while two stalls each choose otherwise)."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
@@ -305,7 +307,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
             b = lv.best()
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
                      f"{lv.means()[b]:+.2f} ({len(lv.rows)} {'splits' if lv.exact else 'worlds'}, {lv.nodes} nodes)")
-        if len(levels) >= 2 and _agree(levels[-2], levels[-1], view.colors):
+        if len(levels) >= 2 and stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors):
             break
         if not _uses_stalls(view):
             break
