@@ -168,7 +168,9 @@ def test_sampled_worlds_estimate_the_exact_value_with_an_honest_error(monkeypatc
 def test_the_node_budget_is_kept_and_a_budget_too_small_is_refused():
     view = _view(2, 3)
     answer = E.converged_endgame(view, max_nodes=300_000)
-    assert answer.nodes <= 300_000 + 1
+    assert answer.nodes <= 300_000
+    for budget in (20_000, 123_457):  # a level cut short stops at the budget, not a node past it
+        assert E.converged_endgame(view, max_nodes=budget).nodes <= budget
     assert answer.bounds["max_stalls"] <= 1
     with pytest.raises(SearchError, match="budget"):
         E.converged_endgame(view, max_nodes=1)

@@ -246,7 +246,7 @@ def test_the_threads_share_one_node_budget():
     for budget in (1_000, 10_000):
         with pytest.raises(SearchBudgetExceeded) as exc:
             solve_view(view, max_stalls=0, max_nodes=budget, workers=2)
-        assert exc.value.nodes > budget
+        assert budget // 2 <= exc.value.nodes <= budget  # each thread stops at its half: never more in all
     a = solve_view(view, max_stalls=0, max_nodes=50_000_000, workers=2)
     assert 0 < a.nodes <= 50_000_000
     assert a.value == pytest.approx(solve_view(view, max_stalls=0).value, abs=1e-9)

@@ -499,10 +499,10 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
         return _solo_score(w, mask, nc)
     if stats[3] != 0:
         return 0.0
-    stats[1] += 1
-    if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
+    if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:  # (checked before counting: the budget is kept)
         stats[3] = 1
         return 0.0
+    stats[1] += 1
     k1, k2 = _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z)
     slot = np.int64(k1 & np.uint64(so.shape[0] - 1))
     meta = so[slot, 3]
@@ -657,14 +657,17 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         if left <= 0 or tl == 0:
             return _leaf_value(s, nc, leaf)
         if tl == 1 and leaf == LEAF_AS_IS:
+            if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:
+                stats[3] = 1
+                return 0.0
             stats[0] += 1
             return _last_turn_value(s, nc)
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
             return _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, sh, sw, sm)
-    stats[0] += 1
-    if stats[4] > 0 and stats[0] + stats[1] > stats[4]:
+    if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:  # (checked before counting: the budget is kept)
         stats[3] = 1
         return 0.0
+    stats[0] += 1
     k1 = np.uint64(0)
     k2 = np.uint64(0)
     slot = 0

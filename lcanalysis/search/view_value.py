@@ -210,10 +210,10 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
                        margin: float = np.inf) -> SplitValues:
     """Every root turn's value in each split of ``picks`` (``_solve_splits``), the splits cut into
     contiguous chunks, one per table (at most one per split), solved on threads side by side. Each
-    chunk may use all of ``max_nodes`` (0: no limit) and their sum must keep to it; a chunk still
-    running at ``deadline`` is stopped there. When not finished, every table is cleared (an
+    chunk may use its share of ``max_nodes`` (0: no limit), so that together they never search
+    more than it; a chunk still running at ``deadline`` is stopped there. When not finished, every table is cleared (an
     unfinished search may have stored bounds it did not finish proving) and the values are empty."""
-    n = max(1, min(len(tables), len(picks)))
+    n = max(1, min(len(tables), len(picks), max_nodes or len(tables)))  # (a share of 0 would mean no limit)
     cuts = [len(picks) * i // n for i in range(n + 1)]
     out_moves = np.zeros((n, MAX_MOVES), dtype=np.int32)
     rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
@@ -223,7 +223,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
         """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
         t, part = tables[i], slice(cuts[i], cuts[i + 1])
         t.stats[:] = 0
-        t.stats[4] = max_nodes
+        t.stats[4] = max_nodes // n + (i < max_nodes % n)  # this thread's share: together exactly the budget
         with abort_at(deadline, t.stats, t.clear):
             return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
                                  leaf, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], rows[part],
