@@ -10,7 +10,9 @@ runs both on the same views (``tests/helpers.played_down``, the mover's view) wi
 budget, in this process, and prints for each: the deepest stall level, whether it converged,
 whether it solved every split, the worlds of the last level, the best turn's standard error and
 how many turns have exact values. The budget is a node count, so the answer is the same on any
-machine; only the seconds are this one's.
+machine; only the seconds are this one's. The stored files predate ``endgame.trusted_stalls`` (no
+stalls and one stall each agreeing counted as converged at 3 cards too): ``--min-stalls 1`` runs
+that rule again.
 
     python benchmarks/bench_endgame_settle.py --deck 3 --positions 16
     python benchmarks/bench_endgame_settle.py --deck 4 --positions 16 --out /tmp/settle4.csv
@@ -32,7 +34,7 @@ FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "
           "turns", "nodes", "seconds"]
 
 
-def run_one(seed: int, deck: int, before: bool, nodes: int) -> dict:
+def run_one(seed: int, deck: int, before: bool, nodes: int, min_stalls: int | None = None) -> dict:
     from helpers import played_down
 
     from lcanalysis.search import endgame as E
@@ -44,7 +46,7 @@ def run_one(seed: int, deck: int, before: bool, nodes: int) -> dict:
         E.SETTLE_MARGIN, E.LEVEL_GROWTH = E.MARGIN, 0.0
     try:
         t = time.perf_counter()
-        a = E.converged_endgame(view, max_nodes=nodes, seed=0)
+        a = E.converged_endgame(view, max_nodes=nodes, seed=0, min_stalls=min_stalls)
         seconds = time.perf_counter() - t
     finally:
         E.SETTLE_MARGIN, E.LEVEL_GROWTH = today
@@ -90,13 +92,16 @@ def main() -> int:
     ap.add_argument("--positions", type=int, default=16, help="views, seeds 0..N-1 (default 16)")
     ap.add_argument("--nodes", type=int, default=None, help="node budget (default: the hint's, 12 M)")
     ap.add_argument("--out", type=Path, default=None, help="CSV of the rows")
+    ap.add_argument("--min-stalls", type=int, default=None,
+                    help="the fewest stalls each at which agreeing levels count as converged "
+                         "(default: the search's own rule, endgame.trusted_stalls)")
     args = ap.parse_args()
     from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
     nodes = args.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
     rows = []
     for seed in range(args.positions):
         for before in (True, False):
-            r = run_one(seed, args.deck, before, nodes)
+            r = run_one(seed, args.deck, before, nodes, args.min_stalls)
             rows.append(r)
             print(", ".join(f"{k} {r[k]}" for k in FIELDS[1:]), flush=True)
     if args.out:

@@ -12,7 +12,8 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
   the standard error of that difference;
 - the answer **converged** when two consecutive levels name the same best turn and give it
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
-  more stalls would not change the advice. Otherwise the answer says so, in words.
+  more stalls would not change the advice. With 3 cards or more left, only levels of two stalls
+  each or more count (``trusted_stalls``). Otherwise the answer says so, in words.
 
 Settle first, then fill in. Each level finds the best turn and its exact value only: the previous
 level's best turn is searched first in each world, and every other turn against its value there
@@ -64,6 +65,15 @@ MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
 VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values are this close
 MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
+
+
+def trusted_stalls(deck_count: int) -> int:
+    """The fewest stalls each at which two agreeing levels count as converged. With 2 cards left one
+    stall each matched three in 40 of 40 positions (issue 15); with 3 or more, no stalls and one
+    stall each can agree on a turn that two stalls each show is worse (played-down views of
+    ``tests/helpers.played_down``, 3 cards, seeds 3 and 7: by 8 and 4.7 points), while two stalls
+    matched three in 34 of 34."""
+    return 1 if deck_count <= 2 else 2
 
 
 @dataclass
@@ -259,7 +269,7 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
                       progress: Callable[[str], None] | None = None, workers: int | str = 1,
-                      runner_ups: bool = True, min_stalls: int = 0) -> Analysis:
+                      runner_ups: bool = True, min_stalls: int | None = None) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
@@ -268,9 +278,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     in all (the tables are not shared), so a node budget goes less far; the values are the same,
     bar the upper bounds of turns far below the best, which depend on what the tables hold.
     ``runner_ups=False`` skips the filling in of the turns close to the best (an agent needs the
-    best turn only). ``min_stalls``: two levels below this many stalls each that agree do not stop
-    the deepening (an agent that trusts nothing less: at 3 cards, no stalls and one stall each can
-    agree while two stalls each choose otherwise)."""
+    best turn only). ``min_stalls`` (default ``trusted_stalls``: 1 with 2 cards left or fewer, else
+    2): two agreeing levels with fewer stalls each neither stop the deepening nor count as converged
+    (at 3 cards, no stalls and one stall each can agree on a turn that two stalls each show is worse)."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
@@ -278,6 +288,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     if view.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
     workers = check_workers(workers)
+    if min_stalls is None:
+        min_stalls = trusted_stalls(view.deck_count)
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0
@@ -322,7 +334,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
             tables = []
             tables = _level_tables(view, levels[-1].stalls, workers)
         used += _fill_runner_ups(worlds, levels, tables, max_nodes - used, notes, progress)
-    answer = _answer(view, levels, worlds.splits, notes)
+    answer = _answer(view, levels, worlds.splits, notes, min_stalls)
     answer.nodes = used
     answer.seconds = time.perf_counter() - t0
     return answer
@@ -454,7 +466,7 @@ def _uses_stalls(view: View) -> bool:
     return any(view.discards) or view.deck_count >= 2 or not view.rules.no_redraw
 
 
-def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> Analysis:
+def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_stalls: int) -> Analysis:
     lv = levels[-1]
     nc = view.colors
     means = lv.means()
@@ -469,7 +481,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> A
         if bound:
             m.extra["bound"] = "upper"  # value at most, loss at least this
         moves.append(m)
-    converged = len(levels) >= 2 and _agree(levels[-2], levels[-1], nc)
+    agree = len(levels) >= 2 and _agree(levels[-2], levels[-1], nc)
+    converged = agree and lv.stalls >= min_stalls
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
@@ -481,6 +494,11 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str]) -> A
         say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
                    "nobody can stall, so stall budgets do not matter here")
         converged = True
+    elif agree:
+        say.append(f"not converged within the budget: {levels[-2].stalls} and {lv.stalls} stall(s) each give the "
+                   f"same best turn ({move_text(lv.codes[best], nc)}), but with {view.deck_count} cards left that "
+                   f"does not settle it ({min_stalls} stall(s) each can choose otherwise); more time may change "
+                   f"the advice")
     elif len(levels) >= 2:
         prev = levels[-2]
         say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
