@@ -12,7 +12,8 @@ whether it solved every split, the worlds of the last level, the best turn's sta
 how many turns have exact values. The budget is a node count, so the answer is the same on any
 machine; only the seconds are this one's. The stored files predate ``endgame.trusted_stalls`` (no
 stalls and one stall each agreeing counted as converged at 3 cards too): ``--min-stalls 1`` runs
-that rule again.
+that rule again. They also predate budgets kept to the node: a view that ran out shows 12,000,001
+nodes there, 12,000,000 when run again.
 
     python benchmarks/bench_endgame_settle.py --deck 3 --positions 16
     python benchmarks/bench_endgame_settle.py --deck 4 --positions 16 --out /tmp/settle4.csv

@@ -266,7 +266,7 @@ def test_the_search_agent_can_hand_over_to_the_endgame_search_at_3_cards():
 
     pos = played_down(4, 3)
     view = pos.view(pos.to_move)
-    reached = converged_endgame(view, 500_000, seed=1)
+    reached = converged_endgame(view, 500_000, seed=1, min_stalls=1)  # (the agent's rule by default)
     assert reached.exact and reached.bounds["max_stalls"] == 1
     values = {m.move: m.value for m in solve_view(view, max_stalls=1).moves}
     handed_over = make_agent("search", time_ms=5, endgame=3, endgame_nodes=500_000).choose(view, 1)
@@ -276,6 +276,34 @@ def test_the_search_agent_can_hand_over_to_the_endgame_search_at_3_cards():
     assert make_agent("search", time_ms=5, endgame=3, endgame_nodes=1000).choose(view, 1) == plain
     with pytest.raises(AgentError, match="endgame_nodes"):
         make_agent("search", endgame_nodes=-1)
+
+
+def test_with_endgame_stalls_the_agent_takes_the_search_only_when_it_reached_that_many_stalls():
+    """``endgame_stalls=2``: at 3 cards, the endgame search's turn is played only when it reached two
+    stalls each; when its nodes reach only one, the play-outs choose as without the option."""
+    from helpers import played_down
+
+    from lcanalysis.search.endgame import MAX_LEVEL, converged_endgame
+
+    def agent(nodes, stalls):
+        return make_agent("search", time_ms=5, endgame=3, endgame_nodes=nodes, endgame_stalls=stalls)
+
+    pos = played_down(0, 3)  # two stalls each fit in 1.2 M nodes here
+    view = pos.view(pos.to_move)
+    deep = converged_endgame(view, 1_200_000, seed=1, runner_ups=False, min_stalls=2)
+    assert deep.bounds["max_stalls"] == 2
+    assert str(agent(1_200_000, 2).choose(view, 1)) == deep.best.move
+    pos = played_down(3, 3)  # 400,000 nodes reach one stall each only
+    view = pos.view(pos.to_move)
+    shallow = converged_endgame(view, 400_000, seed=1, runner_ups=False, min_stalls=2)
+    assert shallow.bounds["max_stalls"] == 1
+    plain = make_agent("search", time_ms=5).choose(view, 1)
+    assert str(plain) != shallow.best.move  # (so the two cases below are told apart)
+    assert agent(400_000, 2).choose(view, 1) == plain
+    assert str(agent(400_000, 1).choose(view, 1)) == shallow.best.move
+    for bad in (0, 1.5, MAX_LEVEL + 1, True, "2"):
+        with pytest.raises(AgentError, match="endgame_stalls"):
+            make_agent("search", endgame_stalls=bad)
 
 
 def test_a_cap_beyond_any_score_difference_changes_nothing_and_a_bad_cap_is_refused():

@@ -197,6 +197,13 @@ def test_the_node_budget_is_kept_and_a_budget_too_small_is_refused():
     assert answer.nodes <= 300_000
     for budget in (20_000, 123_457):  # a level cut short stops at the budget, not a node past it
         assert E.converged_endgame(view, max_nodes=budget).nodes <= budget
+    # threads side by side each keep to a share: with buried cards (runs of worlds per fill) each
+    # used to spend what all had left, 5.35 M nodes of a 3.45 M budget here
+    buried = _buried_view(3, 2, 2)
+    for budget in (2_000_000, 3_450_380):
+        assert E.converged_endgame(buried, max_nodes=budget, workers=2).nodes <= budget
+    with pytest.raises(SearchError, match="min_stalls"):
+        E.converged_endgame(view, max_nodes=budget, min_stalls=E.MAX_LEVEL + 1)
     assert answer.bounds["max_stalls"] <= 1
     with pytest.raises(SearchError, match="budget"):
         E.converged_endgame(view, max_nodes=1)
@@ -455,6 +462,27 @@ def test_the_trust_benchmark_leaves_out_a_pick_its_reference_does_not_value():
                  hint_seconds=2.0)]
     text = bench.summary(rows)
     assert "rollouts: 1 pick(s) the reference does not value" in text and "mean loss 2.00 (worst 2.0)" in text
+
+
+def test_the_reach_under_todays_rule_is_quoted_from_its_file_and_a_row_comes_out_again():
+    """docs/endgame.md quotes the summary of data/simulated/endgame_reach_trusted.csv; a cheap row
+    of it (2 cards, seed 1, the hint's 12 M nodes counted) comes out again."""
+    import csv
+    import re
+    from pathlib import Path
+
+    bench = _bench("bench_endgame_reach")
+    root = Path(__file__).resolve().parent.parent
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    with open(root / "data/simulated/endgame_reach_trusted.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 32
+    for line in bench.summary(rows).splitlines():
+        assert line in docs, line
+    again = bench.run_one(1, 2, None, with_bracket=False)
+    stored = next(r for r in rows if (r["deck"], r["seed"]) == ("2", "1"))
+    keys = ("stalls", "converged", "exact")
+    assert [str(again[k]) for k in keys] == [stored[k] for k in keys]
 
 
 def test_the_reach_benchmark_measures_a_given_node_budget_without_the_bracket():

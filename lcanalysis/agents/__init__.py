@@ -27,7 +27,7 @@ from lcanalysis.game.view import View
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import SearchError
-from lcanalysis.search.endgame import converged_endgame
+from lcanalysis.search.endgame import MAX_LEVEL, converged_endgame
 
 MAX_ENDGAME_NODES = 10**9
 MAX_RATE = 1000.0  # play-outs a millisecond of budget: far above any machine's
@@ -157,8 +157,8 @@ class SearchAgent(Agent):
     ``endgame_nodes`` > 0 and more than 2 cards left, the advisor's endgame search instead
     (``search.endgame.converged_endgame``: deepened on the stall budget within that many nodes,
     a count, so the same view and seed give the same move), falling back to the play-outs when
-    that search neither converged nor reached ``endgame_stalls`` (default 1) stalls each (at 3
-    cards one stall each is not always enough: docs/agents.md, "Screening a change"). ``stall`` (0: today's
+    that search did not reach ``endgame_stalls`` (default 1) stalls each (at 3 cards one stall
+    each is not always enough: docs/agents.md, "Screening a change"). ``stall`` (0: today's
     ``search``) is the policy's ``TURN`` weight: with it, the rollouts (and the ranking of the
     candidates) draw from a discard pile to gain turns when the hand is crowded.
     ``break_loops`` (non-zero): after ``LOOP_TURNS`` turns in a row with no card played and no
@@ -198,7 +198,11 @@ class SearchAgent(Agent):
             raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
                              f"got {endgame_nodes!r}")
         self.endgame_nodes = int(endgame_nodes)
-        self.endgame_stalls = int(checked_number(self.name, "endgame_stalls", endgame_stalls, 1, 20))
+        if not isinstance(endgame_stalls, (int, float)) or isinstance(endgame_stalls, bool) \
+                or endgame_stalls not in range(1, MAX_LEVEL + 1):
+            raise AgentError(f"search: endgame_stalls must be a whole number of stalls from 1 to {MAX_LEVEL}, "
+                             f"got {endgame_stalls!r}")
+        self.endgame_stalls = int(endgame_stalls)
         if not 0.0 <= float(cap) <= 1000.0:
             raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
         self.cap = float(cap)
@@ -338,15 +342,13 @@ def _best_listed(analysis: Analysis, view: View, deck_only: bool) -> Move | None
 
 def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_only: bool = False) -> Move | None:
     """The best turn of the advisor's endgame search within ``nodes`` (``deck_only``: its best that
-    draws from the deck, if its value is exact), or None when it neither converged nor reached
-    ``min_stalls`` stalls each."""
+    draws from the deck, if its value is exact), or None when it did not reach ``min_stalls``
+    stalls each."""
     try:
         analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False, min_stalls=min_stalls)
     except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses
         return None
-    reached = analysis.bounds["max_stalls"]
-    no_piles = reached == 0 and analysis.bounds.get("converged")  # no pile card: stalls cannot matter
-    if reached < min_stalls and not no_piles:
+    if analysis.bounds["max_stalls"] < min_stalls:  # (only called with 3 cards or more: stalls always matter)
         return None  # too few stalls to trust: blind to drawing from a pile to gain turns
     return _best_listed(analysis, view, deck_only)
 

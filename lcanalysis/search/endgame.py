@@ -71,8 +71,8 @@ def trusted_stalls(deck_count: int) -> int:
     """The fewest stalls each at which two agreeing levels count as converged. With 2 cards left one
     stall each matched three in 40 of 40 positions (issue 15); with 3 or more, no stalls and one
     stall each can agree on a turn that two stalls each show is worse (played-down views of
-    ``tests/helpers.played_down``, 3 cards, seeds 3 and 7: by 8 and 4.7 points), while two stalls
-    matched three in 34 of 34."""
+    ``tests/helpers.played_down``, 3 cards, seeds 3 and 7: by 8.0 and 4.3 points, exact view
+    values), while two stalls matched three in 34 of 34."""
     return 1 if deck_count <= 2 else 2
 
 
@@ -229,14 +229,18 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
         return found.codes, found.rows, found.bounded, found.nodes, True
     threads = min(len(tables), len(runs))
     found_in: list[SplitValues | None] = [None] * len(runs)
-    spent = [0] * threads
     lock = threading.Lock()
+    if max_nodes > 0:
+        threads = min(threads, max_nodes)  # (a share of 0 would mean no limit)
+    spent = [0] * threads
+    share = [max_nodes // threads + (i < max_nodes % threads) for i in range(threads)]  # together exactly the budget
 
     def solve_runs(i: int) -> int:
-        """Runs i, i + threads, ... on table i, each with what the budget has left."""
+        """Runs i, i + threads, ... on table i, each with what this thread's share has left (the
+        threads run side by side: each spending what all have left could overspend the budget)."""
         for r in range(i, len(runs), threads):
             with lock:
-                left = max_nodes - sum(spent) if max_nodes else 0
+                left = share[i] - spent[i] if max_nodes else 0
             if max_nodes and left <= 0:  # (0 would mean no limit to the compiled search)
                 return 0
             a, b = runs[r]
@@ -290,6 +294,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     workers = check_workers(workers)
     if min_stalls is None:
         min_stalls = trusted_stalls(view.deck_count)
+    if isinstance(min_stalls, bool) or not isinstance(min_stalls, int) or not 0 <= min_stalls <= MAX_LEVEL:
+        raise SearchError(f"min_stalls must be a whole number of stalls from 0 to {MAX_LEVEL}, got {min_stalls!r}")
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0
@@ -497,8 +503,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     elif agree:
         say.append(f"not converged within the budget: {levels[-2].stalls} and {lv.stalls} stall(s) each give the "
                    f"same best turn ({move_text(lv.codes[best], nc)}), but with {view.deck_count} cards left that "
-                   f"does not settle it ({min_stalls} stall(s) each can choose otherwise); more time may change "
-                   f"the advice")
+                   f"does not settle it (only agreeing levels of {min_stalls} stall(s) each or more count); more "
+                   f"time may change the advice")
     elif len(levels) >= 2:
         prev = levels[-2]
         say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
