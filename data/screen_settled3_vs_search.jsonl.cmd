@@ -1,0 +1,2 @@
+lcanalysis tournament best:endgame=3,endgame_nodes=2400000,endgame_stalls=2 search --deals 602 --workers 2 --allow-code-change --out data/screen_settled3_vs_search.jsonl --csv data/screen_settled3_vs_search.csv > data/screen_settled3_vs_search.txt
+python -m lcanalysis.studies.paired_strength data/screen_settled3_vs_search.jsonl data/strength_best1500_vs_search.jsonl >> data/screen_settled3_vs_search.txt
