@@ -31,7 +31,6 @@ compiled search (``common.abort_at``), so it is kept to within a node whatever t
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from lcanalysis.search.view_value import (
     _SplitInputs,
     check_workers,
     count_splits,
+    node_shares,
     sampled_picks,
     solve_split_chunks,
 )
@@ -227,27 +227,22 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
         if not found.finished:
             return None, None, None, found.nodes, False
         return found.codes, found.rows, found.bounded, found.nodes, True
-    threads = min(len(tables), len(runs))
+    shares = node_shares(max_nodes, min(len(tables), len(runs)))
+    threads = len(shares)
     found_in: list[SplitValues | None] = [None] * len(runs)
-    lock = threading.Lock()
-    if max_nodes > 0:
-        threads = min(threads, max_nodes)  # (a share of 0 would mean no limit)
-    spent = [0] * threads
-    share = [max_nodes // threads + (i < max_nodes % threads) for i in range(threads)]  # together exactly the budget
+    spent = [0] * threads  # (each thread writes only its own)
 
     def solve_runs(i: int) -> int:
         """Runs i, i + threads, ... on table i, each with what this thread's share has left (the
         threads run side by side: each spending what all have left could overspend the budget)."""
         for r in range(i, len(runs), threads):
-            with lock:
-                left = share[i] - spent[i] if max_nodes else 0
+            left = shares[i] - spent[i] if max_nodes else 0
             if max_nodes and left <= 0:  # (0 would mean no limit to the compiled search)
                 return 0
             a, b = runs[r]
             found = solve_split_chunks(worlds.inputs[int(src[a])], picks[a:b], stalls, stalls, -1, LEAF_AS_IS,
                                        [tables[i]], left, worlds.deadline, ref, margin)
-            with lock:
-                spent[i] += found.nodes
+            spent[i] += found.nodes
             found_in[r] = found
             if not found.finished:
                 return 0

@@ -205,15 +205,26 @@ class SplitValues(NamedTuple):
     clocked: bool
 
 
+def node_shares(max_nodes: int, threads: int) -> list[int]:
+    """Each thread's share of a node budget, together exactly ``max_nodes``, so that threads side by
+    side never search more than it; one share per thread to run (never more threads than nodes: a
+    share of 0 would mean no limit to the compiled search). ``max_nodes`` 0 or less: no limit (0 each)."""
+    if max_nodes <= 0:
+        return [0] * threads
+    threads = min(threads, max_nodes)
+    return [max_nodes // threads + (i < max_nodes % threads) for i in range(threads)]
+
+
 def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: int, tl: int, leaf: int,
                        tables: list, max_nodes: int, deadline: float | None, ref: int = -1,
                        margin: float = np.inf) -> SplitValues:
     """Every root turn's value in each split of ``picks`` (``_solve_splits``), the splits cut into
     contiguous chunks, one per table (at most one per split), solved on threads side by side. Each
-    chunk may use its share of ``max_nodes`` (0: no limit), so that together they never search
-    more than it; a chunk still running at ``deadline`` is stopped there. When not finished, every table is cleared (an
-    unfinished search may have stored bounds it did not finish proving) and the values are empty."""
-    n = max(1, min(len(tables), len(picks), max_nodes or len(tables)))  # (a share of 0 would mean no limit)
+    chunk may use its share of ``max_nodes`` (0: no limit; ``node_shares``); a chunk still running
+    at ``deadline`` is stopped there. When not finished, every table is cleared (an unfinished
+    search may have stored bounds it did not finish proving) and the values are empty."""
+    shares = node_shares(max_nodes, max(1, min(len(tables), len(picks))))
+    n = len(shares)
     cuts = [len(picks) * i // n for i in range(n + 1)]
     out_moves = np.zeros((n, MAX_MOVES), dtype=np.int32)
     rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
@@ -223,7 +234,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
         """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
         t, part = tables[i], slice(cuts[i], cuts[i + 1])
         t.stats[:] = 0
-        t.stats[4] = max_nodes // n + (i < max_nodes % n)  # this thread's share: together exactly the budget
+        t.stats[4] = shares[i]
         with abort_at(deadline, t.stats, t.clear):
             return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
                                  leaf, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], rows[part],
