@@ -98,6 +98,10 @@ def main() -> int:
                          "(default: the search's own rule, endgame.trusted_stalls)")
     args = ap.parse_args()
     from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
+    from lcanalysis.search.endgame import MAX_LEVEL
+
+    if args.min_stalls is not None and not 0 <= args.min_stalls <= MAX_LEVEL:
+        ap.error(f"--min-stalls must be from 0 to {MAX_LEVEL}, got {args.min_stalls}")
     nodes = args.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
     rows = []
     for seed in range(args.positions):
