@@ -13,7 +13,9 @@ how many turns have exact values. The budget is a node count, so the answer is t
 machine; only the seconds are this one's. The stored files predate ``endgame.trusted_stalls`` (no
 stalls and one stall each agreeing counted as converged at 3 cards too): ``--min-stalls 1`` runs
 that rule again. They also predate budgets kept to the node: a view that ran out shows 12,000,001
-nodes there, 12,000,000 when run again.
+nodes there, 12,000,000 when run again. And they predate the last pass that solves every turn
+exactly when ``FILL_GROWTH`` times the margin pass's cost is left: ``--no-fill-every-turn`` leaves
+it out again.
 
     python benchmarks/bench_endgame_settle.py --deck 3 --positions 16
     python benchmarks/bench_endgame_settle.py --deck 4 --positions 16 --out /tmp/settle4.csv
@@ -35,22 +37,25 @@ FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "
           "turns", "nodes", "seconds"]
 
 
-def run_one(seed: int, deck: int, before: bool, nodes: int, min_stalls: int | None = None) -> dict:
+def run_one(seed: int, deck: int, before: bool, nodes: int, min_stalls: int | None = None,
+            fill_every_turn: bool = True) -> dict:
     from helpers import played_down
 
     from lcanalysis.search import endgame as E
 
     pos = played_down(seed, deck)
     view = pos.view(pos.to_move)
-    today = E.SETTLE_MARGIN, E.LEVEL_GROWTH
+    today = E.SETTLE_MARGIN, E.LEVEL_GROWTH, E.FILL_GROWTH
     if before:
         E.SETTLE_MARGIN, E.LEVEL_GROWTH = E.MARGIN, 0.0
+    if not fill_every_turn:
+        E.FILL_GROWTH = float("inf")
     try:
         t = time.perf_counter()
         a = E.converged_endgame(view, max_nodes=nodes, seed=0, min_stalls=min_stalls)
         seconds = time.perf_counter() - t
     finally:
-        E.SETTLE_MARGIN, E.LEVEL_GROWTH = today
+        E.SETTLE_MARGIN, E.LEVEL_GROWTH, E.FILL_GROWTH = today
     return {"deck": deck, "seed": seed, "version": "before" if before else "today", "stalls": a.bounds["max_stalls"],
             "converged": bool(a.bounds["converged"]), "exact": bool(a.exact), "worlds": a.splits,
             "best_stderr": round(a.best.stderr, 3),
@@ -96,6 +101,8 @@ def main() -> int:
     ap.add_argument("--min-stalls", type=int, default=None,
                     help="the fewest stalls each at which agreeing levels count as converged "
                          "(default: the search's own rule, endgame.trusted_stalls)")
+    ap.add_argument("--no-fill-every-turn", action="store_true",
+                    help="leave out the last pass that solves every turn exactly (as the stored files did)")
     args = ap.parse_args()
     from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
     from lcanalysis.search.endgame import MAX_LEVEL
@@ -106,7 +113,7 @@ def main() -> int:
     rows = []
     for seed in range(args.positions):
         for before in (True, False):
-            r = run_one(seed, args.deck, before, nodes, args.min_stalls)
+            r = run_one(seed, args.deck, before, nodes, args.min_stalls, not args.no_fill_every_turn)
             rows.append(r)
             print(", ".join(f"{k} {r[k]}" for k in FIELDS[1:]), flush=True)
     if args.out:

@@ -574,7 +574,8 @@ def test_the_settling_measurement_is_quoted_from_its_files_and_reproduced():
     with open(root / "data/simulated/endgame_settle_3cards.csv") as f:
         rows = [r for r in csv.DictReader(f) if r["seed"] == "7"]
     for r in rows:
-        again = bench.run_one(7, 3, r["version"] == "before", 12_000_000, min_stalls=1)  # (the rule of the time)
+        again = bench.run_one(7, 3, r["version"] == "before", 12_000_000, min_stalls=1,  # (the rules of the time)
+                              fill_every_turn=False)
         assert {k: str(again[k]) for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")} == \
             {k: r[k] for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")}
 
@@ -768,3 +769,44 @@ def test_a_buried_view_is_solved_on_every_thread_with_the_answer_of_one(enumerat
     assert (one.exact, one.bounds, one.best.move) == (two.exact, two.bounds, two.best.move)
     assert two.best.value == pytest.approx(one.best.value, abs=1e-9)
     assert two.best.stderr == pytest.approx(one.best.stderr, abs=1e-9)
+
+
+# The review of stop 33: a one-card view of buried pile cards listed 47 of its 58 turns as bounds
+# ("+B10/Y" at most +63.0, loss at least 10.0, where its value is +36.3), and a 3-card full position
+# listed 24 of 58. Where every turn fits, every turn gets its exact value.
+ONE_CARD_BURIED = ("LC1;c5;h8;nr;m0;v0;p0=B10.W2.W3.W6.G9.G10.Rw.R5;p1=?8;e0=Y3.Y4.Y6.Y7.Y10.W4.W7.W10.R3.R4.R8.R9.R10;"
+                   "e1=B5.B8.B9.Ww.Ww.Gw.G4.G6.G7.G8;x=Yw.Yw.Y5.Y?.Yw.Y?.Y9.B2.Bw.Bw.B3.Bw.Ww.Gw.G3.Gw.G2.R2.R6.R7;d=1")
+THREE_CARD_FULL = ("LC1;c5;h8;nr;m0;p0=B10.W2.W3.W6.G9.G10.Rw.R5;p1=B4.B6.B7.W8.W9.G5.R6.R7;"
+                   "e0=Y3.Y4.Y6.Y7.Y10.W4.W7.W10.R3.R4.R8.R9.R10;e1=B5.B8.B9.Ww.Ww.Gw.G4.G6.G7.G8;"
+                   "x=Yw.Yw.Y5.Y2.Yw.Y8.B2.Bw.Bw.B3.Ww.Gw.G3.Gw.G2.R2.Rw.Rw;d=W5.Bw.Y9")
+
+
+def test_a_small_endgame_gets_every_turns_exact_value_not_bounds():
+    from lcanalysis.game.notation import read_position
+    from lcanalysis.search import solve_perfect
+    from lcanalysis.search.view_value import solve_buried_view
+
+    view = read_position(ONE_CARD_BURIED)
+    answer = advise(view, seed=0)
+    assert answer.exact and not any(m.upper_bound for m in answer.moves)
+    plain = {m.move: m.value for m in solve_buried_view(view, answer.bounds["max_stalls"], None, "as-is").moves}
+    assert {m.move: m.value for m in answer.moves} == pytest.approx(plain, abs=1e-9)
+    assert plain["+B10/Y"] == pytest.approx(36 + 1 / 3)  # (what the review's brute force gave)
+    best = answer.best.value
+    assert all(m.loss == pytest.approx(best - m.value, abs=1e-9) for m in answer.moves)
+
+    pos = read_position(THREE_CARD_FULL)
+    answer = advise(pos, seed=0)
+    assert answer.bounds["max_stalls"] == 2 and not any(m.upper_bound for m in answer.moves)
+    plain = {m.move: m.value for m in solve_perfect(pos, max_stalls=2).moves}
+    assert {m.move: m.value for m in answer.moves} == pytest.approx(plain, abs=1e-9)
+
+
+def test_when_every_turn_does_not_fit_the_turns_far_below_keep_their_bounds_and_tie_below_exact_values():
+    """A bound says "at most": of two turns with the same figure, the one with the exact value is at
+    least as good, so it is listed first (here two turns at +37.0)."""
+    answer = E.converged_endgame(_view(4, 3), max_nodes=3_000_000)
+    bounded = [m for m in answer.moves if m.upper_bound]
+    assert bounded and any(m.value == b.value and not m.upper_bound for b in bounded for m in answer.moves)
+    order = [(-m.value, m.upper_bound) for m in answer.moves]
+    assert order == sorted(order)  # best first, and of equal figures the exact value first

@@ -22,7 +22,8 @@ of a level is those proofs, and a margin of 0 makes them 1.0-7x cheaper than one
 points (measured at two stalls each with 3 cards left). Once the levels have converged, what is
 left of the budget solves the last level again with ``MARGIN``, so that the turns close to the
 best get exact values and losses (``runner_ups``); if it does not finish, they stay upper bounds
-and the notes say so.
+and the notes say so. With ``FILL_GROWTH`` times that pass's cost still left, a last pass with no
+margin gives every turn its exact value (a small endgame lists no bounds at all).
 
 The budget is a node count, so the same view, budget and seed give the same answer on any
 machine; ``deadline`` (a ``time.perf_counter`` value) also stops it by the clock, inside the
@@ -65,6 +66,7 @@ MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
 VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values are this close
 MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
+FILL_GROWTH = 8.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
 
 
 def trusted_stalls(deck_count: int) -> int:
@@ -359,29 +361,49 @@ def _level_tables(view: View, stalls: int, workers: int) -> list[Tables]:
 
 def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables], budget: int, notes: list[str],
                      progress: Callable[[str], None] | None) -> int:
-    """Solve the last level again with ``MARGIN`` in the same worlds and tables, so that every turn
-    within the margin of the best gets its exact value; replaces the level if it finishes within
-    ``budget`` and the deadline. Returns the nodes spent."""
-    last = levels[-1]
-    late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
-    if budget <= 0 or late:
-        notes.append("the other turns' values are upper bounds: no budget was left to solve those close "
-                     "to the best exactly")
-        return 0
-    if progress is not None:
-        progress(f"endgame: {last.stalls} stall(s) each: the turns close to the best")
-    t0 = time.perf_counter()
-    c, r, b, nodes, done = _solve(worlds, worlds.picks_of(last), last.stalls, tables, budget,
-                                  last.codes[last.best()], MARGIN)
-    if not done:
-        notes.append(f"the other turns' values are upper bounds: solving those within {MARGIN:g} points of the "
-                     f"best exactly did not finish within the budget ({nodes} nodes)")
-        return nodes
-    filled = last.tightened(Level(last.stalls, c, r, b, last.weights, last.nodes + nodes,
-                                  last.seconds + time.perf_counter() - t0, margin=MARGIN))
-    if not filled.best_is_bound():  # (always: the best keeps its exact values, the others only tighten)
-        levels[-1] = filled
-    return nodes
+    """Solve the last level again in the same worlds and tables, first with ``MARGIN``, so that every
+    turn within the margin of the best gets its exact value, then, when ``FILL_GROWTH`` times that
+    pass's cost is left, with no margin at all, so that every turn does (a small endgame then shows
+    no bounds at all). A pass that finishes within ``budget`` and the deadline replaces the level.
+    Returns the nodes spent."""
+    used = 0
+    pass_cost: tuple[int, float] | None = None  # (nodes, seconds) of the MARGIN pass
+    for margin in (MARGIN, np.inf):
+        last = levels[-1]
+        if not (last.margin < margin and last.bounded.any()):
+            continue
+        late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
+        if margin == MARGIN and (budget <= 0 or late):
+            notes.append("the other turns' values are upper bounds: no budget was left to solve those close "
+                         "to the best exactly")
+            return used
+        if margin != MARGIN and (pass_cost is None or not _fits(pass_cost, budget - used, worlds.deadline)):
+            return used  # the turns far below the best keep their bounds, as the question says
+        if progress is not None:
+            progress(f"endgame: {last.stalls} stall(s) each: "
+                     + ("the turns close to the best" if margin == MARGIN else "every other turn exactly"))
+        t0 = time.perf_counter()
+        c, r, b, nodes, done = _solve(worlds, worlds.picks_of(last), last.stalls, tables, budget - used,
+                                      last.codes[last.best()], margin)
+        used += nodes
+        pass_cost = (nodes, time.perf_counter() - t0)
+        if not done:
+            notes.append("the other turns' values are upper bounds: solving "
+                         + (f"those within {MARGIN:g} points of the best" if margin == MARGIN else "every turn")
+                         + f" exactly did not finish within the budget ({nodes} nodes)")
+            return used
+        filled = last.tightened(Level(last.stalls, c, r, b, last.weights, last.nodes + nodes,
+                                      last.seconds + pass_cost[1], margin=margin))
+        if not filled.best_is_bound():  # (always: the best keeps its exact values, the others only tighten)
+            levels[-1] = filled
+    return used
+
+
+def _fits(cost: tuple[int, float], nodes_left: int, deadline: float | None) -> bool:
+    """Whether ``FILL_GROWTH`` times a pass's (nodes, seconds) is left of the budget and the clock."""
+    if nodes_left < FILL_GROWTH * cost[0]:
+        return False
+    return deadline is None or deadline - time.perf_counter() >= FILL_GROWTH * cost[1]
 
 
 def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
@@ -514,7 +536,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
                      f"{earlier.means()[b]:+.2f} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
                      f"{earlier.nodes} nodes, {earlier.seconds:.2f} s)")
-    moves.sort(key=lambda m: -m.value)
+    moves.sort(key=lambda m: (-m.value, m.upper_bound))  # a bound ties below an exact value: it may be lower
     answer = Analysis(
         moves=moves,
         kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
