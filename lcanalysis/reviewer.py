@@ -149,6 +149,7 @@ ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the be
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
 MIN_WORLDS = 40
+MAX_WORKERS = 1024  # worker processes a review may ask for (as a tournament)
 MAX_TIME = 60.0
 
 #: (name, least loss in points): a decision is marked by the largest threshold its loss reaches,
@@ -755,8 +756,9 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if (isinstance(search_floor, bool) or not isinstance(search_floor, (int, float))
             or not math.isfinite(search_floor) or not 0 <= search_floor <= MAX_TIME):
         raise ReviewError(f"search_floor must be seconds from 0 to {MAX_TIME:g}, got {search_floor!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ReviewError(f"workers must be a whole number >= 1, got {workers!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or not 1 <= workers <= MAX_WORKERS):
+        raise ReviewError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
     if isinstance(executor, str) and executor != "serial":
         raise ReviewError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
     rounds = rec.rounds if isinstance(rec, MatchRecord) else [rec]
@@ -812,8 +814,9 @@ def _run(jobs: list[_Job], executor: str | Executor | None, workers: int | None,
         bar = tqdm(total=len(jobs), desc="review", unit="turn")
     results: list[dict[str, Any]] = []
     try:
-        n_workers = workers or os.cpu_count() or 1
-        serial = executor == "serial" or (executor is None and (n_workers == 1 or len(jobs) <= 1))
+        # never more processes than turns left to hand out: each is a fork of this one
+        n_workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) - 1))
+        serial = executor == "serial" or (executor is None and n_workers == 1)
         # the first turn runs here: the engine is then loaded before a pool forks its workers
         results.append(_review_turn(jobs[0]))
         if bar is not None:

@@ -531,3 +531,25 @@ def test_a_player_without_a_deck_draw_in_the_record_has_luck_zero_not_null():
     assert p0.draws == 1 and p0.luck is not None and p0.luck_adjusted == pytest.approx(p0.result - (p0.luck - 0.0))
     out = rv.to_json()["players"]
     assert out[1]["luck"] == 0.0 and all(isinstance(p["luck_adjusted"], float) for p in out)
+
+
+def test_a_review_refuses_absurd_workers_and_starts_no_more_processes_than_turns(tmp_path, monkeypatch, capsys):
+    """'review --workers 100000' forked a process for each worker at once: thousands of them, until
+    the machine ran out of memory. Now more than 1,024 is refused, and a pool never has more workers
+    than turns to hand out (the first turn runs in this process)."""
+    import lcanalysis.reviewer as R
+
+    path = tmp_path / "r.txt"
+    path.write_text(f"LCR1\nstart {lc.Position.deal(seed=3).to_string()}\n-Yw/D -B10/Y -Yw/B\n")
+    assert main(["review", str(path), "--workers", "100000", "--no-progress"]) == 2
+    assert "workers must be a whole number from 1 to 1024, got 100000" in capsys.readouterr().err
+    asked = []
+
+    class Pool(ThreadPoolExecutor):  # stands in for the process pool, saying how many it was asked for
+        def __init__(self, max_workers):
+            asked.append(max_workers)
+            super().__init__(max_workers)
+
+    monkeypatch.setattr(R, "ProcessPoolExecutor", Pool)
+    rv = R.review(str(path), time_budget=0.05, workers=1024, progress=False)
+    assert asked == [2] and rv.workers == 2 and len(rv.decisions) == 3

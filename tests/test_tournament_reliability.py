@@ -745,3 +745,21 @@ def test_out_none_keeps_nothing_and_an_explicit_out_is_used_as_given(tmp_path, m
     assert tournament_main(PAIR + ["--deals", "1", "--workers", "1", "--no-progress", "--out", "sub/r.jsonl"]) == 0
     assert len(_jobs(tmp_path / "sub" / "r.jsonl")) == 2 and not (tmp_path / "xdg").exists()
 
+
+
+def test_a_tournament_starts_no_more_worker_processes_than_jobs(monkeypatch):
+    """Each worker is a fork of the tournament: '--deals 1 --workers 1024' used to start 1,024 of
+    them for two rounds."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import lcanalysis.tournaments.runner as runner
+
+    asked = []
+
+    def pool(workers, close_fds=()):  # stands in for the process pool, saying how many it was asked for
+        asked.append(workers)
+        return ThreadPoolExecutor(workers)
+
+    monkeypatch.setattr(runner, "worker_pool", pool)
+    df = run_tournament(PAIR, deals=1, workers=1024, progress=False)
+    assert asked == [2] and len(df) == 2

@@ -538,7 +538,7 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
                 collect(_run_batch([job], seed, rules, options))
         elif todo:
             own = executor is None
-            n_workers = workers or os.cpu_count() or 1
+            n_workers = min(workers or os.cpu_count() or 1, len(todo))  # each worker is a fork: no idle ones
             fds = (results.fileno(),) if results is not None else ()
             ex: Executor = worker_pool(n_workers, close_fds=fds) if executor is None else executor  # type: ignore[assignment]
             pending = list(reversed(todo))  # popped from the end: the jobs in order
