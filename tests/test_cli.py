@@ -155,3 +155,28 @@ def test_the_solve_warning_quotes_the_benchmark_table_of_the_endgame_page():
         ("view", 0): within_10_s("view value, stall budget 0, every split enumerated"),
         ("position", 1): within_10_s("perfect-information value, stall budget 1 each"),
     } == REACH_10_S
+
+
+def test_an_output_file_is_never_the_file_the_command_reads_or_keeps(tmp_path, capsys):
+    """'--csv' naming the results file replaced a whole tournament's results with a table, and
+    '--html'/'--svg' naming the input replaced the record or the position; each is now refused
+    before any work, whatever the path's spelling, and the file is left as it was."""
+    from lcanalysis.game.position import Position
+
+    pos = tmp_path / "p.txt"
+    pos.write_text(Position.deal(seed=1).to_string() + "\n")
+    rec = tmp_path / "r.txt"
+    rec.write_text(f"LCR1\nstart {Position.deal(seed=3).to_string()}\n-Yw/D -B10/Y\n")
+    results = tmp_path / "t.jsonl"
+    assert main(["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", str(results),
+                 "--no-progress"]) == 0
+    kept = {p: p.read_bytes() for p in (pos, rec, results)}
+    capsys.readouterr()
+    for argv, what in [(["show", str(pos), "--svg", str(tmp_path / "." / "p.txt")], "the position shown"),
+                       (["review", str(rec), "--html", str(rec)], "the record"),
+                       (["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", str(results),
+                         "--csv", str(tmp_path / ".." / tmp_path.name / "t.jsonl"), "--no-progress"],
+                        "the results file (--out)")]:
+        assert main(argv) == 2
+        assert f"is {what}: writing there would destroy it" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in kept} == kept

@@ -9,7 +9,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -57,9 +57,14 @@ def describe(doc: str | None) -> str:
     return " ".join(first.split()).replace("``", "")
 
 
-def check_output_file(option: str, path: str) -> None:
+def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | None = None) -> None:
     """Refuse an output file that cannot be written, naming the option, before any work is done
-    (a review of a whole game should not end in an error about its report's folder)."""
+    (a review of a whole game should not end in an error about its report's folder). ``keep``:
+    the files the command reads or keeps (what each is, its path): writing over one is refused
+    ('--csv' naming the results file once replaced a whole tournament's results with a table)."""
+    for what, other in (keep or {}).items():
+        if other and other != "-" and _same_file(path, other):
+            raise UsageError(f"{option} {path} is {what}: writing there would destroy it; give another file name")
     if os.path.isdir(path):
         raise UsageError(f"{option} {path} is a directory; give a file name")
     folder = os.path.dirname(os.path.abspath(path))
@@ -67,6 +72,13 @@ def check_output_file(option: str, path: str) -> None:
         raise UsageError(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise UsageError(f"{option} {path}: not allowed to write there")
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist yet: the same name is the same file
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def write_output_file(option: str, path: str, text: str) -> None:

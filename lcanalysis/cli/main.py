@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from lcanalysis.cli import advise, bot, review, server, shell, solve, studies, wager, warmup
-from lcanalysis.cli.common import UsageError, emit, load, nonneg, write_output_file
+from lcanalysis.cli.common import UsageError, check_output_file, emit, load, nonneg, write_output_file
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
@@ -41,6 +41,8 @@ def _print_position(pos, args: argparse.Namespace) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    if args.svg:
+        check_output_file("--svg", args.svg, {"the position shown": args.position})
     pos = load(args.position)
     if args.svg:
         write_output_file("--svg", args.svg, str(pos._repr_svg_()))

@@ -60,8 +60,6 @@ def _run(args: Any) -> int:
     from lcanalysis.tournaments.runner import EDGE, auto_path, ratings, run_tournament, summarize, time_per_move
 
     specs, rules, seed, duplicate, robin = settings(args)
-    if args.csv:
-        check_output_file("--csv", args.csv)  # before the (possibly long) run, not after it
     out: str | None
     if args.out == "none":
         out = None
@@ -70,6 +68,8 @@ def _run(args: Any) -> int:
                         luck_adjusted=args.luck_adjusted)
     else:
         out = args.out
+    if args.csv:  # before the (possibly long) run, not after it
+        check_output_file("--csv", args.csv, {"the results file (--out)": out})
     df = run_tournament(specs, args.deals, rules=rules, duplicate=duplicate, round_robin=robin, seed=seed,
                         workers=args.workers, executor="serial" if args.workers == 1 else None, out=out,
                         progress=not args.no_progress, first_deal=args.first_deal, wait=args.wait,
