@@ -257,10 +257,13 @@ class Position(Notated):
                     raise PositionError(f"known cards of player {p} are not all in that player's hand")
         pos = cls(rules, state, moves, known_arr, match)
         if check_history and moves:
-            verify_history(moves, rules, pos.to_move, pos.phase, pos.blocked,
-                           [[pos.expedition(p, c) for c in range(nc)] for p in range(2)],
-                           [pos.discard_pile(c) for c in range(nc)], pos.deck_count,
-                           [Counter(card.type for card in pos.hand(p)) for p in range(2)])
+            taken = verify_history(moves, rules, pos.to_move, pos.phase, pos.blocked,
+                                   [[pos.expedition(p, c) for c in range(nc)] for p in range(2)],
+                                   [pos.discard_pile(c) for c in range(nc)], pos.deck_count,
+                                   [Counter(card.type for card in pos.hand(p)) for p in range(2)])
+            for p, cards in enumerate(taken or ()):  # what the history shows taken is known, given or not
+                for t, k in cards.items():
+                    pos.known[p, t] = max(int(pos.known[p, t]), k)
         return pos
 
     def copy(self) -> Position:
@@ -509,7 +512,7 @@ def _cards_text(cards: Sequence[Card]) -> str:
 def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str, blocked: str | None,
                    expeditions: Sequence[Sequence[Sequence[Card]]], piles: Sequence[Sequence[Card]],
                    deck_count: int, held: Sequence[Counter | None], visible: Counter | None = None,
-                   claimed: Sequence[Counter | None] = (None, None)) -> None:
+                   claimed: Sequence[Counter | None] = (None, None)) -> list[Counter[int]] | None:
     """Refuse a history (the round so far, from the deal) that cannot have led to this table, as
     far as a player can know: the public part of every turn is replayed from the empty table.
 
@@ -529,10 +532,13 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
     A turn recorded as its draw half alone (``/D``: the history of a position read in its draw
     step) hides which card was placed; a history holding one is checked only for its turn count,
     its draws from the draw pile, and that every card it plays is on that player's expeditions.
+
+    Returns the cards each player took from a discard pile and has not placed since (so everyone
+    knows they hold them), or None when the history is empty or hides a placement.
     """
     n = len(moves)
     if not n:
-        return
+        return None
     nc = rules.colors
     cap = rules.turn_cap
     if n > cap or (phase == "draw" and n >= cap):
@@ -604,7 +610,7 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
                 if sum(1 for x in expeditions[p][card.color] if x == card) < k:
                     raise PositionError(f"history does not lead to this table: player {p} played {card} onto an "
                                         f"expedition, but player {p}'s expeditions do not hold it")
-        return
+        return None
     extra: list[tuple[Card, int | None]] = []  # the card just placed, in the draw step: (card, its pile or None)
     for p in range(2):
         for c in range(nc):
@@ -657,6 +663,7 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
             if hand[t] < k:
                 raise PositionError(f"history: player {p} took {Card.from_type(t)} from a discard pile and has "
                                     "not placed it since, but that player's hand does not hold it")
+    return known
 
 
 def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,

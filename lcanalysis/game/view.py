@@ -160,8 +160,10 @@ class View(Notated):
             held[viewer] = Counter(card.type for card in own)
             claimed: list[Counter | None] = [None, None]
             claimed[1 - viewer] = Counter(card.type for card in known)
-            verify_history(moves, rules, to_move, phase, blocked, exps, piles, deck_count, held,
-                           Counter({t: int(k) for t, k in enumerate(seen_by_viewer) if k}), claimed)
+            taken = verify_history(moves, rules, to_move, phase, blocked, exps, piles, deck_count, held,
+                                   Counter({t: int(k) for t, k in enumerate(seen_by_viewer) if k}), claimed)
+            if taken is not None:  # what the history shows the opponent took is known, listed or not
+                known = [Card.from_type(t) for t, k in sorted(taken[1 - viewer].items()) for _ in range(k)]
         return cls(rules=rules, viewer=viewer, to_move=to_move, hand=sorted(own), expeditions=exps,  # type: ignore
                    discards=piles, deck_count=deck_count, opponent_known=sorted(known),
                    opponent_count=opponent_count, history=moves, phase=phase,
