@@ -201,3 +201,27 @@ def test_every_agent_refuses_the_same_turn_budgets_over_the_protocol(agent):
     replies = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [set(r) for r in replies] == [{"error"}] * 3
     assert all("time_ms must be a number above 0 and at most 3,600,000" in r["error"] for r in replies)
+
+
+def test_a_bot_that_exits_at_once_is_named_with_its_exit_status():
+    """'error: [Errno 32] Broken pipe' named neither the bot nor why: closing the pipe of a request
+    it never read raised again while the error was being reported."""
+    view = Position.deal(seed=2).view(0)
+    agent = ExternalAgent([sys.executable, "-c", "import sys; sys.exit(3)"])
+    with pytest.raises(BotError, match=r"before answering: it exited with status 3"):
+        agent.choose(view, time_ms=10)
+
+
+def test_a_hung_bot_is_stopped_by_default_after_the_default_timeout_and_ten_budgets(monkeypatch):
+    """'external:CMD' cannot set a timeout, and a program that never answered hung the tournament
+    for good; by default a reply now waits DEFAULT_TIMEOUT seconds plus ten times the turn's budget."""
+    import time
+
+    import lcanalysis.agents.protocol as P
+
+    monkeypatch.setattr(P, "DEFAULT_TIMEOUT", 0.5)
+    agent = ExternalAgent([sys.executable, "-c", "import time; time.sleep(1000)"])
+    t0 = time.monotonic()
+    with pytest.raises(BotError, match=r"did not answer within 0.6 s \(timeout\); it was stopped"):
+        agent.choose(Position.deal(seed=2).view(0), time_ms=10)
+    assert time.monotonic() - t0 < 10

@@ -140,15 +140,21 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
     return 0
 
 
+#: seconds an external program may take to answer a turn, on top of ten times the turn's budget
+DEFAULT_TIMEOUT = 120.0
+
+
 class ExternalAgent(Agent):
     """A program speaking the bot protocol, seated like any agent.
 
     ``cmd`` is the command line (a list, or a string split on spaces), for example
     ``[sys.executable, "-m", "lcanalysis", "bot", "greedy"]``. The program is started on the first
     turn and stopped by ``close()``. A reply that is an error, not JSON, or not a legal turn
-    raises ``BotError``. ``time_ms`` is sent with every turn; ``timeout`` (seconds, None: no
-    limit) is how long to wait for each reply: a program that has not answered by then is stopped
-    and the turn raises ``BotError``, so a hung program cannot hang a tournament.
+    raises ``BotError``. ``time_ms`` is sent with every turn; ``timeout`` (seconds) is how long to
+    wait for each reply: a program that has not answered by then is stopped and the turn raises
+    ``BotError``, so a hung program cannot hang a tournament. By default (None) that is
+    ``DEFAULT_TIMEOUT`` seconds plus ten times the turn's time budget: the first reply includes
+    the program's start, and a first-time compile of this package's own bot takes about a minute.
     """
 
     name = "external"
@@ -175,13 +181,16 @@ class ExternalAgent(Agent):
             proc.stdin.write(json.dumps(payload) + "\n")
             proc.stdin.flush()
         except BrokenPipeError:  # it exited before reading: the same failure as closing its output
-            raise BotError(f"bot {' '.join(self.cmd)!r} closed its input (exited?)") from None
+            raise self._gone(proc, "closed its input") from None
         from lcanalysis.game.cards import brief
         from lcanalysis.game.notation import loads_json
 
-        line = self._reply_line(proc)
+        budget = payload.get("time_ms")
+        limit = self.timeout if self.timeout is not None else \
+            DEFAULT_TIMEOUT + 10 * (float(budget) / 1000 if budget else 0.0)
+        line = self._reply_line(proc, limit)
         if not line:
-            raise BotError(f"bot {' '.join(self.cmd)!r} closed its output")
+            raise self._gone(proc, "closed its output")
         if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
             raise BotError(f"bot answered with a line longer than {MAX_LINE_CHARS:,} characters")
         try:
@@ -192,24 +201,32 @@ class ExternalAgent(Agent):
             raise BotError(f"bot answered with {brief(reply)}, not an object")
         return reply
 
-    def _reply_line(self, proc: subprocess.Popen) -> str:
-        """One line of the program's answer, waited for at most ``timeout`` seconds (read on a
+    def _reply_line(self, proc: subprocess.Popen, limit: float) -> str:
+        """One line of the program's answer, waited for at most ``limit`` seconds (read on a
         thread: a pipe's text stream has no timeout of its own)."""
         out = proc.stdout
         assert out is not None
-        if self.timeout is None:
-            return out.readline(MAX_LINE_CHARS)
         got: list[str] = []
         reader = threading.Thread(target=lambda: got.append(out.readline(MAX_LINE_CHARS)), daemon=True)
         reader.start()
-        reader.join(self.timeout)
+        reader.join(limit)
         if reader.is_alive():  # stop the program: its output closes and the reader ends
             proc.kill()
             reader.join(5.0)  # (a child of the program may still hold the pipe: the thread is a daemon)
             self.close()
-            raise BotError(f"bot {' '.join(self.cmd)!r} did not answer within {self.timeout:g} s (timeout); "
+            raise BotError(f"bot {' '.join(self.cmd)!r} did not answer within {limit:g} s (timeout); "
                            "it was stopped")
         return got[0]
+
+    def _gone(self, proc: subprocess.Popen, what: str) -> BotError:
+        """The error for a program that stopped talking, with its exit status once it has one."""
+        try:
+            status: int | None = proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            status = None
+        self.close()
+        ended = f": it exited with status {status}" if status is not None else " (still running)"
+        return BotError(f"bot {' '.join(self.cmd)!r} {what} before answering{ended}")
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         t = time_ms if time_ms is not None else self.time_ms
@@ -246,7 +263,8 @@ class ExternalAgent(Agent):
         finally:
             for f in (proc.stdin, proc.stdout):
                 if f is not None:
-                    f.close()
+                    with contextlib.suppress(OSError):  # a line it never read: flushing it breaks the pipe
+                        f.close()
 
     def __del__(self) -> None:  # pragma: no cover - best effort
         with contextlib.suppress(Exception):  # the interpreter may be shutting down
