@@ -385,3 +385,22 @@ def test_a_budget_given_for_one_turn_is_checked_like_the_agents_own():
     for bad in (-1, 0, float("inf")):
         with pytest.raises(AgentError, match="time_ms must be a number above 0"):
             agent.choose(view, 0, time_ms=bad)
+
+
+def test_the_endgame_option_goes_only_as_far_as_the_solver_answers_within_its_budget():
+    """'bot best endgame=100' never answered: the solver enumerates every split with no budget.
+    The option now stops at MAX_ENDGAME_CARDS (6), where the exact view value at no stalls takes a
+    fraction of a second, and there the agent plays the solver's best turn."""
+    from helpers import played_down
+
+    from lcanalysis.agents import MAX_ENDGAME_CARDS
+    from lcanalysis.search import endgame_analysis
+
+    assert MAX_ENDGAME_CARDS == 6
+    for too_far in (7, 22, 100):
+        with pytest.raises(AgentError, match=r"search: endgame must be a number from 0 to 6, got"):
+            make_agent("search", endgame=too_far)
+    pos = played_down(1, 6)
+    view = pos.view(pos.to_move)
+    best = endgame_analysis(view, seed=3).best.move
+    assert str(make_agent("search", endgame=6).choose(view, 3)) == best

@@ -30,6 +30,10 @@ from lcanalysis.search.common import SearchError
 from lcanalysis.search.endgame import MAX_LEVEL, converged_endgame
 
 MAX_ENDGAME_NODES = 10**9
+#: the most cards left for the ``endgame`` option: the solver enumerates every split of the unseen
+#: cards, with no budget; at 6 cards that takes at most about 0.2 s, at 8 several seconds, and at
+#: 20 it did not finish (a bot asked for ``endgame=100`` never answered)
+MAX_ENDGAME_CARDS = 6
 MAX_RATE = 1000.0  # play-outs a millisecond of budget: far above any machine's
 MAX_TIME_MS = 3_600_000.0  # an hour a turn: no referee's clock allows more, and the play-outs grow with it
 AGENTS = ("random", "greedy", "heuristic", "stalling", "search", "best", "match")
@@ -152,7 +156,8 @@ class SearchAgent(Agent):
     leaves the heuristic's choice only for a turn whose paired difference
     (same worlds) beats it by more than ``caution`` standard errors: picking the largest of
     several noisy means otherwise favours lucky estimates over the heuristic's sound default.
-    With ``endgame`` cards or fewer in the deck it plays the exact endgame solver's best turn
+    With ``endgame`` cards or fewer in the deck (at most ``MAX_ENDGAME_CARDS``) it plays the exact
+    endgame solver's best turn
     (view value, one discard-pile draw each, ``search.endgame_analysis``); with
     ``endgame_nodes`` > 0 and more than 2 cards left, the advisor's endgame search instead
     (``search.endgame.converged_endgame``: deepened on the stall budget within that many nodes,
@@ -193,7 +198,7 @@ class SearchAgent(Agent):
             raise AgentError(f"search: rate must be a number of play-outs a millisecond above 0 and at most "
                              f"{MAX_RATE:g}, got {rate!r}")
         self.rate = float(rate)
-        self.endgame = int(checked_number(self.name, "endgame", endgame, 0, 100))
+        self.endgame = int(checked_number(self.name, "endgame", endgame, 0, MAX_ENDGAME_CARDS))
         if not 0 <= int(endgame_nodes) <= MAX_ENDGAME_NODES:
             raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
                              f"got {endgame_nodes!r}")
