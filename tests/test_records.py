@@ -268,3 +268,28 @@ def test_rules_that_leave_keys_out_inherit_the_enclosing_records_not_the_default
     data["rounds"][1]["rules"] = {"turn_cap": 200}
     with pytest.raises(RecordError, match=r"round 2.*the round's rules .* differ from the match's"):
         read_record(data)
+
+
+def test_a_match_record_whose_later_round_has_the_wrong_starter_is_refused():
+    """The rules say who starts each later round (the higher total; on a tie, tied_start): a record
+    in which the trailing player started round 2 was reviewed as if it were a real match."""
+    from lcanalysis.game.match import next_starter
+
+    rules = Rules(rounds=2)
+    match, rounds = _played_match(rules, first_seed=40)
+    assert record_match(rounds, rules).totals() == tuple(match.totals)
+    want = match.starters[1]
+    assert match.totals != [0, 0] and want == next_starter(rounds[0].scores(), match.starters[0], rules)
+    wrong = Position.deal(seed=41, rules=rules, starter=1 - want)
+    wrong.match = dict(rounds[1].start.match)
+    start = wrong.copy()
+    agents = [make_agent("heuristic"), make_agent("greedy")]
+    while not wrong.is_over():
+        wrong.push(agents[wrong.to_move].choose(wrong.view(wrong.to_move), 1))
+    with pytest.raises(RecordError, match=rf"round 2.*player {1 - want} starts round 2, but the totals are "
+                                          rf"-?\d+--?\d+, so player {want} \(the higher total\) starts it"):
+        record_match([rounds[0], record_round(start, wrong.history)], rules)
+    # ties, by hand: the previous starter again under 'same', the other player under 'alternate'
+    assert [next_starter((10, 10), p, Rules(tied_start="same")) for p in (0, 1)] == [0, 1]
+    assert [next_starter((10, 10), p, Rules(tied_start="alternate")) for p in (0, 1)] == [1, 0]
+    assert [next_starter(t, 1, rules) for t in ((11, 10), (10, 11))] == [0, 1]

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+
+
+def next_starter(totals: Sequence[int], previous: int, rules: Rules) -> int:
+    """Who starts the next round of a match: the player with the higher total; on a tie the
+    previous round's starter again, or the other player under ``tied_start = "alternate"``."""
+    a, b = totals
+    if a != b:
+        return 0 if a > b else 1
+    return 1 - previous if rules.tied_start == "alternate" else previous
 
 
 @dataclass
@@ -38,11 +48,7 @@ class Match:
     def next_starter(self) -> int:
         if not self.starters:
             return self.first_starter
-        a, b = self.totals
-        if a != b:
-            return 0 if a > b else 1
-        previous = self.starters[-1]
-        return 1 - previous if self.rules.tied_start == "alternate" else previous
+        return next_starter(self.totals, self.starters[-1], self.rules)
 
     def new_round(self, seed: int | None = None) -> Position:
         """Deal the next round with the right starter; the position carries the match state."""

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lcanalysis.game.cards import Card, CardError, brief
+from lcanalysis.game.match import next_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
     MAX_TEXT_CHARS,
@@ -300,7 +301,17 @@ class MatchRecord:
             raise RecordError(f"{len(self.rounds)} rounds, but the match has {self.rules.rounds}")
         totals = [0, 0]
         known = True  # every earlier round finished, so the running totals are known
+        starter = None  # who started the round before
         for r, rec in enumerate(self.rounds, start=1):
+            began = (rec.start.to_move - len(rec.start.history)) % 2  # the players alternate turns
+            if known and starter is not None:
+                want = next_starter(totals, starter, self.rules)
+                if began != want:
+                    why = (f"the totals are {totals[0]}-{totals[1]}, so player {want} (the higher total) starts it"
+                           if totals[0] != totals[1] else f"the totals are tied, so under tied_start "
+                           f"'{self.rules.tied_start}' player {want} starts it")
+                    raise RecordError(f"player {began} starts round {r}, but {why}", round=r)
+            starter = began
             if rec.rules != self.rules:
                 raise RecordError(f"the round's rules {rec.rules.to_dict(True)} differ from the match's "
                                   f"{self.rules.to_dict(True)}", round=r)
