@@ -763,3 +763,24 @@ def test_a_tournament_starts_no_more_worker_processes_than_jobs(monkeypatch):
     monkeypatch.setattr(runner, "worker_pool", pool)
     df = run_tournament(PAIR, deals=1, workers=1024, progress=False)
     assert asked == [2] and len(df) == 2
+
+
+def test_ctrl_c_says_what_is_kept_and_how_to_resume(tmp_path):
+    """Ctrl-C used to end a tournament with status 130 and not a word: the results were kept, but
+    the user was not told so, nor how to go on."""
+    path = tmp_path / "stopped.jsonl"
+    proc = subprocess.Popen(_cli(*PAIR, "--deals", "5000", "--workers", "1", "--no-progress", "--out", str(path)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    try:
+        _wait_for_lines(path, 3, proc)  # the header and two results
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    kept = len(load_results(path))
+    assert kept >= 2
+    assert f"stopped: the deal-seatings finished so far are kept in {path} ({kept} round(s)); run the same " \
+           "command again to resume" in err

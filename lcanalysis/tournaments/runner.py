@@ -489,7 +489,14 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
         if records is not None and log:
             log(f"records: {records}: one file per deal-seating played"
                 + (f" ({len(jobs) - len(todo)} already played get none)" if len(todo) < len(jobs) else ""))
-        _play(todo, jobs, rows, seed, rules, schema, results, executor, workers, batch, progress, options, records)
+        try:
+            _play(todo, jobs, rows, seed, rules, schema, results, executor, workers, batch, progress, options,
+                  records)
+        except KeyboardInterrupt:  # Ctrl-C: say what is kept and how to go on, then stop as asked
+            if results is not None and log:
+                log(f"stopped: the deal-seatings finished so far are kept in {out} ({len(rows)} round(s)); run the "
+                    "same command again to resume")
+            raise
     finally:
         if results is not None:
             results.close()
