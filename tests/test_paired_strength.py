@@ -156,6 +156,12 @@ def test_every_published_screen_is_what_its_files_give():
     first = (root / "data/screen_caution1_vs_search.txt").read_text().splitlines()[0]
     rate, points = re.search(r"win rate (\S+ \[\S+ \S+\]), mean score difference (\S+) ", first).groups()
     assert f"it won {rate} of the 600 rounds, {points} points a round" in " ".join(docs.split())
+    first = (root / "data/screen_caution1_best1500_vs_search.txt").read_text().splitlines()[0]
+    rate, points = re.search(r"win rate (\S+ \[\S+ \S+\]), mean score difference (\S+ \[\S+ \S+\])",
+                             first).groups()
+    assert f"it won {rate} of the rounds, {points} points a round" in " ".join(docs.split())
+    readme = " ".join((root / "README.md").read_text().split())
+    assert "(`caution=1`) scored +2.31 [+0.48, +4.13] points a round" in readme  # the table row's figures
 
 
 def test_best_with_1500_play_outs_is_quoted_from_its_files():
