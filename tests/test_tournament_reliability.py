@@ -770,7 +770,9 @@ def test_ctrl_c_says_what_is_kept_and_how_to_resume(tmp_path):
     the user was not told so, nor how to go on."""
     path = tmp_path / "stopped.jsonl"
     proc = subprocess.Popen(_cli(*PAIR, "--deals", "5000", "--workers", "1", "--no-progress", "--out", str(path)),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env(tmp_path),
+                            # as at a terminal: a test worker ignores Ctrl-C, and a child would inherit that
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     try:
         _wait_for_lines(path, 3, proc)  # the header and two results
         proc.send_signal(signal.SIGINT)
