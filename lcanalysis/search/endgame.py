@@ -347,9 +347,7 @@ def _out_of_reach(last: Level, nodes_left: int, deadline: float | None) -> bool:
     """Whether the next stall level cannot finish in what is left: from one stall each on, a level
     has cost 5-100 times the one before (at 3 and 4 cards left), so one that would surely run out
     is not started, and the rest of the budget goes to the turns close to the best."""
-    if nodes_left < LEVEL_GROWTH * last.nodes:
-        return True
-    return deadline is not None and deadline - time.perf_counter() < LEVEL_GROWTH * last.seconds
+    return not _fits((last.nodes, last.seconds), LEVEL_GROWTH, nodes_left, deadline)
 
 
 def _level_tables(view: View, stalls: int, workers: int) -> list[Tables]:
@@ -377,7 +375,8 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
             notes.append("the other turns' values are upper bounds: no budget was left to solve those close "
                          "to the best exactly")
             return used
-        if margin != MARGIN and (pass_cost is None or not _fits(pass_cost, budget - used, worlds.deadline)):
+        if margin != MARGIN and (pass_cost is None
+                                 or not _fits(pass_cost, FILL_GROWTH, budget - used, worlds.deadline)):
             return used  # the turns far below the best keep their bounds, as the question says
         if progress is not None:
             progress(f"endgame: {last.stalls} stall(s) each: "
@@ -399,11 +398,11 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
     return used
 
 
-def _fits(cost: tuple[int, float], nodes_left: int, deadline: float | None) -> bool:
-    """Whether ``FILL_GROWTH`` times a pass's (nodes, seconds) is left of the budget and the clock."""
-    if nodes_left < FILL_GROWTH * cost[0]:
+def _fits(cost: tuple[int, float], growth: float, nodes_left: int, deadline: float | None) -> bool:
+    """Whether ``growth`` times a search's (nodes, seconds) is left of the budget and the clock."""
+    if nodes_left < growth * cost[0]:
         return False
-    return deadline is None or deadline - time.perf_counter() >= FILL_GROWTH * cost[1]
+    return deadline is None or deadline - time.perf_counter() >= growth * cost[1]
 
 
 def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
