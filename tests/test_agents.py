@@ -368,6 +368,10 @@ def test_halving_in_the_search_agent_keeps_the_heuristics_choice_on_every_world_
     ("search", {"caution": float("inf")}, "search: caution must be a number from 0"),
     ("heuristic", {"A": float("inf")}, "heuristic: A must be a number from -1,000,000 to 1,000,000, got inf"),
     ("stalling", {"TURN": "x"}, "heuristic: TURN must be a number"),
+    ("search", {"hand_model": 7}, "search: hand_model is a switch: 0 (off) or 1 (on), got 7"),
+    ("best", {"streams": 0.5}, "best: streams is a switch: 0 (off) or 1 (on), got 0.5"),
+    ("match", {"break_loops": -1}, "match: break_loops is a switch"),
+    ("search", {"halving": "yes"}, "search: halving is a switch"),
 ])
 def test_an_agent_refuses_an_option_it_cannot_play_by_and_names_it(name, options, problem):
     """A negative, zero, infinite or absurd budget used to be taken as given (a search at time_ms=-5
@@ -375,6 +379,13 @@ def test_an_agent_refuses_an_option_it_cannot_play_by_and_names_it(name, options
     (library, tournament, bot) now hears what is wrong."""
     with pytest.raises(AgentError, match=re.escape(problem)):
         make_agent(name, **options)
+
+
+def test_a_switch_is_read_as_given():
+    """On/off options take 0 or 1 (or False/True), and mean what they say."""
+    assert make_agent("search", hand_model=1).hand_model is True
+    assert make_agent("search", hand_model=1.0, streams=True).streams is True
+    assert make_agent("best", hand_model=0).hand_model is False and make_agent("best").hand_model is True
 
 
 def test_a_budget_given_for_one_turn_is_checked_like_the_agents_own():

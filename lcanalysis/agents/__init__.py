@@ -63,6 +63,14 @@ def checked_number(agent: str, key: str, value: Any, low: float, high: float, ab
     return x
 
 
+def checked_switch(agent: str, key: str, value: Any) -> bool:
+    """An on/off option: 0 or 1 (``False``/``True``); anything else is an ``AgentError`` (a 7 or a 0.5
+    read as "on" would hide a typo)."""
+    if isinstance(value, bool) or (isinstance(value, (int, float)) and value in (0, 1)):
+        return bool(value)
+    raise AgentError(f"{agent}: {key} is a switch: 0 (off) or 1 (on), got {value!r}")
+
+
 def _check_view(view: Any) -> View:
     if not isinstance(view, View):
         raise TypeError(f"an agent takes a View (what one player knows), got {type(view).__name__}")
@@ -211,8 +219,8 @@ class SearchAgent(Agent):
         if not 0.0 <= float(cap) <= 1000.0:
             raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
         self.cap = float(cap)
-        self.streams = float(streams) != 0
-        self.halving = float(halving) != 0
+        self.streams = checked_switch(self.name, "streams", streams)
+        self.halving = checked_switch(self.name, "halving", halving)
         if self.halving and self.cap:
             raise AgentError("search: halving ranks turns by their mean points, cap by capped points: give one")
         self.min_worlds = int(checked_number(self.name, "min_worlds", min_worlds, 1, 10**7))
@@ -224,8 +232,8 @@ class SearchAgent(Agent):
             raise AgentError(f"search: stall must be a weight from 0 to 10, got {stall!r}")
         self.params = P.HEURISTIC_PARAMS.copy()
         self.params[P.P_TURN] = float(stall)
-        self.break_loops = float(break_loops) != 0
-        self.hand_model = float(hand_model) != 0
+        self.break_loops = checked_switch(self.name, "break_loops", break_loops)
+        self.hand_model = checked_switch(self.name, "hand_model", hand_model)
         if self.hand_model and self.bias != 1.0:
             raise AgentError("search: hand_model and bias are two ways to deal the opponent's cards: give one")
 
