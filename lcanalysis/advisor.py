@@ -179,8 +179,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     view, both_hands = hint_view(view_or_position)
     if endgame_cards is None:
         endgame_cards = FULL_POSITION_ENDGAME_CARDS if both_hands else ENDGAME_CARDS
-    if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
-        raise ValueError("the round is over: there is no turn to choose")
+    if view.is_over():
+        raise ValueError(f"the round is over ({view.over_reason()}): there is no turn to choose")
     given = time_budget is not None
     if time_budget is None:
         time_budget = 1.0

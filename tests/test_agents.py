@@ -415,3 +415,24 @@ def test_the_endgame_option_goes_only_as_far_as_the_solver_answers_within_its_bu
     view = pos.view(pos.to_move)
     best = endgame_analysis(view, seed=3).best.move
     assert str(make_agent("search", endgame=6).choose(view, 3)) == best
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "search", "best"])
+def test_no_agent_plays_a_turn_after_the_turn_cap(name):
+    """A view whose history reached the turn cap is a round that is over (the bot already said so);
+    ``choose`` used to play a turn in it. The advisor refuses it with the same reason."""
+    import lcanalysis as lc
+
+    pos = Position.deal(4, Rules(turn_cap=2))
+    for _ in range(2):
+        pos.push(pos.legal_moves()[0])
+    view = pos.view(pos.to_move)
+    assert pos.is_over() and view.is_over() and view.deck_count > 0
+    with pytest.raises(ValueError, match=r"the round is over \(the turn cap is reached\): no turn to choose"):
+        make_agent(name, time_ms=5).choose(view, 0) if name in ("search", "best") else make_agent(name).choose(view, 0)
+    with pytest.raises(ValueError, match=r"the round is over \(the turn cap is reached\)"):
+        lc.advise(view, time_budget=0.05)
+    live = Position.deal(4, Rules(turn_cap=3))
+    for _ in range(2):
+        live.push(live.legal_moves()[0])
+    assert not live.view(live.to_move).is_over() and live.view(live.to_move).over_reason() == ""

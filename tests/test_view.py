@@ -176,3 +176,40 @@ def test_a_position_or_view_read_with_its_history_knows_the_cards_the_history_sh
     endgame = read_position("example:endgame")
     assert endgame.known_cards(1) == [Card.parse("B4")]
     assert isinstance(endgame.view(0), View) and endgame.view(0).opponent_known == [Card.parse("B4")]
+
+
+
+def test_a_player_or_colour_out_of_range_is_refused_not_read_from_other_memory():
+    """``hand(-1)`` used to return 760 cards and ``score(-1)`` -40: the accessors indexed the flat
+    state without a check. Now every accessor names the bad argument; letters work for colours."""
+    from lcanalysis.game.cards import COLOR_LETTERS, CardError
+
+    pos = Position.deal(7)
+    for call in (lambda: pos.hand(-1), lambda: pos.hand(2), lambda: pos.hand(True), lambda: pos.hand("0"),
+                 lambda: pos.hand_counts(3), lambda: pos.known_cards(3), lambda: pos.expeditions(-1),
+                 lambda: pos.score(2), lambda: pos.expedition(-1, 0)):
+        with pytest.raises(PositionError, match="player must be 0 or 1"):
+            call()
+    for bad in (5, -1, 2.0, None):
+        with pytest.raises(PositionError, match=r"color must be a colour number from 0 to 4 or a letter \(Y B W G R\)"):
+            pos.discard_pile(bad)
+        with pytest.raises(ValueError, match="color must be a colour number from 0 to 4"):
+            pos.view(0).expedition_cards(0, bad)
+    with pytest.raises(CardError, match="unknown colour 'Q'"):
+        pos.expedition(0, "Q")
+    with pytest.raises(ValueError, match="player must be 0 or 1, got True"):
+        pos.view(True)
+    with pytest.raises(PositionError, match="player must be 0 or 1, got 5"):
+        pos.view(0).expedition_cards(5, "R")
+    # good arguments: a colour's letter and number, and numpy's integers, name the same things
+    from lcanalysis.agents import make_agent
+
+    while not (pos.expeditions(0) and pos.discards()):
+        pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), 0))
+    letter = next(iter(pos.expeditions(0)))
+    number = COLOR_LETTERS.index(letter)
+    assert pos.expedition(0, letter) == pos.expedition(np.int64(0), number) == pos.expeditions(0)[letter]
+    assert pos.view(1).expedition_cards(0, letter.lower()) == pos.expedition(0, letter)
+    pile = next(iter(pos.discards()))
+    assert pos.discard_pile(pile) == pos.discard_pile(COLOR_LETTERS.index(pile)) == pos.discards()[pile] != []
+    assert pos.hand(np.int64(1)) == pos.hand(1) and pos.score(np.int8(0)) == pos.scores()[0]

@@ -76,8 +76,8 @@ def _check_view(view: Any) -> View:
         raise TypeError(f"an agent takes a View (what one player knows), got {type(view).__name__}")
     if view.viewer != view.to_move:
         raise ValueError("the view is not the view of the player to move")
-    if view.deck_count == 0:
-        raise ValueError("the round is over: no turn to choose")
+    if view.is_over():
+        raise ValueError(f"the round is over ({view.over_reason()}): no turn to choose")
     return view
 
 

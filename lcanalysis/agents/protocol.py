@@ -69,10 +69,8 @@ def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | 
     view = pos.view(pos.to_move) if isinstance(pos, Position) else pos
     if view.viewer != view.to_move:
         return {"error": f"the view is player {view.viewer}'s, but player {view.to_move} is to move"}, True
-    if view.deck_count == 0:
-        return {"error": "the round is over: the draw pile is empty"}, True
-    if len(view.history) >= view.rules.turn_cap:
-        return {"error": "the round is over: the turn cap is reached"}, True
+    if view.is_over():
+        return {"error": f"the round is over: {view.over_reason()}"}, True
     try:
         move = agent.choose(view, seed + len(view.history), time_ms)
     except ValueError as exc:

@@ -34,10 +34,9 @@ def run(args: argparse.Namespace) -> int:
 
     view = read_view(load(args.position))
     draws = args.draws
-    if view.deck_count == 0 or len(view.history) >= view.rules.turn_cap:
+    if view.is_over():
         # the model plays the hand's cards of the colour: with no turn left that would be a made-up score
-        why = "the turn cap is reached" if view.deck_count else "the draw pile is empty"
-        raise UsageError(f"the round is over ({why}): no turn is left to place a wager or play a card")
+        raise UsageError(f"the round is over ({view.over_reason()}): no turn is left to place a wager or play a card")
     if draws is None:
         turns = (view.deck_count + 1) // 2 if view.to_move == view.viewer else view.deck_count // 2
         draws = max(turns - 1, 0)

@@ -24,6 +24,7 @@ from lcanalysis.game.cards import (
     RANKS_PER_COLOR,
     Card,
     brief,
+    color_index,
     copies,
     full_deck,
     number_types,
@@ -309,20 +310,32 @@ class Position(Notated):
         """Over because of the turn cap (docs/spec/rules.md), not because the draw pile ran out."""
         return self.is_over() and self.deck_count > 0
 
+    def _color(self, color: int | str) -> int:
+        """A colour of this round as its number: 0 to colours - 1, or its letter ("R")."""
+        if isinstance(color, str):
+            return color_index(color, self.colors)
+        number = whole_number(color)
+        if number is None or not 0 <= number < self.colors:
+            raise PositionError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
+                                f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
+        return number
+
     def hand(self, player: int) -> list[Card]:
         nc = self.colors
-        o = K.off_hand(nc, player)
+        o = K.off_hand(nc, player_number(player, "player"))
         return [Card.from_type(t) for t in range(number_types(nc)) for _ in range(int(self.state[o + t]))]
 
     def hand_counts(self, player: int) -> np.ndarray:
-        o = K.off_hand(self.colors, player)
+        o = K.off_hand(self.colors, player_number(player, "player"))
         return self.state[o:o + number_types(self.colors)].copy()
 
     def known_cards(self, player: int) -> list[Card]:
-        return [Card.from_type(t) for t, n in enumerate(self.known[player]) for _ in range(int(n))]
+        return [Card.from_type(t) for t, n in enumerate(self.known[player_number(player, "player")])
+                for _ in range(int(n))]
 
-    def expedition(self, player: int, color: int) -> list[Card]:
-        """The cards on player's expedition of ``color``, in the order placed."""
+    def expedition(self, player: int, color: int | str) -> list[Card]:
+        """The cards on player's expedition of ``color`` (its number or letter), in the order placed."""
+        player, color = player_number(player, "player"), self._color(color)
         w = int(self.state[K.off_wagers(self.colors, player) + color])
         mask = int(self.state[K.off_mask(self.colors, player) + color])
         cards = [Card(color, 0)] * w
@@ -330,10 +343,12 @@ class Position(Notated):
         return cards
 
     def expeditions(self, player: int) -> dict[str, list[Card]]:
+        player = player_number(player, "player")
         return {COLOR_LETTERS[c]: self.expedition(player, c) for c in range(self.colors) if self.expedition(player, c)}
 
-    def discard_pile(self, color: int) -> list[Card]:
-        """Bottom first; the last card is the one a player can take."""
+    def discard_pile(self, color: int | str) -> list[Card]:
+        """Bottom first; the last card is the one a player can take (``color``: number or letter)."""
+        color = self._color(color)
         nc = self.colors
         n = int(self.state[K.off_pile_len(nc) + color])
         o = K.off_pile(nc) + color * K.PILE_CAP
@@ -351,7 +366,7 @@ class Position(Notated):
 
     def score(self, player: int) -> int:
         """The round score of ``player`` as the table stands."""
-        return int(K.player_score(self.state, player))
+        return int(K.player_score(self.state, player_number(player, "player")))
 
     def scores(self) -> tuple[int, int]:
         return self.score(0), self.score(1)

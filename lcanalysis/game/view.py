@@ -24,9 +24,11 @@ from lcanalysis.game.cards import (
     Buried,
     Card,
     brief,
+    color_index,
     copies,
     number_types,
     types_from_counts,
+    whole_number,
 )
 from lcanalysis.game.formats import Notated, view_to_json
 from lcanalysis.game.moves import Move
@@ -71,7 +73,7 @@ class View(Notated):
     @classmethod
     def of(cls, position: Position, player: int) -> View:
         """The view ``player`` has of a full position."""
-        if player not in (0, 1):
+        if whole_number(player) not in (0, 1):  # (a bool is not a player)
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         nc = position.colors
         return cls(
@@ -178,6 +180,16 @@ class View(Notated):
     @property
     def opponent(self) -> int:
         return 1 - self.viewer
+
+    def is_over(self) -> bool:
+        """No turn is left: the draw pile is empty, or the history reached the turn cap."""
+        return self.deck_count == 0 or len(self.history) >= self.rules.turn_cap
+
+    def over_reason(self) -> str:
+        """Why the round is over, in words ("" while it is not)."""
+        if self.deck_count == 0:
+            return "the draw pile is empty"
+        return "the turn cap is reached" if self.is_over() else ""
 
     def visible_counts(self) -> np.ndarray:
         """Count per card type of every card the viewer can see or knows the place of."""
@@ -335,8 +347,15 @@ class View(Notated):
         return view_to_json(self)
 
     def expedition_cards(self, player: int, color: int | str) -> list[Card]:
-        c = COLOR_LETTERS.index(color.upper()) if isinstance(color, str) else color
-        return self.expeditions[player][c]
+        """The cards on ``player``'s expedition of ``color`` (its number or letter), in the order placed."""
+        if isinstance(color, str):
+            c = color_index(color, self.colors)
+        else:
+            c = whole_number(color)
+            if c is None or not 0 <= c < self.colors:
+                raise ValueError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
+                                 f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
+        return self.expeditions[player_number(player, "player")][c]
 
 
 def sub_multisets(counts: list[int], size: int, start: int = 0) -> Iterator[list[int]]:
