@@ -348,14 +348,11 @@ class View(Notated):
 
     def expedition_cards(self, player: int, color: int | str) -> list[Card]:
         """The cards on ``player``'s expedition of ``color`` (its number or letter), in the order placed."""
-        if isinstance(color, str):
-            c = color_index(color, self.colors)
-        else:
-            c = whole_number(color)
-            if c is None or not 0 <= c < self.colors:
-                raise ValueError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
-                                 f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
-        return self.expeditions[player_number(player, "player")][c]
+        number = color_index(color, self.colors) if isinstance(color, str) else whole_number(color)
+        if number is None or not 0 <= number < self.colors:
+            raise ValueError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
+                             f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
+        return self.expeditions[player_number(player, "player")][number]
 
 
 def sub_multisets(counts: list[int], size: int, start: int = 0) -> Iterator[list[int]]:
