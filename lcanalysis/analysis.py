@@ -136,7 +136,9 @@ class Analysis:
             "value": self.value,
             "exact": self.exact,
             "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr,
-                       **({"loss": m.loss, "loss_stderr": m.loss_stderr} if m.loss is not None else {})}
+                       **({"loss": m.loss, "loss_stderr": m.loss_stderr} if m.loss is not None else {}),
+                       # the endgame search showed only that this turn is worse: value at most, loss at least
+                       **({"bound": "upper"} if m.upper_bound else {})}
                       for m in self.moves],
             "nodes": self.nodes,
             "seconds": self.seconds,
@@ -157,7 +159,9 @@ class Analysis:
 
         return pd.DataFrame(
             [
-                {"move": m.move, "value": m.value, "stderr": m.stderr, "exact": m.exact, "reason": m.reason}
+                {"move": m.move, "value": m.value, "stderr": m.stderr, "exact": m.exact, "reason": m.reason,
+                 **({"loss": m.loss, "loss_stderr": m.loss_stderr} if self.has_losses() else {}),
+                 "bound": "upper" if m.upper_bound else None}
                 for m in self.moves
             ]
         )
@@ -171,7 +175,7 @@ class Analysis:
         losses = self.has_losses()
         for i, m in enumerate(self.moves[:limit]):
             err = "" if m.exact else f" {m.uncertainty()}"
-            vs = "" if not losses else " (best)" if m.loss == 0 else f" ({m.loss_text()} vs best)"
+            vs = "" if not losses else " (best)" if m.loss_text() == "best" else f" ({m.loss_text()} vs best)"
             reason = f"  {m.reason}" if m.reason and m.reason not in err else ""
             lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{vs}{reason}")
         lines.append(f"nodes {self.nodes}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))

@@ -231,6 +231,26 @@ def test_an_answer_with_losses_shows_them_beside_the_values_in_text_and_html():
     assert "vs best" not in plain.to_text() and "vs best" not in plain._repr_html_()
 
 
+def test_a_turn_only_bounded_at_the_best_value_is_not_called_best_and_every_form_says_bound():
+    """A turn the endgame search proved no better than the best, without its value, has a loss of at
+    least 0: the text called it "(best)" like the best, and the library's JSON and table left out the
+    spec's ``"bound": "upper"`` (only ``advise --json`` had it)."""
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    moves = [MoveValue("+R7/D", 3.0, 0.5, exact=False, loss=0.0, loss_stderr=0.0),
+             MoveValue("-B4/D", 3.0, 0.5, exact=False, loss=0.0, loss_stderr=0.0, extra={"bound": "upper"})]
+    a = Analysis(moves, kind="endgame search", exact=False)
+    lines = a.to_text().splitlines()
+    assert lines[1].endswith("(best)") and lines[2].endswith("(≤ +0.00 vs best)")
+    rows = a.to_json()["moves"]
+    assert "bound" not in rows[0] and rows[1]["bound"] == "upper" and rows[1]["loss"] == 0.0
+    frame = a.to_frame()
+    assert list(frame["bound"].isna()) == [True, False] and frame["bound"][1] == "upper"
+    assert list(frame["loss"]) == [0.0, 0.0]
+    plain = Analysis([MoveValue("+R7/D", 3.0)], kind="perfect-information value", exact=True).to_frame()
+    assert "loss" not in plain and plain["bound"].isna().all()
+
+
 def test_a_full_position_with_5_cards_left_is_answered_by_the_endgame_search():
     """A full position is handed to the endgame search from FULL_POSITION_ENDGAME_CARDS cards (one
     split: cheaper than a view); its best value is the exact solver's under the stall budget it

@@ -397,6 +397,7 @@ def test_the_hint_json_marks_the_turns_whose_values_are_only_bounds():
     bounded = {m.move for m in analysis.moves if m.extra.get("bound") == "upper"}
     assert bounded, "a 3-card view at one stall or more has turns beyond the margin"
     assert {r["move"] for r in rows if r.get("bound") == "upper"} == bounded
+    assert {r["move"] for r in analysis.to_json()["moves"] if r.get("bound") == "upper"} == bounded  # the library's too
     assert analysis.bounds["max_stalls"] >= 1 and "converged" in analysis.bounds
 
 

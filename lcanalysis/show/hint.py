@@ -173,8 +173,6 @@ def hint_json(analysis: Analysis, view: View) -> dict[str, Any]:
     loss and loss_stderr), plus the verdict and the question answered."""
     out = analysis.to_json()
     for row, m in zip(out["moves"], analysis.moves):
-        if m.upper_bound:  # the endgame search showed only that this turn is worse
-            row["bound"] = "upper"
         if "own_mean" in m.extra:  # valued through the best's worlds: the turn's own mean beside it
             row.update(own_mean=m.extra["own_mean"], own_stderr=m.extra["own_stderr"])
         if "match_win" in m.extra:  # a match score was given: the chance to win the match too
