@@ -9,6 +9,7 @@ import pytest
 import search_reference as R
 from helpers import played_down
 
+from lcanalysis.game.position import Position
 from lcanalysis.search import bracket, solve, solve_belief, solve_deepening, solve_perfect, solve_view
 from lcanalysis.search.view_value import check_workers, split_weights
 
@@ -175,8 +176,16 @@ def test_split_count_matches_the_views_enumeration():
     for seed, deck in [(31, 2), (32, 4)]:
         view = played_down(seed, deck).view()
         unseen = [int(x) for x in view.unseen_counts()]
-        assert count_splits(unseen, view.opponent_unknown, 10**9) == view.distinct_splits()
+        listed = sum(1 for _ in view.splits())  # the enumeration itself, one by one
+        assert count_splits(unseen, view.opponent_unknown, 10**9) == view.distinct_splits() == listed
         assert count_splits(unseen, view.opponent_unknown, 5) == 5  # stops counting at the cap
+    # a dealt round's view: counted, not listed (listing its splits never ended). Independently: the
+    # coefficient of x^u in the product over card types of (1 + x + ... + x^n), n unseen of the type
+    view = Position.deal(7).view(0)
+    poly = np.array([1], dtype=object)
+    for n in view.unseen_counts():
+        poly = np.convolve(poly, np.ones(int(n) + 1, dtype=object))
+    assert view.distinct_splits() == poly[view.opponent_unknown] == 296_855_362
 
 
 def test_deepening_adds_the_bracket_when_the_budget_allows():

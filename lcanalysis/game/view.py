@@ -263,8 +263,9 @@ class View(Notated):
         return comb(int(self.unseen_counts().sum()), self.opponent_unknown)
 
     def distinct_splits(self) -> int:
-        """Splits once identical wagers are merged (what ``splits()`` yields)."""
-        return sum(1 for _ in sub_multisets(list(self.unseen_counts()), self.opponent_unknown))
+        """Splits once identical wagers are merged (what ``splits()`` yields), counted without listing
+        them (a dealt round's view has hundreds of millions)."""
+        return count_splits([int(x) for x in self.unseen_counts()], self.opponent_unknown)
 
     def splits(self) -> Iterator[tuple[float, list[int], list[int]]]:
         """Every way to split the unseen cards: ``(probability, opponent_unknown_types, deck_types)``.
@@ -353,6 +354,22 @@ class View(Notated):
             raise ValueError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
                              f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
         return self.expeditions[player_number(player, "player")][number]
+
+
+def count_splits(unseen: list[int], size: int, cap: int | None = None) -> int:
+    """How many distinct splits there are: picks of ``size`` cards from ``unseen`` (counts per type),
+    as ``sub_multisets`` lists them; counting stops at ``cap`` (None: none)."""
+    ways = [1] + [0] * size  # ways[j]: distinct picks of j cards from the types seen so far
+    for n in unseen:
+        new = [0] * (size + 1)
+        for j in range(size + 1):
+            if ways[j]:
+                for k in range(min(n, size - j) + 1):
+                    new[j + k] += ways[j]
+                    if cap is not None and new[j + k] > cap:
+                        new[j + k] = cap
+        ways = new
+    return ways[size]
 
 
 def sub_multisets(counts: list[int], size: int, start: int = 0) -> Iterator[list[int]]:

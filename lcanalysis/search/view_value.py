@@ -34,7 +34,7 @@ from lcanalysis.core.kernel import (
 )
 from lcanalysis.game.cards import number_types, types_from_counts
 from lcanalysis.game.notation import read_position
-from lcanalysis.game.view import sub_multisets
+from lcanalysis.game.view import count_splits, sub_multisets
 from lcanalysis.search.common import (
     CLOCK,
     MAX_SAMPLES,
@@ -61,19 +61,6 @@ from lcanalysis.search.perfect import (
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
 MAX_WORKERS = 1024  # threads for the splits (each has tables of its own)
-
-
-def count_splits(unseen: list[int], size: int, cap: int) -> int:
-    """How many distinct splits there are (counting stops at ``cap``)."""
-    ways = [1] + [0] * size  # ways[j]: distinct picks of j cards from the types seen so far
-    for n in unseen:
-        new = [0] * (size + 1)
-        for j in range(size + 1):
-            if ways[j]:
-                for k in range(min(n, size - j) + 1):
-                    new[j + k] = min(cap, new[j + k] + ways[j])
-        ways = new
-    return ways[size]
 
 
 def sampled_picks(unseen: list[int], opponent_unknown: int, n_types: int, n: int, seed: int) -> np.ndarray:
