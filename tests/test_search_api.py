@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,44 @@ def test_bad_bounds_are_refused_with_the_reason(pos, kwargs, message):
         solve(pos, **kwargs)
     with pytest.raises(SearchError, match=message):
         solve(pos.view(), **kwargs)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"samples": 5, "seed": -1}, "seed must be a whole number 0 or above, got -1"),
+    ({"samples": 5, "seed": float("nan")}, "seed must be a whole number 0 or above, got nan"),
+    ({"samples": 5, "seed": "x"}, "seed must be a whole number 0 or above, got 'x'"),
+    ({"max_splits": 0}, "max_splits must be a whole number of splits from 1"),
+    ({"max_splits": -1}, "max_splits must be a whole number of splits from 1"),
+    ({"max_splits": float("nan")}, "max_splits must be a whole number of splits from 1"),
+    ({"tables": "x"}, "tables must be a search.Tables"),
+])
+def test_a_views_sampling_arguments_are_checked(kwargs, message):
+    """``seed=-1`` gave numpy's "expected non-negative integer", ``max_splits=0`` sampled 400
+    worlds without a word, ``tables='x'`` an AttributeError: each is now refused by name, with
+    buried pile cards too (whose fills also get the seed now)."""
+    from test_buried import _remembered
+
+    from lcanalysis.game.notation import read_view
+
+    view = played_down(4, 2).view()
+    buried_view = read_view(_remembered(played_down(11, 2))[0])
+    assert buried_view.buried_count > 0
+    for target in (view, buried_view):
+        with pytest.raises(SearchError, match=re.escape(message)):
+            solve(target, max_stalls=0, **kwargs)
+
+
+def test_the_seed_reaches_the_sampled_splits_of_a_buried_views_fills():
+    """A fill with more than ``max_splits`` splits is sampled; its seed used to be dropped (always 0)."""
+    from test_buried import _remembered
+
+    from lcanalysis.game.notation import read_view
+
+    view = read_view(_remembered(played_down(11, 2))[0])
+    first, again, other = (solve(view, max_stalls=0, max_splits=10, seed=s) for s in (1, 1, 2))
+    assert not first.exact and "sampled" in first.method
+    assert [m.value for m in first.moves] == [m.value for m in again.moves]
+    assert [m.value for m in first.moves] != [m.value for m in other.moves]
 
 
 def test_a_finished_round_is_refused():

@@ -44,7 +44,7 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     pos = read_position(target)
     max_nodes = check_max_nodes(max_nodes)
     if isinstance(pos, View) and pos.buried_count:
-        return solve_buried_view(pos, max_stalls, max_turns, leaf, samples=samples, max_splits=max_splits,
+        return solve_buried_view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
                                  tables=tables, workers=workers, max_nodes=max_nodes)
     if isinstance(pos, View):
         return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,

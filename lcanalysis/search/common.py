@@ -231,6 +231,29 @@ def check_budget(name: str, value: Any, minimum: int, maximum: int) -> int | Non
     return int(value)
 
 
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: Any) -> int:
+    """A validated seed for sampled splits: a whole number 0..``MAX_SEED``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SearchError(f"seed must be a whole number 0 or above, got {seed!r}")
+    return int(seed)
+
+
+def check_max_splits(max_splits: Any) -> int:
+    """A validated ``max_splits``: the most distinct splits (or fills) solved one by one, 1..10^9."""
+    if isinstance(max_splits, bool) or not isinstance(max_splits, (int, np.integer)) or not 1 <= max_splits <= 10**9:
+        raise SearchError(f"max_splits must be a whole number of splits from 1 to 1,000,000,000, got {max_splits!r}")
+    return int(max_splits)
+
+
+def check_tables(tables: Any, cls: type) -> None:
+    """``tables`` is None (fresh tables) or the search's own ``Tables``."""
+    if tables is not None and not isinstance(tables, cls):
+        raise SearchError(f"tables must be a search.Tables (or None: fresh ones), got {type(tables).__name__}")
+
+
 def check_max_nodes(max_nodes: Any) -> int:
     """A validated node budget: 0 (or None) for none, else a whole number 1..``MAX_NODES``."""
     if max_nodes is None:

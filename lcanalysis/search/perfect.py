@@ -92,6 +92,7 @@ from lcanalysis.search.common import (
     check_max_nodes,
     check_seconds,
     check_state,
+    check_tables,
     move_texts,
 )
 
@@ -1065,6 +1066,7 @@ def search_root(
     ``deadline`` (a ``time.perf_counter`` value): the search is stopped there (``common.abort_at``).
     Returns (move codes, values, tables); ``tables.stats[3]`` is 1 when ``max_nodes`` or the deadline ran out.
     """
+    check_tables(tables, Tables)
     s, dc = prepare(state)
     st0, st1 = int(stalls[0]), int(stalls[1])
     tl = int(max_turns)

@@ -43,7 +43,10 @@ from lcanalysis.search.common import (
     bounds_dict,
     check_bounds,
     check_max_nodes,
+    check_max_splits,
     check_seconds,
+    check_seed,
+    check_tables,
     move_text,
     on_threads,
 )
@@ -283,6 +286,8 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     n_workers = check_workers(workers)
     max_nodes = check_max_nodes(max_nodes)
+    seed, max_splits = check_seed(seed), check_max_splits(max_splits)
+    check_tables(tables, Tables)
     check_seconds(seconds)
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
                                 or not 2 <= samples <= MAX_SAMPLES):
@@ -348,11 +353,14 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     )
 
 
-def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, max_splits=DEFAULT_MAX_SPLITS, tables=None,
-                      workers=None, max_nodes=0, seconds=None):
+def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0, max_splits=DEFAULT_MAX_SPLITS,
+                      tables=None, workers=None, max_nodes=0, seconds=None):
     """The view value with buried pile cards (``G?``): the average, over every way to fill them
     (with its probability, ``View.fills``), of the view value of the filled view, turn by turn.
-    The fills share ``max_nodes`` and ``seconds`` (each gets what the ones before left)."""
+    The fills share ``max_nodes`` and ``seconds`` (each gets what the ones before left); a fill with
+    more than ``max_splits`` splits has them sampled (``seed``)."""
+    max_splits, seed = check_max_splits(max_splits), check_seed(seed)
+    check_tables(tables, Tables)
     if samples is not None:
         raise SearchError("buried pile cards (G?) are filled exactly, every way: sampling is not offered; "
                           "leave out samples")
@@ -369,7 +377,8 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, max_sp
         if (max_nodes and nodes >= max_nodes) or (left is not None and left <= 0):
             raise SearchBudgetExceeded(nodes, None if left is None or left > 0 else seconds)
         try:
-            a = solve_view(filled, max_stalls, max_turns, leaf, max_splits=max_splits, tables=tables, workers=workers,
+            a = solve_view(filled, max_stalls, max_turns, leaf, seed=seed, max_splits=max_splits, tables=tables,
+                           workers=workers,
                            max_nodes=max_nodes - nodes if max_nodes else 0, seconds=left)
         except SearchBudgetExceeded as exc:
             raise SearchBudgetExceeded(nodes + exc.nodes, None if exc.seconds is None else seconds) from None
