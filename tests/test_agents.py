@@ -436,3 +436,16 @@ def test_no_agent_plays_a_turn_after_the_turn_cap(name):
     for _ in range(2):
         live.push(live.legal_moves()[0])
     assert not live.view(live.to_move).is_over() and live.view(live.to_move).over_reason() == ""
+
+
+def test_a_seed_that_is_not_a_whole_number_is_refused_by_every_agent_and_external_needs_its_program():
+    pos = Position.deal(1)
+    view = pos.view(pos.to_move)
+    for name in ("random", "greedy", "heuristic", "search"):
+        agent = make_agent(name, time_ms=5) if name == "search" else make_agent(name)
+        for bad in ("x", float("nan"), 2.5):
+            with pytest.raises(AgentError, match="the seed must be a whole number, a numpy Generator or None"):
+                agent.choose(view, bad)
+        assert agent.choose(view, np.uint32(7)) == agent.choose(view, 7)  # numpy's integers are seeds
+    with pytest.raises(AgentError, match=r"external: give the program to run, cmd=\[...\]"):
+        make_agent("external")

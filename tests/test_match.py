@@ -1,6 +1,7 @@
 import pytest
 
 from lcanalysis.game.match import Match
+from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 
 
@@ -29,3 +30,27 @@ def test_single_round_match_and_winner():
     m = Match(rules=Rules(rounds=1))
     m.record((12, -4))
     assert m.winner() == 0
+
+
+def test_a_match_and_a_deal_check_what_they_are_given():
+    """A score of 1.7 was cut to 1, a nan raised int()'s error, a starter of 5 or a first starter of
+    True was kept, and rules given as a dict failed on a missing attribute: each is refused by name,
+    and rules as a dict of options are read as JSON writes them."""
+    import numpy as np
+
+    from lcanalysis.game.position import PositionError
+
+    for scores in ((1.7, 0), (float("nan"), 0), (5000, 0), (1, 2, 3), "10 5", (True, 0)):
+        with pytest.raises(ValueError, match=r"scores must be the round's two scores, whole numbers from -1000 to 1000"):
+            Match().record(scores)
+    with pytest.raises(PositionError, match="starter must be 0 or 1, got 5"):
+        Match().record((5, 0), starter=5)
+    with pytest.raises(PositionError, match="first_starter must be 0 or 1, got True"):
+        Match(first_starter=True)
+    for call in (lambda: Match(rules="x"), lambda: Position.deal(1, rules="x")):
+        with pytest.raises(PositionError, match="rules must be a Rules, a dict of its options or None, got 'x'"):
+            call()
+    m = Match(rules={"rounds": 3, "colors": 6})
+    m.record((np.int64(12), -3))
+    assert m.totals == [12, -3] and m.rules == Rules(rounds=3, colors=6) and m.next_starter() == 0
+    assert Position.deal(1, rules={"colors": 6}) == Position.deal(1, Rules(colors=6))

@@ -22,6 +22,7 @@ import numpy as np
 
 from lcanalysis.analysis import Analysis
 from lcanalysis.core import policy as P
+from lcanalysis.game.cards import whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
@@ -47,7 +48,10 @@ def _as_seed(rng_or_seed: Any) -> int:
         return 0
     if isinstance(rng_or_seed, np.random.Generator):
         return int(rng_or_seed.integers(2**31 - 1))
-    return int(rng_or_seed) % (2**31 - 1)
+    number = whole_number(rng_or_seed)
+    if number is None:
+        raise AgentError(f"the seed must be a whole number, a numpy Generator or None, got {rng_or_seed!r}")
+    return number % (2**31 - 1)
 
 
 def checked_number(agent: str, key: str, value: Any, low: float, high: float, above: bool = False) -> float:
@@ -111,6 +115,7 @@ class PolicyAgent(Agent):
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
+        _as_seed(rng_or_seed)  # unused (the policy is deterministic), but a bad one is still an error
         return Move.from_code(int(P.policy_move(some_state(view), self.params)), view.colors)
 
 
@@ -404,6 +409,8 @@ def make_agent(name: str, **options: Any) -> Agent:
     if name == "external":
         from lcanalysis.agents.protocol import ExternalAgent
 
+        if "cmd" not in options:
+            raise AgentError("external: give the program to run, cmd=[...], e.g. cmd=['python', 'mybot.py']")
         return ExternalAgent(**options)
     if name not in _FACTORIES:
         raise AgentError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or 'external' "

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lcanalysis.game.position import Position
+from lcanalysis.game.cards import brief, whole_number
+from lcanalysis.game.position import MAX_ROUND_SCORE, Position, as_rules, player_number
 from lcanalysis.game.rules import Rules
 
 
@@ -34,8 +35,8 @@ class Match:
     starters: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.first_starter not in (0, 1):
-            raise ValueError(f"first_starter must be 0 or 1, got {self.first_starter!r}")
+        self.rules = as_rules(self.rules)
+        self.first_starter = player_number(self.first_starter, "first_starter")
 
     @property
     def round_number(self) -> int:
@@ -62,9 +63,15 @@ class Match:
         """Add a finished round's scores (player 0, player 1)."""
         if self.is_over():
             raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
-        self.starters.append(self.next_starter() if starter is None else starter)
-        self.round_scores.append((int(scores[0]), int(scores[1])))
-        self.totals = [self.totals[0] + int(scores[0]), self.totals[1] + int(scores[1])]
+        points = [whole_number(x) for x in scores] if isinstance(scores, (tuple, list)) else []
+        checked = [x for x in points if x is not None and abs(x) <= MAX_ROUND_SCORE]
+        if len(checked) != 2 or len(points) != 2:
+            raise ValueError(f"scores must be the round's two scores, whole numbers from -{MAX_ROUND_SCORE} to "
+                             f"{MAX_ROUND_SCORE} (player 0, player 1), got {brief(scores)}")
+        a, b = checked
+        self.starters.append(self.next_starter() if starter is None else player_number(starter, "starter"))
+        self.round_scores.append((a, b))
+        self.totals = [self.totals[0] + a, self.totals[1] + b]
 
     def winner(self) -> int | None:
         """0 or 1, or None for a draw (a tied total: spec convention). Only once the match is over."""

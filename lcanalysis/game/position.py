@@ -48,6 +48,17 @@ class PositionError(ValueError):
 MAX_ROUND_SCORE = 1000
 
 
+def as_rules(rules: Any) -> Rules:
+    """``Rules`` from a ``Rules``, a dict of its options (as JSON writes them) or None (the defaults)."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, Mapping):
+        return Rules.from_dict(rules)
+    raise PositionError(f"rules must be a Rules, a dict of its options or None, got {brief(rules)}")
+
+
 def as_cards(items: Iterable[Any], colors: int, where: str, limit: int | None = None) -> list[Card]:
     """The cards of a list of card strings, ``Card`` objects or type codes. Refuses anything that is
     not a list of cards, and stops reading at ``limit`` cards (default: the whole deck), so an
@@ -170,7 +181,7 @@ class Position(Notated):
         """Shuffle with ``seed`` (numpy's default_rng) and deal ``hand_size`` cards to each player:
         the first ``hand_size`` of the shuffled deck to player 0, the next to player 1, the rest
         is the draw pile (top first). ``starter`` moves first."""
-        rules = rules or Rules()
+        rules = as_rules(rules)
         if isinstance(starter, bool) or starter not in (0, 1):
             raise PositionError(f"starter must be 0 or 1, got {starter!r}")
         number = None if seed is None else whole_number(seed)
