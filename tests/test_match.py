@@ -41,7 +41,7 @@ def test_a_match_and_a_deal_check_what_they_are_given():
     from lcanalysis.game.position import PositionError
 
     for scores in ((1.7, 0), (float("nan"), 0), (5000, 0), (1, 2, 3), "10 5", (True, 0)):
-        with pytest.raises(ValueError, match=r"scores must be the round's two scores, whole numbers from -1000 to 1000"):
+        with pytest.raises(ValueError, match=r"scores must be the round.s two scores, whole numbers from -1000"):
             Match().record(scores)
     with pytest.raises(PositionError, match="starter must be 0 or 1, got 5"):
         Match().record((5, 0), starter=5)
