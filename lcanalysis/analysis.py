@@ -167,6 +167,9 @@ class Analysis:
         )
 
     def to_text(self, limit: int | None = None) -> str:
+        """The answer in words, the first ``limit`` turns (None: all)."""
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"limit must be a whole number of turns, 1 or more (None: all), got {limit!r}")
         label = "exact" if self.exact else "estimate"
         head = self.kind if label in self.kind else f"{self.kind} ({label})"
         if self.bounds:

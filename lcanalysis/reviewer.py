@@ -746,7 +746,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     review is the same on every executor). ``search_floor``: the advisor's least budget (seconds
     of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed)."""
     rec = read_record(record)
-    if player is not None and player not in (0, 1):
+    if player is not None and (isinstance(player, bool) or player not in (0, 1)):
         raise ReviewError(f"player must be 0, 1 or None, got {player!r}")
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME):
@@ -759,7 +759,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or not 1 <= workers <= MAX_WORKERS):
         raise ReviewError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
-    if isinstance(executor, str) and executor != "serial":
+    if executor is not None and executor != "serial" and not isinstance(executor, Executor):
         raise ReviewError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
     rounds = rec.rounds if isinstance(rec, MatchRecord) else [rec]
     viewer = rounds[0].viewer

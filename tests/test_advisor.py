@@ -242,6 +242,10 @@ def test_a_turn_only_bounded_at_the_best_value_is_not_called_best_and_every_form
     a = Analysis(moves, kind="endgame search", exact=False)
     lines = a.to_text().splitlines()
     assert lines[1].endswith("(best)") and lines[2].endswith("(≤ +0.00 vs best)")
+    assert len(a.to_text(limit=1).splitlines()) == len(lines) - 1  # one turn fewer
+    for bad in (-1, 0, "x", 1.5):  # -1 silently dropped the last turn, "x" raised a slicing TypeError
+        with pytest.raises(ValueError, match="limit must be a whole number of turns, 1 or more"):
+            a.to_text(limit=bad)
     rows = a.to_json()["moves"]
     assert "bound" not in rows[0] and rows[1]["bound"] == "upper" and rows[1]["loss"] == 0.0
     frame = a.to_frame()

@@ -553,3 +553,13 @@ def test_a_review_refuses_absurd_workers_and_starts_no_more_processes_than_turns
     monkeypatch.setattr(R, "ProcessPoolExecutor", Pool)
     rv = R.review(str(path), time_budget=0.05, workers=1024, progress=False)
     assert asked == [2] and rv.workers == 2 and len(rv.decisions) == 3
+
+
+def test_a_reviews_player_and_executor_are_checked_by_name():
+    """``player=True`` was reviewed as player 1 and written ``"player": true``; ``executor=5`` failed
+    on a bare assertion deep inside."""
+    record = {"rules": {}, "start": Position.deal(3).to_json(), "turns": []}
+    with pytest.raises(ReviewError, match="player must be 0, 1 or None, got True"):
+        review(record, player=True)
+    with pytest.raises(ReviewError, match=r"executor must be None, 'serial' or a concurrent\.futures\.Executor, got 5"):
+        review(record, executor=5)

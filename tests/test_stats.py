@@ -101,3 +101,21 @@ def test_ratings_of_a_round_robin_order_the_agents():
     r = ratings(_table(rows))
     assert list(r.index) == ["A", "B", "C"]
     assert np.isfinite(r.to_numpy()).all()
+
+
+def test_summarize_says_what_it_takes():
+    import pandas as pd
+
+    from lcanalysis.tournaments.specs import TournamentError
+
+    for bad in (None, pd.DataFrame({"deal": [0]})):
+        with pytest.raises(TournamentError, match="summarize takes the rounds of a tournament"):
+            summarize(bad)
+    rounds = pd.DataFrame({"pairing": ["a-b"] * 2, "player0": ["a", "b"], "player1": ["b", "a"], "swap": [0, 1],
+                           "deal": [0, 0], "round": [1, 1], "score0": [10, 3], "score1": [2, 5],
+                           "capped": [False, False], "turns": [40, 41]})
+    for conf in (2, float("nan"), 0, True):
+        with pytest.raises(TournamentError, match="conf must be a confidence level between 0 and 1"):
+            summarize(rounds, conf=conf)
+    row = summarize(rounds).iloc[0]
+    assert row.rounds == 2 and row.mean_diff == pytest.approx(((10 - 2) + (5 - 3)) / 2)

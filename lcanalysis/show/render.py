@@ -743,7 +743,7 @@ def analysis_svg(analysis: Analysis, limit: int | None = 20, size: int | None = 
         note = "error bars: ±1 standard error"
     if note:
         body.append(_text(width - MARGIN, axis_y + 15, note, 9, "end", MUTED))
-    return _svg(width, height, body, analysis.to_text(limit), size, "lcanalysis analysis")
+    return _svg(width, height, body, analysis.to_text(limit or None), size, "lcanalysis analysis")
 
 
 def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:

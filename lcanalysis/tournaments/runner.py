@@ -668,6 +668,11 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     ``var_ratio_high``); and the deals a test needs to detect an ``EDGE``-point edge (5% level,
     80% power) with each measure (``deals_needed``, ``adj_deals_needed``).
     """
+    if not isinstance(df, pd.DataFrame) or not {"pairing", "player0", "player1", "score0", "score1"} <= set(df.columns):
+        raise TournamentError("summarize takes the rounds of a tournament (the DataFrame tournament() returns, or "
+                              f"results.read_results of its file), got {type(df).__name__}")
+    if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 < conf < 1:
+        raise TournamentError(f"conf must be a confidence level between 0 and 1, like 0.95, got {conf!r}")
     out = []
     for pairing, sub in df.groupby("pairing", sort=True):
         first = sub.iloc[0]
