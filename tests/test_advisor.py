@@ -56,6 +56,23 @@ def test_reasons_name_what_a_discard_hands_the_opponent_and_the_turns_left():
     assert stall and all(f"the deck stays at {view.deck_count}" in m.reason for m in stall)
 
 
+def test_a_reason_from_a_state_filled_in_once_is_the_reason_from_the_view():
+    """The advisor fills the view in once for all its reasons; each reason is the one the view gives
+    alone, and giving it the state changes neither the state nor the next reason."""
+    from helpers import played_down
+
+    from lcanalysis.rollouts import some_state
+
+    for view in (example_view(), played_down(3, 4).view(), played_down(8, 12).view()):
+        state = some_state(view)
+        kept = state.copy()
+        moves = [str(m) for m in view.complete(view.unseen()[:view.opponent_unknown],
+                                               view.unseen()[view.opponent_unknown:]).legal_moves()]
+        assert len(moves) > 10
+        assert [reason(view, m, state) for m in moves] == [reason(view, m) for m in moves]
+        assert np.array_equal(state, kept)
+
+
 def test_the_same_seed_gives_the_same_answer_and_a_bigger_budget_samples_more():
     view = example_view()
     a = advise(view, time_budget=0.2, seed=5)
