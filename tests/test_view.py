@@ -213,3 +213,21 @@ def test_a_player_or_colour_out_of_range_is_refused_not_read_from_other_memory()
     pile = next(iter(pos.discards()))
     assert pos.discard_pile(pile) == pos.discard_pile(COLOR_LETTERS.index(pile)) == pos.discards()[pile] != []
     assert pos.hand(np.int64(1)) == pos.hand(1) and pos.score(np.int8(0)) == pos.scores()[0]
+
+
+def test_sampling_positions_and_reading_a_view_check_their_numbers():
+    """``sample_positions(2, seed=-1)`` gave numpy's "expected non-negative integer", and
+    ``evaluate(pos, player=True)`` read True as player 1."""
+    import lcanalysis as lc
+
+    pos = Position.deal(5)
+    view = pos.view(0)
+    for n, seed, problem in ((2, -1, "seed must be a whole number 0 or above"), (2, "x", "seed must be"),
+                             (-1, 0, "n must be a whole number >= 0"), (2.5, 0, "n must be a whole number")):
+        with pytest.raises(ValueError, match=problem):
+            view.sample_positions(n, seed=seed)
+    assert view.sample_positions(3, seed=np.int64(4)) == view.sample_positions(3, seed=4)
+    for bad in (True, 2, "1"):
+        with pytest.raises(PositionError, match="player must be 0 or 1"):
+            lc.evaluate(pos, player=bad)
+    assert lc.evaluate(pos, player=np.int64(1)) == lc.evaluate(pos.view(1)) != lc.evaluate(pos.view(0))

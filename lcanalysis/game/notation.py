@@ -48,6 +48,7 @@ from lcanalysis.game.position import (
     PositionError,
     as_cards,
     check_match,
+    player_number,
 )
 from lcanalysis.game.rules import MAX_TURN_CAP, Rules, RulesError
 from lcanalysis.game.view import View
@@ -421,6 +422,8 @@ def read_view(source: Any, player: int | None = None) -> View:
     """What ``read_position`` reads, as one player's ``View``: a full position is seen by
     ``player`` (default: the player to move); a view is returned as it is (and must be
     ``player``'s, when one is named)."""
+    if player is not None:
+        player = player_number(player, "player")
     obj = read_position(source)
     if isinstance(obj, Position):
         return obj.view(obj.to_move if player is None else player)

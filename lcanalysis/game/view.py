@@ -330,8 +330,10 @@ class View(Notated):
 
     def sample_positions(self, n: int, seed: int | None = None) -> list[Position]:
         """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, got {n}")
+        if whole_number(n) is None or n < 0:
+            raise ValueError(f"n must be a whole number >= 0, got {n!r}")
+        if seed is not None and (whole_number(seed) is None or seed < 0):
+            raise ValueError(f"seed must be a whole number 0 or above (or None: fresh randomness), got {seed!r}")
         rng = np.random.default_rng(seed)
         u = self.opponent_unknown
         out = []
