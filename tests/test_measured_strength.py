@@ -15,6 +15,7 @@ from lcanalysis.tournaments.stats import mean_interval, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 STREAMS_600 = "search:stall=0.5,break_loops=1,hand_model=1,streams=1"
+CAUTION_1 = "best:caution=1"  # today's best, played before it became best
 
 #: docs/agents.md, "Measured strength": a row's match-up -> (file in data/, the first agent's label there)
 DOCS_ROWS = {
@@ -23,11 +24,15 @@ DOCS_ROWS = {
     "search (100 ms budget) vs heuristic, 6 colours": ("strength_search_vs_heuristic_6c", "search"),
     "stalling vs heuristic": ("strength_stalling_vs_heuristic", "stalling"),
     "stalling vs heuristic, 6 colours": ("strength_stalling_vs_heuristic_6c", "stalling"),
-    "best vs search, both 100 ms (best: 1,500 play-outs, search: 600)": ("strength_best1500_vs_search",
-                                                                         "best:time_ms=250"),
-    "best vs search, both 100 ms, 6 colours": ("strength_best1500_vs_search_6c", "best"),
-    "best vs search, both 1 s, 386 deals": ("strength_best1500_vs_search_1s", "best:time_ms=1000"),
-    "best (100 ms) vs heuristic, 200 deals": ("strength_best1500_vs_heuristic", "best"),
+    "best vs search, both 100 ms (best: 1,500 play-outs and caution 1, search: 600)": (
+        "screen_caution1_best1500_vs_search", CAUTION_1),
+    "best vs search, both 100 ms, 6 colours": ("screen_caution1_best1500_vs_search_6c", CAUTION_1),
+    "best (100 ms) vs heuristic, 200 deals": ("strength_best_caution1_vs_heuristic", CAUTION_1),
+    "best with caution 2 (`best:caution=2`, the `best` before caution 1) vs search, both 100 ms (1,500 play-outs, "
+    "search: 600)": ("strength_best1500_vs_search", "best:time_ms=250"),
+    "best with caution 2 vs search, both 100 ms, 6 colours": ("strength_best1500_vs_search_6c", "best"),
+    "best with caution 2 vs search, both 1 s, 386 deals": ("strength_best1500_vs_search_1s", "best:time_ms=1000"),
+    "best with caution 2 (100 ms) vs heuristic, 200 deals": ("strength_best1500_vs_heuristic", "best"),
     "best with 600 play-outs (`search:stall=0.5,break_loops=1,hand_model=1,streams=1`, the `best` before "
     "1,500) vs search, both 100 ms": ("strength_best_streams_vs_search", STREAMS_600),
     "best with 600 play-outs vs search, both 100 ms, 6 colours": ("strength_best_streams_vs_search_6c", "best"),
@@ -49,11 +54,17 @@ README_ROWS = {
                                                                                "search"),
     "stalling vs heuristic, 3,000 deals (6,000 rounds)": ("strength_stalling_vs_heuristic", "stalling"),
     "stalling vs heuristic, 6 colours, 1,000 deals": ("strength_stalling_vs_heuristic_6c", "stalling"),
-    "best vs search, both 100 ms a move (best: 1,500 play-outs, 50 ms of CPU a move)": (
-        "strength_best1500_vs_search", "best:time_ms=250"),
-    "best vs search, both 100 ms a move, 6 colours": ("strength_best1500_vs_search_6c", "best"),
-    "best vs search, both 1 s a move, 386 deals (772 rounds)": ("strength_best1500_vs_search_1s", "best:time_ms=1000"),
-    "best (100 ms a move) vs heuristic, 200 deals (400 rounds)": ("strength_best1500_vs_heuristic", "best"),
+    "best vs search, both 100 ms a move (best: 1,500 play-outs and caution 1, 52 ms of CPU a move)": (
+        "screen_caution1_best1500_vs_search", CAUTION_1),
+    "best vs search, both 100 ms a move, 6 colours": ("screen_caution1_best1500_vs_search_6c", CAUTION_1),
+    "best (100 ms a move) vs heuristic, 200 deals (400 rounds)": ("strength_best_caution1_vs_heuristic", CAUTION_1),
+    "best with caution 2 (the `best` before caution 1) vs search, both 100 ms a move (1,500 play-outs, 50 ms of CPU "
+    "a move)": ("strength_best1500_vs_search", "best:time_ms=250"),
+    "best with caution 2 vs search, both 100 ms a move, 6 colours": ("strength_best1500_vs_search_6c", "best"),
+    "best with caution 2 vs search, both 1 s a move, 386 deals (772 rounds)": ("strength_best1500_vs_search_1s",
+                                                                              "best:time_ms=1000"),
+    "best with caution 2 (100 ms a move) vs heuristic, 200 deals (400 rounds)": ("strength_best1500_vs_heuristic",
+                                                                                "best"),
     "best with 600 play-outs (the `best` before 1,500) vs search, both 100 ms a move": (
         "strength_best_streams_vs_search", STREAMS_600),
     "best with 600 play-outs vs search, both 100 ms a move, 6 colours": ("strength_best_streams_vs_search_6c",
@@ -116,7 +127,8 @@ def test_every_row_of_the_readme_is_what_its_file_gives():
 #: commit that had it, so that replaying them replays that agent (today's would resume someone else's file)
 PAST_BEST = {"strength_best_vs_search", "strength_best_vs_search_6c", "strength_best_before_hand_model_vs_search",
              "strength_best_streams_vs_search_6c", "strength_best_vs_search_1s", "strength_best_vs_heuristic",
-             "strength_best1500_vs_search"}
+             "strength_best1500_vs_search", "strength_best1500_vs_search_6c", "strength_best1500_vs_heuristic",
+             "strength_best1500_vs_search_1s"}
 
 
 @pytest.mark.parametrize("name", sorted({n for n, _ in DOCS_ROWS.values()} | {n for n, _ in README_ROWS.values()}))
@@ -158,3 +170,29 @@ def test_the_paired_changes_quoted_for_todays_best_are_what_the_files_give():
     assert (f"{100 * slow.win_change:+.1f} [{100 * slow.win_low:+.1f}, {100 * slow.win_high:+.1f}] points of win "
             f"rate and {slow.points_change:+.1f} [{slow.points_low:+.1f}, {slow.points_high:+.1f}] points a round") \
         in readme
+
+
+def test_todays_best_is_the_screened_change_and_its_figures_are_what_the_files_give():
+    """``caution=1`` became part of ``best`` after its screens in both colours: the figures the README
+    and docs/agents.md quote for it are recomputed from the files, and ``best`` is the agent that
+    played them (``best:caution=1`` then; the same options now)."""
+    from lcanalysis.agents import BEST_OPTIONS, make_agent
+    from lcanalysis.studies.paired_strength import paired_change
+
+    assert BEST_OPTIONS["caution"] == 1 and make_agent("best").caution == 1
+    data = ROOT / "data"
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    six = paired_change(data / "screen_caution1_best1500_vs_search_6c.jsonl",
+                        data / "strength_best1500_vs_search_6c.jsonl", opponent="search")
+    assert six.deals == 1000
+    assert f"**{six.points_change:+.2f} [{six.points_low:+.2f}, {six.points_high:+.2f}] points a round**" in docs
+    assert (f"{six.points_change:+.2f} [{six.points_low:+.2f}, {six.points_high:+.2f}] with 6, and +1.2 [-1.1, +3.5] "
+            f"and {100 * six.win_change:+.1f} [{100 * six.win_low:+.1f}, {100 * six.win_high:+.1f}] points of win rate"
+            ) in readme
+    heur = paired_change(data / "strength_best_caution1_vs_heuristic.jsonl",
+                         data / "strength_best1500_vs_heuristic.jsonl", opponent="heuristic")
+    assert heur.deals == 200
+    assert (f"{100 * heur.win_change:+.1f} [{100 * heur.win_low:+.1f}, {100 * heur.win_high:+.1f}] points of win "
+            f"rate and {heur.points_change:+.2f} [{heur.points_low:+.2f}, {heur.points_high:+.2f}] points a round"
+            ) in docs

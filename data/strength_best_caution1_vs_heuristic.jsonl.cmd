@@ -1,0 +1,2 @@
+lcanalysis tournament best:caution=1 heuristic --deals 200 --workers 1 --allow-code-change --out data/strength_best_caution1_vs_heuristic.jsonl --csv data/strength_best_caution1_vs_heuristic.csv > data/strength_best_caution1_vs_heuristic.txt  # played at commit cc6d0fb, where best had caution 2: best:caution=1 is the best of today
+python -m lcanalysis.studies.paired_strength data/strength_best_caution1_vs_heuristic.jsonl data/strength_best1500_vs_heuristic.jsonl --opponent heuristic >> data/strength_best_caution1_vs_heuristic.txt
