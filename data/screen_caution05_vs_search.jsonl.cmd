@@ -1,0 +1,2 @@
+lcanalysis tournament best:caution=0.5 search --deals 1000 --workers 2 --allow-code-change --out data/screen_caution05_vs_search.jsonl --csv data/screen_caution05_vs_search.csv > data/screen_caution05_vs_search.txt  # played at commit 2b307d1 (best: caution 1), 2 workers at low priority, the first 15 minutes beside a CI run
+python -m lcanalysis.studies.paired_strength data/screen_caution05_vs_search.jsonl data/screen_caution1_best1500_vs_search.jsonl --opponent search >> data/screen_caution05_vs_search.txt
