@@ -109,6 +109,25 @@ def player_number(value: Any, what: str) -> int:
     return number
 
 
+def color_number(color: Any, colors: int) -> int:
+    """A colour of a round of ``colors`` colours as its number: 0 to ``colors - 1``, or its letter ("R")."""
+    if isinstance(color, str):
+        return color_index(color, colors)
+    number = whole_number(color)
+    if number is None or not 0 <= number < colors:
+        raise PositionError(f"color must be a colour number from 0 to {colors - 1} or a letter "
+                            f"({' '.join(COLOR_LETTERS[:colors])}), got {brief(color)}")
+    return number
+
+
+def seed_number(seed: Any) -> int | None:
+    """A shuffle seed: a whole number 0 or above, or None (fresh randomness)."""
+    number = None if seed is None else whole_number(seed)
+    if seed is not None and (number is None or number < 0):
+        raise PositionError(f"seed must be a whole number 0 or above (or None: fresh randomness), got {seed!r}")
+    return number
+
+
 def pair(value: Any, what: str) -> list[Any]:
     """The two entries (one per player) of a list, refusing anything else without reading it all."""
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
@@ -184,11 +203,8 @@ class Position(Notated):
         rules = as_rules(rules)
         if isinstance(starter, bool) or starter not in (0, 1):
             raise PositionError(f"starter must be 0 or 1, got {starter!r}")
-        number = None if seed is None else whole_number(seed)
-        if seed is not None and (number is None or number < 0):
-            raise PositionError(f"seed must be a whole number 0 or above (or None: a fresh shuffle), got {seed!r}")
         deck = np.array(full_deck(rules.colors), dtype=np.int32)
-        deck = np.random.default_rng(seed).permutation(deck)
+        deck = np.random.default_rng(seed_number(seed)).permutation(deck)
         h = rules.hand_size
         s = K.new_state(rules.colors, h, rules.no_redraw, rules.turn_cap)
         nc = rules.colors
@@ -321,16 +337,6 @@ class Position(Notated):
         """Over because of the turn cap (docs/spec/rules.md), not because the draw pile ran out."""
         return self.is_over() and self.deck_count > 0
 
-    def _color(self, color: int | str) -> int:
-        """A colour of this round as its number: 0 to colours - 1, or its letter ("R")."""
-        if isinstance(color, str):
-            return color_index(color, self.colors)
-        number = whole_number(color)
-        if number is None or not 0 <= number < self.colors:
-            raise PositionError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
-                                f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
-        return number
-
     def hand(self, player: int) -> list[Card]:
         nc = self.colors
         o = K.off_hand(nc, player_number(player, "player"))
@@ -346,7 +352,7 @@ class Position(Notated):
 
     def expedition(self, player: int, color: int | str) -> list[Card]:
         """The cards on player's expedition of ``color`` (its number or letter), in the order placed."""
-        player, color = player_number(player, "player"), self._color(color)
+        player, color = player_number(player, "player"), color_number(color, self.colors)
         w = int(self.state[K.off_wagers(self.colors, player) + color])
         mask = int(self.state[K.off_mask(self.colors, player) + color])
         cards = [Card(color, 0)] * w
@@ -359,7 +365,7 @@ class Position(Notated):
 
     def discard_pile(self, color: int | str) -> list[Card]:
         """Bottom first; the last card is the one a player can take (``color``: number or letter)."""
-        color = self._color(color)
+        color = color_number(color, self.colors)
         nc = self.colors
         n = int(self.state[K.off_pile_len(nc) + color])
         o = K.off_pile(nc) + color * K.PILE_CAP

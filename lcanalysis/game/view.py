@@ -24,7 +24,6 @@ from lcanalysis.game.cards import (
     Buried,
     Card,
     brief,
-    color_index,
     copies,
     number_types,
     types_from_counts,
@@ -38,9 +37,11 @@ from lcanalysis.game.position import (
     as_cards,
     check_copies,
     check_match,
+    color_number,
     pair,
     parse_history,
     player_number,
+    seed_number,
     table_state,
     verify_history,
 )
@@ -73,8 +74,7 @@ class View(Notated):
     @classmethod
     def of(cls, position: Position, player: int) -> View:
         """The view ``player`` has of a full position."""
-        if whole_number(player) not in (0, 1):  # (a bool is not a player)
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        player = player_number(player, "player")  # (a bool is not a player)
         nc = position.colors
         return cls(
             rules=position.rules,
@@ -332,9 +332,7 @@ class View(Notated):
         """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
         if whole_number(n) is None or n < 0:
             raise ValueError(f"n must be a whole number >= 0, got {n!r}")
-        if seed is not None and (whole_number(seed) is None or seed < 0):
-            raise ValueError(f"seed must be a whole number 0 or above (or None: fresh randomness), got {seed!r}")
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(seed_number(seed))
         u = self.opponent_unknown
         out = []
         for _ in range(n):
@@ -351,11 +349,7 @@ class View(Notated):
 
     def expedition_cards(self, player: int, color: int | str) -> list[Card]:
         """The cards on ``player``'s expedition of ``color`` (its number or letter), in the order placed."""
-        number = color_index(color, self.colors) if isinstance(color, str) else whole_number(color)
-        if number is None or not 0 <= number < self.colors:
-            raise ValueError(f"color must be a colour number from 0 to {self.colors - 1} or a letter "
-                             f"({' '.join(COLOR_LETTERS[:self.colors])}), got {brief(color)}")
-        return self.expeditions[player_number(player, "player")][number]
+        return self.expeditions[player_number(player, "player")][color_number(color, self.colors)]
 
 
 def count_splits(unseen: list[int], size: int, cap: int | None = None) -> int:

@@ -150,16 +150,16 @@ class Tables:
         out page by page as it is used: writing 256 MB of empty flags cost 0.4 s, so a search stopped
         by its clock after a few nodes overran a 0.1 s budget fourfold. A small one is zeroed in place
         (its pages are warm, and reused)."""
-        if self.tt.nbytes > FRESH_CLEAR_BYTES:
-            self.tt = np.zeros(self.tt.shape, dtype=np.uint64)
-            self.ttf = self.tt.view(np.float64)
-        else:
-            self.tt[:, 3] = 0
-        if self.so.nbytes > FRESH_CLEAR_BYTES:
-            self.so = np.zeros(self.so.shape, dtype=np.uint64)
-            self.sof = self.so.view(np.float64)
-        else:
-            self.so[:, 3] = 0
+        self.tt, self.so = _emptied(self.tt), _emptied(self.so)
+        self.ttf, self.sof = self.tt.view(np.float64), self.so.view(np.float64)
+
+
+def _emptied(table: np.ndarray) -> np.ndarray:
+    """``table`` with no entry: fresh zeroed memory when large, its flags zeroed in place when small."""
+    if table.nbytes > FRESH_CLEAR_BYTES:
+        return np.zeros(table.shape, dtype=table.dtype)
+    table[:, 3] = 0
+    return table
 
 
 #: tables above this size are cleared by taking fresh memory, not by writing (``Tables.clear``): the
