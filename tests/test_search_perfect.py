@@ -367,6 +367,57 @@ def test_best_only_finds_the_best_turn_and_bounds_the_others():
                 assert full[m.move] - 1e-9 <= m.value <= fast.value + 1e-9
 
 
+@pytest.mark.parametrize("stalls", [(2, 2), (1, 2), (UNLIMITED, 1)])
+def test_refuting_turns_in_the_game_without_the_opponents_stalls_keeps_every_value(stalls):
+    """A turn is first searched in the game where the opponent may not stall (worth at least as much
+    to the mover), at the root against the best so far and inside the tree at later turns. The
+    brute-force reference has no such probes: every turn it values above the best so far must be
+    exact and equal, every other one an upper bound on it; the plain search (``Tables.plain``)
+    must give the same exact values, after more nodes."""
+    probed = plain = 0
+    for seed in range(3):
+        s = R.random_endgame(1700 + seed, colors=5, hand=4, deck=2, focus=3, table=8, piles=6)
+        ref = R.root_values(R.game_from_state(s, stalls, -1))
+        tables = Tables(16, 14)
+        bound: list[int] = []
+        codes, vals, _ = search_root(s, stalls, tables=tables, best_only=True, bound_out=bound)
+        probed += int(tables.stats[0] + tables.stats[1])
+        assert max(vals) == pytest.approx(max(ref.values()), abs=1e-9)
+        for code, v, b in zip(codes.tolist(), vals.tolist(), bound):
+            if b:
+                assert v >= ref[code] - 1e-9, str(Move.from_code(code, 5))
+            else:
+                assert v == pytest.approx(ref[code], abs=1e-9), str(Move.from_code(code, 5))
+        flat = Tables(16, 14)
+        flat.plain = True
+        bound_plain: list[int] = []
+        codes_p, vals_p, _ = search_root(s, stalls, tables=flat, best_only=True, bound_out=bound_plain)
+        plain += int(flat.stats[0] + flat.stats[1])
+        exact_p = {c: v for c, v, b in zip(codes_p.tolist(), vals_p.tolist(), bound_plain) if not b}
+        assert max(exact_p.values()) == pytest.approx(max(vals), abs=1e-9)
+        for c, v in exact_p.items():
+            assert v == pytest.approx(ref[c], abs=1e-9)
+    assert probed != plain  # the switch is real: the two searches walked different trees
+
+
+def test_the_view_value_with_probes_equals_the_plain_search():
+    """Every turn's view value (every split, a full window at the root: the probes run inside the
+    tree only) is the same with and without the probes."""
+    from helpers import played_down
+
+    from lcanalysis.search import solve_view
+
+    view = played_down(5, 2).view(played_down(5, 2).to_move)
+    flat = Tables(18, 16)
+    flat.plain = True
+    a = solve_view(view, max_stalls=2, tables=Tables(18, 16))
+    b = solve_view(view, max_stalls=2, tables=flat)
+    assert a.exact and b.exact and len(a.moves) == len(b.moves) > 10
+    got = {m.move: m.value for m in b.moves}
+    for m in a.moves:
+        assert m.value == pytest.approx(got[m.move], abs=1e-9), m.move
+
+
 def test_a_heuristic_estimate_says_it_has_no_standard_error():
     """A depth-limited estimate is not a sample mean: the text, the notebook table and the
     picture say so instead of printing "± 0.00"."""

@@ -128,8 +128,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     k = my_placements(v.deck_count, draw_step, t_)
     if tables is None:
         tables = shared_tables(4, min(22, max(12, 8 + v.deck_count)))
-    tables.stats[:] = 0
-    tables.stats[4] = max_nodes
+    tables.reset(max_nodes)
     out_place = np.zeros(2 * nt + 1, dtype=np.int32)
     out_vals = np.zeros(2 * nt + 1, dtype=np.float64)
     t0 = time.perf_counter()

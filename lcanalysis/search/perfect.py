@@ -32,6 +32,10 @@ structure of the game:
   from above card by card, then Star1 with those bounds and bounds on the value from the
   turns left (``_diff_bounds``). The root is searched with a full window, so every root turn's
   value is exact.
+- **Probes without the opponent's stalls**: a turn searched against a bar (a root turn against
+  the reference or the best so far, a later turn at an inner node) is first searched in the game
+  where the opponent may not stall, which is worth at least as much to the mover; a turn refuted
+  there is refuted (docs/endgame.md). ``Tables.plain`` searches without them.
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -114,6 +118,7 @@ UNLIMITED = -1
 
 
 EXACT, LOWER, UPPER = 1, 2, 3
+PLAIN = 6  # ``stats[PLAIN]`` set: no probes in the game without the opponent's stalls (the search as it was)
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 
@@ -142,8 +147,20 @@ class Tables:
         self.so = np.zeros((1 << solo_bits, 4), dtype=np.uint64)
         self.sof = self.so.view(np.float64)
         self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
-        # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit
+        # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit, 5 stopped by
+        # the clock (common.CLOCK), 6 plain search (PLAIN)
         self.stats = np.zeros(8, dtype=np.int64)
+
+    #: True: search without the probes in the game where the opponent may not stall (``_search``),
+    #: as before they came; the values are the same, the nodes more (a baseline for benchmarks and
+    #: tests). Set on the class, every search that makes its own tables follows.
+    plain = False
+
+    def reset(self, max_nodes: int) -> None:
+        """Counters to zero before a search, its node limit (0: none) and whether it runs plain."""
+        self.stats[:] = 0
+        self.stats[4] = max_nodes
+        self.stats[PLAIN] = 1 if self.plain else 0
 
     def clear(self) -> None:
         """Forget every entry. A large table is replaced by fresh zeroed memory, which the system hands
@@ -746,6 +763,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         if only == PROBE:
             n = min(n, 1)
     oh = off_hand(nc, p)
+    their_st = st1 if p == 0 else st0
     tl2 = tl - 1 if tl > 0 else tl
     a0 = alpha
     best = -INF
@@ -774,6 +792,16 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         horizon = tl2 == 0 and leaf == LEAF_AS_IS
         if horizon and only < 0 and src != 0:
             continue
+        if i >= 1 and only < 0 and their_st != 0 and am > -INF and not horizon and stats[PLAIN] == 0:
+            # a later turn at a node that may fail low: first the game in which the opponent may
+            # not stall (worth at least as much to the mover); a turn it refutes is refuted here
+            vb = _search(s, dc, np.int64(st0 if p == 0 else 0), np.int64(st1 if p == 1 else 0), tl, leaf, am, beta,
+                         ply, np.int64(mv), np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+            if stats[3] != 0:
+                return 0.0
+            if vb <= am:
+                best = max(best, vb)  # an upper bound on this turn: fail-soft stays sound
+                continue
         # --- one whole turn: placement, then the draw
         if placed:
             apply_place(s, place)
@@ -973,6 +1001,7 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
     base = nc + 1
     p = s[H_TO_MOVE]
     my_st = st0 if p == 0 else st1
+    their_st = st1 if p == 0 else st0
     roots = np.zeros(MAX_MOVES, dtype=np.int32)
     n = gen_moves(s, roots)
     sh = np.zeros(nt, dtype=np.int32)
@@ -995,9 +1024,18 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
         if src != 0 and my_st == 0 and root_free == 0:
             continue
         alpha = best if best_only == 1 else floor
-        v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
-                    np.int64(mv), np.int64(root_free), Z, tt, ttf,
-                    so, sof, buf, stats, sh, sw, sm)
+        v = INF
+        if alpha > -INF and their_st != 0 and stats[PLAIN] == 0:
+            # First the game in which the opponent may not stall: they have fewer turns to choose
+            # from, so it is worth at least as much to the mover, and a turn it shows at or below
+            # alpha is refuted in the whole game too, for a fraction of the nodes.
+            v = _search(s, dc, np.int64(st0 if p == 0 else 0), np.int64(st1 if p == 1 else 0), np.int64(tl),
+                        np.int64(leaf), alpha, INF, np.int64(0), np.int64(mv), np.int64(root_free), Z, tt, ttf,
+                        so, sof, buf, stats, sh, sw, sm)
+        if v > alpha:
+            v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
+                        np.int64(mv), np.int64(root_free), Z, tt, ttf,
+                        so, sof, buf, stats, sh, sw, sm)
         out_moves[k] = mv
         out_vals[k] = v
         out_bound[k] = 1 if (alpha > -INF and v <= alpha) else 0
@@ -1090,8 +1128,7 @@ def search_root(
     depth = check_depth(left, st0, st1, tl)
     if tables is None:
         tables = shared_tables(*auto_bits(depth, left, st0, st1, tl))
-    tables.stats[:] = 0
-    tables.stats[4] = max_nodes
+    tables.reset(max_nodes)
     out_moves = np.zeros(MAX_MOVES, dtype=np.int32)
     out_vals = np.zeros(MAX_MOVES, dtype=np.float64)
     out_bound = np.zeros(MAX_MOVES, dtype=np.int8)

@@ -223,8 +223,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
     def solve_chunk(i: int) -> int:
         """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
         t, part = tables[i], slice(cuts[i], cuts[i + 1])
-        t.stats[:] = 0
-        t.stats[4] = shares[i]
+        t.reset(shares[i])
         with abort_at(deadline, t.stats, t.clear):
             return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
                                  leaf, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], rows[part],
