@@ -18,6 +18,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.search import endgame as E
 from lcanalysis.search import solve_view
 from lcanalysis.search.common import SearchError
+from lcanalysis.search.perfect import Tables
 
 
 def _view(seed: int, deck: int):
@@ -120,11 +121,29 @@ def test_at_three_cards_no_stalls_and_one_stall_agreeing_is_not_converged():
     top = max(one, key=one.get)
     assert top == max(zero, key=zero.get) and abs(one[top] - zero[top]) <= E.VALUE_TOLERANCE  # levels 0 and 1 agree
     assert E.trusted_stalls(2) == 1 and E.trusted_stalls(3) == E.trusted_stalls(4) == 2
-    old_rule = E.converged_endgame(view, max_nodes=50_000_000, min_stalls=1)
+    old_rule = E.converged_endgame(view, max_nodes=50_000_000, min_stalls=1, runner_ups=False)
     assert old_rule.bounds == {"max_stalls": 1, "converged": True}
     short = E.converged_endgame(view, max_nodes=old_rule.nodes + 1_000)  # level 2 does not fit
     assert short.bounds == {"max_stalls": 1, "converged": False}
     assert "does not settle it" in short.notes[1]
+
+
+def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
+    """Seed 3, 3 cards: one and two stalls each disagree, so the search would go on to three; with
+    ``max_stalls=2`` it stops at two, says it was asked to, and names two stalls' best value (the
+    plain search, without the probes, finds the same). A cap below ``min_stalls`` is refused."""
+    view = _view(3, 3)
+    a = E.converged_endgame(view, max_nodes=50_000_000, max_stalls=2, runner_ups=False)
+    assert a.bounds == {"max_stalls": 2, "converged": False} and a.exact
+    assert any("as asked (max_stalls)" in note for note in a.notes)
+    Tables.plain = True
+    try:  # (with 50 M nodes the plain search samples worlds at two stalls each: it needs more)
+        b = E.converged_endgame(view, max_nodes=100_000_000, max_stalls=2, runner_ups=False)
+    finally:
+        Tables.plain = False
+    assert b.exact and a.moves[0].value == pytest.approx(b.moves[0].value, abs=1e-9) and b.nodes > a.nodes
+    with pytest.raises(SearchError, match="max_stalls must be"):
+        E.converged_endgame(view, max_nodes=1_000, max_stalls=1)
 
 
 @pytest.mark.slow
@@ -215,7 +234,6 @@ def test_a_deadline_stops_the_compiled_search_in_the_middle_of_a_world():
     deadline can end this search early; it ends unfinished, with a tenth of its budget at most."""
     import time
 
-    from lcanalysis.search.perfect import Tables
 
     worlds = E._Worlds(_view(0, 5), seed=0, deadline=time.perf_counter() + 0.3)
     _, rows, _, nodes, done = E._solve(worlds, worlds.sampled(0, 4), 6, [Tables(18, 16)], 300_000_000)

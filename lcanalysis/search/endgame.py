@@ -270,7 +270,8 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
                       progress: Callable[[str], None] | None = None, workers: int | str = 1,
-                      runner_ups: bool = True, min_stalls: int | None = None) -> Analysis:
+                      runner_ups: bool = True, min_stalls: int | None = None,
+                      max_stalls: int = MAX_LEVEL) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
@@ -281,7 +282,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     ``runner_ups=False`` skips the filling in of the turns close to the best (an agent needs the
     best turn only). ``min_stalls`` (default ``trusted_stalls``: 1 with 2 cards left or fewer, else
     2): two agreeing levels with fewer stalls each neither stop the deepening nor count as converged
-    (at 3 cards, no stalls and one stall each can agree on a turn that two stalls each show is worse)."""
+    (at 3 cards, no stalls and one stall each can agree on a turn that two stalls each show is worse).
+    ``max_stalls`` (at least ``min_stalls``): the deepest level tried; a study of one level (the view
+    value with two stalls each, say) stops there, converged or not."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
@@ -293,6 +296,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         min_stalls = trusted_stalls(view.deck_count)
     if isinstance(min_stalls, bool) or not isinstance(min_stalls, int) or not 0 <= min_stalls <= MAX_LEVEL:
         raise SearchError(f"min_stalls must be a whole number of stalls from 0 to {MAX_LEVEL}, got {min_stalls!r}")
+    if isinstance(max_stalls, bool) or not isinstance(max_stalls, int) or not min_stalls <= max_stalls <= MAX_LEVEL:
+        raise SearchError(f"max_stalls must be a whole number of stalls from min_stalls ({min_stalls}) to {MAX_LEVEL}, "
+                          f"got {max_stalls!r}")
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0
@@ -300,7 +306,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     notes: list[str] = []
     tables: list[Tables] = []
     tables_for = -1  # the stall level the tables hold
-    for stalls in range(MAX_LEVEL + 1):
+    for stalls in range(max_stalls + 1):
         if stalls >= 2 and _out_of_reach(levels[-1], max_nodes - used, deadline):
             notes.append(f"{stalls} stall(s) each: not started: what is left of the budget is less than "
                          f"{LEVEL_GROWTH:g} times what {stalls - 1} took")
@@ -332,6 +338,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         ran_out = ("the clock ran out" if deadline is not None and time.perf_counter() >= deadline
                    else f"its {max_nodes:,} nodes ran out")
         raise SearchError(f"the endgame search did not finish even its first level within the budget: {ran_out}")
+    if levels[-1].stalls == max_stalls < MAX_LEVEL and len(levels) == max_stalls + 1:
+        notes.append(f"deepened no further than {max_stalls} stall(s) each, as asked (max_stalls)")
     if runner_ups and levels[-1].is_settled_only():
         if tables_for != levels[-1].stalls:  # the loop stopped in a level that did not finish
             tables = []
@@ -428,6 +436,11 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         rows.append(r)
         marks.append(b)
         solved = start + CHUNK
+        if ref >= 0:
+            # the next worlds against the best turn so far: the last level's best is often not this
+            # level's (with 3 cards left one stall's best may stall too little), and every turn that
+            # beats the reference in a world must be solved there in full
+            ref = codes[Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0).best()]
         # every split, exactly, when the nodes per world so far say it fits in what is left with room
         # to spare (a world's cost varies several-fold, and an attempt that does not finish is lost)
         if worlds.all_picks is not None and 0 < SPARE * used / solved * len(worlds.all_picks) <= budget - used:
