@@ -144,6 +144,9 @@ def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
     assert b.exact and a.moves[0].value == pytest.approx(b.moves[0].value, abs=1e-9) and b.nodes > a.nodes
     with pytest.raises(SearchError, match="max_stalls must be"):
         E.converged_endgame(view, max_nodes=1_000, max_stalls=1)
+    settled = E.converged_endgame(_view(1, 2), max_nodes=50_000_000, max_stalls=1)  # 2 cards: 0 and 1 agree
+    assert settled.bounds == {"max_stalls": 1, "converged": True}
+    assert not any("as asked" in note for note in settled.notes)  # it converged: the cap did not stop it
 
 
 @pytest.mark.slow

@@ -338,7 +338,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         ran_out = ("the clock ran out" if deadline is not None and time.perf_counter() >= deadline
                    else f"its {max_nodes:,} nodes ran out")
         raise SearchError(f"the endgame search did not finish even its first level within the budget: {ran_out}")
-    if levels[-1].stalls == max_stalls < MAX_LEVEL and len(levels) == max_stalls + 1:
+    if levels[-1].stalls == max_stalls < MAX_LEVEL and len(levels) == max_stalls + 1 and not (
+            len(levels) >= 2 and max_stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors)):
         notes.append(f"deepened no further than {max_stalls} stall(s) each, as asked (max_stalls)")
     if runner_ups and levels[-1].is_settled_only():
         if tables_for != levels[-1].stalls:  # the loop stopped in a level that did not finish
