@@ -15,6 +15,7 @@ Rows are appended to ``--out`` as they finish, so an interrupted run resumes.
 
     python benchmarks/bench_stall_probes.py --deck 3 --positions 8
     python benchmarks/bench_stall_probes.py --deck 4 --positions 8 --nodes 300000000 --out /tmp/probes4.csv
+    python benchmarks/bench_stall_probes.py --deck 3 --workers 2 --out /tmp/probes3_two_threads.csv
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best",
 MODES = ("plain", "probes")
 
 
-def settle(seed: int, deck: int, nodes: int, mode: str) -> dict:
+def settle(seed: int, deck: int, nodes: int, mode: str, workers: int = 1) -> dict:
     """The best turn with two stalls each on one view, by the plain search or with probes."""
     from helpers import played_down
 
@@ -46,7 +47,7 @@ def settle(seed: int, deck: int, nodes: int, mode: str) -> dict:
     Tables.plain = mode == "plain"
     try:
         t = time.perf_counter()
-        answer = converged_endgame(view, max_nodes=nodes, seed=0, runner_ups=False, max_stalls=2)
+        answer = converged_endgame(view, max_nodes=nodes, seed=0, runner_ups=False, max_stalls=2, workers=workers)
         seconds = time.perf_counter() - t
     except SearchError:
         return {"deck": deck, "seed": seed, "mode": mode, "seconds": "", "nodes": nodes, "stalls": -1,
@@ -92,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
     ap.add_argument("--positions", type=int, default=8, help="views: played_down seeds 0..N-1 (default 8)")
     ap.add_argument("--nodes", type=int, default=100_000_000, help="node budget of each answer (default 100 M)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="threads for the worlds (default 1; each with tables of its own, so more nodes in all)")
     ap.add_argument("--out", type=Path, help="CSV to append rows to as they finish (and resume from)")
     args = ap.parse_args(argv)
     from lcanalysis.cli.warmup import engine_ready
@@ -107,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         for mode in MODES:
             if (seed, mode) in done:
                 continue
-            row = settle(seed, args.deck, args.nodes, mode)
+            row = settle(seed, args.deck, args.nodes, mode, args.workers)
             rows.append(row)
             print(f"deck {args.deck} seed {seed} {mode:6s}: {row['seconds']} s, {int(row['nodes']) / 1e6:.2f} M nodes, "
                   f"{row['stalls']} stall(s) each, exact {row['exact']}, best {row['best']} {row['value']}", flush=True)
