@@ -294,11 +294,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     workers = check_workers(workers)
     if min_stalls is None:
         min_stalls = trusted_stalls(view.deck_count)
-    if isinstance(min_stalls, bool) or not isinstance(min_stalls, int) or not 0 <= min_stalls <= MAX_LEVEL:
-        raise SearchError(f"min_stalls must be a whole number of stalls from 0 to {MAX_LEVEL}, got {min_stalls!r}")
-    if isinstance(max_stalls, bool) or not isinstance(max_stalls, int) or not min_stalls <= max_stalls <= MAX_LEVEL:
-        raise SearchError(f"max_stalls must be a whole number of stalls from min_stalls ({min_stalls}) to {MAX_LEVEL}, "
-                          f"got {max_stalls!r}")
+    min_stalls = _stall_level(min_stalls, "min_stalls", 0, "0")
+    max_stalls = _stall_level(max_stalls, "max_stalls", min_stalls, f"min_stalls ({min_stalls})")
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0
@@ -338,8 +335,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         ran_out = ("the clock ran out" if deadline is not None and time.perf_counter() >= deadline
                    else f"its {max_nodes:,} nodes ran out")
         raise SearchError(f"the endgame search did not finish even its first level within the budget: {ran_out}")
-    if levels[-1].stalls == max_stalls < MAX_LEVEL and len(levels) == max_stalls + 1 and not (
-            len(levels) >= 2 and max_stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors)):
+    capped = len(levels) == max_stalls + 1 <= MAX_LEVEL  # every level up to the cap solved, one more allowed
+    if capped and not (len(levels) >= 2 and _agree(levels[-2], levels[-1], view.colors)):
         notes.append(f"deepened no further than {max_stalls} stall(s) each, as asked (max_stalls)")
     if runner_ups and levels[-1].is_settled_only():
         if tables_for != levels[-1].stalls:  # the loop stopped in a level that did not finish
@@ -407,6 +404,13 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
     return used
 
 
+def _stall_level(value, name: str, lowest: int, lowest_text: str) -> int:
+    """A stall budget each (a level) from ``lowest`` to ``MAX_LEVEL``, refused by ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= MAX_LEVEL:
+        raise SearchError(f"{name} must be a whole number of stalls from {lowest_text} to {MAX_LEVEL}, got {value!r}")
+    return value
+
+
 def _fits(cost: tuple[int, float], growth: float, nodes_left: int, deadline: float | None) -> bool:
     """Whether ``growth`` times a search's (nodes, seconds) is left of the budget and the clock."""
     if nodes_left < growth * cost[0]:
@@ -437,11 +441,12 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         rows.append(r)
         marks.append(b)
         solved = start + CHUNK
+        so_far = Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0)
         if ref >= 0:
             # the next worlds against the best turn so far: the last level's best is often not this
             # level's (with 3 cards left one stall's best may stall too little), and every turn that
             # beats the reference in a world must be solved there in full
-            ref = codes[Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0).best()]
+            ref = codes[so_far.best()]
         # every split, exactly, when the nodes per world so far say it fits in what is left with room
         # to spare (a world's cost varies several-fold, and an attempt that does not finish is lost)
         if worlds.all_picks is not None and 0 < SPARE * used / solved * len(worlds.all_picks) <= budget - used:
@@ -451,8 +456,7 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
                 level = Level(stalls, c, r, b, worlds.weights, used, 0.0, margin=margin)
                 break
         # a best turn that is only bounded so far must be solved again in these worlds: keep room for it
-        if solved >= MIN_WORLDS and budget - used < used and \
-                Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0).best_is_bound():
+        if solved >= MIN_WORLDS and budget - used < used and so_far.best_is_bound():
             break
     if level is None:
         if codes is None or sum(len(r) for r in rows) < MIN_WORLDS:
