@@ -378,6 +378,60 @@ def test_a_level_solved_again_keeps_what_each_pass_proved():
     assert (t.nodes, t.margin) == (25, 4.0)
 
 
+def test_a_sampled_level_keeps_each_turns_values_in_its_column_as_the_reference_moves_on(monkeypatch):
+    """Each batch of worlds lists its reference turn first, and the reference moves on after each
+    batch: the level must line the batches up by turn. Checked world by world against every turn
+    solved with a full window, one world at a time and no reference: an exact value equal, a bound
+    at or above it."""
+    monkeypatch.setattr(E, "ENUMERATE_MAX", 0)  # sampled worlds only: no pass over every split
+    view = _view(7, 3)
+    worlds = E._Worlds(view, seed=0)
+    tables = E._level_tables(view, 1, 1)
+    first, _ = E._solve_level(worlds, 0, tables, 10_000_000, -1, np.inf)
+    refs = []
+    solve = E._solve
+
+    def spy(worlds, chosen, stalls, tables, max_nodes, ref=-1, margin=np.inf):
+        refs.append(ref)
+        return solve(worlds, chosen, stalls, tables, max_nodes, ref, margin)
+
+    monkeypatch.setattr(E, "_solve", spy)
+    worst = int(np.argmin(first.means()))  # a poor reference: the next batches take the best so far
+    level, _ = E._solve_level(worlds, 1, tables, 50_000_000, first.codes[worst], 0.0)
+    monkeypatch.setattr(E, "_solve", solve)
+    assert len(set(refs)) >= 2 and len(level.rows) == E.MAX_WORLDS and level.bounded.any()
+    for i in range(len(level.rows)):
+        codes, rows, _, _, done = solve(worlds, worlds.sampled(i, i + 1), 1, tables, 0)
+        truth = dict(zip(codes, rows[0]))
+        for k, code in enumerate(level.codes):
+            if level.bounded[i, k]:
+                assert level.rows[i, k] >= truth[code] - 1e-9
+            else:
+                assert level.rows[i, k] == pytest.approx(truth[code], abs=1e-9), (i, E.move_text(code, 5))
+
+
+def test_a_bound_that_ties_the_best_to_rounding_never_comes_first():
+    """Upper bounds often equal the reference's value exactly (a search refuted at its bar returns the
+    bar); summed in another order their mean can come out an ulp above the exact best's. The level
+    names the exact turn its best (else it would be solved again for nothing), and the answer lists
+    it first, the bound at no more than its value and with a loss of at least 0."""
+    exact = np.array([1 / 3, 0.1 + 0.2])
+    above = np.nextafter(exact, np.inf)  # the same values, an ulp above
+    view = _view(7, 3)
+    for codes, cols in (([9, 17, 25], [exact, above]), ([17, 9, 25], [above, exact])):
+        rows = np.column_stack([*cols, [0.0, -1.0]])
+        bounded = np.column_stack([[c == 17] * 2 for c in codes])
+        level = E.Level(2, codes, rows, bounded, np.array([0.5, 0.5]), 100, 0.1, margin=0.0)
+        means = level.means()
+        assert means[codes.index(17)] > means[codes.index(9)] and abs(means[0] - means[1]) < E.TIE
+        assert level.codes[level.best()] == 9
+        answer = E._answer(view, [level], 2, [], 1)
+        first, second = answer.moves[0], answer.moves[1]
+        assert first.move == E.move_text(9, view.colors) and first.exact and not first.upper_bound
+        assert second.move == E.move_text(17, view.colors) and second.upper_bound
+        assert second.value <= first.value and second.loss >= 0.0
+
+
 @pytest.mark.parametrize("seed, converged", [(0, True), (4, False)])
 def test_the_advisor_hands_three_card_endgames_to_the_search_and_says_whether_it_converged(seed, converged):
     """Two 3-card views whose every split fits two stalls each within the default budget: at seed 0

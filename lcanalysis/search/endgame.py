@@ -67,6 +67,7 @@ VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values a
 MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
 FILL_GROWTH = 8.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
+TIE = 1e-9  # points: two means this close are a tie (the same values summed in another order)
 
 
 def trusted_stalls(deck_count: int) -> int:
@@ -123,7 +124,13 @@ class Level:
         return self.rows.mean(axis=0)
 
     def best(self) -> int:
-        return int(np.argmax(self.means()))
+        """The turn with the best mean; of the turns tied with it (to rounding), an exact one. Upper
+        bounds often equal the reference's value exactly (a search refuted at its bar returns the bar),
+        and a bounded turn tied with an exact one would send the level round again for nothing."""
+        means = self.means()
+        tied = np.flatnonzero(means >= means.max() - TIE)
+        exact = [k for k in tied if not self.bounded[:, k].any()]
+        return int(exact[0] if exact else tied[0])
 
     def difference(self, a: int, b: int) -> tuple[float, float]:
         """Mean of turn a minus turn b, paired over the shared worlds, and its standard error."""
@@ -437,9 +444,11 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         used += nodes
         if not done:
             break
-        codes = c
-        rows.append(r)
-        marks.append(b)
+        if codes is None:
+            codes = c
+        col = [c.index(code) for code in codes]  # each batch lists its reference first: align by code
+        rows.append(r[:, col])
+        marks.append(b[:, col])
         solved = start + CHUNK
         so_far = Level(stalls, codes, np.vstack(rows), np.vstack(marks), None, used, 0.0)
         if ref >= 0:
@@ -515,7 +524,10 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     for k, code in enumerate(lv.codes):
         loss, loss_se = lv.difference(best, k)
         bound = lv.is_bound(k)
-        m = MoveValue(move_text(code, nc), float(means[k]), lv.stderr(k), lv.exact and not bound,
+        value = float(means[k])
+        if bound:  # a bound tied with the best (summed in another order, it may come out an ulp above)
+            value, loss = min(value, float(means[best])), max(loss, 0.0)
+        m = MoveValue(move_text(code, nc), value, lv.stderr(k), lv.exact and not bound,
                       "at most: proved below the best in some worlds, not solved exactly there" if bound else "")
         m.loss, m.loss_stderr = loss, loss_se
         if bound:
@@ -553,7 +565,9 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
                      f"{earlier.means()[b]:+.2f} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
                      f"{earlier.nodes} nodes, {earlier.seconds:.2f} s)")
-    moves.sort(key=lambda m: (-m.value, m.upper_bound))  # a bound ties below an exact value: it may be lower
+    # the best turn first (Analysis keeps the order of ties); a bound ties below an exact value: it may be lower
+    first = moves[best]
+    moves.sort(key=lambda m: (m is not first, -m.value, m.upper_bound))
     answer = Analysis(
         moves=moves,
         kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
