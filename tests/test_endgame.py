@@ -378,6 +378,20 @@ def test_a_level_solved_again_keeps_what_each_pass_proved():
     assert (t.nodes, t.margin) == (25, 4.0)
 
 
+def test_a_level_solved_again_in_some_worlds_keeps_the_others_as_they_were():
+    """``Level.tightened(other, worlds)``: only the rows named are merged; the rest stay untouched."""
+    a = E.Level(1, [7, 8], np.array([[5.0, 9.0], [6.0, 8.0], [3.0, 4.0]]),
+                np.array([[False, True], [False, True], [True, False]]), None, 10, 0.1, margin=0.0)
+    b = E.Level(1, [8, 7], np.array([[2.5, 3.0]]), np.array([[False, True]]), None, 12, 0.1, margin=0.0)
+    t = a.tightened(b, np.array([2]))
+    assert t.rows.tolist() == [[5.0, 9.0], [6.0, 8.0], [3.0, 4.0]]
+    assert t.bounded.tolist() == [[False, True], [False, True], [True, False]]
+    b = E.Level(1, [8, 7], np.array([[7.5, 5.0]]), np.array([[False, False]]), None, 12, 0.1, margin=0.0)
+    t = a.tightened(b, np.array([0]))
+    assert t.rows.tolist() == [[5.0, 7.5], [6.0, 8.0], [3.0, 4.0]]
+    assert t.bounded.tolist() == [[False, False], [False, True], [True, False]]
+
+
 def test_a_sampled_level_keeps_each_turns_values_in_its_column_as_the_reference_moves_on(monkeypatch):
     """Each batch of worlds lists its reference turn first, and the reference moves on after each
     batch: the level must line the batches up by turn. Checked world by world against every turn
@@ -402,6 +416,7 @@ def test_a_sampled_level_keeps_each_turns_values_in_its_column_as_the_reference_
     assert len(set(refs)) >= 2 and len(level.rows) == E.MAX_WORLDS and level.bounded.any()
     for i in range(len(level.rows)):
         codes, rows, _, _, done = solve(worlds, worlds.sampled(i, i + 1), 1, tables, 0)
+        assert done
         truth = dict(zip(codes, rows[0]))
         for k, code in enumerate(level.codes):
             if level.bounded[i, k]:
@@ -430,6 +445,37 @@ def test_a_bound_that_ties_the_best_to_rounding_never_comes_first():
         assert first.move == E.move_text(9, view.colors) and first.exact and not first.upper_bound
         assert second.move == E.move_text(17, view.colors) and second.upper_bound
         assert second.value <= first.value and second.loss >= 0.0
+
+
+def test_a_best_turn_bounded_in_some_worlds_is_solved_again_in_those_only():
+    """When the level's best turn was only an upper bound in some worlds (another turn was the
+    reference there), it is solved again, as the reference, in just those worlds; the answer is the
+    two-stall value the plain search measured (data/simulated/stall_probes_3cards.csv)."""
+    import csv
+    from pathlib import Path
+
+    calls = []
+    solve = E._solve
+
+    def spy(worlds, chosen, stalls, tables, max_nodes, ref=-1, margin=np.inf):
+        out = solve(worlds, chosen, stalls, tables, max_nodes, ref, margin)
+        calls.append((stalls, chosen[0].copy(), ref, out[0], out[2]))
+        return out
+
+    E._solve = spy
+    try:
+        answer = E.converged_endgame(_view(9, 3), max_nodes=100_000_000, runner_ups=False, max_stalls=2)
+    finally:
+        E._solve = solve
+    two = [c for c in calls if c[0] == 2]
+    every = max(two, key=lambda c: len(c[1]))
+    best = every[3].index(two[-1][2])  # the turn the last pass took as its reference
+    where = np.flatnonzero(every[4][:, best])  # where the pass over every split left it bounded
+    assert two[-1] is not every and 0 < len(where) < len(every[1])
+    assert two[-1][1].tolist() == every[1][where].tolist()
+    with open(Path(__file__).resolve().parent.parent / "data/simulated/stall_probes_3cards.csv") as f:
+        plain = next(r for r in csv.DictReader(f) if (r["seed"], r["mode"]) == ("9", "plain"))
+    assert answer.best.exact and answer.best.value == pytest.approx(float(plain["value"]), abs=1e-6)
 
 
 @pytest.mark.parametrize("seed, converged", [(0, True), (4, False)])
@@ -880,8 +926,10 @@ def test_a_small_endgame_gets_every_turns_exact_value_not_bounds():
 
 def test_when_every_turn_does_not_fit_the_turns_far_below_keep_their_bounds_and_tie_below_exact_values():
     """A bound says "at most": of two turns with the same figure, the one with the exact value is at
-    least as good, so it is listed first (here two turns at +37.0)."""
-    answer = E.converged_endgame(_view(4, 3), max_nodes=3_000_000)
+    least as good, so it is listed first (here the best turn, ``+G8/W`` at -18.36, and turns bounded
+    at its value)."""
+    answer = E.converged_endgame(_view(5, 3), max_nodes=3_000_000)
+    assert answer.best.move == "+G8/W" and answer.best.exact
     bounded = [m for m in answer.moves if m.upper_bound]
     assert bounded and any(m.value == b.value and not m.upper_bound for b in bounded for m in answer.moves)
     order = [(-m.value, m.upper_bound) for m in answer.moves]

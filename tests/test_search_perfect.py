@@ -367,13 +367,14 @@ def test_best_only_finds_the_best_turn_and_bounds_the_others():
                 assert full[m.move] - 1e-9 <= m.value <= fast.value + 1e-9
 
 
-@pytest.mark.parametrize("stalls", [(2, 2), (1, 2), (UNLIMITED, 1)])
+@pytest.mark.parametrize("stalls", [(2, 2), (1, 2), (UNLIMITED, 1), (0, 3), (3, 0)])
 def test_refuting_turns_in_the_game_without_the_opponents_stalls_keeps_every_value(stalls):
     """A turn is first searched in the game where the opponent may not stall (worth at least as much
-    to the mover), at the root against the best so far and inside the tree at later turns. The
-    brute-force reference has no such probes: every turn it values above the best so far must be
-    exact and equal, every other one an upper bound on it; the plain search (``Tables.plain``)
-    must give the same exact values, after more nodes."""
+    to the mover), inside the tree at later turns and at the root against the best so far; at the
+    root then in the games where they may stall once, twice, ... up to their budget less one (two
+    probes when unlimited). The brute-force reference has no such probes: every turn it values
+    above the best so far must be exact and equal, every other one an upper bound on it; the plain
+    search (``Tables.plain``) must give the same exact values, after more nodes."""
     probed = plain = 0
     for seed in range(3):
         s = R.random_endgame(1700 + seed, colors=5, hand=4, deck=2, focus=3, table=8, piles=6)

@@ -96,13 +96,18 @@ class Level:
         """Whether turns other than the best may be bounds that a wider margin would make exact."""
         return self.margin < MARGIN and bool(self.bounded.any())
 
-    def tightened(self, other: Level) -> Level:
-        """This level with what ``other`` (the same worlds, solved again with another reference or
-        margin) proved: a value exact in either is exact, and of two upper bounds the lower holds."""
+    def tightened(self, other: Level, worlds: np.ndarray | None = None) -> Level:
+        """This level with what ``other`` (the same worlds, or those of row numbers ``worlds``, solved
+        again with another reference or margin) proved: a value exact in either is exact, and of two
+        upper bounds the lower holds."""
         col = [other.codes.index(code) for code in self.codes]
         rows, bounded = other.rows[:, col], other.bounded[:, col]
-        both = self.bounded & bounded
-        merged = np.where(self.bounded, np.where(bounded, np.minimum(self.rows, rows), rows), self.rows)
+        if worlds is None:
+            worlds = np.arange(len(self.rows))
+        mine, mine_bounded = self.rows[worlds], self.bounded[worlds]
+        merged, both = self.rows.copy(), self.bounded.copy()
+        merged[worlds] = np.where(mine_bounded, np.where(bounded, np.minimum(mine, rows), rows), mine)
+        both[worlds] = mine_bounded & bounded
         return Level(self.stalls, self.codes, merged, both, self.weights, other.nodes, other.seconds,
                      max(self.margin, other.margin))
 
@@ -478,14 +483,18 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         if budget - used <= 0:  # (0 would mean no limit to the compiled search)
             return None, used
         wide = margin if attempt < 2 else np.inf
-        c, r, b, nodes, done = _solve(worlds, worlds.picks_of(level), stalls, tables, budget - used,
+        # only the worlds where it is a bound: elsewhere every other turn is already exact or bounded
+        # below it, and a world's values do not depend on the others
+        again = np.flatnonzero(level.bounded[:, best])
+        picks, src = worlds.picks_of(level)
+        c, r, b, nodes, done = _solve(worlds, (picks[again], src[again]), stalls, tables, budget - used,
                                       level.codes[best], wide)
         used += nodes
         if not done:
             return None, used
         # keep what each pass proved: the turns exact before stay exact (no swapping of two close
         # turns back and forth), and of two upper bounds the lower holds
-        level = level.tightened(Level(stalls, c, r, b, level.weights, used, 0.0, margin=wide))
+        level = level.tightened(Level(stalls, c, r, b, None, used, 0.0, margin=wide), again)
     level.nodes, level.seconds = used, time.perf_counter() - t0
     return level, used
 

@@ -35,7 +35,9 @@ structure of the game:
 - **Probes without the opponent's stalls**: a turn searched against a bar (a root turn against
   the reference or the best so far, a later turn at an inner node) is first searched in the game
   where the opponent may not stall, which is worth at least as much to the mover; a turn refuted
-  there is refuted (docs/endgame.md). ``Tables.plain`` searches without them.
+  there is refuted (docs/endgame.md). A root turn not refuted there is probed again with the
+  opponent allowed one stall, two, ... up to their budget less one. ``Tables.plain`` searches
+  without any probe.
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -461,6 +463,24 @@ def _chance_outcomes(dc, nc, masks_a, masks_b, pool_colours, out):
     return k
 
 
+UNLIMITED_PROBES = 2  # at the root, probes with the opponent allowed 0, 1, ... stalls: this many when unlimited
+
+
+@njit(cache=True)
+def _their_stalls_capped(st0, st1, p, cap):
+    """The stall budgets (player 0's, player 1's) with the opponent of ``p`` allowed ``cap`` stalls."""
+    if p == 0:
+        return np.int64(st0), np.int64(cap)
+    return np.int64(cap), np.int64(st1)
+
+
+@njit(cache=True)
+def _below(cap, their_st):
+    """Whether allowing the opponent ``cap`` stalls restricts them (their budget ``their_st``, -1:
+    unlimited, then only the first ``UNLIMITED_PROBES`` caps are probed)."""
+    return cap < their_st or (their_st < 0 and cap < UNLIMITED_PROBES)
+
+
 # Explicit signatures: a recursive function compiled for one argument type only (numba
 # otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks).
 _I32 = int32[::1]
@@ -795,8 +815,9 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
         if i >= 1 and only < 0 and their_st != 0 and am > -INF and not horizon and stats[PLAIN] == 0:
             # a later turn at a node that may fail low: first the game in which the opponent may
             # not stall (worth at least as much to the mover); a turn it refutes is refuted here
-            vb = _search(s, dc, np.int64(st0 if p == 0 else 0), np.int64(st1 if p == 1 else 0), tl, leaf, am, beta,
-                         ply, np.int64(mv), np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+            c0, c1 = _their_stalls_capped(st0, st1, p, 0)
+            vb = _search(s, dc, c0, c1, tl, leaf, am, beta, ply, np.int64(mv), np.int64(0), Z, tt, ttf, so, sof, buf,
+                         stats, sh, sw, sm)
             if stats[3] != 0:
                 return 0.0
             if vb <= am:
@@ -1025,13 +1046,17 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
             continue
         alpha = best if best_only == 1 else floor
         v = INF
-        if alpha > -INF and their_st != 0 and stats[PLAIN] == 0:
-            # First the game in which the opponent may not stall: they have fewer turns to choose
-            # from, so it is worth at least as much to the mover, and a turn it shows at or below
-            # alpha is refuted in the whole game too, for a fraction of the nodes.
-            v = _search(s, dc, np.int64(st0 if p == 0 else 0), np.int64(st1 if p == 1 else 0), np.int64(tl),
-                        np.int64(leaf), alpha, INF, np.int64(0), np.int64(mv), np.int64(root_free), Z, tt, ttf,
-                        so, sof, buf, stats, sh, sw, sm)
+        cap = 0
+        while alpha > -INF and v > alpha and stats[PLAIN] == 0 and _below(cap, their_st):
+            # First the games in which the opponent may stall 0 times, then 1, ... up to their budget
+            # less one: they have fewer turns to choose from, so each is worth at least as much to
+            # the mover, and a turn one shows at or below alpha is refuted in the whole game too, for
+            # a fraction of the nodes. (The later ones catch a discard the opponent could take back:
+            # free in the game where they may not stall at all.)
+            c0, c1 = _their_stalls_capped(st0, st1, p, cap)
+            v = _search(s, dc, c0, c1, np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0), np.int64(mv),
+                        np.int64(root_free), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+            cap += 1
         if v > alpha:
             v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
                         np.int64(mv), np.int64(root_free), Z, tt, ttf,
