@@ -1,0 +1,3 @@
+lcanalysis tournament best:time_ms=1000 search:time_ms=1000 --deals 262 --workers 2 --out data/strength_best_caution1_vs_search_1s.jsonl --csv data/strength_best_caution1_vs_search_1s.csv > data/strength_best_caution1_vs_search_1s.txt
+python -m lcanalysis.studies.paired_strength data/strength_best_caution1_vs_search_1s.jsonl data/screen_caution1_best1500_vs_search.jsonl --sides best:time_ms=1000 best:caution=1 >> data/strength_best_caution1_vs_search_1s.txt
+python -m lcanalysis.studies.paired_strength data/strength_best_caution1_vs_search_1s.jsonl data/strength_best1500_vs_search_1s.jsonl --opponent search:time_ms=1000 >> data/strength_best_caution1_vs_search_1s.txt
