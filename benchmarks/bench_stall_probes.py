@@ -10,6 +10,8 @@ stops at two stalls each (``max_stalls=2``, ``runner_ups=False``), twice: with t
 (``Tables.plain``: every turn searched in the whole game) and with today's (a turn is first
 searched in the game where the opponent may not stall; the turns that game refutes need no more).
 Both must name the same value (they are exact); the ratio of their nodes and seconds is the gain.
+With ``--workers N`` (N > 1) today's search also runs on one thread, the baseline of the threads'
+gain (they share one table, ``Tables.sibling``).
 
 Rows are appended to ``--out`` as they finish, so an interrupted run resumes.
 
@@ -31,11 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best", "value"]
-MODES = ("plain", "probes")
+MODES = ("plain", "probes", "one-thread")  # one-thread: today's search on one thread (with --workers > 1)
 
 
 def settle(seed: int, deck: int, nodes: int, mode: str, workers: int = 1) -> dict:
-    """The best turn with two stalls each on one view, by the plain search or with probes."""
+    """The best turn with two stalls each on one view, by the plain search or with probes (``one-thread``:
+    with probes, on one thread whatever ``workers`` says)."""
     from helpers import played_down
 
     from lcanalysis.search import SearchError
@@ -47,7 +50,8 @@ def settle(seed: int, deck: int, nodes: int, mode: str, workers: int = 1) -> dic
     Tables.plain = mode == "plain"
     try:
         t = time.perf_counter()
-        answer = converged_endgame(view, max_nodes=nodes, seed=0, runner_ups=False, max_stalls=2, workers=workers)
+        answer = converged_endgame(view, max_nodes=nodes, seed=0, runner_ups=False, max_stalls=2,
+                                   workers=1 if mode == "one-thread" else workers)
         seconds = time.perf_counter() - t
     except SearchError:
         return {"deck": deck, "seed": seed, "mode": mode, "seconds": "", "nodes": nodes, "stalls": -1,
@@ -62,30 +66,39 @@ def settle(seed: int, deck: int, nodes: int, mode: str, workers: int = 1) -> dic
 
 def summary(rows: list[dict]) -> list[str]:
     """Per mode: how many views reached two stalls each over every split, the median seconds and the
-    ratios view by view (plain over probes) where both did."""
+    ratios view by view (plain, and one thread, over probes) where both did."""
     by = {(int(r["seed"]), r["mode"]): r for r in rows}
     seeds = sorted({int(r["seed"]) for r in rows})
     out = []
     for mode in MODES:
         done = [by[(s, mode)] for s in seeds if (s, mode) in by]
+        if not done:
+            continue
         full = [r for r in done if int(r["stalls"]) == 2 and str(r["exact"]) == "True"]
         secs = [float(r["seconds"]) for r in full]
         med = f"{statistics.median(secs):.2f} s" if secs else "-"
         within = sum(1 for x in secs if x <= 1.0)
         out.append(f"{mode}: {len(full)} of {len(done)} views reached the exact two-stall value; median {med}, "
                    f"within 1 s {within}; seconds {sorted(round(x, 2) for x in secs)}")
-    pairs = [(by[(s, "plain")], by[(s, "probes")]) for s in seeds if (s, "plain") in by and (s, "probes") in by]
+    for base in ("plain", "one-thread"):
+        out += _ratios(by, seeds, base)
+    return out
+
+
+def _ratios(by: dict, seeds: list[int], base: str) -> list[str]:
+    """``base`` over probes, view by view, where both reached the exact two-stall value."""
+    pairs = [(by[(s, base)], by[(s, "probes")]) for s in seeds if (s, base) in by and (s, "probes") in by]
     both = [(a, b) for a, b in pairs if str(a["exact"]) == str(b["exact"]) == "True"
             and int(a["stalls"]) == int(b["stalls"]) == 2]
-    if both:
-        node_ratio = [int(a["nodes"]) / max(1, int(b["nodes"])) for a, b in both]
-        time_ratio = [float(a["seconds"]) / max(1e-6, float(b["seconds"])) for a, b in both]
-        same = sum(1 for a, b in both if abs(float(a["value"]) - float(b["value"])) < 1e-9)
-        out.append(f"plain over probes, {len(both)} views both exact: nodes x{statistics.median(node_ratio):.1f} "
-                   f"(median; {min(node_ratio):.1f}-{max(node_ratio):.1f}), seconds "
-                   f"x{statistics.median(time_ratio):.1f} (median; {min(time_ratio):.1f}-{max(time_ratio):.1f}); "
-                   f"the same value in {same} of {len(both)}")
-    return out
+    if not both:
+        return []
+    node_ratio = [int(a["nodes"]) / max(1, int(b["nodes"])) for a, b in both]
+    time_ratio = [float(a["seconds"]) / max(1e-6, float(b["seconds"])) for a, b in both]
+    same = sum(1 for a, b in both if abs(float(a["value"]) - float(b["value"])) < 1e-9)
+    return [f"{base} over probes, {len(both)} views both exact: nodes x{statistics.median(node_ratio):.2f} "
+            f"(median; {min(node_ratio):.2f}-{max(node_ratio):.2f}), seconds "
+            f"x{statistics.median(time_ratio):.2f} (median; {min(time_ratio):.2f}-{max(time_ratio):.2f}); "
+            f"the same value in {same} of {len(both)}"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=8, help="views: played_down seeds 0..N-1 (default 8)")
     ap.add_argument("--nodes", type=int, default=100_000_000, help="node budget of each answer (default 100 M)")
     ap.add_argument("--workers", type=int, default=1,
-                    help="threads for the worlds (default 1; each with tables of its own, so more nodes in all)")
+                    help="threads for the worlds (default 1; sharing one table); more than 1 also runs today's "
+                         "search on one thread, the baseline of their gain")
     ap.add_argument("--out", type=Path, help="CSV to append rows to as they finish (and resume from)")
     args = ap.parse_args(argv)
     from lcanalysis.cli.warmup import engine_ready
@@ -108,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     settle(0, 2, 1_000_000, "probes")  # load the compiled code outside the timings
     for seed in range(args.positions):
         for mode in MODES:
-            if (seed, mode) in done:
+            if (seed, mode) in done or (mode == "one-thread" and args.workers == 1):
                 continue
             row = settle(seed, args.deck, args.nodes, mode, args.workers)
             rows.append(row)

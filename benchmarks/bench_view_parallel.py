@@ -8,9 +8,9 @@ Positions: those of ``bench_search.py`` (``played_down(seed, d)``, its five seed
 is the best of 3 runs (``--repeat``), every run from empty tables (``fresh_tables``; the extra
 workers' tables are new on every call). The values of every turn are checked equal (1e-9).
 Serial and parallel runs alternate. Prints per position the serial and parallel seconds,
-serial / parallel, the parallel run's nodes over the serial run's (the chunks do not share
-table entries) and its cores (CPU seconds of the process per wall second: near 1 when the
-threads did not run at once, because another job held the other core or the GIL-bound
+serial / parallel, the parallel run's nodes over the serial run's (the threads share one table,
+so near 1; which thread proves an entry first varies) and its cores (CPU seconds of the process
+per wall second: near 1 when the threads did not run at once, because another job held the other core or the GIL-bound
 Python part of each split dominated); per size and overall the median ratio and the ratio
 of the summed seconds. Wall time: on a shared machine, expect less than the number of workers.
 """

@@ -82,7 +82,7 @@ ENDGAME_CARDS = 4
 #: positions at 5 cards"); with 6 cards it reached one stall each in 3 of 8
 FULL_POSITION_ENDGAME_CARDS = 5
 #: the most threads the endgame search takes by itself on the command line: a sampled level hands out
-#: 4 worlds at a time (``search.endgame.CHUNK``), and each thread holds tables of up to 256 MB
+#: 4 worlds at a time (``search.endgame.CHUNK``)
 ENDGAME_AUTO_THREADS = 4
 ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
@@ -172,9 +172,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     left or fewer the endgame search answers (``None``: ``ENDGAME_CARDS`` for a view,
     ``FULL_POSITION_ENDGAME_CARDS`` for a full position). ``workers``: threads of the endgame
     search (``None``: one per core with ``wall_clock``, at most ``ENDGAME_AUTO_THREADS``, so more of it
-    fits in the time; else one,
-    since a node budget goes less far on threads that do not share their tables; 0 or "auto": one
-    per core).
+    fits in the time; else one, so that a node budget gives the same answer and node count on every
+    run, which threads sharing their tables do not; 0 or "auto": one per core).
     """
     view, both_hands = hint_view(view_or_position)
     if endgame_cards is None:

@@ -50,11 +50,13 @@ def test_the_deepest_exact_level_is_the_plain_view_value(seed):
 @pytest.mark.parametrize(("seed", "enumerate_max"), [(0, E.ENUMERATE_MAX), (3, E.ENUMERATE_MAX), (1, 0)],
                          ids=["every split", "every split, another view", "sampled worlds"])
 def test_on_two_threads_the_answer_is_the_plain_view_value_as_on_one(seed, enumerate_max, monkeypatch):
-    """``workers=2`` cuts the worlds between two threads with tables of their own: the same
-    levels, the same best turn and value, and every value that is exact on one thread exact and
-    equal on two, checked against the plain view value where every split is solved."""
+    """``workers=2`` hands the worlds to two threads sharing one table: the same levels, the same
+    best turn and value, and every value that is exact on one thread exact and equal on two, checked
+    against the plain view value where every split is solved."""
     monkeypatch.setattr(E, "ENUMERATE_MAX", enumerate_max)
     view = _view(seed, 2)
+    first, second = E._level_tables(view, 1, 2)
+    assert first.shares_entries(second) and first.stats is not second.stats
     one = E.converged_endgame(view, max_nodes=50_000_000, seed=4)
     two = E.converged_endgame(view, max_nodes=50_000_000, seed=4, workers=2)
     assert (two.bounds, two.exact, two.splits) == (one.bounds, one.exact, one.splits)

@@ -78,6 +78,50 @@ def test_the_tables_can_be_shared_between_related_solves():
         assert_root_agrees(s, (1, 1), -1, tables)
 
 
+def test_a_sibling_reuses_what_its_tables_proved_and_counts_its_own_nodes():
+    """Threads side by side each take a sibling: the same entries, counters and scratch of its own."""
+    tables = Tables(bits=14, solo_bits=14)
+    s = R.random_endgame(302, colors=5, hand=3, deck=3)
+    first = assert_root_agrees(s, (1, 1), -1, tables)
+    nodes_first = int(tables.stats[0] + tables.stats[1])
+    twin = tables.sibling()
+    assert twin.shares_entries(tables) and not Tables().shares_entries(tables)
+    assert twin.stats is not tables.stats and twin.buf is not tables.buf
+    codes, vals, _ = search_root(s, (1, 1), -1, tables=twin)
+    assert dict(zip(codes.tolist(), vals.tolist())) == pytest.approx(first, abs=1e-9)
+    assert twin.stats[2] > 0 and twin.stats[0] + twin.stats[1] < nodes_first  # it found the first's entries
+    assert tables.stats[0] + tables.stats[1] == nodes_first  # and left its counters alone
+
+
+@pytest.mark.parametrize("same_first_word", [True, False])
+def test_a_slot_read_while_another_thread_rewrites_it_never_gives_another_states_value(same_first_word):
+    """Sibling tables are written word by word without a lock, so a read may see some words of one
+    write and some of another. Every such mix must read as empty or as the very entry of the key
+    looked up; a slot written whole reads back whole."""
+    import itertools
+
+    from lcanalysis.search import perfect as P
+
+    a = (np.uint64(11), np.uint64(12), 3.5, np.uint64(P.EXACT | (5 << 8)))
+    b = (np.uint64(11 if same_first_word else 7), np.uint64(99), -7.25, np.uint64(P.UPPER | (2 << 8)))
+    table = np.zeros((4, 4), dtype=np.uint64)
+    assert P._entry(table, 1, a[0], a[1])[1] == 0  # empty
+    words = []
+    for entry in (a, b):
+        P._store(table, 1, *entry)
+        assert P._entry(table, 1, entry[0], entry[1]) == (entry[2], int(entry[3]))
+        words.append(table[1].copy())
+    assert P._entry(table, 1, a[0], a[1])[1] == 0  # overwritten by b: a miss for a
+    for mix in itertools.product((0, 1), repeat=4):  # each of the four words from either write
+        table[1] = [words[m][w] for w, m in enumerate(mix)]
+        for entry in (a, b):
+            value, meta = P._entry(table, 1, entry[0], entry[1])
+            assert meta == 0 or (value, meta) == (entry[2], int(entry[3])), (mix, entry)
+        if len(set(mix)) == 1:
+            whole = (a, b)[mix[0]]
+            assert P._entry(table, 1, whole[0], whole[1]) == (whole[2], int(whole[3]))
+
+
 def test_clearing_the_tables_forgets_every_entry_small_or_large():
     """``clear`` zeroes a small table in place and hands a large one fresh memory (writing 256 MB
     of flags made a clock-stopped search overrun its 0.1 s fourfold); either way nothing is
@@ -92,10 +136,11 @@ def test_clearing_the_tables_forgets_every_entry_small_or_large():
         assert_root_agrees(s, (1, 1), -1, tables)
         assert tables.tt[:, 3].any() and tables.so[:, 3].any()
         old = tables.tt
+        twin = tables.sibling()
         tables.clear()
         assert not tables.tt[:, 3].any() and not tables.so[:, 3].any()
-        assert (tables.tt is not old) == large and np.shares_memory(tables.tt, tables.ttf)
-        assert np.shares_memory(tables.so, tables.sof)
+        assert (tables.tt is not old) == large
+        assert twin.tt is tables.tt and twin.so is tables.so  # a sibling's entries are cleared too
         assert_root_agrees(s, (1, 1), -1, tables)
 
 
@@ -143,8 +188,7 @@ def test_one_player_search_is_exact_above_its_window_and_a_bound_below_it():
         assert exact <= P._solo_upper(hand, w, mask, dc, nc, (left + 1) // 2) + 1e-9
         for alpha in (-np.inf, exact - 7, exact - 0.25, exact, exact + 0.25, exact + 7):
             t = Tables(bits=10, solo_bits=12)
-            x = P._solo(hand, w, mask, dc, left, P.SOLO_PLACE, 1, -1, nc, float(alpha), P.ZOBRIST, t.so, t.sof,
-                        t.stats)
+            x = P._solo(hand, w, mask, dc, left, P.SOLO_PLACE, 1, -1, nc, float(alpha), P.ZOBRIST, t.so, t.stats)
             if exact > alpha + 1e-9:
                 assert x == pytest.approx(exact, abs=1e-9), (seed, alpha)
             else:

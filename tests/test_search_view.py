@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 import search_reference as R
 from helpers import played_down
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lcanalysis.game.position import Position
 from lcanalysis.search import bracket, solve, solve_belief, solve_deepening, solve_perfect, solve_view
@@ -259,6 +261,40 @@ def test_the_threads_share_one_node_budget():
     a = solve_view(view, max_stalls=0, max_nodes=50_000_000, workers=2)
     assert 0 < a.nodes <= 50_000_000
     assert a.value == pytest.approx(solve_view(view, max_stalls=0).value, abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(0, 80), threads=st.integers(1, 4), order=st.lists(st.integers(0, 3), max_size=300))
+def test_the_split_queue_hands_out_every_split_once_to_whichever_thread_asks(n, threads, order):
+    """However the threads' requests interleave (``order``, then in turn), every split goes to exactly
+    one thread; each starts on its own contiguous range (neighbouring splits share table entries), and
+    one thread gets every split at once."""
+    from lcanalysis.search.view_value import _SplitQueue
+
+    queue = _SplitQueue(n, threads)
+    given_to: dict[int, int] = {}
+    first: dict[int, slice] = {}
+    done: set[int] = set()
+    asks = [o % threads for o in order] + [i % threads for i in range(4 * n + 4 * threads)]
+    for i in asks:
+        if i in done:
+            continue
+        part = queue.take(i)
+        if part is None:
+            done.add(i)
+            continue
+        assert part.start < part.stop
+        first.setdefault(i, part)
+        for k in range(part.start, part.stop):
+            assert k not in given_to, f"split {k} handed out twice"
+            given_to[k] = i
+    assert sorted(given_to) == list(range(n))
+    fresh = _SplitQueue(n, threads)  # each thread asking once: its own range, from the start
+    for i in range(threads):
+        if n * i // threads < n * (i + 1) // threads:
+            assert fresh.take(i).start == n * i // threads
+    if threads == 1 and n:
+        assert first[0] == slice(0, n)
 
 
 @pytest.mark.parametrize("workers", [-1, 1.5, "two", True, "2"])

@@ -40,7 +40,7 @@ from lcanalysis.search.perfect import (
 
 
 @njit(cache=True)
-def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, stats, out_place,
+def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, stats, out_place,
                  out_vals):
     """Values of each placement (or of the draw alone in the draw step)."""
     nt = RANKS * nc
@@ -55,7 +55,7 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, s
             total = _solo_score(w, mask, nc)
         else:
             total = _solo(hand, w, mask, unseen, np.int64(left), np.int64(SOLO_DRAW), np.int64(0),
-                          np.int64(placements), np.int64(nc), -np.inf, Z, so, sof, stats)
+                          np.int64(placements), np.int64(nc), -np.inf, Z, so, stats)
         out_place[0] = -1
         out_vals[0] = total
         return 1
@@ -71,7 +71,7 @@ def _belief_root(hand, w, mask, unseen, placements, draw_step, nc, Z, so, sof, s
                 x = _solo_score(w, mask, nc)
             else:
                 x = _solo(hand, w, mask, unseen, np.int64(left), np.int64(SOLO_DRAW), np.int64(0),
-                          np.int64(placements - 1), np.int64(nc), -np.inf, Z, so, sof, stats)
+                          np.int64(placements - 1), np.int64(nc), -np.inf, Z, so, stats)
             lay_card(hand, 0, w, 0, mask, 0, t * 2 + d, -1)
             out_place[k] = t * 2 + d
             out_vals[k] = x
@@ -132,7 +132,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     out_place = np.zeros(2 * nt + 1, dtype=np.int32)
     out_vals = np.zeros(2 * nt + 1, dtype=np.float64)
     t0 = time.perf_counter()
-    n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.so, tables.sof, tables.stats,
+    n = _belief_root(hand, w, mask, unseen, k, draw_step, nc, ZOBRIST, tables.so, tables.stats,
                      out_place, out_vals)
     seconds = time.perf_counter() - t0
     if tables.stats[3]:

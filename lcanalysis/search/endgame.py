@@ -288,9 +288,10 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
     split, and the notes say all of it in words. ``workers`` threads solve the worlds side by side,
-    each with tables of its own: on several cores more worlds within a deadline, though more nodes
-    in all (the tables are not shared), so a node budget goes less far; the values are the same,
-    bar the upper bounds of turns far below the best, which depend on what the tables hold.
+    sharing one table (``view_value.solve_split_chunks``): on several cores more worlds within a
+    deadline, for about the nodes of one thread; the values are the same, bar the upper bounds of
+    turns far below the best, which depend on what the table holds when, so on threads they and the
+    node count vary from run to run (one thread: the same on every run).
     ``runner_ups=False`` skips the filling in of the turns close to the best (an agent needs the
     best turn only). ``min_stalls`` (default ``trusted_stalls``: 1 with 2 cards left or fewer, else
     2): two agreeing levels with fewer stalls each neither stop the deepening nor count as converged
@@ -369,10 +370,11 @@ def _out_of_reach(last: Level, nodes_left: int, deadline: float | None) -> bool:
 
 
 def _level_tables(view: View, stalls: int, workers: int) -> list[Tables]:
-    """Transposition tables for one stall level, one per thread (a thread's worlds share one)."""
+    """Transposition tables for one stall level, one per thread, siblings: the threads share the entries."""
     depth = check_depth(view.deck_count, stalls, stalls, -1)
     bits, solo_bits = auto_bits(depth, view.deck_count, stalls, stalls)
-    return [Tables(bits, min(22, solo_bits + 4)) for _ in range(workers)]
+    first = Tables(bits, min(22, solo_bits + 4))
+    return [first] + [first.sibling() for _ in range(workers - 1)]
 
 
 def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables], budget: int, notes: list[str],

@@ -138,16 +138,13 @@ class Tables:
 
     Keys include every bound (stall budgets, turns left), so one ``Tables`` may be reused
     across solves of related positions (the splits of a view, the levels of iterative
-    deepening) as long as no solve was aborted half-way.
+    deepening) as long as no solve was aborted half-way. Threads that search side by side each
+    take a ``sibling``: the same entries (what one thread proves, the other reuses), scratch space
+    and counters of its own.
     """
 
     def __init__(self, bits: int = 18, solo_bits: int = 16):
-        check_fits(32 * ((1 << bits) + (1 << solo_bits)), "the search's transposition tables")
-        # one 32-byte entry per slot (key, key, value, flag | best move << 8): one cache line, one page
-        self.tt = np.zeros((1 << bits, 4), dtype=np.uint64)
-        self.ttf = self.tt.view(np.float64)
-        self.so = np.zeros((1 << solo_bits, 4), dtype=np.uint64)
-        self.sof = self.so.view(np.float64)
+        self._entries = _Entries(bits, solo_bits)
         self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit, 5 stopped by
         # the clock (common.CLOCK), 6 plain search (PLAIN)
@@ -158,6 +155,28 @@ class Tables:
     #: tests). Set on the class, every search that makes its own tables follows.
     plain = False
 
+    @property
+    def tt(self) -> np.ndarray:
+        """The two-player table: one 32-byte entry per slot (``_entry``)."""
+        return self._entries.tt
+
+    @property
+    def so(self) -> np.ndarray:
+        """The one-player table, entries as in ``tt``."""
+        return self._entries.so
+
+    def sibling(self) -> Tables:
+        """Tables for another thread: these entries, shared (``_entry`` makes that safe unlocked), with
+        scratch space and counters of its own. Clearing either clears both."""
+        twin = Tables.__new__(Tables)
+        twin._entries = self._entries
+        twin.buf = np.zeros_like(self.buf)
+        twin.stats = np.zeros_like(self.stats)
+        return twin
+
+    def shares_entries(self, other: Tables) -> bool:
+        return self._entries is other._entries
+
     def reset(self, max_nodes: int) -> None:
         """Counters to zero before a search, its node limit (0: none) and whether it runs plain."""
         self.stats[:] = 0
@@ -165,12 +184,25 @@ class Tables:
         self.stats[PLAIN] = 1 if self.plain else 0
 
     def clear(self) -> None:
+        """Forget every entry (a sibling's too)."""
+        self._entries.clear()
+
+
+class _Entries:
+    """The two tables' memory, which a ``Tables`` and its siblings share."""
+
+    def __init__(self, bits: int, solo_bits: int):
+        check_fits(32 * ((1 << bits) + (1 << solo_bits)), "the search's transposition tables")
+        # one 32-byte entry per slot: one cache line, one page
+        self.tt = np.zeros((1 << bits, 4), dtype=np.uint64)
+        self.so = np.zeros((1 << solo_bits, 4), dtype=np.uint64)
+
+    def clear(self) -> None:
         """Forget every entry. A large table is replaced by fresh zeroed memory, which the system hands
         out page by page as it is used: writing 256 MB of empty flags cost 0.4 s, so a search stopped
         by its clock after a few nodes overran a 0.1 s budget fourfold. A small one is zeroed in place
         (its pages are warm, and reused)."""
         self.tt, self.so = _emptied(self.tt), _emptied(self.so)
-        self.ttf, self.sof = self.tt.view(np.float64), self.so.view(np.float64)
 
 
 def _emptied(table: np.ndarray) -> np.ndarray:
@@ -320,6 +352,36 @@ def _last_turn_value(s, nc):
             g = expedition_score(w, m | (1 << (r - 1))) - expedition_score(w, m)
         gain = max(gain, g)
     return base + gain
+
+
+# --- table entries ----------------------------------------------------------------------
+# An entry is four words: the key's first word, its second word xor the value's bits xor the flag
+# word, the value's bits, and the flag word (flag | (best move + 1) << 8; 0: empty). The threads of
+# a level share one table (``Tables.sibling``) and write entries word by word, unlocked: a slot read
+# while another thread rewrites it mixes two entries, and the xor makes such a read fail the key
+# check, so it reads as empty instead of giving one state's value to another (lockless hashing).
+
+
+@njit(cache=True)
+def _entry(table, slot, k1, k2):
+    """(value, flag word) of the entry in ``slot`` when it holds the key (k1, k2) whole; else (0, 0)."""
+    w0 = table[slot, 0]
+    w1 = table[slot, 1]
+    bits = table[slot, 2]
+    meta = table[slot, 3]
+    if meta == 0 or w0 != k1 or (w1 ^ bits ^ meta) != k2:
+        return 0.0, np.uint64(0)
+    return np.uint64(bits).view(np.float64), meta
+
+
+@njit(cache=True)
+def _store(table, slot, k1, k2, value, meta):
+    """Write the entry (k1, k2) -> (value, flag word ``meta``, never 0) into ``slot``."""
+    bits = np.float64(value).view(np.uint64)
+    table[slot, 0] = k1
+    table[slot, 1] = k2 ^ bits ^ meta
+    table[slot, 2] = bits
+    table[slot, 3] = meta
 
 
 # --- keys ---------------------------------------------------------------------------------
@@ -485,7 +547,7 @@ def _below(cap, their_st):
 # otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks).
 _I32 = int32[::1]
 _SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, float64, uint64[:, ::1],
-                    uint64[:, ::1], float64[:, ::1], int64[::1])
+                    uint64[:, ::1], int64[::1])
 
 # one-player node kinds: the opponent's turn (a card leaves the pile), my placement, my draw
 SOLO_OPP, SOLO_PLACE, SOLO_DRAW = 0, 1, 2
@@ -534,7 +596,7 @@ def _places_after_draw(node, alternate, left, tl):
 
 
 @njit(_SOLO_SIG, cache=True)
-def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, stats):
+def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, stats):
     """Best expected final score of one player who sees every draw; fail-soft against ``alpha``
     (a result above ``alpha`` is exact, one at or below it an upper bound: pass -inf for exact).
 
@@ -559,10 +621,9 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
     stats[1] += 1
     k1, k2 = _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z)
     slot = np.int64(k1 & np.uint64(so.shape[0] - 1))
-    meta = so[slot, 3]
+    v, meta = _entry(so, slot, k1, k2)
     tt_move = -1
-    if meta != 0 and so[slot, 0] == k1 and so[slot, 1] == k2:
-        v = sof[slot, 2]
+    if meta != 0:
         if np.int64(meta & np.uint64(255)) == EXACT or v <= alpha:
             stats[2] += 1
             return v
@@ -593,7 +654,7 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
             lay_card(hand, 0, w, 0, mask, 0, code, 1)
             if more:
                 x = _solo(hand, w, mask, dc, left, np.int64(SOLO_DRAW), alternate, tl2, nc, max(alpha, v), Z,
-                          so, sof, stats)
+                          so, stats)
             else:
                 x = _solo_score(w, mask, nc)
             lay_card(hand, 0, w, 0, mask, 0, code, -1)
@@ -635,7 +696,7 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
                 dc[u] -= 1
                 if to_hand:
                     hand[u] += 1
-                x = _solo(hand, w, mask, dc, left - 1, np.int64(child), alternate, tl_c, nc, a_i, Z, so, sof, stats)
+                x = _solo(hand, w, mask, dc, left - 1, np.int64(child), alternate, tl_c, nc, a_i, Z, so, stats)
                 if to_hand:
                     hand[u] -= 1
                 dc[u] += 1
@@ -648,10 +709,7 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, sof, s
                 v = tw / left
     if stats[3] != 0:
         return 0.0
-    so[slot, 0] = k1
-    so[slot, 1] = k2
-    sof[slot, 2] = v
-    so[slot, 3] = np.uint64(EXACT if v > alpha else UPPER) | (np.uint64(best_move + 1) << np.uint64(8))
+    _store(so, slot, k1, k2, v, np.uint64(EXACT if v > alpha else UPPER) | (np.uint64(best_move + 1) << np.uint64(8)))
     return v
 
 
@@ -668,7 +726,7 @@ def _load_player(s, nc, q, hand, w, mask):
 
 
 @njit(cache=True)
-def _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, hand, w, mask):
+def _decomposed(s, nc, dc, tl, alpha, Z, so, stats, hand, w, mask):
     """With no discard-pile draws left: solo(player to move) - solo(opponent), fail-soft
     against ``alpha`` (the mover's search is cut off once it cannot beat ``alpha + opponent``).
 
@@ -677,10 +735,10 @@ def _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, hand, w, mask):
     left = np.int64(deck_left(s))
     _load_player(s, nc, 1 - p, hand, w, mask)
     opp = _solo(hand, w, mask, dc, left, np.int64(SOLO_OPP), np.int64(1), np.int64(tl), np.int64(nc), -INF, Z,
-                so, sof, stats)
+                so, stats)
     _load_player(s, nc, p, hand, w, mask)
     me = _solo(hand, w, mask, dc, left, np.int64(SOLO_PLACE), np.int64(1), np.int64(tl), np.int64(nc), alpha + opp,
-               Z, so, sof, stats)
+               Z, so, stats)
     return me - opp
 
 
@@ -688,13 +746,12 @@ def _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, hand, w, mask):
 
 
 _SEARCH_SIG = float64(_I32, _I32, int64, int64, int64, int64, float64, float64, int64, int64, int64,
-                      uint64[:, ::1], uint64[:, ::1], float64[:, ::1], uint64[:, ::1], float64[:, ::1],
-                      int32[:, ::1], int64[::1], _I32, _I32, _I32)
+                      uint64[:, ::1], uint64[:, ::1], uint64[:, ::1], int32[:, ::1], int64[::1], _I32, _I32, _I32)
 
 
 @njit(_SEARCH_SIG, cache=True)
-def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt, ttf,
-            so, sof, buf, stats, sh, sw, sm):
+def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
+            so, buf, stats, sh, sw, sm):
     """Value for the player to move, fail-soft alpha-beta with Star2 (probes, then Star1) at
     chance nodes. ``only == PROBE``: search the first move in order only, store nothing.
 
@@ -717,7 +774,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             stats[0] += 1
             return _last_turn_value(s, nc)
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
-            return _decomposed(s, nc, dc, tl, alpha, Z, so, sof, stats, sh, sw, sm)
+            return _decomposed(s, nc, dc, tl, alpha, Z, so, stats, sh, sw, sm)
     if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:  # (checked before counting: the budget is kept)
         stats[3] = 1
         return 0.0
@@ -729,10 +786,9 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
     if only < 0:
         k1, k2 = _key_two(s, nc, dc, st0, st1, tl, leaf, Z)
         slot = np.int64(k1 & np.uint64(tt.shape[0] - 1))
-        meta = tt[slot, 3]
-        if meta != 0 and tt[slot, 0] == k1 and tt[slot, 1] == k2:
+        v, meta = _entry(tt, slot, k1, k2)
+        if meta != 0:
             f = np.int64(meta & np.uint64(255))
-            v = ttf[slot, 2]
             if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                 stats[2] += 1
                 return v
@@ -816,7 +872,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             # a later turn at a node that may fail low: first the game in which the opponent may
             # not stall (worth at least as much to the mover); a turn it refutes is refuted here
             c0, c1 = _their_stalls_capped(st0, st1, p, 0)
-            vb = _search(s, dc, c0, c1, tl, leaf, am, beta, ply, np.int64(mv), np.int64(0), Z, tt, ttf, so, sof, buf,
+            vb = _search(s, dc, c0, c1, tl, leaf, am, beta, ply, np.int64(mv), np.int64(0), Z, tt, so, buf,
                          stats, sh, sw, sm)
             if stats[3] != 0:
                 return 0.0
@@ -842,7 +898,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 apply_draw(s, 0)
                 dc[u] -= 1
                 v = -_search(s, dc, st0, st1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z,
-                             tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                             tt, so, buf, stats, sh, sw, sm)
                 dc[u] += 1
                 undo_draw(s, 0, u, blocked)
             else:
@@ -875,7 +931,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                         apply_draw(s, 0)
                         dc[u] -= 1
                         w = _search(s, dc, st0, st1, tl2, leaf, -hi, -max(lo, a_p), np.int64(ply + 1), np.int64(PROBE),
-                                    np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                                    np.int64(0), Z, tt, so, buf, stats, sh, sw, sm)
                         dc[u] += 1
                         undo_draw(s, 0, u, blocked)
                         if stats[3] != 0:
@@ -915,7 +971,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                     apply_draw(s, 0)
                     dc[u] -= 1
                     x = -_search(s, dc, st0, st1, tl2, leaf, -b_c, -a_c, np.int64(ply + 1), np.int64(-1),
-                                 np.int64(0), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                                 np.int64(0), Z, tt, so, buf, stats, sh, sw, sm)
                     dc[u] += 1
                     undo_draw(s, 0, u, blocked)
                     if x <= a_i:
@@ -938,8 +994,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 if p == 1 and n1 > 0:
                     n1 -= 1
             drawn = apply_draw(s, src)
-            v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt, ttf,
-                         so, sof, buf, stats, sh, sw, sm)
+            v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt,
+                         so, buf, stats, sh, sw, sm)
             undo_draw(s, src, drawn, blocked)
         if placed:
             undo_place(s, place)
@@ -959,15 +1015,12 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             f = LOWER
         else:
             f = EXACT
-        tt[slot, 0] = k1
-        tt[slot, 1] = k2
-        ttf[slot, 2] = best
-        tt[slot, 3] = np.uint64(f) | (np.uint64(best_move + 1) << np.uint64(8))
+        _store(tt, slot, k1, k2, best, np.uint64(f) | (np.uint64(best_move + 1) << np.uint64(8)))
     return best
 
 
 @njit(cache=True)
-def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals, hand, w, mask):
+def _root_decomposed(s, dc, tl, Z, so, stats, roots, n, out_moves, out_vals, hand, w, mask):
     """Root turns with no discard-pile draws left to anyone: the opponent's one-player value
     does not depend on this turn, so it is computed once and each turn needs only the
     mover's own one-player value after it."""
@@ -979,7 +1032,7 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
     tl2 = tl - 1 if tl > 0 else tl
     _load_player(s, nc, 1 - p, hand, w, mask)
     opp = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_OPP), np.int64(1), np.int64(tl), np.int64(nc), -INF,
-                Z, so, sof, stats)
+                Z, so, stats)
     k = 0
     for i in range(n):
         mv = roots[i]
@@ -996,7 +1049,7 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
             mine = _solo_score(w, mask, nc)
         else:
             mine = _solo(hand, w, mask, dc, np.int64(left), np.int64(SOLO_DRAW), np.int64(1), np.int64(tl2),
-                         np.int64(nc), -INF, Z, so, sof, stats)
+                         np.int64(nc), -INF, Z, so, stats)
         out_moves[k] = mv
         out_vals[k] = mine - opp
         k += 1
@@ -1004,7 +1057,7 @@ def _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals
 
 
 @njit(cache=True, nogil=True)
-def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
+def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, so,
           buf, stats, out_moves, out_vals, out_bound, ref=-1, margin=INF):
     """Every legal root turn (within the stall budget unless ``root_free``) and its exact value.
 
@@ -1030,7 +1083,7 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
     sm = np.zeros(nc, dtype=np.int32)
     k = 0
     if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS and root_free == 0:
-        return _root_decomposed(s, dc, tl, Z, so, sof, stats, roots, n, out_moves, out_vals, sh, sw, sm)
+        return _root_decomposed(s, dc, tl, Z, so, stats, roots, n, out_moves, out_vals, sh, sw, sm)
     best = -INF
     floor = -INF  # margin mode: the value every other turn is searched against
     if ref >= 0:
@@ -1055,12 +1108,12 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, ttf, so, sof,
             # free in the game where they may not stall at all.)
             c0, c1 = _their_stalls_capped(st0, st1, p, cap)
             v = _search(s, dc, c0, c1, np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0), np.int64(mv),
-                        np.int64(root_free), Z, tt, ttf, so, sof, buf, stats, sh, sw, sm)
+                        np.int64(root_free), Z, tt, so, buf, stats, sh, sw, sm)
             cap += 1
         if v > alpha:
             v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
-                        np.int64(mv), np.int64(root_free), Z, tt, ttf,
-                        so, sof, buf, stats, sh, sw, sm)
+                        np.int64(mv), np.int64(root_free), Z, tt,
+                        so, buf, stats, sh, sw, sm)
         out_moves[k] = mv
         out_vals[k] = v
         out_bound[k] = 1 if (alpha > -INF and v <= alpha) else 0
@@ -1160,7 +1213,7 @@ def search_root(
     with abort_at(deadline, tables.stats, tables.clear):
         n = _root(
             s, dc, st0, st1, tl, int(leaf), (1 if root_free else 0) | (2 if best_only else 0), ZOBRIST,
-            tables.tt, tables.ttf, tables.so, tables.sof, tables.buf, tables.stats,
+            tables.tt, tables.so, tables.buf, tables.stats,
             out_moves, out_vals, out_bound,
         )
     if bound_out is not None:

@@ -13,6 +13,7 @@ imperfect-information endgame.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from itertools import islice
 from math import comb, prod
@@ -63,7 +64,7 @@ from lcanalysis.search.perfect import (
 
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
-MAX_WORKERS = 1024  # threads for the splits (each has tables of its own)
+MAX_WORKERS = 1024  # threads for the splits (sharing one table)
 
 
 def sampled_picks(unseen: list[int], opponent_unknown: int, n_types: int, n: int, seed: int) -> np.ndarray:
@@ -150,7 +151,7 @@ class _SplitInputs:
 
 
 @njit(cache=True, nogil=True)
-def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, ttf, so, sof, buf, stats,
+def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, so, buf, stats,
                   out_moves, out_vals, out_bounds, ref=-1, margin=np.inf):
     """Every root turn's perfect-information value for each split (a row of ``picks``: the
     opponent's unknown cards per type; the rest of the unseen cards make the draw pile) into
@@ -175,7 +176,7 @@ def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, t
                 s[j] = t
                 j += 1
         s[H_DECK_END] = j - od
-        n = _root(s, dc, st0, st1, tl, leaf, 0, Z, tt, ttf, so, sof, buf, stats, out_moves, out_vals[i],
+        n = _root(s, dc, st0, st1, tl, leaf, 0, Z, tt, so, buf, stats, out_moves, out_vals[i],
                   out_bounds[i], ref, margin)
         if stats[3] != 0:
             break
@@ -208,26 +209,36 @@ def node_shares(max_nodes: int, threads: int) -> list[int]:
 def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: int, tl: int, leaf: int,
                        tables: list, max_nodes: int, deadline: float | None, ref: int = -1,
                        margin: float = np.inf) -> SplitValues:
-    """Every root turn's value in each split of ``picks`` (``_solve_splits``), the splits cut into
-    contiguous chunks, one per table (at most one per split), solved on threads side by side. Each
-    chunk may use its share of ``max_nodes`` (0: no limit; ``node_shares``); a chunk still running
-    at ``deadline`` is stopped there. When not finished, every table is cleared (an unfinished
-    search may have stored bounds it did not finish proving) and the values are empty."""
+    """Every root turn's value in each split of ``picks`` (``_solve_splits``), on one thread per table
+    (at most one per split) side by side. Each thread starts on a contiguous share of the splits and,
+    once through it, takes over half of what another has left (``_SplitQueue``); the tables should
+    be siblings (``Tables.sibling``), so that what one thread proves the others reuse. Each thread may
+    use its share of ``max_nodes`` (0: no limit; ``node_shares``); a thread still running at
+    ``deadline`` is stopped there, and once one is stopped the others stop too. When not finished,
+    every table is cleared (an unfinished search may have stored bounds it did not finish proving)
+    and the values are empty."""
     shares = node_shares(max_nodes, max(1, min(len(tables), len(picks))))
     n = len(shares)
-    cuts = [len(picks) * i // n for i in range(n + 1)]
+    queue = _SplitQueue(len(picks), n)
     out_moves = np.zeros((n, MAX_MOVES), dtype=np.int32)
     rows = np.zeros((len(picks), MAX_MOVES), dtype=np.float64)
     bounded = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
 
     def solve_chunk(i: int) -> int:
-        """Splits ``cuts[i]:cuts[i + 1]`` on tables of their own; the number of root turns."""
-        t, part = tables[i], slice(cuts[i], cuts[i + 1])
+        """Splits from the queue on table i until none is left; the number of root turns (0: none solved)."""
+        t = tables[i]
         t.reset(shares[i])
+        k = 0
         with abort_at(deadline, t.stats, t.clear):
-            return _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
-                                 leaf, ZOBRIST, t.tt, t.ttf, t.so, t.sof, t.buf, t.stats, out_moves[i], rows[part],
-                                 bounded[part], ref, margin)
+            while (part := queue.take(i)) is not None:
+                k = _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
+                                  leaf, ZOBRIST, t.tt, t.so, t.buf, t.stats, out_moves[i], rows[part],
+                                  bounded[part], ref, margin)
+                if t.stats[3]:
+                    for other in tables[:n]:  # the answer is lost: the other threads need not go on
+                        other.stats[3] = 1
+                    break
+        return k
 
     def clear_all() -> None:
         for t in tables:
@@ -240,8 +251,38 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
     if any(t.stats[3] for t in used) or (max_nodes and nodes > max_nodes):
         clear_all()
         return SplitValues([], rows[:, :0], bounded[:, :0].astype(bool), nodes, False, clocked)
-    k = counts[0]
-    return SplitValues(out_moves[0, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True, clocked)
+    i = next(i for i in range(n) if counts[i])  # a thread that solved splits (every split has the same turns)
+    k = counts[i]
+    return SplitValues(out_moves[i, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True, clocked)
+
+
+class _SplitQueue:
+    """The splits ``0 .. n - 1`` handed out to ``threads`` threads. Each starts on a contiguous range of
+    its own (neighbouring splits share much of their trees, so a thread's table serves the next one)
+    and takes a quarter of what its range has left at a time; once through, it takes over the back
+    half of the largest range another has left, so no thread idles while splits are left (a split's
+    cost varies several-fold). One thread takes its whole range at once."""
+
+    def __init__(self, n: int, threads: int):
+        self.ranges = [[n * i // threads, n * (i + 1) // threads] for i in range(threads)]
+        self.lock = threading.Lock()
+
+    def take(self, i: int) -> slice | None:
+        """The next splits for thread i, or None when every split is taken."""
+        with self.lock:
+            mine = self.ranges[i]
+            if mine[0] >= mine[1]:
+                j = max(range(len(self.ranges)), key=lambda j: self.ranges[j][1] - self.ranges[j][0])
+                lo, hi = self.ranges[j]
+                if lo >= hi:
+                    return None
+                mid = lo + (hi - lo) // 2
+                self.ranges[j][1] = mid
+                mine[0], mine[1] = mid, hi
+            lo, hi = mine
+            size = hi - lo if len(self.ranges) == 1 else max(1, (hi - lo) // 4)
+            mine[0] = lo + size
+            return slice(lo, lo + size)
 
 
 def check_workers(workers) -> int:
@@ -268,11 +309,10 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     ``max_nodes`` (0 or None: none) caps the nodes of the whole answer (``SearchBudgetExceeded``
     when reached), and ``seconds`` (None: none) its time, by the clock.
 
-    ``workers`` (None or 1: one thread; 0 or "auto": one per core) splits the list of splits
-    into that many contiguous chunks solved on threads, each with tables of its own (``tables``
-    goes to the first chunk); the values are combined in split order, so they are those of
-    one thread (node counts differ: the chunks do not share table entries, so they search more
-    nodes in all; it pays only when each split's search is heavy, docs/endgame.md).
+    ``workers`` (None or 1: one thread; 0 or "auto": one per core) solves the splits on that many
+    threads sharing ``tables`` (``solve_split_chunks``); the values are combined in split order, so
+    they are those of one thread (the node count varies from run to run; it pays only when each
+    split's search is heavy, docs/endgame.md).
     """
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
@@ -320,7 +360,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         # every pick drawn first, in order: the same samples on any number of threads
         picks = sampled_picks(unseen, u, number_types(nc), n, seed)
     n_chunks = max(1, min(n_workers, len(picks)))
-    tabs = [tables] + [Tables(bits, solo_bits) for _ in range(n_chunks - 1)]
+    tabs = [tables] + [tables.sibling() for _ in range(n_chunks - 1)]
     found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, tabs, max_nodes, deadline)
     if not found.finished:
         raise SearchBudgetExceeded(found.nodes, seconds if found.clocked else None)
