@@ -17,10 +17,13 @@ seeded policy that sometimes draws from the piles):
 
 Rows are appended to ``--out`` as they finish, so an interrupted run resumes; the summary
 counts per number of cards. ``--nodes`` measures another budget (a judged turn's floor, say) and
-``--no-bracket`` leaves the bracket out.
+``--no-bracket`` leaves the bracket out. ``--clock`` asks the hint itself, as on the command line
+(``advise(view, wall_clock=True)``: its default 10 s on the clock, one thread per core, at most 4),
+instead of a node count: what a player gets on this machine, which depends on its speed and load.
 
     python benchmarks/bench_endgame_reach.py --decks 2 3 4 5 --positions 10 --out /tmp/endgame_reach.csv
     python benchmarks/bench_endgame_reach.py --decks 3 --positions 16 --nodes 1200000 --no-bracket --out /tmp/r.csv
+    python benchmarks/bench_endgame_reach.py --decks 3 4 --positions 16 --clock --no-bracket --out /tmp/clock.csv
 """
 
 from __future__ import annotations
@@ -38,10 +41,10 @@ FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "brack
           "bracket_high", "bracket_seconds"]
 
 
-def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool = True) -> dict:
+def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool = True, clock: bool = False) -> dict:
     from helpers import played_down
 
-    from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
+    from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND, advise
     from lcanalysis.search import SearchBudgetExceeded, SearchError, bracket
     from lcanalysis.search.endgame import converged_endgame
 
@@ -51,7 +54,12 @@ def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool =
     view = pos.view(pos.to_move)
     t = time.perf_counter()
     try:
-        answer = converged_endgame(view, max_nodes=nodes, seed=0)  # nodes only: the same on any machine
+        if clock:  # the hint as on the command line; play-outs when no stall level fitted (stalls -1)
+            answer = advise(view, seed=0, wall_clock=True)
+            if "max_stalls" not in answer.bounds:
+                raise SearchError("the hint answered by play-outs")
+        else:
+            answer = converged_endgame(view, max_nodes=nodes, seed=0)  # nodes only: the same on any machine
         row = {"stalls": answer.bounds["max_stalls"], "converged": bool(answer.bounds.get("converged")),
                "exact": bool(answer.exact)}
     except SearchError:  # not even no stalls at all finished: the hint falls back to play-outs
@@ -98,10 +106,14 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=None,
                     help="the node budget of each search (default: the hint's, 10 s at 1.2 M nodes a second); "
                          "a file holds one budget: give another --out for another")
+    ap.add_argument("--clock", action="store_true",
+                    help="the view's answer is the hint's on the clock, as on the command line (not --nodes)")
     ap.add_argument("--no-bracket", action="store_true", help="the view's search only, not the full position's bracket")
     args = ap.parse_args()
     if args.nodes is not None and args.nodes < 1:
         ap.error(f"--nodes must be at least 1, got {args.nodes}")
+    if args.clock and args.nodes is not None:
+        ap.error("--clock and --nodes: give one budget, the clock or a node count")
     done: list[dict] = []
     if args.out.exists():
         with args.out.open() as f:
@@ -116,7 +128,7 @@ def main() -> int:
             for seed in range(args.positions):
                 if (deck, seed) in seen:
                     continue
-                row = run_one(seed, deck, args.nodes, not args.no_bracket)
+                row = run_one(seed, deck, args.nodes, not args.no_bracket, args.clock)
                 w.writerow(row)
                 f.flush()
                 done.append(row)

@@ -449,7 +449,7 @@ def test_a_bound_that_ties_the_best_to_rounding_never_comes_first():
         assert second.value <= first.value and second.loss >= 0.0
 
 
-def test_a_best_turn_bounded_in_some_worlds_is_solved_again_in_those_only():
+def test_a_best_turn_bounded_in_some_worlds_is_solved_again_in_those_only(monkeypatch):
     """When the level's best turn was only an upper bound in some worlds (another turn was the
     reference there), it is solved again, as the reference, in just those worlds; the answer is the
     two-stall value the plain search measured (data/simulated/stall_probes_3cards.csv)."""
@@ -464,11 +464,8 @@ def test_a_best_turn_bounded_in_some_worlds_is_solved_again_in_those_only():
         calls.append((stalls, chosen[0].copy(), ref, out[0], out[2]))
         return out
 
-    E._solve = spy
-    try:
-        answer = E.converged_endgame(_view(9, 3), max_nodes=100_000_000, runner_ups=False, max_stalls=2)
-    finally:
-        E._solve = solve
+    monkeypatch.setattr(E, "_solve", spy)
+    answer = E.converged_endgame(_view(9, 3), max_nodes=100_000_000, runner_ups=False, max_stalls=2)
     two = [c for c in calls if c[0] == 2]
     every = max(two, key=lambda c: len(c[1]))
     best = every[3].index(two[-1][2])  # the turn the last pass took as its reference
@@ -613,6 +610,29 @@ def test_the_reach_under_todays_rule_is_quoted_from_its_file_and_a_row_comes_out
     stored = next(r for r in rows if (r["deck"], r["seed"]) == ("2", "1"))
     keys = ("stalls", "converged", "exact")
     assert [str(again[k]) for k in keys] == [stored[k] for k in keys]
+
+
+def test_the_reach_on_the_clock_is_quoted_from_its_file_and_asks_the_hint_itself():
+    """docs/endgame.md quotes the summary of data/simulated/endgame_reach_clock.csv (the hint on the
+    clock, as on the command line); ``run_one(..., clock=True)`` reports what ``advise(view,
+    wall_clock=True)`` answers (a 2-card view: settled in a fraction of its time, whatever the load)."""
+    import csv
+    import re
+    from pathlib import Path
+
+    bench = _bench("bench_endgame_reach")
+    root = Path(__file__).resolve().parent.parent
+    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
+    with open(root / "data/simulated/endgame_reach_clock.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 32
+    for line in bench.summary(rows).splitlines():
+        assert line in docs, line
+    row = bench.run_one(1, 2, None, with_bracket=False, clock=True)
+    hint = advise(_view(1, 2), seed=0, wall_clock=True)
+    assert (row["stalls"], row["converged"], row["exact"]) == \
+        (hint.bounds["max_stalls"], bool(hint.bounds["converged"]), hint.exact)
+    assert row["converged"] and row["view_seconds"] < 9
 
 
 def test_the_reach_benchmark_measures_a_given_node_budget_without_the_bracket():

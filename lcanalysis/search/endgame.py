@@ -100,7 +100,7 @@ class Level:
         """This level with what ``other`` (the same worlds, or those of row numbers ``worlds``, solved
         again with another reference or margin) proved: a value exact in either is exact, and of two
         upper bounds the lower holds."""
-        col = [other.codes.index(code) for code in self.codes]
+        col = _columns(other.codes, self.codes)
         rows, bounded = other.rows[:, col], other.bounded[:, col]
         if worlds is None:
             worlds = np.arange(len(self.rows))
@@ -155,6 +155,13 @@ class Level:
         if self.exact:
             return f"exact view value, {each}, every one of the {splits} splits of the unseen cards solved"
         return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
+
+
+def _columns(listed: list[int], codes: list[int]) -> list[int]:
+    """Where each turn of ``codes`` is in ``listed``. A search lists its reference turn first, and the
+    reference moves on between the batches of a level, so batches (and runs of worlds) list the same
+    turns in different orders: their columns are lined up by turn code, never by position."""
+    return [listed.index(code) for code in codes]
 
 
 class _Worlds:
@@ -273,8 +280,8 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
         return None, None, None, nodes, False
     done = [f for f in found_in if f is not None]
     codes = done[0].codes
-    # the mover's turns are the same in every fill (buried cards are never on top): align by code
-    cols = [[f.codes.index(c) for c in codes] for f in done]
+    # the mover's turns are the same in every fill (buried cards are never on top)
+    cols = [_columns(f.codes, codes) for f in done]
     rows = np.vstack([f.rows[:, col] for f, col in zip(done, cols)])
     bounded = np.vstack([f.bounded[:, col] for f, col in zip(done, cols)])
     return codes, rows, bounded, nodes, True
@@ -453,7 +460,7 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
             break
         if codes is None:
             codes = c
-        col = [c.index(code) for code in codes]  # each batch lists its reference first: align by code
+        col = _columns(c, codes)
         rows.append(r[:, col])
         marks.append(b[:, col])
         solved = start + CHUNK
