@@ -591,21 +591,28 @@ def test_the_trust_benchmark_leaves_out_a_pick_its_reference_does_not_value():
     assert "rollouts: 1 pick(s) the reference does not value" in text and "mean loss 2.00 (worst 2.0)" in text
 
 
-def test_the_reach_under_todays_rule_is_quoted_from_its_file_and_a_row_comes_out_again():
-    """docs/endgame.md quotes the summary of data/simulated/endgame_reach_trusted.csv; a cheap row
-    of it (2 cards, seed 1, the hint's 12 M nodes counted) comes out again."""
+def _reach_rows_quoted_in_the_docs(bench, name: str) -> list[dict]:
+    """The rows of ``data/simulated/<name>`` (32: two numbers of cards, 16 views, or four, 8), after
+    checking that docs/endgame.md quotes every line of their summary."""
     import csv
     import re
     from pathlib import Path
 
-    bench = _bench("bench_endgame_reach")
     root = Path(__file__).resolve().parent.parent
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
-    with open(root / "data/simulated/endgame_reach_trusted.csv") as f:
+    with open(root / "data/simulated" / name) as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 32
     for line in bench.summary(rows).splitlines():
         assert line in docs, line
+    return rows
+
+
+def test_the_reach_under_todays_rule_is_quoted_from_its_file_and_a_row_comes_out_again():
+    """docs/endgame.md quotes the summary of data/simulated/endgame_reach_trusted.csv; a cheap row
+    of it (2 cards, seed 1, the hint's 12 M nodes counted) comes out again."""
+    bench = _bench("bench_endgame_reach")
+    rows = _reach_rows_quoted_in_the_docs(bench, "endgame_reach_trusted.csv")
     again = bench.run_one(1, 2, None, with_bracket=False)
     stored = next(r for r in rows if (r["deck"], r["seed"]) == ("2", "1"))
     keys = ("stalls", "converged", "exact")
@@ -616,18 +623,8 @@ def test_the_reach_on_the_clock_is_quoted_from_its_file_and_asks_the_hint_itself
     """docs/endgame.md quotes the summary of data/simulated/endgame_reach_clock.csv (the hint on the
     clock, as on the command line); ``run_one(..., clock=True)`` reports what ``advise(view,
     wall_clock=True)`` answers (a 2-card view: settled in a fraction of its time, whatever the load)."""
-    import csv
-    import re
-    from pathlib import Path
-
     bench = _bench("bench_endgame_reach")
-    root = Path(__file__).resolve().parent.parent
-    docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
-    with open(root / "data/simulated/endgame_reach_clock.csv") as f:
-        rows = list(csv.DictReader(f))
-    assert len(rows) == 32
-    for line in bench.summary(rows).splitlines():
-        assert line in docs, line
+    _reach_rows_quoted_in_the_docs(bench, "endgame_reach_clock.csv")
     row = bench.run_one(1, 2, None, with_bracket=False, clock=True)
     hint = advise(_view(1, 2), seed=0, wall_clock=True)
     assert (row["stalls"], row["converged"], row["exact"]) == \
