@@ -251,7 +251,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
     if any(t.stats[3] for t in used) or (max_nodes and nodes > max_nodes):
         clear_all()
         return SplitValues([], rows[:, :0], bounded[:, :0].astype(bool), nodes, False, clocked)
-    i = next(i for i in range(n) if counts[i])  # a thread that solved splits (every split has the same turns)
+    i = next((i for i in range(n) if counts[i]), 0)  # a thread that solved splits (each lists the same turns)
     k = counts[i]
     return SplitValues(out_moves[i, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True, clocked)
 
