@@ -8,6 +8,7 @@ deepening logic.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -953,3 +954,44 @@ def test_when_every_turn_does_not_fit_the_turns_far_below_keep_their_bounds_and_
     assert bounded and any(m.value == b.value and not m.upper_bound for b in bounded for m in answer.moves)
     order = [(-m.value, m.upper_bound) for m in answer.moves]
     assert order == sorted(order)  # best first, and of equal figures the exact value first
+
+
+def test_a_stepping_stone_level_keeps_the_budget_for_the_trusted_level_after_it(monkeypatch):
+    """A level below the trusted ones (one stall each with 3 cards left) only names the next level's
+    reference: within a share too small for every split it stops at ``MIN_WORLDS`` sampled worlds,
+    while the same level given the budget solves every split; and ``converged_endgame`` passes the
+    share to the levels below ``min_stalls`` only."""
+    view = _view(7, 3)
+    worlds = E._Worlds(view, 0, None)
+    splits = len(worlds.all_picks)
+    assert splits > E.MIN_WORLDS
+    whole, _ = E._solve_level(worlds, 1, E._level_tables(view, 1, 1), 50_000_000, -1, np.inf)
+    assert whole.exact and len(whole.rows) == splits
+    stone, used = E._solve_level(E._Worlds(view, 0, None), 1, E._level_tables(view, 1, 1), 50_000_000, -1, np.inf,
+                                 stone=(1, None))
+    assert not stone.exact and len(stone.rows) == E.MIN_WORLDS and used < whole.nodes
+    # the sampled worlds are the first of the fixed sample, so the next level pairs with them
+    assert np.allclose(stone.rows, E._solve_level(E._Worlds(view, 0, None), 1, E._level_tables(view, 1, 1),
+                                                  50_000_000, -1, np.inf, stone=(1, None))[0].rows)
+
+    seen = []
+    real = E._solve_level
+
+    def spy(worlds, stalls, tables, budget, ref, margin, stone=None):
+        seen.append((stalls, stone))
+        return real(worlds, stalls, tables, budget, ref, margin, stone)
+
+    monkeypatch.setattr(E, "_solve_level", spy)
+    E.converged_endgame(view, max_nodes=2_000_000, seed=0, runner_ups=False, max_stalls=2)
+    assert [s for s, _ in seen] == [0, 1, 2]
+    assert seen[0][1] == (2_000_000 // 16, None) and seen[1][1] is not None and seen[2][1] is None
+
+
+def test_on_the_clock_every_split_is_tried_only_when_the_time_per_world_so_far_fits():
+    """``_all_fit``: 4 worlds took 1 s, so 40 splits need about 10 s: not with 5 s left, yes with 20;
+    without a clock only the nodes count (with ``SPARE`` to spare)."""
+    now = time.perf_counter()
+    assert not E._all_fit(100, 1.0, 4, 40, 10_000, now + 5)
+    assert E._all_fit(100, 1.0, 4, 40, 10_000, now + 20)
+    assert E._all_fit(100, 1.0, 4, 40, int(E.SPARE * 1000), None)
+    assert not E._all_fit(100, 1.0, 4, 40, int(E.SPARE * 1000) - 1, None)

@@ -13,7 +13,10 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
 - the answer **converged** when two consecutive levels name the same best turn and give it
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
   more stalls would not change the advice. With 3 cards or more left, only levels of two stalls
-  each or more count (``trusted_stalls``). Otherwise the answer says so, in words.
+  each or more count (``trusted_stalls``). Otherwise the answer says so, in words;
+- a level below those is a **stepping stone** that only names the next level's reference: it
+  solves every split only within ``STONE_SHARE`` of what is left, else ``MIN_WORLDS`` worlds, so
+  the budget goes to the levels that count.
 
 Settle first, then fill in. Each level finds the best turn and its exact value only: the previous
 level's best turn is searched first in each world, and every other turn against its value there
@@ -61,6 +64,7 @@ MAX_WORLDS = 96  # sampled worlds per level at most
 MIN_WORLDS = 8  # a sampled level needs at least this many worlds to count
 CHUNK = 4  # worlds solved between budget checks
 LEVEL_GROWTH = 4.0  # a stall level is not started when less than this many times the last one's cost is left
+STONE_SHARE = 1 / 16  # a stepping-stone level solves every split only within this share of what is left
 SPARE = 1.5  # every split is tried when this many times their projected nodes fit in the budget left
 MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
 VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values are this close
@@ -333,7 +337,11 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         if progress is not None:
             progress(f"endgame: {stalls} stall(s) each: solving")
         ref = levels[-1].codes[levels[-1].best()] if levels else -1
-        level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, SETTLE_MARGIN if ref >= 0 else np.inf)
+        # a level below the trusted ones only names the next level's reference: it keeps the budget for
+        # that level (at 4 cards one stall each over every split could take it all, and two never start)
+        stone = _stone_cap(max_nodes - used, deadline) if stalls < min(min_stalls, max_stalls) else None
+        level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, SETTLE_MARGIN if ref >= 0 else np.inf,
+                             stone)
         used += level[1]
         if level[0] is None:
             if level[1]:
@@ -367,6 +375,12 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     answer.nodes = used
     answer.seconds = time.perf_counter() - t0
     return answer
+
+
+def _stone_cap(nodes_left: int, deadline: float | None) -> tuple[int, float | None]:
+    """A stepping stone's share of what is left: ``STONE_SHARE`` of the nodes and of the time."""
+    until = None if deadline is None else time.perf_counter() + STONE_SHARE * (deadline - time.perf_counter())
+    return int(STONE_SHARE * nodes_left), until
 
 
 def _out_of_reach(last: Level, nodes_left: int, deadline: float | None) -> bool:
@@ -439,11 +453,15 @@ def _fits(cost: tuple[int, float], growth: float, nodes_left: int, deadline: flo
     return deadline is None or deadline - time.perf_counter() >= growth * cost[1]
 
 
-def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
+def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float,
+                 stone: tuple[int, float | None] | None = None):
     """(Level or None, nodes): every split when affordable, else as many sampled worlds as fit;
     then, while the best turn found carries bounds (it was not the reference), solved again in
-    the same worlds with it as the reference, so the best turn's value is always exact."""
+    the same worlds with it as the reference, so the best turn's value is always exact.
+    ``stone`` (nodes, a ``time.perf_counter`` value or None): a stepping stone's share of the budget
+    (``_stone_cap``): every split only when projected to fit in it, else ``MIN_WORLDS`` sampled worlds."""
     t0 = time.perf_counter()
+    cap_nodes, cap_until = stone if stone is not None else (budget, worlds.deadline)
     used = 0
     rows: list[np.ndarray] = []
     marks: list[np.ndarray] = []
@@ -472,7 +490,8 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
             ref = codes[so_far.best()]
         # every split, exactly, when the nodes per world so far say it fits in what is left with room
         # to spare (a world's cost varies several-fold, and an attempt that does not finish is lost)
-        if worlds.all_picks is not None and 0 < SPARE * used / solved * len(worlds.all_picks) <= budget - used:
+        if worlds.all_picks is not None and _all_fit(used, time.perf_counter() - t0, solved, len(worlds.all_picks),
+                                                     min(budget, cap_nodes) - used, cap_until):
             c, r, b, nodes, done = _solve(worlds, worlds.all_worlds(), stalls, tables, budget - used, ref, margin)
             used += nodes
             if done:
@@ -480,6 +499,8 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
                 break
         # a best turn that is only bounded so far must be solved again in these worlds: keep room for it
         if solved >= MIN_WORLDS and budget - used < used and so_far.best_is_bound():
+            break
+        if stone is not None and solved >= MIN_WORLDS:
             break
     if level is None:
         if codes is None or sum(len(r) for r in rows) < MIN_WORLDS:
@@ -506,6 +527,16 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         level = level.tightened(Level(stalls, c, r, b, None, used, 0.0, margin=wide), again)
     level.nodes, level.seconds = used, time.perf_counter() - t0
     return level, used
+
+
+def _all_fit(used: int, seconds: float, solved: int, splits: int, nodes_left: int, until: float | None) -> bool:
+    """Whether every split, at the nodes and seconds per world so far, fits: ``SPARE`` times over in
+    the nodes left (a world's cost varies several-fold, and an attempt that does not finish is lost),
+    and once before ``until`` (on the clock the node budget is no limit: before this check a level
+    that could not finish there tried every split anyway and was lost, its sampled worlds with it)."""
+    per = splits / solved
+    fits_nodes = 0 < SPARE * used * per <= nodes_left
+    return fits_nodes and (until is None or seconds * per <= until - time.perf_counter())
 
 
 def _agree(a: Level, b: Level, colors: int) -> bool:
