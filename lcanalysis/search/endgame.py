@@ -446,7 +446,7 @@ def _stall_level(value, name: str, lowest: int, lowest_text: str) -> int:
     return value
 
 
-def _fits(cost: tuple[int, float], growth: float, nodes_left: int, deadline: float | None) -> bool:
+def _fits(cost: tuple[float, float], growth: float, nodes_left: int, deadline: float | None) -> bool:
     """Whether ``growth`` times a search's (nodes, seconds) is left of the budget and the clock."""
     if nodes_left < growth * cost[0]:
         return False
@@ -488,8 +488,7 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
             # level's (with 3 cards left one stall's best may stall too little), and every turn that
             # beats the reference in a world must be solved there in full
             ref = codes[so_far.best()]
-        # every split, exactly, when the nodes per world so far say it fits in what is left with room
-        # to spare (a world's cost varies several-fold, and an attempt that does not finish is lost)
+        # every split, exactly, when the nodes and seconds per world so far say it fits (``_all_fit``)
         if worlds.all_picks is not None and _all_fit(used, time.perf_counter() - t0, solved, len(worlds.all_picks),
                                                      min(budget, cap_nodes) - used, cap_until):
             c, r, b, nodes, done = _solve(worlds, worlds.all_worlds(), stalls, tables, budget - used, ref, margin)
@@ -535,8 +534,7 @@ def _all_fit(used: int, seconds: float, solved: int, splits: int, nodes_left: in
     and once before ``until`` (on the clock the node budget is no limit: before this check a level
     that could not finish there tried every split anyway and was lost, its sampled worlds with it)."""
     per = splits / solved
-    fits_nodes = 0 < SPARE * used * per <= nodes_left
-    return fits_nodes and (until is None or seconds * per <= until - time.perf_counter())
+    return used > 0 and _fits((SPARE * used * per, seconds * per), 1.0, nodes_left, until)
 
 
 def _agree(a: Level, b: Level, colors: int) -> bool:
