@@ -995,3 +995,55 @@ def test_on_the_clock_every_split_is_tried_only_when_the_time_per_world_so_far_f
     assert E._all_fit(100, 1.0, 4, 40, 10_000, now + 20)
     assert E._all_fit(100, 1.0, 4, 40, int(E.SPARE * 1000), None)
     assert not E._all_fit(100, 1.0, 4, 40, int(E.SPARE * 1000) - 1, None)
+
+
+def test_the_pass_that_solves_every_turn_keeps_each_chunk_of_worlds_it_finished(monkeypatch):
+    """The last filling in (every turn exact) goes ``FILL_CHUNK`` worlds at a time. Made to run out
+    after two chunks, it keeps what they proved: the worlds of those chunks have every turn's plain
+    view value (checked against every turn searched with a full window in every split, fresh
+    tables), the rest keep their bounds, so each turn's value is exact or an upper bound at most as
+    high as without the pass, and the notes say in how many worlds the bounds are left."""
+    from lcanalysis.search.common import move_text
+    from lcanalysis.search.perfect import Tables
+
+    view = _view(1, 2)
+    monkeypatch.setattr(E, "FILL_GROWTH", float("inf"))  # the pass never starts
+    margin_only = E.converged_endgame(view, max_nodes=50_000_000)
+    monkeypatch.undo()
+    worlds = E._Worlds(view, seed=0)
+    codes, full, _, _, done = E._solve(worlds, worlds.all_worlds(), margin_only.bounds["max_stalls"],
+                                       [Tables(18, 16)], 0)
+    plain = dict(zip([move_text(c, view.colors) for c in codes], worlds.weights @ full))
+    solve, fill, chunks = E._solve, E._fill_every_turn, []
+
+    def two_chunks(*args):
+        if len(chunks) == 2:
+            return None, None, None, 321, False
+        chunks.append(len(args[1][0]))
+        return solve(*args)
+
+    def fill_with_two_chunks(*args):
+        monkeypatch.setattr(E, "_solve", two_chunks)
+        try:
+            return fill(*args)
+        finally:
+            monkeypatch.setattr(E, "_solve", solve)
+
+    monkeypatch.setattr(E, "_fill_every_turn", fill_with_two_chunks)
+    short = E.converged_endgame(view, max_nodes=50_000_000)
+    assert done and margin_only.exact and short.exact and chunks == [E.FILL_CHUNK] * 2
+    before = {m.move: m.value for m in margin_only.moves}
+    bounds = [m for m in short.moves if m.extra.get("bound") == "upper"]
+    assert bounds  # some worlds were left
+    tighter = 0
+    for m in short.moves:
+        if m.extra.get("bound") == "upper":
+            assert plain[m.move] - 1e-9 <= m.value <= before[m.move] + 1e-9
+            tighter += m.value < before[m.move] - 1e-9
+        else:
+            assert m.value == pytest.approx(plain[m.move], abs=1e-9)
+    assert tighter or len([m for m in short.moves if m.extra.get("bound") != "upper"]) > \
+        len([m for m in margin_only.moves if m.extra.get("bound") != "upper"])
+    left = [n for n in short.notes if "keep upper bounds in" in n]
+    assert len(left) == 1 and f"of the {len(worlds.weights)} worlds" in left[0]
+    assert short.nodes > margin_only.nodes

@@ -71,6 +71,7 @@ VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values a
 MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
 FILL_GROWTH = 8.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
+FILL_CHUNK = 4  # worlds solved with every turn exact between keeping what they proved
 TIE = 1e-9  # points: two means this close are a tie (the same values summed in another order)
 
 
@@ -403,7 +404,9 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
     """Solve the last level again in the same worlds and tables, first with ``MARGIN``, so that every
     turn within the margin of the best gets its exact value, then, when ``FILL_GROWTH`` times that
     pass's cost is left, with no margin at all, so that every turn does (a small endgame then shows
-    no bounds at all). A pass that finishes within ``budget`` and the deadline replaces the level.
+    no bounds at all). A pass that finishes within ``budget`` and the deadline replaces the level;
+    the last one goes ``FILL_CHUNK`` worlds at a time and keeps every chunk it finished (its cost
+    is 1-20 times the first pass's, or more: one stopped by the budget or the clock is not lost).
     Returns the nodes spent."""
     used = 0
     pass_cost: tuple[int, float] | None = None  # (nodes, seconds) of the MARGIN pass
@@ -423,19 +426,55 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
             progress(f"endgame: {last.stalls} stall(s) each: "
                      + ("the turns close to the best" if margin == MARGIN else "every other turn exactly"))
         t0 = time.perf_counter()
+        if margin != MARGIN:
+            return used + _fill_every_turn(worlds, levels, tables, budget - used, notes, progress)
         c, r, b, nodes, done = _solve(worlds, worlds.picks_of(last), last.stalls, tables, budget - used,
                                       last.codes[last.best()], margin)
         used += nodes
         pass_cost = (nodes, time.perf_counter() - t0)
         if not done:
-            notes.append("the other turns' values are upper bounds: solving "
-                         + (f"those within {MARGIN:g} points of the best" if margin == MARGIN else "every turn")
-                         + f" exactly did not finish within the budget ({nodes} nodes)")
+            notes.append("the other turns' values are upper bounds: solving those within "
+                         f"{MARGIN:g} points of the best exactly did not finish within the budget ({nodes} nodes)")
             return used
         filled = last.tightened(Level(last.stalls, c, r, b, last.weights, last.nodes + nodes,
                                       last.seconds + pass_cost[1], margin=margin))
         if not filled.best_is_bound():  # (always: the best keeps its exact values, the others only tighten)
             levels[-1] = filled
+    return used
+
+
+def _fill_every_turn(worlds: _Worlds, levels: list[Level], tables: list[Tables], budget: int,
+                     notes: list[str], progress: Callable[[str], None] | None) -> int:
+    """The last level solved again with a full window in each world where a turn still has a bound,
+    ``FILL_CHUNK`` worlds at a time, each chunk's exact values kept as it finishes (``Level.tightened``).
+    Returns the nodes spent."""
+    last = levels[-1]
+    t0 = time.perf_counter()
+    picks, src = worlds.picks_of(last)
+    pending = np.flatnonzero(last.bounded.any(axis=1))  # (elsewhere every turn is exact already)
+    used = 0
+    said = t0  # progress at most once a second: a line a chunk would flood the terminal
+    for start in range(0, len(pending), FILL_CHUNK):
+        chunk = pending[start:start + FILL_CHUNK]
+        c, r, b, nodes, done = _solve(worlds, (picks[chunk], src[chunk]), last.stalls, tables, budget - used,
+                                      last.codes[last.best()], np.inf)
+        used += nodes
+        if not done:
+            notes.append(f"turns more than {MARGIN:g} points below the best keep upper bounds in "
+                         f"{len(pending) - start} of the {len(last.rows)} worlds: solving every turn exactly "
+                         f"did not finish within the budget there ({used} nodes)")
+            return used
+        # a chunk's worlds have every turn exact; the level's margin widens only once all have
+        whole = start + FILL_CHUNK >= len(pending)
+        last = last.tightened(Level(last.stalls, c, r, b, None, last.nodes + nodes,
+                                    last.seconds + time.perf_counter() - t0, margin=np.inf if whole else last.margin),
+                              chunk)
+        t0 = time.perf_counter()
+        levels[-1] = last
+        if progress is not None and not whole and t0 - said >= 1.0:
+            said = t0
+            progress(f"endgame: {last.stalls} stall(s) each: every other turn exactly: "
+                     f"{start + FILL_CHUNK} of {len(pending)} worlds")
     return used
 
 
