@@ -17,7 +17,7 @@ from helpers import played_down
 from lcanalysis.advisor import advise
 from lcanalysis.game.position import Position
 from lcanalysis.search import endgame as E
-from lcanalysis.search import solve_view
+from lcanalysis.search import solve_perfect, solve_view
 from lcanalysis.search.common import SearchError
 from lcanalysis.search.perfect import Tables
 
@@ -499,6 +499,8 @@ def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
     analysis = advise(view, time_budget=0.01, seed=0)
     assert analysis.kind == "advisor estimate"
     assert "The values are play-outs' estimates" in analysis.notes[0] and "; give more time." in analysis.notes[0]
+    # (not "they undervalue pile draws": in example:endgame they value -G9/Y at +31, exactly +4)
+    assert "many points off either way" in analysis.notes[0] and "± counts the sampling only" in analysis.notes[0]
 
 
 def test_when_the_callers_node_count_stops_the_search_the_advisor_asks_for_more_nodes_not_time():
@@ -1047,3 +1049,45 @@ def test_the_pass_that_solves_every_turn_keeps_each_chunk_of_worlds_it_finished(
     left = [n for n in short.notes if "keep upper bounds in" in n]
     assert len(left) == 1 and f"of the {len(worlds.weights)} worlds" in left[0]
     assert short.nodes > margin_only.nodes
+
+
+def test_a_view_with_a_single_split_is_solved_once_a_level_never_sampled(monkeypatch):
+    """Found by a review: a full position advised (both hands known: one split) came out as "8
+    sampled worlds", the same world solved eight times, an estimate of an exact quantity. With no
+    more splits than a sampled level's least worlds every level solves every split at once."""
+    from lcanalysis.advisor import hint_view
+
+    pos = played_down(3, 3)
+    view, both = hint_view(pos)
+    assert both and E._Worlds(view, 0).splits == 1
+    solve, sizes = E._solve, []
+
+    def counted(worlds, chosen, *args):
+        sizes.append(len(chosen[0]))
+        return solve(worlds, chosen, *args)
+
+    monkeypatch.setattr(E, "_solve", counted)
+    answer = E.converged_endgame(view, max_nodes=20_000_000, max_stalls=2)
+    assert answer.exact and answer.splits == 1 and set(sizes) == {1}
+    assert not any("worlds" in n for n in answer.notes if "stall(s) each: best" in n)
+    full = solve_perfect(pos, max_stalls=answer.bounds["max_stalls"])
+    assert answer.value == pytest.approx(full.value, abs=1e-9) and answer.best.move in \
+        {m.move for m in full.moves if m.value >= full.value - 1e-9}
+
+
+def test_a_stepping_stone_small_in_nodes_solves_every_split_whatever_the_clock_said(monkeypatch):
+    """In a fresh process the first worlds on fresh tables take several times their share of the
+    clock (a review: the README's 3-card hint sampled 8 worlds at no stalls, 118 nodes, then at one,
+    where every split takes 0.02 s warm). A stone projected under ``STONE_FLOOR`` nodes over every
+    split solves every split even when the time per world so far says no (here: made to say no)."""
+    monkeypatch.setattr(E, "_all_fit", lambda *args: False)
+    view = _view(7, 3)
+
+    def stone_level(floor):
+        monkeypatch.setattr(E, "STONE_FLOOR", floor)
+        return E._solve_level(E._Worlds(view, 0, None), 0, E._level_tables(view, 0, 1), 50_000_000, -1, np.inf,
+                              stone=(1, None))[0]
+
+    small = stone_level(1_000_000)
+    assert small.exact and len(small.rows) == len(E._Worlds(view, 0, None).all_picks) and small.nodes < 1_000_000
+    assert not stone_level(0).exact  # without the floor: the first 8 sampled worlds

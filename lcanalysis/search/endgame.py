@@ -65,12 +65,13 @@ MIN_WORLDS = 8  # a sampled level needs at least this many worlds to count
 CHUNK = 4  # worlds solved between budget checks
 LEVEL_GROWTH = 4.0  # a stall level is not started when less than this many times the last one's cost is left
 STONE_SHARE = 1 / 16  # a stepping-stone level solves every split only within this share of what is left
+STONE_FLOOR = 1_000_000  # nodes: ... or when every split is projected within this many (under a second)
 SPARE = 1.5  # every split is tried when this many times their projected nodes fit in the budget left
 MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
 VALUE_TOLERANCE = 0.5  # points: two exact levels agree when their best values are this close
 MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a turn gets only an upper bound
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
-FILL_GROWTH = 8.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
+FILL_GROWTH = 4.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
 FILL_CHUNK = 4  # worlds solved with every turn exact between keeping what they proved
 TIE = 1e-9  # points: two means this close are a tie (the same values summed in another order)
 
@@ -421,7 +422,10 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
             return used
         if margin != MARGIN and (pass_cost is None
                                  or not _fits(pass_cost, FILL_GROWTH, budget - used, worlds.deadline)):
-            return used  # the turns far below the best keep their bounds, as the question says
+            notes.append(f"turns more than {MARGIN:g} points below the best in a world keep upper bounds: solving "
+                         f"every turn exactly was not started, as less than {FILL_GROWTH:g} times what solving "
+                         "those close to the best took was left")
+            return used
         if progress is not None:
             progress(f"endgame: {last.stalls} stall(s) each: "
                      + ("the turns close to the best" if margin == MARGIN else "every other turn exactly"))
@@ -506,7 +510,10 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
     marks: list[np.ndarray] = []
     codes: list[int] | None = None
     level = None
-    for start in range(0, MAX_WORLDS, CHUNK):
+    # with as few splits as a sampled level's least worlds (a full position has one), every split
+    # costs no more than the sample would, and is exact: no sampling
+    few = worlds.all_picks is not None and len(worlds.all_picks) <= MIN_WORLDS
+    for start in range(0, 0 if few else MAX_WORLDS, CHUNK):
         late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
         if budget - used <= 0 or (late and len(rows) >= 1):
             break
@@ -527,9 +534,14 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
             # level's (with 3 cards left one stall's best may stall too little), and every turn that
             # beats the reference in a world must be solved there in full
             ref = codes[so_far.best()]
-        # every split, exactly, when the nodes and seconds per world so far say it fits (``_all_fit``)
-        if worlds.all_picks is not None and _all_fit(used, time.perf_counter() - t0, solved, len(worlds.all_picks),
-                                                     min(budget, cap_nodes) - used, cap_until):
+        # every split, exactly, when the nodes and seconds per world so far say it fits (``_all_fit``);
+        # a stone also when it is small in nodes: the first worlds on fresh tables in a fresh process
+        # take several times their share of the clock (pages, first calls), which would sample a level
+        # that takes hundredths of a second over every split
+        if worlds.all_picks is not None and (
+                (stone is not None and SPARE * used * len(worlds.all_picks) / solved <= min(budget, STONE_FLOOR))
+                or _all_fit(used, time.perf_counter() - t0, solved, len(worlds.all_picks),
+                            min(budget, cap_nodes) - used, cap_until)):
             c, r, b, nodes, done = _solve(worlds, worlds.all_worlds(), stalls, tables, budget - used, ref, margin)
             used += nodes
             if done:
@@ -540,6 +552,12 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
             break
         if stone is not None and solved >= MIN_WORLDS:
             break
+    if few:
+        c, r, b, nodes, done = _solve(worlds, worlds.all_worlds(), stalls, tables, budget, ref, margin)
+        used += nodes
+        if not done:
+            return None, used
+        level = Level(stalls, c, r, b, worlds.weights, used, 0.0, margin=margin)
     if level is None:
         if codes is None or sum(len(r) for r in rows) < MIN_WORLDS:
             return None, used
@@ -578,11 +596,16 @@ def _all_fit(used: int, seconds: float, solved: int, splits: int, nodes_left: in
 
 def _agree(a: Level, b: Level, colors: int) -> bool:
     """Two levels name the same best turn with the same value (within the tolerance, or within
-    two standard errors of the difference when sampled on the same worlds)."""
+    two standard errors of the difference when sampled on the same worlds). Of turns tied for the
+    best (exact, within ``TIE``) either may be named: the first level's best counts as the second's
+    when it ties with it there (a full position at 5 cards: a dozen discards all worth +22)."""
     ma, mb = a.means(), b.means()
     ba, bb = a.best(), b.best()
     if move_text(a.codes[ba], colors) != move_text(b.codes[bb], colors):
-        return False
+        k = b.codes.index(a.codes[ba]) if a.codes[ba] in b.codes else -1
+        if k < 0 or b.is_bound(k) or float(mb[bb]) - float(mb[k]) > TIE:
+            return False
+        bb = k
     gap = abs(float(ma[ba]) - float(mb[bb]))
     if a.exact and b.exact:
         return gap <= VALUE_TOLERANCE
