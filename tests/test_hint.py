@@ -255,3 +255,40 @@ def test_a_turn_only_bounded_at_the_best_value_is_not_called_the_best():
     exact = MoveValue("-Rw/D", 36.2, 1.5, False)
     exact.loss, exact.loss_stderr = 0.0, 0.0
     assert exact.loss_text() == "best"
+
+
+def _exact_answer_with_bounds(bound_loss: float) -> Analysis:
+    """An exact endgame answer (one world, no errors) where two draws after the best placement share
+    a figure with the best turn but only as an upper bound, and one other placement is a bound too."""
+    moves = [MoveValue("+B6/D", 10.0, 0.0, True), MoveValue("+B6/Y", 10.0, 0.0, True),
+             MoveValue("+B6/B", 10.0, 0.0, True), MoveValue("-W2/D", 10.0 - bound_loss, 0.0, True),
+             MoveValue("-W2/Y", 3.0, 0.0, True)]
+    for m, bound in zip(moves, [False, True, True, True, False]):
+        m.loss = 10.0 - m.value
+        m.loss_stderr = 0.0
+        if bound:
+            m.extra["bound"] = "upper"
+    return Analysis(moves, kind="view value", exact=True, nodes=10)
+
+
+def test_an_upper_bound_is_never_merged_into_a_row_with_an_exact_value():
+    """Found by a review: '+G8/W /Y /B /G /R -18.4 best', the last four only bounds at that figure.
+    A row of merged draws lists only turns with the very same figure and kind: the bounds get a row
+    of their own, marked ≤."""
+    view = lc.read_position("example:midround")
+    analysis = _exact_answer_with_bounds(4.5)
+    rows = [line.split() for line in hint_text(analysis, view, draws=None).splitlines()
+            if line.startswith("  ") and line.split()[0].startswith(("+", "-", "/"))]
+    assert rows[0][:3] == ["+B6/D", "+10.0", "best"]
+    assert rows[1][:5] == ["/Y", "/B", "≤", "+10.0", "≤"]
+
+
+@pytest.mark.parametrize(("bound_loss", "said"), [
+    (0.0, "To discard W2 and draw from the deck instead is no better (searched only far enough to show that)."),
+    (4.5, "To discard W2 and draw from the deck instead is at least 4.5 points worse: at least clearly worse."),
+])
+def test_the_verdict_on_a_bound_says_only_what_the_bound_shows(bound_loss, said):
+    """A bound of about 0 is no 'matter of taste': the turn may be far worse, the search only showed
+    it is no better. A larger bound is a loss of at least that much, in figures and in words."""
+    view = lc.read_position("example:midround")
+    assert said in verdict(_exact_answer_with_bounds(bound_loss), view)

@@ -60,7 +60,9 @@ def _same_outcome_rows(ms: list[MoveValue]) -> list[list[MoveValue]]:
     useless pile card or another often changes nothing)."""
     rows: list[list[MoveValue]] = []
     for m in ms:
-        if rows and (rows[-1][0].value, rows[-1][0].loss, rows[-1][0].stderr) == (m.value, m.loss, m.stderr):
+        last = rows[-1][0] if rows else None  # (an upper bound is never merged with an exact value)
+        if last is not None and (last.value, last.loss, last.stderr, last.upper_bound) == \
+                (m.value, m.loss, m.stderr, m.upper_bound):
             rows[-1].append(m)
         else:
             rows.append([m])
@@ -93,9 +95,13 @@ def verdict(analysis: Analysis, view: View) -> str:
     if o is not None and o.loss is not None:
         err = _error(o, o.loss_stderr, sampled(analysis))
         alt = in_words(view, o.move)
-        least = "at least " if o.upper_bound else ""
-        lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
-                     f"{judgement(o.loss, o.loss_stderr)}.")
+        if o.upper_bound and o.loss < TASTE:  # a bound of about 0 says only: no better than the best
+            lines.append(f"To {alt} instead is no better (searched only far enough to show that).")
+        else:
+            least = "at least " if o.upper_bound else ""
+            words = judgement(o.loss, o.loss_stderr)
+            lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
+                         f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
     return " ".join(lines)
 
 
