@@ -232,8 +232,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             return exact
         if exact is not None:
             fallback_note = f"the endgame search fitted only its level with no stalls; {more()}"
-        fallback_note += (". The values are play-outs' estimates, which undervalue drawing from a discard pile "
-                          "to gain turns")
+        fallback_note += (". The values are play-outs' estimates: this near the end they can be many points off "
+                          "either way (the play-out policy misjudges drawing from a discard pile to gain turns), "
+                          "and their ± counts the sampling only")
         if wall_clock:  # the play-outs get what is left of the time (at most their own default when none was given)
             time_budget = max(min(seconds if given else time_budget, seconds - (time.perf_counter() - t0)), 0.05)
             t0 = time.perf_counter()
@@ -244,6 +245,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands, streams=use_streams)
     budget = max(1, int(time_budget * rate))
     fit = _clock_fit(t0, time_budget) if wall_clock else None
+    if progress is not None:  # the play-outs' rounds too, so a long answer is never silent
+        progress(f"play-outs: {n_moves} turns, " + (f"up to {time_budget:.1f} s" if wall_clock
+                                                    else f"{budget:,} play-outs"))
+        fit = _reporting(fit, progress)
     if use_schedule == "halving":
         best, sampled = _halving(r, budget, fit)
     else:
@@ -310,6 +315,22 @@ def _clock_fit(t0: float, time_budget: float) -> Callable[[Rollouts, int], int]:
         rate = r.worlds / max(spent, 1e-3)
         return min(budget, r.worlds + int(max(time_budget * 0.95 - spent, 0.0) * rate))
     return fit
+
+
+def _reporting(fit: Callable[[Rollouts, int], int] | None,
+               progress: Callable[[str], None]) -> Callable[[Rollouts, int], int]:
+    """``fit`` (None: the budget as it is) that also reports the play-outs so far, at most once a second."""
+    said = [time.perf_counter()]
+
+    def report(r: Rollouts, budget: int) -> int:
+        budget = budget if fit is None else fit(r, budget)
+        now = time.perf_counter()
+        if now - said[0] >= 1.0:
+            said[0] = now
+            lead = int(np.argmax(r.means()))
+            progress(f"play-outs: {r.worlds:,} so far; leading {r.move(lead)} {r.means()[lead]:+.1f}")
+        return budget
+    return report
 
 
 def _halving(r: Rollouts, budget: int, fit: Callable[[Rollouts, int], int] | None) -> tuple[int, str]:

@@ -323,3 +323,20 @@ def test_a_value_through_the_best_is_its_value_less_the_paired_loss_and_its_erro
     assert errors.mean() == pytest.approx(values.std(), rel=0.08)  # the stated error is the real spread
     own = np.array([draw(400, 50).samples[1].mean() for _ in range(3000)])
     assert values.std() < 0.6 * own.std()  # the shared worlds explain most of the spread here
+
+
+def test_the_play_outs_report_their_progress_and_the_answer_is_the_same(monkeypatch):
+    """Found by a review: 'advise --time 4' on a mid-round view printed nothing for 5 s (only the
+    endgame search reported its stages). The play-outs now say what they will do, then, at most once
+    a second, how many so far and which turn leads; reporting changes nothing in the answer."""
+    import lcanalysis.advisor as A
+
+    clock = iter(range(0, 1000, 2))  # every reading of the clock 2 s after the last: every round reports
+    monkeypatch.setattr(A.time, "perf_counter", lambda: float(next(clock)))
+    lines: list[str] = []
+    heard = advise("example:midround", time_budget=0.2, seed=3, progress=lines.append)
+    monkeypatch.undo()
+    quiet = advise("example:midround", time_budget=0.2, seed=3)
+    assert [(m.move, m.value) for m in heard.moves] == [(m.move, m.value) for m in quiet.moves]
+    assert lines[0] == f"play-outs: {len(quiet.moves)} turns, {int(0.2 * A.ROLLOUTS_PER_SECOND):,} play-outs"
+    assert len(lines) >= 2 and all(line.startswith("play-outs: ") and " so far; leading " in line for line in lines[1:])
