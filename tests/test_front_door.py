@@ -171,6 +171,17 @@ def test_the_wager_answer_reads_as_words(capsys):
     assert "mean score reaches 0 from" in out
 
 
+def test_the_wager_answer_on_an_untouched_colour_asks_when_it_breaks_even_once_opened(capsys):
+    """Found by a review: "the mean score reaches 0 from 0 draw(s) on" for yellow, where the mean is
+    -1.77, -3.26 and -7.46 at 1, 2 and 10 draws (0 at none only because it is never opened)."""
+    assert main(["wager", "example:midround", "--color", "Y"]) == 0
+    out = capsys.readouterr().out
+    assert "from 0 draw(s)" not in out
+    # 22 cards in the draw pile, and no number of draws up to 22 pays the 20 back
+    assert "once opened, the mean score reaches 0 with no number of draws the draw pile allows (up to 22)" in out
+    assert all(lc.wager("example:midround", "Y", k).by_wagers[0].mean < 0 for k in range(1, 23))
+
+
 def test_wager_defaults_to_the_draws_the_player_can_expect(capsys):
     assert main(["wager", "example:midround", "--color", "R", "--json"]) == 0
     view = lc.read_position("example:midround")

@@ -158,6 +158,18 @@ def test_break_even_point_by_hand():
         break_even_draws(ColorState.make(hand=[9, 10]), wagers=1)  # no wager in hand
 
 
+def test_an_untouched_colour_breaks_even_once_opened_only_from_the_draws_that_pay_the_20():
+    """An untouched colour "breaks even" at 0 draws: never opened, it scores 0. ``min_draws=1`` asks
+    when it would once opened. By hand: unseen 10 9 8 among 3 cards, nothing held. One draw: a
+    single number n scores n - 20 < 0; two: 19, 18 or 17 minus 20, all < 0; three: 27 - 20 = +7."""
+    state = ColorState.make(unseen=[8, 9, 10], unseen_total=3)
+    assert break_even_draws(state) == 0
+    assert break_even_draws(state, min_draws=1) == 3
+    assert break_even_draws(state, min_draws=1, max_draws=2) is None
+    with pytest.raises(WagerError, match="min_draws must be a whole number of draws from 0, got -1"):
+        break_even_draws(state, min_draws=-1)
+
+
 # --- properties -----------------------------------------------------------------------------
 
 values = st.lists(st.integers(2, 10), unique=True, max_size=9)

@@ -56,7 +56,7 @@ def _cards(values: Any, wagers: int = 0) -> str:
 def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
     """The answer in words a player reads: the choices, what each wager adds, break-even."""
     from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
-    from lcanalysis.wagers.canonical import break_even_draws
+    from lcanalysis.wagers.canonical import break_even_draws, mean_score
 
     letter = (analysis.color or "?").upper()
     name = COLOR_NAMES[COLOR_LETTERS.index(letter)] if letter in COLOR_LETTERS else letter
@@ -79,7 +79,8 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
         gains = ", ".join(f"{float(g):+.2f}" for g in analysis.marginals)
         lines.append(f"  each wager placed now adds {gains} points to the mean; best: {best} wager(s)")
     placed_sum = sum(state.placed) + sum(v for v in state.hand if not state.placed or v > max(state.placed))
-    if not state.placed and not state.placed_wagers and not state.hand and not state.hand_wagers:
+    untouched = not state.placed and not state.placed_wagers and not state.hand and not state.hand_wagers
+    if untouched:
         lines.append("  you hold nothing of this colour: opening it costs 20 points before the first number")
     else:
         need = 20 - placed_sum
@@ -87,7 +88,15 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
                      + (f"{need} more points of {name.lower()} numbers are needed to break even"
                         if need > 0 else "the expedition already breaks even"))
     for o in analysis.by_wagers:
-        k = break_even_draws(state, o.wagers)
-        lines.append(f"  with {o.wagers} wager(s) the mean score reaches 0 "
-                     + (f"from {k} draw(s) on" if k is not None else "with no number of draws"))
+        # an untouched colour scores 0 at 0 draws only because it is never opened: ask from 1 on
+        # (no more draws than the draw pile holds)
+        most = min(deck, state.unseen_total)
+        k = break_even_draws(state, o.wagers, max_draws=most, min_draws=1 if untouched else 0)
+        lead = f"  with {o.wagers} wager(s)" + (", once opened," if untouched else "") + " the mean score reaches 0 "
+        if k is None:
+            lines.append(lead + f"with no number of draws the draw pile allows (up to {most})")
+        elif all(mean_score(state, j, o.wagers) >= -1e-9 for j in range(k, most + 1)):
+            lines.append(lead + f"from {k} draw(s) on")
+        else:  # (the bonus and the untouched colour's 0 make the mean rise and fall at a few draws)
+            lines.append(lead + f"first at {k} draw(s), but not at every number of draws after")
     return "\n".join(lines)

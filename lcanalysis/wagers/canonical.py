@@ -381,16 +381,20 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
 
 def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean",
-                     max_draws: int | None = None) -> int | None:
+                     max_draws: int | None = None, min_draws: int = 0) -> int | None:
     """The break-even point: the fewest draws at which the expedition breaks even.
 
     ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2.
-    ``None`` when no number of draws up to ``max_draws`` (default: all unseen cards) gets there.
+    ``None`` when no number of draws from ``min_draws`` up to ``max_draws`` (default: all unseen
+    cards) gets there. An untouched colour breaks even at 0 draws (never opened, it scores 0):
+    ``min_draws=1`` asks when it would once opened.
     """
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    if isinstance(min_draws, bool) or not isinstance(min_draws, int) or min_draws < 0:
+        raise WagerError(f"min_draws must be a whole number of draws from 0, got {min_draws!r}")
     top = state.unseen_total if max_draws is None else min(max_draws, state.unseen_total)
-    for k in range(top + 1):
+    for k in range(min_draws, top + 1):
         if criterion == "mean":
             ok = mean_score(state, k, wagers) >= -1e-9
         elif criterion == "median":
