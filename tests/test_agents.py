@@ -449,3 +449,19 @@ def test_a_seed_that_is_not_a_whole_number_is_refused_by_every_agent_and_externa
         assert agent.choose(view, np.uint32(7)) == agent.choose(view, 7)  # numpy's integers are seeds
     with pytest.raises(AgentError, match=r"external: give the program to run, cmd=\[...\]"):
         make_agent("external")
+
+
+@pytest.mark.parametrize(("name", "options", "said"), [
+    ("greedy", {"time_ms": 50}, "greedy: unknown option 'time_ms'; it takes no options"),
+    ("random", {"x": 1}, "random: it takes no options"),
+    ("search", {"bogus": 1}, "search: unknown option 'bogus'; known options: width, time_ms, endgame"),
+    # best passes its options on to search: search's names are best's
+    ("best", {"bogus": 1}, "best: unknown option 'bogus'; known options: width, time_ms, endgame"),
+    ("match", {"bogus": 1}, "match: unknown option 'bogus'; known options: table, break_loops, width"),
+])
+def test_an_unknown_agent_option_is_named_with_the_known_ones(name, options, said):
+    """Found by a review: 'lcanalysis bot greedy time_ms=50' answered with Python's
+    "GreedyAgent.__init__() got an unexpected keyword argument 'time_ms'" and no list of options."""
+    with pytest.raises(AgentError) as caught:
+        make_agent(name, **options)
+    assert said in str(caught.value) and "__init__" not in str(caught.value)

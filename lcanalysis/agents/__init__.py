@@ -14,7 +14,9 @@ and seed give the same move. See docs/agents.md for the designs and their measur
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -421,4 +423,28 @@ def make_agent(name: str, **options: Any) -> Agent:
     try:
         return _FACTORIES[name](**options)
     except TypeError as exc:
-        raise AgentError(f"{name}: {exc}") from None
+        raise AgentError(f"{name}: {_option_problem(name, exc)}") from None
+
+
+def _option_problem(name: str, exc: TypeError) -> str:
+    """A constructor's TypeError in a user's words: the option it does not know and the ones it does
+    (the names each class on the way declares, ``**options`` passed on to a parent class, as ``best``
+    does to ``search``), not Python's "__init__() got an unexpected keyword argument"."""
+    text = str(exc)
+    bad = re.search(r"unexpected keyword argument '(\w+)'", text)
+    if not bad and "takes no arguments" not in text:
+        return text
+    factory: Any = _FACTORIES[name]
+    if name == "match":
+        factory = importlib.import_module("lcanalysis.agents.match_aware").MatchAwareAgent
+    known: list[str] = []
+    for cls in factory.__mro__ if isinstance(factory, type) else ():
+        if cls is object or "__init__" not in vars(cls):
+            continue
+        params = inspect.signature(vars(cls)["__init__"]).parameters.values()
+        known += [p.name for p in params
+                  if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in known]
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
+    takes = f"known options: {', '.join(known)}" if known else "it takes no options"
+    return f"unknown option {bad.group(1)!r}; {takes}" if bad else takes
