@@ -62,7 +62,7 @@ from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
-from lcanalysis.search.common import MAX_NODES, SearchError, check_max_nodes
+from lcanalysis.search.common import MAX_NODES, SearchError, SearchMemoryError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
 from lcanalysis.search.view_value import check_workers
 
@@ -223,6 +223,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         try:
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
                                       workers=threads)
+        except SearchMemoryError as exc:  # (more nodes or time would not help)
+            exact, fallback_note = None, str(exc)
         except SearchError as exc:
             exact, fallback_note = None, f"{exc}; {more()}"
         if exact is not None and exact.bounds["max_stalls"] >= 1:

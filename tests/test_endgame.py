@@ -1091,3 +1091,25 @@ def test_a_stepping_stone_small_in_nodes_solves_every_split_whatever_the_clock_s
     small = stone_level(1_000_000)
     assert small.exact and len(small.rows) == len(E._Worlds(view, 0, None).all_picks) and small.nodes < 1_000_000
     assert not stone_level(0).exact  # without the floor: the first 8 sampled worlds
+
+
+def test_a_search_refused_for_memory_says_so_and_not_to_give_more_nodes_or_time(monkeypatch):
+    """Found by a review: under a low --max-memory the advisor's note said to give a larger
+    max_nodes and to lower max_stalls or max_turns, which 'advise' does not take. Memory is not
+    helped by nodes or time: the note is the ceiling's own message."""
+    import lcanalysis.advisor as A
+    from lcanalysis.search.common import SearchMemoryError
+
+    def no_room(*args, **kwargs):
+        raise SearchMemoryError("the search's transposition tables need 512 MB, but the memory ceiling ...")
+
+    monkeypatch.setattr(A, "converged_endgame", no_room)
+    answer = advise(_view(4, 4), time_budget=0.2, seed=0, max_nodes=5_000_000)
+    assert answer.kind == "advisor estimate"
+    assert answer.notes[0].startswith("the search's transposition tables need 512 MB")
+    assert "max_nodes" not in answer.notes[0] and "give more time" not in answer.notes[0]
+    import lcanalysis.search.common as C
+
+    monkeypatch.setattr(C, "address_space", lambda: (1 << 30, 0))  # a 1 GB ceiling, nothing in use
+    with pytest.raises(SearchMemoryError, match="fewer stalls or turns, where the command takes them"):
+        C.check_fits(2 << 30, "the search's transposition tables")

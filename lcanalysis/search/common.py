@@ -32,6 +32,11 @@ class SearchError(ValueError):
     """A question the endgame searcher cannot answer as asked; the message says why."""
 
 
+class SearchMemoryError(SearchError):
+    """A search refused before it starts: its tables do not fit under the memory ceiling (more
+    nodes or time would not help)."""
+
+
 ABORT = 3  # ``stats[ABORT]`` set: the compiled search stops at its next node, as when its node budget runs out
 CLOCK = 5  # ``stats[CLOCK]`` set: it was the clock that stopped it (``abort_at``), not the node budget
 
@@ -291,10 +296,11 @@ def check_fits(nbytes: int, what: str) -> None:
     if limit is None or nbytes <= limit - used:
         return
     mb = 1 << 20
-    raise SearchError(
+    raise SearchMemoryError(
         f"{what} need {nbytes / mb:,.0f} MB, but the memory ceiling of this process ({limit / (1 << 30):.2f} GB; "
         f"--max-memory on the command line) leaves {max(limit - used, 0) / mb:,.0f} MB: raise the ceiling, or ask "
-        "for a smaller search (a smaller max_stalls or max_turns)")
+        "for a smaller search (fewer stalls or turns, where the command takes them)")
+
 
 
 def check_bounds(max_stalls: Any, max_turns: Any, leaf: Any,
