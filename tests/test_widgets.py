@@ -213,7 +213,10 @@ def test_analyze_says_it_is_working_before_the_play_outs_too(explorer):
     assert explorer.result is not None
     first, off = shown[0]
     assert off and "lc-progress" in first and "sampled worlds" in first
-    assert explorer.progress_lines == [] and not explorer.analyze_button.disabled
+    # the play-outs report too: what they will do first (then their count, at most once a second)
+    assert explorer.progress_lines[0].startswith("play-outs: ") and " turns, " in explorer.progress_lines[0]
+    assert all(line.startswith("play-outs: ") for line in explorer.progress_lines)
+    assert not explorer.analyze_button.disabled
 
 
 # --- the position builder: clicks only ----------------------------------------------------------

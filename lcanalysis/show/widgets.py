@@ -63,7 +63,7 @@ def _message(kind: str, text: str) -> str:
 def _working(message: W.HTML, button: W.Button, position: Position | View,
              lines: list[str]) -> Iterator[Callable[[str], None]]:
     """While an Analyze button's advisor works: a note in ``message`` saying what it is doing,
-    with each stage of the endgame search appended to ``lines`` and shown as it is reported
+    with each stage of the endgame search or the play-outs appended to ``lines`` and shown as it is reported
     (the advisor's ``progress``), and the button disabled until the answer comes."""
     n = position.deck_count
     if n <= SEARCH_CARDS:
@@ -154,7 +154,7 @@ class DecisionExplorer:
         self.result: Analysis | None = None  # the last Analysis
         self.outcomes: np.ndarray | None = None  # the last picked turn's outcome samples
         self.lines: list[dict[str, Any]] = []  # the last endgame principal lines
-        self.progress_lines: list[str] = []  # the endgame search's stages reported by the last analysis
+        self.progress_lines: list[str] = []  # the stages the last analysis reported (endgame search, play-outs)
         self._full: Position | None = None  # a pasted full position, until a widget is edited
         self._seat = 0
         self._loading = False
@@ -589,7 +589,7 @@ class RecordReplay:
         self.seed = seed
         self.rounds: list[RoundRecord] = []
         self.result: Analysis | None = None
-        self.progress_lines: list[str] = []  # the endgame search's stages reported by the last analysis
+        self.progress_lines: list[str] = []  # the stages the last analysis reported (endgame search, play-outs)
         self.paste = W.Textarea(placeholder="paste a game record (JSON or the LCR1 text form) or a file's path, "
                                             "then Load record", layout=W.Layout(width="98%", height="4em"))
         self.load_button = W.Button(description="Load record")
