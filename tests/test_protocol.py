@@ -56,17 +56,19 @@ def test_bad_requests_get_an_error_and_the_bot_keeps_serving():
         bad_card,
         {"type": "turn", "position": not_mover},
         {"type": "turn", "position": good["position"], "time_ms": -5},
+        {"type": "turn", "position": good["position"], "timems": -5},  # a typo is not ignored
         good,
         {"type": "quit"},
         good,  # never read: the bot has quit
     ]
     status, replies = _run(requests)
     assert status == 0
-    assert len(replies) == 9
-    for r in replies[:8]:
+    assert len(replies) == 10
+    for r in replies[:9]:
         assert set(r) == {"error"} and r["error"]
     assert "an empty line" in replies[1]["error"] and "R11" in replies[5]["error"]
-    assert pos.can_play(replies[8]["move"])
+    assert replies[8]["error"] == "unknown key(s) in a turn request: 'timems'; it takes type, position, time_ms"
+    assert pos.can_play(replies[9]["move"])
     assert over.deck_count == 44
 
 

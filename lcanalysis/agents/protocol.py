@@ -42,6 +42,10 @@ class BotError(RuntimeError, ValueError):
     A ``ValueError`` too, like every error about bad input in this package."""
 
 
+#: the keys a turn request may hold (docs/spec/interchange.md, "Bots over standard input and output")
+TURN_KEYS = ("type", "position", "time_ms")
+
+
 def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | None, bool]:
     """The reply to one decoded request, and whether to keep serving."""
     from lcanalysis.game.cards import brief
@@ -54,6 +58,10 @@ def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | 
         return None, False
     if kind != "turn":
         return {"error": f"unknown request type {brief(kind)}: expected 'turn' or 'quit'"}, True
+    unknown = sorted(str(k) for k in request if k not in TURN_KEYS)
+    if unknown:  # as in a position: a typo ("timems") is never silently ignored
+        return {"error": f"unknown key(s) in a turn request: {', '.join(map(brief, unknown))}; "
+                         f"it takes {', '.join(TURN_KEYS)}"}, True
     if "position" not in request:
         return {"error": "a turn request needs 'position' (the mover's view)"}, True
     time_ms = request.get("time_ms")
