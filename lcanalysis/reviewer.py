@@ -67,7 +67,9 @@ advisor's choice by less than the noise has an error rate below zero),
 total loss with its standard error, luck (sum over their draws) with its standard error,
 **result** (their score minus the opponent's, summed over the rounds reviewed), **luck-adjusted
 result** = result - (own luck - opponent's luck) (in a one-player record: result - own luck),
-and a **rating** band from the error rate (``RATING_BANDS``, provisional).
+and a **rating** band from the error rate (``RATING_BANDS``, provisional; none for fewer than
+``MIN_RATED`` unforced decisions). A record that stops before the end of its round has no result:
+its score difference is the table's where it stops, and the text says so.
 
 **Known limits.** Values are those of the advisor's rollouts: both sides continue with the
 heuristic policy, which lets a player stall on discard-pile draws late in the round more than a
@@ -162,6 +164,9 @@ MARK_SIGMAS = 2.0
 #: the heuristic 0.5 and 1.2, against random 11.6; random 5.1 and 6.5; search -0.8), not yet from
 #: the study of issue 14 (error rates against match results over many rounds). An agent stronger
 #: than the advisor at the review's budget comes out below zero.
+#: fewer unforced decisions than this get no rating: from a handful, noise decides the band (a
+#: review of a 6-turn record rated a player "world class" on 3 decisions at -3.7 ± 3.6 a decision)
+MIN_RATED = 10
 RATING_BANDS = (
     ("world class", 0.5),
     ("expert", 1.0),
@@ -661,7 +666,9 @@ class Review:
             err = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
             lines.append(f"player {p.player}: {p.decisions} decisions ({p.unforced} unforced), error rate {err} "
                          f"points a decision, total loss {p.total_loss:.1f} ± {p.total_loss_stderr:.1f}"
-                         + (f": rating {p.rating}" if p.rating else ""))
+                         + (f": rating {p.rating}" if p.rating else
+                            f": not rated (fewer than {MIN_RATED} unforced decisions)" if p.unforced < MIN_RATED
+                            else ""))
             marks = ", ".join(f"{n} {p.marks.get(n, 0)}" for n, _ in reversed(MARKS))
             lines.append(f"  marks: {marks}")
             if p.luck is not None:
@@ -671,7 +678,9 @@ class Review:
             else:
                 lines.append("  luck: unknown (the record does not show this player's draws)")
             adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f}"
-            lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}")
+            lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}" if self.finished else
+                         f"  score difference where the record stops {p.result:+d} (not a result: the round is "
+                         f"unfinished), luck-adjusted {adj}")
         marked = [d for d in self.decisions if d.mark]
         lines.append("")
         if marked:
@@ -880,7 +889,8 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
         rate = total / len(unforced) if unforced else None
         marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
         players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,
-                                     result, adjusted, rating_for(rate), marks))
+                                     result, adjusted, rating_for(rate) if len(unforced) >= MIN_RATED else None,
+                                     marks))
     recon = []
     if viewer is None and reviewed == {0, 1}:
         for r, rec in enumerate(rounds, start=1):

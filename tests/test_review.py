@@ -563,3 +563,22 @@ def test_a_reviews_player_and_executor_are_checked_by_name():
         review(record, player=True)
     with pytest.raises(ReviewError, match=r"executor must be None, 'serial' or a concurrent\.futures\.Executor, got 5"):
         review(record, executor=5)
+
+
+def test_a_record_that_stops_early_has_no_result_and_too_few_decisions_no_rating(blunder_review):
+    """Found by a review: a 6-turn record printed "result -17 (score difference)" for a round not
+    finished, and rated a player "world class" on 3 decisions (-3.7 ± 3.6 points a decision). Now the
+    text says where the record stops is not a result, and fewer than ``MIN_RATED`` unforced
+    decisions get no rating, while the finished round keeps its result."""
+    from lcanalysis.reviewer import MIN_RATED
+
+    rec, whole = blunder_review
+    start = _blunder_start()
+    short = review(record_round(start, [str(m) for m in rec.turns[:2]]), time_budget=T, executor="serial",
+                   progress=False)
+    text = short.to_text()
+    assert not short.finished and "(the record stops before the end of the round)" in text
+    assert "not a result: the round is unfinished" in text and "  result " not in text
+    assert all(p.unforced < MIN_RATED and p.rating is None for p in short.players)
+    assert text.count(f"not rated (fewer than {MIN_RATED} unforced decisions)") == 2
+    assert whole.finished and "  result " in whole.to_text() and "not a result" not in whole.to_text()
