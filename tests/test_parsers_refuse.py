@@ -56,6 +56,18 @@ def test_json_nested_deep_huge_numbers_and_repeated_keys_are_refused(text, tmp_p
         read_position(str(path))
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", DEEP])
+def test_a_json_list_is_named_as_a_list_not_a_position(text, tmp_path):
+    """Found by a review: 5,000 nested '[' read as "neither a JSON position nor a one-line 'LC1;...'
+    string", though it is JSON: a list, where a position is an object."""
+    with pytest.raises(PositionError, match=r"the input holds a JSON list .*a JSON position is an object"):
+        read_position(text)
+    path = tmp_path / "list.json"
+    path.write_text(text)
+    with pytest.raises(PositionError, match=r"the file holds a JSON list .*a JSON position is an object"):
+        read_position(str(path))
+
+
 def test_a_command_given_deeply_nested_json_says_so_without_a_traceback(tmp_path):
     path = tmp_path / "deep.json"
     path.write_text('{"to_move": ' + DEEP + "}")

@@ -468,6 +468,9 @@ def _read(source: Any, from_file: bool) -> Position | View:
         return read_position(example_text(text[len(PREFIX):]))
     if text.startswith("{"):
         return from_json(loads_json(text))
+    if text.startswith("["):  # JSON, but not an object
+        raise PositionError(f"{'the file' if from_file else 'the input'} holds a JSON list ({brief(text[:40])}), "
+                            "not a position: a JSON position is an object, {\"hands\": ..., ...}")
     if not from_file and os.path.exists(text):
         try:
             with open(text, encoding="utf-8") as fh:
