@@ -113,6 +113,13 @@ def test_solve_refuses_view_options_for_a_full_position_instead_of_ignoring_them
     assert code == 2 and out == "" and words in err and "full position" in err
 
 
+def test_solve_refuses_a_seed_without_samples_instead_of_ignoring_it(capsys):
+    """Found by a review: 'solve example:endgame --seed 3' ran and ignored the seed, while
+    --samples and --workers are refused there; --seed only seeds --samples."""
+    code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "0", "--seed", "3")
+    assert code == 2 and out == "" and "--seed is the seed of --samples" in err
+
+
 def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
     view = tmp_path / "v.json"
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))

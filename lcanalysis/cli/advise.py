@@ -44,7 +44,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "in --time depends on the machine's speed, so answers can differ slightly between runs: "
                         "lcanalysis.advise in Python counts its play-outs and repeats exactly)")
     p.add_argument("--top", type=nonneg("--top"), default=6,
-                   help="how many placements to show (default 6; 0: all, as --all)")
+                   help="how many placements to show (default 6; 0: every placement, each with its best "
+                        "draws; --all lists every draw as well)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "

@@ -60,7 +60,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "if given), and the bracket around the unbounded value when there is time")
     p.add_argument("--samples", type=nonneg("--samples"), default=None,
                    help="for a view: sample this many splits instead of enumerating them all (an estimate)")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of --samples")
+    p.add_argument("--seed", type=nonneg("--seed"), default=None, help="the seed of --samples (default 0)")
     p.add_argument("--workers", type=nonneg("--workers"), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core)")
     add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")
@@ -153,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
 def _check_view_options(pos: Any, args: argparse.Namespace) -> None:
     """``--workers`` and ``--samples`` split a view's unseen cards; refused where they would be
     silently ignored (a full position has one split; ``--time`` deepens one search)."""
+    if args.seed is not None and args.samples is None:  # refused, not silently ignored
+        raise UsageError("--seed is the seed of --samples: without --samples nothing is sampled; leave it out")
     given = [name for name, value in (("--workers", args.workers), ("--samples", args.samples)) if value is not None]
     if not given:
         return
@@ -177,7 +179,7 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
         print(note, file=sys.stderr, flush=True)
     with _heartbeat(lambda: f"solving ({bound}, at most {args.max_nodes:,} nodes){hint}"):
         return solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
-                          samples=args.samples, seed=args.seed, workers=args.workers, max_nodes=args.max_nodes)
+                          samples=args.samples, seed=args.seed or 0, workers=args.workers, max_nodes=args.max_nodes)
 
 
 def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: int | None,
