@@ -674,7 +674,8 @@ def test_the_play_outs_overvalue_a_stall_at_four_cards_in_the_real_position():
     values = {m.move: m.value for m in solve_perfect(pos, stalls=stalls).moves}
     with open(root / "data/simulated/endgame_trust_4cards.csv") as f:
         row = next(r for r in csv.DictReader(f) if r["seed"] == "2")
-    assert row["rollouts_pick"] == "+Bw/B" and float(row["rollouts_value"]) == pytest.approx(18.756, abs=1e-3)
+    # (+18.76 in the first measurement, which docs/endgame.md quotes; +18.68 with today's play-outs)
+    assert row["rollouts_pick"] == "+Bw/B" and float(row["rollouts_value"]) == pytest.approx(18.679, abs=1e-3)
     assert values["+Bw/B"] == pytest.approx(-2.0) and max(values, key=values.get) == "+B3/B"
     assert values["+B3/B"] == pytest.approx(11.0)
     heuristic = make_agent("heuristic")
