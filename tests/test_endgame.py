@@ -1074,6 +1074,10 @@ def test_a_view_with_a_single_split_is_solved_once_a_level_never_sampled(monkeyp
     full = solve_perfect(pos, max_stalls=answer.bounds["max_stalls"])
     assert answer.value == pytest.approx(full.value, abs=1e-9) and answer.best.move in \
         {m.move for m in full.moves if m.value >= full.value - 1e-9}
+    # a budget already spent stops it at once (0 nodes would mean no limit to the compiled search)
+    sizes.clear()
+    assert E._solve_level(E._Worlds(view, 0), 1, E._level_tables(view, 1, 1), 0, -1, np.inf) == (None, 0)
+    assert sizes == []
 
 
 def test_a_stepping_stone_small_in_nodes_solves_every_split_whatever_the_clock_said(monkeypatch):

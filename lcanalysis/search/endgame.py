@@ -553,6 +553,8 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         if stone is not None and solved >= MIN_WORLDS:
             break
     if few:
+        if budget <= 0:  # (0 would mean no limit to the compiled search)
+            return None, used
         c, r, b, nodes, done = _solve(worlds, worlds.all_worlds(), stalls, tables, budget, ref, margin)
         used += nodes
         if not done:
