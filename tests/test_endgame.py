@@ -1118,3 +1118,19 @@ def test_a_search_refused_for_memory_says_so_and_not_to_give_more_nodes_or_time(
     monkeypatch.setattr(C, "address_space", lambda: (1 << 30, 0))  # a 1 GB ceiling, nothing in use
     with pytest.raises(SearchMemoryError, match="fewer stalls or turns, where the command takes them"):
         C.check_fits(2 << 30, "the search's transposition tables")
+
+
+def test_not_converged_says_what_the_earlier_best_is_worth_one_level_deeper():
+    """example:endgame (a full position, 5 cards): no stalls each names -B10/D at +22.00, one stall
+    each -W2/D at +22.00: two equal figures that said nothing of why the advice may change. The
+    note now gives the earlier best's value at the deeper level, checked against the exact solver."""
+    import lcanalysis as lc
+    from lcanalysis.advisor import hint_view
+
+    pos = lc.read_position("example:endgame")
+    view, _ = hint_view(pos)
+    answer = E.converged_endgame(view, max_nodes=200_000_000, min_stalls=1, max_stalls=1)
+    exact = {m.move: m.value for m in solve_perfect(pos, max_stalls=1).moves}
+    note = next(n for n in answer.notes if n.startswith("not converged within the budget"))
+    assert "with 0 stall(s) each the best turn is -B10/D (+22.00)" in note
+    assert f"where -B10/D is worth {exact['-B10/D']:+.2f}" in note and exact["-B10/D"] < max(exact.values()) - 1

@@ -664,9 +664,13 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                    f"time may change the advice")
     elif len(levels) >= 2:
         prev = levels[-2]
+        was = prev.codes[prev.best()]
+        # what the earlier best is worth one level deeper: two equal-looking figures say nothing
+        now = (f", where {move_text(was, nc)} is worth {'at most ' if lv.is_bound(lv.codes.index(was)) else ''}"
+               f"{means[lv.codes.index(was)]:+.2f}" if was in lv.codes and was != lv.codes[best] else "")
         say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
-                   f"{move_text(prev.codes[prev.best()], nc)} ({prev.means()[prev.best()]:+.2f}), with "
-                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({means[best]:+.2f}); more time may "
+                   f"{move_text(was, nc)} ({prev.means()[prev.best()]:+.2f}), with "
+                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({means[best]:+.2f}{now}); more time may "
                    f"change the advice")
     else:
         say.append("only one stall budget fitted in the budget: whether more stalls change the advice "
