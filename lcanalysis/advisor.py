@@ -329,8 +329,9 @@ def _reporting(fit: Callable[[Rollouts, int], int] | None,
         now = time.perf_counter()
         if now - said[0] >= 1.0:
             said[0] = now
-            lead = int(np.argmax(r.means()))
-            progress(f"play-outs: {r.worlds:,} so far; leading {r.move(lead)} {r.means()[lead]:+.1f}")
+            means = r.means()
+            lead = int(np.argmax(means))
+            progress(f"play-outs: {r.worlds:,} so far; leading {r.move(lead)} {means[lead]:+.1f}")
         return budget
     return report
 

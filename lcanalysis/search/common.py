@@ -302,7 +302,6 @@ def check_fits(nbytes: int, what: str) -> None:
         "for a smaller search (fewer stalls or turns, where the command takes them)")
 
 
-
 def check_bounds(max_stalls: Any, max_turns: Any, leaf: Any,
                  need_bound: bool = True) -> tuple[int | None, int | None, int]:
     """Validated (max_stalls, max_turns, leaf code)."""

@@ -411,29 +411,17 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
     Returns the nodes spent."""
     used = 0
     pass_cost: tuple[int, float] | None = None  # (nodes, seconds) of the MARGIN pass
-    for margin in (MARGIN, np.inf):
-        last = levels[-1]
-        if not (last.margin < margin and last.bounded.any()):
-            continue
-        late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
-        if margin == MARGIN and (budget <= 0 or late):
+    last = levels[-1]
+    if last.margin < MARGIN and last.bounded.any():
+        if budget <= 0 or (worlds.deadline is not None and time.perf_counter() > worlds.deadline):
             notes.append("the other turns' values are upper bounds: no budget was left to solve those close "
                          "to the best exactly")
             return used
-        if margin != MARGIN and (pass_cost is None
-                                 or not _fits(pass_cost, FILL_GROWTH, budget - used, worlds.deadline)):
-            notes.append(f"turns more than {MARGIN:g} points below the best in a world keep upper bounds: solving "
-                         f"every turn exactly was not started, as less than {FILL_GROWTH:g} times what solving "
-                         "those close to the best took was left")
-            return used
         if progress is not None:
-            progress(f"endgame: {last.stalls} stall(s) each: "
-                     + ("the turns close to the best" if margin == MARGIN else "every other turn exactly"))
+            progress(f"endgame: {last.stalls} stall(s) each: the turns close to the best")
         t0 = time.perf_counter()
-        if margin != MARGIN:
-            return used + _fill_every_turn(worlds, levels, tables, budget - used, notes, progress)
-        c, r, b, nodes, done = _solve(worlds, worlds.picks_of(last), last.stalls, tables, budget - used,
-                                      last.codes[last.best()], margin)
+        c, r, b, nodes, done = _solve(worlds, worlds.picks_of(last), last.stalls, tables, budget,
+                                      last.codes[last.best()], MARGIN)
         used += nodes
         pass_cost = (nodes, time.perf_counter() - t0)
         if not done:
@@ -441,10 +429,20 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
                          f"{MARGIN:g} points of the best exactly did not finish within the budget ({nodes} nodes)")
             return used
         filled = last.tightened(Level(last.stalls, c, r, b, last.weights, last.nodes + nodes,
-                                      last.seconds + pass_cost[1], margin=margin))
+                                      last.seconds + pass_cost[1], margin=MARGIN))
         if not filled.best_is_bound():  # (always: the best keeps its exact values, the others only tighten)
             levels[-1] = filled
-    return used
+    last = levels[-1]
+    if not (last.margin < np.inf and last.bounded.any()):
+        return used
+    if pass_cost is None or not _fits(pass_cost, FILL_GROWTH, budget - used, worlds.deadline):
+        notes.append(f"turns more than {MARGIN:g} points below the best in a world keep upper bounds: solving "
+                     f"every turn exactly was not started, as less than {FILL_GROWTH:g} times what solving "
+                     "those close to the best took was left")
+        return used
+    if progress is not None:
+        progress(f"endgame: {last.stalls} stall(s) each: every other turn exactly")
+    return used + _fill_every_turn(worlds, levels, tables, budget - used, notes, progress)
 
 
 def _fill_every_turn(worlds: _Worlds, levels: list[Level], tables: list[Tables], budget: int,
@@ -665,9 +663,10 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     elif len(levels) >= 2:
         prev = levels[-2]
         was = prev.codes[prev.best()]
-        # what the earlier best is worth one level deeper: two equal-looking figures say nothing
-        now = (f", where {move_text(was, nc)} is worth {'at most ' if lv.is_bound(lv.codes.index(was)) else ''}"
-               f"{means[lv.codes.index(was)]:+.2f}" if was in lv.codes and was != lv.codes[best] else "")
+        now = ""  # what the earlier best is worth one level deeper: two equal-looking figures say nothing
+        if was in lv.codes and was != lv.codes[best]:
+            k = lv.codes.index(was)
+            now = f", where {move_text(was, nc)} is worth {'at most ' if lv.is_bound(k) else ''}{means[k]:+.2f}"
         say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
                    f"{move_text(was, nc)} ({prev.means()[prev.best()]:+.2f}), with "
                    f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({means[best]:+.2f}{now}); more time may "
