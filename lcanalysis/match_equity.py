@@ -239,22 +239,42 @@ def _rounds_left(n: Any) -> int:
 
 @lru_cache(maxsize=8)
 def _load(path: str, tied_start: str | None) -> MatchEquity:
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    dist = data["round_difference"]
-    counts = np.asarray(dist["counts"], dtype=np.float64)
-    diffs = np.arange(int(dist["from"]), int(dist["from"]) + len(counts))
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise MatchEquityError(f"match equity table {path}: cannot be read ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MatchEquityError(f"match equity table {path}: not a JSON file ({exc})") from None
+    try:
+        dist = data["round_difference"]
+        counts = np.asarray(dist["counts"], dtype=np.float64)
+        diffs = np.arange(int(dist["from"]), int(dist["from"]) + len(counts))
+    except (TypeError, KeyError, ValueError) as exc:
+        raise MatchEquityError(f"match equity table {path}: no round-difference distribution "
+                               f"('round_difference' with 'from' and 'counts'; {exc!r}); make one with "
+                               "'lcanalysis studies match-table'") from None
+    if counts.ndim != 1 or not len(counts) or not np.isfinite(counts).all() or (counts < 0).any() or counts.sum() <= 0:
+        raise MatchEquityError(f"match equity table {path}: the round-difference counts must be a non-empty "
+                               "list of numbers >= 0, not all 0")
     meta = {k: v for k, v in data.items() if k not in ("round_difference", "table")}
     me = MatchEquity(diffs, counts / counts.sum(), tied_start or data.get("tied_start", "alternate"), meta)
     if tied_start is None or tied_start == data.get("tied_start", "alternate"):
         table = data.get("table", {})
-        leads = np.asarray(table.get("leads", []))
-        for col, values in zip(table.get("columns", []), np.asarray(table.get("rows", [])).T):
-            n, who = col.split(":")
-            got = me.table(int(n), who == "me", leads)
+        try:
+            leads = np.asarray(table.get("leads", []))
+            printed = [(int(col.split(":")[0]), col.split(":")[1] == "me", np.asarray(values, dtype=np.float64))
+                       for col, values in zip(table.get("columns", []), np.asarray(table.get("rows", [])).T)]
+        except (AttributeError, TypeError, ValueError, IndexError) as exc:
+            raise MatchEquityError(f"match equity table {path}: the printed table is not leads, 'N:me'/'N:other' "
+                                   f"columns and rows of numbers ({exc!r}); regenerate it with "
+                                   "'lcanalysis studies match-table'") from None
+        for (n, mine, values), col in zip(printed, table.get("columns", [])):
+            got = me.table(n, mine, leads)
             if np.abs(got - values).max() > 1.5e-4:  # the file prints 4 decimals
-                raise MatchEquityError(f"{path}: the printed table does not follow from the stored distribution "
-                                       f"(column {col}); regenerate it with 'lcanalysis studies match-table'")
+                raise MatchEquityError(f"match equity table {path}: the printed table does not follow from the "
+                                       f"stored distribution (column {col}); regenerate it with "
+                                       "'lcanalysis studies match-table'")
     return me
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from helpers import other_world
 
-from lcanalysis.agents import AGENTS, AgentError, make_agent
+from lcanalysis.agents import AGENTS, AgentError, agent_class, agent_options, make_agent
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as F
 from lcanalysis.core.policy import P_TURN
@@ -451,9 +451,27 @@ def test_a_seed_that_is_not_a_whole_number_is_refused_by_every_agent_and_externa
         make_agent("external")
 
 
+def test_the_options_listed_for_an_agent_are_the_ones_it_accepts():
+    """``agent_options`` is what the tournament's check and the error above both read: every named
+    option it lists builds the agent (at the option's default), names it does not list are refused,
+    and only the heuristic's weights go to a catch-all."""
+    for name in AGENTS:
+        named, rest = agent_options(name)
+        for key, param in named.items():
+            value = param.default if param.default is not param.empty else None
+            assert isinstance(make_agent(name, **{key: value}), agent_class(name)), (name, key)
+        if rest is None:
+            with pytest.raises(AgentError, match="unknown option 'not_an_option'"):
+                make_agent(name, not_an_option=1)
+        else:
+            assert name in ("heuristic", "stalling") and rest.annotation == "float"
+    assert set(agent_options("search")[0]) <= set(agent_options("best")[0]) <= set(agent_options("match")[0])
+    assert list(agent_options("external")[0]) == ["cmd", "time_ms", "timeout"]
+
+
 @pytest.mark.parametrize(("name", "options", "said"), [
     ("greedy", {"time_ms": 50}, "greedy: unknown option 'time_ms'; it takes no options"),
-    ("random", {"x": 1}, "random: it takes no options"),
+    ("random", {"x": 1}, "random: unknown option 'x'; it takes no options"),
     ("search", {"bogus": 1}, "search: unknown option 'bogus'; known options: width, time_ms, endgame"),
     # best passes its options on to search: search's names are best's
     ("best", {"bogus": 1}, "best: unknown option 'bogus'; known options: width, time_ms, endgame"),

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from helpers import other_world
 
-from lcanalysis.agents import make_agent
+from lcanalysis.agents import AgentError, make_agent
 from lcanalysis.game.match import Match
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
@@ -162,6 +162,35 @@ def test_the_loader_rebuilds_the_printed_table_and_refuses_a_stale_one(tmp_path)
     bad.write_text(json.dumps(data))
     with pytest.raises(MatchEquityError, match="does not follow"):
         MatchEquity.load(bad)
+
+
+def _broken_tables(tmp_path: Path) -> list[tuple[Path, str]]:
+    good = json.loads(TABLE_PATH.read_text())
+    cases = [("missing.json", None, "cannot be read"), ("text.json", "not json", "not a JSON file"),
+             ("list.json", [1, 2], "no round-difference distribution"),
+             ("nocounts.json", {"round_difference": {"from": -5}}, "no round-difference distribution"),
+             ("zeros.json", {"round_difference": {"from": 0, "counts": [0, 0]}}, "numbers >= 0, not all 0"),
+             ("negative.json", {"round_difference": {"from": 0, "counts": [3, -1]}}, "numbers >= 0"),
+             ("columns.json", {**good, "table": {**good["table"], "columns": ["two"] * 6}}, "the printed table is not")]
+    out = []
+    for name, content, said in cases:
+        path = tmp_path / name
+        if content is not None:
+            path.write_text(content if isinstance(content, str) else json.dumps(content))
+        out.append((path, said))
+    return out
+
+
+def test_a_broken_table_file_is_refused_naming_the_file_and_what_is_wrong(tmp_path):
+    """Found in review: a missing or malformed file gave Python's FileNotFoundError or KeyError, and
+    the match agent met it only on its first match turn, in the middle of a tournament."""
+    for path, said in _broken_tables(tmp_path):
+        with pytest.raises(MatchEquityError, match=said) as caught:
+            MatchEquity.load(path)
+        assert f"match equity table {path}" in str(caught.value)
+        with pytest.raises(AgentError, match=f"match: match equity table .*{said}"):  # at construction
+            make_agent("match", table=str(path))
+    assert make_agent("match", table=str(TABLE_PATH)).table == str(TABLE_PATH)
 
 
 @pytest.mark.slow

@@ -615,6 +615,10 @@ BAD_COMMANDS = [
     (["search:time_ms=0", "greedy"], "search: time_ms must be a number above 0"),
     (["best:time_ms=1e30", "greedy"], "best: time_ms must be a number above 0 to 3,600,000"),
     (["search:bogus=1", "greedy"], "unknown option 'bogus'; known options: width, time_ms"),
+    # best and match pass their options on to search: checked as search's, before any agent is built
+    (["best:width=abc", "greedy"], "agent 'best:width=abc': width must be a whole number, got 'abc'"),
+    (["match:endgame=2.5", "greedy"], "agent 'match:endgame=2.5': endgame must be a whole number, got 2.5"),
+    (["match:table=no-such-table.json", "greedy"], "match equity table no-such-table.json: cannot be read"),
     (["heuristic:A=abc", "greedy"], "A must be a number, got 'abc'"),
     (["heuristic:Z=1", "greedy"], "heuristic: unknown parameter 'Z'"),
     (["search:width", "greedy"], "option 'width' has no value"),

@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -423,28 +422,47 @@ def make_agent(name: str, **options: Any) -> Agent:
     try:
         return _FACTORIES[name](**options)
     except TypeError as exc:
-        raise AgentError(f"{name}: {_option_problem(name, exc)}") from None
+        raise AgentError(f"{name}: {_option_problem(name, options, exc)}") from None
 
 
-def _option_problem(name: str, exc: TypeError) -> str:
-    """A constructor's TypeError in a user's words: the option it does not know and the ones it does
-    (the names each class on the way declares, ``**options`` passed on to a parent class, as ``best``
-    does to ``search``), not Python's "__init__() got an unexpected keyword argument"."""
-    text = str(exc)
-    bad = re.search(r"unexpected keyword argument '(\w+)'", text)
-    if not bad and "takes no arguments" not in text:
-        return text
-    factory: Any = _FACTORIES[name]
+def _option_problem(name: str, options: dict[str, Any], exc: TypeError) -> str:
+    """A constructor's TypeError in a user's words: the option it does not know and the ones it does,
+    not Python's "__init__() got an unexpected keyword argument"."""
+    named, rest = agent_options(name)
+    unknown = [key for key in options if key not in named] if rest is None else []
+    if not unknown:
+        return str(exc)
+    takes = f"known options: {', '.join(named)}" if named else "it takes no options"
+    return f"unknown option {unknown[0]!r}; {takes}"
+
+
+def agent_class(name: str) -> type[Agent]:
+    """The class ``make_agent(name)`` builds (``external``: the bot-protocol seat), without building one."""
+    if name == "external":
+        from lcanalysis.agents.protocol import ExternalAgent
+
+        return ExternalAgent
     if name == "match":
-        factory = importlib.import_module("lcanalysis.agents.match_aware").MatchAwareAgent
-    known: list[str] = []
-    for cls in factory.__mro__ if isinstance(factory, type) else ():
+        return importlib.import_module("lcanalysis.agents.match_aware").MatchAwareAgent
+    if name not in _FACTORIES:
+        raise AgentError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or 'external'")
+    return _FACTORIES[name]  # type: ignore[return-value]
+
+
+def agent_options(name: str) -> tuple[dict[str, inspect.Parameter], inspect.Parameter | None]:
+    """The options agent ``name`` takes: each named one with its parameter (and so its annotation),
+    and the ``**`` parameter that takes any other name, or None. A class whose ``**options`` are
+    annotated ``Any`` passes them on to its parent (``best`` and ``match`` to ``search``), so the
+    parent's names are its options too; a ``**`` of another type takes names of its own
+    (``heuristic``'s weights, ``**params: float``, checked by the class)."""
+    named: dict[str, inspect.Parameter] = {}
+    for cls in agent_class(name).__mro__:
         if cls is object or "__init__" not in vars(cls):
             continue
-        params = inspect.signature(vars(cls)["__init__"]).parameters.values()
-        known += [p.name for p in params
-                  if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in known]
-        if not any(p.kind is p.VAR_KEYWORD for p in params):
-            break
-    takes = f"known options: {', '.join(known)}" if known else "it takes no options"
-    return f"unknown option {bad.group(1)!r}; {takes}" if bad else takes
+        params = list(inspect.signature(vars(cls)["__init__"]).parameters.values())[1:]  # after self
+        named.update((p.name, p) for p in params
+                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in named)
+        rest = next((p for p in params if p.kind is p.VAR_KEYWORD), None)
+        if rest is None or rest.annotation not in ("Any", Any):
+            return named, rest
+    return named, None  # no class on the way defines __init__ (random)

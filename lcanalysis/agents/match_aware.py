@@ -44,6 +44,11 @@ class MatchAwareAgent(SearchAgent):
         if self.halving:  # the halving ranks by points; this agent ranks by the match
             raise AgentError("match: halving is not available (the match agent ranks its turns by match chance)")
         self.table = table
+        if table is not None:  # a bad file is named now, not in the middle of a tournament
+            try:
+                MatchEquity.load(table)
+            except MatchEquityError as exc:
+                raise AgentError(f"match: {exc}") from None
 
     def equity(self, view: View) -> MatchEquity:
         return MatchEquity.load(self.table, rules=view.rules)

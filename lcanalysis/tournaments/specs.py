@@ -12,7 +12,6 @@ tournament's own error type.
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 from dataclasses import dataclass
@@ -130,16 +129,6 @@ def _is_json_value(v: Any) -> bool:
     return False
 
 
-def _agent_class(name: str) -> type:
-    if name == "external":
-        from lcanalysis.agents.protocol import ExternalAgent
-
-        return ExternalAgent
-    from lcanalysis.agents import make_agent
-
-    return type(make_agent(name))
-
-
 def _check_type(annotation: Any, key: str, value: Any) -> str | None:
     """What is wrong with ``value`` for a parameter annotated ``annotation`` (a string: the agents
     module uses postponed annotations), or None."""
@@ -167,17 +156,12 @@ def check_agent(spec: Any) -> AgentSpec:
         raise TournamentError(f"agent {label!r}: the name must be a non-empty string")
     if not isinstance(s.label, str) or not s.label:
         raise TournamentError(f"agent {s.name!r}: the label must be a non-empty string")
-    from lcanalysis.agents import AGENTS
+    from lcanalysis.agents import AGENTS, agent_options
 
     if s.name != "external" and s.name not in AGENTS:
         raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)} "
                               "or 'external:COMMAND' (a program speaking the bot protocol)")
-    try:
-        params = dict(inspect.signature(_agent_class(s.name)).parameters)
-    except (TypeError, ValueError):  # pragma: no cover - every agent class has a signature
-        params = {}
-    named = {k: p for k, p in params.items() if p.kind is not p.VAR_KEYWORD}
-    any_kw = next((p for p in params.values() if p.kind is p.VAR_KEYWORD), None)
+    named, any_kw = agent_options(s.name)
     for key, value in s.options:
         if not isinstance(key, str) or not key:
             raise TournamentError(f"agent {label!r}: option names are strings, got {key!r}")
