@@ -29,13 +29,15 @@ instead of a node count: what a player gets on this machine, which depends on it
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
+
+from rows_file import appending, read_rows  # noqa: E402
 
 FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "bracket", "bracket_low",
           "bracket_high", "bracket_seconds"]
@@ -114,23 +116,15 @@ def main() -> int:
         ap.error(f"--nodes must be at least 1, got {args.nodes}")
     if args.clock and args.nodes is not None:
         ap.error("--clock and --nodes: give one budget, the clock or a node count")
-    done: list[dict] = []
-    if args.out.exists():
-        with args.out.open() as f:
-            done = list(csv.DictReader(f))
+    done: list[dict] = read_rows(args.out)
     seen = {(int(r["deck"]), int(r["seed"])) for r in done}
-    new_file = not args.out.exists()
-    with args.out.open("a", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        if new_file:
-            w.writeheader()
+    with appending(args.out, FIELDS) as add:
         for deck in args.decks:
             for seed in range(args.positions):
                 if (deck, seed) in seen:
                     continue
                 row = run_one(seed, deck, args.nodes, not args.no_bracket, args.clock)
-                w.writerow(row)
-                f.flush()
+                add(row)
                 done.append(row)
                 print(f"{deck} cards, seed {seed}: {row['stalls']} stall(s) each, converged {row['converged']}, "
                       f"exact {row['exact']}, {row['view_seconds']:.1f} s; bracket {row['bracket']} "

@@ -27,7 +27,6 @@ so an interrupted run resumes where it stopped.
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import sys
 import time
@@ -35,6 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
+
+from rows_file import appending, read_rows  # noqa: E402
 
 FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged", "ref_seconds",
           "rollouts_pick", "rollouts_value", "rollouts_loss", "rollouts_seconds",
@@ -124,22 +126,14 @@ def main() -> int:
     ap.add_argument("--hint-time", type=float, default=None,
                     help="the hint's budget in seconds, counted as nodes (default: its own, on the clock)")
     args = ap.parse_args()
-    done: list[dict] = []
-    if args.out.exists():
-        with args.out.open() as f:
-            done = [r for r in csv.DictReader(f) if int(r["deck"]) == args.deck]
+    done: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
     seen = {int(r["seed"]) for r in done}
-    new_file = not args.out.exists()
-    with args.out.open("a", newline="") as f:
-        w = csv.DictWriter(f, FIELDS)
-        if new_file:
-            w.writeheader()
+    with appending(args.out, FIELDS) as add:
         for seed in range(args.positions):
             if seed in seen:
                 continue
             row = run_one(seed, args.deck, int(args.ref_nodes), args.endgame_cards, args.hint_time)
-            w.writerow(row)
-            f.flush()
+            add(row)
             done.append(row)
             print(f"seed {seed}: reference {row['ref_best']} {row['ref_value']:+.1f} ({row['ref_stalls']} stalls); "
                   f"rollouts {row['rollouts_pick']} loss {row['rollouts_loss']:.1f}; hint {row['hint_pick']} "

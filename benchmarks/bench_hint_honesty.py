@@ -24,11 +24,11 @@ so the numbers are the same on any machine.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 from bench_schedules import EARLIER_RATE, load_references
+from rows_file import appending, read_rows
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
@@ -93,17 +93,9 @@ def main() -> int:
         ap.error(f"--positions must be at least 1, got {args.positions}")
     if not args.refs.is_file():
         ap.error(f"--refs {args.refs}: no such file (the references of bench_schedules.py --refs)")
-    if args.out.exists():  # a torn last line (a run killed while writing it) is dropped and done again
-        text = args.out.read_text()
-        if text and not text.endswith("\n"):
-            args.out.write_text(text[: text.rfind("\n") + 1])
     known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
-    done = {int(r["index"]) for r in csv.DictReader(args.out.open())} if args.out.exists() else set()
-    fresh = not args.out.exists()
-    with args.out.open("a", newline="") as fh:
-        w = csv.DictWriter(fh, FIELDS)
-        if fresh:
-            w.writeheader()
+    done = {int(r["index"]) for r in read_rows(args.out)}
+    with appending(args.out, FIELDS) as add:
         for index, _deal, _turns, view in study_positions(args.positions):
             if index in done:
                 continue
@@ -113,12 +105,11 @@ def main() -> int:
                       file=sys.stderr)
                 return 2
             row = honesty_row(index, view, ref, rate)
-            w.writerow(row)
-            fh.flush()
+            add(row)
             print(f"{index:3d} hint {row['hint']:<8} ref {row['reference']:<8} "
                   f"{'' if row['consistent'] else 'DIFFERENT'} hint's own loss of the reference's turn "
                   f"{row['hint_loss']:.2f} ± {row['hint_loss_stderr']:.2f}", file=sys.stderr, flush=True)
-    print(summary(list(csv.DictReader(args.out.open()))))
+    print(summary(read_rows(args.out)))
     return 0
 
 

@@ -15,13 +15,16 @@ of the realized result on each.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
+
+from rows_file import appending, read_rows  # noqa: E402
+
 FIELDS = ["round", "turn", "cards_left", "phase", "played", "value_before", "value_now", "stderr_now", "realized",
           "playout_rate"]
 
@@ -67,26 +70,19 @@ def main() -> int:
     from lcanalysis.studies.calibration import advise_position, read_identity
 
     made = read_identity(ROOT / "data" / "simulated" / "calibration_halving.csv")
-    done = set()
-    if args.out.exists():
-        done = {(int(r["round"]), int(r["turn"])) for r in csv.DictReader(args.out.open())}
-    fresh = not args.out.exists()
+    done = {(int(r["round"]), int(r["turn"])) for r in read_rows(args.out)}
     rows = sample(args.positions)
-    with args.out.open("a", newline="") as fh:
-        w = csv.DictWriter(fh, FIELDS)
-        if fresh:
-            w.writeheader()
+    with appending(args.out, FIELDS) as add:
         for n, (_, r) in enumerate(rows.iterrows(), 1):
             if (int(r["round"]), int(r.turn)) in done:
                 continue
             got = advise_position(read_position(r.view), r.played, int(r.advisor_seed), made["time_budget"],
                                   made["hand_model"], made["streams"], made["schedule"], made["endgame_cards"],
                                   ROLLOUTS_PER_SECOND)
-            w.writerow({"round": int(r["round"]), "turn": int(r.turn), "cards_left": int(r.cards_left),
-                        "phase": r.phase, "played": r.played, "value_before": float(r.played_value),
-                        "value_now": got["played_value"], "stderr_now": got["played_stderr"],
-                        "realized": float(r.realized), "playout_rate": ROLLOUTS_PER_SECOND})
-            fh.flush()
+            add({"round": int(r["round"]), "turn": int(r.turn), "cards_left": int(r.cards_left),
+                 "phase": r.phase, "played": r.played, "value_before": float(r.played_value),
+                 "value_now": got["played_value"], "stderr_now": got["played_stderr"],
+                 "realized": float(r.realized), "playout_rate": ROLLOUTS_PER_SECOND})
             if n % 50 == 0:
                 print(f"{n}/{len(rows)} positions", file=sys.stderr, flush=True)
     print(summary(args.out))

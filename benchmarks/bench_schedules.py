@@ -20,11 +20,12 @@ change in loss position by position (paired: the same views and the same referen
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 import time
 from pathlib import Path
+
+from rows_file import appending, read_rows
 
 import lcanalysis as lc
 from lcanalysis.advisor import EARLIER_ROLLOUTS_PER_SECOND, ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
@@ -74,21 +75,17 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
         refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND) -> None:
     done: set[int] = set()
     if out.exists():
-        rows = list(csv.DictReader(out.open()))
+        rows = read_rows(out)
         rates = {int(r.get("playout_rate") or EARLIER_RATE) for r in rows}
         if rates - {rate}:
             raise SystemExit(f"error: {out} was made at {', '.join(map(str, sorted(rates)))} play-outs a second, "
                              f"not {rate}: give --playout-rate {min(rates)} or another --out")
         done = {int(r["index"]) for r in rows}
-    fresh = not out.exists()
     todo = [f for f in study_positions(positions) if f[0] not in done]
     print(f"{len(done)} positions already in {out}, {len(todo)} to go (each: one reference at {reference:g}x the "
           f"budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
     known = load_references(refs)
-    with out.open("a", newline="") as fh:
-        w = csv.DictWriter(fh, FIELDS)
-        if fresh:
-            w.writeheader()
+    with appending(out, FIELDS) as add:
         for index, _deal, _turns, view in todo:
             c0 = time.process_time()
             ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate)
@@ -102,8 +99,7 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
                              "loss_stderr": se, "consistent": loss == 0 or loss <= 2 * se,
                              "hint_worlds": hint.moves[0].extra.get("worlds", ""),
                              "cpu_seconds": round(time.process_time() - c1, 3), "playout_rate": rate})
-            w.writerows(rows)  # the position's rows together: a resumed run never holds half a position
-            fh.flush()
+            add(*rows)  # the position's rows together: a resumed run never holds half a position
             print(f"{index:3d} deck {view.deck_count:2d} ref {ref['top']:<8} "
                   + "  ".join(f"{r['schedule']} {r['hint']:<8} loss {r['loss']:5.2f} ± {r['loss_stderr']:4.2f}"
                               f"{'' if r['consistent'] else ' DIFFERENT'}" for r in rows)

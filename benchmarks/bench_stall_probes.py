@@ -23,7 +23,6 @@ Rows are appended to ``--out`` as they finish, so an interrupted run resumes.
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 import time
@@ -31,6 +30,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
+
+from rows_file import appending, read_rows  # noqa: E402
 
 FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best", "value"]
 MODES = ("plain", "probes", "one-thread")  # one-thread: today's search on one thread (with --workers > 1)
@@ -114,10 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     from lcanalysis.cli.warmup import engine_ready
 
     engine_ready()
-    rows: list[dict] = []
-    if args.out is not None and args.out.exists():
-        with args.out.open() as f:
-            rows = [r for r in csv.DictReader(f) if int(r["deck"]) == args.deck]
+    rows: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
     done = {(int(r["seed"]), r["mode"]) for r in rows}
     settle(0, 2, 1_000_000, "probes")  # load the compiled code outside the timings
     for seed in range(args.positions):
@@ -129,12 +128,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"deck {args.deck} seed {seed} {mode:6s}: {row['seconds']} s, {int(row['nodes']) / 1e6:.2f} M nodes, "
                   f"{row['stalls']} stall(s) each, exact {row['exact']}, best {row['best']} {row['value']}", flush=True)
             if args.out is not None:
-                new = not args.out.exists()
-                with args.out.open("a", newline="") as f:
-                    w = csv.DictWriter(f, fieldnames=FIELDS)
-                    if new:
-                        w.writeheader()
-                    w.writerow(row)
+                with appending(args.out, FIELDS) as add:
+                    add(row)
     for line in summary(rows):
         print(line)
     return 0
