@@ -574,14 +574,9 @@ def test_the_measurement_at_four_cards_is_quoted_from_its_file():
 def test_the_trust_benchmark_leaves_out_a_pick_its_reference_does_not_value():
     """At 5 cards the reference may finish no stall budget above 0, and then lists no discard-pile
     draw: such a pick's loss is unknown (NaN), and the summary says so instead of failing."""
-    import importlib.util
-    from pathlib import Path
     from types import SimpleNamespace
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_endgame_trust.py"
-    spec = importlib.util.spec_from_file_location("bench_endgame_trust", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench("bench_endgame_trust")
     ref = SimpleNamespace(value=3.0, moves=[SimpleNamespace(move="+R7/D", value=3.0),
                                             SimpleNamespace(move="-B4/D", value=1.0)])
     assert bench.loss_under(ref, "-B4/D") == 2.0 and math.isnan(bench.loss_under(ref, "+R7/B"))
@@ -639,13 +634,8 @@ def test_the_reach_benchmark_measures_a_given_node_budget_without_the_bracket():
     """``bench_endgame_reach.run_one(..., nodes, with_bracket=False)`` (the measurement behind the
     judged turns' floor, docs/endgame.md): the view's search under that node budget, against
     ``converged_endgame`` called directly with it."""
-    import importlib.util
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_endgame_reach.py"
-    spec = importlib.util.spec_from_file_location("bench_endgame_reach", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench("bench_endgame_reach")
     for nodes in (60_000, 1_200_000):
         row = bench.run_one(7, 3, nodes, with_bracket=False)
         direct = E.converged_endgame(_view(7, 3), max_nodes=nodes, seed=0)
@@ -743,7 +733,8 @@ def test_the_judging_measurement_at_four_cards_is_quoted_from_its_file():
     for line in _bench("bench_endgame_trust").summary(rows).splitlines()[1:3]:
         assert re.sub(r"\s+", " ", line.strip()) in docs, line
     fell_back = [r["seed"] for r in rows if r["hint_stalls"] == ""]
-    assert f"seeds {', '.join(fell_back[:-1])} and {fell_back[-1]})" in docs
+    seeds = f"seed {fell_back[0]}" if len(fell_back) == 1 else f"seeds {', '.join(fell_back[:-1])} and {fell_back[-1]}"
+    assert f"where 2 s did not reach one stall each ({seeds})" in docs
     assert JUDGE_SEARCH_CARDS == 4 and JUDGE_SEARCH_FLOOR * JUDGE_FLOOR_SCALE[4] == 2.0  # the 2 s measured
     assert "--hint-time 2 " in (root / "data/simulated/endgame_judge_4cards.csv.cmd").read_text() + " "
 
