@@ -24,7 +24,6 @@ it out again.
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 import time
@@ -32,6 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
+
+from rows_file import appending, read_rows  # noqa: E402
 
 FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "best_stderr", "exact_turns",
           "turns", "nodes", "seconds"]
@@ -97,7 +99,8 @@ def main() -> int:
     ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
     ap.add_argument("--positions", type=int, default=16, help="views, seeds 0..N-1 (default 16)")
     ap.add_argument("--nodes", type=int, default=None, help="node budget (default: the hint's, 12 M)")
-    ap.add_argument("--out", type=Path, default=None, help="CSV of the rows")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="CSV the rows are appended to as they finish (a stopped run resumes from it)")
     ap.add_argument("--min-stalls", type=int, default=None,
                     help="the fewest stalls each at which agreeing levels count as converged "
                          "(default: the search's own rule, endgame.trusted_stalls)")
@@ -110,18 +113,19 @@ def main() -> int:
     if args.min_stalls is not None and not 0 <= args.min_stalls <= MAX_LEVEL:
         ap.error(f"--min-stalls must be from 0 to {MAX_LEVEL}, got {args.min_stalls}")
     nodes = args.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
-    rows = []
+    rows: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
+    done = {(int(r["seed"]), r["version"]) for r in rows}
     for seed in range(args.positions):
         for before in (True, False):
+            if (seed, "before" if before else "today") in done:
+                continue
             r = run_one(seed, args.deck, before, nodes, args.min_stalls, not args.no_fill_every_turn)
             rows.append(r)
             print(", ".join(f"{k} {r[k]}" for k in FIELDS[1:]), flush=True)
-    if args.out:
-        with open(args.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=FIELDS)
-            w.writeheader()
-            w.writerows(rows)
-    print(summary(rows))
+            if args.out:
+                with appending(args.out, FIELDS) as add:
+                    add(r)
+    print(summary([r for r in rows if int(r["seed"]) < args.positions]))
     return 0
 
 

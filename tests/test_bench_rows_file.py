@@ -55,8 +55,9 @@ def test_a_torn_last_line_is_cut_off_so_its_row_is_done_again(tmp_path, rows_fil
         assert list(csv.reader(f)) == [["seed", "value"], ["0", "1"], ["1", "2"]]
 
 
-@pytest.mark.parametrize("name", ["bench_endgame_trust", "bench_endgame_reach", "bench_stall_probes",
-                                  "bench_schedules", "bench_hint_honesty", "bench_playout_rate_values"])
+@pytest.mark.parametrize("name", ["bench_endgame_trust", "bench_endgame_reach", "bench_endgame_settle",
+                                  "bench_stall_probes", "bench_schedules", "bench_hint_honesty",
+                                  "bench_playout_rate_values"])
 def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
     """Each imports rows_file from its own folder, run as a script from anywhere."""
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--help"],
