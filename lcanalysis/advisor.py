@@ -261,7 +261,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         dealt += ", each player drawing from a deck stream of their own"
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
              f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
-             f"worlds ({dealt}); {view.deck_count} cards in the draw pile"]
+             f"worlds ({dealt}); ± is one standard error of that sampling, not of the policy's misjudgments; "
+             f"{view.deck_count} cards in the draw pile"]
     if both_hands:
         notes.insert(0, BOTH_HANDS_NOTE)
     if fallback_note:

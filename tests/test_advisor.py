@@ -44,6 +44,8 @@ def test_each_turn_has_a_standard_error_and_a_reason(example):
     assert any("expected" in m.reason for m in analysis.moves)
     # the best few got the larger sample
     assert analysis.moves[0].extra["worlds"] > min(m.extra["worlds"] for m in analysis.moves)
+    # and the note says what the error counts: the sampling, not what the play-out policy gets wrong
+    assert "± is one standard error of that sampling, not of the policy's misjudgments" in analysis.notes[-1]
 
 
 def test_reasons_name_what_a_discard_hands_the_opponent_and_the_turns_left():
