@@ -145,6 +145,21 @@ def test_the_bot_refuses_an_option_that_is_not_one_finite_number(options, proble
     assert problem in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name, options, problem", [
+    # found by a review: 'seed=5' and 'infile=3' reached serve() twice, a TypeError traceback
+    ("random", ["seed=5"], "the seed is given as --seed N, not as an agent option"),
+    ("search", ["infile=3"], "search: unknown option 'infile'; known options: width, time_ms"),
+    ("greedy", ["time_ms=50"], "greedy: unknown option 'time_ms'; it takes no options"),
+    ("heuristic", ["outfile=1"], "heuristic: unknown parameter 'outfile'"),  # its weights take any name
+])
+def test_the_bot_refuses_an_option_its_agent_does_not_take_before_serving(name, options, problem, capsys):
+    from lcanalysis.cli.main import main as cli_main
+
+    assert cli_main(["bot", name, *options]) == 2
+    err = capsys.readouterr().err
+    assert problem in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("value", ["-5", "0", "1e30"])
 def test_the_bot_refuses_a_budget_no_turn_can_keep_before_serving(value, capsys):
     """A referee that starts 'lcanalysis bot search time_ms=-5' gets exit status 2 and the reason,

@@ -111,7 +111,7 @@ def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
         yield None
 
 
-def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, seed: int = 0,
+def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, /, seed: int = 0,
           **options: Any) -> int:
     """Serve ``agent_name`` over JSON lines until ``quit`` or end of input; returns the exit status 0.
     Every line gets exactly one answer line (none for ``quit``), a blank one an error: a referee that
