@@ -85,6 +85,59 @@ def test_tables_cli_refuses_unknown_names(capsys):
     assert "unknown table(s) ['nope.csv']" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, said", [
+    # found by a review: each of these was a ZeroDivisionError, IndexError or KeyError traceback,
+    # a table written with nan standard errors, or an empty CSV with exit status 0
+    (["wager-claims", "--rounds", "0"], "--rounds must be >= 10, got 0"),
+    (["wager-claims", "--rounds", "10", "--seed", "-1"], "--seed must be >= 0, got -1"),
+    (["wager-sim", "--rounds", "0"], "--rounds must be >= 2, got 0"),
+    (["wager-sim", "--snap-turn", "-1"], "--snap-turn must be >= 0, got -1"),
+    (["wager-sim", "--snap-turn", "1001"], "--snap-turn must be at most 1000"),
+    (["wager-sim", "--rounds", "5", "--mc", "0"], "--mc must be >= 2, got 0"),
+    (["match-table", "--deals", "0"], "--deals must be >= 2, got 0"),
+    (["match-table", "--matches", "-1"], "--matches must be >= 0, got -1"),
+    (["match-table", "--matches", "1"], "--matches must be 0 (no check) or 2 or more, got 1"),
+    (["match-table", "--bootstrap", "0"], "--bootstrap must be >= 2, got 0"),
+    (["data", "--only", "first_player_rounds", "--deals", "0"], "--deals must be >= 2, got 0"),
+    (["data", "--only", "matches", "--matches", "1"], "--matches must be >= 2, got 1"),
+    (["data", "--only", "stalling", "--positions", "0"], "--positions must be >= 5, got 0"),
+])
+def test_the_studies_refuse_counts_they_cannot_make_a_result_of(argv, said, capsys, tmp_path):
+    from lcanalysis.cli import main
+
+    out = ["--out", str(tmp_path / "t.json")] if argv[0] == "match-table" else \
+        ["--root", str(tmp_path)] if argv[0] == "data" else []
+    with pytest.raises(SystemExit) as stop:
+        main(["studies", *argv, *out])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_a_snapshot_no_round_reaches_is_refused_in_words():
+    from lcanalysis.wagers.simulation import compare_decline, compare_models
+
+    for compare in (compare_models, compare_decline):
+        with pytest.raises(ValueError, match="none of the 2 rounds lasted to turn 900: no expedition to compare"):
+            compare(rounds=2, snap_turn=900, n_mc=10)
+
+
+def test_every_fitted_line_of_the_claims_report_has_its_errors_and_every_model_line_says_exact():
+    import io
+
+    from lcanalysis.studies.wager_claims import report
+
+    text = io.StringIO()
+    report(rounds=12, seed=3, file=text, turn_samples=50)
+    lines = text.getvalue().splitlines()
+    for line in lines:
+        if "bot play" in line and "H " in line and "=" in line:
+            assert "(s.e. " in line, line
+        if "canonical model" in line and "E[final sum]" in line:
+            assert line.endswith("(exact)"), line
+
+
 # --- the literature claims -------------------------------------------------------------------------
 
 

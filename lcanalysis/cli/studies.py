@@ -12,7 +12,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import describe
+from lcanalysis.cli.common import MAX_SEED, describe, nonneg
+
+#: a round of 5 colours lasts 44 turns and more by stalls; no bot's round goes past this
+MAX_SNAP_TURN = 1000
+
+
+def _no_check_or_two(text: str) -> int:
+    value = nonneg("--matches")(text)
+    if value == 1:  # one match has no spread: the check's standard errors would be nan
+        raise argparse.ArgumentTypeError("--matches must be 0 (no check) or 2 or more, got 1")
+    return value
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
@@ -25,13 +35,15 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     d.add_argument("--only", nargs="+", metavar="NAME",
                    help="only these files: positions, wager_grid, first_player_rounds, matches, colours, "
                         "wager_models, stalling")
-    d.add_argument("--deals", type=int, default=20000, help="first-player study: deals")
-    d.add_argument("--matches", type=int, default=10000, help="match study: matches")
-    d.add_argument("--rounds", type=int, default=None, help="rounds for colours (20000) or wager_models (2000)")
-    d.add_argument("--mc", type=int, default=2000, help="Monte Carlo samples per wager-model prediction")
-    d.add_argument("--positions", type=int, default=400,
+    d.add_argument("--deals", type=nonneg("--deals", minimum=2), default=20000, help="first-player study: deals")
+    d.add_argument("--matches", type=nonneg("--matches", minimum=2), default=10000, help="match study: matches")
+    d.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=None,
+                   help="rounds for colours (20000) or wager_models (2000)")
+    d.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000,
+                   help="Monte Carlo samples per wager-model prediction")
+    d.add_argument("--positions", type=nonneg("--positions", minimum=5), default=400,
                    help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4)")
-    d.add_argument("--seed", type=int, default=0, help="random seed")
+    d.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed")
     d.set_defaults(func=cmd_data)
 
     t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder")
@@ -40,27 +52,29 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     t.set_defaults(func=cmd_wager_tables)
 
     c = studies.add_parser("wager-claims", help="test the strategy literature's wager claims")
-    c.add_argument("--rounds", type=int, default=4000, help="simulated rounds")
-    c.add_argument("--seed", type=int, default=0, help="random seed")
+    c.add_argument("--rounds", type=nonneg("--rounds", minimum=10), default=4000, help="simulated rounds (10 or more)")
+    c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed")
     c.set_defaults(func=cmd_wager_claims)
 
     s = studies.add_parser("wager-sim", help="the wager models against simulated play")
-    s.add_argument("--rounds", type=int, default=2000, help="simulated rounds")
-    s.add_argument("--snap-turn", type=int, nargs="+", default=[4, 20], help="turns at which to predict")
-    s.add_argument("--seed", type=int, default=0, help="random seed")
-    s.add_argument("--mc", type=int, default=2000, help="Monte Carlo samples per prediction")
+    s.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=2000, help="simulated rounds")
+    s.add_argument("--snap-turn", type=nonneg("--snap-turn", MAX_SNAP_TURN), nargs="+", default=[4, 20],
+                   help=f"turns at which to predict (0 to {MAX_SNAP_TURN}; rounds that end before it give no row)")
+    s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed")
+    s.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000, help="Monte Carlo samples per prediction")
     s.set_defaults(func=cmd_wager_sim)
 
     m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
                                                "(lcanalysis/data/match_equity.json and data/match_equity.json)")
-    m.add_argument("--deals", type=int, default=100_000,
+    m.add_argument("--deals", type=nonneg("--deals", minimum=2), default=100_000,
                    help="duplicate deals to simulate, each played twice with the hands swapped (default: 100000, "
                         "about 1.5 CPU-minutes)")
-    m.add_argument("--matches", type=int, default=20_000,
-                   help="directly simulated 3-round matches to check the table against (default: 20000; 0: no check)")
-    m.add_argument("--bootstrap", type=int, default=200,
+    m.add_argument("--matches", type=_no_check_or_two, default=20_000,
+                   help="directly simulated 3-round matches to check the table against (default: 20000; 0: no "
+                        "check; else 2 or more)")
+    m.add_argument("--bootstrap", type=nonneg("--bootstrap", minimum=2), default=200,
                    help="bootstrap resamples of the deals for the table's standard errors (default: 200)")
-    m.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    m.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default: 0)")
     m.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default: 5)")
     m.add_argument("--out", nargs="+", default=None, metavar="FILE",
                    help="files to write (default: the package's lcanalysis/data/match_equity.json and "
@@ -118,7 +132,7 @@ def cmd_match_table(args: argparse.Namespace) -> int:
     if args.colors != 5 and not args.out:
         raise UsageError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
     payload = match_table.build(args.deals, args.matches, args.seed, args.bootstrap, args.colors,
-                                progress=lambda text: print(text, file=sys.stderr))
+                                progress=lambda text: print(text, file=sys.stderr), bars=True)
     match_table.report(payload)
     for path in match_table.write(payload, args.out or [TABLE_PATH, "data/match_equity.json"]):
         print(path)

@@ -30,15 +30,16 @@ def swapped(pos: Position) -> Position:
     return Position.from_parts([pos.hand(1), pos.hand(0)], deck=pos.deck, rules=pos.rules, to_move=pos.to_move)
 
 
-def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5) -> Any:
+def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progress: bool = False) -> Any:
     """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
     starter always seat 0. One row per deal: the starter's score minus the other's in each
-    playing and their mean (the deal's luck cancels in ``starter_edge``)."""
+    playing and their mean (the deal's luck cancels in ``starter_edge``). ``progress``: a bar."""
     import pandas as pd
+    from tqdm.auto import tqdm
 
     rules = Rules(colors=colors)
     rows = []
-    for i in range(deals):
+    for i in tqdm(range(deals), desc="duplicate deals", unit="deal", disable=not progress):
         pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules, starter=0)
         a = _play_out(pos, seed=i)
         b = _play_out(swapped(pos), seed=i)

@@ -73,15 +73,17 @@ def bootstrap_stderr(rounds: Any, resamples: int = 200, seed: int = 0, tied_star
     return np.std(np.array(tables), axis=0, ddof=1)
 
 
-def simulate_match_rounds(matches: int = 1000, seed: int = 0, rules: Rules | None = None) -> Any:
+def simulate_match_rounds(matches: int = 1000, seed: int = 0, rules: Rules | None = None,
+                          progress: bool = False) -> Any:
     """Play ``matches`` matches (heuristic agent on both seats, seat 0 starts round 1, later rounds
-    started as ``Match`` says). One row per match: every round's scores and starter."""
+    started as ``Match`` says). One row per match: every round's scores and starter. ``progress``: a bar."""
     import pandas as pd
+    from tqdm.auto import tqdm
 
     rules = rules or Rules(rounds=3)
     rows = []
     base = (int(seed) + 1) * 1_000_003 + 500_009  # away from the table's deals (seed * 1_000_003 + i)
-    for i in range(matches):
+    for i in tqdm(range(matches), desc="matches", unit="match", disable=not progress):
         m = Match(rules=rules, first_starter=0)
         for r in range(rules.rounds):
             pos = m.new_round(seed=(base + i) * 7 + r)
@@ -157,12 +159,13 @@ def calibration(equity: MatchEquity, matches: Any, rounds: int = 3) -> dict[str,
 
 
 def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples: int = 200, colors: int = 5,
-          tied_start: str = "alternate", progress: Any = None) -> dict[str, Any]:
-    """Simulate, build the table, its standard errors and the check; return the file's content."""
+          tied_start: str = "alternate", progress: Any = None, bars: bool = False) -> dict[str, Any]:
+    """Simulate, build the table, its standard errors and the check; return the file's content.
+    ``progress``: a function given a line as each step starts; ``bars``: progress bars within the steps."""
     say = progress or (lambda text: None)
     t0 = time.process_time()
     say(f"simulating {deals} duplicate deals ({2 * deals} rounds) ...")
-    rounds = first_player_rounds(deals, seed=seed, colors=colors)
+    rounds = first_player_rounds(deals, seed=seed, colors=colors, progress=bars)
     t_rounds = time.process_time() - t0
     diffs = round_differences(rounds)
     eq = MatchEquity.from_counts(diffs, tied_start)
@@ -217,7 +220,8 @@ def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples:
     if matches:
         say(f"checking against {matches} directly simulated 3-round matches ...")
         t1 = time.process_time()
-        played = simulate_match_rounds(matches, seed, Rules(colors=colors, rounds=3, tied_start=tied_start))
+        played = simulate_match_rounds(matches, seed, Rules(colors=colors, rounds=3, tied_start=tied_start),
+                                       progress=bars)
         check = check_matches(eq, played)
         payload["check"] = {
             "about": "directly simulated 3-round matches (same agent): after rounds 1 and 2, how often the starter "

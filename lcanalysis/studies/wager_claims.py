@@ -107,8 +107,11 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
     """Least squares y = a + b x; returns a, b and their standard errors."""
     x = np.asarray(x, float)
     y = np.asarray(y, float)
-    xm = x.mean()
+    xm = x.mean() if len(x) else 0.0
     sxx = ((x - xm) ** 2).sum()
+    if len(x) < 3 or sxx == 0:
+        raise ValueError(f"too few expeditions to fit a line ({len(x)}, with {len(set(x.tolist()))} different "
+                         "sums held): simulate more rounds")
     b = ((x - xm) * (y - y.mean())).sum() / sxx
     a = y.mean() - b * xm
     resid = y - a - b * x
@@ -182,7 +185,7 @@ def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int
     p("\nClaim B, '22 + 60% of the numbers held' at the start of a round")
     p(f"  canonical model, 21 useful draws of 52 unseen cards: E[final sum] = {a:.2f} + {b:.3f} H  (exact)")
     a22, b22 = canonical_sum_line(22, 52)
-    p(f"  canonical model, 22 draws: E[final sum] = {a22:.2f} + {b22:.3f} H")
+    p(f"  canonical model, 22 draws: E[final sum] = {a22:.2f} + {b22:.3f} H  (exact)")
     tm = turn_model_score_line(n=turn_samples)
     res["B_turns"] = tm
     p(f"  turn model (22 turns, a third of them, late policy): E[score] = {tm['intercept']:.2f} + {tm['slope']:.3f} H "
@@ -197,7 +200,8 @@ def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int
     p(f"  bot play, every colour (unopened = 0): final sum = {o['intercept']:.2f} + {o['slope']:.3f} H "
       f"(s.e. {o['intercept_se']:.2f}, {o['slope_se']:.3f}; n={o['n']})")
     o = sl["score_all"]
-    p(f"  bot play, every colour: final score = {o['intercept']:.2f} + {o['slope']:.3f} H")
+    p(f"  bot play, every colour: final score = {o['intercept']:.2f} + {o['slope']:.3f} H "
+      f"(s.e. {o['intercept_se']:.2f}, {o['slope_se']:.3f}; n={sl['all']['n']})")
     p("  bot play, share of colours opened by H held: "
       + ", ".join(f"H {lo}-{lo + 9}: {v:.0%}" for lo, v in sl["p_opened_by_held"].items()))
     return res

@@ -237,6 +237,15 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     return (np.concatenate(rows) if rows else np.zeros((0, N_FIELDS), dtype=np.int64)), np.array(scores)
 
 
+def _snapshots(rounds: int, snap_turn: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``snapshot_rounds``, refused in words when no round lasted to ``snap_turn`` (nothing to compare)."""
+    rows, scores = snapshot_rounds(rounds, snap_turn, seed)
+    if not len(rows):
+        raise ValueError(f"none of the {rounds} rounds lasted to turn {snap_turn}: no expedition to compare; "
+                         "take an earlier snapshot turn")
+    return rows, scores
+
+
 def _values(mask: int) -> list[int]:
     return [r + 1 for r in range(1, 10) if mask & (1 << (r - 1))]
 
@@ -256,7 +265,7 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table).
     """
-    rows, scores = snapshot_rounds(rounds, snap_turn, seed)
+    rows, scores = _snapshots(rounds, snap_turn, seed)
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
@@ -299,7 +308,7 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import _mc, decline_at_end
 
-    rows, _scores = snapshot_rounds(rounds, snap_turn, seed)
+    rows, _scores = _snapshots(rounds, snap_turn, seed)
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
     sel, sh = rows[keep], shares[keep]
