@@ -371,3 +371,24 @@ def test_on_1000_deals_the_variance_ratio_is_above_one_with_confidence():
     s = summarize(df).iloc[0]
     assert s.var_ratio_low > 1.0
     assert s.adj_low < s.mean_diff < s.adj_high
+
+
+@pytest.mark.parametrize("deals", [1, 2])
+def test_a_tournament_of_one_or_two_deals_prints_no_nan_or_infinity(deals, capsys):
+    """Found by a review: one deal printed '[-inf, +inf]' and 'about nan deals', two a variance ratio
+    of 'nan [nan, nan]' and 'about 0 deals'; '--json' printed -Infinity, which JSON does not have."""
+    argv = ["heuristic", "greedy", "--deals", str(deals), "--workers", "1", "--out", "none", "--no-progress"]
+    assert tournament_main([*argv, "--luck-adjusted"]) == 0
+    text = capsys.readouterr().out
+    assert "luck-adjusted mean score difference" in text
+    assert not any(word in text for word in ("nan", "inf")), text
+    assert "variance ratio raw/adjusted: not estimated from fewer than 3 deals" in text
+    assert ("(no interval from one deal)" in text) == (deals == 1)
+    assert tournament_main([*argv, "--json"]) == 0
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    summary = json.loads(capsys.readouterr().out, parse_constant=refuse)["summary"][0]
+    assert summary["units"] == deals
+    assert (summary["diff_low"] is None) == (deals == 1) and (summary["diff_high"] is None) == (deals == 1)

@@ -47,7 +47,21 @@ def read_stdin(expected: str) -> str:
 
 
 def emit(obj: Any) -> None:
-    print(json.dumps(obj, indent=None))
+    """``obj`` as one line of strict JSON: a number that is not finite (an interval from one deal)
+    is ``null``, never ``NaN`` or ``Infinity``, which JSON does not have and other readers refuse."""
+    print(json.dumps(_strict(obj), indent=None, allow_nan=False))
+
+
+def _strict(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _strict(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_strict(v) for v in obj]
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if not isinstance(obj, (str, int)) and hasattr(obj, "item"):  # a numpy number: its Python value
+        return _strict(obj.item())
+    return obj
 
 
 def describe(doc: str | None) -> str:

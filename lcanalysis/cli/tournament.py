@@ -14,13 +14,13 @@ option, an agent, a results file of another tournament, a file another run is wr
 
 from __future__ import annotations
 
-import json
+import math
 import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.cli.common import check_output_file
+from lcanalysis.cli.common import check_output_file, emit
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.results import ResultsWarning
 from lcanalysis.tournaments.specs import parse_agent
@@ -83,7 +83,7 @@ def _run(args: Any) -> int:
         result: dict[str, Any] = {"summary": summary.to_dict(orient="records")}
         if len(specs) > 2:
             result["ratings"] = ratings(df).to_dict()
-        print(json.dumps(result, default=float))
+        emit(result)
         return 0
     for rec in summary.itertuples():
         spread = (f"[{rec.diff_low:+.2f}, {rec.diff_high:+.2f}]" if rec.units > 1
@@ -93,12 +93,18 @@ def _run(args: Any) -> int:
               f"mean score difference {rec.mean_diff:+.2f} {spread}, "
               f"capped rounds {rec.capped}, mean turns {rec.mean_turns:.1f}")
         if getattr(rec, "adj_mean", None) is not None and rec.adj_mean == rec.adj_mean:
-            print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} "
-                  f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}] (the raw one less the luck of the deck draws); "
-                  f"variance ratio raw/adjusted over deals "
-                  f"{rec.var_ratio:.2f} [{rec.var_ratio_low:.2f}, {rec.var_ratio_high:.2f}]: to detect a "
-                  f"{EDGE:g}-point edge (5% level, 80% power) about {rec.adj_deals_needed:,.0f} deals luck-adjusted, "
-                  f"{rec.deals_needed:,.0f} plain")
+            adj_spread = (f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}]" if rec.units > 1
+                          else "(no interval from one deal)")
+            if rec.units < 3:  # a variance ratio and its bootstrap need three deals at least
+                plan = "variance ratio raw/adjusted: not estimated from fewer than 3 deals"
+            elif not all(map(math.isfinite, (rec.var_ratio, rec.var_ratio_low, rec.var_ratio_high))):
+                plan = "variance ratio raw/adjusted: not estimated (the luck-adjusted differences do not vary)"
+            else:
+                plan = (f"variance ratio raw/adjusted over deals {rec.var_ratio:.2f} [{rec.var_ratio_low:.2f}, "
+                        f"{rec.var_ratio_high:.2f}]: to detect a {EDGE:g}-point edge (5% level, 80% power) about "
+                        f"{rec.adj_deals_needed:,.0f} deals luck-adjusted, {rec.deals_needed:,.0f} plain")
+            print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} {adj_spread} (the raw one less the "
+                  f"luck of the deck draws); {plan}")
     if len(specs) > 2:
         print("Bradley-Terry ratings (Elo scale):")
         for name, r in ratings(df).items():
