@@ -221,6 +221,17 @@ def test_a_match_state_that_cannot_arise_is_refused():
     assert ok.match == {"round": 2, "totals": [35, -10]}
 
 
+@pytest.mark.parametrize("match, missing", [({"round": 2}, "'totals' missing"), ({"totals": [0, 0]}, "'round' missing"),
+                                            ({}, "'round' and 'totals' missing")])
+def test_a_match_state_without_its_round_or_totals_is_refused_not_filled_in(match, missing):
+    """Found by a review: {"round": 2} read as a level match ({"totals": [0, 0]}), so every match
+    chance was for a tied score the user never gave; the string form 'match=2' was refused."""
+    with pytest.raises(PositionError, match=f"match must give both the round and the running totals.*{missing}"):
+        from_json({**_round().to_json(), "match": match})
+    with pytest.raises(PositionError, match="match"):
+        read_position(_round().to_string() + ";match=2")
+
+
 # --- a history against the table ------------------------------------------------------------
 
 

@@ -146,12 +146,16 @@ def check_match(match: Any, rules: Rules) -> dict[str, Any] | None:
         return None
     if not isinstance(match, Mapping) or any(key not in ("round", "totals") for key in match):
         raise PositionError(f"match must be an object {{\"round\": n, \"totals\": [a, b]}}, got {brief(match)}")
-    r = match.get("round", 1)
+    missing = [key for key in ("round", "totals") if key not in match]
+    if missing:  # a forgotten score would be read as a level match, and every match chance with it
+        raise PositionError(f"match must give both the round and the running totals, {{\"round\": n, "
+                            f"\"totals\": [a, b]}}; {' and '.join(map(repr, missing))} missing in {brief(match)}")
+    r = match["round"]
     number = whole_number(r)
     if number is None or not 1 <= number <= rules.rounds:
         raise PositionError(f"match round must be a whole number 1..{rules.rounds} (the rules' rounds), "
                             f"got {brief(r)}")
-    totals = match.get("totals", [0, 0])
+    totals = match["totals"]
     bound = MAX_ROUND_SCORE * (number - 1)
     pair_ = [] if isinstance(totals, (str, bytes, Mapping)) or not isinstance(totals, Sequence) else list(totals[:3])
     values = [whole_number(t) for t in pair_]
