@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lcanalysis.tournaments.runner import RESULT_COLUMNS, ratings, summarize
+from lcanalysis.tournaments.runner import RESULT_COLUMNS, rating_errors, ratings, summarize
 from lcanalysis.tournaments.stats import (
     bradley_terry,
     elo_expected,
@@ -101,6 +101,22 @@ def test_ratings_of_a_round_robin_order_the_agents():
     r = ratings(_table(rows))
     assert list(r.index) == ["A", "B", "C"]
     assert np.isfinite(r.to_numpy()).all()
+
+
+def test_the_ratings_standard_errors_match_the_delta_method_on_independent_rounds():
+    """A beats B in 280 of 400 deals, one round each: the ratings are -+d/2 with d = 400 log10(p / (1 - p)),
+    so each rating's standard error is (400 / ln 10) / 2 * sqrt(1 / (n p (1 - p))) = 9.48 by the delta
+    method; the bootstrap over deals agrees within its own noise."""
+    n, wins, p = 400, 280, 0.7
+    rows = [[0, deal, 0, 1, deal, 5, "A", "B", 0, 10 if deal < wins else 0, 0 if deal < wins else 10, 44, False]
+            for deal in range(n)]
+    df = _table(rows)
+    r = ratings(df, prior=0)
+    assert r["A"] - r["B"] == pytest.approx(400 * math.log10(p / (1 - p)), rel=1e-6)
+    errors = rating_errors(df, prior=0, resamples=400)
+    expected = 400 / math.log(10) / 2 * math.sqrt(1 / (n * p * (1 - p)))
+    assert errors["A"] == pytest.approx(expected, rel=0.15) and errors["B"] == pytest.approx(errors["A"])
+    assert rating_errors(df[df.deal == 0]).isna().all()  # one deal: no spread to measure
 
 
 def test_summarize_says_what_it_takes():

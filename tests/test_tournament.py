@@ -1,6 +1,7 @@
 """Tournaments: duplicate deals, matches, resuming, executors, capped rounds, external bots."""
 
 import json
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -245,3 +246,15 @@ def test_a_failing_batch_still_keeps_the_batches_that_were_running_beside_it(mon
         run_tournament(["random", "greedy"], deals=8, workers=2, progress=False, out=str(out), batch=1)
     kept = {json.loads(line)["job"] for line in out.read_text().splitlines()[1:]}
     assert "0:0:1" in kept and "0:0:0" not in kept
+
+
+def test_the_command_line_gives_each_rating_its_standard_error(capsys):
+    """Found by a review: the Bradley-Terry ratings were printed bare, as if exact, even from one deal."""
+    argv = ["heuristic", "greedy", "random", "--deals", "3", "--workers", "1", "--out", "none", "--no-progress"]
+    assert tournament_main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Bradley-Terry ratings"))
+    assert all(re.search(r"[+-]\d+\.\d ± \d+\.\d$", line) for line in lines[start + 1:start + 4]), lines[start:]
+    assert tournament_main([*argv, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert set(answer["rating_stderr"]) == set(answer["ratings"]) == {"heuristic", "greedy", "random"}

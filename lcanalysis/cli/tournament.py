@@ -57,7 +57,15 @@ def _show_warning(message: Any, category: Any, filename: str, lineno: int, file:
 
 
 def _run(args: Any) -> int:
-    from lcanalysis.tournaments.runner import EDGE, auto_path, ratings, run_tournament, summarize, time_per_move
+    from lcanalysis.tournaments.runner import (
+        EDGE,
+        auto_path,
+        rating_errors,
+        ratings,
+        run_tournament,
+        summarize,
+        time_per_move,
+    )
 
     specs, rules, seed, duplicate, robin = settings(args)
     out: str | None
@@ -83,6 +91,7 @@ def _run(args: Any) -> int:
         result: dict[str, Any] = {"summary": summary.to_dict(orient="records")}
         if len(specs) > 2:
             result["ratings"] = ratings(df).to_dict()
+            result["rating_stderr"] = rating_errors(df).to_dict()
         emit(result)
         return 0
     for rec in summary.itertuples():
@@ -106,9 +115,11 @@ def _run(args: Any) -> int:
             print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} {adj_spread} (the raw one less the "
                   f"luck of the deck draws); {plan}")
     if len(specs) > 2:
-        print("Bradley-Terry ratings (Elo scale):")
+        errors = rating_errors(df)
+        print("Bradley-Terry ratings (Elo scale; ± one standard error, the deals drawn again with replacement):")
         for name, r in ratings(df).items():
-            print(f"  {name:<24} {r:+7.1f}")
+            error = f"± {errors[name]:.1f}" if errors[name] == errors[name] else "(no error from one deal)"
+            print(f"  {name:<24} {r:+7.1f} {error}")
     for name, t in time_per_move(df).iterrows():
         print(f"time per move, {name}: mean {t.ms:.1f} ms (CPU {t.cpu_ms:.1f} ms), "
               f"max {t.max_ms:.1f} ms (CPU {t.max_cpu_ms:.1f} ms)")

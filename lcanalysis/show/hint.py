@@ -158,7 +158,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
-            match = f"  win match {100 * m.extra['match_win']:.1f}%" if "match_win" in m.extra else ""
+            match = (f"  win match {100 * m.extra['match_win']:.1f}% ± {100 * m.extra['match_win_stderr']:.1f}"
+                     if "match_win" in m.extra else "")  # play-outs' estimate: one standard error
             table.append((label, value, loss, words + match))
         hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
         if hidden > 0:

@@ -64,7 +64,15 @@ from lcanalysis.tournaments.results import (
     tournament_identity,
 )
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, deal_seed
-from lcanalysis.tournaments.stats import bradley_terry, head_to_head, mean_interval, samples_needed, variance_ratio
+from lcanalysis.tournaments.stats import (
+    bradley_terry,
+    bradley_terry_points,
+    head_to_head,
+    mean_interval,
+    points_table,
+    samples_needed,
+    variance_ratio,
+)
 
 __all__ = ["EDGE", "LUCK_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError", "ResultsFileError",
            "ResultsLockedError", "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed",
@@ -704,12 +712,32 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
 
 def ratings(df: pd.DataFrame, prior: float = 0.5) -> pd.Series:
     """Bradley-Terry ratings on the Elo scale (mean 0) from every round in ``df``."""
-    results = []
-    for row in df.itertuples():
-        s = 1.0 if row.score0 > row.score1 else 0.5 if row.score0 == row.score1 else 0.0
-        results.append((row.player0, row.player1, s))
-    r = bradley_terry(results, prior=prior)
+    r = bradley_terry(_results(df), prior=prior)
     return pd.Series(r, name="rating").sort_values(ascending=False)
+
+
+def rating_errors(df: pd.DataFrame, prior: float = 0.5, resamples: int = 200, seed: int = 0) -> pd.Series:
+    """The standard error of each of ``ratings(df)``: the spread of the ratings refitted on the deals
+    drawn again with replacement (a deal's rounds, every pairing and seating of it, stay together,
+    since they share its cards). NaN with fewer than two deals."""
+    deals, which = np.unique(df["deal"].to_numpy(), return_inverse=True)
+    names = sorted(set(df.player0) | set(df.player1))
+    if len(deals) < 2:
+        return pd.Series(np.nan, index=names, name="rating_stderr")
+    results = _results(df)
+    by_deal = np.array([points_table([results[i] for i in np.flatnonzero(which == d)], names)
+                        for d in range(len(deals))])
+    rng = np.random.default_rng(seed)
+    fits = [bradley_terry_points(np.tensordot(np.bincount(rng.integers(0, len(deals), len(deals)),
+                                                          minlength=len(deals)), by_deal, axes=1), prior)
+            for _ in range(resamples)]
+    return pd.Series(np.std(fits, axis=0, ddof=1), index=names, name="rating_stderr")
+
+
+def _results(df: pd.DataFrame) -> list[tuple[str, str, float]]:
+    """Every round as (player 0, player 1, player 0's score: 1 win, 0.5 draw, 0 loss)."""
+    return [(row.player0, row.player1, 1.0 if row.score0 > row.score1 else 0.5 if row.score0 == row.score1 else 0.0)
+            for row in df.itertuples()]
 
 
 def time_per_move(df: pd.DataFrame) -> pd.DataFrame:

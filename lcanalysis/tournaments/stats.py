@@ -125,22 +125,33 @@ def bradley_terry(results: Iterable[tuple[str, str, float]], prior: float = 0.5,
     """
     res = list(results)
     names = sorted({r[0] for r in res} | {r[1] for r in res})
-    k = len(names)
-    if k == 0:
+    if not names:
         return {}
+    r = bradley_terry_points(points_table(res, names), prior, iterations, tol)
+    return {n: float(r[i]) for i, n in enumerate(names)}
+
+
+def points_table(results: Iterable[tuple[str, str, float]], names: Sequence[str]) -> np.ndarray:
+    """``w[i, j]``: the points ``names[i]`` scored against ``names[j]`` in ``results``."""
     idx = {n: i for i, n in enumerate(names)}
-    w = np.zeros((k, k))  # w[i, j]: points i scored against j
-    for a, b, s in res:
+    w = np.zeros((len(names), len(names)))
+    for a, b, s in results:
         w[idx[a], idx[b]] += s
         w[idx[b], idx[a]] += 1 - s
+    return w
+
+
+def bradley_terry_points(w: np.ndarray, prior: float = 0.5, iterations: int = 2000, tol: float = 1e-10) -> np.ndarray:
+    """``bradley_terry`` from a table of points (``points_table``): the ratings in its order."""
+    k = len(w)
+    w = np.array(w, dtype=float)
     if prior:
         w += prior * (1 - np.eye(k))
     games = w + w.T
     wins = w.sum(axis=1)
     p = np.ones(k)
     for _ in range(iterations):
-        denom = np.array([sum(games[i, j] / (p[i] + p[j]) for j in range(k) if j != i and games[i, j])
-                          for i in range(k)])
+        denom = (games / (p[:, None] + p[None, :])).sum(axis=1)  # (games is 0 on the diagonal)
         new = np.where(denom > 0, wins / np.where(denom > 0, denom, 1), p)
         new = new / np.exp(np.mean(np.log(np.maximum(new, 1e-300))))
         if np.max(np.abs(np.log(np.maximum(new, 1e-300)) - np.log(np.maximum(p, 1e-300)))) < tol:
@@ -148,8 +159,7 @@ def bradley_terry(results: Iterable[tuple[str, str, float]], prior: float = 0.5,
             break
         p = new
     r = 400 * np.log10(np.maximum(p, 1e-300))
-    r -= r.mean()
-    return {n: float(r[idx[n]]) for n in names}
+    return r - r.mean()
 
 
 def elo_expected(rating_a: float, rating_b: float) -> float:
