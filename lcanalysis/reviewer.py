@@ -583,6 +583,7 @@ class PlayerSummary:
     luck_adjusted: float | None
     rating: str | None
     marks: dict[str, int]
+    luck_adjusted_stderr: float | None = None  # the luck's: the result itself is exact
 
     def spec_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -677,7 +678,7 @@ class Review:
                     lines.append(f"  (luck against {self.luck_against}: {ONE_PLAYER_LUCK})")
             else:
                 lines.append("  luck: unknown (the record does not show this player's draws)")
-            adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f}"
+            adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f} ± {p.luck_adjusted_stderr or 0.0:.1f}"
             lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}" if self.finished else
                          f"  score difference where the record stops {p.result:+d} (not a result: the round is "
                          f"unfinished), luck-adjusted {adj}")
@@ -699,10 +700,7 @@ class Review:
                 f"{_where(x)} drew {x.drawn} ({x.luck or 0.0:+.1f} ± {x.luck_stderr or 0.0:.1f})" for x in lucky))
         for rec in self.reconciliation:
             lines.append("")
-            lines.append(f"round {rec['round']} reconciled (player 0's points): actual {rec['actual']:+d} = start "
-                         f"{rec['start']:+.1f} + skill {rec['skill'][0] - rec['skill'][1]:+.1f} + luck "
-                         f"{rec['luck'][0] - rec['luck'][1]:+.1f} + hidden cards {rec['hidden']:+.1f} "
-                         f"(start + skill + luck ± {rec['stderr']:.1f})")
+            lines.append(f"round {rec['round']} reconciled (player 0's points): {reconciled_text(rec)}")
         n = [d for d in self.decisions if not d.exact and d.advisor_rollouts]
         searched = sum(d.method.startswith("endgame search") for d in self.decisions)
         if self.decisions:
@@ -882,15 +880,17 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
         luck, luck_se, n_draws = _luck(decisions, draws, p)
         result = sum(s[p] - s[1 - p] for s in scores)
         if viewer is None:
-            opp_luck, _, _ = _luck(decisions, draws, 1 - p)
+            opp_luck, opp_se, _ = _luck(decisions, draws, 1 - p)
             adjusted = None if luck is None or opp_luck is None else result - (luck - opp_luck)
+            adjusted_se = None if adjusted is None else math.hypot(luck_se or 0.0, opp_se or 0.0)
         else:
             adjusted = None if luck is None else result - luck
+            adjusted_se = luck_se if adjusted is not None else None
         rate = total / len(unforced) if unforced else None
         marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
         players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,
                                      result, adjusted, rating_for(rate) if len(unforced) >= MIN_RATED else None,
-                                     marks))
+                                     marks, adjusted_se))
     recon = []
     if viewer is None and reviewed == {0, 1}:
         for r, rec in enumerate(rounds, start=1):
@@ -922,7 +922,8 @@ def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str,
 
     first = decisions[0]
     start = sign(first) * float(first.value_reference)  # type: ignore[arg-type]
-    var = float(first.value_reference_stderr or 0.0) ** 2
+    start_var = float(first.value_reference_stderr or 0.0) ** 2
+    skill_var = luck_var = 0.0
     skill = [0.0, 0.0]
     luck = [0.0, 0.0]
     hidden = 0.0
@@ -933,11 +934,11 @@ def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str,
             gain = float(d.value_played) - float(d.value_reference)  # type: ignore[arg-type]
             bounded += 1
         skill[d.player] += float(gain)
-        var += float(d.gain_vs_reference_stderr or 0.0) ** 2
+        skill_var += float(d.gain_vs_reference_stderr or 0.0) ** 2
         after = d.value_played  # the value after the turn, the mover's points
         if d.luck is not None:
             luck[d.player] += d.luck
-            var += float(d.luck_stderr or 0.0) ** 2
+            luck_var += float(d.luck_stderr or 0.0) ** 2
             after += d.luck
         if t + 1 < len(decisions):
             nxt = sign(decisions[t + 1]) * float(decisions[t + 1].value_reference or 0.0)
@@ -945,13 +946,24 @@ def _reconcile(r: int, rec: RoundRecord, decisions: list[Decision]) -> dict[str,
             nxt = float(actual)
         hidden += nxt - sign(d) * after
     return {"round": r, "actual": actual, "start": start, "skill": skill, "luck": luck, "hidden": hidden,
-            "explained": start + skill[0] - skill[1] + luck[0] - luck[1], "stderr": math.sqrt(var),
+            "explained": start + skill[0] - skill[1] + luck[0] - luck[1],
+            "stderr": math.sqrt(start_var + skill_var + luck_var), "start_stderr": math.sqrt(start_var),
+            "skill_stderr": math.sqrt(skill_var), "luck_stderr": math.sqrt(luck_var),
             "bounded": bounded,
             "note": "player 0's points; skill = value of the played turn minus the reference (heuristic) turn's; "
                     "hidden = what each player's view could not see, zero on average"
                     + (f"; {bounded} decision(s) near the end carry a value the endgame search only bounded "
                        f"(more than its margin below the best), so their skill and hidden shares are bounds"
                        if bounded else "")}
+
+
+def reconciled_text(rec: dict[str, Any]) -> str:
+    """A round's reconciliation in one line, each estimate with its standard error: the hidden cards
+    are what is left of the actual (exact) result, so theirs is that of the other three together."""
+    return (f"actual {rec['actual']:+d} = start {rec['start']:+.1f} ± {rec['start_stderr']:.1f} + skill "
+            f"{rec['skill'][0] - rec['skill'][1]:+.1f} ± {rec['skill_stderr']:.1f} + luck "
+            f"{rec['luck'][0] - rec['luck'][1]:+.1f} ± {rec['luck_stderr']:.1f} + hidden cards "
+            f"{rec['hidden']:+.1f} ± {rec['stderr']:.1f}")
 
 
 # --- pictures --------------------------------------------------------------------------------------
@@ -1076,7 +1088,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
     for p in rv.players:
         rate = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
         luck = "unknown" if p.luck is None else f"{p.luck:+.1f} ± {p.luck_stderr:.1f}"
-        adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f}"
+        adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f} ± {p.luck_adjusted_stderr or 0.0:.1f}"
         marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))
         rows.append(f"<tr><td>{p.player}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
                     f"<td>{p.total_loss:.1f} ± {p.total_loss_stderr:.1f}</td><td class='l'>{e(p.rating or '')}</td>"
@@ -1087,10 +1099,8 @@ def _html(rv: Review, fragment: bool = False) -> str:
     if rv.viewer is not None:
         parts.append(f"<p><small>Luck against {e(rv.luck_against)}: {e(ONE_PLAYER_LUCK)}.</small></p>")
     for rec in rv.reconciliation:
-        parts.append(f"<p><b>Round {rec['round']}</b>, player 0's points: actual {rec['actual']:+d} = start "
-                     f"{rec['start']:+.1f} + skill {rec['skill'][0] - rec['skill'][1]:+.1f} + luck "
-                     f"{rec['luck'][0] - rec['luck'][1]:+.1f} + hidden cards {rec['hidden']:+.1f} "
-                     f"<small>(start + skill + luck ± {rec['stderr']:.1f}; {e(rec['note'])})</small></p>")
+        parts.append(f"<p><b>Round {rec['round']}</b>, player 0's points: {e(reconciled_text(rec))} "
+                     f"<small>({e(rec['note'])})</small></p>")
     parts.append("<h2>Value over the round</h2>" + rv.value_graph_svg())
     crit = rv.critical()
     if crit:

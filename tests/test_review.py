@@ -133,6 +133,9 @@ def test_per_player_totals_add_up(blunder_review):
     a, b = rv.players
     assert math.isclose(a.luck_adjusted, a.result - (a.luck - b.luck))
     assert math.isclose(a.luck_adjusted, -b.luck_adjusted)
+    # its error is the two lucks' (independent estimates; the result is exact), shown with it
+    assert math.isclose(a.luck_adjusted_stderr, math.hypot(a.luck_stderr, b.luck_stderr))
+    assert f"luck-adjusted {a.luck_adjusted:+.1f} ± {a.luck_adjusted_stderr:.1f}" in rv.to_text()
 
 
 def test_the_reconciliation_holds_on_a_full_deal_record(blunder_review):
@@ -143,6 +146,10 @@ def test_the_reconciliation_holds_on_a_full_deal_record(blunder_review):
     total = r["start"] + r["skill"][0] - r["skill"][1] + r["luck"][0] - r["luck"][1] + r["hidden"]
     assert math.isclose(total, r["actual"], abs_tol=1e-6)
     assert r["stderr"] > 0
+    parts = (r["start_stderr"], r["skill_stderr"], r["luck_stderr"])  # each term's own, shown beside it
+    assert math.isclose(r["stderr"], math.sqrt(sum(x * x for x in parts))) and all(x > 0 for x in parts)
+    assert (f"start {r['start']:+.1f} ± {r['start_stderr']:.1f} + skill" in rv.to_text()
+            and f"hidden cards {r['hidden']:+.1f} ± {r['stderr']:.1f}" in rv.to_text())
     # player 0's skill against the reference play includes the blunder: at least 10 points lost
     assert r["skill"][0] <= -10 + 3 * r["stderr"]
 
