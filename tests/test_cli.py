@@ -98,6 +98,10 @@ def test_solve_states_its_bounds_in_words(capsys):
     code, out, _ = run(capsys, "solve", "example:endgame", "--max-turns", "2", "--leaf", "as-is")
     assert "under 2 more turn(s) at most, then scored as it stands" in out.splitlines()[0]
     assert "{" not in out
+    for leaf in ("heuristic", "simple"):  # an estimate that is no sample mean says so on every turn
+        code, out, _ = run(capsys, "solve", "example:endgame", "--max-turns", "2", "--leaf", leaf)
+        turns = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
+        assert code == 0 and turns and all(line.endswith("(heuristic leaf: no standard error)") for line in turns)
     assert bounds_in_words({"max_stalls": 2, "converged": False}) == (
         "at most 2 more discard-pile draw(s) each, not converged")
     assert bounds_in_words({"stalls": {"player 0": 1, "player 1": "unlimited"}}) == (
@@ -162,6 +166,10 @@ def test_the_solve_warning_quotes_the_benchmark_table_of_the_endgame_page():
         ("view", 0): within_10_s("view value, stall budget 0, every split enumerated"),
         ("position", 1): within_10_s("perfect-information value, stall budget 1 each"),
     } == REACH_10_S
+    spec_path = Path(__file__).resolve().parent.parent / "docs" / "spec" / "interchange.md"
+    spec = re.sub(r"\s+", " ", spec_path.read_text())
+    assert (f"({REACH_10_S['position', 0]} for a full position and {REACH_10_S['view', 0]} for a view at "
+            f"`--max-stalls 0`, {REACH_10_S['position', 1]} with stalls;") in spec  # the spec said 4 with stalls
 
 
 def test_an_output_file_is_never_the_file_the_command_reads_or_keeps(tmp_path, capsys):

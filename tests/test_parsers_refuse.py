@@ -426,6 +426,9 @@ def test_running_out_of_memory_is_an_error_line_not_a_traceback(monkeypatch, cap
     (lambda: Position.deal(seed=3).push(10**30), IllegalMoveError,
      "move code 1e+30 is out of range: a move code is 0..605"),
     (lambda: Position.deal(seed=3).push(-1), IllegalMoveError, "move code -1 is out of range"),
+    # a plain number is a move code: the message says so, and which turn it stands for
+    (lambda: Position.deal(seed=7).push(5), IllegalMoveError,
+     "illegal move code 5 (+Yw/R): that discard pile is empty"),
     (lambda: Position.deal(seed=1.5), PositionError, "seed must be a whole number 0 or above"),
     (lambda: Position.deal(seed="x"), PositionError, "seed must be a whole number 0 or above"),
     (lambda: Position.deal(seed=-1), PositionError, "seed must be a whole number 0 or above"),

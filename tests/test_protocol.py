@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -242,3 +243,27 @@ def test_a_hung_bot_is_stopped_by_default_after_the_default_timeout_and_ten_budg
     with pytest.raises(BotError, match=r"did not answer within 0.6 s \(timeout\); it was stopped"):
         agent.choose(Position.deal(seed=2).view(0), time_ms=10)
     assert time.monotonic() - t0 < 10
+
+
+@pytest.mark.parametrize("cmd, said", [
+    (None, "external: cmd must be the command line, a string or a list of strings, got None"),
+    ([], "external: cmd is empty"),
+    ("  ", "external: cmd is empty"),
+    (["python", 3], "external: cmd must be the command line, a string or a list of strings"),
+])
+def test_an_external_agent_without_a_program_to_run_is_refused_when_made(cmd, said):
+    """Found by a review: cmd=None was Python's "'NoneType' object is not iterable", cmd=[] was taken."""
+    with pytest.raises(AgentError, match=re.escape(said)):
+        make_agent("external", cmd=cmd)
+
+
+def test_a_bot_answer_without_a_move_is_named_as_such():
+    """Found by a review: an echoing bot gave "BotError: bot answered {...}: 'move'" (a KeyError's text)."""
+    echo = [sys.executable, "-c", "import sys\nfor line in sys.stdin: print('{\"note\": 1}', flush=True)"]
+    ext = make_agent("external", cmd=echo, timeout=60)
+    pos = Position.deal(3)
+    try:
+        with pytest.raises(BotError, match=r"bot answered \{'note': 1\}, which has no 'move'"):
+            ext.choose(pos.view(pos.to_move))
+    finally:
+        ext.close()

@@ -27,7 +27,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-from lcanalysis.agents import MAX_TIME_MS, Agent, checked_number, make_agent
+from lcanalysis.agents import MAX_TIME_MS, Agent, AgentError, checked_number, make_agent
+from lcanalysis.game.cards import brief
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
@@ -48,7 +49,6 @@ TURN_KEYS = ("type", "position", "time_ms")
 
 def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | None, bool]:
     """The reply to one decoded request, and whether to keep serving."""
-    from lcanalysis.game.cards import brief
     from lcanalysis.game.notation import from_json
 
     if not isinstance(request, dict):
@@ -167,7 +167,14 @@ class ExternalAgent(Agent):
 
     def __init__(self, cmd: str | Sequence[str], time_ms: float | None = None,
                  timeout: float | None = None) -> None:
-        self.cmd = cmd.split() if isinstance(cmd, str) else list(cmd)
+        if isinstance(cmd, str):
+            self.cmd = cmd.split()
+        elif isinstance(cmd, Sequence) and all(isinstance(part, str) for part in cmd):
+            self.cmd = list(cmd)
+        else:
+            raise AgentError(f"external: cmd must be the command line, a string or a list of strings, got {brief(cmd)}")
+        if not self.cmd:
+            raise AgentError("external: cmd is empty: give the program to run, e.g. cmd=['python', 'mybot.py']")
         self.time_ms = time_ms if time_ms is None else checked_number("external", "time_ms", time_ms, 0.0, MAX_TIME_MS,
                                                                above=True)
         self.timeout = timeout if timeout is None else checked_number("external", "timeout", timeout, 0.0,
@@ -188,7 +195,6 @@ class ExternalAgent(Agent):
             proc.stdin.flush()
         except BrokenPipeError:  # it exited before reading: the same failure as closing its output
             raise self._gone(proc, "closed its input") from None
-        from lcanalysis.game.cards import brief
         from lcanalysis.game.notation import loads_json
 
         budget = payload.get("time_ms")
@@ -242,11 +248,12 @@ class ExternalAgent(Agent):
         reply = self.request(payload)
         if "error" in reply:
             raise BotError(f"bot error: {str(reply['error'])[:500]}")
+        if "move" not in reply:
+            raise BotError(f"bot answered {brief(reply)}, which has no 'move' (a turn's answer is "
+                           "{\"move\": \"+R7/D\"})")
         try:
             move = Move.parse(reply["move"], view.colors)
-        except (KeyError, ValueError) as exc:
-            from lcanalysis.game.cards import brief
-
+        except ValueError as exc:
             raise BotError(f"bot answered {brief(reply)}: {exc}") from None
         legal = {str(m) for m in _legal(view)}
         if str(move) not in legal:

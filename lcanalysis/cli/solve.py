@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from lcanalysis.analysis import bounds_in_words
+from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words
 from lcanalysis.cli.common import (
     NODES_PER_SECOND,
     UsageError,
@@ -204,7 +204,8 @@ def _print_moves(answer: dict[str, Any]) -> None:
           + (f" under {bounds_in_words(answer['bounds'])}" if answer.get("bounds") else ""))
     model = kind == "depth-limited estimate"  # a heuristic leaf: no sampling error to state
     for i, m in enumerate(answer["moves"]):
-        err = "" if answer["exact"] else (" (heuristic)" if model and m["stderr"] == 0 else f" ± {m['stderr']:.3f}")
+        err = "" if answer["exact"] else (f" ({HEURISTIC_REASON})" if model and m["stderr"] == 0
+                                          else f" ± {m['stderr']:.3f}")
         print(f"{i + 1:3d}. {m['move']:<9} {m['value']:+9.3f}{err}")
     for note in answer.get("notes", []):
         print(f"  {note}")

@@ -412,6 +412,16 @@ class Position(Notated):
             raise MoveError(f"not a move: {move!r}")
         return move.code(self.colors)
 
+    def _named(self, move: MoveLike) -> str:
+        """``move`` for a message: a move code also as the turn it stands for (a plain 5 is a code);
+        empty for a code out of range (the reason names it)."""
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            try:
+                return f"code {int(move)} ({Move.from_code(self._code(move), self.colors)})"
+            except MoveError:
+                return ""
+        return str(move)
+
     def legal_codes(self) -> np.ndarray:
         n = K.gen_moves(self.state, self._moves_buf)
         return self._moves_buf[:n].copy()
@@ -462,7 +472,8 @@ class Position(Notated):
         (the chance outcome you choose). Returns the card drawn. Raises ``IllegalMoveError``."""
         reason = self.why_illegal(move)
         if reason:
-            raise IllegalMoveError(f"illegal move {move}: {reason}")
+            named = self._named(move)
+            raise IllegalMoveError(f"illegal move{' ' + named if named else ''}: {reason}")
         code = self._code(move)
         nc = self.colors
         src = code % (nc + 1)

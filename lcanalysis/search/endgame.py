@@ -163,6 +163,11 @@ class Level:
         return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
 
 
+def _level_value(level: Level, k: int) -> str:
+    """A level's value of turn ``k`` in a note: exact over every split, else with its standard error."""
+    return f"{level.means()[k]:+.2f}" + ("" if level.exact else f" ± {level.stderr(k):.2f}")
+
+
 def _columns(listed: list[int], codes: list[int]) -> list[int]:
     """Where each turn of ``codes`` is in ``listed``. A search lists its reference turn first, and the
     reference moves on between the batches of a level, so batches (and runs of worlds) list the same
@@ -354,7 +359,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         if progress is not None:
             b = lv.best()
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
-                     f"{lv.means()[b]:+.2f} ({len(lv.rows)} {'splits' if lv.exact else 'worlds'}, {lv.nodes} nodes)")
+                     f"{_level_value(lv, b)} ({len(lv.rows)} {'splits' if lv.exact else 'worlds'}, {lv.nodes} nodes)")
         if len(levels) >= 2 and stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors):
             break
         if not _uses_stalls(view):
@@ -666,10 +671,11 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         now = ""  # what the earlier best is worth one level deeper: two equal-looking figures say nothing
         if was in lv.codes and was != lv.codes[best]:
             k = lv.codes.index(was)
-            now = f", where {move_text(was, nc)} is worth {'at most ' if lv.is_bound(k) else ''}{means[k]:+.2f}"
+            now = f", where {move_text(was, nc)} is worth " + (f"at most {means[k]:+.2f}" if lv.is_bound(k)
+                                                                else _level_value(lv, k))
         say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
-                   f"{move_text(was, nc)} ({prev.means()[prev.best()]:+.2f}), with "
-                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({means[best]:+.2f}{now}); more time may "
+                   f"{move_text(was, nc)} ({_level_value(prev, prev.best())}), with "
+                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({_level_value(lv, best)}{now}); more time may "
                    f"change the advice")
     else:
         say.append("only one stall budget fitted in the budget: whether more stalls change the advice "
@@ -677,7 +683,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     for earlier in levels[:-1]:
         b = earlier.best()
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
-                     f"{earlier.means()[b]:+.2f} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
+                     f"{_level_value(earlier, b)} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
                      f"{earlier.nodes} nodes, {earlier.seconds:.2f} s)")
     # the best turn first (Analysis keeps the order of ties); a bound ties below an exact value: it may be lower
     first = moves[best]
