@@ -117,9 +117,9 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
     from lcanalysis.wagers.simulation import compare_decline, compare_models
 
     for t in args.snap_turn:
-        compare_models(args.rounds, t, args.seed, args.mc, file=sys.stdout)
+        compare_models(args.rounds, t, args.seed, args.mc, file=sys.stdout, progress=True)
         print()
-        compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout)
+        compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout, progress=True)
         print()
     return 0
 

@@ -259,17 +259,17 @@ def row_share(rows: np.ndarray, i: int, colors: int = 5) -> float:
 
 
 def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc: int = 2000,
-                   only_opened: bool = True, file=None):
+                   only_opened: bool = True, file=None, progress: bool = False):
     """Predicted versus realized final scores of the snapshot player's expeditions; prints and returns a table.
 
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
-    every model answers for the wagers actually on the table).
+    every model answers for the wagers actually on the table). ``progress``: a bar over the rows.
     """
     rows, scores = _snapshots(rounds, snap_turn, seed)
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
-    preds = predictions_with_share(rows[keep], shares[keep], n_mc=n_mc, seed=seed + 1)
+    preds = predictions_with_share(rows[keep], shares[keep], n_mc=n_mc, seed=seed + 1, progress=progress)
     realized = rows[keep][:, F_FINAL].astype(float)
     df = _error_table(preds, realized)
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
@@ -301,10 +301,13 @@ def _error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
     return pd.DataFrame(table)
 
 
-def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc: int = 2000, file=None):
+def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc: int = 2000, file=None,
+                    progress: bool = False):
     """Colours with nothing on the expedition at the snapshot: the value of the colour (open with the
     best number of wagers, or decline) predicted by each model, against what it really scored
-    (0 when the bot never opened it)."""
+    (0 when the bot never opened it). ``progress``: a bar over the colours."""
+    from tqdm.auto import tqdm
+
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import _mc, decline_at_end
 
@@ -316,7 +319,8 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
              "decline at end (canonical)", "decline now (turns, late)", "decline now (turns, eager)",
              "decline at end (turns, late)"]
     preds = {name: np.zeros(len(sel)) for name in names}
-    for i, row in enumerate(sel):
+    for i, row in enumerate(tqdm(sel, desc=f"untouched colours, turn {snap_turn}", unit="colour",
+                                 disable=not progress)):
         state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
                                 unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
         turns = feat.turns_left(int(row[F_DECK]), True)
@@ -354,15 +358,18 @@ def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10) -> 
     return err / len(pred)
 
 
-def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 2000, seed: int = 1):
+def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 2000, seed: int = 1,
+                           progress: bool = False):
     """Each model's predicted final score (mean, no more wagers) for each snapshot row."""
+    from tqdm.auto import tqdm
+
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import OpponentInfo, opponent_model, turn_model
 
     names = ["canonical, all draws", "canonical, useful draws", "turns, share 1", "turns, share by colours",
              "turns, eager, share by colours", "opponent-aware", "turns + opponent", "eager turns + opponent 0.1"]
     out = {name: np.zeros(len(rows)) for name in names}
-    for i, row in enumerate(rows):
+    for i, row in enumerate(tqdm(rows, desc="expeditions", unit="row", disable=not progress)):
         state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
                                 placed=_values(int(row[F_PM])), placed_wagers=int(row[F_PW]),
                                 unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
