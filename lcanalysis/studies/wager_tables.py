@@ -217,10 +217,12 @@ def write_tables(out_dir: str = "data", names=None, file=None) -> dict[str, floa
     for name, (fn, what) in TABLES.items():
         if names and name not in names:
             continue
+        path = os.path.join(out_dir, name)
+        if file is not None:  # a table takes up to several seconds: say which one is being made
+            print(f"{path}: computing ...", file=file, flush=True)
         t = time.perf_counter()
         df = fn()
         timings[name] = time.perf_counter() - t
-        path = os.path.join(out_dir, name)
         with open(path, "w", newline="") as f:
             f.write(f"# {what}\n")
             f.write(f"# regenerate: {COMMAND} (lcanalysis.studies.wager_tables.{fn.__name__}); "
