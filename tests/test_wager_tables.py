@@ -121,6 +121,9 @@ def test_a_snapshot_no_round_reaches_is_refused_in_words():
     for compare in (compare_models, compare_decline):
         with pytest.raises(ValueError, match="none of the 2 rounds lasted to turn 900: no expedition to compare"):
             compare(rounds=2, snap_turn=900, n_mc=10)
+    # one expedition left at a late snapshot: no standard error to give its bias (it printed NaN)
+    with pytest.raises(ValueError, match=r"1 expedition\(s\) to compare at the snapshot: too few"):
+        compare_models(rounds=2, snap_turn=45, n_mc=2)
 
 
 def test_every_fitted_line_of_the_claims_report_has_its_errors_and_every_model_line_says_exact():

@@ -285,6 +285,10 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
 def _error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
     import pandas as pd
 
+    if len(realized) < 2:  # a bias needs two expeditions for its standard error
+        raise ValueError(f"{len(realized)} expedition(s) to compare at the snapshot: too few for a standard "
+                         "error; simulate more rounds or take an earlier snapshot turn")
+
     table = []
     for name, pred in preds.items():
         diff = pred - realized
