@@ -17,7 +17,15 @@ from helpers import played_down
 from lcanalysis.cli import main
 from lcanalysis.cli.common import DEFAULT_MAX_NODES, MAX_NODES
 from lcanalysis.game.notation import read_position
-from lcanalysis.search import SearchBudgetExceeded, SearchError, solve, solve_deepening, solve_perfect, solve_view
+from lcanalysis.search import (
+    SearchBudgetExceeded,
+    SearchError,
+    bracket,
+    solve,
+    solve_deepening,
+    solve_perfect,
+    solve_view,
+)
 from lcanalysis.search import common as search_common
 
 ENDGAME = "example:endgame"  # a full position, 5 cards left: 1,040 nodes at stall budget 0
@@ -112,9 +120,12 @@ def test_the_library_solvers_stop_by_the_clock_inside_the_search():
         with pytest.raises(SearchBudgetExceeded, match="node budget exhausted") as exc:
             call(max_nodes=50, seconds=600)  # the node budget runs out first: the error says which
         assert exc.value.seconds is None
-        for bad in (0, -1.0, float("nan"), float("inf"), "1", True):
-            with pytest.raises(SearchError, match="seconds must be a positive number"):
+        for bad in (0, -1.0, float("nan"), float("inf"), "1", True, 1e30, 86_401):  # 1e30 overflowed the timer
+            with pytest.raises(SearchError, match=r"seconds must be a number of seconds above 0 and at most 86,400"):
                 call(seconds=bad)
+    for deepen in (lambda: solve_deepening(pos, seconds=1e30), lambda: bracket(pos, seconds=1e12)):
+        with pytest.raises(SearchError, match="at most 86,400"):
+            deepen()
     quick = played_down(5, 3)
     assert solve_perfect(quick, 1, seconds=600).moves == solve_perfect(quick, 1).moves
 

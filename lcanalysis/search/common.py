@@ -214,13 +214,19 @@ LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_EVALUATOR, "evaluator": LEAF_EV
 LEAF_NAMES = {LEAF_AS_IS: "as-is", LEAF_EVALUATOR: "heuristic (hand evaluator)", LEAF_SIMPLE: "simple"}
 
 
+#: the longest time budget a search takes: a day (the command line's --time allows as much); beyond
+#: it the clock's timer cannot be set (1e30 s overflowed it and left the search with no bound)
+MAX_SECONDS = 86_400.0
+
+
 def check_seconds(seconds: Any, name: str = "seconds") -> float | None:
-    """A validated time budget: None for none, else a positive finite number of seconds."""
+    """A validated time budget: None for none, else a positive finite number of seconds, at most a day."""
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(seconds) or seconds <= 0:
-        raise SearchError(f"{name} must be a positive number of seconds, got {seconds!r}")
+            or not np.isfinite(seconds) or not 0 < seconds <= MAX_SECONDS:
+        raise SearchError(f"{name} must be a number of seconds above 0 and at most {MAX_SECONDS:,.0f} (a day), "
+                          f"got {seconds!r}")
     return float(seconds)
 
 
