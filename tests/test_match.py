@@ -54,3 +54,25 @@ def test_a_match_and_a_deal_check_what_they_are_given():
     m.record((np.int64(12), -3))
     assert m.totals == [12, -3] and m.rules == Rules(rounds=3, colors=6) and m.next_starter() == 0
     assert Position.deal(1, rules={"colors": 6}) == Position.deal(1, Rules(colors=6))
+
+
+def test_a_match_given_mid_way_is_checked_and_its_totals_follow_from_its_rounds():
+    """Found by a review: Match(starters=[7]).next_starter() was -6, Match(totals=[1]).record(...) an
+    IndexError after a starter had been added, and totals=None or 'ab' were taken."""
+    from lcanalysis.game.match import MatchError
+
+    for state, said in (({"starters": [7]}, "starters must list who started each of the 0 round"),
+                        ({"totals": [1]}, r"totals must be the sums of the round scores, \[0, 0\], got \[1\]"),
+                        ({"totals": "ab"}, "totals must be the sums"), ({"round_scores": 5}, "round_scores must be"),
+                        ({"round_scores": [(10, 5)] * 4, "starters": [0] * 4}, "at most 3 rounds"),
+                        ({"round_scores": [(10, 5)], "starters": [2]}, "starters must be 0 or 1"),
+                        ({"round_scores": [(10, 5000)], "starters": [0]}, "scores must be the round's two scores")):
+        with pytest.raises(ValueError, match=said):
+            Match(**state)
+    m = Match(round_scores=[(10, 5), (0, 30)], starters=[0, 0])
+    assert m.totals == [10, 35] and m.round_number == 3 and m.next_starter() == 1  # the higher total starts
+    assert Match(round_scores=[(10, 5)], starters=[1], totals=[10, 5]).totals == [10, 5]
+    m.record((1, 1))
+    with pytest.raises(MatchError, match="the match is over after 3 round"):
+        m.record((1, 1))
+    assert m.winner() == 1

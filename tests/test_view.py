@@ -78,6 +78,13 @@ def test_consistent_positions_all_show_the_same_view():
     ordered = list(view.consistent_positions(orders=True))
     assert abs(sum(p for p, _ in ordered) - 1) < 1e-12
     assert len({q.to_string() for _, q in ordered}) == len(ordered)
+    # with 22 cards in the pile the orders are far too many to list, yet the first comes at once
+    # (they were all listed before the first was given: a hang)
+    mid = late_position(11, 22).view(0)
+    first, _ = next(mid.consistent_positions(orders=True))
+    assert 0 < first < 1e-20
+    with pytest.raises(PositionError, match="orders must be True or False, got 'x'"):
+        next(mid.consistent_positions(orders="x"))
 
 
 def test_sampled_positions_are_consistent_and_uniform():
@@ -223,7 +230,8 @@ def test_sampling_positions_and_reading_a_view_check_their_numbers():
     pos = Position.deal(5)
     view = pos.view(0)
     for n, seed, problem in ((2, -1, "seed must be a whole number 0 or above"), (2, "x", "seed must be"),
-                             (-1, 0, "n must be a whole number >= 0"), (2.5, 0, "n must be a whole number")):
+                             (-1, 0, "n must be a whole number from 0 to 100,000"), (2.5, 0, "n must be a whole number"),
+                             (10**12, 0, "from 0 to 100,000")):  # (ran until the memory was gone)
         with pytest.raises(ValueError, match=problem):
             view.sample_positions(n, seed=seed)
     assert view.sample_positions(3, seed=np.int64(4)) == view.sample_positions(3, seed=4)
@@ -231,3 +239,13 @@ def test_sampling_positions_and_reading_a_view_check_their_numbers():
         with pytest.raises(PositionError, match="player must be 0 or 1"):
             lc.evaluate(pos, player=bad)
     assert lc.evaluate(pos, player=np.int64(1)) == lc.evaluate(pos.view(1)) != lc.evaluate(pos.view(0))
+
+
+def test_endgame_positions_refuse_a_pile_no_round_reaches():
+    """Found by a review: cards_left 0, -1 or 50 looped forever looking for such a round."""
+    from lcanalysis.studies.stalling import endgame_positions
+
+    for bad in (0, -1, 45, 1.5):
+        with pytest.raises(ValueError, match="cards_left one from 1 to 44"):
+            endgame_positions(1, bad)
+    assert [p.deck_count for p in endgame_positions(2, 3)] == [3, 3]

@@ -10,6 +10,10 @@ from lcanalysis.game.position import MAX_ROUND_SCORE, Position, as_rules, player
 from lcanalysis.game.rules import Rules
 
 
+class MatchError(ValueError):
+    """A match state that cannot be, or a step the match does not allow (a round after the last)."""
+
+
 def next_starter(totals: Sequence[int], previous: int, rules: Rules) -> int:
     """Who starts the next round of a match: the player with the higher total; on a tie the
     previous round's starter again, or the other player under ``tied_start = "alternate"``."""
@@ -30,13 +34,29 @@ class Match:
 
     rules: Rules = field(default_factory=Rules)
     first_starter: int = 0
-    totals: list[int] = field(default_factory=lambda: [0, 0])
+    totals: list[int] = None  # type: ignore[assignment]  # None: the sums of round_scores
     round_scores: list[tuple[int, int]] = field(default_factory=list)
     starters: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rules = as_rules(self.rules)
         self.first_starter = player_number(self.first_starter, "first_starter")
+        # a match given mid-way: its rounds so far, their starters and the totals they add up to
+        rounds = self.round_scores
+        if not isinstance(rounds, (list, tuple)) or len(rounds) > self.rules.rounds:
+            raise MatchError(f"round_scores must be a list of at most {self.rules.rounds} rounds' scores, "
+                             f"got {brief(rounds)}")
+        self.round_scores = [_round_scores(x) for x in rounds]
+        starters = self.starters
+        if not isinstance(starters, (list, tuple)) or len(starters) != len(self.round_scores):
+            raise MatchError(f"starters must list who started each of the {len(self.round_scores)} round(s) "
+                             f"played, got {brief(starters)}")
+        self.starters = [player_number(x, "starters") for x in starters]
+        played = [sum(x[p] for x in self.round_scores) for p in (0, 1)]
+        if self.totals is not None and (not isinstance(self.totals, (list, tuple))
+                                        or [whole_number(x) for x in self.totals] != played):
+            raise MatchError(f"totals must be the sums of the round scores, {played}, got {brief(self.totals)}")
+        self.totals = played
 
     @property
     def round_number(self) -> int:
@@ -54,7 +74,7 @@ class Match:
     def new_round(self, seed: int | None = None) -> Position:
         """Deal the next round with the right starter; the position carries the match state."""
         if self.is_over():
-            raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
+            raise MatchError(f"the match is over after {self.rules.rounds} round(s)")
         pos = Position.deal(seed=seed, rules=self.rules, starter=self.next_starter())
         pos.match = {"round": self.round_number, "totals": list(self.totals)}
         return pos
@@ -62,13 +82,8 @@ class Match:
     def record(self, scores: tuple[int, int], starter: int | None = None) -> None:
         """Add a finished round's scores (player 0, player 1)."""
         if self.is_over():
-            raise ValueError(f"the match is over after {self.rules.rounds} round(s)")
-        points = [whole_number(x) for x in scores] if isinstance(scores, (tuple, list)) else []
-        checked = [x for x in points if x is not None and abs(x) <= MAX_ROUND_SCORE]
-        if len(checked) != 2 or len(points) != 2:
-            raise ValueError(f"scores must be the round's two scores, whole numbers from -{MAX_ROUND_SCORE} to "
-                             f"{MAX_ROUND_SCORE} (player 0, player 1), got {brief(scores)}")
-        a, b = checked
+            raise MatchError(f"the match is over after {self.rules.rounds} round(s)")
+        a, b = _round_scores(scores)
         self.starters.append(self.next_starter() if starter is None else player_number(starter, "starter"))
         self.round_scores.append((a, b))
         self.totals = [self.totals[0] + a, self.totals[1] + b]
@@ -76,6 +91,16 @@ class Match:
     def winner(self) -> int | None:
         """0 or 1, or None for a draw (a tied total: spec convention). Only once the match is over."""
         if not self.is_over():
-            raise ValueError("the match is not over yet")
+            raise MatchError("the match is not over yet")
         a, b = self.totals
         return None if a == b else (0 if a > b else 1)
+
+
+def _round_scores(scores: object) -> tuple[int, int]:
+    """A finished round's two scores (player 0, player 1), checked."""
+    points = [whole_number(x) for x in scores] if isinstance(scores, (tuple, list)) else []
+    checked = [x for x in points if x is not None and abs(x) <= MAX_ROUND_SCORE]
+    if len(checked) != 2 or len(points) != 2:
+        raise MatchError(f"scores must be the round's two scores, whole numbers from -{MAX_ROUND_SCORE} to "
+                         f"{MAX_ROUND_SCORE} (player 0, player 1), got {brief(scores)}")
+    return checked[0], checked[1]

@@ -47,6 +47,10 @@ from lcanalysis.game.position import (
 )
 from lcanalysis.game.rules import Rules
 
+#: the most positions ``View.sample_positions`` draws at once (as ``solve --samples``): each is a full
+#: Position, and a million of them would fill the memory
+MAX_SAMPLES = 100_000
+
 
 @dataclass(eq=False)  # compared by value through Notated.__eq__
 class View(Notated):
@@ -319,19 +323,21 @@ class View(Notated):
         fixed order; ``Position.deck_draw_outcomes`` gives the draws). With ``orders=True`` every
         distinct order of the draw pile is listed too (grows factorially: small decks only).
         """
+        if not isinstance(orders, bool):
+            raise PositionError(f"orders must be True or False, got {brief(orders)}")
         for p_fill, view in self.fills():
             for prob, opp, rest in view.splits():
                 if not orders:
                     yield p_fill * prob, view.complete(opp, rest)
                     continue
-                perms = list(_multiset_permutations(rest))
-                for order in perms:
-                    yield p_fill * prob / len(perms), view.complete(opp, order)
+                count = multiset_orders(rest)  # counted, not listed: the first answer comes at once
+                for order in _multiset_permutations(rest):
+                    yield p_fill * prob / count, view.complete(opp, order)
 
     def sample_positions(self, n: int, seed: int | None = None) -> list[Position]:
         """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
-        if whole_number(n) is None or n < 0:
-            raise ValueError(f"n must be a whole number >= 0, got {n!r}")
+        if whole_number(n) is None or not 0 <= n <= MAX_SAMPLES:
+            raise PositionError(f"n must be a whole number from 0 to {MAX_SAMPLES:,}, got {brief(n)}")
         rng = np.random.default_rng(seed_number(seed))
         u = self.opponent_unknown
         out = []

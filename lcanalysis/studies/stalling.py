@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from lcanalysis.game.cards import whole_number
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.studies.estimate import Estimate
@@ -17,8 +18,13 @@ def endgame_positions(n: int, cards_left: int, seed: int = 0, colors: int = 5) -
     by the heuristic agent playing both seats (each seeing only its own view)."""
     from lcanalysis.agents import make_agent
 
-    agent = make_agent("heuristic")
     rules = Rules(colors=colors)
+    full = rules.deck_size - 2 * rules.hand_size  # the draw pile after the deal
+    if whole_number(n) is None or n < 0 or whole_number(cards_left) is None or not 1 <= cards_left <= full:
+        # (no round is ever reached with 0 cards left and not over, or more than the deal leaves: it looped forever)
+        raise ValueError(f"endgame_positions: n must be a whole number >= 0 and cards_left one from 1 to "
+                         f"{full}, got n={n!r}, cards_left={cards_left!r}")
+    agent = make_agent("heuristic")
     out: list[Position] = []
     i = 0
     while len(out) < n:
