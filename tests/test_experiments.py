@@ -159,10 +159,14 @@ def test_endgame_lines_average_back_to_the_solvers_value_of_the_turn():
     for m in exact.moves:
         one_per_value.setdefault(m.value, m)
     for m in list(one_per_value.values())[:4]:
-        lines = explorer.endgame_lines(pos, m.move)
-        assert sum(ln["probability"] for ln in lines) == pytest.approx(1)
-        assert sum(ln["probability"] * ln["value"] for ln in lines) == pytest.approx(m.value)
-        assert all(ln["line"].startswith(m.move) for ln in lines)
+        for limit in (1, 2, 6):  # limit 0 or 1 gave the table's score, not the solved value
+            lines = explorer.endgame_lines(pos, m.move, limit=limit)
+            assert sum(ln["probability"] for ln in lines) == pytest.approx(1)
+            assert sum(ln["probability"] * ln["value"] for ln in lines) == pytest.approx(m.value)
+            assert all(ln["line"].startswith(m.move) and len(ln["line"].split(" (draws")) <= limit + 1
+                       for ln in lines)
+    with pytest.raises(PositionError, match="limit must be a whole number of turns shown in a line, 1 or more"):
+        explorer.endgame_lines(pos, exact.best.move, limit=0)
     with pytest.raises(PositionError, match="full position"):
         explorer.endgame_lines(pos.view(pos.to_move), exact.best.move)
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from lcanalysis.advisor import advise
 from lcanalysis.analysis import Analysis
-from lcanalysis.game.cards import COLOR_LETTERS, number_types
+from lcanalysis.game.cards import COLOR_LETTERS, brief, number_types, whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import mover_view
 from lcanalysis.game.position import Position, PositionError, as_cards, check_copies
@@ -102,6 +102,9 @@ def endgame_lines(position: Position, move: str | Move, max_stalls: int = 0, lim
     why = position.why_illegal(mv)
     if why:
         raise PositionError(f"{mv} is not legal here: {why}")
+    if whole_number(limit) is None or limit < 1:
+        raise PositionError(f"limit must be a whole number of turns shown in a line, 1 or more (the move itself "
+                            f"first), got {brief(limit)}")
     me = position.to_move
     if mv.draws_from_deck:
         draws = [(str(c), float(p)) for c, p in position.deck_draw_outcomes()]
@@ -112,18 +115,16 @@ def endgame_lines(position: Position, move: str | Move, max_stalls: int = 0, lim
         pos = position.copy()
         pos.push(mv, drawn=card or None)
         line = [str(mv) + (f" (draws {card})" if card else "")]
-        value = float(pos.value_for_mover()) * (1 if pos.to_move == me else -1)
-        first = True
-        while not pos.is_over() and len(line) < limit:
-            ana = solve(pos, max_stalls=max_stalls)
-            if ana.best is None:
-                break
-            v = ana.best.value * (1 if pos.to_move == me else -1)
-            if first:
-                value, first = v, False
+        # the value is the solved one after the move however short the line shown (the score as the
+        # table stands only once the round is over)
+        ana = None if pos.is_over() else solve(pos, max_stalls=max_stalls)
+        value = (float(pos.value_for_mover()) if ana is None or ana.best is None else ana.best.value) \
+            * (1 if pos.to_move == me else -1)
+        while ana is not None and ana.best is not None and len(line) < limit:
             top = pos.deck[0] if pos.deck else None
             line.append(ana.best.move + (f" (draws {top})" if top is not None and ana.best.move.endswith("/D") else ""))
             pos.push(ana.best.move)
+            ana = None if pos.is_over() else solve(pos, max_stalls=max_stalls)
         out.append({"draw": card, "probability": p, "value": value, "line": " ".join(line)})
     return out
 
