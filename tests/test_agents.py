@@ -238,9 +238,9 @@ def test_best_plays_1500_playouts_in_100_ms_as_measured_at_250_ms_of_the_old_rat
             pos.push(make_agent("heuristic").choose(pos.view(pos.to_move), seed))
         view = pos.view(pos.to_move)
         assert best.choose(view, seed) == measured.choose(view, seed)
-    with pytest.raises(AgentError, match="rate must be a number of play-outs a millisecond"):
+    with pytest.raises(AgentError, match=r"rate \(play-outs a millisecond\) must be a number above 0"):
         make_agent("best", rate=0)
-    with pytest.raises(AgentError, match="rate must be"):
+    with pytest.raises(AgentError, match=r"rate \(play-outs a millisecond\) must be a number above 0 to 1,000"):
         make_agent("search", rate=1e6)
 
 
@@ -363,13 +363,20 @@ def test_halving_in_the_search_agent_keeps_the_heuristics_choice_on_every_world_
     ("search", {"time_ms": 0}, "search: time_ms must be a number above 0"),
     ("best", {"time_ms": float("nan")}, "best: time_ms must be a number above 0"),
     ("match", {"time_ms": 1e30}, "match: time_ms must be a number above 0 to 3,600,000, got 1e+30"),
-    ("search", {"width": 0}, "search: width must be a number from 1"),
-    ("search", {"min_worlds": 16, "max_worlds": 8}, "search: max_worlds must be a number from 16"),
+    ("search", {"width": 0}, "search: width must be a whole number from 1"),
+    ("search", {"min_worlds": 16, "max_worlds": 8}, "search: max_worlds must be a whole number from 16"),
     ("search", {"caution": float("inf")}, "search: caution must be a number from 0"),
     ("heuristic", {"A": float("inf")}, "heuristic: A must be a number from -1,000,000 to 1,000,000, got inf"),
     ("stalling", {"TURN": "x"}, "heuristic: TURN must be a number"),
     ("search", {"hand_model": 7}, "search: hand_model is a switch: 0 (off) or 1 (on), got 7"),
     ("best", {"streams": 0.5}, "best: streams is a switch: 0 (off) or 1 (on), got 0.5"),
+    # found by a review: a word was float()'s ValueError, None Python's TypeError text, 1.5 cut to 1,
+    # and best's errors said "search:"
+    ("best", {"rate": "x"}, "best: rate (play-outs a millisecond) must be a number above 0 to 1,000, got 'x'"),
+    ("match", {"stall": None}, "match: stall must be a number from 0 to 10, got None"),
+    ("search", {"cap": "x"}, "search: cap must be a number from 0 to 1,000, got 'x'"),
+    ("best", {"endgame_nodes": 1.5}, "best: endgame_nodes must be a whole number from 0 to 1,000,000,000, got 1.5"),
+    ("best", {"cap": 5, "halving": 1}, "best: halving ranks turns"),
     ("match", {"break_loops": -1}, "match: break_loops is a switch"),
     ("search", {"halving": "yes"}, "search: halving is a switch"),
 ])
@@ -409,7 +416,7 @@ def test_the_endgame_option_goes_only_as_far_as_the_solver_answers_within_its_bu
 
     assert MAX_ENDGAME_CARDS == 6
     for too_far in (7, 22, 100):
-        with pytest.raises(AgentError, match=r"search: endgame must be a number from 0 to 6, got"):
+        with pytest.raises(AgentError, match=r"search: endgame must be a whole number from 0 to 6, got"):
             make_agent("search", endgame=too_far)
     pos = played_down(1, 6)
     view = pos.view(pos.to_move)

@@ -609,7 +609,7 @@ BAD_COMMANDS = [
     (["greedy"], "at least two agents"),
     (["greedy", "greedy"], "distinct labels"),
     (["search:width=abc", "greedy"], "agent 'search:width=abc': width must be a whole number, got 'abc'"),
-    (["search:width=0", "greedy"], "width must be a number from 1 to 1,000, got 0"),
+    (["search:width=0", "greedy"], "width must be a whole number from 1 to 1,000, got 0"),
     (["search:time_ms=nan", "greedy"], "time_ms must be a finite number"),
     (["search:time_ms=-5", "greedy"], "agent 'search:time_ms=-5': search: time_ms must be a number above 0"),
     (["search:time_ms=0", "greedy"], "search: time_ms must be a number above 0"),

@@ -68,6 +68,17 @@ def checked_number(agent: str, key: str, value: Any, low: float, high: float, ab
     return x
 
 
+def checked_whole(agent: str, key: str, value: Any, low: int, high: int) -> int:
+    """``value`` once it is a whole number from ``low`` to ``high`` (2.5 is refused, not cut to 2);
+    else an ``AgentError`` naming the agent, the option and the range."""
+    number = whole_number(value)
+    if number is None and isinstance(value, (float, np.floating)) and math.isfinite(value) and value == int(value):
+        number = int(value)  # 8.0 (a number read back from JSON) is 8
+    if number is None or not low <= number <= high:
+        raise AgentError(f"{agent}: {key} must be a whole number from {low:,} to {high:,}, got {value!r}")
+    return number
+
+
 def checked_switch(agent: str, key: str, value: Any) -> bool:
     """An on/off option: 0 or 1 (``False``/``True``); anything else is an ``AgentError`` (a 7 or a 0.5
     read as "on" would hide a typo)."""
@@ -206,42 +217,28 @@ class SearchAgent(Agent):
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, endgame_stalls: int = 1, cap: float = 0, streams: float = 0,
                  halving: float = 0, rate: float = ROLLOUTS_PER_MS) -> None:
-        self.width = int(checked_number(self.name, "width", width, 1, 1000))
+        self.width = checked_whole(self.name, "width", width, 1, 1000)
         self.time_ms = checked_number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
-        if not 0.0 < float(rate) <= MAX_RATE:
-            raise AgentError(f"search: rate must be a number of play-outs a millisecond above 0 and at most "
-                             f"{MAX_RATE:g}, got {rate!r}")
-        self.rate = float(rate)
-        self.endgame = int(checked_number(self.name, "endgame", endgame, 0, MAX_ENDGAME_CARDS))
-        if not 0 <= int(endgame_nodes) <= MAX_ENDGAME_NODES:
-            raise AgentError(f"search: endgame_nodes must be a node count from 0 to {MAX_ENDGAME_NODES:,}, "
-                             f"got {endgame_nodes!r}")
-        self.endgame_nodes = int(endgame_nodes)
-        if not isinstance(endgame_stalls, (int, float)) or isinstance(endgame_stalls, bool) \
-                or endgame_stalls not in range(1, MAX_LEVEL + 1):
-            raise AgentError(f"search: endgame_stalls must be a whole number of stalls from 1 to {MAX_LEVEL}, "
-                             f"got {endgame_stalls!r}")
-        self.endgame_stalls = int(endgame_stalls)
-        if not 0.0 <= float(cap) <= 1000.0:
-            raise AgentError(f"search: cap must be a number of points from 0 (off) to 1000, got {cap!r}")
-        self.cap = float(cap)
+        self.rate = checked_number(self.name, "rate (play-outs a millisecond)", rate, 0.0, MAX_RATE, above=True)
+        self.endgame = checked_whole(self.name, "endgame", endgame, 0, MAX_ENDGAME_CARDS)
+        self.endgame_nodes = checked_whole(self.name, "endgame_nodes", endgame_nodes, 0, MAX_ENDGAME_NODES)
+        self.endgame_stalls = checked_whole(self.name, "endgame_stalls", endgame_stalls, 1, MAX_LEVEL)
+        self.cap = checked_number(self.name, "cap", cap, 0.0, 1000.0)  # points; 0 is off
         self.streams = checked_switch(self.name, "streams", streams)
         self.halving = checked_switch(self.name, "halving", halving)
         if self.halving and self.cap:
-            raise AgentError("search: halving ranks turns by their mean points, cap by capped points: give one")
-        self.min_worlds = int(checked_number(self.name, "min_worlds", min_worlds, 1, 10**7))
-        self.max_worlds = int(checked_number(self.name, "max_worlds", max_worlds, self.min_worlds, 10**7))
+            raise AgentError(f"{self.name}: halving ranks turns by their mean points, cap by capped points: give one")
+        self.min_worlds = checked_whole(self.name, "min_worlds", min_worlds, 1, 10**7)
+        self.max_worlds = checked_whole(self.name, "max_worlds", max_worlds, self.min_worlds, 10**7)
         self.bias = checked_number(self.name, "bias", bias, 0.0, 1000.0, above=True)
         self.caution = checked_number(self.name, "caution", caution, 0.0, 1000.0)
-        self.finalists = int(checked_number(self.name, "finalists", finalists, 1, 1000))
-        if not 0.0 <= float(stall) <= 10.0:
-            raise AgentError(f"search: stall must be a weight from 0 to 10, got {stall!r}")
+        self.finalists = checked_whole(self.name, "finalists", finalists, 1, 1000)
         self.params = P.HEURISTIC_PARAMS.copy()
-        self.params[P.P_TURN] = float(stall)
+        self.params[P.P_TURN] = checked_number(self.name, "stall", stall, 0.0, 10.0)  # a weight
         self.break_loops = checked_switch(self.name, "break_loops", break_loops)
         self.hand_model = checked_switch(self.name, "hand_model", hand_model)
         if self.hand_model and self.bias != 1.0:
-            raise AgentError("search: hand_model and bias are two ways to deal the opponent's cards: give one")
+            raise AgentError(f"{self.name}: hand_model and bias are two ways to deal the opponent's cards: give one")
 
     def candidates(self, view: View) -> np.ndarray:
         codes, scores = policy_ranking(view, self.params)
