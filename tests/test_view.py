@@ -231,7 +231,7 @@ def test_sampling_positions_and_reading_a_view_check_their_numbers():
     view = pos.view(0)
     for n, seed, problem in ((2, -1, "seed must be a whole number 0 or above"), (2, "x", "seed must be"),
                              (-1, 0, "n must be a whole number from 0 to 100,000"),
-                             (2.5, 0, "n must be a whole number"), (10**12, 0, "from 0 to 100,000")):  # (ran until the memory was gone)
+                             (2.5, 0, "n must be a whole number"), (10**12, 0, "from 0 to 100,000")):
         with pytest.raises(ValueError, match=problem):
             view.sample_positions(n, seed=seed)
     assert view.sample_positions(3, seed=np.int64(4)) == view.sample_positions(3, seed=4)
