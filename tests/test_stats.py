@@ -135,3 +135,23 @@ def test_summarize_says_what_it_takes():
             summarize(rounds, conf=conf)
     row = summarize(rounds).iloc[0]
     assert row.rounds == 2 and row.mean_diff == pytest.approx(((10 - 2) + (5 - 3)) / 2)
+
+
+def test_the_rating_functions_refuse_what_is_not_a_tournament_or_not_a_prior():
+    """Found by a review: None or a string gave AttributeError or KeyError; prior=-1 gave ratings of
+    +-120,000 and prior=nan all zeros; resamples=0 gave NaN errors."""
+    from lcanalysis.tournaments.runner import time_per_move
+    from lcanalysis.tournaments.specs import TournamentError
+
+    rows = [[0, deal, 0, 1, deal, 5, "A", "B", 0, 10 if deal % 3 else 0, 5, 44, False] for deal in range(6)]
+    df = _table(rows)
+    for call, said in ((lambda: ratings(None), "ratings takes the rounds of a tournament"),
+                       (lambda: rating_errors("x"), "rating_errors takes the rounds"),
+                       (lambda: time_per_move(pd.DataFrame()), "time_per_move takes the rounds"),
+                       (lambda: ratings(df, prior=-1), "prior must be a number of virtual draws >= 0, got -1"),
+                       (lambda: ratings(df, prior=float("nan")), "prior must be a number of virtual draws >= 0"),
+                       (lambda: rating_errors(df, resamples=0), "resamples must be a whole number from 2"),
+                       (lambda: rating_errors(df, seed=-1), "seed must be a whole number >= 0")):
+        with pytest.raises(TournamentError, match=said):
+            call()
+    assert ratings(df)["A"] > 0 and np.isfinite(rating_errors(df, resamples=50)).all()

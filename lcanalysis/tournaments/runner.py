@@ -676,9 +676,7 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     ``var_ratio_high``); and the deals a test needs to detect an ``EDGE``-point edge (5% level,
     80% power) with each measure (``deals_needed``, ``adj_deals_needed``).
     """
-    if not isinstance(df, pd.DataFrame) or not {"pairing", "player0", "player1", "score0", "score1"} <= set(df.columns):
-        raise TournamentError("summarize takes the rounds of a tournament (the DataFrame tournament() returns, or "
-                              f"results.read_results of its file), got {type(df).__name__}")
+    _check_rounds("summarize", df)
     if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 < conf < 1:
         raise TournamentError(f"conf must be a confidence level between 0 and 1, like 0.95, got {conf!r}")
     out = []
@@ -710,8 +708,19 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _check_rounds(what: str, df: Any, prior: Any = 0.0) -> None:
+    """A ``TournamentError`` unless ``df`` holds a tournament's rounds (and ``prior`` is a number >= 0)."""
+    if not isinstance(df, pd.DataFrame) or not {"pairing", "deal", "player0", "player1", "score0",
+                                                "score1"} <= set(df.columns):
+        raise TournamentError(f"{what} takes the rounds of a tournament (the DataFrame tournament() returns, or "
+                              f"results.read_results of its file), got {type(df).__name__}")
+    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < math.inf:
+        raise TournamentError(f"{what}: prior must be a number of virtual draws >= 0, got {prior!r}")
+
+
 def ratings(df: pd.DataFrame, prior: float = 0.5) -> pd.Series:
     """Bradley-Terry ratings on the Elo scale (mean 0) from every round in ``df``."""
+    _check_rounds("ratings", df, prior)
     r = bradley_terry(_results(df), prior=prior)
     return pd.Series(r, name="rating").sort_values(ascending=False)
 
@@ -720,6 +729,11 @@ def rating_errors(df: pd.DataFrame, prior: float = 0.5, resamples: int = 200, se
     """The standard error of each of ``ratings(df)``: the spread of the ratings refitted on the deals
     drawn again with replacement (a deal's rounds, every pairing and seating of it, stay together,
     since they share its cards). NaN with fewer than two deals."""
+    _check_rounds("rating_errors", df, prior)
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 2 <= resamples <= 100_000:
+        raise TournamentError(f"rating_errors: resamples must be a whole number from 2 to 100,000, got {resamples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise TournamentError(f"rating_errors: seed must be a whole number >= 0, got {seed!r}")
     deals, which = np.unique(df["deal"].to_numpy(), return_inverse=True)
     names = sorted(set(df.player0) | set(df.player1))
     if len(deals) < 2:
@@ -743,6 +757,7 @@ def _results(df: pd.DataFrame) -> list[tuple[str, str, float]]:
 def time_per_move(df: pd.DataFrame) -> pd.DataFrame:
     """Per agent: mean and max thinking time per move, wall clock and CPU (the CPU time of this
     process, which leaves out waiting for a busy machine; an external bot's CPU is not counted)."""
+    _check_rounds("time_per_move", df)
     out: dict[str, dict[str, list[float]]] = {}
     for seat in (0, 1):
         for name, sub in df.groupby(f"player{seat}"):
