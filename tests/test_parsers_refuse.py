@@ -502,3 +502,16 @@ def test_a_view_cannot_claim_opponent_cards_its_history_does_not_show_taken(clai
     assert [str(c) for c in read_position(base.format("?8.Yw")).opponent_known] == ["Yw"]
     with pytest.raises(PositionError, match=r"player 1 is known to hold (Bw|Yw \(2 copies\)), but the history"):
         read_position(base.format(claim))
+
+
+def test_playing_several_turns_is_all_or_none_and_a_single_turn_is_not_read_letter_by_letter():
+    """Found by a review: after play(["+Y3/D", "bad"]) failed, +Y3/D stayed played; play("+Yw/D")
+    walked through the string's characters ("illegal move +")."""
+    pos = Position.deal(seed=7)
+    before = pos.to_string()
+    with pytest.raises(IllegalMoveError, match=r"turn 2 of 2: illegal move bad: .*\(none of them was played\)"):
+        pos.play(["+Yw/D", "bad"])
+    assert pos.to_string() == before and not pos.history
+    assert [str(m) for m in pos.play("+Yw/D").history] == ["+Yw/D"]
+    with pytest.raises(MoveError, match="moves must be a list of turns"):
+        pos.play(None)

@@ -505,10 +505,24 @@ class Position(Notated):
         self.known[self.to_move] = known_before  # undo_move handed the turn back
         return self.history.pop()
 
-    def play(self, moves: Iterable[MoveLike]) -> Position:
-        """Push several turns; returns self for chaining."""
-        for m in moves:
-            self.push(m)
+    def play(self, moves: Iterable[MoveLike] | str) -> Position:
+        """Push several turns (or one, as a string); returns self for chaining. All or none: when a
+        turn is illegal, the ones before it are taken back and the error names it."""
+        if isinstance(moves, str):
+            moves = [moves]  # not its characters, one by one
+        try:
+            listed = list(moves)
+        except TypeError:
+            raise MoveError(f"moves must be a list of turns (or one turn), got {brief(moves)}") from None
+        done = 0
+        try:
+            for m in listed:
+                self.push(m)
+                done += 1
+        except (MoveError, IllegalMoveError) as exc:
+            for _ in range(done):
+                self.pop()
+            raise IllegalMoveError(f"turn {done + 1} of {len(listed)}: {exc} (none of them was played)") from None
         return self
 
     # --- other forms ---------------------------------------------------------------
