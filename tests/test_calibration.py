@@ -484,3 +484,20 @@ def test_todays_calibration_is_quoted_from_its_file():
         assert f"{row['slope']:.2f} [{row['slope 95% low']:.2f}, {row['slope 95% high']:.2f}]" in docs, name
         interval = f"{row['intercept']:+.1f} [{row['intercept 95% low']:+.1f}, {row['intercept 95% high']:+.1f}]"
         assert f"{interval} {words}" in docs.replace("**", ""), name
+
+
+def test_two_runs_are_compared_on_the_positions_and_rounds_both_hold():
+    """``same_positions`` and ``same_rounds`` (the article's before/after comparisons, which the
+    notebook computed inline before)."""
+    from lcanalysis.studies.calibration import same_positions, same_rounds
+
+    first = pd.DataFrame({"round": [0, 0, 1, 2], "turn": [4, 12, 4, 4], "played": ["a", "b", "c", "d"],
+                          "played_value": [1.0, 2.0, 3.0, 4.0]})
+    second = pd.DataFrame({"round": [0, 2, 3], "turn": [12, 4, 4], "played": ["b", "d", "e"],
+                           "played_value": [9.0, 9.0, 9.0]})
+    both = same_positions(first, second)
+    assert list(both.columns) == list(first.columns)
+    assert sorted(zip(both["round"], both["turn"], both["played_value"])) == [(0, 12, 2.0), (2, 4, 4.0)]
+    assert list(same_rounds(first, second)["played"]) == ["a", "b", "d"]
+    with pytest.raises(ValueError, match="played different turns"):
+        same_positions(first, second.assign(played=["x", "d", "e"]))

@@ -477,6 +477,18 @@ def _matched(first: pd.DataFrame, second: pd.DataFrame) -> tuple[pd.DataFrame, p
     return a, b, common
 
 
+def same_positions(study: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``study`` at the positions, (round, turn), that ``other`` holds too: two runs
+    compared on the same positions (a ValueError when they played different turns at one)."""
+    a, _, common = _matched(study, other)
+    return a.loc[common].reset_index()[study.columns]
+
+
+def same_rounds(study: pd.DataFrame, other: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``study`` from the rounds ``other`` holds (a run on fewer rounds against a published one)."""
+    return study[study["round"].isin(set(other["round"]))]
+
+
 def compare_hands(view_study: pd.DataFrame, both_study: pd.DataFrame, samples: int = 2000,
                   seed: int = 0) -> pd.DataFrame:
     """The same positions advised from the mover's view and with both hands known (a study run
