@@ -293,3 +293,31 @@ def test_a_match_record_whose_later_round_has_the_wrong_starter_is_refused():
     assert [next_starter((10, 10), p, Rules(tied_start="same")) for p in (0, 1)] == [0, 1]
     assert [next_starter((10, 10), p, Rules(tied_start="alternate")) for p in (0, 1)] == [1, 0]
     assert [next_starter(t, 1, rules) for t in ((11, 10), (10, 11))] == [0, 1]
+
+
+def test_records_made_in_code_are_checked_as_records_read_are():
+    """Found by a review: record_round(pos, moves, players=[1, 2, 3], comment=5) was taken, and then
+    could not be written as text nor read back; state(100) was an IndexError and state(-1) the last
+    state; record_match numbered the caller's own records; None as a start or rounds was Python's."""
+    from lcanalysis.game.records import RecordError, read_record, record_match, record_round, write_record
+
+    pos = Position.deal(seed=7)
+    moves = ["-Yw/D", "+Y3/Y", "-Bw/D"]
+    for kw, said in (({"players": [1, 2, 3]}, "players must be a list of two names"),
+                     ({"comment": 5}, "comment must be a string"), ({"drawn": 5}, "drawn must list a card")):
+        with pytest.raises(RecordError, match=said):
+            record_round(pos, moves, **kw)
+    with pytest.raises(RecordError, match="start must be a Position or a View, got None"):
+        record_round(None, moves)
+    rec = record_round(pos, moves, players=("ann", "bo"))
+    assert read_record(write_record(rec)).players == ["ann", "bo"]  # a tuple of names kept as the list
+    assert "# players: ann vs bo" in write_record(rec, form="text")  # (names of another type failed here)
+    for bad in (100, -1, 1.5, None):
+        with pytest.raises(RecordError, match="index must be a turn number from 0 to 3"):
+            rec.state(bad)
+    assert rec.state(3) == rec.final() and rec.state(0) == pos
+    match = record_match([rec], rules=Rules(rounds=3))
+    assert [r.round for r in match.rounds] == [1] and rec.round is None
+    for bad in (None, [5]):
+        with pytest.raises(RecordError, match="rounds must be a list of round records"):
+            record_match(bad)

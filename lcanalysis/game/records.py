@@ -47,6 +47,7 @@ with the turn, its index and its line; ``RoundRecord.final()`` is the state afte
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -54,7 +55,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lcanalysis.game.cards import Card, CardError, brief
+from lcanalysis.game.cards import Card, CardError, brief, whole_number
 from lcanalysis.game.match import next_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
@@ -166,6 +167,9 @@ class RoundRecord:
         if not isinstance(self.start, (Position, View)):
             raise RecordError(f"start must be a Position or a View, got {type(self.start).__name__}",
                               round=self.round)
+        self.players, self.comment = _meta({"players": _listed(self.players), "comment": self.comment}, self.round)
+        if isinstance(self.turns, str) or not isinstance(self.turns, Iterable):
+            raise RecordError(f"turns must be a list of turns, got {brief(self.turns)}", round=self.round)
         self.turns = [self._parse_turn(i, t) for i, t in enumerate(self.turns)]
         self._replay_all()
 
@@ -222,7 +226,11 @@ class RoundRecord:
 
     def state(self, index: int) -> Position | View:
         """The state before turn ``index`` (``len(turns)``: after the last turn), a copy."""
-        s = self._states[index]
+        number = whole_number(index)
+        if number is None or not 0 <= number <= len(self.turns):
+            raise RecordError(f"index must be a turn number from 0 to {len(self.turns)} (after the last turn), "
+                              f"got {brief(index)}", round=self.round)
+        s = self._states[number]
         return s.copy() if isinstance(s, Position) else _copy_view(s)
 
     def final(self) -> Position | View:
@@ -297,6 +305,7 @@ class MatchRecord:
     comment: str | None = None
 
     def __post_init__(self) -> None:
+        self.players, self.comment = _meta({"players": _listed(self.players), "comment": self.comment}, None)
         if len(self.rounds) > self.rules.rounds:
             raise RecordError(f"{len(self.rounds)} rounds, but the match has {self.rules.rounds}")
         totals = [0, 0]
@@ -483,7 +492,13 @@ def record_round(start: Position | View, turns: Iterable[Any], drawn: Sequence[A
     those cards as ``drawn`` (one entry per turn, None for the rest): the record's start then holds
     the draw pile in the order the cards were actually drawn, so it replays the same round.
     """
+    if not isinstance(start, (Position, View)):
+        raise RecordError(f"start must be a Position or a View, got {brief(start)}")
+    if isinstance(turns, str) or not isinstance(turns, Iterable):
+        raise RecordError(f"turns must be a list of turns, got {brief(turns)}")
     turns = list(turns)
+    if drawn is not None and (isinstance(drawn, str) or not isinstance(drawn, Sequence)):
+        raise RecordError(f"drawn must list a card (or None) for each turn, got {brief(drawn)}")
     if drawn is not None and isinstance(start, Position):
         if len(drawn) != len(turns):
             raise RecordError(f"drawn lists {len(drawn)} entries for {len(turns)} turns")
@@ -515,9 +530,13 @@ def _reorder_deck(start: Position, turns: list[Any], drawn: Sequence[Any]) -> Po
 
 def record_match(rounds: Sequence[RoundRecord], rules: Rules | None = None,
                  players: Sequence[str] | None = None, comment: str | None = None) -> MatchRecord:
+    if isinstance(rounds, (str, bytes)) or not isinstance(rounds, Sequence) \
+            or not all(isinstance(rec, RoundRecord) for rec in rounds):
+        raise RecordError(f"rounds must be a list of round records (record_round), got {brief(rounds)}")
     rules = rules or (rounds[0].rules if rounds else Rules())
     recs = []
     for r, rec in enumerate(rounds, start=1):
+        rec = copy.copy(rec)  # numbered as this match's round: the caller's record is left as it was
         rec.round = r
         recs.append(rec)
     return MatchRecord(rules, recs, list(players) if players else None, comment)
@@ -691,6 +710,11 @@ def _rules_of(data: Mapping[str, Any], inherited: Rules | None, round: int | Non
                               f"{inherited.to_dict(True)}", round=round)
         return rules
     return inherited or Rules()
+
+
+def _listed(players: Any) -> Any:
+    """A tuple of names as the list the records keep (anything else is checked as it is)."""
+    return list(players) if isinstance(players, tuple) else players
 
 
 def _meta(data: Mapping[str, Any], round: int | None) -> tuple[list[str] | None, str | None]:
