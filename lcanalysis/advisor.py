@@ -76,6 +76,10 @@ MAX_PLAYOUT_RATE = 1_000_000
 #: from this many cards left the endgame search answers, not the play-outs: at 4 cards the play-outs'
 #: picks lost 4 points or more in 6 of 16 views where the search's did not (docs/endgame.md, "At 4 cards")
 ENDGAME_CARDS = 4
+#: the most cards left for ``endgame_cards``: a bound that catches a typo (40 would send every
+#: mid-round hint into an endgame search that only spends its budget; the reach measured in
+#: docs/endgame.md ends at 5 cards)
+MAX_ENDGAME_CARDS = 8
 #: the same for a full position (both hands known: one split, only the pile's order to chance): on 8
 #: played-down positions with 5 cards left the search reached one stall each within the default
 #: budget in 8, and by its values the play-outs' pick lost 3-9 points in 5 (docs/endgame.md, "Full
@@ -138,6 +142,10 @@ def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
     return mover_view(obj), False
 
 
+class AdviceError(ValueError):
+    """An ``advise`` argument it cannot use (a budget, a seed, a switch), or a round with no turn to choose."""
+
+
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
            endgame_cards: int | None = None, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
@@ -178,19 +186,29 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     view, both_hands = hint_view(view_or_position)
     if endgame_cards is None:
         endgame_cards = FULL_POSITION_ENDGAME_CARDS if both_hands else ENDGAME_CARDS
+    if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, (int, np.integer)) \
+            or not 0 <= endgame_cards <= MAX_ENDGAME_CARDS:
+        raise AdviceError(f"endgame_cards must be a whole number of cards from 0 (never) to {MAX_ENDGAME_CARDS}, "
+                          f"got {endgame_cards!r}")
+    for name, switch in (("wall_clock", wall_clock), ("hand_model", hand_model), ("streams", streams)):
+        if switch is not None and not isinstance(switch, (bool, np.bool_)) \
+                and not (isinstance(switch, (int, np.integer)) and switch in (0, 1)):  # "no" would read as on
+            raise AdviceError(f"{name} must be True or False (or 1 or 0; None: the default), got {switch!r}")
+    if progress is not None and not callable(progress):
+        raise AdviceError(f"progress must be a function that takes a line of text, or None, got {progress!r}")
     if view.is_over():
-        raise ValueError(f"the round is over ({view.over_reason()}): there is no turn to choose")
+        raise AdviceError(f"the round is over ({view.over_reason()}): there is no turn to choose")
     given = time_budget is not None
     if time_budget is None:
         time_budget = 1.0
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
-        raise ValueError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
+        raise AdviceError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
+        raise AdviceError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
     threads = auto if workers is None else check_workers(workers)
@@ -299,7 +317,7 @@ def check_playout_rate(rate: int | None) -> int:
     if rate is None:
         return ROLLOUTS_PER_SECOND
     if isinstance(rate, bool) or not isinstance(rate, (int, np.integer)) or not 1 <= rate <= MAX_PLAYOUT_RATE:
-        raise ValueError(f"playout_rate must be a whole number of play-outs a second from 1 to "
+        raise AdviceError(f"playout_rate must be a whole number of play-outs a second from 1 to "
                          f"{MAX_PLAYOUT_RATE:,}, got {rate!r}")
     return int(rate)
 
@@ -307,7 +325,7 @@ def check_playout_rate(rate: int | None) -> int:
 def check_schedule(schedule: str) -> str:
     """``schedule`` if it names one of ``SCHEDULES``, else a ValueError naming them."""
     if schedule not in SCHEDULES:
-        raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
+        raise AdviceError(f"schedule must be one of {', '.join(SCHEDULES)}, got {schedule!r}")
     return schedule
 
 

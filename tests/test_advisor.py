@@ -1,5 +1,7 @@
 """The advisor: every legal turn ranked with a standard error and a reason; exact near the end."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -342,3 +344,21 @@ def test_the_play_outs_report_their_progress_and_the_answer_is_the_same(monkeypa
     assert [(m.move, m.value) for m in heard.moves] == [(m.move, m.value) for m in quiet.moves]
     assert lines[0] == f"play-outs: {len(quiet.moves)} turns, {int(0.2 * A.ROLLOUTS_PER_SECOND):,} play-outs"
     assert len(lines) >= 2 and all(line.startswith("play-outs: ") and " so far; leading " in line for line in lines[1:])
+
+
+@pytest.mark.parametrize("options, said", [
+    # found by a review: these were taken (by truthiness, or as a count of cards) or Python's TypeError
+    ({"endgame_cards": -1}, "endgame_cards must be a whole number of cards from 0 (never) to 8, got -1"),
+    ({"endgame_cards": 1.5}, "endgame_cards must be a whole number"),
+    ({"endgame_cards": "3"}, "endgame_cards must be a whole number"),
+    ({"hand_model": "yes"}, "hand_model must be True or False"),
+    ({"streams": 2}, "streams must be True or False"),
+    ({"wall_clock": "x"}, "wall_clock must be True or False"),
+    ({"progress": 5}, "progress must be a function that takes a line of text"),
+    ({"time_budget": -1}, "time_budget must be a number of seconds above 0"),
+])
+def test_the_advisor_refuses_an_argument_it_cannot_use_with_its_own_error(options, said):
+    from lcanalysis.advisor import AdviceError
+
+    with pytest.raises(AdviceError, match=re.escape(said)):
+        advise("example:midround", **options)
