@@ -753,8 +753,10 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     review is the same on every executor). ``search_floor``: the advisor's least budget (seconds
     of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed)."""
     rec = read_record(record)
-    if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+    if player is not None and (isinstance(player, bool) or not isinstance(player, (int, np.integer))
+                               or player not in (0, 1)):  # (1.0 == 1, but indexes nothing)
         raise ReviewError(f"player must be 0, 1 or None, got {player!r}")
+    player = None if player is None else int(player)
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME):
         raise ReviewError(f"time_budget must be seconds above 0 and at most {MAX_TIME:g}, got {time_budget!r}")

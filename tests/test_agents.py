@@ -490,3 +490,14 @@ def test_an_unknown_agent_option_is_named_with_the_known_ones(name, options, sai
     with pytest.raises(AgentError) as caught:
         make_agent(name, **options)
     assert said in str(caught.value) and "__init__" not in str(caught.value)
+
+
+def test_an_agent_given_what_is_not_the_movers_view_says_so_with_its_own_error():
+    """Found by a review: a Position gave TypeError, a finished round a plain ValueError."""
+    pos = Position.deal(seed=2)
+    agent = make_agent("greedy")
+    with pytest.raises(AgentError, match=r"an agent takes a View .*got Position \(a full Position: give "
+                                         r"position.view\(position.to_move\)\)"):
+        agent.choose(pos)
+    with pytest.raises(AgentError, match="the view is not the view of the player to move"):
+        agent.choose(pos.view(1 - pos.to_move))

@@ -267,3 +267,10 @@ def test_a_bot_answer_without_a_move_is_named_as_such():
             ext.choose(pos.view(pos.to_move))
     finally:
         ext.close()
+
+
+def test_an_external_program_that_cannot_be_started_is_a_bot_error():
+    """Found by a review: a missing program was Python's FileNotFoundError when chosen directly."""
+    pos = Position.deal(3)
+    with pytest.raises(BotError, match="bot '/nonexistent/bot' could not be started: No such file or directory"):
+        make_agent("external", cmd=["/nonexistent/bot"]).choose(pos.view(pos.to_move))

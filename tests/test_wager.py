@@ -403,3 +403,15 @@ def test_command_line_prints_the_same_answer(tmp_path):
 
     assert json.loads(proc.stdout) == json.loads(json.dumps(wager_answer(read_position(_hand_checkable_view()),
                                                                          "R", 2)))
+
+
+def test_a_wager_answer_refuses_a_switch_or_a_label_it_cannot_use():
+    """Found by a review: exact="no" ran exactly (a word is true), and color="Z" labelled the answer."""
+    import lcanalysis as lc
+    from lcanalysis.wagers.canonical import UnknownColorError, WagerError, wager_distribution
+
+    with pytest.raises(WagerError, match="exact must be True or False, got 'no'"):
+        lc.wager("example:midround", "G", 3, exact="no")
+    for label in ("Z", 5):
+        with pytest.raises(UnknownColorError, match="color is the label of the answer, a colour letter"):
+            wager_distribution(hand=[5], draws=3, color=label)

@@ -89,11 +89,12 @@ def checked_switch(agent: str, key: str, value: Any) -> bool:
 
 def _check_view(view: Any) -> View:
     if not isinstance(view, View):
-        raise TypeError(f"an agent takes a View (what one player knows), got {type(view).__name__}")
+        hint = " (a full Position: give position.view(position.to_move))" if hasattr(view, "view") else ""
+        raise AgentError(f"an agent takes a View (what one player knows), got {type(view).__name__}{hint}")
     if view.viewer != view.to_move:
-        raise ValueError("the view is not the view of the player to move")
+        raise AgentError("the view is not the view of the player to move")
     if view.is_over():
-        raise ValueError(f"the round is over ({view.over_reason()}): no turn to choose")
+        raise AgentError(f"the round is over ({view.over_reason()}): no turn to choose")
     return view
 
 

@@ -183,8 +183,11 @@ class ExternalAgent(Agent):
 
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
-            self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                          bufsize=1, errors="replace")  # bytes not UTF-8: an unreadable reply
+            try:
+                self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                              bufsize=1, errors="replace")  # bytes not UTF-8: an unreadable reply
+            except OSError as exc:  # no such program, not executable
+                raise BotError(f"bot {' '.join(self.cmd)!r} could not be started: {exc.strerror or exc}") from None
         return self._proc
 
     def request(self, payload: dict[str, Any]) -> dict[str, Any]:

@@ -332,6 +332,11 @@ def _mean(dist: dict[int, Number]) -> Number:
 
 def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """Every ``j`` the model allows: distribution, mean, chance of profit and of breaking even."""
+    if not isinstance(exact, bool):  # "no" would read as exact
+        raise WagerError(f"exact must be True or False, got {exact!r}")
+    if color is not None and (not isinstance(color, str) or color.upper() not in COLOR_LETTERS):
+        raise UnknownColorError(f"color is the label of the answer, a colour letter "
+                                f"({' '.join(COLOR_LETTERS)}) or None, got {color!r}")
     drawn = drawn_distribution(state, draws, exact)
     outs = []
     for j in state.wager_choices:
