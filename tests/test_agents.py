@@ -367,7 +367,8 @@ def test_halving_in_the_search_agent_keeps_the_heuristics_choice_on_every_world_
     ("search", {"min_worlds": 16, "max_worlds": 8}, "search: max_worlds must be a whole number from 16"),
     ("search", {"caution": float("inf")}, "search: caution must be a number from 0"),
     ("heuristic", {"A": float("inf")}, "heuristic: A must be a number from -1,000,000 to 1,000,000, got inf"),
-    ("stalling", {"TURN": "x"}, "heuristic: TURN must be a number"),
+    ("stalling", {"TURN": "x"}, "stalling: TURN must be a number"),  # (it said heuristic:)
+    ("stalling", {"bogus": 1}, "stalling: unknown parameter 'bogus'"),
     ("search", {"hand_model": 7}, "search: hand_model is a switch: 0 (off) or 1 (on), got 7"),
     ("best", {"streams": 0.5}, "best: streams is a switch: 0 (off) or 1 (on), got 0.5"),
     # found by a review: a word was float()'s ValueError, None Python's TypeError text, 1.5 cut to 1,

@@ -568,7 +568,7 @@ def test_a_reviews_player_and_executor_are_checked_by_name():
     record = {"rules": {}, "start": Position.deal(3).to_json(), "turns": []}
     with pytest.raises(ReviewError, match="player must be 0, 1 or None, got True"):
         review(record, player=True)
-    with pytest.raises(ReviewError, match="player must be 0, 1 or None, got 1.0"):  # was a tuple-index TypeError
+    with pytest.raises(ReviewError, match=r"player must be 0, 1 or None, got 1\.0"):  # was a tuple-index TypeError
         review(record, player=1.0)
     with pytest.raises(ReviewError, match=r"executor must be None, 'serial' or a concurrent\.futures\.Executor, got 5"):
         review(record, executor=5)

@@ -154,8 +154,8 @@ class HeuristicAgent(PolicyAgent):
         names = ("A", "QF", "B", "DANGER", "DANGER_NEW", "DENY", "DECK", "STALL", "CROWD", "PILE_MIN", "TURN")
         for key, value in params.items():
             if key not in names:
-                raise AgentError(f"heuristic: unknown parameter {key!r}; known: {', '.join(names)}")
-            p[names.index(key)] = checked_number("heuristic", key, value, -1e6, 1e6)
+                raise AgentError(f"{self.name}: unknown parameter {key!r}; known: {', '.join(names)}")
+            p[names.index(key)] = checked_number(self.name, key, value, -1e6, 1e6)
         super().__init__(p)
 
 
