@@ -790,3 +790,15 @@ def test_ctrl_c_says_what_is_kept_and_how_to_resume(tmp_path):
     assert kept >= 2
     assert f"stopped: the deal-seatings finished so far are kept in {path} ({kept} round(s)); run the same " \
            "command again to resume" in err
+
+
+def test_loading_results_that_are_not_there_names_the_path(tmp_path):
+    """Found by a review: a missing file, a folder or None gave FileNotFoundError, IsADirectoryError
+    or TypeError."""
+    from lcanalysis.tournaments.runner import ResultsFileError, load_results
+
+    for path, said in ((tmp_path / "none.jsonl", "none.jsonl: no such results file"),
+                       (tmp_path, "no such results file (a folder)"),
+                       (None, "load_results takes the path of a results file, got NoneType")):
+        with pytest.raises(ResultsFileError, match=re.escape(said)):
+            load_results(path)

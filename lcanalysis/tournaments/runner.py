@@ -605,6 +605,11 @@ def load_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     """The rows of a results file, every line checked against the tournament its header (or, for
     a legacy file, its ``.cmd``) names; lines that do not count are reported as ``ResultsWarning``.
     The tournament itself is in ``df.attrs["identity"]``. Reads as the file is, without a lock."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ResultsFileError(f"load_results takes the path of a results file, got {type(path).__name__}")
+    if not os.path.isfile(path):
+        raise ResultsFileError(f"{os.fspath(path)}: no such results file"
+                               + (" (a folder)" if os.path.isdir(path) else ""))
     identity, done, problems = read_results(os.fspath(path))
     for problem in problems:
         warnings.warn(problem, ResultsWarning, stacklevel=2)
