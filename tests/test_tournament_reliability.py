@@ -678,6 +678,7 @@ BAD_CALLS = [
     ({"duplicate": "yes"}, "duplicate must be True or False"),
     ({"executor": "threads"}, "executor must be None, 'serial'"),
     ({"executor": 3}, "executor must be None, 'serial'"),
+    ({"log": 5}, "log must be a function that takes a line of text"),  # (was taken, and failed later)
     ({"agents": "greedy"}, "agents must be a list of agents"),
     ({"agents": ["greedy"]}, "at least two agents"),
     ({"agents": ["greedy", "nope"]}, "unknown agent 'nope'"),

@@ -454,6 +454,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
                        ("wait", wait), ("allow_code_change", allow_code_change), ("luck_adjusted", luck_adjusted)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TournamentError(f"{name} must be True or False, got {flag!r}")
+    if log is not None and not callable(log):
+        raise TournamentError(f"log must be a function that takes a line of text, or None, got {log!r}")
     if isinstance(executor, str) and executor != "serial":
         raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
     if executor is not None and not isinstance(executor, (str, Executor)):
