@@ -59,7 +59,7 @@ def test_analysis_refuses_bad_questions_with_a_clear_message():
     other = Position.deal(seed=1).view(1)  # player 0 is to move
     with pytest.raises(PositionError, match="only the player to move"):
         explorer.analyze(other)
-    with pytest.raises(ValueError, match="at least 2"):
+    with pytest.raises(ValueError, match="worlds must be a whole number from 2"):
         explorer.rollout_analysis(view, worlds=1)
 
 
@@ -206,3 +206,14 @@ def test_every_data_file_says_how_it_was_made():
         sidecars = [path.with_name(path.name + ".cmd"), path.with_suffix(".jsonl.cmd")]
         assert any(p.exists() for p in sidecars), f"{path.relative_to(DATA)} has no .cmd sidecar"
         assert path.name in listing or path.stem in listing, f"{path.relative_to(DATA)} is not listed in data/README.md"
+
+
+def test_the_explorers_world_counts_are_checked():
+    """Found by a review: worlds=None, "10" or 1.5 were TypeErrors, 10**10 a MemoryError, and
+    move_outcomes(worlds=-5) an empty answer."""
+    for bad in (None, "10", 1.5, 10**10, 1):
+        with pytest.raises(PositionError, match="worlds must be a whole number from 2 to 1,000,000"):
+            explorer.rollout_analysis("example:midround", worlds=bad)
+    with pytest.raises(PositionError, match="worlds must be a whole number from 1 to 1,000,000, got -5"):
+        explorer.move_outcomes("example:midround", "+B6/G", worlds=-5)
+    assert len(explorer.move_outcomes("example:midround", "+B6/G", worlds=3)) == 3

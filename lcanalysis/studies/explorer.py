@@ -48,8 +48,7 @@ def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samp
     The same worlds are used for every turn (common random numbers). ``stderr`` is the standard
     error over worlds; ``extra["samples"]`` holds the per-world outcomes when ``keep_samples``.
     """
-    if worlds < 2:
-        raise ValueError(f"worlds must be at least 2 to give a standard error, got {worlds}")
+    worlds = _worlds(worlds, 2)  # two at least: a standard error
     view = mover_view(source)
     moves = legal_moves(view)
     r = Rollouts(view, [m.code(view.colors) for m in moves], seed)
@@ -70,8 +69,20 @@ def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int
         reason = view.complete(unseen[:u], unseen[u:]).why_illegal(mv)
         raise PositionError(f"{mv} is not legal here: {reason}")
     r = Rollouts(view, [mv.code(view.colors)], seed)
-    r.sample(worlds)
+    r.sample(_worlds(worlds, 1))
     return r.samples[0]
+
+
+#: the most sampled worlds the explorer plays out at once (a million takes minutes and its memory)
+MAX_WORLDS = 1_000_000
+
+
+def _worlds(worlds: Any, least: int) -> int:
+    """``worlds`` once it is a whole number from ``least`` to ``MAX_WORLDS``."""
+    number = whole_number(worlds)
+    if number is None or not least <= number <= MAX_WORLDS:
+        raise PositionError(f"worlds must be a whole number from {least} to {MAX_WORLDS:,}, got {brief(worlds)}")
+    return number
 
 
 def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int | None = None,
