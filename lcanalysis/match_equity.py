@@ -263,13 +263,13 @@ def _load(path: str, tied_start: str | None) -> MatchEquity:
         table = data.get("table", {})
         try:
             leads = np.asarray(table.get("leads", []))
-            printed = [(int(col.split(":")[0]), col.split(":")[1] == "me", np.asarray(values, dtype=np.float64))
+            printed = [(col, int(col.split(":")[0]), col.split(":")[1] == "me", np.asarray(values, dtype=np.float64))
                        for col, values in zip(table.get("columns", []), np.asarray(table.get("rows", [])).T)]
         except (AttributeError, TypeError, ValueError, IndexError) as exc:
             raise MatchEquityError(f"match equity table {path}: the printed table is not leads, 'N:me'/'N:other' "
                                    f"columns and rows of numbers ({exc!r}); regenerate it with "
                                    "'lcanalysis studies match-table'") from None
-        for (n, mine, values), col in zip(printed, table.get("columns", [])):
+        for col, n, mine, values in printed:
             got = me.table(n, mine, leads)
             if np.abs(got - values).max() > 1.5e-4:  # the file prints 4 decimals
                 raise MatchEquityError(f"match equity table {path}: the printed table does not follow from the "

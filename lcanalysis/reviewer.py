@@ -585,6 +585,12 @@ class PlayerSummary:
     marks: dict[str, int]
     luck_adjusted_stderr: float | None = None  # the luck's: the result itself is exact
 
+    def luck_adjusted_text(self) -> str:
+        """The luck-adjusted result with its standard error, or "n/a" (a player whose luck is unknown)."""
+        if self.luck_adjusted is None:
+            return "n/a"
+        return f"{self.luck_adjusted:+.1f} ± {self.luck_adjusted_stderr or 0.0:.1f}"
+
     def spec_json(self) -> dict[str, Any]:
         d = asdict(self)
         head = {k: d.pop(k) for k in ("player", "decisions", "error_rate", "luck", "result", "luck_adjusted")}
@@ -678,7 +684,7 @@ class Review:
                     lines.append(f"  (luck against {self.luck_against}: {ONE_PLAYER_LUCK})")
             else:
                 lines.append("  luck: unknown (the record does not show this player's draws)")
-            adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f} ± {p.luck_adjusted_stderr or 0.0:.1f}"
+            adj = p.luck_adjusted_text()
             lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}" if self.finished else
                          f"  score difference where the record stops {p.result:+d} (not a result: the round is "
                          f"unfinished), luck-adjusted {adj}")
@@ -1090,7 +1096,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
     for p in rv.players:
         rate = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
         luck = "unknown" if p.luck is None else f"{p.luck:+.1f} ± {p.luck_stderr:.1f}"
-        adj = "n/a" if p.luck_adjusted is None else f"{p.luck_adjusted:+.1f} ± {p.luck_adjusted_stderr or 0.0:.1f}"
+        adj = p.luck_adjusted_text()
         marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))
         rows.append(f"<tr><td>{p.player}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
                     f"<td>{p.total_loss:.1f} ± {p.total_loss_stderr:.1f}</td><td class='l'>{e(p.rating or '')}</td>"

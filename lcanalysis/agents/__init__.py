@@ -420,16 +420,17 @@ def make_agent(name: str, **options: Any) -> Agent:
     try:
         return _FACTORIES[name](**options)
     except TypeError as exc:
-        raise AgentError(f"{name}: {_option_problem(name, options, exc)}") from None
+        # in a user's words, not Python's "__init__() got an unexpected keyword argument"
+        raise AgentError(f"{name}: {unknown_option(name, options) or exc}") from None
 
 
-def _option_problem(name: str, options: dict[str, Any], exc: TypeError) -> str:
-    """A constructor's TypeError in a user's words: the option it does not know and the ones it does,
-    not Python's "__init__() got an unexpected keyword argument"."""
+def unknown_option(name: str, keys: Any) -> str | None:
+    """The first of ``keys`` that agent ``name`` does not take, in words with the options it does
+    take; None when it takes them all."""
     named, rest = agent_options(name)
-    unknown = [key for key in options if key not in named] if rest is None else []
+    unknown = [key for key in keys if key not in named] if rest is None else []
     if not unknown:
-        return str(exc)
+        return None
     takes = f"known options: {', '.join(named)}" if named else "it takes no options"
     return f"unknown option {unknown[0]!r}; {takes}"
 

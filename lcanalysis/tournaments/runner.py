@@ -715,19 +715,24 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _check_rounds(what: str, df: Any, prior: Any = 0.0) -> None:
-    """A ``TournamentError`` unless ``df`` holds a tournament's rounds (and ``prior`` is a number >= 0)."""
+def _check_rounds(what: str, df: Any) -> None:
+    """A ``TournamentError`` unless ``df`` holds a tournament's rounds."""
     if not isinstance(df, pd.DataFrame) or not {"pairing", "deal", "player0", "player1", "score0",
                                                 "score1"} <= set(df.columns):
         raise TournamentError(f"{what} takes the rounds of a tournament (the DataFrame tournament() returns, or "
                               f"results.read_results of its file), got {type(df).__name__}")
+
+
+def _check_prior(what: str, prior: Any) -> None:
+    """A ``TournamentError`` unless ``prior`` (virtual draws of every pair) is a number >= 0."""
     if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < math.inf:
         raise TournamentError(f"{what}: prior must be a number of virtual draws >= 0, got {prior!r}")
 
 
 def ratings(df: pd.DataFrame, prior: float = 0.5) -> pd.Series:
     """Bradley-Terry ratings on the Elo scale (mean 0) from every round in ``df``."""
-    _check_rounds("ratings", df, prior)
+    _check_rounds("ratings", df)
+    _check_prior("ratings", prior)
     r = bradley_terry(_results(df), prior=prior)
     return pd.Series(r, name="rating").sort_values(ascending=False)
 
@@ -736,7 +741,8 @@ def rating_errors(df: pd.DataFrame, prior: float = 0.5, resamples: int = 200, se
     """The standard error of each of ``ratings(df)``: the spread of the ratings refitted on the deals
     drawn again with replacement (a deal's rounds, every pairing and seating of it, stay together,
     since they share its cards). NaN with fewer than two deals."""
-    _check_rounds("rating_errors", df, prior)
+    _check_rounds("rating_errors", df)
+    _check_prior("rating_errors", prior)
     if isinstance(resamples, bool) or not isinstance(resamples, int) or not 2 <= resamples <= 100_000:
         raise TournamentError(f"rating_errors: resamples must be a whole number from 2 to 100,000, got {resamples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:

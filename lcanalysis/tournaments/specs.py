@@ -156,7 +156,7 @@ def check_agent(spec: Any) -> AgentSpec:
         raise TournamentError(f"agent {label!r}: the name must be a non-empty string")
     if not isinstance(s.label, str) or not s.label:
         raise TournamentError(f"agent {s.name!r}: the label must be a non-empty string")
-    from lcanalysis.agents import AGENTS, agent_options
+    from lcanalysis.agents import AGENTS, agent_options, unknown_option
 
     if s.name != "external" and s.name not in AGENTS:
         raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)} "
@@ -172,8 +172,7 @@ def check_agent(spec: Any) -> AgentSpec:
                                   "(a number, a word, true/false, or a list of them)")
         p = named.get(key) or any_kw
         if p is None:
-            known = ", ".join(named) or "none"
-            raise TournamentError(f"agent {label!r}: unknown option {key!r}; known options: {known}")
+            raise TournamentError(f"agent {label!r}: {unknown_option(s.name, [key])}")
         problem = _check_type(p.annotation, key, value)
         if problem:
             raise TournamentError(f"agent {label!r}: {problem}")
