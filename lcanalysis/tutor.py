@@ -22,12 +22,21 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from lcanalysis.advisor import MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
+from lcanalysis.advisor import JUDGE_SEARCH_CARDS, MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
 from lcanalysis.agents import Agent, make_agent
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
+from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import Rules
+
+
+def judging_note(deck_count: int) -> str:
+    """What to show while the advisor judges a turn (never a silent wait)."""
+    if deck_count <= JUDGE_SEARCH_CARDS:
+        return (f"Judging your turn: {deck_count} card(s) left in the draw pile, so the endgame search judges it "
+                f"(a second or two)...")
+    return "Judging your turn: playing the round out in sampled worlds..."
 
 
 @dataclass
@@ -77,8 +86,10 @@ class TutorSession:
                              f"got {self.time_budget!r}")
         self.opponent: Agent = make_agent(self.agent) if isinstance(self.agent, str) else self.agent
         self.match = Match(rules=Rules(colors=self.colors, rounds=self.rounds))
-        self.position: Position = self.match.new_round(seed=self.seed)
-        self._advance()
+        #: the agent's turns since the person's last one: (turn, in words as the person saw it)
+        self.replies: list[tuple[str, str]] = []
+        self._finished: list[RoundRecord] = []  # the rounds played out, for ``record``
+        self._deal(self.match.new_round(seed=self.seed))
 
     # --- the state of play ----------------------------------------------------------------
 
@@ -100,18 +111,24 @@ class TutorSession:
 
     # --- playing -----------------------------------------------------------------------------
 
-    def play(self, move: Move | str) -> str | None:
-        """The person's turn: judged, played, then the agent's turns until the person is to move
-        again or the round ends. Returns the tutor's comment, or None when the turn was fine."""
+    def checked(self, move: Move | str) -> Move:
+        """``move`` read and checked as the person's next turn; a ValueError says what is wrong."""
         if not self.human_to_move():
             raise ValueError("it is not your turn" if not self.round_over() else "the round is over: start the next")
         mv = move if isinstance(move, Move) else Move.parse(str(move), self.position.colors)
         why = self.position.why_illegal(mv)
         if why:
             raise ValueError(f"{mv} is not legal here: {why}")
+        return mv
+
+    def play(self, move: Move | str) -> str | None:
+        """The person's turn: judged, played, then the agent's turns until the person is to move
+        again or the round ends. Returns the tutor's comment, or None when the turn was fine."""
+        mv = self.checked(move)
         decision = self._judge(mv)
         self.decisions.append(decision)
         self.position.push(mv)
+        self._turns.append(str(mv))
         self._advance()
         return decision.comment or None
 
@@ -120,15 +137,47 @@ class TutorSession:
         if not self.round_over():
             raise ValueError("the round is still being played")
         self.match.record(self.position.scores())
+        self._finished.append(self._round_record())
         if self.match.is_over():
             return
-        self.position = self.match.new_round(seed=self.seed + self.match.round_number - 1)
+        self._deal(self.match.new_round(seed=self.seed + self.match.round_number - 1))
+
+    def _deal(self, position: Position) -> None:
+        self.position = position
+        self._round = self.match.round_number  # the round being played (the match's counter passes it at the end)
+        self._start = position.copy()  # the round's record starts here
+        self._turns: list[str] = []
         self._advance()
 
     def _advance(self) -> None:
+        self.replies = []
         while not self.position.is_over() and self.position.to_move != self.seat:
             view = self.position.view(self.position.to_move)
-            self.position.push(self.opponent.choose(view, self.seed + self.position.turn))
+            move = self.opponent.choose(view, self.seed + self.position.turn)
+            words = in_words(self.position.view(self.seat), move)  # the pile card taken, as the person saw it
+            self.position.push(move)
+            self._turns.append(str(move))
+            self.replies.append((str(move), words))
+
+    # --- the record ------------------------------------------------------------------------
+
+    def players(self) -> list[str]:
+        """The seats' names for the record: "you" and the agent's."""
+        return ["you", self.opponent.name] if self.seat == 0 else [self.opponent.name, "you"]
+
+    def _round_record(self) -> RoundRecord:
+        return record_round(self._start, self._turns, players=self.players())
+
+    def record(self) -> RoundRecord | MatchRecord:
+        """The game so far as a game record (docs/spec/interchange.md), for ``lcanalysis review``: a
+        round record for a one-round game, else a match record of the rounds played and the one
+        being played (unless it has not started)."""
+        if self.rounds == 1:
+            return self._finished[0] if self._finished else self._round_record()
+        rounds = list(self._finished)
+        if not self.match_over():
+            rounds.append(self._round_record())
+        return record_match(rounds, rules=self.match.rules, players=self.players())
 
     # --- the tutor's judgement ------------------------------------------------------------
 
@@ -159,7 +208,7 @@ class TutorSession:
     def score_line(self) -> str:
         you, them = self.position.score(self.seat), self.position.score(1 - self.seat)
         totals = self.match.totals
-        line = f"round {self.match.round_number}: you {you}, {self.opponent.name} {them}"
+        line = f"round {self._round}: you {you}, {self.opponent.name} {them}"
         if self.rounds > 1:
             line += f"; match totals you {totals[self.seat]}, {self.opponent.name} {totals[1 - self.seat]}"
         return line

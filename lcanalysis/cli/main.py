@@ -18,13 +18,14 @@ import os
 import sys
 from collections.abc import Sequence
 
-from lcanalysis.cli import advise, bot, review, server, shell, solve, studies, wager, warmup
+from lcanalysis.cli import advise, bot, play, review, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import UsageError, check_output_file, emit, load, nonneg, write_output_file
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
 #: commands that run the compiled engine: compiled first, with a notice, if this version never was
-ENGINE_COMMANDS = ("solve", "wager", "advise", "bot", "tournament", "studies", "review", "shell", "server")
+ENGINE_COMMANDS = ("solve", "wager", "advise", "play", "bot", "tournament", "studies", "review", "shell",
+                   "server")
 
 
 # --- subcommands ----------------------------------------------------------------------
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--string", action="store_true", help="print the one-line string")
     p.set_defaults(func=cmd_deal)
 
-    for command in (solve, wager, advise, review, bot, studies, warmup):
+    for command in (solve, wager, advise, play, review, bot, studies, warmup):
         command.add_parser(sub, pos_help)
     shell.add_parser(sub, run_command)
     server.add_parser(sub, run_command)

@@ -44,6 +44,7 @@ QUIT = ("quit", "exit")
 #: commands refused in the shell, and why
 NOT_HERE = {
     "bot": "it reads standard input, which is the shell's own",
+    "play": "it reads your turns from standard input, which is the shell's own",
     "shell": "this is the shell already",
     "warm-up": "run 'lcanalysis warm-up' before starting the shell",
     "server": "start or stop it from the command line ('lcanalysis server start')",
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace, run_command: RunCommand, commands: argparse._S
         loader.start()
         print("lcanalysis shell: the commands of the command line, without 'lcanalysis'; "
               "'help' lists them, 'quit' ends", flush=True)
-    return session(_lines(interactive), _fresh(run_command, loader), _command_list(commands))
+    return session(input_lines(interactive), _fresh(run_command, loader), _command_list(commands))
 
 
 def _load_engine() -> None:
@@ -100,7 +101,9 @@ def _command_list(commands: argparse._SubParsersAction) -> list[tuple[str, str]]
     return [(name, text) for name, text in rows if name not in NOT_HERE]
 
 
-def _lines(interactive: bool) -> Iterator[str]:
+def input_lines(interactive: bool, prompt: str = PROMPT) -> Iterator[str]:
+    """Standard input's lines: read as they come from a script, with ``prompt`` and line editing
+    at a terminal (Ctrl-C there gives a fresh prompt, Ctrl-D ends)."""
     if not interactive:
         while line := sys.stdin.readline():
             yield line
@@ -109,7 +112,7 @@ def _lines(interactive: bool) -> Iterator[str]:
         import readline  # noqa: F401  (line editing and history for input())
     while True:
         try:
-            yield input(PROMPT)
+            yield input(prompt)
         except EOFError:  # Ctrl-D
             print()
             return

@@ -136,8 +136,9 @@ def question(analysis: Analysis) -> str:
 
 
 def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
-              board: bool = False) -> str:
-    """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all)."""
+              board: bool = False, more: str = "--all lists every turn") -> str:
+    """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all);
+    ``more`` says how to see the placements left out."""
     head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
     if view.match:
         head += f", round {view.match.get('round', 1)} of the match, totals {totals_text(view.match['totals'])}"
@@ -169,7 +170,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     lines += [f"  {label:<{width}}  {value:>14}  {loss:>13}  {words}" for label, value, loss, words in table]
     rest = len(shown) - len(shown[:top])
     if rest > 0:
-        lines.append(f"  ... {rest} other placement(s); --all lists every turn")
+        lines.append(f"  ... {rest} other placement(s); {more}")
     lines += ["", question(analysis)]
     lines += [f"note: {n}" for n in analysis.notes if not n.startswith("value = ")]
     return "\n".join(lines)

@@ -13,19 +13,10 @@ from typing import Any
 
 import ipywidgets as W
 
-from lcanalysis.advisor import JUDGE_SEARCH_CARDS
 from lcanalysis.show.widgets import _message
-from lcanalysis.tutor import TutorSession
+from lcanalysis.tutor import TutorSession, judging_note
 
 DECK = "deck"
-
-
-def judging_note(deck_count: int) -> str:
-    """What the board says while the advisor judges a turn (never a silent wait)."""
-    if deck_count <= JUDGE_SEARCH_CARDS:
-        return (f"Judging your turn: {deck_count} card(s) left in the draw pile, so the endgame search judges it "
-                f"(a second or two)...")
-    return "Judging your turn: playing the round out in sampled worlds..."
 
 
 class TutorBoard:

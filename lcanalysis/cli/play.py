@@ -1,0 +1,232 @@
+"""``lcanalysis play``: play a round or a match against an agent at the terminal, with the tutor.
+
+After each of your turns the advisor judges it from your view, and the tutor speaks up only when
+the turn lost more than ``--threshold`` points (and more than two standard errors), as GNU
+Backgammon's tutor does; ``hint`` shows the advisor's best turns before you choose. The game and
+the judgement are ``lcanalysis.tutor.TutorSession``; this module only reads lines and prints.
+
+Standard input is read line by line, so a game can be scripted; the prompt appears only at a
+terminal. A line is a turn in the notation of docs/spec/interchange.md (``+B6/D``: play B6 and
+draw from the deck; ``-W2/G``: discard W2 and take the top of the green pile), or one of the
+words in ``WORDS``. With ``--record FILE`` the game so far is written to FILE after every turn
+(a game record, JSON), so nothing is lost when the session stops; ``lcanalysis review FILE``
+then analyses it for skill and luck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from lcanalysis.cli.common import (
+    MAX_SEED,
+    check_output_file,
+    describe,
+    nonneg,
+    seconds,
+    write_output_file,
+)
+
+if TYPE_CHECKING:
+    from lcanalysis.tutor import TutorSession
+
+PROMPT = "your turn> "
+#: the words a line may hold besides a turn, and what each does
+WORDS = {
+    "hint": "the advisor's best turns here, each with its loss against the best ('hint all': every turn)",
+    "moves": "every legal turn",
+    "board": "draw the table again",
+    "help": "this list",
+    "quit": "stop (the decisions so far are summed up; --record has the game)",
+}
+#: the threshold's default: points a turn may lose before the tutor speaks (as in the notebook's tutor)
+THRESHOLD = 2.0
+#: the advisor's seconds a judged turn, and a hint's (raised near the end for the endgame search)
+JUDGE_TIME = 0.5
+#: the worst decisions listed at the end
+WORST_SHOWN = 5
+
+
+def _threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threshold must be a number of points, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"--threshold must be points >= 0, got {text}")
+    return value
+
+
+def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
+    p = sub.add_parser("play", help="play a round or a match against an agent at the terminal; the tutor "
+                                    "speaks up when a turn of yours costs points",
+                       description=describe(__doc__))
+    p.add_argument("--agent", default="best",
+                   help="the opponent: an agent name with options as in 'tournament' (default best, the "
+                        "strongest; greedy, heuristic, search, ... are weaker)")
+    p.add_argument("--seat", type=int, choices=(0, 1), default=0,
+                   help="your seat: 0 (default) or 1 (the starter of the first round is player 0)")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None,
+                   help="the deal's seed (default: a new one, printed so that the game can be replayed)")
+    p.add_argument("--rounds", type=nonneg("--rounds", minimum=1), default=1,
+                   help="1 (default): one round; 3: a match of three rounds, the totals deciding")
+    p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="expedition colours (default 5)")
+    p.add_argument("--threshold", type=_threshold, default=THRESHOLD,
+                   help=f"points a turn may lose before the tutor speaks up (default {THRESHOLD:g})")
+    p.add_argument("--time", type=seconds(3600), default=JUDGE_TIME,
+                   help=f"the advisor's seconds for judging a turn and for a hint (default {JUDGE_TIME:g}; "
+                        "raised to the endgame search's floor with 4 cards or fewer in the draw pile), as a "
+                        "count of play-outs: the same game gives the same comments")
+    p.add_argument("--record", metavar="FILE",
+                   help="write the game record (JSON) to FILE after every turn; 'lcanalysis review FILE' "
+                        "analyses it")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from lcanalysis.tournaments.specs import check_agent, parse_agent
+
+    if args.record:
+        check_output_file("--record", args.record)
+    agent = check_agent(parse_agent(args.agent)).make()  # a TournamentError names the problem
+    seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
+    from lcanalysis.cli.shell import input_lines
+    from lcanalysis.tutor import TutorSession
+
+    interactive = sys.stdin.isatty()
+    print(f"lcanalysis play: you are player {args.seat} against {agent.name}, deal seed {seed} "
+          f"(--seed {seed} deals it again)", flush=True)
+    session = TutorSession(agent=agent, seat=args.seat, seed=seed, rounds=args.rounds, colors=args.colors,
+                           threshold=args.threshold, time_budget=args.time)
+    print(f"the tutor speaks up when a turn loses more than {args.threshold:g} point(s) against the best "
+          "(and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
+    Game(session, args, interactive).play(input_lines(interactive, PROMPT))
+    return 0
+
+
+class Game:
+    """The terminal's side of a ``TutorSession``: what is printed after each line."""
+
+    def __init__(self, session: TutorSession, args: argparse.Namespace, interactive: bool) -> None:
+        self.s = session
+        self.record_file: str | None = args.record
+        self.time: float = args.time
+        self.interactive = interactive
+
+    def play(self, lines: Iterable[str]) -> None:
+        self._replies()
+        self._board()
+        for line in lines:
+            if not self.interactive:  # a script's line, echoed so that the transcript reads as a game
+                print(f"{PROMPT}{line.rstrip()}")
+            if not self.answer(line.strip()):
+                break
+        self._summary()
+
+    def answer(self, line: str) -> bool:
+        """One line; False when the game is over or the player quits."""
+        if not line or line.startswith("#"):
+            return True
+        word = line.lower()
+        if word in ("quit", "exit"):
+            return False
+        if word == "help":
+            for name, text in WORDS.items():
+                print(f"  {name:<6} {text}")
+            print("  a turn: + plays a card, - discards it; /D draws from the deck, /R (a colour letter) takes "
+                  "the top of that discard pile")
+        elif word == "board":
+            self._board()
+        elif word == "moves":
+            print(" ".join(str(m) for m in self.s.legal_turns()))
+        elif word in ("hint", "hint all"):
+            self._hint(every=word == "hint all")
+        else:
+            return self._turn(line)
+        return True
+
+    def _turn(self, text: str) -> bool:
+        from lcanalysis.tutor import judging_note
+
+        try:
+            move = self.s.checked(text)
+        except ValueError as exc:  # not a turn, or not a legal one: say why and ask again
+            print(f"error: {exc}; 'moves' lists the legal turns", file=sys.stderr, flush=True)
+            return True
+        print(judging_note(self.s.view().deck_count), file=sys.stderr, flush=True)
+        said = self.s.play(move)
+        last = self.s.decisions[-1]
+        kind = "exact" if last.exact else f"± {last.loss_stderr:.1f}"
+        print(f"tutor: {said}" if said else f"{last.played}: fine (loss {last.loss:.1f} {kind})")
+        self._save()
+        self._replies()
+        if not self.s.round_over():
+            self._board()
+            return True
+        return self._round_end()
+
+    def _round_end(self) -> bool:
+        print(self.s.view().to_text())
+        print(f"round over: {self.s.score_line()}")
+        self.s.next_round()
+        self._save()
+        if self.s.match_over():
+            totals = self.s.match.totals
+            you, them = totals[self.s.seat], totals[1 - self.s.seat]
+            verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
+            print(f"match over: {verdict}, {you} to {them}")
+            return False
+        if self.s.rounds == 1:
+            return False
+        print(f"round {self.s.match.round_number} of {self.s.rounds}")
+        self._replies()
+        self._board()
+        return True
+
+    def _board(self) -> None:
+        print(self.s.view().to_text())
+
+    def _replies(self) -> None:
+        for move, words in self.s.replies:
+            print(f"{self.s.opponent.name} plays {move}: {words}")
+
+    def _hint(self, every: bool = False) -> None:
+        from lcanalysis.advisor import advise, judging_budget
+        from lcanalysis.show.hint import DRAWS_SHOWN, hint_text
+
+        if not self.s.human_to_move():
+            print("error: it is not your turn", file=sys.stderr)
+            return
+        view = self.s.view()
+        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time), seed=self.s.seed,
+                          progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+        print(hint_text(analysis, view, top=None if every else 3, draws=None if every else DRAWS_SHOWN,
+                        more="'hint all' lists every turn"))
+
+    def _save(self) -> None:
+        if self.record_file:
+            from lcanalysis.game.records import write_record
+
+            write_output_file("--record", self.record_file, write_record(self.s.record()))
+
+    def _summary(self) -> None:
+        frame = self.s.summary()
+        if frame.empty:
+            print("no turns of yours were judged")
+            return
+        flagged = int((frame["tutor"] != "").sum())
+        spread = math.sqrt(float((frame["± (paired)"] ** 2).sum()))
+        exact = int(frame["exact"].sum())
+        print(f"your {len(frame)} decision(s): {flagged} flagged by the tutor; total loss {frame['loss'].sum():.1f} "
+              f"± {spread:.1f} points against the advisor's best ({exact} judged exactly, the rest estimates by "
+              "play-outs, ± one standard error)")
+        worst = frame[frame["loss"] > 0].head(WORST_SHOWN)
+        for row in worst.itertuples(index=False):
+            print(f"  round {row.round} turn {row.turn}: played {row.played}, best {row.best}, loss {row.loss:.1f}")
+        if self.record_file:
+            print(f"the game is in {self.record_file}: 'lcanalysis review {self.record_file}' analyses it "
+                  "for skill and luck")

@@ -1,0 +1,138 @@
+"""``lcanalysis play``: a round or a match against an agent at the terminal, the tutor speaking up
+when a turn costs points, the game written to a record after every turn. Each game here is also
+played through the library's ``TutorSession`` (the reference path) and the two must agree."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from lcanalysis.cli import main
+from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
+from lcanalysis.tutor import TutorSession
+
+FAST = ["--agent", "greedy", "--time", "0.05"]
+
+
+def play(capsys, monkeypatch, lines, *args):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    code = main(["play", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def scripted(seed, pick, rounds=1, threshold=2.0, limit=None):
+    """The turns ``pick`` chooses in a game played through the library, and the session after them."""
+    s = TutorSession(agent="greedy", seed=seed, time_budget=0.05, rounds=rounds, threshold=threshold)
+    turns = []
+    while limit is None or len(turns) < limit:
+        if s.round_over():
+            if s.match.round_number == rounds:
+                break  # as the command leaves it: the last round over, its score line still to print
+            s.next_round()
+            continue
+        turn = str(pick(s))
+        turns.append(turn)
+        s.play(turn)
+    return turns, s
+
+
+def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(capsys, monkeypatch, tmp_path):
+    turns, ref = scripted(3, lambda s: s.legal_turns()[-1])
+    record = tmp_path / "game.json"
+    code, out, err = play(capsys, monkeypatch, turns, *FAST, "--seed", "3", "--record", str(record))
+    assert code == 0, err
+    # the tutor's words are the library's, turn for turn, and it spoke exactly where the library did
+    spoken = [line.removeprefix("tutor: ") for line in out.splitlines() if line.startswith("tutor: ")]
+    assert spoken == [d.comment for d in ref.decisions if d.comment] and spoken
+    assert out.count(": fine (loss ") == sum(not d.comment for d in ref.decisions)
+    assert f"round over: {ref.score_line()}" in out
+    assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
+    # every reply of the agent is announced, in words
+    assert out.count("greedy plays ") == len(ref.position.history[1::2])  # the agent is player 1
+    # the record replays to the round's final scores
+    rec = read_record(str(record))
+    assert isinstance(rec, RoundRecord) and rec.players == ["you", "greedy"] and rec.is_finished()
+    assert rec.final().scores() == ref.position.scores()
+    assert f"'lcanalysis review {record}'" in out
+
+
+def test_quitting_keeps_the_game_so_far_in_the_record(capsys, monkeypatch, tmp_path):
+    turns, ref = scripted(5, lambda s: s.legal_turns()[0], limit=3)
+    record = tmp_path / "game.json"
+    code, out, _ = play(capsys, monkeypatch, [*turns, "quit", turns[0]], *FAST, "--seed", "5", "--seat", "0",
+                        "--record", str(record))
+    assert code == 0 and "your 3 decision(s)" in out
+    rec = read_record(str(record))
+    assert [str(t.move) for t in rec.turns] == [str(m) for m in ref.position.history]
+    assert rec.final().to_json() == ref.position.to_json()
+
+
+def test_bad_lines_are_answered_and_the_game_goes_on(capsys, monkeypatch):
+    s = TutorSession(agent="greedy", seed=7, time_budget=0.05)
+    legal = s.legal_turns()
+    illegal = next(f"+{c}/D" for c in ("Y10", "B10", "W10", "G10", "R10") if f"+{c}/D" not in map(str, legal))
+    code, out, err = play(capsys, monkeypatch, ["moves", "+Q3/D", "nonsense", illegal, "board", str(legal[0])],
+                          *FAST, "--seed", "7", "--threshold", "1000")
+    assert code == 0
+    assert " ".join(map(str, legal)) in out.splitlines()
+    assert "colour 'Q'" in err and "'nonsense' has no '/<source>'" in err
+    assert f"error: {illegal} is not legal here" in err
+    assert err.count("'moves' lists the legal turns") == 3
+    assert "Judging your turn" in err and err.count("Judging your turn") == 1  # only the legal turn is judged
+    assert "tutor:" not in out and f"{legal[0]}: fine (loss" in out  # nothing costs 1000 points
+
+
+def test_a_hint_ranks_the_turns_before_the_player_chooses(capsys, monkeypatch):
+    code, out, _ = play(capsys, monkeypatch, ["hint", "hint all"], *FAST, "--seed", "2")
+    assert code == 0
+    first, every = out.split("your turn> hint all")
+    assert "vs best" in first and "'hint all' lists every turn" in first and "--all" not in first
+    s = TutorSession(agent="greedy", seed=2, time_budget=0.05)
+    assert all(str(m) in every for m in s.legal_turns())  # every placement, every draw
+
+
+def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, monkeypatch, tmp_path):
+    turns, ref = scripted(11, lambda s: s.legal_turns()[-1], rounds=2)
+    record = tmp_path / "match.json"
+    code, out, _ = play(capsys, monkeypatch, turns, *FAST, "--seed", "11", "--rounds", "2", "--record", str(record))
+    assert code == 0 and "round 2 of 2" in out
+    you, them = (total + ref.position.score(p) for p, total in enumerate(ref.match.totals))  # with the last round
+    verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
+    assert f"match over: {verdict}, {you} to {them}" in out
+    rec = read_record(str(record))
+    assert isinstance(rec, MatchRecord) and len(rec.rounds) == 2
+    assert json.loads(record.read_text())["players"] == ["you", "greedy"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--threshold", "-1"], "--threshold must be points >= 0"),
+    (["--threshold", "lots"], "--threshold must be a number of points"),
+    (["--time", "0"], "must be more than 0"),
+    (["--rounds", "0"], "--rounds must be >= 1"),
+    (["--agent", "nosuch"], "unknown agent 'nosuch'"),
+    (["--agent", "search:width=abc"], "width"),
+])
+def test_bad_options_are_refused_naming_the_problem(capsys, monkeypatch, args, message):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    try:
+        code = main(["play", *args])
+    except SystemExit as exc:  # argparse's refusals
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err
+
+
+def test_a_record_file_that_cannot_be_written_is_refused_before_the_game(capsys, monkeypatch, tmp_path):
+    code, out, err = play(capsys, monkeypatch, [], *FAST, "--seed", "1", "--record", str(tmp_path))
+    assert code == 2 and "--record" in err and "lcanalysis play:" not in out
+
+
+def test_the_shell_does_not_run_play(capsys):
+    from lcanalysis.cli.shell import answer
+
+    assert answer("play --seed 1", lambda words: 0) == 2
+    assert "'play' does not run in the shell" in capsys.readouterr().err
