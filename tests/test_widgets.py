@@ -468,3 +468,16 @@ def test_the_explorer_opens_a_replayed_step_for_analysis(played):
     ex.replay.open_button.click()
     assert ex.position == _by_hand(start, turns, 6)
     assert "full position" in ex.message.value
+
+
+def test_the_builders_button_never_analyzes_the_previous_position_when_the_built_one_cannot_be_loaded(explorer):
+    b = explorer.builder
+    _build_remembered(b)
+    b.to_move.value = "opp"  # a valid view, but the opponent moves: nothing to advise
+    assert b.view is not None
+    before = explorer.position
+    b.use_button.click()
+    assert explorer.result is None and explorer.table.value == ""  # not the previous position's answer
+    msg = html.unescape(explorer.message.value)
+    assert "Cannot load" in msg and "player 1 is to move" in msg
+    assert explorer.position is before

@@ -189,9 +189,9 @@ class DecisionExplorer:
         return sections
 
     def _use_built(self, view: View) -> None:
-        """The builder's button: load the built view and analyze it."""
-        self.load(view)
-        if self.position is not None:
+        """The builder's button: load the built view and analyze it (not when it cannot be loaded:
+        the explorer would answer for the position loaded before)."""
+        if self.load(view):
             self.analyze()
 
     def _safely(self, fn: Any, *args: Any) -> None:
@@ -204,8 +204,9 @@ class DecisionExplorer:
 
     # --- building the position ---------------------------------------------------------------
 
-    def load(self, source: str | dict | Position | View) -> None:
-        """Fill the widgets from a string, JSON, ``example:NAME``, ``Position`` or ``View``."""
+    def load(self, source: str | dict | Position | View) -> bool:
+        """Fill the widgets from a string, JSON, ``example:NAME``, ``Position`` or ``View``; False
+        (and a message naming the problem, the last good position kept) when it cannot be read."""
         try:
             if isinstance(source, str) and not source.strip():
                 raise PositionError("nothing to load: paste a one-line LC1;... string or a JSON position")
@@ -213,7 +214,7 @@ class DecisionExplorer:
             view = mover_view(obj)
         except (PositionError, ValueError) as exc:
             self.message.value = _message("error", f"Cannot load: {exc}")
-            return
+            return False
         self._loading = True
         try:
             self._seat = view.viewer
@@ -234,6 +235,7 @@ class DecisionExplorer:
         self.message.value = _message("ok", f"Loaded a {kind}: player {view.to_move} to move, "
                                              f"{view.deck_count} cards in the draw pile.")
         self._draw()
+        return True
 
     def build(self) -> View:
         """The view described by the widgets; raises ``PositionError`` naming the problem."""
