@@ -481,3 +481,24 @@ def test_the_builders_button_never_analyzes_the_previous_position_when_the_built
     msg = html.unescape(explorer.message.value)
     assert "Cannot load" in msg and "player 1 is to move" in msg
     assert explorer.position is before
+
+
+def test_a_full_position_is_analyzed_with_both_hands_as_the_advisor_does():
+    ex = DecisionExplorer("example:endgame", time_budget=0.2)
+    full = read_position(example_text("endgame"))
+    assert full.deck_count == 5  # the advisor's endgame search answers a full position here
+    assert "endgame search" in _watch_text(ex)
+    res = ex.result
+    assert res is not None, ex.message.value
+    direct = advise(full, time_budget=0.2, seed=0)
+    assert [(m.move, m.value) for m in res.moves] == [(m.move, m.value) for m in direct.moves]
+    assert any("both hands are used" in note for note in res.notes)
+    assert analyze(full, time_budget=0.2).moves[0].move == direct.moves[0].move
+
+
+def _watch_text(ex):
+    """Press Analyze; the first note shown while it works."""
+    shown = []
+    ex.message.observe(lambda change: shown.append(change["new"]), names="value")
+    ex.analyze_button.click()
+    return html.unescape(shown[0]) if shown else ""

@@ -29,6 +29,7 @@ import numpy as np
 from IPython.display import SVG, display
 
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
+from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, Buried, Card
 from lcanalysis.game.examples import EXAMPLES
@@ -66,7 +67,7 @@ def _working(message: W.HTML, button: W.Button, position: Position | View,
     with each stage of the endgame search or the play-outs appended to ``lines`` and shown as it is reported
     (the advisor's ``progress``), and the button disabled until the answer comes."""
     n = position.deck_count
-    if n <= SEARCH_CARDS:
+    if n <= (FULL_POSITION_ENDGAME_CARDS if isinstance(position, Position) else SEARCH_CARDS):
         head = (f"Analyzing: {n} card(s) left in the draw pile, so the endgame search answers, stage by "
                 f"stage (each stage allows one more discard-pile draw); this can take a while.")
     else:
@@ -722,8 +723,8 @@ class RecordReplay:
             return
         try:
             with _working(self.message, self.analyze_button, state, self.progress_lines) as progress:
-                res = explorer.analyze(state, time_budget=float(self.time_budget), seed=int(self.seed),
-                                       progress=progress)
+                res = explorer.analyze(mover_view(state), time_budget=float(self.time_budget),
+                                       seed=int(self.seed), progress=progress)
         except (PositionError, ValueError) as exc:
             self.message.value = _message("error", f"Cannot analyze this decision: {exc}")
             return

@@ -13,7 +13,7 @@ from lcanalysis.advisor import advise
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, brief, number_types, whole_number
 from lcanalysis.game.moves import Move
-from lcanalysis.game.notation import mover_view
+from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position, PositionError, as_cards, check_copies
 from lcanalysis.game.records import MatchRecord, Record, RoundRecord, read_record
 from lcanalysis.game.rules import Rules
@@ -91,11 +91,15 @@ def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int
     otherwise heuristic rollouts (``rollout_analysis``) with ``worlds`` sampled worlds
     (default: about 60 worlds per second of ``time_budget``, at least 20). ``progress`` is
     handed to the advisor: it receives a line of text as each stage of the endgame search
-    (3 cards or fewer in the draw pile) starts and ends."""
-    view = mover_view(source)
+    (``advisor.ENDGAME_CARDS`` cards or fewer in the draw pile, ``FULL_POSITION_ENDGAME_CARDS``
+    for a full position) starts and ends. A full ``Position`` is advised as ``advise`` advises
+    it, with both hands used; give ``mover_view(position)`` for what the mover alone knows."""
+    obj = read_position(source)
+    view = mover_view(obj)
     _check_playable(view)
     if worlds is None:
-        return advise(view, time_budget=time_budget, seed=seed, progress=progress)
+        return advise(obj if isinstance(obj, Position) else view, time_budget=time_budget, seed=seed,
+                      progress=progress)
     n = worlds if worlds is not None else max(20, int(60 * time_budget))
     return rollout_analysis(view, worlds=n, seed=seed)
 
