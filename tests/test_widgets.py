@@ -502,3 +502,16 @@ def _watch_text(ex):
     ex.message.observe(lambda change: shown.append(change["new"]), names="value")
     ex.analyze_button.click()
     return html.unescape(shown[0]) if shown else ""
+
+
+def test_the_replay_thinks_as_long_as_the_explorers_time_and_seed_say(played):
+    start, turns = played
+    ex = DecisionExplorer("example:opening", time_budget=0.2, record=record_round(start, turns))
+    ex.time_budget.value = 0.3
+    ex.seed.value = 4
+    ex.replay.go(9)
+    ex.replay.analyze_button.click()
+    pos = _by_hand(start, turns, 9)
+    direct = analyze(pos.view(pos.to_move), time_budget=0.3, seed=4)
+    assert ex.replay.result is not None, ex.replay.message.value
+    assert [(m.move, m.value) for m in ex.replay.result.moves] == [(m.move, m.value) for m in direct.moves]

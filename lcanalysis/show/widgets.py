@@ -107,7 +107,7 @@ class DecisionExplorer:
     Input widgets: ``colors``, ``hand``, ``my_expeditions``, ``opp_expeditions``, ``discards``,
     ``opp_known`` (card lists as text, e.g. ``"R7 Bw B4"``), ``deck``; ``paste`` + ``load_button``
     for a one-line ``LC1;...`` string or JSON; ``example`` for the built-in positions;
-    ``time_budget`` and ``seed`` for the analysis.
+    ``time_budget`` and ``seed`` for the analysis (the replay's too).
     Results: ``result`` (an ``Analysis``), ``table`` (HTML of the ranked turns), ``chart``,
     ``turn`` (pick a turn) and ``detail`` (what follows it: outcome distribution, endgame lines),
     ``message`` (errors and notes; while Analyze works, what it is doing and each stage of the
@@ -166,6 +166,9 @@ class DecisionExplorer:
         self.load_button.on_click(lambda _b: self._safely(self.load, self.paste.value))
         self.example.observe(lambda ch: self._safely(self._on_example, ch), names="value")
         self.analyze_button.on_click(lambda _b: self._safely(self.analyze))
+        # the replay's "Analyze this decision" thinks as long as the sliders here say
+        self.time_budget.observe(lambda ch: setattr(self.replay, "time_budget", float(ch["new"])), names="value")
+        self.seed.observe(lambda ch: setattr(self.replay, "seed", int(ch["new"])), names="value")
         self.turn.observe(lambda ch: self._safely(self.show_turn, ch["new"]), names="value")
 
         self.widget = W.VBox([
