@@ -515,3 +515,14 @@ def test_the_replay_thinks_as_long_as_the_explorers_time_and_seed_say(played):
     direct = analyze(pos.view(pos.to_move), time_budget=0.3, seed=4)
     assert ex.replay.result is not None, ex.replay.message.value
     assert [(m.move, m.value) for m in ex.replay.result.moves] == [(m.move, m.value) for m in direct.moves]
+
+
+def test_the_example_menu_names_only_the_example_shown_and_picks_it_again_after_another_load(explorer):
+    explorer.example.value = "endgame"
+    assert isinstance(explorer.position, Position)
+    explorer.load(example_text("midround"))
+    assert explorer.example.value == "(choose)"  # not "endgame": that is no longer what is shown
+    explorer.example.value = "endgame"  # picked again: loads it again
+    assert explorer.position == read_position(example_text("endgame"))
+    explorer.load("example:opening")
+    assert explorer.example.value == "opening" and explorer.deck.value == 44

@@ -229,6 +229,8 @@ class DecisionExplorer:
             self.discards.value = _cards_text(c for pile in view.discards for c in pile)
             self.opp_known.value = _cards_text(view.opponent_known)
             self.deck.value = view.deck_count
+            name = source.strip().removeprefix("example:") if isinstance(source, str) else ""
+            self.example.value = name if name in EXAMPLES else "(choose)"  # not an example loaded before
         finally:
             self._loading = False
         self._full = obj if isinstance(obj, Position) else None
@@ -272,7 +274,7 @@ class DecisionExplorer:
         self._draw()
 
     def _on_example(self, change: Any) -> None:
-        if change["new"] in EXAMPLES:
+        if change["new"] in EXAMPLES and not self._loading:
             self.load(f"example:{change['new']}")
 
     def _draw(self) -> None:
