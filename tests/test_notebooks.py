@@ -65,3 +65,12 @@ def test_notebook_holds_no_logic_of_its_own(path):
 def test_notebooks_are_stored_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+
+
+def test_the_decision_explorer_says_when_the_endgame_search_answers():
+    from lcanalysis.advisor import ENDGAME_CARDS, FULL_POSITION_ENDGAME_CARDS
+
+    nb = nbformat.read(ROOT / "notebooks" / "decision_explorer.ipynb", as_version=4)
+    intro = " ".join(nb.cells[1].source.split())  # the first markdown cell, lines joined
+    assert f"With {ENDGAME_CARDS} cards or fewer in the draw pile" in intro
+    assert f"{FULL_POSITION_ENDGAME_CARDS} or fewer for a full position" in intro
