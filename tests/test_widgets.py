@@ -15,7 +15,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_match, record_round, write_record
 from lcanalysis.game.view import View
 from lcanalysis.show.widgets import DecisionExplorer, RecordReplay, WagerExplorer
-from lcanalysis.studies.explorer import analyze, legal_moves, move_outcomes
+from lcanalysis.studies.explorer import analyze, legal_moves, move_outcomes, played_turn
 from lcanalysis.studies.skill_and_luck import play_recorded_round
 from lcanalysis.wagers.canonical import wager_distribution
 
@@ -526,3 +526,30 @@ def test_the_example_menu_names_only_the_example_shown_and_picks_it_again_after_
     assert explorer.position == read_position(example_text("endgame"))
     explorer.load("example:opening")
     assert explorer.example.value == "opening" and explorer.deck.value == 44
+
+
+def test_the_replays_verdict_says_whether_the_played_turns_loss_is_exact_an_estimate_or_a_bound(played):
+    start, turns = played
+    rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)
+    seen = set()
+    for k in range(len(turns)):
+        pos = _by_hand(start, turns, k)
+        if pos.deck_count > 4:
+            continue
+        rp.go(k)
+        rp.analyze_button.click()
+        rank, mv = played_turn(rp.result, str(turns[k]))
+        verdict = html.unescape(rp.verdict.value)
+        if rank == 1:
+            continue
+        if mv.upper_bound:
+            kind = "bound"
+            assert f"at least {mv.loss:.1f} points worse" in verdict, verdict
+        elif mv.exact:
+            kind = "exact"
+            assert f"{mv.loss:.1f} points worse (exact)" in verdict, verdict
+        else:
+            kind = "estimate"
+            assert f"{mv.loss:.1f} ± {mv.loss_stderr:.1f} points worse (estimate)" in verdict, verdict
+        seen.add(kind)
+    assert seen == {"bound", "exact", "estimate"}  # this round has all three near its end

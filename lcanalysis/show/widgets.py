@@ -738,10 +738,14 @@ class RecordReplay:
         best = res.moves[0]
         if rank == 1:
             words = f"Played {played}: the best of {len(res.moves)} turns."
-        else:
-            err = f" ± {mv.loss_stderr:.1f}" if mv.loss_stderr else ""
-            words = (f"Played {played}: ranked {rank} of {len(res.moves)}, {mv.loss:.1f}{err} points worse "
-                     f"than the best turn {best.move}.")
+        else:  # the loss as the table gives it: a bound, exact, or an estimate with its error
+            if mv.upper_bound:
+                loss = f"at least {mv.loss:.1f} points worse (the endgame search showed only that it is worse)"
+            elif mv.exact and best.exact:
+                loss = f"{mv.loss:.1f} points worse (exact)"
+            else:
+                loss = f"{mv.loss:.1f} ± {mv.loss_stderr or 0.0:.1f} points worse (estimate)"
+            words = f"Played {played}: ranked {rank} of {len(res.moves)}, {loss} than the best turn {best.move}."
         self.verdict.value = _message("ok" if rank == 1 else "note", words)
         self.table.value = f'<div style="max-height:420px;overflow:auto">{res._repr_html_()}</div>'
         self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}).")
