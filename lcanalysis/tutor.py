@@ -51,10 +51,19 @@ class Decision:
     loss_stderr: float
     exact: bool
     comment: str = ""
+    #: the endgame search showed only that the turn is worse: its loss is at least ``loss``
+    bound: bool = False
 
     @property
     def flagged(self) -> bool:
         return bool(self.comment)
+
+    def loss_text(self) -> str:
+        """The loss as the hint shows it: "-2.0 ± 0.4" (an estimate), "-2.0 (exact)", or
+        "≤ -2.0" (a bound: at least that much lost)."""
+        if self.bound:
+            return f"≤ -{self.loss:.1f}"
+        return f"-{self.loss:.1f} (exact)" if self.exact else f"-{self.loss:.1f} ± {self.loss_stderr:.1f}"
 
 
 @dataclass
@@ -187,22 +196,24 @@ class TutorSession:
         played = next(m for m in analysis.moves if m.move == str(move))
         best = analysis.moves[0]
         loss, se = float(played.loss or 0.0), float(played.loss_stderr or 0.0)
-        comment = ""
+        bound = played.upper_bound  # the search showed only that it is worse: at least this loss
+        decision = Decision(round=self.match.round_number, turn=self.position.turn, played=str(move),
+                            best=best.move, loss=loss, loss_stderr=se,
+                            exact=bool(played.exact and best.exact and not bound), bound=bound)
         if loss > self.threshold and loss > 2 * se:
-            err = f" ± {se:.1f}" if se else ""
-            comment = (f"-{loss:.1f}{err}: better to {in_words(view, best.move)} ({best.move}): "
-                       f"{reason(view, best.move)}")
-        return Decision(round=self.match.round_number, turn=self.position.turn, played=str(move), best=best.move,
-                        loss=loss, loss_stderr=se, exact=analysis.exact, comment=comment)
+            decision.comment = (f"{decision.loss_text()}: better to {in_words(view, best.move)} ({best.move}): "
+                                f"{reason(view, best.move)}")
+        return decision
 
     def summary(self) -> Any:
         """The person's decisions with their losses (a pandas DataFrame), worst first."""
         import pandas as pd
 
         rows = [{"round": d.round, "turn": d.turn, "played": d.played, "best": d.best, "loss": round(d.loss, 2),
-                 "± (paired)": round(d.loss_stderr, 2), "exact": d.exact, "tutor": d.comment}
+                 "± (paired)": round(d.loss_stderr, 2), "exact": d.exact, "at least": d.bound, "tutor": d.comment}
                 for d in self.decisions]
-        frame = pd.DataFrame(rows, columns=["round", "turn", "played", "best", "loss", "± (paired)", "exact", "tutor"])
+        frame = pd.DataFrame(rows, columns=["round", "turn", "played", "best", "loss", "± (paired)", "exact",
+                                            "at least", "tutor"])
         return frame.sort_values("loss", ascending=False, kind="stable").reset_index(drop=True)
 
     def score_line(self) -> str:

@@ -117,3 +117,28 @@ def test_the_board_plays_a_round_by_clicks_and_shows_the_review():
         assert disabled and "Judging your turn" in note
         assert ("endgame search" in note) == (cards <= 4)
     assert any(cards <= 3 for cards, _, _ in said_while_judging)
+
+
+def test_a_loss_the_endgame_search_only_bounded_is_said_as_a_bound_never_as_exact():
+    from lcanalysis.advisor import judging_budget
+
+    s = TutorSession(agent="greedy", seed=0, time_budget=0.05, threshold=2.0)
+    bounds = 0
+    while not s.round_over():
+        view = s.view()
+        if view.deck_count > 4:
+            s.play(s.legal_turns()[0])
+            continue
+        expected = advise(view, time_budget=judging_budget(view.deck_count, 0.05), seed=s.seed)
+        worst = expected.moves[-1]
+        s.play(worst.move)
+        d = s.decisions[-1]
+        assert d.bound == worst.upper_bound
+        if d.bound:
+            bounds += 1
+            assert not d.exact and d.comment.startswith(f"≤ -{d.loss:.1f}: better to")
+        elif d.exact:
+            assert d.comment.startswith(f"-{d.loss:.1f} (exact): better to")
+    assert bounds >= 1
+    frame = s.summary()
+    assert list(frame["at least"]) == [d.bound for d in sorted(s.decisions, key=lambda d: -d.loss)]

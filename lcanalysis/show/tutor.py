@@ -86,7 +86,7 @@ class TutorBoard:
             self.play_button.disabled = self.session.round_over()
         last = self.session.decisions[-1]
         self.comment.value = (_message("error", f"Tutor: {said}") if said else
-                              _message("ok", f"{move}: fine (loss {last.loss:.1f} ± {last.loss_stderr:.1f})"))
+                              _message("ok", f"{move}: fine (loss {last.loss_text()})"))
         self._refresh()
 
     def next_round(self) -> None:
@@ -120,7 +120,8 @@ class TutorBoard:
         flagged = int((frame["tutor"] != "").sum())
         head = (f"<h4 class='lc-review'>Round over: {html.escape(self.session.score_line())}</h4>"
                 f"<p>{len(frame)} decisions, {flagged} flagged; total loss {frame['loss'].sum():.1f} points "
-                f"(losses are the advisor's estimates, ± the paired standard error)</p>")
+                f"(a loss is the advisor's estimate ± the paired standard error, or exact, or with \"at least\" "
+                f"a bound: the endgame search showed only that the turn is worse)</p>")
         return head + frame.to_html(index=False, classes="lc-review-table")
 
     def _ipython_display_(self) -> Any:
