@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
 
 import numpy as np
@@ -553,3 +554,14 @@ def test_the_replays_verdict_says_whether_the_played_turns_loss_is_exact_an_esti
             assert f"{mv.loss:.1f} ± {mv.loss_stderr:.1f} points worse (estimate)" in verdict, verdict
         seen.add(kind)
     assert seen == {"bound", "exact", "estimate"}  # this round has all three near its end
+
+
+def test_a_full_positions_outcomes_keep_the_opponents_hand_as_its_analysis_does():
+    ex = DecisionExplorer("example:endgame", time_budget=0.2)
+    full = read_position(example_text("endgame"))
+    ex.analyze_button.click()
+    pick = ex.turn.options[-1]
+    ex.turn.value = pick
+    known = dataclasses.replace(full.view(full.to_move), opponent_known=sorted(full.hand(1 - full.to_move)))
+    direct = move_outcomes(known, pick, worlds=len(ex.outcomes), seed=0)
+    assert np.array_equal(np.asarray(ex.outcomes), direct)

@@ -29,7 +29,7 @@ import numpy as np
 from IPython.display import SVG, display
 
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
-from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS
+from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, Buried, Card
 from lcanalysis.game.examples import EXAMPLES
@@ -335,8 +335,10 @@ class DecisionExplorer:
         try:
             samples = mv.extra.get("samples") if mv is not None else None
             if samples is None:
-                samples = explorer.move_outcomes(self.position, move, worlds=max(20, int(60 * self.time_budget.value)),
-                                          seed=int(self.seed.value))
+                # a full position's worlds keep the opponent's known hand, as its analysis did
+                source = hint_view(self.position)[0] if isinstance(self.position, Position) else self.position
+                samples = explorer.move_outcomes(source, move, worlds=max(20, int(60 * self.time_budget.value)),
+                                                 seed=int(self.seed.value))
             self.outcomes = samples
             notes = []
             if self._full is not None and self._full.deck_count <= ENDGAME_CARDS:
