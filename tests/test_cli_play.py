@@ -48,7 +48,7 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
     # the tutor's words are the library's, turn for turn, and it spoke exactly where the library did
     spoken = [line.removeprefix("tutor: ") for line in out.splitlines() if line.startswith("tutor: ")]
     assert spoken == [d.comment for d in ref.decisions if d.comment] and spoken
-    assert out.count(": fine (loss ") == sum(not d.comment for d in ref.decisions)
+    assert out.count(": fine (") == sum(not d.comment for d in ref.decisions)
     assert f"round over: {ref.score_line()}" in out
     assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
     # every reply of the agent is announced, in words
@@ -83,7 +83,7 @@ def test_bad_lines_are_answered_and_the_game_goes_on(capsys, monkeypatch):
     assert f"error: {illegal} is not legal here" in err
     assert err.count("'moves' lists the legal turns") == 3
     assert "Judging your turn" in err and err.count("Judging your turn") == 1  # only the legal turn is judged
-    assert "tutor:" not in out and f"{legal[0]}: fine (loss" in out  # nothing costs 1000 points
+    assert "tutor:" not in out and f"{legal[0]}: fine (-" in out  # nothing costs 1000 points
 
 
 def test_a_hint_ranks_the_turns_before_the_player_chooses(capsys, monkeypatch):

@@ -160,8 +160,7 @@ class Game:
         print(judging_note(self.s.view().deck_count), file=sys.stderr, flush=True)
         said = self.s.play(move)
         last = self.s.decisions[-1]
-        kind = "exact" if last.exact else f"± {last.loss_stderr:.1f}"
-        print(f"tutor: {said}" if said else f"{last.played}: fine (loss {last.loss:.1f} {kind})")
+        print(f"tutor: {said}" if said else f"{last.played}: fine ({last.loss_text()})")
         self._save()
         self._replies()
         if not self.s.round_over():
@@ -220,10 +219,11 @@ class Game:
             return
         flagged = int((frame["tutor"] != "").sum())
         spread = math.sqrt(float((frame["± (paired)"] ** 2).sum()))
-        exact = int(frame["exact"].sum())
+        exact, bound = int(frame["exact"].sum()), int(frame["at least"].sum())
+        bounds = f", {bound} only bounded by the endgame search (the total is then at least this)" if bound else ""
         print(f"your {len(frame)} decision(s): {flagged} flagged by the tutor; total loss {frame['loss'].sum():.1f} "
-              f"± {spread:.1f} points against the advisor's best ({exact} judged exactly, the rest estimates by "
-              "play-outs, ± one standard error)")
+              f"± {spread:.1f} points against the advisor's best ({exact} judged exactly{bounds}, the rest "
+              "estimates by play-outs, ± one standard error)")
         worst = frame[frame["loss"] > 0].head(WORST_SHOWN)
         for row in worst.itertuples(index=False):
             print(f"  round {row.round} turn {row.turn}: played {row.played}, best {row.best}, loss {row.loss:.1f}")
