@@ -146,3 +146,10 @@ def test_advice_on_a_remembered_position_lists_the_legal_turns():
     legal = {str(m) for m in filled.complete(unseen[:filled.opponent_unknown],
                                              unseen[filled.opponent_unknown:]).legal_moves()}
     assert {m.move for m in analysis.moves} == legal
+
+
+def test_a_buried_top_card_is_refused_with_its_own_colour_as_the_example():
+    data, colour, _ = _remembered(played_down(3, 6))
+    data["discards"][colour] = data["discards"][colour] + [f"{colour}?"]
+    with pytest.raises(lc.PositionError, match=rf"discard pile {colour}: .* after the buried cards \({colour}\?\)"):
+        lc.read_position(data)

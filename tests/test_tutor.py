@@ -142,3 +142,11 @@ def test_a_loss_the_endgame_search_only_bounded_is_said_as_a_bound_never_as_exac
     assert bounds >= 1
     frame = s.summary()
     assert list(frame["at least"]) == [d.bound for d in sorted(s.decisions, key=lambda d: -d.loss)]
+
+
+@pytest.mark.parametrize("threshold", [-1, 20, "2", True])
+def test_the_boards_threshold_outside_its_slider_is_refused_not_clamped(threshold):
+    from lcanalysis.show.tutor import TutorBoard
+
+    with pytest.raises(ValueError, match="threshold must be points from 0 to 15"):
+        TutorBoard(agent="greedy", threshold=threshold)

@@ -565,3 +565,17 @@ def test_a_full_positions_outcomes_keep_the_opponents_hand_as_its_analysis_does(
     known = dataclasses.replace(full.view(full.to_move), opponent_known=sorted(full.hand(1 - full.to_move)))
     direct = move_outcomes(known, pick, worlds=len(ex.outcomes), seed=0)
     assert np.array_equal(np.asarray(ex.outcomes), direct)
+
+
+def test_the_explorers_message_counts_the_turns_the_endgame_search_only_bounded():
+    """With 3 cards left the endgame search proves most turns worse than the best without their
+    values: the message must not call those values (exact or estimates)."""
+    from helpers import played_down
+
+    pos = played_down(2, 3)
+    ex = DecisionExplorer(pos.view(pos.to_move))
+    ex.time_budget.value = 2
+    ex.analyze()
+    bounded = [m for m in ex.result.moves if m.upper_bound]
+    assert bounded  # the case this test is about
+    assert f"; {len(bounded)} turn(s) only shown worse than the best: a bound (≤), not a value" in ex.message.value

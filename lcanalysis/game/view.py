@@ -466,7 +466,7 @@ def _check_buried_places(piles: list[list[Any]], history: Any) -> None:
     for c, pile in enumerate(piles):
         if pile and isinstance(pile[-1], Buried):
             raise PositionError(f"discard pile {COLOR_LETTERS[c]}: the top card is always known; write it "
-                                f"last, after the buried cards (G?)")
+                                f"last, after the buried cards ({COLOR_LETTERS[c]}?)")
 
 
 def _check_buried_counts(piles: list[list[Any]], counts: np.ndarray, nc: int) -> None:

@@ -17,6 +17,7 @@ from lcanalysis.show.widgets import _message
 from lcanalysis.tutor import TutorSession, judging_note
 
 DECK = "deck"
+MAX_THRESHOLD = 15.0  # the threshold slider's end: a turn that loses more is always worth a word
 
 
 class TutorBoard:
@@ -25,8 +26,12 @@ class TutorBoard:
 
     def __init__(self, agent: str = "heuristic", rounds: int = 1, seed: int = 0, threshold: float = 2.0,
                  time_budget: float = 0.5) -> None:
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
+                or not 0 <= threshold <= MAX_THRESHOLD:
+            # the slider would quietly clamp it
+            raise ValueError(f"threshold must be points from 0 to {MAX_THRESHOLD:g}, got {threshold!r}")
         self._options: dict[str, Any] = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget}
-        self.threshold = W.FloatSlider(value=threshold, min=0.0, max=15.0, step=0.5, description="speak at",
+        self.threshold = W.FloatSlider(value=threshold, min=0.0, max=MAX_THRESHOLD, step=0.5, description="speak at",
                                        tooltip="the tutor comments when a turn loses more points than this")
         self.board = W.HTML(layout=W.Layout(width="100%"))
         self.score = W.HTML()

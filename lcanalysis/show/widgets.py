@@ -313,8 +313,11 @@ class DecisionExplorer:
             self.message.value = _message("error", f"Cannot analyze: {exc}")
             return
         self.result = res
-        self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}"
-                                             f"{', exact' if res.exact else ', estimates ± standard error'}).")
+        kind = ", exact" if res.exact else ", estimates ± standard error"
+        bounded = sum(m.upper_bound for m in res.moves)  # the endgame search proved these worse, no more
+        if bounded:
+            kind += f"; {bounded} turn(s) only shown worse than the best: a bound (≤), not a value"
+        self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}{kind}).")
         self.table.value = (f'<div class="lc-ranked" style="max-height:420px;overflow:auto">'
                             f'{res._repr_html_()}</div>')
         with self.chart:
