@@ -152,6 +152,8 @@ class TutorSession:
         self._deal(self.match.new_round(seed=self.seed + self.match.round_number - 1))
 
     def _deal(self, position: Position) -> None:
+        if self.rounds == 1:
+            position.match = None  # a single round: no match score for the advisor to weigh or the board to show
         self.position = position
         self._round = self.match.round_number  # the round being played (the match's counter passes it at the end)
         self._start = position.copy()  # the round's record starts here

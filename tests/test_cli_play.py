@@ -49,7 +49,7 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
     spoken = [line.removeprefix("tutor: ") for line in out.splitlines() if line.startswith("tutor: ")]
     assert spoken == [d.comment for d in ref.decisions if d.comment] and spoken
     assert out.count(": fine (") == sum(not d.comment for d in ref.decisions)
-    assert f"round over: {ref.score_line()}" in out
+    assert f"round over: {ref.score_line()}" in out and "match over" not in out  # one round: no match to speak of
     assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
     # every reply of the agent is announced, in words
     assert out.count("greedy plays ") == len(ref.position.history[1::2])  # the agent is player 1

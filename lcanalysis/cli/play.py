@@ -174,12 +174,11 @@ class Game:
         self.s.next_round()
         self._save()
         if self.s.match_over():
-            totals = self.s.match.totals
-            you, them = totals[self.s.seat], totals[1 - self.s.seat]
-            verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
-            print(f"match over: {verdict}, {you} to {them}")
-            return False
-        if self.s.rounds == 1:
+            if self.s.rounds > 1:  # (a one-round game's round line said it all)
+                totals = self.s.match.totals
+                you, them = totals[self.s.seat], totals[1 - self.s.seat]
+                verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
+                print(f"match over: {verdict}, {you} to {them}")
             return False
         print(f"round {self.s.match.round_number} of {self.s.rounds}")
         self._replies()
