@@ -130,11 +130,20 @@ class TutorSession:
             raise ValueError(f"{mv} is not legal here: {why}")
         return mv
 
-    def play(self, move: Move | str) -> str | None:
-        """The person's turn: judged, played, then the agent's turns until the person is to move
-        again or the round ends. Returns the tutor's comment, or None when the turn was fine."""
+    def judge(self, move: Move | str) -> Decision:
+        """The person's turn judged, not played: a tutor that asks before the turn is made, as GNU
+        Backgammon's does, shows ``comment`` and lets the person choose again."""
+        return self._judge(self.checked(move))
+
+    def play(self, move: Move | str, judged: Decision | None = None) -> str | None:
+        """The person's turn: judged (or ``judged``, what ``judge`` said of this turn), played, then
+        the agent's turns until the person is to move again or the round ends. Returns the tutor's
+        comment, or None when the turn was fine."""
         mv = self.checked(move)
-        decision = self._judge(mv)
+        if judged is not None and (judged.played != str(mv) or judged.turn != self.position.turn
+                                   or judged.round != self.match.round_number):
+            raise ValueError(f"the judgement given is of {judged.played} at turn {judged.turn}, not of {mv} now")
+        decision = judged if judged is not None else self._judge(mv)
         self.decisions.append(decision)
         self.position.push(mv)
         self._turns.append(str(mv))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 
 import pytest
@@ -136,3 +137,31 @@ def test_the_shell_does_not_run_play(capsys):
 
     assert answer("play --seed 1", lambda words: 0) == 2
     assert "'play' does not run in the shell" in capsys.readouterr().err
+
+
+def test_with_ask_a_costly_turn_is_explained_first_and_can_be_taken_back(capsys, monkeypatch, tmp_path):
+    from lcanalysis.advisor import advise
+
+    s = TutorSession(agent="greedy", seed=5, time_budget=0.05)
+    analysis = advise(s.view(), time_budget=0.05, seed=5)  # what the tutor will see
+    worst, best = analysis.moves[-1], analysis.moves[0]
+    assert worst.loss > 2.0 and worst.loss > 2 * worst.loss_stderr  # the case this test is about
+    record = tmp_path / "game.json"
+    code, out, _ = play(capsys, monkeypatch, [worst.move, "n", best.move, "quit"], *FAST, "--seed", "5", "--ask",
+                        "--record", str(record))
+    assert code == 0
+    assert f"tutor: -{worst.loss:.1f}" in out and "taken back: choose again" in out
+    assert f"{best.move}: fine (" in out and "1 turn(s) taken back" in out and "your 1 decision(s): 0 flagged" in out
+    assert str(read_record(str(record)).turns[0]) == best.move  # the turn taken back never happened
+    code, out, _ = play(capsys, monkeypatch, [worst.move, "y", "quit"], *FAST, "--seed", "5", "--ask")
+    assert out.count(f"tutor: -{worst.loss:.1f}") == 1 and "taken back" not in out  # asked once, then played
+    assert "your 1 decision(s): 1 flagged" in out
+
+
+def test_a_judgement_of_another_turn_is_refused():
+    s = TutorSession(agent="greedy", seed=5, time_budget=0.05)
+    first, second = s.legal_turns()[:2]
+    judged = s.judge(first)
+    with pytest.raises(ValueError, match=re.escape(f"the judgement given is of {first} at turn 0, not of {second}")):
+        s.play(second, judged)
+    assert s.play(first, judged) == (judged.comment or None) and s.decisions == [judged]

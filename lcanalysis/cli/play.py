@@ -2,7 +2,8 @@
 
 After each of your turns the advisor judges it from your view, and the tutor speaks up only when
 the turn lost more than ``--threshold`` points (and more than two standard errors), as GNU
-Backgammon's tutor does; ``hint`` shows the advisor's best turns before you choose. The game and
+Backgammon's tutor does (``--ask``: before the turn is played, which may then be taken back);
+``hint`` shows the advisor's best turns before you choose. The game and
 the judgement are ``lcanalysis.tutor.TutorSession``; this module only reads lines and prints.
 
 Standard input is read line by line, so a game can be scripted; the prompt appears only at a
@@ -19,7 +20,7 @@ import argparse
 import math
 import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lcanalysis.cli.common import (
@@ -81,6 +82,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help=f"the advisor's seconds for judging a turn and for a hint (default {JUDGE_TIME:g}; "
                         "raised to the endgame search's floor with 4 cards or fewer in the draw pile), as a "
                         "count of play-outs: the same game gives the same comments")
+    p.add_argument("--ask", action="store_true",
+                   help="before playing a turn the tutor would comment on, say why and ask: y plays it anyway, "
+                        "anything else takes it back to choose again (a turn taken back is not counted)")
     p.add_argument("--record", metavar="FILE",
                    help="write the game record (JSON) to FILE after every turn; 'lcanalysis review FILE' "
                         "analyses it")
@@ -102,8 +106,9 @@ def run(args: argparse.Namespace) -> int:
           f"(--seed {seed} deals it again)", flush=True)
     session = TutorSession(agent=agent, seat=args.seat, seed=seed, rounds=args.rounds, colors=args.colors,
                            threshold=args.threshold, time_budget=args.time)
-    print(f"the tutor speaks up when a turn loses more than {args.threshold:g} point(s) against the best "
-          "(and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
+    when = "before the turn is played, and asks" if args.ask else "after the turn"
+    print(f"the tutor speaks up ({when}) when a turn loses more than {args.threshold:g} point(s) against the "
+          "best (and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
     Game(session, args, interactive).play(input_lines(interactive, PROMPT))
     return 0
 
@@ -115,12 +120,16 @@ class Game:
         self.s = session
         self.record_file: str | None = args.record
         self.time: float = args.time
+        self.ask: bool = args.ask
+        self.taken_back = 0
         self.interactive = interactive
+        self.lines: Iterator[str] = iter(())
 
     def play(self, lines: Iterable[str]) -> None:
         self._replies()
         self._board()
-        for line in lines:
+        self.lines = iter(lines)
+        for line in self.lines:
             if not self.interactive:  # a script's line, echoed so that the transcript reads as a game
                 print(f"{PROMPT}{line.rstrip()}")
             if not self.answer(line.strip()):
@@ -158,15 +167,33 @@ class Game:
             print(f"error: {exc}; 'moves' lists the legal turns", file=sys.stderr, flush=True)
             return True
         print(judging_note(self.s.view().deck_count), file=sys.stderr, flush=True)
-        said = self.s.play(move)
-        last = self.s.decisions[-1]
-        print(f"tutor: {said}" if said else f"{last.played}: fine ({last.loss_text()})")
+        judged = self.s.judge(move)
+        if self.ask and judged.comment:
+            print(f"tutor: {judged.comment}")
+            if self._question("play it anyway? (y: yes; anything else: choose again) ").lower() not in ("y", "yes"):
+                self.taken_back += 1
+                print("taken back: choose again ('hint' shows the best turns)")
+                return True
+        said = self.s.play(move, judged)
+        if not (self.ask and said):  # (asked: the tutor has spoken already)
+            print(f"tutor: {said}" if said else f"{judged.played}: fine ({judged.loss_text()})")
         self._save()
         self._replies()
         if not self.s.round_over():
             self._board()
             return True
         return self._round_end()
+
+    def _question(self, question: str) -> str:
+        """The answer to a yes/no question: the next line (at a terminal, typed after ``question``)."""
+        if self.interactive:
+            try:
+                return input(question).strip()
+            except EOFError:
+                return ""
+        line = next(self.lines, "")
+        print(f"{question}{line.rstrip()}")
+        return line.strip()
 
     def _round_end(self) -> bool:
         print(self.s.view().to_text())
@@ -223,6 +250,8 @@ class Game:
         print(f"your {len(frame)} decision(s): {flagged} flagged by the tutor; total loss {frame['loss'].sum():.1f} "
               f"± {spread:.1f} points against the advisor's best ({exact} judged exactly{bounds}, the rest "
               "estimates by play-outs, ± one standard error)")
+        if self.taken_back:
+            print(f"{self.taken_back} turn(s) taken back after the tutor spoke (not counted above)")
         worst = frame[frame["loss"] > 0].head(WORST_SHOWN)
         for row in worst.itertuples(index=False):
             print(f"  round {row.round} turn {row.turn}: played {row.played}, best {row.best}, loss {row.loss:.1f}")
