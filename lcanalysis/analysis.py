@@ -131,9 +131,10 @@ class Analysis:
         return self.moves[0] if self.moves else None
 
     def to_json(self) -> dict[str, Any]:
-        """The ``lcanalysis solve --json`` object of docs/spec/interchange.md, plus labelled extras."""
+        """The ``lcanalysis solve --json`` object of docs/spec/interchange.md, plus labelled extras
+        (``value`` null when no turn is legal: JSON has no nan)."""
         return {
-            "value": self.value,
+            "value": self.value if self.moves else None,
             "exact": self.exact,
             "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr,
                        **({"loss": m.loss, "loss_stderr": m.loss_stderr} if m.loss is not None else {}),

@@ -515,3 +515,33 @@ def test_playing_several_turns_is_all_or_none_and_a_single_turn_is_not_read_lett
     assert [str(m) for m in pos.play("+Yw/D").history] == ["+Yw/D"]
     with pytest.raises(MoveError, match="moves must be a list of turns"):
         pos.play(None)
+
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda: __import__("lcanalysis.studies.stalling").studies.stalling.stall_values(None),
+     "stall_values needs a full position"),
+    (lambda: __import__("lcanalysis.studies.opening").studies.opening.holding_with_sum(-1, 5),
+     "cards must be a whole number >= 0"),
+    (lambda: __import__("lcanalysis.studies.opening").studies.opening.holding_with_sum("3", 24),
+     "cards must be a whole number >= 0"),
+    (lambda: __import__("lcanalysis.studies.explorer").studies.explorer.built_view(hand=None),
+     "my hand must be a list of cards"),
+    (lambda: __import__("lcanalysis.studies.explorer").studies.explorer.built_view(hand="R7 B4"),
+     "my hand must be a list of cards"),
+    (lambda: __import__("lcanalysis.studies.explorer").studies.explorer.built_view(buried=[1]),
+     "buried cards: a mapping of colour letter to count"),
+])
+def test_study_helpers_refuse_bad_arguments_naming_them(call, words):
+    """They were an AttributeError, math.comb's 'r must be non-negative', 'NoneType object is not
+    iterable', a hand read letter by letter and dict()'s own TypeError."""
+    with pytest.raises(ValueError) as err:
+        call()
+    assert words in str(err.value)
+
+
+def test_an_answer_with_no_legal_turn_is_valid_json():
+    from lcanalysis.analysis import Analysis
+
+    answer = Analysis([], "perfect-information value", True).to_json()
+    assert answer["value"] is None and answer["moves"] == []
+    json.dumps(answer, allow_nan=False)

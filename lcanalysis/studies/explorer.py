@@ -170,7 +170,9 @@ def built_view(colors: int = 5, hand: Sequence[Any] = (), my_expeditions: Sequen
     Every check is ``View.from_parts``'s; raises ``PositionError`` naming the problem."""
     rules = Rules(colors=colors)
     nc = rules.colors
-    hand = list(hand)
+    hand = as_cards(hand, nc, "my hand")
+    if buried is not None and not isinstance(buried, Mapping):
+        raise PositionError(f"buried cards: a mapping of colour letter to count like {{'G': 2}}, got {buried!r}")
     buried = dict(buried or {})
     for letter, n in buried.items():
         if letter not in COLOR_LETTERS[:nc]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.game.cards import whole_number
 from lcanalysis.studies.estimate import Estimate
 
 
@@ -74,6 +75,9 @@ def holding_with_sum(cards: int, total: int) -> list[int] | None:
     (None when impossible). ``holding_with_sum(3, 24) == [7, 8, 9]``."""
     from itertools import combinations
 
+    if whole_number(cards) is None or cards < 0 or whole_number(total) is None:
+        raise ValueError(f"holding_with_sum: cards must be a whole number >= 0 and total a whole number, "
+                         f"got cards={cards!r}, total={total!r}")
     best = None
     for combo in combinations(range(2, 11), cards):
         if sum(combo) == total:

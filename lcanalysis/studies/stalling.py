@@ -46,6 +46,9 @@ def stall_values(position: Position) -> dict[str, Any]:
     current score difference (mover minus opponent)."""
     from lcanalysis.search import solve_perfect
 
+    if not isinstance(position, Position):
+        raise ValueError(f"stall_values needs a full position (both hands and the draw pile's cards), "
+                         f"got {type(position).__name__}")
     me = position.to_move
 
     def budget(mine: int, theirs: int) -> tuple[int, int]:
