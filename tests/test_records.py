@@ -228,6 +228,22 @@ def test_other_bad_records_are_refused_never_repaired(game, record_text):
     assert isinstance(RecordError("x"), PositionError)  # every reader's callers catch PositionError
 
 
+def test_a_text_record_may_open_with_comments_and_a_position_or_a_list_is_named_as_not_a_record(game, tmp_path):
+    """The text form's reader skips comments before ``LCR1``, but the sniffing before it refused such
+    a file as "neither a JSON record nor the text form"; a position file given as a record was
+    "unknown key(s) ['deck', ...]", a JSON list "neither a JSON record ... nor a file"."""
+    start, end, _ = game
+    text = "# played on Tuesday\n\nLCR1\nstart " + start.to_string() + "\n" + str(end.history[0]) + "\n"
+    assert len(read_record(text).turns) == 1
+    path = tmp_path / "commented.lcr"
+    path.write_text(text)
+    assert len(read_record(str(path)).turns) == 1
+    with pytest.raises(RecordError, match="this is a position, not a game record"):
+        read_record(json.dumps(start.to_json()))
+    with pytest.raises(RecordError, match="a JSON list is not a record"):
+        read_record("[1, 2]")
+
+
 def test_a_record_larger_than_any_input_or_not_utf8_is_refused_unread(game, tmp_path):
     """The limit of every reader (docs/spec "Limits and budgets"), for records too: text, a file,
     a device that never ends; and a file that is not UTF-8 is named as such."""

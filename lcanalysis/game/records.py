@@ -611,7 +611,7 @@ def read_record(source: Any) -> Record:
                           f"{MAX_TEXT_CHARS:,}")
     text = source.lstrip("\ufeff")
     stripped = text.strip()
-    if stripped.startswith("{") or stripped.upper().startswith(TEXT_TAG):
+    if _is_record_text(stripped):
         return _read_text(text, None)
     if os.path.exists(stripped):
         try:
@@ -626,15 +626,29 @@ def read_record(source: Any) -> Record:
             raise RecordError(f"{stripped} is longer than {MAX_TEXT_CHARS:,} characters: the limit of any input")
         if not content.strip():
             raise RecordError(f"{stripped} is empty")
-        c = content.strip()
-        if not (c.startswith("{") or c.upper().startswith(TEXT_TAG)):
+        if not _is_record_text(content.strip()):
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
         return _read_text(content, stripped)
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
 
 
+def _is_record_text(text: str) -> bool:
+    """JSON (an object, or a list to be refused as one), or the text form: its ``LCR1`` line may
+    follow comment lines and blank lines, as the text form's reader allows."""
+    if text.startswith(("{", "[")):
+        return True
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            return line.upper() == TEXT_TAG
+    return False
+
+
 def _read_text(text: str, name: str | None) -> Record:
     where = f"{name}: " if name else ""
+    if text.strip().startswith("["):
+        raise RecordError(f"{where}a JSON list is not a record: a record is a JSON object, "
+                          f"{{\"rules\", \"start\", \"turns\"}} or a match {{\"rules\", \"rounds\"}}")
     if text.strip().startswith("{"):
         try:
             data = loads_json(text)  # the readers' limits: size, nesting, number length
@@ -752,6 +766,10 @@ def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
     if not isinstance(data, Mapping):
         raise RecordError(f"a round record must be a JSON object, got {type(data).__name__}", round=round)
     unknown = set(data) - ROUND_KEYS
+    if "start" not in data and "hands" in unknown:
+        raise RecordError("this is a position, not a game record: a record is {\"rules\", \"start\": POSITION, "
+                          "\"turns\": [...]} (a position is analysed with 'lcanalysis solve' or 'advise')",
+                          round=round)
     if unknown:
         raise RecordError(f"unknown key(s) {sorted(unknown)}; a round record has {sorted(ROUND_KEYS)}", round=round)
     for key in ("start", "turns"):
