@@ -584,6 +584,13 @@ class PlayerSummary:
     rating: str | None
     marks: dict[str, int]
     luck_adjusted_stderr: float | None = None  # the luck's: the result itself is exact
+    error_rate_stderr: float | None = None  # the total loss's, per unforced decision
+
+    def error_rate_text(self) -> str:
+        """The error rate with its standard error, or "n/a" (no unforced decision)."""
+        if self.error_rate is None:
+            return "n/a"
+        return f"{self.error_rate:.2f} ± {self.error_rate_stderr or 0.0:.2f}"
 
     def luck_adjusted_text(self) -> str:
         """The luck-adjusted result with its standard error, or "n/a" (a player whose luck is unknown)."""
@@ -670,8 +677,8 @@ class Review:
                  f"worker(s)"]
         for p in self.players:
             lines.append("")
-            err = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
-            lines.append(f"player {p.player}: {p.decisions} decisions ({p.unforced} unforced), error rate {err} "
+            lines.append(f"player {p.player}: {p.decisions} decisions ({p.unforced} unforced), error rate "
+                         f"{p.error_rate_text()} "
                          f"points a decision, total loss {p.total_loss:.1f} ± {p.total_loss_stderr:.1f}"
                          + (f": rating {p.rating}" if p.rating else
                             f": not rated (fewer than {MIN_RATED} unforced decisions)" if p.unforced < MIN_RATED
@@ -898,7 +905,7 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
         marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
         players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,
                                      result, adjusted, rating_for(rate) if len(unforced) >= MIN_RATED else None,
-                                     marks, adjusted_se))
+                                     marks, adjusted_se, None if rate is None else total_se / len(unforced)))
     recon = []
     if viewer is None and reviewed == {0, 1}:
         for r, rec in enumerate(rounds, start=1):
@@ -1094,7 +1101,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
              f"{e(str(rv.workers))} worker(s).</p>"]
     rows = []
     for p in rv.players:
-        rate = "n/a" if p.error_rate is None else f"{p.error_rate:.2f}"
+        rate = p.error_rate_text()
         luck = "unknown" if p.luck is None else f"{p.luck:+.1f} ± {p.luck_stderr:.1f}"
         adj = p.luck_adjusted_text()
         marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))

@@ -136,6 +136,10 @@ def test_per_player_totals_add_up(blunder_review):
     # its error is the two lucks' (independent estimates; the result is exact), shown with it
     assert math.isclose(a.luck_adjusted_stderr, math.hypot(a.luck_stderr, b.luck_stderr))
     assert f"luck-adjusted {a.luck_adjusted:+.1f} ± {a.luck_adjusted_stderr:.1f}" in rv.to_text()
+    # the error rate is an estimate too: shown with its standard error (the total loss's, per decision)
+    assert math.isclose(a.error_rate_stderr, a.total_loss_stderr / a.unforced)
+    assert f"error rate {a.error_rate:.2f} ± {a.error_rate_stderr:.2f} points a decision" in rv.to_text()
+    assert rv.to_json()["players"][0]["error_rate_stderr"] == a.error_rate_stderr
 
 
 def test_the_reconciliation_holds_on_a_full_deal_record(blunder_review):
