@@ -244,6 +244,19 @@ def test_a_text_record_may_open_with_comments_and_a_position_or_a_list_is_named_
         read_record("[1, 2]")
 
 
+def test_the_text_form_keeps_the_players_names_and_the_comments():
+    """The text form wrote them as comment lines and dropped them when read: a record read back
+    from its own text was not the record (docs/spec/interchange.md: the keys are "kept")."""
+    rules = Rules(rounds=2)
+    _, rounds = _played_match(rules, first_seed=60)
+    rounds[0].players, rounds[0].comment = ["ann", "bob"], "first round\nplayed fast"
+    rec = record_match(rounds, rules, players=["ann", "bob"], comment="club night")
+    back = read_record(rec.to_text())
+    assert back == rec and back.players == ["ann", "bob"] and back.rounds[0].comment == "first round\nplayed fast"
+    one = record_round(rounds[1].start, rounds[1].turns, players=["cat", "dan"], comment="a # in it")
+    assert read_record(write_record(one, form="text")) == one
+
+
 def test_a_record_larger_than_any_input_or_not_utf8_is_refused_unread(game, tmp_path):
     """The limit of every reader (docs/spec "Limits and budgets"), for records too: text, a file,
     a device that never ends; and a file that is not UTF-8 is named as such."""

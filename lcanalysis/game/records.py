@@ -30,7 +30,10 @@ start's ``rules`` that leave keys out take them from the enclosing record's (a r
     -Bw/G
 
 Each ``start`` line begins a round (several make a match); the turns follow, one or more per
-line separated by spaces. The start is the one-line position string of ``notation``.
+line separated by spaces. The start is the one-line position string of ``notation``. The players'
+names and the comment are comment lines read back: ``# players: A vs B`` and ``# comment: ...``
+right before a round's ``start`` line, ``# match players: ...`` and ``# match comment: ...`` for
+a match.
 
 **Validation.** A record is replayed turn by turn when read and refused at the first problem
 with a ``RecordError`` naming the round, the turn index (0 at the start; the review's
@@ -343,7 +346,7 @@ class MatchRecord:
         return _labelled(d, self.players, self.comment)
 
     def to_text(self) -> str:
-        lines = [TEXT_TAG]
+        lines = [TEXT_TAG, *_text_labels(self.players, self.comment, "match ")]
         for rec in self.rounds:
             lines.extend(_text_round(rec))
         return "\n".join(lines) + "\n"
@@ -542,12 +545,18 @@ def record_match(rounds: Sequence[RoundRecord], rules: Rules | None = None,
     return MatchRecord(rules, recs, list(players) if players else None, comment)
 
 
-def _text_round(rec: RoundRecord) -> list[str]:
+def _text_labels(players: list[str] | None, comment: str | None, prefix: str = "") -> list[str]:
+    """The players' names and the comment as the comment lines the text form reads back."""
     lines = []
-    if rec.players:
-        lines.append("# players: " + " vs ".join(rec.players))
-    if rec.comment:
-        lines.extend("# " + c for c in rec.comment.splitlines())
+    if players:
+        lines.append(f"# {prefix}players: " + " vs ".join(players))
+    if comment:
+        lines.extend(f"# {prefix}comment: {c}" for c in comment.split("\n"))
+    return lines
+
+
+def _text_round(rec: RoundRecord) -> list[str]:
+    lines = _text_labels(rec.players, rec.comment)
     lines.append("start " + rec.start.to_string())
     lines.extend(str(t) for t in rec.turns)
     return lines
@@ -800,12 +809,33 @@ def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
     return RoundRecord(start, turns, players, comment, round, lines)
 
 
+_LABEL = re.compile(r"#\s*(match )?(players|comment):\s?(.*)$")
+
+
+def _labels(found: list[tuple[str, str]]) -> tuple[list[str] | None, str | None]:
+    """The players' names and the comment of ``# players: A vs B`` and ``# comment: ...`` lines."""
+    players = None
+    comment = []
+    for key, text in found:
+        names = [name.strip() for name in text.split(" vs ")]
+        if key == "players" and len(names) == 2 and all(names):
+            players = names
+        else:  # (a players line that does not name two is kept as a comment, not refused)
+            comment.append(text if key == "comment" else f"{key}: {text}")
+    return players, "\n".join(comment) if comment else None
+
+
 def _parse_text_form(text: str) -> Record:
-    rounds: list[tuple[int, Position | View, list[str], list[int]]] = []
+    rounds: list[tuple[int, Position | View, list[str], list[int], list[tuple[str, str]]]] = []
     seen_tag = False
+    match_labels: list[tuple[str, str]] = []
+    pending: list[tuple[str, str]] = []  # the labels of the round whose start line comes next
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
+            label = _LABEL.match(raw.strip())
+            if label and seen_tag:
+                (match_labels if label.group(1) else pending).append((label.group(2), label.group(3).rstrip()))
             continue
         if not seen_tag:
             if line.upper() != TEXT_TAG:
@@ -818,10 +848,12 @@ def _parse_text_form(text: str) -> Record:
                 start = from_json(string_to_json(body))
             except PositionError as exc:
                 raise RecordError(f"start: {exc}", line=n, round=len(rounds) + 1) from None
-            rounds.append((n, start, [], []))
+            rounds.append((n, start, [], [], pending))
+            pending = []
             continue
         if not rounds:
             raise RecordError("a turn before the first 'start LC1;...' line", line=n)
+        pending = []  # (a label among the turns belongs to no round)
         for token in line.split():
             rounds[-1][2].append(token)
             rounds[-1][3].append(n)
@@ -829,16 +861,19 @@ def _parse_text_form(text: str) -> Record:
         raise RecordError(f"the text form starts with the line '{TEXT_TAG}'")
     if not rounds:
         raise RecordError("no 'start LC1;...' line: the record holds no round")
-    if len(rounds) == 1:
-        _n, start, turns, lines = rounds[0]
-        return RoundRecord(start, turns, lines=lines)
+    if len(rounds) == 1 and not match_labels:
+        _n, start, turns, lines, found = rounds[0]
+        players, comment = _labels(found)
+        return RoundRecord(start, turns, players, comment, lines=lines)
     rules = rounds[0][1].rules
     recs = []
-    for r, (n, start, turns, lines) in enumerate(rounds, start=1):
+    for r, (n, start, turns, lines, found) in enumerate(rounds, start=1):
         if start.rules != rules:
             raise RecordError("the rounds of a match must share their rules", line=n, round=r)
-        recs.append(RoundRecord(start, turns, round=r, lines=lines))
-    return MatchRecord(rules, recs)
+        players, comment = _labels(found)
+        recs.append(RoundRecord(start, turns, players, comment, round=r, lines=lines))
+    players, comment = _labels(match_labels)
+    return MatchRecord(rules, recs, players, comment)
 
 
 def replay(record: Any) -> Iterator[Step]:
