@@ -549,6 +549,14 @@ class Decision:
     value_after_draw: float | None = None
     loss_bound: str | None = None  # "lower": the endgame search only bounded the played turn
 
+    def loss_text(self, digits: int = 1) -> str:
+        """The loss as a reader needs it: "3.0 (exact)", "3.0 ± 0.4" (an estimate), or "at least 3.0"
+        (the endgame search only bounded the played turn; ± the bound's sampling error, if any)."""
+        amount = f"{self.loss:.{digits}f}"
+        if self.loss_bound == "lower":
+            return f"at least {amount}" + (f" ± {self.loss_stderr:.{digits}f}" if self.loss_stderr else "")
+        return f"{amount} (exact)" if self.exact else f"{amount} ± {self.loss_stderr:.{digits}f}"
+
 
 @dataclass
 class Draw:
@@ -700,9 +708,7 @@ class Review:
         if marked:
             lines.append("marked decisions:")
             for d in marked:
-                amount = (f"at least {d.loss:.1f}" if d.loss_bound == "lower" else f"{d.loss:.1f}") + (
-                    " (exact)" if d.exact else f" ± {d.loss_stderr:.1f}")
-                lines.append(f"  {_where(d)}: played {d.played}, best {d.best}: loss {amount}  "
+                lines.append(f"  {_where(d)}: played {d.played}, best {d.best}: loss {d.loss_text()}  "
                              f"{(d.mark or '').upper()}")
         else:
             lines.append("no decision marked")
@@ -1127,7 +1133,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
                       f"<td>{a['loss']:.1f} ± {a['loss_stderr']:.1f}</td></tr>" for a in d.alternatives)
         parts.append(f"<div class='critical'><div>{pic}</div><div><h3>{e(_where(d))}: {e(d.mark or '')}</h3>"
                      f"<p>played <code>{e(d.played)}</code>, best <code>{e(d.best)}</code>: loss "
-                     f"{d.loss:.1f} ± {d.loss_stderr:.1f} points</p><table><tr><th class='l'>turn</th><th>value</th>"
+                     f"{d.loss_text()} points</p><table><tr><th class='l'>turn</th><th>value</th>"
                      f"<th>loss</th></tr>{alt}</table><p><small>{e(d.method)}</small></p></div></div>")
     rows = []
     for d in rv.decisions:
@@ -1135,7 +1141,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
         cls = d.mark or ("forced" if d.forced else "")
         rows.append(f"<tr class='{cls}'><td>{d.round}</td><td>{d.index}</td><td>{d.player}</td><td>{d.deck}</td>"
                     f"<td class='l'><code>{e(d.played)}</code></td><td class='l'><code>{e(d.best)}</code></td>"
-                    f"<td>{d.loss:.2f} ± {d.loss_stderr:.2f}</td><td class='l'>{e(cls)}"
+                    f"<td>{d.loss_text(2)}</td><td class='l'>{e(cls)}"
                     f"</td><td>{luck}</td><td>{'exact' if d.exact else d.worlds}</td><td>{d.seconds:.2f}</td></tr>")
     parts.append("<h2>Every decision</h2><table><tr><th>round</th><th>turn</th><th>player</th><th>deck</th>"
                  "<th class='l'>played</th><th class='l'>best</th><th>loss</th><th class='l'>mark</th>"

@@ -7,6 +7,7 @@ luck, the advisor's own answer for a played best turn."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -403,6 +404,10 @@ def test_with_three_cards_left_the_endgame_search_judges_with_at_least_its_floor
         assert d.exact == (expected.exact and not bounded)
         assert d.mark == mark_for(played.loss, played.loss_stderr, d.forced)
         assert rv.to_json()["decisions"][0]["loss_bound"] == d.loss_bound
+        # the report says which kind of number the loss is: a bound never shows a '± 0.0' of an estimate
+        row = d.loss_text(2)
+        assert f"<td>{row}</td>" in rv.to_html()
+        assert row.startswith(f"at least {d.loss:.2f}") == bounded and row.endswith("(exact)") == d.exact
     assert d.loss == 0 and d.mark is None  # the search's own best turn, played
     quick = review(rec, player=mover, time_budget=T, seed=0, executor="serial", progress=False).decisions[0]
     floor = advise(view, SEARCH_FLOOR, seed=decision_seed(0, 1, 0), endgame_cards=3)
@@ -595,3 +600,13 @@ def test_a_record_that_stops_early_has_no_result_and_too_few_decisions_no_rating
     assert all(p.unforced < MIN_RATED and p.rating is None for p in short.players)
     assert text.count(f"not rated (fewer than {MIN_RATED} unforced decisions)") == 2
     assert whole.finished and "  result " in whole.to_text() and "not a result" not in whole.to_text()
+
+
+def test_a_decisions_loss_says_whether_it_is_exact_an_estimate_or_a_bound(blunder_review):
+    d = blunder_review[1].decisions[0]
+    assert dataclasses.replace(d, loss=3.0, loss_stderr=0.0, exact=True, loss_bound=None).loss_text() == "3.0 (exact)"
+    assert dataclasses.replace(d, loss=3.0, loss_stderr=0.42, exact=False, loss_bound=None).loss_text() == "3.0 ± 0.4"
+    assert dataclasses.replace(d, loss=3.0, loss_stderr=0.0, exact=False, loss_bound="lower").loss_text() == \
+        "at least 3.0"
+    assert dataclasses.replace(d, loss=3.0, loss_stderr=0.42, exact=False,
+                               loss_bound="lower").loss_text(2) == "at least 3.00 ± 0.42"
