@@ -195,3 +195,27 @@ def test_an_output_file_is_never_the_file_the_command_reads_or_keeps(tmp_path, c
         assert main(argv) == 2
         assert f"is {what}: writing there would destroy it" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in kept} == kept
+
+
+def test_solve_refuses_a_leaf_without_a_horizon_instead_of_ignoring_it(capsys):
+    code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "0", "--leaf", "heuristic")
+    assert code == 2 and out == "" and "--leaf is the value at the horizon of --max-turns" in err
+
+
+def test_solve_says_how_a_view_was_sampled_and_when_every_split_would_take_fewer_solves(capsys, tmp_path):
+    from math import comb
+
+    view = read_position("example:endgame").view(0)
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(view.to_json()))
+    # by hand: the unseen cards are 12 distinct cards (no two wagers of a colour unseen), so the
+    # opponent's 7 unknown cards are one of C(12, 7) = 792 distinct splits
+    counts = view.unseen_counts()
+    assert counts.sum() == 12 and counts.max() == 1 and view.opponent_unknown == 7 and comb(12, 7) == 792
+    code, out, _ = run(capsys, "solve", str(path), "--max-stalls", "0", "--samples", "1000")
+    assert code == 0 and "method: 1000 splits sampled uniformly (seed 0); ± is the standard error" in out
+    assert "there are only 792 distinct splits: without samples every one is solved, exactly" in out
+    code, out, _ = run(capsys, "solve", str(path), "--max-stalls", "0", "--samples", "500")
+    assert code == 0 and "method: 500 splits sampled" in out and "distinct splits" not in out  # sampling pays
+    code, out, _ = run(capsys, "solve", str(path), "--max-stalls", "0")
+    assert code == 0 and "method: every split enumerated (792 distinct splits" in out

@@ -54,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="discard-pile draws each player may still make (0: only the draw pile from now on)")
     p.add_argument("--max-turns", type=nonneg("--max-turns"), default=None,
                    help="a horizon: stop after this many turns and score the table (see --leaf)")
-    p.add_argument("--leaf", default="as-is", help=LEAF_HELP)
+    p.add_argument("--leaf", default=None, help=LEAF_HELP + " (default as-is)")
     p.add_argument("--time", type=seconds(24 * 3600, "seconds (a day)"), default=None, metavar="S",
                    help="deepen within S seconds: the deepest exact stall budget reached (up to --max-stalls, "
                         "if given), and the bracket around the unbounded value when there is time")
@@ -131,7 +131,7 @@ def nodes_in_minutes(nodes: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     pos = load(args.position)
-    _check_view_options(pos, args)
+    _check_options(pos, args)
     from lcanalysis.search import SearchBudgetExceeded  # the engine is loaded before the memory ceiling is set
 
     try:
@@ -150,9 +150,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_view_options(pos: Any, args: argparse.Namespace) -> None:
-    """``--workers`` and ``--samples`` split a view's unseen cards; refused where they would be
-    silently ignored (a full position has one split; ``--time`` deepens one search)."""
+def _check_options(pos: Any, args: argparse.Namespace) -> None:
+    """Options refused where they would be silently ignored: ``--leaf`` without a horizon, ``--seed``
+    without ``--samples``, and ``--workers`` and ``--samples``, which split a view's unseen cards,
+    for a full position (one split) and with ``--time`` (one search deepened)."""
+    if args.leaf is not None and args.max_turns is None:  # refused, not silently ignored
+        raise UsageError("--leaf is the value at the horizon of --max-turns: without --max-turns there is no "
+                         "horizon; leave it out")
+    args.leaf = args.leaf or "as-is"
     if args.seed is not None and args.samples is None:  # refused, not silently ignored
         raise UsageError("--seed is the seed of --samples: without --samples nothing is sampled; leave it out")
     given = [name for name, value in (("--workers", args.workers), ("--samples", args.samples)) if value is not None]
@@ -207,6 +212,8 @@ def _print_moves(answer: dict[str, Any]) -> None:
         err = "" if answer["exact"] else (f" ({HEURISTIC_REASON})" if model and m["stderr"] == 0
                                           else f" ± {m['stderr']:.3f}")
         print(f"{i + 1:3d}. {m['move']:<9} {m['value']:+9.3f}{err}")
+    if answer.get("method"):
+        print(f"  method: {answer['method']}")
     for note in answer.get("notes", []):
         print(f"  {note}")
     print(f"nodes {answer.get('nodes', 0)}, {answer.get('seconds', 0):.3f} s")

@@ -375,6 +375,9 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         errs = rows.std(axis=0, ddof=1) / np.sqrt(n)
         exact = False
         method = f"{n} splits sampled uniformly (seed {seed}); ± is the standard error"
+        if samples is not None and (few := count_splits(unseen, u, n)) < min(n, max_splits + 1):
+            method += (f"; there are only {few} distinct splits: without samples every one is solved, "
+                       "exactly, in fewer solves")
     if n_chunks > 1:
         method += f"; {n_chunks} worker threads"
     seconds = time.perf_counter() - t0
