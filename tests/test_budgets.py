@@ -76,6 +76,9 @@ def test_solve_with_a_time_budget_answers_with_the_deepest_level_within_the_node
     answer = json.loads(out)
     assert code == 0 and answer["bounds"]["max_stalls"] == 0  # stalls=0 takes 1,040 nodes, stalls=1 many more
     assert any("stalls=1: stopped by the budget" in note for note in answer["notes"])
+    # the nodes are every node searched: the finished level's and the stopped one's, within the budget
+    levels = [int(re.search(r"(\d+) nodes", note).group(1)) for note in answer["notes"] if note.startswith("stalls=")]
+    assert len(levels) == 2 and answer["nodes"] == sum(levels) <= 2000 and levels[1] > 0
     code, _, err = _cli(capsys, "solve", ENDGAME, "--time", "600", "--max-nodes", "10")
     assert code == 2 and "the node budget ran out" in err  # not even the first level: no answer
 

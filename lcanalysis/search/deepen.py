@@ -31,7 +31,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     ``on="stalls"``: stall budgets 0, 1, 2, ... up to ``max_level`` (with the fixed horizon
     ``max_turns`` if given). ``on="turns"``: horizons 1, 2, 3, ... up to ``max_level`` (with the
     fixed stall budget ``max_stalls``, or none). The answer's ``bounds`` say which level it
-    is; ``notes`` list every level tried with its nodes and seconds. A full position gives
+    is; ``notes`` list every level tried with its nodes and seconds, and ``nodes`` is their sum (the
+    level stopped by the budget and the bracket included). A full position gives
     perfect-information values, a view gives view values (all splits enumerated).
     ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
@@ -106,13 +107,16 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
                 progress("bracket W_me..W_opp around the unbounded value: solving")
             try:
                 b = bracket(pos, max_nodes=0 if left_nodes is None else max(left_nodes // 2, 1), seconds=left)
-            except SearchBudgetExceeded:
+            except SearchBudgetExceeded as exc:
+                used += exc.nodes
                 notes.append("bracket W_me..W_opp: not reached within the budget")
             else:
+                used += b.low.nodes + b.high.nodes
                 best.bounds["bracket"] = [b.low.value, b.high.value]
                 notes.append(f"the unbounded game's value lies in [{b.low.value:.4f}, {b.high.value:.4f}]"
                              f" (W_me, W_opp){'; pinned' if b.pinned else ''}")
     best.notes = notes + best.notes
+    best.nodes = used  # every node searched, in the levels and the bracket alike (``notes`` give each level's)
     best.seconds = time.perf_counter() - start
     best.method = f"iterative deepening on {on}; " + best.method
     return best
@@ -173,8 +177,11 @@ def bracket(position, max_nodes=0, tables=None, seconds=None) -> Bracket:
 
     low = solve_perfect(pos, stalls=low_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes,
                         seconds=left())
-    high = solve_perfect(pos, stalls=high_st, root_free=True, tables=tables or Tables(bits=22), max_nodes=max_nodes,
-                         seconds=left())
+    try:
+        high = solve_perfect(pos, stalls=high_st, root_free=True, tables=tables or Tables(bits=22),
+                             max_nodes=max_nodes, seconds=left())
+    except SearchBudgetExceeded as exc:  # the nodes of both searches, as a finished bracket counts them
+        raise SearchBudgetExceeded(low.nodes + exc.nodes, exc.seconds) from None
     low.kind = "perfect-information value (W_me: only the player to move must draw from the pile)"
     high.kind = "perfect-information value (W_opp: only the opponent must draw from the pile)"
     return Bracket(low, high)
