@@ -1147,7 +1147,9 @@ def _html(rv: Review, fragment: bool = False) -> str:
                  "<th class='l'>played</th><th class='l'>best</th><th>loss</th><th class='l'>mark</th>"
                  "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
     parts.append("<p><small>Marks: " + ", ".join(f"{n} from {least:g} points" for n, least in reversed(MARKS))
-                 + f", only when the loss exceeds {MARK_SIGMAS:g} standard errors; losses paired over shared worlds; "
+                 + f", only when the loss exceeds {MARK_SIGMAS:g} standard errors; losses paired over shared worlds, "
+                 "fresh ones, not those the advisor picked its best turn in, so a loss may come out below 0 "
+                 "when the played turn is as good (the estimate is unbiased); "
                  "luck = value after the draw minus the mean over the possible draws, from the drawer's view. "
                  "Rating bands by error rate (points lost per unforced decision): "
                  + ", ".join(f"{n} below {b:g}" for n, b in RATING_BANDS if math.isfinite(b))
