@@ -16,8 +16,9 @@ from test_search_perfect import tiny_position
 
 from lcanalysis.cli import main
 from lcanalysis.cli.solve import solve_json
+from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position, PositionError
-from lcanalysis.search import SearchError, solve, solve_belief, solve_perfect, solve_view
+from lcanalysis.search import SearchBudgetExceeded, SearchError, solve, solve_belief, solve_perfect, solve_view
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +181,21 @@ def test_position_from_a_string_is_read(pos):
     assert isinstance(pos, Position)
     a = solve(pos.to_string(), max_stalls=0)
     assert a.value == pytest.approx(solve(pos, max_stalls=0).value)
+
+
+def test_a_long_library_solve_reports_progress_and_keeps_its_time():
+    """Found by a review: lc.solve(view, max_stalls=1) on the endgame example ran over a minute
+    with no word and no way to bound it by time. One stall each there takes far more than the
+    2.5 s given (about 10 M nodes in 3.5 s on the project's machine)."""
+    view = read_position("example:endgame").view(0)
+    said = []
+    with pytest.raises(SearchBudgetExceeded) as exc:
+        solve(view, max_stalls=1, seconds=2.5, progress=said.append)
+    assert exc.value.seconds == 2.5 and exc.value.nodes > 0
+    assert said and said[0].startswith("solving (max_stalls=1, max_turns=None; no node budget), 1 s so far")
+    quiet = []
+    assert solve(view, max_stalls=0, progress=quiet.append).exact and quiet == []  # quick: nothing to say
+    with pytest.raises(SearchError, match="progress must be a function"):
+        solve(view, max_stalls=0, progress="x")
+    with pytest.raises(SearchError, match="seconds"):
+        solve(view, max_stalls=0, seconds=-1)

@@ -23,10 +23,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
 from typing import Any
 
 from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words
@@ -68,29 +64,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.set_defaults(func=run)
 
 
-@contextmanager
-def _heartbeat(what: Callable[[], str], every: float = 3.0, first: float = 1.0) -> Iterator[None]:
-    """Say on standard error what is being solved, after ``first`` s and then every ``every`` s."""
-    done = threading.Event()
-    start = time.perf_counter()
-
-    def watch() -> None:
-        wait = first
-        while not done.wait(wait):
-            print(f"  ... {what()}, {time.perf_counter() - start:.0f} s so far", file=sys.stderr, flush=True)
-            wait = every
-
-    def guarded() -> None:
-        with suppress(MemoryError):  # under the memory ceiling: the search reports it, the watcher falls silent
-            watch()
-
-    thread = threading.Thread(target=guarded, name="solve-progress", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        done.set()
-        thread.join()
+def _say(line: str) -> None:
+    print(f"  ... {line}", file=sys.stderr, flush=True)
 
 
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
@@ -182,7 +157,9 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     note = reach_note(pos, args.max_stalls, args.max_turns, args.max_nodes)
     if note:
         print(note, file=sys.stderr, flush=True)
-    with _heartbeat(lambda: f"solving ({bound}, at most {args.max_nodes:,} nodes){hint}"):
+    from lcanalysis.search.common import heartbeat
+
+    with heartbeat(_say, lambda: f"solving ({bound}, at most {args.max_nodes:,} nodes){hint}"):
         return solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
                           samples=args.samples, seed=args.seed or 0, workers=args.workers, max_nodes=args.max_nodes)
 
@@ -190,6 +167,7 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
 def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: int | None,
                   leaf: str, max_nodes: int | None = None) -> dict[str, Any]:
     from lcanalysis.search import solve_deepening
+    from lcanalysis.search.common import heartbeat
 
     state = {"now": "starting"}
 
@@ -197,7 +175,7 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
         state["now"] = line.split(":")[0]
         print(f"  {line}", file=sys.stderr, flush=True)
 
-    with _heartbeat(lambda: f"deepening ({state['now']})"):
+    with heartbeat(_say, lambda: f"deepening ({state['now']})"):
         analysis = solve_deepening(pos, seconds=seconds, nodes=max_nodes, on="stalls", max_turns=max_turns, leaf=leaf,
                                    max_level=30 if max_stalls is None else max_stalls, progress=progress)
     return analysis.to_json()

@@ -21,21 +21,24 @@ from __future__ import annotations
 
 from lcanalysis.game.notation import read_position
 from lcanalysis.search.belief import solve_belief
-from lcanalysis.search.common import SearchError, check_max_nodes
+from lcanalysis.search.common import SearchError, check_max_nodes, check_seconds, heartbeat
 from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 from lcanalysis.search.view_value import solve_buried_view, solve_view
 
 
 def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
-          tables=None, workers=None, max_nodes=0):
+          tables=None, workers=None, max_nodes=0, seconds=None, progress=None):
     """Every legal turn's value: perfect-information value for a full position, view value for a view.
 
     ``target``: a ``Position``, a ``View``, or anything ``notation.read_position`` reads (JSON
     text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples``,
     ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``).
-    ``max_nodes`` (0 or None: none) caps the search nodes of the whole answer; when it runs out
-    the search stops and raises ``SearchBudgetExceeded`` (its ``nodes``: how many were searched).
+    ``max_nodes`` (0 or None: none) caps the search nodes of the whole answer and ``seconds``
+    (None: none) its time, by the clock; when either runs out the search stops and raises
+    ``SearchBudgetExceeded`` (its ``nodes``: how many were searched). ``progress``: called with a
+    line of text after a second of searching and every few seconds after (``print`` will do), so
+    that a long solve is never silent; ``solve_deepening`` answers within a budget instead.
     """
     from lcanalysis.game.view import View
     from lcanalysis.search.view_value import check_workers
@@ -43,16 +46,22 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
 
     pos = read_position(target)
     max_nodes = check_max_nodes(max_nodes)
-    if isinstance(pos, View) and pos.buried_count:
-        return solve_buried_view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
-                                 tables=tables, workers=workers, max_nodes=max_nodes)
-    if isinstance(pos, View):
-        return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
-                     tables=tables, workers=workers, max_nodes=max_nodes)
-    if samples is not None:
-        raise SearchError("samples applies to a player's view; a full position is solved exactly")
-    check_workers(workers)  # a full position is one search, on one thread
-    return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables, max_nodes=max_nodes)
+    check_seconds(seconds)
+    if progress is not None and not callable(progress):
+        raise SearchError(f"progress must be a function taking a line of text (print will do), got {progress!r}")
+    budget = f"at most {max_nodes:,} nodes" if max_nodes else "no node budget"
+    with heartbeat(progress, lambda: f"solving (max_stalls={max_stalls}, max_turns={max_turns}; {budget})"):
+        if isinstance(pos, View) and pos.buried_count:
+            return solve_buried_view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed,
+                                     max_splits=max_splits, tables=tables, workers=workers, max_nodes=max_nodes,
+                                     seconds=seconds)
+        if isinstance(pos, View):
+            return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
+                         tables=tables, workers=workers, max_nodes=max_nodes, seconds=seconds)
+        if samples is not None:
+            raise SearchError("samples applies to a player's view; a full position is solved exactly")
+        check_workers(workers)  # a full position is one search, on one thread
+        return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables, max_nodes=max_nodes, seconds=seconds)
 
 
 def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0):

@@ -210,6 +210,37 @@ def _interrupt_watch() -> Iterator[None]:
 
 
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison
+@contextmanager
+def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], every: float = 3.0,
+              first: float = 1.0) -> Iterator[None]:
+    """Call ``report`` with ``what()`` and the seconds so far after ``first`` s, then every ``every``
+    s, until the block ends (``report`` None: nothing). The compiled search runs without the
+    interpreter's lock, so this thread speaks while it works: never a silent wait."""
+    if report is None:
+        yield
+        return
+    done = threading.Event()
+    start = time.perf_counter()
+
+    def watch() -> None:
+        wait = first
+        while not done.wait(wait):
+            report(f"{what()}, {time.perf_counter() - start:.0f} s so far")
+            wait = every
+
+    def guarded() -> None:
+        with suppress(MemoryError):  # under a memory ceiling: the search reports it, the watcher falls silent
+            watch()
+
+    thread = threading.Thread(target=guarded, name="search-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
 LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_EVALUATOR, "evaluator": LEAF_EVALUATOR, "simple": LEAF_SIMPLE}
 LEAF_NAMES = {LEAF_AS_IS: "as-is", LEAF_EVALUATOR: "heuristic (hand evaluator)", LEAF_SIMPLE: "simple"}
 
