@@ -230,6 +230,8 @@ class TutorSession:
     def score_line(self) -> str:
         you, them = self.position.score(self.seat), self.position.score(1 - self.seat)
         totals = self.match.totals
+        if self.round_over() and len(self._finished) < self._round:  # the round ended, not yet in the totals
+            totals = [total + self.position.score(p) for p, total in enumerate(totals)]
         line = f"round {self._round}: you {you}, {self.opponent.name} {them}"
         if self.rounds > 1:
             line += f"; match totals you {totals[self.seat]}, {self.opponent.name} {totals[1 - self.seat]}"

@@ -150,3 +150,12 @@ def test_the_boards_threshold_outside_its_slider_is_refused_not_clamped(threshol
 
     with pytest.raises(ValueError, match="threshold must be points from 0 to 15"):
         TutorBoard(agent="greedy", threshold=threshold)
+
+
+def test_the_match_totals_at_a_rounds_end_include_that_round():
+    s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3)
+    _play_round(s, lambda s: s.legal_turns()[0])
+    you, them = s.position.score(0), s.position.score(1)
+    assert s.score_line().endswith(f"match totals you {you}, greedy {them}")  # it said 0 and 0
+    s.next_round()
+    assert s.score_line().endswith(f"match totals you {you}, greedy {them}")  # the new round: no change
