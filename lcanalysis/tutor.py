@@ -97,6 +97,8 @@ class TutorSession:
         self.match = Match(rules=Rules(colors=self.colors, rounds=self.rounds))
         #: the agent's turns since the person's last one: (turn, in words as the person saw it)
         self.replies: list[tuple[str, str]] = []
+        #: the card the person drew in their last turn ("" before it)
+        self.drawn = ""
         self._finished: list[RoundRecord] = []  # the rounds played out, for ``record``
         self._deal(self.match.new_round(seed=self.seed))
 
@@ -145,7 +147,7 @@ class TutorSession:
             raise ValueError(f"the judgement given is of {judged.played} at turn {judged.turn}, not of {mv} now")
         decision = judged if judged is not None else self._judge(mv)
         self.decisions.append(decision)
-        self.position.push(mv)
+        self.drawn = str(self.position.push(mv))
         self._turns.append(str(mv))
         self._advance()
         return decision.comment or None

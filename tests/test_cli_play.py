@@ -165,3 +165,11 @@ def test_a_judgement_of_another_turn_is_refused():
     with pytest.raises(ValueError, match=re.escape(f"the judgement given is of {first} at turn 0, not of {second}")):
         s.play(second, judged)
     assert s.play(first, judged) == (judged.comment or None) and s.decisions == [judged]
+
+
+def test_the_player_is_told_the_card_they_drew_from_the_deck(capsys, monkeypatch):
+    turns, ref = scripted(6, lambda s: next(m for m in s.legal_turns() if m.source == "D"), limit=1)
+    code, out, _ = play(capsys, monkeypatch, turns, *FAST, "--seed", "6")
+    drawn = ref.drawn
+    assert code == 0 and drawn and f"you drew {drawn} from the draw pile" in out
+    assert drawn in {str(c) for c in ref.position.hand(0)}

@@ -177,6 +177,8 @@ class Game:
         said = self.s.play(move, judged)
         if not (self.ask and said):  # (asked: the tutor has spoken already)
             print(f"tutor: {said}" if said else f"{judged.played}: fine ({judged.loss_text()})")
+        if move.source == "D":  # a pile's card was in sight; the deck's is news
+            print(f"you drew {self.s.drawn} from the draw pile")
         self._save()
         self._replies()
         if not self.s.round_over():
