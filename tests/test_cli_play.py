@@ -173,3 +173,15 @@ def test_the_player_is_told_the_card_they_drew_from_the_deck(capsys, monkeypatch
     drawn = ref.drawn
     assert code == 0 and drawn and f"you drew {drawn} from the draw pile" in out
     assert drawn in {str(c) for c in ref.position.hand(0)}
+
+
+def test_the_costliest_decisions_say_whether_each_loss_is_exact_an_estimate_or_a_bound(capsys, monkeypatch):
+    turns, ref = scripted(3, lambda s: s.legal_turns()[-1])
+    code, out, _ = play(capsys, monkeypatch, turns, *FAST, "--seed", "3")
+    listed = [line for line in out.splitlines() if line.startswith("  round 1 turn ")]
+    assert code == 0 and listed
+    worst = sorted((d for d in ref.decisions if d.loss > 0), key=lambda d: -d.loss)[:len(listed)]
+    for line, d in zip(listed, worst):
+        said = (f"at least {d.loss:.1f}" if d.bound else f"{d.loss:.1f} (exact)" if d.exact
+                else f"{d.loss:.1f} ± {d.loss_stderr:.1f}")
+        assert line.endswith(f"loss {said}"), line  # it gave the bare number

@@ -255,8 +255,11 @@ class Game:
         if self.taken_back:
             print(f"{self.taken_back} turn(s) taken back after the tutor spoke (not counted above)")
         worst = frame[frame["loss"] > 0].head(WORST_SHOWN)
-        for row in worst.itertuples(index=False):
-            print(f"  round {row.round} turn {row.turn}: played {row.played}, best {row.best}, loss {row.loss:.1f}")
+        for row in worst.to_dict("records"):
+            loss = (f"at least {row['loss']:.1f}" if row["at least"] else f"{row['loss']:.1f} (exact)"
+                    if row["exact"] else f"{row['loss']:.1f} ± {row['± (paired)']:.1f}")
+            print(f"  round {row['round']} turn {row['turn']}: played {row['played']}, best {row['best']}, "
+                  f"loss {loss}")
         if self.record_file:
             print(f"the game is in {self.record_file}: 'lcanalysis review {self.record_file}' analyses it "
                   "for skill and luck")
