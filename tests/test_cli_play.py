@@ -185,3 +185,34 @@ def test_the_costliest_decisions_say_whether_each_loss_is_exact_an_estimate_or_a
         said = (f"at least {d.loss:.1f}" if d.bound else f"{d.loss:.1f} (exact)" if d.exact
                 else f"{d.loss:.1f} ± {d.loss_stderr:.1f}")
         assert line.endswith(f"loss {said}"), line  # it gave the bare number
+
+
+def test_ctrl_c_while_the_advisor_thinks_gives_the_turn_back_and_while_the_agent_thinks_ends_the_game(
+        capsys, monkeypatch, tmp_path):
+    import lcanalysis.advisor
+
+    turns, _ = scripted(8, lambda s: s.legal_turns()[0], limit=1)
+    advise, calls = lcanalysis.advisor.advise, []
+
+    def interrupted_once(*args, **kwargs):  # Ctrl-C during the first hint
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return advise(*args, **kwargs)
+
+    monkeypatch.setattr(lcanalysis.advisor, "advise", interrupted_once)
+    code, out, err = play(capsys, monkeypatch, ["hint", "hint"], *FAST, "--seed", "8")
+    assert code == 0 and "stopped: nothing was played; your turn again" in err and "vs best" in out
+
+    advance = TutorSession._advance
+
+    def agent_interrupted(self):  # Ctrl-C while the agent chooses its reply to the first turn
+        if self.position.to_move != self.seat:
+            raise KeyboardInterrupt
+        advance(self)
+
+    monkeypatch.setattr(TutorSession, "_advance", agent_interrupted)
+    record = tmp_path / "game.json"
+    code, out, err = play(capsys, monkeypatch, turns, *FAST, "--seed", "8", "--seat", "0", "--record", str(record))
+    assert code == 0 and "the game ends here" in err and "your 1 decision(s)" in out
+    assert [str(t.move) for t in read_record(str(record)).turns] == turns

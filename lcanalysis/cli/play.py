@@ -11,7 +11,8 @@ terminal. A line is a turn in the notation of docs/spec/interchange.md (``+B6/D`
 draw from the deck; ``-W2/G``: discard W2 and take the top of the green pile), or one of the
 words in ``WORDS``. With ``--record FILE`` the game so far is written to FILE after every turn
 (a game record, JSON), so nothing is lost when the session stops; ``lcanalysis review FILE``
-then analyses it for skill and luck.
+then analyses it for skill and luck. Ctrl-C while the advisor thinks (a hint, a turn being judged)
+stops it and gives the turn back; while the agent thinks, it ends the game as ``quit`` does.
 """
 
 from __future__ import annotations
@@ -132,7 +133,16 @@ class Game:
         for line in self.lines:
             if not self.interactive:  # a script's line, echoed so that the transcript reads as a game
                 print(f"{PROMPT}{line.rstrip()}")
-            if not self.answer(line.strip()):
+            played = (self.s.match.round_number, self.s.position.turn, len(self.s.decisions))
+            try:
+                if not self.answer(line.strip()):
+                    break
+            except KeyboardInterrupt:  # Ctrl-C while the advisor or the agent thinks
+                if played == (self.s.match.round_number, self.s.position.turn, len(self.s.decisions)):
+                    print("\nstopped: nothing was played; your turn again", file=sys.stderr, flush=True)
+                    continue
+                print("\nstopped in the middle of a turn: the game ends here", file=sys.stderr, flush=True)
+                self._save()
                 break
         self._summary()
 
