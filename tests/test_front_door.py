@@ -208,6 +208,18 @@ def test_every_option_of_every_command_has_help_text():
     assert checked > 30
 
 
+def test_the_readmes_command_table_lists_every_command():
+    import re
+    from pathlib import Path
+
+    from lcanalysis.cli.main import build_parser
+
+    sub = next(a for a in build_parser()._actions if hasattr(a, "_name_parser_map"))
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    listed = set(re.findall(r"^\| `lcanalysis ([a-z-]+)", readme, flags=re.M))
+    assert set(sub.choices) - listed == set()  # 'play' was missing
+
+
 def test_an_opponent_to_move_string_without_a_viewer_says_how_to_fix_it(capsys):
     assert main(["show", "LC1;c5;h8;nr;m1;p0=R7.Bw.B4.G10.Y3.Y5.W8.R9;p1=?8;d=44"]) == 2
     err = capsys.readouterr().err
