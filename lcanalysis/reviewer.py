@@ -593,6 +593,12 @@ class PlayerSummary:
     marks: dict[str, int]
     luck_adjusted_stderr: float | None = None  # the luck's: the result itself is exact
     error_rate_stderr: float | None = None  # the total loss's, per unforced decision
+    name: str | None = None  # the record's name for the player ("you", an agent's), if it gives one
+
+    @property
+    def label(self) -> str:
+        """"player 0 (you)": the seat, and the record's name for it when it gives one."""
+        return f"player {self.player}" + (f" ({self.name})" if self.name else "")
 
     def error_rate_text(self) -> str:
         """The error rate with its standard error, or "n/a" (no unforced decision)."""
@@ -685,7 +691,7 @@ class Review:
                  f"worker(s)"]
         for p in self.players:
             lines.append("")
-            lines.append(f"player {p.player}: {p.decisions} decisions ({p.unforced} unforced), error rate "
+            lines.append(f"{p.label}: {p.decisions} decisions ({p.unforced} unforced), error rate "
                          f"{p.error_rate_text()} "
                          f"points a decision, total loss {p.total_loss:.1f} ± {p.total_loss_stderr:.1f}"
                          + (f": rating {p.rating}" if p.rating else
@@ -803,6 +809,9 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     rv = _assemble(rounds, results, views, reviewed, float(time_budget), seed, seconds, used,
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
     rv.search_floor = float(search_floor)
+    names = rec.players or rounds[0].players
+    for summary in rv.players:
+        summary.name = names[summary.player] if names and len(names) == 2 else None
     return rv
 
 
@@ -1111,7 +1120,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
         luck = "unknown" if p.luck is None else f"{p.luck:+.1f} ± {p.luck_stderr:.1f}"
         adj = p.luck_adjusted_text()
         marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))
-        rows.append(f"<tr><td>{p.player}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
+        rows.append(f"<tr><td>{e(p.label)}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
                     f"<td>{p.total_loss:.1f} ± {p.total_loss_stderr:.1f}</td><td class='l'>{e(p.rating or '')}</td>"
                     f"<td class='l'>{marks}</td><td>{luck}</td><td>{p.result:+d}</td><td>{adj}</td></tr>")
     parts.append("<h2>Players</h2><table><tr><th>player</th><th>decisions (unforced)</th><th>error rate</th>"

@@ -31,12 +31,15 @@ from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, reco
 from lcanalysis.game.rules import Rules
 
 
-def judging_note(deck_count: int) -> str:
-    """What to show while the advisor judges a turn (never a silent wait)."""
+def judging_note(deck_count: int, seconds: float | None = None) -> str:
+    """What to show while the advisor judges a turn (never a silent wait); ``seconds``: its budget,
+    to say how long the wait is."""
     if deck_count <= JUDGE_SEARCH_CARDS:
+        how_long = f"about {seconds:g} s" if seconds is not None else "a second or two"
         return (f"Judging your turn: {deck_count} card(s) left in the draw pile, so the endgame search judges it "
-                f"(a second or two)...")
-    return "Judging your turn: playing the round out in sampled worlds..."
+                f"({how_long})...")
+    return "Judging your turn: playing the round out in sampled worlds" + (
+        f" (about {seconds:g} s)..." if seconds is not None else "...")
 
 
 @dataclass

@@ -610,3 +610,14 @@ def test_a_decisions_loss_says_whether_it_is_exact_an_estimate_or_a_bound(blunde
         "at least 3.0"
     assert dataclasses.replace(d, loss=3.0, loss_stderr=0.42, exact=False,
                                loss_bound="lower").loss_text(2) == "at least 3.00 ± 0.42"
+
+
+def test_the_players_are_named_as_the_record_names_them():
+    start = _blunder_start()
+    rec = record_round(start, _play_out(start, "-R10/D")[:2], players=["Ann", "Bob"])
+    rv = review(rec, time_budget=T, executor="serial", progress=False)
+    assert "player 0 (Ann): " in rv.to_text() and "player 1 (Bob): " in rv.to_text()
+    assert [p["name"] for p in rv.to_json()["players"]] == ["Ann", "Bob"] and "player 0 (Ann)" in rv.to_html()
+    plain = review(record_round(start, _play_out(start, "-R10/D")[:2]), time_budget=T, executor="serial",
+                   progress=False)
+    assert "player 0: " in plain.to_text() and plain.players[0].name is None

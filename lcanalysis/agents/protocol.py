@@ -181,6 +181,10 @@ class ExternalAgent(Agent):
                                                                       MAX_TIME_MS / 1000, above=True)
         self._proc: subprocess.Popen | None = None
 
+    def start(self) -> None:
+        """Start the program now: one that cannot start is a ``BotError`` at once, not on its first turn."""
+        self._start()
+
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
             try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 from collections.abc import Iterable, Iterator
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from lcanalysis.cli.common import (
     MAX_SEED,
+    UsageError,
     check_output_file,
     describe,
     nonneg,
@@ -34,7 +36,7 @@ from lcanalysis.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from lcanalysis.tutor import TutorSession
+    from lcanalysis.tutor import Decision, TutorSession
 
 PROMPT = "your turn> "
 #: the words a line may hold besides a turn, and what each does
@@ -97,20 +99,33 @@ def run(args: argparse.Namespace) -> int:
 
     if args.record:
         check_output_file("--record", args.record)
-    agent = check_agent(parse_agent(args.agent)).make()  # a TournamentError names the problem
+        if os.path.exists(args.record):  # another game's record: never overwritten
+            raise UsageError(f"--record {args.record}: the file exists (another game's record?); give a new name "
+                             "or delete it first")
+    spec = check_agent(parse_agent(args.agent))  # a TournamentError names the problem
+    agent = spec.make()
+    agent.name = spec.label  # 'external:python mybot.py', 'search:time_ms=50': as the player asked
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
+    from lcanalysis.agents.protocol import ExternalAgent
     from lcanalysis.cli.shell import input_lines
     from lcanalysis.tutor import TutorSession
 
-    interactive = sys.stdin.isatty()
-    print(f"lcanalysis play: you are player {args.seat} against {agent.name}, deal seed {seed} "
-          f"(--seed {seed} deals it again)", flush=True)
-    session = TutorSession(agent=agent, seat=args.seat, seed=seed, rounds=args.rounds, colors=args.colors,
-                           threshold=args.threshold, time_budget=args.time)
-    when = "before the turn is played, and asks" if args.ask else "after the turn"
-    print(f"the tutor speaks up ({when}) when a turn loses more than {args.threshold:g} point(s) against the "
-          "best (and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
-    Game(session, args, interactive).play(input_lines(interactive, PROMPT))
+    try:
+        if isinstance(agent, ExternalAgent):
+            agent.start()  # a program that cannot start says so now, not after the player's first turn
+        interactive = sys.stdin.isatty()
+        print(f"lcanalysis play: you are player {args.seat} against {agent.name}, deal seed {seed} "
+              f"(--seed {seed} deals it again)", flush=True)
+        session = TutorSession(agent=agent, seat=args.seat, seed=seed, rounds=args.rounds, colors=args.colors,
+                               threshold=args.threshold, time_budget=args.time)
+        when = "before the turn is played, and asks" if args.ask else "after the turn"
+        print(f"the tutor speaks up ({when}) when a turn loses more than {args.threshold:g} point(s) against the "
+              "best (and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
+        Game(session, args, interactive).play(input_lines(interactive, PROMPT))
+    finally:
+        close = getattr(agent, "close", None)
+        if close:
+            close()
     return 0
 
 
@@ -127,6 +142,7 @@ class Game:
         self.lines: Iterator[str] = iter(())
 
     def play(self, lines: Iterable[str]) -> None:
+        self._save()  # from the start: the agent may have played already, and the file says the game is on
         self._replies()
         self._board()
         self.lines = iter(lines)
@@ -169,6 +185,7 @@ class Game:
         return True
 
     def _turn(self, text: str) -> bool:
+        from lcanalysis.advisor import judging_budget
         from lcanalysis.tutor import judging_note
 
         try:
@@ -176,7 +193,8 @@ class Game:
         except ValueError as exc:  # not a turn, or not a legal one: say why and ask again
             print(f"error: {exc}; 'moves' lists the legal turns", file=sys.stderr, flush=True)
             return True
-        print(judging_note(self.s.view().deck_count), file=sys.stderr, flush=True)
+        cards = self.s.view().deck_count
+        print(judging_note(cards, judging_budget(cards, self.time)), file=sys.stderr, flush=True)
         judged = self.s.judge(move)
         if self.ask and judged.comment:
             print(f"tutor: {judged.comment}")
@@ -185,8 +203,10 @@ class Game:
                 print("taken back: choose again ('hint' shows the best turns)")
                 return True
         said = self.s.play(move, judged)
-        if not (self.ask and said):  # (asked: the tutor has spoken already)
-            print(f"tutor: {said}" if said else f"{judged.played}: fine ({judged.loss_text()})")
+        if said and not self.ask:  # (asked: the tutor has spoken already)
+            print(f"tutor: {said}")
+        elif not said:
+            print(f"{judged.played}: {self._verdict(judged)}")
         if move.source == "D":  # a pile's card was in sight; the deck's is news
             print(f"you drew {self.s.drawn} from the draw pile")
         self._save()
@@ -195,6 +215,14 @@ class Game:
             self._board()
             return True
         return self._round_end()
+
+    def _verdict(self, judged: Decision) -> str:
+        """A turn the tutor let pass, in words: fine, or too uncertain to call."""
+        if judged.loss > self.s.threshold and not judged.bound:  # over the threshold, within two standard errors
+            return f"not clearly worse than the best, but it may be ({judged.loss_text()}; the play-outs cannot tell)"
+        if judged.loss < 0.05 and not judged.bound:
+            return "fine: as good as the best" + (" (exact)" if judged.exact else "")
+        return f"fine ({judged.loss_text()} against the best)"
 
     def _question(self, question: str) -> str:
         """The answer to a yes/no question: the next line (at a terminal, typed after ``question``)."""
