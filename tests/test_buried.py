@@ -153,3 +153,43 @@ def test_a_buried_top_card_is_refused_with_its_own_colour_as_the_example():
     data["discards"][colour] = data["discards"][colour] + [f"{colour}?"]
     with pytest.raises(lc.PositionError, match=rf"discard pile {colour}: .* after the buried cards \({colour}\?\)"):
         lc.read_position(data)
+
+
+def test_a_buried_view_can_be_sampled_and_the_estimate_holds_the_exact_average():
+    """``samples`` draws worlds that fill the buried cards at random and then split the rest: the
+    estimate must lie within a few standard errors of the exact average over every fill, repeat
+    with its seed, and say it is an estimate."""
+    pos = played_down(11, 2)
+    data, _, _ = _remembered(pos, forget=2)
+    view = lc.read_position(data)
+    exact = {m.move: m.value for m in lc.solve(view, max_stalls=0).moves}
+    est = lc.solve(view, max_stalls=0, samples=400, seed=3)
+    assert not est.exact and est.splits == 400 and "400 worlds sampled uniformly (seed 3)" in est.method
+    assert "buried pile card(s) filled at random" in est.method and "sampled fills" in est.kind
+    assert {m.move for m in est.moves} == set(exact)
+    for m in est.moves:
+        assert abs(m.value - exact[m.move]) <= 4 * m.stderr + 1e-9
+    assert any(m.stderr > 0 for m in est.moves)
+    again = lc.solve(view, max_stalls=0, samples=400, seed=3)
+    assert [(m.move, m.value) for m in again.moves] == [(m.move, m.value) for m in est.moves]
+
+
+def test_a_buried_view_with_too_many_fills_is_answered_by_samples_on_the_command_line(tmp_path, capsys):
+    """Every pile known only by its top: too many fills to solve each (refused, pointing to
+    --samples), and --samples answers with an estimate within the time given."""
+    pos = played_down(3, 3)
+    data = pos.view(pos.to_move).to_json()
+    data.pop("history", None)
+    for c, pile in data["discards"].items():
+        data["discards"][c] = [f"{c}?"] * (len(pile) - 1) + pile[-1:]
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(data))
+    from lcanalysis.cli import main
+
+    with pytest.raises(lc.search.SearchError, match="too many to solve each exactly; give samples"):
+        lc.solve(str(path), max_stalls=0)
+    assert main(["solve", str(path), "--max-stalls", "0", "--samples", "40", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["exact"] is False and answer["splits"] == 40 and "filled at random" in answer["method"]
+    assert answer["moves"] and all(m["stderr"] >= 0 for m in answer["moves"]) and \
+        any(m["stderr"] > 0 for m in answer["moves"])

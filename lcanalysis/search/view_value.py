@@ -35,7 +35,7 @@ from lcanalysis.core.kernel import (
 )
 from lcanalysis.game.cards import number_types, types_from_counts
 from lcanalysis.game.notation import read_position
-from lcanalysis.game.view import count_splits, sub_multisets
+from lcanalysis.game.view import View, count_splits, sub_multisets
 from lcanalysis.search.common import (
     CLOCK,
     MAX_SAMPLES,
@@ -400,17 +400,19 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
     """The view value with buried pile cards (``G?``): the average, over every way to fill them
     (with its probability, ``View.fills``), of the view value of the filled view, turn by turn.
     The fills share ``max_nodes`` and ``seconds`` (each gets what the ones before left); a fill with
-    more than ``max_splits`` splits has them sampled (``seed``)."""
+    more than ``max_splits`` splits has them sampled (``seed``). With ``samples``, ``samples``
+    worlds are drawn instead, each filling the buried cards at random and then splitting what is
+    left (``_sampled_buried_view``): an estimate with its standard error."""
     max_splits, seed = check_max_splits(max_splits), check_seed(seed)
     check_tables(tables, Tables)
     if samples is not None:
-        raise SearchError("buried pile cards (G?) are filled exactly, every way: sampling is not offered; "
-                          "leave out samples")
+        return _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds)
     t0 = time.perf_counter()  # (listing 20,000 fills takes a third of a second: on the clock too)
     fills = list(islice(view.fills(), max_splits + 1))  # never the whole list: it can run to 10^15
     if len(fills) > max_splits:
         raise SearchError(f"there are more than max_splits={max_splits:,} ways to fill the "
-                          f"{view.buried_count} buried pile cards: too many to solve each exactly")
+                          f"{view.buried_count} buried pile cards: too many to solve each exactly; give samples "
+                          "for an estimate")
     totals: dict[str, float] = {}
     variances: dict[str, float] = {}  # of the weighted sum, where a fill's splits were sampled
     nodes, spent, bounds, kind, exact = 0, 0.0, {}, "", True
@@ -434,3 +436,58 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
     return Analysis(moves, kind=f"{kind}, averaged over {len(fills)} fills of the buried pile cards", exact=exact,
                     bounds=bounds, nodes=nodes, seconds=spent,
                     method=f"every fill of the {view.buried_count} buried pile card(s) {how}", splits=len(fills))
+
+
+def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds):
+    """``samples`` physical worlds of a view with buried pile cards, each drawn uniformly: the buried
+    cards filled at random (``View.random_fill``), then the unseen cards left split at random
+    (``sampled_picks``); every turn's mean over the worlds with its standard error. The worlds of
+    one fill are solved together, sharing one table."""
+    s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
+    max_nodes = check_max_nodes(max_nodes)
+    check_seconds(seconds)
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
+        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
+    if view.viewer != view.to_move:
+        raise SearchError(f"the view is player {view.viewer}'s but player {view.to_move} is to move: the values of "
+                          "the mover's turns need the mover's view")
+    if view.deck_count <= 0:
+        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    t0 = time.perf_counter()
+    deadline = None if seconds is None else t0 + seconds
+    rng = np.random.default_rng(seed)
+    fills: dict[tuple, tuple[View, int]] = {}  # the distinct fills drawn, and how many worlds each
+    for _ in range(samples):
+        filled = view.random_fill(rng)
+        key = tuple(card.type for pile in filled.discards for card in pile)
+        fills[key] = (filled, fills[key][1] + 1 if key in fills else 1)
+    st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
+    tl = -1 if t_ is None else t_
+    if tables is None:
+        bits, solo_bits = auto_bits(check_depth(view.deck_count, *st, tl), view.deck_count, *st, tl)
+        tables = shared_tables(bits, min(22, solo_bits + 4))
+    u, nt = view.opponent_unknown, number_types(view.rules.colors)
+    codes: list[int] = []
+    parts: list[np.ndarray] = []
+    nodes = 0
+    for j, (filled, n) in enumerate(fills.values()):
+        inputs = _SplitInputs(filled)
+        picks = sampled_picks(inputs.unseen.tolist(), u, nt, n, seed * 1_000_003 + j)
+        found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, [tables],
+                                   max(max_nodes - nodes, 1) if max_nodes else 0, deadline)
+        nodes += found.nodes
+        if not found.finished:
+            raise SearchBudgetExceeded(nodes, seconds if found.clocked else None)
+        codes = codes or found.codes
+        parts.append(found.rows[:, [found.codes.index(c) for c in codes]])  # the same turns, in one order
+    rows = np.vstack(parts)
+    means, errs = rows.mean(axis=0), rows.std(axis=0, ddof=1) / np.sqrt(samples)
+    nc = view.rules.colors
+    reason = "" if leaf_code == LEAF_AS_IS else HEURISTIC_REASON
+    moves = [MoveValue(move_text(c, nc), float(m), float(e), False, reason) for c, m, e in zip(codes, means, errs)]
+    kind = "view value (averaged over splits)" if leaf_code == LEAF_AS_IS else "depth-limited estimate"
+    return Analysis(moves=moves, kind=f"{kind}, over sampled fills of the buried pile cards", exact=False,
+                    bounds=bounds_dict(s_, t_, leaf), nodes=nodes, seconds=time.perf_counter() - t0,
+                    method=f"{samples} worlds sampled uniformly (seed {seed}): the {view.buried_count} buried pile "
+                           f"card(s) filled at random ({len(fills)} distinct fills), then the unseen cards left split "
+                           "at random; ± is the standard error", splits=samples)
