@@ -219,3 +219,19 @@ def test_solve_says_how_a_view_was_sampled_and_when_every_split_would_take_fewer
     assert code == 0 and "method: 500 splits sampled" in out and "distinct splits" not in out  # sampling pays
     code, out, _ = run(capsys, "solve", str(path), "--max-stalls", "0")
     assert code == 0 and "method: every split enumerated (792 distinct splits" in out
+
+
+#: a view at 2 cards left typed from memory, twelve pile cards forgotten: more than 20,000 fills
+FORGOTTEN_PILES = ("LC1;c5;m1;v1;p0=?8;p1=W2.W10.Gw.G3.G6.G10.R6.R7;e0=Yw.Y7.Y8.Y9.Rw.R2.R5.R8.R9;"
+                   "e1=Y3.Y4.Y6.Y10.B3.B7.B9.B10.Ww.W3.W4.W5.G4.G8.G9;"
+                   "x=Y?.Y?.Yw.B?.B?.B?.B?.B?.B?.B?.B8.Ww.Ww.G?.G?.Gw.R?.R4;d=2")
+
+
+@pytest.mark.parametrize("extra", [["--max-stalls", "1"], ["--time", "1"]])
+def test_solve_of_too_many_buried_fills_names_the_options_of_the_command(capsys, extra):
+    """The refusal named the library's parameter ('give samples'), and with --time it pointed to
+    --samples, which --time refuses: it names --samples N (without --time) and advise."""
+    code, out, err = run(capsys, "solve", FORGOTTEN_PILES, *extra)
+    assert code == 2 and out == "" and "12 buried pile card(s)" in err
+    assert "--samples N" in err and "without --time" in err and "lcanalysis advise" in err
+    assert "give samples" not in err and "max_splits" not in err

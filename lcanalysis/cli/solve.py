@@ -68,6 +68,9 @@ def _say(line: str) -> None:
     print(f"  ... {line}", file=sys.stderr, flush=True)
 
 
+TOO_MANY_FILLS = ("there are more than 20,000 ways to fill the {n} buried pile card(s) (written X?): too many to "
+                  "solve each exactly, with --time too; for an estimate give --samples N (say --samples 400, without "
+                  "--time), or ask 'lcanalysis advise POSITION', whose endgame search samples the fills")
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
 
 #: cards left in the draw pile up to which every benchmark position finished within 10 s
@@ -107,11 +110,15 @@ def nodes_in_minutes(nodes: int) -> str:
 def run(args: argparse.Namespace) -> int:
     pos = load(args.position)
     _check_options(pos, args)
-    from lcanalysis.search import SearchBudgetExceeded  # the engine is loaded before the memory ceiling is set
+    from lcanalysis.search import SearchBudgetExceeded, SearchError  # loaded before the memory ceiling is set
 
     try:
         with memory_ceiling(args.max_memory, LESS):
             answer = _solve(pos, args)
+    except SearchError as exc:
+        if getattr(pos, "buried_count", 0) and args.samples is None and "give samples" in str(exc):
+            raise UsageError(TOO_MANY_FILLS.format(n=pos.buried_count)) from None  # the options of this command
+        raise
     except SearchBudgetExceeded as exc:
         if exc.seconds is not None:
             raise UsageError(f"the time ran out before even the first level finished: {exc.nodes:,} nodes searched "
