@@ -212,7 +212,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
     threads = auto if workers is None else check_workers(workers)
-    t0 = time.perf_counter()
+    t0 = started = time.perf_counter()  # t0: the play-outs' clock; started: the whole answer's
     fallback_note = ""
     # a full position with 2 cards or fewer: the exact solver, one stall each; with 3, the endgame
     # search below on the view with the opponent's whole hand known (one split: perfect information)
@@ -285,7 +285,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         notes.insert(0, BOTH_HANDS_NOTE)
     if fallback_note:
         notes.insert(0, fallback_note)
-    analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - t0,
+    analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - started,
                           method=f"determinized rollouts: {sampled}, heuristic play to the end, seed {seed}; "
                                  f"{dealt}", notes=notes)
     by_move = {str(r.move(k)): k for k in range(n_moves)}

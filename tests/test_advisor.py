@@ -1,6 +1,7 @@
 """The advisor: every legal turn ranked with a standard error and a reason; exact near the end."""
 
 import re
+import time
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from lcanalysis.agents import make_agent
 from lcanalysis.game.position import Position
 from lcanalysis.rollouts import Rollouts, policy_ranking
 from lcanalysis.search import endgame_analysis as solver_analysis
+from lcanalysis.search.common import SearchError
 
 
 def _endgame(seed, deck):
@@ -362,3 +364,19 @@ def test_the_advisor_refuses_an_argument_it_cannot_use_with_its_own_error(option
 
     with pytest.raises(AdviceError, match=re.escape(said)):
         advise("example:midround", **options)
+
+
+def test_an_answer_the_play_outs_give_after_the_endgame_search_counts_its_whole_time(monkeypatch):
+    """Near the end, when the endgame search does not finish and the play-outs answer, ``seconds``
+    counted only the play-outs: a hint that took half a second said 0.01 s."""
+    import lcanalysis.advisor as advisor
+
+    def slow_search(*_args, **_kwargs):
+        time.sleep(0.3)
+        raise SearchError("the budget ran out")
+
+    monkeypatch.setattr(advisor, "converged_endgame", slow_search)
+    view = _endgame(5, 3).view()
+    answer = advise(view, time_budget=0.5, seed=0, wall_clock=True)  # as the command asks
+    assert answer.kind == "advisor estimate" and "budget ran out" in answer.notes[0]
+    assert answer.seconds >= 0.3
