@@ -238,6 +238,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             by_count = bool(max_nodes) and nodes == max_nodes and not clock
             return "give a larger max_nodes (--max-nodes)" if by_count else "give more time"
 
+        if progress is not None:  # how long to wait, as the play-outs say (the search's default is 10 s, not 1)
+            progress(f"endgame: {view.deck_count} card(s) in the draw pile: endgame search, "
+                     + (f"up to {seconds:.1f} s" if wall_clock else f"up to {nodes:,} nodes"))
         try:
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
                                       workers=threads)

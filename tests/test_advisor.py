@@ -380,3 +380,17 @@ def test_an_answer_the_play_outs_give_after_the_endgame_search_counts_its_whole_
     answer = advise(view, time_budget=0.5, seed=0, wall_clock=True)  # as the command asks
     assert answer.kind == "advisor estimate" and "budget ran out" in answer.notes[0]
     assert answer.seconds >= 0.3
+
+
+def test_the_endgame_search_says_first_how_long_it_may_take():
+    """The play-outs say 'up to 1.0 s'; the endgame search, which takes up to 10 s by default,
+    started without saying how long the wait could be."""
+    from helpers import played_down
+
+    view = played_down(15, 2).view()
+    heard = []
+    advise(view, seed=0, wall_clock=True, progress=heard.append)
+    assert heard[0] == "endgame: 2 card(s) in the draw pile: endgame search, up to 10.0 s"
+    heard.clear()
+    advise(view, time_budget=0.3, seed=0, wall_clock=True, progress=heard.append)
+    assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")
