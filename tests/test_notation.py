@@ -98,6 +98,17 @@ def test_view_counts_that_do_not_add_up_are_refused():
         from_json(data)
 
 
+@pytest.mark.parametrize("hand,said", [({"known": [], "cuont": 8}, "unknown key(s) 'cuont'"),
+                                       ({"known": []}, "'count' is missing")])
+def test_a_typo_in_the_opponents_hand_is_named(hand, said):
+    """The refusal gave only the shape {"known": [cards], "count": n}, not the key mistyped."""
+    data = from_json(spec_example()).view(0).to_json()
+    data["hands"][1] = hand
+    with pytest.raises(PositionError) as exc:
+        from_json(data)
+    assert said in str(exc.value) and '"count": n' in str(exc.value)
+
+
 @pytest.mark.parametrize("text", ["", "not a position", "{bad json", "LC1;c5", "LC1;c5;h8;nr;m0;p0=R7;zz=1",
                                   "[1, 2]"])
 def test_unreadable_input_is_refused_not_crashed(text):

@@ -293,7 +293,10 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         known, count = _card_list(opp, f"hand of player {1 - viewer}"), len(opp)
     elif isinstance(opp, Mapping):
         if set(opp) - {"known", "count"} or "count" not in opp:
-            raise PositionError(f"hand of player {1 - viewer} must be {{\"known\": [cards], \"count\": n}}")
+            wrong = sorted(map(str, set(opp) - {"known", "count"}))  # a typo is named, not only the shape
+            what = (f"unknown key(s) {', '.join(map(repr, wrong))}" if wrong else "'count' is missing")
+            raise PositionError(f"hand of player {1 - viewer}: {what}; it must be "
+                                f"{{\"known\": [cards], \"count\": n}}")
         known, count = opp.get("known", []), opp["count"]
         _card_list(known, f"known cards of player {1 - viewer}")
     else:
