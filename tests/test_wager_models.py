@@ -291,3 +291,23 @@ def test_break_even_turns_by_hand():
     assert break_even_turns(state, wagers=1, n=500)[0] == 4
     # 2 3 alone can never break even
     assert break_even_turns(ColorState.make(hand=[2, 3], unseen=[], unseen_total=5), n=200, max_turns=6)[0] is None
+
+
+def test_a_sampled_answer_shows_the_standard_error_of_each_mean():
+    """A Monte Carlo model's answer, printed, in a notebook and as JSON, gives each mean's standard
+    error: sd / sqrt(n) of the sampled scores, computed here from its own histogram."""
+    n = 4000
+    r = turn_model(ColorState.make(hand=(5, 7, 9), hand_wagers=1), 10, n=n, seed=1)
+    text, html = str(r), r._repr_html_()
+    assert "estimate" in text and "s.e." in text and "s.e." in html
+    for o in r.by_wagers:
+        mean = sum(s * p for s, p in o.distribution.items())
+        var = sum((s - mean) ** 2 * p for s, p in o.distribution.items()) * n / (n - 1)
+        se = math.sqrt(var / n)
+        assert o.stderr == pytest.approx(se, rel=1e-6)
+        assert f"{se:.3f}" in text and f"<td>{se:.3f}</td>" in html
+        assert o.to_json()["exact"] is False and o.to_json()["stderr"] == pytest.approx(se, rel=1e-6)
+    # the exact canonical answer keeps the interchange shape: no stderr column, no extra keys
+    exact = analyze(ColorState.make(hand=(5, 7, 9), hand_wagers=1), 9)
+    assert "s.e." not in str(exact) and set(exact.by_wagers[0].to_json()) == {"wagers", "mean", "p_positive",
+                                                                                "distribution"}

@@ -108,12 +108,15 @@ class WagerOutcome:
         return max(self.distribution)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "wagers": self.wagers,
             "mean": float(self.mean),
             "p_positive": float(self.p_positive),
             "distribution": {str(s): float(p) for s, p in sorted(self.distribution.items())},
         }
+        if not self.exact:  # a sampled model: say so, with the mean's standard error
+            out.update(exact=False, stderr=float(self.stderr))
+        return out
 
 
 @dataclass
@@ -161,24 +164,34 @@ class WagerAnalysis:
             "by_wagers": [o.to_json() for o in self.by_wagers],
         }
 
+    @property
+    def sampled(self) -> bool:
+        """True when some mean here is a Monte Carlo estimate (its ``stderr`` is then shown)."""
+        return not self.exact or any(not o.exact for o in self.by_wagers)
+
     def table(self) -> str:
-        lines = [f"{'wagers':>6} {'mean':>9} {'P(>0)':>7} {'P(>=0)':>7} {'sd':>7}"]
+        se = self.sampled
+        lines = [f"{'wagers':>6} {'mean':>9} " + (f"{'s.e.':>6} " if se else "")
+                 + f"{'P(>0)':>7} {'P(>=0)':>7} {'sd':>7}"]
         for o in self.by_wagers:
-            lines.append(f"{o.wagers:>6} {float(o.mean):>9.3f} {float(o.p_positive):>7.3f} "
-                         f"{float(o.p_break_even):>7.3f} {o.sd:>7.2f}")
+            lines.append(f"{o.wagers:>6} {float(o.mean):>9.3f} " + (f"{o.stderr:>6.3f} " if se else "")
+                         + f"{float(o.p_positive):>7.3f} {float(o.p_break_even):>7.3f} {o.sd:>7.2f}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
         head = f"colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, " + (
-            "exact" if self.exact else "estimate")
+            "estimate (Monte Carlo; s.e.: the standard error of the mean)" if self.sampled else "exact")
         return head + "\n" + self.table()
 
     def _repr_html_(self) -> str:
+        se = self.sampled
         rows = "".join(
-            f"<tr><td>{o.wagers}</td><td>{float(o.mean):.3f}</td><td>{float(o.p_positive):.3f}</td>"
-            f"<td>{float(o.p_break_even):.3f}</td></tr>" for o in self.by_wagers)
-        return (f"<p>colour {self.color or '?'}, {self.draws} draws ({'exact' if self.exact else 'estimate'})</p>"
-                f"<table><tr><th>wagers</th><th>mean</th><th>P(&gt;0)</th><th>P(&ge;0)</th></tr>{rows}</table>")
+            f"<tr><td>{o.wagers}</td><td>{float(o.mean):.3f}</td>" + (f"<td>{o.stderr:.3f}</td>" if se else "")
+            + f"<td>{float(o.p_positive):.3f}</td><td>{float(o.p_break_even):.3f}</td></tr>" for o in self.by_wagers)
+        return (f"<p>colour {self.color or '?'}, {self.draws} draws "
+                f"({'estimate, with the standard error of the mean' if se else 'exact'})</p>"
+                "<table><tr><th>wagers</th><th>mean</th>" + ("<th>s.e.</th>" if se else "")
+                + f"<th>P(&gt;0)</th><th>P(&ge;0)</th></tr>{rows}</table>")
 
 
 def _zero(like: Number) -> Number:
