@@ -182,6 +182,34 @@ def test_the_wager_answer_on_an_untouched_colour_asks_when_it_breaks_even_once_o
     assert all(lc.wager("example:midround", "Y", k).by_wagers[0].mean < 0 for k in range(1, 23))
 
 
+def test_the_wager_answer_with_only_a_wager_held_asks_when_no_wager_breaks_even_once_opened(capsys, tmp_path):
+    """Only Bw held, nothing placed: with no wager placed the colour is untouched, yet the answer read
+    "first at 0 draw(s), but not at every number of draws after". By hand: unseen B8 B9 B10 and one
+    other card, 3 in the pile. One draw: (-12 - 11 - 10) / 4 < 0. Two: 3 blue pairs (-3, -2, -1) and 3
+    one-blue pairs (-12, -11, -10) of 6: -6.5. Three: all three blue 1/4 (+7), else a blue pair (-2 on
+    average): +0.25. With the wager placed: twice each, and the wager alone -40: also from 3 on."""
+    from lcanalysis.game.cards import card_str, full_deck
+
+    hand = ["Bw", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"]
+    unseen = ["B8", "B9", "B10", "G2"]
+    known = ["G3", "G4", "G5", "G6", "G7", "G8", "G9"]
+    rest = [card_str(t) for t in full_deck(5)]
+    for c in hand + unseen + known:
+        rest.remove(c)
+    discards: dict[str, list[str]] = {}
+    for c in rest:
+        discards.setdefault(c[0], []).append(c)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps({"to_move": 0, "hands": [hand, {"known": known, "count": 8}],
+                                "discards": discards, "deck": 3}))
+    assert main(["wager", str(path), "--color", "B", "--draws", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "first at 0 draw(s)" not in out
+    assert "with 0 wager(s), once opened, the mean score reaches 0 from 3 draw(s) on" in out
+    assert "with 1 wager(s) the mean score reaches 0 from 3 draw(s) on" in out
+    assert [float(o.mean) for o in lc.wager(str(path), "B", 3).by_wagers] == [0.25, 0.5]
+
+
 def test_wager_defaults_to_the_draws_the_player_can_expect(capsys):
     assert main(["wager", "example:midround", "--color", "R", "--json"]) == 0
     view = lc.read_position("example:midround")

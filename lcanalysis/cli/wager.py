@@ -88,11 +88,12 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
                      + (f"{need} more points of {name.lower()} numbers are needed to break even"
                         if need > 0 else "the expedition already breaks even"))
     for o in analysis.by_wagers:
-        # an untouched colour scores 0 at 0 draws only because it is never opened: ask from 1 on
-        # (no more draws than the draw pile holds)
+        # an expedition left empty (nothing placed, no number held, no wager placed now) scores 0 at
+        # 0 draws only because it is never opened: ask from 1 on (no more draws than the pile holds)
+        empty = not state.placed and not state.placed_wagers and not state.hand and not o.wagers
         most = min(deck, state.unseen_total)
-        k = break_even_draws(state, o.wagers, max_draws=most, min_draws=1 if untouched else 0)
-        lead = f"  with {o.wagers} wager(s)" + (", once opened," if untouched else "") + " the mean score reaches 0 "
+        k = break_even_draws(state, o.wagers, max_draws=most, min_draws=1 if empty else 0)
+        lead = f"  with {o.wagers} wager(s)" + (", once opened," if empty else "") + " the mean score reaches 0 "
         if k is None:
             lines.append(lead + f"with no number of draws the draw pile allows (up to {most})")
         elif all(mean_score(state, j, o.wagers) >= -1e-9 for j in range(k, most + 1)):
