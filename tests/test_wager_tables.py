@@ -78,6 +78,20 @@ def test_written_tables_name_the_command_and_are_current(tmp_path):
         assert (tmp_path / name).read_text() == (DATA / name).read_text()
 
 
+def test_the_tables_command_shows_progress_while_a_table_is_made(tmp_path, capsys):
+    """The minimum-holding table takes about 12 s (its turn-model columns): it printed "computing ..."
+    and nothing more until it was done. Now a bar counts the sizes of holding (1 to 9 numbers)."""
+    from lcanalysis.cli import main
+
+    assert main(["studies", "wager-tables", "--out", str(tmp_path), "wager_breakeven_by_holding.csv"]) == 0
+    err = capsys.readouterr().err
+    assert "holdings: " in err and "/512 " in err  # every set of numbers of the colour
+    df = tables.min_holding(draws=(0,), turn_draws=(0,), progress=True)
+    err = capsys.readouterr().err
+    assert "holding sizes: " in err and "/9 " in err
+    assert df.equals(tables.min_holding(draws=(0,), turn_draws=(0,)))  # the same table, with or without
+
+
 def test_tables_cli_refuses_unknown_names(capsys):
     from lcanalysis.cli import main
 

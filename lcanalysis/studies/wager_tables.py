@@ -1,6 +1,6 @@
 """Tables a strategy writer can cite, regenerated into ``data/`` by one command.
 
-    lcanalysis studies wager-tables            # writes data/wager_*.csv (about 5 seconds)
+    lcanalysis studies wager-tables            # writes data/wager_*.csv (about 20 seconds, a progress bar)
     lcanalysis studies wager-tables --out DIR  # somewhere else
 
 Every table is the canonical wager model (``wager.py``), exact (no sampling), for one colour
@@ -64,6 +64,13 @@ def _turn_means(h, k: int, seed: int = 0):
     return [o.mean for o in r.by_wagers], [o.stderr for o in r.by_wagers]
 
 
+def _bar(items, progress: bool, what: str = "holding sizes", unit: str = "size"):
+    """``items``, with a progress bar on standard error when ``progress``."""
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=what, unit=unit, disable=not progress, leave=False)
+
+
 def unseen_for(draws: int) -> int:
     """The unseen cards the tables assume for ``draws`` useful draws: ``2 * draws + 10``."""
     return 2 * draws + 10
@@ -77,9 +84,9 @@ def holdings(count: int | None = None):
         yield from itertools.combinations(values, n)
 
 
-def breakeven_by_count(draws=ALL_DRAWS) -> pd.DataFrame:
+def breakeven_by_count(draws=ALL_DRAWS, progress: bool = False) -> pd.DataFrame:
     rows = []
-    for n in range(10):
+    for n in _bar(range(10), progress):
         hs = list(holdings(n))
         for k in draws:
             u = unseen_for(k)
@@ -94,9 +101,9 @@ def breakeven_by_count(draws=ALL_DRAWS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def breakeven_by_holding(draws=SELECTED_DRAWS) -> pd.DataFrame:
+def breakeven_by_holding(draws=SELECTED_DRAWS, progress: bool = False) -> pd.DataFrame:
     rows = []
-    for h in holdings():
+    for h in _bar(list(holdings()), progress, "holdings", "holding"):
         if not h:
             continue
         row = {"held": " ".join(map(str, h)), "held_count": len(h), "held_sum": sum(h)}
@@ -118,7 +125,7 @@ def _representative(n: int, total: int) -> tuple[int, ...]:
     raise ValueError(f"no holding of {n} numbers sums to {total}")
 
 
-def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True) -> pd.DataFrame:
+def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True, progress: bool = False) -> pd.DataFrame:
     """The canonical mean depends on the held numbers only through their count and sum (closed form).
 
     With ``turns``: also the turn model (late policy, a third of the turns, ``k + 1`` turns),
@@ -126,7 +133,7 @@ def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True) -> pd.DataFrame:
     largest standard error of the four).
     """
     rows = []
-    for n in range(10):
+    for n in _bar(range(10), progress):
         sums = sorted({sum(h) for h in holdings(n)})
         for total in sums:
             h = _representative(n, total)
@@ -153,7 +160,7 @@ def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS) -> pd.DataFrame:
+def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS, progress: bool = False) -> pd.DataFrame:
     """Smallest sum of ``held_count`` numbers at which opening pays, by draws.
 
     Canonical columns (exact): ``min_sum_open`` (mean >= 0 with no wager) and ``min_sum_wagerJ``
@@ -162,7 +169,7 @@ def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS) -> pd.DataFrame:
     averaged over the holdings of that sum, best number of wagers, Monte Carlo.
     """
     rows = []
-    for n in range(1, 10):
+    for n in _bar(range(1, 10), progress):
         sums = sorted({sum(h) for h in holdings(n)})
         for k in draws:
             row = {"held_count": n, "draws": k, "unseen": unseen_for(k)}
@@ -221,7 +228,7 @@ def write_tables(out_dir: str = "data", names=None, file=None) -> dict[str, floa
         if file is not None:  # a table takes up to several seconds: say which one is being made
             print(f"{path}: computing ...", file=file, flush=True)
         t = time.perf_counter()
-        df = fn()
+        df = fn(progress=file is not None)
         timings[name] = time.perf_counter() - t
         with open(path, "w", newline="") as f:
             f.write(f"# {what}\n")
