@@ -140,6 +140,16 @@ def test_a_snapshot_no_round_reaches_is_refused_in_words():
         compare_models(rounds=2, snap_turn=45, n_mc=2)
 
 
+def test_a_snapshot_before_any_number_is_placed_asks_for_a_later_turn():
+    """At turn 0 no expedition holds a number: the refusal said "take an earlier snapshot turn"."""
+    from lcanalysis.wagers.simulation import compare_models
+
+    with pytest.raises(ValueError, match=r"0 expedition\(s\) hold a number at turn 0 of the 2 rounds that lasted to "
+                                         r"it: too few to compare; take a later snapshot turn") as err:
+        compare_models(rounds=2, snap_turn=0, n_mc=2)
+    assert "earlier" not in str(err.value)
+
+
 def test_every_fitted_line_of_the_claims_report_has_its_errors_and_every_model_line_says_exact():
     import io
 

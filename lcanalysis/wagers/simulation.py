@@ -269,6 +269,10 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
+    if keep.sum() < 2 and len(rows) >= 2 * 5:  # rounds lasted, but their expeditions hold no number yet
+        raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
+                         f"{len(rows) // 5} rounds that lasted to it: too few to compare; take a later "
+                         "snapshot turn or simulate more rounds")
     preds = predictions_with_share(rows[keep], shares[keep], n_mc=n_mc, seed=seed + 1, progress=progress)
     realized = rows[keep][:, F_FINAL].astype(float)
     df = _error_table(preds, realized)
