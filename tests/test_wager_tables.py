@@ -203,3 +203,12 @@ def test_opener_alone_by_hand():
     assert alone[9] == 0.0 and alone[10] == 0.0  # 9 + 10 = 19
     # 8 alone breaks even only with both 9 and 10 among the 21 draws of 52: C(50,19) / C(52,21)
     assert alone[8] == pytest.approx(comb(50, 19) / comb(52, 21))
+
+
+def test_tables_cli_refuses_a_file_as_the_output_folder(capsys, tmp_path):
+    from lcanalysis.cli import main
+
+    kept = tmp_path / "notes.txt"
+    kept.write_text("mine")
+    assert main(["studies", "wager-tables", "--out", str(kept), "wager_breakeven_by_holding.csv"]) == 2
+    assert f"--out {kept} is a file: --out names the folder" in capsys.readouterr().err and kept.read_text() == "mine"

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from lcanalysis.cli.common import MAX_SEED, describe, nonneg
@@ -102,6 +103,8 @@ def cmd_wager_tables(args: argparse.Namespace) -> int:
     unknown = [n for n in args.names if n not in TABLES]
     if unknown:
         raise UsageError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out} is a file: --out names the folder the tables are written into")
     write_tables(args.out, args.names or None, file=sys.stdout)
     return 0
 
