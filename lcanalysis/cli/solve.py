@@ -116,8 +116,9 @@ def run(args: argparse.Namespace) -> int:
         with memory_ceiling(args.max_memory, LESS):
             answer = _solve(pos, args)
     except SearchError as exc:
-        if getattr(pos, "buried_count", 0) and args.samples is None and "give samples" in str(exc):
-            raise UsageError(TOO_MANY_FILLS.format(n=pos.buried_count)) from None  # the options of this command
+        buried = getattr(pos, "buried_count", 0)  # (a view's; a full position has none)
+        if buried and args.samples is None and "give samples" in str(exc):
+            raise UsageError(TOO_MANY_FILLS.format(n=buried)) from None  # the options of this command
         raise
     except SearchBudgetExceeded as exc:
         if exc.seconds is not None:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -204,7 +205,8 @@ def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS, progress: bool = Fal
     return out
 
 
-TABLES = {
+#: file name: (the function that makes the table, what it holds)
+TABLES: dict[str, tuple[Callable[..., pd.DataFrame], str]] = {
     "wager_breakeven_by_count.csv": (breakeven_by_count,
                                      ("P(score>=0), P(score>0) and mean with no wager, by numbers held and "
                                       "useful draws, averaged over holdings")),
