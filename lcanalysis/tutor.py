@@ -28,7 +28,7 @@ from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
-from lcanalysis.game.rules import Rules
+from lcanalysis.game.rules import REASONS, Rules
 
 
 def judging_note(deck_count: int, seconds: float | None = None) -> str:
@@ -131,6 +131,8 @@ class TutorSession:
             raise ValueError("it is not your turn" if not self.round_over() else "the round is over: start the next")
         mv = move if isinstance(move, Move) else Move.parse(str(move), self.position.colors)
         why = self.position.why_illegal(mv)
+        if why == REASONS[3]:  # the rules' words are for any position; here the person is the mover
+            why = f"{mv.card} is not in your hand"
         if why:
             raise ValueError(f"{mv} is not legal here: {why}")
         return mv

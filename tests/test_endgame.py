@@ -109,7 +109,7 @@ def test_converged_means_two_stall_budgets_agree_on_the_best_turn_and_its_value(
         top = max(before, key=lambda m: m.value)
         assert top.move == answer.best.move
         assert abs(top.value - answer.best.value) <= E.VALUE_TOLERANCE
-        assert "converged" in answer.notes[1]
+        assert "converged" in answer.notes[1] and "and value; more stalls" in answer.notes[1]  # exact: equal
         return
     pytest.fail("no converged answer among six two-card endgames")
 
@@ -214,6 +214,9 @@ def test_sampled_worlds_estimate_the_exact_value_with_an_honest_error(monkeypatc
     assert abs(best.value - plain[best.move]) <= 4 * best.stderr + 1e-9
     assert best.loss == 0 and best.loss_stderr == 0
     assert any(m.loss_stderr > 0 for m in answer.moves[1:])
+    # sampled levels agree within their error, not exactly: the words say so
+    assert answer.bounds["converged"] and "and value within two standard errors of their difference" in \
+        answer.notes[1]
 
 
 def test_the_node_budget_is_kept_and_a_budget_too_small_is_refused():

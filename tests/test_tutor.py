@@ -159,3 +159,11 @@ def test_the_match_totals_at_a_rounds_end_include_that_round():
     assert s.score_line().endswith(f"match totals you {you}, greedy {them}")  # it said 0 and 0
     s.next_round()
     assert s.score_line().endswith(f"match totals you {you}, greedy {them}")  # the new round: no change
+
+
+def test_a_card_not_in_the_persons_hand_is_said_so_in_their_words():
+    s = TutorSession(agent="greedy", seed=3, time_budget=0.05)
+    held = {str(m.card) for m in s.legal_turns()}
+    missing = next(f"{c}{n}" for c in "YBWGR" for n in range(2, 11) if f"{c}{n}" not in held)
+    with pytest.raises(ValueError, match=f"\\+{missing}/D is not legal here: {missing} is not in your hand"):
+        s.checked(f"+{missing}/D")

@@ -654,8 +654,10 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
                    + ("every fill, with its probability)" if lv.exact else "at random)"))
     if converged:
+        same = ("value" if levels[-2].exact and lv.exact else  # sampled: the same within the sampling error
+                "value within two standard errors of their difference on the same worlds")
         say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
-                   f"({move_text(lv.codes[best], nc)}) and value; more stalls would not change the advice")
+                   f"({move_text(lv.codes[best], nc)}) and {same}; more stalls would not change the advice")
     elif not _uses_stalls(view):
         say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
                    "nobody can stall, so stall budgets do not matter here")
