@@ -278,9 +278,10 @@ MAX_SEED = 2**63 - 1
 
 def check_seed(seed: Any) -> int:
     """A validated seed for sampled splits: a whole number 0..``MAX_SEED``."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed > MAX_SEED:
-            raise SearchError(f"seed must be at most 2**63 - 1 ({MAX_SEED:,}), got {seed!r}")
+    whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+    if whole and seed > MAX_SEED:
+        raise SearchError(f"seed must be at most 2**63 - 1 ({MAX_SEED:,}), got {seed!r}")
+    if not whole or seed < 0:
         raise SearchError(f"seed must be a whole number 0 or above, got {seed!r}")
     return int(seed)
 

@@ -297,6 +297,30 @@ def check_workers(workers) -> int:
     return int(workers) or os.cpu_count() or 1
 
 
+def _check_question(v: View, samples: int | None) -> None:
+    """What every view value asks: ``samples`` None (every split) or a whole number in range, the
+    mover's own view, and a round not yet over."""
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or not 2 <= samples <= MAX_SAMPLES):
+        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
+    if v.viewer != v.to_move:
+        raise SearchError(
+            f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "
+            "mover's turns need the mover's view"
+        )
+    if v.deck_count <= 0:
+        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+
+
+def _split_setup(v: View, s_: int | None, t_: int | None, tables: Tables | None) -> tuple[tuple[int, int], int, Tables]:
+    """The kernel's stall budgets and horizon (-1: none) for the splits' searches, and ``tables``, or
+    new ones sized for them (the splits share one table); the depth is checked either way."""
+    st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
+    tl = -1 if t_ is None else t_
+    bits, solo_bits = auto_bits(check_depth(v.deck_count, *st, tl), v.deck_count, *st, tl)
+    return st, tl, tables if tables is not None else shared_tables(bits, min(22, solo_bits + 4))
+
+
 def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0,
                max_splits=DEFAULT_MAX_SPLITS, tables=None, max_nodes=0, workers=None, seconds=None):
     """Every legal turn's view value (E2) for the viewer, who must be the player to move.
@@ -328,25 +352,11 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     seed, max_splits = check_seed(seed), check_max_splits(max_splits)
     check_tables(tables, Tables)
     check_seconds(seconds)
-    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
-                                or not 2 <= samples <= MAX_SAMPLES):
-        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
-    if v.viewer != v.to_move:
-        raise SearchError(
-            f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "
-            "mover's turns need the mover's view"
-        )
-    if v.deck_count <= 0:
-        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
-    st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
-    tl = -1 if t_ is None else t_
+    _check_question(v, samples)
+    st, tl, tables = _split_setup(v, s_, t_, tables)
     inputs = _SplitInputs(v)
     unseen = inputs.unseen.tolist()
     u = v.opponent_unknown
-    bits, solo_bits = auto_bits(check_depth(v.deck_count, *st, tl), v.deck_count, *st, tl)
-    solo_bits = min(22, solo_bits + 4)  # the splits share one table
-    if tables is None:
-        tables = shared_tables(bits, solo_bits)
     nc = v.rules.colors
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
@@ -446,13 +456,7 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     max_nodes = check_max_nodes(max_nodes)
     check_seconds(seconds)
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
-        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
-    if view.viewer != view.to_move:
-        raise SearchError(f"the view is player {view.viewer}'s but player {view.to_move} is to move: the values of "
-                          "the mover's turns need the mover's view")
-    if view.deck_count <= 0:
-        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    _check_question(view, samples)
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     rng = np.random.default_rng(seed)
@@ -461,11 +465,7 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
         filled = view.random_fill(rng)
         key = tuple(card.type for pile in filled.discards for card in pile)
         fills[key] = (filled, fills[key][1] + 1 if key in fills else 1)
-    st = (-1 if s_ is None else s_, -1 if s_ is None else s_)
-    tl = -1 if t_ is None else t_
-    if tables is None:
-        bits, solo_bits = auto_bits(check_depth(view.deck_count, *st, tl), view.deck_count, *st, tl)
-        tables = shared_tables(bits, min(22, solo_bits + 4))
+    st, tl, tables = _split_setup(view, s_, t_, tables)
     u, nt = view.opponent_unknown, number_types(view.rules.colors)
     codes: list[int] = []
     parts: list[np.ndarray] = []
