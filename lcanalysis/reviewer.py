@@ -811,7 +811,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     rv.search_floor = float(search_floor)
     names = rec.players or rounds[0].players
     for summary in rv.players:
-        summary.name = names[summary.player] if names and len(names) == 2 else None
+        summary.name = names[summary.player] if names else None  # (a record names both players or none)
     return rv
 
 

@@ -61,12 +61,14 @@ class Decision:
     def flagged(self) -> bool:
         return bool(self.comment)
 
-    def loss_text(self) -> str:
+    def loss_text(self, signed: bool = True) -> str:
         """The loss as the hint shows it: "-2.0 ± 0.4" (an estimate), "-2.0 (exact)", or
-        "≤ -2.0" (a bound: at least that much lost)."""
+        "≤ -2.0" (a bound: at least that much lost); ``signed=False``, as a loss: "2.0 ± 0.4",
+        "2.0 (exact)", "at least 2.0"."""
+        amount = f"-{self.loss:.1f}" if signed else f"{self.loss:.1f}"
         if self.bound:
-            return f"≤ -{self.loss:.1f}"
-        return f"-{self.loss:.1f} (exact)" if self.exact else f"-{self.loss:.1f} ± {self.loss_stderr:.1f}"
+            return f"≤ {amount}" if signed else f"at least {amount}"
+        return f"{amount} (exact)" if self.exact else f"{amount} ± {self.loss_stderr:.1f}"
 
 
 @dataclass

@@ -23,6 +23,7 @@ from lcanalysis.cli.common import (
     load,
     memory_ceiling,
     nonneg,
+    progress_line,
     seconds,
 )
 
@@ -68,13 +69,10 @@ def run(args: argparse.Namespace) -> int:
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
 
-    def progress(line: str) -> None:  # the endgame search's stages, so a long answer is never silent
-        print(f"  {line}", file=sys.stderr, flush=True)
-
     try:
         with memory_ceiling(args.max_memory, "a shorter --time"):
             analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
-                              max_nodes=args.max_nodes, progress=progress)
+                              max_nodes=args.max_nodes, progress=progress_line)
     except SearchBudgetExceeded as exc:
         raise UsageError(f"the node budget of the exact endgame solver ran out: {exc.nodes:,} nodes searched, and "
                          f"--max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None

@@ -46,6 +46,12 @@ def read_stdin(expected: str) -> str:
     return text
 
 
+def progress_line(line: str) -> None:
+    """A stage of long work (the endgame search's levels, the play-outs), said on standard error as
+    it happens, so that an answer is never a silent wait."""
+    print(f"  {line}", file=sys.stderr, flush=True)
+
+
 def emit(obj: Any) -> None:
     """``obj`` as one line of strict JSON: a number that is not finite (an interval from one deal)
     is ``null``, never ``NaN`` or ``Infinity``, which JSON does not have and other readers refuse."""

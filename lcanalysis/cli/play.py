@@ -31,6 +31,7 @@ from lcanalysis.cli.common import (
     check_output_file,
     describe,
     nonneg,
+    progress_line,
     seconds,
     write_output_file,
 )
@@ -268,7 +269,7 @@ class Game:
             return
         view = self.s.view()
         analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time), seed=self.s.seed,
-                          progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+                          progress=progress_line)
         print(hint_text(analysis, view, top=None if every else 3, draws=None if every else DRAWS_SHOWN,
                         more="'hint all' lists every turn"))
 
@@ -292,12 +293,9 @@ class Game:
               "estimates by play-outs, ± one standard error)")
         if self.taken_back:
             print(f"{self.taken_back} turn(s) taken back after the tutor spoke (not counted above)")
-        worst = frame[frame["loss"] > 0].head(WORST_SHOWN)
-        for row in worst.to_dict("records"):
-            loss = (f"at least {row['loss']:.1f}" if row["at least"] else f"{row['loss']:.1f} (exact)"
-                    if row["exact"] else f"{row['loss']:.1f} ± {row['± (paired)']:.1f}")
-            print(f"  round {row['round']} turn {row['turn']}: played {row['played']}, best {row['best']}, "
-                  f"loss {loss}")
+        for d in sorted((d for d in self.s.decisions if d.loss > 0), key=lambda d: -d.loss)[:WORST_SHOWN]:
+            print(f"  round {d.round} turn {d.turn}: played {d.played}, best {d.best}, "
+                  f"loss {d.loss_text(signed=False)}")
         if self.record_file:
             print(f"the game is in {self.record_file}: 'lcanalysis review {self.record_file}' analyses it "
                   "for skill and luck")

@@ -35,6 +35,7 @@ from lcanalysis.cli.common import (
     load,
     memory_ceiling,
     nonneg,
+    progress_line,
     seconds,
 )
 
@@ -181,7 +182,7 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
 
     def progress(line: str) -> None:
         state["now"] = line.split(":")[0]
-        print(f"  {line}", file=sys.stderr, flush=True)
+        progress_line(line)
 
     with heartbeat(_say, lambda: f"deepening ({state['now']})"):
         analysis = solve_deepening(pos, seconds=seconds, nodes=max_nodes, on="stalls", max_turns=max_turns, leaf=leaf,
