@@ -17,6 +17,19 @@ from typing import Any
 HEURISTIC_REASON = "heuristic leaf: no standard error"
 
 
+def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, signed: bool = False,
+                  digits: int = 1) -> str:
+    """One turn's loss against the best, as the tutor, the review and the replay say it: "2.0 (exact)",
+    "2.0 ± 0.4" (an estimate), or "at least 2.0" (a bound: the endgame search showed only that the
+    turn is that much worse), with "± s" when the bound itself was sampled. ``signed``: as the hint's
+    table gives it, a change in value: "-2.0 (exact)", "-2.0 ± 0.4", "≤ -2.0 ± 0.4"."""
+    amount = f"{-loss if signed else loss:.{digits}f}"
+    error = f" ± {stderr:.{digits}f}" if stderr else ""
+    if bound:  # (a bound carries its error only when sampled: an exact bound has none)
+        return (f"≤ {amount}" if signed else f"at least {amount}") + error
+    return f"{amount} (exact)" if exact else f"{amount} ± {stderr or 0.0:.{digits}f}"
+
+
 @dataclass(slots=True)
 class MoveValue:
     """One turn's value for the player to move. ``stderr`` is 0.0 when ``exact``."""

@@ -111,7 +111,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR, advise, judging_budget
-from lcanalysis.analysis import Analysis
+from lcanalysis.analysis import Analysis, loss_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
 from lcanalysis.game.cards import Card
@@ -552,10 +552,8 @@ class Decision:
     def loss_text(self, digits: int = 1) -> str:
         """The loss as a reader needs it: "3.0 (exact)", "3.0 ± 0.4" (an estimate), or "at least 3.0"
         (the endgame search only bounded the played turn; ± the bound's sampling error, if any)."""
-        amount = f"{self.loss:.{digits}f}"
-        if self.loss_bound == "lower":
-            return f"at least {amount}" + (f" ± {self.loss_stderr:.{digits}f}" if self.loss_stderr else "")
-        return f"{amount} (exact)" if self.exact else f"{amount} ± {self.loss_stderr:.{digits}f}"
+        return loss_in_words(self.loss, self.loss_stderr, exact=self.exact, bound=self.loss_bound == "lower",
+                             digits=digits)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from typing import Any
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
 from lcanalysis.agents import Agent, make_agent
+from lcanalysis.analysis import loss_in_words
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
@@ -63,12 +64,9 @@ class Decision:
 
     def loss_text(self, signed: bool = True) -> str:
         """The loss as the hint shows it: "-2.0 ± 0.4" (an estimate), "-2.0 (exact)", or
-        "≤ -2.0" (a bound: at least that much lost); ``signed=False``, as a loss: "2.0 ± 0.4",
-        "2.0 (exact)", "at least 2.0"."""
-        amount = f"-{self.loss:.1f}" if signed else f"{self.loss:.1f}"
-        if self.bound:
-            return f"≤ {amount}" if signed else f"at least {amount}"
-        return f"{amount} (exact)" if self.exact else f"{amount} ± {self.loss_stderr:.1f}"
+        "≤ -2.0" (a bound: at least that much lost, "± s" when sampled); ``signed=False``, as a
+        loss: "2.0 ± 0.4", "2.0 (exact)", "at least 2.0" (``analysis.loss_in_words``)."""
+        return loss_in_words(self.loss, self.loss_stderr, exact=self.exact, bound=self.bound, signed=signed)
 
 
 @dataclass

@@ -295,3 +295,38 @@ def test_the_verdict_on_a_bound_says_only_what_the_bound_shows(bound_loss, said)
     it is no better. A larger bound is a loss of at least that much, in figures and in words."""
     view = lc.read_position("example:midround")
     assert said in verdict(_exact_answer_with_bounds(bound_loss), view)
+
+
+@pytest.mark.parametrize(("loss", "stderr", "exact", "bound", "signed", "text"), [
+    (3.0, 0.0, True, False, False, "3.0 (exact)"),
+    (3.0, 0.42, False, False, False, "3.0 ± 0.4"),
+    (3.0, None, False, False, False, "3.0 ± 0.0"),  # an estimate always shows its error, even an unknown one
+    (3.0, 0.0, False, True, False, "at least 3.0"),  # an exact bound has no error to give
+    (3.0, 0.42, False, True, False, "at least 3.0 ± 0.4"),  # a sampled bound keeps its error
+    (3.0, 0.0, True, False, True, "-3.0 (exact)"),
+    (3.0, 0.42, False, False, True, "-3.0 ± 0.4"),
+    (3.0, 0.42, False, True, True, "≤ -3.0 ± 0.4"),
+    (0.0, 0.0, False, True, True, "≤ -0.0"),
+])
+def test_a_loss_in_words_says_whether_it_is_exact_an_estimate_or_a_bound(loss, stderr, exact, bound, signed, text):
+    from lcanalysis.analysis import loss_in_words
+
+    assert loss_in_words(loss, stderr, exact=exact, bound=bound, signed=signed) == text
+
+
+def test_the_tutor_and_the_review_word_the_same_loss_alike():
+    """Both readers of a judged turn take their words from one place: the tutor used to drop a
+    sampled bound's error ("at least 3.0" where the review said "at least 3.0 ± 0.4")."""
+    from lcanalysis.reviewer import Decision as Reviewed
+    from lcanalysis.tutor import Decision as Tutored
+
+    fields = dict.fromkeys(Reviewed.__dataclass_fields__, 0)
+    for loss, se, exact, bound in itertools.product((0.5, 3.0), (0.0, 0.42), (False, True), (False, True)):
+        if exact and (se or bound):
+            continue  # an exact loss has no error and is no bound
+        tutored = Tutored(round=0, turn=0, played="+B6/D", best="+B7/D", loss=loss, loss_stderr=se, exact=exact,
+                          bound=bound)
+        reviewed = Reviewed(**{**fields, "loss": loss, "loss_stderr": se, "exact": exact,
+                               "loss_bound": "lower" if bound else None})
+        assert tutored.loss_text(signed=False) == reviewed.loss_text()
+        assert (" ± " in reviewed.loss_text()) == bool(se or not (exact or bound))

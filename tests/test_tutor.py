@@ -136,7 +136,9 @@ def test_a_loss_the_endgame_search_only_bounded_is_said_as_a_bound_never_as_exac
         assert d.bound == worst.upper_bound
         if d.bound:
             bounds += 1
-            assert not d.exact and d.comment.startswith(f"≤ -{d.loss:.1f}: better to")
+            error = f" ± {d.loss_stderr:.1f}" if d.loss_stderr else ""  # a sampled bound keeps its error
+            assert not d.exact and d.comment.startswith(f"≤ -{d.loss:.1f}{error}: better to")
+            assert d.loss_stderr == worst.loss_stderr
         elif d.exact:
             assert d.comment.startswith(f"-{d.loss:.1f} (exact): better to")
     assert bounds >= 1

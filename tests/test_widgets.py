@@ -401,8 +401,8 @@ def test_replay_analyzes_a_decision_on_demand_from_the_movers_view(played):
     if rank == 1:
         assert f"Played {turns[k]}: the best of {len(direct.moves)} turns" in rp.verdict.value
     else:
-        assert (f"Played {turns[k]}: ranked {rank} of {len(direct.moves)}, {played_value.loss:.1f}"
-                in rp.verdict.value)
+        assert (f"Played {turns[k]}: ranked {rank} of {len(direct.moves)}, a loss of "
+                f"{'at least ' if played_value.upper_bound else ''}{played_value.loss:.1f}" in rp.verdict.value)
         assert direct.moves[0].move in rp.verdict.value
     rp.forward_button.click()
     assert rp.result is None and rp.verdict.value == ""  # a step clears the old answer
@@ -545,13 +545,15 @@ def test_the_replays_verdict_says_whether_the_played_turns_loss_is_exact_an_esti
             continue
         if mv.upper_bound:
             kind = "bound"
-            assert f"at least {mv.loss:.1f} points worse" in verdict, verdict
+            error = f" ± {mv.loss_stderr:.1f}" if mv.loss_stderr else ""  # a sampled bound keeps its error
+            assert f"a loss of at least {mv.loss:.1f}{error} against the best" in verdict, verdict
+            assert "showed only that it is worse" in verdict
         elif mv.exact:
             kind = "exact"
-            assert f"{mv.loss:.1f} points worse (exact)" in verdict, verdict
+            assert f"a loss of {mv.loss:.1f} (exact) against" in verdict, verdict
         else:
             kind = "estimate"
-            assert f"{mv.loss:.1f} ± {mv.loss_stderr:.1f} points worse (estimate)" in verdict, verdict
+            assert f"a loss of {mv.loss:.1f} ± {mv.loss_stderr:.1f} against" in verdict, verdict
         seen.add(kind)
     assert seen == {"bound", "exact", "estimate"}  # this round has all three near its end
 

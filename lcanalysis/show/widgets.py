@@ -30,7 +30,7 @@ from IPython.display import SVG, display
 
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
 from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
-from lcanalysis.analysis import Analysis
+from lcanalysis.analysis import Analysis, loss_in_words
 from lcanalysis.game.cards import COLOR_LETTERS, Buried, Card
 from lcanalysis.game.examples import EXAMPLES
 from lcanalysis.game.notation import mover_view, read_position
@@ -743,14 +743,11 @@ class RecordReplay:
         best = res.moves[0]
         if rank == 1:
             words = f"Played {played}: the best of {len(res.moves)} turns."
-        else:  # the loss as the table gives it: a bound, exact, or an estimate with its error
-            if mv.upper_bound:
-                loss = f"at least {mv.loss:.1f} points worse (the endgame search showed only that it is worse)"
-            elif mv.exact and best.exact:
-                loss = f"{mv.loss:.1f} points worse (exact)"
-            else:
-                loss = f"{mv.loss:.1f} ± {mv.loss_stderr or 0.0:.1f} points worse (estimate)"
-            words = f"Played {played}: ranked {rank} of {len(res.moves)}, {loss} than the best turn {best.move}."
+        else:  # the loss as the tutor and the review say it: exact, an estimate ± its error, or a bound
+            loss = loss_in_words(mv.loss or 0.0, mv.loss_stderr, exact=mv.exact and best.exact, bound=mv.upper_bound)
+            why = " (the endgame search showed only that it is worse)" if mv.upper_bound else ""
+            words = (f"Played {played}: ranked {rank} of {len(res.moves)}, a loss of {loss} against the best turn "
+                     f"{best.move}{why}.")
         self.verdict.value = _message("ok" if rank == 1 else "note", words)
         self.table.value = f'<div style="max-height:420px;overflow:auto">{res._repr_html_()}</div>'
         self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}).")
