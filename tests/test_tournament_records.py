@@ -82,3 +82,35 @@ def test_record_names_are_safe_file_names():
         "pairing2_deal17_seating1_search-time-ms=50_vs_external-python-my-bot.py.json")  # "_" separates
     text = json.dumps(record_name(0, 0, 0, "a/b", "c"))
     assert "/" not in json.loads(text)
+
+
+def test_a_records_folder_of_another_seed_or_rules_is_refused_and_left_as_it_was(tmp_path, capsys):
+    folder = tmp_path / "rec"
+    run_tournament(["heuristic", "greedy"], deals=1, executor="serial", progress=False, records=folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    # the same names, other games: another seed, and other rules (six colours, a match)
+    for kwargs in ({"seed": 7}, {"rules": Rules(colors=6, rounds=1)}, {"rules": Rules(rounds=3)}):
+        with pytest.raises(TournamentError, match="not a record of this tournament"):
+            run_tournament(["heuristic", "greedy"], deals=1, executor="serial", progress=False, records=folder,
+                           **kwargs)
+    assert tournament_main(["heuristic", "greedy", "--deals", "2", "--seed", "7", "--workers", "1", "--no-progress",
+                            "--out", "none", "--records", str(folder)]) == 2
+    assert "this run would write over it" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    # the same tournament again, and one of more deals, go on in the folder
+    run_tournament(["heuristic", "greedy"], deals=2, executor="serial", progress=False, records=folder)
+    assert len(list(folder.iterdir())) == 4
+    for name, text in before.items():
+        assert read_record(folder / name) == read_record(text.decode())
+
+
+def test_a_match_tournament_goes_on_in_its_own_records_folder(tmp_path):
+    folder = tmp_path / "rec"
+    for deals in (1, 2):
+        run_tournament(["greedy", "random"], deals=deals, rules=Rules(rounds=3), executor="serial", progress=False,
+                       records=folder)
+    assert len(list(folder.iterdir())) == 4
+    (folder / record_name(0, 2, 0, "greedy", "random")).write_text("not a record")
+    with pytest.raises(TournamentError, match="or not a record"):
+        run_tournament(["greedy", "random"], deals=3, rules=Rules(rounds=3), executor="serial", progress=False,
+                       records=folder)

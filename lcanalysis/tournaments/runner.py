@@ -390,6 +390,30 @@ def _check_records(records: Any) -> str | None:
     return path
 
 
+def _check_records_of(folder: str, todo: list[Job], seed: int, rules: Rules) -> None:
+    """Refuse, before anything is played, a records folder where a deal-seating of ``todo`` would
+    write over a record of another tournament: the names say pairing, deal, seating and agents,
+    not the seed or the rules, so another seed or rules once replaced a folder's records unsaid."""
+    from lcanalysis.game.records import MatchRecord, read_record
+
+    for job in todo:
+        first, second = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
+        path = os.path.join(folder, record_name(job.pairing, job.deal, job.swap, first.label, second.label))
+        if not os.path.lexists(path):
+            continue
+        try:
+            rec = read_record(path)
+            start = rec.rounds[0].start if isinstance(rec, MatchRecord) else rec.start
+            dealt = {k: v for k, v in start.to_json().items() if k != "match"}  # (a match's round 1 says so)
+            ours = rec.rules == rules and dealt == Position.deal(deal_seed(seed, job.deal, 1), rules, 0).to_json()
+        except ValueError:  # not a record at all (RecordError is a ValueError)
+            ours = False
+        if not ours:
+            raise TournamentError(f"records: {path} is not a record of this tournament (another seed or rules, "
+                                  "or not a record), and this run would write over it; give another folder "
+                                  "(--records OTHER, records= in Python) or move that file away")
+
+
 def _write_text(folder: str, name: str, text: str) -> None:
     """Write a file whole or not at all (a temporary file renamed into place)."""
     path = os.path.join(folder, name)
@@ -437,7 +461,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     ``records``: a folder to write each played deal-seating to as a full-deal game record
     (``lcanalysis.game.records``; a match record for matches), named by ``record_name`` after
     the pairing, deal and seating, so any round can be reviewed (``lcanalysis review FILE``).
-    Rounds a resumed run finds already played are not played again, so get no record.
+    Rounds a resumed run finds already played are not played again, so get no record. A record
+    of another tournament (another seed or rules) where this run would write one is refused.
 
     Every argument is checked before anything is played; a bad one raises ``TournamentError``
     (a ``ValueError``).
@@ -496,6 +521,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
             if log:
                 log(f"results: {out}: {len(jobs) - len(todo)} of {len(jobs)} deal-seatings already played, "
                     f"{len(todo)} to play")
+        if records is not None:
+            _check_records_of(records, todo, seed, rules)
         if records is not None and log:
             log(f"records: {records}: one file per deal-seating played"
                 + (f" ({len(jobs) - len(todo)} already played get none)" if len(todo) < len(jobs) else ""))
