@@ -258,3 +258,25 @@ def test_the_command_line_gives_each_rating_its_standard_error(capsys):
     assert tournament_main([*argv, "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert set(answer["rating_stderr"]) == set(answer["ratings"]) == {"heuristic", "greedy", "random"}
+
+
+def test_a_match_tournament_prints_who_won_the_matches(capsys, tmp_path):
+    """A match tournament printed only the rounds' win rate: who won the matches was in --json alone."""
+    out = tmp_path / "m.jsonl"
+    assert tournament_main(["heuristic", "greedy", "--rounds", "3", "--deals", "3", "--workers", "1", "--no-progress",
+                            "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    # the matches counted from the results file: each deal-seating's three rounds summed
+    totals: dict[str, int] = {}
+    for line in out.read_text().splitlines()[1:]:
+        job = json.loads(line)
+        for row in job["rows"]:
+            sign = 1 if row["player0"] == "heuristic" else -1
+            totals[job["job"]] = totals.get(job["job"], 0) + sign * (row["score0"] - row["score1"])
+    n = len(totals)
+    rate = (sum(t > 0 for t in totals.values()) + 0.5 * sum(t == 0 for t in totals.values())) / n
+    z = 1.959963984540054  # Wilson's interval at 95%, draws half
+    centre, half = rate + z * z / (2 * n), z * (rate * (1 - rate) / n + z * z / (4 * n * n)) ** 0.5
+    low, high = (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+    assert n == 6
+    assert f"  matches: 6 (3 rounds each), match win rate {rate:.3f} [{low:.3f}, {high:.3f}] (draws half)" in text

@@ -101,6 +101,9 @@ def _run(args: Any) -> int:
               f"win rate {rec.win_rate:.3f} [{rec.win_low:.3f}, {rec.win_high:.3f}], "
               f"mean score difference {rec.mean_diff:+.2f} {spread}, "
               f"capped rounds {rec.capped}, mean turns {rec.mean_turns:.1f}")
+        if rules.rounds > 1:  # a match tournament asks who wins the matches, not only the rounds
+            print(f"  matches: {rec.matches} ({rules.rounds} rounds each), match win rate {rec.match_win_rate:.3f} "
+                  f"[{rec.match_win_low:.3f}, {rec.match_win_high:.3f}] (draws half)")
         if getattr(rec, "adj_mean", None) is not None and rec.adj_mean == rec.adj_mean:
             adj_spread = (f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}]" if rec.units > 1
                           else "(no interval from one deal)")
