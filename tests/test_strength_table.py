@@ -153,3 +153,14 @@ def test_a_renaming_in_one_file_leaves_the_same_label_in_the_others_alone(files)
     with pytest.raises(ValueError, match="not in the table"):
         strength_table([small], rename_in={str(big): {"heuristic": "h"}})
     assert main(["--rename-in", str(big), "heuristic=h2", str(small), str(big)]) == 0
+
+
+def test_a_line_that_does_not_count_is_a_warning_in_the_commands_words(files, capsys, tmp_path):
+    """The study printed Python's warning form: its own source path and code line around the message."""
+    _, big, _ = files
+    torn = tmp_path / "torn.jsonl"
+    lines = big.read_text().splitlines(keepends=True)
+    torn.write_text("".join(lines[:3]) + lines[3][:40] + "\n" + "".join(lines[4:]))
+    assert main([str(torn)]) == 0
+    err = capsys.readouterr().err
+    assert err == f"warning: {torn} line 4: not valid JSON; not counted; job 0:1:0 is played again\n"
