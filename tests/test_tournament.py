@@ -280,3 +280,30 @@ def test_a_match_tournament_prints_who_won_the_matches(capsys, tmp_path):
     low, high = (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
     assert n == 6
     assert f"  matches: 6 (3 rounds each), match win rate {rate:.3f} [{low:.3f}, {high:.3f}] (draws half)" in text
+
+
+def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path):
+    """The brackets after a win rate and a mean difference did not say what interval they were."""
+    from scipy import stats
+
+    out = tmp_path / "t.jsonl"
+    assert tournament_main(["heuristic", "greedy", "--deals", "4", "--workers", "1", "--no-progress",
+                            "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == ("(95% intervals: win rates Wilson's, draws half; mean score differences Student's t over "
+                        "deals, the seatings and rounds of a deal one sample)")
+    by_deal: dict[int, list[int]] = {}
+    for line in out.read_text().splitlines()[1:]:
+        for row in json.loads(line)["rows"]:
+            sign = 1 if row["player0"] == "heuristic" else -1
+            by_deal.setdefault(row["deal"], []).append(sign * (row["score0"] - row["score1"]))
+    diffs = [d for ds in by_deal.values() for d in ds]
+    n, means = len(diffs), [sum(ds) / len(ds) for ds in by_deal.values()]
+    rate = (sum(d > 0 for d in diffs) + 0.5 * sum(d == 0 for d in diffs)) / n
+    z = stats.norm.ppf(0.975)
+    centre, half = rate + z * z / (2 * n), z * (rate * (1 - rate) / n + z * z / (4 * n * n)) ** 0.5
+    m = sum(means) / len(means)
+    se = (sum((x - m) ** 2 for x in means) / (len(means) - 1) / len(means)) ** 0.5
+    t = stats.t.ppf(0.975, len(means) - 1)
+    assert (f"win rate {rate:.3f} [{(centre - half) / (1 + z * z / n):.3f}, {(centre + half) / (1 + z * z / n):.3f}], "
+            f"mean score difference {m:+.2f} [{m - t * se:+.2f}, {m + t * se:+.2f}]") in lines[0]

@@ -117,6 +117,9 @@ def _run(args: Any) -> int:
                         f"{rec.adj_deals_needed:,.0f} deals luck-adjusted, {rec.deals_needed:,.0f} plain")
             print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} {adj_spread} (the raw one less the "
                   f"luck of the deck draws); {plan}")
+    # the brackets are estimates' intervals: say which, as the ratings below say theirs
+    print("(95% intervals: win rates Wilson's, draws half; mean score differences Student's t over deals, the "
+          "seatings and rounds of a deal one sample)")
     if len(specs) > 2:
         errors = rating_errors(df)
         print("Bradley-Terry ratings (Elo scale; ± one standard error, the deals drawn again with replacement):")
