@@ -307,3 +307,20 @@ def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path)
     t = stats.t.ppf(0.975, len(means) - 1)
     assert (f"win rate {rate:.3f} [{(centre - half) / (1 + z * z / n):.3f}, {(centre + half) / (1 + z * z / n):.3f}], "
             f"mean score difference {m:+.2f} [{m - t * se:+.2f}, {m + t * se:+.2f}]") in lines[0]
+
+
+def test_an_external_program_in_a_folder_with_spaces_can_be_quoted(tmp_path, capsys):
+    """'external:python "my bots/bot.py"' was split at every space, quotes kept: the program never started."""
+    from lcanalysis.tournaments.specs import TournamentError, parse_agent
+
+    folder = tmp_path / "my bots"
+    folder.mkdir()
+    bot = folder / "bot.py"
+    bot.write_text("from lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    text = f"external:{sys.executable} '{bot}'"
+    assert parse_agent(text) == {"name": "external", "cmd": [sys.executable, str(bot)], "label": text}
+    assert parse_agent("external:python mybot.py --fast")["cmd"] == ["python", "mybot.py", "--fast"]  # as before
+    assert tournament_main([text, "greedy", "--deals", "1", "--workers", "1", "--out", "none", "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith(f"{text} vs greedy: 2 rounds")
+    with pytest.raises(TournamentError, match="the command cannot be read"):
+        parse_agent(f"external:python '{bot}")

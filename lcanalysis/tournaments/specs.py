@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -78,15 +79,20 @@ _SPEC_HELP = "write NAME or NAME:OPTION=VALUE[,OPTION=VALUE...], e.g. search:tim
 
 def parse_agent(text: str) -> str | dict[str, Any]:
     """The command line's agent syntax: ``search``, ``search:time_ms=50,width=8`` or
-    ``external:CMD ...`` (a program speaking the bot protocol). Values are whole numbers,
+    ``external:CMD ...`` (a program speaking the bot protocol; CMD split as a shell splits it, so a
+    path with spaces is quoted). Values are whole numbers,
     numbers or words. A malformed spec raises ``TournamentError``."""
     if not isinstance(text, str) or not text.strip():
         raise TournamentError(f"an agent name is empty; {_SPEC_HELP}")
     if text.startswith("external:"):
         cmd = text.split(":", 1)[1]
-        if not cmd.split():
+        try:
+            words = shlex.split(cmd)  # as a shell splits it: a path with spaces can be quoted
+        except ValueError as exc:
+            raise TournamentError(f"agent {text!r}: the command cannot be read ({exc})") from None
+        if not words:
             raise TournamentError("agent 'external:' names no program; write e.g. 'external:python mybot.py'")
-        return {"name": "external", "cmd": cmd.split(), "label": "external:" + cmd}
+        return {"name": "external", "cmd": words, "label": "external:" + cmd}
     if ":" not in text:
         return text
     name, opts = text.split(":", 1)
