@@ -98,7 +98,10 @@ def test_batches_start_at_one_job_and_grow_for_fast_agents_so_results_arrive_ear
     assert _table(df).equals(_table(serial))
     assert sum(ex.sizes) == 80  # every deal-seating sent once
     assert ex.sizes[:4] == [1, 1, 1, 1]  # nothing timed yet: one job a batch (2 per worker in flight)
-    assert max(ex.sizes) == MAX_BATCH  # a random-vs-greedy round takes milliseconds: full batches
+    # a random-vs-greedy round takes milliseconds, so the batches grow (to MAX_BATCH on an idle machine;
+    # under load a round can take over 2 s / MAX_BATCH, so only growth is asserted here: the sizes
+    # for given paces are checked exactly in test_a_batch_holds_the_jobs_that_take_about_two_seconds)
+    assert max(ex.sizes) > 1
 
 
 @pytest.mark.parametrize(("jobs", "seconds", "size"), [
