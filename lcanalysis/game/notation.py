@@ -38,6 +38,7 @@ import math
 import os
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief
@@ -48,6 +49,7 @@ from lcanalysis.game.position import (
     PositionError,
     as_cards,
     check_match,
+    parse_history,
     player_number,
 )
 from lcanalysis.game.rules import MAX_TURN_CAP, Rules, RulesError
@@ -424,7 +426,8 @@ def read_position(source: str | os.PathLike | Mapping[str, Any] | Position | Vie
 def read_view(source: Any, player: int | None = None) -> View:
     """What ``read_position`` reads, as one player's ``View``: a full position is seen by
     ``player`` (default: the player to move); a view is returned as it is (and must be
-    ``player``'s, when one is named)."""
+    ``player``'s, when one is named). A ``View`` object is checked again, as it may have been
+    changed since it was made, and a fresh copy returned."""
     if player is not None:
         player = player_number(player, "player")
     obj = read_position(source)
@@ -432,7 +435,7 @@ def read_view(source: Any, player: int | None = None) -> View:
         return obj.view(obj.to_move if player is None else player)
     if player is not None and obj.viewer != player:
         raise PositionError(f"this is player {obj.viewer}'s view, not player {player}'s")
-    return obj
+    return _checked_view(obj) if isinstance(source, View) else obj
 
 
 def mover_view(source: Any) -> View:
@@ -457,6 +460,27 @@ def source_or_text(source: Any, ready: tuple[type, ...], from_mapping: Any, what
     if not isinstance(source, str):
         raise error(f"cannot read {what} from {type(source).__name__}")
     return None, source
+
+
+def _checked_view(view: View) -> View:
+    """A ``View`` object checked again, as a fresh copy: a view's fields are plain lists anyone can
+    change after it was made (``view.hand.append(...)``), and a view that no longer adds up would
+    otherwise be answered as if it did (a card twice, a draw pile of the wrong size). The table,
+    the hands and the counts are checked as ``View.from_parts`` checks them; the history only
+    move by move (the package's own views may hold a history that starts after the deal)."""
+    try:
+        checked = View.from_parts(
+            view.hand, view.opponent_count, view.deck_count, opponent_known=view.opponent_known,
+            expeditions=[[card for cards in view.expeditions[p] for card in cards] for p in range(2)],
+            discards=[card for pile in view.discards for card in pile], rules=view.rules, viewer=view.viewer,
+            to_move=view.to_move, phase=view.phase, blocked=view.blocked, match=view.match)
+        history = parse_history(view.history, checked.colors, checked.rules.turn_cap)
+    except PositionError as exc:
+        raise PositionError(f"this View no longer adds up (was it changed after it was made?): {exc}") from None
+    except Exception as exc:  # a field replaced by something that is no list of cards, no rule set, ...
+        raise PositionError(f"this View no longer reads as one (was it changed after it was made?): "
+                            f"{type(exc).__name__}: {exc}") from None
+    return replace(checked, history=history)
 
 
 def _read(source: Any, from_file: bool) -> Position | View:

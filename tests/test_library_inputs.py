@@ -1,0 +1,55 @@
+"""The library as a programmer calls it: a view changed after it was made, numpy integers where a
+whole number is asked for, and a Position where a View is needed are answered with an error that
+names the problem (or, for a whole number, accepted), never a silent wrong answer."""
+
+from __future__ import annotations
+
+import pytest
+
+import lcanalysis as lc
+from lcanalysis.game.cards import Card
+from lcanalysis.game.notation import read_view
+from lcanalysis.game.position import PositionError
+
+
+def _view() -> lc.View:
+    return lc.Position.deal(seed=5).view(0)
+
+
+@pytest.mark.parametrize("ask", [
+    lc.evaluate,
+    lambda v: lc.wager(v, "R", 3),
+    lambda v: lc.advise(v, time_budget=0.05),
+])
+def test_a_view_changed_after_it_was_made_is_refused_not_answered(ask):
+    """A view's fields are plain lists: R5 put into the hand twice gave the hand evaluator 10 cards
+    (53.9 points for a hand worth 35.2) and the advisor a draw pile of the wrong size."""
+    view = _view()
+    view.hand += [Card.parse("R5"), Card.parse("R5")]
+    with pytest.raises(PositionError, match=r"changed after it was made.*hand of player 0 has 10 cards"):
+        ask(view)
+
+
+def test_a_view_whose_draw_pile_was_changed_is_refused():
+    view = _view()
+    view.deck_count = 3  # the evaluator answered 0.0 for it
+    with pytest.raises(PositionError, match=r"changed after it was made.*counts do not add up"):
+        lc.evaluate(view)
+
+
+def test_a_view_holding_something_that_is_no_card_is_refused_naming_it():
+    view = _view()
+    view.hand[0] = None  # type: ignore[call-overload]  # was an AttributeError inside the evaluator
+    with pytest.raises(PositionError, match=r"changed after it was made.*hand of player 0"):
+        lc.evaluate(view)
+
+
+def test_an_unchanged_view_is_read_as_an_equal_copy():
+    pos = lc.Position.deal(seed=5)
+    for _ in range(5):
+        pos.push(pos.legal_moves()[-1])
+    for view in (_view(), pos.view(1)):  # the deal, and 5 turns in (a history, cards in piles)
+        read = read_view(view)
+        assert read == view and read is not view and read.history == view.history
+    assert repr(lc.evaluate(view)) == repr(lc.evaluate(view.to_string()))
+
