@@ -35,7 +35,7 @@ from numba import njit
 
 from lcanalysis.core import features as F
 from lcanalysis.core import kernel as K
-from lcanalysis.game.cards import COLOR_LETTERS
+from lcanalysis.game.cards import COLOR_LETTERS, whole_number
 
 _LOG_FACT = np.array([math.lgamma(i + 1.0) for i in range(256)])  # log n!, a compile-time constant
 
@@ -207,8 +207,9 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
     u = int(counts.sum())
     if draws is None:
         draws = int(F.useful_draws(int(view.deck_count), view.to_move == view.viewer))
-    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= view.deck_count:
-        raise ValueError(f"draws must be a whole number 0..{view.deck_count} (the draw pile), got {draws!r}")
+    given, draws = draws, whole_number(draws)  # numpy's integers too (a slider, np.arange)
+    if draws is None or not 0 <= draws <= view.deck_count:
+        raise ValueError(f"draws must be a whole number 0..{view.deck_count} (the draw pile), got {given!r}")
     me = view.viewer
     out = []
     tmp = np.empty(2)

@@ -4,12 +4,14 @@ names the problem (or, for a whole number, accepted), never a silent wrong answe
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import lcanalysis as lc
 from lcanalysis.game.cards import Card
 from lcanalysis.game.notation import read_view
 from lcanalysis.game.position import PositionError
+from lcanalysis.wagers.canonical import wager_distribution
 
 
 def _view() -> lc.View:
@@ -53,3 +55,14 @@ def test_an_unchanged_view_is_read_as_an_equal_copy():
         assert read == view and read is not view and read.history == view.history
     assert repr(lc.evaluate(view)) == repr(lc.evaluate(view.to_string()))
 
+
+def test_numpy_integers_are_whole_numbers_for_the_evaluator_and_the_wager_model():
+    """``for k in np.arange(...)`` fed the draws: both refused np.int64(3) as 'not a whole number'."""
+    view = _view()
+    assert repr(lc.evaluate(view, draws=np.int64(3))) == repr(lc.evaluate(view, draws=3))
+    assert lc.wager(view, "R", np.int64(3)).to_json() == lc.wager(view, "R", 3).to_json()
+    assert lc.wager(view, np.int64(4), 3).to_json() == lc.wager(view, "R", 3).to_json()
+    by_array = wager_distribution(hand=np.array([7, 8, 9, 10]), hand_wagers=np.int64(1), draws=np.int64(0))
+    assert [(w.wagers, float(w.mean)) for w in by_array.by_wagers] == [(0, 14.0), (1, 28.0)]  # 7+8+9+10-20
+    with pytest.raises(ValueError, match=r"draws must be a whole number 0\.\.44"):
+        lc.evaluate(view, draws=np.float64(3.0))

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
-from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index
+from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index, whole_number
 
 Number = Fraction | float
 
@@ -225,9 +225,10 @@ def comb(n: int, k: int) -> int:
 
 def _check_values(name: str, values: Sequence[int]) -> list[int]:
     out = []
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int) or not MIN_VALUE <= v <= MAX_VALUE:
-            raise InconsistentCardsError(f"{name}: {v!r} is not a number card value 2..10")
+    for given in values:
+        v = whole_number(given)  # numpy's integers too (a hand read from an array)
+        if v is None or not MIN_VALUE <= v <= MAX_VALUE:
+            raise InconsistentCardsError(f"{name}: {given!r} is not a number card value 2..10")
         out.append(v)
     if len(set(out)) != len(out):
         raise InconsistentCardsError(f"{name}: a value appears twice ({sorted(out)}); each number is one card")
@@ -271,16 +272,19 @@ class ColorState:
             if both:
                 raise InconsistentCardsError(f"a card is both unseen and visible: {sorted(both)}")
         for name, w in (("hand_wagers", hand_wagers), ("placed_wagers", placed_wagers)):
-            if isinstance(w, bool) or not isinstance(w, int) or w < 0:
+            if whole_number(w) is None or w < 0:
                 raise InconsistentCardsError(f"{name} must be a whole number >= 0, got {w!r}")
+        hand_wagers, placed_wagers = int(hand_wagers), int(placed_wagers)
         if hand_wagers + placed_wagers > MAX_WAGERS:
             raise InconsistentCardsError(f"a colour has {MAX_WAGERS} wagers; got {placed_wagers} placed "
                                          f"and {hand_wagers} in hand")
         if unseen_total is None:
             unseen_total = START_UNSEEN
-        if isinstance(unseen_total, bool) or not isinstance(unseen_total, int) or unseen_total < len(unseen_t):
+        total = whole_number(unseen_total)
+        if total is None or total < len(unseen_t):
             raise InconsistentCardsError(f"unseen_total={unseen_total!r} is fewer than the {len(unseen_t)} "
                                          "unseen numbers of this colour")
+        unseen_total = total
         return cls(placed_t, placed_wagers, hand_t, hand_wagers, unseen_t, unseen_total)
 
     @property
@@ -301,11 +305,19 @@ class ColorState:
         return list(range(self.hand_wagers + 1)) if not self.placed else [0]
 
 
+def _whole_draws(draws: Any, most: int, what: str = "") -> int:
+    """``draws`` as an ``int`` (numpy's integers too), or a ``DrawsOutOfRangeError`` naming 0..``most``."""
+    k = whole_number(draws)
+    if k is None or not 0 <= k <= most:
+        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{most}{f' ({what})' if what else ''}, "
+                                   f"got {draws!r}")
+    return k
+
+
 def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dict[tuple[int, int], Number]:
     """``P(x live cards drawn with sum s)`` keyed by ``(x, s)`` for ``draws`` draws."""
     u = state.unseen_total
-    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= u:
-        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{u} (the unseen cards), got {draws!r}")
+    draws = _whole_draws(draws, u, "the unseen cards")
     live = state.live_unseen
     big_l = len(live)
     total = math.comb(u, draws)
@@ -381,8 +393,7 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
     """
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
-    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= state.unseen_total:
-        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{state.unseen_total}, got {draws!r}")
+    draws = _whole_draws(draws, state.unseen_total)
     u, live = state.unseen_total, state.live_unseen
     big_l = len(live)
     base = state.placed + state.live_hand
@@ -409,8 +420,9 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     """
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
-    if isinstance(min_draws, bool) or not isinstance(min_draws, int) or min_draws < 0:
+    if whole_number(min_draws) is None or min_draws < 0:
         raise WagerError(f"min_draws must be a whole number of draws from 0, got {min_draws!r}")
+    min_draws = int(min_draws)
     top = state.unseen_total if max_draws is None else min(max_draws, state.unseen_total)
     for k in range(min_draws, top + 1):
         if criterion == "mean":
@@ -438,9 +450,10 @@ def color_state_from_view(view: Any, color: str | int) -> ColorState:
             raise UnknownColorError(f"unknown colour {color!r}: this game has {' '.join(COLOR_LETTERS[:colors])}") \
                 from None
     else:
-        if isinstance(color, bool) or not isinstance(color, int) or not 0 <= color < colors:
+        number = whole_number(color)  # numpy's integers too
+        if number is None or not 0 <= number < colors:
             raise UnknownColorError(f"unknown colour {color!r}: expected 0..{colors - 1}")
-        c = color
+        c = number
     me = view.viewer
     exp: list[Card] = list(view.expeditions[me][c])
     hand = [card for card in view.hand if card.color == c]
@@ -459,8 +472,9 @@ def color_state_from_view(view: Any, color: str | int) -> ColorState:
 
 def _check_draws(view: Any, draws: Any) -> int:
     deck = int(view.deck_count)
-    if isinstance(draws, bool) or not isinstance(draws, int):
-        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{deck}, got {draws!r}")
+    given, draws = draws, whole_number(draws)  # numpy's integers too (a slider, np.arange)
+    if draws is None:
+        raise DrawsOutOfRangeError(f"draws must be a whole number 0..{deck}, got {given!r}")
     if not 0 <= draws <= deck:
         raise DrawsOutOfRangeError(f"draws={draws} is out of range: the draw pile holds {deck} card(s), "
                                    f"so draws must be 0..{deck}")
@@ -471,7 +485,7 @@ def analyze_view(view: Any, color: str | int, draws: int, exact: bool = True) ->
     """The canonical model for one colour of a ``View`` (``draws`` at most the draw pile's size)."""
     state = color_state_from_view(view, color)
     draws = _check_draws(view, draws)
-    letter = color if isinstance(color, str) else COLOR_LETTERS[color]
+    letter = color if isinstance(color, str) else COLOR_LETTERS[int(color)]
     return analyze(state, draws, exact=exact, color=letter.upper())
 
 
