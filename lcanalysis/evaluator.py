@@ -36,6 +36,8 @@ from numba import njit
 from lcanalysis.core import features as F
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
+from lcanalysis.game.position import Position, PositionError, player_number
+from lcanalysis.game.view import View
 
 _LOG_FACT = np.array([math.lgamma(i + 1.0) for i in range(256)])  # log n!, a compile-time constant
 
@@ -202,6 +204,10 @@ def _mask(numbers) -> int:
 
 def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
     """Evaluate every colour of a ``View`` for its viewer (``draws`` default: useful draws)."""
+    if not isinstance(view, View):  # a Position has no viewer: whose hand would it be?
+        hint = (": give position.view(player), or lc.evaluate(position, player)" if isinstance(view, Position)
+                else "")
+        raise PositionError(f"evaluate_view takes a View (what one player knows), got {type(view).__name__}{hint}")
     nc = view.rules.colors
     counts = view.unseen_counts()
     u = int(counts.sum())
@@ -235,7 +241,17 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
 
 
 def evaluate_position(position: Any, player: int, draws: int | None = None) -> float:
-    """The compiled evaluator on a ``Position``'s kernel state, from ``player``'s side."""
+    """The compiled evaluator on a ``Position``'s kernel state, from ``player``'s side (``draws``:
+    0 .. the draw pile; None: the player's useful draws)."""
+    if not isinstance(position, Position):  # the compiled code reads a kernel state, which a View has not
+        hint = ": evaluate_view(view) evaluates a view" if isinstance(position, View) else ""
+        raise PositionError(f"evaluate_position takes a Position, got {type(position).__name__}{hint}")
+    player = player_number(player, "player")  # the compiled code reads whatever memory player 2's would be
+    if draws is not None:
+        given, draws = draws, whole_number(draws)
+        if draws is None or not 0 <= draws <= position.deck_count:  # (more were quietly cut to the unseen cards)
+            raise ValueError(f"draws must be a whole number 0..{position.deck_count} (the draw pile), or None, "
+                             f"got {given!r}")
     out = np.empty(position.rules.colors)
     return float(evaluate_state(position.state, player, -1 if draws is None else draws, out))
 

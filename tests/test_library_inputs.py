@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import lcanalysis as lc
+from lcanalysis.evaluator import evaluate_position, evaluate_view
 from lcanalysis.game.cards import Card
 from lcanalysis.game.notation import read_view
 from lcanalysis.game.position import PositionError
@@ -66,3 +67,24 @@ def test_numpy_integers_are_whole_numbers_for_the_evaluator_and_the_wager_model(
     assert [(w.wagers, float(w.mean)) for w in by_array.by_wagers] == [(0, 14.0), (1, 28.0)]  # 7+8+9+10-20
     with pytest.raises(ValueError, match=r"draws must be a whole number 0\.\.44"):
         lc.evaluate(view, draws=np.float64(3.0))
+
+
+def test_the_evaluators_functions_name_a_position_given_for_a_view_and_the_reverse():
+    pos = lc.Position.deal(seed=5)
+    with pytest.raises(PositionError, match=r"evaluate_view takes a View .* got Position: give position.view"):
+        evaluate_view(pos)  # was AttributeError: 'Position' object has no attribute 'unseen_counts'
+    with pytest.raises(PositionError, match="evaluate_position takes a Position, got View"):
+        evaluate_position(pos.view(0), 0)
+
+
+def test_evaluate_position_refuses_a_player_or_draws_out_of_range():
+    """Player 2 and -1 answered 0.0 (the compiled code read another part of the state), 1,000 draws
+    were cut to the unseen cards (406 points)."""
+    pos = lc.Position.deal(seed=5)
+    for player in (2, -1, True):
+        with pytest.raises(PositionError, match="player must be 0 or 1"):
+            evaluate_position(pos, player)
+    for draws in (1000, -1, 2.5):
+        with pytest.raises(ValueError, match=r"draws must be a whole number 0\.\.44"):
+            evaluate_position(pos, 0, draws=draws)
+    assert evaluate_position(pos, 1, draws=np.int64(5)) == pytest.approx(evaluate_view(pos.view(1), draws=5).total)
