@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.game.cards import brief, whole_number
+from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.view import View
 
 #: the per-card features, in the order of the weights (``card_features``)
@@ -64,6 +66,10 @@ def card_features(view: View) -> tuple[np.ndarray, np.ndarray]:
     that ``rollouts.view_state`` deals) and their features (one row a card, ``FEATURES``).
     Reads only what the viewer sees: the table, the discard piles, the history of turns and the
     size of the draw pile. A view with buried pile cards is filled first (``View.random_fill``)."""
+    if not isinstance(view, View):  # the model reads what one player sees
+        hint = ": give position.view(player)" if isinstance(view, Position) else ""
+        raise PositionError(f"the opponent-hand model takes a View (what one player knows), got "
+                            f"{type(view).__name__}{hint}")
     if view.buried_count:
         raise ValueError("fill the view's buried pile cards first (View.random_fill)")
     nc = view.colors
@@ -109,6 +115,13 @@ def shipped_weights() -> np.ndarray:
 
 def weights_from_json(obj: dict[str, Any]) -> np.ndarray:
     """The weight vector of a weights file's contents; refuses a file of other features."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("features"), list) \
+            or not isinstance(obj.get("weights"), dict):
+        raise ValueError(f"a weights file is an object with a 'features' list and a 'weights' object, "
+                         f"got {brief(obj)}")
+    missing = [f for f in FEATURES if f not in obj["weights"]]
+    if list(obj["features"]) == list(FEATURES) and missing:
+        raise ValueError(f"the weights file has no weight for {missing}")
     if list(obj["features"]) != list(FEATURES):
         raise ValueError(f"the weights file's features {obj['features']} are not this model's {list(FEATURES)}")
     w = np.array([float(obj["weights"][f]) for f in FEATURES], dtype=np.float64)
@@ -121,6 +134,9 @@ def hand_weights(view: View, theta: np.ndarray | None = None) -> np.ndarray:
     """Each unseen card's weight ``exp(theta . x)`` (``view.unseen()`` order; ``theta``: the
     shipped weights by default). Only ratios matter; the largest weight is 1."""
     theta = shipped_weights() if theta is None else np.asarray(theta, np.float64)
+    if theta.shape != (N_FEATURES,) or not np.all(np.isfinite(theta)):  # (else a matmul error, or nan weights)
+        raise ValueError(f"theta must be {N_FEATURES} finite weights, one per feature {list(FEATURES)}, "
+                         f"got shape {theta.shape}")
     _, x = card_features(view)
     logw = x @ theta
     return np.exp(logw - logw.max()) if len(logw) else logw
@@ -140,15 +156,31 @@ def _forward(w: np.ndarray, n: int) -> np.ndarray:
     return f
 
 
+def _weights_and_size(w: Any, n: Any) -> tuple[np.ndarray, int]:
+    """``w`` as one row of weights (finite, at least 0) and ``n`` as a hand size 0..len(w) that
+    the positive weights can fill; a ValueError naming the problem (it was an IndexError, a math
+    domain error or a silent nan)."""
+    w = np.asarray(w, np.float64)
+    if w.ndim != 1 or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError(f"w must be one row of finite weights, each 0 or more, got shape {w.shape}")
+    size = whole_number(n)
+    if size is None or not 0 <= size <= len(w):
+        raise ValueError(f"n must be a whole number of cards 0..{len(w)} (the weights given), got {n!r}")
+    if np.count_nonzero(w) < size:
+        raise ValueError(f"no {size}-card hand has a weight above 0: only {np.count_nonzero(w)} weights are")
+    return w, size
+
+
 def log_esp(w: np.ndarray, n: int) -> float:
     """log e_n(w): the log of the sum over every n-card subset of the product of its weights."""
-    return float(math.log(_forward(np.asarray(w, np.float64), n)[-1, n]))
+    w, n = _weights_and_size(w, n)
+    return float(math.log(_forward(w, n)[-1, n]))
 
 
 def inclusion_probabilities(w: np.ndarray, n: int) -> np.ndarray:
     """The exact chance that each card is among the ``n`` dealt, when a hand ``S`` has probability
     proportional to ``prod_{i in S} w_i``: ``w_i e_{n-1}(w without i) / e_n(w)``. Sums to ``n``."""
-    w = np.asarray(w, np.float64)
+    w, n = _weights_and_size(w, n)
     k = len(w)
     if n == 0:
         return np.zeros(k)
@@ -162,4 +194,7 @@ def inclusion_probabilities(w: np.ndarray, n: int) -> np.ndarray:
 
 def uniform_log_likelihood(k: int, n: int) -> float:
     """The log-probability of any one n-card hand of k unseen cards under the uniform deal."""
+    if whole_number(k) is None or whole_number(n) is None or not 0 <= n <= k:
+        raise ValueError(f"k and n must be whole numbers with 0 <= n <= k (an n-card hand of k cards), "
+                         f"got {k!r}, {n!r}")
     return -math.log(math.comb(k, n))

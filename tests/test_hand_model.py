@@ -114,6 +114,36 @@ def test_inclusion_probabilities_and_likelihood_match_brute_force():
     assert H.uniform_log_likelihood(8, 3) == pytest.approx(-math.log(56))
 
 
+def test_the_exact_distribution_refuses_a_hand_size_or_weights_it_cannot_use():
+    """n above the cards was a silent nan (inclusion) or a math domain error (log_esp), n = -1 an
+    IndexError; a negative weight was used as given."""
+    w = np.ones(5)
+    for n in (-1, 6, 2.0):
+        for fn in (H.inclusion_probabilities, H.log_esp):
+            with pytest.raises(ValueError, match=r"n must be a whole number of cards 0\.\.5"):
+                fn(w, n)
+    for bad in (np.array([1.0, -1.0, 1.0]), np.array([1.0, np.nan]), np.ones((2, 2))):
+        with pytest.raises(ValueError, match="w must be one row of finite weights"):
+            H.inclusion_probabilities(bad, 1)
+    with pytest.raises(ValueError, match="no 2-card hand"):
+        H.log_esp(np.array([0.0, 0.0, 1.0]), 2)
+    # a weight of 0 is a card never dealt: 2 of the other 2
+    assert H.inclusion_probabilities(np.array([0.0, 1.0, 3.0]), np.int64(2)) == pytest.approx([0.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="0 <= n <= k"):
+        H.uniform_log_likelihood(2, 3)
+
+
+def test_the_model_names_a_position_given_for_a_view_and_weights_of_the_wrong_shape():
+    pos = Position.deal(7)
+    with pytest.raises(ValueError, match=r"takes a View .* got Position: give position.view"):
+        H.hand_weights(pos)  # was AttributeError: 'Position' object has no attribute 'buried_count'
+    with pytest.raises(ValueError, match=f"theta must be {H.N_FEATURES} finite weights"):
+        H.hand_weights(pos.view(0), theta=np.ones(2))  # was a matmul error
+    for obj in (None, {}, {"features": list(H.FEATURES), "weights": {}}):
+        with pytest.raises(ValueError, match="weights file"):
+            H.weights_from_json(obj)
+
+
 def test_the_dealer_deals_exactly_the_unseen_cards_in_the_right_counts(endgame_view):
     _pos, view = endgame_view
     mid = _play(9, 20)
