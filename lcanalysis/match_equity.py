@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from lcanalysis.game.cards import brief
 from lcanalysis.game.rules import TIED_START_CHOICES, Rules
 
 if TYPE_CHECKING:
@@ -121,6 +122,8 @@ class MatchEquity:
         """The shipped table (or the file ``path``), for ``rules.tied_start`` (default: the
         file's, "alternate"). The equities are rebuilt from the round-difference distribution
         stored in the file and checked against the table printed in it."""
+        if rules is not None and not isinstance(rules, Rules):
+            raise MatchEquityError(f"rules must be a Rules (or None: the file's tied_start), got {brief(rules)}")
         return _load(str(path or TABLE_PATH), None if rules is None else rules.tied_start)
 
     # --- the table ------------------------------------------------------------------
@@ -178,7 +181,7 @@ class MatchEquity:
         """(P(win), P(draw), P(loss)) of the match from a running ``lead`` (mine minus the
         opponent's), with ``rounds_left`` rounds to play, the next one started by me or not."""
         n = _rounds_left(rounds_left)
-        w_arr, d_arr = self._lookup(np.array(_whole(lead)), n, np.array(bool(i_start_next)))
+        w_arr, d_arr = self._lookup(np.array(_whole(lead)), n, _starts(i_start_next, "i_start_next"))
         w, d = float(w_arr), float(d_arr)
         return w, d, max(0.0, 1.0 - w - d)
 
@@ -189,10 +192,7 @@ class MatchEquity:
         ``rounds_left`` rounds still to play, and ``i_start_next``: whether I start the next one.
         With 0 rounds left it is 1, 1/2 or 0 exactly."""
         n = _rounds_left(rounds_left)
-        arr = np.asarray(lead)
-        if not np.all(np.asarray(arr) == np.rint(np.asarray(arr, dtype=np.float64))):
-            raise MatchEquityError(f"a lead is a whole number of points, got {lead!r}")
-        w, d = self._lookup(np.rint(np.asarray(arr, dtype=np.float64)).astype(np.int64), n, np.asarray(i_start_next))
+        w, d = self._lookup(_leads(lead), n, _starts(i_start_next, "i_start_next"))
         e = w + d / 2
         return float(e) if np.ndim(e) == 0 else e
 
@@ -201,15 +201,15 @@ class MatchEquity:
         choose the next starter (the higher total; level totals by ``tied_start`` from who
         started the round just played, ``i_started``; None when unknown: both halves)."""
         n = _rounds_left(rounds_left)
-        arr = np.rint(np.asarray(lead_after, dtype=np.float64)).astype(np.int64)
-        w, d = self._after(arr, n, i_started)
+        started = None if i_started is None else _starts(i_started, "i_started")
+        w, d = self._after(_leads(lead_after), n, started)
         e = w + d / 2
         return float(e) if np.ndim(e) == 0 else e
 
     def table(self, rounds_left: int, i_start_next: bool, leads: Sequence[int] | np.ndarray = TABLE_LEADS
               ) -> np.ndarray:
         """The equities at ``leads`` (default: the published grid, -300..300 in steps of 5)."""
-        return np.asarray(self.win_probability(np.asarray(leads), rounds_left, np.asarray(bool(i_start_next))))
+        return np.asarray(self.win_probability(np.asarray(leads), rounds_left, _starts(i_start_next, "i_start_next")))
 
     # --- per-world values of the round in progress -----------------------------------
 
@@ -226,9 +226,31 @@ class MatchEquity:
 
 
 def _whole(x: Any) -> int:
-    if isinstance(x, bool) or float(x) != int(x):
-        raise MatchEquityError(f"a lead is a whole number of points, got {x!r}")
-    return int(x)
+    return int(_leads(x))
+
+
+def _leads(lead: Any) -> np.ndarray:
+    """A lead, or an array of them, as whole numbers; a MatchEquityError for anything else (None
+    or nan became the most negative integer and an equity of about 0, 1.5 was rounded to 2)."""
+    try:
+        arr = np.asarray(lead, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = np.array(np.nan)
+    if isinstance(lead, bool) or np.asarray(lead).dtype == bool or not np.all(np.isfinite(arr)) \
+            or not np.all(arr == np.rint(arr)):
+        raise MatchEquityError(f"a lead is a whole number of points, got {brief(lead)}")
+    return arr.astype(np.int64)
+
+
+def _starts(flag: Any, name: str) -> np.ndarray:
+    """Whether I start (a bool, 0 or 1, or an array of them); a MatchEquityError for anything else
+    ("no" was read as True)."""
+    arr = np.asarray(flag)
+    if arr.dtype == bool:
+        return arr
+    if arr.dtype.kind in "iu" and np.all((arr == 0) | (arr == 1)):
+        return arr.astype(bool)
+    raise MatchEquityError(f"{name} must be True or False (or 1 or 0, or an array of them), got {brief(flag)}")
 
 
 def _rounds_left(n: Any) -> int:
@@ -326,6 +348,11 @@ def round_starter(view: View) -> int | None:
 def match_state(view: View) -> MatchState:
     """The match state of the player to move in ``view`` (from ``view.match``: round and totals).
     Raises ``MatchEquityError`` when the view carries no match score or a round past the last."""
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.view import View
+
+    if not isinstance(view, (View, Position)):
+        raise MatchEquityError(f"the match state is read from a View or a Position, got {type(view).__name__}")
     m = view.match
     if not m:
         raise MatchEquityError("the position carries no match score (match=ROUND:TOTAL0,TOTAL1)")

@@ -445,3 +445,26 @@ def test_the_tournament_summary_counts_matches_and_pairs_the_seatings_of_a_deal(
     assert s["stderr_by_deal"] == pytest.approx(0.125)  # sd of (0.5, 0.75) over sqrt(2)
     assert s["mean_match_diff"] == pytest.approx(2.0)  # (10 - 5) / 2 and (3 + 0) / 2
     assert s["low"] < 0.625 < s["high"] and s["wilson_low"] < 0.625 < s["wilson_high"]
+
+
+def test_a_lead_or_a_starter_that_is_no_such_thing_is_refused_not_read(shipped):
+    """after_round(None) answered 2.5e-06 (nan became the most negative lead) and after_round(1.5)
+    rounded to 2 where win_probability refused 1.5; outcome read i_start_next="no" as True."""
+    eq = shipped
+    for lead in (None, float("nan"), 1.5, np.array([2.0, np.nan]), True):
+        for ask in (lambda x: eq.after_round(x, 1, None), lambda x: eq.win_probability(x, 1, True),
+                    lambda x: eq.outcome(x, 1, True)):
+            with pytest.raises(MatchEquityError, match="a lead is a whole number of points"):
+                ask(lead)
+    for flag in ("no", 2, None):
+        with pytest.raises(MatchEquityError, match="i_start_next must be True or False"):
+            eq.outcome(5, 1, flag)
+    with pytest.raises(MatchEquityError, match="i_started must be True or False"):
+        eq.after_round(5, 1, "yes")
+    # whole numbers as floats (rollouts' samples) and 0/1 starters are what they say
+    assert eq.after_round(np.array([5.0, -3.0]), 1, 1).tolist() == eq.after_round(np.array([5, -3]), 1, True).tolist()
+    assert eq.outcome(5, 1, 0) == eq.outcome(5, 1, False)
+    with pytest.raises(MatchEquityError, match="rules must be a Rules"):
+        MatchEquity.load(rules="alternate")
+    with pytest.raises(MatchEquityError, match="from a View or a Position, got NoneType"):
+        match_state(None)
