@@ -19,7 +19,7 @@ with the turns best first.
 
 from __future__ import annotations
 
-from lcanalysis.game.notation import read_position
+from lcanalysis.game.notation import read_position, read_view
 from lcanalysis.search.belief import solve_belief
 from lcanalysis.search.common import SearchError, check_max_nodes, check_seconds, heartbeat
 from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
@@ -44,7 +44,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     from lcanalysis.search.view_value import check_workers
     from lcanalysis.search.view_value import solve_view as _view
 
-    pos = read_position(target)
+    # a View object is checked again (read_view): it may have been changed since it was made
+    pos = read_view(target) if isinstance(target, View) else read_position(target)
     max_nodes = check_max_nodes(max_nodes)
     check_seconds(seconds)
     if progress is not None and not callable(progress):
