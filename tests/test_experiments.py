@@ -142,6 +142,29 @@ def test_the_stored_wager_grid_is_what_the_function_computes(tmp_path):
     assert read_position(str(tmp_path / "positions" / "midround.json")) == read_position(MIDROUND)
 
 
+def test_a_data_files_sidecar_names_the_sizes_and_seed_it_was_made_with(tmp_path):
+    """A small or reseeded run's ``.cmd`` gave the published command (``--deals 20000``) for a file
+    of 3 deals; now it is the command that remakes that very file."""
+    import shlex
+
+    from lcanalysis.cli import main
+
+    first = tmp_path / "first"
+    data.write_data(str(first), only=["first_player_rounds", "matches"], deals=3, matches=2, seed=1)
+    command = (first / "simulated" / "first_player_rounds.csv.cmd").read_text().strip()
+    assert command == f"lcanalysis studies data --only first_player_rounds --deals 3 --seed 1 --root {first}"
+    assert (first / "simulated" / "matches.csv.cmd").read_text().strip() == (
+        f"lcanalysis studies data --only matches --matches 2 --seed 1 --root {first}")
+    again = tmp_path / "again"
+    argv = shlex.split(command)[1:]
+    argv[argv.index("--root") + 1] = str(again)
+    assert main(argv) == 0
+    assert (again / "simulated" / "first_player_rounds.csv").read_text() == (
+        first / "simulated" / "first_player_rounds.csv").read_text()
+    # the published sizes (the defaults) give the commands the shipped sidecars hold
+    assert all(data.data_command(key) == command for key, command in data.DATA_COMMANDS.items())
+
+
 def test_the_stored_simulations_have_the_size_their_commands_name():
     assert len(pd.read_csv(DATA / "simulated" / "first_player_rounds.csv")) == 20000
     assert len(pd.read_csv(DATA / "simulated" / "matches.csv")) == 10000

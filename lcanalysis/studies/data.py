@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Sequence
 
 from lcanalysis.game.position import Position
@@ -25,6 +26,19 @@ DATA_COMMANDS = {
 }
 
 
+def data_command(key: str, root: str = "data", deals: int = 20000, matches: int = 10000, seed: int = 0,
+                 rounds: int | None = None, mc: int = 2000, positions: int = 400) -> str:
+    """The command that writes data file ``key`` with these sizes and seed (``write_data``'s
+    arguments): a small or reseeded run's sidecar must not claim to be the published run's."""
+    sizes = {"first_player_rounds": f"--deals {deals}", "matches": f"--matches {matches}",
+             "colours": f"--rounds {rounds or 20000}", "wager_models": f"--rounds {rounds or 2000} --mc {mc}",
+             "stalling": f"--positions {positions}"}
+    command = f"lcanalysis studies data --only {key}"
+    if key in sizes:  # the positions and the wager grid take no size and no seed
+        command += f" {sizes[key]}" + (f" --seed {seed}" if seed else "")
+    return command + (f" --root {shlex.quote(root)}" if root != "data" else "")
+
+
 def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
                seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
@@ -35,7 +49,7 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
 
     def side(path: str, key: str) -> None:
         with open(path + ".cmd", "w", encoding="utf-8") as fh:
-            fh.write(DATA_COMMANDS[key] + "\n")
+            fh.write(data_command(key, root, deals, matches, seed, rounds, mc, positions) + "\n")
         written.append(path)
 
     want = set(only or DATA_COMMANDS)
