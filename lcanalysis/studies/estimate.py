@@ -9,6 +9,21 @@ from typing import Any
 
 import numpy as np
 
+# --- a study's arguments ----------------------------------------------------------------------
+
+
+def whole_argument(where: str, name: str, value: Any, minimum: int = 0) -> int:
+    """``value`` when it is a whole number ``minimum`` or more; else a ValueError naming the study
+    function and the argument (a negative count gave an empty study, a float a bare TypeError, a
+    negative seed a refusal naming the derived deal seed, not the one given)."""
+    from lcanalysis.game.cards import whole_number
+
+    v = whole_number(value)
+    if v is None or v < minimum:
+        raise ValueError(f"{where}: {name} must be a whole number, {minimum} or more, got {value!r}")
+    return v
+
+
 # --- estimates with their uncertainty ----------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.studies.estimate import Estimate
+from lcanalysis.studies.estimate import Estimate, whole_argument
 
 # --- first player's advantage and the three-round match ------------------------------------------
 
@@ -37,6 +37,8 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
     import pandas as pd
     from tqdm.auto import tqdm
 
+    deals = whole_argument("first_player_rounds", "deals", deals, 1)
+    seed = whole_argument("first_player_rounds", "seed", seed)
     rules = Rules(colors=colors)
     rows = []
     for i in tqdm(range(deals), desc="duplicate deals", unit="deal", disable=not progress):
@@ -68,6 +70,8 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
 
     from lcanalysis.game.match import Match
 
+    matches = whole_argument("simulate_matches", "matches", matches, 1)
+    seed = whole_argument("simulate_matches", "seed", seed)
     rules = Rules(colors=colors, rounds=rounds)
     rows = []
     for i in range(matches):

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.game.cards import whole_number
-from lcanalysis.studies.estimate import Estimate
+from lcanalysis.studies.estimate import Estimate, whole_argument
 
 
 def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
@@ -95,6 +95,8 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> Any:
 
     from lcanalysis.wagers import simulation as W
 
+    rounds = whole_argument("simulated_colours", "rounds", rounds, 1)
+    seed = whole_argument("simulated_colours", "seed", seed)
     rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed, colors=colors)
     held = [W._values(int(m)) for m in rows[:, W.F_HM]]
     final = rows[:, W.F_FINAL].astype(int)

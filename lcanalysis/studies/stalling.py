@@ -8,7 +8,7 @@ from typing import Any
 from lcanalysis.game.cards import whole_number
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.studies.estimate import Estimate
+from lcanalysis.studies.estimate import Estimate, whole_argument
 
 # --- stalling in the endgame ------------------------------------------------------------------
 
@@ -73,6 +73,9 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
 
     counts = [cards_left] if isinstance(cards_left, int) else list(cards_left)
     ns = [n] * len(counts) if isinstance(n, int) else list(n)
+    if len(ns) != len(counts):  # zip dropped the counts without an n: cards_left=[2, 3], n=[5] gave only 2
+        raise ValueError(f"stalling_study: n must be one count or one for each of cards_left {counts}, got {n!r}")
+    seed = whole_argument("stalling_study", "seed", seed)
     from tqdm.auto import tqdm
 
     positions = [p for d, k in zip(counts, ns) for p in endgame_positions(k, d, seed * 10 + d)]
