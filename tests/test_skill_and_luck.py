@@ -5,6 +5,7 @@ the records' own numbers."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -131,6 +132,27 @@ def test_the_study_writes_its_data(tmp_path):
     with pytest.raises(SystemExit) as exc:  # refused by name before any round is played
         S.main(["reviews", "--rounds", "1", "--search-floor", "-1", "--out", str(tmp_path / "r.csv")])
     assert exc.value.code == 2 and not (tmp_path / "r.csv").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["reviews", "--rounds", "0"], "--rounds must be >= 1, got 0"),
+    (["reviews", "--rounds", "1", "--time", "-1"], "--time: must be more than 0 and at most 60 seconds, got -1"),
+    (["review-luck", "--deals", "1", "--time", "0"], "--time: must be more than 0 and at most 60 seconds, got 0"),
+    (["draws", "--deals", "-5"], "--deals must be >= 1, got -5"),
+    (["draws", "--deals", "1", "--first-deal", "-1"], "--first-deal must be >= 0, got -1"),
+    (["draws", "--deals", "1", "--seed", "x"], "--seed must be a whole number, got 'x'"),
+    (["draws", "--deals", "1", "--out", "NOFOLDER/d.csv"], "the folder .*NOFOLDER does not exist"),
+])
+def test_the_study_refuses_bad_arguments_by_name_before_any_work(tmp_path, capsys, args, message):
+    """--rounds 0 and --deals -5 wrote an empty file, --time -1 ended in a traceback after a round
+    was played, --time 0 was taken, a missing folder was a traceback after the work."""
+    out = tmp_path / "out.csv"
+    argv = args if "--out" in args else [*args, "--out", str(out)]
+    argv = [str(tmp_path / a) if a.startswith("NOFOLDER") else a for a in argv]
+    with pytest.raises(SystemExit) as exc:
+        S.main(argv)
+    assert exc.value.code == 2 and not out.exists()
+    assert re.search(message, capsys.readouterr().err)
 
 
 def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():

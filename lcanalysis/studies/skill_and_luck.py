@@ -439,34 +439,42 @@ def match_results(results: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.skill_and_luck reviews|draws|review-luck ...``: write the study's data."""
+    from lcanalysis.cli.common import MAX_SEED, UsageError, check_output_file, nonneg, seconds
+    from lcanalysis.reviewer import MAX_TIME
+
+    # counts, seeds and budgets are checked as they are read: --rounds 0 wrote an empty file, --time -1
+    # ended in a traceback after the first round was played, --time 0 was taken
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.skill_and_luck", description=main.__doc__)
     sub = ap.add_subparsers(dest="what", required=True)
     r = sub.add_parser("reviews", help="review rounds of each agent against the heuristic (review_rounds)")
-    r.add_argument("--rounds", type=int, default=10)
-    r.add_argument("--time", type=float, default=0.1)
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--rounds", type=nonneg("--rounds", minimum=1), default=10)
+    r.add_argument("--time", type=seconds(MAX_TIME), default=0.1)
+    r.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     r.add_argument("--search-floor", type=float, default=None,
                    help="the review's least endgame-search budget with 3 cards left, in seconds (default: the "
                         "review's, reviewer.SEARCH_FLOOR; the published file was made before it: 0)")
     r.add_argument("--out", required=True)
     d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
-    d.add_argument("--deals", type=int, default=250)
-    d.add_argument("--first-deal", type=int, default=1000)
-    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--deals", type=nonneg("--deals", minimum=1), default=250)
+    d.add_argument("--first-deal", type=nonneg("--first-deal"), default=1000)
+    d.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     d.add_argument("--out", required=True)
     q = sub.add_parser("review-luck", help="the review's and the fast luck of every deck draw (review_luck_draws)")
-    q.add_argument("--deals", type=int, default=200)
-    q.add_argument("--first-deal", type=int, default=2000)
-    q.add_argument("--time", type=float, default=0.1)
-    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--deals", type=nonneg("--deals", minimum=1), default=200)
+    q.add_argument("--first-deal", type=nonneg("--first-deal"), default=2000)
+    q.add_argument("--time", type=seconds(MAX_TIME), default=0.1)
+    q.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     q.add_argument("--hand-model", action="store_true",
                    help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
     q.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    from lcanalysis.reviewer import MAX_TIME
 
     if args.what == "reviews" and args.search_floor is not None and not 0 <= args.search_floor <= MAX_TIME:
         ap.error(f"--search-floor must be seconds from 0 to {MAX_TIME:g}, got {args.search_floor}")
+    try:  # before the work: a missing folder was a traceback after it
+        check_output_file("--out", args.out)
+    except UsageError as e:
+        ap.error(str(e))
     if args.what == "reviews":
         df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True,
                            search_floor=args.search_floor)
