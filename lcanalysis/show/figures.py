@@ -20,6 +20,8 @@ def _fig(width: float = 7.0, height: float = 4.0, ncols: int = 1):
 
     fig, ax = plt.subplots(1, ncols, figsize=(width, height), constrained_layout=True)
     plt.close(fig)
+    for a in np.atleast_1d(ax):  # a long title ("... (bars: 95% intervals)") ran off a saved figure's edge
+        a.title.set_wrap(True)
     return fig, ax
 
 
