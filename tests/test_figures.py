@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lcanalysis.show import figures
@@ -35,3 +37,31 @@ def test_a_long_title_stays_within_the_saved_figure(make):
     fig = make()
     title = fig.axes[0].title
     assert title.get_text().startswith("Figure 1.") and _inside(fig, title)
+
+
+def test_a_figure_is_saved_as_vector_or_png_at_its_dpi(tmp_path):
+    import matplotlib.image
+
+    fig = figures.estimates_chart({"edge": Estimate(0.8, 0.16, 20000)}, title="Figure 1. Edge", xlabel="points")
+    width, height = fig.get_size_inches()
+    png = figures.save(fig, str(tmp_path / "f.png"))
+    assert matplotlib.image.imread(png).shape[:2] == (round(height * figures.PNG_DPI), round(width * figures.PNG_DPI))
+    assert matplotlib.image.imread(figures.save(fig, str(tmp_path / "f.png"), dpi=100)).shape[1] == round(width * 100)
+    svg = figures.save(fig, str(tmp_path / "f.svg"))
+    assert "<svg" in Path(svg).read_text(encoding="utf-8")
+    with open(figures.save(fig, str(tmp_path / "f.pdf")), "rb") as fh:
+        assert fh.read(4) == b"%PDF"
+
+
+@pytest.mark.parametrize("name, dpi, message", [
+    ("f.jpg", 200, r"must end in one of \.svg, \.pdf, \.png \(the format\), got '\.jpg'"),
+    ("f", 200, r"must end in one of .*, got 'none'"),
+    ("f.png", 0, r"dpi must be a whole number of dots per inch from 50 to 1200, got 0"),
+    ("f.png", 72.5, r"dpi must be .*, got 72\.5"),
+    ("missing/f.png", 200, r"the folder .*missing of .* does not exist"),
+])
+def test_saving_refuses_a_bad_name_or_dpi_before_writing(tmp_path, name, dpi, message):
+    fig = figures.histogram([1.0, 2.0], title="t", xlabel="x")
+    with pytest.raises(ValueError, match=message):
+        figures.save(fig, str(tmp_path / name), dpi=dpi)
+    assert not any(tmp_path.iterdir())
