@@ -262,3 +262,22 @@ def test_the_simulations_refuse_bad_counts_and_seeds_naming_the_argument(call, m
     derived seed (-1000003) for seed -1, and stalling_study dropped the cards left without an n."""
     with pytest.raises(ValueError, match=f"^{message}$"):
         call()
+
+
+def test_the_articles_tables_and_selections_come_from_the_library():
+    """What the notebooks computed in comprehensions and masks of their own."""
+    assert opening.score_with_no_draws([(9, 10), (7, 8, 9, 10)]) == [9 + 10 - 20, 7 + 8 + 9 + 10 - 20]
+    colours = opening.simulated_colours(rounds=6, seed=1)
+    opened = opening.opened_colours(colours)
+    assert opened["opened"].all() and len(opened) == int(colours["opened"].sum()) > 0
+    study = stalling.stalling_study(n=2, cards_left=[2, 3], seed=4)
+    table = stalling.stalling_table(study)
+    assert list(table.index.get_level_values(0).unique()) == ["2 cards left", "3 cards left"]
+    gain = (study["v_mover_stalls"] - study["v_none"])[study["cards_left"] == 2]
+    row = table.loc[("2 cards left", "mover's stall: gain (points)")]
+    assert row["estimate"] == pytest.approx(gain.mean(), abs=5e-4) and row["n"] == 2
+    matches = first_player.simulate_matches(matches=4, seed=1)
+    chances = first_player.match_chances(first_player.match_summary(matches))
+    assert list(chances) == ["round-1 starter wins round 1", "round-1 starter wins the match",
+                             "round-1 starter starts round 2"]
+    assert chances["round-1 starter wins the match"].mean == (matches["winner"] == 0).mean()

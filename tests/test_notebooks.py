@@ -51,14 +51,19 @@ def test_first_cell_holds_the_parameters_and_the_published_command(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_holds_no_logic_of_its_own(path):
-    """No function or class definitions, loops or branches: everything is a call into lcanalysis."""
+    """No function or class definitions, loops, branches, comprehensions or row selections by a
+    mask: everything is a call into lcanalysis (a comprehension is a loop, and a selection such as
+    ``colours[colours["opened"]]`` a computation of the notebook's own)."""
     nb = nbformat.read(path, as_version=4)
+    logic = (ast.FunctionDef, ast.ClassDef, ast.For, ast.While, ast.If, ast.Lambda, ast.comprehension)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         for node in ast.walk(ast.parse(cell.source)):
-            assert not isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.For, ast.While, ast.If, ast.Lambda)), (
+            assert not isinstance(node, logic), (
                 f"{path.name}: logic belongs in lcanalysis, found {type(node).__name__} in:\n{cell.source}")
+            assert not (isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Compare, ast.Subscript))), (
+                f"{path.name}: a selection belongs in lcanalysis, found {ast.unparse(node)} in:\n{cell.source}")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -101,3 +101,13 @@ def match_summary(matches: Any) -> dict[str, Estimate]:
         "round-1 starter starts round 2": Estimate.proportion(matches["starter_2"].to_numpy() == 0)
         if "starter_2" in matches else Estimate(math.nan, math.nan, 0),
     }
+
+
+#: the match summary's chances of the round-1 starter, drawn in the first-player article's Figure 3
+MATCH_CHANCES = ("round-1 starter wins round 1", "round-1 starter wins the match", "round-1 starter starts round 2")
+
+
+def match_chances(summary: dict[str, Estimate]) -> dict[str, Estimate]:
+    """The round-1 starter's chances from ``match_summary``: winning round 1, the match, and
+    starting round 2 (each a proportion, against an even 0.5)."""
+    return {k: summary[k] for k in MATCH_CHANCES}

@@ -46,6 +46,14 @@ def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: i
     return pd.DataFrame(rows)
 
 
+def score_with_no_draws(held: Sequence[Sequence[int]]) -> list[float]:
+    """The canonical model's score of an expedition of each holding in ``held`` with no draws
+    to come and no wager: the numbers' sum less 20 (a check by hand of the calculator)."""
+    from lcanalysis.wagers.canonical import wager_distribution
+
+    return [float(wager_distribution(hand=list(h), draws=0).outcome(0).mean) for h in held]
+
+
 def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int = 52) -> Any:
     """For holdings of ``cards`` numbers with each total in ``sums`` (the most even spread of
     values that gives that total) and each number of draws: the canonical model's mean for 0..3
@@ -112,12 +120,17 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> Any:
     })
 
 
+def opened_colours(colours: Any) -> Any:
+    """The rows of ``simulated_colours`` whose colour the player opened."""
+    return colours[colours["opened"]]
+
+
 def colour_value_fit(colours: Any) -> dict[str, Any]:
     """Test the strategy rule "a colour is worth about 22 points plus 60% of the numbered cards
     held in it" (reported by strategy writing): regress the final score of each colour the player
     opened on the sum of its numbers held at the deal (``simulated_colours`` rows). Returns the
     intercept and slope with standard errors, and the residual spread."""
-    sel = colours[colours["opened"]]
+    sel = opened_colours(colours)
     return linear_fit(sel["held_sum"].to_numpy(), sel["final"].to_numpy())
 
 

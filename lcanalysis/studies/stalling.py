@@ -121,3 +121,13 @@ def stall_gain_by_standing(study: Any) -> Any:
 def stalling_by_cards_left(study: Any) -> dict[str, dict[str, Estimate]]:
     """``stalling_summary`` for each number of cards left."""
     return {f"{int(d)} cards left": stalling_summary(part) for d, part in study.groupby("cards_left")}
+
+
+def stalling_table(study: Any) -> Any:
+    """``stalling_by_cards_left`` as one table: for each number of cards left, each estimate with
+    its standard error and 95% interval (the notebook built it with a comprehension of its own)."""
+    import pandas as pd
+
+    from lcanalysis.studies.estimate import estimates_frame
+
+    return pd.concat({d: estimates_frame(s) for d, s in stalling_by_cards_left(study).items()})
