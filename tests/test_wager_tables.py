@@ -212,3 +212,19 @@ def test_tables_cli_refuses_a_file_as_the_output_folder(capsys, tmp_path):
     kept.write_text("mine")
     assert main(["studies", "wager-tables", "--out", str(kept), "wager_breakeven_by_holding.csv"]) == 2
     assert f"--out {kept} is a file: --out names the folder" in capsys.readouterr().err and kept.read_text() == "mine"
+
+
+def test_match_table_refuses_an_output_it_cannot_write_before_simulating(capsys, tmp_path):
+    """An --out naming a folder was refused by '[Errno 21] Is a directory' only after the whole
+    simulation and check (1.5 CPU-minutes at the defaults)."""
+    from lcanalysis.cli import main
+
+    kept = tmp_path / "notes.txt"
+    kept.write_text("mine")
+    for out, said in ((tmp_path, f"--out {tmp_path} is a directory; give a file name"),
+                      (kept / "t.json", f"--out {kept / 't.json'}: {kept} is a file, not a folder")):
+        assert main(["studies", "match-table", "--deals", "2", "--matches", "0", "--bootstrap", "2",
+                     "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert said in err and "simulat" not in err and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"] and kept.read_text() == "mine"

@@ -134,6 +134,14 @@ def cmd_match_table(args: argparse.Namespace) -> int:
 
     if args.colors != 5 and not args.out:
         raise UsageError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
+    for path in args.out or ():  # before the simulation: a folder was refused by a raw errno after it
+        if os.path.isdir(path):
+            raise UsageError(f"--out {path} is a directory; give a file name")
+        folder = os.path.dirname(os.path.abspath(path))
+        while not os.path.exists(folder):  # write() makes the missing folders, if a file is not in the way
+            folder = os.path.dirname(folder)
+        if not os.path.isdir(folder):
+            raise UsageError(f"--out {path}: {folder} is a file, not a folder")
     payload = match_table.build(args.deals, args.matches, args.seed, args.bootstrap, args.colors,
                                 progress=lambda text: print(text, file=sys.stderr), bars=True)
     match_table.report(payload)
