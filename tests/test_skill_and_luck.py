@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 import re
+from io import StringIO
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -181,3 +183,52 @@ def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():
     rounds = check["review's luck, hand model, a player's round"]
     assert f"comes out {rounds.mean:.1f} ± {rounds.stderr:.1f} points" in text
     assert reviewer.LUCK_HAND_MODEL and f"{m.mean:.2f} +- {m.stderr:.2f}" in Path(reviewer.__file__).read_text()
+
+
+def test_the_reviews_are_written_a_round_at_a_time_and_resumed_after_an_interrupt(tmp_path, monkeypatch):
+    """The reviews (11 CPU-minutes published) were written only at the end: an interrupt lost them
+    all, and a rerun started again. Now a killed run keeps its whole rounds, drops a torn one, and a
+    rerun reviews only the rest, giving the file an uninterrupted run writes."""
+    agents = ("random", "greedy")
+    whole = S.review_rounds(agents=agents, rounds=2, time_budget=0.02, seed=3)
+    path = str(tmp_path / "reviews.csv")
+    real = S._review_round
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # killed while reviewing the fourth round
+        calls.append(args[:5:4])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(S, "_review_round", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        S.write_reviews(path, rounds=2, time_budget=0.02, seed=3, agents=agents)
+    kept = pd.read_csv(path)
+    assert set(zip(kept["agent"], kept["deal"])) == {("random", 0), ("random", 1), ("greedy", 0)}
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write("greedy,heuristic,1,")  # a torn row of the round being written
+    calls.clear()
+    assert S.write_reviews(path, rounds=2, time_budget=0.02, seed=3, agents=agents) == 1
+    assert calls == [("greedy", 1)]
+    again = pd.read_csv(path)
+    expected = pd.read_csv(StringIO(whole.to_csv(index=False, float_format="%.4f")))
+    pd.testing.assert_frame_equal(again.drop(columns="seconds"), expected.drop(columns="seconds"))
+    with pytest.raises(ValueError, match="was made with another seed"):
+        S.write_reviews(path, rounds=3, time_budget=0.02, seed=4, agents=agents)
+
+
+def test_a_reviews_file_is_resumed_only_with_the_settings_it_was_made_with(tmp_path, capsys):
+    out = tmp_path / "reviews.csv"
+    out.write_text(",".join(S.REVIEW_COLUMNS) + "\n")
+    Path(str(out) + ".cmd").write_text(f"python -m lcanalysis.studies.skill_and_luck reviews --rounds 4 --time 0.1 "
+                                       f"--search-floor 0 --out {out}\n")
+    with pytest.raises(SystemExit) as exc:
+        S.main(["reviews", "--rounds", "4", "--time", "0.2", "--search-floor", "0", "--out", str(out)])
+    assert exc.value.code == 2
+    assert "was made with other settings (--time, --seed, --search-floor: (0.1, 0, 0.0) there, (0.2, 0, 0.0) here)" \
+        in capsys.readouterr().err
+    Path(str(out) + ".cmd").unlink()
+    with pytest.raises(SystemExit):
+        S.main(["reviews", "--rounds", "4", "--out", str(out)])
+    assert "exists with no .cmd sidecar saying how it was made" in capsys.readouterr().err

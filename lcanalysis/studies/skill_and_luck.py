@@ -23,6 +23,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import os
+import shlex
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -83,44 +86,113 @@ def review_rounds(agents: Sequence[str] = AGENTS, rounds: int = 1, time_budget: 
     (``tournaments.luck.deck_draw_luck``), for comparison. ``deck`` is the cards left in the pile
     before the turn; ``drawer`` is ``"agent"`` or ``"opponent"``. ``search_floor``: the review's
     (``reviewer.SEARCH_FLOOR`` when None; the published file was made before it, with 0)."""
-    from lcanalysis.reviewer import SEARCH_FLOOR, review
-    from lcanalysis.tournaments.luck import deck_draw_luck
-    from lcanalysis.tournaments.specs import deal_seed
+    from lcanalysis.reviewer import SEARCH_FLOOR
 
-    rules = Rules()
     floor = SEARCH_FLOOR if search_floor is None else search_floor
     opp = _agent(opponent, search_ms)
     rows: list[dict[str, Any]] = []
     for name in agents:
         me = _agent(name, search_ms)
         for k in range(rounds):
-            seat = k % 2
-            s = deal_seed(seed, k)
-            seated = [me, opp] if seat == 0 else [opp, me]
-            labels = [name, opponent] if seat == 0 else [opponent, name]
-            rec = play_recorded_round(seated, s, rules, labels)
-            fast = {}
-            for step in rec.steps():
-                if step.turn.move.draws_from_deck:
-                    fast[step.index] = deck_draw_luck(step.before.state, step.turn.move.code(rules.colors))[0]
-            rv = review(rec, player=seat, time_budget=time_budget, seed=seed + k,
-                        executor="serial" if workers == 1 else None, workers=workers, progress=progress,
-                        search_floor=floor)
-            base = {"agent": name, "opponent": opponent, "deal": k, "seed": s, "seat": seat}
-            for d in rv.decisions:
-                rows.append({**base, "kind": "decision", "index": d.index, "deck": d.deck, "drawer": "agent",
-                             "played": d.played, "best": d.best, "loss": d.loss, "loss_stderr": d.loss_stderr,
-                             "forced": d.forced, "mark": d.mark, "exact": d.exact, "luck": d.luck,
-                             "luck_stderr": d.luck_stderr, "fast_luck": fast.get(d.index)})
-            for x in rv.draws:
-                rows.append({**base, "kind": "draw", "index": x.index, "deck": x.deck, "drawer": "opponent",
-                             "played": x.played, "luck": x.luck, "luck_stderr": x.luck_stderr,
-                             "fast_luck": fast.get(x.index)})
-            p = rv.players[0]
-            opp_luck = sum(x.luck for x in rv.draws)
-            rows.append({**base, "kind": "round", "result": p.result, "luck": p.luck, "opponent_luck": opp_luck,
-                         "luck_adjusted": p.luck_adjusted, "seconds": rv.seconds})
+            rows.extend(_review_round(name, me, opponent, opp, k, time_budget, seed, floor, workers, progress))
     return pd.DataFrame(rows)
+
+
+def _review_round(name: str, me: Any, opponent: str, opp: Any, k: int, time_budget: float, seed: int,
+                  floor: float, workers: int | None, progress: bool) -> list[dict[str, Any]]:
+    """``review_rounds``' rows of round ``k`` of agent ``name`` (its decisions, the opponent's
+    draws, then the round)."""
+    from lcanalysis.reviewer import review
+    from lcanalysis.tournaments.luck import deck_draw_luck
+    from lcanalysis.tournaments.specs import deal_seed
+
+    rules = Rules()
+    rows: list[dict[str, Any]] = []
+    seat = k % 2
+    s = deal_seed(seed, k)
+    seated = [me, opp] if seat == 0 else [opp, me]
+    labels = [name, opponent] if seat == 0 else [opponent, name]
+    rec = play_recorded_round(seated, s, rules, labels)
+    fast = {}
+    for step in rec.steps():
+        if step.turn.move.draws_from_deck:
+            fast[step.index] = deck_draw_luck(step.before.state, step.turn.move.code(rules.colors))[0]
+    rv = review(rec, player=seat, time_budget=time_budget, seed=seed + k,
+                executor="serial" if workers == 1 else None, workers=workers, progress=progress,
+                search_floor=floor)
+    base = {"agent": name, "opponent": opponent, "deal": k, "seed": s, "seat": seat}
+    for d in rv.decisions:
+        rows.append({**base, "kind": "decision", "index": d.index, "deck": d.deck, "drawer": "agent",
+                     "played": d.played, "best": d.best, "loss": d.loss, "loss_stderr": d.loss_stderr,
+                     "forced": d.forced, "mark": d.mark, "exact": d.exact, "luck": d.luck,
+                     "luck_stderr": d.luck_stderr, "fast_luck": fast.get(d.index)})
+    for x in rv.draws:
+        rows.append({**base, "kind": "draw", "index": x.index, "deck": x.deck, "drawer": "opponent",
+                     "played": x.played, "luck": x.luck, "luck_stderr": x.luck_stderr,
+                     "fast_luck": fast.get(x.index)})
+    p = rv.players[0]
+    opp_luck = sum(x.luck for x in rv.draws)
+    rows.append({**base, "kind": "round", "result": p.result, "luck": p.luck, "opponent_luck": opp_luck,
+                 "luck_adjusted": p.luck_adjusted, "seconds": rv.seconds})
+    return rows
+
+
+#: the columns of a reviews file, in the order ``review_rounds``' table has them
+REVIEW_COLUMNS = ["agent", "opponent", "deal", "seed", "seat", "kind", "index", "deck", "drawer", "played", "best",
+                  "loss", "loss_stderr", "forced", "mark", "exact", "luck", "luck_stderr", "fast_luck", "result",
+                  "opponent_luck", "luck_adjusted", "seconds"]
+
+
+def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, search_floor: float | None = None,
+                  agents: Sequence[str] = AGENTS, opponent: str = OPPONENT, search_ms: float = 100.0,
+                  progress: bool = False) -> int:
+    """``review_rounds`` written to the CSV ``path`` a round at a time, and resumed: the rounds
+    of each agent already in the file (each ends with its ``round`` row) are kept, a partial
+    last round is cut off, and the rest are reviewed and appended; the file is the one an
+    uninterrupted run writes (11 CPU-minutes at the published size were lost to an interrupt).
+    The caller checks the settings match (the ``.cmd`` sidecar). Returns the rounds reviewed now."""
+    import csv
+    import os
+
+    from tqdm.auto import tqdm
+
+    from lcanalysis.reviewer import SEARCH_FLOOR
+    from lcanalysis.tournaments.specs import deal_seed
+
+    floor = SEARCH_FLOOR if search_floor is None else search_floor
+    done: set[tuple[str, int]] = set()
+    keep = 0  # bytes of the file kept: the columns and every whole round
+    if os.path.exists(path) and os.path.getsize(path) > 0:
+        with open(path, encoding="utf-8", newline="") as fh:
+            lines = fh.read().splitlines(keepends=True)
+        if lines[0].rstrip("\r\n").split(",") != REVIEW_COLUMNS:
+            raise ValueError(f"{path} is not a reviews file (its first line is not the columns): write to another file")
+        last = 0
+        for i, (line, row) in enumerate(zip(lines[1:], csv.reader(lines[1:])), start=1):
+            if not line.endswith("\n"):
+                break  # a torn last line
+            if row[5] == "round":
+                if int(row[3]) != deal_seed(seed, int(row[2])):
+                    raise ValueError(f"{path} was made with another seed: write to another file")
+                done.add((row[0], int(row[2])))
+                last = i
+        # cut after the last whole round: a partial round (killed while reviewing) is done again
+        keep = len("".join(lines[:last + 1]).encode("utf-8"))
+        with open(path, "r+b") as fb:
+            fb.truncate(keep)
+    todo = [(name, k) for name in agents for k in range(rounds) if (name, k) not in done]
+    opp = _agent(opponent, search_ms)
+    made: dict[str, Any] = {}
+    with open(path, "a" if keep else "w", encoding="utf-8", newline="") as fh:
+        if not keep:
+            fh.write(",".join(REVIEW_COLUMNS) + "\n")
+        for name, k in tqdm(todo, desc="reviewed rounds", unit="round", disable=not progress):
+            me = made.setdefault(name, _agent(name, search_ms))
+            rows = _review_round(name, me, opponent, opp, k, time_budget, seed, floor, 1, False)
+            pd.DataFrame(rows, columns=REVIEW_COLUMNS).to_csv(fh, header=False, index=False, float_format="%.4f")
+            fh.flush()
+            os.fsync(fh.fileno())
+    return len(todo)
 
 
 def _ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
@@ -453,7 +525,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--search-floor", type=float, default=None,
                    help="the review's least endgame-search budget with 3 cards left, in seconds (default: the "
                         "review's, reviewer.SEARCH_FLOOR; the published file was made before it: 0)")
-    r.add_argument("--out", required=True)
+    r.add_argument("--out", required=True, help="the CSV file, written a round at a time and resumed (with the "
+                                                "same --time, --seed and --search-floor, its .cmd sidecar says)")
     d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
     d.add_argument("--deals", type=nonneg("--deals", minimum=1), default=250)
     d.add_argument("--first-deal", type=nonneg("--first-deal"), default=1000)
@@ -467,7 +540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--hand-model", action="store_true",
                    help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
     q.add_argument("--out", required=True)
-    args = ap.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = ap.parse_args(args_list)
 
     if args.what == "reviews" and args.search_floor is not None and not 0 <= args.search_floor <= MAX_TIME:
         ap.error(f"--search-floor must be seconds from 0 to {MAX_TIME:g}, got {args.search_floor}")
@@ -476,9 +550,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         ap.error(str(e))
     if args.what == "reviews":
-        df = review_rounds(rounds=args.rounds, time_budget=args.time, seed=args.seed, progress=True,
-                           search_floor=args.search_floor)
-    elif args.what == "review-luck":
+        from lcanalysis.reviewer import SEARCH_FLOOR
+
+        def settings(a: argparse.Namespace) -> tuple[float, int, float]:
+            return a.time, a.seed, SEARCH_FLOOR if a.search_floor is None else a.search_floor
+
+        if os.path.exists(args.out) and os.path.getsize(args.out) > 0:  # resumed: the same settings only
+            try:
+                with open(args.out + ".cmd", encoding="utf-8") as fh:
+                    before = ap.parse_args(shlex.split(fh.readline())[3:])
+            except (OSError, SystemExit):
+                ap.error(f"--out {args.out} exists with no .cmd sidecar saying how it was made: write to another file")
+            if before.what != "reviews" or settings(before) != settings(args):
+                ap.error(f"--out {args.out} was made with other settings (--time, --seed, --search-floor: "
+                         f"{settings(before)} there, {settings(args)} here): write to another file")
+        with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
+            fh.write("python -m lcanalysis.studies.skill_and_luck " + shlex.join(args_list) + "\n")
+        try:
+            write_reviews(args.out, args.rounds, args.time, args.seed, args.search_floor, progress=True)
+        except ValueError as e:
+            ap.error(str(e))
+        return 0
+    if args.what == "review-luck":
         df = review_luck_draws(args.deals, time_budget=args.time, seed=args.seed, first_deal=args.first_deal,
                                hand_model=args.hand_model, progress=True)
     else:
