@@ -65,3 +65,20 @@ def test_saving_refuses_a_bad_name_or_dpi_before_writing(tmp_path, name, dpi, me
     with pytest.raises(ValueError, match=message):
         figures.save(fig, str(tmp_path / name), dpi=dpi)
     assert not any(tmp_path.iterdir())
+
+
+def test_a_heatmap_keeps_named_rows_in_the_tables_order_and_numbers_highest_first():
+    """The opening article's Figure 1 showed its holdings sorted as text, from the top "8 9 10",
+    "6 7 8 9", "5 6 7", "2 5 8 10", "2 3 4", "10": the weak and strong holdings interleaved."""
+    import pandas as pd
+
+    held = ["10", "2 3 4", "5 6 7", "8 9 10", "2 5 8 10"]
+    frame = pd.DataFrame([{"held": h, "draws": d, "mean": 10 * i + d} for i, h in enumerate(held) for d in (0, 4)])
+    fig = figures.heatmap(frame, index="held", columns="draws", values="mean", title="t", label="points")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == held  # the first row is drawn at the top
+    image = ax.images[0].get_array()
+    assert image[0].tolist() == [0, 4] and image[-1].tolist() == [40, 44]
+    by_sum = pd.DataFrame([{"sum": s, "draws": 0, "mean": s} for s in (9, 27, 15)])
+    fig = figures.heatmap(by_sum, index="sum", columns="draws", values="mean", title="t", label="points")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["27", "15", "9"]

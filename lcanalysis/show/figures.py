@@ -129,8 +129,15 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
 
 def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label: str,
             cmap: str = "RdBu", center: float | None = 0.0, fmt: str = "{:.0f}", annotate: bool = True):
-    """A labelled heatmap of ``values`` over ``index`` (rows) by ``columns`` from a long table."""
-    table = frame.pivot(index=index, columns=columns, values=values).sort_index(ascending=False)
+    """A labelled heatmap of ``values`` over ``index`` (rows) by ``columns`` from a long table:
+    numeric rows from the highest at the top, named rows (such as holdings) in the table's order."""
+    import pandas as pd
+
+    table = frame.pivot(index=index, columns=columns, values=values)
+    if pd.api.types.is_numeric_dtype(frame[index]):
+        table = table.sort_index(ascending=False)
+    else:  # pivot sorts names as text: the holdings "10", "2 3 4", "5 6 7" came out "8 9 10", "6 7 8 9", "5 6 7", ...
+        table = table.reindex(pd.unique(frame[index]))
     fig, ax = _fig(7.5, 0.3 * len(table) + 1.8)
     data = table.to_numpy(dtype=float)
     kw: dict[str, Any] = {}
