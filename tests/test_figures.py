@@ -82,3 +82,20 @@ def test_a_heatmap_keeps_named_rows_in_the_tables_order_and_numbers_highest_firs
     by_sum = pd.DataFrame([{"sum": s, "draws": 0, "mean": s} for s in (9, 27, 15)])
     fig = figures.heatmap(by_sum, index="sum", columns="draws", values="mean", title="t", label="points")
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["27", "15", "9"]
+
+
+def test_the_fit_charts_legend_shows_the_faint_points_solid():
+    """With 46,000 colours the points are drawn at alpha 0.03, and so was their legend marker:
+    the legend's "simulated colours" had no visible symbol."""
+    import numpy as np
+
+    from lcanalysis.studies.opening import linear_fit
+
+    x = np.arange(20000) % 40
+    y = 4 + 0.4 * x + (np.arange(20000) % 7)
+    fig = figures.fit_chart(x, y, linear_fit(x, y), title="t", xlabel="held", ylabel="final", claim=(22, 0.6))
+    ax = fig.axes[0]
+    assert ax.collections[0].get_alpha() == pytest.approx(0.03)  # the points stay faint
+    legend = ax.get_legend()
+    assert legend.get_texts()[0].get_text() == "simulated colours"
+    assert all(h.get_alpha() in (None, 1.0) for h in legend.legend_handles)

@@ -191,7 +191,9 @@ def fit_chart(x: Sequence[float], y: Sequence[float], fit: Mapping[str, Any], ti
         ax.plot(xs, claim[0] + claim[1] * xs, color="black", ls="--", label=f"claim: {claim[0]:g} + {claim[1]:g} × sum")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
+    legend = ax.legend(fontsize=8)
+    for handle in getattr(legend, "legend_handles", []):  # 46,000 points are drawn at alpha 0.03: solid in the legend
+        handle.set_alpha(1.0)
     ax.set_title(title, fontsize=10)
     return fig
 
