@@ -5,6 +5,7 @@ uses it still reads only the mover's view."""
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from importlib import resources
 
@@ -244,3 +245,28 @@ def test_the_option_changes_the_worlds_and_the_rollouts_default_is_the_uniform_d
                                                                   hand_model=False).moves
     with pytest.raises(ValueError, match="bias"):
         Rollouts(view, codes[:3], 5, bias=2.0, hand_model=True)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["train", "--rounds", "2"], "--rounds must be >= 5, got 2"),
+    (["train", "--rounds", "5", "--every", "0"], "--every must be >= 1, got 0"),
+    (["train", "--rounds", "5", "--colors", "7"], "--colors: invalid choice: 7"),
+    (["train", "--rounds", "5", "--ridge", "-1"], "--ridge must be 0 or more, got -1"),
+    (["train", "--rounds", "5", "--out", "NOFOLDER/w.json"], "the folder .*NOFOLDER does not exist"),
+    (["picks", "MISSING.csv", "MISSING.csv"], "MISSING.csv: No such file or directory"),
+    (["picks", "NOTASTUDY.csv", "NOTASTUDY.csv"], "NOTASTUDY.csv is not a calibration study file"),
+    (["picks", "NOTASTUDY.csv", "NOTASTUDY.csv", "--worlds", "0"], "--worlds must be >= 2, got 0"),
+])
+def test_the_commands_refuse_bad_arguments_by_name(tmp_path, capsys, args, said):
+    """Each was a traceback: max() of an empty sequence (no held-out round, or a missing --out
+    folder found after the work), modulo by zero, RulesError, FileNotFoundError, ValueError."""
+    (tmp_path / "NOTASTUDY.csv").write_text("a,b\n1,2\n")
+    argv = [str(tmp_path / a) if a.split("/")[0] in ("NOFOLDER", "MISSING.csv", "NOTASTUDY.csv") else a
+            for a in args]
+    if "--out" not in argv:
+        argv += ["--out", str(tmp_path / "out.json")]
+    with pytest.raises(SystemExit) as exc:
+        S.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and re.search(said, err) and "Traceback" not in err
+    assert not (tmp_path / "out.json").exists()

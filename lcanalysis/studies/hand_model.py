@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 import time
@@ -247,28 +248,53 @@ def picks_summary(table: Any) -> dict[str, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] --out FILE``"""
+    from lcanalysis.cli.common import MAX_SEED, UsageError, check_output_file, nonneg
+
+    def ridge(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"--ridge must be a number, got {text!r}") from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(f"--ridge must be 0 or more, got {text}")
+        return value
+
+    # counts are checked as they are read: --rounds 2 (no held-out round), --every 0, a missing study
+    # file or --worlds 0 ended in a traceback (max() of an empty sequence, modulo by zero, ...)
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.hand_model", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     tr = sub.add_parser("train", help="play, fit and write the weights file")
-    tr.add_argument("--rounds", type=int, default=ROUNDS, help=f"self-play rounds (default {ROUNDS})")
-    tr.add_argument("--seed", type=int, default=SEED)
-    tr.add_argument("--every", type=int, default=EVERY, help=f"a position every K turns (default {EVERY})")
-    tr.add_argument("--colors", type=int, default=5)
-    tr.add_argument("--ridge", type=float, default=RIDGE)
+    tr.add_argument("--rounds", type=nonneg("--rounds", minimum=HOLDOUT), default=ROUNDS,
+                    help=f"self-play rounds, {HOLDOUT} or more: every {HOLDOUT}th is held out (default {ROUNDS})")
+    tr.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=SEED)
+    tr.add_argument("--every", type=nonneg("--every", minimum=1), default=EVERY,
+                    help=f"a position every K turns (default {EVERY})")
+    tr.add_argument("--colors", type=int, choices=(5, 6), default=5)
+    tr.add_argument("--ridge", type=ridge, default=RIDGE)
     tr.add_argument("--out", required=True, help="the weights file (JSON), e.g. lcanalysis/data/hand_model.json")
     pk = sub.add_parser("picks",
                         help="the advisor's top turns of two calibration studies, valued with both hands known")
     pk.add_argument("before", help="a calibration study file (e.g. data/simulated/calibration.csv)")
     pk.add_argument("after", help="the same positions advised otherwise (e.g. with --hand-model)")
-    pk.add_argument("--worlds", type=int, default=1000, help="worlds per position where the top turns differ")
-    pk.add_argument("--seed", type=int, default=0)
+    pk.add_argument("--worlds", type=nonneg("--worlds", minimum=2), default=1000,
+                    help="worlds per position where the top turns differ (2 or more)")
+    pk.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     pk.add_argument("--out", help="the per-position table (CSV)")
     args = ap.parse_args(args_list)
+    try:
+        if args.out:
+            check_output_file("--out", args.out)
+    except UsageError as e:
+        ap.error(str(e))
     if args.cmd == "picks":
         from lcanalysis.studies.calibration import load_calibration
 
-        table = compare_picks(load_calibration(args.before), load_calibration(args.after), args.worlds, args.seed)
+        try:
+            studies = [load_calibration(path) for path in (args.before, args.after)]
+        except (OSError, ValueError) as e:
+            ap.error(f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else str(e))
+        table = compare_picks(studies[0], studies[1], args.worlds, args.seed)
         if args.out:
             with open(args.out, "w", encoding="utf-8") as fh:
                 fh.write("# python -m lcanalysis.studies.hand_model " + shlex.join(args_list) + "\n")
