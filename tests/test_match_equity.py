@@ -468,3 +468,24 @@ def test_a_lead_or_a_starter_that_is_no_such_thing_is_refused_not_read(shipped):
         MatchEquity.load(rules="alternate")
     with pytest.raises(MatchEquityError, match="from a View or a Position, got NoneType"):
         match_state(None)
+
+
+def test_the_match_tournament_summary_command_reads_the_published_file_and_refuses_others(tmp_path, capsys):
+    """A missing file, a file of other rows or an agent that played no match was a traceback, or
+    "0 three-round matches" with a nan rate."""
+    from lcanalysis.studies.match_table import main
+
+    published = ROOT / "data" / "match_aware_vs_search.csv"
+    assert main([str(published)]) == 0
+    printed = capsys.readouterr().out
+    assert printed in (ROOT / "data" / "match_aware_vs_search.txt").read_text()  # its command's summary
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    for argv, said in (([str(tmp_path / "none.csv")], "none.csv: No such file or directory"),
+                       ([str(other)], "not a tournament's rows (lcanalysis tournament ... --csv): no column pairing"),
+                       ([str(published), "nobody"],
+                        "'nobody' played no match here; the players are 'match:time_ms=20', 'search:time_ms=20'")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and said in err and "Traceback" not in err

@@ -322,7 +322,13 @@ def match_tournament_summary(df: Any, agent: str, conf: float = 0.95) -> dict[st
     matches for comparison; the mean match score difference per match with its interval."""
     from scipy import stats
 
+    missing = [c for c in ("pairing", "deal", "swap", "player0", "player1", "score0", "score1") if c not in df]
+    if missing:
+        raise ValueError(f"not a tournament's rows (lcanalysis tournament ... --csv): no column {', '.join(missing)}")
     rows = df[(df.player0 == agent) | (df.player1 == agent)]
+    if rows.empty:  # it printed "0 three-round matches" and a nan rate
+        players = sorted(set(df.player0) | set(df.player1))
+        raise ValueError(f"{agent!r} played no match here; the players are {', '.join(map(repr, players))}")
     sign = np.where(rows.player0 == agent, 1, -1)
     rows = rows.assign(diff=sign * (rows.score0 - rows.score1).to_numpy())
     per_match = rows.groupby(["pairing", "deal", "swap"])["diff"].sum()
@@ -369,7 +375,23 @@ def print_match_tournament(path: str, agent: str = "match:time_ms=20", file: Any
           f"[{s['diff_low']:+.2f}, {s['diff_high']:+.2f}]", file=out)
 
 
-if __name__ == "__main__":  # python -m lcanalysis.studies.match_table TOURNAMENT.csv [AGENT]
-    import sys
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m lcanalysis.studies.match_table TOURNAMENT.csv [AGENT]``: an agent's record in a
+    tournament of matches (a missing or foreign file was a traceback)."""
+    import argparse
 
-    print_match_tournament(*sys.argv[1:3])
+    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.match_table", description=main.__doc__)
+    ap.add_argument("results", help="a tournament's CSV of matches (lcanalysis tournament ... --rounds 3 --csv FILE)")
+    ap.add_argument("agent", nargs="?", default="match:time_ms=20", help="the agent (default match:time_ms=20)")
+    args = ap.parse_args(argv)
+    try:
+        print_match_tournament(args.results, args.agent)
+    except OSError as e:
+        ap.error(f"{args.results}: {e.strerror or e}")
+    except ValueError as e:  # pandas' EmptyDataError and ParserError are ValueErrors
+        ap.error(f"{args.results}: {e}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
