@@ -99,3 +99,27 @@ def test_the_fit_charts_legend_shows_the_faint_points_solid():
     legend = ax.get_legend()
     assert legend.get_texts()[0].get_text() == "simulated colours"
     assert all(h.get_alpha() in (None, 1.0) for h in legend.legend_handles)
+
+
+def test_a_heatmaps_axes_say_what_they_count():
+    """The articles' heatmaps were labelled by their column names, "draws", "held" and "sum"; the
+    notebooks now name the axes in words and the chart takes them."""
+    import ast
+
+    import nbformat
+    import pandas as pd
+
+    frame = pd.DataFrame([{"sum": s, "draws": d, "mean": s + d} for s in (9, 27) for d in (0, 10)])
+    ax = figures.heatmap(frame, index="sum", columns="draws", values="mean", title="t", label="points",
+                         xlabel="draws from the pile still to come", ylabel="sum of the three numbers held").axes[0]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("draws from the pile still to come", "sum of the three numbers held")
+    assert figures.heatmap(frame, index="sum", columns="draws", values="mean", title="t",
+                           label="points").axes[0].get_xlabel() == "draws"
+    calls = 0
+    for path in (Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for node in ast.walk(ast.parse(cell.source) if cell.cell_type == "code" else ast.Module([], [])):
+                if isinstance(node, ast.Call) and ast.unparse(node.func) == "figures.heatmap":
+                    calls += 1
+                    assert {"xlabel", "ylabel"} <= {k.arg for k in node.keywords}, f"{path.name}: {ast.unparse(node)}"
+    assert calls == 4

@@ -128,9 +128,11 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
 
 
 def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label: str,
-            cmap: str = "RdBu", center: float | None = 0.0, fmt: str = "{:.0f}", annotate: bool = True):
+            cmap: str = "RdBu", center: float | None = 0.0, fmt: str = "{:.0f}", annotate: bool = True,
+            xlabel: str | None = None, ylabel: str | None = None):
     """A labelled heatmap of ``values`` over ``index`` (rows) by ``columns`` from a long table:
-    numeric rows from the highest at the top, named rows (such as holdings) in the table's order."""
+    numeric rows from the highest at the top, named rows (such as holdings) in the table's order.
+    ``xlabel``, ``ylabel``: the axes' words (default: the column names, such as "draws")."""
     import pandas as pd
 
     table = frame.pivot(index=index, columns=columns, values=values)
@@ -147,8 +149,8 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     im = ax.imshow(data, aspect="auto", cmap=cmap, **kw)
     ax.set_xticks(range(len(table.columns)), [str(c) for c in table.columns])
     ax.set_yticks(range(len(table.index)), [str(i) for i in table.index])
-    ax.set_xlabel(columns.replace("_", " "))
-    ax.set_ylabel(index.replace("_", " "))
+    ax.set_xlabel(xlabel or columns.replace("_", " "))
+    ax.set_ylabel(ylabel or index.replace("_", " "))
     if annotate and data.size <= 400:
         for (r, c), v in np.ndenumerate(data):
             if np.isfinite(v):
