@@ -226,9 +226,42 @@ def test_a_reviews_file_is_resumed_only_with_the_settings_it_was_made_with(tmp_p
     with pytest.raises(SystemExit) as exc:
         S.main(["reviews", "--rounds", "4", "--time", "0.2", "--search-floor", "0", "--out", str(out)])
     assert exc.value.code == 2
-    assert "was made with other settings (--time, --seed, --search-floor: (0.1, 0, 0.0) there, (0.2, 0, 0.0) here)" \
-        in capsys.readouterr().err
+    assert ("was made with other settings (--time 0.1, --seed 0, --search-floor 0.0 there; "
+            "--time 0.2, --seed 0, --search-floor 0.0 here)") in capsys.readouterr().err
     Path(str(out) + ".cmd").unlink()
     with pytest.raises(SystemExit):
         S.main(["reviews", "--rounds", "4", "--out", str(out)])
     assert "exists with no .cmd sidecar saying how it was made" in capsys.readouterr().err
+
+
+def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interrupt(tmp_path, monkeypatch, capsys):
+    """The review's luck of every draw (5 CPU-minutes with the hand model) was written only at the
+    end. Now a killed run keeps its deals but the last, which is rated again, and the rerun gives
+    the file an uninterrupted run writes, to the last digit."""
+    whole = S.review_luck_draws(3, time_budget=0.02, seed=1, first_deal=7, hand_model=True)
+    path = tmp_path / "luck.csv"
+    argv = ["review-luck", "--deals", "3", "--first-deal", "7", "--time", "0.02", "--seed", "1", "--hand-model",
+            "--out", str(path)]
+    real = S._review_luck_deal
+    rated = []
+
+    def interrupted(k, *args):
+        if len(rated) == 2:
+            raise KeyboardInterrupt
+        rated.append(k)
+        return real(k, *args)
+
+    monkeypatch.setattr(S, "_review_luck_deal", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        S.main(argv)
+    assert sorted(set(pd.read_csv(path)["deal"])) == [7, 8]
+    with open(path, "rb+") as fh:  # killed while writing deal 8: its last row torn
+        fh.truncate(path.stat().st_size - 7)
+    rated.clear()
+    assert S.main(argv) == 0
+    assert rated == [8, 9]  # deal 7 kept, the last deal in the file (8) rated again
+    assert path.read_text() == whole.to_csv(index=False, float_format="%.4f")
+    with pytest.raises(SystemExit):
+        S.main([*argv[:-3], "--out", str(path)])  # without --hand-model
+    assert "--hand-model True there; --time 0.02, --seed 1, --first-deal 7, --hand-model False here" \
+        in capsys.readouterr().err

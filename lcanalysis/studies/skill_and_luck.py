@@ -310,35 +310,90 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
     from tqdm.auto import tqdm
 
     from lcanalysis.agents import make_agent
+
+    made = [make_agent(a) for a in agents]
+    rows = []
+    for k in tqdm(range(first_deal, first_deal + deals), desc="review luck", unit="deal", disable=not progress):
+        rows.extend(_review_luck_deal(k, made, agents, time_budget, seed, hand_model))
+    return pd.DataFrame(rows)
+
+
+def _review_luck_deal(k: int, made: Sequence[Any], agents: Sequence[str], time_budget: float, seed: int,
+                      hand_model: bool) -> list[dict[str, Any]]:
+    """``review_luck_draws``' rows of deal ``k``: one a deck draw."""
     from lcanalysis.reviewer import LUCK_SHARE, MIN_WORLDS, decision_seed, draw_luck
     from lcanalysis.rollouts import ROLLOUTS_PER_MS
     from lcanalysis.tournaments.luck import deck_draw_luck
     from lcanalysis.tournaments.specs import deal_seed
 
     rules = Rules()
-    made = [make_agent(a) for a in agents]
     worlds = max(MIN_WORLDS, int(time_budget * LUCK_SHARE * 1000 * ROLLOUTS_PER_MS / 2))
     rows = []
-    for k in tqdm(range(first_deal, first_deal + deals), desc="review luck", unit="deal", disable=not progress):
-        swap = k % 2
-        seated = made if swap == 0 else made[::-1]
-        names = list(agents) if swap == 0 else list(agents)[::-1]
-        rec = play_recorded_round(seated, deal_seed(seed, k), rules, names)
-        for step in rec.steps():
-            if not step.turn.move.draws_from_deck:
-                continue
-            before = step.before
-            view = before.view(step.player)
-            luck_seed = decision_seed(seed, 1, step.index) + 2
-            luck = draw_luck(view, step.turn.move, step.drawn, worlds, seed=luck_seed)
-            row = {"deal": k, "seat": step.player, "drawer": names[step.player], "deck": before.deck_count,
-                   "luck": luck["luck"], "luck_stderr": luck["stderr"],
-                   "fast_luck": deck_draw_luck(before.state, step.turn.move.code(rules.colors))[0]}
-            if hand_model:
-                model = draw_luck(view, step.turn.move, step.drawn, worlds, seed=luck_seed, hand_model=True)
-                row.update(model_luck=model["luck"], model_luck_stderr=model["stderr"])
-            rows.append(row)
-    return pd.DataFrame(rows)
+    swap = k % 2
+    seated = made if swap == 0 else made[::-1]
+    names = list(agents) if swap == 0 else list(agents)[::-1]
+    rec = play_recorded_round(seated, deal_seed(seed, k), rules, names)
+    for step in rec.steps():
+        if not step.turn.move.draws_from_deck:
+            continue
+        before = step.before
+        view = before.view(step.player)
+        luck_seed = decision_seed(seed, 1, step.index) + 2
+        luck = draw_luck(view, step.turn.move, step.drawn, worlds, seed=luck_seed)
+        row = {"deal": k, "seat": step.player, "drawer": names[step.player], "deck": before.deck_count,
+               "luck": luck["luck"], "luck_stderr": luck["stderr"],
+               "fast_luck": deck_draw_luck(before.state, step.turn.move.code(rules.colors))[0]}
+        if hand_model:
+            model = draw_luck(view, step.turn.move, step.drawn, worlds, seed=luck_seed, hand_model=True)
+            row.update(model_luck=model["luck"], model_luck_stderr=model["stderr"])
+        rows.append(row)
+    return rows
+
+
+#: the columns of a review-luck file (``review_luck_draws``' table; the last two with ``hand_model``)
+REVIEW_LUCK_COLUMNS = ["deal", "seat", "drawer", "deck", "luck", "luck_stderr", "fast_luck", "model_luck",
+                       "model_luck_stderr"]
+
+
+def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int = 0, first_deal: int = 2000,
+                      hand_model: bool = False, agents: Sequence[str] = ("heuristic", "greedy"),
+                      progress: bool = False) -> int:
+    """``review_luck_draws`` written to the CSV ``path`` a deal at a time, and resumed: the deals in
+    the file are kept but the last (it may be partial: it is rated again), and the rest are rated and
+    appended, giving the file an uninterrupted run writes. The caller checks the settings match
+    (the ``.cmd`` sidecar). Returns the deals rated now."""
+    import os
+
+    from tqdm.auto import tqdm
+
+    from lcanalysis.agents import make_agent
+
+    columns = REVIEW_LUCK_COLUMNS if hand_model else REVIEW_LUCK_COLUMNS[:-2]
+    keep, done = 0, set()
+    if os.path.exists(path) and os.path.getsize(path) > 0:
+        with open(path, encoding="utf-8", newline="") as fh:
+            lines = fh.read().splitlines(keepends=True)
+        if lines[0].rstrip("\r\n").split(",") != columns:
+            raise ValueError(f"{path} is not a review-luck file of these columns ({','.join(columns)}): "
+                             "write to another file")
+        whole = [ln for ln in lines[1:] if ln.endswith("\n")]
+        dealt = [int(ln.split(",", 1)[0]) for ln in whole]
+        done = set(dealt[:-1]) - {dealt[-1]} if dealt else set()
+        kept = [ln for ln, d in zip(whole, dealt) if d in done]
+        keep = len("".join([lines[0], *kept]).encode("utf-8"))
+        with open(path, "r+b") as fb:
+            fb.truncate(keep)
+    todo = [k for k in range(first_deal, first_deal + deals) if k not in done]
+    made = [make_agent(a) for a in agents]
+    with open(path, "a" if keep else "w", encoding="utf-8", newline="") as fh:
+        if not keep:
+            fh.write(",".join(columns) + "\n")
+        for k in tqdm(todo, desc="review luck", unit="deal", disable=not progress):
+            rows = _review_luck_deal(k, made, agents, time_budget, seed, hand_model)
+            pd.DataFrame(rows, columns=columns).to_csv(fh, header=False, index=False, float_format="%.4f")
+            fh.flush()
+            os.fsync(fh.fileno())
+    return len(todo)
 
 
 def stage_of(deck: int) -> str:
@@ -539,7 +594,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     q.add_argument("--hand-model", action="store_true",
                    help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
-    q.add_argument("--out", required=True)
+    q.add_argument("--out", required=True, help="the CSV file, written a deal at a time and resumed (with the same "
+                                                "--time, --seed, --first-deal and --hand-model, its .cmd says)")
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = ap.parse_args(args_list)
 
@@ -549,33 +605,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output_file("--out", args.out)
     except UsageError as e:
         ap.error(str(e))
-    if args.what == "reviews":
-        from lcanalysis.reviewer import SEARCH_FLOOR
+    from lcanalysis.reviewer import SEARCH_FLOOR
 
-        def settings(a: argparse.Namespace) -> tuple[float, int, float]:
-            return a.time, a.seed, SEARCH_FLOOR if a.search_floor is None else a.search_floor
+    def settings(a: argparse.Namespace) -> dict[str, Any]:  # what a resumed file must have been made with
+        if a.what == "reviews":
+            return {"--time": a.time, "--seed": a.seed,
+                    "--search-floor": SEARCH_FLOOR if a.search_floor is None else a.search_floor}
+        return {"--time": a.time, "--seed": a.seed, "--first-deal": a.first_deal, "--hand-model": a.hand_model}
 
+    if args.what in ("reviews", "review-luck"):
         if os.path.exists(args.out) and os.path.getsize(args.out) > 0:  # resumed: the same settings only
             try:
                 with open(args.out + ".cmd", encoding="utf-8") as fh:
                     before = ap.parse_args(shlex.split(fh.readline())[3:])
             except (OSError, SystemExit):
                 ap.error(f"--out {args.out} exists with no .cmd sidecar saying how it was made: write to another file")
-            if before.what != "reviews" or settings(before) != settings(args):
-                ap.error(f"--out {args.out} was made with other settings (--time, --seed, --search-floor: "
-                         f"{settings(before)} there, {settings(args)} here): write to another file")
+            if before.what != args.what or settings(before) != settings(args):
+                there, here = (", ".join(f"{k} {v}" for k, v in settings(x).items()) if x.what == args.what
+                               else x.what for x in (before, args))
+                ap.error(f"--out {args.out} was made with other settings ({there} there; {here} here): "
+                         "write to another file")
         with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
             fh.write("python -m lcanalysis.studies.skill_and_luck " + shlex.join(args_list) + "\n")
         try:
-            write_reviews(args.out, args.rounds, args.time, args.seed, args.search_floor, progress=True)
+            if args.what == "reviews":
+                write_reviews(args.out, args.rounds, args.time, args.seed, args.search_floor, progress=True)
+            else:
+                write_review_luck(args.out, args.deals, args.time, args.seed, args.first_deal, args.hand_model,
+                                  progress=True)
         except ValueError as e:
             ap.error(str(e))
         return 0
-    if args.what == "review-luck":
-        df = review_luck_draws(args.deals, time_budget=args.time, seed=args.seed, first_deal=args.first_deal,
-                               hand_model=args.hand_model, progress=True)
-    else:
-        df = fast_luck_draws(args.deals, seed=args.seed, first_deal=args.first_deal)
+    df = fast_luck_draws(args.deals, seed=args.seed, first_deal=args.first_deal)
     df.to_csv(args.out, index=False, float_format="%.4f")
     return 0
 
