@@ -60,6 +60,7 @@ from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis
+from lcanalysis.options import MAX_SEED
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, SearchMemoryError, check_max_nodes
@@ -116,7 +117,6 @@ SCHEDULE_DEFAULT = "halving"
 MIN_WORLDS = 8  # the first sample of every turn, whatever the budget: a turn needs some worlds to be compared
 FIRST_STAGE = 0.4  # two-stage: share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
-MAX_SEED = 2**63 - 1  # the seed reaches compiled code as a 64-bit integer
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 #: the play-outs deal the opponent's unknown cards from the learned opponent-hand model
 #: (``lcanalysis.hand_model``); measured on the calibration study's positions (docs/agents.md)

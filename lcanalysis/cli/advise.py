@@ -14,18 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import (
-    MAX_SEED,
-    UsageError,
-    add_budget_options,
-    describe,
-    emit,
-    load,
-    memory_ceiling,
-    nonneg,
-    progress_line,
-    seconds,
-)
+from lcanalysis.cli.common import add_budget_options, describe, emit, load, memory_ceiling, progress_line
+from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
 DEFAULT_POSITION = "example:midround"

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.cli.common import nonneg
+from lcanalysis.options import nonneg
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:

@@ -9,17 +9,15 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from lcanalysis.options import UsageError, check_output_file
 
 if TYPE_CHECKING:
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
-
-
-class UsageError(ValueError):
-    """Bad command-line input; printed as ``error: ...``."""
 
 
 def load(source: str) -> Position | View:
@@ -77,30 +75,6 @@ def describe(doc: str | None) -> str:
     return " ".join(first.split()).replace("``", "")
 
 
-def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | None = None) -> None:
-    """Refuse an output file that cannot be written, naming the option, before any work is done
-    (a review of a whole game should not end in an error about its report's folder). ``keep``:
-    the files the command reads or keeps (what each is, its path): writing over one is refused
-    ('--csv' naming the results file once replaced a whole tournament's results with a table)."""
-    for what, other in (keep or {}).items():
-        if other and other != "-" and _same_file(path, other):
-            raise UsageError(f"{option} {path} is {what}: writing there would destroy it; give another file name")
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {path} is a directory; give a file name")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"{option} {path}: not allowed to write there")
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist yet: the same name is the same file
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
 def write_output_file(option: str, path: str, text: str) -> None:
     """Write ``text`` to the file an option names; a failure is an ``error:`` naming the option."""
     check_output_file(option, path)
@@ -111,41 +85,7 @@ def write_output_file(option: str, path: str, text: str) -> None:
         raise UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})") from None
 
 
-#: the largest seed of the commands whose seed reaches compiled code (a 64-bit integer)
-MAX_SEED = 2**63 - 1
 
-
-def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[[str], int]:
-    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
-        if maximum is not None and value > maximum:
-            raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {text}")
-        return value
-
-    return parse
-
-
-def seconds(most: float | Callable[[], float], unit: str = "seconds") -> Callable[[str], float]:
-    """A parser for a time budget: a finite number of seconds above 0 and at most ``most`` (or
-    ``most()``, read when parsing, for a limit kept in a module slow to import)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"a number of seconds is needed, got {text!r}") from None
-        limit = most() if callable(most) else most
-        if not math.isfinite(value) or not 0 < value <= limit:
-            raise argparse.ArgumentTypeError(f"must be more than 0 and at most {limit:g} {unit}, got {text}")
-        return value
-
-    return parse
 
 
 # --- the budgets of solve and advise -------------------------------------------------------------

@@ -19,7 +19,8 @@ import sys
 from collections.abc import Sequence
 
 from lcanalysis.cli import advise, bot, play, review, server, shell, solve, studies, wager, warmup
-from lcanalysis.cli.common import UsageError, check_output_file, emit, load, nonneg, write_output_file
+from lcanalysis.cli.common import emit, load, write_output_file
+from lcanalysis.options import UsageError, check_output_file, nonneg
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")

@@ -25,16 +25,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from lcanalysis.cli.common import (
-    MAX_SEED,
-    UsageError,
-    check_output_file,
-    describe,
-    nonneg,
-    progress_line,
-    seconds,
-    write_output_file,
-)
+from lcanalysis.cli.common import describe, progress_line, write_output_file
+from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, seconds
 
 if TYPE_CHECKING:
     from lcanalysis.tutor import Decision, TutorSession

@@ -12,15 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from lcanalysis.cli.common import (
-    check_output_file,
-    describe,
-    emit,
-    nonneg,
-    read_stdin,
-    seconds,
-    write_output_file,
-)
+from lcanalysis.cli.common import describe, emit, read_stdin, write_output_file
+from lcanalysis.options import check_output_file, nonneg, seconds
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")

@@ -28,16 +28,14 @@ from typing import Any
 from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words
 from lcanalysis.cli.common import (
     NODES_PER_SECOND,
-    UsageError,
     add_budget_options,
     describe,
     emit,
     load,
     memory_ceiling,
-    nonneg,
     progress_line,
-    seconds,
 )
+from lcanalysis.options import UsageError, nonneg, seconds
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")

@@ -13,7 +13,8 @@ import argparse
 import os
 import sys
 
-from lcanalysis.cli.common import MAX_SEED, describe, nonneg
+from lcanalysis.cli.common import describe
+from lcanalysis.options import MAX_SEED, nonneg
 
 #: a round of 5 colours lasts 44 turns and more by stalls; no bot's round goes past this
 MAX_SNAP_TURN = 1000
@@ -84,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
 
 def cmd_data(args: argparse.Namespace) -> int:
-    from lcanalysis.cli.common import UsageError
+    from lcanalysis.options import UsageError
     from lcanalysis.studies.data import DATA_COMMANDS, write_data
 
     unknown = sorted(set(args.only or ()) - set(DATA_COMMANDS))
@@ -97,7 +98,7 @@ def cmd_data(args: argparse.Namespace) -> int:
 
 
 def cmd_wager_tables(args: argparse.Namespace) -> int:
-    from lcanalysis.cli.common import UsageError
+    from lcanalysis.options import UsageError
     from lcanalysis.studies.wager_tables import TABLES, write_tables
 
     unknown = [n for n in args.names if n not in TABLES]
@@ -128,8 +129,8 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_match_table(args: argparse.Namespace) -> int:
-    from lcanalysis.cli.common import UsageError
     from lcanalysis.match_equity import TABLE_PATH
+    from lcanalysis.options import UsageError
     from lcanalysis.studies import match_table
 
     if args.colors != 5 and not args.out:

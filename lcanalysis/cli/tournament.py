@@ -20,7 +20,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.cli.common import check_output_file, emit
+from lcanalysis.cli.common import emit
+from lcanalysis.options import check_output_file
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.results import ResultsWarning
 from lcanalysis.tournaments.specs import parse_agent

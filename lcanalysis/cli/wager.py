@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from lcanalysis.cli.common import UsageError, describe, emit, load, nonneg
+from lcanalysis.cli.common import describe, emit, load
+from lcanalysis.options import UsageError, nonneg
 
 COLOUR_HELP = "the colour: Y yellow, B blue, W white, G green, R red (P purple in the 6-colour game)"
 

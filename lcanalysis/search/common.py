@@ -15,6 +15,7 @@ import numpy as np
 
 from lcanalysis.core import kernel as K
 from lcanalysis.game.moves import Move
+from lcanalysis.options import MAX_SEED
 
 LEAF_AS_IS = 0
 LEAF_SIMPLE = 1
@@ -271,9 +272,6 @@ def check_budget(name: str, value: Any, minimum: int, maximum: int) -> int | Non
     if value > maximum:
         raise SearchError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
-
-
-MAX_SEED = 2**63 - 1
 
 
 def check_seed(seed: Any) -> int:

@@ -248,7 +248,7 @@ def picks_summary(table: Any) -> dict[str, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] --out FILE``"""
-    from lcanalysis.cli.common import MAX_SEED, UsageError, check_output_file, nonneg
+    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg
 
     def ridge(text: str) -> float:
         try:

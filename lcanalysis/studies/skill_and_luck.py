@@ -566,7 +566,7 @@ def match_results(results: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.skill_and_luck reviews|draws|review-luck ...``: write the study's data."""
-    from lcanalysis.cli.common import MAX_SEED, UsageError, check_output_file, nonneg, seconds
+    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, seconds
     from lcanalysis.reviewer import MAX_TIME
 
     # counts, seeds and budgets are checked as they are read: --rounds 0 wrote an empty file, --time -1
