@@ -274,3 +274,50 @@ def test_an_external_program_that_cannot_be_started_is_a_bot_error():
     pos = Position.deal(3)
     with pytest.raises(BotError, match="bot '/nonexistent/bot' could not be started: No such file or directory"):
         make_agent("external", cmd=["/nonexistent/bot"]).choose(pos.view(pos.to_move))
+
+
+def test_a_search_agent_stops_its_play_outs_at_the_deadline_and_plays_its_count_before_it():
+    """The bot protocol's time_ms is the time allowed, but the search agents played a fixed count of
+    play-outs: on a busy machine 'bot best' took 1.2 s of a 1,000 ms turn. With a deadline the count
+    is a ceiling: one already past leaves min_worlds worlds a turn; one far off changes nothing."""
+    import time
+
+    from lcanalysis.agents import SearchAgent
+
+    pos = _mid_round(seed=9)
+    view = pos.view()
+    seen = []
+    agent = make_agent("best")
+    rollouts = agent.rollouts
+    agent.rollouts = lambda *a: seen.append(rollouts(*a)) or seen[-1]  # type: ignore[method-assign]
+    late = agent.choose(view, 3, time_ms=100, deadline=time.perf_counter() - 1)
+    assert pos.can_play(late) and {len(x) for x in seen[-1].samples} == {agent.min_worlds}
+    assert isinstance(agent, SearchAgent)
+    full = agent.choose(view, 3, time_ms=100)
+    counted = [x.copy() for x in seen[-1].samples]
+    assert agent.choose(view, 3, time_ms=100, deadline=time.perf_counter() + 3600) == full
+    assert all(len(a) == len(b) and (a == b).all() for a, b in zip(counted, seen[-1].samples, strict=True))
+    assert sum(map(len, counted)) > 8 * agent.min_worlds
+
+
+@pytest.mark.parametrize("agent", ["search", "best", "match"])
+def test_a_turn_request_s_time_ms_is_a_deadline_on_the_clock_from_its_arrival(agent, monkeypatch):
+    """The answer is due time_ms after the request came (the referee's clock), so the search agents
+    get a deadline before that; a request without time_ms gives none (the agent's own count)."""
+    import time
+
+    from lcanalysis.agents import SearchAgent
+    from lcanalysis.agents.match_aware import MatchAwareAgent
+
+    asked = []
+    pos = _mid_round(seed=9)
+    view = pos.view()
+    for cls in (SearchAgent, MatchAwareAgent):
+        monkeypatch.setattr(cls, "choose", lambda self, view, seed=None, time_ms=None, deadline=None:
+                            asked.append((time_ms, deadline)) or pos.legal_moves()[0])
+    before = time.perf_counter()
+    status, replies = _run([{"type": "turn", "position": view.to_json(), "time_ms": 400},
+                            {"type": "turn", "position": view.to_json()}], agent)
+    assert status == 0 and all("move" in r for r in replies)
+    (budget, deadline), (none, no_deadline) = asked
+    assert budget == 400 and before < deadline <= time.perf_counter() + 0.4 and (none, no_deadline) == (None, None)

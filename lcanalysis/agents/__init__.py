@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -209,6 +210,9 @@ class SearchAgent(Agent):
     wall clock), so the same view and seed give the same move on any machine. ``rate`` is the
     agent's speed in play-outs a millisecond of budget: the default is the rate of the original
     ``search``, kept as the reference; ``best`` uses the faster play-outs of today's policy.
+    ``choose(..., deadline=t)`` also keeps to the wall clock: the play-outs stop at
+    ``time.perf_counter()`` ``t`` even short of that count (after ``min_worlds`` worlds a turn at
+    least), as the bot protocol's ``time_ms`` asks (the time allowed, ``agents.protocol``).
     """
 
     name = "search"
@@ -249,7 +253,8 @@ class SearchAgent(Agent):
             order = np.array(deck or list(order), dtype=np.int64)
         return codes[order[: self.width]].copy()
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None, *,
+               deadline: float | None = None) -> Move:
         view = _check_view(view)
         seed = _as_seed(rng_or_seed)
         looping = self.break_loops and _stalling_loop(view)
@@ -270,10 +275,10 @@ class SearchAgent(Agent):
             return np.clip(x, -self.cap, self.cap) if self.cap else x
 
         if self.halving:
-            top = self.halving_finalists(r, time_ms)
+            top = self.halving_finalists(r, time_ms, deadline)
         else:
             top = self.two_stages(r, time_ms, lambda: np.argsort([-outcomes(j).mean() for j in range(len(cands))],
-                                                                 kind="stable"))
+                                                                 kind="stable"), deadline)
         pick = cautious_pick([outcomes(j) for j in top], self.caution)
         return Move.from_code(int(cands[int(top[pick])]), view.colors)
 
@@ -288,28 +293,63 @@ class SearchAgent(Agent):
             return self.time_ms * self.rate
         return checked_number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True) * self.rate
 
-    def halving_finalists(self, r: Rollouts, time_ms: float | None) -> np.ndarray:
+    def halving_finalists(self, r: Rollouts, time_ms: float | None, deadline: float | None = None) -> np.ndarray:
         """The schedule with ``halving``: successive halving of the budget over the candidates
         (``Rollouts.halve``), the heuristic's own choice (index 0) extended with the survivors every
         round, so it shares every world of the winner. Returns ``[0, winner]`` (``[0]`` when the
-        heuristic's choice is the only candidate)."""
-        winner, _ = r.halve(int(self.budget(time_ms)), keep=[0], min_worlds=self.min_worlds,
-                            max_worlds=self.max_worlds)
+        heuristic's choice is the only candidate). With a ``deadline`` the budget is cut after each
+        round to what the time left allows at the speed so far."""
+        started = time.perf_counter()
+
+        def fit(rollouts: Rollouts, budget: int) -> int:
+            assert deadline is not None
+            now = time.perf_counter()
+            rate = rollouts.worlds / max(now - started, 1e-6)
+            return min(budget, rollouts.worlds + int(max(deadline - now, 0.0) * rate))
+
+        winner, _ = r.halve(int(self.budget(time_ms)), fit=None if deadline is None else fit, keep=[0],
+                            min_worlds=self.min_worlds, max_worlds=self.max_worlds)
         return np.array(sorted({0, winner}), dtype=np.int64)
 
-    def two_stages(self, r: Rollouts, time_ms: float | None, ranking: Callable[[], np.ndarray]) -> np.ndarray:
+    def two_stages(self, r: Rollouts, time_ms: float | None, ranking: Callable[[], np.ndarray],
+                   deadline: float | None = None) -> np.ndarray:
         """The budget's schedule: half of it on every candidate, then half on the best
         ``finalists`` by ``ranking()`` (candidate indexes, best first, read after the first
         stage) plus the heuristic's own choice (index 0, always kept). Returns the finalists'
-        indexes, 0 first."""
+        indexes, 0 first. With a ``deadline`` both stages stop when it comes (``min_worlds``
+        worlds each at least, so that every candidate has a mean)."""
         budget = self.budget(time_ms)
         k = len(r.codes)
         n1 = int(min(self.max_worlds, max(self.min_worlds, budget * 0.5 // k)))
-        r.sample(n1)
+        if deadline is not None:
+            r.sample(min(n1, self.min_worlds))
+        extend_until(r, n1, None, deadline)
         top = np.union1d([0], ranking()[: min(self.finalists, k)])
-        n2 = int(min(self.max_worlds, n1 + budget * 0.5 // len(top)))
-        r.sample(n2, top)
+        n2 = int(min(self.max_worlds, len(r.samples[0]) + budget * 0.5 // len(top)))
+        extend_until(r, n2, top, deadline)
         return top
+
+
+def extend_until(r: Rollouts, worlds: int, which: Any, deadline: float | None) -> None:
+    """``r.sample(worlds, which)``, stopped at ``deadline`` (a ``time.perf_counter()``; None: never):
+    the worlds are sampled in pieces, and a piece that the speed so far says would end past the
+    deadline is cut to fit. A world's play-outs depend on its index only, so on a machine fast
+    enough the outcomes are those of one piece."""
+    if deadline is None:
+        r.sample(worlds, which)
+        return
+    members = list(range(len(r.codes))) if which is None else [int(k) for k in which]
+    have = first = len(r.samples[members[0]])
+    step = max(1, (worlds - have) // 16)
+    started = time.perf_counter()
+    while have < worlds:
+        now = time.perf_counter()
+        if have > first:  # no piece longer than the time left at the speed so far
+            step = min(step, int((deadline - now) / max(now - started, 1e-9) * (have - first)))
+        if now >= deadline or step < 1:
+            return
+        have = min(worlds, have + step)
+        r.sample(have, members)
 
 
 def cautious_pick(values: list[np.ndarray], caution: float) -> int:

@@ -53,14 +53,15 @@ class MatchAwareAgent(SearchAgent):
     def equity(self, view: View) -> MatchEquity:
         return MatchEquity.load(self.table, rules=view.rules)
 
-    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
+    def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None, *,
+               deadline: float | None = None) -> Move:
         view = _check_view(view)
         if not view.match or (self.endgame and view.deck_count <= self.endgame):
-            return super().choose(view, rng_or_seed, time_ms)
+            return super().choose(view, rng_or_seed, time_ms, deadline=deadline)
         try:
             state = match_state(view)
         except MatchEquityError:  # a round past the rules' last: nothing but points to play for
-            return super().choose(view, rng_or_seed, time_ms)
+            return super().choose(view, rng_or_seed, time_ms, deadline=deadline)
         eq = self.equity(view)
         seed = _as_seed(rng_or_seed)
         cands = self.candidates(view)
@@ -76,7 +77,7 @@ class MatchAwareAgent(SearchAgent):
             first = np.array([match_value(j).mean() for j in range(len(cands))])
             return np.lexsort((-r.means(), -first))
 
-        top = self.two_stages(r, time_ms, by_match_chance)
+        top = self.two_stages(r, time_ms, by_match_chance, deadline)
         values = [match_value(int(j)) for j in top]
         pick = cautious_pick(values, self.caution)
         if pick == 0 and all(np.ptp(v - values[0][: len(v)]) == 0 and v.mean() == values[0][: len(v)].mean()

@@ -4,7 +4,8 @@
 
 - ``{"type": "turn", "position": VIEW, "time_ms": 1000}`` -> ``{"move": "+R7/D"}``
   (VIEW is the mover's view with its history; a full position is accepted too and seen
-  from the player to move);
+  from the player to move; ``time_ms`` is the time allowed, kept on the wall clock by the
+  search agents: ``answer``);
 - ``{"type": "quit"}`` -> the bot stops and ``serve`` returns 0;
 - anything illegal or unreadable -> ``{"error": "..."}``, and the bot keeps serving: a line that
   is not JSON, not UTF-8, nested deep, holding a number of thousands of digits, or longer than
@@ -24,10 +25,11 @@ import math
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
-from lcanalysis.agents import MAX_TIME_MS, Agent, AgentError, checked_number, make_agent
+from lcanalysis.agents import MAX_TIME_MS, Agent, AgentError, SearchAgent, checked_number, make_agent
 from lcanalysis.game.cards import brief
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
@@ -45,10 +47,18 @@ class BotError(RuntimeError, ValueError):
 
 #: the keys a turn request may hold (docs/spec/interchange.md, "Bots over standard input and output")
 TURN_KEYS = ("type", "position", "time_ms")
+#: the share of a turn's ``time_ms`` the play-outs may use, counted from the request's arrival; the
+#: rest is for stopping, answering and the pipe (the referee's clock counts them too)
+CLOCK_SHARE = 0.9
 
 
-def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | None, bool]:
-    """The reply to one decoded request, and whether to keep serving."""
+def answer(agent: Agent, request: Any, seed: int = 0,
+           received: float | None = None) -> tuple[dict[str, Any] | None, bool]:
+    """The reply to one decoded request, and whether to keep serving. ``received``: the
+    ``time.perf_counter()`` at which the request arrived (default: now); a search agent keeps the
+    request's ``time_ms`` on the wall clock from then (``SearchAgent``: its play-out count is a
+    ceiling, and a busy machine cuts it short)."""
+    received = time.perf_counter() if received is None else received
     from lcanalysis.game.notation import from_json
 
     if not isinstance(request, dict):
@@ -80,7 +90,11 @@ def answer(agent: Agent, request: Any, seed: int = 0) -> tuple[dict[str, Any] | 
     if view.is_over():
         return {"error": f"the round is over: {view.over_reason()}"}, True
     try:
-        move = agent.choose(view, seed + len(view.history), time_ms)
+        if isinstance(agent, SearchAgent) and time_ms is not None:  # time_ms is the time allowed
+            move = agent.choose(view, seed + len(view.history), time_ms,
+                                deadline=received + CLOCK_SHARE * time_ms / 1000)
+        else:
+            move = agent.choose(view, seed + len(view.history), time_ms)
     except ValueError as exc:
         return {"error": str(exc)}, True
     return {"move": str(move)}, True
@@ -120,6 +134,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
 
     agent = make_agent(agent_name, **options)
     for line in _lines(infile, MAX_LINE_CHARS):
+        received = time.perf_counter()  # the referee's clock runs from here
         reply: dict[str, Any] | None
         keep = True
         if line is None:
@@ -135,7 +150,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
                 reply = {"error": f"unreadable request: {exc}"}
             else:
                 try:
-                    reply, keep = answer(agent, request, seed)
+                    reply, keep = answer(agent, request, seed, received)
                 except Exception as exc:  # keep serving whatever happens inside one request
                     reply, keep = {"error": f"internal error: {type(exc).__name__}: {str(exc)[:500]}"}, True
         if reply is not None:
