@@ -221,3 +221,40 @@ def test_stop_stops_the_server(runtime):  # last: the module's server is gone af
     assert stopped.returncode == 0 and "stopped" in stopped.stdout
     assert _lc(runtime, "server", "status").returncode == 1
     assert not list(runtime.glob("*.sock"))
+
+
+def _fake_server(folder: Path, name: str, prefix: str | None = None) -> subprocess.Popen:
+    """A server listening as ``name`` in ``folder``, with nothing loaded (``prefix``: as if run from
+    another Python environment)."""
+    script = ("import sys\nfrom pathlib import Path\nfrom lcanalysis.cli import server\n"
+              + (f"sys.prefix = {prefix!r}\n" if prefix else "")
+              + f"server.serve(Path({str(folder / name)!r}), 5.0, lambda argv: 0, load=lambda: None)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], env=_env(folder))
+    deadline = time.monotonic() + 60
+    while server.ping(folder / name) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc
+
+
+def test_stop_also_stops_the_server_of_this_install_s_earlier_sources():
+    """After an edit or an upgrade the commands no longer reach the old server, and 'server stop'
+    said 'no lcanalysis server runs for this version' and left it holding its memory for up to an
+    hour. A server of another install (another environment) sharing the folder is left alone."""
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    old = _fake_server(folder, "server-0000000000000000.sock")
+    other = _fake_server(folder, "server-1111111111111111.sock", prefix="/another/venv")
+    try:
+        status = _lc(folder, "server", "status")
+        assert status.returncode == 1 and "no lcanalysis server runs for this version" in status.stdout
+        assert f"a server of this install's earlier sources still runs (pid {old.pid})" in status.stdout
+        assert str(other.pid) not in status.stdout
+        stopped = _lc(folder, "server", "stop")
+        assert stopped.returncode == 0, stopped.stderr
+        assert f"lcanalysis server of this install's earlier sources stopped (pid {old.pid})" in stopped.stdout
+        assert old.wait(timeout=60) == 0 and other.poll() is None
+        assert [p.name for p in folder.glob("*.sock")] == ["server-1111111111111111.sock"]
+    finally:
+        for proc in (old, other):
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)

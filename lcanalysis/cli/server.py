@@ -17,7 +17,8 @@ The socket lives in a folder only the user can open (``$LCANALYSIS_RUNTIME_DIR``
 ``$XDG_RUNTIME_DIR/lcanalysis``, else ``~/.cache/lcanalysis/run``), named after a fingerprint of
 the installed sources, Python and numba: after an upgrade or an edit the commands no longer find
 the old server and run in-process again, and the old server leaves when it has been idle for its
-``--idle`` minutes (60 by default). ``LCANALYSIS_NO_SERVER=1`` makes a command ignore any server.
+``--idle`` minutes (60 by default), or with ``server stop`` (which stops the servers of this
+install's earlier sources too; ``status`` names them). ``LCANALYSIS_NO_SERVER=1`` makes a command ignore any server.
 A socket whose server is gone is removed and the command runs in-process: a server can make a
 command faster, never make it fail.
 """
@@ -88,6 +89,13 @@ def fingerprint(package: Path = PACKAGE) -> str:
 
 def socket_path(package: Path = PACKAGE) -> Path:
     return runtime_dir() / f"server-{fingerprint(package)}.sock"
+
+
+def install() -> dict[str, str]:
+    """What tells this install from another sharing the runtime folder (another checkout, another
+    environment): a server of the same install with another fingerprint serves sources since
+    changed, which no command reaches any more."""
+    return {"package": str(PACKAGE), "prefix": sys.prefix}
 
 
 # --- the caller's side ---------------------------------------------------------------------
@@ -176,7 +184,7 @@ def _await_status(conn: socket.socket, pid: int) -> int:
 
 
 def ping(path: Path | None = None) -> dict | None:
-    """The server's state (pid, fingerprint, commands answered, idle minutes), or None."""
+    """The server's state (pid, fingerprint, commands answered, idle minutes, ``install()``), or None."""
     path = socket_path() if path is None else path
     try:
         with _connect(path, timeout=2.0) as conn:
@@ -240,7 +248,7 @@ def serve(path: Path, idle_minutes: float, run_command: Callable[[Sequence[str]]
                     continue
                 if request.get("ping"):
                     _send(conn, {"pid": os.getpid(), "fingerprint": fp, "answered": answered,
-                                 "idle_minutes": idle_minutes})
+                                 "idle_minutes": idle_minutes, **install()})
                     continue
                 if request.get("stop"):
                     _send(conn, {"stopped": os.getpid()})
@@ -346,6 +354,23 @@ def _minutes(text: str) -> float:
     return value
 
 
+def stale_servers(path: Path) -> list[tuple[Path, dict]]:
+    """The servers running beside ``path`` for this install's earlier sources (an edit, an
+    upgrade): no command reaches them, yet each holds its memory until its idle minutes are up."""
+    found = []
+    for other in sorted(path.parent.glob("server-*.sock")) if path.parent.is_dir() else []:
+        state = ping(other) if other != path else None
+        if state is not None and all(state.get(key) == value for key, value in install().items()):
+            found.append((other, state))
+    return found
+
+
+def _stop(path: Path) -> None:
+    with contextlib.suppress(OSError, ValueError), _connect(path) as conn:
+        _send(conn, {"stop": True})
+        _receive(conn)
+
+
 def run(args: argparse.Namespace, run_command: Callable[[Sequence[str]], int]) -> int:
     path = socket_path()
     if args.action == "run":
@@ -355,18 +380,22 @@ def run(args: argparse.Namespace, run_command: Callable[[Sequence[str]], int]) -
     if args.action == "status":
         if state is None:
             print(f"no lcanalysis server runs for this version (would listen on {path})")
-            return 1
-        print(f"lcanalysis server running: pid {state['pid']}, {state['answered']} command(s) answered, "
-              f"leaves after {state['idle_minutes']:g} idle minutes; socket {path}")
-        return 0
+        else:
+            print(f"lcanalysis server running: pid {state['pid']}, {state['answered']} command(s) answered, "
+                  f"leaves after {state['idle_minutes']:g} idle minutes; socket {path}")
+        for _other, old in stale_servers(path):
+            print(f"a server of this install's earlier sources still runs (pid {old['pid']}), unused since "
+                  "they changed: 'lcanalysis server stop' stops it")
+        return 1 if state is None else 0
     if args.action == "stop":
         if state is None:
             print("no lcanalysis server runs for this version")
-            return 0
-        with contextlib.suppress(OSError, ValueError), _connect(path) as conn:
-            _send(conn, {"stop": True})
-            _receive(conn)
-        print(f"lcanalysis server stopped (pid {state['pid']})")
+        else:
+            _stop(path)
+            print(f"lcanalysis server stopped (pid {state['pid']})")
+        for other, old in stale_servers(path):  # 'stop' after an edit or an upgrade stops the old one too
+            _stop(other)
+            print(f"lcanalysis server of this install's earlier sources stopped (pid {old['pid']})")
         return 0
     if state is not None:  # start
         print(f"lcanalysis server already running (pid {state['pid']}); socket {path}")
