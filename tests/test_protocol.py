@@ -321,3 +321,33 @@ def test_a_turn_request_s_time_ms_is_a_deadline_on_the_clock_from_its_arrival(ag
     assert status == 0 and all("move" in r for r in replies)
     (budget, deadline), (none, no_deadline) = asked
     assert budget == 400 and before < deadline <= time.perf_counter() + 0.4 and (none, no_deadline) == (None, None)
+
+
+def test_the_bot_program_loads_its_agent_s_compiled_code_before_the_first_request(monkeypatch):
+    """The exact endgame solver loaded on its first call, inside a timed turn near the end of the
+    first round (0.2 s more than the 50 ms asked), and the match agent's table on its first match
+    turn. 'lcanalysis bot' now plays a turn at a deal with a match score and one where the agent
+    turns to the solver before it reads a request; serve() alone does not."""
+    import lcanalysis.agents.protocol as P
+    from lcanalysis.cli.bot import main as bot_main
+
+    seen = []
+    real = P.make_agent
+
+    def recording(name, **options):
+        agent = real(name, **options)
+        choose = agent.choose
+        agent.choose = lambda view, *a, **k: seen.append(view.deck_count) or choose(view, *a, **k)
+        return agent
+
+    monkeypatch.setattr(P, "make_agent", recording)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert bot_main(["best"]) == 0
+    assert seen == [44, make_agent("best").endgame]
+    seen.clear()
+    assert serve("best", io.StringIO(""), io.StringIO()) == 0 and seen == []
+    assert bot_main(["heuristic"]) == 0 and seen == [44]
+    from lcanalysis.match_equity import _load
+
+    _load.cache_clear()
+    assert bot_main(["match"]) == 0 and _load.cache_info().currsize == 1  # its table, 0.1 s on first use

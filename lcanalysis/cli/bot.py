@@ -82,4 +82,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{usage}\nerror: unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50",
                   file=sys.stderr)
             return 2
-    return serve(name, sys.stdin, sys.stdout, seed=seed, **options)
+    return serve(name, sys.stdin, sys.stdout, True, seed=seed, **options)  # True: warm up first
