@@ -223,12 +223,12 @@ def test_stop_stops_the_server(runtime):  # last: the module's server is gone af
     assert not list(runtime.glob("*.sock"))
 
 
-def _fake_server(folder: Path, name: str, prefix: str | None = None) -> subprocess.Popen:
+def _fake_server(folder: Path, name: str, prefix: str | None = None, run: str = "lambda argv: 0") -> subprocess.Popen:
     """A server listening as ``name`` in ``folder``, with nothing loaded (``prefix``: as if run from
-    another Python environment)."""
+    another Python environment), answering every command with ``run``."""
     script = ("import sys\nfrom pathlib import Path\nfrom lcanalysis.cli import server\n"
               + (f"sys.prefix = {prefix!r}\n" if prefix else "")
-              + f"server.serve(Path({str(folder / name)!r}), 5.0, lambda argv: 0, load=lambda: None)\n")
+              + f"server.serve(Path({str(folder / name)!r}), 5.0, {run}, load=lambda: None)\n")
     proc = subprocess.Popen([sys.executable, "-c", script], env=_env(folder))
     deadline = time.monotonic() + 60
     while server.ping(folder / name) is None and time.monotonic() < deadline:
@@ -257,4 +257,36 @@ def test_stop_also_stops_the_server_of_this_install_s_earlier_sources():
         for proc in (old, other):
             proc.kill()
             proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_stopped_server_costs_a_command_a_short_wait_not_its_answer(monkeypatch):
+    """A server stopped by Ctrl-Z on 'server run' took the command and never answered: the command
+    waited for ever (and, killed, left its pipes held by the server), and once the server went on it
+    ran the command for nobody, a BrokenPipeError traceback on the caller's stream. Now the command
+    runs itself after TAKE_TIMEOUT, and the server's late child does not run it."""
+    import threading
+
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    marker = folder / "ran"
+    monkeypatch.setenv(server.RUNTIME_ENV, str(folder))
+    monkeypatch.delenv(server.NO_SERVER_ENV, raising=False)
+    monkeypatch.setattr(server, "TAKE_TIMEOUT", 0.5)
+    path = server.socket_path()
+    proc = _fake_server(folder, path.name, run=f"lambda argv: Path({str(marker)!r}).write_text('ran') and 0")
+    try:
+        os.kill(proc.pid, signal.SIGSTOP)
+        got = []
+        waiting = threading.Thread(target=lambda: got.append(server.forward(["show", "example:endgame"])), daemon=True)
+        waiting.start()
+        waiting.join(60)
+        assert got == [None]  # not taken: the caller runs it
+        os.kill(proc.pid, signal.SIGCONT)
+        assert server.ping(path) is not None  # the server went on, and took the request meanwhile
+        time.sleep(1.0)
+        assert not marker.exists()
+        assert server.forward(["show", "example:endgame"]) == 0 and marker.exists()  # a running one answers
+    finally:
+        proc.kill()
+        proc.wait()
         shutil.rmtree(folder, ignore_errors=True)

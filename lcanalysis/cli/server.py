@@ -19,8 +19,9 @@ the installed sources, Python and numba: after an upgrade or an edit the command
 the old server and run in-process again, and the old server leaves when it has been idle for its
 ``--idle`` minutes (60 by default), or with ``server stop`` (which stops the servers of this
 install's earlier sources too; ``status`` names them). ``LCANALYSIS_NO_SERVER=1`` makes a command ignore any server.
-A socket whose server is gone is removed and the command runs in-process: a server can make a
-command faster, never make it fail.
+A socket whose server is gone is removed and the command runs in-process, as it does when the
+server does not take it within 15 s (stopped, or stuck): a server can make a command faster,
+never make it fail.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ RUNTIME_ENV = "LCANALYSIS_RUNTIME_DIR"
 DEFAULT_IDLE_MINUTES = 60.0
 #: how long ``start`` waits for a new server to answer (it loads the compiled engine first)
 START_TIMEOUT = 120.0
+#: how long a command waits for the server to take it (receive it and fork: a moment; it reads one
+#: request at a time, each within 10 s): a server stopped (Ctrl-Z on 'server run') or stuck for
+#: longer leaves the command to run itself, where it waited for ever
+TAKE_TIMEOUT = 15.0
 _HEADER = struct.Struct("!I")
 _MAX_REQUEST = 1 << 20
 
@@ -159,9 +164,10 @@ def forward(argv: Sequence[str]) -> int | None:
             stream.flush()
         try:
             _send(conn, {"argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ)}, fds=(0, 1, 2))
-            conn.settimeout(None)
+            conn.settimeout(TAKE_TIMEOUT)
             started, _ = _receive(conn)
-        except OSError:
+            conn.settimeout(None)
+        except OSError:  # (a timeout too: closing the connection tells a late child not to run it)
             return None  # refused before it started: nothing ran, so run it here
         if started is None or "pid" not in started:
             return None
@@ -303,7 +309,10 @@ def _child(conn: socket.socket, request: dict, fds: list[int], run_command: Call
         os.environ.update(request.get("env") or {})
         os.chdir(request.get("cwd") or "/")
         conn.settimeout(None)
-        _send(conn, {"pid": os.getpid()})
+        try:
+            _send(conn, {"pid": os.getpid()})
+        except OSError:  # the caller stopped waiting (this server was stopped or stuck) and runs it itself
+            return 1
         threading.Thread(target=_leave_with_caller, args=(conn,), name="caller-watch", daemon=True).start()
         try:  # (run_command clears the solver's shared tables: the node counts of a fresh process)
             status = run_command(request["argv"])
