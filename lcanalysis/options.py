@@ -73,3 +73,21 @@ def seconds(most: float | Callable[[], float], unit: str = "seconds") -> Callabl
         return value
 
     return parse
+
+
+def number(option: str, unit: str = "", above: bool = False) -> Callable[[str], float]:
+    """A parser of a finite number option of ``unit`` ("points", "minutes"): 0 or more, or above 0
+    with ``above``."""
+    of = f" of {unit}" if unit else ""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} must be a number{of}, got {text!r}") from None
+        if not math.isfinite(value) or value < 0 or (above and value == 0):
+            least = f"a positive number{of}" if above else f"0 or more{' ' + unit if unit else ''}"
+            raise argparse.ArgumentTypeError(f"{option} must be {least}, got {text}")
+        return value
+
+    return parse

@@ -113,7 +113,7 @@ def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, mon
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--threshold", "-1"], "--threshold must be points >= 0"),
+    (["--threshold", "-1"], "--threshold must be 0 or more points, got -1"),
     (["--threshold", "lots"], "--threshold must be a number of points"),
     (["--time", "0"], "must be more than 0"),
     (["--rounds", "0"], "--rounds must be >= 1"),

@@ -545,3 +545,23 @@ def test_an_answer_with_no_legal_turn_is_valid_json():
     answer = Analysis([], "perfect-information value", True).to_json()
     assert answer["value"] is None and answer["moves"] == []
     json.dumps(answer, allow_nan=False)
+
+
+@pytest.mark.parametrize(("above", "text", "said"), [
+    (False, "x", "--n must be a number of points, got 'x'"),
+    (False, "-0.5", "--n must be 0 or more points, got -0.5"),
+    (False, "nan", "--n must be 0 or more points, got nan"),
+    (False, "inf", "--n must be 0 or more points, got inf"),
+    (True, "0", "--n must be a positive number of points, got 0"),
+    (True, "-1", "--n must be a positive number of points, got -1"),
+])
+def test_a_number_option_refuses_what_is_no_finite_number_in_its_range_naming_it(above, text, said):
+    import argparse
+
+    from lcanalysis.options import number
+
+    with pytest.raises(argparse.ArgumentTypeError) as exc:
+        number("--n", "points", above=above)(text)
+    assert str(exc.value) == said
+    assert number("--n", "points", above=above)("2.5") == 2.5
+    assert number("--n", "points")("0") == 0.0

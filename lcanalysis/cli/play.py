@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lcanalysis.cli.common import describe, progress_line, write_output_file
-from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, seconds
+from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, number, seconds
 
 if TYPE_CHECKING:
     from lcanalysis.tutor import Decision, TutorSession
@@ -48,16 +48,6 @@ JUDGE_TIME = 0.5
 WORST_SHOWN = 5
 
 
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--threshold must be a number of points, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"--threshold must be points >= 0, got {text}")
-    return value
-
-
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("play", help="play a round or a match against an agent at the terminal; the tutor "
                                     "speaks up when a turn of yours costs points",
@@ -72,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--rounds", type=nonneg("--rounds", minimum=1), default=1,
                    help="1 (default): one round; 3: a match of three rounds, the totals deciding")
     p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="expedition colours (default 5)")
-    p.add_argument("--threshold", type=_threshold, default=THRESHOLD,
+    p.add_argument("--threshold", type=number("--threshold", "points"), default=THRESHOLD,
                    help=f"points a turn may lose before the tutor speaks up (default {THRESHOLD:g})")
     p.add_argument("--time", type=seconds(3600), default=JUDGE_TIME,
                    help=f"the advisor's seconds for judging a turn and for a hint (default {JUDGE_TIME:g}; "

@@ -43,6 +43,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lcanalysis.cli.common import describe
+from lcanalysis.options import number
 
 #: the commands a running server answers (the rest read standard input for long, or run long
 #: themselves: bot, shell, tournament, studies, warm-up)
@@ -347,20 +348,10 @@ def add_parser(sub: argparse._SubParsersAction, run_command: Callable[[Sequence[
     p.add_argument("action", choices=("start", "stop", "status", "run"),
                    help="start a server for this version (in the background), stop it, say whether it runs; "
                         "'run' serves in the foreground (what 'start' runs)")
-    p.add_argument("--idle", type=_minutes, default=DEFAULT_IDLE_MINUTES,
+    p.add_argument("--idle", type=number("--idle", "minutes", above=True), default=DEFAULT_IDLE_MINUTES,
                    help=f"minutes without a command after which the server leaves (default {DEFAULT_IDLE_MINUTES:g})")
     p.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)  # set by 'start' for 'run'
     p.set_defaults(func=lambda args: run(args, run_command))
-
-
-def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--idle must be a number of minutes, got {text!r}") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"--idle must be a positive number of minutes, got {text}")
-    return value
 
 
 def stale_servers(path: Path) -> list[tuple[Path, dict]]:

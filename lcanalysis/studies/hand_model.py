@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shlex
 import sys
 import time
@@ -248,16 +247,8 @@ def picks_summary(table: Any) -> dict[str, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] --out FILE``"""
-    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg
+    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, number
 
-    def ridge(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"--ridge must be a number, got {text!r}") from None
-        if not math.isfinite(value) or value < 0:
-            raise argparse.ArgumentTypeError(f"--ridge must be 0 or more, got {text}")
-        return value
 
     # counts are checked as they are read: --rounds 2 (no held-out round), --every 0, a missing study
     # file or --worlds 0 ended in a traceback (max() of an empty sequence, modulo by zero, ...)
@@ -271,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr.add_argument("--every", type=nonneg("--every", minimum=1), default=EVERY,
                     help=f"a position every K turns (default {EVERY})")
     tr.add_argument("--colors", type=int, choices=(5, 6), default=5)
-    tr.add_argument("--ridge", type=ridge, default=RIDGE)
+    tr.add_argument("--ridge", type=number("--ridge"), default=RIDGE)
     tr.add_argument("--out", required=True, help="the weights file (JSON), e.g. lcanalysis/data/hand_model.json")
     pk = sub.add_parser("picks",
                         help="the advisor's top turns of two calibration studies, valued with both hands known")
