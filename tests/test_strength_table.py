@@ -163,4 +163,5 @@ def test_a_line_that_does_not_count_is_a_warning_in_the_commands_words(files, ca
     torn.write_text("".join(lines[:3]) + lines[3][:40] + "\n" + "".join(lines[4:]))
     assert main([str(torn)]) == 0
     err = capsys.readouterr().err
-    assert err == f"warning: {torn} line 4: not valid JSON; not counted; job 0:1:0 is played again\n"
+    assert err == (f"warning: {torn} line 4: not valid JSON; not counted; job 0:1:0 is missing "
+                   "(a run resumed on this file plays it again)\n")

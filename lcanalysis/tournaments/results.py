@@ -95,7 +95,8 @@ class ResultsLockedError(TournamentError):
 
 
 class ResultsWarning(UserWarning):
-    """A line of a results file that does not count (torn, invalid or repeated); its job is played again."""
+    """A line of a results file that does not count (torn, invalid or repeated); a run resumed on the
+    file plays its job again."""
 
 
 # --- identity ------------------------------------------------------------------------
@@ -569,11 +570,11 @@ class ResultsFile:
             where[key] = n
         for n, bad_key, what in bad:
             if bad_key is None:
-                then = "not counted; whatever job it held is played if missing"
+                then = "not counted; whatever job it held is missing (a run resumed on this file plays it)"
             elif bad_key in where:
                 then = f"not counted; job {bad_key} is on line {where[bad_key]}"
             else:
-                then = f"not counted; job {bad_key} is played again"
+                then = f"not counted; job {bad_key} is missing (a run resumed on this file plays it again)"
             again.append((n, f"{self.path} line {n}: {what}; {then}"))
         self.problems.extend(message for _, message in sorted(again))
 
