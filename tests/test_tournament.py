@@ -222,8 +222,10 @@ def test_the_command_line_prints_a_summary(capsys, tmp_path):
     assert tournament_main(["heuristic", "greedy", "--deals", "2", "--workers", "1", "--no-progress",
                             "--out", str(out), "--json"]) == 0
     captured = capsys.readouterr()
-    summary = json.loads(captured.out)["summary"][0]
+    answer = json.loads(captured.out)
+    summary = answer["summary"][0]
     assert summary["agent"] == "heuristic" and summary["rounds"] == 4
+    assert answer["intervals"].startswith("95% intervals: win rates Wilson's")  # what *_low, *_high are
     assert out.exists()
     assert f"results: {out}: 0 of 4 deal-seatings already played, 4 to play" in captured.err
 

@@ -28,6 +28,10 @@ from lcanalysis.tournaments.specs import parse_agent
 
 _parse_agent = parse_agent  # the name earlier versions had
 
+#: what the summary's brackets (*_low, *_high) are, in the text and in --json
+INTERVALS = ("95% intervals: win rates Wilson's, draws half; mean score differences Student's t over deals, the "
+             "seatings and rounds of a deal one sample")
+
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
@@ -89,7 +93,7 @@ def _run(args: Any) -> int:
         df.to_csv(args.csv, index=False)
     summary = summarize(df)
     if args.json:
-        result: dict[str, Any] = {"summary": summary.to_dict(orient="records")}
+        result: dict[str, Any] = {"summary": summary.to_dict(orient="records"), "intervals": INTERVALS}
         if len(specs) > 2:
             result["ratings"] = ratings(df).to_dict()
             result["rating_stderr"] = rating_errors(df).to_dict()
@@ -119,8 +123,7 @@ def _run(args: Any) -> int:
             print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} {adj_spread} (the raw one less the "
                   f"luck of the deck draws); {plan}")
     # the brackets are estimates' intervals: say which, as the ratings below say theirs
-    print("(95% intervals: win rates Wilson's, draws half; mean score differences Student's t over deals, the "
-          "seatings and rounds of a deal one sample)")
+    print(f"({INTERVALS})")
     if len(specs) > 2:
         errors = rating_errors(df)
         print("Bradley-Terry ratings (Elo scale; ± one standard error, the deals drawn again with replacement):")
