@@ -454,6 +454,15 @@ def _colour_values(s: np.ndarray, p: int) -> np.ndarray:
     return out
 
 
+def _expected(name: str, before: float, after: float) -> str:
+    """A colour's expected score before and after a turn, as the reasons give it: "-> " only for a
+    change that shows at whole points (not "yellow expected +0 -> +0")."""
+    was, now = round(before), round(after)  # (whole points: -0.3 reads +0, not -0)
+    if was == now:
+        return f"{name} expected {was:+d}, unchanged"
+    return f"{name} expected {was:+d} -> {now:+d}"
+
+
 def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str:
     """A short explanation of a turn for a player: expedition value, what the opponent gets, time.
     ``state``: ``some_state(view)`` when the caller has it (filling in the view costs more than the
@@ -477,7 +486,7 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
         if move.play:
             opened = not view.expeditions[me][c]
             what = "opens" if opened else "extends"
-            parts.append(f"{what} {name} with {card}: {name} expected {before[c]:+.0f} -> {after[c]:+.0f}")
+            parts.append(f"{what} {name} with {card}: {_expected(name, before[c], after[c])}")
         else:
             opp_cards = view.expeditions[1 - me][c]
             opp_top = max((x.number for x in opp_cards if not x.is_wager), default=0)
@@ -489,7 +498,7 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
                 gift = f"safe: the opponent's {name} is past {card.number}"
             else:
                 gift = f"{card} lies open for the opponent (no {name} expedition yet)"
-            parts.append(f"discards {card} ({name} expected {before[c]:+.0f} -> {after[c]:+.0f}); {gift}")
+            parts.append(f"discards {card} ({_expected(name, before[c], after[c])}); {gift}")
     if move.source == "D":
         d = view.deck_count
         parts.append(f"draws from the deck: {d} -> {d - 1} cards, about {(d - 1) / 2:.1f} turns each left")
@@ -506,8 +515,7 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
             v0 = _colour_values(s2, me)[c]
             s2[K.off_hand(nc, me) + top.type] += 1
             v1 = _colour_values(s2, me)[c]
-            parts.append(f"takes {top} from the {COLOR_NAMES[c]} pile ({COLOR_NAMES[c]} expected {v0:+.0f} -> "
-                         f"{v1:+.0f}); {tail}")
+            parts.append(f"takes {top} from the {COLOR_NAMES[c]} pile ({_expected(COLOR_NAMES[c], v0, v1)}); {tail}")
         else:
             parts.append(f"draws from the {COLOR_NAMES[c]} pile; {tail}")
     return "; ".join(parts)

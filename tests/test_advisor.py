@@ -394,3 +394,18 @@ def test_the_endgame_search_says_first_how_long_it_may_take():
     heard.clear()
     advise(view, time_budget=0.3, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")
+
+
+def test_a_reason_says_a_colour_is_unchanged_rather_than_from_a_value_to_the_same():
+    """Reasons read "yellow expected +0 -> +0" for a discard that changed nothing at whole points."""
+    from helpers import played_down
+
+    unchanged = 0
+    for view in (example_view(), played_down(3, 4).view(), played_down(8, 12).view()):
+        full = view.complete(view.unseen()[:view.opponent_unknown], view.unseen()[view.opponent_unknown:])
+        for move in full.legal_moves():
+            text = reason(view, move)
+            assert not re.search(r"expected ([+-]\d+) -> \1\b", text), text
+            assert "expected -0" not in text and "-> -0" not in text, text
+            unchanged += "unchanged" in text
+    assert unchanged > 0  # such turns exist in these views, and now say so
