@@ -62,8 +62,9 @@ def test_a_view_in_the_spec_form_reads_and_its_unseen_cards_add_up():
 
 @pytest.mark.parametrize("change,message", [
     ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "X9"], SPEC_EXAMPLE_HANDS[1]]}, "unknown card"),
-    ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R7"], SPEC_EXAMPLE_HANDS[1]]}, "two places"),
-    ({"hands": [["Rw", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"], SPEC_EXAMPLE_HANDS[1]]}, "copies of Rw"),
+    ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R7"], SPEC_EXAMPLE_HANDS[1]]},
+     "R7 appears in two places: in the hand of player 0 \\(2 times\\)"),
+    ({"hands": [["Rw", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"], SPEC_EXAMPLE_HANDS[1]]}, "copies of Rw: in the "),
     ({"expeditions": [{"R": ["Rw", "R5", "R3"]}, {"B": ["B2"]}]}, "descending"),
     ({"expeditions": [{"R": ["R3", "Rw", "R5"]}, {"B": ["B2"]}]}, "wager Rw placed after a number"),
     ({"hands": [SPEC_EXAMPLE_HANDS[0][:7], SPEC_EXAMPLE_HANDS[1]]}, "has 7 cards; it must have 8"),
@@ -198,3 +199,25 @@ def test_a_view_may_give_the_opponents_hand_as_a_list_and_writes_it_back_in_the_
     view = read_position(json.dumps({"to_move": 0, "hands": hands, "deck": 44}))
     assert view.to_json()["hands"][1] == {"known": ["Yw", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8"], "count": 8}
     assert view.deck_count == 44
+
+
+def test_a_card_in_too_many_places_is_refused_naming_every_place_it_lies():
+    """A position entered from a real table named the card but not where it was entered twice."""
+    pos = Position.deal(seed=4)
+    for _ in range(12):
+        pos.push(pos.legal_moves()[0])
+    data = pos.to_json()
+    mine = data["hands"][0][0]
+    colour = mine[0]
+    twice = {**data, "discards": {**data["discards"], colour: [*data["discards"].get(colour, []), mine]},
+             "deck": data["deck"]}
+    with pytest.raises(PositionError, match=rf"card {mine} appears in two places: in the discard piles and the hand "
+                                            r"of player 0 \(2 times"):
+        from_json(twice)
+    view = pos.view(1).to_json()
+    theirs = view["hands"][1][0]
+    view["expeditions"][0] = {**view["expeditions"][0]}
+    view["discards"] = {**view["discards"], theirs[0]: [*view["discards"].get(theirs[0], []), theirs]}
+    with pytest.raises(PositionError, match=rf"card {theirs} appears in two places: in the discard piles and the hand "
+                                            r"of player 1"):
+        from_json(view)

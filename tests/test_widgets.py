@@ -265,6 +265,7 @@ def test_the_builder_knows_seats_who_moves_known_cards_and_six_colours(explorer)
     _click(b, "discards", "G9")
     _click(b, "known", "G9")  # ... then picked up: not possible, both are the one G9
     assert b.view is None and "G9 appears in two places" in b.message.value
+    assert "in the opponent's known cards and the discard piles" in html.unescape(b.message.value)  # where
     b.undo_button.click()
     _click(b, "known", "Bw")
     b.deck_auto.value = False

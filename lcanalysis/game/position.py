@@ -9,7 +9,7 @@ one-line string, and pictures in a notebook.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -165,13 +165,34 @@ def check_match(match: Any, rules: Rules) -> dict[str, Any] | None:
     return {"round": number, "totals": values}
 
 
-def check_copies(counts: np.ndarray, colors: int) -> None:
+#: where a position's cards lie, each place named as an error names it ("hand of player 1"), for
+#: saying where a card is one time too many; read only then (a callable: no cost when all is well)
+Places = Callable[[], Sequence[tuple[str, Sequence[Any]]]]
+
+
+def check_copies(counts: np.ndarray, colors: int, places: Places | None = None) -> None:
+    """Refuse more copies of a card than the deck holds, naming the card and, given ``places``,
+    where it lies (a position entered by hand: "in the hand of player 1 and the discard piles")."""
     for t in range(number_types(colors)):
         if counts[t] > copies(t):
             card = Card.from_type(t)
+            where = _places_of(card, places) if places is not None else ""
             if copies(t) == 1:
-                raise PositionError(f"card {card} appears in two places ({counts[t]} times; the deck has one)")
-            raise PositionError(f"{counts[t]} copies of {card}: the deck has only {copies(t)}")
+                raise PositionError(f"card {card} appears in two places{where} ({counts[t]} times; the deck has one)")
+            raise PositionError(f"{counts[t]} copies of {card}{where}: the deck has only {copies(t)}")
+
+
+def _places_of(card: Card, places: Places) -> str:
+    """": in the hand of player 1 and the discard piles (2 times)", or "" when no place names it."""
+    found = []
+    for label, cards in places():
+        n = sum(1 for c in cards if isinstance(c, Card) and c.type == card.type)
+        if n:
+            found.append(label if n == 1 else f"{label} ({n} times)")
+    if not found:
+        return ""
+    return ": in the " + (" and the ".join(found) if len(found) <= 2
+                          else ", the ".join(found[:-1]) + " and the " + found[-1])
 
 
 class Position(Notated):
@@ -267,7 +288,10 @@ class Position(Notated):
             if j >= CARDS_PER_COLOR * nc:
                 break
             state[od + j] = card.type
-        check_copies(counts, nc)
+        check_copies(counts, nc, lambda: [*table_places(nc, pair(expeditions, "expeditions"),
+                                                        as_cards(discards, nc, "discards")),
+                                          *((f"hand of player {p}", as_cards(hands[p], nc, "hand")) for p in range(2)),
+                                          ("deck", deck_cards)])
         missing = int(sum(copies(t) for t in range(number_types(nc))) - counts.sum())
         if missing:
             absent = [str(Card.from_type(t)) for t in range(number_types(nc)) if counts[t] < copies(t)]
@@ -757,7 +781,7 @@ def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
         if n < K.PILE_CAP:
             s[K.off_pile(nc) + c * K.PILE_CAP + n] = card.rank
             s[K.off_pile_len(nc) + c] = n + 1
-    check_copies(counts, nc)
+    check_copies(counts, nc, lambda: table_places(nc, expeditions, pile_cards))
     if phase == "draw":
         s[K.H_PHASE] = 1
         if blocked is None:
@@ -774,3 +798,11 @@ def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
     elif blocked is not None:
         raise PositionError(f"blocked is only meaningful in the draw step (phase 'draw'), got {brief(blocked)}")
     return s, counts
+
+
+def table_places(nc: int, expeditions: Sequence[Iterable[Any]],
+                 discards: Iterable[Any]) -> list[tuple[str, Sequence[Any]]]:
+    """The table's places for ``check_copies``: each player's expeditions and the discard piles
+    (the expeditions read again: only when a card is there too often)."""
+    return [(f"expeditions of player {p}", as_cards(expeditions[p], nc, "expeditions")) for p in range(2)] + [
+        ("discard piles", list(discards))]

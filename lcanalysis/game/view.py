@@ -42,6 +42,7 @@ from lcanalysis.game.position import (
     parse_history,
     player_number,
     seed_number,
+    table_places,
     table_state,
     verify_history,
 )
@@ -137,7 +138,8 @@ class View(Notated):
             seen_by_viewer[card.type] += 1
         for card in own + known:
             counts[card.type] += 1
-        check_copies(counts, nc)
+        check_copies(counts, nc, lambda: [*table_places(nc, expeditions, discards), (f"hand of player {viewer}", own),
+                                          (f"known cards of player {1 - viewer}", known)])
         unseen = int(sum(copies(t) for t in range(number_types(nc))) - counts.sum())
         n_buried = sum(1 for _, card in buried if isinstance(card, Buried))
         if unseen != deck_count + opponent_count - len(known) + n_buried:

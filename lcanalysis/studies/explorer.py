@@ -189,11 +189,14 @@ def built_view(colors: int = 5, hand: Sequence[Any] = (), my_expeditions: Sequen
                                 f"on top of the pile (the top card is always known)")
         piles += [f"{letter}?"] * n + top
     exps = [as_cards(my_expeditions, nc, "my expeditions"), as_cards(opp_expeditions, nc, "opponent's expeditions")]
-    picked = as_cards(hand, nc, "my hand") + as_cards(opponent_known, nc, "opponent's known cards")
+    mine, theirs = as_cards(hand, nc, "my hand"), as_cards(opponent_known, nc, "opponent's known cards")
+    picked = mine + theirs
     counts = np.zeros(number_types(nc), dtype=np.int64)
     for card in picked + known + exps[0] + exps[1]:
         counts[card.type] += 1
-    check_copies(counts, nc)  # a card picked twice is named at once, before the hand is complete
+    # a card picked twice is named at once, before the hand is complete, and where it was picked
+    check_copies(counts, nc, lambda: [("my hand", mine), ("opponent's known cards", theirs), ("discard piles", known),
+                                      ("my expeditions", exps[0]), ("opponent's expeditions", exps[1])])
     if seat == 1:
         exps.reverse()
     if deck is None:
