@@ -193,6 +193,14 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
         read_position(text)
 
 
+def test_a_hand_count_without_its_question_mark_in_the_string_is_refused_pointing_at_it():
+    """'p1=8' was refused as "unknown card '8'"; the string writes a hand not seen as '?8'."""
+    text = "LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=8;d=44"
+    with pytest.raises(PositionError, match=re.escape("p1=8: a hand of cards not seen is written with ?, like p1=?8")):
+        read_position(text)
+    assert read_position(text.replace("p1=8", "p1=?8")).opponent_count == 8  # what it points at reads
+
+
 def test_a_view_may_give_the_opponents_hand_as_a_list_and_writes_it_back_in_the_shared_form():
     """docs/spec/interchange.md ("A view"): a plain list is read as every card of the hand known."""
     hands = [["Y9", "Bw", "B4", "W8", "W9", "G6", "G10", "R10"], ["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Yw"]]

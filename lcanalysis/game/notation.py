@@ -367,6 +367,9 @@ def string_to_json(text: str) -> dict[str, Any]:
                 rules["tied_start"] = val
             elif k in ("p0", "p1"):
                 cards = _split_cards(val, k)
+                if cards and cards[0].isdigit():  # a count without its mark: "p1=8" for "p1=?8"
+                    raise PositionError(f"{k}={val}: a hand of cards not seen is written with ?, like {k}=?"
+                                        f"{cards[0]} ({cards[0]} cards, none known) or {k}=?{cards[0]}.R7 (R7 known)")
                 if cards and cards[0].startswith("?"):
                     hands[int(k[1])] = {"known": cards[1:],
                                         "count": _number(cards[0][1:], f"the hand size in {k}")}
