@@ -249,6 +249,7 @@ def test_the_builder_makes_by_clicks_the_view_of_the_one_line_string(explorer):
     assert b.view is not None, b.message.value
     assert b.view == read_position(REMEMBERED)
     assert b.deck.value == 22 and "Valid view: 22 cards" in b.message.value
+    assert "opponent is to move" not in b.message.value
     assert [str(c) for c in b.view.discards[2]] == ["W?", "W?", "Ww"]  # the buried cards lie beneath
 
 
@@ -273,6 +274,7 @@ def test_the_builder_knows_seats_who_moves_known_cards_and_six_colours(explorer)
     b.deck.value = 52
     expected = read_position("LC1;c6;h8;nr;m0;v1;p0=?8.Bw;p1=Yw.Y4.B9.W2.G5.R3.P7.P10;e0=Pw.P4;e1=R2;x=G9;d=52")
     assert b.view == expected, b.message.value
+    assert "the opponent is to move: it can be shown, not advised" in b.message.value  # (it said only "Valid view")
     b.deck.value = 51
     assert b.view is None and "counts do not add up" in b.message.value
 

@@ -560,8 +560,10 @@ class PositionBuilder:
             self.view = None
             self.message.value = _message("error", f"Not valid yet: {exc}")
             return
+        waiting = ("; the opponent is to move: it can be shown, not advised or solved (they answer the mover)"
+                   if self.view.to_move != self.view.viewer else "")
         self.message.value = _message("ok", f"Valid view: {self.view.deck_count} cards in the draw pile, "
-                                             f"{self.view.split_count():,} ways the unseen cards can lie.")
+                                             f"{self.view.split_count():,} ways the unseen cards can lie{waiting}.")
 
     def _show_cards(self) -> None:
         for key, box in self.shown.items():
