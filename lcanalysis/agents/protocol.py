@@ -90,9 +90,10 @@ def answer(agent: Agent, request: Any, seed: int = 0,
     if view.is_over():
         return {"error": f"the round is over: {view.over_reason()}"}, True
     try:
-        if isinstance(agent, SearchAgent) and time_ms is not None:  # time_ms is the time allowed
+        if isinstance(agent, SearchAgent):  # time_ms is the time allowed; without it, the agent's own time_ms
+            allowed = agent.time_ms if time_ms is None else time_ms
             move = agent.choose(view, seed + len(view.history), time_ms,
-                                deadline=received + CLOCK_SHARE * time_ms / 1000)
+                                deadline=received + CLOCK_SHARE * allowed / 1000)
         else:
             move = agent.choose(view, seed + len(view.history), time_ms)
     except ValueError as exc:
