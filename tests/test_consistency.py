@@ -300,3 +300,28 @@ def test_the_hint_at_15000_play_outs_a_second_is_quoted_from_its_files(monkeypat
     assert (f"within two of its standard errors in {diff.covered.sum()} of {len(diff)} views "
             f"({d.covered.sum()} of 200 in all), and its top turn was the longer think's, or within two of that "
             f"think's standard errors, in {int(now.consistent.sum())} of the 200") in readme
+
+
+def test_the_draw_streams_before_and_after_table_is_what_its_two_files_give():
+    """docs/agents.md's table "on the first 100 positions" (before and after the draw streams):
+    every cell recomputed from data/simulated/consistency.csv and consistency_streams.csv, and the
+    paired fall in loss quoted under it."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    before = C.load_consistency(root / "data" / "simulated" / "consistency.csv")
+    after = C.load_consistency(root / "data" / "simulated" / "consistency_streams.csv")
+    table = C.before_and_after(before, after)
+    docs = re.sub(r"\s+", " ", (root / "docs" / "agents.md").read_text()).replace("**", "")
+    parts = {"before": before[before["index"] < 100], "after": after}
+    for name, words in (("before", "before (one deck order a world)"), ("after", "after (draw streams)")):
+        row = table.loc[name]
+        assert row.positions == 100
+        over_2 = int((parts[name]["loss"] > 2).sum())
+        shown = (f"| {words} | {int(row.consistent)} = {row.share:.2f} [{row.share_low:.2f}, {row.share_high:.2f}] "
+                 f"| {int(row.same_top_turn)} | {row.mean_loss:.2f} [{row.loss_low:.2f}, {row.loss_high:.2f}] "
+                 f"| {over_2} |")
+        assert shown in docs, (name, shown)
+    change = table.loc["change in loss, paired"]
+    assert f"the mean loss falls by {-change.mean_loss:.2f} [{-change.loss_high:.2f}, {-change.loss_low:.2f}]" in docs
