@@ -501,3 +501,20 @@ def test_two_runs_are_compared_on_the_positions_and_rounds_both_hold():
     assert list(same_rounds(first, second)["played"]) == ["a", "b", "d"]
     with pytest.raises(ValueError, match="played different turns"):
         same_positions(first, second.assign(played=["x", "d", "e"]))
+
+
+def test_what_the_hand_model_did_to_the_values_and_the_picks_is_quoted_from_its_files():
+    """docs/agents.md ("The opponent-hand model"): the value of the turn played with the model
+    against without it on the same 1,197 positions, with its standard error over rounds (a round's
+    positions share a deal and a result), and the picks' check (data/simulated/hand_model_picks.csv)."""
+    before, after = _published("calibration.csv"), _published("calibration_hand_model.csv")
+    shift = C.value_shift(before, after).loc["whole"]
+    docs = re.sub(r"\s+", " ", (ROOT / "docs" / "agents.md").read_text())
+    assert f"The value of the turn played is {-shift['shift']:.1f} ± {shift['shift s.e.']:.1f} points lower" in docs
+    picks = pd.read_csv(ROOT / "data" / "simulated" / "hand_model_picks.csv", comment="#")
+    worth = {}
+    for name, part in (("all", picks), ("differ", picks[picks.differ]), ("first 60", picks[picks["round"] < 60])):
+        worth[name] = C.clustered_mean(part["difference"].to_numpy(float), part["round"].to_numpy())[:2]
+    assert (f"the new top turn is worth {worth['all'][0]:+.2f} ± {worth['all'][1]:.2f} points a position more than "
+            f"the old one, {worth['differ'][0]:+.2f} ± {worth['differ'][1]:.2f} where they differ") in docs
+    assert f"(On the first 60 rounds alone: {worth['first 60'][0]:+.2f} ± {worth['first 60'][1]:.2f}.)" in docs
