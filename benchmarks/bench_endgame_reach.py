@@ -29,6 +29,7 @@ instead of a node count: what a player gets on this machine, which depends on it
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -95,7 +96,7 @@ def summary(rows: list[dict]) -> str:
         one = sum(int(r["stalls"]) >= 1 for r in mine)
         out.append(f"{deck} card(s) left, {n} positions: view value converged {conv}/{n}, every split solved "
                    f"{exact}/{n}, one stall each or more {one}/{n}, no stall budget finished {none}/{n} (stalls "
-                   f"reached {stalls}; median {secs[n // 2]:.1f} s, max {secs[-1]:.1f} s); bracket pinned "
+                   f"reached {stalls}; median {statistics.median(secs):.1f} s, max {secs[-1]:.1f} s); bracket pinned "
                    f"{kinds['pinned']}/{n}, open {kinds['open']}/{n}, unfinished {kinds['unfinished']}/{n}")
     return "\n".join(out) if out else "no rows"
 

@@ -27,6 +27,7 @@ so an interrupted run resumes where it stopped.
 from __future__ import annotations
 
 import argparse
+import statistics
 import math
 import sys
 import time
@@ -107,7 +108,7 @@ def summary(rows: list[dict]) -> str:
         secs = sorted(float(r[f"{who}_seconds"]) for r in rows)
         out.append(f"  {who:<9} pick within 0.5 of the reference's best: {good}/{n}; mean loss {loss:.2f} "
                    f"(worst {worst:.1f}); value within 2 points: {close}/{n} (mean error {err:.2f}); "
-                   f"median {secs[n // 2]:.1f} s, max {secs[-1]:.1f} s")
+                   f"median {statistics.median(secs):.1f} s, max {secs[-1]:.1f} s")
     conv = sum(str(r["hint_converged"]) == "True" for r in rows)
     ref_conv = sum(str(r["ref_converged"]) == "True" for r in rows)
     out.append(f"  the hint converged in {conv}/{n}; the reference in {ref_conv}/{n} "

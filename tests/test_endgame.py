@@ -1128,3 +1128,21 @@ def test_not_converged_says_what_the_earlier_best_is_worth_one_level_deeper():
     note = next(n for n in answer.notes if n.startswith("not converged within the budget"))
     assert "with 0 stall(s) each the best turn is -B10/D (+22.00)" in note
     assert f"where -B10/D is worth {exact['-B10/D']:+.2f}" in note and exact["-B10/D"] < max(exact.values()) - 1
+
+
+def test_the_endgame_benchmarks_summaries_give_the_median_of_an_even_number_of_times():
+    """``bench_endgame_reach.summary`` and ``bench_endgame_trust.summary`` print a "median" time:
+    with an even number of views it is the mean of the two middle times (it was the upper one, so
+    docs/endgame.md quoted 3.5 s for the 3-card views of endgame_reach_trusted.csv, whose median is
+    3.1 s)."""
+    reach = _bench("bench_endgame_reach")
+    rows = [{"deck": 3, "seed": s, "stalls": 2, "converged": "True", "exact": "True", "view_seconds": t,
+             "bracket": "not tried"} for s, t in enumerate((1.0, 2.0, 4.0, 10.0))]
+    assert "median 3.0 s, max 10.0 s" in reach.summary(rows)
+    assert "median 4.0 s, max 10.0 s" in reach.summary(rows[1:])  # odd: the middle one
+    trust = _bench("bench_endgame_trust")
+    row = {"deck": 3, "ref_value": 3.0, "ref_converged": False, "ref_stalls": 2, "hint_converged": False,
+           "rollouts_loss": 0.0, "rollouts_value": 3.0, "hint_loss": 0.0, "hint_value": 3.0}
+    rows = [dict(row, rollouts_seconds=t / 10, hint_seconds=t) for t in (1.0, 2.0, 4.0, 10.0)]
+    text = trust.summary(rows)
+    assert "median 0.3 s, max 1.0 s" in text and "median 3.0 s, max 10.0 s" in text
