@@ -27,8 +27,8 @@ so an interrupted run resumes where it stopped.
 from __future__ import annotations
 
 import argparse
-import statistics
 import math
+import statistics
 import sys
 import time
 from pathlib import Path
