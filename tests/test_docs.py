@@ -196,6 +196,42 @@ def test_ci_runs_the_readme_s_test_command_verbatim():
             f".ci/run does not run the README's test command verbatim: {cmd}")
 
 
+def _architecture_tree() -> dict[str, set[str]]:
+    """The module names docs/ARCHITECTURE.md's tree lists, by folder of the package ('' for the
+    package itself): a ``name.py`` word under the ``folder/`` line it is indented beneath."""
+    tree = next(b for b in BLOCKS["docs/ARCHITECTURE.md"] if b.lang == "text" and b.text.startswith("lcanalysis/"))
+    listed: dict[str, set[str]] = {"": set()}
+    folder = ""
+    for line in tree.text.splitlines()[1:]:
+        indent = len(line) - len(line.lstrip())
+        first = line.split()[0] if line.strip() else ""
+        if indent == 2:  # a part of the package: a module or a folder
+            folder = first[:-1] if first.endswith("/") else ""
+            listed.setdefault(folder, set())
+        if (indent == 2 and not folder) or indent == 4:  # module names, several to a line in cli/
+            listed[folder if indent == 4 else ""].update(w for w in line.split() if re.fullmatch(r"\w+\.py", w))
+    return listed
+
+
+def test_the_architecture_tree_lists_every_module_of_the_package_and_no_other():
+    """tournaments/luck.py (the luck of tournament draws) was missing from the tree."""
+    listed = _architecture_tree()
+    package = ROOT / "lcanalysis"
+    actual: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        folder = path.parent.relative_to(package).as_posix()
+        actual.setdefault("" if folder == "." else folder, set()).add(path.name)
+    for folder, names in actual.items():
+        if folder:
+            names.discard("__init__.py")  # a subpackage's __init__ is listed only when it holds code of note
+    missing = {f"{folder}/{n}".lstrip("/") for folder, names in actual.items()
+               for n in names - listed.get(folder, set())}
+    extra = {f"{folder}/{n}".lstrip("/") for folder, names in listed.items() for n in names
+             if not (package / folder / n).exists()}
+    assert not missing, f"docs/ARCHITECTURE.md's tree does not list {sorted(missing)}"
+    assert not extra, f"docs/ARCHITECTURE.md's tree lists {sorted(extra)}, which do not exist"
+
+
 @pytest.mark.parametrize("path", list(BLOCKS))
 def test_every_fence_is_closed(path):
     unclosed = [b.line for b in BLOCKS[path] if not b.closed]
