@@ -47,3 +47,25 @@ def test_move_notation_round_trips_through_text_and_code(text):
 def test_bad_moves_are_refused(text):
     with pytest.raises(MoveError):
         Move.parse(text)
+
+
+@pytest.mark.parametrize("text,written", [("red 7", "R7"), ("Red7", "R7"), ("green w", "Gw"), ("white 10", "W10"),
+                                          ("yellow 11", "Y7")])
+def test_a_card_written_with_its_colour_s_name_is_refused_showing_the_letter_form(text, written):
+    """'red 7' was refused as "value 'ed 7' is not 2..10 or w": the colour's first letter was read
+    as the colour and the rest of its name as the value."""
+    with pytest.raises(CardError) as err:
+        Card.parse(text)
+    message = str(err.value)
+    assert repr(text) in message and f"like {written!r}" in message and "value" not in message
+
+
+def test_a_colour_written_as_its_name_is_refused_naming_its_letter():
+    from lcanalysis.game.cards import color_index
+    from lcanalysis.wagers import wager
+    from lcanalysis.wagers.canonical import UnknownColorError
+
+    with pytest.raises(CardError, match="a colour is written as its letter: G for green"):
+        color_index("green", 5)
+    with pytest.raises(UnknownColorError, match="this game has Y B W G R; a colour is written as its letter: G "):
+        wager("example:midround", "Green", 10)

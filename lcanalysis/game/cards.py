@@ -65,12 +65,32 @@ def whole_number(value: Any) -> int | None:
         return None
 
 
+def named_color(text: Any, colors: int = 6) -> tuple[int, str] | None:
+    """``(colour, what follows the name)`` when ``text`` starts with a colour's name ('red 7',
+    'Green10', 'green'), which the notation writes as its letter; otherwise None."""
+    if not isinstance(text, str):
+        return None
+    s = text.strip()
+    for c, name in enumerate(COLOR_NAMES[:colors]):
+        if s[:len(name)].lower() == name:
+            return c, s[len(name):].strip()
+    return None
+
+
+def color_name_hint(text: Any, colors: int = 6) -> str:
+    """For an error message: how to write a colour given by its name ('green': G), else ''."""
+    named = named_color(text, colors)
+    if named is None or named[1]:
+        return ""
+    return f"; a colour is written as its letter: {COLOR_LETTERS[named[0]]} for {COLOR_NAMES[named[0]]}"
+
+
 def color_index(letter: str, colors: int = 6) -> int:
     """The colour number of a colour letter (case-insensitive)."""
     upper = letter.upper() if isinstance(letter, str) and len(letter) == 1 else ""
     if len(upper) != 1 or upper not in COLOR_LETTERS[:colors]:
         allowed = " ".join(COLOR_LETTERS[:colors])
-        raise CardError(f"unknown colour {brief(letter)}: expected one of {allowed}")
+        raise CardError(f"unknown colour {brief(letter)}: expected one of {allowed}{color_name_hint(letter, colors)}")
     return COLOR_LETTERS.index(upper)
 
 
@@ -141,6 +161,23 @@ class Card:
 
     @classmethod
     def _read(cls, text: str, s: str, colors: int) -> Card:
+        try:
+            return cls._read_letters(text, s, colors)
+        except CardError:
+            named = named_color(s, colors)
+            if named is None:
+                raise
+        # 'red 7' was read as colour 'r' and value 'ed 7': say how the card is written instead
+        color, rest = named
+        try:
+            example = str(cls._read_letters(text, COLOR_LETTERS[color] + rest, colors))
+        except CardError:
+            example = f"{COLOR_LETTERS[color]}7"
+        raise CardError(f"unknown card {brief(text)}: a card is its colour's letter and 2..10 or w, "
+                        f"like {example!r} ({COLOR_LETTERS[color]} for {COLOR_NAMES[color]})") from None
+
+    @classmethod
+    def _read_letters(cls, text: str, s: str, colors: int) -> Card:
         if len(s) < 2:
             raise CardError(f"unknown card {brief(text)}: expected a colour letter and 2..10 or w, like 'R7' or 'Gw'")
         try:

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
-from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index, whole_number
+from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index, color_name_hint, whole_number
 
 Number = Fraction | float
 
@@ -447,8 +447,8 @@ def color_state_from_view(view: Any, color: str | int) -> ColorState:
         try:
             c = color_index(color, colors)
         except CardError:
-            raise UnknownColorError(f"unknown colour {color!r}: this game has {' '.join(COLOR_LETTERS[:colors])}") \
-                from None
+            raise UnknownColorError(f"unknown colour {color!r}: this game has {' '.join(COLOR_LETTERS[:colors])}"
+                                    f"{color_name_hint(color, colors)}") from None
     else:
         number = whole_number(color)  # numpy's integers too
         if number is None or not 0 <= number < colors:
