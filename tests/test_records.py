@@ -350,3 +350,13 @@ def test_records_made_in_code_are_checked_as_records_read_are():
     for bad in (None, [5]):
         with pytest.raises(RecordError, match="rounds must be a list of round records"):
             record_match(bad)
+
+
+@pytest.mark.parametrize("path", ["nosuch.json", "games/round1.lcr", "nosuch.txt"])
+def test_a_record_file_that_does_not_exist_is_named_as_missing(path):
+    """'lcanalysis review nosuch.json' said "'nosuch.json' is neither a JSON record, the text form
+    'LCR1 ...' nor a file", where 'lcanalysis show nosuch.json' says "no such file"."""
+    with pytest.raises(RecordError, match=f"^record: no such file: {path}$|^no such file: {path}$"):
+        read_record(path)
+    with pytest.raises(RecordError, match="is neither a JSON record"):
+        read_record("nosuch")  # no path, no file suffix: it may have been meant as a record

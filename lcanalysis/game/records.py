@@ -638,6 +638,8 @@ def read_record(source: Any) -> Record:
         if not _is_record_text(content.strip()):
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
         return _read_text(content, stripped)
+    if os.sep in stripped or os.path.splitext(stripped)[1].lower() in (".json", ".txt", ".lcr"):  # meant as a file
+        raise RecordError(f"no such file: {stripped}")
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
 
 
