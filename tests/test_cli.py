@@ -235,3 +235,21 @@ def test_solve_of_too_many_buried_fills_names_the_options_of_the_command(capsys,
     assert code == 2 and out == "" and "12 buried pile card(s)" in err
     assert "--samples N" in err and "without --time" in err and "lcanalysis advise" in err
     assert "give samples" not in err and "max_splits" not in err
+
+
+@pytest.mark.parametrize(("argv", "usage", "hint"), [
+    (["solve", "example:endgame", "--maxstalls", "0"], "usage: lcanalysis solve", " (did you mean --max-stalls?)"),
+    (["deal", "--seed", "1", "--colours", "6"], "usage: lcanalysis deal", " (did you mean --colors?)"),
+    (["studies", "wager-sim", "--snapturn", "3"], "usage: lcanalysis studies wager-sim",
+     " (did you mean --snap-turn?)"),
+    (["show", "example:endgame", "extra"], "usage: lcanalysis show", ""),
+])
+def test_an_unknown_option_is_refused_by_its_command_naming_the_closest_option(capsys, argv, usage, hint):
+    """'solve ... --maxstalls 0' was refused with the usage of 'lcanalysis' itself, which names no
+    option of solve, and no hint of the option meant."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    extras = " ".join(argv[-2:] if argv[-1].isdigit() else argv[-1:])
+    assert exc.value.code == 2 and err.startswith(usage)
+    assert err.rstrip().endswith(f"error: unrecognized arguments: {extras}{hint}"), err

@@ -14,6 +14,7 @@ it (``server.forward``) and answer without loading anything.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -111,6 +112,28 @@ def _prepare_engine(command: str, argv: Sequence[str]) -> None:
         clear_shared_tables()
 
 
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """``parse_args``, but an unknown option is refused by the command's own parser (argparse
+    refuses it at the top, whose usage names no option of the command), with the closest option
+    of the command when one is close: ``--maxstalls`` is "did you mean --max-stalls?"."""
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if not extras:
+        return args
+    command = parser
+    while subs := [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]:
+        chosen = getattr(args, subs[0].dest or "", None)
+        if chosen not in subs[0].choices:
+            break
+        command = subs[0].choices[chosen]
+    options = [o for a in command._actions for o in a.option_strings if o.startswith("--")]
+    close = [m for e in extras if e.startswith("-")
+             for m in difflib.get_close_matches(e.split("=")[0], options, n=1, cutoff=0.7)]
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    raise AssertionError("unreachable: ArgumentParser.error exits")
+
+
 def run_command(argv: Sequence[str]) -> int:
     """One command, in this process: its exit status, bad input printed as ``error: ...`` (status
     2). argparse's own exits (a bad option, ``--help``) leave as ``SystemExit``; a broken output
@@ -125,7 +148,7 @@ def run_command(argv: Sequence[str]) -> int:
 
             _prepare_engine("tournament", argv)
             return int(tournament_main(argv[1:]) or 0)
-        args = build_parser().parse_args(argv)
+        args = _parse(argv)
         _prepare_engine(args.command, argv)
         return int(args.func(args))
     except (UsageError, ValueError) as exc:  # PositionError, RulesError, SearchError... are ValueErrors
