@@ -253,3 +253,29 @@ def test_an_unknown_option_is_refused_by_its_command_naming_the_closest_option(c
     extras = " ".join(argv[-2:] if argv[-1].isdigit() else argv[-1:])
     assert exc.value.code == 2 and err.startswith(usage)
     assert err.rstrip().endswith(f"error: unrecognized arguments: {extras}{hint}"), err
+
+
+def _options_without_a_default(parser, name):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command, sub in action.choices.items():
+                yield from _options_without_a_default(sub, f"{name} {command}")
+        elif (action.option_strings and action.nargs != 0 and not action.required
+              and action.help not in (None, argparse.SUPPRESS)
+              and "default" not in action.help.lower() and "FILE" not in action.help
+              and not action.help.startswith("also")):
+            yield f"{name} {action.option_strings[-1]}"
+
+
+def test_every_option_that_takes_a_value_says_its_default_in_the_help():
+    """'solve --help' did not say what --max-stalls, --max-turns, --time, --samples or --workers are
+    when not given, nor 'deal --help' --colors and --starter, nor advise, review and bot their --seed.
+    An option that only writes a file (FILE, 'also write ...') is off unless given."""
+    from lcanalysis.cli.main import build_parser
+    from lcanalysis.tournaments.command import build_parser as tournament_parser
+
+    missing = [*_options_without_a_default(build_parser(), "lcanalysis"),
+               *_options_without_a_default(tournament_parser(), "lcanalysis tournament")]
+    assert not missing, missing

@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
                         "search deepens until its answer converges")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
-                   help="the seed of the sampled worlds (the same worlds in every run; how many of them fit "
+                   help="the seed of the sampled worlds (default 0; the same worlds in every run; how many of them fit "
                         "in --time depends on the machine's speed, so answers can differ slightly between runs: "
                         "lcanalysis.advise in Python counts its play-outs and repeats exactly)")
     p.add_argument("--top", type=nonneg("--top"), default=6,

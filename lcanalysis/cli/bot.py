@@ -15,7 +15,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("bot", help="play an agent over the JSON-lines bot protocol")
     p.add_argument("name", help="an agent: random, greedy, heuristic, stalling, search, best (the strongest "
                                 "measured) or match")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the agent's random seed")
+    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the agent's random seed (default 0)")
     p.add_argument("options", nargs="*", default=[], metavar="KEY=VALUE", help="agent options, e.g. time_ms=50")
     p.set_defaults(func=run)
 

@@ -82,9 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("deal", help="deal a new round")
     p.add_argument("--seed", type=nonneg("seed"), required=True, help="the shuffle (numpy default_rng(seed))")
-    p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="5 or 6 expeditions")
+    p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="5 or 6 expeditions (default 5)")
     p.add_argument("--redraw", action="store_true", help="allow drawing back the card just discarded")
-    p.add_argument("--starter", type=int, choices=(0, 1), default=0, help="the player who moves first")
+    p.add_argument("--starter", type=int, choices=(0, 1), default=0, help="the player who moves first (default 0)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print the canonical JSON")
     g.add_argument("--string", action="store_true", help="print the one-line string")

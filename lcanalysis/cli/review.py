@@ -38,8 +38,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--time", type=seconds(_max_time, "seconds a decision"), default=None,
                    help="seconds of analysis a decision, as rollout counts (default 0.4; reproducible, "
                         "not a clock)")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the seed of the sampled worlds (same seed, "
-                                                                    "same review)")
+    p.add_argument("--seed", type=nonneg("--seed"), default=0,
+                   help="the seed of the sampled worlds (default 0; same seed, same review)")
     p.add_argument("--workers", type=nonneg("--workers", minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")

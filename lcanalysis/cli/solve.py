@@ -46,18 +46,22 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                        description=describe(__doc__))
     p.add_argument("position", help=pos_help)
     p.add_argument("--max-stalls", type=nonneg("--max-stalls"), default=None,
-                   help="discard-pile draws each player may still make (0: only the draw pile from now on)")
+                   help="discard-pile draws each player may still make (0: only the draw pile from now on; "
+                        "default: no cap, so give it, --max-turns or --time: pile draws could go on forever)")
     p.add_argument("--max-turns", type=nonneg("--max-turns"), default=None,
-                   help="a horizon: stop after this many turns and score the table (see --leaf)")
+                   help="a horizon: stop after this many turns and score the table (see --leaf; default: none)")
     p.add_argument("--leaf", default=None, help=LEAF_HELP + " (default as-is)")
     p.add_argument("--time", type=seconds(24 * 3600, "seconds (a day)"), default=None, metavar="S",
                    help="deepen within S seconds: the deepest exact stall budget reached (up to --max-stalls, "
-                        "if given), and the bracket around the unbounded value when there is time")
+                        "if given), and the bracket around the unbounded value when there is time "
+                        "(default: no clock, one search at the bounds given)")
     p.add_argument("--samples", type=nonneg("--samples"), default=None,
-                   help="for a view: sample this many splits instead of enumerating them all (an estimate)")
+                   help="for a view: sample this many splits instead of enumerating them all (an estimate; default: "
+                        "every split, exact)")
     p.add_argument("--seed", type=nonneg("--seed"), default=None, help="the seed of --samples (default 0)")
     p.add_argument("--workers", type=nonneg("--workers"), default=None,
-                   help="for a view: solve the splits on this many threads (0: one per core)")
+                   help="for a view: solve the splits on this many threads (0: one per core; default 1, so that a node "
+                        "budget gives the same node count on every run)")
     add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)

@@ -36,16 +36,18 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     d.add_argument("--root", default="data", help="folder to write into (default: data)")
     d.add_argument("--only", nargs="+", metavar="NAME",
                    help="only these files: positions, wager_grid, first_player_rounds, matches, colours, "
-                        "wager_models, stalling")
-    d.add_argument("--deals", type=nonneg("--deals", minimum=2), default=20000, help="first-player study: deals")
-    d.add_argument("--matches", type=nonneg("--matches", minimum=2), default=10000, help="match study: matches")
+                        "wager_models, stalling (default: all of them)")
+    d.add_argument("--deals", type=nonneg("--deals", minimum=2), default=20000,
+                   help="first-player study: deals (default 20000)")
+    d.add_argument("--matches", type=nonneg("--matches", minimum=2), default=10000,
+                   help="match study: matches (default 10000)")
     d.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=None,
-                   help="rounds for colours (20000) or wager_models (2000)")
+                   help="rounds for colours or wager_models (default: 20000 for colours, 2000 for wager_models)")
     d.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000,
-                   help="Monte Carlo samples per wager-model prediction")
+                   help="Monte Carlo samples per wager-model prediction (default 2000)")
     d.add_argument("--positions", type=nonneg("--positions", minimum=5), default=400,
-                   help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4)")
-    d.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed")
+                   help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4; default 400)")
+    d.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
     d.set_defaults(func=cmd_data)
 
     t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder")
@@ -54,16 +56,19 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     t.set_defaults(func=cmd_wager_tables)
 
     c = studies.add_parser("wager-claims", help="test the strategy literature's wager claims")
-    c.add_argument("--rounds", type=nonneg("--rounds", minimum=10), default=4000, help="simulated rounds (10 or more)")
-    c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed")
+    c.add_argument("--rounds", type=nonneg("--rounds", minimum=10), default=4000,
+                   help="simulated rounds (10 or more; default 4000)")
+    c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
     c.set_defaults(func=cmd_wager_claims)
 
     s = studies.add_parser("wager-sim", help="the wager models against simulated play")
-    s.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=2000, help="simulated rounds")
+    s.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=2000, help="simulated rounds (default 2000)")
     s.add_argument("--snap-turn", type=nonneg("--snap-turn", MAX_SNAP_TURN), nargs="+", default=[4, 20],
-                   help=f"turns at which to predict (0 to {MAX_SNAP_TURN}; rounds that end before it give no row)")
-    s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed")
-    s.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000, help="Monte Carlo samples per prediction")
+                   help=f"turns at which to predict (0 to {MAX_SNAP_TURN}; rounds that end before it give no row; "
+                        "default 4 20)")
+    s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
+    s.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000,
+                   help="Monte Carlo samples per prediction (default 2000)")
     s.set_defaults(func=cmd_wager_sim)
 
     m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
