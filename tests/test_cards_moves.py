@@ -69,3 +69,12 @@ def test_a_colour_written_as_its_name_is_refused_naming_its_letter():
         color_index("green", 5)
     with pytest.raises(UnknownColorError, match="this game has Y B W G R; a colour is written as its letter: G "):
         wager("example:midround", "Green", 10)
+
+
+@pytest.mark.parametrize("text,mended", [("+R7", "+R7"), ("-bw", "-Bw"), (" +g10 ", "+G10")])
+def test_a_placement_without_its_draw_is_refused_showing_the_turn_mended(text, mended):
+    """'+R7' (the draw left out, the common slip at 'lcanalysis play') was answered with the
+    example '+R7/D' whatever the card; it now shows the player's own turn with its draw."""
+    with pytest.raises(MoveError) as err:
+        Move.parse(text)
+    assert f"write '{mended}/D' (the draw pile) or '{mended}/' and a discard pile's colour letter" in str(err.value)

@@ -53,6 +53,14 @@ class Move:
             raise MoveError(f"move {brief(text)} is too long: a move is like '+R7/D', '-Bw/G' or '/D'")
         s = text.strip()
         if "/" not in s:
+            if s[:1] in ("+", "-"):  # '+R4': a placement without its draw, the common slip; show it mended
+                try:
+                    turn = f"{s[0]}{Card.parse(s[1:], colors)}"
+                except CardError:
+                    pass
+                else:
+                    raise MoveError(f"move {text!r} has no '/<source>', the pile to draw from: write '{turn}/D' "
+                                    f"(the draw pile) or '{turn}/' and a discard pile's colour letter")
             raise MoveError(f"move {text!r} has no '/<source>': write e.g. '+R7/D' or '-Bw/G'")
         head, src = s.split("/", 1)
         src = src.strip().upper()
