@@ -279,3 +279,13 @@ def test_every_option_that_takes_a_value_says_its_default_in_the_help():
     missing = [*_options_without_a_default(build_parser(), "lcanalysis"),
                *_options_without_a_default(tournament_parser(), "lcanalysis tournament")]
     assert not missing, missing
+
+
+@pytest.mark.parametrize(("arg", "meant"), [("midround", "example:midround"), ("examples:endgame", "example:endgame"),
+                                            ("Opening", "example:opening")])
+def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(capsys, arg, meant):
+    """'lcanalysis show midround' said only that it is neither a position, a string, 'example:NAME' nor a file."""
+    code, _out, err = run(capsys, "show", arg)
+    assert code == 2 and err.rstrip().endswith(f"nor a file (did you mean '{meant}'?)"), err
+    code, _out, err = run(capsys, "show", "nope")
+    assert code == 2 and "did you mean" not in err

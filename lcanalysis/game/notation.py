@@ -42,7 +42,7 @@ from dataclasses import replace
 from typing import Any
 
 from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief
-from lcanalysis.game.examples import PREFIX, example_text
+from lcanalysis.game.examples import EXAMPLES, PREFIX, example_text
 from lcanalysis.game.formats import STRING_TAG
 from lcanalysis.game.position import (
     Position,
@@ -519,5 +519,7 @@ def _read(source: Any, from_file: bool) -> Position | View:
                             "nor a one-line 'LC1;...' string")
     if os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lc"):  # meant as a file
         raise PositionError(f"no such file: {text}")
+    name = text.split(":", 1)[-1].strip().lower()  # 'midround', 'examples:midround': an example's name
+    meant = f" (did you mean '{PREFIX}{name}'?)" if name in EXAMPLES else ""
     raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
-                        f"'example:NAME' nor a file")
+                        f"'example:NAME' nor a file{meant}")
