@@ -329,3 +329,26 @@ def test_an_external_program_in_a_folder_with_spaces_can_be_quoted(tmp_path, cap
     assert capsys.readouterr().out.startswith(f"{text} vs greedy: 2 rounds")
     with pytest.raises(TournamentError, match="the command cannot be read"):
         parse_agent(f"external:python '{bot}")
+
+
+def test_an_outside_program_changed_between_two_runs_is_changed_code_and_not_mixed_in(tmp_path, capsys):
+    """Resuming after the bot was edited mixed its two versions in one file without a word: only
+    this package's code was recorded. The files its command names are recorded now."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("from lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    out = tmp_path / "t.jsonl"
+    agents = [f"external:{sys.executable} {bot}", "greedy"]
+
+    def run(deals: int, *more: str) -> int:
+        return tournament_main([*agents, "--deals", str(deals), "--workers", "1", "--no-progress", "--out", str(out),
+                                *more])
+
+    assert run(1) == 0
+    assert run(2) == 0  # the same bot goes on in its file
+    bot.write_text("from lcanalysis.agents.protocol import serve\nserve('greedy')  # tuned\n")
+    capsys.readouterr()
+    assert run(3) == 2
+    assert re.search(rf"{re.escape(str(bot))} \([0-9a-f]{{16}}\).*the agents or the engine changed",
+                     capsys.readouterr().err)
+    assert run(3, "--allow-code-change") == 0  # asked for: recorded as a change of code in the file
+    assert sum(1 for line in out.read_text().splitlines() if '"job"' in line) == 6

@@ -120,16 +120,33 @@ def code_version() -> dict[str, str]:
     return {"lcanalysis": __version__, "source_sha256": h.hexdigest()[:16]}
 
 
+def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
+    """The code of each outside program seated (``external:CMD``), as far as its command names it:
+    a SHA-256 (first 16 hex digits) of every word of the command that is a file here (``bot.py`` of
+    ``python bot.py``), so that a bot edited between two runs of a tournament is seen as changed code
+    and its old results are not mixed with the new (``--allow-code-change`` to go on regardless).
+    ``{}`` when no outside program plays: the files of such tournaments record what they did."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        cmd = dict(spec.options).get("cmd") if spec.name == "external" else None
+        for word in cmd or ():
+            path = Path(str(word))
+            if path.is_file():
+                out[f"{spec.label}: {word}"] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return {"external": dict(sorted(out.items()))} if out else {}
+
+
 def tournament_identity(specs: Sequence[AgentSpec], rules: Rules, seed: int, duplicate: bool,
-                        round_robin: bool, code: dict[str, str] | None = None,
+                        round_robin: bool, code: dict[str, Any] | None = None,
                         luck_adjusted: bool = False) -> dict[str, Any]:
     """What a results file records of its tournament (JSON values only). Two agents play the
     same games with or without ``round_robin``, so it counts only with three or more.
     ``"luck_adjusted": true`` is there only for a tournament whose rows hold the luck of the
     draws (``LUCK_COLUMNS``); a file without it (every file written before it existed) has none."""
+    if code is None:  # this package's code, and any outside program's files
+        code = {**code_version(), **external_code(specs)}
     ident = {"agents": [s.to_identity() for s in specs], "rules": rules.to_dict(full=True), "seed": int(seed),
-             "duplicate": bool(duplicate), "round_robin": bool(round_robin) and len(specs) > 2,
-             "code": code if code is not None else code_version()}
+             "duplicate": bool(duplicate), "round_robin": bool(round_robin) and len(specs) > 2, "code": code}
     if luck_adjusted:
         ident["luck_adjusted"] = True
     return json.loads(json.dumps(ident))
@@ -182,7 +199,10 @@ def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def describe_code(code: dict[str, Any] | None) -> str:
     if not code:
         return "unrecorded code"
-    return f"lcanalysis {code.get('lcanalysis')} (source {code.get('source_sha256')})"
+    outside = code.get("external")
+    files = (" with " + ", ".join(f"{name} ({sha})" for name, sha in outside.items())
+             if isinstance(outside, dict) and outside else "")
+    return f"lcanalysis {code.get('lcanalysis')} (source {code.get('source_sha256')}){files}"
 
 
 # --- the schema of a line ---------------------------------------------------------
