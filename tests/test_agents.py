@@ -396,6 +396,21 @@ def test_a_switch_is_read_as_given():
     assert make_agent("best", hand_model=0).hand_model is False and make_agent("best").hand_model is True
 
 
+@pytest.mark.parametrize(("name", "key"), [("search", "time_ms"), ("best", "caution"), ("match", "stall"),
+                                           ("search", "rate"), ("heuristic", "DECK"), ("stalling", "TURN")])
+def test_a_number_option_given_as_text_is_refused_as_a_whole_one_is(name, key):
+    """Found by a review: make_agent("search", time_ms="5") was taken as 5 (float() reads text) while
+    width="5" was refused; a number option now refuses text too, naming the option."""
+    for text in ("5", "1e3", b"5"):
+        said = f"{name}: {re.escape(key)}.* must be a number .*got {re.escape(repr(text))}"
+        with pytest.raises(AgentError, match=said):
+            make_agent(name, **{key: text})
+    with pytest.raises(AgentError, match="search: width must be a whole number"):
+        make_agent("search", width="5")
+    assert make_agent("search", time_ms=5).time_ms == 5.0
+    assert make_agent("search", time_ms=np.float32(2.5)).time_ms == 2.5
+
+
 def test_a_budget_given_for_one_turn_is_checked_like_the_agents_own():
     pos = Position.deal(3)
     view = pos.view(pos.to_move)

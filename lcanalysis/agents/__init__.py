@@ -59,8 +59,8 @@ def _as_seed(rng_or_seed: Any) -> int:
 def checked_number(agent: str, key: str, value: Any, low: float, high: float, above: bool = False) -> float:
     """``value`` as a float once it is a finite number from ``low`` (excluded with ``above``) to
     ``high``; else an ``AgentError`` naming the agent, the option and the range."""
-    try:
-        x = float(value)
+    try:  # a string is refused, not read: "5" and "1e3" would pass float(), as whole options refuse them
+        x = math.nan if isinstance(value, (str, bytes)) else float(value)
     except (TypeError, ValueError):
         x = math.nan
     if isinstance(value, bool) or not math.isfinite(x) or x > high or (x <= low if above else x < low):
