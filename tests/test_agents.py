@@ -419,6 +419,12 @@ def test_a_budget_given_for_one_turn_is_checked_like_the_agents_own():
     for bad in (-1, 0, float("inf")):
         with pytest.raises(AgentError, match="time_ms must be a number above 0"):
             agent.choose(view, 0, time_ms=bad)
+    # found by a review: the agents that need no budget took any (-1, nan, "fast") without a word
+    for name in ("random", "greedy", "heuristic", "stalling"):
+        for bad in (-1, 0, float("nan"), "fast", True):
+            with pytest.raises(AgentError, match=f"{name}: time_ms must be a number above 0"):
+                make_agent(name).choose(view, 0, time_ms=bad)
+        assert make_agent(name).choose(view, 0, time_ms=50) == make_agent(name).choose(view, 0)
 
 
 def test_the_endgame_option_goes_only_as_far_as_the_solver_answers_within_its_budget():

@@ -88,6 +88,13 @@ def checked_switch(agent: str, key: str, value: Any) -> bool:
     raise AgentError(f"{agent}: {key} is a switch: 0 (off) or 1 (on), got {value!r}")
 
 
+def _check_budget(agent: str, time_ms: Any) -> None:
+    """A turn's ``time_ms`` checked as the search agents check theirs, by an agent that does not need one:
+    a budget of -5 or "fast" is a caller's mistake whichever agent it reaches."""
+    if time_ms is not None:
+        checked_number(agent, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
+
+
 def _check_view(view: Any) -> View:
     if not isinstance(view, View):
         hint = " (a full Position: give position.view(position.to_move))" if hasattr(view, "view") else ""
@@ -118,6 +125,7 @@ class RandomAgent(Agent):
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
+        _check_budget(self.name, time_ms)
         return Move.from_code(int(P.random_move(some_state(view), _as_seed(rng_or_seed))), view.colors)
 
 
@@ -130,6 +138,7 @@ class PolicyAgent(Agent):
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         view = _check_view(view)
         _as_seed(rng_or_seed)  # unused (the policy is deterministic), but a bad one is still an error
+        _check_budget(self.name, time_ms)  # the same
         return Move.from_code(int(P.policy_move(some_state(view), self.params)), view.colors)
 
 
