@@ -514,6 +514,23 @@ def test_an_unknown_agent_option_is_named_with_the_known_ones(name, options, sai
     assert said in str(caught.value) and "__init__" not in str(caught.value)
 
 
+def test_an_agent_s_repr_names_its_options_and_never_another_agent():
+    """Found by a review: make_agent("search", time_ms=50) and make_agent("best", caution=2) showed as
+    make_agent('search') and make_agent('best'), other agents; a user's own subclass as
+    make_agent('agent'), which is refused."""
+    from lcanalysis.agents import Agent, SearchAgent
+
+    assert repr(make_agent("search", time_ms=50)) == "make_agent('search', time_ms=50)"
+    assert repr(make_agent("best", caution=2, stall=0.25)) == "make_agent('best', caution=2, stall=0.25)"
+    assert repr(make_agent("heuristic")) == "make_agent('heuristic')"
+    assert repr(make_agent("match", time_ms=20)) == "make_agent('match', time_ms=20)"
+
+    class Mine(Agent):
+        name = "mine"
+
+    assert repr(Mine()) == "<Mine 'mine'>" and repr(SearchAgent(time_ms=5)) == "<SearchAgent 'search'>"
+
+
 def test_an_agent_given_what_is_not_the_movers_view_says_so_with_its_own_error():
     """Found by a review: a Position gave TypeError, a finished round a plain ValueError."""
     pos = Position.deal(seed=2)

@@ -110,12 +110,18 @@ class Agent:
     """Base class: ``choose(view, seed, time_ms=None) -> Move``."""
 
     name = "agent"
+    #: the options ``make_agent`` built the agent with, which its repr names; None when built otherwise
+    made_with: dict[str, Any] | None = None
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:
         raise NotImplementedError
 
     def __repr__(self) -> str:
-        return f"make_agent({self.name!r})"
+        # make_agent('search') for an agent of other options, or for a class make_agent does not build
+        # (a user's own agent said make_agent('agent')), would name another agent
+        if self.made_with is None:
+            return f"<{type(self).__name__} {self.name!r}>"
+        return f"make_agent({self.name!r}{''.join(f', {k}={v!r}' for k, v in self.made_with.items())})"
 
 
 class RandomAgent(Agent):
@@ -467,10 +473,12 @@ def make_agent(name: str, **options: Any) -> Agent:
         raise AgentError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)} or 'external' "
                          "(cmd=[...]: a program speaking the bot protocol)")
     try:
-        return _FACTORIES[name](**options)
+        agent = _FACTORIES[name](**options)
     except TypeError as exc:
         # in a user's words, not Python's "__init__() got an unexpected keyword argument"
         raise AgentError(f"{name}: {unknown_option(name, options) or exc}") from None
+    agent.made_with = dict(options)
+    return agent
 
 
 def unknown_option(name: str, keys: Any) -> str | None:
