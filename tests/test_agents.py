@@ -540,3 +540,30 @@ def test_an_agent_given_what_is_not_the_movers_view_says_so_with_its_own_error()
         agent.choose(pos)
     with pytest.raises(AgentError, match="the view is not the view of the player to move"):
         agent.choose(pos.view(1 - pos.to_move))
+
+
+def test_a_view_lists_the_movers_legal_turns_for_an_agent_of_ones_own():
+    """Found by a review: the agents page said what an agent receives, but a View had no way to list
+    the turns to choose from (the library's own agents read a private completion of it)."""
+    from helpers import played_down
+
+    import lcanalysis as lc
+    from lcanalysis.game.position import PositionError
+
+    for seed, deck, colors in ((0, 40, 5), (1, 12, 6), (2, 1, 5)):
+        pos = played_down(seed, deck, colors, no_redraw=seed != 1)
+        view = pos.view(pos.to_move)
+        assert view.legal_moves() == pos.legal_moves() and len(view.legal_moves()) > 1
+        assert other_world(pos, pos.to_move, 5).view(pos.to_move).legal_moves() == view.legal_moves()
+        with pytest.raises(PositionError, match=r"only the mover's view lists its legal turns"):
+            pos.view(1 - pos.to_move).legal_moves()
+    card = pos.hand(pos.to_move)[0]
+    K.apply_place(pos.state, card.type * 2 + 1)  # discarded: the draw step, that pile blocked
+    assert pos.view(pos.to_move).legal_moves() == pos.legal_moves() and all(
+        m.card is None for m in pos.legal_moves())
+    data = played_down(3, 6).view(played_down(3, 6).to_move).to_json()
+    colour = next(c for c, cards in data["discards"].items() if len(cards) > 1)
+    data["discards"][colour][-2] = f"{colour}?"  # a card beneath the top, remembered by its colour only
+    del data["history"]  # (buried cards are for positions entered from memory)
+    buried = lc.read_position(data)
+    assert buried.buried_count == 1 and buried.legal_moves() == played_down(3, 6).legal_moves()

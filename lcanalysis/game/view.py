@@ -197,6 +197,18 @@ class View(Notated):
             return "the draw pile is empty"
         return "the turn cap is reached" if self.is_over() else ""
 
+    def legal_moves(self) -> list[Move]:
+        """Every legal whole turn of the viewer, who must be to move (the draw half alone in the draw
+        step), as ``Position.legal_moves`` lists them: what an agent's ``choose`` picks from. They do
+        not depend on the unseen cards, so one fixed completion of the view lists them."""
+        if self.viewer != self.to_move:  # the opponent's turns depend on its hidden cards
+            raise PositionError(f"this is player {self.viewer}'s view, but player {self.to_move} is to move: "
+                                "only the mover's view lists its legal turns")
+        view = self.random_fill(np.random.default_rng(0)) if self.buried_count else self
+        unseen = view.unseen()
+        u = view.opponent_unknown
+        return view.complete(unseen[:u], unseen[u:]).legal_moves()
+
     def visible_counts(self) -> np.ndarray:
         """Count per card type of every card the viewer can see or knows the place of."""
         counts = np.zeros(number_types(self.colors), dtype=np.int64)
