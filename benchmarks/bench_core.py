@@ -41,8 +41,9 @@ def rounds_per_second(rounds: int, jit: bool) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="random playouts per second, compiled vs JIT off")
-    ap.add_argument("--rounds", type=int, default=200_000)
-    ap.add_argument("--plain-rounds", type=int, default=300)
+    ap.add_argument("--rounds", type=int, default=200_000, help="rounds timed on the compiled kernel (default 200,000)")
+    ap.add_argument("--plain-rounds", type=int, default=300,
+                    help="rounds timed with the JIT off, about 1,000 a second (default 300)")
     args = ap.parse_args()
     compiled = rounds_per_second(args.rounds, jit=True)
     plain = rounds_per_second(args.plain_rounds, jit=False)

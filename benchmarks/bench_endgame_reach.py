@@ -103,9 +103,12 @@ def summary(rows: list[dict]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--decks", type=int, nargs="+", default=[2, 3, 4, 5], help="cards left in the draw pile")
-    ap.add_argument("--positions", type=int, default=10, help="positions per number of cards (seeds 0..N-1)")
-    ap.add_argument("--out", type=Path, default=Path("endgame_reach.csv"), help="rows appended here as they finish")
+    ap.add_argument("--decks", type=int, nargs="+", default=[2, 3, 4, 5],
+                    help="cards left in the draw pile (default 2 3 4 5)")
+    ap.add_argument("--positions", type=int, default=10,
+                    help="positions per number of cards (seeds 0..N-1; default 10)")
+    ap.add_argument("--out", type=Path, default=Path("endgame_reach.csv"),
+                    help="rows appended here as they finish (default endgame_reach.csv)")
     ap.add_argument("--nodes", type=int, default=None,
                     help="the node budget of each search (default: the hint's, 10 s at 1.2 M nodes a second); "
                          "a file holds one budget: give another --out for another")

@@ -100,7 +100,8 @@ def main() -> int:
     ap.add_argument("--positions", type=int, default=16, help="views, seeds 0..N-1 (default 16)")
     ap.add_argument("--nodes", type=int, default=None, help="node budget (default: the hint's, 12 M)")
     ap.add_argument("--out", type=Path, default=None,
-                    help="CSV the rows are appended to as they finish (a stopped run resumes from it)")
+                    help="CSV the rows are appended to as they finish, a stopped run resumes from it "
+                         "(default: none, the rows are only printed)")
     ap.add_argument("--min-stalls", type=int, default=None,
                     help="the fewest stalls each at which agreeing levels count as converged "
                          "(default: the search's own rule, endgame.trusted_stalls)")

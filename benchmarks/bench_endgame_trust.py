@@ -119,9 +119,10 @@ def summary(rows: list[dict]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
-    ap.add_argument("--positions", type=int, default=12, help="how many views (seeds 0..N-1)")
+    ap.add_argument("--positions", type=int, default=12, help="how many views (seeds 0..N-1; default 12)")
     ap.add_argument("--ref-nodes", type=float, default=8e7, help="node budget of the reference (default 8e7)")
-    ap.add_argument("--out", type=Path, default=Path("endgame_trust.csv"), help="rows appended here as they finish")
+    ap.add_argument("--out", type=Path, default=Path("endgame_trust.csv"),
+                    help="rows appended here as they finish (default endgame_trust.csv)")
     ap.add_argument("--endgame-cards", type=int, default=None,
                     help="the hint hands over to the endgame search from this many cards (default: the advisor's)")
     ap.add_argument("--hint-time", type=float, default=None,

@@ -27,8 +27,9 @@ from lcanalysis.studies.consistency import study_positions
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=50, help="fixed positions to compare on")
-    ap.add_argument("--reference", type=float, default=20.0, help="the reference's budget, in multiples")
+    ap.add_argument("--positions", type=int, default=50, help="fixed positions to compare on (default 50)")
+    ap.add_argument("--reference", type=float, default=20.0,
+                    help="the reference's budget, in multiples of --budget (default 20)")
     ap.add_argument("--budget", type=float, default=1.0, help="the hint's budget in seconds (default 1)")
     args = ap.parse_args()
     views = [f[3] for f in study_positions(args.positions)]

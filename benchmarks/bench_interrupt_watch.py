@@ -28,8 +28,8 @@ def main() -> int:
     from lcanalysis.search import common
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=12, help="two-card views (seeds 0..N-1)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each kind; the best counts")
+    ap.add_argument("--positions", type=int, default=12, help="two-card views (seeds 0..N-1; default 12)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each kind; the best counts (default 3)")
     args = ap.parse_args()
     if args.positions < 1 or args.repeat < 1:
         ap.error("--positions and --repeat must be at least 1")

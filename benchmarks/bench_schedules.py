@@ -112,10 +112,12 @@ def main() -> int:
     ap.add_argument("--reference", type=float, default=30.0, help="the reference's budget in seconds (default 30)")
     ap.add_argument("--schedules", nargs="+", default=["two-stage", "halving"], choices=SCHEDULES,
                     help="the hints to compare, the first as \"before\" (default: two-stage halving)")
-    ap.add_argument("--reference-schedule", default="halving", choices=SCHEDULES)
+    ap.add_argument("--reference-schedule", default="halving", choices=SCHEDULES,
+                    help="the reference's schedule (default halving)")
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
     ap.add_argument("--refs", type=Path, default=None,
-                    help="JSON lines of the references, kept and reused (a new schedule then costs only its hints)")
+                    help="JSON lines of the references, kept and reused (a new schedule then costs only its hints; "
+                         "default: none, every reference made again)")
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the advisor's play-outs a second of budget (default {ROLLOUTS_PER_SECOND:,}; "
                          f"the published runs before it was raised: {EARLIER_RATE})")

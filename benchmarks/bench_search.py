@@ -126,11 +126,12 @@ HORIZON_DECK = 6  # cards left in the horizon cases
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--seeds", type=int, default=len(SEEDS))
+    ap.add_argument("--quick", action="store_true", help="small sizes only (up to 4 cards; belief-optimal up to 10)")
+    ap.add_argument("--seeds", type=int, default=len(SEEDS),
+                    help=f"positions a size, the first N of the seeds {SEEDS} (default {len(SEEDS)})")
     ap.add_argument("--budget", type=int, default=30_000_000,
-                    help="node budget per position; a position that needs more counts as unsolved")
-    ap.add_argument("--only", default=None, help="run only the questions whose name contains this text")
+                    help="node budget per position; a position that needs more counts as unsolved (default 30 M)")
+    ap.add_argument("--only", default=None, help="run only the questions whose name contains this text (default: all)")
     args = ap.parse_args()
     suite = QUICK if args.quick else SUITE
     if args.only:

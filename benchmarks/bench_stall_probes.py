@@ -111,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1,
                     help="threads for the worlds (default 1; sharing one table); more than 1 also runs today's "
                          "search on one thread, the baseline of their gain")
-    ap.add_argument("--out", type=Path, help="CSV to append rows to as they finish (and resume from)")
+    ap.add_argument("--out", type=Path,
+                    help="CSV to append rows to as they finish, and resume from (default: none, the rows are "
+                         "only printed)")
     args = ap.parse_args(argv)
     from lcanalysis.cli.warmup import engine_ready
 

@@ -45,8 +45,9 @@ def wall(cmd: list[str], repeat: int, stdin: str | None = None, env: dict[str, s
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=5, help="runs of each command (the median is shown)")
-    ap.add_argument("--lines", type=int, default=21, help="solve lines fed to one shell for the per-command time")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each command (the median is shown; default 5)")
+    ap.add_argument("--lines", type=int, default=21,
+                    help="solve lines fed to one shell for the per-command time (default 21)")
     args = ap.parse_args()
     lc = str(BIN / "lcanalysis")
     subprocess.run([lc, "warm-up"], check=True, stdout=subprocess.DEVNULL)

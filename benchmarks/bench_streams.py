@@ -43,9 +43,9 @@ def measure(view, candidates: int, worlds: int, streams: bool, seed: int = 5) ->
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=30)
-    ap.add_argument("--worlds", type=int, default=400)
-    ap.add_argument("--candidates", type=int, default=8)
+    ap.add_argument("--positions", type=int, default=30, help="views of the consistency set (default 30)")
+    ap.add_argument("--worlds", type=int, default=400, help="shared worlds each turn is played out in (default 400)")
+    ap.add_argument("--candidates", type=int, default=8, help="the heuristic's best turns compared (default 8)")
     args = ap.parse_args()
     views = study_positions(args.positions)
     measure(views[0][3], 2, 8, False)  # compile both paths before timing

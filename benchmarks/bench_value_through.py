@@ -32,7 +32,7 @@ def views(positions: int):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--positions", type=int, default=40, help="mid-round views, dealt seeds 0..N-1 (default 40)")
     ap.add_argument("--time", type=float, default=1.0, help="the hint's budget in seconds, counted (default 1)")
     args = ap.parse_args()
     import lcanalysis as lc

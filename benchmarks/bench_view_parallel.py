@@ -53,10 +53,10 @@ def best_of(view, stalls, workers, repeat):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[6, 7])
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--max-stalls", type=int, default=0)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[6, 7], help="cards left in the draw pile (default 6 7)")
+    ap.add_argument("--workers", type=int, default=2, help="threads of the parallel run (default 2)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each, the best counts (default 3)")
+    ap.add_argument("--max-stalls", type=int, default=0, help="stalls each in the search (default 0)")
     args = ap.parse_args()
     warm = played_down(1, 3).view()  # compile (or load the cached code) before timing
     solve_view(warm, max_stalls=0)

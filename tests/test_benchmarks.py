@@ -23,3 +23,47 @@ def test_bench_wager_help_says_what_it_does_instead_of_running_it():
     bad = subprocess.run([sys.executable, script, "--rounds", "3"], check=False, capture_output=True, text=True,
                          timeout=120, cwd="/")
     assert bad.returncode == 2 and "unrecognized arguments: --rounds 3" in bad.stderr, bad.stderr
+
+
+BENCHMARKS = sorted(p.stem for p in (ROOT / "benchmarks").glob("bench_*.py"))
+
+
+class _Parsed(Exception):
+    """Raised in place of parsing: the benchmark's parser, caught before its work starts."""
+
+
+def parser_of(name: str, monkeypatch):
+    """The parser ``benchmarks/<name>.py`` builds in its ``main``."""
+    import argparse
+    import importlib
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    module = importlib.import_module(name)
+
+    def caught(self, *args, **kwargs):
+        raise _Parsed(self)
+
+    with monkeypatch.context() as m:
+        m.setattr(argparse.ArgumentParser, "parse_args", caught)
+        try:
+            module.main()
+        except _Parsed as got:
+            return got.args[0]
+    raise AssertionError(f"{name}.main() built no parser")
+
+
+def test_every_benchmark_option_says_what_it_is_and_its_default(monkeypatch):
+    """Half the benchmarks' options had no help at all ('--rounds ROUNDS' and nothing else:
+    bench_core, bench_streams, bench_view_parallel, bench_search's --quick and --seeds) or none of
+    their default (bench_endgame_reach's --decks, bench_hint's --positions)."""
+    import argparse
+
+    missing = []
+    for name in BENCHMARKS:
+        for action in parser_of(name, monkeypatch)._actions:
+            if not action.option_strings or isinstance(action, argparse._HelpAction):
+                continue
+            told = action.help or ""
+            if not told or (action.nargs != 0 and not action.required and "default" not in told.lower()):
+                missing.append(f"{name} {action.option_strings[-1]}")
+    assert not missing, "\n".join(missing)
