@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
 
-from rows_file import appending, read_rows  # noqa: E402
+from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "bracket", "bracket_low",
           "bracket_high", "bracket_seconds"]
@@ -101,7 +101,7 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(out) if out else "no rows"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decks", type=int, nargs="+", default=[2, 3, 4, 5],
                     help="cards left in the draw pile (default 2 3 4 5)")
@@ -115,11 +115,19 @@ def main() -> int:
     ap.add_argument("--clock", action="store_true",
                     help="the view's answer is the hint's on the clock, as on the command line (not --nodes)")
     ap.add_argument("--no-bracket", action="store_true", help="the view's search only, not the full position's bracket")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.nodes is not None and args.nodes < 1:
         ap.error(f"--nodes must be at least 1, got {args.nodes}")
     if args.clock and args.nodes is not None:
         ap.error("--clock and --nodes: give one budget, the clock or a node count")
+    from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
+
+    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck and seed
+        got = ap.parse_args(a)
+        nodes = int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND) if got.nodes is None else got.nodes
+        return {"--clock": got.clock, "--nodes": None if got.clock else nodes, "--no-bracket": got.no_bracket}
+
+    same_settings(args.out, "bench_endgame_reach.py", sys.argv[1:] if argv is None else argv, settings)
     done: list[dict] = read_rows(args.out)
     seen = {(int(r["deck"]), int(r["seed"])) for r in done}
     with appending(args.out, FIELDS) as add:

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
 
-from rows_file import appending, read_rows  # noqa: E402
+from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "best_stderr", "exact_turns",
           "turns", "nodes", "seconds"]
@@ -94,7 +94,7 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
     ap.add_argument("--positions", type=int, default=16, help="views, seeds 0..N-1 (default 16)")
@@ -107,13 +107,20 @@ def main() -> int:
                          "(default: the search's own rule, endgame.trusted_stalls)")
     ap.add_argument("--no-fill-every-turn", action="store_true",
                     help="leave out the last pass that solves every turn exactly (as the stored files did)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
     from lcanalysis.search.endgame import MAX_LEVEL
 
     if args.min_stalls is not None and not 0 <= args.min_stalls <= MAX_LEVEL:
         ap.error(f"--min-stalls must be from 0 to {MAX_LEVEL}, got {args.min_stalls}")
     nodes = args.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
+
+    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck, seed and version
+        got = ap.parse_args(a)
+        return {"--nodes": got.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND),
+                "--min-stalls": got.min_stalls, "--no-fill-every-turn": got.no_fill_every_turn}
+
+    same_settings(args.out, "bench_endgame_settle.py", sys.argv[1:] if argv is None else argv, settings)
     rows: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
     done = {(int(r["seed"]), r["version"]) for r in rows}
     for seed in range(args.positions):

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
 
-from rows_file import appending, read_rows  # noqa: E402
+from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged", "ref_seconds",
           "rollouts_pick", "rollouts_value", "rollouts_loss", "rollouts_seconds",
@@ -116,7 +116,7 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
     ap.add_argument("--positions", type=int, default=12, help="how many views (seeds 0..N-1; default 12)")
@@ -127,7 +127,15 @@ def main() -> int:
                     help="the hint hands over to the endgame search from this many cards (default: the advisor's)")
     ap.add_argument("--hint-time", type=float, default=None,
                     help="the hint's budget in seconds, counted as nodes (default: its own, on the clock)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    from lcanalysis.advisor import ENDGAME_CARDS
+
+    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck and seed
+        got = ap.parse_args(a)
+        return {"--ref-nodes": int(got.ref_nodes), "--hint-time": got.hint_time,
+                "--endgame-cards": ENDGAME_CARDS if got.endgame_cards is None else got.endgame_cards}
+
+    same_settings(args.out, "bench_endgame_trust.py", sys.argv[1:] if argv is None else argv, settings)
     done: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
     seen = {int(r["seed"]) for r in done}
     with appending(args.out, FIELDS) as add:

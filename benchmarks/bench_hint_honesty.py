@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from bench_schedules import EARLIER_RATE, load_references
-from rows_file import appending, read_rows
+from rows_file import appending, read_rows, same_settings
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
@@ -71,7 +71,7 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     from lcanalysis.studies.consistency import study_positions
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -82,7 +82,7 @@ def main() -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the hint's play-outs a second, and the references' (default: the advisor's; "
                          f"the published run: {EARLIER_RATE})")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     from lcanalysis.advisor import check_playout_rate
 
     try:
@@ -93,6 +93,8 @@ def main() -> int:
         ap.error(f"--positions must be at least 1, got {args.positions}")
     if not args.refs.is_file():
         ap.error(f"--refs {args.refs}: no such file (the references of bench_schedules.py --refs)")
+    same_settings(args.out, "bench_hint_honesty.py", sys.argv[1:] if argv is None else argv,
+                  lambda a: {"--playout-rate": check_playout_rate(ap.parse_args(a).playout_rate)})
     known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
     done = {int(r["index"]) for r in read_rows(args.out)}
     with appending(args.out, FIELDS) as add:

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
 
-from rows_file import appending, read_rows  # noqa: E402
+from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best", "value"]
 MODES = ("plain", "probes", "one-thread")  # one-thread: today's search on one thread (with --workers > 1)
@@ -115,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="CSV to append rows to as they finish, and resume from (default: none, the rows are "
                          "only printed)")
     args = ap.parse_args(argv)
+
+    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck, seed and mode
+        got = ap.parse_args(a)
+        return {"--nodes": got.nodes, "--workers": got.workers}
+
+    same_settings(args.out, "bench_stall_probes.py", sys.argv[1:] if argv is None else argv, settings)
     from lcanalysis.cli.warmup import engine_ready
 
     engine_ready()
