@@ -45,6 +45,9 @@ def main() -> None:
     ap.add_argument("--plain-rounds", type=int, default=300,
                     help="rounds timed with the JIT off, about 1,000 a second (default 300)")
     args = ap.parse_args()
+    for name in ("rounds", "plain_rounds"):
+        if getattr(args, name) < 1:  # a division by zero after the timed runs
+            ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     compiled = rounds_per_second(args.rounds, jit=True)
     plain = rounds_per_second(args.plain_rounds, jit=False)
     print(f"{'path':<22}{'rounds':>10}{'rounds/s':>14}")

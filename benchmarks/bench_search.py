@@ -133,6 +133,10 @@ def main() -> None:
                     help="node budget per position; a position that needs more counts as unsolved (default 30 M)")
     ap.add_argument("--only", default=None, help="run only the questions whose name contains this text (default: all)")
     args = ap.parse_args()
+    if not 1 <= args.seeds <= len(SEEDS):  # 0 was reported as 'every position needs more than ... nodes'
+        ap.error(f"--seeds must be from 1 to {len(SEEDS)} (the suite's seeds), got {args.seeds}")
+    if args.budget < 1:
+        ap.error(f"--budget must be at least 1 node, got {args.budget}")
     suite = QUICK if args.quick else SUITE
     if args.only:
         suite = {k: v for k, v in suite.items() if args.only in k}

@@ -49,6 +49,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                     help=f"processes of the parallel run (default: the cores, {os.cpu_count() or 1} here)")
     args = ap.parse_args()
+    if args.deals < 1 or args.workers < 1:
+        ap.error(f"--deals and --workers must be at least 1, got {args.deals} and {args.workers}")
     runner_rounds_per_second(2, 1)  # warm up: compile and import
     k = kernel_rounds_per_second(20 * args.deals)
     one = runner_rounds_per_second(args.deals, 1)

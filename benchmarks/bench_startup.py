@@ -49,6 +49,10 @@ def main() -> int:
     ap.add_argument("--lines", type=int, default=21,
                     help="solve lines fed to one shell for the per-command time (default 21)")
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error(f"--repeat must be at least 1, got {args.repeat}")
+    if args.lines < 2:  # the time of a further line is (lines - one line) / (lines - 1)
+        ap.error(f"--lines must be at least 2, got {args.lines}")
     lc = str(BIN / "lcanalysis")
     subprocess.run([lc, "warm-up"], check=True, stdout=subprocess.DEVNULL)
     endgame = subprocess.run([sys.executable, "-c", (

@@ -47,6 +47,9 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=400, help="shared worlds each turn is played out in (default 400)")
     ap.add_argument("--candidates", type=int, default=8, help="the heuristic's best turns compared (default 8)")
     args = ap.parse_args()
+    if args.positions < 1 or args.worlds < 2 or args.candidates < 2:  # a variance needs 2 worlds, a difference 2 turns
+        ap.error(f"--positions must be at least 1, --worlds and --candidates at least 2; got {args.positions}, "
+                 f"{args.worlds} and {args.candidates}")
     views = study_positions(args.positions)
     measure(views[0][3], 2, 8, False)  # compile both paths before timing
     measure(views[0][3], 2, 8, True)

@@ -58,6 +58,11 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs of each, the best counts (default 3)")
     ap.add_argument("--max-stalls", type=int, default=0, help="stalls each in the search (default 0)")
     args = ap.parse_args()
+    for name in ("repeat", "workers"):
+        if getattr(args, name) < 1:  # after the compiling, a traceback
+            ap.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    if min(args.sizes) < 1 or args.max_stalls < 0:
+        ap.error(f"--sizes must be at least 1 card and --max-stalls at least 0, got {args.sizes} and {args.max_stalls}")
     warm = played_down(1, 3).view()  # compile (or load the cached code) before timing
     solve_view(warm, max_stalls=0)
     solve_view(warm, max_stalls=0, workers=args.workers)

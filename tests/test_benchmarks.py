@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -67,3 +69,26 @@ def test_every_benchmark_option_says_what_it_is_and_its_default(monkeypatch):
             if not told or (action.nargs != 0 and not action.required and "default" not in told.lower()):
                 missing.append(f"{name} {action.option_strings[-1]}")
     assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["bench_search.py", "--seeds", "0"], "--seeds must be from 1 to 5 (the suite's seeds), got 0"),
+    (["bench_search.py", "--seeds", "9"], "--seeds must be from 1 to 5 (the suite's seeds), got 9"),
+    (["bench_view_parallel.py", "--repeat", "0"], "--repeat must be at least 1, got 0"),
+    (["bench_core.py", "--plain-rounds", "0"], "--plain-rounds must be at least 1, got 0"),
+    (["bench_startup.py", "--lines", "1"], "--lines must be at least 2, got 1"),
+    (["bench_streams.py", "--worlds", "1"], "--worlds and --candidates at least 2; got 30, 1 and 8"),
+    (["bench_selfplay.py", "--deals", "0"], "--deals and --workers must be at least 1, got 0 and"),
+])
+def test_a_bad_count_is_refused_naming_it_before_any_work(argv, error, monkeypatch, capsys):
+    """--seeds 0 ran bench_search's warm-up and then said every position needed more than the node
+    budget (and 9 ran 5); --repeat 0 was a traceback after the compiling; --plain-rounds 0 and
+    --lines 1 a division by zero after the timed runs."""
+    import importlib
+
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    bench = importlib.import_module(argv[0].removesuffix(".py"))
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as refused:
+        bench.main()
+    assert refused.value.code == 2 and error in capsys.readouterr().err
