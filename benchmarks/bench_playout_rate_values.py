@@ -58,11 +58,11 @@ def summary(path: Path) -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=1000, help="rows of the published study (default 1000)")
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.positions < 1:
         ap.error(f"--positions must be at least 1, got {args.positions}")
     from lcanalysis.advisor import ROLLOUTS_PER_SECOND
@@ -70,7 +70,12 @@ def main() -> int:
     from lcanalysis.studies.calibration import advise_position, read_identity
 
     made = read_identity(ROOT / "data" / "simulated" / "calibration_halving.csv")
-    done = {(int(r["round"]), int(r["turn"])) for r in read_rows(args.out)}
+    kept = read_rows(args.out)
+    other = sorted({r["playout_rate"] for r in kept} - {str(ROLLOUTS_PER_SECOND)})
+    if other:  # the rows are of the advisor's default rate: a file of another would mix two measurements
+        raise SystemExit(f"error: {args.out} holds rows of playout rate {', '.join(other)}, and the advisor's "
+                         f"default is {ROLLOUTS_PER_SECOND} now: its rows would be mixed; give another --out")
+    done = {(int(r["round"]), int(r["turn"])) for r in kept}
     rows = sample(args.positions)
     with appending(args.out, FIELDS) as add:
         for n, (_, r) in enumerate(rows.iterrows(), 1):

@@ -124,3 +124,19 @@ def test_a_file_with_the_same_settings_resumes_and_one_with_no_command_is_refuse
     assert capsys.readouterr().out.startswith("1 views, 3 card(s) in the draw pile")
     assert (tmp_path / "trust.csv.cmd").read_text() == (
         f"python benchmarks/bench_endgame_trust.py --deck 3 --positions 1 --hint-time 10 --out {out}\n")
+
+
+def test_the_playout_rate_check_refuses_rows_of_another_rate(tmp_path, monkeypatch):
+    """Its rows record the advisor's default rate; a file of another was resumed and mixed in."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import importlib
+
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND
+
+    bench = importlib.import_module("bench_playout_rate_values")
+    out = tmp_path / "rows.csv"
+    out.write_text(",".join(bench.FIELDS) + "\r\n" + "0,8,30,middle,+B6/D,1.0,1.0,0.5,2.0,6000\r\n")
+    with pytest.raises(SystemExit) as refused:
+        bench.main(["--positions", "1", "--out", str(out)])
+    assert str(refused.value) == (f"error: {out} holds rows of playout rate 6000, and the advisor's default is "
+                                  f"{ROLLOUTS_PER_SECOND} now: its rows would be mixed; give another --out")
