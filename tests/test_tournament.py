@@ -352,3 +352,19 @@ def test_an_outside_program_changed_between_two_runs_is_changed_code_and_not_mix
                      capsys.readouterr().err)
     assert run(3, "--allow-code-change") == 0  # asked for: recorded as a change of code in the file
     assert sum(1 for line in out.read_text().splitlines() if '"job"' in line) == 6
+
+
+def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp_path, capsys):
+    """external:CMD had no way to shorten the 120 s a hung bot is given (the library's "timeout")."""
+    import time
+
+    hung = tmp_path / "hung.py"
+    hung.write_text("import time\ninput()\ntime.sleep(60)\n")
+    t0 = time.perf_counter()
+    assert tournament_main([f"external:{sys.executable} {hung}", "greedy", "--deals", "1", "--workers", "1",
+                            "--out", "none", "--no-progress", "--bot-timeout", "0.5"]) == 2
+    assert time.perf_counter() - t0 < 60  # not the default 120 s
+    assert "did not answer within 0.5 s (timeout); it was stopped" in capsys.readouterr().err
+    for bad in ("0", "-1", "soon"):
+        assert tournament_main(["greedy", "random", "--bot-timeout", bad]) == 2
+        assert "--bot-timeout must be" in capsys.readouterr().err

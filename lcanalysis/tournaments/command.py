@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_SEED
+from lcanalysis.options import MAX_SEED, number
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
 
 #: bounds of the tournament's settings (the library's run_tournament checks the same)
@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="1 for single rounds (the default), 3 for matches")
     ap.add_argument("--turn-cap", type=whole("--turn-cap", 1, MAX_TURN_CAP), default=200,
                     help="a round stops (scored as it stands, counted as capped) after this many turns (default 200)")
+    ap.add_argument("--bot-timeout", type=number("--bot-timeout", "seconds", above=True), default=None,
+                    metavar="S", help="seconds an outside program (external:CMD) may take to answer a turn before "
+                                      "it is stopped and its round fails (default: 120 plus ten times the turn's "
+                                      "time_ms, the first answer's start-up included)")
     ap.add_argument("--no-duplicate", action="store_true", help="play each deal once, not twice with seats swapped")
     ap.add_argument("--seed", type=whole("--seed", 0, MAX_SEED), default=0,
                     help="the seed every deal derives from (default 0)")
@@ -92,7 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
 def settings(ns: argparse.Namespace) -> tuple[list[AgentSpec], Rules, int, bool, bool]:
     """The tournament a parsed command names: ``(agents, rules, seed, duplicate, round_robin)``,
     every agent checked (``check_agent``)."""
-    specs = [check_agent(parse_agent(a)) for a in ns.agents]
+    timeout = getattr(ns, "bot_timeout", None)
+    parsed = [parse_agent(a) for a in ns.agents]
+    if timeout is not None:  # the outside programs' limit a turn (a hung bot otherwise takes 120 s to fail)
+        parsed = [{**p, "timeout": timeout} if isinstance(p, dict) and p.get("name") == "external" else p
+                  for p in parsed]
+    specs = [check_agent(p) for p in parsed]
     if len(specs) < 2:
         raise UsageError("a tournament needs at least two agents")
     rules = Rules(colors=ns.colors, rounds=ns.rounds, turn_cap=ns.turn_cap)
