@@ -368,3 +368,11 @@ def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp
     for bad in ("0", "-1", "soon"):
         assert tournament_main(["greedy", "random", "--bot-timeout", bad]) == 2
         assert "--bot-timeout must be" in capsys.readouterr().err
+    # the limit does not change how the bot plays: a run with another limit resumes the same file
+    bot = tmp_path / "bot.py"
+    bot.write_text("from lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    out = tmp_path / "t.jsonl"
+    common = [f"external:{sys.executable} {bot}", "greedy", "--workers", "1", "--no-progress", "--out", str(out)]
+    assert tournament_main([*common, "--deals", "1", "--bot-timeout", "60"]) == 0
+    assert tournament_main([*common, "--deals", "2"]) == 0
+    assert sum(1 for line in out.read_text().splitlines() if '"job"' in line) == 4

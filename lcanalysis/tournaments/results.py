@@ -168,6 +168,7 @@ def identity_differences(recorded: dict[str, Any], wanted: dict[str, Any]) -> li
         out.append(f"agents: {', '.join(map(str, fl))} in the file, {', '.join(map(str, rl))} in this run")
     else:
         for x, y in zip(fa, ra):
+            x, y = _played(x), _played(y)
             for k in sorted(set(x) | set(y)):
                 if x.get(k) != y.get(k):
                     out.append(f"agent {y.get('label')!r} {k}: {x.get(k)!r} in the file, {y.get(k)!r} in this run")
@@ -183,6 +184,14 @@ def identity_differences(recorded: dict[str, Any], wanted: dict[str, Any]) -> li
         if a != b or (type(a) is bool) != (type(b) is bool):
             out.append(f"{_WHAT.get(k, k)}: {a!r} in the file, {b!r} in this run")
     return out
+
+
+def _played(agent: Any) -> Any:
+    """An agent's identity without what does not change its play: an outside program's
+    ``timeout`` (``--bot-timeout``), so that a run with another limit resumes the same file."""
+    if not isinstance(agent, dict) or not isinstance(agent.get("options"), dict):
+        return agent
+    return {**agent, "options": {k: v for k, v in agent["options"].items() if k != "timeout"}}
 
 
 def _flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
