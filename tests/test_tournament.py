@@ -376,3 +376,47 @@ def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp
     assert tournament_main([*common, "--deals", "1", "--bot-timeout", "60"]) == 0
     assert tournament_main([*common, "--deals", "2"]) == 0
     assert sum(1 for line in out.read_text().splitlines() if '"job"' in line) == 4
+
+
+def test_the_progress_bar_moves_on_while_a_slow_round_is_played(monkeypatch):
+    """The bar redrew only when a job finished: a slow first round (a hung bot has 120 s) showed a
+    frozen 0/N with no time passing. It is now redrawn every TICK_SECONDS meanwhile, and no more
+    once the tournament is over."""
+    import threading
+
+    import tqdm.auto
+
+    from lcanalysis.tournaments import runner
+
+    refreshed: list[float] = []
+    made: list[object] = []
+
+    class Bar:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            made.append(self)
+            self.closed = threading.Event()
+
+        def update(self, n: int) -> None:
+            pass
+
+        def refresh(self) -> None:
+            assert not self.closed.is_set()  # never drawn after it was closed
+            refreshed.append(1.0)
+
+        def close(self) -> None:
+            self.closed.set()
+
+    slow = runner._run_batch
+
+    def slow_batch(*args: object, **kwargs: object) -> object:
+        threading.Event().wait(0.6)  # a round that takes a while
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    monkeypatch.setattr(runner, "TICK_SECONDS", 0.05)
+    monkeypatch.setattr(runner, "_run_batch", slow_batch)
+    run_tournament(["greedy", "random"], deals=1, executor="serial", progress=True)
+    assert len(made) == 1 and len(refreshed) >= 3  # redrawn while the two 0.6 s rounds were played
+    after = len(refreshed)
+    threading.Event().wait(0.3)
+    assert len(refreshed) == after  # the ticking stopped with the tournament

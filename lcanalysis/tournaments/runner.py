@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -540,6 +541,32 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     return _frame(rows)
 
 
+#: seconds between redraws of the progress bar while no job finishes (its elapsed time moves on)
+TICK_SECONDS = 1.0
+
+
+def _tick(bar: Any) -> Callable[[], None]:
+    """Redraw ``bar`` every ``TICK_SECONDS`` until the returned function is called: a bar redraws only
+    when a job finishes, so a slow first round (a hung bot is given 120 s) showed a frozen 0/N and no
+    time."""
+    if bar is None:
+        return lambda: None
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(TICK_SECONDS):
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, name="progress-tick", daemon=True)
+    ticker.start()
+
+    def stopped() -> None:
+        stop.set()
+        ticker.join()
+
+    return stopped
+
+
 def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: int, rules: Rules, schema: Schema,
           results: ResultsFile | None, executor: str | Executor | None, workers: int | None, batch: int | None,
           progress: bool, options: PlayOptions | None = None, records: str | None = None) -> None:
@@ -576,6 +603,7 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
         if failure is not None:
             raise PlayError(f"a round could not be played: {failure}{kept}")
 
+    stop_ticking = _tick(bar)
     try:
         if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
             for job in todo:
@@ -626,6 +654,7 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
                         with contextlib.suppress(PlayError):
                             collect(fut.result()[0])
     finally:
+        stop_ticking()
         if bar is not None:
             bar.close()
 
