@@ -152,7 +152,6 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     uninterrupted run writes (11 CPU-minutes at the published size were lost to an interrupt).
     The caller checks the settings match (the ``.cmd`` sidecar). Returns the rounds reviewed now."""
     import csv
-    import os
 
     from tqdm.auto import tqdm
 
@@ -362,8 +361,6 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
     the file are kept but the last (it may be partial: it is rated again), and the rest are rated and
     appended, giving the file an uninterrupted run writes. The caller checks the settings match
     (the ``.cmd`` sidecar). Returns the deals rated now."""
-    import os
-
     from tqdm.auto import tqdm
 
     from lcanalysis.agents import make_agent
