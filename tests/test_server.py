@@ -290,3 +290,33 @@ def test_a_stopped_server_costs_a_command_a_short_wait_not_its_answer(monkeypatc
         proc.kill()
         proc.wait()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_command_is_run_by_the_server_only_once_the_caller_says_go(monkeypatch):
+    """The caller gives up on a slow server after TAKE_TIMEOUT and runs the command itself. A child
+    that had just announced itself in that moment ran it too: the command ran twice (two searches,
+    two writes of one file). Now the child waits for the caller's go; a caller that read the
+    announcement late, or never, and left, gets no second run."""
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    marker = folder / "ran"
+    path = folder / "server-2222222222222222.sock"
+    proc = _fake_server(folder, path.name, run=f"lambda argv: Path({str(marker)!r}).write_text('ran') and 0")
+    try:
+        with server._connect(path) as conn:  # a caller whose wait ends just as the child starts
+            server._send(conn, {"argv": ["show", "example:endgame"], "cwd": str(folder), "env": {}},
+                         fds=(0, 1, 2))
+            time.sleep(1.0)  # the child has announced itself by now; this caller did not read it
+        time.sleep(1.0)
+        assert not marker.exists()
+        with server._connect(path) as conn:  # a caller that reads the announcement and says go
+            server._send(conn, {"argv": ["show", "example:endgame"], "cwd": str(folder), "env": {}},
+                         fds=(0, 1, 2))
+            started, _ = server._receive(conn)
+            assert started is not None and "pid" in started
+            server._send(conn, {"go": True})
+            done, _ = server._receive(conn)
+        assert done == {"status": 0} and marker.read_text() == "ran"
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)

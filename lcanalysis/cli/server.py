@@ -168,10 +168,13 @@ def forward(argv: Sequence[str]) -> int | None:
             conn.settimeout(TAKE_TIMEOUT)
             started, _ = _receive(conn)
             conn.settimeout(None)
+            if started is None or "pid" not in started:
+                return None
+            # The child waits for this word before it runs: had this side given up at the same
+            # moment, the command would run twice, here and there.
+            _send(conn, {"go": True})
         except OSError:  # (a timeout too: closing the connection tells a late child not to run it)
             return None  # refused before it started: nothing ran, so run it here
-        if started is None or "pid" not in started:
-            return None
         return _await_status(conn, int(started["pid"]))
 
 
@@ -310,9 +313,12 @@ def _child(conn: socket.socket, request: dict, fds: list[int], run_command: Call
         os.environ.update(request.get("env") or {})
         os.chdir(request.get("cwd") or "/")
         conn.settimeout(None)
-        try:
+        try:  # the caller says go only if it still waits; else it has run the command itself
             _send(conn, {"pid": os.getpid()})
-        except OSError:  # the caller stopped waiting (this server was stopped or stuck) and runs it itself
+            go, _ = _receive(conn)
+        except OSError:
+            go = None
+        if not go or not go.get("go"):  # the caller stopped waiting (this server was stopped or stuck)
             return 1
         threading.Thread(target=_leave_with_caller, args=(conn,), name="caller-watch", daemon=True).start()
         try:  # (run_command clears the solver's shared tables: the node counts of a fresh process)
