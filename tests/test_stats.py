@@ -155,3 +155,23 @@ def test_the_rating_functions_refuse_what_is_not_a_tournament_or_not_a_prior():
         with pytest.raises(TournamentError, match=said):
             call()
     assert ratings(df)["A"] > 0 and np.isfinite(rating_errors(df, resamples=50)).all()
+
+
+def test_a_share_of_none_or_all_is_not_certain():
+    """A share of 0 (or 1) out of n had a standard error of 0 and a 95% interval of [0, 0]: a
+    sample of 40 read as certainty (the stalling article's table showed it). The interval is now
+    Wilson's and the standard error comes from it; in between, the binomial standard error stands."""
+    from lcanalysis.studies.estimate import Estimate
+
+    none = Estimate.proportion([False] * 40)
+    assert none.mean == 0.0 and none.ci95[0] == 0.0
+    # Wilson's upper end at 0 of n, by hand: z^2 / (n + z^2)
+    z = 1.959963984540054
+    assert none.ci95[1] == pytest.approx(z * z / (40 + z * z), rel=1e-9)
+    assert none.stderr == pytest.approx(none.ci95[1] / (2 * 1.96))
+    every = Estimate.proportion([True] * 40)
+    assert every.ci95 == pytest.approx((1 - none.ci95[1], 1.0)) and every.stderr == pytest.approx(none.stderr)
+    half = Estimate.proportion([True, False] * 20)
+    assert half.stderr == pytest.approx(math.sqrt(0.25 / 40))
+    assert half.ci95[0] > 0.5 - 1.96 * half.stderr  # Wilson's interval is a little narrower at 1/2
+    assert Estimate.of([1.0, 2.0, 3.0]).ci95 == pytest.approx((2 - 1.96 / math.sqrt(3), 2 + 1.96 / math.sqrt(3)))

@@ -38,11 +38,13 @@ def target_verdict(low: float, high: float, target: tuple[float, float]) -> str:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A sample mean with its standard error and sample size."""
+    """A sample mean with its standard error and sample size; ``interval``: its 95% interval when
+    that is not mean ± 1.96 standard errors (a share's: Wilson's)."""
 
     mean: float
     stderr: float
     n: int
+    interval: tuple[float, float] | None = None
 
     @classmethod
     def of(cls, values: Iterable[float]) -> Estimate:
@@ -57,11 +59,21 @@ class Estimate:
         x = np.asarray(list(hits) if not isinstance(hits, np.ndarray) else hits, dtype=float)
         if x.size == 0:
             return cls(math.nan, math.nan, 0)
+        from lcanalysis.tournaments.stats import wilson_interval
+
         p = float(x.mean())
-        return cls(p, math.sqrt(max(p * (1 - p), 0.0) / x.size), int(x.size))
+        low, high = wilson_interval(float(x.sum()), int(x.size))
+        se = math.sqrt(max(p * (1 - p), 0.0) / x.size)
+        if p in (0.0, 1.0):  # sqrt(p(1-p)/n) is 0 here, claiming certainty from a sample: say the
+            se = (high - low) / (2 * 1.96)  # uncertainty of Wilson's interval instead
+        return cls(p, se, int(x.size), (low, high))
 
     @property
     def ci95(self) -> tuple[float, float]:
+        """The 95% interval: Wilson's for a share (it stays inside 0-1 and is not empty at 0 or 1
+        hits), else mean ± 1.96 standard errors."""
+        if self.interval is not None:
+            return self.interval
         return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
 
     def __str__(self) -> str:

@@ -35,6 +35,7 @@ from lcanalysis.game.match import Match
 from lcanalysis.game.rules import Rules
 from lcanalysis.match_equity import TABLE_LEADS, TABLE_PATH, MatchEquity
 from lcanalysis.studies.first_player import _play_out, first_player_rounds, first_player_summary
+from lcanalysis.tournaments.stats import wilson_interval
 
 COMMAND = "lcanalysis studies match-table"
 #: lead bins (lower edges) of the check against direct matches, from the next starter's side
@@ -99,13 +100,6 @@ def _outcome(diff: np.ndarray) -> np.ndarray:
     return np.where(diff > 0, 1.0, np.where(diff < 0, 0.0, 0.5))
 
 
-def _wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson 95% interval of a frequency ``p`` over ``n`` matches (draws count half)."""
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def check_matches(equity: MatchEquity, matches: Any, rounds: int = 3,
                   bins: Sequence[int] = CHECK_BINS) -> Any:
     """The table against directly simulated matches. After each round but the last, from the side
@@ -132,7 +126,7 @@ def check_matches(equity: MatchEquity, matches: Any, rounds: int = 3,
                 continue
             obs = float(result[sel].mean())
             se = float(result[sel].std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-            low, high = _wilson(obs, n)
+            low, high = wilson_interval(obs * n, n)
             p = float(pred[sel].mean())
             label = "0" if hi == 1 else (f"{lo}+" if hi == math.inf else f"{lo}-{int(hi) - 1}")
             out.append({"after_round": k, "lead": label, "matches": n, "observed": obs, "stderr": se,
@@ -341,7 +335,7 @@ def match_tournament_summary(df: Any, agent: str, conf: float = 0.95) -> dict[st
     se = float(per_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     dmean = float(diff_deal.mean())
     dse = float(diff_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    low, high = _wilson(float(result.mean()), len(result))
+    low, high = wilson_interval(float(result.sum()), len(result))
     return {"agent": agent, "matches": len(result), "deals": n, "won": int((result == 1).sum()),
             "drawn": int((result == 0.5).sum()), "lost": int((result == 0).sum()),
             "match_win_rate": mean, "stderr_by_deal": se, "low": mean - t * se, "high": mean + t * se,
