@@ -166,8 +166,8 @@ def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():
     from lcanalysis import reviewer
 
     root = Path(__file__).resolve().parent.parent
-    model = pd.read_csv(root / "data/simulated/skill_and_luck_review_luck_model.csv")
-    uniform = pd.read_csv(root / "data/simulated/skill_and_luck_review_luck.csv")
+    model = S.load_review_luck(root / "data/simulated/skill_and_luck_review_luck_model.csv")
+    uniform = S.load_review_luck(root / "data/simulated/skill_and_luck_review_luck.csv")
     assert (model[["deal", "seat", "deck"]].to_numpy() == uniform[["deal", "seat", "deck"]].to_numpy()).all()
     assert np.array_equal(model.luck.to_numpy(), uniform.luck.to_numpy())
     check = S.review_luck_check(model)
@@ -204,34 +204,68 @@ def test_the_reviews_are_written_a_round_at_a_time_and_resumed_after_an_interrup
     monkeypatch.setattr(S, "_review_round", interrupted)
     with pytest.raises(KeyboardInterrupt):
         S.write_reviews(path, rounds=2, time_budget=0.02, seed=3, agents=agents)
-    kept = pd.read_csv(path)
+    kept = S.load_reviews(path)
     assert set(zip(kept["agent"], kept["deal"])) == {("random", 0), ("random", 1), ("greedy", 0)}
     with open(path, "a", encoding="utf-8") as fh:
         fh.write("greedy,heuristic,1,")  # a torn row of the round being written
     calls.clear()
-    assert S.write_reviews(path, rounds=2, time_budget=0.02, seed=3, agents=agents) == 1
-    assert calls == [("greedy", 1)]
-    again = pd.read_csv(path)
+    # the last round in the file may be partial (a killed write can end at a line's end): done again
+    assert S.write_reviews(path, rounds=2, time_budget=0.02, seed=3, agents=agents) == 2
+    assert calls == [("greedy", 0), ("greedy", 1)]
+    again = S.load_reviews(path)
+    assert again.attrs["identity"]["seed"] == 3
     expected = pd.read_csv(StringIO(whole.to_csv(index=False, float_format="%.4f")))
     pd.testing.assert_frame_equal(again.drop(columns="seconds"), expected.drop(columns="seconds"))
-    with pytest.raises(ValueError, match="was made with another seed"):
+    with pytest.raises(ValueError, match=r"was made with other settings \(seed: 3 there, 4 here\)"):
         S.write_reviews(path, rounds=3, time_budget=0.02, seed=4, agents=agents)
 
 
+def test_a_unit_of_many_rows_cut_at_a_line_s_end_is_done_again(tmp_path):
+    """A run killed while writing a round's rows can leave some of them, each line whole: the
+    round's key is in the file, so it read as done, and its missing rows were lost for good. Now
+    the file's last unit is always done again (by hand: rows of units 1, 1, 2, 2 with the last
+    row of unit 2 missing keep unit 1 only)."""
+    import json
+
+    from lcanalysis.studies.study_file import StudyFile
+
+    sf = StudyFile("test", "# test ", ["unit", "name", "x"], keys=("unit", "name"), text_keys=("name",),
+                   identity_keys=("s",), many_rows=True, float_format="%.4f")
+    path = tmp_path / "units.csv"
+    with sf.open(str(path), {"s": 1}) as (write, done):
+        assert done == set()
+        write([{"unit": 1, "name": "a", "x": 0.5}, {"unit": 1, "name": "a", "x": 1 / 3}])
+        write([{"unit": 2, "name": "b", "x": 2.0}, {"unit": 2, "name": "b", "x": 3.0}])
+    text = path.read_text()
+    assert text == '# test {"s": 1}\nunit,name,x\n1,a,0.5000\n1,a,0.3333\n2,b,2.0000\n2,b,3.0000\n'
+    path.write_text(text[: text.rindex("2,b,3")])  # the last row of unit 2 never written
+    with sf.open(str(path), {"s": 1}) as (write, done):
+        assert done == {(1, "a")}
+        assert path.read_text() == '# test {"s": 1}\nunit,name,x\n1,a,0.5000\n1,a,0.3333\n'
+        write({"unit": 2, "name": "b", "x": 2.0})  # one row is a unit too
+    assert sf.load(path)["x"].tolist() == [0.5, 0.3333, 2.0]
+    assert json.loads(path.read_text().split("\n")[0][len("# test "):]) == {"s": 1}
+
+
 def test_a_reviews_file_is_resumed_only_with_the_settings_it_was_made_with(tmp_path, capsys):
+    """The settings are the file's first line (they were in a .cmd sidecar, which a copied file
+    lost): another --time is refused before any work, naming both, and so is a plain CSV."""
+    import json
+
     out = tmp_path / "reviews.csv"
-    out.write_text(",".join(S.REVIEW_COLUMNS) + "\n")
-    Path(str(out) + ".cmd").write_text(f"python -m lcanalysis.studies.skill_and_luck reviews --rounds 4 --time 0.1 "
-                                       f"--search-floor 0 --out {out}\n")
+    out.write_text(S.REVIEWS_FILE.mark + json.dumps({"time": 0.1, "seed": 0, "search_floor": 0.0,
+                                                     "opponent": "heuristic", "search_ms": 100.0})
+                   + "\n" + ",".join(S.REVIEW_COLUMNS) + "\n")
     with pytest.raises(SystemExit) as exc:
         S.main(["reviews", "--rounds", "4", "--time", "0.2", "--search-floor", "0", "--out", str(out)])
     assert exc.value.code == 2
-    assert ("was made with other settings (--time 0.1, --seed 0, --search-floor 0.0 there; "
-            "--time 0.2, --seed 0, --search-floor 0.0 here)") in capsys.readouterr().err
-    Path(str(out) + ".cmd").unlink()
+    assert "was made with other settings (time: 0.1 there, 0.2 here): write to another file" \
+        in capsys.readouterr().err
+    assert not Path(str(out) + ".cmd").exists()  # a refused resume leaves no sidecar
+    out.write_text(",".join(S.REVIEW_COLUMNS) + "\n")
     with pytest.raises(SystemExit):
         S.main(["reviews", "--rounds", "4", "--out", str(out)])
-    assert "exists with no .cmd sidecar saying how it was made" in capsys.readouterr().err
+    assert "is not a skill-and-luck reviews file" in capsys.readouterr().err
 
 
 def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interrupt(tmp_path, monkeypatch, capsys):
@@ -254,14 +288,17 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
     monkeypatch.setattr(S, "_review_luck_deal", interrupted)
     with pytest.raises(KeyboardInterrupt):
         S.main(argv)
-    assert sorted(set(pd.read_csv(path)["deal"])) == [7, 8]
+    assert sorted(set(S.load_review_luck(path)["deal"])) == [7, 8]
     with open(path, "rb+") as fh:  # killed while writing deal 8: its last row torn
         fh.truncate(path.stat().st_size - 7)
     rated.clear()
     assert S.main(argv) == 0
     assert rated == [8, 9]  # deal 7 kept, the last deal in the file (8) rated again
-    assert path.read_text() == whole.to_csv(index=False, float_format="%.4f")
+    settings = '{"time": 0.02, "seed": 1, "hand_model": true, "agents": ["heuristic", "greedy"]}'
+    assert path.read_text() == S.review_luck_file(True).mark + settings + "\n" + whole.to_csv(
+        index=False, float_format="%.4f")
+    command = "python -m lcanalysis.studies.skill_and_luck " + " ".join(argv)
+    assert Path(str(path) + ".cmd").read_text() == command + "\n"
     with pytest.raises(SystemExit):
         S.main([*argv[:-3], "--out", str(path)])  # without --hand-model
-    assert "--hand-model True there; --time 0.02, --seed 1, --first-deal 7, --hand-model False here" \
-        in capsys.readouterr().err
+    assert "(hand_model: True there, False here)" in capsys.readouterr().err

@@ -36,6 +36,7 @@ from scipy import stats as st
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.studies.estimate import Estimate
+from lcanalysis.studies.study_file import StudyFile
 
 #: the agents from weakest to strongest, as their results order them (data/round_robin_4agents.txt:
 #: Bradley-Terry ratings random -750, greedy +26, heuristic +300, search +424)
@@ -143,54 +144,40 @@ REVIEW_COLUMNS = ["agent", "opponent", "deal", "seed", "seat", "kind", "index", 
                   "opponent_luck", "luck_adjusted", "seconds"]
 
 
+#: the reviews file: written a round at a time and resumed (``study_file.StudyFile``)
+REVIEWS_FILE = StudyFile("skill-and-luck reviews", "# lcanalysis skill-and-luck reviews ", REVIEW_COLUMNS,
+                         keys=("agent", "deal"), text_keys=("agent",),
+                         identity_keys=("time", "seed", "search_floor", "opponent", "search_ms"),
+                         many_rows=True, float_format="%.4f")
+
+
+def load_reviews(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A reviews file (``write_reviews``) as ``review_rounds``' table; its settings in ``attrs["identity"]``."""
+    return REVIEWS_FILE.load(path)
+
+
 def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, search_floor: float | None = None,
                   agents: Sequence[str] = AGENTS, opponent: str = OPPONENT, search_ms: float = 100.0,
-                  progress: bool = False) -> int:
-    """``review_rounds`` written to the CSV ``path`` a round at a time, and resumed: the rounds
-    of each agent already in the file (each ends with its ``round`` row) are kept, a partial
-    last round is cut off, and the rest are reviewed and appended; the file is the one an
-    uninterrupted run writes (11 CPU-minutes at the published size were lost to an interrupt).
-    The caller checks the settings match (the ``.cmd`` sidecar). Returns the rounds reviewed now."""
-    import csv
-
+                  progress: bool = False, command: str | None = None) -> int:
+    """``review_rounds`` written to ``path`` a round at a time, and resumed: the rounds of each
+    agent already in the file are kept, the last one is reviewed again (it may be partial), and
+    the rest are reviewed and appended; the file is the one an uninterrupted run writes (11
+    CPU-minutes at the published size were lost to an interrupt). A file made with other settings
+    is refused. ``command``: written to the ``.cmd`` sidecar. Returns the rounds reviewed now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.reviewer import SEARCH_FLOOR
-    from lcanalysis.tournaments.specs import deal_seed
 
     floor = SEARCH_FLOOR if search_floor is None else search_floor
-    done: set[tuple[str, int]] = set()
-    keep = 0  # bytes of the file kept: the columns and every whole round
-    if os.path.exists(path) and os.path.getsize(path) > 0:
-        with open(path, encoding="utf-8", newline="") as fh:
-            lines = fh.read().splitlines(keepends=True)
-        if lines[0].rstrip("\r\n").split(",") != REVIEW_COLUMNS:
-            raise ValueError(f"{path} is not a reviews file (its first line is not the columns): write to another file")
-        last = 0
-        for i, (line, row) in enumerate(zip(lines[1:], csv.reader(lines[1:])), start=1):
-            if not line.endswith("\n"):
-                break  # a torn last line
-            if row[5] == "round":
-                if int(row[3]) != deal_seed(seed, int(row[2])):
-                    raise ValueError(f"{path} was made with another seed: write to another file")
-                done.add((row[0], int(row[2])))
-                last = i
-        # cut after the last whole round: a partial round (killed while reviewing) is done again
-        keep = len("".join(lines[:last + 1]).encode("utf-8"))
-        with open(path, "r+b") as fb:
-            fb.truncate(keep)
-    todo = [(name, k) for name in agents for k in range(rounds) if (name, k) not in done]
-    opp = _agent(opponent, search_ms)
-    made: dict[str, Any] = {}
-    with open(path, "a" if keep else "w", encoding="utf-8", newline="") as fh:
-        if not keep:
-            fh.write(",".join(REVIEW_COLUMNS) + "\n")
+    identity = {"time": time_budget, "seed": seed, "search_floor": floor, "opponent": opponent,
+                "search_ms": search_ms}
+    with REVIEWS_FILE.open(path, identity, command) as (write, done):
+        todo = [(name, k) for name in agents for k in range(rounds) if (name, k) not in done]
+        opp = _agent(opponent, search_ms)
+        made: dict[str, Any] = {}
         for name, k in tqdm(todo, desc="reviewed rounds", unit="round", disable=not progress):
             me = made.setdefault(name, _agent(name, search_ms))
-            rows = _review_round(name, me, opponent, opp, k, time_budget, seed, floor, 1, False)
-            pd.DataFrame(rows, columns=REVIEW_COLUMNS).to_csv(fh, header=False, index=False, float_format="%.4f")
-            fh.flush()
-            os.fsync(fh.fileno())
+            write(_review_round(name, me, opponent, opp, k, time_budget, seed, floor, 1, False))
     return len(todo)
 
 
@@ -354,42 +341,38 @@ REVIEW_LUCK_COLUMNS = ["deal", "seat", "drawer", "deck", "luck", "luck_stderr", 
                        "model_luck_stderr"]
 
 
+def review_luck_file(hand_model: bool) -> StudyFile:
+    """The review-luck file, written a deal at a time and resumed (``study_file.StudyFile``); with
+    ``hand_model`` it has the two columns of the hand model's luck too."""
+    return StudyFile("skill-and-luck review-luck", "# lcanalysis skill-and-luck review luck ",
+                     REVIEW_LUCK_COLUMNS if hand_model else REVIEW_LUCK_COLUMNS[:-2], keys=("deal",),
+                     identity_keys=("time", "seed", "hand_model", "agents"), many_rows=True, float_format="%.4f")
+
+
+def load_review_luck(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A review-luck file (``write_review_luck``) as ``review_luck_draws``' table; its settings in
+    ``attrs["identity"]``."""
+    hand_model = bool(review_luck_file(False).read_identity(path).get("hand_model"))
+    return review_luck_file(hand_model).load(path)
+
+
 def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int = 0, first_deal: int = 2000,
                       hand_model: bool = False, agents: Sequence[str] = ("heuristic", "greedy"),
-                      progress: bool = False) -> int:
-    """``review_luck_draws`` written to the CSV ``path`` a deal at a time, and resumed: the deals in
-    the file are kept but the last (it may be partial: it is rated again), and the rest are rated and
-    appended, giving the file an uninterrupted run writes. The caller checks the settings match
-    (the ``.cmd`` sidecar). Returns the deals rated now."""
+                      progress: bool = False, command: str | None = None) -> int:
+    """``review_luck_draws`` written to ``path`` a deal at a time, and resumed: the deals in the
+    file are kept but the last (it may be partial: it is rated again), and the rest are rated and
+    appended, giving the file an uninterrupted run writes. A file made with other settings is
+    refused. ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.agents import make_agent
 
-    columns = REVIEW_LUCK_COLUMNS if hand_model else REVIEW_LUCK_COLUMNS[:-2]
-    keep, done = 0, set()
-    if os.path.exists(path) and os.path.getsize(path) > 0:
-        with open(path, encoding="utf-8", newline="") as fh:
-            lines = fh.read().splitlines(keepends=True)
-        if lines[0].rstrip("\r\n").split(",") != columns:
-            raise ValueError(f"{path} is not a review-luck file of these columns ({','.join(columns)}): "
-                             "write to another file")
-        whole = [ln for ln in lines[1:] if ln.endswith("\n")]
-        dealt = [int(ln.split(",", 1)[0]) for ln in whole]
-        done = set(dealt[:-1]) - {dealt[-1]} if dealt else set()
-        kept = [ln for ln, d in zip(whole, dealt) if d in done]
-        keep = len("".join([lines[0], *kept]).encode("utf-8"))
-        with open(path, "r+b") as fb:
-            fb.truncate(keep)
-    todo = [k for k in range(first_deal, first_deal + deals) if k not in done]
-    made = [make_agent(a) for a in agents]
-    with open(path, "a" if keep else "w", encoding="utf-8", newline="") as fh:
-        if not keep:
-            fh.write(",".join(columns) + "\n")
+    identity = {"time": time_budget, "seed": seed, "hand_model": hand_model, "agents": list(agents)}
+    with review_luck_file(hand_model).open(path, identity, command) as (write, done):
+        todo = [k for k in range(first_deal, first_deal + deals) if (k,) not in done]
+        made = [make_agent(a) for a in agents]
         for k in tqdm(todo, desc="review luck", unit="deal", disable=not progress):
-            rows = _review_luck_deal(k, made, agents, time_budget, seed, hand_model)
-            pd.DataFrame(rows, columns=columns).to_csv(fh, header=False, index=False, float_format="%.4f")
-            fh.flush()
-            os.fsync(fh.fileno())
+            write(_review_luck_deal(k, made, agents, time_budget, seed, hand_model))
     return len(todo)
 
 
@@ -578,7 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the review's least endgame-search budget with 3 cards left, in seconds (default: the "
                         "review's, reviewer.SEARCH_FLOOR; the published file was made before it: 0)")
     r.add_argument("--out", required=True, help="the CSV file, written a round at a time and resumed (with the "
-                                                "same --time, --seed and --search-floor, its .cmd sidecar says)")
+                                                "same --time, --seed and --search-floor, as its first line says)")
     d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
     d.add_argument("--deals", type=nonneg("--deals", minimum=1), default=250)
     d.add_argument("--first-deal", type=nonneg("--first-deal"), default=1000)
@@ -592,7 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--hand-model", action="store_true",
                    help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
     q.add_argument("--out", required=True, help="the CSV file, written a deal at a time and resumed (with the same "
-                                                "--time, --seed, --first-deal and --hand-model, its .cmd says)")
+                                                "--time, --seed and --hand-model, as its first line says)")
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = ap.parse_args(args_list)
 
@@ -602,35 +585,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output_file("--out", args.out)
     except UsageError as e:
         ap.error(str(e))
-    from lcanalysis.reviewer import SEARCH_FLOOR
-
-    def settings(a: argparse.Namespace) -> dict[str, Any]:  # what a resumed file must have been made with
-        if a.what == "reviews":
-            return {"--time": a.time, "--seed": a.seed,
-                    "--search-floor": SEARCH_FLOOR if a.search_floor is None else a.search_floor}
-        return {"--time": a.time, "--seed": a.seed, "--first-deal": a.first_deal, "--hand-model": a.hand_model}
-
     if args.what in ("reviews", "review-luck"):
-        if os.path.exists(args.out) and os.path.getsize(args.out) > 0:  # resumed: the same settings only
-            try:
-                with open(args.out + ".cmd", encoding="utf-8") as fh:
-                    before = ap.parse_args(shlex.split(fh.readline())[3:])
-            except (OSError, SystemExit):
-                ap.error(f"--out {args.out} exists with no .cmd sidecar saying how it was made: write to another file")
-            if before.what != args.what or settings(before) != settings(args):
-                there, here = (", ".join(f"{k} {v}" for k, v in settings(x).items()) if x.what == args.what
-                               else x.what for x in (before, args))
-                ap.error(f"--out {args.out} was made with other settings ({there} there; {here} here): "
-                         "write to another file")
-        with open(args.out + ".cmd", "w", encoding="utf-8") as fh:
-            fh.write("python -m lcanalysis.studies.skill_and_luck " + shlex.join(args_list) + "\n")
-        try:
+        command = "python -m lcanalysis.studies.skill_and_luck " + shlex.join(args_list)
+        try:  # (a file made with other settings is refused: it would mix two studies' rows)
             if args.what == "reviews":
-                write_reviews(args.out, args.rounds, args.time, args.seed, args.search_floor, progress=True)
+                write_reviews(args.out, args.rounds, args.time, args.seed, args.search_floor, progress=True,
+                              command=command)
             else:
                 write_review_luck(args.out, args.deals, args.time, args.seed, args.first_deal, args.hand_model,
-                                  progress=True)
-        except ValueError as e:
+                                  progress=True, command=command)
+        except (ValueError, RuntimeError) as e:
             ap.error(str(e))
         return 0
     df = fast_luck_draws(args.deals, seed=args.seed, first_deal=args.first_deal)

@@ -4,8 +4,11 @@ The first line holds the settings the file was made with (JSON after a mark nami
 then CSV: a line of column names and one row per finished unit of work, each flushed to the disk
 before the next starts. A run given an existing file does only the units missing from it; a file
 made with other settings is refused (it would mix results); a torn last line, from a run killed
-while writing, is cut off and that unit done again. An exclusive lock keeps two runs from writing
-one file. The calibration study and the consistency study both keep their rows this way.
+while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
+round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
+since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
+runs from writing one file. The calibration and consistency studies and the skill-and-luck study's
+reviews keep their rows this way.
 """
 
 from __future__ import annotations
@@ -25,13 +28,16 @@ import pandas as pd
 
 class StudyFile:
     """The file format of one study: ``mark`` starts the settings line, ``columns`` are the CSV
-    columns, ``keys`` the columns (whole numbers) that name a unit of work, ``identity_keys`` the settings that
-    must match to resume, ``bools`` the columns read back as booleans, and ``defaults`` settings
-    an older file may lack."""
+    columns, ``keys`` the columns that name a unit of work (whole numbers, but those also in
+    ``text_keys``), ``identity_keys`` the settings that must match to resume, ``bools`` the columns
+    read back as booleans, and ``defaults`` settings an older file may lack. ``many_rows``: a unit
+    of work is several rows, written together. ``float_format``: how numbers are written (as
+    pandas' ``to_csv`` writes them), instead of in full."""
 
     def __init__(self, what: str, mark: str, columns: Sequence[str], keys: Sequence[str],
                  identity_keys: Sequence[str], bools: Sequence[str] = (),
-                 defaults: Mapping[str, Any] | None = None) -> None:
+                 defaults: Mapping[str, Any] | None = None, text_keys: Sequence[str] = (),
+                 many_rows: bool = False, float_format: str | None = None) -> None:
         self.what = what
         self.mark = mark
         self.columns = list(columns)
@@ -39,6 +45,13 @@ class StudyFile:
         self.identity_keys = tuple(identity_keys)
         self.bools = tuple(bools)
         self.defaults = dict(defaults or {})
+        self.text_keys = frozenset(text_keys)
+        self.many_rows = many_rows
+        self.float_format = float_format
+
+    def unit(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The key of the unit of work a row belongs to."""
+        return tuple(str(row[k]) if k in self.text_keys else int(row[k]) for k in self.keys)
 
     def read_identity(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """The settings a file was made with (its first line)."""
@@ -57,12 +70,28 @@ class StudyFile:
             df[col] = df[col].astype(str).str.lower().eq("true")
         return df
 
-    def as_csv(self, rows: Sequence[dict[str, Any]]) -> str:
+    def as_csv(self, rows: Sequence[Mapping[str, Any]], header: bool = True) -> str:
         buf = StringIO()
-        writer = csv.DictWriter(buf, fieldnames=self.columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        if header:
+            buf.write(",".join(self.columns) + "\n")
+        if self.float_format is not None:
+            if rows:
+                pd.DataFrame(list(rows), columns=self.columns).to_csv(
+                    buf, header=False, index=False, float_format=self.float_format, lineterminator="\n")
+        else:
+            csv.DictWriter(buf, fieldnames=self.columns, lineterminator="\n").writerows(rows)
         return buf.getvalue()
+
+    def _without_last_unit(self, text: str) -> str:
+        """``text`` (whole lines) less the rows of its last unit of work, which may be partial."""
+        lines = text.splitlines(keepends=True)
+        if len(lines) <= 2:  # the settings and the columns only
+            return text
+        rows = [dict(zip(self.columns, fields)) for fields in csv.reader(lines[2:])]
+        last, cut = self.unit(rows[-1]), len(rows) - 1
+        while cut > 0 and self.unit(rows[cut - 1]) == last:
+            cut -= 1
+        return "".join(lines[:2 + cut])
 
     def frame(self, rows: Sequence[dict[str, Any]], identity: dict[str, Any]) -> pd.DataFrame:
         """Rows kept in memory as the same table a file of them reads as."""
@@ -83,9 +112,10 @@ class StudyFile:
 
     @contextlib.contextmanager
     def open(self, path: str, identity: dict[str, Any], command: str | None = None
-             ) -> Iterator[tuple[Callable[[dict[str, Any]], None], set[tuple[Any, ...]]]]:
+             ) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
-        writes one row (on the disk when it returns) and the keys of the rows already there.
+        writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
+        returns), and the keys of the units already there (with ``many_rows``, but the last).
         ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
         lock is held and the file's settings match (a refused resume leaves the sidecar as it was)."""
         exists = os.path.exists(path) and os.path.getsize(path) > 0
@@ -104,23 +134,25 @@ class StudyFile:
                                      + "): write to another file")
                 fh.seek(0)
                 text = fh.read()
-                if not text.endswith("\n"):
+                keep = text[: text.rfind("\n") + 1]
+                if keep != text:
                     print(f"warning: {path}: a torn last line (an unfinished row) is dropped and done again",
                           file=sys.stderr)
-                    fh.truncate(len(text[: text.rfind("\n") + 1].encode("utf-8")))
+                if self.many_rows:
+                    keep = self._without_last_unit(keep)
+                if keep != text:
+                    fh.truncate(len(keep.encode("utf-8")))
                 old_rows = self.load(path)
-                done = {tuple(int(v) for v in key) for key in zip(*(old_rows[k] for k in self.keys))}
+                done = {self.unit(row) for row in old_rows[self.keys].to_dict("records")}
             if command is not None:
                 with open(path + ".cmd", "w", encoding="utf-8") as cmd:
                     cmd.write(command + "\n")
-            writer = csv.DictWriter(fh, fieldnames=self.columns, lineterminator="\n")
             if not exists:
-                fh.write(self.mark + json.dumps(identity) + "\n")
-                writer.writeheader()
+                fh.write(self.mark + json.dumps(identity) + "\n" + self.as_csv([]))
                 fh.flush()
 
-            def write(row: dict[str, Any]) -> None:
-                writer.writerow(row)
+            def write(rows: Any) -> None:
+                fh.write(self.as_csv([rows] if isinstance(rows, Mapping) else rows, header=False))
                 fh.flush()
                 os.fsync(fh.fileno())
 
