@@ -10,7 +10,8 @@ Budgets are rollout counts, so the numbers are the same on any machine: ``--play
 (default the advisor's, ``advisor.ROLLOUTS_PER_SECOND``; the runs published before it was raised
 used 6000, and references made at one rate are never used for hints at another).
 
-Rows go to ``--out`` as each position finishes, and a second run resumes it. The summary prints,
+Rows go to ``--out`` as each position finishes, and a second run with the same settings resumes
+it (one with another reference, schedules or rate is refused: its ``.cmd`` sidecar says). The summary prints,
 per schedule, the study's share of consistent positions and mean loss (95% intervals), and the
 change in loss position by position (paired: the same views and the same reference).
 
@@ -25,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from rows_file import appending, read_rows
+from rows_file import appending, read_rows, same_settings
 
 import lcanalysis as lc
 from lcanalysis.advisor import EARLIER_ROLLOUTS_PER_SECOND, ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
@@ -74,13 +75,8 @@ def cached_reference(view, index: int, reference: float, ref_schedule: str, refs
 def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
         refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND) -> None:
     done: set[int] = set()
-    if out.exists():
-        rows = read_rows(out)
-        rates = {int(r.get("playout_rate") or EARLIER_RATE) for r in rows}
-        if rates - {rate}:
-            raise SystemExit(f"error: {out} was made at {', '.join(map(str, sorted(rates)))} play-outs a second, "
-                             f"not {rate}: give --playout-rate {min(rates)} or another --out")
-        done = {int(r["index"]) for r in rows}
+    if out.exists():  # (made with the same settings: main checks its .cmd sidecar)
+        done = {int(r["index"]) for r in read_rows(out)}
     todo = [f for f in study_positions(positions) if f[0] not in done]
     print(f"{len(done)} positions already in {out}, {len(todo)} to go (each: one reference at {reference:g}x the "
           f"budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
@@ -106,7 +102,7 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
                   + f"  ({time.process_time() - c0:.0f} CPU s)", file=sys.stderr, flush=True)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=100, help="positions of the study's fixed set (default 100)")
     ap.add_argument("--reference", type=float, default=30.0, help="the reference's budget in seconds (default 30)")
@@ -121,11 +117,19 @@ def main() -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the advisor's play-outs a second of budget (default {ROLLOUTS_PER_SECOND:,}; "
                          f"the published runs before it was raised: {EARLIER_RATE})")
-    args = ap.parse_args()
+    argv = sys.argv[1:] if argv is None else argv
+    args = ap.parse_args(argv)
     try:
         rate = check_playout_rate(args.playout_rate)
     except ValueError as e:
         ap.error(str(e))
+
+    def settings(a: list[str]) -> dict:  # what a row depends on: another of these must not resume the file
+        got = ap.parse_args(a)
+        return {"--reference": got.reference, "--reference-schedule": got.reference_schedule,
+                "--schedules": " ".join(got.schedules), "--playout-rate": check_playout_rate(got.playout_rate)}
+
+    same_settings(args.out, "bench_schedules.py", argv, settings)
     run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs, rate)
     by_schedule = load_schedule_comparison(args.out)
     print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1; "

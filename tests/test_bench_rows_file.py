@@ -77,6 +77,10 @@ def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
      "--no-fill-every-turn True there, False here"),
     ("bench_stall_probes", ["--deck", "3"], ["--deck", "3", "--workers", "2"], "--workers 1 there, 2 here"),
     ("bench_hint_honesty", ["--playout-rate", "6000"], [], "--playout-rate 6000 there, 15000 here"),
+    # it checked only the rate: hints against a 10x reference were mixed with those against a 30x one
+    ("bench_schedules", ["--reference", "10", "--playout-rate", "6000"], ["--playout-rate", "6000"],
+     "--reference 10.0 there, 30.0 here"),
+    ("bench_schedules", ["--schedules", "two-stage"], [], "--schedules two-stage there, two-stage halving here"),
 ])
 def test_a_file_made_with_other_settings_is_refused_before_its_rows_are_mixed(tmp_path, monkeypatch, name, made,
                                                                                 here, named):
