@@ -420,3 +420,15 @@ def test_the_progress_bar_moves_on_while_a_slow_round_is_played(monkeypatch):
     after = len(refreshed)
     threading.Event().wait(0.3)
     assert len(refreshed) == after  # the ticking stopped with the tournament
+
+
+def test_an_agent_given_as_a_dict_is_labelled_as_the_command_line_writes_it():
+    """A dict spec was labelled 'search,time_ms=50', which the command line does not read (it
+    writes 'search:time_ms=50'), so a table's label could not be pasted back as an agent."""
+    from lcanalysis.tournaments.specs import AgentSpec, parse_agent
+
+    spec = AgentSpec.of({"name": "search", "width": 8, "time_ms": 50})
+    assert spec.label == "search:time_ms=50,width=8"
+    again = AgentSpec.of(parse_agent(spec.label))
+    assert (again.name, again.options) == (spec.name, spec.options)
+    assert AgentSpec.of({"name": "greedy"}).label == "greedy"

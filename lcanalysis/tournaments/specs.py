@@ -57,8 +57,9 @@ class AgentSpec:
             name = d.pop("name")
             label = d.pop("label", "")
             opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
-            if not label:
-                label = name + "".join(f",{k}={v}" for k, v in opts if k != "cmd")
+            if not label:  # as the command line writes it: search:time_ms=50,width=8
+                named = ",".join(f"{k}={v}" for k, v in opts if k != "cmd")
+                label = f"{name}:{named}" if named else name
             return cls(name, opts, label)
         raise TournamentError(f"an agent is a name, a dict with 'name', or an AgentSpec; got {spec!r}")
 
