@@ -234,6 +234,18 @@ class TutorSession:
                                             "at least", "tutor"])
         return frame.sort_values("loss", ascending=False, kind="stable").reset_index(drop=True)
 
+    def total_loss_text(self) -> str:
+        """The person's losses summed, in words: "total loss 7.3 ± 1.2 points against the advisor's
+        best (...)", the standard error combining each estimate's (the judgements are independent
+        analyses), saying how many were exact and how many only bounded (the total is then a bound)."""
+        ds = self.decisions
+        total = sum(d.loss for d in ds)
+        spread = math.sqrt(sum(d.loss_stderr ** 2 for d in ds))
+        exact, bound = sum(d.exact for d in ds), sum(d.bound for d in ds)
+        bounds = f", {bound} only bounded by the endgame search (the total is then at least this)" if bound else ""
+        return (f"total loss {total:.1f} ± {spread:.1f} points against the advisor's best ({exact} judged "
+                f"exactly{bounds}, the rest estimates, ± one standard error)")
+
     def score_line(self) -> str:
         you, them = self.position.score(self.seat), self.position.score(1 - self.seat)
         totals = self.match.totals

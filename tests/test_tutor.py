@@ -169,3 +169,20 @@ def test_a_card_not_in_the_persons_hand_is_said_so_in_their_words():
     missing = next(f"{c}{n}" for c in "YBWGR" for n in range(2, 11) if f"{c}{n}" not in held)
     with pytest.raises(ValueError, match=f"\\+{missing}/D is not legal here: {missing} is not in your hand"):
         s.checked(f"+{missing}/D")
+
+
+def test_the_boards_review_gives_the_total_loss_with_its_standard_error_and_what_it_is():
+    """The total of the losses is an estimate too: the board's review (as the command line's
+    summary) says it with its standard error, how many losses were exact and how many bounds."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import TutorBoard
+    from lcanalysis.tutor import Decision
+
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    board.session.decisions = [  # by hand: 3.0 + 0 + 2.0 = 5.0, sqrt(0.4² + 0² + 0.3²) = 0.5
+        Decision(round=1, turn=0, played="+R2/D", best="+R3/D", loss=3.0, loss_stderr=0.4, exact=False),
+        Decision(round=1, turn=2, played="+R3/D", best="+R3/D", loss=0.0, loss_stderr=0.0, exact=True),
+        Decision(round=1, turn=4, played="-B2/D", best="+B2/D", loss=2.0, loss_stderr=0.3, exact=False, bound=True),
+    ]
+    review = board._review_html()
+    assert "total loss 5.0 ± 0.5 points against the advisor&#x27;s best (1 judged exactly, 1 only bounded" in review

@@ -18,7 +18,6 @@ stops it and gives the turn back; while the agent thinks, it ends the game as ``
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import sys
@@ -267,12 +266,7 @@ class Game:
             print("no turns of yours were judged")
             return
         flagged = int((frame["tutor"] != "").sum())
-        spread = math.sqrt(float((frame["± (paired)"] ** 2).sum()))
-        exact, bound = int(frame["exact"].sum()), int(frame["at least"].sum())
-        bounds = f", {bound} only bounded by the endgame search (the total is then at least this)" if bound else ""
-        print(f"your {len(frame)} decision(s): {flagged} flagged by the tutor; total loss {frame['loss'].sum():.1f} "
-              f"± {spread:.1f} points against the advisor's best ({exact} judged exactly{bounds}, the rest "
-              "estimates by play-outs, ± one standard error)")
+        print(f"your {len(frame)} decision(s): {flagged} flagged by the tutor; {self.s.total_loss_text()}")
         if self.taken_back:
             print(f"{self.taken_back} turn(s) taken back after the tutor spoke (not counted above)")
         for d in sorted((d for d in self.s.decisions if d.loss > 0), key=lambda d: -d.loss)[:WORST_SHOWN]:

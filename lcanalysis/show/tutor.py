@@ -124,9 +124,9 @@ class TutorBoard:
         frame = self.session.summary()
         flagged = int((frame["tutor"] != "").sum())
         head = (f"<h4 class='lc-review'>Round over: {html.escape(self.session.score_line())}</h4>"
-                f"<p>{len(frame)} decisions, {flagged} flagged; total loss {frame['loss'].sum():.1f} points "
-                f"(a loss is the advisor's estimate ± the paired standard error, or exact, or with \"at least\" "
-                f"a bound: the endgame search showed only that the turn is worse)</p>")
+                f"<p>{len(frame)} decisions, {flagged} flagged; {html.escape(self.session.total_loss_text())}. "
+                f"A loss is the advisor's estimate ± the paired standard error, or exact, or with \"at least\" "
+                f"a bound: the endgame search showed only that the turn is worse.</p>")
         return head + frame.to_html(index=False, classes="lc-review-table")
 
     def _ipython_display_(self) -> Any:
