@@ -584,3 +584,19 @@ def test_the_explorers_message_counts_the_turns_the_endgame_search_only_bounded(
     bounded = [m for m in ex.result.moves if m.upper_bound]
     assert bounded  # the case this test is about
     assert f"; {len(bounded)} turn(s) only shown worse than the best: a bound (≤), not a value" in ex.message.value
+
+
+def test_the_replays_message_says_whether_the_ranked_values_are_exact_or_estimates(played):
+    """As the explorer's: the replay's ranked turns are called exact, or estimates with their
+    standard error, and the turns the endgame search only bounded are counted."""
+    start, turns = played
+    rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)
+    rp.go(9)  # mid-round: play-outs
+    rp.analyze_button.click()
+    assert not rp.result.exact
+    assert "legal turns ranked (advisor estimate, estimates ± standard error)." in html.unescape(rp.message.value)
+    k = next(k for k in range(len(turns)) if _by_hand(start, turns, k).deck_count == 1)
+    rp.go(k)  # the last card: every split solved
+    rp.analyze_button.click()
+    assert rp.result.exact and not any(m.upper_bound for m in rp.result.moves)
+    assert f"{len(rp.result.moves)} legal turns ranked ({rp.result.kind}, exact)." in rp.message.value

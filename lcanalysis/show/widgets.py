@@ -60,6 +60,16 @@ def _message(kind: str, text: str) -> str:
     return f'<div class="lc-message lc-{kind}" style="color:{colour}">{html.escape(text)}</div>'
 
 
+def _ranked(res: Analysis) -> str:
+    """The Analyze buttons' answer in words: how many turns, which kind of number (exact or an
+    estimate with its standard error), and how many the endgame search only bounded."""
+    kind = ", exact" if res.exact else ", estimates ± standard error"
+    bounded = sum(m.upper_bound for m in res.moves)  # the endgame search proved these worse, no more
+    if bounded:
+        kind += f"; {bounded} turn(s) only shown worse than the best: a bound (≤), not a value"
+    return f"{len(res.moves)} legal turns ranked ({res.kind}{kind})."
+
+
 @contextmanager
 def _working(message: W.HTML, button: W.Button, position: Position | View,
              lines: list[str]) -> Iterator[Callable[[str], None]]:
@@ -313,11 +323,7 @@ class DecisionExplorer:
             self.message.value = _message("error", f"Cannot analyze: {exc}")
             return
         self.result = res
-        kind = ", exact" if res.exact else ", estimates ± standard error"
-        bounded = sum(m.upper_bound for m in res.moves)  # the endgame search proved these worse, no more
-        if bounded:
-            kind += f"; {bounded} turn(s) only shown worse than the best: a bound (≤), not a value"
-        self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}{kind}).")
+        self.message.value = _message("ok", _ranked(res))
         self.table.value = (f'<div class="lc-ranked" style="max-height:420px;overflow:auto">'
                             f'{res._repr_html_()}</div>')
         with self.chart:
@@ -752,7 +758,7 @@ class RecordReplay:
                      f"{best.move}{why}.")
         self.verdict.value = _message("ok" if rank == 1 else "note", words)
         self.table.value = f'<div style="max-height:420px;overflow:auto">{res._repr_html_()}</div>'
-        self.message.value = _message("ok", f"{len(res.moves)} legal turns ranked ({res.kind}).")
+        self.message.value = _message("ok", _ranked(res))
 
     def open(self) -> None:
         if self.on_open is not None and self.position is not None:
