@@ -146,7 +146,7 @@ def test_wager_explorer_sliders_update_the_exact_distribution():
     assert float(wx.result.outcome(1).mean) == pytest.approx((24 - 20) * 2)
     wx.hand_wagers.value = 3
     assert [o.wagers for o in wx.result.by_wagers] == [0, 1, 2, 3]
-    assert "Best: 3 wager(s)" in wx.message.value
+    assert "Best: 3 wager(s), mean +16.0 (exact, canonical model)." in wx.message.value  # (24 - 20) * 4, by hand
     wx.held.value = (2, 3)
     assert wx.result.best_wagers == 0
     assert "<table>" in wx.table.value

@@ -814,7 +814,9 @@ class WagerExplorer:
         self.result = res
         best = res.best_wagers
         marg = ", ".join(f"wager {i + 1}: {float(m):+.1f}" for i, m in enumerate(res.marginals))
-        self.message.value = _message("ok", f"Best: {best} wager(s), mean {float(res.outcome(best).mean):+.1f}. "
+        o = res.outcome(best)
+        kind = f"estimate ± {o.stderr:.1f}" if res.sampled else f"exact, {res.model} model"
+        self.message.value = _message("ok", f"Best: {best} wager(s), mean {float(o.mean):+.1f} ({kind}). "
                                              + (f"Value of each extra wager: {marg}." if marg else
                                                 "No wager can be placed (a number is down or none held)."))
         self.table.value = res._repr_html_()
