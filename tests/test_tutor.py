@@ -186,3 +186,21 @@ def test_the_boards_review_gives_the_total_loss_with_its_standard_error_and_what
     ]
     review = board._review_html()
     assert "total loss 5.0 ± 0.5 points against the advisor&#x27;s best (1 judged exactly, 1 only bounded" in review
+
+
+def test_the_boards_next_round_clears_the_comment_on_the_last_turn_of_the_round_before():
+    """A new deal on the board: the tutor's word on the previous round's last turn is not left
+    standing under it, as if it were about the new position."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import DECK, TutorBoard
+
+    board = TutorBoard(agent="greedy", seed=4, rounds=3, time_budget=0.02)
+    s = board.session
+    while not s.round_over():  # by clicks, to the round's end
+        turn = s.legal_turns()[0]
+        board.choose(str(turn.card), "+" if turn.play else "-", DECK if turn.source == "D" else turn.source)
+        board.play_button.click()
+    assert board.comment.value and not board.next_button.disabled  # the tutor's word on the round's last turn
+    board.next_button.click()
+    assert not s.round_over() and s.match.round_number == 2
+    assert board.comment.value == "" and board.review.value == ""

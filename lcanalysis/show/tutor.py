@@ -96,6 +96,7 @@ class TutorBoard:
 
     def next_round(self) -> None:
         self.session.next_round()
+        self.comment.value = ""  # it was about the last turn of the round before
         self.review.value = ""
         self._refresh()
 
