@@ -532,6 +532,14 @@ def test_the_example_menu_names_only_the_example_shown_and_picks_it_again_after_
     assert explorer.example.value == "opening" and explorer.deck.value == 44
 
 
+def test_an_edited_example_is_no_longer_named_by_the_menu_and_picking_it_again_restores_it(explorer):
+    explorer.example.value = "midround"
+    hand = explorer.hand.value
+    explorer.deck.value = explorer.deck.value - 1  # an edit: no longer the example
+    assert explorer.example.value == "(choose)"
+    explorer.example.value = "midround"  # picked again: loaded again
+    assert explorer.hand.value == hand and explorer.position == read_position(example_text("midround"))
+
 def test_the_replays_verdict_says_whether_the_played_turns_loss_is_exact_an_estimate_or_a_bound(played):
     start, turns = played
     rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)

@@ -272,6 +272,12 @@ class DecisionExplorer:
             return
         self._full = None
         self._clear_results()
+        if self.example.value != "(choose)":  # the menu no longer names what is shown; picking it again reloads it
+            self._loading = True
+            try:
+                self.example.value = "(choose)"
+            finally:
+                self._loading = False
         try:
             self.position = self.build()
         except Exception as exc:
