@@ -123,3 +123,25 @@ def test_a_heatmaps_axes_say_what_they_count():
                     calls += 1
                     assert {"xlabel", "ylabel"} <= {k.arg for k in node.keywords}, f"{path.name}: {ast.unparse(node)}"
     assert calls == 4
+
+
+def test_the_turn_values_chart_draws_a_bound_as_a_bound_not_as_a_value():
+    """A turn the endgame search only showed to be worse has a bound for its value: its bar is
+    hatched and its label says "≤", and the legend says what that means; a value is drawn plain."""
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    analysis = Analysis(moves=[
+        MoveValue("+Y8/R", 17.3, 0.7, exact=False),
+        MoveValue("+Y8/W", 17.3, 0.7, exact=False, extra={"bound": "upper"}),
+        MoveValue("-W4/Y", 14.6, 0.8, exact=False),
+    ], kind="view value (sampled worlds)", exact=False)
+    fig = figures.move_values_chart(analysis)
+    ax = fig.axes[0]
+    label_at = {round(y): t.get_text() for y, t in zip(ax.get_yticks(), ax.get_yticklabels(), strict=True)}
+    assert [label_at[y] for y in sorted(label_at, reverse=True)] == ["+Y8/R", "≤ +Y8/W", "-W4/Y"]  # best on top
+    hatched = {label_at[round(bar.get_y() + bar.get_height() / 2)]: bool(bar.get_hatch()) for bar in ax.patches}
+    assert hatched == {"≤ +Y8/W": True, "+Y8/R": False, "-W4/Y": False}
+    assert "a bound" in ax.get_legend().get_texts()[0].get_text()
+    plain = figures.move_values_chart(Analysis(moves=[MoveValue("+Y8/R", 17.3, 0.7, exact=False)],
+                                               kind="advisor estimate", exact=False))
+    assert plain.axes[0].get_legend() is None

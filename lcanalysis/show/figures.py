@@ -56,15 +56,27 @@ def _move_colour(move: str) -> str:
 
 
 def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
-    """Horizontal bars: each turn's expected value (final score difference) with a 95% error bar."""
+    """Horizontal bars: each turn's expected value (final score difference) with a 95% error bar.
+    A turn the endgame search only showed to be worse (``upper_bound``) is drawn hatched and pale,
+    labelled "≤": its bar is a bound on its value, not the value."""
+    from matplotlib.patches import Patch
+
     moves = analysis.moves[:limit]
     fig, ax = _fig(7.0, 0.35 * max(len(moves), 3) + 1.4)
     y = np.arange(len(moves))[::-1]
     vals = [m.value for m in moves]
     errs = [0.0 if m.exact else 1.96 * m.stderr for m in moves]
-    ax.barh(y, vals, xerr=errs, color=[_move_colour(m.move) for m in moves], alpha=0.85,
-            error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
-    ax.set_yticks(y, [m.move for m in moves])
+    bars = ax.barh(y, vals, xerr=errs, color=[_move_colour(m.move) for m in moves], alpha=0.85,
+                   error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
+    for bar, m in zip(bars, moves, strict=True):
+        if m.upper_bound:
+            bar.set_alpha(0.35)
+            bar.set_hatch("//")
+    ax.set_yticks(y, [f"≤ {m.move}" if m.upper_bound else m.move for m in moves])
+    if any(m.upper_bound for m in moves):
+        ax.legend(handles=[Patch(facecolor="#dddddd", hatch="//",
+                                 label="≤: a bound; the endgame search showed only that the turn is worse")],
+                  loc="lower left", fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("expected final score difference (mover − opponent), points")
     ax.set_title(title or f"Best {len(moves)} turns — {analysis.kind}" +
