@@ -105,6 +105,17 @@ def test_simulated_colours_record_what_each_colour_scored():
     assert opening.score_by_colours_opened(c)["rounds"].sum() == 8
 
 
+def test_the_wager_models_check_shows_its_progress_when_asked_and_the_same_table(capsys):
+    """The notebook's live check takes tens of seconds at its small size (hours published): with
+    ``progress=True`` a bar counts the expeditions predicted; the table is the same either way."""
+    quiet = opening.wager_models_vs_play(rounds=30, snap_turn=10, seed=0, n_mc=20)
+    assert capsys.readouterr().err == ""
+    shown = opening.wager_models_vs_play(rounds=30, snap_turn=10, seed=0, n_mc=20, progress=True)
+    err = capsys.readouterr().err
+    rows = int(quiet["rows"].iloc[0])
+    assert "expeditions" in err and f"{rows}/{rows}" in err
+    pd.testing.assert_frame_equal(quiet, shown)
+
 def test_linear_fit_recovers_a_known_line_with_standard_errors():
     rng = np.random.default_rng(0)
     x = rng.uniform(0, 30, 400)

@@ -88,7 +88,7 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
     if "wager_models" in want:
         path = os.path.join(root, "simulated", "wager_models_vs_play.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed, n_mc=mc).to_csv(
+        wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed, n_mc=mc, progress=True).to_csv(
             path, index=False, float_format="%.4f")
         side(path, "wager_models")
     if "stalling" in want:

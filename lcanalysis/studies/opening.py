@@ -181,10 +181,12 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
             "residual_sd": math.sqrt(s2)}
 
 
-def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300) -> Any:
+def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300,
+                         progress: bool = False) -> Any:
     """The canonical and richer wager models' predicted expedition scores against what the bots
-    really scored (``wager_sim.compare_models``), as a table with bias and its standard error."""
+    really scored (``wager_sim.compare_models``), as a table with bias and its standard error.
+    ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each)."""
     from lcanalysis.wagers.simulation import compare_models
 
-    df, _meta = compare_models(rounds=rounds, snap_turn=snap_turn, seed=seed, n_mc=n_mc)
+    df, _meta = compare_models(rounds=rounds, snap_turn=snap_turn, seed=seed, n_mc=n_mc, progress=progress)
     return df
