@@ -608,3 +608,30 @@ def test_the_replays_message_says_whether_the_ranked_values_are_exact_or_estimat
     rp.analyze_button.click()
     assert rp.result.exact and not any(m.upper_bound for m in rp.result.moves)
     assert f"{len(rp.result.moves)} legal turns ranked ({rp.result.kind}, exact)." in rp.message.value
+
+
+def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_searchs_values(explorer, monkeypatch):
+    """The distribution shown under a picked turn is of heuristic play-outs in worlds of its own,
+    not the table's numbers (the advisor's estimates; with 3 cards left, the endgame search's): the
+    note and the figure's title say so."""
+    from helpers import played_down
+
+    from lcanalysis.show import figures
+
+    titles = []
+    drawn = figures.outcome_histogram
+    monkeypatch.setattr(figures, "outcome_histogram",
+                        lambda samples, move, title=None: titles.append(title) or drawn(samples, move, title=title))
+    explorer.analyze()  # the opening: the advisor's estimates
+    note = html.unescape(explorer.detail_text.value)
+    assert f"heuristic's play-outs after {explorer.turn.value}, in worlds of its own, not the advisor estimate" in note
+    assert titles == [f"What follows {explorer.turn.value}: heuristic play-outs over {len(explorer.outcomes)} "
+                      "sampled worlds"]
+
+    pos = played_down(2, 3)
+    ex = DecisionExplorer(pos.view(pos.to_move), time_budget=0.5)
+    ex.analyze()
+    assert ex.result.kind.startswith("view value") and "samples" not in ex.result.moves[0].extra
+    note = html.unescape(ex.detail_text.value)
+    assert f"after {ex.turn.value}, in worlds of its own, not the {ex.result.kind} the table gives" in note
+    assert titles[-1] == f"What follows {ex.turn.value}: heuristic play-outs over {len(ex.outcomes)} sampled worlds"

@@ -349,13 +349,20 @@ class DecisionExplorer:
         mv = next((m for m in self.result.moves if m.move == move), None)
         try:
             samples = mv.extra.get("samples") if mv is not None else None
+            title = None
+            notes = []
             if samples is None:
                 # a full position's worlds keep the opponent's known hand, as its analysis did
                 source = hint_view(self.position)[0] if isinstance(self.position, Position) else self.position
                 samples = explorer.move_outcomes(source, move, worlds=max(20, int(60 * self.time_budget.value)),
                                                  seed=int(self.seed.value))
+                # not the numbers the table ranks by (the endgame search's, say): the figure must say so
+                title = f"What follows {move}: heuristic play-outs over {len(samples)} sampled worlds"
+                notes.append(_message("note", f"The distribution below is of the heuristic's play-outs after {move}, "
+                                              f"in worlds of its own, not the {self.result.kind} the table gives: "
+                                              f"its mean can differ from the table's value (play-outs never take a "
+                                              f"pile card just to gain turns: near the round's end, by much)."))
             self.outcomes = samples
-            notes = []
             if self._full is not None and self._full.deck_count <= ENDGAME_CARDS:
                 self.lines = explorer.endgame_lines(self._full, move)
                 notes.append("<b>Solver's principal lines</b>: perfect-information values (both hands "
@@ -369,7 +376,7 @@ class DecisionExplorer:
             self.detail_text.value = _message("error", f"Cannot follow {move}: {exc}")
             return
         with self.detail:
-            display(figures.outcome_histogram(samples, move))
+            display(figures.outcome_histogram(samples, move, title=title))
 
     def _ipython_display_(self) -> None:
         display(self.widget)
