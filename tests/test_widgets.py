@@ -635,3 +635,19 @@ def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_
     note = html.unescape(ex.detail_text.value)
     assert f"after {ex.turn.value}, in worlds of its own, not the {ex.result.kind} the table gives" in note
     assert titles[-1] == f"What follows {ex.turn.value}: heuristic play-outs over {len(ex.outcomes)} sampled worlds"
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"time_budget": 100}, "time_budget must be seconds from 0.2 to 10, got 100"),
+    ({"time_budget": 0.01}, "time_budget must be seconds from 0.2 to 10, got 0.01"),
+    ({"time_budget": True}, "time_budget must be seconds"),
+    ({"seed": -5}, "seed must be a whole number from 0 to 2147483647, got -5"),
+    ({"seed": 2**40}, "seed must be a whole number from 0 to 2147483647"),
+    ({"seed": 1.5}, "seed must be a whole number"),
+])
+def test_the_explorers_time_and_seed_outside_their_widgets_are_refused_not_clamped(options, words):
+    """The slider and the box would show a clamped value while the replay thought with the one
+    given (100 s for a slider at 10): refused, naming the option and its range."""
+    with pytest.raises(ValueError) as refused:
+        DecisionExplorer("example:midround", **options)
+    assert words in str(refused.value)

@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from lcanalysis.show.widgets import _message
+from lcanalysis.show.widgets import _message, _within
 from lcanalysis.tutor import TutorSession, judging_note
 
 DECK = "deck"
@@ -26,10 +26,7 @@ class TutorBoard:
 
     def __init__(self, agent: str = "heuristic", rounds: int = 1, seed: int = 0, threshold: float = 2.0,
                  time_budget: float = 0.5) -> None:
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
-                or not 0 <= threshold <= MAX_THRESHOLD:
-            # the slider would quietly clamp it
-            raise ValueError(f"threshold must be points from 0 to {MAX_THRESHOLD:g}, got {threshold!r}")
+        _within("threshold", threshold, 0, MAX_THRESHOLD, "points")  # the slider would quietly clamp it
         self._options: dict[str, Any] = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget}
         self.threshold = W.FloatSlider(value=threshold, min=0.0, max=MAX_THRESHOLD, step=0.5, description="speak at",
                                        tooltip="the tutor comments when a turn loses more points than this")

@@ -45,6 +45,7 @@ from lcanalysis.wagers.canonical import WagerAnalysis
 ENDGAME_CARDS = 5  # principal lines are offered when the draw pile holds at most this many cards
 CARD_COLOURS = {"Y": "#e9c63b", "B": "#4a86d8", "W": "#e4e4e4", "G": "#49a862", "R": "#d5533f", "P": "#9563c9"}
 RANK_NAMES = ("w", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+MIN_TIME, MAX_TIME, MAX_SEED = 0.2, 10.0, 2**31 - 1  # the explorer's time slider and seed box
 
 
 def _cards_text(cards: Any) -> str:
@@ -58,6 +59,15 @@ def _split(text: str) -> list[str]:
 def _message(kind: str, text: str) -> str:
     colour = {"error": "#a61b1b", "note": "#555555", "ok": "#1d6b2a"}[kind]
     return f'<div class="lc-message lc-{kind}" style="color:{colour}">{html.escape(text)}</div>'
+
+
+def _within(name: str, value: Any, least: float, most: float, unit: str, whole: bool = False) -> None:
+    """Refuse a constructor's value its slider or box would quietly clamp (the widget showing one
+    number, another part using the one given), naming the option and its range."""
+    kinds = (int,) if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not least <= value <= most:
+        low, high = (f"{x:g}" if isinstance(x, float) else str(x) for x in (least, most))
+        raise ValueError(f"{name} must be {unit} from {low} to {high}, got {value!r}")
 
 
 def _ranked(res: Analysis) -> str:
@@ -129,6 +139,8 @@ class DecisionExplorer:
 
     def __init__(self, source: str | dict | Position | View | None = "example:midround",
                  time_budget: float = 0.5, seed: int = 0, record: Any = None) -> None:
+        _within("time_budget", time_budget, MIN_TIME, MAX_TIME, "seconds")
+        _within("seed", seed, 0, MAX_SEED, "a whole number", whole=True)
         text = {"layout": W.Layout(width="98%")}
         self.colors = W.Dropdown(options=[5, 6], value=5, description="colours")
         self.hand = W.Text(description="my hand", placeholder="8 cards, e.g. R7 Bw B4 G10 Y3 Y5 W8 R9", **text)
@@ -141,8 +153,9 @@ class DecisionExplorer:
                                 layout=W.Layout(width="98%", height="4em"))
         self.load_button = W.Button(description="Load", tooltip="read the pasted position")
         self.example = W.Dropdown(options=["(choose)"] + list(EXAMPLES), value="(choose)", description="example")
-        self.time_budget = W.FloatSlider(value=time_budget, min=0.2, max=10.0, step=0.1, description="time (s)")
-        self.seed = W.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed")
+        self.time_budget = W.FloatSlider(value=time_budget, min=MIN_TIME, max=MAX_TIME, step=0.1,
+                                         description="time (s)")
+        self.seed = W.BoundedIntText(value=seed, min=0, max=MAX_SEED, description="seed")
         self.analyze_button = W.Button(description="Analyze", button_style="primary", icon="search")
         self.message = W.HTML()
         self.picture = W.HTML()
