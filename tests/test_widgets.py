@@ -651,3 +651,19 @@ def test_the_explorers_time_and_seed_outside_their_widgets_are_refused_not_clamp
     with pytest.raises(ValueError) as refused:
         DecisionExplorer("example:midround", **options)
     assert words in str(refused.value)
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"held": (1,)}, "held must be numbers of the colour, 2 to 10, got (1,)"),
+    ({"held": (11, 7)}, "held must be numbers of the colour, 2 to 10"),
+    ({"held": "789"}, "held must be numbers of the colour"),
+    ({"hand_wagers": 5}, "hand_wagers must be a whole number from 0 to 3, got 5"),
+    ({"draws": 50}, "draws must be a whole number from 0 to 44, got 50"),
+    ({"unseen_total": 0}, "unseen_total must be a whole number from 1 to 64, got 0"),
+])
+def test_the_wager_explorers_options_outside_its_widgets_are_refused_not_clamped(options, words):
+    """The sliders would show 3 wagers for 5 and 44 draws for 50, and a number outside 2..10
+    stopped in a widget library's 'Invalid selection': refused, naming the option and its range."""
+    with pytest.raises(ValueError) as refused:
+        WagerExplorer(**options)
+    assert words in str(refused.value)

@@ -805,6 +805,12 @@ class WagerExplorer:
 
     def __init__(self, held: tuple[int, ...] = (7, 8, 9), hand_wagers: int = 1, draws: int = 10,
                  unseen_total: int = 52) -> None:
+        if isinstance(held, (str, bytes)) or not hasattr(held, "__iter__") \
+                or any(isinstance(n, bool) or n not in range(2, 11) for n in held):
+            raise ValueError(f"held must be numbers of the colour, 2 to 10, got {held!r}")
+        _within("hand_wagers", hand_wagers, 0, 3, "a whole number", whole=True)
+        _within("draws", draws, 0, 44, "a whole number", whole=True)
+        _within("unseen_total", unseen_total, 1, 64, "a whole number", whole=True)
         self.held = W.SelectMultiple(options=list(range(2, 11)), value=tuple(held), description="held",
                                      rows=9, layout=W.Layout(width="160px"))
         self.placed = W.SelectMultiple(options=list(range(2, 11)), value=(), description="placed",
