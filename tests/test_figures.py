@@ -145,3 +145,19 @@ def test_the_turn_values_chart_draws_a_bound_as_a_bound_not_as_a_value():
     plain = figures.move_values_chart(Analysis(moves=[MoveValue("+Y8/R", 17.3, 0.7, exact=False)],
                                                kind="advisor estimate", exact=False))
     assert plain.axes[0].get_legend() is None
+
+
+def test_the_score_distribution_draws_each_probability_at_its_own_score():
+    """Each number of wagers' probabilities stand exactly at their scores (with 0 draws and 7 8 9
+    held: 4 with no wager, 8 with one, by hand), not shifted sideways to sit beside the others."""
+    from lcanalysis.wagers.canonical import wager_distribution
+
+    res = wager_distribution(hand=[7, 8, 9], hand_wagers=1, draws=0)
+    fig = figures.score_distribution_chart(res)
+    dots = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in fig.axes[0].get_lines()
+            if line.get_marker() == "o"}
+    assert dots == {"0 wager(s): mean +4.0": ([4], [1.0]), "1 wager(s): mean +8.0": ([8], [1.0])}
+    res = wager_distribution(hand=[6, 8, 9], hand_wagers=2, draws=12)
+    fig = figures.score_distribution_chart(res)
+    drawn = [list(line.get_xdata()) for line in fig.axes[0].get_lines() if line.get_marker() == "o"]
+    assert drawn == [sorted(o.distribution) for o in res.by_wagers]

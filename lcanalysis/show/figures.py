@@ -102,15 +102,17 @@ def outcome_histogram(samples: Sequence[float] | np.ndarray, move: str, title: s
 
 
 def score_distribution_chart(wager_analysis: Any, title: str | None = None):
-    """The exact score distribution of one expedition for each number of wagers placed now."""
+    """The exact score distribution of one expedition for each number of wagers placed now: a stem
+    and a dot at each score, exactly there (bars side by side stood up to a point and more off
+    their scores)."""
     outs = wager_analysis.by_wagers
     fig, ax = _fig(7.0, 3.6)
-    width = 0.8 / max(len(outs), 1)
     for i, o in enumerate(outs):
         scores = sorted(o.distribution)
         probs = [float(o.distribution[s]) for s in scores]
-        ax.bar(np.array(scores) + (i - (len(outs) - 1) / 2) * width * 4, probs, width=width * 4,
-               label=f"{o.wagers} wager(s): mean {float(o.mean):+.1f}", alpha=0.75)
+        ax.vlines(scores, 0, probs, color=f"C{i}", lw=2, alpha=0.55)
+        ax.plot(scores, probs, "o", color=f"C{i}", ms=4, label=f"{o.wagers} wager(s): mean {float(o.mean):+.1f}")
+    ax.set_ylim(bottom=0)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("final expedition score, points")
     ax.set_ylabel("probability")
