@@ -224,6 +224,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         exact.notes.insert(0, f"{view.deck_count} card(s) left in the draw pile: exact endgame solver "
                               f"({exact.kind}, {_stalls_in_words(exact.bounds)})")
         exact.notes.insert(0, BOTH_HANDS_NOTE)
+        _add_match_endgame_note(view, exact)
         return exact
     if view.deck_count <= endgame_cards:
         seconds = time_budget if given else max(time_budget, ENDGAME_DEFAULT_SECONDS)
@@ -252,6 +253,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             _add_reasons(view, exact)
             if both_hands:
                 exact.notes.insert(0, BOTH_HANDS_NOTE)
+            _add_match_endgame_note(view, exact)
             return exact
         if exact is not None:
             fallback_note = f"the endgame search fitted only its level with no stalls; {more()}"
@@ -415,6 +417,18 @@ def _add_match_ranking(view: View, rollouts: Rollouts, analysis: Analysis) -> No
         m.extra.update(match_win=mm.match, match_win_stderr=mm.match_stderr, match_loss=mm.match_loss,
                        match_loss_stderr=mm.match_loss_stderr)
     analysis.notes.append(f"match: {ranking.verdict}")
+
+
+#: said near the end of a round of a match: the endgame search ranks by points only
+MATCH_ENDGAME_NOTE = ("match: not taken into account: near the end of the round the endgame search ranks the turns "
+                      "by expected points, not by the chance to win the match (it gives no spread of scores to "
+                      "read that chance from); the points favourite may not be the best turn for the match")
+
+
+def _add_match_endgame_note(view: View, analysis: Analysis) -> None:
+    """With a match score on the position, say that the endgame search's answer is by points only."""
+    if view.match:
+        analysis.notes.append(MATCH_ENDGAME_NOTE)
 
 
 BOTH_HANDS_NOTE = ("a full position: both hands are used (the opponent's cards count as known); only the "

@@ -409,3 +409,17 @@ def test_a_reason_says_a_colour_is_unchanged_rather_than_from_a_value_to_the_sam
             assert "expected -0" not in text and "-> -0" not in text, text
             unchanged += "unchanged" in text
     assert unchanged > 0  # such turns exist in these views, and now say so
+
+
+def test_near_the_end_of_a_match_round_the_hint_says_the_match_is_not_taken_into_account():
+    """The endgame search ranks by points: with a match score it says so rather than leaving the
+    player to think the match chances were weighed (the play-outs show them; it cannot)."""
+    pos = _endgame(12, 2)
+    pos.match = {"round": 3, "totals": [0, 60]}
+    for source in (pos.view(pos.to_move), pos):  # the endgame search on a view, the exact solver on a full position
+        analysis = advise(source, seed=0)
+        assert analysis.kind != "advisor estimate"
+        assert any(n.startswith("match: not taken into account") for n in analysis.notes)
+        assert not any("match_win" in m.extra for m in analysis.moves)
+    pos.match = None
+    assert not any(n.startswith("match:") for n in advise(pos.view(pos.to_move), seed=0).notes)
