@@ -565,3 +565,11 @@ def test_a_number_option_refuses_what_is_no_finite_number_in_its_range_naming_it
     assert str(exc.value) == said
     assert number("--n", "points", above=above)("2.5") == 2.5
     assert number("--n", "points")("0") == 0.0
+
+
+@pytest.mark.parametrize("field", ["match=2", "match=2:35", "match=2:35,10,5", "match=x"])
+def test_a_match_field_of_the_wrong_form_is_refused_saying_the_form(field):
+    """'match=2:10' said only "cannot read field": the error now gives the form and an example."""
+    with pytest.raises(PositionError, match=r"match= is the round and the running totals .*ROUND:TOTAL0,TOTAL1 "
+                                            r"\(like match=2:35,10\)"):
+        read_position(_round().to_string() + ";" + field)

@@ -395,7 +395,11 @@ def string_to_json(text: str) -> dict[str, Any]:
             elif k == "hist":
                 d["history"] = _split_cards(val, "hist", MAX_TURN_CAP)
             elif k == "match":
-                r, _colon, tot = val.partition(":")
+                r, colon, tot = val.partition(":")
+                if not colon or tot.count(",") != 1:  # "match=2", "match=2:35": say the form, not "cannot read"
+                    raise PositionError(f"position string: match= is the round and the running totals of "
+                                        f"players 0 and 1 before it, ROUND:TOTAL0,TOTAL1 (like match=2:35,10), "
+                                        f"got {brief(val)}")
                 a, b = tot.split(",")
                 d["match"] = {"round": _number(r, "the match round"),
                               "totals": [_number(a, "a match total", True), _number(b, "a match total", True)]}
