@@ -63,6 +63,11 @@ TABLE_PATH = Path(__file__).with_name("data") / "match_equity.json"
 TABLE_LEADS = tuple(range(-300, 301, 5))
 
 
+#: leads are held as 64-bit integers; beyond this size (far past any table's reach) a lead is
+#: taken as this size, which decides the match the same way
+_LEAD_BOUND = 10**15
+
+
 class MatchEquityError(ValueError):
     """A match state the table cannot answer (no match score, a round past the last, ...)."""
 
@@ -239,7 +244,9 @@ def _leads(lead: Any) -> np.ndarray:
     if isinstance(lead, bool) or np.asarray(lead).dtype == bool or not np.all(np.isfinite(arr)) \
             or not np.all(arr == np.rint(arr)):
         raise MatchEquityError(f"a lead is a whole number of points, got {brief(lead)}")
-    return arr.astype(np.int64)
+    # a lead past the 64-bit integers (10**19) wrapped round to a negative one and lost the match;
+    # any lead this size is far beyond every table's reach, so it decides the match alike
+    return np.clip(arr, -_LEAD_BOUND, _LEAD_BOUND).astype(np.int64)
 
 
 def _starts(flag: Any, name: str) -> np.ndarray:

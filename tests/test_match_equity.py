@@ -123,6 +123,19 @@ def test_the_tie_rule_matters_only_through_level_totals():
     assert alt.after_round(10, 1, True) == same.after_round(10, 1, True)
 
 
+def test_a_huge_lead_decides_the_match_however_large(shipped):
+    """A lead of 10**19 (past the 64-bit integers) wrapped round to a negative lead and lost."""
+    for lead in (10**6, 10**19, 2**70, 1e300):
+        for n in (0, 1, 3):
+            assert shipped.win_probability(lead, n, True) == 1.0
+            assert shipped.win_probability(-lead, n, False) == 0.0
+            assert shipped.after_round(lead, n, None) == 1.0
+        assert shipped.outcome(lead, 2, False) == (1.0, 0.0, 0.0)
+        assert shipped.outcome(-lead, 2, True) == (0.0, 0.0, 1.0)
+    np.testing.assert_array_equal(shipped.win_probability(np.array([-10**19, 0, 10**19], dtype=object), 0, True),
+                                  [0.0, 0.5, 1.0])
+
+
 def test_bad_arguments_are_refused(shipped):
     with pytest.raises(MatchEquityError):
         shipped.win_probability(1.5, 1, True)
