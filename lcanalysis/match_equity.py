@@ -68,6 +68,11 @@ TABLE_LEADS = tuple(range(-300, 301, 5))
 _LEAD_BOUND = 10**15
 
 
+#: how close to decided (a chance of winning, or of not losing, within this of 0 or 1, and of a
+#: draw within this of 0) a lead's match is when the table treats it as decided
+DECIDED = 1e-15
+
+
 class MatchEquityError(ValueError):
     """A match state the table cannot answer (no match score, a round past the last, ...)."""
 
@@ -80,7 +85,8 @@ class MatchEquity:
     minus other* (integers and their probabilities). ``tied_start``: the rules' convention for
     level totals. ``meta``: what the data file says about its making (simulated rounds,
     standard errors, the command). The table for any number of rounds left is computed on
-    demand (a few milliseconds each) and kept.
+    demand and kept: a few milliseconds a round left, over the leads whose match is not yet
+    decided to within ``DECIDED`` (a 1000-round match: about 7 s, once).
     """
 
     diffs: np.ndarray
@@ -135,23 +141,42 @@ class MatchEquity:
 
     def _level(self, n: int) -> tuple[int, np.ndarray, np.ndarray]:
         """(half-width G, win[s, L + G], draw[s, L + G]) with ``n`` rounds left, ``s`` = 1 when
-        I start the next round, for leads -G..G; beyond, the match is decided."""
+        I start the next round, for leads -G..G; beyond, the match is decided: to within
+        ``DECIDED`` (the leads it is that close to decided are cut off each level, so the table
+        of a long match stays as wide as its rounds can move the lead, not as wide as they
+        could at most; the equities are then exact to ``n * DECIDED``)."""
         while len(self._levels) <= n:
             k = len(self._levels)
             if k == 0:
                 self._levels.append((0, np.zeros((2, 1)), np.ones((2, 1))))  # lead 0: a draw
                 continue
-            g = k * self._max
-            leads = np.arange(-g, g + 1)
-            win = np.empty((2, len(leads)))
-            draw = np.empty((2, len(leads)))
+            g_prev, win_prev, draw_prev = self._levels[k - 1]
+            m = self._max
+            g = g_prev + m  # farther out no round brings the lead back inside the last level's leads
+            # once the round is over, at leads -(g + m)..g + m: the higher total starts the next round
+            after = np.arange(-(g + m), g + m + 1)
+            inside = slice(g + m - g_prev, g + m + g_prev + 1)
+            w_after = np.tile((after > 0).astype(np.float64), (2, 1))  # [s]: I started the round just played
+            d_after = np.zeros((2, len(after)))
             for s in (0, 1):
-                step = self.diffs if s == 1 else -self.diffs  # my round difference
-                after = leads[:, None] + step[None, :]
-                w_after, d_after = self._after(after, k - 1, bool(s))
-                win[s] = w_after @ self.probs
-                draw[s] = d_after @ self.probs
-            self._levels.append((g, win, draw))
+                tie_next = 1 - s if self.tied_start == "alternate" else s
+                i_next = np.where(after[inside] > 0, 1, np.where(after[inside] < 0, 0, tie_next))
+                w_after[s, inside] = win_prev[i_next, np.arange(2 * g_prev + 1)]
+                d_after[s, inside] = draw_prev[i_next, np.arange(2 * g_prev + 1)]
+            kernel = np.zeros(2 * m + 1)  # kernel[x + m] = P(round difference x), starter minus other
+            kernel[self.diffs + m] = self.probs
+            win = np.empty((2, 2 * g + 1))
+            draw = np.empty((2, 2 * g + 1))
+            for s in (0, 1):  # my round difference: +x when I start, -x when the opponent does
+                kern = kernel if s == 1 else kernel[::-1]
+                win[s] = np.correlate(w_after[s], kern, "valid")
+                draw[s] = np.correlate(d_after[s], kern, "valid")
+            leads = np.arange(-g, g + 1)
+            decided = np.where(leads > 0, win >= 1 - DECIDED, win <= DECIDED) & (draw <= DECIDED)
+            open_leads = np.abs(leads[~decided.all(axis=0)])
+            g_new = int(open_leads.max()) if len(open_leads) else 0
+            cut = slice(g - g_new, g + g_new + 1)
+            self._levels.append((g_new, win[:, cut].copy(), draw[:, cut].copy()))
         return self._levels[n]
 
     def _lookup(self, lead: np.ndarray, n: int, i_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -113,6 +113,36 @@ def test_the_dynamic_programme_equals_brute_force_enumeration(tied_start):
                 assert eq.win_probability(lead, n, i_start) == pytest.approx(w + d / 2, abs=1e-12)
 
 
+def test_a_long_match_keeps_only_the_leads_still_in_play_and_its_equities_stay_exact(shipped):
+    """The table of n rounds left spanned every lead n rounds could reach (40 rounds: 40 x 192
+    each way, 45 s and 340 MB; the 1000 rounds the rules allow, hours and gigabytes, in the
+    middle of an ``advise``). Leads whose match is decided to within ``DECIDED`` are now cut off
+    level by level; the equities still equal a full-width recursion to 1e-12."""
+    from functools import cache
+
+    pmf = {-7: 0.2, -2: 0.1, 0: 0.15, 3: 0.3, 9: 0.25}
+    eq = MatchEquity(np.array(list(pmf)), np.array(list(pmf.values())), "alternate")
+
+    @cache
+    def full(lead: int, n: int, i_start: bool) -> float:  # every lead, nothing cut off
+        if n == 0:
+            return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
+        total = 0.0
+        for d, p in pmf.items():
+            after = lead + (d if i_start else -d)
+            total += p * full(after, n - 1, after > 0 or (after == 0 and not i_start))
+        return total
+
+    for n in (1, 5, 30):
+        for lead in range(-320, 321, 3):
+            for i_start in (True, False):
+                assert eq.win_probability(lead, n, i_start) == pytest.approx(full(lead, n, i_start), abs=1e-12)
+    assert eq._level(30)[0] < 30 * 9  # narrower than every lead 30 rounds could reach
+    width = shipped._level(40)[0]
+    assert width < 40 * 192 / 3  # a 40-round match: well inside its reach
+    assert shipped.win_probability(width + 1, 40, False) == 1.0  # and beyond it the match is decided
+
+
 def test_the_tie_rule_matters_only_through_level_totals():
     pmf = {-10: 0.25, 0: 0.25, 10: 0.5}
     alt = MatchEquity.from_counts(pmf, "alternate")
