@@ -496,7 +496,8 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     called a matter of noise. A paired difference that was the same in every world both turns
     were played in has no standard error to give: it is printed without ±, saying so ("+0.0
     percentage points in each of the 8 worlds both were played in"), and a turn no better there
-    is called a matter of taste.
+    is called a matter of taste. When the table was simulated from rounds of another number of
+    colours than ``view.rules``, the verdict says so (``table_caveat``).
     """
     if not view.match:
         return None
@@ -533,8 +534,19 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     morder.insert(0, bm)
     for rank, k in enumerate(morder, 1):
         rows[k].match_rank = rank
-    verdict = _verdict(state, names, pts, mv, bp, bm, min_z)
+    verdict = _verdict(state, names, pts, mv, bp, bm, min_z) + table_caveat(eq, view.rules)
     return MatchAnalysis([rows[k] for k in morder], state, names[bp], names[bm], bp != bm, verdict)
+
+
+def table_caveat(equity: MatchEquity, rules: Rules) -> str:
+    """A sentence (with a leading space) when ``equity`` was simulated from rounds of another
+    number of colours than ``rules`` (a 6-colour round scores more widely than a 5-colour one,
+    so the chances read from a 5-colour table are only a rough guide); "" otherwise."""
+    made = equity.meta.get("colors")
+    if made is None or made == rules.colors:
+        return ""
+    return (f" (The match equity table was simulated from {made}-colour rounds; in this {rules.colors}-colour "
+            f"game its chances to win the match are only a rough guide.)")
 
 
 def _pct(x: float) -> str:

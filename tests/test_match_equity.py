@@ -403,6 +403,19 @@ def test_a_small_standard_error_is_printed_with_the_digits_that_show_it(shipped)
     assert f"({d.mean():+.{digits}f} ± {se:.{digits}f} percentage points)" in a.verdict, a.verdict
 
 
+def test_the_ranking_says_when_the_table_was_made_for_another_number_of_colours(shipped):
+    """The shipped table is simulated from 5-colour rounds: a 6-colour game's match chances read
+    from it were given without a word that they come from another game."""
+    safe, gamble = [20, 20, 20, 20], [-20, -20, 40, -20]
+    said = "The match equity table was simulated from 5-colour rounds; in this 6-colour game"
+    six = _view_at_deal([0, 30], 3, rules=Rules(colors=6)).view(0)
+    assert said in match_analysis(six, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped).verdict
+    five = _view_at_deal([0, 30], 3).view(0)
+    assert "colour" not in match_analysis(five, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped).verdict
+    unmarked = MatchEquity.from_counts({-10: 1, 10: 1})  # no record of its making: nothing to compare
+    assert "colour" not in match_analysis(six, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), unmarked).verdict
+
+
 def test_match_analysis_on_real_rollouts(shipped):
     from lcanalysis.rollouts import Rollouts
 
