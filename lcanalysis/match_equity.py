@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lcanalysis.game.cards import brief
-from lcanalysis.game.rules import TIED_START_CHOICES, Rules
+from lcanalysis.game.rules import MAX_ROUNDS, TIED_START_CHOICES, Rules
 
 if TYPE_CHECKING:
     from lcanalysis.game.view import View
@@ -286,8 +286,11 @@ def _starts(flag: Any, name: str) -> np.ndarray:
 
 
 def _rounds_left(n: Any) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise MatchEquityError(f"rounds left must be a whole number >= 0, got {n!r}")
+    """Rounds still to play: 0 to ``MAX_ROUNDS`` (the most a match has under the rules; a million
+    would have run for hours building the table)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= MAX_ROUNDS:
+        raise MatchEquityError(f"rounds left must be a whole number from 0 to {MAX_ROUNDS} (the most rounds "
+                               f"a match has), got {n!r}")
     return int(n)
 
 

@@ -171,6 +171,9 @@ def test_bad_arguments_are_refused(shipped):
         shipped.win_probability(1.5, 1, True)
     with pytest.raises(MatchEquityError):
         shipped.win_probability(0, -1, True)
+    for call in (shipped.win_probability, shipped.outcome, shipped.after_round):  # a million ran for hours
+        with pytest.raises(MatchEquityError, match="rounds left must be a whole number from 0 to 1000"):
+            call(0, 10**6, True)
     with pytest.raises(MatchEquityError):
         MatchEquity(np.array([1, 2]), np.array([0.5, 0.6]))
 
