@@ -7,8 +7,9 @@ safe turn is. ``MatchAwareAgent`` is the search agent (``SearchAgent``: the heur
 the same exact endgame solver) with one change: every world's final round difference is turned
 into the match equity at the end of the round (``match_equity.match_values``: P(win the match)
 + half P(draw), from the running totals in ``view.match``, the rounds left and the next starter
-under the rules), and turns are compared by that. A position without a match score, and a match
-already decided in every world, are played by points exactly as the search agent plays them.
+under the rules), and turns are compared by that. A position without a match score, a match
+already decided in every world, and the round's last ``endgame`` cards (the exact solver's
+turn, by points) are played exactly as the search agent plays them.
 Like ``best``, it breaks stalling loops (the search agent's ``break_loops``, on by default):
 after ``LOOP_TURNS`` turns in a row of discards and discard-pile draws it considers only turns
 that draw from the deck, so two match agents never shuffle cards between the piles until the
