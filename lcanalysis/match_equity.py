@@ -261,12 +261,16 @@ def _whole(x: Any) -> int:
 
 def _leads(lead: Any) -> np.ndarray:
     """A lead, or an array of them, as whole numbers; a MatchEquityError for anything else (None
-    or nan became the most negative integer and an equity of about 0, 1.5 was rounded to 2)."""
+    or nan became the most negative integer and an equity of about 0, 1.5 was rounded to 2, the
+    text "5" was read as the number 5)."""
     try:
+        raw = np.asarray(lead)
         arr = np.asarray(lead, dtype=np.float64)
     except (TypeError, ValueError):
-        arr = np.array(np.nan)
-    if isinstance(lead, bool) or np.asarray(lead).dtype == bool or not np.all(np.isfinite(arr)) \
+        raw, arr = np.array(None), np.array(np.nan)
+    text = raw.dtype.kind in "SU" or (raw.dtype.kind == "O" and any(isinstance(x, (str, bytes, bool, np.bool_))
+                                                                      for x in raw.ravel()))
+    if text or isinstance(lead, bool) or raw.dtype == bool or not np.all(np.isfinite(arr)) \
             or not np.all(arr == np.rint(arr)):
         raise MatchEquityError(f"a lead is a whole number of points, got {brief(lead)}")
     # a lead past the 64-bit integers (10**19) wrapped round to a negative one and lost the match;

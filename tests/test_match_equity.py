@@ -508,9 +508,10 @@ def test_the_tournament_summary_counts_matches_and_pairs_the_seatings_of_a_deal(
 
 def test_a_lead_or_a_starter_that_is_no_such_thing_is_refused_not_read(shipped):
     """after_round(None) answered 2.5e-06 (nan became the most negative lead) and after_round(1.5)
-    rounded to 2 where win_probability refused 1.5; outcome read i_start_next="no" as True."""
+    rounded to 2 where win_probability refused 1.5; outcome read i_start_next="no" as True; the
+    text "5" was read as a lead of 5."""
     eq = shipped
-    for lead in (None, float("nan"), 1.5, np.array([2.0, np.nan]), True):
+    for lead in (None, float("nan"), 1.5, np.array([2.0, np.nan]), True, "5", ["5", 3], b"5"):
         for ask in (lambda x: eq.after_round(x, 1, None), lambda x: eq.win_probability(x, 1, True),
                     lambda x: eq.outcome(x, 1, True)):
             with pytest.raises(MatchEquityError, match="a lead is a whole number of points"):
