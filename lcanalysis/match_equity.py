@@ -211,7 +211,11 @@ class MatchEquity:
         """(P(win), P(draw), P(loss)) of the match from a running ``lead`` (mine minus the
         opponent's), with ``rounds_left`` rounds to play, the next one started by me or not."""
         n = _rounds_left(rounds_left)
-        w_arr, d_arr = self._lookup(np.array(_whole(lead)), n, _starts(i_start_next, "i_start_next"))
+        leads, starts = _leads(lead), _starts(i_start_next, "i_start_next")
+        if leads.ndim or starts.ndim:  # numpy's "only 0-dimensional arrays can be converted" said no more
+            raise MatchEquityError(f"outcome answers for one lead and one starter (win_probability and after_round "
+                                   f"take arrays), got lead {brief(lead)} and i_start_next {brief(i_start_next)}")
+        w_arr, d_arr = self._lookup(leads, n, starts)
         w, d = float(w_arr), float(d_arr)
         return w, d, max(0.0, 1.0 - w - d)
 
@@ -222,7 +226,8 @@ class MatchEquity:
         ``rounds_left`` rounds still to play, and ``i_start_next``: whether I start the next one.
         With 0 rounds left it is 1, 1/2 or 0 exactly."""
         n = _rounds_left(rounds_left)
-        w, d = self._lookup(_leads(lead), n, _starts(i_start_next, "i_start_next"))
+        leads, starts = _together(_leads(lead), _starts(i_start_next, "i_start_next"), "i_start_next")
+        w, d = self._lookup(leads, n, starts)
         e = w + d / 2
         return float(e) if np.ndim(e) == 0 else e
 
@@ -231,8 +236,11 @@ class MatchEquity:
         choose the next starter (the higher total; level totals by ``tied_start`` from who
         started the round just played, ``i_started``; None when unknown: both halves)."""
         n = _rounds_left(rounds_left)
-        started = None if i_started is None else _starts(i_started, "i_started")
-        w, d = self._after(_leads(lead_after), n, started)
+        leads = _leads(lead_after)
+        started = None
+        if i_started is not None:
+            leads, started = _together(leads, _starts(i_started, "i_started"), "i_started")
+        w, d = self._after(leads, n, started)
         e = w + d / 2
         return float(e) if np.ndim(e) == 0 else e
 
@@ -255,10 +263,6 @@ class MatchEquity:
         return self.after_round(state.lead + x, state.rounds_left_after, state.i_started)
 
 
-def _whole(x: Any) -> int:
-    return int(_leads(x))
-
-
 def _leads(lead: Any) -> np.ndarray:
     """A lead, or an array of them, as whole numbers; a MatchEquityError for anything else (None
     or nan became the most negative integer and an equity of about 0, 1.5 was rounded to 2, the
@@ -276,6 +280,18 @@ def _leads(lead: Any) -> np.ndarray:
     # a lead past the 64-bit integers (10**19) wrapped round to a negative one and lost the match;
     # any lead this size is far beyond every table's reach, so it decides the match alike
     return np.clip(arr, -_LEAD_BOUND, _LEAD_BOUND).astype(np.int64)
+
+
+def _together(leads: np.ndarray, starts: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Leads and starters of the same shape (one of them may be a single value); a
+    MatchEquityError naming both shapes when they do not go together (numpy's broadcast error)."""
+    try:
+        together = np.broadcast_arrays(leads, starts)
+    except ValueError:
+        raise MatchEquityError(f"the leads and {name} must have the same length (or one of them be a single "
+                               f"value), got {len(leads) if leads.ndim == 1 else leads.shape} leads and "
+                               f"{len(starts) if starts.ndim == 1 else starts.shape} values of {name}") from None
+    return together[0], together[1]
 
 
 def _starts(flag: Any, name: str) -> np.ndarray:

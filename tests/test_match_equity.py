@@ -524,6 +524,21 @@ def test_a_lead_or_a_starter_that_is_no_such_thing_is_refused_not_read(shipped):
     # whole numbers as floats (rollouts' samples) and 0/1 starters are what they say
     assert eq.after_round(np.array([5.0, -3.0]), 1, 1).tolist() == eq.after_round(np.array([5, -3]), 1, True).tolist()
     assert eq.outcome(5, 1, 0) == eq.outcome(5, 1, False)
+    # arrays: outcome takes one of each (numpy's "only 0-dimensional arrays can be converted" was
+    # all it said), the others leads and starters of matching lengths, or one a single value
+    for lead, flag in (([0, 5], True), (0, [True, False]), (np.array([3]), True)):
+        with pytest.raises(MatchEquityError, match="outcome answers for one lead and one starter"):
+            eq.outcome(lead, 1, flag)
+    with pytest.raises(MatchEquityError, match=r"the leads and i_start_next must have the same length.*got 2 leads "
+                                               r"and 3 values of i_start_next"):
+        eq.win_probability([0, 5], 1, [True, False, True])
+    with pytest.raises(MatchEquityError, match="the leads and i_started must have the same length"):
+        eq.after_round([0, 5], 1, [True, False, True])
+    both = eq.win_probability(7, 2, [True, False])  # a single lead with two starters
+    assert both.tolist() == [eq.win_probability(7, 2, True), eq.win_probability(7, 2, False)]
+    after = eq.after_round(0, 2, np.array([True, False]))
+    assert after.tolist() == [eq.after_round(0, 2, True), eq.after_round(0, 2, False)]
+    assert eq.after_round(np.array([1, -1]), 0, np.array([True, False])).tolist() == [1.0, 0.0]
     with pytest.raises(MatchEquityError, match="rules must be a Rules"):
         MatchEquity.load(rules="alternate")
     with pytest.raises(MatchEquityError, match="from a View or a Position, got NoneType"):
