@@ -7,6 +7,9 @@ draw pile the whole answer by ``--time`` (default up to 10 s), the endgame searc
 clock a quarter of it (at most 1 s) early so that the play-outs can still answer should it not
 reach one stall each, and by ``--max-nodes`` (default a billion); everything by ``--max-memory`` (default:
 the machine's memory).
+
+With a match score on the position (``match=3:40,110``) the play-outs' answer also gives each
+turn's chance to win the match, from the match equity table (``lcanalysis.match_equity``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("advise", help="what should I play here? the best turns, each with its loss against the best",
                        description=describe(__doc__))
     p.add_argument("position", nargs="?", default=None,
-                   help=f"{pos_help} (none given: the built-in {DEFAULT_POSITION}, and it says so)")
+                   help=f"{pos_help} (none given: the built-in {DEFAULT_POSITION}, and it says so). With a match "
+                        "score on it (match=ROUND:TOTAL0,TOTAL1 in the string, like match=3:40,110; \"match\" in "
+                        "JSON) each turn also shows its chance to win the match, and a note says whether the "
+                        "match ranking agrees with the points ranking (near the end of the round, where the "
+                        "endgame search ranks by points only, a note says the match is not taken into account)")
     p.add_argument("--time", type=seconds(3600), default=None,
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
                         "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
