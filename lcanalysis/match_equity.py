@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lcanalysis.game.cards import brief
+from lcanalysis.game.position import MAX_ROUND_SCORE
 from lcanalysis.game.rules import MAX_ROUNDS, TIED_START_CHOICES, Rules
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class MatchEquity:
     _levels: list[tuple[int, np.ndarray, np.ndarray]] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        d = np.asarray(self.diffs, dtype=np.int64)
+        d = _round_differences(self.diffs)
         p = np.asarray(self.probs, dtype=np.float64)
         if d.ndim != 1 or d.shape != p.shape or len(d) == 0:
             raise MatchEquityError("diffs and probs must be two non-empty lists of the same length")
@@ -119,10 +120,10 @@ class MatchEquity:
         """From a sample of round differences (starter minus other, a sequence of integers) or a
         mapping difference -> count/weight."""
         if isinstance(counts, Mapping):
-            d = np.array([int(k) for k in counts], dtype=np.int64)
+            d = _round_differences(list(counts))
             w = np.array([float(v) for v in counts.values()], dtype=np.float64)
         else:
-            d, c = np.unique(np.rint(np.asarray(counts, dtype=np.float64)).astype(np.int64), return_counts=True)
+            d, c = np.unique(_round_differences(counts), return_counts=True)
             w = c.astype(np.float64)
         if w.sum() <= 0:
             raise MatchEquityError("no round differences given")
@@ -267,19 +268,37 @@ def _leads(lead: Any) -> np.ndarray:
     """A lead, or an array of them, as whole numbers; a MatchEquityError for anything else (None
     or nan became the most negative integer and an equity of about 0, 1.5 was rounded to 2, the
     text "5" was read as the number 5)."""
-    try:
-        raw = np.asarray(lead)
-        arr = np.asarray(lead, dtype=np.float64)
-    except (TypeError, ValueError):
-        raw, arr = np.array(None), np.array(np.nan)
-    text = raw.dtype.kind in "SU" or (raw.dtype.kind == "O" and any(isinstance(x, (str, bytes, bool, np.bool_))
-                                                                      for x in raw.ravel()))
-    if text or isinstance(lead, bool) or raw.dtype == bool or not np.all(np.isfinite(arr)) \
-            or not np.all(arr == np.rint(arr)):
-        raise MatchEquityError(f"a lead is a whole number of points, got {brief(lead)}")
+    arr = _whole_numbers(lead, "a lead")
     # a lead past the 64-bit integers (10**19) wrapped round to a negative one and lost the match;
     # any lead this size is far beyond every table's reach, so it decides the match alike
     return np.clip(arr, -_LEAD_BOUND, _LEAD_BOUND).astype(np.int64)
+
+
+def _round_differences(diffs: Any) -> np.ndarray:
+    """Round score differences (starter minus other) as whole numbers, each at most two rounds'
+    best score in size; a MatchEquityError for anything else (1.5 was cut to 1, "a" and nan were
+    numpy's errors)."""
+    arr = _whole_numbers(diffs, "a round difference")
+    bound = 2 * MAX_ROUND_SCORE
+    if np.any(np.abs(arr) > bound):
+        raise MatchEquityError(f"a round difference is at most {bound} points either way, got {brief(diffs)}")
+    return arr.astype(np.int64)
+
+
+def _whole_numbers(x: Any, what: str) -> np.ndarray:
+    """``x`` (a number or an array of them) as float64 whole numbers; a MatchEquityError naming
+    ``what`` for text, True/False, None, nan, infinities and fractions."""
+    try:
+        raw = np.asarray(x)
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raw, arr = np.array(None), np.array(np.nan)
+    text = raw.dtype.kind in "SU" or (raw.dtype.kind == "O" and any(isinstance(v, (str, bytes, bool, np.bool_))
+                                                                      for v in raw.ravel()))
+    if text or isinstance(x, bool) or raw.dtype == bool or not np.all(np.isfinite(arr)) \
+            or not np.all(arr == np.rint(arr)):
+        raise MatchEquityError(f"{what} is a whole number of points, got {brief(x)}")
+    return arr
 
 
 def _together(leads: np.ndarray, starts: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:

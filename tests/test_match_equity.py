@@ -176,6 +176,17 @@ def test_bad_arguments_are_refused(shipped):
             call(0, 10**6, True)
     with pytest.raises(MatchEquityError):
         MatchEquity(np.array([1, 2]), np.array([0.5, 0.6]))
+    # round differences: 1.5 was cut to 1 and [1.5, -2.5] rounded to 2 and -2; "a" and nan were
+    # numpy's errors; 10**12 would have built a table of 10**12 leads
+    for build in (lambda: MatchEquity.from_counts({1.5: 1, -2: 1}), lambda: MatchEquity.from_counts([1.5, -2.5]),
+                  lambda: MatchEquity(np.array([1.5, -2.0]), np.array([0.5, 0.5])),
+                  lambda: MatchEquity.from_counts({"a": 1}), lambda: MatchEquity.from_counts({float("nan"): 1, 2: 1}),
+                  lambda: MatchEquity(np.array(["1", "2"]), np.array([0.5, 0.5]))):
+        with pytest.raises(MatchEquityError, match="a round difference is a whole number of points"):
+            build()
+    with pytest.raises(MatchEquityError, match="a round difference is at most 2000 points either way"):
+        MatchEquity.from_counts({10**12: 1, 0: 1})
+    assert MatchEquity.from_counts([3.0, -2.0, 3.0]).diffs.tolist() == [-2, 3]  # whole numbers as floats are fine
 
 
 # --- the shipped file ------------------------------------------------------------------------
