@@ -410,8 +410,8 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "value_reference_stderr": 0.0 if ref_value is not None else None,
                 "gain_vs_reference": None if ref_value is None else values[str(played)] - ref_value,
                 "gain_vs_reference_stderr": 0.0 if ref_value is not None else None,
-                "alternatives": [{"move": m.move, "value": m.value, "loss": exact.value - m.value, "loss_stderr": 0.0}
-                                 for m in exact.moves[:4]],
+                "alternatives": [{"move": m.move, "value": m.value, "loss": exact.value - m.value, "loss_stderr": 0.0,
+                                  "exact": True, "loss_bound": None} for m in exact.moves[:4]],
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate
@@ -453,7 +453,8 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
     alternatives: list[dict[str, Any]] = []
     for k, name in enumerate(names):
         lk, sk = diff(ib, k)
-        alternatives.append({"move": name, "value": float(means[k]), "loss": lk, "loss_stderr": sk})
+        alternatives.append({"move": name, "value": float(means[k]), "loss": lk, "loss_stderr": sk, "exact": False,
+                             "loss_bound": None})
     alternatives.sort(key=lambda a: -a["value"])
     return {
         "best": names[ib], "advisor_best": best, "loss": loss, "loss_stderr": loss_se, "forced": forced,
@@ -501,8 +502,10 @@ def _searched_decision(analysis: Analysis, played: Move, ref: Move, seed: int) -
         "reference": str(ref), "value_reference": None if mr is None else mr.value,
         "value_reference_stderr": None if mr is None else mr.stderr,
         "gain_vs_reference": gain, "gain_vs_reference_stderr": gain_se,
-        "alternatives": [{"move": m.move, "value": m.value, "loss": m.loss, "loss_stderr": m.loss_stderr}
-                         for m in analysis.moves[:4]],
+        # a turn the search only bounded: its value is at most, its loss at least, the figure given
+        "alternatives": [{"move": m.move, "value": m.value, "loss": m.loss, "loss_stderr": m.loss_stderr,
+                          "exact": bool(analysis.exact and not m.upper_bound),
+                          "loss_bound": "lower" if m.upper_bound else None} for m in analysis.moves[:4]],
         "worlds": int(analysis.splits or 0), "advisor_rollouts": 0, "legal": len(analysis.moves),
     }
 
@@ -756,6 +759,12 @@ class Review:
 
     def _repr_html_(self) -> str:
         return _html(self, fragment=True)
+
+
+def _alternative_loss_text(a: dict[str, Any]) -> str:
+    """An alternative's loss as ``Decision.loss_text`` says the played turn's: exact, an estimate with
+    its standard error, or a bound ("at least")."""
+    return loss_in_words(a["loss"], a["loss_stderr"], exact=a["exact"], bound=a["loss_bound"] == "lower")
 
 
 def _where(d: Decision | Draw) -> str:
@@ -1076,7 +1085,7 @@ def _value_graph(rv: Review, width: int, height: int) -> str:
                         f'<title>final result {y:+.0f}</title></circle>')
         elif dd.mark:
             title = html.escape(f"turn {dd.index}, player {dd.player}: played {dd.played}, best {dd.best}, "
-                                f"loss {dd.loss:.1f} ± {dd.loss_stderr:.1f} ({dd.mark})")
+                                f"loss {dd.loss_text()} ({dd.mark})")
             body.append(f'<circle class="mark {dd.mark}" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="5" '
                         f'fill="{MARK_COLOURS[dd.mark]}" stroke="#222"><title>{title}</title></circle>')
     for off in round_marks[1:]:
@@ -1137,7 +1146,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
         view = rv.views.get((d.round, d.index))
         pic = str(view_svg(view, size=420)) if view is not None else ""
         alt = "".join(f"<tr><td class='l'><code>{e(a['move'])}</code></td><td>{a['value']:+.1f}</td>"
-                      f"<td>{a['loss']:.1f} ± {a['loss_stderr']:.1f}</td></tr>" for a in d.alternatives)
+                      f"<td>{e(_alternative_loss_text(a))}</td></tr>" for a in d.alternatives)
         parts.append(f"<div class='critical'><div>{pic}</div><div><h3>{e(_where(d))}: {e(d.mark or '')}</h3>"
                      f"<p>played <code>{e(d.played)}</code>, best <code>{e(d.best)}</code>: loss "
                      f"{d.loss_text()} points</p><table><tr><th class='l'>turn</th><th>value</th>"

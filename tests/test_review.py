@@ -621,3 +621,34 @@ def test_the_players_are_named_as_the_record_names_them():
     plain = review(record_round(start, _play_out(start, "-R10/D")[:2]), time_budget=T, executor="serial",
                    progress=False)
     assert "player 0: " in plain.to_text() and plain.players[0].name is None
+
+
+def test_an_alternative_the_endgame_search_only_bounded_says_so(monkeypatch):
+    """The alternatives of a decision judged by the endgame search carry whether each loss is exact
+    and whether the search only bounded that turn (its loss at least the figure given), as the played
+    turn's does; the HTML report's critical positions say "at least" for them, never "± 0.0" (before,
+    a bounded turn's loss was listed as a plain number)."""
+    from helpers import played_down
+
+    import lcanalysis.reviewer as reviewer
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    start = played_down(7, 3)
+    names = [str(m) for m in start.legal_moves()[:3]]
+    # the search's answer as endgame_analysis gives it: the best turn exact, the others only bounded
+    moves = [MoveValue(names[0], 10.0, loss=0.0, loss_stderr=0.0),
+             MoveValue(names[1], 4.0, loss=6.0, loss_stderr=0.0, extra={"bound": "upper"}),
+             MoveValue(names[2], 3.0, loss=7.0, loss_stderr=0.0, extra={"bound": "upper"})]
+    monkeypatch.setattr(reviewer, "advise", lambda *a, **k: Analysis(
+        moves, "view value (averaged over splits)", True, bounds={"max_stalls": 1, "converged": False}))
+    rec = record_round(start, [names[1]])
+    rv = review(rec, player=start.to_move, time_budget=T, seed=0, executor="serial", progress=False)
+    d = rv.decisions[0]
+    assert d.method.startswith("endgame search") and d.loss_bound == "lower" and d.mark == "mistake"
+    alternatives = rv.to_json()["decisions"][0]["alternatives"]
+    assert [(a["move"], a["exact"], a["loss_bound"]) for a in alternatives] == [
+        (names[0], True, None), (names[1], False, "lower"), (names[2], False, "lower")]
+    critical = rv.to_html().split("<h2>Critical positions</h2>")[1].split("<h2>")[0]
+    assert "<td>0.0 (exact)</td>" in critical and "<td>at least 6.0</td>" in critical
+    assert "<td>at least 7.0</td>" in critical and "± 0.0" not in critical
+    assert "loss at least 6.0 (mistake)" in rv.value_graph_svg()  # the marked dot's tooltip too
