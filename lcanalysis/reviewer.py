@@ -68,7 +68,9 @@ total loss with its standard error, luck (sum over their draws) with its standar
 **result** (their score minus the opponent's, summed over the rounds reviewed), **luck-adjusted
 result** = result - (own luck - opponent's luck) (in a one-player record: result - own luck),
 and a **rating** band from the error rate (``RATING_BANDS``, provisional; none for fewer than
-``MIN_RATED`` unforced decisions). A record that stops before the end of its round has no result:
+``MIN_RATED`` unforced decisions). A loss the endgame search only bounded makes the total loss
+and the error rate lower bounds and the rating a best case: ``bounded`` counts them, and the
+text and the report say "at least" and "at best". A record that stops before the end of its round has no result:
 its score difference is the table's where it stops, and the text says so.
 
 **Known limits.** Values are those of the advisor's rollouts: both sides continue with the
@@ -595,6 +597,9 @@ class PlayerSummary:
     luck_adjusted_stderr: float | None = None  # the luck's: the result itself is exact
     error_rate_stderr: float | None = None  # the total loss's, per unforced decision
     name: str | None = None  # the record's name for the player ("you", an agent's), if it gives one
+    #: unforced decisions whose loss the endgame search only bounded (``Decision.loss_bound`` "lower"):
+    #: the total loss and the error rate are then at least the figures given, the rating at best its band
+    bounded: int = 0
 
     @property
     def label(self) -> str:
@@ -602,10 +607,29 @@ class PlayerSummary:
         return f"player {self.player}" + (f" ({self.name})" if self.name else "")
 
     def error_rate_text(self) -> str:
-        """The error rate with its standard error, or "n/a" (no unforced decision)."""
+        """The error rate with its standard error, or "n/a" (no unforced decision); "at least" when
+        a loss in it is only a bound."""
         if self.error_rate is None:
             return "n/a"
-        return f"{self.error_rate:.2f} ± {self.error_rate_stderr or 0.0:.2f}"
+        return f"{self._at_least()}{self.error_rate:.2f} ± {self.error_rate_stderr or 0.0:.2f}"
+
+    def total_loss_text(self) -> str:
+        """The total loss with its standard error; "at least" when a loss in it is only a bound."""
+        return f"{self._at_least()}{self.total_loss:.1f} ± {self.total_loss_stderr:.1f}"
+
+    def rating_text(self) -> str:
+        """The rating band, "at best" when the error rate is only a lower bound; "" when not rated."""
+        if not self.rating:
+            return ""
+        return self.rating + (" at best" if self.bounded else "")
+
+    def bounded_text(self) -> str:
+        """Why a total is a bound, or "" when none of its losses is."""
+        return (f"{self.bounded} loss(es) only bounded by the endgame search (at least the figure given), "
+                f"so the total loss and the error rate are at least these" if self.bounded else "")
+
+    def _at_least(self) -> str:
+        return "at least " if self.bounded else ""
 
     def luck_adjusted_text(self) -> str:
         """The luck-adjusted result with its standard error, or "n/a" (a player whose luck is unknown)."""
@@ -694,12 +718,14 @@ class Review:
             lines.append("")
             lines.append(f"{p.label}: {p.decisions} decisions ({p.unforced} unforced), error rate "
                          f"{p.error_rate_text()} "
-                         f"points a decision, total loss {p.total_loss:.1f} ± {p.total_loss_stderr:.1f}"
-                         + (f": rating {p.rating}" if p.rating else
+                         f"points a decision, total loss {p.total_loss_text()}"
+                         + (f": rating {p.rating_text()}" if p.rating else
                             f": not rated (fewer than {MIN_RATED} unforced decisions)" if p.unforced < MIN_RATED
                             else ""))
             marks = ", ".join(f"{n} {p.marks.get(n, 0)}" for n, _ in reversed(MARKS))
             lines.append(f"  marks: {marks}")
+            if p.bounded:
+                lines.append(f"  ({p.bounded_text()})")
             if p.luck is not None:
                 lines.append(f"  luck {p.luck:+.1f} ± {p.luck_stderr:.1f} over {p.draws} deck draws")
                 if self.viewer is not None:
@@ -927,7 +953,8 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
         marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
         players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,
                                      result, adjusted, rating_for(rate) if len(unforced) >= MIN_RATED else None,
-                                     marks, adjusted_se, None if rate is None else total_se / len(unforced)))
+                                     marks, adjusted_se, None if rate is None else total_se / len(unforced),
+                                     bounded=sum(d.loss_bound == "lower" for d in unforced)))
     recon = []
     if viewer is None and reviewed == {0, 1}:
         for r, rec in enumerate(rounds, start=1):
@@ -1128,7 +1155,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
         adj = p.luck_adjusted_text()
         marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))
         rows.append(f"<tr><td>{e(p.label)}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
-                    f"<td>{p.total_loss:.1f} ± {p.total_loss_stderr:.1f}</td><td class='l'>{e(p.rating or '')}</td>"
+                    f"<td>{e(p.total_loss_text())}</td><td class='l'>{e(p.rating_text())}</td>"
                     f"<td class='l'>{marks}</td><td>{luck}</td><td>{p.result:+d}</td><td>{adj}</td></tr>")
     parts.append("<h2>Players</h2><table><tr><th>player</th><th>decisions (unforced)</th><th>error rate</th>"
                  "<th>total loss</th><th class='l'>rating</th><th class='l'>marks</th><th>luck</th><th>result</th>"

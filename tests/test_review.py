@@ -652,3 +652,38 @@ def test_an_alternative_the_endgame_search_only_bounded_says_so(monkeypatch):
     assert "<td>0.0 (exact)</td>" in critical and "<td>at least 6.0</td>" in critical
     assert "<td>at least 7.0</td>" in critical and "± 0.0" not in critical
     assert "loss at least 6.0 (mistake)" in rv.value_graph_svg()  # the marked dot's tooltip too
+
+
+def test_a_players_totals_say_at_least_when_a_loss_in_them_is_only_a_bound(monkeypatch):
+    """A loss the endgame search only bounded is at least the figure given, so a total over it is
+    too: the player's summary counts those losses (``bounded``), and the text and the report say
+    "at least" before the total loss and the error rate, and "at best" after the rating band (before,
+    they were given as plain estimates)."""
+    import lcanalysis.reviewer as reviewer
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    def searched(view, *args, **kwargs):  # the search's answer: the second legal turn only bounded, 1 point worse
+        names = [str(m) for m in view.legal_moves()]
+        moves = [MoveValue(names[0], 10.0, loss=0.0, loss_stderr=0.0),
+                 MoveValue(names[1], 9.0, loss=1.0, loss_stderr=0.0, extra={"bound": "upper"})]
+        return Analysis(moves, "view value (averaged over splits)", True, bounds={"max_stalls": 1})
+
+    monkeypatch.setattr(reviewer, "advise", searched)
+    pos = Position.deal(seed=5)
+    start, turns = pos.copy(), []
+    for _ in range(20):  # player 0 plays the bounded turn ten times, player 1 the best one
+        move = pos.legal_moves()[1 if pos.to_move == 0 else 0]
+        turns.append(str(move))
+        pos.push(move)
+    rv = review(record_round(start, turns), time_budget=T, seed=0, executor="serial", progress=False)
+    p0, p1 = rv.players
+    assert (p0.unforced, p0.bounded, p0.total_loss, p0.error_rate) == (10, 10, 10.0, 1.0)
+    assert (p1.bounded, p1.total_loss) == (0, 0.0)
+    assert rating_for(1.0) == "advanced" and p0.rating == "advanced" and rv.to_json()["players"][0]["bounded"] == 10
+    text = rv.to_text()
+    assert ("error rate at least 1.00 ± 0.00 points a decision, total loss at least 10.0 ± 0.0: "
+            "rating advanced at best") in text
+    assert "10 loss(es) only bounded by the endgame search" in text
+    assert "error rate 0.00 ± 0.00 points a decision, total loss 0.0 ± 0.0: rating world class\n" in text
+    page = rv.to_html()
+    assert "<td>at least 10.0 ± 0.0</td><td class='l'>advanced at best</td>" in page
