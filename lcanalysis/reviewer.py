@@ -664,6 +664,10 @@ class Review:
     views: dict[tuple[int, int], View] = field(default_factory=dict, repr=False)
     scores: list[tuple[int, int]] = field(default_factory=list)
     search_floor: float = SEARCH_FLOOR
+    #: the rounds (1-based) that ended at the turn cap with cards left in the draw pile (rules.md:
+    #: scored as it stands, reported as capped), with the cap
+    capped: list[int] = field(default_factory=list)
+    turn_cap: int = 0
 
     @property
     def luck_against(self) -> str:
@@ -696,7 +700,7 @@ class Review:
                          "workers": self.workers, "marks": dict(MARKS),
                          "mark_sigmas": MARK_SIGMAS,
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
-                         "scores": [list(s) for s in self.scores],
+                         "scores": [list(s) for s in self.scores], "capped": list(self.capped),
                          "luck_against": self.luck_against,
                          "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
                                      "search_floor": self.search_floor}},
@@ -714,6 +718,8 @@ class Review:
                  + ("" if self.finished else " (the record stops before the end of the round)"),
                  f"{self.time_budget:g} s a decision, seed {self.seed}; {self.seconds:.1f} s on {self.workers} "
                  f"worker(s)"]
+        if self.capped:
+            lines.append(self.capped_text())
         for p in self.players:
             lines.append("")
             lines.append(f"{p.label}: {p.decisions} decisions ({p.unforced} unforced), error rate "
@@ -767,6 +773,14 @@ class Review:
         lines.append("marks: " + ", ".join(f"{n} >= {least:g}" for n, least in reversed(MARKS))
                      + f" points, only beyond {MARK_SIGMAS:g} standard errors; forced decisions not counted")
         return "\n".join(lines)
+
+    def capped_text(self) -> str:
+        """Which rounds the turn cap stopped, in words ("" when none)."""
+        if not self.capped:
+            return ""
+        which = ("round " if len(self.capped) == 1 else "rounds ") + ", ".join(str(r) for r in self.capped)
+        return (f"{which} stopped at the turn cap of {self.turn_cap} turns with cards left in the draw pile: "
+                f"scored as it stands (capped)")
 
     def __str__(self) -> str:
         return self.to_text()
@@ -961,7 +975,9 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
             recon.append(_reconcile(r, rec, [d for d in decisions if d.round == r]))
     return Review(decisions, draws, players, [x for x in recon if x],
                   ("a full-deal record" if viewer is None else f"player {viewer}'s record") + f" of {kind}",
-                  len(rounds), time_budget, seed, seconds, workers, finished, viewer, views, scores)
+                  len(rounds), time_budget, seed, seconds, workers, finished, viewer, views, scores,
+                  capped=[r for r, rec in enumerate(rounds, start=1) if rec.is_capped()],
+                  turn_cap=rounds[0].rules.turn_cap)
 
 
 def _luck(decisions: list[Decision], draws: list[Draw], p: int) -> tuple[float | None, float | None, int]:
@@ -1148,6 +1164,8 @@ def _html(rv: Review, fragment: bool = False) -> str:
     parts = [f"<h1>Game review</h1><p>{e(rv.record_kind)}: {rv.rounds} round(s), {len(rv.decisions)} decisions; "
              f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {rv.seconds:.1f} s on "
              f"{e(str(rv.workers))} worker(s).</p>"]
+    if rv.capped:
+        parts.append(f"<p>{e(rv.capped_text())}.</p>")
     rows = []
     for p in rv.players:
         rate = p.error_rate_text()

@@ -687,3 +687,38 @@ def test_a_players_totals_say_at_least_when_a_loss_in_them_is_only_a_bound(monke
     assert "error rate 0.00 ± 0.00 points a decision, total loss 0.0 ± 0.0: rating world class\n" in text
     page = rv.to_html()
     assert "<td>at least 10.0 ± 0.0</td><td class='l'>advanced at best</td>" in page
+
+
+def test_a_round_stopped_by_the_turn_cap_is_reported_as_capped():
+    """rules.md: a capped round is scored as it stands and reported as capped. The review says so
+    in its text, its report and its JSON settings (before, a round stopped by the cap read like
+    one played to its end)."""
+    pos = Position.deal(seed=3, rules=lc.Rules(turn_cap=6))
+    start, turns = pos.copy(), []
+    while not pos.is_over():
+        move = pos.legal_moves()[0]
+        turns.append(str(move))
+        pos.push(move)
+    rec = record_round(start, turns)
+    assert len(rec) == 6 and rec.is_finished() and rec.is_capped() and rec.final().deck_count == 38
+    assert not record_round(start, turns[:5]).is_capped()  # stopped early, not by the cap
+    rv = review(rec, time_budget=T, seed=0, executor="serial", progress=False)
+    said = "round 1 stopped at the turn cap of 6 turns with cards left in the draw pile: scored as it stands (capped)"
+    assert said in rv.to_text() and said in rv.to_html() and rv.to_json()["settings"]["capped"] == [1]
+    # a match: the capped rounds by number
+    from lcanalysis.game.match import Match
+
+    match = Match(lc.Rules(turn_cap=4, rounds=2))
+    rounds = []
+    for seed in (3, 4):
+        pos = match.new_round(seed=seed)
+        start, turns = pos.copy(), []
+        while not pos.is_over():
+            move = pos.legal_moves()[0]
+            turns.append(str(move))
+            pos.push(move)
+        rounds.append(record_round(start, turns))
+        match.record(rounds[-1].scores())
+    rv = review(record_match(rounds), player=0, time_budget=T, seed=0, executor="serial", progress=False)
+    assert rv.to_json()["settings"]["capped"] == [1, 2]
+    assert "rounds 1, 2 stopped at the turn cap of 4 turns" in rv.to_text()

@@ -244,6 +244,11 @@ class RoundRecord:
         """True when the record plays the round to its end (draw pile empty or turn cap)."""
         return _is_over(self._states[-1])
 
+    def is_capped(self) -> bool:
+        """True when the round ended at the turn cap (docs/spec/rules.md), cards still in the draw
+        pile: it is scored as it stands."""
+        return self.is_finished() and self._states[-1].deck_count > 0
+
     def scores(self) -> tuple[int, int]:
         """The round scores (player 0, player 1) as the table stands after the last turn:
         expeditions are public, so a one-player record knows them too."""
