@@ -668,6 +668,7 @@ class Review:
     #: scored as it stands, reported as capped), with the cap
     capped: list[int] = field(default_factory=list)
     turn_cap: int = 0
+    match_rounds: int | None = None  # a match record: the rounds of the match (its rules), played or not
 
     @property
     def luck_against(self) -> str:
@@ -701,6 +702,7 @@ class Review:
                          "mark_sigmas": MARK_SIGMAS,
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
                          "scores": [list(s) for s in self.scores], "capped": list(self.capped),
+                         "match_rounds": self.match_rounds,
                          "luck_against": self.luck_against,
                          "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
                                      "search_floor": self.search_floor}},
@@ -714,7 +716,7 @@ class Review:
         return sorted(marked, key=lambda d: -d.loss)[:limit]
 
     def to_text(self) -> str:
-        lines = [f"Review of {self.record_kind}: {self.rounds} round(s), {len(self.decisions)} decisions"
+        lines = [f"Review of {self.record_kind}: {self.rounds_text()}, {len(self.decisions)} decisions"
                  + ("" if self.finished else " (the record stops before the end of the round)"),
                  f"{self.time_budget:g} s a decision, seed {self.seed}; {self.seconds:.1f} s on {self.workers} "
                  f"worker(s)"]
@@ -773,6 +775,14 @@ class Review:
         lines.append("marks: " + ", ".join(f"{n} >= {least:g}" for n, least in reversed(MARKS))
                      + f" points, only beyond {MARK_SIGMAS:g} standard errors; forced decisions not counted")
         return "\n".join(lines)
+
+    def rounds_text(self) -> str:
+        """"3 round(s)", or for a match the record stops before its last round, "2 of 3 round(s)
+        (the record stops before the end of the match)"."""
+        if self.match_rounds is None or self.rounds >= self.match_rounds:
+            return f"{self.rounds} round(s)"
+        return (f"{self.rounds} of {self.match_rounds} round(s)"
+                + (" (the record stops before the end of the match)" if self.finished else ""))
 
     def capped_text(self) -> str:
         """Which rounds the turn cap stopped, in words ("" when none)."""
@@ -856,6 +866,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     rv = _assemble(rounds, results, views, reviewed, float(time_budget), seed, seconds, used,
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
     rv.search_floor = float(search_floor)
+    rv.match_rounds = rec.rules.rounds if isinstance(rec, MatchRecord) else None
     names = rec.players or rounds[0].players
     for summary in rv.players:
         summary.name = names[summary.player] if names else None  # (a record names both players or none)
@@ -1161,7 +1172,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
     from lcanalysis.show.render import view_svg
 
     e = html.escape
-    parts = [f"<h1>Game review</h1><p>{e(rv.record_kind)}: {rv.rounds} round(s), {len(rv.decisions)} decisions; "
+    parts = [f"<h1>Game review</h1><p>{e(rv.record_kind)}: {e(rv.rounds_text())}, {len(rv.decisions)} decisions; "
              f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {rv.seconds:.1f} s on "
              f"{e(str(rv.workers))} worker(s).</p>"]
     if rv.capped:

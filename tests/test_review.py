@@ -722,3 +722,29 @@ def test_a_round_stopped_by_the_turn_cap_is_reported_as_capped():
     rv = review(record_match(rounds), player=0, time_budget=T, seed=0, executor="serial", progress=False)
     assert rv.to_json()["settings"]["capped"] == [1, 2]
     assert "rounds 1, 2 stopped at the turn cap of 4 turns" in rv.to_text()
+
+
+def test_a_match_record_that_stops_before_its_last_round_says_so():
+    """A match record may hold fewer rounds than the match has: the review says how many of how
+    many, and that the record stops before the end of the match (before, "a match: 1 round(s)"
+    read like a whole match); the JSON settings give the match's rounds."""
+    def short_round(rules):  # a round of 4 turns, played to its (capped) end
+        pos = Position.deal(seed=3, rules=rules)
+        start, turns = pos.copy(), []
+        while not pos.is_over():
+            move = pos.legal_moves()[0]
+            turns.append(str(move))
+            pos.push(move)
+        return record_round(start, turns)
+
+    first = short_round(lc.Rules(turn_cap=4))
+    rv = review(record_match([first]), player=0, time_budget=T, seed=0, executor="serial", progress=False)
+    head = "Review of a full-deal record of a match: 1 of 3 round(s) (the record stops before the end of the match), "
+    assert rv.to_text().startswith(head) and "1 of 3 round(s) (the record stops" in rv.to_html()
+    assert rv.to_json()["settings"]["rounds"] == 1 and rv.to_json()["settings"]["match_rounds"] == 3
+    whole = review(record_match([short_round(lc.Rules(turn_cap=4, rounds=1))]), player=0, time_budget=T, seed=0,
+                   executor="serial", progress=False)
+    assert whole.to_text().startswith("Review of a full-deal record of a match: 1 round(s), ")
+    alone = review(first, player=0, time_budget=T, seed=0, executor="serial", progress=False)
+    assert alone.to_json()["settings"]["match_rounds"] is None
+    assert alone.to_text().startswith("Review of a full-deal record of a round: 1 round(s), ")
