@@ -14,6 +14,7 @@ from lcanalysis.game.examples import example_text
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_match, record_round, write_record
+from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
 from lcanalysis.show.widgets import DecisionExplorer, RecordReplay, WagerExplorer
 from lcanalysis.studies.explorer import analyze, legal_moves, move_outcomes, played_turn
@@ -384,6 +385,28 @@ def test_replay_steps_through_a_record_file_and_each_step_is_the_position_replay
     rp.first_button.click()
     assert rp.position == start and rp.back_button.disabled
     assert "<svg" in rp.picture.value
+
+
+def test_the_replays_last_step_says_whether_the_round_is_over_or_the_record_stops_early(played):
+    """At the end of a record the replay says which end it is: the round over, the turn cap, or a
+    record that stops before the end of the round (before: "the record ends here" for all three)."""
+    start, turns = played
+    rp = RecordReplay(record_round(start, turns[:10]))
+    rp.last_button.click()
+    early = _by_hand(start, turns, 10)
+    assert (f"the record stops here, before the end of the round (scores so far {early.score(0)} to "
+            f"{early.score(1)})") in rp.status.value
+    rp = RecordReplay(record_round(start, turns))
+    rp.last_button.click()
+    assert "the round is over (scores" in rp.status.value
+    capped = Position.deal(seed=3, rules=Rules(turn_cap=4))
+    first = capped.copy()
+    for _ in range(4):
+        capped.push(capped.legal_moves()[0])
+    rp = RecordReplay(record_round(first, list(capped.history)))
+    rp.last_button.click()
+    assert (f"the turn cap ended the round here: scored as it stands, scores {capped.score(0)} to "
+            f"{capped.score(1)}") in rp.status.value
 
 
 def test_replay_analyzes_a_decision_on_demand_from_the_movers_view(played):

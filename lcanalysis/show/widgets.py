@@ -744,7 +744,13 @@ class RecordReplay:
             text = f"{head}; player {state.to_move} to move; the record's next turn: <code>{turn.move}</code>{drawn}"
         else:
             a, b = rec.scores()
-            text = f"{head}; the record ends here (scores {a} to {b})"
+            if rec.is_capped():
+                end = f"the turn cap ended the round here: scored as it stands, scores {a} to {b}"
+            elif rec.is_finished():
+                end = f"the round is over (scores {a} to {b})"
+            else:  # a record that stops early: the table's scores, not the round's result
+                end = f"the record stops here, before the end of the round (scores so far {a} to {b})"
+            text = f"{head}; {end}"
         self.status.value = f"<div>{text}</div>"
         self.picture.value = f'<div class="lc-picture">{_svg_of(state)}</div>'
         self.back_button.disabled = self.first_button.disabled = k == 0
