@@ -724,9 +724,10 @@ class Review:
             lines.append(self.capped_text())
         for p in self.players:
             lines.append("")
-            lines.append(f"{p.label}: {p.decisions} decisions ({p.unforced} unforced), error rate "
-                         f"{p.error_rate_text()} "
-                         f"points a decision, total loss {p.total_loss_text()}"
+            rate = (f"{p.error_rate_text()} points a decision" if p.error_rate is not None
+                    else "n/a (no unforced decision)")
+            lines.append(f"{p.label}: {p.decisions} decisions ({p.unforced} unforced), error rate {rate}, "
+                         f"total loss {p.total_loss_text()}"
                          + (f": rating {p.rating_text()}" if p.rating else
                             f": not rated (fewer than {MIN_RATED} unforced decisions)" if p.unforced < MIN_RATED
                             else ""))

@@ -748,3 +748,16 @@ def test_a_match_record_that_stops_before_its_last_round_says_so():
     alone = review(first, player=0, time_budget=T, seed=0, executor="serial", progress=False)
     assert alone.to_json()["settings"]["match_rounds"] is None
     assert alone.to_text().startswith("Review of a full-deal record of a round: 1 round(s), ")
+
+
+def test_a_player_without_an_unforced_decision_has_no_error_rate_in_words():
+    """A record of one turn: player 1 made no decision, so their error rate is null in the JSON and
+    "n/a (no unforced decision)" in the text (before: "error rate n/a points a decision")."""
+    start = Position.deal(seed=3)
+    rv = review(record_round(start, [str(start.legal_moves()[0])]), time_budget=T, seed=0, executor="serial",
+                progress=False)
+    p1 = rv.players[1]
+    assert p1.decisions == 0 and p1.error_rate is None and rv.to_json()["players"][1]["error_rate"] is None
+    text = rv.to_text()
+    assert "player 1: 0 decisions (0 unforced), error rate n/a (no unforced decision), total loss 0.0" in text
+    assert "n/a points" not in text
