@@ -855,6 +855,10 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
         raise ReviewError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
     rounds = rec.rounds if isinstance(rec, MatchRecord) else [rec]
     viewer = rounds[0].viewer
+    for r, other in enumerate(rounds[1:], start=2):
+        if other.viewer != viewer:  # the totals would mix what one player saw with what another did
+            raise ReviewError(f"round {r} is {_kept_by(other.viewer)} but round 1 is {_kept_by(viewer)}: a match is "
+                              f"reviewed from records kept alike in every round; review its rounds one by one")
     if viewer is not None and player is not None and player != viewer:
         raise ReviewError(f"this is player {viewer}'s record: player {player}'s cards are unknown")
     reviewed = {viewer} if viewer is not None else ({0, 1} if player is None else {player})
@@ -872,6 +876,10 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     for summary in rv.players:
         summary.name = names[summary.player] if names else None  # (a record names both players or none)
     return rv
+
+
+def _kept_by(viewer: int | None) -> str:
+    return "a full-deal record" if viewer is None else f"player {viewer}'s record"
 
 
 def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,

@@ -761,3 +761,24 @@ def test_a_player_without_an_unforced_decision_has_no_error_rate_in_words():
     text = rv.to_text()
     assert "player 1: 0 decisions (0 unforced), error rate n/a (no unforced decision), total loss 0.0" in text
     assert "n/a points" not in text
+
+
+def test_a_match_whose_rounds_were_kept_by_different_players_is_refused_naming_the_round():
+    """A match record whose rounds are not kept alike (a full deal, then one player's record; or
+    player 0's, then player 1's) would mix in one player's totals what they saw with what they did
+    not: the review refuses it naming the round (before, it summed over whatever it could see, the
+    other player's missing luck counted as 0). Each round alone is still reviewed."""
+    rounds = []
+    for seed in (6, 4):  # round 1 ends 15-9 (greedy against greedy): player 0 starts round 2, as deal 4 has it
+        pos = Position.deal(seed=seed)
+        start, agent = pos.copy(), make_agent("greedy")
+        while not pos.is_over():
+            pos.push(agent.choose(pos.view(pos.to_move), pos.to_move))
+        rounds.append(record_round(start, list(pos.history)))
+    for kept, why in (([rounds[0], rounds[1].seen_by(0)], "round 2 is player 0's record but round 1 is a full-deal"),
+                      ([rounds[0].seen_by(0), rounds[1].seen_by(1)], "round 2 is player 1's record but round 1 is "
+                                                                         "player 0's record")):
+        with pytest.raises(ReviewError, match=why):
+            review(record_match(kept), time_budget=T, seed=0, executor="serial", progress=False)
+    one = review(rounds[1].seen_by(0), time_budget=T, seed=0, executor="serial", progress=False)
+    assert one.viewer == 0 and one.decisions
