@@ -257,6 +257,25 @@ def test_the_text_form_keeps_the_players_names_and_the_comments():
     assert read_record(write_record(one, form="text")) == one
 
 
+def test_the_text_form_refuses_names_and_comments_it_could_not_give_back(game):
+    """A player's name with ' vs ' in it, an empty one, one with spaces around it or a line break
+    came back from the text form lost (folded into the comment) or made a file its own reader
+    refused; a comment with a line break other than \\n lost what followed it. Writing the text
+    form now refuses them, naming the name; the JSON form keeps them all."""
+    start, end, _ = game
+    for names in (["a vs b", "c"], ["", "bob"], [" ann", "bob"], ["x\ny", "z"], ["ann", "b\u2028ob"]):
+        rec = record_round(start, end.history[:3], players=names)
+        with pytest.raises(RecordError, match="the text form cannot hold the player name"):
+            write_record(rec, form="text")
+        assert read_record(write_record(rec)) == rec and read_record(write_record(rec)).players == names
+    rec = record_round(start, end.history[:3], players=["ann", "bob"], comment="one\rtwo")
+    with pytest.raises(RecordError, match="the text form cannot hold a comment"):
+        write_record(rec, form="text")
+    assert read_record(write_record(rec)).comment == "one\rtwo"
+    fine = record_round(start, end.history[:3], players=["Ann Lee", "vs"], comment="line 1\nline 2")
+    assert read_record(write_record(fine, form="text")) == fine
+
+
 def test_a_record_larger_than_any_input_or_not_utf8_is_refused_unread(game, tmp_path):
     """The limit of every reader (docs/spec "Limits and budgets"), for records too: text, a file,
     a device that never ends; and a file that is not UTF-8 is named as such."""

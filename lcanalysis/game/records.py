@@ -554,8 +554,16 @@ def _text_labels(players: list[str] | None, comment: str | None, prefix: str = "
     """The players' names and the comment as the comment lines the text form reads back."""
     lines = []
     if players:
+        for name in players:  # a name the '# players: A vs B' line cannot give back is refused, not lost
+            if not name or name != name.strip() or " vs " in name or len(name.splitlines()) != 1:
+                raise RecordError(f"the text form cannot hold the player name {name!r} (empty, spaces around "
+                                  f"it, ' vs ' or a line break in it): write the record as JSON")
         lines.append(f"# {prefix}players: " + " vs ".join(players))
     if comment:
+        for part in comment.split("\n"):
+            if len(part.splitlines()) > 1:  # a line break other than \n would end the comment line early
+                raise RecordError(f"the text form cannot hold a comment with the line break in {part!r}: "
+                                  f"write the record as JSON")
         lines.extend(f"# {prefix}comment: {c}" for c in comment.split("\n"))
     return lines
 
