@@ -18,16 +18,26 @@ class UsageError(ValueError):
     """Bad command-line input; printed as ``error: ...``."""
 
 
-def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | None = None) -> None:
+def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | None = None,
+                      replaces: tuple[str, tuple[str, ...]] | None = None) -> None:
     """Refuse an output file that cannot be written, naming the option, before any work is done
     (a review of a whole game should not end in an error about its report's folder). ``keep``:
     the files the command reads or keeps (what each is, its path): writing over one is refused
-    ('--csv' naming the results file once replaced a whole tournament's results with a table)."""
+    ('--csv' naming the results file once replaced a whole tournament's results with a table).
+    ``replaces``: (what the output is, how such a file begins): an existing file that does not
+    begin so is refused ('review --html' wrote its report over a game record given by mistake)."""
     for what, other in (keep or {}).items():
         if other and other != "-" and _same_file(path, other):
             raise UsageError(f"{option} {path} is {what}: writing there would destroy it; give another file name")
     if os.path.isdir(path):
         raise UsageError(f"{option} {path} is a directory; give a file name")
+    if replaces is not None and os.path.isfile(path) and os.path.getsize(path) > 0:
+        kind, beginnings = replaces
+        with open(path, "rb") as fh:
+            head = fh.read(256).decode("utf-8", "replace").lstrip("\ufeff \t\r\n").lower()
+        if not head.startswith(beginnings):
+            raise UsageError(f"{option} {path} exists and is not {kind}: writing there would destroy it; "
+                             "give another file name (or remove that file first)")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{option} {path}: the folder {folder} does not exist")

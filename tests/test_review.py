@@ -524,6 +524,31 @@ def test_an_html_report_that_cannot_be_written_is_refused_before_the_review(tmp_
         assert f"error: --html {target}{says}" in err and "Errno" not in err
 
 
+def test_an_html_report_is_not_written_over_a_file_that_is_no_html(tmp_path, capsys, blunder_review, monkeypatch):
+    """'review a.json --html b.json' (another record, by a slip of the hand) replaced that record
+    with the report: only the record being read was protected. A file that is no HTML is refused
+    before the review; an earlier report (or an empty file) is replaced as before."""
+    import lcanalysis.reviewer as reviewer
+
+    rec, _ = blunder_review
+    path, other = tmp_path / "round.json", tmp_path / "other.json"
+    write_record(rec, path)
+    write_record(rec, other)
+    kept = other.read_text()
+    real = reviewer.review
+    monkeypatch.setattr(reviewer, "review", lambda *a, **k: pytest.fail("the review ran before the check"))
+    assert main(["review", str(path), "--workers", "1", "--html", str(other), "--no-progress"]) == 2
+    assert (f"error: --html {other} exists and is not an HTML file: writing there would destroy it"
+            in capsys.readouterr().err)
+    assert other.read_text() == kept
+    monkeypatch.setattr(reviewer, "review", real)
+    report = tmp_path / "report.html"
+    report.write_text("\ufeff\n<!DOCTYPE html><html><body>an older report</body></html>")
+    assert main(["review", str(path), "--workers", "1", "--time", str(T), "--html", str(report),
+                 "--no-progress"]) == 0
+    assert "an older report" not in report.read_text() and report.read_text().startswith("<!DOCTYPE html>")
+
+
 def test_the_command_shows_its_progress_in_a_log_file_too(tmp_path, capsys, blunder_review):
     """'lcanalysis review REC 2>log' was silent for 20 s: the bar was drawn only at a terminal."""
     rec, _ = blunder_review

@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         source = read_stdin("a game record")
     record = read_record(source)  # a RecordError (a ValueError) becomes 'error: ...', exit 2
     if args.html:
-        check_output_file("--html", args.html, {"the record": args.record})  # before the review, not after it
+        check_output_file("--html", args.html, {"the record": args.record},  # before the review, not after it
+                          replaces=("an HTML file", ("<!doctype html", "<html")))
     from lcanalysis.reviewer import DEFAULT_TIME, review  # the engine: loaded once the record is read
 
     rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
