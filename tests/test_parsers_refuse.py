@@ -573,3 +573,22 @@ def test_a_match_field_of_the_wrong_form_is_refused_saying_the_form(field):
     with pytest.raises(PositionError, match=r"match= is the round and the running totals .*ROUND:TOTAL0,TOTAL1 "
                                             r"\(like match=2:35,10\)"):
         read_position(_round().to_string() + ";" + field)
+
+
+def test_a_game_record_given_as_a_position_is_named_as_one(tmp_path):
+    """'lcanalysis show game.json' on a record said "unknown key(s) 'start', 'turns'; a position
+    has [...]", leaving the user to guess that records go to 'review'."""
+    from lcanalysis.game.notation import PositionError, from_json
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.records import record_round, write_record
+
+    for data in ({"start": {}, "turns": []}, {"rounds": []}):
+        with pytest.raises(PositionError, match=r"this is a game record .* not a position: review it with "
+                                                r"'lcanalysis review FILE'"):
+            from_json(data)
+    start = Position.deal(seed=3)
+    path = tmp_path / "game.json"
+    write_record(record_round(start, [start.legal_moves()[0]]), path)
+    done = subprocess.run([sys.executable, "-m", "lcanalysis", "show", str(path)], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 2 and "error: this is a game record" in done.stderr, done.stderr

@@ -231,6 +231,10 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
     if not isinstance(data, Mapping):
         raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
     unknown = [key for key in data if key not in JSON_KEYS]
+    if "turns" in unknown or "rounds" in unknown:  # a game record's keys (game/records.py)
+        raise PositionError("this is a game record (it has 'turns' or 'rounds'), not a position: review it with "
+                            "'lcanalysis review FILE' (lc.review in Python), or read it with "
+                            "lcanalysis.game.records.read_record")
     if unknown:
         raise PositionError(f"unknown key(s) {_key_names(unknown)}; a position has {sorted(JSON_KEYS)}")
     try:
