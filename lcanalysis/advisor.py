@@ -511,8 +511,12 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
             elif opp_cards:
                 gift = f"safe: the opponent's {name} is past {card.number}"
             else:
-                gift = f"{card} lies open for the opponent (no {name} expedition yet)"
-            parts.append(f"discards {card} ({_expected(name, before[c], after[c])}); {gift}")
+                gift = f"{card} lies open for the opponent (they have no {name} expedition yet)"
+            my_top = max((x.number for x in view.expeditions[me][c] if not x.is_wager), default=0)
+            dead = ""  # a card the player can no longer play: the first thing to say of its discard
+            if my_top and (card.is_wager or card.number < my_top):
+                dead = f"; you can no longer play it (your {name} is at {my_top})"
+            parts.append(f"discards {card} ({_expected(name, before[c], after[c])}){dead}; {gift}")
     if move.source == "D":
         d = view.deck_count
         parts.append(f"draws from the deck: {d} -> {d - 1} cards, about {(d - 1) / 2:.1f} turns each left")

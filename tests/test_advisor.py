@@ -8,6 +8,7 @@ import pytest
 
 from lcanalysis.advisor import MIN_WORLDS, ROLLOUTS_PER_SECOND, _halving, advise, example_view, reason
 from lcanalysis.agents import make_agent
+from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.rollouts import Rollouts, policy_ranking
 from lcanalysis.search import endgame_analysis as solver_analysis
@@ -394,6 +395,17 @@ def test_the_endgame_search_says_first_how_long_it_may_take():
     heard.clear()
     advise(view, time_budget=0.3, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")
+
+
+def test_a_reason_says_when_a_discarded_card_can_no_longer_be_played_by_the_player():
+    """Discarding Y2 over one's own Y3 Y4 (or a wager over numbers) loses nothing of one's own: the
+    reason says so, not only what the card offers the opponent; a card still playable says nothing."""
+    view = read_position("LC1;c5;h8;nr;m0;v0;p0=Y2.Y10.Ww.Rw.R3.R5.R10.B7;p1=?8;e0=Y3.Y4.R2;x=Yw;d=40")
+    assert "you can no longer play it (your yellow is at 4)" in reason(view, "-Y2/D")
+    assert "you can no longer play it (your red is at 2)" in reason(view, "-Rw/D")
+    assert "they have no yellow expedition yet" in reason(view, "-Y2/D")
+    for playable in ("-Y10/D", "-R3/D", "-Ww/D", "-B7/D"):
+        assert "no longer" not in reason(view, playable), playable
 
 
 def test_a_reason_says_a_colour_is_unchanged_rather_than_from_a_value_to_the_same():
