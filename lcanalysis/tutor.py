@@ -62,6 +62,11 @@ class Decision:
     def flagged(self) -> bool:
         return bool(self.comment)
 
+    def loss_points(self) -> str:
+        """The loss as a sentence says it: "2.0 points (exact)", "2.0 ± 0.4 points", "at least 2.0 points"."""
+        text = self.loss_text(signed=False)
+        return text.replace(" (exact)", " points (exact)") if text.endswith(" (exact)") else f"{text} points"
+
     def loss_text(self, signed: bool = True) -> str:
         """The loss as the hint shows it: "-2.0 ± 0.4" (an estimate), "-2.0 (exact)", or
         "≤ -2.0" (a bound: at least that much lost, "± s" when sampled); ``signed=False``, as a
@@ -219,8 +224,8 @@ class TutorSession:
                             best=best.move, loss=loss, loss_stderr=se,
                             exact=bool(played.exact and best.exact and not bound), bound=bound)
         if loss > self.threshold and loss > 2 * se:
-            decision.comment = (f"{decision.loss_text()}: better to {in_words(view, best.move)} ({best.move}): "
-                                f"{reason(view, best.move)}")
+            decision.comment = (f"this turn loses {decision.loss_points()} against the best: better to "
+                                f"{in_words(view, best.move)} ({best.move}): {reason(view, best.move)}")
         return decision
 
     def summary(self) -> Any:

@@ -53,6 +53,9 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
     unsure = [d for d in ref.decisions if not d.comment and d.loss > 2.0 and not d.bound]
     assert out.count(": not clearly worse than the best") == len(unsure)
     assert out.count(": fine") == sum(not d.comment for d in ref.decisions) - len(unsure)
+    for d in ref.decisions:  # a loss in words, as the summary gives it: never a bare signed number
+        if not d.comment and d.loss >= 0.05 and d not in unsure:
+            assert f"{d.played}: fine ({d.loss_points()} worse than the best)" in out
     assert f"round over: {ref.score_line()}" in out and "match over" not in out  # one round: no match to speak of
     assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
     # every reply of the agent is announced, in words
@@ -153,12 +156,13 @@ def test_with_ask_a_costly_turn_is_explained_first_and_can_be_taken_back(capsys,
     code, out, _ = play(capsys, monkeypatch, [worst.move, "n", best.move, "quit"], *FAST, "--seed", "5", "--ask",
                         "--record", str(record))
     assert code == 0
-    assert f"tutor: -{worst.loss:.1f}" in out and "taken back: choose again" in out
+    assert f"tutor: this turn loses {worst.loss:.1f}" in out and "taken back: choose again" in out
     assert f"{best.move}: fine: as good as the best" in out and "1 turn(s) taken back" in out
     assert "your 1 decision(s): 0 flagged" in out
     assert str(read_record(str(record)).turns[0]) == best.move  # the turn taken back never happened
     code, out, _ = play(capsys, monkeypatch, [worst.move, "y", "quit"], *FAST, "--seed", "5", "--ask")
-    assert out.count(f"tutor: -{worst.loss:.1f}") == 1 and "taken back" not in out  # asked once, then played
+    # asked once, then played
+    assert out.count(f"tutor: this turn loses {worst.loss:.1f}") == 1 and "taken back" not in out
     assert "your 1 decision(s): 1 flagged" in out
 
 

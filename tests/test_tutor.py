@@ -43,7 +43,10 @@ def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
     worst = analysis.moves[-1]
     assert worst.loss > 5 and worst.loss > 2 * worst.loss_stderr
     said = s.play(worst.move)
-    assert said is not None and said.startswith(f"-{worst.loss:.1f}") and analysis.moves[0].move in said
+    # the loss in words, as many points as the hint's "vs best" column shows, with its error
+    assert said is not None and analysis.moves[0].move in said
+    assert said.startswith(f"this turn loses {worst.loss:.1f} ± {worst.loss_stderr:.1f} points against the best: "
+                           f"better to ")
 
 
 def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_the_budget():
@@ -137,10 +140,12 @@ def test_a_loss_the_endgame_search_only_bounded_is_said_as_a_bound_never_as_exac
         if d.bound:
             bounds += 1
             error = f" ± {d.loss_stderr:.1f}" if d.loss_stderr else ""  # a sampled bound keeps its error
-            assert not d.exact and d.comment.startswith(f"≤ -{d.loss:.1f}{error}: better to")
+            assert not d.exact and d.comment.startswith(
+                f"this turn loses at least {d.loss:.1f}{error} points against the best: better to")
             assert d.loss_stderr == worst.loss_stderr
         elif d.exact:
-            assert d.comment.startswith(f"-{d.loss:.1f} (exact): better to")
+            assert d.comment.startswith(
+                f"this turn loses {d.loss:.1f} points (exact) against the best: better to")
     assert bounds >= 1
     frame = s.summary()
     assert list(frame["at least"]) == [d.bound for d in sorted(s.decisions, key=lambda d: -d.loss)]

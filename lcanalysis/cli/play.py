@@ -201,10 +201,11 @@ class Game:
     def _verdict(self, judged: Decision) -> str:
         """A turn the tutor let pass, in words: fine, or too uncertain to call."""
         if judged.loss > self.s.threshold and not judged.bound:  # over the threshold, within two standard errors
-            return f"not clearly worse than the best, but it may be ({judged.loss_text()}; the play-outs cannot tell)"
+            return (f"not clearly worse than the best, but it may be ({judged.loss_points()} worse; the play-outs "
+                    "cannot tell)")
         if judged.loss < 0.05 and not judged.bound:
             return "fine: as good as the best" + (" (exact)" if judged.exact else "")
-        return f"fine ({judged.loss_text()} against the best)"
+        return f"fine ({judged.loss_points()} worse than the best)"
 
     def _question(self, question: str) -> str:
         """The answer to a yes/no question: the next line (at a terminal, typed after ``question``)."""
