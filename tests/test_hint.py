@@ -330,3 +330,19 @@ def test_the_tutor_and_the_review_word_the_same_loss_alike():
                                "loss_bound": "lower" if bound else None})
         assert tutored.loss_text(signed=False) == reviewed.loss_text()
         assert (" ± " in reviewed.loss_text()) == bool(se or not (exact or bound))
+
+
+def test_the_hint_says_what_the_best_turn_does_and_the_json_gives_every_turn_s_reason(capsys):
+    """The reason the advisor gives each turn (``advisor.reason``) reaches the player: the best
+    turn's under the verdict, every turn's in --json."""
+    from lcanalysis.advisor import reason
+
+    view = lc.read_position("example:midround")
+    assert main(["advise", "example:midround", "--time", "0.2", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert all(row["reason"] == reason(view, row["move"]) for row in answer["moves"])
+    assert main(["advise", "example:midround", "--time", "0.2", "--top", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["turn", "value"])
+    best = lines[header + 1].split()[0]  # the table's first row: the best turn
+    assert lines[2].startswith(("Play", "Discard")) and lines[3] == f"What it does: {reason(view, best)}."

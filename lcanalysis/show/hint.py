@@ -143,7 +143,10 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     if view.match:
         head += f", round {view.match.get('round', 1)} of the match, totals {totals_text(view.match['totals'])}"
     lines = [view.to_text(), ""] if board else []
-    lines += [head, "", verdict(analysis, view), ""]
+    lines += [head, "", verdict(analysis, view)]
+    if analysis.best is not None and analysis.best.reason:  # in the evaluator's words: what it does, the time left
+        lines.append(f"What it does: {analysis.best.reason}.")
+    lines.append("")
     table: list[tuple[str, str, str, str]] = []  # (turn, value, vs best, in words); "" turn: a note row
     shown = groups(analysis)
     means = sampled(analysis)
@@ -178,9 +181,11 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
 
 def hint_json(analysis: Analysis, view: View) -> dict[str, Any]:
     """The ``advise --json`` object of docs/spec/interchange.md (every legal turn, best first, with
-    loss and loss_stderr), plus the verdict and the question answered."""
+    loss, loss_stderr and its reason in words), plus the verdict and the question answered."""
     out = analysis.to_json()
     for row, m in zip(out["moves"], analysis.moves):
+        if m.reason:  # what the turn does, in words (the hint's "What it does:" line for the best)
+            row["reason"] = m.reason
         if "own_mean" in m.extra:  # valued through the best's worlds: the turn's own mean beside it
             row.update(own_mean=m.extra["own_mean"], own_stderr=m.extra["own_stderr"])
         if "match_win" in m.extra:  # a match score was given: the chance to win the match too
