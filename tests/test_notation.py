@@ -63,7 +63,7 @@ def test_a_view_in_the_spec_form_reads_and_its_unseen_cards_add_up():
 @pytest.mark.parametrize("change,message", [
     ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "X9"], SPEC_EXAMPLE_HANDS[1]]}, "unknown card"),
     ({"hands": [["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R7"], SPEC_EXAMPLE_HANDS[1]]},
-     "R7 appears in two places: in the hand of player 0 \\(2 times\\)"),
+     "R7 appears 2 times in the hand of player 0; the deck has one$"),
     ({"hands": [["Rw", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"], SPEC_EXAMPLE_HANDS[1]]}, "copies of Rw: in the "),
     ({"expeditions": [{"R": ["Rw", "R5", "R3"]}, {"B": ["B2"]}]}, "descending"),
     ({"expeditions": [{"R": ["R3", "Rw", "R5"]}, {"B": ["B2"]}]}, "wager Rw placed after a number"),

@@ -281,7 +281,7 @@ def test_the_builder_knows_seats_who_moves_known_cards_and_six_colours(explorer)
 
 
 @pytest.mark.parametrize("clicks, words", [
-    ([("hand", "R7 R7")], "R7 appears in two places"),
+    ([("hand", "R7 R7")], "R7 appears 2 times in my hand; the deck has one"),
     ([("mine", "R5 R3")], "R3"),
     ([("discards", "")], "buried card(s) but no top card"),
     ([("hand", "Yw Y2 Y3 Y4 Y5 Y6 Y7")], "hand of player 0 has 7 cards; it must have 8"),

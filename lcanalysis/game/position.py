@@ -176,23 +176,36 @@ def check_copies(counts: np.ndarray, colors: int, places: Places | None = None) 
     for t in range(number_types(colors)):
         if counts[t] > copies(t):
             card = Card.from_type(t)
-            where = _places_of(card, places) if places is not None else ""
+            found = _places_of(card, places) if places is not None else []
+            where = _in_words(found)
+            if copies(t) == 1 and len(found) == 1:  # one place holds it twice: "appears in two places" is wrong
+                raise PositionError(f"card {card} appears {counts[t]} times in {_the(found[0][0])}; the deck has one")
             if copies(t) == 1:
                 raise PositionError(f"card {card} appears in two places{where} ({counts[t]} times; the deck has one)")
             raise PositionError(f"{counts[t]} copies of {card}{where}: the deck has only {copies(t)}")
 
 
-def _places_of(card: Card, places: Places) -> str:
-    """": in the hand of player 1 and the discard piles (2 times)", or "" when no place names it."""
+def _places_of(card: Card, places: Places) -> list[tuple[str, int]]:
+    """The places that hold ``card``, each with how many times: [("hand of player 1", 1), ...]."""
     found = []
     for label, cards in places():
         n = sum(1 for c in cards if isinstance(c, Card) and c.type == card.type)
         if n:
-            found.append(label if n == 1 else f"{label} ({n} times)")
-    if not found:
+            found.append((label, n))
+    return found
+
+
+def _in_words(found: list[tuple[str, int]]) -> str:
+    """": in the hand of player 1 and the discard piles (2 times)", or "" when no place names it."""
+    named = [_the(label) if n == 1 else f"{_the(label)} ({n} times)" for label, n in found]
+    if not named:
         return ""
-    return ": in the " + (" and the ".join(found) if len(found) <= 2
-                          else ", the ".join(found[:-1]) + " and the " + found[-1])
+    return ": in " + (" and ".join(named) if len(named) <= 2 else ", ".join(named[:-1]) + " and " + named[-1])
+
+
+def _the(place: str) -> str:
+    """A place with its article: "the hand of player 1", but "my hand" (the position builder's words)."""
+    return place if place.startswith("my ") else f"the {place}"
 
 
 class Position(Notated):
