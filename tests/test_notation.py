@@ -201,6 +201,20 @@ def test_a_hand_count_without_its_question_mark_in_the_string_is_refused_pointin
     assert read_position(text.replace("p1=8", "p1=?8")).opponent_count == 8  # what it points at reads
 
 
+@pytest.mark.parametrize("sep", [" ", ",", ", "])
+def test_cards_typed_with_spaces_or_commas_in_the_string_are_refused_saying_how_to_write_them(sep):
+    """'p0=Y3 Y4 ...' was refused as "unknown card 'Y3 Y4 ...': value '3 Y4 ...' is not 2..10 or w"."""
+    hand = ["Y9", "Bw", "B4", "W8", "W9", "G6", "G10", "R10"]
+    text = f"LC1;c5;h8;nr;m0;v0;p0={sep.join(hand)};p1=?8;e1=B2{sep}B5;d=42"
+    with pytest.raises(PositionError, match=re.escape(f"p0= separates its items with '.', not {sep.strip() or ' '!r}: "
+                                                      f"write p0={'.'.join(hand)}")):
+        read_position(text)
+    fixed = text.replace(f"p0={sep.join(hand)}", f"p0={'.'.join(hand)}")
+    with pytest.raises(PositionError, match=re.escape("e1= separates its items with '.'")):
+        read_position(fixed)
+    assert sorted(map(str, read_position(fixed.replace(f"B2{sep}B5", "B2.B5")).hand)) == sorted(hand)
+
+
 def test_a_view_may_give_the_opponents_hand_as_a_list_and_writes_it_back_in_the_shared_form():
     """docs/spec/interchange.md ("A view"): a plain list is read as every card of the hand known."""
     hands = [["Y9", "Bw", "B4", "W8", "W9", "G6", "G10", "R10"], ["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Yw"]]

@@ -321,7 +321,13 @@ _NUMBER = re.compile(r"-?[0-9]{1,18}")
 def _split_cards(text: str, what: str, limit: int = CARDS_PER_COLOR * len(COLOR_LETTERS)) -> list[str]:
     if text.count(".") >= limit + 1:  # counted before splitting: a long field costs nothing
         raise PositionError(f"position string: {what} lists more than {limit} items")
-    return [c for c in text.split(".") if c]
+    items = [c for c in text.split(".") if c]
+    wrong = next((sep for sep in (",", " ") if any(sep in c.strip() for c in items)), None)
+    if wrong is not None:  # 'p0=Y3 Y4 Ww', 'p0=Y3,Y4': a card list typed as one would write it by hand
+        sample = ".".join(c.strip() for c in text.replace(wrong, ".").split(".") if c.strip())
+        raise PositionError(f"position string: {what}= separates its items with '.', not {wrong!r}: write "
+                            f"{what}={sample[:60]}{'...' if len(sample) > 60 else ''}")
+    return items
 
 
 def _number(text: str, what: str, signed: bool = False) -> int:
