@@ -223,9 +223,12 @@ class TutorSession:
         decision = Decision(round=self.match.round_number, turn=self.position.turn, played=str(move),
                             best=best.move, loss=loss, loss_stderr=se,
                             exact=bool(played.exact and best.exact and not bound), bound=bound)
-        if loss > self.threshold and loss > 2 * se:
+        if loss > self.threshold and loss > 2 * se:  # the better turn and why, then what the player's turn did
+            better, yours = reason(view, best.move), reason(view, move).split("; ")
+            if len(yours) > 1 and better.endswith("; " + yours[-1]):  # the same draw: said once
+                yours.pop()
             decision.comment = (f"this turn loses {decision.loss_points()} against the best: better to "
-                                f"{in_words(view, best.move)} ({best.move}): {reason(view, best.move)}")
+                                f"{in_words(view, best.move)} ({best.move}): {better}. Your turn {'; '.join(yours)}")
         return decision
 
     def summary(self) -> Any:

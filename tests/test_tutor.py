@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lcanalysis.advisor import advise
+from lcanalysis.advisor import advise, reason
 from lcanalysis.tutor import TutorSession
 
 
@@ -39,7 +39,8 @@ def test_the_advisors_own_turn_draws_no_comment():
 
 def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
     s = TutorSession(agent="heuristic", seed=5, time_budget=0.1, threshold=1.0)
-    analysis = advise(s.view(), time_budget=0.1, seed=s.seed)
+    view = s.view()
+    analysis = advise(view, time_budget=0.1, seed=s.seed)
     worst = analysis.moves[-1]
     assert worst.loss > 5 and worst.loss > 2 * worst.loss_stderr
     said = s.play(worst.move)
@@ -47,6 +48,9 @@ def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
     assert said is not None and analysis.moves[0].move in said
     assert said.startswith(f"this turn loses {worst.loss:.1f} ± {worst.loss_stderr:.1f} points against the best: "
                            f"better to ")
+    # and what the player's own turn did, its draw left out when the better turn draws the same way
+    best_draw, yours = reason(view, analysis.moves[0].move).split("; ")[-1], reason(view, worst.move).split("; ")
+    assert said.endswith(". Your turn " + "; ".join(yours[:-1] if yours[-1] == best_draw else yours))
 
 
 def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_the_budget():
