@@ -19,6 +19,7 @@ player saw), with the same seed for every turn so that reruns give the same comm
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +82,7 @@ class TutorSession:
     ``threshold``: points a turn may lose against the best before the tutor comments.
     ``time_budget``: the advisor's seconds per judged turn (with 4 cards left or fewer at least
     ``advisor.judging_budget``'s floor, so that the endgame search judges there, as in the review).
+    ``progress``: called with a line of text at each stage of that endgame search.
     """
 
     agent: str | Agent = "heuristic"
@@ -91,6 +93,9 @@ class TutorSession:
     threshold: float = 2.0
     time_budget: float = 0.5
     decisions: list[Decision] = field(default_factory=list)
+    #: receives a line of text as each stage of the endgame search starts and ends while it judges a
+    #: turn near the end (seconds, not the play-outs' half second), so the wait is never silent
+    progress: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -215,7 +220,8 @@ class TutorSession:
 
     def _judge(self, move: Move) -> Decision:
         view = self.view()
-        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time_budget), seed=self.seed)
+        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time_budget), seed=self.seed,
+                          progress=self.progress if view.deck_count <= JUDGE_SEARCH_CARDS else None)
         played = next(m for m in analysis.moves if m.move == str(move))
         best = analysis.moves[0]
         loss, se = float(played.loss or 0.0), float(played.loss_stderr or 0.0)

@@ -60,6 +60,8 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
     assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
     # not every estimate is a play-out's: with 4 cards or fewer left the endgame search judged over sampled worlds
     assert "the rest estimates by play-outs or, near the end, by the endgame search over sampled worlds" in out
+    # judging a turn near the end takes the endgame search seconds: its stages are said on standard error
+    assert "so the endgame search judges it" in err and "  endgame: 0 stall(s) each: solving" in err
     # every reply of the agent is announced, in words
     assert out.count("greedy plays ") == len(ref.position.history[1::2])  # the agent is player 1
     # the record replays to the round's final scores

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"lcanalysis play: you are player {args.seat} against {agent.name}, deal seed {seed} "
               f"(--seed {seed} deals it again)", flush=True)
         session = TutorSession(agent=agent, seat=args.seat, seed=seed, rounds=args.rounds, colors=args.colors,
-                               threshold=args.threshold, time_budget=args.time)
+                               threshold=args.threshold, time_budget=args.time, progress=progress_line)
         when = "before the turn is played, and asks" if args.ask else "after the turn"
         print(f"the tutor speaks up ({when}) when a turn loses more than {args.threshold:g} point(s) against the "
               "best (and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
