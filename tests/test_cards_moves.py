@@ -78,3 +78,14 @@ def test_a_placement_without_its_draw_is_refused_showing_the_turn_mended(text, m
     with pytest.raises(MoveError) as err:
         Move.parse(text)
     assert f"write '{mended}/D' (the draw pile) or '{mended}/' and a discard pile's colour letter" in str(err.value)
+
+
+@pytest.mark.parametrize("text,card", [("R7", "R7"), ("bw", "Bw"), (" g10 ", "G10")])
+def test_a_card_typed_alone_is_refused_showing_the_two_turns_it_could_be(text, card):
+    """'R7' typed at 'lcanalysis play' (the card one means to play or discard) was answered with
+    the example "write e.g. '+R7/D' or '-Bw/G'"; it now names the player's card in both turns."""
+    with pytest.raises(MoveError) as err:
+        Move.parse(text)
+    assert f"is a card, not a turn: write '+{card}/D' to play it or '-{card}/D' to discard it" in str(err.value)
+    for turn in (f"+{card}/D", f"-{card}/D"):  # and both read
+        assert str(Move.parse(turn)) == turn

@@ -61,6 +61,14 @@ class Move:
                 else:
                     raise MoveError(f"move {text!r} has no '/<source>', the pile to draw from: write '{turn}/D' "
                                     f"(the draw pile) or '{turn}/' and a discard pile's colour letter")
+            try:  # 'R4': a card alone, as one says "R4" at the table; show both turns it could be
+                card = Card.parse(s, colors)
+            except CardError:
+                pass
+            else:
+                raise MoveError(f"move {text!r} is a card, not a turn: write '+{card}/D' to play it or '-{card}/D' to "
+                                "discard it, then draw from the deck ('/' and a colour letter takes that discard "
+                                "pile's top instead)")
             raise MoveError(f"move {text!r} has no '/<source>': write e.g. '+R7/D' or '-Bw/G'")
         head, src = s.split("/", 1)
         src = src.strip().upper()
