@@ -230,9 +230,8 @@ class TutorSession:
                             best=best.move, loss=loss, loss_stderr=se,
                             exact=bool(played.exact and best.exact and not bound), bound=bound)
         if loss > self.threshold and loss > 2 * se:  # the better turn and why, then what the player's turn did
-            better, yours = reason(view, best.move), reason(view, move).split("; ")
-            if len(yours) > 1 and better.endswith("; " + yours[-1]):  # the same draw: said once
-                yours.pop()
+            better, own = reason(view, best.move), reason(view, move).split("; ")
+            yours = [part for part in own if part not in better.split("; ")] or own  # what both do: said once
             decision.comment = (f"this turn loses {decision.loss_points()} against the best: better to "
                                 f"{in_words(view, best.move)} ({best.move}): {better}. Your turn {'; '.join(yours)}")
         return decision

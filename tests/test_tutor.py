@@ -48,9 +48,27 @@ def test_a_turn_that_throws_points_away_is_flagged_with_the_better_turn():
     assert said is not None and analysis.moves[0].move in said
     assert said.startswith(f"this turn loses {worst.loss:.1f} ± {worst.loss_stderr:.1f} points against the best: "
                            f"better to ")
-    # and what the player's own turn did, its draw left out when the better turn draws the same way
-    best_draw, yours = reason(view, analysis.moves[0].move).split("; ")[-1], reason(view, worst.move).split("; ")
-    assert said.endswith(". Your turn " + "; ".join(yours[:-1] if yours[-1] == best_draw else yours))
+    # and what the player's own turn did, what it shares with the better turn (here the draw) said once
+    better, yours = reason(view, analysis.moves[0].move).split("; "), reason(view, worst.move).split("; ")
+    assert better[-1] == yours[-1] and said.endswith(". Your turn " + "; ".join(yours[:-1]))
+
+
+def test_a_comment_on_the_right_card_with_the_wrong_draw_says_only_what_the_draw_did():
+    """'+B8/W' where '+B8/D' is best: the comment's "Your turn" part names the draw, not the placement again."""
+    from lcanalysis.game.notation import read_position
+
+    view = read_position("LC1;c5;h8;nr;rounds=1;m0;v0;p0=B8.B9.B10.W6.W7.G10.Rw.R8;p1=?8;e0=Y3.Y4.Y10.B2.R3.R4.R7.R10;"
+                         "e1=Y5.Y6.Y7.Y8.Ww.Ww.W2.W4.Gw.G4.G6.G7.G8.G9;x=Y2.Yw.Yw.Yw.Bw.Bw.Ww.W3.Gw.G3.Gw.G5.R2.Rw.Rw."
+                         "R6.R5;d=5")
+    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0)
+    s.position = view.complete(view.unseen()[:8], view.unseen()[8:])  # the view, its hidden cards filled in
+    analysis = advise(view, time_budget=0.2, seed=s.seed)
+    assert analysis.moves[0].move == "+B8/D"
+    judged = s.judge("+B8/W")
+    assert judged.comment, judged
+    better, own = reason(view, "+B8/D").split("; "), reason(view, "+B8/W").split("; ")
+    assert own[0] == better[0]  # the same placement, said once: after "better to", not after "Your turn"
+    assert judged.comment.endswith(". Your turn " + "; ".join(own[1:]))
 
 
 def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_the_budget():
