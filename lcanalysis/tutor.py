@@ -257,8 +257,8 @@ class TutorSession:
         exact, bound = sum(d.exact for d in ds), sum(d.bound for d in ds)
         bounds = f", {bound} only bounded by the endgame search (the total is then at least this)" if bound else ""
         return (f"total loss {total:.1f} ± {spread:.1f} points against the advisor's best ({exact} judged "
-                f"exactly{bounds}, the rest estimates by play-outs or, near the end, by the endgame search over sampled "
-                "worlds; ± one standard error)")
+                f"exactly{bounds}, the rest estimates by play-outs or, near the end, by the endgame search "
+                "over sampled worlds; ± one standard error)")
 
     def score_line(self) -> str:
         you, them = self.position.score(self.seat), self.position.score(1 - self.seat)
