@@ -52,8 +52,9 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[[str], int]:
-    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum``."""
+def nonneg(name: str, maximum: int | Callable[[], int] | None = None, minimum: int = 0) -> Callable[[str], int]:
+    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum`` (or
+    ``maximum()``, read when parsing, for a limit kept in a module slow to import)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -61,8 +62,9 @@ def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
-        if maximum is not None and value > maximum:
-            raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {text}")
+        limit = maximum() if callable(maximum) else maximum
+        if limit is not None and value > limit:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {limit}, got {text}")
         return value
 
     return parse

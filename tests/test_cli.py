@@ -117,6 +117,25 @@ def test_solve_refuses_view_options_for_a_full_position_instead_of_ignoring_them
     assert code == 2 and out == "" and words in err and "full position" in err
 
 
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--max-stalls", "32"], "--max-stalls must be at most 31, got 32"),
+    (["--max-stalls", "1000", "--time", "1"], "--max-stalls must be at most 31, got 1000"),
+    (["--max-stalls", str(2**64), "--time", "1"], f"--max-stalls must be at most 31, got {2**64}"),
+    (["--max-turns", "0", "--max-stalls", "0"], "--max-turns must be >= 1, got 0"),
+    (["--max-turns", "0", "--time", "1"], "--max-turns must be >= 1, got 0"),
+    (["--max-turns", "1001", "--time", "1"], "--max-turns must be at most 1000, got 1001"),
+])
+def test_solve_refuses_bounds_beyond_the_search_at_once_naming_the_option(capsys, extra, words):
+    """Found by fuzzing the options: '--max-stalls 1000 --time 1' ran (the limit is 31), with 2**64
+    it said 'max_level must be at most 1000', an option nobody gave, and '--max-turns 0 --time 1'
+    started the search before 'max_turns must be at least 1'. Now the parser refuses them, naming
+    the option, before the position is read."""
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", "example:endgame", *extra])
+    out = capsys.readouterr()
+    assert exc.value.code == 2 and out.out == "" and words in out.err and "solving" not in out.err
+
+
 def test_solve_refuses_a_seed_without_samples_instead_of_ignoring_it(capsys):
     """Found by a review: 'solve example:endgame --seed 3' ran and ignored the seed, while
     --samples and --workers are refused there; --seed only seeds --samples."""

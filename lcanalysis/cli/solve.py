@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words
@@ -41,14 +42,25 @@ LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
 
 
+def _search_limit(name: str) -> Callable[[], int]:
+    """A limit of the search (``lcanalysis.search.common``), read when an option is parsed: the
+    command refuses what the search would, naming the option, before any work ('--help' stays fast)."""
+    def limit() -> int:
+        from lcanalysis.search import common
+
+        return int(getattr(common, name))
+
+    return limit
+
+
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("solve", help="exact endgame values of every turn (docs/spec/interchange.md)",
                        description=describe(__doc__))
     p.add_argument("position", help=pos_help)
-    p.add_argument("--max-stalls", type=nonneg("--max-stalls"), default=None,
+    p.add_argument("--max-stalls", type=nonneg("--max-stalls", _search_limit("MAX_STALLS")), default=None,
                    help="discard-pile draws each player may still make (0: only the draw pile from now on; "
                         "default: no cap, so give it, --max-turns or --time: pile draws could go on forever)")
-    p.add_argument("--max-turns", type=nonneg("--max-turns"), default=None,
+    p.add_argument("--max-turns", type=nonneg("--max-turns", _search_limit("MAX_TL"), minimum=1), default=None,
                    help="a horizon: stop after this many turns and score the table (see --leaf; default: none)")
     p.add_argument("--leaf", default=None, help=LEAF_HELP + " (default as-is)")
     p.add_argument("--time", type=seconds(24 * 3600, "seconds (a day)"), default=None, metavar="S",
