@@ -136,6 +136,23 @@ def test_solve_refuses_bounds_beyond_the_search_at_once_naming_the_option(capsys
     assert exc.value.code == 2 and out.out == "" and words in out.err and "solving" not in out.err
 
 
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--samples", "1"], "--samples must be >= 2, got 1"),
+    (["--samples", "100001"], "--samples must be at most 100000, got 100001"),
+    (["--samples", "5", "--seed", str(2**63)], f"--seed must be at most {2**63 - 1}, got {2**63}"),
+    (["--workers", "1025"], "--workers must be at most 1024, got 1025"),
+])
+def test_solve_refuses_view_options_out_of_range_naming_the_option(capsys, extra, words):
+    """Found by fuzzing the options: these were refused only by the search, after the view was
+    read, as 'samples must be a whole number 2..100,000', 'seed must be at most 2**63 - 1',
+    'workers must be ...': the library's names, not the options typed."""
+    view = "LC1;c5;h8;nr;m0;v0;p0=B10.W2.W3.W6.G9.G10.Rw.R5;p1=?8;d=5"
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", view, "--max-stalls", "0", *extra])
+    out = capsys.readouterr()
+    assert exc.value.code == 2 and out.out == "" and words in out.err
+
+
 def test_solve_refuses_a_seed_without_samples_instead_of_ignoring_it(capsys):
     """Found by a review: 'solve example:endgame --seed 3' ran and ignored the seed, while
     --samples and --workers are refused there; --seed only seeds --samples."""

@@ -36,19 +36,21 @@ from lcanalysis.cli.common import (
     memory_ceiling,
     progress_line,
 )
-from lcanalysis.options import UsageError, nonneg, seconds
+from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
 
 
 def _search_limit(name: str) -> Callable[[], int]:
-    """A limit of the search (``lcanalysis.search.common``), read when an option is parsed: the
-    command refuses what the search would, naming the option, before any work ('--help' stays fast)."""
+    """A limit of the search, ``MODULE.NAME`` of ``lcanalysis.search``, read when an option is
+    parsed: the command refuses what the search would, naming the option, before any work (and
+    '--help' stays fast)."""
     def limit() -> int:
-        from lcanalysis.search import common
+        import importlib
 
-        return int(getattr(common, name))
+        module, constant = name.split(".")
+        return int(getattr(importlib.import_module(f"lcanalysis.search.{module}"), constant))
 
     return limit
 
@@ -57,21 +59,21 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("solve", help="exact endgame values of every turn (docs/spec/interchange.md)",
                        description=describe(__doc__))
     p.add_argument("position", help=pos_help)
-    p.add_argument("--max-stalls", type=nonneg("--max-stalls", _search_limit("MAX_STALLS")), default=None,
+    p.add_argument("--max-stalls", type=nonneg("--max-stalls", _search_limit("common.MAX_STALLS")), default=None,
                    help="discard-pile draws each player may still make (0: only the draw pile from now on; "
                         "default: no cap, so give it, --max-turns or --time: pile draws could go on forever)")
-    p.add_argument("--max-turns", type=nonneg("--max-turns", _search_limit("MAX_TL"), minimum=1), default=None,
+    p.add_argument("--max-turns", type=nonneg("--max-turns", _search_limit("common.MAX_TL"), minimum=1), default=None,
                    help="a horizon: stop after this many turns and score the table (see --leaf; default: none)")
     p.add_argument("--leaf", default=None, help=LEAF_HELP + " (default as-is)")
     p.add_argument("--time", type=seconds(24 * 3600, "seconds (a day)"), default=None, metavar="S",
                    help="deepen within S seconds: the deepest exact stall budget reached (up to --max-stalls, "
                         "if given), and the bracket around the unbounded value when there is time "
                         "(default: no clock, one search at the bounds given)")
-    p.add_argument("--samples", type=nonneg("--samples"), default=None,
+    p.add_argument("--samples", type=nonneg("--samples", _search_limit("common.MAX_SAMPLES"), minimum=2), default=None,
                    help="for a view: sample this many splits instead of enumerating them all (an estimate; default: "
                         "every split, exact)")
-    p.add_argument("--seed", type=nonneg("--seed"), default=None, help="the seed of --samples (default 0)")
-    p.add_argument("--workers", type=nonneg("--workers"), default=None,
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None, help="the seed of --samples (default 0)")
+    p.add_argument("--workers", type=nonneg("--workers", _search_limit("view_value.MAX_WORKERS")), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core; default 1, so that a node "
                         "budget gives the same node count on every run)")
     add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")
