@@ -25,6 +25,12 @@ def _max_time() -> float:
     return MAX_TIME
 
 
+def _max_workers() -> int:
+    from lcanalysis.reviewer import MAX_WORKERS
+
+    return MAX_WORKERS
+
+
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p = sub.add_parser("review", help="review a recorded round or match: skill of every decision, luck of every draw",
                        description=describe(__doc__))
@@ -40,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "not a clock)")
     p.add_argument("--seed", type=nonneg("--seed"), default=0,
                    help="the seed of the sampled worlds (default 0; same seed, same review)")
-    p.add_argument("--workers", type=nonneg("--workers", minimum=1), default=None,
+    p.add_argument("--workers", type=nonneg("--workers", _max_workers, minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=run)
