@@ -87,9 +87,11 @@ def seconds(most: float | Callable[[], float], unit: str = "seconds") -> Callabl
     return parse
 
 
-def number(option: str, unit: str = "", above: bool = False) -> Callable[[str], float]:
+def number(option: str, unit: str = "", above: bool = False,
+           most: float | Callable[[], float] | None = None) -> Callable[[str], float]:
     """A parser of a finite number option of ``unit`` ("points", "minutes"): 0 or more, or above 0
-    with ``above``."""
+    with ``above``; at most ``most`` when given (or ``most()``, read when parsing, for a limit kept
+    in a module slow to import)."""
     of = f" of {unit}" if unit else ""
 
     def parse(text: str) -> float:
@@ -97,9 +99,12 @@ def number(option: str, unit: str = "", above: bool = False) -> Callable[[str], 
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{option} must be a number{of}, got {text!r}") from None
-        if not math.isfinite(value) or value < 0 or (above and value == 0):
+        limit = most() if callable(most) else most
+        if (not math.isfinite(value) or value < 0 or (above and value == 0)
+                or (limit is not None and value > limit)):
             least = f"a positive number{of}" if above else f"0 or more{' ' + unit if unit else ''}"
-            raise argparse.ArgumentTypeError(f"{option} must be {least}, got {text}")
+            at_most = f", at most {limit:g}" if limit is not None else ""
+            raise argparse.ArgumentTypeError(f"{option} must be {least}{at_most}, got {text}")
         return value
 
     return parse

@@ -368,6 +368,13 @@ def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp
     for bad in ("0", "-1", "soon"):
         assert tournament_main(["greedy", "random", "--bot-timeout", bad]) == 2
         assert "--bot-timeout must be" in capsys.readouterr().err
+    # above an hour, the limit of an outside program's timeout: refused as read, naming the option (it
+    # was refused later as 'external: timeout must be ...', or, with no outside program, taken silently)
+    for bad in ("3600.5", "1e300"):
+        assert tournament_main(["greedy", "random", "--bot-timeout", bad, "--deals", "1", "--workers", "1",
+                                "--out", "none", "--no-progress"]) == 2
+        assert f"--bot-timeout must be a positive number of seconds, at most 3600, got {bad}" in \
+            capsys.readouterr().err
     # the limit does not change how the bot plays: a run with another limit resumes the same file
     bot = tmp_path / "bot.py"
     bot.write_text("from lcanalysis.agents.protocol import serve\nserve('greedy')\n")

@@ -43,6 +43,14 @@ def whole(name: str, low: int, high: int) -> Any:
     return parse
 
 
+def _most_bot_timeout() -> float:
+    """The longest ``--bot-timeout``: the seconds of ``ExternalAgent``'s ``timeout`` (read when parsing:
+    the agents load on use)."""
+    from lcanalysis.agents import MAX_TIME_MS
+
+    return MAX_TIME_MS / 1000
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="lcanalysis tournament",
                  description="Play agents against each other on duplicate deals. Results go to a JSON-lines "
@@ -60,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="1 for single rounds (the default), 3 for matches")
     ap.add_argument("--turn-cap", type=whole("--turn-cap", 1, MAX_TURN_CAP), default=200,
                     help="a round stops (scored as it stands, counted as capped) after this many turns (default 200)")
-    ap.add_argument("--bot-timeout", type=number("--bot-timeout", "seconds", above=True), default=None,
+    ap.add_argument("--bot-timeout", type=number("--bot-timeout", "seconds", above=True, most=_most_bot_timeout),
+                    default=None,
                     metavar="S", help="seconds an outside program (external:CMD) may take to answer a turn before "
                                       "it is stopped and its round fails (default: 120 plus ten times the turn's "
                                       "time_ms, the first answer's start-up included)")
