@@ -45,6 +45,17 @@ def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | N
         raise UsageError(f"{option} {path}: not allowed to write there")
 
 
+def path_name(option: str, what: str = "a file name") -> Callable[[str], str]:
+    """A parser of an option naming a file or folder: refuses an empty name (``--record ""`` once
+    wrote nothing and said nothing, the game lost)."""
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{option} needs {what}, got {text!r}")
+        return text
+
+    return parse
+
+
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)

@@ -325,3 +325,29 @@ def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(ca
     assert code == 2 and err.rstrip().endswith(f"nor a file (did you mean '{meant}'?)"), err
     code, _out, err = run(capsys, "show", "nope")
     assert code == 2 and "did you mean" not in err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["show", "example:endgame", "--svg", ""], "--svg needs a file name, got ''"),
+    (["play", "--seed", "1", "--agent", "random", "--record", " "], "--record needs a file name, got ' '"),
+    (["review", "LCR1", "--html", ""], "--html needs a file name, got ''"),
+    (["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", "none", "--no-progress",
+      "--csv", ""], "--csv needs a file name, got ''"),
+    (["tournament", "random", "greedy", "--out", ""], "--out needs a file name, 'auto' or 'none', got ''"),
+    (["tournament", "random", "greedy", "--records", ""], "--records needs a folder name, got ''"),
+    (["studies", "wager-tables", "--out", ""], "--out needs a folder name, got ''"),
+])
+def test_an_empty_output_file_name_is_refused_not_taken_for_no_file(capsys, monkeypatch, argv, words):
+    """Found by fuzzing the options: 'play --record ""' played a whole game and recorded nothing,
+    'show --svg ""' and 'tournament --csv ""' wrote nothing, all without a word (an empty name was
+    taken for the option not given); the others were refused late, as 'out must be a file name,
+    'auto' or None' or '[Errno 2] No such file or directory: '''."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    assert code == 2 and words in out.err and out.out == ""

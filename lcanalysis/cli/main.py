@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from lcanalysis.cli import advise, bot, play, review, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import emit, load, write_output_file
-from lcanalysis.options import UsageError, check_output_file, nonneg
+from lcanalysis.options import UsageError, check_output_file, nonneg, path_name
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal")
@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print the canonical JSON instead")
     g.add_argument("--string", action="store_true", help="print the one-line string instead")
-    p.add_argument("--svg", metavar="FILE", help="also write an SVG picture to FILE")
+    p.add_argument("--svg", metavar="FILE", type=path_name("--svg"), help="also write an SVG picture to FILE")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("deal", help="deal a new round")

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lcanalysis.cli.common import describe, progress_line, write_output_file
-from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, number, seconds
+from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, number, path_name, seconds
 
 if TYPE_CHECKING:
     from lcanalysis.tutor import Decision, TutorSession
@@ -70,7 +70,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--ask", action="store_true",
                    help="before playing a turn the tutor would comment on, say why and ask: y plays it anyway, "
                         "anything else takes it back to choose again (a turn taken back is not counted)")
-    p.add_argument("--record", metavar="FILE",
+    p.add_argument("--record", metavar="FILE", type=path_name("--record"),
                    help="write the game record (JSON) to FILE after every turn; 'lcanalysis review FILE' "
                         "analyses it")
     p.set_defaults(func=run)

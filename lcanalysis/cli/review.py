@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from lcanalysis.cli.common import describe, emit, read_stdin, write_output_file
-from lcanalysis.options import check_output_file, nonneg, seconds
+from lcanalysis.options import check_output_file, nonneg, path_name, seconds
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("record", help=RECORD_HELP)
     p.add_argument("--json", action="store_true",
                    help="print the JSON answer of docs/spec/interchange.md (decisions and players, plus extras)")
-    p.add_argument("--html", metavar="FILE",
+    p.add_argument("--html", metavar="FILE", type=path_name("--html"),
                    help="also write a self-contained HTML report (value graph, critical positions) to FILE")
     p.add_argument("--player", type=int, choices=(0, 1), default=None,
                    help="review only this player's decisions (default: both; a one-player record: its player)")

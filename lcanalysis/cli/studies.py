@@ -14,7 +14,7 @@ import os
 import sys
 
 from lcanalysis.cli.common import describe
-from lcanalysis.options import MAX_SEED, nonneg
+from lcanalysis.options import MAX_SEED, nonneg, path_name
 
 #: a round of 5 colours lasts 44 turns and more by stalls; no bot's round goes past this
 MAX_SNAP_TURN = 1000
@@ -33,7 +33,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     studies = p.add_subparsers(dest="study", required=True)
 
     d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read")
-    d.add_argument("--root", default="data", help="folder to write into (default: data)")
+    d.add_argument("--root", default="data", type=path_name("--root", "a folder name"),
+                   help="folder to write into (default: data)")
     d.add_argument("--only", nargs="+", metavar="NAME",
                    help="only these files: positions, wager_grid, first_player_rounds, matches, colours, "
                         "wager_models, stalling (default: all of them)")
@@ -51,7 +52,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     d.set_defaults(func=cmd_data)
 
     t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder")
-    t.add_argument("--out", default="data", help="folder to write into (default: data)")
+    t.add_argument("--out", default="data", type=path_name("--out", "a folder name"),
+                   help="folder to write into (default: data)")
     t.add_argument("names", nargs="*", help="only these tables (file names)")
     t.set_defaults(func=cmd_wager_tables)
 
@@ -83,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="bootstrap resamples of the deals for the table's standard errors (default: 200)")
     m.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default: 0)")
     m.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default: 5)")
-    m.add_argument("--out", nargs="+", default=None, metavar="FILE",
+    m.add_argument("--out", nargs="+", default=None, metavar="FILE", type=path_name("--out"),
                    help="files to write (default: the package's lcanalysis/data/match_equity.json and "
                         "data/match_equity.json with its .cmd sidecar)")
     m.set_defaults(func=cmd_match_table)

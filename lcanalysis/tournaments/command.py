@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_SEED, number
+from lcanalysis.options import MAX_SEED, number, path_name
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
 
 #: bounds of the tournament's settings (the library's run_tournament checks the same)
@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the seed every deal derives from (default 0)")
     ap.add_argument("--workers", type=whole("--workers", 1, MAX_WORKERS), default=None,
                     help="worker processes (default: one per core; 1 plays in this process)")
-    ap.add_argument("--out", default="auto",
+    ap.add_argument("--out", default="auto", type=path_name("--out", "a file name, 'auto' or 'none'"),
                     help="JSON-lines results file to append to and resume from (default: a file named after "
                          "the agents and settings in $XDG_DATA_HOME/lcanalysis/tournaments, "
                          "~/.local/share/lcanalysis/tournaments if unset; 'none' to keep nothing; a missing folder "
@@ -93,10 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "mean over the cards of the pile, by the hand evaluator) and report the luck-adjusted "
                          "mean score difference beside the raw one: the same mean, less noise, so fewer deals "
                          "answer a strength question. Part of the results file's tournament")
-    ap.add_argument("--records", metavar="DIR", default=None,
+    ap.add_argument("--records", metavar="DIR", default=None, type=path_name("--records", "a folder name"),
                     help="write each played deal-seating to DIR as a full-deal game record (a match record for "
                          "matches), named after the pairing, deal and seating, for 'lcanalysis review FILE'")
-    ap.add_argument("--csv", default=None, help="also write the table as CSV")
+    ap.add_argument("--csv", default=None, type=path_name("--csv"), help="also write the table as CSV")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     return ap
