@@ -104,6 +104,25 @@ def test_a_records_folder_of_another_seed_or_rules_is_refused_and_left_as_it_was
         assert read_record(folder / name) == read_record(text.decode())
 
 
+def test_a_records_folder_of_other_players_under_the_same_names_is_refused(tmp_path, capsys):
+    """Found by a review: two outside programs whose labels differ only where a file name cannot
+    (``my_bot.py``, ``my-bot.py``) have the same record names, and the second tournament, of the
+    same seed and rules, wrote over the first one's records: a folder of two tournaments' games."""
+    import sys
+
+    folder = tmp_path / "rec"
+    for name in ("my_bot.py", "my-bot.py"):
+        (tmp_path / name).write_text("from lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    first, second = (f"external:{sys.executable} {tmp_path / name}" for name in ("my_bot.py", "my-bot.py"))
+    assert record_name(0, 0, 0, first, "random") == record_name(0, 0, 0, second, "random")
+    common = ["random", "--deals", "1", "--workers", "1", "--no-progress", "--out", "none", "--records", str(folder)]
+    assert tournament_main([first, *common]) == 0
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert tournament_main([second, *common]) == 2
+    assert "is not a record of this tournament" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
 def test_a_match_tournament_goes_on_in_its_own_records_folder(tmp_path):
     folder = tmp_path / "rec"
     for deals in (1, 2):

@@ -394,7 +394,9 @@ def _check_records(records: Any) -> str | None:
 def _check_records_of(folder: str, todo: list[Job], seed: int, rules: Rules) -> None:
     """Refuse, before anything is played, a records folder where a deal-seating of ``todo`` would
     write over a record of another tournament: the names say pairing, deal, seating and agents,
-    not the seed or the rules, so another seed or rules once replaced a folder's records unsaid."""
+    not the seed or the rules, so another seed or rules once replaced a folder's records unsaid; and
+    two agents' labels can share a name (``external:python my_bot.py`` and ``external:python
+    my-bot.py`` are both ``external-python-my-bot.py``), so the players are compared too."""
     from lcanalysis.game.records import MatchRecord, read_record
 
     for job in todo:
@@ -406,12 +408,13 @@ def _check_records_of(folder: str, todo: list[Job], seed: int, rules: Rules) -> 
             rec = read_record(path)
             start = rec.rounds[0].start if isinstance(rec, MatchRecord) else rec.start
             dealt = {k: v for k, v in start.to_json().items() if k != "match"}  # (a match's round 1 says so)
-            ours = rec.rules == rules and dealt == Position.deal(deal_seed(seed, job.deal, 1), rules, 0).to_json()
+            ours = (rec.rules == rules and rec.players == [first.label, second.label]
+                    and dealt == Position.deal(deal_seed(seed, job.deal, 1), rules, 0).to_json())
         except ValueError:  # not a record at all (RecordError is a ValueError)
             ours = False
         if not ours:
-            raise TournamentError(f"records: {path} is not a record of this tournament (another seed or rules, "
-                                  "or not a record), and this run would write over it; give another folder "
+            raise TournamentError(f"records: {path} is not a record of this tournament (another seed, rules or "
+                                  "players, or not a record), and this run would write over it; give another folder "
                                   "(--records OTHER, records= in Python) or move that file away")
 
 
