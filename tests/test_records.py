@@ -276,6 +276,17 @@ def test_the_text_form_refuses_names_and_comments_it_could_not_give_back(game):
     assert read_record(write_record(fine, form="text")) == fine
 
 
+def test_a_second_players_line_is_kept_as_a_comment_not_put_in_place_of_the_first(game):
+    """Found by fuzzing the text form: '# players: ann vs bob' then '# players: cat vs dan' read
+    as players cat and dan, the first line lost without a word. The first names the players; a
+    second is kept as a comment, as a players line that names no two is."""
+    text = f"LCR1\n# players: ann vs bob\n# players: cat vs dan\nstart {game[0].to_string()}\n"
+    rec = read_record(text)
+    assert rec.players == ["ann", "bob"] and rec.comment == "players: cat vs dan"
+    again = write_record(rec, form="text")
+    assert "ann vs bob" in again and "cat vs dan" in again and read_record(again) == rec
+
+
 def test_a_record_larger_than_any_input_or_not_utf8_is_refused_unread(game, tmp_path):
     """The limit of every reader (docs/spec "Limits and budgets"), for records too: text, a file,
     a device that never ends; and a file that is not UTF-8 is named as such."""

@@ -833,9 +833,9 @@ def _labels(found: list[tuple[str, str]]) -> tuple[list[str] | None, str | None]
     comment = []
     for key, text in found:
         names = [name.strip() for name in text.split(" vs ")]
-        if key == "players" and len(names) == 2 and all(names):
+        if key == "players" and players is None and len(names) == 2 and all(names):
             players = names
-        else:  # (a players line that does not name two is kept as a comment, not refused)
+        else:  # (a players line that does not name two, or a second one, is kept as a comment, not refused)
             comment.append(text if key == "comment" else f"{key}: {text}")
     return players, "\n".join(comment) if comment else None
 
