@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_SEED, number, path_name
+from lcanalysis.options import MAX_SEED, nonneg, number, path_name
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
 
 #: bounds of the tournament's settings (the library's run_tournament checks the same)
@@ -28,21 +28,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def whole(name: str, low: int, high: int) -> Any:
-    """An argparse type: a whole number ``low..high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{name} must be {low}..{high}, got {value}")
-        return value
-
-    return parse
-
-
 def _most_bot_timeout() -> float:
     """The longest ``--bot-timeout``: the seconds of ``ExternalAgent``'s ``timeout`` (read when parsing:
     the agents load on use)."""
@@ -58,15 +43,15 @@ def build_parser() -> argparse.ArgumentParser:
                              "running the same command again resumes.")
     ap.add_argument("agents", nargs="+", help="agent names, e.g. heuristic greedy search:time_ms=50 "
                                               "or 'external:python mybot.py'")
-    ap.add_argument("--deals", type=whole("--deals", 1, MAX_DEALS), default=100,
+    ap.add_argument("--deals", type=nonneg("--deals", MAX_DEALS, minimum=1), default=100,
                     help="deals per pairing (default 100; each played twice with the seats swapped unless "
                          "--no-duplicate)")
-    ap.add_argument("--first-deal", type=whole("--first-deal", 0, 2**31 - 1), default=0,
+    ap.add_argument("--first-deal", type=nonneg("--first-deal", 2**31 - 1), default=0,
                     help="number of the first deal (default 0; deals are numbered; a file may hold several ranges)")
     ap.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default 5)")
-    ap.add_argument("--rounds", type=whole("--rounds", 1, MAX_ROUNDS), default=1,
+    ap.add_argument("--rounds", type=nonneg("--rounds", MAX_ROUNDS, minimum=1), default=1,
                     help="1 for single rounds (the default), 3 for matches")
-    ap.add_argument("--turn-cap", type=whole("--turn-cap", 1, MAX_TURN_CAP), default=200,
+    ap.add_argument("--turn-cap", type=nonneg("--turn-cap", MAX_TURN_CAP, minimum=1), default=200,
                     help="a round stops (scored as it stands, counted as capped) after this many turns (default 200)")
     ap.add_argument("--bot-timeout", type=number("--bot-timeout", "seconds", above=True, most=_most_bot_timeout),
                     default=None,
@@ -74,9 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                                       "it is stopped and its round fails (default: 120 plus ten times the turn's "
                                       "time_ms, the first answer's start-up included)")
     ap.add_argument("--no-duplicate", action="store_true", help="play each deal once, not twice with seats swapped")
-    ap.add_argument("--seed", type=whole("--seed", 0, MAX_SEED), default=0,
+    ap.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
                     help="the seed every deal derives from (default 0)")
-    ap.add_argument("--workers", type=whole("--workers", 1, MAX_WORKERS), default=None,
+    ap.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, minimum=1), default=None,
                     help="worker processes (default: one per core; 1 plays in this process)")
     ap.add_argument("--out", default="auto", type=path_name("--out", "a file name, 'auto' or 'none'"),
                     help="JSON-lines results file to append to and resume from (default: a file named after "
