@@ -160,6 +160,23 @@ def test_deepening_returns_the_deepest_finished_level_exactly():
     assert h.bounds["max_turns"] >= 1
 
 
+def test_deepening_under_a_horizon_stops_where_no_stall_cap_binds():
+    """In T turns the player to move takes ceil(T/2), so nobody can stall more often: deepening the
+    stall budget under a horizon went on through levels all alike, up to ``max_level`` (30 from the
+    command line), and named a cap of 30 stalls that bound nothing. It now stops there and names the
+    horizon alone."""
+    pos = played_down(5, 3)
+    for target, turns in ((pos, 3), (pos, 4), (pos.view(), 2)):
+        a = solve_deepening(target, nodes=20_000_000, max_turns=turns)
+        assert a.bounds == {"max_turns": turns, "leaf": "as-is"}
+        assert [n.split(":")[0] for n in a.notes] == [f"stalls={s}" for s in range((turns + 1) // 2)] + [
+            f"stalls={(turns + 1) // 2} (no cap; in {turns} turns nobody stalls more often)"]
+        horizon = solve(target, max_turns=turns)  # the horizon alone, no stall budget
+        capped = solve(target, max_stalls=(turns + 1) // 2, max_turns=turns)  # the cap that no longer binds
+        for ref in (horizon, capped):
+            assert {m.move: m.value for m in a.moves} == pytest.approx({m.move: m.value for m in ref.moves}, abs=1e-9)
+
+
 def test_bracket_holds_bounded_values_between_w_me_and_w_opp():
     pos = played_down(12, 2, stall_rate=0.3)
     b = bracket(pos)

@@ -20,7 +20,7 @@ from typing import Any
 
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import read_position
-from lcanalysis.search.common import MAX_NODES, SearchError, check_budget, check_seconds
+from lcanalysis.search.common import MAX_NODES, MAX_TL, SearchError, check_budget, check_seconds
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 
 
@@ -29,7 +29,9 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     """The deepest exact answer reached within ``seconds`` and/or ``nodes``.
 
     ``on="stalls"``: stall budgets 0, 1, 2, ... up to ``max_level`` (with the fixed horizon
-    ``max_turns`` if given). ``on="turns"``: horizons 1, 2, 3, ... up to ``max_level`` (with the
+    ``max_turns`` if given: within T turns the player to move takes ceil(T/2) of them, so no player
+    can stall more often, and that level is the horizon alone, with no stall cap, named so in
+    ``bounds``; no deeper level is tried). ``on="turns"``: horizons 1, 2, 3, ... up to ``max_level`` (with the
     fixed stall budget ``max_stalls``, or none). The answer's ``bounds`` say which level it
     is; ``notes`` list every level tried with its nodes and seconds, and ``nodes`` is their sum (the
     level stopped by the budget and the bracket included). A full position gives
@@ -51,11 +53,25 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     max_level = check_budget("max_level", max_level, 0, 1000)
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
+    uncapped = None  # the stall level from which no stall cap binds within the horizon
+    if on == "stalls" and max_turns is not None:
+        turns = check_budget("max_turns", max_turns, 1, MAX_TL)
+        assert turns is not None
+        uncapped = (turns + 1) // 2  # the mover's turns in it
+        max_level = min(max_level, uncapped)
+
+    def stall_cap(level: int) -> int | None:
+        return None if uncapped is not None and level >= uncapped else level
+
+    def name(level: int) -> str:
+        if on == "stalls" and stall_cap(level) is None:
+            return f"stalls={level} (no cap; in {max_turns} turns nobody stalls more often)"
+        return f"{on}={level}"
     if isinstance(pos, View):
         from lcanalysis.search.view_value import solve_buried_view, solve_view
 
         def run(level: int, budget: int, clock: float | None) -> Analysis:
-            stalls, turns = (level, max_turns) if on == "stalls" else (max_stalls, level)
+            stalls, turns = (stall_cap(level), max_turns) if on == "stalls" else (max_stalls, level)
             if pos.buried_count:  # every fill of the buried pile cards, with its probability
                 return solve_buried_view(pos, stalls, turns, leaf, max_nodes=budget, seconds=clock)
             return solve_view(pos, stalls, turns, leaf, max_nodes=budget, seconds=clock)
@@ -65,7 +81,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
 
         def run(level: int, budget: int, clock: float | None) -> Analysis:
             if on == "stalls":
-                return solve_perfect(pos, level, max_turns, leaf, tables=tables, max_nodes=budget, seconds=clock)
+                return solve_perfect(pos, stall_cap(level), max_turns, leaf, tables=tables, max_nodes=budget,
+                                     seconds=clock)
             return solve_perfect(pos, max_stalls, level, leaf, tables=tables, max_nodes=budget, seconds=clock)
 
     start = time.perf_counter()
@@ -79,21 +96,21 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
         if best is not None and ((nodes is not None and budget <= 0) or (left is not None and left <= 0)):
             break
         if progress is not None:
-            progress(f"{on}={level}: solving")
+            progress(f"{name(level)}: solving")
         try:  # every level, the first too, is stopped by the clock inside the search
             a = run(level, max(budget, 1) if nodes is not None else 0, left)
         except SearchBudgetExceeded as exc:
             if best is None:  # not even the first level finished within the budget: there is no answer
                 raise SearchBudgetExceeded(used + exc.nodes, None if exc.seconds is None else seconds) from None
             used += exc.nodes
-            notes.append(f"{on}={level}: stopped by the budget after {exc.nodes} nodes")
+            notes.append(f"{name(level)}: stopped by the budget after {exc.nodes} nodes")
             if tables is not None:
                 tables.clear()  # entries written by an unfinished search are not trusted
             break
         used += a.nodes
-        notes.append(f"{on}={level}: {a.nodes} nodes, {a.seconds:.3f} s")
+        notes.append(f"{name(level)}: {a.nodes} nodes, {a.seconds:.3f} s")
         if progress is not None:
-            progress(f"{on}={level}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}, "
+            progress(f"{name(level)}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}, "
                      f"{a.nodes} nodes, {a.seconds:.2f} s")
         best = a
         if seconds is not None and time.perf_counter() - start >= seconds:
