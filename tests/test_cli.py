@@ -197,15 +197,41 @@ def test_the_solve_warning_quotes_the_benchmark_table_of_the_endgame_page():
         assert match, row
         return int(match.group(2))
 
+    def within_nodes(row: str) -> int:
+        match = re.search(r"^\| " + re.escape(row) + r" \| (\d+) \|$", page, re.M)
+        assert match, row
+        return int(match.group(1))
+
     assert {
         ("position", 0): within_10_s("perfect-information value, stall budget 0 (every turn)"),
         ("view", 0): within_10_s("view value, stall budget 0, every split enumerated"),
         ("position", 1): within_10_s("perfect-information value, stall budget 1 each"),
+        ("view", 1): within_nodes("view value, stall budget 1 each, every split enumerated"),
+        ("position", 2): within_nodes("perfect-information value, stall budget 2 each"),
+        ("view", 2): within_nodes("view value, stall budget 2 each, every split enumerated"),
     } == REACH_10_S
     spec_path = Path(__file__).resolve().parent.parent / "docs" / "spec" / "interchange.md"
     spec = re.sub(r"\s+", " ", spec_path.read_text())
-    assert (f"({REACH_10_S['position', 0]} for a full position and {REACH_10_S['view', 0]} for a view at "
-            f"`--max-stalls 0`, {REACH_10_S['position', 1]} with stalls;") in spec  # the spec said 4 with stalls
+    r = REACH_10_S
+    assert (f"({r['position', 0]} for a full position and {r['view', 0]} for a view at `--max-stalls 0`, "
+            f"{r['position', 1]} and {r['view', 1]} at one stall each, {r['position', 2]} and {r['view', 2]} at two "
+            "or more;") in spec  # the spec said 4 with stalls
+
+
+def test_solve_warns_before_a_view_with_stalls_it_will_not_finish_quickly(capsys):
+    """The warning took a full position's reach at one stall each (5 cards) for every question with
+    stalls: a view at one stall each with 4 cards left, or a full position at two with 4, ran without
+    a word (over 14 M nodes in three of five benchmark views). Measured: docs/endgame.md."""
+    from helpers import played_down
+
+    from lcanalysis.cli.solve import reach_note
+
+    pos = played_down(1, 4)
+    assert reach_note(pos.view(), 1, None, 1000) is not None
+    assert reach_note(pos, 2, None, 1000) is not None and reach_note(pos, 1, None, 1000) is None
+    assert "only up to 3 cards" in str(reach_note(pos.view(), 1, None, 1000))
+    assert reach_note(played_down(1, 3).view(), 1, None, 1000) is None
+    assert "only up to 2 cards" in str(reach_note(played_down(1, 3).view(), 5, None, 1000))
 
 
 def test_an_output_file_is_never_the_file_the_command_reads_or_keeps(tmp_path, capsys):

@@ -91,9 +91,10 @@ TOO_MANY_FILLS = ("there are more than 20,000 ways to fill the {n} buried pile c
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
 
 #: cards left in the draw pile up to which every benchmark position finished within 10 s
-#: (docs/endgame.md, "Measured"): a full position and a view (every split) at stall budget 0, a
-#: full position at one stall each (a view, or more stalls, reach no further)
-REACH_10_S = {("position", 0): 11, ("view", 0): 8, ("position", 1): 5}
+#: (docs/endgame.md, "Measured"): a full position and a view (every split) at stall budget 0 and
+#: at one stall each, and at two (more stalls reach no further)
+REACH_10_S = {("position", 0): 11, ("view", 0): 8, ("position", 1): 5, ("view", 1): 3, ("position", 2): 3,
+              ("view", 2): 2}
 
 
 def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_nodes: int) -> str | None:
@@ -107,7 +108,7 @@ def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_node
     if pos.deck_count == 0 or len(pos.history) >= pos.rules.turn_cap:
         return None  # the round is over: the solver says so at once
     kind = "position" if isinstance(pos, Position) else "view"
-    reach = REACH_10_S.get((kind, min(max_stalls, 1)), REACH_10_S[("position", 1)])
+    reach = REACH_10_S[kind, min(max_stalls, 2)]
     if pos.deck_count <= reach:
         return None
     what = "a full position" if kind == "position" else "a view (every split of the unseen cards)"
