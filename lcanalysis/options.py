@@ -12,6 +12,12 @@ from collections.abc import Callable, Mapping
 
 #: the largest seed anywhere: a seed reaches compiled code as a 64-bit integer
 MAX_SEED = 2**63 - 1
+#: the endgame search's bounds (``search.common``; here so that the command line checks them by
+#: their option names without loading the search): stall budgets the table key holds, horizons
+MAX_STALLS = 31  # the key holds stall budgets -1..31
+MAX_TL = 1000  # and horizons -1..1000
+#: the most splits a view is sampled in (``samples``): the standard error is long negligible by then
+MAX_SAMPLES = 100_000
 
 
 class UsageError(ValueError):

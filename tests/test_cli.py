@@ -377,3 +377,21 @@ def test_an_empty_output_file_name_is_refused_not_taken_for_no_file(capsys, monk
         code = exc.code
     out = capsys.readouterr()
     assert code == 2 and words in out.err and out.out == ""
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--max-turns", "0"], "--max-turns must be >= 1, got 0"),
+    (["--max-turns", "1001"], "--max-turns must be at most 1000"),
+    (["--max-stalls", "32"], "--max-stalls must be at most 31"),
+    (["--max-stalls", "0", "--samples", "1"], "--samples must be >= 2, got 1"),
+    (["--max-stalls", "0", "--samples", "100001"], "--samples must be at most 100000"),
+])
+def test_solve_refuses_an_option_out_of_range_by_its_name(capsys, args, message):
+    """These passed the command line and the library refused them by its own argument names
+    ('max_turns must be at least 1', 'samples must be a whole number 2..100,000')."""
+    try:
+        code = main(["solve", "example:endgame", *args])
+    except SystemExit as exc:  # argparse's refusals
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err

@@ -36,7 +36,7 @@ from lcanalysis.cli.common import (
     memory_ceiling,
     progress_line,
 )
-from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
+from lcanalysis.options import MAX_SAMPLES, MAX_SEED, MAX_STALLS, MAX_TL, UsageError, nonneg, seconds
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
@@ -59,17 +59,17 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p = sub.add_parser("solve", help="exact endgame values of every turn (docs/spec/interchange.md)",
                        description=describe(__doc__))
     p.add_argument("position", help=pos_help)
-    p.add_argument("--max-stalls", type=nonneg("--max-stalls", _search_limit("common.MAX_STALLS")), default=None,
+    p.add_argument("--max-stalls", type=nonneg("--max-stalls", MAX_STALLS), default=None,
                    help="discard-pile draws each player may still make (0: only the draw pile from now on; "
                         "default: no cap, so give it, --max-turns or --time: pile draws could go on forever)")
-    p.add_argument("--max-turns", type=nonneg("--max-turns", _search_limit("common.MAX_TL"), minimum=1), default=None,
+    p.add_argument("--max-turns", type=nonneg("--max-turns", MAX_TL, 1), default=None,
                    help="a horizon: stop after this many turns and score the table (see --leaf; default: none)")
     p.add_argument("--leaf", default=None, help=LEAF_HELP + " (default as-is)")
     p.add_argument("--time", type=seconds(24 * 3600, "seconds (a day)"), default=None, metavar="S",
                    help="deepen within S seconds: the deepest exact stall budget reached (up to --max-stalls, "
                         "if given), and the bracket around the unbounded value when there is time "
                         "(default: no clock, one search at the bounds given)")
-    p.add_argument("--samples", type=nonneg("--samples", _search_limit("common.MAX_SAMPLES"), minimum=2), default=None,
+    p.add_argument("--samples", type=nonneg("--samples", MAX_SAMPLES, 2), default=None,
                    help="for a view: sample this many splits instead of enumerating them all (an estimate; default: "
                         "every split, exact)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None, help="the seed of --samples (default 0)")

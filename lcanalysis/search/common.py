@@ -15,18 +15,15 @@ import numpy as np
 
 from lcanalysis.core import kernel as K
 from lcanalysis.game.moves import Move
-from lcanalysis.options import MAX_SEED
+from lcanalysis.options import MAX_SAMPLES as MAX_SAMPLES  # re-exported: view_value takes it from here
+from lcanalysis.options import MAX_SEED, MAX_STALLS, MAX_TL
 
 LEAF_AS_IS = 0
 LEAF_SIMPLE = 1
 LEAF_EVALUATOR = 2
-MAX_STALLS = 31  # the key holds stall budgets -1..31
-MAX_TL = 1000  # and horizons -1..1000
 #: the largest node budget a search accepts (``max_nodes``): about a week of search at the
 #: 1.4 million nodes a second measured on the project's 2-core machine
 MAX_NODES = 10**12
-#: the most splits a view is sampled in (``samples``): the standard error is long negligible by then
-MAX_SAMPLES = 100_000
 
 
 class SearchError(ValueError):
