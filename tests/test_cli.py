@@ -395,3 +395,12 @@ def test_solve_refuses_an_option_out_of_range_by_its_name(capsys, args, message)
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2 and message in err
+
+
+def test_solve_on_the_clock_says_its_first_level_did_not_fit_in_the_nodes(capsys):
+    """With --time, nodes too few for even stall budget 0 answered 'give a larger --max-nodes, or ask
+    for less: ... or --time S for the deepest answer within S seconds', --time being given already."""
+    code, out, err = run(capsys, "solve", "example:endgame", "--time", "5", "--max-nodes", "3")
+    assert code == 2 and out == ""
+    assert "error: the node budget ran out before even the first level finished: 3 nodes searched" in err
+    assert "give a larger --max-nodes" in err and "--time S" not in err

@@ -142,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
         if exc.seconds is not None:
             raise UsageError(f"the time ran out before even the first level finished: {exc.nodes:,} nodes searched "
                              f"in --time {exc.seconds:g}; give a longer --time") from None
+        if args.time is not None:  # deepening: not even its first level fitted in the nodes
+            raise UsageError(f"the node budget ran out before even the first level finished: {exc.nodes:,} nodes "
+                             f"searched, and --max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None
         raise UsageError(f"the node budget ran out: {exc.nodes:,} nodes searched, and --max-nodes is "
                          f"{args.max_nodes:,}; give a larger --max-nodes, or ask for less: {LESS}") from None
     if args.json:
