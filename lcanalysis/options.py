@@ -16,7 +16,8 @@ MAX_SEED = 2**63 - 1
 #: their option names without loading the search): stall budgets the table key holds, horizons
 MAX_STALLS = 31  # the key holds stall budgets -1..31
 MAX_TL = 1000  # and horizons -1..1000
-#: the most splits a view is sampled in (``samples``): the standard error is long negligible by then
+#: the most splits a view is sampled in (``samples``; ``View.sample_positions`` draws no more at once):
+#: the standard error is long negligible by then, and each is a full Position in memory
 MAX_SAMPLES = 100_000
 
 

@@ -47,10 +47,7 @@ from lcanalysis.game.position import (
     verify_history,
 )
 from lcanalysis.game.rules import Rules
-
-#: the most positions ``View.sample_positions`` draws at once (as ``solve --samples``): each is a full
-#: Position, and a million of them would fill the memory
-MAX_SAMPLES = 100_000
+from lcanalysis.options import MAX_SAMPLES  # the most View.sample_positions draws at once, as solve --samples
 
 
 @dataclass(eq=False)  # compared by value through Notated.__eq__
