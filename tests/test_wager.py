@@ -415,3 +415,26 @@ def test_a_wager_answer_refuses_a_switch_or_a_label_it_cannot_use():
     for label in ("Z", 5):
         with pytest.raises(UnknownColorError, match="color is the label of the answer, a colour letter"):
             wager_distribution(hand=[5], draws=3, color=label)
+
+
+def test_the_library_refuses_a_wager_question_on_a_round_already_over():
+    """Only the command line refused it: lc.wager answered an empty draw pile with a made-up score
+    (the hand's cards of the colour played, though no turn is left to play them)."""
+    import lcanalysis as lc
+    from lcanalysis.wagers.canonical import WagerError
+    from lcanalysis.wagers.models import analyze_view_models
+
+    pos = Position.deal(seed=1)
+    while pos.deck_count:
+        pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    view = pos.view(0)
+    assert any(c.color == 4 and not c.is_wager for c in view.hand)  # red numbers it would have played
+    for ask in (lambda: lc.wager(view, "R", 0), lambda: wager_answer(view, "R", 0),
+                lambda: analyze_view(view, "R", 0), lambda: analyze_view_models(view, "R", n=10)):
+        with pytest.raises(WagerError, match=r"the round is over \(the draw pile is empty\): no turn is left"):
+            ask()
+    capped = Position.deal(seed=3, rules=lc.Rules(turn_cap=6))
+    while not capped.is_over():
+        capped.push(next(m for m in capped.legal_moves() if m.draws_from_deck))
+    with pytest.raises(WagerError, match=r"the round is over \(the turn cap is reached\)"):
+        lc.wager(capped.view(0), "B", 3)

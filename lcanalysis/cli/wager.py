@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from lcanalysis.cli.common import describe, emit, load
-from lcanalysis.options import UsageError, nonneg
+from lcanalysis.options import nonneg
 
 COLOUR_HELP = "the colour: Y yellow, B blue, W white, G green, R red (P purple in the 6-colour game)"
 
@@ -31,13 +31,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.game.notation import read_view
-    from lcanalysis.wagers.canonical import analyze_view, color_state_from_view
+    from lcanalysis.wagers.canonical import analyze_view, check_round_not_over, color_state_from_view
 
     view = read_view(load(args.position))
     draws = args.draws
-    if view.is_over():
-        # the model plays the hand's cards of the colour: with no turn left that would be a made-up score
-        raise UsageError(f"the round is over ({view.over_reason()}): no turn is left to place a wager or play a card")
+    check_round_not_over(view)  # before the default draws: with no turn left they mean nothing
     if draws is None:
         turns = (view.deck_count + 1) // 2 if view.to_move == view.viewer else view.deck_count // 2
         draws = max(turns - 1, 0)

@@ -481,8 +481,18 @@ def _check_draws(view: Any, draws: Any) -> int:
     return draws
 
 
+def check_round_not_over(view: Any) -> None:
+    """A ``WagerError`` when the round is over: the model would play the hand's cards of the colour,
+    and no turn is left to play them (the score would be made up)."""
+    if view.is_over():
+        raise WagerError(f"the round is over ({view.over_reason()}): no turn is left to place a wager "
+                         "or play a card")
+
+
 def analyze_view(view: Any, color: str | int, draws: int, exact: bool = True) -> WagerAnalysis:
-    """The canonical model for one colour of a ``View`` (``draws`` at most the draw pile's size)."""
+    """The canonical model for one colour of a ``View`` (``draws`` at most the draw pile's size).
+    A round already over is refused (``WagerError``)."""
+    check_round_not_over(view)
     state = color_state_from_view(view, color)
     draws = _check_draws(view, draws)
     letter = color if isinstance(color, str) else COLOR_LETTERS[int(color)]
