@@ -9,7 +9,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from lcanalysis.wagers.canonical import ColorState, analyze, expedition_score_values
+from lcanalysis.game.position import Position
+from lcanalysis.wagers import models as M
+from lcanalysis.wagers.canonical import ColorState, WagerError, analyze, expedition_score_values
 from lcanalysis.wagers.models import (
     OpponentInfo,
     canonical_mc,
@@ -311,3 +313,38 @@ def test_a_sampled_answer_shows_the_standard_error_of_each_mean():
     exact = analyze(ColorState.make(hand=(5, 7, 9), hand_wagers=1), 9)
     assert "s.e." not in str(exact) and set(exact.by_wagers[0].to_json()) == {"wagers", "mean", "p_positive",
                                                                                 "distribution"}
+
+
+@pytest.mark.parametrize("ask, names", [
+    (lambda st: M.turn_model(st, "3"), "turns"),
+    (lambda st: M.turn_model(st, 2.5), "turns"),
+    (lambda st: M.turn_model(st, -1), "turns"),
+    (lambda st: M.turn_model(st, 10**6), "turns"),
+    (lambda st: M.turn_model(st, 5, n=0), r"n \(the number of samples\) must be"),
+    (lambda st: M.turn_model(st, 5, n=-5), r"n \(the number of samples\) must be"),
+    (lambda st: M.turn_model(st, 5, n=100.0), r"n \(the number of samples\) must be"),
+    (lambda st: M.turn_model(st, 5, n=10**6 + 1), r"n \(the number of samples\) must be"),
+    (lambda st: M.turn_model(st, 5, share=-1), "share must be"),
+    (lambda st: M.turn_model(st, 5, share=float("nan")), "share must be"),
+    (lambda st: M.turn_model(st, 5, share="all"), "share must be"),
+    (lambda st: M.turn_model(st, 5, seed=-1), "seed must be"),
+    (lambda st: M.turn_model(st, 5, seed="x"), "seed must be"),
+    (lambda st: M.turn_model(st, 5, seed=2**40), "seed must be"),
+    (lambda st: M.canonical_mc(st, "3"), "draws must be"),
+    (lambda st: M.canonical_mc(st, -1), "draws must be"),
+    (lambda st: M.opponent_model(st, 3, M.OpponentInfo(hidden=-2, draws=0)), "hidden"),
+    (lambda st: M.opponent_model(st, 3, M.OpponentInfo(hidden=2, draws="1")), "draws"),
+    (lambda st: M.opponent_model(st, 3, M.OpponentInfo(hidden=2, known=(11,))), "known"),
+    (lambda st: M.opponent_model(st, 3, M.OpponentInfo(hidden=2, top=1)), "top"),
+    (lambda st: M.opponent_model(st, 3, "opponent"), "OpponentInfo"),
+    (lambda st: M.opponent_model(st, 3, M.OpponentInfo(hidden=2), p_pickup="often"), "p_pickup is 'often'"),
+    (lambda st: M.opponent_model(st, 3, M.OpponentInfo(hidden=2), keep_unopened=float("nan")), "keep_unopened is nan"),
+    (lambda st: M.break_even_turns(st, max_turns="x"), "max_turns"),
+    (lambda st: M.analyze_view_models(Position.deal(seed=2).view(0), "R", n=0), r"n \(the number of samples\) must be"),
+])
+def test_the_sampled_models_refuse_bad_numbers_naming_them(ask, names):
+    """Found by a review: text, fractions, 0 or nan crashed inside (TypeError, ZeroDivisionError,
+    a numba typing error) or ran (a negative share, an unbounded number of turns)."""
+    state = ColorState.make(hand=[6, 8], hand_wagers=1)
+    with pytest.raises(WagerError, match=names):
+        ask(state)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -50,11 +51,40 @@ from numba import njit
 
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
-from lcanalysis.game.cards import COLOR_LETTERS
-from lcanalysis.wagers.canonical import ColorState, Number, WagerAnalysis, WagerError, WagerOutcome, analyze
+from lcanalysis.game.cards import COLOR_LETTERS, whole_number
+from lcanalysis.wagers.canonical import (
+    MAX_VALUE,
+    ColorState,
+    Number,
+    WagerAnalysis,
+    WagerError,
+    WagerOutcome,
+    _check_values,
+    _whole_draws,
+    analyze,
+)
 
 SCORE_OFFSET = 80  # scores run from -80 to 156
 SCORE_SLOTS = 237
+MAX_TURNS = 1000  # far beyond a round's (28 turns a player with 6 colours, drawing from the pile)
+MAX_SAMPLES = 10**6  # about a second per wager choice here (the sampling shows no progress); s.e. ~0.03 points
+MAX_MC_SEED = 2**32 - 1  # the compiled generator's seed is 32 bits
+
+
+def _whole_in(name: str, value: object, low: int, high: int) -> int:
+    number = whole_number(value)
+    if number is None or not low <= number <= high:
+        raise WagerError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
+    return number
+
+
+def _check_sampling(n: object, seed: object, share: object) -> tuple[int, int, float]:
+    """The Monte Carlo options, checked: ``n`` samples, the ``seed``, the colour's ``share`` of the turns."""
+    n = _whole_in("n (the number of samples)", n, 1, MAX_SAMPLES)
+    seed = _whole_in("seed", seed, 0, MAX_MC_SEED)
+    if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= float(share) <= 1.0:
+        raise WagerError(f"share must be the fraction of the turns the colour may use, from 0 to 1, got {share!r}")
+    return n, seed, float(share)
 
 
 def _mask(values) -> int:
@@ -200,13 +230,29 @@ class OpponentInfo:
     opened: bool = False  # whether its expedition of the colour holds a card
     top: int = 0  # the highest number on it (0: none)
 
+    def __post_init__(self) -> None:
+        self.hidden = _whole_in("OpponentInfo.hidden (its unknown hand cards)", self.hidden, 0, 10**4)
+        self.draws = _whole_in("OpponentInfo.draws (its draws from the pile)", self.draws, 0, 10**4)
+        if isinstance(self.known, (str, bytes)) or not hasattr(self.known, "__iter__"):
+            raise WagerError(f"OpponentInfo.known: the numbers (2..10) known in its hand, got {self.known!r}")
+        self.known = tuple(sorted(_check_values("OpponentInfo.known", list(self.known))))
+        if not isinstance(self.opened, (bool, np.bool_)):
+            raise WagerError(f"OpponentInfo.opened must be True or False, got {self.opened!r}")
+        top = whole_number(self.top)
+        if top is None or not (top == 0 or 2 <= top <= MAX_VALUE):
+            raise WagerError(f"OpponentInfo.top: the highest number on its expedition (2..10, or 0: none), "
+                             f"got {self.top!r}")
+        self.top = top
+
 
 def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
         opponent: OpponentInfo | None = None, keep_unopened: float = 0.5, p_pickup: float = 0.0,
         decline_end: bool = False, n: int = 20_000, seed: int = 0, model: str = "",
         eager: bool = False) -> WagerAnalysis:
-    if not 0 <= draws <= state.unseen_total:
-        raise WagerError(f"draws must be 0..{state.unseen_total}, got {draws}")
+    draws = _whole_draws(draws, state.unseen_total, "the unseen cards")
+    n, seed, share = _check_sampling(n, seed, share)
+    if opponent is not None and not isinstance(opponent, OpponentInfo):
+        raise WagerError(f"the opponent must be an OpponentInfo, got {type(opponent).__name__}")
     opp = opponent or OpponentInfo(hidden=0, draws=0)
     if draws + opp.hidden + opp.draws > state.unseen_total:
         raise WagerError(f"the player's {draws} draws, the opponent's {opp.hidden} hidden cards and "
@@ -244,8 +290,8 @@ def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_00
     """
     if policy not in ("late", "eager"):
         raise WagerError(f"policy must be 'late' or 'eager', got {policy!r}")
-    if turns < 0:
-        raise WagerError(f"turns must be >= 0, got {turns}")
+    turns = _whole_in("turns", turns, 0, MAX_TURNS)
+    n, seed, share = _check_sampling(n, seed, share)  # (share is written into the model's name)
     draws = max(turns - 1, 0)
     return _mc(state, min(draws, state.unseen_total), turns=turns, share=share, n=n, seed=seed,
                model=f"turns ({turns} turns, share {share:g}, {policy})", eager=policy == "eager")
@@ -260,9 +306,12 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
     """
     if policy not in ("late", "eager"):
         raise WagerError(f"policy must be 'late' or 'eager', got {policy!r}")
-    if not 0.0 <= p_pickup <= 1.0 or not 0.0 <= keep_unopened <= 1.0:
-        raise WagerError("p_pickup and keep_unopened are probabilities in [0, 1]")
-    return _mc(state, draws, turns=-1 if turns is None else turns, share=share, opponent=opponent,
+    for name, value in (("p_pickup", p_pickup), ("keep_unopened", keep_unopened)):
+        if isinstance(value, bool) or not isinstance(value, Real) or not 0.0 <= float(value) <= 1.0:
+            raise WagerError(f"p_pickup and keep_unopened are probabilities in [0, 1]; {name} is {value!r}")
+    turns = -1 if turns is None else _whole_in("turns", turns, 0, MAX_TURNS)
+    n, seed, share = _check_sampling(n, seed, share)
+    return _mc(state, draws, turns=turns, share=share, opponent=opponent,
                p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed, eager=policy == "eager",
                model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})")
 
@@ -280,6 +329,7 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
     for t in range(1, max_turns + 1):
         o = turn_model(state, t, share=share, n=n, seed=seed, policy=policy).outcome(wagers)
         if criterion == "mean":
