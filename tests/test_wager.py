@@ -438,3 +438,21 @@ def test_the_library_refuses_a_wager_question_on_a_round_already_over():
         capped.push(next(m for m in capped.legal_moves() if m.draws_from_deck))
     with pytest.raises(WagerError, match=r"the round is over \(the turn cap is reached\)"):
         lc.wager(capped.view(0), "B", 3)
+
+
+def test_plain_inputs_that_are_not_numbers_are_refused_naming_them():
+    """Found by a review: a hand given as one number or a max_draws in words crashed (TypeError), an
+    unseen_total in words was called 'fewer than the unseen numbers', and max_draws=-3 answered None."""
+    from lcanalysis.wagers.canonical import InconsistentCardsError, WagerError
+
+    with pytest.raises(InconsistentCardsError, match=r"hand: a list of the colour's numbers like \[7, 8\]"):
+        wager_distribution(hand=5)
+    with pytest.raises(InconsistentCardsError, match="unseen_total must be a whole number of cards, got 'x'"):
+        wager_distribution(hand=[5], unseen_total="x")
+    state = ColorState.make(hand=[6, 8], hand_wagers=1)
+    for bad in ("x", -3, 2.5):
+        with pytest.raises(WagerError, match=f"max_draws must be a whole number of draws from 0 .*got {bad!r}"):
+            break_even_draws(state, 0, max_draws=bad)
+    # by hand: 6 + 8 = 14, the unseen numbers sum to 40, so the mean is 14 + 40k/52 - 20 (+ a bonus
+    # chance that is 0 below 6 draws and tiny at 8): first >= 0 at k = 8
+    assert break_even_draws(state, 0, max_draws=7) is None and break_even_draws(state, 0) == 8

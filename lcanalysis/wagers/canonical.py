@@ -223,7 +223,10 @@ def comb(n: int, k: int) -> int:
     return math.comb(n, k) if 0 <= k <= n else 0
 
 
-def _check_values(name: str, values: Sequence[int]) -> list[int]:
+def _check_values(name: str, values: Any) -> list[int]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InconsistentCardsError(f"{name}: a list of the colour's numbers like [7, 8] (face values "
+                                     f"2..10), got {values!r}")
     out = []
     for given in values:
         v = whole_number(given)  # numpy's integers too (a hand read from an array)
@@ -259,15 +262,15 @@ class ColorState:
         """Build and check. ``unseen`` defaults to every number not in ``placed`` or ``hand``;
         ``unseen_total`` defaults to 52: the start of a 5-colour round seen by one player
         (60 cards less the 8 in hand: the 44-card draw pile and the opponent's 8)."""
-        placed_t = tuple(sorted(_check_values("placed", list(placed))))
-        hand_t = tuple(sorted(_check_values("hand", list(hand))))
+        placed_t = tuple(sorted(_check_values("placed", placed)))
+        hand_t = tuple(sorted(_check_values("hand", hand)))
         if set(placed_t) & set(hand_t):
             raise InconsistentCardsError(f"a card is both on the expedition and in hand: "
                                          f"{sorted(set(placed_t) & set(hand_t))}")
         if unseen is None:
             unseen_t = tuple(v for v in range(MIN_VALUE, MAX_VALUE + 1) if v not in placed_t and v not in hand_t)
         else:
-            unseen_t = tuple(sorted(_check_values("unseen", list(unseen))))
+            unseen_t = tuple(sorted(_check_values("unseen", unseen)))
             both = set(unseen_t) & (set(placed_t) | set(hand_t))
             if both:
                 raise InconsistentCardsError(f"a card is both unseen and visible: {sorted(both)}")
@@ -281,7 +284,9 @@ class ColorState:
         if unseen_total is None:
             unseen_total = START_UNSEEN
         total = whole_number(unseen_total)
-        if total is None or total < len(unseen_t):
+        if total is None:
+            raise InconsistentCardsError(f"unseen_total must be a whole number of cards, got {unseen_total!r}")
+        if total < len(unseen_t):
             raise InconsistentCardsError(f"unseen_total={unseen_total!r} is fewer than the {len(unseen_t)} "
                                          "unseen numbers of this colour")
         unseen_total = total
@@ -423,7 +428,10 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     if whole_number(min_draws) is None or min_draws < 0:
         raise WagerError(f"min_draws must be a whole number of draws from 0, got {min_draws!r}")
     min_draws = int(min_draws)
-    top = state.unseen_total if max_draws is None else min(max_draws, state.unseen_total)
+    if max_draws is not None and (whole_number(max_draws) is None or max_draws < 0):
+        raise WagerError(f"max_draws must be a whole number of draws from 0 (or None: every unseen card), "
+                         f"got {max_draws!r}")
+    top = state.unseen_total if max_draws is None else min(int(max_draws), state.unseen_total)
     for k in range(min_draws, top + 1):
         if criterion == "mean":
             ok = mean_score(state, k, wagers) >= -1e-9
