@@ -456,3 +456,14 @@ def test_plain_inputs_that_are_not_numbers_are_refused_naming_them():
     # by hand: 6 + 8 = 14, the unseen numbers sum to 40, so the mean is 14 + 40k/52 - 20 (+ a bonus
     # chance that is 0 below 6 draws and tiny at 8): first >= 0 at k = 8
     assert break_even_draws(state, 0, max_draws=7) is None and break_even_draws(state, 0) == 8
+
+
+def test_a_quantile_outside_zero_to_one_is_refused_naming_it():
+    """Found by a review: quantile('x') crashed (TypeError) and quantile(2) answered the top score."""
+    from lcanalysis.wagers.canonical import WagerError
+
+    outcome = wager_distribution(hand=[6, 8, 9], hand_wagers=1, draws=2, unseen=[7, 10], unseen_total=6).outcome(0)
+    assert [outcome.quantile(q) for q in (0, 0.4, 0.5, 1)] == [3, 3, 10, 20]  # P = 6/15, 4/15, 4/15, 1/15
+    for bad in ("x", 2, -0.1, float("nan"), True):
+        with pytest.raises(WagerError, match=f"q must be a probability from 0 to 1, got {bad!r}"):
+            outcome.quantile(bad)

@@ -33,6 +33,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
@@ -100,6 +101,8 @@ class WagerOutcome:
 
     def quantile(self, q: float) -> int:
         """The smallest score s with P(score <= s) >= q."""
+        if isinstance(q, bool) or not isinstance(q, Real) or not 0 <= q <= 1:
+            raise WagerError(f"q must be a probability from 0 to 1, got {q!r}")
         acc = 0.0
         for s in sorted(self.distribution):
             acc += float(self.distribution[s])
