@@ -153,6 +153,21 @@ def test_wager_explorer_sliders_update_the_exact_distribution():
     assert "<table>" in wx.table.value
 
 
+def test_wager_explorer_takes_wagers_already_placed_and_a_6_colour_rounds_draws():
+    """Found by a review: a wager already on the expedition could not be entered (the question "I placed
+    one, should I add another?"), and draws stopped at 44, short of the 6-colour game's 56."""
+    wx = WagerExplorer(held=(7, 8, 9), hand_wagers=1, draws=0)
+    wx.placed_wagers.value = 1
+    # 7 8 9 = 24: one wager placed scores (24 - 20) x 2 = 8, adding the held one (24 - 20) x 3 = 12
+    assert [float(o.mean) for o in wx.result.by_wagers] == [8.0, 12.0]
+    wx.placed_wagers.value = 3  # with the one held, four wagers of a colour: refused in words
+    assert wx.result is None and "lc-error" in wx.message.value and "3 wagers" in wx.message.value
+    wx.placed_wagers.value = 0
+    wx.unseen_total.value = 64
+    wx.draws.value = 56
+    assert wx.result.draws == 56
+
+
 def test_wager_explorer_shows_a_message_for_an_impossible_holding():
     wx = WagerExplorer()
     wx.placed.value = (7,)  # 7 both placed and held

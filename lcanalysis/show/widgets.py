@@ -805,7 +805,8 @@ class WagerExplorer:
     exact score distribution and the expected value of each number of wagers (canonical model).
 
     Widgets: ``held`` (numbers in hand), ``placed`` (numbers already on the expedition),
-    ``hand_wagers``, ``draws``, ``unseen_total``. Results: ``result`` (a ``WagerAnalysis``),
+    ``hand_wagers``, ``placed_wagers`` (wagers already on the expedition), ``draws`` (up to the
+    6-colour game's 56), ``unseen_total``. Results: ``result`` (a ``WagerAnalysis``),
     ``table`` (HTML), ``message``, ``out`` (the charts).
     """
 
@@ -822,30 +823,33 @@ class WagerExplorer:
         self.placed = W.SelectMultiple(options=list(range(2, 11)), value=(), description="placed",
                                        rows=9, layout=W.Layout(width="160px"))
         self.hand_wagers = W.IntSlider(value=hand_wagers, min=0, max=3, description="wagers held")
-        self.draws = W.IntSlider(value=draws, min=0, max=44, description="draws left")
+        self.placed_wagers = W.IntSlider(value=0, min=0, max=3, description="wagers placed")
+        self.draws = W.IntSlider(value=draws, min=0, max=56, description="draws left")
         self.unseen_total = W.IntSlider(value=unseen_total, min=1, max=64, description="unseen cards")
         self.message = W.HTML()
         self.table = W.HTML()
         self.result: WagerAnalysis | None = None
         self.out = W.interactive_output(self._show, {
             "held": self.held, "placed": self.placed, "hand_wagers": self.hand_wagers,
-            "draws": self.draws, "unseen_total": self.unseen_total})
+            "placed_wagers": self.placed_wagers, "draws": self.draws, "unseen_total": self.unseen_total})
         self.widget = W.VBox([
             W.HTML("<h3>What is a wager worth?</h3>"),
             W.HBox([self.held, self.placed,
-                    W.VBox([self.hand_wagers, self.draws, self.unseen_total, self.message, self.table])]),
+                    W.VBox([self.hand_wagers, self.placed_wagers, self.draws, self.unseen_total, self.message,
+                            self.table])]),
             self.out,
         ])
 
-    def _show(self, held: tuple[int, ...], placed: tuple[int, ...], hand_wagers: int, draws: int,
-              unseen_total: int) -> None:
+    def _show(self, held: tuple[int, ...], placed: tuple[int, ...], hand_wagers: int, placed_wagers: int,
+              draws: int, unseen_total: int) -> None:
         from lcanalysis.wagers.canonical import wager_distribution
 
         self.result = None
         self.table.value = ""
         try:
             res = wager_distribution(hand=list(held), hand_wagers=int(hand_wagers), draws=int(draws),
-                                     placed=list(placed), unseen_total=int(unseen_total), exact=False)
+                                     placed=list(placed), placed_wagers=int(placed_wagers),
+                                     unseen_total=int(unseen_total), exact=False)
         except ValueError as exc:
             self.message.value = _message("error", str(exc))
             return
