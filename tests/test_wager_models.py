@@ -356,3 +356,16 @@ def test_a_seed_beyond_32_bits_is_taken_modulo_2_to_the_32_as_before():
     big = M.turn_model(state, 6, n=500, seed=2**40 + 5)
     assert big.to_json() == M.turn_model(state, 6, n=500, seed=5).to_json()
     M.turn_model(state, 6, n=10, seed=2**63 - 1)
+
+
+@pytest.mark.parametrize("study", [["wager-sim", "--rounds", "2"], ["data", "--only", "wager_models"]])
+def test_a_study_asking_more_samples_than_a_wager_model_draws_is_refused_up_front(study, capsys):
+    """The models refuse more than MAX_WAGER_SAMPLES samples: the command line says so before it
+    simulates a single round, not after."""
+    from lcanalysis.cli.main import main
+    from lcanalysis.options import MAX_WAGER_SAMPLES
+
+    with pytest.raises(SystemExit) as stop:  # argparse's usage error
+        main(["studies", *study, "--mc", str(MAX_WAGER_SAMPLES + 1)])
+    assert stop.value.code == 2
+    assert f"--mc must be at most {MAX_WAGER_SAMPLES}" in capsys.readouterr().err

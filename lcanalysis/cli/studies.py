@@ -14,7 +14,7 @@ import os
 import sys
 
 from lcanalysis.cli.common import describe
-from lcanalysis.options import MAX_SEED, nonneg, path_name
+from lcanalysis.options import MAX_SEED, MAX_WAGER_SAMPLES, nonneg, path_name
 
 #: a round of 5 colours lasts 44 turns and more by stalls; no bot's round goes past this
 MAX_SNAP_TURN = 1000
@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="match study: matches (default 10000)")
     d.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=None,
                    help="rounds for colours or wager_models (default: 20000 for colours, 2000 for wager_models)")
-    d.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000,
+    d.add_argument("--mc", type=nonneg("--mc", MAX_WAGER_SAMPLES, minimum=2), default=2000,
                    help="Monte Carlo samples per wager-model prediction (default 2000)")
     d.add_argument("--positions", type=nonneg("--positions", minimum=5), default=400,
                    help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4; default 400)")
@@ -69,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help=f"turns at which to predict (0 to {MAX_SNAP_TURN}; rounds that end before it give no row; "
                         "default 4 20)")
     s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
-    s.add_argument("--mc", type=nonneg("--mc", minimum=2), default=2000,
+    s.add_argument("--mc", type=nonneg("--mc", MAX_WAGER_SAMPLES, minimum=2), default=2000,
                    help="Monte Carlo samples per prediction (default 2000)")
     s.set_defaults(func=cmd_wager_sim)
 

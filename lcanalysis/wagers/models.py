@@ -52,6 +52,7 @@ from numba import njit
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
+from lcanalysis.options import MAX_WAGER_SAMPLES
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
     ColorState,
@@ -67,7 +68,6 @@ from lcanalysis.wagers.canonical import (
 SCORE_OFFSET = 80  # scores run from -80 to 156
 SCORE_SLOTS = 237
 MAX_TURNS = 1000  # far beyond a round's (28 turns a player with 6 colours, drawing from the pile)
-MAX_SAMPLES = 10**6  # about a second per wager choice here (the sampling shows no progress); s.e. ~0.03 points
 MC_SEEDS = 2**32  # the compiled generator's seed is 32 bits: a bigger seed is taken modulo this, as numba did
 
 
@@ -80,7 +80,7 @@ def _whole_in(name: str, value: object, low: int, high: int) -> int:
 
 def _check_sampling(n: object, seed: object, share: object) -> tuple[int, int, float]:
     """The Monte Carlo options, checked: ``n`` samples, the ``seed``, the colour's ``share`` of the turns."""
-    n = _whole_in("n (the number of samples)", n, 1, MAX_SAMPLES)
+    n = _whole_in("n (the number of samples)", n, 1, MAX_WAGER_SAMPLES)
     seed = _whole_in("seed", seed, 0, 2**64) % MC_SEEDS  # (the studies add a row's index to theirs)
     if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= float(share) <= 1.0:
         raise WagerError(f"share must be the fraction of the turns the colour may use, from 0 to 1, got {share!r}")
