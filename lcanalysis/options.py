@@ -23,6 +23,9 @@ MAX_SAMPLES = 100_000
 #: the most Monte Carlo samples a wager model draws for one answer (about a second per number of
 #: wagers on a 2-core machine, and that sampling shows no progress; standard errors near 0.03 points)
 MAX_WAGER_SAMPLES = 10**6
+#: the most rounds a wager simulation plays (``wagers.simulation.snapshot_rounds``): about two minutes,
+#: and 600 MB of snapshot rows held at once
+MAX_WAGER_SIM_ROUNDS = 500_000
 
 
 class UsageError(ValueError):

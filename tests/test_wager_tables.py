@@ -105,6 +105,8 @@ def test_tables_cli_refuses_unknown_names(capsys):
     (["wager-claims", "--rounds", "0"], "--rounds must be >= 10, got 0"),
     (["wager-claims", "--rounds", "10", "--seed", "-1"], "--seed must be >= 0, got -1"),
     (["wager-sim", "--rounds", "0"], "--rounds must be >= 2, got 0"),
+    # 10**23 rounds simulated silently for ever
+    (["wager-sim", "--rounds", str(10**23)], "--rounds must be at most 500000, got 100000000000000000000000"),
     (["wager-sim", "--snap-turn", "-1"], "--snap-turn must be >= 0, got -1"),
     (["wager-sim", "--snap-turn", "1001"], "--snap-turn must be at most 1000"),
     (["wager-sim", "--rounds", "5", "--mc", "0"], "--mc must be >= 2, got 0"),
@@ -228,3 +230,17 @@ def test_match_table_refuses_an_output_it_cannot_write_before_simulating(capsys,
         err = capsys.readouterr().err
         assert said in err and "simulat" not in err and "Traceback" not in err
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"] and kept.read_text() == "mine"
+
+
+def test_the_wager_simulation_refuses_more_rounds_than_it_can_hold_and_shows_its_rounds(capsys):
+    """'studies wager-sim --rounds 10**23' ran for ever without a sign of life; the library took it too."""
+    from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
+    from lcanalysis.wagers.simulation import snapshot_rounds
+
+    for bad in (MAX_WAGER_SIM_ROUNDS + 1, -1, 2.5, "10"):
+        with pytest.raises(ValueError, match="rounds must be a whole number from 0 to 500,000"):
+            snapshot_rounds(bad)
+    rows, scores = snapshot_rounds(3, snap_turn=2, seed=1, progress=True)
+    assert scores.shape == (3, 2) and "simulated rounds (to turn 2)" in capsys.readouterr().err
+    again, _ = snapshot_rounds(3, snap_turn=2, seed=1)
+    assert (rows == again).all()

@@ -14,7 +14,7 @@ import os
 import sys
 
 from lcanalysis.cli.common import describe
-from lcanalysis.options import MAX_SEED, MAX_WAGER_SAMPLES, nonneg, path_name
+from lcanalysis.options import MAX_SEED, MAX_WAGER_SAMPLES, MAX_WAGER_SIM_ROUNDS, nonneg, path_name
 
 #: a round of 5 colours lasts 44 turns and more by stalls; no bot's round goes past this
 MAX_SNAP_TURN = 1000
@@ -64,7 +64,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     c.set_defaults(func=cmd_wager_claims)
 
     s = studies.add_parser("wager-sim", help="the wager models against simulated play")
-    s.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=2000, help="simulated rounds (default 2000)")
+    s.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=2), default=2000,
+                   help=f"simulated rounds (default 2000, at most {MAX_WAGER_SIM_ROUNDS:,})")
     s.add_argument("--snap-turn", type=nonneg("--snap-turn", MAX_SNAP_TURN), nargs="+", default=[4, 20],
                    help=f"turns at which to predict (0 to {MAX_SNAP_TURN}; rounds that end before it give no row; "
                         "default 4 20)")

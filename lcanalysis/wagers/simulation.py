@@ -213,20 +213,30 @@ def snapshot_round(s, snap_turn, rec, bp):
 BOT_PARAMS = (10.0, 4.0, 4.0, 8.0)  # tuned by hand: mean round score 18.7 vs 14.3 for (6, 0, 5, 8)
 
 
-def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = 5, bot=BOT_PARAMS):
+def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = 5, bot=BOT_PARAMS,
+                    progress: bool = False):
     """Play ``rounds`` bot-vs-bot rounds from random deals; one row per colour at the snapshot.
 
     Returns an int array of shape (rows, N_FIELDS) (the ``F_*`` columns) and an array of shape
     (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``wager_bot_place``).
+    ``progress``: a bar over the rounds. At most ``options.MAX_WAGER_SIM_ROUNDS`` rounds.
     """
+    from tqdm.auto import tqdm
+
+    from lcanalysis.game.cards import whole_number
     from lcanalysis.game.position import Position
     from lcanalysis.game.rules import Rules
+    from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
 
+    n = whole_number(rounds)
+    if n is None or not 0 <= n <= MAX_WAGER_SIM_ROUNDS:  # 10**23 rounds ran silently for ever
+        raise ValueError(f"rounds must be a whole number from 0 to {MAX_WAGER_SIM_ROUNDS:,}, got {rounds!r}")
     rows = []
     scores = []
     rules = Rules(colors=colors)
     bp = np.array(bot, dtype=np.float64)
-    for i in range(rounds):
+    for i in tqdm(range(n), desc=f"simulated rounds (to turn {snap_turn})", unit="round", disable=not progress,
+                  mininterval=1.0):
         pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules)
         s = pos.state.copy()
         rec = np.zeros((colors, N_FIELDS), dtype=np.int64)
@@ -237,9 +247,9 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     return (np.concatenate(rows) if rows else np.zeros((0, N_FIELDS), dtype=np.int64)), np.array(scores)
 
 
-def _snapshots(rounds: int, snap_turn: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _snapshots(rounds: int, snap_turn: int, seed: int, progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``snapshot_rounds``, refused in words when no round lasted to ``snap_turn`` (nothing to compare)."""
-    rows, scores = snapshot_rounds(rounds, snap_turn, seed)
+    rows, scores = snapshot_rounds(rounds, snap_turn, seed, progress=progress)
     if not len(rows):
         raise ValueError(f"none of the {rounds} rounds lasted to turn {snap_turn}: no expedition to compare; "
                          "take an earlier snapshot turn")
@@ -265,7 +275,7 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table). ``progress``: a bar over the rows.
     """
-    rows, scores = _snapshots(rounds, snap_turn, seed)
+    rows, scores = _snapshots(rounds, snap_turn, seed, progress)
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
@@ -319,7 +329,7 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import _mc, decline_at_end
 
-    rows, _scores = _snapshots(rounds, snap_turn, seed)
+    rows, _scores = _snapshots(rounds, snap_turn, seed, progress)
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
     sel, sh = rows[keep], shares[keep]
