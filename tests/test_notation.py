@@ -76,6 +76,7 @@ def test_a_view_in_the_spec_form_reads_and_its_unseen_cards_add_up():
     ({"expeditions": [{"R": ["B3"]}, {}]}, "another colour"),
     ({"discards": {"Q": ["G6"]}}, "not a colour"),
     ({"phase": "draw", "blocked": "G"}, "has 8 cards; it must have 7"),
+    ({"phase": "draw"}, "phase 'draw' needs 'blocked'"),
 ])
 def test_bad_positions_are_refused_with_the_problem_named(change, message):
     with pytest.raises(PositionError, match=message):

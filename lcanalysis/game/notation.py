@@ -252,6 +252,10 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         raise PositionError("hands must be a list of two hands")
     phase = data.get("phase", "place")
     blocked = data.get("blocked")
+    if phase == "draw" and "blocked" not in data:
+        # left out, the pile just discarded onto would silently open for the draw
+        raise PositionError("phase 'draw' needs 'blocked': the colour just discarded onto (e.g. \"R\"), "
+                            "or null after a play")
     exps = _expedition_lists(data.get("expeditions"), nc)
     discards = _discard_list(data.get("discards"), nc)
     history = data.get("history", [])
