@@ -194,6 +194,16 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
         read_position(text)
 
 
+def test_a_draw_step_in_the_string_must_say_which_pile_is_blocked():
+    """'draw=' with nothing was read as 'draw=-' (after a play), opening the pile just discarded onto."""
+    text = ("LC1;c5;h8;nr;m0;p0=Yw.Y2.B4.B9.Gw.Gw.G2;p1=Y3.B10.Ww.W5.G6.G9.Rw.Rw;x=Yw;d=Y10.R8.W6.W10.Rw.B5.R10.W3."
+            "Bw.R9.Yw.G5.Bw.G7.B8.B7.Ww.B2.W7.G8.R3.Y9.G10.G4.R2.G3.W2.W4.Y7.Y8.Y5.W8.Ww.W9.R6.B3.Bw.Gw.Y6.R5.Y4.R4.B6.R7")
+    with pytest.raises(PositionError, match=re.escape("draw= names the colour just discarded onto")):
+        read_position(text + ";draw=")
+    assert read_position(text + ";draw=Y").blocked == "Y"
+    assert read_position(text + ";draw=-").blocked is None
+
+
 def test_a_hand_count_without_its_question_mark_in_the_string_is_refused_pointing_at_it():
     """'p1=8' was refused as "unknown card '8'"; the string writes a hand not seen as '?8'."""
     text = "LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=8;d=44"

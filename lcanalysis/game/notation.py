@@ -404,8 +404,11 @@ def string_to_json(text: str) -> dict[str, Any]:
                                         f"or the pile's cards, got {brief(val)}")
                 d["deck"] = _number(digits, "d") if digits.isascii() and digits.isdigit() else _split_cards(val, "d")
             elif k == "draw":
+                if not val:  # as "blocked" in JSON: an empty value would silently open the pile discarded onto
+                    raise PositionError("position string: draw= names the colour just discarded onto (draw=R), "
+                                        "or - after a play (draw=-)")
                 d["phase"] = "draw"
-                d["blocked"] = None if val in ("-", "") else val.upper()
+                d["blocked"] = None if val == "-" else val.upper()
             elif k == "hist":
                 d["history"] = _split_cards(val, "hist", MAX_TURN_CAP)
             elif k == "match":
