@@ -159,6 +159,9 @@ MAX_TIME = 60.0
 #: (name, least loss in points): a decision is marked by the largest threshold its loss reaches,
 #: and only when the loss is more than ``MARK_SIGMAS`` standard errors above zero
 MARKS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
+#: the one mark of the shared interchange spec ("mistake" or null), and the grades it stands for
+SPEC_MARK = "mistake"
+SPEC_MARKED = ("blunder", "mistake")
 MARK_SIGMAS = 2.0
 #: (name, error rate below which it applies), in points lost per unforced decision. Provisional:
 #: set from single rounds of our agents reviewed at 0.2-0.4 s a decision (error rates: heuristic
@@ -690,7 +693,10 @@ class Review:
         for d in self.decisions:
             row = asdict(d)
             head = {k: row.pop(k) for k in ("index", "player", "played", "best", "loss", "loss_stderr", "mark")}
-            decisions.append({**head, **row})
+            # the shared spec's mark is "mistake" or null: a mistake or a blunder is "mistake"; the
+            # finer grade (an inaccuracy too) follows among the extras
+            head["mark"] = SPEC_MARK if d.mark in SPEC_MARKED else None
+            decisions.append({**head, "grade": d.mark, **row})
         return {
             "decisions": decisions,
             "players": [p.spec_json() for p in self.players],
