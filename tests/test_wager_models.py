@@ -173,6 +173,16 @@ def test_opponent_model_equals_every_split_of_the_unseen_cards(opp):
     _close(mc.outcome(0), _brute_opponent_mean(state, 2, opp, 0.6, 0.25))
 
 
+@pytest.mark.parametrize(("known", "where"), [((5,), "in the player's hand"), ((4, 8), "among the unseen cards"),
+                                               ((2,), "on the player's expedition")])
+def test_a_card_known_in_the_opponent_s_hand_is_in_no_other_place(known, where):
+    """known=(5,) with a 5 in the player's hand ran, counting one card twice."""
+    state = ColorState.make(hand=[5, 7], placed=[2], unseen=[4, 8, 10], unseen_total=6)
+    with pytest.raises(WagerError, match=f"cannot also be {where}"):
+        opponent_model(state, 2, OpponentInfo(hidden=1, draws=1, known=known), n=100)
+    opponent_model(state, 2, OpponentInfo(hidden=1, draws=1, known=(9,)), n=100)  # 9: seen elsewhere, held by it
+
+
 def test_opponent_model_with_no_pickups_is_the_canonical_model():
     state = ColorState.make(hand=[6, 9], hand_wagers=1, unseen_total=40)
     mc = opponent_model(state, 12, OpponentInfo(hidden=8, draws=12), p_pickup=0.0, n=20_000, seed=2)

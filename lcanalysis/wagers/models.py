@@ -254,6 +254,12 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     if opponent is not None and not isinstance(opponent, OpponentInfo):
         raise WagerError(f"the opponent must be an OpponentInfo, got {type(opponent).__name__}")
     opp = opponent or OpponentInfo(hidden=0, draws=0)
+    for where, numbers in (("in the player's hand", state.hand), ("on the player's expedition", state.placed),
+                           ("among the unseen cards", state.unseen)):
+        twice = sorted(set(opp.known) & set(numbers))
+        if twice:  # it was counted in both places: known=(8,) with an 8 in hand ran as if there were two
+            raise WagerError(f"OpponentInfo.known: {', '.join(map(str, twice))} known in the opponent's hand "
+                             f"cannot also be {where} (each number of a colour is one card)")
     if draws + opp.hidden + opp.draws > state.unseen_total:
         raise WagerError(f"the player's {draws} draws, the opponent's {opp.hidden} hidden cards and "
                          f"{opp.draws} draws exceed the {state.unseen_total} unseen cards")
