@@ -83,6 +83,49 @@ def test_bad_positions_are_refused_with_the_problem_named(change, message):
         from_json(spec_example(**change))
 
 
+HAND = "p0=Yw.Yw.Y2.B4.B9.Gw.Gw."
+
+
+@pytest.mark.parametrize("source", [
+    f"LC1;c5;h8;nr;m0;v0;{HAND}P6;p1=?8;d=44",           # a purple card in a hand
+    f"LC1;h8;nr;m0;v0;{HAND}G2;p1=?7.P6;d=44",           # known in the opponent's hand (c5 by default)
+    f"LC1;c5;h8;nr;m0;v0;{HAND}G2;p1=?8;d=44;hist=+P6/D",  # in a turn of the history
+    {"to_move": 0, "hands": [["Yw", "Yw", "Y2", "B4", "B9", "Gw", "Gw", "G2"], {"known": [], "count": 8}],
+     "discards": {"P": ["P6"]}, "deck": 43},             # a purple pile in JSON
+])
+def test_a_purple_card_in_a_five_colour_game_says_how_to_ask_for_six(source):
+    with pytest.raises(PositionError) as err:
+        read_position(source)
+    text = str(err.value)
+    assert "of the 6-colour game only" in text and "this is the 5-colour game" in text
+    assert "c6 in the one-line string" in text and '"rules": {"colors": 6} in JSON' in text
+
+
+def test_a_count_off_by_one_colour_names_the_colour_count():
+    # c6 with the 5-colour game's draw pile (44, not 56): 12 cards, one colour's, are nowhere
+    with pytest.raises(PositionError, match="12 card\\(s\\) are nowhere") as six:
+        read_position(f"LC1;c6;h8;nr;m0;v0;{HAND}P6;p1=?8;d=44")
+    assert "the 6-colour game (72 cards)" in str(six.value) and "56 after the deal, not 44" in str(six.value)
+    assert "c5 in the one-line string" in str(six.value)
+    assert read_position(f"LC1;c6;h8;nr;m0;v0;{HAND}P6;p1=?8;d=56").deck_count == 56  # the count it points at
+    # c5 with the 6-colour game's draw pile: 12 too many
+    with pytest.raises(PositionError, match="12 too many") as five:
+        read_position(f"LC1;c5;h8;nr;m0;v0;{HAND}G2;p1=?8;d=56")
+    assert "44 after the deal, not 56" in str(five.value) and "c6 in the one-line string" in str(five.value)
+    # a full position: the whole purple colour missing from a 6-colour deck
+    full = from_json(spec_example()).to_json()
+    full["rules"] = {"colors": 6}
+    with pytest.raises(PositionError, match="12 card\\(s\\) of the 72-card deck are nowhere") as pos:
+        from_json(full)
+    assert "c5 in the one-line string" in str(pos.value)
+    # another shortfall names no colour count
+    data = from_json(spec_example()).view(0).to_json()
+    data["deck"] -= 1
+    with pytest.raises(PositionError) as one:
+        from_json(data)
+    assert "one colour's" not in str(one.value) and "6-colour game" not in str(one.value)
+
+
 def test_view_counts_that_do_not_add_up_are_refused():
     data = from_json(spec_example()).view(0).to_json()
     data["deck"] += 1

@@ -85,12 +85,55 @@ def color_name_hint(text: Any, colors: int = 6) -> str:
     return f"; a colour is written as its letter: {COLOR_LETTERS[named[0]]} for {COLOR_NAMES[named[0]]}"
 
 
+#: How to ask for the six-colour game, in each notation, for a message that meets a purple card or
+#: a count off by one colour's cards.
+SIX_COLOUR_GAME = ("c6 in the one-line string (LC1;c6;...), \"rules\": {\"colors\": 6} in JSON, "
+                   "Rules(colors=6) in Python")
+FIVE_COLOUR_GAME = "c5 in the one-line string, \"rules\": {\"colors\": 5} in JSON"
+
+
+def sixth_colour_hint(text: Any, colors: int) -> str:
+    """For an error message: when ``text`` (a card, a colour letter) starts with the purple letter
+    and the game has five colours, that purple exists only in the six-colour game and how to ask
+    for it; else ''."""
+    if colors >= len(COLOR_LETTERS) or not isinstance(text, str) or not text.strip():
+        return ""
+    letter = text.strip()[0].upper()
+    if letter not in COLOR_LETTERS[colors:]:
+        return ""
+    c = COLOR_LETTERS.index(letter)
+    try:
+        what = f"{Card.parse(text)} is a card"
+    except CardError:  # a colour letter alone, or no card of it
+        what = f"{letter} ({COLOR_NAMES[c]}) is a colour"
+    return (f"; {what} of the {c + 1}-colour game only, and this is the {colors}-colour game: "
+            f"to play with six colours, give {SIX_COLOUR_GAME}")
+
+
+def colour_count_hint(colors: int, unaccounted: int) -> str:
+    """For a message on counts that do not add up: when they are off by exactly one colour's cards,
+    the count of colours may be what is wrong (a six-colour game counted as a five-colour one, or
+    the other way round): say how the two games differ and how to ask for the other; else ''.
+    ``unaccounted`` is the cards nowhere (positive) or too many (negative)."""
+    six, five = len(COLOR_LETTERS), len(COLOR_LETTERS) - 1
+    if colors == six and unaccounted == CARDS_PER_COLOR:
+        return (f"; {CARDS_PER_COLOR} cards are one colour's: the 6-colour game (72 cards) has "
+                f"{CARDS_PER_COLOR} more in its draw pile than the 5-colour game (56 after the deal, not 44), "
+                f"so count the draw pile for six colours, or for the 5-colour game give {FIVE_COLOUR_GAME}")
+    if colors == five and unaccounted == -CARDS_PER_COLOR:
+        return (f"; {CARDS_PER_COLOR} cards are one colour's: the 5-colour game (60 cards) has "
+                f"{CARDS_PER_COLOR} fewer in its draw pile than the 6-colour game (44 after the deal, not 56), "
+                f"so count the draw pile for five colours, or for the 6-colour game give {SIX_COLOUR_GAME}")
+    return ""
+
+
 def color_index(letter: str, colors: int = 6) -> int:
     """The colour number of a colour letter (case-insensitive)."""
     upper = letter.upper() if isinstance(letter, str) and len(letter) == 1 else ""
     if len(upper) != 1 or upper not in COLOR_LETTERS[:colors]:
         allowed = " ".join(COLOR_LETTERS[:colors])
-        raise CardError(f"unknown colour {brief(letter)}: expected one of {allowed}{color_name_hint(letter, colors)}")
+        raise CardError(f"unknown colour {brief(letter)}: expected one of {allowed}{color_name_hint(letter, colors)}"
+                        f"{sixth_colour_hint(letter, colors)}")
     return COLOR_LETTERS.index(upper)
 
 
@@ -156,6 +199,7 @@ class Card:
         if card.color >= nc:
             raise CardError(
                 f"unknown card {brief(text)}: colour {s[0]!r} is not one of {' '.join(COLOR_LETTERS[:nc])}"
+                f"{sixth_colour_hint(s, nc)}"
             )
         return card
 
@@ -185,6 +229,7 @@ class Card:
         except CardError:
             raise CardError(
                 f"unknown card {brief(text)}: colour {brief(s[0])} is not one of {' '.join(COLOR_LETTERS[:colors])}"
+                f"{sixth_colour_hint(s, colors)}"
             ) from None
         value = s[1:]
         if value.lower() == "w":

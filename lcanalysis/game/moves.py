@@ -11,6 +11,7 @@ from lcanalysis.game.cards import (
     CardError,
     brief,
     color_index,
+    sixth_colour_hint,
     whole_number,
 )
 
@@ -78,6 +79,7 @@ class Move:
             except CardError:
                 raise MoveError(
                     f"move {text!r}: source {src!r} is neither D (draw pile) nor a colour letter"
+                    f"{sixth_colour_hint(src, colors)}"
                 ) from None
         if head == "":
             return cls(None, False, src)

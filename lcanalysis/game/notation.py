@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief
+from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief, sixth_colour_hint
 from lcanalysis.game.examples import EXAMPLES, PREFIX, example_text
 from lcanalysis.game.formats import STRING_TAG
 from lcanalysis.game.position import (
@@ -196,7 +196,8 @@ def _check_color_key(letter: Any, nc: int, where: str) -> None:
     upper = letter.upper() if isinstance(letter, str) and len(letter) == 1 else ""
     if len(upper) != 1 or upper not in COLOR_LETTERS[:nc]:
         raise PositionError(f"{where}: {brief(letter)} is not a colour of the {nc}-colour game; the colour letters "
-                            f"are {' '.join(COLOR_LETTERS[:nc])} ({', '.join(COLOR_NAMES[:nc])})")
+                            f"are {' '.join(COLOR_LETTERS[:nc])} ({', '.join(COLOR_NAMES[:nc])})"
+                            f"{sixth_colour_hint(letter, nc)}")
 
 
 def _card_list(lst: Any, where: str, limit: int = CARDS_PER_COLOR * len(COLOR_LETTERS)) -> list[Any]:

@@ -25,6 +25,7 @@ from lcanalysis.game.cards import (
     Card,
     brief,
     color_index,
+    colour_count_hint,
     copies,
     full_deck,
     number_types,
@@ -310,7 +311,7 @@ class Position(Notated):
             absent = [str(Card.from_type(t)) for t in range(number_types(nc)) if counts[t] < copies(t)]
             raise PositionError(
                 f"counts do not add up: {missing} card(s) of the {rules.deck_size}-card deck are nowhere "
-                f"({', '.join(absent[:8])}{'...' if len(absent) > 8 else ''})"
+                f"({', '.join(absent[:8])}{'...' if len(absent) > 8 else ''}){colour_count_hint(nc, missing)}"
             )
         state[K.H_DECK_END] = len(deck_cards)
         moves = parse_history(history, nc, rules.turn_cap)

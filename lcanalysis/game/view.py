@@ -24,6 +24,7 @@ from lcanalysis.game.cards import (
     Buried,
     Card,
     brief,
+    colour_count_hint,
     copies,
     number_types,
     types_from_counts,
@@ -144,11 +145,12 @@ class View(Notated):
             hidden = deck_count + opponent_count - len(known) + n_buried
             if hidden > unseen:  # more hidden places than cards left to fill them: a count is too high
                 fix = (f"{hidden - unseen} too many: check the draw pile's count and the opponent's hand size "
-                       f"(the cards on the table and in your hand leave {unseen} for them)")
+                       f"(the cards on the table and in your hand leave {unseen} for them)"
+                       f"{colour_count_hint(rules.colors, unseen - hidden)}")
             else:  # cards the table does not account for
                 fix = (f"{unseen - hidden} card(s) are nowhere: list each discard pile in full, bottom first (the "
                        f"top card last), writing a card you do not remember as its colour and '?', like G?; "
-                       f"or check the draw pile's count")
+                       f"or check the draw pile's count{colour_count_hint(rules.colors, unseen - hidden)}")
             raise PositionError(
                 f"counts do not add up: {unseen} unseen cards, but deck {deck_count} + opponent's unknown "
                 f"{opponent_count - len(known)}{also} = {hidden}; {fix}"
