@@ -477,6 +477,18 @@ def _expected(name: str, before: float, after: float) -> str:
     return f"{name} expected {was:+d} -> {now:+d}"
 
 
+def _time_left(cards: int) -> str:
+    """What ``cards`` left in the draw pile, the opponent to move next, leave of the round, in words
+    (docs/spec/rules.md: the round ends the moment the last card of the draw pile is taken)."""
+    if cards == 1:
+        return (": the opponent's next turn takes the last card and ends the round, so this is your last "
+                "turn unless they draw from a discard pile instead")
+    if cards == 2:
+        return (": one more turn each if both draw from the deck, the opponent's and then your last, which "
+                "takes the last card and ends the round")
+    return f", about {cards / 2:.1f} turns each left"
+
+
 def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str:
     """A short explanation of a turn for a player: expedition value, what the opponent gets, time.
     ``state``: ``some_state(view)`` when the caller has it (filling in the view costs more than the
@@ -519,7 +531,11 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
             parts.append(f"discards {card} ({_expected(name, before[c], after[c])}){dead}; {gift}")
     if move.source == "D":
         d = view.deck_count
-        parts.append(f"draws from the deck: {d} -> {d - 1} cards, about {(d - 1) / 2:.1f} turns each left")
+        if d == 1:
+            parts.append("takes the last card of the draw pile: the round ends with this turn (cards still in "
+                         "the hands score nothing)")
+        else:
+            parts.append(f"draws from the deck: {d} -> {d - 1} card{'s' if d > 2 else ''}{_time_left(d - 1)}")
     else:
         c = COLOR_LETTERS.index(move.source)
         pile = view.discards[c]
@@ -527,7 +543,8 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
             top: Card | None = move.card
         else:
             top = pile[-1] if pile else None
-        tail = f"the deck stays at {view.deck_count} (one more turn for both)"
+        d = view.deck_count
+        tail = f"the deck stays at {d}" + (_time_left(d) if d <= 2 else " (one more turn for both)")
         if top is not None:
             s2 = base.copy()
             v0 = _colour_values(s2, me)[c]

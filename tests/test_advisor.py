@@ -435,3 +435,44 @@ def test_near_the_end_of_a_match_round_the_hint_says_the_match_is_not_taken_into
         assert not any("match_win" in m.extra for m in analysis.moves)
     pos.match = None
     assert not any(n.startswith("match:") for n in advise(pos.view(pos.to_move), seed=0).notes)
+
+
+def _deck_draws_to_the_end(pos):
+    """Turns each player plays after the mover's deck draw when both draw only from the deck
+    (the rules: the round ends the moment the last card of the draw pile is taken)."""
+    me, turns = pos.to_move, [0, 0]
+    pos = pos.copy()
+    pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    while not pos.is_over():
+        turns[pos.to_move == me] += 1
+        pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    return turns  # [opponent's turns, mover's later turns]
+
+
+def test_a_reason_says_plainly_when_a_deck_draw_ends_the_round_or_leaves_the_last_turn():
+    """At the very end of a round the deck-draw reason says what the rules do, not "2 -> 1 cards,
+    about 0.5 turns each left": each wording is checked against the round played out."""
+    for deck in (1, 2, 3, 7):
+        pos = _endgame(5, deck)
+        view = pos.view(pos.to_move)
+        deck_turn = next(str(m) for m in pos.legal_moves() if m.draws_from_deck)
+        text = reason(view, deck_turn)
+        opponent, mine = _deck_draws_to_the_end(pos)
+        assert "about 0.5" not in text and "about 0.0" not in text and "0 cards" not in text, text
+        if deck == 1:
+            assert (opponent, mine) == (0, 0)
+            assert "takes the last card of the draw pile: the round ends with this turn" in text, text
+        elif deck == 2:
+            assert (opponent, mine) == (1, 0)
+            assert "2 -> 1 card: the opponent's next turn takes the last card and ends the round, so this is " \
+                   "your last turn unless they draw from a discard pile instead" in text, text
+        elif deck == 3:
+            assert (opponent, mine) == (1, 1)
+            assert "3 -> 2 cards: one more turn each if both draw from the deck, the opponent's and then your " \
+                   "last, which takes the last card" in text, text
+        else:
+            assert (opponent, mine) == (3, 3)
+            assert f"{deck} -> {deck - 1} cards, about 3.0 turns each left" in text, text
+        pile_turn = next((str(m) for m in pos.legal_moves() if not m.draws_from_deck), None)
+        if deck == 1 and pile_turn is not None:  # a pile draw leaves the opponent the last card
+            assert "the deck stays at 1: the opponent's next turn takes the last card" in reason(view, pile_turn)
