@@ -231,3 +231,43 @@ def test_the_boards_next_round_clears_the_comment_on_the_last_turn_of_the_round_
     board.next_button.click()
     assert not s.round_over() and s.match.round_number == 2
     assert board.comment.value == "" and board.review.value == ""
+
+
+def test_the_board_shows_the_endgame_searchs_stages_while_it_judges_a_turn():
+    """Near the end of a round the board lists each stage of the endgame search as it is reported
+    (the k-th update shows the first k stages, the button disabled), as the explorer's Analyze does
+    and ``lcanalysis play`` prints; earlier turns report none."""
+    pytest.importorskip("ipywidgets")
+    import html
+
+    from lcanalysis.show.tutor import DECK, TutorBoard
+
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    s = board.session
+    searched = 0
+    while not s.round_over():
+        cards = s.view().deck_count
+        shown = []
+
+        def watch(ch, shown=shown):
+            shown.append((ch["new"], board.play_button.disabled))
+
+        board.comment.observe(watch, names="value")
+        turn = s.legal_turns()[0]
+        board.choose(str(turn.card), "+" if turn.play else "-", DECK if turn.source == "D" else turn.source)
+        board.play_button.click()
+        board.comment.unobserve(watch, names="value")
+        working = [(text, off) for text, off in shown if "lc-progress" in text]
+        assert working and "Judging your turn" in working[0][0] and "<li>" not in working[0][0]
+        assert all(off for _, off in working)
+        stages = board.progress_lines
+        if cards > 4:  # the play-outs judge: no endgame search, no stage
+            assert stages == [] and len(working) == 1
+            continue
+        searched += 1
+        assert any("stall(s) each" in line for line in stages), stages
+        assert len(working) == len(stages) + 1
+        for k, (text, _off) in enumerate(working):
+            assert all(html.escape(line) in text for line in stages[:k])
+            assert all(html.escape(line) not in text for line in stages[k:])
+    assert searched >= 2

@@ -9,11 +9,12 @@ the list of your decisions with their losses appears.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
 
-from lcanalysis.show.widgets import _message, _within
+from lcanalysis.show.widgets import _message, _within, _working
 from lcanalysis.tutor import TutorSession, judging_note
 
 DECK = "deck"
@@ -22,7 +23,11 @@ MAX_THRESHOLD = 15.0  # the threshold slider's end: a turn that loses more is al
 
 class TutorBoard:
     """``TutorBoard(agent="heuristic", rounds=1, seed=0, threshold=2.0, time_budget=0.5)``; show it
-    as the last expression of a cell."""
+    as the last expression of a cell.
+
+    While a turn is judged, ``comment`` says so, and near the end of a round lists each stage of
+    the endgame search as it is reported (``TutorSession(progress=...)``, kept in
+    ``progress_lines``), as the explorer's Analyze button does."""
 
     def __init__(self, agent: str = "heuristic", rounds: int = 1, seed: int = 0, threshold: float = 2.0,
                  time_budget: float = 0.5) -> None:
@@ -41,6 +46,8 @@ class TutorBoard:
         self.comment = W.HTML()
         self.review = W.HTML()
         self.progress = W.HTML()  # how many of your turns are played (a page script waits on it)
+        self.progress_lines: list[str] = []  # the stages of the endgame search that judged the last turn
+        self._report: Callable[[str], None] | None = None  # where a stage goes while a turn is judged
         for w, cls in ((self.board, "lc-tutor-board"), (self.score, "lc-tutor-score"), (self.hand, "lc-tutor-card"),
                        (self.place, "lc-tutor-place"), (self.source, "lc-tutor-source"),
                        (self.play_button, "lc-tutor-play"), (self.next_button, "lc-tutor-next"),
@@ -60,7 +67,7 @@ class TutorBoard:
     # --- actions -------------------------------------------------------------------------
 
     def new_game(self) -> None:
-        self.session = TutorSession(threshold=self.threshold.value, **self._options)
+        self.session = TutorSession(threshold=self.threshold.value, progress=self._stage, **self._options)
         self.comment.value = ""
         self.review.value = ""
         self._refresh()
@@ -77,19 +84,27 @@ class TutorBoard:
             return
         source = "D" if self.source.value == DECK else self.source.value
         move = f"{self.place.value}{self.hand.value}/{source}"
-        self.comment.value = _message("note", judging_note(self.session.view().deck_count))
-        self.play_button.disabled = True  # until the judgement comes
-        try:
-            said = self.session.play(move)
+        view = self.session.view()
+        try:  # the button disabled until the judgement comes, the endgame search's stages shown as they come
+            with _working(self.comment, self.play_button, view, self.progress_lines,
+                          head=judging_note(view.deck_count)) as report:
+                self._report = report
+                said = self.session.play(move)
         except ValueError as exc:
             self.comment.value = _message("error", str(exc))
             return
         finally:
+            self._report = None
             self.play_button.disabled = self.session.round_over()
         last = self.session.decisions[-1]
         self.comment.value = (_message("error", f"Tutor: {said}") if said else
                               _message("ok", f"{move}: fine (loss {last.loss_text()})"))
         self._refresh()
+
+    def _stage(self, line: str) -> None:
+        """The session's ``progress``: a stage of the endgame search, shown while a turn is judged."""
+        if self._report is not None:
+            self._report(line)
 
     def next_round(self) -> None:
         self.session.next_round()

@@ -82,15 +82,16 @@ def _ranked(res: Analysis) -> str:
 
 @contextmanager
 def _working(message: W.HTML, button: W.Button, position: Position | View,
-             lines: list[str]) -> Iterator[Callable[[str], None]]:
-    """While an Analyze button's advisor works: a note in ``message`` saying what it is doing,
-    with each stage of the endgame search or the play-outs appended to ``lines`` and shown as it is reported
-    (the advisor's ``progress``), and the button disabled until the answer comes."""
+             lines: list[str], head: str | None = None) -> Iterator[Callable[[str], None]]:
+    """While an Analyze button's advisor works: a note in ``message`` saying what it is doing
+    (``head``, by default said from ``position``), with each stage of the endgame search or the
+    play-outs appended to ``lines`` and shown as it is reported (the advisor's ``progress``), and
+    the button disabled until the answer comes. The tutor's board shows its judging this way too."""
     n = position.deck_count
-    if n <= (FULL_POSITION_ENDGAME_CARDS if isinstance(position, Position) else SEARCH_CARDS):
+    if head is None and n <= (FULL_POSITION_ENDGAME_CARDS if isinstance(position, Position) else SEARCH_CARDS):
         head = (f"Analyzing: {n} card(s) left in the draw pile, so the endgame search answers, stage by "
                 f"stage (each stage allows one more discard-pile draw); this can take a while.")
-    else:
+    elif head is None:
         head = "Analyzing: playing the round out in sampled worlds for every turn..."
     lines.clear()
 
