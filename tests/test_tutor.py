@@ -271,3 +271,31 @@ def test_the_board_shows_the_endgame_searchs_stages_while_it_judges_a_turn():
             assert all(html.escape(line) in text for line in stages[:k])
             assert all(html.escape(line) not in text for line in stages[k:])
     assert searched >= 2
+
+
+def test_the_boards_hand_is_in_the_librarys_card_order_not_text_order():
+    """The card buttons follow the library's card order (``Card``: colours Y B W G R, then wager,
+    2..10), the order of the hand in the view and its picture: B5 before B10, where sorting text
+    put B10 first; the draw piles follow the colours' order."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.game.cards import COLOR_LETTERS
+    from lcanalysis.show.tutor import DECK, TutorBoard
+
+    tens_after_lower = piles_seen = 0
+    for seed in range(4):
+        board = TutorBoard(agent="greedy", seed=seed, time_budget=0.02)
+        s = board.session
+        for _ in range(8):  # the deal, then turns played by clicks: the hand changes, piles open
+            shown = list(board.hand.options)
+            assert shown == list(dict.fromkeys(str(c) for c in s.view().hand))  # the view's hand, sorted by Card
+            keys = [(COLOR_LETTERS.index(name[0]), 0 if name[1:] == "w" else int(name[1:])) for name in shown]
+            assert keys == sorted(keys)  # by hand: colour, then the wager before every number, numbers rising
+            tens_after_lower += any(name[1:] == "10" and f"{name[0]}{n}" in shown[:i]
+                                    for i, name in enumerate(shown) for n in range(2, 10))
+            piles = [p for p in board.source.options if p != DECK]
+            assert board.source.options[0] == DECK and piles == sorted(piles, key=COLOR_LETTERS.index)
+            piles_seen += len(piles) >= 2
+            turn = next(t for t in s.legal_turns() if not t.play and t.source == "D")  # a discard opens a pile
+            board.choose(str(turn.card), "-", DECK)
+            board.play_button.click()
+    assert tens_after_lower and piles_seen  # the cases text order got wrong (B10 before B5; B before Y) occur

@@ -14,6 +14,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from lcanalysis.game.cards import COLOR_LETTERS
 from lcanalysis.show.widgets import _message, _within, _working
 from lcanalysis.tutor import TutorSession, judging_note
 
@@ -120,10 +121,13 @@ class TutorBoard:
         self.board.value = str(view._repr_svg_())
         self.score.value = f"<b>{html.escape(s.score_line())}</b>"
         legal = s.legal_turns()
-        cards = sorted({str(m.card) for m in legal if m.card is not None})
+        # the hand as the library orders cards (``Card``: colour Y B W G R P, then wager, 2..10), as the
+        # board's picture shows it; not as text, where B10 came before B5
+        cards = [str(card) for card in sorted({m.card for m in legal if m.card is not None})]
         self.hand.options = cards
         self.hand.value = cards[0] if cards else None
-        sources = [DECK] + sorted({m.source for m in legal if m.source != "D"})
+        piles = {m.source for m in legal if m.source != "D"}
+        sources = [DECK] + [letter for letter in COLOR_LETTERS if letter in piles]  # colour order, not A-Z
         self.source.options = sources
         self.source.value = DECK
         over = s.round_over()
