@@ -255,3 +255,13 @@ def test_the_agent_is_named_as_the_player_asked_for_it_and_a_missing_program_is_
     assert read_record(str(record)).players == ["you", "search:time_ms=20"]
     code, out, err = play(capsys, monkeypatch, ["+Y2/D"], "--agent", "external:no-such-program-here", "--seed", "2")
     assert code == 2 and "could not be started" in err and "Judging" not in err and "lcanalysis play:" not in out
+
+
+def test_a_purple_card_in_a_five_colour_game_names_the_option_for_six(capsys, monkeypatch):
+    """Typing P6 at a 5-colour table: the error says purple is only in the 6-colour game and that
+    this command deals one with --colors 6 (a position string is not how a game here is asked for)."""
+    code, out, err = play(capsys, monkeypatch, ["+P6/D", "quit"], *FAST, "--seed", "3")
+    assert code == 0, err
+    said = out + err
+    assert "P6 is a card of the 6-colour game only, and this is the 5-colour game" in said
+    assert "--colors 6 to lcanalysis play" in said

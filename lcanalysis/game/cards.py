@@ -88,7 +88,7 @@ def color_name_hint(text: Any, colors: int = 6) -> str:
 #: How to ask for the six-colour game, in each notation, for a message that meets a purple card or
 #: a count off by one colour's cards.
 SIX_COLOUR_GAME = ("c6 in the one-line string (LC1;c6;...), \"rules\": {\"colors\": 6} in JSON, "
-                   "Rules(colors=6) in Python")
+                   "Rules(colors=6) in Python, --colors 6 to lcanalysis play or deal")
 FIVE_COLOUR_GAME = "c5 in the one-line string, \"rules\": {\"colors\": 5} in JSON"
 
 
