@@ -544,7 +544,11 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
         else:
             top = pile[-1] if pile else None
         d = view.deck_count
-        tail = f"the deck stays at {d}" + (_time_left(d) if d <= 2 else " (one more turn for both)")
+        # not a turn more for both: one turn more in all, the opponent's with an odd count, else yours
+        gains = "you" if d % 2 == 0 else "the opponent"
+        tail = f"the deck stays at {d}" + (_time_left(d) if d <= 2 else
+                                           f" (one turn more for {gains} than after a deck draw, if both then "
+                                           f"draw from the deck)")
         if top is not None:
             s2 = base.copy()
             v0 = _colour_values(s2, me)[c]

@@ -437,12 +437,13 @@ def test_near_the_end_of_a_match_round_the_hint_says_the_match_is_not_taken_into
     assert not any(n.startswith("match:") for n in advise(pos.view(pos.to_move), seed=0).notes)
 
 
-def _deck_draws_to_the_end(pos):
-    """Turns each player plays after the mover's deck draw when both draw only from the deck
-    (the rules: the round ends the moment the last card of the draw pile is taken)."""
+def _deck_draws_to_the_end(pos, first=None):
+    """Turns each player plays after the mover's turn ``first`` (default a deck draw) when both then
+    draw only from the deck (the rules: the round ends the moment the last card of the draw pile is
+    taken)."""
     me, turns = pos.to_move, [0, 0]
     pos = pos.copy()
-    pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    pos.push(first if first is not None else next(m for m in pos.legal_moves() if m.draws_from_deck))
     while not pos.is_over():
         turns[pos.to_move == me] += 1
         pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
@@ -451,8 +452,9 @@ def _deck_draws_to_the_end(pos):
 
 def test_a_reason_says_plainly_when_a_deck_draw_ends_the_round_or_leaves_the_last_turn():
     """At the very end of a round the deck-draw reason says what the rules do, not "2 -> 1 cards,
-    about 0.5 turns each left": each wording is checked against the round played out."""
-    for deck in (1, 2, 3, 7):
+    about 0.5 turns each left", and a pile draw says whom the turn it adds goes to (not "one more
+    turn for both"): each wording is checked against the round played out."""
+    for deck in (1, 2, 3, 6, 7):
         pos = _endgame(5, deck)
         view = pos.view(pos.to_move)
         deck_turn = next(str(m) for m in pos.legal_moves() if m.draws_from_deck)
@@ -471,8 +473,22 @@ def test_a_reason_says_plainly_when_a_deck_draw_ends_the_round_or_leaves_the_las
             assert "3 -> 2 cards: one more turn each if both draw from the deck, the opponent's and then your " \
                    "last, which takes the last card" in text, text
         else:
-            assert (opponent, mine) == (3, 3)
-            assert f"{deck} -> {deck - 1} cards, about 3.0 turns each left" in text, text
-        pile_turn = next((str(m) for m in pos.legal_moves() if not m.draws_from_deck), None)
-        if deck == 1 and pile_turn is not None:  # a pile draw leaves the opponent the last card
-            assert "the deck stays at 1: the opponent's next turn takes the last card" in reason(view, pile_turn)
+            assert (opponent, mine) == ((deck - 1) - (deck - 1) // 2, (deck - 1) // 2)
+            assert f"{deck} -> {deck - 1} cards, about {(deck - 1) / 2:.1f} turns each left" in text, text
+        pile_turn = next((m for m in pos.legal_moves() if not m.draws_from_deck), None)
+        if pile_turn is None:
+            continue
+        text = reason(view, str(pile_turn))
+        pile_opponent, pile_mine = _deck_draws_to_the_end(pos, pile_turn)
+        # a pile draw adds one turn in all, not one for both: the opponent's with an odd count, else the mover's
+        assert pile_opponent + pile_mine == opponent + mine + 1
+        if deck == 1:
+            assert (pile_opponent, pile_mine) == (1, 0)
+            assert "the deck stays at 1: the opponent's next turn takes the last card" in text, text
+        elif deck == 2:
+            assert (pile_opponent, pile_mine) == (1, 1)
+            assert "the deck stays at 2: one more turn each if both draw from the deck" in text, text
+        else:
+            gains = "you" if pile_mine > mine else "the opponent"
+            assert f"the deck stays at {deck} (one turn more for {gains} than after a deck draw" in text, text
+            assert "for both" not in text
