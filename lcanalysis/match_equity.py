@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -136,7 +137,8 @@ class MatchEquity:
         stored in the file and checked against the table printed in it."""
         if rules is not None and not isinstance(rules, Rules):
             raise MatchEquityError(f"rules must be a Rules (or None: the file's tied_start), got {brief(rules)}")
-        return _load(str(path or TABLE_PATH), None if rules is None else rules.tied_start)
+        name = str(path or TABLE_PATH)
+        return _load(name, None if rules is None else rules.tied_start, _file_stamp(name))
 
     # --- the table ------------------------------------------------------------------
 
@@ -333,8 +335,21 @@ def _rounds_left(n: Any) -> int:
     return int(n)
 
 
+def _file_stamp(path: str) -> tuple[int, int, int] | None:
+    """What tells one version of the file ``path`` from another: its modification time (in
+    nanoseconds), size and inode; None when it cannot be read (``_load`` then says why). The cache
+    is keyed on it, so a table edited while a long-running process (``lcanalysis server``) keeps
+    loading it is read again, not served from memory."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
 @lru_cache(maxsize=8)
-def _load(path: str, tied_start: str | None) -> MatchEquity:
+def _load(path: str, tied_start: str | None, stamp: tuple[int, int, int] | None = None) -> MatchEquity:
+    """The table in the file ``path`` (``stamp``: ``_file_stamp(path)``, only a key of the cache)."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -219,6 +220,22 @@ def test_the_loader_rebuilds_the_printed_table_and_refuses_a_stale_one(tmp_path)
     bad.write_text(json.dumps(data))
     with pytest.raises(MatchEquityError, match="does not follow"):
         MatchEquity.load(bad)
+
+
+def test_a_table_file_edited_after_it_was_loaded_is_read_again(tmp_path):
+    """The loader kept each file's table by its name only, so a long-running process (``lcanalysis
+    server``, whose match agent loads the table every turn) went on with the old table after the
+    file was edited. Here the round is first always won by 10 by its starter, then always lost
+    by 10: with one round left and level totals the starter's chance goes from 1 to 0."""
+    path = tmp_path / "table.json"
+    path.write_text('{"round_difference": {"from":  10, "counts": [1]}}')
+    assert MatchEquity.load(path).win_probability(0, 1, True) == 1.0
+    size = path.stat().st_size
+    path.write_text('{"round_difference": {"from": -10, "counts": [1]}}')  # the same size, the same file
+    assert path.stat().st_size == size
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))  # a second on, however coarse
+    assert MatchEquity.load(path).win_probability(0, 1, True) == 0.0
+    assert MatchEquity.load(path) is MatchEquity.load(path)  # unchanged, it is not read again
 
 
 def _broken_tables(tmp_path: Path) -> list[tuple[Path, str]]:
