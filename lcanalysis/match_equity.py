@@ -549,8 +549,11 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     how much and why in the match's terms, e.g. "Behind by 60 in the last round, the match
     ranking prefers -Y4/D to the points favourite +R7/D: 14.0% against 11.5% to win the match
     (+2.5 ± 0.6 percentage points) for 1.9 ± 0.5 points less on average: it gambles more (a
-    wider spread of scores)." A disagreement smaller than ``min_z`` paired standard errors is
-    called a matter of noise. A paired difference that was the same in every world both turns
+    wider spread of scores)." The two chances are over the worlds both turns were played in, as
+    the gain is (so they differ by it), and when one turn was played in more worlds than the other
+    the verdict says so ("... to win the match in the 10 worlds both were played in"); each turn's
+    own average over all its worlds is its row's ``match``. A disagreement smaller than ``min_z``
+    paired standard errors is called a matter of noise. A paired difference that was the same in every world both turns
     were played in has no standard error to give: it is printed without ±, saying so ("+0.0
     percentage points in each of the 8 worlds both were played in"), and a turn no better there
     is called a matter of taste. When the table was simulated from rounds of another number of
@@ -662,8 +665,13 @@ def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: lis
     else:
         points = "and " + _paired_amount(pts[bm], pts[bp], 1, "points more", sign=False,
                                          average="on average in the worlds both were played in")
+    # both chances over the worlds both turns were played in, as the gain is: each turn's own average
+    # (over worlds the other was not played in) could read "2.3% against 0.7% (+2.3 ± 2.3 percentage points)"
+    shared = ("" if len(mv[bm]) == len(mv[bp]) else
+              " in the one world both were played in" if n == 1 else f" in the {n} worlds both were played in")
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
-            f"{_pct(mv[bm].mean())} against {_pct(mv[bp].mean())} to win the match ({chances}) {points}: {style}.")
+            f"{_pct(mv[bm][:n].mean())} against {_pct(mv[bp][:n].mean())} to win the match{shared} ({chances}) "
+            f"{points}: {style}.")
     if _no_spread(mv[bm], mv[bp]):  # no standard error: better in every shared world, or not at all
         if gain <= 0:
             text += " It does no better in the worlds both were played in: a matter of taste."

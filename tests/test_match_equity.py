@@ -6,6 +6,7 @@ import copy
 import itertools
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -408,10 +409,37 @@ def test_a_paired_difference_with_no_spread_is_printed_without_a_standard_error(
     assert wins(safe)[:n] == wins(gamble)[:n]  # the same match outcome in every shared world
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
     assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
-    assert f"{100 * np.mean(wins(gamble)):.1f}% against {100 * np.mean(wins(safe)):.1f}%" in a.verdict
+    # both chances over the shared worlds, as the gain (the safe turn's own average over its 12 or 8
+    # worlds was printed: "25.0% against 8.3% (+0.0 percentage points in each of the 4 worlds ...)")
+    worlds = "the one world" if n == 1 else f"the {n} worlds"
+    assert (f"{100 * np.mean(wins(gamble)[:n]):.1f}% against {100 * np.mean(wins(safe)[:n]):.1f}% to win the match "
+            f"in {worlds} both were played in") in a.verdict, a.verdict
     assert gain in a.verdict and cost in a.verdict, a.verdict
     assert "± 0.0" not in a.verdict and "inf" not in a.verdict
     assert "does no better in the worlds both were played in: a matter of taste" in a.verdict
+
+
+def test_the_two_chances_of_a_disagreement_differ_by_the_gain_it_gives(shipped):
+    """The points favourite is played in more worlds than the match favourite (the advisor refines
+    its best turns). Behind by 30 in the last round, a round score above 30 wins the match: the
+    safe turn wins 1 of its 40 worlds (2.5%), but 1 of the 10 it shares with the gamble (10%), which
+    wins 2 of them (20%). The note printed each turn's own average, "20.0% against 2.5%", with the
+    paired gain "+10.0 ± 10.0": the chances now differ by the gain, and the note says over which worlds."""
+    view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
+    safe = [40] + [20] * 39
+    gamble = [35, 35] + [0] * 8
+    a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
+    assert a.best_points == "+R7/D" and a.best_match == "-Y4/D"
+    assert "20.0% against 10.0% to win the match in the 10 worlds both were played in (+10.0 ± 10.0 percentage " \
+           "points)" in a.verdict, a.verdict
+    mine, other, gain = (float(x) for x in re.search(r"([\d.]+)% against ([\d.]+)% .*?\(([+-][\d.]+) ±",
+                                                      a.verdict).groups())
+    assert mine - other == pytest.approx(gain)
+    # the own averages stay in the rows, each with its own standard error
+    assert {m.move: m.match for m in a.moves} == {"-Y4/D": 0.2, "+R7/D": 0.025}
+    # played in as many worlds, the chances are their own averages and the note says nothing more
+    same = match_analysis(view, _FakeRollouts([safe[:10], gamble], ["+R7/D", "-Y4/D"]), shipped)
+    assert "20.0% against 10.0% to win the match (+10.0 ± 10.0 percentage points)" in same.verdict, same.verdict
 
 
 def test_a_small_standard_error_is_printed_with_the_digits_that_show_it(shipped):
