@@ -59,7 +59,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
-from lcanalysis.match_equity import match_analysis
+from lcanalysis.match_equity import match_analysis, points_only_note
 from lcanalysis.options import MAX_SEED
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
@@ -420,9 +420,8 @@ def _add_match_ranking(view: View, rollouts: Rollouts, analysis: Analysis) -> No
 
 
 #: said near the end of a round of a match: the endgame search ranks by points only
-MATCH_ENDGAME_NOTE = ("match: not taken into account: near the end of the round the endgame search ranks the turns "
-                      "by expected points, not by the chance to win the match (it gives no spread of scores to "
-                      "read that chance from); the points favourite may not be the best turn for the match")
+MATCH_ENDGAME_NOTE = points_only_note("near the end of the round the endgame search ranks the turns by expected",
+                                      "it gives no spread of scores to read the chances from")
 
 
 def _add_match_endgame_note(view: View, analysis: Analysis) -> None:

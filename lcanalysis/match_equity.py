@@ -598,6 +598,19 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     return MatchAnalysis([rows[k] for k in morder], state, names[bp], names[bm], bp != bm, verdict)
 
 
+#: how every note that a match score was not weighed begins (``points_only_note``)
+POINTS_ONLY = "match: not taken into account"
+
+
+def points_only_note(subject: str, why: str = "") -> str:
+    """The note, said once, of an answer in points of the round on a position with a match score
+    (advise's endgame search, solve, the review's and the tutor's judgements): one place for the
+    words. ``subject`` leads into "points of this round" ("the values are"); ``why``, when given,
+    follows in brackets."""
+    return (f"{POINTS_ONLY}: {subject} points of this round, not chances to win the match"
+            + (f" ({why})" if why else "") + "; the points favourite may not be the best turn for the match")
+
+
 def table_caveat(equity: MatchEquity, rules: Rules) -> str:
     """A sentence (with a leading space) when ``equity`` was simulated from rounds of another
     number of colours than ``rules`` (a 6-colour round scores more widely than a 5-colour one,

@@ -108,6 +108,25 @@ def test_solve_states_its_bounds_in_words(capsys):
         "player 0: 1 more discard-pile draw(s) at most; player 1: discard-pile draws unlimited")
 
 
+def test_solve_on_a_match_position_says_once_its_values_are_points_of_the_round(capsys):
+    """With a match score on the position, solve gave points of the round without a word that the
+    match was not weighed; it now says so once, in the words advise uses near the end of a round,
+    in the text and in the JSON's notes. Without a match score it says nothing of the match."""
+    from lcanalysis.match_equity import POINTS_ONLY
+
+    pos = read_position("example:endgame")
+    pos.match = {"round": 3, "totals": [0, 60]}
+    code, out, _ = run(capsys, "solve", pos.to_string(), "--max-stalls", "0")
+    assert code == 0 and out.count(POINTS_ONLY) == 1, out
+    said = next(line.strip() for line in out.splitlines() if POINTS_ONLY in line)
+    assert said == f"{POINTS_ONLY}: the values are points of this round, not chances to win the match; the points " \
+                   "favourite may not be the best turn for the match"
+    code, out, _ = run(capsys, "solve", pos.to_string(), "--max-stalls", "0", "--json")
+    assert code == 0 and json.loads(out)["notes"].count(said) == 1 and out.count(POINTS_ONLY) == 1
+    code, out, _ = run(capsys, "solve", "example:endgame", "--max-stalls", "0", "--json")
+    assert code == 0 and "match" not in out
+
+
 @pytest.mark.parametrize(("extra", "words"), [
     (["--workers", "2"], "--workers applies to a view only"),
     (["--samples", "5", "--workers", "1"], "--workers and --samples apply to a view only"),

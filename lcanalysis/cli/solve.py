@@ -147,11 +147,21 @@ def run(args: argparse.Namespace) -> int:
                              f"searched, and --max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None
         raise UsageError(f"the node budget ran out: {exc.nodes:,} nodes searched, and --max-nodes is "
                          f"{args.max_nodes:,}; give a larger --max-nodes, or ask for less: {LESS}") from None
+    add_match_note(pos, answer)
     if args.json:
         emit(answer)
     else:
         _print_moves(answer)
     return 0
+
+
+def add_match_note(pos: Any, answer: dict[str, Any]) -> None:
+    """With a match score on the position, a note among ``answer``'s notes (the text prints them,
+    the JSON carries them) that the values are points of this round, not chances to win the match."""
+    if getattr(pos, "match", None):
+        from lcanalysis.match_equity import points_only_note
+
+        answer.setdefault("notes", []).append(points_only_note("the values are"))
 
 
 def _check_options(pos: Any, args: argparse.Namespace) -> None:
