@@ -6,7 +6,8 @@
 
 Modelled on GNU Backgammon's match analysis (KNOWLEDGE.md "Game analysis as backgammon programs
 do it"). All values are in points of the round's final score difference, mover minus opponent,
-seen from the view of the player concerned at that moment (docs/spec/interchange.md).
+seen from the view of the player concerned at that moment (docs/spec/interchange.md); in a match
+the review says once that they are not chances to win the match (``Review.match_note``).
 
 **Decisions.** For each turn of a reviewed player, from that player's view before the turn:
 
@@ -121,6 +122,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
 from lcanalysis.game.view import View
+from lcanalysis.match_equity import points_only_note
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, some_state, view_state
 from lcanalysis.search import endgame_analysis
 
@@ -672,6 +674,9 @@ class Review:
     capped: list[int] = field(default_factory=list)
     turn_cap: int = 0
     match_rounds: int | None = None  # a match record: the rounds of the match (its rules), played or not
+    #: in a match (a match record, or a position with a match score): that the losses are points of
+    #: the round, not chances to win the match (``match_equity.points_only_note``); None otherwise
+    match_note: str | None = None
 
     @property
     def luck_against(self) -> str:
@@ -708,7 +713,7 @@ class Review:
                          "mark_sigmas": MARK_SIGMAS,
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
                          "scores": [list(s) for s in self.scores], "capped": list(self.capped),
-                         "match_rounds": self.match_rounds,
+                         "match_rounds": self.match_rounds, "match_note": self.match_note,
                          "luck_against": self.luck_against,
                          "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
                                      "search_floor": self.search_floor}},
@@ -728,6 +733,8 @@ class Review:
                  f"worker(s)"]
         if self.capped:
             lines.append(self.capped_text())
+        if self.match_note:
+            lines.append(self.match_note)
         for p in self.players:
             lines.append("")
             rate = (f"{p.error_rate_text()} points a decision" if p.error_rate is not None
@@ -878,6 +885,8 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
     rv.search_floor = float(search_floor)
     rv.match_rounds = rec.rules.rounds if isinstance(rec, MatchRecord) else None
+    if isinstance(rec, MatchRecord) or any(view.match for view in views.values()):
+        rv.match_note = points_only_note("the losses and values are")
     names = rec.players or rounds[0].players
     for summary in rv.players:
         summary.name = names[summary.player] if names else None  # (a record names both players or none)
@@ -1192,6 +1201,8 @@ def _html(rv: Review, fragment: bool = False) -> str:
              f"{e(str(rv.workers))} worker(s).</p>"]
     if rv.capped:
         parts.append(f"<p>{e(rv.capped_text())}.</p>")
+    if rv.match_note:
+        parts.append(f"<p>{e(rv.match_note)}.</p>")
     rows = []
     for p in rv.players:
         rate = p.error_rate_text()

@@ -777,6 +777,33 @@ def test_a_match_record_that_stops_before_its_last_round_says_so():
     assert alone.to_text().startswith("Review of a full-deal record of a round: 1 round(s), ")
 
 
+def test_a_review_in_a_match_says_once_that_its_losses_are_points_of_the_round():
+    """In a match (a match record, or a round whose position carries a match score) every loss was
+    in points of the round, with no word that the match was not weighed: the text, the HTML report
+    and the JSON settings now say so once, in the words advise uses; a lone round says nothing."""
+    from lcanalysis.match_equity import POINTS_ONLY, points_only_note
+
+    def short_round(match=None):  # a round of 4 turns, played to its (capped) end
+        pos = Position.deal(seed=3, rules=lc.Rules(turn_cap=4))
+        pos.match = match
+        start, turns = pos.copy(), []
+        while not pos.is_over():
+            move = pos.legal_moves()[0]
+            turns.append(str(move))
+            pos.push(move)
+        return record_round(start, turns)
+
+    said = points_only_note("the losses and values are")
+    assert said.startswith(f"{POINTS_ONLY}: the losses and values are points of this round, not chances to win")
+    for record in (record_match([short_round()]), short_round({"round": 2, "totals": [10, 0]})):
+        rv = review(record, player=0, time_budget=T, seed=0, executor="serial", progress=False)
+        assert rv.to_text().count(POINTS_ONLY) == 1 and said in rv.to_text()
+        assert rv.to_html().count(POINTS_ONLY) == 1
+        assert rv.to_json()["settings"]["match_note"] == said
+    alone = review(short_round(), player=0, time_budget=T, seed=0, executor="serial", progress=False)
+    assert POINTS_ONLY not in alone.to_text() and alone.to_json()["settings"]["match_note"] is None
+
+
 def test_a_player_without_an_unforced_decision_has_no_error_rate_in_words():
     """A record of one turn: player 1 made no decision, so their error rate is null in the JSON and
     "n/a (no unforced decision)" in the text (before: "error rate n/a points a decision")."""
