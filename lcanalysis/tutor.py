@@ -31,6 +31,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import REASONS, Rules
+from lcanalysis.match_equity import points_only_note
 
 
 def judging_note(deck_count: int, seconds: float | None = None) -> str:
@@ -125,6 +126,12 @@ class TutorSession:
 
     def match_over(self) -> bool:
         return self.match.is_over()
+
+    def match_note(self) -> str | None:
+        """In a match (``rounds`` above 1): that the tutor judges turns in points of the round, not
+        by the chance to win the match, in the words of advise's note; None for a single round. Said
+        once: by ``lcanalysis play`` before the first turn, by the board's review of the round."""
+        return points_only_note("the tutor judges your turns in") if self.rounds > 1 else None
 
     def view(self):
         """What the person sees now."""

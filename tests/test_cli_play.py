@@ -119,6 +119,20 @@ def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, mon
     assert json.loads(record.read_text())["players"] == ["you", "greedy"]
 
 
+def test_in_a_match_the_tutor_says_once_that_it_judges_in_points_of_the_round(capsys, monkeypatch):
+    """In a match the tutor's losses are points of the round, as in a single round, with no word that
+    the match was not weighed: it now says so once, before the first turn, in advise's words."""
+    from lcanalysis.match_equity import POINTS_ONLY, points_only_note
+
+    turns, _ = scripted(11, lambda s: s.legal_turns()[-1], rounds=2, limit=3)
+    code, out, _ = play(capsys, monkeypatch, [*turns, "quit"], *FAST, "--seed", "11", "--rounds", "2")
+    said = points_only_note("the tutor judges your turns in")
+    assert code == 0 and out.count(POINTS_ONLY) == 1 and f"tutor: {said}\n" in out
+    assert out.index(said) < out.index("your turn> ")  # before the first turn
+    code, out, _ = play(capsys, monkeypatch, [*turns, "quit"], *FAST, "--seed", "11")
+    assert code == 0 and POINTS_ONLY not in out  # a single round: points are what counts
+
+
 @pytest.mark.parametrize("args,message", [
     (["--threshold", "-1"], "--threshold must be 0 or more points, got -1"),
     (["--threshold", "lots"], "--threshold must be a number of points"),

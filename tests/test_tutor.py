@@ -4,6 +4,8 @@ errors); the end shows every decision with its loss. The board's clicks drive th
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from lcanalysis.advisor import advise, reason
@@ -213,6 +215,22 @@ def test_the_boards_review_gives_the_total_loss_with_its_standard_error_and_what
     ]
     review = board._review_html()
     assert "total loss 5.0 ± 0.5 points against the advisor&#x27;s best (1 judged exactly, 1 only bounded" in review
+
+
+def test_the_boards_review_of_a_match_round_says_its_losses_are_points_of_the_round():
+    """In a match the board's review listed the losses in points with no word that the match was
+    not weighed; it now says so once, in advise's words. A single round says nothing of a match."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.match_equity import POINTS_ONLY
+    from lcanalysis.show.tutor import TutorBoard
+
+    board = TutorBoard(agent="greedy", seed=3, rounds=3, time_budget=0.02)
+    note = board.session.match_note()
+    assert note is not None and note.startswith(f"{POINTS_ONLY}: the tutor judges your turns in points of this round")
+    review = board._review_html()
+    assert review.count(POINTS_ONLY) == 1 and html.escape(note) in review
+    single = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    assert single.session.match_note() is None and POINTS_ONLY not in single._review_html()
 
 
 def test_the_boards_next_round_clears_the_comment_on_the_last_turn_of_the_round_before():

@@ -103,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
         when = "before the turn is played, and asks" if args.ask else "after the turn"
         print(f"the tutor speaks up ({when}) when a turn loses more than {args.threshold:g} point(s) against the "
               "best (and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))
+        note = session.match_note()
+        if note:  # in a match: the tutor's losses are points of the round, said once
+            print(f"tutor: {note}")
         Game(session, args, interactive).play(input_lines(interactive, PROMPT))
     finally:
         close = getattr(agent, "close", None)

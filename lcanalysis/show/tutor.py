@@ -144,6 +144,9 @@ class TutorBoard:
                 f"<p>{len(frame)} decisions, {flagged} flagged; {html.escape(self.session.total_loss_text())}. "
                 f"A loss is the advisor's estimate ± the paired standard error, or exact, or with \"at least\" "
                 f"a bound: the endgame search showed only that the turn is worse.</p>")
+        note = self.session.match_note()
+        if note:  # in a match: the losses are points of the round
+            head += f"<p>{html.escape(note)}.</p>"
         return head + frame.to_html(index=False, classes="lc-review-table")
 
     def _ipython_display_(self) -> Any:
