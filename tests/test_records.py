@@ -276,6 +276,27 @@ def test_the_text_form_refuses_names_and_comments_it_could_not_give_back(game):
     assert read_record(write_record(fine, form="text")) == fine
 
 
+def test_the_text_form_keeps_a_comments_trailing_spaces_or_refuses_a_line_break_at_its_end(game):
+    """A comment line's trailing spaces (and tabs) were stripped when the text form was read back,
+    so "to do: " came back "to do:" and the record was not the one written. They are kept now; a
+    comment part ending in a line break other than \n (a vertical tab, \u2028), which would end its
+    comment line early and be lost, is refused when writing, as one in the middle already was."""
+    start, end, _ = game
+    for comment in ("to do: ", "two  \nlines\t", "  ", "a\n \nb ", "x #  "):
+        rec = record_round(start, end.history[:3], comment=comment)
+        back = read_record(write_record(rec, form="text"))
+        assert back.comment == comment and back == rec
+    match = record_match([record_round(start, end.history, comment="round one ")], start.rules,
+                         comment="club night  ")
+    back = read_record(match.to_text())
+    assert back.comment == "club night  " and back.rounds[0].comment == "round one " and back == match
+    for comment in ("ends in a vertical tab\x0b", "ends in\u2028", "two\x1c\nlines"):
+        rec = record_round(start, end.history[:3], comment=comment)
+        with pytest.raises(RecordError, match="the text form cannot hold a comment"):
+            write_record(rec, form="text")
+        assert read_record(write_record(rec)).comment == comment  # the JSON form keeps it
+
+
 def test_a_second_players_line_is_kept_as_a_comment_not_put_in_place_of_the_first(game):
     """Found by fuzzing the text form: '# players: ann vs bob' then '# players: cat vs dan' read
     as players cat and dan, the first line lost without a word. The first names the players; a

@@ -561,7 +561,7 @@ def _text_labels(players: list[str] | None, comment: str | None, prefix: str = "
         lines.append(f"# {prefix}players: " + " vs ".join(players))
     if comment:
         for part in comment.split("\n"):
-            if len(part.splitlines()) > 1:  # a line break other than \n would end the comment line early
+            if len((part + ".").splitlines()) > 1:  # a line break other than \n (last too) would end the line early
                 raise RecordError(f"the text form cannot hold a comment with the line break in {part!r}: "
                                   f"write the record as JSON")
         lines.extend(f"# {prefix}comment: {c}" for c in comment.split("\n"))
@@ -848,9 +848,9 @@ def _parse_text_form(text: str) -> Record:
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
-            label = _LABEL.match(raw.strip())
-            if label and seen_tag:
-                (match_labels if label.group(1) else pending).append((label.group(2), label.group(3).rstrip()))
+            label = _LABEL.match(raw.lstrip())
+            if label and seen_tag:  # (the text to the line's end: a comment's trailing spaces are its own)
+                (match_labels if label.group(1) else pending).append((label.group(2), label.group(3)))
             continue
         if not seen_tag:
             if line.upper() != TEXT_TAG:
