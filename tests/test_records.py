@@ -411,3 +411,67 @@ def test_a_record_file_that_does_not_exist_is_named_as_missing(path):
         read_record(path)
     with pytest.raises(RecordError, match="is neither a JSON record"):
         read_record("nosuch")  # no path, no file suffix: it may have been meant as a record
+
+
+def _stalling_round(turns: int, seed: int = 5) -> tuple[Position, Position]:
+    """A real round that stalls on the discard piles (no_redraw off, a high turn cap), ``turns`` long."""
+    import random
+
+    pos = Position.deal(seed=seed, rules=Rules(no_redraw=False, turn_cap=turns))
+    start = pos.copy()
+    rng = random.Random(seed)
+    while not pos.is_over():
+        moves = pos.legal_moves()
+        stalls = [m for m in moves if not m.draws_from_deck]
+        pos.push(rng.choice(stalls if stalls and rng.random() < 0.99 else moves))
+    return start, pos
+
+
+def test_reading_a_long_record_plays_its_turns_on_one_state_not_a_copy_a_turn(monkeypatch):
+    """Reading a 10,000-turn record took 9 to 14 s (a one-player record minutes): the replay copied
+    the whole position, history and all, at every turn, and a one-player record completed its view
+    into a new position at every turn, reading its whole history again. The turns are now played
+    on one state, with a copy kept every ``CHECKPOINT`` turns (what ``state(i)`` starts from), and a
+    one-player record completes its view once. Counted here, not timed; the states are checked
+    against the turns pushed one by one and against the full record's views."""
+    from lcanalysis.game import records
+    from lcanalysis.game.view import View
+
+    start, end = _stalling_round(1_000)
+    assert end.turn == 1_000 and end.is_capped()
+    copies, completions = [0], [0]
+    copy, complete = Position.copy, View.complete
+
+    def counted_copy(self):
+        copies[0] += 1
+        return copy(self)
+
+    def counted_complete(self, *args):
+        completions[0] += 1
+        return complete(self, *args)
+
+    full_text = record_round(start, end.history).to_text()
+    mine_text = write_record(record_round(start, end.history).seen_by(1))
+    monkeypatch.setattr(Position, "copy", counted_copy)
+    monkeypatch.setattr(View, "complete", counted_complete)
+    full = read_record(full_text)
+    assert copies[0] <= 1_000 // 50  # one every CHECKPOINT turns and a few (before: 1,001)
+    mine = read_record(mine_text)
+    assert completions[0] == 1  # (before: one a turn)
+    monkeypatch.undo()
+    assert full.final() == end and mine.final() == end.view(1) and full.is_capped() and mine.is_capped()
+    pos = start.copy()
+    checkpoint = getattr(records, "CHECKPOINT", 64)
+    wanted = {0, 1, checkpoint - 1, checkpoint, checkpoint + 1, 2 * checkpoint, 777, 999, 1_000}
+    for i in range(1_001):
+        if i in wanted:
+            assert full.state(i) == pos and mine.state(i) == pos.view(1)
+        if i < 1_000:
+            pos.push(end.history[i])
+    steps = list(mine.steps())
+    assert [s.index for s in steps] == list(range(1_000))
+    pos = start.copy()
+    for step in steps:
+        assert step.before == pos.view(1) and step.player == pos.to_move
+        drawn = pos.push(step.turn.move)
+        assert step.drawn == (drawn if step.player == 1 and step.turn.move.draws_from_deck else None)

@@ -58,7 +58,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lcanalysis.game.cards import Card, CardError, brief, whole_number
+import numpy as np
+
+from lcanalysis.core import kernel as K
+from lcanalysis.game.cards import Card, CardError, brief, number_types, whole_number
 from lcanalysis.game.match import next_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
@@ -73,6 +76,9 @@ from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
 
 TEXT_TAG = "LCR1"
+#: a copy of the replay's state is kept every this many turns: ``RoundRecord.state(i)`` plays fewer
+#: than this many turns again, and a long record keeps a few copies, not one a turn
+CHECKPOINT = 64
 ROUND_KEYS = {"rules", "start", "turns", "players", "comment"}
 MATCH_KEYS = {"rules", "rounds", "players", "comment"}
 
@@ -163,8 +169,12 @@ class RoundRecord:
     comment: str | None = None
     round: int | None = None  # 1-based, in a match (for messages)
     lines: list[int] | None = None  # the line of each turn in the file read, when known
-    _states: list[Position | View] = field(default_factory=list, init=False, repr=False)
+    _movers: list[int] = field(default_factory=list, init=False, repr=False)
     _drawn: list[Card | None] = field(default_factory=list, init=False, repr=False)
+    # the replay's state before every CHECKPOINT-th turn (a one-player record's: a full position that
+    # completes the view, its ``world``) and the state after the last turn
+    _marks: list[Position] = field(default_factory=list, init=False, repr=False)
+    _final: Position | View | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.start, (Position, View)):
@@ -173,7 +183,16 @@ class RoundRecord:
         self.players, self.comment = _meta({"players": _listed(self.players), "comment": self.comment}, self.round)
         if isinstance(self.turns, str) or not isinstance(self.turns, Iterable):
             raise RecordError(f"turns must be a list of turns, got {brief(self.turns)}", round=self.round)
-        self.turns = [self._parse_turn(i, t) for i, t in enumerate(self.turns)]
+        parsed: dict[str, Turn] = {}  # a stalling round repeats a handful of turns: each is read once
+        turns = []
+        for i, t in enumerate(self.turns):
+            turn = parsed.get(t) if isinstance(t, str) else None
+            if turn is None:
+                turn = self._parse_turn(i, t)
+                if isinstance(t, str):
+                    parsed[t] = turn
+            turns.append(turn)
+        self.turns = turns
         self._replay_all()
 
     # --- reading the record --------------------------------------------------------------
@@ -205,27 +224,60 @@ class RoundRecord:
         except ValueError as exc:
             raise self._error(str(exc), index, text if isinstance(text, str) else None) from None
 
+    def _begin(self) -> Position:
+        """The replay's state at the start: a copy of a full start; for a one-player record, one full
+        position that completes the start view (its turns are played there, see ``_advance_world``)."""
+        if isinstance(self.start, Position):
+            return self.start.copy()
+        unseen = self.start.unseen()
+        u = self.start.opponent_unknown
+        try:
+            return self.start.complete(unseen[:u], unseen[u:])
+        except PositionError as exc:
+            raise self._error(f"cannot complete the view: {exc}", 0, self.turns[0] if self.turns else None) from None
+
+    def _advance(self, work: Position, index: int) -> Card | None:
+        """Play turn ``index`` on ``work`` (the replay's state before it); the card it drew from the deck."""
+        turn = self.turns[index]
+
+        def error(reason: str) -> RecordError:
+            return self._error(reason, index, turn)
+
+        if isinstance(self.start, Position):
+            return _advance_position(work, turn, error)
+        return _advance_world(work, self.start.viewer, turn, error)
+
     def _replay_all(self) -> None:
-        state: Position | View = self.start.copy() if isinstance(self.start, Position) else _copy_view(self.start)
-        states: list[Position | View] = []
-        drawn_cards: list[Card | None] = []
-        for i, turn in enumerate(self.turns):
-            states.append(state)
-            if isinstance(state, Position):
-                state, drawn = _advance_position(state, turn, lambda reason, i=i, t=turn: self._error(reason, i, t))
-            else:
-                state, drawn = _advance_view(state, turn, lambda reason, i=i, t=turn: self._error(reason, i, t))
-            drawn_cards.append(drawn)
-        states.append(state)
-        self._states = states
-        self._drawn = drawn_cards
+        """Replay every turn once on one state (checking each), keeping the mover and the card drawn of
+        every turn, a copy of the state every ``CHECKPOINT`` turns and the state after the last."""
+        self._movers, self._drawn, self._marks = [], [], []
+        if not self.turns:
+            self._final = self.start.copy() if isinstance(self.start, Position) else _copy_view(self.start)
+            return
+        work = self._begin()
+        for i in range(len(self.turns)):
+            if i % CHECKPOINT == 0:
+                self._marks.append(work.copy())
+            self._movers.append(work.to_move)
+            self._drawn.append(self._advance(work, i))
+        self._final = work if isinstance(self.start, Position) else work.view(self.start.viewer)
+
+    def _seen(self, work: Position, index: int) -> Position | View:
+        """The state before turn ``index`` as a record gives it, from the replay's state ``work``: a
+        copy of the position, or the recording player's view."""
+        if isinstance(self.start, Position):
+            return work.copy()
+        return _copy_view(self.start) if index == 0 else work.view(self.start.viewer)
 
     def steps(self) -> Iterator[Step]:
         """Each turn with the state before it (a copy), oldest first."""
+        if not self.turns:
+            return
+        work = self._begin()
         for i, turn in enumerate(self.turns):
-            before = self._states[i]
-            copy = before.copy() if isinstance(before, Position) else _copy_view(before)
-            yield Step(self.round or 1, i, before.to_move, turn, copy, self._drawn[i], self._line(i))
+            before = self._seen(work, i)
+            yield Step(self.round or 1, i, self._movers[i], turn, before, self._drawn[i], self._line(i))
+            self._advance(work, i)
 
     def state(self, index: int) -> Position | View:
         """The state before turn ``index`` (``len(turns)``: after the last turn), a copy."""
@@ -233,8 +285,15 @@ class RoundRecord:
         if number is None or not 0 <= number <= len(self.turns):
             raise RecordError(f"index must be a turn number from 0 to {len(self.turns)} (after the last turn), "
                               f"got {brief(index)}", round=self.round)
-        s = self._states[number]
-        return s.copy() if isinstance(s, Position) else _copy_view(s)
+        if number == len(self.turns):
+            s = self._final
+            assert s is not None
+            return s.copy() if isinstance(s, Position) else _copy_view(s)
+        mark = number // CHECKPOINT
+        work = self._marks[mark].copy()
+        for i in range(mark * CHECKPOINT, number):  # fewer than CHECKPOINT turns played again
+            self._advance(work, i)
+        return self._seen(work, number)
 
     def final(self) -> Position | View:
         """The position or view after the last recorded turn."""
@@ -242,17 +301,19 @@ class RoundRecord:
 
     def is_finished(self) -> bool:
         """True when the record plays the round to its end (draw pile empty or turn cap)."""
-        return _is_over(self._states[-1])
+        assert self._final is not None
+        return _is_over(self._final)
 
     def is_capped(self) -> bool:
         """True when the round ended at the turn cap (docs/spec/rules.md), cards still in the draw
         pile: it is scored as it stands."""
-        return self.is_finished() and self._states[-1].deck_count > 0
+        return self.is_finished() and self._final is not None and self._final.deck_count > 0
 
     def scores(self) -> tuple[int, int]:
         """The round scores (player 0, player 1) as the table stands after the last turn:
         expeditions are public, so a one-player record knows them too."""
-        return _scores(self._states[-1])
+        assert self._final is not None
+        return _scores(self._final)
 
     def seen_by(self, player: int) -> RoundRecord:
         """The one-player record of ``player``: their view of the start, their deck draws written
@@ -263,7 +324,7 @@ class RoundRecord:
             raise RecordError(f"this is player {self.viewer}'s record: player {player}'s cards are unknown")
         turns = []
         for i, turn in enumerate(self.turns):
-            mover = self._states[i].to_move
+            mover = self._movers[i]
             drawn = self._drawn[i] if mover == player and turn.move.draws_from_deck else None
             turns.append(Turn(turn.move, drawn))
         return RoundRecord(self.start.view(player), turns, self.players, self.comment, self.round)
@@ -398,8 +459,8 @@ def _copy_view(view: View) -> View:
                 match=dict(view.match) if view.match else None)
 
 
-def _advance_position(pos: Position, turn: Turn, error: Any) -> tuple[Position, Card | None]:
-    """The position after ``turn`` (a new object) and the card drawn from the deck (or None)."""
+def _advance_position(pos: Position, turn: Turn, error: Any) -> Card | None:
+    """Play ``turn`` on ``pos``; the card drawn from the deck (or None)."""
     reason = pos.why_illegal(turn.move)
     if reason:
         raise error(f"illegal turn: {reason}")
@@ -412,66 +473,78 @@ def _advance_position(pos: Position, turn: Turn, error: Any) -> tuple[Position, 
     elif turn.drawn is not None:
         raise error(f"impossible draw: ':{turn.drawn}' names a card drawn from the draw pile, but the turn "
                     f"draws from the {turn.move.source} discard pile")
-    nxt = pos.copy()
-    nxt.push(turn.move)
-    return nxt, drawn
+    pos.push(turn.move)
+    return drawn
 
 
-def _advance_view(view: View, turn: Turn, error: Any) -> tuple[View, Card | None]:
-    """The recording player's view after ``turn``: the view is completed into one full position
-    that fits the turn (the opponent holding the card it plays, the recorded card on top of the
-    draw pile), the turn is played there with the rules' checks, and the view is read back."""
-    if _is_over(view):
+def _advance_world(world: Position, viewer: int, turn: Turn, error: Any) -> Card | None:
+    """Play ``turn`` of player ``viewer``'s record on ``world``, a full position that completes their
+    view (the unseen cards placed somehow): the hidden cards are first moved so that it fits the
+    turn (the opponent holding the card it plays, the recorded card on top of the draw pile), the
+    turn is then played there with the rules' checks. ``world.view(viewer)`` is the view after it;
+    returns the card drawn."""
+    if world.deck_count == 0 or len(world.history) >= world.rules.turn_cap:
         raise error("illegal turn: the round is over")
     move = turn.move
-    mover = view.to_move
-    mine = mover == view.viewer
+    mover = world.to_move
+    mine = mover == viewer
     if not move.draws_from_deck and turn.drawn is not None:
         raise error(f"impossible draw: ':{turn.drawn}' names a card drawn from the draw pile, but the turn "
                     f"draws from the {move.source} discard pile")
     if move.draws_from_deck and mine and turn.drawn is None:
-        raise error(f"impossible draw: in player {view.viewer}'s record, their deck draws name the card drawn, "
+        raise error(f"impossible draw: in player {viewer}'s record, their deck draws name the card drawn, "
                     f"like '{move}:B4'")
     if move.draws_from_deck and not mine and turn.drawn is not None:
-        raise error(f"impossible draw: in player {view.viewer}'s record the opponent's deck draws are unknown; "
+        raise error(f"impossible draw: in player {viewer}'s record the opponent's deck draws are unknown; "
                     f"write '{move}' without ':{turn.drawn}'")
-    pool = view.unseen()
-    u = view.opponent_unknown
-    opp: list[Card] = []
-    if not mine and move.card is not None and view.phase == "place":
-        known = list(view.opponent_known)
-        if move.card in known:
+    opponent = 1 - viewer
+    nc = world.colors
+    s = world.state
+    hand = K.off_hand(nc, opponent)
+    od = K.off_deck(nc)
+    # the opponent's cards not known to the viewer, per type, and the draw pile, top first: the unseen cards
+    unknown = s[hand:hand + number_types(nc)] - world.known[opponent]
+    deck = s[od + s[K.H_DECK_POS]:od + s[K.H_DECK_END]]
+    if not mine and move.card is not None and world.phase == "place":
+        t = move.card.type
+        if world.known[opponent, t] > 0 or unknown[t] > 0:
             pass
-        elif move.card not in pool:
+        elif not (deck == t).any():
             raise error(f"illegal turn: player {mover} cannot hold {move.card}: "
-                        f"{_where_visible(view, move.card)}")
-        elif u == 0:
+                        f"{_where_visible(world.view(viewer), move.card)}")
+        elif not unknown.any():
+            known = world.known_cards(opponent)
             raise error(f"illegal turn: player {mover} cannot hold {move.card}: every card of their hand is known "
                         f"({' '.join(str(c) for c in known)})")
-        else:
-            pool.remove(move.card)
-            opp.append(move.card)
-    top: list[Card] = []
+        else:  # the card is in the draw pile: it changes places with one of the opponent's unknown cards
+            _swap_hidden(world, opponent, int(np.flatnonzero(unknown > 0)[0]), int(np.flatnonzero(deck == t)[0]))
     if turn.drawn is not None:
-        if turn.drawn not in pool:
+        t = turn.drawn.type
+        in_deck = bool((deck == t).any())
+        if unknown[t] <= 0 and not in_deck:
             raise error(f"impossible draw: {turn.drawn} cannot be in the draw pile: "
-                        f"{_where_visible(view, turn.drawn)}")
-        if view.deck_count == 0:
-            raise error("illegal turn: the draw pile is empty: the round is over")
-        pool.remove(turn.drawn)
-        top.append(turn.drawn)
-    need = u - len(opp)
-    opp += pool[:need]
-    deck = top + pool[need:]
-    try:
-        pos = view.complete(opp, deck)
-    except PositionError as exc:  # pragma: no cover - the pool is the view's unseen cards
-        raise error(f"cannot complete the view: {exc}") from None
-    reason = pos.why_illegal(move)
+                        f"{_where_visible(world.view(viewer), turn.drawn)}")
+        if not in_deck:  # in the opponent's unknown cards: it changes places with the top of the pile
+            _swap_hidden(world, opponent, t, 0)
+        K.bring_to_top(s, t)
+    reason = world.why_illegal(move)
     if reason:
         raise error(f"illegal turn: {reason}")
-    pos.push(move)
-    return pos.view(view.viewer), turn.drawn
+    world.push(move)
+    return turn.drawn
+
+
+def _swap_hidden(world: Position, player: int, held: int, pile_index: int) -> None:
+    """A card of type ``held`` in ``player``'s hand changes places with the draw pile's card at
+    ``pile_index`` (0: the top): two hidden cards of a completed view, swapped."""
+    s = world.state
+    nc = world.colors
+    j = K.off_deck(nc) + int(s[K.H_DECK_POS]) + pile_index
+    other = int(s[j])
+    hand = K.off_hand(nc, player)
+    s[hand + held] -= 1
+    s[hand + other] += 1
+    s[j] = held
 
 
 def _where_visible(view: View, card: Card) -> str:
