@@ -120,7 +120,7 @@ from lcanalysis.core import policy as P
 from lcanalysis.game.cards import Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
+from lcanalysis.game.records import MatchRecord, RoundRecord, progress_bar, read_record
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import points_only_note
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, some_state, view_state
@@ -848,7 +848,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     any ``concurrent.futures.Executor`` (a dask cluster's ``client.get_executor()`` too; a seeded
     review is the same on every executor). ``search_floor``: the advisor's least budget (seconds
     of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed)."""
-    rec = read_record(record)
+    rec = read_record(record, progress=progress)
     if player is not None and (isinstance(player, bool) or not isinstance(player, (int, np.integer))
                                or player not in (0, 1)):  # (1.0 == 1, but indexes nothing)
         raise ReviewError(f"player must be 0, 1 or None, got {player!r}")
@@ -875,7 +875,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if viewer is not None and player is not None and player != viewer:
         raise ReviewError(f"this is player {viewer}'s record: player {player}'s cards are unknown")
     reviewed = {viewer} if viewer is not None else ({0, 1} if player is None else {player})
-    jobs, views = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor))
+    jobs, views = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), progress)
     if not jobs:
         raise ReviewError("the record holds no turn to review")
     t0 = time.perf_counter()
@@ -898,11 +898,24 @@ def _kept_by(viewer: int | None) -> str:
 
 
 def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
-          seed: int, search_floor: float = SEARCH_FLOOR) -> tuple[list[_Job], dict[tuple[int, int], View]]:
+          seed: int, search_floor: float = SEARCH_FLOOR,
+          progress: bool = False) -> tuple[list[_Job], dict[tuple[int, int], View]]:
+    bar = progress_bar(sum(len(rec) for rec in rounds), progress, "replaying the record")  # (a long one: seconds)
+    try:
+        return _jobs_of(rounds, reviewed, time_budget, seed, search_floor, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _jobs_of(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float, seed: int,
+             search_floor: float, bar: Any) -> tuple[list[_Job], dict[tuple[int, int], View]]:
     jobs = []
     views: dict[tuple[int, int], View] = {}
     for r, rec in enumerate(rounds, start=1):
         for step in rec.steps():
+            if bar is not None:
+                bar.update(1)
             before = step.before
             if isinstance(before, Position):
                 view = before.view(step.player)

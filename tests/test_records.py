@@ -475,3 +475,26 @@ def test_reading_a_long_record_plays_its_turns_on_one_state_not_a_copy_a_turn(mo
         assert step.before == pos.view(1) and step.player == pos.to_move
         drawn = pos.push(step.turn.move)
         assert step.drawn == (drawn if step.player == 1 and step.turn.move.draws_from_deck else None)
+
+
+def test_reading_a_record_shows_a_progress_bar_when_asked_and_it_takes_long(monkeypatch, capsys):
+    """Reading a long record showed nothing while it was replayed. ``read_record(source, progress=True)``
+    now shows a bar on standard error over the turns replayed, once reading has taken
+    ``PROGRESS_DELAY`` seconds (set to 0 here, so that the bar of a quick read shows); without
+    ``progress`` (the default) nothing is printed."""
+    from lcanalysis.game import records
+
+    start, end = _stalling_round(300)
+    rec = record_round(start, end.history)
+    match = record_match([rec], rec.rules, comment="a match of one round so far")
+    forms = (rec.to_text(), write_record(rec), rec.to_json(), match.to_text(), write_record(match))
+    monkeypatch.setattr(records, "PROGRESS_DELAY", 0.0, raising=False)
+    for form, want in zip(forms, (rec, rec, rec, match, match)):
+        assert read_record(form) == read_record(form, progress=False) == want
+        assert capsys.readouterr().err == ""
+        assert read_record(form, progress=True) == want
+        err = capsys.readouterr().err
+        assert "reading the record" in err and "300/300" in err, err
+    monkeypatch.setattr(records, "PROGRESS_DELAY", 3600.0)  # the read ends before the bar would show
+    read_record(forms[0], progress=True)
+    assert "reading the record" not in capsys.readouterr().err

@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     source = args.record
     if source == "-":
         source = read_stdin("a game record")
-    record = read_record(source)  # a RecordError (a ValueError) becomes 'error: ...', exit 2
+    # a RecordError (a ValueError) becomes 'error: ...', exit 2; a long record shows a bar after a second
+    record = read_record(source, progress=not args.no_progress)
     if args.html:
         check_output_file("--html", args.html, {"the record": args.record},  # before the review, not after it
                           replaces=("an HTML file", ("<!doctype html", "<html")))

@@ -55,7 +55,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -79,6 +79,8 @@ TEXT_TAG = "LCR1"
 #: a copy of the replay's state is kept every this many turns: ``RoundRecord.state(i)`` plays fewer
 #: than this many turns again, and a long record keeps a few copies, not one a turn
 CHECKPOINT = 64
+#: seconds a read or a replay may take before its progress bar (when the caller asks for one) shows
+PROGRESS_DELAY = 1.0
 ROUND_KEYS = {"rules", "start", "turns", "players", "comment"}
 MATCH_KEYS = {"rules", "rounds", "players", "comment"}
 
@@ -169,6 +171,7 @@ class RoundRecord:
     comment: str | None = None
     round: int | None = None  # 1-based, in a match (for messages)
     lines: list[int] | None = None  # the line of each turn in the file read, when known
+    progress: InitVar[Any] = None  # a progress bar (``progress_bar``) advanced a turn at a time as it is replayed
     _movers: list[int] = field(default_factory=list, init=False, repr=False)
     _drawn: list[Card | None] = field(default_factory=list, init=False, repr=False)
     # the replay's state before every CHECKPOINT-th turn (a one-player record's: a full position that
@@ -176,7 +179,7 @@ class RoundRecord:
     _marks: list[Position] = field(default_factory=list, init=False, repr=False)
     _final: Position | View | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, progress: Any) -> None:
         if not isinstance(self.start, (Position, View)):
             raise RecordError(f"start must be a Position or a View, got {type(self.start).__name__}",
                               round=self.round)
@@ -193,7 +196,7 @@ class RoundRecord:
                     parsed[t] = turn
             turns.append(turn)
         self.turns = turns
-        self._replay_all()
+        self._replay_all(progress)
 
     # --- reading the record --------------------------------------------------------------
 
@@ -247,7 +250,7 @@ class RoundRecord:
             return _advance_position(work, turn, error)
         return _advance_world(work, self.start.viewer, turn, error)
 
-    def _replay_all(self) -> None:
+    def _replay_all(self, bar: Any = None) -> None:
         """Replay every turn once on one state (checking each), keeping the mover and the card drawn of
         every turn, a copy of the state every ``CHECKPOINT`` turns and the state after the last."""
         self._movers, self._drawn, self._marks = [], [], []
@@ -260,6 +263,8 @@ class RoundRecord:
                 self._marks.append(work.copy())
             self._movers.append(work.to_move)
             self._drawn.append(self._advance(work, i))
+            if bar is not None:
+                bar.update(1)
         self._final = work if isinstance(self.start, Position) else work.view(self.start.viewer)
 
     def _seen(self, work: Position, index: int) -> Position | View:
@@ -694,11 +699,29 @@ def _json_text(d: dict[str, Any]) -> str:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def read_record(source: Any) -> Record:
+def progress_bar(total: int, progress: bool, desc: str = "reading the record") -> Any:
+    """A progress bar (tqdm, on standard error) over ``total`` turns, shown only once the work has
+    taken ``PROGRESS_DELAY`` seconds: quick work prints nothing. None when ``progress`` is false.
+    The caller closes it."""
+    if not progress or total <= 0:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="turn", delay=PROGRESS_DELAY)
+
+
+def _closed(bar: Any) -> None:
+    if bar is not None:
+        bar.close()
+
+
+def read_record(source: Any, progress: bool = False) -> Record:
     """A ``RoundRecord`` or ``MatchRecord`` from a JSON object, JSON text, the text form, or a
     path to a file holding either. Raises ``RecordError`` (a ``PositionError``) naming the round,
-    the turn index, the line and the reason."""
-    done, source = source_or_text(source, (RoundRecord, MatchRecord), record_from_json, "a record", RecordError)
+    the turn index, the line and the reason. ``progress``: a bar on standard error over the turns
+    replayed, once reading has taken a second (a record of thousands of turns)."""
+    done, source = source_or_text(source, (RoundRecord, MatchRecord),
+                                  lambda data: record_from_json(data, progress=progress), "a record", RecordError)
     if source is None:
         return done
     if len(source) > MAX_TEXT_CHARS:  # before anything else reads it
@@ -707,7 +730,7 @@ def read_record(source: Any) -> Record:
     text = source.lstrip("\ufeff")
     stripped = text.strip()
     if _is_record_text(stripped):
-        return _read_text(text, None)
+        return _read_text(text, None, progress)
     if os.path.exists(stripped):
         try:
             with open(stripped, encoding="utf-8") as fh:
@@ -723,7 +746,7 @@ def read_record(source: Any) -> Record:
             raise RecordError(f"{stripped} is empty")
         if not _is_record_text(content.strip()):
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
-        return _read_text(content, stripped)
+        return _read_text(content, stripped, progress)
     if os.sep in stripped or os.path.splitext(stripped)[1].lower() in (".json", ".txt", ".lcr"):  # meant as a file
         raise RecordError(f"no such file: {stripped}")
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
@@ -741,7 +764,7 @@ def _is_record_text(text: str) -> bool:
     return False
 
 
-def _read_text(text: str, name: str | None) -> Record:
+def _read_text(text: str, name: str | None, progress: bool = False) -> Record:
     where = f"{name}: " if name else ""
     if text.strip().startswith("["):
         raise RecordError(f"{where}a JSON list is not a record: a record is a JSON object, "
@@ -760,9 +783,9 @@ def _read_text(text: str, name: str | None) -> Record:
             except (ValueError, RecursionError):
                 pass
             raise RecordError(f"{where}{refused}") from None
-        return record_from_json(data, _turn_lines(text))
+        return record_from_json(data, _turn_lines(text), progress)
     try:
-        return _parse_text_form(text)
+        return _parse_text_form(text, progress)
     except RecordError as exc:
         if name:
             raise RecordError(f"{where}{exc.reason}", index=exc.index, line=exc.line, round=exc.round,
@@ -839,10 +862,22 @@ def _meta(data: Mapping[str, Any], round: int | None) -> tuple[list[str] | None,
     return players, comment
 
 
-def record_from_json(data: Any, lines: list[list[int]] | None = None) -> Record:
-    """A record from its JSON object (``lines``: the line of each turn, per round, when read from text)."""
+def record_from_json(data: Any, lines: list[list[int]] | None = None, progress: bool = False) -> Record:
+    """A record from its JSON object (``lines``: the line of each turn, per round, when read from
+    text; ``progress``: a bar over the turns replayed, as ``read_record``'s)."""
     if not isinstance(data, Mapping):
         raise RecordError(f"a record must be a JSON object, got {type(data).__name__}")
+    rounds = data.get("rounds") if "rounds" in data else [data]
+    total = sum(len(r["turns"]) for r in rounds if isinstance(r, Mapping) and isinstance(r.get("turns"), list)) \
+        if isinstance(rounds, list) else 0
+    bar = progress_bar(total, progress)
+    try:
+        return _record_from_json(data, lines, bar)
+    finally:
+        _closed(bar)
+
+
+def _record_from_json(data: Mapping[str, Any], lines: list[list[int]] | None, bar: Any) -> Record:
     if "rounds" in data:
         unknown = set(data) - MATCH_KEYS
         if unknown:
@@ -851,15 +886,15 @@ def record_from_json(data: Any, lines: list[list[int]] | None = None) -> Record:
         rounds = data["rounds"]
         if not isinstance(rounds, list) or not rounds:
             raise RecordError("rounds must be a non-empty list of round records")
-        recs = [_round_from_json(r, rules, i + 1, lines[i] if lines and i < len(lines) else None)
+        recs = [_round_from_json(r, rules, i + 1, lines[i] if lines and i < len(lines) else None, bar)
                 for i, r in enumerate(rounds)]
         players, comment = _meta(data, None)
         return MatchRecord(rules, recs, players, comment)
-    return _round_from_json(data, None, None, lines[0] if lines else None)
+    return _round_from_json(data, None, None, lines[0] if lines else None, bar)
 
 
 def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
-                     lines: list[int] | None) -> RoundRecord:
+                     lines: list[int] | None, bar: Any = None) -> RoundRecord:
     if not isinstance(data, Mapping):
         raise RecordError(f"a round record must be a JSON object, got {type(data).__name__}", round=round)
     unknown = set(data) - ROUND_KEYS
@@ -894,7 +929,7 @@ def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
     if not isinstance(turns, list):
         raise RecordError("turns must be a list of turns like \"+R7/D\"", round=round)
     players, comment = _meta(data, round)
-    return RoundRecord(start, turns, players, comment, round, lines)
+    return RoundRecord(start, turns, players, comment, round, lines, bar)
 
 
 _LABEL = re.compile(r"#\s*(match )?(players|comment):\s?(.*)$")
@@ -913,7 +948,7 @@ def _labels(found: list[tuple[str, str]]) -> tuple[list[str] | None, str | None]
     return players, "\n".join(comment) if comment else None
 
 
-def _parse_text_form(text: str) -> Record:
+def _parse_text_form(text: str, progress: bool = False) -> Record:
     rounds: list[tuple[int, Position | View, list[str], list[int], list[tuple[str, str]]]] = []
     seen_tag = False
     match_labels: list[tuple[str, str]] = []
@@ -949,19 +984,23 @@ def _parse_text_form(text: str) -> Record:
         raise RecordError(f"the text form starts with the line '{TEXT_TAG}'")
     if not rounds:
         raise RecordError("no 'start LC1;...' line: the record holds no round")
-    if len(rounds) == 1 and not match_labels:
-        _n, start, turns, lines, found = rounds[0]
-        players, comment = _labels(found)
-        return RoundRecord(start, turns, players, comment, lines=lines)
-    rules = rounds[0][1].rules
-    recs = []
-    for r, (n, start, turns, lines, found) in enumerate(rounds, start=1):
-        if start.rules != rules:
-            raise RecordError("the rounds of a match must share their rules", line=n, round=r)
-        players, comment = _labels(found)
-        recs.append(RoundRecord(start, turns, players, comment, round=r, lines=lines))
-    players, comment = _labels(match_labels)
-    return MatchRecord(rules, recs, players, comment)
+    bar = progress_bar(sum(len(turns) for _n, _start, turns, _lines, _found in rounds), progress)
+    try:
+        if len(rounds) == 1 and not match_labels:
+            _n, start, turns, lines, found = rounds[0]
+            players, comment = _labels(found)
+            return RoundRecord(start, turns, players, comment, lines=lines, progress=bar)
+        rules = rounds[0][1].rules
+        recs = []
+        for r, (n, start, turns, lines, found) in enumerate(rounds, start=1):
+            if start.rules != rules:
+                raise RecordError("the rounds of a match must share their rules", line=n, round=r)
+            players, comment = _labels(found)
+            recs.append(RoundRecord(start, turns, players, comment, round=r, lines=lines, progress=bar))
+        players, comment = _labels(match_labels)
+        return MatchRecord(rules, recs, players, comment)
+    finally:
+        _closed(bar)
 
 
 def replay(record: Any) -> Iterator[Step]:
@@ -978,6 +1017,7 @@ __all__ = [
     "RoundRecord",
     "Step",
     "Turn",
+    "progress_bar",
     "read_record",
     "record_from_json",
     "record_match",
