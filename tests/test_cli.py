@@ -127,6 +127,32 @@ def test_solve_on_a_match_position_says_once_its_values_are_points_of_the_round(
     assert code == 0 and "match" not in out
 
 
+def test_solve_in_time_says_first_that_a_pinned_bracket_makes_the_value_exact_with_no_cap(capsys):
+    """With --time the headline said "exact under at most 2 more discard-pile draw(s) each" even when
+    the bracket W_me = W_opp pins the value of the unbounded game; it now says that first, the
+    stronger statement, and the stall budget only for the turns listed."""
+    from helpers import played_down
+
+    from lcanalysis.search import bracket
+
+    pos = played_down(1, 1)  # one card left: the bracket pins it (checked here independently)
+    b = bracket(pos)
+    assert b.pinned
+    code, out, _ = run(capsys, "solve", pos.to_string(), "--time", "600", "--max-stalls", "2")
+    first = out.splitlines()[0]
+    assert code == 0 and first == (
+        f"perfect-information value: {b.low.value:+.3f} (exact, with no cap on discard-pile draws: the bracket "
+        "W_me = W_opp pins it); the turns below are exact under at most 2 more discard-pile draw(s) each"), first
+    pos = played_down(2, 2, stall_rate=0.3)  # a bracket that is not pinned: the budget bounds the value
+    b = bracket(pos)
+    assert not b.pinned
+    code, out, _ = run(capsys, "solve", pos.to_string(), "--time", "600", "--max-stalls", "1")
+    first = out.splitlines()[0]
+    assert code == 0 and first.endswith(
+        f"(exact) under at most 1 more discard-pile draw(s) each, unbounded value between {b.low.value:+.3f} and "
+        f"{b.high.value:+.3f}"), first
+
+
 @pytest.mark.parametrize(("extra", "words"), [
     (["--workers", "2"], "--workers applies to a view only"),
     (["--samples", "5", "--workers", "1"], "--workers and --samples apply to a view only"),

@@ -220,10 +220,27 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
     return analysis.to_json()
 
 
+def _headline(answer: dict[str, Any]) -> str:
+    """The answer's first line: its value, exact or an estimate, and under which bounds. When the
+    bracket is pinned (``--time``: W_me = W_opp) the value is exact with no cap on discard-pile
+    draws, the stronger statement, said first; the stall budget then bounds only the turns listed."""
+    head = f"{answer.get('kind', 'value')}: {answer['value']:+.3f}"
+    bounds = answer.get("bounds") or {}
+    span = bounds.get("bracket")
+    if span is not None:
+        from lcanalysis.search.deepen import pinned
+
+        if pinned(*span):
+            capped = {k: v for k, v in bounds.items() if k != "bracket"}
+            return (f"{head} (exact, with no cap on discard-pile draws: the bracket W_me = W_opp pins it)"
+                    + (f"; the turns below are exact under {bounds_in_words(capped)}" if capped else ""))
+    return f"{head} ({'exact' if answer['exact'] else 'estimate'})" + (
+        f" under {bounds_in_words(bounds)}" if bounds else "")
+
+
 def _print_moves(answer: dict[str, Any]) -> None:
     kind = answer.get("kind", "value")
-    print(f"{kind}: {answer['value']:+.3f} ({'exact' if answer['exact'] else 'estimate'})"
-          + (f" under {bounds_in_words(answer['bounds'])}" if answer.get("bounds") else ""))
+    print(_headline(answer))
     model = kind == "depth-limited estimate"  # a heuristic leaf: no sampling error to state
     for i, m in enumerate(answer["moves"]):
         err = "" if answer["exact"] else (f" ({HEURISTIC_REASON})" if model and m["stderr"] == 0

@@ -139,6 +139,12 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     return best
 
 
+def pinned(low: float, high: float) -> bool:
+    """Whether ``W_me`` and ``W_opp`` meet, fixing the value with no cap on stalling (``Bracket.pinned``;
+    the command line's headline reads a JSON answer's ``bounds["bracket"]`` with it)."""
+    return abs(high - low) < 1e-9
+
+
 @dataclass
 class Bracket:
     """``low`` (W_me) and ``high`` (W_opp) per turn: the unbounded game's value lies between."""
@@ -154,7 +160,7 @@ class Bracket:
     @property
     def pinned(self) -> bool:
         """True when the bracket fixes the position's value with no cap on stalling."""
-        return abs(self.high.value - self.low.value) < 1e-9
+        return pinned(self.low.value, self.high.value)
 
     def by_move(self) -> dict[str, tuple[float, float]]:
         lows = {m.move: m.value for m in self.low.moves}
