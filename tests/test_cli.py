@@ -135,14 +135,21 @@ def test_solve_in_time_says_first_that_a_pinned_bracket_makes_the_value_exact_wi
 
     from lcanalysis.search import bracket
 
-    pos = played_down(1, 1)  # one card left: the bracket pins it (checked here independently)
+    pos = played_down(1, 2, stall_rate=0.3)  # the bracket pins the value, not every turn (checked here)
     b = bracket(pos)
-    assert b.pinned
+    assert b.pinned and any(lo != hi for lo, hi in b.by_move().values())
     code, out, _ = run(capsys, "solve", pos.to_string(), "--time", "600", "--max-stalls", "2")
     first = out.splitlines()[0]
     assert code == 0 and first == (
         f"perfect-information value: {b.low.value:+.3f} (exact, with no cap on discard-pile draws: the bracket "
         "W_me = W_opp pins it); the turns below are exact under at most 2 more discard-pile draw(s) each"), first
+    pos = played_down(1, 1)  # one card left: the bracket pins every turn, and the deepening stops there
+    b = bracket(pos)
+    assert all(lo == hi for lo, hi in b.by_move().values())
+    code, out, _ = run(capsys, "solve", pos.to_string(), "--time", "600")
+    assert code == 0 and out.splitlines()[0] == (
+        f"perfect-information value: {b.low.value:+.3f} (exact, with no cap on discard-pile draws: the bracket "
+        "W_me = W_opp pins every turn)")
     pos = played_down(2, 2, stall_rate=0.3)  # a bracket that is not pinned: the budget bounds the value
     b = bracket(pos)
     assert not b.pinned

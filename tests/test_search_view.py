@@ -177,6 +177,38 @@ def test_deepening_under_a_horizon_stops_where_no_stall_cap_binds():
             assert {m.move: m.value for m in a.moves} == pytest.approx({m.move: m.value for m in ref.moves}, abs=1e-9)
 
 
+def test_deepening_stops_where_the_bracket_pins_every_turn():
+    """With 1 card left ``solve --time`` searched 31 stall levels all alike (about 1.5 s) and named a cap
+    of 30 that bound nothing. Every stall budget of 1 or more values each turn within the bracket
+    W_me..W_opp, so where that pins every turn no deeper level can differ: the deepening now tries
+    the bracket once the level with as many stalls each as cards in the pile is done, stops there
+    when it pins every turn, says why, and names no stall cap. Checked against the brute-force
+    reference at the stall budgets it skipped, and against the searcher's own deeper levels."""
+    from lcanalysis.game.moves import Move
+    from lcanalysis.game.rules import Rules
+
+    why = "the bracket pins every turn (W_me = W_opp)"
+    for seed in range(3):  # small endgames, 1 card left: the plain reference at 1 and 2 stalls each
+        s = R.random_endgame(seed, colors=5, hand=3, deck=1, piles=4)
+        a = solve_deepening(Position(Rules(colors=5, hand_size=3, no_redraw=True), s), nodes=10_000_000)
+        assert [n.split(":")[0] for n in a.notes[:2]] == ["stalls=0", "stalls=1"] and why in a.notes[2]
+        assert a.bounds == {"bracket": [a.value, a.value]}
+        for stalls in (1, 2):
+            ref = R.root_values(R.game_from_state(s, (stalls, stalls), -1))
+            assert {m.move: m.value for m in a.moves} == pytest.approx(
+                {str(Move.from_code(c, 5)): v for c, v in ref.items()}, abs=1e-9)
+    for seed in range(1, 4):  # dealt rounds played down to 1 card: the levels not searched
+        pos = played_down(seed, 1)
+        a = solve_deepening(pos, nodes=10_000_000)
+        assert "max_stalls" not in a.bounds and any(n.startswith(why) for n in a.notes)
+        for stalls in (2, 5):
+            assert by_move(a) == pytest.approx(by_move(solve_perfect(pos, max_stalls=stalls)), abs=1e-9)
+    pos = played_down(2, 2, stall_rate=0.3)  # the bracket open: deepening goes on to the last level
+    a = solve_deepening(pos, nodes=20_000_000, max_level=3)
+    assert a.bounds["max_stalls"] == 3 and not any(why in n for n in a.notes)
+    assert a.bounds["bracket"] == pytest.approx(list(bracket(pos).value_range))
+
+
 def test_bracket_holds_bounded_values_between_w_me_and_w_opp():
     pos = played_down(12, 2, stall_rate=0.3)
     b = bracket(pos)

@@ -7,7 +7,9 @@ search itself (``search.common.check_bounds``); its ``SearchError`` is printed a
 
 ``--time S`` deepens the stall budget (or, with ``--max-turns``, keeps that horizon) within S
 seconds and answers with the deepest exact level reached, plus, for a full position, the bracket
-``W_me <= V <= W_opp`` around the unbounded value when the budget allows. A search that runs
+``W_me <= V <= W_opp`` around the unbounded value when the budget allows; where the bracket pins
+every turn no deeper stall budget can differ, so the deepening stops there and the answer names no
+stall cap (``solve_deepening``). A search that runs
 longer than a second says so on standard error every few seconds: the compiled search runs
 without the interpreter's lock, so a watcher thread can speak while it works.
 
@@ -232,8 +234,10 @@ def _headline(answer: dict[str, Any]) -> str:
 
         if pinned(*span):
             capped = {k: v for k, v in bounds.items() if k != "bracket"}
-            return (f"{head} (exact, with no cap on discard-pile draws: the bracket W_me = W_opp pins it)"
-                    + (f"; the turns below are exact under {bounds_in_words(capped)}" if capped else ""))
+            if not capped:  # deepening stopped where the bracket pins every turn
+                return f"{head} (exact, with no cap on discard-pile draws: the bracket W_me = W_opp pins every turn)"
+            return (f"{head} (exact, with no cap on discard-pile draws: the bracket W_me = W_opp pins it); "
+                    f"the turns below are exact under {bounds_in_words(capped)}")
     return f"{head} ({'exact' if answer['exact'] else 'estimate'})" + (
         f" under {bounds_in_words(bounds)}" if bounds else "")
 

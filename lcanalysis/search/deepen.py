@@ -38,6 +38,10 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     perfect-information values, a view gives view values (all splits enumerated).
     ``with_bracket``: for a full position, spend what is left of the budget on ``bracket``;
     when it finishes, ``bounds["bracket"]`` holds ``[W_me, W_opp]`` around the unbounded value.
+    Deepening on stalls tries the bracket early, once the level with as many stalls each as cards
+    in the pile has finished: every stall budget of 1 or more values each turn within it, so where
+    it pins every turn no deeper level can differ, and the deepening stops there (``bounds`` without
+    ``max_stalls``; a note says why).
     ``progress``: called with a line of text as each level starts and ends (the command line
     prints them on standard error). Every level and the bracket are stopped inside the search when
     ``nodes`` or ``seconds`` run out; when not even the first level finishes within them,
@@ -90,6 +94,13 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     best: Analysis | None = None
     notes: list[str] = []
     first = 0 if on == "stalls" else 1
+    with_bracket = with_bracket and not isinstance(pos, View) and leaf == "as-is" and max_turns is None
+    b: Bracket | None = None  # the bracket, once finished
+    # The bracket early, once: every stall budget s >= 1 gives each turn a value within its
+    # W_me..W_opp, so where it pins every turn no deeper level can differ. Its two games are
+    # sub-games of the level with as many stalls each as cards in the pile (whoever must draw from
+    # the pile ends the round within that many of their turns), so it is tried after that level.
+    early = pos.deck_count if with_bracket and on == "stalls" else None
     for level in range(first, max_level + 1):
         budget = 0 if nodes is None else nodes - used
         left = None if seconds is None else seconds - (time.perf_counter() - start)
@@ -113,30 +124,71 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
             progress(f"{name(level)}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}, "
                      f"{a.nodes} nodes, {a.seconds:.2f} s")
         best = a
+        if early is not None and level >= max(1, early):
+            early = None  # tried once
+            cap = EARLY_BRACKET_SCALE * a.nodes + EARLY_BRACKET_FLOOR
+            b, spent = _try_bracket(pos, nodes, used, seconds, start, progress, cap=cap)
+            used += spent or 0
+            if b is None and spent is not None:
+                notes.append(f"bracket W_me..W_opp after stalls={level}: not finished within {cap} nodes a game "
+                             f"({spent} nodes); deepening on")
+            if b is not None and all(pinned(lo, hi) for lo, hi in b.by_move().values()):
+                why = ("the bracket pins every turn (W_me = W_opp) and every stall budget of 1 or more lies within "
+                       "it, so these values hold with no cap on discard-pile draws" + (
+                           f"; stalls={level + 1} and deeper not searched: none can differ" if level < max_level
+                           else ""))
+                notes.append(why)
+                if progress is not None:
+                    progress(f"stopped: {why}")
+                best.bounds.pop("max_stalls", None)  # these values hold with no cap on discard-pile draws
+                break
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
     assert best is not None
-    if with_bracket and not isinstance(pos, View) and leaf == "as-is" and max_turns is None:
-        left_nodes = (nodes - used) if nodes is not None else None
-        left = None if seconds is None else seconds - (time.perf_counter() - start)
-        if (left_nodes is None or left_nodes > 0) and (left is None or left > 0):
-            if progress is not None:
-                progress("bracket W_me..W_opp around the unbounded value: solving")
-            try:
-                b = bracket(pos, max_nodes=0 if left_nodes is None else max(left_nodes // 2, 1), seconds=left)
-            except SearchBudgetExceeded as exc:
-                used += exc.nodes
-                notes.append("bracket W_me..W_opp: not reached within the budget")
-            else:
-                used += b.low.nodes + b.high.nodes
-                best.bounds["bracket"] = [b.low.value, b.high.value]
-                notes.append(f"the unbounded game's value lies in [{b.low.value:.4f}, {b.high.value:.4f}]"
-                             f" (W_me, W_opp){'; pinned' if b.pinned else ''}")
+    if with_bracket and b is None:
+        b, spent = _try_bracket(pos, nodes, used, seconds, start, progress)
+        used += spent or 0
+        if b is None and spent is not None:
+            notes.append("bracket W_me..W_opp: not reached within the budget")
+    if b is not None:
+        best.bounds["bracket"] = [b.low.value, b.high.value]
+        notes.append(f"the unbounded game's value lies in [{b.low.value:.4f}, {b.high.value:.4f}]"
+                     f" (W_me, W_opp){'; pinned' if b.pinned else ''}")
     best.notes = notes + best.notes
     best.nodes = used  # every node searched, in the levels and the bracket alike (``notes`` give each level's)
     best.seconds = time.perf_counter() - start
     best.method = f"iterative deepening on {on}; " + best.method
     return best
+
+
+#: the early bracket's node cap for each of its two games: this many times the nodes of the level
+#: after which it is tried (a level that contains both games; they took 0.04-0.6x its nodes with 1
+#: and 2 cards left), plus ``EARLY_BRACKET_FLOOR``; one that does not finish within it is tried
+#: again after the deepest level, with what is left of the budget, as without it
+EARLY_BRACKET_SCALE = 2
+EARLY_BRACKET_FLOOR = 100_000
+
+
+def _try_bracket(pos, nodes, used, seconds, start, progress, cap=None) -> tuple[Bracket | None, int | None]:
+    """``bracket(pos)`` within what is left of the deepening's budget (each game at most ``cap``
+    nodes, when given): the bracket (None when it did not finish) and the nodes spent (None when
+    nothing was left to try it with)."""
+    left_nodes = (nodes - used) if nodes is not None else None
+    left = None if seconds is None else seconds - (time.perf_counter() - start)
+    if (left_nodes is not None and left_nodes <= 0) or (left is not None and left <= 0):
+        return None, None
+    per_game = 0 if left_nodes is None else max(left_nodes // 2, 1)
+    if cap is not None:
+        per_game = cap if per_game == 0 else min(per_game, cap)
+    if progress is not None:
+        progress("bracket W_me..W_opp around the unbounded value: solving")
+    try:
+        b = bracket(pos, max_nodes=per_game, seconds=left)
+    except SearchBudgetExceeded as exc:
+        if progress is not None:
+            progress(f"bracket W_me..W_opp: not finished after {exc.nodes} nodes")
+        return None, exc.nodes
+    return b, b.low.nodes + b.high.nodes
 
 
 def pinned(low: float, high: float) -> bool:
