@@ -311,6 +311,34 @@ def test_an_output_file_is_never_the_file_the_command_reads_or_keeps(tmp_path, c
     assert {p: p.read_bytes() for p in kept} == kept
 
 
+def test_solve_checks_the_question_before_saying_anything_about_it(capsys):
+    """`solve` on the view of the player not to move printed its long "this may run about 12 minutes"
+    warning before refusing, and `--leaf bogus --time 1` printed "stalls=0: solving" before its
+    error; every check of the question now comes first (the search's own checks, called earlier),
+    so the error is all that is said."""
+    from helpers import played_down
+
+    from lcanalysis.search import SearchError, solve_deepening
+
+    pos = played_down(1, 20)  # more cards left than the warning's reach for a view
+    other = pos.view(1 - pos.to_move)
+    for extra in (["--max-stalls", "0"], ["--time", "1"]):
+        code, out, err = run(capsys, "solve", other.to_string(), *extra)
+        assert code == 2 and out == "" and err.splitlines() == [
+            f"error: the view is player {1 - pos.to_move}'s but player {pos.to_move} is to move: the values of the "
+            "mover's turns need the mover's view"], err
+    for extra in (["--time", "1"], []):
+        code, out, err = run(capsys, "solve", "example:endgame", "--leaf", "bogus", "--max-turns", "2", *extra)
+        assert code == 2 and out == "" and err.splitlines() == [
+            "error: leaf must be one of 'as-is', 'heuristic', 'evaluator', 'simple', got 'bogus'"], err
+    said: list[str] = []  # the library's deepening alike: no progress line before the refusal
+    with pytest.raises(SearchError, match="the mover's view"):
+        solve_deepening(other, nodes=1000, progress=said.append)
+    with pytest.raises(SearchError, match="leaf must be one of"):
+        solve_deepening(played_down(1, 2), nodes=1000, max_turns=2, leaf="bogus", progress=said.append)
+    assert said == []
+
+
 def test_solve_refuses_a_leaf_without_a_horizon_instead_of_ignoring_it(capsys):
     code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "0", "--leaf", "heuristic")
     assert code == 2 and out == "" and "--leaf is the value at the horizon of --max-turns" in err

@@ -2,8 +2,10 @@
 
 Prints the object of docs/spec/interchange.md: ``{"value", "exact", "moves": [{"move", "value",
 "stderr"}], "nodes", "seconds"}`` with the moves best first, plus the labelled extras of
-``Analysis.to_json`` (kind, bounds, method, splits, notes). The bounds are checked once, by the
-search itself (``search.common.check_bounds``); its ``SearchError`` is printed as ``error: ...``.
+``Analysis.to_json`` (kind, bounds, method, splits, notes). The question (bounds, leaf, the
+mover's view, a round not over) is checked by the search's own checks (``search.common.check_bounds``
+and the rest, gathered in ``search.view_value.check_question``), before anything is printed about
+it; their ``SearchError`` is printed as ``error: ...``.
 
 ``--time S`` deepens the stall budget (or, with ``--max-turns``, keeps that horizon) within S
 seconds and answers with the deepest exact level reached, plus, for a full position, the bracket
@@ -190,8 +192,12 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
 
 
 def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
-    if args.time is not None:
+    if args.time is not None:  # (the deepening checks the question before its first progress line)
         return solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf, max_nodes=args.max_nodes)
+    from lcanalysis.search.view_value import check_question
+
+    # the search's own checks of the question, before the warning below says a word
+    check_question(pos, args.max_stalls, args.max_turns, args.leaf, samples=args.samples)
     bound = (f"stall budget {args.max_stalls} each" if args.max_stalls is not None else "no stall budget") + (
         f", horizon {args.max_turns} turns" if args.max_turns is not None else "")
     hint = "" if args.max_stalls is None or args.max_stalls == 0 else "; --time S answers within S seconds"

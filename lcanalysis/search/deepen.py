@@ -57,6 +57,11 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     max_level = check_budget("max_level", max_level, 0, 1000)
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
+    # the question itself (the leaf, the mover's view, a round not over) before the first progress line
+    from lcanalysis.search.view_value import check_question
+
+    check_question(pos, max_stalls if on == "turns" else None, max_turns if on == "stalls" else 1, leaf,
+                   deepening=True)
     uncapped = None  # the stall level from which no stall cap binds within the horizon
     if on == "stalls" and max_turns is not None:
         turns = check_budget("max_turns", max_turns, 1, MAX_TL)

@@ -1225,6 +1225,13 @@ def search_root(
     return out_moves[:n].copy(), out_vals[:n].copy(), tables
 
 
+def check_round(pos) -> None:
+    """Refuse a full position whose round is over: there is no turn to value."""
+    if pos.is_over():
+        raise SearchError("the round is over: there is no turn to value")
+    check_state(pos.state)
+
+
 def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, tables=None, max_nodes=0,
                   stalls=None, root_free=False, best_only=False, seconds=None):
     """The perfect-information value (E1) of every legal turn of a full position.
@@ -1263,9 +1270,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
         if root_free:
             bounds["root_turn_free"] = True
         bounds.update(bounds_dict(None, t_, leaf))
-    if pos.is_over():
-        raise SearchError("the round is over: there is no turn to value")
-    check_state(pos.state)
+    check_round(pos)
     t0 = time.perf_counter()
     bound: list[int] = []
     codes, vals, tables = search_root(pos.state, st, -1 if t_ is None else t_, leaf_code, tables, max_nodes,

@@ -59,6 +59,7 @@ from lcanalysis.search.perfect import (
     _root,
     auto_bits,
     check_depth,
+    check_round,
     shared_tables,
 )
 
@@ -310,6 +311,24 @@ def _check_question(v: View, samples: int | None) -> None:
         )
     if v.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+
+
+def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, deepening=False) -> None:
+    """What a solve of ``pos`` (a full position or a view) refuses about the question, checked
+    before any search and before anything is said about it (the command line's warning, the
+    deepening's first progress line): the bounds and the leaf (``check_bounds``; with
+    ``deepening`` no bound is needed, the levels give it), the length of line they allow
+    (``check_depth``, not for ``deepening``: a deeper level too long is never reached), for a view
+    ``_check_question`` (samples, the mover's own view, a round not over), for a full position a
+    round not over (``check_round``)."""
+    s_, t_, _ = check_bounds(max_stalls, max_turns, leaf, need_bound=not deepening)
+    if isinstance(pos, View):
+        _check_question(pos, samples)
+    else:
+        check_round(pos)
+    if not deepening:
+        st = -1 if s_ is None else s_
+        check_depth(pos.deck_count, st, st, -1 if t_ is None else t_)
 
 
 def _split_setup(v: View, s_: int | None, t_: int | None, tables: Tables | None) -> tuple[tuple[int, int], int, Tables]:
