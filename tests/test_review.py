@@ -751,25 +751,28 @@ def test_a_round_stopped_by_the_turn_cap_is_reported_as_capped():
     assert "rounds 1, 2 stopped at the turn cap of 4 turns" in rv.to_text()
 
 
+def _short_round(rules, match=None):
+    """A record of a round with a short turn cap, each turn the first legal one, played to its (capped) end."""
+    pos = Position.deal(seed=3, rules=rules)
+    pos.match = match
+    start, turns = pos.copy(), []
+    while not pos.is_over():
+        move = pos.legal_moves()[0]
+        turns.append(str(move))
+        pos.push(move)
+    return record_round(start, turns)
+
+
 def test_a_match_record_that_stops_before_its_last_round_says_so():
     """A match record may hold fewer rounds than the match has: the review says how many of how
     many, and that the record stops before the end of the match (before, "a match: 1 round(s)"
     read like a whole match); the JSON settings give the match's rounds."""
-    def short_round(rules):  # a round of 4 turns, played to its (capped) end
-        pos = Position.deal(seed=3, rules=rules)
-        start, turns = pos.copy(), []
-        while not pos.is_over():
-            move = pos.legal_moves()[0]
-            turns.append(str(move))
-            pos.push(move)
-        return record_round(start, turns)
-
-    first = short_round(lc.Rules(turn_cap=4))
+    first = _short_round(lc.Rules(turn_cap=4))
     rv = review(record_match([first]), player=0, time_budget=T, seed=0, executor="serial", progress=False)
     head = "Review of a full-deal record of a match: 1 of 3 round(s) (the record stops before the end of the match), "
     assert rv.to_text().startswith(head) and "1 of 3 round(s) (the record stops" in rv.to_html()
     assert rv.to_json()["settings"]["rounds"] == 1 and rv.to_json()["settings"]["match_rounds"] == 3
-    whole = review(record_match([short_round(lc.Rules(turn_cap=4, rounds=1))]), player=0, time_budget=T, seed=0,
+    whole = review(record_match([_short_round(lc.Rules(turn_cap=4, rounds=1))]), player=0, time_budget=T, seed=0,
                    executor="serial", progress=False)
     assert whole.to_text().startswith("Review of a full-deal record of a match: 1 round(s), ")
     alone = review(first, player=0, time_budget=T, seed=0, executor="serial", progress=False)
@@ -783,24 +786,15 @@ def test_a_review_in_a_match_says_once_that_its_losses_are_points_of_the_round()
     and the JSON settings now say so once, in the words advise uses; a lone round says nothing."""
     from lcanalysis.match_equity import POINTS_ONLY, points_only_note
 
-    def short_round(match=None):  # a round of 4 turns, played to its (capped) end
-        pos = Position.deal(seed=3, rules=lc.Rules(turn_cap=4))
-        pos.match = match
-        start, turns = pos.copy(), []
-        while not pos.is_over():
-            move = pos.legal_moves()[0]
-            turns.append(str(move))
-            pos.push(move)
-        return record_round(start, turns)
-
     said = points_only_note("the losses and values are")
     assert said.startswith(f"{POINTS_ONLY}: the losses and values are points of this round, not chances to win")
-    for record in (record_match([short_round()]), short_round({"round": 2, "totals": [10, 0]})):
+    rules = lc.Rules(turn_cap=4)
+    for record in (record_match([_short_round(rules)]), _short_round(rules, {"round": 2, "totals": [10, 0]})):
         rv = review(record, player=0, time_budget=T, seed=0, executor="serial", progress=False)
         assert rv.to_text().count(POINTS_ONLY) == 1 and said in rv.to_text()
         assert rv.to_html().count(POINTS_ONLY) == 1
         assert rv.to_json()["settings"]["match_note"] == said
-    alone = review(short_round(), player=0, time_budget=T, seed=0, executor="serial", progress=False)
+    alone = review(_short_round(rules), player=0, time_budget=T, seed=0, executor="serial", progress=False)
     assert POINTS_ONLY not in alone.to_text() and alone.to_json()["settings"]["match_note"] is None
 
 
