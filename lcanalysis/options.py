@@ -26,6 +26,9 @@ MAX_WAGER_SAMPLES = 10**6
 #: the most rounds a wager simulation plays (``wagers.simulation.snapshot_rounds``): about two minutes,
 #: and 600 MB of snapshot rows held at once
 MAX_WAGER_SIM_ROUNDS = 500_000
+#: the most rounds a match has under the rules (``game.rules``; here so that 'play --rounds' is
+#: checked as it is read, without loading the engine)
+MAX_MATCH_ROUNDS = 1000
 
 
 class UsageError(ValueError):

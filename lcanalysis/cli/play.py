@@ -25,7 +25,16 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lcanalysis.cli.common import describe, progress_line, write_output_file
-from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, number, path_name, seconds
+from lcanalysis.options import (
+    MAX_MATCH_ROUNDS,
+    MAX_SEED,
+    UsageError,
+    check_output_file,
+    nonneg,
+    number,
+    path_name,
+    seconds,
+)
 
 if TYPE_CHECKING:
     from lcanalysis.tutor import Decision, TutorSession
@@ -58,7 +67,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="your seat: 0 (default) or 1 (the starter of the first round is player 0)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None,
                    help="the deal's seed (default: a new one, printed so that the game can be replayed)")
-    p.add_argument("--rounds", type=nonneg("--rounds", minimum=1), default=1,
+    p.add_argument("--rounds", type=nonneg("--rounds", MAX_MATCH_ROUNDS, minimum=1), default=1,
                    help="1 (default): one round; 3: a match of three rounds, the totals deciding")
     p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="expedition colours (default 5)")
     p.add_argument("--threshold", type=number("--threshold", "points"), default=THRESHOLD,

@@ -12,12 +12,13 @@ from typing import Any
 
 from lcanalysis.core import kernel
 from lcanalysis.game.cards import Card, brief, whole_number
+from lcanalysis.options import MAX_MATCH_ROUNDS
 
 TIED_START_CHOICES = ("alternate", "same")
 #: The allowed ranges of the whole-number options (the kernel stores them as 32-bit integers;
 #: a round without stalling lasts about 50 turns, a match a handful of rounds).
 HAND_SIZES = (1, 12)
-MAX_ROUNDS = 1000
+MAX_ROUNDS = MAX_MATCH_ROUNDS
 MAX_TURN_CAP = 10_000
 
 
