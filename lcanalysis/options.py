@@ -19,6 +19,9 @@ MAX_TL = 1000  # and horizons -1..1000
 #: the most splits a view is sampled in (``samples``; ``View.sample_positions`` draws no more at once):
 #: the standard error is long negligible by then, and each is a full Position in memory
 MAX_SAMPLES = 100_000
+#: the most workers (processes or threads) any command may ask for: a review's, a tournament's,
+#: the endgame search's threads over the splits of a view
+MAX_WORKERS = 1024
 
 #: the most Monte Carlo samples a wager model draws for one answer (about a second per number of
 #: wagers on a 2-core machine, and that sampling shows no progress; standard errors near 0.03 points)
@@ -80,9 +83,8 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def nonneg(name: str, maximum: int | Callable[[], int] | None = None, minimum: int = 0) -> Callable[[str], int]:
-    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum`` (or
-    ``maximum()``, read when parsing, for a limit kept in a module slow to import)."""
+def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[[str], int]:
+    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum``."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -90,9 +92,8 @@ def nonneg(name: str, maximum: int | Callable[[], int] | None = None, minimum: i
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
-        limit = maximum() if callable(maximum) else maximum
-        if limit is not None and value > limit:
-            raise argparse.ArgumentTypeError(f"{name} must be at most {limit}, got {text}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {text}")
         return value
 
     return parse

@@ -123,6 +123,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, progress_bar, read_record
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import points_only_note
+from lcanalysis.options import MAX_WORKERS  # worker processes a review may ask for (as a tournament)
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, some_state, view_state
 from lcanalysis.search import endgame_analysis
 
@@ -155,7 +156,6 @@ ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the be
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
 MIN_WORLDS = 40
-MAX_WORKERS = 1024  # worker processes a review may ask for (as a tournament)
 MAX_TIME = 60.0
 
 #: (name, least loss in points): a decision is marked by the largest threshold its loss reaches,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from lcanalysis.cli.common import describe, emit, read_stdin, write_output_file
-from lcanalysis.options import check_output_file, nonneg, path_name, seconds
+from lcanalysis.options import MAX_WORKERS, check_output_file, nonneg, path_name, seconds
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -23,12 +23,6 @@ def _max_time() -> float:
     from lcanalysis.reviewer import MAX_TIME  # read when parsing: 'lcanalysis --help' stays fast
 
     return MAX_TIME
-
-
-def _max_workers() -> int:
-    from lcanalysis.reviewer import MAX_WORKERS
-
-    return MAX_WORKERS
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
@@ -46,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "not a clock)")
     p.add_argument("--seed", type=nonneg("--seed"), default=0,
                    help="the seed of the sampled worlds (default 0; same seed, same review)")
-    p.add_argument("--workers", type=nonneg("--workers", _max_workers, minimum=1), default=None,
+    p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=run)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words
@@ -40,23 +39,10 @@ from lcanalysis.cli.common import (
     memory_ceiling,
     progress_line,
 )
-from lcanalysis.options import MAX_SAMPLES, MAX_SEED, MAX_STALLS, MAX_TL, UsageError, nonneg, seconds
+from lcanalysis.options import MAX_SAMPLES, MAX_SEED, MAX_STALLS, MAX_TL, MAX_WORKERS, UsageError, nonneg, seconds
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
-
-
-def _search_limit(name: str) -> Callable[[], int]:
-    """A limit of the search, ``MODULE.NAME`` of ``lcanalysis.search``, read when an option is
-    parsed: the command refuses what the search would, naming the option, before any work (and
-    '--help' stays fast)."""
-    def limit() -> int:
-        import importlib
-
-        module, constant = name.split(".")
-        return int(getattr(importlib.import_module(f"lcanalysis.search.{module}"), constant))
-
-    return limit
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -77,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="for a view: sample this many splits instead of enumerating them all (an estimate; default: "
                         "every split, exact)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None, help="the seed of --samples (default 0)")
-    p.add_argument("--workers", type=nonneg("--workers", _search_limit("view_value.MAX_WORKERS")), default=None,
+    p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core; default 1, so that a node "
                         "budget gives the same node count on every run)")
     add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")

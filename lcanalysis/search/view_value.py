@@ -36,6 +36,7 @@ from lcanalysis.core.kernel import (
 from lcanalysis.game.cards import number_types, types_from_counts
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import View, count_splits, sub_multisets
+from lcanalysis.options import MAX_WORKERS  # threads for the splits (sharing one table)
 from lcanalysis.search.common import (
     CLOCK,
     MAX_SAMPLES,
@@ -65,7 +66,6 @@ from lcanalysis.search.perfect import (
 
 DEFAULT_MAX_SPLITS = 20_000
 DEFAULT_SAMPLES = 400
-MAX_WORKERS = 1024  # threads for the splits (sharing one table)
 
 
 def sampled_picks(unseen: list[int], opponent_unknown: int, n_types: int, n: int, seed: int) -> np.ndarray:

@@ -9,14 +9,13 @@ import argparse
 from typing import Any
 
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_SEED, nonneg, number, path_name
+from lcanalysis.options import MAX_SEED, MAX_WORKERS, nonneg, number, path_name
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
 
 #: bounds of the tournament's settings (the library's run_tournament checks the same)
 MAX_DEALS = 1_000_000
 MAX_ROUNDS = 100
 MAX_TURN_CAP = 10_000
-MAX_WORKERS = 1024
 
 
 class UsageError(TournamentError):
