@@ -15,8 +15,9 @@ seeded policy that sometimes draws from the piles):
   each of its two games: whether ``W_me <= V <= W_opp`` closed (pinned: the unbounded game's
   value is known whatever endless stalling is worth), stayed open, or did not finish.
 
-Rows are appended to ``--out`` as they finish, so an interrupted run resumes; the summary
-counts per number of cards. ``--nodes`` measures another budget (a judged turn's floor, say) and
+Rows are appended to ``--out`` as they finish (``ROWS_FILE``: a first line of the settings, then
+CSV), so an interrupted run resumes (a file of another budget is refused); the summary counts per
+number of cards. ``--nodes`` measures another budget (a judged turn's floor, say) and
 ``--no-bracket`` leaves the bracket out. ``--clock`` asks the hint itself, as on the command line
 (``advise(view, wall_clock=True)``: its default 10 s on the clock, one thread per core, at most 4),
 instead of a node count: what a player gets on this machine, which depends on its speed and load.
@@ -29,19 +30,25 @@ instead of a node count: what a player gets on this machine, which depends on it
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from lcanalysis.studies.study_file import StudyFile
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
-
-from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "bracket", "bracket_low",
           "bracket_high", "bracket_seconds"]
+#: ``--out``: a first line of the settings (the budget: a node count or the clock; whether the
+#: bracket is tried), then a row a view (keyed by its cards left and seed), resumed
+ROWS_FILE = StudyFile("endgame reach benchmark", "# lcanalysis bench_endgame_reach ", FIELDS, keys=("deck", "seed"),
+                      identity_keys=("clock", "nodes", "no_bracket"), bools=("converged", "exact"))
 
 
 def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool = True, clock: bool = False) -> dict:
@@ -122,27 +129,25 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--clock and --nodes: give one budget, the clock or a node count")
     from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS, ENDGAME_NODES_PER_SECOND
 
-    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck and seed
-        got = ap.parse_args(a)
-        nodes = int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND) if got.nodes is None else got.nodes
-        return {"--clock": got.clock, "--nodes": None if got.clock else nodes, "--no-bracket": got.no_bracket}
-
-    same_settings(args.out, "bench_endgame_reach.py", sys.argv[1:] if argv is None else argv, settings)
-    done: list[dict] = read_rows(args.out)
-    seen = {(int(r["deck"]), int(r["seed"])) for r in done}
-    with appending(args.out, FIELDS) as add:
+    nodes = int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND) if args.nodes is None else args.nodes
+    identity = {"clock": args.clock, "nodes": None if args.clock else nodes, "no_bracket": args.no_bracket}
+    command = f"python benchmarks/bench_endgame_reach.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
+    with contextlib.ExitStack() as stack:
+        try:  # what a row depends on, besides its deck and seed: a file of another budget is refused
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+        except (ValueError, RuntimeError) as e:
+            raise SystemExit(f"error: {e}") from None
         for deck in args.decks:
             for seed in range(args.positions):
-                if (deck, seed) in seen:
+                if (deck, seed) in done:
                     continue
                 row = run_one(seed, deck, args.nodes, not args.no_bracket, args.clock)
-                add(row)
-                done.append(row)
+                write(row)
                 print(f"{deck} cards, seed {seed}: {row['stalls']} stall(s) each, converged {row['converged']}, "
                       f"exact {row['exact']}, {row['view_seconds']:.1f} s; bracket {row['bracket']} "
                       f"({row['bracket_seconds']:.1f} s)", file=sys.stderr, flush=True)
-    wanted = [r for r in done if int(r["deck"]) in args.decks and int(r["seed"]) < args.positions]
-    print(summary(wanted))
+    rows = ROWS_FILE.load(args.out).to_dict("records")
+    print(summary([r for r in rows if r["deck"] in args.decks and r["seed"] < args.positions]))
     return 0
 
 

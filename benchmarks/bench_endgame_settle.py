@@ -24,19 +24,26 @@ it out again.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from lcanalysis.studies.study_file import StudyFile
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
-
-from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "best_stderr", "exact_turns",
           "turns", "nodes", "seconds"]
+#: ``--out``: a first line of the settings, then a row a view and version (keyed by its cards left,
+#: seed and version), resumed
+ROWS_FILE = StudyFile("endgame settle benchmark", "# lcanalysis bench_endgame_settle ", FIELDS,
+                      keys=("deck", "seed", "version"), text_keys=("version",),
+                      identity_keys=("nodes", "min_stalls", "no_fill_every_turn"), bools=("converged", "exact"))
 
 
 def run_one(seed: int, deck: int, before: bool, nodes: int, min_stalls: int | None = None,
@@ -115,24 +122,27 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--min-stalls must be from 0 to {MAX_LEVEL}, got {args.min_stalls}")
     nodes = args.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND)
 
-    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck, seed and version
-        got = ap.parse_args(a)
-        return {"--nodes": got.nodes or int(ENDGAME_DEFAULT_SECONDS * ENDGAME_NODES_PER_SECOND),
-                "--min-stalls": got.min_stalls, "--no-fill-every-turn": got.no_fill_every_turn}
-
-    same_settings(args.out, "bench_endgame_settle.py", sys.argv[1:] if argv is None else argv, settings)
-    rows: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
-    done = {(int(r["seed"]), r["version"]) for r in rows}
-    for seed in range(args.positions):
-        for before in (True, False):
-            if (seed, "before" if before else "today") in done:
-                continue
-            r = run_one(seed, args.deck, before, nodes, args.min_stalls, not args.no_fill_every_turn)
-            rows.append(r)
-            print(", ".join(f"{k} {r[k]}" for k in FIELDS[1:]), flush=True)
-            if args.out:
-                with appending(args.out, FIELDS) as add:
-                    add(r)
+    identity = {"nodes": nodes, "min_stalls": args.min_stalls, "no_fill_every_turn": args.no_fill_every_turn}
+    command = f"python benchmarks/bench_endgame_settle.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
+    rows: list[dict] = []
+    with contextlib.ExitStack() as stack:
+        write, done = None, set()
+        if args.out is not None:
+            try:  # what a row depends on, besides its deck, seed and version: another file is refused
+                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+            except (ValueError, RuntimeError) as e:
+                raise SystemExit(f"error: {e}") from None
+        for seed in range(args.positions):
+            for before in (True, False):
+                if (args.deck, seed, "before" if before else "today") in done:
+                    continue
+                r = run_one(seed, args.deck, before, nodes, args.min_stalls, not args.no_fill_every_turn)
+                rows.append(r)
+                print(", ".join(f"{k} {r[k]}" for k in FIELDS[1:]), flush=True)
+                if write is not None:
+                    write(r)
+    if args.out is not None:
+        rows = [r for r in ROWS_FILE.load(args.out).to_dict("records") if r["deck"] == args.deck]
     print(summary([r for r in rows if int(r["seed"]) < args.positions]))
     return 0
 

@@ -17,8 +17,9 @@ move's view). For each view:
 Printed per view and in total: whether each pick is the reference's best or within half a
 point of it (under the reference's values; a pick the reference only bounds counts its loss
 as at least that bound), its loss, the error of the value it states, the time it took, and
-whether the hint and the reference converged. Rows are appended to ``--out`` as they finish,
-so an interrupted run resumes where it stopped.
+whether the hint and the reference converged. Rows are appended to ``--out`` as they finish
+(``ROWS_FILE``: a first line of the settings, then CSV), so an interrupted run resumes where it
+stopped; a file made with another ``--ref-nodes``, ``--hint-time`` or ``--endgame-cards`` is refused.
 
     python benchmarks/bench_endgame_trust.py --deck 3 --positions 12 --out /tmp/endgame_trust.csv
     python benchmarks/bench_endgame_trust.py --deck 4 --positions 16 --endgame-cards 4 --out /tmp/trust4.csv
@@ -27,21 +28,26 @@ so an interrupted run resumes where it stopped.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
+import shlex
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from lcanalysis.studies.study_file import StudyFile
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
-
-from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged", "ref_seconds",
           "rollouts_pick", "rollouts_value", "rollouts_loss", "rollouts_seconds",
           "hint_pick", "hint_value", "hint_loss", "hint_stalls", "hint_converged", "hint_seconds"]
+#: ``--out``: a first line of the settings, then a row a view (keyed by its cards left and seed), resumed
+ROWS_FILE = StudyFile("endgame trust benchmark", "# lcanalysis bench_endgame_trust ", FIELDS, keys=("deck", "seed"),
+                      identity_keys=("ref_nodes", "hint_time", "endgame_cards"), bools=("ref_converged",))
 
 
 def loss_under(reference, move: str) -> float:
@@ -130,25 +136,24 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from lcanalysis.advisor import ENDGAME_CARDS
 
-    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck and seed
-        got = ap.parse_args(a)
-        return {"--ref-nodes": int(got.ref_nodes), "--hint-time": got.hint_time,
-                "--endgame-cards": ENDGAME_CARDS if got.endgame_cards is None else got.endgame_cards}
-
-    same_settings(args.out, "bench_endgame_trust.py", sys.argv[1:] if argv is None else argv, settings)
-    done: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
-    seen = {int(r["seed"]) for r in done}
-    with appending(args.out, FIELDS) as add:
+    identity = {"ref_nodes": int(args.ref_nodes), "hint_time": args.hint_time,
+                "endgame_cards": ENDGAME_CARDS if args.endgame_cards is None else args.endgame_cards}
+    command = f"python benchmarks/bench_endgame_trust.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
+    with contextlib.ExitStack() as stack:
+        try:  # what a row depends on, besides its deck and seed: another file is refused
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+        except (ValueError, RuntimeError) as e:
+            raise SystemExit(f"error: {e}") from None
         for seed in range(args.positions):
-            if seed in seen:
+            if (args.deck, seed) in done:
                 continue
             row = run_one(seed, args.deck, int(args.ref_nodes), args.endgame_cards, args.hint_time)
-            add(row)
-            done.append(row)
+            write(row)
             print(f"seed {seed}: reference {row['ref_best']} {row['ref_value']:+.1f} ({row['ref_stalls']} stalls); "
                   f"rollouts {row['rollouts_pick']} loss {row['rollouts_loss']:.1f}; hint {row['hint_pick']} "
                   f"loss {row['hint_loss']:.1f} ({row['hint_seconds']:.1f} s)", file=sys.stderr, flush=True)
-    print(summary([r for r in done if int(r["seed"]) < args.positions]))
+    rows = ROWS_FILE.load(args.out).to_dict("records")
+    print(summary([r for r in rows if r["deck"] == args.deck and r["seed"] < args.positions]))
     return 0
 
 

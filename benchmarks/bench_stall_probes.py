@@ -13,7 +13,8 @@ Both must name the same value (they are exact); the ratio of their nodes and sec
 With ``--workers N`` (N > 1) today's search also runs on one thread, the baseline of the threads'
 gain (they share one table, ``Tables.sibling``).
 
-Rows are appended to ``--out`` as they finish, so an interrupted run resumes.
+Rows are appended to ``--out`` as they finish (``ROWS_FILE``: a first line of the settings, then
+CSV), so an interrupted run resumes; a file of another ``--nodes`` or ``--workers`` is refused.
 
     python benchmarks/bench_stall_probes.py --deck 3 --positions 8
     python benchmarks/bench_stall_probes.py --deck 4 --positions 8 --nodes 300000000 --out /tmp/probes4.csv
@@ -23,18 +24,25 @@ Rows are appended to ``--out`` as they finish, so an interrupted run resumes.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from lcanalysis.studies.study_file import StudyFile
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
-
-from rows_file import appending, read_rows, same_settings  # noqa: E402
 
 FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best", "value"]
+#: ``--out``: a first line of the settings, then a row a view and mode (keyed by its cards left, seed
+#: and mode), resumed
+ROWS_FILE = StudyFile("stall probes benchmark", "# lcanalysis bench_stall_probes ", FIELDS,
+                      keys=("deck", "seed", "mode"), text_keys=("mode",), identity_keys=("nodes", "workers"),
+                      bools=("exact",))
 MODES = ("plain", "probes", "one-thread")  # one-thread: today's search on one thread (with --workers > 1)
 
 
@@ -116,28 +124,33 @@ def main(argv: list[str] | None = None) -> int:
                          "only printed)")
     args = ap.parse_args(argv)
 
-    def settings(a: list[str]) -> dict:  # what a row depends on, besides its deck, seed and mode
-        got = ap.parse_args(a)
-        return {"--nodes": got.nodes, "--workers": got.workers}
+    identity = {"nodes": args.nodes, "workers": args.workers}
+    command = f"python benchmarks/bench_stall_probes.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
+    rows: list[dict] = []
+    with contextlib.ExitStack() as stack:
+        write, done = None, set()
+        if args.out is not None:
+            try:  # what a row depends on, besides its deck, seed and mode: another file is refused
+                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+            except (ValueError, RuntimeError) as e:
+                raise SystemExit(f"error: {e}") from None
+        from lcanalysis.cli.warmup import engine_ready
 
-    same_settings(args.out, "bench_stall_probes.py", sys.argv[1:] if argv is None else argv, settings)
-    from lcanalysis.cli.warmup import engine_ready
-
-    engine_ready()
-    rows: list[dict] = [r for r in read_rows(args.out) if int(r["deck"]) == args.deck]
-    done = {(int(r["seed"]), r["mode"]) for r in rows}
-    settle(0, 2, 1_000_000, "probes")  # load the compiled code outside the timings
-    for seed in range(args.positions):
-        for mode in MODES:
-            if (seed, mode) in done or (mode == "one-thread" and args.workers == 1):
-                continue
-            row = settle(seed, args.deck, args.nodes, mode, args.workers)
-            rows.append(row)
-            print(f"deck {args.deck} seed {seed} {mode:6s}: {row['seconds']} s, {int(row['nodes']) / 1e6:.2f} M nodes, "
-                  f"{row['stalls']} stall(s) each, exact {row['exact']}, best {row['best']} {row['value']}", flush=True)
-            if args.out is not None:
-                with appending(args.out, FIELDS) as add:
-                    add(row)
+        engine_ready()
+        settle(0, 2, 1_000_000, "probes")  # load the compiled code outside the timings
+        for seed in range(args.positions):
+            for mode in MODES:
+                if (args.deck, seed, mode) in done or (mode == "one-thread" and args.workers == 1):
+                    continue
+                row = settle(seed, args.deck, args.nodes, mode, args.workers)
+                rows.append(row)
+                print(f"deck {args.deck} seed {seed} {mode:6s}: {row['seconds']} s, "
+                      f"{int(row['nodes']) / 1e6:.2f} M nodes, {row['stalls']} stall(s) each, exact {row['exact']}, "
+                      f"best {row['best']} {row['value']}", flush=True)
+                if write is not None:
+                    write(row)
+    if args.out is not None:
+        rows = [r for r in ROWS_FILE.load(args.out).to_dict("records") if r["deck"] == args.deck]
     for line in summary(rows):
         print(line)
     return 0

@@ -1,5 +1,6 @@
-"""benchmarks/rows_file.py: the rows files the endgame, schedule and calibration benchmarks append to
-as they go, so that a stopped run resumes without losing or doubling a row."""
+"""benchmarks/rows_file.py: the rows files the schedule and calibration benchmarks append to as they
+go, so that a stopped run resumes without losing or doubling a row (the endgame benchmarks keep
+theirs as StudyFiles: tests/test_bench_study_files.py)."""
 
 from __future__ import annotations
 
@@ -55,9 +56,7 @@ def test_a_torn_last_line_is_cut_off_so_its_row_is_done_again(tmp_path, rows_fil
         assert list(csv.reader(f)) == [["seed", "value"], ["0", "1"], ["1", "2"]]
 
 
-@pytest.mark.parametrize("name", ["bench_endgame_trust", "bench_endgame_reach", "bench_endgame_settle",
-                                  "bench_stall_probes", "bench_schedules", "bench_hint_honesty",
-                                  "bench_playout_rate_values"])
+@pytest.mark.parametrize("name", ["bench_schedules", "bench_hint_honesty", "bench_playout_rate_values"])
 def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
     """Each imports rows_file from its own folder, run as a script from anywhere."""
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--help"],
@@ -67,15 +66,6 @@ def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
 
 
 @pytest.mark.parametrize(("name", "made", "here", "named"), [
-    ("bench_endgame_trust", ["--deck", "3", "--hint-time", "10"], ["--deck", "3", "--hint-time", "2"],
-     "--hint-time 10.0 there, 2.0 here"),
-    ("bench_endgame_trust", ["--endgame-cards", "4"], ["--endgame-cards", "3"], "--endgame-cards 4 there, 3 here"),
-    ("bench_endgame_reach", ["--decks", "3", "--no-bracket"], ["--decks", "3", "--clock", "--no-bracket"],
-     "--clock False there, True here, --nodes 12000000 there, None here"),
-    ("bench_endgame_reach", ["--nodes", "1200000"], [], "--nodes 1200000 there, 12000000 here"),
-    ("bench_endgame_settle", ["--min-stalls", "1", "--no-fill-every-turn"], ["--min-stalls", "1"],
-     "--no-fill-every-turn True there, False here"),
-    ("bench_stall_probes", ["--deck", "3"], ["--deck", "3", "--workers", "2"], "--workers 1 there, 2 here"),
     ("bench_hint_honesty", ["--playout-rate", "6000"], [], "--playout-rate 6000 there, 15000 here"),
     # it checked only the rate: hints against a 10x reference were mixed with those against a 30x one
     ("bench_schedules", ["--reference", "10", "--playout-rate", "6000"], ["--playout-rate", "6000"],
@@ -85,9 +75,8 @@ def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
 def test_a_file_made_with_other_settings_is_refused_before_its_rows_are_mixed(tmp_path, monkeypatch, name, made,
                                                                                 here, named):
     """Found reviewing the benchmarks: a rows file was resumed whatever the settings, so
-    'bench_endgame_trust.py --hint-time 2' on a file of '--hint-time 10' (or a reach file of another
-    node budget, whose help said 'a file holds one budget') appended rows of the other measurement,
-    and the summary averaged the two. The command that made a file is in its .cmd sidecar."""
+    'bench_schedules.py --reference 30' on a file of '--reference 10' appended rows of the other
+    measurement, and the summary averaged the two. The command that made a file is in its .cmd sidecar."""
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import importlib
 
@@ -104,30 +93,6 @@ def test_a_file_made_with_other_settings_is_refused_before_its_rows_are_mixed(tm
     assert str(refused.value) == (f"error: {out} was made with other settings ({named}): its rows would be mixed "
                                   "with these; give another --out")
     assert (tmp_path / "rows.csv.cmd").read_text() == command + "\n"  # still the command that made it
-
-
-def test_a_file_with_the_same_settings_resumes_and_one_with_no_command_is_refused(tmp_path, monkeypatch, capsys):
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    import bench_endgame_trust as bench
-
-    out = tmp_path / "trust.csv"
-    row = {"seed": 0, "deck": 3, "ref_best": "+R5/D", "ref_value": 1.0, "ref_stalls": 2, "ref_converged": True,
-           "ref_seconds": 1.0, "rollouts_pick": "+R5/D", "rollouts_value": 1.0, "rollouts_loss": 0.0,
-           "rollouts_seconds": 1.0, "hint_pick": "+R5/D", "hint_value": 1.0, "hint_loss": 0.0, "hint_stalls": 2,
-           "hint_converged": True, "hint_seconds": 1.0}
-    with out.open("w", newline="") as f:
-        writer = csv.DictWriter(f, bench.FIELDS)
-        writer.writeheader()
-        writer.writerow(row)
-    argv = ["--deck", "3", "--positions", "1", "--hint-time", "10", "--out", str(out)]
-    with pytest.raises(SystemExit, match=r"exists with no trust\.csv\.cmd saying how it was made: give another --out"):
-        bench.main(argv)
-    (tmp_path / "trust.csv.cmd").write_text(
-        "python benchmarks/bench_endgame_trust.py --deck 3 --positions 16 --hint-time 10 --out x.csv\n")
-    assert bench.main(argv) == 0  # seed 0 is there: nothing to do, the summary printed
-    assert capsys.readouterr().out.startswith("1 views, 3 card(s) in the draw pile")
-    assert (tmp_path / "trust.csv.cmd").read_text() == (
-        f"python benchmarks/bench_endgame_trust.py --deck 3 --positions 1 --hint-time 10 --out {out}\n")
 
 
 def test_the_playout_rate_check_refuses_rows_of_another_rate(tmp_path, monkeypatch):

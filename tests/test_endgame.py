@@ -457,8 +457,6 @@ def test_a_best_turn_bounded_in_some_worlds_is_solved_again_in_those_only(monkey
     """When the level's best turn was only an upper bound in some worlds (another turn was the
     reference there), it is solved again, as the reference, in just those worlds; the answer is the
     two-stall value the plain search measured (data/simulated/stall_probes_3cards.csv)."""
-    import csv
-    from pathlib import Path
 
     calls = []
     solve = E._solve
@@ -476,8 +474,8 @@ def test_a_best_turn_bounded_in_some_worlds_is_solved_again_in_those_only(monkey
     where = np.flatnonzero(every[4][:, best])  # where the pass over every split left it bounded
     assert two[-1] is not every and 0 < len(where) < len(every[1])
     assert two[-1][1].tolist() == every[1][where].tolist()
-    with open(Path(__file__).resolve().parent.parent / "data/simulated/stall_probes_3cards.csv") as f:
-        plain = next(r for r in csv.DictReader(f) if (r["seed"], r["mode"]) == ("9", "plain"))
+    rows = _published("stall_probes_3cards.csv", "bench_stall_probes")
+    plain = next(r for r in rows if (r["seed"], r["mode"]) == (9, "plain"))
     assert answer.best.exact and answer.best.value == pytest.approx(float(plain["value"]), abs=1e-6)
 
 
@@ -553,13 +551,11 @@ def test_the_advisor_hands_over_to_the_endgame_search_from_four_cards_not_five()
 def test_the_measurement_at_four_cards_is_quoted_from_its_file():
     """docs/endgame.md and the README quote data/simulated/endgame_trust_4cards.csv (the measurement
     that moved the hand-over to 4 cards): the picks within half a point, the mean and worst loss."""
-    import csv
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    with open(root / "data/simulated/endgame_trust_4cards.csv") as f:
-        rows = list(csv.DictReader(f))
+    rows = _published("endgame_trust_4cards.csv", "bench_endgame_trust")
     assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {4}
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
@@ -595,14 +591,12 @@ def test_the_trust_benchmark_leaves_out_a_pick_its_reference_does_not_value():
 def _reach_rows_quoted_in_the_docs(bench, name: str) -> list[dict]:
     """The rows of ``data/simulated/<name>`` (32: two numbers of cards, 16 views, or four, 8), after
     checking that docs/endgame.md quotes every line of their summary."""
-    import csv
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
-    with open(root / "data/simulated" / name) as f:
-        rows = list(csv.DictReader(f))
+    rows = _published(name, "bench_endgame_reach")
     assert len(rows) == 32
     for line in bench.summary(rows).splitlines():
         assert line in docs, line
@@ -615,9 +609,9 @@ def test_the_reach_under_todays_rule_is_quoted_from_its_file_and_a_row_comes_out
     bench = _bench("bench_endgame_reach")
     rows = _reach_rows_quoted_in_the_docs(bench, "endgame_reach_trusted.csv")
     again = bench.run_one(1, 2, None, with_bracket=False)
-    stored = next(r for r in rows if (r["deck"], r["seed"]) == ("2", "1"))
+    stored = next(r for r in rows if (r["deck"], r["seed"]) == (2, 1))
     keys = ("stalls", "converged", "exact")
-    assert [str(again[k]) for k in keys] == [stored[k] for k in keys]
+    assert [again[k] for k in keys] == [stored[k] for k in keys]
 
 
 def test_the_reach_on_the_clock_is_quoted_from_its_file_and_asks_the_hint_itself():
@@ -653,7 +647,6 @@ def test_the_play_outs_overvalue_a_stall_at_four_cards_in_the_real_position():
     ``+Bw/B`` is worth -2.0 even when the mover may stall 8 more times and the opponent never, while
     the play-outs valued it at +18.76 in the mover's view (the published trust file) and heuristic
     play of that real position after it ends at +17 for the mover."""
-    import csv
     import re
     from pathlib import Path
 
@@ -665,8 +658,7 @@ def test_the_play_outs_overvalue_a_stall_at_four_cards_in_the_real_position():
     me = pos.to_move
     stalls = (0, 8) if me == 1 else (8, 0)
     values = {m.move: m.value for m in solve_perfect(pos, stalls=stalls).moves}
-    with open(root / "data/simulated/endgame_trust_4cards.csv") as f:
-        row = next(r for r in csv.DictReader(f) if r["seed"] == "2")
+    row = next(r for r in _published("endgame_trust_4cards.csv", "bench_endgame_trust") if r["seed"] == 2)
     # (+18.76 in the first measurement, which docs/endgame.md quotes; +18.68 with today's play-outs)
     assert row["rollouts_pick"] == "+Bw/B" and float(row["rollouts_value"]) == pytest.approx(18.679, abs=1e-3)
     assert values["+Bw/B"] == pytest.approx(-2.0) and max(values, key=values.get) == "+B3/B"
@@ -679,6 +671,15 @@ def test_the_play_outs_overvalue_a_stall_at_four_cards_in_the_real_position():
     assert p.score(me) - p.score(1 - me) == 17
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     assert "values `+Bw/B` at **-2.0** (best `+B3/B`, +11.0)" in docs and "ends at +17" in docs
+
+
+def _published(name: str, bench: str) -> list[dict]:
+    """The rows of ``data/simulated/<name>``, read by the file format of ``benchmarks/<bench>.py``
+    (its settings line first)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "data" / "simulated" / name
+    return _bench(bench).ROWS_FILE.load(path).to_dict("records")
 
 
 def _bench(name: str):
@@ -696,7 +697,6 @@ def test_the_settling_measurement_is_quoted_from_its_files_and_reproduced():
     """docs/endgame.md quotes the summaries of data/simulated/endgame_settle_{3,4}cards.csv
     (``bench_endgame_settle.py``); the cheapest view's two rows come out again, node for node
     (the budget is a count, so the same on any machine)."""
-    import csv
     import re
     from pathlib import Path
 
@@ -704,17 +704,15 @@ def test_the_settling_measurement_is_quoted_from_its_files_and_reproduced():
     root = Path(__file__).resolve().parent.parent
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     for deck in (3, 4):
-        with open(root / f"data/simulated/endgame_settle_{deck}cards.csv") as f:
-            rows = list(csv.DictReader(f))
+        rows = _published(f"endgame_settle_{deck}cards.csv", "bench_endgame_settle")
         assert len(rows) == 32 and {int(r["deck"]) for r in rows} == {deck}
         for line in bench.summary(rows).splitlines():
             assert line in docs, line
-    with open(root / "data/simulated/endgame_settle_3cards.csv") as f:
-        rows = [r for r in csv.DictReader(f) if r["seed"] == "7"]
+    rows = [r for r in _published("endgame_settle_3cards.csv", "bench_endgame_settle") if r["seed"] == 7]
     for r in rows:
         again = bench.run_one(7, 3, r["version"] == "before", 12_000_000, min_stalls=1,  # (the rules of the time)
                               fill_every_turn=False)
-        assert {k: str(again[k]) for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")} == \
+        assert {k: again[k] for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")} == \
             {k: r[k] for k in ("stalls", "converged", "exact", "worlds", "exact_turns", "nodes")}
 
 
@@ -722,20 +720,18 @@ def test_the_judging_measurement_at_four_cards_is_quoted_from_its_file():
     """docs/endgame.md quotes data/simulated/endgame_judge_4cards.csv (why a turn judged with 4
     cards left gets twice the floor): the summary of ``bench_endgame_trust.py`` on the file, and
     the views where the search fell back to the play-outs."""
-    import csv
     import re
     from pathlib import Path
 
     from lcanalysis.advisor import JUDGE_FLOOR_SCALE, JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR
 
     root = Path(__file__).resolve().parent.parent
-    with open(root / "data/simulated/endgame_judge_4cards.csv") as f:
-        rows = list(csv.DictReader(f))
+    rows = _published("endgame_judge_4cards.csv", "bench_endgame_trust")
     assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {4}
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     for line in _bench("bench_endgame_trust").summary(rows).splitlines()[1:3]:
         assert re.sub(r"\s+", " ", line.strip()) in docs, line
-    fell_back = [r["seed"] for r in rows if r["hint_stalls"] == ""]
+    fell_back = [r["seed"] for r in rows if math.isnan(r["hint_stalls"])]  # (an empty cell)
     seeds = f"seed {fell_back[0]}" if len(fell_back) == 1 else f"seeds {', '.join(fell_back[:-1])} and {fell_back[-1]}"
     assert f"where 2 s did not reach one stall each ({seeds})" in docs
     assert JUDGE_SEARCH_CARDS == 4 and JUDGE_SEARCH_FLOOR * JUDGE_FLOOR_SCALE[4] == 2.0  # the 2 s measured
@@ -743,13 +739,11 @@ def test_the_judging_measurement_at_four_cards_is_quoted_from_its_file():
 
 
 def test_the_trust_measurement_at_four_cards_after_settling_is_quoted_from_its_file():
-    import csv
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    with open(root / "data/simulated/endgame_trust_4cards_settled.csv") as f:
-        rows = list(csv.DictReader(f))
+    rows = _published("endgame_trust_4cards_settled.csv", "bench_endgame_trust")
     assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {4}
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     said = []
@@ -760,20 +754,18 @@ def test_the_trust_measurement_at_four_cards_after_settling_is_quoted_from_its_f
                     f"{sum(loss) / 16:.2f} ({'worst ' if who == 'hint' else ''}{max(loss):.1f}), "
                     f"{'value within 2 points ' if who == 'hint' else ''}{sum(x <= 2 for x in err)} / 16 "
                     f"{'(mean error ' if who == 'hint' else '('}{sum(err) / 16:.2f})")
-    conv = sum(r["hint_converged"] == "True" for r in rows)
+    conv = sum(r["hint_converged"] is True for r in rows)
     assert f"the endgame search {said[0]}, converged in {conv} of 16; the play-outs {said[1]}." in docs
 
 
 def test_the_trust_measurement_at_three_cards_is_quoted_from_its_file():
     """docs/endgame.md quotes data/simulated/endgame_trust_3cards.csv (the hint at 3 cards after
     the levels were settled): each row of its table recomputed from the file."""
-    import csv
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    with open(root / "data/simulated/endgame_trust_3cards.csv") as f:
-        rows = list(csv.DictReader(f))
+    rows = _published("endgame_trust_3cards.csv", "bench_endgame_trust")
     assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {3}
     docs = re.sub(r"\s+", " ", (root / "docs/endgame.md").read_text())
     for who, name in (("rollouts", "play-outs, 1 s"), ("hint", "endgame search, 12 M nodes")):
@@ -784,7 +776,7 @@ def test_the_trust_measurement_at_three_cards_is_quoted_from_its_file():
         assert cells in docs, cells
     stalls = [int(r["ref_stalls"]) for r in rows]
     assert (f"1 stall each in {stalls.count(1)} views, 2 in {stalls.count(2)}, 3 in {stalls.count(3)}") in docs
-    conv = sum(r["hint_converged"] == "True" for r in rows), sum(r["ref_converged"] == "True" for r in rows)
+    conv = sum(r["hint_converged"] is True for r in rows), sum(r["ref_converged"] is True for r in rows)
     assert f"The hint converged in {conv[0]} of 16, the reference in {conv[1]}" in docs
     readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
     hint = [float(r["hint_loss"]) for r in rows]

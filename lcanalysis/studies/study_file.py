@@ -7,8 +7,9 @@ made with other settings is refused (it would mix results); a torn last line, fr
 while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
 round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
-runs from writing one file. The calibration and consistency studies and the skill-and-luck study's
-reviews keep their rows this way.
+runs from writing one file. The calibration and consistency studies, the skill-and-luck study's
+reviews and the endgame benchmarks (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``) keep
+their rows this way.
 """
 
 from __future__ import annotations

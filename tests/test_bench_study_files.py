@@ -1,0 +1,201 @@
+"""The rows files of the benchmarks that keep their rows as they go (the endgame benchmarks): each
+is a ``StudyFile`` (lcanalysis/studies/study_file.py), its settings on its first line. A run
+stopped part way resumes without losing or doubling a row, and a file made with other settings is
+refused before its rows are mixed with these.
+
+Each benchmark runs here on a tiny set with its measurement replaced by a cheap stand-in that
+gives the same row for the same unit of work: a run stopped by an exception after a few rows (as a
+kill leaves the file), then resumed, must leave the very rows of a run never stopped."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ["bench_endgame_trust", "bench_endgame_reach", "bench_endgame_settle", "bench_stall_probes"]
+
+
+class Stop(Exception):
+    """The stand-in for a kill: raised by the measurement when the run is to stop."""
+
+
+def _bench(monkeypatch, name):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    return importlib.import_module(name)
+
+
+def _rows_file(bench):
+    return bench.ROWS_FILE
+
+
+def _measure(calls, stop_at, unit, row):
+    """Record ``unit``; stop (as a kill would) at call number ``stop_at``; else the row."""
+    calls.append(unit)
+    if len(calls) == stop_at:
+        raise Stop
+    return row
+
+
+def _trust(monkeypatch, bench, calls, stop_at, tmp_path):
+    def run_one(seed, deck, ref_nodes, endgame_cards=None, hint_time=None):
+        return _measure(calls, stop_at, (deck, seed), {
+            "seed": seed, "deck": deck, "ref_best": "+R5/D", "ref_value": 1.0 + seed, "ref_stalls": 2,
+            "ref_converged": True, "ref_seconds": 1.0, "rollouts_pick": "+R5/D", "rollouts_value": 1.0,
+            "rollouts_loss": 0.5 * seed, "rollouts_seconds": 1.0, "hint_pick": "+R5/D", "hint_value": 1.0,
+            "hint_loss": 0.0, "hint_stalls": 2, "hint_converged": seed % 2 == 0, "hint_seconds": 1.0})
+
+    monkeypatch.setattr(bench, "run_one", run_one)
+    return ["--deck", "3", "--positions", "4", "--hint-time", "10"]
+
+
+def _reach(monkeypatch, bench, calls, stop_at, tmp_path):
+    def run_one(seed, deck, nodes=None, with_bracket=True, clock=False):
+        return _measure(calls, stop_at, (deck, seed), {
+            "deck": deck, "seed": seed, "stalls": seed % 3, "converged": seed % 2 == 0, "exact": True,
+            "view_seconds": 0.5, "bracket": "not tried", "bracket_low": "", "bracket_high": "",
+            "bracket_seconds": 0.0})
+
+    monkeypatch.setattr(bench, "run_one", run_one)
+    return ["--decks", "2", "3", "--positions", "2", "--nodes", "1000", "--no-bracket"]
+
+
+def _settle(monkeypatch, bench, calls, stop_at, tmp_path):
+    def run_one(seed, deck, before, nodes, min_stalls=None, fill_every_turn=True):
+        return _measure(calls, stop_at, (deck, seed, "before" if before else "today"), {
+            "deck": deck, "seed": seed, "version": "before" if before else "today", "stalls": 2,
+            "converged": True, "exact": before, "worlds": 90 + seed, "best_stderr": 0.25, "exact_turns": 3,
+            "turns": 30, "nodes": 1000 + seed, "seconds": 0.5})
+
+    monkeypatch.setattr(bench, "run_one", run_one)
+    return ["--deck", "3", "--positions", "2", "--nodes", "1000"]
+
+
+def _probes(monkeypatch, bench, calls, stop_at, tmp_path):
+    import lcanalysis.cli.warmup
+
+    def settle(seed, deck, nodes, mode, workers=1):
+        row = {"deck": deck, "seed": seed, "mode": mode, "seconds": 0.5, "nodes": 1000 + seed, "stalls": 2,
+               "exact": True, "best": "+R5/D", "value": 1.5}
+        return row if deck == 2 else _measure(calls, stop_at, (deck, seed, mode), row)  # (2: the warm-up)
+
+    monkeypatch.setattr(lcanalysis.cli.warmup, "engine_ready", lambda: None)
+    monkeypatch.setattr(bench, "settle", settle)
+    return ["--deck", "3", "--positions", "2", "--nodes", "1000", "--workers", "2"]
+
+
+SETUP = {"bench_endgame_trust": _trust, "bench_endgame_reach": _reach, "bench_endgame_settle": _settle,
+         "bench_stall_probes": _probes}
+
+
+def _summary(out: str) -> list[str]:
+    """The printed summary, less the lines printed as each row finishes."""
+    return [line for line in out.splitlines() if not line.startswith(("seed ", "deck "))]
+
+
+def _table(rows_file, path):
+    """The file's rows in the order of their units, less the CPU seconds a benchmark measures itself."""
+    df = rows_file.load(path)
+    return df.drop(columns=["cpu_seconds"], errors="ignore").sort_values(rows_file.keys).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
+    """Each runs as a script from anywhere."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--help"],
+                          check=False, capture_output=True, text=True, cwd="/", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--out" in done.stdout
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_run_stopped_part_way_resumes_to_the_rows_of_a_run_never_stopped(tmp_path, monkeypatch, capsys, name):
+    bench = _bench(monkeypatch, name)
+    rows_file = _rows_file(bench)
+    calls: list = []
+    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    whole = tmp_path / "whole.csv"
+    assert bench.main([*argv, "--out", str(whole)]) == 0
+    units = list(calls)
+    assert len(units) >= 4 and len(set(units)) == len(units)
+    summary = _summary(capsys.readouterr().out)
+
+    out = tmp_path / "rows.csv"
+    calls.clear()
+    SETUP[name](monkeypatch, bench, calls, 3, tmp_path)  # stopped at the third measurement
+    with pytest.raises(Stop):
+        bench.main([*argv, "--out", str(out)])
+    kept = rows_file.load(out)
+    assert 0 < len(kept) < len(rows_file.load(whole))  # what finished is on the disk
+    assert json.loads(out.read_text().splitlines()[0][len(rows_file.mark):]) == rows_file.read_identity(whole)
+    with out.open("a") as fh:  # killed while writing the next row: a torn line
+        fh.write(whole.read_text().splitlines()[2 + len(kept)][:7])
+    calls.clear()
+    SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    capsys.readouterr()
+    assert bench.main([*argv, "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "a torn last line (an unfinished row) is dropped and done again" in captured.err
+    assert _summary(captured.out) == summary
+    done_before = {rows_file.unit(r) for r in kept.to_dict("records")}
+    assert calls == [u for u in units if tuple(u) not in done_before]  # only what was missing, once
+    pd.testing.assert_frame_equal(_table(rows_file, out), _table(rows_file, whole))
+    command = (tmp_path / "rows.csv.cmd").read_text()
+    assert command == f"python benchmarks/{name}.py {' '.join([*argv, '--out', str(out)])}\n"
+
+    calls.clear()  # run again: nothing to do
+    assert bench.main([*argv, "--out", str(out)]) == 0
+    assert calls == [] and _summary(capsys.readouterr().out) == summary
+
+
+@pytest.mark.parametrize(("name", "made", "here", "named"), [
+    ("bench_endgame_trust", ["--deck", "3", "--hint-time", "10"], ["--deck", "3", "--hint-time", "2"],
+     "hint_time: 10.0 there, 2.0 here"),
+    ("bench_endgame_trust", ["--endgame-cards", "4"], ["--endgame-cards", "3"], "endgame_cards: 4 there, 3 here"),
+    ("bench_endgame_reach", ["--decks", "3", "--no-bracket"], ["--decks", "3", "--clock", "--no-bracket"],
+     "clock: False there, True here, nodes: 12000000 there, None here"),
+    ("bench_endgame_reach", ["--nodes", "1200000"], [], "nodes: 1200000 there, 12000000 here"),
+    ("bench_endgame_settle", ["--min-stalls", "1", "--no-fill-every-turn"], ["--min-stalls", "1"],
+     "no_fill_every_turn: True there, False here"),
+    ("bench_stall_probes", ["--deck", "3"], ["--deck", "3", "--workers", "2"], "workers: 1 there, 2 here"),
+])
+def test_a_file_made_with_other_settings_is_refused_before_its_rows_are_mixed(tmp_path, monkeypatch, name, made,
+                                                                                here, named):
+    """Found reviewing the benchmarks: a rows file was resumed whatever the settings, so
+    'bench_endgame_trust.py --hint-time 2' on a file of '--hint-time 10' (or a reach file of another
+    node budget, whose help said 'a file holds one budget') appended rows of the other measurement,
+    and the summary averaged the two. The settings are the file's first line now (they were in its
+    .cmd sidecar); the file and its sidecar are left as they were, nothing measured."""
+    bench = _bench(monkeypatch, name)
+    calls: list = []
+    SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    extra: list[str] = []
+    positions = ["--positions", "2"]
+    out = tmp_path / "rows.csv"
+    assert bench.main([*made, *positions, *extra, "--out", str(out)]) == 0
+    before, command = out.read_bytes(), (tmp_path / "rows.csv.cmd").read_text()
+    calls.clear()
+    with pytest.raises(SystemExit) as refused:
+        bench.main([*here, *positions, *extra, "--out", str(out)])
+    assert str(refused.value) == f"error: {out} was made with other settings ({named}): write to another file"
+    assert calls == [] and out.read_bytes() == before and (tmp_path / "rows.csv.cmd").read_text() == command
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_rows_file_of_the_old_format_is_refused_with_a_clear_error(tmp_path, monkeypatch, name):
+    """A file written before the settings line (CSV from its first line; the settings were in its
+    .cmd) is not resumed: its settings are unknown here."""
+    bench = _bench(monkeypatch, name)
+    argv = SETUP[name](monkeypatch, bench, [], 0, tmp_path)
+    out = tmp_path / "rows.csv"
+    out.write_text(",".join(_rows_file(bench).columns) + "\r\n")
+    with pytest.raises(SystemExit) as refused:
+        bench.main([*argv, "--out", str(out)])
+    assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file (its first line is not "
+                                  "the header)")
