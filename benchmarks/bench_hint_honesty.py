@@ -14,7 +14,8 @@ advisor's by default, and the references must have been made at the same rate), 
 - ``hint_loss``, ``hint_loss_stderr``: the reference's top turn in the hint's own list, and
   ``covered``: the hint showed it within two of its standard errors (or named it).
 
-Rows go to ``--out`` as each position finishes; a second run resumes. Budgets are rollout counts,
+Rows go to ``--out`` as each position finishes (``ROWS_FILE``: a first line of the settings, then
+CSV); a second run resumes, one at another ``--playout-rate`` is refused. Budgets are rollout counts,
 so the numbers are the same on any machine.
 
     python benchmarks/bench_hint_honesty.py --positions 200 \
@@ -24,14 +25,21 @@ so the numbers are the same on any machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
 import sys
 from pathlib import Path
 
 from bench_schedules import EARLIER_RATE, load_references
-from rows_file import appending, read_rows, same_settings
+
+from lcanalysis.studies.study_file import StudyFile
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
+#: ``--out``: a first line of the settings (the play-outs a second), then a row a view, resumed
+ROWS_FILE = StudyFile("hint honesty benchmark", "# lcanalysis bench_hint_honesty ", FIELDS, keys=("index",),
+                      identity_keys=("playout_rate",), bools=("consistent", "covered"))
 SIGMAS = 2.0  # the study's rule: within two standard errors
 REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED = 30.0, "halving", 2  # the stored references used
 
@@ -93,13 +101,16 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--positions must be at least 1, got {args.positions}")
     if not args.refs.is_file():
         ap.error(f"--refs {args.refs}: no such file (the references of bench_schedules.py --refs)")
-    same_settings(args.out, "bench_hint_honesty.py", sys.argv[1:] if argv is None else argv,
-                  lambda a: {"--playout-rate": check_playout_rate(ap.parse_args(a).playout_rate)})
+    argv = sys.argv[1:] if argv is None else argv
+    command = f"python benchmarks/bench_hint_honesty.py {shlex.join(argv)}"
     known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
-    done = {int(r["index"]) for r in read_rows(args.out)}
-    with appending(args.out, FIELDS) as add:
+    with contextlib.ExitStack() as stack:
+        try:
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), {"playout_rate": rate}, command))
+        except (ValueError, RuntimeError) as e:
+            raise SystemExit(f"error: {e}") from None
         for index, _deal, _turns, view in study_positions(args.positions):
-            if index in done:
+            if (index,) in done:
                 continue
             ref = known.get((index, REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED, rate))
             if ref is None:
@@ -107,11 +118,11 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 2
             row = honesty_row(index, view, ref, rate)
-            add(row)
+            write(row)
             print(f"{index:3d} hint {row['hint']:<8} ref {row['reference']:<8} "
                   f"{'' if row['consistent'] else 'DIFFERENT'} hint's own loss of the reference's turn "
                   f"{row['hint_loss']:.2f} ± {row['hint_loss_stderr']:.2f}", file=sys.stderr, flush=True)
-    print(summary(read_rows(args.out)))
+    print(summary(ROWS_FILE.load(args.out).to_dict("records")))
     return 0
 
 

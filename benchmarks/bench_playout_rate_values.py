@@ -7,7 +7,8 @@ The published calibration of today's advisor (``data/simulated/calibration_halvi
 ``--positions`` of its rows answered by play-outs (5 cards or more left; a fixed sample, numpy's
 ``default_rng(0)``), advises each view again with the same seed and settings at the new rate, and
 writes the turn played's value at both rates beside the round's realized result. Rows go to
-``--out`` as they finish and a second run resumes. It prints the mean shift of the value (a
+``--out`` as they finish (``ROWS_FILE``: a first line of the settings, then CSV) and a second run
+resumes; a file made at another rate is refused. It prints the mean shift of the value (a
 standard error over rounds, the positions of one round being correlated) and the calibration line
 of the realized result on each.
 """
@@ -15,18 +16,23 @@ of the realized result on each.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import shlex
 import sys
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))  # rows_file, also when a test loads this file
+from lcanalysis.studies.study_file import StudyFile
 
-from rows_file import appending, read_rows  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 FIELDS = ["round", "turn", "cards_left", "phase", "played", "value_before", "value_now", "stderr_now", "realized",
           "playout_rate"]
+#: ``--out``: a first line of the settings (the play-outs a second now), then a row a position, resumed
+ROWS_FILE = StudyFile("playout-rate check", "# lcanalysis bench_playout_rate_values ", FIELDS,
+                      keys=("round", "turn"), identity_keys=("playout_rate",))
 
 
 def sample(positions: int):
@@ -39,9 +45,7 @@ def sample(positions: int):
 
 
 def summary(path: Path) -> str:
-    import pandas as pd
-
-    d = pd.read_csv(path)
+    d = ROWS_FILE.load(path)
     shift = d.value_now - d.value_before
     per_round = shift.groupby(d["round"]).sum()
     count = d.groupby("round").size()
@@ -70,24 +74,25 @@ def main(argv: list[str] | None = None) -> int:
     from lcanalysis.studies.calibration import advise_position, read_identity
 
     made = read_identity(ROOT / "data" / "simulated" / "calibration_halving.csv")
-    kept = read_rows(args.out)
-    other = sorted({r["playout_rate"] for r in kept} - {str(ROLLOUTS_PER_SECOND)})
-    if other:  # the rows are of the advisor's default rate: a file of another would mix two measurements
-        raise SystemExit(f"error: {args.out} holds rows of playout rate {', '.join(other)}, and the advisor's "
-                         f"default is {ROLLOUTS_PER_SECOND} now: its rows would be mixed; give another --out")
-    done = {(int(r["round"]), int(r["turn"])) for r in kept}
+    argv = sys.argv[1:] if argv is None else argv
+    command = f"python benchmarks/bench_playout_rate_values.py {shlex.join(argv)}"
     rows = sample(args.positions)
-    with appending(args.out, FIELDS) as add:
+    with contextlib.ExitStack() as stack:
+        try:  # the rows are of the advisor's default rate: a file of another would mix two measurements
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out),
+                                                             {"playout_rate": ROLLOUTS_PER_SECOND}, command))
+        except (ValueError, RuntimeError) as e:
+            raise SystemExit(f"error: {e}") from None
         for n, (_, r) in enumerate(rows.iterrows(), 1):
             if (int(r["round"]), int(r.turn)) in done:
                 continue
             got = advise_position(read_position(r.view), r.played, int(r.advisor_seed), made["time_budget"],
                                   made["hand_model"], made["streams"], made["schedule"], made["endgame_cards"],
                                   ROLLOUTS_PER_SECOND)
-            add({"round": int(r["round"]), "turn": int(r.turn), "cards_left": int(r.cards_left),
-                 "phase": r.phase, "played": r.played, "value_before": float(r.played_value),
-                 "value_now": got["played_value"], "stderr_now": got["played_stderr"],
-                 "realized": float(r.realized), "playout_rate": ROLLOUTS_PER_SECOND})
+            write({"round": int(r["round"]), "turn": int(r.turn), "cards_left": int(r.cards_left),
+                   "phase": r.phase, "played": r.played, "value_before": float(r.played_value),
+                   "value_now": got["played_value"], "stderr_now": got["played_stderr"],
+                   "realized": float(r.realized), "playout_rate": ROLLOUTS_PER_SECOND})
             if n % 50 == 0:
                 print(f"{n}/{len(rows)} positions", file=sys.stderr, flush=True)
     print(summary(args.out))

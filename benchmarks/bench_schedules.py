@@ -10,8 +10,9 @@ Budgets are rollout counts, so the numbers are the same on any machine: ``--play
 (default the advisor's, ``advisor.ROLLOUTS_PER_SECOND``; the runs published before it was raised
 used 6000, and references made at one rate are never used for hints at another).
 
-Rows go to ``--out`` as each position finishes, and a second run with the same settings resumes
-it (one with another reference, schedules or rate is refused: its ``.cmd`` sidecar says). The summary prints,
+Rows go to ``--out`` as each position finishes (``consistency.SCHEDULE_FILE``: a first line of the
+settings, then CSV), and a second run with the same settings resumes it (one with another reference,
+schedules or rate is refused: the file's first line says which it was made with). The summary prints,
 per schedule, the study's share of consistent positions and mean loss (95% intervals), and the
 change in loss position by position (paired: the same views and the same reference).
 
@@ -21,24 +22,25 @@ change in loss position by position (paired: the same views and the same referen
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import shlex
 import sys
 import time
 from pathlib import Path
 
-from rows_file import appending, read_rows, same_settings
-
 import lcanalysis as lc
 from lcanalysis.advisor import EARLIER_ROLLOUTS_PER_SECOND, ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
 from lcanalysis.studies.consistency import (
+    SCHEDULE_FILE,
     before_and_after,
     consistency_summary,
     load_schedule_comparison,
     study_positions,
 )
 
-FIELDS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
-          "hint_worlds", "cpu_seconds", "playout_rate"]
+FIELDS = SCHEDULE_FILE.columns
 #: the play-outs a second of the runs made before the column (and the references' key) was added
 EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
 
@@ -73,20 +75,28 @@ def cached_reference(view, index: int, reference: float, ref_schedule: str, refs
 
 
 def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
-        refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND) -> None:
-    done: set[int] = set()
-    if out.exists():  # (made with the same settings: main checks its .cmd sidecar)
-        done = {int(r["index"]) for r in read_rows(out)}
-    todo = [f for f in study_positions(positions) if f[0] not in done]
-    print(f"{len(done)} positions already in {out}, {len(todo)} to go (each: one reference at {reference:g}x the "
-          f"budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
-    known = load_references(refs)
-    with appending(out, FIELDS) as add:
-        for index, _deal, _turns, view in todo:
+        refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND, command: str | None = None) -> None:
+    """The reference and the hints of each position, a row a schedule, written to ``out``
+    (``consistency.SCHEDULE_FILE``; ``command`` to its ``.cmd`` sidecar) as each position finishes.
+    A file begun with these settings is resumed (only the rows missing from it are made), one made
+    with others is refused (the exit names them)."""
+    identity = {"reference": float(reference), "reference_schedule": ref_schedule, "schedules": list(schedules),
+                "playout_rate": int(rate)}
+    with contextlib.ExitStack() as stack:
+        try:
+            write, done = stack.enter_context(SCHEDULE_FILE.open(os.fspath(out), identity, command))
+        except (ValueError, RuntimeError) as e:
+            raise SystemExit(f"error: {e}") from None
+        todo = [(f, [s for s in schedules if (f[0], s) not in done]) for f in study_positions(positions)]
+        todo = [(f, left) for f, left in todo if left]
+        print(f"{positions - len(todo)} positions already in {out}, {len(todo)} to go (each: one reference at "
+              f"{reference:g}x the budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
+        known = load_references(refs)
+        for (index, _deal, _turns, view), left in todo:
             c0 = time.process_time()
             ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate)
             rows = []
-            for sch in schedules:
+            for sch in left:
                 c1 = time.process_time()
                 hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch, playout_rate=rate)
                 loss, se = (float(x or 0.0) for x in ref["moves"][hint.moves[0].move])
@@ -95,7 +105,7 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
                              "loss_stderr": se, "consistent": loss == 0 or loss <= 2 * se,
                              "hint_worlds": hint.moves[0].extra.get("worlds", ""),
                              "cpu_seconds": round(time.process_time() - c1, 3), "playout_rate": rate})
-            add(*rows)  # the position's rows together: a resumed run never holds half a position
+            write(rows)  # a row a schedule; a run stopped between them does the missing ones again
             print(f"{index:3d} deck {view.deck_count:2d} ref {ref['top']:<8} "
                   + "  ".join(f"{r['schedule']} {r['hint']:<8} loss {r['loss']:5.2f} ± {r['loss_stderr']:4.2f}"
                               f"{'' if r['consistent'] else ' DIFFERENT'}" for r in rows)
@@ -124,13 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         ap.error(str(e))
 
-    def settings(a: list[str]) -> dict:  # what a row depends on: another of these must not resume the file
-        got = ap.parse_args(a)
-        return {"--reference": got.reference, "--reference-schedule": got.reference_schedule,
-                "--schedules": " ".join(got.schedules), "--playout-rate": check_playout_rate(got.playout_rate)}
-
-    same_settings(args.out, "bench_schedules.py", argv, settings)
-    run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs, rate)
+    run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs, rate,
+        command=f"python benchmarks/bench_schedules.py {shlex.join(argv)}")
     by_schedule = load_schedule_comparison(args.out)
     print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1; "
           f"{rate:,} play-outs a second")

@@ -1,7 +1,7 @@
-"""The rows files of the benchmarks that keep their rows as they go (the endgame benchmarks): each
-is a ``StudyFile`` (lcanalysis/studies/study_file.py), its settings on its first line. A run
-stopped part way resumes without losing or doubling a row, and a file made with other settings is
-refused before its rows are mixed with these.
+"""The rows files of the benchmarks that keep their rows as they go (the endgame, schedule, honesty
+and play-out-rate benchmarks): each is a ``StudyFile`` (lcanalysis/studies/study_file.py), its
+settings on its first line. A run stopped part way resumes without losing or doubling a row, and a
+file made with other settings is refused before its rows are mixed with these.
 
 Each benchmark runs here on a tiny set with its measurement replaced by a cheap stand-in that
 gives the same row for the same unit of work: a run stopped by an exception after a few rows (as a
@@ -14,12 +14,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ["bench_endgame_trust", "bench_endgame_reach", "bench_endgame_settle", "bench_stall_probes"]
+BENCHMARKS = ["bench_endgame_trust", "bench_endgame_reach", "bench_endgame_settle", "bench_stall_probes",
+              "bench_schedules", "bench_hint_honesty", "bench_playout_rate_values"]
 
 
 class Stop(Exception):
@@ -32,7 +34,9 @@ def _bench(monkeypatch, name):
 
 
 def _rows_file(bench):
-    return bench.ROWS_FILE
+    from lcanalysis.studies.consistency import SCHEDULE_FILE
+
+    return SCHEDULE_FILE if bench.__name__ == "bench_schedules" else bench.ROWS_FILE
 
 
 def _measure(calls, stop_at, unit, row):
@@ -90,8 +94,63 @@ def _probes(monkeypatch, bench, calls, stop_at, tmp_path):
     return ["--deck", "3", "--positions", "2", "--nodes", "1000", "--workers", "2"]
 
 
+def _schedules(monkeypatch, bench, calls, stop_at, tmp_path):
+    def advise(view, time_budget, seed, schedule, playout_rate):
+        move = "+R5/D" if (view.index + len(schedule)) % 2 else "-B3/D"
+        hint = SimpleNamespace(moves=[SimpleNamespace(move=move, extra={"worlds": 100 + view.index})])
+        return _measure(calls, stop_at, (view.index, schedule), hint)
+
+    monkeypatch.setattr(bench, "study_positions",
+                        lambda n: [(i, i, 8, SimpleNamespace(index=i, deck_count=30 - i)) for i in range(n)])
+    monkeypatch.setattr(bench, "cached_reference", lambda view, index, *a, **k: {
+        "top": "+R5/D", "moves": {"+R5/D": [0.0, 0.0], "-B3/D": [1.0 + index, 0.25]}})
+    monkeypatch.setattr(bench.lc, "advise", advise)
+    return ["--positions", "3", "--reference", "2", "--schedules", "two-stage", "halving"]
+
+
+def _honesty(monkeypatch, bench, calls, stop_at, tmp_path):
+    import lcanalysis.studies.consistency
+
+    refs = tmp_path / "refs.jsonl"
+    refs.write_text("".join(json.dumps({"index": i, "reference": 30.0, "schedule": "halving", "seed": 2,
+                                        "playout_rate": rate, "top": "+R5/D", "moves": {"+R5/D": [0.0, 0.0]}})
+                            + "\n" for i in range(4) for rate in (6000, 15000)))
+
+    def honesty_row(index, view, ref, rate=None):
+        return _measure(calls, stop_at, (index,), {
+            "index": index, "cards_left": 30, "hint": "+R5/D", "reference": ref["top"], "ref_loss": 0.0,
+            "ref_loss_stderr": 0.0, "consistent": True, "hint_loss": 0.1 * index, "hint_loss_stderr": 0.1,
+            "covered": index != 2})
+
+    monkeypatch.setattr(lcanalysis.studies.consistency, "study_positions",
+                        lambda n: [(i, i, 8, None) for i in range(n)])
+    monkeypatch.setattr(bench, "honesty_row", honesty_row)
+    return ["--positions", "4", "--refs", str(refs), "--playout-rate", "6000"]
+
+
+def _rate(monkeypatch, bench, calls, stop_at, tmp_path):
+    import lcanalysis.game.notation
+    import lcanalysis.studies.calibration
+
+    sample = pd.DataFrame({"round": [1, 1, 4, 7], "turn": [8, 16, 8, 24], "cards_left": [36, 28, 36, 20],
+                           "phase": ["early", "early", "early", "middle"], "played": ["+R5/D"] * 4,
+                           "played_value": [1.0, -2.0, 3.0, 0.5], "realized": [2.0, -1.0, 5.0, 0.0],
+                           "advisor_seed": [1, 2, 3, 4], "view": ["a", "b", "c", "d"]})
+
+    def advise_position(view, played, seed, *settings):
+        row = sample[sample.advisor_seed == seed].iloc[0]
+        return _measure(calls, stop_at, (int(row["round"]), int(row.turn)),
+                        {"played_value": 0.5 * seed, "played_stderr": 0.25})
+
+    monkeypatch.setattr(bench, "sample", sample.head)
+    monkeypatch.setattr(lcanalysis.game.notation, "read_position", lambda text: text)
+    monkeypatch.setattr(lcanalysis.studies.calibration, "advise_position", advise_position)
+    return ["--positions", "4"]
+
+
 SETUP = {"bench_endgame_trust": _trust, "bench_endgame_reach": _reach, "bench_endgame_settle": _settle,
-         "bench_stall_probes": _probes}
+         "bench_stall_probes": _probes, "bench_schedules": _schedules, "bench_hint_honesty": _honesty,
+         "bench_playout_rate_values": _rate}
 
 
 def _summary(out: str) -> list[str]:
@@ -164,6 +223,13 @@ def test_a_run_stopped_part_way_resumes_to_the_rows_of_a_run_never_stopped(tmp_p
     ("bench_endgame_settle", ["--min-stalls", "1", "--no-fill-every-turn"], ["--min-stalls", "1"],
      "no_fill_every_turn: True there, False here"),
     ("bench_stall_probes", ["--deck", "3"], ["--deck", "3", "--workers", "2"], "workers: 1 there, 2 here"),
+    ("bench_hint_honesty", ["--playout-rate", "6000"], [], "playout_rate: 6000 there, 15000 here"),
+    # it once checked only the rate: hints against a 10x reference were mixed with those against a 30x one
+    ("bench_schedules", ["--reference", "10", "--playout-rate", "6000"], ["--playout-rate", "6000"],
+     "reference: 10.0 there, 30.0 here"),
+    ("bench_schedules", ["--schedules", "two-stage"], [],
+     "schedules: ['two-stage'] there, ['two-stage', 'halving'] here"),
+    ("bench_playout_rate_values", [], None, "playout_rate: 15000 there, 6000 here"),  # None: the advisor's changed
 ])
 def test_a_file_made_with_other_settings_is_refused_before_its_rows_are_mixed(tmp_path, monkeypatch, name, made,
                                                                                 here, named):
@@ -174,12 +240,17 @@ def test_a_file_made_with_other_settings_is_refused_before_its_rows_are_mixed(tm
     .cmd sidecar); the file and its sidecar are left as they were, nothing measured."""
     bench = _bench(monkeypatch, name)
     calls: list = []
-    SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
-    extra: list[str] = []
+    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    extra = argv[argv.index("--refs"):argv.index("--refs") + 2] if "--refs" in argv else []
     positions = ["--positions", "2"]
     out = tmp_path / "rows.csv"
     assert bench.main([*made, *positions, *extra, "--out", str(out)]) == 0
     before, command = out.read_bytes(), (tmp_path / "rows.csv.cmd").read_text()
+    if here is None:
+        import lcanalysis.advisor
+
+        monkeypatch.setattr(lcanalysis.advisor, "ROLLOUTS_PER_SECOND", 6000)
+        here = made
     calls.clear()
     with pytest.raises(SystemExit) as refused:
         bench.main([*here, *positions, *extra, "--out", str(out)])

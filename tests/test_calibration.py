@@ -399,16 +399,25 @@ def test_the_full_position_check_advises_the_same_positions_with_both_hands_know
         C.calibration_study(1, out=tmp_path / "both.csv", **args)
 
 
+def _rate_check():
+    """benchmarks/bench_playout_rate_values.py, loaded from its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_playout_rate_values",
+                                                  ROOT / "benchmarks" / "bench_playout_rate_values.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
 def test_the_values_at_15000_play_outs_a_second_are_quoted_from_their_file():
     """docs/agents.md quotes data/simulated/calibration_rate_check.csv (the study's positions advised
     again at the hint's rate): the rows are the published study's, with its values, and every
     figure quoted is recomputed here (the shift with its standard error over rounds, the phases,
     both calibration lines)."""
-    import pandas as pd
-
     from lcanalysis.advisor import ROLLOUTS_PER_SECOND
 
-    d = pd.read_csv(ROOT / "data" / "simulated" / "calibration_rate_check.csv")
+    d = _rate_check().ROWS_FILE.load(ROOT / "data" / "simulated" / "calibration_rate_check.csv")
     study = C.load_calibration(ROOT / "data" / "simulated" / "calibration_halving.csv").set_index(["round", "turn"])
     assert len(d) == 1000 and (d.cards_left >= 5).all() and set(d.playout_rate) == {ROLLOUTS_PER_SECOND}
     mine = study.loc[list(zip(d["round"], d["turn"]))]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import lcanalysis as lc
@@ -170,22 +172,29 @@ def test_a_schedule_comparison_reads_as_one_study_a_schedule_on_the_positions_al
     """The rows of benchmarks/bench_schedules.py: one table a schedule, positions in order, only
     those every schedule finished, and the study's summary and paired comparison read them."""
     path = tmp_path / "s.csv"
-    path.write_text("index,schedule,cards_left,hint,reference,loss,loss_stderr,consistent,hint_worlds,cpu_seconds\n"
+    settings = {"reference": 30.0, "reference_schedule": "halving", "schedules": ["halving", "two-stage"],
+                "playout_rate": 6000}
+    path.write_text(f"# lcanalysis schedule comparison {json.dumps(settings)}\n"
+                    "index,schedule,cards_left,hint,reference,loss,loss_stderr,consistent,hint_worlds,cpu_seconds\n"
                     "1,halving,30,+R7/D,+R7/D,0.0,0.0,True,900,0.5\n"
                     "1,two-stage,30,-B4/D,+R7/D,1.5,0.25,False,300,0.5\n"
                     "0,halving,20,+G2/D,+Y3/D,0.25,0.25,True,900,0.5\n"
                     "0,two-stage,20,+Y3/D,+Y3/D,0.0,0.0,True,300,0.5\n"
                     "2,halving,25,+W9/D,+W9/D,0.0,0.0,True,900,0.5\n")
     tables = C.load_schedule_comparison(path)
-    assert list(tables) == ["halving", "two-stage"]
+    assert list(tables) == ["halving", "two-stage"] and tables["halving"].attrs["identity"] == settings
     assert list(tables["halving"]["index"]) == list(tables["two-stage"]["index"]) == [0, 1]
     assert list(tables["two-stage"]["consistent"]) == [True, False]
     table = C.before_and_after(tables["two-stage"], tables["halving"])
     assert table.loc["before", "consistent"] == 1 and table.loc["after", "consistent"] == 2
     assert table.loc["change in loss, paired", "mean_loss"] == pytest.approx(((0.25 - 0.0) + (0.0 - 1.5)) / 2)
-    (tmp_path / "bad.csv").write_text("index,hint\n0,+R7/D\n")
+    (tmp_path / "bad.csv").write_text(f"# lcanalysis schedule comparison {json.dumps(settings)}\n"
+                                      "index,hint\n0,+R7/D\n")
     with pytest.raises(ValueError, match="is no schedule comparison: it has no consistent, loss"):
         C.load_schedule_comparison(tmp_path / "bad.csv")
+    (tmp_path / "old.csv").write_text("index,schedule,hint\n0,halving,+R7/D\n")  # no settings line
+    with pytest.raises(ValueError, match=r"old\.csv is not a schedule comparison file"):
+        C.load_schedule_comparison(tmp_path / "old.csv")
 
 
 def test_the_published_schedule_comparison_is_what_the_docs_and_the_article_say():
@@ -213,15 +222,14 @@ def test_the_hints_own_error_bars_are_quoted_from_their_file(monkeypatch):
     consistency from the file against the schedule comparison's (the same 200 views, the same hint)."""
     from pathlib import Path
 
-    import pandas as pd
 
     root = Path(__file__).resolve().parent.parent
     monkeypatch.syspath_prepend(str(root / "benchmarks"))
-    from bench_hint_honesty import SIGMAS
+    from bench_hint_honesty import ROWS_FILE, SIGMAS
 
     from lcanalysis.tournaments.stats import wilson_interval
 
-    d = pd.read_csv(root / "data" / "simulated" / "hint_honesty.csv")
+    d = ROWS_FILE.load(root / "data" / "simulated" / "hint_honesty.csv")
     assert len(d) == 200 and d["index"].is_unique
     same = d.hint == d.reference
     assert (d.consistent == ((d.ref_loss == 0) | (d.ref_loss <= SIGMAS * d.ref_loss_stderr))).all()
@@ -249,13 +257,11 @@ def test_the_hint_at_15000_play_outs_a_second_is_quoted_from_its_files(monkeypat
     its own numbers, the hints the same in both files, and the rate the one the advisor uses."""
     from pathlib import Path
 
-    import pandas as pd
-
     from lcanalysis.advisor import ROLLOUTS_PER_SECOND
 
     root = Path(__file__).resolve().parent.parent
     monkeypatch.syspath_prepend(str(root / "benchmarks"))
-    from bench_hint_honesty import SIGMAS
+    from bench_hint_honesty import ROWS_FILE, SIGMAS
     from bench_schedules import load_references
 
     sim = root / "data" / "simulated"
@@ -288,7 +294,7 @@ def test_the_hint_at_15000_play_outs_a_second_is_quoted_from_its_files(monkeypat
     assert f"All {len(misses)} misses lose less than a point (at most {misses.loss.max():.2f})" in docs
     assert f"at **{int(now.consistent.sum())} of the 200, {now.consistent.mean():.0%}**" in docs
 
-    d = pd.read_csv(sim / "hint_honesty_15000.csv")
+    d = ROWS_FILE.load(sim / "hint_honesty_15000.csv")
     assert len(d) == 200 and d["index"].is_unique
     assert now.set_index("index").loc[d["index"], "hint"].tolist() == d.hint.tolist()  # the same hints
     same = d.hint == d.reference

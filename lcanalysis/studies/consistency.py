@@ -43,6 +43,15 @@ STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", C
                        # files made before the draw streams name none, those before successive halving no
                        # schedule, those before the advisor's play-outs a second were raised no rate
                        defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000})
+#: ``benchmarks/bench_schedules.py``'s rows: the hint with each schedule against one reference a
+#: position; a row a position and schedule, resumed row by row. Its settings: the reference's budget
+#: (in multiples) and schedule, the hints' schedules and the play-outs a second (files made before
+#: the ``playout_rate`` column have no such column, and their settings name the rate).
+SCHEDULE_COLUMNS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
+                    "hint_worlds", "cpu_seconds", "playout_rate"]
+SCHEDULE_FILE = StudyFile("schedule comparison", "# lcanalysis schedule comparison ", SCHEDULE_COLUMNS,
+                          keys=("index", "schedule"), text_keys=("schedule",),
+                          identity_keys=("reference", "reference_schedule", "schedules", "playout_rate"))
 
 
 def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -215,8 +224,8 @@ def load_schedule_comparison(path: str | os.PathLike[str]) -> dict[str, pd.DataF
     """The rows of ``benchmarks/bench_schedules.py`` (several schedules of the hint against one
     reference a position), one table a schedule in the shape ``consistency_summary``,
     ``before_and_after`` and ``figures.consistency_chart`` read; only positions every schedule
-    finished."""
-    rows = pd.read_csv(path)
+    finished; its settings in each table's ``attrs["identity"]``."""
+    rows = SCHEDULE_FILE.load(path)
     missing = {"index", "schedule", "hint", "reference", "loss", "loss_stderr", "consistent"} - set(rows.columns)
     if missing:
         raise ValueError(f"{os.fspath(path)} is no schedule comparison: it has no {', '.join(sorted(missing))}")

@@ -8,8 +8,8 @@ while writing, is cut off and that unit done again. A unit may also be several r
 round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
 runs from writing one file. The calibration and consistency studies, the skill-and-luck study's
-reviews and the endgame benchmarks (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``) keep
-their rows this way.
+reviews and the benchmarks that keep rows (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``,
+``bench_schedules.py``, ``bench_hint_honesty.py``, ``bench_playout_rate_values.py``) keep them this way.
 """
 
 from __future__ import annotations
