@@ -270,3 +270,22 @@ def test_a_rows_file_of_the_old_format_is_refused_with_a_clear_error(tmp_path, m
         bench.main([*argv, "--out", str(out)])
     assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file (its first line is not "
                                   "the header)")
+
+
+def test_a_file_of_older_columns_is_refused_before_rows_of_todays_are_appended(tmp_path, monkeypatch):
+    """data/simulated/schedule_consistency.csv predates the ``playout_rate`` column. Resumed with its
+    own settings and more positions, a run appended rows of 11 fields under its 10 column names:
+    the file no longer read ("Expected 10 fields ... saw 11"). It is refused now, left as it was."""
+    bench = _bench(monkeypatch, "bench_schedules")
+    calls: list = []
+    _schedules(monkeypatch, bench, calls, 0, tmp_path)
+    published = ROOT / "data" / "simulated" / "schedule_consistency.csv"
+    out = tmp_path / "schedules.csv"
+    out.write_bytes(published.read_bytes())
+    with pytest.raises(SystemExit) as refused:
+        bench.main(["--positions", "201", "--reference", "30", "--schedules", "two-stage", "halving",
+                    "--playout-rate", "6000", "--out", str(out)])
+    assert str(refused.value) == (f"error: {out} was written with other columns (no playout_rate): its rows and "
+                                  "these would not line up; write to another file")
+    assert calls == [] and out.read_bytes() == published.read_bytes()
+    assert len(bench.load_schedule_comparison(out)["halving"]) == 200

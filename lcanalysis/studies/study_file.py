@@ -3,8 +3,9 @@
 The first line holds the settings the file was made with (JSON after a mark naming the study),
 then CSV: a line of column names and one row per finished unit of work, each flushed to the disk
 before the next starts. A run given an existing file does only the units missing from it; a file
-made with other settings is refused (it would mix results); a torn last line, from a run killed
-while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
+made with other settings is refused (it would mix results), and so is one written with other
+columns (an older version's: its rows and the new ones would not line up); a torn last line, from a
+run killed while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
 round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
 runs from writing one file. The calibration and consistency studies, the skill-and-luck study's
@@ -94,6 +95,22 @@ class StudyFile:
             cut -= 1
         return "".join(lines[:2 + cut])
 
+    def _same_columns(self, path: str, text: str) -> None:
+        """Refuse (ValueError) to append to a file whose column names (its second line) are not
+        ``columns``, say one written before a column was added: the rows would not line up."""
+        lines = text.split("\n", 2)
+        if len(lines) < 3:  # (the settings and the columns are written together: no column line, no rows)
+            return
+        found = next(csv.reader([lines[1]]), [])
+        if found == self.columns:
+            return
+        missing = [c for c in self.columns if c not in found]
+        extra = [c for c in found if c not in self.columns]
+        what = "; ".join(part for part in (missing and "no " + ", ".join(missing),
+                                           extra and "also " + ", ".join(extra)) if part) or "in another order"
+        raise ValueError(f"{path} was written with other columns ({what}): its rows and these would not line up; "
+                         "write to another file")
+
     def frame(self, rows: Sequence[dict[str, Any]], identity: dict[str, Any]) -> pd.DataFrame:
         """Rows kept in memory as the same table a file of them reads as."""
         df = self.table(self.as_csv(rows))
@@ -135,6 +152,7 @@ class StudyFile:
                                      + "): write to another file")
                 fh.seek(0)
                 text = fh.read()
+                self._same_columns(path, text)
                 keep = text[: text.rfind("\n") + 1]
                 if keep != text:
                     print(f"warning: {path}: a torn last line (an unfinished row) is dropped and done again",
