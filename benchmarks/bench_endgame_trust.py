@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         try:  # what a row depends on, besides its deck and seed: another file is refused
             write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
-        except (ValueError, RuntimeError) as e:
+        except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for seed in range(args.positions):
             if (args.deck, seed) in done:

@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         try:
             write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), {"playout_rate": rate}, command))
-        except (ValueError, RuntimeError) as e:
+        except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for index, _deal, _turns, view in study_positions(args.positions):
             if (index,) in done:

@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         try:  # the rows are of the advisor's default rate: a file of another would mix two measurements
             write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out),
                                                              {"playout_rate": ROLLOUTS_PER_SECOND}, command))
-        except (ValueError, RuntimeError) as e:
+        except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for n, (_, r) in enumerate(rows.iterrows(), 1):
             if (int(r["round"]), int(r.turn)) in done:

@@ -85,7 +85,7 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
     with contextlib.ExitStack() as stack:
         try:
             write, done = stack.enter_context(SCHEDULE_FILE.open(os.fspath(out), identity, command))
-        except (ValueError, RuntimeError) as e:
+        except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         todo = [(f, [s for s in schedules if (f[0], s) not in done]) for f in study_positions(positions)]
         todo = [(f, left) for f, left in todo if left]

@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.out is not None:
             try:  # what a row depends on, besides its deck, seed and mode: another file is refused
                 write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
-            except (ValueError, RuntimeError) as e:
+            except (ValueError, RuntimeError, OSError) as e:
                 raise SystemExit(f"error: {e}") from None
         from lcanalysis.cli.warmup import engine_ready
 

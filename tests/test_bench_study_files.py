@@ -289,3 +289,14 @@ def test_a_file_of_older_columns_is_refused_before_rows_of_todays_are_appended(t
                                   "these would not line up; write to another file")
     assert calls == [] and out.read_bytes() == published.read_bytes()
     assert len(bench.load_schedule_comparison(out)["halving"]) == 200
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_an_out_file_that_cannot_be_opened_is_an_error_naming_it_not_a_traceback(tmp_path, monkeypatch, name):
+    bench = _bench(monkeypatch, name)
+    calls: list = []
+    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    out = tmp_path / "no such folder" / "rows.csv"
+    with pytest.raises(SystemExit) as refused:
+        bench.main([*argv, "--out", str(out)])
+    assert str(refused.value) == f"error: [Errno 2] No such file or directory: '{out}'" and calls == []
