@@ -78,6 +78,9 @@ def _say(line: str) -> None:
 TOO_MANY_FILLS = ("there are more than 20,000 ways to fill the {n} buried pile card(s) (written X?): too many to "
                   "solve each exactly, with --time too; for an estimate give --samples N (say --samples 400, without "
                   "--time), or ask 'lcanalysis advise POSITION', whose endgame search samples the fills")
+NO_BOUND = ("no bound: drawing from discard piles can go on forever, so give --max-stalls S (discard-pile draws left "
+            "to each player; 0: only the draw pile from now on), --max-turns T (a horizon, the table scored as it "
+            "stands), or --time S (the deepest exact answer within S seconds)")
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
 
 #: cards left in the draw pile up to which every benchmark position finished within 10 s
@@ -180,6 +183,8 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
 def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     if args.time is not None:  # (the deepening checks the question before its first progress line)
         return solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf, max_nodes=args.max_nodes)
+    if args.max_stalls is None and args.max_turns is None:  # the library's words name no --time
+        raise UsageError(NO_BOUND)
     from lcanalysis.search.view_value import check_question
 
     # the search's own checks of the question, before the warning below says a word
