@@ -214,6 +214,10 @@ def test_the_budget_is_a_count_of_play_outs_at_the_rate_given():
     0.2 s plays fewer. A rate that is not a whole number of play-outs is refused by name."""
     view = example_view()
     assert ROLLOUTS_PER_SECOND == 15_000
+    from lcanalysis.cli.main import build_parser  # advise --help states the rate that caps --time's play-outs
+
+    subcommands = next(a for a in build_parser()._actions if a.choices and "advise" in a.choices)
+    assert f"at most {ROLLOUTS_PER_SECOND:,} a second" in " ".join(subcommands.choices["advise"].format_help().split())
     now = advise(view, time_budget=0.2, seed=1)
     same = advise(view, time_budget=0.5, seed=1, playout_rate=6000)
     assert [(m.move, m.value, m.loss) for m in now.moves] == [(m.move, m.value, m.loss) for m in same.moves]

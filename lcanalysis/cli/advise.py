@@ -36,10 +36,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--time", type=seconds(3600), default=None,
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
                         "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
-                        "search deepens until its answer converges")
+                        "search deepens until its answer converges. The play-outs are at most 15,000 a second "
+                        "of it (advisor.ROLLOUTS_PER_SECOND): a fast machine answers before the time is up, "
+                        "the clock cuts them short on a slow or busy one")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
-                   help="the seed of the sampled worlds (default 0; the same worlds in every run; how many of them fit "
-                        "in --time depends on the machine's speed, so answers can differ slightly between runs: "
+                   help="the seed of the sampled worlds (default 0; the same worlds in every run; the answer repeats "
+                        "exactly when all of --time's play-outs fit, but where the clock cuts them short, how many "
+                        "fit depends on the machine and its load, so answers can differ slightly between runs: "
                         "lcanalysis.advise in Python counts its play-outs and repeats exactly)")
     p.add_argument("--top", type=nonneg("--top"), default=6,
                    help="how many placements to show (default 6; 0: every placement, each with its best "
