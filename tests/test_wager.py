@@ -405,6 +405,23 @@ def test_command_line_prints_the_same_answer(tmp_path):
                                                                          "R", 2)))
 
 
+def test_the_text_says_why_a_colour_has_no_row_with_a_wager(capsys):
+    """example:midround, player 0: green G5 G8 G9 in hand and no green wager (the rows stop at 0
+    wagers: none in hand); blue B3 on the expedition (a number: no wager can be placed); the seed-3
+    deal's yellow Yw Yw Y2 in hand gives rows for 0 to 2 wagers, and no such line."""
+    from lcanalysis.cli import main
+
+    def text(position, color):
+        assert main(["wager", position, "--color", color, "--draws", "3"]) == 0
+        return capsys.readouterr().out
+
+    green, blue = text("example:midround", "G"), text("example:midround", "B")
+    assert "no row with a wager: you hold no green wager" in green and "no wager can be placed" not in green
+    assert "no wager can be placed: your blue expedition already holds a number" in blue and "no row" not in blue
+    yellow = text("LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw.G2;p1=?8;d=44", "Y")
+    assert "each wager placed now adds" in yellow and "no row" not in yellow and "no wager can" not in yellow
+
+
 def test_a_wager_answer_refuses_a_switch_or_a_label_it_cannot_use():
     """Found by a review: exact="no" ran exactly (a word is true), and color="Z" labelled the answer."""
     import lcanalysis as lc

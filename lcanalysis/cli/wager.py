@@ -77,6 +77,11 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
     if len(analysis.by_wagers) > 1:
         gains = ", ".join(f"{float(g):+.2f}" for g in analysis.marginals)
         lines.append(f"  each wager placed now adds {gains} points to the mean; best: {best} wager(s)")
+    elif state.placed:  # why the table has no row for a wager (the model: wagers from the hand, now or never)
+        lines.append(f"  no wager can be placed: your {name.lower()} expedition already holds a number")
+    elif not state.hand_wagers:
+        lines.append(f"  no row with a wager: you hold no {name.lower()} wager, and the model places only wagers "
+                     "from your hand, now or never")
     placed_sum = sum(state.placed) + sum(v for v in state.hand if not state.placed or v > max(state.placed))
     untouched = not state.placed and not state.placed_wagers and not state.hand and not state.hand_wagers
     if untouched:
