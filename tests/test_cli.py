@@ -484,3 +484,36 @@ def test_solve_on_the_clock_says_its_first_level_did_not_fit_in_the_nodes(capsys
     assert code == 2 and out == ""
     assert "error: the node budget ran out before even the first level finished: 3 nodes searched" in err
     assert "give a larger --max-nodes" in err and "--time S" not in err
+
+
+def test_a_stage_of_advise_that_runs_on_is_not_a_silent_wait(capsys, monkeypatch):
+    """Found by a review: advise on a 3-card view said '2 stall(s) each: solving' and then nothing
+    for 8 s until the answer. A stage that runs on now has its line said again, with the seconds
+    since, while it lasts. The advisor is replaced by one that reports a stage and waits (at most
+    30 s) until the command has said it is still working, then answers; the answer is unchanged."""
+    import threading
+
+    import lcanalysis.advisor as advisor
+    import lcanalysis.cli.common as common
+
+    real = advisor.advise("example:midround", time_budget=0.05, seed=0)
+    heard = threading.Event()
+    spoken = common.progress_line
+
+    def listening(line):
+        spoken(line)
+        if "still working" in line:
+            heard.set()
+
+    def slow_advise(source, progress=None, **_):
+        progress("endgame: 2 stall(s) each: solving")
+        assert heard.wait(30), "no word while the stage ran on"
+        return real
+
+    monkeypatch.setattr(common, "progress_line", listening)
+    monkeypatch.setattr(advisor, "advise", slow_advise)
+    code, out, err = run(capsys, "advise", "example:midround", "--json")
+    assert code == 0 and json.loads(out)["value"] == real.value
+    lines = err.splitlines()
+    assert lines[0] == "  endgame: 2 stall(s) each: solving"
+    assert lines[1].startswith("  endgame: 2 stall(s) each: solving ... still working, ") and lines[1].endswith(" s")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lcanalysis.cli.common import add_budget_options, describe, emit, load, memory_ceiling, progress_line
+from lcanalysis.cli.common import add_budget_options, describe, emit, load, memory_ceiling, stage_progress
 from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
@@ -70,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
     view, _ = hint_view(source)
 
     try:
-        with memory_ceiling(args.max_memory, "a shorter --time"):
+        with memory_ceiling(args.max_memory, "a shorter --time"), stage_progress() as progress:
             analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
-                              max_nodes=args.max_nodes, progress=progress_line)
+                              max_nodes=args.max_nodes, progress=progress)
     except SearchBudgetExceeded as exc:
         raise UsageError(f"the node budget of the exact endgame solver ran out: {exc.nodes:,} nodes searched, and "
                          f"--max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None

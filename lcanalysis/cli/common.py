@@ -9,7 +9,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,42 @@ def progress_line(line: str) -> None:
     """A stage of long work (the endgame search's levels, the play-outs), said on standard error as
     it happens, so that an answer is never a silent wait."""
     print(f"  {line}", file=sys.stderr, flush=True)
+
+
+#: seconds a stage may run on without a word before ``stage_progress`` says it is still working
+STAGE_SILENCE = 1.0
+
+
+@contextmanager
+def stage_progress() -> Iterator[Callable[[str], None]]:
+    """A ``progress`` for one long job whose stages can each run for seconds (the endgame search's
+    stall levels): each stage's line as it comes (``progress_line``), and while the job runs on with
+    no new line for ``STAGE_SILENCE`` s, the last line again with the seconds since it, at most once
+    in that time, until the block ends. Nothing is said before the first line."""
+    import threading
+    import time
+
+    from lcanalysis.search.common import heartbeat
+
+    lock = threading.Lock()
+    last: dict[str, Any] = {"line": None, "at": 0.0, "said": 0.0}
+
+    def say(line: str) -> None:
+        with lock:
+            now = time.perf_counter()
+            last.update(line=line, at=now, said=now)
+            progress_line(line)
+
+    def beat(_: str) -> None:
+        with lock:
+            now = time.perf_counter()
+            if last["line"] is None or now - last["said"] < STAGE_SILENCE:
+                return
+            last["said"] = now
+            progress_line(f"{last['line']} ... still working, {now - last['at']:.0f} s")
+
+    with heartbeat(beat, lambda: "", every=STAGE_SILENCE / 4, first=STAGE_SILENCE / 4):
+        yield say
 
 
 def emit(obj: Any) -> None:
