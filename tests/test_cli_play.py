@@ -281,3 +281,42 @@ def test_a_purple_card_in_a_five_colour_game_names_the_option_for_six(capsys, mo
     said = out + err
     assert "P6 is a card of the 6-colour game only, and this is the 5-colour game" in said
     assert "--colors 6 to lcanalysis play" in said
+
+
+def test_a_judgement_or_hint_that_runs_on_says_it_is_still_working(capsys, monkeypatch):
+    """Near the end the endgame search judges a turn for seconds, a stall level at a time; a level
+    that runs on is said again, with its seconds, while it lasts (as advise does), for the hint as
+    for the judgement of a turn. The search is replaced by one that reports a stage and waits (at
+    most 30 s) until the command has said it is still working; the judgement is then the real one.
+    The tutor's search threshold is raised so that the opening's turn is judged that way."""
+    import threading
+
+    import lcanalysis.advisor as advisor
+    import lcanalysis.cli.common as common
+    import lcanalysis.tutor as tutor
+
+    heard = threading.Event()
+    spoken, real = common.progress_line, advisor.advise
+
+    def listening(line):
+        spoken(line)
+        if "still working" in line:
+            heard.set()
+
+    def slow(view, time_budget=None, seed=0, progress=None, **_):
+        assert progress is not None
+        heard.clear()
+        progress("endgame: 1 stall(s) each: solving")
+        assert heard.wait(30), "no word while the stage ran on"
+        return real(view, time_budget=0.05, seed=seed)
+
+    monkeypatch.setattr(common, "progress_line", listening)
+    monkeypatch.setattr(tutor, "JUDGE_SEARCH_CARDS", 60)
+    monkeypatch.setattr(tutor, "advise", slow)
+    monkeypatch.setattr(advisor, "advise", slow)
+    code, out, err = play(capsys, monkeypatch, ["hint", "-Y2/D", "quit"], *FAST, "--seed", "3")
+    assert code == 0, err
+    assert "vs best" in out and "round 1 turn 0: played -Y2/D" in out  # the hint printed, the turn judged
+    still = [line for line in err.splitlines() if "still working" in line]
+    assert len(still) >= 2 and all(line.startswith("  endgame: 1 stall(s) each: solving ... still working, ")
+                                   for line in still)

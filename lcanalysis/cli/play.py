@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from lcanalysis.cli.common import describe, progress_line, write_output_file
+from lcanalysis.cli.common import describe, progress_line, stage_progress, write_output_file
 from lcanalysis.options import (
     MAX_MATCH_ROUNDS,
     MAX_SEED,
@@ -189,7 +189,12 @@ class Game:
             return True
         cards = self.s.view().deck_count
         print(judging_note(cards, judging_budget(cards, self.time)), file=sys.stderr, flush=True)
-        judged = self.s.judge(move)
+        with stage_progress() as progress:  # a stage of the endgame search that runs on says so
+            self.s.progress = progress
+            try:
+                judged = self.s.judge(move)
+            finally:
+                self.s.progress = progress_line
         if self.ask and judged.comment:
             print(f"tutor: {judged.comment}")
             if self._question("play it anyway? (y: yes; anything else: choose again) ").lower() not in ("y", "yes"):
@@ -262,8 +267,9 @@ class Game:
             print("error: it is not your turn", file=sys.stderr)
             return
         view = self.s.view()
-        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time), seed=self.s.seed,
-                          progress=progress_line)
+        with stage_progress() as progress:
+            analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time), seed=self.s.seed,
+                              progress=progress)
         print(hint_text(analysis, view, top=None if every else 3, draws=None if every else DRAWS_SHOWN,
                         more="'hint all' lists every turn"))
 
