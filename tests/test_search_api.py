@@ -201,3 +201,31 @@ def test_a_long_library_solve_reports_progress_and_keeps_its_time():
         solve(view, max_stalls=0, progress="x")
     with pytest.raises(SearchError, match="seconds"):
         solve(view, max_stalls=0, seconds=-1)
+
+
+@pytest.mark.parametrize("extra, hinted", [([], True), (["--samples", "20"], False), (["--workers", "2"], False)])
+def test_a_long_solve_hints_at_time_only_where_time_may_be_given(capsys, monkeypatch, extra, hinted):
+    """A solve longer than a second says so, naming --time S as the answer within S seconds; but
+    --time is refused beside --samples and --workers, so there the line does not suggest it. The
+    search is replaced by one that waits (at most 30 s) for the first progress line."""
+    import threading
+
+    import lcanalysis.cli.solve as cli_solve
+
+    heard, lines = threading.Event(), []
+
+    def listening(line):
+        lines.append(line)
+        heard.set()
+
+    def slow(position, **_):
+        assert heard.wait(30), "no progress line"
+        return {"value": 0.0, "exact": False, "moves": [], "nodes": 1, "seconds": 1.0}
+
+    monkeypatch.setattr(cli_solve, "_say", listening)
+    monkeypatch.setattr(cli_solve, "solve_json", slow)
+    view = played_down(5, 3).view()
+    rc, _, err = run_cli(["solve", view.to_string(), "--max-stalls", "1", *extra, "--json"], capsys)
+    assert rc == 0, err
+    assert lines and lines[0].startswith("solving (stall budget 1 each")
+    assert ("--time S answers within S seconds" in lines[0]) == hinted

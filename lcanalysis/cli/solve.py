@@ -191,7 +191,9 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     check_question(pos, args.max_stalls, args.max_turns, args.leaf, samples=args.samples)
     bound = (f"stall budget {args.max_stalls} each" if args.max_stalls is not None else "no stall budget") + (
         f", horizon {args.max_turns} turns" if args.max_turns is not None else "")
-    hint = "" if args.max_stalls is None or args.max_stalls == 0 else "; --time S answers within S seconds"
+    # (--time is refused beside --samples and --workers: no hint at an option that cannot be given)
+    hint = ("" if args.max_stalls is None or args.max_stalls == 0 or args.samples is not None
+            or args.workers is not None else "; --time S answers within S seconds")
     note = reach_note(pos, args.max_stalls, args.max_turns, args.max_nodes)
     if note:
         print(note, file=sys.stderr, flush=True)
