@@ -297,3 +297,25 @@ def test_a_card_in_too_many_places_is_refused_naming_every_place_it_lies():
     with pytest.raises(PositionError, match=rf"card {theirs} appears in two places: in the discard piles and the hand "
                                             r"of player 1"):
         from_json(view)
+
+
+def test_a_view_string_without_its_draw_pile_says_the_count_that_fits():
+    """A view typed from memory without d=: the error gives the count that accounts for every other
+    card, and that count reads. By hand: 60 cards, 8 + 8 in the hands, 6 + 7 on the expeditions, 3
+    discarded: 28. With buried cards (X?) and a 6-colour game: 72 - 16 - 3 = 53 (the known G3 is one of
+    the opponent's 8). A full position (both hands listed) needs the pile's cards, so no count is
+    offered."""
+    view = ("LC1;c5;h8;nr;m0;v0;p0=Y4.Y7.B8.Bw.W5.G9.R6.R10;p1=?8;e0=Yw.Y2.Y3.G4.G6.G7;e1=B2.B5.B6.W3.W4.W8.R3;"
+            "x=R2.Ww.G2")
+    with pytest.raises(PositionError, match="the draw pile d= is missing: give how many cards it holds; d=28 "):
+        read_position(view)
+    assert read_position(view + ";d=28").deck_count == 28
+    six = "LC1;c6;h8;nr;m0;v0;p0=Y4.Y7.B8.Bw.W5.G9.R6.R10;p1=?8.G3;x=R?.R?.R2"
+    with pytest.raises(PositionError, match="d=53 accounts"):
+        read_position(six)
+    assert read_position(six + ";d=53").deck_count == 53
+    full = from_json(spec_example()).to_string()
+    without = ";".join(f for f in full.split(";") if not f.startswith("d="))
+    with pytest.raises(PositionError) as e:
+        read_position(without)
+    assert str(e.value) == "position string: the draw pile d= is missing"

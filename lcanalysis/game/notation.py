@@ -430,7 +430,7 @@ def string_to_json(text: str) -> dict[str, Any]:
     if hands[0] is None or hands[1] is None:
         raise PositionError("position string: both hands p0= and p1= are needed")
     if "deck" not in d:
-        raise PositionError("position string: the draw pile d= is missing")
+        raise PositionError("position string: the draw pile d= is missing" + _deck_fit(rules, hands, exps, discards))
     if "to_move" not in d:
         raise PositionError("position string: the player to move (m0 or m1) is missing")
     d["rules"] = rules
@@ -438,6 +438,22 @@ def string_to_json(text: str) -> dict[str, Any]:
     d["expeditions"] = exps
     d["discards"] = discards
     return d
+
+
+def _deck_fit(rules: dict[str, Any], hands: list[Any], exps: list[dict[str, list[str]]],
+              discards: dict[str, list[str]]) -> str:
+    """For a view string with no ``d=``: the count that accounts for every other card of the deck,
+    said as a suggestion (the view's own check then tells whether the rest adds up); else ''."""
+    colors = rules.get("colors", 5)
+    if not any(isinstance(h, dict) for h in hands) or colors not in (5, 6):
+        return ""
+    held = sum(h["count"] if isinstance(h, dict) else len(h) for h in hands)
+    placed = sum(len(cards) for e in exps for cards in e.values()) + sum(len(cards) for cards in discards.values())
+    left = colors * CARDS_PER_COLOR - held - placed
+    if left < 0:
+        return ""
+    return (f": give how many cards it holds; d={left} accounts for every card not in the hands, on the "
+            f"expeditions or in the discard piles")
 
 
 def read_position(source: str | os.PathLike | Mapping[str, Any] | Position | View) -> Position | View:
