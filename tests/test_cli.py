@@ -517,3 +517,20 @@ def test_a_stage_of_advise_that_runs_on_is_not_a_silent_wait(capsys, monkeypatch
     lines = err.splitlines()
     assert lines[0] == "  endgame: 2 stall(s) each: solving"
     assert lines[1].startswith("  endgame: 2 stall(s) each: solving ... still working, ") and lines[1].endswith(" s")
+
+
+def test_advise_refuses_top_beside_all_and_top_still_cuts_the_list(capsys):
+    """--all lists every turn, so a --top beside it was silently ignored; now it is refused."""
+    code = main(["advise", "example:endgame", "--all", "--top", "2"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "--all" in err and "--top" in err
+    assert main(["advise", "example:endgame", "--top", "1", "--time", "0.05", "--json"]) == 0
+    every = json.loads(capsys.readouterr().out)["moves"]
+    assert main(["advise", "example:endgame", "--top", "1", "--time", "0.05"]) == 0
+    one = capsys.readouterr().out
+    assert main(["advise", "example:endgame", "--time", "0.05"]) == 0
+    default = capsys.readouterr().out
+    placements = {m["move"].split("/")[0] for m in every}
+    shown = [p for p in placements if p in one]
+    assert len(placements) > 6 and len(shown) == 1
+    assert sum(p in default for p in placements) == 6

@@ -22,6 +22,7 @@ from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
 DEFAULT_POSITION = "example:midround"
+DEFAULT_TOP = 6  # placements the hint shows unless --top or --all says otherwise
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -44,9 +45,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "exactly when all of --time's play-outs fit, but where the clock cuts them short, how many "
                         "fit depends on the machine and its load, so answers can differ slightly between runs: "
                         "lcanalysis.advise in Python counts its play-outs and repeats exactly)")
-    p.add_argument("--top", type=nonneg("--top"), default=6,
-                   help="how many placements to show (default 6; 0: every placement, each with its best "
-                        "draws; --all lists every draw as well)")
+    p.add_argument("--top", type=nonneg("--top"), default=None,
+                   help=f"how many placements to show (default {DEFAULT_TOP}; 0: every placement, each with its best "
+                        "draws; --all lists every draw as well, and is not given with --top)")
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
@@ -66,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     if args.position is None:
         print(f"no position given: advising the built-in {DEFAULT_POSITION} "
               "(give a position: a JSON file, '-', an 'LC1;...' string or example:NAME)", file=sys.stderr)
+    if args.all and args.top is not None:  # --all shows every turn: a --top beside it would be ignored
+        raise UsageError("--all lists every turn: give --all or --top N, not both")
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
 
@@ -81,5 +84,5 @@ def run(args: argparse.Namespace) -> int:
     elif args.all:
         print(hint_text(analysis, view, top=None, draws=None, board=args.board))
     else:
-        print(hint_text(analysis, view, top=args.top or None, board=args.board))
+        print(hint_text(analysis, view, top=(DEFAULT_TOP if args.top is None else args.top) or None, board=args.board))
     return 0
