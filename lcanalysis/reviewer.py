@@ -96,8 +96,12 @@ from the estimates.
 
 **Speed.** Decisions are independent jobs, run on any ``concurrent.futures`` executor (a process
 pool on every core by default; ``executor="serial"`` in this process; a dask
-``client.get_executor()`` works unchanged) with a tqdm progress bar. Each decision reports its
-seconds and the worlds behind each estimate.
+``client.get_executor()`` works unchanged) with a tqdm progress bar over the turns judged. Each
+decision reports its seconds and the worlds behind each estimate. A turn's view and job are built
+when it is handed out (``IN_FLIGHT`` at most out at once on an executor) and dropped once judged,
+and ``Review.views`` replays a view when asked: each view holds the round's history so far, so the
+review's memory grows linearly with a record's length, not with its square (a 10,000-turn record:
+about 30 MB of its own, not 470; ``benchmarks/bench_review_memory.py``).
 """
 
 from __future__ import annotations
@@ -106,8 +110,8 @@ import html
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -120,7 +124,7 @@ from lcanalysis.core import policy as P
 from lcanalysis.game.cards import Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import MatchRecord, RoundRecord, progress_bar, read_record
+from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import points_only_note
 from lcanalysis.options import MAX_WORKERS  # worker processes a review may ask for (as a tournament)
@@ -157,6 +161,11 @@ PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
 MIN_WORLDS = 40
 MAX_TIME = 60.0
+#: turns handed to an executor and not yet judged: at most this many, or ``AHEAD_PER_WORKER`` a
+#: worker if more; the next turn's view is built only when one of them is done, so a long record's
+#: views are never all in memory (each holds the round's history so far)
+IN_FLIGHT = 32
+AHEAD_PER_WORKER = 4
 
 #: (name, least loss in points): a decision is marked by the largest threshold its loss reaches,
 #: and only when the loss is more than ``MARK_SIGMAS`` standard errors above zero
@@ -666,7 +675,8 @@ class Review:
     workers: int | str
     finished: bool
     viewer: int | None = None  # the recording player of a one-player record
-    views: dict[tuple[int, int], View] = field(default_factory=dict, repr=False)
+    #: the view before each decision, ``(round, index)`` -> ``View`` (``TurnViews``: replayed when asked)
+    views: Mapping[tuple[int, int], View] = field(default_factory=dict, repr=False)
     scores: list[tuple[int, int]] = field(default_factory=list)
     search_floor: float = SEARCH_FLOOR
     #: the rounds (1-based) that ended at the turn cap with cards left in the draw pile (rules.md:
@@ -875,18 +885,19 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if viewer is not None and player is not None and player != viewer:
         raise ReviewError(f"this is player {viewer}'s record: player {player}'s cards are unknown")
     reviewed = {viewer} if viewer is not None else ({0, 1} if player is None else {player})
-    jobs, views = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), progress)
-    if not jobs:
+    total = sum(_judged(rec, mover, drawn, reviewed) for rec in rounds for mover, drawn in rec.movers_and_draws())
+    if not total:
         raise ReviewError("the record holds no turn to review")
     t0 = time.perf_counter()
-    results, used = _run(jobs, executor, workers, progress)
+    jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor))
+    results, used = _run(jobs, total, executor, workers, progress)
     seconds = time.perf_counter() - t0
-    rv = _assemble(rounds, results, views, reviewed, float(time_budget), seed, seconds, used,
+    rv = _assemble(rounds, results, reviewed, float(time_budget), seed, seconds, used,
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
     rv.search_floor = float(search_floor)
     rv.match_rounds = rec.rules.rounds if isinstance(rec, MatchRecord) else None
-    if isinstance(rec, MatchRecord) or any(view.match for view in views.values()):
-        rv.match_note = points_only_note("the losses and values are")
+    if isinstance(rec, MatchRecord) or any(rounds[r - 1].start.match for r in {d.round for d in rv.decisions}):
+        rv.match_note = points_only_note("the losses and values are")  # (a round's views share its start's match)
     names = rec.players or rounds[0].players
     for summary in rv.players:
         summary.name = names[summary.player] if names else None  # (a record names both players or none)
@@ -897,67 +908,81 @@ def _kept_by(viewer: int | None) -> str:
     return "a full-deal record" if viewer is None else f"player {viewer}'s record"
 
 
-def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
-          seed: int, search_floor: float = SEARCH_FLOOR,
-          progress: bool = False) -> tuple[list[_Job], dict[tuple[int, int], View]]:
-    bar = progress_bar(sum(len(rec) for rec in rounds), progress, "replaying the record")  # (a long one: seconds)
-    try:
-        return _jobs_of(rounds, reviewed, time_budget, seed, search_floor, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+class TurnViews(Mapping[tuple[int, int], View]):
+    """The view before each reviewed decision, ``(round, index)`` -> ``View``, replayed from the
+    record when asked (``RoundRecord.state``: fewer than ``records.CHECKPOINT`` turns from a kept
+    state). A review keeps no view per turn: each holds the round's history so far, so all of them
+    grew with the square of a record's length (470 MB for 10,000 turns)."""
+
+    def __init__(self, rounds: Sequence[RoundRecord], keys: Sequence[tuple[int, int]]) -> None:
+        self._rounds = list(rounds)
+        self._keys = dict.fromkeys(keys)
+
+    def __getitem__(self, key: tuple[int, int]) -> View:
+        if key not in self._keys:
+            raise KeyError(key)
+        r, index = key
+        before = self._rounds[r - 1].state(index)
+        return before.view(before.to_move) if isinstance(before, Position) else before
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
-def _jobs_of(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float, seed: int,
-             search_floor: float, bar: Any) -> tuple[list[_Job], dict[tuple[int, int], View]]:
-    jobs = []
-    views: dict[tuple[int, int], View] = {}
+def _judged(rec: RoundRecord, mover: int, drawn: Card | None, reviewed: set[int]) -> bool:
+    """Whether the review judges a turn of ``rec`` (its decision, the luck of its deck draw, or both):
+    not the opponent's turns in a one-player record (their cards are unknown), nor a turn of a player
+    not under review that draws no card the record knows. (A record holds no turn after the draw
+    pile is empty: its replay refuses one.)"""
+    if rec.viewer is not None and mover != rec.viewer:
+        return False
+    return mover in reviewed or drawn is not None
+
+
+def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float, seed: int,
+          search_floor: float = SEARCH_FLOOR) -> Iterator[_Job]:
+    """The turns to judge (``_judged``), oldest first, each job built only when it is asked for."""
     for r, rec in enumerate(rounds, start=1):
         for step in rec.steps():
-            if bar is not None:
-                bar.update(1)
+            if not _judged(rec, step.player, step.drawn, reviewed):
+                continue
             before = step.before
-            if isinstance(before, Position):
-                view = before.view(step.player)
-            elif before.viewer == step.player:
-                view = before
-            else:
-                continue  # the opponent's turn in a one-player record: their cards are unknown
-            if view.deck_count == 0:
-                continue
-            analyse = step.player in reviewed
+            view = before.view(step.player) if isinstance(before, Position) else before
             drawn = str(step.drawn) if step.drawn is not None else None
-            if not analyse and drawn is None:
-                continue
             pile = list(before.deck) if isinstance(before, Position) else None
-            jobs.append(_Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed, analyse,
-                             pile, search_floor))
-            if analyse:
-                views[(r, step.index)] = view
-    return jobs, views
+            yield _Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed,
+                       step.player in reviewed, pile, search_floor)
 
 
-def _run(jobs: list[_Job], executor: str | Executor | None, workers: int | None,
+def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, workers: int | None,
          progress: bool) -> tuple[list[dict[str, Any]], int | str]:
+    """Judge the ``total`` turns of ``jobs``, each built when it is handed out and dropped once
+    judged: on an executor, at most ``IN_FLIGHT`` (or ``AHEAD_PER_WORKER`` a worker) are out at once.
+    The bar counts turns judged."""
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(jobs), desc="review", unit="turn")
+        bar = tqdm(total=total, desc="review", unit="turn")
     results: list[dict[str, Any]] = []
-    try:
-        # never more processes than turns left to hand out: each is a fork of this one
-        n_workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) - 1))
-        serial = executor == "serial" or (executor is None and n_workers == 1)
-        # the first turn runs here: the engine is then loaded before a pool forks its workers
-        results.append(_review_turn(jobs[0]))
+
+    def done(result: dict[str, Any]) -> None:
+        results.append(result)
         if bar is not None:
             bar.update(1)
+
+    try:
+        # never more processes than turns left to hand out: each is a fork of this one
+        n_workers = max(1, min(workers or os.cpu_count() or 1, total - 1))
+        serial = executor == "serial" or (executor is None and n_workers == 1)
+        # the first turn runs here: the engine is then loaded before a pool forks its workers
+        done(_review_turn(next(jobs)))
         if serial:
-            for job in jobs[1:]:
-                results.append(_review_turn(job))
-                if bar is not None:
-                    bar.update(1)
+            for job in jobs:
+                done(_review_turn(job))
             return results, 1
         own = executor is None
         if own:
@@ -966,11 +991,14 @@ def _run(jobs: list[_Job], executor: str | Executor | None, workers: int | None,
             assert isinstance(executor, Executor)
             ex = executor
         try:
-            futures = [ex.submit(_review_turn, job) for job in jobs[1:]]
-            for fut in as_completed(futures):
-                results.append(fut.result())
-                if bar is not None:
-                    bar.update(1)
+            ahead = max(IN_FLIGHT, AHEAD_PER_WORKER * n_workers)
+            pending: set[Future[dict[str, Any]]] = set()
+            for job in jobs:
+                pending.add(ex.submit(_review_turn, job))
+                if len(pending) >= ahead:
+                    pending = _collect(pending, done)
+            while pending:
+                pending = _collect(pending, done)
         finally:
             if own:
                 ex.shutdown(cancel_futures=True)
@@ -980,9 +1008,17 @@ def _run(jobs: list[_Job], executor: str | Executor | None, workers: int | None,
             bar.close()
 
 
-def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], views: dict[tuple[int, int], View],
-              reviewed: set[int], time_budget: float, seed: int, seconds: float, workers: int | str,
-              kind: str, viewer: int | None) -> Review:
+def _collect(pending: set[Future[dict[str, Any]]],
+             done: Callable[[dict[str, Any]], None]) -> set[Future[dict[str, Any]]]:
+    """Wait for one turn or more of ``pending`` to be judged, hand each result to ``done``; the rest."""
+    finished, rest = wait(pending, return_when=FIRST_COMPLETED)
+    for fut in finished:
+        done(fut.result())
+    return rest
+
+
+def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], reviewed: set[int], time_budget: float,
+              seed: int, seconds: float, workers: int | str, kind: str, viewer: int | None) -> Review:
     results.sort(key=lambda x: (x["round"], x["index"]))
     decisions: list[Decision] = []
     draws: list[Draw] = []
@@ -1023,7 +1059,8 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], view
             recon.append(_reconcile(r, rec, [d for d in decisions if d.round == r]))
     return Review(decisions, draws, players, [x for x in recon if x],
                   ("a full-deal record" if viewer is None else f"player {viewer}'s record") + f" of {kind}",
-                  len(rounds), time_budget, seed, seconds, workers, finished, viewer, views, scores,
+                  len(rounds), time_budget, seed, seconds, workers, finished, viewer,
+                  TurnViews(rounds, [(d.round, d.index) for d in decisions]), scores,
                   capped=[r for r, rec in enumerate(rounds, start=1) if rec.is_capped()],
                   turn_cap=rounds[0].rules.turn_cap)
 

@@ -284,6 +284,11 @@ class RoundRecord:
             yield Step(self.round or 1, i, self._movers[i], turn, before, self._drawn[i], self._line(i))
             self._advance(work, i)
 
+    def movers_and_draws(self) -> Iterator[tuple[int, Card | None]]:
+        """Each turn's mover and the card it drew from the deck (None: a discard-pile draw, or a card
+        the record does not know), oldest first, as ``steps`` gives them, but without a state."""
+        return zip(self._movers, self._drawn)
+
     def state(self, index: int) -> Position | View:
         """The state before turn ``index`` (``len(turns)``: after the last turn), a copy."""
         number = whole_number(index)
