@@ -852,3 +852,26 @@ def test_the_command_shows_its_progress_while_a_long_record_is_read_and_reviewed
     assert err.index("reading the record") < err.index("review:")
     assert main([*args, "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_review_stopped_by_ctrl_c_says_that_nothing_is_kept_and_how_to_go_on(tmp_path, capsys, monkeypatch):
+    """Ctrl-C in 'lcanalysis review' left without a word (exit 130, the bar cut off): nothing said
+    that the turns judged so far were lost and no HTML report written. Now it says so, and how to go
+    on; the exit status is still 130 and no report is written."""
+    import lcanalysis.reviewer as module
+
+    start = Position.deal(seed=3)
+    path = tmp_path / "round.json"
+    write_record(record_round(start, ["-Yw/D", "-B10/Y", "-Yw/B"]), path)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "review", interrupted)
+    report = tmp_path / "report.html"
+    assert main(["review", str(path), "--workers", "1", "--html", str(report), "--no-progress"]) == 130
+    captured = capsys.readouterr()
+    assert captured.out == "" and not report.exists()
+    assert captured.err.startswith("stopped: a review is printed, and its HTML report written, only once every "
+                                   "turn is judged, so the turns judged so far are not kept; run the same command "
+                                   "again"), captured.err

@@ -11,6 +11,7 @@ the line and the reason. The method, the marks and the rating bands are those of
 from __future__ import annotations
 
 import argparse
+import sys
 
 from lcanalysis.cli.common import describe, emit, read_stdin, write_output_file
 from lcanalysis.options import MAX_WORKERS, check_output_file, nonneg, path_name, seconds
@@ -59,9 +60,15 @@ def run(args: argparse.Namespace) -> int:
                           replaces=("an HTML file", ("<!doctype html", "<html")))
     from lcanalysis.reviewer import DEFAULT_TIME, review  # the engine: loaded once the record is read
 
-    rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
-                workers=args.workers, executor="serial" if args.workers == 1 else None,
-                progress=not args.no_progress)  # a log file too: never 20 s of silence
+    try:
+        rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
+                    workers=args.workers, executor="serial" if args.workers == 1 else None,
+                    progress=not args.no_progress)  # a log file too: never 20 s of silence
+    except KeyboardInterrupt:  # Ctrl-C: say what is kept (nothing) and how to go on, then stop as asked
+        print(f"stopped: a review is printed{', and its HTML report written,' if args.html else ''} only once "
+              "every turn is judged, so the turns judged so far are not kept; run the same command again "
+              "(the same seed gives the same review)", file=sys.stderr)
+        raise
     if args.html:
         write_output_file("--html", args.html, rv.to_html())
     if args.json:
