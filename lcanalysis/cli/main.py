@@ -3,9 +3,10 @@ the other commands (one module each). Every command reads positions through
 ``notation.read_position`` and answers bad input with ``error: ...`` on standard error and exit
 status 2.
 
-Start-up is kept short: nothing is imported before the command is known. ``show`` and ``deal``
-need no compiled code, so they run the rules kernel as plain Python (numba's
-``NUMBA_DISABLE_JIT``; the tests check that both ways give the same answers). Commands that
+Start-up is kept short: nothing is imported before the command is known. ``show``, ``deal`` and
+``wager`` (the canonical wager model is plain Python) need no compiled code, so they run the rules
+kernel as plain Python (numba's ``NUMBA_DISABLE_JIT``; the tests check that both ways give the
+same answers) and never wait for the engine to compile. Commands that
 need the engine first make sure it is compiled (``warmup.engine_ready``), saying so when it
 is not. When an ``lcanalysis server`` of this version runs, the commands it serves are handed to
 it (``server.forward``) and answer without loading anything.
@@ -24,9 +25,9 @@ from lcanalysis.cli.common import emit, load, write_output_file
 from lcanalysis.options import UsageError, check_output_file, nonneg, path_name
 
 #: commands that need no compiled code: they start in a fraction of a second
-LIGHT_COMMANDS = ("show", "deal")
+LIGHT_COMMANDS = ("show", "deal", "wager")
 #: commands that run the compiled engine: compiled first, with a notice, if this version never was
-ENGINE_COMMANDS = ("solve", "wager", "advise", "play", "bot", "tournament", "studies", "review", "shell",
+ENGINE_COMMANDS = ("solve", "advise", "play", "bot", "tournament", "studies", "review", "shell",
                    "server")
 
 
