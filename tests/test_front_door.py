@@ -102,6 +102,26 @@ def test_wager_needs_no_compiled_engine_and_answers_as_the_compiled_one():
     assert json.loads(answer) == json.loads(json.dumps(lc.wager("example:midround", "B", 8).to_json()))
 
 
+def test_a_bot_that_never_searches_starts_without_loading_the_search():
+    """``lcanalysis bot heuristic`` (random, greedy) loaded the exact endgame search at start-up,
+    whose compiled functions are read from numba's cache as it is imported (0.4 s of every bot's
+    and every engine command's start): the agents' module imported it, and every engine command
+    loaded it to clear its tables. It now loads with the first agent or command that searches; the
+    bot's answer is the agent's."""
+    view = lc.Position.deal(seed=4).view(0)
+    request = json.dumps({"type": "turn", "position": view.to_json()})
+    out = _python("import io, sys, contextlib\n"
+                  f"sys.stdin = io.StringIO({request!r} + '\\n' + '{{\"type\": \"quit\"}}\\n')\n"
+                  "from lcanalysis.cli import main\n"
+                  "with contextlib.redirect_stdout(io.StringIO()) as f:\n"
+                  "    assert main(['bot', 'heuristic']) == 0\n"
+                  "print('lcanalysis.search' in sys.modules, 'lcanalysis.search.perfect' in sys.modules)\n"
+                  "print(f.getvalue())")
+    loaded, reply = out.split("\n", 1)
+    assert loaded == "False False"
+    assert json.loads(reply)["move"] == str(lc.make_agent("heuristic").choose(view, 0))
+
+
 def test_a_first_compile_says_so_once(tmp_path, monkeypatch, capsys):
     marker = tmp_path / "engine-test.ok"
     monkeypatch.setattr(warmup, "_marker", lambda: marker)

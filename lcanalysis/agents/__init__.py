@@ -28,9 +28,6 @@ from lcanalysis.game.cards import whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
-from lcanalysis.search import endgame_analysis
-from lcanalysis.search.common import SearchError
-from lcanalysis.search.endgame import MAX_LEVEL, converged_endgame
 
 MAX_ENDGAME_NODES = 10**9
 #: the most cards left for the ``endgame`` option: the solver enumerates every split of the unseen
@@ -237,6 +234,8 @@ class SearchAgent(Agent):
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, endgame_stalls: int = 1, cap: float = 0, streams: float = 0,
                  halving: float = 0, rate: float = ROLLOUTS_PER_MS) -> None:
+        from lcanalysis.search.endgame import MAX_LEVEL  # the search loads with the first agent that uses it
+
         self.width = checked_whole(self.name, "width", width, 1, 1000)
         self.time_ms = checked_number(self.name, "time_ms", time_ms, 0.0, MAX_TIME_MS, above=True)
         self.rate = checked_number(self.name, "rate (play-outs a millisecond)", rate, 0.0, MAX_RATE, above=True)
@@ -396,6 +395,8 @@ def _stalling_loop(view: View) -> bool:
 def _solver_move(view: View, seed: int, deck_only: bool = False) -> Move | None:
     """The exact endgame solver's best turn (``deck_only``: its best that draws from the deck), or
     None for a position the solver refuses."""
+    from lcanalysis.search import endgame_analysis  # on first use: the agents that never search start without it
+
     try:
         analysis = endgame_analysis(view, seed=seed)
     except (ValueError, RuntimeError):  # a position the solver refuses: fall back to sampling
@@ -416,6 +417,9 @@ def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_
     """The best turn of the advisor's endgame search within ``nodes`` (``deck_only``: its best that
     draws from the deck, if its value is exact), or None when it did not reach ``min_stalls``
     stalls each."""
+    from lcanalysis.search.common import SearchError
+    from lcanalysis.search.endgame import converged_endgame
+
     try:
         analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False, min_stalls=min_stalls)
     except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses

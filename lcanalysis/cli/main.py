@@ -106,11 +106,13 @@ def _prepare_engine(command: str, argv: Sequence[str]) -> None:
         os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
     elif command in ENGINE_COMMANDS and not any(a in ("-h", "--help") for a in argv):
         warmup.engine_ready()
-        from lcanalysis.search.perfect import clear_shared_tables
-
         # every command answers as a fresh process does, node counts included (the shell's, the
-        # server's and a program's calls of main in one process too)
-        clear_shared_tables()
+        # server's and a program's calls of main in one process too); a process that never loaded
+        # the search has no tables to forget, and a command that needs no search (a bot, a
+        # tournament of agents that do not search) does not load it (0.4 s) for nothing
+        perfect = sys.modules.get("lcanalysis.search.perfect")
+        if perfect is not None:
+            perfect.clear_shared_tables()
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
