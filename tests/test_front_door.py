@@ -25,6 +25,38 @@ def test_importing_the_package_loads_no_compiled_code():
     assert out == "False False"
 
 
+HEAVY = ("numba", "pandas", "scipy", "matplotlib", "ipywidgets", "tqdm", "IPython")
+
+
+@pytest.mark.parametrize("argv", [["show", "example:midround"], ["deal", "--seed", "3", "--json"],
+                                  ["wager", "example:midround", "--color", "G", "--draws", "10"],
+                                  ["show", "--help"], ["wager", "--help"], ["solve", "--help"], ["advise", "--help"],
+                                  ["review", "--help"]])
+def test_the_light_commands_and_the_help_load_neither_numba_nor_a_heavy_library(argv):
+    """``show``, ``deal`` and ``wager`` run the kernel as plain Python, yet imported numba (a fifth
+    of a second of their start-up, and scipy with it) only for its ``njit`` to hand each function
+    back; no help text needs it either. Each answers without loading numba, pandas, scipy,
+    matplotlib, ipywidgets or tqdm."""
+    out = _python("import io, sys, contextlib\nfrom lcanalysis.cli import main\n"
+                  "with contextlib.redirect_stdout(io.StringIO()) as f:\n"
+                  f"    try:\n        status = main({argv!r})\n    except SystemExit as e:\n        status = e.code\n"
+                  f"print(status, len(f.getvalue()) > 100, [m for m in {HEAVY!r} if m in sys.modules])")
+    assert out == "0 True []"
+
+
+def test_the_kernels_njit_hands_the_function_back_without_numba_only_when_the_jit_is_off():
+    """``core.jit.njit`` is numba's, but with ``NUMBA_DISABLE_JIT`` on and numba not loaded it
+    hands the function back itself, as numba's would, without importing numba."""
+    code = ("import os, sys\nos.environ['NUMBA_DISABLE_JIT'] = {value!r}\n"
+            "from lcanalysis.core.jit import njit\n"
+            "def f(x):\n    return x + 1\n"
+            "g, h = njit(nogil=True)(f), njit(f)\n"
+            "print(g is f, h is f, g(1), h(2), 'numba' in sys.modules)")
+    assert _python(code.format(value="1")) == "True True 2 3 False"
+    for value in ("0", "", "yes"):  # numba compiles then too (it reads a whole number, else its default 0)
+        assert _python(code.format(value=value)) == "False False 2 3 True"
+
+
 def test_the_tournament_help_loads_no_agent():
     """'tournament --help' took 2.4 s (the agents, the search and scipy were imported to build its
     parser); like every other command's help it now loads none of them."""

@@ -27,7 +27,8 @@ or ``1 + colour`` for a discard pile.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from lcanalysis.core.jit import njit
 
 RANKS = 10
 PILE_CAP = 12

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from lcanalysis.core.jit import njit
 from lcanalysis.core.kernel import (
     MAX_MOVES,
     apply_draw,
