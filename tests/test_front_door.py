@@ -57,6 +57,19 @@ def test_the_kernels_njit_hands_the_function_back_without_numba_only_when_the_ji
         assert _python(code.format(value=value)) == "False False 2 3 True"
 
 
+def test_the_command_says_its_version(capsys):
+    """``lcanalysis --version`` was refused ("the following arguments are required: command"): a
+    user reporting a problem had no way to say which version they ran but Python."""
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"lcanalysis {lc.__version__}\n"
+    out = _python("import sys\nfrom lcanalysis.cli import main\n"
+                  "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+                  f"print([m for m in {HEAVY + ('numpy',)!r} if m in sys.modules])")
+    assert out.splitlines()[-1] == "[]"  # at once: nothing but the parser loaded
+
+
 def test_the_tournament_help_loads_no_agent():
     """'tournament --help' took 2.4 s (the agents, the search and scipy were imported to build its
     parser); like every other command's help it now loads none of them."""

@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from lcanalysis import __version__
 from lcanalysis.cli import advise, bot, play, review, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import emit, load, write_output_file
 from lcanalysis.options import UsageError, check_output_file, nonneg, path_name
@@ -69,6 +70,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lcanalysis", description="Lost Cities analysis: positions, "
                                      "exact endgames, wagers, advice, bots and tournaments.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help="print the version of lcanalysis and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     pos_help = ("a JSON file, '-' for standard input, 'example:NAME' (midround, endgame, opening) "
                 "or a one-line 'LC1;...' string")
