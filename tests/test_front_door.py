@@ -70,6 +70,16 @@ def test_the_command_says_its_version(capsys):
     assert out.splitlines()[-1] == "[]"  # at once: nothing but the parser loaded
 
 
+def test_the_installed_version_is_the_one_the_package_says():
+    """pyproject.toml said 0.1.0 (what pip shows and installs) while ``lc.__version__``, which
+    ``--version`` prints and every results file records, said 0.2.0."""
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(lc.__file__).parent.parent / "pyproject.toml").read_text())
+    assert pyproject["project"]["version"] == lc.__version__
+
+
 def test_the_tournament_help_loads_no_agent():
     """'tournament --help' took 2.4 s (the agents, the search and scipy were imported to build its
     parser); like every other command's help it now loads none of them."""
