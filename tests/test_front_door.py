@@ -31,12 +31,13 @@ HEAVY = ("numba", "pandas", "scipy", "matplotlib", "ipywidgets", "tqdm", "IPytho
 @pytest.mark.parametrize("argv", [["show", "example:midround"], ["deal", "--seed", "3", "--json"],
                                   ["wager", "example:midround", "--color", "G", "--draws", "10"],
                                   ["show", "--help"], ["wager", "--help"], ["solve", "--help"], ["advise", "--help"],
-                                  ["review", "--help"]])
+                                  ["review", "--help"], ["tournament", "--help"]])
 def test_the_light_commands_and_the_help_load_neither_numba_nor_a_heavy_library(argv):
     """``show``, ``deal`` and ``wager`` run the kernel as plain Python, yet imported numba (a fifth
     of a second of their start-up, and scipy with it) only for its ``njit`` to hand each function
-    back; no help text needs it either. Each answers without loading numba, pandas, scipy,
-    matplotlib, ipywidgets or tqdm."""
+    back; no help text needs it either ('tournament --help' loaded the game's kernel, numba with
+    it, for its parser). Each answers without loading numba, pandas, scipy, matplotlib, ipywidgets
+    or tqdm."""
     out = _python("import io, sys, contextlib\nfrom lcanalysis.cli import main\n"
                   "with contextlib.redirect_stdout(io.StringIO()) as f:\n"
                   f"    try:\n        status = main({argv!r})\n    except SystemExit as e:\n        status = e.code\n"

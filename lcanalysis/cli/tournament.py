@@ -23,7 +23,6 @@ from typing import Any
 from lcanalysis.cli.common import emit
 from lcanalysis.options import check_output_file
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
-from lcanalysis.tournaments.results import ResultsWarning
 from lcanalysis.tournaments.specs import parse_agent
 
 _parse_agent = parse_agent  # the name earlier versions had
@@ -46,6 +45,8 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
         print(parser.format_usage().rstrip(), file=sys.stderr)
         _say(f"lcanalysis tournament: error: {exc}")
         return 2
+    from lcanalysis.tournaments.results import ResultsWarning  # (the game with it) after the parse: --help is at once
+
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         warnings.simplefilter("always", ResultsWarning)

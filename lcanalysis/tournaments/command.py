@@ -6,11 +6,13 @@ value is a ``UsageError`` saying what is allowed."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lcanalysis.game.rules import Rules
 from lcanalysis.options import MAX_SEED, MAX_WORKERS, nonneg, number, path_name
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
+
+if TYPE_CHECKING:
+    from lcanalysis.game.rules import Rules
 
 #: bounds of the tournament's settings (the library's run_tournament checks the same)
 MAX_DEALS = 1_000_000
@@ -97,5 +99,7 @@ def settings(ns: argparse.Namespace) -> tuple[list[AgentSpec], Rules, int, bool,
     specs = [check_agent(p) for p in parsed]
     if len(specs) < 2:
         raise UsageError("a tournament needs at least two agents")
+    from lcanalysis.game.rules import Rules  # the game (and its kernel) when a tournament runs: --help at once
+
     rules = Rules(colors=ns.colors, rounds=ns.rounds, turn_cap=ns.turn_cap)
     return specs, rules, ns.seed, not ns.no_duplicate, len(specs) > 2
