@@ -40,7 +40,8 @@ def test_the_light_commands_and_the_help_load_neither_numba_nor_a_heavy_library(
     or tqdm."""
     out = _python("import io, sys, contextlib\nfrom lcanalysis.cli import main\n"
                   "with contextlib.redirect_stdout(io.StringIO()) as f:\n"
-                  f"    try:\n        status = main({argv!r})\n    except SystemExit as e:\n        status = e.code\n"
+                  f"    sys.argv = ['lcanalysis', *{argv!r}]\n"  # a process started as the command
+                  "    try:\n        status = main()\n    except SystemExit as e:\n        status = e.code\n"
                   f"print(status, len(f.getvalue()) > 100, [m for m in {HEAVY!r} if m in sys.modules])")
     assert out == "0 True []"
 
@@ -132,12 +133,25 @@ def test_the_front_door_answers_match_the_modules_behind_it():
 
 
 def test_show_and_help_run_the_kernel_as_plain_python():
-    out = _python("from lcanalysis.cli import main\n"
-                  "import io, contextlib\n"
-                  "with contextlib.redirect_stdout(io.StringIO()) as f: main(['show', 'example:midround'])\n"
+    out = _python("import io, contextlib, sys\nfrom lcanalysis.cli import main\n"
+                  "sys.argv = ['lcanalysis', 'show', 'example:midround']\n"
+                  "with contextlib.redirect_stdout(io.StringIO()) as f: main()\n"
                   "import numba.core.config as c\n"
                   "print(c.DISABLE_JIT, 'expeditions' in f.getvalue() or len(f.getvalue()) > 100)")
     assert out == "1 True"
+
+
+def test_a_program_calling_main_keeps_the_compiled_engine_after_a_light_command():
+    """A light command switched the JIT off for its whole process, also when a program (or a
+    notebook) called ``main(['show', ...])``: everything it computed after, a search included, ran
+    as plain Python, a hundred times slower. Only a process started as the command goes plain."""
+    out = _python("import io, os, contextlib, sys\nfrom lcanalysis.cli import main\n"
+                  "with contextlib.redirect_stdout(io.StringIO()) as f:\n"
+                  "    codes = [main(['show', 'example:midround']),\n"
+                  "             main(['wager', 'example:midround', '--color', 'B'])]\n"
+                  "import numba.core.config as c\n"
+                  "print(codes, os.environ.get('NUMBA_DISABLE_JIT'), c.DISABLE_JIT)")
+    assert out == "[0, 0] None 0"
 
 
 def test_wager_needs_no_compiled_engine_and_answers_as_the_compiled_one():
@@ -145,12 +159,14 @@ def test_wager_needs_no_compiled_engine_and_answers_as_the_compiled_one():
     install compiled everything (a minute and a half on 2 cores) and every later run loaded numba's
     compiled code (1.5 s, against 0.7 s as plain Python). It is now a light command, as ``show``: it
     never asks for the engine, and prints what the compiled kernel (this process) computes."""
-    out = _python("import io, contextlib\n"
+    out = _python("import io, contextlib, sys\n"
                   "from lcanalysis.cli import main, warmup\n"
                   "def compile_(*a, **k):\n    raise AssertionError('the engine was asked for')\n"
                   "warmup.engine_ready = compile_\n"
                   "with contextlib.redirect_stdout(io.StringIO()) as f:\n"
-                  "    assert main(['wager', 'example:midround', '--color', 'B', '--draws', '8', '--json']) == 0\n"
+                  "    sys.argv = ['lcanalysis', 'wager', 'example:midround', '--color', 'B', '--draws', '8',\n"
+                  "                '--json']\n"
+                  "    assert main() == 0\n"
                   "import numba.core.config as c\n"
                   "print(c.DISABLE_JIT)\nprint(f.getvalue())")
     jit_off, answer = out.split("\n", 1)

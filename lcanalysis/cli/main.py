@@ -103,9 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _prepare_engine(command: str, argv: Sequence[str]) -> None:
-    """Plain-Python kernel for the light commands; a compiled engine, announced, for the rest."""
-    if command in LIGHT_COMMANDS and "numba" not in sys.modules:
+def _prepare_engine(command: str, argv: Sequence[str], plain_kernel: bool) -> None:
+    """Plain-Python kernel for the light commands of a one-shot process (``plain_kernel``); a
+    compiled engine, announced, for the rest."""
+    if plain_kernel and command in LIGHT_COMMANDS and "numba" not in sys.modules:
         os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
     elif command in ENGINE_COMMANDS and not any(a in ("-h", "--help") for a in argv):
         warmup.engine_ready()
@@ -140,11 +141,12 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     raise AssertionError("unreachable: ArgumentParser.error exits")
 
 
-def run_command(argv: Sequence[str]) -> int:
+def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
     """One command, in this process: its exit status, bad input printed as ``error: ...`` (status
     2). argparse's own exits (a bad option, ``--help``) leave as ``SystemExit``; a broken output
     pipe and Ctrl-C leave as ``BrokenPipeError`` and ``KeyboardInterrupt``. ``main`` and the
-    shell's every line run through here."""
+    shell's every line run through here; ``plain_kernel``: this process is the one-shot command
+    alone (see ``main``)."""
     argv = list(argv)
     try:
         if argv[:1] == ["tournament"]:
@@ -152,10 +154,10 @@ def run_command(argv: Sequence[str]) -> int:
             # (``--help``, ``--colors``) for the top-level parser
             from lcanalysis.cli.tournament import tournament_main
 
-            _prepare_engine("tournament", argv)
+            _prepare_engine("tournament", argv, plain_kernel)
             return int(tournament_main(argv[1:]) or 0)
         args = _parse(argv)
-        _prepare_engine(args.command, argv)
+        _prepare_engine(args.command, argv, plain_kernel)
         return int(args.func(args))
     except (UsageError, ValueError) as exc:  # PositionError, RulesError, SearchError... are ValueErrors
         print(f"error: {exc}", file=sys.stderr)
@@ -172,10 +174,14 @@ def run_command(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # only a process started as 'lcanalysis ...' may run a light command's kernel as plain Python:
+    # the switch holds for the whole process, so a program calling main(argv), and all it computes
+    # after, keeps the compiled engine
+    plain_kernel = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         status = server.forward(argv)  # a running 'lcanalysis server' answers at once
-        return run_command(argv) if status is None else status
+        return run_command(argv, plain_kernel) if status is None else status
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
         return 0
