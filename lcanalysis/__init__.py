@@ -14,8 +14,9 @@ The public API, by layer (docs/ARCHITECTURE.md):
 - the game: ``Card``, ``Move``, ``Rules``, ``Position``, ``View``, ``read_position``,
   ``PositionError``, ``Match``;
 - answers: ``Analysis`` (ranked turns with values, standard errors and how exact each is);
-- questions: ``solve`` (exact endgame values), ``advise`` (every turn ranked by play-outs),
-  ``wager`` (the canonical wager model of one colour), ``evaluate`` (the hand evaluator),
+- questions: ``solve`` (exact endgame values: ``lcanalysis.search.solve``, its answer on a
+  position in a match noting that its values are points of the round), ``advise`` (every turn
+  ranked by play-outs), ``wager`` (the canonical wager model of one colour), ``evaluate`` (the hand evaluator),
   ``review`` (a game record's decisions and draws; defined in ``lcanalysis.reviewer``: no
   module bears a public function's name, so no import can put a module in its place);
 - play: ``make_agent``, ``run_tournament``, ``summarize``;
@@ -41,7 +42,6 @@ _NAMES = {
     "read_position": "lcanalysis.game.notation",
     "Match": "lcanalysis.game.match",
     "Analysis": "lcanalysis.analysis",
-    "solve": "lcanalysis.search",
     "advise": "lcanalysis.advisor",
     "review": "lcanalysis.reviewer",
     "wager": "lcanalysis.wagers",
@@ -82,7 +82,43 @@ __all__ = [
 ]
 
 
+def _solve_with_match_note() -> Any:
+    """``lc.solve``: ``lcanalysis.search.solve`` (same signature, same answer) whose answer on a
+    position or view in a match also carries the note ``lcanalysis solve`` prints, that its values
+    are points of the round (``match_equity.solve_match_note``). Here, at the front door, because
+    the search sits below ``match_equity`` and may not import it."""
+    import functools
+
+    exact = importlib.import_module("lcanalysis.search").solve
+    read = importlib.import_module("lcanalysis.game.notation").read_position
+    match_note = importlib.import_module("lcanalysis.match_equity").solve_match_note
+
+    @functools.wraps(exact)
+    def solve(target: Any, *args: Any, **kwargs: Any) -> Any:
+        position = read(target)  # read once: the search takes it as read, and the note needs its match
+        answer = exact(position, *args, **kwargs)
+        note = match_note(position)
+        if note and note not in answer.notes:
+            answer.notes.append(note)
+        return answer
+
+    solve.__doc__ = (exact.__doc__ or "").rstrip() + (
+        "\n\n    On a position or view in a match (with a ``match`` score), ``notes`` says once that the\n"
+        "    values are points of this round, not chances to win the match, as ``lcanalysis solve`` does.\n")
+    # found by name where it lives, so that it pickles (a process pool can be handed lc.solve)
+    solve.__module__, solve.__qualname__ = __name__, "solve"
+    return solve
+
+
+#: front-door names built here on first use, from the functions behind them
+_BUILT = {"solve": _solve_with_match_note}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _BUILT:
+        value = _BUILT[name]()
+        globals()[name] = value
+        return value
     if name in _NAMES:
         value = getattr(importlib.import_module(_NAMES[name]), name)
         globals()[name] = value  # later look-ups skip this function

@@ -611,6 +611,13 @@ def points_only_note(subject: str, why: str = "") -> str:
             + (f" ({why})" if why else "") + "; the points favourite may not be the best turn for the match")
 
 
+def solve_match_note(position: Any) -> str | None:
+    """The note of an exact endgame answer (``lc.solve``, ``lcanalysis solve``) on ``position``: with a
+    match score on it, that the values are points of this round, not chances to win the match; None
+    without one (a lone round)."""
+    return points_only_note("the values are") if getattr(position, "match", None) else None
+
+
 def table_caveat(equity: MatchEquity, rules: Rules) -> str:
     """A sentence (with a leading space) when ``equity`` was simulated from rounds of another
     number of colours than ``rules`` (a 6-colour round scores more widely than a 5-colour one,

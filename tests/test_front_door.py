@@ -501,3 +501,32 @@ def test_advise_without_a_position_says_which_it_advises(capsys):
     given = capsys.readouterr()
     # the same position, unannounced (the answers themselves fit the wall clock, so may differ)
     assert "no position given" not in given.err and given.out.splitlines()[0] == out.out.splitlines()[0]
+
+
+def test_lc_solve_on_a_position_in_a_match_says_its_values_are_points_of_the_round(capsys):
+    """``lcanalysis solve`` on a position with a match score noted that its values are points of the
+    round, not chances to win the match; ``lc.solve`` gave the same values with no note. Its answer
+    now carries the command's note, once, for a position and a view alike, and none in a lone round;
+    it is still the search's answer (the same values) and still a function that help() and a
+    process pool can use."""
+    import inspect
+    import pickle
+
+    from lcanalysis.match_equity import POINTS_ONLY
+    from lcanalysis.search import solve as search_solve
+
+    lone = lc.read_position("example:endgame")
+    in_match = dict(lone.to_json(), match={"round": 2, "totals": [35, 10]})
+    assert main(["solve", json.dumps(in_match), "--max-stalls", "0", "--json"]) == 0
+    said = [n for n in json.loads(capsys.readouterr().out)["notes"] if n.startswith(POINTS_ONLY)]
+    assert len(said) == 1 and "points of this round, not chances to win the match" in said[0]
+    for target in (in_match, lc.read_position(in_match), lc.read_position(in_match).view()):
+        answer = lc.solve(target, max_stalls=0)
+        assert [n for n in answer.notes if n.startswith(POINTS_ONLY)] == said
+        alone = search_solve(target, max_stalls=0)
+        assert [(m.move, m.value) for m in answer.moves] == [(m.move, m.value) for m in alone.moves]
+    assert not any(POINTS_ONLY in n for n in lc.solve(lone, max_stalls=0).notes)
+    assert not any(POINTS_ONLY in n for n in lc.solve(lone.view(), max_stalls=0).notes)
+    assert inspect.signature(lc.solve) == inspect.signature(search_solve)
+    assert "points of this round" in lc.solve.__doc__
+    assert pickle.loads(pickle.dumps(lc.solve)) is lc.solve

@@ -151,10 +151,11 @@ def run(args: argparse.Namespace) -> int:
 def add_match_note(pos: Any, answer: dict[str, Any]) -> None:
     """With a match score on the position, a note among ``answer``'s notes (the text prints them,
     the JSON carries them) that the values are points of this round, not chances to win the match."""
-    if getattr(pos, "match", None):
-        from lcanalysis.match_equity import points_only_note
+    from lcanalysis.match_equity import solve_match_note  # the words lc.solve's answer carries too
 
-        answer.setdefault("notes", []).append(points_only_note("the values are"))
+    note = solve_match_note(pos)
+    if note:
+        answer.setdefault("notes", []).append(note)
 
 
 def _check_options(pos: Any, args: argparse.Namespace) -> None:
