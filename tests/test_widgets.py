@@ -705,3 +705,30 @@ def test_the_wager_explorers_options_outside_its_widgets_are_refused_not_clamped
     with pytest.raises(ValueError) as refused:
         WagerExplorer(**options)
     assert words in str(refused.value)
+
+
+def test_a_sixth_colour_card_in_a_five_colour_widget_names_the_widgets_colour_choice(explorer):
+    """A purple card typed into the explorer's 5-colour game was answered with how to ask for six
+    colours in the one-line string, JSON, Python and the command line, none of which the widget
+    takes; the explorer now names its colours menu, the builder its '6 colours' button, and a deck
+    count off by one colour's cards the same. Following the advice makes the position valid."""
+    from lcanalysis.game.cards import FIVE_COLOUR_GAME, SIX_COLOUR_GAME
+
+    explorer.hand.value = OPENING_HAND.replace(OPENING_HAND.split()[0], "P3")
+    said = html.unescape(explorer.message.value)
+    assert "P3 is a card of the 6-colour game only" in said and "choose 6 in the colours menu above" in said
+    assert SIX_COLOUR_GAME not in said and "LC1;c6" not in said and "--colors" not in said
+    explorer.colors.value = 6  # as told: now P3 is a card, and the draw pile is counted for six colours
+    explorer.deck.value = 56
+    assert isinstance(explorer.position, View), explorer.message.value
+    explorer.deck.value = 44  # counted for five colours in a 6-colour game
+    said = html.unescape(explorer.message.value)
+    assert "12 cards are one colour's" in said and "choose 5 in the colours menu above" in said
+    assert FIVE_COLOUR_GAME not in said
+
+    b = explorer.builder
+    b.load(read_position(example_text("opening")))
+    b.add("P3", "hand")
+    said = html.unescape(b.message.value)
+    assert b.view is None and "P3 is a card of the 6-colour game only" in said
+    assert "press '6 colours' beside 'game' above" in said and SIX_COLOUR_GAME not in said

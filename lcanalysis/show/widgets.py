@@ -31,7 +31,7 @@ from IPython.display import SVG, display
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
 from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
 from lcanalysis.analysis import Analysis, loss_in_words
-from lcanalysis.game.cards import COLOR_LETTERS, Buried, Card
+from lcanalysis.game.cards import COLOR_LETTERS, FIVE_COLOUR_GAME, SIX_COLOUR_GAME, Buried, Card
 from lcanalysis.game.examples import EXAMPLES
 from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position, PositionError, as_cards
@@ -59,6 +59,16 @@ def _split(text: str) -> list[str]:
 def _message(kind: str, text: str) -> str:
     colour = {"error": "#a61b1b", "note": "#555555", "ok": "#1d6b2a"}[kind]
     return f'<div class="lc-message lc-{kind}" style="color:{colour}">{html.escape(text)}</div>'
+
+
+def _in_menu_words(text: str, menu: str) -> str:
+    """A reader's message as a widget says it: the way to ask for the other number of colours in
+    the notations (``cards.SIX_COLOUR_GAME``, ``FIVE_COLOUR_GAME``: the one-line string, JSON,
+    Python, the command line), which a widget's boxes do not take, becomes the widget's own colour
+    choice, ``menu`` with the number filled in ("choose {} in the colours menu above")."""
+    for colors, how in ((6, SIX_COLOUR_GAME), (5, FIVE_COLOUR_GAME)):
+        text = text.replace(f"give {how}", menu.format(colors))
+    return text
 
 
 def _within(name: str, value: Any, least: float, most: float, unit: str, whole: bool = False) -> None:
@@ -296,7 +306,8 @@ class DecisionExplorer:
             self.position = self.build()
         except Exception as exc:
             self.position = None
-            self.message.value = _message("error", f"This position is not valid: {exc}")
+            self.message.value = _message("error", "This position is not valid: " + _in_menu_words(
+                str(exc), "choose {} in the colours menu above"))
             self.picture.value = ""
             return
         self.message.value = _message("ok", f"Valid view: {self.position.deck_count} cards in the draw pile, "
@@ -591,7 +602,8 @@ class PositionBuilder:
             self.view = explorer.built_view(**parts)
         except (PositionError, ValueError) as exc:
             self.view = None
-            self.message.value = _message("error", f"Not valid yet: {exc}")
+            self.message.value = _message("error", "Not valid yet: " + _in_menu_words(
+                str(exc), "press '{} colours' beside 'game' above"))
             return
         waiting = ("; the opponent is to move: it can be shown, not advised or solved (they answer the mover)"
                    if self.view.to_move != self.view.viewer else "")
