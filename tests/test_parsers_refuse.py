@@ -517,6 +517,20 @@ def test_playing_several_turns_is_all_or_none_and_a_single_turn_is_not_read_lett
         pos.play(None)
 
 
+def test_a_string_of_several_turns_plays_them_as_the_text_form_writes_them():
+    """play("+Yw/D -Bw/D") read the string as one turn, "source 'D -BW/D' is neither D (draw pile)
+    nor a colour letter"; several turns separated by spaces, as a line of the LCR1 text form holds
+    them, are now those turns, all or none, and a single turn may still hold a space."""
+    by_list = Position.deal(seed=7).play(["+Yw/D", "-Ww/D"])
+    assert Position.deal(seed=7).play(" +Yw/D  -Ww/D\n") == by_list
+    assert [str(m) for m in Position.deal(seed=7).play("+Yw/D -Ww/D").history] == ["+Yw/D", "-Ww/D"]
+    assert [str(m) for m in Position.deal(seed=7).play("+Yw /D").history] == ["+Yw/D"]
+    pos = Position.deal(seed=7)
+    with pytest.raises(IllegalMoveError, match=r"turn 2 of 2: illegal move \+R7/D: .*\(none of them was played\)"):
+        pos.play("+Yw/D +R7/D")
+    assert not pos.history
+
+
 @pytest.mark.parametrize(("call", "words"), [
     (lambda: __import__("lcanalysis.studies.stalling").studies.stalling.stall_values(None),
      "stall_values needs a full position"),

@@ -545,9 +545,12 @@ class Position(Notated):
 
     def play(self, moves: Iterable[MoveLike] | str) -> Position:
         """Push several turns (or one, as a string); returns self for chaining. All or none: when a
-        turn is illegal, the ones before it are taken back and the error names it."""
+        turn is illegal, the ones before it are taken back and the error names it. A string of
+        several turns separated by spaces, as a line of the ``LCR1`` text form writes them
+        (``"+Yw/D -Bw/D"``), is those turns."""
         if isinstance(moves, str):
-            moves = [moves]  # not its characters, one by one
+            # one turn has one '/' (and may hold spaces: '+R7 /D'); more are turns separated by spaces
+            moves = moves.split() if moves.count("/") > 1 else [moves]  # not its characters, one by one
         try:
             listed = list(moves)
         except TypeError:
