@@ -439,3 +439,28 @@ def test_an_agent_given_as_a_dict_is_labelled_as_the_command_line_writes_it():
     again = AgentSpec.of(parse_agent(spec.label))
     assert (again.name, again.options) == (spec.name, spec.options)
     assert AgentSpec.of({"name": "greedy"}).label == "greedy"
+
+
+def test_agents_made_by_make_agent_play_the_tournament_their_names_and_options_play():
+    """run_tournament([make_agent("heuristic"), make_agent("greedy")]) was refused ("an agent is a
+    name, a dict with 'name', or an AgentSpec") though each agent shows how it was made; it now plays
+    exactly the rounds its name and options play, and an agent make_agent did not make (so no
+    worker can make it again) is refused saying what to give instead."""
+    from lcanalysis.agents import Agent, make_agent
+    from lcanalysis.tournaments.specs import AgentSpec, TournamentError
+
+    made = [make_agent("heuristic"), make_agent("search", time_ms=20, width=4)]
+    assert [AgentSpec.of(a) for a in made] == [AgentSpec.of("heuristic"),
+                                               AgentSpec.of({"name": "search", "time_ms": 20, "width": 4})]
+    by_object = run_tournament([make_agent("heuristic"), make_agent("greedy")], deals=2, executor="serial",
+                               progress=False)
+    by_name = run_tournament(["heuristic", "greedy"], deals=2, executor="serial", progress=False)
+    from lcanalysis.tournaments.results import RESULT_COLUMNS  # (not the timings: the clock's)
+
+    assert by_object[RESULT_COLUMNS].equals(by_name[RESULT_COLUMNS]) and len(by_name) == 4
+
+    class Mine(Agent):
+        name = "mine"
+
+    with pytest.raises(TournamentError, match=r"was not made by make_agent.*give its name and options"):
+        run_tournament([Mine(), "greedy"], deals=1, executor="serial", progress=False)

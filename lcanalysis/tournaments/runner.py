@@ -442,8 +442,9 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
 
     ``agents``: two agents (names like ``"greedy"``, dicts like ``{"name": "search", "time_ms": 50}``,
-    or ``AgentSpec``), or more with ``round_robin=True`` (every pair). ``duplicate``: each deal is
-    played twice with the seats swapped. ``rules.rounds`` > 1 plays matches (a row per round).
+    ``AgentSpec``, or agents ``make_agent`` made, each played by its name and options), or more
+    with ``round_robin=True`` (every pair). ``duplicate``: each deal is played twice with the seats
+    swapped. ``rules.rounds`` > 1 plays matches (a row per round).
     ``out``: a JSON-lines results file to append to and resume from (a header naming the
     tournament, then one line per finished deal and seating; ``lcanalysis.tournaments.results``);
     ``"auto"`` names one after the agents and settings in ``default_results_dir()``. A file of

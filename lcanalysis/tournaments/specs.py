@@ -45,7 +45,9 @@ class AgentSpec:
     label: str = ""
 
     @classmethod
-    def of(cls, spec: str | AgentSpec | dict[str, Any]) -> AgentSpec:
+    def of(cls, spec: str | AgentSpec | dict[str, Any] | Agent) -> AgentSpec:
+        """``spec`` as an ``AgentSpec``: a name, a dict with ``name`` (and ``label``) and the
+        options, an ``AgentSpec``, or an agent ``make_agent`` made (its name and options)."""
         if isinstance(spec, AgentSpec):
             return spec
         if isinstance(spec, str):
@@ -61,7 +63,16 @@ class AgentSpec:
                 named = ",".join(f"{k}={v}" for k, v in opts if k != "cmd")
                 label = f"{name}:{named}" if named else name
             return cls(name, opts, label)
-        raise TournamentError(f"an agent is a name, a dict with 'name', or an AgentSpec; got {spec!r}")
+        from lcanalysis.agents import Agent
+
+        if isinstance(spec, Agent):  # each worker makes its own: by the name and options it was made with
+            if spec.made_with is None:
+                raise TournamentError(f"{spec!r} was not made by make_agent, so it cannot be made again in each "
+                                      "worker process: give its name and options, like 'greedy' or "
+                                      "{'name': 'search', 'time_ms': 50}")
+            return cls.of({"name": spec.name, **spec.made_with})
+        raise TournamentError(f"an agent is a name, a dict with 'name', an AgentSpec, or an agent make_agent made; "
+                              f"got {spec!r}")
 
     def make(self) -> Agent:
         from lcanalysis.agents import make_agent  # the engine loads on use: 'tournament --help' stays fast
