@@ -434,6 +434,17 @@ def test_a_wager_answer_refuses_a_switch_or_a_label_it_cannot_use():
             wager_distribution(hand=[5], draws=3, color=label)
 
 
+def test_numpys_true_and_false_ask_for_the_exact_and_the_float_answer():
+    """exact=np.True_ (what a comparison of arrays gives) was refused, "exact must be True or False,
+    got np.True_"; numpy's True and False now ask what Python's do: Fractions or floats."""
+    import lcanalysis as lc
+
+    for flag in (True, False):
+        ours, numpys = (lc.wager("example:midround", "G", 3, exact=f) for f in (flag, np.bool_(flag)))
+        assert ours.to_json() == numpys.to_json()
+        assert isinstance(numpys.by_wagers[0].mean, Fraction) is flag
+
+
 def test_the_library_refuses_a_wager_question_on_a_round_already_over():
     """Only the command line refused it: lc.wager answered an empty draw pile with a made-up score
     (the hand's cards of the colour played, though no turn is left to play them)."""

@@ -36,6 +36,8 @@ from fractions import Fraction
 from numbers import Real
 from typing import Any
 
+import numpy as np
+
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
 from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index, color_name_hint, whole_number
 
@@ -365,8 +367,9 @@ def _mean(dist: dict[int, Number]) -> Number:
 
 def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """Every ``j`` the model allows: distribution, mean, chance of profit and of breaking even."""
-    if not isinstance(exact, bool):  # "no" would read as exact
+    if not isinstance(exact, (bool, np.bool_)):  # "no" would read as exact
         raise WagerError(f"exact must be True or False, got {exact!r}")
+    exact = bool(exact)  # (numpy's True too: a comparison of arrays gives it)
     if color is not None and (not isinstance(color, str) or color.upper() not in COLOR_LETTERS):
         raise UnknownColorError(f"color is the label of the answer, a colour letter "
                                 f"({' '.join(COLOR_LETTERS)}) or None, got {color!r}")
