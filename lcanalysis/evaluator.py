@@ -27,7 +27,7 @@ colours, that the opponent keeps the cards it needs, and that a colour may be op
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -167,6 +167,11 @@ class ColourValue:
 
 @dataclass
 class HandEvaluation:
+    """The hand evaluator's answer (``lc.evaluate``): ``colours``, one ``ColourValue`` per colour
+    for the viewer; ``draws``, the draws each colour was valued over; ``total``, the whole hand's
+    expected score; ``ranking``, the unopened colours best to open first. Exact (closed form), so
+    ``exact`` is True and ``stderr`` 0. ``print`` gives it as a table, ``to_json`` as plain values."""
+
     draws: int
     colours: list[ColourValue]
     exact: bool = True
@@ -193,6 +198,12 @@ class HandEvaluation:
 
     def __str__(self) -> str:
         return f"hand evaluation, {self.draws} useful draw(s), exact\n" + self.table()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain values for ``json.dumps``: ``draws``, ``exact``, ``stderr``, ``model``, ``total``
+        and ``colours`` (each colour's fields; ``best_wagers`` null: do not open it)."""
+        return {"draws": self.draws, "exact": self.exact, "stderr": self.stderr, "model": self.model,
+                "total": self.total, "colours": [asdict(c) for c in self.colours]}
 
 
 def _mask(numbers) -> int:

@@ -161,3 +161,24 @@ def test_compiled_code_gives_the_same_answers_with_the_jit_off():
         outs.append(json.loads(proc.stdout))
     for a, b in zip(*outs):
         assert a == pytest.approx(b, abs=1e-9)
+
+
+def test_the_hand_evaluation_is_json_like_every_other_answer():
+    """lc.evaluate's answer had no to_json (the solver's, the advisor's and the wager model's have
+    one), so a script could not save it as the others; it now gives plain values, the total the
+    sum of the colours, and an opened colour's value the canonical model's mean (lc.wager)."""
+    import json
+
+    import lcanalysis as lc
+
+    view = lc.read_position("example:midround")
+    hand = lc.evaluate(view)
+    data = json.loads(json.dumps(hand.to_json()))
+    assert data["draws"] == hand.draws == 10 and data["exact"] is True and data["stderr"] == 0
+    assert [c["color"] for c in data["colours"]] == ["Y", "B", "W", "G", "R"]
+    assert data["total"] == pytest.approx(sum(c["value"] for c in data["colours"]))
+    opened = [c for c in data["colours"] if c["opened"]]
+    assert {c["color"] for c in opened} == {"B", "R"}  # e0=B3.R2.R4.R5
+    for c in opened:
+        assert c["value"] == pytest.approx(float(lc.wager(view, c["color"], 10).by_wagers[0].mean))
+    assert "hand evaluator" in lc.evaluate.__doc__ and "to_json" in type(hand).__doc__
