@@ -141,6 +141,7 @@ class Analysis:
 
     @property
     def best(self) -> MoveValue | None:
+        """The best turn (the first), or None when no turn is legal."""
         return self.moves[0] if self.moves else None
 
     def to_json(self) -> dict[str, Any]:
@@ -169,6 +170,8 @@ class Analysis:
             m.loss, m.loss_stderr = self.value - m.value, 0.0
 
     def to_frame(self):
+        """The turns as a ``pandas.DataFrame``, best first: move, value, stderr, exact, reason (and
+        loss, loss_stderr when set), bound."""
         import pandas as pd
 
         return pd.DataFrame(

@@ -241,6 +241,7 @@ class Card:
 
     @classmethod
     def from_type(cls, card_type: int) -> Card:
+        """The card of an integer type code (``color * 10 + rank``; ``Card.type``)."""
         t = card_type if type(card_type) is int else whole_number(card_type)
         if t is None:
             raise CardError(f"a card type is a whole number, got {brief(card_type)}")
@@ -249,10 +250,12 @@ class Card:
 
     @property
     def type(self) -> int:
+        """The card's integer type code, ``color * 10 + rank`` (the index into count vectors)."""
         return type_of(self.color, self.rank)
 
     @property
     def is_wager(self) -> bool:
+        """Whether it is a wager (investment) card, rank 0."""
         return self.rank == WAGER
 
     @property
@@ -262,6 +265,7 @@ class Card:
 
     @property
     def color_letter(self) -> str:
+        """The colour's letter: Y B W G R P."""
         return COLOR_LETTERS[self.color]
 
     def __str__(self) -> str:

@@ -123,6 +123,7 @@ class Notated:
         raise NotImplementedError
 
     def to_string(self) -> str:
+        """The one-line string (``LC1;...``, docs/spec/interchange.md); ``read_position`` reads it back."""
         return json_to_string(self.to_json())
 
     def __str__(self) -> str:
@@ -139,6 +140,7 @@ class Notated:
     _picture = ""  # "position" or "view": which drawing of show.render fits
 
     def to_text(self) -> str:
+        """The table drawn as text (hands, expeditions, discard piles, the draw pile), for a terminal."""
         from lcanalysis.show import render  # pictures load lazily, from above
 
         return str(getattr(render, f"{self._picture}_text")(self))

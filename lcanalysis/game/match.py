@@ -64,9 +64,11 @@ class Match:
         return len(self.round_scores) + 1
 
     def is_over(self) -> bool:
+        """Whether every round of the match (``rules.rounds``) has been recorded."""
         return len(self.round_scores) >= self.rules.rounds
 
     def next_starter(self) -> int:
+        """Who starts the next round (the module's ``next_starter``: the higher total, ties by ``tied_start``)."""
         if not self.starters:
             return self.first_starter
         return next_starter(self.totals, self.starters[-1], self.rules)

@@ -46,6 +46,9 @@ class Move:
 
     @classmethod
     def parse(cls, text: str, colors: int = 6) -> Move:
+        """Read a turn: ``+R7/D`` (play R7, draw from the draw pile), ``-Bw/G`` (discard Bw, take
+        the green pile's top), ``/D`` (the draw half alone); case-insensitive. Raises ``MoveError``
+        saying how to write it."""
         if not isinstance(text, str):
             raise MoveError(f"a move must be a string like '+R7/D', got {brief(text)}")
         if whole_number(colors) not in (5, 6):
@@ -93,6 +96,7 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int, colors: int) -> Move:
+        """The turn of a kernel move code (``Position.legal_codes``) in a game of ``colors`` colours."""
         number = code if type(code) is int else whole_number(code)
         if number is None or whole_number(colors) not in (5, 6):
             raise MoveError(f"a move code and the colours (5 or 6) are whole numbers, got {brief(code)}, "
@@ -123,6 +127,7 @@ class Move:
 
     @property
     def draws_from_deck(self) -> bool:
+        """Whether the turn draws from the draw pile (not from a discard pile)."""
         return self.source == DRAW_PILE
 
     def __str__(self) -> str:

@@ -337,6 +337,7 @@ class Position(Notated):
         return pos
 
     def copy(self) -> Position:
+        """An independent copy: pushing or popping turns on one leaves the other as it is."""
         other = Position(self.rules, self.state.copy(), list(self.history), self.known.copy(),
                          dict(self.match) if self.match else None)
         # the entries are never changed once pushed (pop copies the known counts back out), so the
@@ -348,10 +349,12 @@ class Position(Notated):
 
     @property
     def colors(self) -> int:
+        """The number of colours of the game (5, or 6 with purple): ``rules.colors``."""
         return self.rules.colors
 
     @property
     def to_move(self) -> int:
+        """The player to move, 0 or 1."""
         return int(self.state[K.H_TO_MOVE])
 
     @property
@@ -361,18 +364,23 @@ class Position(Notated):
 
     @property
     def phase(self) -> str:
+        """``"place"`` (a card to play or discard) or ``"draw"`` (the draw half of a turn alone)."""
         return "draw" if self.state[K.H_PHASE] == 1 else "place"
 
     @property
     def blocked(self) -> str | None:
+        """In the draw step, the letter of the pile the card just discarded went to (it cannot be
+        taken back at once); None otherwise."""
         b = int(self.state[K.H_BLOCKED])
         return COLOR_LETTERS[b] if b >= 0 and self.phase == "draw" else None
 
     @property
     def deck_count(self) -> int:
+        """Cards left in the draw pile."""
         return int(K.deck_left(self.state))
 
     def is_over(self) -> bool:
+        """Whether the round is over: the draw pile is empty, or the turn cap was reached."""
         return bool(K.is_over(self.state))
 
     def is_capped(self) -> bool:
@@ -380,15 +388,19 @@ class Position(Notated):
         return self.is_over() and self.deck_count > 0
 
     def hand(self, player: int) -> list[Card]:
+        """``player``'s hand (0 or 1), sorted by colour and rank."""
         nc = self.colors
         o = K.off_hand(nc, player_number(player, "player"))
         return [Card.from_type(t) for t in range(number_types(nc)) for _ in range(int(self.state[o + t]))]
 
     def hand_counts(self, player: int) -> np.ndarray:
+        """``player``'s hand as a count for each card type (``Card.type``), a copy."""
         o = K.off_hand(self.colors, player_number(player, "player"))
         return self.state[o:o + number_types(self.colors)].copy()
 
     def known_cards(self, player: int) -> list[Card]:
+        """The cards of ``player``'s hand the opponent knows of (taken from a discard pile, or given
+        as known): what ``view(1 - player)`` shows of that hand."""
         return [Card.from_type(t) for t, n in enumerate(self.known[player_number(player, "player")])
                 for _ in range(int(n))]
 
@@ -402,6 +414,7 @@ class Position(Notated):
         return cards
 
     def expeditions(self, player: int) -> dict[str, list[Card]]:
+        """``player``'s expeditions by colour letter, each in the order placed (colours with no card left out)."""
         player = player_number(player, "player")
         return {COLOR_LETTERS[c]: self.expedition(player, c) for c in range(self.colors) if self.expedition(player, c)}
 
@@ -414,6 +427,7 @@ class Position(Notated):
         return [Card(color, int(r)) for r in self.state[o:o + n]]
 
     def discards(self) -> dict[str, list[Card]]:
+        """The discard piles by colour letter, each bottom first (empty piles left out)."""
         return {COLOR_LETTERS[c]: self.discard_pile(c) for c in range(self.colors) if self.discard_pile(c)}
 
     @property
@@ -428,6 +442,7 @@ class Position(Notated):
         return int(K.player_score(self.state, player_number(player, "player")))
 
     def scores(self) -> tuple[int, int]:
+        """Both players' scores as the table stands (player 0's, player 1's)."""
         return self.score(0), self.score(1)
 
     def value_for_mover(self) -> int:
@@ -461,6 +476,7 @@ class Position(Notated):
         return str(move)
 
     def legal_codes(self) -> np.ndarray:
+        """The legal turns as kernel move codes (``Move.from_code(code, colors)`` reads one)."""
         n = K.gen_moves(self.state, self._moves_buf)
         return self._moves_buf[:n].copy()
 
@@ -493,6 +509,8 @@ class Position(Notated):
         return REASONS[err] if err else None
 
     def can_play(self, move: MoveLike) -> bool:
+        """Whether ``move`` (a ``Move``, its text such as ``"+R7/D"``, or a code) is legal here;
+        ``why_illegal`` says why not."""
         return self.why_illegal(move) is None
 
     def deck_draw_outcomes(self) -> list[tuple[Card, Fraction]]:
@@ -575,6 +593,8 @@ class Position(Notated):
         return View.of(self, self.to_move if player is None else player)
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON object of docs/spec/interchange.md (both hands and the draw pile's order);
+        ``read_position`` reads it back."""
         return position_to_json(self)
 
 

@@ -68,14 +68,19 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
+        """Cards in the whole deck: 12 a colour (60, or 72 with six colours)."""
         return 12 * self.colors
 
     @property
     def draw_pile_after_deal(self) -> int:
+        """Cards in the draw pile once both hands are dealt: the deck less two hands (44 with five
+        colours and hands of 8)."""
         return self.deck_size - 2 * self.hand_size
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from a JSON object (the ``rules`` of docs/spec/interchange.md); keys left out take
+        their defaults, an unknown key or a bad value raises ``RulesError`` naming it."""
         if not isinstance(data, Mapping):
             raise RulesError(f"rules must be an object, got {type(data).__name__}")
         known = set(cls.__dataclass_fields__)

@@ -180,10 +180,12 @@ class View(Notated):
 
     @property
     def colors(self) -> int:
+        """The number of colours of the game (5, or 6 with purple): ``rules.colors``."""
         return self.rules.colors
 
     @property
     def opponent(self) -> int:
+        """The viewer's opponent, 0 or 1."""
         return 1 - self.viewer
 
     def is_over(self) -> bool:
@@ -268,6 +270,7 @@ class View(Notated):
         return total - self.visible_counts()
 
     def unseen(self) -> list[Card]:
+        """The cards the viewer cannot see (the draw pile and the opponent's unknown cards), sorted."""
         return [Card.from_type(t) for t in types_from_counts(self.unseen_counts().tolist())]
 
     @property
@@ -364,6 +367,8 @@ class View(Notated):
     # --- other forms ---------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        """The JSON object of docs/spec/interchange.md (the opponent's hand as a count and the cards
+        known in it, the draw pile as a count); ``read_position`` reads it back."""
         return view_to_json(self)
 
     def expedition_cards(self, player: int, color: int | str) -> list[Card]:
