@@ -596,7 +596,9 @@ def test_none_and_wrong_types_are_our_errors():
     with pytest.raises(PositionError, match="hand of player 0"):
         Position.from_parts([None, None])
     with pytest.raises(PositionError, match="rules"):
-        Position.from_parts([[], []], rules={"colors": 5})
+        Position.from_parts([[], []], rules="c5")
+    with pytest.raises(PositionError, match="rules: unknown key"):  # (a dict of the options is taken)
+        Position.from_parts([[], []], rules={"colours": 5})
     with pytest.raises(PositionError, match="viewer"):
         View.from_parts([], 8, 44, viewer=True)
     with pytest.raises(RulesError, match="5 or 6"):

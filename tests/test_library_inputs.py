@@ -89,3 +89,26 @@ def test_evaluate_position_refuses_a_player_or_draws_out_of_range():
         with pytest.raises(ValueError, match=r"draws must be a whole number 0\.\.44"):
             evaluate_position(pos, 0, draws=draws)
     assert evaluate_position(pos, 1, draws=np.int64(5)) == pytest.approx(evaluate_view(pos.view(1), draws=5).total)
+
+
+HAND = ["R7", "Bw", "B4", "G10", "Y3", "Y5", "W8", "R9"]
+
+
+def test_from_parts_takes_numpy_counts_and_rules_as_a_dict_as_deal_does():
+    """View.from_parts(hand, np.int64(8), np.int64(44)) was refused ("hand count of player 1 must be
+    a whole number, got np.int64(8)") and rules={"colors": 6} in both from_parts ("rules must be a
+    Rules object"), where Position.deal takes the dict and numpy's whole numbers pass elsewhere."""
+    plain = lc.View.from_parts(HAND, 8, 44)
+    assert lc.View.from_parts(HAND, np.int64(8), np.int32(44)) == plain
+    assert lc.View.from_parts(HAND, 8, 44, rules={"colors": 5}) == plain
+    six = lc.View.from_parts(HAND, 8, 56, rules={"colors": 6})
+    assert six.colors == 6 and six == lc.View.from_parts(HAND, 8, 56, rules=lc.Rules(colors=6))
+    for bad, words in ((8.0, "hand count of player 1 must be a whole number, got 8.0"),
+                       (True, "hand count of player 1 must be a whole number, got True")):
+        with pytest.raises(PositionError, match=words):
+            lc.View.from_parts(HAND, bad, 44)
+    with pytest.raises(PositionError, match=r"deck must be a number of cards 0\.\.60 in a view, got 44\.0"):
+        lc.View.from_parts(HAND, 8, 44.0)
+    pos = lc.Position.deal(seed=3, rules={"colors": 6})
+    again = lc.Position.from_parts([pos.hand(0), pos.hand(1)], deck=pos.deck, rules={"colors": 6})
+    assert again == pos

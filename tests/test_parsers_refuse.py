@@ -147,8 +147,8 @@ def test_rules_refuse_absurd_numbers_and_floats_naming_the_allowed_range():
 def test_library_constructors_refuse_none_and_wrong_types_with_our_errors():
     with pytest.raises(PositionError, match="hands must be a list of two"):
         Position.from_parts(None)
-    with pytest.raises(PositionError, match="rules must be a Rules"):
-        Position.from_parts([[], []], rules={"colors": 5})
+    with pytest.raises(PositionError, match="rules must be a Rules, a dict of its options or None"):
+        Position.from_parts([[], []], rules="c5")  # (a dict of the options is taken, as Position.deal takes it)
     with pytest.raises(PositionError, match="to_move"):
         Position.from_parts([[], []], to_move=True)
     with pytest.raises(PositionError, match="list of cards"):

@@ -33,7 +33,7 @@ from lcanalysis.game.cards import (
 )
 from lcanalysis.game.formats import Notated, position_to_json
 from lcanalysis.game.moves import DRAW_PILE, Move, MoveError
-from lcanalysis.game.rules import REASONS, IllegalMoveError, Rules
+from lcanalysis.game.rules import REASONS, IllegalMoveError, Rules, RulesError
 
 if TYPE_CHECKING:
     from lcanalysis.game.view import View
@@ -58,6 +58,14 @@ def as_rules(rules: Any) -> Rules:
     if isinstance(rules, Mapping):
         return Rules.from_dict(rules)
     raise PositionError(f"rules must be a Rules, a dict of its options or None, got {brief(rules)}")
+
+
+def parts_rules(rules: Any) -> Rules:
+    """``as_rules`` for ``from_parts``, whose every refusal is a ``PositionError`` (a bad option too)."""
+    try:
+        return as_rules(rules)
+    except RulesError as exc:
+        raise PositionError(str(exc)) from None
 
 
 def as_cards(items: Iterable[Any], colors: int, where: str, limit: int | None = None) -> list[Card]:
@@ -279,10 +287,7 @@ class Position(Notated):
         ``deck`` is top first. A non-empty ``history`` is the round so far from the deal, and
         must lead to this table (``check_history=False`` skips that replay, for a history
         already checked). Raises ``PositionError`` naming the first problem found."""
-        if rules is None:
-            rules = Rules()
-        elif not isinstance(rules, Rules):
-            raise PositionError(f"rules must be a Rules object, got {brief(rules)}")
+        rules = parts_rules(rules)  # (a dict of its options too, as Position.deal takes)
         nc = rules.colors
         to_move = player_number(to_move, "to_move")
         hands = pair(hands, "hands")

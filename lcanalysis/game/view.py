@@ -41,6 +41,7 @@ from lcanalysis.game.position import (
     color_number,
     pair,
     parse_history,
+    parts_rules,
     player_number,
     seed_number,
     table_places,
@@ -105,10 +106,7 @@ class View(Notated):
         reader takes. A non-empty ``history`` is the round so far from the deal, and must lead to
         this table as far as the viewer can know (``position.verify_history``). Raises
         ``PositionError`` naming the problem."""
-        if rules is None:
-            rules = Rules()
-        elif not isinstance(rules, Rules):
-            raise PositionError(f"rules must be a Rules object, got {brief(rules)}")
+        rules = parts_rules(rules)  # (a dict of its options too, as Position.deal takes)
         viewer = player_number(viewer, "viewer")
         to_move = viewer if to_move is None else player_number(to_move, "to_move")
         nc = rules.colors
@@ -120,17 +118,20 @@ class View(Notated):
         _state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
         own = as_cards(hand, nc, f"hand of player {viewer}")
         known = as_cards(opponent_known, nc, f"known cards of player {1 - viewer}")
+        given = opponent_count  # (numpy's whole numbers too, as every count the library takes)
+        opponent_count = whole_number(given)  # type: ignore[assignment]
+        if opponent_count is None:
+            raise PositionError(f"hand count of player {1 - viewer} must be a whole number, got {brief(given)}")
         for p, size in ((viewer, len(own)), (1 - viewer, opponent_count)):
-            if isinstance(size, bool) or not isinstance(size, int):
-                raise PositionError(f"hand count of player {p} must be a whole number, got {brief(size)}")
             want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
             if size != want:
                 raise PositionError(f"hand of player {p} has {brief(size)} cards; it must have {want}")
         if len(known) > opponent_count:
             raise PositionError(f"{len(known)} known cards but the opponent holds only {opponent_count}")
-        if isinstance(deck_count, bool) or not isinstance(deck_count, int) or not 0 <= deck_count <= rules.deck_size:
-            raise PositionError(f"deck must be a number of cards 0..{rules.deck_size} in a view, "
-                                f"got {brief(deck_count)}")
+        given = deck_count
+        deck_count = whole_number(given)  # type: ignore[assignment]
+        if deck_count is None or not 0 <= deck_count <= rules.deck_size:
+            raise PositionError(f"deck must be a number of cards 0..{rules.deck_size} in a view, got {brief(given)}")
         seen_by_viewer = counts.copy()  # the table
         for card in own:
             seen_by_viewer[card.type] += 1
