@@ -112,3 +112,22 @@ def test_from_parts_takes_numpy_counts_and_rules_as_a_dict_as_deal_does():
     pos = lc.Position.deal(seed=3, rules={"colors": 6})
     again = lc.Position.from_parts([pos.hand(0), pos.hand(1)], deck=pos.deck, rules={"colors": 6})
     assert again == pos
+
+
+def test_from_parts_takes_piles_and_expeditions_by_colour_as_json_and_the_position_give_them():
+    """discards={"G": ["G6"], ...} (the JSON form, and what Position.discards() returns) read the
+    dict's keys as cards, "discards: unknown card 'G'"; piles and expeditions by colour letter are now
+    read colour by colour, each card checked to be of its colour, so a position's own parts rebuild it."""
+    flat = lc.View.from_parts(HAND, 8, 37, discards=["W4", "W6", "G?", "G6"],
+                              expeditions=[["G2", "G3"], ["W2"]])
+    by_colour = lc.View.from_parts(HAND, 8, 37, discards={"W": ["W4", "W6"], "G": ["G?", "G6"]},
+                                   expeditions=[{"G": ["G2", "G3"]}, {"W": ["W2"]}])
+    assert by_colour == flat and by_colour.to_string().endswith("e0=G2.G3;e1=W2;x=W4.W6.G?.G6;d=37")
+    with pytest.raises(PositionError, match="discards: pile G holds W6, a card of another colour"):
+        lc.View.from_parts(HAND, 8, 41, discards={"G": ["W6"]})
+    with pytest.raises(PositionError, match=r"discards: pile G must be a list of cards like \['R7', 'Gw'\], got 'G6'"):
+        lc.View.from_parts(HAND, 8, 41, discards={"G": "G6"})
+    pos = lc.read_position("example:endgame")
+    parts = lc.Position.from_parts([pos.hand(0), pos.hand(1)], [pos.expeditions(0), pos.expeditions(1)],
+                                   pos.discards(), pos.deck, to_move=pos.to_move)
+    assert parts.to_string() == pos.to_string().split(";hist=")[0]  # the same table, without the history

@@ -22,7 +22,9 @@ from lcanalysis.game.cards import (
     COLOR_LETTERS,
     COLOR_NAMES,
     RANKS_PER_COLOR,
+    Buried,
     Card,
+    CardError,
     brief,
     color_index,
     colour_count_hint,
@@ -127,6 +129,32 @@ def color_number(color: Any, colors: int) -> int:
         raise PositionError(f"color must be a colour number from 0 to {colors - 1} or a letter "
                             f"({' '.join(COLOR_LETTERS[:colors])}), got {brief(color)}")
     return number
+
+
+def flat_piles(items: Any, nc: int, where: str) -> Any:
+    """Cards given by colour, a mapping of colour letter (or number) to that colour's cards in order
+    (as JSON writes piles and expeditions, and ``Position.discards()`` and ``expeditions(p)`` give
+    them), as one list, each card checked to be of its colour; anything else as it is."""
+    if not isinstance(items, Mapping):
+        return items
+    out: list[Any] = []
+    for key, cards in items.items():
+        try:
+            c = color_number(key, nc)
+        except CardError as exc:
+            raise PositionError(f"{where} {brief(key)}: {exc}") from None
+        pile = f"{where} {COLOR_LETTERS[c]}"
+        if isinstance(cards, (str, bytes, Mapping)) or not isinstance(cards, Iterable):
+            raise PositionError(f"{pile} must be a list of cards like ['R7', 'Gw'], got {brief(cards)}")
+        listed = list(islice(cards, CARDS_PER_COLOR + 1))
+        if len(listed) > CARDS_PER_COLOR:
+            raise PositionError(f"{pile}: more than {CARDS_PER_COLOR} cards (a colour has {CARDS_PER_COLOR})")
+        for item in listed:  # (a discard pile's card nobody remembers, "G?", is a card of its colour too)
+            card = Buried.parse(item, nc) or as_cards([item], nc, pile)[0]
+            if card.color != c:
+                raise PositionError(f"{pile} holds {card}, a card of another colour")
+            out.append(item)
+    return out
 
 
 def seed_number(seed: Any) -> int | None:
@@ -283,10 +311,11 @@ class Position(Notated):
         check_history: bool = True,
     ) -> Position:
         """Build and validate a full position. Expeditions and discards are card lists in the
-        order placed (cards of several colours may be mixed: each colour keeps its order);
-        ``deck`` is top first. A non-empty ``history`` is the round so far from the deal, and
-        must lead to this table (``check_history=False`` skips that replay, for a history
-        already checked). Raises ``PositionError`` naming the first problem found."""
+        order placed (cards of several colours may be mixed: each colour keeps its order), or
+        dicts of colour letter to cards, as JSON writes them and ``discards()`` and
+        ``expeditions(player)`` give them; ``deck`` is top first. A non-empty ``history`` is the
+        round so far from the deal, and must lead to this table (``check_history=False`` skips
+        that replay, for a history already checked). Raises ``PositionError`` naming the first problem found."""
         rules = parts_rules(rules)  # (a dict of its options too, as Position.deal takes)
         nc = rules.colors
         to_move = player_number(to_move, "to_move")
@@ -805,7 +834,8 @@ def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
     counts = np.zeros(number_types(nc), dtype=np.int64)
     expeditions = pair(expeditions, "expeditions")
     for p in range(2):
-        cards = as_cards(expeditions[p], nc, f"expeditions of player {p}")
+        cards = as_cards(flat_piles(expeditions[p], nc, f"expeditions of player {p}:"), nc,
+                         f"expeditions of player {p}")
         for c in range(nc):
             mine = [card for card in cards if card.color == c]
             check_expedition(mine, f"expedition {COLOR_LETTERS[c]} of player {p}")
@@ -815,7 +845,7 @@ def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                     s[K.off_wagers(nc, p) + c] += 1
                 else:
                     s[K.off_mask(nc, p) + c] |= 1 << (card.rank - 1)
-    pile_cards = as_cards(discards, nc, "discards")
+    pile_cards = as_cards(flat_piles(discards, nc, "discards: pile"), nc, "discards")
     for card in pile_cards:
         counts[card.type] += 1
         c = card.color

@@ -39,6 +39,7 @@ from lcanalysis.game.position import (
     check_copies,
     check_match,
     color_number,
+    flat_piles,
     pair,
     parse_history,
     parts_rules,
@@ -103,16 +104,18 @@ class View(Notated):
                    to_move: int | None = None, phase: str = "place", blocked: str | None = None,
                    history: Sequence[Any] = (), match: dict[str, Any] | None = None) -> View:
         """Build and validate a view from card lists (strings or ``Card``): the one path every
-        reader takes. A non-empty ``history`` is the round so far from the deal, and must lead to
-        this table as far as the viewer can know (``position.verify_history``). Raises
+        reader takes. ``discards`` and each player's ``expeditions`` may also be dicts of colour
+        letter to cards, as JSON writes them. A non-empty ``history`` is the round so far from the
+        deal, and must lead to this table as far as the viewer can know (``position.verify_history``). Raises
         ``PositionError`` naming the problem."""
         rules = parts_rules(rules)  # (a dict of its options too, as Position.deal takes)
         viewer = player_number(viewer, "viewer")
         to_move = viewer if to_move is None else player_number(to_move, "to_move")
         nc = rules.colors
         expeditions = pair(expeditions, "expeditions")
-        expeditions = [as_cards(expeditions[p], nc, f"expeditions of player {p}") for p in range(2)]
-        discards, buried = _with_buried(discards, nc)
+        expeditions = [as_cards(flat_piles(expeditions[p], nc, f"expeditions of player {p}:"), nc,
+                                f"expeditions of player {p}") for p in range(2)]
+        discards, buried = _with_buried(flat_piles(discards, nc, "discards: pile"), nc)
         if any(isinstance(card, Buried) for _, card in buried):
             _check_buried_places(_piles(buried, nc), history)
         _state, counts = table_state(rules, to_move, phase, blocked, expeditions, discards)
