@@ -116,7 +116,9 @@ class Analysis:
     """Every legal turn ranked best first.
 
     ``kind`` names what the values are: "perfect-information value", "view value (averaged
-    over splits)", "belief-optimal value", "depth-limited estimate", "advisor estimate".
+    over splits)", "view value (sampled worlds)" (the advisor's endgame search), "belief-optimal
+    value", "depth-limited estimate", "advisor estimate"; a view with buried discard-pile cards
+    adds how many fills of them were averaged, and ``bracket``'s two ends name W_me and W_opp.
     ``bounds`` lists the bounds the values hold under (``max_stalls``, ``max_turns``, ``leaf``).
     ``exact`` is True when no sampling and no heuristic leaf was used.
     """
