@@ -445,6 +445,24 @@ def test_numpys_true_and_false_ask_for_the_exact_and_the_float_answer():
         assert isinstance(numpys.by_wagers[0].mean, Fraction) is flag
 
 
+def test_a_colour_the_game_has_not_is_refused_saying_how_a_colour_is_given():
+    """lc.wager(view, "P", 3) in a 5-colour game said only "this game has Y B W G R", where every
+    other reader says purple is the 6-colour game's and how to ask for it; a colour given as neither
+    a letter nor a number (None, a Card) was answered "expected 0..4", as if only numbers were taken."""
+    import lcanalysis as lc
+    from lcanalysis.game.cards import SIX_COLOUR_GAME
+    from lcanalysis.wagers.canonical import UnknownColorError
+
+    with pytest.raises(UnknownColorError) as refused:
+        lc.wager("example:midround", "P", 3)
+    assert "P (purple) is a colour of the 6-colour game only" in str(refused.value)
+    assert SIX_COLOUR_GAME in str(refused.value)
+    for colour in (None, lc.Card.parse("B3"), 5, -1):
+        with pytest.raises(UnknownColorError, match=r"a colour is its letter \(Y B W G R\) or its number 0\.\.4"):
+            lc.wager("example:midround", colour, 3)
+    assert lc.wager("example:midround", 1, 3).to_json() == lc.wager("example:midround", "b", 3).to_json()
+
+
 def test_the_library_refuses_a_wager_question_on_a_round_already_over():
     """Only the command line refused it: lc.wager answered an empty draw pile with a made-up score
     (the hand's cards of the colour played, though no turn is left to play them)."""

@@ -39,7 +39,16 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
-from lcanalysis.game.cards import COLOR_LETTERS, Card, CardError, color_index, color_name_hint, whole_number
+from lcanalysis.game.cards import (
+    COLOR_LETTERS,
+    Card,
+    CardError,
+    brief,
+    color_index,
+    color_name_hint,
+    sixth_colour_hint,
+    whole_number,
+)
 
 Number = Fraction | float
 
@@ -462,11 +471,12 @@ def color_state_from_view(view: Any, color: str | int) -> ColorState:
             c = color_index(color, colors)
         except CardError:
             raise UnknownColorError(f"unknown colour {color!r}: this game has {' '.join(COLOR_LETTERS[:colors])}"
-                                    f"{color_name_hint(color, colors)}") from None
+                                    f"{color_name_hint(color, colors)}{sixth_colour_hint(color, colors)}") from None
     else:
         number = whole_number(color)  # numpy's integers too
         if number is None or not 0 <= number < colors:
-            raise UnknownColorError(f"unknown colour {color!r}: expected 0..{colors - 1}")
+            raise UnknownColorError(f"unknown colour {brief(color)}: a colour is its letter "
+                                    f"({' '.join(COLOR_LETTERS[:colors])}) or its number 0..{colors - 1}")
         c = number
     me = view.viewer
     exp: list[Card] = list(view.expeditions[me][c])
