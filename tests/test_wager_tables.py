@@ -244,3 +244,43 @@ def test_the_wager_simulation_refuses_more_rounds_than_it_can_hold_and_shows_its
     assert scores.shape == (3, 2) and "simulated rounds (to turn 2)" in capsys.readouterr().err
     again, _ = snapshot_rounds(3, snap_turn=2, seed=1)
     assert (rows == again).all()
+
+
+def _doc_table(text: str, heading: str) -> list[list[str]]:
+    """The body rows (cells as shown, the minus sign made ASCII) of the first table after ``heading``."""
+    rest = text[text.index(heading):]
+    lines = rest[rest.index("\n|"):].strip().splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip().replace("\u2212", "-") for c in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_wager_pages_excerpts_are_what_the_data_files_give():
+    """docs/wagers.md quotes two excerpts of the tables in data/: each cell is the file's number as
+    shown (a drift between the page and a regenerated file fails here)."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "wagers.md").read_text()
+    count = pd.read_csv(DATA / "wager_breakeven_by_count.csv", comment="#")
+    shown = _doc_table(page, "Excerpt, chance of breaking even with no wager")
+    draws = [0, 3, 6, 10, 15, 21]
+    assert [r[0] for r in shown] == ["1", "2", "3", "4", "5+"]
+    for row in shown:
+        held = count[count.held_count >= int(row[0].rstrip("+"))] if row[0].endswith("+") else \
+            count[count.held_count == int(row[0])]
+        for cell, k in zip(row[1:], draws, strict=True):
+            values = held[held.draws == k].p_break_even
+            assert len(values) > 0 and (values == values.iloc[0]).all(), (row[0], k)
+            want = "1" if values.iloc[0] == 1 else f"{values.iloc[0]:.3f}"
+            assert cell == want, f"held {row[0]}, {k} draws: the page says {cell}, the file gives {want}"
+    ev = pd.read_csv(DATA / "wager_ev_by_wagers.csv", comment="#")
+    shown = _doc_table(page, "Excerpt, the mean with 0..3 wagers holding three numbers summing to 18")
+    assert [r[0] for r in shown] == ["21 (the deal)", "10"]
+    columns = ["mean_w0", "mean_w1", "mean_w2", "mean_w3",
+               "turns_mean_w0", "turns_mean_w1", "turns_mean_w2", "turns_mean_w3"]
+    for row in shown:
+        k = int(row[0].split()[0])
+        (line,) = ev[(ev.held_count == 3) & (ev.held_sum == 18) & (ev.draws == k)].itertuples()
+        want = [f"{getattr(line, c):.1f}" for c in columns]
+        assert row[1:] == want, f"{k} draws: the page says {row[1:]}, the file gives {want}"
