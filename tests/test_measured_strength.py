@@ -5,12 +5,14 @@ stats helpers), and no row without a file."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from lcanalysis.tournaments.runner import load_results, rating_errors, ratings
 from lcanalysis.tournaments.stats import mean_interval, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -225,3 +227,15 @@ def test_todays_best_at_one_second_is_quoted_from_its_files():
             f"{old.identical} of {old.rounds} rounds identical") in docs
     assert (f"{100 * slow.win_change:+.1f} [{100 * slow.win_low:+.1f}, {100 * slow.win_high:+.1f}] points of win rate "
             f"and {slow.points_change:+.1f} [{slow.points_low:+.1f}, {slow.points_high:+.1f}] points a round") in readme
+
+
+def test_the_round_robins_ratings_are_quoted_with_their_standard_errors_from_its_file():
+    """docs/agents.md quotes the six-agent round robin's Bradley-Terry ratings; an estimate carries its
+    standard error, so each is quoted as ``rating ± error``, both what the file gives today."""
+    text = " ".join((ROOT / "docs/agents.md").read_text().split())
+    start = text.index("the `.txt` holds its summary and Bradley-Terry ratings")
+    quoted = dict(re.findall(r"(\w+) ([+-]\d+ ± \d+)", text[start:start + 600]))
+    df = load_results(ROOT / "data" / "round_robin_6agents.jsonl")
+    rating, error = ratings(df), rating_errors(df)
+    want = {name: f"{rating[name]:+.0f} ± {error[name]:.0f}" for name in rating.index}
+    assert quoted == want
