@@ -239,3 +239,30 @@ def test_the_round_robins_ratings_are_quoted_with_their_standard_errors_from_its
     rating, error = ratings(df), rating_errors(df)
     want = {name: f"{rating[name]:+.0f} ± {error[name]:.0f}" for name in rating.index}
     assert quoted == want
+
+
+def _search_times(name: str) -> dict[str, float]:
+    """The search agent's time per move in a file, counted here from its CSV: the mean of the rounds'
+    means and the largest move, CPU and wall clock, over the rounds that recorded them."""
+    df = pd.read_csv(ROOT / "data" / f"{name}.csv")
+    columns = ["ms_per_move", "max_ms", "cpu_ms_per_move", "max_cpu_ms"]
+    both = pd.concat([df.loc[df[f"player{s}"] == "search", [f"{c}{s}" for c in columns]].set_axis(columns, axis=1)
+                      for s in (0, 1)])
+    cpu = both["cpu_ms_per_move"].dropna()
+    return {"cpu": cpu.mean(), "max_cpu": both["max_cpu_ms"].max(), "ms": both["ms_per_move"].mean(),
+            "max_ms": both["max_ms"].max(), "cpu_rounds": len(cpu)}
+
+
+def test_the_search_agents_time_per_move_is_quoted_from_its_files():
+    """The README and docs/agents.md quote the search agent's CPU and wall-clock time per move of the
+    strength runs (5 and 6 colours): each number is what the rounds of its file give."""
+    five, six = _search_times("strength_search_vs_heuristic"), _search_times("strength_search_vs_heuristic_6c")
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert (f"The search agent used {five['cpu']:.0f} ms of CPU a move on average (at most {five['max_cpu']:.0f} ms) "
+            f"with 5 colours, {six['cpu']:.1f} ms (at most {six['max_cpu']:.0f} ms) with 6") in readme
+    agents = " ".join((ROOT / "docs/agents.md").read_text().split())
+    assert (f"{five['cpu']:.0f} ms of CPU on average, at most {five['max_cpu']:.0f} ms (the two-card endgame solver; "
+            f"measured on the {five['cpu_rounds']} rounds played after CPU time was recorded)") in agents
+    assert f"mean {five['ms']:.0f} ms, and one move of {five['max_ms'] / 1000:.1f} s" in agents
+    assert (f"agent used {six['cpu']:.1f} ms of CPU a move on average, at most {six['max_cpu']:.0f} ms (wall clock: "
+            f"mean {six['ms']:.1f} ms, at most {six['max_ms']:.0f} ms)") in agents
