@@ -241,12 +241,12 @@ def test_the_round_robins_ratings_are_quoted_with_their_standard_errors_from_its
     assert quoted == want
 
 
-def _search_times(name: str) -> dict[str, float]:
-    """The search agent's time per move in a file, counted here from its CSV: the mean of the rounds'
-    means and the largest move, CPU and wall clock, over the rounds that recorded them."""
+def _search_times(name: str, agent: str = "search") -> dict[str, float]:
+    """An agent's time per move in a file, counted here from its CSV: the mean of the rounds' means
+    and the largest move, CPU and wall clock, over the rounds that recorded them."""
     df = pd.read_csv(ROOT / "data" / f"{name}.csv")
     columns = ["ms_per_move", "max_ms", "cpu_ms_per_move", "max_cpu_ms"]
-    both = pd.concat([df.loc[df[f"player{s}"] == "search", [f"{c}{s}" for c in columns]].set_axis(columns, axis=1)
+    both = pd.concat([df.loc[df[f"player{s}"] == agent, [f"{c}{s}" for c in columns]].set_axis(columns, axis=1)
                       for s in (0, 1)])
     cpu = both["cpu_ms_per_move"].dropna()
     return {"cpu": cpu.mean(), "max_cpu": both["max_cpu_ms"].max(), "ms": both["ms_per_move"].mean(),
@@ -266,3 +266,53 @@ def test_the_search_agents_time_per_move_is_quoted_from_its_files():
     assert f"mean {five['ms']:.0f} ms, and one move of {five['max_ms'] / 1000:.1f} s" in agents
     assert (f"agent used {six['cpu']:.1f} ms of CPU a move on average, at most {six['max_cpu']:.0f} ms (wall clock: "
             f"mean {six['ms']:.1f} ms, at most {six['max_ms']:.0f} ms)") in agents
+
+
+#: the CPU a move quoted in prose for a strength run: (page, file, {key: agent}, the sentence as a template of
+#: that agent's times; ``{b_cpu:.1f}`` is agent ``b``'s mean CPU ms, ``{b_max_cpu_s:.2f}`` its largest in seconds)
+CPU_QUOTES = [
+    ("docs/agents.md", "strength_best_vs_search_1s", {"b": "best:time_ms=1000", "s": "search:time_ms=1000"},
+     "`best` used {b_cpu_s:.2f} s of CPU a move on average and {b_max_cpu_s:.2f} s at most, `search` {s_cpu_s:.2f} s "
+     "and {s_max_cpu_s:.2f} s"),
+    ("docs/agents.md", "strength_best_streams_vs_search", {"b": STREAMS_600, "s": "search"},
+     "CPU a move: best {b_cpu:.1f} ms on average (at most {b_max_cpu:.0f} ms, the two-card endgame solver), search "
+     "{s_cpu:.1f} ms (at most {s_max_cpu:.0f} ms)"),
+    ("docs/agents.md", "strength_best_vs_search", {"b": "best", "s": "search"},
+     "CPU a move: best {b_cpu:.1f} ms on average (at most {b_max_cpu:.0f} ms, the two-card endgame solver), search "
+     "{s_cpu:.1f} ms (at most {s_max_cpu:.0f} ms)"),
+    ("docs/agents.md", "strength_best_streams_vs_search_6c", {"b": "best", "s": "search"},
+     "{turns:.1f} turns a round; CPU a move: best {b_cpu:.1f} ms, at most {b_max_cpu:.0f} ms, search {s_cpu:.1f} ms"),
+    ("docs/agents.md", "strength_best1500_vs_search", {"b": "best:time_ms=250", "s": "search"},
+     "it used **{b_cpu:.1f} ms of CPU a move on average, at most {b_max_cpu:.0f} ms** (the two-card endgame solver; "
+     "`search` at most {s_max_cpu:.0f} ms)"),
+    ("docs/agents.md", "strength_best1500_vs_search_1s", {"b": "best:time_ms=1000", "s": "search:time_ms=1000"},
+     "CPU a move: best {b_cpu_s:.2f} s on average, at most {b_max_cpu_s:.2f} s, search {s_cpu_s:.2f} s"),
+    ("docs/agents.md", "strength_best_caution1_vs_search_1s", {"b": "best:time_ms=1000", "s": "search:time_ms=1000"},
+     "`best` {b_cpu:.0f} ms of CPU a move on average, at most {b_max_cpu_s:.2f} s, `search` {s_cpu:.0f} ms"),
+    ("docs/agents.md", "screen_settled3_vs_search", {"b": "best:endgame=3,endgame_nodes=2400000,endgame_stalls=2"},
+     "CPU a move: {b_cpu:.0f} ms on average, at most {b_max_cpu_s:.1f} s"),
+    ("docs/agents.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1},
+     "CPU a move: {b_cpu:.1f} ms on average (at most {b_max_cpu_s:.2f} s,"),
+    ("docs/agents.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1}, "the wall clock's {b_max_s:.0f} s"),
+    ("docs/agents.md", "screen_caution1_best1500_vs_search_6c", {"b": CAUTION_1},
+     "CPU a move {b_cpu:.0f} ms on average, at most {b_max_cpu:.0f} ms"),
+    ("README.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1}, "at {b_cpu:.0f} ms of CPU a move on average"),
+    ("README.md", "screen_caution1_best1500_vs_search_6c", {"b": CAUTION_1}, "on average ({b_cpu:.0f} ms with 6)"),
+    ("README.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1},
+     "best: 1,500 play-outs and caution 1, {b_cpu:.0f} ms of CPU a move"),
+    ("README.md", "strength_best1500_vs_search", {"b": "best:time_ms=250"},
+     "1,500 play-outs, {b_cpu:.0f} ms of CPU a move"),
+]
+
+
+@pytest.mark.parametrize("page, name, agents, template", CPU_QUOTES, ids=[f"{p}:{n}" for p, n, _, _ in CPU_QUOTES])
+def test_the_cpu_a_move_quoted_for_a_strength_run_is_what_its_file_gives(page, name, agents, template):
+    values: dict[str, float] = {"turns": pd.read_csv(ROOT / "data" / f"{name}.csv")["turns"].mean()}
+    for key, agent in agents.items():
+        times = _search_times(name, agent)
+        assert times["cpu_rounds"] > 0, (name, agent)
+        values.update({f"{key}_cpu": times["cpu"], f"{key}_max_cpu": times["max_cpu"],
+                       f"{key}_cpu_s": times["cpu"] / 1000, f"{key}_max_cpu_s": times["max_cpu"] / 1000,
+                       f"{key}_max_s": times["max_ms"] / 1000})
+    text = " ".join((ROOT / page).read_text().split())
+    assert template.format(**values) in text, f"{page} does not say what {name} gives: {template.format(**values)}"
