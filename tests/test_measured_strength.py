@@ -316,3 +316,16 @@ def test_the_cpu_a_move_quoted_for_a_strength_run_is_what_its_file_gives(page, n
                        f"{key}_max_s": times["max_ms"] / 1000})
     text = " ".join((ROOT / page).read_text().split())
     assert template.format(**values) in text, f"{page} does not say what {name} gives: {template.format(**values)}"
+
+
+def test_the_readmes_reproduce_block_gives_the_command_of_every_row():
+    """Each row of the README's table names a file; the block under "Reproduce" gives that file's
+    command as its ``.cmd`` has it (the tournament line, without its redirect and comment)."""
+    text = (ROOT / "README.md").read_text()
+    rest = text[text.index("\nReproduce (each resumes from its file in `data/`"):]
+    block = rest[rest.index("```text\n") + 8:]
+    block = {" ".join(line.split()) for line in block[:block.index("```")].splitlines()}
+    for name in sorted({n for n, _ in README_ROWS.values()}):
+        first = (ROOT / "data" / f"{name}.jsonl.cmd").read_text().splitlines()[0]
+        command = " ".join(re.split(r"\s>\s", first.split("#")[0])[0].split())
+        assert command in block, f"the README's reproduce block lacks {name}'s command: {command}"
