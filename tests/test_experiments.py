@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -240,6 +241,33 @@ def test_every_data_file_says_how_it_was_made():
         sidecars = [path.with_name(path.name + ".cmd"), path.with_suffix(".jsonl.cmd")]
         assert any(p.exists() for p in sidecars), f"{path.relative_to(DATA)} has no .cmd sidecar"
         assert path.name in listing or path.stem in listing, f"{path.relative_to(DATA)} is not listed in data/README.md"
+
+
+def _one_line(command: str) -> str:
+    """A command as data/README.md shows it: without the sidecar's redirect of its output and its comment."""
+    return " ".join(re.split(r"\s>>?\s", command.split("#")[0])[0].split())
+
+
+def test_data_readme_gives_each_files_commands_as_its_sidecar_has_them():
+    """Each row of data/README.md's table gives the commands of its file's ``.cmd`` (a row whose cell is
+    ``same`` those of the row above; a row may send the reader to its ``.cmd`` for the
+    ``paired_strength`` commands after the tournament, but must then say so)."""
+    rows = [line for line in (DATA / "README.md").read_text().splitlines() if line.startswith("| `")]
+    shown: set[str] = set()
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split(" | ")]
+        if cells[2] != "same":
+            shown = {_one_line(c) for c in re.findall(r"`([^`]+)`", cells[2])}
+        first = re.findall(r"`([^`]+)`", cells[0])[0]
+        if first.startswith("../"):  # a file shipped with the package: its command is in the file itself
+            continue
+        name = re.sub(r"\{([^,}]+)[^}]*\}", r"\1", first)  # positions/{opening,...}.json: its first file
+        sidecars = [DATA / (name + ".cmd"), (DATA / name).with_suffix(".jsonl.cmd")]
+        sidecar = next(p for p in sidecars if p.exists())
+        for k, line in enumerate(sidecar.read_text().strip().splitlines()):
+            if k > 0 and "paired_strength" in line and "commands of its `.cmd`" in cells[2]:
+                continue
+            assert _one_line(line) in shown, f"data/README.md's row of {first} lacks the command {_one_line(line)}"
 
 
 def test_the_explorers_world_counts_are_checked():
