@@ -1138,3 +1138,41 @@ def test_the_endgame_benchmarks_summaries_give_the_median_of_an_even_number_of_t
     rows = [dict(row, rollouts_seconds=t / 10, hint_seconds=t) for t in (1.0, 2.0, 4.0, 10.0)]
     text = trust.summary(rows)
     assert "median 0.3 s, max 1.0 s" in text and "median 3.0 s, max 10.0 s" in text
+
+
+def test_every_figure_the_readme_gives_for_the_hint_at_3_and_4_cards_is_what_its_file_gives():
+    """The README's "Near the end of a round" quotes endgame_trust_3cards.csv and endgame_trust_4cards.csv:
+    picks, mean and worst loss, values within 2 points and their mean error, the largest error, the
+    median time, converged, the reference's stalls; each recomputed here from the rows."""
+    import re
+    import statistics
+    from pathlib import Path
+
+    readme = re.sub(r"\s+", " ", (Path(__file__).resolve().parent.parent / "README.md").read_text())
+
+    def figures(name):
+        rows = _published(name, "bench_endgame_trust")
+        out = {"conv": sum(r["hint_converged"] is True for r in rows),
+               "ref2": sum(int(r["ref_stalls"]) >= 2 for r in rows)}
+        for who in ("rollouts", "hint"):
+            loss = [float(r[f"{who}_loss"]) for r in rows]
+            err = [abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows]
+            out[who] = {"picks": sum(x <= 0.5 for x in loss), "loss": sum(loss) / len(rows), "worst": max(loss),
+                        "near": sum(x <= 2 for x in err), "err": sum(err) / len(rows), "max_err": max(err),
+                        "median": statistics.median(float(r[f"{who}_seconds"]) for r in rows)}
+        return out
+
+    three, four = figures("endgame_trust_3cards.csv"), figures("endgame_trust_4cards.csv")
+    h, p = three["hint"], three["rollouts"]
+    assert (f"picked the reference's best turn (or one within half a point) in {h['picks']} of 16, mean loss "
+            f"{h['loss']:.2f} points (worst {h['worst']:.1f}), its value within 2 points of the reference's in "
+            f"{h['near']} of 16 (mean error {h['err']:.2f}), and said \"converged\" in {three['conv']} of 16; the "
+            f"play-outs it replaced: {p['picks']} of 16, mean loss {p['loss']:.2f} (worst {p['worst']:.1f}), value "
+            f"within 2 points in {p['near']} of 16 (mean error {p['err']:.2f}). The price is time: a median "
+            f"{h['median']:.1f} s a hint against {p['median']:.1f} s") in readme
+    h, p = four["hint"], four["rollouts"]
+    assert (f"(two stalls each in {four['ref2']} of 16), the hint picked its best turn or one within half a point in "
+            f"{h['picks']} of 16 (mean loss {h['loss']:.2f}, worst {h['worst']:.1f}; values within 2 points in "
+            f"{h['near']}), at about {h['median']:.0f} s a hint") in readme
+    assert (f"in {p['picks']} of 16 (mean loss {p['loss']:.2f} points, worst {p['worst']:.1f}), but their values were "
+            f"off by {p['err']:.1f} points on average (up to {p['max_err']:.0f})") in readme
