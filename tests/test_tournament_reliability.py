@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lcanalysis.cli.tournament import tournament_main
+from lcanalysis.cli.tournament import INTERVALS, tournament_main
 from lcanalysis.game.rules import Rules
 from lcanalysis.tournaments.results import (
     HEADER_KEY,
@@ -250,7 +250,17 @@ def test_the_published_commands_still_resume_their_files_playing_nothing(cmd, tm
     argv[argv.index("--csv") + 1] = "again.csv"
     assert tournament_main(argv + ["--no-progress", "--workers", "1"]) == 0
     jobs = len(_jobs(DATA / jsonl))  # the job lines: a file may also hold a header and code lines
-    assert f"{jobs} of {jobs} deal-seatings already played, 0 to play" in capsys.readouterr().err
+    printed = capsys.readouterr()
+    assert f"{jobs} of {jobs} deal-seatings already played, 0 to play" in printed.err
+    # the .txt beside the file is the command's printed summary: every line of it today, but for the
+    # two lines a summary has gained since most were written (which intervals; the ratings' errors)
+    published = (DATA / (Path(jsonl).stem + ".txt")).read_text().splitlines()
+    for line in printed.out.splitlines():
+        if line in (f"({INTERVALS})", "Bradley-Terry ratings (Elo scale; ± one standard error, the deals drawn again "
+                                      "with replacement):"):
+            continue
+        line = re.sub(r" (± \d+\.\d|\(no error from one deal\))$", "", line)
+        assert line in published, f"{jsonl}: today's summary says {line!r}, its .txt does not"
     assert (tmp_path / "data" / jsonl).read_bytes() == (DATA / jsonl).read_bytes()
     assert _table(pd.read_csv("again.csv")).equals(_table(pd.read_csv(DATA / (Path(jsonl).stem + ".csv"))))
 
