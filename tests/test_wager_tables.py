@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -284,3 +285,51 @@ def test_the_wager_pages_excerpts_are_what_the_data_files_give():
         (line,) = ev[(ev.held_count == 3) & (ev.held_sum == 18) & (ev.draws == k)].itertuples()
         want = [f"{getattr(line, c):.1f}" for c in columns]
         assert row[1:] == want, f"{k} draws: the page says {row[1:]}, the file gives {want}"
+
+
+def _printed_tables(text: str) -> dict[str, tuple[str, list[list[str]]]]:
+    """The tables ``lcanalysis studies wager-sim`` prints, by their heading line, each its rows'
+    numeric cells (the model's name, which may hold spaces, dropped)."""
+    tables, heading = {}, None
+    for line in text.splitlines():
+        if " bot-vs-bot rounds, snapshot at turn " in line:
+            heading, rows = line, []
+            tables[heading] = (line, rows)
+        elif heading and line.strip() and not line.strip().startswith("model"):
+            tables[heading][1].append(line.split()[-7:])
+    return tables
+
+
+def test_the_wager_pages_models_against_play_are_what_the_stored_simulation_printed():
+    """docs/wagers.md's tables of the models against simulated play (4,000 rounds, turns 4 and 20) are
+    data/wager_sim_4000.txt, the print of the command in its .cmd: each row's numbers as shown."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "wagers.md").read_text()
+    printed = _printed_tables((DATA / "wager_sim_4000.txt").read_text())
+    assert "wager-sim --rounds 4000 --snap-turn 4 20" in (DATA / "wager_sim_4000.txt.cmd").read_text()
+    heads = list(printed)
+    assert len(heads) == 4 and [h.split(",")[0] for h in heads] == ["4000 bot-vs-bot rounds"] * 4
+
+    def num(cell: str) -> str:
+        return cell.replace("\u2212", "-").lstrip("+")
+
+    for title, head in (("Snapshot at turn 4 (", heads[0]), ("Snapshot at turn 20 (", heads[2])):
+        expeditions = re.search(r"(\d+) expeditions", head).group(1)
+        assert f"{title}{int(expeditions):,} expeditions)" in page, head
+        shown = _doc_table(page, title)
+        rows = printed[head][1]
+        assert len(shown) == len(rows), title
+        for cells, row in zip(shown, rows, strict=True):
+            _, predicted, realized, bias, mae = cells[0], cells[1], cells[2], cells[3], cells[5]
+            mean, se = bias.split(" ± ")
+            assert [num(predicted), num(realized), num(mean), se, cells[4], num(mae)] == \
+                [row[1], row[2], row[3], row[4], row[5], row[6]], (title, cells[0])
+    shown = _doc_table(page, "**Declining, against play.**")
+    four, twenty = printed[heads[1]][1], printed[heads[3]][1]
+    assert len(shown) == len(four) == len(twenty)
+    for cells, a, b in zip(shown, four, twenty, strict=True):
+        got = [num(c) for c in cells[1:]]
+        want = [a[1], a[2], f"{a[3]} ± {a[4]}", a[6], b[1], b[2], f"{b[3]} ± {b[4]}", b[6]]
+        assert [g.replace("+", "") for g in got] == want, cells[0]
+    for head in (heads[1], heads[3]):
+        count, share = re.search(r"(\d+) untouched colours \((\d+)% opened later", head).groups()
+        assert f"{int(count):,} " in page and f"{share}%" in page, head
