@@ -1176,3 +1176,17 @@ def test_every_figure_the_readme_gives_for_the_hint_at_3_and_4_cards_is_what_its
             f"{h['near']}), at about {h['median']:.0f} s a hint") in readme
     assert (f"in {p['picks']} of 16 (mean loss {p['loss']:.2f} points, worst {p['worst']:.1f}), but their values were "
             f"off by {p['err']:.1f} points on average (up to {p['max_err']:.0f})") in readme
+
+
+@pytest.mark.parametrize("name", ["stall_probes_3cards.csv", "stall_probes_3cards_two_threads.csv"])
+def test_the_two_stall_measurements_are_printed_in_the_docs_as_their_benchmark_prints_their_rows(name):
+    """docs/endgame.md ("The view value with two stalls each") shows what ``bench_stall_probes.py``
+    prints for each file: every line of its summary, computed from the file's rows today."""
+    import re
+    from pathlib import Path
+
+    docs = re.sub(r"\s+", " ", (Path(__file__).resolve().parent.parent / "docs/endgame.md").read_text())
+    rows = _published(name, "bench_stall_probes")
+    assert len(rows) >= 32
+    for line in _bench("bench_stall_probes").summary(rows):
+        assert " ".join(line.split()) in docs, f"docs/endgame.md does not show {name}'s line: {line}"
