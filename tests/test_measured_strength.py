@@ -329,3 +329,17 @@ def test_the_readmes_reproduce_block_gives_the_command_of_every_row():
         first = (ROOT / "data" / f"{name}.jsonl.cmd").read_text().splitlines()[0]
         command = " ".join(re.split(r"\s>\s", first.split("#")[0])[0].split())
         assert command in block, f"the README's reproduce block lacks {name}'s command: {command}"
+
+
+def test_heuristic_against_greedy_with_6_colours_is_quoted_from_its_file():
+    """docs/agents.md gives heuristic vs greedy with 6 colours in words (no table row), and the turns a
+    round of the 6- and 5-colour search runs: each what its file's rounds give."""
+    text = " ".join((ROOT / "docs/agents.md").read_text().split())
+    six = recomputed("strength_heuristic_vs_greedy_6c", "heuristic")
+    capped = "none capped" if six["capped"] == "0" else f"{six['capped']} capped"
+    deals = pd.read_csv(ROOT / "data" / "strength_heuristic_vs_greedy_6c.csv").deal.nunique()
+    assert (f"6 colours ({deals} deals, {six['rounds']} rounds), heuristic vs greedy: win rate {six['rate']}, mean "
+            f"score difference {six['points']}, {capped}") in text
+    turns = [pd.read_csv(ROOT / "data" / f"{n}.csv").turns.mean()
+             for n in ("strength_search_vs_heuristic_6c", "strength_search_vs_heuristic")]
+    assert f"mean {turns[0]:.1f} turns a round against {turns[1]:.1f} with 5 colours" in text
