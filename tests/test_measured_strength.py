@@ -343,3 +343,43 @@ def test_heuristic_against_greedy_with_6_colours_is_quoted_from_its_file():
     turns = [pd.read_csv(ROOT / "data" / f"{n}.csv").turns.mean()
              for n in ("strength_search_vs_heuristic_6c", "strength_search_vs_heuristic")]
     assert f"mean {turns[0]:.1f} turns a round against {turns[1]:.1f} with 5 colours" in text
+
+
+def _percent(name: str, agent: str) -> dict[str, str]:
+    """A match-up's win rate in percent (one decimal, its 95% Wilson interval) and its mean score
+    difference a round (one decimal), from the rounds of its file."""
+    cells = recomputed(name, agent)
+    rate, lo, hi = (100 * float(x) for x in re.findall(r"[\d.]+", cells["rate"]))
+    points = float(cells["points"].split()[0])
+    return {"rate": f"{rate:.1f}%", "interval": f"[{lo:.1f}, {hi:.1f}]", "pct_interval": f"[{lo:.1f}%, {hi:.1f}%]",
+            "points": f"{points:+.1f}", "points2": f"{points:+.2f}", "rounds": cells["rounds"]}
+
+
+def test_the_win_rates_in_percent_quoted_in_prose_are_what_the_files_give():
+    """The README and docs/agents.md give several match-ups in words, as percentages: each recomputed."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    five, six = _percent("screen_caution1_best1500_vs_search", CAUTION_1), \
+        _percent("screen_caution1_best1500_vs_search_6c", CAUTION_1)
+    assert (f"It wins **{five['rate']} {five['interval']} of {five['rounds']} rounds against `search`, "
+            f"{five['points']} points a round, and {six['rate']} {six['interval']}, {six['points']} points a round, "
+            f"with 6 colours**") in readme
+    best, old, search = (_percent("strength_best_caution1_vs_heuristic", CAUTION_1),
+                         _percent("strength_best1500_vs_heuristic", "best"),
+                         _percent("strength_search_vs_heuristic", "search"))
+    assert (f"today's `best` wins {best['rate']} {best['interval']} of {best['rounds']} rounds, {best['points']} "
+            f"points a round (the `best` of caution 2: {old['rate']}, {old['points']}; `search`: {search['rate']}, "
+            f"{search['points']})") in readme
+    slow = _percent("strength_best1500_vs_search_1s", "best:time_ms=1000")
+    assert (f"won {slow['rate']} {slow['interval']} of {slow['rounds']} rounds, {slow['points']} points a round"
+            ) in readme
+    today = _percent("strength_best_caution1_vs_search_1s", "best:time_ms=1000")
+    assert (f"at 1 s a move it won {today['rate']} {today['interval']} of {today['rounds']} rounds, "
+            f"{today['points']} points a round") in readme
+    first = _percent("strength_best_vs_search_1s", "best:time_ms=1000")
+    assert f"won {first['rate']} of {first['rounds']} rounds" in readme
+    streams = _percent("strength_best_streams_vs_search", STREAMS_600)
+    assert (f"it wins **{streams['rate']} {streams['pct_interval']}** of the rounds and scores "
+            f"**{streams['points2']}") in docs
+    before = _percent("strength_best_vs_search", "best")
+    assert f"{before['points2']}" in docs and f"**{before['rate']} {before['pct_interval']}** of the rounds" in docs
