@@ -106,7 +106,9 @@ about 30 MB of its own, not 470; ``benchmarks/bench_review_memory.py``).
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import math
 import os
 import time
@@ -850,14 +852,21 @@ def _where(d: Decision | Draw) -> str:
 
 def review(record: Any, *, player: int | None = None, time_budget: float = DEFAULT_TIME, seed: int = 0,
            executor: str | Executor | None = None, workers: int | None = None, progress: bool = True,
-           search_floor: float = SEARCH_FLOOR) -> Review:
+           search_floor: float = SEARCH_FLOOR, judged: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
+           on_judged: Callable[[dict[str, Any]], None] | None = None) -> Review:
     """Review a record (anything ``records.read_record`` reads): every decision of ``player`` (0, 1,
     or None for both; a one-player record reviews its recording player), the luck of every deck
     draw the record shows. ``time_budget``: seconds a decision (rollout counts, module docstring).
     ``executor``: None for a process pool of ``workers`` (default: every core), ``"serial"``, or
     any ``concurrent.futures.Executor`` (a dask cluster's ``client.get_executor()`` too; a seeded
     review is the same on every executor). ``search_floor``: the advisor's least budget (seconds
-    of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed)."""
+    of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed).
+
+    Resuming: ``on_judged`` is called with each turn's judgement (a dict of JSON values, keyed by
+    its ``"round"`` and ``"index"``) as soon as it is made, in the order the turns finish;
+    ``judged`` maps ``(round, index)`` to judgements an earlier review with the same record and
+    settings (``keep_settings``) made, and those turns are not judged again. A seeded review
+    resumed so is the one made in one go (but for its seconds: ``Review.seconds`` is this run's)."""
     rec = read_record(record, progress=progress)
     if player is not None and (isinstance(player, bool) or not isinstance(player, (int, np.integer))
                                or player not in (0, 1)):  # (1.0 == 1, but indexes nothing)
@@ -885,12 +894,14 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if viewer is not None and player is not None and player != viewer:
         raise ReviewError(f"this is player {viewer}'s record: player {player}'s cards are unknown")
     reviewed = {viewer} if viewer is not None else ({0, 1} if player is None else {player})
-    total = sum(_judged(rec, mover, drawn, reviewed) for rec in rounds for mover, drawn in rec.movers_and_draws())
-    if not total:
+    turns = {(r, i): mover in reviewed for r, rec in enumerate(rounds, start=1)
+             for i, (mover, drawn) in enumerate(rec.movers_and_draws()) if _judged(rec, mover, drawn, reviewed)}
+    if not turns:
         raise ReviewError("the record holds no turn to review")
+    kept = _kept(judged or {}, turns)
     t0 = time.perf_counter()
-    jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor))
-    results, used = _run(jobs, total, executor, workers, progress)
+    jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), skip=kept)
+    results, used = _run(jobs, len(turns), executor, workers, progress, kept=list(kept.values()), on_judged=on_judged)
     seconds = time.perf_counter() - t0
     rv = _assemble(rounds, results, reviewed, float(time_budget), seed, seconds, used,
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
@@ -902,6 +913,64 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     for summary in rv.players:
         summary.name = names[summary.player] if names else None  # (a record names both players or none)
     return rv
+
+
+def keep_settings(record: Any, *, player: int | None = None, time_budget: float = DEFAULT_TIME, seed: int = 0,
+                  search_floor: float = SEARCH_FLOOR) -> dict[str, Any]:
+    """What decides a review's judgement of a turn, as JSON values: the record (a SHA-256 of its
+    JSON form), the options of ``review`` and the method's settings (the advisor's hand model,
+    streams, schedule and play-out rate, the luck's hand model). Judgements kept for ``review``'s
+    ``judged`` are reused only under the same settings (``lcanalysis review --out`` refuses a file
+    made with others, naming them): a turn judged under others would be another review's."""
+    rec = read_record(record, progress=False)
+    viewer = (rec.rounds[0] if isinstance(rec, MatchRecord) else rec).viewer
+    player = viewer if player is None else player  # (a one-player record reviews its player either way)
+    text = json.dumps(rec.to_json(), sort_keys=True, separators=(",", ":"))
+    return {"record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "player": player,
+            "time": float(time_budget), "seed": seed, "search_floor": float(search_floor),
+            "hand_model": HAND_MODEL, "streams": STREAMS, "schedule": SCHEDULE, "playout_rate": PLAYOUT_RATE,
+            "luck_hand_model": LUCK_HAND_MODEL}
+
+
+def judgement_text(result: Mapping[str, Any]) -> str:
+    """A turn's judgement (what ``review``'s ``on_judged`` is given) as one line of JSON that
+    ``judgement_of`` reads back equal: every float in full (``repr``), numpy numbers as Python's."""
+    def plain(x: Any) -> Any:
+        if isinstance(x, np.bool_):
+            return bool(x)
+        if isinstance(x, np.integer):
+            return int(x)
+        if isinstance(x, np.floating):
+            return float(x)
+        raise TypeError(f"a turn's judgement holds {type(x).__name__}, which JSON cannot keep")
+
+    return json.dumps(result, default=plain, separators=(",", ":"))
+
+
+def judgement_of(text: str) -> dict[str, Any]:
+    """A judgement written by ``judgement_text``; raises ``ValueError`` for text that is not one."""
+    x = json.loads(text)
+    if not isinstance(x, dict) or not all(isinstance(x.get(k), int) for k in ("round", "index")) \
+            or not isinstance(x.get("analysed"), bool):
+        raise ValueError(f"not a turn's judgement: {text[:60]!r}")
+    return x
+
+
+def _kept(judged: Mapping[tuple[int, int], Mapping[str, Any]], turns: Mapping[tuple[int, int], bool]
+          ) -> dict[tuple[int, int], dict[str, Any]]:
+    """The judgements of ``judged`` to reuse, checked against the turns the review judges (``turns``:
+    (round, index) -> whether its decision is judged, not only its luck)."""
+    kept = {}
+    for key, x in judged.items():
+        r, i = key
+        if turns.get(key) is None:
+            raise ReviewError(f"a kept judgement is of round {r} turn {i}, which this review does not judge: "
+                              "it was made for another record or player")
+        if (x.get("round"), x.get("index")) != key or x.get("analysed") is not turns[key]:
+            raise ReviewError(f"the kept judgement of round {r} turn {i} does not fit that turn "
+                              f"(round {x.get('round')!r}, index {x.get('index')!r}, analysed {x.get('analysed')!r})")
+        kept[key] = dict(x)
+    return kept
 
 
 def _kept_by(viewer: int | None) -> str:
@@ -943,11 +1012,12 @@ def _judged(rec: RoundRecord, mover: int, drawn: Card | None, reviewed: set[int]
 
 
 def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float, seed: int,
-          search_floor: float = SEARCH_FLOOR) -> Iterator[_Job]:
-    """The turns to judge (``_judged``), oldest first, each job built only when it is asked for."""
+          search_floor: float = SEARCH_FLOOR, skip: Mapping[tuple[int, int], Any] | None = None) -> Iterator[_Job]:
+    """The turns to judge (``_judged``), oldest first, each job built only when it is asked for;
+    not those of ``skip`` (judged already)."""
     for r, rec in enumerate(rounds, start=1):
         for step in rec.steps():
-            if not _judged(rec, step.player, step.drawn, reviewed):
+            if not _judged(rec, step.player, step.drawn, reviewed) or (skip and (r, step.index) in skip):
                 continue
             before = step.before
             view = before.view(step.player) if isinstance(before, Position) else before
@@ -958,28 +1028,36 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
 
 
 def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, workers: int | None,
-         progress: bool) -> tuple[list[dict[str, Any]], int | str]:
-    """Judge the ``total`` turns of ``jobs``, each built when it is handed out and dropped once
-    judged: on an executor, at most ``IN_FLIGHT`` (or ``AHEAD_PER_WORKER`` a worker) are out at once.
-    The bar counts turns judged."""
+         progress: bool, kept: Sequence[dict[str, Any]] = (),
+         on_judged: Callable[[dict[str, Any]], None] | None = None) -> tuple[list[dict[str, Any]], int | str]:
+    """Judge the turns of ``jobs`` (``total`` with the ``kept`` ones, judged before), each built when
+    it is handed out and dropped once judged: on an executor, at most ``IN_FLIGHT`` (or
+    ``AHEAD_PER_WORKER`` a worker) are out at once; each judgement goes to ``on_judged`` as it comes.
+    The bar counts turns judged, the kept ones first."""
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=total, desc="review", unit="turn")
-    results: list[dict[str, Any]] = []
+        bar = tqdm(total=total, initial=len(kept), desc="review", unit="turn")
+    results: list[dict[str, Any]] = list(kept)
 
     def done(result: dict[str, Any]) -> None:
+        if on_judged is not None:
+            on_judged(result)
         results.append(result)
         if bar is not None:
             bar.update(1)
 
     try:
+        left = total - len(kept)
         # never more processes than turns left to hand out: each is a fork of this one
-        n_workers = max(1, min(workers or os.cpu_count() or 1, total - 1))
+        n_workers = max(1, min(workers or os.cpu_count() or 1, left - 1))
         serial = executor == "serial" or (executor is None and n_workers == 1)
+        first = next(jobs, None)
+        if first is None:  # every turn was judged before
+            return results, 1 if serial or executor is None else type(executor).__name__
         # the first turn runs here: the engine is then loaded before a pool forks its workers
-        done(_review_turn(next(jobs)))
+        done(_review_turn(first))
         if serial:
             for job in jobs:
                 done(_review_turn(job))
@@ -1310,4 +1388,5 @@ def _html(rv: Review, fragment: bool = False) -> str:
 
 
 __all__ = ["DEFAULT_TIME", "MARKS", "RATING_BANDS", "Decision", "Draw", "PlayerSummary", "Review", "ReviewError",
-           "decision_seed", "draw_luck", "mark_for", "rating_for", "review"]
+           "decision_seed", "draw_luck", "judgement_of", "judgement_text", "keep_settings", "mark_for", "rating_for",
+           "review"]

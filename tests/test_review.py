@@ -873,5 +873,5 @@ def test_a_review_stopped_by_ctrl_c_says_that_nothing_is_kept_and_how_to_go_on(t
     captured = capsys.readouterr()
     assert captured.out == "" and not report.exists()
     assert captured.err.startswith("stopped: a review is printed, and its HTML report written, only once every "
-                                   "turn is judged, so the turns judged so far are not kept; run the same command "
-                                   "again"), captured.err
+                                   "turn is judged, so the turns judged so far are not kept (--out FILE keeps them); "
+                                   "run the same command again"), captured.err

@@ -1,6 +1,12 @@
 """Review a recorded round or match: every decision scored for skill, every deck draw for luck.
 
-``lcanalysis review RECORD [--json] [--html FILE] [--player 0|1] [--time S] [--workers N]``.
+``lcanalysis review RECORD [--json] [--html FILE] [--out FILE] [--player 0|1] [--time S] [--workers N]``.
+
+``--out FILE`` keeps each turn's judgement in FILE as it is made (a results file, as
+``tournament --out`` and the studies keep theirs: a line of settings, then one CSV row a turn,
+each on the disk before the next); the same command run again resumes from it, judging only the
+turns missing there, and prints the review an uninterrupted run prints. A file made for another
+record or with other settings (player, time, seed, the method's) is refused, naming them.
 
 The record is a game record of docs/spec/interchange.md (JSON or the ``LCR1`` text form of
 ``lcanalysis.game.records``); a bad record is refused with ``error: ...`` naming the turn index,
@@ -11,10 +17,13 @@ the line and the reason. The method, the marks and the rating bands are those of
 from __future__ import annotations
 
 import argparse
+import contextlib
+import shlex
 import sys
+from typing import Any
 
 from lcanalysis.cli.common import describe, emit, read_stdin, write_output_file
-from lcanalysis.options import MAX_WORKERS, check_output_file, nonneg, path_name, seconds
+from lcanalysis.options import MAX_WORKERS, UsageError, check_output_file, nonneg, path_name, seconds
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -34,6 +43,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="print the JSON answer of docs/spec/interchange.md (decisions and players, plus extras)")
     p.add_argument("--html", metavar="FILE", type=path_name("--html"),
                    help="also write a self-contained HTML report (value graph, critical positions) to FILE")
+    p.add_argument("--out", metavar="FILE", type=path_name("--out"),
+                   help="keep each turn's judgement in FILE as it is made (CSV after a line of settings) and "
+                        "resume from it: the same command run again judges only the turns missing there and "
+                        "prints the same review; a file made for another record or other settings is refused")
     p.add_argument("--player", type=int, choices=(0, 1), default=None,
                    help="review only this player's decisions (default: both; a one-player record: its player)")
     p.add_argument("--time", type=seconds(_max_time, "seconds a decision"), default=None,
@@ -56,19 +69,31 @@ def run(args: argparse.Namespace) -> int:
     # a RecordError (a ValueError) becomes 'error: ...', exit 2; a long record shows a bar after a second
     record = read_record(source, progress=not args.no_progress)
     if args.html:
-        check_output_file("--html", args.html, {"the record": args.record},  # before the review, not after it
+        check_output_file("--html", args.html, {"the record": args.record,  # before the review, not after it
+                                                "the file of judged turns (--out)": args.out},
                           replaces=("an HTML file", ("<!doctype html", "<html")))
+    if args.out:
+        check_output_file("--out", args.out, {"the record": args.record})
     from lcanalysis.reviewer import DEFAULT_TIME, review  # the engine: loaded once the record is read
 
-    try:
-        rv = review(record, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed,
-                    workers=args.workers, executor="serial" if args.workers == 1 else None,
-                    progress=not args.no_progress)  # a log file too: never 20 s of silence
-    except KeyboardInterrupt:  # Ctrl-C: say what is kept (nothing) and how to go on, then stop as asked
-        print(f"stopped: a review is printed{', and its HTML report written,' if args.html else ''} only once "
-              "every turn is judged, so the turns judged so far are not kept; run the same command again "
-              "(the same seed gives the same review)", file=sys.stderr)
-        raise
+    time_budget = args.time or DEFAULT_TIME
+    with contextlib.ExitStack() as stack:
+        judged, on_judged = (_kept(stack, args.out, record, args.player, time_budget, args.seed, _command(args))
+                             if args.out else (None, None))
+        try:
+            rv = review(record, player=args.player, time_budget=time_budget, seed=args.seed,
+                        workers=args.workers, executor="serial" if args.workers == 1 else None,
+                        progress=not args.no_progress,  # a log file too: never 20 s of silence
+                        judged=judged, on_judged=on_judged)
+        except KeyboardInterrupt:  # Ctrl-C: say what is kept and how to go on, then stop as asked
+            if args.out:
+                print(f"stopped: the turns judged so far are kept in {args.out}; run the same command again "
+                      "to judge the rest and print the review", file=sys.stderr)
+            else:
+                print(f"stopped: a review is printed{', and its HTML report written,' if args.html else ''} only "
+                      "once every turn is judged, so the turns judged so far are not kept (--out FILE keeps "
+                      "them); run the same command again (the same seed gives the same review)", file=sys.stderr)
+            raise
     if args.html:
         write_output_file("--html", args.html, rv.to_html())
     if args.json:
@@ -78,3 +103,56 @@ def run(args: argparse.Namespace) -> int:
         if args.html:
             print(f"HTML report written to {args.html}")
     return 0
+
+
+def _kept_file() -> Any:
+    from lcanalysis.studies.study_file import StudyFile
+
+    #: one row a judged turn: its round, index and judgement (``reviewer.judgement_text``, JSON)
+    return StudyFile("review", "# lcanalysis review ", ["round", "index", "judgement"], keys=("round", "index"),
+                     identity_keys=("record_sha256", "player", "time", "seed", "search_floor", "hand_model",
+                                    "streams", "schedule", "playout_rate", "luck_hand_model"))
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that makes (and resumes) ``--out``'s file, for its ``.cmd`` sidecar."""
+    words = ["lcanalysis", "review", args.record, "--out", args.out, "--seed", str(args.seed)]
+    if args.time is not None:
+        words += ["--time", f"{args.time:g}"]
+    if args.player is not None:
+        words += ["--player", str(args.player)]
+    return shlex.join(words)
+
+
+def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | None, time_budget: float,
+          seed: int, command: str) -> tuple[dict[tuple[int, int], dict[str, Any]], Any]:
+    """Open ``--out``'s file (refusing one made for another record or settings, or one another run
+    is writing) and read the turns judged there; the judgements to pass on and the function that
+    writes each new one."""
+    from lcanalysis.reviewer import judgement_of, judgement_text, keep_settings
+
+    kept_file = _kept_file()
+    identity = keep_settings(record, player=player, time_budget=time_budget, seed=seed)
+    try:
+        write, _ = stack.enter_context(kept_file.open(path, identity, command))
+    except RuntimeError as exc:  # another run is writing the file
+        raise UsageError(f"--out {exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"--out {exc}") from None
+    judged: dict[tuple[int, int], dict[str, Any]] = {}
+    for n, row in enumerate(kept_file.load(path).to_dict("records"), start=3):
+        try:
+            x = judgement_of(str(row["judgement"]))
+        except ValueError as exc:
+            raise UsageError(f"--out {path} line {n}: {exc}") from None
+        judged[(x["round"], x["index"])] = x
+    if judged:
+        print(f"resuming from {path}: {len(judged)} turn(s) judged there are kept", file=sys.stderr)
+    else:
+        print(f"keeping each judged turn in {path} as it is made (run the same command again to resume)",
+              file=sys.stderr)
+
+    def on_judged(result: dict[str, Any]) -> None:
+        write({"round": result["round"], "index": result["index"], "judgement": judgement_text(result)})
+
+    return judged, on_judged

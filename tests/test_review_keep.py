@@ -1,0 +1,138 @@
+"""``lcanalysis review --out FILE`` keeps each turn's judgement as it is made and resumes from it:
+a review stopped part-way and run again prints the review an uninterrupted run prints (the
+reference: the eager review's outputs in ``tests/data/review_golden.json``), and a file made for
+another record or with other settings is refused, naming the difference."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_review_stream import GOLDEN, T, _cases, outputs
+
+from lcanalysis import reviewer as R
+from lcanalysis.cli.main import main
+from lcanalysis.game.position import Position
+from lcanalysis.game.records import record_round, write_record
+from lcanalysis.reviewer import judgement_of, judgement_text, review
+
+
+def test_a_review_resumed_from_kept_judgements_is_the_one_made_in_one_go():
+    """Each small record's review, its first turns' judgements kept (written as text and read
+    back) and the rest judged in a second run, gives the eager review's text, --json and --html."""
+    golden = json.loads(GOLDEN.read_text())
+    for name, rec, kw in _cases():
+        first: list[dict] = []
+        review(rec, time_budget=T, executor="serial", progress=False, on_judged=first.append, **kw)
+        made = [judgement_text(x) for x in first]
+        assert len({(x["round"], x["index"]) for x in map(judgement_of, made)}) == len(made) > 2, name
+        for k in (1, len(made) // 2, len(made)):  # stopped after the first turn, half-way, at the end
+            kept = {(x["round"], x["index"]): x for x in map(judgement_of, made[:k])}
+            again: list[dict] = []
+            rv = review(rec, time_budget=T, executor="serial", progress=False, judged=kept, on_judged=again.append,
+                        **kw)
+            assert len(again) == len(made) - k, (name, k)  # only the turns missing were judged
+            got = outputs(rv)
+            for form in ("text", "json", "html"):
+                assert got[form] == golden[name][form], (name, k, form)
+
+
+def test_kept_judgements_of_turns_the_review_does_not_judge_are_refused():
+    rec = _cases()[0][1]
+    made: list[dict] = []
+    review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append)
+    theirs = {(x["round"], x["index"]): x for x in made}
+    with pytest.raises(R.ReviewError, match="round 1 turn 1, which this review does not judge"):
+        review(rec, player=0, time_budget=T, executor="serial", progress=False, judged=theirs)  # player 1's turn
+    wrong = {(1, 0): {**made[0], "index": 2}}
+    with pytest.raises(R.ReviewError, match="the kept judgement of round 1 turn 0 does not fit that turn"):
+        review(rec, time_budget=T, executor="serial", progress=False, judged=wrong)
+
+
+@pytest.fixture()
+def record(tmp_path):
+    path = tmp_path / "round.json"
+    write_record(record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y", "-Yw/B", "-G9/D", "-Y2/D"]), path)
+    return path
+
+
+def _judged_json(capsys, argv):
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["settings"].pop("seconds") >= 0  # the one thing that differs between runs
+    for d in out["decisions"]:
+        d.pop("seconds", None)
+    return out, captured.err
+
+
+def test_review_out_keeps_turns_judged_before_ctrl_c_and_resumes(record, tmp_path, capsys, monkeypatch):
+    """A real stop after two turns: they are in the file; the same command run again judges the
+    other three only and prints the review an uninterrupted run prints; run a third time, it
+    judges nothing."""
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--json"]
+    whole, _ = _judged_json(capsys, argv)
+    kept = tmp_path / "kept.csv"
+    judge = R._review_turn
+    calls = []
+
+    def stopped_after_two(job):
+        calls.append(job.index)
+        if len(calls) > 2:
+            raise KeyboardInterrupt
+        return judge(job)
+
+    monkeypatch.setattr(R, "_review_turn", stopped_after_two)
+    assert main([*argv, "--out", str(kept)]) == 130
+    err = capsys.readouterr().err
+    assert f"stopped: the turns judged so far are kept in {kept}" in err, err
+    lines = kept.read_text().splitlines()
+    assert lines[0].startswith("# lcanalysis review {") and lines[1] == "round,index,judgement"
+    assert [line.split(",")[:2] for line in lines[2:]] == [["1", "0"], ["1", "1"]]
+    calls.clear()
+    monkeypatch.setattr(R, "_review_turn", lambda job: (calls.append(job.index), judge(job))[1])
+    resumed, err = _judged_json(capsys, [*argv, "--out", str(kept)])
+    assert calls == [2, 3, 4] and "resuming from" in err and "2 turn(s) judged there are kept" in err
+    assert resumed == whole
+    assert len(kept.read_text().splitlines()) == 2 + 5
+    calls.clear()
+    again, _ = _judged_json(capsys, [*argv, "--out", str(kept)])
+    assert calls == [] and again == whole
+    assert (tmp_path / "kept.csv.cmd").read_text() == f"lcanalysis review {record} --out {kept} --seed 0 --time 0.05\n"
+
+
+@pytest.mark.parametrize("change, named", [(["--seed", "1"], "seed: 0 there, 1 here"),
+                                          (["--time", "0.06"], "time: 0.05 there, 0.06 here"),
+                                          (["--player", "1"], "player: None there, 1 here")])
+def test_review_out_refuses_a_file_made_with_other_settings(record, tmp_path, capsys, change, named):
+    kept = tmp_path / "kept.csv"
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
+    assert main(argv) == 0
+    before = kept.read_text()
+    capsys.readouterr()
+    assert main([*argv, *change]) == 2
+    err = capsys.readouterr().err
+    assert f"error: --out {kept} was made with other settings (" in err and named in err, err
+    assert kept.read_text() == before  # nothing lost
+
+
+def test_review_out_refuses_a_file_made_for_another_record(record, tmp_path, capsys):
+    kept = tmp_path / "kept.csv"
+    other = tmp_path / "other.json"
+    write_record(record_round(Position.deal(seed=4), []), other)
+    write_record(record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"]), other)
+    assert main(["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]) == 0
+    capsys.readouterr()
+    assert main(["review", str(other), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]) == 2
+    err = capsys.readouterr().err
+    assert "was made with other settings (record_sha256: '" in err, err
+
+
+def test_review_out_refuses_a_file_that_is_not_a_review_file_and_the_record_itself(record, tmp_path, capsys):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    assert main(["review", str(record), "--workers", "1", "--no-progress", "--out", str(notes)]) == 2
+    assert f"{notes} is not a review file" in capsys.readouterr().err
+    assert notes.read_text() == "my notes\n"
+    assert main(["review", str(record), "--workers", "1", "--no-progress", "--out", str(record)]) == 2
+    assert "is the record" in capsys.readouterr().err
