@@ -101,11 +101,16 @@ decision reports its seconds and the worlds behind each estimate. A turn's view 
 when it is handed out (``IN_FLIGHT`` at most out at once on an executor) and dropped once judged,
 and ``Review.views`` replays a view when asked: each view holds the round's history so far, so the
 review's memory grows linearly with a record's length, not with its square (a 10,000-turn record:
-about 30 MB of its own, not 470; ``benchmarks/bench_review_memory.py``).
+about 30 MB of its own, not 470; ``benchmarks/bench_review_memory.py``). A job sent to a worker
+carries its view's history as kernel move codes, 2 bytes a turn, which the worker turns back into
+the same moves (``_Job.history_codes``): one pickled ``Move`` a turn made a job 218 KB at turn
+10,000 (``benchmarks/bench_review_jobs.py``).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import html
 import json
@@ -381,6 +386,42 @@ class _Job:
     analyse: bool  # False: only the luck of the draw (a player not under review)
     pile: list[Card] | None = None  # the draw pile before the turn, in a full-deal record
     search_floor: float = SEARCH_FLOOR  # the advisor's least budget with SEARCH_CARDS cards or fewer
+    #: the view's history as kernel move codes (a slice of the round's, ``_round_codes``): a job is
+    #: pickled to a worker with these 2 bytes a turn instead of a ``Move`` object a turn (218 KB a job
+    #: at turn 10,000, the bytes sent growing with the square of the record's length), and the
+    #: worker rebuilds the history from them (``__setstate__``); None: the history goes whole
+    history_codes: np.ndarray | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        if self.history_codes is not None and self.view.history:
+            view = copy.copy(self.view)  # (shallow: the job's own view keeps its history)
+            view.history = []
+            state["view"] = view
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        codes = self.history_codes
+        if codes is not None and len(codes) and not self.view.history:
+            self.view.history = _moves_of(codes, self.view.colors)
+
+
+@functools.cache
+def _move_of(code: int, colors: int) -> Move:
+    """One ``Move`` object a turn code: a rebuilt history shares them (a round has few distinct turns)."""
+    return Move.from_code(code, colors)
+
+
+def _moves_of(codes: np.ndarray, colors: int) -> list[Move]:
+    return [_move_of(c, colors) for c in codes.tolist()]
+
+
+def _round_codes(rec: RoundRecord) -> tuple[list[Move], np.ndarray]:
+    """The round's whole history (its start's, then its turns') as moves and as kernel codes."""
+    nc = rec.rules.colors
+    moves = [*rec.start.history, *(t.move for t in rec.turns)]
+    return moves, np.array([m.code(nc) for m in moves], dtype=np.uint16)
 
 
 def _reference_code(view: View) -> int:
@@ -1016,6 +1057,7 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
     """The turns to judge (``_judged``), oldest first, each job built only when it is asked for;
     not those of ``skip`` (judged already)."""
     for r, rec in enumerate(rounds, start=1):
+        moves, codes = _round_codes(rec)
         for step in rec.steps():
             if not _judged(rec, step.player, step.drawn, reviewed) or (skip and (r, step.index) in skip):
                 continue
@@ -1023,8 +1065,10 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
             view = before.view(step.player) if isinstance(before, Position) else before
             drawn = str(step.drawn) if step.drawn is not None else None
             pile = list(before.deck) if isinstance(before, Position) else None
+            n = len(view.history)  # the round's history so far (checked at its last turn, else sent whole)
+            same = n <= len(moves) and (n == 0 or view.history[n - 1] == moves[n - 1])
             yield _Job(r, step.index, step.player, view, str(step.turn.move), drawn, time_budget, seed,
-                       step.player in reviewed, pile, search_floor)
+                       step.player in reviewed, pile, search_floor, codes[:n] if same else None)
 
 
 def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, workers: int | None,

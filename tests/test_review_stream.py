@@ -10,7 +10,9 @@ they are set to 0 before the outputs are compared."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 import sys
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
@@ -163,6 +165,26 @@ def test_the_progress_bar_counts_the_turns_judged(monkeypatch, capsys):
         assert len(rv.draws) > 0 and n < len(rec)  # player 1's turns that drew from the pile: their luck
         err = capsys.readouterr().err
         assert err.count(f"{n}/{n}") >= 1 and f"/{n + 1}" not in err and "review" in err, err
+
+
+def test_a_job_sent_to_a_worker_carries_two_bytes_a_turn_of_history():
+    """A job went to a worker with its view's history as one pickled ``Move`` a turn (about 22 bytes
+    each: 218 KB a job at turn 10,000, so the bytes sent grew with the square of a record's length).
+    Now it carries the history as kernel move codes, 2 bytes a turn, and the worker rebuilds the
+    very same view from them (a full-deal record and a one-player record alike)."""
+    full = _stalling_round(1000)
+    for rec in (full, full.seen_by(0)):
+        sizes, whole = {}, {}
+        for job in R._jobs([rec], {0, 1} if rec.viewer is None else {0}, T, 0):
+            if job.index in (100, 101, 998, 999):
+                back = pickle.loads(pickle.dumps(job))
+                assert back.view == job.view and back.view.history == job.view.history  # the same view
+                assert len(back.view.history) == job.index and back.pile == job.pile
+                sizes[job.index] = len(pickle.dumps(job))
+                whole[job.index] = len(pickle.dumps(dataclasses.replace(job, history_codes=None)))
+        first, last = sorted(sizes)[0], sorted(sizes)[-1]
+        assert whole[last] - whole[first] > 15 * (last - first), whole  # the history sent whole: ~22 bytes a turn
+        assert sizes[last] - sizes[first] <= 2 * (last - first) + 256, sizes  # now 2 bytes a turn (and a card played)
 
 
 def _write() -> None:
