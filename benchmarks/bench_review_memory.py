@@ -24,10 +24,11 @@ Measured (a shared 2-core machine, the stand-in, serial; peak MB / wall s):
 | 10,000 | 473.6 MB / 28.7 s | 27.4 MB / 18.3 s | 17.3 / 1.6 |
 
 With ``--workers 2`` (the machine loaded, 8 processes running on its 2 cores): 1,000 turns 12.2 MB /
-4.1 s before, 4.6 MB / 7.6 s today; 4,000 turns 99.7 MB / 109 s before, 18.3 MB / 150 s today (the
-time goes on pickling each turn's history to the workers, the same both ways; the stand-in judges
-in no time, so the pool then probably waits on this process more often when it is handed 32 turns
-at a time than when it is handed all). Judging for real (``--workers 2 --judge``), 1,000 turns:
+3.7 s before, 4.7 MB / 0.5 s today; 4,000 turns 99.8 MB / 128 s before, 18.9 MB / 4.0 s today. The
+time before goes on pickling each turn's history to the workers, one ``Move`` object a turn; today's
+jobs carry it as move codes, 2 bytes a turn (``bench_review_jobs.py``; with one ``Move`` a turn
+today's review took 7.6 s and 150 s here too). Judging for real (``--workers 2 --judge``, measured
+with one ``Move`` a turn), 1,000 turns:
 14.2 MB / 63 s before, 6.6 MB / 45 s today.
 """
 
