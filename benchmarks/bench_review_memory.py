@@ -27,9 +27,11 @@ With ``--workers 2`` (the machine loaded, 8 processes running on its 2 cores): 1
 3.7 s before, 4.7 MB / 0.5 s today; 4,000 turns 99.8 MB / 128 s before, 18.9 MB / 4.0 s today. The
 time before goes on pickling each turn's history to the workers, one ``Move`` object a turn; today's
 jobs carry it as move codes, 2 bytes a turn (``bench_review_jobs.py``; with one ``Move`` a turn
-today's review took 7.6 s and 150 s here too). Judging for real (``--workers 2 --judge``, measured
-with one ``Move`` a turn), 1,000 turns:
-14.2 MB / 63 s before, 6.6 MB / 45 s today.
+today's review took 7.6 s and 150 s here too). Judging for real (``--workers 2 --judge``), 1,000 turns:
+14.2 MB / 63 s before, 6.6 MB / 45 s today with one ``Move`` a turn; with move codes, another time,
+14.2 MB / 15.0 s before, 6.7 MB / 26.1 s today. The seconds are one run each on the loaded machine
+and swing by half: today's review run alternately with and without move codes in one process took
+23 and 33 s with them, 36 and 43 s without.
 """
 
 from __future__ import annotations
