@@ -37,6 +37,17 @@ def test_a_review_resumed_from_kept_judgements_is_the_one_made_in_one_go():
                 assert got[form] == golden[name][form], (name, k, form)
 
 
+def test_a_review_resumed_on_worker_processes_is_the_one_made_in_one_go_too():
+    golden = json.loads(GOLDEN.read_text())
+    for name, rec, kw in _cases():
+        if name in ("blunder", "capped"):
+            made: list[dict] = []
+            review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append, **kw)
+            kept = {(x["round"], x["index"]): judgement_of(judgement_text(x)) for x in made[: len(made) // 2]}
+            rv = review(rec, time_budget=T, workers=2, progress=False, judged=kept, **kw)
+            assert rv.workers == 2 and outputs(rv) == golden[name], name
+
+
 def test_kept_judgements_of_turns_the_review_does_not_judge_are_refused():
     rec = _cases()[0][1]
     made: list[dict] = []
