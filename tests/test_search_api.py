@@ -73,6 +73,29 @@ def test_a_views_sampling_arguments_are_checked(kwargs, message):
             solve(target, max_stalls=0, **kwargs)
 
 
+def test_samples_may_be_a_numpy_whole_number_as_elsewhere_in_the_library():
+    """``samples=np.int64(10)`` (from ``np.arange``, a slider, a data frame) was refused: 'samples must
+    be a whole number'. It is the same question as ``samples=10``, with buried pile cards too; a
+    numpy float is still refused."""
+    import numpy as np
+    from test_buried import _remembered
+
+    from lcanalysis.game.notation import read_view
+
+    view = played_down(4, 2).view()
+    buried_view = read_view(_remembered(played_down(11, 2))[0])
+    for target in (view, buried_view):
+        plain = solve(target, max_stalls=0, samples=10, seed=1)
+        numpy = solve(target, max_stalls=0, samples=np.int64(10), seed=1)
+        assert numpy.splits == plain.splits == 10 and not numpy.exact
+        assert [(m.move, m.value, m.stderr) for m in numpy.moves] == [(m.move, m.value, m.stderr) for m in plain.moves]
+        refused = "samples must be a whole number 2..100,000, got "
+        with pytest.raises(SearchError, match=re.escape(refused + "np.float64(10.0)")):
+            solve(target, max_stalls=0, samples=np.float64(10))
+        with pytest.raises(SearchError, match=re.escape(refused + "True")):
+            solve(target, max_stalls=0, samples=True)
+
+
 def test_the_seed_reaches_the_sampled_splits_of_a_buried_views_fills():
     """A fill with more than ``max_splits`` splits is sampled; its seed used to be dropped (always 0)."""
     from test_buried import _remembered

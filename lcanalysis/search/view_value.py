@@ -17,7 +17,7 @@ import threading
 import time
 from itertools import islice
 from math import comb, prod
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -33,7 +33,7 @@ from lcanalysis.core.kernel import (
     off_deck,
     off_hand,
 )
-from lcanalysis.game.cards import number_types, types_from_counts
+from lcanalysis.game.cards import brief, number_types, types_from_counts, whole_number
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import View, count_splits, sub_multisets
 from lcanalysis.options import MAX_WORKERS  # threads for the splits (sharing one table)
@@ -298,12 +298,13 @@ def check_workers(workers) -> int:
     return int(workers) or os.cpu_count() or 1
 
 
-def _check_question(v: View, samples: int | None) -> None:
-    """What every view value asks: ``samples`` None (every split) or a whole number in range, the
-    mover's own view, and a round not yet over."""
-    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
-                                or not 2 <= samples <= MAX_SAMPLES):
-        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {samples!r}")
+def _check_question(v: View, samples: Any) -> int | None:
+    """What every view value asks: ``samples`` None (every split) or a whole number in range
+    (numpy's integers too: ``game.cards.whole_number``), the mover's own view, and a round not yet
+    over. Returns ``samples`` as an ``int`` (or None)."""
+    n = None if samples is None else whole_number(samples)
+    if samples is not None and (n is None or not 2 <= n <= MAX_SAMPLES):
+        raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {brief(samples)}")
     if v.viewer != v.to_move:
         raise SearchError(
             f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "
@@ -311,6 +312,7 @@ def _check_question(v: View, samples: int | None) -> None:
         )
     if v.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    return n
 
 
 def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, deepening=False) -> None:
@@ -371,7 +373,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     seed, max_splits = check_seed(seed), check_max_splits(max_splits)
     check_tables(tables, Tables)
     check_seconds(seconds)
-    _check_question(v, samples)
+    samples = _check_question(v, samples)
     st, tl, tables = _split_setup(v, s_, t_, tables)
     inputs = _SplitInputs(v)
     unseen = inputs.unseen.tolist()
@@ -475,7 +477,8 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     max_nodes = check_max_nodes(max_nodes)
     check_seconds(seconds)
-    _check_question(view, samples)
+    samples = _check_question(view, samples)
+    assert samples is not None
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     rng = np.random.default_rng(seed)
