@@ -193,3 +193,32 @@ def test_a_buried_view_with_too_many_fills_is_answered_by_samples_on_the_command
     assert answer["exact"] is False and answer["splits"] == 40 and "filled at random" in answer["method"]
     assert answer["moves"] and all(m["stderr"] >= 0 for m in answer["moves"]) and \
         any(m["stderr"] > 0 for m in answer["moves"])
+
+
+def _all_buried_view(tmp_path):
+    """A 3-card view with every discard pile known only by its top (``played_down(3, 3)``): more
+    than 20,000 ways to fill its buried cards; its path."""
+    pos = played_down(3, 3)
+    data = pos.view(pos.to_move).to_json()
+    data.pop("history", None)
+    for c, pile in data["discards"].items():
+        data["discards"][c] = [f"{c}?"] * (len(pile) - 1) + pile[-1:]
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize("budget", [["--time", "30"], ["--max-stalls", "0"], ["--max-stalls", "1"]])
+def test_too_many_fills_is_refused_before_anything_is_said(tmp_path, capsys, budget):
+    """``solve --time S`` printed '... stalls=0: solving' (and ``--max-stalls 1`` the warning that it
+    may run until its node budget) before refusing the question: the count of fills is now checked
+    with the rest of the question (``check_question``), so the error is the only line."""
+    from lcanalysis.cli import main
+
+    path = _all_buried_view(tmp_path)
+    assert main(["solve", str(path), *budget]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: there are more than 20,000 ways to fill the") and "--samples N" in err
+    assert "solving" not in err and "note:" not in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(lc.search.SearchError, match="too many to solve each exactly; give samples"):
+        lc.search.solve_deepening(str(path), seconds=30, progress=lambda line: pytest.fail(f"said {line!r} first"))

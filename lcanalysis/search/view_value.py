@@ -315,17 +315,33 @@ def _check_question(v: View, samples: Any) -> int | None:
     return n
 
 
-def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, deepening=False) -> None:
+def every_fill(view: View, max_splits: int) -> list[tuple[float, View]]:
+    """Every way to fill ``view``'s buried pile cards with its probability (``View.fills``), refused
+    when there are more than ``max_splits``: too many to solve each exactly. Never the whole list
+    (it can run to 10^15): at most ``max_splits + 1`` are made."""
+    fills = list(islice(view.fills(), max_splits + 1))
+    if len(fills) > max_splits:
+        raise SearchError(f"there are more than max_splits={max_splits:,} ways to fill the "
+                          f"{view.buried_count} buried pile cards: too many to solve each exactly; give samples "
+                          "for an estimate")
+    return fills
+
+
+def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, deepening=False,
+                   max_splits=DEFAULT_MAX_SPLITS) -> None:
     """What a solve of ``pos`` (a full position or a view) refuses about the question, checked
     before any search and before anything is said about it (the command line's warning, the
     deepening's first progress line): the bounds and the leaf (``check_bounds``; with
     ``deepening`` no bound is needed, the levels give it), the length of line they allow
     (``check_depth``, not for ``deepening``: a deeper level too long is never reached), for a view
-    ``_check_question`` (samples, the mover's own view, a round not over), for a full position a
-    round not over (``check_round``)."""
+    ``_check_question`` (samples, the mover's own view, a round not over) and, with buried pile
+    cards and no ``samples``, no more than ``max_splits`` ways to fill them (``every_fill``), for a
+    full position a round not over (``check_round``)."""
     s_, t_, _ = check_bounds(max_stalls, max_turns, leaf, need_bound=not deepening)
     if isinstance(pos, View):
         _check_question(pos, samples)
+        if pos.buried_count and samples is None:
+            every_fill(pos, check_max_splits(max_splits))
     else:
         check_round(pos)
     if not deepening:
@@ -439,11 +455,7 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
     if samples is not None:
         return _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds)
     t0 = time.perf_counter()  # (listing 20,000 fills takes a third of a second: on the clock too)
-    fills = list(islice(view.fills(), max_splits + 1))  # never the whole list: it can run to 10^15
-    if len(fills) > max_splits:
-        raise SearchError(f"there are more than max_splits={max_splits:,} ways to fill the "
-                          f"{view.buried_count} buried pile cards: too many to solve each exactly; give samples "
-                          "for an estimate")
+    fills = every_fill(view, max_splits)
     totals: dict[str, float] = {}
     variances: dict[str, float] = {}  # of the weighted sum, where a fill's splits were sampled
     nodes, spent, bounds, kind, exact = 0, 0.0, {}, "", True
