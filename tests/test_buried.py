@@ -222,3 +222,19 @@ def test_too_many_fills_is_refused_before_anything_is_said(tmp_path, capsys, bud
     assert "solving" not in err and "note:" not in err and len(err.strip().splitlines()) == 1
     with pytest.raises(lc.search.SearchError, match="too many to solve each exactly; give samples"):
         lc.search.solve_deepening(str(path), seconds=30, progress=lambda line: pytest.fail(f"said {line!r} first"))
+
+
+def test_a_long_sampled_solve_counts_the_samples_done_in_its_progress(tmp_path):
+    """``--samples 400 --max-stalls 1`` on a 3-card view with buried cards ran minutes with lines that
+    said only the seconds: each line now says how many of the samples are done and the nodes so far
+    (here stopped by the clock after 8 s, long before 2,000 samples)."""
+    import re
+
+    said: list[str] = []
+    with pytest.raises(lc.search.SearchBudgetExceeded):
+        lc.solve(str(_all_buried_view(tmp_path)), max_stalls=1, samples=2000, seconds=8, progress=said.append)
+    line = re.compile(r"solving \(max_stalls=1, max_turns=None\), ([\d,]+) of 2,000 samples done, "
+                      r"([\d,]+) nodes searched, \d+ s so far")
+    assert said and all(line.fullmatch(x) for x in said), said
+    done = [int(line.fullmatch(x).group(1).replace(",", "")) for x in said]  # type: ignore[union-attr]
+    assert done == sorted(done) and 0 < done[-1] < 2000

@@ -217,7 +217,18 @@ def test_a_long_library_solve_reports_progress_and_keeps_its_time():
     with pytest.raises(SearchBudgetExceeded) as exc:
         solve(view, max_stalls=1, seconds=2.5, progress=said.append)
     assert exc.value.seconds == 2.5 and exc.value.nodes > 0
-    assert said and said[0].startswith("solving (max_stalls=1, max_turns=None; no node budget), 1 s so far")
+    # each line says the nodes searched so far (it said only the seconds), and the splits done of all
+    line = re.compile(r"solving \(max_stalls=1, max_turns=None\), ([\d,]+) of ([\d,]+) splits done, "
+                      r"([\d,]+) nodes searched, (\d+) s so far")
+    assert said and all(line.fullmatch(x) for x in said), said
+    counts = [[int(g.replace(",", "")) for g in line.fullmatch(x).groups()] for x in said]  # type: ignore[union-attr]
+    assert counts[0][3] == 1 and all(0 < c[2] <= exc.value.nodes for c in counts)
+    assert [c[2] for c in counts] == sorted(c[2] for c in counts)  # never fewer than the line before
+    assert {c[1] for c in counts} == {solve(view, max_stalls=0).splits}  # (the splits of the view)
+    said = []
+    with pytest.raises(SearchBudgetExceeded):  # with a node budget: how much of it is used
+        solve(view, max_stalls=1, seconds=2.5, max_nodes=10**9, progress=said.append)
+    assert said and all(re.search(r", [\d,]+ of at most 1,000,000,000 nodes searched, \d+ s so far$", x) for x in said)
     quiet = []
     assert solve(view, max_stalls=0, progress=quiet.append).exact and quiet == []  # quick: nothing to say
     with pytest.raises(SearchError, match="progress must be a function"):

@@ -200,7 +200,8 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
         print(note, file=sys.stderr, flush=True)
     from lcanalysis.search.common import heartbeat
 
-    with heartbeat(_say, lambda: f"solving ({bound}, at most {args.max_nodes:,} nodes){hint}"):
+    # each line: the nodes searched of --max-nodes, and for a view the samples, splits or fills done of their total
+    with heartbeat(lambda line: _say(line + hint), lambda: f"solving ({bound})", budget=args.max_nodes):
         return solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
                           samples=args.samples, seed=args.seed or 0, workers=args.workers, max_nodes=args.max_nodes)
 
@@ -216,7 +217,7 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
         state["now"] = line.split(":")[0]
         progress_line(line)
 
-    with heartbeat(_say, lambda: f"deepening ({state['now']})"):
+    with heartbeat(_say, lambda: f"deepening ({state['now']})", budget=max_nodes or 0):
         analysis = solve_deepening(pos, seconds=seconds, nodes=max_nodes, on="stalls", max_turns=max_turns, leaf=leaf,
                                    max_level=30 if max_stalls is None else max_stalls, progress=progress)
     return analysis.to_json()

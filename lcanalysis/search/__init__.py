@@ -38,7 +38,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     (None: none) its time, by the clock; when either runs out the search stops and raises
     ``SearchBudgetExceeded`` (its ``nodes``: how many were searched). ``progress``: called with a
     line of text after a second of searching and every few seconds after (``print`` will do), so
-    that a long solve is never silent; ``solve_deepening`` answers within a budget instead.
+    that a long solve is never silent: the nodes searched so far (of ``max_nodes``) and, for a view,
+    the samples, splits or fills solved of their total; ``solve_deepening`` answers within a budget instead.
     """
     from lcanalysis.game.view import View
     from lcanalysis.search.view_value import check_workers
@@ -50,8 +51,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     check_seconds(seconds)
     if progress is not None and not callable(progress):
         raise SearchError(f"progress must be a function taking a line of text (print will do), got {progress!r}")
-    budget = f"at most {max_nodes:,} nodes" if max_nodes else "no node budget"
-    with heartbeat(progress, lambda: f"solving (max_stalls={max_stalls}, max_turns={max_turns}; {budget})"):
+    # each line: the bounds, the worlds solved of their total (a view's), the nodes searched (of max_nodes)
+    with heartbeat(progress, lambda: f"solving (max_stalls={max_stalls}, max_turns={max_turns})", budget=max_nodes):
         if isinstance(pos, View) and pos.buried_count:
             return solve_buried_view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed,
                                      max_splits=max_splits, tables=tables, workers=workers, max_nodes=max_nodes,

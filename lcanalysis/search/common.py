@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -57,6 +58,64 @@ def stop_running_searches() -> None:
             stats[ABORT] = 1
 
 
+class Meter:
+    """What a long search has done so far, for its progress line (``heartbeat``): the nodes of every
+    compiled search run inside it (``abort_at`` counts each, on any thread ``on_threads`` starts),
+    and the worlds (samples, splits or fills) solved out of their total (``planned``). Read while
+    the searches run, so the nodes are a running count; the answer's ``nodes`` is the exact one."""
+
+    def __init__(self, outer: Meter | None = None):
+        self.outer = outer  # a heartbeat inside another: both count
+        self.lock = threading.Lock()
+        self.finished = 0  # the nodes of the searches that have ended
+        self.live: dict[int, np.ndarray] = {}  # the stats of those running now
+        self.work: list[Any] | None = None  # [done, total, what] of the outermost plan
+
+    def searching(self, stats: np.ndarray) -> None:
+        with self.lock:
+            self.live[id(stats)] = stats
+        if self.outer is not None:
+            self.outer.searching(stats)
+
+    def ended(self, stats: np.ndarray) -> None:
+        with self.lock:
+            if self.live.pop(id(stats), None) is not None:
+                self.finished += int(stats[0] + stats[1])
+        if self.outer is not None:
+            self.outer.ended(stats)
+
+    def nodes(self) -> int:
+        with self.lock:
+            return self.finished + sum(int(stats[0] + stats[1]) for stats in self.live.values())
+
+    def done(self, k: int) -> None:
+        with self.lock:
+            if self.work is not None:
+                self.work[0] += k
+
+
+#: the meter of the innermost ``heartbeat`` open in this thread (or in the thread that started this
+#: one through ``on_threads``), None outside any
+_meter: ContextVar[Meter | None] = ContextVar("search_meter", default=None)
+
+
+@contextmanager
+def planned(total: int, what: str) -> Iterator[Callable[[int], None] | None]:
+    """``total`` worlds (``what``: "samples", "splits", "fills") to solve, counted in the progress
+    line as the function given is called with how many more are done. Only the outermost plan
+    counts (the fills of a buried view, not each fill's splits): inside one, or outside any
+    heartbeat, the function is None."""
+    meter = _meter.get()
+    if meter is None or meter.work is not None:
+        yield None
+        return
+    meter.work = [0, total, what]
+    try:
+        yield meter.done
+    finally:
+        meter.work = None
+
+
 def on_threads(n: int, solve_chunk: Callable[[int], int], clear: Callable[[], None]) -> list[int]:
     """``[solve_chunk(i) for i in range(n)]``, the chunks on ``n`` threads side by side (the compiled
     searches release the interpreter's lock). On Ctrl-C, which reaches only the main thread while it
@@ -66,9 +125,15 @@ def on_threads(n: int, solve_chunk: Callable[[int], int], clear: Callable[[], No
         return [solve_chunk(0)]
     from concurrent.futures import ThreadPoolExecutor
 
+    meter = _meter.get()
+
+    def chunk(i: int) -> int:  # the progress meter of the caller's thread counts the workers' nodes too
+        _meter.set(meter)
+        return solve_chunk(i)
+
     with ThreadPoolExecutor(n) as pool:
         try:
-            return list(pool.map(solve_chunk, range(n)))
+            return list(pool.map(chunk, range(n)))
         except KeyboardInterrupt:
             stop_running_searches()
             pool.shutdown(wait=True)
@@ -97,6 +162,9 @@ def abort_at(deadline: float | None, stats: np.ndarray, clear: Callable[[], None
     key = id(stats)
     with _running_lock:
         _running[key] = stats
+    meter = _meter.get()
+    if meter is not None:
+        meter.searching(stats)
     try:
         with _interrupt_watch(), _timer(deadline, stats):
             yield
@@ -105,6 +173,8 @@ def abort_at(deadline: float | None, stats: np.ndarray, clear: Callable[[], None
             clear()
         raise
     finally:
+        if meter is not None:
+            meter.ended(stats)
         with _running_lock:
             _running.pop(key, None)
 
@@ -210,20 +280,33 @@ def _interrupt_watch() -> Iterator[None]:
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison
 @contextmanager
 def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], every: float = 3.0,
-              first: float = 1.0) -> Iterator[None]:
-    """Call ``report`` with ``what()`` and the seconds so far after ``first`` s, then every ``every``
-    s, until the block ends (``report`` None: nothing). The compiled search runs without the
-    interpreter's lock, so this thread speaks while it works: never a silent wait."""
+              first: float = 1.0, budget: int | None = None) -> Iterator[None]:
+    """Call ``report`` with ``what()``, what the searches inside have done and the seconds so far
+    after ``first`` s, then every ``every`` s, until the block ends (``report`` None: nothing). The
+    compiled search runs without the interpreter's lock, so this thread speaks while it works: never
+    a silent wait. What was done (``Meter``): the worlds solved out of their total, where the search
+    plans them (``planned``), and the nodes searched, out of ``budget`` when one is given
+    (``budget`` None: nodes are not said; 0: no node budget)."""
     if report is None:
         yield
         return
     done = threading.Event()
     start = time.perf_counter()
+    meter = Meter(_meter.get())
+    token = _meter.set(meter)
+
+    def line() -> str:
+        work = meter.work
+        worlds = "" if work is None else f", {work[0]:,} of {work[1]:,} {work[2]} done"
+        if budget is None:
+            return worlds
+        nodes = f"{meter.nodes():,}" + (f" of at most {budget:,}" if budget else "")
+        return f"{worlds}, {nodes} nodes searched"
 
     def watch() -> None:
         wait = first
         while not done.wait(wait):
-            report(f"{what()}, {time.perf_counter() - start:.0f} s so far")
+            report(f"{what()}{line()}, {time.perf_counter() - start:.0f} s so far")
             wait = every
 
     def guarded() -> None:
@@ -237,6 +320,7 @@ def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], eve
     finally:
         done.set()
         thread.join()
+        _meter.reset(token)
 
 
 LEAVES = {"as-is": LEAF_AS_IS, "heuristic": LEAF_EVALUATOR, "evaluator": LEAF_EVALUATOR, "simple": LEAF_SIMPLE}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from itertools import islice
 from math import comb, prod
 from typing import Any, NamedTuple
@@ -51,6 +52,7 @@ from lcanalysis.search.common import (
     check_tables,
     move_text,
     on_threads,
+    planned,
 )
 from lcanalysis.search.perfect import (
     LEAF_AS_IS,
@@ -209,7 +211,7 @@ def node_shares(max_nodes: int, threads: int) -> list[int]:
 
 def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: int, tl: int, leaf: int,
                        tables: list, max_nodes: int, deadline: float | None, ref: int = -1,
-                       margin: float = np.inf) -> SplitValues:
+                       margin: float = np.inf, done: Callable[[int], None] | None = None) -> SplitValues:
     """Every root turn's value in each split of ``picks`` (``_solve_splits``), on one thread per table
     (at most one per split) side by side. Each thread starts on a contiguous share of the splits and,
     once through it, takes over half of what another has left (``_SplitQueue``); the tables should
@@ -217,7 +219,8 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
     use its share of ``max_nodes`` (0: no limit; ``node_shares``); a thread still running at
     ``deadline`` is stopped there, and once one is stopped the others stop too. When not finished,
     every table is cleared (an unfinished search may have stored bounds it did not finish proving)
-    and the values are empty."""
+    and the values are empty. ``done`` (``common.planned``'s) is told how many splits each run of
+    the compiled loop finished, for the progress line."""
     shares = node_shares(max_nodes, max(1, min(len(tables), len(picks))))
     n = len(shares)
     queue = _SplitQueue(len(picks), n)
@@ -239,6 +242,8 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
                     for other in tables[:n]:  # the answer is lost: the other threads need not go on
                         other.stats[3] = 1
                     break
+                if done is not None:
+                    done(part.stop - part.start)
         return k
 
     def clear_all() -> None:
@@ -262,11 +267,13 @@ class _SplitQueue:
     its own (neighbouring splits share much of their trees, so a thread's table serves the next one)
     and takes a quarter of what its range has left at a time; once through, it takes over the back
     half of the largest range another has left, so no thread idles while splits are left (a split's
-    cost varies several-fold). One thread takes its whole range at once."""
+    cost varies several-fold). One thread takes its range in order, a 64th of it at a time (each
+    step counted in the progress line; a call of the compiled loop costs some 30 µs)."""
 
     def __init__(self, n: int, threads: int):
         self.ranges = [[n * i // threads, n * (i + 1) // threads] for i in range(threads)]
         self.lock = threading.Lock()
+        self.step = max(1, -(-n // 64))  # one thread's
 
     def take(self, i: int) -> slice | None:
         """The next splits for thread i, or None when every split is taken."""
@@ -281,7 +288,7 @@ class _SplitQueue:
                 self.ranges[j][1] = mid
                 mine[0], mine[1] = mid, hi
             lo, hi = mine
-            size = hi - lo if len(self.ranges) == 1 else max(1, (hi - lo) // 4)
+            size = min(hi - lo, self.step) if len(self.ranges) == 1 else max(1, (hi - lo) // 4)
             mine[0] = lo + size
             return slice(lo, lo + size)
 
@@ -408,7 +415,8 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         picks = sampled_picks(unseen, u, number_types(nc), n, seed)
     n_chunks = max(1, min(n_workers, len(picks)))
     tabs = [tables] + [tables.sibling() for _ in range(n_chunks - 1)]
-    found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, tabs, max_nodes, deadline)
+    with planned(len(picks), "splits" if enumerate_all else "samples") as done:
+        found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, tabs, max_nodes, deadline, done=done)
     if not found.finished:
         raise SearchBudgetExceeded(found.nodes, seconds if found.clocked else None)
     codes_ref, rows, nodes = found.codes, found.rows, found.nodes
@@ -459,21 +467,24 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
     totals: dict[str, float] = {}
     variances: dict[str, float] = {}  # of the weighted sum, where a fill's splits were sampled
     nodes, spent, bounds, kind, exact = 0, 0.0, {}, "", True
-    for p, filled in fills:
-        left = None if seconds is None else seconds - (time.perf_counter() - t0)
-        if (max_nodes and nodes >= max_nodes) or (left is not None and left <= 0):
-            raise SearchBudgetExceeded(nodes, None if left is None or left > 0 else seconds)
-        try:
-            a = solve_view(filled, max_stalls, max_turns, leaf, seed=seed, max_splits=max_splits, tables=tables,
-                           workers=workers,
-                           max_nodes=max_nodes - nodes if max_nodes else 0, seconds=left)
-        except SearchBudgetExceeded as exc:
-            raise SearchBudgetExceeded(nodes + exc.nodes, None if exc.seconds is None else seconds) from None
-        for m in a.moves:
-            totals[m.move] = totals.get(m.move, 0.0) + p * m.value
-            variances[m.move] = variances.get(m.move, 0.0) + (p * m.stderr) ** 2  # the fills are independent
-        nodes, spent, bounds, kind = nodes + a.nodes, spent + a.seconds, a.bounds, a.kind
-        exact = exact and a.exact  # a fill with too many splits is sampled: then so is the answer
+    with planned(len(fills), "fills") as done:
+        for p, filled in fills:
+            left = None if seconds is None else seconds - (time.perf_counter() - t0)
+            if (max_nodes and nodes >= max_nodes) or (left is not None and left <= 0):
+                raise SearchBudgetExceeded(nodes, None if left is None or left > 0 else seconds)
+            try:
+                a = solve_view(filled, max_stalls, max_turns, leaf, seed=seed, max_splits=max_splits, tables=tables,
+                               workers=workers,
+                               max_nodes=max_nodes - nodes if max_nodes else 0, seconds=left)
+            except SearchBudgetExceeded as exc:
+                raise SearchBudgetExceeded(nodes + exc.nodes, None if exc.seconds is None else seconds) from None
+            if done is not None:
+                done(1)
+            for m in a.moves:
+                totals[m.move] = totals.get(m.move, 0.0) + p * m.value
+                variances[m.move] = variances.get(m.move, 0.0) + (p * m.stderr) ** 2  # the fills are independent
+            nodes, spent, bounds, kind = nodes + a.nodes, spent + a.seconds, a.bounds, a.kind
+            exact = exact and a.exact  # a fill with too many splits is sampled: then so is the answer
     moves = [MoveValue(move, value, float(np.sqrt(variances[move])), exact) for move, value in totals.items()]
     how = "solved exactly" if exact else "solved, the splits of some sampled (± standard error)"
     return Analysis(moves, kind=f"{kind}, averaged over {len(fills)} fills of the buried pile cards", exact=exact,
@@ -493,27 +504,28 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
     assert samples is not None
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
-    rng = np.random.default_rng(seed)
-    fills: dict[tuple, tuple[View, int]] = {}  # the distinct fills drawn, and how many worlds each
-    for _ in range(samples):
-        filled = view.random_fill(rng)
-        key = tuple(card.type for pile in filled.discards for card in pile)
-        fills[key] = (filled, fills[key][1] + 1 if key in fills else 1)
-    st, tl, tables = _split_setup(view, s_, t_, tables)
-    u, nt = view.opponent_unknown, number_types(view.rules.colors)
-    codes: list[int] = []
-    parts: list[np.ndarray] = []
-    nodes = 0
-    for j, (filled, n) in enumerate(fills.values()):
-        inputs = _SplitInputs(filled)
-        picks = sampled_picks(inputs.unseen.tolist(), u, nt, n, seed * 1_000_003 + j)
-        found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, [tables],
-                                   max(max_nodes - nodes, 1) if max_nodes else 0, deadline)
-        nodes += found.nodes
-        if not found.finished:
-            raise SearchBudgetExceeded(nodes, seconds if found.clocked else None)
-        codes = codes or found.codes
-        parts.append(found.rows[:, [found.codes.index(c) for c in codes]])  # the same turns, in one order
+    with planned(samples, "samples") as done:  # (drawing 2,000 fills takes a second: counted from the start)
+        rng = np.random.default_rng(seed)
+        fills: dict[tuple, tuple[View, int]] = {}  # the distinct fills drawn, and how many worlds each
+        for _ in range(samples):
+            filled = view.random_fill(rng)
+            key = tuple(card.type for pile in filled.discards for card in pile)
+            fills[key] = (filled, fills[key][1] + 1 if key in fills else 1)
+        st, tl, tables = _split_setup(view, s_, t_, tables)
+        u, nt = view.opponent_unknown, number_types(view.rules.colors)
+        codes: list[int] = []
+        parts: list[np.ndarray] = []
+        nodes = 0
+        for j, (filled, n) in enumerate(fills.values()):
+            inputs = _SplitInputs(filled)
+            picks = sampled_picks(inputs.unseen.tolist(), u, nt, n, seed * 1_000_003 + j)
+            found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, [tables],
+                                       max(max_nodes - nodes, 1) if max_nodes else 0, deadline, done=done)
+            nodes += found.nodes
+            if not found.finished:
+                raise SearchBudgetExceeded(nodes, seconds if found.clocked else None)
+            codes = codes or found.codes
+            parts.append(found.rows[:, [found.codes.index(c) for c in codes]])  # the same turns, in one order
     rows = np.vstack(parts)
     means, errs = rows.mean(axis=0), rows.std(axis=0, ddof=1) / np.sqrt(samples)
     nc = view.rules.colors
