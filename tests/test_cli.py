@@ -534,3 +534,47 @@ def test_advise_refuses_top_beside_all_and_top_still_cuts_the_list(capsys):
     shown = [p for p in placements if p in one]
     assert len(placements) > 6 and len(shown) == 1
     assert sum(p in default for p in placements) == 6
+
+
+def test_the_samples_warning_quotes_the_one_sampled_world_table_of_the_endgame_page():
+    """``WORLD_NODES`` (the warning before ``solve --samples N``) is docs/endgame.md's table "One
+    sampled world", row by row."""
+    import re
+    from pathlib import Path
+
+    from lcanalysis.cli.solve import WORLD_NODES
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "endgame.md").read_text()
+
+    def nodes(cell: str) -> int | None:
+        return None if cell == "more than 3,000,000" else int(cell.replace(",", ""))
+
+    rows = re.findall(r"^\| (\d) \| (\d+) \| ([\w, ]+) \| ([\w, ]+) \|$", page, re.M)
+    assert rows and {(int(s), int(d)): (nodes(v), nodes(b)) for s, d, v, b in rows} == WORLD_NODES
+
+
+def test_solve_samples_warns_up_front_when_the_worlds_will_take_long(tmp_path, capsys, monkeypatch):
+    """``solve --samples 400 --max-stalls 1`` on a 3-card view with buried cards ran 3 minutes with no
+    warning: the warning looked only at the cards left, as for every split. It now counts the worlds
+    (400 times up to 223,342 nodes each, about a minute at 1.4 M nodes a second, plus each world's
+    own fill: 2.4 s) and says so before the search starts; 40 worlds at no stalls are quick, no word."""
+    from test_buried import _all_buried_view
+
+    import lcanalysis.cli.solve as cli_solve
+    from lcanalysis.game.notation import read_view
+
+    path = _all_buried_view(tmp_path)
+    view = read_view(str(path))
+    note = cli_solve.reach_note(view, 1, None, 10**9, 400)
+    assert note is not None and note.startswith("note: --samples 400 solves 400 sampled worlds (each with its ")
+    assert "one world took up to 223,342 nodes" in note and "about 66 s (up to 89,336,800 nodes)" in note
+    assert cli_solve.reach_note(view, 0, None, 10**9, 40) is None
+    small = cli_solve.reach_note(view, 1, None, 10_000_000, 400)
+    assert small is not None and "more than --max-nodes 10,000,000, so it may stop at the node budget" in small
+    assert "more than 3,000,000 nodes" in str(cli_solve.reach_note(view, 3, None, 10**9, 400))  # (2 at 3 cards)
+    said = []
+    monkeypatch.setattr(cli_solve, "solve_json", lambda *a, **k: said.append("solved") or {
+        "value": 0.0, "exact": False, "moves": [], "nodes": 1, "seconds": 1.0})
+    assert main(["solve", str(path), "--max-stalls", "1", "--samples", "400", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(note) and said == ["solved"]

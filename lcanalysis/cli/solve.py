@@ -90,16 +90,73 @@ REACH_10_S = {("position", 0): 11, ("view", 0): 8, ("position", 1): 5, ("view", 
               ("view", 2): 2}
 
 
-def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_nodes: int) -> str | None:
+#: the most nodes one sampled world took (``--samples``), by (stall budget each, cards left in the
+#: draw pile): (a view, a view with buried pile cards); None: more than 3,000,000 (docs/endgame.md,
+#: "One sampled world"). A size not listed takes the next one listed above it.
+WORLD_NODES: dict[tuple[int, int], tuple[int | None, int | None]] = {
+    (0, 2): (13, 16), (0, 3): (48, 66), (0, 4): (97, 166), (0, 5): (1_195, 2_658), (0, 6): (2_767, 7_251),
+    (0, 8): (101_118, 223_938), (0, 10): (1_094_943, None),
+    (1, 2): (4_536, 8_583), (1, 3): (93_598, 223_342), (1, 4): (903_747, 1_338_530), (1, 5): (None, None),
+    (2, 2): (199_761, 385_636), (2, 3): (None, None),
+}
+#: the seconds of Python each world with buried pile cards costs besides its nodes (its own fill
+#: drawn, and solved on its own: 3-6 ms measured with a few nodes a world)
+BURIED_WORLD_SECONDS = 0.006
+
+
+def world_nodes(stalls: int, cards: int, buried: bool) -> int | None:
+    """The most nodes a sampled world took at this size (``WORLD_NODES``; a size between two listed
+    ones takes the larger); None when more than 3,000,000 or beyond the sizes measured."""
+    stalls = min(stalls, 2)  # more stalls reach no further (docs/endgame.md)
+    sizes = sorted(d for s, d in WORLD_NODES if s == stalls and d >= cards)
+    return WORLD_NODES[stalls, sizes[0]][1 if buried else 0] if sizes else None
+
+
+def samples_note(pos: Any, max_stalls: int, samples: int, max_nodes: int) -> str | None:
+    """A warning before ``--samples N`` that will take more than 10 s: N worlds, each solved as a
+    full position, at the most nodes a world took at this size (``world_nodes``) and, with buried
+    pile cards, each world's own fill (``BURIED_WORLD_SECONDS``). None when it should be quicker."""
+    buried = getattr(pos, "buried_count", 0)
+    per_world = world_nodes(max_stalls, pos.deck_count, bool(buried))
+    overhead = samples * BURIED_WORLD_SECONDS if buried else 0.0
+    stalls = "no more discard-pile draws" if max_stalls == 0 else f"{max_stalls} discard-pile draw(s) each"
+    worlds = f"{samples:,} sampled worlds" + (
+        f" (each with its {buried} buried pile card(s) filled at random, solved on its own)" if buried else "")
+    where = "(docs/endgame.md, \"One sampled world\")"
+    if per_world is None:
+        cost = (f"at {pos.deck_count} cards left and {stalls}, one world took more than 3,000,000 nodes on the "
+                f"measured views {where}, so this may run until its node budget ({max_nodes:,} nodes, "
+                f"{nodes_in_minutes(max_nodes)})")
+    else:
+        nodes = samples * per_world
+        seconds = nodes / NODES_PER_SECOND + overhead
+        if seconds <= 10:
+            return None
+        budget = (f"; more than --max-nodes {max_nodes:,}, so it may stop at the node budget"
+                  if nodes > max_nodes else "")
+        cost = (f"at {pos.deck_count} cards left and {stalls}, one world took up to {per_world:,} nodes on the "
+                f"measured views {where}, so this may take about {_minutes(seconds)} (up to {nodes:,} nodes{budget})")
+    return (f"note: --samples {samples:,} solves {worlds}; {cost}. For an answer sooner: fewer --samples (the "
+            "standard error grows as 1/sqrt(N)), a smaller --max-stalls, or 'lcanalysis advise POSITION'")
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:,.0f} minutes" if seconds >= 90 else f"{seconds:,.0f} s"
+
+
+def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_nodes: int,
+               samples: int | None = None) -> str | None:
     """A warning before an exact solve that will likely run until its node budget: more cards left
-    than the benchmarks finish within 10 s for this question. None when it should be quick, or
-    when a horizon (``max_turns``) bounds the depth instead."""
+    than the benchmarks finish within 10 s for this question; with ``samples``, ``samples_note``.
+    None when it should be quick, or when a horizon (``max_turns``) bounds the depth instead."""
     from lcanalysis.game.position import Position
 
     if max_stalls is None or max_turns is not None:
         return None
     if pos.deck_count == 0 or len(pos.history) >= pos.rules.turn_cap:
         return None  # the round is over: the solver says so at once
+    if samples is not None and not isinstance(pos, Position):
+        return samples_note(pos, max_stalls, samples, max_nodes)
     kind = "position" if isinstance(pos, Position) else "view"
     reach = REACH_10_S[kind, min(max_stalls, 2)]
     if pos.deck_count <= reach:
@@ -195,7 +252,7 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     # (--time is refused beside --samples and --workers: no hint at an option that cannot be given)
     hint = ("" if args.max_stalls is None or args.max_stalls == 0 or args.samples is not None
             or args.workers is not None else "; --time S answers within S seconds")
-    note = reach_note(pos, args.max_stalls, args.max_turns, args.max_nodes)
+    note = reach_note(pos, args.max_stalls, args.max_turns, args.max_nodes, args.samples)
     if note:
         print(note, file=sys.stderr, flush=True)
     from lcanalysis.search.common import heartbeat
