@@ -209,12 +209,23 @@ def _all_buried_view(tmp_path):
 
 
 @pytest.mark.parametrize("budget", [["--time", "30"], ["--max-stalls", "0"], ["--max-stalls", "1"]])
-def test_too_many_fills_is_refused_before_anything_is_said(tmp_path, capsys, budget):
+def test_too_many_fills_is_refused_before_anything_is_said(tmp_path, capsys, monkeypatch, budget):
     """``solve --time S`` printed '... stalls=0: solving' (and ``--max-stalls 1`` the warning that it
     may run until its node budget) before refusing the question: the count of fills is now checked
-    with the rest of the question (``check_question``), so the error is the only line."""
+    with the rest of the question (``check_question``), so the error is the only line. The count is
+    made slow here (1.5 s, as on a loaded machine), so that a heartbeat around it would speak first."""
+    import time
+
+    import lcanalysis.search.view_value as view_value
     from lcanalysis.cli import main
 
+    count = view_value.every_fill
+
+    def slowly(*args):
+        time.sleep(1.5)
+        return count(*args)
+
+    monkeypatch.setattr(view_value, "every_fill", slowly)
     path = _all_buried_view(tmp_path)
     assert main(["solve", str(path), *budget]) == 2
     err = capsys.readouterr().err

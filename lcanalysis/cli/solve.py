@@ -239,11 +239,15 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
 
 
 def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
-    if args.time is not None:  # (the deepening checks the question before its first progress line)
+    from lcanalysis.search.view_value import check_question
+
+    if args.time is not None:
+        # the deepening's own check of the question (as solve_deepening makes it), before the heartbeat
+        # can say a word: counting 20,000 fills of buried cards takes a second on a loaded machine
+        check_question(pos, None, args.max_turns, args.leaf, deepening=True)
         return solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf, max_nodes=args.max_nodes)
     if args.max_stalls is None and args.max_turns is None:  # the library's words name no --time
         raise UsageError(NO_BOUND)
-    from lcanalysis.search.view_value import check_question
 
     # the search's own checks of the question, before the warning below says a word
     check_question(pos, args.max_stalls, args.max_turns, args.leaf, samples=args.samples)
