@@ -177,13 +177,7 @@ def test_a_buried_view_can_be_sampled_and_the_estimate_holds_the_exact_average()
 def test_a_buried_view_with_too_many_fills_is_answered_by_samples_on_the_command_line(tmp_path, capsys):
     """Every pile known only by its top: too many fills to solve each (refused, pointing to
     --samples), and --samples answers with an estimate within the time given."""
-    pos = played_down(3, 3)
-    data = pos.view(pos.to_move).to_json()
-    data.pop("history", None)
-    for c, pile in data["discards"].items():
-        data["discards"][c] = [f"{c}?"] * (len(pile) - 1) + pile[-1:]
-    path = tmp_path / "v.json"
-    path.write_text(json.dumps(data))
+    path = _all_buried_view(tmp_path)
     from lcanalysis.cli import main
 
     with pytest.raises(lc.search.SearchError, match="too many to solve each exactly; give samples"):
