@@ -135,9 +135,7 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
     identity = keep_settings(record, player=player, time_budget=time_budget, seed=seed)
     try:
         write, _ = stack.enter_context(kept_file.open(path, identity, command))
-    except RuntimeError as exc:  # another run is writing the file
-        raise UsageError(f"--out {exc}") from None
-    except ValueError as exc:
+    except (RuntimeError, ValueError) as exc:  # another run is writing it; another record or settings
         raise UsageError(f"--out {exc}") from None
     judged: dict[tuple[int, int], dict[str, Any]] = {}
     for n, row in enumerate(kept_file.load(path).to_dict("records"), start=3):
