@@ -181,6 +181,11 @@ MARKS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
 SPEC_MARK = "mistake"
 SPEC_MARKED = ("blunder", "mistake")
 MARK_SIGMAS = 2.0
+#: what the text says under a total loss below zero, lest a reader take the review for broken
+BELOW_ZERO = ("below zero by noise, not skill: a loss measured by play-outs is never clipped (so the total is "
+              "unbiased), and turns as good as the advisor's can total below zero; more time a decision narrows "
+              "the ±")
+
 #: (name, error rate below which it applies), in points lost per unforced decision. Provisional:
 #: set from single rounds of our agents reviewed at 0.2-0.4 s a decision (error rates: heuristic
 #: against itself -0.2 and 0.6, against greedy 3.2 and 3.6, against random 0.7; greedy against
@@ -801,6 +806,8 @@ class Review:
             lines.append(f"  marks: {marks}")
             if p.bounded:
                 lines.append(f"  ({p.bounded_text()})")
+            if p.total_loss < 0:
+                lines.append(f"  ({BELOW_ZERO})")
             if p.luck is not None:
                 lines.append(f"  luck {p.luck:+.1f} ± {p.luck_stderr:.1f} over {p.draws} deck draws")
                 if self.viewer is not None:

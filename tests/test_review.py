@@ -875,3 +875,17 @@ def test_a_review_stopped_by_ctrl_c_says_that_nothing_is_kept_and_how_to_go_on(t
     assert captured.err.startswith("stopped: a review is printed, and its HTML report written, only once every "
                                    "turn is judged, so the turns judged so far are not kept (--out FILE keeps them); "
                                    "run the same command again"), captured.err
+
+
+def test_a_total_loss_below_zero_is_said_to_be_noise(blunder_review):
+    """A short review can total below zero (losses by play-outs are not clipped): the text printed
+    "total loss -8.9 ± 6.9" with no word, and a reader took the review for broken. It now says why,
+    under that player only."""
+    from lcanalysis.reviewer import BELOW_ZERO
+
+    whole = blunder_review[1]
+    assert all(p.total_loss >= 0 for p in whole.players) and BELOW_ZERO not in whole.to_text()
+    low = dataclasses.replace(whole.players[0], total_loss=-8.9)
+    text = dataclasses.replace(whole, players=[low, *whole.players[1:]]).to_text()
+    assert text.count(BELOW_ZERO) == 1
+    assert text.index("total loss -8.9") < text.index(BELOW_ZERO) < text.index(whole.players[1].label + ":")
