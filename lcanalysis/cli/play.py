@@ -189,12 +189,13 @@ class Game:
             return True
         cards = self.s.view().deck_count
         print(judging_note(cards, judging_budget(cards, self.time)), file=sys.stderr, flush=True)
+        before = self.s.progress
         with stage_progress() as progress:  # a stage of the endgame search that runs on says so
             self.s.progress = progress
             try:
                 judged = self.s.judge(move)
             finally:
-                self.s.progress = progress_line
+                self.s.progress = before
         if self.ask and judged.comment:
             print(f"tutor: {judged.comment}")
             if self._question("play it anyway? (y: yes; anything else: choose again) ").lower() not in ("y", "yes"):
