@@ -80,6 +80,13 @@ class MoveValue:
         return f"{self.move}: {self.value:+.3f} {self.uncertainty(3)} (estimate)"
 
 
+def seconds_in_words(seconds: float) -> str:
+    """A duration, rounded to what a person reads at a glance: "40 s", "12 minutes", "3.5 hours"."""
+    if seconds >= 5400:
+        return f"{seconds / 3600:,.1f} hours"
+    return f"{seconds / 60:,.0f} minutes" if seconds >= 90 else f"{seconds:,.0f} s"
+
+
 def stalls_in_words(stalls: int) -> str:
     """A stall budget (``max_stalls``) in words."""
     return "no more discard-pile draws" if stalls == 0 else f"at most {stalls} more discard-pile draw(s) each"

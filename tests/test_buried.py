@@ -238,8 +238,11 @@ def test_a_long_sampled_solve_counts_the_samples_done_in_its_progress(tmp_path):
     said: list[str] = []
     with pytest.raises(lc.search.SearchBudgetExceeded):
         lc.solve(str(_all_buried_view(tmp_path)), max_stalls=1, samples=2000, seconds=8, progress=said.append)
-    line = re.compile(r"solving \(max_stalls=1, max_turns=None\), ([\d,]+) of 2,000 samples done, "
+    line = re.compile(r"solving \(max_stalls=1, max_turns=None\), ([\d,]+) of 2,000 samples done"
+                      r"( \(about [\d.,]+ (?:s|minutes|hours) left at this pace\))?, "
                       r"([\d,]+) nodes searched, \d+ s so far")
     assert said and all(line.fullmatch(x) for x in said), said
     done = [int(line.fullmatch(x).group(1).replace(",", "")) for x in said]  # type: ignore[union-attr]
     assert done == sorted(done) and 0 < done[-1] < 2000
+    # once some are done, the line projects the rest at the pace so far (it never said how long is left)
+    assert all(bool(line.fullmatch(x).group(2)) == (n > 0) for x, n in zip(said, done))  # type: ignore[union-attr]

@@ -317,7 +317,7 @@ def test_the_threads_share_one_node_budget():
 def test_the_split_queue_hands_out_every_split_once_to_whichever_thread_asks(n, threads, order):
     """However the threads' requests interleave (``order``, then in turn), every split goes to exactly
     one thread; each starts on its own contiguous range (neighbouring splits share table entries), and
-    one thread takes them in order, a 64th of them at a time."""
+    one thread takes them in order, one split first."""
     from lcanalysis.search.view_value import _SplitQueue
 
     queue = _SplitQueue(n, threads)
@@ -342,9 +342,31 @@ def test_the_split_queue_hands_out_every_split_once_to_whichever_thread_asks(n, 
     for i in range(threads):
         if n * i // threads < n * (i + 1) // threads:
             assert fresh.take(i).start == n * i // threads
-    if threads == 1 and n:  # in order, a 64th at a time (each step counted in the progress line)
-        assert first[0] == slice(0, min(n, -(-n // 64)))
+    if threads == 1 and n:  # in order, one split first (until told how long one takes)
+        assert first[0] == slice(0, 1)
         assert all(given_to[k] == 0 for k in range(n))
+
+
+def test_the_split_queue_sizes_each_take_to_last_about_half_a_second():
+    """A 64th of the splits at a time: at 5 cards, one stall each, a 64th of 792 splits ran more than 16 s,
+    and the progress line said "0 of 792 splits done" all along. Now a thread takes one split, then as
+    many as should last ``CHUNK_SECONDS`` at the pace of its last take, growing at most fourfold."""
+    from lcanalysis.search.view_value import CHUNK_SECONDS, _SplitQueue
+
+    assert CHUNK_SECONDS == 0.5
+    q = _SplitQueue(1000, 1)
+    assert q.take(0) == slice(0, 1)
+    q.took(0, 1, 2.0)  # a slow split: one at a time
+    assert q.take(0) == slice(1, 2)
+    q.took(0, 1, 0.001)  # a quick one: 500 would last 0.5 s, but at most 4 times the last take
+    assert q.take(0) == slice(2, 6)
+    q.took(0, 4, 0.1)  # 0.025 s each: 20 in 0.5 s (at most 16)
+    assert q.take(0) == slice(6, 22)
+    q.took(0, 16, 0.8)  # 0.05 s each: 10
+    assert q.take(0) == slice(22, 32)
+    two = _SplitQueue(1000, 2)  # two threads: never more than a quarter of what the range has left
+    two.took(0, 100, 0.001)
+    assert two.take(0) == slice(0, 125)
 
 
 @pytest.mark.parametrize("workers", [-1, 1.5, "two", True, "2"])

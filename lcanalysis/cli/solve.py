@@ -29,7 +29,7 @@ import argparse
 import sys
 from typing import Any
 
-from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words
+from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words, seconds_in_words
 from lcanalysis.cli.common import (
     NODES_PER_SECOND,
     add_budget_options,
@@ -135,13 +135,10 @@ def samples_note(pos: Any, max_stalls: int, samples: int, max_nodes: int) -> str
         budget = (f"; more than --max-nodes {max_nodes:,}, so it may stop at the node budget"
                   if nodes > max_nodes else "")
         cost = (f"at {pos.deck_count} cards left and {stalls}, one world took up to {per_world:,} nodes on the "
-                f"measured views {where}, so this may take about {_minutes(seconds)} (up to {nodes:,} nodes{budget})")
+                f"measured views {where}, so this may take about {seconds_in_words(seconds)} "
+                f"(up to {nodes:,} nodes{budget})")
     return (f"note: --samples {samples:,} solves {worlds}; {cost}. For an answer sooner: fewer --samples (the "
             "standard error grows as 1/sqrt(N)), a smaller --max-stalls, or 'lcanalysis advise POSITION'")
-
-
-def _minutes(seconds: float) -> str:
-    return f"{seconds / 60:,.0f} minutes" if seconds >= 90 else f"{seconds:,.0f} s"
 
 
 def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_nodes: int,

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.analysis import seconds_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.game.moves import Move
 from lcanalysis.options import MAX_SAMPLES as MAX_SAMPLES  # re-exported: view_value takes it from here
@@ -69,7 +70,7 @@ class Meter:
         self.lock = threading.Lock()
         self.finished = 0  # the nodes of the searches that have ended
         self.live: dict[int, np.ndarray] = {}  # the stats of those running now
-        self.work: list[Any] | None = None  # [done, total, what] of the outermost plan
+        self.work: list[Any] | None = None  # [done, total, what, its start] of the outermost plan
 
     def searching(self, stats: np.ndarray) -> None:
         with self.lock:
@@ -109,7 +110,7 @@ def planned(total: int, what: str) -> Iterator[Callable[[int], None] | None]:
     if meter is None or meter.work is not None:
         yield None
         return
-    meter.work = [0, total, what]
+    meter.work = [0, total, what, time.perf_counter()]
     try:
         yield meter.done
     finally:
@@ -277,6 +278,15 @@ def _interrupt_watch() -> Iterator[None]:
         _Watch.forward, _Watch.on = -1, False
 
 
+def pace_left(done: int, total: int, elapsed: float) -> str | None:
+    """What is left of ``total`` worlds with ``done`` solved in ``elapsed`` seconds, if the rest go at
+    the same pace: "about 2 minutes left at this pace" (worlds vary several-fold in cost, so it is a
+    projection, and says so). None before the first is done or once all are."""
+    if done <= 0 or done >= total:
+        return None
+    return f"about {seconds_in_words(elapsed / done * (total - done))} left at this pace"
+
+
 # "heuristic" is the hand evaluator of lcanalysis.evaluator; "simple" a cruder count kept for comparison
 @contextmanager
 def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], every: float = 3.0,
@@ -297,7 +307,10 @@ def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], eve
 
     def line() -> str:
         work = meter.work
-        worlds = "" if work is None else f", {work[0]:,} of {work[1]:,} {work[2]} done"
+        worlds = ""
+        if work is not None:
+            left = pace_left(work[0], work[1], time.perf_counter() - work[3])
+            worlds = f", {work[0]:,} of {work[1]:,} {work[2]} done" + (f" ({left})" if left else "")
         if budget is None:
             return worlds
         nodes = f"{meter.nodes():,}" + (f" of at most {budget:,}" if budget else "")

@@ -235,6 +235,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
         k = 0
         with abort_at(deadline, t.stats, t.clear):
             while (part := queue.take(i)) is not None:
+                began = time.perf_counter()
                 k = _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
                                   leaf, ZOBRIST, t.tt, t.so, t.buf, t.stats, out_moves[i], rows[part],
                                   bounded[part], ref, margin)
@@ -242,6 +243,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
                     for other in tables[:n]:  # the answer is lost: the other threads need not go on
                         other.stats[3] = 1
                     break
+                queue.took(i, part.stop - part.start, time.perf_counter() - began)
                 if done is not None:
                     done(part.stop - part.start)
         return k
@@ -262,18 +264,31 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
     return SplitValues(out_moves[i, :k].tolist(), rows[:, :k], bounded[:, :k].astype(bool), nodes, True, clocked)
 
 
+#: seconds a call of the compiled split loop should take (``_SplitQueue``): the progress line, said every
+#: 3 s, counts the splits done once each call returns, and a call costs some 30 µs more than its splits
+CHUNK_SECONDS = 0.5
+
+
 class _SplitQueue:
     """The splits ``0 .. n - 1`` handed out to ``threads`` threads. Each starts on a contiguous range of
     its own (neighbouring splits share much of their trees, so a thread's table serves the next one)
-    and takes a quarter of what its range has left at a time; once through, it takes over the back
-    half of the largest range another has left, so no thread idles while splits are left (a split's
-    cost varies several-fold). One thread takes its range in order, a 64th of it at a time (each
-    step counted in the progress line; a call of the compiled loop costs some 30 µs)."""
+    and takes at most a quarter of what its range has left at a time; once through, it takes over the
+    back half of the largest range another has left, so no thread idles while splits are left (a
+    split's cost varies several-fold). One thread takes its range in order. A thread's first take is
+    one split; after each, told how long it took (``took``), it takes as many as should last about
+    ``CHUNK_SECONDS``: each step is counted in the progress line (a 64th of 792 splits at 5 cards took
+    more than 16 s, so the line said "0 of 792 splits done" all that time)."""
 
     def __init__(self, n: int, threads: int):
         self.ranges = [[n * i // threads, n * (i + 1) // threads] for i in range(threads)]
         self.lock = threading.Lock()
-        self.step = max(1, -(-n // 64))  # one thread's
+        self.steps = [1] * threads  # each thread's next take at most
+
+    def took(self, i: int, splits: int, seconds: float) -> None:
+        """Thread i solved ``splits`` in ``seconds``: its next take is sized to last ``CHUNK_SECONDS``
+        (at most 4 times the last one, so that one quick split does not hand out the rest at once)."""
+        pace = CHUNK_SECONDS * splits / max(seconds, 1e-6)
+        self.steps[i] = max(1, min(int(pace), 4 * splits))
 
     def take(self, i: int) -> slice | None:
         """The next splits for thread i, or None when every split is taken."""
@@ -288,7 +303,9 @@ class _SplitQueue:
                 self.ranges[j][1] = mid
                 mine[0], mine[1] = mid, hi
             lo, hi = mine
-            size = min(hi - lo, self.step) if len(self.ranges) == 1 else max(1, (hi - lo) // 4)
+            size = min(hi - lo, self.steps[i])
+            if len(self.ranges) > 1:
+                size = min(size, max(1, (hi - lo) // 4))
             mine[0] = lo + size
             return slice(lo, lo + size)
 
