@@ -89,3 +89,47 @@ def test_a_card_typed_alone_is_refused_showing_the_two_turns_it_could_be(text, c
     assert f"is a card, not a turn: write '+{card}/D' to play it or '-{card}/D' to discard it" in str(err.value)
     for turn in (f"+{card}/D", f"-{card}/D"):  # and both read
         assert str(Move.parse(turn)) == turn
+
+
+def test_a_move_equals_its_own_notation_so_a_list_of_legal_moves_can_be_asked_with_text():
+    """``Move.parse('+R7/D') == '+R7/D'`` was False, so ``'+Yw/D' in pos.legal_moves()`` was False for
+    a legal turn and ``legal_moves().index('+Yw/D')`` raised ValueError."""
+    from lcanalysis.game.position import Position
+
+    pos = Position.deal(seed=7)
+    legal = pos.legal_moves()
+    texts = [str(m) for m in legal]
+    assert "+Yw/D" in texts  # (the first turn of seed 7, README's first session)
+    assert "+Yw/D" in legal and legal.index("+Yw/D") == texts.index("+Yw/D")
+    assert "+R7/G" not in legal and pos.why_illegal("+R7/G") is not None
+    move = Move.parse("-bw/g")
+    assert move == "-Bw/G" and "-Bw/G" == move  # noqa: SIM300 (the text on the left asks the Move too)
+    assert (move != "-Bw/G") is False
+    # hashing agrees: a Move finds its text in a set or a dict, and the text finds the Move
+    assert hash(move) == hash("-Bw/G")
+    assert "-Bw/G" in {move} and move in {"-Bw/G"} and {move: 1}["-Bw/G"] == 1 and {"-Bw/G": 2}[move] == 2
+    assert len({move, "-Bw/G", Move.parse("-Bw/G")}) == 1
+    assert Move.parse("/d") == "/D" and hash(Move.parse("/d")) == hash("/D")
+
+
+@pytest.mark.parametrize("text", ["+r7/d", " +R7/D", "+R7/D ", "+R7 /D", "+R7/d"])
+def test_a_move_is_not_equal_to_another_spelling_of_itself_which_could_not_hash_alike(text):
+    """Only the canonical text compares equal: the other spellings ``Move.parse`` reads hash
+    differently, and a set or dict holding one would then disagree with ``==``. They are compared
+    after reading them, ``Move.parse(text) == move``."""
+    move = Move.parse("+R7/D")
+    assert Move.parse(text) == move
+    assert move != text and text != move and text not in {move} and move not in {text}
+
+
+def test_no_move_equals_the_text_of_another_move_or_anything_else():
+    """Every move of the six-colour game (every code) equals its own text and no other move's."""
+    moves = [Move.from_code(code, 6) for code in range((2 * 10 * 6 + 1) * 7)]
+    texts = [str(m) for m in moves]
+    assert len(set(texts)) == len(moves) == len(set(moves))
+    by_text = dict(zip(texts, moves, strict=True))
+    for move in moves:
+        assert by_text[move] is move  # the dict keyed by text is found by the Move: one equal text
+        assert [t for t in texts if t == move] == [str(move)]
+    r7 = Move.parse("+R7/D")
+    assert r7 != "R7" and r7 != Card.parse("R7") and r7 != r7.code(6) and r7 != ("+R7/D",) and r7 != None  # noqa: E711

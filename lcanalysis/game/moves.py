@@ -28,7 +28,15 @@ class MoveError(ValueError):
 class Move:
     """A whole turn: place ``card`` (``play=True`` onto the own expedition, else the discard
     pile), then draw from ``source`` ('D' or a colour letter). ``card is None`` is the draw
-    half alone, for a position in its draw step."""
+    half alone, for a position in its draw step.
+
+    A move equals another ``Move`` of the same turn and its own canonical text, ``str(move)``:
+    ``Move.parse("+r7/d") == "+R7/D"``, so ``"+R7/D" in pos.legal_moves()`` and
+    ``legal_moves().index("+R7/D")`` work, and a move hashes as that text, so it finds the text in a
+    set or a dict and the text finds it. Another spelling that ``parse`` reads ("+r7/d", " +R7/D")
+    is not equal: it hashes differently, and a set would then disagree with ``==``; compare it
+    read, ``Move.parse(text) == move``. A move equals no other move's text, and no card or code.
+    """
 
     card: Card | None
     play: bool
@@ -134,6 +142,16 @@ class Move:
         if self.card is None:
             return "/" + self.source
         return ("+" if self.play else "-") + str(self.card) + "/" + self.source
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self.card == other.card and self.play == other.play and self.source == other.source
+        if isinstance(other, str):  # its canonical text only: the one spelling that hashes as it does
+            return str(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))  # as its text, which it equals (the text is one to a move)
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
