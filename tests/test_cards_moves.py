@@ -133,3 +133,26 @@ def test_no_move_equals_the_text_of_another_move_or_anything_else():
         assert [t for t in texts if t == move] == [str(move)]
     r7 = Move.parse("+R7/D")
     assert r7 != "R7" and r7 != Card.parse("R7") and r7 != r7.code(6) and r7 != ("+R7/D",) and r7 != None  # noqa: E711
+
+
+def test_a_move_code_gives_one_shared_move_so_a_long_history_holds_a_pointer_a_turn():
+    """``Position.push`` made a new ``Move`` every turn (about 100 bytes each): a 10,000-turn replay
+    held 10,000 of them (``benchmarks/bench_move_memory.py``). Moves are immutable; each code now
+    gives one shared object, and its checks still refuse what is not a move."""
+    import numpy as np
+
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.rules import Rules
+
+    assert Move.from_code(7, 5) is Move.from_code(7, 5) is Move.from_code(np.int64(7), np.int32(5))
+    assert (str(Move.from_code(7, 5)), str(Move.from_code(7, 6))) == ("-Yw/Y", "-Yw/D")  # the colours count
+    for code, colors in ((True, 5), (7, True), (7.0, 5), (606, 5), (-1, 5), (7, 4)):
+        with pytest.raises(MoveError):
+            Move.from_code(code, colors)
+    pos = Position.deal(seed=5, rules=Rules(no_redraw=False, turn_cap=400))
+    while not pos.is_over():  # a stalling round: the same few turns again and again
+        legal = pos.legal_moves()
+        pos.push(next((m for m in legal if not m.draws_from_deck), legal[0]))
+    assert len(pos.history) == 400
+    assert len({id(m) for m in pos.history}) == len(set(pos.history)) < 100
+    assert [str(m) for m in pos.history] == [str(Move.parse(str(m))) for m in pos.history]

@@ -104,20 +104,34 @@ class Move:
 
     @classmethod
     def from_code(cls, code: int, colors: int) -> Move:
-        """The turn of a kernel move code (``Position.legal_codes``) in a game of ``colors`` colours."""
+        """The turn of a kernel move code (``Position.legal_codes``) in a game of ``colors`` colours.
+        A move is immutable and a game has few (847 with six colours), so each is made once and
+        shared: the same code gives the same object, and a long history holds a pointer a turn."""
+        if type(code) is int and type(colors) is int and cls is Move:  # (bools and numpy integers below)
+            shared = _BY_CODE.get((colors, code))
+            if shared is not None:
+                return shared
         number = code if type(code) is int else whole_number(code)
-        if number is None or whole_number(colors) not in (5, 6):
+        nc = whole_number(colors)
+        if number is None or nc not in (5, 6):
             raise MoveError(f"a move code and the colours (5 or 6) are whole numbers, got {brief(code)}, "
                             f"{brief(colors)}")
-        base = colors + 1
+        shared = _BY_CODE.get((nc, number)) if cls is Move else None
+        if shared is not None:
+            return shared
+        base = nc + 1
         place, src = divmod(number, base)
         source = DRAW_PILE if src == 0 else COLOR_LETTERS[src - 1]
-        if place == 2 * RANKS_PER_COLOR * colors:
-            return cls(None, False, source)
-        if not 0 <= place < 2 * RANKS_PER_COLOR * colors:
+        if place == 2 * RANKS_PER_COLOR * nc:
+            move = cls(None, False, source)
+        elif not 0 <= place < 2 * RANKS_PER_COLOR * nc:
             raise MoveError(f"move code {code} is out of range for {colors} colours")
-        t, discard = divmod(place, 2)
-        return cls(Card.from_type(t), not discard, source)
+        else:
+            t, discard = divmod(place, 2)
+            move = cls(Card.from_type(t), not discard, source)
+        if cls is Move:
+            _BY_CODE[(nc, number)] = move  # a valid code only: the table holds at most 606 + 847 moves
+        return move
 
     def code(self, colors: int) -> int:
         """The kernel's integer for this turn."""
@@ -155,3 +169,7 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+
+#: The moves ``Move.from_code`` has made, by (colours, code): one shared object a move.
+_BY_CODE: dict[tuple[int, int], Move] = {}
