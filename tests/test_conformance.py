@@ -109,6 +109,43 @@ def test_pop_restores_every_earlier_position_exactly(rules):
             assert np.array_equal(pos.state, state) and np.array_equal(pos.known, known)
 
 
+
+def test_a_pushed_turn_keeps_a_few_small_numbers_to_take_it_back_and_pop_restores_what_is_known():
+    """Each ``push`` kept a copy of the mover's known-card counts (a numpy array, about 390 bytes) to
+    take the turn back: a 10,000-turn replay held 4 MB of them (``benchmarks/bench_move_memory.py``).
+    It keeps what the turn changed instead. A stalling round takes the same cards back from the
+    discard piles and places them again, so the known counts go up and down at every turn."""
+    import tracemalloc
+
+    pos = Position.deal(seed=5, rules=Rules(no_redraw=False, turn_cap=3_000))
+    turns = []
+    while not pos.is_over():
+        legal = pos.legal_moves()
+        turns.append(next((m for m in legal if not m.draws_from_deck and m.card is not None
+                           and m.card.color_letter == m.source), legal[0]))
+        pos.push(turns[-1])
+    assert len(turns) == 3_000 and pos.known.sum() > 0
+    start = Position.deal(seed=5, rules=Rules(no_redraw=False, turn_cap=3_000))
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        replay = start.copy()
+        for move in turns:
+            replay.push(move)
+        kept = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert kept / len(turns) < 200, f"{kept / len(turns):.0f} bytes kept a pushed turn"
+    known = [replay.known.copy()]
+    for _ in range(len(turns)):  # and the known counts come back exactly, turn by turn
+        replay.pop()
+        known.append(replay.known.copy())
+    assert np.array_equal(replay.state, start.state) and not replay.known.any()
+    forward = start.copy()
+    for move, want in zip(turns, reversed(known[:-1]), strict=True):
+        forward.push(move)
+        assert np.array_equal(forward.known, want)
+
 @njit(cache=True)
 def _compiled_conformance(s0, rounds, seed, deck_size, copies_per_type):
     """Play random rounds on the kernel; return the number of invariant violations and turns."""

@@ -265,7 +265,9 @@ class Position(Notated):
         nt = number_types(rules.colors)
         self.known = np.zeros((2, nt), dtype=np.int32) if known is None else known
         self.match = match
-        self._stack: list[tuple[int, int, int, np.ndarray]] = []
+        # a pushed turn's undo entry: its code, the card it drew, the pile blocked before it, and the card
+        # type it placed that the opponent knew was in the hand (-1: none); small ints, no array a turn
+        self._stack: list[tuple[int, int, int, int]] = []
         self._moves_buf = np.empty(K.MAX_MOVES, dtype=np.int32)
 
     # --- construction --------------------------------------------------------
@@ -374,8 +376,8 @@ class Position(Notated):
         """An independent copy: pushing or popping turns on one leaves the other as it is."""
         other = Position(self.rules, self.state.copy(), list(self.history), self.known.copy(),
                          dict(self.match) if self.match else None)
-        # the entries are never changed once pushed (pop copies the known counts back out), so the
-        # copies share them: a copy a turn (a record's replay) costs a pointer an entry, not an array
+        # the entries are tuples of ints, never changed once pushed, so the copies share them: a copy
+        # a turn (a record's replay) costs a pointer an entry
         other._stack = list(self._stack)
         return other
 
@@ -575,14 +577,16 @@ class Position(Notated):
                 raise IllegalMoveError(f"the draw pile holds no {card}")
         p = self.to_move
         blocked_before = int(self.state[K.H_BLOCKED])
-        self._stack.append((code, -1, blocked_before, self.known[p].copy()))
         place = code // (nc + 1)
+        placed_known = -1  # the card placed, when the opponent knew it was in the hand
         if place < 2 * RANKS_PER_COLOR * nc and self.known[p, place // 2] > 0:
-            self.known[p, place // 2] -= 1
+            placed_known = place // 2
         t = int(K.apply_move(self.state, code))
+        if placed_known >= 0:
+            self.known[p, placed_known] -= 1
         if src != 0:
             self.known[p, t] += 1
-        self._stack[-1] = (code, t, blocked_before, self._stack[-1][3])
+        self._stack.append((code, t, blocked_before, placed_known))
         self.history.append(Move.from_code(code, nc))
         return Card.from_type(t)
 
@@ -590,9 +594,13 @@ class Position(Notated):
         """Take back the last turn pushed on this object."""
         if not self._stack:
             raise IllegalMoveError("no move to take back: nothing was pushed on this position")
-        code, drawn, blocked_before, known_before = self._stack.pop()
+        code, drawn, blocked_before, placed_known = self._stack.pop()
         K.undo_move(self.state, code, drawn, blocked_before)
-        self.known[self.to_move] = known_before  # undo_move handed the turn back
+        p = self.to_move  # undo_move handed the turn back
+        if code % (self.colors + 1) != 0:  # the card taken from a discard pile is back there
+            self.known[p, drawn] -= 1
+        if placed_known >= 0:
+            self.known[p, placed_known] += 1
         return self.history.pop()
 
     def play(self, moves: Iterable[MoveLike] | str) -> Position:
