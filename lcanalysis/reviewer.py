@@ -138,6 +138,17 @@ from lcanalysis.options import MAX_WORKERS  # worker processes a review may ask 
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, some_state, view_state
 from lcanalysis.search import endgame_analysis
 
+#: the version of the review's numbers: raised whenever the same record, settings and seed would give
+#: other numbers than before (a loss, a best turn, a mark, a luck, a value, the worlds behind one),
+#: whatever the cause: this module, the advisor, the play-outs, the endgame search, the engine. The
+#: files that keep review output hold it in their settings (the skill-and-luck study's reviews and
+#: review-luck files) and a run refuses to resume a file
+#: another version wrote, or one from before versions were kept ("unversioned", such as
+#: data/simulated/skill_and_luck_reviews.csv): it would mix two versions' numbers in one file.
+#: ``tests/test_review_stream.py::test_the_review_version_is_raised_whenever_the_reviews_numbers_change``
+#: guards it: it pins this number to the numbers of the review's reference outputs
+#: (tests/data/review_golden.json), so rewriting those fails it until this is raised.
+REVIEW_VERSION = 1
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
 #: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
 DEFAULT_TIME = 0.4

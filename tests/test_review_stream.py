@@ -85,6 +85,48 @@ def test_on_worker_processes_the_review_is_the_one_before_too(golden):
             assert outputs(rv) == golden[name], name
 
 
+#: each ``reviewer.REVIEW_VERSION`` with the fingerprint of its numbers in the reference reviews
+#: (``_numbers``); a new version is added last
+REVIEW_NUMBERS = {1: "65964629feea211f"}
+
+
+def _numbers(golden) -> str:
+    """A fingerprint (SHA-256, 16 hex digits) of the numbers and turns of the reference reviews:
+    each decision's best and played turn, loss, mark, values, luck and worlds, each draw's luck,
+    each player's totals; not the words around them, nor the seconds."""
+    import hashlib
+
+    decision = ("round", "index", "player", "played", "best", "advisor_best", "loss", "loss_stderr", "loss_bound",
+                "grade", "forced", "exact", "legal", "reference", "value_best", "value_best_stderr", "value_played",
+                "value_played_stderr", "value_reference", "value_reference_stderr", "alternatives", "worlds",
+                "advisor_rollouts", "drawn", "luck", "luck_stderr", "luck_worlds", "value_before_draw",
+                "value_after_draw")
+    draw = ("round", "index", "player", "played", "drawn", "luck", "luck_stderr", "luck_worlds",
+            "value_before_draw", "value_after_draw")
+    player = ("player", "decisions", "unforced", "error_rate", "total_loss", "total_loss_stderr", "luck",
+              "luck_stderr", "draws", "result", "luck_adjusted", "luck_adjusted_stderr", "marks", "bounded")
+    numbers = {name: {"decisions": [[d.get(k) for k in decision] for d in case["json"]["decisions"]],
+                      "draws": [[x.get(k) for k in draw] for x in case["json"]["draws"]],
+                      "players": [[p.get(k) for k in player] for p in case["json"]["players"]]}
+               for name, case in sorted(golden.items())}
+    return hashlib.sha256(json.dumps(numbers, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def test_the_review_version_is_raised_whenever_the_reviews_numbers_change(golden):
+    """``reviewer.REVIEW_VERSION`` goes into the settings of the files that keep review output, so
+    that a run refuses to resume a file whose rows another version's numbers fill. It is only as
+    good as it is raised: the reference reviews (tests/data/review_golden.json, which the live review
+    must give, above) hold the review's numbers, and this pins the version to them. A change that
+    moves any of them makes the golden file be rewritten, and then this fails until the version is
+    raised (a change of words only leaves the fingerprint as it is)."""
+    got = _numbers(golden)
+    latest = max(REVIEW_NUMBERS)
+    assert latest == R.REVIEW_VERSION, f"REVIEW_NUMBERS here names version {latest}, the reviewer {R.REVIEW_VERSION}"
+    assert REVIEW_NUMBERS[latest] == got, (
+        f"the review's numbers changed (their fingerprint is {got}, version {latest}'s {REVIEW_NUMBERS[latest]}): "
+        f"raise reviewer.REVIEW_VERSION to {latest + 1} and add {latest + 1}: {got!r} to REVIEW_NUMBERS here")
+
+
 def _peak(rec, monkeypatch, **kw) -> int:
     """The review's peak memory in bytes (tracemalloc, beyond what the record holds), turns judged
     by the stand-in."""

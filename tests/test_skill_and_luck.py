@@ -14,7 +14,9 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
+from lcanalysis import reviewer
 from lcanalysis.game.records import read_record, write_record
+from lcanalysis.reviewer import REVIEW_VERSION
 from lcanalysis.studies import skill_and_luck as S
 from lcanalysis.tournaments.runner import run_tournament
 
@@ -294,7 +296,8 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
     rated.clear()
     assert S.main(argv) == 0
     assert rated == [8, 9]  # deal 7 kept, the last deal in the file (8) rated again
-    settings = '{"time": 0.02, "seed": 1, "hand_model": true, "agents": ["heuristic", "greedy"]}'
+    settings = ('{"time": 0.02, "seed": 1, "hand_model": true, "agents": ["heuristic", "greedy"], '
+                f'"review_version": {REVIEW_VERSION}}}')
     assert path.read_text() == S.review_luck_file(True).mark + settings + "\n" + whole.to_csv(
         index=False, float_format="%.4f")
     command = "python -m lcanalysis.studies.skill_and_luck " + " ".join(argv)
@@ -302,3 +305,54 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
     with pytest.raises(SystemExit):
         S.main([*argv[:-3], "--out", str(path)])  # without --hand-model
     assert "(hand_model: True there, False here)" in capsys.readouterr().err
+    monkeypatch.setattr(reviewer, "REVIEW_VERSION", REVIEW_VERSION + 1)  # the review's numbers changed since
+    before = path.read_text()
+    with pytest.raises(SystemExit):
+        S.main(argv)
+    assert (f"{path} was written by review version {REVIEW_VERSION}, and this is review version "
+            f"{REVIEW_VERSION + 1}: resuming it would add") in capsys.readouterr().err
+    assert path.read_text() == before
+
+
+def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path, monkeypatch, capsys):
+    """The reviews file's settings named no version of the review, so a rerun of its command, which
+    does the file's last round again, wrote that round with today's review beside the file's other
+    rounds (the published file's deal 0 comes out with 13 other losses today). Now the settings hold
+    ``reviewer.REVIEW_VERSION``, and a file another version wrote is refused before any work, naming
+    both versions, the file untouched; the published file, from before versions (unversioned), too,
+    and it still loads."""
+    import shutil
+
+    root = Path(__file__).resolve().parent.parent
+    published = root / "data/simulated/skill_and_luck_reviews.csv"
+    cmd = (root / "data/simulated/skill_and_luck_reviews.csv.cmd").read_text()
+    copy = tmp_path / "skill_and_luck_reviews.csv"
+    shutil.copyfile(published, copy)
+    (tmp_path / "skill_and_luck_reviews.csv.cmd").write_text(cmd)
+    before = copy.read_bytes()
+    argv = [*cmd.split()[3:-1], str(copy)]  # the published command, on the copy
+    assert argv[-2:] == ["--out", str(copy)] and argv[0] == "reviews"
+    with pytest.raises(SystemExit) as exc:
+        S.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert (f"{copy} is unversioned (its settings name no review_version: it was written before review versions "
+            f"were kept), and this is review version {REVIEW_VERSION}: resuming it would add this version's rows "
+            "to the other's, two versions' numbers in one file; write to another file (this one still loads as "
+            "it is)") in " ".join(err.split()), err
+    assert copy.read_bytes() == before and (tmp_path / "skill_and_luck_reviews.csv.cmd").read_text() == cmd
+    reviews = S.load_reviews(published)  # what the notebook reads
+    assert "review_version" not in reviews.attrs["identity"] and len(reviews) > 0
+    assert set(reviews.agent) == set(S.AGENTS) and reviews.deal.nunique() == 40
+
+    # a file of this version resumes; raise the version, and it is refused by name
+    path = tmp_path / "mine.csv"
+    assert S.write_reviews(str(path), rounds=1, time_budget=0.02, agents=("random",)) == 1
+    assert S.load_reviews(path).attrs["identity"]["review_version"] == REVIEW_VERSION
+    assert S.write_reviews(str(path), rounds=1, time_budget=0.02, agents=("random",)) == 1  # the last round again
+    mine = path.read_text()
+    monkeypatch.setattr(reviewer, "REVIEW_VERSION", REVIEW_VERSION + 1)
+    with pytest.raises(ValueError, match=f"was written by review version {REVIEW_VERSION}, and this is review "
+                                         f"version {REVIEW_VERSION + 1}: resuming it would add"):
+        S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",))
+    assert path.read_text() == mine

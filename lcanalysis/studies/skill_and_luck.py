@@ -148,7 +148,7 @@ REVIEW_COLUMNS = ["agent", "opponent", "deal", "seed", "seat", "kind", "index", 
 REVIEWS_FILE = StudyFile("skill-and-luck reviews", "# lcanalysis skill-and-luck reviews ", REVIEW_COLUMNS,
                          keys=("agent", "deal"), text_keys=("agent",),
                          identity_keys=("time", "seed", "search_floor", "opponent", "search_ms"),
-                         many_rows=True, float_format="%.4f")
+                         many_rows=True, float_format="%.4f", version=("review_version", "review"))
 
 
 def load_reviews(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -163,14 +163,17 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     agent already in the file are kept, the last one is reviewed again (it may be partial), and
     the rest are reviewed and appended; the file is the one an uninterrupted run writes (11
     CPU-minutes at the published size were lost to an interrupt). A file made with other settings
-    is refused. ``command``: written to the ``.cmd`` sidecar. Returns the rounds reviewed now."""
+    is refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``, in
+    the settings; an unversioned file, the published one, from before it, too): its last round
+    done again and the rounds added would be today's review beside the file's. ``command``:
+    written to the ``.cmd`` sidecar. Returns the rounds reviewed now."""
     from tqdm.auto import tqdm
 
-    from lcanalysis.reviewer import SEARCH_FLOOR
+    from lcanalysis.reviewer import REVIEW_VERSION, SEARCH_FLOOR
 
     floor = SEARCH_FLOOR if search_floor is None else search_floor
     identity = {"time": time_budget, "seed": seed, "search_floor": floor, "opponent": opponent,
-                "search_ms": search_ms}
+                "search_ms": search_ms, "review_version": REVIEW_VERSION}
     with REVIEWS_FILE.open(path, identity, command) as (write, done):
         todo = [(name, k) for name in agents for k in range(rounds) if (name, k) not in done]
         opp = _agent(opponent, search_ms)
@@ -346,7 +349,8 @@ def review_luck_file(hand_model: bool) -> StudyFile:
     ``hand_model`` it has the two columns of the hand model's luck too."""
     return StudyFile("skill-and-luck review-luck", "# lcanalysis skill-and-luck review luck ",
                      REVIEW_LUCK_COLUMNS if hand_model else REVIEW_LUCK_COLUMNS[:-2], keys=("deal",),
-                     identity_keys=("time", "seed", "hand_model", "agents"), many_rows=True, float_format="%.4f")
+                     identity_keys=("time", "seed", "hand_model", "agents"), many_rows=True, float_format="%.4f",
+                     version=("review_version", "review"))
 
 
 def load_review_luck(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -362,12 +366,16 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
     """``review_luck_draws`` written to ``path`` a deal at a time, and resumed: the deals in the
     file are kept but the last (it may be partial: it is rated again), and the rest are rated and
     appended, giving the file an uninterrupted run writes. A file made with other settings is
-    refused. ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
+    refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``; an
+    unversioned file too, the published ones). ``command``: written to the ``.cmd`` sidecar.
+    Returns the deals rated now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.agents import make_agent
+    from lcanalysis.reviewer import REVIEW_VERSION
 
-    identity = {"time": time_budget, "seed": seed, "hand_model": hand_model, "agents": list(agents)}
+    identity = {"time": time_budget, "seed": seed, "hand_model": hand_model, "agents": list(agents),
+                "review_version": REVIEW_VERSION}
     with review_luck_file(hand_model).open(path, identity, command) as (write, done):
         todo = [k for k in range(first_deal, first_deal + deals) if (k,) not in done]
         made = [make_agent(a) for a in agents]
@@ -561,7 +569,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the review's least endgame-search budget with 3 cards left, in seconds (default: the "
                         "review's, reviewer.SEARCH_FLOOR; the published file was made before it: 0)")
     r.add_argument("--out", required=True, help="the CSV file, written a round at a time and resumed (with the "
-                                                "same --time, --seed and --search-floor, as its first line says)")
+                                                "same --time, --seed and --search-floor, as its first line says, "
+                                                "by the same version of the review)")
     d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
     d.add_argument("--deals", type=nonneg("--deals", minimum=1), default=250)
     d.add_argument("--first-deal", type=nonneg("--first-deal"), default=1000)
@@ -575,7 +584,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--hand-model", action="store_true",
                    help="also the luck with the opponent's hand dealt by the hand model (a one-player record's)")
     q.add_argument("--out", required=True, help="the CSV file, written a deal at a time and resumed (with the same "
-                                                "--time, --seed and --hand-model, as its first line says)")
+                                                "--time, --seed and --hand-model, as its first line says, by the "
+                                                "same version of the review)")
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = ap.parse_args(args_list)
 

@@ -4,7 +4,9 @@ The first line holds the settings the file was made with (JSON after a mark nami
 then CSV: a line of column names and one row per finished unit of work, each flushed to the disk
 before the next starts. A run given an existing file does only the units missing from it; a file
 made with other settings is refused (it would mix results), and so is one written with other
-columns (an older version's: its rows and the new ones would not line up); a torn last line, from a
+columns (an older version's: its rows and the new ones would not line up), and so is one whose rows
+another version of the code that makes them wrote (``version``: a setting naming it; a file whose
+settings lack it is "unversioned": it loads, but is not resumed); a torn last line, from a
 run killed while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
 round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
@@ -34,12 +36,16 @@ class StudyFile:
     ``text_keys``), ``identity_keys`` the settings that must match to resume, ``bools`` the columns
     read back as booleans, and ``defaults`` settings an older file may lack. ``many_rows``: a unit
     of work is several rows, written together. ``float_format``: how numbers are written (as
-    pandas' ``to_csv`` writes them), instead of in full."""
+    pandas' ``to_csv`` writes them), instead of in full. ``version``: (the setting that holds the
+    version of the code behind the rows, what that code is in words), e.g. ``("review_version",
+    "review")``: a file written by another version, or by none (a file from before the setting),
+    is refused for resuming, naming both versions; it still loads."""
 
     def __init__(self, what: str, mark: str, columns: Sequence[str], keys: Sequence[str],
                  identity_keys: Sequence[str], bools: Sequence[str] = (),
                  defaults: Mapping[str, Any] | None = None, text_keys: Sequence[str] = (),
-                 many_rows: bool = False, float_format: str | None = None) -> None:
+                 many_rows: bool = False, float_format: str | None = None,
+                 version: tuple[str, str] | None = None) -> None:
         self.what = what
         self.mark = mark
         self.columns = list(columns)
@@ -50,6 +56,7 @@ class StudyFile:
         self.text_keys = frozenset(text_keys)
         self.many_rows = many_rows
         self.float_format = float_format
+        self.version = version
 
     def unit(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         """The key of the unit of work a row belongs to."""
@@ -111,6 +118,21 @@ class StudyFile:
         raise ValueError(f"{path} was written with other columns ({what}): its rows and these would not line up; "
                          "write to another file")
 
+    def _same_version(self, path: str, old: Mapping[str, Any], identity: Mapping[str, Any]) -> None:
+        """Refuse (ValueError) to append to a file whose rows another version of the code wrote (or
+        one from before the version was kept): resuming would mix two versions' numbers in one file."""
+        if self.version is None:
+            return
+        key, what = self.version
+        theirs, mine = old.get(key), identity[key]
+        if theirs == mine:
+            return
+        was = (f"is unversioned (its settings name no {key}: it was written before {what} versions were kept)"
+               if theirs is None else f"was written by {what} version {theirs}")
+        raise ValueError(f"{path} {was}, and this is {what} version {mine}: resuming it would add this "
+                         f"version's rows to the other's, two versions' numbers in one file; write to another "
+                         f"file (this one still loads as it is)")
+
     def frame(self, rows: Sequence[dict[str, Any]], identity: dict[str, Any]) -> pd.DataFrame:
         """Rows kept in memory as the same table a file of them reads as."""
         df = self.table(self.as_csv(rows))
@@ -150,6 +172,7 @@ class StudyFile:
                     raise ValueError(f"{path} was made with other settings ("
                                      + ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff)
                                      + "): write to another file")
+                self._same_version(path, old, identity)
                 fh.seek(0)
                 text = fh.read()
                 self._same_columns(path, text)
