@@ -141,8 +141,8 @@ from lcanalysis.search import endgame_analysis
 #: the version of the review's numbers: raised whenever the same record, settings and seed would give
 #: other numbers than before (a loss, a best turn, a mark, a luck, a value, the worlds behind one),
 #: whatever the cause: this module, the advisor, the play-outs, the endgame search, the engine. The
-#: files that keep review output hold it in their settings (the skill-and-luck study's reviews and
-#: review-luck files) and a run refuses to resume a file
+#: files that keep review output hold it in their settings (``keep_settings``: ``review --out``'s;
+#: the skill-and-luck study's reviews and review-luck files) and a run refuses to resume a file
 #: another version wrote, or one from before versions were kept ("unversioned", such as
 #: data/simulated/skill_and_luck_reviews.csv): it would mix two versions' numbers in one file.
 #: ``tests/test_review_stream.py::test_the_review_version_is_raised_whenever_the_reviews_numbers_change``
@@ -977,10 +977,12 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
 def keep_settings(record: Any, *, player: int | None = None, time_budget: float = DEFAULT_TIME, seed: int = 0,
                   search_floor: float = SEARCH_FLOOR) -> dict[str, Any]:
     """What decides a review's judgement of a turn, as JSON values: the record (a SHA-256 of its
-    JSON form), the options of ``review`` and the method's settings (the advisor's hand model,
-    streams, schedule and play-out rate, the luck's hand model). Judgements kept for ``review``'s
-    ``judged`` are reused only under the same settings (``lcanalysis review --out`` refuses a file
-    made with others, naming them): a turn judged under others would be another review's."""
+    JSON form), the options of ``review``, the method's settings (the advisor's hand model,
+    streams, schedule and play-out rate, the luck's hand model) and the review's version
+    (``REVIEW_VERSION``). Judgements kept for ``review``'s ``judged`` are reused only under the
+    same settings (``lcanalysis review --out`` refuses a file made with others, naming them, and
+    one another version of the review kept, naming both): a turn judged under others would be
+    another review's."""
     rec = read_record(record, progress=False)
     viewer = (rec.rounds[0] if isinstance(rec, MatchRecord) else rec).viewer
     player = viewer if player is None else player  # (a one-player record reviews its player either way)
@@ -988,7 +990,7 @@ def keep_settings(record: Any, *, player: int | None = None, time_budget: float 
     return {"record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "player": player,
             "time": float(time_budget), "seed": seed, "search_floor": float(search_floor),
             "hand_model": HAND_MODEL, "streams": STREAMS, "schedule": SCHEDULE, "playout_rate": PLAYOUT_RATE,
-            "luck_hand_model": LUCK_HAND_MODEL}
+            "luck_hand_model": LUCK_HAND_MODEL, "review_version": REVIEW_VERSION}
 
 
 def judgement_text(result: Mapping[str, Any]) -> str:

@@ -147,3 +147,31 @@ def test_review_out_refuses_a_file_that_is_not_a_review_file_and_the_record_itse
     assert notes.read_text() == "my notes\n"
     assert main(["review", str(record), "--workers", "1", "--no-progress", "--out", str(record)]) == 2
     assert "is the record" in capsys.readouterr().err
+
+
+def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tmp_path, capsys, monkeypatch):
+    """The kept file's settings named no version of the review, so a file kept before a change of the
+    review's numbers was resumed by the new review: its turns judged by one version, the rest by
+    another, printed as one review. Now the settings hold ``reviewer.REVIEW_VERSION``: a file another
+    version kept is refused naming both, and one from before (unversioned) too; the file untouched."""
+    kept = tmp_path / "kept.csv"
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
+    assert main(argv) == 0
+    first, rest = kept.read_text().split("\n", 1)
+    assert json.loads(first[len("# lcanalysis review "):])["review_version"] == R.REVIEW_VERSION
+    capsys.readouterr()
+    monkeypatch.setattr(R, "REVIEW_VERSION", R.REVIEW_VERSION + 1)
+    assert main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"error: --out {kept} was written by review version {R.REVIEW_VERSION - 1}, and this is review version "
+            f"{R.REVIEW_VERSION}: resuming it would add this version's rows to the other's") in err, err
+    assert kept.read_text() == first + "\n" + rest
+    settings = json.loads(first[len("# lcanalysis review "):])
+    del settings["review_version"]  # a file kept before the version was
+    kept.write_text("# lcanalysis review " + json.dumps(settings) + "\n" + rest)
+    before = kept.read_text()
+    assert main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"error: --out {kept} is unversioned (its settings name no review_version: it was written before review "
+            f"versions were kept), and this is review version {R.REVIEW_VERSION}") in err, err
+    assert kept.read_text() == before

@@ -6,7 +6,8 @@
 ``tournament --out`` and the studies keep theirs: a line of settings, then one CSV row a turn,
 each on the disk before the next); the same command run again resumes from it, judging only the
 turns missing there, and prints the review an uninterrupted run prints. A file made for another
-record or with other settings (player, time, seed, the method's) is refused, naming them.
+record or with other settings (player, time, seed, the method's) is refused, naming them, and so
+is one another version of the review kept (``reviewer.REVIEW_VERSION``), naming both versions.
 
 The record is a game record of docs/spec/interchange.md (JSON or the ``LCR1`` text form of
 ``lcanalysis.game.records``); a bad record is refused with ``error: ...`` naming the turn index,
@@ -46,7 +47,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--out", metavar="FILE", type=path_name("--out"),
                    help="keep each turn's judgement in FILE as it is made (CSV after a line of settings) and "
                         "resume from it: the same command run again judges only the turns missing there and "
-                        "prints the same review; a file made for another record or other settings is refused")
+                        "prints the same review; a file made for another record, with other settings or by "
+                        "another version of the review is refused")
     p.add_argument("--player", type=int, choices=(0, 1), default=None,
                    help="review only this player's decisions (default: both; a one-player record: its player)")
     p.add_argument("--time", type=seconds(_max_time, "seconds a decision"), default=None,
@@ -111,7 +113,8 @@ def _kept_file() -> Any:
     #: one row a judged turn: its round, index and judgement (``reviewer.judgement_text``, JSON)
     return StudyFile("review", "# lcanalysis review ", ["round", "index", "judgement"], keys=("round", "index"),
                      identity_keys=("record_sha256", "player", "time", "seed", "search_floor", "hand_model",
-                                    "streams", "schedule", "playout_rate", "luck_hand_model"))
+                                    "streams", "schedule", "playout_rate", "luck_hand_model"),
+                     version=("review_version", "review"))
 
 
 def _command(args: argparse.Namespace) -> str:
