@@ -730,6 +730,8 @@ class Review:
     rounds: int
     time_budget: float
     seed: int
+    #: the review's time (a clock's, where a decision's ``seconds`` is its own work): a resumed review's
+    #: counts the earlier runs' too, up to the last turn each kept (``review``)
     seconds: float
     workers: int | str
     finished: bool
@@ -925,7 +927,9 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     its ``"round"`` and ``"index"``) as soon as it is made, in the order the turns finish;
     ``judged`` maps ``(round, index)`` to judgements an earlier review with the same record and
     settings (``keep_settings``) made, and those turns are not judged again. A seeded review
-    resumed so is the one made in one go (but for its seconds: ``Review.seconds`` is this run's)."""
+    resumed so is the one made in one go; its ``seconds`` count the earlier runs' time too, as far
+    as their kept turns (each judgement's ``"elapsed"``: the seconds its run took from the turn
+    judged before it, or from its start), not what a stopped run spent after its last one."""
     rec = read_record(record, progress=progress)
     if player is not None and (isinstance(player, bool) or not isinstance(player, (int, np.integer))
                                or player not in (0, 1)):  # (1.0 == 1, but indexes nothing)
@@ -960,8 +964,10 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     kept = _kept(judged or {}, turns)
     t0 = time.perf_counter()
     jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), skip=kept)
-    results, used = _run(jobs, len(turns), executor, workers, progress, kept=list(kept.values()), on_judged=on_judged)
-    seconds = time.perf_counter() - t0
+    results, used = _run(jobs, len(turns), executor, workers, progress, kept=list(kept.values()), on_judged=on_judged,
+                         started=t0)
+    # this run's time, and the earlier runs' up to the last turn each of them kept
+    seconds = time.perf_counter() - t0 + sum(float(x.get("elapsed", 0.0)) for x in kept.values())
     rv = _assemble(rounds, results, reviewed, float(time_budget), seed, seconds, used,
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
     rv.search_floor = float(search_floor)
@@ -1030,6 +1036,10 @@ def _kept(judged: Mapping[tuple[int, int], Mapping[str, Any]], turns: Mapping[tu
         if (x.get("round"), x.get("index")) != key or x.get("analysed") is not turns[key]:
             raise ReviewError(f"the kept judgement of round {r} turn {i} does not fit that turn "
                               f"(round {x.get('round')!r}, index {x.get('index')!r}, analysed {x.get('analysed')!r})")
+        elapsed = x.get("elapsed", 0.0)
+        if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not 0 <= elapsed < math.inf:
+            raise ReviewError(f"the kept judgement of round {r} turn {i} gives its run's seconds as {elapsed!r}, "
+                              "not a number of seconds >= 0")
         kept[key] = dict(x)
     return kept
 
@@ -1093,10 +1103,13 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
 
 def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, workers: int | None,
          progress: bool, kept: Sequence[dict[str, Any]] = (),
-         on_judged: Callable[[dict[str, Any]], None] | None = None) -> tuple[list[dict[str, Any]], int | str]:
+         on_judged: Callable[[dict[str, Any]], None] | None = None,
+         started: float | None = None) -> tuple[list[dict[str, Any]], int | str]:
     """Judge the turns of ``jobs`` (``total`` with the ``kept`` ones, judged before), each built when
     it is handed out and dropped once judged: on an executor, at most ``IN_FLIGHT`` (or
-    ``AHEAD_PER_WORKER`` a worker) are out at once; each judgement goes to ``on_judged`` as it comes.
+    ``AHEAD_PER_WORKER`` a worker) are out at once; each judgement goes to ``on_judged`` as it comes,
+    with its ``"elapsed"``: the seconds of ``time.perf_counter`` since the judgement before it came,
+    or since ``started`` (default: now), so that a run's judgements add up to its time so far.
     The bar counts turns judged, the kept ones first."""
     bar = None
     if progress:
@@ -1104,8 +1117,11 @@ def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, work
 
         bar = tqdm(total=total, initial=len(kept), desc="review", unit="turn")
     results: list[dict[str, Any]] = list(kept)
+    last = [time.perf_counter() if started is None else started]
 
     def done(result: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        result["elapsed"], last[0] = now - last[0], now
         if on_judged is not None:
             on_judged(result)
         results.append(result)

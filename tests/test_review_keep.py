@@ -175,3 +175,37 @@ def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tm
     assert (f"error: --out {kept} is unversioned (its settings name no review_version: it was written before review "
             f"versions were kept), and this is review version {R.REVIEW_VERSION}") in err, err
     assert kept.read_text() == before
+
+
+class _Clock:
+    """A clock that moves on one second each time it is read: the seconds of a review are then a
+    count of its readings, the same on any machine (no timed test)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_a_resumed_review_reports_the_time_of_every_run(monkeypatch):
+    """``Review.seconds`` of a resumed review was the last run's only (a review stopped after 90 % of
+    its turns reported the last 10 %). Now each judgement keeps the seconds its run took to reach it
+    (``"elapsed"``) and a resumed review adds those of the turns it reuses: under a clock that moves
+    a second a reading, a review stopped part-way and resumed reports the seconds of the review made
+    in one go, exactly (each turn: its own two readings and one as it comes back; the run: one
+    reading before its first turn and one after its last)."""
+    rec = _cases()[0][1]
+    monkeypatch.setattr(R, "time", _Clock())
+    made: list[dict] = []
+    whole = review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append)
+    n = len(made)
+    assert whole.seconds == 3 * n + 1 and [x["elapsed"] for x in made] == [3.0] * n
+    for k in (1, n // 2, n):
+        kept = {(x["round"], x["index"]): judgement_of(judgement_text(x)) for x in made[:k]}
+        resumed = review(rec, time_budget=T, executor="serial", progress=False, judged=kept)
+        assert resumed.seconds == whole.seconds, (k, resumed.seconds)
+    bad = {(1, 0): {**made[0], "elapsed": -1.0}}
+    with pytest.raises(R.ReviewError, match=r"round 1 turn 0 gives its run's seconds as -1.0, not a number"):
+        review(rec, time_budget=T, executor="serial", progress=False, judged=bad)
