@@ -780,6 +780,7 @@ class Review:
             "reconciliation": self.reconciliation,
             "settings": {"record": self.record_kind, "rounds": self.rounds, "finished": self.finished,
                          "time_per_decision": self.time_budget, "seed": self.seed, "seconds": self.seconds,
+                         "review_version": REVIEW_VERSION,
                          "workers": self.workers, "marks": dict(MARKS),
                          "mark_sigmas": MARK_SIGMAS,
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],

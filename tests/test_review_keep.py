@@ -209,3 +209,15 @@ def test_a_resumed_review_reports_the_time_of_every_run(monkeypatch):
     bad = {(1, 0): {**made[0], "elapsed": -1.0}}
     with pytest.raises(R.ReviewError, match=r"round 1 turn 0 gives its run's seconds as -1.0, not a number"):
         review(rec, time_budget=T, executor="serial", progress=False, judged=bad)
+
+
+def test_a_reviews_json_names_the_version_of_the_review_that_made_it(record, capsys):
+    """A saved ``review --json`` did not say which version of the review's numbers made it (two
+    reviews of one record, a change apart, could not be told apart); now its settings do, as the
+    file of its judged turns does."""
+    kept = record.parent / "kept.csv"
+    out, _ = _judged_json(capsys, ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress",
+                                   "--json", "--out", str(kept)])
+    first = kept.read_text().split("\n", 1)[0]
+    assert out["settings"]["review_version"] == R.REVIEW_VERSION == json.loads(
+        first[len("# lcanalysis review "):])["review_version"]
