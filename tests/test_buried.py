@@ -202,6 +202,27 @@ def _all_buried_view(tmp_path):
     return path
 
 
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_the_fills_are_counted_as_many_as_are_listed(seed):
+    """``View.count_fills`` (the refusal of too many, before any search) counts without listing: the
+    check listed up to 20,001 filled views (a third of a second), and the solve listed them again.
+    Against the list itself, on views with one to three buried cards a pile (or as many as lie under
+    its top card)."""
+    for deck, keep in [(28, 1), (28, 2), (28, 3), (20, 1), (12, 1)]:  # 42 to 3,168 fills
+        pos = played_down(seed, deck)
+        view = pos.view(pos.to_move)
+        data = view.to_json()
+        data.pop("history", None)
+        for c, pile in data["discards"].items():
+            hide = min(keep, len(pile) - 1)
+            data["discards"][c] = [f"{c}?"] * hide + pile[hide:]
+        buried = lc.read_position(data)
+        n = sum(1 for _ in buried.fills())
+        assert buried.buried_count and buried.count_fills() == n
+        assert buried.count_fills(cap=n) == n and buried.count_fills(cap=2) == min(2, n)
+    assert view.count_fills() == 1 == sum(1 for _ in view.fills())  # nothing buried: the view itself
+
+
 @pytest.mark.parametrize("budget", [["--time", "30"], ["--max-stalls", "0"], ["--max-stalls", "1"]])
 def test_too_many_fills_is_refused_before_anything_is_said(tmp_path, capsys, monkeypatch, budget):
     """``solve --time S`` printed '... stalls=0: solving' (and ``--max-stalls 1`` the warning that it
@@ -213,13 +234,13 @@ def test_too_many_fills_is_refused_before_anything_is_said(tmp_path, capsys, mon
     import lcanalysis.search.view_value as view_value
     from lcanalysis.cli import main
 
-    count = view_value.every_fill
+    count = view_value.check_fills
 
     def slowly(*args):
         time.sleep(1.5)
         return count(*args)
 
-    monkeypatch.setattr(view_value, "every_fill", slowly)
+    monkeypatch.setattr(view_value, "check_fills", slowly)
     path = _all_buried_view(tmp_path)
     assert main(["solve", str(path), *budget]) == 2
     err = capsys.readouterr().err

@@ -252,6 +252,22 @@ class View(Notated):
         piles = [[next(it) if isinstance(card, Buried) else card for card in pile] for pile in self.discards]
         return replace(self, discards=piles)
 
+    def count_fills(self, cap: int | None = None) -> int:
+        """How many fills ``fills`` lists (1 without buried cards), counted without making them: the
+        buried slots of each colour take a sequence of its unseen cards (ranks repeating no more often
+        than unseen), colours independently. Counting stops at ``cap`` (None: none)."""
+        counts = [int(x) for x in self.unseen_counts()]
+        slots = Counter(card.color for pile in self.discards for card in pile if isinstance(card, Buried))
+        total = 1
+        for c, k in slots.items():
+            words = [1] + [0] * k  # words[j]: sequences of j cards from the ranks added so far
+            for n in counts[c * RANKS_PER_COLOR:(c + 1) * RANKS_PER_COLOR]:
+                words = [sum(words[j - i] * comb(j, i) for i in range(min(n, j) + 1)) for j in range(k + 1)]
+            total *= words[k]
+            if cap is not None and total >= cap:
+                return cap
+        return total
+
     def random_fill(self, rng: np.random.Generator) -> View:
         """The buried pile cards filled at random: each slot, in order, takes one of the remaining
         unseen physical cards of its colour, all equally likely."""

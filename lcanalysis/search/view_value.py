@@ -16,7 +16,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from itertools import islice
 from math import comb, prod
 from typing import Any, NamedTuple
 
@@ -339,16 +338,20 @@ def _check_question(v: View, samples: Any) -> int | None:
     return n
 
 
-def every_fill(view: View, max_splits: int) -> list[tuple[float, View]]:
-    """Every way to fill ``view``'s buried pile cards with its probability (``View.fills``), refused
-    when there are more than ``max_splits``: too many to solve each exactly. Never the whole list
-    (it can run to 10^15): at most ``max_splits + 1`` are made."""
-    fills = list(islice(view.fills(), max_splits + 1))
-    if len(fills) > max_splits:
+def check_fills(view: View, max_splits: int) -> None:
+    """Refuse a view with more than ``max_splits`` ways to fill its buried pile cards: too many to
+    solve each exactly. Counted (``View.count_fills``), never listed: there can be 10^15."""
+    if view.count_fills(max_splits + 1) > max_splits:
         raise SearchError(f"there are more than max_splits={max_splits:,} ways to fill the "
                           f"{view.buried_count} buried pile cards: too many to solve each exactly; give samples "
                           "for an estimate")
-    return fills
+
+
+def every_fill(view: View, max_splits: int) -> list[tuple[float, View]]:
+    """Every way to fill ``view``'s buried pile cards with its probability (``View.fills``), refused
+    when there are more than ``max_splits`` (``check_fills``)."""
+    check_fills(view, max_splits)
+    return list(view.fills())
 
 
 def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, deepening=False,
@@ -359,13 +362,13 @@ def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, sample
     ``deepening`` no bound is needed, the levels give it), the length of line they allow
     (``check_depth``, not for ``deepening``: a deeper level too long is never reached), for a view
     ``_check_question`` (samples, the mover's own view, a round not over) and, with buried pile
-    cards and no ``samples``, no more than ``max_splits`` ways to fill them (``every_fill``), for a
+    cards and no ``samples``, no more than ``max_splits`` ways to fill them (``check_fills``), for a
     full position a round not over (``check_round``)."""
     s_, t_, _ = check_bounds(max_stalls, max_turns, leaf, need_bound=not deepening)
     if isinstance(pos, View):
         _check_question(pos, samples)
         if pos.buried_count and samples is None:
-            every_fill(pos, check_max_splits(max_splits))
+            check_fills(pos, check_max_splits(max_splits))
     else:
         check_round(pos)
     if not deepening:
