@@ -156,3 +156,38 @@ def test_a_move_code_gives_one_shared_move_so_a_long_history_holds_a_pointer_a_t
     assert len(pos.history) == 400
     assert len({id(m) for m in pos.history}) == len(set(pos.history)) < 100
     assert [str(m) for m in pos.history] == [str(Move.parse(str(m))) for m in pos.history]
+
+
+def test_a_card_equals_its_own_notation_so_a_hand_can_be_asked_with_text():
+    """``'Yw' in pos.hand(0)`` was False for a card in the hand (a Card never equalled a string), and
+    ``pos.hand(0).index('B3')`` raised ValueError; a Move already equalled its notation."""
+    from lcanalysis.game.position import Position
+
+    hand = Position.deal(seed=7).hand(0)  # Yw Bw B3 B6 Gw Gw R4 R5 (README's first session)
+    assert [str(c) for c in hand] == ["Yw", "Bw", "B3", "B6", "Gw", "Gw", "R4", "R5"]
+    assert "Yw" in hand and hand.index("B3") == 2 and hand.count("Gw") == 2 and "R7" not in hand
+    card = Card.parse("g10")
+    assert card == "G10" and "G10" == card  # noqa: SIM300 (the text on the left asks the Card too)
+    assert hash(card) == hash("G10") and "G10" in {card} and {card: 1}["G10"] == 1 and {"G10": 2}[card] == 2
+    assert len({card, "G10", Card.parse("G10")}) == 1
+
+
+@pytest.mark.parametrize("text", ["g10", " G10", "G10 ", " g10"])
+def test_a_card_is_not_equal_to_another_spelling_of_itself_which_could_not_hash_alike(text):
+    card = Card.parse("G10")
+    assert Card.parse(text) == card
+    assert card != text and text not in {card}
+
+
+def test_no_card_equals_the_text_of_another_card_or_anything_else():
+    """Every card of the six-colour game equals its own text and no other card's, nor its type code;
+    cards still sort by colour, then rank."""
+    cards = [Card.from_type(t) for t in range(60)]
+    texts = [str(c) for c in cards]
+    assert len(set(texts)) == len(cards) == len(set(cards))
+    for card in cards:
+        assert [t for t in texts if t == card] == [str(card)]
+        assert card != card.type and card != (card.color, card.rank)
+    shuffled = cards[7:] + cards[:7]
+    assert sorted(shuffled) == cards
+    assert Card.parse("R7") == Card(Card.parse("R7").color, Card.parse("R7").rank)

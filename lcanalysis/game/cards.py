@@ -163,6 +163,11 @@ class Card:
     """One card: a colour (0..5) and a rank (0 = wager, 1..9 = numbers 2..10).
 
     ``str(card)`` is the notation (``R7``, ``Gw``); ``repr`` pastes back into Python.
+
+    A card equals its canonical text, ``str(card)``, as a ``Move`` does: ``"R7" in pos.hand(0)``
+    works, and a card hashes as that text, so sets and dicts agree with ``==``. Another spelling
+    that ``parse`` reads (``"r7"``, ``" R7"``) is not equal: compare it read,
+    ``Card.parse(text) == card``. A card equals no other card's text, and no type code.
     """
 
     color: int
@@ -270,6 +275,17 @@ class Card:
 
     def __str__(self) -> str:
         return self.color_letter + ("w" if self.is_wager else str(self.number))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.color == other.color and self.rank == other.rank
+        if isinstance(other, str):  # its canonical text only: the one spelling that hashes as it does
+            return str(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))  # as its text, which it equals (computed each time: string hashes differ
+        # from process to process, and cards travel to worker processes)
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
