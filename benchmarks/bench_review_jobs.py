@@ -18,6 +18,10 @@ Measured (a shared 2-core machine; sum of every job's bytes, last job's, picklin
 | 1,000 | 12.1 MB, last 22.7 KB, 0.9 s | 2.7 MB, last 3.7 KB, 0.1 s | 4.5 / 6.1 / 6.5 |
 | 4,000 | 176.0 MB, last 87.0 KB, 13.9 s | 22.9 MB, last 9.8 KB, 0.8 s | 7.7 / 8.9 / 18.1 |
 | 10,000 | 1,095.7 MB, last 218.0 KB, 70.8 s | 117.6 MB, last 21.8 KB, 2.1 s | 9.3 / 10.0 / 33.1 |
+
+Since then ``Move.from_code`` hands out one shared object a move, so a history of ``Move``s pickles as
+references to the few distinct ones, and "before" is nearly as small as today (2026-12-05,
+``--turns 1000 4000``: 3.0 MB against 2.7 MB, 25.7 MB against 22.9 MB; x1.1 in bytes).
 """
 
 from __future__ import annotations
