@@ -1,3 +1,4 @@
+import io
 import json
 import subprocess
 import sys
@@ -448,7 +449,6 @@ def test_an_empty_output_file_name_is_refused_not_taken_for_no_file(capsys, monk
     'show --svg ""' and 'tournament --csv ""' wrote nothing, all without a word (an empty name was
     taken for the option not given); the others were refused late, as 'out must be a file name,
     'auto' or None' or '[Errno 2] No such file or directory: '''."""
-    import io
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     try:
@@ -578,3 +578,29 @@ def test_solve_samples_warns_up_front_when_the_worlds_will_take_long(tmp_path, c
     assert main(["solve", str(path), "--max-stalls", "1", "--samples", "400", "--json"]) == 0
     err = capsys.readouterr().err
     assert err.startswith(note) and said == ["solved"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["show", "-", "--string"], "reading a JSON position or an 'LC1;...' string from standard input"),
+    (["review", "-", "--json", "--no-progress"], "reading a game record from standard input"),
+])
+def test_a_dash_at_a_terminal_says_what_it_waits_for_before_reading(capsys, monkeypatch, argv, words):
+    """'lcanalysis show -' typed at a terminal waited in silence for input; it now says what to type
+    and how to end it (on standard error: standard output stays the answer alone)."""
+    monkeypatch.setattr(sys, "stdin", _Terminal(""))
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert words in err and "Ctrl-D" in err
+    assert err.index(words) < err.index("error: standard input is empty")  # said before the wait, not after
+
+
+def test_a_dash_from_a_pipe_reads_without_a_word(capsys, monkeypatch):
+    one_line = read_position(open_example()).to_string()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(one_line))
+    code, out, err = run(capsys, "show", "-", "--string")
+    assert code == 0 and out.strip() == one_line and err == ""

@@ -31,9 +31,13 @@ def load(source: str) -> Position | View:
 
 def read_stdin(expected: str) -> str:
     """Standard input as text for a reader: at most one character more than any reader accepts
-    (so the reader refuses it as too long, having read no more), not empty, and UTF-8."""
+    (so the reader refuses it as too long, having read no more), not empty, and UTF-8. At a
+    terminal it first says what it waits for and how to end it, so ``-`` is never a silent wait."""
     from lcanalysis.game.notation import MAX_TEXT_CHARS
 
+    if sys.stdin.isatty():
+        print(f"reading {expected} from standard input: type or paste it, then press Enter and Ctrl-D "
+              "(Ctrl-C gives up)", file=sys.stderr, flush=True)
     text = sys.stdin.read(MAX_TEXT_CHARS + 1)  # never more than the readers accept
     if not text.strip():
         raise UsageError(f"standard input is empty: expected {expected}")
