@@ -70,12 +70,15 @@ def test_the_tournament_takes_its_own_options_first(tmp_path, capsys):
 
 
 def test_the_advise_help_names_the_advisors_hand_over_to_the_endgame_search(capsys):
-    from lcanalysis.advisor import ENDGAME_CARDS
+    from lcanalysis.advisor import ENDGAME_CARDS, FULL_POSITION_ENDGAME_CARDS
 
     with pytest.raises(SystemExit) as exc:
         main(["advise", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert exc.value.code == 0 and f"10 s with {ENDGAME_CARDS} cards or fewer in the draw pile" in text
+    # a full position hands over a card earlier (example:endgame, 5 cards, took 4.5 s where --time said 1 s)
+    assert f"{FULL_POSITION_ENDGAME_CARDS} for a full position" in text
+    assert text.count(f"{FULL_POSITION_ENDGAME_CARDS} for a full position") == 2  # --time and --max-nodes alike
 
 
 def test_solve_help_names_every_leaf_it_accepts(capsys):

@@ -3,8 +3,8 @@
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
 lists every legal turn and draw; ``--json`` prints every turn with its loss (docs/spec).
 Bounded: the play-outs by ``--time`` (default 1 s, at most an hour); with 4 cards or fewer in the
-draw pile the whole answer by ``--time`` (default up to 10 s), the endgame search stopping by the
-clock a quarter of it (at most 1 s) early so that the play-outs can still answer should it not
+draw pile (5 for a full position) the whole answer by ``--time`` (default up to 10 s), the endgame
+search stopping by the clock a quarter of it (at most 1 s) early so that the play-outs can still answer should it not
 reach one stall each, and by ``--max-nodes`` (default a billion); everything by ``--max-memory`` (default:
 the machine's memory).
 
@@ -36,7 +36,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "endgame search ranks by points only, a note says the match is not taken into account)")
     p.add_argument("--time", type=seconds(3600), default=None,
                    help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
-                        "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS), where the endgame "
+                        "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS; 5 for a full position, "
+                        "both hands known: advisor.FULL_POSITION_ENDGAME_CARDS), where the endgame "
                         "search deepens until its answer converges. The play-outs are at most 15,000 a second "
                         "of it (advisor.ROLLOUTS_PER_SECOND): a fast machine answers before the time is up, "
                         "the clock cuts them short on a slow or busy one")
@@ -51,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
-                          "and the endgame search (4 cards or fewer)",
+                          "and the endgame search (4 cards or fewer; 5 for a full position)",
                        when_out="the exact solver stops with an error (exit status 2); the endgame search answers "
                                 "from the stall levels it finished, or, with none, hands over to play-outs, and "
                                 "its notes say so")
