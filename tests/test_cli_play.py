@@ -90,11 +90,37 @@ def test_bad_lines_are_answered_and_the_game_goes_on(capsys, monkeypatch):
                           *FAST, "--seed", "7", "--threshold", "1000")
     assert code == 0
     assert " ".join(map(str, legal)) in out.splitlines()
-    assert "colour 'Q'" in err and "'nonsense' has no '/<source>'" in err
+    assert "colour 'Q'" in err and "'nonsense' is neither a turn nor a word of the game" in err
     assert f"error: {illegal} is not legal here" in err
-    assert err.count("'moves' lists the legal turns") == 3
+    assert err.count("'moves' lists the legal turns") == 2  # the two turns; the word is told the words
     assert "Judging your turn" in err and err.count("Judging your turn") == 1  # only the legal turn is judged
     assert "tutor:" not in out and f"{legal[0]}: fine" in out  # nothing costs 1000 points
+
+
+@pytest.mark.parametrize("line,said", [
+    ("hint 5", "'hint' takes nothing after it but 'all'"),
+    ("help me", "'help' takes nothing after it:"),
+    ("Board now", "'board' takes nothing after it:"),
+    ("undo", "'undo' is neither a turn nor a word of the game"),
+    ("play R7", "'play R7' is neither a turn nor a word of the game"),
+    ("R11", "unknown card 'R11': value '11' is not 2..10 or w"),
+])
+def test_a_line_that_is_no_turn_is_told_the_words_not_a_missing_source(capsys, monkeypatch, line, said):
+    """'hint 5' or 'undo' was answered "move 'undo' has no '/<source>'", as though it were a turn missing
+    its draw; a line with no +, - or / is now told what it is and the words the game knows."""
+    code, _out, err = play(capsys, monkeypatch, [line, "quit"], *FAST, "--seed", "7")
+    assert code == 0
+    (error,) = [e for e in err.splitlines() if e.startswith("error:")]
+    assert said in error and "/<source>" not in error
+    assert error.endswith("or one of hint, moves, board, help, quit")
+    assert "Judging your turn" not in err  # nothing was played
+
+
+def test_a_card_alone_is_still_told_the_turns_that_play_or_discard_it(capsys, monkeypatch):
+    s = TutorSession(agent="greedy", seed=7, time_budget=0.05)
+    card = str(s.view().hand[0])
+    code, _out, err = play(capsys, monkeypatch, [card.lower(), "quit"], *FAST, "--seed", "7")
+    assert code == 0 and f"write '+{card}/D' to play it or '-{card}/D' to discard it" in err
 
 
 def test_a_hint_ranks_the_turns_before_the_player_chooses(capsys, monkeypatch):

@@ -123,6 +123,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _a_card(text: str) -> bool:
+    """Whether ``text`` is a card alone (``R7``, ``bw``), which the turn reader answers with the turns that
+    play or discard it."""
+    return _not_a_card(text) == ""
+
+
+def _not_a_card(text: str) -> str | None:
+    """What is wrong with ``text`` as a card: ``""`` for a card, the reader's reason for one letter and a
+    number or ``w`` that is no card (``R11``, ``Q3``), ``None`` for anything else (a word)."""
+    import re
+
+    from lcanalysis.game.cards import Card
+
+    if not re.fullmatch(r"[A-Za-z](\d{1,2}|[wW])", text):
+        return None
+    try:
+        Card.parse(text)
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
 class Game:
     """The terminal's side of a ``TutorSession``: what is printed after each line."""
 
@@ -174,6 +196,12 @@ class Game:
             print(" ".join(str(m) for m in self.s.legal_turns()))
         elif word in ("hint", "hint all"):
             self._hint(every=word == "hint all")
+        elif not any(mark in line for mark in "+-/") and not _a_card(line):  # a word or a bad card, not a turn
+            first = word.split()[0]
+            said = (f"'{first}' takes nothing after it" + (" but 'all'" if first == "hint" else "")
+                    if first in WORDS else _not_a_card(line) or f"'{line}' is neither a turn nor a word of the game")
+            print(f"error: {said}: type a turn like +B6/D (play B6, draw from the deck) or -W2/G (discard W2, "
+                  f"take the green pile's top), or one of {', '.join(WORDS)}", file=sys.stderr, flush=True)
         else:
             return self._turn(line)
         return True
