@@ -437,6 +437,21 @@ def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(ca
     assert code == 2 and "did you mean" not in err
 
 
+@pytest.mark.parametrize(("arg", "hint"), [
+    ("c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;e0=Rw.R3.R5;e1=B2;x=W4.W6.G6;d=37",
+     "(a one-line string starts with 'LC1;': write 'LC1;' in front of it)"),
+    ("LCI;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;d=44", "(a one-line string starts with 'LC1;', not 'LCI;')"),
+])
+def test_a_one_line_string_without_its_tag_is_refused_naming_the_tag(capsys, arg, hint):
+    """A player who typed the fields of a view without 'LC1;' in front was told only that it is neither a
+    JSON position, a string, an example nor a file; the same text with the tag reads."""
+    code, _out, err = run(capsys, "show", arg)
+    assert code == 2 and err.rstrip().endswith(hint), err
+    fixed = "LC1;" + arg.split(";", 1)[1] if arg.startswith("LCI") else "LC1;" + arg
+    code, out, _err = run(capsys, "show", fixed, "--string")
+    assert code == 0 and out.strip() == fixed
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["show", "example:endgame", "--svg", ""], "--svg needs a file name, got ''"),
     (["play", "--seed", "1", "--agent", "random", "--record", " "], "--record needs a file name, got ' '"),

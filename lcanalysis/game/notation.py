@@ -559,5 +559,10 @@ def _read(source: Any, from_file: bool) -> Position | View:
         raise PositionError(f"no such file: {text}")
     name = text.split(":", 1)[-1].strip().lower()  # 'midround', 'examples:midround': an example's name
     meant = f" (did you mean '{PREFIX}{name}'?)" if name in EXAMPLES else ""
+    if ";" in text and "=" in text:  # the fields of a one-line string without its tag: 'c5;h8;...;d=37'
+        tag = text.split(";", 1)[0].strip()
+        meant = (f" (a one-line string starts with '{STRING_TAG};', not {brief(tag[:10] + ';')})"
+                 if tag[:2].upper() == "LC"
+                 else f" (a one-line string starts with '{STRING_TAG};': write '{STRING_TAG};' in front of it)")
     raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
                         f"'example:NAME' nor a file{meant}")
