@@ -53,6 +53,15 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
     assert shell.stdout.rstrip().endswith("}")  # nothing after 'quit' ran: the JSON answer is the last
 
 
+def test_a_record_from_standard_input_is_refused_asking_for_the_record_not_a_position():
+    """'review -' in the shell was told to give "the position as a file, a one-line 'LC1;...' string or
+    example:NAME", none of which a review reads."""
+    shell = _lcanalysis("shell", stdin="review - --json\nshow -\n")
+    review, show = [line for line in shell.stderr.splitlines() if line.startswith("error:")]
+    assert "give the record as a file" in review and "LC1" not in review and "example:" not in review
+    assert "give the position as a file" in show
+
+
 def test_help_and_what_does_not_run_in_the_shell():
     shell = _lcanalysis("shell", stdin="help\nhelp solve\nshow -\nbot random\nwarm-up\nsolve 'unclosed\n"
                                        "frobnicate\nhelp nosuch\nlcanalysis show example:endgame --string\n")

@@ -51,6 +51,9 @@ NOT_HERE = {
 }
 STDIN_ERROR = ("'-' (standard input) is the shell's own input here: give the position as a file, "
                "a one-line 'LC1;...' string or example:NAME")
+#: the same for the one command that reads a game record, not a position
+STDIN_RECORD_ERROR = ("'-' (standard input) is the shell's own input here: give the record as a file "
+                      "(JSON or the 'LCR1' text form)")
 
 RunCommand = Callable[[Sequence[str]], int]
 
@@ -155,7 +158,7 @@ def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str
         if _unknown(words[0], commands):
             return 2
         if "-" in words[1:]:
-            print(f"error: {STDIN_ERROR}", file=sys.stderr)
+            print(f"error: {STDIN_RECORD_ERROR if words[0] == 'review' else STDIN_ERROR}", file=sys.stderr)
             return 2
         return _run(words, run_command)
     finally:
