@@ -622,3 +622,23 @@ def test_a_dash_from_a_pipe_reads_without_a_word(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(one_line))
     code, out, err = run(capsys, "show", "-", "--string")
     assert code == 0 and out.strip() == one_line and err == ""
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament", "heuristic", "greedy", "--deals", "1", "--workers", "1", "--out", "none", "--no-progress"],
+    ["show", "example:midround"],
+])
+def test_output_into_a_closed_pipe_ends_quietly_as_for_every_command(argv):
+    """'lcanalysis tournament ... | head -1' ended with "error: [Errno 32] Broken pipe" and status 2,
+    where every other command ends quietly (its reader has what it wanted)."""
+    import os
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line: every write fails
+    try:
+        proc = subprocess.run([sys.executable, "-m", "lcanalysis", *argv], stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=300, check=False, env={**os.environ, "LCANALYSIS_NO_SERVER": "1"})
+    finally:
+        os.close(write)
+    assert "Broken pipe" not in proc.stderr and "error:" not in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 0, proc.stderr

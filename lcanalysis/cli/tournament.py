@@ -52,6 +52,8 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", ResultsWarning)
         try:
             return _run(args)
+        except BrokenPipeError:  # output piped into `head`: not an error of the tournament ('main' ends quietly)
+            raise
         except (ValueError, OSError) as exc:  # TournamentError, RulesError, AgentError are ValueErrors
             _say(f"error: {exc}")
             return 2
