@@ -120,3 +120,24 @@ def test_at_a_terminal_the_shell_prompts():
     assert proc.returncode == 0, err
     assert out.startswith("lcanalysis shell:") and out.count(PROMPT) == 2  # before each line read
     assert _lcanalysis("show", "example:endgame", "--string").stdout in out
+
+
+def test_ctrl_c_at_the_prompt_says_once_how_to_stop(capsys, monkeypatch):
+    """Ctrl-C at the prompt of the shell (and of 'lcanalysis play') gave a fresh prompt without a word,
+    so a player pressing it to leave saw nothing happen; the first one now says how to stop."""
+    import builtins
+
+    from lcanalysis.cli.shell import input_lines
+
+    keys = iter([KeyboardInterrupt, "hint", KeyboardInterrupt, EOFError])
+
+    def typed(prompt):
+        key = next(keys)
+        if isinstance(key, type):
+            raise key
+        return key
+
+    monkeypatch.setattr(builtins, "input", typed)
+    assert list(input_lines(True, PROMPT)) == ["hint"]
+    out = capsys.readouterr().out
+    assert out.count("to stop, type quit or press Ctrl-D") == 1  # once, not at every Ctrl-C

@@ -55,6 +55,9 @@ STDIN_ERROR = ("'-' (standard input) is the shell's own input here: give the pos
 STDIN_RECORD_ERROR = ("'-' (standard input) is the shell's own input here: give the record as a file "
                       "(JSON or the 'LCR1' text form)")
 
+#: said the first time Ctrl-C is pressed at the prompt, which only clears the line
+INTERRUPT_HINT = "(Ctrl-C clears the line; to stop, type quit or press Ctrl-D)"
+
 RunCommand = Callable[[Sequence[str]], int]
 
 
@@ -106,13 +109,14 @@ def _command_list(commands: argparse._SubParsersAction) -> list[tuple[str, str]]
 
 def input_lines(interactive: bool, prompt: str = PROMPT) -> Iterator[str]:
     """Standard input's lines: read as they come from a script, with ``prompt`` and line editing
-    at a terminal (Ctrl-C there gives a fresh prompt, Ctrl-D ends)."""
+    at a terminal (Ctrl-C there gives a fresh prompt, the first time saying how to end; Ctrl-D ends)."""
     if not interactive:
         while line := sys.stdin.readline():
             yield line
         return
     with contextlib.suppress(ImportError):  # Python built without readline: no line editing
         import readline  # noqa: F401  (line editing and history for input())
+    told = False
     while True:
         try:
             yield input(prompt)
@@ -120,7 +124,8 @@ def input_lines(interactive: bool, prompt: str = PROMPT) -> Iterator[str]:
             print()
             return
         except KeyboardInterrupt:  # Ctrl-C at the prompt: a fresh line, as in Python's own prompt
-            print()
+            print("" if told else f"\n{INTERRUPT_HINT}")
+            told = True
 
 
 def session(lines: Iterable[str], run_command: RunCommand, commands: Sequence[tuple[str, str]] = ()) -> int:
