@@ -642,3 +642,32 @@ def test_output_into_a_closed_pipe_ends_quietly_as_for_every_command(argv):
         os.close(write)
     assert "Broken pipe" not in proc.stderr and "error:" not in proc.stderr and "Traceback" not in proc.stderr
     assert proc.returncode == 0, proc.stderr
+
+
+def test_lcanalysis_alone_shows_what_it_can_do(capsys):
+    """'lcanalysis' typed alone said only "the following arguments are required: command"."""
+    with pytest.raises(SystemExit) as exc:
+        main([])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "advise" in err and "what should I play here?" in err  # the commands, each with what it does
+    assert "give a command, like 'lcanalysis advise example:midround'" in err
+
+
+@pytest.mark.parametrize(("word", "meant"), [("advice", "advise"), ("hint", "advise"), ("Solve", "solve"),
+                                             ("wagers", "wager"), ("help", "--help")])
+def test_a_command_that_is_not_one_is_refused_naming_the_command_meant(capsys, word, meant):
+    """'lcanalysis advice ...' listed argparse's 'invalid choice' with every command quoted; it now says
+    which command was likely meant."""
+    with pytest.raises(SystemExit) as exc:
+        main([word, "example:midround"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"error: unknown command '{word}' (did you mean '{meant}'?)" in err
+    assert "the commands are show, deal, solve, wager, advise" in err
+
+
+def test_a_command_far_from_any_is_refused_without_a_guess(capsys):
+    with pytest.raises(SystemExit):
+        main(["frobnicate"])
+    err = capsys.readouterr().err
+    assert "unknown command 'frobnicate'; the commands are" in err and "did you mean" not in err

@@ -119,11 +119,35 @@ def _prepare_engine(command: str, argv: Sequence[str], plain_kernel: bool) -> No
             perfect.clear_shared_tables()
 
 
+#: words a newcomer types for a command, and the command meant
+COMMAND_WORDS = {"hint": "advise", "advice": "advise", "analyse": "advise", "analyze": "advise", "evaluate": "advise",
+                 "help": "--help"}
+
+
+def _check_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """``lcanalysis`` alone prints what it can do (argparse said only "the following arguments are
+    required: command"); a command that is not one is refused naming the command meant, when one is
+    close (``advice``, ``hint``: "did you mean 'advise'?")."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    if not argv:
+        parser.print_help(sys.stderr)
+        parser.exit(2, "\nlcanalysis: error: give a command, like 'lcanalysis advise example:midround' ('lcanalysis "
+                       "COMMAND --help' for its options)\n")
+    word = argv[0]
+    if word.startswith("-") or word in sub.choices:
+        return
+    meant = COMMAND_WORDS.get(word.lower()) or next(iter(difflib.get_close_matches(word.lower(), list(sub.choices),
+                                                                                     n=1, cutoff=0.6)), None)
+    hint = f" (did you mean '{meant}'?)" if meant else ""
+    parser.error(f"unknown command '{word}'{hint}; the commands are {', '.join(sub.choices)}")
+
+
 def _parse(argv: list[str]) -> argparse.Namespace:
     """``parse_args``, but an unknown option is refused by the command's own parser (argparse
     refuses it at the top, whose usage names no option of the command), with the closest option
     of the command when one is close: ``--maxstalls`` is "did you mean --max-stalls?"."""
     parser = build_parser()
+    _check_command(parser, argv)
     args, extras = parser.parse_known_args(argv)
     if not extras:
         return args
