@@ -170,6 +170,24 @@ def test_a_sampled_value_with_no_spread_still_shows_its_error_and_an_exact_one_s
     assert "±" not in text.split("value:")[0]
 
 
+def test_an_exact_tie_is_said_to_be_just_as_good_not_zero_points_worse():
+    """Two placements of the same exact value read "To discard Yw ... instead is 0.0 points worse: a
+    matter of taste" (README, 3 cards left); an exact tie now says so. A sampled 0.0 keeps its ±."""
+    view = lc.read_position("example:midround")
+    exact = [MoveValue("+B6/D", 10.0, 0.0, True), MoveValue("-W2/D", 10.0 - 1e-14, 0.0, True),
+             MoveValue("+G5/D", 7.0, 0.0, True)]
+    for m, loss in zip(exact, (0.0, 1e-14, 3.0)):
+        m.loss, m.loss_stderr = loss, 0.0
+    said = verdict(Analysis(exact, kind="view value (averaged over splits)", exact=True), view)
+    assert "To discard W2 and draw from the deck instead is just as good: the same exact value." in said
+    assert "points worse" not in said
+    sampled_tie = [MoveValue(m.move, m.value, 0.0, False) for m in exact]
+    for m, loss in zip(sampled_tie, (0.0, 0.0, 3.0)):
+        m.loss, m.loss_stderr = loss, 0.0
+    said = verdict(Analysis(sampled_tie, kind="advisor estimate", exact=False, nodes=100), view)
+    assert "instead is 0.0 ± 0.0 points worse: a matter of taste." in said  # worlds agreed: not exact
+
+
 def test_an_exact_answer_names_its_stall_bound_and_says_when_it_has_not_converged():
     """A newcomer's 3-card hint read "exact (view value ...)" while its notes said "not converged"
     and the value had moved by 12 points between stall budgets: the closing line now says under

@@ -19,6 +19,8 @@ from lcanalysis.show.render import totals_text
 #: errors of zero) two turns are "a matter of taste"
 TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
 TOP_PLACEMENTS = 6
+#: an exact loss below this is a tie (the difference of two equal values can carry a rounding error)
+EXACT_TIE = 1e-9
 DRAWS_SHOWN = 3
 
 
@@ -97,6 +99,8 @@ def verdict(analysis: Analysis, view: View) -> str:
         alt = in_words(view, o.move)
         if o.upper_bound and o.loss < TASTE:  # a bound of about 0 says only: no better than the best
             lines.append(f"To {alt} instead is no better (searched only far enough to show that).")
+        elif analysis.exact and abs(o.loss) < EXACT_TIE:  # not "0.0 points worse": a tie, exactly
+            lines.append(f"To {alt} instead is just as good: the same exact value.")
         else:
             least = "at least " if o.upper_bound else ""
             words = judgement(o.loss, o.loss_stderr)
