@@ -671,3 +671,15 @@ def test_a_command_far_from_any_is_refused_without_a_guess(capsys):
         main(["frobnicate"])
     err = capsys.readouterr().err
     assert "unknown command 'frobnicate'; the commands are" in err and "did you mean" not in err
+
+
+def test_a_bot_started_at_a_terminal_says_what_it_waits_for(capsys, monkeypatch):
+    """'lcanalysis bot best' typed at a prompt waited in silence for JSON lines; at a terminal it now says
+    what it serves and how to play the agent instead, on standard error (standard output: JSON only)."""
+    monkeypatch.setattr(sys, "stdin", _Terminal(""))
+    code, out, err = run(capsys, "bot", "greedy")
+    assert code == 0 and out == ""
+    assert "serving greedy over the JSON-lines bot protocol" in err and "lcanalysis play --agent greedy" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"type": "quit"}\n'))  # a referee's pipe: not a word
+    code, out, err = run(capsys, "bot", "greedy")
+    assert code == 0 and out == "" and err == ""

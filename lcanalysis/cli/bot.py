@@ -82,4 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{usage}\nerror: unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50",
                   file=sys.stderr)
             return 2
+    if sys.stdin.isatty():  # a person, not a referee: say what the silence waits for (standard error: the
+        # answers on standard output stay JSON lines only)
+        print(f"lcanalysis bot: serving {name} over the JSON-lines bot protocol: one request a line, like "
+              '{"type": "turn", "position": VIEW} (docs/spec/interchange.md, "Bots over standard input and '
+              'output"); {"type": "quit"} or Ctrl-D ends. To play against it yourself: lcanalysis play --agent '
+              f"{name}", file=sys.stderr, flush=True)
     return serve(name, sys.stdin, sys.stdout, True, seed=seed, **options)  # True: warm up first
