@@ -683,3 +683,27 @@ def test_a_bot_started_at_a_terminal_says_what_it_waits_for(capsys, monkeypatch)
     monkeypatch.setattr(sys, "stdin", io.StringIO('{"type": "quit"}\n'))  # a referee's pipe: not a word
     code, out, err = run(capsys, "bot", "greedy")
     assert code == 0 and out == "" and err == ""
+
+
+@pytest.mark.parametrize("extra", [["--max-stalls", "0"], ["--time", "5"]])
+def test_solve_says_it_is_still_working_about_once_a_second(capsys, monkeypatch, extra):
+    """A long 'lcanalysis solve' said so after a second, then only every 3 s (a run of example:endgame
+    at one stall each was silent for 3 s at a time); the command line now speaks about once a second,
+    as advise's stages do (``STAGE_SILENCE``). The watcher's own clock is the search's: checked here by
+    the cadence asked of it."""
+    import contextlib
+
+    import lcanalysis.search.common as common
+    from lcanalysis.cli.common import STAGE_SILENCE
+
+    asked = []
+
+    @contextlib.contextmanager
+    def listening(report, what, every=3.0, first=1.0, budget=None):
+        asked.append((every, first))
+        yield
+
+    monkeypatch.setattr(common, "heartbeat", listening)
+    code, _out, err = run(capsys, "solve", "example:endgame", *extra)
+    assert code == 0, err
+    assert asked and all(every <= STAGE_SILENCE and first <= STAGE_SILENCE for every, first in asked)

@@ -12,7 +12,7 @@ seconds and answers with the deepest exact level reached, plus, for a full posit
 ``W_me <= V <= W_opp`` around the unbounded value when the budget allows; where the bracket pins
 every turn no deeper stall budget can differ, so the deepening stops there and the answer names no
 stall cap (``solve_deepening``). A search that runs
-longer than a second says so on standard error every few seconds: the compiled search runs
+longer than a second says so on standard error about once a second: the compiled search runs
 without the interpreter's lock, so a watcher thread can speak while it works.
 
 Every solve is bounded: ``--max-nodes N`` search nodes (default ``DEFAULT_MAX_NODES``, a
@@ -32,6 +32,7 @@ from typing import Any
 from lcanalysis.analysis import HEURISTIC_REASON, bounds_in_words, seconds_in_words
 from lcanalysis.cli.common import (
     NODES_PER_SECOND,
+    STAGE_SILENCE,
     add_budget_options,
     describe,
     emit,
@@ -259,7 +260,8 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     from lcanalysis.search.common import heartbeat
 
     # each line: the nodes searched of --max-nodes, and for a view the samples, splits or fills done of their total
-    with heartbeat(lambda line: _say(line + hint), lambda: f"solving ({bound})", budget=args.max_nodes):
+    with heartbeat(lambda line: _say(line + hint), lambda: f"solving ({bound})", budget=args.max_nodes,
+                   every=STAGE_SILENCE):
         return solve_json(pos, max_stalls=args.max_stalls, max_turns=args.max_turns, leaf=args.leaf,
                           samples=args.samples, seed=args.seed or 0, workers=args.workers, max_nodes=args.max_nodes)
 
@@ -275,7 +277,7 @@ def solve_in_time(pos: Any, seconds: float, max_stalls: int | None, max_turns: i
         state["now"] = line.split(":")[0]
         progress_line(line)
 
-    with heartbeat(_say, lambda: f"deepening ({state['now']})", budget=max_nodes or 0):
+    with heartbeat(_say, lambda: f"deepening ({state['now']})", budget=max_nodes or 0, every=STAGE_SILENCE):
         analysis = solve_deepening(pos, seconds=seconds, nodes=max_nodes, on="stalls", max_turns=max_turns, leaf=leaf,
                                    max_level=30 if max_stalls is None else max_stalls, progress=progress)
     return analysis.to_json()
