@@ -707,3 +707,21 @@ def test_solve_says_it_is_still_working_about_once_a_second(capsys, monkeypatch,
     code, _out, err = run(capsys, "solve", "example:endgame", *extra)
     assert code == 0, err
     assert asked and all(every <= STAGE_SILENCE and first <= STAGE_SILENCE for every, first in asked)
+
+
+def test_a_record_in_text_form_given_for_a_position_is_named_as_a_record(capsys, tmp_path):
+    """'lcanalysis advise game.txt' on an LCR1 record said "the file's content 'LCR1\\nstart ...' is
+    neither a JSON position nor a one-line 'LC1;...' string"; the JSON record was already named as one."""
+    from lcanalysis.game.records import read_record, write_record
+
+    start = read_position("LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw.G2;p1=?8;d=44")
+    text = write_record(read_record({"start": start.to_json(), "turns": ["-Yw/D:Y10", "-B10/Y"]}), form="text")
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    for command in ("show", "advise", "solve"):
+        code, out, err = run(capsys, command, str(path))
+        assert code == 2 and out == ""
+        assert "this is a game record (the text form 'LCR1 ...'), not a position: review it with " \
+               "'lcanalysis review FILE'" in err, err
+    code, out, _err = run(capsys, "review", str(path), "--json", "--time", "0.05", "--workers", "1", "--no-progress")
+    assert code == 0 and json.loads(out)["decisions"]  # the file is a record indeed

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from lcanalysis.game.view import View
 
 STRING_TAG = "LC1"
+#: the first line of a game record's text form (``records.py``), named here so that the position reader
+#: can tell a record given where a position was meant
+RECORD_TAG = "LCR1"
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:

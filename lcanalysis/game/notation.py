@@ -43,7 +43,7 @@ from typing import Any
 
 from lcanalysis.game.cards import CARDS_PER_COLOR, COLOR_LETTERS, COLOR_NAMES, Buried, Card, brief, sixth_colour_hint
 from lcanalysis.game.examples import EXAMPLES, PREFIX, example_text
-from lcanalysis.game.formats import STRING_TAG
+from lcanalysis.game.formats import RECORD_TAG, STRING_TAG
 from lcanalysis.game.position import (
     Position,
     PositionError,
@@ -70,6 +70,9 @@ MAX_JSON_ITEMS = 2 * MAX_TURN_CAP + 1_000
 MAX_NUMBER_CHARS = 24
 #: ``;``-separated fields of a one-line string: it has about a dozen.
 MAX_STRING_FIELDS = 64
+#: what to do with a game record given where a position was meant
+REVIEW_IT = ("review it with 'lcanalysis review FILE' (lc.review in Python), or read it with "
+             "lcanalysis.game.records.read_record")
 
 
 # --- bounded JSON ---------------------------------------------------------------------------
@@ -233,9 +236,7 @@ def from_json(data: Mapping[str, Any]) -> Position | View:
         raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
     unknown = [key for key in data if key not in JSON_KEYS]
     if "turns" in unknown or "rounds" in unknown:  # a game record's keys (game/records.py)
-        raise PositionError("this is a game record (it has 'turns' or 'rounds'), not a position: review it with "
-                            "'lcanalysis review FILE' (lc.review in Python), or read it with "
-                            "lcanalysis.game.records.read_record")
+        raise PositionError(f"this is a game record (it has 'turns' or 'rounds'), not a position: {REVIEW_IT}")
     if unknown:
         raise PositionError(f"unknown key(s) {_key_names(unknown)}; a position has {sorted(JSON_KEYS)}")
     try:
@@ -532,6 +533,8 @@ def _read(source: Any, from_file: bool) -> Position | View:
     text = source.strip().lstrip("\ufeff").lstrip()  # a byte-order mark is no part of the text
     if text[:len(STRING_TAG)].upper() == STRING_TAG:
         return from_json(string_to_json(text))
+    if text[:len(RECORD_TAG)].upper() == RECORD_TAG:  # a record's text form, where a position was meant
+        raise PositionError(f"this is a game record (the text form '{RECORD_TAG} ...'), not a position: {REVIEW_IT}")
     if not from_file and text.startswith(PREFIX):
         return read_position(example_text(text[len(PREFIX):]))
     if text.startswith("{"):

@@ -62,6 +62,7 @@ import numpy as np
 
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import Card, CardError, brief, number_types, whole_number
+from lcanalysis.game.formats import RECORD_TAG
 from lcanalysis.game.match import next_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
@@ -75,7 +76,7 @@ from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
 
-TEXT_TAG = "LCR1"
+TEXT_TAG = RECORD_TAG
 #: a copy of the replay's state is kept every this many turns: ``RoundRecord.state(i)`` plays fewer
 #: than this many turns again, and a long record keeps a few copies, not one a turn
 CHECKPOINT = 64
