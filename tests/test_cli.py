@@ -725,3 +725,18 @@ def test_a_record_in_text_form_given_for_a_position_is_named_as_a_record(capsys,
                "'lcanalysis review FILE'" in err, err
     code, out, _err = run(capsys, "review", str(path), "--json", "--time", "0.05", "--workers", "1", "--no-progress")
     assert code == 0 and json.loads(out)["decisions"]  # the file is a record indeed
+
+
+@pytest.mark.parametrize("given", ["string", "file", "example"])
+def test_a_position_given_for_a_record_is_named_as_a_position(capsys, tmp_path, given):
+    """'lcanalysis review "LC1;..."' (or a file holding that line, or example:midround) said it was
+    "neither a JSON record, the text form 'LCR1 ...' nor a file"; a JSON position was already named."""
+    line = read_position("example:midround").to_string()
+    arg = {"string": line, "example": "example:midround"}.get(given)
+    if arg is None:
+        (tmp_path / "view.txt").write_text(line + "\n")
+        arg = str(tmp_path / "view.txt")
+    code, out, err = run(capsys, "review", arg)
+    assert code == 2 and out == ""
+    assert "error: record: this is a position, not a game record: a record's text form is the line 'LCR1', " \
+           "then 'start LC1;...' and the turns" in err, err

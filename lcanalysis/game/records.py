@@ -62,7 +62,8 @@ import numpy as np
 
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import Card, CardError, brief, number_types, whole_number
-from lcanalysis.game.formats import RECORD_TAG
+from lcanalysis.game.examples import PREFIX
+from lcanalysis.game.formats import RECORD_TAG, STRING_TAG
 from lcanalysis.game.match import next_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
@@ -751,11 +752,22 @@ def read_record(source: Any, progress: bool = False) -> Record:
         if not content.strip():
             raise RecordError(f"{stripped} is empty")
         if not _is_record_text(content.strip()):
+            _refuse_a_position(content.strip())
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
         return _read_text(content, stripped, progress)
+    _refuse_a_position(stripped)  # (before the file test: a position's history holds '/')
     if os.sep in stripped or os.path.splitext(stripped)[1].lower() in (".json", ".txt", ".lcr"):  # meant as a file
         raise RecordError(f"no such file: {stripped}")
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
+
+
+def _refuse_a_position(text: str) -> None:
+    """A one-line position string or a built-in example given where a record was meant is named as
+    a position (a JSON position already is, in ``_round_from_json``)."""
+    if text[:len(STRING_TAG) + 1].upper() == f"{STRING_TAG};" or text.startswith(PREFIX):
+        raise RecordError(f"this is a position, not a game record: a record's text form is the line '{TEXT_TAG}', "
+                          f"then 'start {STRING_TAG};...' and the turns (a position is analysed with 'lcanalysis "
+                          "solve' or 'advise')")
 
 
 def _is_record_text(text: str) -> bool:
