@@ -441,6 +441,9 @@ def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(ca
     ("c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;e0=Rw.R3.R5;e1=B2;x=W4.W6.G6;d=37",
      "(a one-line string starts with 'LC1;': write 'LC1;' in front of it)"),
     ("LCI;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;d=44", "(a one-line string starts with 'LC1;', not 'LCI;')"),
+    # with a history its turns hold '/', which read as a path: "no such file: c5;h8;..."
+    ("c5;h8;nr;m1;v1;p0=?8;p1=Y3.Y5.Bw.B4.W8.G10.R7.R9;x=Y2;d=43;hist=-Y2/D",
+     "(a one-line string starts with 'LC1;': write 'LC1;' in front of it)"),
 ])
 def test_a_one_line_string_without_its_tag_is_refused_naming_the_tag(capsys, arg, hint):
     """A player who typed the fields of a view without 'LC1;' in front was told only that it is neither a

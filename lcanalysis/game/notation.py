@@ -558,8 +558,6 @@ def _read(source: Any, from_file: bool) -> Position | View:
     if from_file:  # a file's content is never followed as another path
         raise PositionError(f"the file's content {brief(text[:40])} is neither a JSON position "
                             "nor a one-line 'LC1;...' string")
-    if os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lc"):  # meant as a file
-        raise PositionError(f"no such file: {text}")
     name = text.split(":", 1)[-1].strip().lower()  # 'midround', 'examples:midround': an example's name
     meant = f" (did you mean '{PREFIX}{name}'?)" if name in EXAMPLES else ""
     if ";" in text and "=" in text:  # the fields of a one-line string without its tag: 'c5;h8;...;d=37'
@@ -567,5 +565,7 @@ def _read(source: Any, from_file: bool) -> Position | View:
         meant = (f" (a one-line string starts with '{STRING_TAG};', not {brief(tag[:10] + ';')})"
                  if tag[:2].upper() == "LC"
                  else f" (a one-line string starts with '{STRING_TAG};': write '{STRING_TAG};' in front of it)")
+    elif os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lc"):  # meant as a file
+        raise PositionError(f"no such file: {text}")
     raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
                         f"'example:NAME' nor a file{meant}")
