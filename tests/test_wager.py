@@ -513,3 +513,17 @@ def test_a_quantile_outside_zero_to_one_is_refused_naming_it():
     for bad in ("x", 2, -0.1, float("nan"), True):
         with pytest.raises(WagerError, match=f"q must be a probability from 0 to 1, got {bad!r}"):
             outcome.quantile(bad)
+
+
+def test_the_break_even_line_says_which_held_numbers_it_leaves_out(capsys):
+    """With R3 R7 placed and R6 R8 in hand, 'lcanalysis wager' said "the numbers you hold or have placed
+    sum to 18", where they sum to 24: R6, below the 7, can never be played and was left out unsaid."""
+    from lcanalysis.cli import main
+
+    assert main(["wager", "LC1;c5;h8;nr;m0;v0;p0=R6.R8.Y3.Y4.B2.B3.B4.W2;p1=?8;e0=R3.R7;d=42", "--color", "R"]) == 0
+    out = capsys.readouterr().out
+    assert "the numbers you have placed or can still play (not your 6: below your 7) sum to 18" in out  # 3 + 7 + 8
+    assert "2 more points of red numbers are needed to break even" in out
+    assert main(["wager", "LC1;c5;h8;nr;m0;v0;p0=R6.R8.Y3.Y4.B2.B3.B4.W2;p1=?8;e0=R3;d=43", "--color", "R"]) == 0
+    out = capsys.readouterr().out
+    assert "the numbers you hold or have placed sum to 17" in out  # 3 + 6 + 8: every one can still be played

@@ -82,13 +82,17 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
     elif not state.hand_wagers:
         lines.append(f"  no row with a wager: you hold no {name.lower()} wager, and the model places only wagers "
                      "from your hand, now or never")
-    placed_sum = sum(state.placed) + sum(v for v in state.hand if not state.placed or v > max(state.placed))
+    top = max(state.placed) if state.placed else 0
+    placed_sum = sum(state.placed) + sum(v for v in state.hand if v > top)
+    dead = sorted(v for v in state.hand if v < top)  # below the expedition's top: never played, not counted
     untouched = not state.placed and not state.placed_wagers and not state.hand and not state.hand_wagers
     if untouched:
         lines.append("  you hold nothing of this colour: opening it costs 20 points before the first number")
     else:
         need = 20 - placed_sum
-        lines.append(f"  the numbers you hold or have placed sum to {placed_sum}: "
+        held = "hold or have placed" if not dead else \
+            f"have placed or can still play (not your {_cards(dead)}: below your {top})"
+        lines.append(f"  the numbers you {held} sum to {placed_sum}: "
                      + (f"{need} more points of {name.lower()} numbers are needed to break even"
                         if need > 0 else "the expedition already breaks even"))
     for o in analysis.by_wagers:
