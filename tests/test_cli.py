@@ -658,7 +658,7 @@ def test_lcanalysis_alone_shows_what_it_can_do(capsys):
 
 
 @pytest.mark.parametrize(("word", "meant"), [("advice", "advise"), ("hint", "advise"), ("Solve", "solve"),
-                                             ("wagers", "wager"), ("help", "--help")])
+                                             ("wagers", "wager")])
 def test_a_command_that_is_not_one_is_refused_naming_the_command_meant(capsys, word, meant):
     """'lcanalysis advice ...' listed argparse's 'invalid choice' with every command quoted; it now says
     which command was likely meant."""
@@ -743,3 +743,14 @@ def test_a_position_given_for_a_record_is_named_as_a_position(capsys, tmp_path, 
     assert code == 2 and out == ""
     assert "error: record: this is a position, not a game record: a record's text form is the line 'LCR1', " \
            "then 'start LC1;...' and the turns" in err, err
+
+
+@pytest.mark.parametrize(("argv", "words"), [(["help"], "usage: lcanalysis [-h]"),
+                                             (["help", "advise"], "usage: lcanalysis advise"),
+                                             (["help", "tournament"], "usage: lcanalysis tournament")])
+def test_help_and_a_command_shows_its_options_as_in_the_shell(capsys, argv, words):
+    """'lcanalysis help advise' was refused ("invalid choice: 'help'") where the shell answers
+    'help [COMMAND]' with the command's --help."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 0 and words in capsys.readouterr().out

@@ -120,8 +120,7 @@ def _prepare_engine(command: str, argv: Sequence[str], plain_kernel: bool) -> No
 
 
 #: words a newcomer types for a command, and the command meant
-COMMAND_WORDS = {"hint": "advise", "advice": "advise", "analyse": "advise", "analyze": "advise", "evaluate": "advise",
-                 "help": "--help"}
+COMMAND_WORDS = {"hint": "advise", "advice": "advise", "analyse": "advise", "analyze": "advise", "evaluate": "advise"}
 
 
 def _check_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
@@ -172,6 +171,8 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
     shell's every line run through here; ``plain_kernel``: this process is the one-shot command
     alone (see ``main``)."""
     argv = list(argv)
+    if argv[:1] == ["help"]:  # 'lcanalysis help [COMMAND]', as in the shell: the command's --help
+        argv = [*argv[1:2], "--help"]
     try:
         if argv[:1] == ["tournament"]:
             # the tournament has a parser of its own; argparse would keep its leading options
