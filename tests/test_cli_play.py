@@ -63,7 +63,7 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
     # judging a turn near the end takes the endgame search seconds: its stages are said on standard error
     assert "so the endgame search judges it" in err and "  endgame: 0 stall(s) each: solving" in err
     # every reply of the agent is announced, in words
-    assert out.count("greedy plays ") == len(ref.position.history[1::2])  # the agent is player 1
+    assert out.count("opponent (greedy) plays ") == len(ref.position.history[1::2])  # the agent is player 1
     # the record replays to the round's final scores
     rec = read_record(str(record))
     assert isinstance(rec, RoundRecord) and rec.players == ["you", "greedy"] and rec.is_finished()
@@ -346,3 +346,13 @@ def test_a_judgement_or_hint_that_runs_on_says_it_is_still_working(capsys, monke
     still = [line for line in err.splitlines() if "still working" in line]
     assert len(still) >= 2 and all(line.startswith("  endgame: 1 stall(s) each: solving ... still working, ")
                                    for line in still)
+
+
+def test_the_agents_turn_is_said_to_be_the_opponents_not_read_as_advice(capsys, monkeypatch):
+    """Against the default agent, whose name is 'best', its reply read "best plays -W5/D: discard W5 and
+    draw from the deck", as though it were the best play; it is now "opponent (best) plays ..."."""
+    code, out, _err = play(capsys, monkeypatch, ["quit"], "--seat", "1", "--seed", "3", "--time", "0.05")
+    assert code == 0
+    replies = [line for line in out.splitlines() if " plays " in line]
+    assert len(replies) == 1 and replies[0].startswith("opponent (best) plays ")  # it moved first
+    assert not any(line.startswith("best plays") for line in out.splitlines())

@@ -286,7 +286,8 @@ class Game:
 
     def _replies(self) -> None:
         for move, words in self.s.replies:
-            print(f"{self.s.opponent.name} plays {move}: {words}")
+            # "opponent (best) plays", not "best plays +R7/D": the default agent's name read as advice
+            print(f"opponent ({self.s.opponent.name}) plays {move}: {words}")
 
     def _hint(self, every: bool = False) -> None:
         from lcanalysis.advisor import advise, judging_budget
