@@ -38,7 +38,7 @@ import sys
 import time
 from pathlib import Path
 
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -48,7 +48,8 @@ FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "brack
 #: ``--out``: a first line of the settings (the budget: a node count or the clock; whether the
 #: bracket is tried), then a row a view (keyed by its cards left and seed), resumed
 ROWS_FILE = StudyFile("endgame reach benchmark", "# lcanalysis bench_endgame_reach ", FIELDS, keys=("deck", "seed"),
-                      identity_keys=("clock", "nodes", "no_bracket"), bools=("converged", "exact"))
+                      identity_keys=("clock", "nodes", "no_bracket"), bools=("converged", "exact"),
+                      code=ADVICE_CODE)
 
 
 def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool = True, clock: bool = False) -> dict:
@@ -116,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="positions per number of cards (seeds 0..N-1; default 10)")
     ap.add_argument("--out", type=Path, default=Path("endgame_reach.csv"),
                     help="rows appended here as they finish (default endgame_reach.csv)")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     ap.add_argument("--nodes", type=int, default=None,
                     help="the node budget of each search (default: the hint's, 10 s at 1.2 M nodes a second); "
                          "a file holds one budget: give another --out for another")
@@ -134,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     command = f"python benchmarks/bench_endgame_reach.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     with contextlib.ExitStack() as stack:
         try:  # what a row depends on, besides its deck and seed: a file of another budget is refused
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
+                                                                 args.allow_code_change))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for deck in args.decks:

@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -43,7 +43,8 @@ FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "
 #: seed and version), resumed
 ROWS_FILE = StudyFile("endgame settle benchmark", "# lcanalysis bench_endgame_settle ", FIELDS,
                       keys=("deck", "seed", "version"), text_keys=("version",),
-                      identity_keys=("nodes", "min_stalls", "no_fill_every_turn"), bools=("converged", "exact"))
+                      identity_keys=("nodes", "min_stalls", "no_fill_every_turn"), bools=("converged", "exact"),
+                      code=ADVICE_CODE)
 
 
 def run_one(seed: int, deck: int, before: bool, nodes: int, min_stalls: int | None = None,
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None,
                     help="CSV the rows are appended to as they finish, a stopped run resumes from it "
                          "(default: none, the rows are only printed)")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     ap.add_argument("--min-stalls", type=int, default=None,
                     help="the fewest stalls each at which agreeing levels count as converged "
                          "(default: the search's own rule, endgame.trusted_stalls)")
@@ -129,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         write, done = None, set()
         if args.out is not None:
             try:  # what a row depends on, besides its deck, seed and version: another file is refused
-                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
+                                                                 args.allow_code_change))
             except (ValueError, RuntimeError, OSError) as e:
                 raise SystemExit(f"error: {e}") from None
         for seed in range(args.positions):

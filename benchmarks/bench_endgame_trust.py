@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -47,7 +47,8 @@ FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged"
           "hint_pick", "hint_value", "hint_loss", "hint_stalls", "hint_converged", "hint_seconds"]
 #: ``--out``: a first line of the settings, then a row a view (keyed by its cards left and seed), resumed
 ROWS_FILE = StudyFile("endgame trust benchmark", "# lcanalysis bench_endgame_trust ", FIELDS, keys=("deck", "seed"),
-                      identity_keys=("ref_nodes", "hint_time", "endgame_cards"), bools=("ref_converged",))
+                      identity_keys=("ref_nodes", "hint_time", "endgame_cards"), bools=("ref_converged",),
+                      code=ADVICE_CODE)
 
 
 def loss_under(reference, move: str) -> float:
@@ -129,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ref-nodes", type=float, default=8e7, help="node budget of the reference (default 8e7)")
     ap.add_argument("--out", type=Path, default=Path("endgame_trust.csv"),
                     help="rows appended here as they finish (default endgame_trust.csv)")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     ap.add_argument("--endgame-cards", type=int, default=None,
                     help="the hint hands over to the endgame search from this many cards (default: the advisor's)")
     ap.add_argument("--hint-time", type=float, default=None,
@@ -141,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     command = f"python benchmarks/bench_endgame_trust.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     with contextlib.ExitStack() as stack:
         try:  # what a row depends on, besides its deck and seed: another file is refused
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
+                                                                 args.allow_code_change))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for seed in range(args.positions):

@@ -33,13 +33,13 @@ from pathlib import Path
 
 from bench_schedules import EARLIER_RATE, load_references
 
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
 #: ``--out``: a first line of the settings (the play-outs a second), then a row a view, resumed
 ROWS_FILE = StudyFile("hint honesty benchmark", "# lcanalysis bench_hint_honesty ", FIELDS, keys=("index",),
-                      identity_keys=("playout_rate",), bools=("consistent", "covered"))
+                      identity_keys=("playout_rate",), bools=("consistent", "covered"), code=ADVICE_CODE)
 SIGMAS = 2.0  # the study's rule: within two standard errors
 REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED = 30.0, "halving", 2  # the stored references used
 
@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refs", type=Path, required=True,
                     help="the references: JSON lines of bench_schedules.py (30 s, halving, seed 2)")
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the hint's play-outs a second, and the references' (default: the advisor's; "
                          f"the published run: {EARLIER_RATE})")
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
     with contextlib.ExitStack() as stack:
         try:
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), {"playout_rate": rate}, command))
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), {"playout_rate": rate}, command,
+                                                             args.allow_code_change))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for index, _deal, _turns, view in study_positions(args.positions):

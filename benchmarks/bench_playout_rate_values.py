@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -32,7 +32,7 @@ FIELDS = ["round", "turn", "cards_left", "phase", "played", "value_before", "val
           "playout_rate"]
 #: ``--out``: a first line of the settings (the play-outs a second now), then a row a position, resumed
 ROWS_FILE = StudyFile("playout-rate check", "# lcanalysis bench_playout_rate_values ", FIELDS,
-                      keys=("round", "turn"), identity_keys=("playout_rate",))
+                      keys=("round", "turn"), identity_keys=("playout_rate",), code=ADVICE_CODE)
 
 
 def sample(positions: int):
@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=1000, help="rows of the published study (default 1000)")
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     args = ap.parse_args(argv)
     if args.positions < 1:
         ap.error(f"--positions must be at least 1, got {args.positions}")
@@ -80,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         try:  # the rows are of the advisor's default rate: a file of another would mix two measurements
             write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out),
-                                                             {"playout_rate": ROLLOUTS_PER_SECOND}, command))
+                                                             {"playout_rate": ROLLOUTS_PER_SECOND}, command,
+                                                             args.allow_code_change))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for n, (_, r) in enumerate(rows.iterrows(), 1):

@@ -39,6 +39,7 @@ from lcanalysis.studies.consistency import (
     load_schedule_comparison,
     study_positions,
 )
+from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP
 
 FIELDS = SCHEDULE_FILE.columns
 #: the play-outs a second of the runs made before the column (and the references' key) was added
@@ -75,16 +76,18 @@ def cached_reference(view, index: int, reference: float, ref_schedule: str, refs
 
 
 def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
-        refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND, command: str | None = None) -> None:
+        refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND, command: str | None = None,
+        allow_code_change: bool = False) -> None:
     """The reference and the hints of each position, a row a schedule, written to ``out``
     (``consistency.SCHEDULE_FILE``; ``command`` to its ``.cmd`` sidecar) as each position finishes.
     A file begun with these settings is resumed (only the rows missing from it are made), one made
-    with others is refused (the exit names them)."""
+    with others is refused (the exit names them), and so is one other code wrote unless
+    ``allow_code_change``."""
     identity = {"reference": float(reference), "reference_schedule": ref_schedule, "schedules": list(schedules),
                 "playout_rate": int(rate)}
     with contextlib.ExitStack() as stack:
         try:
-            write, done = stack.enter_context(SCHEDULE_FILE.open(os.fspath(out), identity, command))
+            write, done = stack.enter_context(SCHEDULE_FILE.open(os.fspath(out), identity, command, allow_code_change))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         todo = [(f, [s for s in schedules if (f[0], s) not in done]) for f in study_positions(positions)]
@@ -124,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refs", type=Path, default=None,
                     help="JSON lines of the references, kept and reused (a new schedule then costs only its hints; "
                          "default: none, every reference made again)")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the advisor's play-outs a second of budget (default {ROLLOUTS_PER_SECOND:,}; "
                          f"the published runs before it was raised: {EARLIER_RATE})")
@@ -135,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(e))
 
     run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs, rate,
-        command=f"python benchmarks/bench_schedules.py {shlex.join(argv)}")
+        command=f"python benchmarks/bench_schedules.py {shlex.join(argv)}", allow_code_change=args.allow_code_change)
     by_schedule = load_schedule_comparison(args.out)
     print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1; "
           f"{rate:,} play-outs a second")

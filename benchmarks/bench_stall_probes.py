@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -42,7 +42,7 @@ FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best",
 #: and mode), resumed
 ROWS_FILE = StudyFile("stall probes benchmark", "# lcanalysis bench_stall_probes ", FIELDS,
                       keys=("deck", "seed", "mode"), text_keys=("mode",), identity_keys=("nodes", "workers"),
-                      bools=("exact",))
+                      bools=("exact",), code=ADVICE_CODE)
 MODES = ("plain", "probes", "one-thread")  # one-thread: today's search on one thread (with --workers > 1)
 
 
@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path,
                     help="CSV to append rows to as they finish, and resume from (default: none, the rows are "
                          "only printed)")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     args = ap.parse_args(argv)
 
     identity = {"nodes": args.nodes, "workers": args.workers}
@@ -131,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         write, done = None, set()
         if args.out is not None:
             try:  # what a row depends on, besides its deck, seed and mode: another file is refused
-                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command))
+                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
+                                                                 args.allow_code_change))
             except (ValueError, RuntimeError, OSError) as e:
                 raise SystemExit(f"error: {e}") from None
         from lcanalysis.cli.warmup import engine_ready

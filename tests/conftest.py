@@ -52,3 +52,23 @@ def pytest_report_header(config):
     if "not slow" in (config.getoption("markexpr") or ""):
         return "slow tests left out of this run: python -m pytest -q -m slow runs them"
     return None
+
+
+@pytest.fixture
+def edit_source(monkeypatch):
+    """``edit_source("advisor.py")``: as if the package's source file of that name had been edited
+    (a line added), as the code version (``tournaments.results.code_version``) reads it, for the
+    rest of the test."""
+    from pathlib import Path
+
+    from lcanalysis.tournaments.results import code_version
+
+    real = Path.read_bytes
+
+    def edit(name: str) -> None:
+        monkeypatch.setattr(Path, "read_bytes", lambda self: real(self) + (b"# edited\n" if self.name == name else b""))
+        code_version.cache_clear()
+
+    yield edit
+    monkeypatch.undo()
+    code_version.cache_clear()

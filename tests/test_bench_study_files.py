@@ -300,3 +300,72 @@ def test_an_out_file_that_cannot_be_opened_is_an_error_naming_it_not_a_traceback
     with pytest.raises(SystemExit) as refused:
         bench.main([*argv, "--out", str(out)])
     assert str(refused.value) == f"error: [Errno 2] No such file or directory: '{out}'" and calls == []
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept(tmp_path, monkeypatch, capsys,
+                                                                                  edit_source, name):
+    """A rows file was resumed by whatever code ran: a benchmark stopped, the advisor edited, and the
+    run resumed added the new advisor's rows to the old one's, one summary over both. The file keeps
+    the code that wrote it now (``study_file.ADVICE_CODE``, hashed as a tournament's code): after an
+    edit of the advisor the run is refused before anything is measured, naming both codes, the file
+    as it was; with ``--allow-code-change`` it goes on, its settings saying how many rows the
+    earlier code wrote, and the file holds the rows a run never stopped writes."""
+    from lcanalysis.studies.study_file import ADVICE_CODE
+    from lcanalysis.tournaments.results import code_version
+
+    bench = _bench(monkeypatch, name)
+    rows_file = _rows_file(bench)
+    calls: list = []
+    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    whole = tmp_path / "whole.csv"
+    assert bench.main([*argv, "--out", str(whole)]) == 0
+    out = tmp_path / "rows.csv"
+    calls.clear()
+    SETUP[name](monkeypatch, bench, calls, 3, tmp_path)  # stopped at the third measurement
+    with pytest.raises(Stop):
+        bench.main([*argv, "--out", str(out)])
+    kept, made = out.read_text(), rows_file.read_identity(out)["code"]
+    assert made == code_version(ADVICE_CODE[0])
+    n = len(rows_file.load(out))
+    assert n > 0
+
+    edit_source("advisor.py")
+    now = code_version(ADVICE_CODE[0])
+    calls.clear()
+    SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    with pytest.raises(SystemExit) as refused:
+        bench.main([*argv, "--out", str(out)])
+    assert str(refused.value).startswith(
+        f"error: {out} was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']}), and this is "
+        f"lcanalysis {now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the engine, the "
+        "round player or the advisor changed since")
+    assert str(refused.value).endswith("go on in this one with --allow-code-change (allow_code_change=True; the "
+                                       "change is recorded in the file's settings)")
+    assert calls == [] and out.read_text() == kept
+
+    capsys.readouterr()
+    assert bench.main([*argv, "--out", str(out), "--allow-code-change"]) == 0
+    assert f"its first {n} row(s) were written by" in capsys.readouterr().err
+    settings = rows_file.read_identity(out)
+    assert settings["code"] == now and settings["earlier_code"] == [{"code": made, "rows": n}]
+    pd.testing.assert_frame_equal(_table(rows_file, out), _table(rows_file, whole))
+    calls.clear()
+    assert bench.main([*argv, "--out", str(out)]) == 0 and calls == []  # this code's file now
+
+
+def test_a_published_rows_file_still_loads_and_is_not_resumed_by_todays_code(tmp_path, monkeypatch):
+    """The published rows files were written before the code was kept (unversioned): they load, and
+    a run refuses to add today's rows to them, saying so, before measuring anything."""
+    bench = _bench(monkeypatch, "bench_hint_honesty")
+    calls: list = []
+    argv = SETUP["bench_hint_honesty"](monkeypatch, bench, calls, 0, tmp_path)
+    published = ROOT / "data" / "simulated" / "hint_honesty.csv"
+    out = tmp_path / "hint_honesty.csv"
+    out.write_bytes(published.read_bytes())
+    with pytest.raises(SystemExit) as refused:
+        bench.main([*argv, "--out", str(out)])
+    assert str(refused.value).startswith(f"error: {out} is unversioned (its settings name no code: it was written "
+                                         "before the code behind its rows was kept), and this is lcanalysis")
+    assert calls == [] and out.read_bytes() == published.read_bytes()
+    assert len(bench.ROWS_FILE.load(published)) == 200

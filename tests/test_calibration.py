@@ -531,3 +531,68 @@ def test_what_the_hand_model_did_to_the_values_and_the_picks_is_quoted_from_its_
     assert (f"the new top turn is worth {worth['all'][0]:+.2f} ± {worth['all'][1]:.2f} points a position more than "
             f"the old one, {worth['differ'][0]:+.2f} ± {worth['differ'][1]:.2f} where they differ") in docs
     assert f"(On the first 60 rounds alone: {worth['first 60'][0]:+.2f} ± {worth['first 60'][1]:.2f}.)" in docs
+
+
+def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys, edit_source):
+    """A study file was resumed whatever code ran: the 3,938 rounds of calibration_halving.csv were
+    written in four runs, and nothing but the settings (the advisor's options) was checked, so rows
+    of an advisor changed in between would have been added to the others unseen. The file keeps the
+    code that wrote it now (a hash of the agents', the engine's, the round player's and the
+    advisor's source, the tournament's ``code_version``): an edit of the advisor makes a resume
+    refuse, naming both and what to do, the file and its command as they were; with
+    ``--allow-code-change`` it goes on, the change kept in the settings (which rows the earlier code
+    wrote), and from then on it resumes as this code's file."""
+    from lcanalysis.studies.study_file import ADVICE_CODE
+    from lcanalysis.tournaments.results import code_version
+
+    out = tmp_path / "c.csv"
+    argv = ["--rounds", "1", "--every", "12", "--time", "0.02", "--bootstrap", "20", "--no-progress", "--out", str(out)]
+    assert C.main(argv) == 0
+    made = code_version(ADVICE_CODE[0])
+    assert C.read_identity(out)["code"] == made and "advisor.py" in ADVICE_CODE[0]
+    rows, cmd = out.read_text(), (tmp_path / "c.csv.cmd").read_text()
+    assert len(C.load_calibration(out)) == 4
+    capsys.readouterr()
+
+    edit_source("advisor.py")
+    now = code_version(ADVICE_CODE[0])
+    assert now["source_sha256"] != made["source_sha256"]
+    more = ["--rounds", "2", *argv[2:]]
+    assert C.main(more) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"error: {out} was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']}), and this "
+            f"is lcanalysis {now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the "
+            "engine, the round player or the advisor changed since, so resuming it would add this code's rows to "
+            "the other's, two versions' numbers in one file. Write to another file (this one still loads as it "
+            "is), or, if the change cannot move these numbers, go on in this one with --allow-code-change "
+            "(allow_code_change=True; the change is recorded in the file's settings)") in err
+    assert out.read_text() == rows and (tmp_path / "c.csv.cmd").read_text() == cmd
+
+    assert C.main([*more, "--allow-code-change"]) == 0
+    assert "its first 4 row(s) were written by" in capsys.readouterr().err
+    settings = C.read_identity(out)
+    assert settings["code"] == now and settings["earlier_code"] == [{"code": made, "rows": 4}]
+    lines, before = out.read_text().splitlines(), rows.splitlines()
+    assert lines[1:len(before)] == before[1:] and len(lines) > len(before)  # the rows kept, the next round's added
+    assert C.main(more) == 0  # this code's file now: resumed without being told
+
+
+def test_a_published_study_still_loads_but_is_not_resumed_by_todays_code(tmp_path, capsys):
+    """Files written before the code was kept name none (unversioned): they load as they are, and
+    their command, run again, refuses to add today's rows to them, saying so."""
+    import shlex
+    import shutil
+
+    published = ROOT / "data" / "simulated" / "calibration_halving.csv"
+    copy = tmp_path / "calibration_halving.csv"
+    shutil.copyfile(published, copy)
+    words = shlex.split((ROOT / "data" / "simulated" / "calibration_halving.csv.cmd").read_text())
+    words[words.index("--out") + 1] = str(copy)
+    words[words.index("--rounds") + 1] = "3939"  # one round more than the file
+    assert C.main(words[3:]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"error: {copy} is unversioned (its settings name no code: it was written before the code behind its "
+            "rows was kept), and this is lcanalysis") in err and "--allow-code-change" in err
+    assert copy.read_bytes() == published.read_bytes()
+    study = C.load_calibration(published)
+    assert "code" not in study.attrs["identity"] and study["round"].nunique() == 3938

@@ -331,3 +331,37 @@ def test_the_draw_streams_before_and_after_table_is_what_its_two_files_give():
         assert shown in docs, (name, shown)
     change = table.loc["change in loss, paired"]
     assert f"the mean loss falls by {-change.mean_loss:.2f} [{-change.loss_high:.2f}, {-change.loss_low:.2f}]" in docs
+
+
+def test_a_file_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys, edit_source):
+    """The study resumed its file whatever code ran, so an advisor edited between two runs added its
+    hints beside the other's. The file keeps the code that wrote it now (``study_file.ADVICE_CODE``,
+    hashed as a tournament's): after an edit of the advisor the command refuses, naming both codes,
+    the file as it was; ``--allow-code-change`` goes on, the change recorded in the settings. The
+    published file, from before (unversioned), loads, and is not resumed."""
+    import shutil
+    from pathlib import Path
+
+    out = tmp_path / "c.csv"
+    argv = ["--reference", "3", "--budget", "0.02", "--out", str(out)]
+    assert C.main(["--positions", "1", *argv]) == 0
+    made, rows = C.load_consistency(out).attrs["identity"]["code"], out.read_text()
+    edit_source("advisor.py")
+    capsys.readouterr()
+    assert C.main(["--positions", "2", *argv]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"error: {out} was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']})" in err
+    assert "the source of the agents, the engine, the round player or the advisor changed since" in err
+    assert out.read_text() == rows
+    assert C.main(["--positions", "2", *argv, "--allow-code-change"]) == 0
+    study = C.load_consistency(out)
+    assert len(study) == 2 and study.attrs["identity"]["earlier_code"] == [{"code": made, "rows": 1}]
+    assert study.attrs["identity"]["code"] != made
+
+    published = Path(__file__).resolve().parent.parent / "data" / "simulated" / "consistency.csv"
+    copy = tmp_path / "published.csv"
+    shutil.copyfile(published, copy)
+    with pytest.raises(ValueError, match=r"is unversioned .*no code"):
+        C.consistency_study(201, out=copy, reference=30.0, streams=False, schedule="two-stage", playout_rate=6000)
+    assert copy.read_bytes() == published.read_bytes()
+    assert "code" not in C.load_consistency(published).attrs["identity"]

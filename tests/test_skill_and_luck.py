@@ -4,6 +4,7 @@ the records' own numbers."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from io import StringIO
@@ -18,6 +19,7 @@ from lcanalysis import reviewer
 from lcanalysis.game.records import read_record, write_record
 from lcanalysis.reviewer import REVIEW_VERSION
 from lcanalysis.studies import skill_and_luck as S
+from lcanalysis.tournaments.results import CODE_FILES, code_version
 from lcanalysis.tournaments.runner import run_tournament
 
 
@@ -297,7 +299,7 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
     assert S.main(argv) == 0
     assert rated == [8, 9]  # deal 7 kept, the last deal in the file (8) rated again
     settings = ('{"time": 0.02, "seed": 1, "hand_model": true, "agents": ["heuristic", "greedy"], '
-                f'"review_version": {REVIEW_VERSION}}}')
+                f'"review_version": {REVIEW_VERSION}, "code": {json.dumps(code_version(CODE_FILES))}}}')
     assert path.read_text() == S.review_luck_file(True).mark + settings + "\n" + whole.to_csv(
         index=False, float_format="%.4f")
     command = "python -m lcanalysis.studies.skill_and_luck " + " ".join(argv)
@@ -356,3 +358,42 @@ def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path
                                          f"version {REVIEW_VERSION + 1}: resuming it would add"):
         S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",))
     assert path.read_text() == mine
+
+
+def test_a_reviews_file_whose_rounds_other_agents_code_played_is_not_resumed_unless_told(tmp_path, edit_source):
+    """The review's version guards the review's numbers, but the rounds reviewed are the agents'
+    play: a file resumed after an edit of the agents, the engine or the round player added rounds
+    those played beside the file's. Its settings keep the code that played now (the tournament's
+    code version, ``study_file.PLAY_CODE``): such a resume is refused, naming both codes, unless
+    ``allow_code_change``, which records the change. An edit of the advisor alone is the review's
+    (``REVIEW_VERSION``, raised whenever the review's numbers change) and does not refuse it."""
+    from lcanalysis.studies.study_file import PLAY_CODE
+
+    path, luck = tmp_path / "reviews.csv", tmp_path / "luck.csv"
+    assert S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",)) == 2
+    assert S.write_review_luck(str(luck), deals=2, time_budget=0.02) == 2
+    made = code_version(PLAY_CODE[0])
+    assert S.load_reviews(path).attrs["identity"]["code"] == made == S.load_review_luck(luck).attrs["identity"]["code"]
+    edit_source("advisor.py")
+    assert S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",)) == 1  # the last round again
+    assert S.write_review_luck(str(luck), deals=2, time_budget=0.02) == 1
+    mine, rated = path.read_text(), luck.read_text()
+    edit_source("runner.py")  # the round player (tournaments/runner.py)
+    now = code_version(PLAY_CODE[0])
+    assert now != made
+    said = (f"was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']}), and this is lcanalysis "
+            f"{now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the engine or the "
+            "round player changed since")
+    with pytest.raises(ValueError, match=re.escape(said)):
+        S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",))
+    with pytest.raises(ValueError, match=re.escape(said)):
+        S.write_review_luck(str(luck), deals=3, time_budget=0.02)
+    assert path.read_text() == mine and luck.read_text() == rated
+    first = len(S.load_reviews(path).query("deal == 0"))
+    assert S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",), allow_code_change=True) == 2
+    reviews = S.load_reviews(path)
+    # the earlier code's rows are those of round 0; round 1 (the file's last) was done again
+    assert reviews.attrs["identity"]["code"] == now and set(reviews.deal) == {0, 1, 2}
+    assert reviews.attrs["identity"]["earlier_code"] == [{"code": made, "rows": first}]
+    assert S.write_review_luck(str(luck), deals=3, time_budget=0.02, allow_code_change=True) == 2
+    assert S.load_review_luck(luck).attrs["identity"]["code"] == now

@@ -56,7 +56,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.studies.estimate import target_verdict
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 #: the agents that play the rounds, by default
 AGENTS = ("heuristic", "heuristic")
@@ -188,7 +188,8 @@ def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float |
 STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
                        defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage",
-                                 "endgame_cards": 3, "playout_rate": 6000})
+                                 "endgame_cards": 3, "playout_rate": 6000},
+                       code=ADVICE_CODE)
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -209,7 +210,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                       colors: int = 5, hands: str = "view", hand_model: bool | None = None,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
                       schedule: str | None = None, endgame_cards: int | None = None,
-                      command: str | None = None, playout_rate: int | None = None) -> pd.DataFrame:
+                      command: str | None = None, playout_rate: int | None = None,
+                      allow_code_change: bool = False) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -231,7 +233,9 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     ``playout_rate``: the advisor's play-outs a second of budget (``None``:
     ``advisor.ROLLOUTS_PER_SECOND``); files made before it was raised read as 6,000.
     ``progress`` receives a line of text after each round. ``command``: the command line, written
-    to ``out`` + ".cmd" once ``out`` is open and its settings match."""
+    to ``out`` + ".cmd" once ``out`` is open and its settings match. A file whose rows other code
+    wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``), or an
+    unversioned one, is refused unless ``allow_code_change``."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
@@ -258,7 +262,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                          endgame_cards, playout_rate)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command)) if out is not None
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command,
+                                                                     allow_code_change)) if out is not None
                        else (None, set()))
         for k in range(rounds):
             c0 = time.process_time()
@@ -632,6 +637,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     args = ap.parse_args(args_list)
     if args.rounds < 1 or args.every < 1:
         ap.error("--rounds and --every must be at least 1")
@@ -646,7 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   hands=args.hands, hand_model=args.hand_model,
                                   progress=None if args.no_progress else say, streams=args.streams,
                                   schedule=args.schedule, endgame_cards=args.endgame_cards,
-                                  playout_rate=args.playout_rate,
+                                  playout_rate=args.playout_rate, allow_code_change=args.allow_code_change,
                                   command="python -m lcanalysis.studies.calibration " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

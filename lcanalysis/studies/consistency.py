@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from lcanalysis.studies.estimate import target_verdict
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 #: issue 15's targets: the share of consistent positions, and the mean loss against the reference
 SHARE_TARGET = 0.90
@@ -42,7 +42,8 @@ STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", C
                        bools=("consistent",),
                        # files made before the draw streams name none, those before successive halving no
                        # schedule, those before the advisor's play-outs a second were raised no rate
-                       defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000})
+                       defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000},
+                       code=ADVICE_CODE)
 #: ``benchmarks/bench_schedules.py``'s rows: the hint with each schedule against one reference a
 #: position; a row a position and schedule, resumed row by row. Its settings: the reference's budget
 #: (in multiples) and schedule, the hints' schedules and the play-outs a second (files made before
@@ -51,7 +52,8 @@ SCHEDULE_COLUMNS = ["index", "schedule", "cards_left", "hint", "reference", "los
                     "hint_worlds", "cpu_seconds", "playout_rate"]
 SCHEDULE_FILE = StudyFile("schedule comparison", "# lcanalysis schedule comparison ", SCHEDULE_COLUMNS,
                           keys=("index", "schedule"), text_keys=("schedule",),
-                          identity_keys=("reference", "reference_schedule", "schedules", "playout_rate"))
+                          identity_keys=("reference", "reference_schedule", "schedules", "playout_rate"),
+                          code=ADVICE_CODE)
 
 
 def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -115,7 +117,7 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
                       hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
                       schedule: str | None = None, command: str | None = None,
-                      playout_rate: int | None = None) -> pd.DataFrame:
+                      playout_rate: int | None = None, allow_code_change: bool = False) -> pd.DataFrame:
     """Compare the hint with the reference on the first ``positions`` positions of the set (the
     ``study_positions``); one row a position, written to ``out`` as each finishes
     (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
@@ -124,7 +126,9 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
     made before successive halving reads as made with the two-stage schedule. ``playout_rate``: the
     advisor's play-outs a second of budget (None: ``advisor.ROLLOUTS_PER_SECOND``; files made before
     it was raised read as 6,000). ``command``: the
-    command line, written to ``out`` + ".cmd" once ``out`` is open and its settings match."""
+    command line, written to ``out`` + ".cmd" once ``out`` is open and its settings match. A file
+    whose rows other code wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``),
+    or an unversioned one, is refused unless ``allow_code_change``."""
     if positions < 1 or reference <= 1 or budget <= 0 or workers < 1:
         raise ValueError("positions and workers must be at least 1, reference above 1 and budget above 0")
     if hand_model is None:
@@ -146,7 +150,8 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
     wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command)) if out is not None
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command,
+                                                                     allow_code_change)) if out is not None
                        else (None, set()))
         todo = [f for f in found if (f[0],) not in done]
         if progress is not None and len(todo) < len(wanted):
@@ -268,12 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
+    ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     args = ap.parse_args(args_list)
     try:
         study = consistency_study(args.positions, args.reference, args.budget, args.seed, args.hand_model,
                                   args.out, args.workers, progress=lambda line: print(line, file=sys.stderr,
                                                                                       flush=True),
                                   streams=args.streams, schedule=args.schedule, playout_rate=args.playout_rate,
+                                  allow_code_change=args.allow_code_change,
                                   command="python -m lcanalysis.studies.consistency " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

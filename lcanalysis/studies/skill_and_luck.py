@@ -36,7 +36,7 @@ from scipy import stats as st
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.studies.estimate import Estimate
-from lcanalysis.studies.study_file import StudyFile
+from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, PLAY_CODE, StudyFile
 
 #: the agents from weakest to strongest, as their results order them (data/round_robin_4agents.txt:
 #: Bradley-Terry ratings random -750, greedy +26, heuristic +300, search +424)
@@ -148,7 +148,8 @@ REVIEW_COLUMNS = ["agent", "opponent", "deal", "seed", "seat", "kind", "index", 
 REVIEWS_FILE = StudyFile("skill-and-luck reviews", "# lcanalysis skill-and-luck reviews ", REVIEW_COLUMNS,
                          keys=("agent", "deal"), text_keys=("agent",),
                          identity_keys=("time", "seed", "search_floor", "opponent", "search_ms"),
-                         many_rows=True, float_format="%.4f", version=("review_version", "review"))
+                         many_rows=True, float_format="%.4f", version=("review_version", "review"),
+                         code=PLAY_CODE)
 
 
 def load_reviews(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -158,15 +159,18 @@ def load_reviews(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, search_floor: float | None = None,
                   agents: Sequence[str] = AGENTS, opponent: str = OPPONENT, search_ms: float = 100.0,
-                  progress: bool = False, command: str | None = None) -> int:
+                  progress: bool = False, command: str | None = None, allow_code_change: bool = False) -> int:
     """``review_rounds`` written to ``path`` a round at a time, and resumed: the rounds of each
     agent already in the file are kept, the last one is reviewed again (it may be partial), and
     the rest are reviewed and appended; the file is the one an uninterrupted run writes (11
     CPU-minutes at the published size were lost to an interrupt). A file made with other settings
     is refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``, in
     the settings; an unversioned file, the published one, from before it, too): its last round
-    done again and the rounds added would be today's review beside the file's. ``command``:
-    written to the ``.cmd`` sidecar. Returns the rounds reviewed now."""
+    done again and the rounds added would be today's review beside the file's. The rounds depend
+    on the agents that play them too: a file whose rows other code of the agents, the engine or
+    the round player wrote (``study_file.PLAY_CODE``), or whose settings name no code, is refused
+    unless ``allow_code_change``. ``command``: written to the ``.cmd`` sidecar. Returns the rounds
+    reviewed now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.reviewer import REVIEW_VERSION, SEARCH_FLOOR
@@ -174,7 +178,7 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     floor = SEARCH_FLOOR if search_floor is None else search_floor
     identity = {"time": time_budget, "seed": seed, "search_floor": floor, "opponent": opponent,
                 "search_ms": search_ms, "review_version": REVIEW_VERSION}
-    with REVIEWS_FILE.open(path, identity, command) as (write, done):
+    with REVIEWS_FILE.open(path, identity, command, allow_code_change) as (write, done):
         todo = [(name, k) for name in agents for k in range(rounds) if (name, k) not in done]
         opp = _agent(opponent, search_ms)
         made: dict[str, Any] = {}
@@ -350,7 +354,7 @@ def review_luck_file(hand_model: bool) -> StudyFile:
     return StudyFile("skill-and-luck review-luck", "# lcanalysis skill-and-luck review luck ",
                      REVIEW_LUCK_COLUMNS if hand_model else REVIEW_LUCK_COLUMNS[:-2], keys=("deal",),
                      identity_keys=("time", "seed", "hand_model", "agents"), many_rows=True, float_format="%.4f",
-                     version=("review_version", "review"))
+                     version=("review_version", "review"), code=PLAY_CODE)
 
 
 def load_review_luck(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -362,13 +366,14 @@ def load_review_luck(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int = 0, first_deal: int = 2000,
                       hand_model: bool = False, agents: Sequence[str] = ("heuristic", "greedy"),
-                      progress: bool = False, command: str | None = None) -> int:
+                      progress: bool = False, command: str | None = None, allow_code_change: bool = False) -> int:
     """``review_luck_draws`` written to ``path`` a deal at a time, and resumed: the deals in the
     file are kept but the last (it may be partial: it is rated again), and the rest are rated and
     appended, giving the file an uninterrupted run writes. A file made with other settings is
     refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``; an
-    unversioned file too, the published ones). ``command``: written to the ``.cmd`` sidecar.
-    Returns the deals rated now."""
+    unversioned file too, the published ones), and one whose rows other code of the agents, the
+    engine or the round player wrote (``study_file.PLAY_CODE``; an unversioned file too) unless
+    ``allow_code_change``. ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.agents import make_agent
@@ -376,7 +381,7 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
 
     identity = {"time": time_budget, "seed": seed, "hand_model": hand_model, "agents": list(agents),
                 "review_version": REVIEW_VERSION}
-    with review_luck_file(hand_model).open(path, identity, command) as (write, done):
+    with review_luck_file(hand_model).open(path, identity, command, allow_code_change) as (write, done):
         todo = [k for k in range(first_deal, first_deal + deals) if (k,) not in done]
         made = [make_agent(a) for a in agents]
         for k in tqdm(todo, desc="review luck", unit="deal", disable=not progress):
@@ -571,6 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--out", required=True, help="the CSV file, written a round at a time and resumed (with the "
                                                 "same --time, --seed and --search-floor, as its first line says, "
                                                 "by the same version of the review)")
+    r.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     d = sub.add_parser("draws", help="the fast luck of every deck draw of heuristic v greedy deals (fast_luck_draws)")
     d.add_argument("--deals", type=nonneg("--deals", minimum=1), default=250)
     d.add_argument("--first-deal", type=nonneg("--first-deal"), default=1000)
@@ -586,6 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     q.add_argument("--out", required=True, help="the CSV file, written a deal at a time and resumed (with the same "
                                                 "--time, --seed and --hand-model, as its first line says, by the "
                                                 "same version of the review)")
+    q.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = ap.parse_args(args_list)
 
@@ -600,10 +607,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:  # (a file made with other settings is refused: it would mix two studies' rows)
             if args.what == "reviews":
                 write_reviews(args.out, args.rounds, args.time, args.seed, args.search_floor, progress=True,
-                              command=command)
+                              command=command, allow_code_change=args.allow_code_change)
             else:
                 write_review_luck(args.out, args.deals, args.time, args.seed, args.first_deal, args.hand_model,
-                                  progress=True, command=command)
+                                  progress=True, command=command, allow_code_change=args.allow_code_change)
         except (ValueError, RuntimeError) as e:
             ap.error(str(e))
         return 0

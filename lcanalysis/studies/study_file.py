@@ -6,7 +6,11 @@ before the next starts. A run given an existing file does only the units missing
 made with other settings is refused (it would mix results), and so is one written with other
 columns (an older version's: its rows and the new ones would not line up), and so is one whose rows
 another version of the code that makes them wrote (``version``: a setting naming it; a file whose
-settings lack it is "unversioned": it loads, but is not resumed); a torn last line, from a
+settings lack it is "unversioned": it loads, but is not resumed), and so is one whose rows other
+source code wrote (``code``: the files the rows depend on, hashed as a tournament's
+``tournaments.results.code_version``, in the setting ``code``; a file without it is unversioned
+too), unless the run is told to go on regardless (``allow_code_change``, ``--allow-code-change``:
+the change is recorded in the file's settings, ``earlier_code``); a torn last line, from a
 run killed while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
 round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
@@ -29,6 +33,20 @@ from typing import Any
 
 import pandas as pd
 
+from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_code
+
+#: the code behind rows of rounds the agents played: a tournament's (``tournaments.results.CODE_FILES``:
+#: the agents, the engine they play on, the round player and the luck of the draws)
+PLAY_CODE: tuple[tuple[str, ...], str] = (CODE_FILES, "the agents, the engine or the round player")
+#: the code behind rows of the advisor's answers (on positions the agents played to): the agents'
+#: play and the advisor, with the opponent-hand model and the match equity it uses and their data
+ADVICE_CODE: tuple[tuple[str, ...], str] = (
+    (*CODE_FILES, "advisor.py", "hand_model.py", "match_equity.py", "data/hand_model.json", "data/match_equity.json"),
+    "the agents, the engine, the round player or the advisor")
+#: what ``--allow-code-change`` says in the help of a command that writes a study file
+ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after a change that cannot move its "
+                          "numbers; the change is recorded in the file's settings)")
+
 
 class StudyFile:
     """The file format of one study: ``mark`` starts the settings line, ``columns`` are the CSV
@@ -39,13 +57,18 @@ class StudyFile:
     pandas' ``to_csv`` writes them), instead of in full. ``version``: (the setting that holds the
     version of the code behind the rows, what that code is in words), e.g. ``("review_version",
     "review")``: a file written by another version, or by none (a file from before the setting),
-    is refused for resuming, naming both versions; it still loads."""
+    is refused for resuming, naming both versions; it still loads. ``code``: (the source files the
+    rows depend on, as ``tournaments.results.CODE_FILES``, what they are in words), ``PLAY_CODE`` or
+    ``ADVICE_CODE``: their hash goes into the setting ``code`` of a file started, and a file whose
+    rows other code wrote, or whose settings name no code, is refused for resuming unless
+    ``allow_code_change``; it still loads."""
 
     def __init__(self, what: str, mark: str, columns: Sequence[str], keys: Sequence[str],
                  identity_keys: Sequence[str], bools: Sequence[str] = (),
                  defaults: Mapping[str, Any] | None = None, text_keys: Sequence[str] = (),
                  many_rows: bool = False, float_format: str | None = None,
-                 version: tuple[str, str] | None = None) -> None:
+                 version: tuple[str, str] | None = None,
+                 code: tuple[Sequence[str], str] | None = None) -> None:
         self.what = what
         self.mark = mark
         self.columns = list(columns)
@@ -57,6 +80,7 @@ class StudyFile:
         self.many_rows = many_rows
         self.float_format = float_format
         self.version = version
+        self.code = (tuple(code[0]), code[1]) if code is not None else None
 
     def unit(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         """The key of the unit of work a row belongs to."""
@@ -64,11 +88,15 @@ class StudyFile:
 
     def read_identity(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """The settings a file was made with (its first line)."""
+        return {**self.defaults, **self._settings(path)}
+
+    def _settings(self, path: str | os.PathLike[str]) -> dict[str, Any]:
+        """The settings line as written (without ``defaults``)."""
         with open(path, encoding="utf-8") as fh:
             first = fh.readline()
         if not first.startswith(self.mark):
             raise ValueError(f"{os.fspath(path)} is not a {self.what} file (its first line is not the header)")
-        return {**self.defaults, **json.loads(first[len(self.mark):])}
+        return dict(json.loads(first[len(self.mark):]))
 
     def table(self, csv_text: str) -> pd.DataFrame:
         """CSV text (a line of column names, then rows) as a table."""
@@ -133,6 +161,35 @@ class StudyFile:
                          f"version's rows to the other's, two versions' numbers in one file; write to another "
                          f"file (this one still loads as it is)")
 
+    def _same_code(self, path: str, old: Mapping[str, Any], mine: dict[str, Any], rows: int,
+                   allow: bool) -> dict[str, Any] | None:
+        """None when the file's rows were written by this code (``code``). Else refuse (ValueError)
+        to append to a file whose rows other code wrote, or one from before the code was kept,
+        unless ``allow`` or it has no rows yet: then the settings to write instead, with this code
+        and, when rows are there, the file's code and its count of rows in ``earlier_code``."""
+        if self.code is None or old.get("code") == mine:
+            return None
+        theirs, what = old.get("code"), self.code[1]
+        if rows and not allow:
+            if theirs is None:
+                was = ("is unversioned (its settings name no code: it was written before the code behind its rows "
+                       f"was kept), and this is {describe_code(mine)}: resuming it would add this code's rows to "
+                       "rows of unknown code")
+            else:
+                was = (f"was written by {describe_code(theirs)}, and this is {describe_code(mine)}: the source of "
+                       f"{what} changed since, so resuming it would add this code's rows to the other's")
+            raise ValueError(f"{path} {was}, two versions' numbers in one file. Write to another file (this one "
+                             "still loads as it is), or, if the change cannot move these numbers, go on in this "
+                             "one with --allow-code-change (allow_code_change=True; the change is recorded in the "
+                             "file's settings)")
+        earlier = list(old.get("earlier_code") or [])
+        if rows:
+            earlier.append({"code": theirs, "rows": rows})
+            print(f"note: {path}: its first {rows} row(s) were written by {describe_code(theirs)}, the rows "
+                  f"from here on by {describe_code(mine)} (--allow-code-change; recorded in its settings, "
+                  "earlier_code)", file=sys.stderr)
+        return {**old, "code": dict(mine), **({"earlier_code": earlier} if earlier else {})}
+
     def frame(self, rows: Sequence[dict[str, Any]], identity: dict[str, Any]) -> pd.DataFrame:
         """Rows kept in memory as the same table a file of them reads as."""
         df = self.table(self.as_csv(rows))
@@ -150,20 +207,42 @@ class StudyFile:
         df.attrs["identity"] = identity
         return df
 
+    def _locked(self, path: str, stack: contextlib.ExitStack) -> Any:
+        """``path`` opened for appending (made if missing), under an exclusive lock."""
+        fh = stack.enter_context(open(path, "a+", encoding="utf-8", newline=""))  # noqa: SIM115 (closed by the stack)
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RuntimeError(f"another {self.what} run is writing {path}") from None
+        return fh
+
+    def _new_settings(self, path: str, settings: Mapping[str, Any], text: str, stack: contextlib.ExitStack) -> Any:
+        """Write ``settings`` over the first line of ``path`` (whose lines are ``text``) by a whole
+        new file renamed over it (a crash leaves the one or the other), and return it opened and
+        locked as ``_locked`` does."""
+        new = path + ".new"
+        with open(new, "w", encoding="utf-8", newline="") as fh:
+            fh.write(self.mark + json.dumps(settings) + "\n" + text.split("\n", 1)[1])
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(new, path)
+        return self._locked(path, stack)
+
     @contextlib.contextmanager
-    def open(self, path: str, identity: dict[str, Any], command: str | None = None
-             ) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
+    def open(self, path: str, identity: dict[str, Any], command: str | None = None,
+             allow_code_change: bool = False) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
         writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
         returns), and the keys of the units already there (with ``many_rows``, but the last).
         ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
-        lock is held and the file's settings match (a refused resume leaves the sidecar as it was)."""
+        lock is held and the file's settings match (a refused resume leaves the sidecar as it was).
+        With ``code``, the code's hash joins ``identity`` (the setting ``code``), and a file whose
+        rows other code wrote is refused unless ``allow_code_change`` (see ``_same_code``)."""
+        if self.code is not None:
+            identity = {**identity, "code": code_version(self.code[0])}
         exists = os.path.exists(path) and os.path.getsize(path) > 0
-        with open(path, "a+", encoding="utf-8", newline="") as fh:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise RuntimeError(f"another {self.what} run is writing {path}") from None
+        with contextlib.ExitStack() as stack:
+            fh = self._locked(path, stack)
             done: set[tuple[Any, ...]] = set()
             if exists:
                 old = self.read_identity(path)
@@ -176,13 +255,16 @@ class StudyFile:
                 fh.seek(0)
                 text = fh.read()
                 self._same_columns(path, text)
-                keep = text[: text.rfind("\n") + 1]
-                if keep != text:
+                whole = text[: text.rfind("\n") + 1]
+                keep = self._without_last_unit(whole) if self.many_rows else whole
+                settings = self._same_code(path, self._settings(path), identity.get("code", {}),
+                                           max(0, keep.count("\n") - 2), allow_code_change)
+                if whole != text:
                     print(f"warning: {path}: a torn last line (an unfinished row) is dropped and done again",
                           file=sys.stderr)
-                if self.many_rows:
-                    keep = self._without_last_unit(keep)
-                if keep != text:
+                if settings is not None:
+                    fh = self._new_settings(path, settings, keep, stack)
+                elif keep != text:
                     fh.truncate(len(keep.encode("utf-8")))
                 old_rows = self.load(path)
                 done = {self.unit(row) for row in old_rows[self.keys].to_dict("records")}

@@ -103,13 +103,15 @@ class ResultsWarning(UserWarning):
 
 
 @functools.cache
-def code_version() -> dict[str, str]:
-    """The package version and a SHA-256 (first 16 hex digits) of ``CODE_FILES``."""
+def code_version(sources: tuple[str, ...] | None = None) -> dict[str, str]:
+    """The package version and a SHA-256 (first 16 hex digits) of ``sources`` (folders and files
+    relative to the package, as ``CODE_FILES``, the default: the code behind a tournament's rows;
+    the studies' files name theirs, ``studies.study_file``)."""
     from lcanalysis import __version__
 
     root = Path(__file__).resolve().parent.parent
     files: list[Path] = []
-    for name in CODE_FILES:
+    for name in CODE_FILES if sources is None else sources:
         p = root / name
         files.extend(sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.exists() else [])
     h = hashlib.sha256()
