@@ -95,6 +95,19 @@ def test_the_code_version_is_a_hash_of_the_agents_source(monkeypatch):
     assert code_version() == before
 
 
+@pytest.mark.parametrize("name", ["hand_model.py", "hand_model.json", "match_equity.py", "match_equity.json",
+                                  "runner.py"])
+def test_an_edit_of_what_the_agents_play_by_changes_the_code_version(edit_source, name):
+    """``search:hand_model=1`` and ``best`` deal the opponent's unknown cards by lcanalysis/hand_model.py
+    with the weights of lcanalysis/data/hand_model.json, and ``match`` plays by match_equity.py and
+    its table: none of them was in the code version, so a tournament resumed after the model was
+    retrained (or the table remade) went on adding results without --allow-code-change. (The round
+    player, which always was, for comparison.)"""
+    before = code_version()
+    edit_source(name)
+    assert code_version()["source_sha256"] != before["source_sha256"]
+
+
 MISMATCHES = [
     ({"agents": ["random", "greedy"]}, "agents: heuristic, greedy in the file, random, greedy in this run"),
     ({"seed": 1}, "seed (--seed): 0 in the file, 1 in this run"),

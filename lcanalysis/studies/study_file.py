@@ -39,10 +39,9 @@ from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_co
 #: the agents, the engine they play on, the round player and the luck of the draws)
 PLAY_CODE: tuple[tuple[str, ...], str] = (CODE_FILES, "the agents, the engine or the round player")
 #: the code behind rows of the advisor's answers (on positions the agents played to): the agents'
-#: play and the advisor, with the opponent-hand model and the match equity it uses and their data
-ADVICE_CODE: tuple[tuple[str, ...], str] = (
-    (*CODE_FILES, "advisor.py", "hand_model.py", "match_equity.py", "data/hand_model.json", "data/match_equity.json"),
-    "the agents, the engine, the round player or the advisor")
+#: play (whose opponent-hand model and match equity the advisor uses too) and the advisor
+ADVICE_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "advisor.py"),
+                                            "the agents, the engine, the round player or the advisor")
 #: what ``--allow-code-change`` says in the help of a command that writes a study file
 ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after a change that cannot move its "
                           "numbers; the change is recorded in the file's settings)")

@@ -6,8 +6,9 @@ A results file is JSON lines. The first line is a header naming the tournament::
 
 ``identity`` holds the agents (name, options, label), the rules in full (colours, hand size,
 rounds, turn cap, ...), the seed, the duplicate and round-robin settings, and the code that
-played (``code``: the package version and a hash of the source of the agents, the engine and
-the round player). Then one line per finished deal and seating::
+played (``code``: the package version and a hash of the source of the agents, the engine, the
+opponent-hand model and match equity table they play by, and the round player: ``CODE_FILES``).
+Then one line per finished deal and seating::
 
     {"job": "PAIRING:DEAL:SWAP", "rows": [{...one row per round...}]}
 
@@ -77,8 +78,10 @@ SCORE_PER_COLOUR = (-80, 156)
 MAX_MS = 86_400_000.0
 
 #: the source files whose hash is the code version of the agents: the agents, the engine they
-#: play on, and the round player (relative to the package)
-CODE_FILES = ("agents", "core", "game", "search", "rollouts.py", "evaluator.py", "analysis.py",
+#: play on, the opponent-hand model and the match equity table they play by (with their data),
+#: and the round player (relative to the package)
+CODE_FILES = ("agents", "core", "game", "search", "rollouts.py", "evaluator.py", "analysis.py", "hand_model.py",
+              "data/hand_model.json", "match_equity.py", "data/match_equity.json",
               "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py")
 
 
