@@ -63,10 +63,12 @@ def edit_source(monkeypatch):
 
     from lcanalysis.tournaments.results import code_version
 
-    real = Path.read_bytes
+    real, edited = Path.read_bytes, set()
 
     def edit(name: str) -> None:
-        monkeypatch.setattr(Path, "read_bytes", lambda self: real(self) + (b"# edited\n" if self.name == name else b""))
+        edited.add(name)
+        monkeypatch.setattr(Path, "read_bytes",
+                            lambda self: real(self) + (b"# edited\n" if self.name in edited else b""))
         code_version.cache_clear()
 
     yield edit

@@ -346,7 +346,7 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
 
     capsys.readouterr()
     assert bench.main([*argv, "--out", str(out), "--allow-code-change"]) == 0
-    assert f"its first {n} row(s) were written by" in capsys.readouterr().err
+    assert f"its rows 1 to {n} were written by" in capsys.readouterr().err
     settings = rows_file.read_identity(out)
     assert settings["code"] == now and settings["earlier_code"] == [{"code": made, "rows": n}]
     pd.testing.assert_frame_equal(_table(rows_file, out), _table(rows_file, whole))

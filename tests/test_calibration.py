@@ -569,12 +569,23 @@ def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys,
     assert out.read_text() == rows and (tmp_path / "c.csv.cmd").read_text() == cmd
 
     assert C.main([*more, "--allow-code-change"]) == 0
-    assert "its first 4 row(s) were written by" in capsys.readouterr().err
+    assert "its rows 1 to 4 were written by" in capsys.readouterr().err
     settings = C.read_identity(out)
     assert settings["code"] == now and settings["earlier_code"] == [{"code": made, "rows": 4}]
     lines, before = out.read_text().splitlines(), rows.splitlines()
     assert lines[1:len(before)] == before[1:] and len(lines) > len(before)  # the rows kept, the next round's added
     assert C.main(more) == 0  # this code's file now: resumed without being told
+    n = len(C.load_calibration(out))
+    edit_source("runner.py")  # and the round player too: a second change, after the first
+    later = code_version(ADVICE_CODE[0])
+    capsys.readouterr()
+    assert C.main(["--rounds", "3", *argv[2:], "--allow-code-change"]) == 0
+    assert (f"its rows 5 to {n} were written by lcanalysis {now['lcanalysis']} (source {now['source_sha256']}), "
+            f"the rows from here on by lcanalysis {later['lcanalysis']} (source {later['source_sha256']})"
+            in " ".join(capsys.readouterr().err.split()))
+    settings = C.read_identity(out)
+    assert settings["code"] == later
+    assert settings["earlier_code"] == [{"code": made, "rows": 4}, {"code": now, "rows": n}]
 
 
 def test_a_published_study_still_loads_but_is_not_resumed_by_todays_code(tmp_path, capsys):

@@ -165,7 +165,9 @@ class StudyFile:
         """None when the file's rows were written by this code (``code``). Else refuse (ValueError)
         to append to a file whose rows other code wrote, or one from before the code was kept,
         unless ``allow`` or it has no rows yet: then the settings to write instead, with this code
-        and, when rows are there, the file's code and its count of rows in ``earlier_code``."""
+        and, when rows are there, the file's code and the count of rows so far added to
+        ``earlier_code`` (each entry the code that wrote the rows up to its count, from the entry
+        before's)."""
         if self.code is None or old.get("code") == mine:
             return None
         theirs, what = old.get("code"), self.code[1]
@@ -183,8 +185,9 @@ class StudyFile:
                              "file's settings)")
         earlier = list(old.get("earlier_code") or [])
         if rows:
+            since = earlier[-1]["rows"] if earlier else 0
             earlier.append({"code": theirs, "rows": rows})
-            print(f"note: {path}: its first {rows} row(s) were written by {describe_code(theirs)}, the rows "
+            print(f"note: {path}: its rows {since + 1} to {rows} were written by {describe_code(theirs)}, the rows "
                   f"from here on by {describe_code(mine)} (--allow-code-change; recorded in its settings, "
                   "earlier_code)", file=sys.stderr)
         return {**old, "code": dict(mine), **({"earlier_code": earlier} if earlier else {})}
