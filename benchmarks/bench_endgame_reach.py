@@ -49,7 +49,7 @@ FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "brack
 #: bracket is tried), then a row a view (keyed by its cards left and seed), resumed
 ROWS_FILE = StudyFile("endgame reach benchmark", "# lcanalysis bench_endgame_reach ", FIELDS, keys=("deck", "seed"),
                       identity_keys=("clock", "nodes", "no_bracket"), bools=("converged", "exact"),
-                      code=ADVICE_CODE)
+                      code=ADVICE_CODE).made_by(str(ROOT / "tests" / "helpers.py")).made_by(__file__)
 
 
 def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool = True, clock: bool = False) -> dict:

@@ -44,7 +44,7 @@ FIELDS = ["deck", "seed", "version", "stalls", "converged", "exact", "worlds", "
 ROWS_FILE = StudyFile("endgame settle benchmark", "# lcanalysis bench_endgame_settle ", FIELDS,
                       keys=("deck", "seed", "version"), text_keys=("version",),
                       identity_keys=("nodes", "min_stalls", "no_fill_every_turn"), bools=("converged", "exact"),
-                      code=ADVICE_CODE)
+                      code=ADVICE_CODE).made_by(str(ROOT / "tests" / "helpers.py")).made_by(__file__)
 
 
 def run_one(seed: int, deck: int, before: bool, nodes: int, min_stalls: int | None = None,

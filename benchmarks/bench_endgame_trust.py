@@ -48,7 +48,7 @@ FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged"
 #: ``--out``: a first line of the settings, then a row a view (keyed by its cards left and seed), resumed
 ROWS_FILE = StudyFile("endgame trust benchmark", "# lcanalysis bench_endgame_trust ", FIELDS, keys=("deck", "seed"),
                       identity_keys=("ref_nodes", "hint_time", "endgame_cards"), bools=("ref_converged",),
-                      code=ADVICE_CODE)
+                      code=ADVICE_CODE).made_by(str(ROOT / "tests" / "helpers.py")).made_by(__file__)
 
 
 def loss_under(reference, move: str) -> float:

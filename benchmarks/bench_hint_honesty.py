@@ -33,13 +33,15 @@ from pathlib import Path
 
 from bench_schedules import EARLIER_RATE, load_references
 
+from lcanalysis.studies import consistency
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
 #: ``--out``: a first line of the settings (the play-outs a second), then a row a view, resumed
 ROWS_FILE = StudyFile("hint honesty benchmark", "# lcanalysis bench_hint_honesty ", FIELDS, keys=("index",),
-                      identity_keys=("playout_rate",), bools=("consistent", "covered"), code=ADVICE_CODE)
+                      identity_keys=("playout_rate",), bools=("consistent", "covered"),
+                      code=ADVICE_CODE).made_by(consistency.__file__).made_by(__file__)
 SIGMAS = 2.0  # the study's rule: within two standard errors
 REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED = 30.0, "halving", 2  # the stored references used
 

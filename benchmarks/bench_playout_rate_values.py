@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lcanalysis.studies import calibration
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +33,8 @@ FIELDS = ["round", "turn", "cards_left", "phase", "played", "value_before", "val
           "playout_rate"]
 #: ``--out``: a first line of the settings (the play-outs a second now), then a row a position, resumed
 ROWS_FILE = StudyFile("playout-rate check", "# lcanalysis bench_playout_rate_values ", FIELDS,
-                      keys=("round", "turn"), identity_keys=("playout_rate",), code=ADVICE_CODE)
+                      keys=("round", "turn"), identity_keys=("playout_rate",),
+                      code=ADVICE_CODE).made_by(calibration.__file__).made_by(__file__)
 
 
 def sample(positions: int):

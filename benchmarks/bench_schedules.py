@@ -42,6 +42,8 @@ from lcanalysis.studies.consistency import (
 from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP
 
 FIELDS = SCHEDULE_FILE.columns
+#: the rows file: the study's format, its rows made by this script too (an edit of it is changed code)
+ROWS_FILE = SCHEDULE_FILE.made_by(__file__)
 #: the play-outs a second of the runs made before the column (and the references' key) was added
 EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
 
@@ -87,7 +89,7 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
                 "playout_rate": int(rate)}
     with contextlib.ExitStack() as stack:
         try:
-            write, done = stack.enter_context(SCHEDULE_FILE.open(os.fspath(out), identity, command, allow_code_change))
+            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(out), identity, command, allow_code_change))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         todo = [(f, [s for s in schedules if (f[0], s) not in done]) for f in study_positions(positions)]

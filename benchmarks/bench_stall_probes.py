@@ -42,7 +42,7 @@ FIELDS = ["deck", "seed", "mode", "seconds", "nodes", "stalls", "exact", "best",
 #: and mode), resumed
 ROWS_FILE = StudyFile("stall probes benchmark", "# lcanalysis bench_stall_probes ", FIELDS,
                       keys=("deck", "seed", "mode"), text_keys=("mode",), identity_keys=("nodes", "workers"),
-                      bools=("exact",), code=ADVICE_CODE)
+                      bools=("exact",), code=ADVICE_CODE).made_by(str(ROOT / "tests" / "helpers.py")).made_by(__file__)
 MODES = ("plain", "probes", "one-thread")  # one-thread: today's search on one thread (with --workers > 1)
 
 

@@ -34,9 +34,7 @@ def _bench(monkeypatch, name):
 
 
 def _rows_file(bench):
-    from lcanalysis.studies.consistency import SCHEDULE_FILE
-
-    return SCHEDULE_FILE if bench.__name__ == "bench_schedules" else bench.ROWS_FILE
+    return bench.ROWS_FILE
 
 
 def _measure(calls, stop_at, unit, row):
@@ -302,16 +300,17 @@ def test_an_out_file_that_cannot_be_opened_is_an_error_naming_it_not_a_traceback
     assert str(refused.value) == f"error: [Errno 2] No such file or directory: '{out}'" and calls == []
 
 
+@pytest.mark.parametrize("edited", ["advisor.py", "the benchmark", "its views' source"])
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept(tmp_path, monkeypatch, capsys,
-                                                                                  edit_source, name):
-    """A rows file was resumed by whatever code ran: a benchmark stopped, the advisor edited, and the
-    run resumed added the new advisor's rows to the old one's, one summary over both. The file keeps
-    the code that wrote it now (``study_file.ADVICE_CODE``, hashed as a tournament's code): after an
-    edit of the advisor the run is refused before anything is measured, naming both codes, the file
-    as it was; with ``--allow-code-change`` it goes on, its settings saying how many rows the
-    earlier code wrote, and the file holds the rows a run never stopped writes."""
-    from lcanalysis.studies.study_file import ADVICE_CODE
+                                                                                  edit_source, name, edited):
+    """A rows file was resumed by whatever code ran: a benchmark stopped, the advisor (or the
+    benchmark's own script, or the module its views come from) edited, and the run resumed added
+    the new code's rows to the old one's, one summary over both. The file keeps the code that
+    wrote it now (``study_file.ADVICE_CODE``, the views' module and the script, hashed as a
+    tournament's code): after an edit the run is refused before anything is measured, naming
+    both codes, the file as it was; with ``--allow-code-change`` it goes on, its settings saying
+    how many rows the earlier code wrote, and the file holds the rows a run never stopped writes."""
     from lcanalysis.tournaments.results import code_version
 
     bench = _bench(monkeypatch, name)
@@ -326,12 +325,14 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     with pytest.raises(Stop):
         bench.main([*argv, "--out", str(out)])
     kept, made = out.read_text(), rows_file.read_identity(out)["code"]
-    assert made == code_version(ADVICE_CODE[0])
+    assert made == code_version(rows_file.code[0])
     n = len(rows_file.load(out))
     assert n > 0
 
-    edit_source("advisor.py")
-    now = code_version(ADVICE_CODE[0])
+    study = {"bench_schedules": "consistency.py", "bench_hint_honesty": "consistency.py",  # (the fixed set's)
+             "bench_playout_rate_values": "calibration.py"}.get(name, "helpers.py")  # (played_down: the views)
+    edit_source({"the benchmark": f"{name}.py", "its views' source": study}.get(edited, edited))
+    now = code_version(rows_file.code[0])
     calls.clear()
     SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
     with pytest.raises(SystemExit) as refused:
@@ -339,7 +340,7 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     assert str(refused.value).startswith(
         f"error: {out} was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']}), and this is "
         f"lcanalysis {now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the engine, the "
-        "round player or the advisor changed since")
+        f"round player, the advisor, {study} or {name}.py changed since")
     assert str(refused.value).endswith("go on in this one with --allow-code-change (allow_code_change=True; the "
                                        "change is recorded in the file's settings)")
     assert calls == [] and out.read_text() == kept

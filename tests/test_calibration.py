@@ -538,34 +538,34 @@ def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys,
     written in four runs, and nothing but the settings (the advisor's options) was checked, so rows
     of an advisor changed in between would have been added to the others unseen. The file keeps the
     code that wrote it now (a hash of the agents', the engine's, the round player's and the
-    advisor's source, the tournament's ``code_version``): an edit of the advisor makes a resume
-    refuse, naming both and what to do, the file and its command as they were; with
-    ``--allow-code-change`` it goes on, the change kept in the settings (which rows the earlier code
-    wrote), and from then on it resumes as this code's file."""
-    from lcanalysis.studies.study_file import ADVICE_CODE
+    advisor's source and of the study's own module, the tournament's ``code_version``): an edit of
+    the advisor makes a resume refuse, naming both and what to do, the file and its command as they
+    were; with ``--allow-code-change`` it goes on, the change kept in the settings (which rows the
+    earlier code wrote), and from then on it resumes as this code's file. An edit of how the study
+    makes its rows (calibration.py) is changed code too."""
     from lcanalysis.tournaments.results import code_version
 
     out = tmp_path / "c.csv"
     argv = ["--rounds", "1", "--every", "12", "--time", "0.02", "--bootstrap", "20", "--no-progress", "--out", str(out)]
     assert C.main(argv) == 0
-    made = code_version(ADVICE_CODE[0])
-    assert C.read_identity(out)["code"] == made and "advisor.py" in ADVICE_CODE[0]
+    made = code_version(C.STUDY_FILE.code[0])
+    assert C.read_identity(out)["code"] == made
     rows, cmd = out.read_text(), (tmp_path / "c.csv.cmd").read_text()
     assert len(C.load_calibration(out)) == 4
     capsys.readouterr()
 
     edit_source("advisor.py")
-    now = code_version(ADVICE_CODE[0])
+    now = code_version(C.STUDY_FILE.code[0])
     assert now["source_sha256"] != made["source_sha256"]
     more = ["--rounds", "2", *argv[2:]]
     assert C.main(more) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert (f"error: {out} was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']}), and this "
             f"is lcanalysis {now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the "
-            "engine, the round player or the advisor changed since, so resuming it would add this code's rows to "
-            "the other's, two versions' numbers in one file. Write to another file (this one still loads as it "
-            "is), or, if the change cannot move these numbers, go on in this one with --allow-code-change "
-            "(allow_code_change=True; the change is recorded in the file's settings)") in err
+            "engine, the round player, the advisor or calibration.py changed since, so resuming it would add this "
+            "code's rows to the other's, two versions' numbers in one file. Write to another file (this one still "
+            "loads as it is), or, if the change cannot move these numbers, go on in this one with "
+            "--allow-code-change (allow_code_change=True; the change is recorded in the file's settings)") in err
     assert out.read_text() == rows and (tmp_path / "c.csv.cmd").read_text() == cmd
 
     assert C.main([*more, "--allow-code-change"]) == 0
@@ -576,9 +576,11 @@ def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys,
     assert lines[1:len(before)] == before[1:] and len(lines) > len(before)  # the rows kept, the next round's added
     assert C.main(more) == 0  # this code's file now: resumed without being told
     n = len(C.load_calibration(out))
-    edit_source("runner.py")  # and the round player too: a second change, after the first
-    later = code_version(ADVICE_CODE[0])
+    edit_source("calibration.py")  # how the study makes its rows: a second change, after the first
+    later = code_version(C.STUDY_FILE.code[0])
     capsys.readouterr()
+    assert C.main(["--rounds", "3", *argv[2:]]) == 2
+    assert "the advisor or calibration.py changed since" in " ".join(capsys.readouterr().err.split())
     assert C.main(["--rounds", "3", *argv[2:], "--allow-code-change"]) == 0
     assert (f"its rows 5 to {n} were written by lcanalysis {now['lcanalysis']} (source {now['source_sha256']}), "
             f"the rows from here on by lcanalysis {later['lcanalysis']} (source {later['source_sha256']})"

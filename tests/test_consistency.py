@@ -351,7 +351,7 @@ def test_a_file_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys, 
     assert C.main(["--positions", "2", *argv]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert f"error: {out} was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']})" in err
-    assert "the source of the agents, the engine, the round player or the advisor changed since" in err
+    assert "the source of the agents, the engine, the round player, the advisor or consistency.py changed since" in err
     assert out.read_text() == rows
     assert C.main(["--positions", "2", *argv, "--allow-code-change"]) == 0
     study = C.load_consistency(out)

@@ -19,7 +19,7 @@ from lcanalysis import reviewer
 from lcanalysis.game.records import read_record, write_record
 from lcanalysis.reviewer import REVIEW_VERSION
 from lcanalysis.studies import skill_and_luck as S
-from lcanalysis.tournaments.results import CODE_FILES, code_version
+from lcanalysis.tournaments.results import code_version
 from lcanalysis.tournaments.runner import run_tournament
 
 
@@ -298,8 +298,9 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
     rated.clear()
     assert S.main(argv) == 0
     assert rated == [8, 9]  # deal 7 kept, the last deal in the file (8) rated again
+    code = json.dumps(code_version(S.review_luck_file(True).code[0]))
     settings = ('{"time": 0.02, "seed": 1, "hand_model": true, "agents": ["heuristic", "greedy"], '
-                f'"review_version": {REVIEW_VERSION}, "code": {json.dumps(code_version(CODE_FILES))}}}')
+                f'"review_version": {REVIEW_VERSION}, "code": {code}}}')
     assert path.read_text() == S.review_luck_file(True).mark + settings + "\n" + whole.to_csv(
         index=False, float_format="%.4f")
     command = "python -m lcanalysis.studies.skill_and_luck " + " ".join(argv)
@@ -364,26 +365,27 @@ def test_a_reviews_file_whose_rounds_other_agents_code_played_is_not_resumed_unl
     """The review's version guards the review's numbers, but the rounds reviewed are the agents'
     play: a file resumed after an edit of the agents, the engine or the round player added rounds
     those played beside the file's. Its settings keep the code that played now (the tournament's
-    code version, ``study_file.PLAY_CODE``): such a resume is refused, naming both codes, unless
-    ``allow_code_change``, which records the change. An edit of the advisor alone is the review's
-    (``REVIEW_VERSION``, raised whenever the review's numbers change) and does not refuse it."""
-    from lcanalysis.studies.study_file import PLAY_CODE
+    code version, ``study_file.PLAY_CODE``, and the study's module): such a resume is refused,
+    naming both codes, unless ``allow_code_change``, which records the change. An edit of the
+    advisor alone is the review's (``REVIEW_VERSION``, raised whenever the review's numbers change)
+    and does not refuse it."""
 
     path, luck = tmp_path / "reviews.csv", tmp_path / "luck.csv"
     assert S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",)) == 2
     assert S.write_review_luck(str(luck), deals=2, time_budget=0.02) == 2
-    made = code_version(PLAY_CODE[0])
+    made = code_version(S.REVIEWS_FILE.code[0])
+    assert code_version(S.review_luck_file(False).code[0]) == made
     assert S.load_reviews(path).attrs["identity"]["code"] == made == S.load_review_luck(luck).attrs["identity"]["code"]
     edit_source("advisor.py")
     assert S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",)) == 1  # the last round again
     assert S.write_review_luck(str(luck), deals=2, time_budget=0.02) == 1
     mine, rated = path.read_text(), luck.read_text()
     edit_source("runner.py")  # the round player (tournaments/runner.py)
-    now = code_version(PLAY_CODE[0])
+    now = code_version(S.REVIEWS_FILE.code[0])
     assert now != made
     said = (f"was written by lcanalysis {made['lcanalysis']} (source {made['source_sha256']}), and this is lcanalysis "
-            f"{now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the engine or the "
-            "round player changed since")
+            f"{now['lcanalysis']} (source {now['source_sha256']}): the source of the agents, the engine, the "
+            "round player or skill_and_luck.py changed since")
     with pytest.raises(ValueError, match=re.escape(said)):
         S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",))
     with pytest.raises(ValueError, match=re.escape(said)):
@@ -397,3 +399,6 @@ def test_a_reviews_file_whose_rounds_other_agents_code_played_is_not_resumed_unl
     assert reviews.attrs["identity"]["earlier_code"] == [{"code": made, "rows": first}]
     assert S.write_review_luck(str(luck), deals=3, time_budget=0.02, allow_code_change=True) == 2
     assert S.load_review_luck(luck).attrs["identity"]["code"] == now
+    edit_source("skill_and_luck.py")  # how the study plays and rates its rounds
+    with pytest.raises(ValueError, match=re.escape("the round player or skill_and_luck.py changed since")):
+        S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",))

@@ -189,7 +189,7 @@ STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round",
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
                        defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage",
                                  "endgame_cards": 3, "playout_rate": 6000},
-                       code=ADVICE_CODE)
+                       code=ADVICE_CODE).made_by(__file__)
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:

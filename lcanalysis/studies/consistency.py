@@ -43,7 +43,7 @@ STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", C
                        # files made before the draw streams name none, those before successive halving no
                        # schedule, those before the advisor's play-outs a second were raised no rate
                        defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000},
-                       code=ADVICE_CODE)
+                       code=ADVICE_CODE).made_by(__file__)
 #: ``benchmarks/bench_schedules.py``'s rows: the hint with each schedule against one reference a
 #: position; a row a position and schedule, resumed row by row. Its settings: the reference's budget
 #: (in multiples) and schedule, the hints' schedules and the play-outs a second (files made before
@@ -53,7 +53,7 @@ SCHEDULE_COLUMNS = ["index", "schedule", "cards_left", "hint", "reference", "los
 SCHEDULE_FILE = StudyFile("schedule comparison", "# lcanalysis schedule comparison ", SCHEDULE_COLUMNS,
                           keys=("index", "schedule"), text_keys=("schedule",),
                           identity_keys=("reference", "reference_schedule", "schedules", "playout_rate"),
-                          code=ADVICE_CODE)
+                          code=ADVICE_CODE).made_by(__file__)
 
 
 def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:

@@ -149,7 +149,7 @@ REVIEWS_FILE = StudyFile("skill-and-luck reviews", "# lcanalysis skill-and-luck 
                          keys=("agent", "deal"), text_keys=("agent",),
                          identity_keys=("time", "seed", "search_floor", "opponent", "search_ms"),
                          many_rows=True, float_format="%.4f", version=("review_version", "review"),
-                         code=PLAY_CODE)
+                         code=PLAY_CODE).made_by(__file__)
 
 
 def load_reviews(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -354,7 +354,7 @@ def review_luck_file(hand_model: bool) -> StudyFile:
     return StudyFile("skill-and-luck review-luck", "# lcanalysis skill-and-luck review luck ",
                      REVIEW_LUCK_COLUMNS if hand_model else REVIEW_LUCK_COLUMNS[:-2], keys=("deal",),
                      identity_keys=("time", "seed", "hand_model", "agents"), many_rows=True, float_format="%.4f",
-                     version=("review_version", "review"), code=PLAY_CODE)
+                     version=("review_version", "review"), code=PLAY_CODE).made_by(__file__)
 
 
 def load_review_luck(path: str | os.PathLike[str]) -> pd.DataFrame:

@@ -22,6 +22,7 @@ reviews and the benchmarks that keep rows (``benchmarks/bench_endgame_*.py``, ``
 from __future__ import annotations
 
 import contextlib
+import copy
 import csv
 import fcntl
 import json
@@ -58,9 +59,9 @@ class StudyFile:
     "review")``: a file written by another version, or by none (a file from before the setting),
     is refused for resuming, naming both versions; it still loads. ``code``: (the source files the
     rows depend on, as ``tournaments.results.CODE_FILES``, what they are in words), ``PLAY_CODE`` or
-    ``ADVICE_CODE``: their hash goes into the setting ``code`` of a file started, and a file whose
-    rows other code wrote, or whose settings name no code, is refused for resuming unless
-    ``allow_code_change``; it still loads."""
+    ``ADVICE_CODE`` and the module that makes the rows (``made_by(__file__)``): their hash goes
+    into the setting ``code`` of a file started, and a file whose rows other code wrote, or whose
+    settings name no code, is refused for resuming unless ``allow_code_change``; it still loads."""
 
     def __init__(self, what: str, mark: str, columns: Sequence[str], keys: Sequence[str],
                  identity_keys: Sequence[str], bools: Sequence[str] = (),
@@ -80,6 +81,18 @@ class StudyFile:
         self.float_format = float_format
         self.version = version
         self.code = (tuple(code[0]), code[1]) if code is not None else None
+
+    def made_by(self, source: str) -> StudyFile:
+        """This format, its rows made by the code of ``code`` and by ``source`` too: the module or
+        script that makes them from that code (its ``__file__``: the study's, the benchmark's), so
+        that an edit of how a row is made is changed code as well."""
+        made = copy.copy(self)
+        files, what = self.code or ((), "")
+        head, _, last = what.rpartition(" or ")
+        name = os.path.basename(source)
+        words = f"{head}, {last} or {name}" if head else f"{what} or {name}" if what else name
+        made.code = ((*files, os.path.abspath(source)), words)
+        return made
 
     def unit(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         """The key of the unit of work a row belongs to."""

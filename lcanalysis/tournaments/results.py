@@ -109,19 +109,20 @@ class ResultsWarning(UserWarning):
 def code_version(sources: tuple[str, ...] | None = None) -> dict[str, str]:
     """The package version and a SHA-256 (first 16 hex digits) of ``sources`` (folders and files
     relative to the package, as ``CODE_FILES``, the default: the code behind a tournament's rows;
-    the studies' files name theirs, ``studies.study_file``)."""
+    or a file's absolute path, a benchmark's script; the studies' files name theirs,
+    ``studies.study_file``)."""
     from lcanalysis import __version__
 
     root = Path(__file__).resolve().parent.parent
     files: list[Path] = []
     for name in CODE_FILES if sources is None else sources:
-        p = root / name
+        p = (root / name).resolve()
         files.extend(sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.exists() else [])
     h = hashlib.sha256()
     for f in files:
         if "__pycache__" in f.parts:
             continue
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        h.update(Path(os.path.relpath(f, root)).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return {"lcanalysis": __version__, "source_sha256": h.hexdigest()[:16]}
 
 
