@@ -241,7 +241,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
 
         if progress is not None:  # how long to wait, as the play-outs say (the search's default is 10 s, not 1)
             progress(f"endgame: {view.deck_count} card(s) in the draw pile: endgame search, "
-                     + (f"up to {seconds:.1f} s" if wall_clock else f"up to {nodes:,} nodes"))
+                     + (f"up to {_budget_text(seconds)}" if wall_clock else f"up to {nodes:,} nodes"))
         try:
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
                                       workers=threads)
@@ -271,7 +271,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     budget = max(1, int(time_budget * rate))
     fit = _clock_fit(t0, time_budget) if wall_clock else None
     if progress is not None:  # the play-outs' rounds too, so a long answer is never silent
-        progress(f"play-outs: {n_moves} turns, " + (f"up to {time_budget:.1f} s" if wall_clock
+        progress(f"play-outs: {n_moves} turns, " + (f"up to {_budget_text(time_budget)}" if wall_clock
                                                     else f"{budget:,} play-outs"))
         fit = _reporting(fit, progress)
     if use_schedule == "halving":
@@ -474,6 +474,12 @@ def _expected(name: str, before: float, after: float) -> str:
     if was == now:
         return f"{name} expected {was:+d}, unchanged"
     return f"{name} expected {was:+d} -> {now:+d}"
+
+
+def _budget_text(seconds: float) -> str:
+    """A time budget as the progress lines give it: "1.0 s", "0.25 s", "0.001 s" (one decimal showed
+    --time 0.001 as "up to 0.0 s")."""
+    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{seconds:.2g} s"
 
 
 def _time_left(cards: int) -> str:

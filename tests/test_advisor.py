@@ -401,6 +401,15 @@ def test_the_endgame_search_says_first_how_long_it_may_take():
     assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")
 
 
+def test_a_short_time_budget_is_said_as_given_not_rounded_to_nothing():
+    """``advise --time 0.001`` said "play-outs: 88 turns, up to 0.0 s"."""
+    view = read_position("example:midround")
+    for budget, said in [(0.001, "0.001 s"), (0.05, "0.05 s"), (2.5, "2.5 s")]:
+        heard: list[str] = []
+        advise(view, time_budget=budget, seed=0, wall_clock=True, progress=heard.append)
+        assert heard[0].startswith("play-outs: ") and heard[0].endswith(f" turns, up to {said}"), heard
+
+
 def test_a_reason_says_when_a_discarded_card_can_no_longer_be_played_by_the_player():
     """Discarding Y2 over one's own Y3 Y4 (or a wager over numbers) loses nothing of one's own: the
     reason says so, not only what the card offers the opponent; a card still playable says nothing."""
