@@ -527,3 +527,17 @@ def test_the_break_even_line_says_which_held_numbers_it_leaves_out(capsys):
     assert main(["wager", "LC1;c5;h8;nr;m0;v0;p0=R6.R8.Y3.Y4.B2.B3.B4.W2;p1=?8;e0=R3;d=43", "--color", "R"]) == 0
     out = capsys.readouterr().out
     assert "the numbers you hold or have placed sum to 17" in out  # 3 + 6 + 8: every one can still be played
+
+
+def test_the_text_counts_one_card_left_in_the_singular(capsys):
+    """A draw pile of one card read "(1 cards left"."""
+    from helpers import played_down
+
+    from lcanalysis.cli import main
+
+    for deck, said in [(1, "(1 card left"), (2, "(2 cards left")]:
+        pos = played_down(4, deck)
+        colour = str(pos.hand(pos.to_move)[0])[0]
+        assert main(["wager", pos.view(pos.to_move).to_string(), "--color", colour]) == 0
+        out = capsys.readouterr().out
+        assert said in out, out

@@ -60,7 +60,7 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
     letter = (analysis.color or "?").upper()
     name = COLOR_NAMES[COLOR_LETTERS.index(letter)] if letter in COLOR_LETTERS else letter
     lines = [
-        f"{name} expedition, {analysis.draws} more draw(s) from the deck ({deck} cards left"
+        f"{name} expedition, {analysis.draws} more draw(s) from the deck ({deck} card{'s' if deck != 1 else ''} left"
         + ("; the draws you can expect if both players draw from the deck" if default_draws else "") + ")",
         "canonical wager model: exact, no sampling (docs/spec/interchange.md)",
         f"  on your expedition: {_cards(state.placed, state.placed_wagers)}; in your hand: "
