@@ -606,3 +606,13 @@ def test_a_game_record_given_as_a_position_is_named_as_one(tmp_path):
     done = subprocess.run([sys.executable, "-m", "lcanalysis", "show", str(path)], capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 2 and "error: this is a game record" in done.stderr, done.stderr
+
+
+def test_a_folder_given_as_a_position_or_a_record_is_named_as_one(tmp_path, capsys):
+    """A folder where a file was meant read "cannot read DIR: [Errno 21] Is a directory: 'DIR'"."""
+    from lcanalysis.cli import main
+
+    for command in (["show"], ["advise"], ["review"]):
+        assert main([*command, str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert f"{tmp_path} is a folder, not a file" in err and "Errno" not in err, err

@@ -78,6 +78,14 @@ REVIEW_IT = ("review it with 'lcanalysis review FILE' (lc.review in Python), or 
 # --- bounded JSON ---------------------------------------------------------------------------
 
 
+
+def unreadable(path: str, exc: OSError) -> str:
+    """Why the file at ``path`` could not be read, in words: a folder is named as one (Python's
+    message was "[Errno 21] Is a directory: 'path'"), anything else by the system's reason."""
+    if isinstance(exc, IsADirectoryError):
+        return f"{path} is a folder, not a file"
+    return f"cannot read {path}: {exc.strerror or exc}"
+
 def check_text_size(text: str, what: str = "the input") -> None:
     """Refuse text over ``MAX_TEXT_CHARS`` characters, before anything else reads it."""
     if len(text) > MAX_TEXT_CHARS:
@@ -547,7 +555,7 @@ def _read(source: Any, from_file: bool) -> Position | View:
             with open(text, encoding="utf-8") as fh:
                 content = fh.read(MAX_TEXT_CHARS + 1)  # never more: a huge file or a device costs nothing
         except OSError as exc:
-            raise PositionError(f"cannot read {text}: {exc}") from None
+            raise PositionError(unreadable(text, exc)) from None
         except UnicodeDecodeError as exc:
             raise PositionError(f"cannot read {text}: it is not UTF-8 text (byte {exc.start}: {exc.reason})") from None
         if len(content) > MAX_TEXT_CHARS:

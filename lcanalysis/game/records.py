@@ -72,6 +72,7 @@ from lcanalysis.game.notation import (
     loads_json,
     source_or_text,
     string_to_json,
+    unreadable,
 )
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import Rules, RulesError, expedition_score
@@ -743,7 +744,7 @@ def read_record(source: Any, progress: bool = False) -> Record:
             with open(stripped, encoding="utf-8") as fh:
                 content = fh.read(MAX_TEXT_CHARS + 1).lstrip("\ufeff")  # never more: a device costs nothing
         except OSError as exc:
-            raise RecordError(f"cannot read {stripped}: {exc}") from None
+            raise RecordError(unreadable(stripped, exc)) from None
         except UnicodeDecodeError as exc:
             raise RecordError(f"cannot read {stripped}: it is not UTF-8 text (byte {exc.start}: {exc.reason})") \
                 from None
