@@ -117,6 +117,25 @@ def test_the_wager_models_check_shows_its_progress_when_asked_and_the_same_table
     assert "expeditions" in err and f"{rows}/{rows}" in err
     pd.testing.assert_frame_equal(quiet, shown)
 
+def test_studies_data_shows_a_bar_for_each_simulation_and_the_same_files(tmp_path, capsys):
+    """``lcanalysis studies data`` ran the first-player rounds (minutes at the published 20,000
+    deals), the matches and the colours with nothing on the screen; now each counts on standard
+    error, and the files are those of the quiet library calls."""
+    data.write_data(str(tmp_path), only=["first_player_rounds", "matches", "colours"], deals=3, matches=2,
+                    rounds=4, seed=1)
+    err = capsys.readouterr().err
+    assert "duplicate deals" in err and "3/3" in err
+    assert "matches" in err and "2/2" in err
+    assert "simulated rounds" in err and "4/4" in err
+    sim = tmp_path / "simulated"
+    pd.testing.assert_frame_equal(pd.read_csv(sim / "first_player_rounds.csv"),
+                                  first_player.first_player_rounds(deals=3, seed=1))
+    pd.testing.assert_frame_equal(pd.read_csv(sim / "matches.csv"), first_player.simulate_matches(matches=2, seed=1))
+    pd.testing.assert_frame_equal(pd.read_csv(sim / "colours.csv"), opening.simulated_colours(rounds=4, seed=1),
+                                  check_dtype=False)
+    assert capsys.readouterr().err == ""  # the library is quiet unless asked
+
+
 def test_linear_fit_recovers_a_known_line_with_standard_errors():
     rng = np.random.default_rng(0)
     x = rng.uniform(0, 30, 400)

@@ -42,7 +42,8 @@ def data_command(key: str, root: str = "data", deals: int = 20000, matches: int 
 def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
                seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
-    sidecar with the command that regenerates it."""
+    sidecar with the command that regenerates it. Each simulation shows a progress bar on
+    standard error (the published sizes take minutes each)."""
     from lcanalysis.game.examples import EXAMPLES, example_text
 
     written = []
@@ -73,17 +74,17 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
     if "first_player_rounds" in want:
         path = os.path.join(root, "simulated", "first_player_rounds.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        first_player_rounds(deals=deals, seed=seed).to_csv(path, index=False)
+        first_player_rounds(deals=deals, seed=seed, progress=True).to_csv(path, index=False)
         side(path, "first_player_rounds")
     if "matches" in want:
         path = os.path.join(root, "simulated", "matches.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        simulate_matches(matches=matches, seed=seed).to_csv(path, index=False)
+        simulate_matches(matches=matches, seed=seed, progress=True).to_csv(path, index=False)
         side(path, "matches")
     if "colours" in want:
         path = os.path.join(root, "simulated", "colours.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        simulated_colours(rounds=rounds or 20000, seed=seed).to_csv(path, index=False)
+        simulated_colours(rounds=rounds or 20000, seed=seed, progress=True).to_csv(path, index=False)
         side(path, "colours")
     if "wager_models" in want:
         path = os.path.join(root, "simulated", "wager_models_vs_play.csv")

@@ -63,10 +63,13 @@ def first_player_summary(rounds: Any) -> dict[str, Estimate]:
     }
 
 
-def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5) -> Any:
+def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5,
+                     progress: bool = False) -> Any:
     """Play ``matches`` matches of ``rounds`` rounds (heuristic agent on both seats, seat 0 starts
-    round 1, later rounds started by the leader as the rules say). One row per match."""
+    round 1, later rounds started by the leader as the rules say). One row per match.
+    ``progress``: a bar over the matches."""
     import pandas as pd
+    from tqdm.auto import tqdm
 
     from lcanalysis.game.match import Match
 
@@ -74,7 +77,7 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
     seed = whole_argument("simulate_matches", "seed", seed)
     rules = Rules(colors=colors, rounds=rounds)
     rows = []
-    for i in range(matches):
+    for i in tqdm(range(matches), desc="matches", unit="match", disable=not progress):
         m = Match(rules=rules, first_starter=0)
         starters = []
         for r in range(rounds):

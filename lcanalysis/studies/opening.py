@@ -95,17 +95,18 @@ def holding_with_sum(cards: int, total: int) -> list[int] | None:
     return None if best is None else best[1]
 
 
-def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5) -> Any:
+def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progress: bool = False) -> Any:
     """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
     starting player: one row per colour with the numbers and wagers held at the deal, whether the
-    player went on to open the colour, and what the expedition finally scored."""
+    player went on to open the colour, and what the expedition finally scored. ``progress``: a
+    bar over the rounds."""
     import pandas as pd
 
     from lcanalysis.wagers import simulation as W
 
     rounds = whole_argument("simulated_colours", "rounds", rounds, 1)
     seed = whole_argument("simulated_colours", "seed", seed)
-    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed, colors=colors)
+    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed, colors=colors, progress=progress)
     held = [W._values(int(m)) for m in rows[:, W.F_HM]]
     final = rows[:, W.F_FINAL].astype(int)
     opened = (rows[:, W.F_FINAL_W] > 0) | (final != 0)
