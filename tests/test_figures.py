@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -97,8 +98,38 @@ def test_the_fit_charts_legend_shows_the_faint_points_solid():
     ax = fig.axes[0]
     assert ax.collections[0].get_alpha() == pytest.approx(0.03)  # the points stay faint
     legend = ax.get_legend()
-    assert legend.get_texts()[0].get_text() == "simulated colours"
+    assert legend.get_texts()[0].get_text() == "simulated colours (n=20,000)"
     assert all(h.get_alpha() in (None, 1.0) for h in legend.legend_handles)
+
+
+def test_the_estimate_charts_say_each_sample_size():
+    """A figure for an article names its sample: the estimate charts drew a live run of 100 deals
+    and a published one of 20,000 with nothing to tell them apart but the bars' width, and the
+    wager models' chart and the fit's scatter gave no count at all."""
+    import numpy as np
+    import pandas as pd
+
+    from lcanalysis.studies.opening import linear_fit
+
+    fig = figures.estimates_chart({"live run": Estimate(0.8, 0.2, 100), "published run": Estimate(0.8, 0.16, 20000)},
+                                  title="t", xlabel="points")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["live run (n=100)", "published run (n=20,000)"]
+    fig = figures.estimates_chart({"edge": Estimate(0.8, 0.16, 20000)}, title="t", xlabel="points", counts="deals")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["edge (20,000 deals)"]
+
+    groups = {"2 cards left": {"gain": Estimate(7.7, 0.6, 400), "cost": Estimate(0, 0, 399)},
+              "4 cards left": {"gain": Estimate(5.4, 1.0, 80), "cost": Estimate(math.nan, math.nan, 0)}}
+    fig = figures.grouped_estimates_chart(groups, ["gain", "cost"], title="t", xlabel="points")
+    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["n=399", "n=400", "n=80"]  # no count on no point
+
+    table = pd.DataFrame({"model": ["canonical", "counting turns"], "rows": [1949, 1949], "bias": [8.5, 1.0],
+                          "bias s.e.": [0.3, 0.3]})
+    fig = figures.model_comparison_chart(table)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["canonical (n=1,949)", "counting turns (n=1,949)"]
+
+    x = np.arange(30.0)
+    fig = figures.fit_chart(x, 2 * x, linear_fit(x, 2 * x + x % 3), title="t", xlabel="held", ylabel="final")
+    assert fig.axes[0].get_legend().get_texts()[0].get_text() == "simulated colours (n=30)"
 
 
 def test_a_heatmaps_axes_say_what_they_count():

@@ -175,8 +175,15 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     return fig
 
 
-def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: float | None = None):
-    """Point estimates with 95% intervals, one row each (``Estimate`` values)."""
+def _sample_size(n: Any, counts: str | None = None) -> str:
+    """A sample size as a figure says it: "n=2,000", or "2,000 deals" when ``counts`` names them."""
+    return f"n={int(n):,}" if counts is None else f"{int(n):,} {counts}"
+
+
+def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: float | None = None,
+                    counts: str | None = None):
+    """Point estimates with 95% intervals, one row each (``Estimate`` values), each row's label
+    with its sample size ("live run (n=150)"; ``counts`` names what is counted: "(150 deals)")."""
     names = list(estimates)
     fig, ax = _fig(7.0, 0.45 * len(names) + 1.4)
     y = np.arange(len(names))[::-1]
@@ -184,7 +191,7 @@ def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, refer
                 fmt="o", capsize=4, color="#1f5fbf")
     if reference is not None:
         ax.axvline(reference, color="black", lw=0.8, ls="--")
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [f"{n} ({_sample_size(estimates[n].n, counts)})" for n in names])
     ax.set_xlabel(xlabel)
     ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
     return fig
@@ -198,7 +205,8 @@ def fit_chart(x: Sequence[float], y: Sequence[float], fit: Mapping[str, Any], ti
     fig, ax = _fig(7.0, 4.0)
     rng = np.random.default_rng(0)
     alpha = float(min(0.3, max(0.03, 300.0 / max(xa.size, 1))))
-    ax.scatter(xa + rng.uniform(-0.3, 0.3, xa.size), ya, s=5, alpha=alpha, color="#555555", label="simulated colours")
+    ax.scatter(xa + rng.uniform(-0.3, 0.3, xa.size), ya, s=5, alpha=alpha, color="#555555",
+               label=f"simulated colours ({_sample_size(xa.size)})")
     xs = np.linspace(xa.min() if xa.size else 0, xa.max() if xa.size else 1, 50)
     a, b = fit["intercept"], fit["slope"]
     ax.plot(xs, a.mean + b.mean * xs, color="#c0392b", lw=2,
@@ -220,7 +228,8 @@ def model_comparison_chart(table: Any, title: str = "Wager models: predicted min
     y = np.arange(len(table))[::-1]
     ax.errorbar(table["bias"], y, xerr=1.96 * table["bias s.e."], fmt="o", capsize=4, color="#2e8b3a")
     ax.axvline(0, color="black", lw=0.8, ls="--")
-    ax.set_yticks(y, list(table["model"]))
+    ax.set_yticks(y, [f"{m} ({_sample_size(n)})" for m, n in zip(table["model"], table["rows"], strict=True)]
+                  if "rows" in table else list(table["model"]))
     ax.set_xlabel("mean predicted − mean realized expedition score, points")
     ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
     return fig
@@ -247,7 +256,7 @@ def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, yla
 def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Sequence[str], title: str, xlabel: str,
                             reference: float | None = 0.0):
     """For each group (e.g. "2 cards left") the estimates named in ``keys``, one marker per key,
-    with 95% intervals: ``groups[group][key]`` is an ``Estimate``."""
+    with 95% intervals and its sample size written above it: ``groups[group][key]`` is an ``Estimate``."""
     names = list(groups)
     fig, ax = _fig(7.0, 0.5 * len(names) * max(len(keys), 1) + 1.6)
     markers = "osD^v"
@@ -257,6 +266,10 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
         means = [groups[g][key].mean for g in names]
         errs = [1.96 * groups[g][key].stderr for g in names]
         ax.errorbar(means, y, xerr=errs, fmt=markers[j % len(markers)], capsize=4, label=key)
+        for g, mean, at in zip(names, means, y, strict=True):
+            if np.isfinite(mean):
+                ax.annotate(_sample_size(groups[g][key].n), (mean, at), textcoords="offset points", xytext=(0, 4),
+                            ha="center", va="bottom", fontsize=6, color="#555555")
     if reference is not None:
         ax.axvline(reference, color="black", lw=0.8, ls="--")
     ax.set_yticks(np.arange(len(names))[::-1], names)

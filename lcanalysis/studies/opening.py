@@ -15,9 +15,10 @@ from lcanalysis.studies.estimate import Estimate, whole_argument
 
 
 def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
-    """``score_by_colours_opened`` as named estimates (counts seen in at least ``min_rounds`` rounds)."""
+    """``score_by_colours_opened`` as named estimates (counts seen in at least ``min_rounds`` rounds;
+    each estimate's ``n`` is its rounds, which the figures write beside its name)."""
     table = score_by_colours_opened(colours)
-    return {f"{int(r['colours opened'])} colours ({int(r['rounds'])} rounds)":
+    return {f"{int(r['colours opened'])} colours":
             Estimate(float(r["mean round score"]), float(r["s.e."]), int(r["rounds"]))
             for _, r in table.iterrows() if r["rounds"] >= min_rounds}
 
