@@ -82,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--records", metavar="DIR", default=None, type=path_name("--records", "a folder name"),
                     help="write each played deal-seating to DIR as a full-deal game record (a match record for "
                          "matches), named after the pairing, deal and seating, for 'lcanalysis review FILE'")
-    ap.add_argument("--csv", default=None, type=path_name("--csv"), help="also write the table as CSV")
+    ap.add_argument("--csv", default=None, type=path_name("--csv"),
+                    help="also write every round played as CSV, one row a round (deal, seats, scores, turns, "
+                         "time per move), the results file's rounds included; the summary printed is not in it")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     return ap
