@@ -844,7 +844,11 @@ def test_results_files_are_refused_naming_the_line_or_count_exactly_the_valid_jo
             jobs = None  # read with the file's own identity: not this tournament's jobs
         elif read == "read_results" or not ((header == "none" and not any(x.strip() for x in split))
                                             or (header == "torn" and header_cut_short)):
-            refusal = "has no header line"  # a file of no tournament (no header, no .cmd): nothing counts
+            # a file of no tournament (no header, no .cmd): nothing counts; one whose first line is
+            # not even a JSON object (a CSV, junk) is no results file at all, and is told so
+            start = split[0] if split else b""
+            refusal = ("is not a tournament results file" if start.strip() and not start.lstrip().startswith(b"{")
+                       else "has no header line")
         path.write_bytes(content)
         try:
             if read == "open":

@@ -89,6 +89,27 @@ def test_the_command_prints_the_change_and_names_a_missing_file(files, capsys, t
     assert "no such results file" in capsys.readouterr().err
 
 
+def test_the_tournaments_csv_given_for_its_results_file_is_refused_naming_what_it_is(files, capsys, tmp_path):
+    """A writer who passed the ``--csv`` table (it sits beside the results and has the rounds) was
+    told it had no header line and to put a tournament command in ``table.csv.cmd``."""
+    from lcanalysis.cli import main as lcanalysis
+
+    table = tmp_path / "table.csv"
+    assert lcanalysis(["tournament", "heuristic", "greedy", "--deals", "1", "--workers", "1", "--no-progress",
+                       "--out", str(tmp_path / "results.jsonl"), "--csv", str(table)]) == 0
+    capsys.readouterr()
+    assert main([str(table), str(files["old"])]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {table} is not a tournament results file: its first line is not a JSON object" in err
+    assert "--csv" in err and ".cmd" not in err
+    # the tournament refuses it as its results file the same way, and leaves it as it was
+    before = table.read_text()
+    assert lcanalysis(["tournament", "heuristic", "greedy", "--deals", "1", "--workers", "1", "--no-progress",
+                       "--out", str(table)]) == 2
+    assert "is not a tournament results file" in capsys.readouterr().err
+    assert table.read_text() == before
+
+
 def test_sides_pair_two_match_ups_without_a_common_opponent(files):
     # stalling against random, and heuristic against greedy: the same deals, no shared agent
     change = paired_change(files["random"], files["old"], sides=("stalling", "heuristic"))

@@ -367,6 +367,17 @@ def _results_part(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 _SHELL_ENDS = re.compile(r"^(\d*>.*|<.*|\|.*|&&|;|&|\|\|)$")
 
 
+def refuse_if_not_json_lines(path: str, first: bytes) -> None:
+    """Refuse (``ResultsFileError``) a file whose first line is not a JSON object: no results file,
+    headed or legacy, starts so. A CSV (the table ``--csv`` writes) was answered as a results file
+    from before headers, told to put a tournament command in a ``.cmd`` beside it."""
+    if first.lstrip().startswith(b"{"):
+        return
+    csv = (" (a CSV such as the one --csv writes? the results are the JSON-lines file the tournament "
+           "wrote with --out)") if path.lower().endswith(".csv") or b"," in first else ""
+    raise ResultsFileError(f"{path} is not a tournament results file: its first line is not a JSON object{csv}")
+
+
 def legacy_identity(path: str) -> dict[str, Any]:
     """The identity of a results file without a header, from the command in ``path + ".cmd"``
     (``lcanalysis tournament ...``, as the repository's data/ files record them; code unknown)."""
@@ -542,6 +553,8 @@ class ResultsFile:
             self._write_header()  # a header cut short as it was written: nothing else was
             return
         else:
+            if first.strip():  # (a blank first line: read as a legacy file, as before)
+                refuse_if_not_json_lines(self.path, first)
             self.legacy = True
             recorded = legacy_identity(self.path)
             diffs = identity_differences(recorded, self.identity)
@@ -669,6 +682,8 @@ def read_identity(path: str) -> dict[str, Any]:
             raise ResultsFileError(f"{path}: a results file of format {head.get(HEADER_KEY)!r}, which this "
                                    f"lcanalysis (format {FORMAT}) cannot read")
         return dict(head["identity"])
+    if first.strip():  # (an empty file is read as no rounds, as before)
+        refuse_if_not_json_lines(path, first)
     return legacy_identity(path)
 
 
