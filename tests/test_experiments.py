@@ -196,6 +196,41 @@ def test_a_data_files_sidecar_names_the_sizes_and_seed_it_was_made_with(tmp_path
     assert all(data.data_command(key) == command for key, command in data.DATA_COMMANDS.items())
 
 
+def test_a_stopped_stalling_study_resumes_where_it_stopped_and_writes_the_same_file(tmp_path, monkeypatch, capsys):
+    """``lcanalysis studies data --only stalling`` solves 880 endgames exactly (minutes); Ctrl-C lost
+    every one, silently. Now the solved ones are kept, the same command solves only the others, and
+    the file is the one an unbroken run writes."""
+    from lcanalysis.cli import main
+
+    fresh = tmp_path / "fresh"
+    data.write_data(str(fresh), only=["stalling"], positions=5)  # 5, 5 and 1 endgames
+    real, solved = stalling.stall_values, []
+
+    def stopped_after_four(position):
+        if len(solved) == 4:
+            raise KeyboardInterrupt
+        solved.append(position)
+        return real(position)
+
+    monkeypatch.setattr(stalling, "stall_values", stopped_after_four)
+    again = tmp_path / "again"
+    command = ["studies", "data", "--only", "stalling", "--positions", "5", "--root", str(again)]
+    assert main(command) == 130
+    kept = again / "simulated" / "stalling.csv.partial"
+    err = capsys.readouterr().err
+    assert f"stopped: the endgames solved so far are kept in {kept}; run the same command again" in err
+    assert kept.exists() and not (again / "simulated" / "stalling.csv").exists()
+    # another size is refused naming the kept file, which stays
+    assert main(command[:-3] + ["6", "--root", str(again)]) == 2
+    assert f"{kept} holds the endgames of a stopped run with other settings" in capsys.readouterr().err
+    solved.clear()
+    monkeypatch.setattr(stalling, "stall_values", lambda position: solved.append(position) or real(position))
+    assert main(command) == 0
+    assert len(solved) == 11 - 4  # only the endgames missing from the kept file
+    assert not kept.exists()
+    assert (again / "simulated" / "stalling.csv").read_text() == (fresh / "simulated" / "stalling.csv").read_text()
+
+
 def test_the_stored_simulations_have_the_size_their_commands_name():
     assert len(pd.read_csv(DATA / "simulated" / "first_player_rounds.csv")) == 20000
     assert len(pd.read_csv(DATA / "simulated" / "matches.csv")) == 10000

@@ -99,9 +99,18 @@ def cmd_data(args: argparse.Namespace) -> int:
     unknown = sorted(set(args.only or ()) - set(DATA_COMMANDS))
     if unknown:
         raise UsageError(f"unknown data file(s) {unknown}; known: {sorted(DATA_COMMANDS)}")
-    for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
-                           args.positions):
-        print(path)
+    try:
+        for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
+                               args.positions):
+            print(path)
+    except KeyboardInterrupt:
+        kept = os.path.join(args.root, "simulated", "stalling.csv.partial")
+        if os.path.exists(kept):
+            print(f"stopped: the endgames solved so far are kept in {kept}; run the same command again to resume",
+                  file=sys.stderr)
+        else:
+            print("stopped: the file being made is not written (the files listed above are)", file=sys.stderr)
+        return 130
     return 0
 
 

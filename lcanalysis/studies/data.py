@@ -39,6 +39,14 @@ def data_command(key: str, root: str = "data", deals: int = 20000, matches: int 
     return command + (f" --root {shlex.quote(root)}" if root != "data" else "")
 
 
+def _stalling_settings(path: str) -> dict[str, object]:
+    """The settings a stopped stalling study's kept rows were made with."""
+    from lcanalysis.studies.stalling import _study_file
+
+    identity = _study_file().read_identity(path)
+    return {k: identity.get(k) for k in ("n", "cards_left", "seed")}
+
+
 def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
                seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
@@ -95,7 +103,13 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
     if "stalling" in want:
         path = os.path.join(root, "simulated", "stalling.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        kept = path + ".partial"  # the endgames solved so far: a run stopped and started again resumes it
+        if os.path.exists(kept) and _stalling_settings(kept) != {"n": [positions, positions, positions // 5],
+                                                                 "cards_left": [2, 3, 4], "seed": seed}:
+            raise ValueError(f"{kept} holds the endgames of a stopped run with other settings "
+                             f"({_stalling_settings(kept)}): run that command again to finish it, or delete the file")
         stalling_study(n=[positions, positions, positions // 5], cards_left=[2, 3, 4], seed=seed,
-                       progress=True).to_csv(path, index=False, float_format="%.6g")
+                       progress=True, out=kept).to_csv(path, index=False, float_format="%.6g")
+        os.remove(kept)
         side(path, "stalling")
     return written

@@ -64,11 +64,27 @@ def stall_values(position: Position) -> dict[str, Any]:
             "v_both_stall": both.value, "best_with_stall": best, "best_is_stall": not best.endswith("/D")}
 
 
+#: the columns of ``stalling_study``'s table, one row a position
+COLUMNS = ["position", "cards_left", "standing", "v_none", "v_mover_stalls", "v_opponent_stalls", "v_both_stall",
+           "best_with_stall", "best_is_stall"]
+
+
+def _study_file() -> Any:
+    """The file ``stalling_study(out=...)`` keeps its rows in as it solves them: the table's
+    columns and ``index``, the position's number among those with its cards left."""
+    from lcanalysis.studies.study_file import StudyFile
+
+    return StudyFile("stalling study", "# lcanalysis stalling study: ", ["index", *COLUMNS],
+                     keys=("cards_left", "index"), identity_keys=("n", "cards_left", "seed"), bools=("best_is_stall",))
+
+
 def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 3), seed: int = 0,
-                   progress: bool = False) -> Any:
+                   progress: bool = False, out: str | None = None) -> Any:
     """``stall_values`` for ``n`` endgames from heuristic play for each number of cards left
     (a list: ``n`` for each; the positions for different counts come from different deals).
-    One row per position."""
+    One row per position. ``out``: a file each row is written to as it is solved; a run stopped
+    (Ctrl-C) and started again with the same arguments solves only the positions missing from
+    it (another file's settings are refused), and the table is the same as an unbroken run's."""
     import pandas as pd
 
     counts = [cards_left] if isinstance(cards_left, int) else list(cards_left)
@@ -78,9 +94,20 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
     seed = whole_argument("stalling_study", "seed", seed)
     from tqdm.auto import tqdm
 
-    positions = [p for d, k in zip(counts, ns) for p in endgame_positions(k, d, seed * 10 + d)]
-    return pd.DataFrame([{"position": p.to_string(), **stall_values(p)}
-                         for p in tqdm(positions, desc="solving endgames", disable=not progress)])
+    positions = [(d, i, p) for d, k in zip(counts, ns) for i, p in enumerate(endgame_positions(k, d, seed * 10 + d))]
+    if out is None:
+        return pd.DataFrame([{"position": p.to_string(), **stall_values(p)}
+                             for _, _, p in tqdm(positions, desc="solving endgames", disable=not progress)])
+    kept = _study_file()
+    with kept.open(out, {"n": ns, "cards_left": counts, "seed": seed}) as (write, done):
+        todo = [(d, i, p) for d, i, p in positions if (d, i) not in done]
+        for _, i, p in tqdm(todo, desc="solving endgames", disable=not progress, initial=len(positions) - len(todo),
+                            total=len(positions)):
+            write({"index": i, "position": p.to_string(), **stall_values(p)})
+    table = kept.load(out)  # in the order an unbroken run gives
+    order = {(d, i): k for k, (d, i, _) in enumerate(positions)}
+    table["order"] = [order[(int(d), int(i))] for d, i in zip(table["cards_left"], table["index"], strict=True)]
+    return table.sort_values("order")[COLUMNS].reset_index(drop=True)
 
 
 def stalling_summary(study: Any) -> dict[str, Estimate]:
