@@ -631,6 +631,9 @@ BAD_COMMANDS = [
     (PAIR + ["--first-deal", "-1"], "--first-deal must be >= 0, got -1"),
     (["greedy"], "at least two agents"),
     (["greedy", "greedy"], "distinct labels"),
+    # a writer measuring the first player's edge is told where self-play is
+    (["heuristic", "heuristic"], "the first player's edge), is the first-player study (lcanalysis studies data --only "
+                                 "first_player_rounds"),
     (["search:width=abc", "greedy"], "agent 'search:width=abc': width must be a whole number, got 'abc'"),
     (["search:width=0", "greedy"], "width must be a whole number from 1 to 1,000, got 0"),
     (["search:time_ms=nan", "greedy"], "time_ms must be a finite number"),

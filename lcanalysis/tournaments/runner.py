@@ -495,7 +495,11 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     specs = [check_agent(a) for a in agents]
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
-        raise TournamentError(f"agents need distinct labels, got {labels}")
+        raise TournamentError(
+            f"agents need distinct labels, got {labels}: a tournament measures agents against each other. The "
+            "same agent on both seats, to measure a seat (the first player's edge), is the first-player study "
+            "(lcanalysis studies data --only first_player_rounds; lcanalysis.studies.first_player); in Python, "
+            "two copies of an agent may also play under labels of their own ({'name': 'heuristic', 'label': 'h2'})")
     if len(specs) < 2:
         raise TournamentError("a tournament needs at least two agents")
     if len(specs) > 2 and not round_robin:
