@@ -281,11 +281,16 @@ def report(payload: dict[str, Any], file: Any = None) -> None:
     """A short printed summary: the input, the table at a few leads, the standard errors, the check."""
     import sys
 
+    from lcanalysis.studies.estimate import Estimate
+
     out = file or sys.stdout
     rd = payload["round_difference"]
+    differences = rd["from"] + np.arange(len(rd["counts"]))
+    wins = Estimate.proportion(np.repeat(differences > 0, rd["counts"]))  # (the rounds' counts are in the payload)
     print(f"{payload['simulated_rounds']} simulated rounds ({payload['deals']} duplicate deals), heuristic v "
           f"heuristic: starter minus other {rd['mean']:+.2f} ± {rd['mean_stderr_duplicate']:.2f} points "
-          f"(sd {rd['sd']:.1f}); the starter wins {100 * rd['starter_wins_round']:.1f}% of rounds", file=out)
+          f"(sd {rd['sd']:.1f}); the starter wins {100 * wins.mean:.1f}% ± {100 * wins.stderr:.1f}% of rounds "
+          f"(± one standard error)", file=out)
     t = payload["table"]
     print("match equity (win + draw/2) by lead; columns: rounds left : who starts next", file=out)
     print("  lead " + " ".join(f"{c:>8}" for c in t["columns"]), file=out)
