@@ -192,3 +192,24 @@ def test_the_score_distribution_draws_each_probability_at_its_own_score():
     fig = figures.score_distribution_chart(res)
     drawn = [list(line.get_xdata()) for line in fig.axes[0].get_lines() if line.get_marker() == "o"]
     assert drawn == [sorted(o.distribution) for o in res.by_wagers]
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: figures.estimates_chart({"edge": 0.8}, title="t", xlabel="points"),
+     "estimates_chart: 'edge' is 0.8, not an estimate: give an Estimate"),
+    (lambda: figures.estimates_chart({"edge": (0.8, 0.16)}, title="t", xlabel="points"),
+     "estimates_chart: 'edge' is (0.8, 0.16), not an estimate"),
+    (lambda: figures.grouped_estimates_chart({"2 cards left": {"gain": Estimate(7.7, 0.6, 400)}}, ["cost"],
+                                             title="t", xlabel="points"),
+     "grouped_estimates_chart: group '2 cards left' has no estimate 'cost' (it has ['gain'])"),
+    (lambda: figures.grouped_estimates_chart({"2 cards left": {"gain": 7.7}}, ["gain"], title="t", xlabel="points"),
+     "grouped_estimates_chart: '2 cards left: gain' is 7.7, not an estimate"),
+    (lambda: figures.histogram([1.0, float("nan"), 3.0], title="t", xlabel="points"),
+     "histogram: 1 of the 3 values are not finite numbers (NaN or infinite)"),
+], ids=["a number", "a pair", "a missing key", "a number in a group", "a NaN"])
+def test_a_chart_given_what_it_cannot_draw_says_what_is_wrong(make, message):
+    """A writer passing a plain number or a (mean, s.e.) pair met "AttributeError: 'float' object
+    has no attribute 'mean'", a missing key a bare KeyError, a NaN "arange: cannot compute length"."""
+    with pytest.raises(ValueError) as refused:
+        make()
+    assert message in str(refused.value)

@@ -180,10 +180,22 @@ def _sample_size(n: Any, counts: str | None = None) -> str:
     return f"n={int(n):,}" if counts is None else f"{int(n):,} {counts}"
 
 
+def _checked_estimate(where: str, name: str, value: Any) -> Any:
+    """``value`` when it is an estimate (a mean, its standard error and sample size, as
+    ``lcanalysis.studies.estimate.Estimate``); else a ValueError naming the chart and the row (a
+    plain number or a (mean, s.e.) pair met an AttributeError on ``.mean``)."""
+    if all(hasattr(value, k) for k in ("mean", "stderr", "n")):
+        return value
+    raise ValueError(f"{where}: {name!r} is {value!r}, not an estimate: give an Estimate (a mean with its standard "
+                     f"error and sample size: lcanalysis.studies.estimate.Estimate.of(values), or "
+                     f"Estimate(mean, stderr, n))")
+
+
 def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: float | None = None,
                     counts: str | None = None):
     """Point estimates with 95% intervals, one row each (``Estimate`` values), each row's label
     with its sample size ("live run (n=150)"; ``counts`` names what is counted: "(150 deals)")."""
+    estimates = {name: _checked_estimate("estimates_chart", name, e) for name, e in estimates.items()}
     names = list(estimates)
     fig, ax = _fig(7.0, 0.45 * len(names) + 1.4)
     y = np.arange(len(names))[::-1]
@@ -239,6 +251,9 @@ def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, yla
               bin_width: float = 10.0):
     """A labelled histogram with the mean and its standard error marked."""
     x = np.asarray(values, dtype=float)
+    if not np.isfinite(x).all():
+        raise ValueError(f"histogram: {int((~np.isfinite(x)).sum())} of the {x.size} values are not finite numbers "
+                         "(NaN or infinite): leave them out first, and say so beside the figure")
     fig, ax = _fig(7.0, 3.4)
     lo, hi = (np.floor(x.min() / bin_width) * bin_width, np.ceil(x.max() / bin_width) * bin_width + bin_width) \
         if x.size else (0, bin_width)
@@ -257,6 +272,12 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
                             reference: float | None = 0.0):
     """For each group (e.g. "2 cards left") the estimates named in ``keys``, one marker per key,
     with 95% intervals and its sample size written above it: ``groups[group][key]`` is an ``Estimate``."""
+    for g in groups:
+        for key in keys:
+            if key not in groups[g]:
+                raise ValueError(f"grouped_estimates_chart: group {g!r} has no estimate {key!r} (it has "
+                                 f"{sorted(groups[g])})")
+            _checked_estimate("grouped_estimates_chart", f"{g}: {key}", groups[g][key])
     names = list(groups)
     fig, ax = _fig(7.0, 0.5 * len(names) * max(len(keys), 1) + 1.6)
     markers = "osD^v"
