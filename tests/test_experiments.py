@@ -231,6 +231,21 @@ def test_a_stopped_stalling_study_resumes_where_it_stopped_and_writes_the_same_f
     assert (again / "simulated" / "stalling.csv").read_text() == (fresh / "simulated" / "stalling.csv").read_text()
 
 
+def test_studies_data_writes_every_file_its_only_options_name(tmp_path):
+    """``--only first_player_rounds --only matches`` wrote the matches alone: the second ``--only``
+    replaced the first, and nothing said so."""
+    from lcanalysis.cli import main
+
+    assert main(["studies", "data", "--only", "positions", "--root", str(tmp_path), "--only", "wager_grid"]) == 0
+    assert (tmp_path / "positions" / "positions.txt").exists() and (tmp_path / "tables" / "wager_grid.csv").exists()
+    # the studies' other list options gather their repeats too (wager-sim's default stays 4 and 20)
+    from lcanalysis.cli.main import _parse
+
+    assert _parse(["studies", "wager-sim", "--snap-turn", "4", "--snap-turn", "10"]).snap_turn == [4, 10]
+    assert _parse(["studies", "wager-sim"]).snap_turn is None
+    assert _parse(["studies", "match-table", "--out", "a.json", "--out", "b.json"]).out == ["a.json", "b.json"]
+
+
 def test_the_stored_simulations_have_the_size_their_commands_name():
     assert len(pd.read_csv(DATA / "simulated" / "first_player_rounds.csv")) == 20000
     assert len(pd.read_csv(DATA / "simulated" / "matches.csv")) == 10000

@@ -35,9 +35,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read")
     d.add_argument("--root", default="data", type=path_name("--root", "a folder name"),
                    help="folder to write into (default: data)")
-    d.add_argument("--only", nargs="+", metavar="NAME",
+    d.add_argument("--only", nargs="+", action="extend", metavar="NAME",
                    help="only these files: positions, wager_grid, first_player_rounds, matches, colours, "
-                        "wager_models, stalling (default: all of them)")
+                        "wager_models, stalling (default: all of them; --only may be given more than once)")
     d.add_argument("--deals", type=nonneg("--deals", minimum=2), default=20000,
                    help="first-player study: deals (default 20000)")
     d.add_argument("--matches", type=nonneg("--matches", minimum=2), default=10000,
@@ -66,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     s = studies.add_parser("wager-sim", help="the wager models against simulated play")
     s.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=2), default=2000,
                    help=f"simulated rounds (default 2000, at most {MAX_WAGER_SIM_ROUNDS:,})")
-    s.add_argument("--snap-turn", type=nonneg("--snap-turn", MAX_SNAP_TURN), nargs="+", default=[4, 20],
+    s.add_argument("--snap-turn", type=nonneg("--snap-turn", MAX_SNAP_TURN), nargs="+", action="extend", default=None,
                    help=f"turns at which to predict (0 to {MAX_SNAP_TURN}; rounds that end before it give no row; "
                         "default 4 20)")
     s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
@@ -86,7 +86,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="bootstrap resamples of the deals for the table's standard errors (default: 200)")
     m.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default: 0)")
     m.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default: 5)")
-    m.add_argument("--out", nargs="+", default=None, metavar="FILE", type=path_name("--out"),
+    m.add_argument("--out", nargs="+", action="extend", default=None, metavar="FILE", type=path_name("--out"),
                    help="files to write (default: the package's lcanalysis/data/match_equity.json and "
                         "data/match_equity.json with its .cmd sidecar)")
     m.set_defaults(func=cmd_match_table)
@@ -137,7 +137,7 @@ def cmd_wager_claims(args: argparse.Namespace) -> int:
 def cmd_wager_sim(args: argparse.Namespace) -> int:
     from lcanalysis.wagers.simulation import compare_decline, compare_models
 
-    for t in args.snap_turn:
+    for t in args.snap_turn or [4, 20]:  # (a default list would be extended by --snap-turn, not replaced)
         compare_models(args.rounds, t, args.seed, args.mc, file=sys.stdout, progress=True)
         print()
         compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout, progress=True)
