@@ -441,6 +441,36 @@ def test_an_agent_given_as_a_dict_is_labelled_as_the_command_line_writes_it():
     assert AgentSpec.of({"name": "greedy"}).label == "greedy"
 
 
+def test_the_command_lines_agent_syntax_plays_in_python_the_tournament_it_plays_there(tmp_path, capsys):
+    """``lc.run_tournament(["search:time_ms=20", "heuristic"])``, the agents as ``lcanalysis
+    tournament`` takes them, was refused "unknown agent 'search:time_ms=20'; choose one of ... or
+    'external:COMMAND'", and an 'external:COMMAND' string too. Now each is the agent the command line
+    makes of it: the same rounds and the same results file, so either may resume the other's."""
+    from lcanalysis.tournaments.results import RESULT_COLUMNS
+    from lcanalysis.tournaments.specs import AgentSpec, TournamentError, parse_agent
+
+    assert AgentSpec.of("search:time_ms=20,width=4") == AgentSpec.of(parse_agent("search:time_ms=20,width=4"))
+    bot = AgentSpec.of(f"external:{sys.executable} 'my bot.py'")
+    assert (bot.name, dict(bot.options)["cmd"]) == ("external", (sys.executable, "my bot.py"))
+    with pytest.raises(TournamentError, match="width must be a whole number, got 'abc'"):
+        run_tournament(["search:width=abc", "greedy"], deals=1, executor="serial", progress=False)
+
+    out = tmp_path / "r.jsonl"
+    python = run_tournament(["random", "search:time_ms=5"], deals=1, executor="serial", progress=False, out=str(out))
+    assert sorted(set(python["player0"])) == ["random", "search:time_ms=5"]
+    assert tournament_main(["random", "search:time_ms=5", "--deals", "1", "--workers", "1", "--no-progress",
+                            "--out", str(out)]) == 0  # the command line finds its tournament played
+    assert "2 of 2 deal-seatings already played, 0 to play" in capsys.readouterr().err
+    cli = tmp_path / "c.jsonl"
+    assert tournament_main(["random", "search:time_ms=5", "--deals", "1", "--workers", "1", "--no-progress",
+                            "--out", str(cli)]) == 0
+    assert json.loads(cli.read_text().splitlines()[0])["identity"]["agents"] == \
+        json.loads(out.read_text().splitlines()[0])["identity"]["agents"]
+    from lcanalysis.tournaments.runner import load_results
+
+    assert load_results(str(cli))[RESULT_COLUMNS].equals(python[RESULT_COLUMNS])
+
+
 def test_agents_made_by_make_agent_play_the_tournament_their_names_and_options_play():
     """run_tournament([make_agent("heuristic"), make_agent("greedy")]) was refused ("an agent is a
     name, a dict with 'name', or an AgentSpec") though each agent shows how it was made; it now plays

@@ -46,10 +46,13 @@ class AgentSpec:
 
     @classmethod
     def of(cls, spec: str | AgentSpec | dict[str, Any] | Agent) -> AgentSpec:
-        """``spec`` as an ``AgentSpec``: a name, a dict with ``name`` (and ``label``) and the
-        options, an ``AgentSpec``, or an agent ``make_agent`` made (its name and options)."""
+        """``spec`` as an ``AgentSpec``: a name, the command line's ``NAME:OPTION=VALUE,...`` or
+        ``external:CMD`` (``parse_agent``), a dict with ``name`` (and ``label``) and the options, an
+        ``AgentSpec``, or an agent ``make_agent`` made (its name and options)."""
         if isinstance(spec, AgentSpec):
             return spec
+        if isinstance(spec, str) and ":" in spec:  # as the command line writes it, the same agent and label
+            return cls.of(parse_agent(spec))
         if isinstance(spec, str):
             return cls(spec, (), spec)
         if isinstance(spec, dict):
