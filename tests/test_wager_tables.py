@@ -166,6 +166,19 @@ def test_every_fitted_line_of_the_claims_report_has_its_errors_and_every_model_l
             assert "(s.e. " in line, line
         if "canonical model" in line and "E[final sum]" in line:
             assert line.endswith("(exact)"), line
+    # the bot play's shares and its mean round score carry their standard errors too (they had none)
+    import math
+    import re
+
+    shares = next(line for line in lines if "share of colours opened by H held" in line)
+    found = re.findall(r"H \d+-\d+: ([0-9.]+)% ± ([0-9.]+)% of (\d+)", shares)
+    assert found and sum(int(n) for _, _, n in found) == 12 * 5  # every colour of the starting player
+    for share, se, n in found:
+        p = float(share) / 100
+        if 0 < p < 1:  # a share's standard error, by hand (at 0 or 1, Wilson's interval's width instead)
+            assert float(se) == pytest.approx(100 * math.sqrt(p * (1 - p) / int(n)), abs=0.1)
+        assert float(se) > 0
+    assert re.search(r"mean round score per player [0-9.]+ ± [0-9.]+ \(± one standard error, over rounds\)", lines[0])
 
 
 # --- the literature claims -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.studies.estimate import Estimate
 from lcanalysis.wagers.canonical import ColorState
 from lcanalysis.wagers.models import turn_model
 from lcanalysis.wagers.simulation import F_FINAL, F_FINAL_MASK, F_HM, snapshot_rounds
@@ -147,18 +148,21 @@ def sum_line_in_play(rows: np.ndarray) -> dict[str, Any]:
         "score_all": {"intercept": sc_a, "slope": sc_b, "intercept_se": sc_sa, "slope_se": sc_sb},
         "p_opened_by_held": {lo: float(opened[(held >= lo) & (held < lo + 10)].mean())
                              for lo in (0, 10, 20, 30) if ((held >= lo) & (held < lo + 10)).any()},
+        "opened_by_held": {lo: Estimate.proportion(opened[(held >= lo) & (held < lo + 10)])
+                           for lo in (0, 10, 20, 30) if ((held >= lo) & (held < lo + 10)).any()},
     }
 
 
 def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int = 4000) -> dict[str, Any]:
     rows, scores = snapshot_rounds(rounds, snap_turn=0, seed=seed)
     res: dict[str, Any] = {"rounds": rounds, "mean_round_score": float(scores.mean())}
+    per_round = Estimate.of(scores.mean(axis=1))  # (the two players of a round are not independent)
 
     def p(*a: Any) -> None:
         print(*a, file=file)
 
     p(f"Claims tested; bot play: {rounds} rounds from random deals (seed {seed}), "
-      f"mean round score per player {scores.mean():.1f}")
+      f"mean round score per player {per_round.mean:.1f} ± {per_round.stderr:.1f} (± one standard error, over rounds)")
     t = triples_breaking_even()
     res["A_counting"] = t
     p("\nClaim A, 'done in three': 7-10 opening ~80% vs lower ~45%")
@@ -202,6 +206,6 @@ def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int
     o = sl["score_all"]
     p(f"  bot play, every colour: final score = {o['intercept']:.2f} + {o['slope']:.3f} H "
       f"(s.e. {o['intercept_se']:.2f}, {o['slope_se']:.3f}; n={sl['all']['n']})")
-    p("  bot play, share of colours opened by H held: "
-      + ", ".join(f"H {lo}-{lo + 9}: {v:.0%}" for lo, v in sl["p_opened_by_held"].items()))
+    p("  bot play, share of colours opened by H held (± one standard error, of so many colours): "
+      + ", ".join(f"H {lo}-{lo + 9}: {e.mean:.1%} ± {e.stderr:.1%} of {e.n}" for lo, e in sl["opened_by_held"].items()))
     return res
