@@ -346,3 +346,30 @@ def test_the_wager_pages_models_against_play_are_what_the_stored_simulation_prin
     for head in (heads[1], heads[3]):
         count, share = re.search(r"(\d+) untouched colours \((\d+)% opened later", head).groups()
         assert f"{int(count):,} " in page and f"{share}%" in page, head
+
+
+def test_the_wager_sims_headlines_give_their_standard_errors():
+    """``lcanalysis studies wager-sim`` headed its tables with "mean round score per player 18.6" and
+    "20% opened later by the bot", estimates from a few rounds with no error beside them."""
+    import io
+    import math
+    import re
+
+    import numpy as np
+
+    from lcanalysis.wagers.simulation import compare_decline, compare_models, snapshot_rounds
+
+    text = io.StringIO()
+    compare_models(rounds=20, snap_turn=10, seed=0, n_mc=5, file=text)
+    found = re.search(r"mean round score per player ([0-9.]+) ± ([0-9.]+) \(± one standard error\)", text.getvalue())
+    _, scores = snapshot_rounds(20, snap_turn=10, seed=0)
+    per_round = scores.mean(axis=1)  # by hand: one sample a round, the two players' mean
+    assert found and float(found.group(1)) == round(float(scores.mean()), 1)
+    assert float(found.group(2)) == round(float(np.std(per_round, ddof=1) / math.sqrt(20)), 1)
+
+    text = io.StringIO()
+    _, meta = compare_decline(rounds=20, snap_turn=10, seed=0, n_mc=5, file=text)
+    found = re.search(r"\(([0-9.]+)% ± ([0-9.]+)% opened later by the bot, ± one standard error\)", text.getvalue())
+    p, n = meta["share opened later"], meta["rows"]
+    assert found and float(found.group(1)) == round(100 * p, 1)
+    assert float(found.group(2)) == round(100 * math.sqrt(p * (1 - p) / n), 1)

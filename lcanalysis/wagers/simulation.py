@@ -289,9 +289,11 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
             "rows": len(realized)}
     if file is not None:
+        per_round = scores.mean(axis=1)  # (the two players of a round are not independent: one sample a round)
+        se = per_round.std(ddof=1) / math.sqrt(len(per_round)) if len(per_round) > 1 else math.nan
         print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(realized)} expeditions "
               f"({'holding a number' if only_opened else 'all colours'}); mean round score per player "
-              f"{scores.mean():.1f}", file=file)
+              f"{scores.mean():.1f} ± {se:.1f} (± one standard error)", file=file)
         print(df.to_string(index=False, float_format=lambda x: f"{x:.2f}"), file=file)
     return df, meta
 
@@ -359,8 +361,10 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     opened = float(np.mean((sel[:, F_FINAL_MASK] != 0) | (sel[:, F_FINAL_W] > 0))) if len(sel) else math.nan
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "rows": len(sel), "share opened later": opened}
     if file is not None:
+        se = math.sqrt(opened * (1 - opened) / len(sel)) if len(sel) else math.nan
         print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(sel)} untouched colours "
-              f"({opened:.0%} opened later by the bot); the colour's value: open or decline", file=file)
+              f"({opened:.1%} ± {se:.1%} opened later by the bot, ± one standard error); the colour's value: "
+              "open or decline", file=file)
         print(df.to_string(index=False, float_format=lambda x: f"{x:.2f}"), file=file)
     return df, meta
 
