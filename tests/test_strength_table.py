@@ -89,6 +89,10 @@ def test_the_command_prints_markdown_and_refuses_a_missing_file(files, capsys, t
     assert "no such results file" in capsys.readouterr().err
     assert main([str(small), "--order", "random,greedy"]) == 2
     assert "leaves out heuristic" in capsys.readouterr().err
+    # a label no file holds (misspelt, or its file left off) was dropped, its row and column with it
+    assert main([str(small), "--order", "random,greedy,heuristic,stalling"]) == 2
+    assert ("the order names stalling, which no file holds (the files hold greedy, heuristic, random)"
+            in capsys.readouterr().err)
 
 
 def test_files_of_different_games_are_not_mixed_in_one_table(files):

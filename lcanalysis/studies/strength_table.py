@@ -120,7 +120,11 @@ def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str]
         missing = sorted(set(names) - set(order))
         if missing:
             raise ValueError(f"strength_table: the order leaves out {', '.join(missing)}")
-        agents = [a for a in order if a in names]
+        unknown = [a for a in order if a not in names]
+        if unknown:  # a misspelt label, or a file left off, dropped its row and column without a word
+            raise ValueError(f"strength_table: the order names {', '.join(unknown)}, which no file holds "
+                             f"(the files hold {', '.join(names)})")
+        agents = list(dict.fromkeys(order))
     times = time_per_move(pd.concat(frames, ignore_index=True))
     return StrengthTable(agents, cells, times)
 
