@@ -118,9 +118,9 @@ def test_the_wager_models_check_shows_its_progress_when_asked_and_the_same_table
     pd.testing.assert_frame_equal(quiet, shown)
 
 def test_studies_data_shows_a_bar_for_each_simulation_and_the_same_files(tmp_path, capsys):
-    """``lcanalysis studies data`` ran the first-player rounds (minutes at the published 20,000
-    deals), the matches and the colours with nothing on the screen; now each counts on standard
-    error, and the files are those of the quiet library calls."""
+    """``lcanalysis studies data`` ran the first-player rounds, the matches and the colours (about
+    15 s, 5 s and 90 s at the published sizes, here) with nothing on the screen; now each counts on
+    standard error, and the files are those of the quiet library calls."""
     data.write_data(str(tmp_path), only=["first_player_rounds", "matches", "colours"], deals=3, matches=2,
                     rounds=4, seed=1)
     err = capsys.readouterr().err

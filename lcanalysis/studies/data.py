@@ -51,7 +51,7 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
                seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
     sidecar with the command that regenerates it. Each simulation shows a progress bar on
-    standard error (the published sizes take minutes each)."""
+    standard error (at the published sizes from seconds to minutes each)."""
     from lcanalysis.game.examples import EXAMPLES, example_text
 
     written = []
