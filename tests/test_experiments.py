@@ -372,6 +372,35 @@ def test_the_simulations_refuse_bad_counts_and_seeds_naming_the_argument(call, m
         call()
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: first_player.first_player_summary(first_player.simulate_matches(matches=2)),
+     "first_player_summary: the table has no columns 'diff_a', 'diff_b', 'starter_edge': it reads the rows of "
+     "first_player_rounds, and this table's columns are match, total_0"),
+    (lambda: first_player.first_player_summary(str(DATA / "simulated" / "first_player_rounds.csv")),
+     "first_player_summary: needs the table first_player_rounds returns (a pandas DataFrame, or pd.read_csv of "
+     "the file it wrote), got str"),
+    (lambda: first_player.match_summary(first_player.first_player_rounds(deals=2)),
+     "match_summary: the table has no columns 'total_0', 'total_1', 'first_round_diff', 'winner'"),
+    (lambda: stalling.stalling_table(opening.simulated_colours(rounds=2)),
+     "stalling_by_cards_left: the table has no columns 'cards_left', 'standing'"),
+    (lambda: stalling.stall_gain_by_standing(pd.DataFrame({"cards_left": [2]})),
+     "stall_gain_by_standing: the table has no columns 'standing', 'v_none'"),
+    (lambda: opening.colour_value_fit(first_player.first_player_rounds(deals=2)),
+     "opened_colours: the table has no columns 'opened', 'held_sum', 'final': it reads the rows of simulated_colours"),
+    (lambda: opening.value_by_held_sum(pd.DataFrame({"held_sum": [3], "opened": [True]})),
+     "value_by_held_sum: the table has no column 'final': it reads the rows of simulated_colours"),
+    (lambda: opening.score_by_colours_opened(None),
+     "score_by_colours_opened: needs the table simulated_colours returns"),
+], ids=["matches for rounds", "a path", "rounds for matches", "colours for stalling", "a column short",
+        "rounds for colours", "no final", "None"])
+def test_a_summary_given_another_studys_table_says_which_table_it_reads(call, message):
+    """A writer who handed the first-player summary the matches (or a file's path) met "KeyError:
+    'diff_a'" or "TypeError: string indices must be integers"."""
+    with pytest.raises(ValueError) as refused:
+        call()
+    assert message in str(refused.value)
+
+
 def test_the_articles_tables_and_selections_come_from_the_library():
     """What the notebooks computed in comprehensions and masks of their own."""
     assert opening.score_with_no_draws([(9, 10), (7, 8, 9, 10)]) == [9 + 10 - 20, 7 + 8 + 9 + 10 - 20]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,23 @@ def whole_argument(where: str, name: str, value: Any, minimum: int = 0) -> int:
     if v is None or v < minimum:
         raise ValueError(f"{where}: {name} must be a whole number, {minimum} or more, got {value!r}")
     return v
+
+
+def study_table(where: str, table: Any, columns: Sequence[str], made_by: str) -> Any:
+    """``table`` when it is a table (a pandas DataFrame) with ``columns``; else a ValueError naming
+    the function, what is wrong and the function whose rows it reads (another study's table, or a
+    file's path, met a bare KeyError or TypeError)."""
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame):
+        raise ValueError(f"{where}: needs the table {made_by} returns (a pandas DataFrame, or pd.read_csv of the "
+                         f"file it wrote), got {type(table).__name__} {table!r:.60}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        names = ("columns " if len(missing) > 1 else "column ") + ", ".join(map(repr, missing))
+        raise ValueError(f"{where}: the table has no {names}: it reads the rows of "
+                         f"{made_by}, and this table's columns are {', '.join(map(str, table.columns))}")
+    return table
 
 
 # --- estimates with their uncertainty ----------------------------------------------------------

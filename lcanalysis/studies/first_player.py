@@ -10,7 +10,7 @@ import numpy as np
 
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.studies.estimate import Estimate, whole_argument
+from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
 
 # --- first player's advantage and the three-round match ------------------------------------------
 
@@ -54,6 +54,7 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
 def first_player_summary(rounds: Any) -> dict[str, Estimate]:
     """The first player's edge per round (points, duplicate-deal mean), their chance of winning
     a round, and the spread of a single round's difference."""
+    rounds = study_table("first_player_summary", rounds, ("diff_a", "diff_b", "starter_edge"), "first_player_rounds")
     diffs = np.concatenate([rounds["diff_a"].to_numpy(), rounds["diff_b"].to_numpy()])
     return {
         "edge (points per round)": Estimate.of(rounds["starter_edge"].to_numpy()),
@@ -94,6 +95,8 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
 
 def match_summary(matches: Any) -> dict[str, Estimate]:
     """The round-1 starter's (seat 0) chance to win the match and to win round 1, and the edge in points."""
+    matches = study_table("match_summary", matches, ("total_0", "total_1", "first_round_diff", "winner"),
+                          "simulate_matches")
     diff = (matches["total_0"] - matches["total_1"]).to_numpy()
     decided = matches["winner"].to_numpy() >= 0
     return {

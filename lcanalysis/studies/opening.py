@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.game.cards import whole_number
-from lcanalysis.studies.estimate import Estimate, whole_argument
+from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
 
 
 def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
@@ -124,6 +124,7 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progres
 
 def opened_colours(colours: Any) -> Any:
     """The rows of ``simulated_colours`` whose colour the player opened."""
+    colours = study_table("opened_colours", colours, ("opened", "held_sum", "final"), "simulated_colours")
     return colours[colours["opened"]]
 
 
@@ -141,6 +142,8 @@ def value_by_held_sum(colours: Any, edges: Sequence[int] = (0, 1, 10, 15, 20, 25
     opened colour scored in the end, each with its standard error."""
     import pandas as pd
 
+    colours = study_table("value_by_held_sum", colours, ("opened", "held_sum", "final"), "simulated_colours")
+
     out = []
     for lo, hi in pairwise(edges):
         part = colours[(colours["held_sum"] >= lo) & (colours["held_sum"] < hi)]
@@ -157,6 +160,8 @@ def score_by_colours_opened(colours: Any) -> Any:
     """The starting player's round score by how many colours they opened, with standard errors
     (an association in bot play, not a controlled experiment: strong hands open more)."""
     import pandas as pd
+
+    colours = study_table("score_by_colours_opened", colours, ("round", "opened", "final"), "simulated_colours")
 
     per_round = colours.groupby("round").agg(opened=("opened", "sum"), score=("final", "sum"))
     out = []

@@ -8,7 +8,7 @@ from typing import Any
 from lcanalysis.game.cards import whole_number
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.studies.estimate import Estimate, whole_argument
+from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
 
 # --- stalling in the endgame ------------------------------------------------------------------
 
@@ -64,6 +64,9 @@ def stall_values(position: Position) -> dict[str, Any]:
             "v_both_stall": both.value, "best_with_stall": best, "best_is_stall": not best.endswith("/D")}
 
 
+#: the columns the stalling study's summaries read
+STUDY_COLUMNS = ("cards_left", "standing", "v_none", "v_mover_stalls", "v_opponent_stalls", "v_both_stall")
+
 #: the columns of ``stalling_study``'s table, one row a position
 COLUMNS = ["position", "cards_left", "standing", "v_none", "v_mover_stalls", "v_opponent_stalls", "v_both_stall",
            "best_with_stall", "best_is_stall"]
@@ -113,6 +116,7 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
 def stalling_summary(study: Any) -> dict[str, Estimate]:
     """What one stall is worth: the mover's gain from being allowed one, what the opponent's
     costs the mover, the change when both may stall, and how often the best turn is a stall."""
+    study = study_table("stalling_summary", study, STUDY_COLUMNS, "stalling_study")
     gain = (study["v_mover_stalls"] - study["v_none"]).to_numpy()
     cost = (study["v_none"] - study["v_opponent_stalls"]).to_numpy()
     both = (study["v_both_stall"] - study["v_none"]).to_numpy()
@@ -129,6 +133,8 @@ def stall_gain_by_standing(study: Any) -> Any:
     """By cards left, and by whether the mover is behind, level or ahead on the table now: the
     mover's gain from one stall and the share of positions where it helps, with standard errors."""
     import pandas as pd
+
+    study = study_table("stall_gain_by_standing", study, STUDY_COLUMNS, "stalling_study")
 
     rows = []
     gain = study["v_mover_stalls"] - study["v_none"]
@@ -147,6 +153,7 @@ def stall_gain_by_standing(study: Any) -> Any:
 
 def stalling_by_cards_left(study: Any) -> dict[str, dict[str, Estimate]]:
     """``stalling_summary`` for each number of cards left."""
+    study = study_table("stalling_by_cards_left", study, STUDY_COLUMNS, "stalling_study")
     return {f"{int(d)} cards left": stalling_summary(part) for d, part in study.groupby("cards_left")}
 
 
