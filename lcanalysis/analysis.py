@@ -22,7 +22,11 @@ def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, s
     """One turn's loss against the best, as the tutor, the review and the replay say it: "2.0 (exact)",
     "2.0 ± 0.4" (an estimate), or "at least 2.0" (a bound: the endgame search showed only that the
     turn is that much worse), with "± s" when the bound itself was sampled. ``signed``: as the hint's
-    table gives it, a change in value: "-2.0 (exact)", "-2.0 ± 0.4", "≤ -2.0 ± 0.4"."""
+    table gives it, a change in value: "-2.0 (exact)", "-2.0 ± 0.4", "≤ -2.0 ± 0.4". An error too
+    small to show in ``digits`` decimals gets as many as it needs (at most 4): "at least 9.00 ± 0.04",
+    not "± 0.0", which claims a precision it does not have."""
+    if stderr and round(stderr, digits) == 0:
+        digits = next((k for k in range(digits + 1, 5) if round(stderr, k) != 0), 4)
     amount = f"{-loss if signed else loss:.{digits}f}"
     error = f" ± {stderr:.{digits}f}" if stderr else ""
     if bound:  # (a bound carries its error only when sampled: an exact bound has none)

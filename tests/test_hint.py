@@ -321,6 +321,9 @@ def test_the_verdict_on_a_bound_says_only_what_the_bound_shows(bound_loss, said)
     (3.0, None, False, False, False, "3.0 ± 0.0"),  # an estimate always shows its error, even an unknown one
     (3.0, 0.0, False, True, False, "at least 3.0"),  # an exact bound has no error to give
     (3.0, 0.42, False, True, False, "at least 3.0 ± 0.4"),  # a sampled bound keeps its error
+    (9.0, 0.04, False, True, False, "at least 9.00 ± 0.04"),  # an error too small for one decimal: two
+    (3.0, 0.004, False, False, False, "3.000 ± 0.004"),  # (it said "± 0.0", a precision it has not)
+    (3.0, 0.00001, False, False, True, "-3.0000 ± 0.0000"),  # at most 4 decimals
     (3.0, 0.0, True, False, True, "-3.0 (exact)"),
     (3.0, 0.42, False, False, True, "-3.0 ± 0.4"),
     (3.0, 0.42, False, True, True, "≤ -3.0 ± 0.4"),
