@@ -243,6 +243,21 @@ class TutorSession:
                                 f"{in_words(view, best.move)} ({best.move}): {better}. Your turn {'; '.join(yours)}")
         return decision
 
+    def verdict(self, decision: Decision) -> str:
+        """A turn the tutor let pass (no comment), in words: "fine" only when the judgement shows it;
+        over the threshold within two standard errors, or only bounded by the endgame search (its loss
+        at least the figure, how much more unknown), that the tutor cannot tell."""
+        if decision.bound:  # the search showed only that the turn is worse: not that it is fine
+            shown = "no better" if decision.loss < 0.05 else f"{decision.loss_points()} worse"
+            return (f"not clearly worse than the best, but it may be: the endgame search's budget ran out when it had "
+                    f"shown only that it is {shown}")
+        if decision.loss > self.threshold:  # over the threshold, within two standard errors
+            return (f"not clearly worse than the best, but it may be ({decision.loss_points()} worse: within "
+                    "two standard errors, the estimate cannot tell)")
+        if decision.loss < 0.05:
+            return "fine: as good as the best" + (" (exact)" if decision.exact else "")
+        return f"fine ({decision.loss_points()} worse than the best)"
+
     def summary(self) -> Any:
         """The person's decisions with their losses (a pandas DataFrame), worst first."""
         import pandas as pd

@@ -37,7 +37,7 @@ from lcanalysis.options import (
 )
 
 if TYPE_CHECKING:
-    from lcanalysis.tutor import Decision, TutorSession
+    from lcanalysis.tutor import TutorSession
 
 PROMPT = "your turn> "
 #: the words a line may hold besides a turn, and what each does
@@ -234,7 +234,7 @@ class Game:
         if said and not self.ask:  # (asked: the tutor has spoken already)
             print(f"tutor: {said}")
         elif not said:
-            print(f"{judged.played}: {self._verdict(judged)}")
+            print(f"{judged.played}: {self.s.verdict(judged)}")
         if move.source == "D":  # a pile's card was in sight; the deck's is news
             print(f"you drew {self.s.drawn} from the draw pile")
         self._save()
@@ -243,15 +243,6 @@ class Game:
             self._board()
             return True
         return self._round_end()
-
-    def _verdict(self, judged: Decision) -> str:
-        """A turn the tutor let pass, in words: fine, or too uncertain to call."""
-        if judged.loss > self.s.threshold and not judged.bound:  # over the threshold, within two standard errors
-            return (f"not clearly worse than the best, but it may be ({judged.loss_points()} worse; the play-outs "
-                    "cannot tell)")
-        if judged.loss < 0.05 and not judged.bound:
-            return "fine: as good as the best" + (" (exact)" if judged.exact else "")
-        return f"fine ({judged.loss_points()} worse than the best)"
 
     def _question(self, question: str) -> str:
         """The answer to a yes/no question: the next line (at a terminal, typed after ``question``)."""
