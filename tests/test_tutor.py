@@ -317,3 +317,29 @@ def test_the_boards_hand_is_in_the_librarys_card_order_not_text_order():
             board.choose(str(turn.card), "-", DECK)
             board.play_button.click()
     assert tens_after_lower and piles_seen  # the cases text order got wrong (B10 before B5; B before Y) occur
+
+
+def test_the_board_says_a_turn_let_pass_as_the_terminal_does_not_always_fine():
+    """The board said "fine (loss -4.4 ± 2.6)" of a turn over the threshold within two standard errors,
+    and "fine (loss ≤ -0.3 ± 0.2)" of one the endgame search only bounded, where ``lcanalysis play``
+    says the tutor cannot tell; both now give ``TutorSession.verdict``'s words."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import DECK, TutorBoard
+    from lcanalysis.tutor import Decision
+
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    s = board.session
+    turn = str(s.legal_turns()[0])
+    for loss, se, bound, words in [(4.4, 2.6, False, "not clearly worse than the best, but it may be (4.4 ± 2.6"),
+                                   (0.3, 0.2, True, "the endgame search's budget ran out"),
+                                   (0.0, 0.0, False, "fine: as good as the best")]:
+        def judged(move, loss=loss, se=se, bound=bound):
+            return Decision(round=1, turn=s.position.turn, played=str(move), best="+Y2/D", loss=loss,
+                            loss_stderr=se, exact=False, bound=bound)
+
+        s._judge = judged
+        turn = str(s.legal_turns()[0])
+        board.choose(turn[1:].split("/")[0], turn[0], DECK if turn.endswith("/D") else turn[-1])
+        board.play_button.click()
+        assert f"{turn}: {s.verdict(s.decisions[-1])}" in html.unescape(board.comment.value)
+        assert words in html.unescape(board.comment.value)

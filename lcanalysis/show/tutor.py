@@ -99,7 +99,7 @@ class TutorBoard:
             self.play_button.disabled = self.session.round_over()
         last = self.session.decisions[-1]
         self.comment.value = (_message("error", f"Tutor: {said}") if said else
-                              _message("ok", f"{move}: fine (loss {last.loss_text()})"))
+                              _message("ok", f"{move}: {self.session.verdict(last)}"))
         self._refresh()
 
     def _stage(self, line: str) -> None:
