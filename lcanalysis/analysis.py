@@ -73,7 +73,8 @@ class MoveValue:
         if self.loss == 0 and not self.upper_bound:  # (a bound of 0 says only: no better than the best)
             return "best"
         mark = "≤ " if self.upper_bound else ""
-        shown = -self.loss + 0.0  # (a loss of exactly 0 shows as "+0.00", not "-0.00")
+        # rounded first: a loss of 0, or of a few thousandths, shows as "+0.00", never "-0.00" beside it
+        shown = round(-self.loss, digits) + 0.0
         if not self.loss_stderr:
             return f"{mark}{shown:+.{digits}f}"
         return f"{mark}{shown:+.{digits}f} ± {self.loss_stderr:.{digits}f}"

@@ -367,3 +367,15 @@ def test_the_hint_says_what_the_best_turn_does_and_the_json_gives_every_turn_s_r
     header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["turn", "value"])
     best = lines[header + 1].split()[0]  # the table's first row: the best turn
     assert lines[2].startswith(("Play", "Discard")) and lines[3] == f"What it does: {reason(view, best)}."
+
+
+def test_a_bound_of_about_zero_reads_plus_zero_never_minus_zero_beside_it():
+    """Near the end the endgame search bounds many turns at about the best's value; their losses, a few
+    thousandths either side of 0, showed as "≤ +0.0" and "≤ -0.0" in the same column (a view of a played
+    round, 3 cards left), as though one were better. A rounded 0 now always reads "+0.0"."""
+    bound = {"bound": "upper"}
+    for loss in (0.0, 1e-12, 0.004, 0.049, -1e-12):
+        assert MoveValue("-Gw/D", -102.9, loss=loss, extra=bound).loss_text(digits=1) == "≤ +0.0"
+        assert MoveValue("-Gw/D", -102.9, loss=loss, loss_stderr=0.01, extra=bound).loss_text(1) == "≤ +0.0 ± 0.0"
+    assert MoveValue("-Gw/D", -104.0, loss=1.04, extra=bound).loss_text(digits=1) == "≤ -1.0"
+    assert MoveValue("-Gw/D", -103.0, loss=0.0, loss_stderr=0.0).loss_text(digits=1) == "best"
