@@ -692,9 +692,10 @@ def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: lis
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
             f"{_pct(mv[bm][:n].mean())} against {_pct(mv[bp][:n].mean())} to win the match{shared} ({chances}) "
             f"{points}: {style}.")
-    if _no_spread(mv[bm], mv[bp]):  # no standard error: better in every shared world, or not at all
-        if gain <= 0:
-            text += " It does no better in the worlds both were played in: a matter of taste."
+    if gain <= 0:  # ranked first by its own worlds, but no better in those both were played in (not "noise")
+        text += " It does no better in the worlds both were played in: a matter of taste."
+    elif _no_spread(mv[bm], mv[bp]):  # no standard error: better in every shared world
+        pass
     elif not (gain_se > 0 and gain > min_z * gain_se):
         text += f" The difference is within the noise (less than {min_z:g} standard errors): a matter of taste."
     return text

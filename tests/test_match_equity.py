@@ -642,3 +642,20 @@ def test_the_match_tournament_summary_command_reads_the_published_file_and_refus
             main(argv)
         err = capsys.readouterr().err
         assert exc.value.code == 2 and said in err and "Traceback" not in err
+
+
+def test_a_match_favourite_worse_in_the_shared_worlds_is_not_called_within_the_noise(shipped):
+    """Ranked by its own worlds the gamble wins the match more often (30% against 20%), but in the 10
+    worlds both turns were played in the safe turn wins 8, the gamble 3: -50 ± 17 percentage points,
+    three standard errors against it. The note said "The difference is within the noise (less than 2
+    standard errors)" (seen in ``lcanalysis play --rounds 3``: "-7.6 ± 2.7 percentage points ... within the
+    noise"); it now says the gamble does no better where both were played."""
+    view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
+    safe = [40] * 8 + [20] * 2 + [25] * 30  # wins 8 of the 10 shared worlds, 8 of its 40 (20%); 27.75 points
+    gamble = [35] * 3 + [0] * 7  # wins 3 of its 10 (30%); 10.5 points
+    a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
+    assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
+    assert "30.0% against 80.0% to win the match in the 10 worlds both were played in (-50.0 ± 16.7" in a.verdict, \
+        a.verdict
+    assert "within the noise" not in a.verdict
+    assert a.verdict.endswith("It does no better in the worlds both were played in: a matter of taste.")
