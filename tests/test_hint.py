@@ -245,8 +245,14 @@ def test_a_match_hint_names_each_seats_running_total():
 
     view = read_position("LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;d=44;match=2:-5,110")
     head = hint_text(lc.advise(view, time_budget=0.01, seed=0), view).splitlines()[0]
-    assert head.endswith("round 2 of the match, totals player 0 -5, player 1 110")
-    assert _match_note(view.match) == ["round 2, match totals player 0 -5, player 1 110"]
+    assert head.endswith("round 2 of the match, totals you (player 0) -5, opponent (player 1) 110")
+    assert _match_note(view.match) == ["round 2, match totals player 0 -5, player 1 110"]  # a full position
+    # a player's view names the seats as its board does ("you (player 1)"): at seat 1 in 'lcanalysis play
+    # --rounds 3' the board said "match totals player 0 143, player 1 -46" beside "you (player 1)"
+    seat1 = read_position("LC1;c5;h8;nr;m1;v1;p0=?8;p1=Y9.Bw.B4.W8.W9.G6.G10.R10;d=44;match=2:143,-46")
+    assert "round 2, match totals opponent (player 0) 143, you (player 1) -46" in seat1.to_text().splitlines()
+    head = hint_text(lc.advise(seat1, time_budget=0.01, seed=0), seat1).splitlines()[0]
+    assert head.endswith("totals opponent (player 0) 143, you (player 1) -46")
 
 
 @pytest.mark.parametrize("schedule", ["halving", "two-stage"])

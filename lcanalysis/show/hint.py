@@ -13,7 +13,7 @@ from typing import Any
 from lcanalysis.advisor import in_words
 from lcanalysis.analysis import Analysis, MoveValue, bounds_in_words
 from lcanalysis.game.view import View
-from lcanalysis.show.render import totals_text
+from lcanalysis.show.render import seat_names, totals_text
 
 #: losses (points) at which the verdict changes its words; below TASTE (or within two standard
 #: errors of zero) two turns are "a matter of taste"
@@ -145,7 +145,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     ``more`` says how to see the placements left out."""
     head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
     if view.match:
-        head += f", round {view.match.get('round', 1)} of the match, totals {totals_text(view.match['totals'])}"
+        totals = totals_text(view.match["totals"], seat_names(view.viewer))
+        head += f", round {view.match.get('round', 1)} of the match, totals {totals}"
     lines = [view.to_text(), ""] if board else []
     lines += [head, "", verdict(analysis, view)]
     if analysis.best is not None and analysis.best.reason:  # in the evaluator's words: what it does, the time left

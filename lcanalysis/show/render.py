@@ -285,20 +285,26 @@ class _Table:
         return s
 
 
-def _match_note(match: dict[str, Any] | None) -> list[str]:
+def _match_note(match: dict[str, Any] | None, names: Sequence[str] = ("player 0", "player 1")) -> list[str]:
     if not match:
         return []
     parts = []
     if "round" in match:
         parts.append(f"round {match['round']}")
     if "totals" in match:
-        parts.append(f"match totals {totals_text(match['totals'])}")
+        parts.append(f"match totals {totals_text(match['totals'], names)}")
     return [", ".join(parts)] if parts else []
 
 
-def totals_text(totals: Sequence[int]) -> str:
-    """A match's running totals by seat ("player 0 -5, player 1 110": "-5-110" reads as a range)."""
-    return f"player 0 {totals[0]}, player 1 {totals[1]}"
+def seat_names(viewer: int) -> list[str]:
+    """The seats as a player's view names them: "you (player 1)", "opponent (player 0)"."""
+    return [f"you (player {p})" if p == viewer else f"opponent (player {p})" for p in range(2)]
+
+
+def totals_text(totals: Sequence[int], names: Sequence[str] = ("player 0", "player 1")) -> str:
+    """A match's running totals by seat ("player 0 -5, player 1 110": "-5-110" reads as a range); in a
+    view, by the names its board uses ("opponent (player 0) -5, you (player 1) 110")."""
+    return f"{names[0]} {totals[0]}, {names[1]} {totals[1]}"
 
 
 def _last_placed(
@@ -361,9 +367,7 @@ def _from_view(view: View, bottom: int | None) -> _Table:
     labels = ["", ""]
     labels[me] = f"{len(view.hand)} cards"
     labels[opp] = f"{view.opponent_count} cards, {len(view.opponent_known)} known"
-    names = ["", ""]
-    names[me] = f"you (player {me})"
-    names[opp] = f"opponent (player {opp})"
+    names = seat_names(me)
     over = view.deck_count == 0
     return _Table(
         colors=nc,
@@ -384,7 +388,7 @@ def _from_view(view: View, bottom: int | None) -> _Table:
         short_names=[f"you (P{p})" if p == me else f"opponent (P{p})" for p in range(2)],
         last_move=str(view.history[-1]) if view.history else "",
         last_placed=_last_placed(view.history, view.expeditions, view.discards, view.to_move),
-        notes=_match_note(view.match) + [f"unseen cards: {int(view.unseen_counts().sum())}"],
+        notes=_match_note(view.match, names) + [f"unseen cards: {int(view.unseen_counts().sum())}"],
     )
 
 
