@@ -114,6 +114,7 @@ class TutorSession:
         #: the card the person drew in their last turn ("" before it)
         self.drawn = ""
         self._finished: list[RoundRecord] = []  # the rounds played out, for ``record``
+        self._advice: tuple[tuple[int, int, int], Any] | None = None  # ``advice``'s answer, kept for the turn
         self._deal(self.match.new_round(seed=self.seed))
 
     # --- the state of play ----------------------------------------------------------------
@@ -225,10 +226,33 @@ class TutorSession:
 
     # --- the tutor's judgement ------------------------------------------------------------
 
+    def advice(self, progress: Callable[[str], None] | None = None) -> Any:
+        """The advisor's answer for the person's view now (``advise``, at the judging budget and seed):
+        what a hint shows and what the turn is judged by. Kept for the turn, so a turn played after a
+        hint is judged by the very answer the hint showed, with no second wait (the endgame search's
+        seconds near the end). ``progress``: as the session's, for this call (default the session's,
+        with 4 cards or fewer left)."""
+        if self._advice is not None and self._advice[0] == self._advice_key():
+            return self._advice[1]
+        view = self.view()
+        if progress is None and view.deck_count <= JUDGE_SEARCH_CARDS:
+            progress = self.progress
+        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time_budget), seed=self.seed,
+                          progress=progress)
+        self._advice = (self._advice_key(), analysis)
+        return analysis
+
+    def _advice_key(self) -> tuple[int, int, int]:
+        return (self.match.round_number, self.position.turn, len(self.position.history))
+
+    def advised(self) -> bool:
+        """Whether ``advice`` has answered for the view now (a hint was asked): judging a turn then takes
+        no time."""
+        return self._advice is not None and self._advice[0] == self._advice_key()
+
     def _judge(self, move: Move) -> Decision:
         view = self.view()
-        analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time_budget), seed=self.seed,
-                          progress=self.progress if view.deck_count <= JUDGE_SEARCH_CARDS else None)
+        analysis = self.advice()
         played = next(m for m in analysis.moves if m.move == str(move))
         best = analysis.moves[0]
         loss, se = float(played.loss or 0.0), float(played.loss_stderr or 0.0)

@@ -244,10 +244,10 @@ def test_the_costliest_decisions_say_whether_each_loss_is_exact_an_estimate_or_a
 
 def test_ctrl_c_while_the_advisor_thinks_gives_the_turn_back_and_while_the_agent_thinks_ends_the_game(
         capsys, monkeypatch, tmp_path):
-    import lcanalysis.advisor
+    import lcanalysis.tutor
 
     turns, _ = scripted(8, lambda s: s.legal_turns()[0], limit=1)
-    advise, calls = lcanalysis.advisor.advise, []
+    advise, calls = lcanalysis.tutor.advise, []
 
     def interrupted_once(*args, **kwargs):  # Ctrl-C during the first hint
         calls.append(1)
@@ -255,7 +255,7 @@ def test_ctrl_c_while_the_advisor_thinks_gives_the_turn_back_and_while_the_agent
             raise KeyboardInterrupt
         return advise(*args, **kwargs)
 
-    monkeypatch.setattr(lcanalysis.advisor, "advise", interrupted_once)
+    monkeypatch.setattr(lcanalysis.tutor, "advise", interrupted_once)  # a hint is the session's advice
     code, out, err = play(capsys, monkeypatch, ["hint", "hint"], *FAST, "--seed", "8")
     assert code == 0 and "stopped: nothing was played; your turn again" in err and "vs best" in out
 
@@ -341,7 +341,8 @@ def test_a_judgement_or_hint_that_runs_on_says_it_is_still_working(capsys, monke
     monkeypatch.setattr(tutor, "JUDGE_SEARCH_CARDS", 60)
     monkeypatch.setattr(tutor, "advise", slow)
     monkeypatch.setattr(advisor, "advise", slow)
-    code, out, err = play(capsys, monkeypatch, ["hint", "-Y2/D", "quit"], *FAST, "--seed", "3")
+    # (the turn first: a turn played after a hint is judged by the hint's answer, with no second search)
+    code, out, err = play(capsys, monkeypatch, ["-Y2/D", "hint", "quit"], *FAST, "--seed", "3")
     assert code == 0, err
     assert "vs best" in out and "round 1 turn 0: played -Y2/D" in out  # the hint printed, the turn judged
     still = [line for line in err.splitlines() if "still working" in line]
@@ -382,3 +383,37 @@ def test_a_turn_the_endgame_search_only_bounded_below_the_threshold_is_not_calle
     s = TutorSession(agent="greedy", seed=7, time_budget=0.05)
     tie = Decision(round=1, turn=0, played=turn, best="+Y2/D", loss=0.0, loss_stderr=0.0, exact=False, bound=True)
     assert s.verdict(tie).endswith("shown only that it is no better")
+
+
+def test_a_turn_played_after_a_hint_is_judged_by_the_hints_answer_without_a_second_wait(capsys, monkeypatch):
+    """'hint' then the hint's best turn: the advisor ran twice on the same view, the second time while
+    "Judging your turn ..." (near the end, the endgame search's seconds again), and on several threads or a
+    clock the second answer could differ from the hint's. The turn is now judged by the hint's answer."""
+    import lcanalysis.tutor as tutor
+
+    calls = []
+    real = tutor.advise
+
+    def counted(view, **kw):
+        calls.append(view.to_string())
+        return real(view, **kw)
+
+    monkeypatch.setattr(tutor, "advise", counted)
+    s = TutorSession(agent="greedy", seed=7, time_budget=0.05)
+    best = real(s.view(), time_budget=0.05, seed=7).moves[0].move
+    worst = real(s.view(), time_budget=0.05, seed=7).moves[-1].move
+    code, out, err = play(capsys, monkeypatch, ["hint", worst, "quit"], *FAST, "--seed", "7")
+    assert code == 0, err
+    assert len(calls) == 1  # the hint's answer judged the turn
+    assert "Judging your turn" not in err  # no wait to announce
+    assert best in out
+    # the judgement is the one a fresh session gives the same turn (the same answer, kept)
+    ref = TutorSession(agent="greedy", seed=7, time_budget=0.05)
+    ref.play(worst)
+    assert ref.decisions[0].comment and f"tutor: {ref.decisions[0].comment}" in out
+    # the next turn is a new view: judged afresh
+    calls.clear()
+    s2 = TutorSession(agent="greedy", seed=7, time_budget=0.05)
+    s2.advice()
+    s2.play(s2.legal_turns()[0])
+    assert s2.human_to_move() and not s2.advised()

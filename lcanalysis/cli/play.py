@@ -216,7 +216,8 @@ class Game:
             print(f"error: {exc}; 'moves' lists the legal turns", file=sys.stderr, flush=True)
             return True
         cards = self.s.view().deck_count
-        print(judging_note(cards, judging_budget(cards, self.time)), file=sys.stderr, flush=True)
+        if not self.s.advised():  # (after a hint the turn is judged by the hint's answer, at once)
+            print(judging_note(cards, judging_budget(cards, self.time)), file=sys.stderr, flush=True)
         before = self.s.progress
         with stage_progress() as progress:  # a stage of the endgame search that runs on says so
             self.s.progress = progress
@@ -281,7 +282,6 @@ class Game:
             print(f"opponent ({self.s.opponent.name}) plays {move}: {words}")
 
     def _hint(self, every: bool = False) -> None:
-        from lcanalysis.advisor import advise, judging_budget
         from lcanalysis.show.hint import DRAWS_SHOWN, hint_text
 
         if not self.s.human_to_move():
@@ -289,8 +289,7 @@ class Game:
             return
         view = self.s.view()
         with stage_progress() as progress:
-            analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time), seed=self.s.seed,
-                              progress=progress)
+            analysis = self.s.advice(progress)  # kept: the turn played next is judged by this very answer
         print(hint_text(analysis, view, top=None if every else 3, draws=None if every else DRAWS_SHOWN,
                         more="'hint all' lists every turn"))
 
