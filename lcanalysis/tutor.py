@@ -280,6 +280,8 @@ class TutorSession:
                     "two standard errors, the estimate cannot tell)")
         if decision.loss < 0.05:
             return "fine: as good as the best" + (" (exact)" if decision.exact else "")
+        if decision.exact:  # not "fine (1.0 points (exact) worse ...)", parentheses within parentheses
+            return f"fine: exactly {decision.loss:.1f} points worse than the best"
         return f"fine ({decision.loss_points()} worse than the best)"
 
     def summary(self) -> Any:

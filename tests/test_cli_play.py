@@ -56,7 +56,8 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
     assert out.count(": fine") == sum(not d.comment for d in ref.decisions) - len(unsure)
     for d in ref.decisions:  # a loss in words, as the summary gives it: never a bare signed number
         if not d.comment and d.loss >= 0.05 and d not in unsure:
-            assert f"{d.played}: fine ({d.loss_points()} worse than the best)" in out
+            assert (f"{d.played}: fine: exactly {d.loss:.1f} points worse than the best" if d.exact else
+                    f"{d.played}: fine ({d.loss_points()} worse than the best)") in out
     assert f"round over: {ref.score_line()}" in out and "match over" not in out  # one round: no match to speak of
     assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
     # not every estimate is a play-out's: with 4 cards or fewer left the endgame search judged over sampled worlds
@@ -417,3 +418,15 @@ def test_a_turn_played_after_a_hint_is_judged_by_the_hints_answer_without_a_seco
     s2.advice()
     s2.play(s2.legal_turns()[0])
     assert s2.human_to_move() and not s2.advised()
+
+
+def test_an_exact_small_loss_let_pass_reads_without_parentheses_within_parentheses():
+    """Near the end a turn can lose an exact 1.0 point, under the threshold: it read "fine (1.0 points
+    (exact) worse than the best)"."""
+    from lcanalysis.tutor import Decision
+
+    s = TutorSession(agent="greedy", seed=7, time_budget=0.05)
+    d = Decision(round=1, turn=50, played="+W6/D", best="-Ww/D", loss=1.0, loss_stderr=0.0, exact=True)
+    assert s.verdict(d) == "fine: exactly 1.0 points worse than the best"
+    d.loss = 0.0
+    assert s.verdict(d) == "fine: as good as the best (exact)"
