@@ -13,6 +13,12 @@ words in ``WORDS``. With ``--record FILE`` the game so far is written to FILE af
 (a game record, JSON), so nothing is lost when the session stops; ``lcanalysis review FILE``
 then analyses it for skill and luck. Ctrl-C while the advisor thinks (a hint, a turn being judged)
 stops it and gives the turn back; while the agent thinks, it ends the game as ``quit`` does.
+
+A turn is judged by the answer ``hint`` shows (after a hint, that very answer): the advisor with
+``--time`` as a count of play-outs and the deal's seed. ``lcanalysis advise`` on the board's
+``LC1;...`` line with the same ``--time`` and ``--seed`` gives the same numbers (when the machine
+fits all the play-outs in the time); at its defaults (1 s, seed 0) it samples other worlds, so
+turns within a few standard errors of each other can swap places.
 """
 
 from __future__ import annotations
@@ -75,7 +81,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--time", type=seconds(3600), default=JUDGE_TIME,
                    help=f"the advisor's seconds for judging a turn and for a hint (default {JUDGE_TIME:g}; "
                         "raised to the endgame search's floor with 4 cards or fewer in the draw pile), as a "
-                        "count of play-outs: the same game gives the same comments")
+                        "count of play-outs: the same game gives the same comments, and 'lcanalysis advise' on the "
+                        "board's LC1 line with this --time and --seed set to the deal's seed gives the same numbers "
+                        "while more than 4 cards are in the draw pile (at its defaults it samples other worlds, and "
+                        "near-equal turns can swap places)")
     p.add_argument("--ask", action="store_true",
                    help="before playing a turn the tutor would comment on, say why and ask: y plays it anyway, "
                         "anything else takes it back to choose again (a turn taken back is not counted)")
