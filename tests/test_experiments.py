@@ -16,6 +16,7 @@ from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import expedition_score
 from lcanalysis.studies import data, estimate, explorer, first_player, opening, stalling
+from lcanalysis.wagers import models, simulation
 
 MIDROUND = example_text("midround")
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -218,17 +219,68 @@ def test_a_stopped_stalling_study_resumes_where_it_stopped_and_writes_the_same_f
     assert main(command) == 130
     kept = again / "simulated" / "stalling.csv.partial"
     err = capsys.readouterr().err
-    assert f"stopped: the endgames solved so far are kept in {kept}; run the same command again" in err
+    assert f"stopped: the rows made so far are kept in {kept}; run the same command again" in err
     assert kept.exists() and not (again / "simulated" / "stalling.csv").exists()
     # another size is refused naming the kept file, which stays
     assert main(command[:-3] + ["6", "--root", str(again)]) == 2
-    assert f"{kept} holds the endgames of a stopped run with other settings" in capsys.readouterr().err
+    assert f"{kept} holds the rows of a stopped run with other settings" in capsys.readouterr().err
     solved.clear()
     monkeypatch.setattr(stalling, "stall_values", lambda position: solved.append(position) or real(position))
     assert main(command) == 0
     assert len(solved) == 11 - 4  # only the endgames missing from the kept file
     assert not kept.exists()
     assert (again / "simulated" / "stalling.csv").read_text() == (fresh / "simulated" / "stalling.csv").read_text()
+
+
+@pytest.mark.parametrize(("part", "sizes", "file", "module", "name", "per_unit"), [
+    ("first_player_rounds", ["--deals", "6"], "first_player_rounds.csv", first_player, "_play_out", 2),
+    ("matches", ["--matches", "5"], "matches.csv", first_player, "_play_out", 3),
+    ("colours", ["--rounds", "6"], "colours.csv", simulation, "snapshot_round", 1),
+    ("wager_models", ["--rounds", "30", "--mc", "20"], "wager_models_vs_play.csv", models, "turn_model", 3),
+])
+def test_a_stopped_simulation_of_studies_data_resumes_and_writes_the_file_an_unbroken_run_writes(
+        tmp_path, monkeypatch, capsys, part, sizes, file, module, name, per_unit):
+    """``lcanalysis studies data`` stopped by Ctrl-C (a real SIGINT, part-way through a unit of
+    work) lost the whole simulation (up to 90 s each at the published sizes): 'the file being made
+    is not written'. Now the units done are kept in FILE.partial, the same command does only the
+    others, and the file is byte for byte the one an unbroken run writes."""
+    import os
+    import signal
+
+    from lcanalysis.cli import main
+
+    real, calls, stop_at = getattr(module, name), [], [0]
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == stop_at[0]:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, in the middle of a unit of work
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    command = ["studies", "data", "--only", part, *sizes]
+    assert main([*command, "--root", str(tmp_path / "fresh")]) == 0
+    unbroken, units = (tmp_path / "fresh" / "simulated" / file).read_bytes(), len(calls) // per_unit
+    assert units >= 4 and not (tmp_path / "fresh" / "simulated" / f"{file}.partial").exists()
+    capsys.readouterr()
+
+    calls.clear()
+    done = units // 2
+    stop_at[0] = per_unit * done + 1  # the first call of the unit after ``done`` whole ones
+    again = [*command, "--root", str(tmp_path / "again")]
+    assert main(again) == 130
+    kept, made = tmp_path / "again" / "simulated" / f"{file}.partial", tmp_path / "again" / "simulated" / file
+    assert f"stopped: the rows made so far are kept in {kept}; run the same command again" in capsys.readouterr().err
+    assert not made.exists()
+    kept_units = {line.split(",")[0] for line in kept.read_text().splitlines()[2:]}
+    assert len(kept_units) == done  # every unit done before the interrupt, none after
+
+    calls.clear()
+    stop_at[0] = 0
+    assert main(again) == 0
+    redone = 1 if part == "colours" else 0  # (a unit of several rows, the last kept is done again: it may be cut)
+    assert len(calls) == per_unit * (units - done + redone)  # only the units missing from the kept file
+    assert made.read_bytes() == unbroken and not kept.exists()
 
 
 def test_studies_data_writes_every_file_its_only_options_name(tmp_path):

@@ -104,10 +104,12 @@ def cmd_data(args: argparse.Namespace) -> int:
                                args.positions):
             print(path)
     except KeyboardInterrupt:
-        kept = os.path.join(args.root, "simulated", "stalling.csv.partial")
-        if os.path.exists(kept):
-            print(f"stopped: the endgames solved so far are kept in {kept}; run the same command again to resume",
-                  file=sys.stderr)
+        simulated = os.path.join(args.root, "simulated")
+        kept = [os.path.join(simulated, name) for name in sorted(os.listdir(simulated)) if name.endswith(".partial")
+                ] if os.path.isdir(simulated) else []
+        if kept:
+            print(f"stopped: the rows made so far are kept in {', '.join(kept)}; run the same command again to "
+                  "resume", file=sys.stderr)
         else:
             print("stopped: the file being made is not written (the files listed above are)", file=sys.stderr)
         return 130

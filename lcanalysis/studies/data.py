@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from lcanalysis.game.position import Position
 from lcanalysis.studies.first_player import first_player_rounds, simulate_matches
@@ -39,19 +40,33 @@ def data_command(key: str, root: str = "data", deals: int = 20000, matches: int 
     return command + (f" --root {shlex.quote(root)}" if root != "data" else "")
 
 
-def _stalling_settings(path: str) -> dict[str, object]:
-    """The settings a stopped stalling study's kept rows were made with."""
-    from lcanalysis.studies.stalling import _study_file
+def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> None:
+    """Write ``path`` (CSV, ``to_csv``'s options) from the table ``make(kept)`` returns, a study
+    given the file ``kept`` (``path`` + ``.partial``) to keep its rows in as it makes them (its
+    ``out``): a run stopped (Ctrl-C) and started again resumes it, and the file is the one an unbroken
+    run writes; ``kept`` is removed once ``path`` is written. A kept file of other settings is
+    refused, naming it."""
+    from lcanalysis.studies.study_file import OtherSettingsError
 
-    identity = _study_file().read_identity(path)
-    return {k: identity.get(k) for k in ("n", "cards_left", "seed")}
+    kept = path + ".partial"
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    try:
+        table = make(kept)
+    except OtherSettingsError as e:
+        if e.path != kept:
+            raise
+        raise ValueError(f"{kept} holds the rows of a stopped run with other settings ({e.settings}): run that "
+                         "command again to finish it, or delete the file") from None
+    table.to_csv(path, index=False, **to_csv)
+    os.remove(kept)
 
 
 def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
                seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
     sidecar with the command that regenerates it. Each simulation shows a progress bar on
-    standard error (at the published sizes from seconds to minutes each)."""
+    standard error (at the published sizes from seconds to minutes each) and keeps its rows as it
+    makes them (``kept_while_made``): stopped (Ctrl-C) and run again, it resumes."""
     from lcanalysis.game.examples import EXAMPLES, example_text
 
     written = []
@@ -79,37 +94,30 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
         os.makedirs(os.path.dirname(path), exist_ok=True)
         wager_grid(draws=range(0, 23, 2), sums=range(9, 28), cards=3).to_csv(path, index=False, float_format="%.4f")
         side(path, "wager_grid")
+    simulated = os.path.join(root, "simulated")
     if "first_player_rounds" in want:
-        path = os.path.join(root, "simulated", "first_player_rounds.csv")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        first_player_rounds(deals=deals, seed=seed, progress=True).to_csv(path, index=False)
+        path = os.path.join(simulated, "first_player_rounds.csv")
+        kept_while_made(path, lambda kept: first_player_rounds(deals=deals, seed=seed, progress=True, out=kept))
         side(path, "first_player_rounds")
     if "matches" in want:
-        path = os.path.join(root, "simulated", "matches.csv")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        simulate_matches(matches=matches, seed=seed, progress=True).to_csv(path, index=False)
+        path = os.path.join(simulated, "matches.csv")
+        kept_while_made(path, lambda kept: simulate_matches(matches=matches, seed=seed, progress=True, out=kept))
         side(path, "matches")
     if "colours" in want:
-        path = os.path.join(root, "simulated", "colours.csv")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        simulated_colours(rounds=rounds or 20000, seed=seed, progress=True).to_csv(path, index=False)
+        path = os.path.join(simulated, "colours.csv")
+        kept_while_made(path, lambda kept: simulated_colours(rounds=rounds or 20000, seed=seed, progress=True,
+                                                             out=kept))
         side(path, "colours")
     if "wager_models" in want:
-        path = os.path.join(root, "simulated", "wager_models_vs_play.csv")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed, n_mc=mc, progress=True).to_csv(
-            path, index=False, float_format="%.4f")
+        path = os.path.join(simulated, "wager_models_vs_play.csv")
+        kept_while_made(path, lambda kept: wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed,
+                                                                n_mc=mc, progress=True, out=kept),
+                        float_format="%.4f")
         side(path, "wager_models")
     if "stalling" in want:
-        path = os.path.join(root, "simulated", "stalling.csv")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        kept = path + ".partial"  # the endgames solved so far: a run stopped and started again resumes it
-        if os.path.exists(kept) and _stalling_settings(kept) != {"n": [positions, positions, positions // 5],
-                                                                 "cards_left": [2, 3, 4], "seed": seed}:
-            raise ValueError(f"{kept} holds the endgames of a stopped run with other settings "
-                             f"({_stalling_settings(kept)}): run that command again to finish it, or delete the file")
-        stalling_study(n=[positions, positions, positions // 5], cards_left=[2, 3, 4], seed=seed,
-                       progress=True, out=kept).to_csv(path, index=False, float_format="%.6g")
-        os.remove(kept)
+        path = os.path.join(simulated, "stalling.csv")
+        kept_while_made(path, lambda kept: stalling_study(n=[positions, positions, positions // 5],
+                                                          cards_left=[2, 3, 4], seed=seed, progress=True, out=kept),
+                        float_format="%.6g")
         side(path, "stalling")
     return written

@@ -30,25 +30,40 @@ def swapped(pos: Position) -> Position:
     return Position.from_parts([pos.hand(1), pos.hand(0)], deck=pos.deck, rules=pos.rules, to_move=pos.to_move)
 
 
-def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progress: bool = False) -> Any:
+#: the columns of ``first_player_rounds``' table, one row a deal
+ROUNDS_COLUMNS = ["deal", "starter_a", "other_a", "starter_b", "other_b", "diff_a", "diff_b", "starter_edge"]
+
+
+def _study_file(what: str, columns: list[str], key: str, identity_keys: tuple[str, ...]) -> Any:
+    """The file a simulation keeps its rows in as it plays them (``out=``): one row a ``key``."""
+    from lcanalysis.studies.study_file import StudyFile
+
+    return StudyFile(what, f"# lcanalysis {what}: ", columns, keys=(key,), identity_keys=identity_keys)
+
+
+def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progress: bool = False,
+                        out: str | None = None) -> Any:
     """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
     starter always seat 0. One row per deal: the starter's score minus the other's in each
-    playing and their mean (the deal's luck cancels in ``starter_edge``). ``progress``: a bar."""
-    import pandas as pd
-    from tqdm.auto import tqdm
-
+    playing and their mean (the deal's luck cancels in ``starter_edge``). ``progress``: a bar.
+    ``out``: a file each deal's row is written to as it is played; a run stopped (Ctrl-C) and
+    started again with the same arguments plays only the deals missing from it (another file's
+    settings are refused), and the table is the same as an unbroken run's."""
     deals = whole_argument("first_player_rounds", "deals", deals, 1)
     seed = whole_argument("first_player_rounds", "seed", seed)
     rules = Rules(colors=colors)
-    rows = []
-    for i in tqdm(range(deals), desc="duplicate deals", unit="deal", disable=not progress):
+
+    def played(key: tuple[int]) -> dict[str, Any]:
+        (i,) = key
         pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules, starter=0)
         a = _play_out(pos, seed=i)
         b = _play_out(swapped(pos), seed=i)
-        rows.append({"deal": i, "starter_a": a[0], "other_a": a[1], "starter_b": b[0], "other_b": b[1],
-                     "diff_a": a[0] - a[1], "diff_b": b[0] - b[1],
-                     "starter_edge": ((a[0] - a[1]) + (b[0] - b[1])) / 2})
-    return pd.DataFrame(rows)
+        return {"deal": i, "starter_a": a[0], "other_a": a[1], "starter_b": b[0], "other_b": b[1],
+                "diff_a": a[0] - a[1], "diff_b": b[0] - b[1], "starter_edge": ((a[0] - a[1]) + (b[0] - b[1])) / 2}
+
+    return _study_file("first player study", ROUNDS_COLUMNS, "deal", ("deals", "seed", "colors")).kept_table(
+        out, {"deals": deals, "seed": seed, "colors": colors}, [(i,) for i in range(deals)], played,
+        progress=progress, desc="duplicate deals", unit="deal")
 
 
 def first_player_summary(rounds: Any) -> dict[str, Estimate]:
@@ -65,20 +80,21 @@ def first_player_summary(rounds: Any) -> dict[str, Estimate]:
 
 
 def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5,
-                     progress: bool = False) -> Any:
+                     progress: bool = False, out: str | None = None) -> Any:
     """Play ``matches`` matches of ``rounds`` rounds (heuristic agent on both seats, seat 0 starts
     round 1, later rounds started by the leader as the rules say). One row per match.
-    ``progress``: a bar over the matches."""
-    import pandas as pd
-    from tqdm.auto import tqdm
-
+    ``progress``: a bar over the matches. ``out``: a file each match's row is written to as it is
+    played; a run stopped (Ctrl-C) and started again with the same arguments plays only the
+    matches missing from it (another file's settings are refused), and the table is the same as
+    an unbroken run's."""
     from lcanalysis.game.match import Match
 
     matches = whole_argument("simulate_matches", "matches", matches, 1)
     seed = whole_argument("simulate_matches", "seed", seed)
     rules = Rules(colors=colors, rounds=rounds)
-    rows = []
-    for i in tqdm(range(matches), desc="matches", unit="match", disable=not progress):
+
+    def played(key: tuple[int]) -> dict[str, Any]:
+        (i,) = key
         m = Match(rules=rules, first_starter=0)
         starters = []
         for r in range(rounds):
@@ -86,11 +102,15 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
             starters.append(pos.to_move)
             m.record(_play_out(pos, seed=i * 7 + r), starter=pos.to_move)
         w = m.winner()
-        rows.append({"match": i, "total_0": m.totals[0], "total_1": m.totals[1],
-                     "first_round_diff": m.round_scores[0][0] - m.round_scores[0][1],
-                     **{f"starter_{r + 1}": st for r, st in enumerate(starters)},
-                     "winner": -1 if w is None else w})
-    return pd.DataFrame(rows)
+        return {"match": i, "total_0": m.totals[0], "total_1": m.totals[1],
+                "first_round_diff": m.round_scores[0][0] - m.round_scores[0][1],
+                **{f"starter_{r + 1}": st for r, st in enumerate(starters)}, "winner": -1 if w is None else w}
+
+    columns = ["match", "total_0", "total_1", "first_round_diff", *(f"starter_{r + 1}" for r in range(rounds)),
+               "winner"]
+    return _study_file("match study", columns, "match", ("matches", "seed", "rounds", "colors")).kept_table(
+        out, {"matches": matches, "seed": seed, "rounds": rounds, "colors": colors},
+        [(i,) for i in range(matches)], played, progress=progress, desc="matches", unit="match")
 
 
 def match_summary(matches: Any) -> dict[str, Estimate]:

@@ -96,30 +96,41 @@ def holding_with_sum(cards: int, total: int) -> list[int] | None:
     return None if best is None else best[1]
 
 
-def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progress: bool = False) -> Any:
+#: the columns of ``simulated_colours``' table, one row a colour of a round
+COLOURS_COLUMNS = ["round", "colour", "held_numbers", "held_sum", "held_wagers", "opened", "final"]
+
+
+def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progress: bool = False,
+                      out: str | None = None) -> Any:
     """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
     starting player: one row per colour with the numbers and wagers held at the deal, whether the
     player went on to open the colour, and what the expedition finally scored. ``progress``: a
-    bar over the rounds."""
-    import pandas as pd
-
+    bar over the rounds. ``out``: a file each round's rows are written to as it is played; a run
+    stopped (Ctrl-C) and started again with the same arguments plays only the rounds missing from
+    it (another file's settings are refused), and the table is the same as an unbroken run's."""
+    from lcanalysis.game.rules import Rules
+    from lcanalysis.studies.study_file import StudyFile
     from lcanalysis.wagers import simulation as W
 
     rounds = whole_argument("simulated_colours", "rounds", rounds, 1)
     seed = whole_argument("simulated_colours", "seed", seed)
-    rows, _scores = W.snapshot_rounds(rounds, snap_turn=0, seed=seed, colors=colors, progress=progress)
-    held = [W._values(int(m)) for m in rows[:, W.F_HM]]
-    final = rows[:, W.F_FINAL].astype(int)
-    opened = (rows[:, W.F_FINAL_W] > 0) | (final != 0)
-    return pd.DataFrame({
-        "round": np.arange(len(rows)) // colors,
-        "colour": rows[:, W.F_C],
-        "held_numbers": [len(h) for h in held],
-        "held_sum": [sum(h) for h in held],
-        "held_wagers": rows[:, W.F_HW],
-        "opened": opened,
-        "final": final,
-    })
+    rules = Rules(colors=colors)
+
+    def played(key: tuple[int]) -> list[dict[str, Any]]:
+        (i,) = key
+        rec, _scores = W.snapshot_of_round(i, 0, seed, rules)
+        if rec is None:  # (never: every round lasts to its deal, turn 0)
+            return []
+        held = [W._values(int(m)) for m in rec[:, W.F_HM]]
+        return [{"round": i, "colour": int(r[W.F_C]), "held_numbers": len(h), "held_sum": sum(h),
+                 "held_wagers": int(r[W.F_HW]), "opened": bool(r[W.F_FINAL_W] > 0 or r[W.F_FINAL] != 0),
+                 "final": int(r[W.F_FINAL])} for r, h in zip(rec, held, strict=True)]
+
+    kept = StudyFile("colours study", "# lcanalysis colours study: ", COLOURS_COLUMNS, keys=("round",),
+                     identity_keys=("rounds", "seed", "colors"), bools=("opened",), many_rows=True)
+    return kept.kept_table(out, {"rounds": rounds, "seed": seed, "colors": colors}, [(i,) for i in range(rounds)],
+                           played, progress=progress, desc="simulated rounds (to turn 0)", unit="round",
+                           mininterval=1.0)
 
 
 def opened_colours(colours: Any) -> Any:
@@ -189,11 +200,28 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
 
 
 def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300,
-                         progress: bool = False) -> Any:
+                         progress: bool = False, out: str | None = None) -> Any:
     """The canonical and richer wager models' predicted expedition scores against what the bots
     really scored (``wager_sim.compare_models``), as a table with bias and its standard error.
-    ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each)."""
-    from lcanalysis.wagers.simulation import compare_models
+    ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each).
+    ``out``: a file each expedition's predictions are written to as they are made; a run stopped
+    (Ctrl-C) and started again with the same arguments predicts only the expeditions missing from
+    it (another file's settings are refused), and the table is the same as an unbroken run's."""
+    from lcanalysis.studies.study_file import StudyFile
+    from lcanalysis.wagers import simulation as W
 
-    df, _meta = compare_models(rounds=rounds, snap_turn=snap_turn, seed=seed, n_mc=n_mc, progress=progress)
-    return df
+    rows, shares, _scores = W.compared_rows(rounds, snap_turn, seed, progress=progress)
+    models = [f"model_{k}" for k in range(len(W.PREDICTION_MODELS))]  # (the models' names hold commas)
+
+    def predicted(key: tuple[int]) -> dict[str, Any]:
+        (i,) = key
+        return {"expedition": i, "realized": int(rows[i, W.F_FINAL]),
+                **dict(zip(models, W.predictions_of_row(rows[i], float(shares[i]), n_mc, seed + 1 + i), strict=True))}
+
+    kept = StudyFile("wager models study", "# lcanalysis wager models study: ", ["expedition", "realized", *models],
+                     keys=("expedition",), identity_keys=("rounds", "snap_turn", "seed", "n_mc"))
+    table = kept.kept_table(out, {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "n_mc": n_mc},
+                            [(i,) for i in range(len(rows))], predicted, progress=progress, desc="expeditions",
+                            unit="row")
+    return W.error_table({name: table[m].to_numpy(float) for name, m in zip(W.PREDICTION_MODELS, models, strict=True)},
+                         table["realized"].to_numpy(float))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -88,29 +89,22 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
     One row per position. ``out``: a file each row is written to as it is solved; a run stopped
     (Ctrl-C) and started again with the same arguments solves only the positions missing from
     it (another file's settings are refused), and the table is the same as an unbroken run's."""
-    import pandas as pd
-
     counts = [cards_left] if isinstance(cards_left, int) else list(cards_left)
     ns = [n] * len(counts) if isinstance(n, int) else list(n)
     if len(ns) != len(counts):  # zip dropped the counts without an n: cards_left=[2, 3], n=[5] gave only 2
         raise ValueError(f"stalling_study: n must be one count or one for each of cards_left {counts}, got {n!r}")
     seed = whole_argument("stalling_study", "seed", seed)
-    from tqdm.auto import tqdm
+    # the endgames with d cards left, reached (together) when one of them is first solved: a finished file reaches none
+    endgames = functools.cache(lambda d: endgame_positions(ns[counts.index(d)], d, seed * 10 + d))
 
-    positions = [(d, i, p) for d, k in zip(counts, ns) for i, p in enumerate(endgame_positions(k, d, seed * 10 + d))]
-    if out is None:
-        return pd.DataFrame([{"position": p.to_string(), **stall_values(p)}
-                             for _, _, p in tqdm(positions, desc="solving endgames", disable=not progress)])
-    kept = _study_file()
-    with kept.open(out, {"n": ns, "cards_left": counts, "seed": seed}) as (write, done):
-        todo = [(d, i, p) for d, i, p in positions if (d, i) not in done]
-        for _, i, p in tqdm(todo, desc="solving endgames", disable=not progress, initial=len(positions) - len(todo),
-                            total=len(positions)):
-            write({"index": i, "position": p.to_string(), **stall_values(p)})
-    table = kept.load(out)  # in the order an unbroken run gives
-    order = {(d, i): k for k, (d, i, _) in enumerate(positions)}
-    table["order"] = [order[(int(d), int(i))] for d, i in zip(table["cards_left"], table["index"], strict=True)]
-    return table.sort_values("order")[COLUMNS].reset_index(drop=True)
+    def solved(key: tuple[int, int]) -> dict[str, Any]:
+        d, i = key
+        p = endgames(d)[i]
+        return {"index": i, "position": p.to_string(), **stall_values(p)}
+
+    return _study_file().kept_table(out, {"n": ns, "cards_left": counts, "seed": seed},
+                                    [(d, i) for d, k in zip(counts, ns) for i in range(k)], solved, COLUMNS,
+                                    progress, desc="solving endgames")
 
 
 def stalling_summary(study: Any) -> dict[str, Estimate]:

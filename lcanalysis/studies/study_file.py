@@ -16,7 +16,9 @@ round, a rated deal): they are written at once, and a resumed run does the file'
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
 runs from writing one file. The calibration and consistency studies, the skill-and-luck study's
 reviews and the benchmarks that keep rows (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``,
-``bench_schedules.py``, ``bench_hint_honesty.py``, ``bench_playout_rate_values.py``) keep them this way.
+``bench_schedules.py``, ``bench_hint_honesty.py``, ``bench_playout_rate_values.py``) keep them this way,
+and so do the simulations of ``lcanalysis studies data`` (``kept_table``: a table made unit by unit, in
+a ``.partial`` file until it is written).
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ ADVICE_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "advisor.py"),
 #: what ``--allow-code-change`` says in the help of a command that writes a study file
 ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after a change that cannot move its "
                           "numbers; the change is recorded in the file's settings)")
+
+
+class OtherSettingsError(ValueError):
+    """A file made with other settings than a run's (``StudyFile.open``): ``path`` and, in words,
+    ``settings`` (each setting that differs, the file's value and the run's)."""
+
+    def __init__(self, path: str, settings: str) -> None:
+        super().__init__(f"{path} was made with other settings ({settings}): write to another file")
+        self.path, self.settings = path, settings
 
 
 class StudyFile:
@@ -263,9 +274,8 @@ class StudyFile:
                 old = self.read_identity(path)
                 diff = [k for k in self.identity_keys if old.get(k) != identity[k]]
                 if diff:
-                    raise ValueError(f"{path} was made with other settings ("
-                                     + ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff)
-                                     + "): write to another file")
+                    raise OtherSettingsError(path, ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here"
+                                                             for k in diff))
                 self._same_version(path, old, identity)
                 fh.seek(0)
                 text = fh.read()
@@ -296,3 +306,29 @@ class StudyFile:
                 os.fsync(fh.fileno())
 
             yield write, done
+
+    def kept_table(self, path: str | None, identity: dict[str, Any], units: Sequence[tuple[Any, ...]],
+                   make: Callable[[tuple[Any, ...]], Any], columns: Sequence[str] | None = None,
+                   progress: bool = False, **bar: Any) -> pd.DataFrame:
+        """The table of ``units`` (each a unit's key, as ``unit`` gives it, in the table's order), each
+        unit's row (with ``many_rows`` its list of rows) made by ``make(key)``. With a ``path``, each
+        is written to it as it is made (``open``): a run stopped (Ctrl-C) and started again with the same
+        ``identity`` makes only the units missing from it, and the table is the one an unbroken run
+        gives; without one, the rows are kept in memory (``frame``: the same table). ``columns``: the
+        table's (default all). ``progress``: a bar over the units (``bar``: its ``desc``, ``unit``...),
+        those kept before counted done."""
+        from tqdm.auto import tqdm
+
+        if path is None:
+            rows = [make(key) for key in tqdm(units, total=len(units), disable=not progress, **bar)]
+            table = self.frame([r for made in rows for r in made] if self.many_rows else rows, identity)
+            return table[list(columns or self.columns)]
+        with self.open(path, identity) as (write, done):
+            todo = [key for key in units if key not in done]
+            for key in tqdm(todo, disable=not progress, initial=len(units) - len(todo), total=len(units), **bar):
+                write(make(key))
+        table = self.load(path)
+        order = {key: k for k, key in enumerate(units)}
+        rank = [order[self.unit(row)] for row in table[self.keys].to_dict("records")]
+        table = table.iloc[sorted(range(len(rank)), key=rank.__getitem__)]  # (stable: a unit's rows stay in order)
+        return table[list(columns or self.columns)].reset_index(drop=True)

@@ -224,7 +224,6 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     from tqdm.auto import tqdm
 
     from lcanalysis.game.cards import whole_number
-    from lcanalysis.game.position import Position
     from lcanalysis.game.rules import Rules
     from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
 
@@ -234,17 +233,25 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     rows = []
     scores = []
     rules = Rules(colors=colors)
-    bp = np.array(bot, dtype=np.float64)
     for i in tqdm(range(n), desc=f"simulated rounds (to turn {snap_turn})", unit="round", disable=not progress,
                   mininterval=1.0):
-        pos = Position.deal(seed=seed * 1_000_003 + i, rules=rules)
-        s = pos.state.copy()
-        rec = np.zeros((colors, N_FIELDS), dtype=np.int64)
-        who = snapshot_round(s, snap_turn, rec, bp)
-        scores.append((int(K.player_score(s, 0)), int(K.player_score(s, 1))))
-        if who >= 0:
+        rec, score = snapshot_of_round(i, snap_turn, seed, rules, bot)
+        scores.append(score)
+        if rec is not None:
             rows.append(rec)
     return (np.concatenate(rows) if rows else np.zeros((0, N_FIELDS), dtype=np.int64)), np.array(scores)
+
+
+def snapshot_of_round(i: int, snap_turn: int, seed: int, rules, bot=BOT_PARAMS) -> tuple[np.ndarray | None,
+                                                                                         tuple[int, int]]:
+    """Round ``i`` of ``snapshot_rounds``: its rows (one per colour; None when the round ended
+    before ``snap_turn``) and its scores by seat."""
+    from lcanalysis.game.position import Position
+
+    s = Position.deal(seed=seed * 1_000_003 + i, rules=rules).state.copy()
+    rec = np.zeros((rules.colors, N_FIELDS), dtype=np.int64)
+    who = snapshot_round(s, snap_turn, rec, np.array(bot, dtype=np.float64))
+    return (rec if who >= 0 else None), (int(K.player_score(s, 0)), int(K.player_score(s, 1)))
 
 
 def _snapshots(rounds: int, snap_turn: int, seed: int, progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -275,17 +282,10 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table). ``progress``: a bar over the rows.
     """
-    rows, scores = _snapshots(rounds, snap_turn, seed, progress)
-    # keep colour blocks for row_share: compute share on the full rows first
-    shares = np.array([row_share(rows, i) for i in range(len(rows))])
-    keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
-    if keep.sum() < 2 and len(rows) >= 2 * 5:  # rounds lasted, but their expeditions hold no number yet
-        raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
-                         f"{len(rows) // 5} rounds that lasted to it: too few to compare; take a later "
-                         "snapshot turn or simulate more rounds")
-    preds = predictions_with_share(rows[keep], shares[keep], n_mc=n_mc, seed=seed + 1, progress=progress)
-    realized = rows[keep][:, F_FINAL].astype(float)
-    df = _error_table(preds, realized)
+    rows, shares, scores = compared_rows(rounds, snap_turn, seed, only_opened, progress)
+    preds = predictions_with_share(rows, shares, n_mc=n_mc, seed=seed + 1, progress=progress)
+    realized = rows[:, F_FINAL].astype(float)
+    df = error_table(preds, realized)
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
             "rows": len(realized)}
     if file is not None:
@@ -298,7 +298,22 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     return df, meta
 
 
-def _error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
+def compared_rows(rounds: int, snap_turn: int, seed: int, only_opened: bool = True,
+                  progress: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The snapshot rows ``compare_models`` predicts (``only_opened``: those whose colour holds a
+    number), each one's share of turns, and the rounds' scores; refused in words when too few."""
+    rows, scores = _snapshots(rounds, snap_turn, seed, progress)
+    # keep colour blocks for row_share: compute share on the full rows first
+    shares = np.array([row_share(rows, i) for i in range(len(rows))])
+    keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
+    if keep.sum() < 2 and len(rows) >= 2 * 5:  # rounds lasted, but their expeditions hold no number yet
+        raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
+                         f"{len(rows) // 5} rounds that lasted to it: too few to compare; take a later "
+                         "snapshot turn or simulate more rounds")
+    return rows[keep], shares[keep], scores
+
+
+def error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
     import pandas as pd
 
     if len(realized) < 2:  # a bias needs two expeditions for its standard error
@@ -357,7 +372,7 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
         preds[names[4]][i] = max(0.0, *(float(o.mean) for o in eager.by_wagers))
         preds[names[5]][i] = max(float(o.mean) for o in end.by_wagers)
     realized = sel[:, F_FINAL].astype(float)
-    df = _error_table(preds, realized)
+    df = error_table(preds, realized)
     opened = float(np.mean((sel[:, F_FINAL_MASK] != 0) | (sel[:, F_FINAL_W] > 0))) if len(sel) else math.nan
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "rows": len(sel), "share opened later": opened}
     if file is not None:
@@ -380,37 +395,46 @@ def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10) -> 
     return err / len(pred)
 
 
+#: the models ``predictions_with_share`` compares, in its table's order
+PREDICTION_MODELS = ("canonical, all draws", "canonical, useful draws", "turns, share 1", "turns, share by colours",
+                     "turns, eager, share by colours", "opponent-aware", "turns + opponent",
+                     "eager turns + opponent 0.1")
+
+
 def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 2000, seed: int = 1,
                            progress: bool = False):
     """Each model's predicted final score (mean, no more wagers) for each snapshot row."""
     from tqdm.auto import tqdm
 
+    out = {name: np.zeros(len(rows)) for name in PREDICTION_MODELS}
+    for i, row in enumerate(tqdm(rows, desc="expeditions", unit="row", disable=not progress)):
+        for name, value in zip(PREDICTION_MODELS, predictions_of_row(row, float(shares[i]), n_mc, seed + i),
+                               strict=True):
+            out[name][i] = value
+    return out
+
+
+def predictions_of_row(row: np.ndarray, share: float, n_mc: int, seed: int) -> list[float]:
+    """Row ``i`` of ``predictions_with_share`` (its ``seed`` + ``i``): each model's prediction,
+    in the order of ``PREDICTION_MODELS``."""
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import OpponentInfo, opponent_model, turn_model
 
-    names = ["canonical, all draws", "canonical, useful draws", "turns, share 1", "turns, share by colours",
-             "turns, eager, share by colours", "opponent-aware", "turns + opponent", "eager turns + opponent 0.1"]
-    out = {name: np.zeros(len(rows)) for name in names}
-    for i, row in enumerate(tqdm(rows, desc="expeditions", unit="row", disable=not progress)):
-        state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
-                                placed=_values(int(row[F_PM])), placed_wagers=int(row[F_PW]),
-                                unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
-        deck = int(row[F_DECK])
-        turns = feat.turns_left(deck, True)
-        k = feat.useful_draws(deck, True)
-        share = float(shares[i])
-        out[names[0]][i] = mean_score(state, min(turns, deck), 0)
-        out[names[1]][i] = mean_score(state, k, 0)
-        out[names[2]][i] = turn_model(state, turns, n=n_mc, seed=seed + i).outcome(0).mean
-        out[names[3]][i] = turn_model(state, turns, share=share, n=n_mc, seed=seed + i).outcome(0).mean
-        out[names[4]][i] = turn_model(state, turns, share=share, n=n_mc, seed=seed + i,
-                                      policy="eager").outcome(0).mean
-        opp = OpponentInfo(hidden=int(row[F_OPP_HAND]), draws=feat.turns_left(deck, False),
-                           opened=bool(row[F_OPP_OPENED]), top=int(row[F_OPP_TOP]) + 1 if row[F_OPP_TOP] else 0)
-        out[names[5]][i] = opponent_model(state, k, opp, p_pickup=0.5, n=n_mc,
-                                          seed=seed + i).outcome(0).mean
-        out[names[6]][i] = opponent_model(state, k, opp, p_pickup=0.5, turns=turns, share=share,
-                                          n=n_mc, seed=seed + i).outcome(0).mean
-        out[names[7]][i] = opponent_model(state, k, opp, p_pickup=0.1, turns=turns, share=share,
-                                          n=n_mc, seed=seed + i, policy="eager").outcome(0).mean
-    return out
+    state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
+                            placed=_values(int(row[F_PM])), placed_wagers=int(row[F_PW]),
+                            unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
+    deck = int(row[F_DECK])
+    turns = feat.turns_left(deck, True)
+    k = feat.useful_draws(deck, True)
+    opp = OpponentInfo(hidden=int(row[F_OPP_HAND]), draws=feat.turns_left(deck, False),
+                       opened=bool(row[F_OPP_OPENED]), top=int(row[F_OPP_TOP]) + 1 if row[F_OPP_TOP] else 0)
+    return [float(v) for v in (
+        mean_score(state, min(turns, deck), 0),
+        mean_score(state, k, 0),
+        turn_model(state, turns, n=n_mc, seed=seed).outcome(0).mean,
+        turn_model(state, turns, share=share, n=n_mc, seed=seed).outcome(0).mean,
+        turn_model(state, turns, share=share, n=n_mc, seed=seed, policy="eager").outcome(0).mean,
+        opponent_model(state, k, opp, p_pickup=0.5, n=n_mc, seed=seed).outcome(0).mean,
+        opponent_model(state, k, opp, p_pickup=0.5, turns=turns, share=share, n=n_mc, seed=seed).outcome(0).mean,
+        opponent_model(state, k, opp, p_pickup=0.1, turns=turns, share=share, n=n_mc, seed=seed,
+                       policy="eager").outcome(0).mean)]
