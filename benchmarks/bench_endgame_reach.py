@@ -136,8 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     command = f"python benchmarks/bench_endgame_reach.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     with contextlib.ExitStack() as stack:
         try:  # what a row depends on, besides its deck and seed: a file of another budget is refused
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
-                                                                 args.allow_code_change))
+            write, done = stack.enter_context(ROWS_FILE.open(
+                os.fspath(args.out), identity, command, args.allow_code_change,
+                units=[(deck, seed) for deck in args.decks for seed in range(args.positions)]))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for deck in args.decks:

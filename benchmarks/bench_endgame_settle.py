@@ -131,8 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         write, done = None, set()
         if args.out is not None:
             try:  # what a row depends on, besides its deck, seed and version: another file is refused
-                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
-                                                                 args.allow_code_change))
+                write, done = stack.enter_context(ROWS_FILE.open(
+                    os.fspath(args.out), identity, command, args.allow_code_change,
+                    units=[(args.deck, seed, v) for seed in range(args.positions) for v in ("before", "today")]))
             except (ValueError, RuntimeError, OSError) as e:
                 raise SystemExit(f"error: {e}") from None
         for seed in range(args.positions):

@@ -143,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     command = f"python benchmarks/bench_endgame_trust.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     with contextlib.ExitStack() as stack:
         try:  # what a row depends on, besides its deck and seed: another file is refused
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
-                                                                 args.allow_code_change))
+            write, done = stack.enter_context(ROWS_FILE.open(
+                os.fspath(args.out), identity, command, args.allow_code_change,
+                units=[(args.deck, seed) for seed in range(args.positions)]))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for seed in range(args.positions):

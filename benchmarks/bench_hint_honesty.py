@@ -107,13 +107,15 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = f"python benchmarks/bench_hint_honesty.py {shlex.join(argv)}"
     known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
+    positions = study_positions(args.positions)
     with contextlib.ExitStack() as stack:
         try:
             write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), {"playout_rate": rate}, command,
-                                                             args.allow_code_change))
+                                                             args.allow_code_change,
+                                                             units=[(index,) for index, *_ in positions]))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
-        for index, _deal, _turns, view in study_positions(args.positions):
+        for index, _deal, _turns, view in positions:
             if (index,) in done:
                 continue
             ref = known.get((index, REFERENCE, REFERENCE_SCHEDULE, REFERENCE_SEED, rate))

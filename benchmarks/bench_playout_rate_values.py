@@ -82,9 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = sample(args.positions)
     with contextlib.ExitStack() as stack:
         try:  # the rows are of the advisor's default rate: a file of another would mix two measurements
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out),
-                                                             {"playout_rate": ROLLOUTS_PER_SECOND}, command,
-                                                             args.allow_code_change))
+            write, done = stack.enter_context(ROWS_FILE.open(
+                os.fspath(args.out), {"playout_rate": ROLLOUTS_PER_SECOND}, command, args.allow_code_change,
+                units=[(int(r["round"]), int(r.turn)) for _, r in rows.iterrows()]))
         except (ValueError, RuntimeError, OSError) as e:
             raise SystemExit(f"error: {e}") from None
         for n, (_, r) in enumerate(rows.iterrows(), 1):

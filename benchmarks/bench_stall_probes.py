@@ -132,8 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         write, done = None, set()
         if args.out is not None:
             try:  # what a row depends on, besides its deck, seed and mode: another file is refused
-                write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), identity, command,
-                                                                 args.allow_code_change))
+                write, done = stack.enter_context(ROWS_FILE.open(
+                    os.fspath(args.out), identity, command, args.allow_code_change,
+                    units=[(args.deck, seed, mode) for seed in range(args.positions) for mode in MODES
+                           if not (mode == "one-thread" and args.workers == 1)]))
             except (ValueError, RuntimeError, OSError) as e:
                 raise SystemExit(f"error: {e}") from None
         from lcanalysis.cli.warmup import engine_ready

@@ -309,7 +309,8 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     the new code's rows to the old one's, one summary over both. The file keeps the code that
     wrote it now (``study_file.ADVICE_CODE``, the views' module and the script, hashed as a
     tournament's code): after an edit the run is refused before anything is measured, naming
-    both codes, the file as it was; with ``--allow-code-change`` it goes on, its settings saying
+    both codes, the file as it was (but a run with nothing left to write, on a finished file, is
+    not: nothing can mix); with ``--allow-code-change`` it goes on, its settings saying
     how many rows the earlier code wrote, and the file holds the rows a run never stopped writes."""
     from lcanalysis.tournaments.results import code_version
 
@@ -344,6 +345,9 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     assert str(refused.value).endswith("go on in this one with --allow-code-change (allow_code_change=True; the "
                                        "change is recorded in the file's settings)")
     assert calls == [] and out.read_text() == kept
+    finished = whole.read_text()  # (the earlier code's, every unit of the run in it)
+    assert bench.main([*argv, "--out", str(whole)]) == 0  # nothing to write: nothing can mix, so not refused
+    assert calls == [] and whole.read_text() == finished
 
     capsys.readouterr()
     assert bench.main([*argv, "--out", str(out), "--allow-code-change"]) == 0
@@ -355,17 +359,24 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     assert bench.main([*argv, "--out", str(out)]) == 0 and calls == []  # this code's file now
 
 
-def test_a_published_rows_file_still_loads_and_is_not_resumed_by_todays_code(tmp_path, monkeypatch):
+def test_a_published_rows_file_still_loads_and_is_not_resumed_by_todays_code(tmp_path, monkeypatch, capsys):
     """The published rows files were written before the code was kept (unversioned): they load, and
-    a run refuses to add today's rows to them, saying so, before measuring anything."""
+    a run refuses to add today's rows to them, saying so, before measuring anything. Its own command
+    (every view in the file: nothing to add, nothing can mix) prints its summary, as before the code
+    was kept, the file as it was."""
     bench = _bench(monkeypatch, "bench_hint_honesty")
     calls: list = []
     argv = SETUP["bench_hint_honesty"](monkeypatch, bench, calls, 0, tmp_path)
     published = ROOT / "data" / "simulated" / "hint_honesty.csv"
     out = tmp_path / "hint_honesty.csv"
     out.write_bytes(published.read_bytes())
+    whole = [*argv[:argv.index("--positions") + 1], "200", *argv[argv.index("--positions") + 2:]]
+    assert bench.main([*whole, "--out", str(out)]) == 0  # (the published command: 200 views)
+    assert calls == [] and out.read_bytes() == published.read_bytes()
+    assert "200 views: consistent with the reference" in capsys.readouterr().out
+    more = [*argv[:argv.index("--positions") + 1], "201", *argv[argv.index("--positions") + 2:]]
     with pytest.raises(SystemExit) as refused:
-        bench.main([*argv, "--out", str(out)])
+        bench.main([*more, "--out", str(out)])
     assert str(refused.value).startswith(f"error: {out} is unversioned (its settings name no code: it was written "
                                          "before the code behind its rows was kept), and this is lcanalysis")
     assert calls == [] and out.read_bytes() == published.read_bytes()

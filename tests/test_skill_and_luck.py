@@ -310,10 +310,14 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
     assert "(hand_model: True there, False here)" in capsys.readouterr().err
     monkeypatch.setattr(reviewer, "REVIEW_VERSION", REVIEW_VERSION + 1)  # the review's numbers changed since
     before = path.read_text()
+    rated.clear()
     with pytest.raises(SystemExit):
-        S.main(argv)
+        S.main([*argv[:2], "4", *argv[3:]])  # a deal more: work left, refused before any deal is rated
     assert (f"{path} was written by review version {REVIEW_VERSION}, and this is review version "
             f"{REVIEW_VERSION + 1}: resuming it would add") in capsys.readouterr().err
+    assert rated == [] and path.read_text() == before
+    assert S.main(argv) == 0  # nothing left to rate: nothing can mix, so not refused; the file as it was
+    assert rated == [] and path.read_text() == before
     assert path.read_text() == before
 
 
@@ -323,7 +327,8 @@ def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path
     rounds (the published file's deal 0 comes out with 13 other losses today). Now the settings hold
     ``reviewer.REVIEW_VERSION``, and a file another version wrote is refused before any work, naming
     both versions, the file untouched; the published file, from before versions (unversioned), too,
-    and it still loads."""
+    and it still loads. A run with nothing left to write (the published command on the published
+    file) is not refused: nothing can mix."""
     import shutil
 
     root = Path(__file__).resolve().parent.parent
@@ -334,9 +339,12 @@ def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path
     (tmp_path / "skill_and_luck_reviews.csv.cmd").write_text(cmd)
     before = copy.read_bytes()
     argv = [*cmd.split()[3:-1], str(copy)]  # the published command, on the copy
-    assert argv[-2:] == ["--out", str(copy)] and argv[0] == "reviews"
-    with pytest.raises(SystemExit) as exc:
-        S.main(argv)
+    assert argv[-2:] == ["--out", str(copy)] and argv[0] == "reviews" and argv[1:3] == ["--rounds", "40"]
+    assert S.main(argv) == 0  # every round of it is in the file: nothing to add, so not refused
+    assert copy.read_bytes() == before and (tmp_path / "skill_and_luck_reviews.csv.cmd").read_text() == cmd
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:  # a round more: work left, refused
+        S.main([argv[0], "--rounds", "41", *argv[3:]])
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert (f"{copy} is unversioned (its settings name no review_version: it was written before review versions "
@@ -401,4 +409,8 @@ def test_a_reviews_file_whose_rounds_other_agents_code_played_is_not_resumed_unl
     assert S.load_review_luck(luck).attrs["identity"]["code"] == now
     edit_source("skill_and_luck.py")  # how the study plays and rates its rounds
     with pytest.raises(ValueError, match=re.escape("the round player or skill_and_luck.py changed since")):
-        S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",))
+        S.write_reviews(str(path), rounds=4, time_budget=0.02, agents=("random",))  # a round more: work left
+    kept = path.read_text()
+    # the rounds asked for are all in the file: nothing to write, nothing can mix, so not refused
+    assert S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",)) == 0
+    assert path.read_text() == kept

@@ -150,8 +150,8 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
     wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command,
-                                                                     allow_code_change)) if out is not None
+        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command, allow_code_change,
+                                                           units=[(i,) for i in wanted])) if out is not None
                        else (None, set()))
         todo = [f for f in found if (f[0],) not in done]
         if progress is not None and len(todo) < len(wanted):

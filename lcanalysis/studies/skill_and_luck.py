@@ -169,8 +169,8 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     done again and the rounds added would be today's review beside the file's. The rounds depend
     on the agents that play them too: a file whose rows other code of the agents, the engine or
     the round player wrote (``study_file.PLAY_CODE``), or whose settings name no code, is refused
-    unless ``allow_code_change``. ``command``: written to the ``.cmd`` sidecar. Returns the rounds
-    reviewed now."""
+    unless ``allow_code_change``; a file that holds every round asked for is not refused (nothing is
+    added to it). ``command``: written to the ``.cmd`` sidecar. Returns the rounds reviewed now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.reviewer import REVIEW_VERSION, SEARCH_FLOOR
@@ -178,8 +178,9 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     floor = SEARCH_FLOOR if search_floor is None else search_floor
     identity = {"time": time_budget, "seed": seed, "search_floor": floor, "opponent": opponent,
                 "search_ms": search_ms, "review_version": REVIEW_VERSION}
-    with REVIEWS_FILE.open(path, identity, command, allow_code_change) as (write, done):
-        todo = [(name, k) for name in agents for k in range(rounds) if (name, k) not in done]
+    units = [(name, k) for name in agents for k in range(rounds)]
+    with REVIEWS_FILE.open(path, identity, command, allow_code_change, units=units) as (write, done):
+        todo = [unit for unit in units if unit not in done]
         opp = _agent(opponent, search_ms)
         made: dict[str, Any] = {}
         for name, k in tqdm(todo, desc="reviewed rounds", unit="round", disable=not progress):
@@ -373,7 +374,8 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
     refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``; an
     unversioned file too, the published ones), and one whose rows other code of the agents, the
     engine or the round player wrote (``study_file.PLAY_CODE``; an unversioned file too) unless
-    ``allow_code_change``. ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
+    ``allow_code_change``; a file that holds every deal asked for is not refused (nothing is added
+    to it). ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
     from tqdm.auto import tqdm
 
     from lcanalysis.agents import make_agent
@@ -381,8 +383,9 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
 
     identity = {"time": time_budget, "seed": seed, "hand_model": hand_model, "agents": list(agents),
                 "review_version": REVIEW_VERSION}
-    with review_luck_file(hand_model).open(path, identity, command, allow_code_change) as (write, done):
-        todo = [k for k in range(first_deal, first_deal + deals) if (k,) not in done]
+    units = [(k,) for k in range(first_deal, first_deal + deals)]
+    with review_luck_file(hand_model).open(path, identity, command, allow_code_change, units=units) as (write, done):
+        todo = [k for (k,) in units if (k,) not in done]
         made = [make_agent(a) for a in agents]
         for k in tqdm(todo, desc="review luck", unit="deal", disable=not progress):
             write(_review_luck_deal(k, made, agents, time_budget, seed, hand_model))

@@ -10,7 +10,8 @@ settings lack it is "unversioned": it loads, but is not resumed), and so is one 
 source code wrote (``code``: the files the rows depend on, hashed as a tournament's
 ``tournaments.results.code_version``, in the setting ``code``; a file without it is unversioned
 too), unless the run is told to go on regardless (``allow_code_change``, ``--allow-code-change``:
-the change is recorded in the file's settings, ``earlier_code``); a torn last line, from a
+the change is recorded in the file's settings, ``earlier_code``), or has nothing left to write (``open``'s
+``units``: every unit the run would do is in the file, so nothing can mix); a torn last line, from a
 run killed while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
 round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
 since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
@@ -30,7 +31,7 @@ import fcntl
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from io import StringIO
 from typing import Any
 
@@ -153,6 +154,18 @@ class StudyFile:
             cut -= 1
         return "".join(lines[:2 + cut])
 
+    def _units(self, text: str) -> set[tuple[Any, ...]]:
+        """The keys of the units whose rows ``text`` (a file's whole lines) holds."""
+        rows = self.table(text.split("\n", 1)[1] if "\n" in text else "")
+        return {self.unit(row) for row in rows[self.keys].to_dict("records")}
+
+    def _nothing_to_write(self, path: str) -> Callable[[Any], None]:
+        """The writer of a run that has nothing to write (``open``'s ``units`` all in the file)."""
+        def write(rows: Any) -> None:
+            raise RuntimeError(f"{path} already holds every unit of work this run was given (its units): "
+                               "nothing is appended to it")
+        return write
+
     def _same_columns(self, path: str, text: str) -> None:
         """Refuse (ValueError) to append to a file whose column names (its second line) are not
         ``columns``, say one written before a column was added: the rows would not line up."""
@@ -256,14 +269,20 @@ class StudyFile:
 
     @contextlib.contextmanager
     def open(self, path: str, identity: dict[str, Any], command: str | None = None,
-             allow_code_change: bool = False) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
+             allow_code_change: bool = False, units: Iterable[tuple[Any, ...]] | None = None,
+             ) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
         writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
         returns), and the keys of the units already there (with ``many_rows``, but the last).
         ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
         lock is held and the file's settings match (a refused resume leaves the sidecar as it was).
         With ``code``, the code's hash joins ``identity`` (the setting ``code``), and a file whose
-        rows other code wrote is refused unless ``allow_code_change`` (see ``_same_code``)."""
+        rows other code wrote is refused unless ``allow_code_change`` (see ``_same_code``). ``units``:
+        the key of every unit of work the run would do; a file of another ``version`` or ``code``
+        that holds them all (with ``many_rows``, its last unit too, taken as whole) is not refused,
+        since the run has nothing to write (nothing can mix): it is left as it is (its settings and
+        sidecar too), and every unit in it is done. Without ``units``, a run is refused as if it had
+        work left."""
         if self.code is not None:
             identity = {**identity, "code": code_version(self.code[0])}
         exists = os.path.exists(path) and os.path.getsize(path) > 0
@@ -276,11 +295,16 @@ class StudyFile:
                 if diff:
                     raise OtherSettingsError(path, ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here"
                                                              for k in diff))
-                self._same_version(path, old, identity)
                 fh.seek(0)
                 text = fh.read()
                 self._same_columns(path, text)
                 whole = text[: text.rfind("\n") + 1]
+                if units is not None and whole == text and (held := self._units(whole)).issuperset(units) and (
+                        (self.version is not None and old.get(self.version[0]) != identity[self.version[0]])
+                        or (self.code is not None and self._settings(path).get("code") != identity["code"])):
+                    yield self._nothing_to_write(path), held  # (another version's or code's file: left as it is)
+                    return
+                self._same_version(path, old, identity)
                 keep = self._without_last_unit(whole) if self.many_rows else whole
                 settings = self._same_code(path, self._settings(path), identity.get("code", {}),
                                            max(0, keep.count("\n") - 2), allow_code_change)
@@ -323,7 +347,7 @@ class StudyFile:
             rows = [make(key) for key in tqdm(units, total=len(units), disable=not progress, **bar)]
             table = self.frame([r for made in rows for r in made] if self.many_rows else rows, identity)
             return table[list(columns or self.columns)]
-        with self.open(path, identity) as (write, done):
+        with self.open(path, identity, units=units) as (write, done):
             todo = [key for key in units if key not in done]
             for key in tqdm(todo, disable=not progress, initial=len(units) - len(todo), total=len(units), **bar):
                 write(make(key))
