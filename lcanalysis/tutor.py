@@ -232,7 +232,8 @@ class TutorSession:
         hint is judged by the very answer the hint showed, with no second wait (the endgame search's
         seconds near the end). ``progress``: as the session's, for this call (default the session's,
         with 4 cards or fewer left)."""
-        if self._advice is not None and self._advice[0] == self._advice_key():
+        if self.advised():
+            assert self._advice is not None
             return self._advice[1]
         view = self.view()
         if progress is None and view.deck_count <= JUDGE_SEARCH_CARDS:
