@@ -420,3 +420,64 @@ def test_the_compiled_split_list_is_the_plain_one(max_types):
         assert len(plain) == n == len(picks)
         assert [list(p) for _, p in plain] == picks.tolist()
         assert [w for w, _ in plain] == (ways / comb(sum(unseen), size)).tolist()
+
+
+# played-down views where both players hold numbers in some colours, so that unseen cards there
+# are dead for both: (seed, deck, physical splits, splits once dead cards are merged), counted by hand
+# from each colour's lower top (see the test below for the independent grouping)
+DEAD_CARD_VIEWS = [(0, 3, 92, 20), (5, 3, 165, 32), (4, 4, 154, 20)]
+
+
+@pytest.mark.parametrize("seed,deck,physical,merged", DEAD_CARD_VIEWS)
+def test_splits_differing_only_in_dead_cards_are_one_world(seed, deck, physical, merged):
+    """Each distinct world stands for the physical splits that differ only in which cards dead for
+    both players the opponent holds, with their summed probability. Independently: every physical
+    split (``split_weights``) grouped by its counts once each colour's dead types are lumped."""
+    from lcanalysis.search.view_value import _SplitInputs
+
+    pos = played_down(seed, deck)
+    view = pos.view(pos.to_move)
+    inputs = _SplitInputs(view)
+    unseen = [int(x) for x in view.unseen_counts()]
+    u = view.opponent_unknown
+    dead = {}  # type -> its colour's lowest type, where both players' expeditions pass it
+    for c in range(view.rules.colors):
+        tops = [max([card.rank for card in view.expedition_cards(p, c)], default=0) for p in (0, 1)]
+        for r in range(min(tops) + 1 if min(tops) > 0 else 0):
+            dead[c * 10 + r] = c * 10
+    classes: dict[tuple, float] = {}
+    for prob, pick in split_weights(unseen, u):
+        lumped = [0] * len(pick)
+        for t, k in enumerate(pick):
+            lumped[dead.get(t, t)] += k
+        classes[tuple(lumped)] = classes.get(tuple(lumped), 0.0) + prob
+    assert len(list(split_weights(unseen, u))) == physical and len(classes) == merged
+    assert inputs.count_worlds(u) == merged
+    picks, ways = inputs.all_worlds(u)
+    total = sum(unseen)
+    from math import comb
+    got = {}
+    for pick, w in zip(picks.tolist(), ways):
+        assert all(0 <= k <= n for k, n in zip(pick, unseen)) and sum(pick) == u  # a real split
+        lumped = [0] * len(pick)
+        for t, k in enumerate(pick):
+            lumped[dead.get(t, t)] += k
+        got[tuple(lumped)] = w / comb(total, u)
+    assert got.keys() == classes.keys()
+    for key, p in classes.items():
+        assert got[key] == pytest.approx(p, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed,deck", [(0, 3), (5, 3)])
+def test_the_view_value_over_merged_worlds_is_the_one_over_every_split(seed, deck):
+    pos = played_down(seed, deck)
+    view = pos.view(pos.to_move)
+    got = solve_view(view, max_stalls=0)
+    assert got.splits < view.distinct_splits() and "dead for both players" in got.method
+    acc: dict[str, float] = {}
+    for prob, opp, rest in view.splits():  # every physical split, solved one by one
+        for m in solve_perfect(view.complete(opp, rest), max_stalls=0).moves:
+            acc[m.move] = acc.get(m.move, 0.0) + prob * m.value
+    assert by_move(got).keys() == acc.keys()
+    for k, want in acc.items():
+        assert by_move(got)[k].value == pytest.approx(want, abs=1e-9) and by_move(got)[k].exact

@@ -50,10 +50,10 @@ from lcanalysis.search.common import SearchError, move_text, on_threads
 from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
     SplitValues,
-    _all_splits,
     _SplitInputs,
     check_workers,
     count_splits,
+    merged_counts,
     node_shares,
     sampled_picks,
     solve_split_chunks,
@@ -193,14 +193,15 @@ class _Worlds:
         self.weights: np.ndarray | None = None
         self.inputs: list[_SplitInputs] = []
         fills = list(islice(view.fills(), ENUMERATE_MAX + 1))  # (a view without buried cards: itself, once)
+        dead = _SplitInputs(fills[0][1]).dead  # the fills change no expedition
         sizes = [] if len(fills) > ENUMERATE_MAX else \
-            [count_splits([int(x) for x in f.unseen_counts()], u, ENUMERATE_MAX + 1) for _, f in fills]
+            [count_splits(merged_counts(f.unseen_counts(), dead).tolist(), u, ENUMERATE_MAX + 1) for _, f in fills]
         self.splits = sum(sizes) if sizes else ENUMERATE_MAX + 1  # few fills: perhaps few worlds in all
         if self.splits <= ENUMERATE_MAX:
             parts, weights, src = [], [], []
             for (p, filled), n in zip(fills, sizes):
                 inputs = _SplitInputs(filled)
-                picks, ways = _all_splits(inputs.unseen, u, n)
+                picks, ways = inputs.all_worlds(u, n)
                 parts.append(picks)
                 weights.append(p * ways / comb(int(inputs.unseen.sum()), u))
                 src += [len(self.inputs)] * n

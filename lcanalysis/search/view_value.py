@@ -58,6 +58,7 @@ from lcanalysis.search.perfect import (
     ZOBRIST,
     SearchBudgetExceeded,
     Tables,
+    _dead_cut,
     _root,
     auto_bits,
     check_depth,
@@ -131,6 +132,22 @@ def _comb(n, k):
     return out
 
 
+def dead_types(state: np.ndarray) -> list[list[int]]:
+    """Per colour where both players hold a number, the card types dead for both: its wagers and the
+    numbers at or below both expeditions' highest (``perfect._dead_cut``)."""
+    nc = int(state[H_NC])
+    return [list(range(c * RANKS, c * RANKS + cut + 1)) for c in range(nc) if (cut := _dead_cut(state, nc, c)) > 0]
+
+
+def merged_counts(unseen: np.ndarray, dead: list[list[int]]) -> np.ndarray:
+    """``unseen`` (counts per type) with each group of ``dead`` counted on its lowest type."""
+    out = np.array(unseen, dtype=np.int32, copy=True)
+    for group in dead:
+        out[group[0]] = out[group].sum()
+        out[group[1:]] = 0
+    return out
+
+
 class _SplitInputs:
     """What every split shares: the kernel state of the view with one split filled in, the
     opponent's known cards and the unseen cards' counts per type."""
@@ -150,6 +167,30 @@ class _SplitInputs:
             self.known[card.type] += 1
         self.unseen = np.array(unseen, dtype=np.int32)
         self.opp = view.opponent
+        # the card types dead for both players, per colour: splits that differ only in which of them
+        # the opponent holds are one world to the search (its keys merge them), so one is solved
+        self.dead = dead_types(self.state)
+
+    def merged(self) -> np.ndarray:
+        return merged_counts(self.unseen, self.dead)
+
+    def count_worlds(self, size: int, cap: int | None = None) -> int:
+        """How many distinct worlds the splits of ``size`` cards make (``all_worlds``), up to ``cap``."""
+        return count_splits([int(x) for x in self.merged()], size, cap)
+
+    def all_worlds(self, size: int, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every distinct split of ``size`` unseen cards to the opponent (``n``: their number, from
+        ``count_worlds``) and its number of physical ways: the splits of ``merged``, each colour's dead
+        cards dealt to the opponent from its lowest type up. Their probabilities are those of the classes
+        of physical splits they stand for, and every split of a class has the same value, so the view
+        value over these is the one over every split."""
+        picks, ways = _all_splits(self.merged(), size, self.count_worlds(size) if n is None else n)
+        for group in self.dead:
+            held = picks[:, group[0]].copy()
+            for t in group:  # deal the class's dead cards from the lowest type up
+                picks[:, t] = np.minimum(held, self.unseen[t])
+                held -= picks[:, t]
+        return picks, ways
 
 
 @njit(cache=True, nogil=True)
@@ -424,10 +465,13 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     nc = v.rules.colors
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
-    distinct = count_splits(unseen, u, max_splits + 1) if samples is None else max_splits + 1
+    # with the play-out leaf every split is its own world (its estimate may tell dead cards apart)
+    merge = leaf_code == LEAF_AS_IS
+    count = inputs.count_worlds(u, max_splits + 1) if merge else count_splits(unseen, u, max_splits + 1)
+    distinct = count if samples is None else max_splits + 1
     enumerate_all = distinct <= max_splits
     if enumerate_all:
-        picks, ways = _all_splits(inputs.unseen, u, distinct)
+        picks, ways = inputs.all_worlds(u, distinct) if merge else _all_splits(inputs.unseen, u, distinct)
         probs = ways / comb(sum(unseen), u)
     else:
         n = DEFAULT_SAMPLES if samples is None else samples
@@ -444,13 +488,15 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         means = probs @ rows
         errs = np.zeros(len(codes_ref))
         exact = leaf_code == LEAF_AS_IS
-        method = f"every split enumerated ({len(rows)} distinct splits, weighted by physical cards)"
+        merged = merge and len(rows) < count_splits(unseen, u, len(rows) + 1)
+        method = (f"every split enumerated ({len(rows)} distinct splits, weighted by physical cards"
+                  + ("; splits that differ only in cards dead for both players are one" if merged else "") + ")")
     else:
         means = rows.mean(axis=0)
         errs = rows.std(axis=0, ddof=1) / np.sqrt(n)
         exact = False
         method = f"{n} splits sampled uniformly (seed {seed}); ± is the standard error"
-        if samples is not None and (few := count_splits(unseen, u, n)) < min(n, max_splits + 1):
+        if samples is not None and (few := count) < min(n, max_splits + 1):
             method += (f"; there are only {few} distinct splits: without samples every one is solved, "
                        "exactly, in fewer solves")
     if n_chunks > 1:
