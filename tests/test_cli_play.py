@@ -132,6 +132,33 @@ def test_a_hint_ranks_the_turns_before_the_player_chooses(capsys, monkeypatch):
     assert "vs best" in first and "'hint all' lists every turn" in first and "--all" not in first
     s = TutorSession(agent="greedy", seed=2, time_budget=0.05)
     assert all(str(m) in every for m in s.legal_turns())  # every placement, every draw
+    # at the table the footer is one short line that still says what kind of number it is;
+    # 'hint all' explains the values in full
+    short = [line for line in first.splitlines() if line.startswith("value: ")]
+    assert len(short) == 1 and len(short[0]) < 200, short
+    assert "an estimate by" in short[0] and "play-outs" in short[0] and "± is one standard error" in short[0]
+    full = [line for line in every.splitlines() if line.startswith("value: ")]
+    assert len(full) == 1 and "not the misjudgments of the play-out policy" in full[0]
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_the_short_footer_says_exact_under_its_bounds_or_an_estimate_over_its_worlds(exact):
+    """The brief footer keeps what the long one says about the kind of number, for the endgame
+    search's answers too: exact under the bounds (and whether converged), or sampled worlds with ±."""
+    from lcanalysis.analysis import Analysis, MoveValue
+    from lcanalysis.show.hint import question
+
+    moves = [MoveValue("+R7/D", 3.0, 0.0 if exact else 0.4, exact, ""),
+             MoveValue("-R2/D", 1.0, 0.0 if exact else 0.3, exact, "", extra={"bound": "upper"} if exact else {})]
+    a = Analysis(moves=moves, kind="view value (averaged over splits)", exact=exact,
+                 bounds={"max_stalls": 2, "converged": False} if exact else {"max_stalls": 2}, nodes=10, seconds=0.1,
+                 method="", splits=24)
+    short, full = question(a, brief=True), question(a)
+    assert len(short) < len(full)
+    if exact:
+        assert "exact under" in short and "not converged" in short and "≤: at most" in short
+    else:
+        assert "an estimate" in short and "24 sampled worlds" in short and "± is one standard error" in short
 
 
 def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, monkeypatch, tmp_path):

@@ -129,8 +129,12 @@ def test_the_default_hint_is_short_and_all_lists_everything(capsys):
     short = capsys.readouterr().out
     assert main(["advise", "example:midround", "--time", "0.2", "--all"]) == 0
     full = capsys.readouterr().out
-    assert "other placement(s); --all lists every turn" in short
+    assert "other placement(s); --all lists every turn and explains the values" in short
     assert len(full.splitlines()) > len(short.splitlines()) + 20
+    # the short answer's footer is one line saying what kind of number it is; --all explains in full
+    footer = [line for line in short.splitlines() if line.startswith("value: ")]
+    assert len(footer) == 1 and len(footer[0]) < 200 and "± is one standard error" in footer[0]
+    assert "not the misjudgments of the play-out policy" in full
     assert short.splitlines()[2].startswith(("Play", "Discard"))
 
 

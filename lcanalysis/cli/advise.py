@@ -49,7 +49,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--top", type=nonneg("--top"), default=None,
                    help=f"how many placements to show (default {DEFAULT_TOP}; 0: every placement, each with its best "
                         "draws; --all lists every draw as well, and is not given with --top)")
-    p.add_argument("--all", action="store_true", help="every legal turn, every draw choice")
+    p.add_argument("--all", action="store_true",
+                   help="every legal turn, every draw choice, and what the values are in full")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
                           "and the endgame search (4 cards or fewer; 5 for a full position)",
@@ -85,5 +86,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.all:
         print(hint_text(analysis, view, top=None, draws=None, board=args.board))
     else:
-        print(hint_text(analysis, view, top=(DEFAULT_TOP if args.top is None else args.top) or None, board=args.board))
+        # the short answer: its footer in one line; --all lists every turn and explains the values in full
+        print(hint_text(analysis, view, top=(DEFAULT_TOP if args.top is None else args.top) or None, board=args.board,
+                        more="--all lists every turn and explains the values", brief=True))
     return 0

@@ -299,8 +299,9 @@ class Game:
         view = self.s.view()
         with stage_progress() as progress:
             analysis = self.s.advice(progress)  # kept: the turn played next is judged by this very answer
+        # at the table a short footer; 'hint all' lists every turn and explains the values in full
         print(hint_text(analysis, view, top=None if every else 3, draws=None if every else DRAWS_SHOWN,
-                        more="'hint all' lists every turn"))
+                        more="'hint all' lists every turn and explains the values", brief=not every))
 
     def _save(self) -> None:
         if self.record_file:

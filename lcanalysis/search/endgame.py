@@ -159,7 +159,7 @@ class Level:
         each = "no more discard-pile draws" if self.stalls == 0 else \
             f"at most {self.stalls} more discard-pile draw(s) each"
         if self.exact:
-            return f"exact view value, {each}, every one of the {splits} splits of the unseen cards solved"
+            return f"exact view value, {each}, every one of the {splits} distinct worlds of the unseen cards solved"
         return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
 
 

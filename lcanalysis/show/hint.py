@@ -109,8 +109,11 @@ def verdict(analysis: Analysis, view: View) -> str:
     return " ".join(lines)
 
 
-def question(analysis: Analysis) -> str:
-    """Which question was answered, in plain words."""
+def question(analysis: Analysis, brief: bool = False) -> str:
+    """Which question was answered, in plain words; ``brief``: in one short line, for a player at
+    the table (exact or an estimate, of what, and what ± is), the whole explanation left to ``hint all``."""
+    if brief:
+        return f"value: your expected final score difference (you minus the opponent), {_brief_kind(analysis)}"
     bound = any(m.upper_bound for m in analysis.moves)
     tail = ("; ≤ marks a turn searched only far enough to show it is worse: its value is at most, its loss "
             "at least, the figure shown") if bound else ""
@@ -139,10 +142,28 @@ def question(analysis: Analysis) -> str:
     return f"value: the expected final score difference of this round, you minus the opponent; {what}"
 
 
+def _brief_kind(analysis: Analysis) -> str:
+    """The kind of number in a few words: exact (under which bounds, converged or not) or an estimate
+    (of how many worlds or play-outs) with what ± is."""
+    bound = "; ≤: at most (searched only far enough to show a turn is worse)" \
+        if any(m.upper_bound for m in analysis.moves) else ""
+    if analysis.exact:
+        bounds = {k: v for k, v in analysis.bounds.items() if k != "converged"}
+        under = f" under {bounds_in_words(bounds)}" if bounds else ""
+        unsettled = " (not converged: more discard-pile draws may change it)" \
+            if analysis.bounds.get("converged") is False else ""
+        return f"exact{under}{unsettled}{bound}"
+    if analysis.kind.startswith("view value"):
+        return (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds; "
+                f"± is one standard error{bound}")
+    return (f"an estimate by {analysis.nodes:,} play-outs of the heuristic policy; ± is one standard error "
+            f"of the sampling only{bound}")
+
+
 def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
-              board: bool = False, more: str = "--all lists every turn") -> str:
+              board: bool = False, more: str = "--all lists every turn", brief: bool = False) -> str:
     """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all);
-    ``more`` says how to see the placements left out."""
+    ``more`` says how to see the placements left out; ``brief``: the footer in one short line (``question``)."""
     head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
     if view.match:
         totals = totals_text(view.match["totals"], seat_names(view.viewer))
@@ -179,7 +200,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     rest = len(shown) - len(shown[:top])
     if rest > 0:
         lines.append(f"  ... {rest} other placement(s); {more}")
-    lines += ["", question(analysis)]
+    lines += ["", question(analysis, brief)]
     lines += [f"note: {n}" for n in analysis.notes if not n.startswith("value = ")]
     return "\n".join(lines)
 
