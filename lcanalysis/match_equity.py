@@ -528,6 +528,26 @@ def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return float(d.mean()), _se(d)
 
 
+def _worst_paired(x: list[np.ndarray]) -> np.ndarray:
+    """Each turn's smallest paired difference against any other turn: min over ``j`` of mean(x[k] -
+    x[j]) over the worlds both were played in (``inf`` for a lone turn)."""
+    worst = np.full(len(x), np.inf)
+    for k in range(len(x)):
+        for j in range(k + 1, len(x)):
+            d, _ = _paired(x[k], x[j])
+            worst[k], worst[j] = min(worst[k], d), min(worst[j], -d)
+    return worst
+
+
+def _favourite(worst: np.ndarray, tie_key: Sequence[Any]) -> int:
+    """The turn whose worst paired difference against the others (``_worst_paired``) is the largest:
+    the turn no worse than any other in the worlds the two were played in whenever there is one.
+    Equal ones (to 1e-12) go by ``tie_key``, smallest first, then by order."""
+    top = np.flatnonzero(np.isclose(worst, worst.max(), rtol=0, atol=1e-12)) if np.isfinite(worst.max()) \
+        else np.arange(len(worst))
+    return min((int(k) for k in top), key=lambda k: (tie_key[k], k))
+
+
 def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = None,
                    min_z: float = 2.0) -> MatchAnalysis | None:
     """Rank the candidate turns of ``rollouts`` by match-winning chance as well as by points.
@@ -542,8 +562,13 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
     end of the round (``match_values``: P(win the match) + half P(draw)), with its standard
     error; its *match loss* is the best turn's chance minus its own, with the standard error of
     that paired difference (the worlds are shared). The points columns are the same for the
-    final score difference. ``moves`` is sorted by match-winning chance, best first, and each
-    row carries its rank in both orders.
+    final score difference. The best turn by either measure is chosen by paired differences, as
+    the losses are, never by comparing means over different worlds (a turn played in 8 worlds
+    against one played in 40): it is the turn whose worst paired difference against any other
+    turn, over the worlds the two were played in, is the largest, so it is no worse than any
+    other there whenever one such turn exists; on equal match chances the points favourite is
+    kept. ``moves`` is sorted by match loss, the best first, and each row carries its rank in
+    both orders (each after the best by its paired loss against it).
 
     ``verdict`` says in one sentence whether the two rankings agree and, when they do not, by
     how much and why in the match's terms, e.g. "Behind by 60 in the last round, the match
@@ -570,28 +595,24 @@ def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = 
           for x in pts]
     pm = np.array([x.mean() for x in pts])
     mm = np.array([x.mean() for x in mv])
-    bp = int(np.argmax(pm))
-    bm = int(np.argmax(mm))
-    # ties by match (a decided match): the points decide
-    tied = np.flatnonzero(np.isclose(mm, mm[bm], rtol=0, atol=1e-12))
-    if len(tied) > 1:
-        bm = int(tied[np.argmax(pm[tied])])
+    worst_p = _worst_paired(pts)
+    worst_m = _worst_paired(mv)
+    bp = _favourite(worst_p, [-len(x) for x in pts])
+    # ties by match (a decided match, or the same match outcome in every shared world): the points
+    # favourite if it is among them, else the points decide
+    bm = _favourite(worst_m, [(k != bp, -worst_p[k], -len(pts[k])) for k in range(len(pts))])
     names = [str(rollouts.move(k)) for k in range(len(pts))]
     rows = []
+    ploss = [_paired(pts[bp], pts[k]) if k != bp else (0.0, 0.0) for k in range(len(pts))]
+    mloss = [_paired(mv[bm], mv[k]) if k != bm else (0.0, 0.0) for k in range(len(pts))]
     for k in range(len(pts)):
-        pl, pls = _paired(pts[bp], pts[k])
-        ml, mls = _paired(mv[bm], mv[k])
-        rows.append(MatchMoveValue(names[k], len(pts[k]), float(pm[k]), _se(pts[k]), pl if k != bp else 0.0,
-                                   pls if k != bp else 0.0, float(mm[k]), _se(mv[k]), ml if k != bm else 0.0,
-                                   mls if k != bm else 0.0))
-    porder = sorted(range(len(rows)), key=lambda k: -pm[k])
-    porder.remove(bp)
-    porder.insert(0, bp)
+        rows.append(MatchMoveValue(names[k], len(pts[k]), float(pm[k]), _se(pts[k]), *ploss[k],
+                                   float(mm[k]), _se(mv[k]), *mloss[k]))
+    # after the favourite, by the paired loss against it (the order of the losses printed)
+    porder = sorted(range(len(rows)), key=lambda k: (k != bp, ploss[k][0]))
     for rank, k in enumerate(porder, 1):
         rows[k].points_rank = rank
-    morder = sorted(range(len(rows)), key=lambda k: (-mm[k], -pm[k]))
-    morder.remove(bm)
-    morder.insert(0, bm)
+    morder = sorted(range(len(rows)), key=lambda k: (k != bm, mloss[k][0], ploss[k][0]))
     for rank, k in enumerate(morder, 1):
         rows[k].match_rank = rank
     verdict = _verdict(state, names, pts, mv, bp, bm, min_z) + table_caveat(eq, view.rules)
@@ -692,7 +713,7 @@ def _verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: lis
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
             f"{_pct(mv[bm][:n].mean())} against {_pct(mv[bp][:n].mean())} to win the match{shared} ({chances}) "
             f"{points}: {style}.")
-    if gain <= 0:  # ranked first by its own worlds, but no better in those both were played in (not "noise")
+    if gain <= 0:  # no turn beat every other where both were played (a cycle): the least worst, no better here
         text += " It does no better in the worlds both were played in: a matter of taste."
     elif _no_spread(mv[bm], mv[bp]):  # no standard error: better in every shared world
         pass

@@ -404,41 +404,49 @@ def test_identical_turns_have_a_zero_paired_error_and_agreement_is_said(shipped)
 
 
 # Behind by 30 in the last round: a turn's round score x wins the match when x > 30 (match value 1),
-# loses it when x < 30 (0). The points favourite was played in more worlds than the match favourite
+# loses it when x < 30 (0). The points favourite was played in more worlds than the other turn
 # (the advisor refines its best few turns), and in the worlds both were played in both win and
-# lose the match alike: the paired difference of match chances is 0 in each of them, so the
-# sample has no spread to estimate a standard error from ("+0.0 ± 0.0" claimed a precision it
-# does not have).
+# lose the match alike: the paired difference of match chances is 0 in each of them.
 LAST_ROUND_BEHIND_30 = ([0, 30], 3)
 
 
 @pytest.mark.parametrize("safe, gamble, gain, cost", [
-    # the match favourite wins world 1 as the points favourite does, and loses the rest as it
+    # the other turn wins world 1 as the points favourite does, and loses the rest as it
     # does, for 5, 10, 20, 15 points less: +0.0 percentage points in each of the 4 shared worlds
-    ([40] + [20] * 11, [35, 10, 0, 5], "(+0.0 percentage points in each of the 4 worlds both were played in)",
-     "for 12.5 ± 3.2 points less on average"),
+    ([40] + [20] * 11, [35, 10, 0, 5], "+0.0 percentage points in each of the 4 worlds both were played in",
+     "12.5 ± 3.2 points less on average"),
     # ... and 3 points less in each of them
-    ([40] + [20] * 7, [37, 17, 17, 17], "(+0.0 percentage points in each of the 4 worlds both were played in)",
-     "for 3.0 points less in each of the 4 worlds both were played in"),
+    ([40] + [20] * 7, [37, 17, 17, 17], "+0.0 percentage points in each of the 4 worlds both were played in",
+     "3.0 points less in each of the 4 worlds both were played in"),
     # one world in common: no standard error at all (it was "± inf")
-    ([40] * 7 + [0], [31], "(+0.0 percentage points in the one world both were played in)",
-     "for 9.0 points less in the one world both were played in"),
+    ([40] * 7 + [0], [31], "+0.0 percentage points in the one world both were played in",
+     "9.0 points less in the one world both were played in"),
 ])
-def test_a_paired_difference_with_no_spread_is_printed_without_a_standard_error(shipped, safe, gamble, gain, cost):
+def test_the_same_match_outcome_in_every_shared_world_keeps_the_points_favourite(shipped, safe, gamble, gain, cost):
+    """Its own average over fewer worlds made the other turn the match favourite (25.0% against
+    8.3% over each turn's own worlds) though it wins the match in exactly the worlds the points
+    favourite wins it of those both were played in: no better, and worse by points, so the points
+    favourite is the best either way. A paired difference with no spread is printed without a
+    standard error ("+0.0 ± 0.0" claimed a precision it does not have)."""
+    from lcanalysis.match_equity import _paired_amount
+
     view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
     n = min(len(safe), len(gamble))
     wins = lambda x: [1.0 if v > 30 else 0.0 for v in x]  # noqa: E731
     assert wins(safe)[:n] == wins(gamble)[:n]  # the same match outcome in every shared world
+    assert np.mean(wins(gamble)) > np.mean(wins(safe))  # the own averages, over different worlds
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
-    assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
-    # both chances over the shared worlds, as the gain (the safe turn's own average over its 12 or 8
-    # worlds was printed: "25.0% against 8.3% (+0.0 percentage points in each of the 4 worlds ...)")
-    worlds = "the one world" if n == 1 else f"the {n} worlds"
-    assert (f"{100 * np.mean(wins(gamble)[:n]):.1f}% against {100 * np.mean(wins(safe)[:n]):.1f}% to win the match "
-            f"in {worlds} both were played in") in a.verdict, a.verdict
-    assert gain in a.verdict and cost in a.verdict, a.verdict
-    assert "± 0.0" not in a.verdict and "inf" not in a.verdict
-    assert "does no better in the worlds both were played in: a matter of taste" in a.verdict
+    assert a.best_points == a.best_match == "+R7/D" and not a.disagree
+    assert "points and match agree, +R7/D is best either way" in a.verdict, a.verdict
+    other = next(m for m in a.moves if m.move == "-Y4/D")
+    assert other.match_loss == 0.0 and other.match_rank == 2
+    state = match_state(view)
+    s_eq, g_eq = (np.asarray(shipped.after_round(state.lead + np.asarray(x, float), state.rounds_left_after,
+                                                 state.i_started)) for x in (safe, gamble))
+    assert _paired_amount(g_eq, s_eq, 100, "percentage points", sign=True) == gain
+    said = _paired_amount(np.asarray(safe, float), np.asarray(gamble, float), 1, "points less", sign=False,
+                          average="on average")
+    assert said == cost and "± 0.0" not in said and "inf" not in said
 
 
 def test_the_two_chances_of_a_disagreement_differ_by_the_gain_it_gives(shipped):
@@ -466,12 +474,14 @@ def test_the_two_chances_of_a_disagreement_differ_by_the_gain_it_gives(shipped):
 
 def test_a_small_standard_error_is_printed_with_the_digits_that_show_it(shipped):
     """Far ahead with a round to come, the match chances differ by hundredths of a percentage
-    point: at one decimal "-0.0 ± 0.0"; printed with as many decimals as the error needs."""
-    view = _view_at_deal([80, 0], 2, starter=0).view(0)
+    point: at one decimal "+0.0 ± 0.0"; printed with as many decimals as the error needs."""
+    view = _view_at_deal([110, 0], 2, starter=0).view(0)
     rng = np.random.default_rng(3)
     first = rng.normal(45, 20, 10).round()
-    safe = np.concatenate([first, [70.0] * 55, [-80.0] * 5])  # more points, and a few disasters later
-    gamble = first - rng.integers(0, 6, 10)  # a little less in each of the first 10 worlds
+    safe = np.concatenate([first, [70.0] * 50])
+    # in the first 10 worlds: half as far from 45, 3 points lower (1.9 points less on average, but
+    # more where the other turn does worst: the safer turn for the match, by a little)
+    gamble = (45 + 0.5 * (first - 45) - 3).round()
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+G10/W", "+B5/Y"]), shipped)
     assert a.best_points == "+G10/W" and a.best_match == "+B5/Y"
     state = match_state(view)
@@ -644,18 +654,56 @@ def test_the_match_tournament_summary_command_reads_the_published_file_and_refus
         assert exc.value.code == 2 and said in err and "Traceback" not in err
 
 
-def test_a_match_favourite_worse_in_the_shared_worlds_is_not_called_within_the_noise(shipped):
+def test_a_turn_worse_in_the_shared_worlds_is_not_the_match_favourite(shipped):
     """Ranked by its own worlds the gamble wins the match more often (30% against 20%), but in the 10
-    worlds both turns were played in the safe turn wins 8, the gamble 3: -50 ± 17 percentage points,
-    three standard errors against it. The note said "The difference is within the noise (less than 2
-    standard errors)" (seen in ``lcanalysis play --rounds 3``: "-7.6 ± 2.7 percentage points ... within the
-    noise"); it now says the gamble does no better where both were played."""
+    worlds both turns were played in the safe turn wins 8, the gamble 3: -50 ± 17 percentage points.
+    The gamble was called the match favourite, with a note that it "does no better in the worlds
+    both were played in"; the favourite is now chosen by that paired difference: the safe turn,
+    best either way."""
     view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
     safe = [40] * 8 + [20] * 2 + [25] * 30  # wins 8 of the 10 shared worlds, 8 of its 40 (20%); 27.75 points
     gamble = [35] * 3 + [0] * 7  # wins 3 of its 10 (30%); 10.5 points
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
+    assert a.best_points == a.best_match == "+R7/D" and not a.disagree
+    assert [m.move for m in a.moves] == ["+R7/D", "-Y4/D"]
+    assert a.moves[1].match_loss == pytest.approx(0.5)
+    assert "a matter of taste" not in a.verdict and "agree" in a.verdict
+
+
+def test_the_favourites_are_chosen_by_paired_differences_not_by_means_over_different_worlds(shipped):
+    """Behind by 30 in the last round. The first turn was played in 40 worlds, the others in the
+    first 10 of them. By each turn's own worlds the second is best both ways (27.0 points and 20%
+    against -30.5 points and 10%); in the 10 worlds all three were played in the first turn scores
+    28.0 and wins 4 (40%) to the second's 27.0 and 2: better by both, as every printed loss says."""
+    view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
+    first = [40] * 4 + [20] * 6 + [-50] * 30
+    second = [35] * 2 + [25] * 8
+    third = [10] * 10
+    assert np.mean(second) > np.mean(first) and np.mean(third) > np.mean(first)  # the own means
+    a = match_analysis(view, _FakeRollouts([first, second, third], ["+R7/D", "-Y4/D", "+B3/D"]), shipped)
+    assert a.best_points == a.best_match == "+R7/D" and not a.disagree
+    assert "+R7/D is best either way" in a.verdict
+    rows = {m.move: m for m in a.moves}
+    assert [m.move for m in a.moves] == ["+R7/D", "-Y4/D", "+B3/D"]
+    assert [rows[k].points_rank for k in ("+R7/D", "-Y4/D", "+B3/D")] == [1, 2, 3]
+    # the losses, by hand over the 10 shared worlds
+    assert rows["-Y4/D"].points_loss == pytest.approx(1.0) and rows["+B3/D"].points_loss == pytest.approx(18.0)
+    assert rows["-Y4/D"].match_loss == pytest.approx(0.2) and rows["+B3/D"].match_loss == pytest.approx(0.4)
+    assert all(m.points_loss >= 0 and m.match_loss >= 0 for m in a.moves)
+
+
+def test_a_disagreement_compares_turns_each_better_in_the_shared_worlds(shipped):
+    """By their own means over unequal samples the turns disagreed the wrong way round: the gamble
+    (10 worlds: 27.0 points, 20%) led by points and the safe turn (40 worlds: 10%) was no match
+    favourite at all. Over the 10 worlds both were played in the safe turn scores more (29.0) and
+    the gamble wins the match more often (20% against 0%): the verdict names the safe turn the
+    points favourite and the gamble the match favourite, with a positive gain and a cost."""
+    view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
+    safe = [29] * 10 + [-40] * 26 + [40] * 4  # 29 in each shared world, never above 30 there
+    gamble = [35] * 2 + [25] * 8
+    assert np.mean(gamble) > np.mean(safe)  # own means: the gamble led by points
+    a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
     assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
-    assert "30.0% against 80.0% to win the match in the 10 worlds both were played in (-50.0 ± 16.7" in a.verdict, \
-        a.verdict
-    assert "within the noise" not in a.verdict
-    assert a.verdict.endswith("It does no better in the worlds both were played in: a matter of taste.")
+    assert "prefers -Y4/D to the points favourite +R7/D: 20.0% against 0.0% to win the match in the 10 worlds" \
+        in a.verdict, a.verdict
+    assert "for 2.0 ± 1.3 points less on average" in a.verdict, a.verdict
