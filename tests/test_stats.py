@@ -12,6 +12,7 @@ from lcanalysis.tournaments.stats import (
     elo_expected,
     head_to_head,
     mean_interval,
+    unit_rate_interval,
     wilson_interval,
 )
 
@@ -53,6 +54,54 @@ def test_head_to_head_counts_draws_as_half_and_groups_duplicate_deals():
     assert h.diff_high == pytest.approx(2 + 4.302653, abs=1e-5)
 
 
+
+def test_a_win_rates_interval_over_duplicate_deals_is_the_t_interval_of_the_deal_means_worked_by_hand():
+    """The two seatings of a duplicate deal share its cards, so their results are not independent:
+    the interval over deals takes each deal's mean result as one sample. Five deals won-lost,
+    won-drawn, lost-lost, won-won, drawn-lost: deal means 0.5, 0.75, 0, 1, 0.25; mean 0.5, sample
+    variance (0 + 0.0625 + 0.25 + 0.25 + 0.0625) / 4 = 0.15625, standard error sqrt(0.15625 / 5)
+    = 0.176777, t(0.975, 4) = 2.776445: 0.5 -+ 0.490810."""
+    results = [1, 0, 1, 0.5, 0, 0, 1, 1, 0.5, 0]
+    deals = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    lo, hi = unit_rate_interval(results, deals)
+    assert lo == pytest.approx(0.5 - 0.490810, abs=1e-6) and hi == pytest.approx(0.5 + 0.490810, abs=1e-6)
+    # the same rounds as score differences: head_to_head gives it beside Wilson's over rounds
+    h = head_to_head([10, -3, 8, 0, -1, -7, 2, 40, 0, -9], deals)
+    assert (h.win_unit_low, h.win_unit_high) == (lo, hi)
+    assert (h.win_low, h.win_high) == wilson_interval(5, 10)  # 4 wins and 2 draws of 10 rounds, as if independent
+    f = h.flipped()  # from the other side: 1 - the interval
+    assert (f.win_unit_low, f.win_unit_high) == pytest.approx((1 - hi, 1 - lo))
+    # no units: the rounds are independent, and the interval over them is Wilson's
+    alone = head_to_head([10, -3, 8, 0])
+    assert (alone.win_unit_low, alone.win_unit_high) == (alone.win_low, alone.win_high)
+
+
+def test_seatings_that_split_each_deal_give_an_interval_over_deals_narrower_than_wilsons_over_rounds():
+    """The duplicate pairing at work: results opposite in the two seatings of most deals (a good
+    hand wins from either seat) vary far less deal by deal than round by round. 40 deals: 30 split
+    one-one, 6 won twice, 4 lost twice: the deal means 0.5 (30), 1 (6), 0 (4), mean 0.525, sample
+    variance (30 * 0.025^2 + 6 * 0.475^2 + 4 * 0.525^2) / 39 = 0.063462, standard error 0.039832,
+    t(0.975, 39) = 2.022691."""
+    results = [1, 0] * 30 + [1, 1] * 6 + [0, 0] * 4
+    deals = [d for d in range(40) for _ in (0, 1)]
+    lo, hi = unit_rate_interval(results, deals)
+    half = 2.022691 * 0.039832
+    assert lo == pytest.approx(0.525 - half, abs=1e-5) and hi == pytest.approx(0.525 + half, abs=1e-5)
+    wlo, whi = wilson_interval(42, 80)
+    assert hi - lo < 0.8 * (whi - wlo)  # a quarter narrower than the 80 rounds counted as independent
+
+
+def test_a_win_rate_with_no_spread_over_deals_gets_wilsons_interval_counting_each_deal_once():
+    """Every deal won twice: a spread of 0 gives a t interval of no width, which claims a certainty
+    10 deals do not give. Wilson's over the 10 deals instead: z^2 / (10 + z^2) = 0.277533 below 1.
+    Twenty rounds counted as independent would claim [0.8389, 1]."""
+    lo, hi = unit_rate_interval([1] * 20, [d for d in range(10) for _ in (0, 1)])
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(1 - 0.277533, abs=1e-5)
+    assert wilson_interval(20, 20)[0] == pytest.approx(1 - 3.841459 / 23.841459, abs=1e-5)
+    assert unit_rate_interval([0.5, 0.5], [0, 0]) == wilson_interval(0.5, 1)  # one deal: Wilson's of one trial
+    with pytest.raises(ValueError, match="one unit per round"):
+        unit_rate_interval([1, 0], [0])
+
 def test_bradley_terry_two_players_three_wins_in_four_is_400_log10_3():
     res = [("a", "b", 1.0)] * 3 + [("a", "b", 0.0)]
     r = bradley_terry(res, prior=0)
@@ -90,6 +139,10 @@ def test_summarize_reads_each_pairing_from_the_first_agents_side_and_counts_capp
     assert s.capped == 1
     assert s.units == 2
     assert s.mean_turns == pytest.approx((44 + 46 + 200 + 50) / 4)
+    # the win rate over deals: deal means 0.5 and 0.75 (won-lost, drawn-won), mean 0.625, standard
+    # error 0.125, t(0.975, 1) = 12.706205: the whole of 0-1; Wilson's over the 4 rounds beside it
+    assert (s.win_unit_low, s.win_unit_high) == (0.0, 1.0)
+    assert (s.win_low, s.win_high) == pytest.approx(wilson_interval(2.5, 4))
 
 
 def test_ratings_of_a_round_robin_order_the_agents():

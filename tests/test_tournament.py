@@ -295,8 +295,10 @@ def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path)
     assert tournament_main(["heuristic", "greedy", "--deals", "4", "--workers", "1", "--no-progress",
                             "--out", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == ("(95% intervals: win rates Wilson's, draws half; mean score differences Student's t over "
-                        "deals, the seatings and rounds of a deal one sample)")
+    assert lines[1] == ("(95% intervals: win rates Wilson's over rounds, draws half, as if every round were "
+                        "independent (the two seatings of a duplicate deal are not: --json adds win_unit_low, "
+                        "win_unit_high, a t interval over deals); mean score differences Student's t over deals, "
+                        "the seatings and rounds of a deal one sample)")
     by_deal: dict[int, list[int]] = {}
     for line in out.read_text().splitlines()[1:]:
         for row in json.loads(line)["rows"]:

@@ -28,8 +28,9 @@ from lcanalysis.tournaments.specs import parse_agent
 _parse_agent = parse_agent  # the name earlier versions had
 
 #: what the summary's brackets (*_low, *_high) are, in the text and in --json
-INTERVALS = ("95% intervals: win rates Wilson's, draws half; mean score differences Student's t over deals, the "
-             "seatings and rounds of a deal one sample")
+INTERVALS = ("95% intervals: win rates Wilson's over rounds, draws half, as if every round were independent (the "
+             "two seatings of a duplicate deal are not: --json adds win_unit_low, win_unit_high, a t interval over "
+             "deals); mean score differences Student's t over deals, the seatings and rounds of a deal one sample")
 
 
 def _say(message: str) -> None:

@@ -3,10 +3,12 @@
     python -m lcanalysis.studies.strength_table data/round_robin_6agents.jsonl [more.jsonl ...]
 
 Every pairing found in the files becomes a cell (row agent against column agent, from the row's
-side: win rate with its 95% Wilson interval, mean score difference a round with its 95% t interval
-over deals). Where several files hold the same pair of agent labels, the one with the most rounds
-is used and the footnote says which. Time per move per agent (mean and max, wall clock and CPU)
-is pooled over every file that seats it. The output is Markdown, for README.md and docs/agents.md.
+side: win rate with its 95% Wilson interval over rounds, as if the rounds were independent (the
+interval over deals is ``summarize``'s ``win_unit_low``, ``win_unit_high``), mean score difference a
+round with its 95% t interval over deals). Where several files hold the same pair of agent
+labels, the one with the most rounds is used and the footnote says which. Time per move per
+agent (mean and max, wall clock and CPU) is pooled over every file that seats it. The output is
+Markdown, for README.md and docs/agents.md.
 """
 
 from __future__ import annotations

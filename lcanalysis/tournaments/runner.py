@@ -735,9 +735,13 @@ EDGE = 2.5
 
 def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     """One row per pairing, from the first-named agent's side: rounds, wins/draws/losses, win rate
-    with its Wilson interval (draws count half), mean score difference with a t interval over
-    deals (the two seatings of a duplicate deal and the rounds of a match are one sample), the
-    standard deviation per round, mean turns, and the capped rounds, counted separately.
+    (draws count half) with its Wilson interval over rounds (``win_low``, ``win_high``: as if the
+    rounds were independent, which the two seatings of a duplicate deal are not) and its t interval
+    over deals (``win_unit_low``, ``win_unit_high``: ``stats.unit_rate_interval``), mean score
+    difference with a t interval over deals (the two seatings of a duplicate deal and the rounds of
+    a match are one sample), the standard deviation per round, mean turns, and the capped rounds,
+    counted separately. A tournament of matches adds the match-winning rate with both intervals
+    (``match_win_low``/``_high`` over matches, ``match_win_unit_low``/``_high`` over deals).
     Capped rounds are scored as they stand and included; ``summarize(df[~df.capped])`` leaves them out.
 
     With the luck of the draws in ``df`` (a luck-adjusted tournament, ``LUCK_COLUMNS``), also:
@@ -761,9 +765,11 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
         row = {"pairing": pairing, **h.to_dict()}
         if (s["round"] > 1).any():
             totals = s.assign(diff=diffs).groupby(["deal", "swap"])["diff"].sum()
-            mh = head_to_head(totals.to_numpy(), None, agent=a, opponent=b, conf=conf)
+            mh = head_to_head(totals.to_numpy(), list(totals.index.get_level_values("deal")), agent=a, opponent=b,
+                              conf=conf)
             row.update(matches=mh.rounds, match_win_rate=mh.win_rate, match_win_low=mh.win_low,
-                       match_win_high=mh.win_high)
+                       match_win_high=mh.win_high, match_win_unit_low=mh.win_unit_low,
+                       match_win_unit_high=mh.win_unit_high)
         if _has_luck(s):
             adjusted = luck_adjusted_diffs(s, a, b)
             raw_units, adj_units = _unit_means(diffs, units), _unit_means(adjusted, units)

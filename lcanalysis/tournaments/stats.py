@@ -1,5 +1,6 @@
-"""Statistics for tournaments: win rates with Wilson intervals, mean score differences with
-t intervals (per deal for duplicate play), and Bradley-Terry ratings on the Elo scale.
+"""Statistics for tournaments: win rates with Wilson intervals over rounds and t intervals over
+deals, mean score differences with t intervals (per deal for duplicate play), and Bradley-Terry
+ratings on the Elo scale.
 
 Conventions: a drawn round (equal scores) counts as half a win in a win rate and in the
 ratings; intervals are two-sided at ``conf`` (default 95%).
@@ -47,6 +48,38 @@ def mean_interval(values: Iterable[float], conf: float = 0.95) -> tuple[float, f
     return (m, m - t * se, m + t * se)
 
 
+def unit_rate_interval(scores: Sequence[float] | np.ndarray, units: Sequence[Any], conf: float = 0.95
+                       ) -> tuple[float, float]:
+    """The interval of a win rate over independent *units* rather than rounds: ``scores`` are the
+    rounds' results (1 win, 0.5 draw, 0 loss), ``units`` each round's unit (a duplicate deal: its
+    two seatings share the cards, so their results are not independent). Each unit's mean result
+    is one sample, and the interval is Student's t over the units (``mean_interval``), the same as
+    the mean score difference's, kept inside 0-1. Where it has nothing to go on (one unit, or
+    every unit's mean the same, all won say), Wilson's interval counting each unit as one trial
+    instead: a unit's mean lies in 0-1, so its variance is at most that of one win or loss, and
+    that interval is the widest the units allow (never the zero width of a spread of 0).
+
+    >>> deals = [d for d in range(8) for seating in (0, 1)]
+    >>> lo, hi = unit_rate_interval([1, 0] * 4 + [1, 1] * 4, deals)  # 4 deals split, 4 won twice
+    >>> print(f"{lo:.3f} {hi:.3f}")
+    0.527 0.973
+    """
+    x = np.asarray(scores, dtype=float)
+    if len(x) != len(units):
+        raise ValueError(f"one unit per round: {len(x)} results, {len(units)} units")
+    sums: dict[Any, list[float]] = {}
+    for k, v in zip(units, x):
+        sums.setdefault(k, []).append(float(v))
+    means = np.array([np.mean(v) for v in sums.values()])
+    k = len(means)
+    if k == 0:
+        return (0.0, 1.0)
+    if k < 2 or float(means.std()) == 0.0:
+        return wilson_interval(float(means.sum()), k, conf)
+    _, lo, hi = mean_interval(means, conf)
+    return (max(0.0, lo), min(1.0, hi))
+
+
 @dataclass
 class HeadToHead:
     """One agent against another, from ``agent``'s side."""
@@ -67,6 +100,10 @@ class HeadToHead:
     units: int
     capped: int
     mean_turns: float
+    #: the win rate's interval over the units (``unit_rate_interval``: each duplicate deal one sample);
+    #: ``win_low``/``win_high`` are Wilson's over rounds, as if the rounds were independent
+    win_unit_low: float = math.nan
+    win_unit_high: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -75,7 +112,8 @@ class HeadToHead:
         """The same rounds from the opponent's side."""
         return HeadToHead(self.opponent, self.agent, self.rounds, self.losses, self.draws, self.wins,
                           1 - self.win_rate, 1 - self.win_high, 1 - self.win_low, -self.mean_diff, -self.diff_high,
-                          -self.diff_low, self.diff_sd, self.units, self.capped, self.mean_turns)
+                          -self.diff_low, self.diff_sd, self.units, self.capped, self.mean_turns,
+                          1 - self.win_unit_high, 1 - self.win_unit_low)
 
     def describe(self) -> str:
         return (f"{self.agent} vs {self.opponent}: {self.rounds} rounds, win rate {self.win_rate:.3f} "
@@ -91,7 +129,10 @@ def head_to_head(diffs: Sequence[float], units: Sequence[Any] | None = None, *, 
     ``units`` groups rounds that are not independent (the two seatings of a duplicate deal, the
     rounds of a match): the mean-difference interval is then computed over the group means, as
     the groups are the independent samples. The win rate counts rounds (draws as half) with a
-    Wilson interval.
+    Wilson interval over rounds (``win_low``, ``win_high``), which treats the rounds as
+    independent; ``win_unit_low``, ``win_unit_high`` is its interval over the groups
+    (``unit_rate_interval``), the one that respects the pairing (without ``units``: Wilson's, the
+    rounds being the units).
     """
     d = np.asarray(diffs, dtype=float)
     n = len(d)
@@ -102,16 +143,18 @@ def head_to_head(diffs: Sequence[float], units: Sequence[Any] | None = None, *, 
     lo, hi = wilson_interval(wins + 0.5 * draws, n, conf)
     if units is None:
         groups = d
+        ulo, uhi = lo, hi
     else:
         keys = list(units)
         sums: dict[Any, list[float]] = {}
         for k, v in zip(keys, d):
             sums.setdefault(k, []).append(v)
         groups = np.array([np.mean(v) for v in sums.values()])
+        ulo, uhi = unit_rate_interval(np.where(d > 0, 1.0, np.where(d == 0, 0.5, 0.0)), keys, conf)
     m, mlo, mhi = mean_interval(groups, conf)
     return HeadToHead(agent, opponent, n, wins, draws, losses, rate, lo, hi, m, mlo, mhi,
                       float(d.std(ddof=1)) if n > 1 else math.nan, len(groups), int(capped),
-                      float(np.mean(turns)) if turns is not None and len(turns) else math.nan)
+                      float(np.mean(turns)) if turns is not None and len(turns) else math.nan, ulo, uhi)
 
 
 def bradley_terry(results: Iterable[tuple[str, str, float]], prior: float = 0.5, iterations: int = 2000,
