@@ -81,9 +81,29 @@ def test_first_player_rounds_play_each_deal_twice_with_the_hands_swapped():
     assert rounds[["starter_a", "other_a", "starter_b", "other_b"]].abs().max().max() <= 5 * 156
     summary = first_player.first_player_summary(rounds)
     assert summary["edge (points per round)"].mean == pytest.approx(rounds["starter_edge"].mean())
-    assert summary["starter wins the round"].n == 12
+    assert summary["starter wins the round"].n == 6  # deals: the two playings of a deal are one sample
     assert first_player.first_player_rounds(deals=6, seed=2).equals(rounds)  # repeatable
 
+
+
+def test_the_starters_chance_to_win_a_round_has_its_standard_error_over_deals_worked_by_hand():
+    """The two playings of a duplicate deal share its cards: the starter's share of rounds won had
+    the binomial standard error of 8 independent rounds, sqrt(0.5 * 0.5 / 8) = 0.176777. Four deals,
+    the starter's score difference (10, -5), (3, 7), (-2, -8), (0, 4): won 1-0, 1-1, 0-0, 0-1, deal
+    shares 0.5, 1, 0, 0.5, mean 0.5, sample variance (0 + 0.25 + 0.25 + 0) / 3, standard error
+    sqrt(0.5 / 3 / 4) = 0.204124; drawn 0, 0, 0, 1/2 of a deal's rounds: standard error sqrt(0.0625 / 4)."""
+    from lcanalysis.tournaments.stats import unit_rate_interval
+
+    a, b = [10, 3, -2, 0], [-5, 7, -8, 4]
+    rounds = pd.DataFrame({"deal": range(4), "starter_a": [0] * 4, "other_a": [0] * 4, "starter_b": [0] * 4,
+                           "other_b": [0] * 4, "diff_a": a, "diff_b": b,
+                           "starter_edge": [(x + y) / 2 for x, y in zip(a, b)]})
+    summary = first_player.first_player_summary(rounds)
+    won = summary["starter wins the round"]
+    assert (won.mean, won.n) == (0.5, 4) and won.stderr == pytest.approx(0.204124, abs=1e-6)
+    assert won.ci95 == unit_rate_interval([1, 1, 0, 0, 0, 1, 0, 1], [0, 1, 2, 3] * 2)
+    drawn = summary["round is drawn"]
+    assert drawn.mean == 0.125 and drawn.stderr == pytest.approx(0.125, abs=1e-9)
 
 def test_matches_follow_the_leader_starts_rule():
     m = first_player.simulate_matches(matches=12, seed=1)

@@ -72,18 +72,34 @@ class Estimate:
         return cls(float(x.mean()), se, int(x.size))
 
     @classmethod
-    def proportion(cls, hits: Iterable[bool]) -> Estimate:
+    def proportion(cls, hits: Iterable[bool], units: Iterable[Any] | None = None) -> Estimate:
+        """The share of ``hits``. Independent hits: the binomial standard error and Wilson's
+        interval. ``units``: each hit's unit, when hits of one unit are not independent (the two
+        playings of a duplicate deal): the share is still over the hits, but each unit's share is
+        one sample, ``n`` counts the units, the standard error is that of the units' shares and the
+        interval ``tournaments.stats.unit_rate_interval``'s."""
         x = np.asarray(list(hits) if not isinstance(hits, np.ndarray) else hits, dtype=float)
         if x.size == 0:
             return cls(math.nan, math.nan, 0)
-        from lcanalysis.tournaments.stats import wilson_interval
+        from lcanalysis.tournaments.stats import unit_rate_interval, wilson_interval
 
         p = float(x.mean())
-        low, high = wilson_interval(float(x.sum()), int(x.size))
-        se = math.sqrt(max(p * (1 - p), 0.0) / x.size)
-        if p in (0.0, 1.0):  # sqrt(p(1-p)/n) is 0 here, claiming certainty from a sample: say the
-            se = (high - low) / (2 * 1.96)  # uncertainty of Wilson's interval instead
-        return cls(p, se, int(x.size), (low, high))
+        if units is None:
+            n = int(x.size)
+            low, high = wilson_interval(float(x.sum()), n)
+            se = math.sqrt(max(p * (1 - p), 0.0) / n)
+        else:
+            keys = list(units)
+            low, high = unit_rate_interval(x, keys)
+            shares: dict[Any, list[float]] = {}
+            for k, v in zip(keys, x):
+                shares.setdefault(k, []).append(float(v))
+            means = np.array([np.mean(v) for v in shares.values()])
+            n = len(means)
+            se = float(means.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+        if se == 0.0:  # a spread of 0 claims certainty from a sample (p at 0 or 1, or no unit varies):
+            se = (high - low) / (2 * 1.96)  # say the uncertainty of the interval instead
+        return cls(p, se, n, (low, high))
 
     @property
     def ci95(self) -> tuple[float, float]:

@@ -68,14 +68,18 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
 
 def first_player_summary(rounds: Any) -> dict[str, Estimate]:
     """The first player's edge per round (points, duplicate-deal mean), their chance of winning
-    a round, and the spread of a single round's difference."""
+    a round and of a drawn round (shares of the rounds, each with its standard error and interval
+    over deals: the two playings of a deal share its cards, so they are one sample), and the edge
+    as if the rounds were independent ("no duplicate": the standard error a single playing of
+    every deal would give, for comparison)."""
     rounds = study_table("first_player_summary", rounds, ("diff_a", "diff_b", "starter_edge"), "first_player_rounds")
     diffs = np.concatenate([rounds["diff_a"].to_numpy(), rounds["diff_b"].to_numpy()])
+    deals = np.concatenate([np.arange(len(rounds)), np.arange(len(rounds))])
     return {
         "edge (points per round)": Estimate.of(rounds["starter_edge"].to_numpy()),
         "edge, no duplicate (points)": Estimate.of(diffs),
-        "starter wins the round": Estimate.proportion(diffs > 0),
-        "round is drawn": Estimate.proportion(diffs == 0),
+        "starter wins the round": Estimate.proportion(diffs > 0, deals),
+        "round is drawn": Estimate.proportion(diffs == 0, deals),
     }
 
 
