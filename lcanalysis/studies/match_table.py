@@ -290,7 +290,7 @@ def report(payload: dict[str, Any], file: Any = None) -> None:
     print(f"{payload['simulated_rounds']} simulated rounds ({payload['deals']} duplicate deals), heuristic v "
           f"heuristic: starter minus other {rd['mean']:+.2f} ± {rd['mean_stderr_duplicate']:.2f} points "
           f"(sd {rd['sd']:.1f}); the starter wins {100 * wins.mean:.1f}% ± {100 * wins.stderr:.1f}% of rounds "
-          f"(± one standard error)", file=out)
+          f"(± one standard error, the rounds counted as independent: a deal's two playings are not)", file=out)
     t = payload["table"]
     print("match equity (win + draw/2) by lead; columns: rounds left : who starts next", file=out)
     print("  lead " + " ".join(f"{c:>8}" for c in t["columns"]), file=out)
