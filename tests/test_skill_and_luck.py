@@ -414,3 +414,23 @@ def test_a_reviews_file_whose_rounds_other_agents_code_played_is_not_resumed_unl
     # the rounds asked for are all in the file: nothing to write, nothing can mix, so not refused
     assert S.write_reviews(str(path), rounds=3, time_budget=0.02, agents=("random",)) == 0
     assert path.read_text() == kept
+
+
+def test_the_round_robins_win_rates_carry_their_interval_over_deals():
+    """``match_results`` gave each pairing's win rate without an interval. A against B on 5 duplicate
+    deals, won 1-0, 2-0, 1-0, 2-0, 1-0 of each deal's two seatings: deal means 0.5, 1, 0.5, 1, 0.5,
+    mean 0.7, standard error sqrt(0.075 / 5) = 0.122474, t(0.975, 4) = 2.776445: [0.36, 1.04], kept
+    inside 0-1 (Wilson's over the 10 rounds would be [0.40, 0.89])."""
+    from lcanalysis.tournaments.runner import RESULT_COLUMNS
+
+    rows = []
+    for deal, (first, second) in enumerate([(1, 0), (1, 1), (1, 0), (1, 1), (0, 1)]):
+        for swap, won in ((0, first), (1, second)):
+            a_seat = swap  # A sits in seat 0, then in seat 1
+            scores = [10, 0] if (won == 1) == (a_seat == 0) else [0, 10]
+            players = ["A", "B"] if a_seat == 0 else ["B", "A"]
+            rows.append([0, deal, swap, 1, deal, 5, *players, 0, *scores, 40, False])
+    table = pd.DataFrame(rows, columns=RESULT_COLUMNS)
+    got = S.match_results(table).iloc[0]
+    assert (got.agent, got.opponent, got.win_rate) == ("A", "B", 0.7)
+    assert (got.win_unit_low, got.win_unit_high) == (round(0.7 - 2.776445 * 0.122474, 2), 1.0)

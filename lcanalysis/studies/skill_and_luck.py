@@ -550,11 +550,13 @@ def rounds_needed_table(summary: dict[str, Any]) -> pd.DataFrame:
 
 def match_results(results: pd.DataFrame) -> pd.DataFrame:
     """The round robin's pairings (``tournaments.runner.summarize``): mean score difference with
-    its 95% interval and win rate, strongest first."""
+    its 95% interval and win rate with its 95% interval, both over deals (``win_unit_low``,
+    ``win_unit_high``: the two seatings of a duplicate deal are one sample)."""
     from lcanalysis.tournaments.runner import summarize
 
     s = summarize(results)
-    return s[["agent", "opponent", "rounds", "mean_diff", "diff_low", "diff_high", "win_rate"]].round(2)
+    return s[["agent", "opponent", "rounds", "mean_diff", "diff_low", "diff_high", "win_rate", "win_unit_low",
+              "win_unit_high"]].round(2)
 
 
 # --- the published data ----------------------------------------------------------------------------
