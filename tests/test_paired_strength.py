@@ -58,6 +58,28 @@ def test_the_change_is_the_mean_of_the_round_by_round_differences(files):
     assert change.identical <= same  # identical rounds have equal differences (scores and turns too)
 
 
+
+def test_each_files_win_rate_and_points_carry_a_standard_error_over_deals(files, capsys):
+    """The two rates compared ("win rate 0.583 against 0.500") were printed with no error beside
+    them: each now has its standard error over deals, worked out here from the rounds."""
+    change = paired_change(files["new"], files["old"])
+    for path, agent, rate_se, points_se in ((files["new"], "stalling", change.win_new_stderr, change.points_new_stderr),
+                                            (files["old"], "heuristic", change.win_old_stderr,
+                                             change.points_old_stderr)):
+        rounds = _rounds(path, agent)
+        wins = [np.mean([1.0 if rounds[(d, s)][0] > 0 else 0.5 if rounds[(d, s)][0] == 0 else 0.0 for s in (0, 1)])
+                for d in range(6)]
+        points = [np.mean([rounds[(d, s)][0] for s in (0, 1)]) for d in range(6)]
+        assert rate_se == pytest.approx(np.std(wins, ddof=1) / np.sqrt(6))
+        assert points_se == pytest.approx(np.std(points, ddof=1) / np.sqrt(6))
+    assert main([str(files["new"]), str(files["old"])]) == 0
+    out = capsys.readouterr().out
+    assert (f"win rate {change.win_new:.3f} ± {change.win_new_stderr:.3f} against {change.win_old:.3f} ± "
+            f"{change.win_old_stderr:.3f}: change") in out
+    assert (f"points a round {change.points_new:+.2f} ± {change.points_new_stderr:.2f} against "
+            f"{change.points_old:+.2f} ± {change.points_old_stderr:.2f}: change") in out
+    assert "(± one standard error, in brackets a 95% t interval, both over deals: the two seatings" in out
+
 def test_an_unchanged_agent_plays_every_round_identically(files):
     change = paired_change(files["again"], files["old"], opponent="greedy")
     assert change.identical == change.rounds == 12

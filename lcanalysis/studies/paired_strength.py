@@ -9,8 +9,9 @@ deterministic (its seed comes from the deal and the turn, its budget is a count)
 plays out identically in both files until the variant first chooses differently: the rounds
 where it never does cancel exactly, and the difference of the two files, round by round, has
 far less noise than either file alone. Printed: how many rounds joined and how many played out
-identically, and the paired change in win rate (draws half) and in points a round, each with a
-95% t interval over deals (the two seatings of a deal are one sample).
+identically, each file's win rate (draws half) and points a round with one standard error, and
+the paired change in each with its 95% t interval, all over deals (the two seatings of a deal
+are one sample).
 
 ``--sides`` pairs two match-ups that need not share an opponent: the same pair of agents at
 two time budgets, say (``best`` against ``search`` at 1 s a move, and at 100 ms). Each file's
@@ -23,6 +24,7 @@ deal itself is worth (a strong hand for one seat is played from both seats alrea
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Sequence
@@ -59,17 +61,25 @@ class PairedChange:
     points_low: float
     points_high: float
     opponent_old: str | None = None  # with ``sides``: the opponent in the old file, when it differs
+    #: each file's own win rate and points a round: one standard error over deals
+    win_new_stderr: float = math.nan
+    win_old_stderr: float = math.nan
+    points_new_stderr: float = math.nan
+    points_old_stderr: float = math.nan
 
     def describe(self) -> str:
         against = (f"both against {self.opponent}" if self.opponent_old is None else
                    f"against {self.opponent} and {self.opponent_old} respectively")
         return (f"{self.new} against {self.old}, {against}: {self.rounds} rounds on "
                 f"{self.deals} deals joined, {self.identical} played out identically\n"
-                f"win rate {self.win_new:.3f} against {self.win_old:.3f}: change {self.win_change:+.3f} "
+                f"win rate {self.win_new:.3f} ± {self.win_new_stderr:.3f} against {self.win_old:.3f} ± "
+                f"{self.win_old_stderr:.3f}: change {self.win_change:+.3f} "
                 f"[{self.win_low:+.3f}, {self.win_high:+.3f}]\n"
-                f"points a round {self.points_new:+.2f} against {self.points_old:+.2f}: change "
+                f"points a round {self.points_new:+.2f} ± {self.points_new_stderr:.2f} against "
+                f"{self.points_old:+.2f} ± {self.points_old_stderr:.2f}: change "
                 f"{self.points_change:+.2f} [{self.points_low:+.2f}, {self.points_high:+.2f}]\n"
-                f"(95% t intervals over deals, the two seatings of a deal one sample)")
+                f"(± one standard error, in brackets a 95% t interval, both over deals: the two seatings of a deal "
+                f"one sample)")
 
 
 def _one_pair(df: pd.DataFrame, path: str) -> tuple[str, str]:
@@ -139,12 +149,15 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
                      & (joined.turns_new == joined.turns_old)).sum())
     by_deal = joined.assign(dp=joined.diff_new - joined.diff_old,
                             dw=joined.result_new - joined.result_old).groupby(["pairing", "deal"])
-    units = by_deal[["dp", "dw"]].mean()
+    units = by_deal[["dp", "dw", "result_new", "result_old", "diff_new", "diff_old"]].mean()
     pm, plo, phi = mean_interval(units.dp, conf)
     wm, wlo, whi = mean_interval(units.dw, conf)
+    se = {c: float(units[c].std(ddof=1)) / math.sqrt(len(units)) if len(units) > 1 else math.nan
+          for c in ("result_new", "result_old", "diff_new", "diff_old")}
     return PairedChange(variant, base, opponent, len(joined), identical, len(units),
                         float(joined.result_new.mean()), float(joined.result_old.mean()), wm, wlo, whi,
-                        float(joined.diff_new.mean()), float(joined.diff_old.mean()), pm, plo, phi, opponent_old)
+                        float(joined.diff_new.mean()), float(joined.diff_old.mean()), pm, plo, phi, opponent_old,
+                        se["result_new"], se["result_old"], se["diff_new"], se["diff_old"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
