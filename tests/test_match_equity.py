@@ -595,6 +595,29 @@ def test_the_tournament_summary_counts_matches_and_pairs_the_seatings_of_a_deal(
     assert s["stderr_by_deal"] == pytest.approx(0.125)  # sd of (0.5, 0.75) over sqrt(2)
     assert s["mean_match_diff"] == pytest.approx(2.0)  # (10 - 5) / 2 and (3 + 0) / 2
     assert s["low"] < 0.625 < s["high"] and s["wilson_low"] < 0.625 < s["wilson_high"]
+    # 0.625 -+ t(0.975, 1) 0.125 = 0.625 -+ 1.588: the t interval over 2 deals, kept inside 0-1 (it was
+    # [-0.963, 2.213], a share below 0 and above 1)
+    assert (s["low"], s["high"]) == (0.0, 1.0)
+
+
+def test_a_match_win_rate_with_no_spread_over_deals_is_not_called_certain():
+    """Every match of 3 deals won: the deals' shares do not vary, and the t interval over them was
+    [1.000, 1.000], a certainty 3 deals do not give. Wilson's counting each deal once instead:
+    z^2 / (3 + z^2) = 0.561507 below 1."""
+    import pandas as pd
+
+    from lcanalysis.studies.match_table import match_tournament_summary
+
+    rows = []
+    for deal in range(3):
+        for swap in (0, 1):
+            a_seat0 = swap == 0
+            rows.append({"pairing": 0, "deal": deal, "swap": swap, "round": 1, "player0": "A" if a_seat0 else "B",
+                         "player1": "B" if a_seat0 else "A", "score0": 60 if a_seat0 else 50,
+                         "score1": 50 if a_seat0 else 60})
+    s = match_tournament_summary(pd.DataFrame(rows), "A")
+    assert (s["won"], s["match_win_rate"]) == (6, 1.0)
+    assert s["high"] == pytest.approx(1.0) and s["low"] == pytest.approx(1 - 0.561507, abs=1e-5)
 
 
 def test_a_lead_or_a_starter_that_is_no_such_thing_is_refused_not_read(shipped):

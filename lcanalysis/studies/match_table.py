@@ -35,7 +35,7 @@ from lcanalysis.game.match import Match
 from lcanalysis.game.rules import Rules
 from lcanalysis.match_equity import TABLE_LEADS, TABLE_PATH, MatchEquity
 from lcanalysis.studies.first_player import _play_out, first_player_rounds, first_player_summary
-from lcanalysis.tournaments.stats import wilson_interval
+from lcanalysis.tournaments.stats import unit_rate_interval, wilson_interval
 
 COMMAND = "lcanalysis studies match-table"
 #: lead bins (lower edges) of the check against direct matches, from the next starter's side
@@ -316,9 +316,10 @@ def report(payload: dict[str, Any], file: Any = None) -> None:
 def match_tournament_summary(df: Any, agent: str, conf: float = 0.95) -> dict[str, Any]:
     """``agent``'s record in a tournament of matches (``run_tournament`` rows, ``rules.rounds`` > 1):
     matches won, drawn, lost; the match-winning rate (draws half) with an interval over *deals*
-    (each duplicate deal's two seatings averaged into one sample, a t interval: the seatings share
-    the deal's luck, so they are not two independent matches) and the Wilson interval over
-    matches for comparison; the mean match score difference per match with its interval."""
+    (each duplicate deal's two seatings averaged into one sample, a t interval kept inside 0-1,
+    ``tournaments.stats.unit_rate_interval``: the seatings share the deal's luck, so they are not
+    two independent matches) and the Wilson interval over matches for comparison; the mean match
+    score difference per match with its interval."""
     from scipy import stats
 
     missing = [c for c in ("pairing", "deal", "swap", "player0", "player1", "score0", "score1") if c not in df]
@@ -341,9 +342,10 @@ def match_tournament_summary(df: Any, agent: str, conf: float = 0.95) -> dict[st
     dmean = float(diff_deal.mean())
     dse = float(diff_deal.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     low, high = wilson_interval(float(result.sum()), len(result))
+    deal_low, deal_high = unit_rate_interval(result, list(per_match.index.get_level_values("deal")), conf)
     return {"agent": agent, "matches": len(result), "deals": n, "won": int((result == 1).sum()),
             "drawn": int((result == 0.5).sum()), "lost": int((result == 0).sum()),
-            "match_win_rate": mean, "stderr_by_deal": se, "low": mean - t * se, "high": mean + t * se,
+            "match_win_rate": mean, "stderr_by_deal": se, "low": deal_low, "high": deal_high,
             "wilson_low": low, "wilson_high": high,
             "mean_match_diff": dmean, "diff_low": dmean - t * dse, "diff_high": dmean + t * dse}
 
