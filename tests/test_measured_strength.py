@@ -92,9 +92,10 @@ def recomputed(name: str, agent: str) -> dict[str, str]:
     diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
     won, drawn, lost = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
     lo, hi = wilson_interval(won + drawn / 2, len(d))
+    ulo, uhi = unit_rate_interval(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)), list(d.deal))
     m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
     return {"rounds": f"{len(d):,}", "record": f"{won}-{drawn}-{lost}",
-            "rate": f"{(won + drawn / 2) / len(d):.3f} [{lo:.3f}, {hi:.3f}]",
+            "rate": f"{(won + drawn / 2) / len(d):.3f} [{lo:.3f}, {hi:.3f}]", "deals": f"[{ulo:.3f}, {uhi:.3f}]",
             "points": f"{m:+.2f} [{mlo:+.2f}, {mhi:+.2f}]", "sd": f"{np.std(diff, ddof=1):.1f}",
             "capped": str(int(d.capped.sum()))}
 
@@ -117,7 +118,8 @@ def test_every_row_of_the_agents_page_is_what_its_file_gives():
     assert set(rows) == set(DOCS_ROWS)  # no row without its file, no file without its row
     for label, (name, agent) in DOCS_ROWS.items():
         want = recomputed(name, agent)
-        assert rows[label] == [want[k] for k in ("rounds", "record", "rate", "points", "sd", "capped")], label
+        assert rows[label] == [want[k] for k in ("rounds", "record", "rate", "deals", "points", "sd", "capped")], \
+            label
 
 
 
