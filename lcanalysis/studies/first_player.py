@@ -34,13 +34,6 @@ def swapped(pos: Position) -> Position:
 ROUNDS_COLUMNS = ["deal", "starter_a", "other_a", "starter_b", "other_b", "diff_a", "diff_b", "starter_edge"]
 
 
-def _study_file(what: str, columns: list[str], key: str, identity_keys: tuple[str, ...]) -> Any:
-    """The file a simulation keeps its rows in as it plays them (``out=``): one row a ``key``."""
-    from lcanalysis.studies.study_file import StudyFile
-
-    return StudyFile(what, f"# lcanalysis {what}: ", columns, keys=(key,), identity_keys=identity_keys)
-
-
 def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progress: bool = False,
                         out: str | None = None) -> Any:
     """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
@@ -49,6 +42,8 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
     ``out``: a file each deal's row is written to as it is played; a run stopped (Ctrl-C) and
     started again with the same arguments plays only the deals missing from it (another file's
     settings are refused), and the table is the same as an unbroken run's."""
+    from lcanalysis.studies.study_file import simulation_file
+
     deals = whole_argument("first_player_rounds", "deals", deals, 1)
     seed = whole_argument("first_player_rounds", "seed", seed)
     rules = Rules(colors=colors)
@@ -61,7 +56,7 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
         return {"deal": i, "starter_a": a[0], "other_a": a[1], "starter_b": b[0], "other_b": b[1],
                 "diff_a": a[0] - a[1], "diff_b": b[0] - b[1], "starter_edge": ((a[0] - a[1]) + (b[0] - b[1])) / 2}
 
-    return _study_file("first player study", ROUNDS_COLUMNS, "deal", ("deals", "seed", "colors")).kept_table(
+    return simulation_file("first player study", ROUNDS_COLUMNS, ("deal",), ("deals", "seed", "colors")).kept_table(
         out, {"deals": deals, "seed": seed, "colors": colors}, [(i,) for i in range(deals)], played,
         progress=progress, desc="duplicate deals", unit="deal")
 
@@ -92,6 +87,7 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
     matches missing from it (another file's settings are refused), and the table is the same as
     an unbroken run's."""
     from lcanalysis.game.match import Match
+    from lcanalysis.studies.study_file import simulation_file
 
     matches = whole_argument("simulate_matches", "matches", matches, 1)
     seed = whole_argument("simulate_matches", "seed", seed)
@@ -112,7 +108,7 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
 
     columns = ["match", "total_0", "total_1", "first_round_diff", *(f"starter_{r + 1}" for r in range(rounds)),
                "winner"]
-    return _study_file("match study", columns, "match", ("matches", "seed", "rounds", "colors")).kept_table(
+    return simulation_file("match study", columns, ("match",), ("matches", "seed", "rounds", "colors")).kept_table(
         out, {"matches": matches, "seed": seed, "rounds": rounds, "colors": colors},
         [(i,) for i in range(matches)], played, progress=progress, desc="matches", unit="match")
 

@@ -109,7 +109,7 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progres
     stopped (Ctrl-C) and started again with the same arguments plays only the rounds missing from
     it (another file's settings are refused), and the table is the same as an unbroken run's."""
     from lcanalysis.game.rules import Rules
-    from lcanalysis.studies.study_file import StudyFile
+    from lcanalysis.studies.study_file import simulation_file
     from lcanalysis.wagers import simulation as W
 
     rounds = whole_argument("simulated_colours", "rounds", rounds, 1)
@@ -126,8 +126,8 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progres
                  "held_wagers": int(r[W.F_HW]), "opened": bool(r[W.F_FINAL_W] > 0 or r[W.F_FINAL] != 0),
                  "final": int(r[W.F_FINAL])} for r, h in zip(rec, held, strict=True)]
 
-    kept = StudyFile("colours study", "# lcanalysis colours study: ", COLOURS_COLUMNS, keys=("round",),
-                     identity_keys=("rounds", "seed", "colors"), bools=("opened",), many_rows=True)
+    kept = simulation_file("colours study", COLOURS_COLUMNS, ("round",), ("rounds", "seed", "colors"),
+                           bools=("opened",), many_rows=True)
     return kept.kept_table(out, {"rounds": rounds, "seed": seed, "colors": colors}, [(i,) for i in range(rounds)],
                            played, progress=progress, desc="simulated rounds (to turn 0)", unit="round",
                            mininterval=1.0)
@@ -207,7 +207,7 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
     ``out``: a file each expedition's predictions are written to as they are made; a run stopped
     (Ctrl-C) and started again with the same arguments predicts only the expeditions missing from
     it (another file's settings are refused), and the table is the same as an unbroken run's."""
-    from lcanalysis.studies.study_file import StudyFile
+    from lcanalysis.studies.study_file import simulation_file
     from lcanalysis.wagers import simulation as W
 
     rows, shares, _scores = W.compared_rows(rounds, snap_turn, seed, progress=progress)
@@ -218,8 +218,8 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
         return {"expedition": i, "realized": int(rows[i, W.F_FINAL]),
                 **dict(zip(models, W.predictions_of_row(rows[i], float(shares[i]), n_mc, seed + 1 + i), strict=True))}
 
-    kept = StudyFile("wager models study", "# lcanalysis wager models study: ", ["expedition", "realized", *models],
-                     keys=("expedition",), identity_keys=("rounds", "snap_turn", "seed", "n_mc"))
+    kept = simulation_file("wager models study", ["expedition", "realized", *models], ("expedition",),
+                           ("rounds", "snap_turn", "seed", "n_mc"))
     table = kept.kept_table(out, {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "n_mc": n_mc},
                             [(i,) for i in range(len(rows))], predicted, progress=progress, desc="expeditions",
                             unit="row")

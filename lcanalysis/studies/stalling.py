@@ -73,15 +73,6 @@ COLUMNS = ["position", "cards_left", "standing", "v_none", "v_mover_stalls", "v_
            "best_with_stall", "best_is_stall"]
 
 
-def _study_file() -> Any:
-    """The file ``stalling_study(out=...)`` keeps its rows in as it solves them: the table's
-    columns and ``index``, the position's number among those with its cards left."""
-    from lcanalysis.studies.study_file import StudyFile
-
-    return StudyFile("stalling study", "# lcanalysis stalling study: ", ["index", *COLUMNS],
-                     keys=("cards_left", "index"), identity_keys=("n", "cards_left", "seed"), bools=("best_is_stall",))
-
-
 def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 3), seed: int = 0,
                    progress: bool = False, out: str | None = None) -> Any:
     """``stall_values`` for ``n`` endgames from heuristic play for each number of cards left
@@ -89,6 +80,8 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
     One row per position. ``out``: a file each row is written to as it is solved; a run stopped
     (Ctrl-C) and started again with the same arguments solves only the positions missing from
     it (another file's settings are refused), and the table is the same as an unbroken run's."""
+    from lcanalysis.studies.study_file import simulation_file
+
     counts = [cards_left] if isinstance(cards_left, int) else list(cards_left)
     ns = [n] * len(counts) if isinstance(n, int) else list(n)
     if len(ns) != len(counts):  # zip dropped the counts without an n: cards_left=[2, 3], n=[5] gave only 2
@@ -102,9 +95,12 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
         p = endgames(d)[i]
         return {"index": i, "position": p.to_string(), **stall_values(p)}
 
-    return _study_file().kept_table(out, {"n": ns, "cards_left": counts, "seed": seed},
-                                    [(d, i) for d, k in zip(counts, ns) for i in range(k)], solved, COLUMNS,
-                                    progress, desc="solving endgames")
+    # the file's rows: the table's columns and ``index``, the position's number among those with its cards left
+    kept = simulation_file("stalling study", ["index", *COLUMNS], ("cards_left", "index"), ("n", "cards_left", "seed"),
+                           bools=("best_is_stall",))
+    return kept.kept_table(out, {"n": ns, "cards_left": counts, "seed": seed},
+                           [(d, i) for d, k in zip(counts, ns) for i in range(k)], solved, COLUMNS, progress,
+                           desc="solving endgames")
 
 
 def stalling_summary(study: Any) -> dict[str, Estimate]:

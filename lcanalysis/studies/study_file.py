@@ -356,3 +356,12 @@ class StudyFile:
         rank = [order[self.unit(row)] for row in table[self.keys].to_dict("records")]
         table = table.iloc[sorted(range(len(rank)), key=rank.__getitem__)]  # (stable: a unit's rows stay in order)
         return table[list(columns or self.columns)].reset_index(drop=True)
+
+
+def simulation_file(what: str, columns: Sequence[str], keys: Sequence[str], identity_keys: Sequence[str],
+                    **options: Any) -> StudyFile:
+    """The file a simulation of ``lcanalysis studies data`` keeps its rows in as it makes them (its
+    ``out``, ``StudyFile.kept_table``): a ``StudyFile`` of the study ``what`` (its settings line marked
+    ``# lcanalysis WHAT: ``), one row (``many_rows``: rows) a unit named by ``keys``, resumed only with
+    the same ``identity_keys``; ``options``: ``StudyFile``'s others (``bools``, ``many_rows``...)."""
+    return StudyFile(what, f"# lcanalysis {what}: ", columns, keys=keys, identity_keys=identity_keys, **options)
