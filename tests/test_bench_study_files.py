@@ -156,6 +156,27 @@ def _summary(out: str) -> list[str]:
     return [line for line in out.splitlines() if not line.startswith(("seed ", "deck "))]
 
 
+def _whole_and_stopped(monkeypatch, capsys, tmp_path, name):
+    """Benchmark ``name`` run whole into ``whole.csv``, then into ``rows.csv`` stopped (as a kill
+    would) at its third measurement: the benchmark, its rows file, the measurements' record (the
+    stopped run's), its arguments less ``--out``, the two files, the units the whole run measured
+    and the summary it printed."""
+    bench = _bench(monkeypatch, name)
+    calls: list = []
+    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
+    whole = tmp_path / "whole.csv"
+    assert bench.main([*argv, "--out", str(whole)]) == 0
+    units = list(calls)
+    summary = _summary(capsys.readouterr().out)
+    out = tmp_path / "rows.csv"
+    calls.clear()
+    SETUP[name](monkeypatch, bench, calls, 3, tmp_path)  # stopped at the third measurement
+    with pytest.raises(Stop):
+        bench.main([*argv, "--out", str(out)])
+    return SimpleNamespace(bench=bench, rows_file=_rows_file(bench), calls=calls, argv=argv, whole=whole, out=out,
+                           units=units, summary=summary)
+
+
 def _table(rows_file, path):
     """The file's rows in the order of their units, less the CPU seconds a benchmark measures itself."""
     df = rows_file.load(path)
@@ -173,21 +194,10 @@ def test_each_benchmark_that_keeps_rows_starts_from_the_command_line(name):
 
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_a_run_stopped_part_way_resumes_to_the_rows_of_a_run_never_stopped(tmp_path, monkeypatch, capsys, name):
-    bench = _bench(monkeypatch, name)
-    rows_file = _rows_file(bench)
-    calls: list = []
-    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
-    whole = tmp_path / "whole.csv"
-    assert bench.main([*argv, "--out", str(whole)]) == 0
-    units = list(calls)
+    run = _whole_and_stopped(monkeypatch, capsys, tmp_path, name)
+    bench, rows_file, calls, argv, whole, out, units, summary = (
+        run.bench, run.rows_file, run.calls, run.argv, run.whole, run.out, run.units, run.summary)
     assert len(units) >= 4 and len(set(units)) == len(units)
-    summary = _summary(capsys.readouterr().out)
-
-    out = tmp_path / "rows.csv"
-    calls.clear()
-    SETUP[name](monkeypatch, bench, calls, 3, tmp_path)  # stopped at the third measurement
-    with pytest.raises(Stop):
-        bench.main([*argv, "--out", str(out)])
     kept = rows_file.load(out)
     assert 0 < len(kept) < len(rows_file.load(whole))  # what finished is on the disk
     assert json.loads(out.read_text().splitlines()[0][len(rows_file.mark):]) == rows_file.read_identity(whole)
@@ -314,17 +324,8 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     how many rows the earlier code wrote, and the file holds the rows a run never stopped writes."""
     from lcanalysis.tournaments.results import code_version
 
-    bench = _bench(monkeypatch, name)
-    rows_file = _rows_file(bench)
-    calls: list = []
-    argv = SETUP[name](monkeypatch, bench, calls, 0, tmp_path)
-    whole = tmp_path / "whole.csv"
-    assert bench.main([*argv, "--out", str(whole)]) == 0
-    out = tmp_path / "rows.csv"
-    calls.clear()
-    SETUP[name](monkeypatch, bench, calls, 3, tmp_path)  # stopped at the third measurement
-    with pytest.raises(Stop):
-        bench.main([*argv, "--out", str(out)])
+    run = _whole_and_stopped(monkeypatch, capsys, tmp_path, name)
+    bench, rows_file, calls, argv, whole, out = run.bench, run.rows_file, run.calls, run.argv, run.whole, run.out
     kept, made = out.read_text(), rows_file.read_identity(out)["code"]
     assert made == code_version(rows_file.code[0])
     n = len(rows_file.load(out))
