@@ -353,6 +353,9 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     capsys.readouterr()
     assert bench.main([*argv, "--out", str(out), "--allow-code-change"]) == 0
     assert f"its rows 1 to {n} were written by" in capsys.readouterr().err
+    # the command that remakes the file does not carry the override, which was this run's
+    command = (tmp_path / "rows.csv.cmd").read_text()
+    assert command == f"python benchmarks/{name}.py {' '.join([*argv, '--out', str(out)])}\n"
     settings = rows_file.read_identity(out)
     assert settings["code"] == now and settings["earlier_code"] == [{"code": made, "rows": n}]
     pd.testing.assert_frame_equal(_table(rows_file, out), _table(rows_file, whole))

@@ -570,6 +570,9 @@ def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys,
 
     assert C.main([*more, "--allow-code-change"]) == 0
     assert "its rows 1 to 4 were written by" in capsys.readouterr().err
+    # the command that remakes the file does not carry the override (it wrote it: a reproduction went on
+    # across any later change unasked)
+    assert (tmp_path / "c.csv.cmd").read_text() == "python -m lcanalysis.studies.calibration " + " ".join(more) + "\n"
     settings = C.read_identity(out)
     assert settings["code"] == now and settings["earlier_code"] == [{"code": made, "rows": 4}]
     lines, before = out.read_text().splitlines(), rows.splitlines()
@@ -581,10 +584,12 @@ def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys,
     capsys.readouterr()
     assert C.main(["--rounds", "3", *argv[2:]]) == 2
     assert "the advisor or calibration.py changed since" in " ".join(capsys.readouterr().err.split())
-    assert C.main(["--rounds", "3", *argv[2:], "--allow-code-change"]) == 0
+    assert C.main(["--rounds", "3", *argv[2:], "--allow-code"]) == 0  # (argparse takes the short form too)
     assert (f"its rows 5 to {n} were written by lcanalysis {now['lcanalysis']} (source {now['source_sha256']}), "
             f"the rows from here on by lcanalysis {later['lcanalysis']} (source {later['source_sha256']})"
             in " ".join(capsys.readouterr().err.split()))
+    assert (tmp_path / "c.csv.cmd").read_text() == (
+        "python -m lcanalysis.studies.calibration " + " ".join(["--rounds", "3", *argv[2:]]) + "\n")
     settings = C.read_identity(out)
     assert settings["code"] == later
     assert settings["earlier_code"] == [{"code": made, "rows": 4}, {"code": now, "rows": n}]

@@ -30,6 +30,7 @@ import csv
 import fcntl
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from io import StringIO
@@ -46,9 +47,24 @@ PLAY_CODE: tuple[tuple[str, ...], str] = (CODE_FILES, "the agents, the engine or
 #: play (whose opponent-hand model and match equity the advisor uses too) and the advisor
 ADVICE_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "advisor.py"),
                                             "the agents, the engine, the round player or the advisor")
+#: the option that lets a run go on with a file whose rows other code wrote (``open``'s ``allow_code_change``)
+ALLOW_CODE_CHANGE = "--allow-code-change"
 #: what ``--allow-code-change`` says in the help of a command that writes a study file
 ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after a change that cannot move its "
                           "numbers; the change is recorded in the file's settings)")
+
+
+def reproducing(command: str) -> str:
+    """``command`` less ``--allow-code-change`` (or a short form of it the command line takes, as
+    ``--allow-code``): what a file's ``.cmd`` sidecar holds, the command that makes the file again.
+    The override lets one run go on across a change of code (and the file's settings record it); a
+    reproduction that carried it would go on silently across the next change too."""
+    try:
+        words = shlex.split(command)
+    except ValueError:  # (not shell words: written as given)
+        return command
+    kept = [w for w in words if not (len(w) > len("--") and ALLOW_CODE_CHANGE.startswith(w))]
+    return command if kept == words else shlex.join(kept)
 
 
 class OtherSettingsError(ValueError):
@@ -275,7 +291,8 @@ class StudyFile:
         writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
         returns), and the keys of the units already there (with ``many_rows``, but the last).
         ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
-        lock is held and the file's settings match (a refused resume leaves the sidecar as it was).
+        lock is held and the file's settings match (a refused resume leaves the sidecar as it was),
+        less ``--allow-code-change`` (``reproducing``: the override is this run's, not the file's).
         With ``code``, the code's hash joins ``identity`` (the setting ``code``), and a file whose
         rows other code wrote is refused unless ``allow_code_change`` (see ``_same_code``). ``units``:
         the key of every unit of work the run would do; a file of another ``version`` or ``code``
@@ -319,7 +336,7 @@ class StudyFile:
                 done = {self.unit(row) for row in old_rows[self.keys].to_dict("records")}
             if command is not None:
                 with open(path + ".cmd", "w", encoding="utf-8") as cmd:
-                    cmd.write(command + "\n")
+                    cmd.write(reproducing(command) + "\n")
             if not exists:
                 fh.write(self.mark + json.dumps(identity) + "\n" + self.as_csv([]))
                 fh.flush()
