@@ -614,3 +614,27 @@ def test_a_published_study_still_loads_but_is_not_resumed_by_todays_code(tmp_pat
     assert copy.read_bytes() == published.read_bytes()
     study = C.load_calibration(published)
     assert "code" not in study.attrs["identity"] and study["round"].nunique() == 3938
+
+
+def test_a_finished_study_another_code_wrote_prints_its_summary_as_it_is(tmp_path, capsys, monkeypatch, edit_source):
+    """The other studies' and the benchmarks' commands on their complete file print its summary
+    whatever code wrote it (nothing to write, nothing can mix); the calibration study's was refused
+    after any edit of the advisor, since it gave ``StudyFile.open`` no units (a round's positions
+    follow from its length: its rows give it). Now it reads the file as it is, advising nothing,
+    and prints the same summary; one round more is still refused."""
+    out = tmp_path / "c.csv"
+    argv = ["--rounds", "2", "--every", "12", "--time", "0.02", "--bootstrap", "20", "--no-progress", "--out", str(out)]
+    assert C.main(argv) == 0
+    summary = capsys.readouterr().out
+    rows, cmd = out.read_bytes(), (tmp_path / "c.csv.cmd").read_text()
+    assert "slope" in summary and C.load_calibration(out)["round"].nunique() == 2
+
+    edit_source("advisor.py")
+    monkeypatch.setattr(C, "advise_position", None)  # (nothing is advised: a call would fail)
+    assert C.main(argv) == 0
+    printed = capsys.readouterr()
+    assert printed.out == summary and "error" not in printed.err
+    assert out.read_bytes() == rows and (tmp_path / "c.csv.cmd").read_text() == cmd
+    assert C.main(["--rounds", "3", *argv[2:]]) == 2  # a round more: work left, refused as before
+    assert f"error: {out} was written by lcanalysis" in " ".join(capsys.readouterr().err.split())
+    assert out.read_bytes() == rows and (tmp_path / "c.csv.cmd").read_text() == cmd

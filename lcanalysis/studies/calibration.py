@@ -205,6 +205,24 @@ def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
     return STUDY_FILE.load(path)
 
 
+def _units_held(path: str, rounds: int, every: int) -> list[tuple[int, int]] | None:
+    """The positions (round, turn) a run of ``rounds`` rounds advises, when ``path`` shows them all
+    held without a round played: a round's sampled turns follow from its length, which each of its
+    rows gives (``round_turns``). None when ``path`` lacks a round (work is left, or with ``every``
+    above a round's length the round had no position: either way resuming is judged as for work
+    left), is missing or does not read (``StudyFile.open`` says why)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        rows = load_calibration(path)
+        turns = dict(zip(rows["round"].astype(int), rows["round_turns"].astype(int), strict=True))
+    except (ValueError, KeyError, OSError):
+        return None
+    if any(k not in turns for k in range(rounds)):
+        return None
+    return [(k, t) for k in range(rounds) for t in sampled_turns(k, turns[k], every)]
+
+
 def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0, every: int = EVERY,
                       time_budget: float | None = None, out: str | os.PathLike[str] | None = None,
                       colors: int = 5, hands: str = "view", hand_model: bool | None = None,
@@ -235,7 +253,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     ``progress`` receives a line of text after each round. ``command``: the command line, written
     to ``out`` + ".cmd" once ``out`` is open and its settings match. A file whose rows other code
     wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``), or an
-    unversioned one, is refused unless ``allow_code_change``."""
+    unversioned one, is refused unless ``allow_code_change``, or unless it holds every position
+    the run would advise (nothing to write, nothing can mix): then it is read as it is."""
     if hands not in HANDS:
         raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
     rules = Rules(colors=colors)
@@ -262,9 +281,9 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                          endgame_cards, playout_rate)
     rows: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        write, done = (stack.enter_context(STUDY_FILE.open(os.fspath(out), identity, command,
-                                                                     allow_code_change)) if out is not None
-                       else (None, set()))
+        write, done = (stack.enter_context(STUDY_FILE.open(
+            os.fspath(out), identity, command, allow_code_change,
+            units=_units_held(os.fspath(out), rounds, every))) if out is not None else (None, set()))
         for k in range(rounds):
             c0 = time.process_time()
             played = play_calibration_round(k, agents, seed, rules)
