@@ -303,6 +303,69 @@ def test_a_stopped_simulation_of_studies_data_resumes_and_writes_the_file_an_unb
     assert made.read_bytes() == unbroken and not kept.exists()
 
 
+@pytest.mark.parametrize(("part", "sizes", "file", "module", "name", "source"), [
+    ("first_player_rounds", ["--deals", "6"], "first_player_rounds.csv", first_player, "_play_out", "first_player.py"),
+    ("matches", ["--matches", "5"], "matches.csv", first_player, "_play_out", "first_player.py"),
+    ("colours", ["--rounds", "6"], "colours.csv", simulation, "snapshot_round", "opening.py"),
+    ("wager_models", ["--rounds", "30", "--mc", "20"], "wager_models_vs_play.csv", models, "turn_model", "opening.py"),
+])
+def test_the_rows_a_stopped_simulation_kept_are_not_resumed_by_other_code_unless_told(
+        tmp_path, monkeypatch, capsys, edit_source, part, sizes, file, module, name, source):
+    """The rows a stopped ``studies data`` simulation keeps (FILE.partial) named no code: stopped,
+    the study (or the engine) edited, and run again, it added the new code's rows to the old
+    one's, one file of both, silently. The kept file names the code now (the play's, and the
+    wager models' for the colours and the models, and the study's module) as the studies' files
+    do: other code's kept rows are refused before anything is made, naming the module; with
+    --allow-code-change the run goes on, writes the file an unbroken run writes (a change that
+    cannot move the numbers) and records the codes beside it (FILE.earlier_code.json), not in its
+    command; a run by one code removes that record."""
+    import json
+
+    from lcanalysis.cli import main
+
+    real, calls, stop_at = getattr(module, name), [], [0]
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == stop_at[0]:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    command = ["studies", "data", "--only", part, *sizes]
+    assert main([*command, "--root", str(tmp_path / "fresh")]) == 0
+    unbroken = (tmp_path / "fresh" / "simulated" / file).read_bytes()
+    calls, stop_at[0] = [], len(calls) // 2 + 1
+    again = [*command, "--root", str(tmp_path / "again")]
+    assert main(again) == 130
+    simulated = tmp_path / "again" / "simulated"
+    kept, made, record = simulated / f"{file}.partial", simulated / file, simulated / f"{file}.earlier_code.json"
+    lines = kept.read_text().splitlines()
+    settings = json.loads(lines[0][lines[0].index("{"):])
+    assert len(lines) > 2 and settings["code"]["source_sha256"]  # rows kept, and the code that made them
+
+    edit_source(source)
+    capsys.readouterr()
+    calls.clear()
+    stop_at[0] = 0
+    assert main(again) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"error: {kept} holds the rows of a stopped run by other code: it was written by lcanalysis "
+            f"{settings['code']['lcanalysis']} (source {settings['code']['source_sha256']}), and this is") in err
+    assert f"or {source} changed since" in err and "go on with --allow-code-change" in err
+    assert calls == [] and kept.read_text().splitlines() == lines and not made.exists()
+
+    assert main([*again, "--allow-code-change"]) == 0
+    assert made.read_bytes() == unbroken and not kept.exists()
+    mixed = json.loads(record.read_text())
+    assert mixed["code"]["source_sha256"] != settings["code"]["source_sha256"]
+    [earlier] = mixed["earlier_code"]
+    assert earlier["code"] == settings["code"] and 0 < earlier["rows"] <= len(lines) - 2
+    assert "allow" not in (simulated / f"{file}.cmd").read_text()  # the command that remakes it: no override
+    assert main(again) == 0  # one code made it all: no record
+    assert made.read_bytes() == unbroken and not record.exists()
+
+
 def test_studies_data_writes_every_file_its_only_options_name(tmp_path):
     """``--only first_player_rounds --only matches`` wrote the matches alone: the second ``--only``
     replaced the first, and nothing said so."""

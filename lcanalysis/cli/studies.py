@@ -49,6 +49,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     d.add_argument("--positions", type=nonneg("--positions", minimum=5), default=400,
                    help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4; default 400)")
     d.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
+    d.add_argument("--allow-code-change", action="store_true",
+                   help="go on with the rows a stopped run kept (FILE.partial) though other code made them (after a "
+                        "change that cannot move their numbers; the codes are recorded in FILE.earlier_code.json)")
     d.set_defaults(func=cmd_data)
 
     t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder")
@@ -101,7 +104,7 @@ def cmd_data(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown data file(s) {unknown}; known: {sorted(DATA_COMMANDS)}")
     try:
         for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
-                               args.positions):
+                               args.positions, args.allow_code_change):
             print(path)
     except KeyboardInterrupt:
         simulated = os.path.join(args.root, "simulated")

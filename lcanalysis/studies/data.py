@@ -40,13 +40,19 @@ def data_command(key: str, root: str = "data", deals: int = 20000, matches: int 
     return command + (f" --root {shlex.quote(root)}" if root != "data" else "")
 
 
+#: beside a data file whose rows two or more codes made (``--allow-code-change``): which made which
+EARLIER_CODE = ".earlier_code.json"
+
+
 def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> None:
     """Write ``path`` (CSV, ``to_csv``'s options) from the table ``make(kept)`` returns, a study
     given the file ``kept`` (``path`` + ``.partial``) to keep its rows in as it makes them (its
     ``out``): a run stopped (Ctrl-C) and started again resumes it, and the file is the one an unbroken
     run writes; ``kept`` is removed once ``path`` is written. A kept file of other settings is
-    refused, naming it."""
-    from lcanalysis.studies.study_file import OtherSettingsError
+    refused, naming it, and so is one whose rows other code wrote (the study's ``allow_code_change``
+    goes on: then the codes that made the rows, from the kept file's settings, are written beside
+    ``path`` in ``path`` + ``.earlier_code.json``, which a run by one code removes)."""
+    from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError, code_record
 
     kept = path + ".partial"
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
@@ -57,16 +63,30 @@ def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> Non
             raise
         raise ValueError(f"{kept} holds the rows of a stopped run with other settings ({e.settings}): run that "
                          "command again to finish it, or delete the file") from None
+    except OtherCodeError as e:
+        if e.path != kept:
+            raise
+        raise ValueError(f"{kept} holds the rows of a stopped run by other code: it {e.was}. Delete the file to "
+                         "start again, or, if the change cannot move these numbers, go on with --allow-code-change "
+                         f"(the codes are then recorded in {path}{EARLIER_CODE})") from None
+    record, mixed = code_record(kept), path + EARLIER_CODE
     table.to_csv(path, index=False, **to_csv)
+    if record is not None:
+        with open(mixed, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, indent=1) + "\n")
+    elif os.path.exists(mixed):  # (an earlier run's, of another file)
+        os.remove(mixed)
     os.remove(kept)
 
 
 def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,
-               seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400) -> list[str]:
+               seed: int = 0, rounds: int | None = None, mc: int = 2000, positions: int = 400,
+               allow_code_change: bool = False) -> list[str]:
     """Write the files the notebooks read; returns the paths written. Each file gets a ``.cmd``
     sidecar with the command that regenerates it. Each simulation shows a progress bar on
     standard error (at the published sizes from seconds to minutes each) and keeps its rows as it
-    makes them (``kept_while_made``): stopped (Ctrl-C) and run again, it resumes."""
+    makes them (``kept_while_made``): stopped (Ctrl-C) and run again, it resumes, by the same code
+    (the kept rows of other code are refused unless ``allow_code_change``)."""
     from lcanalysis.game.examples import EXAMPLES, example_text
 
     written = []
@@ -97,27 +117,31 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
     simulated = os.path.join(root, "simulated")
     if "first_player_rounds" in want:
         path = os.path.join(simulated, "first_player_rounds.csv")
-        kept_while_made(path, lambda kept: first_player_rounds(deals=deals, seed=seed, progress=True, out=kept))
+        kept_while_made(path, lambda kept: first_player_rounds(deals=deals, seed=seed, progress=True, out=kept,
+                                                               allow_code_change=allow_code_change))
         side(path, "first_player_rounds")
     if "matches" in want:
         path = os.path.join(simulated, "matches.csv")
-        kept_while_made(path, lambda kept: simulate_matches(matches=matches, seed=seed, progress=True, out=kept))
+        kept_while_made(path, lambda kept: simulate_matches(matches=matches, seed=seed, progress=True, out=kept,
+                                                            allow_code_change=allow_code_change))
         side(path, "matches")
     if "colours" in want:
         path = os.path.join(simulated, "colours.csv")
         kept_while_made(path, lambda kept: simulated_colours(rounds=rounds or 20000, seed=seed, progress=True,
-                                                             out=kept))
+                                                             out=kept, allow_code_change=allow_code_change))
         side(path, "colours")
     if "wager_models" in want:
         path = os.path.join(simulated, "wager_models_vs_play.csv")
         kept_while_made(path, lambda kept: wager_models_vs_play(rounds=rounds or 2000, snap_turn=10, seed=seed,
-                                                                n_mc=mc, progress=True, out=kept),
+                                                                n_mc=mc, progress=True, out=kept,
+                                                                allow_code_change=allow_code_change),
                         float_format="%.4f")
         side(path, "wager_models")
     if "stalling" in want:
         path = os.path.join(simulated, "stalling.csv")
         kept_while_made(path, lambda kept: stalling_study(n=[positions, positions, positions // 5],
-                                                          cards_left=[2, 3, 4], seed=seed, progress=True, out=kept),
+                                                          cards_left=[2, 3, 4], seed=seed, progress=True, out=kept,
+                                                          allow_code_change=allow_code_change),
                         float_format="%.6g")
         side(path, "stalling")
     return written

@@ -35,14 +35,15 @@ ROUNDS_COLUMNS = ["deal", "starter_a", "other_a", "starter_b", "other_b", "diff_
 
 
 def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progress: bool = False,
-                        out: str | None = None) -> Any:
+                        out: str | None = None, allow_code_change: bool = False) -> Any:
     """Play each of ``deals`` deals twice with the hands swapped, heuristic agent on both seats,
     starter always seat 0. One row per deal: the starter's score minus the other's in each
     playing and their mean (the deal's luck cancels in ``starter_edge``). ``progress``: a bar.
     ``out``: a file each deal's row is written to as it is played; a run stopped (Ctrl-C) and
     started again with the same arguments plays only the deals missing from it (another file's
-    settings are refused), and the table is the same as an unbroken run's."""
-    from lcanalysis.studies.study_file import simulation_file
+    settings are refused, and so is a file other code wrote unless ``allow_code_change``), and the
+    table is the same as an unbroken run's."""
+    from lcanalysis.studies.study_file import PLAY_CODE, simulation_file
 
     deals = whole_argument("first_player_rounds", "deals", deals, 1)
     seed = whole_argument("first_player_rounds", "seed", seed)
@@ -56,9 +57,11 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
         return {"deal": i, "starter_a": a[0], "other_a": a[1], "starter_b": b[0], "other_b": b[1],
                 "diff_a": a[0] - a[1], "diff_b": b[0] - b[1], "starter_edge": ((a[0] - a[1]) + (b[0] - b[1])) / 2}
 
-    return simulation_file("first player study", ROUNDS_COLUMNS, ("deal",), ("deals", "seed", "colors")).kept_table(
-        out, {"deals": deals, "seed": seed, "colors": colors}, [(i,) for i in range(deals)], played,
-        progress=progress, desc="duplicate deals", unit="deal")
+    kept = simulation_file("first player study", ROUNDS_COLUMNS, ("deal",), ("deals", "seed", "colors"), PLAY_CODE,
+                           __file__)
+    return kept.kept_table(out, {"deals": deals, "seed": seed, "colors": colors}, [(i,) for i in range(deals)],
+                           played, progress=progress, allow_code_change=allow_code_change, desc="duplicate deals",
+                           unit="deal")
 
 
 def first_player_summary(rounds: Any) -> dict[str, Estimate]:
@@ -79,15 +82,15 @@ def first_player_summary(rounds: Any) -> dict[str, Estimate]:
 
 
 def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors: int = 5,
-                     progress: bool = False, out: str | None = None) -> Any:
+                     progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> Any:
     """Play ``matches`` matches of ``rounds`` rounds (heuristic agent on both seats, seat 0 starts
     round 1, later rounds started by the leader as the rules say). One row per match.
     ``progress``: a bar over the matches. ``out``: a file each match's row is written to as it is
     played; a run stopped (Ctrl-C) and started again with the same arguments plays only the
-    matches missing from it (another file's settings are refused), and the table is the same as
-    an unbroken run's."""
+    matches missing from it (another file's settings are refused, and so is a file other code wrote
+    unless ``allow_code_change``), and the table is the same as an unbroken run's."""
     from lcanalysis.game.match import Match
-    from lcanalysis.studies.study_file import simulation_file
+    from lcanalysis.studies.study_file import PLAY_CODE, simulation_file
 
     matches = whole_argument("simulate_matches", "matches", matches, 1)
     seed = whole_argument("simulate_matches", "seed", seed)
@@ -108,9 +111,11 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
 
     columns = ["match", "total_0", "total_1", "first_round_diff", *(f"starter_{r + 1}" for r in range(rounds)),
                "winner"]
-    return simulation_file("match study", columns, ("match",), ("matches", "seed", "rounds", "colors")).kept_table(
-        out, {"matches": matches, "seed": seed, "rounds": rounds, "colors": colors},
-        [(i,) for i in range(matches)], played, progress=progress, desc="matches", unit="match")
+    kept = simulation_file("match study", columns, ("match",), ("matches", "seed", "rounds", "colors"), PLAY_CODE,
+                           __file__)
+    return kept.kept_table(out, {"matches": matches, "seed": seed, "rounds": rounds, "colors": colors},
+                           [(i,) for i in range(matches)], played, progress=progress,
+                           allow_code_change=allow_code_change, desc="matches", unit="match")
 
 
 def match_summary(matches: Any) -> dict[str, Estimate]:

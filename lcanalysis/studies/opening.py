@@ -101,15 +101,16 @@ COLOURS_COLUMNS = ["round", "colour", "held_numbers", "held_sum", "held_wagers",
 
 
 def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progress: bool = False,
-                      out: str | None = None) -> Any:
+                      out: str | None = None, allow_code_change: bool = False) -> Any:
     """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
     starting player: one row per colour with the numbers and wagers held at the deal, whether the
     player went on to open the colour, and what the expedition finally scored. ``progress``: a
     bar over the rounds. ``out``: a file each round's rows are written to as it is played; a run
     stopped (Ctrl-C) and started again with the same arguments plays only the rounds missing from
-    it (another file's settings are refused), and the table is the same as an unbroken run's."""
+    it (another file's settings are refused, and so is a file other code wrote unless
+    ``allow_code_change``), and the table is the same as an unbroken run's."""
     from lcanalysis.game.rules import Rules
-    from lcanalysis.studies.study_file import simulation_file
+    from lcanalysis.studies.study_file import WAGER_CODE, simulation_file
     from lcanalysis.wagers import simulation as W
 
     rounds = whole_argument("simulated_colours", "rounds", rounds, 1)
@@ -126,11 +127,11 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progres
                  "held_wagers": int(r[W.F_HW]), "opened": bool(r[W.F_FINAL_W] > 0 or r[W.F_FINAL] != 0),
                  "final": int(r[W.F_FINAL])} for r, h in zip(rec, held, strict=True)]
 
-    kept = simulation_file("colours study", COLOURS_COLUMNS, ("round",), ("rounds", "seed", "colors"),
-                           bools=("opened",), many_rows=True)
+    kept = simulation_file("colours study", COLOURS_COLUMNS, ("round",), ("rounds", "seed", "colors"), WAGER_CODE,
+                           __file__, bools=("opened",), many_rows=True)
     return kept.kept_table(out, {"rounds": rounds, "seed": seed, "colors": colors}, [(i,) for i in range(rounds)],
-                           played, progress=progress, desc="simulated rounds (to turn 0)", unit="round",
-                           mininterval=1.0)
+                           played, progress=progress, allow_code_change=allow_code_change,
+                           desc="simulated rounds (to turn 0)", unit="round", mininterval=1.0)
 
 
 def opened_colours(colours: Any) -> Any:
@@ -200,14 +201,15 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
 
 
 def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300,
-                         progress: bool = False, out: str | None = None) -> Any:
+                         progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> Any:
     """The canonical and richer wager models' predicted expedition scores against what the bots
     really scored (``wager_sim.compare_models``), as a table with bias and its standard error.
     ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each).
     ``out``: a file each expedition's predictions are written to as they are made; a run stopped
     (Ctrl-C) and started again with the same arguments predicts only the expeditions missing from
-    it (another file's settings are refused), and the table is the same as an unbroken run's."""
-    from lcanalysis.studies.study_file import simulation_file
+    it (another file's settings are refused, and so is a file other code wrote unless
+    ``allow_code_change``), and the table is the same as an unbroken run's."""
+    from lcanalysis.studies.study_file import WAGER_CODE, simulation_file
     from lcanalysis.wagers import simulation as W
 
     rows, shares, _scores = W.compared_rows(rounds, snap_turn, seed, progress=progress)
@@ -219,9 +221,9 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
                 **dict(zip(models, W.predictions_of_row(rows[i], float(shares[i]), n_mc, seed + 1 + i), strict=True))}
 
     kept = simulation_file("wager models study", ["expedition", "realized", *models], ("expedition",),
-                           ("rounds", "snap_turn", "seed", "n_mc"))
+                           ("rounds", "snap_turn", "seed", "n_mc"), WAGER_CODE, __file__)
     table = kept.kept_table(out, {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "n_mc": n_mc},
-                            [(i,) for i in range(len(rows))], predicted, progress=progress, desc="expeditions",
-                            unit="row")
+                            [(i,) for i in range(len(rows))], predicted, progress=progress,
+                            allow_code_change=allow_code_change, desc="expeditions", unit="row")
     return W.error_table({name: table[m].to_numpy(float) for name, m in zip(W.PREDICTION_MODELS, models, strict=True)},
                          table["realized"].to_numpy(float))

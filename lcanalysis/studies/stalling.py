@@ -74,13 +74,14 @@ COLUMNS = ["position", "cards_left", "standing", "v_none", "v_mover_stalls", "v_
 
 
 def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 3), seed: int = 0,
-                   progress: bool = False, out: str | None = None) -> Any:
+                   progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> Any:
     """``stall_values`` for ``n`` endgames from heuristic play for each number of cards left
     (a list: ``n`` for each; the positions for different counts come from different deals).
     One row per position. ``out``: a file each row is written to as it is solved; a run stopped
     (Ctrl-C) and started again with the same arguments solves only the positions missing from
-    it (another file's settings are refused), and the table is the same as an unbroken run's."""
-    from lcanalysis.studies.study_file import simulation_file
+    it (another file's settings are refused, and so is a file other code wrote unless
+    ``allow_code_change``), and the table is the same as an unbroken run's."""
+    from lcanalysis.studies.study_file import PLAY_CODE, simulation_file
 
     counts = [cards_left] if isinstance(cards_left, int) else list(cards_left)
     ns = [n] * len(counts) if isinstance(n, int) else list(n)
@@ -97,10 +98,10 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
 
     # the file's rows: the table's columns and ``index``, the position's number among those with its cards left
     kept = simulation_file("stalling study", ["index", *COLUMNS], ("cards_left", "index"), ("n", "cards_left", "seed"),
-                           bools=("best_is_stall",))
+                           PLAY_CODE, __file__, bools=("best_is_stall",))
     return kept.kept_table(out, {"n": ns, "cards_left": counts, "seed": seed},
                            [(d, i) for d, k in zip(counts, ns) for i in range(k)], solved, COLUMNS, progress,
-                           desc="solving endgames")
+                           allow_code_change, desc="solving endgames")
 
 
 def stalling_summary(study: Any) -> dict[str, Estimate]:

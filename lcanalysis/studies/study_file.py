@@ -19,7 +19,7 @@ runs from writing one file. The calibration and consistency studies, the skill-a
 reviews and the benchmarks that keep rows (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``,
 ``bench_schedules.py``, ``bench_hint_honesty.py``, ``bench_playout_rate_values.py``) keep them this way,
 and so do the simulations of ``lcanalysis studies data`` (``kept_table``: a table made unit by unit, in
-a ``.partial`` file until it is written).
+a ``.partial`` file until it is written, ``simulation_file``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ PLAY_CODE: tuple[tuple[str, ...], str] = (CODE_FILES, "the agents, the engine or
 #: play (whose opponent-hand model and match equity the advisor uses too) and the advisor
 ADVICE_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "advisor.py"),
                                             "the agents, the engine, the round player or the advisor")
+#: the code behind rows of rounds simulated and the wager models' predictions on them (``studies data``'s
+#: colours and wager models): the agents' play and the wager models (``wagers``: the simulation's bot too)
+WAGER_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "wagers"),
+                                           "the agents, the engine, the round player or the wager models")
 #: the option that lets a run go on with a file whose rows other code wrote (``open``'s ``allow_code_change``)
 ALLOW_CODE_CHANGE = "--allow-code-change"
 #: what ``--allow-code-change`` says in the help of a command that writes a study file
@@ -74,6 +78,30 @@ class OtherSettingsError(ValueError):
     def __init__(self, path: str, settings: str) -> None:
         super().__init__(f"{path} was made with other settings ({settings}): write to another file")
         self.path, self.settings = path, settings
+
+
+class OtherCodeError(ValueError):
+    """A file whose rows other code wrote than a run's, or one that names no code (unversioned),
+    refused for resuming (``StudyFile.open``): ``path`` and ``was``, in words, the code that wrote
+    it against the run's and what resuming would do."""
+
+    def __init__(self, path: str, was: str) -> None:
+        super().__init__(f"{path} {was}, two versions' numbers in one file. Write to another file (this one still "
+                         "loads as it is), or, if the change cannot move these numbers, go on in this one with "
+                         "--allow-code-change (allow_code_change=True; the change is recorded in the file's settings)")
+        self.path, self.was = path, was
+
+
+def code_record(path: str) -> dict[str, Any] | None:
+    """The code a study file's rows were written by, when two or more codes wrote them (a run went
+    on with ``--allow-code-change``): its settings' ``code`` and ``earlier_code``; None when one
+    code wrote them all, or the file names none."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    settings = json.loads(first[first.index("{"):]) if "{" in first else {}  # (the JSON after the study's mark)
+    if not settings.get("earlier_code"):
+        return None
+    return {"code": settings.get("code"), "earlier_code": settings["earlier_code"]}
 
 
 class StudyFile:
@@ -232,10 +260,7 @@ class StudyFile:
             else:
                 was = (f"was written by {describe_code(theirs)}, and this is {describe_code(mine)}: the source of "
                        f"{what} changed since, so resuming it would add this code's rows to the other's")
-            raise ValueError(f"{path} {was}, two versions' numbers in one file. Write to another file (this one "
-                             "still loads as it is), or, if the change cannot move these numbers, go on in this "
-                             "one with --allow-code-change (allow_code_change=True; the change is recorded in the "
-                             "file's settings)")
+            raise OtherCodeError(path, was)
         earlier = list(old.get("earlier_code") or [])
         if rows:
             since = earlier[-1]["rows"] if earlier else 0
@@ -350,21 +375,22 @@ class StudyFile:
 
     def kept_table(self, path: str | None, identity: dict[str, Any], units: Sequence[tuple[Any, ...]],
                    make: Callable[[tuple[Any, ...]], Any], columns: Sequence[str] | None = None,
-                   progress: bool = False, **bar: Any) -> pd.DataFrame:
+                   progress: bool = False, allow_code_change: bool = False, **bar: Any) -> pd.DataFrame:
         """The table of ``units`` (each a unit's key, as ``unit`` gives it, in the table's order), each
         unit's row (with ``many_rows`` its list of rows) made by ``make(key)``. With a ``path``, each
         is written to it as it is made (``open``): a run stopped (Ctrl-C) and started again with the same
         ``identity`` makes only the units missing from it, and the table is the one an unbroken run
         gives; without one, the rows are kept in memory (``frame``: the same table). ``columns``: the
         table's (default all). ``progress``: a bar over the units (``bar``: its ``desc``, ``unit``...),
-        those kept before counted done."""
+        those kept before counted done. A file whose rows other code wrote (``code``) is refused unless
+        ``allow_code_change``, or unless it holds every unit (``open``)."""
         from tqdm.auto import tqdm
 
         if path is None:
             rows = [make(key) for key in tqdm(units, total=len(units), disable=not progress, **bar)]
             table = self.frame([r for made in rows for r in made] if self.many_rows else rows, identity)
             return table[list(columns or self.columns)]
-        with self.open(path, identity, units=units) as (write, done):
+        with self.open(path, identity, allow_code_change=allow_code_change, units=units) as (write, done):
             todo = [key for key in units if key not in done]
             for key in tqdm(todo, disable=not progress, initial=len(units) - len(todo), total=len(units), **bar):
                 write(make(key))
@@ -376,9 +402,12 @@ class StudyFile:
 
 
 def simulation_file(what: str, columns: Sequence[str], keys: Sequence[str], identity_keys: Sequence[str],
-                    **options: Any) -> StudyFile:
+                    code: tuple[Sequence[str], str], source: str, **options: Any) -> StudyFile:
     """The file a simulation of ``lcanalysis studies data`` keeps its rows in as it makes them (its
     ``out``, ``StudyFile.kept_table``): a ``StudyFile`` of the study ``what`` (its settings line marked
     ``# lcanalysis WHAT: ``), one row (``many_rows``: rows) a unit named by ``keys``, resumed only with
-    the same ``identity_keys``; ``options``: ``StudyFile``'s others (``bools``, ``many_rows``...)."""
-    return StudyFile(what, f"# lcanalysis {what}: ", columns, keys=keys, identity_keys=identity_keys, **options)
+    the same ``identity_keys`` and by the same code: ``code`` (``PLAY_CODE``, ``WAGER_CODE``) and the
+    study's module, ``source`` (its ``__file__``, ``made_by``); ``options``: ``StudyFile``'s others
+    (``bools``, ``many_rows``...)."""
+    return StudyFile(what, f"# lcanalysis {what}: ", columns, keys=keys, identity_keys=identity_keys, code=code,
+                     **options).made_by(source)
