@@ -638,3 +638,31 @@ def test_a_finished_study_another_code_wrote_prints_its_summary_as_it_is(tmp_pat
     assert C.main(["--rounds", "3", *argv[2:]]) == 2  # a round more: work left, refused as before
     assert f"error: {out} was written by lcanalysis" in " ".join(capsys.readouterr().err.split())
     assert out.read_bytes() == rows and (tmp_path / "c.csv.cmd").read_text() == cmd
+
+
+def test_a_round_whose_positions_are_all_in_the_file_is_not_played_again(tmp_path, capsys, monkeypatch):
+    """A run on a file replayed every round of it to find the positions it had to advise, though
+    the file's rows say how long each round lasted: the published command of the 3,938-round file
+    played them all (minutes) to print its summary. Now only the rounds missing from the file are
+    played (and one whose last row a kill tore), and the file is the same."""
+    out = tmp_path / "c.csv"
+    argv = ["--rounds", "2", "--every", "12", "--time", "0.02", "--bootstrap", "20", "--out", str(out)]
+    assert C.main(argv) == 0
+    summary = capsys.readouterr().out
+    real, played = C.play_calibration_round, []
+    monkeypatch.setattr(C, "play_calibration_round", lambda k, *a: played.append(k) or real(k, *a))
+    assert C.main(argv) == 0
+    printed = capsys.readouterr()
+    assert played == [] and printed.out == summary
+    assert "round 2/2: 0 position(s) advised, 4 already in the file" in printed.err
+    whole = C.load_calibration(out)
+    assert C.main(["--rounds", "3", *argv[2:]]) == 0  # one round more: that round alone is played
+    assert played == [2]
+    pd.testing.assert_frame_equal(C.load_calibration(out).head(len(whole)), whole)
+    extended = C.load_calibration(out).drop(columns="cpu_seconds")
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:-1]) + lines[-1][:9])  # its last row torn by a kill
+    played.clear()
+    assert C.main(["--rounds", "3", *argv[2:]]) == 0
+    assert played == [2]  # (the torn row's round: the others are whole in the file)
+    pd.testing.assert_frame_equal(C.load_calibration(out).drop(columns="cpu_seconds"), extended)

@@ -205,19 +205,24 @@ def load_calibration(path: str | os.PathLike[str]) -> pd.DataFrame:
     return STUDY_FILE.load(path)
 
 
-def _units_held(path: str, rounds: int, every: int) -> list[tuple[int, int]] | None:
-    """The positions (round, turn) a run of ``rounds`` rounds advises, when ``path`` shows them all
-    held without a round played: a round's sampled turns follow from its length, which each of its
-    rows gives (``round_turns``). None when ``path`` lacks a round (work is left, or with ``every``
-    above a round's length the round had no position: either way resuming is judged as for work
-    left), is missing or does not read (``StudyFile.open`` says why)."""
+def _round_turns(path: str) -> dict[int, int]:
+    """How many turns each round of a study file lasted, as its rows say (``round_turns``): a
+    round's positions (``sampled_turns``) are known from it without playing the round again. Empty
+    when ``path`` is missing or does not read (``StudyFile.open`` says why)."""
     if not os.path.exists(path):
-        return None
+        return {}
     try:
         rows = load_calibration(path)
-        turns = dict(zip(rows["round"].astype(int), rows["round_turns"].astype(int), strict=True))
+        return dict(zip(rows["round"].astype(int), rows["round_turns"].astype(int), strict=True))
     except (ValueError, KeyError, OSError):
-        return None
+        return {}
+
+
+def _units_held(turns: dict[int, int], rounds: int, every: int) -> list[tuple[int, int]] | None:
+    """The positions (round, turn) a run of ``rounds`` rounds advises, when a file whose rounds
+    lasted ``turns`` (``_round_turns``) shows them all without a round played. None when it lacks a
+    round (work is left, or with ``every`` above a round's length the round had no position: either
+    way resuming is judged as for work left)."""
     if any(k not in turns for k in range(rounds)):
         return None
     return [(k, t) for k in range(rounds) for t in sampled_turns(k, turns[k], every)]
@@ -280,12 +285,18 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,
                          endgame_cards, playout_rate)
     rows: list[dict[str, Any]] = []
+    turns = _round_turns(os.fspath(out)) if out is not None else {}
     with contextlib.ExitStack() as stack:
         write, done = (stack.enter_context(STUDY_FILE.open(
             os.fspath(out), identity, command, allow_code_change,
-            units=_units_held(os.fspath(out), rounds, every))) if out is not None else (None, set()))
+            units=_units_held(turns, rounds, every))) if out is not None else (None, set()))
         for k in range(rounds):
             c0 = time.process_time()
+            held = sampled_turns(k, turns[k], every) if k in turns else None
+            if held is not None and all((k, t) in done for t in held):
+                if progress is not None:  # (every position of the round in the file: it is not played again)
+                    progress(f"round {k + 1}/{rounds}: 0 position(s) advised, {len(held)} already in the file")
+                continue
             played = play_calibration_round(k, agents, seed, rules)
             sampled = sampled_turns(k, len(played["turns"]), every)
             wanted = {t for t in sampled if (k, t) not in done}
