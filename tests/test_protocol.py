@@ -353,3 +353,20 @@ def test_the_bot_program_loads_its_agent_s_compiled_code_before_the_first_reques
 
     _load.cache_clear()
     assert bot_main(["match"]) == 0 and _load.cache_info().currsize == 1  # its table, 0.1 s on first use
+
+
+@pytest.mark.parametrize("errors", ["strict", "surrogateescape"])
+def test_a_request_with_bytes_that_are_not_utf8_is_refused_as_such(errors):
+    """Under a C or C.UTF-8 locale Python reads standard input with 'surrogateescape': a request
+    holding a byte that is not UTF-8 was answered "unknown request type '\\udcff'" (and on a strict
+    stream, read with 'replace', "... type '\\ufffd'"), which does not say what is wrong with the line."""
+    pos = _mid_round()
+    good = json.dumps({"type": "turn", "position": pos.view(pos.to_move).to_json()}).encode()
+    raw = b'{"type": "\xff"}\n' + good.replace(b'"Y', b'"\xe9Y', 1) + b"\n" + good + b"\n"
+    out = io.StringIO()
+    assert serve("greedy", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors=errors), out) == 0
+    replies = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert len(replies) == 3 and pos.can_play(replies[2]["move"])
+    for reply in replies[:2]:
+        assert reply == {"error": "unreadable request: the line is not UTF-8 text; one request is one line of "
+                                  "JSON"}

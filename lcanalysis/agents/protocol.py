@@ -106,7 +106,8 @@ def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
     line longer than that (the rest is read in pieces and dropped), or for bytes that are not UTF-8
     on a stream that cannot replace them."""
     if isinstance(infile, io.TextIOWrapper) and infile.errors == "strict":
-        infile.reconfigure(errors="replace")  # a bad byte becomes U+FFFD: that line is refused, not the bot
+        # a bad byte becomes a lone surrogate, as under a C locale: that line is refused (serve), not the bot
+        infile.reconfigure(errors="surrogateescape")
     while True:
         try:
             line = infile.readline(limit)
@@ -124,6 +125,16 @@ def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
             except UnicodeDecodeError:
                 continue
         yield None
+
+
+def _is_utf8(line: str) -> bool:
+    """Whether ``line`` was read from UTF-8 bytes: a byte that is not arrives as a lone surrogate
+    (``surrogateescape``, the error handler of standard input under a C locale, and of ``_lines``)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def warm_up(agent: Agent) -> None:
@@ -169,6 +180,8 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
         elif not line.strip():
             reply = {"error": "unreadable request: an empty line; one request is one line of JSON, like "
                               "{\"type\": \"quit\"}"}
+        elif not _is_utf8(line):
+            reply = {"error": "unreadable request: the line is not UTF-8 text; one request is one line of JSON"}
         else:
             try:
                 request = loads_json(line)
