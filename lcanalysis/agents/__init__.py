@@ -224,7 +224,9 @@ class SearchAgent(Agent):
     ``search``, kept as the reference; ``best`` uses the faster play-outs of today's policy.
     ``choose(..., deadline=t)`` also keeps to the wall clock: the play-outs stop at
     ``time.perf_counter()`` ``t`` even short of that count (after ``min_worlds`` worlds a turn at
-    least), as the bot protocol's ``time_ms`` asks (the time allowed, ``agents.protocol``).
+    least), as the bot protocol's ``time_ms`` asks (the time allowed, ``agents.protocol``), and so
+    does the advisor's endgame search of ``endgame_nodes`` (stopped there, it falls back to the
+    play-outs, ``min_worlds`` worlds each); the exact solver of 2 cards or fewer does not.
     """
 
     name = "search"
@@ -276,7 +278,8 @@ class SearchAgent(Agent):
             if view.deck_count <= 2 or not self.endgame_nodes:
                 move = _solver_move(view, seed, deck_only=looping)
             else:
-                move = _deepened_move(view, seed, self.endgame_nodes, self.endgame_stalls, deck_only=looping)
+                move = _deepened_move(view, seed, self.endgame_nodes, self.endgame_stalls, deck_only=looping,
+                                      deadline=deadline)
             if move is not None:
                 return move
         cands = self.candidates(view)
@@ -413,15 +416,17 @@ def _best_listed(analysis: Analysis, view: View, deck_only: bool) -> Move | None
     return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
 
 
-def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_only: bool = False) -> Move | None:
-    """The best turn of the advisor's endgame search within ``nodes`` (``deck_only``: its best that
-    draws from the deck, if its value is exact), or None when it did not reach ``min_stalls``
-    stalls each."""
+def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_only: bool = False,
+                   deadline: float | None = None) -> Move | None:
+    """The best turn of the advisor's endgame search within ``nodes`` and by ``deadline`` (a
+    ``time.perf_counter()``, None: no clock) (``deck_only``: its best that draws from the deck, if its
+    value is exact), or None when it did not reach ``min_stalls`` stalls each."""
     from lcanalysis.search.common import SearchError
     from lcanalysis.search.endgame import converged_endgame
 
     try:
-        analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False, min_stalls=min_stalls)
+        analysis = converged_endgame(view, max_nodes=nodes, seed=seed, runner_ups=False, min_stalls=min_stalls,
+                                     deadline=deadline)
     except (SearchError, ValueError, RuntimeError):  # out of budget, or a position it refuses
         return None
     if analysis.bounds["max_stalls"] < min_stalls:  # (only called with 3 cards or more: stalls always matter)
