@@ -398,3 +398,25 @@ def test_the_endgame_search_of_endgame_nodes_stops_at_a_turn_s_deadline_too(monk
     assert asked == [past] and pos.can_play(move)
     assert seen and {len(x) for x in seen[-1].samples} == {agent.min_worlds}  # the play-outs, cut short
     assert pos.can_play(agent.choose(view, 3, time_ms=100)) and asked[-1] is None  # no clock: the node count alone
+
+
+def test_a_turn_s_deadline_keeps_back_the_time_a_referee_counts_and_the_bot_cannot(monkeypatch):
+    """A referee times a turn from writing the request to reading the answer; the bot's clock runs
+    from reading the line to writing the answer. With the deadline at 90% of time_ms, 59% of 'bot
+    best' answers at 50 ms came late (median 51.8 ms): the 5 ms left could not hold the pipe both
+    ways on a busy machine. The deadline now keeps RESERVE_MS more, and a budget too small to leave
+    anything is due at once (the play-outs stop after min_worlds worlds)."""
+    from lcanalysis.agents import SearchAgent
+    from lcanalysis.agents.protocol import answer
+
+    asked = []
+    pos = _mid_round(seed=9)
+    monkeypatch.setattr(SearchAgent, "choose", lambda self, view, seed=None, time_ms=None, deadline=None:
+                        asked.append(deadline) or pos.legal_moves()[0])
+    agent = make_agent("best")
+    for time_ms in (50, 3):
+        reply, keep = answer(agent, {"type": "turn", "position": pos.view().to_json(), "time_ms": time_ms},
+                             received=1000.0)
+        assert keep and pos.can_play(reply["move"])
+    fifty, three = asked
+    assert 1000.0 < fifty <= 1000.0 + 0.9 * 0.050 - 0.005 and three == 1000.0
