@@ -150,7 +150,7 @@ def test_every_row_of_the_readme_is_what_its_file_gives():
     assert set(rows) == set(README_ROWS)
     for label, (name, agent) in README_ROWS.items():
         want = recomputed(name, agent)
-        assert rows[label] == [want[k] for k in ("record", "rate", "points")], label
+        assert rows[label] == [want[k] for k in ("record", "rate", "deals", "points")], label
 
 
 #: files played by an agent named ``best`` that is no longer today's: their commands check out the
