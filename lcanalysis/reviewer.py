@@ -984,16 +984,16 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
 def keep_settings(record: Any, *, player: int | None = None, time_budget: float = DEFAULT_TIME, seed: int = 0,
                   search_floor: float = SEARCH_FLOOR) -> dict[str, Any]:
     """What decides a review's judgement of a turn, as JSON values: the record (a SHA-256 of its
-    JSON form), the options of ``review``, the method's settings (the advisor's hand model,
-    streams, schedule and play-out rate, the luck's hand model) and the review's version
-    (``REVIEW_VERSION``). Judgements kept for ``review``'s ``judged`` are reused only under the
-    same settings (``lcanalysis review --out`` refuses a file made with others, naming them, and
-    one another version of the review kept, naming both): a turn judged under others would be
-    another review's."""
+    compact JSON form, ``to_json(compact=True)``, unchanged since judgements were first kept), the
+    options of ``review``, the method's settings (the advisor's hand model, streams, schedule and
+    play-out rate, the luck's hand model) and the review's version (``REVIEW_VERSION``). Judgements
+    kept for ``review``'s ``judged`` are reused only under the same settings (``lcanalysis review
+    --out`` refuses a file made with others, naming them, and one another version of the review
+    kept, naming both): a turn judged under others would be another review's."""
     rec = read_record(record, progress=False)
     viewer = (rec.rounds[0] if isinstance(rec, MatchRecord) else rec).viewer
     player = viewer if player is None else player  # (a one-player record reviews its player either way)
-    text = json.dumps(rec.to_json(), sort_keys=True, separators=(",", ":"))
+    text = json.dumps(rec.to_json(compact=True), sort_keys=True, separators=(",", ":"))  # (the form kept files hashed)
     return {"record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "player": player,
             "time": float(time_budget), "seed": seed, "search_floor": float(search_floor),
             "hand_model": HAND_MODEL, "streams": STREAMS, "schedule": SCHEDULE, "playout_rate": PLAYOUT_RATE,

@@ -498,3 +498,30 @@ def test_reading_a_record_shows_a_progress_bar_when_asked_and_it_takes_long(monk
     monkeypatch.setattr(records, "PROGRESS_DELAY", 3600.0)  # the read ends before the bar would show
     read_record(forms[0], progress=True)
     assert "reading the record" not in capsys.readouterr().err
+
+
+def test_a_written_record_s_start_is_a_position_of_the_shared_format_on_its_own():
+    """docs/spec/interchange.md: a record is {"rules", "start": POSITION, "turns"}, and a POSITION that
+    leaves out `rules` has the default rules. The start was written without its rules, so a tool reading
+    it as the position the spec says it is read a 6-colour start as a 5-colour one (and refused its
+    purple cards), and a start without the no-redraw rule as one with it. Each start, a match's rounds'
+    too, now carries its rules, and reads back alone as the record's own start."""
+    from lcanalysis.game.notation import read_position
+
+    for rules in (Rules(colors=6), Rules(no_redraw=False, hand_size=6)):
+        pos = Position.deal(seed=3, rules=rules)
+        start = pos.copy()
+        agent = make_agent("greedy")
+        for _ in range(4):
+            pos.push(agent.choose(pos.view(pos.to_move), 0))
+        record = record_round(start, pos.history)
+        for rec in (record, record.seen_by(0)):
+            data = json.loads(write_record(rec))
+            assert read_position(data["start"]) == rec.start and data["start"]["rules"] == data["rules"]
+            assert read_record(data) == rec
+    rules = Rules(rounds=2, turn_cap=150)
+    _, rounds = _played_match(rules, first_seed=60)
+    data = json.loads(write_record(record_match(rounds, rules)))
+    for rd, rec in zip(data["rounds"], rounds, strict=True):
+        assert rd["start"]["rules"] == data["rules"] and read_position(rd["start"]) == rec.start
+    assert read_record(data) == record_match(rounds, rules)

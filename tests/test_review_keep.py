@@ -221,3 +221,41 @@ def test_a_reviews_json_names_the_version_of_the_review_that_made_it(record, cap
     first = kept.read_text().split("\n", 1)[0]
     assert out["settings"]["review_version"] == R.REVIEW_VERSION == json.loads(
         first[len("# lcanalysis review "):])["review_version"]
+
+
+def test_a_records_identity_for_kept_judgements_is_the_one_it_had_before_starts_carried_their_rules():
+    """A record now writes each start's rules (docs/spec/interchange.md: a start is a POSITION, whose
+    rules, left out, are the defaults). The review's record_sha256 is still taken of the form written
+    before, so a review kept with --out before that change resumes after it instead of being refused
+    as made for another record. Pinned: a 6-colour round and player 0's record of it; a match whose
+    hash is that of its JSON with the starts' rules left out, as it was written."""
+    import hashlib
+
+    from lcanalysis.game.match import Match
+    from lcanalysis.game.records import read_record, record_match
+    from lcanalysis.game.rules import Rules
+
+    rules = Rules(colors=6)
+    start = Position.deal(seed=3, rules=rules)
+    record = read_record({"rules": rules.to_dict(), "start": start.to_json(), "turns": ["-Yw/D", "-Gw/D", "-Yw/D",
+                                                                                        "-Pw/D"]})
+    assert json.loads(write_record(record))["start"]["rules"] == {"colors": 6, "hand_size": 8, "no_redraw": True}
+    assert R.keep_settings(record)["record_sha256"] == \
+        "fb2270beb07f015d8f522769423ddafb9c341bc83531e8c301e6c0c85c5574ec"
+    assert R.keep_settings(record.seen_by(0))["record_sha256"] == \
+        "3d1fab65b238565c9b150804fdfcf82c7c057c5f349a638aa21bfc3ae0678fbb"
+    rules = Rules(rounds=2)
+    match = Match(rules)
+    rounds = []
+    for r in range(2):
+        pos = match.new_round(seed=70 + r)
+        first = pos.copy()
+        while not pos.is_over():
+            pos.push(pos.legal_moves()[0] if pos.turn % 2 else pos.legal_moves()[-1])
+        match.record(pos.scores())
+        rounds.append(record_round(first, pos.history))
+    data = json.loads(write_record(record_match(rounds, rules)))
+    for rd in data["rounds"]:
+        del rd["start"]["rules"]
+    old = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    assert R.keep_settings(record_match(rounds, rules))["record_sha256"] == hashlib.sha256(old.encode()).hexdigest()

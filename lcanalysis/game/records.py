@@ -344,13 +344,15 @@ class RoundRecord:
 
     # --- writing the record ----------------------------------------------------------------
 
-    def to_json(self, with_rules: bool = True) -> dict[str, Any]:
-        """The JSON object of docs/spec/interchange.md "Game records"."""
+    def to_json(self, compact: bool = False) -> dict[str, Any]:
+        """The JSON object of docs/spec/interchange.md "Game records": the record's rules, and the
+        start with its own (a start is a position of the shared format, whose rules, left out, would be
+        the defaults). ``compact``: the form written before starts carried their rules, with the rules
+        once, at the top (``reviewer.keep_settings`` hashes it, so judgements kept then stay valid)."""
         start = dict(self.start.to_json())
-        start.pop("rules", None)
-        d: dict[str, Any] = {}
-        if with_rules:
-            d["rules"] = self.rules.to_dict()
+        if compact:
+            start.pop("rules", None)
+        d: dict[str, Any] = {"rules": self.rules.to_dict()}
         d["start"] = start
         d["turns"] = [str(t) for t in self.turns]
         return _labelled(d, self.players, self.comment)
@@ -419,9 +421,15 @@ class MatchRecord:
             totals = [totals[0] + s[0], totals[1] + s[1]]
             known = known and rec.is_finished()
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"rules": self.rules.to_dict(),
-                             "rounds": [r.to_json(with_rules=False) for r in self.rounds]}
+    def to_json(self, compact: bool = False) -> dict[str, Any]:
+        """The match's rules and its rounds, each without the rules it takes from the match (its
+        start has them: ``RoundRecord.to_json``; a JSON record holds at most ``MAX_JSON_CONTAINERS``
+        lists and objects, so a round spends none it need not). ``compact``: the starts without theirs
+        too, as ``RoundRecord.to_json`` says."""
+        rounds = [r.to_json(compact) for r in self.rounds]
+        for rd in rounds:
+            del rd["rules"]
+        d: dict[str, Any] = {"rules": self.rules.to_dict(), "rounds": rounds}
         return _labelled(d, self.players, self.comment)
 
     def to_text(self) -> str:
