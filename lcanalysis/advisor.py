@@ -126,6 +126,14 @@ HAND_MODEL_DEFAULT = True
 STREAMS_DEFAULT = True
 
 
+def dealing_in_words(hand_model: bool, streams: bool) -> str:
+    """How the play-outs deal the unseen cards, as an answer says it (``Rollouts``'s
+    ``hand_model`` and ``streams``)."""
+    dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model" if hand_model
+             else "the unseen cards dealt uniformly")
+    return dealt + (", each player drawing from a deck stream of their own" if streams else "")
+
+
 def example_view() -> View:
     """The built-in mid-round example, seen by the player to move."""
     return mover_view("example:midround")
@@ -278,10 +286,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         best, sampled = _halving(r, budget, fit)
     else:
         best, sampled = _two_stages(r, budget, fit)
-    dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model"
-             if r.theta is not None else "the unseen cards dealt uniformly")
-    if use_streams:
-        dealt += ", each player drawing from a deck stream of their own"
+    dealt = dealing_in_words(r.theta is not None, use_streams)
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
              f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
              f"worlds ({dealt}); ± is one standard error of that sampling, not of the policy's misjudgments; "

@@ -649,9 +649,10 @@ def test_the_replays_message_says_whether_the_ranked_values_are_exact_or_estimat
 
 
 def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_searchs_values(explorer, monkeypatch):
-    """The distribution shown under a picked turn is of heuristic play-outs in worlds of its own,
-    not the table's numbers (the advisor's estimates; with 3 cards left, the endgame search's): the
-    note and the figure's title say so."""
+    """The distribution shown under a picked turn is of the advisor's own play-outs in the first of
+    its worlds when the table holds the advisor's estimates (their mean estimates the table's value),
+    and of heuristic play-outs, not the table's numbers, when it holds the endgame search's (3
+    cards left): the note and the figure's title say which."""
     from helpers import played_down
 
     from lcanalysis.show import figures
@@ -662,16 +663,17 @@ def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_
                         lambda samples, move, title=None: titles.append(title) or drawn(samples, move, title=title))
     explorer.analyze()  # the opening: the advisor's estimates
     note = html.unescape(explorer.detail_text.value)
-    assert f"heuristic's play-outs after {explorer.turn.value}, in worlds of its own, not the advisor estimate" in note
-    assert titles == [f"What follows {explorer.turn.value}: heuristic play-outs over {len(explorer.outcomes)} "
-                      "sampled worlds"]
+    n = len(explorer.outcomes)
+    assert (f"the advisor's own play-outs after {explorer.turn.value}, in the first {n} of the worlds it sampled: "
+            "their mean estimates the table's value of the turn") in note
+    assert titles == [f"What follows {explorer.turn.value}: the advisor's play-outs in {n} of its sampled worlds"]
 
     pos = played_down(2, 3)
     ex = DecisionExplorer(pos.view(pos.to_move), time_budget=0.5)
     ex.analyze()
     assert ex.result.kind.startswith("view value") and "samples" not in ex.result.moves[0].extra
     note = html.unescape(ex.detail_text.value)
-    assert f"after {ex.turn.value}, in worlds of its own, not the {ex.result.kind} the table gives" in note
+    assert f"heuristic's play-outs after {ex.turn.value}, not the {ex.result.kind} the table gives" in note
     assert titles[-1] == f"What follows {ex.turn.value}: heuristic play-outs over {len(ex.outcomes)} sampled worlds"
 
 

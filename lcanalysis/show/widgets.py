@@ -381,12 +381,18 @@ class DecisionExplorer:
                 source = hint_view(self.position)[0] if isinstance(self.position, Position) else self.position
                 samples = explorer.move_outcomes(source, move, worlds=max(20, int(60 * self.time_budget.value)),
                                                  seed=int(self.seed.value))
-                # not the numbers the table ranks by (the endgame search's, say): the figure must say so
-                title = f"What follows {move}: heuristic play-outs over {len(samples)} sampled worlds"
-                notes.append(_message("note", f"The distribution below is of the heuristic's play-outs after {move}, "
-                                              f"in worlds of its own, not the {self.result.kind} the table gives: "
-                                              f"its mean can differ from the table's value (play-outs never take a "
-                                              f"pile card just to gain turns: near the round's end, by much)."))
+                if self.result.kind == "advisor estimate":  # the same play-outs the table's value averages
+                    title = f"What follows {move}: the advisor's play-outs in {len(samples)} of its sampled worlds"
+                    notes.append(_message("note", f"The distribution below is of the advisor's own play-outs after "
+                                                  f"{move}, in the first {len(samples)} of the worlds it sampled: "
+                                                  f"their mean estimates the table's value of the turn (which "
+                                                  f"averages every world the turn was played in)."))
+                else:  # not the numbers the table ranks by (the endgame search's, say): the figure must say so
+                    title = f"What follows {move}: heuristic play-outs over {len(samples)} sampled worlds"
+                    notes.append(_message("note", f"The distribution below is of the heuristic's play-outs after "
+                                                  f"{move}, not the {self.result.kind} the table gives: its mean "
+                                                  f"can differ from the table's value (play-outs never take a pile "
+                                                  f"card just to gain turns: near the round's end, by much)."))
             self.outcomes = samples
             if self._full is not None and self._full.deck_count <= ENDGAME_CARDS:
                 self.lines = explorer.endgame_lines(self._full, move)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.advisor import advise
+from lcanalysis.advisor import HAND_MODEL_DEFAULT, STREAMS_DEFAULT, advise, dealing_in_words
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, brief, number_types, whole_number
 from lcanalysis.game.moves import Move
@@ -41,25 +41,36 @@ def legal_moves(view: View) -> list[Move]:
     return view.complete(unseen[:u], unseen[u:]).legal_moves()
 
 
+def _advisors_worlds(view: View, moves: Sequence[Move], seed: int) -> Rollouts:
+    """Play-outs of ``moves`` in the worlds the advisor samples with ``seed`` (its dealing: the
+    opponent-hand model and the draw streams, ``advisor.HAND_MODEL_DEFAULT`` and
+    ``STREAMS_DEFAULT``): world ``i`` is the advisor's world ``i``."""
+    return Rollouts(view, [m.code(view.colors) for m in moves], seed, hand_model=HAND_MODEL_DEFAULT,
+                    streams=STREAMS_DEFAULT)
+
+
 def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samples: bool = True) -> Analysis:
     """Every legal turn of the mover ranked by the mean final score difference over ``worlds``
-    sampled deals of the unseen cards, both sides then played out by the heuristic agent.
+    sampled deals of the unseen cards (dealt as the advisor deals them), both sides then played
+    out by the heuristic agent.
 
     The same worlds are used for every turn (common random numbers). ``stderr`` is the standard
     error over worlds; ``extra["samples"]`` holds the per-world outcomes when ``keep_samples``.
     """
     worlds = _worlds(worlds, 2)  # two at least: a standard error
     view = mover_view(source)
-    moves = legal_moves(view)
-    r = Rollouts(view, [m.code(view.colors) for m in moves], seed)
+    r = _advisors_worlds(view, legal_moves(view), seed)
     r.sample(worlds)
     return r.analysis("rollout estimate (heuristic play-outs)",
-                      method=f"flat Monte Carlo, {worlds} worlds, seed {seed}",
+                      method=f"flat Monte Carlo, {worlds} worlds, seed {seed}; "
+                             f"{dealing_in_words(r.theta is not None, r.streams)}",
                       reason=f"heuristic rollouts over {worlds} worlds", keep_samples=keep_samples)
 
 
 def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int = 0) -> np.ndarray:
-    """Final score differences (mover minus opponent) after ``move`` in ``worlds`` sampled worlds."""
+    """Final score differences (mover minus opponent) after ``move`` in ``worlds`` sampled worlds:
+    the first ``worlds`` of the worlds the advisor plays the turn out in with ``seed`` (the unseen
+    cards dealt as it deals them), so their mean estimates the advisor's value of the turn."""
     view = mover_view(source)
     mv = move if isinstance(move, Move) else Move.parse(str(move), view.colors)
     legal = legal_moves(view)
@@ -68,7 +79,7 @@ def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int
         u = view.opponent_unknown
         reason = view.complete(unseen[:u], unseen[u:]).why_illegal(mv)
         raise PositionError(f"{mv} is not legal here: {reason}")
-    r = Rollouts(view, [mv.code(view.colors)], seed)
+    r = _advisors_worlds(view, [mv], seed)
     r.sample(_worlds(worlds, 1))
     return r.samples[0]
 
@@ -87,9 +98,9 @@ def _worlds(worlds: Any, least: int) -> int:
 
 def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int | None = None,
             progress: Callable[[str], None] | None = None) -> Analysis:
-    """The explorer's Analyze button: the advisor when installed (``lcanalysis.advisor.advise``),
-    otherwise heuristic rollouts (``rollout_analysis``) with ``worlds`` sampled worlds
-    (default: about 60 worlds per second of ``time_budget``, at least 20). ``progress`` is
+    """The explorer's Analyze button: the advisor (``lcanalysis.advisor.advise``); with ``worlds``
+    given, flat heuristic rollouts instead (``rollout_analysis``) in that many sampled worlds,
+    dealt as the advisor deals them. ``progress`` is
     handed to the advisor: it receives a line of text as each stage of the endgame search
     (``advisor.ENDGAME_CARDS`` cards or fewer in the draw pile, ``FULL_POSITION_ENDGAME_CARDS``
     for a full position) starts and ends. A full ``Position`` is advised as ``advise`` advises
@@ -100,8 +111,7 @@ def analyze(source: Source, time_budget: float = 1.0, seed: int = 0, worlds: int
     if worlds is None:
         return advise(obj if isinstance(obj, Position) else view, time_budget=time_budget, seed=seed,
                       progress=progress)
-    n = worlds if worlds is not None else max(20, int(60 * time_budget))
-    return rollout_analysis(view, worlds=n, seed=seed)
+    return rollout_analysis(view, worlds=worlds, seed=seed)
 
 
 def endgame_lines(position: Position, move: str | Move, max_stalls: int = 0, limit: int = 6) -> list[dict[str, Any]]:
