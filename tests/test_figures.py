@@ -213,3 +213,19 @@ def test_a_chart_given_what_it_cannot_draw_says_what_is_wrong(make, message):
     with pytest.raises(ValueError) as refused:
         make()
     assert message in str(refused.value)
+
+
+def test_a_heatmaps_numbers_are_readable_on_its_darkest_cells():
+    """The wager study's Figure 3 wrote its "1.00" and "0.00" in black on the darkest blue and
+    red: unreadable. A number on a dark cell is now white, on a light one black."""
+    import pandas as pd
+    from matplotlib.colors import to_rgb
+
+    frame = pd.DataFrame([{"sum": s, "draws": d, "p": p} for s, d, p in
+                          ((9, 0, 0.0), (9, 10, 0.5), (27, 0, 1.0), (27, 10, 0.55))])
+    ax = figures.heatmap(frame, index="sum", columns="draws", values="p", title="t", label="P", center=0.5,
+                         fmt="{:.2f}").axes[0]
+    colour = {t.get_text(): to_rgb(t.get_color()) for t in ax.texts}
+    assert colour["1.00"] == colour["0.00"] == (1.0, 1.0, 1.0)  # the ends of the scale: dark blue, dark red
+    assert colour["0.50"] == colour["0.55"] == (0.0, 0.0, 0.0)  # the middle: near white
+

@@ -141,6 +141,12 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     return fig
 
 
+def _is_dark(rgba: Sequence[float]) -> bool:
+    """Whether a colour is dark enough that black text on it is hard to read (its luma below one half)."""
+    r, g, b = rgba[:3]
+    return 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+
+
 def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label: str,
             cmap: str = "RdBu", center: float | None = 0.0, fmt: str = "{:.0f}", annotate: bool = True,
             xlabel: str | None = None, ylabel: str | None = None):
@@ -168,7 +174,8 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     if annotate and data.size <= 400:
         for (r, c), v in np.ndenumerate(data):
             if np.isfinite(v):
-                ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize=7)
+                ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize=7,
+                        color="white" if _is_dark(im.cmap(im.norm(v))) else "black")
     cb = fig.colorbar(im, ax=ax)
     cb.set_label(label)
     ax.set_title(title, fontsize=10)
