@@ -229,3 +229,20 @@ def test_a_heatmaps_numbers_are_readable_on_its_darkest_cells():
     assert colour["1.00"] == colour["0.00"] == (1.0, 1.0, 1.0)  # the ends of the scale: dark blue, dark red
     assert colour["0.50"] == colour["0.55"] == (0.0, 0.0, 0.0)  # the middle: near white
 
+
+def test_a_heatmap_writes_no_minus_zero():
+    """The wager study's Figure 4 wrote "-0" in the cells whose value rounds to zero from below
+    (-0.3 points): a number a reader cannot place. They read "0" now; the others keep their sign."""
+    import pandas as pd
+
+    frame = pd.DataFrame([{"sum": s, "draws": d, "v": v} for s, d, v in
+                          ((9, 0, -0.3), (9, 10, -1.6), (27, 0, 0.2), (27, 10, 2.0))])
+    ax = figures.heatmap(frame, index="sum", columns="draws", values="v", title="t", label="points").axes[0]
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["0", "-2", "0", "2"])
+    ax = figures.heatmap(frame, index="sum", columns="draws", values="v", title="t", label="points",
+                         fmt="{:+.1f}").axes[0]
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["-0.3", "-1.6", "+0.2", "+2.0"])
+    frame.loc[0, "v"] = -0.04
+    ax = figures.heatmap(frame, index="sum", columns="draws", values="v", title="t", label="points",
+                         fmt="{:+.1f}").axes[0]
+    assert "0.0" in [t.get_text() for t in ax.texts] and "-0.0" not in [t.get_text() for t in ax.texts]

@@ -147,6 +147,11 @@ def _is_dark(rgba: Sequence[float]) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b < 0.5
 
 
+def _no_minus_zero(text: str) -> str:
+    """A number as written, without the minus of a value that rounds to zero ("-0", "-0.0")."""
+    return text[1:] if text.startswith("-") and not any(ch in "123456789" for ch in text) else text
+
+
 def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label: str,
             cmap: str = "RdBu", center: float | None = 0.0, fmt: str = "{:.0f}", annotate: bool = True,
             xlabel: str | None = None, ylabel: str | None = None):
@@ -174,7 +179,7 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     if annotate and data.size <= 400:
         for (r, c), v in np.ndenumerate(data):
             if np.isfinite(v):
-                ax.text(c, r, fmt.format(v), ha="center", va="center", fontsize=7,
+                ax.text(c, r, _no_minus_zero(fmt.format(v)), ha="center", va="center", fontsize=7,
                         color="white" if _is_dark(im.cmap(im.norm(v))) else "black")
     cb = fig.colorbar(im, ax=ax)
     cb.set_label(label)
