@@ -734,3 +734,27 @@ def test_a_sixth_colour_card_in_a_five_colour_widget_names_the_widgets_colour_ch
     said = html.unescape(b.message.value)
     assert b.view is None and "P3 is a card of the 6-colour game only" in said
     assert "press '6 colours' beside 'game' above" in said and SIX_COLOUR_GAME not in said
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"time_budget": 100}, "time_budget must be seconds from 0.2 to 10, got 100"),
+    ({"time_budget": "abc"}, "time_budget must be seconds from 0.2 to 10, got 'abc'"),
+    ({"seed": -5}, "seed must be a whole number from 0 to 2147483647, got -5"),
+])
+def test_the_replays_time_and_seed_are_checked_as_the_explorers_are(played, options, words):
+    """The replay alone took any budget: a string met "could not convert string to float: 'abc'"
+    only when Analyze was pressed, and 100 s thought for 100 s where the explorer's slider stops
+    at 10. Refused as the explorer refuses them, naming the option and its range; set later
+    (``rp.time_budget = ...``), Analyze says the same in the widget, not a traceback."""
+    start, turns = played
+    with pytest.raises(ValueError) as refused:
+        RecordReplay(record_round(start, turns), **options)
+    assert words in str(refused.value)
+    rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)
+    rp.go(3)
+    for name, value in options.items():
+        setattr(rp, name, value)
+    rp.analyze_button.click()
+    assert rp.result is None
+    said = html.unescape(rp.message.value)
+    assert f"Cannot analyze this decision: {words}" in said and "lc-error" in said

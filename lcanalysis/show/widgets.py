@@ -650,6 +650,7 @@ class RecordReplay:
     """
 
     def __init__(self, source: Any = None, time_budget: float = 0.5, seed: int = 0, on_open: Any = None) -> None:
+        self._check_budget(time_budget, seed)
         self.on_open = on_open
         self.time_budget = time_budget
         self.seed = seed
@@ -702,6 +703,12 @@ class RecordReplay:
             fn(*args)
         except Exception as exc:
             self.message.value = _message("error", f"Something went wrong: {type(exc).__name__}: {exc}")
+
+    @staticmethod
+    def _check_budget(time_budget: Any, seed: Any) -> None:
+        """The explorer's ranges for the replay's thinking (its sliders set them when it holds one)."""
+        _within("time_budget", time_budget, MIN_TIME, MAX_TIME, "seconds")
+        _within("seed", seed, 0, MAX_SEED, "a whole number", whole=True)
 
     @property
     def record(self) -> RoundRecord | None:
@@ -791,6 +798,7 @@ class RecordReplay:
                                                    f"decisions can be analyzed.")
             return
         try:
+            self._check_budget(self.time_budget, self.seed)
             with _working(self.message, self.analyze_button, state, self.progress_lines) as progress:
                 res = explorer.analyze(mover_view(state), time_budget=float(self.time_budget),
                                        seed=int(self.seed), progress=progress)
