@@ -758,3 +758,24 @@ def test_the_replays_time_and_seed_are_checked_as_the_explorers_are(played, opti
     assert rp.result is None
     said = html.unescape(rp.message.value)
     assert f"Cannot analyze this decision: {words}" in said and "lc-error" in said
+
+
+def test_a_record_pasted_into_the_explorers_load_box_is_replayed(played):
+    """A game record pasted where a position goes was refused with the command line's advice
+    ("review it with 'lcanalysis review FILE'..."), which the widget does not take: it is now
+    loaded into the explorer's own record replay, opened, and the message says so. The position
+    shown stays; a bad record is still refused as a position."""
+    start, turns = played
+    ex = DecisionExplorer("example:opening", time_budget=0.2)
+    before = ex.position
+    for text in (write_record(record_round(start, turns), form="text"), write_record(record_round(start, turns))):
+        ex.paste.value = text
+        ex.load_button.click()
+        said = html.unescape(ex.message.value)
+        assert "a game record, not a position" in said and "Replay a game record, turn by turn" in said, said
+        assert "lcanalysis review" not in said
+        assert ex.sections.selected_index == 1 and ex.replay.step.max == len(turns)
+        assert ex.position == before
+    ex.paste.value = "LC1;nonsense"
+    ex.load_button.click()
+    assert "Cannot load" in ex.message.value and ex.position == before

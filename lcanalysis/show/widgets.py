@@ -205,12 +205,13 @@ class DecisionExplorer:
         self.seed.observe(lambda ch: setattr(self.replay, "seed", int(ch["new"])), names="value")
         self.turn.observe(lambda ch: self._safely(self.show_turn, ch["new"]), names="value")
 
+        self.sections = self._sections()  # 0: the position builder, 1: the record replay
         self.widget = W.VBox([
             W.HTML("<h3>What should I play here?</h3>"),
             W.HBox([self.example, self.colors, self.deck]),
             self.hand, self.my_expeditions, self.opp_expeditions, self.discards, self.opp_known,
             W.HBox([self.paste, self.load_button], layout=W.Layout(width="98%")),
-            self._sections(),
+            self.sections,
             self.message, self.picture,
             W.HBox([self.time_budget, self.seed, self.analyze_button]),
             self.table, self.chart, self.turn, self.detail_text, self.detail,
@@ -251,7 +252,8 @@ class DecisionExplorer:
             obj = read_position(source)
             view = mover_view(obj)
         except (PositionError, ValueError) as exc:
-            self.message.value = _message("error", f"Cannot load: {exc}")
+            if not self._replay_record(source):
+                self.message.value = _message("error", f"Cannot load: {exc}")
             return False
         self._loading = True
         try:
@@ -275,6 +277,22 @@ class DecisionExplorer:
         self.message.value = _message("ok", f"Loaded a {kind}: player {view.to_move} to move, "
                                              f"{view.deck_count} cards in the draw pile.")
         self._draw()
+        return True
+
+    def _replay_record(self, source: Any) -> bool:
+        """A game record given where a position goes: loaded into the record replay, which is
+        opened, and said in the message (the position shown stays); False when it is not one."""
+        if isinstance(source, (Position, View)):
+            return False
+        try:
+            explorer.record_rounds(source)
+        except (PositionError, ValueError):
+            return False
+        self.replay.load(source)
+        self.sections.selected_index = 1
+        self.message.value = _message("note", "This is a game record, not a position: it is loaded in 'Replay a "
+                                              "game record, turn by turn' above. Step to a turn there and press "
+                                              "'Open in the explorer' to analyze that position here.")
         return True
 
     def build(self) -> View:
