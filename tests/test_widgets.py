@@ -779,3 +779,27 @@ def test_a_record_pasted_into_the_explorers_load_box_is_replayed(played):
     ex.paste.value = "LC1;nonsense"
     ex.load_button.click()
     assert "Cannot load" in ex.message.value and ex.position == before
+
+
+def test_a_position_pasted_into_the_replays_load_box_goes_to_the_explorer(played):
+    """The reverse of a record in the position box: a position pasted into the replay was refused
+    with "a position is analysed with 'lcanalysis solve' or 'advise'", the command line's words.
+    Inside the explorer it is now handed to it and loaded there; a replay on its own names the explorer's Load box.
+    The record being replayed stays."""
+    start, turns = played
+    ex = DecisionExplorer("example:opening", time_budget=0.2, record=record_round(start, turns))
+    ex.replay.go(5)
+    mid = read_position(example_text("midround"))
+    for text in (mid.to_string(), example_text("midround")):
+        ex.replay.paste.value = text
+        ex.replay.load_button.click()
+        said = html.unescape(ex.replay.message.value)
+        assert "a position, not a game record" in said and "handed to the explorer above" in said, said
+        assert "lcanalysis solve" not in said
+        assert ex.position == mid and ex.replay.step.value == 5 and ex.replay.step.max == len(turns)
+    alone = RecordReplay(record_round(start, turns))
+    alone.paste.value = mid.to_string()
+    alone.load_button.click()
+    said = html.unescape(alone.message.value)
+    assert "a position, not a game record" in said and "the decision explorer's Load box" in said, said
+    assert "lcanalysis solve" not in said and alone.step.max == len(turns)

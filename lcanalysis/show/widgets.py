@@ -747,7 +747,8 @@ class RecordReplay:
                 raise PositionError("nothing to load: paste a game record or a file's path")
             rounds = explorer.record_rounds(source)
         except (PositionError, ValueError) as exc:
-            self.message.value = _message("error", f"Cannot load the record: {exc}")
+            if not self._open_position(source):
+                self.message.value = _message("error", f"Cannot load the record: {exc}")
             return
         self.rounds = rounds
         self.round.options = [(f"round {r}", r) for r in range(1, len(rounds) + 1)]
@@ -756,6 +757,22 @@ class RecordReplay:
         turns = sum(len(r) for r in rounds)
         kind = "a full-deal record" if rounds[0].is_full else f"player {rounds[0].viewer}'s record"
         self.message.value = _message("ok", f"Loaded {kind}: {len(rounds)} round(s), {turns} turns.")
+
+    def _open_position(self, source: Any) -> bool:
+        """A position given where a record goes: handed to ``on_open`` (the explorer loads it) and
+        said in the message, or, with no explorer, where to give it; False when it is not one."""
+        try:
+            obj = read_position(source)
+        except (PositionError, ValueError):
+            return False
+        if self.on_open is None:
+            self.message.value = _message("error", "Cannot load the record: this is a position, not a game record: "
+                                                   "give it to the decision explorer's Load box (DecisionExplorer).")
+            return True
+        self.on_open(obj)
+        self.message.value = _message("note", "This is a position, not a game record: it is handed to the explorer "
+                                              "above (its message says whether it loaded); the record here stays.")
+        return True
 
     def go(self, k: int) -> None:
         """Show the state after ``k`` turns (clipped to the round)."""
