@@ -579,3 +579,18 @@ def test_a_turns_outcomes_are_dealt_as_the_advisor_deals_them():
     flat = explorer.rollout_analysis(view, worlds=12, seed=0)
     assert np.array_equal(next(m for m in flat.moves if m.move == best.move).extra["samples"], outcomes[:12])
     assert "opponent-hand model" in flat.method
+
+
+def test_an_estimates_table_writes_no_minus_zero():
+    """The stalling article's live table gave the mover's gain with 3 cards left as "-0.000"
+    (s.e. 0.000, 95% low -0.000): a mean of zeros and tiny negative float noise, rounded. A value
+    that rounds to zero is written 0; the others keep their sign."""
+    frame = estimate.estimates_frame({"gain": estimate.Estimate(-1e-12, 0.0, 6),
+                                      "cost": estimate.Estimate(-0.4, 0.1, 6)}, digits=3)
+    assert "-0.0" not in frame.loc[["gain"]].to_string()
+    assert all(math.copysign(1.0, v) == 1.0 for v in frame.loc["gain", ["estimate", "s.e.", "95% low", "95% high"]])
+    assert frame.loc["cost", "estimate"] == -0.4 and frame.loc["cost", "95% low"] == pytest.approx(-0.596)
+    # values averaged over splits: 0.1 + 0.2 against 0.3 leaves a gain of -5.6e-17
+    study = pd.DataFrame({"cards_left": [3] * 4, "standing": [1, -1, 2, 5], "v_none": [0.1 + 0.2] * 4,
+                          "v_mover_stalls": [0.3] * 4, "v_opponent_stalls": [0.3] * 4, "v_both_stall": [0.3] * 4})
+    assert "-0.0" not in stalling.stalling_table(study).to_string()

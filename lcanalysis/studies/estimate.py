@@ -122,6 +122,9 @@ def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:
     """A table of named estimates: mean, standard error, 95% interval, sample size."""
     import pandas as pd
 
-    return pd.DataFrame([{"quantity": k, "estimate": round(e.mean, digits), "s.e.": round(e.stderr, digits),
-                          "95% low": round(e.ci95[0], digits), "95% high": round(e.ci95[1], digits), "n": e.n}
+    def shown(x: float) -> float:  # rounded, and a value that rounds to zero from below is 0, not -0
+        return round(x, digits) + 0.0
+
+    return pd.DataFrame([{"quantity": k, "estimate": shown(e.mean), "s.e.": shown(e.stderr),
+                          "95% low": shown(e.ci95[0]), "95% high": shown(e.ci95[1]), "n": e.n}
                          for k, e in estimates.items()]).set_index("quantity")
