@@ -246,3 +246,18 @@ def test_a_heatmap_writes_no_minus_zero():
     ax = figures.heatmap(frame, index="sum", columns="draws", values="v", title="t", label="points",
                          fmt="{:+.1f}").axes[0]
     assert "0.0" in [t.get_text() for t in ax.texts] and "-0.0" not in [t.get_text() for t in ax.texts]
+
+
+def test_a_histograms_mean_says_its_plus_or_minus_is_a_standard_error_and_counts_with_commas():
+    """The decision explorer's outcome histogram marked "mean +17.2 ± 2.0" and the first-player
+    article's "mean +0.81 ± 0.16 (n=20000)": a reader could not tell the ± from a spread, and the
+    count was written unlike every other figure's (20,000). Both now say "s.e." and n alike."""
+    import numpy as np
+
+    x = np.arange(20000) % 7 - 2.0
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    fig = figures.histogram(x, title="t", xlabel="points")
+    assert fig.axes[0].get_legend().get_texts()[0].get_text() == f"mean {x.mean():+.2f} ± {se:.2f} s.e. (n=20,000)"
+    y = np.array([10.0, 20.0, 30.0, 40.0])
+    fig = figures.outcome_histogram(y, "+B6/G")
+    assert fig.axes[0].get_legend().get_texts()[0].get_text() == "mean +25.0 ± 6.5 s.e. (n=4)"

@@ -93,7 +93,7 @@ def outcome_histogram(samples: Sequence[float] | np.ndarray, move: str, title: s
     if x.size:
         m = x.mean()
         se = x.std(ddof=1) / np.sqrt(x.size) if x.size > 1 else 0.0
-        ax.axvline(m, color="black", lw=1.5, label=f"mean {m:+.1f} ± {se:.1f}")
+        ax.axvline(m, color="black", lw=1.5, label=f"mean {m:+.1f} ± {se:.1f} s.e. ({_sample_size(x.size)})")
         ax.legend(loc="upper right")
     ax.set_xlabel("final score difference (mover − opponent), points")
     ax.set_ylabel("sampled worlds")
@@ -272,7 +272,7 @@ def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, yla
     ax.hist(x, bins=np.arange(lo, hi + bin_width / 2, bin_width), color="#1f5fbf", alpha=0.75, edgecolor="white")
     if x.size > 1:
         m, se = x.mean(), x.std(ddof=1) / np.sqrt(x.size)
-        ax.axvline(m, color="black", lw=1.5, label=f"mean {m:+.2f} ± {se:.2f} (n={x.size})")
+        ax.axvline(m, color="black", lw=1.5, label=f"mean {m:+.2f} ± {se:.2f} s.e. ({_sample_size(x.size)})")
         ax.legend(loc="upper right", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
