@@ -261,3 +261,27 @@ def test_a_histograms_mean_says_its_plus_or_minus_is_a_standard_error_and_counts
     y = np.array([10.0, 20.0, 30.0, 40.0])
     fig = figures.outcome_histogram(y, "+B6/G")
     assert fig.axes[0].get_legend().get_texts()[0].get_text() == "mean +25.0 ± 6.5 s.e. (n=4)"
+
+
+def test_the_turn_values_chart_says_each_estimates_sample_size():
+    """The decision explorer's chart of the advisor's estimates gave no sample size, though the
+    turns' samples differ a hundredfold (successive halving: 12 worlds for a turn dropped first,
+    1,268 for the best): each estimated turn's label now says its worlds; an estimate over sampled
+    splits says them in the title; exact values need none."""
+    from lcanalysis.advisor import advise
+    from lcanalysis.analysis import Analysis, MoveValue
+    from lcanalysis.game.examples import example_text
+
+    hint = advise(example_text("midround"), time_budget=0.2, seed=0)
+    ax = figures.move_values_chart(hint, limit=40).axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [f"{m.move} (n={m.extra['worlds']:,})" for m in hint.moves[:40]]
+    assert len({m.extra["worlds"] for m in hint.moves}) > 1
+    sampled = Analysis(moves=[MoveValue("+Y8/R", 17.3, 0.7, exact=False), MoveValue("-W4/Y", 14.6, 0.8, exact=False)],
+                       kind="view value (averaged over splits)", exact=False, splits=400)
+    ax = figures.move_values_chart(sampled).axes[0]
+    assert "400 sampled splits" in ax.get_title() and [t.get_text() for t in ax.get_yticklabels()] == ["+Y8/R", "-W4/Y"]
+    exact = Analysis(moves=[MoveValue("+Y8/R", 17.0, 0.0, exact=True)], kind="view value (averaged over splits)",
+                     exact=True, splits=12)
+    ax = figures.move_values_chart(exact).axes[0]
+    assert "sampled splits" not in ax.get_title() and [t.get_text() for t in ax.get_yticklabels()] == ["+Y8/R"]

@@ -58,7 +58,8 @@ def _move_colour(move: str) -> str:
 def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
     """Horizontal bars: each turn's expected value (final score difference) with a 95% error bar.
     A turn the endgame search only showed to be worse (``upper_bound``) is drawn hatched and pale,
-    labelled "≤": its bar is a bound on its value, not the value."""
+    labelled "≤": its bar is a bound on its value, not the value. An estimate says its sample: each
+    turn's worlds in its label (play-outs), or the sampled splits in the title (the endgame search)."""
     from matplotlib.patches import Patch
 
     moves = analysis.moves[:limit]
@@ -72,16 +73,26 @@ def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
         if m.upper_bound:
             bar.set_alpha(0.35)
             bar.set_hatch("//")
-    ax.set_yticks(y, [f"≤ {m.move}" if m.upper_bound else m.move for m in moves])
+    ax.set_yticks(y, [_turn_label(m) for m in moves])
     if any(m.upper_bound for m in moves):
         ax.legend(handles=[Patch(facecolor="#dddddd", hatch="//",
                                  label="≤: a bound; the endgame search showed only that the turn is worse")],
                   loc="lower left", fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("expected final score difference (mover − opponent), points")
-    ax.set_title(title or f"Best {len(moves)} turns — {analysis.kind}" +
+    splits = "" if analysis.exact or not analysis.splits or any("worlds" in m.extra for m in moves) \
+        else f", {analysis.splits:,} sampled splits"
+    ax.set_title(title or f"Best {len(moves)} turns — {analysis.kind}{splits}" +
                  ("" if analysis.exact else " (bars: 95% intervals)"), fontsize=10)
     return fig
+
+
+def _turn_label(m: Any) -> str:
+    """A turn as the values chart names it: "≤" before a bound, and an estimate's sampled worlds
+    after it (the advisor's turns have samples of their own: successive halving)."""
+    name = f"≤ {m.move}" if m.upper_bound else m.move
+    worlds = None if m.exact else m.extra.get("worlds")
+    return name if worlds is None else f"{name} ({_sample_size(worlds)})"
 
 
 def outcome_histogram(samples: Sequence[float] | np.ndarray, move: str, title: str | None = None):
