@@ -594,3 +594,12 @@ def test_an_estimates_table_writes_no_minus_zero():
     study = pd.DataFrame({"cards_left": [3] * 4, "standing": [1, -1, 2, 5], "v_none": [0.1 + 0.2] * 4,
                           "v_mover_stalls": [0.3] * 4, "v_opponent_stalls": [0.3] * 4, "v_both_stall": [0.3] * 4})
     assert "-0.0" not in stalling.stalling_table(study).to_string()
+
+
+def test_the_colours_opened_figure_names_one_colour_in_the_singular():
+    """The opening article's Figure 4 labelled its first row "1 colours (2,079 rounds)"."""
+    rows = pd.DataFrame({"round": [0, 0, 1, 1, 2, 2], "colour": [0, 1, 0, 1, 0, 1], "held_numbers": [3] * 6,
+                         "held_sum": [15] * 6, "held_wagers": [0] * 6,
+                         "opened": [True, False, True, True, True, False], "final": [10, 0, 5, 7, 2, 0]})
+    assert list(opening.colours_opened_estimates(rows, min_rounds=1)) == ["1 colour", "2 colours"]
+

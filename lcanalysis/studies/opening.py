@@ -18,7 +18,7 @@ def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Es
     """``score_by_colours_opened`` as named estimates (counts seen in at least ``min_rounds`` rounds;
     each estimate's ``n`` is its rounds, which the figures write beside its name)."""
     table = score_by_colours_opened(colours)
-    return {f"{int(r['colours opened'])} colours":
+    return {f"{int(r['colours opened'])} colour{'' if int(r['colours opened']) == 1 else 's'}":
             Estimate(float(r["mean round score"]), float(r["s.e."]), int(r["rounds"]))
             for _, r in table.iterrows() if r["rounds"] >= min_rounds}
 
