@@ -603,3 +603,10 @@ def test_the_colours_opened_figure_names_one_colour_in_the_singular():
                          "opened": [True, False, True, True, True, False], "final": [10, 0, 5, 7, 2, 0]})
     assert list(opening.colours_opened_estimates(rows, min_rounds=1)) == ["1 colour", "2 colours"]
 
+
+def test_the_colours_studys_progress_says_the_rounds_are_played_out(capsys):
+    """Its progress bar read "simulated rounds (to turn 0)", as if nothing were played: the rounds
+    are played to their end, and the colours are taken as dealt."""
+    opening.simulated_colours(rounds=2, seed=0, progress=True)
+    shown = capsys.readouterr().err
+    assert "to turn 0" not in shown and "simulated rounds (played out; colours as dealt)" in shown

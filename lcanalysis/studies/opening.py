@@ -131,7 +131,7 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progres
                            __file__, bools=("opened",), many_rows=True)
     return kept.kept_table(out, {"rounds": rounds, "seed": seed, "colors": colors}, [(i,) for i in range(rounds)],
                            played, progress=progress, allow_code_change=allow_code_change,
-                           desc="simulated rounds (to turn 0)", unit="round", mininterval=1.0)
+                           desc="simulated rounds (played out; colours as dealt)", unit="round", mininterval=1.0)
 
 
 def opened_colours(colours: Any) -> Any:
