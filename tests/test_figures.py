@@ -285,3 +285,24 @@ def test_the_turn_values_chart_says_each_estimates_sample_size():
                      exact=True, splits=12)
     ax = figures.move_values_chart(exact).axes[0]
     assert "sampled splits" not in ax.get_title() and [t.get_text() for t in ax.get_yticklabels()] == ["+Y8/R"]
+
+
+def test_the_wager_charts_say_when_their_numbers_are_estimates():
+    """The wager means chart was titled "(exact)" whatever it was given: a Monte Carlo model's
+    means (``wagers.models``) came out called exact, with no standard error anywhere. A sampled
+    analysis is now titled an estimate with its sample, and each mean carries its standard error;
+    the exact one is drawn as before."""
+    from lcanalysis.wagers.canonical import ColorState, wager_distribution
+    from lcanalysis.wagers.models import canonical_mc
+
+    exact = wager_distribution(hand=[6, 8, 9], hand_wagers=2, draws=12)
+    ax = figures.wager_means_chart(exact).axes[0]
+    assert ax.get_title() == "Expected value of each number of wagers (exact)"
+    assert [t.get_text() for t in ax.texts] == [f"{float(o.mean):+.1f}" for o in exact.by_wagers]
+    sampled = canonical_mc(ColorState.make(hand=[6, 8, 9], hand_wagers=2), 12, n=2000, seed=1)
+    assert sampled.sampled
+    ax = figures.wager_means_chart(sampled).axes[0]
+    assert ax.get_title() == "Expected value of each number of wagers (estimate, 2,000 samples; ± s.e.)"
+    assert [t.get_text() for t in ax.texts] == [f"{o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
+    legend = [t.get_text() for t in figures.score_distribution_chart(sampled).axes[0].get_legend().get_texts()]
+    assert legend == [f"{o.wagers} wager(s): mean {o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]

@@ -122,7 +122,7 @@ def score_distribution_chart(wager_analysis: Any, title: str | None = None):
         scores = sorted(o.distribution)
         probs = [float(o.distribution[s]) for s in scores]
         ax.vlines(scores, 0, probs, color=f"C{i}", lw=2, alpha=0.55)
-        ax.plot(scores, probs, "o", color=f"C{i}", ms=4, label=f"{o.wagers} wager(s): mean {float(o.mean):+.1f}")
+        ax.plot(scores, probs, "o", color=f"C{i}", ms=4, label=f"{o.wagers} wager(s): mean {_wager_mean(o)}")
     ax.set_ylim(bottom=0)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("final expedition score, points")
@@ -141,15 +141,26 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     m = [float(o.mean) for o in outs]
     sd = [o.sd for o in outs]
     ax.errorbar(j, m, yerr=sd, fmt="o-", capsize=4, color="#1f5fbf", label="mean ± 1 sd (spread, not error)")
-    for x, y in zip(j, m):
-        ax.annotate(f"{y:+.1f}", (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
+    for x, y, o in zip(j, m, outs, strict=True):
+        ax.annotate(_wager_mean(o), (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(j)
     ax.set_xlabel("wagers placed now")
     ax.set_ylabel("expected expedition score, points")
     ax.legend(fontsize=8)
-    ax.set_title(title or "Expected value of each number of wagers (exact)", fontsize=10)
+    if wager_analysis.sampled:
+        n = wager_analysis.inputs.get("n") if isinstance(wager_analysis.inputs, Mapping) else None
+        kind = f"estimate, {_sample_size(n, 'samples')}; ± s.e." if n else "estimate; ± s.e."
+    else:
+        kind = "exact"
+    ax.set_title(title or f"Expected value of each number of wagers ({kind})", fontsize=10)
     return fig
+
+
+def _wager_mean(outcome: Any) -> str:
+    """A wager outcome's mean as the charts write it: with its standard error when sampled."""
+    text = f"{float(outcome.mean):+.1f}"
+    return text if outcome.exact else f"{text} ± {outcome.stderr:.1f}"
 
 
 def _is_dark(rgba: Sequence[float]) -> bool:
