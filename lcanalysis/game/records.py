@@ -79,8 +79,8 @@ from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
 
 TEXT_TAG = RECORD_TAG
-#: a copy of the replay's state is kept every this many turns: ``RoundRecord.state(i)`` plays fewer
-#: than this many turns again, and a long record keeps a few copies, not one a turn
+#: a copy of the replay's table is kept every this many turns: ``RoundRecord.state(i)`` plays fewer
+#: than this many turns again, and a long record keeps a few copies, not one a turn (the history once)
 CHECKPOINT = 64
 #: seconds a read or a replay may take before its progress bar (when the caller asks for one) shows
 PROGRESS_DELAY = 1.0
@@ -177,9 +177,13 @@ class RoundRecord:
     progress: InitVar[Any] = None  # a progress bar (``progress_bar``) advanced a turn at a time as it is replayed
     _movers: list[int] = field(default_factory=list, init=False, repr=False)
     _drawn: list[Card | None] = field(default_factory=list, init=False, repr=False)
-    # the replay's state before every CHECKPOINT-th turn (a one-player record's: a full position that
-    # completes the view, its ``world``) and the state after the last turn
-    _marks: list[Position] = field(default_factory=list, init=False, repr=False)
+    # the replay's table before every CHECKPOINT-th turn (a one-player record's: a full position that
+    # completes the view, its ``world``) with an empty history, and the lengths of its history and undo
+    # entries then; the replay's history and undo entries, kept once (each mark's are their first ones:
+    # a mark with its own copy grew with the square of the record's length); the state after the last turn
+    _marks: list[tuple[Position, int, int]] = field(default_factory=list, init=False, repr=False)
+    _history: list[Move] = field(default_factory=list, init=False, repr=False)
+    _undo: list[tuple[int, int, int, int]] = field(default_factory=list, init=False, repr=False)
     _final: Position | View | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self, progress: Any) -> None:
@@ -255,7 +259,8 @@ class RoundRecord:
 
     def _replay_all(self, bar: Any = None) -> None:
         """Replay every turn once on one state (checking each), keeping the mover and the card drawn of
-        every turn, a copy of the state every ``CHECKPOINT`` turns and the state after the last."""
+        every turn, a copy of the table every ``CHECKPOINT`` turns (its history kept once, for all of
+        them) and the state after the last."""
         self._movers, self._drawn, self._marks = [], [], []
         if not self.turns:
             self._final = self.start.copy() if isinstance(self.start, Position) else _copy_view(self.start)
@@ -263,11 +268,15 @@ class RoundRecord:
         work = self._begin()
         for i in range(len(self.turns)):
             if i % CHECKPOINT == 0:
-                self._marks.append(work.copy())
+                table = work.copy()
+                table.history, table._stack = [], []  # the table alone: the replay's history is kept once
+                self._marks.append((table, len(work.history), len(work._stack)))
             self._movers.append(work.to_move)
             self._drawn.append(self._advance(work, i))
             if bar is not None:
                 bar.update(1)
+        # only ever appended to while replaying, so each mark's history and undo entries are their first ones
+        self._history, self._undo = work.history, work._stack
         self._final = work if isinstance(self.start, Position) else work.view(self.start.viewer)
 
     def _seen(self, work: Position, index: int) -> Position | View:
@@ -303,7 +312,9 @@ class RoundRecord:
             assert s is not None
             return s.copy() if isinstance(s, Position) else _copy_view(s)
         mark = number // CHECKPOINT
-        work = self._marks[mark].copy()
+        table, played, undo = self._marks[mark]
+        work = table.copy()
+        work.history, work._stack = self._history[:played], self._undo[:undo]  # (the entries shared: never changed)
         for i in range(mark * CHECKPOINT, number):  # fewer than CHECKPOINT turns played again
             self._advance(work, i)
         return self._seen(work, number)
