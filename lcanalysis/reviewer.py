@@ -733,6 +733,7 @@ class Review:
     #: the review's time (a clock's, where a decision's ``seconds`` is its own work): a resumed review's
     #: counts the earlier runs' too, up to the last turn each kept (``review``)
     seconds: float
+    #: this run's worker processes (or its executor's type): a resumed review's earlier runs may have had others
     workers: int | str
     finished: bool
     viewer: int | None = None  # the recording player of a one-player record
@@ -748,6 +749,23 @@ class Review:
     #: in a match (a match record, or a position with a match score): that the losses are points of
     #: the round, not chances to win the match (``match_equity.points_only_note``); None otherwise
     match_note: str | None = None
+    #: a resumed review: the turns judged by earlier runs (``review``'s ``judged``) and their seconds,
+    #: included in ``seconds``; 0 and 0.0 for a review made in one run
+    earlier_turns: int = 0
+    earlier_seconds: float = 0.0
+
+    def time_text(self) -> str:
+        """The review's seconds and workers, in words: for a resumed review, the earlier runs' turns and
+        seconds and this run's apart (``workers`` are this run's)."""
+        here = f"{self.seconds - self.earlier_seconds:.1f} s on {self.workers} worker(s)"
+        if not self.earlier_turns:
+            return here
+        turns = len(self.decisions) + len(self.draws)
+        earlier = f"{self.earlier_turns} turn(s) judged by earlier run(s) in {self.earlier_seconds:.1f} s"
+        if self.earlier_turns >= turns:
+            return f"{self.seconds:.1f} s in all, resumed: every turn ({earlier})"
+        return (f"{self.seconds:.1f} s in all, resumed: {earlier}, {turns - self.earlier_turns} by this run in "
+                f"{here}")
 
     @property
     def luck_against(self) -> str:
@@ -781,7 +799,10 @@ class Review:
             "settings": {"record": self.record_kind, "rounds": self.rounds, "finished": self.finished,
                          "time_per_decision": self.time_budget, "seed": self.seed, "seconds": self.seconds,
                          "review_version": REVIEW_VERSION,
-                         "workers": self.workers, "marks": dict(MARKS),
+                         "workers": self.workers,
+                         "earlier_runs": ({"turns": self.earlier_turns, "seconds": self.earlier_seconds}
+                                          if self.earlier_turns else None),
+                         "marks": dict(MARKS),
                          "mark_sigmas": MARK_SIGMAS,
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
                          "scores": [list(s) for s in self.scores], "capped": list(self.capped),
@@ -801,8 +822,7 @@ class Review:
     def to_text(self) -> str:
         lines = [f"Review of {self.record_kind}: {self.rounds_text()}, {len(self.decisions)} decisions"
                  + ("" if self.finished else " (the record stops before the end of the round)"),
-                 f"{self.time_budget:g} s a decision, seed {self.seed}; {self.seconds:.1f} s on {self.workers} "
-                 f"worker(s)"]
+                 f"{self.time_budget:g} s a decision, seed {self.seed}; {self.time_text()}"]
         if self.capped:
             lines.append(self.capped_text())
         if self.match_note:
@@ -968,9 +988,11 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     results, used = _run(jobs, len(turns), executor, workers, progress, kept=list(kept.values()), on_judged=on_judged,
                          started=t0)
     # this run's time, and the earlier runs' up to the last turn each of them kept
-    seconds = time.perf_counter() - t0 + sum(float(x.get("elapsed", 0.0)) for x in kept.values())
+    earlier = sum(float(x.get("elapsed", 0.0)) for x in kept.values())
+    seconds = time.perf_counter() - t0 + earlier
     rv = _assemble(rounds, results, reviewed, float(time_budget), seed, seconds, used,
                    "a match" if isinstance(rec, MatchRecord) else "a round", viewer)
+    rv.earlier_turns, rv.earlier_seconds = len(kept), earlier
     rv.search_floor = float(search_floor)
     rv.match_rounds = rec.rules.rounds if isinstance(rec, MatchRecord) else None
     if isinstance(rec, MatchRecord) or any(rounds[r - 1].start.match for r in {d.round for d in rv.decisions}):
@@ -1406,8 +1428,7 @@ def _html(rv: Review, fragment: bool = False) -> str:
 
     e = html.escape
     parts = [f"<h1>Game review</h1><p>{e(rv.record_kind)}: {e(rv.rounds_text())}, {len(rv.decisions)} decisions; "
-             f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {rv.seconds:.1f} s on "
-             f"{e(str(rv.workers))} worker(s).</p>"]
+             f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {e(rv.time_text())}.</p>"]
     if rv.capped:
         parts.append(f"<p>{e(rv.capped_text())}.</p>")
     if rv.match_note:

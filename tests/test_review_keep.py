@@ -71,7 +71,8 @@ def _judged_json(capsys, argv):
     assert main(argv) == 0
     captured = capsys.readouterr()
     out = json.loads(captured.out)
-    assert out["settings"].pop("seconds") >= 0  # the one thing that differs between runs
+    assert out["settings"].pop("seconds") >= 0  # the things that differ between runs: the seconds,
+    out["settings"].pop("earlier_runs")  # and what earlier runs of a resumed review judged
     for d in out["decisions"]:
         d.pop("seconds", None)
     return out, captured.err
@@ -209,6 +210,35 @@ def test_a_resumed_review_reports_the_time_of_every_run(monkeypatch):
     bad = {(1, 0): {**made[0], "elapsed": -1.0}}
     with pytest.raises(R.ReviewError, match=r"round 1 turn 0 gives its run's seconds as -1.0, not a number"):
         review(rec, time_budget=T, executor="serial", progress=False, judged=bad)
+
+
+def test_a_resumed_review_says_what_earlier_runs_judged_and_that_its_workers_are_this_runs(monkeypatch):
+    """A resumed review printed "N s on W worker(s)": N counted every run's seconds, W was the last
+    run's workers alone, as if it had judged every turn. Now it says it was resumed, how many turns
+    earlier runs judged and in how long, and how many this run judged, in how long, on how many
+    workers (the JSON's ``earlier_runs``, null for a review made in one run); the HTML report too.
+    Under a clock that moves a second a reading (3 a turn, 1 for the run), so each figure is known."""
+    rec = _cases()[0][1]
+    monkeypatch.setattr(R, "time", _Clock())
+    made: list[dict] = []
+    whole = review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append)
+    n = len(made)
+    assert f"; {3 * n + 1:.1f} s on 1 worker(s)\n" in whole.to_text()
+    assert whole.to_json()["settings"]["earlier_runs"] is None and "resumed" not in whole.to_html()
+    for k in (1, n // 2):
+        kept = {(x["round"], x["index"]): judgement_of(judgement_text(x)) for x in made[:k]}
+        rv = review(rec, time_budget=T, executor="serial", progress=False, judged=kept)
+        said = (f"{3 * n + 1:.1f} s in all, resumed: {k} turn(s) judged by earlier run(s) in {3 * k:.1f} s, "
+                f"{n - k} by this run in {3 * (n - k) + 1:.1f} s on 1 worker(s)")
+        assert rv.to_text().splitlines()[1].endswith("; " + said), rv.to_text()
+        assert said in rv.to_html()
+        settings = rv.to_json()["settings"]
+        assert settings["earlier_runs"] == {"turns": k, "seconds": 3.0 * k} and settings["workers"] == 1
+        assert settings["seconds"] == 3 * n + 1
+    every = {(x["round"], x["index"]): judgement_of(judgement_text(x)) for x in made}
+    rv = review(rec, time_budget=T, executor="serial", progress=False, judged=every)
+    assert rv.to_text().splitlines()[1].endswith(
+        f"; {3 * n + 1:.1f} s in all, resumed: every turn ({n} turn(s) judged by earlier run(s) in {3 * n:.1f} s)")
 
 
 def test_a_reviews_json_names_the_version_of_the_review_that_made_it(record, capsys):
