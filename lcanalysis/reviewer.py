@@ -131,7 +131,7 @@ from lcanalysis.core import policy as P
 from lcanalysis.game.cards import Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
+from lcanalysis.game.records import MatchRecord, RoundRecord, read_record, ticking
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import points_only_note
 from lcanalysis.options import MAX_WORKERS  # worker processes a review may ask for (as a tournament)
@@ -149,6 +149,8 @@ from lcanalysis.search import endgame_analysis
 #: guards it: it pins this number to the numbers of the review's reference outputs
 #: (tests/data/review_golden.json), so rewriting those fails it until this is raised.
 REVIEW_VERSION = 1
+#: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
+TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
 #: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
 DEFAULT_TIME = 0.4
@@ -1139,6 +1141,9 @@ def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, work
         from tqdm.auto import tqdm
 
         bar = tqdm(total=total, initial=len(kept), desc="review", unit="turn")
+    # redrawn every second meanwhile: a decision the endgame search judges takes seconds, and the bar
+    # (its time too) stood still through them
+    stop_ticking = ticking(bar, TICK_SECONDS)
     results: list[dict[str, Any]] = list(kept)
     last = [time.perf_counter() if started is None else started]
 
@@ -1185,6 +1190,7 @@ def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, work
                 ex.shutdown(cancel_futures=True)
         return results, (n_workers if own else type(executor).__name__)
     finally:
+        stop_ticking()
         if bar is not None:
             bar.close()
 

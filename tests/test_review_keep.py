@@ -241,6 +241,56 @@ def test_a_resumed_review_says_what_earlier_runs_judged_and_that_its_workers_are
         f"; {3 * n + 1:.1f} s in all, resumed: every turn ({n} turn(s) judged by earlier run(s) in {3 * n:.1f} s)")
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_review_bar_moves_on_while_a_slow_decision_is_judged(monkeypatch, workers):
+    """The bar redrew only when a turn was judged: a decision the endgame search judges for seconds
+    (8 s on a 6-colour record) showed a frozen bar with no time passing. It is now redrawn every
+    TICK_SECONDS meanwhile, in this process or while worker processes judge, and no more once the
+    review is over."""
+    import threading
+
+    import tqdm.auto
+
+    refreshed: list[float] = []
+    made: list[object] = []
+
+    class Bar:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            made.append(self)
+            self.closed = threading.Event()
+
+        def update(self, n: int) -> None:
+            pass
+
+        def refresh(self) -> None:
+            assert not self.closed.is_set()  # never drawn after it was closed
+            refreshed.append(1.0)
+
+        def close(self) -> None:
+            self.closed.set()
+
+    rec = record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"])
+    judge = R._review_turn
+    gate = threading.Event()
+
+    def slow(job):  # the first turn, judged in this process, waits until the bar has been redrawn 3 times
+        for _ in range(200):
+            if len(refreshed) >= 3 or gate.is_set():
+                break
+            threading.Event().wait(0.05)
+        gate.set()
+        return judge(job)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    monkeypatch.setattr(R, "TICK_SECONDS", 0.02)
+    monkeypatch.setattr(R, "_review_turn", slow)
+    rv = review(rec, time_budget=T, workers=workers, executor="serial" if workers == 1 else None, progress=True)
+    assert len(rv.decisions) == 2 and len(made) == 1 and len(refreshed) >= 3  # redrawn while it was judged
+    after = len(refreshed)
+    threading.Event().wait(0.2)
+    assert len(refreshed) == after  # the ticking stopped with the review
+
+
 def test_a_reviews_json_names_the_version_of_the_review_that_made_it(record, capsys):
     """A saved ``review --json`` did not say which version of the review's numbers made it (two
     reviews of one record, a change apart, could not be told apart); now its settings do, as the

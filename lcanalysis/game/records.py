@@ -54,7 +54,8 @@ import copy
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
@@ -737,6 +738,28 @@ def progress_bar(total: int, progress: bool, desc: str = "reading the record") -
     return tqdm(total=total, desc=desc, unit="turn", delay=PROGRESS_DELAY)
 
 
+def ticking(bar: Any, every: float = 1.0) -> Callable[[], None]:
+    """Redraw ``bar`` (a tqdm bar, or None: nothing) every ``every`` seconds, from a thread, until the
+    returned function is called: a bar redraws only when it moves, so a long step (a slow round, a
+    decision the endgame search judges for seconds) showed a frozen bar with no time passing."""
+    if bar is None:
+        return lambda: None
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(every):
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, name="progress-tick", daemon=True)
+    ticker.start()
+
+    def stopped() -> None:
+        stop.set()
+        ticker.join()
+
+    return stopped
+
+
 def _closed(bar: Any) -> None:
     if bar is not None:
         bar.close()
@@ -1061,5 +1084,6 @@ __all__ = [
     "record_match",
     "record_round",
     "replay",
+    "ticking",
     "write_record",
 ]

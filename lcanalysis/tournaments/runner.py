@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -46,6 +45,7 @@ from lcanalysis.agents import Agent
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
+from lcanalysis.game.records import ticking
 from lcanalysis.game.rules import Rules
 from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_SEED, MAX_TURN_CAP, MAX_WORKERS
 from lcanalysis.tournaments.pool import worker_pool
@@ -549,30 +549,10 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     return _frame(rows)
 
 
-#: seconds between redraws of the progress bar while no job finishes (its elapsed time moves on)
+#: seconds between redraws of the progress bar while no job finishes (its elapsed time moves on; a
+#: bar redraws only when a job finishes, so a slow first round, a hung bot is given 120 s, showed a
+#: frozen 0/N and no time): ``records.ticking``
 TICK_SECONDS = 1.0
-
-
-def _tick(bar: Any) -> Callable[[], None]:
-    """Redraw ``bar`` every ``TICK_SECONDS`` until the returned function is called: a bar redraws only
-    when a job finishes, so a slow first round (a hung bot is given 120 s) showed a frozen 0/N and no
-    time."""
-    if bar is None:
-        return lambda: None
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(TICK_SECONDS):
-            bar.refresh()
-
-    ticker = threading.Thread(target=tick, name="progress-tick", daemon=True)
-    ticker.start()
-
-    def stopped() -> None:
-        stop.set()
-        ticker.join()
-
-    return stopped
 
 
 def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: int, rules: Rules, schema: Schema,
@@ -611,7 +591,7 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
         if failure is not None:
             raise PlayError(f"a round could not be played: {failure}{kept}")
 
-    stop_ticking = _tick(bar)
+    stop_ticking = ticking(bar, TICK_SECONDS)
     try:
         if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
             for job in todo:
