@@ -576,3 +576,27 @@ def test_a_written_record_s_start_is_a_position_of_the_shared_format_on_its_own(
     for rd, rec in zip(data["rounds"], rounds, strict=True):
         assert rd["start"]["rules"] == data["rules"] and read_position(rd["start"]) == rec.start
     assert read_record(data) == record_match(rounds, rules)
+
+
+def test_a_one_player_record_from_a_view_with_buried_pile_cards_is_refused_in_words_a_player_reads(tmp_path, capsys):
+    """A one-player record whose start is a view remembered with buried pile cards (``W?``) was
+    refused with "cannot complete the view: this view has buried pile cards (G?): fill them first
+    (View.fills, View.filled)": Python methods, at the command line, and no reason. It now says
+    why a record cannot be replayed from one and what to write instead; a record with no turn still
+    reads (nothing to replay)."""
+    from lcanalysis.cli.main import main
+
+    view = ("LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;e0=Y3.Y5.Bw.B6.B8.B9.W3.Gw.Gw.G2.G5;"
+            "e1=B3.B5.B7.G4.G7;x=Yw.W?.W?.Ww.R?.R2;d=22")
+    text = f"LCR1\nstart {view}\n+W8/D:Y2 -R3/D\n"
+    said = ("start: player 0's view has buried pile cards (G?), and a record cannot be replayed from one: a pile "
+            "taken down to a buried card shows a card no turn names; write the start's pile cards in full")
+    with pytest.raises(RecordError) as refused:
+        read_record(text)
+    assert said in str(refused.value) and "View.fills" not in str(refused.value)
+    assert len(read_record(f"LCR1\nstart {view}\n")) == 0
+    path = tmp_path / "remembered.lcr"
+    path.write_text(text)
+    assert main(["review", str(path), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: record: {path}: {said}" in err and "Traceback" not in err, err

@@ -240,6 +240,11 @@ class RoundRecord:
         position that completes the start view (its turns are played there, see ``_advance_world``)."""
         if isinstance(self.start, Position):
             return self.start.copy()
+        if self.start.buried_count:  # (the view cannot be completed, and its piles' cards would come to light unnamed)
+            raise RecordError(f"start: player {self.start.viewer}'s view has buried pile cards (G?), and a record "
+                              "cannot be replayed from one: a pile taken down to a buried card shows a card no turn "
+                              "names; write the start's pile cards in full (a view remembered with buried cards is "
+                              "analysed with 'lcanalysis advise' or 'solve')", round=self.round)
         unseen = self.start.unseen()
         u = self.start.opponent_unknown
         try:
