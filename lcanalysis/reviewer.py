@@ -693,10 +693,18 @@ class PlayerSummary:
         return f"{self._at_least()}{self.total_loss:.1f} ± {self.total_loss_stderr:.1f}"
 
     def rating_text(self) -> str:
-        """The rating band, "at best" when the error rate is only a lower bound; "" when not rated."""
+        """The rating band, "at best" when the error rate is only a lower bound; the bands the error rate
+        reaches within two standard errors when they are more than its own (the band of an estimate is
+        an estimate too); "" when not rated."""
         if not self.rating:
             return ""
-        return self.rating + (" at best" if self.bounded else "")
+        text = self.rating + (" at best" if self.bounded else "")
+        if self.error_rate is not None and self.error_rate_stderr:
+            low = rating_for(self.error_rate - 2 * self.error_rate_stderr)
+            high = rating_for(self.error_rate + 2 * self.error_rate_stderr)
+            if low != high:
+                text += f" (from {low} to {high} within two standard errors of the error rate)"
+        return text
 
     def bounded_text(self) -> str:
         """Why a total is a bound, or "" when none of its losses is."""

@@ -61,6 +61,27 @@ def test_marks_follow_the_documented_thresholds():
     assert rating_for(None) is None and rating_for(0.1) == "world class" and rating_for(50.0) == "beginner"
 
 
+def test_a_rating_says_which_bands_its_error_rate_reaches_within_two_standard_errors():
+    """13 unforced decisions at an error rate of -0.73 +- 1.39 (a real review, 0.05 s a decision)
+    were rated "world class", flat, as if the band were known: within two standard errors the rate
+    runs from -3.51 to 2.05, world class to intermediate (bands below 0.5, 1, 2, 3.5, 5 points). The
+    text now says so; a rate whose two standard errors stay in one band is rated as before."""
+    from lcanalysis.reviewer import PlayerSummary
+
+    def rated(rate: float, stderr: float, bounded: int = 0) -> str:
+        p = PlayerSummary(0, 13, 13, rate, rate * 13, stderr * 13, 0.0, 0.0, 0, 0, 0.0, rating_for(rate), {},
+                          error_rate_stderr=stderr, bounded=bounded)
+        return p.rating_text()
+
+    assert rated(-0.73, 1.39) == "world class (from world class to intermediate within two standard errors of the " \
+                                 "error rate)"
+    assert rated(10.18, 1.52) == "beginner"  # 7.14 to 13.22: beginner either way
+    assert rated(0.9, 0.01) == "expert"
+    assert rated(2.69, 0.21, bounded=1) == "intermediate at best"  # 2.27 to 3.11
+    assert rated(1.62, 0.3, bounded=1) == "advanced at best (from advanced to intermediate within two standard " \
+                                          "errors of the error rate)"  # 1.02 to 2.22
+
+
 def _blunder_start() -> Position:
     """Player 0 to move with R3..R8 on the red expedition and R9, R10 in hand; six cards in the pile.
 
