@@ -6,6 +6,7 @@ another record or with other settings is refused, naming the difference."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from test_review_stream import GOLDEN, T, _cases, outputs
@@ -148,6 +149,16 @@ def test_review_out_refuses_a_file_that_is_not_a_review_file_and_the_record_itse
     assert notes.read_text() == "my notes\n"
     assert main(["review", str(record), "--workers", "1", "--no-progress", "--out", str(record)]) == 2
     assert "is the record" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc, where no file can be made")
+def test_review_out_in_a_folder_it_cannot_write_in_is_an_error_naming_the_option(record, capsys):
+    """``--out /proc/x.csv`` (a folder that exists, where no file can be made, as a read-only one)
+    printed "error: [Errno 2] No such file or directory: '/proc/x.csv'", not naming --out; it now
+    says which option, which file and why, as --html does."""
+    assert main(["review", str(record), "--workers", "1", "--no-progress", "--out", "/proc/x.csv"]) == 2
+    err = capsys.readouterr().err
+    assert "error: --out /proc/x.csv: cannot write it (No such file or directory)" in err and "Errno" not in err, err
 
 
 def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tmp_path, capsys, monkeypatch):

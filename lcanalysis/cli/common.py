@@ -115,6 +115,11 @@ def describe(doc: str | None) -> str:
     return " ".join(first.split()).replace("``", "")
 
 
+def unwritable(option: str, path: str, exc: OSError) -> UsageError:
+    """The ``error:`` for a file an option names that cannot be written: the option, the file, why."""
+    return UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})")
+
+
 def write_output_file(option: str, path: str, text: str) -> None:
     """Write ``text`` to the file an option names; a failure is an ``error:`` naming the option."""
     check_output_file(option, path)
@@ -122,7 +127,7 @@ def write_output_file(option: str, path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as exc:
-        raise UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})") from None
+        raise unwritable(option, path, exc) from None
 
 
 

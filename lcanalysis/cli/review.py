@@ -23,7 +23,7 @@ import shlex
 import sys
 from typing import Any
 
-from lcanalysis.cli.common import describe, emit, read_stdin, write_output_file
+from lcanalysis.cli.common import describe, emit, read_stdin, unwritable, write_output_file
 from lcanalysis.options import MAX_WORKERS, UsageError, check_output_file, nonneg, path_name, seconds
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
@@ -140,6 +140,8 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
         write, _ = stack.enter_context(kept_file.open(path, identity, command))
     except (RuntimeError, ValueError) as exc:  # another run is writing it; another record or settings
         raise UsageError(f"--out {exc}") from None
+    except OSError as exc:  # a folder it may not write in
+        raise unwritable("--out", path, exc) from None
     judged: dict[tuple[int, int], dict[str, Any]] = {}
     for n, row in enumerate(kept_file.load(path).to_dict("records"), start=3):
         try:
