@@ -360,7 +360,7 @@ def test_the_calibration_of_todays_advisor_is_quoted_from_its_file():
     slope = f"slope {fit['slope']:.2f} [{fit['slope_low']:.2f}, {fit['slope_high']:.2f}]"
     # two decimals: the interval's upper end is within 0.03 of the target's edge
     intercept = f"intercept {fit['intercept']:+.2f} [{fit['intercept_low']:+.2f}, {fit['intercept_high']:+.2f}]"
-    counted = f"{fit['positions']:,} positions from {fit['rounds']} rounds"
+    counted = f"{fit['positions']:,} positions from {fit['rounds']:,} rounds"
     for text in (slope, intercept, counted):
         assert text in docs, f"docs/agents.md should say {text!r}"
         assert text in article, f"the article should say {text!r}"

@@ -215,7 +215,7 @@ def test_best_with_1500_play_outs_is_quoted_from_its_files():
 
     import pandas as pd
 
-    from lcanalysis.tournaments.stats import mean_interval, wilson_interval
+    from lcanalysis.tournaments.stats import mean_interval, unit_rate_interval, wilson_interval
 
     root = Path(__file__).resolve().parent.parent
     d = pd.read_csv(root / "data/strength_best1500_vs_search.csv")
@@ -228,7 +228,9 @@ def test_best_with_1500_play_outs_is_quoted_from_its_files():
     docs = " ".join((root / "docs/agents.md").read_text().split())
     readme = " ".join((root / "README.md").read_text().split())
     rate = (won + drawn / 2) / len(d)
-    cells = f"{won}-{drawn}-{lost} | **{rate:.3f}** [{lo:.3f}, {hi:.3f}] | **{m:+.2f}** [{mlo:+.2f}, {mhi:+.2f}]"
+    ulo, uhi = unit_rate_interval(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0)), list(d.deal))
+    cells = (f"{won}-{drawn}-{lost} | **{rate:.3f}** [{lo:.3f}, {hi:.3f}] | [{ulo:.3f}, {uhi:.3f}] | "
+             f"**{m:+.2f}** [{mlo:+.2f}, {mhi:+.2f}]")  # the win rate's interval over deals beside Wilson's
     assert f"| 2,000 | {cells} | {np.std(diff, ddof=1):.1f} | 0 |" in docs
     assert f"| {cells} |".replace("**", "") in readme.replace("**", "")  # (bold marks today's best only)
     assert lo > 0.60 and mlo > 6  # issue 15's strength target, with the whole interval
