@@ -305,6 +305,27 @@ def test_break_even_turns_by_hand():
     assert break_even_turns(ColorState.make(hand=[2, 3], unseen=[], unseen_total=5), n=200, max_turns=6)[0] is None
 
 
+def test_the_turn_model_offers_no_more_wagers_than_turns_left():
+    """Each wager placed takes a turn: with 0 turns left no wager can go down (the expedition stays as
+    it is), with 1 turn one wager, and so on. It answered -40 for a wager placed with no turn left,
+    and -60 for two wagers placed in one turn."""
+    from lcanalysis.wagers.models import break_even_turns
+
+    state = ColorState.make(hand=[8, 9, 10], hand_wagers=2, unseen=[], unseen_total=10)
+    none_left = turn_model(state, 0, n=100)
+    assert [o.wagers for o in none_left.by_wagers] == [0] and none_left.outcome(0).distribution == {0: 1.0}
+    with pytest.raises(WagerError, match=r"no answer for 1 wager\(s\)"):
+        none_left.outcome(1)
+    one = turn_model(state, 1, n=100)  # the wager takes the only turn: (0 - 20) * 2
+    assert [o.wagers for o in one.by_wagers] == [0, 1] and one.outcome(1).mean == -40
+    # by hand: 2 wagers take turns 1 and 2, then 8 9 10 need 3 more: 27 - 20 = 7, times 3
+    assert [o.wagers for o in turn_model(state, 2, n=100).by_wagers] == [0, 1, 2]
+    assert break_even_turns(state, wagers=2, n=100)[0] == 5
+    assert turn_model(state, 5, n=100).outcome(2).mean == 21
+    opp = opponent_model(state, 0, OpponentInfo(hidden=0), turns=1, n=100)
+    assert [o.wagers for o in opp.by_wagers] == [0, 1]
+
+
 def test_a_sampled_answer_shows_the_standard_error_of_each_mean():
     """A Monte Carlo model's answer, printed, in a notebook and as JSON, gives each mean's standard
     error: sd / sqrt(n) of the sampled scores, computed here from its own histogram."""

@@ -56,6 +56,20 @@ def test_ev_by_wagers_by_hand():
     assert [row[f"mean_w{j}"] for j in range(4)] == [-15, -30, -45, -60] and row.best_wagers == 0
 
 
+def test_the_turn_columns_are_empty_for_more_wagers_than_turns():
+    """At 0 draws the player has one turn: the turn model can place one wager, not two or three (each
+    takes a turn), so those cells are empty rather than the score of wagers that cannot go down."""
+    df = tables.ev_by_wagers(draws=(0, 3), turns=True)
+    one_turn = df[df.draws == 0]
+    assert one_turn.turns_mean_w2.isna().all() and one_turn.turns_mean_w3.isna().all()
+    assert one_turn.turns_mean_w1.notna().all() and one_turn.turns_stderr_max.notna().all()
+    row = df[(df.held_count == 0) & (df.draws == 0)].iloc[0]
+    assert row.turns_mean_w0 == 0 and row.turns_mean_w1 == -40 and row.turns_best_wagers == 0
+    assert df[df.draws == 3][[f"turns_mean_w{j}" for j in range(4)]].notna().all().all()
+    stored = pd.read_csv(DATA / "wager_ev_by_wagers.csv", comment="#")
+    assert stored[stored.draws == 0][["turns_mean_w2", "turns_mean_w3"]].isna().all().all()
+
+
 def test_min_holding_by_hand():
     df = tables.min_holding(draws=(0,), turn_draws=(0,))
     three = df[df.held_count == 3].iloc[0]

@@ -42,6 +42,7 @@ same file.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import time
 from collections.abc import Callable
@@ -59,10 +60,14 @@ TURN_SAMPLES = 2000
 
 
 def _turn_means(h, k: int, seed: int = 0):
-    """Turn-model means (late policy, share 1/3, k + 1 turns) for 0..3 wagers and their standard errors."""
+    """Turn-model means (late policy, share 1/3, k + 1 turns) for 0..3 wagers and their standard errors;
+    NaN for more wagers than turns (each wager takes a turn, so the model cannot place them)."""
     st = ColorState.make(hand=h, hand_wagers=3, unseen_total=unseen_for(k))
     r = turn_model(st, k + 1, share=TURN_SHARE, n=TURN_SAMPLES, seed=seed)
-    return [o.mean for o in r.by_wagers], [o.stderr for o in r.by_wagers]
+    means, errors = [math.nan] * 4, [math.nan] * 4
+    for o in r.by_wagers:
+        means[o.wagers], errors[o.wagers] = float(o.mean), o.stderr
+    return means, errors
 
 
 def _bar(items, progress: bool, what: str = "holding sizes", unit: str = "size"):
@@ -155,8 +160,9 @@ def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True, progress: bool = Fals
                             var[j] += (se[j] / len(group)) ** 2
                     for j in range(4):
                         row[f"turns_mean_w{j}"] = tm[j]
-                    row["turns_stderr_max"] = max(var) ** 0.5
-                    row["turns_best_wagers"] = max(range(4), key=lambda j: (round(tm[j], 9), -j))
+                    placeable = [j for j in range(4) if not math.isnan(tm[j])]  # (NaN: more wagers than turns)
+                    row["turns_stderr_max"] = max(var[j] for j in placeable) ** 0.5
+                    row["turns_best_wagers"] = max(placeable, key=lambda j: (round(tm[j], 9), -j))
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -190,8 +196,9 @@ def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS, progress: bool = Fal
                 found = None
                 for total in sums:
                     group = [h for h in holdings(n) if sum(h) == total]
-                    best = max(sum(_turn_means(h, k, seed=i)[0][j] for i, h in enumerate(group)) / len(group)
-                               for j in range(4))
+                    means = [_turn_means(h, k, seed=i)[0] for i, h in enumerate(group)]
+                    best = max(sum(m[j] for m in means) / len(group)
+                               for j in range(4) if not math.isnan(means[0][j]))  # (NaN: more wagers than turns)
                     if best >= 0:
                         found = total
                         break
@@ -237,7 +244,8 @@ def write_tables(out_dir: str = "data", names=None, file=None) -> dict[str, floa
             f.write(f"# regenerate: {COMMAND} (lcanalysis.studies.wager_tables.{fn.__name__}); "
                     "canonical wager model, exact\n")
             f.write("# one colour, 5 colours, empty expedition, unseen = 2*draws + 10, no wager unless named;\n")
-            f.write("# turns_* columns: turn model, late policy, a third of draws+1 turns, Monte Carlo 2000/holding\n")
+            f.write("# turns_* columns: turn model, late policy, a third of draws+1 turns, Monte Carlo 2000/holding; "
+                    "empty: more wagers than turns (each takes one)\n")
             df.to_csv(f, index=False, float_format="%.6f")
         if file is not None:
             print(f"{path}: {len(df)} rows in {timings[name]:.2f} s", file=file)

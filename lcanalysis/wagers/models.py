@@ -5,16 +5,17 @@ differs in three ways, each a model here, each documented with its assumptions a
 checked against simulated rounds (``lcanalysis.wagers.simulation`` and docs/wagers.md):
 
 ``TurnModel`` (turn counting)
-    The player has ``turns`` turns left (``turns_left(deck, to_move)`` when both players draw
-    from the pile). Each turn places one card, then draws one; the round ends with the pile, so
-    the card drawn on the last turn is never placed. Wagers placed now take the first ``j``
-    turns. The colour may use at most ``ceil(share * turns)`` placements (the other colours need turns
-    too; ``share = 1`` gives it every turn it wants). Two placement policies. ``late`` (default),
-    the best order without foresight when numbers must rise: *hold and start as late as
-    possible*: keep the live cards of the colour (at most as many as the budget and the turns
-    left, the highest), and place the lowest held card only when the turns left are no more than
-    the cards held. ``eager``: place the lowest live card held on every turn the budget allows
-    (play as you go). Either way a card that arrives below the expedition's top is dead.
+    The player has ``turns`` turns left (``turns_left(deck, to_move)`` when both players draw from
+    the pile). Each turn places one card, then draws one; the round ends with the pile, so the
+    card drawn on the last turn is never placed. Wagers placed now take the first ``j`` turns (so
+    ``j`` runs only up to ``turns``). The colour may use at most ``ceil(share * turns)``
+    placements (the other colours need turns too; ``share = 1`` gives it every turn it wants). Two
+    placement policies. ``late`` (default), the best order without foresight when numbers must
+    rise: *hold and start as late as possible*: keep the live cards of the colour (at most as many
+    as the budget and the turns left, the highest), and place the lowest held card only when the
+    turns left are no more than the cards held. ``eager``: place the lowest live card held on
+    every turn the budget allows (play as you go). Either way a card that arrives below the
+    expedition's top is dead.
     Estimated by Monte Carlo over the draw order, with a standard error.
 
 ``decline`` (``decline_now`` exact, ``decline_at_end`` exact)
@@ -266,7 +267,8 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     budget = math.ceil(share * turns - 1e-9) if turns >= 0 else 0
     outs = []
     pm = _mask(state.placed)
-    for j in state.wager_choices:
+    # counting turns, each wager placed takes a turn of its own: no more wagers than turns left
+    for j in (j for j in state.wager_choices if turns < 0 or j <= turns):
         hist = np.zeros(SCORE_SLOTS, dtype=np.int64)
         mean, sd = _simulate(state.placed_wagers, pm, j, _mask(state.hand), _mask(state.unseen),
                              state.unseen_total, draws, opp.hidden, opp.draws, _mask(opp.known),
@@ -287,6 +289,9 @@ def canonical_mc(state: ColorState, draws: int, n: int = 20_000, seed: int = 0) 
 def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_000, seed: int = 0,
                policy: str = "late") -> WagerAnalysis:
     """Turn counting: ``turns`` turns left, ``turns - 1`` useful draws.
+
+    Each wager placed now takes one of the first turns, so the answer has a row for ``j`` wagers
+    only for ``j`` up to ``turns`` (with 0 turns left, only ``j = 0``: the expedition as it is).
 
     ``share``: the fraction of the turns this colour may use (1: all it wants).
     ``policy="late"``: hold the cards and start placing as late as possible (the best order
@@ -336,7 +341,7 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
-    for t in range(1, max_turns + 1):
+    for t in range(max(1, wagers), max_turns + 1):  # (fewer turns than wagers cannot place them)
         o = turn_model(state, t, share=share, n=n, seed=seed, policy=policy).outcome(wagers)
         if criterion == "mean":
             if o.mean >= 0:
