@@ -237,6 +237,61 @@ def test_holding_one_more_card_never_lowers_the_chance_of_breaking_even(sk, data
             assert ob.p_break_even >= oa.p_break_even
 
 
+def _opened(state, wagers):
+    """The expedition surely holds a card at the end: a wager or a number on it, placed now or held."""
+    return bool(state.placed_wagers + wagers or state.placed or state.live_hand)
+
+
+@settings(max_examples=100, deadline=None)
+@given(color_states())
+def test_more_draws_never_lower_the_mean_or_the_chances_of_an_opened_expedition(sk):
+    """Once the expedition surely holds a card, every card more only adds points (k + 1 draws hold the k
+    draws and one more), so the mean, P(score > 0) and P(score >= 0) never fall with the draws left
+    (exactly); an untouched colour is the exception: it scores 0 with no card and below 0 with one."""
+    state, _ = sk
+    ks = range(min(state.unseen_total, 12) + 1)
+    answers = [analyze(state, k) for k in ks]
+    for before, after in itertools.pairwise(answers):
+        for ob, oa in zip(before.by_wagers, after.by_wagers, strict=True):
+            if _opened(state, ob.wagers):
+                assert oa.mean >= ob.mean and oa.p_positive >= ob.p_positive
+                assert oa.p_break_even >= ob.p_break_even
+
+
+@settings(max_examples=100, deadline=None)
+@given(color_states(), st.data())
+def test_a_higher_card_held_instead_of_a_lower_one_never_lowers_the_mean_or_the_chances(sk, data):
+    """Hold u instead of v (both live, u > v; v goes back among the unseen cards): every draw then ends
+    with at least the points it had, so the mean, P(score > 0) and P(score >= 0) never fall (exactly)."""
+    state, k = sk
+    pairs = [(v, u) for v in state.live_hand for u in state.live_unseen if u > v]
+    if not pairs:
+        return
+    v, u = data.draw(st.sampled_from(pairs))
+    higher = ColorState.make(hand=[h for h in state.hand if h != v] + [u], hand_wagers=state.hand_wagers,
+                             placed=state.placed, placed_wagers=state.placed_wagers,
+                             unseen=[x for x in state.unseen if x != u] + [v], unseen_total=state.unseen_total)
+    for ol, oh in zip(analyze(state, k).by_wagers, analyze(higher, k).by_wagers, strict=True):
+        assert oh.mean >= ol.mean and oh.p_positive >= ol.p_positive and oh.p_break_even >= ol.p_break_even
+
+
+@settings(max_examples=60, deadline=None)
+@given(color_states(), st.sampled_from(["mean", "median"]))
+def test_the_break_even_point_is_where_the_exact_answer_first_breaks_even(sk, criterion):
+    """``break_even_draws`` (float arithmetic, a tolerance) against the exact fractions at every number
+    of draws: the first k whose mean is >= 0 (or P(score >= 0) >= 1/2), None when there is none."""
+    state, _ = sk
+    most = min(state.unseen_total, 14)
+    for j in state.wager_choices:
+        want = None
+        for k in range(most + 1):
+            o = analyze(state, k).outcome(j)
+            if (o.mean >= 0) if criterion == "mean" else (o.p_break_even >= Fraction(1, 2)):
+                want = k
+                break
+        assert break_even_draws(state, j, criterion, max_draws=most) == want
+
+
 @settings(max_examples=100, deadline=None)
 @given(color_states())
 def test_closed_form_mean_matches_distribution(sk):

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lcanalysis.game.position import Position
 from lcanalysis.wagers import models as M
@@ -324,6 +326,31 @@ def test_the_turn_model_offers_no_more_wagers_than_turns_left():
     assert turn_model(state, 5, n=100).outcome(2).mean == 21
     opp = opponent_model(state, 0, OpponentInfo(hidden=0), turns=1, n=100)
     assert [o.wagers for o in opp.by_wagers] == [0, 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(list(range(2, 11))), st.integers(0, 2), st.integers(0, 4), st.integers(0, 7),
+       st.integers(0, 3), st.integers(0, 25), st.sampled_from([1.0, 0.5, 1 / 3]), st.sampled_from(["late", "eager"]))
+def test_one_more_turn_never_lowers_the_turn_models_mean_or_chances(split, n_placed, n_hand, n_unseen, hw, extra,
+                                                                   share, policy):
+    """From one turn on, a turn more never lowers the mean, P(score > 0) or P(score >= 0) of the turn
+    model. With one seed the draws are the same orders for every number of turns (the card at place i
+    of the order is the i-th draw), so this holds sample by sample, not only within the noise.
+    Only for an expedition that holds a card (placed, held or a wager placed now): at 0 turns an
+    unopened colour stays empty and scores 0, and one turn more can open it at a loss."""
+    placed, hand = split[:n_placed], split[n_placed:n_placed + n_hand]
+    unseen = split[n_placed + n_hand:][:n_unseen]
+    state = ColorState.make(hand=hand, hand_wagers=0 if placed else hw, placed=placed, unseen=unseen,
+                            unseen_total=len(unseen) + extra)
+    answers = [turn_model(state, t, share=share, n=200, seed=3, policy=policy) for t in range(1, 14)]
+    for before, after in itertools.pairwise(answers):
+        for ob in before.by_wagers:
+            if not (placed or hand or ob.wagers):
+                continue  # an untouched colour: drawing its first card opens it, at a loss
+            oa = after.outcome(ob.wagers)
+            assert oa.mean >= ob.mean - 1e-9
+            assert oa.p_positive >= ob.p_positive - 1e-9  # (sums of the same counts' shares, in floats)
+            assert oa.p_break_even >= ob.p_break_even - 1e-9
 
 
 def test_a_sampled_answer_shows_the_standard_error_of_each_mean():
