@@ -207,6 +207,19 @@ def test_decline_by_hand():
     assert r.distribution == {1: Fraction(1, 2), 3: Fraction(1, 2)}
 
 
+def test_declining_at_the_end_in_floating_point_says_exact_not_monte_carlo():
+    """``exact=False`` does the same sums in floats; nothing is sampled, so the answer says exact and
+    shows no standard error column (it said "estimate (Monte Carlo ...)" with s.e. 0.000)."""
+    state = ColorState.make(hand=[4, 6], unseen_total=20)
+    fl = decline_at_end(state, 5, exact=False)
+    assert not fl.sampled and fl.exact
+    text = str(fl)
+    assert text.splitlines()[0].endswith("exact") and "Monte Carlo" not in text and "s.e." not in text
+    assert "s.e." not in fl._repr_html_() and "estimate" not in fl._repr_html_()
+    exact = decline_at_end(state, 5)
+    assert [float(o.mean) for o in exact.by_wagers] == pytest.approx([o.mean for o in fl.by_wagers], abs=1e-12)
+
+
 def test_declining_at_the_end_is_worth_at_least_declining_now():
     for hand in ([], [2], [3, 5], [6, 8], [9, 10]):
         state = ColorState.make(hand=hand, hand_wagers=1)

@@ -367,7 +367,8 @@ def decline_now(analysis: WagerAnalysis, opened: bool) -> tuple[float, int | Non
 def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAnalysis:
     """The canonical model with the option kept to the end: with no wagers and nothing on the
     expedition, the player opens only if the collected numbers make a profit (score ``max(0, S)``).
-    Wagers placed now commit the colour, as in the canonical model. Exact."""
+    Wagers placed now commit the colour, as in the canonical model. Exact: nothing is sampled
+    (``exact=False`` does the same sums in floating point instead of fractions)."""
     base = analyze(state, draws, exact=exact)
     unopened = not state.placed and state.placed_wagers == 0
     outs = []
@@ -382,7 +383,7 @@ def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAn
             outs.append(WagerOutcome(wagers=0, distribution=dict(sorted(dist.items())), mean=mean))
         else:
             outs.append(o)
-    return WagerAnalysis(draws=draws, by_wagers=outs, color=base.color, exact=exact,
+    return WagerAnalysis(draws=draws, by_wagers=outs, color=base.color,
                          model="decline at end", inputs=base.inputs)
 
 
