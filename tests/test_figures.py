@@ -194,6 +194,25 @@ def test_the_score_distribution_draws_each_probability_at_its_own_score():
     assert drawn == [sorted(o.distribution) for o in res.by_wagers]
 
 
+def test_the_wager_charts_say_exact_or_estimate_with_its_standard_error():
+    """Given a Monte Carlo model's answer (the turn model), the wager charts said "(exact)" and showed
+    bare means; now the title says it is an estimate and each mean carries its standard error."""
+    from lcanalysis.wagers.canonical import ColorState, wager_distribution
+    from lcanalysis.wagers.models import turn_model
+
+    sampled = turn_model(ColorState.make(hand=[6, 8], hand_wagers=1, unseen_total=20), 6, n=400, seed=1)
+    for chart in (figures.score_distribution_chart, figures.wager_means_chart):
+        ax = chart(sampled).axes[0]
+        assert "exact" not in ax.get_title() and "estimate: Monte Carlo" in ax.get_title()
+        words = [t.get_text() for t in ax.texts] + [line.get_label() for line in ax.get_lines()]
+        for o in sampled.by_wagers:
+            assert any(f"{o.mean:+.1f} ± {o.stderr:.1f}" in w for w in words), (o.wagers, words)
+    exact = wager_distribution(hand=[7, 8, 9], hand_wagers=1, draws=0)
+    for chart in (figures.score_distribution_chart, figures.wager_means_chart):
+        ax = chart(exact).axes[0]
+        assert "exact" in ax.get_title() and "±" not in "".join(t.get_text() for t in ax.texts)
+
+
 @pytest.mark.parametrize(("make", "message"), [
     (lambda: figures.estimates_chart({"edge": 0.8}, title="t", xlabel="points"),
      "estimates_chart: 'edge' is 0.8, not an estimate: give an Estimate"),
@@ -302,7 +321,7 @@ def test_the_wager_charts_say_when_their_numbers_are_estimates():
     sampled = canonical_mc(ColorState.make(hand=[6, 8, 9], hand_wagers=2), 12, n=2000, seed=1)
     assert sampled.sampled
     ax = figures.wager_means_chart(sampled).axes[0]
-    assert ax.get_title() == "Expected value of each number of wagers (estimate, 2,000 samples; ± s.e.)"
+    assert ax.get_title() == "Expected value of each number of wagers (estimate: Monte Carlo, 2,000 samples; ± s.e.)"
     assert [t.get_text() for t in ax.texts] == [f"{o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
     legend = [t.get_text() for t in figures.score_distribution_chart(sampled).axes[0].get_legend().get_texts()]
     assert legend == [f"{o.wagers} wager(s): mean {o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]

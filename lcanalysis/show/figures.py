@@ -112,10 +112,20 @@ def outcome_histogram(samples: Sequence[float] | np.ndarray, move: str, title: s
     return fig
 
 
+def _wager_kind(wager_analysis: Any) -> str:
+    """How a wager answer was computed, as a figure's title says it: exact, or an estimate (Monte
+    Carlo, with its number of samples when known) whose means carry their standard errors."""
+    if not wager_analysis.sampled:
+        return "exact"
+    n = wager_analysis.inputs.get("n") if isinstance(wager_analysis.inputs, Mapping) else None
+    return f"estimate: Monte Carlo, {_sample_size(n, 'samples')}; ± s.e." if n else "estimate: Monte Carlo; ± s.e."
+
+
 def score_distribution_chart(wager_analysis: Any, title: str | None = None):
-    """The exact score distribution of one expedition for each number of wagers placed now: a stem
-    and a dot at each score, exactly there (bars side by side stood up to a point and more off
-    their scores)."""
+    """The score distribution of one expedition for each number of wagers placed now: a stem and a
+    dot at each score, exactly there (bars side by side stood up to a point and more off their
+    scores). The title says whether it is exact or a Monte Carlo estimate; an estimate's means carry
+    their standard errors."""
     outs = wager_analysis.by_wagers
     fig, ax = _fig(7.0, 3.6)
     for i, o in enumerate(outs):
@@ -128,13 +138,14 @@ def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xlabel("final expedition score, points")
     ax.set_ylabel("probability")
     ax.legend(fontsize=8)
-    ax.set_title(title or f"Score distribution, {wager_analysis.draws} draws left ({wager_analysis.model} model)",
-                 fontsize=10)
+    ax.set_title(title or f"Score distribution, {wager_analysis.draws} draws left ({wager_analysis.model} model, "
+                          f"{_wager_kind(wager_analysis)})", fontsize=10)
     return fig
 
 
 def wager_means_chart(wager_analysis: Any, title: str | None = None):
-    """Expected score with a band of one standard deviation, for each number of wagers."""
+    """Expected score with a band of one standard deviation, for each number of wagers; the title
+    says whether the means are exact or Monte Carlo estimates, an estimate's label its standard error."""
     outs = wager_analysis.by_wagers
     fig, ax = _fig(5.0, 3.2)
     j = [o.wagers for o in outs]
@@ -148,12 +159,7 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xlabel("wagers placed now")
     ax.set_ylabel("expected expedition score, points")
     ax.legend(fontsize=8)
-    if wager_analysis.sampled:
-        n = wager_analysis.inputs.get("n") if isinstance(wager_analysis.inputs, Mapping) else None
-        kind = f"estimate, {_sample_size(n, 'samples')}; ± s.e." if n else "estimate; ± s.e."
-    else:
-        kind = "exact"
-    ax.set_title(title or f"Expected value of each number of wagers ({kind})", fontsize=10)
+    ax.set_title(title or f"Expected value of each number of wagers ({_wager_kind(wager_analysis)})", fontsize=10)
     return fig
 
 
