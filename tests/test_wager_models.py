@@ -366,6 +366,22 @@ def test_one_more_turn_never_lowers_the_turn_models_mean_or_chances(split, n_pla
             assert oa.p_break_even >= ob.p_break_even - 1e-9
 
 
+def test_an_untouched_colours_turn_break_even_can_be_asked_from_the_turns_that_can_open_it():
+    """Holding nothing of a colour, the turn model "breaks even" at 1 turn only because it is never
+    opened (0 points); ``min_turns=2`` asks where the mean, once a drawn card can open it, reaches 0:
+    the first such turn count, checked against the model's means around it (same seed and samples)."""
+    from lcanalysis.wagers.models import break_even_turns
+
+    state = ColorState.make(unseen_total=30)
+    assert break_even_turns(state, n=400) == (1, 0.0)
+    t, se = break_even_turns(state, n=400, min_turns=2, max_turns=40)
+    assert t is not None and t > 2 and se > 0
+    assert turn_model(state, t, n=400).outcome(0).mean >= 0 > turn_model(state, t - 1, n=400).outcome(0).mean
+    assert all(turn_model(state, u, n=400).outcome(0).mean < 0 for u in range(2, t))
+    with pytest.raises(WagerError, match="min_turns must be a whole number from 1"):
+        break_even_turns(state, min_turns=0)
+
+
 def test_a_sampled_answer_shows_the_standard_error_of_each_mean():
     """A Monte Carlo model's answer, printed, in a notebook and as JSON, gives each mean's standard
     error: sd / sqrt(n) of the sampled scores, computed here from its own histogram."""

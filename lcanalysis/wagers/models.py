@@ -329,19 +329,23 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
 
 def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, policy: str = "late",
                      criterion: str = "mean", max_turns: int = 28, n: int = 4000,
-                     seed: int = 0) -> tuple[int | None, float]:
-    """The break-even point of the turn model: the fewest turns left (1..``max_turns``) at which the
-    mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
+                     seed: int = 0, min_turns: int = 1) -> tuple[int | None, float]:
+    """The break-even point of the turn model: the fewest turns left (``min_turns``..``max_turns``) at
+    which the mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
 
     Returns ``(turns, stderr)``: an estimate, with the standard error of the mean (or of the
     probability) at that number of turns; ``(None, nan)`` when it never gets there.
+    An untouched colour (nothing on the expedition, no number held, no wager placed now) breaks even
+    at 1 turn, as ``break_even_draws`` does at 0 draws: with no draw to come it is never opened and
+    scores 0. ``min_turns=2`` asks from the first turn count at which a drawn card can open it.
     """
     if criterion not in ("mean", "median"):
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
-    for t in range(max(1, wagers), max_turns + 1):  # (fewer turns than wagers cannot place them)
+    min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
+    for t in range(max(min_turns, wagers), max_turns + 1):  # (fewer turns than wagers cannot place them)
         o = turn_model(state, t, share=share, n=n, seed=seed, policy=policy).outcome(wagers)
         if criterion == "mean":
             if o.mean >= 0:
