@@ -156,6 +156,10 @@ def test_break_even_point_by_hand():
     assert break_even_draws(ColorState.make(hand=[9, 10], unseen=[2], unseen_total=2), criterion="median") == 1
     with pytest.raises(WagerError):
         break_even_draws(ColorState.make(hand=[9, 10]), wagers=1)  # no wager in hand
+    # a misspelt criterion is refused even where no number of draws is tried (it answered None)
+    for tried in ({}, {"max_draws": 0, "min_draws": 1}):
+        with pytest.raises(WagerError, match="criterion must be 'mean' or 'median', got 'mediam'"):
+            break_even_draws(ColorState.make(hand=[9, 10]), criterion="mediam", **tried)
 
 
 def test_an_untouched_colour_breaks_even_once_opened_only_from_the_draws_that_pay_the_20():

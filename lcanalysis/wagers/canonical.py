@@ -440,6 +440,8 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     """
     if wagers not in state.wager_choices:
         raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    if criterion not in ("mean", "median"):  # (before the search: with no draws to try it was never read)
+        raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
     if whole_number(min_draws) is None or min_draws < 0:
         raise WagerError(f"min_draws must be a whole number of draws from 0, got {min_draws!r}")
     min_draws = int(min_draws)
@@ -450,11 +452,9 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     for k in range(min_draws, top + 1):
         if criterion == "mean":
             ok = mean_score(state, k, wagers) >= -1e-9
-        elif criterion == "median":
+        else:
             dist = score_distribution(state, k, wagers, exact=False)
             ok = sum(p for s, p in dist.items() if s >= 0) >= 0.5 - 1e-12
-        else:
-            raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
         if ok:
             return k
     return None
