@@ -1,11 +1,13 @@
 """What every entry point checks alike, from the command line and the study scripts: the seed's
 range, whole-number and time options, output files, and the one error type of bad command-line
 input (printed as ``error: ...``, exit status 2). Below every other layer: it imports nothing of
-the package, so ``cli`` and the ``python -m lcanalysis.studies...`` scripts share it."""
+the package, so ``cli`` and the ``python -m lcanalysis.studies...`` scripts share it; and the one
+way a long run's results are appended to their file (``append_whole``)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 from collections.abc import Callable, Mapping
@@ -36,6 +38,28 @@ MAX_MATCH_ROUNDS = 1000
 
 class UsageError(ValueError):
     """Bad command-line input; printed as ``error: ...``."""
+
+
+def append_whole(fd: int, data: bytes, path: str, kept: str, sync: bool = True) -> None:
+    """Append ``data`` (whole lines) to the file open on ``fd`` for appending, whole or not at all:
+    a write that fails (a full disk, a quota, a file system gone read-only, an I/O error) cuts the
+    file back to where it was, so no part of a line is left to mix with the next run's, and raises
+    an ``OSError`` (its ``errno`` the system's) that names ``path`` and the reason and says ``kept``:
+    what the file still holds and how to go on. ``sync``: on the disk when it returns (``fsync``).
+    Written past any buffer of the file object, so nothing failed is left to be written at close."""
+    start = os.lseek(fd, 0, os.SEEK_END)
+    try:
+        left = memoryview(data)
+        while left:
+            left = left[os.write(fd, left):]
+        if sync:
+            os.fsync(fd)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, start)
+        error = OSError(f"cannot write {path}: {exc.strerror or exc}; {kept}")
+        error.errno = exc.errno
+        raise error from exc
 
 
 def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | None = None,

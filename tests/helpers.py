@@ -55,3 +55,26 @@ def other_world(pos: Position, player: int, seed: int) -> Position:
     cards = [unseen[i] for i in order]
     u = view.opponent_unknown
     return view.complete(cards[:u], cards[u:])
+
+
+def full_disk_after(monkeypatch, path, writes: int) -> None:
+    """The disk fills while ``path`` is written: its first ``writes`` writes (``os.write``) go
+    through, and the next writes half its bytes and fails as a full disk does (ENOSPC); every
+    other file is written as usual."""
+    import errno
+    import os
+
+    real = os.write
+    target = os.path.realpath(path)
+    seen = [0]
+
+    def write(fd, data):
+        if os.path.realpath(f"/proc/self/fd/{fd}") != target:
+            return real(fd, data)
+        seen[0] += 1
+        if seen[0] > writes:
+            real(fd, bytes(data)[: len(data) // 2])
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", write)

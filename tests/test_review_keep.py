@@ -350,3 +350,26 @@ def test_a_records_identity_for_kept_judgements_is_the_one_it_had_before_starts_
         del rd["start"]["rules"]
     old = json.dumps(data, sort_keys=True, separators=(",", ":"))
     assert R.keep_settings(record_match(rounds, rules))["record_sha256"] == hashlib.sha256(old.encode()).hexdigest()
+
+
+def test_review_out_on_a_full_disk_names_the_file_keeps_the_turns_written_and_resumes(record, tmp_path, capsys,
+                                                                                      monkeypatch):
+    """The disk fills as the third judged turn is written: the review says which file, why, what
+    it keeps and how to go on, the part written is cut back, and the same command run again with
+    room judges the rest and prints the review an uninterrupted run prints."""
+    from helpers import full_disk_after
+
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--json"]
+    whole, _ = _judged_json(capsys, argv)
+    kept = tmp_path / "kept.csv"
+    with monkeypatch.context() as m:
+        full_disk_after(m, kept, 2)
+        assert main([*argv, "--out", str(kept)]) == 2
+    err = capsys.readouterr().err
+    assert (f"error: cannot write {kept}: No space left on device; the rows written before are kept in it: "
+            "make room (or mend the fault) and run the same command again to resume") in err, err
+    lines = kept.read_text().splitlines()
+    assert kept.read_text().endswith("\n") and [line.split(",")[:2] for line in lines[2:]] == [["1", "0"], ["1", "1"]]
+    resumed, err = _judged_json(capsys, [*argv, "--out", str(kept)])
+    assert "2 turn(s) judged there are kept" in err and "torn" not in err
+    assert resumed == whole

@@ -829,3 +829,26 @@ def test_loading_results_that_are_not_there_names_the_path(tmp_path):
                        (None, "load_results takes the path of a results file, got NoneType")):
         with pytest.raises(ResultsFileError, match=re.escape(said)):
             load_results(path)
+
+
+def test_a_full_disk_stops_a_tournament_naming_the_file_and_keeps_every_whole_line(clean, tmp_path, capsys,
+                                                                                   monkeypatch):
+    """The disk fills as the third deal-seating is written: the command says which file, why,
+    what it keeps and how to go on (no traceback), the part written is cut back (no torn line),
+    and the same command run again with room plays the rest, to the file an unbroken run writes."""
+    from helpers import full_disk_after
+
+    out = tmp_path / "full.jsonl"
+    argv = [*PAIR, "--deals", "3", "--workers", "1", "--out", str(out), "--no-progress"]
+    with monkeypatch.context() as m:
+        full_disk_after(m, out, 2)
+        assert tournament_main(argv) == 2
+    err = capsys.readouterr().err
+    assert (f"error: cannot write the results file {out}: No space left on device; the 2 deal-seating(s) finished "
+            "before are kept in it: make room (or mend the fault) and run the same command again to resume") in err
+    assert "Traceback" not in err
+    assert out.read_text().endswith("\n") and _jobs(out) == ["0:0:0", "0:0:1"]
+    assert tournament_main(argv) == 0
+    err = capsys.readouterr().err
+    assert "2 of 6 deal-seatings already played, 4 to play" in err and "warning" not in err
+    pd.testing.assert_frame_equal(_table(load_results(out)), clean[1])

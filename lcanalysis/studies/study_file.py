@@ -38,6 +38,7 @@ from typing import Any
 
 import pandas as pd
 
+from lcanalysis.options import append_whole
 from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_code
 
 #: the code behind rows of rounds the agents played: a tournament's (``tournaments.results.CODE_FILES``:
@@ -56,6 +57,9 @@ ALLOW_CODE_CHANGE = "--allow-code-change"
 #: what ``--allow-code-change`` says in the help of a command that writes a study file
 ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after a change that cannot move its "
                           "numbers; the change is recorded in the file's settings)")
+#: what a study file that could not be written keeps, and how to go on (``options.append_whole``)
+KEPT = ("the rows written before are kept in it: make room (or mend the fault) and run the same command again to "
+        "resume")
 
 
 def reproducing(command: str) -> str:
@@ -367,9 +371,8 @@ class StudyFile:
                 fh.flush()
 
             def write(rows: Any) -> None:
-                fh.write(self.as_csv([rows] if isinstance(rows, Mapping) else rows, header=False))
-                fh.flush()
-                os.fsync(fh.fileno())
+                append_whole(fh.fileno(), self.as_csv([rows] if isinstance(rows, Mapping) else rows,
+                                                      header=False).encode("utf-8"), path, KEPT)
 
             yield write, done
 

@@ -57,6 +57,7 @@ from typing import Any
 
 from lcanalysis.game.match import Match
 from lcanalysis.game.rules import Rules
+from lcanalysis.options import append_whole
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, deal_seed
 
 FORMAT = 1
@@ -645,17 +646,18 @@ class ResultsFile:
         """Write one finished job: once, whole, flushed."""
         if key in self._written or key in self.done:
             raise TournamentError(f"job {key} would be written twice to {self.path}")  # a bug, never the user's
-        out = b""
-        if self._needs_newline:
-            out += b"\n"  # after a line cut short: start a fresh one
-            self._needs_newline = False
+        out = b"\n" if self._needs_newline else b""  # after a line cut short: start a fresh one
         if self._marker is not None:
             out += (json.dumps(self._marker) + "\n").encode()
+        out += (json.dumps({"job": key, "rows": rows}) + "\n").encode()
+        kept = len(self.done) + len(self._written)
+        append_whole(self._fh.fileno(), out, f"the results file {self.path}",
+                     f"the {kept} deal-seating(s) finished before are kept in it: make room (or mend the fault) "
+                     "and run the same command again to resume", sync=False)
+        self._needs_newline = False
+        if self._marker is not None:
             self.file_code = self._marker[CODE_KEY]
             self._marker = None
-        out += (json.dumps({"job": key, "rows": rows}) + "\n").encode()
-        self._fh.write(out)
-        self._fh.flush()
         self._written.add(key)
 
     def fileno(self) -> int:
