@@ -363,7 +363,7 @@ def test_review_out_on_a_full_disk_names_the_file_keeps_the_turns_written_and_re
     whole, _ = _judged_json(capsys, argv)
     kept = tmp_path / "kept.csv"
     with monkeypatch.context() as m:
-        full_disk_after(m, kept, 2)
+        full_disk_after(m, kept, 3)  # (the settings and the column names, then two turns)
         assert main([*argv, "--out", str(kept)]) == 2
     err = capsys.readouterr().err
     assert (f"error: cannot write {kept}: No space left on device; the rows written before are kept in it: "
@@ -373,3 +373,31 @@ def test_review_out_on_a_full_disk_names_the_file_keeps_the_turns_written_and_re
     resumed, err = _judged_json(capsys, [*argv, "--out", str(kept)])
     assert "2 turn(s) judged there are kept" in err and "torn" not in err
     assert resumed == whole
+
+
+@pytest.mark.parametrize("cut", [30, -10])  # in the settings line; in the column names after it
+def test_review_out_begun_again_when_cut_short_before_its_first_turn(record, tmp_path, capsys, cut):
+    """A file stopped as it was begun (its settings or its column names unfinished: a kill or a full
+    disk at that moment) holds no turn: the same command begins it again, saying so, and prints the
+    review an uninterrupted run prints; the file then reads back whole. It was refused as unreadable
+    ('Unterminated string ...'), or its first turn was taken for the column names."""
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--json"]
+    whole_file = tmp_path / "whole.csv"
+    whole, _ = _judged_json(capsys, [*argv, "--out", str(whole_file)])
+    lines = whole_file.read_text().splitlines(keepends=True)
+    kept = tmp_path / "kept.csv"
+    begun = lines[0] + lines[1]
+    kept.write_text(begun[:cut])
+    resumed, err = _judged_json(capsys, [*argv, "--out", str(kept)])
+    assert f"warning: {kept}: cut short as it was begun" in err, err
+    assert resumed == whole
+    assert kept.read_text().splitlines()[:2] == [lines[0].rstrip("\n"), lines[1].rstrip("\n")]
+    assert len(kept.read_text().splitlines()) == len(lines)
+
+
+def test_review_out_refuses_a_text_file_of_one_line_that_is_not_a_review_file(record, tmp_path, capsys):
+    other = tmp_path / "notes.csv"
+    other.write_text("my notes")
+    assert main(["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(other)]) == 2
+    assert "is not a review file" in capsys.readouterr().err
+    assert other.read_text() == "my notes"

@@ -291,6 +291,14 @@ class StudyFile:
         df.attrs["identity"] = identity
         return df
 
+    def _cut_short_before_its_rows(self, fh: Any) -> bool:
+        """Whether the file open on ``fh`` is one of this study begun and stopped before its settings
+        line and column names were whole (a run killed, or a disk full, as it wrote them): it holds
+        no rows, and would be refused as unreadable, or read its first row as the column names."""
+        fh.seek(0)
+        text = fh.read()
+        return text.count("\n") < 2 and (text.startswith(self.mark) or self.mark.startswith(text))
+
     def _locked(self, path: str, stack: contextlib.ExitStack) -> Any:
         """``path`` opened for appending (made if missing), under an exclusive lock."""
         fh = stack.enter_context(open(path, "a+", encoding="utf-8", newline=""))  # noqa: SIM115 (closed by the stack)
@@ -335,6 +343,11 @@ class StudyFile:
         with contextlib.ExitStack() as stack:
             fh = self._locked(path, stack)
             done: set[tuple[Any, ...]] = set()
+            if exists and self._cut_short_before_its_rows(fh):
+                print(f"warning: {path}: cut short as it was begun (its settings or column names unfinished, no "
+                      "rows): begun again", file=sys.stderr)
+                fh.truncate(0)
+                exists = False
             if exists:
                 old = self.read_identity(path)
                 diff = [k for k in self.identity_keys if old.get(k) != identity[k]]
@@ -366,9 +379,9 @@ class StudyFile:
             if command is not None:
                 with open(path + ".cmd", "w", encoding="utf-8") as cmd:
                     cmd.write(reproducing(command) + "\n")
-            if not exists:
-                fh.write(self.mark + json.dumps(identity) + "\n" + self.as_csv([]))
-                fh.flush()
+            if not exists:  # (whole or not at all, as a row)
+                append_whole(fh.fileno(), (self.mark + json.dumps(identity) + "\n" + self.as_csv([])).encode("utf-8"),
+                             path, "nothing was in it: make room (or mend the fault) and run the same command again")
 
             def write(rows: Any) -> None:
                 append_whole(fh.fileno(), self.as_csv([rows] if isinstance(rows, Mapping) else rows,
