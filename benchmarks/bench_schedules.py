@@ -50,10 +50,18 @@ EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
 
 def load_references(refs: Path | None) -> dict[tuple, dict]:
     """The references kept in ``refs`` (JSON lines), keyed by what makes one: position, budget,
-    schedule, seed and play-outs a second (``EARLIER_RATE`` for lines that name none)."""
+    schedule, seed and play-outs a second (``EARLIER_RATE`` for lines that name none). A last line
+    cut short (a run killed as it wrote it) is cut off the file: its reference is made again."""
     if refs is None or not refs.exists():
         return {}
-    rows = (json.loads(line) for line in refs.read_text().splitlines())
+    text = refs.read_text()
+    whole = text[: text.rfind("\n") + 1]
+    if whole != text:
+        print(f"warning: {refs}: a torn last line (an unfinished reference) is dropped and made again",
+              file=sys.stderr, flush=True)
+        with refs.open("r+") as fh:
+            fh.truncate(len(whole.encode()))
+    rows = (json.loads(line) for line in whole.splitlines())
     return {(r["index"], r["reference"], r["schedule"], r["seed"], r.get("playout_rate", EARLIER_RATE)): r
             for r in rows}
 

@@ -365,3 +365,25 @@ def test_a_file_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys, 
         C.consistency_study(201, out=copy, reference=30.0, streams=False, schedule="two-stage", playout_rate=6000)
     assert copy.read_bytes() == published.read_bytes()
     assert "code" not in C.load_consistency(published).attrs["identity"]
+
+
+def test_a_torn_last_reference_of_bench_schedules_is_cut_off_and_made_again(tmp_path, monkeypatch, capsys):
+    """benchmarks/bench_schedules.py --refs keeps each reference as a JSON line; a run killed as it
+    wrote one left half a line, and the next run stopped on it (a JSONDecodeError traceback) or
+    glued its next reference to it (a file that no longer read). The half line is cut off."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_schedules as B
+
+    refs = tmp_path / "refs.jsonl"
+    first = {"index": 0, "reference": 1.0, "schedule": "halving", "seed": 2, "playout_rate": 100, "top": "+R3/D",
+             "moves": {"+R3/D": [0.0, 0.0]}}
+    second = {**first, "index": 1, "top": "-B2/D"}
+    refs.write_text(json.dumps(first) + "\n" + json.dumps(second)[:40])
+    known = B.load_references(refs)
+    assert list(known) == [(0, 1.0, "halving", 2, 100)]
+    assert "a torn last line (an unfinished reference) is dropped and made again" in capsys.readouterr().err
+    assert refs.read_text() == json.dumps(first) + "\n"
+    monkeypatch.setattr(B.lc, "advise", lambda *a, **k: pytest.fail("the kept reference is made again"))
+    assert B.cached_reference(None, 0, 1.0, "halving", refs, known, 100) == first
