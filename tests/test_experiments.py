@@ -610,3 +610,32 @@ def test_the_colours_studys_progress_says_the_rounds_are_played_out(capsys):
     opening.simulated_colours(rounds=2, seed=0, progress=True)
     shown = capsys.readouterr().err
     assert "to turn 0" not in shown and "simulated rounds (played out; colours as dealt)" in shown
+
+
+def test_a_data_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A run killed (or out of disk) as it writes the finished file leaves the file before it whole
+    (say data/'s published one) and the rows it made kept in FILE.partial, which the same command
+    finishes from. It wrote over the file in place: the published file was left cut short."""
+    from lcanalysis.cli import main
+
+    def command(matches, where="kept"):
+        return ["studies", "data", "--only", "matches", "--matches", str(matches), "--root", str(tmp_path / where)]
+
+    assert main(command(4)) == 0 and main(command(5, "unbroken")) == 0
+    made = tmp_path / "kept" / "simulated" / "matches.csv"
+    before = made.read_bytes()
+    real = pd.DataFrame.to_csv
+
+    def cut_short(self, path, *args, **kwargs):
+        with open(path, "w") as fh:
+            fh.write(real(self, None, *args, **kwargs)[:20])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", cut_short)
+    assert main(command(5)) == 2
+    assert made.read_bytes() == before
+    assert (tmp_path / "kept" / "simulated" / "matches.csv.partial").exists()
+    monkeypatch.setattr(pd.DataFrame, "to_csv", real)
+    assert main(command(5)) == 0
+    assert not (tmp_path / "kept" / "simulated" / "matches.csv.partial").exists()
+    assert made.read_bytes() == (tmp_path / "unbroken" / "simulated" / "matches.csv").read_bytes()

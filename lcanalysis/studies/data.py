@@ -48,7 +48,8 @@ def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> Non
     """Write ``path`` (CSV, ``to_csv``'s options) from the table ``make(kept)`` returns, a study
     given the file ``kept`` (``path`` + ``.partial``) to keep its rows in as it makes them (its
     ``out``): a run stopped (Ctrl-C) and started again resumes it, and the file is the one an unbroken
-    run writes; ``kept`` is removed once ``path`` is written. A kept file of other settings is
+    run writes; ``path`` is written whole or not at all (by a file renamed over it), and ``kept`` is
+    removed once it is. A kept file of other settings is
     refused, naming it, and so is one whose rows other code wrote (the study's ``allow_code_change``
     goes on: then the codes that made the rows, from the kept file's settings, are written beside
     ``path`` in ``path`` + ``.earlier_code.json``, which a run by one code removes)."""
@@ -70,7 +71,8 @@ def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> Non
                          "start again, or, if the change cannot move these numbers, go on with --allow-code-change "
                          f"(the codes are then recorded in {path}{EARLIER_CODE})") from None
     record, mixed = code_record(kept), path + EARLIER_CODE
-    table.to_csv(path, index=False, **to_csv)
+    table.to_csv(path + ".new", index=False, **to_csv)
+    os.replace(path + ".new", path)  # (a run killed as it writes leaves the file before whole, and its rows kept)
     if record is not None:
         with open(mixed, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(record, indent=1) + "\n")
