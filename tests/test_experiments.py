@@ -639,3 +639,40 @@ def test_a_data_file_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert main(command(5)) == 0
     assert not (tmp_path / "kept" / "simulated" / "matches.csv.partial").exists()
     assert made.read_bytes() == (tmp_path / "unbroken" / "simulated" / "matches.csv").read_bytes()
+
+
+def test_studies_data_killed_hard_again_and_again_resumes_to_the_file_an_unbroken_run_writes(tmp_path):
+    """Real processes, killed with SIGKILL (no chance to tidy up) each time the rows they keep have
+    grown: every run adds to FILE.partial, and the last one writes, byte for byte, the file of a run
+    never stopped."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "LCANALYSIS_NO_SERVER": "1"}
+
+    def start(where):
+        return subprocess.Popen([sys.executable, "-m", "lcanalysis", "studies", "data", "--only",
+                                 "first_player_rounds", "--deals", "400", "--root", str(tmp_path / where)],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    assert start("whole").wait() == 0
+    kept = tmp_path / "killed" / "simulated" / "first_player_rounds.csv.partial"
+    rows = []
+    for _ in range(3):
+        before = len(kept.read_text().splitlines()) if kept.exists() else 0
+        proc = start("killed")
+        while proc.poll() is None and (len(kept.read_text().splitlines()) if kept.exists() else 0) <= before + 2:
+            time.sleep(0.01)  # (waits for rows, whatever the machine's speed)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert kept.exists(), "the run finished before it was killed: give it more deals"
+        rows.append(len(kept.read_text().splitlines()))
+    assert rows == sorted(rows) and rows[0] < rows[-1]  # each run kept what the one before had made
+    assert start("killed").wait() == 0
+    assert not kept.exists()
+    name = "simulated/first_player_rounds.csv"
+    assert (tmp_path / "killed" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
