@@ -841,7 +841,7 @@ def test_a_full_disk_stops_a_tournament_naming_the_file_and_keeps_every_whole_li
     out = tmp_path / "full.jsonl"
     argv = [*PAIR, "--deals", "3", "--workers", "1", "--out", str(out), "--no-progress"]
     with monkeypatch.context() as m:
-        full_disk_after(m, out, 2)
+        full_disk_after(m, out, 3)  # (the header, then two deal-seatings)
         assert tournament_main(argv) == 2
     err = capsys.readouterr().err
     assert (f"error: cannot write the results file {out}: No space left on device; the 2 deal-seating(s) finished "
@@ -852,3 +852,18 @@ def test_a_full_disk_stops_a_tournament_naming_the_file_and_keeps_every_whole_li
     err = capsys.readouterr().err
     assert "2 of 6 deal-seatings already played, 4 to play" in err and "warning" not in err
     pd.testing.assert_frame_equal(_table(load_results(out)), clean[1])
+
+
+def test_a_full_disk_as_a_tournament_begins_its_file_names_it_and_leaves_it_empty(tmp_path, capsys, monkeypatch):
+    """It was 'error: [Errno 28] No space left on device', naming no file."""
+    from helpers import full_disk_after
+
+    out = tmp_path / "full.jsonl"
+    argv = [*PAIR, "--deals", "1", "--workers", "1", "--out", str(out), "--no-progress"]
+    with monkeypatch.context() as m:
+        full_disk_after(m, out, 0)
+        assert tournament_main(argv) == 2
+    assert (f"error: cannot write the results file {out}: No space left on device; nothing had been played into it"
+            in capsys.readouterr().err)
+    assert out.read_bytes() == b""
+    assert tournament_main(argv) == 0 and len(_jobs(out)) == 2

@@ -526,9 +526,8 @@ class ResultsFile:
         fh.truncate()
         header = {HEADER_KEY: FORMAT, "identity": self.identity,
                   "created": datetime.now(UTC).isoformat(timespec="seconds")}
-        fh.write((json.dumps(header) + "\n").encode())
-        fh.flush()
-        os.fsync(fh.fileno())
+        append_whole(fh.fileno(), (json.dumps(header) + "\n").encode(), f"the results file {self.path}",
+                     "nothing had been played into it: make room (or mend the fault) and run the command again")
         self.file_code = self.identity["code"]
 
     def _split(self, data: bytes) -> list[bytes]:
