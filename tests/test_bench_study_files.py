@@ -385,3 +385,18 @@ def test_a_published_rows_file_still_loads_and_is_not_resumed_by_todays_code(tmp
                                          "before the code behind its rows was kept), and this is lcanalysis")
     assert calls == [] and out.read_bytes() == published.read_bytes()
     assert len(bench.ROWS_FILE.load(published)) == 200
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_ctrl_c_in_a_benchmark_says_where_its_rows_are_kept_and_how_to_resume(tmp_path, monkeypatch, capsys, name):
+    """It stopped with a bare KeyboardInterrupt traceback, saying nothing of the rows kept."""
+    bench = _bench(monkeypatch, name)
+    calls: list = []
+    argv = SETUP[name](monkeypatch, bench, calls, 3, tmp_path)
+    monkeypatch.setitem(globals(), "Stop", KeyboardInterrupt)  # Ctrl-C at the third measurement
+    out = tmp_path / "rows.csv"
+    with pytest.raises(KeyboardInterrupt):
+        bench.main([*argv, "--out", str(out)])
+    assert (f"stopped: the rows finished so far are kept in {out}; run the same command again (it is in "
+            f"{out}.cmd) to resume") in capsys.readouterr().err
+    assert len(_rows_file(bench).load(out)) > 0

@@ -137,7 +137,7 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
     kept_file = _kept_file()
     identity = keep_settings(record, player=player, time_budget=time_budget, seed=seed)
     try:
-        write, _ = stack.enter_context(kept_file.open(path, identity, command))
+        write, _ = stack.enter_context(kept_file.open(path, identity, command, says_stopped=False))  # (says it: main)
     except (RuntimeError, ValueError) as exc:  # another run is writing it; another record or settings
         raise UsageError(f"--out {exc}") from None
     except OSError as exc:  # a folder it may not write in

@@ -323,7 +323,7 @@ class StudyFile:
     @contextlib.contextmanager
     def open(self, path: str, identity: dict[str, Any], command: str | None = None,
              allow_code_change: bool = False, units: Iterable[tuple[Any, ...]] | None = None,
-             ) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
+             says_stopped: bool = True) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
         writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
         returns), and the keys of the units already there (with ``many_rows``, but the last).
@@ -336,7 +336,9 @@ class StudyFile:
         that holds them all (with ``many_rows``, its last unit too, taken as whole) is not refused,
         since the run has nothing to write (nothing can mix): it is left as it is (its settings and
         sidecar too), and every unit in it is done. Without ``units``, a run is refused as if it had
-        work left."""
+        work left. Ctrl-C (``KeyboardInterrupt``) while the file is open says, with a ``command`` and
+        ``says_stopped`` (a caller that says it in words of its own passes False), that the rows
+        written are kept in it and the command resumes."""
         if self.code is not None:
             identity = {**identity, "code": code_version(self.code[0])}
         exists = os.path.exists(path) and os.path.getsize(path) > 0
@@ -387,7 +389,13 @@ class StudyFile:
                 append_whole(fh.fileno(), self.as_csv([rows] if isinstance(rows, Mapping) else rows,
                                                       header=False).encode("utf-8"), path, KEPT)
 
-            yield write, done
+            try:
+                yield write, done
+            except KeyboardInterrupt:
+                if command is not None and says_stopped:
+                    print(f"stopped: the rows finished so far are kept in {path}; run the same command again (it is "
+                          f"in {path}.cmd) to resume", file=sys.stderr, flush=True)
+                raise
 
     def kept_table(self, path: str | None, identity: dict[str, Any], units: Sequence[tuple[Any, ...]],
                    make: Callable[[tuple[Any, ...]], Any], columns: Sequence[str] | None = None,
