@@ -867,3 +867,32 @@ def test_a_full_disk_as_a_tournament_begins_its_file_names_it_and_leaves_it_empt
             in capsys.readouterr().err)
     assert out.read_bytes() == b""
     assert tournament_main(argv) == 0 and len(_jobs(out)) == 2
+
+
+def test_a_tournament_killed_hard_again_and_again_resumes_to_the_rounds_of_an_unbroken_run(tmp_path):
+    """Real runs of the command on worker processes, each SIGKILLed once its file has grown by two
+    deal-seatings, then run to the end: every deal-seating is in the file once, and the rounds are
+    those of a run never stopped (the timings aside)."""
+    path = tmp_path / "killed.jsonl"
+    args = _cli(*PAIR, "--deals", "40", "--workers", "2", "--no-progress", "--out", str(path))
+    sizes = []
+    for _ in range(3):
+        before = path.read_text().count("\n") if path.exists() else 0
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env(tmp_path),
+                                start_new_session=True)
+        try:
+            _wait_for_lines(path, before + 2, proc)
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)  # (the workers too: nothing may write after)
+            proc.wait()
+        sizes.append(len(_jobs(path)))
+    assert sizes == sorted(sizes) and sizes[-1] < 80, "a run finished before it was killed: give it more deals"
+    done = subprocess.run(args, capture_output=True, text=True, env=_env(tmp_path), timeout=900, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert f"{sizes[-1]} of 80 deal-seatings already played" in done.stderr
+    jobs = _jobs(path)
+    assert len(jobs) == len(set(jobs)) == 80
+    unbroken = _run(tmp_path / "unbroken.jsonl", deals=40)
+    key = ["pairing", "deal", "swap", "round"]
+    pd.testing.assert_frame_equal(_table(load_results(path)).sort_values(key).reset_index(drop=True),
+                                  _table(unbroken).sort_values(key).reset_index(drop=True))
