@@ -48,19 +48,21 @@ ROWS_FILE = SCHEDULE_FILE.made_by(__file__)
 EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
 
 
-def load_references(refs: Path | None) -> dict[tuple, dict]:
+def load_references(refs: Path | None, repair: bool = False) -> dict[tuple, dict]:
     """The references kept in ``refs`` (JSON lines), keyed by what makes one: position, budget,
     schedule, seed and play-outs a second (``EARLIER_RATE`` for lines that name none). A last line
-    cut short (a run killed as it wrote it) is cut off the file: its reference is made again."""
+    cut short (a run killed as it wrote it) is left out, and with ``repair`` (the run that appends
+    to the file) cut off the file too: its reference is made again."""
     if refs is None or not refs.exists():
         return {}
     text = refs.read_text()
     whole = text[: text.rfind("\n") + 1]
     if whole != text:
-        print(f"warning: {refs}: a torn last line (an unfinished reference) is dropped and made again",
-              file=sys.stderr, flush=True)
-        with refs.open("r+") as fh:
-            fh.truncate(len(whole.encode()))
+        print(f"warning: {refs}: a torn last line (an unfinished reference) is "
+              + ("dropped and made again" if repair else "left out"), file=sys.stderr, flush=True)
+        if repair:
+            with refs.open("r+") as fh:
+                fh.truncate(len(whole.encode()))
     rows = (json.loads(line) for line in whole.splitlines())
     return {(r["index"], r["reference"], r["schedule"], r["seed"], r.get("playout_rate", EARLIER_RATE)): r
             for r in rows}
@@ -106,7 +108,7 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
         todo = [(f, left) for f, left in todo if left]
         print(f"{positions - len(todo)} positions already in {out}, {len(todo)} to go (each: one reference at "
               f"{reference:g}x the budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
-        known = load_references(refs)
+        known = load_references(refs, repair=True)  # (this run appends to it)
         for (index, _deal, _turns, view), left in todo:
             c0 = time.process_time()
             ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate)

@@ -380,8 +380,11 @@ def test_a_torn_last_reference_of_bench_schedules_is_cut_off_and_made_again(tmp_
     first = {"index": 0, "reference": 1.0, "schedule": "halving", "seed": 2, "playout_rate": 100, "top": "+R3/D",
              "moves": {"+R3/D": [0.0, 0.0]}}
     second = {**first, "index": 1, "top": "-B2/D"}
-    refs.write_text(json.dumps(first) + "\n" + json.dumps(second)[:40])
-    known = B.load_references(refs)
+    torn = json.dumps(first) + "\n" + json.dumps(second)[:40]
+    refs.write_text(torn)
+    assert list(B.load_references(refs)) == [(0, 1.0, "halving", 2, 100)]  # a reader (bench_hint_honesty)
+    assert "is left out" in capsys.readouterr().err and refs.read_text() == torn  # leaves the file as it is
+    known = B.load_references(refs, repair=True)  # the writer cuts it off
     assert list(known) == [(0, 1.0, "halving", 2, 100)]
     assert "a torn last line (an unfinished reference) is dropped and made again" in capsys.readouterr().err
     assert refs.read_text() == json.dumps(first) + "\n"
