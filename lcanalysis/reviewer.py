@@ -118,7 +118,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -128,6 +128,7 @@ from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR, advise, j
 from lcanalysis.analysis import Analysis, loss_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
+from lcanalysis.core.pool import worker_pool
 from lcanalysis.game.cards import Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
@@ -1180,7 +1181,7 @@ def _run(jobs: Iterator[_Job], total: int, executor: str | Executor | None, work
             return results, 1
         own = executor is None
         if own:
-            ex: Executor = ProcessPoolExecutor(max_workers=n_workers)
+            ex: Executor = worker_pool(n_workers)  # (killed, even by SIGKILL, the review leaves none behind)
         else:
             assert isinstance(executor, Executor)
             ex = executor

@@ -614,7 +614,7 @@ def test_a_review_refuses_absurd_workers_and_starts_no_more_processes_than_turns
             asked.append(max_workers)
             super().__init__(max_workers)
 
-    monkeypatch.setattr(R, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(R, "worker_pool", Pool)
     rv = R.review(str(path), time_budget=0.05, workers=1024, progress=False)
     assert asked == [2] and rv.workers == 2 and len(rv.decisions) == 3
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from test_review_stream import GOLDEN, T, _cases, outputs
@@ -401,3 +402,53 @@ def test_review_out_refuses_a_text_file_of_one_line_that_is_not_a_review_file(re
     assert main(["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(other)]) == 2
     assert "is not a review file" in capsys.readouterr().err
     assert other.read_text() == "my notes"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads processes from /proc (Linux)")
+def test_review_out_on_workers_killed_hard_leaves_no_worker_holding_the_file_and_resumes(tmp_path):
+    """A review on worker processes SIGKILLed part-way: its workers lived on (reparented, idle),
+    holding the lock of --out, and the same command was refused ('another review run is writing
+    FILE') for as long as they lived. Now they die with it and the command resumes the file."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from lcanalysis.tournaments.runner import run_tournament
+
+    run_tournament(["heuristic", "greedy"], deals=1, duplicate=False, executor="serial", progress=False, out=None,
+                   records=str(tmp_path / "records"))
+    (rec,) = (tmp_path / "records").iterdir()
+    out = tmp_path / "kept.csv"
+    argv = [sys.executable, "-m", "lcanalysis", "review", str(rec), "--time", "0.02", "--workers", "2",
+            "--no-progress", "--out", str(out)]
+    env = {**os.environ, "LCANALYSIS_NO_SERVER": "1"}
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        while proc.poll() is None and not (out.exists() and out.read_text().count("\n") >= 5):
+            time.sleep(0.05)  # (until turns are kept: the workers are at work)
+        workers = [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(int(p)) == proc.pid]
+        assert proc.poll() is None and workers, "the review ended before it was killed"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 60  # a safety net, not a measurement
+        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{p}") and _parent(p) for p in workers):
+            time.sleep(0.1)
+        assert not [p for p in workers if os.path.exists(f"/proc/{p}") and _parent(p)], "workers outlived it"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "turn(s) judged there are kept" in done.stderr
+
+
+def _parent(pid):
+    """The parent of process ``pid`` (0 once it is gone or a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    fields = stat.rsplit(")", 1)[1].split()
+    return 0 if fields[0] in ("Z", "X") else int(fields[1])

@@ -589,7 +589,7 @@ def test_the_watchdog_alone_ends_a_worker_whose_parent_died(tmp_path):
     """The portable fallback: with the Linux death signal switched off, a worker still exits."""
     script = (
         "import os, sys, time\n"
-        "from lcanalysis.tournaments import pool\n"
+        "from lcanalysis.core import pool\n"
         "pool._die_with_parent = lambda: False\n"
         "parent = os.getpid()\n"
         "r, w = os.pipe()\n"

@@ -42,13 +42,13 @@ import numpy as np
 import pandas as pd
 
 from lcanalysis.agents import Agent
+from lcanalysis.core.pool import worker_pool
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import ticking
 from lcanalysis.game.rules import Rules
 from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_SEED, MAX_TURN_CAP, MAX_WORKERS
-from lcanalysis.tournaments.pool import worker_pool
 from lcanalysis.tournaments.results import (
     LUCK_COLUMNS,
     RESULT_COLUMNS,

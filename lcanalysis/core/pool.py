@@ -1,4 +1,4 @@
-"""Worker processes that never outlive the tournament that started them.
+"""Worker processes that never outlive the process that started them (a tournament, a review).
 
 A process pool's workers are children of the tournament; if the tournament is killed (any
 signal, SIGKILL included, which no handler can see) they would live on, reparented, each holding
