@@ -359,8 +359,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         levels.append(lv)
         if progress is not None:
             b = lv.best()
+            solved = "worlds, every one" if lv.exact else "sampled worlds"
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
-                     f"{_level_value(lv, b)} ({len(lv.rows)} {'splits' if lv.exact else 'worlds'}, {lv.nodes} nodes)")
+                     f"{_level_value(lv, b)} ({len(lv.rows)} {solved}, {lv.nodes} nodes)")
         if len(levels) >= 2 and stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors):
             break
         if not _uses_stalls(view):
