@@ -396,6 +396,9 @@ def test_the_endgame_search_says_first_how_long_it_may_take():
     heard = []
     advise(view, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0] == "endgame: 2 card(s) in the draw pile: endgame search, up to 10.0 s"
+    # each level's line counts the distinct worlds it solved, and says all of them were
+    bests = [line for line in heard if "stall(s) each: best" in line]
+    assert bests and all(re.search(r"\(\d+ worlds, every one, \d+ nodes\)$", line) for line in bests), bests
     heard.clear()
     advise(view, time_budget=0.3, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")
