@@ -78,3 +78,26 @@ def full_disk_after(monkeypatch, path, writes: int) -> None:
         return real(fd, data)
 
     monkeypatch.setattr(os, "write", write)
+
+
+def recording_bar(refreshed: list, made: list) -> type:
+    """A stand-in for tqdm's bar: each bar made goes into ``made``, each redraw adds to ``refreshed``,
+    and a redraw after the bar was closed fails the test."""
+    import threading
+
+    class Bar:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            made.append(self)
+            self.closed = threading.Event()
+
+        def update(self, n: int) -> None:
+            pass
+
+        def refresh(self) -> None:
+            assert not self.closed.is_set()  # never drawn after it was closed
+            refreshed.append(1.0)
+
+        def close(self) -> None:
+            self.closed.set()
+
+    return Bar

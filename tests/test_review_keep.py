@@ -266,20 +266,9 @@ def test_the_review_bar_moves_on_while_a_slow_decision_is_judged(monkeypatch, wo
     refreshed: list[float] = []
     made: list[object] = []
 
-    class Bar:
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            made.append(self)
-            self.closed = threading.Event()
+    from helpers import recording_bar
 
-        def update(self, n: int) -> None:
-            pass
-
-        def refresh(self) -> None:
-            assert not self.closed.is_set()  # never drawn after it was closed
-            refreshed.append(1.0)
-
-        def close(self) -> None:
-            self.closed.set()
+    Bar = recording_bar(refreshed, made)
 
     rec = record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"])
     judge = R._review_turn

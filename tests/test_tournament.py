@@ -400,20 +400,9 @@ def test_the_progress_bar_moves_on_while_a_slow_round_is_played(monkeypatch):
     refreshed: list[float] = []
     made: list[object] = []
 
-    class Bar:
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            made.append(self)
-            self.closed = threading.Event()
+    from helpers import recording_bar
 
-        def update(self, n: int) -> None:
-            pass
-
-        def refresh(self) -> None:
-            assert not self.closed.is_set()  # never drawn after it was closed
-            refreshed.append(1.0)
-
-        def close(self) -> None:
-            self.closed.set()
+    Bar = recording_bar(refreshed, made)
 
     slow = runner._run_batch
 
