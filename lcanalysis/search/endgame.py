@@ -193,14 +193,15 @@ class _Worlds:
         self.weights: np.ndarray | None = None
         self.inputs: list[_SplitInputs] = []
         fills = list(islice(view.fills(), ENUMERATE_MAX + 1))  # (a view without buried cards: itself, once)
-        dead = _SplitInputs(fills[0][1]).dead  # the fills change no expedition
+        first = _SplitInputs(fills[0][1])  # (the view itself when nothing is buried)
+        dead = first.dead  # the fills change no expedition
         sizes = [] if len(fills) > ENUMERATE_MAX else \
             [count_splits(merged_counts(f.unseen_counts(), dead).tolist(), u, ENUMERATE_MAX + 1) for _, f in fills]
         self.splits = sum(sizes) if sizes else ENUMERATE_MAX + 1  # few fills: perhaps few worlds in all
         if self.splits <= ENUMERATE_MAX:
             parts, weights, src = [], [], []
-            for (p, filled), n in zip(fills, sizes):
-                inputs = _SplitInputs(filled)
+            for i, ((p, filled), n) in enumerate(zip(fills, sizes)):
+                inputs = first if i == 0 else _SplitInputs(filled)
                 picks, ways = inputs.all_worlds(u, n)
                 parts.append(picks)
                 weights.append(p * ways / comb(int(inputs.unseen.sum()), u))
@@ -209,7 +210,7 @@ class _Worlds:
             self.all_picks, self.weights = np.vstack(parts), np.concatenate(weights)
             self.all_src = np.array(src, dtype=np.int64)
         if not view.buried_count:  # one set of inputs: the sample draws physical splits of its unseen cards
-            self.inputs = self.inputs or [_SplitInputs(view)]
+            self.inputs = self.inputs or [first]
             self.sample = sampled_picks(self.inputs[0].unseen.tolist(), u, nt, MAX_WORLDS, seed)
             self.sample_src = np.zeros(MAX_WORLDS, dtype=np.int64)
             return
