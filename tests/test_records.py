@@ -244,6 +244,20 @@ def test_a_text_record_may_open_with_comments_and_a_position_or_a_list_is_named_
         read_record("[1, 2]")
 
 
+def test_an_example_name_given_as_a_record_is_named_a_position_and_an_unknown_one_no_example():
+    """``review example:nosuch`` said "this is a position, not a game record": a name that is no
+    example is no position either. A built-in example is still named a position."""
+    from lcanalysis.game.examples import EXAMPLES
+
+    with pytest.raises(RecordError) as unknown:
+        read_record("example:nosuch")
+    assert "no example 'nosuch'" in str(unknown.value) and "this is a position" not in str(unknown.value)
+    assert all(name in str(unknown.value) for name in EXAMPLES)
+    for name in EXAMPLES:
+        with pytest.raises(RecordError, match="this is a position, not a game record"):
+            read_record(f"example:{name}")
+
+
 def test_the_text_form_keeps_the_players_names_and_the_comments():
     """The text form wrote them as comment lines and dropped them when read: a record read back
     from its own text was not the record (docs/spec/interchange.md: the keys are "kept")."""

@@ -63,7 +63,7 @@ import numpy as np
 
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import Card, CardError, brief, number_types, whole_number
-from lcanalysis.game.examples import PREFIX
+from lcanalysis.game.examples import EXAMPLES, PREFIX
 from lcanalysis.game.formats import RECORD_TAG, STRING_TAG
 from lcanalysis.game.match import next_starter
 from lcanalysis.game.moves import Move, MoveError
@@ -811,7 +811,11 @@ def read_record(source: Any, progress: bool = False) -> Record:
 
 def _refuse_a_position(text: str) -> None:
     """A one-line position string or a built-in example given where a record was meant is named as
-    a position (a JSON position already is, in ``_round_from_json``)."""
+    a position (a JSON position already is, in ``_round_from_json``); a name that is no example, as
+    such (it is no position either)."""
+    if text.startswith(PREFIX) and text[len(PREFIX):] not in EXAMPLES:
+        raise RecordError(f"no example {text[len(PREFIX):]!r}; built-in examples: {', '.join(EXAMPLES)} (each a "
+                          "position, not a game record)")
     if text[:len(STRING_TAG) + 1].upper() == f"{STRING_TAG};" or text.startswith(PREFIX):
         raise RecordError(f"this is a position, not a game record: a record's text form is the line '{TEXT_TAG}', "
                           f"then 'start {STRING_TAG};...' and the turns (a position is analysed with 'lcanalysis "
