@@ -112,52 +112,42 @@ def verdict(analysis: Analysis, view: View) -> str:
 def question(analysis: Analysis, brief: bool = False) -> str:
     """Which question was answered, in plain words; ``brief``: in one short line, for a player at
     the table (exact or an estimate, of what, and what ± is), the whole explanation left to ``hint all``."""
-    if brief:
-        return f"value: your expected final score difference (you minus the opponent), {_brief_kind(analysis)}"
-    bound = any(m.upper_bound for m in analysis.moves)
-    tail = ("; ≤ marks a turn searched only far enough to show it is worse: its value is at most, its loss "
-            "at least, the figure shown") if bound else ""
+    tail = ""
+    if any(m.upper_bound for m in analysis.moves):
+        tail = ("; ≤: at most (searched only far enough to show a turn is worse)" if brief else
+                "; ≤ marks a turn searched only far enough to show it is worse: its value is at most, its loss "
+                "at least, the figure shown")
     if analysis.exact:
         bounds = {k: v for k, v in analysis.bounds.items() if k != "converged"}
+        under = f" under {bounds_in_words(bounds)}" if bounds else ""
         kind = analysis.kind.replace(" (", ", ").replace(")", "")  # no parentheses within parentheses
-        what = "exact" + (f" ({kind})" if kind else "") + (
-            f" under {bounds_in_words(bounds)}" if bounds else "")
+        what = "exact" + ("" if brief or not kind else f" ({kind})") + under
         if analysis.bounds.get("converged") is False:  # exact under its bound, which may still matter
-            what += ("; not converged: with more discard-pile draws allowed the best turn or its value may "
+            what += (" (not converged: more discard-pile draws may change it)" if brief else
+                     "; not converged: with more discard-pile draws allowed the best turn or its value may "
                      "change (the notes say how)")
-        what += tail
     elif analysis.kind.startswith("view value"):
-        what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds of the unseen "
+        what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds; "
+                "± is one standard error") if brief else (
+                f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds of the unseen "
                 "cards; ± is one standard error, and a loss's error is that of the difference over the same "
-                "worlds") + tail
+                "worlds")
+    elif brief:
+        what = (f"an estimate by {analysis.nodes:,} play-outs of the heuristic policy; ± is one standard error "
+                "of the sampling only")
     else:
         dealt = (", the opponent's hand dealt by the learned hand model" if "opponent-hand model" in analysis.method
                  else "")
         if "deck stream" in analysis.method:
             dealt += ", each player drawing from a deck stream of their own"
+        tail = ""  # (the long form never gave play-outs the bound's note: they bound no turn)
         what = "an estimate by play-outs (both sides play the round out with the heuristic policy in " \
                f"{analysis.nodes} sampled worlds of the unseen cards{dealt}); ± is one standard error, and a loss's " \
                "error is that of the difference over the worlds both turns were played in; it counts "\
                "the sampling only, not the misjudgments of the play-out policy"
-    return f"value: the expected final score difference of this round, you minus the opponent; {what}"
-
-
-def _brief_kind(analysis: Analysis) -> str:
-    """The kind of number in a few words: exact (under which bounds, converged or not) or an estimate
-    (of how many worlds or play-outs) with what ± is."""
-    bound = "; ≤: at most (searched only far enough to show a turn is worse)" \
-        if any(m.upper_bound for m in analysis.moves) else ""
-    if analysis.exact:
-        bounds = {k: v for k, v in analysis.bounds.items() if k != "converged"}
-        under = f" under {bounds_in_words(bounds)}" if bounds else ""
-        unsettled = " (not converged: more discard-pile draws may change it)" \
-            if analysis.bounds.get("converged") is False else ""
-        return f"exact{under}{unsettled}{bound}"
-    if analysis.kind.startswith("view value"):
-        return (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds; "
-                f"± is one standard error{bound}")
-    return (f"an estimate by {analysis.nodes:,} play-outs of the heuristic policy; ± is one standard error "
-            f"of the sampling only{bound}")
+    if brief:
+        return f"value: your expected final score difference (you minus the opponent), {what}{tail}"
+    return f"value: the expected final score difference of this round, you minus the opponent; {what}{tail}"
 
 
 def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
