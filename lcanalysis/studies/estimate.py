@@ -81,7 +81,7 @@ class Estimate:
         x = np.asarray(list(hits) if not isinstance(hits, np.ndarray) else hits, dtype=float)
         if x.size == 0:
             return cls(math.nan, math.nan, 0)
-        from lcanalysis.tournaments.stats import unit_rate_interval, wilson_interval
+        from lcanalysis.tournaments.stats import unit_means, unit_rate_interval, wilson_interval
 
         p = float(x.mean())
         if units is None:
@@ -91,10 +91,7 @@ class Estimate:
         else:
             keys = list(units)
             low, high = unit_rate_interval(x, keys)
-            shares: dict[Any, list[float]] = {}
-            for k, v in zip(keys, x):
-                shares.setdefault(k, []).append(float(v))
-            means = np.array([np.mean(v) for v in shares.values()])
+            means = unit_means(x, keys)
             n = len(means)
             se = float(means.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
         if se == 0.0:  # a spread of 0 claims certainty from a sample (p at 0 or 1, or no unit varies):

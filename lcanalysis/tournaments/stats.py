@@ -48,6 +48,15 @@ def mean_interval(values: Iterable[float], conf: float = 0.95) -> tuple[float, f
     return (m, m - t * se, m + t * se)
 
 
+def unit_means(values: Sequence[float] | np.ndarray, units: Iterable[Any]) -> np.ndarray:
+    """The mean of ``values`` in each unit (``units``: each value's unit, a duplicate deal say), in the
+    order the units first appear: one sample per unit, where a unit's values are not independent."""
+    groups: dict[Any, list[float]] = {}
+    for k, v in zip(units, values):
+        groups.setdefault(k, []).append(float(v))
+    return np.array([np.mean(v) for v in groups.values()])
+
+
 def unit_rate_interval(scores: Sequence[float] | np.ndarray, units: Sequence[Any], conf: float = 0.95
                        ) -> tuple[float, float]:
     """The interval of a win rate over independent *units* rather than rounds: ``scores`` are the
@@ -67,10 +76,7 @@ def unit_rate_interval(scores: Sequence[float] | np.ndarray, units: Sequence[Any
     x = np.asarray(scores, dtype=float)
     if len(x) != len(units):
         raise ValueError(f"one unit per round: {len(x)} results, {len(units)} units")
-    sums: dict[Any, list[float]] = {}
-    for k, v in zip(units, x):
-        sums.setdefault(k, []).append(float(v))
-    means = np.array([np.mean(v) for v in sums.values()])
+    means = unit_means(x, units)
     k = len(means)
     if k == 0:
         return (0.0, 1.0)
