@@ -18,7 +18,8 @@ The public API, by layer (docs/ARCHITECTURE.md):
   position in a match noting that its values are points of the round), ``advise`` (every turn
   ranked by play-outs), ``wager`` (the canonical wager model of one colour), ``evaluate`` (the hand evaluator),
   ``review`` (a game record's decisions and draws; defined in ``lcanalysis.reviewer``: no
-  module bears a public function's name, so no import can put a module in its place);
+  module bears a public function's name, so no import can put a module in its place),
+  ``rollout`` (turns played out by an agent in both seats, ``lcanalysis.studies.rollout``);
 - play: ``make_agent``, ``run_tournament``, ``summarize``;
 - subpackages one attribute away: ``lc.search``, ``lc.wagers``, ``lc.agents``,
   ``lc.studies``, ``lc.show``, ``lc.tournaments``, ``lc.core``, ``lc.game``.
@@ -44,6 +45,7 @@ _NAMES = {
     "Analysis": "lcanalysis.analysis",
     "advise": "lcanalysis.advisor",
     "review": "lcanalysis.reviewer",
+    "rollout": "lcanalysis.studies.rollout",
     "wager": "lcanalysis.wagers",
     "evaluate": "lcanalysis.evaluator",
     "make_agent": "lcanalysis.agents",
@@ -70,6 +72,7 @@ __all__ = [
     "make_agent",
     "read_position",
     "review",
+    "rollout",
     "run_tournament",
     "search",
     "show",

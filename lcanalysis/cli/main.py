@@ -21,14 +21,14 @@ import sys
 from collections.abc import Sequence
 
 from lcanalysis import __version__
-from lcanalysis.cli import advise, bot, play, review, server, shell, solve, studies, wager, warmup
+from lcanalysis.cli import advise, bot, play, review, rollout, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import emit, load, write_output_file
 from lcanalysis.options import UsageError, check_output_file, nonneg, path_name
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal", "wager")
 #: commands that run the compiled engine: compiled first, with a notice, if this version never was
-ENGINE_COMMANDS = ("solve", "advise", "play", "bot", "tournament", "studies", "review", "shell",
+ENGINE_COMMANDS = ("solve", "advise", "rollout", "play", "bot", "tournament", "studies", "review", "shell",
                    "server")
 
 
@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--string", action="store_true", help="print the one-line string")
     p.set_defaults(func=cmd_deal)
 
-    for command in (solve, wager, advise, play, review, bot, studies, warmup):
+    for command in (solve, wager, advise, rollout, play, review, bot, studies, warmup):
         command.add_parser(sub, pos_help)
     shell.add_parser(sub, run_command)
     server.add_parser(sub, run_command)
@@ -181,6 +181,8 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
 
             _prepare_engine("tournament", argv, plain_kernel)
             return int(tournament_main(argv[1:]) or 0)
+        if argv[:1] == ["rollout"]:
+            argv = rollout.joined_turns(argv)
         args = _parse(argv)
         _prepare_engine(args.command, argv, plain_kernel)
         return int(args.func(args))

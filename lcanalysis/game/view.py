@@ -209,10 +209,20 @@ class View(Notated):
         if self.viewer != self.to_move:  # the opponent's turns depend on its hidden cards
             raise PositionError(f"this is player {self.viewer}'s view, but player {self.to_move} is to move: "
                                 "only the mover's view lists its legal turns")
+        return self._a_completion().legal_moves()
+
+    def why_illegal(self, move: Any) -> str | None:
+        """The rule ``move`` breaks, in words (None when it is legal), as ``Position.why_illegal``
+        says it: for the viewer, who must be to move (the rules do not depend on the unseen cards)."""
+        self.legal_moves()  # (refuses the view of the player not to move, saying why)
+        return self._a_completion().why_illegal(move)
+
+    def _a_completion(self) -> Position:
+        """One fixed full position consistent with this view (its buried cards filled first)."""
         view = self.random_fill(np.random.default_rng(0)) if self.buried_count else self
         unseen = view.unseen()
         u = view.opponent_unknown
-        return view.complete(unseen[:u], unseen[u:]).legal_moves()
+        return view.complete(unseen[:u], unseen[u:])
 
     def visible_counts(self) -> np.ndarray:
         """Count per card type of every card the viewer can see or knows the place of."""

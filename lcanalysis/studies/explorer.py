@@ -75,10 +75,7 @@ def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int
     mv = move if isinstance(move, Move) else Move.parse(str(move), view.colors)
     legal = legal_moves(view)
     if mv not in legal:
-        unseen = view.unseen()
-        u = view.opponent_unknown
-        reason = view.complete(unseen[:u], unseen[u:]).why_illegal(mv)
-        raise PositionError(f"{mv} is not legal here: {reason}")
+        raise PositionError(f"{mv} is not legal here: {view.why_illegal(mv)}")
     r = _advisors_worlds(view, [mv], seed)
     r.sample(_worlds(worlds, 1))
     return r.samples[0]

@@ -1,0 +1,101 @@
+"""``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--out FILE] [--json]``.
+
+Each turn (``--turn``, repeated; by default the hint's ``--top`` best) played out to the end of the
+round ``--trials`` times by one agent in both seats (``--agent``, default ``best``, written as for a
+tournament: ``search:time_ms=50``), in the same dealt worlds with the same seeds, so the turns'
+differences are paired; each result less the luck of its deck draws (``--no-luck-adjustment`` keeps
+it raw). Prints every turn's mean final score difference with its standard error and its loss
+against the best (``lcanalysis.studies.rollout``). Slow by design (with ``best``, about a second a
+turn played out mid-round): a bar shows the trials; ``--out FILE`` keeps each trial as it finishes,
+and the same command again plays only the trials missing (Ctrl-C keeps what is done).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+from lcanalysis.cli.common import describe, emit, load
+from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, path_name
+
+
+def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
+    p = sub.add_parser("rollout", help="play each turn out to the end of the round with a strong agent in both "
+                                       "seats, many times: values of strong play, with standard errors",
+                       description=describe(__doc__))
+    p.add_argument("position", help=pos_help)
+    p.add_argument("--turn", action="append", metavar="MOVE", dest="turns",
+                   help="a turn to roll out, like +B7/D or -G3/R (repeat for more; default: the hint's --top best)")
+    # (the defaults are the library's, lcanalysis.studies.rollout's: not imported here, 'lcanalysis --help' stays fast)
+    p.add_argument("--top", type=nonneg("--top", minimum=1), default=None,
+                   help="without --turn: how many of the hint's best turns to roll out (default 3)")
+    p.add_argument("--agent", default=None,
+                   help="the agent in both seats, NAME or NAME:OPTION=VALUE,... as a tournament takes it (default "
+                        "best, the strongest)")
+    p.add_argument("--trials", type=nonneg("--trials", minimum=2), default=None,
+                   help="worlds each turn is played out in (default 100; the standard errors shrink as one over "
+                        "its square root)")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
+                   help="the seed of the worlds and the agents (default 0: the same answer every time)")
+    p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, 1), default=None,
+                   help="processes to play trials on (default: every core)")
+    p.add_argument("--out", type=path_name("--out"), default=None,
+                   help="also write each trial to this file as it finishes; the same command again resumes it (default: "
+                        "none, the trials kept in memory only)")
+    p.add_argument("--allow-code-change", action="store_true",
+                   help="resume a --out file though other code played its trials (the change is recorded in it)")
+    p.add_argument("--no-luck-adjustment", action="store_true",
+                   help="raw results: do not subtract the luck of the deck draws (the same mean, more noise)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON (Analysis.to_json)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from lcanalysis.studies.rollout import DEFAULT_AGENT, DEFAULT_TOP, DEFAULT_TRIALS, rollout
+
+    if args.turns and args.top is not None:
+        raise ValueError("--turn names the turns to roll out: give --turn or --top, not both")
+    if args.out is not None:
+        check_output_file("--out", args.out, keep={"the position": args.position},
+                          replaces=("a rollout file", ("# lcanalysis rollout",)))
+    args.agent = args.agent or DEFAULT_AGENT
+    args.trials = args.trials or DEFAULT_TRIALS
+    source = load(args.position)
+    workers = args.workers or os.cpu_count() or 1
+    analysis = rollout(source, turns=args.turns, agent=args.agent, trials=args.trials,
+                       top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
+                       progress=sys.stderr.isatty() or _say, luck_adjusted=not args.no_luck_adjustment,
+                       command=_command(args) if args.out else None,
+                       allow_code_change=args.allow_code_change)
+    if args.json:
+        emit(analysis.to_json())
+    else:
+        print(analysis.to_text())
+    return 0
+
+
+def joined_turns(argv: list[str]) -> list[str]:
+    """``--turn -G3/R`` as ``--turn=-G3/R``: argparse takes a word after an option that begins with
+    '-' for another option ("expected one argument"), and a discard is written with '-'."""
+    out: list[str] = []
+    for word in argv:
+        if out and out[-1] == "--turn" and word.startswith("-") and not word.startswith("--"):
+            out[-1] = f"--turn={word}"
+        else:
+            out.append(word)
+    return out
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that makes (and resumes) ``--out``'s file, for its ``.cmd`` sidecar."""
+    words = ["lcanalysis", "rollout", args.position, "--agent", args.agent, "--trials", str(args.trials),
+             "--seed", str(args.seed), "--out", args.out]
+    words += [w for turn in args.turns or () for w in ("--turn", turn)]
+    words += ["--top", str(args.top)] if args.top is not None else []
+    return shlex.join(words)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -1,0 +1,311 @@
+"""Rollouts: a position's turns each played out to the end of the round by a chosen agent.
+
+The hint (``lcanalysis.advise``) values a turn by play-outs of the compiled heuristic policy:
+thousands a second, but their values are the heuristic's (docs/endgame.md: in some positions it
+misjudges a turn by 20 points, in every world alike, so the standard error cannot show it). A
+rollout, as GNU Backgammon's, plays each candidate turn out with a real agent in both seats
+(``best`` by default: the strongest, which plays its own play-outs and its exact endgame at every
+turn), each seeing only its own view. It is slow (about a second a turn played out with ``best``
+mid-round) and an estimate, but of how the round goes between strong players, not between two
+heuristics: the reference to hold the hint's values against, and a value to quote in an article.
+
+How it is made (``rollout``):
+
+- **Worlds.** Trial ``i`` deals one world consistent with what the player to move knows
+  (``View.sample_positions``: the opponent's unknown cards and the draw pile's order, uniformly);
+  for a full position, both hands as given and the draw pile shuffled (the order is chance).
+- **Duplicate play.** Every candidate turn is played in the same worlds, and from it both seats by
+  the same agents with the same seeds (``turn_seed``), so two turns differ only by what the turn
+  itself changes: their difference is paired, with far less noise than either value alone.
+- **Values.** Each turn's value is the mean final score difference of the round (the player to move
+  minus the opponent) over the trials, with its standard error; its loss is the mean paired
+  difference from the best turn, with that difference's standard error. All are estimates.
+- **Nothing lost.** With ``out`` each trial's results are written as it finishes
+  (``study_file.StudyFile``); the same call on the same file plays only the trials missing.
+
+The match score, if the position has one, is not taken into account: values are points of this round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.game.moves import Move
+from lcanalysis.game.notation import read_position
+from lcanalysis.game.position import Position
+from lcanalysis.game.view import View
+from lcanalysis.options import MAX_SEED, MAX_WORKERS
+from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
+
+DEFAULT_AGENT = "best"
+DEFAULT_TRIALS = 100
+DEFAULT_TOP = 3  # the hint's best few turns, when no turns are named
+MAX_TRIALS = 1_000_000
+MAX_TOP = 100
+
+#: the rows of a rollout: one per trial and turn (a trial's rows are written together)
+ROLLOUT_FILE = StudyFile("rollout", "# lcanalysis rollout: ", ["trial", "turn", "result", "luck", "turns_played"],
+                         keys=["trial"], identity_keys=("position", "turns", "agent", "seed"), many_rows=True,
+                         code=PLAY_CODE).made_by(__file__)
+
+
+class RolloutError(ValueError):
+    """A rollout that cannot be made as asked; the message names the argument and what is wrong."""
+
+
+def turn_seed(seed: int, turn: int, player: int) -> int:
+    """An agent's seed for its turn ``turn`` (the position's turn number) in seat ``player`` of a
+    trial seeded ``seed``: the same for every candidate turn of the trial (duplicate play), as a
+    tournament seeds its rounds (``tournaments.runner.play_round``)."""
+    return (seed * 7919 + turn * 2 + player) % (2**31 - 1)
+
+
+def trial_seed(seed: int, trial: int) -> int:
+    """The seed of trial ``trial``'s world and agents: independent of how many trials are asked."""
+    ss = np.random.SeedSequence([int(seed), int(trial), 0x5EED])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def world(source: Position | View, trial: int, seed: int) -> Position:
+    """Trial ``trial``'s world: a full position the player to move cannot tell from ``source``. A
+    view's unseen cards are split and ordered at random; a full position keeps both hands and its
+    cards known to each player, and only its draw pile is shuffled."""
+    s = trial_seed(seed, trial)
+    if isinstance(source, View):
+        return source.sample_positions(1, s)[0]
+    view = source.view(source.to_move)
+    unknown = list(source.hand(view.opponent))
+    for card in view.opponent_known:  # the opponent's cards the mover cannot name, as the view counts them
+        unknown.remove(card)
+    deck = source.deck
+    order = np.random.default_rng(s).permutation(len(deck))
+    return view.complete(unknown, [deck[k] for k in order])
+
+
+def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial: int, seed: int
+               ) -> list[dict[str, Any]]:
+    """One trial: each of ``turns`` played in the trial's world, then the round played out by
+    ``agent`` (an ``Agent``, or its spec) in both seats; a row per turn: the final score difference
+    for the player to move (``result``) and how many turns the round took from there."""
+    from lcanalysis.tournaments.luck import deck_draw_luck
+    from lcanalysis.tournaments.specs import AgentSpec
+
+    player = agent if hasattr(agent, "choose") else _agent(AgentSpec.of(agent))
+    start = world(source, trial, seed)
+    mover = start.to_move
+    s = trial_seed(seed, trial)
+    rows = []
+    nc = start.colors
+    for turn in turns:
+        pos = start.copy()
+        luck = 0.0  # the luck of every deck draw, the mover's side (``tournaments.luck``): zero on average
+        move: Any = turn
+        while True:
+            move = move if isinstance(move, Move) else Move.parse(str(move), nc)
+            if move.draws_from_deck:
+                amount = float(deck_draw_luck(pos.state.copy(), move.code(nc))[0])
+                luck += amount if pos.to_move == mover else -amount
+            pos.push(move)
+            if pos.is_over():
+                break
+            p = pos.to_move
+            move = player.choose(pos.view(p), turn_seed(s, pos.turn, p))
+        mine, theirs = pos.score(mover), pos.score(1 - mover)
+        rows.append({"trial": trial, "turn": turn, "result": mine - theirs, "luck": luck,
+                     "turns_played": pos.turn - start.turn})
+    return rows
+
+
+_AGENTS: dict[Any, Any] = {}  # each process's agents, made once (a pool's worker plays many trials)
+
+
+def _agent(spec: Any) -> Any:
+    if spec not in _AGENTS:
+        _AGENTS[spec] = spec.make()
+    return _AGENTS[spec]
+
+
+def _job(text: dict[str, Any], turns: Sequence[str], spec: Any, trial: int, seed: int) -> list[dict[str, Any]]:
+    """A trial in a worker process: the position as its JSON (``to_json``), read back there."""
+    source = read_position(text)
+    return play_trial(source, turns, spec, trial, seed)
+
+
+def _checked(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise RolloutError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
+    return int(value)
+
+
+def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: int, seed: int,
+                    progress: Callable[[str], None] | None = None) -> list[str]:
+    """The turns to roll out: ``turns`` as given (each checked legal, in its canonical notation), or
+    the hint's ``top`` best (``advise`` at its default budget, a second's play-outs counted)."""
+    legal = source.legal_moves()
+    if not legal:
+        raise RolloutError("the round is over: there is no turn to roll out")
+    if turns is None:
+        from lcanalysis.advisor import advise
+
+        if progress is not None:
+            progress(f"choosing the {top} best turn(s) to roll out: the hint's, about a second")
+        return [m.move for m in advise(source, seed=seed).moves[:top]]
+    if isinstance(turns, (str, Move)) or not isinstance(turns, Sequence) or not turns:
+        raise RolloutError(f"turns must be a non-empty list of turns (like ['+B7/D', '-G3/D']), got {turns!r}")
+    named = []
+    for turn in turns:
+        try:
+            move = Move.parse(str(turn), source.colors)
+        except ValueError as exc:
+            raise RolloutError(f"turn {turn!r} cannot be read: {exc}") from None
+        if move not in legal:
+            raise RolloutError(f"turn {move} is not legal here: {source.why_illegal(move)}")
+        if str(move) in named:
+            raise RolloutError(f"turn {move} is named twice")
+        named.append(str(move))
+    return named
+
+
+def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFAULT_AGENT,
+            trials: int = DEFAULT_TRIALS, top: int = DEFAULT_TOP, seed: int = 0, workers: int = 1,
+            out: str | os.PathLike[str] | None = None, progress: bool | Callable[[str], None] = False,
+            command: str | None = None, allow_code_change: bool = False, luck_adjusted: bool = True) -> Analysis:
+    """Each of ``turns`` (default: the hint's ``top`` best) played out ``trials`` times to the end of
+    the round by ``agent`` in both seats (a name or ``NAME:OPTION=VALUE,...``, as a tournament takes
+    it; default ``best``), in the same dealt worlds with the same agent seeds (module docstring).
+
+    Returns an ``Analysis`` (an estimate): each turn's mean final score difference for the player to
+    move with its standard error, and its loss against the best turn, paired over the trials.
+    ``position``: anything ``read_position`` reads (a view, a position, JSON, ``example:NAME``).
+    ``workers``: processes to play trials on. ``out``: a file each trial is written to as it
+    finishes; the same call with it again plays only the trials missing (``command``: what its
+    ``.cmd`` sidecar records). ``progress``: True for a bar on standard error, or a function given
+    a line at each stage. ``luck_adjusted``: each result less the luck of the round's deck draws
+    (``tournaments.luck``): the same mean, about half the variance of a loss (measured on the hint's
+    three best turns of ``example:midround``, 300 trials by ``heuristic``: 1.9-2.4 times less)."""
+    if not isinstance(luck_adjusted, bool):
+        raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
+    from lcanalysis.tournaments.specs import TournamentError, check_agent
+
+    source = read_position(position)
+    trials = _checked(trials, "trials", 1, MAX_TRIALS)
+    top = _checked(top, "top", 1, MAX_TOP)
+    seed = _checked(seed, "seed", 0, MAX_SEED)
+    workers = _checked(workers, "workers", 1, MAX_WORKERS)
+    try:
+        spec = check_agent(agent)
+    except TournamentError as exc:
+        raise RolloutError(str(exc)) from None
+    if spec.name == "external":
+        raise RolloutError("an external agent cannot roll out: it plays one round at a time over the bot protocol")
+    say = progress if callable(progress) else None
+    chosen = candidate_turns(source, turns, top, seed, say)
+    identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed}
+    t0 = time.perf_counter()
+    units = [(i,) for i in range(trials)]
+    results = np.full((trials, len(chosen)), np.nan)
+    lucks = np.full((trials, len(chosen)), np.nan)
+
+    def keep(rows: Sequence[dict[str, Any]]) -> None:
+        for row in rows:
+            i, k = int(row["trial"]), chosen.index(row["turn"])
+            results[i, k], lucks[i, k] = row["result"], row["luck"]
+
+    with contextlib.ExitStack() as stack:
+        if out is not None:
+            write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
+                                                                allow_code_change, units=units))
+            keep([row for row in ROLLOUT_FILE.load(out).to_dict("records") if row["trial"] < trials])
+        else:
+            write, done = None, set()
+        todo = [i for (i,) in units if (i,) not in done]
+        bar = _bar(progress, trials, len(chosen), len(units) - len(todo), spec.label)
+        stack.callback(bar.close)
+        if workers > 1 and len(todo) > 1:
+            from lcanalysis.core.pool import worker_pool
+
+            pool = stack.enter_context(worker_pool(min(workers, len(todo))))
+            text = source.to_json()
+            finished = (f.result() for f in [pool.submit(_job, text, chosen, spec, i, seed) for i in todo])
+        else:
+            player = spec.make()
+            finished = (play_trial(source, chosen, player, i, seed) for i in todo)
+        for rows in finished:
+            if write is not None:
+                write(rows)
+            keep(rows)
+            bar.update(1)
+    answer = rollout_analysis(results, lucks if luck_adjusted else None, chosen, spec.label)
+    answer.seconds = time.perf_counter() - t0
+    return answer
+
+
+class _Lines:
+    """Progress as lines (standard error is not a terminal): one as each trial finishes, at most one a
+    second, and the last."""
+
+    def __init__(self, say: Callable[[str], None], total: int, done: int) -> None:
+        self.say, self.total, self.done, self.last = say, total, done, time.monotonic()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.done == self.total or time.monotonic() - self.last >= 1.0:
+            self.last = time.monotonic()
+            self.say(f"{self.done} of {self.total} trials played")
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: int, label: str) -> Any:
+    """A bar over the trials (``progress`` True), lines (a function), or nothing."""
+    from tqdm.auto import tqdm
+
+    if callable(progress):
+        progress(f"{trials - done} trial(s) to play ({done} already in the file), each of {turns} turn(s) played "
+                 f"out by {label} in both seats")
+        return _Lines(progress, trials, done)
+    return tqdm(total=trials, initial=done, disable=progress is not True, unit="trial", desc="rollout")
+
+
+def rollout_analysis(results: np.ndarray, lucks: np.ndarray | None, turns: Sequence[str], label: str) -> Analysis:
+    """The rollout's answer from its results (trials x turns, the mover's final score difference):
+    means, standard errors and losses paired over the trials. With ``lucks`` (the same shape, the
+    sum of each trial's deck-draw luck from the mover's side) each result less its luck: the same
+    mean (the luck is zero on average, ``tournaments.luck``), with less noise."""
+    n = len(results)
+    adjusted = results - lucks if lucks is not None else results
+    means = adjusted.mean(axis=0)
+    best = int(np.argmax(means))
+
+    def stderr(x: np.ndarray) -> float:
+        return float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+
+    moves = []
+    for k, turn in enumerate(turns):
+        d = adjusted[:, best] - adjusted[:, k]
+        moves.append(MoveValue(turn, float(means[k]), stderr(adjusted[:, k]), exact=False,
+                               reason=f"mean of {n:,} rollouts", extra={"raw_mean": float(results[:, k].mean())},
+                               loss=float(d.mean()), loss_stderr=0.0 if k == best else stderr(d)))
+    notes = [f"each turn played out {n:,} times to the end of the round by {label} in both seats, each seeing only "
+             "its own view, in the same dealt worlds with the same seeds: the losses are paired"]
+    if lucks is not None:
+        notes.append("each result less the luck of its deck draws (zero on average, so the same mean with less "
+                     "noise; tournaments.luck)")
+    notes.append("± is one standard error of the sampling; the values are the agents' play, not exact")
+    return Analysis(moves, kind=f"rollout value ({label} in both seats)", exact=False,
+                    method=f"rollouts: {n:,} trials of {len(turns)} turn(s) by {label}", notes=notes)
+
+
+def load_rollout(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """A rollout file's rows: trial, turn, result, turns_played."""
+    return ROLLOUT_FILE.load(path)

@@ -1,0 +1,144 @@
+"""Rollouts (``lcanalysis.studies.rollout``, ``lcanalysis rollout``): each turn played out by an agent
+in both seats, in shared worlds; values checked against exact values, hand arithmetic on the rows,
+and a run resumed from its file."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from lcanalysis.agents import make_agent
+from lcanalysis.cli import main
+from lcanalysis.game.position import Position
+from lcanalysis.search import solve
+from lcanalysis.studies.rollout import RolloutError, load_rollout, play_trial, rollout, world
+from tests.helpers import played_down
+
+
+def test_a_turn_that_ends_the_round_is_worth_its_exact_value_in_every_trial():
+    """With one card in the draw pile a deck draw ends the round: nothing is left to chance or to the
+    agents, so each such turn's rollout value is its exact value (``solve``), with no spread, and the
+    last draw has no luck to subtract."""
+    pos = played_down(3, 1)
+    exact = {m.move: m.value for m in solve(pos, max_stalls=0).moves}
+    ending = [str(m) for m in pos.legal_moves() if m.draws_from_deck][:4]
+    answer = rollout(pos, turns=ending, agent="heuristic", trials=3)
+    for m in answer.moves:
+        assert m.value == exact[m.move] and m.stderr == 0
+    assert answer.moves[0].value == max(exact[t] for t in ending)
+    assert not answer.exact and "estimate" in answer.to_text()
+
+
+def test_the_values_and_losses_are_the_rows_means_paired_by_trial(tmp_path):
+    out = tmp_path / "r.csv"
+    turns = ["+B6/D", "-W2/G", "+B6/G"]
+    raw = rollout("example:midround", turns=turns, agent="heuristic", trials=12, out=out, luck_adjusted=False)
+    rows = load_rollout(out)
+    assert sorted(rows["trial"].unique()) == list(range(12)) and len(rows) == 36
+    by = {t: rows[rows["turn"] == t].sort_values("trial") for t in turns}
+    best = max(turns, key=lambda t: by[t]["result"].mean())
+    for m in raw.moves:
+        r = by[m.move]["result"].to_numpy(float)
+        assert m.value == pytest.approx(r.mean()) and m.stderr == pytest.approx(r.std(ddof=1) / math.sqrt(12))
+        d = by[best]["result"].to_numpy(float) - r
+        assert m.loss == pytest.approx(d.mean())
+        assert m.loss_stderr == pytest.approx(0.0 if m.move == best else d.std(ddof=1) / math.sqrt(12))
+    adjusted = rollout("example:midround", turns=turns, agent="heuristic", trials=12, out=out)
+    for m in adjusted.moves:  # read back from the file, each result less its luck
+        a = by[m.move]["result"].to_numpy(float) - by[m.move]["luck"].to_numpy(float)
+        assert m.value == pytest.approx(a.mean())
+        assert m.extra["raw_mean"] == pytest.approx(by[m.move]["result"].mean())
+
+
+def test_each_turn_of_a_trial_meets_the_same_world_and_agents_whatever_else_is_rolled_out():
+    """Duplicate play: a turn's result in trial i depends on the trial only, not on which other turns
+    share it (the world and the agents' seeds come from the trial), and the trials differ."""
+    pos = played_down(5, 6)
+    agent = make_agent("heuristic")
+    a, b = [str(m) for m in pos.legal_moves() if m.draws_from_deck][:2]
+    for i in (7, 8):
+        both = play_trial(pos, [a, b], agent, i, 0)
+        assert both == play_trial(pos, [a], agent, i, 0) + play_trial(pos, [b], agent, i, 0)
+    results = {tuple((r["result"], r["luck"]) for r in play_trial(pos, [a, b], agent, i, 0)) for i in range(6)}
+    assert len(results) > 1
+
+
+def test_a_views_worlds_are_what_the_mover_cannot_tell_apart_and_a_positions_keep_both_hands():
+    pos = played_down(2, 10)
+    view = pos.view(pos.to_move)
+    for i in range(3):
+        w = world(view, i, 0)
+        assert w.view(pos.to_move).to_json() == view.to_json()
+        p = world(pos, i, 0)
+        assert p.hand(0) == pos.hand(0) and p.hand(1) == pos.hand(1)
+        assert sorted(c.type for c in p.deck) == sorted(c.type for c in pos.deck)
+    orders = {tuple(c.type for c in world(pos, i, 0).deck) for i in range(5)}
+    assert len(orders) > 1  # the draw pile's order is chance
+
+
+def test_two_workers_give_the_same_answer_as_one():
+    one = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=6)
+    two = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=6, workers=2)
+    assert [(m.move, m.value, m.stderr, m.loss) for m in one.moves] == [(m.move, m.value, m.stderr, m.loss)
+                                                                          for m in two.moves]
+
+
+def test_a_run_resumed_from_its_file_answers_as_an_unbroken_one(tmp_path):
+    out = tmp_path / "r.csv"
+    turns = ["+B6/D", "-W2/G"]
+    rollout("example:midround", turns=turns, agent="heuristic", trials=4, out=out)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:5])  # killed while writing trial 3's last row
+    resumed = rollout("example:midround", turns=turns, agent="heuristic", trials=7, out=out)
+    unbroken = rollout("example:midround", turns=turns, agent="heuristic", trials=7)
+    assert [(m.move, m.value, m.stderr) for m in resumed.moves] == [(m.move, m.value, m.stderr)
+                                                                     for m in unbroken.moves]
+    assert sorted(load_rollout(out)["trial"]) == sorted(list(range(7)) * 2)
+    with pytest.raises(ValueError, match="other settings"):
+        rollout("example:midround", turns=turns, agent="greedy", trials=7, out=out)
+
+
+@pytest.mark.parametrize(("kwargs", "says"), [
+    ({"agent": "nosuch"}, "unknown agent 'nosuch'"),
+    ({"agent": "external:python bot.py"}, "external agent cannot roll out"),
+    ({"turns": ["+R7/D"]}, "not legal here: that card is not in the hand"),
+    ({"turns": ["+Q1/D"]}, "cannot be read"),
+    ({"turns": ["+B6/D", "+B6/D"]}, "named twice"),
+    ({"turns": "+B6/D"}, "non-empty list of turns"),
+    ({"trials": 0}, "trials must be a whole number from 1"),
+    ({"trials": 2.5}, "trials must be a whole number"),
+    ({"top": 0}, "top must be a whole number from 1"),
+    ({"workers": 0}, "workers must be a whole number from 1"),
+    ({"seed": -1}, "seed must be a whole number from 0"),
+    ({"luck_adjusted": "yes"}, "luck_adjusted must be True or False"),
+])
+def test_bad_input_is_refused_by_name(kwargs, says):
+    with pytest.raises(RolloutError, match=says):
+        rollout("example:midround", **{"agent": "heuristic", "trials": 2, **kwargs})
+
+
+def test_a_round_that_is_over_has_no_turn_to_roll_out():
+    pos = played_down(1, 1)
+    pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))
+    assert isinstance(pos, Position) and pos.is_over()
+    with pytest.raises(RolloutError, match="round is over"):
+        rollout(pos, agent="heuristic", trials=2)
+
+
+def test_the_command_prints_the_answer_and_refuses_turns_with_top(capsys):
+    assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "3", "--turn", "+B6/D",
+                 "--turn", "-W2/G", "--workers", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    answer = json.loads(out)
+    assert [m["move"] for m in answer["moves"]] in (["+B6/D", "-W2/G"], ["-W2/G", "+B6/D"])
+    assert answer["exact"] is False and all(m["stderr"] > 0 for m in answer["moves"])
+    assert "3 of 3 trials played" in err
+    assert main(["rollout", "example:midround", "--turn", "+B6/D", "--top", "2"]) == 2
+    assert "give --turn or --top, not both" in capsys.readouterr().err
+    assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "2", "--workers", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "the hint's" in err and out.count("mean of 2 rollouts") == 3
+    assert np.isfinite(answer["value"])
