@@ -142,3 +142,38 @@ def test_the_command_prints_the_answer_and_refuses_turns_with_top(capsys):
     out, err = capsys.readouterr()
     assert "the hint's" in err and out.count("mean of 2 rollouts") == 3
     assert np.isfinite(answer["value"])
+
+
+def test_ctrl_c_on_two_workers_stops_at_once_keeps_the_trials_and_the_same_command_resumes(tmp_path):
+    """Every trial is handed to the pool at once; Ctrl-C then waited for all of them to be played
+    (a process pool's exit runs every job submitted), so a rollout of many trials could not be stopped."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "r.csv"
+    args = [sys.executable, "-m", "lcanalysis", "rollout", "example:midround", "--agent", "heuristic", "--turn",
+            "+B6/D", "--turn", "-W2/G", "--workers", "2", "--out", str(out)]
+    proc = subprocess.Popen([*args, "--trials", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)  # its own group: Ctrl-C reaches it and its workers
+    try:
+        deadline = time.monotonic() + 600  # a safety net against hanging, not a measurement
+        while not (out.exists() and out.read_text().count("\n") >= 8) and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the command and its workers
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130
+    assert f"stopped: the rows finished so far are kept in {out}" in err and "Traceback" not in err
+    kept = sorted(set(load_rollout(out)["trial"]))
+    assert kept and len(kept) < 1000000
+    more = subprocess.run([*args, "--trials", str(len(kept) + 2)], capture_output=True, text=True, timeout=600,
+                          check=False)
+    assert more.returncode == 0 and f"({len(kept) - 1} already in the file)" in more.stderr, more.stderr
+    assert sorted(set(load_rollout(out)["trial"])) == list(range(len(kept) + 2))

@@ -42,8 +42,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, 1), default=None,
                    help="processes to play trials on (default: every core)")
     p.add_argument("--out", type=path_name("--out"), default=None,
-                   help="also write each trial to this file as it finishes; the same command again resumes it (default: "
-                        "none, the trials kept in memory only)")
+                   help="also write each trial to this file as it finishes; the same command again resumes it "
+                        "(default: none, the trials kept in memory only)")
     p.add_argument("--allow-code-change", action="store_true",
                    help="resume a --out file though other code played its trials (the change is recorded in it)")
     p.add_argument("--no-luck-adjustment", action="store_true",

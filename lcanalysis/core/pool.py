@@ -20,6 +20,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -76,3 +77,15 @@ def worker_pool(workers: int, close_fds: tuple[int, ...] = ()) -> ProcessPoolExe
     fork = multiprocessing.get_start_method() == "fork"
     return ProcessPoolExecutor(max_workers=workers, initializer=worker_init,
                                initargs=(os.getpid(), tuple(close_fds) if fork else ()))
+
+
+@contextlib.contextmanager
+def cancelling_pool(workers: int, close_fds: tuple[int, ...] = ()) -> Iterator[ProcessPoolExecutor]:
+    """``worker_pool`` whose jobs not yet started are cancelled when the block is left: a caller that
+    submits every job at once and stops early (Ctrl-C, an error) waits for the running ones only, not
+    for all the rest (``ProcessPoolExecutor``'s own exit runs every job submitted)."""
+    pool = worker_pool(workers, close_fds)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -161,9 +161,9 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
                      f"play-outs (counted), on {min(workers, len(todo))} process(es); a line as each finishes")
         args = [(*f, reference, budget, bool(hand_model), bool(streams), schedule, playout_rate) for f in todo]
         if workers > 1 and len(todo) > 1:
-            from lcanalysis.core.pool import worker_pool
+            from lcanalysis.core.pool import cancelling_pool
 
-            pool = stack.enter_context(worker_pool(min(workers, len(todo))))
+            pool = stack.enter_context(cancelling_pool(min(workers, len(todo))))
             results = (f.result() for f in [pool.submit(compare, *a) for a in args])
         else:
             results = (compare(*a) for a in args)

@@ -32,7 +32,9 @@ import contextlib
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -140,6 +142,21 @@ def _job(text: dict[str, Any], turns: Sequence[str], spec: Any, trial: int, seed
     return play_trial(source, turns, spec, trial, seed)
 
 
+#: trials handed to the pool ahead of the one awaited, a worker: enough to keep every worker busy,
+#: few enough that a million trials asked are not a million jobs queued at once
+AHEAD = 4
+
+
+def _in_order(pool: Any, jobs: Iterator[tuple[Any, ...]], ahead: int) -> Iterator[Any]:
+    """Each job's result (``job[0](*job[1:])`` on ``pool``) in the jobs' order, ``ahead`` in flight."""
+    pending: deque[Any] = deque(pool.submit(*job) for job in islice(jobs, ahead))
+    while pending:
+        done = pending.popleft().result()
+        for job in islice(jobs, 1):
+            pending.append(pool.submit(*job))
+        yield done
+
+
 def _checked(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
         raise RolloutError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
@@ -231,11 +248,11 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         bar = _bar(progress, trials, len(chosen), len(units) - len(todo), spec.label)
         stack.callback(bar.close)
         if workers > 1 and len(todo) > 1:
-            from lcanalysis.core.pool import worker_pool
+            from lcanalysis.core.pool import cancelling_pool
 
-            pool = stack.enter_context(worker_pool(min(workers, len(todo))))
+            pool = stack.enter_context(cancelling_pool(min(workers, len(todo))))
             text = source.to_json()
-            finished = (f.result() for f in [pool.submit(_job, text, chosen, spec, i, seed) for i in todo])
+            finished = _in_order(pool, ((_job, text, chosen, spec, i, seed) for i in todo), AHEAD * workers)
         else:
             player = spec.make()
             finished = (play_trial(source, chosen, player, i, seed) for i in todo)
