@@ -79,6 +79,18 @@ def test_a_views_worlds_are_what_the_mover_cannot_tell_apart_and_a_positions_kee
     assert len(orders) > 1  # the draw pile's order is chance
 
 
+def test_in_a_world_each_player_knows_what_the_round_showed_of_the_others_hand():
+    """A card the mover took from a discard pile is known to the opponent in the round; the view's
+    worlds forgot it (``View.complete`` set only the opponent's known cards), so the opponent's agent
+    played the rollout knowing less than at the table."""
+    pos = next(p for p in (played_down(s, 8, stall_rate=0.5) for s in range(40)) if p.known_cards(p.to_move))
+    mover = pos.to_move
+    for source in (pos.view(mover), pos):
+        w = world(source, 0, 0)
+        assert w.known_cards(mover) == pos.known_cards(mover) and w.known_cards(1 - mover) == pos.known_cards(1 - mover)
+        assert w.view(1 - mover).opponent_known == pos.view(1 - mover).opponent_known
+
+
 def test_two_workers_give_the_same_answer_as_one():
     one = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=6)
     two = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=6, workers=2)

@@ -333,9 +333,13 @@ class View(Notated):
             rest = types_from_counts([n - k for n, k in zip(counts, pick)])
             yield weight / total, opp, rest
 
-    def complete(self, opponent_unknown: Sequence[Any], deck: Sequence[Any]) -> Position:
+    def complete(self, opponent_unknown: Sequence[Any], deck: Sequence[Any], replay: bool = False) -> Position:
         """The full position this view becomes when the opponent's unknown cards and the draw
-        pile (top first) are these. Raises ``PositionError`` if they do not fit the view."""
+        pile (top first) are these. Raises ``PositionError`` if they do not fit the view.
+        ``replay``: the history is replayed, so that the viewer's cards it shows taken from a
+        discard pile are known to the opponent there too (``known_cards``), as in the round itself,
+        for a position to be played on (a rollout); without it only the opponent's known cards
+        are (what the viewer's turns depend on), and nothing is replayed."""
         nc = self.colors
         if self.buried_count:
             raise PositionError("this view has buried pile cards (G?): fill them first (View.fills, View.filled)")
@@ -359,7 +363,7 @@ class View(Notated):
         piles = [card for cards in self.discards for card in cards]
         return Position.from_parts(hands, exps, piles, deck_cards, rules=self.rules, to_move=self.to_move,
                                    phase=self.phase, blocked=self.blocked, history=self.history, match=self.match,
-                                   known=known, check_history=False)  # the view's history was checked
+                                   known=known, check_history=replay)  # (the view's history was checked)
 
 
     def consistent_positions(self, orders: bool = False) -> Iterator[tuple[float, Position]]:
@@ -380,8 +384,9 @@ class View(Notated):
                 for order in _multiset_permutations(rest):
                     yield p_fill * prob / count, view.complete(opp, order)
 
-    def sample_positions(self, n: int, seed: int | None = None) -> list[Position]:
-        """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed)."""
+    def sample_positions(self, n: int, seed: int | None = None, replay: bool = False) -> list[Position]:
+        """``n`` full positions drawn uniformly (split and draw-pile order) with numpy's default_rng(seed);
+        ``replay``: as ``complete``'s (the viewer's cards the history shows taken known to the opponent)."""
         if whole_number(n) is None or not 0 <= n <= MAX_SAMPLES:
             raise PositionError(f"n must be a whole number from 0 to {MAX_SAMPLES:,}, got {brief(n)}")
         rng = np.random.default_rng(seed_number(seed))
@@ -391,7 +396,7 @@ class View(Notated):
             view = self.random_fill(rng) if self.buried_count else self
             cards = np.array(types_from_counts(view.unseen_counts().tolist()), dtype=np.int64)
             perm = rng.permutation(cards)
-            out.append(view.complete(perm[:u].tolist(), perm[u:].tolist()))
+            out.append(view.complete(perm[:u].tolist(), perm[u:].tolist(), replay))
         return out
 
     # --- other forms ---------------------------------------------------------------

@@ -82,15 +82,15 @@ def world(source: Position | View, trial: int, seed: int) -> Position:
     view's unseen cards are split and ordered at random; a full position keeps both hands and its
     cards known to each player, and only its draw pile is shuffled."""
     s = trial_seed(seed, trial)
-    if isinstance(source, View):
-        return source.sample_positions(1, s)[0]
-    view = source.view(source.to_move)
-    unknown = list(source.hand(view.opponent))
-    for card in view.opponent_known:  # the opponent's cards the mover cannot name, as the view counts them
-        unknown.remove(card)
+    if isinstance(source, View):  # (replayed: the opponent knows the mover's cards taken from the piles)
+        return source.sample_positions(1, s, replay=True)[0]
     deck = source.deck
     order = np.random.default_rng(s).permutation(len(deck))
-    return view.complete(unknown, [deck[k] for k in order])
+    return Position.from_parts([source.hand(0), source.hand(1)], [source.expeditions(0), source.expeditions(1)],
+                               source.discards(), [deck[k] for k in order], rules=source.rules,
+                               to_move=source.to_move, phase=source.phase, blocked=source.blocked,
+                               history=source.history, match=source.match,
+                               known=[source.known_cards(0), source.known_cards(1)], check_history=False)
 
 
 def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial: int, seed: int
