@@ -408,3 +408,63 @@ def test_the_win_rates_in_percent_quoted_in_prose_are_what_the_files_give():
             f"**{streams['points2']}") in docs
     before = _percent("strength_best_vs_search", "best")
     assert f"{before['points2']}" in docs and f"**{before['rate']} {before['pct_interval']}** of the rounds" in docs
+
+
+#: docs/agents.md, "Today, in short": (match-up, colours) -> (file in data/, the first agent's label there)
+SUMMARY_ROWS = {
+    ("best vs search", "5"): ("screen_caution1_best1500_vs_search", CAUTION_1),
+    ("best vs search", "6"): ("screen_caution1_best1500_vs_search_6c", CAUTION_1),
+    ("best vs search, both at 1 s a move", "5"): ("strength_best_caution1_vs_search_1s", "best:time_ms=1000"),
+    ("best vs heuristic", "5"): ("strength_best_caution1_vs_heuristic", CAUTION_1),
+    ("search vs heuristic", "5"): ("strength_search_vs_heuristic", "search"),
+    ("search vs heuristic", "6"): ("strength_search_vs_heuristic_6c", "search"),
+    ("stalling vs heuristic", "5"): ("strength_stalling_vs_heuristic", "stalling"),
+    ("stalling vs heuristic", "6"): ("strength_stalling_vs_heuristic_6c", "stalling"),
+    ("heuristic vs greedy", "5"): ("strength_heuristic_vs_greedy", "heuristic"),
+    ("heuristic vs greedy", "6"): ("strength_heuristic_vs_greedy_6c", "heuristic"),
+}
+
+
+def _summary(page: str) -> str:
+    """The text of docs/agents.md's "Today, in short", up to the next section."""
+    rest = page[page.index("## Today, in short"):]
+    return rest[:rest.index("\n## ", 1)]
+
+
+def test_the_summary_at_the_top_of_the_agents_page_is_what_its_files_give():
+    """docs/agents.md opens with what holds today: every row of its strength table (win rate over
+    deals, points a round, rounds, colours) recomputed from the round's CSV, its file named in the
+    row, the 6-colour files played with 6 colours, and no round capped; the 1 s verdict is the
+    pairing of its files; `random` lost every round of the round robin."""
+    from lcanalysis.studies.paired_strength import paired_change
+
+    summary = _summary((ROOT / "docs/agents.md").read_text())
+    lines = summary[summary.index("\n| match-up |"):].strip().splitlines()
+    rows = {}
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[(cells[0], cells[1])] = cells[2:]
+    assert set(rows) == set(SUMMARY_ROWS)
+    for (label, colours), (name, agent) in SUMMARY_ROWS.items():
+        want = recomputed(name, agent)
+        rate = want["rate"].split(" [")[0]
+        assert rows[(label, colours)] == [want["rounds"], f"{rate} {want['deals']}", want["points"],
+                                          f"`data/{name}.*`"], label
+        assert want["capped"] == "0", name
+        d = pd.read_csv(ROOT / "data" / f"{name}.csv")
+        assert set(d.colors) == {int(colours)}, name
+    slow = paired_change(ROOT / "data/strength_best_caution1_vs_search_1s.jsonl",
+                         ROOT / "data/screen_caution1_best1500_vs_search.jsonl",
+                         sides=("best:time_ms=1000", "best:caution=1"))
+    flat = " ".join(summary.split())
+    assert slow.win_high < 0 and slow.points_high < 0
+    assert (f"{100 * slow.win_change:+.1f} [{100 * slow.win_low:+.1f}, {100 * slow.win_high:+.1f}] points of win "
+            f"rate and {slow.points_change:+.2f} [{slow.points_low:+.2f}, {slow.points_high:+.2f}] points a round, "
+            "both below zero") in flat
+    rr = pd.read_csv(ROOT / "data/round_robin_6agents.csv")
+    random = rr[(rr.player0 == "random") | (rr.player1 == "random")]
+    theirs = np.where(random.player0 == "random", random.score0 - random.score1, random.score1 - random.score0)
+    assert len(random) == 500 and (theirs < 0).all()
+    assert "`random` lost all 100 of its rounds against each of the five others" in flat
