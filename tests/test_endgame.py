@@ -1190,3 +1190,36 @@ def test_the_two_stall_measurements_are_printed_in_the_docs_as_their_benchmark_p
     assert len(rows) >= 32
     for line in _bench("bench_stall_probes").summary(rows):
         assert " ".join(line.split()) in docs, f"docs/endgame.md does not show {name}'s line: {line}"
+
+
+def test_the_summary_at_the_top_of_the_endgame_page_is_what_its_files_give():
+    """docs/endgame.md opens with what holds today: each row of its table of the advisor's endgame
+    search against the play-outs recomputed from its trust file, and the convergence on the clock and
+    the two-stall times from theirs (the log below quotes the same files in full)."""
+    import re
+    import statistics
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs/endgame.md").read_text()
+    rest = page[page.index("## Today, in short"):]
+    summary = re.sub(r"\s+", " ", rest[:rest.index("\n## ", 1)])
+    for deck, name, search in ((3, "endgame_trust_3cards.csv", "endgame search, 12 M nodes counted"),
+                               (4, "endgame_trust_4cards.csv", "endgame search, on the 10 s clock")):
+        rows = _published(name, "bench_endgame_trust")
+        assert len(rows) == 16 and {int(r["deck"]) for r in rows} == {deck}
+        for who, label in (("rollouts", "play-outs at 1 s (the advisor before)"), ("hint", search)):
+            loss = [float(r[f"{who}_loss"]) for r in rows]
+            err = [abs(float(r[f"{who}_value"]) - float(r["ref_value"])) for r in rows]
+            cells = (f"| {deck}, {label} | {sum(x <= 0.5 for x in loss)} / 16 | {sum(loss) / 16:.2f} "
+                     f"({max(loss):.1f}) | {sum(x <= 2 for x in err)} / 16 ({sum(err) / 16:.2f}) |")
+            assert cells in summary, cells
+        assert f"`data/simulated/{name}`" in summary
+    clock = _published("endgame_reach_clock.csv", "bench_endgame_reach")
+    converged = {d: sum(bool(r["converged"]) for r in clock if int(r["deck"]) == d) for d in (3, 4)}
+    assert f"{converged[3]} of 16 views with 3 cards left, {converged[4]} of 16 with 4" in summary
+    probes = [r for r in _published("stall_probes_3cards_two_threads.csv", "bench_stall_probes")
+              if r["mode"] == "probes"]
+    seconds = [float(r["seconds"]) for r in probes]
+    assert len(seconds) == 16
+    assert (f"a median of {statistics.median(seconds):.2f} s on two threads, {sum(s <= 1 for s in seconds)} of 16 "
+            f"views within 1 s, at most {max(seconds):.1f} s") in summary
