@@ -666,3 +666,22 @@ def test_a_round_whose_positions_are_all_in_the_file_is_not_played_again(tmp_pat
     assert C.main(["--rounds", "3", *argv[2:]]) == 0
     assert played == [2]  # (the torn row's round: the others are whole in the file)
     pd.testing.assert_frame_equal(C.load_calibration(out).drop(columns="cpu_seconds"), extended)
+
+
+def test_the_summary_at_the_top_of_the_agents_page_quotes_todays_calibration_from_its_file():
+    """docs/agents.md's "Today, in short" gives the calibration of data/simulated/calibration_today.csv:
+    the positions and rounds, the slope and intercept with their intervals, and the late intercept."""
+    page = (ROOT / "docs" / "agents.md").read_text()
+    rest = page[page.index("## Today, in short"):]
+    summary = re.sub(r"\s+", " ", rest[:rest.index("\n## ", 1)])
+    today = C.load_calibration(ROOT / "data" / "simulated" / "calibration_today.csv")
+    a = C.calibration_fit(today)
+    assert a["slope_verdict"].startswith("met") and a["intercept_verdict"].startswith("met")
+    assert f"on {a['positions']:,} positions of {a['rounds']:,} rounds" in summary
+    assert (f"slope {a['slope']:.3f} [{a['slope_low']:.3f}, {a['slope_high']:.3f}] and intercept "
+            f"{a['intercept']:+.2f} [{a['intercept_low']:+.2f}, {a['intercept_high']:+.2f}] (both targets met)"
+            ) in summary
+    late = C.calibration_by_phase(today).loc["late (14-4)"]
+    assert late["intercept 95% high"] < 0
+    assert (f"the intercept is {late['intercept']:+.1f} [{late['intercept 95% low']:+.1f}, "
+            f"{late['intercept 95% high']:+.1f}], the values about {-late['intercept']:.1f} points above") in summary

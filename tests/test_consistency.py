@@ -390,3 +390,24 @@ def test_a_torn_last_reference_of_bench_schedules_is_cut_off_and_made_again(tmp_
     assert refs.read_text() == json.dumps(first) + "\n"
     monkeypatch.setattr(B.lc, "advise", lambda *a, **k: pytest.fail("the kept reference is made again"))
     assert B.cached_reference(None, 0, 1.0, "halving", refs, known, 100) == first
+
+
+def test_the_summary_at_the_top_of_the_agents_page_quotes_todays_hint_from_its_file():
+    """docs/agents.md's "Today, in short" gives the hint's consistency at 15,000 play-outs a second:
+    the count, the share with its interval and the mean loss with its interval, from the file."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "agents.md").read_text()
+    rest = page[page.index("## Today, in short"):]
+    summary = re.sub(r"\s+", " ", rest[:rest.index("\n## ", 1)])
+    sim = root / "data" / "simulated"
+    now = C.load_schedule_comparison(sim / "consistency_15000.csv")["halving"]
+    before = C.load_schedule_comparison(sim / "schedule_consistency.csv")["halving"]
+    r = C.before_and_after(before, now).loc["after"]
+    assert len(now) == 200 and r.share_low < 0.9 < r.share_high  # the 90% target: undecided
+    assert r.loss_high < 0.3  # the mean-loss target: met
+    assert (f"at {int(r.consistent)} of the 200 ({r.share:.2f} [{r.share_low:.2f}, {r.share_high:.2f}]: the target "
+            f"of 90% is undecided") in summary
+    assert f"it loses {r.mean_loss:.2f} [{r.loss_low:.2f}, {r.loss_high:.2f}] points on average" in summary
