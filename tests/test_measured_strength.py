@@ -468,3 +468,12 @@ def test_the_summary_at_the_top_of_the_agents_page_is_what_its_files_give():
     theirs = np.where(random.player0 == "random", random.score0 - random.score1, random.score1 - random.score0)
     assert len(random) == 500 and (theirs < 0).all()
     assert "`random` lost all 100 of its rounds against each of the five others" in flat
+    seats_both = [{a, b} == {"search", "stalling"} for a, b in zip(rr.player0, rr.player1)]
+    pair = rr[seats_both]  # the one file that seats search and stalling together
+    diff = np.where(pair.player0 == "search", pair.score0 - pair.score1, pair.score1 - pair.score0)
+    result = np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))
+    ulo, uhi = unit_rate_interval(result, list(pair.deal))
+    m, mlo, mhi = mean_interval(pd.Series(diff).groupby(pair.deal.to_numpy()).mean())
+    assert len(pair) == 100 and ulo < 0.5 < uhi and mlo < 0 < mhi  # not told apart
+    assert (f"{result.mean():.3f} [{ulo:.3f}, {uhi:.3f}] of 100 rounds and {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] points "
+            "a round for `search`") in flat
