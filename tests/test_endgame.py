@@ -1223,3 +1223,33 @@ def test_the_summary_at_the_top_of_the_endgame_page_is_what_its_files_give():
     assert len(seconds) == 16
     assert (f"a median of {statistics.median(seconds):.2f} s on two threads, {sum(s <= 1 for s in seconds)} of 16 "
             f"views within 1 s, at most {max(seconds):.1f} s") in summary
+
+
+def test_the_summarys_reach_is_the_benchmark_table_of_the_log():
+    """docs/endgame.md's "Today, in short" gives the search's reach as the log's table "Largest sizes
+    with every suite position solved" has it (whose 10 s column is ``cli.solve.REACH_10_S``, tested in
+    test_cli), and the 14 M-node reach as its table below."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs/endgame.md").read_text()
+    rest = page[page.index("## Today, in short"):]
+    summary = re.sub(r"\s+", " ", rest[:rest.index("\n## ", 1)])
+
+    def cells(row: str) -> tuple[str, ...]:
+        match = re.search(r"^\| " + re.escape(row) + r" \|((?: \d+ \|)+)$", page, re.M)
+        assert match, row
+        return tuple(c.strip() for c in match.group(1).strip(" |").split("|"))
+
+    for row, words in (
+            ("perfect-information value, stall budget 0 (every turn)",
+             "every turn of a full position with no more discard-pile draws up to {} / {} cards"),
+            ("view value, stall budget 0, every split enumerated",
+             "a view over every split, no more discard-pile draws, up to {} / {}"),
+            ("belief-optimal value", "the belief-optimal value up to {} / {}"),
+            ("perfect-information value, stall budget 1 each",
+             "a full position with one discard-pile draw each up to {} / {}")):
+        assert words.format(*cells(row)) in summary, row
+    one, = cells("view value, stall budget 1 each, every split enumerated")
+    two, = cells("perfect-information value, stall budget 2 each")
+    assert f"a view at one stall each reaches {one} cards, and a full position at two stalls each {two}" in summary
