@@ -4,6 +4,7 @@ import json
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -485,3 +486,18 @@ def test_agents_made_by_make_agent_play_the_tournament_their_names_and_options_p
 
     with pytest.raises(TournamentError, match=r"was not made by make_agent.*give its name and options"):
         run_tournament([Mine(), "greedy"], deals=1, executor="serial", progress=False)
+
+
+def test_a_file_from_before_cpu_times_says_so_not_cpu_nan(tmp_path, capsys):
+    """data/strength_heuristic_vs_greedy.jsonl predates the CPU times: its summary said 'CPU nan ms'."""
+    from lcanalysis.cli import main
+
+    old = tmp_path / "old.jsonl"
+    published = Path(__file__).resolve().parent.parent / "data" / "strength_heuristic_vs_greedy.jsonl"
+    lines = published.read_text().splitlines()[:4]  # its first 2 deals
+    old.write_text("\n".join(lines) + "\n")
+    (tmp_path / "old.jsonl.cmd").write_text(f"lcanalysis tournament heuristic greedy --deals 2 --out {old}\n")
+    assert main(["tournament", "heuristic", "greedy", "--deals", "2", "--out", str(old), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out and "written before CPU times were kept" in out
+    assert old.read_text().splitlines() == lines  # read back, nothing played

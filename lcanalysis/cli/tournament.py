@@ -135,6 +135,10 @@ def _run(args: Any) -> int:
             error = f"± {errors[name]:.1f}" if errors[name] == errors[name] else "(no error from one deal)"
             print(f"  {name:<24} {r:+7.1f} {error}")
     for name, t in time_per_move(df).iterrows():
-        print(f"time per move, {name}: mean {t.ms:.1f} ms (CPU {t.cpu_ms:.1f} ms), "
-              f"max {t.max_ms:.1f} ms (CPU {t.max_cpu_ms:.1f} ms)")
+        if math.isfinite(t.cpu_ms):
+            print(f"time per move, {name}: mean {t.ms:.1f} ms (CPU {t.cpu_ms:.1f} ms), "
+                  f"max {t.max_ms:.1f} ms (CPU {t.max_cpu_ms:.1f} ms)")
+        else:  # ("CPU nan ms" before)
+            print(f"time per move, {name}: mean {t.ms:.1f} ms, max {t.max_ms:.1f} ms (wall clock; this file was "
+                  "written before CPU times were kept)")
     return 0
