@@ -1,6 +1,6 @@
-"""What every command shares: reading the POSITION argument, printing JSON, option types, the
-budgets of the commands that search (a node budget and a memory ceiling), and the one error type
-of bad command-line input (printed as ``error: ...``, exit status 2)."""
+"""What every command shares: reading the POSITION argument, printing JSON, option types and the
+budgets of the commands that search (a node budget and a memory ceiling). Bad command-line input is
+``options.UsageError`` (printed as ``error: ...``, exit status 2), shared with the study scripts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Writing positions down and reading them back: the JSON format of docs/spec/interchange.md, the
-one-line position string, game records, and the validation every entry point shares.
+"""Reading positions: the JSON format of docs/spec/interchange.md, the one-line position string,
+files, ``example:NAME``, and the validation every entry point shares (``formats.py`` writes them).
 
 The one-line string (our design, for pasting into a notebook, an article or a shell)
 carries exactly what the JSON carries, as ``;``-separated fields, cards joined by ``.``::
