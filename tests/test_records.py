@@ -614,3 +614,43 @@ def test_a_one_player_record_from_a_view_with_buried_pile_cards_is_refused_in_wo
     assert main(["review", str(path), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert f"error: record: {path}: {said}" in err and "Traceback" not in err, err
+
+
+def _long_match(rounds: int) -> MatchRecord:
+    """A match of ``rounds`` real rounds, built fast: one deal played once from each seat (heuristic
+    against random), then each round of the match is that deal with the starter the running totals
+    name, carrying its match score; replayed, so checked, as it is built."""
+    rules = Rules(rounds=rounds)
+    played = {p: played_round(11, rules, starter=p) for p in (0, 1)}
+    match = Match(rules)
+    recs = []
+    for r in range(1, rounds + 1):
+        starter = match.next_starter()
+        start, end, _ = played[starter]
+        start = start.copy()
+        start.match = {"round": r, "totals": list(match.totals)}
+        recs.append(record_round(start, end.history))
+        match.record(end.scores(), starter)
+    rec = record_match(recs, rules, players=["ann", "bob"])
+    assert rec.totals() == tuple(match.totals)
+    return rec
+
+
+def test_a_200_round_match_record_reads_back_from_json_as_from_the_text_form(tmp_path):
+    """A JSON match record held only about 70 rounds: its reader refused more than 1,000 lists and
+    objects (a round spends 14), so ``lcanalysis review`` could not read a 200-round match the tool
+    had written itself, while the text form read it. The count limits now scale with the rounds the
+    record holds: every legal record reads, hostile padding is still refused."""
+    rec = _long_match(200)
+    text = write_record(rec, tmp_path / "long.json")
+    assert text.count("[") + text.count("{") > 2_000 and text.count(",") > 21_000  # past both old limits
+    for form in (str(tmp_path / "long.json"), json.dumps(rec.to_json(compact=True)), write_record(rec, form="text")):
+        back = read_record(form)
+        assert back == rec and len(back.rounds) == 200 and back.totals() == rec.totals()
+    # a guard remains: lists and objects beyond what the rounds can hold are refused, in words
+    padded = json.dumps(rec.to_json()).replace('"players"', '"pad": [' + ",".join(["[]"] * 13_000) + '], "players"')
+    with pytest.raises(RecordError, match=r"15,805 lists and objects; a record of 200 rounds has at most 64 per "
+                                          r"round \(the limit is 13,736\)"):
+        read_record(padded)
+    with pytest.raises(RecordError, match=r"lists and objects"):
+        read_record('{"rules": {}, "rounds": [' + ",".join(["{}"] * 2_000) + "]}")

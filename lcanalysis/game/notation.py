@@ -24,7 +24,8 @@ Keys are case-insensitive on input; output is canonical, so a string round-trips
 
 Every reader is bounded before it parses (the limits below): text longer than
 ``MAX_TEXT_CHARS`` is refused unread, JSON nested deeper than ``MAX_JSON_DEPTH``, holding more
-than ``MAX_JSON_CONTAINERS`` lists and objects or ``MAX_JSON_ITEMS`` items, a number longer than
+than ``MAX_JSON_CONTAINERS`` lists and objects or ``MAX_JSON_ITEMS`` items (a game record: more for
+each round after its first, ``record_rounds``), a number longer than
 ``MAX_NUMBER_CHARS`` characters, ``NaN``/``Infinity`` and a key twice in one object are refused
 with a ``PositionError``. No valid position comes near a limit: a history is at most the turn
 cap (``rules.MAX_TURN_CAP`` turns, about 100 kB), the rest of a position a few hundred bytes. So
@@ -52,7 +53,7 @@ from lcanalysis.game.position import (
     parse_history,
     player_number,
 )
-from lcanalysis.game.rules import MAX_TURN_CAP, Rules, RulesError
+from lcanalysis.game.rules import MAX_ROUNDS, MAX_TURN_CAP, Rules, RulesError
 from lcanalysis.game.view import View
 
 JSON_KEYS = {"rules", "to_move", "hands", "expeditions", "discards", "deck", "phase", "blocked",
@@ -66,6 +67,10 @@ MAX_JSON_DEPTH = 16
 MAX_JSON_CONTAINERS = 1_000
 #: Items (commas) in one JSON text: a history of MAX_TURN_CAP turns and a record's moves fit.
 MAX_JSON_ITEMS = 2 * MAX_TURN_CAP + 1_000
+#: Lists and objects one round of a game record adds, at most: a round holds 36 (itself, its rules,
+#: players and turns; its start: itself, rules, hands 4, expeditions 15, discards 7, deck, history,
+#: match 2), and a colour written twice (``"R"`` and ``"r"``) is refused only after reading.
+RECORD_ROUND_CONTAINERS = 64
 #: Characters of one JSON number: the numbers of a position are small.
 MAX_NUMBER_CHARS = 24
 #: ``;``-separated fields of a one-line string: it has about a dozen.
@@ -96,26 +101,39 @@ def check_text_size(text: str, what: str = "the input") -> None:
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-def _check_json_shape(text: str) -> None:
+def _check_json_shape(text: str, rounds: int = 1) -> None:
     """Nesting depth, lists and objects, and items, from a scan that allocates nothing per character
-    (``str.count`` over the text, then a walk over at most ``2 * MAX_JSON_CONTAINERS`` brackets).
-    Brackets and commas inside strings count too: no valid position has any there."""
+    (``str.count`` over the text, then a walk over at most twice the limit of brackets).
+    Brackets and commas inside strings count too: no valid position has any there. ``rounds``: the
+    round records a game record's text holds (``record_rounds``); each adds what a round can hold."""
+    extra = max(rounds, 1) - 1
+    max_containers = MAX_JSON_CONTAINERS + RECORD_ROUND_CONTAINERS * extra
+    max_items = MAX_JSON_ITEMS * (extra + 1)  # each round: a start and turns as long as the turn cap
     depth = 0
     for i, bracket in enumerate(_BRACKETS.finditer(text)):
-        if i >= 2 * MAX_JSON_CONTAINERS:
+        if i >= 2 * max_containers:
             break  # too many: refused just below
         depth += 1 if bracket.group() in "[{" else -1
         if depth > MAX_JSON_DEPTH:
             raise PositionError(f"the JSON is nested more than {MAX_JSON_DEPTH} deep; a "
                                 f"position nests 4 deep")
+    what = "a position has a few dozen" if not extra else \
+        f"a record of {rounds:,} rounds has at most {RECORD_ROUND_CONTAINERS} per round"
     containers = max(text.count("[") + text.count("{"), text.count("]") + text.count("}"))
-    if containers > MAX_JSON_CONTAINERS:
-        raise PositionError(f"the JSON has {containers:,} lists and objects; a position has a "
-                            f"few dozen (the limit is {MAX_JSON_CONTAINERS:,})")
+    if containers > max_containers:
+        raise PositionError(f"the JSON has {containers:,} lists and objects; {what} (the limit is "
+                            f"{max_containers:,})")
     items = text.count(",")
-    if items > MAX_JSON_ITEMS:
-        raise PositionError(f"the JSON has {items:,} items; a position (a history as long as "
-                            f"the longest turn cap included) has fewer than {MAX_JSON_ITEMS:,}")
+    if items > max_items:
+        what = "a position (a history as long as the longest turn cap included)" if not extra else \
+            f"a record of {rounds:,} rounds (each with turns as long as the longest turn cap)"
+        raise PositionError(f"the JSON has {items:,} items; {what} has fewer than {max_items:,}")
+
+
+def record_rounds(text: str) -> int:
+    """How many round records a game record's JSON text can hold, for ``loads_json``: each has one
+    ``"start"`` key, and a match has at most ``rules.MAX_ROUNDS`` rounds."""
+    return min(max(text.count('"start"'), 1), MAX_ROUNDS)
 
 
 def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -145,13 +163,15 @@ def _json_constant(name: str) -> Any:
     raise PositionError(f"invalid JSON: {name} is not a number JSON has")
 
 
-def loads_json(text: str) -> Any:
+def loads_json(text: str, rounds: int = 1) -> Any:
     """``json.loads`` within the limits above: a ``PositionError`` for anything else, never a
-    ``RecursionError``, a ``ValueError`` about a long number, or memory out of proportion."""
+    ``RecursionError``, a ``ValueError`` about a long number, or memory out of proportion.
+    ``rounds``: for a game record, the rounds it holds (``record_rounds``): the limits on lists and
+    objects and on items grow with them, so that a legal match record of any length reads."""
     if not isinstance(text, str):
         raise PositionError(f"JSON must be text, got {type(text).__name__}")
     check_text_size(text)
-    _check_json_shape(text)
+    _check_json_shape(text, rounds)
     try:
         return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int, parse_float=_json_float,
                           parse_constant=_json_constant)

@@ -71,6 +71,7 @@ from lcanalysis.game.notation import (
     MAX_TEXT_CHARS,
     from_json,
     loads_json,
+    record_rounds,
     source_or_text,
     string_to_json,
     unreadable,
@@ -440,9 +441,8 @@ class MatchRecord:
 
     def to_json(self, compact: bool = False) -> dict[str, Any]:
         """The match's rules and its rounds, each without the rules it takes from the match (its
-        start has them: ``RoundRecord.to_json``; a JSON record holds at most ``MAX_JSON_CONTAINERS``
-        lists and objects, so a round spends none it need not). ``compact``: the starts without theirs
-        too, as ``RoundRecord.to_json`` says."""
+        start has them: ``RoundRecord.to_json``). ``compact``: the starts without theirs too, as
+        ``RoundRecord.to_json`` says."""
         rounds = [r.to_json(compact) for r in self.rounds]
         for rd in rounds:
             del rd["rules"]
@@ -841,7 +841,7 @@ def _read_text(text: str, name: str | None, progress: bool = False) -> Record:
                           f"{{\"rules\", \"start\", \"turns\"}} or a match {{\"rules\", \"rounds\"}}")
     if text.strip().startswith("{"):
         try:
-            data = loads_json(text)  # the readers' limits: size, nesting, number length
+            data = loads_json(text, record_rounds(text))  # the readers' limits: size, nesting, number length
         except PositionError as refused:
             try:
                 json.loads(text)  # only to name the line of a syntax error
