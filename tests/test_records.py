@@ -654,3 +654,20 @@ def test_a_200_round_match_record_reads_back_from_json_as_from_the_text_form(tmp
         read_record(padded)
     with pytest.raises(RecordError, match=r"lists and objects"):
         read_record('{"rules": {}, "rounds": [' + ",".join(["{}"] * 2_000) + "]}")
+
+
+def test_a_match_record_seen_by_one_player_is_each_round_as_that_player_kept_it():
+    """``seen_by`` was a round's only: ``MatchRecord.seen_by`` was an AttributeError, so the record a
+    player could have kept of a whole match had to be put together round by round."""
+    rules = Rules(rounds=3)
+    _, rounds = _played_match(rules, first_seed=40)
+    rec = record_match(rounds, rules, players=["heuristic", "greedy"], comment="club night")
+    for player in (0, 1):
+        mine = rec.seen_by(player)
+        assert isinstance(mine, MatchRecord) and mine.players == rec.players and mine.comment == rec.comment
+        assert [r.to_json() for r in mine.rounds] == [r.seen_by(player).to_json() for r in rounds]
+        assert all(r.viewer == player for r in mine.rounds) and mine.totals() == rec.totals()
+        assert read_record(write_record(mine)) == mine and read_record(write_record(mine, form="text")) == mine
+        assert mine.seen_by(player) is not mine and mine.seen_by(player) == mine
+        with pytest.raises(RecordError, match=f"this is player {player}'s record"):
+            mine.seen_by(1 - player)

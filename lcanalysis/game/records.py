@@ -455,6 +455,10 @@ class MatchRecord:
             lines.extend(_text_round(rec))
         return "\n".join(lines) + "\n"
 
+    def seen_by(self, player: int) -> MatchRecord:
+        """The one-player match record of ``player``: every round as ``RoundRecord.seen_by`` gives it."""
+        return MatchRecord(self.rules, [rec.seen_by(player) for rec in self.rounds], self.players, self.comment)
+
     def totals(self) -> tuple[int, int]:
         s = [rec.scores() for rec in self.rounds]
         return sum(a for a, _ in s), sum(b for _, b in s)
