@@ -76,3 +76,28 @@ def test_a_match_given_mid_way_is_checked_and_its_totals_follow_from_its_rounds(
     with pytest.raises(MatchError, match="the match is over after 3 round"):
         m.record((1, 1))
     assert m.winner() == 1
+
+
+def test_a_later_round_started_against_the_rules_is_refused_by_a_match_as_by_a_match_record():
+    """Match(round_scores=..., starters=...) and Match.record(scores, starter=...) took a starter the
+    rules do not allow (the lower total starting round 2), so next_starter() then answered from a
+    match that cannot be; a match record with that starter was refused. The first round's starter
+    is chosen, so any is taken there."""
+    from lcanalysis.game.match import MatchError
+
+    with pytest.raises(MatchError, match=r"starters: player 1 starts round 2, but the totals are 30-10, so "
+                                         r"player 0 \(the higher total\) starts it"):
+        Match(round_scores=[(30, 10), (0, 0)], starters=[0, 1])
+    with pytest.raises(MatchError, match=r"player 0 starts round 3, but the totals are tied, so under "
+                                         r"tied_start 'alternate' player 1 starts it"):
+        Match(round_scores=[(30, 10), (0, 20), (5, 5)], starters=[1, 0, 0])
+    m = Match(first_starter=1)
+    m.record((30, 10), starter=0)  # round 1: chosen
+    with pytest.raises(MatchError, match="player 1 starts round 2, but the totals are 30-10"):
+        m.record((0, 20), starter=1)
+    assert m.round_scores == [(30, 10)] and m.starters == [0] and m.totals == [30, 10]  # unchanged
+    m.record((0, 20), starter=0)
+    same = Match(Rules(tied_start="same"), round_scores=[(30, 10), (0, 20)], starters=[1, 0])
+    assert same.next_starter() == 0
+    with pytest.raises(MatchError, match="under tied_start 'same' player 0 starts it"):
+        same.record((1, 1), starter=1)

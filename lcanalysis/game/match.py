@@ -23,6 +23,19 @@ def next_starter(totals: Sequence[int], previous: int, rules: Rules) -> int:
     return 1 - previous if rules.tied_start == "alternate" else previous
 
 
+def wrong_starter(totals: Sequence[int], previous: int, began: int, rules: Rules, round: int) -> str | None:
+    """Why player ``began`` cannot have started round ``round`` after a round started by
+    ``previous``, with running ``totals`` before it (``next_starter``'s rule), in words; None when
+    they could."""
+    want = next_starter(totals, previous, rules)
+    if began == want:
+        return None
+    why = (f"the totals are {totals[0]}-{totals[1]}, so player {want} (the higher total) starts it"
+           if totals[0] != totals[1] else f"the totals are tied, so under tied_start '{rules.tied_start}' "
+           f"player {want} starts it")
+    return f"player {began} starts round {round}, but {why}"
+
+
 @dataclass
 class Match:
     """Running state of a match. ``first_starter`` starts round 1 (the box: the oldest player).
@@ -52,6 +65,13 @@ class Match:
             raise MatchError(f"starters must list who started each of the {len(self.round_scores)} round(s) "
                              f"played, got {brief(starters)}")
         self.starters = [player_number(x, "starters") for x in starters]
+        running = [0, 0]
+        for r, (scores, began) in enumerate(zip(self.round_scores, self.starters), start=1):
+            if r > 1:  # the first round's starter is chosen; the rules name every later one
+                wrong = wrong_starter(running, self.starters[r - 2], began, self.rules, r)
+                if wrong:
+                    raise MatchError(f"starters: {wrong}")
+            running = [running[0] + scores[0], running[1] + scores[1]]
         played = [sum(x[p] for x in self.round_scores) for p in (0, 1)]
         if self.totals is not None and (not isinstance(self.totals, (list, tuple))
                                         or [whole_number(x) for x in self.totals] != played):
@@ -86,7 +106,12 @@ class Match:
         if self.is_over():
             raise MatchError(f"the match is over after {self.rules.rounds} round(s)")
         a, b = _round_scores(scores)
-        self.starters.append(self.next_starter() if starter is None else player_number(starter, "starter"))
+        began = self.next_starter() if starter is None else player_number(starter, "starter")
+        if self.starters:  # the first round's starter is chosen; the rules name every later one
+            wrong = wrong_starter(self.totals, self.starters[-1], began, self.rules, self.round_number)
+            if wrong:
+                raise MatchError(wrong)
+        self.starters.append(began)
         self.round_scores.append((a, b))
         self.totals = [self.totals[0] + a, self.totals[1] + b]
 

@@ -65,7 +65,7 @@ from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import Card, CardError, brief, number_types, whole_number
 from lcanalysis.game.examples import EXAMPLES, PREFIX
 from lcanalysis.game.formats import RECORD_TAG, STRING_TAG
-from lcanalysis.game.match import next_starter
+from lcanalysis.game.match import wrong_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
     MAX_TEXT_CHARS,
@@ -416,12 +416,9 @@ class MatchRecord:
         for r, rec in enumerate(self.rounds, start=1):
             began = (rec.start.to_move - len(rec.start.history)) % 2  # the players alternate turns
             if known and starter is not None:
-                want = next_starter(totals, starter, self.rules)
-                if began != want:
-                    why = (f"the totals are {totals[0]}-{totals[1]}, so player {want} (the higher total) starts it"
-                           if totals[0] != totals[1] else f"the totals are tied, so under tied_start "
-                           f"'{self.rules.tied_start}' player {want} starts it")
-                    raise RecordError(f"player {began} starts round {r}, but {why}", round=r)
+                wrong = wrong_starter(totals, starter, began, self.rules, r)
+                if wrong:
+                    raise RecordError(wrong, round=r)
             starter = began
             if rec.rules != self.rules:
                 raise RecordError(f"the round's rules {rec.rules.to_dict(True)} differ from the match's "
