@@ -237,6 +237,20 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
         read_position(text)
 
 
+@pytest.mark.parametrize("field,said", [
+    ("rounds=-3", "rules: rounds must be a whole number 1..1000, got -3"),
+    ("cap=-5", "rules: turn_cap must be a whole number 1..10000, got -5"),
+    ("match=-1:0,0", "match round must be a whole number 1..3 (the rules' rounds), got -1"),
+])
+def test_a_negative_round_count_cap_or_match_round_in_the_string_names_the_range(field, said):
+    """'rounds=-3' was refused as "rounds must be a whole number, got '-3'" (it is one; 0 was told
+    the range 1..1000): a negative count is now read as a number and refused naming the range, as
+    0 and 1001 are."""
+    text = f"LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;d=44;{field}"
+    with pytest.raises(PositionError, match=re.escape(said)):
+        read_position(text)
+
+
 def test_a_draw_step_in_the_string_must_say_which_pile_is_blocked():
     """'draw=' with nothing was read as 'draw=-' (after a play), opening the pile just discarded onto."""
     text = ("LC1;c5;h8;nr;m0;p0=Yw.Y2.B4.B9.Gw.Gw.G2;p1=Y3.B10.Ww.W5.G6.G9.Rw.Rw;x=Yw;d=Y10.R8.W6.W10.Rw.B5.R10.W3."

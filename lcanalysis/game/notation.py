@@ -404,9 +404,9 @@ def string_to_json(text: str) -> dict[str, Any]:
                                   "m": (d, "to_move"), "v": (d, "viewer")}[k[0]]
                 target[option] = _number(k[1:], f"field {k[0]}")
             elif k == "rounds":
-                rules["rounds"] = _number(val, "rounds")
+                rules["rounds"] = _number(val, "rounds", True)  # (a sign: refused naming the range)
             elif k == "cap":
-                rules["turn_cap"] = _number(val, "cap")
+                rules["turn_cap"] = _number(val, "cap", True)
             elif k == "tie":
                 rules["tied_start"] = val
             elif k in ("p0", "p1"):
@@ -448,7 +448,7 @@ def string_to_json(text: str) -> dict[str, Any]:
                                         f"players 0 and 1 before it, ROUND:TOTAL0,TOTAL1 (like match=2:35,10), "
                                         f"got {brief(val)}")
                 a, b = tot.split(",")
-                d["match"] = {"round": _number(r, "the match round"),
+                d["match"] = {"round": _number(r, "the match round", True),
                               "totals": [_number(a, "a match total", True), _number(b, "a match total", True)]}
             else:
                 raise PositionError(f"position string: unknown field {brief(f)}")
