@@ -241,11 +241,14 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
     ("rounds=-3", "rules: rounds must be a whole number 1..1000, got -3"),
     ("cap=-5", "rules: turn_cap must be a whole number 1..10000, got -5"),
     ("match=-1:0,0", "match round must be a whole number 1..3 (the rules' rounds), got -1"),
+    ("match=1:30,0", "match totals must be 0 and 0 before round 1 (no round has been played), got [30, 0]"),
+    ("match=2:1001,0", "match totals must be two whole numbers (the running totals before round 2, at most 1000 "
+                       "in size), got [1001, 0]"),
 ])
-def test_a_negative_round_count_cap_or_match_round_in_the_string_names_the_range(field, said):
+def test_a_round_count_cap_or_match_score_that_cannot_be_in_the_string_says_what_can(field, said):
     """'rounds=-3' was refused as "rounds must be a whole number, got '-3'" (it is one; 0 was told
     the range 1..1000): a negative count is now read as a number and refused naming the range, as
-    0 and 1001 are."""
+    0 and 1001 are. Totals before round 1 were to be "at most 0 in size": now 0 and 0."""
     text = f"LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;d=44;{field}"
     with pytest.raises(PositionError, match=re.escape(said)):
         read_position(text)

@@ -197,8 +197,9 @@ def check_match(match: Any, rules: Rules) -> dict[str, Any] | None:
     pair_ = [] if isinstance(totals, (str, bytes, Mapping)) or not isinstance(totals, Sequence) else list(totals[:3])
     values = [whole_number(t) for t in pair_]
     if len(values) != 2 or any(v is None or abs(v) > bound for v in values):
-        raise PositionError(f"match totals must be two whole numbers (the running totals before round "
-                            f"{number}, at most {bound} in size), got {brief(totals)}")
+        what = ("0 and 0 before round 1 (no round has been played)" if number == 1 else
+                f"two whole numbers (the running totals before round {number}, at most {bound} in size)")
+        raise PositionError(f"match totals must be {what}, got {brief(totals)}")
     return {"round": number, "totals": values}
 
 
