@@ -671,3 +671,26 @@ def test_a_match_record_seen_by_one_player_is_each_round_as_that_player_kept_it(
         assert mine.seen_by(player) is not mine and mine.seen_by(player) == mine
         with pytest.raises(RecordError, match=f"this is player {player}'s record"):
             mine.seen_by(1 - player)
+
+
+def test_a_record_refused_for_its_size_is_not_parsed_first():
+    """The record reader parsed every JSON text the limits refused with json.loads, only to look for a
+    syntax error's line, so 330,000 empty lists cost 21 bytes of memory per byte of input before the
+    refusal (a position's reader: none). A refusal by the limits now costs nothing; a syntax error
+    still names its line."""
+    import tracemalloc
+
+    text = '{"rules": {}, "rounds": [' + ",".join(["[]"] * 330_000) + "]}"
+    tracemalloc.start()
+    try:
+        with pytest.raises(RecordError, match="330,003 lists and objects"):
+            read_record(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100_000, f"{peak:,} bytes"
+    with pytest.raises(RecordError, match=r"line 2: malformed JSON: Expecting .,. delimiter \(column 2\)") as refused:
+        read_record('{"rules": {}\n "start": {}}')
+    assert refused.value.line == 2
+    with pytest.raises(RecordError, match="the JSON ends early"):
+        read_record('{"rules": {}, "start": {')

@@ -163,6 +163,14 @@ def _json_constant(name: str) -> Any:
     raise PositionError(f"invalid JSON: {name} is not a number JSON has")
 
 
+class InvalidJSON(PositionError):
+    """Text that is not JSON: ``error`` is json's ``JSONDecodeError`` (its message, line and column)."""
+
+    def __init__(self, error: json.JSONDecodeError) -> None:
+        super().__init__(f"invalid JSON: {error}")
+        self.error = error
+
+
 def loads_json(text: str, rounds: int = 1) -> Any:
     """``json.loads`` within the limits above: a ``PositionError`` for anything else, never a
     ``RecursionError``, a ``ValueError`` about a long number, or memory out of proportion.
@@ -176,7 +184,7 @@ def loads_json(text: str, rounds: int = 1) -> Any:
         return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int, parse_float=_json_float,
                           parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
-        raise PositionError(f"invalid JSON: {exc}") from None
+        raise InvalidJSON(exc) from None
     except RecursionError:  # not reached within MAX_JSON_DEPTH, kept as a guard
         raise PositionError("the JSON is nested too deep") from None
 

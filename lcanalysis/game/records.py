@@ -69,6 +69,7 @@ from lcanalysis.game.match import wrong_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
     MAX_TEXT_CHARS,
+    InvalidJSON,
     from_json,
     loads_json,
     record_rounds,
@@ -843,16 +844,13 @@ def _read_text(text: str, name: str | None, progress: bool = False) -> Record:
     if text.strip().startswith("{"):
         try:
             data = loads_json(text, record_rounds(text))  # the readers' limits: size, nesting, number length
-        except PositionError as refused:
-            try:
-                json.loads(text)  # only to name the line of a syntax error
-            except json.JSONDecodeError as exc:
-                # ends early only when the parser ran off the end (on one line, every error is on the last)
-                ran_off = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
-                why = "the JSON ends early (a truncated file?)" if ran_off else "malformed JSON"
-                raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
-            except (ValueError, RecursionError):
-                pass
+        except InvalidJSON as bad:  # a syntax error, named by its line
+            exc = bad.error
+            # ends early only when the parser ran off the end (on one line, every error is on the last)
+            ran_off = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+            why = "the JSON ends early (a truncated file?)" if ran_off else "malformed JSON"
+            raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+        except PositionError as refused:  # over a limit: refused before it is parsed
             raise RecordError(f"{where}{refused}") from None
         return record_from_json(data, _turn_lines(text), progress)
     try:
