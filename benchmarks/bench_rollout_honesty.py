@@ -84,9 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference", default=str(ROOT / "data" / "simulated" / "endgame_trust_4cards.csv"),
                     help="a bench_endgame_trust.py rows file: its views and reference values (default: "
                          "data/simulated/endgame_trust_4cards.csv)")
-    ap.add_argument("--agents", nargs="+", default=["heuristic", "best"], help="agents to roll out with (default: heuristic best)")
+    ap.add_argument("--agents", nargs="+", default=["heuristic", "best"],
+                    help="agents to roll out with (default: heuristic best)")
     ap.add_argument("--trials", type=int, default=100, help="rollouts a view (default 100)")
-    ap.add_argument("--positions", type=int, default=None, help="only the first N views of the reference (default: all)")
+    ap.add_argument("--positions", type=int, default=None,
+                    help="only the first N views of the reference (default: all)")
     ap.add_argument("--out", default=None, help="rows file, resumed by the same command (default: none)")
     ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     args = ap.parse_args(argv)
@@ -102,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     identity = {"reference": os.path.basename(args.reference), "trials": args.trials, "agents": list(args.agents)}
     rows: list[dict] = []
     with contextlib.ExitStack() as stack:
+        units = [(int(seed), method) for seed in reference["seed"] for method in methods]
         write, done = (stack.enter_context(ROWS_FILE.open(args.out, identity, shlex.join(["python", *sys.argv]),
-                                                          args.allow_code_change)) if args.out else (None, set()))
+                                                          args.allow_code_change, units=units))
+                       if args.out else (None, set()))
         if args.out:
             rows += ROWS_FILE.load(args.out).to_dict("records")
         for ref in reference.to_dict("records"):
