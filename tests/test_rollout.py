@@ -189,3 +189,23 @@ def test_ctrl_c_on_two_workers_stops_at_once_keeps_the_trials_and_the_same_comma
                           check=False)
     assert more.returncode == 0 and f"({len(kept) - 1} already in the file)" in more.stderr, more.stderr
     assert sorted(set(load_rollout(out)["trial"])) == list(range(len(kept) + 2))
+
+
+def test_a_precision_stops_once_every_loss_is_that_precise_with_the_first_trials_answer():
+    turns = ["+B6/D", "-W2/G", "+B6/G"]
+    first = rollout("example:midround", turns=turns, agent="heuristic", trials=10)
+    wide = rollout("example:midround", turns=turns, agent="heuristic", trials=60, precision=100.0)
+    assert [(m.move, m.value, m.loss_stderr) for m in wide.moves] == [(m.move, m.value, m.loss_stderr)
+                                                                       for m in first.moves]
+    assert "stopped after 10 of at most 60 trials" in wide.notes[-1]
+    # a precision reached later: the first n trials that reach it, on one worker or two alike
+    aim = sorted(m.loss_stderr for m in first.moves)[-1] * 0.8
+    one = rollout("example:midround", turns=turns, agent="heuristic", trials=60, precision=aim)
+    two = rollout("example:midround", turns=turns, agent="heuristic", trials=60, precision=aim, workers=2)
+    n = int(one.method.split()[1])
+    assert 10 < n <= 60 and two.method == one.method and [m.value for m in one.moves] == [m.value for m in two.moves]
+    assert max(m.loss_stderr for m in one.moves) <= aim or n == 60
+    before = rollout("example:midround", turns=turns, agent="heuristic", trials=n - 1)
+    assert max(m.loss_stderr for m in before.moves) > aim  # not reached a trial earlier
+    with pytest.raises(RolloutError, match="precision must be a number of points above 0"):
+        rollout("example:midround", turns=turns, agent="heuristic", trials=5, precision=0)

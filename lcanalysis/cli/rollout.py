@@ -18,7 +18,7 @@ import shlex
 import sys
 
 from lcanalysis.cli.common import describe, emit, load
-from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, path_name
+from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, number, path_name
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -37,6 +37,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--trials", type=nonneg("--trials", minimum=2), default=None,
                    help="worlds each turn is played out in (default 100; the standard errors shrink as one over "
                         "its square root)")
+    p.add_argument("--precision", type=number("--precision", "points", above=True), default=None, metavar="P",
+                   help="stop before --trials once every turn's loss against the best has a standard error of at "
+                        "most P points (after 10 trials at least; default: play every trial)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
                    help="the seed of the worlds and the agents (default 0: the same answer every time)")
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, 1), default=None,
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
                        top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
                        progress=sys.stderr.isatty() or _say, luck_adjusted=not args.no_luck_adjustment,
                        command=_command(args) if args.out else None,
-                       allow_code_change=args.allow_code_change)
+                       allow_code_change=args.allow_code_change, precision=args.precision)
     if args.json:
         emit(analysis.to_json())
     else:
@@ -94,6 +97,7 @@ def _command(args: argparse.Namespace) -> str:
              "--seed", str(args.seed), "--out", args.out]
     words += [w for turn in args.turns or () for w in ("--turn", turn)]
     words += ["--top", str(args.top)] if args.top is not None else []
+    words += ["--precision", f"{args.precision:g}"] if args.precision is not None else []
     return shlex.join(words)
 
 

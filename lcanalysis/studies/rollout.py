@@ -53,6 +53,7 @@ DEFAULT_TRIALS = 100
 DEFAULT_TOP = 3  # the hint's best few turns, when no turns are named
 MAX_TRIALS = 1_000_000
 MAX_TOP = 100
+MIN_TRIALS = 10  # the fewest trials a precision is judged on: fewer give standard errors too rough to stop by
 
 #: the rows of a rollout: one per trial and turn (a trial's rows are written together)
 ROLLOUT_FILE = StudyFile("rollout", "# lcanalysis rollout: ", ["trial", "turn", "result", "luck", "turns_played"],
@@ -195,7 +196,8 @@ def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: i
 def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFAULT_AGENT,
             trials: int = DEFAULT_TRIALS, top: int = DEFAULT_TOP, seed: int = 0, workers: int = 1,
             out: str | os.PathLike[str] | None = None, progress: bool | Callable[[str], None] = False,
-            command: str | None = None, allow_code_change: bool = False, luck_adjusted: bool = True) -> Analysis:
+            command: str | None = None, allow_code_change: bool = False, luck_adjusted: bool = True,
+            precision: float | None = None) -> Analysis:
     """Each of ``turns`` (default: the hint's ``top`` best) played out ``trials`` times to the end of
     the round by ``agent`` in both seats (a name or ``NAME:OPTION=VALUE,...``, as a tournament takes
     it; default ``best``), in the same dealt worlds with the same agent seeds (module docstring).
@@ -208,9 +210,15 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     ``.cmd`` sidecar records). ``progress``: True for a bar on standard error, or a function given
     a line at each stage. ``luck_adjusted``: each result less the luck of the round's deck draws
     (``tournaments.luck``): the same mean, about half the variance of a loss (measured on the hint's
-    three best turns of ``example:midround``, 300 trials by ``heuristic``: 1.9-2.4 times less)."""
+    three best turns of ``example:midround``, 300 trials by ``heuristic``: 1.9-2.4 times less).
+    ``precision`` (points): stop before ``trials`` once every turn's loss against the best has a
+    standard error of at most this (a single turn: its value's), after ``MIN_TRIALS`` at least; the
+    trials are taken in order, so the answer is the same on any number of workers."""
     if not isinstance(luck_adjusted, bool):
         raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
+                                  or not 0 < precision < math.inf):
+        raise RolloutError(f"precision must be a number of points above 0 (or None), got {precision!r}")
     from lcanalysis.tournaments.specs import TournamentError, check_agent
 
     source = read_position(position)
@@ -237,6 +245,19 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             i, k = int(row["trial"]), chosen.index(row["turn"])
             results[i, k], lucks[i, k] = row["result"], row["luck"]
 
+    def answer(n: int) -> Analysis:  # from the first n trials
+        return rollout_analysis(results[:n], lucks[:n] if luck_adjusted else None, chosen, spec.label)
+
+    def enough() -> int:
+        """The trials that reach ``precision`` (the first n, all played), or 0 while none do."""
+        missing = np.isnan(results).any(axis=1)
+        n = int(np.argmax(missing)) if missing.any() else trials  # (the first trial not played yet)
+        if precision is None or n < MIN_TRIALS:
+            return 0
+        moves = answer(n).moves
+        errors = [m.stderr for m in moves] if len(moves) == 1 else [m.loss_stderr or 0.0 for m in moves]
+        return n if max(errors) <= precision else 0
+
     with contextlib.ExitStack() as stack:
         if out is not None:
             write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
@@ -244,7 +265,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             keep([row for row in ROLLOUT_FILE.load(out).to_dict("records") if row["trial"] < trials])
         else:
             write, done = None, set()
-        todo = [i for (i,) in units if (i,) not in done]
+        todo = [] if enough() else [i for (i,) in units if (i,) not in done]
         bar = _bar(progress, trials, len(chosen), len(units) - len(todo), spec.label)
         stack.callback(bar.close)
         if workers > 1 and len(todo) > 1:
@@ -261,9 +282,16 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                 write(rows)
             keep(rows)
             bar.update(1)
-    answer = rollout_analysis(results, lucks if luck_adjusted else None, chosen, spec.label)
-    answer.seconds = time.perf_counter() - t0
-    return answer
+            if enough():
+                break
+    played = enough() or trials
+    rolled = answer(played)
+    if played < trials:
+        rolled.notes.append(f"stopped after {played:,} of at most {trials:,} trials: every turn's "
+                            f"{'value' if len(chosen) == 1 else 'loss'} has a standard error of at most "
+                            f"{precision:g} (precision)")
+    rolled.seconds = time.perf_counter() - t0
+    return rolled
 
 
 class _Lines:
