@@ -216,6 +216,26 @@ def test_solve_refuses_a_seed_without_samples_instead_of_ignoring_it(capsys):
     assert code == 2 and out == "" and "--seed is the seed of --samples" in err
 
 
+def test_solve_without_samples_samples_a_view_of_too_many_splits_as_its_help_and_seed_refusal_say(capsys):
+    """Found by a review: '--samples' said "default: every split, exact" and '--seed' without it was
+    refused as "without --samples nothing is sampled", yet a view of more than 20,000 distinct splits
+    is sampled without --samples (its answer: "400 splits sampled uniformly (seed 0)"), and the
+    refusal hid how to give those samples another seed."""
+    from lcanalysis.search.view_value import DEFAULT_MAX_SPLITS, DEFAULT_SAMPLES
+
+    code, out, err = run(capsys, "solve", "example:midround", "--max-turns", "1", "--json")
+    answer = json.loads(out)
+    assert code == 0 and not answer["exact"] and answer["splits"] == DEFAULT_SAMPLES
+    assert f"{DEFAULT_SAMPLES} splits sampled uniformly (seed 0)" in answer["method"]
+    code, out, err = run(capsys, "solve", "example:midround", "--max-turns", "1", "--seed", "5")
+    assert code == 2 and out == "" and "nothing is sampled" not in err
+    assert f"--samples {DEFAULT_SAMPLES} --seed N" in err and f"more than {DEFAULT_MAX_SPLITS:,} distinct splits" in err
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # the numbers of the search itself
+    assert f"at most {DEFAULT_MAX_SPLITS:,} distinct ones, else {DEFAULT_SAMPLES} sampled with seed 0" in text
+
+
 def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
     view = tmp_path / "v.json"
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))

@@ -42,6 +42,11 @@ from lcanalysis.cli.common import (
 )
 from lcanalysis.options import MAX_SAMPLES, MAX_SEED, MAX_STALLS, MAX_TL, MAX_WORKERS, UsageError, nonneg, seconds
 
+#: what ``solve`` does for a view without ``--samples`` (``search.view_value.DEFAULT_MAX_SPLITS`` and
+#: ``DEFAULT_SAMPLES``, written out here so that ``--help`` loads no search; tests/test_cli.py holds them equal): every
+#: split up to this many distinct ones, else this many sampled with seed 0
+DEFAULT_SPLITS, DEFAULT_SAMPLED = 20_000, 400
+
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
 
@@ -62,8 +67,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "(default: no clock, one search at the bounds given)")
     p.add_argument("--samples", type=nonneg("--samples", MAX_SAMPLES, 2), default=None,
                    help="for a view: sample this many splits instead of enumerating them all (an estimate; default: "
-                        "every split, exact)")
-    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None, help="the seed of --samples (default 0)")
+                        f"every split, exact, when there are at most {DEFAULT_SPLITS:,} distinct ones, else "
+                        f"{DEFAULT_SAMPLED} sampled with seed 0, an estimate, as the answer's method line says)")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None,
+                   help=f"the seed of --samples (default 0; for another seed of the {DEFAULT_SAMPLED} splits sampled "
+                        f"by default: --samples {DEFAULT_SAMPLED} --seed N)")
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS), default=None,
                    help="for a view: solve the splits on this many threads (0: one per core; default 1, so that a node "
                         "budget gives the same node count on every run)")
@@ -222,7 +230,10 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
                          "horizon; leave it out")
     args.leaf = args.leaf or "as-is"
     if args.seed is not None and args.samples is None:  # refused, not silently ignored
-        raise UsageError("--seed is the seed of --samples: without --samples nothing is sampled; leave it out")
+        raise UsageError("--seed is the seed of --samples: give it with --samples N, or leave it out (a view with "
+                         f"more than {DEFAULT_SPLITS:,} distinct splits is sampled without --samples too, "
+                         f"{DEFAULT_SAMPLED} splits with seed 0: --samples {DEFAULT_SAMPLED} --seed N samples "
+                         "others)")
     given = [name for name, value in (("--workers", args.workers), ("--samples", args.samples)) if value is not None]
     if not given:
         return
