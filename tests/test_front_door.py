@@ -207,6 +207,41 @@ def test_a_first_compile_says_so_once(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_the_compile_bar_moves_on_while_a_part_compiles(tmp_path, monkeypatch):
+    """Found by a review on a fresh install: the bar redrew only when a part finished, so on a loaded
+    machine it sat at '2/6 [00:24<00:50, ...play-outs and the advisor]' for over two minutes, the
+    time frozen, as if hung. It is now redrawn every TICK_SECONDS while a part compiles, and no more
+    once the compile is over."""
+    import threading
+
+    import tqdm.auto
+
+    refreshed: list[int] = []
+
+    class Bar(tqdm.auto.tqdm):  # type: ignore[misc,name-defined]
+        def refresh(self, *args: object, **kwargs: object) -> None:
+            refreshed.append(1)
+            super().refresh(*args, **kwargs)
+
+    during: list[int] = []
+
+    def slow_part() -> None:
+        before = len(refreshed)
+        threading.Event().wait(0.6)  # a part that takes a while to compile
+        during.append(len(refreshed) - before)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    monkeypatch.setattr(warmup, "_marker", lambda: tmp_path / "engine-test.ok")
+    monkeypatch.setattr(warmup, "PACKAGE", tmp_path)  # a first compile clears the package's cache: not ours
+    monkeypatch.setattr(warmup, "STEPS", [("slow part", slow_part)])
+    monkeypatch.setattr(warmup, "TICK_SECONDS", 0.05, raising=False)
+    assert warmup.engine_ready() > 0
+    assert during[0] >= 3  # redrawn while the part compiled
+    after = len(refreshed)
+    threading.Event().wait(0.3)
+    assert len(refreshed) == after  # the ticking stopped with the compile
+
+
 def _plant(paths):
     for path in paths:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -119,6 +119,12 @@ STEPS: list[tuple[str, Callable[[], None]]] = [
 ]
 
 
+#: seconds between redraws of the compile's bar while one part compiles (``records.ticking``): a bar
+#: redraws only when it moves, and one part took over two minutes on a loaded 2-core machine, its
+#: elapsed time frozen meanwhile
+TICK_SECONDS = 1.0
+
+
 def stale_cache_files(package: Path | None = None) -> list[Path]:
     """numba's cache files of the package (``**/__pycache__/*.nbi`` and ``*.nbc``)."""
     root = PACKAGE if package is None else package
@@ -156,10 +162,16 @@ def engine_ready(quiet: bool = False) -> float:
         print("compiling the engine, once for this version (about a minute on 2 cores); "
               "later commands start at once", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
+    from lcanalysis.game.records import ticking
+
     with tqdm(STEPS, desc="compiling", unit="part", file=sys.stderr, disable=quiet) as bar:
-        for name, step in bar:
-            bar.set_postfix_str(name)
-            step()
+        stop_ticking = ticking(None if quiet else bar, TICK_SECONDS)
+        try:
+            for name, step in bar:
+                bar.set_postfix_str(name)
+                step()
+        finally:
+            stop_ticking()
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
         for old in marker.parent.glob("engine-*.ok"):
