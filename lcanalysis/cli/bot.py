@@ -12,7 +12,13 @@ from lcanalysis.options import nonneg
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
-    p = sub.add_parser("bot", help="play an agent over the JSON-lines bot protocol")
+    p = sub.add_parser("bot", help="play an agent over the JSON-lines bot protocol",
+                       description="lcanalysis bot NAME [KEY=VALUE ...]: one agent for a referee program. It reads "
+                                   "one JSON request a line on standard input, {\"type\": \"turn\", \"position\": "
+                                   "VIEW} or {\"type\": \"quit\"}, and answers each turn with one line, like "
+                                   "{\"move\": \"+R7/D\"}; it prints nothing until a request comes. The protocol, "
+                                   "with a whole example session: docs/spec/interchange.md, \"Bots over standard "
+                                   "input and output\". To play an agent yourself: lcanalysis play.")
     p.add_argument("name", help="an agent: random, greedy, heuristic, stalling, search, best (the strongest "
                                 "measured) or match")
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the agent's random seed (default 0)")

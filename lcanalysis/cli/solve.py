@@ -1,4 +1,7 @@
-"""``lcanalysis solve POSITION [--max-stalls S] [--max-turns T --leaf as-is] [--time S] [--max-nodes N] [--json]``.
+"""``lcanalysis solve POSITION``: every turn's value by exact search, the score difference you can
+expect, for a full position (both hands known) or your view (averaged over every split of the
+unseen cards, or over 400 sampled when there are more than 20,000: an estimate); bounded by
+``--max-stalls``, ``--max-turns`` or ``--time``.
 
 Prints the object of docs/spec/interchange.md: ``{"value", "exact", "moves": [{"move", "value",
 "stderr"}], "nodes", "seconds"}`` with the moves best first, plus the labelled extras of
