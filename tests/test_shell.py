@@ -53,6 +53,24 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
     assert shell.stdout.rstrip().endswith("}")  # nothing after 'quit' ran: the JSON answer is the last
 
 
+def test_a_misspelt_or_newcomers_command_names_the_command_meant_as_the_command_line_does(capsys):
+    """Found by a review: 'sovle ...' or 'hint ...' at the shell was told only "unknown command
+    'sovle'; the shell answers ...", where 'lcanalysis sovle' says "did you mean 'solve'?"."""
+    commands = [("show", ""), ("solve", ""), ("advise", ""), ("wager", "")]
+    ran: list[list[str]] = []
+    lines = ["sovle example:endgame --max-stalls 0", "hint example:midround", "help advice", "frobnicate"]
+    assert session(lines, lambda words: ran.append(list(words)) or 0, commands) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert ran == []  # nothing run on a guess
+    assert err[0].startswith("error: unknown command 'sovle' (did you mean 'solve'?); the shell answers show, ")
+    assert "'hint' (did you mean 'advise'?)" in err[1] and "'advice' (did you mean 'advise'?)" in err[2]
+    assert "did you mean" not in err[3]
+    with pytest.raises(SystemExit):  # the command line's words, the same
+        from lcanalysis.cli import main
+        main(["hint", "example:midround"])
+    assert "unknown command 'hint' (did you mean 'advise'?)" in capsys.readouterr().err
+
+
 def test_a_record_from_standard_input_is_refused_asking_for_the_record_not_a_position():
     """'review -' in the shell was told to give "the position as a file, a one-line 'LC1;...' string or
     example:NAME", none of which a review reads."""

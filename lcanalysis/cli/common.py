@@ -5,11 +5,12 @@ budgets of the commands that search (a node budget and a memory ceiling). Bad co
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +107,20 @@ def _strict(obj: Any) -> Any:
     if not isinstance(obj, (str, int)) and hasattr(obj, "item"):  # a numpy number: its Python value
         return _strict(obj.item())
     return obj
+
+
+#: words a newcomer types for a command, and the command meant
+COMMAND_WORDS = {"hint": "advise", "advice": "advise", "analyse": "advise", "analyze": "advise", "evaluate": "advise"}
+
+
+def meant_command(word: str, names: Sequence[str]) -> str | None:
+    """The command of ``names`` that ``word``, no command, likely means: a newcomer's word for it
+    (``hint``, ``advice``: advise) or a close spelling (``sovle``: solve); None when none is close.
+    The command line's unknown command and the shell's say it alike."""
+    meant = COMMAND_WORDS.get(word.lower())
+    if meant in names:
+        return meant
+    return next(iter(difflib.get_close_matches(word.lower(), list(names), n=1, cutoff=0.6)), None)
 
 
 def describe(doc: str | None) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from lcanalysis import __version__
 from lcanalysis.cli import advise, bot, play, review, rollout, server, shell, solve, studies, wager, warmup
-from lcanalysis.cli.common import emit, load, write_output_file
+from lcanalysis.cli.common import emit, load, meant_command, write_output_file
 from lcanalysis.options import UsageError, check_output_file, nonneg, path_name
 
 #: commands that need no compiled code: they start in a fraction of a second
@@ -119,10 +119,6 @@ def _prepare_engine(command: str, argv: Sequence[str], plain_kernel: bool) -> No
             perfect.clear_shared_tables()
 
 
-#: words a newcomer types for a command, and the command meant
-COMMAND_WORDS = {"hint": "advise", "advice": "advise", "analyse": "advise", "analyze": "advise", "evaluate": "advise"}
-
-
 def _check_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     """``lcanalysis`` alone prints what it can do (argparse said only "the following arguments are
     required: command"); a command that is not one is refused naming the command meant, when one is
@@ -135,8 +131,7 @@ def _check_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     word = argv[0]
     if word.startswith("-") or word in sub.choices:
         return
-    meant = COMMAND_WORDS.get(word.lower()) or next(iter(difflib.get_close_matches(word.lower(), list(sub.choices),
-                                                                                     n=1, cutoff=0.6)), None)
+    meant = meant_command(word, list(sub.choices))
     hint = f" (did you mean '{meant}'?)" if meant else ""
     parser.error(f"unknown command '{word}'{hint}; the commands are {', '.join(sub.choices)}")
 

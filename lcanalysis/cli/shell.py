@@ -37,7 +37,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from lcanalysis.cli.common import describe
+from lcanalysis.cli.common import describe, meant_command
 
 PROMPT = "lcanalysis> "
 QUIT = ("quit", "exit")
@@ -177,7 +177,10 @@ def _unknown(word: str, commands: Sequence[tuple[str, str]]) -> bool:
     names = [name for name, _ in commands]
     if not names or word in names:
         return False
-    print(f"error: unknown command '{word}'; the shell answers {', '.join(names)}, help and quit", file=sys.stderr)
+    meant = meant_command(word, names)
+    hint = f" (did you mean '{meant}'?)" if meant else ""
+    print(f"error: unknown command '{word}'{hint}; the shell answers {', '.join(names)}, help and quit",
+          file=sys.stderr)
     return True
 
 
