@@ -236,6 +236,18 @@ def test_solve_without_samples_samples_a_view_of_too_many_splits_as_its_help_and
     assert f"at most {DEFAULT_MAX_SPLITS:,} distinct ones, else {DEFAULT_SAMPLES} sampled with seed 0" in text
 
 
+def test_a_one_line_string_cut_at_its_first_semicolon_by_the_shell_is_refused_asking_for_quotes(capsys):
+    """Found by a review: 'lcanalysis advise LC1;c5;h8;...' typed without quotes runs 'lcanalysis advise LC1'
+    (the shell ends the command at ';'), which was told "both hands p0= and p1= are needed": the
+    player had typed both."""
+    for command in (["show", "LC1"], ["advise", "lc1;"], ["solve", " LC1 ", "--max-stalls", "0"]):
+        code, out, err = run(capsys, *command)
+        assert code == 2 and out == "" and "p0=" not in err
+        assert "alone, with no fields after it" in err and "in quotes" in err and "first ';'" in err
+    code, out, err = run(capsys, "show", "LC1;c5")  # fields, but not a position: the fields' own error
+    assert code == 2 and "both hands p0= and p1= are needed" in err
+
+
 def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
     view = tmp_path / "v.json"
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))

@@ -391,6 +391,10 @@ def string_to_json(text: str) -> dict[str, Any]:
     fields = [f.strip() for f in body.split(";") if f.strip()]
     if not fields or fields[0].upper() != STRING_TAG:
         raise PositionError(f"a position string starts with '{STRING_TAG};', got {brief(text[:20])}")
+    if len(fields) == 1:  # 'lcanalysis show LC1;c5;...' unquoted: the shell ran 'lcanalysis show LC1', then 'c5', ...
+        raise PositionError(f"the position string is '{fields[0]}' alone, with no fields after it: on a command "
+                            f"line put the whole string in quotes, \"{STRING_TAG};c5;h8;...\", since the shell "
+                            "ends a command at the first ';'")
     rules: dict[str, Any] = {}
     d: dict[str, Any] = {}
     hands: list[Any] = [None, None]
