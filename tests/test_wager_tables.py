@@ -195,6 +195,20 @@ def test_every_fitted_line_of_the_claims_report_has_its_errors_and_every_model_l
     assert re.search(r"mean round score per player [0-9.]+ ± [0-9.]+ \(± one standard error, over rounds\)", lines[0])
 
 
+def test_the_claims_report_of_a_few_rounds_says_what_it_could_not_measure_instead_of_printing_nan():
+    """Found by a review: 'lcanalysis studies wager-claims --rounds 10' printed "bot play, opened
+    7-10: 0 expeditions; reach 3 numbers nan%; ... (s.e. <= nan%)" when no such colour was opened."""
+    import io
+
+    from lcanalysis.studies.wager_claims import report
+
+    text = io.StringIO()
+    result = report(rounds=10, seed=0, file=text, turn_samples=50)
+    assert result["A_play"]["7-10"]["expeditions"] == 0  # the case: none opened 7-10 in these deals
+    assert "nan" not in text.getvalue()
+    assert "bot play, opened 7-10: no expedition was opened so in 10 rounds: nothing to measure" in text.getvalue()
+
+
 # --- the literature claims -------------------------------------------------------------------------
 
 

@@ -180,8 +180,14 @@ def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int
     res["A_play"] = g
     for key in ("7-10", "2-6"):
         d = g[key]
+        if not d["expeditions"]:  # no share to print ('nan%'): say so
+            p(f"  bot play, opened {key}: no expedition was opened so in {rounds} rounds: nothing to measure "
+              "(more rounds measure it)")
+            continue
+        given = (f"{d['p_first_three_break_even_given_three']:.1%}" if d["p_three_numbers"] > 0
+                 else "not measured (no expedition reached three)")
         p(f"  bot play, opened {key}: {d['expeditions']} expeditions; reach 3 numbers {d['p_three_numbers']:.1%}; "
-          f"first three >= 20 given three {d['p_first_three_break_even_given_three']:.1%}; "
+          f"first three >= 20 given three {given}; "
           f"done in three (unconditional) {d['p_first_three_break_even']:.1%}; "
           f"final score >= 0 {d['p_final_break_even']:.1%} (s.e. <= {d['se']:.1%})")
     a, b = canonical_sum_line()
