@@ -38,6 +38,20 @@ def open_example():
     return example_text("endgame")
 
 
+def test_a_position_file_cut_off_is_said_to_end_early_and_a_malformed_one_is_not(capsys, tmp_path):
+    """Found by a review: a JSON position file cut short (a copy or download that lost its end) was
+    refused as "invalid JSON: Unterminated string starting at: line 1 column 98 (char 97)", the
+    parser's words; a game record cut short already said "the JSON ends early (a truncated file?)"."""
+    whole = json.dumps(read_position("example:midround").to_json())
+    cut, bad = tmp_path / "cut.json", tmp_path / "bad.json"
+    cut.write_text(whole[:len(whole) // 2])
+    bad.write_text(whole.replace(":", "=", 1))
+    code, out, err = run(capsys, "show", str(cut))
+    assert code == 2 and out == "" and err.startswith("error: invalid JSON: the JSON ends early (a truncated file?): ")
+    code, out, err = run(capsys, "show", str(bad))
+    assert code == 2 and out == "" and err.startswith("error: invalid JSON: ") and "ends early" not in err
+
+
 @pytest.mark.parametrize("arg,message", [
     ('{"to_move": 0}', "needs 'hands' and 'deck'"),
     ("LC1;c5;h8;nr;m0;p0=R7;p1=?8;d=3", "hand of player 0 has 1 cards"),

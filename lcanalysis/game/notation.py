@@ -163,11 +163,22 @@ def _json_constant(name: str) -> Any:
     raise PositionError(f"invalid JSON: {name} is not a number JSON has")
 
 
-class InvalidJSON(PositionError):
-    """Text that is not JSON: ``error`` is json's ``JSONDecodeError`` (its message, line and column)."""
+#: what a JSON syntax error at the end of the text means to a reader
+ENDS_EARLY = "the JSON ends early (a truncated file?)"
 
-    def __init__(self, error: json.JSONDecodeError) -> None:
-        super().__init__(f"invalid JSON: {error}")
+
+def json_ends_early(exc: json.JSONDecodeError, text: str) -> bool:
+    """Whether the parser ran off the end of ``text``: it was cut off (a truncated file, a paste that
+    lost its end), not malformed. (On one line, every error is on the last, so the line cannot tell.)"""
+    return exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+
+
+class InvalidJSON(PositionError):
+    """Text that is not JSON: ``error`` is json's ``JSONDecodeError`` (its message, line and column);
+    the message says when the text ends early (``json_ends_early``)."""
+
+    def __init__(self, error: json.JSONDecodeError, text: str) -> None:
+        super().__init__(f"invalid JSON: {ENDS_EARLY + ': ' if json_ends_early(error, text) else ''}{error}")
         self.error = error
 
 
@@ -184,7 +195,7 @@ def loads_json(text: str, rounds: int = 1) -> Any:
         return json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int, parse_float=_json_float,
                           parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
-        raise InvalidJSON(exc) from None
+        raise InvalidJSON(exc, text) from None
     except RecursionError:  # not reached within MAX_JSON_DEPTH, kept as a guard
         raise PositionError("the JSON is nested too deep") from None
 

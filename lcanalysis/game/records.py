@@ -68,9 +68,11 @@ from lcanalysis.game.formats import RECORD_TAG, STRING_TAG
 from lcanalysis.game.match import wrong_starter
 from lcanalysis.game.moves import Move, MoveError
 from lcanalysis.game.notation import (
+    ENDS_EARLY,
     MAX_TEXT_CHARS,
     InvalidJSON,
     from_json,
+    json_ends_early,
     loads_json,
     record_rounds,
     source_or_text,
@@ -846,9 +848,7 @@ def _read_text(text: str, name: str | None, progress: bool = False) -> Record:
             data = loads_json(text, record_rounds(text))  # the readers' limits: size, nesting, number length
         except InvalidJSON as bad:  # a syntax error, named by its line
             exc = bad.error
-            # ends early only when the parser ran off the end (on one line, every error is on the last)
-            ran_off = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
-            why = "the JSON ends early (a truncated file?)" if ran_off else "malformed JSON"
+            why = ENDS_EARLY if json_ends_early(exc, text) else "malformed JSON"
             raise RecordError(f"{where}{why}: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
         except PositionError as refused:  # over a limit: refused before it is parsed
             raise RecordError(f"{where}{refused}") from None
