@@ -262,6 +262,22 @@ def test_a_one_line_string_cut_at_its_first_semicolon_by_the_shell_is_refused_as
     assert code == 2 and "both hands p0= and p1= are needed" in err
 
 
+def test_wager_of_a_full_position_says_it_is_seen_from_the_movers_view(capsys):
+    """Found by a review: 'wager' of a dealt full position counted the opponent's hand, which the
+    position shows, among the unseen cards ("unseen purple numbers: 2 3 4 5 6 7 8 9 10 (of 64 unseen
+    cards)" with P6 in player 1's hand) without a word; 'advise' says how it uses a full position."""
+    import lcanalysis as lc
+
+    deal = lc.Position.deal(seed=2, rules=lc.Rules(colors=6))
+    assert "P6" in [str(c) for c in deal.hand(1)]
+    code, out, _ = run(capsys, "wager", deal.to_string(), "--color", "P")
+    assert code == 0 and "2 3 4 5 6 7 8 9 10 (of 64 unseen cards)" in out  # 72 cards less player 0's 8
+    assert ("a full position, seen as the model asks from the view of the player to move (player 0): the "
+            "opponent's hand counts among the unseen cards") in " ".join(out.split())
+    code, out, _ = run(capsys, "wager", deal.view(0).to_string(), "--color", "P")
+    assert code == 0 and "full position" not in out and "(of 64 unseen cards)" in out
+
+
 def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
     view = tmp_path / "v.json"
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))

@@ -31,9 +31,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.game.notation import read_view
+    from lcanalysis.game.position import Position
     from lcanalysis.wagers.canonical import analyze_view, check_round_not_over, color_state_from_view
 
-    view = read_view(load(args.position))
+    position = load(args.position)
+    view = read_view(position)  # a full position: the view of the player to move
     draws = args.draws
     check_round_not_over(view)  # before the default draws: with no turn left they mean nothing
     if draws is None:
@@ -43,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit(analysis.to_json())
         return 0
-    print(report(analysis, color_state_from_view(view, args.color), view.deck_count, args.draws is None))
+    print(report(analysis, color_state_from_view(view, args.color), view.deck_count, args.draws is None,
+                 full_position=isinstance(position, Position), viewer=view.viewer))
     return 0
 
 
@@ -52,8 +55,10 @@ def _cards(values: Any, wagers: int = 0) -> str:
     return " ".join(parts) if parts else "none"
 
 
-def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
-    """The answer in words a player reads: the choices, what each wager adds, break-even."""
+def report(analysis: Any, state: Any, deck: int, default_draws: bool, full_position: bool = False,
+           viewer: int = 0) -> str:
+    """The answer in words a player reads: the choices, what each wager adds, break-even. For a
+    ``full_position``, a line says that it was seen from ``viewer``'s view, the other hand unseen."""
     from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
     from lcanalysis.wagers.canonical import break_even_draws, mean_score
 
@@ -63,6 +68,8 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool) -> str:
         f"{name} expedition, {analysis.draws} more draw(s) from the deck ({deck} card{'s' if deck != 1 else ''} left"
         + ("; the draws you can expect if both players draw from the deck" if default_draws else "") + ")",
         "canonical wager model: exact, no sampling (docs/spec/interchange.md)",
+        *([f"  a full position, seen as the model asks from the view of the player to move (player {viewer}): the "
+           "opponent's hand counts among the unseen cards"] if full_position else []),
         f"  on your expedition: {_cards(state.placed, state.placed_wagers)}; in your hand: "
         f"{_cards(state.hand, state.hand_wagers)}; unseen {name.lower()} numbers: {_cards(state.unseen)} "
         f"(of {state.unseen_total} unseen cards)",
