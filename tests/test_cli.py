@@ -278,6 +278,19 @@ def test_wager_of_a_full_position_says_it_is_seen_from_the_movers_view(capsys):
     assert code == 0 and "full position" not in out and "(of 64 unseen cards)" in out
 
 
+def test_an_opponent_count_that_leaves_out_the_known_cards_is_refused_saying_the_count_is_the_whole_hand(capsys):
+    """Found by a review: 'p1=?7.Yw' (7 unknown cards and the Yw they took) was refused as "hand of
+    player 1 has 7 cards; it must have 8", which does not say that the count includes the Yw."""
+    view = "LC1;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?7.Yw;e0=Rw.R3.R5;e1=B2;x=W4.W6.G6;d=37"
+    code, out, err = run(capsys, "show", view)
+    assert code == 2 and out == "" and "hand of player 1 has 7 cards; it must have 8" in err
+    assert "the count is the whole hand, its 1 known card(s) included, like p1=?8.Yw" in err
+    code, out, _ = run(capsys, "show", view.replace("?7.Yw", "?8.Yw"), "--string")  # so written, it reads
+    assert code == 0 and "p1=?8.Yw" in out
+    code, out, err = run(capsys, "show", view.replace("?7.Yw", "?6.Yw"))  # no hint where it would not help
+    assert code == 2 and "has 6 cards; it must have 8\n" in err
+
+
 def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
     view = tmp_path / "v.json"
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))

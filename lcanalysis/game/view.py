@@ -128,7 +128,10 @@ class View(Notated):
         for p, size in ((viewer, len(own)), (1 - viewer, opponent_count)):
             want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
             if size != want:
-                raise PositionError(f"hand of player {p} has {brief(size)} cards; it must have {want}")
+                whole = (f" (the count is the whole hand, its {len(known)} known card(s) included, like "
+                         f"p{p}=?{want}.{known[0]} in the one-line string)"
+                         if p != viewer and known and size + len(known) == want else "")
+                raise PositionError(f"hand of player {p} has {brief(size)} cards; it must have {want}{whole}")
         if len(known) > opponent_count:
             raise PositionError(f"{len(known)} known cards but the opponent holds only {opponent_count}")
         given = deck_count
