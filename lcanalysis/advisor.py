@@ -279,7 +279,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     budget = max(1, int(time_budget * rate))
     fit = _clock_fit(t0, time_budget) if wall_clock else None
     if progress is not None:  # the play-outs' rounds too, so a long answer is never silent
-        progress(f"play-outs: {n_moves} turns, " + (f"up to {_budget_text(time_budget)}" if wall_clock
+        progress(f"play-outs: {n_moves} legal turns to compare, " + (f"up to {_budget_text(time_budget)}" if wall_clock
                                                     else f"{budget:,} play-outs"))
         fit = _reporting(fit, progress)
     if use_schedule == "halving":

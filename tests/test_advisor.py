@@ -349,7 +349,9 @@ def test_the_play_outs_report_their_progress_and_the_answer_is_the_same(monkeypa
     monkeypatch.undo()
     quiet = advise("example:midround", time_budget=0.2, seed=3)
     assert [(m.move, m.value) for m in heard.moves] == [(m.move, m.value) for m in quiet.moves]
-    assert lines[0] == f"play-outs: {len(quiet.moves)} turns, {int(0.2 * A.ROLLOUTS_PER_SECOND):,} play-outs"
+    # "88 turns" read as 88 turns of the game to a newcomer: they are the legal turns compared
+    assert lines[0] == (f"play-outs: {len(quiet.moves)} legal turns to compare, "
+                        f"{int(0.2 * A.ROLLOUTS_PER_SECOND):,} play-outs")
     assert len(lines) >= 2 and all(line.startswith("play-outs: ") and " so far; leading " in line for line in lines[1:])
 
 
@@ -410,7 +412,7 @@ def test_a_short_time_budget_is_said_as_given_not_rounded_to_nothing():
     for budget, said in [(0.001, "0.001 s"), (0.05, "0.05 s"), (2.5, "2.5 s")]:
         heard: list[str] = []
         advise(view, time_budget=budget, seed=0, wall_clock=True, progress=heard.append)
-        assert heard[0].startswith("play-outs: ") and heard[0].endswith(f" turns, up to {said}"), heard
+        assert heard[0].startswith("play-outs: ") and heard[0].endswith(f" turns to compare, up to {said}"), heard
 
 
 def test_a_reason_says_when_a_discarded_card_can_no_longer_be_played_by_the_player():

@@ -231,7 +231,8 @@ def test_analyze_says_it_is_working_before_the_play_outs_too(explorer):
     first, off = shown[0]
     assert off and "lc-progress" in first and "sampled worlds" in first
     # the play-outs report too: what they will do first (then their count, at most once a second)
-    assert explorer.progress_lines[0].startswith("play-outs: ") and " turns, " in explorer.progress_lines[0]
+    first_line = explorer.progress_lines[0]
+    assert first_line.startswith("play-outs: ") and " legal turns to compare, " in first_line
     assert all(line.startswith("play-outs: ") for line in explorer.progress_lines)
     assert not explorer.analyze_button.disabled
 
