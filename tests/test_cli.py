@@ -291,6 +291,22 @@ def test_an_opponent_count_that_leaves_out_the_known_cards_is_refused_saying_the
     assert code == 2 and "has 6 cards; it must have 8\n" in err
 
 
+def test_deal_takes_the_seeds_play_takes_so_that_every_deal_shown_can_be_played(capsys):
+    """Found by a review: 'deal --seed 99999999999999999999999' dealt, and 'play --seed' with it was
+    refused ("--seed must be at most 9223372036854775807"): a deal looked at could not be played.
+    deal's --seed now has the range of every other --seed (options.MAX_SEED), named as the option."""
+    from lcanalysis.options import MAX_SEED
+
+    for seed, words in ((MAX_SEED + 1, f"--seed must be at most {MAX_SEED}, got {MAX_SEED + 1}"),
+                        (-1, "argument --seed: --seed must be >= 0, got -1")):
+        with pytest.raises(SystemExit) as exc:
+            main(["deal", "--seed", str(seed)])
+        out = capsys.readouterr()
+        assert exc.value.code == 2 and out.out == "" and words in out.err
+    code, out, _ = run(capsys, "deal", "--seed", str(MAX_SEED), "--string")
+    assert code == 0 and out.startswith("LC1;")
+
+
 def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tmp_path):
     view = tmp_path / "v.json"
     view.write_text(json.dumps(read_position("example:endgame").view(0).to_json()))

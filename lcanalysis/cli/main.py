@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from lcanalysis import __version__
 from lcanalysis.cli import advise, bot, play, review, rollout, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import emit, load, meant_command, write_output_file
-from lcanalysis.options import UsageError, check_output_file, nonneg, path_name
+from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, path_name
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal", "wager")
@@ -85,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("deal", help="deal a new round")
-    p.add_argument("--seed", type=nonneg("seed"), required=True, help="the shuffle (numpy default_rng(seed))")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), required=True,
+                   help="the shuffle (numpy default_rng(seed)); 'lcanalysis play --seed N', with the same --colors, "
+                        "plays this deal")
     p.add_argument("--colors", type=int, choices=(5, 6), default=5, help="5 or 6 expeditions (default 5)")
     p.add_argument("--redraw", action="store_true", help="allow drawing back the card just discarded")
     p.add_argument("--starter", type=int, choices=(0, 1), default=0, help="the player who moves first (default 0)")
