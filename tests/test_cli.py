@@ -69,6 +69,19 @@ def test_bad_arguments_exit_non_zero(capsys):
     assert exc.value.code == 2
 
 
+def test_the_tournament_and_bot_help_name_every_agent(capsys):
+    """Found by a review: 'tournament --help' named three agents by example ("heuristic greedy
+    search:time_ms=50"), not which there are; 'bot --help' and 'play --help' name them."""
+    from lcanalysis.agents import AGENTS
+
+    for command in (["tournament"], ["bot"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        listed = ", ".join(AGENTS[:-1]) + " (the strongest measured) or " + AGENTS[-1]
+        assert listed in text, command
+
+
 def test_the_tournament_takes_its_own_options_first(tmp_path, capsys):
     """``lcanalysis tournament --help`` and options before the agents reach the tournament's parser."""
     with pytest.raises(SystemExit) as exc:

@@ -42,8 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
                  description="Play agents against each other on duplicate deals. Results go to a JSON-lines "
                              "file that names its tournament (agents, rules, seed, code version) and that "
                              "running the same command again resumes.")
-    ap.add_argument("agents", nargs="+", help="agent names, e.g. heuristic greedy search:time_ms=50 "
-                                              "or 'external:python mybot.py'")
+    ap.add_argument("agents", nargs="+", help="two or more agents: random, greedy, heuristic, stalling, search, best "
+                                              "(the strongest measured) or match, with options after a colon, "
+                                              "e.g. heuristic greedy search:time_ms=50, or an outside program "
+                                              "speaking the bot protocol, 'external:python mybot.py'")
     ap.add_argument("--deals", type=nonneg("--deals", MAX_DEALS, minimum=1), default=100,
                     help="deals per pairing (default 100; each played twice with the seats swapped unless "
                          "--no-duplicate)")
