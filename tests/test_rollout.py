@@ -169,7 +169,9 @@ def test_ctrl_c_on_two_workers_stops_at_once_keeps_the_trials_and_the_same_comma
     args = [sys.executable, "-m", "lcanalysis", "rollout", "example:midround", "--agent", "heuristic", "--turn",
             "+B6/D", "--turn", "-W2/G", "--workers", "2", "--out", str(out)]
     proc = subprocess.Popen([*args, "--trials", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)  # its own group: Ctrl-C reaches it and its workers
+                            text=True, start_new_session=True,  # its own group: Ctrl-C reaches it and its workers
+                            # as at a terminal: a test worker ignores Ctrl-C, and a child would inherit that
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     try:
         deadline = time.monotonic() + 600  # a safety net against hanging, not a measurement
         while not (out.exists() and out.read_text().count("\n") >= 8) and time.monotonic() < deadline:
