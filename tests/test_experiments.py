@@ -366,6 +366,40 @@ def test_the_rows_a_stopped_simulation_kept_are_not_resumed_by_other_code_unless
     assert made.read_bytes() == unbroken and not record.exists()
 
 
+def test_the_codes_of_a_kept_file_are_read_after_its_mark_even_when_the_mark_holds_a_brace(tmp_path):
+    """``kept_while_made`` read the kept file's settings from its first ``{`` (``code_record``), the
+    study file from after its mark (``StudyFile``): a study named with a ``{`` (``# lcanalysis odd
+    {study}: {...}``) stopped the finished run on a JSONDecodeError after every row was made. Both
+    read the line one way now (``read_settings``): the same settings, and the codes written beside."""
+    import json
+
+    from lcanalysis.studies.study_file import StudyFile, code_record
+
+    earlier = [{"code": {"lcanalysis": "0.1", "source_sha256": "aa"}, "rows": 2}]
+    settings = {"deals": 3, "note": "a {brace} and a }", "code": {"lcanalysis": "0.1", "source_sha256": "bb"},
+                "earlier_code": earlier}
+    form = StudyFile("odd {study}", "# lcanalysis odd {study}: ", ["deal", "score"], keys=("deal",),
+                     identity_keys=("deals",))
+    path = tmp_path / "odd.csv"
+
+    def make(kept):
+        with open(kept, "w", encoding="utf-8") as fh:
+            fh.write(form.mark + json.dumps(settings) + "\ndeal,score\n0,5\n1,7\n2,9\n")
+        return form.load(kept)
+
+    data.kept_while_made(str(path), make)
+    assert pd.read_csv(path)["score"].tolist() == [5, 7, 9]
+    assert json.loads((tmp_path / f"odd.csv{data.EARLIER_CODE}").read_text()) == {
+        "code": settings["code"], "earlier_code": earlier}
+    from lcanalysis.studies.study_file import read_settings
+
+    path.write_text(form.mark + json.dumps(settings) + "\n")  # the one reading, with the mark and without
+    assert read_settings(path) == read_settings(path, form.mark) == form.read_identity(path) == settings
+    assert code_record(str(path)) == {"code": settings["code"], "earlier_code": earlier}
+    with pytest.raises(ValueError, match=re.escape("is not a odd {study} file")):
+        read_settings(DATA / "simulated" / "matches.csv", form.mark, form.what)
+
+
 def test_studies_data_writes_every_file_its_only_options_name(tmp_path):
     """``--only first_player_rounds --only matches`` wrote the matches alone: the second ``--only``
     replaced the first, and nothing said so."""

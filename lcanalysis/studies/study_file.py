@@ -96,13 +96,33 @@ class OtherCodeError(ValueError):
         self.path, self.was = path, was
 
 
+def read_settings(path: str | os.PathLike[str], mark: str | None = None, what: str = "study") -> dict[str, Any]:
+    """The settings a study file was made with, as written: the JSON object that ends its first line,
+    after ``mark`` (the study's, ``StudyFile.mark``; ValueError when the line does not start with it).
+    Without ``mark`` (a caller that has only the path): the first ``{`` from which the rest of the
+    line is one JSON object, so a ``{`` in the mark is passed over (the object after the mark is
+    a whole line's end, balanced; a mark's ``{`` followed by it is not one object)."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline().rstrip("\n")
+    if mark is not None:
+        if not first.startswith(mark):
+            raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line is not the header)")
+        return dict(json.loads(first[len(mark):]))
+    start = first.find("{")
+    while start >= 0:
+        with contextlib.suppress(ValueError):
+            settings = json.loads(first[start:])
+            if isinstance(settings, dict):
+                return settings
+        start = first.find("{", start + 1)
+    raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line ends in no settings)")
+
+
 def code_record(path: str) -> dict[str, Any] | None:
     """The code a study file's rows were written by, when two or more codes wrote them (a run went
     on with ``--allow-code-change``): its settings' ``code`` and ``earlier_code``; None when one
     code wrote them all, or the file names none."""
-    with open(path, encoding="utf-8") as fh:
-        first = fh.readline()
-    settings = json.loads(first[first.index("{"):]) if "{" in first else {}  # (the JSON after the study's mark)
+    settings = read_settings(path)
     if not settings.get("earlier_code"):
         return None
     return {"code": settings.get("code"), "earlier_code": settings["earlier_code"]}
@@ -164,11 +184,7 @@ class StudyFile:
 
     def _settings(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """The settings line as written (without ``defaults``)."""
-        with open(path, encoding="utf-8") as fh:
-            first = fh.readline()
-        if not first.startswith(self.mark):
-            raise ValueError(f"{os.fspath(path)} is not a {self.what} file (its first line is not the header)")
-        return dict(json.loads(first[len(self.mark):]))
+        return read_settings(path, self.mark, self.what)
 
     def table(self, csv_text: str) -> pd.DataFrame:
         """CSV text (a line of column names, then rows) as a table."""
