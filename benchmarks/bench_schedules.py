@@ -12,7 +12,11 @@ used 6000, and references made at one rate are never used for hints at another).
 
 Rows go to ``--out`` as each position finishes (``consistency.SCHEDULE_FILE``: a first line of the
 settings, then CSV), and a second run with the same settings resumes it (one with another reference,
-schedules or rate is refused: the file's first line says which it was made with). The summary prints,
+schedules or rate is refused: the file's first line says which it was made with). The references
+(``--refs``, JSON lines) each name the code that made them (``references_code``: the rows file's), and
+a run with references to add refuses a file of another code's (or of unversioned ones, from before),
+as the rows file is refused, unless ``--allow-code-change``; one that finds every reference it needs
+there reads them as they are. The summary prints,
 per schedule, the study's share of consistent positions and mean loss (95% intervals), and the
 change in loss position by position (paired: the same views and the same reference).
 
@@ -39,13 +43,16 @@ from lcanalysis.studies.consistency import (
     load_schedule_comparison,
     study_positions,
 )
-from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP
+from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, other_code_error
+from lcanalysis.tournaments.results import code_version
 
 FIELDS = SCHEDULE_FILE.columns
 #: the rows file: the study's format, its rows made by this script too (an edit of it is changed code)
 ROWS_FILE = SCHEDULE_FILE.made_by(__file__)
 #: the play-outs a second of the runs made before the column (and the references' key) was added
 EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
+#: the seed of every reference
+REFERENCE_SEED = 2
 
 
 def load_references(refs: Path | None, repair: bool = False) -> dict[tuple, dict]:
@@ -68,18 +75,46 @@ def load_references(refs: Path | None, repair: bool = False) -> dict[tuple, dict
             for r in rows}
 
 
+def references_code() -> dict[str, str]:
+    """The code behind a reference made today (``code_version``): the rows file's (the advisor, the
+    views' module and this script), which each line of ``--refs`` names."""
+    assert ROWS_FILE.code is not None
+    return code_version(ROWS_FILE.code[0])
+
+
+def check_references_code(refs: Path, known: dict[tuple, dict], mine: dict[str, str], allow: bool) -> None:
+    """Refuse (SystemExit) to add references of code ``mine`` to ``refs`` when it holds references
+    other code made, or unversioned ones (from before each line named its code), as a rows file
+    is refused (``study_file.other_code_error``), unless ``allow`` (``--allow-code-change``: then
+    each reference still names the code that made it). Called only by a run that has references to
+    add: one that finds every reference it needs in the file reads them whatever code made them."""
+    others = [r.get("code") for r in known.values() if r.get("code") != mine]
+    if not others:
+        return
+    if not allow:
+        assert ROWS_FILE.code is not None
+        error = other_code_error(os.fspath(refs), others[0], mine, ROWS_FILE.code[1], named="its references name",
+                                 recorded="each reference names the code that made it")
+        raise SystemExit(f"error: {error}")
+    print(f"note: {refs}: {len(others)} of its references were made by other code, the ones added from here on by "
+          "this code (--allow-code-change; each line names its code)", file=sys.stderr, flush=True)
+
+
 def cached_reference(view, index: int, reference: float, ref_schedule: str, refs: Path | None,
-                     known: dict[tuple, dict], rate: int = ROLLOUTS_PER_SECOND) -> dict:
+                     known: dict[tuple, dict], rate: int = ROLLOUTS_PER_SECOND,
+                     code: dict[str, str] | None = None) -> dict:
     """The reference's turns with their losses (``{move: (loss, loss_stderr)}``) and its top turn,
     from ``known`` (``load_references``) when it holds the position with these settings, else
-    computed and added to it and to ``refs``: a new schedule is then compared on the same
-    references in seconds a position."""
-    key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": 2, "playout_rate": rate}
+    computed and added to it and to ``refs`` (naming ``code``, the code that made it): a new
+    schedule is then compared on the same references in seconds a position."""
+    key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": REFERENCE_SEED,
+           "playout_rate": rate}
     found = known.get(tuple(key.values()))
     if found is not None:
         return found
-    ref = lc.advise(view, time_budget=reference, seed=2, schedule=ref_schedule, playout_rate=rate)
-    row = {**key, "top": ref.moves[0].move, "moves": {m.move: [m.loss, m.loss_stderr] for m in ref.moves}}
+    ref = lc.advise(view, time_budget=reference, seed=REFERENCE_SEED, schedule=ref_schedule, playout_rate=rate)
+    row = {**key, "top": ref.moves[0].move, "moves": {m.move: [m.loss, m.loss_stderr] for m in ref.moves},
+           **({"code": code} if code is not None else {})}
     known[tuple(key.values())] = row
     if refs is not None:
         with refs.open("a") as fh:
@@ -109,9 +144,13 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
         print(f"{positions - len(todo)} positions already in {out}, {len(todo)} to go (each: one reference at "
               f"{reference:g}x the budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
         known = load_references(refs, repair=True)  # (this run appends to it)
+        code = references_code()
+        missing = [f[0] for f, _ in todo if (f[0], reference, ref_schedule, REFERENCE_SEED, rate) not in known]
+        if refs is not None and missing:
+            check_references_code(refs, known, code, allow_code_change)  # (before any reference is made)
         for (index, _deal, _turns, view), left in todo:
             c0 = time.process_time()
-            ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate)
+            ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate, code)
             rows = []
             for sch in left:
                 c1 = time.process_time()
@@ -140,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="CSV of rows, written as they finish and resumed")
     ap.add_argument("--refs", type=Path, default=None,
                     help="JSON lines of the references, kept and reused (a new schedule then costs only its hints; "
+                         "each names the code that made it, and references of other code are not added to; "
                          "default: none, every reference made again)")
     ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",

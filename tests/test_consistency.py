@@ -411,3 +411,66 @@ def test_the_summary_at_the_top_of_the_agents_page_quotes_todays_hint_from_its_f
     assert (f"at {int(r.consistent)} of the 200 ({r.share:.2f} [{r.share_low:.2f}, {r.share_high:.2f}]: the target "
             f"of 90% is undecided") in summary
     assert f"it loses {r.mean_loss:.2f} [{r.loss_low:.2f}, {r.loss_high:.2f}] points on average" in summary
+
+
+def test_bench_schedules_adds_no_reference_to_a_references_file_of_other_code_unless_told(
+        tmp_path, monkeypatch, capsys, edit_source):
+    """benchmarks/bench_schedules.py --refs kept references by whatever code ran: after an edit of
+    the advisor a run added the new code's references to the old one's, one yardstick of two codes,
+    and nothing in the file said which was which. Each reference names its code now, and a run
+    with references to add refuses a file of other code's (or of unversioned ones) before it
+    advises anything, as the rows files are refused; a run that finds every reference it needs
+    there reads them; --allow-code-change goes on, each new line naming its code."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_schedules as B
+
+    from lcanalysis.tournaments.results import describe_code
+
+    made: list = []
+
+    def advise(view, time_budget, seed, schedule, playout_rate):
+        made.append("reference" if time_budget == 2.0 else "hint")
+        return SimpleNamespace(moves=[SimpleNamespace(move=m, loss=loss, loss_stderr=0.1, extra={"worlds": 9})
+                                      for m, loss in (("+R5/D", 0.0), ("-B3/D", 1.0 + view.index))])
+
+    monkeypatch.setattr(B, "study_positions",
+                        lambda n: [(i, i, 8, SimpleNamespace(index=i, deck_count=30 - i)) for i in range(n)])
+    monkeypatch.setattr(B.lc, "advise", advise)
+    refs = tmp_path / "refs.jsonl"
+
+    def run(positions, out, allow=False):
+        made.clear()
+        B.run(positions, 2.0, ["halving"], "halving", tmp_path / out, refs, 100, allow_code_change=allow)
+        return [json.loads(line) for line in refs.read_text().splitlines()]
+
+    first = B.references_code()
+    lines = run(2, "a.csv")
+    assert made.count("reference") == 2 and [line["code"] for line in lines] == [first, first]
+
+    edit_source("advisor.py")
+    now = B.references_code()
+    assert now != first
+    with pytest.raises(SystemExit) as refused:
+        run(3, "b.csv")
+    assert str(refused.value).startswith(
+        f"error: {refs} was written by {describe_code(first)}, and this is {describe_code(now)}: the source of the "
+        "agents, the engine, the round player, the advisor, consistency.py or bench_schedules.py changed since")
+    assert "--allow-code-change (allow_code_change=True; each reference names the code that made it)" in str(
+        refused.value)
+    assert made == [] and [json.loads(line) for line in refs.read_text().splitlines()] == lines
+    assert run(2, "c.csv") == lines and made == ["hint", "hint"]  # every reference there: read as it is
+    capsys.readouterr()
+    more = run(3, "d.csv", allow=True)
+    assert more[:2] == lines and more[2]["index"] == 2 and more[2]["code"] == now
+    assert made.count("reference") == 1
+    assert "2 of its references were made by other code" in capsys.readouterr().err
+
+    refs.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "code"}) + "\n" for line in lines))
+    with pytest.raises(SystemExit) as refused:  # references from before each named its code
+        run(3, "e.csv")
+    assert str(refused.value).startswith(f"error: {refs} is unversioned (its references name no code: it was "
+                                         "written before the code behind its rows was kept)")
+    assert made == []

@@ -89,11 +89,27 @@ class OtherCodeError(ValueError):
     refused for resuming (``StudyFile.open``): ``path`` and ``was``, in words, the code that wrote
     it against the run's and what resuming would do."""
 
-    def __init__(self, path: str, was: str) -> None:
+    def __init__(self, path: str, was: str, recorded: str = "the change is recorded in the file's settings") -> None:
         super().__init__(f"{path} {was}, two versions' numbers in one file. Write to another file (this one still "
                          "loads as it is), or, if the change cannot move these numbers, go on in this one with "
-                         "--allow-code-change (allow_code_change=True; the change is recorded in the file's settings)")
+                         f"--allow-code-change (allow_code_change=True; {recorded})")
         self.path, self.was = path, was
+
+
+def other_code_error(path: str, theirs: Mapping[str, Any] | None, mine: Mapping[str, Any], what: str,
+                     named: str = "its settings name", recorded: str = "the change is recorded in the file's settings"
+                     ) -> OtherCodeError:
+    """The refusal of a file whose rows code ``theirs`` wrote (None: the file ``named`` no code, it is
+    unversioned) to rows of this code, ``mine``; ``what``: the source files behind the rows, in words;
+    ``recorded``: where ``--allow-code-change`` records the change. ``StudyFile``'s, and that of a file
+    of another form whose rows each name their code (``bench_schedules.py``'s references)."""
+    if theirs is None:
+        was = (f"is unversioned ({named} no code: it was written before the code behind its rows was kept), and "
+               f"this is {describe_code(dict(mine))}: resuming it would add this code's rows to rows of unknown code")
+    else:
+        was = (f"was written by {describe_code(dict(theirs))}, and this is {describe_code(dict(mine))}: the source of "
+               f"{what} changed since, so resuming it would add this code's rows to the other's")
+    return OtherCodeError(path, was, recorded)
 
 
 def read_settings(path: str | os.PathLike[str], mark: str | None = None, what: str = "study") -> dict[str, Any]:
@@ -273,14 +289,7 @@ class StudyFile:
             return None
         theirs, what = old.get("code"), self.code[1]
         if rows and not allow:
-            if theirs is None:
-                was = ("is unversioned (its settings name no code: it was written before the code behind its rows "
-                       f"was kept), and this is {describe_code(mine)}: resuming it would add this code's rows to "
-                       "rows of unknown code")
-            else:
-                was = (f"was written by {describe_code(theirs)}, and this is {describe_code(mine)}: the source of "
-                       f"{what} changed since, so resuming it would add this code's rows to the other's")
-            raise OtherCodeError(path, was)
+            raise other_code_error(path, theirs, mine, what)
         earlier = list(old.get("earlier_code") or [])
         if rows:
             since = earlier[-1]["rows"] if earlier else 0
