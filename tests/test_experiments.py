@@ -366,6 +366,63 @@ def test_the_rows_a_stopped_simulation_kept_are_not_resumed_by_other_code_unless
     assert made.read_bytes() == unbroken and not record.exists()
 
 
+def test_studies_data_stopped_part_way_keeps_the_files_it_finished_and_makes_only_the_rest(
+        tmp_path, monkeypatch, capsys, edit_source):
+    """``lcanalysis studies data`` stopped (Ctrl-C) in its second simulation, then run again, played
+    the first one again from its first deal, though its file was written and current. A file is
+    written with a record of the settings and the code its rows were made with (FILE.made.json):
+    the same command keeps it, saying so, and makes only the files not finished; other settings,
+    other code or a changed file make it again."""
+    import os
+
+    from lcanalysis.cli import main
+
+    real, calls, stop_at = first_player._play_out, [], [0]
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == stop_at[0]:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(first_player, "_play_out", counted)
+    root = tmp_path / "data"
+    simulated = root / "simulated"
+    command = ["studies", "data", "--only", "first_player_rounds", "matches", "--deals", "4", "--matches", "4",
+               "--root", str(root)]
+    assert main([*command[:-2], "--root", str(tmp_path / "unbroken")]) == 0
+    unbroken = {name: (tmp_path / "unbroken" / "simulated" / name).read_bytes()
+                for name in ("first_player_rounds.csv", "matches.csv")}
+    assert len(calls) == 4 * 2 + 4 * 3  # two playings a deal, three rounds a match
+    calls.clear()
+    stop_at[0] = 4 * 2 + 2 * 3 + 1  # in the third match
+    assert main(command) == 130
+    rounds = simulated / "first_player_rounds.csv"
+    assert rounds.read_bytes() == unbroken["first_player_rounds.csv"] and not (simulated / "matches.csv").exists()
+    written = os.stat(rounds).st_mtime_ns
+    capsys.readouterr()
+
+    calls.clear()
+    stop_at[0] = 0
+    assert main(command) == 0
+    assert len(calls) == 2 * 3  # the two matches not kept, and not the four deals again
+    assert f"kept: {rounds}, finished" in capsys.readouterr().err
+    assert os.stat(rounds).st_mtime_ns == written
+    assert {name: (simulated / name).read_bytes() for name in unbroken} == unbroken
+    assert main(command) == 0 and calls == [1] * 6  # both finished: nothing made
+
+    assert main([*command, "--seed", "1"]) == 0 and len(calls) == 6 + 20  # other settings: made again
+    calls.clear()
+    assert main(command) == 0 and len(calls) == 20
+    calls.clear()
+    edit_source("first_player.py")  # other code: made again
+    assert main(command) == 0 and len(calls) == 20
+    calls.clear()
+    rounds.write_text(rounds.read_text().replace("\n1,", "\n1,9", 1))  # a changed file: made again
+    assert main(command) == 0 and len(calls) == 8
+    assert {name: (simulated / name).read_bytes() for name in unbroken} == unbroken
+
+
 def test_the_codes_of_a_kept_file_are_read_after_its_mark_even_when_the_mark_holds_a_brace(tmp_path):
     """``kept_while_made`` read the kept file's settings from its first ``{`` (``code_record``), the
     study file from after its mark (``StudyFile``): a study named with a ``{`` (``# lcanalysis odd
@@ -472,9 +529,12 @@ def test_stall_values_grow_with_the_movers_options_and_shrink_with_the_opponents
 def test_every_data_file_says_how_it_was_made():
     """Each file in data/ has a ``.cmd`` sidecar with the command that regenerates it (a
     tournament's ``.csv`` and ``.txt`` share their ``.jsonl``'s) and a row in data/README.md."""
+    from lcanalysis.studies.study_file import MADE
+
     listing = (DATA / "README.md").read_text()
     for path in sorted(DATA.rglob("*")):
-        if path.is_dir() or path.suffix == ".cmd" or path.name == "README.md":
+        if path.is_dir() or path.suffix == ".cmd" or path.name == "README.md" or path.name.endswith(
+                (MADE, data.EARLIER_CODE)):  # (a simulation's records of how it made its file)
             continue
         sidecars = [path.with_name(path.name + ".cmd"), path.with_suffix(".jsonl.cmd")]
         assert any(p.exists() for p in sidecars), f"{path.relative_to(DATA)} has no .cmd sidecar"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,21 +45,38 @@ def data_command(key: str, root: str = "data", deals: int = 20000, matches: int 
 EARLIER_CODE = ".earlier_code.json"
 
 
-def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> None:
+def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> bool:
     """Write ``path`` (CSV, ``to_csv``'s options) from the table ``make(kept)`` returns, a study
     given the file ``kept`` (``path`` + ``.partial``) to keep its rows in as it makes them (its
     ``out``): a run stopped (Ctrl-C) and started again resumes it, and the file is the one an unbroken
     run writes; ``path`` is written whole or not at all (by a file renamed over it), and ``kept`` is
-    removed once it is. A kept file of other settings is
+    removed once it is, the settings its rows were made with (and the code) recorded beside it
+    (``path`` + ``.made.json``, ``study_file.write_made``). A run given a ``path`` so made, with the
+    same settings by the same code (``StudyFile.kept_table`` raises ``Finished``), keeps it, saying so
+    ("kept: FILE, finished"), and returns False (True when it wrote ``path``): a run stopped part way
+    through ``studies data`` makes again only the files it had not finished. A kept file of other settings is
     refused, naming it, and so is one whose rows other code wrote (the study's ``allow_code_change``
     goes on: then the codes that made the rows, from the kept file's settings, are written beside
     ``path`` in ``path`` + ``.earlier_code.json``, which a run by one code removes)."""
-    from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError, code_record
+    from lcanalysis.studies.study_file import (
+        MADE,
+        PARTIAL,
+        Finished,
+        OtherCodeError,
+        OtherSettingsError,
+        code_record,
+        read_settings,
+        write_made,
+    )
 
-    kept = path + ".partial"
+    kept = path + PARTIAL
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     try:
         table = make(kept)
+    except Finished:
+        print(f"kept: {path}, finished (made with these settings by this code; delete it to make it again)",
+              file=sys.stderr, flush=True)
+        return False
     except OtherSettingsError as e:
         if e.path != kept:
             raise
@@ -70,15 +88,19 @@ def kept_while_made(path: str, make: Callable[[str], Any], **to_csv: Any) -> Non
         raise ValueError(f"{kept} holds the rows of a stopped run by other code: it {e.was}. Delete the file to "
                          "start again, or, if the change cannot move these numbers, go on with --allow-code-change "
                          f"(the codes are then recorded in {path}{EARLIER_CODE})") from None
-    record, mixed = code_record(kept), path + EARLIER_CODE
+    record, mixed, settings = code_record(kept), path + EARLIER_CODE, read_settings(kept)
     table.to_csv(path + ".new", index=False, **to_csv)
+    if os.path.exists(path + MADE):  # (the record of the file before: a run killed next must not take it for this)
+        os.remove(path + MADE)
     os.replace(path + ".new", path)  # (a run killed as it writes leaves the file before whole, and its rows kept)
+    write_made(path, settings)
     if record is not None:
         with open(mixed, "w", encoding="utf-8") as fh:
             fh.write(json.dumps(record, indent=1) + "\n")
     elif os.path.exists(mixed):  # (an earlier run's, of another file)
         os.remove(mixed)
     os.remove(kept)
+    return True
 
 
 def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int = 20000, matches: int = 10000,

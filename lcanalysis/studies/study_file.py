@@ -62,6 +62,50 @@ KEPT = ("the rows written before are kept in it: make room (or mend the fault) a
         "resume")
 
 
+#: the suffix of the file a simulation of ``studies data`` keeps its rows in until the file it makes is written
+#: (``kept_table``'s ``path``: FILE.partial, ``studies.data.kept_while_made``)
+PARTIAL = ".partial"
+#: beside a file written from a kept one (FILE.made.json): the settings its rows were made with (the code too,
+#: as the kept file's settings line held them) and the file's hash (``write_made``); a run with those settings by
+#: that code finds the file finished (``Finished``) and keeps it
+MADE = ".made.json"
+
+
+class Finished(Exception):
+    """``StudyFile.kept_table`` given the kept file (FILE.partial, missing) of a file, ``path``, that is
+    written and current: made with the run's settings by the run's code (``finished``), nothing to make."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path} is finished: made with these settings by this code")
+        self.path = path
+
+
+def _sha256(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def write_made(path: str, settings: Mapping[str, Any]) -> None:
+    """Record beside the written file ``path`` (in ``path`` + ``MADE``) the ``settings`` its rows were
+    made with (a kept file's settings line, ``read_settings``) and its hash."""
+    with open(path + MADE, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"settings": dict(settings), "sha256": _sha256(path)}, indent=1) + "\n")
+
+
+def finished(path: str, settings: Mapping[str, Any]) -> bool:
+    """Whether the file ``path`` was written from rows all made with ``settings`` (the code in them too:
+    a file some of whose rows other code made, ``earlier_code``, is not) and is still the file then
+    written (its hash as recorded, ``write_made``)."""
+    try:
+        with open(path + MADE, encoding="utf-8") as fh:
+            record = json.load(fh)
+        return bool(record["settings"] == dict(settings) and record["sha256"] == _sha256(path))
+    except (OSError, ValueError, KeyError, TypeError):  # (no record, or none that reads: not finished)
+        return False
+
+
 def reproducing(command: str) -> str:
     """``command`` less ``--allow-code-change`` (or a short form of it the command line takes, as
     ``--allow-code``): what a file's ``.cmd`` sidecar holds, the command that makes the file again.
@@ -432,9 +476,16 @@ class StudyFile:
         gives; without one, the rows are kept in memory (``frame``: the same table). ``columns``: the
         table's (default all). ``progress``: a bar over the units (``bar``: its ``desc``, ``unit``...),
         those kept before counted done. A file whose rows other code wrote (``code``) is refused unless
-        ``allow_code_change``, or unless it holds every unit (``open``)."""
+        ``allow_code_change``, or unless it holds every unit (``open``). A ``path`` FILE.partial that is
+        missing, beside a FILE written from rows made with ``identity`` by this code (``finished``:
+        ``studies data`` run again after a stop), raises ``Finished`` before anything is made."""
         from tqdm.auto import tqdm
 
+        if path is not None and path.endswith(PARTIAL) and not os.path.exists(path):
+            written = path[: -len(PARTIAL)]
+            mine = {**identity, "code": code_version(self.code[0])} if self.code is not None else identity
+            if finished(written, mine):
+                raise Finished(written)
         if path is None:
             rows = [make(key) for key in tqdm(units, total=len(units), disable=not progress, **bar)]
             table = self.frame([r for made in rows for r in made] if self.many_rows else rows, identity)
