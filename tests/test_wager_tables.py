@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 from pathlib import Path
@@ -62,12 +63,60 @@ def test_the_turn_columns_are_empty_for_more_wagers_than_turns():
     df = tables.ev_by_wagers(draws=(0, 3), turns=True)
     one_turn = df[df.draws == 0]
     assert one_turn.turns_mean_w2.isna().all() and one_turn.turns_mean_w3.isna().all()
-    assert one_turn.turns_mean_w1.notna().all() and one_turn.turns_stderr_max.notna().all()
+    assert one_turn.turns_mean_w1.notna().all() and one_turn.turns_stderr_w1.notna().all()
+    assert one_turn.turns_stderr_w2.isna().all() and one_turn.turns_stderr_w3.isna().all()
     row = df[(df.held_count == 0) & (df.draws == 0)].iloc[0]
     assert row.turns_mean_w0 == 0 and row.turns_mean_w1 == -40 and row.turns_best_wagers == 0
     assert df[df.draws == 3][[f"turns_mean_w{j}" for j in range(4)]].notna().all().all()
     stored = pd.read_csv(DATA / "wager_ev_by_wagers.csv", comment="#")
     assert stored[stored.draws == 0][["turns_mean_w2", "turns_mean_w3"]].isna().all().all()
+
+
+def test_every_turn_model_estimate_in_the_tables_carries_its_standard_error():
+    """The tables gave the turn model's Monte Carlo means (``turns_mean_wJ``) with one standard
+    error a row, the largest, and the minimum holding under the turn model with none. Each mean has
+    its own now: for a single holding the turn model's own, for several the error of their mean
+    (independent draw orders); and ``min_sum_open_turns`` comes with the mean that decided it, the
+    best of the ev table's at that sum, with its standard error. The files in data/ say so."""
+    from lcanalysis.wagers.canonical import ColorState
+    from lcanalysis.wagers.models import turn_model
+
+    df = tables.ev_by_wagers(draws=(3,), turns=True)
+    row = df[(df.held_count == 1) & (df.held_sum == 2)].iloc[0]  # one holding, the 2
+    one = turn_model(ColorState.make(hand=(2,), hand_wagers=3, unseen_total=16), 4, share=tables.TURN_SHARE,
+                     n=tables.TURN_SAMPLES, seed=0)
+    for o in one.by_wagers:
+        assert row[f"turns_mean_w{o.wagers}"] == pytest.approx(float(o.mean))
+        assert row[f"turns_stderr_w{o.wagers}"] == pytest.approx(o.stderr)
+    assert max(o.stderr for o in one.by_wagers) > 0  # (2 wagers fill the colour's 2 turns: -60 for sure)
+    row = df[(df.held_count == 2) & (df.held_sum == 7)].iloc[0]  # 2 5 and 3 4, seeds 0 and 1
+    two = [turn_model(ColorState.make(hand=h, hand_wagers=3, unseen_total=16), 4, share=tables.TURN_SHARE,
+                      n=tables.TURN_SAMPLES, seed=i) for i, h in enumerate([(2, 5), (3, 4)])]
+    for j in range(4):
+        a, b = (next(o for o in r.by_wagers if o.wagers == j) for r in two)
+        assert row[f"turns_mean_w{j}"] == pytest.approx((float(a.mean) + float(b.mean)) / 2)
+        assert row[f"turns_stderr_w{j}"] == pytest.approx((a.stderr ** 2 + b.stderr ** 2) ** 0.5 / 2)
+
+    ev = pd.read_csv(DATA / "wager_ev_by_wagers.csv", comment="#")
+    means, errors = [f"turns_mean_w{j}" for j in range(4)], [f"turns_stderr_w{j}" for j in range(4)]
+    assert (ev[means].isna().to_numpy() == ev[errors].isna().to_numpy()).all()
+    assert (ev[errors].fillna(0) >= 0).all().all() and (ev[errors] > 0).any().all()
+    low = pd.read_csv(DATA / "wager_min_holding.csv", comment="#")
+    found = low[low.min_sum_open_turns.notna()]
+    assert len(found) > 10 and found.turns_stderr_at_min_sum.notna().all() and (found.turns_mean_at_min_sum >= 0).all()
+    assert low[low.min_sum_open_turns.isna()][["turns_mean_at_min_sum", "turns_stderr_at_min_sum"]].isna().all().all()
+    for r in found.itertuples():
+        (line,) = ev[(ev.held_count == r.held_count) & (ev.held_sum == r.min_sum_open_turns)
+                     & (ev.draws == r.draws)].itertuples()
+        shown = [getattr(line, m) for m in means]
+        best = max(range(4), key=lambda j: -math.inf if math.isnan(shown[j]) else shown[j])
+        assert r.turns_mean_at_min_sum == pytest.approx(getattr(line, means[best]), abs=2e-6)
+        assert r.turns_stderr_at_min_sum == pytest.approx(getattr(line, errors[best]), abs=2e-6)
+    for name in ("wager_ev_by_wagers.csv", "wager_min_holding.csv"):
+        assert "estimates, each mean with its standard error" in (DATA / name).read_text().split("\n", 4)[3]
+    for name in ("wager_breakeven_by_count.csv", "wager_breakeven_by_holding.csv"):  # exact through and through
+        head = [line for line in (DATA / name).read_text().splitlines() if line.startswith("#")]
+        assert head[1].endswith("canonical wager model, exact") and not any("Monte Carlo" in line for line in head)
 
 
 def test_min_holding_by_hand():
@@ -319,12 +368,11 @@ def test_the_wager_pages_excerpts_are_what_the_data_files_give():
     ev = pd.read_csv(DATA / "wager_ev_by_wagers.csv", comment="#")
     shown = _doc_table(page, "Excerpt, the mean with 0..3 wagers holding three numbers summing to 18")
     assert [r[0] for r in shown] == ["21 (the deal)", "10"]
-    columns = ["mean_w0", "mean_w1", "mean_w2", "mean_w3",
-               "turns_mean_w0", "turns_mean_w1", "turns_mean_w2", "turns_mean_w3"]
     for row in shown:
         k = int(row[0].split()[0])
         (line,) = ev[(ev.held_count == 3) & (ev.held_sum == 18) & (ev.draws == k)].itertuples()
-        want = [f"{getattr(line, c):.1f}" for c in columns]
+        want = [f"{getattr(line, f'mean_w{j}'):.1f}" for j in range(4)] + [  # exact; the turn model's with its s.e.
+            f"{getattr(line, f'turns_mean_w{j}'):.1f} ± {getattr(line, f'turns_stderr_w{j}'):.2f}" for j in range(4)]
         assert row[1:] == want, f"{k} draws: the page says {row[1:]}, the file gives {want}"
 
 

@@ -27,11 +27,13 @@ Tables:
 ``wager_ev_by_wagers.csv``
     The mean score with 0, 1, 2, 3 wagers by the count and sum of the numbers held (the mean
     depends on nothing else), at selected draws, and the best number of wagers; beside it the
-    turn model's means (``turns_*`` columns, Monte Carlo, standard error given).
+    turn model's means (``turns_mean_wJ``, Monte Carlo, each with its standard error ``turns_stderr_wJ``).
 ``wager_min_holding.csv``
     The minimum holding worth opening: for each count of numbers held and draws, the smallest sum
     of the held numbers at which opening pays (mean >= 0), and at which a 1st, 2nd, 3rd wager
-    adds to the mean; ``min_sum_open_turns`` the same under the turn model.
+    adds to the mean; ``min_sum_open_turns`` the same under the turn model, with the turn model's
+    mean at that sum (best number of wagers) and its standard error (``turns_mean_at_min_sum``,
+    ``turns_stderr_at_min_sum``: how far above 0 the estimate that decided it lies).
 
 The canonical columns are exact. The ``turns_*`` columns are the turn-counting model of
 ``wager_models.py`` (hold and start late, the colour gets a third of the player's ``draws + 1``
@@ -135,8 +137,8 @@ def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True, progress: bool = Fals
     """The canonical mean depends on the held numbers only through their count and sum (closed form).
 
     With ``turns``: also the turn model (late policy, a third of the turns, ``k + 1`` turns),
-    averaged over every holding of that count and sum (Monte Carlo, ``turns_stderr_max`` the
-    largest standard error of the four).
+    averaged over every holding of that count and sum (Monte Carlo: ``turns_mean_wJ``, each with
+    its standard error ``turns_stderr_wJ``; both empty for more wagers than turns).
     """
     rows = []
     for n in _bar(range(10), progress):
@@ -160,8 +162,9 @@ def ev_by_wagers(draws=SELECTED_DRAWS, turns: bool = True, progress: bool = Fals
                             var[j] += (se[j] / len(group)) ** 2
                     for j in range(4):
                         row[f"turns_mean_w{j}"] = tm[j]
+                    for j in range(4):
+                        row[f"turns_stderr_w{j}"] = var[j] ** 0.5  # (NaN with its mean)
                     placeable = [j for j in range(4) if not math.isnan(tm[j])]  # (NaN: more wagers than turns)
-                    row["turns_stderr_max"] = max(var[j] for j in placeable) ** 0.5
                     row["turns_best_wagers"] = max(placeable, key=lambda j: (round(tm[j], 9), -j))
                 rows.append(row)
     return pd.DataFrame(rows)
@@ -173,7 +176,9 @@ def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS, progress: bool = Fal
     Canonical columns (exact): ``min_sum_open`` (mean >= 0 with no wager) and ``min_sum_wagerJ``
     (the J-th wager raises the mean and the mean is >= 0). ``min_sum_open_turns`` (at
     ``turn_draws`` only): the same under the turn model (late policy, a third of the turns),
-    averaged over the holdings of that sum, best number of wagers, Monte Carlo.
+    averaged over the holdings of that sum, best number of wagers, Monte Carlo; beside it that
+    estimated mean at the sum found, ``turns_mean_at_min_sum``, and its standard error,
+    ``turns_stderr_at_min_sum`` (empty when no sum pays).
     """
     rows = []
     for n in _bar(range(1, 10), progress):
@@ -192,19 +197,22 @@ def min_holding(draws=ALL_DRAWS, turn_draws=SELECTED_DRAWS, progress: bool = Fal
                         found = total
                         break
                 row[f"min_sum_{label}"] = found
+            found, at, error = None, math.nan, math.nan
             if k in turn_draws:
-                found = None
                 for total in sums:
                     group = [h for h in holdings(n) if sum(h) == total]
-                    means = [_turn_means(h, k, seed=i)[0] for i, h in enumerate(group)]
-                    best = max(sum(m[j] for m in means) / len(group)
-                               for j in range(4) if not math.isnan(means[0][j]))  # (NaN: more wagers than turns)
+                    made = [_turn_means(h, k, seed=i) for i, h in enumerate(group)]
+                    # each number of wagers the turns allow: the mean over the holdings, its standard error
+                    # (the holdings' draw orders independent: their seeds differ)
+                    best, best_se = max(((sum(m[j] for m, _ in made) / len(group),
+                                          sum(se[j] ** 2 for _, se in made) ** 0.5 / len(group))
+                                         for j in range(4) if not math.isnan(made[0][0][j])),  # (NaN: too few turns)
+                                        key=lambda mean_se: mean_se[0])
                     if best >= 0:
-                        found = total
+                        found, at, error = total, best, best_se
                         break
-                row["min_sum_open_turns"] = found
-            else:
-                row["min_sum_open_turns"] = None
+            row["min_sum_open_turns"] = found
+            row["turns_mean_at_min_sum"], row["turns_stderr_at_min_sum"] = at, error
             rows.append(row)
     out = pd.DataFrame(rows)
     for c in ("min_sum_open", "min_sum_wager1", "min_sum_wager2", "min_sum_wager3", "min_sum_open_turns"):
@@ -239,13 +247,17 @@ def write_tables(out_dir: str = "data", names=None, file=None) -> dict[str, floa
         t = time.perf_counter()
         df = fn(progress=file is not None)
         timings[name] = time.perf_counter() - t
+        turns = any(c.startswith("turns_") or c.endswith("_turns") for c in df.columns)
         with open(path, "w", newline="") as f:
             f.write(f"# {what}\n")
             f.write(f"# regenerate: {COMMAND} (lcanalysis.studies.wager_tables.{fn.__name__}); "
-                    "canonical wager model, exact\n")
+                    + ("canonical wager model, exact, but the turn model's columns\n" if turns else
+                       "canonical wager model, exact\n"))
             f.write("# one colour, 5 colours, empty expedition, unseen = 2*draws + 10, no wager unless named;\n")
-            f.write("# turns_* columns: turn model, late policy, a third of draws+1 turns, Monte Carlo 2000/holding; "
-                    "empty: more wagers than turns (each takes one)\n")
+            if turns:
+                f.write("# turns_* and *_turns columns: turn model, late policy, a third of draws+1 turns, Monte Carlo "
+                        "2000/holding: estimates, each mean with its standard error (turns_stderr_*); empty: more "
+                        "wagers than turns (each takes one)\n")
             df.to_csv(f, index=False, float_format="%.6f")
         if file is not None:
             print(f"{path}: {len(df)} rows in {timings[name]:.2f} s", file=file)
