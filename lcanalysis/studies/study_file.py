@@ -19,7 +19,8 @@ runs from writing one file. The calibration and consistency studies, the skill-a
 reviews and the benchmarks that keep rows (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``,
 ``bench_schedules.py``, ``bench_hint_honesty.py``, ``bench_playout_rate_values.py``) keep them this way,
 and so do the simulations of ``lcanalysis studies data`` (``kept_table``: a table made unit by unit, in
-a ``.partial`` file until it is written, ``simulation_file``).
+a ``.partial`` file until it is written, ``simulation_file``; the file written gets a record of the settings
+and code its rows were made with, ``MADE``, and a run of the same settings by the same code keeps it, ``Finished``).
 """
 
 from __future__ import annotations
