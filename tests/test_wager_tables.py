@@ -385,7 +385,7 @@ def _printed_tables(text: str) -> dict[str, tuple[str, list[list[str]]]]:
             heading, rows = line, []
             tables[heading] = (line, rows)
         elif heading and line.strip() and not line.strip().startswith("model"):
-            tables[heading][1].append(line.split()[-7:])
+            tables[heading][1].append(line.split()[-11:])  # rows, then five estimates each with its s.e.
     return tables
 
 
@@ -407,21 +407,19 @@ def test_the_wager_pages_models_against_play_are_what_the_stored_simulation_prin
         shown = _doc_table(page, title)
         rows = printed[head][1]
         assert len(shown) == len(rows), title
-        for cells, row in zip(shown, rows, strict=True):
-            _, predicted, realized, bias, mae = cells[0], cells[1], cells[2], cells[3], cells[5]
-            mean, se = bias.split(" ± ")
-            assert [num(predicted), num(realized), num(mean), se, cells[4], num(mae)] == \
-                [row[1], row[2], row[3], row[4], row[5], row[6]], (title, cells[0])
+        for cells, row in zip(shown, rows, strict=True):  # predicted, realized, bias, RMSE, MAE: each ± its s.e.
+            assert [num(c) for c in cells[1:6]] == [f"{row[k]} ± {row[k + 1]}" for k in (1, 3, 5, 7, 9)], \
+                (title, cells[0])
     shown = _doc_table(page, "**Declining, against play.**")
     four, twenty = printed[heads[1]][1], printed[heads[3]][1]
     assert len(shown) == len(four) == len(twenty)
     for cells, a, b in zip(shown, four, twenty, strict=True):
         got = [num(c) for c in cells[1:]]
-        want = [a[1], a[2], f"{a[3]} ± {a[4]}", a[6], b[1], b[2], f"{b[3]} ± {b[4]}", b[6]]
+        want = [f"{r[k]} ± {r[k + 1]}" for r in (a, b) for k in (1, 3, 5, 9)]  # predicted, realized, bias, MAE
         assert [g.replace("+", "") for g in got] == want, cells[0]
     for head in (heads[1], heads[3]):
-        count, share = re.search(r"(\d+) untouched colours \((\d+)% opened later", head).groups()
-        assert f"{int(count):,} " in page and f"{share}%" in page, head
+        count, share = re.search(r"(\d+) untouched colours \(([0-9.]+% ± [0-9.]+%) opened later", head).groups()
+        assert f"{int(count):,} " in page and share in page, head
 
 
 def test_the_wager_sims_headlines_give_their_standard_errors():

@@ -11,7 +11,8 @@ from a discard pile only a card it can play next with a gap of at most one.
 every colour what a model needs (rank masks, wagers, unseen cards, the opponent's expedition,
 the deck); at the end of the round it records what the expedition really scored.
 ``compare_models`` predicts each snapshot with each model and prints predicted versus realized:
-mean prediction, mean realized, bias with its standard error, RMSE of prediction minus outcome.
+mean prediction, mean realized, bias, RMSE of prediction minus outcome and calibration MAE, each with its standard
+error.
 ``compare_decline`` does the same for the colours still untouched at the snapshot, where the
 models value the colour with the option to decline it.
 Run ``lcanalysis studies wager-sim`` for the table in docs/wagers.md.
@@ -20,6 +21,7 @@ Run ``lcanalysis studies wager-sim`` for the table in docs/wagers.md.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -320,18 +322,26 @@ def error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
         raise ValueError(f"{len(realized)} expedition(s) to compare at the snapshot: too few for a standard "
                          "error; simulate more rounds or take an earlier snapshot turn")
 
+    n = len(realized)
     table = []
     for name, pred in preds.items():
         diff = pred - realized
+        rmse = math.sqrt(np.mean(diff ** 2))
+        mae, mae_se = _calibration_mae(pred, realized, with_stderr=True)
         table.append({
             "model": name,
-            "rows": len(realized),
+            "rows": n,
             "mean predicted": pred.mean(),
+            "mean predicted s.e.": pred.std(ddof=1) / math.sqrt(n),
             "mean realized": realized.mean(),
+            "mean realized s.e.": realized.std(ddof=1) / math.sqrt(n),
             "bias": diff.mean(),
-            "bias s.e.": diff.std(ddof=1) / math.sqrt(len(diff)),
-            "RMSE": math.sqrt(np.mean(diff ** 2)),
-            "calibration MAE": _calibration_mae(pred, realized),
+            "bias s.e.": diff.std(ddof=1) / math.sqrt(n),
+            "RMSE": rmse,
+            # (the delta method: the mean square's standard error over 2 RMSE)
+            "RMSE s.e.": (diff ** 2).std(ddof=1) / math.sqrt(n) / (2 * rmse) if rmse > 0 else 0.0,
+            "calibration MAE": mae,
+            "calibration MAE s.e.": mae_se,
         })
     return pd.DataFrame(table)
 
@@ -384,15 +394,19 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     return df, meta
 
 
-def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10) -> float:
-    """Mean |mean realized - mean predicted| over prediction deciles, weighted by rows."""
+def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10, with_stderr: bool = False) -> Any:
+    """Mean |mean realized - mean predicted| over prediction deciles, weighted by rows; ``with_stderr``:
+    and its standard error, approximate (the deciles taken as given and each one's gap as far from 0 as
+    its sign holds: the rows-weighted errors of the deciles' mean gaps, added in quadrature)."""
     order = np.argsort(pred)
     parts = np.array_split(order, bins)
-    err = 0.0
+    err, var = 0.0, 0.0
     for part in parts:
         if len(part):
-            err += len(part) * abs(realized[part].mean() - pred[part].mean())
-    return err / len(pred)
+            gap = realized[part] - pred[part]
+            err += len(part) * abs(gap.mean())
+            var += len(part) * gap.var(ddof=1) if len(part) > 1 else 0.0  # (n_b^2 * var/n_b)
+    return (err / len(pred), math.sqrt(var) / len(pred)) if with_stderr else err / len(pred)
 
 
 #: the models ``predictions_with_share`` compares, in its table's order
