@@ -252,6 +252,17 @@ def test_a_stopped_stalling_study_resumes_where_it_stopped_and_writes_the_same_f
     assert (again / "simulated" / "stalling.csv").read_text() == (fresh / "simulated" / "stalling.csv").read_text()
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt, as at a terminal, for the test's length: an xdist worker ignores
+    it (a test that sent it passed only where another module, test_budgets, had turned it back on)."""
+    import signal
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 @pytest.mark.parametrize(("part", "sizes", "file", "module", "name", "per_unit"), [
     ("first_player_rounds", ["--deals", "6"], "first_player_rounds.csv", first_player, "_play_out", 2),
     ("matches", ["--matches", "5"], "matches.csv", first_player, "_play_out", 3),
@@ -259,7 +270,7 @@ def test_a_stopped_stalling_study_resumes_where_it_stopped_and_writes_the_same_f
     ("wager_models", ["--rounds", "30", "--mc", "20"], "wager_models_vs_play.csv", models, "turn_model", 3),
 ])
 def test_a_stopped_simulation_of_studies_data_resumes_and_writes_the_file_an_unbroken_run_writes(
-        tmp_path, monkeypatch, capsys, part, sizes, file, module, name, per_unit):
+        tmp_path, monkeypatch, capsys, ctrl_c_raises, part, sizes, file, module, name, per_unit):
     """``lcanalysis studies data`` stopped by Ctrl-C (a real SIGINT, part-way through a unit of
     work) lost the whole simulation (up to 90 s each at the published sizes): 'the file being made
     is not written'. Now the units done are kept in FILE.partial, the same command does only the
