@@ -51,7 +51,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from lcanalysis.analysis import Analysis, stalls_in_words
+from lcanalysis.analysis import Analysis, ranked, stalls_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as F
 from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
@@ -306,7 +306,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             m.extra.update(own_mean=m.value, own_stderr=m.stderr)
             m.value, m.stderr = r.value_through(best, k)
     named = str(r.move(best))  # best first, then by the loss against it, which is the order of the values
-    analysis.moves.sort(key=lambda m: (m.move != named, m.loss))
+    first = next(m for m in analysis.moves if m.move == named)  # (losses that tie: analysis.ranked's rule)
+    analysis.moves[:] = [first] + ranked((m for m in analysis.moves if m is not first), lambda m: -(m.loss or 0.0))
     _add_match_ranking(view, r, analysis)
     _add_reasons(view, analysis)
     return analysis

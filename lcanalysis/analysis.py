@@ -8,13 +8,57 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from operator import attrgetter
 from typing import Any
+
+from lcanalysis.game.moves import Move, MoveError
 
 #: the reason of a value estimated by a heuristic leaf (the search's, ``leaf="heuristic"``): not a
 #: sample mean, so it has no standard error, and that is what its "±" column says
 HEURISTIC_REASON = "heuristic leaf: no standard error"
+
+#: points: two values (or two losses) this close are a tie. The same exact view value, summed over the
+#: splits in another order (another turn's, or the same position written with its cards in another
+#: order), comes out a few 1e-14 away; ranked by that noise, two tools could name two turns best
+TIE = 1e-9
+
+
+@cache
+def move_order(move: str) -> tuple[int, str]:
+    """A turn's place in the canonical order of turns, the order ``legal_moves`` lists them in (the
+    kernel's move code): by the card placed (colours Y B W G R P, in each the wager, then 2..10),
+    playing it before discarding it, then the draw pile before the discard piles (Y B W G R P);
+    the draw half alone (``/D``) after every whole turn. Text that is not a turn goes last, by its text."""
+    try:
+        return Move.parse(move).code(6), move  # (the order of codes is the same with 5 colours)
+    except MoveError:
+        return 1 << 30, move
+
+
+def ranked(moves: Iterable[MoveValue], score: Callable[[MoveValue], float] = attrgetter("value")) -> list[MoveValue]:
+    """``moves`` best first by ``score`` (highest first; by default the value), ties ranked by one rule:
+    scores within ``TIE`` of the highest of their group are a tie, and tied turns go exact before an
+    upper bound (which may be lower), then in the canonical order of turns (``move_order``). So the
+    same answer summed in another order ranks its turns the same, and every tool names the same best."""
+    by_score = sorted(moves, key=score, reverse=True)
+    out: list[MoveValue] = []
+    i = 0
+    while i < len(by_score):
+        top, j = score(by_score[i]), i + 1
+        while j < len(by_score) and score(by_score[j]) >= top - TIE:
+            j += 1
+        out += sorted(by_score[i:j], key=lambda m: (m.upper_bound, move_order(m.move)))
+        i = j
+    return out
+
+
+def tied_to_zero(loss: float) -> float:
+    """A loss against the best, 0.0 when it is a tie (within ``TIE``): an exact tie shows as a loss
+    of 0, not as the rounding noise of two sums (1.4e-14, or -3.6e-15, which read as a gain)."""
+    return 0.0 if abs(loss) <= TIE else loss
 
 
 def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, signed: bool = False,
@@ -64,13 +108,14 @@ class MoveValue:
         loss at least, the figure given (``extra["bound"] == "upper"``)."""
         return self.extra.get("bound") == "upper"
 
-    def loss_text(self, digits: int = 2) -> str:
+    def loss_text(self, digits: int = 2, best: bool = True) -> str:
         """The loss against the best turn as shown beside the value: "best", or minus the loss with
         the standard error of the difference; "≤ " before a turn searched only far enough to show
-        it is worse (its loss is at least the figure); "" when no loss is set."""
+        it is worse (its loss is at least the figure); "" when no loss is set. ``best=False``: not
+        the turn named best, so a loss of 0 (a tie) shows as "+0.00", not as a second "best"."""
         if self.loss is None:
             return ""
-        if self.loss == 0 and not self.upper_bound:  # (a bound of 0 says only: no better than the best)
+        if best and self.loss == 0 and not self.upper_bound:  # (a bound of 0 says only: no better than the best)
             return "best"
         mark = "≤ " if self.upper_bound else ""
         # rounded first: a loss of 0, or of a few thousandths, shows as "+0.00", never "-0.00" beside it
@@ -125,7 +170,8 @@ def bounds_in_words(bounds: dict[str, Any]) -> str:
 
 @dataclass
 class Analysis:
-    """Every legal turn ranked best first.
+    """Every legal turn ranked best first (``ranked``: values within ``TIE`` tie, and tied turns go
+    exact first, then in the canonical order of turns, ``move_order``).
 
     ``kind`` names what the values are: "perfect-information value", "view value (averaged
     over splits)", "view value (sampled worlds)" (the advisor's endgame search), "belief-optimal
@@ -146,7 +192,7 @@ class Analysis:
     splits: int | None = None
 
     def __post_init__(self) -> None:
-        self.moves.sort(key=attrgetter("value"), reverse=True)  # stable: ties keep their order
+        self.moves[:] = ranked(self.moves)  # ties (within TIE) exact first, then in the canonical order
 
     @property
     def value(self) -> float:
@@ -181,7 +227,7 @@ class Analysis:
     def set_exact_losses(self) -> None:
         """Losses of an exact answer: the best value minus each turn's, with no error."""
         for m in self.moves:
-            m.loss, m.loss_stderr = self.value - m.value, 0.0
+            m.loss, m.loss_stderr = tied_to_zero(self.value - m.value), 0.0
 
     def to_frame(self):
         """The turns as a ``pandas.DataFrame``, best first: move, value, stderr, exact, reason (and
@@ -209,7 +255,8 @@ class Analysis:
         losses = self.has_losses()
         for i, m in enumerate(self.moves[:limit]):
             err = "" if m.exact else f" {m.uncertainty()}"
-            vs = "" if not losses else " (best)" if m.loss_text() == "best" else f" ({m.loss_text()} vs best)"
+            vs = "" if not losses else " (best)" if m.loss_text(best=i == 0) == "best" else \
+                f" ({m.loss_text(best=i == 0)} vs best)"
             reason = f"  {m.reason}" if m.reason and m.reason not in err else ""
             lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{vs}{reason}")
         lines.append(f"nodes {self.nodes}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
@@ -235,7 +282,7 @@ class Analysis:
         rows = "".join(
             f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
             f"{nowrap}{html.escape(m.uncertainty())}</td>"
-            + (f"{nowrap}{html.escape(m.loss_text())}</td>" if losses else "")
+            + (f"{nowrap}{html.escape(m.loss_text(best=i == 0))}</td>" if losses else "")
             + f"<td>{html.escape('' if m.reason == m.uncertainty() else m.reason)}</td></tr>"
             for i, m in enumerate(self.moves)
         )

@@ -125,7 +125,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR, advise, judging_budget
-from lcanalysis.analysis import Analysis, loss_in_words
+from lcanalysis.analysis import Analysis, loss_in_words, tied_to_zero
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
 from lcanalysis.core.pool import worker_pool
@@ -479,7 +479,8 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
             spread = max(values.values()) - min(values.values())
             ref_value = values.get(str(ref))
             return {
-                "best": best, "advisor_best": best, "loss": exact.value - values[str(played)], "loss_stderr": 0.0,
+                "best": best, "advisor_best": best, "loss": tied_to_zero(exact.value - values[str(played)]),
+                "loss_stderr": 0.0,
                 "forced": len(exact.moves) == 1 or spread < 1e-9, "exact": True,
                 "method": f"exact view value ({exact.kind}), bounds {exact.bounds}",
                 "value_best": exact.value, "value_best_stderr": 0.0,
@@ -488,8 +489,8 @@ def _decision(view: View, played: Move, job: _Job) -> dict[str, Any]:
                 "value_reference_stderr": 0.0 if ref_value is not None else None,
                 "gain_vs_reference": None if ref_value is None else values[str(played)] - ref_value,
                 "gain_vs_reference_stderr": 0.0 if ref_value is not None else None,
-                "alternatives": [{"move": m.move, "value": m.value, "loss": exact.value - m.value, "loss_stderr": 0.0,
-                                  "exact": True, "loss_bound": None} for m in exact.moves[:4]],
+                "alternatives": [{"move": m.move, "value": m.value, "loss": tied_to_zero(exact.value - m.value),
+                                  "loss_stderr": 0.0, "exact": True, "loss_bound": None} for m in exact.moves[:4]],
                 "worlds": int(exact.splits or 0), "advisor_rollouts": 0, "legal": len(exact.moves),
             }
         # the exact solver's bounds leave the played turn out: fall through to the estimate

@@ -389,3 +389,25 @@ def test_a_bound_of_about_zero_reads_plus_zero_never_minus_zero_beside_it():
         assert MoveValue("-Gw/D", -102.9, loss=loss, loss_stderr=0.01, extra=bound).loss_text(1) == "≤ +0.0 ± 0.0"
     assert MoveValue("-Gw/D", -104.0, loss=1.04, extra=bound).loss_text(digits=1) == "≤ -1.0"
     assert MoveValue("-Gw/D", -103.0, loss=0.0, loss_stderr=0.0).loss_text(digits=1) == "best"
+
+
+def test_exact_ties_rank_by_the_canonical_order_and_show_a_loss_of_zero():
+    """Two equal exact values that came out 1e-14 apart were ranked by that noise (the other summation
+    order named the other turn best), the tie got a loss of 1.4e-14 (or -1.4e-14, a gain) and both
+    rows read "best". Now the tie ranks in the canonical order of turns (+B6/D before -W2/D, as
+    ``legal_moves`` lists them) whichever value came out higher, its loss is 0.0, and only the turn
+    named best reads "best": the tie reads a loss of 0."""
+    view = lc.read_position("example:midround")
+    for high, low in (("+B6/D", "-W2/D"), ("-W2/D", "+B6/D")):
+        moves = [MoveValue("+G5/D", 7.0), MoveValue(low, 10.0 - 1e-14), MoveValue(high, 10.0)]
+        analysis = Analysis(moves, kind="view value (averaged over splits)", exact=True)
+        analysis.set_exact_losses()
+        assert [m.move for m in analysis.moves] == ["+B6/D", "-W2/D", "+G5/D"]
+        assert [m.loss for m in analysis.moves] == [0.0, 0.0, pytest.approx(3.0)]
+        assert [row["loss"] for row in analysis.to_json()["moves"]][:2] == [0.0, 0.0]
+        text = analysis.to_text()
+        assert text.count("(best)") == 1 and "-W2/D" in text and "(+0.00 vs best)" in text
+        table = {line.split()[0]: line for line in hint_text(analysis, view).splitlines()
+                 if line.startswith(("  +B6", "  -W2"))}
+        assert table["+B6/D"].split()[2] == "best" and table["-W2/D"].split()[2] == "+0.0"
+        assert "just as good: the same exact value" in verdict(analysis, view)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from helpers import played_down
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.search import bracket, solve, solve_belief, solve_deepening, solve_perfect, solve_view
 from lcanalysis.search.view_value import check_workers, split_weights
@@ -484,3 +486,35 @@ def test_the_view_value_over_merged_worlds_is_the_one_over_every_split(seed, dec
     assert by_move(got).keys() == acc.keys()
     for k, want in acc.items():
         assert by_move(got)[k].value == pytest.approx(want, abs=1e-9) and by_move(got)[k].exact
+
+
+#: a 2-card view typed from a played-down round (``played_down(10, 2)``): discarding the dead Ww or R5
+#: and taking the green pile's G9 are worth exactly the same (-15, exact), as are other pairs
+TIED_VIEW = ("LC1;c5;h8;nr;m1;v1;p0=?8.Y5.B5;p1=Y7.B3.B9.Ww.W6.G7.Rw.R5;e0=Y9.Bw.B10.W2.W9.G2.G4.G5.R2.R9;"
+             "e1=Yw.Y8.B2.B6.W8.G6.G10.R6;x=Y4.Y3.Y6.Y2.Yw.Y10.B4.B7.W4.W5.Ww.W7.W3.W10.G9.Gw.Gw.Gw.Rw.Rw.R8."
+             "R10.R7.R4;d=2")
+
+
+def test_exact_ties_rank_the_same_whatever_order_the_splits_were_summed_in():
+    """Equal exact values, summed over the splits in another order, differ by a few 1e-14, and the
+    list was ranked by that noise: the same view with yellow and blue exchanged (its splits enumerated
+    in another order) listed -R5/G before -Ww/G, the view itself -Ww/G first. Ties (within 1e-9) now go
+    in the canonical order of turns (that of ``legal_moves``), whichever way the sums came out."""
+    swap = str.maketrans("YB", "BY")
+    a = solve_view(TIED_VIEW, max_stalls=1)
+    b = solve_view(TIED_VIEW.translate(swap), max_stalls=1)
+    back = [m.move.translate(swap) for m in b.moves]
+    assert sorted(back) == sorted(m.move for m in a.moves)
+    values = {m.move: m.value for m in a.moves}
+    assert all(abs(values[m.move.translate(swap)] - m.value) < 1e-12 for m in b.moves)  # the same values
+    # the sums did come out in another order: some exact tie is split by rounding one way here, the other there
+    assert any((values[x] - values[y]) * (vb[x] - vb[y]) < 0
+               for vb in [{m.move.translate(swap): m.value for m in b.moves}]
+               for x in values for y in values if x < y and abs(values[x] - values[y]) < 1e-9)
+    untouched = [m.move for m in a.moves if not set("YB") & set(m.move)]  # turns whose names the swap keeps
+    assert untouched == [m for m in back if not set("YB") & set(m)]
+    assert untouched.index("-Ww/G") < untouched.index("-R5/G")  # tied (-15): W before R, as legal_moves lists them
+    for answer in (a, b):  # every run of tied values is in the canonical order of turns
+        codes = [(round(m.value, 6), Move.parse(m.move).code(5)) for m in answer.moves]
+        for (v1, c1), (v2, c2) in pairwise(codes):
+            assert v1 > v2 or (v1 == v2 and c1 < c2)

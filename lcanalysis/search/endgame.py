@@ -43,7 +43,7 @@ from math import comb
 
 import numpy as np
 
-from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.analysis import TIE, Analysis, MoveValue, ranked, tied_to_zero
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
 from lcanalysis.search.common import SearchError, move_text, on_threads
@@ -73,7 +73,7 @@ MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a t
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
 FILL_GROWTH = 4.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
 FILL_CHUNK = 4  # worlds solved with every turn exact between keeping what they proved
-TIE = 1e-9  # points: two means this close are a tie (the same values summed in another order)
+# TIE (analysis.TIE): two means this close are a tie (the same values summed in another order)
 
 
 def trusted_stalls(deck_count: int) -> int:
@@ -636,22 +636,34 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     lv = levels[-1]
     nc = view.colors
     means = lv.means()
-    best = lv.best()
     moves = []
     for k, code in enumerate(lv.codes):
-        loss, loss_se = lv.difference(best, k)
         bound = lv.is_bound(k)
         value = float(means[k])
         if bound:  # a bound tied with the best (summed in another order, it may come out an ulp above)
-            value, loss = min(value, float(means[best])), max(loss, 0.0)
+            value = min(value, float(means[lv.best()]))
         m = MoveValue(move_text(code, nc), value, lv.stderr(k), lv.exact and not bound,
                       "at most: proved below the best in some worlds, not solved exactly there" if bound else "")
-        m.loss, m.loss_stderr = loss, loss_se
         if bound:
             m.extra["bound"] = "upper"  # value at most, loss at least this
         moves.append(m)
+    # the best named is the first as the answer ranks its turns (of turns tied to rounding, exact first,
+    # then in the canonical order: analysis.ranked), and every loss is against it; a tie's loss is 0
+    column = {move_text(code, nc): k for k, code in enumerate(lv.codes)}
+    moves = ranked(moves)
+    best = column[moves[0].move]
+    for m in moves:
+        loss, loss_se = lv.difference(best, column[m.move])
+        m.loss, m.loss_stderr = tied_to_zero(max(loss, 0.0) if m.upper_bound else loss), loss_se
     agree = len(levels) >= 2 and _agree(levels[-2], levels[-1], nc)
     converged = agree and lv.stalls >= min_stalls
+    agreed = tie = ""
+    if agree:  # the earlier level's best: the later's too, or tied with it there (_agree)
+        was = levels[-2].codes[levels[-2].best()]
+        agreed = move_text(was, nc)
+        if was != lv.codes[best]:
+            tie = (f" ({move_text(lv.codes[best], nc)} ties with it at {lv.stalls} stall(s) each and is listed "
+                   f"first: tied turns go in the canonical order)")
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
@@ -660,14 +672,14 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         same = ("value" if levels[-2].exact and lv.exact else  # sampled: the same within the sampling error
                 "value within two standard errors of their difference on the same worlds")
         say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
-                   f"({move_text(lv.codes[best], nc)}) and {same}; more stalls would not change the advice")
+                   f"({agreed}) and {same}{tie}; more stalls would not change the advice")
     elif not _uses_stalls(view):
         say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
                    "nobody can stall, so stall budgets do not matter here")
         converged = True
     elif agree:
         say.append(f"not converged within the budget: {levels[-2].stalls} and {lv.stalls} stall(s) each give the "
-                   f"same best turn ({move_text(lv.codes[best], nc)}), but with {view.deck_count} cards left that "
+                   f"same best turn ({agreed}){tie}, but with {view.deck_count} cards left that "
                    f"does not settle it (only agreeing levels of {min_stalls} stall(s) each or more count); more "
                    f"time may change the advice")
     elif len(levels) >= 2:
@@ -690,9 +702,6 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
                      f"{_level_value(earlier, b)} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
                      f"{earlier.nodes} nodes, {earlier.seconds:.2f} s)")
-    # the best turn first (Analysis keeps the order of ties); a bound ties below an exact value: it may be lower
-    first = moves[best]
-    moves.sort(key=lambda m: (m is not first, -m.value, m.upper_bound))
     answer = Analysis(
         moves=moves,
         kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lcanalysis.advisor import in_words
-from lcanalysis.analysis import Analysis, MoveValue, bounds_in_words
+from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
@@ -19,8 +19,6 @@ from lcanalysis.show.render import seat_names, totals_text
 #: errors of zero) two turns are "a matter of taste"
 TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
 TOP_PLACEMENTS = 6
-#: an exact loss below this is a tie (the difference of two equal values can carry a rounding error)
-EXACT_TIE = 1e-9
 DRAWS_SHOWN = 3
 
 
@@ -49,8 +47,8 @@ def groups(analysis: Analysis) -> list[tuple[str, list[MoveValue]]]:
     sharper comparison; ordering by it keeps the "vs best" column a player scans rising (a draw
     with a lower mean but a smaller paired loss is not shown below a worse one)."""
     moves = list(analysis.moves)
-    if moves and all(m.loss is not None for m in moves):
-        moves.sort(key=lambda m: float(m.loss or 0.0))  # stable: equal losses keep the ranking's order
+    if moves and all(m.loss is not None for m in moves):  # the best stays first; losses that tie, as it ranks ties
+        moves = moves[:1] + ranked(moves[1:], lambda m: -float(m.loss or 0.0))
     out: dict[str, list[MoveValue]] = {}
     for m in moves:
         out.setdefault(_placement(m.move), []).append(m)
@@ -99,7 +97,7 @@ def verdict(analysis: Analysis, view: View) -> str:
         alt = in_words(view, o.move)
         if o.upper_bound and o.loss < TASTE:  # a bound of about 0 says only: no better than the best
             lines.append(f"To {alt} instead is no better (searched only far enough to show that).")
-        elif analysis.exact and abs(o.loss) < EXACT_TIE:  # not "0.0 points worse": a tie, exactly
+        elif analysis.exact and abs(o.loss) <= TIE:  # not "0.0 points worse": a tie, exactly
             lines.append(f"To {alt} instead is just as good: the same exact value.")
         else:
             least = "at least " if o.upper_bound else ""
@@ -172,7 +170,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             m = same[0]
             value = ("≤ " if m.upper_bound else "") + f"{m.value:+.1f}" + \
                 ("" if m.exact else _error(m, m.stderr, means))
-            loss = m.loss_text(digits=1)
+            loss = m.loss_text(digits=1, best=m is analysis.best)  # a tie of the best: "+0.0", not a second "best"
             if means and m.loss and not m.loss_stderr and not m.upper_bound:
                 loss += " ± 0.0"  # the same difference in every world: still a sample's
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
