@@ -488,9 +488,27 @@ def _budget_text(seconds: float) -> str:
     return f"{seconds:.1f} s" if seconds >= 0.1 else f"{seconds:.2g} s"
 
 
-def _time_left(cards: int) -> str:
+def _cap_left(view: View) -> int:
+    """The turns the turn cap (docs/spec/rules.md, ``turn_cap``: the round stops after that many turns,
+    both players' counted) leaves after this one: the cap less the turns of the view's history (as the
+    engine counts them: a view typed without its history counts from 0), less this turn."""
+    return view.rules.turn_cap - len(view.history) - 1
+
+
+def _time_left(cards: int, cap_left: int, cap: int) -> str:
     """What ``cards`` left in the draw pile, the opponent to move next, leave of the round, in words
-    (docs/spec/rules.md: the round ends the moment the last card of the draw pile is taken)."""
+    (docs/spec/rules.md: the round ends the moment the last card of the draw pile is taken). Drawn from
+    the deck, the cards last ``cards`` more turns, so when the turn cap (``cap`` turns a round) leaves
+    fewer (``cap_left``, after this turn) it ends the round first, whatever is drawn, and the words
+    say so instead."""
+    if cap_left < cards:
+        rule = f"the turn cap ({cap} turns a round) ends the round"
+        if cap_left <= 0:
+            return f", but {rule} with this turn (cards still in the hands score nothing)"
+        if cap_left == 1:
+            return f", but {rule} after the opponent's next turn, whatever is drawn: this is your last turn"
+        return (f", but {rule} after {cap_left} more turns, whatever is drawn: {cap_left - cap_left // 2} the "
+                f"opponent's and {cap_left // 2} yours")
     if cards == 1:
         return (": the opponent's next turn takes the last card and ends the round, so this is your last "
                 "turn unless they draw from a discard pile instead")
@@ -546,7 +564,8 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
             parts.append("takes the last card of the draw pile: the round ends with this turn (cards still in "
                          "the hands score nothing)")
         else:
-            parts.append(f"draws from the deck: {d} -> {d - 1} card{'s' if d > 2 else ''}{_time_left(d - 1)}")
+            parts.append(f"draws from the deck: {d} -> {d - 1} card{'s' if d > 2 else ''}"
+                         f"{_time_left(d - 1, _cap_left(view), view.rules.turn_cap)}")
     else:
         c = COLOR_LETTERS.index(move.source)
         pile = view.discards[c]
@@ -554,12 +573,15 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
             top: Card | None = move.card
         else:
             top = pile[-1] if pile else None
-        d = view.deck_count
+        d, left, cap = view.deck_count, _cap_left(view), view.rules.turn_cap
         # not a turn more for both: one turn more in all, the opponent's with an odd count, else yours
         gains = "you" if d % 2 == 0 else "the opponent"
-        tail = f"the deck stays at {d}" + (_time_left(d) if d <= 2 else
-                                           f" (one turn more for {gains} than after a deck draw, if both then "
-                                           f"draw from the deck)")
+        if left < d:  # the turn cap ends the round before the deck can: a pile draw gains no turn
+            tail = f"the deck stays at {d}" + _time_left(d, left, cap) + "; no turn gained over a deck draw"
+        else:
+            tail = f"the deck stays at {d}" + (_time_left(d, left, cap) if d <= 2 else
+                                               f" (one turn more for {gains} than after a deck draw, if both "
+                                               f"then draw from the deck)")
         if top is not None:
             s2 = base.copy()
             v0 = _colour_values(s2, me)[c]

@@ -510,3 +510,38 @@ def test_a_reason_says_plainly_when_a_deck_draw_ends_the_round_or_leaves_the_las
             gains = "you" if pile_mine > mine else "the opponent"
             assert f"the deck stays at {deck} (one turn more for {gains} than after a deck draw" in text, text
             assert "for both" not in text
+
+
+def _capped(pos, turns_left):
+    """``pos`` with the turn cap set to leave ``turns_left`` turns after the one to play."""
+    data = pos.to_json()
+    data["rules"] = {**data.get("rules", {}), "turn_cap": len(pos.history) + 1 + turns_left}
+    return read_position(data)
+
+
+def test_a_reason_counts_the_turns_left_by_the_turn_cap_when_it_ends_the_round_first():
+    """With a turn cap that ends the round before the deck can (rules turn_cap), the deck-draw reason
+    said "6 -> 5 cards, about 2.5 turns each left" from the deck alone, and a pile draw "one turn more
+    for you": the cap's turns are counted now, each wording checked against the round played out."""
+    for left in (0, 1, 2, 3):
+        pos = _capped(_endgame(5, 6), left)
+        view = pos.view(pos.to_move)
+        deck_turn = next(str(m) for m in pos.legal_moves() if m.draws_from_deck)
+        text = reason(view, deck_turn)
+        opponent, mine = _deck_draws_to_the_end(pos)
+        assert opponent + mine == left  # the cap, not the deck, ends the round
+        assert "about" not in text and f"the turn cap ({pos.rules.turn_cap} turns a round) ends the round" in text, text
+        if left == 0:
+            assert "ends the round with this turn" in text, text
+        elif left == 1:
+            assert (opponent, mine) == (1, 0) and "after the opponent's next turn" in text and "your last turn" in text
+        else:
+            assert f"after {left} more turns, whatever is drawn: {opponent} the opponent's and {mine} yours" in text
+        pile_turn = next(m for m in pos.legal_moves() if not m.draws_from_deck)
+        text = reason(view, str(pile_turn))
+        assert _deck_draws_to_the_end(pos, pile_turn) == [opponent, mine]  # a pile draw gains no turn here
+        assert "no turn gained over a deck draw" in text and "one turn more" not in text, text
+    # a cap far off changes nothing: the deck's words
+    pos = _capped(_endgame(5, 6), 40)
+    text = reason(pos.view(pos.to_move), next(str(m) for m in pos.legal_moves() if m.draws_from_deck))
+    assert "6 -> 5 cards, about 2.5 turns each left" in text and "turn cap" not in text, text
