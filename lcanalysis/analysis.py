@@ -190,6 +190,9 @@ class Analysis:
     method: str = ""
     notes: list[str] = field(default_factory=list)
     splits: int | None = None
+    #: a play-out answer's play-outs in all, over every turn (``rollouts.Rollouts``); None for a search,
+    #: whose work is its ``nodes`` (a play-out answer keeps the same count in ``nodes``, as it always did)
+    playouts: int | None = None
 
     def __post_init__(self) -> None:
         self.moves[:] = ranked(self.moves)  # ties (within TIE) exact first, then in the canonical order
@@ -221,6 +224,7 @@ class Analysis:
             "bounds": self.bounds,
             "method": self.method,
             **({"splits": self.splits} if self.splits is not None else {}),
+            **({"playouts": self.playouts} if self.playouts is not None else {}),
             **({"notes": self.notes} if self.notes else {}),
         }
 
@@ -259,9 +263,13 @@ class Analysis:
                 f" ({m.loss_text(best=i == 0)} vs best)"
             reason = f"  {m.reason}" if m.reason and m.reason not in err else ""
             lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{vs}{reason}")
-        lines.append(f"nodes {self.nodes}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
+        lines.append(f"{self.work()}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
         lines.extend(f"note: {n}" for n in self.notes)
         return "\n".join(lines)
+
+    def work(self) -> str:
+        """What the answer cost, in words: "1,200 play-outs" for play-outs, "nodes 3802" for a search."""
+        return f"{self.playouts:,} play-outs" if self.playouts is not None else f"nodes {self.nodes}"
 
     def has_losses(self) -> bool:
         """Whether every turn carries its loss against the best (the advisor's answers do)."""
@@ -291,6 +299,6 @@ class Analysis:
             f"<div><b>{html.escape(self.kind)}</b> ({'exact' if self.exact else 'estimate'})"
             f"{' under ' + bounds if bounds else ''}<table><tr><th>#</th><th>turn</th><th>value</th>"
             f"<th>±</th>{'<th>vs best</th>' if losses else ''}<th>reason</th></tr>{rows}</table>"
-            f"<small>{self.nodes} nodes, "
+            f"<small>{f'{self.playouts:,} play-outs' if self.playouts is not None else f'{self.nodes} nodes'}, "
             f"{self.seconds:.3f} s</small></div>"
         )

@@ -243,5 +243,6 @@ class Rollouts:
             moves.append(MoveValue(str(self.move(k)), float(x.mean()),
                                    float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
                                    exact=False, reason=reason, extra=extra))
-        return Analysis(moves, kind=kind, exact=False, nodes=self.worlds, seconds=seconds, method=method,
+        return Analysis(moves, kind=kind, exact=False, nodes=self.worlds, playouts=self.worlds, seconds=seconds,
+                        method=method,
                         notes=list(notes))

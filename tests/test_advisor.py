@@ -545,3 +545,17 @@ def test_a_reason_counts_the_turns_left_by_the_turn_cap_when_it_ends_the_round_f
     pos = _capped(_endgame(5, 6), 40)
     text = reason(pos.view(pos.to_move), next(str(m) for m in pos.legal_moves() if m.draws_from_deck))
     assert "6 -> 5 cards, about 2.5 turns each left" in text and "turn cap" not in text, text
+
+
+def test_a_play_out_answer_counts_its_play_outs_not_nodes():
+    """``Analysis.to_text`` closed a play-out answer with "nodes 1500", a search's word for what was
+    1,500 play-outs; it now says play-outs (and how many; the JSON adds ``playouts``), and a search
+    still counts nodes."""
+    a = advise(example_view(), time_budget=0.1, seed=0)
+    assert a.playouts == a.nodes == int(0.1 * ROLLOUTS_PER_SECOND)  # the whole budget, as a count
+    text = a.to_text()
+    assert f"\n{a.playouts:,} play-outs, " in text and "nodes" not in text
+    assert a.to_json()["playouts"] == a.playouts and f"{a.playouts:,} play-outs, " in a._repr_html_()
+    exact = solver_analysis(read_position("example:endgame"), max_stalls=0)
+    assert exact.playouts is None and "playouts" not in exact.to_json()
+    assert f"\nnodes {exact.nodes}, " in exact.to_text() and f"{exact.nodes} nodes, " in exact._repr_html_()
