@@ -134,6 +134,17 @@ def dealing_in_words(hand_model: bool, streams: bool) -> str:
     return dealt + (", each player drawing from a deck stream of their own" if streams else "")
 
 
+def play_outs_in_words(r: Rollouts) -> str:
+    """How many play-outs, over how many sampled worlds: "1,500 play-outs over 163 sampled worlds, every
+    turn in the first 8 and the turns kept longer in more". The turns share the worlds, and the schedule
+    gives those it keeps more of them: the play-outs (``Rollouts.worlds``, every turn's) are not worlds."""
+    sizes = [len(x) for x in r.samples]
+    if min(sizes) == max(sizes):
+        return f"{r.worlds:,} play-outs, every turn in the same {max(sizes):,} sampled worlds"
+    return (f"{r.worlds:,} play-outs over {max(sizes):,} sampled worlds, every turn in the first "
+            f"{min(sizes):,} and the turns kept longer in more")
+
+
 def example_view() -> View:
     """The built-in mid-round example, seen by the player to move."""
     return mover_view("example:midround")
@@ -288,8 +299,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         best, sampled = _two_stages(r, budget, fit)
     dealt = dealing_in_words(r.theta is not None, use_streams)
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
-             f"play-outs: both sides play the round out with the heuristic policy in {r.worlds} sampled "
-             f"worlds ({dealt}); ± is one standard error of that sampling, not of the policy's misjudgments; "
+             f"play-outs: both sides play the round out with the heuristic policy, {play_outs_in_words(r)} "
+             f"({dealt}); ± is one standard error of that sampling, not of the policy's misjudgments; "
              f"{view.deck_count} cards in the draw pile"]
     if both_hands:
         notes.insert(0, BOTH_HANDS_NOTE)

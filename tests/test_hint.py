@@ -70,7 +70,7 @@ def test_turns_are_grouped_by_placement_and_identical_draws_merged():
     assert [p for p, _ in groups(analysis)] == ["+B6", "-W2"]
     text = hint_text(analysis, view)
     assert "+B6/D" in text and "/Y /B" in text and "(or 1 other pile(s), the same)" in text
-    assert "an estimate by play-outs" in text and "1200 sampled worlds" in text
+    assert "an estimate by play-outs" in text and "1,200 play-outs in sampled worlds" in text
 
 
 def test_the_list_is_ordered_by_loss_so_the_vs_best_column_rises():
@@ -411,3 +411,18 @@ def test_exact_ties_rank_by_the_canonical_order_and_show_a_loss_of_zero():
                  if line.startswith(("  +B6", "  -W2"))}
         assert table["+B6/D"].split()[2] == "best" and table["-W2/D"].split()[2] == "+0.0"
         assert "just as good: the same exact value" in verdict(analysis, view)
+
+
+def test_the_play_outs_are_not_called_worlds():
+    """The advisor's note said "... with the heuristic policy in 1500 sampled worlds", and the long
+    footer the same, where 1,500 was every turn's play-outs summed: the turns share their worlds, and
+    successive halving played most turns in only the first few. Both now give the play-outs and the
+    worlds apart: the worlds are the most any turn was played in, the play-outs every turn's summed."""
+    view = lc.read_position("example:midround")
+    analysis = lc.advise(view, time_budget=0.1, seed=0)
+    sizes = [m.extra["worlds"] for m in analysis.moves]
+    assert sum(sizes) == analysis.playouts == 1500 and max(sizes) < analysis.playouts
+    said = f"{analysis.playouts:,} play-outs over {max(sizes):,} sampled worlds"
+    assert f"the heuristic policy, {said}, every turn in the first {min(sizes)} and" in analysis.notes[-1]
+    assert f"the heuristic policy, {said} of the unseen cards" in hint_text(analysis, view, top=None)
+    assert "1500 sampled worlds" not in analysis.notes[-1] + hint_text(analysis, view, top=None)

@@ -131,7 +131,8 @@ def question(analysis: Analysis, brief: bool = False) -> str:
                 "cards; ± is one standard error, and a loss's error is that of the difference over the same "
                 "worlds")
     elif brief:
-        what = (f"an estimate by {analysis.nodes:,} play-outs of the heuristic policy; ± is one standard error "
+        playouts = analysis.playouts if analysis.playouts is not None else analysis.nodes
+        what = (f"an estimate by {playouts:,} play-outs of the heuristic policy; ± is one standard error "
                 "of the sampling only")
     else:
         dealt = (", the opponent's hand dealt by the learned hand model" if "opponent-hand model" in analysis.method
@@ -139,8 +140,11 @@ def question(analysis: Analysis, brief: bool = False) -> str:
         if "deck stream" in analysis.method:
             dealt += ", each player drawing from a deck stream of their own"
         tail = ""  # (the long form never gave play-outs the bound's note: they bound no turn)
-        what = "an estimate by play-outs (both sides play the round out with the heuristic policy in " \
-               f"{analysis.nodes} sampled worlds of the unseen cards{dealt}); ± is one standard error, and a loss's " \
+        playouts = analysis.playouts if analysis.playouts is not None else analysis.nodes
+        worlds = max((int(m.extra.get("worlds", 0)) for m in analysis.moves), default=0)  # the worlds are shared
+        over = f" over {worlds:,} sampled worlds" if worlds else " in sampled worlds"
+        what = "an estimate by play-outs (both sides play the round out with the heuristic policy, " \
+               f"{playouts:,} play-outs{over} of the unseen cards{dealt}); ± is one standard error, and a loss's " \
                "error is that of the difference over the worlds both turns were played in; it counts "\
                "the sampling only, not the misjudgments of the play-out policy"
     if brief:
