@@ -1253,3 +1253,17 @@ def test_the_summarys_reach_is_the_benchmark_table_of_the_log():
     one, = cells("view value, stall budget 1 each, every split enumerated")
     two, = cells("perfect-information value, stall budget 2 each")
     assert f"a view at one stall each reaches {one} cards, and a full position at two stalls each {two}" in summary
+
+
+def test_a_converged_answer_does_not_claim_more_stalls_cannot_change_it():
+    """Two agreeing stall budgets are a stopping rule measured on played-down views (at 3 cards levels 0
+    and 1 agreed on a turn two stalls each showed 8 points worse), not a proof; the note said "more
+    stalls would not change the advice", and now says they are unlikely to, and that it is not proved."""
+    for seed in range(6):
+        answer = E.converged_endgame(_view(seed, 2), max_nodes=50_000_000)
+        if answer.bounds["converged"] and answer.bounds["max_stalls"] >= 1:
+            note = next(n for n in answer.notes if n.startswith("converged: "))
+            assert "more stalls are unlikely to change the advice" in note and "not a proof" in note
+            assert "would not change" not in note
+            return
+    pytest.fail("no converged answer among six two-card endgames")

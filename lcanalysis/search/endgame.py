@@ -12,7 +12,8 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
   the standard error of that difference;
 - the answer **converged** when two consecutive levels name the same best turn and give it
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
-  more stalls would not change the advice. With 3 cards or more left, only levels of two stalls
+  more stalls are taken not to change the advice (measured, not proved: docs/endgame.md, "Converged,
+  or not, in words"). With 3 cards or more left, only levels of two stalls
   each or more count (``trusted_stalls``). Otherwise the answer says so, in words;
 - a level below those is a **stepping stone** that only names the next level's reference: it
   solves every split only within ``STONE_SHARE`` of what is left, else ``MIN_WORLDS`` worlds, so
@@ -672,7 +673,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         same = ("value" if levels[-2].exact and lv.exact else  # sampled: the same within the sampling error
                 "value within two standard errors of their difference on the same worlds")
         say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
-                   f"({agreed}) and {same}{tie}; more stalls would not change the advice")
+                   f"({agreed}) and {same}{tie}; more stalls are unlikely to change the advice (the stopping "
+                   f"rule measured in docs/endgame.md, not a proof)")
     elif not _uses_stalls(view):
         say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
                    "nobody can stall, so stall budgets do not matter here")
