@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 import pytest
+from helpers import played_down
 
 import lcanalysis as lc
 from lcanalysis.analysis import Analysis, MoveValue
@@ -426,3 +427,21 @@ def test_the_play_outs_are_not_called_worlds():
     assert f"the heuristic policy, {said}, every turn in the first {min(sizes)} and" in analysis.notes[-1]
     assert f"the heuristic policy, {said} of the unseen cards" in hint_text(analysis, view, top=None)
     assert "1500 sampled worlds" not in analysis.notes[-1] + hint_text(analysis, view, top=None)
+
+
+def test_a_play_out_verdict_near_the_end_says_the_play_outs_can_be_far_off():
+    """With 4 cards or fewer the play-outs can be many points off (the notes said so, and its ± counts
+    the sampling only), but the verdict still read "7.4 ± 0.1 points worse: clearly worse" as if that were
+    known; it now says the verdict is the play-outs' and how far off they can be. Mid-round it does not."""
+    pos = played_down(2, 4)
+    view = pos.view(pos.to_move)
+    near_end = lc.advise(view, time_budget=0.05, endgame_cards=0)  # play-outs, by request
+    said = verdict(near_end, view)
+    assert near_end.kind == "advisor estimate"
+    assert f"By play-outs, which with {view.deck_count} card(s) left can be many points off either way" in said
+    mid = lc.read_position("example:midround")
+    assert "By play-outs" not in verdict(lc.advise(mid, time_budget=0.05), mid)
+    last = played_down(5, 2)
+    view = last.view(last.to_move)
+    exact = lc.advise(view, time_budget=1.0)  # the endgame search answers: no such words
+    assert exact.kind != "advisor estimate" and "By play-outs" not in verdict(exact, view)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lcanalysis.advisor import in_words
+from lcanalysis.advisor import ENDGAME_CARDS, in_words
 from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
@@ -104,6 +104,9 @@ def verdict(analysis: Analysis, view: View) -> str:
             words = judgement(o.loss, o.loss_stderr)
             lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
                          f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
+    if analysis.kind == "advisor estimate" and view.deck_count <= ENDGAME_CARDS:  # ± counts the sampling only
+        lines.append(f"By play-outs, which with {view.deck_count} card(s) left can be many points off either way "
+                     "(the play-out policy misjudges drawing from a discard pile to gain turns).")
     return " ".join(lines)
 
 
