@@ -348,7 +348,8 @@ def rollout_analysis(results: np.ndarray, lucks: np.ndarray | None, turns: Seque
                      "noise; tournaments.luck)")
     notes.append("± is one standard error of the sampling; the values are the agents' play, not exact")
     return Analysis(moves, kind=f"rollout value ({label} in both seats)", exact=False,
-                    method=f"rollouts: {n:,} trials of {len(turns)} turn(s) by {label}", notes=notes)
+                    method=f"rollouts: {n:,} trials of {len(turns)} turn(s) by {label}", notes=notes,
+                    playouts=n * len(turns))
 
 
 def load_rollout(path: str | os.PathLike[str]) -> pd.DataFrame:
