@@ -400,6 +400,44 @@ def test_the_endgame_search_of_endgame_nodes_stops_at_a_turn_s_deadline_too(monk
     assert pos.can_play(agent.choose(view, 3, time_ms=100)) and asked[-1] is None  # no clock: the node count alone
 
 
+def test_the_exact_solver_of_the_last_cards_stops_at_a_turn_s_deadline_too(monkeypatch):
+    """With 2 cards or fewer left the search agents play the exact endgame solver's turn, and it ran
+    with no clock: up to 0.3 s of a 20-100 ms turn. Now it gets the time left to the deadline (the
+    compiled search stops there); one that does not finish (here: held to one node) falls back to the
+    play-outs, as without the solver, and one past its deadline is not started. Where it finishes,
+    the move is the solver's, as with no clock."""
+    import time
+
+    from helpers import played_down
+
+    import lcanalysis.search as S
+
+    pos = played_down(1, 2)
+    view = pos.view(pos.to_move)
+    agent = make_agent("best")
+    exact = agent.choose(view, 3, time_ms=100)
+    assert str(exact) == S.endgame_analysis(view, seed=3).best.move
+    assert agent.choose(view, 3, time_ms=100, deadline=time.perf_counter() + 3600) == exact
+    real = S.endgame_analysis
+    asked = []
+
+    def one_node(view, seed=0, max_stalls=None, max_nodes=0, seconds=None):
+        asked.append(seconds)
+        return real(view, seed, max_stalls, 1, seconds)
+
+    monkeypatch.setattr(S, "endgame_analysis", one_node)
+    seen = []
+    rollouts = agent.rollouts
+    agent.rollouts = lambda *a: seen.append(rollouts(*a)) or seen[-1]  # type: ignore[method-assign]
+    fell = agent.choose(view, 3, time_ms=100, deadline=time.perf_counter() + 3600)
+    assert len(asked) == 1 and 3500 < asked[0] <= 3600  # the time left, in seconds
+    assert seen and fell == make_agent("best", endgame=0).choose(view, 3, time_ms=100)  # the play-outs' turn
+    seen.clear()
+    late = agent.choose(view, 3, time_ms=100, deadline=time.perf_counter() - 1)
+    assert len(asked) == 1 and pos.can_play(late)  # not started
+    assert {len(x) for x in seen[-1].samples} == {agent.min_worlds}  # the play-outs, cut short
+
+
 def test_a_turn_s_deadline_keeps_back_the_time_a_referee_counts_and_the_bot_cannot(monkeypatch):
     """A referee times a turn from writing the request to reading the answer; the bot's clock runs
     from reading the line to writing the answer. With the deadline at 90% of time_ms, 59% of 'bot

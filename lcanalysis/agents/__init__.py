@@ -225,8 +225,9 @@ class SearchAgent(Agent):
     ``choose(..., deadline=t)`` also keeps to the wall clock: the play-outs stop at
     ``time.perf_counter()`` ``t`` even short of that count (after ``min_worlds`` worlds a turn at
     least), as the bot protocol's ``time_ms`` asks (the time allowed, ``agents.protocol``), and so
-    does the advisor's endgame search of ``endgame_nodes`` (stopped there, it falls back to the
-    play-outs, ``min_worlds`` worlds each); the exact solver of 2 cards or fewer does not.
+    does the exact endgame solver (of ``endgame`` cards or fewer) and the advisor's endgame search of
+    ``endgame_nodes``: stopped there unfinished, they fall back to the play-outs (``min_worlds``
+    worlds each, the deadline being past); where they finish, the move is theirs, as without one.
     """
 
     name = "search"
@@ -276,7 +277,7 @@ class SearchAgent(Agent):
         looping = self.break_loops and _stalling_loop(view)
         if self.endgame and view.deck_count <= self.endgame:
             if view.deck_count <= 2 or not self.endgame_nodes:
-                move = _solver_move(view, seed, deck_only=looping)
+                move = _solver_move(view, seed, deck_only=looping, deadline=deadline)
             else:
                 move = _deepened_move(view, seed, self.endgame_nodes, self.endgame_stalls, deck_only=looping,
                                       deadline=deadline)
@@ -395,14 +396,18 @@ def _stalling_loop(view: View) -> bool:
     return len(last) == LOOP_TURNS and all(m.card is not None and not m.play and m.source != "D" for m in last)
 
 
-def _solver_move(view: View, seed: int, deck_only: bool = False) -> Move | None:
+def _solver_move(view: View, seed: int, deck_only: bool = False, deadline: float | None = None) -> Move | None:
     """The exact endgame solver's best turn (``deck_only``: its best that draws from the deck), or
-    None for a position the solver refuses."""
+    None for a position the solver refuses, or that it did not finish by ``deadline`` (a
+    ``time.perf_counter()``, None: no clock; the compiled search stops there, ``common.abort_at``)."""
     from lcanalysis.search import endgame_analysis  # on first use: the agents that never search start without it
 
+    seconds = None if deadline is None else deadline - time.perf_counter()
+    if seconds is not None and seconds <= 0:  # no time left to start it: the play-outs, at once
+        return None
     try:
-        analysis = endgame_analysis(view, seed=seed)
-    except (ValueError, RuntimeError):  # a position the solver refuses: fall back to sampling
+        analysis = endgame_analysis(view, seed=seed, seconds=seconds)
+    except (ValueError, RuntimeError):  # refused, or stopped by the clock (SearchBudgetExceeded): sampling
         return None
     return _best_listed(analysis, view, deck_only)
 

@@ -66,15 +66,15 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
         return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables, max_nodes=max_nodes, seconds=seconds)
 
 
-def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0):
+def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0, seconds=None):
     """The exact answer the advisor and the search agent hand over to near the end of a round: the
     view value (every split of the unseen cards enumerated), each player allowed ``max_stalls``
     more discard-pile draws (default: 1 with two cards or fewer in the draw pile, where it costs
     well under a second, else 0: then only the turns that draw from the deck are listed).
-    ``max_nodes`` as in ``solve``."""
+    ``max_nodes`` and ``seconds`` as in ``solve``."""
     if max_stalls is None:
         max_stalls = 1 if view.deck_count <= 2 else 0
-    return solve(view, max_stalls=max_stalls, seed=seed, max_nodes=max_nodes)
+    return solve(view, max_stalls=max_stalls, seed=seed, max_nodes=max_nodes, seconds=seconds)
 
 
 __all__ = [
