@@ -309,3 +309,75 @@ def test_a_command_run_in_this_process_counts_the_nodes_of_a_fresh_one(capsys):
     assert json.loads(first)["nodes"] == json.loads(again)["nodes"] > 100
     code, out, err = _cli(capsys, "solve", ENDGAME, "--max-stalls", "0", "--max-nodes", "100", "--json")
     assert code == 2 and out == "" and err.startswith("error: the node budget ran out")
+
+
+def _flagged_within(stats, seconds):
+    """Whether the search's abort flag is raised within ``seconds`` (a safety net, not a measurement)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while not stats[search_common.ABORT] and time.monotonic() < end:
+        time.sleep(0.001)
+    return bool(stats[search_common.ABORT])
+
+
+def test_a_search_s_deadline_is_rung_by_one_clock_thread_not_a_thread_a_search(monkeypatch):
+    """Every compiled search with a deadline started a timer thread of its own and joined it at the
+    end: two waits for the scheduler outside any deadline (up to 0.12 s with 7 busy processes on 2
+    cores; a two-card endgame solve makes several such searches). One clock thread now rings them
+    all: no thread is started for a search once it runs; an alarm still rings at its deadline,
+    marked as the clock's; and a search that ended first is never flagged later."""
+    import threading
+    import time
+
+    import numpy as np
+
+    started = []
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self.name) or start(self))
+    early, rung = np.zeros(8, np.int64), np.zeros(8, np.int64)
+    with search_common.abort_at(time.perf_counter() + 3600, np.zeros(8, np.int64)):
+        pass  # (the clock thread starts here if no search has needed it yet)
+    started.clear()
+    now = time.perf_counter()
+    with search_common.abort_at(now + 1.0, early):
+        pass  # ends long before its deadline
+    with search_common.abort_at(now + 1.1, rung):
+        assert _flagged_within(rung, 60)  # rung at its deadline (the clock rings in deadline order)
+    assert rung[search_common.CLOCK] == 1 and time.perf_counter() >= now + 1.1
+    assert not early.any()  # cancelled: no late flag
+    assert started == []
+
+
+def _child_rings(queue):
+    import time
+
+    import numpy as np
+
+    stats = np.zeros(8, np.int64)
+    with search_common.abort_at(time.perf_counter() + 0.05, stats):
+        queue.put(_flagged_within(stats, 30))
+
+
+def test_a_forked_child_s_searches_keep_their_deadlines_too():
+    """A forked child (the server's commands) inherits no thread: the clock thread of its parent
+    does not ring its alarms (and the clock's lock may have been held at the fork), so it starts
+    its own."""
+    import multiprocessing
+    import time
+
+    import numpy as np
+
+    with search_common.abort_at(time.perf_counter() + 3600, np.zeros(8, np.int64)):
+        pass  # the parent's clock runs
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_rings, args=(queue,), daemon=True)
+    child.start()
+    try:
+        assert queue.get(timeout=120) is True
+    finally:
+        child.join(30)
+        if child.is_alive():  # stuck: not left for the interpreter's exit to wait on
+            child.kill()
+            child.join()
