@@ -9,15 +9,17 @@ noisy shared machine compare by counts and ratios, not by seconds.
 
 The bot runs under a thin wrapper that notes, on the same clock (``time.perf_counter`` is the
 system's monotonic clock, shared by both processes), when it read the line, when its answer was
-ready and when it was written: the breakdown then says how long each part outside the bot's own
-deadline took (the pipe in, the answer's overshoot of the deadline, writing it, the pipe out).
+ready and when it began to write it: the breakdown then says how long each part outside the bot's
+own deadline took (the pipe in, the answer's overshoot of the deadline, encoding it, the pipe out).
 
     python benchmarks/bench_bot_deadline.py [--agent best] [--time-ms 20,50,100] [--deals 4]
-                                            [--phase all|endgame] [--load 0]
+                                            [--phase all|endgame] [--load 0] [--compare]
 
 ``--phase endgame`` asks only turns with 2 cards or fewer left (both seats, the rounds played to
 there by the heuristic), where the solver runs; ``--load N`` keeps N busy processes running
-beside the bot for the whole run (the machine of the reports: 7 on 2 cores).
+beside the bot for the whole run (the machine of the reports: 7 on 2 cores); ``--compare`` plays
+each budget a second time with the deadline of ``RESERVE_MS`` alone, without the reserve the bot
+learns from its own lateness (``agents.protocol.TurnClock``), on the same deals.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-#: the bot program, with timestamps: read (the bot's clock starts), answered (the reply built), written
-#: (flushed); kept in memory and printed to standard error when the bot ends
+#: the bot program, with timestamps: read (the bot's clock starts), answered (the reply built), writing
+#: (the reply line handed to the pipe); kept in memory and printed to standard error when the bot ends
 WRAPPED_BOT = """
 import atexit, json, sys, time
 import lcanalysis.agents.protocol as P
@@ -43,33 +45,37 @@ from lcanalysis.cli.bot import _option_value
 marks = []
 real = P.answer
 
-def answer(agent, request, seed=0, received=None):
-    out = real(agent, request, seed, received)
+def answer(agent, request, seed=0, received=None, *clock):
+    out = real(agent, request, seed, received, *clock)
     marks.append([received, time.perf_counter()])
     return out
 
 class Out:
     def write(self, text):
+        if marks and len(marks[-1]) == 2:
+            marks[-1].append(time.perf_counter())
         return sys.stdout.write(text)
     def flush(self):
         sys.stdout.flush()
-        if marks and len(marks[-1]) == 2:
-            marks[-1].append(time.perf_counter())
 
 P.answer = answer
+if sys.argv[1] == "--fixed-reserve":  # RESERVE_MS alone, not what the last turns' lateness adds (to compare)
+    sys.argv.pop(1)
+    P.TurnClock.reserve_ms = lambda self: P.RESERVE_MS
 atexit.register(lambda: print(json.dumps(marks), file=sys.stderr, flush=True))
 sys.exit(P.serve(sys.argv[1], sys.stdin, Out(), True, seed=0,
                  **{k: _option_value(v) for k, v in (a.split("=", 1) for a in sys.argv[2:])}))
 """
 
 
-def run_budget(agent: str, options: list[str], time_ms: float, deals: int, phase: str) -> dict:
+def run_budget(agent: str, options: list[str], time_ms: float, deals: int, phase: str, fixed: bool = False) -> dict:
     from lcanalysis.agents import make_agent
     from lcanalysis.game.moves import Move
     from lcanalysis.game.position import Position
 
     heuristic = make_agent("heuristic")
-    proc = subprocess.Popen([sys.executable, "-c", WRAPPED_BOT, agent, *options], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", WRAPPED_BOT, *(["--fixed-reserve"] if fixed else []), agent,
+                             *options], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1, cwd=ROOT)
     assert proc.stdin is not None and proc.stdout is not None
 
@@ -122,20 +128,20 @@ def report(time_ms: float, found: dict, reserve_ms: float, share: float) -> None
               flush=True)
     # where the time of the late turns goes, in ms at the median of the late turns (all phases)
     parts: dict[str, list[float]] = {"pipe in": [], "parse+choose past deadline": [],
-                                     "write (to the flush's return)": [], "pipe out": [], "total past allowed": []}
-    for (_, sent, got), (read, answered, written) in zip(turns, marks):
+                                     "encode": [], "pipe out": [], "total past allowed": []}
+    for (_, sent, got), (read, answered, writing) in zip(turns, marks):
         if got - sent <= allowed:
             continue
         parts["pipe in"].append(read - sent)
         parts["parse+choose past deadline"].append(answered - (read + deadline_after))
-        parts["write (to the flush's return)"].append(written - answered)
-        parts["pipe out"].append(got - written)
+        parts["encode"].append(writing - answered)
+        parts["pipe out"].append(got - writing)
         parts["total past allowed"].append(got - sent - allowed)
     if parts["pipe in"]:
         print("        late turns, median (max) ms: " + "; ".join(
             f"{k} {1000 * statistics.median(v):.1f} ({1000 * max(v):.1f})" for k, v in parts.items()), flush=True)
     every = {"pipe in": [m[0] - t[1] for t, m in zip(turns, marks)],
-             "write": [m[2] - m[1] for m in marks],
+             "encode": [m[2] - m[1] for m in marks],
              "pipe out": [t[2] - m[2] for t, m in zip(turns, marks)]}
     print("        all turns, median (p90) ms: " + "; ".join(
         f"{k} {1000 * statistics.median(v):.1f} ({1000 * sorted(v)[int(0.9 * (len(v) - 1))]:.1f})"
@@ -153,6 +159,9 @@ def main() -> int:
     ap.add_argument("--phase", choices=("all", "endgame"), default="all",
                     help="all: every turn of one seat; endgame: only turns with 2 cards or fewer left, both seats "
                          "(default all)")
+    ap.add_argument("--compare", action="store_true",
+                    help="play each budget twice, the second time with the deadline of RESERVE_MS alone, not "
+                         "what the bot's last answers went out late added (agents.protocol.TurnClock; default: off)")
     ap.add_argument("--load", type=int, default=0, help="busy processes kept running beside the bot (default 0)")
     args = ap.parse_args()
     if args.deals < 1:
@@ -175,8 +184,11 @@ def main() -> int:
         print(f"{'time_ms':>7} {'turns':<10} {'asked':>5} {'late':>5} {'late%':>6} {'median':>7} {'p90':>7} "
               f"{'max':>7}   (time taken / time_ms)")
         for budget in budgets:
-            found = run_budget(args.agent, args.option, budget, args.deals, args.phase)
-            report(budget, found, getattr(P, "RESERVE_MS", 0.0), P.CLOCK_SHARE)
+            for fixed in (False, True) if args.compare else (False,):
+                if args.compare:
+                    print(f"        {'RESERVE_MS alone' if fixed else 'with the reserve learnt from lateness'}:")
+                found = run_budget(args.agent, args.option, budget, args.deals, args.phase, fixed)
+                report(budget, found, getattr(P, "RESERVE_MS", 0.0), P.CLOCK_SHARE)
     finally:
         for p in busy:
             p.kill()

@@ -56,14 +56,41 @@ CLOCK_SHARE = 0.9
 #: play-outs can end past the deadline on a busy machine. At 50 ms a turn (5 colours, 3 rounds) it
 #: took ``bot best``'s late answers from 52 of 158 turns to 13 of 146 (median 47.8 ms to 43.2 ms).
 RESERVE_MS = 5.0
+#: the turns whose lateness ``TurnClock`` remembers
+LATE_TURNS = 10
 
 
-def answer(agent: Agent, request: Any, seed: int = 0,
-           received: float | None = None) -> tuple[dict[str, Any] | None, bool]:
+class TurnClock:
+    """The reserve of a bot's turns, learnt from its own lateness (``serve``). On a machine whose
+    cores are shared the process waits for a core at any moment, the end of its play-outs and the
+    writing of its answer included: a wait past the deadline that no check inside the turn can see
+    coming (measured at 100 ms a turn under load 10: the answers went out up to 15 ms after the
+    deadline). So each turn's deadline also keeps back the most its answers went out after their
+    deadlines in the last ``LATE_TURNS`` turns: nothing on an idle machine, the waits of the moment
+    on a busy one (the reserve shifts the deadline, not the wait past it, so it does not feed on itself)."""
+
+    def __init__(self) -> None:
+        self.late: list[float] = []  # seconds past the deadline, the last LATE_TURNS turns with one
+        self.deadline: float | None = None  # this turn's
+
+    def reserve_ms(self) -> float:
+        """``RESERVE_MS`` plus the most the last turns' answers went out after their deadlines."""
+        return RESERVE_MS + 1000 * max([0.0, *self.late])
+
+    def written(self, now: float) -> None:
+        """The answer of this turn went out at ``now`` (a ``time.perf_counter()``)."""
+        if self.deadline is not None:
+            self.late = [*self.late, now - self.deadline][-LATE_TURNS:]
+        self.deadline = None
+
+
+def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = None,
+           clock: TurnClock | None = None) -> tuple[dict[str, Any] | None, bool]:
     """The reply to one decoded request, and whether to keep serving. ``received``: the
     ``time.perf_counter()`` at which the request arrived (default: now); a search agent keeps the
     request's ``time_ms`` on the wall clock from then (``SearchAgent``: its play-out count is a
-    ceiling, and a busy machine cuts it short)."""
+    ceiling, and a busy machine cuts it short), less ``RESERVE_MS``, or ``clock``'s reserve
+    (``TurnClock``, which notes the deadline)."""
     received = time.perf_counter() if received is None else received
     from lcanalysis.game.notation import from_json
 
@@ -98,8 +125,11 @@ def answer(agent: Agent, request: Any, seed: int = 0,
     try:
         if isinstance(agent, SearchAgent):  # time_ms is the time allowed; without it, the agent's own time_ms
             allowed = agent.time_ms if time_ms is None else time_ms
-            move = agent.choose(view, seed + len(view.history), time_ms,
-                                deadline=received + max(CLOCK_SHARE * allowed - RESERVE_MS, 0.0) / 1000)
+            reserve = RESERVE_MS if clock is None else clock.reserve_ms()
+            deadline = received + max(CLOCK_SHARE * allowed - reserve, 0.0) / 1000
+            if clock is not None:
+                clock.deadline = deadline
+            move = agent.choose(view, seed + len(view.history), time_ms, deadline=deadline)
         else:
             move = agent.choose(view, seed + len(view.history), time_ms)
     except ValueError as exc:
@@ -176,6 +206,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
     agent = make_agent(agent_name, **options)
     if warm:
         warm_up(agent)
+    clock = TurnClock()
     for line in _lines(infile, MAX_LINE_CHARS):
         received = time.perf_counter()  # the referee's clock runs from here
         reply: dict[str, Any] | None
@@ -195,12 +226,15 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
                 reply = {"error": f"unreadable request: {exc}"}
             else:
                 try:
-                    reply, keep = answer(agent, request, seed, received)
+                    reply, keep = answer(agent, request, seed, received, clock)
                 except Exception as exc:  # keep serving whatever happens inside one request
                     reply, keep = {"error": f"internal error: {type(exc).__name__}: {str(exc)[:500]}"}, True
         if reply is not None:
-            outfile.write(json.dumps(reply) + "\n")
+            text = json.dumps(reply) + "\n"
+            clock.written(time.perf_counter())  # (as the line goes out: the pipe's own wait is not the bot's)
+            outfile.write(text)
             outfile.flush()
+        clock.deadline = None  # (a turn that ended in an error)
         if not keep:
             break
     return 0
