@@ -413,12 +413,14 @@ def _solver_move(view: View, seed: int, deck_only: bool = False, deadline: float
 
 
 def _best_listed(analysis: Analysis, view: View, deck_only: bool) -> Move | None:
-    """The listed turn of highest value (``deck_only``: among those that draw from the deck),
-    leaving out a turn valued only from above (beaten by the best in some world); None if none."""
+    """The first listed turn (``deck_only``: of those that draw from the deck), the answer's ranking
+    being best first with ties in the canonical order (``analysis.ranked``; a max over the values
+    named another of two turns that tie to rounding), leaving out a turn valued only from above
+    (beaten by the best in some world); None if none."""
     moves = [m for m in analysis.moves if (not deck_only or m.move.endswith("/D")) and not m.upper_bound]
     if not moves:
         return None
-    return Move.parse(max(moves, key=lambda m: m.value).move, view.colors)
+    return Move.parse(moves[0].move, view.colors)
 
 
 def _deepened_move(view: View, seed: int, nodes: int, min_stalls: int = 1, deck_only: bool = False,
