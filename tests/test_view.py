@@ -249,3 +249,17 @@ def test_endgame_positions_refuse_a_pile_no_round_reaches():
         with pytest.raises(ValueError, match="cards_left one from 1 to 44"):
             endgame_positions(1, bad)
     assert [p.deck_count for p in endgame_positions(2, 3)] == [3, 3]
+
+
+def test_a_view_prints_as_its_one_line_string_and_pastes_back_as_a_position_does():
+    """``repr(view)`` was the dataclass's (``View(rules=Rules(...), viewer=0, hand=[Card.parse(...),
+    ...``, a screenful that does not paste back): the dataclass had replaced the repr a View shares
+    with a Position. Now both print as ``read_position('LC1;...')``, which reads back equal."""
+    from lcanalysis.game.notation import read_position
+
+    pos = late_position(9, 6)
+    buried = read_position("LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;e0=Y3.Y5.Bw.B6.B8.B9.W3.Gw.Gw."
+                           "G2.G5;e1=B3.B5.B7.G4.G7;x=Yw.W?.W?.Ww.R?.R2;d=22")
+    for shown in (pos, pos.view(0), pos.view(1), buried):
+        assert repr(shown) == f"read_position({shown.to_string()!r})"
+        assert eval(repr(shown), {"read_position": read_position}) == shown

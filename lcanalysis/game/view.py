@@ -53,7 +53,7 @@ from lcanalysis.game.rules import Rules
 from lcanalysis.options import MAX_SAMPLES  # the most View.sample_positions draws at once, as solve --samples
 
 
-@dataclass(eq=False)  # compared by value through Notated.__eq__
+@dataclass(eq=False, repr=False)  # compared by value, and printed, through Notated (as a Position is)
 class View(Notated):
     """One player's information set. ``expeditions[p][c]`` and ``discards[c]`` are card lists in
     the order placed; ``opponent_known`` are cards known to be in the opponent's hand."""
