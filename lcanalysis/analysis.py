@@ -168,7 +168,7 @@ def bounds_in_words(bounds: dict[str, Any]) -> str:
     return ", ".join(w for w in words if w)
 
 
-@dataclass
+@dataclass(repr=False)  # a line (__repr__), not every field of every turn
 class Analysis:
     """Every legal turn ranked best first (``ranked``: values within ``TIE`` tie, and tied turns go
     exact first, then in the canonical order of turns, ``move_order``).
@@ -277,6 +277,19 @@ class Analysis:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def __repr__(self) -> str:
+        """One line, as a REPL shows an answer: what its values are, how many turns, the best with
+        its value and how exact it is (every turn's every field ran to 40,000 characters for an
+        advisor's answer); ``print`` gives the table, ``to_json()`` and ``to_frame()`` every field."""
+        label = "exact" if self.exact else "estimate"
+        what = self.kind if label in self.kind else f"{self.kind} ({label})"
+        best = self.best
+        if best is None:
+            return f"<Analysis: {what}, no legal turn>"
+        error = "" if best.exact else f" {best.uncertainty()}"
+        return (f"<Analysis: {what}, {len(self.moves)} turn(s), best {best.move} {best.value:+.2f}{error}; "
+                "print() it for every turn>")
 
     def svg(self):
         """A bar chart of the turns' values with ±1 standard-error bars (an ``SvgImage``)."""

@@ -278,3 +278,22 @@ def test_a_long_solve_hints_at_time_only_where_time_may_be_given(capsys, monkeyp
     assert rc == 0, err
     assert lines and lines[0].startswith("solving (stall budget 1 each")
     assert ("--time S answers within S seconds" in lines[0]) == hinted
+
+
+def test_an_answer_shows_itself_in_a_line_not_every_field_of_every_turn(pos):
+    """A REPL showed ``lc.advise(...)`` as the dataclass's repr: every field of every turn, reasons
+    and all, 40,000 characters for example:midround. Now one line: what the values are, how many
+    turns, the best turn with its value and how exact it is."""
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    exact = solve(pos, max_stalls=0)
+    best = exact.best
+    assert repr(exact) == (f"<Analysis: perfect-information value (exact), {len(exact.moves)} turn(s), best "
+                           f"{best.move} {best.value:+.2f}; print() it for every turn>")
+    reason = "extends white with W8: white expected +1 -> +0; " * 20
+    sampled = Analysis([MoveValue(f"+W{k}/D", 20.0 - k, 0.5, exact=False, reason=reason) for k in range(2, 10)]
+                       + [MoveValue("+W10/D", 26.04, 0.456, exact=False, reason=reason)], "advisor estimate", False)
+    assert repr(sampled) == ("<Analysis: advisor estimate, 9 turn(s), best +W10/D +26.04 ± 0.46; "
+                             "print() it for every turn>")
+    assert repr(Analysis([], "view value (sampled worlds)", False)) == (
+        "<Analysis: view value (sampled worlds) (estimate), no legal turn>")
