@@ -728,7 +728,7 @@ class PlayerSummary:
         return {**head, **d}
 
 
-@dataclass
+@dataclass(repr=False)  # a line (__repr__), not every field of every decision
 class Review:
     """The review of a record: ``decisions`` (one per reviewed turn), the luck of the other
     player's draws (``draws``), ``players`` (per-player totals) and, for a full-deal record with
@@ -914,6 +914,16 @@ class Review:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def __repr__(self) -> str:
+        """One line, as a REPL shows a review: the record, the decisions, each player's error rate
+        (every field of every decision ran to 90,000 characters for one round); ``print`` gives the
+        review, ``to_json()`` every field."""
+        rates = "".join(f"; {p.label}: error rate " + ("n/a" if p.error_rate is None
+                                                       else f"{p.error_rate_text()} points a decision")
+                        for p in self.players)
+        return (f"<Review of {self.record_kind}: {self.rounds_text()}, {len(self.decisions)} decisions{rates}; "
+                "print() it for the review>")
 
     # --- HTML ------------------------------------------------------------------------------
 

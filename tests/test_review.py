@@ -910,3 +910,14 @@ def test_a_total_loss_below_zero_is_said_to_be_noise(blunder_review):
     text = dataclasses.replace(whole, players=[low, *whole.players[1:]]).to_text()
     assert text.count(BELOW_ZERO) == 1
     assert text.index("total loss -8.9") < text.index(BELOW_ZERO) < text.index(whole.players[1].label + ":")
+
+
+def test_a_review_shows_itself_in_a_line_with_each_players_error_rate(blunder_review):
+    """A REPL showed ``lc.review(...)`` as the dataclass's repr, every field of every decision: about
+    90,000 characters for one round. Now one line: the record, the decisions and each player's error rate."""
+    _, rv = blunder_review
+    p0, p1 = rv.players
+    assert repr(rv) == (f"<Review of {rv.record_kind}: 1 round(s), {len(rv.decisions)} decisions; "
+                        f"player 0: error rate {p0.error_rate_text()} points a decision; "
+                        f"player 1: error rate {p1.error_rate_text()} points a decision; print() it for the review>")
+    assert " ± " in repr(rv) and len(repr(rv)) < 300
