@@ -631,6 +631,21 @@ def test_a_reviews_player_and_executor_are_checked_by_name():
         review(record, executor=5)
 
 
+def test_a_reviews_seed_may_be_a_numpy_whole_number_and_is_bounded_as_the_advisors():
+    """``seed=np.int64(3)`` (a seed from an array, ``np.arange``) was refused as "seed must be a whole
+    number >= 0, got np.int64(3)", where the advisor takes it; ``seed=2**70`` was taken, where the
+    advisor and ``lcanalysis review --seed`` refuse more than 2**63 - 1."""
+    record = record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y", "-Yw/B"])
+    plain = review(record, time_budget=0.05, seed=3, executor="serial", progress=False)
+    numpy = review(record, time_budget=0.05, seed=np.int64(3), executor="serial", progress=False)
+    judged = [[(d.played, d.best, d.loss, d.loss_stderr) for d in rv.decisions] for rv in (plain, numpy)]
+    assert type(numpy.seed) is int and judged[0] == judged[1]
+    json.dumps(numpy.to_json())
+    for bad in (2**63, 2**70, -1, 3.0, True):
+        with pytest.raises(ReviewError, match=rf"seed must be a whole number 0\.\.{2**63 - 1}, got {bad!r}"):
+            review(record, seed=bad)
+
+
 def test_a_record_that_stops_early_has_no_result_and_too_few_decisions_no_rating(blunder_review):
     """Found by a review: a 6-turn record printed "result -17 (score difference)" for a round not
     finished, and rated a player "world class" on 3 decisions (-3.7 ± 3.6 points a decision). Now the
