@@ -973,6 +973,8 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     resumed so is the one made in one go; its ``seconds`` count the earlier runs' time too, as far
     as their kept turns (each judgement's ``"elapsed"``: the seconds its run took from the turn
     judged before it, or from its start), not what a stopped run spent after its last one."""
+    if not isinstance(progress, (bool, np.bool_)):  # "no" would show the bar
+        raise ReviewError(f"progress must be True or False, got {progress!r}")
     rec = read_record(record, progress=progress)
     if player is not None and (isinstance(player, bool) or not isinstance(player, (int, np.integer))
                                or player not in (0, 1)):  # (1.0 == 1, but indexes nothing)

@@ -631,6 +631,15 @@ def test_a_reviews_player_and_executor_are_checked_by_name():
         review(record, executor=5)
 
 
+def test_a_reviews_progress_is_a_switch_not_any_truthy_value(capsys):
+    """``progress="no"`` (or ``"off"``) was taken as true: the bar was drawn on standard error."""
+    record = {"rules": {}, "start": Position.deal(3).to_json(), "turns": []}
+    for bad in ("no", "off", 0, None):
+        with pytest.raises(ReviewError, match=f"progress must be True or False, got {bad!r}"):
+            review(record, progress=bad)
+    assert capsys.readouterr().err == ""
+
+
 def test_a_reviews_seed_may_be_a_numpy_whole_number_and_is_bounded_as_the_advisors():
     """``seed=np.int64(3)`` (a seed from an array, ``np.arange``) was refused as "seed must be a whole
     number >= 0, got np.int64(3)", where the advisor takes it; ``seed=2**70`` was taken, where the
