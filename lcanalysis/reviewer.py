@@ -994,6 +994,12 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
         raise ReviewError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
     if executor is not None and executor != "serial" and not isinstance(executor, Executor):
         raise ReviewError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+    if on_judged is not None and not callable(on_judged):  # (else refused only once the first turn was judged)
+        raise ReviewError(f"on_judged must be a function taking a turn's judgement (a dict), or None, "
+                          f"got {on_judged!r}")
+    if judged is not None and not isinstance(judged, Mapping):
+        raise ReviewError(f"judged must map (round, index) to the judgements on_judged was given, or be None, "
+                          f"got {type(judged).__name__}")
     rounds = rec.rounds if isinstance(rec, MatchRecord) else [rec]
     viewer = rounds[0].viewer
     for r, other in enumerate(rounds[1:], start=2):
@@ -1077,6 +1083,9 @@ def _kept(judged: Mapping[tuple[int, int], Mapping[str, Any]], turns: Mapping[tu
     (round, index) -> whether its decision is judged, not only its luck)."""
     kept = {}
     for key, x in judged.items():
+        if not isinstance(key, tuple) or len(key) != 2 or not isinstance(x, Mapping):
+            raise ReviewError(f"judged must map (round, index) to the judgements on_judged was given, got "
+                              f"{str(key)[:40]} -> {type(x).__name__}")
         r, i = key
         if turns.get(key) is None:
             raise ReviewError(f"a kept judgement is of round {r} turn {i}, which this review does not judge: "

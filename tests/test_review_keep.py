@@ -441,3 +441,19 @@ def _parent(pid):
         return 0
     fields = stat.rsplit(")", 1)[1].split()
     return 0 if fields[0] in ("Z", "X") else int(fields[1])
+
+
+def test_judged_and_on_judged_of_the_wrong_kind_are_refused_naming_them_before_a_turn_is_judged(monkeypatch):
+    """``on_judged=3`` failed with Python's "'int' object is not callable" once the first turn had been
+    judged; ``judged=3`` with "'int' object has no attribute 'items'", and a dict keyed otherwise than by
+    (round, index) with "not enough values to unpack"."""
+    rec = _cases()[0][1]
+    monkeypatch.setattr(R, "_run", lambda *a, **k: pytest.fail("a turn was judged"))
+    for kw, said in [({"on_judged": 3}, "on_judged must be a function taking a turn's judgement"),
+                     ({"judged": 3}, r"judged must map \(round, index\) to the judgements on_judged was given, or be "
+                                     "None, got int"),
+                     ({"judged": [(1, 0)]}, "judged must map .* got list"),
+                     ({"judged": {"1,0": {}}}, r"judged must map \(round, index\) .*, got 1,0 -> dict"),
+                     ({"judged": {(1, 0): 5}}, r"judged must map \(round, index\) .*, got \(1, 0\) -> int")]:
+        with pytest.raises(R.ReviewError, match=said):
+            review(rec, time_budget=T, executor="serial", progress=False, **kw)
