@@ -34,6 +34,14 @@ def test_the_registry_names_every_agent():
         make_agent("heuristic", cheat=1.0)
 
 
+@pytest.mark.parametrize("name", [["greedy"], {"name": "greedy"}, None, 3])
+def test_an_agents_name_that_is_no_text_is_refused_naming_the_agents(name):
+    """``make_agent(["greedy"])`` was Python's "unhashable type: 'list'"."""
+    said = rf"an agent's name must be text, one of random, greedy, .*, got {re.escape(repr(name))}"
+    with pytest.raises(AgentError, match=said):
+        make_agent(name)
+
+
 @pytest.mark.parametrize("share", [pytest.param(0.1, id="quick"), pytest.param(1.0, id="full", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("rules", VARIANTS, ids=["5 colours", "6 colours", "redraw allowed"])
 def test_agents_only_make_legal_moves_over_many_rounds(rules, share):

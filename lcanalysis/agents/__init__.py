@@ -479,6 +479,8 @@ _FACTORIES: dict[str, Callable[..., Agent]] = {
 def make_agent(name: str, **options: Any) -> Agent:
     """An agent by name (``AGENTS``), with its options; ``external`` seats a program speaking the
     JSON-lines bot protocol: ``make_agent("external", cmd=["lcanalysis", "bot", "greedy"])``."""
+    if not isinstance(name, str):  # (a list was Python's "unhashable type")
+        raise AgentError(f"an agent's name must be text, one of {', '.join(AGENTS)} or 'external', got {name!r}")
     if name == "external":
         from lcanalysis.agents.protocol import ExternalAgent
 
