@@ -190,6 +190,22 @@ def test_summarize_says_what_it_takes():
     assert row.rounds == 2 and row.mean_diff == pytest.approx(((10 - 2) + (5 - 3)) / 2)
 
 
+def test_the_refusal_of_what_is_not_a_tournament_names_the_functions_that_give_one(tmp_path):
+    """It named ``tournament()``, which the library does not have, and ``results.read_results``, which
+    gives a tuple that summarize refuses in turn; the two it names now give rounds summarize takes."""
+    import lcanalysis as lc
+    from lcanalysis.tournaments import runner
+    from lcanalysis.tournaments.specs import TournamentError
+
+    with pytest.raises(TournamentError) as refused:
+        summarize([])
+    said = str(refused.value)
+    assert "run_tournament() returns" in said and "load_results(path) of its results file" in said
+    out = tmp_path / "t.jsonl"
+    played = lc.run_tournament(["greedy", "random"], deals=1, executor="serial", progress=False, out=str(out))
+    assert len(summarize(played)) == len(summarize(runner.load_results(out))) == 1
+
+
 def test_the_rating_functions_refuse_what_is_not_a_tournament_or_not_a_prior():
     """Found by a review: None or a string gave AttributeError or KeyError; prior=-1 gave ratings of
     +-120,000 and prior=nan all zeros; resamples=0 gave NaN errors."""
