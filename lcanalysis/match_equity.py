@@ -8,7 +8,7 @@ writes ``lcanalysis/data/match_equity.json``)::
     >>> from lcanalysis.match_equity import MatchEquity
     >>> me = MatchEquity.load()
     >>> round(me.win_probability(0, 3, True), 2)        # a match about to begin, I start it
-    0.5
+    0.51
     >>> me.win_probability(1, 0, False)                  # the match is over: a lead wins it
     1.0
 

@@ -1,7 +1,7 @@
 """Game review: every decision of a recorded round or match scored for skill, every deck draw for luck.
 
     >>> import lcanalysis as lc
-    >>> rv = lc.review("game.json")          # a record (lcanalysis.game.records)
+    >>> rv = lc.review("game.json")          # a record (lcanalysis.game.records)  # doctest: +SKIP
     >>> print(rv.to_text())                   # doctest: +SKIP
 
 Modelled on GNU Backgammon's match analysis (KNOWLEDGE.md "Game analysis as backgammon programs

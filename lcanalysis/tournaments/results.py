@@ -476,8 +476,8 @@ class ResultsFile:
     checked (``done``: job key -> rows; ``problems``: what did not count, by line).
 
         >>> rf = ResultsFile(path, identity).open()      # doctest: +SKIP
-        >>> rf.check_code(allow_change=False, will_write=True)
-        >>> rf.append(key, rows); rf.close()
+        >>> rf.check_code(allow_change=False, will_write=True)  # doctest: +SKIP
+        >>> rf.append(key, rows); rf.close()                  # doctest: +SKIP
     """
 
     def __init__(self, path: str, identity: dict[str, Any], *, wait: bool = False,
