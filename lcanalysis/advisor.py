@@ -174,6 +174,14 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
 
+    Returns an ``Analysis``; values and losses are in points of the round's final score difference
+    (the player to move's score less the opponent's). By play-outs they are estimates (``kind``
+    "advisor estimate", ``exact`` False): ``stderr`` and ``loss_stderr`` are one standard error of the
+    sampling, not of the play-out policy's misjudgments. Near the end (``endgame_cards``) the endgame
+    search answers instead: exact view values under the stall budget it states (``bounds``), sampled
+    worlds with their standard errors, or for a turn searched only far enough to show it is worse an
+    upper bound on its value (``MoveValue.upper_bound``); ``kind`` and ``notes`` say which.
+
     ``view_or_position`` is anything ``read_position`` reads. A view is advised from what its
     viewer knows; a full ``Position`` with both hands used (``hint_view``), and the answer says
     so. ``time_budget`` (seconds) sets the number of play-outs: by default as a count

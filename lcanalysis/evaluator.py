@@ -270,7 +270,14 @@ def evaluate_position(position: Any, player: int, draws: int | None = None) -> f
 def evaluate(target: Any, player: int | None = None, draws: int | None = None) -> HandEvaluation:
     """The front door's hand evaluator: every colour of a position or view, for ``player``
     (default: the viewer, or the player to move of a full position). ``target`` is anything
-    ``read_position`` reads."""
+    ``read_position`` reads; ``draws``: the deck draws each colour is valued over, 0 .. the draw
+    pile (None: the player's useful draws).
+
+    Returns a ``HandEvaluation``: each colour's expected final score in points (``colours``: its
+    ``value``, for an unopened colour the better of leaving it closed, 0, and opening it now;
+    ``open_value``, its mean if opened now with the best number of wagers) and the hand's ``total``,
+    exact under the evaluator's model (closed form: ``exact`` True, ``stderr`` 0); ``print`` gives it
+    as a table."""
     from lcanalysis.game.notation import read_view
 
     return evaluate_view(read_view(target, player), draws)

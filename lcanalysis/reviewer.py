@@ -965,6 +965,13 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     any ``concurrent.futures.Executor`` (a dask cluster's ``client.get_executor()`` too; a seeded
     review is the same on every executor). ``search_floor``: the advisor's least budget (seconds
     of its node count) with ``SEARCH_CARDS`` cards or fewer left (0: none, as before it existed).
+    ``progress``: a bar on standard error over the turns (True or False).
+
+    Returns a ``Review`` (``print`` gives it in words, ``to_json`` as plain values): each
+    ``Decision``'s loss against the best turn, in points of the round's final score difference,
+    an estimate with its standard error (``loss_stderr``), exact where the endgame solver judged it
+    (``exact``), or a lower bound where the endgame search only bounded it (``loss_bound``); the luck
+    of each deck draw, with its standard error; and each player's totals, error rate and rating.
 
     Resuming: ``on_judged`` is called with each turn's judgement (a dict of JSON values, keyed by
     its ``"round"`` and ``"index"``) as soon as it is made, in the order the turns finish;

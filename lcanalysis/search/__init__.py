@@ -31,6 +31,13 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
           tables=None, workers=None, max_nodes=0, seconds=None, progress=None):
     """Every legal turn's value: perfect-information value for a full position, view value for a view.
 
+    Returns an ``Analysis``, the turns best first: each value in points of the round's final score
+    difference (the player to move's score less the opponent's), exact under the bounds it states
+    (``bounds``; ``exact`` True, ``stderr`` 0) when the whole position is searched or, for a view,
+    every split of the unseen cards is solved; an estimate with its standard error when a view's
+    splits are sampled (``samples``, or more than ``max_splits``); a depth-limited estimate, with no
+    standard error, with ``leaf="heuristic"``. ``kind`` names which value it is.
+
     ``target``: a ``Position``, a ``View``, or anything ``notation.read_position`` reads (JSON
     text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples``,
     ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``).

@@ -12,7 +12,12 @@ from lcanalysis.wagers.canonical import WagerAnalysis, WagerError, analyze_view
 def wager(target: Any, color: str | int, draws: int, exact: bool = True) -> WagerAnalysis:
     """The canonical wager model (docs/spec/interchange.md) for one colour of a position or view,
     seen by its viewer (a full position: the player to move) with ``draws`` more deck draws:
-    the exact score distribution and mean for every number of wagers placed now."""
+    the exact score distribution and mean for every number of wagers placed now.
+
+    ``color``: a letter (``"R"``) or a colour's number. Returns a ``WagerAnalysis``: one
+    ``WagerOutcome`` per number of wagers the model allows (``by_wagers``), its ``distribution``
+    (final score of the expedition in points -> probability) and ``mean`` (expected points), exact
+    under the model, as ``Fraction``s (``exact=False``: the same numbers as floats)."""
     from lcanalysis.game.notation import read_view
 
     return analyze_view(read_view(target), color, draws, exact=exact)
