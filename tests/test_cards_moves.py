@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from lcanalysis.game.cards import Card, CardError, full_deck
@@ -41,6 +42,15 @@ def test_move_notation_round_trips_through_text_and_code(text):
     assert str(move) == text
     assert Move.from_code(move.code(6), 6) == move
     assert Move.parse(text.lower(), colors=6) == move
+
+
+@pytest.mark.parametrize("colors", [7, 4, 5.0, "5", None, True])
+def test_a_moves_code_is_only_for_a_game_of_5_or_6_colours(colors):
+    """``code(7)`` gave 736, the code of no game; ``code(5.0)`` the float 552.0; ``code("5")`` and
+    ``code(None)`` Python's TypeErrors."""
+    with pytest.raises(MoveError, match=f"colors must be 5 or 6, got {colors!r}"):
+        Move.parse("+R7/D").code(colors)
+    assert Move.parse("+R7/D").code(np.int64(5)) == Move.parse("+R7/D").code(5) == 552
 
 
 @pytest.mark.parametrize("text", ["R7/D", "+R7", "+R7/X", "*R7/D", "+R1/D", 7])

@@ -134,7 +134,10 @@ class Move:
         return move
 
     def code(self, colors: int) -> int:
-        """The kernel's integer for this turn."""
+        """The kernel's integer for this turn in a game of ``colors`` colours (5 or 6)."""
+        if (colors if type(colors) is int else whole_number(colors)) not in (5, 6):  # (7 gave a code of no game)
+            raise MoveError(f"colors must be 5 or 6, got {brief(colors)}")
+        colors = int(colors)
         base = colors + 1
         src = 0 if self.source == DRAW_PILE else COLOR_LETTERS.index(self.source) + 1
         if self.card is None:
