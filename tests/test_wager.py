@@ -130,6 +130,19 @@ def test_each_wager_adds_the_expected_sum_less_twenty_by_hand():
     assert r.marginal(1) == -15 and r.best_wagers == 0
 
 
+@pytest.mark.parametrize("wagers", ["1", None, 1.5])
+def test_the_answer_for_a_number_of_wagers_that_is_no_whole_number_is_refused_naming_it(wagers):
+    """``marginal("1")`` and ``marginal(None)`` were Python's "'<' not supported"; ``outcome("1")``
+    said "no answer for 1 wager(s)", where 1 wager has one."""
+    from lcanalysis.wagers.canonical import WagerError
+
+    r = wager_distribution(hand=[2, 3], hand_wagers=1, draws=0)
+    for ask in (r.outcome, r.marginal):
+        with pytest.raises(WagerError, match=f"wagers must be a whole number of wagers, got {wagers!r}"):
+            ask(wagers)
+    assert r.outcome(np.int64(1)).mean == r.marginal(np.int64(1)) * 2 == -30
+
+
 def test_one_draw_by_hand():
     # hand 9 10, one unseen live number 8 among 4 unseen cards, one draw:
     # P(8) = 1/4 -> 27 - 20 = 7; else 19 - 20 = -1

@@ -145,6 +145,9 @@ class WagerAnalysis:
     inputs: dict[str, Any] = field(default_factory=dict)
 
     def outcome(self, wagers: int) -> WagerOutcome:
+        """The answer for ``wagers`` wagers placed now (one of ``by_wagers``)."""
+        if whole_number(wagers) is None:  # ('1' was "no answer for 1 wager(s)")
+            raise WagerError(f"wagers must be a whole number of wagers, got {wagers!r}")
         for o in self.by_wagers:
             if o.wagers == wagers:
                 return o
@@ -153,6 +156,8 @@ class WagerAnalysis:
 
     def marginal(self, wagers: int) -> Number:
         """How much the ``wagers``-th wager adds to the mean (negative: what it costs)."""
+        if whole_number(wagers) is None:  # (None and '1' were Python's TypeError of a comparison)
+            raise WagerError(f"wagers must be a whole number of wagers, got {wagers!r}")
         if wagers < 1:
             raise WagerError("the marginal value is defined for the 1st, 2nd or 3rd wager")
         return self.outcome(wagers).mean - self.outcome(wagers - 1).mean
