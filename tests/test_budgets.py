@@ -22,6 +22,7 @@ from lcanalysis.search import (
     SearchError,
     bracket,
     solve,
+    solve_belief,
     solve_deepening,
     solve_perfect,
     solve_view,
@@ -104,6 +105,19 @@ def test_the_library_solvers_stop_at_max_nodes_and_refuse_a_bad_one():
     assert solve(pos, max_stalls=0, max_nodes=10**6).exact
     with pytest.raises(SearchBudgetExceeded):  # the first level of deepening is bounded too
         solve_deepening(pos, nodes=5)
+
+
+def test_the_belief_solver_refuses_a_bad_node_budget_as_the_others_do():
+    """``solve_belief(view, max_nodes=-1)`` and ``max_nodes="100"`` searched with no budget at all, and
+    1.5 or True with a budget of one node ("node budget exhausted after 1 nodes")."""
+    view = played_down(5, 3).view()
+    for bad in (-1, 1.5, "100", True, MAX_NODES + 1):
+        with pytest.raises(SearchError, match="max_nodes must be"):
+            solve_belief(view, max_nodes=bad)
+    assert solve_belief(view, max_nodes=None).exact and solve_belief(view, max_nodes=10**6).exact
+    with pytest.raises(SearchBudgetExceeded) as exc:
+        solve_belief(view, max_nodes=5)
+    assert exc.value.nodes == 5
 
 
 def test_the_library_solvers_stop_by_the_clock_inside_the_search():

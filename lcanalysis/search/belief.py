@@ -28,7 +28,7 @@ from lcanalysis.core.features import turns_left
 from lcanalysis.core.kernel import RANKS, fits_on, lay_card
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.notation import read_position
-from lcanalysis.search.common import SearchError, check_budget, move_text
+from lcanalysis.search.common import SearchError, check_budget, check_max_nodes, move_text
 from lcanalysis.search.perfect import (
     SOLO_DRAW,
     ZOBRIST,
@@ -106,6 +106,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     if not isinstance(v, View):
         raise SearchError("solve_belief needs a position or a player's view")
     t_ = check_budget("max_turns", max_turns, 1, 1000)
+    max_nodes = check_max_nodes(max_nodes)  # (-1 and "100" were searched with no budget, 1.5 and True with 1 node)
     if v.viewer != v.to_move:
         raise SearchError(f"the view is player {v.viewer}'s but player {v.to_move} is to move")
     if v.deck_count <= 0:
