@@ -107,6 +107,17 @@ def test_the_library_solvers_stop_at_max_nodes_and_refuse_a_bad_one():
         solve_deepening(pos, nodes=5)
 
 
+def test_deepening_refuses_a_progress_that_is_no_function_and_a_bracket_switch_that_is_no_switch():
+    """``progress=3`` was Python's "'int' object is not callable" once the first level started, and
+    ``with_bracket="no"`` spent what was left of the budget on the bracket, as if asked for it."""
+    pos = played_down(5, 3)
+    with pytest.raises(SearchError, match=r"progress must be a function taking a line of text \(print .*\), got 3"):
+        solve_deepening(pos, nodes=10**5, progress=3)
+    for bad in ("no", 0, None):
+        with pytest.raises(SearchError, match=f"with_bracket must be True or False, got {bad!r}"):
+            solve_deepening(pos, nodes=10**5, with_bracket=bad)
+
+
 def test_the_belief_solver_refuses_a_bad_node_budget_as_the_others_do():
     """``solve_belief(view, max_nodes=-1)`` and ``max_nodes="100"`` searched with no budget at all, and
     1.5 or True with a budget of one node ("node budget exhausted after 1 nodes")."""

@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import read_position
 from lcanalysis.search.common import MAX_NODES, MAX_TL, SearchError, check_budget, check_seconds
@@ -57,6 +59,10 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     max_level = check_budget("max_level", max_level, 0, 1000)
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
+    if not isinstance(with_bracket, (bool, np.bool_)):  # "no" would spend the budget on the bracket
+        raise SearchError(f"with_bracket must be True or False, got {with_bracket!r}")
+    if progress is not None and not callable(progress):  # (else Python's "not callable" as a level starts)
+        raise SearchError(f"progress must be a function taking a line of text (print will do), got {progress!r}")
     # the question itself (the leaf, the mover's view, a round not over) before the first progress line
     from lcanalysis.search.view_value import check_question
 
