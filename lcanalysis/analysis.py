@@ -80,7 +80,9 @@ def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, s
 
 @dataclass(slots=True)
 class MoveValue:
-    """One turn's value for the player to move. ``stderr`` is 0.0 when ``exact``."""
+    """One turn's value for the player to move, in points (``Analysis`` says which value). ``stderr``
+    is 0.0 when ``exact``, else one standard error of the estimate (0.0 too for a heuristic leaf's,
+    which has none: ``uncertainty()`` says so)."""
 
     move: str
     value: float
@@ -179,6 +181,13 @@ class Analysis:
     adds how many fills of them were averaged, and ``bracket``'s two ends name W_me and W_opp.
     ``bounds`` lists the bounds the values hold under (``max_stalls``, ``max_turns``, ``leaf``).
     ``exact`` is True when no sampling and no heuristic leaf was used.
+
+    Every value is in points: the round's final score difference, the player to move's score less
+    the opponent's, for every kind but the belief-optimal value, which is the player to move's own
+    expected final score. Each turn (``MoveValue``) says whether its value is exact, or an estimate
+    with its standard error (``stderr``; none for a heuristic leaf's); ``value`` is the best turn's.
+    ``print`` gives the turns as a table, ``to_json()`` as the interchange object, ``to_frame()`` as a
+    DataFrame.
     """
 
     moves: list[MoveValue]

@@ -88,7 +88,8 @@ def my_placements(deck: int, draw_step: bool, max_turns: int | None) -> int:
 
 
 def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
-    """Every draw-pile turn's belief-optimal value (E3) for the player to move.
+    """Every draw-pile turn's belief-optimal value (E3) for the player to move: the points of their
+    own expected final score (not a difference), exact; an ``Analysis``.
 
     ``target``: a View of the player to move, or a full Position (read as the mover's view,
     so the opponent's hand counts as unseen except for the cards known to be there).
