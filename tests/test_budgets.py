@@ -158,6 +158,25 @@ def test_the_library_solvers_stop_by_the_clock_inside_the_search():
     assert solve_perfect(quick, 1, seconds=600).moves == solve_perfect(quick, 1).moves
 
 
+def test_a_time_budget_given_as_a_numpy_number_stops_the_search_by_the_clock(capsys):
+    """``seconds=np.float32(0.2)`` passed the check and reached the clock's timer thread unconverted,
+    which failed there ("'numpy.float32' object cannot be interpreted as an integer", a traceback on
+    standard error): the search ran on to its node budget, 36 s for a 0.5 s budget on
+    example:midround. The same searches as above, each stopped by the clock as with a float."""
+    import numpy as np
+
+    pos = played_down(2, 4)
+    for call in (lambda **kw: solve(pos, max_stalls=4, **kw),
+                 lambda **kw: solve_perfect(pos, stalls=(4, 4), **kw),
+                 lambda **kw: solve(pos.view(pos.to_move), max_stalls=2, **kw),
+                 lambda **kw: solve_view(pos.view(pos.to_move), 2, workers=2, **kw)):
+        for seconds in (np.float32(0.2), np.float64(0.2), np.int64(1)):
+            with pytest.raises(SearchBudgetExceeded, match=r"the [0-9.]+ s given ran out after") as exc:
+                call(max_nodes=300_000_000, seconds=seconds)
+            assert exc.value.nodes < 30_000_000 and exc.value.seconds == pytest.approx(float(seconds))
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_deepening_on_the_clock_stops_a_deeper_level_in_the_middle():
     """``solve_deepening(seconds=...)``: the first level runs to its end; a deeper level still running
     when the time is up is stopped inside the search (before, its node count was guessed from the

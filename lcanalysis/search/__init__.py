@@ -55,7 +55,7 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     # a View object is checked again (read_view): it may have been changed since it was made
     pos = read_view(target) if isinstance(target, View) else read_position(target)
     max_nodes = check_max_nodes(max_nodes)
-    check_seconds(seconds)
+    seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     if progress is not None and not callable(progress):
         raise SearchError(f"progress must be a function taking a line of text (print will do), got {progress!r}")
     # each line: the bounds, the worlds solved of their total (a view's), the nodes searched (of max_nodes)

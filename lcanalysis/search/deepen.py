@@ -255,7 +255,7 @@ def bracket(position, max_nodes=0, tables=None, seconds=None) -> Bracket:
     me = pos.to_move
     low_st = (0, -1) if me == 0 else (-1, 0)
     high_st = (-1, 0) if me == 0 else (0, -1)
-    check_seconds(seconds)
+    seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     end = None if seconds is None else time.perf_counter() + seconds
 
     def left() -> float | None:

@@ -1255,7 +1255,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
     max_nodes = check_max_nodes(max_nodes)
-    check_seconds(seconds)
+    seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     if stalls is None:
         s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
         st = (-1 if s_ is None else s_, -1 if s_ is None else s_)

@@ -456,7 +456,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     max_nodes = check_max_nodes(max_nodes)
     seed, max_splits = check_seed(seed), check_max_splits(max_splits)
     check_tables(tables, Tables)
-    check_seconds(seconds)
+    seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     samples = _check_question(v, samples)
     st, tl, tables = _split_setup(v, s_, t_, tables)
     inputs = _SplitInputs(v)
@@ -565,7 +565,7 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
     one fill are solved together, sharing one table."""
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     max_nodes = check_max_nodes(max_nodes)
-    check_seconds(seconds)
+    seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     samples = _check_question(view, samples)
     assert samples is not None
     t0 = time.perf_counter()
