@@ -228,10 +228,11 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     given = time_budget is not None
     if time_budget is None:
         time_budget = 1.0
-    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float, np.integer, np.floating))
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise AdviceError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
                          f"got {time_budget!r}")
+    time_budget = float(time_budget)  # numpy's too (a slider's, an array's), as solve's seconds
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:

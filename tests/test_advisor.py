@@ -373,6 +373,15 @@ def test_the_advisor_refuses_an_argument_it_cannot_use_with_its_own_error(option
         advise("example:midround", **options)
 
 
+def test_a_time_budget_may_be_a_numpy_number_as_solves_seconds_may():
+    """``time_budget=np.int64(1)`` or ``np.float32(0.5)`` (a slider's, an array's) was refused as "time_budget
+    must be a number of seconds", which it is; the same seconds as a Python number give the same answer."""
+    for seconds in (np.int64(1), np.float32(0.5), np.int32(1)):
+        got = advise("example:midround", time_budget=seconds, seed=3, playout_rate=400)
+        same = advise("example:midround", time_budget=float(seconds), seed=3, playout_rate=400)
+        assert got.to_json()["moves"] == same.to_json()["moves"]
+
+
 def test_an_answer_the_play_outs_give_after_the_endgame_search_counts_its_whole_time(monkeypatch):
     """Near the end, when the endgame search does not finish and the play-outs answer, ``seconds``
     counted only the play-outs: a hint that took half a second said 0.01 s."""
