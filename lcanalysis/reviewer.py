@@ -987,18 +987,20 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
                                or player not in (0, 1)):  # (1.0 == 1, but indexes nothing)
         raise ReviewError(f"player must be 0, 1 or None, got {player!r}")
     player = None if player is None else int(player)
-    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+    real = (int, float, np.integer, np.floating)  # numpy's too (a slider's, an array's), as advise's
+    if (isinstance(time_budget, bool) or not isinstance(time_budget, real)
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME):
         raise ReviewError(f"time_budget must be seconds above 0 and at most {MAX_TIME:g}, got {time_budget!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise ReviewError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")  # (as the advisor's)
     seed = int(seed)  # numpy's too, written as JSON by keep_settings and the judgements
-    if (isinstance(search_floor, bool) or not isinstance(search_floor, (int, float))
+    if (isinstance(search_floor, bool) or not isinstance(search_floor, real)
             or not math.isfinite(search_floor) or not 0 <= search_floor <= MAX_TIME):
         raise ReviewError(f"search_floor must be seconds from 0 to {MAX_TIME:g}, got {search_floor!r}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
                                 or not 1 <= workers <= MAX_WORKERS):
         raise ReviewError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
+    workers = None if workers is None else int(workers)
     if executor is not None and executor != "serial" and not isinstance(executor, Executor):
         raise ReviewError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
     if on_judged is not None and not callable(on_judged):  # (else refused only once the first turn was judged)

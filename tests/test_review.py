@@ -631,6 +631,19 @@ def test_a_reviews_player_and_executor_are_checked_by_name():
         review(record, executor=5)
 
 
+def test_a_reviews_seconds_and_workers_may_be_numpy_numbers_as_the_advisors_may():
+    """``time_budget=np.float32(0.05)``, ``search_floor=np.int64(0)`` and ``workers=np.int64(1)`` were
+    refused as "must be seconds" and "must be a whole number", which they are."""
+    record = record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y", "-Yw/B"])
+    numpy = review(record, time_budget=np.float32(0.05), search_floor=np.int64(0), workers=np.int64(1),
+                   executor="serial", seed=3, progress=False)
+    plain = review(record, time_budget=float(np.float32(0.05)), search_floor=0.0, workers=1, executor="serial",
+                   seed=3, progress=False)
+    judged = [[(d.played, d.best, d.loss, d.loss_stderr) for d in rv.decisions] for rv in (plain, numpy)]
+    assert judged[0] == judged[1] and type(numpy.time_budget) is float
+    json.dumps(numpy.to_json())
+
+
 def test_a_reviews_progress_is_a_switch_not_any_truthy_value(capsys):
     """``progress="no"`` (or ``"off"``) was taken as true: the bar was drawn on standard error."""
     record = {"rules": {}, "start": Position.deal(3).to_json(), "turns": []}
