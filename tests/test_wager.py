@@ -130,6 +130,15 @@ def test_each_wager_adds_the_expected_sum_less_twenty_by_hand():
     assert r.marginal(1) == -15 and r.best_wagers == 0
 
 
+def test_a_wager_answer_shows_itself_in_a_line_with_each_number_of_wagers_mean():
+    """A REPL showed ``lc.wager(...)`` as the dataclass's repr: every exact probability of every score
+    and the model's inputs, about 5,000 characters for three wagers. Now one line, the means by hand:
+    hand 7 8 9 10, no draws, (34 - 20)(1 + j) = 14, 28, 42, 56."""
+    r = wager_distribution(hand=[7, 8, 9, 10], hand_wagers=3, draws=0, color="R")
+    assert repr(r) == ("<WagerAnalysis: colour R, 0 draw(s), canonical model, exact; mean points by wagers "
+                       "0: +14.00, 1: +28.00, 2: +42.00, 3: +56.00; print() it for the table>")
+
+
 @pytest.mark.parametrize("wagers", ["1", None, 1.5])
 def test_the_answer_for_a_number_of_wagers_that_is_no_whole_number_is_refused_naming_it(wagers):
     """``marginal("1")`` and ``marginal(None)`` were Python's "'<' not supported"; ``outcome("1")``

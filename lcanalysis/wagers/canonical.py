@@ -133,7 +133,7 @@ class WagerOutcome:
         return out
 
 
-@dataclass
+@dataclass(repr=False)  # a line (__repr__), not every probability of every score
 class WagerAnalysis:
     """The answer for one colour: one ``WagerOutcome`` per number of wagers placed now."""
 
@@ -201,6 +201,16 @@ class WagerAnalysis:
         head = f"colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, " + (
             "estimate (Monte Carlo; s.e.: the standard error of the mean)" if self.sampled else "exact")
         return head + "\n" + self.table()
+
+    def __repr__(self) -> str:
+        """One line, as a REPL shows an answer: the colour, the draws, how exact, each number of
+        wagers' mean in points (every exact probability of every score ran to thousands of
+        characters); ``print`` gives the table, ``to_json()`` the distributions."""
+        means = ", ".join(f"{o.wagers}: {float(o.mean):+.2f}" + (f" ± {o.stderr:.2f}" if not o.exact else "")
+                          for o in self.by_wagers)
+        how = "estimate" if self.sampled else "exact"
+        return (f"<WagerAnalysis: colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, {how}; "
+                f"mean points by wagers {means}; print() it for the table>")
 
     def _repr_html_(self) -> str:
         se = self.sampled
