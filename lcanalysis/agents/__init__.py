@@ -478,7 +478,14 @@ _FACTORIES: dict[str, Callable[..., Agent]] = {
 
 def make_agent(name: str, **options: Any) -> Agent:
     """An agent by name (``AGENTS``), with its options; ``external`` seats a program speaking the
-    JSON-lines bot protocol: ``make_agent("external", cmd=["lcanalysis", "bot", "greedy"])``."""
+    JSON-lines bot protocol: ``make_agent("external", cmd=["lcanalysis", "bot", "greedy"])``.
+
+    Returns an ``Agent``: ``agent.choose(view, seed, time_ms=None)`` gives its ``Move`` for the view
+    of the player to move (a ``View`` only: an agent never sees the hidden cards); the same view and
+    seed give the same move. ``time_ms`` (else the agent's ``time_ms`` option) sets how long the search
+    agents think, as a count of play-outs a millisecond, not the wall clock, so that it repeats on any
+    machine (``choose(..., deadline=t)`` also keeps to the clock). An unknown name or option, or an
+    option's value out of its range, raises ``AgentError`` (a ``ValueError``) naming it."""
     if not isinstance(name, str):  # (a list was Python's "unhashable type")
         raise AgentError(f"an agent's name must be text, one of {', '.join(AGENTS)} or 'external', got {name!r}")
     if name == "external":
