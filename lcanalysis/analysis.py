@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import math
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -258,8 +259,14 @@ class Analysis:
 
     def to_text(self, limit: int | None = None) -> str:
         """The answer in words, the first ``limit`` turns (None: all)."""
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ValueError(f"limit must be a whole number of turns, 1 or more (None: all), got {limit!r}")
+        if limit is not None:
+            try:  # numpy's integers too (np.int64(3) was refused as no whole number)
+                whole = None if isinstance(limit, bool) else operator.index(limit)
+            except TypeError:
+                whole = None
+            if whole is None or whole < 1:
+                raise ValueError(f"limit must be a whole number of turns, 1 or more (None: all), got {limit!r}")
+            limit = whole
         label = "exact" if self.exact else "estimate"
         head = self.kind if label in self.kind else f"{self.kind} ({label})"
         if self.bounds:

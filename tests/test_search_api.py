@@ -297,3 +297,14 @@ def test_an_answer_shows_itself_in_a_line_not_every_field_of_every_turn(pos):
                              "print() it for every turn>")
     assert repr(Analysis([], "view value (sampled worlds)", False)) == (
         "<Analysis: view value (sampled worlds) (estimate), no legal turn>")
+
+
+def test_an_answers_text_takes_a_numpy_whole_number_of_turns(pos):
+    """``to_text(np.int64(3))`` (a slider's value) was refused as "limit must be a whole number of turns"."""
+    import numpy as np
+
+    answer = solve(pos, max_stalls=0)
+    assert answer.to_text(np.int64(2)) == answer.to_text(2) != answer.to_text()
+    for bad in (0, 1.0, True, "2"):
+        with pytest.raises(ValueError, match=f"limit must be a whole number of turns, 1 or more .*got {bad!r}"):
+            answer.to_text(bad)
