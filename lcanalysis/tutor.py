@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
-from lcanalysis.agents import Agent, make_agent
+from lcanalysis.agents import AGENTS, Agent, make_agent
 from lcanalysis.analysis import loss_in_words
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
@@ -107,6 +107,11 @@ class TutorSession:
                 or not math.isfinite(self.time_budget) or not 0 < self.time_budget <= MAX_TIME_BUDGET):
             raise ValueError(f"time_budget must be seconds above 0 and at most {MAX_TIME_BUDGET}, "
                              f"got {self.time_budget!r}")
+        if not isinstance(self.agent, (str, Agent)):  # (else Python's "has no attribute 'choose'" at its first turn)
+            raise ValueError(f"agent must be an agent's name ({', '.join(AGENTS)}) or an agent make_agent made, "
+                             f"got {self.agent!r}")
+        if self.progress is not None and not callable(self.progress):  # (else refused only near the round's end)
+            raise ValueError(f"progress must be a function that takes a line of text, or None, got {self.progress!r}")
         self.opponent: Agent = make_agent(self.agent) if isinstance(self.agent, str) else self.agent
         self.match = Match(rules=Rules(colors=self.colors, rounds=self.rounds))
         #: the agent's turns since the person's last one: (turn, in words as the person saw it)

@@ -110,6 +110,19 @@ def test_illegal_input_is_refused_and_nothing_is_played():
             TutorSession(time_budget=bad)
 
 
+@pytest.mark.parametrize(("options", "said"), [
+    ({"agent": 3}, r"agent must be an agent's name \(random, greedy, .*\) or an agent make_agent made, got 3"),
+    ({"agent": None}, "agent must be an agent's name .* got None"),
+    ({"agent": ["greedy"]}, r"agent must be an agent's name .* got \['greedy'\]"),
+    ({"progress": 3}, "progress must be a function that takes a line of text, or None, got 3"),
+])
+def test_a_session_refuses_an_agent_or_a_progress_it_cannot_use_before_the_deal(options, said):
+    """``agent=3`` (or None, or a list) was taken, and the session failed with Python's "'int' object has
+    no attribute 'choose'" at the agent's first turn; ``progress=3`` only near the round's end."""
+    with pytest.raises(ValueError, match=said):
+        TutorSession(time_budget=0.05, **options)
+
+
 @pytest.mark.slow  # three whole rounds; a whole round is played in the default run
 def test_a_three_round_match_deals_each_round_with_the_right_starter():
     s = TutorSession(agent="greedy", seed=1, time_budget=0.02, rounds=3, threshold=50)
