@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
 from lcanalysis.agents import AGENTS, Agent, make_agent
 from lcanalysis.analysis import loss_in_words
@@ -103,10 +105,12 @@ class TutorSession:
             raise ValueError(f"seat must be 0 or 1, got {self.seat!r}")
         if not (isinstance(self.threshold, (int, float)) and self.threshold >= 0):
             raise ValueError(f"threshold must be a number of points >= 0, got {self.threshold!r}")
-        if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
+        real = (int, float, np.integer, np.floating)  # numpy's too (a slider's, an array's), as advise's
+        if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, real)
                 or not math.isfinite(self.time_budget) or not 0 < self.time_budget <= MAX_TIME_BUDGET):
             raise ValueError(f"time_budget must be seconds above 0 and at most {MAX_TIME_BUDGET}, "
                              f"got {self.time_budget!r}")
+        self.time_budget = float(self.time_budget)
         if not isinstance(self.agent, (str, Agent)):  # (else Python's "has no attribute 'choose'" at its first turn)
             raise ValueError(f"agent must be an agent's name ({', '.join(AGENTS)}) or an agent make_agent made, "
                              f"got {self.agent!r}")

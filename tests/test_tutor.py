@@ -110,6 +110,16 @@ def test_illegal_input_is_refused_and_nothing_is_played():
             TutorSession(time_budget=bad)
 
 
+def test_a_sessions_time_budget_may_be_a_numpy_number_as_the_advisors_may():
+    """``time_budget=np.float32(0.05)`` (a slider's, an array's) was refused as "time_budget must be
+    seconds above 0", which it is, where ``lc.advise`` takes it."""
+    import numpy as np
+
+    for seconds in (np.float32(0.05), np.int64(1)):
+        s = TutorSession(agent="greedy", seed=2, time_budget=seconds)
+        assert type(s.time_budget) is float and s.time_budget == float(seconds)
+
+
 @pytest.mark.parametrize(("options", "said"), [
     ({"agent": 3}, r"agent must be an agent's name \(random, greedy, .*\) or an agent make_agent made, got 3"),
     ({"agent": None}, "agent must be an agent's name .* got None"),
