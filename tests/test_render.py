@@ -217,6 +217,29 @@ def test_bottom_chooses_whose_side_is_drawn_below():
     assert render.position_svg(pos, bottom=0) != render.position_svg(pos, bottom=1)
 
 
+@pytest.mark.parametrize(("draw", "given", "said"), [
+    ("position_svg", {"bottom": 2}, "bottom must be 0 or 1, got 2"),
+    ("view_text", {"bottom": -1}, "bottom must be 0 or 1, got -1"),
+    ("view_svg", {"bottom": "x"}, "bottom must be 0 or 1, got 'x'"),
+    ("position_text", {"view": True}, "position_svg and position_text draw a Position, got View: a view is drawn by "
+                                      "view_svg or view_text"),
+    ("view_svg", {"full": True}, "view_svg and view_text draw a View, got Position: a position is drawn by"),
+    ("view_svg", {"text": True}, "view_svg and view_text draw a View, got str: read one with read_position"),
+])
+def test_a_table_drawing_refuses_what_it_cannot_draw_naming_it(draw, given, said):
+    """``bottom=2`` was an IndexError, ``position_text(view)`` Python's "'list' object is not callable"
+    and ``view_svg("example:midround")`` "'str' object has no attribute 'colors'"."""
+    from lcanalysis.game.position import PositionError
+
+    pos = played(5, 12)
+    a_view = given.get("view") or (draw.startswith("view") and not given.get("full"))
+    shown = pos.view(pos.to_move) if a_view else pos
+    shown = "example:midround" if given.get("text") else shown
+    with pytest.raises(PositionError, match=re.escape(said)):
+        getattr(render, draw)(shown, bottom=given.get("bottom"))
+    assert render.view_text(pos.view(1), bottom=0) != render.view_text(pos.view(1))
+
+
 # --- text -------------------------------------------------------------------------------------
 
 

@@ -325,7 +325,23 @@ def _last_placed(
     return ("pile", card.color) if pile and pile[-1] == card else None
 
 
+def _checked_table(obj: Any, kind: str, bottom: Any) -> int | None:
+    """``bottom`` as 0, 1 or None once ``obj`` is what ``kind``'s drawings draw ("position": a full
+    ``Position``, "view": a ``View``); else a ``PositionError`` naming the problem (they were an
+    IndexError for ``bottom=2`` and an AttributeError or TypeError for the other kind or a string)."""
+    from lcanalysis.game.position import Position, PositionError, player_number
+    from lcanalysis.game.view import View
+
+    want, other = (Position, "view") if kind == "position" else (View, "position")
+    if not isinstance(obj, want):
+        hint = (f": a {other} is drawn by {other}_svg or {other}_text" if isinstance(obj, (Position, View))
+                else ": read one with read_position" if isinstance(obj, str) else "")
+        raise PositionError(f"{kind}_svg and {kind}_text draw a {want.__name__}, got {type(obj).__name__}{hint}")
+    return None if bottom is None else player_number(bottom, "bottom")
+
+
 def _from_position(position: Position, bottom: int | None) -> _Table:
+    bottom = _checked_table(position, "position", bottom)
     nc = position.colors
     b = position.to_move if bottom is None else bottom
     hands: list[list[Card | None]] = [list(position.hand(p)) for p in range(2)]
@@ -358,6 +374,7 @@ def _from_position(position: Position, bottom: int | None) -> _Table:
 
 
 def _from_view(view: View, bottom: int | None) -> _Table:
+    bottom = _checked_table(view, "view", bottom)
     nc = view.colors
     me, opp = view.viewer, 1 - view.viewer
     unknown = view.opponent_count - len(view.opponent_known)
