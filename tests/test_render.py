@@ -99,6 +99,20 @@ def test_card_svg_is_a_str_that_jupyter_renders():
     assert card_names(root) == ["R7"]
 
 
+def test_a_card_or_hand_drawing_refuses_what_is_no_card_or_list_of_cards_naming_it():
+    """``card_svg(None)`` was a bare AssertionError, ``hand_svg(None)`` or ``hand_svg(3)`` Python's "not
+    iterable", and ``hand_svg("R7 B4")`` read the text letter by letter ("unknown card 'R'")."""
+    from lcanalysis.game.cards import CardError
+
+    with pytest.raises(CardError, match=r"card_svg draws a card like 'R7', got None \(hand_svg draws None as a"):
+        render.card_svg(None)
+    for bad in (None, 3, "R7 B4"):
+        said = f"hand_svg draws a list of cards like ['R7', 'Gw'], got {bad!r}"
+        with pytest.raises(CardError, match=re.escape(said)):
+            render.hand_svg(bad)
+    assert render.hand_svg(("R7", None)) == render.hand_svg([Card.parse("R7"), None])
+
+
 def test_card_repr_svg_draws_the_card_and_wagers_get_a_mark():
     svg = Card.parse("Gw")._repr_svg_()
     root = parse(svg)

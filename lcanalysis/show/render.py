@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card, CardError, brief
 from lcanalysis.game.rules import expedition_score
 
 if TYPE_CHECKING:
@@ -192,12 +192,15 @@ def _text(
 def card_svg(card: Card | str, size: int | None = None) -> SvgImage:
     """One card, face up (``Card._repr_svg_``)."""
     c = _card(card)
-    assert c is not None
+    if c is None:  # (a bare AssertionError)
+        raise CardError("card_svg draws a card like 'R7', got None (hand_svg draws None as a face-down back)")
     return _svg(CW + 4, CH + 4, [_card_group(c, 2, 2)], str(c), size, "lcanalysis card")
 
 
 def hand_svg(cards: Iterable[CardLike], size: int | None = None) -> SvgImage:
     """A hand as an overlapped row, in the order given (``None`` entries are face-down backs)."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):  # (a string was read letter by letter)
+        raise CardError(f"hand_svg draws a list of cards like ['R7', 'Gw'], got {brief(cards)}")
     cs = [_card(c) for c in cards]
     n = len(cs)
     width = (n - 1) * SX + CW + 4 if n else CW + 4
