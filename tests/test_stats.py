@@ -200,7 +200,7 @@ def test_the_refusal_of_what_is_not_a_tournament_names_the_functions_that_give_o
     with pytest.raises(TournamentError) as refused:
         summarize([])
     said = str(refused.value)
-    assert "run_tournament() returns" in said and "load_results(path) of its results file" in said
+    assert "run_tournament() returns" in said and "tournaments.runner.load_results(path) of its results file" in said
     out = tmp_path / "t.jsonl"
     played = lc.run_tournament(["greedy", "random"], deals=1, executor="serial", progress=False, out=str(out))
     assert len(summarize(played)) == len(summarize(runner.load_results(out))) == 1

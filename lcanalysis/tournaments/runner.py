@@ -769,8 +769,9 @@ def _check_rounds(what: str, df: Any) -> None:
     """A ``TournamentError`` unless ``df`` holds a tournament's rounds."""
     if not isinstance(df, pd.DataFrame) or not {"pairing", "deal", "player0", "player1", "score0",
                                                 "score1"} <= set(df.columns):
-        raise TournamentError(f"{what} takes the rounds of a tournament (the DataFrame run_tournament() returns, "
-                              f"or load_results(path) of its results file), got {type(df).__name__}")
+        raise TournamentError(f"{what} takes the rounds of a tournament (the DataFrame run_tournament() returns, or "
+                              f"lcanalysis.tournaments.runner.load_results(path) of its results file), "
+                              f"got {type(df).__name__}")
 
 
 def _check_prior(what: str, prior: Any) -> None:
