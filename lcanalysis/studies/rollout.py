@@ -175,7 +175,8 @@ def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: i
         from lcanalysis.advisor import advise
 
         if progress is not None:
-            progress(f"choosing the {top} best turn(s) to roll out: the hint's, about a second")
+            progress(f"choosing the {top} best turn(s) to roll out: the hint's (a second of play-outs; near the end "
+                     "of a round, up to about 10 s of endgame search)")
         return [m.move for m in advise(source, seed=seed).moves[:top]]
     if isinstance(turns, (str, Move)) or not isinstance(turns, Sequence) or not turns:
         raise RolloutError(f"turns must be a non-empty list of turns (like ['+B7/D', '-G3/D']), got {turns!r}")
