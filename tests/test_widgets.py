@@ -804,3 +804,20 @@ def test_a_position_pasted_into_the_replays_load_box_goes_to_the_explorer(played
     said = html.unescape(alone.message.value)
     assert "a position, not a game record" in said and "the decision explorer's Load box" in said, said
     assert "lcanalysis solve" not in said and alone.step.max == len(turns)
+
+
+def test_replay_says_a_turn_tied_with_the_best_is_tied_not_ranked_with_a_loss():
+    """An exact tie is listed after the best in the canonical order; the verdict read 'ranked 2 of N, a
+    loss of 0.0 (exact) against the best turn', as if it lost something."""
+    from helpers import played_down
+
+    pos = played_down(0, 1)  # the endgame search values -Yw/D and -Yw/B both at exactly +25
+    answer = analyze(pos.view(pos.to_move), time_budget=0.2, seed=1)
+    best, tied = answer.moves[0], answer.moves[1]
+    assert answer.exact and tied.value == best.value and tied.loss == 0
+    start = Position.deal(seed=0, rules=pos.rules)
+    rp = RecordReplay(record_round(start, [*pos.history, tied.move]), time_budget=0.2, seed=1)
+    rp.go(len(pos.history))
+    rp.analyze_button.click()
+    assert f"Played {tied.move}: tied with the best, {best.move}: worth exactly as much" in rp.verdict.value
+    assert "a loss of" not in rp.verdict.value

@@ -845,12 +845,16 @@ class RecordReplay:
         best = res.moves[0]
         if rank == 1:
             words = f"Played {played}: the best of {len(res.moves)} turns."
+        elif mv.loss == 0 and mv.exact and best.exact and not mv.upper_bound:  # a tie, listed after the best
+            words = (f"Played {played}: tied with the best, {best.move}: worth exactly as much (ties are listed in "
+                     f"the canonical order of turns, this one {rank} of {len(res.moves)}).")
         else:  # the loss as the tutor and the review say it: exact, an estimate ± its error, or a bound
             loss = loss_in_words(mv.loss or 0.0, mv.loss_stderr, exact=mv.exact and best.exact, bound=mv.upper_bound)
             why = " (the endgame search showed only that it is worse)" if mv.upper_bound else ""
             words = (f"Played {played}: ranked {rank} of {len(res.moves)}, a loss of {loss} against the best turn "
                      f"{best.move}{why}.")
-        self.verdict.value = _message("ok" if rank == 1 else "note", words)
+        self.verdict.value = _message("ok" if rank == 1 or words.startswith(f"Played {played}: tied") else "note",
+                                      words)
         self.table.value = f'<div style="max-height:420px;overflow:auto">{res._repr_html_()}</div>'
         self.message.value = _message("ok", _ranked(res))
 
