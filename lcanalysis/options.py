@@ -21,6 +21,11 @@ MAX_TL = 1000  # and horizons -1..1000
 #: the most splits a view is sampled in (``samples``; ``View.sample_positions`` draws no more at once):
 #: the standard error is long negligible by then, and each is a full Position in memory
 MAX_SAMPLES = 100_000
+#: a view of more distinct splits than this is solved in a sample of ``SOLVE_SAMPLES`` of them when no
+#: sample is asked for (``search.solve``'s ``max_splits``; here so that ``solve --help`` says it
+#: without loading the search)
+SOLVE_MAX_SPLITS = 20_000
+SOLVE_SAMPLES = 400
 #: the most workers (processes or threads) any command may ask for: a review's, a tournament's,
 #: the endgame search's threads over the splits of a view
 MAX_WORKERS = 1024

@@ -858,3 +858,20 @@ def test_help_and_a_command_shows_its_options_as_in_the_shell(capsys, argv, word
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 0 and words in capsys.readouterr().out
+
+
+def test_the_warning_before_a_long_solve_of_a_view_sampled_by_default_says_it_is_sampled():
+    """A view of more than 20,000 distinct splits is solved in 400 sampled ones without --samples; the
+    warning before it spoke of 'the exact value of a view (every split of the unseen cards)'."""
+    from helpers import played_down
+
+    from lcanalysis.cli import solve as cli_solve
+    from lcanalysis.search.view_value import DEFAULT_MAX_SPLITS, DEFAULT_SAMPLES
+
+    view = played_down(1, 12).view()
+    assert view.distinct_splits() > DEFAULT_MAX_SPLITS == cli_solve.DEFAULT_SPLITS
+    note = cli_solve.reach_note(view, 1, None, 10**9)
+    assert note is not None and "every split" not in note and "exact value" not in note
+    assert (f"a view of more than {DEFAULT_MAX_SPLITS:,} distinct splits is solved in {DEFAULT_SAMPLES} sampled "
+            "worlds without --samples") in note
+    assert "every split" in str(cli_solve.reach_note(played_down(1, 8).view(), 1, None, 10**9))  # 12,870 splits

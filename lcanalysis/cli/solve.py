@@ -43,12 +43,23 @@ from lcanalysis.cli.common import (
     memory_ceiling,
     progress_line,
 )
-from lcanalysis.options import MAX_SAMPLES, MAX_SEED, MAX_STALLS, MAX_TL, MAX_WORKERS, UsageError, nonneg, seconds
+from lcanalysis.options import (
+    MAX_SAMPLES,
+    MAX_SEED,
+    MAX_STALLS,
+    MAX_TL,
+    MAX_WORKERS,
+    SOLVE_MAX_SPLITS,
+    SOLVE_SAMPLES,
+    UsageError,
+    nonneg,
+    seconds,
+)
 
 #: what ``solve`` does for a view without ``--samples`` (``search.view_value.DEFAULT_MAX_SPLITS`` and
 #: ``DEFAULT_SAMPLES``, written out here so that ``--help`` loads no search; tests/test_cli.py holds them equal): every
 #: split up to this many distinct ones, else this many sampled with seed 0
-DEFAULT_SPLITS, DEFAULT_SAMPLED = 20_000, 400
+DEFAULT_SPLITS, DEFAULT_SAMPLED = SOLVE_MAX_SPLITS, SOLVE_SAMPLES  # the search's, without loading it
 
 LEAF_HELP = ("value at the horizon of --max-turns: as-is (exact: the table as it stands), heuristic or its "
              "other name evaluator (the hand evaluator's estimate), simple (a cruder count, kept for comparison)")
@@ -124,10 +135,11 @@ def world_nodes(stalls: int, cards: int, buried: bool) -> int | None:
     return WORLD_NODES[stalls, sizes[0]][1 if buried else 0] if sizes else None
 
 
-def samples_note(pos: Any, max_stalls: int, samples: int, max_nodes: int) -> str | None:
-    """A warning before ``--samples N`` that will take more than 10 s: N worlds, each solved as a
-    full position, at the most nodes a world took at this size (``world_nodes``) and, with buried
-    pile cards, each world's own fill (``BURIED_WORLD_SECONDS``). None when it should be quicker."""
+def samples_note(pos: Any, max_stalls: int, samples: int, max_nodes: int, asked: bool = True) -> str | None:
+    """A warning before ``--samples N`` (``asked``; else the sample a view of too many splits gets
+    without it) that will take more than 10 s: N worlds, each solved as a full position, at the most
+    nodes a world took at this size (``world_nodes``) and, with buried pile cards, each world's own
+    fill (``BURIED_WORLD_SECONDS``). None when it should be quicker."""
     buried = getattr(pos, "buried_count", 0)
     per_world = world_nodes(max_stalls, pos.deck_count, bool(buried))
     overhead = samples * BURIED_WORLD_SECONDS if buried else 0.0
@@ -149,8 +161,10 @@ def samples_note(pos: Any, max_stalls: int, samples: int, max_nodes: int) -> str
         cost = (f"at {pos.deck_count} cards left and {stalls}, one world took up to {per_world:,} nodes on the "
                 f"measured views {where}, so this may take about {seconds_in_words(seconds)} "
                 f"(up to {nodes:,} nodes{budget})")
-    return (f"note: --samples {samples:,} solves {worlds}; {cost}. For an answer sooner: fewer --samples (the "
-            "standard error grows as 1/sqrt(N)), a smaller --max-stalls, or 'lcanalysis advise POSITION'")
+    solves = (f"--samples {samples:,} solves {worlds}" if asked else
+              f"a view of more than {DEFAULT_SPLITS:,} distinct splits is solved in {worlds} without --samples")
+    return (f"note: {solves}; {cost}. For an answer sooner: fewer --samples (the standard error grows as "
+            "1/sqrt(N)), a smaller --max-stalls, or 'lcanalysis advise POSITION'")
 
 
 def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_nodes: int,
@@ -171,6 +185,8 @@ def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_node
     if pos.deck_count <= reach:
         return None
     what = "a full position" if kind == "position" else "a view (every split of the unseen cards)"
+    if kind == "view" and not pos.buried_count and pos.distinct_splits() > DEFAULT_SPLITS:
+        return samples_note(pos, max_stalls, DEFAULT_SAMPLED, max_nodes, asked=False)
     return (f"note: {pos.deck_count} cards are left in the draw pile; the exact value of {what} at "
             f"{'no more discard-pile draws' if max_stalls == 0 else f'{max_stalls} discard-pile draw(s) each'} "
             f"finished within 10 s on the benchmarks only up to {reach} cards (docs/endgame.md, \"Measured\"), so "

@@ -20,6 +20,7 @@ with the turns best first.
 from __future__ import annotations
 
 from lcanalysis.game.notation import read_position, read_view
+from lcanalysis.options import SOLVE_MAX_SPLITS
 from lcanalysis.search.belief import solve_belief
 from lcanalysis.search.common import SearchError, check_max_nodes, check_seconds, heartbeat
 from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
@@ -27,7 +28,7 @@ from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfec
 from lcanalysis.search.view_value import solve_buried_view, solve_view
 
 
-def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=20_000,
+def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0, max_splits=SOLVE_MAX_SPLITS,
           tables=None, workers=None, max_nodes=0, seconds=None, progress=None):
     """Every legal turn's value: perfect-information value for a full position, view value for a view.
 

@@ -36,7 +36,11 @@ from lcanalysis.core.kernel import (
 from lcanalysis.game.cards import brief, number_types, types_from_counts, whole_number
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import View, count_splits, sub_multisets
-from lcanalysis.options import MAX_WORKERS  # threads for the splits (sharing one table)
+from lcanalysis.options import (
+    MAX_WORKERS,  # threads for the splits (sharing one table)
+    SOLVE_MAX_SPLITS,
+    SOLVE_SAMPLES,
+)
 from lcanalysis.search.common import (
     CLOCK,
     MAX_SAMPLES,
@@ -66,8 +70,8 @@ from lcanalysis.search.perfect import (
     shared_tables,
 )
 
-DEFAULT_MAX_SPLITS = 20_000
-DEFAULT_SAMPLES = 400
+DEFAULT_MAX_SPLITS = SOLVE_MAX_SPLITS  # (options: the command line's help says them without loading the search)
+DEFAULT_SAMPLES = SOLVE_SAMPLES
 
 
 def sampled_picks(unseen: list[int], opponent_unknown: int, n_types: int, n: int, seed: int) -> np.ndarray:
