@@ -568,13 +568,3 @@ def test_a_play_out_answer_counts_its_play_outs_not_nodes():
     exact = solver_analysis(read_position("example:endgame"), max_stalls=0)
     assert exact.playouts is None and "playouts" not in exact.to_json()
     assert f"\nnodes {exact.nodes}, " in exact.to_text() and f"{exact.nodes} nodes, " in exact._repr_html_()
-
-
-@pytest.mark.parametrize("budget", [0.1, 0.2])
-def test_the_two_stage_schedule_keeps_its_budget_of_play_outs(budget):
-    """Its late-leader loop gave a turn that led on its first sample the larger one whatever was left:
-    1,904 play-outs for a budget of 1,500 on example:midround (0.1 s)."""
-    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, advise
-
-    answer = advise("example:midround", time_budget=budget, schedule="two-stage")
-    assert answer.playouts is not None and 0 < answer.playouts <= round(budget * ROLLOUTS_PER_SECOND)
