@@ -58,7 +58,10 @@ def _watch(ppid: int, tournament: int) -> None:
 def worker_init(tournament_pid: int, close_fds: tuple[int, ...] = ()) -> None:
     """A pool worker's initializer: die with the parent (see the module's docstring). A forked
     worker closes ``close_fds``, its copies of the parent's descriptors (the locked results file),
-    so that only the tournament holds the lock."""
+    so that only the tournament holds the lock. Ctrl-C is the parent's alone: at a terminal it reaches
+    every process of the group, and a worker that took it printed a traceback of its own while the
+    parent, which stops handing out work and says what is kept, waited for it (a rollout's)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for fd in close_fds:
         with contextlib.suppress(OSError):
             os.close(fd)
