@@ -15,7 +15,7 @@ How it is made (``rollout``):
   (``View.sample_positions``: the opponent's unknown cards and the draw pile's order, uniformly);
   for a full position, both hands as given and the draw pile shuffled (the order is chance).
 - **Duplicate play.** Every candidate turn is played in the same worlds, and from it both seats by
-  the same agents with the same seeds (``turn_seed``), so two turns differ only by what the turn
+  the same agents with the same seeds (``tournaments.runner.turn_seed``), so two turns differ only by what the turn
   itself changes: their difference is paired, with far less noise than either value alone.
 - **Values.** Each turn's value is the mean final score difference of the round (the player to move
   minus the opponent) over the trials, with its standard error; its loss is the mean paired
@@ -65,13 +65,6 @@ class RolloutError(ValueError):
     """A rollout that cannot be made as asked; the message names the argument and what is wrong."""
 
 
-def turn_seed(seed: int, turn: int, player: int) -> int:
-    """An agent's seed for its turn ``turn`` (the position's turn number) in seat ``player`` of a
-    trial seeded ``seed``: the same for every candidate turn of the trial (duplicate play), as a
-    tournament seeds its rounds (``tournaments.runner.play_round``)."""
-    return (seed * 7919 + turn * 2 + player) % (2**31 - 1)
-
-
 def trial_seed(seed: int, trial: int) -> int:
     """The seed of trial ``trial``'s world and agents: independent of how many trials are asked."""
     ss = np.random.SeedSequence([int(seed), int(trial), 0x5EED])
@@ -100,6 +93,7 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
     ``agent`` (an ``Agent``, or its spec) in both seats; a row per turn: the final score difference
     for the player to move (``result``) and how many turns the round took from there."""
     from lcanalysis.tournaments.luck import deck_draw_luck
+    from lcanalysis.tournaments.runner import turn_seed  # (as a tournament seeds its agents' turns)
     from lcanalysis.tournaments.specs import AgentSpec
 
     player = agent if hasattr(agent, "choose") else _agent(AgentSpec.of(agent))

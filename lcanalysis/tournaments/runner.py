@@ -78,7 +78,14 @@ from lcanalysis.tournaments.stats import (
 __all__ = ["EDGE", "LUCK_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError", "ResultsFileError",
            "ResultsLockedError", "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed",
            "load_results", "luck_adjusted_diffs", "play_match", "play_round", "ratings", "record_name", "round_robin",
-           "run_tournament", "summarize", "time_per_move"]
+           "run_tournament", "summarize", "time_per_move", "turn_seed"]
+
+
+def turn_seed(seed: int, turn: int, player: int) -> int:
+    """The seed an agent gets for the position's turn ``turn`` in seat ``player`` of a round seeded
+    ``seed``: the same whatever else the agents did, so a deal is played alike wherever it is played
+    (a tournament's duplicate seatings, a rollout's turns in one world)."""
+    return (seed * 7919 + turn * 2 + player) % (2**31 - 1)
 
 
 def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, starter: int = 0,
@@ -107,7 +114,7 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
         view = pos.view(p)
         t0 = time.perf_counter()
         c0 = time.process_time()
-        move = agents[p].choose(view, (seed * 7919 + pos.turn * 2 + p) % (2**31 - 1))
+        move = agents[p].choose(view, turn_seed(seed, pos.turn, p))
         cpu[p].append(time.process_time() - c0)
         think[p].append(time.perf_counter() - t0)
         before, left = (pos.state.copy(), pos.deck_count) if rate else (None, 0)
