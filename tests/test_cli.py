@@ -330,13 +330,23 @@ def test_solve_refuses_view_options_with_time_which_would_ignore_them(capsys, tm
 def test_solve_warns_before_an_exact_search_that_will_likely_run_to_its_node_budget(capsys):
     """A newcomer who asks `solve` for a mid-round position waited in silence for minutes; now
     the first line says how far the exact search reaches and what answers quickly instead."""
+    from helpers import played_down
+
+    from lcanalysis.cli.solve import reach_note
+
     code, out, err = run(capsys, "solve", "example:midround", "--max-stalls", "0", "--max-nodes", "2000")
     assert code == 2 and out == ""  # the small node budget runs out: it did try
     first = err.splitlines()[0]
     deck = read_position("example:midround").deck_count
-    assert first.startswith(f"note: {deck} cards are left in the draw pile") and "of a view" in first
-    assert "up to 8 cards" in first  # docs/endgame.md: a view at stall budget 0, every split, within 10 s
-    assert "'lcanalysis advise POSITION'" in first and "--time S" in first and "2,000 nodes" in first
+    # a view of more than 20,000 distinct splits: sampled without --samples, and the note says so
+    assert first.startswith("note: a view of more than 20,000 distinct splits is solved in 400 sampled worlds "
+                            "without --samples") and f"at {deck} cards left" in first
+    assert "'lcanalysis advise POSITION'" in first and "2,000 nodes" in first
+    # a view of fewer splits is solved over every one, and the note gives the benchmarks' reach
+    note = reach_note(played_down(1, 10).view(), 0, None, 2000)  # 15,444 distinct splits
+    assert note is not None and "the exact value of a view (every split of the unseen cards)" in note
+    assert "up to 8 cards" in note  # docs/endgame.md: a view at stall budget 0, every split, within 10 s
+    assert "--time S" in note and "2,000 nodes" in note
     code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "0")
     assert code == 0 and "note:" not in err  # few cards left: no warning
     code, out, err = run(capsys, "solve", "example:midround", "--max-turns", "1", "--leaf", "as-is")
