@@ -211,3 +211,14 @@ def test_a_precision_stops_once_every_loss_is_that_precise_with_the_first_trials
     assert max(m.loss_stderr for m in before.moves) > aim  # not reached a trial earlier
     with pytest.raises(RolloutError, match="precision must be a number of points above 0"):
         rollout("example:midround", turns=turns, agent="heuristic", trials=5, precision=0)
+
+
+def test_on_a_position_in_a_match_the_answer_says_its_values_are_points_of_the_round():
+    from lcanalysis.game.examples import example_text
+
+    lone = rollout("example:midround", turns=["+B6/D"], agent="heuristic", trials=2)
+    in_match = {**json.loads(example_text("midround")), "match": {"round": 2, "totals": [35, -10]}}
+    match = rollout(in_match, turns=["+B6/D"], agent="heuristic", trials=2)
+    assert not any("match" in n for n in lone.notes)
+    assert any("points of this round, not chances to win the match" in n for n in match.notes)
+    assert match.moves[0].value == lone.moves[0].value

@@ -285,6 +285,10 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         rolled.notes.append(f"stopped after {played:,} of at most {trials:,} trials: every turn's "
                             f"{'value' if len(chosen) == 1 else 'loss'} has a standard error of at most "
                             f"{precision:g} (precision)")
+    if source.match:  # (the trials' spread could give match chances; not yet)
+        from lcanalysis.match_equity import points_only_note
+
+        rolled.notes.append(points_only_note("the values are"))
     rolled.seconds = time.perf_counter() - t0
     return rolled
 
