@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.game.cards import whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
@@ -153,9 +154,10 @@ def _in_order(pool: Any, jobs: Iterator[tuple[Any, ...]], ahead: int) -> Iterato
 
 
 def _checked(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+    n = whole_number(value)
+    if n is None or not low <= n <= high:
         raise RolloutError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
-    return int(value)
+    return n
 
 
 def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: int, seed: int,
@@ -245,9 +247,11 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
 
     def enough() -> int:
         """The trials that reach ``precision`` (the first n, all played), or 0 while none do."""
+        if precision is None:  # (nothing to look at after each trial)
+            return 0
         missing = np.isnan(results).any(axis=1)
         n = int(np.argmax(missing)) if missing.any() else trials  # (the first trial not played yet)
-        if precision is None or n < MIN_TRIALS:
+        if n < MIN_TRIALS:
             return 0
         moves = answer(n).moves
         errors = [m.stderr for m in moves] if len(moves) == 1 else [m.loss_stderr or 0.0 for m in moves]
