@@ -17,7 +17,7 @@ import os
 import shlex
 import sys
 
-from lcanalysis.cli.common import describe, emit, load
+from lcanalysis.cli.common import describe, emit, load, progress_line
 from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, number, path_name
 
 
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     analysis = rollout(source, turns=args.turns, agent=args.agent, trials=args.trials,
                        top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
-                       progress=sys.stderr.isatty() or _say, luck_adjusted=not args.no_luck_adjustment,
+                       progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
                        command=_command(args) if args.out else None,
                        allow_code_change=args.allow_code_change, precision=args.precision)
     if args.json:
@@ -99,7 +99,3 @@ def _command(args: argparse.Namespace) -> str:
     words += ["--top", str(args.top)] if args.top is not None else []
     words += ["--precision", f"{args.precision:g}"] if args.precision is not None else []
     return shlex.join(words)
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
