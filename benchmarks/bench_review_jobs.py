@@ -42,8 +42,8 @@ def main() -> int:
     args = ap.parse_args()
     if not all(2 <= n <= 10_000 for n in args.turns):
         ap.error("--turns must be 2..10000 each")
-    from lcanalysis import reviewer as R
     from lcanalysis.game.records import record_round
+    from lcanalysis.reviewer import run as R
 
     print("| turns | before | today | ratio (sum / last / time) |")
     print("|---|---|---|---|")

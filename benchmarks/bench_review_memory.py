@@ -50,7 +50,7 @@ TIME = 0.01  # seconds a decision with --judge
 
 
 def judged_cheaply(job: Any) -> dict[str, Any]:
-    """A stand-in for judging a turn (``reviewer._review_turn``) that costs nothing and keeps
+    """A stand-in for judging a turn (``reviewer.run.review_turn``) that costs nothing and keeps
     nothing of the job: a forced decision with loss 0, and luck 0 for a draw the record knows."""
     out: dict[str, Any] = {"round": job.round, "index": job.index, "player": job.player, "played": job.played,
                            "deck": job.view.deck_count, "analysed": job.analyse, "seconds": 0.0}
@@ -69,8 +69,8 @@ def judged_cheaply(job: Any) -> dict[str, Any]:
 def review_before(rec: Any, time_budget: float, judge: Callable[[Any], dict[str, Any]], workers: int) -> Any:
     """The review before: every job and every view built first (the replay of the whole record),
     kept to the end; on a pool, every job submitted at once."""
-    from lcanalysis import reviewer as R
     from lcanalysis.game.position import Position
+    from lcanalysis.reviewer import run as R
 
     jobs, views = [], {}
     reviewed = {0, 1}
@@ -79,7 +79,7 @@ def review_before(rec: Any, time_budget: float, judge: Callable[[Any], dict[str,
         view = before.view(step.player) if isinstance(before, Position) else before
         drawn = str(step.drawn) if step.drawn is not None else None
         pile = list(before.deck) if isinstance(before, Position) else None
-        jobs.append(R._Job(1, step.index, step.player, view, str(step.turn.move), drawn, time_budget, 0,
+        jobs.append(R.Job(1, step.index, step.player, view, str(step.turn.move), drawn, time_budget, 0,
                            step.player in reviewed, pile, R.SEARCH_FLOOR))
         views[(1, step.index)] = view
     results = [judge(jobs[0])]
@@ -92,7 +92,7 @@ def review_before(rec: Any, time_budget: float, judge: Callable[[Any], dict[str,
 
 
 def review_today(rec: Any, time_budget: float, workers: int) -> Any:
-    from lcanalysis import reviewer as R
+    from lcanalysis.reviewer import run as R
 
     return R.review(rec, time_budget=time_budget, seed=0, workers=workers,
                     executor="serial" if workers == 1 else None, progress=False)
@@ -126,11 +126,11 @@ def main() -> int:
     args = ap.parse_args()
     if not all(2 <= n <= 10_000 for n in args.turns) or not 1 <= args.workers <= 64:
         ap.error("--turns must be 2..10000 each and --workers 1..64")
-    from lcanalysis import reviewer as R
     from lcanalysis.game.records import record_round
+    from lcanalysis.reviewer import run as R
 
-    judge = R._review_turn if args.judge else judged_cheaply
-    R._review_turn = judge  # today's review judges with the same function as the one before
+    judge = R.review_turn if args.judge else judged_cheaply
+    R.review_turn = judge  # today's review judges with the same function as the one before
     how = f"for real, {TIME:g} s a decision" if args.judge else "the stand-in"
     where = "serial" if args.workers == 1 else f"{args.workers} worker processes"
     print(f"judging: {how}; {where}")

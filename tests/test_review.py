@@ -600,7 +600,7 @@ def test_a_review_refuses_absurd_workers_and_starts_no_more_processes_than_turns
     """'review --workers 100000' forked a process for each worker at once: thousands of them, until
     the machine ran out of memory. Now more than 1,024 is refused, and a pool never has more workers
     than turns to hand out (the first turn runs in this process)."""
-    import lcanalysis.reviewer as R
+    import lcanalysis.reviewer.run as R
 
     path = tmp_path / "r.txt"
     path.write_text(f"LCR1\nstart {lc.Position.deal(seed=3).to_string()}\n-Yw/D -B10/Y -Yw/B\n")
@@ -715,7 +715,7 @@ def test_an_alternative_the_endgame_search_only_bounded_says_so(monkeypatch):
     a bounded turn's loss was listed as a plain number)."""
     from helpers import played_down
 
-    import lcanalysis.reviewer as reviewer
+    import lcanalysis.reviewer.judge as reviewer  # where a turn is judged: the advisor it asks is replaced
     from lcanalysis.analysis import Analysis, MoveValue
 
     start = played_down(7, 3)
@@ -744,7 +744,7 @@ def test_a_players_totals_say_at_least_when_a_loss_in_them_is_only_a_bound(monke
     too: the player's summary counts those losses (``bounded``), and the text and the report say
     "at least" before the total loss and the error rate, and "at best" after the rating band (before,
     they were given as plain estimates)."""
-    import lcanalysis.reviewer as reviewer
+    import lcanalysis.reviewer.judge as reviewer  # where a turn is judged: the advisor it asks is replaced
     from lcanalysis.analysis import Analysis, MoveValue
 
     def searched(view, *args, **kwargs):  # the search's answer: the second legal turn only bounded, 1 point worse

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from test_review_stream import GOLDEN, T, _cases, outputs
 
-from lcanalysis import reviewer as R
 from lcanalysis.cli.main import main
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_round, write_record
 from lcanalysis.reviewer import judgement_of, judgement_text, review
+from lcanalysis.reviewer import run as R  # the review's run: the module whose names these tests replace
 
 
 def test_a_review_resumed_from_kept_judgements_is_the_one_made_in_one_go():
@@ -87,7 +87,7 @@ def test_review_out_keeps_turns_judged_before_ctrl_c_and_resumes(record, tmp_pat
     argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--json"]
     whole, _ = _judged_json(capsys, argv)
     kept = tmp_path / "kept.csv"
-    judge = R._review_turn
+    judge = R.review_turn
     calls = []
 
     def stopped_after_two(job):
@@ -96,7 +96,7 @@ def test_review_out_keeps_turns_judged_before_ctrl_c_and_resumes(record, tmp_pat
             raise KeyboardInterrupt
         return judge(job)
 
-    monkeypatch.setattr(R, "_review_turn", stopped_after_two)
+    monkeypatch.setattr(R, "review_turn", stopped_after_two)
     assert main([*argv, "--out", str(kept)]) == 130
     err = capsys.readouterr().err
     assert f"stopped: the turns judged so far are kept in {kept}" in err, err
@@ -104,7 +104,7 @@ def test_review_out_keeps_turns_judged_before_ctrl_c_and_resumes(record, tmp_pat
     assert lines[0].startswith("# lcanalysis review {") and lines[1] == "round,index,judgement"
     assert [line.split(",")[:2] for line in lines[2:]] == [["1", "0"], ["1", "1"]]
     calls.clear()
-    monkeypatch.setattr(R, "_review_turn", lambda job: (calls.append(job.index), judge(job))[1])
+    monkeypatch.setattr(R, "review_turn", lambda job: (calls.append(job.index), judge(job))[1])
     resumed, err = _judged_json(capsys, [*argv, "--out", str(kept)])
     assert calls == [2, 3, 4] and "resuming from" in err and "2 turn(s) judged there are kept" in err
     assert resumed == whole
@@ -202,6 +202,15 @@ class _Clock:
         return self.now
 
 
+def _one_clock(monkeypatch):
+    """One ``_Clock`` for the review's run and for the turns it judges (``reviewer.judge``)."""
+    from lcanalysis.reviewer import judge
+
+    clock = _Clock()
+    monkeypatch.setattr(R, "time", clock)
+    monkeypatch.setattr(judge, "time", clock)
+
+
 def test_a_resumed_review_reports_the_time_of_every_run(monkeypatch):
     """``Review.seconds`` of a resumed review was the last run's only (a review stopped after 90 % of
     its turns reported the last 10 %). Now each judgement keeps the seconds its run took to reach it
@@ -210,7 +219,7 @@ def test_a_resumed_review_reports_the_time_of_every_run(monkeypatch):
     in one go, exactly (each turn: its own two readings and one as it comes back; the run: one
     reading before its first turn and one after its last)."""
     rec = _cases()[0][1]
-    monkeypatch.setattr(R, "time", _Clock())
+    _one_clock(monkeypatch)
     made: list[dict] = []
     whole = review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append)
     n = len(made)
@@ -231,7 +240,7 @@ def test_a_resumed_review_says_what_earlier_runs_judged_and_that_its_workers_are
     workers (the JSON's ``earlier_runs``, null for a review made in one run); the HTML report too.
     Under a clock that moves a second a reading (3 a turn, 1 for the run), so each figure is known."""
     rec = _cases()[0][1]
-    monkeypatch.setattr(R, "time", _Clock())
+    _one_clock(monkeypatch)
     made: list[dict] = []
     whole = review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append)
     n = len(made)
@@ -271,7 +280,7 @@ def test_the_review_bar_moves_on_while_a_slow_decision_is_judged(monkeypatch, wo
     Bar = recording_bar(refreshed, made)
 
     rec = record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"])
-    judge = R._review_turn
+    judge = R.review_turn
     gate = threading.Event()
 
     def slow(job):  # the first turn, judged in this process, waits until the bar has been redrawn 3 times
@@ -284,7 +293,7 @@ def test_the_review_bar_moves_on_while_a_slow_decision_is_judged(monkeypatch, wo
 
     monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
     monkeypatch.setattr(R, "TICK_SECONDS", 0.02)
-    monkeypatch.setattr(R, "_review_turn", slow)
+    monkeypatch.setattr(R, "review_turn", slow)
     rv = review(rec, time_budget=T, workers=workers, executor="serial" if workers == 1 else None, progress=True)
     assert len(rv.decisions) == 2 and len(made) == 1 and len(refreshed) >= 3  # redrawn while it was judged
     after = len(refreshed)

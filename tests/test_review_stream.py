@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from test_review import _blunder_start, _play_out  # the blunder round of the review's tests
 
-from lcanalysis import reviewer as R
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_match, record_round
 from lcanalysis.reviewer import review
+from lcanalysis.reviewer import run as R  # the review's run: the module whose names these tests replace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_records import stalling_round  # the long record of the benchmarks
@@ -133,7 +133,7 @@ def test_the_review_version_is_raised_whenever_the_reviews_numbers_change(golden
 def _peak(rec, monkeypatch, **kw) -> int:
     """The review's peak memory in bytes (tracemalloc, beyond what the record holds), turns judged
     by the stand-in."""
-    monkeypatch.setattr(R, "_review_turn", judged_cheaply)
+    monkeypatch.setattr(R, "review_turn", judged_cheaply)
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
@@ -166,7 +166,7 @@ def test_a_reviews_memory_grows_linearly_with_the_records_length(monkeypatch, ex
 def test_an_executor_is_handed_a_few_turns_at_a_time(monkeypatch):
     """The turns go to an executor as workers free up, at most ``IN_FLIGHT`` out at once, instead of
     every turn submitted (and built) before the first result is read."""
-    monkeypatch.setattr(R, "_review_turn", judged_cheaply)
+    monkeypatch.setattr(R, "review_turn", judged_cheaply)
     out: list[int] = []
 
     class Counting(ThreadPoolExecutor):
@@ -187,7 +187,7 @@ def test_an_executor_is_handed_a_few_turns_at_a_time(monkeypatch):
 def test_the_views_of_a_review_are_those_before_each_decision(monkeypatch):
     """``Review.views`` replays a decision's view when asked: it is the view the turn was judged from,
     across the record's checkpoints, in a one-player record too."""
-    monkeypatch.setattr(R, "_review_turn", judged_cheaply)
+    monkeypatch.setattr(R, "review_turn", judged_cheaply)
     full = _stalling_round(200)
     for rec in (full, full.seen_by(0)):
         rv = review(rec, time_budget=T, executor="serial", progress=False)
@@ -203,7 +203,7 @@ def test_the_progress_bar_counts_the_turns_judged(monkeypatch, capsys):
     full: no turn is left out of its total nor counted twice, serial or on an executor."""
     start = _blunder_start()
     rec = record_round(start, _play_out(start, "-R10/D"))
-    monkeypatch.setattr(R, "_review_turn", judged_cheaply)
+    monkeypatch.setattr(R, "review_turn", judged_cheaply)
     for kw in ({"executor": "serial"}, {"executor": ThreadPoolExecutor(2)}):
         rv = review(rec, player=0, time_budget=T, progress=True, **kw)
         n = len(rv.decisions) + len(rv.draws)

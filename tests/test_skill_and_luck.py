@@ -186,7 +186,8 @@ def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():
             f"({u.stderr:.2f}) dealt uniformly") in text
     rounds = check["review's luck, hand model, a player's round"]
     assert f"comes out {rounds.mean:.1f} ± {rounds.stderr:.1f} points" in text
-    assert reviewer.LUCK_HAND_MODEL and f"{m.mean:.2f} +- {m.stderr:.2f}" in Path(reviewer.__file__).read_text()
+    settings = Path(reviewer.settings.__file__).read_text()  # where the figure is written beside the setting
+    assert reviewer.LUCK_HAND_MODEL and f"{m.mean:.2f} +- {m.stderr:.2f}" in settings
 
 
 def test_the_reviews_are_written_a_round_at_a_time_and_resumed_after_an_interrupt(tmp_path, monkeypatch):

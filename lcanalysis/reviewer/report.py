@@ -1,0 +1,383 @@
+"""The review's answer: each decision and draw, each player's totals, and the review as text and
+JSON (docs/spec/interchange.md, ``lcanalysis review``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lcanalysis.analysis import loss_in_words
+from lcanalysis.game.view import View
+from lcanalysis.reviewer.report_html import review_html, value_graph
+from lcanalysis.reviewer.settings import (
+    BELOW_ZERO,
+    ENDGAME_CARDS,
+    LUCK_HAND_MODEL,
+    MARK_SIGMAS,
+    MARKS,
+    MIN_RATED,
+    ONE_PLAYER_LUCK,
+    RATING_BANDS,
+    REVIEW_VERSION,
+    SEARCH_CARDS,
+    SEARCH_FLOOR,
+    SPEC_MARK,
+    SPEC_MARKED,
+    rating_for,
+)
+from lcanalysis.reviewer.words import reconciled_text, where
+
+# --- the answer ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Decision:
+    """One reviewed turn (see the module docstring for every field's meaning)."""
+
+    round: int
+    index: int
+    player: int
+    played: str
+    best: str
+    advisor_best: str
+    loss: float
+    loss_stderr: float
+    mark: str | None
+    forced: bool
+    exact: bool
+    method: str
+    deck: int
+    legal: int
+    value_best: float
+    value_best_stderr: float
+    value_played: float
+    value_played_stderr: float
+    reference: str
+    value_reference: float | None
+    value_reference_stderr: float | None
+    gain_vs_reference: float | None
+    gain_vs_reference_stderr: float | None
+    alternatives: list[dict[str, Any]]
+    worlds: int
+    advisor_rollouts: int
+    seconds: float
+    drawn: str | None = None
+    luck: float | None = None
+    luck_stderr: float | None = None
+    luck_worlds: int | None = None
+    value_before_draw: float | None = None
+    value_after_draw: float | None = None
+    loss_bound: str | None = None  # "lower": the endgame search only bounded the played turn
+
+    def loss_text(self, digits: int = 1) -> str:
+        """The loss as a reader needs it: "3.0 (exact)", "3.0 ± 0.4" (an estimate), or "at least 3.0"
+        (the endgame search only bounded the played turn; ± the bound's sampling error, if any)."""
+        return loss_in_words(self.loss, self.loss_stderr, exact=self.exact, bound=self.loss_bound == "lower",
+                             digits=digits)
+
+
+@dataclass
+class Draw:
+    """The luck of a deck draw by a player whose decisions are not under review."""
+
+    round: int
+    index: int
+    player: int
+    played: str
+    drawn: str
+    luck: float
+    luck_stderr: float
+    luck_worlds: int
+    value_before_draw: float
+    value_after_draw: float
+    seconds: float
+    deck: int
+
+
+@dataclass
+class PlayerSummary:
+    player: int
+    decisions: int
+    unforced: int
+    error_rate: float | None
+    total_loss: float
+    total_loss_stderr: float
+    luck: float | None
+    luck_stderr: float | None
+    draws: int
+    result: int
+    luck_adjusted: float | None
+    rating: str | None
+    marks: dict[str, int]
+    luck_adjusted_stderr: float | None = None  # the luck's: the result itself is exact
+    error_rate_stderr: float | None = None  # the total loss's, per unforced decision
+    name: str | None = None  # the record's name for the player ("you", an agent's), if it gives one
+    #: unforced decisions whose loss the endgame search only bounded (``Decision.loss_bound`` "lower"):
+    #: the total loss and the error rate are then at least the figures given, the rating at best its band
+    bounded: int = 0
+
+    @property
+    def label(self) -> str:
+        """"player 0 (you)": the seat, and the record's name for it when it gives one."""
+        return f"player {self.player}" + (f" ({self.name})" if self.name else "")
+
+    def error_rate_text(self) -> str:
+        """The error rate with its standard error, or "n/a" (no unforced decision); "at least" when
+        a loss in it is only a bound."""
+        if self.error_rate is None:
+            return "n/a"
+        return f"{self._at_least()}{self.error_rate:.2f} ± {self.error_rate_stderr or 0.0:.2f}"
+
+    def total_loss_text(self) -> str:
+        """The total loss with its standard error; "at least" when a loss in it is only a bound."""
+        return f"{self._at_least()}{self.total_loss:.1f} ± {self.total_loss_stderr:.1f}"
+
+    def rating_text(self) -> str:
+        """The rating band, "at best" when the error rate is only a lower bound; the bands the error rate
+        reaches within two standard errors when they are more than its own (the band of an estimate is
+        an estimate too); "" when not rated."""
+        if not self.rating:
+            return ""
+        text = self.rating + (" at best" if self.bounded else "")
+        if self.error_rate is not None and self.error_rate_stderr:
+            low = rating_for(self.error_rate - 2 * self.error_rate_stderr)
+            high = rating_for(self.error_rate + 2 * self.error_rate_stderr)
+            if low != high:
+                text += f" (from {low} to {high} within two standard errors of the error rate)"
+        return text
+
+    def bounded_text(self) -> str:
+        """Why a total is a bound, or "" when none of its losses is."""
+        return (f"{self.bounded} loss(es) only bounded by the endgame search (at least the figure given), "
+                f"so the total loss and the error rate are at least these" if self.bounded else "")
+
+    def _at_least(self) -> str:
+        return "at least " if self.bounded else ""
+
+    def luck_adjusted_text(self) -> str:
+        """The luck-adjusted result with its standard error, or "n/a" (a player whose luck is unknown)."""
+        if self.luck_adjusted is None:
+            return "n/a"
+        return f"{self.luck_adjusted:+.1f} ± {self.luck_adjusted_stderr or 0.0:.1f}"
+
+    def spec_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        head = {k: d.pop(k) for k in ("player", "decisions", "error_rate", "luck", "result", "luck_adjusted")}
+        return {**head, **d}
+
+
+@dataclass(repr=False)  # a line (__repr__), not every field of every decision
+class Review:
+    """The review of a record: ``decisions`` (one per reviewed turn), the luck of the other
+    player's draws (``draws``), ``players`` (per-player totals) and, for a full-deal record with
+    both players reviewed, ``reconciliation`` per round."""
+
+    decisions: list[Decision]
+    draws: list[Draw]
+    players: list[PlayerSummary]
+    reconciliation: list[dict[str, Any]]
+    record_kind: str
+    rounds: int
+    time_budget: float
+    seed: int
+    #: the review's time (a clock's, where a decision's ``seconds`` is its own work): a resumed review's
+    #: counts the earlier runs' too, up to the last turn each kept (``review``)
+    seconds: float
+    #: this run's worker processes (or its executor's type): a resumed review's earlier runs may have had others
+    workers: int | str
+    finished: bool
+    viewer: int | None = None  # the recording player of a one-player record
+    #: the view before each decision, ``(round, index)`` -> ``View`` (``TurnViews``: replayed when asked)
+    views: Mapping[tuple[int, int], View] = field(default_factory=dict, repr=False)
+    scores: list[tuple[int, int]] = field(default_factory=list)
+    search_floor: float = SEARCH_FLOOR
+    #: the rounds (1-based) that ended at the turn cap with cards left in the draw pile (rules.md:
+    #: scored as it stands, reported as capped), with the cap
+    capped: list[int] = field(default_factory=list)
+    turn_cap: int = 0
+    match_rounds: int | None = None  # a match record: the rounds of the match (its rules), played or not
+    #: in a match (a match record, or a position with a match score): that the losses are points of
+    #: the round, not chances to win the match (``match_equity.points_only_note``); None otherwise
+    match_note: str | None = None
+    #: a resumed review: the turns judged by earlier runs (``review``'s ``judged``) and their seconds,
+    #: included in ``seconds``; 0 and 0.0 for a review made in one run
+    earlier_turns: int = 0
+    earlier_seconds: float = 0.0
+
+    def time_text(self) -> str:
+        """The review's seconds and workers, in words: for a resumed review, the earlier runs' turns and
+        seconds and this run's apart (``workers`` are this run's)."""
+        here = f"{self.seconds - self.earlier_seconds:.1f} s on {self.workers} worker(s)"
+        if not self.earlier_turns:
+            return here
+        turns = len(self.decisions) + len(self.draws)
+        earlier = f"{self.earlier_turns} turn(s) judged by earlier run(s) in {self.earlier_seconds:.1f} s"
+        if self.earlier_turns >= turns:
+            return f"{self.seconds:.1f} s in all, resumed: every turn ({earlier})"
+        return (f"{self.seconds:.1f} s in all, resumed: {earlier}, {turns - self.earlier_turns} by this run in "
+                f"{here}")
+
+    @property
+    def luck_against(self) -> str:
+        """What a draw's luck is measured against: the real pile of a full-deal record, else the
+        cards the recording player could not see, dealt by the opponent-hand model or uniformly."""
+        if self.viewer is None:
+            return "the real draw pile"
+        return ("the unseen cards, the opponent's hand dealt by the opponent-hand model" if LUCK_HAND_MODEL
+                else "the unseen cards, dealt uniformly")
+
+    # --- JSON ------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``lcanalysis review RECORD --json`` object of docs/spec/interchange.md (``decisions``
+        with ``index, player, played, best, loss, loss_stderr, mark``; ``players`` with ``player,
+        decisions, error_rate, luck, result, luck_adjusted``), each entry followed by labelled
+        extras, then ``draws``, ``reconciliation`` and ``settings``."""
+        decisions = []
+        for d in self.decisions:
+            row = asdict(d)
+            head = {k: row.pop(k) for k in ("index", "player", "played", "best", "loss", "loss_stderr", "mark")}
+            # the shared spec's mark is "mistake" or null: a mistake or a blunder is "mistake"; the
+            # finer grade (an inaccuracy too) follows among the extras
+            head["mark"] = SPEC_MARK if d.mark in SPEC_MARKED else None
+            decisions.append({**head, "grade": d.mark, **row})
+        return {
+            "decisions": decisions,
+            "players": [p.spec_json() for p in self.players],
+            "draws": [asdict(d) for d in self.draws],
+            "reconciliation": self.reconciliation,
+            "settings": {"record": self.record_kind, "rounds": self.rounds, "finished": self.finished,
+                         "time_per_decision": self.time_budget, "seed": self.seed, "seconds": self.seconds,
+                         "review_version": REVIEW_VERSION,
+                         "workers": self.workers,
+                         "earlier_runs": ({"turns": self.earlier_turns, "seconds": self.earlier_seconds}
+                                          if self.earlier_turns else None),
+                         "marks": dict(MARKS),
+                         "mark_sigmas": MARK_SIGMAS,
+                         "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
+                         "scores": [list(s) for s in self.scores], "capped": list(self.capped),
+                         "match_rounds": self.match_rounds, "match_note": self.match_note,
+                         "luck_against": self.luck_against,
+                         "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
+                                     "search_floor": self.search_floor}},
+        }
+
+    # --- text ------------------------------------------------------------------------------
+
+    def critical(self, limit: int = 3) -> list[Decision]:
+        """The marked decisions with the largest losses (the critical positions)."""
+        marked = [d for d in self.decisions if d.mark]
+        return sorted(marked, key=lambda d: -d.loss)[:limit]
+
+    def to_text(self) -> str:
+        lines = [f"Review of {self.record_kind}: {self.rounds_text()}, {len(self.decisions)} decisions"
+                 + ("" if self.finished else " (the record stops before the end of the round)"),
+                 f"{self.time_budget:g} s a decision, seed {self.seed}; {self.time_text()}"]
+        if self.capped:
+            lines.append(self.capped_text())
+        if self.match_note:
+            lines.append(self.match_note)
+        for p in self.players:
+            lines.append("")
+            rate = (f"{p.error_rate_text()} points a decision" if p.error_rate is not None
+                    else "n/a (no unforced decision)")
+            lines.append(f"{p.label}: {p.decisions} decisions ({p.unforced} unforced), error rate {rate}, "
+                         f"total loss {p.total_loss_text()}"
+                         + (f": rating {p.rating_text()}" if p.rating else
+                            f": not rated (fewer than {MIN_RATED} unforced decisions)" if p.unforced < MIN_RATED
+                            else ""))
+            marks = ", ".join(f"{n} {p.marks.get(n, 0)}" for n, _ in reversed(MARKS))
+            lines.append(f"  marks: {marks}")
+            if p.bounded:
+                lines.append(f"  ({p.bounded_text()})")
+            if p.total_loss < 0:
+                lines.append(f"  ({BELOW_ZERO})")
+            if p.luck is not None:
+                lines.append(f"  luck {p.luck:+.1f} ± {p.luck_stderr:.1f} over {p.draws} deck draws")
+                if self.viewer is not None:
+                    lines.append(f"  (luck against {self.luck_against}: {ONE_PLAYER_LUCK})")
+            else:
+                lines.append("  luck: unknown (the record does not show this player's draws)")
+            adj = p.luck_adjusted_text()
+            lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}" if self.finished else
+                         f"  score difference where the record stops {p.result:+d} (not a result: the round is "
+                         f"unfinished), luck-adjusted {adj}")
+        marked = [d for d in self.decisions if d.mark]
+        lines.append("")
+        if marked:
+            lines.append("marked decisions:")
+            for d in marked:
+                lines.append(f"  {where(d)}: played {d.played}, best {d.best}: loss {d.loss_text()}  "
+                             f"{(d.mark or '').upper()}")
+        else:
+            lines.append("no decision marked")
+        events: list[Decision | Draw] = [*self.decisions, *self.draws]
+        lucky = sorted([x for x in events if x.luck is not None], key=lambda x: -abs(x.luck or 0.0))[:3]
+        if lucky:
+            lines.append("largest luck: " + "; ".join(
+                f"{where(x)} drew {x.drawn} ({x.luck or 0.0:+.1f} ± {x.luck_stderr or 0.0:.1f})" for x in lucky))
+        for rec in self.reconciliation:
+            lines.append("")
+            lines.append(f"round {rec['round']} reconciled (player 0's points): {reconciled_text(rec)}")
+        n = [d for d in self.decisions if not d.exact and d.advisor_rollouts]
+        searched = sum(d.method.startswith("endgame search") for d in self.decisions)
+        if self.decisions:
+            secs = [d.seconds for d in self.decisions]
+            lines.append("")
+            lines.append(f"per decision: {np.mean(secs):.2f} s on average (at most {max(secs):.2f} s); "
+                         + (f"losses from {int(np.mean([d.worlds for d in n]))} shared worlds on average, "
+                            f"the best turn from {int(np.mean([d.advisor_rollouts for d in n]))} advisor "
+                            f"rollouts; " if n else "")
+                         + f"{sum(d.exact for d in self.decisions)} decisions exact (endgame solver or search)"
+                         + (f"; {searched} judged by the endgame search" if searched else ""))
+        lines.append("marks: " + ", ".join(f"{n} >= {least:g}" for n, least in reversed(MARKS))
+                     + f" points, only beyond {MARK_SIGMAS:g} standard errors; forced decisions not counted")
+        return "\n".join(lines)
+
+    def rounds_text(self) -> str:
+        """"3 round(s)", or for a match the record stops before its last round, "2 of 3 round(s)
+        (the record stops before the end of the match)"."""
+        if self.match_rounds is None or self.rounds >= self.match_rounds:
+            return f"{self.rounds} round(s)"
+        return (f"{self.rounds} of {self.match_rounds} round(s)"
+                + (" (the record stops before the end of the match)" if self.finished else ""))
+
+    def capped_text(self) -> str:
+        """Which rounds the turn cap stopped, in words ("" when none)."""
+        if not self.capped:
+            return ""
+        which = ("round " if len(self.capped) == 1 else "rounds ") + ", ".join(str(r) for r in self.capped)
+        return (f"{which} stopped at the turn cap of {self.turn_cap} turns with cards left in the draw pile: "
+                f"scored as it stands (capped)")
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        """One line, as a REPL shows a review: the record, the decisions, each player's error rate
+        (every field of every decision ran to 90,000 characters for one round); ``print`` gives the
+        review, ``to_json()`` every field."""
+        rates = "".join(f"; {p.label}: error rate " + ("n/a" if p.error_rate is None
+                                                       else f"{p.error_rate_text()} points a decision")
+                        for p in self.players)
+        return (f"<Review of {self.record_kind}: {self.rounds_text()}, {len(self.decisions)} decisions{rates}; "
+                "print() it for the review>")
+
+    # --- HTML ------------------------------------------------------------------------------
+
+    def value_graph_svg(self, width: int = 720, height: int = 260) -> str:
+        """The value over the round in player 0's points (the recording player's in a one-player
+        record): one line per player, the best turn's value from that player's own view before each
+        of their decisions, ending at the actual result; marked decisions as coloured dots."""
+        return value_graph(self, width, height)
+
+    def to_html(self) -> str:
+        """A self-contained HTML report: summary, value graph, critical positions, every decision."""
+        return review_html(self)
+
+    def _repr_html_(self) -> str:
+        return review_html(self, fragment=True)

@@ -1,0 +1,121 @@
+"""The review's settings: its version, its time shares, the marks of a decision and the rating bands
+(the meaning of each is in ``lcanalysis.reviewer``'s docstring)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR
+from lcanalysis.rollouts import ROLLOUTS_PER_MS
+
+#: the version of the review's numbers: raised whenever the same record, settings and seed would give
+#: other numbers than before (a loss, a best turn, a mark, a luck, a value, the worlds behind one),
+#: whatever the cause: this module, the advisor, the play-outs, the endgame search, the engine. The
+#: files that keep review output hold it in their settings (``keep_settings``: ``review --out``'s;
+#: the skill-and-luck study's reviews and review-luck files) and a run refuses to resume a file
+#: another version wrote, or one from before versions were kept ("unversioned", such as
+#: data/simulated/skill_and_luck_reviews.csv): it would mix two versions' numbers in one file.
+#: ``tests/test_review_stream.py::test_the_review_version_is_raised_whenever_the_reviews_numbers_change``
+#: guards it: it pins this number to the numbers of the review's reference outputs
+#: (tests/data/review_golden.json), so rewriting those fails it until this is raised.
+REVIEW_VERSION = 1
+#: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
+TICK_SECONDS = 1.0
+#: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
+#: not a clock: ``ROLLOUTS_PER_MS`` per millisecond), so a review is reproducible on any machine
+DEFAULT_TIME = 0.4
+ENDGAME_CARDS = 2  # the review's exact handover (search.endgame_analysis: every split, one stall each)
+#: from here the advisor's endgame search judges, with at least ``SEARCH_FLOOR`` seconds of its node
+#: budget whatever the time per decision (``advisor.judging_budget``, shared with the tutor)
+SEARCH_CARDS = JUDGE_SEARCH_CARDS
+SEARCH_FLOOR = JUDGE_SEARCH_FLOOR
+#: the review's advisor plays the play-outs a second of budget the published reviews were made with
+#: (the agents' rate), not the hint's since it was raised (``advisor.ROLLOUTS_PER_SECOND``)
+PLAYOUT_RATE = int(1000 * ROLLOUTS_PER_MS)
+#: the review's advisor deals the opponent's cards uniformly, as the published reviews were made
+#: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
+#: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
+HAND_MODEL = False
+#: and with one deck order per world (no draw streams, ``advisor.STREAMS_DEFAULT``), for the same reason
+STREAMS = False
+#: and with the advisor's play-outs spread over the turns in two stages (``advisor.SCHEDULES``), as then
+SCHEDULE = "two-stage"
+#: the luck of a draw in a one-player record deals the opponent's unknown cards by the opponent-hand
+#: model: measured on 8,800 real draws (data/simulated/skill_and_luck_review_luck_model.csv) its mean
+#: is -0.23 +- 0.05 points a draw, against -0.57 +- 0.06 with the uniform deal (a full-deal record
+#: uses the real pile and is unbiased)
+LUCK_HAND_MODEL = True
+ONE_PLAYER_LUCK = "a one-player record cannot see the pile, and this luck runs about 0.2 points a draw low"
+ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
+PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
+LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
+MIN_WORLDS = 40
+MAX_TIME = 60.0
+#: turns handed to an executor and not yet judged: at most this many, or ``AHEAD_PER_WORKER`` a
+#: worker if more; the next turn's view is built only when one of them is done, so a long record's
+#: views are never all in memory (each holds the round's history so far)
+IN_FLIGHT = 32
+AHEAD_PER_WORKER = 4
+
+#: (name, least loss in points): a decision is marked by the largest threshold its loss reaches,
+#: and only when the loss is more than ``MARK_SIGMAS`` standard errors above zero
+MARKS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
+#: the one mark of the shared interchange spec ("mistake" or null), and the grades it stands for
+SPEC_MARK = "mistake"
+SPEC_MARKED = ("blunder", "mistake")
+MARK_SIGMAS = 2.0
+#: what the text says under a total loss below zero, lest a reader take the review for broken
+BELOW_ZERO = ("below zero by noise, not skill: a loss measured by play-outs is never clipped (so the total is "
+              "unbiased), and turns as good as the advisor's can total below zero; more time a decision narrows "
+              "the ±")
+
+#: (name, error rate below which it applies), in points lost per unforced decision. Provisional:
+#: set from single rounds of our agents reviewed at 0.2-0.4 s a decision (error rates: heuristic
+#: against itself -0.2 and 0.6, against greedy 3.2 and 3.6, against random 0.7; greedy against
+#: the heuristic 0.5 and 1.2, against random 11.6; random 5.1 and 6.5; search -0.8), not yet from
+#: the study of issue 14 (error rates against match results over many rounds). An agent stronger
+#: than the advisor at the review's budget comes out below zero.
+#: fewer unforced decisions than this get no rating: from a handful, noise decides the band (a
+#: review of a 6-turn record rated a player "world class" on 3 decisions at -3.7 ± 3.6 a decision)
+MIN_RATED = 10
+RATING_BANDS = (
+    ("world class", 0.5),
+    ("expert", 1.0),
+    ("advanced", 2.0),
+    ("intermediate", 3.5),
+    ("casual", 5.0),
+    ("beginner", math.inf),
+)
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made: bad options, or a record with nothing to review."""
+
+
+def decision_seed(seed: int, round_number: int, index: int) -> int:
+    """The advisor's seed for one decision: a function of the review's seed, the round (1-based)
+    and the turn's index only, so every decision is reproducible in any order."""
+    ss = np.random.SeedSequence([int(seed), int(round_number), int(index), 14])
+    return int(ss.generate_state(1, dtype=np.uint32)[0] % (2**31 - 1))
+
+
+def mark_for(loss: float, stderr: float, forced: bool = False) -> str | None:
+    """The mark of a decision (``MARKS``), or None: forced, small, or within ``MARK_SIGMAS``
+    standard errors of zero."""
+    if forced or not math.isfinite(loss) or loss <= MARK_SIGMAS * stderr:
+        return None
+    for name, least in MARKS:
+        if loss >= least:
+            return name
+    return None
+
+
+def rating_for(error_rate: float | None) -> str | None:
+    if error_rate is None or not math.isfinite(error_rate):
+        return None
+    for name, below in RATING_BANDS:
+        if error_rate < below:
+            return name
+    return RATING_BANDS[-1][0]  # pragma: no cover

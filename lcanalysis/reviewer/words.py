@@ -1,0 +1,30 @@
+"""The review's phrases that its text and its HTML report share: where a turn is, an
+alternative's loss, a round's reconciliation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lcanalysis.analysis import loss_in_words
+
+if TYPE_CHECKING:
+    from lcanalysis.reviewer.report import Decision, Draw
+
+
+def alternative_loss_text(a: dict[str, Any]) -> str:
+    """An alternative's loss as ``Decision.loss_text`` says the played turn's: exact, an estimate with
+    its standard error, or a bound ("at least")."""
+    return loss_in_words(a["loss"], a["loss_stderr"], exact=a["exact"], bound=a["loss_bound"] == "lower")
+
+
+def where(d: Decision | Draw) -> str:
+    return f"round {d.round} turn {d.index} (player {d.player}, deck {d.deck})"
+
+
+def reconciled_text(rec: dict[str, Any]) -> str:
+    """A round's reconciliation in one line, each estimate with its standard error: the hidden cards
+    are what is left of the actual (exact) result, so theirs is that of the other three together."""
+    return (f"actual {rec['actual']:+d} = start {rec['start']:+.1f} ± {rec['start_stderr']:.1f} + skill "
+            f"{rec['skill'][0] - rec['skill'][1]:+.1f} ± {rec['skill_stderr']:.1f} + luck "
+            f"{rec['luck'][0] - rec['luck'][1]:+.1f} ± {rec['luck_stderr']:.1f} + hidden cards "
+            f"{rec['hidden']:+.1f} ± {rec['stderr']:.1f}")
