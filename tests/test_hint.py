@@ -148,8 +148,13 @@ def test_with_a_match_score_every_turn_carries_its_chance_to_win_the_match(capsy
     for move in answer["moves"]:
         assert 0.0 <= move["match_win"] <= 1.0 and move["match_win_stderr"] >= 0
     assert any(note.startswith("match: ") for note in answer["notes"])
-    best_by_match = max(answer["moves"], key=lambda m: m["match_win"])
-    assert best_by_match["match_loss"] == pytest.approx(0.0, abs=1e-12)
+    # the best turn by match is chosen by paired differences (match_equity.match_analysis), not by the
+    # highest mean over each turn's own worlds: a busy machine plays fewer worlds for some turns, and a
+    # turn with a higher mean over fewer worlds may then not be it (seen under load: a loss of 0.011)
+    best = [m for m in answer["moves"] if m["match_loss"] == 0.0]
+    assert best, "no turn is the best by match"
+    highest = max(answer["moves"], key=lambda m: m["match_win"])
+    assert highest["match_loss"] <= 2 * highest["match_loss_stderr"] + 1e-12, highest
     assert main(["advise", json.dumps(data), "--time", "0.3"]) == 0
     text = capsys.readouterr().out
     chances = re.findall(r"win match (\d+\.\d)% ± (\d+\.\d)", text)  # an estimate: with its error
