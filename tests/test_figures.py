@@ -325,3 +325,35 @@ def test_the_wager_charts_say_when_their_numbers_are_estimates():
     assert [t.get_text() for t in ax.texts] == [f"{o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
     legend = [t.get_text() for t in figures.score_distribution_chart(sampled).axes[0].get_legend().get_texts()]
     assert legend == [f"{o.wagers} wager(s): mean {o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
+
+
+def test_publish_writes_a_figure_as_pdf_and_png_in_its_folder_and_returns_it(tmp_path):
+    """What the notebooks do with every figure: it is shown (the value of the cell) and kept as files."""
+    import matplotlib.image
+
+    fig = figures.histogram([1.0, 2.0, 5.0], title="Figure 2. t", xlabel="points")
+    folder = tmp_path / "figures"  # made: its parent exists
+    assert figures.publish(fig, str(folder), "article_fig2") is fig
+    assert sorted(p.name for p in folder.iterdir()) == ["article_fig2.pdf", "article_fig2.png"]
+    assert (folder / "article_fig2.pdf").read_bytes()[:4] == b"%PDF"
+    width, height = fig.get_size_inches()
+    assert matplotlib.image.imread(folder / "article_fig2.png").shape[:2] == (round(height * figures.PNG_DPI),
+                                                                               round(width * figures.PNG_DPI))
+    figures.publish(fig, str(folder), "article_fig2")  # again: the files are written over, nothing else
+    assert len(list(folder.iterdir())) == 2
+
+
+@pytest.mark.parametrize("folder, name, message", [
+    ("figures", "", r"name must be a file name without folder or extension .*, got ''"),
+    ("figures", "fig.png", r"name must be .*, got 'fig\.png'"),
+    ("figures", "sub/fig", r"name must be .*, got 'sub/fig'"),
+    ("figures", None, r"name must be .*, got None"),
+    ("missing/figures", "fig", r"the folder .*missing \(where figures would be made for the figures\) does not exist"),
+    ("", "fig", r"folder must be the path of a folder for the figures, got ''"),
+])
+def test_publish_refuses_a_bad_name_or_folder_before_writing(tmp_path, folder, name, message):
+    fig = figures.histogram([1.0, 2.0], title="t", xlabel="x")
+    with pytest.raises(ValueError, match=message):
+        figures.publish(fig, str(tmp_path / folder) if folder else folder, name)
+    assert not any(tmp_path.rglob("*.p*"))
+    assert not (tmp_path / "missing").exists()

@@ -72,6 +72,39 @@ def test_notebooks_are_stored_without_outputs(path):
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
 
 
+def _figure_calls(source: str) -> tuple[list[str], list[ast.Call]]:
+    """A cell's drawings (calls of ``figures.CHART``, by name) and its ``figures.publish`` calls."""
+    drawn, published = [], []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "figures":
+            (published if node.func.attr == "publish" else drawn).append(node)
+    return [c.func.attr for c in drawn], published
+
+
+def test_every_figure_of_a_notebook_is_saved_as_files():
+    """A publication figure is kept as a file, not only shown: each figure a notebook draws is
+    handed to ``figures.publish(fig, FIGURES, NAME)`` in its cell (PDF and PNG in the folder the
+    first cell names), each NAME once across the notebooks, so no figure writes over another's."""
+    names = []
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        cells = [c.source for c in nb.cells if c.cell_type == "code"]
+        drawn_anywhere = False
+        for source in cells[1:]:
+            drawn, published = _figure_calls(source)
+            drawn_anywhere |= bool(drawn)
+            assert len(drawn) == len(published), f"{path.name}: {drawn} drawn, {len(published)} saved in:\n{source}"
+            for call in published:
+                folder, name = call.args[1], call.args[2]
+                assert isinstance(folder, ast.Name) and folder.id == "FIGURES", f"{path.name}: {ast.unparse(call)}"
+                assert isinstance(name, ast.Constant) and isinstance(name.value, str), ast.unparse(call)
+                names.append(name.value)
+        if drawn_anywhere:
+            assert "FIGURES = " in cells[0], f"{path.name}: the first cell names the folder of the figures"
+    assert len(names) == len(set(names)) and len(names) >= 27, sorted(names)
+
+
 def test_the_decision_explorer_says_when_the_endgame_search_answers():
     from lcanalysis.advisor import ENDGAME_CARDS, FULL_POSITION_ENDGAME_CARDS
 

@@ -3,7 +3,8 @@
 Each function returns a closed ``matplotlib.figure.Figure`` (it shows where it is the value of a
 notebook cell or passed to ``display``, and never twice). Nothing here computes: the numbers
 come from ``lcanalysis`` functions and are only drawn. ``save`` writes one to a file for an
-article (SVG, PDF or PNG).
+article (SVG, PDF or PNG); ``publish`` writes a notebook's figure to its PDF and PNG files and
+returns it, so the cell shows it too.
 """
 
 from __future__ import annotations
@@ -48,6 +49,39 @@ def save(fig: Any, path: str, dpi: int = PNG_DPI) -> str:
         raise ValueError(f"save: the folder {folder} of {path!r} does not exist")
     fig.savefig(path, dpi=dpi, format=ext[1:], metadata={"Software": "lcanalysis"} if ext == ".png" else None)
     return path
+
+
+#: the files ``publish`` writes a figure to: PDF (vector, for print; an SVG of a 23,000-point scatter
+#: is 3.5 MB, its PDF 0.2 MB) and PNG at ``PNG_DPI`` (for the web)
+PUBLISHED = (".pdf", ".png")
+
+
+def publish(fig: Any, folder: str, name: str) -> Any:
+    """Save ``fig`` as ``folder/name.pdf`` and ``folder/name.png`` (``PUBLISHED``, through ``save``)
+    and return it, so that a notebook cell both shows its figure and keeps it as files::
+
+        figures.publish(figures.histogram(...), FIGURES, "first_player_fig2_edge_per_deal")
+
+    ``folder`` is made when its parent exists (a notebook's ``FIGURES = "figures"``, beside it);
+    a missing parent, or a ``name`` that is empty, holds a folder separator or ends in an
+    extension, is refused by name before anything is written."""
+    import os
+
+    if not isinstance(name, str) or not name.strip() or os.sep in name or "/" in name \
+            or os.path.splitext(name)[1] or name.startswith("."):
+        raise ValueError(f"publish: name must be a file name without folder or extension (the files are "
+                         f"NAME{' and NAME'.join(PUBLISHED)}), got {name!r}")
+    if not isinstance(folder, (str, os.PathLike)) or not str(folder).strip():
+        raise ValueError(f"publish: folder must be the path of a folder for the figures, got {folder!r}")
+    folder = os.path.abspath(folder)
+    if not os.path.isdir(folder):
+        if not os.path.isdir(os.path.dirname(folder)):
+            raise ValueError(f"publish: the folder {os.path.dirname(folder)} (where {os.path.basename(folder)} "
+                             f"would be made for the figures) does not exist")
+        os.makedirs(folder, exist_ok=True)
+    for ext in PUBLISHED:
+        save(fig, os.path.join(folder, name + ext))
+    return fig
 
 
 def _move_colour(move: str) -> str:
