@@ -685,3 +685,35 @@ def test_the_summary_at_the_top_of_the_agents_page_quotes_todays_calibration_fro
     assert late["intercept 95% high"] < 0
     assert (f"the intercept is {late['intercept']:+.1f} [{late['intercept 95% low']:+.1f}, "
             f"{late['intercept 95% high']:+.1f}], the values about {-late['intercept']:.1f} points above") in summary
+
+
+def test_the_phase_table_and_the_fits_table_set_runs_side_by_side():
+    """What the calibration article compares runs by (it selected the columns and stacked the
+    tables itself, three times over): each phase's fit, slope and intercept with their 95%
+    intervals and the bias, for one study or for named studies one above the other."""
+    before, after = _synthetic(rounds=20, per_round=8, seed=1), _synthetic(rounds=20, per_round=8, slope=1.0, seed=2)
+    one = C.phase_table(before, samples=50)
+    assert list(one.columns) == ["positions", "slope", "slope 95% low", "slope 95% high", "intercept",
+                                 "intercept 95% low", "intercept 95% high", "bias", "bias s.e."]
+    assert list(one.index) == C.PHASE_NAMES + ["whole round"]
+    both = C.phase_table({"before": before, "after": after}, samples=50)
+    assert list(both.index.get_level_values(0).unique()) == ["before", "after"]
+    for name, study in (("before", before), ("after", after)):
+        late = study[study.phase == "late (14-4)"]
+        b, a = np.polyfit(late.played_value, late.realized, 1)
+        row = both.loc[(name, "late (14-4)")]
+        assert (row["slope"], row["intercept"]) == pytest.approx((b, a))
+        assert row["bias"] == pytest.approx((late.realized - late.played_value).mean())
+        assert both.loc[(name, "whole round"), "positions"] == len(study) == 160
+    fits = {"before": C.calibration_fit(before, samples=50), "after": C.calibration_fit(after, samples=50)}
+    table = C.fits_table(fits)
+    assert list(table.index) == [("before", "slope"), ("before", "intercept"),
+                                 ("after", "slope"), ("after", "intercept")]
+    slope = np.polyfit(after.played_value, after.realized, 1)[0]
+    assert table.loc[("after", "slope"), "estimate"] == pytest.approx(slope)
+    assert table.loc[("before", "intercept"), "verdict"] == fits["before"]["intercept_verdict"]
+    for bad in ({}, None, [before]):
+        with pytest.raises(ValueError, match="phase_table: give a study"):
+            C.phase_table(bad)
+        with pytest.raises(ValueError, match="fits_table: give a dict of named fits"):
+            C.fits_table(bad)

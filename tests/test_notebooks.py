@@ -49,11 +49,16 @@ def test_first_cell_holds_the_parameters_and_the_published_command(path):
     assert "lcanalysis studies data" in first.source or "jupyter nbconvert" in first.source
 
 
+#: pandas' ways of making a new table from others: a notebook that needs one calls lcanalysis instead
+WRANGLING = {"concat", "merge", "join", "groupby", "pivot", "pivot_table", "agg", "aggregate", "apply", "melt"}
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_holds_no_logic_of_its_own(path):
     """No function or class definitions, loops, branches, comprehensions or row selections by a
-    mask: everything is a call into lcanalysis (a comprehension is a loop, and a selection such as
-    ``colours[colours["opened"]]`` a computation of the notebook's own)."""
+    mask, no tables stacked, joined or grouped: everything is a call into lcanalysis (a comprehension
+    is a loop, a selection such as ``colours[colours["opened"]]`` and ``pd.concat`` of two studies'
+    tables computations of the notebook's own)."""
     nb = nbformat.read(path, as_version=4)
     logic = (ast.FunctionDef, ast.ClassDef, ast.For, ast.While, ast.If, ast.Lambda, ast.comprehension)
     for cell in nb.cells:
@@ -64,6 +69,10 @@ def test_notebook_holds_no_logic_of_its_own(path):
                 f"{path.name}: logic belongs in lcanalysis, found {type(node).__name__} in:\n{cell.source}")
             assert not (isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Compare, ast.Subscript))), (
                 f"{path.name}: a selection belongs in lcanalysis, found {ast.unparse(node)} in:\n{cell.source}")
+            assert not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in WRANGLING), (
+                f"{path.name}: tables are stacked, joined and grouped in lcanalysis, found {ast.unparse(node.func)} "
+                f"in:\n{cell.source}")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -46,7 +46,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -465,6 +465,32 @@ def calibration_by_phase(study: pd.DataFrame, value: str = "played_value", sampl
     """``calibration_by`` the phase of the round (``PHASES``: cards left in the draw pile), and
     the whole round."""
     return calibration_by(study, study["phase"], PHASE_NAMES, value, samples, seed).rename_axis("phase")
+
+
+#: the columns of ``calibration_by_phase`` that ``phase_table`` keeps: the fit with its 95% intervals and the bias
+PHASE_COLUMNS = ["positions", "slope", "slope 95% low", "slope 95% high", "intercept", "intercept 95% low",
+                 "intercept 95% high", "bias", "bias s.e."]
+
+
+def phase_table(studies: pd.DataFrame | Mapping[str, pd.DataFrame], samples: int = 2000,
+                seed: int = 0) -> pd.DataFrame:
+    """``calibration_by_phase`` of one study, or of several one above the other (``{"before": ...,
+    "after": ...}``: the names the outer level of the index), in ``PHASE_COLUMNS``: the table the
+    calibration article compares runs by."""
+    if isinstance(studies, pd.DataFrame):
+        return calibration_by_phase(studies, samples=samples, seed=seed)[PHASE_COLUMNS]
+    if not isinstance(studies, Mapping) or not studies:
+        raise ValueError(f"phase_table: give a study (a DataFrame) or a dict of named studies, got {studies!r}")
+    return pd.concat({name: calibration_by_phase(study, samples=samples, seed=seed)[PHASE_COLUMNS]
+                      for name, study in studies.items()})
+
+
+def fits_table(fits: Mapping[str, dict[str, Any]]) -> pd.DataFrame:
+    """Named ``calibration_fit`` answers one above the other, each as ``summary_table`` gives it
+    (slope and intercept, their errors, targets and verdicts): ``{"before": fit, "after": fit}``."""
+    if not isinstance(fits, Mapping) or not fits:
+        raise ValueError(f"fits_table: give a dict of named fits (calibration_fit's answers), got {fits!r}")
+    return pd.concat({name: summary_table(fit) for name, fit in fits.items()})
 
 
 def calibration_by_sample(study: pd.DataFrame, samples: int = 2000, seed: int = 0) -> pd.DataFrame:
