@@ -81,6 +81,39 @@ def test_notebooks_are_stored_without_outputs(path):
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
 
 
+def _data_read(path: Path) -> list[Path]:
+    """The files a notebook reads from ``DATA`` (``f"{DATA}/NAME"``), as paths in the repository."""
+    nb = nbformat.read(path, as_version=4)
+    params: dict = {}
+    exec(nb.cells[0].source, params)  # the first cell only sets parameters (tested above)
+    files = []
+    for cell in nb.cells[1:]:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, ast.JoinedStr) and len(node.values) == 2 \
+                    and isinstance(node.values[0], ast.FormattedValue) \
+                    and isinstance(node.values[0].value, ast.Name) and node.values[0].value.id == "DATA":
+                files.append((path.parent / params["DATA"] / node.values[1].value.lstrip("/")).resolve())
+    return files
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_first_cell_names_the_command_of_every_data_file_the_notebook_reads(path):
+    """The first cell says how the published data are made: each file read from ``DATA`` has its
+    command there (the one its ``.cmd`` sidecar holds: the file's, or for a tournament's ``.csv``
+    the ``.jsonl``'s), named by its ``--out`` file, or by its part of ``lcanalysis studies data``."""
+    first = nbformat.read(path, as_version=4).cells[0].source
+    for data in _data_read(path):
+        cmd = next((c for c in (Path(f"{data}.cmd"), data.with_suffix(".jsonl.cmd")) if c.exists()), None)
+        assert cmd is not None, f"{path.name} reads {data.name}, which has no .cmd sidecar"
+        command = cmd.read_text(encoding="utf-8")
+        named = (f"--only {command.split('--only ')[1].split()[0]}" if "studies data --only " in command
+                 else str(data.relative_to(ROOT)))
+        assert named.split()[-1] in first, (f"{path.name} reads {data.relative_to(ROOT)}: its first cell should give "
+                                            f"its command, {command.strip()!r}")
+
+
 def _figure_calls(source: str) -> tuple[list[str], list[ast.Call]]:
     """A cell's drawings (calls of ``figures.CHART``, by name) and its ``figures.publish`` calls."""
     drawn, published = [], []
