@@ -366,3 +366,49 @@ def test_the_board_says_a_turn_let_pass_as_the_terminal_does_not_always_fine():
         board.play_button.click()
         assert f"{turn}: {s.verdict(s.decisions[-1])}" in html.unescape(board.comment.value)
         assert words in html.unescape(board.comment.value)
+
+
+def test_the_board_says_when_the_opponent_fails_to_answer_and_waits_on_no_more():
+    """An opponent that fails (an external bot that crashed): the click's handler raised into the
+    widget log, the comment stayed "Judging your turn..." and a second click said "it is not your
+    turn" with no word on why. Now the board names the opponent's failure and what to do."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.agents import Agent
+    from lcanalysis.show.tutor import TutorBoard
+
+    class Crashing(Agent):
+        name = "crashing"
+
+        def __init__(self):
+            self.turns = 0
+
+        def choose(self, view, rng_or_seed=None, time_ms=None):
+            self.turns += 1
+            if self.turns > 1:
+                raise RuntimeError("the bot's process exited")
+            return view.legal_moves()[0]
+
+    board = TutorBoard(agent=Crashing(), seed=3, time_budget=0.02)
+    while "failed" not in board.comment.value:
+        assert board.session.human_to_move()
+        board.play_button.click()
+    text = html.unescape(board.comment.value)
+    assert "The opponent (crashing) failed to choose its turn: RuntimeError: the bot's process exited" in text
+    assert "New game" in text and "lc-error" in text
+    assert board.play_button.disabled and not board.session.human_to_move() and board.hand.options == ()
+    board.play()  # a script's call: said, not played
+    assert "It is not your turn." in board.comment.value
+    board.new_button.click()  # a new game: the person moves first, so it can be played again
+    assert board.session.human_to_move() and not board.play_button.disabled
+
+
+def test_the_board_says_the_round_is_over_when_play_is_called_after_it():
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import DECK, TutorBoard
+
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    while not board.session.round_over():
+        board.choose(board.hand.options[0], "-", DECK)
+        board.play()
+    board.play()
+    assert "The round is over: press &#x27;Next round&#x27; or &#x27;New game&#x27;." in board.comment.value

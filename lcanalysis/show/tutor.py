@@ -55,9 +55,9 @@ class TutorBoard:
                        (self.comment, "lc-tutor-comment"), (self.review, "lc-tutor-review"),
                        (self.progress, "lc-tutor-progress")):
             w.add_class(cls)
-        self.play_button.on_click(lambda _: self.play())
-        self.next_button.on_click(lambda _: self.next_round())
-        self.new_button.on_click(lambda _: self.new_game())
+        self.play_button.on_click(lambda _: self._safely(self.play))
+        self.next_button.on_click(lambda _: self._safely(self.next_round))
+        self.new_button.on_click(lambda _: self._safely(self.new_game))
         self.threshold.observe(lambda change: setattr(self.session, "threshold", change["new"]), names="value")
         self.widget = W.VBox([
             W.HBox([self.threshold, self.new_button, self.next_button]), self.score, self.board,
@@ -66,6 +66,23 @@ class TutorBoard:
         self.new_game()
 
     # --- actions -------------------------------------------------------------------------
+
+    def _safely(self, action: Callable[[], None]) -> None:
+        """A button's action; a failure is said in ``comment``, never a traceback in the widget log
+        (ipywidgets only logs what a click handler raises, and the board would wait on forever). The
+        opponent failing to answer (an external bot that crashed, say) is named as such."""
+        try:
+            action()
+        except Exception as exc:
+            s = getattr(self, "session", None)
+            if s is not None and not s.round_over() and not s.human_to_move():
+                what = (f"The opponent ({s.opponent.name}) failed to choose its turn: {type(exc).__name__}: {exc}. "
+                        f"Press 'New game' to play again.")
+            else:
+                what = f"Something went wrong: {type(exc).__name__}: {exc}"
+            self.comment.value = _message("error", what)
+            if s is not None:
+                self._refresh()
 
     def new_game(self) -> None:
         self.session = TutorSession(threshold=self.threshold.value, progress=self._stage, **self._options)
@@ -80,6 +97,10 @@ class TutorBoard:
         self.source.value = source
 
     def play(self) -> None:
+        if not self.session.human_to_move():  # the button is disabled then: a script's call
+            self.comment.value = _message("error", "The round is over: press 'Next round' or 'New game'."
+                                          if self.session.round_over() else "It is not your turn.")
+            return
         if self.hand.value is None:
             self.comment.value = _message("error", "Pick a card of your hand first.")
             return
@@ -96,7 +117,7 @@ class TutorBoard:
             return
         finally:
             self._report = None
-            self.play_button.disabled = self.session.round_over()
+            self.play_button.disabled = not self.session.human_to_move()
         last = self.session.decisions[-1]
         self.comment.value = (_message("error", f"Tutor: {said}") if said else
                               _message("ok", f"{move}: {self.session.verdict(last)}"))
@@ -131,7 +152,7 @@ class TutorBoard:
         self.source.options = sources
         self.source.value = DECK
         over = s.round_over()
-        self.play_button.disabled = over
+        self.play_button.disabled = not s.human_to_move()
         self.next_button.disabled = not over or s.match.round_number >= s.rounds
         if over:
             self.review.value = self._review_html()
