@@ -357,3 +357,59 @@ def test_publish_refuses_a_bad_name_or_folder_before_writing(tmp_path, folder, n
         figures.publish(fig, str(tmp_path / folder) if folder else folder, name)
     assert not any(tmp_path.rglob("*.p*"))
     assert not (tmp_path / "missing").exists()
+
+
+def _every_chart():
+    """One figure of each chart function, on small made-up inputs."""
+    import numpy as np
+    import pandas as pd
+
+    from lcanalysis.wagers.canonical import wager_distribution
+
+    e = Estimate(0.8, 0.16, 20000)
+    fit = {"slope": 0.95, "intercept": 0.3, "slope_low": 0.93, "slope_high": 0.98, "intercept_low": -0.4,
+           "intercept_high": 1.0}
+    bins = pd.DataFrame({"value": [-10.0, 0.0, 10.0], "realized": [-9.0, 1.0, 9.5], "realized s.e.": [1.0, 1.0, 1.0]})
+    summary = {"consistent": 2, "positions": 3, "share": 0.67, "share_low": 0.2, "share_high": 0.9,
+               "mean_loss": 0.5, "loss_low": 0.1, "loss_high": 0.9}
+    grid = pd.DataFrame([{"sum": s, "draws": d, "v": s - 20 + d} for s in (15, 20) for d in (0, 10)])
+    wagers = wager_distribution(hand=[6, 8, 9], hand_wagers=1, draws=5)
+    models = pd.DataFrame({"model": ["canonical", "turns"], "rows": [100, 100], "bias": [8.5, 4.3],
+                           "bias s.e.": [0.3, 0.3]})
+    fit_estimates = {"intercept": Estimate(4.1, 0.1, 100), "slope": Estimate(0.4, 0.01, 100)}
+    import lcanalysis as lc
+
+    solved = lc.solve(lc.read_position("example:endgame").view(), max_stalls=0)
+    return {
+        "move_values_chart": figures.move_values_chart(solved),
+        "estimates_chart": figures.estimates_chart({"edge": e, "other": e}, title="t", xlabel="points"),
+        "grouped_estimates_chart": figures.grouped_estimates_chart({"2 cards left": {"a": e, "b": e}}, ["a", "b"],
+                                                                   title="t", xlabel="points"),
+        "histogram": figures.histogram([1.0, 2.0, 5.0], title="t", xlabel="points"),
+        "heatmap": figures.heatmap(grid, index="sum", columns="draws", values="v", title="t", label="points"),
+        "fit_chart": figures.fit_chart([1, 2, 3], [1.0, 2.0, 2.5], fit_estimates, title="t", xlabel="x", ylabel="y",
+                                       claim=(22, 0.6)),
+        "calibration_chart": figures.calibration_chart(np.arange(6.0), np.arange(6.0) + 1, fit, bins,
+                                                       groups=["early"] * 3 + ["late"] * 3),
+        "consistency_chart": figures.consistency_chart([0.0, 0.2, 2.0], [0.1, 0.2, 0.3], [True, True, False],
+                                                       summary, 30),
+        "model_comparison_chart": figures.model_comparison_chart(models),
+        "score_distribution_chart": figures.score_distribution_chart(wagers),
+        "wager_means_chart": figures.wager_means_chart(wagers),
+        "outcome_histogram": figures.outcome_histogram([-5.0, 0.0, 12.0], "+R7/D"),
+    }
+
+
+def test_no_figure_writes_text_smaller_than_the_smallest_readable_size():
+    """Readable in print at the figure's size: every text of every chart (titles, labels, ticks,
+    legends, the numbers in a heatmap's cells, the sample sizes above a grouped chart's points, which
+    were 6 points) is at least ``figures.MIN_FONT`` points."""
+    from matplotlib.text import Text
+
+    charts = _every_chart()
+    assert set(charts) >= {name for name in dir(figures) if name.endswith(("_chart", "_histogram", "heatmap"))}
+    for name, fig in charts.items():
+        fig.canvas.draw()
+        small = [(t.get_text(), t.get_fontsize()) for t in fig.findobj(Text)
+                 if t.get_visible() and t.get_text().strip() and t.get_fontsize() < figures.MIN_FONT]
+        assert not small, f"{name}: {small}"

@@ -14,6 +14,10 @@ from typing import Any
 
 import numpy as np
 
+#: the smallest text a figure writes, in points (a 7-inch figure is printed at its size; the sample
+#: sizes above the grouped chart's points were 6)
+MIN_FONT = 7
+
 COLOURS = {"Y": "#d9b300", "B": "#1f5fbf", "W": "#8c8c8c", "G": "#2e8b3a", "R": "#c0392b", "P": "#7d3c98"}
 
 
@@ -241,7 +245,7 @@ def heatmap(frame: Any, index: str, columns: str, values: str, title: str, label
     if annotate and data.size <= 400:
         for (r, c), v in np.ndenumerate(data):
             if np.isfinite(v):
-                ax.text(c, r, _no_minus_zero(fmt.format(v)), ha="center", va="center", fontsize=7,
+                ax.text(c, r, _no_minus_zero(fmt.format(v)), ha="center", va="center", fontsize=MIN_FONT,
                         color="white" if _is_dark(im.cmap(im.norm(v))) else "black")
     cb = fig.colorbar(im, ax=ax)
     cb.set_label(label)
@@ -364,7 +368,7 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
         for g, mean, at in zip(names, means, y, strict=True):
             if np.isfinite(mean):
                 ax.annotate(_sample_size(groups[g][key].n), (mean, at), textcoords="offset points", xytext=(0, 4),
-                            ha="center", va="bottom", fontsize=6, color="#555555")
+                            ha="center", va="bottom", fontsize=MIN_FONT, color="#444444")
     if reference is not None:
         ax.axvline(reference, color="black", lw=0.8, ls="--")
     ax.set_yticks(np.arange(len(names))[::-1], names)
@@ -412,7 +416,7 @@ def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: M
     ax.axvline(0, color="#999999", lw=0.5)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    legend = ax.legend(fontsize=7, loc="upper left")
+    legend = ax.legend(fontsize=MIN_FONT, loc="upper left")
     for handle in getattr(legend, "legend_handles", []):  # the faint points, drawn solid in the legend
         handle.set_alpha(1.0)
     ax.set_title(title, fontsize=10)
@@ -440,5 +444,5 @@ def consistency_chart(loss: Sequence[float], loss_stderr: Sequence[float], consi
     ax.set_title(f"{title}\n{summary['consistent']}/{summary['positions']} consistent = {summary['share']:.2f} "
                  f"[{summary['share_low']:.2f}, {summary['share_high']:.2f}]; mean loss {summary['mean_loss']:.2f} "
                  f"[{summary['loss_low']:.2f}, {summary['loss_high']:.2f}] points", fontsize=10)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=MIN_FONT, loc="upper left")
     return fig
