@@ -46,6 +46,7 @@ ENDGAME_CARDS = 5  # principal lines are offered when the draw pile holds at mos
 CARD_COLOURS = {"Y": "#e9c63b", "B": "#4a86d8", "W": "#e4e4e4", "G": "#49a862", "R": "#d5533f", "P": "#9563c9"}
 RANK_NAMES = ("w", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 MIN_TIME, MAX_TIME, MAX_SEED = 0.2, 10.0, 2**31 - 1  # the explorer's time slider and seed box
+MAX_DRAWS = 56  # the wager explorer's draws slider: the 6-colour game's draw pile after the deal
 
 
 def _cards_text(cards: Any) -> str:
@@ -882,7 +883,7 @@ class WagerExplorer:
                 or any(isinstance(n, bool) or n not in range(2, 11) for n in held):
             raise ValueError(f"held must be numbers of the colour, 2 to 10, got {held!r}")
         _within("hand_wagers", hand_wagers, 0, 3, "a whole number", whole=True)
-        _within("draws", draws, 0, 44, "a whole number", whole=True)
+        _within("draws", draws, 0, MAX_DRAWS, "a whole number", whole=True)
         _within("unseen_total", unseen_total, 1, 64, "a whole number", whole=True)
         self.held = W.SelectMultiple(options=list(range(2, 11)), value=tuple(held), description="held",
                                      rows=9, layout=W.Layout(width="160px"))
@@ -890,7 +891,7 @@ class WagerExplorer:
                                        rows=9, layout=W.Layout(width="160px"))
         self.hand_wagers = W.IntSlider(value=hand_wagers, min=0, max=3, description="wagers held")
         self.placed_wagers = W.IntSlider(value=0, min=0, max=3, description="wagers placed")
-        self.draws = W.IntSlider(value=draws, min=0, max=56, description="draws left")
+        self.draws = W.IntSlider(value=draws, min=0, max=MAX_DRAWS, description="draws left")
         self.unseen_total = W.IntSlider(value=unseen_total, min=1, max=64, description="unseen cards")
         self.message = W.HTML()
         self.table = W.HTML()
