@@ -377,3 +377,37 @@ def test_a_position_typed_without_its_history_says_its_turn_is_unknown():
     assert "turn unknown (no history given)" in view_svg(typed)
     assert view_text(full).splitlines()[0].startswith(f"Lost Cities, 5 colours, turn {len(full.history)}:")
     assert ", turn 0:" in position_text(Position.deal(seed=1)).splitlines()[0]
+
+
+@pytest.mark.parametrize("draw, said", [
+    (lambda: render.card_svg("R7", size=0), r"size must be a whole number of pixels, 1 or more \(None: the "
+                                             r"picture's own size\), got 0"),
+    (lambda: render.hand_svg(["R7"], size=-5), "size must be a whole number of pixels, 1 or more .*, got -5"),
+    (lambda: render.view_svg(Position.deal(seed=1).view(), size="big"), "size must be .*, got 'big'"),
+    (lambda: render.position_svg(Position.deal(seed=1), size=300.5), "size must be .*, got 300.5"),
+    (lambda: render.expedition_svg(None), r"expedition_svg draws a list of cards like \['R2', 'R7'\], got None"),
+    (lambda: render.expedition_svg("R7"), r"expedition_svg draws a list of cards .*, got 'R7'"),
+    (lambda: render.analysis_svg(None), r"analysis_svg draws an Analysis \(what solve and advise answer\), got None"),
+    (lambda: render.analysis_svg(_ranked(), limit=0), r"limit must be a whole number of turns, 1 or more "
+                                                       r"\(None: all\), got 0"),
+    (lambda: render.analysis_svg(_ranked(), limit="a"), "limit must be .*, got 'a'"),
+])
+def test_a_pictures_size_and_an_analysis_charts_limit_are_refused_naming_them(draw, said):
+    """size=0 or -5 drew an SVG of no or negative width, size='big' met "unsupported operand type";
+    analysis_svg(limit=0) drew every turn where to_text(limit=0) is refused, limit='a' met "slice
+    indices must be integers", and expedition_svg(None) Python's "'NoneType' object is not iterable"."""
+    from lcanalysis.game.cards import CardError
+
+    with pytest.raises((ValueError, CardError), match=said):
+        draw()
+
+
+def _ranked() -> Analysis:
+    return Analysis([MoveValue("+R7/D", 3.0, 1.0), MoveValue("-B4/D", 1.0, 1.0)], kind="advisor estimate", exact=False)
+
+
+def test_a_pictures_size_is_its_width_in_pixels_and_a_limit_keeps_the_first_turns():
+    root = parse(render.card_svg("R7", size=120))
+    assert root.get("width") == "120"
+    one = parse(render.analysis_svg(_ranked(), limit=1))
+    assert "+R7/D" in texts(one) and "-B4/D" not in texts(one)

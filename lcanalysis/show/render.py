@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card, CardError, brief
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card, CardError, brief, whole_number
 from lcanalysis.game.rules import expedition_score
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ def _svg(
 ) -> SvgImage:
     w, h = math.ceil(width), math.ceil(height)
     if size is not None:
+        size = _checked_size(size)
         dims = f'width="{size}" height="{math.ceil(size * h / w)}"'
     else:
         dims = f'width="{w}" height="{h}"'
@@ -166,6 +167,16 @@ def _svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" viewBox="0 0 {w} {h}" {dims} '
         f'font-family="{FONT}"><title>{escape(title)}</title>' + "".join(body) + "</svg>"
     )
+
+
+def _checked_size(size: Any) -> int:
+    """A picture's ``size`` (its width in pixels), refused by name when it is no whole number from 1
+    (0 and -5 drew an SVG of no or negative width, "big" met Python's "unsupported operand")."""
+    px = whole_number(size)
+    if px is None or px < 1:
+        raise ValueError(f"size must be a whole number of pixels, 1 or more (None: the picture's own size), "
+                         f"got {brief(size)}")
+    return px
 
 
 def _text(
@@ -213,6 +224,8 @@ def hand_svg(cards: Iterable[CardLike], size: int | None = None) -> SvgImage:
 
 def expedition_svg(cards: Iterable[Card | str], size: int | None = None) -> SvgImage:
     """One expedition as an overlapped column in the order placed, with its score below."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):  # (Python's "not iterable")
+        raise CardError(f"expedition_svg draws a list of cards like ['R2', 'R7'], got {brief(cards)}")
     cs = [c for c in (_card(x) for x in cards) if c is not None]
     n = len(cs)
     stack = (n - 1) * SY + CH if n else CH
@@ -697,7 +710,17 @@ def view_text(view: View, bottom: int | None = None) -> str:
 
 
 def analysis_svg(analysis: Analysis, limit: int | None = 20, size: int | None = None) -> SvgImage:
-    """A bar chart of the turns' values, best first, with error bars of one standard error."""
+    """A bar chart of the turns' values, best first, with error bars of one standard error; the
+    first ``limit`` turns (None: all)."""
+    from lcanalysis.analysis import Analysis
+
+    if not isinstance(analysis, Analysis):  # (else "'NoneType' object has no attribute 'moves'")
+        raise ValueError(f"analysis_svg draws an Analysis (what solve and advise answer), got {brief(analysis)}")
+    if limit is not None:  # as Analysis.to_text checks it (0 drew every turn, 'a' met "slice indices must be")
+        whole = whole_number(limit)
+        if whole is None or whole < 1:
+            raise ValueError(f"limit must be a whole number of turns, 1 or more (None: all), got {brief(limit)}")
+        limit = whole
     moves = analysis.moves[:limit] if limit else list(analysis.moves)
     row_h, label_w, bar_w, value_w = 18, 62, 280, 84
     top_y = 30
