@@ -412,3 +412,23 @@ def test_the_board_says_the_round_is_over_when_play_is_called_after_it():
         board.play()
     board.play()
     assert "The round is over: press &#x27;Next round&#x27; or &#x27;New game&#x27;." in board.comment.value
+
+
+def test_the_boards_choose_refuses_a_choice_it_does_not_offer_naming_the_ones_it_does():
+    """``board.choose`` (what a click does, and a script's way to play) met the widget library's
+    "Invalid selection: value not found" for a card not in hand, a place other than + or -, or a
+    pile with nothing to take."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import DECK, TutorBoard
+
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02)
+    hand = board.hand.options
+    missing = next(f"{c}{n}" for c in "YBWGR" for n in range(2, 11) if f"{c}{n}" not in hand)
+    with pytest.raises(ValueError, match=rf"card '{missing}' is not offered now; the board offers '{hand[0]}', "):
+        board.choose(missing)
+    with pytest.raises(ValueError, match=r"place 'x' is not offered now; the board offers '\+', '-' \(\+ plays"):
+        board.choose(hand[0], "x")
+    with pytest.raises(ValueError, match=r"source 'Q' is not offered now; the board offers 'deck'"):
+        board.choose(hand[0], "-", "Q")
+    board.choose(hand[-1], "-", DECK)  # what it offers is set
+    assert (board.hand.value, board.place.value, board.source.value) == (hand[-1], "-", DECK)

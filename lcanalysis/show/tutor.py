@@ -91,7 +91,15 @@ class TutorBoard:
         self._refresh()
 
     def choose(self, card: str, place: str = "+", source: str = DECK) -> None:
-        """Set the three choices (what a click does; scripts and tests call it too)."""
+        """Set the three choices (what a click does; scripts and tests call it too); a choice the
+        board does not offer now is refused naming the ones it does (not the widget library's
+        "Invalid selection: value not found")."""
+        for what, value, offered in (("card", card, self.hand.options), ("place", place, ("+", "-")),
+                                     ("source", source, self.source.options)):
+            if value not in offered:
+                choices = ", ".join(map(repr, offered)) or "none: it is not your turn"
+                raise ValueError(f"{what} {value!r} is not offered now; the board offers {choices}"
+                                 + (" (+ plays the card, - discards it)" if what == "place" else ""))
         self.hand.value = card
         self.place.value = place
         self.source.value = source
