@@ -14,7 +14,7 @@ from lcanalysis.agents import make_agent
 from lcanalysis.cli import main
 from lcanalysis.game.position import Position
 from lcanalysis.search import solve
-from lcanalysis.studies.rollout import RolloutError, load_rollout, play_trial, rollout, world
+from lcanalysis.studies.rollout import MAX_TRIALS, RolloutError, load_rollout, play_trial, rollout, world
 from tests.helpers import played_down
 
 
@@ -222,3 +222,109 @@ def test_on_a_position_in_a_match_the_answer_says_its_values_are_points_of_the_r
     assert not any("match" in n for n in lone.notes)
     assert any("points of this round, not chances to win the match" in n for n in match.notes)
     assert match.moves[0].value == lone.moves[0].value
+
+
+def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(monkeypatch, tmp_path):
+    """``seconds``: on a clock of our own on which every trial takes one second, a budget of 4.5 s
+    begins trials 0 to 4 and no more; the answer is the 5 trials' (as ``trials=5`` gives), says the
+    clock stopped it, and its file resumes into the answer of an unbroken run."""
+    from lcanalysis.studies import rollout as R
+
+    turns = ["+B6/D", "-W2/G"]
+    begun: list[int] = []
+    play = R.play_trial
+
+    def counted(source, chosen, agent, trial, seed, deadline=None):
+        rows = play(source, chosen, agent, trial, seed, deadline)
+        begun.append(trial)  # (the clock moves on once the trial is over)
+        return rows
+
+    monkeypatch.setattr(R, "play_trial", counted)
+    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))  # one second a trial
+    out = tmp_path / "r.csv"
+    timed = rollout("example:midround", turns=turns, agent="heuristic", trials=50, seconds=4.5, out=out)
+    assert begun == [0, 1, 2, 3, 4]
+    five = rollout("example:midround", turns=turns, agent="heuristic", trials=5)
+    assert [(m.move, m.value, m.stderr, m.loss, m.loss_stderr) for m in timed.moves] == \
+        [(m.move, m.value, m.stderr, m.loss, m.loss_stderr) for m in five.moves]
+    assert timed.method == five.method == "rollouts: 5 trials of 2 turn(s) by heuristic"
+    assert "stopped by the clock after 5 trials of the 50 asked: the time budget of 4.5 s" in timed.notes[-1]
+    assert not any("clock" in n for n in five.notes)
+    assert sorted(set(load_rollout(out)["trial"])) == [0, 1, 2, 3, 4]
+    begun.clear()  # resumed on the file, with a budget again: 2.5 s more play trials 4 (the file's last,
+    resumed = rollout("example:midround", turns=turns, agent="heuristic", trials=50, seconds=2.5, out=out)
+    assert begun == [4, 5, 6] and "stopped by the clock after 7 trials" in resumed.notes[-1]  # done again), 5, 6
+    unbroken = rollout("example:midround", turns=turns, agent="heuristic", trials=7)
+    assert [(m.move, m.value, m.stderr, m.loss_stderr) for m in resumed.moves] == \
+        [(m.move, m.value, m.stderr, m.loss_stderr) for m in unbroken.moves]
+    begun.clear()  # without --trials, as many as the time allows; a budget longer than the trials: all of them
+    many = rollout("example:midround", turns=turns, agent="heuristic", seconds=3.5)
+    assert begun == [0, 1, 2, 3] and "stopped by the clock after 4 trials:" in many.notes[-1]
+    begun.clear()
+    whole = rollout("example:midround", turns=turns, agent="heuristic", trials=3, seconds=100)
+    assert begun == [0, 1, 2] and not any("clock" in n for n in whole.notes)
+    monkeypatch.setattr(R, "_clock", iter([0.0, 1.0, 2.0, 3.0]).__next__)  # the budget spent before trial 0
+    with pytest.raises(RolloutError, match=r"time budget of 0.5 s \(seconds\) ran out before a trial was played out"):
+        rollout("example:midround", turns=turns, agent="heuristic", trials=5, seconds=0.5)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_small_time_budget_plays_fewer_trials_than_asked_and_says_so(workers):
+    """On the real clock, with no assertion on how long anything took: a budget of a second does not
+    play a million trials (on one worker or on two, whose queued trials are dropped), and the answer
+    is that of the first trials played, each turn over the same ones."""
+    answer = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=MAX_TRIALS,
+                     seconds=1.0, workers=workers)
+    n = int(answer.method.split()[1].replace(",", ""))
+    assert 1 <= n < MAX_TRIALS
+    assert f"stopped by the clock after {n:,} trials of the {MAX_TRIALS:,} asked: the time budget of 1 s" in \
+        answer.notes[-1]
+    if n > 1:
+        same = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=n)
+        assert [(m.move, m.value, m.stderr) for m in answer.moves] == [(m.move, m.value, m.stderr) for m in same.moves]
+
+
+def test_the_command_takes_a_time_budget_and_refuses_a_bad_one(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    assert main(["rollout", "example:midround", "--agent", "heuristic", "--turn", "+B6/D", "--turn", "-W2/G",
+                 "--seconds", "1", "--workers", "1", "--out", str(out)]) == 0
+    text, err = capsys.readouterr()
+    assert "stopped by the clock after" in text and "trials: the time budget of 1 s (seconds) ran out" in text
+    assert "trials to play for 1 s in all (at most 1,000,000) (0 already in the file)" in err
+    cmd = (tmp_path / "r.csv.cmd").read_text()
+    assert "--seconds 1 " in cmd and "--trials" not in cmd
+    for bad in ("0", "-1", "nan", "soon"):
+        with pytest.raises(SystemExit) as refused:
+            main(["rollout", "example:midround", "--seconds", bad])
+        assert refused.value.code == 2 and "argument --seconds: " in capsys.readouterr().err
+    for bad in (0, -1.0, math.inf, True, "60"):
+        with pytest.raises(RolloutError, match="seconds must be a number of seconds above 0"):
+            rollout("example:midround", turns=["+B6/D"], agent="heuristic", seconds=bad)
+
+
+def test_a_trial_being_played_when_the_time_runs_out_is_abandoned_and_none_of_its_rows_kept(monkeypatch, tmp_path):
+    """On a clock of our own that moves a second each time it is read (before every agent's turn),
+    the trial being played at the deadline is left, written nowhere: the answer and the file are
+    those of the trials before it, the answer the same as that many trials give."""
+    from lcanalysis.studies import rollout as R
+
+    turns = ["+B6/D", "-W2/G"]
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(R, "_clock", lambda: float(next(ticks)))
+    begun, kept = [], []
+    play = R.play_trial
+
+    def counted(*args):
+        begun.append(args[3])
+        kept.append(play(*args))
+        return kept[-1]
+
+    monkeypatch.setattr(R, "play_trial", counted)
+    out = tmp_path / "r.csv"
+    timed = rollout("example:midround", turns=turns, agent="heuristic", trials=50, seconds=300, out=out)
+    n = int(timed.method.split()[1])
+    assert 1 <= n < 50 and f"stopped by the clock after {n} trials of the 50 asked" in timed.notes[-1]
+    assert begun == list(range(n + 1)) and kept[-1] == [] and all(kept[:-1])  # trial n begun, then left
+    assert sorted(load_rollout(out)["trial"]) == sorted(list(range(n)) * 2)
+    same = rollout("example:midround", turns=turns, agent="heuristic", trials=n)
+    assert [(m.move, m.value, m.stderr) for m in timed.moves] == [(m.move, m.value, m.stderr) for m in same.moves]

@@ -1,4 +1,5 @@
-"""``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--out FILE] [--json]``.
+"""``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--seconds S]
+[--out FILE] [--json]``.
 
 Each turn (``--turn``, repeated; by default the hint's ``--top`` best) played out to the end of the
 round ``--trials`` times by one agent in both seats (``--agent``, default ``best``, written as for a
@@ -6,8 +7,10 @@ tournament: ``search:time_ms=50``), in the same dealt worlds with the same seeds
 differences are paired; each result less the luck of its deck draws (``--no-luck-adjustment`` keeps
 it raw). Prints every turn's mean final score difference with its standard error and its loss
 against the best (``lcanalysis.studies.rollout``). Slow by design (with ``best``, about a second a
-turn played out mid-round): a bar shows the trials; ``--out FILE`` keeps each trial as it finishes,
-and the same command again plays only the trials missing (Ctrl-C keeps what is done).
+turn played out mid-round): a bar shows the trials; ``--seconds S`` plays trials for S seconds (at
+most ``--trials``, if given; a trial being played when the time runs out is abandoned) and answers
+from the first ones all played, as that many ``--trials`` would; ``--out FILE`` keeps each trial as
+it finishes, and the same command again plays only the trials missing (Ctrl-C keeps what is done).
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ import shlex
 import sys
 
 from lcanalysis.cli.common import describe, emit, load, progress_line
-from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, number, path_name
+from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, number, path_name, seconds
+
+
+def _max_seconds() -> float:
+    from lcanalysis.studies.rollout import MAX_SECONDS
+
+    return MAX_SECONDS
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -40,6 +49,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--precision", type=number("--precision", "points", above=True), default=None, metavar="P",
                    help="stop before --trials once every turn's loss against the best has a standard error of at "
                         "most P points (after 10 trials at least; default: play every trial)")
+    p.add_argument("--seconds", type=seconds(_max_seconds), default=None, metavar="S",
+                   help="a time budget: play trials for S seconds in all (the turns' choice included; a trial "
+                        "being played when it runs out is abandoned) and answer from the first trials all played, "
+                        "as that many --trials would (default: none; with it and no --trials, as many trials as "
+                        "the time allows)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
                    help="the seed of the worlds and the agents (default 0: the same answer every time)")
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, 1), default=None,
@@ -64,14 +78,15 @@ def run(args: argparse.Namespace) -> int:
         check_output_file("--out", args.out, keep={"the position": args.position},
                           replaces=("a rollout file", ("# lcanalysis rollout",)))
     args.agent = args.agent or DEFAULT_AGENT
-    args.trials = args.trials or DEFAULT_TRIALS
+    if args.trials is None and args.seconds is None:
+        args.trials = DEFAULT_TRIALS
     source = load(args.position)
     workers = args.workers or os.cpu_count() or 1
     analysis = rollout(source, turns=args.turns, agent=args.agent, trials=args.trials,
                        top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
                        progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
                        command=_command(args) if args.out else None,
-                       allow_code_change=args.allow_code_change, precision=args.precision)
+                       allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds)
     if args.json:
         emit(analysis.to_json())
     else:
@@ -93,8 +108,10 @@ def joined_turns(argv: list[str]) -> list[str]:
 
 def _command(args: argparse.Namespace) -> str:
     """The command that makes (and resumes) ``--out``'s file, for its ``.cmd`` sidecar."""
-    words = ["lcanalysis", "rollout", args.position, "--agent", args.agent, "--trials", str(args.trials),
-             "--seed", str(args.seed), "--out", args.out]
+    words = ["lcanalysis", "rollout", args.position, "--agent", args.agent]
+    words += ["--trials", str(args.trials)] if args.trials is not None else []
+    words += ["--seconds", f"{args.seconds:g}"] if args.seconds is not None else []
+    words += ["--seed", str(args.seed), "--out", args.out]
     words += [w for turn in args.turns or () for w in ("--turn", turn)]
     words += ["--top", str(args.top)] if args.top is not None else []
     words += ["--precision", f"{args.precision:g}"] if args.precision is not None else []

@@ -22,6 +22,9 @@ How it is made (``rollout``):
   difference from the best turn, with that difference's standard error. All are estimates.
 - **Nothing lost.** With ``out`` each trial's results are written as it finishes
   (``study_file.StudyFile``); the same call on the same file plays only the trials missing.
+- **Stopping early.** A ``precision`` or a time budget (``seconds``) stops the rollout before
+  ``trials``; either way the answer is that of the first ``n`` trials, all played, so the same ``n``
+  trials give the same numbers whatever stopped them (and on any number of workers).
 
 The match score, if the position has one, is not taken into account: values are points of this round.
 """
@@ -34,7 +37,7 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
+from itertools import islice, takewhile
 from typing import Any
 
 import numpy as np
@@ -53,6 +56,7 @@ DEFAULT_AGENT = "best"
 DEFAULT_TRIALS = 100
 DEFAULT_TOP = 3  # the hint's best few turns, when no turns are named
 MAX_TRIALS = 1_000_000
+MAX_SECONDS = 7 * 24 * 3600.0  # a time budget of a week at most
 MAX_TOP = 100
 MIN_TRIALS = 10  # the fewest trials a precision is judged on: fewer give standard errors too rough to stop by
 
@@ -88,15 +92,19 @@ def world(source: Position | View, trial: int, seed: int) -> Position:
                                known=[source.known_cards(0), source.known_cards(1)], check_history=False)
 
 
-def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial: int, seed: int
-               ) -> list[dict[str, Any]]:
+def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial: int, seed: int,
+               deadline: float | None = None) -> list[dict[str, Any]]:
     """One trial: each of ``turns`` played in the trial's world, then the round played out by
     ``agent`` (an ``Agent``, or its spec) in both seats; a row per turn: the final score difference
-    for the player to move (``result``) and how many turns the round took from there."""
+    for the player to move (``result``) and how many turns the round took from there. With a
+    ``deadline`` (on ``_clock``: a time budget's end) the trial is abandoned, no rows, once it has
+    passed before an agent's turn: no turn of a trial is kept without the others."""
     from lcanalysis.tournaments.luck import deck_draw_luck
     from lcanalysis.tournaments.runner import turn_seed  # (as a tournament seeds its agents' turns)
     from lcanalysis.tournaments.specs import AgentSpec
 
+    if deadline is not None and _clock() >= deadline:
+        return []
     player = agent if hasattr(agent, "choose") else _agent(AgentSpec.of(agent))
     start = world(source, trial, seed)
     mover = start.to_move
@@ -115,6 +123,8 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
             pos.push(move)
             if pos.is_over():
                 break
+            if deadline is not None and _clock() >= deadline:
+                return []
             p = pos.to_move
             move = player.choose(pos.view(p), turn_seed(s, pos.turn, p))
         mine, theirs = pos.score(mover), pos.score(1 - mover)
@@ -122,6 +132,10 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
                      "turns_played": pos.turn - start.turn})
     return rows
 
+
+#: the clock of a time budget (``rollout``'s ``seconds``): monotonic, and on Linux one clock for every
+#: process, so a pool's worker reads the same deadline; tests put a clock of their own here
+_clock = time.monotonic
 
 _AGENTS: dict[Any, Any] = {}  # each process's agents, made once (a pool's worker plays many trials)
 
@@ -132,10 +146,13 @@ def _agent(spec: Any) -> Any:
     return _AGENTS[spec]
 
 
-def _job(text: dict[str, Any], turns: Sequence[str], spec: Any, trial: int, seed: int) -> list[dict[str, Any]]:
-    """A trial in a worker process: the position as its JSON (``to_json``), read back there."""
+def _job(text: dict[str, Any], turns: Sequence[str], spec: Any, trial: int, seed: int,
+         deadline: float | None = None) -> list[dict[str, Any]]:
+    """A trial in a worker process: the position as its JSON (``to_json``), read back there. No rows
+    (the trial dropped) once the time budget's ``deadline`` has passed (``play_trial``): a trial
+    queued for a worker, or being played, when the clock runs out is not played on."""
     source = read_position(text)
-    return play_trial(source, turns, spec, trial, seed)
+    return play_trial(source, turns, spec, trial, seed, deadline)
 
 
 #: trials handed to the pool ahead of the one awaited, a worker: enough to keep every worker busy,
@@ -143,13 +160,23 @@ def _job(text: dict[str, Any], turns: Sequence[str], spec: Any, trial: int, seed
 AHEAD = 4
 
 
-def _in_order(pool: Any, jobs: Iterator[tuple[Any, ...]], ahead: int) -> Iterator[Any]:
-    """Each job's result (``job[0](*job[1:])`` on ``pool``) in the jobs' order, ``ahead`` in flight."""
+def _in_order(pool: Any, jobs: Iterator[tuple[Any, ...]], ahead: int,
+              stop: Callable[[], bool] | None = None) -> Iterator[Any]:
+    """Each job's result (``job[0](*job[1:])`` on ``pool``) in the jobs' order, ``ahead`` in flight.
+    Once ``stop()`` is true (checked after each result), no job is submitted and those not begun
+    are cancelled: only the results of the jobs already running follow."""
     pending: deque[Any] = deque(pool.submit(*job) for job in islice(jobs, ahead))
     while pending:
-        done = pending.popleft().result()
-        for job in islice(jobs, 1):
-            pending.append(pool.submit(*job))
+        future = pending.popleft()
+        if future.cancelled():
+            continue
+        done = future.result()
+        if stop is not None and stop():
+            for waiting in pending:
+                waiting.cancel()
+        else:
+            for job in islice(jobs, 1):
+                pending.append(pool.submit(*job))
         yield done
 
 
@@ -191,11 +218,12 @@ def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: i
 
 
 def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFAULT_AGENT,
-            trials: int = DEFAULT_TRIALS, top: int = DEFAULT_TOP, seed: int = 0, workers: int = 1,
+            trials: int | None = None, top: int = DEFAULT_TOP, seed: int = 0, workers: int = 1,
             out: str | os.PathLike[str] | None = None, progress: bool | Callable[[str], None] = False,
             command: str | None = None, allow_code_change: bool = False, luck_adjusted: bool = True,
-            precision: float | None = None) -> Analysis:
-    """Each of ``turns`` (default: the hint's ``top`` best) played out ``trials`` times to the end of
+            precision: float | None = None, seconds: float | None = None) -> Analysis:
+    """Each of ``turns`` (default: the hint's ``top`` best) played out ``trials`` times (default
+    ``DEFAULT_TRIALS``; with ``seconds``, ``MAX_TRIALS``: as many as the time allows) to the end of
     the round by ``agent`` in both seats (a name or ``NAME:OPTION=VALUE,...``, as a tournament takes
     it; default ``best``), in the same dealt worlds with the same agent seeds (module docstring).
 
@@ -210,16 +238,28 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     three best turns of ``example:midround``, 300 trials by ``heuristic``: 1.9-2.4 times less).
     ``precision`` (points): stop before ``trials`` once every turn's loss against the best has a
     standard error of at most this (a single turn: its value's), after ``MIN_TRIALS`` at least; the
-    trials are taken in order, so the answer is the same on any number of workers."""
+    trials are taken in order, so the answer is the same on any number of workers. ``seconds``: a
+    time budget for the whole call (choosing the turns included): once it has run out no trial is
+    begun and a trial being played is abandoned (each agent's turn is finished: the budget is kept to
+    within one of them), and the answer is that of the first trials all played, as a call with that
+    many ``trials`` gives; its notes say how many and that the clock stopped it."""
     if not isinstance(luck_adjusted, bool):
         raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < math.inf):
         raise RolloutError(f"precision must be a number of points above 0 (or None), got {precision!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds <= MAX_SECONDS):
+        raise RolloutError(f"seconds must be a number of seconds above 0 and at most {MAX_SECONDS:,.0f} "
+                           f"(or None: no time budget), got {seconds!r}")
+    started = _clock()
+    deadline = None if seconds is None else started + float(seconds)
     from lcanalysis.tournaments.specs import TournamentError, check_agent
 
     source = read_position(position)
-    trials = _checked(trials, "trials", 1, MAX_TRIALS)
+    asked = trials is not None
+    trials = _checked(trials if asked else DEFAULT_TRIALS if seconds is None else MAX_TRIALS, "trials", 1,
+                      MAX_TRIALS)
     top = _checked(top, "top", 1, MAX_TOP)
     seed = _checked(seed, "seed", 0, MAX_SEED)
     workers = _checked(workers, "workers", 1, MAX_WORKERS)
@@ -231,64 +271,91 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         raise RolloutError("an external agent cannot roll out: it plays one round at a time over the bot protocol")
     say = progress if callable(progress) else None
     chosen = candidate_turns(source, turns, top, seed, say)
+    chosen_at = _clock()
     identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed}
     t0 = time.perf_counter()
-    units = [(i,) for i in range(trials)]
-    results = np.full((trials, len(chosen)), np.nan)
-    lucks = np.full((trials, len(chosen)), np.nan)
+    units = range(trials)
+    # the rows (trials x turns) so far: grown as trials come, not a million rows made for a time budget
+    results = np.full((min(trials, 1024), len(chosen)), np.nan)
+    lucks = np.full_like(results, np.nan)
+    first = 0  # the first trial not played yet: trials 0 .. first - 1 are all played
+    clock_stopped = False
 
     def keep(rows: Sequence[dict[str, Any]]) -> None:
+        nonlocal results, lucks, first
         for row in rows:
             i, k = int(row["trial"]), chosen.index(row["turn"])
+            if i >= len(results):
+                more = np.full((min(max(2 * len(results), i + 1), trials) - len(results), len(chosen)), np.nan)
+                results, lucks = np.vstack([results, more]), np.vstack([lucks, more])
             results[i, k], lucks[i, k] = row["result"], row["luck"]
+        while first < len(results) and not np.isnan(results[first]).any():
+            first += 1
 
     def answer(n: int) -> Analysis:  # from the first n trials
         return rollout_analysis(results[:n], lucks[:n] if luck_adjusted else None, chosen, spec.label)
 
     def enough() -> int:
         """The trials that reach ``precision`` (the first n, all played), or 0 while none do."""
-        if precision is None:  # (nothing to look at after each trial)
+        if precision is None or first < MIN_TRIALS:  # (nothing to look at after each trial)
             return 0
-        missing = np.isnan(results).any(axis=1)
-        n = int(np.argmax(missing)) if missing.any() else trials  # (the first trial not played yet)
-        if n < MIN_TRIALS:
-            return 0
-        moves = answer(n).moves
+        moves = answer(first).moves
         errors = [m.stderr for m in moves] if len(moves) == 1 else [m.loss_stderr or 0.0 for m in moves]
-        return n if max(errors) <= precision else 0
+        return first if max(errors) <= precision else 0
+
+    def time_up() -> bool:
+        nonlocal clock_stopped
+        clock_stopped = clock_stopped or (deadline is not None and _clock() >= deadline)
+        return clock_stopped
 
     with contextlib.ExitStack() as stack:
         if out is not None:
             write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
-                                                                allow_code_change, units=units))
+                                                                allow_code_change, units=[(i,) for i in units]))
             keep([row for row in ROLLOUT_FILE.load(out).to_dict("records") if row["trial"] < trials])
         else:
             write, done = None, set()
-        todo = [] if enough() else [i for (i,) in units if (i,) not in done]
-        bar = _bar(progress, trials, len(chosen), len(units) - len(todo), spec.label)
+        todo = [] if enough() else [i for i in units if (i,) not in done]
+        bar = _bar(progress, trials, len(chosen), trials - len(todo), spec.label, seconds, started)
         stack.callback(bar.close)
+        begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
         if workers > 1 and len(todo) > 1:
             from lcanalysis.core.pool import cancelling_pool
 
             pool = stack.enter_context(cancelling_pool(min(workers, len(todo))))
             text = source.to_json()
-            finished = _in_order(pool, ((_job, text, chosen, spec, i, seed) for i in todo), AHEAD * workers)
+            finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline) for i in begun),
+                                 AHEAD * workers, stop=time_up)
         else:
             player = spec.make()
-            finished = (play_trial(source, chosen, player, i, seed) for i in todo)
+            finished = (play_trial(source, chosen, player, i, seed, deadline) for i in begun)
         for rows in finished:
+            if not rows:  # (abandoned, or dropped before it began: the time ran out)
+                continue
             if write is not None:
                 write(rows)
             keep(rows)
             bar.update(1)
             if enough():
                 break
-    played = enough() or trials
+    played = enough() or first
+    if played == 0:
+        choosing = (f" (choosing the turns took {chosen_at - started:.1f} s of it: name them to skip that)"
+                    if turns is None else "")
+        raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out before a trial was played out"
+                           f"{choosing}: a trial of {len(chosen)} turn(s) by {spec.label} takes longer; give more "
+                           "seconds")
     rolled = answer(played)
-    if played < trials:
-        rolled.notes.append(f"stopped after {played:,} of at most {trials:,} trials: every turn's "
-                            f"{'value' if len(chosen) == 1 else 'loss'} has a standard error of at most "
-                            f"{precision:g} (precision)")
+    if enough():
+        if played < trials:
+            rolled.notes.append(f"stopped after {played:,} of at most {trials:,} trials: every turn's "
+                                f"{'value' if len(chosen) == 1 else 'loss'} has a standard error of at most "
+                                f"{precision:g} (precision)")
+    elif clock_stopped and played < trials:
+        rolled.notes.append(f"stopped by the clock after {played:,} trials"
+                            + (f" of the {trials:,} asked" if asked else "")
+                            + f": the time budget of {seconds:g} s (seconds) ran out; the answer is that of the "
+                            f"first {played:,} trials, as {played:,} trials asked for give")
     if source.match:  # (the trials' spread could give match chances; not yet)
         from lcanalysis.match_equity import points_only_note
 
@@ -299,30 +366,40 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
 
 class _Lines:
     """Progress as lines (standard error is not a terminal): one as each trial finishes, at most one a
-    second, and the last."""
+    second, and the last; with a time budget (``seconds``, from ``started`` on ``_clock``), the time
+    spent of it too."""
 
-    def __init__(self, say: Callable[[str], None], total: int, done: int) -> None:
+    def __init__(self, say: Callable[[str], None], total: int, done: int, seconds: float | None = None,
+                 started: float = 0.0) -> None:
         self.say, self.total, self.done, self.last = say, total, done, time.monotonic()
+        self.seconds, self.started = seconds, started
 
     def update(self, n: int) -> None:
         self.done += n
         if self.done == self.total or time.monotonic() - self.last >= 1.0:
             self.last = time.monotonic()
-            self.say(f"{self.done} of {self.total} trials played")
+            if self.seconds is None:
+                self.say(f"{self.done} of {self.total} trials played")
+            else:
+                self.say(f"{self.done} trials played, {min(_clock() - self.started, self.seconds):.0f} of "
+                         f"{self.seconds:g} s")
 
     def close(self) -> None:
         pass
 
 
-def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: int, label: str) -> Any:
+def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: int, label: str,
+         seconds: float | None = None, started: float = 0.0) -> Any:
     """A bar over the trials (``progress`` True), lines (a function), or nothing."""
     from tqdm.auto import tqdm
 
     if callable(progress):
-        progress(f"{trials - done} trial(s) to play ({done} already in the file), each of {turns} turn(s) played "
-                 f"out by {label} in both seats")
-        return _Lines(progress, trials, done)
-    return tqdm(total=trials, initial=done, disable=progress is not True, unit="trial", desc="rollout")
+        todo = f"{trials - done} trial(s) to play" if seconds is None else \
+            f"trials to play for {seconds:g} s in all (at most {trials - done:,})"
+        progress(f"{todo} ({done} already in the file), each of {turns} turn(s) played out by {label} in both seats")
+        return _Lines(progress, trials, done, seconds, started)
+    return tqdm(total=trials, initial=done, disable=progress is not True, unit="trial",
+                desc="rollout" if seconds is None else f"rollout (for {seconds:g} s)")
 
 
 def rollout_analysis(results: np.ndarray, lucks: np.ndarray | None, turns: Sequence[str], label: str) -> Analysis:
