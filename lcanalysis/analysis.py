@@ -185,10 +185,11 @@ class Analysis:
 
     Every value is in points: the round's final score difference, the player to move's score less
     the opponent's, for every kind but the belief-optimal value, which is the player to move's own
-    expected final score. Each turn (``MoveValue``) says whether its value is exact, or an estimate
-    with its standard error (``stderr``; none for a heuristic leaf's); ``value`` is the best turn's.
-    ``print`` gives the turns as a table, ``to_json()`` as the interchange object, ``to_frame()`` as a
-    DataFrame.
+    expected final score, and a rollout's on a position in a match (``studies.rollout``), which is the
+    chance to win the match (its kind says so). Each turn (``MoveValue``) says whether its value is
+    exact, or an estimate with its standard error (``stderr``; none for a heuristic leaf's);
+    ``value`` is the best turn's. ``print`` gives the turns as a table, ``to_json()`` as the
+    interchange object, ``to_frame()`` as a DataFrame.
     """
 
     moves: list[MoveValue]

@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -56,7 +56,6 @@ from lcanalysis.game.rules import MAX_ROUNDS, TIED_START_CHOICES, Rules
 
 if TYPE_CHECKING:
     from lcanalysis.game.view import View
-    from lcanalysis.rollouts import Rollouts
 
 #: the shipped table (``lcanalysis studies match-table`` writes it)
 TABLE_PATH = Path(__file__).with_name("data") / "match_equity.json"
@@ -548,12 +547,24 @@ def _favourite(worst: np.ndarray, tie_key: Sequence[Any]) -> int:
     return min((int(k) for k in top), key=lambda k: (tie_key[k], k))
 
 
-def match_analysis(view: View, rollouts: Rollouts, equity: MatchEquity | None = None,
+class Sampled(Protocol):
+    """What ``match_analysis`` reads of its play-outs (``lcanalysis.rollouts.Rollouts``, or a rollout's
+    trials, ``studies.rollout``): each candidate turn's final round score differences, mover minus
+    opponent, one per world (``samples[k]``), and the turn itself (``move(k)``, printed by ``str``)."""
+
+    @property
+    def samples(self) -> Sequence[Any]: ...
+
+    def move(self, k: int) -> object: ...
+
+
+def match_analysis(view: View, rollouts: Sampled, equity: MatchEquity | None = None,
                    min_z: float = 2.0) -> MatchAnalysis | None:
     """Rank the candidate turns of ``rollouts`` by match-winning chance as well as by points.
 
     ``rollouts``: a ``lcanalysis.rollouts.Rollouts`` of ``view`` already sampled (any number of
-    worlds per turn; a turn needs 2 or more for a standard error). ``view`` must carry the match
+    worlds per turn; a turn needs 2 or more for a standard error), or anything with its ``samples``
+    and ``move`` (``Sampled``: a rollout's trials, ``lcanalysis.studies.rollout``). ``view`` must carry the match
     score (``view.match``: round and running totals; ``Position.match``/``match=2:35,10`` in the
     one-line form); without one the function returns None (there is only the points ranking).
     ``equity``: the table (default: ``MatchEquity.load(rules=view.rules)``).

@@ -213,15 +213,50 @@ def test_a_precision_stops_once_every_loss_is_that_precise_with_the_first_trials
         rollout("example:midround", turns=turns, agent="heuristic", trials=5, precision=0)
 
 
-def test_on_a_position_in_a_match_the_answer_says_its_values_are_points_of_the_round():
+def test_on_a_position_in_a_match_each_turn_has_its_chance_to_win_the_match_ranked_by_it(tmp_path, capsys):
+    """In the last round of a match the chance to win it is read off each trial's final totals: 1 for
+    the mover ahead, 1/2 level, 0 behind (no table involved); here by hand from the trial rows, each
+    turn's mean and standard error, and its loss against the best paired over the trials. The turns'
+    points (luck-adjusted, as in a lone round) stay beside the chances."""
     from lcanalysis.game.examples import example_text
 
-    lone = rollout("example:midround", turns=["+B6/D"], agent="heuristic", trials=2)
-    in_match = {**json.loads(example_text("midround")), "match": {"round": 2, "totals": [35, -10]}}
-    match = rollout(in_match, turns=["+B6/D"], agent="heuristic", trials=2)
-    assert not any("match" in n for n in lone.notes)
-    assert any("points of this round, not chances to win the match" in n for n in match.notes)
-    assert match.moves[0].value == lone.moves[0].value
+    turns = ["+B6/D", "-W2/G", "+B6/G"]
+    lone = rollout("example:midround", turns=turns, agent="heuristic", trials=30)
+    in_match = {**json.loads(example_text("midround")), "match": {"round": 3, "totals": [20, 35]}}
+    assert in_match["to_move"] == 0  # 15 behind
+    out = tmp_path / "r.csv"
+    match = rollout(in_match, turns=turns, agent="heuristic", trials=30, out=out)
+    rows = load_rollout(out)
+    won = {}
+    for t in turns:
+        final = -15 + rows[rows["turn"] == t].sort_values("trial")["result"].to_numpy(float)
+        won[t] = np.where(final > 0, 1.0, np.where(final == 0, 0.5, 0.0))
+    best = max(turns, key=lambda t: won[t].mean())
+    assert len({w.mean() for w in won.values()}) == 3  # (no tie)
+    assert [m.move for m in match.moves] == sorted(turns, key=lambda t: -won[t].mean())
+    points = {m.move: m for m in lone.moves}
+    for m in match.moves:
+        w = won[m.move]
+        assert m.value == pytest.approx(w.mean()) and m.stderr == pytest.approx(w.std(ddof=1) / math.sqrt(30))
+        d = won[best] - w
+        assert m.loss == pytest.approx(d.mean())
+        assert m.loss_stderr == pytest.approx(0.0 if m.move == best else d.std(ddof=1) / math.sqrt(30))
+        assert (m.extra["match_win"], m.extra["match_loss"]) == (m.value, m.loss)
+        assert m.extra["points"] == points[m.move].value and m.extra["points_loss"] == points[m.move].loss
+        assert f"win match {100 * m.value:.1f}%" in m.reason and f"points {points[m.move].value:+.2f}" in m.reason
+    assert "chance to win the match" in match.kind and not match.exact
+    assert match.notes[-1].startswith("match: Behind by 15 in the last round")
+    assert not any("not taken into account" in n for n in match.notes)
+    assert not any("match" in n for n in lone.notes) and "chance" not in lone.kind
+    # the command: the chances, and each turn's points beside them in --json
+    text = json.dumps(in_match)
+    assert main(["rollout", text, "--agent", "heuristic", "--trials", "30", "--workers", "1", "--json",
+                 *[w for t in turns for w in ("--turn", t)]]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert [(m["move"], m["value"], m["points"]) for m in answer["moves"]] == \
+        [(m.move, m.value, m.extra["points"]) for m in match.moves]
+    assert answer["moves"][0]["match_win"] == answer["value"] and "chance to win the match" in answer["kind"]
+
 
 
 def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(monkeypatch, tmp_path):

@@ -6,7 +6,8 @@ round ``--trials`` times by one agent in both seats (``--agent``, default ``best
 tournament: ``search:time_ms=50``), in the same dealt worlds with the same seeds, so the turns'
 differences are paired; each result less the luck of its deck draws (``--no-luck-adjustment`` keeps
 it raw). Prints every turn's mean final score difference with its standard error and its loss
-against the best (``lcanalysis.studies.rollout``). Slow by design (with ``best``, about a second a
+against the best (``lcanalysis.studies.rollout``); on a position in a match, its chance to win the
+match instead, ranked by it, with its points beside it. Slow by design (with ``best``, about a second a
 turn played out mid-round): a bar shows the trials; ``--seconds S`` plays trials for S seconds (at
 most ``--trials``, if given; a trial being played when the time runs out is abandoned) and answers
 from the first ones all played, as that many ``--trials`` would; ``--out FILE`` keeps each trial as
@@ -87,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
                        progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
                        command=_command(args) if args.out else None,
                        allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds)
-    if args.json:
-        emit(analysis.to_json())
+    if args.json:  # (each turn with its labelled extras: on a match position its points beside its chance)
+        answer = analysis.to_json()
+        for row, move in zip(answer["moves"], analysis.moves, strict=True):
+            row.update(move.extra)
+        emit(answer)
     else:
         print(analysis.to_text())
     return 0

@@ -26,7 +26,12 @@ How it is made (``rollout``):
   ``trials``; either way the answer is that of the first ``n`` trials, all played, so the same ``n``
   trials give the same numbers whatever stopped them (and on any number of workers).
 
-The match score, if the position has one, is not taken into account: values are points of this round.
+- **A match.** On a position that carries the match score (``match``) the answer is each turn's
+  chance to win the match instead (P(win) + P(draw) / 2), with its standard error, the turns ranked
+  by it: each trial's final score difference turned into the chance to win from there by the match
+  equity table, as the hint's play-outs are (``match_equity.match_analysis``), paired over the
+  trials like the points. The chances are of the actual results (the luck adjustment is a points
+  device); each turn's points stay beside its chance, and a note says whether the two rankings agree.
 """
 
 from __future__ import annotations
@@ -228,7 +233,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     it; default ``best``), in the same dealt worlds with the same agent seeds (module docstring).
 
     Returns an ``Analysis`` (an estimate): each turn's mean final score difference for the player to
-    move with its standard error, and its loss against the best turn, paired over the trials.
+    move with its standard error, and its loss against the best turn, paired over the trials; on a
+    position in a match, each turn's chance to win the match instead, ranked by it (``match_answer``).
     ``position``: anything ``read_position`` reads (a view, a position, JSON, ``example:NAME``).
     ``workers``: processes to play trials on. ``out``: a file each trial is written to as it
     finishes; the same call with it again plays only the trials missing (``command``: what its
@@ -236,9 +242,10 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     a line at each stage. ``luck_adjusted``: each result less the luck of the round's deck draws
     (``tournaments.luck``): the same mean, about half the variance of a loss (measured on the hint's
     three best turns of ``example:midround``, 300 trials by ``heuristic``: 1.9-2.4 times less).
-    ``precision`` (points): stop before ``trials`` once every turn's loss against the best has a
-    standard error of at most this (a single turn: its value's), after ``MIN_TRIALS`` at least; the
-    trials are taken in order, so the answer is the same on any number of workers. ``seconds``: a
+    ``precision`` (points, on a match position too): stop before ``trials`` once every turn's loss
+    against the best has a standard error of at most this (a single turn: its value's), after
+    ``MIN_TRIALS`` at least; the trials are taken in order, so the answer is the same on any number
+    of workers. ``seconds``: a
     time budget for the whole call (choosing the turns included): once it has run out no trial is
     begun and a trial being played is abandoned (each agent's turn is finished: the budget is kept to
     within one of them), and the answer is that of the first trials all played, as a call with that
@@ -346,20 +353,18 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                            f"{choosing}: a trial of {len(chosen)} turn(s) by {spec.label} takes longer; give more "
                            "seconds")
     rolled = answer(played)
+    if source.match:  # the chances to win the match, ranked by them
+        rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
     if enough():
         if played < trials:
             rolled.notes.append(f"stopped after {played:,} of at most {trials:,} trials: every turn's "
-                                f"{'value' if len(chosen) == 1 else 'loss'} has a standard error of at most "
-                                f"{precision:g} (precision)")
+                                f"{'value' if len(chosen) == 1 else 'loss'} in points has a standard error of at "
+                                f"most {precision:g} (precision)")
     elif clock_stopped and played < trials:
         rolled.notes.append(f"stopped by the clock after {played:,} trials"
                             + (f" of the {trials:,} asked" if asked else "")
                             + f": the time budget of {seconds:g} s (seconds) ran out; the answer is that of the "
                             f"first {played:,} trials, as {played:,} trials asked for give")
-    if source.match:  # (the trials' spread could give match chances; not yet)
-        from lcanalysis.match_equity import points_only_note
-
-        rolled.notes.append(points_only_note("the values are"))
     rolled.seconds = time.perf_counter() - t0
     return rolled
 
@@ -430,6 +435,54 @@ def rollout_analysis(results: np.ndarray, lucks: np.ndarray | None, turns: Seque
     return Analysis(moves, kind=f"rollout value ({label} in both seats)", exact=False,
                     method=f"rollouts: {n:,} trials of {len(turns)} turn(s) by {label}", notes=notes,
                     playouts=n * len(turns))
+
+
+class _Trials:
+    """A rollout's trials as ``match_equity.match_analysis`` reads play-outs (``Sampled``): each turn's
+    final score differences (mover minus opponent), one per trial, and the turn."""
+
+    def __init__(self, results: np.ndarray, turns: Sequence[str]) -> None:
+        self.samples = [results[:, k] for k in range(len(turns))]
+        self.turns = list(turns)
+
+    def move(self, k: int) -> str:
+        return self.turns[k]
+
+
+def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[str], points: Analysis,
+                 label: str) -> Analysis:
+    """The rollout's answer on a position in a match: each turn's chance to win the match (``value``,
+    P(win) + P(draw) / 2, from ``results``: trials x ``turns``, the actual final score differences)
+    with its standard error, and its loss against the best turn by that chance paired over the
+    trials, the turns ranked by it; the ranking and the sentence saying whether it agrees with the
+    points' are ``match_equity.match_analysis``'s, as the hint's. Each turn's points (``points``:
+    the answer in points) stay in its ``extra`` and its reason."""
+    from lcanalysis.match_equity import match_analysis
+
+    view = source if isinstance(source, View) else source.view()
+    ranking = match_analysis(view, _Trials(results, turns))
+    assert ranking is not None  # (the position carries the match score)
+    by_move = {m.move: m for m in points.moves}
+    n = len(results)
+    moves = []
+    for mm in ranking.moves:  # (best first by the chance, ties by the points)
+        p = by_move[mm.move]
+        moves.append(MoveValue(
+            mm.move, mm.match, mm.match_stderr, exact=False,
+            reason=f"win match {100 * mm.match:.1f}% ± {100 * mm.match_stderr:.1f} (mean of {n:,} rollouts); points "
+                   f"{p.value:+.2f} ± {p.stderr:.2f}",
+            extra={"match_win": mm.match, "match_win_stderr": mm.match_stderr, "match_loss": mm.match_loss,
+                   "match_loss_stderr": mm.match_loss_stderr, "points": p.value, "points_stderr": p.stderr,
+                   "points_loss": p.loss, "points_loss_stderr": p.loss_stderr, **p.extra},
+            loss=mm.match_loss, loss_stderr=mm.match_loss_stderr))
+    notes = [*points.notes,
+             "the values are chances to win the match (P(win) + P(draw) / 2, by the match equity table, "
+             "lcanalysis.match_equity), from each trial's actual final score difference: the luck adjustment is "
+             "of the points beside them only", f"match: {ranking.verdict}"]
+    answer = Analysis(moves, kind=f"rollout chance to win the match ({label} in both seats)", exact=False,
+                      method=points.method, notes=notes, playouts=points.playouts)
+    answer.moves[:] = moves  # (the ranking's order: equal chances go by the points, not by the turns' order)
+    return answer
 
 
 def load_rollout(path: str | os.PathLike[str]) -> pd.DataFrame:
