@@ -118,6 +118,38 @@ def test_a_turn_that_does_not_draw_from_the_pile_has_no_luck():
         L.deck_draw_luck(pos.state, _positions(1)[0][1].code(pos.colors), "oracle")
 
 
+@pytest.mark.parametrize("value", list(L.VALUES))
+def test_a_turns_luck_is_the_drawers_from_the_drawers_side_its_negative_from_the_others_and_none_off_a_pile(value):
+    """``turn_luck``, the one place a tournament's rounds and a rollout's trials rate a draw: a turn
+    written as a ``Move`` or as text, the state left as it was."""
+    for pos, move in _positions(6):
+        me, before = pos.to_move, pos.state.copy()
+        luck = L.deck_draw_luck(pos.state, move.code(pos.colors), value)[0]
+        assert L.turn_luck(pos.state, move, me, value) == luck
+        assert L.turn_luck(pos.state, str(move), 1 - me, value) == -luck
+        assert (pos.state == before).all()
+        for other in (m for m in pos.legal_moves() if not m.draws_from_deck):
+            assert L.turn_luck(pos.state, other, me, value) is None
+
+
+def test_a_rounds_luck_is_each_seats_draws_rated_on_the_state_before_them():
+    """``play_round``'s ``luck0`` and ``luck1``, and its list of draws, against the round replayed from
+    its record, each deck draw rated by ``deck_draw_luck`` for the seat that drew it."""
+    agents = [make_agent("heuristic"), make_agent("greedy")]
+    record: list[str] = []
+    draws: list = []
+    row = play_round(agents, deal_seed(3, 1), Rules(rounds=1), 1, record=record, luck=True, draws=draws)
+    pos, lucks, want = Position.deal(deal_seed(3, 1), Rules(rounds=1), 1), [0.0, 0.0], []
+    for text in record:
+        move = pos.legal_moves()[pos.legal_moves().index(text)]
+        if move.draws_from_deck:
+            amount = L.deck_draw_luck(pos.state, move.code(pos.colors))[0]
+            lucks[pos.to_move] += amount
+            want.append((pos.to_move, pos.deck_count, amount))
+        pos.push(move)
+    assert draws == want and (row["luck0"], row["luck1"]) == (lucks[0], lucks[1]) and len(want) > 20
+
+
 def _brute_force(pos, p):
     """The best total score of p's expeditions placing at most T cards from hand (T: p's turns
     left), each colour scored by the rules: every subset of the hand tried."""

@@ -104,7 +104,7 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
     for the player to move (``result``) and how many turns the round took from there. With a
     ``deadline`` (on ``_clock``: a time budget's end) the trial is abandoned, no rows, once it has
     passed before an agent's turn: no turn of a trial is kept without the others."""
-    from lcanalysis.tournaments.luck import deck_draw_luck
+    from lcanalysis.tournaments.luck import turn_luck
     from lcanalysis.tournaments.runner import turn_seed  # (as a tournament seeds its agents' turns)
     from lcanalysis.tournaments.specs import AgentSpec
 
@@ -122,9 +122,7 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
         move: Any = turn
         while True:
             move = move if isinstance(move, Move) else Move.parse(str(move), nc)
-            if move.draws_from_deck:
-                amount = float(deck_draw_luck(pos.state.copy(), move.code(nc))[0])
-                luck += amount if pos.to_move == mover else -amount
+            luck += turn_luck(pos.state, move, mover) or 0.0
             pos.push(move)
             if pos.is_over():
                 break

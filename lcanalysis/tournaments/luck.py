@@ -62,8 +62,10 @@ from numba import njit
 from lcanalysis.core import kernel as K
 from lcanalysis.core.features import turns_left
 from lcanalysis.evaluator import evaluate_state
+from lcanalysis.game.moves import Move
 
-__all__ = ["FUTURE_SHARE", "VALUES", "deck_draw_luck", "draw_outcomes", "draw_values", "drawer_value", "turns_value"]
+__all__ = ["FUTURE_SHARE", "VALUES", "deck_draw_luck", "draw_outcomes", "draw_values", "drawer_value", "turn_luck",
+           "turns_value"]
 
 #: the share of the expected face value of future draws that ``turns_value`` counts, chosen on
 #: 300 heuristic v greedy duplicate deals of seed 1, apart from every published measurement:
@@ -263,6 +265,21 @@ def deck_draw_luck(state: np.ndarray, move: int, value: str = "turns") -> tuple[
     out = np.empty(2)
     luck = _deck_draw_luck(state, int(move), kind, out)
     return float(luck), float(out[0]), float(out[1])
+
+
+def turn_luck(state: np.ndarray, turn: Move | str, side: int, value: str = "turns") -> float | None:
+    """The luck of ``turn``'s deck draw from player ``side``'s side: the drawer's luck
+    (``deck_draw_luck``) for the drawer, its negative for the other player (what the drawer gains
+    by the draw, the opponent loses); None for a turn that takes a discard pile's card (nothing in it
+    is left to chance). ``state``: the kernel state before the turn, whose player to move plays it
+    (not changed). The one place a played round's draws are rated: a tournament's rounds
+    (``runner.play_round``) and a rollout's trials (``studies.rollout``)."""
+    nc = int(state[K.H_NC])
+    move = turn if isinstance(turn, Move) else Move.parse(str(turn), nc)
+    if not move.draws_from_deck:
+        return None
+    luck = deck_draw_luck(state, move.code(nc), value)[0]
+    return luck if int(state[K.H_TO_MOVE]) == side else -luck
 
 
 def draw_outcomes(state: np.ndarray, move: int, value: str = "turns") -> dict[int, tuple[int, float]]:

@@ -44,7 +44,6 @@ import pandas as pd
 from lcanalysis.agents import Agent
 from lcanalysis.core.pool import worker_pool
 from lcanalysis.game.match import Match
-from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import ticking
 from lcanalysis.game.rules import Rules
@@ -108,7 +107,7 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
     rate = luck or draws is not None
     lucks = [0.0, 0.0]
     if rate:
-        from lcanalysis.tournaments.luck import deck_draw_luck
+        from lcanalysis.tournaments.luck import turn_luck
     while not pos.is_over():
         p = pos.to_move
         view = pos.view(p)
@@ -119,10 +118,9 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
         think[p].append(time.perf_counter() - t0)
         before, left = (pos.state.copy(), pos.deck_count) if rate else (None, 0)
         pos.push(move)  # raises IllegalMoveError on an illegal turn
-        if before is not None:
-            turn = move if isinstance(move, Move) else Move.parse(str(move), rules.colors)
-            if turn.draws_from_deck:  # rated on the state before the turn, now known to be legal
-                amount = deck_draw_luck(before, turn.code(rules.colors), value)[0]
+        if before is not None:  # rated on the state before the turn, now known to be legal
+            amount = turn_luck(before, move, p, value)
+            if amount is not None:  # (a deck draw)
                 lucks[p] += amount
                 if draws is not None:
                     draws.append((p, left, amount))
