@@ -363,3 +363,34 @@ def test_a_trial_being_played_when_the_time_runs_out_is_abandoned_and_none_of_it
     assert sorted(load_rollout(out)["trial"]) == sorted(list(range(n)) * 2)
     same = rollout("example:midround", turns=turns, agent="heuristic", trials=n)
     assert [(m.move, m.value, m.stderr) for m in timed.moves] == [(m.move, m.value, m.stderr) for m in same.moves]
+
+
+def test_a_time_budget_without_trials_does_not_list_a_million_trials_first(monkeypatch, tmp_path):
+    """With ``seconds`` and no ``trials`` up to ``MAX_TRIALS`` may be played: the trials to play (and
+    the file's units) were lists of a million made before the first trial, 130 MB and a second of the
+    budget; they are taken one at a time. Measured in memory (tracemalloc), not in time."""
+    import tracemalloc
+
+    from lcanalysis.studies import rollout as R
+
+    turns = ["+B6/D", "-W2/G"]
+    begun: list[int] = []
+    play = R.play_trial
+
+    def counted(*args):
+        rows = play(*args)
+        begun.append(args[3])
+        return rows
+
+    monkeypatch.setattr(R, "play_trial", counted)
+    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))  # one second a trial
+    rollout("example:midround", turns=turns, agent="heuristic", seconds=1.5, out=tmp_path / "warm.csv")  # (imports)
+    begun.clear()
+    tracemalloc.start()
+    try:
+        answer = rollout("example:midround", turns=turns, agent="heuristic", seconds=2.5, out=tmp_path / "r.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert begun == [0, 1, 2] and "stopped by the clock after 3 trials:" in answer.notes[-1]
+    assert peak < 20e6, peak

@@ -279,7 +279,6 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     chosen_at = _clock()
     identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed}
     t0 = time.perf_counter()
-    units = range(trials)
     # the rows (trials x turns) so far: grown as trials come, not a million rows made for a time budget
     results = np.full((min(trials, 1024), len(chosen)), np.nan)
     lucks = np.full_like(results, np.nan)
@@ -316,18 +315,22 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     with contextlib.ExitStack() as stack:
         if out is not None:
             write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
-                                                                allow_code_change, units=[(i,) for i in units]))
+                                                                allow_code_change,
+                                                                units=((i,) for i in range(trials))))
             keep([row for row in ROLLOUT_FILE.load(out).to_dict("records") if row["trial"] < trials])
         else:
             write, done = None, set()
-        todo = [] if enough() else [i for i in units if (i,) not in done]
-        bar = _bar(progress, trials, len(chosen), trials - len(todo), spec.label, seconds, started)
+        # (the trials to play, one at a time: a time budget's million trials are not listed first)
+        held = {key[0] for key in done if key[0] < trials}
+        left = 0 if enough() else trials - len(held)
+        todo = (i for i in range(trials if left else 0) if i not in held)
+        bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started)
         stack.callback(bar.close)
         begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
-        if workers > 1 and len(todo) > 1:
+        if workers > 1 and left > 1:
             from lcanalysis.core.pool import cancelling_pool
 
-            pool = stack.enter_context(cancelling_pool(min(workers, len(todo))))
+            pool = stack.enter_context(cancelling_pool(min(workers, left)))
             text = source.to_json()
             finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline) for i in begun),
                                  AHEAD * workers, stop=time_up)
