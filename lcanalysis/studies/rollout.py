@@ -247,7 +247,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     time budget for the whole call (choosing the turns included): once it has run out no trial is
     begun and a trial being played is abandoned (each agent's turn is finished: the budget is kept to
     within one of them), and the answer is that of the first trials all played, as a call with that
-    many ``trials`` gives; its notes say how many and that the clock stopped it."""
+    many ``trials`` gives; its notes say how many and that the clock stopped it. Fewer than 2 is
+    refused (``RolloutError``): one trial gives no standard error."""
     if not isinstance(luck_adjusted, bool):
         raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
@@ -347,12 +348,13 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             if enough():
                 break
     played = enough() or first
-    if played == 0:
+    if played < min(2, trials):  # (the clock stopped it: no standard error without 2 trials)
         choosing = (f" (choosing the turns took {chosen_at - started:.1f} s of it: name them to skip that)"
                     if turns is None else "")
-        raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out before a trial was played out"
-                           f"{choosing}: a trial of {len(chosen)} turn(s) by {spec.label} takes longer; give more "
-                           "seconds")
+        when = "before a trial was played out" if played == 0 else "after 1 trial, and a standard error needs 2"
+        kept = f" (the trial is kept in {os.fspath(out)})" if played and out is not None else ""
+        raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out {when}{choosing}: a trial of "
+                           f"{len(chosen)} turn(s) by {spec.label} takes longer; give more seconds{kept}")
     rolled = answer(played)
     if source.match:  # the chances to win the match, ranked by them
         rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
