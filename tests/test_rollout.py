@@ -407,3 +407,17 @@ def test_a_time_budget_without_trials_does_not_list_a_million_trials_first(monke
         tracemalloc.stop()
     assert begun == [0, 1, 2] and "stopped by the clock after 3 trials:" in answer.notes[-1]
     assert peak < 20e6, peak
+
+
+def test_the_bar_of_a_time_budget_without_trials_counts_with_no_total(capsys):
+    """At a terminal a bar to a million trials told a rollout for 60 s that it would take days."""
+    from lcanalysis.studies import rollout as R
+
+    bars = [R._bar(True, MAX_TRIALS, 2, 0, "heuristic", 60.0, open_ended=True),
+            R._bar(True, 500, 2, 0, "heuristic", 60.0), R._bar(True, 100, 2, 0, "heuristic")]
+    try:
+        assert [b.total for b in bars] == [None, 500, 100]
+        assert bars[0].desc == "rollout (for 60 s)" and bars[2].desc == "rollout"
+    finally:
+        for b in bars:
+            b.close()

@@ -325,7 +325,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         held = {key[0] for key in done if key[0] < trials}
         left = 0 if enough() else trials - len(held)
         todo = (i for i in range(trials if left else 0) if i not in held)
-        bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started)
+        bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started, open_ended=not asked)
         stack.callback(bar.close)
         begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
         if workers > 1 and left > 1:
@@ -397,8 +397,10 @@ class _Lines:
 
 
 def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: int, label: str,
-         seconds: float | None = None, started: float = 0.0) -> Any:
-    """A bar over the trials (``progress`` True), lines (a function), or nothing."""
+         seconds: float | None = None, started: float = 0.0, open_ended: bool = False) -> Any:
+    """A bar over the trials (``progress`` True), lines (a function), or nothing. ``open_ended``: with
+    a time budget and no trials asked, a count with no total (a bar to ``MAX_TRIALS`` would say the
+    time budget's rollout takes days)."""
     from tqdm.auto import tqdm
 
     if callable(progress):
@@ -406,7 +408,8 @@ def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: 
             f"trials to play for {seconds:g} s in all (at most {trials - done:,})"
         progress(f"{todo} ({done} already in the file), each of {turns} turn(s) played out by {label} in both seats")
         return _Lines(progress, trials, done, seconds, started)
-    return tqdm(total=trials, initial=done, disable=progress is not True, unit="trial",
+    return tqdm(total=None if open_ended and seconds is not None else trials, initial=done,
+                disable=progress is not True, unit="trial",
                 desc="rollout" if seconds is None else f"rollout (for {seconds:g} s)")
 
 
