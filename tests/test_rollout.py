@@ -12,6 +12,7 @@ import pytest
 
 from lcanalysis.agents import make_agent
 from lcanalysis.cli import main
+from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.search import solve
 from lcanalysis.studies.rollout import MAX_TRIALS, RolloutError, load_rollout, play_trial, rollout, world
@@ -421,3 +422,23 @@ def test_the_bar_of_a_time_budget_without_trials_counts_with_no_total(capsys):
     finally:
         for b in bars:
             b.close()
+
+
+def test_in_a_match_the_turns_rolled_out_by_default_include_the_hints_best_for_the_match():
+    """The rollout ranks a match position's turns by the chance to win the match; the hint's three best
+    by points left out its best for the match (30 behind in the last round of example:midround, the
+    hint's favourite for the match, -W10/G, is not among them), so the rollout never valued it."""
+    from lcanalysis.advisor import advise
+    from lcanalysis.game.examples import example_text
+    from lcanalysis.studies.rollout import candidate_turns
+
+    for totals in ([0, 30], [0, 0]):
+        in_match = read_position({**json.loads(example_text("midround")), "match": {"round": 3, "totals": totals}})
+        hint = advise(in_match).moves
+        favourite = next(m.move for m in hint if m.extra["match_loss"] == 0.0)
+        top = [m.move for m in hint[:3]]
+        chosen = candidate_turns(in_match, None, 3, 0)
+        assert chosen == top + ([favourite] if favourite not in top else [])
+        assert favourite not in top or totals == [0, 0]
+    assert candidate_turns(read_position("example:midround"), None, 3, 0) == \
+        [m.move for m in advise(read_position("example:midround")).moves[:3]]

@@ -193,7 +193,9 @@ def _checked(value: Any, name: str, low: int, high: int) -> int:
 def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: int, seed: int,
                     progress: Callable[[str], None] | None = None) -> list[str]:
     """The turns to roll out: ``turns`` as given (each checked legal, in its canonical notation), or
-    the hint's ``top`` best (``advise`` at its default budget, a second's play-outs counted)."""
+    the hint's ``top`` best (``advise`` at its default budget, a second's play-outs counted); on a
+    position in a match, where the rollout ranks by the chance to win it, also the hint's best turn
+    by that chance when it is not among them (``match_loss`` 0: the first such in the hint's order)."""
     legal = source.legal_moves()
     if not legal:
         raise RolloutError("the round is over: there is no turn to roll out")
@@ -202,8 +204,12 @@ def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: i
 
         if progress is not None:
             progress(f"choosing the {top} best turn(s) to roll out: the hint's (a second of play-outs; near the end "
-                     "of a round, up to about 10 s of endgame search)")
-        return [m.move for m in advise(source, seed=seed).moves[:top]]
+                     "of a round, up to about 10 s of endgame search)"
+                     + ("; in a match, and its best for the match" if source.match else ""))
+        hint = advise(source, seed=seed).moves
+        chosen = [m.move for m in hint[:top]]
+        for_match = next((m.move for m in hint if m.extra.get("match_loss") == 0.0), None) if source.match else None
+        return chosen + ([for_match] if for_match is not None and for_match not in chosen else [])
     if isinstance(turns, (str, Move)) or not isinstance(turns, Sequence) or not turns:
         raise RolloutError(f"turns must be a non-empty list of turns (like ['+B7/D', '-G3/D']), got {turns!r}")
     named = []
