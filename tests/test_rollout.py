@@ -300,13 +300,23 @@ def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(
     whole = rollout("example:midround", turns=turns, agent="heuristic", trials=3, seconds=100)
     assert begun == [0, 1, 2] and not any("clock" in n for n in whole.notes)
     monkeypatch.setattr(R, "_clock", iter([0.0, 1.0, 2.0, 3.0]).__next__)  # the budget spent before trial 0
-    with pytest.raises(RolloutError, match=r"time budget of 0.5 s \(seconds\) ran out before a trial was played out"):
+    with pytest.raises(RolloutError, match=r"time budget of 0.5 s \(seconds\) ran out before a trial was played out "
+                                           r"\(a trial plays 2 turn\(s\) out to the end of the round by heuristic\): "
+                                           r"give more seconds$"):
         rollout("example:midround", turns=turns, agent="heuristic", trials=5, seconds=0.5)
+    monkeypatch.setattr(R, "_clock", iter([0.0, 1.0, 2.0, 3.0]).__next__)  # (and on 2 workers: their start said)
+    with pytest.raises(RolloutError, match=r"before a trial was played out \(the 2 worker processes start by "
+                                           r"loading the engine, a second or more \(--workers 1 skips that\); a trial"):
+        rollout("example:midround", turns=turns, agent="heuristic", trials=5, seconds=0.5, workers=2)
+    monkeypatch.setattr(R, "_clock", iter([0.0, 1.0, 2.0, 3.0]).__next__)  # (and the hint's choice of the turns)
+    with pytest.raises(RolloutError, match=r"before a trial was played out \(choosing the turns took 1.0 s of it "
+                                           r"\(name them to skip that\); a trial plays 3 turn"):
+        rollout("example:midround", agent="heuristic", trials=5, seconds=0.5)
     begun.clear()  # one trial, and no standard error to give: refused, the trial kept
     monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))
-    with pytest.raises(RolloutError, match=r"ran out after 1 trial, and a standard error needs 2: a trial "
-                                           r"of 2 turn\(s\) by heuristic takes longer; give more seconds \(the "
-                                           r"trial is kept"):
+    with pytest.raises(RolloutError, match=r"ran out after 1 trial, and a standard error needs 2 \(a trial "
+                                           r"plays 2 turn\(s\) out to the end of the round by heuristic\): give "
+                                           r"more seconds \(the trial is kept"):
         rollout("example:midround", turns=turns, agent="heuristic", seconds=0.5, out=tmp_path / "one.csv")
     assert begun == [0] and sorted(load_rollout(tmp_path / "one.csv")["trial"]) == [0, 0]
     begun.clear()  # (one trial asked for, one played: the answer, as before)

@@ -334,10 +334,11 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started, open_ended=not asked)
         stack.callback(bar.close)
         begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
-        if workers > 1 and left > 1:
+        pooled = min(workers, left) if workers > 1 and left > 1 else 0
+        if pooled:
             from lcanalysis.core.pool import cancelling_pool
 
-            pool = stack.enter_context(cancelling_pool(min(workers, left)))
+            pool = stack.enter_context(cancelling_pool(pooled))
             text = source.to_json()
             finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline) for i in begun),
                                  AHEAD * workers, stop=time_up)
@@ -355,12 +356,15 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                 break
     played = enough() or first
     if played < min(2, trials):  # (the clock stopped it: no standard error without 2 trials)
-        choosing = (f" (choosing the turns took {chosen_at - started:.1f} s of it: name them to skip that)"
-                    if turns is None else "")
         when = "before a trial was played out" if played == 0 else "after 1 trial, and a standard error needs 2"
+        spent = [f"choosing the turns took {chosen_at - started:.1f} s of it (name them to skip that)"] \
+            if turns is None else []
+        spent += [f"the {pooled} worker processes start by loading the engine, a second or more (--workers 1 "
+                  "skips that)"] if pooled else []
+        spent.append(f"a trial plays {len(chosen)} turn(s) out to the end of the round by {spec.label}")
         kept = f" (the trial is kept in {os.fspath(out)})" if played and out is not None else ""
-        raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out {when}{choosing}: a trial of "
-                           f"{len(chosen)} turn(s) by {spec.label} takes longer; give more seconds{kept}")
+        raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out {when} ({'; '.join(spent)}): give "
+                           f"more seconds{kept}")
     rolled = answer(played)
     if source.match:  # the chances to win the match, ranked by them
         rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
