@@ -249,12 +249,11 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     ``precision`` (points, on a match position too): stop before ``trials`` once every turn's loss
     against the best has a standard error of at most this (a single turn: its value's), after
     ``MIN_TRIALS`` at least; the trials are taken in order, so the answer is the same on any number
-    of workers. ``seconds``: a
-    time budget for the whole call (choosing the turns included): once it has run out no trial is
-    begun and a trial being played is abandoned (each agent's turn is finished: the budget is kept to
-    within one of them), and the answer is that of the first trials all played, as a call with that
-    many ``trials`` gives; its notes say how many and that the clock stopped it. Fewer than 2 is
-    refused (``RolloutError``): one trial gives no standard error."""
+    of workers. ``seconds``: a time budget for the whole call (choosing the turns included): once it
+    has run out no trial is begun and a trial being played is abandoned (each agent's turn is
+    finished: the budget is kept to within one of them), and the answer is that of the first trials
+    all played, as a call with that many ``trials`` gives; its notes say how many and that the clock
+    stopped it. Fewer than 2 is refused (``RolloutError``): one trial gives no standard error."""
     if not isinstance(luck_adjusted, bool):
         raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
@@ -355,7 +354,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             if enough():
                 break
     played = enough() or first
-    if played < min(2, trials):  # (the clock stopped it: no standard error without 2 trials)
+    if clock_stopped and played < min(2, trials):  # (no standard error without 2 trials)
         when = "before a trial was played out" if played == 0 else "after 1 trial, and a standard error needs 2"
         spent = [f"choosing the turns took {chosen_at - started:.1f} s of it (name them to skip that)"] \
             if turns is None else []
