@@ -40,7 +40,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="a turn to roll out, like +B7/D or -G3/R (repeat for more; default: the hint's --top best)")
     # (the defaults are the library's, lcanalysis.studies.rollout's: not imported here, 'lcanalysis --help' stays fast)
     p.add_argument("--top", type=nonneg("--top", minimum=1), default=None,
-                   help="without --turn: how many of the hint's best turns to roll out (default 3)")
+                   help="without --turn: how many of the hint's best turns to roll out (default 3; on a position "
+                        "in a match, its best turn for the match too)")
     p.add_argument("--agent", default=None,
                    help="the agent in both seats, NAME or NAME:OPTION=VALUE,... as a tournament takes it (default "
                         "best, the strongest)")
@@ -49,7 +50,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "its square root)")
     p.add_argument("--precision", type=number("--precision", "points", above=True), default=None, metavar="P",
                    help="stop before --trials once every turn's loss against the best has a standard error of at "
-                        "most P points (after 10 trials at least; default: play every trial)")
+                        "most P points (after 10 trials at least; in points on a match position too; default: "
+                        "play every trial)")
     p.add_argument("--seconds", type=seconds(_max_seconds), default=None, metavar="S",
                    help="a time budget: play trials for S seconds in all (the turns' choice included; a trial "
                         "being played when it runs out is abandoned) and answer from the first trials all played, "
