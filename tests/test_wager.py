@@ -346,6 +346,33 @@ def test_bad_inputs_are_refused_with_a_reason():
         analyze(ColorState.make(placed=[4], hand_wagers=1), 0).outcome(1)
 
 
+
+@pytest.mark.parametrize("wagers", ["1", 1.0, None])
+def test_a_number_of_wagers_that_is_no_whole_number_is_refused_by_every_question_taking_one(wagers):
+    """``mean_score(state, 3, "1")`` said "1 wager(s) cannot be placed now: the choices are [0, 1]",
+    and ``1.0`` was taken for 1: every question that takes a number of wagers now says what is wrong."""
+    from lcanalysis.wagers.models import break_even_turns
+
+    state = ColorState.make(hand=[5], hand_wagers=1)
+    asks = (lambda: mean_score(state, 3, wagers), lambda: break_even_draws(state, wagers),
+            lambda: break_even_turns(state, wagers, n=100))
+    for ask in asks:
+        with pytest.raises(WagerError, match=f"wagers must be a whole number of wagers placed now, got {wagers!r}"):
+            ask()
+    # numpy's integers are whole numbers: one wager on a 5 with 3 draws of 52 unseen cards, by hand:
+    # twice (5 + 3 * 49 / 52 - 20) (the live 2..10 but 5 sum to 49), the 8-card bonus out of reach
+    assert mean_score(state, 3, np.int64(1)) == pytest.approx(2 * (5 + 3 * 49 / 52 - 20), abs=1e-12)
+
+
+def test_a_wager_the_colour_cannot_take_says_why():
+    """A wager on a colour already started, or more wagers than the hand holds, names the reason."""
+    started = ColorState.make(placed=[4], hand=[7], hand_wagers=1)
+    with pytest.raises(WagerError, match=r"already holds a number.*the choices are \[0\]"):
+        mean_score(started, 3, 1)
+    in_hand = r"2 wager\(s\) cannot be placed now \(1 wager\(s\) of the colour are in hand\): the choices are \[0, 1\]"
+    with pytest.raises(WagerError, match=in_hand):
+        break_even_draws(ColorState.make(hand=[7], hand_wagers=1), 2)
+
 # --- the View adapter and the --json answer -------------------------------------------------------
 
 

@@ -338,6 +338,20 @@ class ColorState:
         """``j`` values the model allows: 0..hand wagers while no number is placed, else only 0."""
         return list(range(self.hand_wagers + 1)) if not self.placed else [0]
 
+    def check_wagers(self, wagers: Any) -> int:
+        """``wagers`` (wagers placed now) as an ``int`` (numpy's integers too) when the model allows
+        it; otherwise a ``WagerError`` naming the problem: not a whole number (``"1"``, ``1.5``), or
+        not one of ``wager_choices`` (and why not: a number already placed, too few wagers in hand)."""
+        j = whole_number(wagers)
+        if j is None:
+            raise WagerError(f"wagers must be a whole number of wagers placed now, got {wagers!r}")
+        if j not in self.wager_choices:
+            why = ("the expedition already holds a number, and a wager goes only before the first number"
+                   if self.placed and j > 0 else
+                   f"{self.hand_wagers} wager(s) of the colour are in hand" if j > 0 else "a count is at least 0")
+            raise WagerError(f"{j} wager(s) cannot be placed now ({why}): the choices are {self.wager_choices}")
+        return j
+
 
 def _whole_draws(draws: Any, most: int, what: str = "") -> int:
     """``draws`` as an ``int`` (numpy's integers too), or a ``DrawsOutOfRangeError`` naming 0..``most``."""
@@ -370,8 +384,7 @@ def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dic
 def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool = True,
                        _drawn: dict[tuple[int, int], Number] | None = None) -> dict[int, Number]:
     """The distribution of the final score with ``wagers`` placed now (canonical model)."""
-    if wagers not in state.wager_choices:
-        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    wagers = state.check_wagers(wagers)
     drawn = _drawn if _drawn is not None else drawn_distribution(state, draws, exact)
     base = state.placed + state.live_hand
     base_sum, base_n = sum(base), len(base)
@@ -426,8 +439,7 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
     """
-    if wagers not in state.wager_choices:
-        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    wagers = state.check_wagers(wagers)
     draws = _whole_draws(draws, state.unseen_total)
     u, live = state.unseen_total, state.live_unseen
     big_l = len(live)
@@ -453,8 +465,7 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     cards) gets there. An untouched colour breaks even at 0 draws (never opened, it scores 0):
     ``min_draws=1`` asks when it would once opened.
     """
-    if wagers not in state.wager_choices:
-        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    wagers = state.check_wagers(wagers)
     if criterion not in ("mean", "median"):  # (before the search: with no draws to try it was never read)
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
     if whole_number(min_draws) is None or min_draws < 0:

@@ -341,8 +341,7 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     """
     if criterion not in ("mean", "median"):
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
-    if wagers not in state.wager_choices:
-        raise WagerError(f"{wagers} wager(s) cannot be placed now: the choices are {state.wager_choices}")
+    wagers = state.check_wagers(wagers)
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
     min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
     for t in range(max(min_turns, wagers), max_turns + 1):  # (fewer turns than wagers cannot place them)
