@@ -373,6 +373,22 @@ def test_a_wager_the_colour_cannot_take_says_why():
     with pytest.raises(WagerError, match=in_hand):
         break_even_draws(ColorState.make(hand=[7], hand_wagers=1), 2)
 
+
+def test_an_answer_asked_with_numpys_number_of_draws_is_written_as_json():
+    """``wager_distribution(..., draws=np.int64(3))`` kept numpy's integer as ``draws`` (a slider's
+    ``np.arange``), and ``json.dumps(answer.to_json())`` failed: "Object of type int64 is not JSON
+    serializable"; ``decline_at_end`` too."""
+    from lcanalysis.wagers.models import decline_at_end
+
+    answer = wager_distribution(hand=[5, 6], draws=np.int64(3))
+    assert type(answer.draws) is int
+    back = json.loads(json.dumps(answer.to_json()))
+    # by hand: 5 + 6 = 11, three draws of 52 unseen cards, of which the live 2..10 but 5 and 6 (43 points);
+    # the bonus is out of reach (2 + 3 cards): 11 + 3 * 43 / 52 - 20
+    assert back["draws"] == 3 and back["by_wagers"][0]["mean"] == pytest.approx(11 + 3 * 43 / 52 - 20, abs=1e-12)
+    declined = decline_at_end(ColorState.make(hand=[5, 6]), np.int64(3))
+    assert type(declined.draws) is int and json.loads(json.dumps(declined.to_json()))["draws"] == 3
+
 # --- the View adapter and the --json answer -------------------------------------------------------
 
 

@@ -407,6 +407,8 @@ def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None
     if not isinstance(exact, (bool, np.bool_)):  # "no" would read as exact
         raise WagerError(f"exact must be True or False, got {exact!r}")
     exact = bool(exact)  # (numpy's True too: a comparison of arrays gives it)
+    draws = _whole_draws(draws, state.unseen_total, "the unseen cards")  # an int: numpy's one was kept, and
+    # the answer's to_json() could not be written as JSON
     if color is not None and (not isinstance(color, str) or color.upper() not in COLOR_LETTERS):
         raise UnknownColorError(f"color is the label of the answer, a colour letter "
                                 f"({' '.join(COLOR_LETTERS)}) or None, got {color!r}")

@@ -386,7 +386,7 @@ def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAn
             outs.append(WagerOutcome(wagers=0, distribution=dict(sorted(dist.items())), mean=mean))
         else:
             outs.append(o)
-    return WagerAnalysis(draws=draws, by_wagers=outs, color=base.color,
+    return WagerAnalysis(draws=base.draws, by_wagers=outs, color=base.color,
                          model="decline at end", inputs=base.inputs)
 
 
