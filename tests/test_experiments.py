@@ -184,6 +184,23 @@ def test_wager_grid_values_are_the_difference_of_means():
     assert opening.holding_with_sum(3, 24) == [7, 8, 9] and opening.holding_with_sum(3, 5) is None
 
 
+
+@pytest.mark.parametrize("table", ["opening_table", "wager_grid"])
+def test_a_number_of_draws_that_is_no_whole_number_is_refused_not_rounded_down(table):
+    """``wager_grid(draws=[2.5], ...)`` gave the rows of 2 draws, labelled 2: ``int(2.5)``."""
+    from lcanalysis.wagers.canonical import DrawsOutOfRangeError
+
+    ask = {"opening_table": lambda d: opening.opening_table(held=[(9, 10)], draws=d),
+           "wager_grid": lambda d: opening.wager_grid(draws=d, sums=[19])}[table]
+    with pytest.raises(DrawsOutOfRangeError, match=r"draws must be a whole number 0\.\.52 .*got 2\.5"):
+        ask([2.5])
+    # numpy's integers are whole numbers: numbers summing to 19 held (9 10; the grid's three), one draw of
+    # 52 unseen cards, among them every other number of the colour (54 - 19 = 35 points), all live: no
+    # wager, 19 + 35/52 - 20
+    row = ask(np.arange(1, 2)).iloc[0]
+    assert row["draws"] == 1
+    assert row["mean" if table == "opening_table" else "mean_0"] == pytest.approx(19 + 35 / 52 - 20, abs=1e-12)
+
 def test_the_stored_wager_grid_is_what_the_function_computes(tmp_path):
     written = data.write_data(str(tmp_path), only=["wager_grid", "positions"])
     fresh = pd.read_csv(tmp_path / "tables" / "wager_grid.csv")

@@ -38,10 +38,11 @@ def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: i
     rows = []
     for h in held:
         for k in draws:
-            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=int(k), unseen_total=unseen_total,
+            # (draws as given: int(k) made 2.5 draws 2, silently; numpy's integers are whole numbers)
+            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=k, unseen_total=unseen_total,
                                      exact=False)
             o = res.outcome(wagers)
-            rows.append({"held": " ".join(map(str, h)), "sum": sum(h), "cards": len(h), "draws": int(k),
+            rows.append({"held": " ".join(map(str, h)), "sum": sum(h), "cards": len(h), "draws": res.draws,
                          "mean": float(o.mean), "p_break_even": float(o.p_break_even),
                          "p_positive": float(o.p_positive)})
     return pd.DataFrame(rows)
@@ -69,9 +70,9 @@ def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen
         if h is None:
             continue
         for k in draws:
-            res = wager_distribution(hand=h, hand_wagers=3, draws=int(k), unseen_total=unseen_total, exact=False)
+            res = wager_distribution(hand=h, hand_wagers=3, draws=k, unseen_total=unseen_total, exact=False)
             means = [float(res.outcome(j).mean) for j in range(4)]
-            rows.append({"held": " ".join(map(str, h)), "sum": total, "draws": int(k),
+            rows.append({"held": " ".join(map(str, h)), "sum": total, "draws": res.draws,
                          **{f"mean_{j}": means[j] for j in range(4)},
                          "p_break_even_0": float(res.outcome(0).p_break_even),
                          "p_break_even_1": float(res.outcome(1).p_break_even),
