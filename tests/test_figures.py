@@ -194,6 +194,29 @@ def test_the_score_distribution_draws_each_probability_at_its_own_score():
     assert drawn == [sorted(o.distribution) for o in res.by_wagers]
 
 
+
+def test_the_wager_means_charts_numbers_stay_inside_the_plot():
+    """The mean written beside the last point ran over the plot's right edge ("+33.0" across the frame
+    for 6 8 9 held with two wagers and 12 draws; "+x ± s" of an estimate further)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from lcanalysis.wagers.canonical import ColorState, wager_distribution
+    from lcanalysis.wagers.models import turn_model
+
+    for answer in (wager_distribution(hand=[6, 8, 9], hand_wagers=2, draws=12),
+                   wager_distribution(hand=[7, 8, 9, 10], hand_wagers=3, draws=0),
+                   turn_model(ColorState.make(hand=[6, 8], hand_wagers=2, unseen_total=20), 6, n=400, seed=1)):
+        fig = figures.wager_means_chart(answer)
+        ax = fig.axes[0]
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        frame = ax.get_window_extent(canvas.get_renderer())
+        assert len(ax.texts) == len(answer.by_wagers)
+        for text in ax.texts:
+            box = text.get_window_extent(canvas.get_renderer())
+            assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, \
+                text.get_text()
+
 def test_the_wager_charts_say_exact_or_estimate_with_its_standard_error():
     """Given a Monte Carlo model's answer (the turn model), the wager charts said "(exact)" and showed
     bare means; now the title says it is an estimate and each mean carries its standard error."""

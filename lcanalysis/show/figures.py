@@ -190,9 +190,12 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     m = [float(o.mean) for o in outs]
     sd = [o.sd for o in outs]
     ax.errorbar(j, m, yerr=sd, fmt="o-", capsize=4, color="#1f5fbf", label="mean ± 1 sd (spread, not error)")
-    for x, y, o in zip(j, m, outs, strict=True):
-        ax.annotate(_wager_mean(o), (x, y), textcoords="offset points", xytext=(6, 4), fontsize=8)
+    for x, y, o in zip(j, m, outs, strict=True):  # right of each point, left of the last: "+33.0" ran over the frame
+        last = x == j[-1] and len(j) > 1
+        ax.annotate(_wager_mean(o), (x, y), textcoords="offset points", xytext=(-6 if last else 6, 4), fontsize=8,
+                    ha="right" if last else "left")
     ax.axhline(0, color="black", lw=0.8)
+    ax.margins(y=0.15)  # room above the highest point for its number (with no spread it sat on the frame)
     ax.set_xticks(j)
     ax.set_xlabel("wagers placed now")
     ax.set_ylabel("expected expedition score, points")
