@@ -195,6 +195,17 @@ def test_the_studies_refuse_counts_they_cannot_make_a_result_of(argv, said, caps
     assert not list(tmp_path.iterdir())  # nothing written
 
 
+
+def test_the_claims_command_shows_its_progress_over_the_simulated_rounds(capsys):
+    """``lcanalysis studies wager-claims --rounds 40000`` ran for 10 s and more printing nothing until
+    its report; now a bar counts the rounds on standard error, the report alone on standard output."""
+    from lcanalysis.cli import main
+
+    assert main(["studies", "wager-claims", "--rounds", "12", "--seed", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert "simulated rounds" in err and "12/12" in err
+    assert out.startswith("Claims tested; bot play: 12 rounds") and "simulated rounds" not in out
+
 def test_a_snapshot_no_round_reaches_is_refused_in_words():
     from lcanalysis.wagers.simulation import compare_decline, compare_models
 

@@ -153,8 +153,11 @@ def sum_line_in_play(rows: np.ndarray) -> dict[str, Any]:
     }
 
 
-def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int = 4000) -> dict[str, Any]:
-    rows, scores = snapshot_rounds(rounds, snap_turn=0, seed=seed)
+def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int = 4000,
+           progress: bool = False) -> dict[str, Any]:
+    """Every claim tested, printed to ``file``; ``progress``: a bar over the simulated rounds (on
+    standard error), as ``lcanalysis studies wager-claims`` shows it."""
+    rows, scores = snapshot_rounds(rounds, snap_turn=0, seed=seed, progress=progress)
     res: dict[str, Any] = {"rounds": rounds, "mean_round_score": float(scores.mean())}
     per_round = Estimate.of(scores.mean(axis=1))  # (the two players of a round are not independent)
 
