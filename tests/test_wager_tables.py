@@ -168,6 +168,8 @@ def test_tables_cli_refuses_unknown_names(capsys):
     # a table written with nan standard errors, or an empty CSV with exit status 0
     (["wager-claims", "--rounds", "0"], "--rounds must be >= 10, got 0"),
     (["wager-claims", "--rounds", "10", "--seed", "-1"], "--seed must be >= 0, got -1"),
+    # "error: rounds must be a whole number from 0 to 500,000", where the help says "10 or more"
+    (["wager-claims", "--rounds", str(10**8)], "--rounds must be at most 500000, got 100000000"),
     (["wager-sim", "--rounds", "0"], "--rounds must be >= 2, got 0"),
     # 10**23 rounds simulated silently for ever
     (["wager-sim", "--rounds", str(10**23)], "--rounds must be at most 500000, got 100000000000000000000000"),

@@ -61,8 +61,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     t.set_defaults(func=cmd_wager_tables)
 
     c = studies.add_parser("wager-claims", help="test the strategy literature's wager claims")
-    c.add_argument("--rounds", type=nonneg("--rounds", minimum=10), default=4000,
-                   help="simulated rounds (10 or more; default 4000)")
+    c.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=10), default=4000,
+                   help=f"simulated rounds (10 to {MAX_WAGER_SIM_ROUNDS:,}; default 4000)")
     c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
     c.set_defaults(func=cmd_wager_claims)
 
