@@ -217,6 +217,21 @@ def test_the_wager_means_charts_numbers_stay_inside_the_plot():
             assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, \
                 text.get_text()
 
+
+def test_the_wager_charts_name_the_colour_of_an_answer_about_one():
+    """``lc.wager(position, "Y", 21)`` drawn said "Score distribution, 21 draws left": which colour,
+    the figure did not say; an answer on plain numbers (no colour) says none."""
+    import lcanalysis as lc
+    from lcanalysis.wagers.canonical import wager_distribution
+
+    yellow = lc.wager("LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw.G2;p1=?8;d=44", "y", 21)
+    assert figures.score_distribution_chart(yellow).axes[0].get_title().startswith(
+        "Score distribution of the yellow expedition, 21 draws left (canonical model, exact)")
+    assert figures.wager_means_chart(yellow).axes[0].get_title() == \
+        "Expected value of each number of wagers on the yellow expedition (exact)"
+    plain = wager_distribution(hand=[7, 8, 9], draws=0)
+    assert figures.wager_means_chart(plain).axes[0].get_title() == "Expected value of each number of wagers (exact)"
+
 def test_the_wager_charts_say_exact_or_estimate_with_its_standard_error():
     """Given a Monte Carlo model's answer (the turn model), the wager charts said "(exact)" and showed
     bare means; now the title says it is an estimate and each mean carries its standard error."""

@@ -159,6 +159,16 @@ def _wager_kind(wager_analysis: Any) -> str:
     return f"estimate: Monte Carlo, {_sample_size(n, 'samples')}; ± s.e." if n else "estimate: Monte Carlo; ± s.e."
 
 
+def _wager_colour(wager_analysis: Any, word: str = "of") -> str:
+    """The colour a wager answer is about, as a title says it (" of the yellow expedition"), or ""."""
+    from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
+
+    letter = wager_analysis.color.upper() if isinstance(wager_analysis.color, str) else ""
+    if not letter or letter not in COLOR_LETTERS:
+        return ""
+    return f" {word} the {COLOR_NAMES[COLOR_LETTERS.index(letter)]} expedition"
+
+
 def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     """The score distribution of one expedition for each number of wagers placed now: a stem and a
     dot at each score, exactly there (bars side by side stood up to a point and more off their
@@ -176,7 +186,8 @@ def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xlabel("final expedition score, points")
     ax.set_ylabel("probability")
     ax.legend(fontsize=8)
-    ax.set_title(title or f"Score distribution, {wager_analysis.draws} draws left ({wager_analysis.model} model, "
+    ax.set_title(title or f"Score distribution{_wager_colour(wager_analysis)}, {wager_analysis.draws} draws left "
+                          f"({wager_analysis.model} model, "
                           f"{_wager_kind(wager_analysis)})", fontsize=10)
     return fig
 
@@ -200,7 +211,8 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xlabel("wagers placed now")
     ax.set_ylabel("expected expedition score, points")
     ax.legend(fontsize=8)
-    ax.set_title(title or f"Expected value of each number of wagers ({_wager_kind(wager_analysis)})", fontsize=10)
+    ax.set_title(title or f"Expected value of each number of wagers{_wager_colour(wager_analysis, 'on')} "
+                          f"({_wager_kind(wager_analysis)})", fontsize=10)
     return fig
 
 
