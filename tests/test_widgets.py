@@ -171,6 +171,19 @@ def test_wager_explorer_takes_wagers_already_placed_and_a_6_colour_rounds_draws(
     assert made.draws.value == 50 and made.result.draws == 50
 
 
+
+def test_the_explorers_take_numpys_numbers_as_their_options():
+    """``WagerExplorer(draws=np.int64(10))`` (a number from an array) was refused: "draws must be a
+    whole number from 0 to 44, got np.int64(10)"; the decision explorer's seed too."""
+    import numpy as np
+
+    wx = WagerExplorer(held=np.arange(2, 11), hand_wagers=np.int64(1), draws=np.int64(5), unseen_total=np.int64(40))
+    assert wx.draws.value == 5 and wx.hand_wagers.value == 1 and wx.unseen_total.value == 40
+    # every number of the colour held (54, ten cards with the wager): 54 - 20 + 20 with no wager,
+    # (54 - 20) x 2 + 20 with one, by hand, whatever is drawn
+    assert [float(o.mean) for o in wx.result.by_wagers] == [54.0, 88.0]
+    assert DecisionExplorer("example:opening", time_budget=np.float64(0.2), seed=np.int64(3)).seed.value == 3
+
 def test_wager_explorer_shows_a_message_for_an_impossible_holding():
     wx = WagerExplorer()
     wx.placed.value = (7,)  # 7 both placed and held

@@ -22,6 +22,7 @@ import html
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from numbers import Real
 from typing import Any
 
 import ipywidgets as W
@@ -31,7 +32,7 @@ from IPython.display import SVG, display
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
 from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
 from lcanalysis.analysis import Analysis, loss_in_words
-from lcanalysis.game.cards import COLOR_LETTERS, FIVE_COLOUR_GAME, SIX_COLOUR_GAME, Buried, Card
+from lcanalysis.game.cards import COLOR_LETTERS, FIVE_COLOUR_GAME, SIX_COLOUR_GAME, Buried, Card, whole_number
 from lcanalysis.game.examples import EXAMPLES
 from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position, PositionError, as_cards
@@ -72,13 +73,16 @@ def _in_menu_words(text: str, menu: str) -> str:
     return text
 
 
-def _within(name: str, value: Any, least: float, most: float, unit: str, whole: bool = False) -> None:
+def _within(name: str, value: Any, least: float, most: float, unit: str, whole: bool = False) -> Any:
     """Refuse a constructor's value its slider or box would quietly clamp (the widget showing one
-    number, another part using the one given), naming the option and its range."""
-    kinds = (int,) if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds) or not least <= value <= most:
+    number, another part using the one given), naming the option and its range. Returns it as the
+    widget takes it: an ``int`` (numpy's integers too, which a slider refused) or a ``float``."""
+    number: Any = whole_number(value) if whole else \
+        (float(value) if isinstance(value, Real) and not isinstance(value, (bool, np.bool_)) else None)
+    if number is None or not least <= number <= most:
         low, high = (f"{x:g}" if isinstance(x, float) else str(x) for x in (least, most))
         raise ValueError(f"{name} must be {unit} from {low} to {high}, got {value!r}")
+    return number
 
 
 def _ranked(res: Analysis) -> str:
@@ -151,8 +155,8 @@ class DecisionExplorer:
 
     def __init__(self, source: str | dict | Position | View | None = "example:midround",
                  time_budget: float = 0.5, seed: int = 0, record: Any = None) -> None:
-        _within("time_budget", time_budget, MIN_TIME, MAX_TIME, "seconds")
-        _within("seed", seed, 0, MAX_SEED, "a whole number", whole=True)
+        time_budget = _within("time_budget", time_budget, MIN_TIME, MAX_TIME, "seconds")
+        seed = _within("seed", seed, 0, MAX_SEED, "a whole number", whole=True)
         text = {"layout": W.Layout(width="98%")}
         self.colors = W.Dropdown(options=[5, 6], value=5, description="colours")
         self.hand = W.Text(description="my hand", placeholder="8 cards, e.g. R7 Bw B4 G10 Y3 Y5 W8 R9", **text)
@@ -882,10 +886,10 @@ class WagerExplorer:
         if isinstance(held, (str, bytes)) or not hasattr(held, "__iter__") \
                 or any(isinstance(n, bool) or n not in range(2, 11) for n in held):
             raise ValueError(f"held must be numbers of the colour, 2 to 10, got {held!r}")
-        _within("hand_wagers", hand_wagers, 0, 3, "a whole number", whole=True)
-        _within("draws", draws, 0, MAX_DRAWS, "a whole number", whole=True)
-        _within("unseen_total", unseen_total, 1, 64, "a whole number", whole=True)
-        self.held = W.SelectMultiple(options=list(range(2, 11)), value=tuple(held), description="held",
+        hand_wagers = _within("hand_wagers", hand_wagers, 0, 3, "a whole number", whole=True)
+        draws = _within("draws", draws, 0, MAX_DRAWS, "a whole number", whole=True)
+        unseen_total = _within("unseen_total", unseen_total, 1, 64, "a whole number", whole=True)
+        self.held = W.SelectMultiple(options=list(range(2, 11)), value=tuple(int(n) for n in held), description="held",
                                      rows=9, layout=W.Layout(width="160px"))
         self.placed = W.SelectMultiple(options=list(range(2, 11)), value=(), description="placed",
                                        rows=9, layout=W.Layout(width="160px"))
