@@ -389,6 +389,17 @@ def test_an_answer_asked_with_numpys_number_of_draws_is_written_as_json():
     declined = decline_at_end(ColorState.make(hand=[5, 6]), np.int64(3))
     assert type(declined.draws) is int and json.loads(json.dumps(declined.to_json()))["draws"] == 3
 
+
+def test_more_unseen_cards_than_a_game_has_are_refused():
+    """``wager_distribution(unseen_total=520, ...)`` (52 mistyped) was answered as if the game had
+    hundreds of cards; the 6-colour game's 72 cards, less those of the colour in view, is the most."""
+    with pytest.raises(InconsistentCardsError, match=r"unseen_total=520 is more cards than a game has.*at most 68"):
+        wager_distribution(hand=[7, 8, 9], hand_wagers=1, unseen_total=520, draws=5)
+    # the most there can be: 72 less the four cards held; one draw, the six other numbers (30 points) live:
+    # no wager 24 + 30/68 - 20, by hand
+    r = wager_distribution(hand=[7, 8, 9], hand_wagers=1, unseen_total=68, draws=1)
+    assert r.outcome(0).mean == 4 + Fraction(30, 68)
+
 # --- the View adapter and the --json answer -------------------------------------------------------
 
 

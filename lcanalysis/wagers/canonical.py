@@ -40,6 +40,7 @@ import numpy as np
 
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
 from lcanalysis.game.cards import (
+    CARDS_PER_COLOR,
     COLOR_LETTERS,
     Card,
     CardError,
@@ -55,6 +56,7 @@ Number = Fraction | float
 MIN_VALUE, MAX_VALUE = 2, 10
 MAX_WAGERS = 3
 START_UNSEEN = 52  # 60 cards less the 8 in one's hand, at the start of a 5-colour round
+MAX_DECK = len(COLOR_LETTERS) * CARDS_PER_COLOR  # 72: the 6-colour game's cards, the most any game has
 
 
 class WagerError(ValueError):
@@ -318,6 +320,11 @@ class ColorState:
         if total < len(unseen_t):
             raise InconsistentCardsError(f"unseen_total={unseen_total!r} is fewer than the {len(unseen_t)} "
                                          "unseen numbers of this colour")
+        seen = len(placed_t) + placed_wagers + len(hand_t) + hand_wagers
+        if total + seen > MAX_DECK:  # (520 for 52 was answered, as if the game had hundreds of cards)
+            raise InconsistentCardsError(f"unseen_total={unseen_total!r} is more cards than a game has: the largest "
+                                         f"deck (6 colours) has {MAX_DECK}, and {seen} of this colour are in hand "
+                                         f"or on the expedition, so at most {MAX_DECK - seen} are unseen")
         unseen_total = total
         return cls(placed_t, placed_wagers, hand_t, hand_wagers, unseen_t, unseen_total)
 
