@@ -201,6 +201,17 @@ def test_a_number_of_draws_that_is_no_whole_number_is_refused_not_rounded_down(t
     assert row["draws"] == 1
     assert row["mean" if table == "opening_table" else "mean_0"] == pytest.approx(19 + 35 / 52 - 20, abs=1e-12)
 
+
+def test_a_wager_grid_of_a_sum_no_holding_makes_is_refused_naming_the_sums_there_are():
+    """``wager_grid(draws=[0], sums=[5])`` gave an empty table, and ``sums=[5, 15]`` only the row of 15:
+    a sum no holding of that many numbers makes was left out without a word."""
+    with pytest.raises(ValueError, match=r"no 3 distinct numbers of 2\.\.10 add up to 5 \(3 add up to 9\.\.27\)"):
+        opening.wager_grid(draws=[0], sums=[15, 5])
+    with pytest.raises(ValueError, match=r"no 10 distinct numbers of 2\.\.10 add up to 54 \(a colour has 9 numbers\)"):
+        opening.wager_grid(draws=[0], sums=[54], cards=10)
+    # the sums there are: 2 + 3 + 4 = 9 and 8 + 9 + 10 = 27, scoring -11 and +7 with no draw, by hand
+    assert opening.wager_grid(draws=[0], sums=[9, 27])["mean_0"].tolist() == [-11, 7]
+
 def test_the_stored_wager_grid_is_what_the_function_computes(tmp_path):
     written = data.write_data(str(tmp_path), only=["wager_grid", "positions"])
     fresh = pd.read_csv(tmp_path / "tables" / "wager_grid.csv")

@@ -67,8 +67,10 @@ def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen
     rows = []
     for total in sums:
         h = holding_with_sum(cards, total)
-        if h is None:
-            continue
+        if h is None:  # (it was left out, silently: sums=[5] gave an empty table)
+            raise ValueError(f"wager_grid: no {cards} distinct numbers of 2..10 add up to {total!r}"
+                             + (f" ({cards} add up to {sum(range(2, 2 + cards))}..{sum(range(11 - cards, 11))})"
+                                if 1 <= cards <= 9 else " (a colour has 9 numbers)"))
         for k in draws:
             res = wager_distribution(hand=h, hand_wagers=3, draws=k, unseen_total=unseen_total, exact=False)
             means = [float(res.outcome(j).mean) for j in range(4)]
