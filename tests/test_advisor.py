@@ -568,3 +568,37 @@ def test_a_play_out_answer_counts_its_play_outs_not_nodes():
     exact = solver_analysis(read_position("example:endgame"), max_stalls=0)
     assert exact.playouts is None and "playouts" not in exact.to_json()
     assert f"\nnodes {exact.nodes}, " in exact.to_text() and f"{exact.nodes} nodes, " in exact._repr_html_()
+
+
+def _dealt_view(seed):
+    """A view some turns into a dealt round (``seed * 5`` turns played by a fixed rule)."""
+    pos = Position.deal(seed=seed)
+    for t in range(seed * 5):
+        moves = pos.legal_moves()
+        pos.push(moves[(t * 7 + seed) % len(moves)])
+    return pos.view(pos.to_move)
+
+
+def test_the_two_stage_schedule_keeps_its_budget_of_play_outs(monkeypatch):
+    """Its late-leader loop gave a turn that led on its first sample the larger one whatever was left:
+    1,679 play-outs for a budget of 1,500 on example:midround (0.1 s, seed 1), 794 for 600 there at
+    6,000 a second, 136 for 90 (a first sample of 128) on a dealt view. The play-outs are counted here
+    as the compiled play-out is asked for them (turns times worlds of each call), not by the answer;
+    beyond the first sample of ``MIN_WORLDS`` every turn gets, the budget is kept."""
+    spent = [0]
+    play = Rollouts._flat_mc
+
+    def counted(self, base, pool, unknown, opp, w, codes, first, last, out):
+        spent[0] += len(codes) * (last - first)
+        return play(self, base, pool, unknown, opp, w, codes, first, last, out)
+
+    monkeypatch.setattr(Rollouts, "_flat_mc", counted)
+    views = [("example:midround", read_position("example:midround"))] + [(f"dealt {s}", _dealt_view(s))
+                                                                         for s in (1, 2, 4)]
+    for name, view in views:
+        for seconds, rate in ((0.1, None), (0.2, None), (0.015, 6000), (0.05, 6000), (0.1, 6000)):
+            spent[0] = 0
+            answer = advise(view, time_budget=seconds, seed=1, schedule="two-stage", playout_rate=rate)
+            budget = int(seconds * (rate or ROLLOUTS_PER_SECOND))
+            assert spent[0] == answer.playouts, (name, seconds, rate)
+            assert 0 < spent[0] <= max(budget, MIN_WORLDS * len(answer.moves)), (name, seconds, rate, spent[0])

@@ -4,8 +4,9 @@ wager model, hand evaluator) recorded on main before the package was split into 
 come out the same, to the last digit, through the new front door.
 
 The two advisor entries were recorded again when the hint (issue 13) began giving a turn that
-leads on its first-stage sample alone the larger sample too; with that refinement switched off
-the new code reproduces the flat package's advisor answers exactly (checked when re-recording).
+leads on its first-stage sample alone the larger sample too; they are the flat package's again
+since that refinement keeps to the budget: at these budgets (600 and 300 play-outs) it no
+longer fits in what the two stages leave, and the answers are the flat package's to the last digit.
 The advisor's answers were recorded with the opponent's cards dealt uniformly; since the advisor
 deals them from the hand model by default, they are asked for with ``hand_model=False``; and
 with one deck order per world (``streams=False``), as the advisor drew them before the draw streams;

@@ -435,3 +435,24 @@ def test_the_round_robins_win_rates_carry_their_interval_over_deals():
     got = S.match_results(table).iloc[0]
     assert (got.agent, got.opponent, got.win_rate) == ("A", "B", 0.7)
     assert (got.win_unit_low, got.win_unit_high) == (round(0.7 - 2.776445 * 0.122474, 2), 1.0)
+
+
+def test_a_study_file_review_version_1_wrote_is_refused_naming_both_versions(tmp_path):
+    """Version 2: the advisor's two-stage schedule, which the review plays, keeps its budget of
+    play-outs, so the reviews differ from version 1's. A reviews or review-luck file whose settings
+    say version 1 wrote it is refused before any work, naming both versions, the file untouched."""
+    assert REVIEW_VERSION == 2
+    for path, write in ((tmp_path / "reviews.csv", lambda p, n: S.write_reviews(p, rounds=n, time_budget=0.02,
+                                                                                agents=("random",))),
+                        (tmp_path / "luck.csv", lambda p, n: S.write_review_luck(p, deals=n, time_budget=0.02))):
+        assert write(str(path), 1) == 1
+        first, rest = path.read_text().split("\n", 1)
+        mark = first[: first.index("{")]
+        settings = json.loads(first[len(mark):])
+        assert settings["review_version"] == 2
+        path.write_text(mark + json.dumps({**settings, "review_version": 1}) + "\n" + rest)
+        before = path.read_text()
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 1, and this "
+                                             "is review version 2: resuming it would add"):
+            write(str(path), 2)
+        assert path.read_text() == before
