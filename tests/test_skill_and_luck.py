@@ -325,18 +325,24 @@ def test_the_review_luck_is_written_a_deal_at_a_time_and_resumed_after_an_interr
 def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path, monkeypatch, capsys):
     """The reviews file's settings named no version of the review, so a rerun of its command, which
     does the file's last round again, wrote that round with today's review beside the file's other
-    rounds (the published file's deal 0 comes out with 13 other losses today). Now the settings hold
+    rounds (the first published file's deal 0 came out with 13 other losses). Now the settings hold
     ``reviewer.REVIEW_VERSION``, and a file another version wrote is refused before any work, naming
-    both versions, the file untouched; the published file, from before versions (unversioned), too,
-    and it still loads. A run with nothing left to write (the published command on the published
-    file) is not refused: nothing can mix."""
-    import shutil
-
+    both versions, the file untouched; a file from before versions (unversioned), too, and it still
+    loads. The published file is this version's (regenerated when the version was raised to 2). A run
+    with nothing left to write (the published command on the published file) is not refused: nothing
+    can mix."""
     root = Path(__file__).resolve().parent.parent
     published = root / "data/simulated/skill_and_luck_reviews.csv"
     cmd = (root / "data/simulated/skill_and_luck_reviews.csv.cmd").read_text()
+    reviews = S.load_reviews(published)  # what the notebook reads
+    assert reviews.attrs["identity"]["review_version"] == REVIEW_VERSION
+    assert set(reviews.agent) == set(S.AGENTS) and reviews.deal.nunique() == 40
     copy = tmp_path / "skill_and_luck_reviews.csv"
-    shutil.copyfile(published, copy)
+    first, rest = published.read_text().split("\n", 1)
+    mark = S.REVIEWS_FILE.mark
+    settings = json.loads(first[len(mark):])
+    del settings["review_version"]  # as the file from before versions were kept
+    copy.write_text(mark + json.dumps(settings) + "\n" + rest)
     (tmp_path / "skill_and_luck_reviews.csv.cmd").write_text(cmd)
     before = copy.read_bytes()
     argv = [*cmd.split()[3:-1], str(copy)]  # the published command, on the copy
@@ -353,9 +359,7 @@ def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path
             "to the other's, two versions' numbers in one file; write to another file (this one still loads as "
             "it is)") in " ".join(err.split()), err
     assert copy.read_bytes() == before and (tmp_path / "skill_and_luck_reviews.csv.cmd").read_text() == cmd
-    reviews = S.load_reviews(published)  # what the notebook reads
-    assert "review_version" not in reviews.attrs["identity"] and len(reviews) > 0
-    assert set(reviews.agent) == set(S.AGENTS) and reviews.deal.nunique() == 40
+    assert "review_version" not in S.load_reviews(copy).attrs["identity"] and len(S.load_reviews(copy)) > 0
 
     # a file of this version resumes; raise the version, and it is refused by name
     path = tmp_path / "mine.csv"
