@@ -139,6 +139,31 @@ def test_solve_states_its_bounds_in_words(capsys):
         "player 0: 1 more discard-pile draw(s) at most; player 1: discard-pile draws unlimited")
 
 
+def test_solve_says_what_its_values_are_in_points_and_whose_score_less_whose(capsys):
+    """Found by a review playing at a table: solve printed "-12.000" for each turn with no word of
+    what the number is (advise's footer says it); it now says once: the final score difference of
+    the round in points, the player to move's less the opponent's. Checked by hand: with one card
+    left, a turn that draws it ends the round, so its value is the scores' difference after it."""
+    from helpers import played_down
+
+    for seed in (3, 4):
+        pos = played_down(seed, 1, stall_rate=0.0)
+        mover = pos.to_move
+        code, out, _ = run(capsys, "solve", pos.to_string(), "--max-stalls", "0")
+        assert code == 0
+        said = [line.strip() for line in out.splitlines() if line.strip().startswith("value: ")]
+        assert said == [f"value: the expected final score difference of this round, in points: player {mover} "
+                        f"(to move) minus player {1 - mover}"], out
+        values = {line.split()[1]: float(line.split()[2]) for line in out.splitlines() if line.strip()[:1].isdigit()}
+        for move, value in values.items():
+            after = pos.copy()
+            after.push(move)
+            assert after.is_over()
+            assert value == after.score(mover) - after.score(1 - mover), (move, value)
+    code, out, _ = run(capsys, "solve", "example:endgame", "--max-stalls", "0", "--json")
+    assert code == 0 and "value: " not in out  # the JSON's values are the spec's, said there
+
+
 def test_solve_on_a_match_position_says_once_its_values_are_points_of_the_round(capsys):
     """With a match score on the position, solve gave points of the round without a word that the
     match was not weighed; it now says so once, in the words advise uses near the end of a round,

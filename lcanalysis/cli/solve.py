@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit(answer)
     else:
-        _print_moves(answer)
+        _print_moves(answer, pos.to_move)
     return 0
 
 
@@ -333,7 +333,14 @@ def _headline(answer: dict[str, Any]) -> str:
         f" under {bounds_in_words(bounds)}" if bounds else "")
 
 
-def _print_moves(answer: dict[str, Any]) -> None:
+def value_line(mover: int) -> str:
+    """What every number of the answer is, in words: its unit and whose score less whose (the
+    headline says whether it is exact)."""
+    return (f"value: the expected final score difference of this round, in points: player {mover} (to move) "
+            f"minus player {1 - mover}")
+
+
+def _print_moves(answer: dict[str, Any], mover: int) -> None:
     kind = answer.get("kind", "value")
     print(_headline(answer))
     model = kind == "depth-limited estimate"  # a heuristic leaf: no sampling error to state
@@ -341,6 +348,7 @@ def _print_moves(answer: dict[str, Any]) -> None:
         err = "" if answer["exact"] else (f" ({HEURISTIC_REASON})" if model and m["stderr"] == 0
                                           else f" ± {m['stderr']:.3f}")
         print(f"{i + 1:3d}. {m['move']:<9} {m['value']:+9.3f}{err}")
+    print(f"  {value_line(mover)}")
     if answer.get("method"):
         print(f"  method: {answer['method']}")
     for note in answer.get("notes", []):
