@@ -83,8 +83,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "raised to the endgame search's floor with 4 cards or fewer in the draw pile), as a "
                         "count of play-outs: the same game gives the same comments, and 'lcanalysis advise' on the "
                         "board's LC1 line with this --time and --seed set to the deal's seed gives the same numbers "
-                        "while more than 4 cards are in the draw pile (at its defaults it samples other worlds, and "
-                        "near-equal turns can swap places)")
+                        "while more than 4 cards are in the draw pile, when the machine fits all its play-outs in "
+                        "the time (advise keeps to the wall clock: on a busy machine it plays fewer, and its last "
+                        "line, like the hint's, says how many); at its defaults it samples other worlds, and "
+                        "near-equal turns can swap places")
     p.add_argument("--ask", action="store_true",
                    help="before playing a turn the tutor would comment on, say why and ask: y plays it anyway, "
                         "anything else takes it back to choose again (a turn taken back is not counted)")
