@@ -286,6 +286,38 @@ def test_cards_typed_with_spaces_or_commas_in_the_string_are_refused_saying_how_
     assert sorted(map(str, read_position(fixed.replace(f"B2{sep}B5", "B2.B5")).hand)) == sorted(hand)
 
 
+@pytest.mark.parametrize(("typed", "field", "written"), [
+    ("e0=R 3", "e0", "R3"),
+    ("p0=Y 9.Bw.B4.W8.W9.G6.G 10.R10", "p0", "Y9.Bw.B4.W8.W9.G6.G10.R10"),
+    ("p0=Y9.B w.B4.W8.W9.G6.G10.R10", "p0", "Y9.Bw.B4.W8.W9.G6.G10.R10"),
+    ("p1=? 8", "p1", "?8"),
+    ("x=W ?.W4", "x", "W?.W4"),
+])
+def test_a_space_typed_inside_a_card_is_named_as_such_and_the_fix_offered_reads(typed, field, written):
+    """Found by a review typing a view by hand: 'e0=R 3' was refused as "separates its items with
+    '.', not ' ': write e0=R.3", a fix that is no card; a space inside a card is now said to be one,
+    and the string offered is the intended one (it reads, as the view typed without the space)."""
+    right = {"e0": "e0=R3", "p0": "p0=Y9.Bw.B4.W8.W9.G6.G10.R10", "p1": "p1=?8", "x": "x=W?.W4"}
+    fields = {"p0": "p0=Y9.Bw.B4.W8.W9.G6.G10.R10", "p1": "p1=?8", "e0": "e0=R3", "x": "x=W?.W4"}
+    fields[field] = typed
+    text = "LC1;c5;h8;nr;m0;v0;" + ";".join(fields[k] for k in ("p0", "p1", "e0", "x")) + ";d=41"
+    with pytest.raises(PositionError) as caught:
+        read_position(text)
+    said = str(caught.value)
+    assert said == f"position string: {field}= has a space inside a card or turn: write {field}={written}", said
+    assert f"{field}={written}" == right[field]
+    fixed = text.replace(typed, f"{field}={written}")
+    assert read_position(fixed) == read_position(text.replace(typed, right[field]))
+
+
+def test_a_space_typed_inside_a_turn_of_the_history_is_named_as_such():
+    text = "LC1;c5;h8;nr;m0;v0;p0=Y2.Y3.Y4.Y10.Ww.Ww.R4.R10;p1=?8;e0=R3;x=B2;d=42;hist=+R3 /D.-B2/D"
+    with pytest.raises(PositionError, match=re.escape("hist= has a space inside a card or turn: write "
+                                                      "hist=+R3/D.-B2/D")):
+        read_position(text)
+    assert read_position(text.replace("+R3 /D", "+R3/D")).deck_count == 42
+
+
 def test_a_view_may_give_the_opponents_hand_as_a_list_and_writes_it_back_in_the_shared_form():
     """docs/spec/interchange.md ("A view"): a plain list is read as every card of the hand known."""
     hands = [["Y9", "Bw", "B4", "W8", "W9", "G6", "G10", "R10"], ["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Yw"]]

@@ -377,10 +377,35 @@ def _split_cards(text: str, what: str, limit: int = CARDS_PER_COLOR * len(COLOR_
     items = [c for c in text.split(".") if c]
     wrong = next((sep for sep in (",", " ") if any(sep in c.strip() for c in items)), None)
     if wrong is not None:  # 'p0=Y3 Y4 Ww', 'p0=Y3,Y4': a card list typed as one would write it by hand
-        sample = ".".join(c.strip() for c in text.replace(wrong, ".").split(".") if c.strip())
-        raise PositionError(f"position string: {what}= separates its items with '.', not {wrong!r}: write "
-                            f"{what}={sample[:60]}{'...' if len(sample) > 60 else ''}")
+        sample, inside = _retyped(text)
+        shown = f"{what}={sample[:60]}{'...' if len(sample) > 60 else ''}"
+        if inside:  # 'e0=R 3': a space within a card, not between two ('write e0=R.3' would be no card)
+            raise PositionError(f"position string: {what}= has a space inside a card or turn: write {shown}")
+        raise PositionError(f"position string: {what}= separates its items with '.', not {wrong!r}: write {shown}")
     return items
+
+
+#: a piece of a card or turn typed with a space inside it: a colour letter alone ('R 3', '+R 3/D') or
+#: the '?' of a hand not seen ('? 8'), and what follows it, a value alone ('3', 'w', the '?' of a
+#: buried card, a hand's size) or a pile to draw from ('/D')
+_LONE_COLOUR = re.compile(r"[+-]?[A-Za-z]|\?")
+_LONE_VALUE = re.compile(r"(?:[0-9]+|[wW]|\?)(?:/.*)?")
+
+
+def _retyped(text: str) -> tuple[str, bool]:
+    """A card list typed by hand with spaces or commas, written as the string writes it (items joined
+    by '.'), and whether a space was inside a card or turn ('R 3', '+R3 /D') rather than between two."""
+    out: list[str] = []
+    inside = False
+    for piece in (p for p in re.split(r"[.,\s]+", text) if p):
+        joins = bool(out) and (piece.startswith("/") or (_LONE_COLOUR.fullmatch(out[-1]) is not None
+                                                         and _LONE_VALUE.fullmatch(piece) is not None))
+        if joins:
+            out[-1] += piece
+            inside = True
+        else:
+            out.append(piece)
+    return ".".join(out), inside
 
 
 def _number(text: str, what: str, signed: bool = False) -> int:
