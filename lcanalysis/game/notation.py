@@ -476,8 +476,10 @@ def string_to_json(text: str) -> dict[str, Any]:
             elif k == "d":
                 digits = val.strip()
                 signed = digits[:1] in ("+", "-") and digits[1:].isdigit()
-                if signed or (digits[:1].isdigit() and not digits.isdigit()):
-                    # a signed count, or one like 44.0 or 1e3: never cards (a card starts with its colour)
+                word = digits[:1].isalpha() and digits[:1].upper() not in COLOR_LETTERS and "." not in digits
+                if signed or (digits[:1].isdigit() and not digits.isdigit()) or word:
+                    # a signed count, one like 44.0 or 1e3, or a word ('forty'): never cards (a card starts
+                    # with its colour)
                     raise PositionError("position string: d= is the number of cards in the draw pile (0 or more) "
                                         f"or the pile's cards, got {brief(val)}")
                 d["deck"] = _number(digits, "d") if digits.isascii() and digits.isdigit() else _split_cards(val, "d")
