@@ -196,6 +196,15 @@ def test_an_exact_tie_is_said_to_be_just_as_good_not_zero_points_worse():
         m.loss, m.loss_stderr = loss, 0.0
     said = verdict(Analysis(sampled_tie, kind="advisor estimate", exact=False, nodes=100), view)
     assert "instead is 0.0 ± 0.0 points worse: a matter of taste." in said  # worlds agreed: not exact
+    # and the table says what the verdict says: a review found "+0.0" there, bare as an exact tie's,
+    # under a verdict of "0.0 ± 0.0 points worse" (7 cards left, four wagers to discard)
+    text = hint_text(Analysis(sampled_tie, kind="advisor estimate", exact=False, nodes=100), view)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2"))}
+    assert rows["-W2/D"].split()[4:7] == ["+0.0", "±", "0.0"], rows["-W2/D"]
+    assert "best" in rows["+B6/D"] and "± 0.0  " not in rows["+B6/D"].split("best")[1]
+    text = hint_text(Analysis(exact, kind="view value (averaged over splits)", exact=True), view)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2"))}
+    assert rows["-W2/D"].split()[2] == "+0.0" and "±" not in rows["-W2/D"]  # an exact tie: no ±
 
 
 def test_an_exact_answer_names_its_stall_bound_and_says_when_it_has_not_converged():

@@ -178,8 +178,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             value = ("≤ " if m.upper_bound else "") + f"{m.value:+.1f}" + \
                 ("" if m.exact else _error(m, m.stderr, means))
             loss = m.loss_text(digits=1, best=m is analysis.best)  # a tie of the best: "+0.0", not a second "best"
-            if means and m.loss and not m.loss_stderr and not m.upper_bound:
-                loss += " ± 0.0"  # the same difference in every world: still a sample's
+            if means and m.loss is not None and loss != "best" and not m.loss_stderr and not m.upper_bound:
+                loss += " ± 0.0"  # the same difference in every world (a tie too): still a sample's
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
