@@ -58,6 +58,25 @@ def test_the_verdict_names_the_top_turn_and_judges_the_next_placement():
     assert "discard W2 and draw from the deck instead is 6.0 ± 1.0 points worse: clearly worse" in text
 
 
+def test_in_the_draw_step_the_verdict_judges_the_next_draw():
+    """Found by a review: advised in the draw step (the card already down, 'draw=-'), the verdict
+    said only "Draw from the deck.", with no word of how much worse taking a pile card is: it
+    compared other placements, and there is only one. It now compares the next draw."""
+    view = lc.read_position("LC1;c5;h8;nr;m0;v0;p0=Y4.Y10.Ww.Gw.R4.R8.R10;p1=?8.Ww;e0=Y2.Y3.R3;e1=Gw;x=Yw.B2;"
+                            "d=39;draw=-")
+    moves = [MoveValue("/D", -11.4, 0.7, False), MoveValue("/Y", -13.8, 0.6, False),
+             MoveValue("/B", -15.1, 0.6, False)]
+    for m, (loss, se) in zip(moves, ((0.0, 0.0), (2.3, 0.5), (3.7, 0.5))):
+        m.loss, m.loss_stderr = loss, se
+    assert sorted(str(m) for m in view.legal_moves()) == sorted(m.move for m in moves)
+    said = verdict(Analysis(moves, kind="advisor estimate", exact=False, nodes=100), view)
+    assert said == ("Draw from the deck. To take Yw from the yellow pile instead is 2.3 ± 0.5 points worse: "
+                    "slightly worse."), said
+    alone = [MoveValue("/D", -11.4, 0.7, False)]
+    alone[0].loss, alone[0].loss_stderr = 0.0, 0.0
+    assert verdict(Analysis(alone, kind="advisor estimate", exact=False, nodes=100), view) == "Draw from the deck."
+
+
 @pytest.mark.parametrize(("loss", "se", "words"), [
     (0.4, 0.1, "a matter of taste"), (2.0, 1.5, "too close to call"), (2.0, 0.5, "slightly worse"),
     (5.0, 1.0, "clearly worse"), (12.0, 2.0, "blunder")])

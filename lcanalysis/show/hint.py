@@ -90,7 +90,10 @@ def verdict(analysis: Analysis, view: View) -> str:
         return "No legal turn."
     first = in_words(view, best.move)
     lines = [first[0].upper() + first[1:] + "."]
-    others = [ms[0] for p, ms in groups(analysis) if p != _placement(best.move)]
+    shown = groups(analysis)
+    others = [ms[0] for p, ms in shown if p != _placement(best.move)]
+    if not others and shown:  # one placement (the draw step: the card is down): the next draw instead
+        others = shown[0][1][1:2]
     o = others[0] if others else None
     if o is not None and o.loss is not None:
         err = _error(o, o.loss_stderr, sampled(analysis))
