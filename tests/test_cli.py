@@ -160,6 +160,18 @@ def test_solve_says_what_its_values_are_in_points_and_whose_score_less_whose(cap
             after.push(move)
             assert after.is_over()
             assert value == after.score(mover) - after.score(1 - mover), (move, value)
+    # with a horizon the value is the table's where play stops, not the round's end: one turn, as it stands
+    pos = read_position("example:endgame")
+    code, out, _ = run(capsys, "solve", "example:endgame", "--max-turns", "1", "--leaf", "as-is")
+    said = [line.strip() for line in out.splitlines() if line.strip().startswith("value: ")]
+    assert code == 0 and said == ["value: the expected score difference where play stops (the round's end, or the "
+                                  "horizon, valued as the headline says), in points: player 0 (to move) minus "
+                                  "player 1"], out
+    values = {line.split()[1]: float(line.split()[2]) for line in out.splitlines() if line.strip()[:1].isdigit()}
+    for move, value in values.items():
+        after = pos.copy()
+        after.push(move)
+        assert value == after.score(0) - after.score(1), (move, value)
     code, out, _ = run(capsys, "solve", "example:endgame", "--max-stalls", "0", "--json")
     assert code == 0 and "value: " not in out  # the JSON's values are the spec's, said there
 

@@ -333,11 +333,15 @@ def _headline(answer: dict[str, Any]) -> str:
         f" under {bounds_in_words(bounds)}" if bounds else "")
 
 
-def value_line(mover: int) -> str:
+def value_line(mover: int, bounds: dict[str, Any] | None = None) -> str:
     """What every number of the answer is, in words: its unit and whose score less whose (the
-    headline says whether it is exact)."""
-    return (f"value: the expected final score difference of this round, in points: player {mover} (to move) "
-            f"minus player {1 - mover}")
+    headline says whether it is exact); with a horizon (``max_turns`` in ``bounds``), the score
+    where play stops, which may come before the round's end."""
+    whose = f"in points: player {mover} (to move) minus player {1 - mover}"
+    if (bounds or {}).get("max_turns") is not None:
+        return (f"value: the expected score difference where play stops (the round's end, or the horizon, valued "
+                f"as the headline says), {whose}")
+    return f"value: the expected final score difference of this round, {whose}"
 
 
 def _print_moves(answer: dict[str, Any], mover: int) -> None:
@@ -348,7 +352,7 @@ def _print_moves(answer: dict[str, Any], mover: int) -> None:
         err = "" if answer["exact"] else (f" ({HEURISTIC_REASON})" if model and m["stderr"] == 0
                                           else f" ± {m['stderr']:.3f}")
         print(f"{i + 1:3d}. {m['move']:<9} {m['value']:+9.3f}{err}")
-    print(f"  {value_line(mover)}")
+    print(f"  {value_line(mover, answer.get('bounds'))}")
     if answer.get("method"):
         print(f"  method: {answer['method']}")
     for note in answer.get("notes", []):
