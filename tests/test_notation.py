@@ -266,6 +266,26 @@ def test_a_draw_step_in_the_string_must_say_which_pile_is_blocked():
     assert read_position(text + ";draw=-").blocked is None
 
 
+def test_a_view_of_the_player_not_to_move_is_refused_for_advice_saying_how_to_mark_ones_own_turn(capsys):
+    """Found by a review typing a view by hand: 'm0;v1' (the mover typed wrong) was refused as "only
+    the player to move can be advised", with no word of the field to fix; it now names it, in the
+    string and in JSON, and the view so marked is advised."""
+    from lcanalysis.cli import main
+    from lcanalysis.game.notation import mover_view
+
+    text = "LC1;c5;h8;nr;m0;v1;p0=?8;p1=Y2.Y3.Y4.Y10.Ww.Ww.R4.R10;e1=R3;x=B2;d=42"
+    with pytest.raises(PositionError) as caught:
+        mover_view(text)
+    assert str(caught.value) == ("this is player 1's view, but player 0 is to move: only the player to move can be "
+                                 "advised (if it is your turn, say so: m1 in the one-line string, \"to_move\": 1 "
+                                 "in JSON)")
+    assert main(["advise", text]) == 2 and "m1 in the one-line string" in capsys.readouterr().err
+    assert mover_view(text.replace(";m0;", ";m1;")).viewer == 1
+    data = read_position(text).to_json()
+    data["to_move"] = 1
+    assert mover_view(data).viewer == 1
+
+
 def test_a_hand_count_without_its_question_mark_in_the_string_is_refused_pointing_at_it():
     """'p1=8' was refused as "unknown card '8'"; the string writes a hand not seen as '?8'."""
     text = "LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=8;d=44"

@@ -563,7 +563,8 @@ def mover_view(source: Any) -> View:
     view = read_view(source)
     if view.viewer != view.to_move:
         raise PositionError(f"this is player {view.viewer}'s view, but player {view.to_move} is to move: "
-                            "only the player to move can be advised")
+                            "only the player to move can be advised (if it is your turn, say so: "
+                            f"m{view.viewer} in the one-line string, \"to_move\": {view.viewer} in JSON)")
     return view
 
 
