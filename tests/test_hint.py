@@ -16,7 +16,7 @@ import lcanalysis as lc
 from lcanalysis.analysis import Analysis, MoveValue
 from lcanalysis.cli import main
 from lcanalysis.rollouts import Rollouts
-from lcanalysis.show.hint import groups, hint_text, judgement, verdict
+from lcanalysis.show.hint import groups, hint_text, judgement, verdict, your_turn
 
 
 def _rollouts_with(samples):
@@ -334,6 +334,47 @@ def _exact_answer_with_bounds(bound_loss: float) -> Analysis:
         if bound:
             m.extra["bound"] = "upper"
     return Analysis(moves, kind="view value", exact=True, nodes=10)
+
+
+def test_a_turn_the_player_has_in_mind_is_judged_in_one_line_under_the_verdict(capsys):
+    """Found by a review playing at a table: the hint showed the best six placements, and a turn
+    further down (the one the player meant to play) only with --all, in a list of 45. 'advise
+    --turn MOVE' now says under the verdict what that turn loses, in the verdict's words, and where
+    it stands; an illegal or unreadable turn is refused naming the option before any thinking."""
+    view = lc.read_position("example:midround")
+    estimate = _made_up_analysis()
+    assert your_turn(estimate, view, "-W2/D") == ("Your turn, to discard W2 and draw from the deck (-W2/D), is "
+                                                 "6.0 ± 1.0 points worse than the best: clearly worse (4 of 4 turns).")
+    assert your_turn(estimate, view, "+B6/D") == ("Your turn, to play B6 and draw from the deck (+B6/D), is the best "
+                                                 "turn.")
+    exact = _exact_answer_with_bounds(4.5)
+    assert your_turn(exact, view, "-W2/Y") == ("Your turn, to discard W2 and take Y2 from the yellow pile (-W2/Y), is "
+                                              "7.0 points worse than the best, exactly: clearly worse (5 of 5 turns).")
+    assert your_turn(exact, view, "-W2/D") == ("Your turn, to discard W2 and draw from the deck (-W2/D), is at least "
+                                              "4.5 points worse than the best: at least clearly worse (4 of 5 turns).")
+    assert your_turn(exact, view, "+B6/Y").endswith("is no better than the best (searched only far enough to show "
+                                                     "that): 2 of 5 turns.")
+    text = hint_text(estimate, view, turn="-W2/D")
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("What it does:")) if any(
+        line.startswith("What it does:") for line in lines) else 2
+    assert lines[at + 1].startswith("Your turn, to discard W2"), lines
+    # a real answer: the line gives the analysis's own loss for the turn, and its place among every legal turn
+    answer = lc.advise(view, time_budget=0.05, seed=0)
+    m = next(m for m in answer.moves if m.move == "-W2/D")
+    said = your_turn(answer, view, "-W2/D")
+    assert f"is {m.loss:.1f} ± {m.loss_stderr:.1f} points worse than the best: " in said, said
+    assert said.endswith(f" of {len(view.legal_moves())} turns).")
+    # the command: a discard after --turn reads ('-W2/D' begins with '-'), bad turns are refused at once
+    code = main(["advise", "example:midround", "--time", "0.05", "--all", "--turn", "-W2/D"])
+    out = capsys.readouterr().out
+    assert code == 0 and "\nYour turn, to discard W2 and draw from the deck (-W2/D), is " in out
+    for bad, words in ((["--turn", "+R7/D"], "--turn +R7/D is not legal here: that card is not in the hand"),
+                       (["--turn", "W2"], "--turn W2: move 'W2' is a card, not a turn"),
+                       (["--turn", "-W2/D", "--json"], "--turn adds a line to the text answer")):
+        assert main(["advise", "example:midround", "--time", "0.05", *bad]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and words in captured.err, captured.err
 
 
 def test_an_upper_bound_is_never_merged_into_a_row_with_an_exact_value():

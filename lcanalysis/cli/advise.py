@@ -1,7 +1,8 @@
-"""``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--json]``: the hint.
+"""``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--turn MOVE] [--json]``: the hint.
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
-lists every legal turn and draw; ``--json`` prints every turn with its loss (docs/spec).
+lists every legal turn and draw; ``--turn MOVE`` adds a line under the verdict on that turn (its
+loss against the best, its place); ``--json`` prints every turn with its loss (docs/spec).
 Bounded: the play-outs by ``--time`` (default 1 s, at most an hour); with 4 cards or fewer in the
 draw pile (5 for a full position) the whole answer by ``--time`` (default up to 10 s), the endgame
 search stopping by the clock a quarter of it (at most 1 s) early so that the play-outs can still answer should it not
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from lcanalysis.cli.common import add_budget_options, describe, emit, load, memory_ceiling, stage_progress
 from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
@@ -52,6 +54,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--all", action="store_true",
                    help="every legal turn, every draw choice, and what the values are in full")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
+    p.add_argument("--turn", metavar="MOVE", default=None,
+                   help="a turn you have in mind, like +B6/D or -W2/G: a line under the verdict gives its loss "
+                        "against the best and its place among the legal turns, however far down the list it is "
+                        "(default: none)")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
                           "and the endgame search (4 cards or fewer; 5 for a full position)",
                        when_out="the exact solver stops with an error (exit status 2); the endgame search answers "
@@ -71,8 +77,12 @@ def run(args: argparse.Namespace) -> int:
               "(give a position: a JSON file, '-', an 'LC1;...' string or example:NAME)", file=sys.stderr)
     if args.all and args.top is not None:  # --all shows every turn: a --top beside it would be ignored
         raise UsageError("--all lists every turn: give --all or --top N, not both")
+    if args.turn is not None and args.json:  # refused, not silently ignored
+        raise UsageError("--turn adds a line to the text answer; --json gives every turn with its loss already: "
+                         "give one of them")
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
+    turn = None if args.turn is None else _legal_turn(view, args.turn)
 
     try:
         with memory_ceiling(args.max_memory, "a shorter --time"), stage_progress() as progress:
@@ -84,9 +94,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit(hint_json(analysis, view))
     elif args.all:
-        print(hint_text(analysis, view, top=None, draws=None, board=args.board))
+        print(hint_text(analysis, view, top=None, draws=None, board=args.board, turn=turn))
     else:
         # the short answer: its footer in one line; --all lists every turn and explains the values in full
         print(hint_text(analysis, view, top=(DEFAULT_TOP if args.top is None else args.top) or None, board=args.board,
-                        more="--all lists every turn and explains the values", brief=True))
+                        more="--all lists every turn and explains the values", brief=True, turn=turn))
     return 0
+
+
+def _legal_turn(view: Any, text: str) -> str:
+    """``--turn``'s turn in its canonical spelling, or a ``UsageError`` naming the option and the rule
+    it breaks (before any thinking time is spent)."""
+    from lcanalysis.game.moves import Move
+
+    try:
+        move = Move.parse(text, view.colors)
+        why = view.why_illegal(move)
+    except ValueError as exc:
+        raise UsageError(f"--turn {text}: {exc}") from None
+    if why:
+        raise UsageError(f"--turn {text} is not legal here: {why}")
+    return str(move)

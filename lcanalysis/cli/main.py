@@ -178,7 +178,7 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
 
             _prepare_engine("tournament", argv, plain_kernel)
             return int(tournament_main(argv[1:]) or 0)
-        if argv[:1] == ["rollout"]:
+        if argv[:1] in (["rollout"], ["advise"]):  # '--turn -W2/G': a discard begins with '-'
             argv = rollout.joined_turns(argv)
         args = _parse(argv)
         _prepare_engine(args.command, argv, plain_kernel)

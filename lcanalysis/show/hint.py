@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lcanalysis.advisor import ENDGAME_CARDS, in_words
-from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, ranked
+from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
@@ -113,6 +113,29 @@ def verdict(analysis: Analysis, view: View) -> str:
     return " ".join(lines)
 
 
+def your_turn(analysis: Analysis, view: View, move: str) -> str:
+    """One sentence on a turn the player has in mind (``move``, canonical), however far down the list it
+    is: its loss against the best in the verdict's words, exact, an estimate with its error, or a
+    bound, and its place among the legal turns."""
+    rank, m = next((i, m) for i, m in enumerate(analysis.moves) if m.move == move)
+    place = f"{rank + 1} of {len(analysis.moves)} turns"
+    head = f"Your turn, to {in_words(view, move)} ({move}), is"
+    if m.loss is None:  # (every answer of the advisor gives each turn its loss)
+        return f"{head} valued {m.value:+.1f}: {place}."
+    if m is analysis.best:
+        return f"{head} the best turn."
+    if m.upper_bound and m.loss < TASTE:
+        return f"{head} no better than the best (searched only far enough to show that): {place}."
+    if analysis.exact and not m.upper_bound and abs(m.loss) <= TIE:
+        return f"{head} just as good as the best: the same exact value ({place})."
+    exact = analysis.exact and not m.upper_bound
+    said = loss_in_words(m.loss, m.loss_stderr, exact=exact, bound=m.upper_bound)
+    amount = said.replace(" (exact)", "") + " points worse than the best" + (", exactly" if exact else "")
+    words = judgement(m.loss, m.loss_stderr)
+    least = "at least " if m.upper_bound and words.endswith(("worse", "blunder")) else ""
+    return f"{head} {amount}: {least}{words} ({place})."
+
+
 def question(analysis: Analysis, brief: bool = False) -> str:
     """Which question was answered, in plain words; ``brief``: in one short line, for a player at
     the table (exact or an estimate, of what, and what ± is), the whole explanation left to ``hint all``."""
@@ -159,9 +182,11 @@ def question(analysis: Analysis, brief: bool = False) -> str:
 
 
 def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
-              board: bool = False, more: str = "--all lists every turn", brief: bool = False) -> str:
+              board: bool = False, more: str = "--all lists every turn", brief: bool = False,
+              turn: str | None = None) -> str:
     """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all);
-    ``more`` says how to see the placements left out; ``brief``: the footer in one short line (``question``)."""
+    ``more`` says how to see the placements left out; ``brief``: the footer in one short line (``question``);
+    ``turn``: a turn the player has in mind (canonical), its loss said under the verdict (``your_turn``)."""
     head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
     if view.match:
         totals = totals_text(view.match["totals"], seat_names(view.viewer))
@@ -170,6 +195,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     lines += [head, "", verdict(analysis, view)]
     if analysis.best is not None and analysis.best.reason:  # in the evaluator's words: what it does, the time left
         lines.append(f"What it does: {analysis.best.reason}.")
+    if turn is not None:
+        lines.append(your_turn(analysis, view, turn))
     lines.append("")
     table: list[tuple[str, str, str, str]] = []  # (turn, value, vs best, in words); "" turn: a note row
     shown = groups(analysis)
