@@ -949,6 +949,29 @@ def test_a_total_loss_below_zero_is_said_to_be_noise(blunder_review):
     assert text.index("total loss -8.9") < text.index(BELOW_ZERO) < text.index(whole.players[1].label + ":")
 
 
+def test_a_review_says_what_judges_its_losses_and_how_it_deals_the_opponents_cards(blunder_review):
+    """A player read a turn the hint called best marked a mistake, and a review rated the best agent
+    "beginner" in a round it won by 53: nothing said that the review's losses are heuristic play-outs
+    dealing the opponent's cards uniformly, where the hint deals them by the opponent-hand model. The
+    text and the HTML report now say so under the settings, following the review's own settings."""
+    import html
+
+    import lcanalysis.advisor as advisor
+    import lcanalysis.reviewer.settings as settings
+
+    _, rv = blunder_review
+    text, page = rv.to_text(), rv.to_html()
+    line = text.splitlines()[2]
+    assert line.startswith("(losses are the advisor's estimates: heuristic play-outs in both seats")
+    # the review deals uniformly and the hint by the model: the line says they differ, and names rollout
+    assert settings.HAND_MODEL is False and advisor.HAND_MODEL_DEFAULT is True
+    assert "dealt uniformly, not by the hint's opponent-hand model" in line and "lcanalysis rollout" in line
+    assert f"searched with {settings.SEARCH_CARDS} cards or fewer left" in line
+    assert html.escape(line.strip("()")) in page
+    # a review that dealt by the model would say so, not that it differs from the hint
+    assert "dealt by the opponent-hand model;" in settings.judged_by(True) and "hint" not in settings.judged_by(True)
+
+
 def test_a_review_shows_itself_in_a_line_with_each_players_error_rate(blunder_review):
     """A REPL showed ``lc.review(...)`` as the dataclass's repr, every field of every decision: about
     90,000 characters for one round. Now one line: the record, the decisions and each player's error rate."""

@@ -16,6 +16,7 @@ from lcanalysis.reviewer.report_html import review_html, value_graph
 from lcanalysis.reviewer.settings import (
     BELOW_ZERO,
     ENDGAME_CARDS,
+    JUDGED_BY,
     LUCK_HAND_MODEL,
     MARK_SIGMAS,
     MARKS,
@@ -276,7 +277,8 @@ class Review:
     def to_text(self) -> str:
         lines = [f"Review of {self.record_kind}: {self.rounds_text()}, {len(self.decisions)} decisions"
                  + ("" if self.finished else " (the record stops before the end of the round)"),
-                 f"{self.time_budget:g} s a decision, seed {self.seed}; {self.time_text()}"]
+                 f"{self.time_budget:g} s a decision, seed {self.seed}; {self.time_text()}",
+                 f"({JUDGED_BY})"]
         if self.capped:
             lines.append(self.capped_text())
         if self.match_note:

@@ -6,7 +6,7 @@ import html
 import math
 from typing import TYPE_CHECKING
 
-from lcanalysis.reviewer.settings import MARK_SIGMAS, MARKS, ONE_PLAYER_LUCK, RATING_BANDS
+from lcanalysis.reviewer.settings import JUDGED_BY, MARK_SIGMAS, MARKS, ONE_PLAYER_LUCK, RATING_BANDS
 from lcanalysis.reviewer.words import alternative_loss_text, reconciled_text, where
 
 if TYPE_CHECKING:
@@ -128,7 +128,8 @@ def review_html(rv: Review, fragment: bool = False) -> str:
 
     e = html.escape
     parts = [f"<h1>Game review</h1><p>{e(rv.record_kind)}: {e(rv.rounds_text())}, {len(rv.decisions)} decisions; "
-             f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {e(rv.time_text())}.</p>"]
+             f"{rv.time_budget:g} s a decision, seed {rv.seed}; reviewed in {e(rv.time_text())}.</p>",
+             f"<p><small>{e(JUDGED_BY)}.</small></p>"]
     if rv.capped:
         parts.append(f"<p>{e(rv.capped_text())}.</p>")
     if rv.match_note:

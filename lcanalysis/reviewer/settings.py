@@ -51,6 +51,25 @@ SCHEDULE = "two-stage"
 #: uses the real pile and is unbiased)
 LUCK_HAND_MODEL = True
 ONE_PLAYER_LUCK = "a one-player record cannot see the pile, and this luck runs about 0.2 points a draw low"
+
+
+def judged_by(hand_model: bool) -> str:
+    """What judges a decision, in words: the advisor's play-outs, with the opponent's unseen cards
+    dealt by the opponent-hand model or uniformly (``hand_model``), and the endgame's handover."""
+    dealt = ("dealt by the opponent-hand model" if hand_model else
+             "dealt uniformly, not by the hint's opponent-hand model (advise and the tutor can rank close turns "
+             "otherwise)")
+    return (f"losses are the advisor's estimates: heuristic play-outs in both seats, the opponent's unseen cards "
+            f"{dealt}; exact or searched with {SEARCH_CARDS} cards or fewer left. A player stronger than the "
+            "heuristic can be marked for plans it does not play out: 'lcanalysis rollout' plays a turn out with "
+            "the best agent")
+
+
+#: what judges a decision, said under every review: a player met a turn the hint (advise, the tutor) called
+#: best marked a mistake here, and the review rated the best agent "beginner" in a round it won by 53
+#: (its plans of taking back discarded cards, which heuristic play-outs do not play; its rollout agreed
+#: with the player): the review's values are those of its play-outs, and a reader must know it
+JUDGED_BY = judged_by(HAND_MODEL)
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds
 LUCK_SHARE = 0.2  # the luck of the turn's deck draw (two play-outs a world)
