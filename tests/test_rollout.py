@@ -154,6 +154,8 @@ def test_the_command_prints_the_answer_and_refuses_turns_with_top(capsys):
     assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "2", "--workers", "1"]) == 0
     out, err = capsys.readouterr()
     assert "the hint's" in err and out.count("mean of 2 rollouts") == 3
+    # what the numbers are, in words (a player read them with nothing saying they were points)
+    assert "values: the mover's final score difference of the round (mover minus opponent), in points" in out
     assert np.isfinite(answer["value"])
 
 

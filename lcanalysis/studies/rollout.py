@@ -446,7 +446,9 @@ def rollout_analysis(results: np.ndarray, lucks: np.ndarray | None, turns: Seque
     if lucks is not None:
         notes.append("each result less the luck of its deck draws (zero on average, so the same mean with less "
                      "noise; tournaments.luck)")
-    notes.append("± is one standard error of the sampling; the values are the agents' play, not exact")
+    notes.append("values: the mover's final score difference of the round (mover minus opponent), in points, "
+                 "averaged over the trials; ± is one standard error of the sampling; the values are the agents' "
+                 "play, not exact")
     return Analysis(moves, kind=f"rollout value ({label} in both seats)", exact=False,
                     method=f"rollouts: {n:,} trials of {len(turns)} turn(s) by {label}", notes=notes,
                     playouts=n * len(turns))
