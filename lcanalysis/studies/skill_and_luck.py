@@ -165,7 +165,7 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     the rest are reviewed and appended; the file is the one an uninterrupted run writes (11
     CPU-minutes at the published size were lost to an interrupt). A file made with other settings
     is refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``, in
-    the settings; an unversioned file, the published one, from before it, too): its last round
+    the settings; an unversioned file, from before it, too): its last round
     done again and the rounds added would be today's review beside the file's. The rounds depend
     on the agents that play them too: a file whose rows other code of the agents, the engine or
     the round player wrote (``study_file.PLAY_CODE``), or whose settings name no code, is refused
@@ -372,7 +372,7 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
     file are kept but the last (it may be partial: it is rated again), and the rest are rated and
     appended, giving the file an uninterrupted run writes. A file made with other settings is
     refused, and so is one another version of the review wrote (``reviewer.REVIEW_VERSION``; an
-    unversioned file too, the published ones), and one whose rows other code of the agents, the
+    unversioned file too), and one whose rows other code of the agents, the
     engine or the round player wrote (``study_file.PLAY_CODE``; an unversioned file too) unless
     ``allow_code_change``; a file that holds every deal asked for is not refused (nothing is added
     to it). ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
