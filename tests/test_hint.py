@@ -515,6 +515,18 @@ def test_a_play_out_verdict_near_the_end_says_the_play_outs_can_be_far_off():
     assert f"By play-outs, which with {view.deck_count} card(s) left can be many points off either way" in said
     mid = lc.read_position("example:midround")
     assert "By play-outs" not in verdict(lc.advise(mid, time_budget=0.05), mid)
+    from lcanalysis.advisor import ENDGAME_CARDS
+
+    # one card beyond the search's reach for a view, where the play-outs answer by default, it says so too
+    five = played_down(2, ENDGAME_CARDS + 1)
+    view = five.view(five.to_move)
+    by_default = lc.advise(view, time_budget=0.05)
+    assert by_default.kind == "advisor estimate"
+    said = verdict(by_default, view)
+    assert f"By play-outs, which with {ENDGAME_CARDS + 1} card(s) left can be many points off" in said
+    six = played_down(2, ENDGAME_CARDS + 2)
+    view = six.view(six.to_move)
+    assert "By play-outs" not in verdict(lc.advise(view, time_budget=0.05), view)
     last = played_down(5, 2)
     view = last.view(last.to_move)
     exact = lc.advise(view, time_budget=1.0)  # the endgame search answers: no such words

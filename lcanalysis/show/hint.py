@@ -21,6 +21,12 @@ TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
 TOP_PLACEMENTS = 6
 DRAWS_SHOWN = 3
 
+#: a verdict by play-outs with this many cards left or fewer says they can be far off: one card beyond
+#: the endgame search's reach for a view (``ENDGAME_CARDS``) too, where play-outs answer it. Measured:
+#: with 4 cards they were 6.7 points off the deep search on average (docs/endgame.md); with 5, a player's
+#: view got "+5.3 ± 0.0" for the turn the search with no stalls valued at -1.7
+FAR_OFF_CARDS = ENDGAME_CARDS + 1
+
 
 def judgement(loss: float, stderr: float | None) -> str:
     """How much worse a turn is, in words."""
@@ -107,7 +113,7 @@ def verdict(analysis: Analysis, view: View) -> str:
             words = judgement(o.loss, o.loss_stderr)
             lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
                          f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
-    if analysis.kind == "advisor estimate" and view.deck_count <= ENDGAME_CARDS:  # ± counts the sampling only
+    if analysis.kind == "advisor estimate" and view.deck_count <= FAR_OFF_CARDS:  # ± counts the sampling only
         lines.append(f"By play-outs, which with {view.deck_count} card(s) left can be many points off either way "
                      "(the play-out policy misjudges drawing from a discard pile to gain turns).")
     return " ".join(lines)
