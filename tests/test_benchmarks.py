@@ -110,3 +110,19 @@ def test_every_benchmark_is_named_in_a_doc_and_each_command_a_doc_gives_parses(m
         parser.exit_on_error = False
         # a placeholder ('--nodes N', '--out FILE') stands for a value: 1 parses as a count and as a path
         parser.parse_args(["1" if w.isupper() else w for w in shlex.split(options)])
+
+
+def test_the_search_ab_benchmark_compares_with_the_working_trees_search_not_a_stale_cache(tmp_path, monkeypatch):
+    """bench_search_ab's "new" side was the package's ``view_value._solve_splits``, which numba loads
+    from its cache as long as view_value.py is unchanged, with the search compiled into it as it was:
+    after a change to perfect.py alone both sides ran the old search (the same nodes, x1.00). It now
+    writes the working tree's search and split loop into a module of their own, named by their content."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_search_ab
+
+    path = bench_search_ab.search_source(None, tmp_path)
+    text = path.read_text()
+    search = (ROOT / "lcanalysis" / "search" / "perfect.py").read_text()
+    assert text.startswith(search) and "def _solve_splits(" in text
+    assert bench_search_ab.search_source(None, tmp_path) == path  # the same content: the same module
+    assert path.stem.startswith("perfect_tree_")
