@@ -81,6 +81,8 @@ def test_every_benchmark_option_says_what_it_is_and_its_default(monkeypatch):
     (["bench_rollout_honesty.py", "--trials", "1"], "--trials must be at least 2, got 1"),
     (["bench_rollout_luck.py", "--top", "1"], "--trials must be at least 3 and --top at least 2, got 300 and 1"),
     (["bench_selfplay.py", "--deals", "0"], "--deals and --workers must be at least 1, got 0 and"),
+    (["bench_endgame_profile.py", "--worlds", "0"], "--worlds must be from 1 to 96 (the sampled worlds"),
+    (["bench_endgame_profile.py", "--stalls", "0"], "--stalls must be from 1 to 3, got 0"),
 ])
 def test_a_bad_count_is_refused_naming_it_before_any_work(argv, error, monkeypatch, capsys):
     """--seeds 0 ran bench_search's warm-up and then said every position needed more than the node

@@ -1,0 +1,173 @@
+"""Where a stall level's nodes go, world by world and turn by turn: the advisor's endgame search
+(``endgame.converged_endgame``) as it settles one level of one view.
+
+For the view of the player to move in ``tests/helpers.played_down(--seed, --deck)``, the level's
+reference turn is the best at one stall less each (found by ``converged_endgame``, as the hint
+finds it). Then, in each of the first ``--worlds`` sampled worlds (the ones the hint samples,
+``endgame._Worlds``), every root turn is searched the way ``perfect._root`` settles a level (margin
+0): the reference first with a full window, every other turn against its value, first in the games
+where the opponent may stall 0, 1, ... times less than their budget (the probes), then, when none
+refutes it, in the whole game. Printed per world: its nodes (two-player, one-player, table hits) and
+seconds; per turn (the 12 costliest): its value (``<=``: an upper bound, refuted), the nodes of its probes and of its
+search in the whole game. Then the turns' nodes summed over the worlds.
+
+The root loop is written out here to count each step's nodes; the values are checked against the
+search's own (``view_value._solve_splits``, the same worlds, fresh tables) and the run refuses to
+report if any differs. One thread; the node counts are the same on any machine, the seconds are not.
+
+    python benchmarks/bench_endgame_profile.py --deck 4 --seed 1 --worlds 2
+    python benchmarks/bench_endgame_profile.py --deck 3 --seed 7 --worlds 8 --stalls 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+SHOWN = 12  # turns listed per world and in the sums, the costliest first
+
+
+def _world_state(inputs, pick: np.ndarray, nc: int):
+    """The kernel state and pile counts of one world (the opponent's hand ``pick``), as
+    ``view_value._solve_splits`` builds them."""
+    from lcanalysis.core.kernel import H_DECK_END, H_DECK_POS, H_TURN_CAP, off_deck, off_hand
+
+    s = inputs.state.copy()
+    s[H_TURN_CAP] = 1 << 30
+    oh, od = off_hand(nc, inputs.opp), off_deck(nc)
+    dc = np.zeros(len(inputs.unseen), dtype=np.int32)
+    j = od + s[H_DECK_POS]
+    for t in range(len(inputs.unseen)):
+        s[oh + t] = inputs.known[t] + pick[t]
+        dc[t] = inputs.unseen[t] - pick[t]
+        for _ in range(dc[t]):
+            s[j] = t
+            j += 1
+    s[H_DECK_END] = j - od
+    return s, dc
+
+
+def profile(deck: int, seed: int, worlds: int, stalls: int) -> int:
+    from helpers import played_down
+
+    from lcanalysis.core.kernel import H_TO_MOVE, MAX_MOVES, RANKS, gen_moves
+    from lcanalysis.game.moves import Move
+    from lcanalysis.search import perfect as P
+    from lcanalysis.search.common import move_text
+    from lcanalysis.search.endgame import _level_tables, _Worlds, converged_endgame
+    from lcanalysis.search.view_value import _solve_splits
+
+    pos = played_down(seed, deck)
+    view = pos.view(pos.to_move)
+    nc = view.rules.colors
+    print(f"seed {seed}, {deck} card(s) left, {stalls} stall(s) each: the reference, the best turn at "
+          f"{stalls - 1} stall(s) each ...", flush=True)
+    first = converged_endgame(view, 1_000_000_000, min_stalls=stalls - 1, max_stalls=stalls - 1, runner_ups=False)
+    ref = Move.parse(first.moves[0].move, nc).code(nc)
+    ref_text = move_text(ref, nc)
+    w = _Worlds(view, 0)
+    inputs = w.inputs[0]
+    picks = w.sample[:worlds]
+    print(f"reference {ref_text}; {worlds} of the sampled worlds", flush=True)
+    tables = _level_tables(view, stalls, 1)[0]
+    tables.reset(0)
+    st = tables.stats
+    sh, sw, sm = (np.zeros(RANKS * nc, dtype=np.int32), np.zeros(nc, dtype=np.int32),
+                  np.zeros(nc, dtype=np.int32))
+    by_turn: dict[str, list[int]] = {}  # turn: [probe nodes, whole-game nodes, worlds refuted]
+    found: list[dict[int, tuple[float, bool]]] = []
+    for i in range(worlds):
+        s, dc = _world_state(inputs, picks[i], nc)
+        roots = np.zeros(MAX_MOVES, dtype=np.int32)
+        codes = [int(c) for c in roots[:gen_moves(s, roots)]]
+        codes.remove(ref)
+        codes.insert(0, ref)
+        p = int(s[H_TO_MOVE])
+        floor = -np.inf
+        before = (int(st[0]), int(st[1]), int(st[2]))
+        t0 = time.perf_counter()
+        rows, values = [], {}
+        for mv in codes:
+            v, cap, probes, whole = np.inf, 0, 0, 0
+            while floor > -np.inf and v > floor and cap < stalls:  # (perfect._root, a finite budget)
+                c0, c1 = P._their_stalls_capped(stalls, stalls, p, cap)
+                n0 = st[0] + st[1]
+                v = P._search(s, dc, c0, c1, -1, P.LEAF_AS_IS, floor, np.inf, 0, mv, 0, P.ZOBRIST, tables.tt,
+                              tables.so, tables.buf, st, sh, sw, sm)
+                probes += int(st[0] + st[1] - n0)
+                cap += 1
+            if v > floor:
+                n0 = st[0] + st[1]
+                v = P._search(s, dc, stalls, stalls, -1, P.LEAF_AS_IS, floor, np.inf, 0, mv, 0, P.ZOBRIST, tables.tt,
+                              tables.so, tables.buf, st, sh, sw, sm)
+                whole = int(st[0] + st[1] - n0)
+            bound = floor > -np.inf and v <= floor
+            if mv == ref:
+                floor = v
+            values[mv] = (float(v), bool(bound))
+            text = move_text(mv, nc)
+            rows.append((probes + whole, text, v, bound, probes, whole))
+            row = by_turn.setdefault(text, [0, 0, 0])
+            row[0] += probes
+            row[1] += whole
+            row[2] += int(bound)
+        found.append(values)
+        two, one, hits = (int(st[0]) - before[0], int(st[1]) - before[1], int(st[2]) - before[2])
+        print(f"world {i}: {two + one:,} nodes ({two:,} two-player, {one:,} one-player, {hits:,} table hits), "
+              f"{time.perf_counter() - t0:.2f} s", flush=True)
+        for total, text, v, bound, probes, whole in sorted(rows, key=lambda r: -r[0])[:SHOWN]:
+            if total:
+                print(f"    {text:8} {'<=' if bound else '  '}{v:+8.2f}  probes {probes:>11,}  whole game {whole:>11,}")
+    print("summed over the worlds (nodes; refuted: in how many worlds the turn was proved below the reference):")
+    ordered = sorted(by_turn.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))
+    for text, (probes, whole, refuted) in ordered[:SHOWN]:
+        print(f"    {text:8} probes {probes:>11,}  whole game {whole:>11,}  refuted {refuted}/{worlds}")
+    if len(ordered) > SHOWN:
+        rest = sum(a + b for _, (a, b, _r) in ordered[SHOWN:])
+        print(f"    ... {len(ordered) - SHOWN} more turns, {rest:,} nodes in all")
+    check = _level_tables(view, stalls, 1)[0]
+    check.reset(0)
+    moves = np.zeros(MAX_MOVES, dtype=np.int32)
+    vals = np.zeros((worlds, MAX_MOVES))
+    bounds = np.zeros((worlds, MAX_MOVES), dtype=np.int8)
+    k = _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks, stalls, stalls, -1, P.LEAF_AS_IS,
+                      P.ZOBRIST, check.tt, check.so, check.buf, check.stats, moves, vals, bounds, ref, 0.0)
+    for i in range(worlds):
+        for j in range(k):
+            v, bound = found[i][int(moves[j])]
+            if not bound and not bounds[i, j] and v != vals[i, j]:
+                print(f"world {i}: {move_text(int(moves[j]), nc)} is {v} here and {vals[i, j]} in the search's own "
+                      "loop: this profile no longer walks the search's root", file=sys.stderr)
+                return 1
+    print("every exact value the same as the search's own loop gives")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deck", type=int, default=4, help="cards left in the draw pile, 2-6 (default 4)")
+    ap.add_argument("--seed", type=int, default=1, help="the played_down seed of the view (default 1)")
+    ap.add_argument("--worlds", type=int, default=2,
+                    help="the first this many of the sampled worlds, 1-96 (default 2; about 10 s a world at 4 cards)")
+    ap.add_argument("--stalls", type=int, default=2, help="the stall level each, 1-3 (default 2)")
+    args = ap.parse_args(argv)
+    if not 2 <= args.deck <= 6:
+        ap.error(f"--deck must be from 2 to 6, got {args.deck}")
+    if not 1 <= args.worlds <= 96:
+        ap.error(f"--worlds must be from 1 to 96 (the sampled worlds of a level), got {args.worlds}")
+    if not 1 <= args.stalls <= 3:
+        ap.error(f"--stalls must be from 1 to 3, got {args.stalls}")
+    if args.seed < 0:
+        ap.error(f"--seed must be 0 or more, got {args.seed}")
+    return profile(args.deck, args.seed, args.worlds, args.stalls)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
