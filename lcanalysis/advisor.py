@@ -442,9 +442,7 @@ def _add_match_ranking(view: View, rollouts: Rollouts, analysis: Analysis) -> No
         return
     by_move = {m.move: m for m in ranking.moves}
     for m in analysis.moves:
-        mm = by_move[m.move]
-        m.extra.update(match_win=mm.match, match_win_stderr=mm.match_stderr, match_loss=mm.match_loss,
-                       match_loss_stderr=mm.match_loss_stderr)
+        m.extra.update(by_move[m.move].match_extra())
     analysis.notes.append(f"match: {ranking.verdict}")
 
 

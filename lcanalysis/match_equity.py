@@ -496,6 +496,12 @@ class MatchMoveValue:
     def to_dict(self) -> dict[str, Any]:
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in self.__dict__.items()}
 
+    def match_extra(self) -> dict[str, float]:
+        """The keys an answer's turn carries for its match (``MoveValue.extra``, the JSON's extras): its
+        chance to win the match, its loss against the best turn by that chance, each with its error."""
+        return {"match_win": self.match, "match_win_stderr": self.match_stderr, "match_loss": self.match_loss,
+                "match_loss_stderr": self.match_loss_stderr}
+
 
 @dataclass
 class MatchAnalysis:

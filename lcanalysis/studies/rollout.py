@@ -488,9 +488,8 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
             mm.move, mm.match, mm.match_stderr, exact=False,
             reason=f"win match {100 * mm.match:.1f}% ± {100 * mm.match_stderr:.1f} (mean of {n:,} rollouts); points "
                    f"{p.value:+.2f} ± {p.stderr:.2f}",
-            extra={"match_win": mm.match, "match_win_stderr": mm.match_stderr, "match_loss": mm.match_loss,
-                   "match_loss_stderr": mm.match_loss_stderr, "points": p.value, "points_stderr": p.stderr,
-                   "points_loss": p.loss, "points_loss_stderr": p.loss_stderr, **p.extra},
+            extra={**mm.match_extra(), "points": p.value, "points_stderr": p.stderr, "points_loss": p.loss,
+                   "points_loss_stderr": p.loss_stderr, **p.extra},
             loss=mm.match_loss, loss_stderr=mm.match_loss_stderr))
     notes = [*points.notes,
              "the values are chances to win the match (P(win) + P(draw) / 2, by the match equity table, "
