@@ -328,7 +328,7 @@ def test_a_file_of_the_reviews_by_another_review_version_is_not_resumed(tmp_path
     rounds (the first published file's deal 0 came out with 13 other losses). Now the settings hold
     ``reviewer.REVIEW_VERSION``, and a file another version wrote is refused before any work, naming
     both versions, the file untouched; a file from before versions (unversioned), too, and it still
-    loads. The published file is this version's (regenerated when the version was raised to 2). A run
+    loads. The published file is this version's (regenerated when the version was raised to 2, and to 3). A run
     with nothing left to write (the published command on the published file) is not refused: nothing
     can mix."""
     root = Path(__file__).resolve().parent.parent
@@ -441,11 +441,11 @@ def test_the_round_robins_win_rates_carry_their_interval_over_deals():
     assert (got.win_unit_low, got.win_unit_high) == (round(0.7 - 2.776445 * 0.122474, 2), 1.0)
 
 
-def test_a_study_file_review_version_1_wrote_is_refused_naming_both_versions(tmp_path):
-    """Version 2: the advisor's two-stage schedule, which the review plays, keeps its budget of
-    play-outs, so the reviews differ from version 1's. A reviews or review-luck file whose settings
-    say version 1 wrote it is refused before any work, naming both versions, the file untouched."""
-    assert REVIEW_VERSION == 2
+def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_versions(tmp_path):
+    """Version 3: the endgame search, which judges at 3 and 4 cards, reaches deeper stall levels within
+    its node budget, so the reviews differ from version 2's. A reviews or review-luck file whose settings
+    say version 2 wrote it is refused before any work, naming both versions, the file untouched."""
+    assert REVIEW_VERSION == 3
     for path, write in ((tmp_path / "reviews.csv", lambda p, n: S.write_reviews(p, rounds=n, time_budget=0.02,
                                                                                 agents=("random",))),
                         (tmp_path / "luck.csv", lambda p, n: S.write_review_luck(p, deals=n, time_budget=0.02))):
@@ -453,10 +453,10 @@ def test_a_study_file_review_version_1_wrote_is_refused_naming_both_versions(tmp
         first, rest = path.read_text().split("\n", 1)
         mark = first[: first.index("{")]
         settings = json.loads(first[len(mark):])
-        assert settings["review_version"] == 2
-        path.write_text(mark + json.dumps({**settings, "review_version": 1}) + "\n" + rest)
+        assert settings["review_version"] == 3
+        path.write_text(mark + json.dumps({**settings, "review_version": 2}) + "\n" + rest)
         before = path.read_text()
-        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 1, and this "
-                                             "is review version 2: resuming it would add"):
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 2, and this "
+                                             "is review version 3: resuming it would add"):
             write(str(path), 2)
         assert path.read_text() == before

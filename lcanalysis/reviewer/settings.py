@@ -22,8 +22,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS
 #: (tests/data/review_golden.json), so rewriting those fails it until this is raised. 1: the first kept;
 #: 2: the advisor's two-stage schedule (``SCHEDULE``) keeps its budget of play-outs (a turn leading on its
 #: first sample alone gets the larger one only while the budget lasts), so fewer worlds lie behind the
-#: advisor's pick and some picks, losses and marks differ.
-REVIEW_VERSION = 2
+#: advisor's pick and some picks, losses and marks differ; 3: the endgame search, which judges at 3 and 4
+#: cards, shares the opponent's one-player value between the turns that spend the last stall (a third
+#: fewer nodes, the same exact values), so its counted node budget reaches deeper stall levels and some
+#: judged values, bounds, losses and marks differ.
+REVIEW_VERSION = 3
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,

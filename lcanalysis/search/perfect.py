@@ -38,6 +38,10 @@ structure of the game:
   as much to the mover; a turn refuted there is refuted (docs/endgame.md). A root turn not refuted
   there is probed again with the opponent allowed one stall, two, ... up to their budget less one.
   ``Tables.plain`` searches without any probe.
+- **The last stall shared**: at a node, every turn that spends the last stall anyone has leads to a
+  round that decomposes, where the opponent's one-player value does not depend on the turn (a stall
+  leaves the pile as it was): it is found once per node and each such turn valued by the mover's own
+  one-player value against the node's bar (``Tables.unshared``: a child node per turn, as before).
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -121,6 +125,8 @@ UNLIMITED = -1
 
 EXACT, LOWER, UPPER = 1, 2, 3
 PLAIN = 6  # ``stats[PLAIN]`` set: no probes in the game without the opponent's stalls (the search as it was)
+UNSHARED = 7  # ``stats[UNSHARED]`` set: a turn that spends the last stall searches its child node (as before
+# the opponent's one-player value was shared between such turns): the same values, more nodes
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 
@@ -147,13 +153,18 @@ class Tables:
         self._entries = _Entries(bits, solo_bits)
         self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit, 5 stopped by
-        # the clock (common.CLOCK), 6 plain search (PLAIN)
+        # the clock (common.CLOCK), 6 plain search (PLAIN), 7 no sharing after the last stall (UNSHARED)
         self.stats = np.zeros(8, dtype=np.int64)
 
     #: True: search without the probes in the game where the opponent may not stall (``_search``),
     #: as before they came; the values are the same, the nodes more (a baseline for benchmarks and
     #: tests). Set on the class, every search that makes its own tables follows.
     plain = False
+
+    #: True: a turn that spends the last stall anyone has is searched as a child node, which looks the
+    #: opponent's one-player value up again, instead of sharing it with the node's other such turns
+    #: (``_search``); the values are the same, the nodes more (a baseline for tests). On the class, as ``plain``.
+    unshared = False
 
     @property
     def tt(self) -> np.ndarray:
@@ -182,6 +193,7 @@ class Tables:
         self.stats[:] = 0
         self.stats[4] = max_nodes
         self.stats[PLAIN] = 1 if self.plain else 0
+        self.stats[UNSHARED] = 1 if self.unshared else 0
 
     def clear(self) -> None:
         """Forget every entry (a sibling's too)."""
@@ -844,6 +856,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
     a0 = alpha
     best = -INF
     best_move = -1
+    theirs = 0.0  # the opponent's one-player value after a turn that spends the last stall (found once)
+    have_theirs = False
     for i in range(n):
         mv = moves[i]
         place = mv // base
@@ -995,10 +1009,28 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                     n0 -= 1
                 if p == 1 and n1 > 0:
                     n1 -= 1
-            drawn = apply_draw(s, src)
-            v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z, tt,
-                         so, buf, stats, sh, sw, sm)
-            undo_draw(s, src, drawn, blocked)
+            if n0 == 0 and n1 == 0 and leaf == LEAF_AS_IS and left > 0 and tl2 != 0 and tl2 != 1 \
+                    and stats[UNSHARED] == 0:
+                # the last stall anyone has: the child would decompose (``_decomposed``), and the
+                # opponent's one-player value there is the same after every such turn (a stall
+                # leaves the pile as it was), so it is found once per node (exact) and this turn
+                # needs only the mover's own, fail-soft against ``am`` as the child's would be
+                if not have_theirs:
+                    _load_player(s, nc, 1 - p, sh, sw, sm)
+                    theirs = _solo(sh, sw, sm, dc, np.int64(left), np.int64(SOLO_PLACE), np.int64(1), np.int64(tl2),
+                                   np.int64(nc), -INF, Z, so, stats)
+                    have_theirs = True
+                drawn = apply_draw(s, src)
+                _load_player(s, nc, p, sh, sw, sm)
+                mine = _solo(sh, sw, sm, dc, np.int64(left), np.int64(SOLO_OPP), np.int64(1), np.int64(tl2),
+                             np.int64(nc), am + theirs, Z, so, stats)
+                undo_draw(s, src, drawn, blocked)
+                v = mine - theirs
+            else:
+                drawn = apply_draw(s, src)
+                v = -_search(s, dc, n0, n1, tl2, leaf, -beta, -am, np.int64(ply + 1), np.int64(-1), np.int64(0), Z,
+                             tt, so, buf, stats, sh, sw, sm)
+                undo_draw(s, src, drawn, blocked)
         if placed:
             undo_place(s, place)
         if v > best:
