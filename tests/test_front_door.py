@@ -30,6 +30,7 @@ HEAVY = ("numba", "pandas", "scipy", "matplotlib", "ipywidgets", "tqdm", "IPytho
 
 @pytest.mark.parametrize("argv", [["show", "example:midround"], ["deal", "--seed", "3", "--json"],
                                   ["wager", "example:midround", "--color", "G", "--draws", "10"],
+                                  ["wager", "example:midround", "--color", "G"],  # its default draws: features
                                   ["show", "--help"], ["wager", "--help"], ["solve", "--help"], ["advise", "--help"],
                                   ["review", "--help"], ["rollout", "--help"], ["tournament", "--help"]])
 def test_the_light_commands_and_the_help_load_neither_numba_nor_a_heavy_library(argv):

@@ -30,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from lcanalysis.core.features import useful_draws
     from lcanalysis.game.notation import read_view
     from lcanalysis.game.position import Position
     from lcanalysis.wagers.canonical import analyze_view, check_round_not_over, color_state_from_view
@@ -39,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
     draws = args.draws
     check_round_not_over(view)  # before the default draws: with no turn left they mean nothing
     if draws is None:
-        turns = (view.deck_count + 1) // 2 if view.to_move == view.viewer else view.deck_count // 2
-        draws = max(turns - 1, 0)
+        draws = useful_draws(view.deck_count, view.to_move == view.viewer)
     analysis = analyze_view(view, args.color, draws)
     if args.json:
         emit(analysis.to_json())
@@ -59,6 +59,7 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool, full_posit
            viewer: int = 0) -> str:
     """The answer in words a player reads: the choices, what each wager adds, break-even. For a
     ``full_position``, a line says that it was seen from ``viewer``'s view, the other hand unseen."""
+    from lcanalysis.core.kernel import EXPEDITION_COST
     from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
     from lcanalysis.wagers.canonical import break_even_draws, mean_score
 
@@ -94,9 +95,10 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool, full_posit
     dead = sorted(v for v in state.hand if v < top)  # below the expedition's top: never played, not counted
     untouched = not state.placed and not state.placed_wagers and not state.hand and not state.hand_wagers
     if untouched:
-        lines.append("  you hold nothing of this colour: opening it costs 20 points before the first number")
+        lines.append(f"  you hold nothing of this colour: opening it costs {EXPEDITION_COST} points before the first "
+                     "number")
     else:
-        need = 20 - placed_sum
+        need = EXPEDITION_COST - placed_sum
         held = "hold or have placed" if not dead else \
             f"have placed or can still play (not your {_cards(dead)}: below your {top})"
         lines.append(f"  the numbers you {held} sum to {placed_sum}: "

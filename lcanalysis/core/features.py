@@ -3,14 +3,15 @@ each colour's side of the table as rank masks.
 
 The heuristic policy (``core/policy.py``), the hand evaluator (``evaluator.py``), the wager
 models and their simulation bot, and the searchers all read the same facts from the kernel's
-state; they read them here. Everything is ``@njit`` and callable from plain Python too.
+state; they read them here. Everything is ``@njit`` and callable from plain Python too: with the
+kernel's ``njit`` (``core.jit``), the commands without compiled code (``wager``'s default draws) use
+it without loading numba.
 """
 
 from __future__ import annotations
 
-from numba import njit
-
 from lcanalysis.core import kernel as K
+from lcanalysis.core.jit import njit
 
 # the rows of ``colour_features``' block, one column per colour
 HAND_MASK, HAND_WAGERS, OWN_MASK, OWN_WAGERS, OPP_MASK, OPP_WAGERS, UNSEEN_MASK, PILE_TOP = range(8)

@@ -1,4 +1,5 @@
-"""numba's ``njit`` for the modules a command without compiled code loads (the rules kernel).
+"""numba's ``njit`` for the modules a command without compiled code loads (the rules kernel, the
+features every player counts: ``wager``'s default draws).
 
 With ``NUMBA_DISABLE_JIT`` set, numba's ``njit`` hands the function back unchanged, so the code
 runs as plain Python; the commands that need no compiled code (``show``, ``deal``, ``wager``) set
