@@ -42,6 +42,7 @@ from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expediti
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
     COLOR_LETTERS,
+    WAGER_COPIES,
     Card,
     CardError,
     brief,
@@ -54,7 +55,6 @@ from lcanalysis.game.cards import (
 Number = Fraction | float
 
 MIN_VALUE, MAX_VALUE = 2, 10
-MAX_WAGERS = 3
 START_UNSEEN = 52  # 60 cards less the 8 in one's hand, at the start of a 5-colour round
 MAX_DECK = len(COLOR_LETTERS) * CARDS_PER_COLOR  # 72: the 6-colour game's cards, the most any game has
 
@@ -309,8 +309,8 @@ class ColorState:
             if whole_number(w) is None or w < 0:
                 raise InconsistentCardsError(f"{name} must be a whole number >= 0, got {w!r}")
         hand_wagers, placed_wagers = int(hand_wagers), int(placed_wagers)
-        if hand_wagers + placed_wagers > MAX_WAGERS:
-            raise InconsistentCardsError(f"a colour has {MAX_WAGERS} wagers; got {placed_wagers} placed "
+        if hand_wagers + placed_wagers > WAGER_COPIES:
+            raise InconsistentCardsError(f"a colour has {WAGER_COPIES} wagers; got {placed_wagers} placed "
                                          f"and {hand_wagers} in hand")
         if unseen_total is None:
             unseen_total = START_UNSEEN

@@ -56,6 +56,7 @@ from lcanalysis.game.cards import COLOR_LETTERS, whole_number
 from lcanalysis.options import MAX_WAGER_SAMPLES
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
+    MIN_VALUE,
     ColorState,
     Number,
     WagerAnalysis,
@@ -240,7 +241,7 @@ class OpponentInfo:
         if not isinstance(self.opened, (bool, np.bool_)):
             raise WagerError(f"OpponentInfo.opened must be True or False, got {self.opened!r}")
         top = whole_number(self.top)
-        if top is None or not (top == 0 or 2 <= top <= MAX_VALUE):
+        if top is None or not (top == 0 or MIN_VALUE <= top <= MAX_VALUE):
             raise WagerError(f"OpponentInfo.top: the highest number on its expedition (2..10, or 0: none), "
                              f"got {self.top!r}")
         self.top = top
