@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -329,15 +329,6 @@ class Buried:
         return f"Buried.parse({str(self)!r})"
 
 
-def parse_card(text: str, colors: int = 6) -> int:
-    """The type code of a card string."""
-    return Card.parse(text, colors).type
-
-
-def parse_cards(texts: Iterable[str], colors: int = 6) -> list[int]:
-    return [parse_card(t, colors) for t in texts]
-
-
 def full_deck(colors: int = 5) -> list[int]:
     """Every physical card of the variant as type codes (wagers three times), in a fixed order."""
     if whole_number(colors) not in (5, 6):
@@ -347,14 +338,6 @@ def full_deck(colors: int = 5) -> list[int]:
         for r in range(RANKS_PER_COLOR):
             deck.extend([type_of(c, r)] * copies(type_of(c, r)))
     return deck
-
-
-def counts_of(card_types: Sequence[int], colors: int) -> list[int]:
-    """The count per type of a list of type codes."""
-    out = [0] * number_types(colors)
-    for t in card_types:
-        out[t] += 1
-    return out
 
 
 def types_from_counts(counts: Sequence[int]) -> list[int]:

@@ -107,14 +107,6 @@ def json_to_string(d: Mapping[str, Any]) -> str:
     return ";".join(parts)
 
 
-def position_to_string(pos: Position) -> str:
-    return json_to_string(position_to_json(pos))
-
-
-def view_to_string(view: View) -> str:
-    return json_to_string(view_to_json(view))
-
-
 # --- one reader for every entry point -----------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import ipywidgets as W
 import numpy as np
-from IPython.display import SVG, display
+from IPython.display import display
 
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
 from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
@@ -938,8 +938,3 @@ class WagerExplorer:
 
     def _ipython_display_(self) -> None:
         display(self.widget)
-
-
-def position_picture(obj: Position | View) -> SVG:
-    """The SVG picture of a position or view, for ``display``."""
-    return SVG(_svg_of(obj))
