@@ -211,28 +211,12 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     run, which threads sharing their tables do not; 0 or "auto": one per core).
     """
     view, both_hands = hint_view(view_or_position)
-    if endgame_cards is None:
-        endgame_cards = FULL_POSITION_ENDGAME_CARDS if both_hands else ENDGAME_CARDS
-    if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, (int, np.integer)) \
-            or not 0 <= endgame_cards <= MAX_ENDGAME_CARDS:
-        raise AdviceError(f"endgame_cards must be a whole number of cards from 0 (never) to {MAX_ENDGAME_CARDS}, "
-                          f"got {endgame_cards!r}")
-    for name, switch in (("wall_clock", wall_clock), ("hand_model", hand_model), ("streams", streams)):
-        if switch is not None and not isinstance(switch, (bool, np.bool_)) \
-                and not (isinstance(switch, (int, np.integer)) and switch in (0, 1)):  # "no" would read as on
-            raise AdviceError(f"{name} must be True or False (or 1 or 0; None: the default), got {switch!r}")
-    if progress is not None and not callable(progress):
-        raise AdviceError(f"progress must be a function that takes a line of text, or None, got {progress!r}")
+    endgame_cards = _check_endgame_cards(endgame_cards, both_hands)
+    _check_switches(progress, wall_clock=wall_clock, hand_model=hand_model, streams=streams)
     if view.is_over():
         raise AdviceError(f"the round is over ({view.over_reason()}): there is no turn to choose")
     given = time_budget is not None
-    if time_budget is None:
-        time_budget = 1.0
-    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float, np.integer, np.floating))
-            or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
-        raise AdviceError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
-                         f"got {time_budget!r}")
-    time_budget = float(time_budget)  # numpy's too (a slider's, an array's), as solve's seconds
+    time_budget = _check_time_budget(time_budget)
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
@@ -318,7 +302,49 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - started,
                           method=f"determinized rollouts: {sampled}, heuristic play to the end, seed {seed}; "
                                  f"{dealt}", notes=notes)
-    by_move = {str(r.move(k)): k for k in range(n_moves)}
+    _rank_through_best(r, best, analysis)
+    _add_match_ranking(view, r, analysis)
+    _add_reasons(view, analysis)
+    return analysis
+
+
+def _check_endgame_cards(endgame_cards: int | None, both_hands: bool) -> int:
+    """``advise``'s ``endgame_cards``, its default (``None``) filled in for a view or a full position."""
+    if endgame_cards is None:
+        endgame_cards = FULL_POSITION_ENDGAME_CARDS if both_hands else ENDGAME_CARDS
+    if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, (int, np.integer)) \
+            or not 0 <= endgame_cards <= MAX_ENDGAME_CARDS:
+        raise AdviceError(f"endgame_cards must be a whole number of cards from 0 (never) to {MAX_ENDGAME_CARDS}, "
+                          f"got {endgame_cards!r}")
+    return endgame_cards
+
+
+def _check_switches(progress: Callable[[str], None] | None, **switches: object) -> None:
+    """An ``AdviceError`` for a switch that is not True, False, 1, 0 or None, or a ``progress`` that
+    is not a function."""
+    for name, switch in switches.items():
+        if switch is not None and not isinstance(switch, (bool, np.bool_)) \
+                and not (isinstance(switch, (int, np.integer)) and switch in (0, 1)):  # "no" would read as on
+            raise AdviceError(f"{name} must be True or False (or 1 or 0; None: the default), got {switch!r}")
+    if progress is not None and not callable(progress):
+        raise AdviceError(f"progress must be a function that takes a line of text, or None, got {progress!r}")
+
+
+def _check_time_budget(time_budget: float | None) -> float:
+    """``advise``'s ``time_budget`` in seconds (``None``: 1 s of play-outs)."""
+    if time_budget is None:
+        time_budget = 1.0
+    if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float, np.integer, np.floating))
+            or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
+        raise AdviceError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
+                         f"got {time_budget!r}")
+    return float(time_budget)  # numpy's too (a slider's, an array's), as solve's seconds
+
+
+def _rank_through_best(r: Rollouts, best: int, analysis: Analysis) -> None:
+    """The play-outs' answer ranked: every turn's loss against the best (paired over the worlds they
+    share), every other turn's value through the best's worlds, the best first, then by loss."""
+    by_move = {str(r.move(k)): k for k in range(len(r.codes))}
     for m in analysis.moves:
         k = by_move[m.move]
         m.loss, m.loss_stderr = r.difference(best, k)
@@ -328,9 +354,6 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     named = str(r.move(best))  # best first, then by the loss against it, which is the order of the values
     first = next(m for m in analysis.moves if m.move == named)  # (losses that tie: analysis.ranked's rule)
     analysis.moves[:] = [first] + ranked((m for m in analysis.moves if m is not first), lambda m: -(m.loss or 0.0))
-    _add_match_ranking(view, r, analysis)
-    _add_reasons(view, analysis)
-    return analysis
 
 
 def judging_budget(deck_count: int, time_budget: float, floor: float = JUDGE_SEARCH_FLOOR) -> float:
