@@ -53,7 +53,7 @@ import numpy as np
 
 from lcanalysis.analysis import Analysis, ranked, stalls_in_words
 from lcanalysis.core import kernel as K
-from lcanalysis.core import policy as F
+from lcanalysis.core import policy as P
 from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import mover_view, read_position
@@ -513,7 +513,7 @@ def in_words(view: View, move: Move | str) -> str:
 
 def _colour_values(s: np.ndarray, p: int) -> np.ndarray:
     out = np.zeros(int(s[K.H_NC]), np.float64)
-    F.colour_values(s, p, F.HEURISTIC_PARAMS, out)
+    P.colour_values(s, p, P.HEURISTIC_PARAMS, out)
     return out
 
 

@@ -18,10 +18,10 @@ from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
 def _play_out(pos: Position, seed: int) -> tuple[int, int]:
     """Both seats played by the heuristic agent (compiled) to the end of the round."""
     from lcanalysis.core import kernel as K
-    from lcanalysis.core import policy as F
+    from lcanalysis.core import policy as P
 
     s = pos.state.copy()
-    F.self_play_round(s, np.array([1, 1], dtype=np.int32), F.HEURISTIC_PARAMS, F.HEURISTIC_PARAMS, int(seed))
+    P.self_play_round(s, np.array([1, 1], dtype=np.int32), P.HEURISTIC_PARAMS, P.HEURISTIC_PARAMS, int(seed))
     return int(K.player_score(s, 0)), int(K.player_score(s, 1))
 
 
