@@ -38,7 +38,7 @@ not even one stall each fits, the play-outs answer and the notes say why. On the
 reserve (``PLAYOUT_RESERVE``), which the play-outs get should the search not reach one stall each.
 
 Each turn carries a reason in words: what it does to the expected value of the expedition it
-touches (the fast evaluator of ``agents._fast``), what it hands the opponent, and what it does to
+touches (the fast expedition estimate of ``core.policy``), what it hands the opponent, and what it does to
 the number of turns left.
 """
 

@@ -133,7 +133,7 @@ class RandomAgent(Agent):
 
 
 class PolicyAgent(Agent):
-    """One ply on the fast expedition evaluator with a parameter vector (``_fast`` docstring)."""
+    """One ply on the fast expedition estimate with a parameter vector (``core.policy``'s docstring)."""
 
     def __init__(self, params: np.ndarray) -> None:
         self.params = np.asarray(params, dtype=np.float64)

@@ -184,7 +184,7 @@ def can_play_type(s, p, t):
 
 @njit(cache=True)
 def place_code_error(s, place):
-    """0 when the placement is legal now; otherwise a reason code (see ``rules.PLACE_REASONS``)."""
+    """0 when the placement is legal now; otherwise a reason code (in words: ``game.rules.REASONS``)."""
     nc = s[H_NC]
     nt = RANKS * nc
     if s[H_PHASE] != 0:

@@ -58,7 +58,7 @@ player's draws are known, so only their luck is rated. A full-deal record knows 
 card compared is one of the pile's (``draw_luck``'s ``pile``): unbiased. A one-player record does
 not, and the opponent keeps the cards they want, so the unseen cards dealt uniformly make the pile
 look richer than it is (the luck of real draws averaged -0.57 points a draw); dealing the
-opponent's hand by the opponent-hand model (``LUCK_HAND_MODEL``, ``luck.modelled_luck``) cuts that to
+opponent's hand by the opponent-hand model (``LUCK_HAND_MODEL``, ``luck._modelled_luck``) cuts that to
 -0.23, and the review says which law its luck used (``Review.luck_against``).
 
 **Per player.** decisions, unforced decisions, **error rate** = total loss / unforced

@@ -105,7 +105,7 @@ COLOURS_COLUMNS = ["round", "colour", "held_numbers", "held_sum", "held_wagers",
 
 def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progress: bool = False,
                       out: str | None = None, allow_code_change: bool = False) -> Any:
-    """Bot-vs-bot rounds (``wager_sim``'s heuristic bot on both seats), seen at the deal by the
+    """Bot-vs-bot rounds (``wagers.simulation``'s heuristic bot on both seats), seen at the deal by the
     starting player: one row per colour with the numbers and wagers held at the deal, whether the
     player went on to open the colour, and what the expedition finally scored. ``progress``: a
     bar over the rounds. ``out``: a file each round's rows are written to as it is played; a run
@@ -206,7 +206,7 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
 def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, n_mc: int = 300,
                          progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> Any:
     """The canonical and richer wager models' predicted expedition scores against what the bots
-    really scored (``wager_sim.compare_models``), as a table with bias and its standard error.
+    really scored (``wagers.simulation.compare_models``), as a table with bias and its standard error.
     ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each).
     ``out``: a file each expedition's predictions are written to as they are made; a run stopped
     (Ctrl-C) and started again with the same arguments predicts only the expeditions missing from

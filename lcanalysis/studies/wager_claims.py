@@ -12,7 +12,7 @@ is about ``0.6 * H + 2``).
 
 Each claim is computed three ways: pure counting (exact), the canonical or turn-counting model
 from the deal (exact or Monte Carlo with a standard error), and bot-versus-bot play
-(``wager_sim``; the realized numbers, with standard errors).
+(``wagers.simulation``; the realized numbers, with standard errors).
 """
 
 from __future__ import annotations

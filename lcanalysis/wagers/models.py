@@ -1,10 +1,10 @@
 """Richer wager models: turns, declining a colour, and the opponent's cards.
 
-The canonical model (``wager.py``) places every live number the player ever holds. Real play
+The canonical model (``canonical.py``) places every live number the player ever holds. Real play
 differs in three ways, each a model here, each documented with its assumptions and each
 checked against simulated rounds (``lcanalysis.wagers.simulation`` and docs/wagers.md):
 
-``TurnModel`` (turn counting)
+``turn_model`` (turn counting)
     The player has ``turns`` turns left (``turns_left(deck, to_move)`` when both players draw from
     the pile). Each turn places one card, then draws one; the round ends with the pile, so the
     card drawn on the last turn is never placed. Wagers placed now take the first ``j`` turns (so
@@ -24,7 +24,7 @@ checked against simulated rounds (``lcanalysis.wagers.simulation`` and docs/wage
     by the end make a profit (the value of waiting with the option; an upper bound, since in
     play the first card must go down while turns remain).
 
-``OpponentModel`` (the cards the opponent holds or needs)
+``opponent_model`` (the cards the opponent holds or needs)
     The unseen cards split at random into the player's ``draws``, the opponent's unknown hand
     and the opponent's ``opp_draws``; the opponent's known cards are in its hand. A live card
     (for the player) on the opponent's side is *kept* when the opponent needs it (its own
