@@ -491,24 +491,8 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
             raise TournamentError(f"{name} must be True or False, got {flag!r}")
     if log is not None and not callable(log):
         raise TournamentError(f"log must be a function that takes a line of text, or None, got {log!r}")
-    if isinstance(executor, str) and executor != "serial":
-        raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
-    if executor is not None and not isinstance(executor, (str, Executor)):
-        raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
-    if isinstance(agents, (str, bytes, dict, AgentSpec)) or not isinstance(agents, Sequence):
-        raise TournamentError(f"agents must be a list of agents, got {agents!r}")
-    specs = [check_agent(a) for a in agents]
-    labels = [s.label for s in specs]
-    if len(set(labels)) != len(labels):
-        raise TournamentError(
-            f"agents need distinct labels, got {labels}: a tournament measures agents against each other. The "
-            "same agent on both seats, to measure a seat (the first player's edge), is the first-player study "
-            "(lcanalysis studies data --only first_player_rounds; lcanalysis.studies.first_player); in Python, "
-            "two copies of an agent may also play under labels of their own ({'name': 'heuristic', 'label': 'h2'})")
-    if len(specs) < 2:
-        raise TournamentError("a tournament needs at least two agents")
-    if len(specs) > 2 and not round_robin:
-        raise TournamentError("more than two agents: pass round_robin=True")
+    _check_executor(executor)
+    specs = _checked_agents(agents, round_robin)
     out = _check_out(out)
     records = _check_records(records)
     options = PlayOptions(luck=bool(luck_adjusted), records=records is not None)
@@ -552,6 +536,34 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
         if results is not None:
             results.close()
     return _frame(rows)
+
+
+def _check_executor(executor: Any) -> None:
+    """A ``TournamentError`` unless ``executor`` is None, "serial" or a ``concurrent.futures.Executor``."""
+    if isinstance(executor, str) and executor != "serial":
+        raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+    if executor is not None and not isinstance(executor, (str, Executor)):
+        raise TournamentError(f"executor must be None, 'serial' or a concurrent.futures.Executor, got {executor!r}")
+
+
+def _checked_agents(agents: Any, round_robin: bool) -> list[AgentSpec]:
+    """``run_tournament``'s agents as specs: a list of two or more (more only in a round robin), each
+    under a label of its own."""
+    if isinstance(agents, (str, bytes, dict, AgentSpec)) or not isinstance(agents, Sequence):
+        raise TournamentError(f"agents must be a list of agents, got {agents!r}")
+    specs = [check_agent(a) for a in agents]
+    labels = [s.label for s in specs]
+    if len(set(labels)) != len(labels):
+        raise TournamentError(
+            f"agents need distinct labels, got {labels}: a tournament measures agents against each other. The "
+            "same agent on both seats, to measure a seat (the first player's edge), is the first-player study "
+            "(lcanalysis studies data --only first_player_rounds; lcanalysis.studies.first_player); in Python, "
+            "two copies of an agent may also play under labels of their own ({'name': 'heuristic', 'label': 'h2'})")
+    if len(specs) < 2:
+        raise TournamentError("a tournament needs at least two agents")
+    if len(specs) > 2 and not round_robin:
+        raise TournamentError("more than two agents: pass round_robin=True")
+    return specs
 
 
 #: seconds between redraws of the progress bar while no job finishes (its elapsed time moves on; a
