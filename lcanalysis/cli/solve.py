@@ -98,9 +98,10 @@ def _say(line: str) -> None:
     print(f"  ... {line}", file=sys.stderr, flush=True)
 
 
-TOO_MANY_FILLS = ("there are more than 20,000 ways to fill the {n} buried pile card(s) (written X?): too many to "
-                  "solve each exactly, with --time too; for an estimate give --samples N (say --samples 400, without "
-                  "--time), or ask 'lcanalysis advise POSITION', whose endgame search samples the fills")
+TOO_MANY_FILLS = (f"there are more than {DEFAULT_SPLITS:,} ways to fill the {{n}} buried pile card(s) (written X?): "
+                  "too many to solve each exactly, with --time too; for an estimate give --samples N (say --samples "
+                  f"{DEFAULT_SAMPLED}, without --time), or ask 'lcanalysis advise POSITION', whose endgame search "
+                  "samples the fills")
 NO_BOUND = ("no bound: drawing from discard piles can go on forever, so give --max-stalls S (discard-pile draws left "
             "to each player; 0: only the draw pile from now on), --max-turns T (a horizon, the table scored as it "
             "stands), or --time S (the deepest exact answer within S seconds)")
