@@ -444,7 +444,9 @@ def wager_distribution(hand: Iterable[int] = (), hand_wagers: int = 0, draws: in
 
 
 def mean_score(state: ColorState, draws: int, wagers: int) -> float:
-    """The mean alone in closed form (no distribution): fast, used by the evaluator and tables.
+    """The mean alone in closed form (no distribution): fast, used by the tables, the break-even search
+    and the simulation's checks. The hand evaluator has the same form compiled, on rank masks
+    (``evaluator.colour_mean``; tests/test_evaluate.py holds it to this model's means).
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
     """
