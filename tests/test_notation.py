@@ -101,6 +101,28 @@ def test_a_purple_card_in_a_five_colour_game_says_how_to_ask_for_six(source):
     assert "c6 in the one-line string" in text and '"rules": {"colors": 6} in JSON' in text
 
 
+def test_a_hand_one_card_short_says_how_to_write_the_draw_step():
+    """Found at the table: a player who has played R5 and asks where to draw from types the seven
+    cards left in their hand, and was told only "has 7 cards; it must have 8"."""
+    placed = "LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw;p1=?8;e0=R5;d=44"
+    with pytest.raises(PositionError, match="has 7 cards; it must have 8") as short:
+        read_position(placed)
+    assert "draw=- after playing to an expedition" in str(short.value)
+    step = read_position(placed + ";draw=-")  # as the refusal says: the draw step, where to draw from
+    assert [str(m) for m in step.legal_moves()] == ["/D"]
+    discarded = "LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw;p1=?8;x=R5;d=44"
+    with pytest.raises(PositionError, match="draw=C after discarding onto the C pile"):
+        read_position(discarded)
+    assert read_position(discarded + ";draw=R").phase == "draw"
+    with pytest.raises(PositionError, match="leave draw= out if it is still in the hand"):  # the other way round
+        read_position("LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw.G2;p1=?8;x=R5;d=43;draw=R")
+    with pytest.raises(PositionError) as other:  # not the mover: no draw step to suggest
+        read_position("LC1;c5;h8;nr;m0;v0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw.G2;p1=?7;d=45")
+    assert str(other.value) == "hand of player 1 has 7 cards; it must have 8"
+    with pytest.raises(PositionError, match="draw=- after playing"):  # a full position too
+        read_position("LC1;c5;h8;nr;m0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw;p1=Y3.Y4.Y5.Y6.Y7.Y8.Y9.Y10;e0=R5;d=G2")
+
+
 def test_a_count_off_by_one_colour_names_the_colour_count():
     # c6 with the 5-colour game's draw pile (44, not 56): 12 cards, one colour's, are nowhere
     with pytest.raises(PositionError, match="12 card\\(s\\) are nowhere") as six:

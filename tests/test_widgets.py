@@ -328,6 +328,7 @@ def test_the_builder_says_in_words_what_is_wrong_and_hands_nothing_over(explorer
         b.buried["G"].value = 1
     assert b.view is None
     assert "lc-error" in b.message.value and words in html.unescape(b.message.value), b.message.value
+    assert "draw=" not in b.message.value  # the builder has no draw step to write
     before = explorer.position
     b.use_button.click()
     assert explorer.position is before and explorer.result is None

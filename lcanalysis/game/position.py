@@ -112,6 +112,24 @@ def check_expedition(cards: Sequence[Card], where: str) -> None:
             seen_number = card.number
 
 
+def hand_size_error(player: int, size: Any, want: int, to_move: int, phase: str, extra: str = "",
+                    explain_draw_step: bool = True) -> PositionError:
+    """The refusal of a hand of the wrong size. A mover one card short in the place step, or one
+    card over in the draw step, is most likely a player who mixed up the two steps of a turn
+    (they placed their card and now ask where to draw from), so it says how to write the draw step."""
+    text = f"hand of player {player} has {brief(size)} cards; it must have {want}{extra}"
+    if not explain_draw_step or player != to_move:
+        return PositionError(text)
+    if phase != "draw" and size == want - 1:
+        text += ("; if you have already placed this turn's card and must now draw, say so: draw=C after "
+                 "discarding onto the C pile, draw=- after playing to an expedition (in JSON, \"phase\": "
+                 "\"draw\" and \"blocked\": \"C\" or null)")
+    elif phase == "draw" and size == want + 1:
+        text += ("; in the draw step (draw= in the one-line string, \"phase\": \"draw\" in JSON) this "
+                 "turn's card is already placed: leave draw= out if it is still in the hand")
+    return PositionError(text)
+
+
 def player_number(value: Any, what: str) -> int:
     """0 or 1 as an int (numpy integers too); anything else, bools included, is refused."""
     number = whole_number(value)
@@ -328,7 +346,7 @@ class Position(Notated):
             hand = as_cards(hands[p], nc, f"hand of player {p}")
             want = rules.hand_size - (1 if phase == "draw" and p == to_move else 0)
             if len(hand) != want:
-                raise PositionError(f"hand of player {p} has {len(hand)} cards; it must have {want}")
+                raise hand_size_error(p, len(hand), want, to_move, phase)
             for card in hand:
                 state[K.off_hand(nc, p) + card.type] += 1
                 counts[card.type] += 1

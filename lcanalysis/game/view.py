@@ -40,6 +40,7 @@ from lcanalysis.game.position import (
     check_match,
     color_number,
     flat_piles,
+    hand_size_error,
     pair,
     parse_history,
     parts_rules,
@@ -102,12 +103,14 @@ class View(Notated):
                    opponent_known: Sequence[Any] = (), expeditions: Sequence[Sequence[Any]] = ((), ()),
                    discards: Sequence[Any] = (), rules: Rules | None = None, viewer: int = 0,
                    to_move: int | None = None, phase: str = "place", blocked: str | None = None,
-                   history: Sequence[Any] = (), match: dict[str, Any] | None = None) -> View:
+                   history: Sequence[Any] = (), match: dict[str, Any] | None = None,
+                   explain_draw_step: bool = True) -> View:
         """Build and validate a view from card lists (strings or ``Card``): the one path every
         reader takes. ``discards`` and each player's ``expeditions`` may also be dicts of colour
-        letter to cards, as JSON writes them. A non-empty ``history`` is the round so far from the
-        deal, and must lead to this table as far as the viewer can know (``position.verify_history``). Raises
-        ``PositionError`` naming the problem."""
+        letter to cards, as JSON writes them. ``explain_draw_step=False`` leaves out of a wrong hand
+        size's refusal how to write the draw step (for a builder that has none). A non-empty
+        ``history`` is the round so far from the deal, and must lead to this table as far as the
+        viewer can know (``position.verify_history``). Raises ``PositionError`` naming the problem."""
         rules = parts_rules(rules)  # (a dict of its options too, as Position.deal takes)
         viewer = player_number(viewer, "viewer")
         to_move = viewer if to_move is None else player_number(to_move, "to_move")
@@ -131,7 +134,7 @@ class View(Notated):
                 whole = (f" (the count is the whole hand, its {len(known)} known card(s) included, like "
                          f"p{p}=?{want}.{known[0]} in the one-line string)"
                          if p != viewer and known and size + len(known) == want else "")
-                raise PositionError(f"hand of player {p} has {brief(size)} cards; it must have {want}{whole}")
+                raise hand_size_error(p, size, want, to_move, phase, whole, explain_draw_step)
         if len(known) > opponent_count:
             raise PositionError(f"{len(known)} known cards but the opponent holds only {opponent_count}")
         given = deck_count

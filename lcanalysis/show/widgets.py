@@ -312,7 +312,8 @@ class DecisionExplorer:
                                deck_count=int(self.deck.value),
                                opponent_known=as_cards(_split(self.opp_known.value), nc, "opponent's known cards"),
                                expeditions=exps, discards=_split(self.discards.value),
-                               rules=rules, viewer=seat, to_move=seat)
+                               rules=rules, viewer=seat, to_move=seat,
+                               explain_draw_step=False)  # (the builder has no draw step)
 
     def _on_edit(self, _change: Any) -> None:
         if self._loading:

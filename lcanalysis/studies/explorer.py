@@ -214,7 +214,8 @@ def built_view(colors: int = 5, hand: Sequence[Any] = (), my_expeditions: Sequen
                                 f"with {rules.hand_size} in the opponent's, leave {deck} for the draw pile")
     return View.from_parts(hand, opponent_count=rules.hand_size, deck_count=deck,
                            opponent_known=list(opponent_known), expeditions=exps, discards=piles, rules=rules,
-                           viewer=seat, to_move=seat if to_move is None else to_move)
+                           viewer=seat, to_move=seat if to_move is None else to_move,
+                           explain_draw_step=False)  # (the builder has no draw step)
 
 
 # --- replaying a game record ------------------------------------------------------------------
