@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import attrgetter
@@ -77,6 +77,19 @@ def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, s
     if bound:  # (a bound carries its error only when sampled: an exact bound has none)
         return (f"≤ {amount}" if signed else f"at least {amount}") + error
     return f"{amount} (exact)" if exact else f"{amount} ± {stderr or 0.0:.{digits}f}"
+
+
+def place_in_words(moves: Sequence[MoveValue], move: str) -> str:
+    """Where ``move`` stands among an answer's turns (best first), as far as it is known: "4 of 58";
+    "2 to 5 of 58" when turns listed above it are only bounded by the endgame search (each is worth
+    at most its figure, so any of them may lie below it); "at best 2 of 58" for a bounded turn,
+    which may lie below any turn listed after it. Without bounds, the place in the list."""
+    rank = next(i for i, m in enumerate(moves) if m.move == move)
+    n = len(moves)
+    sure = 1 + sum(not m.upper_bound for m in moves[:rank])  # the exact turns above it are surely above it
+    if moves[rank].upper_bound:
+        return f"{n} of {n}" if sure == n else f"at best {sure} of {n}"
+    return f"{rank + 1} of {n}" if sure == rank + 1 else f"{sure} to {rank + 1} of {n}"
 
 
 @dataclass(slots=True)

@@ -57,7 +57,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--turn", metavar="MOVE", default=None,
                    help="a turn you have in mind, like +B6/D or -W2/G: a line under the verdict gives its loss "
                         "against the best and its place among the legal turns, however far down the list it is "
-                        "(default: none)")
+                        "(a range, like 'at best 2 of 58', where the endgame search left turns only bounded; "
+                        "default: none)")
     add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
                           "and the endgame search (4 cards or fewer; 5 for a full position)",
                        when_out="the exact solver stops with an error (exit status 2); the endgame search answers "

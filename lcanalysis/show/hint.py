@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lcanalysis.advisor import ENDGAME_CARDS, in_words
-from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, ranked
+from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, place_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
@@ -122,9 +122,9 @@ def verdict(analysis: Analysis, view: View) -> str:
 def your_turn(analysis: Analysis, view: View, move: str) -> str:
     """One sentence on a turn the player has in mind (``move``, canonical), however far down the list it
     is: its loss against the best in the verdict's words, exact, an estimate with its error, or a
-    bound, and its place among the legal turns."""
-    rank, m = next((i, m) for i, m in enumerate(analysis.moves) if m.move == move)
-    place = f"{rank + 1} of {len(analysis.moves)} turns"
+    bound, and its place among the legal turns (as far as the endgame search's bounds tell it)."""
+    m = next(m for m in analysis.moves if m.move == move)
+    place = f"{place_in_words(analysis.moves, move)} turns"
     head = f"Your turn, to {in_words(view, move)} ({move}), is"
     if m.loss is None:  # (every answer of the advisor gives each turn its loss)
         return f"{head} valued {m.value:+.1f}: {place}."

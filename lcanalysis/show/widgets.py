@@ -31,7 +31,7 @@ from IPython.display import display
 
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
 from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
-from lcanalysis.analysis import Analysis, loss_in_words
+from lcanalysis.analysis import Analysis, loss_in_words, place_in_words
 from lcanalysis.game.cards import COLOR_LETTERS, FIVE_COLOUR_GAME, SIX_COLOUR_GAME, Buried, Card, whole_number
 from lcanalysis.game.examples import EXAMPLES
 from lcanalysis.game.notation import mover_view, read_position
@@ -857,8 +857,8 @@ class RecordReplay:
         else:  # the loss as the tutor and the review say it: exact, an estimate ± its error, or a bound
             loss = loss_in_words(mv.loss or 0.0, mv.loss_stderr, exact=mv.exact and best.exact, bound=mv.upper_bound)
             why = " (the endgame search showed only that it is worse)" if mv.upper_bound else ""
-            words = (f"Played {played}: ranked {rank} of {len(res.moves)}, a loss of {loss} against the best turn "
-                     f"{best.move}{why}.")
+            words = (f"Played {played}: ranked {place_in_words(res.moves, mv.move)}, a loss of {loss} against the best "
+                     f"turn {best.move}{why}.")
         self.verdict.value = _message("ok" if rank == 1 or words.startswith(f"Played {played}: tied") else "note",
                                       words)
         self.table.value = f'<div style="max-height:420px;overflow:auto">{res._repr_html_()}</div>'
