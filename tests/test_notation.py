@@ -123,6 +123,15 @@ def test_a_hand_one_card_short_says_how_to_write_the_draw_step():
         read_position("LC1;c5;h8;nr;m0;p0=Yw.Yw.Y2.B4.B9.Gw.Gw;p1=Y3.Y4.Y5.Y6.Y7.Y8.Y9.Y10;e0=R5;d=G2")
 
 
+def test_an_opponent_hand_without_its_count_says_where_the_count_goes():
+    """Found at the table: 'p1=?' (the opponent's cards unseen, their number left out) was refused as
+    "the hand size in p1 must be a whole number, got ''", which does not say where the number goes."""
+    for hand in ("p1=?", "p1=?.R7", "p1=?x"):
+        with pytest.raises(PositionError, match=r"the hand size in p1 \(the number after '\?', like p1=\?8\)"):
+            read_position(f"LC1;c5;h8;nr;m0;v0;{HAND}G2;{hand};d=44")
+    assert read_position(f"LC1;c5;h8;nr;m0;v0;{HAND}G2;p1=?8;d=44").opponent_count == 8  # as it says
+
+
 def test_a_count_off_by_one_colour_names_the_colour_count():
     # c6 with the 5-colour game's draw pile (44, not 56): 12 cards, one colour's, are nowhere
     with pytest.raises(PositionError, match="12 card\\(s\\) are nowhere") as six:

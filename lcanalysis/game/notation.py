@@ -464,7 +464,8 @@ def string_to_json(text: str) -> dict[str, Any]:
                                         f"{cards[0]} ({cards[0]} cards, none known) or {k}=?{cards[0]}.R7 (R7 known)")
                 if cards and cards[0].startswith("?"):
                     hands[int(k[1])] = {"known": cards[1:],
-                                        "count": _number(cards[0][1:], f"the hand size in {k}")}
+                                        "count": _number(cards[0][1:], f"the hand size in {k} (the number "
+                                                                       f"after '?', like {k}=?8)")}
                 else:
                     hands[int(k[1])] = cards
             elif k in ("e0", "e1"):
