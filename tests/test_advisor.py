@@ -398,6 +398,21 @@ def test_an_answer_the_play_outs_give_after_the_endgame_search_counts_its_whole_
     assert answer.seconds >= 0.3
 
 
+def test_a_full_position_near_the_end_is_said_to_have_one_world_not_one_distinct_worlds():
+    """Found at the table: a full position (both hands known) at 3 cards said "every one of the 1
+    distinct worlds of the unseen cards solved", and its progress "(1 worlds, every one, ...)"."""
+    from helpers import played_down
+
+    full = played_down(15, 3)
+    heard: list[str] = []
+    answer = advise(full, seed=0, max_nodes=2_000_000, progress=heard.append)
+    assert answer.splits == 1 and answer.exact
+    assert any(note.endswith("in the one world the unseen cards allow") for note in answer.notes), answer.notes
+    bests = [line for line in heard if "stall(s) each: best" in line]
+    assert bests and all(re.search(r"\(the one world, \d+ nodes\)$", line) for line in bests), bests
+    assert not any("1 distinct worlds" in note or "(1 worlds" in note for note in answer.notes + heard)
+
+
 def test_the_endgame_search_says_first_how_long_it_may_take():
     """The play-outs say 'up to 1.0 s'; the endgame search, which takes up to 10 s by default,
     started without saying how long the wait could be."""

@@ -159,6 +159,8 @@ class Level:
     def in_words(self, splits: int) -> str:
         each = "no more discard-pile draws" if self.stalls == 0 else \
             f"at most {self.stalls} more discard-pile draw(s) each"
+        if self.exact and splits == 1:  # a full position, or a view whose unseen cards lie one way only
+            return f"exact view value, {each}, in the one world the unseen cards allow"
         if self.exact:
             return f"exact view value, {each}, every one of the {splits} distinct worlds of the unseen cards solved"
         return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
@@ -361,9 +363,10 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         levels.append(lv)
         if progress is not None:
             b = lv.best()
-            solved = "worlds, every one" if lv.exact else "sampled worlds"
+            solved = ("the one world" if len(lv.rows) == 1 else f"{len(lv.rows)} worlds, every one") if lv.exact \
+                else f"{len(lv.rows)} sampled worlds"
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
-                     f"{_level_value(lv, b)} ({len(lv.rows)} {solved}, {lv.nodes} nodes)")
+                     f"{_level_value(lv, b)} ({solved}, {lv.nodes} nodes)")
         if len(levels) >= 2 and stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors):
             break
         if not _uses_stalls(view):
