@@ -523,3 +523,75 @@ def test_sharing_the_opponents_value_after_the_last_stall_keeps_every_value(stal
             for c, v in ref.items():
                 assert got[c] == pytest.approx(v, abs=1e-9), str(Move.from_code(c, 5))
     assert shared_nodes < unshared_nodes  # the switch is real, and the sharing saves nodes
+
+
+# (stall budgets (-1: unlimited) of the player to move and of the opponent, cards left) where the round
+# ends after one placement each, or the mover's only (``perfect._ends_by_placements``)
+FORCED_ENDS = [((0, 1), 1), ((1, 0), 1), ((UNLIMITED, 0), 1), ((0, UNLIMITED), 1), ((0, 1), 2), ((0, 2), 2),
+               ((0, UNLIMITED), 2)]
+
+
+def _by_player(s, mine_theirs):
+    """Stall budgets by player number from (the mover's, the opponent's)."""
+    return mine_theirs if int(s[K.H_TO_MOVE]) == 0 else mine_theirs[::-1]
+
+
+@pytest.mark.parametrize("budgets,deck", FORCED_ENDS)
+def test_a_forced_end_is_worth_each_players_best_placement(budgets, deck):
+    """With 1 card left and a player who may not stall, or 2 left and a mover who may not, the round ends
+    after the mover's best placement (and, with 2, the opponent's): the brute-force reference, which
+    searches every stall, finds the same value as the closed form the search uses there."""
+    from lcanalysis.search import perfect as P
+
+    for seed in range(6):
+        s = R.random_endgame(3100 + seed, colors=5 + seed % 2, hand=3 + seed % 3, deck=deck, focus=3, table=8,
+                             piles=6, no_redraw=seed % 2 == 0)
+        stalls = _by_player(s, budgets)
+        assert P._ends_by_placements(s, *stalls, deck)
+        ref = max(R.root_values(R.game_from_state(s, stalls, -1)).values())
+        assert P._last_placements_value(s, int(s[K.H_NC]), deck) == pytest.approx(ref, abs=1e-9), seed
+
+
+def test_with_two_cards_left_a_mover_who_may_stall_is_no_forced_end():
+    """With 2 cards left a mover who may stall, against an opponent who may not, can buy a second placement:
+    the closed form would undervalue such endgames, and the search does not use it there."""
+    from lcanalysis.search import perfect as P
+
+    more = 0
+    for seed in range(12):
+        s = R.random_endgame(3200 + seed, colors=5, hand=4, deck=2, focus=3, table=8, piles=6)
+        stalls = _by_player(s, (1, 0))
+        assert not P._ends_by_placements(s, *stalls, 2)
+        ref = max(R.root_values(R.game_from_state(s, stalls, -1)).values())
+        assert ref >= P._last_placements_value(s, 5, 2) - 1e-9  # never less: the mover may draw from the pile
+        more += ref > P._last_placements_value(s, 5, 2) + 1e-9
+    assert more > 0
+
+
+@pytest.mark.parametrize("stalls,horizon", [((1, 1), -1), ((2, 1), -1), ((1, 2), 5), ((2, 2), -1), ((1, 0), 4),
+                                            ((0, 1), -1), ((UNLIMITED, 1), -1)])
+def test_valuing_the_last_placements_in_closed_form_keeps_every_value(stalls, horizon):
+    """Where the round ends after one placement each (``_ends_by_placements``), and in a one-player problem
+    at a placement with no turn of mine after it, the search takes the value in closed form instead of
+    searching the node. On small random endgames every root turn's exact value is the same as the search
+    node by node (``Tables.ends_searched``) gives, to 1e-12 (and as the brute-force reference's, to 1e-9),
+    after fewer nodes."""
+    closed_nodes = searched_nodes = 0
+    for seed in range(8):
+        s = R.random_endgame(3300 + seed, colors=5, hand=3 + seed % 2, deck=3 - seed % 2, focus=3, table=8, piles=6)
+        tables = Tables(16, 14)
+        codes, vals, _ = search_root(s, stalls, horizon, tables=tables)
+        closed_nodes += int(tables.stats[0] + tables.stats[1])
+        node_by_node = Tables(16, 14)
+        node_by_node.ends_searched = True
+        codes_s, vals_s, _ = search_root(s, stalls, horizon, tables=node_by_node)
+        searched_nodes += int(node_by_node.stats[0] + node_by_node.stats[1])
+        got = dict(zip(codes.tolist(), vals.tolist()))
+        assert got.keys() == set(codes_s.tolist())
+        for c, v in zip(codes_s.tolist(), vals_s.tolist()):
+            assert got[c] == pytest.approx(v, abs=1e-12), str(Move.from_code(c, 5))
+        if seed < 3:
+            ref = R.root_values(R.game_from_state(s, stalls, horizon))
+            for c, v in ref.items():
+                assert got[c] == pytest.approx(v, abs=1e-9), str(Move.from_code(c, 5))
+    assert closed_nodes < searched_nodes  # the switch is real, and the closed form saves nodes

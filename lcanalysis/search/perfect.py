@@ -67,7 +67,6 @@ from lcanalysis.core.kernel import (
     apply_draw,
     apply_place,
     bring_to_top,
-    can_play_type,
     deck_counts,
     deck_left,
     expedition_score,
@@ -127,6 +126,8 @@ EXACT, LOWER, UPPER = 1, 2, 3
 PLAIN = 6  # ``stats[PLAIN]`` set: no probes in the game without the opponent's stalls (the search as it was)
 UNSHARED = 7  # ``stats[UNSHARED]`` set: a turn that spends the last stall searches its child node (as before
 # the opponent's one-player value was shared between such turns): the same values, more nodes
+ENDS_SEARCHED = 8  # ``stats[ENDS_SEARCHED]`` set: the round's last placements are searched node by node (as
+# before they were valued in closed form, ``_ends_by_placements``): the same values, more nodes
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 
@@ -153,8 +154,9 @@ class Tables:
         self._entries = _Entries(bits, solo_bits)
         self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit, 5 stopped by
-        # the clock (common.CLOCK), 6 plain search (PLAIN), 7 no sharing after the last stall (UNSHARED)
-        self.stats = np.zeros(8, dtype=np.int64)
+        # the clock (common.CLOCK), 6 plain search (PLAIN), 7 no sharing after the last stall (UNSHARED),
+        # 8 the last placements searched (ENDS_SEARCHED)
+        self.stats = np.zeros(9, dtype=np.int64)
 
     #: True: search without the probes in the game where the opponent may not stall (``_search``),
     #: as before they came; the values are the same, the nodes more (a baseline for benchmarks and
@@ -165,6 +167,12 @@ class Tables:
     #: opponent's one-player value up again, instead of sharing it with the node's other such turns
     #: (``_search``); the values are the same, the nodes more (a baseline for tests). On the class, as ``plain``.
     unshared = False
+
+    #: True: the round's last placements (where ``_ends_by_placements`` holds, and a one-player problem's
+    #: placements with no turn of mine after them) are searched node by node, with their table entries,
+    #: instead of valued in closed form; the values are the same, the nodes more (a baseline for tests
+    #: and benchmarks). On the class, as ``plain``.
+    ends_searched = False
 
     @property
     def tt(self) -> np.ndarray:
@@ -194,6 +202,7 @@ class Tables:
         self.stats[4] = max_nodes
         self.stats[PLAIN] = 1 if self.plain else 0
         self.stats[UNSHARED] = 1 if self.unshared else 0
+        self.stats[ENDS_SEARCHED] = 1 if self.ends_searched else 0
 
     def clear(self) -> None:
         """Forget every entry (a sibling's too)."""
@@ -342,28 +351,60 @@ def _diff_bounds(s, nc, p, turns):
 
 
 @njit(cache=True)
+def _best_gain(hand, oh, wagers, ow, masks, om, nc):
+    """The most one card of a hand adds to its player's score when placed (0: a discard, always there,
+    adds nothing). The player's hand, wagers and masks are at offsets ``oh``, ``ow``, ``om`` of the
+    arrays given (the state itself, or a one-player search's own arrays at 0), as ``kernel.lay_card``."""
+    gain = 0
+    for c in range(nc):
+        w = wagers[ow + c]
+        m = masks[om + c]
+        now = expedition_score(w, m)
+        if m == 0 and hand[oh + c * RANKS] > 0:
+            gain = max(gain, expedition_score(w + 1, m) - now)
+        for r in range(RANKS - 1, top_rank(m), -1):  # of the numbers that fit, the highest adds the most
+            if hand[oh + c * RANKS + r] > 0:
+                gain = max(gain, expedition_score(w, m | (1 << (r - 1))) - now)
+                break
+    return gain
+
+
+@njit(cache=True)
+def _player_gain(s, nc, p):
+    """``_best_gain`` of player ``p`` in the state ``s``."""
+    return _best_gain(s, off_hand(nc, p), s, off_wagers(nc, p), s, off_mask(nc, p), nc)
+
+
+@njit(cache=True)
+def _ends_by_placements(s, st0, st1, left):
+    """Whether the round's end is forced here, with one placement each before it (1 card left: the
+    mover's only): with 1 card left, when either player may not stall (the mover must draw it, or
+    stalling would only give the opponent a placement), with 2 when the mover may not stall (they draw
+    one, and the opponent, then to move, ends the round at once: a stall would give the mover one more
+    placement). Neither placement touches the other's expeditions."""
+    my_st = st0 if s[H_TO_MOVE] == 0 else st1
+    if left == 1:
+        return st0 == 0 or st1 == 0
+    return left == 2 and my_st == 0
+
+
+@njit(cache=True)
+def _last_placements_value(s, nc, left):
+    """The value where ``_ends_by_placements``: each player's best placement (the opponent's only with 2
+    cards left), the scores taken after them."""
+    p = s[H_TO_MOVE]
+    v = player_score(s, p) - player_score(s, 1 - p) + _player_gain(s, nc, p)
+    if left == 2:
+        v -= _player_gain(s, nc, 1 - p)
+    return float(v)
+
+
+@njit(cache=True)
 def _last_turn_value(s, nc):
     """Value of the last turn before an as-is horizon: the mover's best placement (a discard
     changes no score; the draw after it scores nothing)."""
     p = s[H_TO_MOVE]
-    base = float(player_score(s, p) - player_score(s, 1 - p))
-    oh = off_hand(nc, p)
-    ow = off_wagers(nc, p)
-    om = off_mask(nc, p)
-    gain = 0
-    for t in range(RANKS * nc):
-        if s[oh + t] <= 0 or not can_play_type(s, p, t):
-            continue
-        c = t // RANKS
-        r = t % RANKS
-        w = s[ow + c]
-        m = s[om + c]
-        if r == 0:
-            g = expedition_score(w + 1, m) - expedition_score(w, m)
-        else:
-            g = expedition_score(w, m | (1 << (r - 1))) - expedition_score(w, m)
-        gain = max(gain, g)
-    return base + gain
+    return float(player_score(s, p) - player_score(s, 1 - p) + _player_gain(s, nc, p))
 
 
 # --- table entries ----------------------------------------------------------------------
@@ -631,6 +672,19 @@ def _solo(hand, w, mask, dc, left, node, alternate, tl, nc, alpha, Z, so, stats)
         stats[3] = 1
         return 0.0
     stats[1] += 1
+    if alternate == 1 and node != SOLO_DRAW and stats[ENDS_SEARCHED] == 0:
+        # the round's last placements of mine need no table: a placement with no turn of mine after it is
+        # worth the score plus the most one card adds, whatever the pile holds (as is the opponent's turn
+        # before it: the card they take does not matter), and after the opponent's last turn the score stands
+        at = left  # the cards left and turns left (``tl`` less this turn) at my next placement
+        after = tl - 1 if tl > 0 else tl
+        if node == SOLO_OPP:
+            if left <= 1 or after == 0:
+                return _solo_score(w, mask, nc)
+            at -= 1  # the opponent's turn takes a card, then I place
+            after = after - 1 if after > 0 else after
+        if at < 3 or (after >= 0 and after < 2):
+            return _solo_score(w, mask, nc) + _best_gain(hand, 0, w, 0, mask, 0, nc)
     k1, k2 = _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z)
     slot = np.int64(k1 & np.uint64(so.shape[0] - 1))
     v, meta = _entry(so, slot, k1, k2)
@@ -787,6 +841,13 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             return _last_turn_value(s, nc)
         if st0 == 0 and st1 == 0 and leaf == LEAF_AS_IS:
             return _decomposed(s, nc, dc, tl, alpha, Z, so, stats, sh, sw, sm)
+        if left <= 2 and leaf == LEAF_AS_IS and stats[ENDS_SEARCHED] == 0 and _ends_by_placements(s, st0, st1, left):
+            # the round ends after one placement each (or the mover's only): no move list, no table
+            if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:
+                stats[3] = 1
+                return 0.0
+            stats[0] += 1
+            return _last_placements_value(s, nc, left)
     if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:  # (checked before counting: the budget is kept)
         stats[3] = 1
         return 0.0
