@@ -101,3 +101,30 @@ def recording_bar(refreshed: list, made: list) -> type:
             self.closed.set()
 
     return Bar
+
+
+def dealt_view(seed: int, match: dict | None = None):
+    """A view some turns into a dealt round (``seed * 5`` turns played by a fixed rule); with
+    ``match``, a round of a 3-round match at that score (``Position.match``)."""
+    pos = Position.deal(seed=seed, rules=Rules(rounds=3) if match else None)
+    for t in range(seed * 5):
+        moves = pos.legal_moves()
+        pos.push(moves[(t * 7 + seed) % len(moves)])
+    pos.match = match
+    return pos.view(pos.to_move)
+
+
+def count_playouts(monkeypatch) -> list[int]:
+    """A counter of the play-outs ``Rollouts`` asks the compiled play-out for (turns times worlds of
+    each call), not of what an answer reports: ``spent[0]``, which a test may reset."""
+    from lcanalysis.rollouts import Rollouts
+
+    spent = [0]
+    play = Rollouts._flat_mc
+
+    def counted(self, base, pool, unknown, opp, w, codes, first, last, out):
+        spent[0] += len(codes) * (last - first)
+        return play(self, base, pool, unknown, opp, w, codes, first, last, out)
+
+    monkeypatch.setattr(Rollouts, "_flat_mc", counted)
+    return spent

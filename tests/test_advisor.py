@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 import pytest
+from helpers import count_playouts, dealt_view
 
 from lcanalysis.advisor import MIN_WORLDS, ROLLOUTS_PER_SECOND, _halving, advise, example_view, reason
 from lcanalysis.agents import make_agent
@@ -585,30 +586,14 @@ def test_a_play_out_answer_counts_its_play_outs_not_nodes():
     assert f"\nnodes {exact.nodes}, " in exact.to_text() and f"{exact.nodes} nodes, " in exact._repr_html_()
 
 
-def _dealt_view(seed):
-    """A view some turns into a dealt round (``seed * 5`` turns played by a fixed rule)."""
-    pos = Position.deal(seed=seed)
-    for t in range(seed * 5):
-        moves = pos.legal_moves()
-        pos.push(moves[(t * 7 + seed) % len(moves)])
-    return pos.view(pos.to_move)
-
-
 def test_the_two_stage_schedule_keeps_its_budget_of_play_outs(monkeypatch):
     """Its late-leader loop gave a turn that led on its first sample the larger one whatever was left:
     1,679 play-outs for a budget of 1,500 on example:midround (0.1 s, seed 1), 794 for 600 there at
     6,000 a second, 136 for 90 (a first sample of 128) on a dealt view. The play-outs are counted here
     as the compiled play-out is asked for them (turns times worlds of each call), not by the answer;
     beyond the first sample of ``MIN_WORLDS`` every turn gets, the budget is kept."""
-    spent = [0]
-    play = Rollouts._flat_mc
-
-    def counted(self, base, pool, unknown, opp, w, codes, first, last, out):
-        spent[0] += len(codes) * (last - first)
-        return play(self, base, pool, unknown, opp, w, codes, first, last, out)
-
-    monkeypatch.setattr(Rollouts, "_flat_mc", counted)
-    views = [("example:midround", read_position("example:midround"))] + [(f"dealt {s}", _dealt_view(s))
+    spent = count_playouts(monkeypatch)
+    views = [("example:midround", read_position("example:midround"))] + [(f"dealt {s}", dealt_view(s))
                                                                          for s in (1, 2, 4)]
     for name, view in views:
         for seconds, rate in ((0.1, None), (0.2, None), (0.015, 6000), (0.05, 6000), (0.1, 6000)):

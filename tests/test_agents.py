@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import other_world
+from helpers import count_playouts, dealt_view, other_world
 
 from lcanalysis.agents import AGENTS, AgentError, agent_class, agent_options, make_agent
 from lcanalysis.core import kernel as K
@@ -575,3 +575,24 @@ def test_a_view_lists_the_movers_legal_turns_for_an_agent_of_ones_own():
     del data["history"]  # (buried cards are for positions entered from memory)
     buried = lc.read_position(data)
     assert buried.buried_count == 1 and buried.legal_moves() == played_down(3, 6).legal_moves()
+
+
+@pytest.mark.parametrize("name", ["search", "best", "match"])
+def test_the_search_agents_keep_their_budget_of_play_outs_at_small_budgets(monkeypatch, name):
+    """Their two stages gave the finalists half the budget whatever the first stage had taken: when
+    half the budget could not give every candidate ``min_worlds`` worlds, the floor came on top
+    (``search`` at 20 ms: 124 play-outs for a budget of 120; at 10 ms 92 for 60). The play-outs are
+    counted as the compiled play-out is asked for them (as the advisor's test counts); beyond the
+    floor of ``min_worlds`` worlds for each candidate, the budget is kept. ``match`` is given a match
+    score, so that its own ranking by match chance runs."""
+    spent = count_playouts(monkeypatch)
+    agent = make_agent(name)
+    for seed in (1, 2, 4):
+        view = dealt_view(seed, {"round": 2, "totals": [0, 40]} if name == "match" else None)
+        assert bool(view.match) == (name == "match")
+        floor = agent.min_worlds * len(agent.candidates(view))  # 8 worlds for each of 8 candidates
+        for ms in (1, 5, 10, 15, 20, 25, 50):
+            spent[0] = 0
+            agent.choose(view, 1, time_ms=ms)
+            budget = ms * agent.rate  # play-outs: 6 a millisecond for search and match, 15 for best
+            assert 0 < spent[0] <= max(budget, floor), (seed, ms, spent[0])
