@@ -30,8 +30,8 @@ SOLVE_SAMPLES = 400
 #: the endgame search's threads over the splits of a view
 MAX_WORKERS = 1024
 
-#: the most Monte Carlo samples a wager model draws for one answer (about a second per number of
-#: wagers on a 2-core machine, and that sampling shows no progress; standard errors near 0.03 points)
+#: the most Monte Carlo samples a wager model draws for one answer (about half a second per number of
+#: wagers on a 2-core machine, a bar showing once it takes a second; standard errors near 0.03 points)
 MAX_WAGER_SAMPLES = 10**6
 #: the most rounds a wager simulation plays (``wagers.simulation.snapshot_rounds``): about two minutes,
 #: and 600 MB of snapshot rows held at once

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -484,3 +485,79 @@ def test_every_estimate_of_the_models_against_play_carries_a_standard_error_a_bo
     published = Path(__file__).resolve().parent.parent / "data" / "simulated" / "wager_models_vs_play.csv"
     columns = published.read_text().splitlines()[0].split(",")
     assert all(f"{c} s.e." in columns for c in estimates), columns  # (regenerated with its .cmd)
+
+
+class _Bar:
+    """A stand-in for tqdm's bar that records how it was made and how far it went."""
+
+    made: ClassVar[list] = []
+
+    def __init__(self, *args, **kwargs):
+        self.kwargs, self.done = kwargs, 0
+        _Bar.made.append(self)
+
+    def update(self, n=1):
+        self.done += n
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def test_break_even_turns_shows_progress_over_the_turn_counts_and_samples_only_the_row_asked(monkeypatch):
+    """At ``n=1_000_000`` the search took 7.6 s in silence, sampling every number of wagers at every
+    turn count to read one. Now each turn count samples the asked row alone (the same numbers as
+    ``turn_model``'s, the slower path, gives) and a bar on standard error moves with the turn counts,
+    drawn only once a second has passed (``PROGRESS_DELAY``: quick answers print nothing). Work is
+    counted here (rows sampled, bar steps), not time."""
+    import tqdm.auto
+
+    from lcanalysis.game.records import PROGRESS_DELAY
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", _Bar)
+    rows = [0]
+    simulate = M._simulate
+
+    def counted(*args):
+        rows[0] += 1
+        return simulate(*args)
+
+    monkeypatch.setattr(M, "_simulate", counted)
+    state = ColorState.make(hand=(7, 8), hand_wagers=3)  # 4 rows at each turn count: 0 to 3 wagers
+    _Bar.made.clear()
+    turns, stderr = M.break_even_turns(state, wagers=1, n=3000, seed=2)
+    assert turns is not None and rows[0] == turns  # turn counts 1 .. turns, one row each
+    bar = _Bar.made[0]  # (the rows' own bars, made after it, are off)
+    assert bar.kwargs["delay"] == PROGRESS_DELAY and not bar.kwargs["disable"]
+    assert bar.kwargs["total"] == 28 and bar.done == turns  # (28: max_turns, from 1)
+    ref = [turn_model(state, t, n=3000, seed=2, progress=False).outcome(1) for t in range(1, turns + 1)]
+    assert [o.mean >= 0 for o in ref] == [False] * (turns - 1) + [True] and stderr == ref[-1].stderr
+    _Bar.made.clear()
+    M.break_even_turns(state, wagers=1, n=3000, seed=2, progress=False)
+    assert all(b.kwargs["disable"] for b in _Bar.made)
+    with pytest.raises(WagerError, match="progress must be True or False, got 'no'"):
+        M.break_even_turns(state, n=100, progress="no")
+
+
+def test_the_monte_carlo_wager_models_show_progress_over_their_rows(monkeypatch):
+    """``turn_model`` and ``opponent_model`` at the most samples take a second a row or so, 4 rows with
+    3 wagers in hand: a bar over the rows, drawn once a second has passed; ``analyze_view_models``,
+    running six models, one bar over them (the models' own bars off)."""
+    import tqdm.auto
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", _Bar)
+    state = ColorState.make(hand=(7, 8), hand_wagers=3)
+    for run in (lambda: turn_model(state, 10, n=200), lambda: opponent_model(state, 9, OpponentInfo(), n=200),
+                lambda: canonical_mc(state, 9, n=200)):
+        _Bar.made.clear()
+        run()
+        assert [(b.kwargs["total"], b.done, b.kwargs["disable"]) for b in _Bar.made] == [(4, 4, False)]
+    _Bar.made.clear()
+    M.analyze_view_models(Position.deal(seed=3).view(0), "R", n=200)
+    shown = [(b.kwargs["total"], b.done) for b in _Bar.made if not b.kwargs["disable"]]
+    assert shown == [(6, 6)]

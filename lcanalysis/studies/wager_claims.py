@@ -129,7 +129,7 @@ def turn_model_score_line(share: float = 1 / 3, n: int = 4000) -> dict[str, floa
                 continue  # every third holding is plenty for a line
             st = ColorState.make(hand=h, unseen_total=52)
             hs.append(sum(h))
-            means.append(turn_model(st, 22, share=share, n=n, seed=i).outcome(0).mean)
+            means.append(turn_model(st, 22, share=share, n=n, seed=i, progress=False).outcome(0).mean)
     a, b, sa, sb = _fit(np.array(hs), np.array(means))
     return {"intercept": a, "slope": b, "intercept_se": sa, "slope_se": sb, "holdings": len(hs)}
 

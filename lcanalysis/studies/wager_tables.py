@@ -65,7 +65,7 @@ def _turn_means(h, k: int, seed: int = 0):
     """Turn-model means (late policy, share 1/3, k + 1 turns) for 0..3 wagers and their standard errors;
     NaN for more wagers than turns (each wager takes a turn, so the model cannot place them)."""
     st = ColorState.make(hand=h, hand_wagers=3, unseen_total=unseen_for(k))
-    r = turn_model(st, k + 1, share=TURN_SHARE, n=TURN_SAMPLES, seed=seed)
+    r = turn_model(st, k + 1, share=TURN_SHARE, n=TURN_SAMPLES, seed=seed, progress=False)
     means, errors = [math.nan] * 4, [math.nan] * 4
     for o in r.by_wagers:
         means[o.wagers], errors[o.wagers] = float(o.mean), o.stderr

@@ -42,6 +42,7 @@ ones carry ``exact=True``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Real
@@ -53,6 +54,7 @@ from numba import njit
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
+from lcanalysis.game.records import PROGRESS_DELAY
 from lcanalysis.options import MAX_WAGER_SAMPLES
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
@@ -87,6 +89,18 @@ def _check_sampling(n: object, seed: object, share: object) -> tuple[int, int, f
     if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= float(share) <= 1.0:
         raise WagerError(f"share must be the fraction of the turns the colour may use, from 0 to 1, got {share!r}")
     return n, seed, float(share)
+
+
+def _bar(progress: object, total: int, desc: str, unit: str) -> Any:
+    """A progress bar on standard error (tqdm) over ``total`` steps, drawn only once the work has taken
+    ``PROGRESS_DELAY`` seconds (quick answers print nothing); ``progress`` False: none. At the
+    largest ``n`` a row of a model takes about half a second, and a model or a break-even search runs
+    many: seconds, not to be waited for in silence."""
+    if not isinstance(progress, (bool, np.bool_)):  # "no" would show the bar
+        raise WagerError(f"progress must be True or False, got {progress!r}")
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, delay=PROGRESS_DELAY, disable=not progress)
 
 
 def _mask(values) -> int:
@@ -250,7 +264,9 @@ class OpponentInfo:
 def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
         opponent: OpponentInfo | None = None, keep_unopened: float = 0.5, p_pickup: float = 0.0,
         decline_end: bool = False, n: int = 20_000, seed: int = 0, model: str = "",
-        eager: bool = False) -> WagerAnalysis:
+        eager: bool = False, only: int | None = None, progress: bool = False) -> WagerAnalysis:
+    """The Monte Carlo rows, one per number of wagers placed now (``only``: that one alone, the same
+    numbers as among all); ``progress``: a bar over the rows (``_bar``)."""
     draws = _whole_draws(draws, state.unseen_total, "the unseen cards")
     n, seed, share = _check_sampling(n, seed, share)
     if opponent is not None and not isinstance(opponent, OpponentInfo):
@@ -269,7 +285,9 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     outs = []
     pm = _mask(state.placed)
     # counting turns, each wager placed takes a turn of its own: no more wagers than turns left
-    for j in (j for j in state.wager_choices if turns < 0 or j <= turns):
+    rows = [j for j in state.wager_choices if (turns < 0 or j <= turns) and (only is None or j == only)]
+    bar = _bar(progress, len(rows), f"{model or 'wager model'}: rows of {n:,} samples", "row")
+    for j in rows:
         hist = np.zeros(SCORE_SLOTS, dtype=np.int64)
         mean, sd = _simulate(state.placed_wagers, pm, j, _mask(state.hand), _mask(state.unseen),
                              state.unseen_total, draws, opp.hidden, opp.draws, _mask(opp.known),
@@ -278,17 +296,21 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
         dist: dict[int, Number] = {int(i) - SCORE_OFFSET: float(c) / n for i, c in enumerate(hist) if c}
         outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean), exact=False,
                                  stderr=float(sd / math.sqrt(n))))
+        bar.update(1)
+    bar.close()
     return WagerAnalysis(draws=draws, by_wagers=outs, exact=False, model=model,
                          inputs={"state": state, "turns": turns, "share": share, "opponent": opp, "n": n})
 
 
-def canonical_mc(state: ColorState, draws: int, n: int = 20_000, seed: int = 0) -> WagerAnalysis:
-    """The canonical model by Monte Carlo: the engine's self-check against the exact answer."""
-    return _mc(state, draws, n=n, seed=seed, model="canonical (Monte Carlo)")
+def canonical_mc(state: ColorState, draws: int, n: int = 20_000, seed: int = 0,
+                 progress: bool = True) -> WagerAnalysis:
+    """The canonical model by Monte Carlo: the engine's self-check against the exact answer.
+    ``progress``: a bar on standard error once the sampling has taken a second (``_bar``)."""
+    return _mc(state, draws, n=n, seed=seed, model="canonical (Monte Carlo)", progress=progress)
 
 
 def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_000, seed: int = 0,
-               policy: str = "late") -> WagerAnalysis:
+               policy: str = "late", progress: bool = True) -> WagerAnalysis:
     """Turn counting: ``turns`` turns left, ``turns - 1`` useful draws.
 
     Each wager placed now takes one of the first turns, so the answer has a row for ``j`` wagers
@@ -299,22 +321,31 @@ def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_00
     without foresight); ``"eager"``: place the lowest live card held on every turn the budget
     allows (play as you go, as simple bots and many players do; cards drawn later below the
     top are lost).
+    ``progress``: a bar on standard error once the sampling has taken a second (``_bar``).
     """
+    return _turns_mc(state, turns, share, n, seed, policy, progress=progress)
+
+
+def _turns_mc(state: ColorState, turns: int, share: float, n: int, seed: int, policy: str,
+              only: int | None = None, progress: bool = False) -> WagerAnalysis:
+    """``turn_model``'s answer (``only``: its row for that many wagers alone)."""
     if policy not in ("late", "eager"):
         raise WagerError(f"policy must be 'late' or 'eager', got {policy!r}")
     turns = _whole_in("turns", turns, 0, MAX_TURNS)
     n, seed, share = _check_sampling(n, seed, share)  # (share is written into the model's name)
     draws = max(turns - 1, 0)
     return _mc(state, min(draws, state.unseen_total), turns=turns, share=share, n=n, seed=seed,
-               model=f"turns ({turns} turns, share {share:g}, {policy})", eager=policy == "eager")
+               model=f"turns ({turns} turns, share {share:g}, {policy})", eager=policy == "eager", only=only,
+               progress=progress)
 
 
 def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pickup: float = 0.5,
                    keep_unopened: float = 0.5, turns: int | None = None, share: float = 1.0,
-                   n: int = 20_000, seed: int = 0, policy: str = "late") -> WagerAnalysis:
+                   n: int = 20_000, seed: int = 0, policy: str = "late", progress: bool = True) -> WagerAnalysis:
     """The opponent's hand and needs: live cards it cannot use come back with probability ``p_pickup``.
 
     With ``turns``, turn counting applies as in ``turn_model`` (``share``, ``policy``).
+    ``progress``: a bar on standard error once the sampling has taken a second (``_bar``).
     """
     if policy not in ("late", "eager"):
         raise WagerError(f"policy must be 'late' or 'eager', got {policy!r}")
@@ -325,12 +356,12 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
     n, seed, share = _check_sampling(n, seed, share)
     return _mc(state, draws, turns=turns, share=share, opponent=opponent,
                p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed, eager=policy == "eager",
-               model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})")
+               model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})", progress=progress)
 
 
 def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, policy: str = "late",
                      criterion: str = "mean", max_turns: int = 28, n: int = 4000,
-                     seed: int = 0, min_turns: int = 1) -> tuple[int | None, float]:
+                     seed: int = 0, min_turns: int = 1, progress: bool = True) -> tuple[int | None, float]:
     """The break-even point of the turn model: the fewest turns left (``min_turns``..``max_turns``) at
     which the mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
 
@@ -339,21 +370,28 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     An untouched colour (nothing on the expedition, no number held, no wager placed now) breaks even
     at 1 turn, as ``break_even_draws`` does at 0 draws: with no draw to come it is never opened and
     scores 0. ``min_turns=2`` asks from the first turn count at which a drawn card can open it.
+    Each turn count samples the row of ``wagers`` alone (``turn_model`` samples every number of
+    wagers, with the same numbers); ``progress``: a bar on standard error over the turn counts once
+    the search has taken a second (at ``n=1_000_000`` it took 7.6 s in silence).
     """
     if criterion not in ("mean", "median"):
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
     wagers = state.check_wagers(wagers)
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
     min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
-    for t in range(max(min_turns, wagers), max_turns + 1):  # (fewer turns than wagers cannot place them)
-        o = turn_model(state, t, share=share, n=n, seed=seed, policy=policy).outcome(wagers)
-        if criterion == "mean":
-            if o.mean >= 0:
-                return t, o.stderr
-        else:
-            p = float(o.p_break_even)
-            if p >= 0.5:
-                return t, math.sqrt(p * (1 - p) / n)
+    first = max(min_turns, wagers)  # (fewer turns than wagers cannot place them)
+    with _bar(progress, max(max_turns + 1 - first, 0), f"break-even: turn counts tried, {n:,} samples each",
+              "count") as bar:
+        for t in range(first, max_turns + 1):
+            o = _turns_mc(state, t, share, n, seed, policy, only=wagers).outcome(wagers)
+            bar.update(1)
+            if criterion == "mean":
+                if o.mean >= 0:
+                    return t, o.stderr
+            else:
+                p = float(o.p_break_even)
+                if p >= 0.5:
+                    return t, math.sqrt(p * (1 - p) / n)
     return None, math.nan
 
 
@@ -412,13 +450,15 @@ def opponent_info_from_view(view: Any, color: str | int) -> OpponentInfo:
 
 
 def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pickup: float = 0.1,
-                        keep_unopened: float = 0.5, n: int = 20_000, seed: int = 0) -> dict[str, WagerAnalysis]:
+                        keep_unopened: float = 0.5, n: int = 20_000, seed: int = 0,
+                        progress: bool = True) -> dict[str, WagerAnalysis]:
     """Every model for one colour of a view, with the draws and turns the view implies.
 
     The viewer has ``turns_left(deck, to_move)`` turns and one fewer useful draws (both players
     drawing from the pile). Keys: ``canonical`` (exact, useful draws), ``decline_at_end`` (exact),
     ``turns`` (late policy), ``turns_eager``, ``opponent`` and ``turns_opponent`` (Monte Carlo,
     ``p_pickup`` default 0.1, the value that fits simulated play; see docs/wagers.md).
+    ``progress``: a bar on standard error over the models once they have taken a second (``_bar``).
     """
     from lcanalysis.wagers.canonical import analyze_view, color_state_from_view
 
@@ -427,15 +467,20 @@ def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pi
     k = useful_draws(int(view.deck_count), view.to_move == view.viewer)
     opp = opponent_info_from_view(view, color)
     letter = color.upper() if isinstance(color, str) else COLOR_LETTERS[color]
-    out = {
-        "canonical": analyze_view(view, color, k),
-        "decline_at_end": decline_at_end(state, k),
-        "turns": turn_model(state, turns, share=share, n=n, seed=seed),
-        "turns_eager": turn_model(state, turns, share=share, n=n, seed=seed, policy="eager"),
-        "opponent": opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed),
-        "turns_opponent": opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened,
-                                         turns=turns, share=share, n=n, seed=seed),
+    models: dict[str, Callable[[], WagerAnalysis]] = {
+        "canonical": lambda: analyze_view(view, color, k),
+        "decline_at_end": lambda: decline_at_end(state, k),
+        "turns": lambda: turn_model(state, turns, share=share, n=n, seed=seed, progress=False),
+        "turns_eager": lambda: turn_model(state, turns, share=share, n=n, seed=seed, policy="eager", progress=False),
+        "opponent": lambda: opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened, n=n,
+                                           seed=seed, progress=False),
+        "turns_opponent": lambda: opponent_model(state, k, opp, p_pickup=p_pickup, keep_unopened=keep_unopened,
+                                                 turns=turns, share=share, n=n, seed=seed, progress=False),
     }
-    for a in out.values():
-        a.color = letter
+    out = {}
+    with _bar(progress, len(models), f"wager models of {letter}", "model") as bar:
+        for name, make in models.items():
+            out[name] = make()
+            out[name].color = letter
+            bar.update(1)
     return out

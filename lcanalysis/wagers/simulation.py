@@ -445,10 +445,11 @@ def predictions_of_row(row: np.ndarray, share: float, n_mc: int, seed: int) -> l
     return [float(v) for v in (
         mean_score(state, min(turns, deck), 0),
         mean_score(state, k, 0),
-        turn_model(state, turns, n=n_mc, seed=seed).outcome(0).mean,
-        turn_model(state, turns, share=share, n=n_mc, seed=seed).outcome(0).mean,
-        turn_model(state, turns, share=share, n=n_mc, seed=seed, policy="eager").outcome(0).mean,
-        opponent_model(state, k, opp, p_pickup=0.5, n=n_mc, seed=seed).outcome(0).mean,
-        opponent_model(state, k, opp, p_pickup=0.5, turns=turns, share=share, n=n_mc, seed=seed).outcome(0).mean,
+        turn_model(state, turns, n=n_mc, seed=seed, progress=False).outcome(0).mean,
+        turn_model(state, turns, share=share, n=n_mc, seed=seed, progress=False).outcome(0).mean,
+        turn_model(state, turns, share=share, n=n_mc, seed=seed, policy="eager", progress=False).outcome(0).mean,
+        opponent_model(state, k, opp, p_pickup=0.5, n=n_mc, seed=seed, progress=False).outcome(0).mean,
+        opponent_model(state, k, opp, p_pickup=0.5, turns=turns, share=share, n=n_mc, seed=seed,
+                       progress=False).outcome(0).mean,
         opponent_model(state, k, opp, p_pickup=0.1, turns=turns, share=share, n=n_mc, seed=seed,
-                       policy="eager").outcome(0).mean)]
+                       policy="eager", progress=False).outcome(0).mean)]
