@@ -454,3 +454,66 @@ def test_in_a_match_the_turns_rolled_out_by_default_include_the_hints_best_for_t
         assert favourite not in top or totals == [0, 0]
     assert candidate_turns(read_position("example:midround"), None, 3, 0) == \
         [m.move for m in advise(read_position("example:midround")).moves[:3]]
+
+
+def test_a_time_budget_gives_the_hint_that_chooses_the_turns_a_tenth_of_it(monkeypatch):
+    """The hint chose the turns at its default budget whatever the time budget: 15,000 play-outs (a
+    second's count) of a 2 s budget, before any trial. Now it gets a tenth of the budget (0.2 s: 3,000
+    play-outs, beyond the first sample of ``MIN_WORLDS`` every turn gets), its default from a budget
+    of 10 s on, and the same turns for the same budget (a count, not the clock: the file resumes).
+    Counted in play-outs; the clock is ours and never moves, so every trial asked is played."""
+    from helpers import count_playouts
+
+    from lcanalysis.advisor import MIN_WORLDS, ROLLOUTS_PER_SECOND
+    from lcanalysis.studies import rollout as R
+
+    spent = count_playouts(monkeypatch)
+    monkeypatch.setattr(R, "_clock", lambda: 0.0)
+    legal = len(read_position("example:midround").legal_moves())
+    used = {}
+    for seconds in (2.0, 2.0, 30.0, None):
+        spent[0] = 0
+        answer = rollout("example:midround", agent="heuristic", trials=2, seconds=seconds, workers=1)
+        used.setdefault(seconds, []).append(([m.move for m in answer.moves], spent[0]))
+    assert 0 < used[2.0][0][1] <= max(0.2 * ROLLOUTS_PER_SECOND, MIN_WORLDS * legal)
+    assert used[2.0][0] == used[2.0][1]  # the same turns, by the same count of play-outs
+    assert used[30.0] == used[None] and used[None][0][1] > 3 * used[2.0][0][1]  # the default's 15,000
+
+
+def test_a_time_budget_s_answer_says_what_the_clock_allowed(monkeypatch, tmp_path):
+    """The answer says where the time budget went (the hint's choice, the trials, the whole, on the
+    budget's clock) and, past it, by how much and why. Our clock: a second each trial, and with the
+    turns not named, 3 s for the hint (read before and after it)."""
+    from lcanalysis.studies import rollout as R
+
+    turns = ["+B6/D", "-W2/G"]
+    begun: list[int] = []
+    play = R.play_trial
+
+    def counted(*args):
+        rows = play(*args)
+        begun.append(args[3])
+        return rows
+
+    monkeypatch.setattr(R, "play_trial", counted)
+    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))  # one second a trial
+    kept = rollout("example:midround", turns=turns, agent="heuristic", trials=3, seconds=10)
+    assert "time budget of 10 s: 3 trial(s) played out in 3.0 s; 3.0 s in all" in kept.notes
+    over = rollout("example:midround", turns=turns, agent="heuristic", trials=9, seconds=2.5)
+    assert over.notes[-2] == ("time budget of 2.5 s: 3 trial(s) played out in 3.0 s; 3.0 s in all, 0.5 s over it: an "
+                              "agent's turn being played when the time ran out is finished before its trial is left "
+                              "(a turn cut short would play another move than the same trial unhurried, and the "
+                              "trials kept must be those of an unhurried run)")
+    rollout("example:midround", agent="heuristic", trials=3, out=tmp_path / "r.csv")  # (its last is played again)
+    hint = iter([0.0, 3.0])  # then resumed with a budget: the hint's 3 s, and no trial begins
+
+    def clock():
+        return next(hint, 3.0 + len(begun))
+
+    begun.clear()
+    monkeypatch.setattr(R, "_clock", clock)
+    slow = rollout("example:midround", agent="heuristic", trials=4, seconds=2.5, out=tmp_path / "r.csv")
+    assert begun == [] and slow.method == "rollouts: 2 trials of 3 turn(s) by heuristic"
+    assert ("time budget of 2.5 s: the turns chosen by the hint in 3.0 s, 0 trial(s) played out in 0.0 s; 3.0 s in "
+            "all, 0.5 s over it: choosing the turns alone took longer than the budget (name the turns to skip "
+            "that)") in slow.notes

@@ -53,9 +53,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "most P points (after 10 trials at least; in points on a match position too; default: "
                         "play every trial)")
     p.add_argument("--seconds", type=seconds(_max_seconds), default=None, metavar="S",
-                   help="a time budget: play trials for S seconds in all (the turns' choice included; a trial "
-                        "being played when it runs out is abandoned) and answer from the first trials all played, "
-                        "as that many --trials would (default: none; with it and no --trials, as many trials as "
+                   help="a time budget: play trials for S seconds in all (the turns' choice included: the hint "
+                        "that chooses them gets a tenth of it at most; a trial being played when it runs out is "
+                        "abandoned) and answer from the first trials all played, as that many --trials would, "
+                        "saying where the time went (default: none; with it and no --trials, as many trials as "
                         "the time allows)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
                    help="the seed of the worlds and the agents (default 0: the same answer every time)")

@@ -24,7 +24,9 @@ How it is made (``rollout``):
   (``study_file.StudyFile``); the same call on the same file plays only the trials missing.
 - **Stopping early.** A ``precision`` or a time budget (``seconds``) stops the rollout before
   ``trials``; either way the answer is that of the first ``n`` trials, all played, so the same ``n``
-  trials give the same numbers whatever stopped them (and on any number of workers).
+  trials give the same numbers whatever stopped them (and on any number of workers). Under a time
+  budget the hint that chooses the turns gets at most a tenth of it, and the answer says where the
+  time went.
 
 - **A match.** On a position that carries the match score (``match``) the answer is each turn's
   chance to win the match instead (P(win) + P(draw) / 2), with its standard error, the turns ranked
@@ -64,6 +66,9 @@ MAX_TRIALS = 1_000_000
 MAX_SECONDS = 7 * 24 * 3600.0  # a time budget of a week at most
 MAX_TOP = 100
 MIN_TRIALS = 10  # the fewest trials a precision is judged on: fewer give standard errors too rough to stop by
+#: with a time budget, the hint that chooses the turns gets at most this share of it (``hint_budget``): its
+#: default, a second of play-outs and near the end 10 s of endgame search, ate a small budget whole
+HINT_SHARE = 0.1
 
 #: the rows of a rollout: one per trial and turn (a trial's rows are written together)
 ROLLOUT_FILE = StudyFile("rollout", "# lcanalysis rollout: ", ["trial", "turn", "result", "luck", "turns_played"],
@@ -190,23 +195,45 @@ def _checked(value: Any, name: str, low: int, high: int) -> int:
     return n
 
 
+def hint_budget(seconds: float | None) -> float | None:
+    """The hint's budget (``advise``'s ``time_budget``, a count of play-outs and nodes, so that the same
+    command chooses the same turns and resumes its file) for choosing the turns under a time budget of
+    ``seconds``: None (its default: a second of play-outs, near the end of a round 10 s of endgame
+    search) without one, or while ``HINT_SHARE`` of it covers that default; else that share, at most a
+    second. So the hint is never given more than ``HINT_SHARE`` of the time budget, and from 10 s on
+    its play-outs are the default's."""
+    from lcanalysis.advisor import ENDGAME_DEFAULT_SECONDS
+
+    if seconds is None or seconds * HINT_SHARE >= ENDGAME_DEFAULT_SECONDS:
+        return None
+    return min(seconds * HINT_SHARE, 1.0)
+
+
+def _hint_in_words(budget: float | None) -> str:
+    if budget is None:
+        return "a second of play-outs; near the end of a round, up to about 10 s of endgame search"
+    return (f"{budget:.2g} s of play-outs, or of endgame search near the end, counted: at most a tenth of the time "
+            "budget")
+
+
 def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: int, seed: int,
-                    progress: Callable[[str], None] | None = None) -> list[str]:
+                    progress: Callable[[str], None] | None = None, seconds: float | None = None) -> list[str]:
     """The turns to roll out: ``turns`` as given (each checked legal, in its canonical notation), or
-    the hint's ``top`` best (``advise`` at its default budget, a second's play-outs counted); on a
-    position in a match, where the rollout ranks by the chance to win it, also the hint's best turn
-    by that chance when it is not among them (``match_loss`` 0: the first such in the hint's order)."""
+    the hint's ``top`` best (``advise`` at its default budget, a second's play-outs counted, or with a
+    time budget of ``seconds`` a share of it, ``hint_budget``); on a position in a match, where the
+    rollout ranks by the chance to win it, also the hint's best turn by that chance when it is not
+    among them (``match_loss`` 0: the first such in the hint's order)."""
     legal = source.legal_moves()
     if not legal:
         raise RolloutError("the round is over: there is no turn to roll out")
     if turns is None:
         from lcanalysis.advisor import advise
 
+        budget = hint_budget(seconds)
         if progress is not None:
-            progress(f"choosing the {top} best turn(s) to roll out: the hint's (a second of play-outs; near the end "
-                     "of a round, up to about 10 s of endgame search)"
+            progress(f"choosing the {top} best turn(s) to roll out: the hint's ({_hint_in_words(budget)})"
                      + ("; in a match, and its best for the match" if source.match else ""))
-        hint = advise(source, seed=seed).moves
+        hint = advise(source, seed=seed, time_budget=budget).moves
         chosen = [m.move for m in hint[:top]]
         for_match = next((m.move for m in hint if m.extra.get("match_loss") == 0.0), None) if source.match else None
         return chosen + ([for_match] if for_match is not None and for_match not in chosen else [])
@@ -249,11 +276,13 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     ``precision`` (points, on a match position too): stop before ``trials`` once every turn's loss
     against the best has a standard error of at most this (a single turn: its value's), after
     ``MIN_TRIALS`` at least; the trials are taken in order, so the answer is the same on any number
-    of workers. ``seconds``: a time budget for the whole call (choosing the turns included): once it
-    has run out no trial is begun and a trial being played is abandoned (each agent's turn is
-    finished: the budget is kept to within one of them), and the answer is that of the first trials
-    all played, as a call with that many ``trials`` gives; its notes say how many and that the clock
-    stopped it. Fewer than 2 is refused (``RolloutError``): one trial gives no standard error."""
+    of workers. ``seconds``: a time budget for the whole call (choosing the turns included: the hint
+    gets at most a tenth of it, ``hint_budget``): once it has run out no trial is begun and a trial
+    being played is abandoned (each agent's turn is finished: the budget is kept to within one of
+    them), and the answer is that of the first trials all played, as a call with that many ``trials``
+    gives; its notes say how many, that the clock stopped it, and where the time went (the hint, the
+    trials, the whole; past the budget, by how much and why). Fewer than 2 is refused
+    (``RolloutError``): one trial gives no standard error."""
     if not isinstance(luck_adjusted, bool):
         raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
@@ -281,7 +310,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     if spec.name == "external":
         raise RolloutError("an external agent cannot roll out: it plays one round at a time over the bot protocol")
     say = progress if callable(progress) else None
-    chosen = candidate_turns(source, turns, top, seed, say)
+    chosen = candidate_turns(source, turns, top, seed, say, seconds)
     chosen_at = _clock()
     identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed}
     t0 = time.perf_counter()
@@ -289,6 +318,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     results = np.full((min(trials, 1024), len(chosen)), np.nan)
     lucks = np.full_like(results, np.nan)
     first = 0  # the first trial not played yet: trials 0 .. first - 1 are all played
+    new = 0  # trials played out by this call (not read from the file)
     clock_stopped = False
 
     def keep(rows: Sequence[dict[str, Any]]) -> None:
@@ -351,6 +381,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                 write(rows)
             keep(rows)
             bar.update(1)
+            new += 1
             if enough():
                 break
     played = enough() or first
@@ -367,6 +398,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     rolled = answer(played)
     if source.match:  # the chances to win the match, ranked by them
         rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
+    if seconds is not None:
+        rolled.notes.append(_time_spent(seconds, started, chosen_at, _clock(), new, turns is None, pooled))
     if enough():
         if played < trials:
             rolled.notes.append(f"stopped after {played:,} of at most {trials:,} trials: every turn's "
@@ -379,6 +412,25 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                             f"first {played:,} trials, as {played:,} trials asked for give")
     rolled.seconds = time.perf_counter() - t0
     return rolled
+
+
+def _time_spent(seconds: float, started: float, chosen_at: float, ended: float, played: int, hinted: bool,
+                pooled: int) -> str:
+    """What a time budget of ``seconds`` allowed, in words: the hint's choice of the turns (``hinted``),
+    the ``played`` trials played out by the call (on ``pooled`` worker processes, 0: this one), the
+    whole; and, past the budget, by how much and why (on ``_clock``, the budget's clock)."""
+    parts = [f"the turns chosen by the hint in {chosen_at - started:.1f} s"] if hinted else []
+    workers = f" on {pooled} worker processes (each loads the engine before its first trial)" if pooled else ""
+    parts.append(f"{played:,} trial(s) played out in {ended - chosen_at:.1f} s{workers}")
+    text = f"time budget of {seconds:g} s: {', '.join(parts)}; {ended - started:.1f} s in all"
+    if round(ended - started, 1) <= seconds:  # (as said: 30.04 s is "30.0 s in all", not over)
+        return text
+    why = ("choosing the turns alone took longer than the budget (name the turns to skip that)"
+           if chosen_at - started > seconds else
+           "an agent's turn being played when the time ran out is finished before its trial is left (a turn "
+           "cut short would play another move than the same trial unhurried, and the trials kept must be those "
+           "of an unhurried run)" + (", and the worker processes stop after it" if pooled else ""))
+    return f"{text}, {ended - started - seconds:.1f} s over it: {why}"
 
 
 class _Lines:
