@@ -105,8 +105,23 @@ def _solver() -> None:
     solve_deepening("example:endgame", nodes=20_000, max_level=0)
 
 
+def _luck() -> None:
+    """The luck of a deck draw (``tournaments.luck``), which rollouts, tournaments and the skill-and-luck
+    study rate: 13 s to compile on a loaded 2-core machine, which the first rollout after an upgrade
+    spent in silence inside its first trial."""
+    from lcanalysis.tournaments.luck import turn_luck
+
+    pos = _near_the_end(3)
+    turn_luck(pos.state, next(m for m in pos.legal_moves() if m.source == "D"), pos.to_move)
+
+
 def _wagers() -> None:
+    from lcanalysis.wagers.canonical import ColorState
+    from lcanalysis.wagers.models import turn_model
+
     lcanalysis.wager("example:midround", "R", 4)
+    # the Monte Carlo models (lcanalysis.wagers.models): 4 s to compile on first use, in silence
+    turn_model(ColorState.make(hand=(5, 8)), 3, n=10, progress=False)
 
 
 STEPS: list[tuple[str, Callable[[], None]]] = [
@@ -115,6 +130,7 @@ STEPS: list[tuple[str, Callable[[], None]]] = [
     ("play-outs and the advisor", _advisor),
     ("hand evaluator", _evaluator),
     ("exact endgame solver", _solver),
+    ("luck of the draws", _luck),
     ("wager models", _wagers),
 ]
 
