@@ -36,6 +36,14 @@ MAX_WAGER_SAMPLES = 10**6
 #: the most rounds a wager simulation plays (``wagers.simulation.snapshot_rounds``): about two minutes,
 #: and 600 MB of snapshot rows held at once
 MAX_WAGER_SIM_ROUNDS = 500_000
+#: the most deals, matches or endgame positions a study plays (``lcanalysis studies data`` and
+#: ``match-table``), as a tournament's deals (``tournaments.command.MAX_DEALS``): a million duplicate deals
+#: of the match table are about 15 CPU-minutes; at 10**11 the list of them filled the memory and the
+#: system killed the command after two minutes, with no word
+MAX_STUDY_UNITS = 1_000_000
+#: the most bootstrap resamples of the match table (each goes over every deal; 200 by default):
+#: 10**11 ran on with no end and no bar
+MAX_BOOTSTRAP = 100_000
 #: the most rounds a match has under the rules (``game.rules``; here so that 'play --rounds' is
 #: checked as it is read, without loading the engine)
 MAX_MATCH_ROUNDS = 1000

@@ -922,3 +922,30 @@ def test_the_warning_before_a_long_solve_of_a_view_sampled_by_default_says_it_is
     assert (f"a view of more than {DEFAULT_MAX_SPLITS:,} distinct splits is solved in {DEFAULT_SAMPLES} sampled "
             "worlds without --samples") in note
     assert "every split" in str(cli_solve.reach_note(played_down(1, 8).view(), 1, None, 10**9))  # 12,870 splits
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["studies", "match-table", "--deals", "100000000000"], "--deals must be at most 1000000, got 100000000000"),
+    (["studies", "match-table", "--bootstrap", "100000000000"], "--bootstrap must be at most 100000"),
+    (["studies", "match-table", "--matches", "100000000000"], "--matches must be at most 1000000"),
+    (["studies", "data", "--only", "matches", "--matches", "100000000000"], "--matches must be at most 1000000"),
+    (["studies", "data", "--only", "first_player_rounds", "--deals", "1000001"], "--deals must be at most 1000000"),
+    (["studies", "data", "--only", "stalling", "--positions", "100000000000"], "--positions must be at most"),
+    (["studies", "data", "--only", "colours", "--rounds", "100000000000"], "--rounds must be at most 500000"),
+])
+def test_a_study_asked_for_more_than_the_machine_holds_is_refused_naming_the_option(capsys, monkeypatch, argv,
+                                                                                     words):
+    """``studies match-table --deals 100000000000`` (and ``data --matches``, ``--positions``) listed every
+    deal before the first was played: the memory filled and the system killed the command after two
+    minutes, with no word; ``--bootstrap 100000000000`` ran on with no end. They are refused as they are
+    read, as a tournament's ``--deals`` are (here the studies are stubbed: nothing must run)."""
+    from lcanalysis.studies import data, match_table
+
+    def ran(*args, **kwargs):
+        raise AssertionError("the study ran")
+
+    monkeypatch.setattr(match_table, "build", ran)
+    monkeypatch.setattr(data, "write_data", ran)
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == 2 and words in capsys.readouterr().err

@@ -14,14 +14,22 @@ import os
 import sys
 
 from lcanalysis.cli.common import describe
-from lcanalysis.options import MAX_SEED, MAX_WAGER_SAMPLES, MAX_WAGER_SIM_ROUNDS, nonneg, path_name
+from lcanalysis.options import (
+    MAX_BOOTSTRAP,
+    MAX_SEED,
+    MAX_STUDY_UNITS,
+    MAX_WAGER_SAMPLES,
+    MAX_WAGER_SIM_ROUNDS,
+    nonneg,
+    path_name,
+)
 
 #: a round of 5 colours lasts 44 turns and more by stalls; no bot's round goes past this
 MAX_SNAP_TURN = 1000
 
 
 def _no_check_or_two(text: str) -> int:
-    value = nonneg("--matches")(text)
+    value = nonneg("--matches", MAX_STUDY_UNITS)(text)
     if value == 1:  # one match has no spread: the check's standard errors would be nan
         raise argparse.ArgumentTypeError("--matches must be 0 (no check) or 2 or more, got 1")
     return value
@@ -38,15 +46,15 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     d.add_argument("--only", nargs="+", action="extend", metavar="NAME",
                    help="only these files: positions, wager_grid, first_player_rounds, matches, colours, "
                         "wager_models, stalling (default: all of them; --only may be given more than once)")
-    d.add_argument("--deals", type=nonneg("--deals", minimum=2), default=20000,
+    d.add_argument("--deals", type=nonneg("--deals", MAX_STUDY_UNITS, minimum=2), default=20000,
                    help="first-player study: deals (default 20000)")
-    d.add_argument("--matches", type=nonneg("--matches", minimum=2), default=10000,
+    d.add_argument("--matches", type=nonneg("--matches", MAX_STUDY_UNITS, minimum=2), default=10000,
                    help="match study: matches (default 10000)")
-    d.add_argument("--rounds", type=nonneg("--rounds", minimum=2), default=None,
+    d.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=2), default=None,
                    help="rounds for colours or wager_models (default: 20000 for colours, 2000 for wager_models)")
     d.add_argument("--mc", type=nonneg("--mc", MAX_WAGER_SAMPLES, minimum=2), default=2000,
                    help="Monte Carlo samples per wager-model prediction (default 2000)")
-    d.add_argument("--positions", type=nonneg("--positions", minimum=5), default=400,
+    d.add_argument("--positions", type=nonneg("--positions", MAX_STUDY_UNITS, minimum=5), default=400,
                    help="stalling: endgames with 2 and 3 cards left (a fifth as many with 4; default 400)")
     d.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
     d.add_argument("--allow-code-change", action="store_true",
@@ -79,13 +87,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
     m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
                                                "(lcanalysis/data/match_equity.json and data/match_equity.json)")
-    m.add_argument("--deals", type=nonneg("--deals", minimum=2), default=100_000,
+    m.add_argument("--deals", type=nonneg("--deals", MAX_STUDY_UNITS, minimum=2), default=100_000,
                    help="duplicate deals to simulate, each played twice with the hands swapped (default: 100000, "
                         "about 1.5 CPU-minutes)")
     m.add_argument("--matches", type=_no_check_or_two, default=20_000,
                    help="directly simulated 3-round matches to check the table against (default: 20000; 0: no "
                         "check; else 2 or more)")
-    m.add_argument("--bootstrap", type=nonneg("--bootstrap", minimum=2), default=200,
+    m.add_argument("--bootstrap", type=nonneg("--bootstrap", MAX_BOOTSTRAP, minimum=2), default=200,
                    help="bootstrap resamples of the deals for the table's standard errors (default: 200)")
     m.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default: 0)")
     m.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default: 5)")
