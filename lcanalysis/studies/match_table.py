@@ -153,13 +153,20 @@ def calibration(equity: MatchEquity, matches: Any, rounds: int = 3) -> dict[str,
 
 
 def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples: int = 200, colors: int = 5,
-          tied_start: str = "alternate", progress: Any = None, bars: bool = False) -> dict[str, Any]:
+          tied_start: str = "alternate", progress: Any = None, bars: bool = False, kept: str | None = None,
+          allow_code_change: bool = False) -> dict[str, Any]:
     """Simulate, build the table, its standard errors and the check; return the file's content.
-    ``progress``: a function given a line as each step starts; ``bars``: progress bars within the steps."""
+    ``progress``: a function given a line as each step starts; ``bars``: progress bars within the steps.
+    ``kept``: a file each deal's row is written to as it is played (``first_player_rounds``'s ``out``): a
+    build stopped (Ctrl-C) and started again with it and the same settings plays only the deals
+    missing, and the table is an unbroken build's (``allow_code_change``: go on with rows other code
+    wrote)."""
     say = progress or (lambda text: None)
     t0 = time.process_time()
-    say(f"simulating {deals} duplicate deals ({2 * deals} rounds) ...")
-    rounds = first_player_rounds(deals, seed=seed, colors=colors, progress=bars)
+    say(f"simulating {deals} duplicate deals ({2 * deals} rounds)"
+        + (f", each kept in {kept} as it is played" if kept else "") + " ...")
+    rounds = first_player_rounds(deals, seed=seed, colors=colors, progress=bars, out=kept,
+                                 allow_code_change=allow_code_change)
     t_rounds = time.process_time() - t0
     diffs = round_differences(rounds)
     eq = MatchEquity.from_counts(diffs, tied_start)
