@@ -117,7 +117,20 @@ def _solve_with_match_note() -> Any:
 _BUILT = {"solve": _solve_with_match_note}
 
 
+#: front-door names whose first use runs compiled code: before the first of them, the engine is made
+#: ready as a command makes it (``cli.warmup.engine_ready``): compiled once per version, saying so with
+#: a bar; a fresh install's first ``lc.advise`` compiled for minutes in silence
+_ENGINE_NAMES = frozenset({"advise", "solve", "evaluate", "make_agent", "run_tournament", "review", "rollout"})
+
+
+def _engine_ready() -> None:
+    if not importlib.import_module("lcanalysis.core.jit").jit_disabled():  # (plain Python compiles nothing)
+        importlib.import_module("lcanalysis.cli.warmup").engine_ready()
+
+
 def __getattr__(name: str) -> Any:
+    if name in _ENGINE_NAMES:
+        _engine_ready()  # (a file check once compiled; the warm-up's own steps are let through)
     if name in _BUILT:
         value = _BUILT[name]()
         globals()[name] = value

@@ -581,3 +581,38 @@ def test_the_warm_up_compiles_the_luck_of_the_draws_and_the_wager_models():
                   "from lcanalysis.wagers import models\n"
                   "print([len(f.signatures) > 0 for f in (policy.flat_mc, luck._deck_draw_luck, models._simulate)])")
     assert out == "[True, True, True]"
+
+
+def test_the_front_door_s_first_compiled_question_makes_the_engine_ready_as_a_command_does():
+    """A fresh install's first ``lc.advise`` (or ``lc.solve``...) compiled for minutes in silence; a
+    command said so, with a bar (``warmup.engine_ready``). The front door now asks for the engine
+    before the first name that runs compiled code (a file check once it is compiled), not for the
+    game's types, and not when the kernel runs as plain Python (``NUMBA_DISABLE_JIT``: nothing to
+    compile, and a marker written then would hide the next real compile)."""
+    code = ("import os\nfrom lcanalysis.cli import warmup\nasked = []\n"
+            "warmup.engine_ready = lambda quiet=False: asked.append(1) or 0.0\n"
+            "import lcanalysis as lc\n"
+            "lc.Card, lc.Rules, lc.Analysis\nfirst = len(asked)\n"
+            "lc.advise, lc.solve, lc.make_agent\nprint(first, len(asked))")
+    assert _python(code) == "0 3"
+    assert _python("import os\nos.environ['NUMBA_DISABLE_JIT'] = '1'\n" + code.replace("import os\n", "")) == "0 0"
+
+
+def test_a_compile_whose_steps_reach_the_front_door_does_not_start_another(tmp_path, monkeypatch):
+    """The warm-up's steps call ``lcanalysis.advise`` and the rest through the front door, which asks
+    for the engine before its first compiled question: while one compile runs, that ask is answered
+    at once (no second compile inside the first), and the marker is written once, at the end."""
+    import lcanalysis
+
+    marker = tmp_path / "engine-test.ok"
+    monkeypatch.setattr(warmup, "_marker", lambda: marker)
+    monkeypatch.setattr(warmup, "PACKAGE", tmp_path)  # a first compile clears the package's cache: not ours
+    ran = []
+
+    def step():
+        ran.append(marker.exists())
+        lcanalysis._engine_ready()  # what the front door does before lc.advise's first use
+        ran.append(marker.exists())
+
+    monkeypatch.setattr(warmup, "STEPS", [("part one", step), ("part two", step)])
+    assert warmup.engine_ready(quiet=True) >= 0 and ran == [False] * 4 and marker.exists()

@@ -22,6 +22,7 @@ import hashlib
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -168,8 +169,19 @@ def engine_ready(quiet: bool = False) -> float:
     """Compile the engine if this version has never been compiled here; returns the seconds spent
     (0 when it was ready). Says so on standard error, with progress, unless ``quiet``."""
     marker = _marker()
-    if marker.exists():
+    if marker.exists() or _COMPILING.is_set():  # (its steps reach the front door, which asks again)
         return 0.0
+    _COMPILING.set()
+    try:
+        return _compile(marker, quiet)
+    finally:
+        _COMPILING.clear()
+
+
+_COMPILING = threading.Event()  # set while engine_ready compiles in this process
+
+
+def _compile(marker: Path, quiet: bool) -> float:
     from tqdm.auto import tqdm
 
     remove_stale_cache()  # compiled for other sources: numba would not always notice
