@@ -767,3 +767,27 @@ def test_the_match_table_keeps_its_deals_as_they_are_played_and_resumes_after_a_
     whole = tmp_path / "whole.json"
     assert main([*argv[:-1], str(whole)]) == 0
     assert json_.loads(out.read_text())["table"] == json_.loads(whole.read_text())["table"]
+
+
+def test_the_library_s_studies_refuse_more_deals_than_the_machine_holds_before_playing_any(monkeypatch):
+    """``first_player_rounds(deals=10**11)`` (and the match table built from it, ``simulate_matches``)
+    listed every deal first, filling the memory; ``build(resamples=10**11)`` ran on after the deals. They
+    are refused at once, naming the function, the argument and the most it takes (the file machinery
+    stubbed: nothing may run)."""
+    from lcanalysis.studies import match_table
+    from lcanalysis.studies.first_player import first_player_rounds, simulate_matches
+    from lcanalysis.studies.study_file import StudyFile
+
+    def ran(*args, **kwargs):
+        raise AssertionError("the study ran")
+
+    monkeypatch.setattr(StudyFile, "kept_table", ran)
+    monkeypatch.setattr(match_table, "first_player_rounds", ran)
+    # (the match table's first: without the check, the stub stops them; the other two would fill the memory)
+    asks = [(lambda: match_table.build(deals=10, resamples=10**11), "build: resamples must be at most 100,000"),
+            (lambda: match_table.build(deals=10**11), "build: deals must be at most 1,000,000"),
+            (lambda: first_player_rounds(deals=10**11), "first_player_rounds: deals must be at most 1,000,000"),
+            (lambda: simulate_matches(matches=10**11), "simulate_matches: matches must be at most 1,000,000")]
+    for ask, said in asks:
+        with pytest.raises(ValueError, match=said):
+            ask()

@@ -12,15 +12,18 @@ import numpy as np
 # --- a study's arguments ----------------------------------------------------------------------
 
 
-def whole_argument(where: str, name: str, value: Any, minimum: int = 0) -> int:
-    """``value`` when it is a whole number ``minimum`` or more; else a ValueError naming the study
-    function and the argument (a negative count gave an empty study, a float a bare TypeError, a
-    negative seed a refusal naming the derived deal seed, not the one given)."""
+def whole_argument(where: str, name: str, value: Any, minimum: int = 0, maximum: int | None = None) -> int:
+    """``value`` when it is a whole number ``minimum`` or more (and ``maximum`` or less, if given); else a
+    ValueError naming the study function and the argument (a negative count gave an empty study, a
+    float a bare TypeError, a negative seed a refusal naming the derived deal seed, not the one given,
+    and 10**11 deals a list of them that filled the memory before the first was played)."""
     from lcanalysis.game.cards import whole_number
 
     v = whole_number(value)
     if v is None or v < minimum:
         raise ValueError(f"{where}: {name} must be a whole number, {minimum} or more, got {value!r}")
+    if maximum is not None and v > maximum:
+        raise ValueError(f"{where}: {name} must be at most {maximum:,}, got {value!r}")
     return v
 
 

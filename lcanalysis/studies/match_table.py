@@ -34,6 +34,8 @@ import numpy as np
 from lcanalysis.game.match import Match
 from lcanalysis.game.rules import Rules
 from lcanalysis.match_equity import TABLE_LEADS, TABLE_PATH, MatchEquity
+from lcanalysis.options import MAX_BOOTSTRAP, MAX_STUDY_UNITS
+from lcanalysis.studies.estimate import whole_argument
 from lcanalysis.studies.first_player import _play_out, first_player_rounds, first_player_summary
 from lcanalysis.tournaments.stats import unit_rate_interval, wilson_interval
 
@@ -161,6 +163,9 @@ def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples:
     build stopped (Ctrl-C) and started again with it and the same settings plays only the deals
     missing, and the table is an unbroken build's (``allow_code_change``: go on with rows other code
     wrote)."""
+    whole_argument("build", "deals", deals, 1, MAX_STUDY_UNITS)  # (all before the deals are played)
+    whole_argument("build", "matches", matches, 0, MAX_STUDY_UNITS)
+    whole_argument("build", "resamples", resamples, 0, MAX_BOOTSTRAP)
     say = progress or (lambda text: None)
     t0 = time.process_time()
     say(f"simulating {deals} duplicate deals ({2 * deals} rounds)"
