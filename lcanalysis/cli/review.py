@@ -1,6 +1,7 @@
 """Review a recorded round or match: every decision scored for skill, every deck draw for luck.
 
-``lcanalysis review RECORD [--json] [--html FILE] [--out FILE] [--player 0|1] [--time S] [--workers N]``.
+``lcanalysis review RECORD [--json] [--html FILE] [--out FILE] [--player 0|1] [--time S] [--workers N]
+[--check N [--check-seconds S] [--check-top K] [--check-agent AGENT]]``.
 
 ``--out FILE`` keeps each turn's judgement in FILE as it is made (a results file, as
 ``tournament --out`` and the studies keep theirs: a line of settings, then one CSV row a turn,
@@ -8,6 +9,15 @@ each on the disk before the next); the same command run again resumes from it, j
 turns missing there, and prints the review an uninterrupted run prints. A file made for another
 record or with other settings (player, time, seed, the method's) is refused, naming them, and so
 is one another version of the review kept (``reviewer.REVIEW_VERSION``), naming both versions.
+
+``--check N`` then checks the marked decisions by rollouts, worst first, as GNU Backgammon rolls
+out a doubtful move: the played and the review's best turn each played out N times by ``best``
+(``--check-agent``) in both seats, paired and luck-adjusted (``lcanalysis rollout``'s), each
+check's loss and verdict ("confirmed", "overturned", "too close to call") beside the review's,
+and each player's totals and rating made again with the checked losses
+(``lcanalysis.studies.review_check``); ``--check-seconds S`` is a time budget for all checks
+(the marks not reached keep the review's losses), ``--check-top K`` checks the K worst at most.
+With ``--out FILE`` each check's trials are kept in ``FILE.checks/`` and resumed from there.
 
 The record is a game record of docs/spec/interchange.md (JSON or the ``LCR1`` text form of
 ``lcanalysis.game.records``); a bad record is refused with ``error: ...`` naming the turn index,
@@ -19,11 +29,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import shlex
 import sys
 from typing import Any
 
-from lcanalysis.cli.common import describe, emit, read_stdin, unwritable, write_output_file
+from lcanalysis.cli.common import describe, emit, progress_line, read_stdin, unwritable, write_output_file
 from lcanalysis.options import MAX_WORKERS, UsageError, check_output_file, nonneg, path_name, seconds
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
@@ -59,12 +70,35 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+    p.add_argument("--check", type=nonneg("--check", minimum=2), default=None, metavar="N",
+                   help="check the marked decisions by rollouts, worst first: the played and the review's best "
+                        "turn each played out N times by --check-agent in both seats (paired, luck-adjusted), "
+                        "each with its verdict, and the totals made again with the checked losses (default: no "
+                        "checks; slow: about a second a turn played out mid-round)")
+    p.add_argument("--check-seconds", type=seconds(_max_check_seconds), default=None, metavar="S",
+                   help="with --check: a time budget for all the checks (the marks not reached keep the review's "
+                        "losses, and the text says which)")
+    p.add_argument("--check-top", type=nonneg("--check-top", minimum=1), default=None, metavar="K",
+                   help="with --check: check only the K worst marks (default: every mark)")
+    p.add_argument("--check-agent", default=None, metavar="AGENT",
+                   help="with --check: the agent in both seats of the checks' rollouts, NAME or "
+                        "NAME:OPTION=VALUE,... as a tournament takes it (default best, the strongest)")
     p.set_defaults(func=run)
+
+
+def _max_check_seconds() -> float:
+    from lcanalysis.studies.rollout import MAX_SECONDS
+
+    return MAX_SECONDS
 
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.game.records import read_record
 
+    if args.check is None:  # (refused before the review, which can take minutes)
+        for option in ("check_seconds", "check_top", "check_agent"):
+            if getattr(args, option) is not None:
+                raise UsageError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
     source = args.record
     if source == "-":
         source = read_stdin("a game record")
@@ -76,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
                           replaces=("an HTML file", ("<!doctype html", "<html")))
     if args.out:
         check_output_file("--out", args.out, {"the record": args.record})
+    folder = _check_folder(args) if args.check is not None else None
     from lcanalysis.reviewer import DEFAULT_TIME, review  # the engine: loaded once the record is read
 
     time_budget = args.time or DEFAULT_TIME
@@ -96,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
                       "once every turn is judged, so the turns judged so far are not kept (--out FILE keeps "
                       "them); run the same command again (the same seed gives the same review)", file=sys.stderr)
             raise
+    if args.check is not None:
+        _check(args, rv, folder)
     if args.html:
         write_output_file("--html", args.html, rv.to_html())
     if args.json:
@@ -105,6 +142,43 @@ def run(args: argparse.Namespace) -> int:
         if args.html:
             print(f"HTML report written to {args.html}")
     return 0
+
+
+def _check_folder(args: argparse.Namespace) -> str | None:
+    """The checks' options checked, and the folder their trials are kept in (``--out``'s FILE.checks), or None."""
+    from lcanalysis.studies.review_check import DEFAULT_AGENT, check_options
+
+    args.check_agent = args.check_agent or DEFAULT_AGENT
+    check_options(args.check, args.check_seconds, args.check_top, args.check_agent, _workers(args))
+    folder = f"{args.out}.checks" if args.out else None
+    if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
+        raise UsageError(f"--check keeps its trials in {folder} (--out's name and .checks), which is a file: "
+                         "move it, or give --out another name")
+    return folder
+
+
+def _workers(args: argparse.Namespace) -> int:
+    return args.workers or os.cpu_count() or 1
+
+
+def _check(args: argparse.Namespace, rv: Any, folder: str | None) -> None:
+    """The review's marks checked by rollouts (``--check``), kept in ``rv.checks``."""
+    from lcanalysis.studies.review_check import check_marks
+
+    progress = False if args.no_progress else (sys.stderr.isatty() or progress_line)
+    try:
+        check_marks(rv, args.check, seconds=args.check_seconds, top=args.check_top, agent=args.check_agent,
+                    workers=_workers(args), folder=folder, progress=progress,
+                    command=_command(args) if folder else None)
+    except KeyboardInterrupt:
+        if folder:
+            print(f"stopped: the checks' trials played so far are kept in {folder}; run the same command again "
+                  "to play the rest and print the review", file=sys.stderr)
+        else:
+            print("stopped: the checks' trials are not kept without --out FILE (which keeps them in "
+                  "FILE.checks/); run the same command again (the same seed gives the same checks)",
+                  file=sys.stderr)
+        raise
 
 
 def _kept_file() -> Any:
@@ -124,6 +198,10 @@ def _command(args: argparse.Namespace) -> str:
         words += ["--time", f"{args.time:g}"]
     if args.player is not None:
         words += ["--player", str(args.player)]
+    if args.check is not None:
+        words += ["--check", str(args.check), "--check-agent", args.check_agent]
+        words += ["--check-seconds", f"{args.check_seconds:g}"] if args.check_seconds is not None else []
+        words += ["--check-top", str(args.check_top)] if args.check_top is not None else []
     return shlex.join(words)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from lcanalysis.reviewer.settings import (
     rating_for,
 )
 from lcanalysis.reviewer.words import reconciled_text, where
+
+if TYPE_CHECKING:
+    from lcanalysis.reviewer.checks import ReviewChecks
 
 # --- the answer ------------------------------------------------------------------------------------
 
@@ -208,6 +211,9 @@ class Review:
     #: included in ``seconds``; 0 and 0.0 for a review made in one run
     earlier_turns: int = 0
     earlier_seconds: float = 0.0
+    #: the marks checked by rollouts (``studies.review_check.check_marks``), None when not asked: the
+    #: text, the JSON (a labelled extra, ``checks``) and the HTML report then add them after the review's own
+    checks: ReviewChecks | None = None
 
     def time_text(self) -> str:
         """The review's seconds and workers, in words: for a resumed review, the earlier runs' turns and
@@ -265,6 +271,7 @@ class Review:
                          "luck_against": self.luck_against,
                          "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
                                      "search_floor": self.search_floor}},
+            **({"checks": self.checks.to_json()} if self.checks is not None else {}),
         }
 
     # --- text ------------------------------------------------------------------------------
@@ -338,6 +345,8 @@ class Review:
                          + (f"; {searched} judged by the endgame search" if searched else ""))
         lines.append("marks: " + ", ".join(f"{n} >= {least:g}" for n, least in reversed(MARKS))
                      + f" points, only beyond {MARK_SIGMAS:g} standard errors; forced decisions not counted")
+        if self.checks is not None:
+            lines += ["", self.checks.to_text()]
         return "\n".join(lines)
 
     def rounds_text(self) -> str:

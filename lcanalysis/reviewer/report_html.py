@@ -7,9 +7,10 @@ import math
 from typing import TYPE_CHECKING
 
 from lcanalysis.reviewer.settings import JUDGED_BY, MARK_SIGMAS, MARKS, ONE_PLAYER_LUCK, RATING_BANDS
-from lcanalysis.reviewer.words import alternative_loss_text, reconciled_text, where
+from lcanalysis.reviewer.words import VERDICT_RULE, alternative_loss_text, reconciled_text, where, where_unchecked
 
 if TYPE_CHECKING:
+    from lcanalysis.reviewer.checks import ReviewChecks
     from lcanalysis.reviewer.report import Decision, Review
 
 # --- pictures --------------------------------------------------------------------------------------
@@ -183,9 +184,42 @@ def review_html(rv: Review, fragment: bool = False) -> str:
                  "Rating bands by error rate (points lost per unforced decision): "
                  + ", ".join(f"{n} below {b:g}" for n, b in RATING_BANDS if math.isfinite(b))
                  + f", {RATING_BANDS[-1][0]} above.</small></p>")
+    if rv.checks is not None:
+        parts.append(checks_html(rv.checks))
     body = "\n".join(parts)
     if fragment:
         return f"<div class='lcanalysis-review'><style>{_CSS}</style>{body}</div>"
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>lcanalysis game review</title>"
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 
+
+
+def checks_html(checks: ReviewChecks) -> str:
+    """The marks checked by rollouts (``Review.checks``): each check's verdict beside the review's loss,
+    the marks not checked and why, and the players' totals with the checked losses."""
+    e = html.escape
+    rows = [f"<tr class='{e(c.verdict.split()[0])}'><td class='l'>{e(where(c))}</td><td class='l'><code>"
+            f"{e(c.played)}</code></td><td class='l'><code>{e(c.best)}</code></td><td>{e(c.review_loss_text())}</td>"
+            f"<td class='l'>{e(c.grade)}</td><td>{e(c.loss_text())}</td><td>{c.trials}</td>"
+            f"<td class='l'><b>{e(c.verdict_text())}</b></td></tr>" for c in checks.checks]
+    rows += [f"<tr><td class='l'>{e(where_unchecked(u))}</td><td class='l'><code>{e(u['played'])}</code></td>"
+             f"<td class='l'><code>{e(u['best'])}</code></td><td>{u['review_loss']:.1f} ± "
+             f"{u['review_loss_stderr']:.1f}</td><td class='l'>{e(u['grade'])}</td><td></td><td></td>"
+             f"<td class='l'>not checked: {e(u['reason'])}</td></tr>" for u in checks.unchecked]
+    players = []
+    for p in checks.players:
+        n = checks.checked_losses.get(p.player, 0)
+        marks = ", ".join(f"{p.marks.get(name, 0)} {name}" for name, _ in reversed(MARKS))
+        players.append(f"<tr><td>{e(p.label)}</td><td>{p.error_rate_text()}</td><td>{e(p.total_loss_text())}</td>"
+                       f"<td class='l'>{e(p.rating_text())}</td><td class='l'>{marks}</td><td>{n} of {p.unforced}"
+                       f"</td></tr>")
+    # (its own style: a review without checks keeps its page as it was)
+    return ("<style>tr.overturned td { background: #e3f1e0; } tr.confirmed td { background: #f9d6d2; }</style>"
+            "<h2>Marks checked by rollouts</h2>"
+            f"<p>{e(checks.heading())}.</p><table><tr><th class='l'>decision</th><th class='l'>played</th>"
+            "<th class='l'>best</th><th>review loss</th><th class='l'>review mark</th><th>rollout loss</th>"
+            "<th>trials</th><th class='l'>verdict</th></tr>" + "".join(rows) + "</table>"
+            f"<p><small>Verdicts: {e(VERDICT_RULE)}.</small></p>"
+            "<h3>With the checked losses</h3><p>The rollouts' loss where a check was made, the review's elsewhere."
+            "</p><table><tr><th>player</th><th>error rate</th><th>total loss</th><th class='l'>rating</th>"
+            "<th class='l'>marks</th><th>losses from rollouts</th></tr>" + "".join(players) + "</table>")

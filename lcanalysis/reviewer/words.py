@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lcanalysis.analysis import loss_in_words
+from lcanalysis.reviewer.settings import MARK_SIGMAS, MARKS
 
 if TYPE_CHECKING:
+    from lcanalysis.reviewer.checks import MarkCheck
     from lcanalysis.reviewer.report import Decision, Draw
 
 
@@ -17,8 +19,20 @@ def alternative_loss_text(a: dict[str, Any]) -> str:
     return loss_in_words(a["loss"], a["loss_stderr"], exact=a["exact"], bound=a["loss_bound"] == "lower")
 
 
-def where(d: Decision | Draw) -> str:
+def where(d: Decision | Draw | MarkCheck) -> str:
     return f"round {d.round} turn {d.index} (player {d.player}, deck {d.deck})"
+
+
+def where_unchecked(u: dict[str, Any]) -> str:
+    """Where a mark left unchecked is (``ReviewChecks.unchecked``: a dict), as ``where`` says it."""
+    return f"round {u['round']} turn {u['index']} (player {u['player']}, deck {u['deck']})"
+
+
+#: how a check by rollouts judges a mark (``checks.verdict_for``), in words
+VERDICT_RULE = (f"confirmed: the rollout's loss is itself a mark ({min(t for _, t in MARKS):g} points or more, beyond "
+                f"{MARK_SIGMAS:g} standard errors; its grade in brackets); overturned: below "
+                f"{min(t for _, t in MARKS):g} points beyond {MARK_SIGMAS:g} standard errors; too close to call: "
+                "neither")
 
 
 def reconciled_text(rec: dict[str, Any]) -> str:

@@ -1,0 +1,181 @@
+"""The review's marks checked by rollouts (``review --check``, ``studies.review_check``): each check's
+loss is the paired, luck-adjusted rollout of the played and the review's best turn, recomputed here
+trial by trial from ``play_trial``; the verdicts follow the review's marks, worked by hand; the totals
+are made again with the checked losses; budgets are kept, checks resume from their files, and bad
+input is refused by name before the review runs.
+
+Tiny budgets: the ``heuristic`` agent in both seats, 2 to 4 trials, a few hundredths of a second a
+decision for the review."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from lcanalysis.cli.main import main
+from lcanalysis.game.position import Position
+from lcanalysis.game.records import record_round, write_record
+from lcanalysis.reviewer import MIN_RATED, rating_for, review
+from lcanalysis.reviewer.checks import CONFIRMED, OVERTURNED, TOO_CLOSE, verdict_for
+from lcanalysis.studies.review_check import CheckError, check_marks, check_options
+from lcanalysis.studies.rollout import play_trial
+
+T = 0.03  # seconds a decision
+
+
+@pytest.fixture(scope="module")
+def record():
+    # the worst first turn by the hint, then the heuristic's: a record may stop before the round's end
+    # (the checks roll out from the mover's view, which rollout() replays from a dealt start)
+    return record_round(Position.deal(seed=3), ["+B9/D", "-Ww/D", "+Y2/D", "-Rw/D"])
+
+
+def _review(record):
+    return review(record, time_budget=T, executor="serial", progress=False)
+
+
+@pytest.fixture(scope="module")
+def checked(record):
+    rv = _review(record)
+    check_marks(rv, 4, agent="heuristic")
+    return rv
+
+
+def test_verdicts_follow_the_reviews_marks_worked_by_hand():
+    assert verdict_for(12.0, 1.0) == (CONFIRMED, "blunder")  # beyond 2 s.e., 10 or more
+    assert verdict_for(6.0, 2.9) == (CONFIRMED, "mistake")  # 6 > 5.8
+    assert verdict_for(3.0, 0.4) == (CONFIRMED, "inaccuracy")  # a blunder by the review, confirmed a lesser mark
+    assert verdict_for(-14.1, 3.1) == (OVERTURNED, None)  # the played turn better
+    assert verdict_for(1.0, 0.4) == (OVERTURNED, None)  # 1.0 + 0.8 < 2: less than the least mark
+    assert verdict_for(1.5, 0.3) == (TOO_CLOSE, None)  # 1.5 + 0.6 reaches 2
+    assert verdict_for(12.0, 6.5) == (TOO_CLOSE, None)  # within 2 s.e. of zero, and of 2
+    assert verdict_for(0.0, 0.0) == (OVERTURNED, None)  # the same result in every trial
+    with pytest.raises(ValueError, match="finite"):
+        verdict_for(3.0, math.nan)
+
+
+def test_a_checks_loss_is_the_paired_luck_adjusted_rollout_recomputed_trial_by_trial(checked):
+    rv = checked
+    first = rv.decisions[0]
+    assert (first.played, first.mark) == ("+B9/D", "blunder")
+    c = next(c for c in rv.checks.checks if (c.round, c.index) == (first.round, first.index))
+    assert (c.played, c.best, c.trials, c.grade) == ("+B9/D", first.best, 4, "blunder")
+    # an independent path: each trial played here, the luck of its draws taken off each result
+    view = rv.views[(first.round, first.index)]
+    diffs, best_values = [], []
+    for trial in range(4):
+        rows = {r["turn"]: r for r in play_trial(view, [first.best, first.played], "heuristic", trial, rv.seed)}
+        b, p = rows[first.best], rows[first.played]
+        diffs.append((b["result"] - b["luck"]) - (p["result"] - p["luck"]))
+        best_values.append(b["result"] - b["luck"])
+    assert c.loss == pytest.approx(np.mean(diffs), abs=1e-9)
+    assert c.loss_stderr == pytest.approx(np.std(diffs, ddof=1) / 2, abs=1e-9)
+    assert c.value_best == pytest.approx(np.mean(best_values), abs=1e-9)
+    assert (c.verdict, c.checked_grade) == verdict_for(c.loss, c.loss_stderr)
+
+
+def test_the_totals_are_made_again_with_the_checked_losses_where_a_check_was_made(checked):
+    rv = checked
+    by_turn = {(c.round, c.index): c for c in rv.checks.checks}
+    assert len(by_turn) == rv.checks.marked == sum(bool(d.mark) for d in rv.decisions) >= 1
+    for p, again in zip(rv.players, rv.checks.players, strict=True):
+        unforced = [d for d in rv.decisions if d.player == p.player and not d.forced]
+        losses = [(by_turn[(d.round, d.index)].loss, by_turn[(d.round, d.index)].loss_stderr)
+                  if (d.round, d.index) in by_turn else (d.loss, d.loss_stderr) for d in unforced]
+        assert again.total_loss == pytest.approx(sum(x for x, _ in losses))
+        assert again.total_loss_stderr == pytest.approx(math.sqrt(sum(s * s for _, s in losses)))
+        assert again.error_rate == pytest.approx(again.total_loss / len(unforced))
+        assert again.rating == (rating_for(again.error_rate) if len(unforced) >= MIN_RATED else None)
+        assert rv.checks.checked_losses[p.player] == sum((d.round, d.index) in by_turn for d in unforced)
+        grades = [by_turn[(d.round, d.index)].checked_grade if (d.round, d.index) in by_turn else d.mark
+                  for d in rv.decisions if d.player == p.player]
+        assert again.marks == {g: grades.count(g) for g in ("blunder", "mistake", "inaccuracy")}
+
+
+def test_the_checks_are_labelled_extras_and_a_plain_review_is_as_before(record, checked):
+    plain = _review(record)
+    assert "checks" not in plain.to_json() and "checked by rollouts" not in plain.to_text()
+    assert "checked by rollouts" not in plain.to_html()
+    def untimed(text: str) -> list[str]:  # (the seconds the review took, in all and a decision)
+        lines = text.splitlines()
+        return [line for k, line in enumerate(lines) if k != 1 and not line.startswith("per decision:")]
+
+    mine, theirs = untimed(plain.to_text()), untimed(checked.to_text())
+    assert theirs[:len(mine)] == mine  # the review's own text first, unchanged
+    data = json.loads(json.dumps(checked.to_json()))
+    assert list(data)[:2] == ["decisions", "players"]  # the spec's answer as it was
+    def judged(answer: dict) -> list[dict]:
+        return [{k: v for k, v in d.items() if k != "seconds"} for d in answer["decisions"]]
+
+    assert judged(data) == judged(json.loads(json.dumps(plain.to_json())))
+    checks = data["checks"]
+    assert (checks["agent"], checks["trials"], checks["seed"], checks["luck_adjusted"]) == ("heuristic", 4, 0, True)
+    c = checked.checks.checks[0]
+    assert checks["checked"] == len(checks["decisions"]) == 1 and checks["decisions"][0]["verdict"] == c.verdict
+    assert [p["checked_losses"] for p in checks["players"]] == list(checked.checks.checked_losses.values())
+    text = checked.to_text()
+    assert "marks checked by rollouts: 1 of 1 marked decision(s)" in text
+    assert f"review {c.review_loss_text()} BLUNDER, rollout {c.loss_text()} (4 trials): {c.verdict_text()}" in text
+    assert "with the checked losses (the rollouts' where a check was made, the review's elsewhere)" in text
+    page = checked.to_html()
+    assert "Marks checked by rollouts" in page and f"<b>{c.verdict_text()}</b>" in page
+
+
+def test_the_budgets_are_kept_and_say_what_they_left_unchecked(record):
+    rv = _review(record)
+    check_marks(rv, 2, agent="heuristic", top=1)
+    assert len(rv.checks.checks) == 1 and rv.checks.unchecked == []
+    rv = _review(record)
+    check_marks(rv, 2, agent="heuristic", seconds=1e-6)  # runs out before a trial is played
+    assert rv.checks.checks == [] and len(rv.checks.unchecked) == 1
+    assert "time budget of 1e-06 s (--check-seconds) ran out" in rv.checks.unchecked[0]["reason"]
+    assert rv.checks.players == rv.players  # nothing checked: the review's totals
+    assert "not checked: the time budget" in rv.to_text()
+
+
+def test_checks_resume_from_their_files_and_extend_to_more_trials(record, tmp_path):
+    folder = tmp_path / "review.checks"
+    rv = _review(record)
+    check_marks(rv, 2, agent="heuristic", folder=str(folder))
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["round1_turn0_heuristic.csv"]
+    more = _review(record)
+    check_marks(more, 4, agent="heuristic", folder=str(folder))  # plays trials 2 and 3 only
+    fresh = _review(record)
+    check_marks(fresh, 4, agent="heuristic")
+    assert (more.checks.checks[0].loss, more.checks.checks[0].loss_stderr) == \
+        (fresh.checks.checks[0].loss, fresh.checks.checks[0].loss_stderr)
+
+
+@pytest.mark.parametrize(("kwargs", "says"), [
+    ({"trials": 1}, r"trials \(--check\) must be a whole number from 2"),
+    ({"trials": 3, "seconds": 0}, r"seconds \(--check-seconds\) must be a number of seconds above 0"),
+    ({"trials": 3, "top": 0}, r"top \(--check-top\) must be a whole number from 1"),
+    ({"trials": 3, "agent": "nosuch"}, r"agent \(--check-agent\): .*nosuch"),
+    ({"trials": 3, "agent": "external:python bot.py"}, "an external agent cannot roll out"),
+])
+def test_bad_options_are_refused_by_name(kwargs, says):
+    with pytest.raises(CheckError, match=says):
+        check_options(**kwargs)
+
+
+def test_the_command_checks_keeps_and_resumes_and_refuses_check_options_alone(record, tmp_path, capsys):
+    path = tmp_path / "record.json"
+    write_record(record, str(path))
+    out = tmp_path / "judged.csv"
+    base = ["review", str(path), "--time", str(T), "--workers", "1", "--no-progress", "--out", str(out)]
+    assert main([*base, "--check-top", "1"]) == 2
+    assert "--check-top needs --check N" in capsys.readouterr().err
+    assert main([*base, "--check", "3", "--check-agent", "nosuch"]) == 2  # before the review: no file kept
+    assert "--check-agent" in capsys.readouterr().err and not out.exists()
+    assert main([*base, "--check", "3", "--check-agent", "heuristic", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["checks"]["checked"] == 1 and first["checks"]["folder"] == f"{out}.checks"
+    assert (tmp_path / "judged.csv.checks" / "round1_turn0_heuristic.csv").exists()
+    assert main([*base, "--check", "3", "--check-agent", "heuristic", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["checks"]["decisions"] == [{**c, "seconds": again["checks"]["decisions"][0]["seconds"]}
+                                            for c in first["checks"]["decisions"]]
