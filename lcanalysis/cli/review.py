@@ -76,8 +76,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "each with its verdict, and the totals made again with the checked losses (default: no "
                         "checks; slow: about a second a turn played out mid-round)")
     p.add_argument("--check-seconds", type=seconds(_max_check_seconds), default=None, metavar="S",
-                   help="with --check: a time budget for all the checks (the marks not reached keep the review's "
-                        "losses, and the text says which)")
+                   help="with --check: a time budget for all the checks, worst mark first (the marks not reached "
+                        "keep the review's losses, and the text says which; default: none, every check plays its N "
+                        "trials)")
     p.add_argument("--check-top", type=nonneg("--check-top", minimum=1), default=None, metavar="K",
                    help="with --check: check only the K worst marks (default: every mark)")
     p.add_argument("--check-agent", default=None, metavar="AGENT",
