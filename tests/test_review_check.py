@@ -179,3 +179,57 @@ def test_the_command_checks_keeps_and_resumes_and_refuses_check_options_alone(re
     again = json.loads(capsys.readouterr().out)
     assert again["checks"]["decisions"] == [{**c, "seconds": again["checks"]["decisions"][0]["seconds"]}
                                             for c in first["checks"]["decisions"]]
+
+
+def test_a_time_budget_left_to_the_later_marks_leaves_them_unchecked_with_the_reviews_loss(record, monkeypatch):
+    """The budget is for all the checks, worst mark first: once it has run out (here the clock jumps an
+    hour as the first check's last trial is played), the marks not reached keep the review's loss and say
+    why."""
+    from lcanalysis.studies import rollout as rollout_study
+
+    rv = _review(record)
+    second = next(d for d in rv.decisions if not d.mark and d.played != d.best and not d.forced)
+    second.mark = "inaccuracy"  # (a second mark, smaller than the blunder, so checked after it)
+    assert second.loss < rv.decisions[0].loss
+    offset = [0.0]
+    monkeypatch.setattr(rollout_study, "_clock", lambda: rollout_study.time.monotonic() + offset[0])
+
+    def lines(line: str) -> None:
+        if line.startswith("2 trials played"):  # the first check done ("2 trials played, 1 of 600 s")
+            offset[0] = 3600.0
+
+    check_marks(rv, 2, agent="heuristic", seconds=600.0, progress=lines)
+    assert [(c.index, c.trials) for c in rv.checks.checks] == [(0, 2)]
+    (left,) = rv.checks.unchecked
+    assert (left["index"], left["grade"]) == (second.index, "inaccuracy")
+    assert left["reason"] == "the time budget of 600 s (--check-seconds) ran out first"
+    again = {p.player: p for p in rv.checks.players}[second.player]
+    unforced = [d for d in rv.decisions if d.player == second.player and not d.forced]
+    first = rv.checks.checks[0]
+    expected = sum(first.loss if (d.round, d.index) == (first.round, first.index) else d.loss for d in unforced)
+    assert again.total_loss == pytest.approx(expected)  # the unchecked mark's loss: the review's
+    assert again.marks["inaccuracy"] == sum(d.mark == "inaccuracy" for d in rv.decisions if d.player == second.player)
+
+
+def test_on_a_position_in_a_match_a_check_takes_the_points_not_the_chances(checked):
+    """A check of a decision in a match compares points, as the review does: the rollout there ranks
+    by the chance to win the match and keeps each turn's points beside it, which are those of the same
+    rollout outside a match (the same worlds, seeds and luck)."""
+    import dataclasses
+
+    from lcanalysis.studies.review_check import _check
+    from lcanalysis.studies.rollout import rollout
+
+    d = checked.decisions[0]
+    view = checked.views[(d.round, d.index)]
+    in_match = {**view.to_json(), "match": {"round": 3, "totals": [20, 35]}}
+    turns = [d.best, d.played]
+    lone = rollout(view, turns=turns, agent="heuristic", trials=4)
+    match = rollout(in_match, turns=turns, agent="heuristic", trials=4)
+    assert match.kind.startswith("rollout chance to win the match")
+    c = _check(dataclasses.replace(d), match, 0.0, None)
+    by_move = {m.move: m for m in lone.moves}
+    b, p = by_move[d.best], by_move[d.played]
+    assert c.loss == pytest.approx(p.loss - b.loss) and c.loss_stderr == pytest.approx(max(p.loss_stderr,
+                                                                                         b.loss_stderr))
+    assert (c.loss, c.loss_stderr) == (checked.checks.checks[0].loss, checked.checks.checks[0].loss_stderr)

@@ -29,6 +29,7 @@ from lcanalysis.options import MAX_WORKERS
 from lcanalysis.reviewer.checks import MarkCheck, ReviewChecks, checked_players, verdict_for
 from lcanalysis.reviewer.report import Decision, Review
 from lcanalysis.reviewer.words import where
+from lcanalysis.studies import rollout as rollout_study
 from lcanalysis.studies.rollout import MAX_SECONDS, MAX_TRIALS, RolloutError, rollout
 
 DEFAULT_AGENT = "best"
@@ -83,7 +84,8 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
 
     label = check_agent(agent).label
     seed = rv.seed if seed is None else seed
-    started = time.monotonic()
+    clock = rollout_study._clock  # the rollouts' clock: their time budget and this one run on the same
+    started = clock()
     deadline = None if seconds is None else started + float(seconds)
     say = progress if callable(progress) else (lambda line: print(line, file=sys.stderr)) if progress else None
     marked = sorted((d for d in rv.decisions if d.mark), key=lambda d: (-d.loss, d.round, d.index))
@@ -95,7 +97,7 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
     unchecked: list[dict[str, Any]] = []
     chosen = marked if top is None else marked[:top]
     for k, d in enumerate(chosen, start=1):
-        left = None if deadline is None else deadline - time.monotonic()
+        left = None if deadline is None else deadline - clock()
         if left is not None and left <= 0:
             unchecked.append(_unchecked(d, f"the time budget of {seconds:g} s (--check-seconds) ran out first"))
             continue
@@ -109,7 +111,7 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
                              seed=seed, workers=workers, out=path, progress=progress, command=command,
                              seconds=left)
         except RolloutError:
-            if deadline is None or time.monotonic() < deadline:
+            if deadline is None or clock() < deadline:
                 raise
             unchecked.append(_unchecked(d, f"the time budget of {seconds:g} s (--check-seconds) ran out before 2 "
                                            f"trials were played" + (f" (kept in {path})" if path else "")))
@@ -118,7 +120,7 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
     unchecked += [_unchecked(d, f"beyond the {top} worst (--check-top)") for d in marked[len(chosen):]]
     players, counted = checked_players(rv, checks)
     rv.checks = ReviewChecks(label, trials, seed, None if seconds is None else float(seconds), top, len(marked),
-                             checks, unchecked, players, counted, time.monotonic() - started, folder)
+                             checks, unchecked, players, counted, clock() - started, folder)
     return rv.checks
 
 
