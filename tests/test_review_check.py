@@ -148,6 +148,9 @@ def test_checks_resume_from_their_files_and_extend_to_more_trials(record, tmp_pa
     check_marks(fresh, 4, agent="heuristic")
     assert (more.checks.checks[0].loss, more.checks.checks[0].loss_stderr) == \
         (fresh.checks.checks[0].loss, fresh.checks.checks[0].loss_stderr)
+    assert (more.checks.checks[0].trials_kept, fresh.checks.checks[0].trials_kept) == (2, 0)
+    assert f"resumed: 2 of their 4 trials played by earlier runs (kept in {folder})" in more.to_text()
+    assert "resumed" not in fresh.checks.to_text()
 
 
 @pytest.mark.parametrize(("kwargs", "says"), [
@@ -177,8 +180,9 @@ def test_the_command_checks_keeps_and_resumes_and_refuses_check_options_alone(re
     assert (tmp_path / "judged.csv.checks" / "round1_turn0_heuristic.csv").exists()
     assert main([*base, "--check", "3", "--check-agent", "heuristic", "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
-    assert again["checks"]["decisions"] == [{**c, "seconds": again["checks"]["decisions"][0]["seconds"]}
-                                            for c in first["checks"]["decisions"]]
+    (c1,), (c2,) = first["checks"]["decisions"], again["checks"]["decisions"]
+    assert (c1["trials_kept"], c2["trials_kept"]) == (0, 3)  # the second run played no trial
+    assert {**c2, "seconds": c1["seconds"], "trials_kept": 0} == c1
 
 
 def test_a_time_budget_left_to_the_later_marks_leaves_them_unchecked_with_the_reviews_loss(record, monkeypatch):

@@ -76,6 +76,7 @@ class MarkCheck:
     seconds: float
     notes: list[str] = field(default_factory=list)  # the rollout's, when a clock or precision stopped it early
     file: str | None = None  # where its trials are kept (resumed from there)
+    trials_kept: int = 0  # of ``trials``, those an earlier run had played and kept in ``file``
 
     def review_loss_text(self) -> str:
         return loss_in_words(self.review_loss, self.review_loss_stderr, exact=self.review_exact,
@@ -112,10 +113,13 @@ class ReviewChecks:
 
     def heading(self) -> str:
         budget = f", a time budget of {self.seconds_budget:g} s in all" if self.seconds_budget is not None else ""
+        kept = sum(c.trials_kept for c in self.checks)
+        resumed = (f", resumed: {kept} of their {sum(c.trials for c in self.checks)} trials played by earlier runs "
+                   f"(kept in {self.folder})" if kept else "")
         return (f"marks checked by rollouts: {len(self.checks)} of {self.marked} marked decision(s), worst first; "
                 f"each the played and the review's best turn played out {self.trials} time(s) by {self.agent} in "
                 f"both seats (the same worlds and seeds: paired; luck-adjusted; seed {self.seed}{budget}); "
-                f"{self.seconds:.1f} s. Rollout losses are estimates, ± one standard error")
+                f"{self.seconds:.1f} s{resumed}. Rollout losses are estimates, ± one standard error")
 
     def to_text(self) -> str:
         lines = [self.heading()]

@@ -7,7 +7,14 @@ import math
 from typing import TYPE_CHECKING
 
 from lcanalysis.reviewer.settings import JUDGED_BY, MARK_SIGMAS, MARKS, ONE_PLAYER_LUCK, RATING_BANDS
-from lcanalysis.reviewer.words import VERDICT_RULE, alternative_loss_text, reconciled_text, where, where_unchecked
+from lcanalysis.reviewer.words import (
+    VERDICT_RULE,
+    alternative_loss_text,
+    reconciled_text,
+    unchecked_loss_text,
+    where,
+    where_unchecked,
+)
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import ReviewChecks
@@ -203,8 +210,8 @@ def checks_html(checks: ReviewChecks) -> str:
             f"<td class='l'>{e(c.grade)}</td><td>{e(c.loss_text())}</td><td>{c.trials}</td>"
             f"<td class='l'><b>{e(c.verdict_text())}</b></td></tr>" for c in checks.checks]
     rows += [f"<tr><td class='l'>{e(where_unchecked(u))}</td><td class='l'><code>{e(u['played'])}</code></td>"
-             f"<td class='l'><code>{e(u['best'])}</code></td><td>{u['review_loss']:.1f} ± "
-             f"{u['review_loss_stderr']:.1f}</td><td class='l'>{e(u['grade'])}</td><td></td><td></td>"
+             f"<td class='l'><code>{e(u['best'])}</code></td><td>{e(unchecked_loss_text(u))}</td>"
+             f"<td class='l'>{e(u['grade'])}</td><td></td><td></td>"
              f"<td class='l'>not checked: {e(u['reason'])}</td></tr>" for u in checks.unchecked]
     players = []
     for p in checks.players:

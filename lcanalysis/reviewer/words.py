@@ -28,6 +28,12 @@ def where_unchecked(u: dict[str, Any]) -> str:
     return f"round {u['round']} turn {u['index']} (player {u['player']}, deck {u['deck']})"
 
 
+def unchecked_loss_text(u: dict[str, Any]) -> str:
+    """The review's loss of a mark left unchecked, as ``Decision.loss_text`` says it."""
+    return loss_in_words(u["review_loss"], u["review_loss_stderr"], exact=u["review_exact"],
+                         bound=u["review_loss_bound"] == "lower")
+
+
 #: how a check by rollouts judges a mark (``checks.verdict_for``), in words
 VERDICT_RULE = (f"confirmed: the rollout's loss is itself a mark ({min(t for _, t in MARKS):g} points or more, beyond "
                 f"{MARK_SIGMAS:g} standard errors; its grade in brackets); overturned: below "

@@ -106,6 +106,7 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
                 f"{d.loss_text()} ({d.mark})")
         t0 = time.perf_counter()
         path = None if folder is None else check_file(folder, d, label)
+        kept = _trials_kept(path, trials)
         try:
             answer = rollout(rv.views[(d.round, d.index)], turns=[d.best, d.played], agent=agent, trials=trials,
                              seed=seed, workers=workers, out=path, progress=progress, command=command,
@@ -116,7 +117,7 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
             unchecked.append(_unchecked(d, f"the time budget of {seconds:g} s (--check-seconds) ran out before 2 "
                                            f"trials were played" + (f" (kept in {path})" if path else "")))
             continue
-        checks.append(_check(d, answer, time.perf_counter() - t0, path))
+        checks.append(_check(d, answer, time.perf_counter() - t0, path, kept))
     unchecked += [_unchecked(d, f"beyond the {top} worst (--check-top)") for d in marked[len(chosen):]]
     players, counted = checked_players(rv, checks)
     rv.checks = ReviewChecks(label, trials, seed, None if seconds is None else float(seconds), top, len(marked),
@@ -134,7 +135,18 @@ def _points(move: Any) -> tuple[float, float, float, float]:
     return move.value, move.stderr, move.loss, move.loss_stderr
 
 
-def _check(d: Decision, answer: Any, seconds: float, path: str | None) -> MarkCheck:
+def _trials_kept(path: str | None, trials: int) -> int:
+    """The trials of a check already in its file (an earlier run's), of the first ``trials``: 0 without one."""
+    if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return 0
+    try:
+        rows = rollout_study.load_rollout(path)
+    except (OSError, ValueError):  # (a file the rollout refuses, naming why, when it opens it)
+        return 0
+    return int(rows.loc[rows["trial"] < trials, "trial"].nunique())
+
+
+def _check(d: Decision, answer: Any, seconds: float, path: str | None, kept: int = 0) -> MarkCheck:
     by_move = {m.move: m for m in answer.moves}
     vb, sb, lb, eb = _points(by_move[d.best])
     vp, sp, lp, ep = _points(by_move[d.played])
@@ -146,10 +158,10 @@ def _check(d: Decision, answer: Any, seconds: float, path: str | None) -> MarkCh
     notes = [note for note in answer.notes if note.startswith("stopped")]
     return MarkCheck(d.round, d.index, d.player, d.deck, d.played, d.best, str(d.mark), d.loss, d.loss_stderr,
                      d.exact, d.loss_bound, float(loss), float(stderr), verdict, grade, float(vb), float(sb),
-                     float(vp), float(sp), n, seconds, notes, path)
+                     float(vp), float(sp), n, seconds, notes, path, min(kept, n))
 
 
 def _unchecked(d: Decision, reason: str) -> dict[str, Any]:
     return {"round": d.round, "index": d.index, "player": d.player, "deck": d.deck, "played": d.played,
             "best": d.best, "grade": d.mark, "review_loss": d.loss, "review_loss_stderr": d.loss_stderr,
-            "reason": reason}
+            "review_exact": d.exact, "review_loss_bound": d.loss_bound, "reason": reason}
