@@ -82,6 +82,10 @@ the exact view value with one stall each 13). The exact solver takes over with 2
 the endgame search with 3 and 4, with a budget of at least ``SEARCH_FLOOR`` there (twice that
 at 4 cards); where even that does not reach one stall each (3 of 16 measured 4-card views), the
 play-outs judge, and the decision's ``method`` says so. With 5 cards or more the play-outs judge.
+Heuristic play-outs do not play a stronger player's plans: on a round `best` won by 53 they marked 12
+of its turns, and rollouts by ``best`` in both seats overturned 10 and left 2 too close to call
+(README, "Game review"). ``studies.review_check.check_marks`` (``lcanalysis review --check N``) checks
+the marks so; ``checks`` holds its answer, which ``Review.checks`` carries into the text, JSON and HTML.
 
 **Reconciliation** (full-deal records with both players reviewed, per round, player 0's point of
 view): actual = start + skill + luck + hidden, where *start* is the value of the reference turn at
@@ -110,8 +114,10 @@ the same moves (``Job.history_codes``): one pickled ``Move`` a turn made a job 2
 
 # The review in parts, each file one job: ``settings`` (its version, shares, marks and rating bands),
 # ``luck`` (a deck draw's luck), ``judge`` (one turn judged: what a worker runs), ``report`` (the
-# answer, as text and JSON), ``report_html`` (the HTML report), ``words`` (phrases both share) and
-# ``run`` (the record's turns handed out, kept, resumed and assembled). Import from here.
+# answer, as text and JSON), ``report_html`` (the HTML report), ``words`` (phrases both share),
+# ``run`` (the record's turns handed out, kept, resumed and assembled) and ``checks`` (the marks checked
+# by rollouts, made by ``studies.review_check`` above this package). Import from here.
+from lcanalysis.reviewer.checks import MarkCheck, ReviewChecks, verdict_for
 from lcanalysis.reviewer.luck import draw_luck, modelled_twins
 from lcanalysis.reviewer.report import Decision, Draw, PlayerSummary, Review
 from lcanalysis.reviewer.run import TurnViews, judgement_of, judgement_text, keep_settings, review
@@ -148,6 +154,6 @@ from lcanalysis.reviewer.words import reconciled_text
 __all__ = ["ADVISOR_SHARE", "BELOW_ZERO", "DEFAULT_TIME", "ENDGAME_CARDS", "HAND_MODEL", "IN_FLIGHT",
            "LUCK_HAND_MODEL", "LUCK_SHARE", "MARKS", "MARK_SIGMAS", "MAX_TIME", "MIN_RATED", "MIN_WORLDS",
            "ONE_PLAYER_LUCK", "PAIR_SHARE", "PLAYOUT_RATE", "RATING_BANDS", "REVIEW_VERSION", "SCHEDULE",
-           "SEARCH_CARDS", "SEARCH_FLOOR", "STREAMS", "Decision", "Draw", "PlayerSummary", "Review", "ReviewError",
-           "TurnViews", "decision_seed", "draw_luck", "judgement_of", "judgement_text", "keep_settings", "mark_for",
-           "modelled_twins", "rating_for", "reconciled_text", "review"]
+           "SEARCH_CARDS", "SEARCH_FLOOR", "STREAMS", "Decision", "Draw", "MarkCheck", "PlayerSummary", "Review",
+           "ReviewChecks", "ReviewError", "TurnViews", "decision_seed", "draw_luck", "judgement_of", "judgement_text",
+           "keep_settings", "mark_for", "modelled_twins", "rating_for", "reconciled_text", "review", "verdict_for"]
