@@ -237,3 +237,37 @@ def test_on_a_position_in_a_match_a_check_takes_the_points_not_the_chances(check
     assert c.loss == pytest.approx(p.loss - b.loss) and c.loss_stderr == pytest.approx(max(p.loss_stderr,
                                                                                          b.loss_stderr))
     assert (c.loss, c.loss_stderr) == (checked.checks.checks[0].loss, checked.checks.checks[0].loss_stderr)
+
+
+def test_a_mark_the_rollout_cannot_deal_worlds_for_is_left_unchecked_naming_why_and_the_review_stands():
+    """A record from a made-up position (not a deal) with turns since: the rollout cannot replay the
+    mover's view after them from a deal, so those marks stay the review's, with the rollout's reason,
+    and the review is still printed (it once ended in the rollout's error, the review lost)."""
+    from lcanalysis.game.cards import Card, full_deck
+
+    red_run = ["R3", "R4", "R5", "R6", "R7", "R8"]
+    hand0 = ["R9", "R10", "B2", "B3", "B4", "B5", "B6", "B7"]
+    hand1 = ["G2", "G3", "G4", "G5", "G6", "G7", "G8", "G9"]
+    deck = ["Y2", "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "W4", "W5"]
+    used = set(red_run + hand0 + hand1 + ["W2", "W3"] + deck)
+    discards = [str(Card.from_type(t)) for t in full_deck(5) if str(Card.from_type(t)) not in used]
+    start = Position.from_parts([hand0, hand1], [red_run, ["W2", "W3"]], discards, deck)
+    rv = review(record_round(start, ["+B2/D", "+G2/D", "-R10/D"]), time_budget=T, executor="serial",
+                progress=False)
+    marked = [d.index for d in rv.decisions if d.mark]
+    assert 2 in marked  # discarding R10 from a red run of six
+    check_marks(rv, 2, agent="heuristic")
+    # the start itself has no history to replay: its mark, if any, is checked; the later ones cannot be
+    assert [c.index for c in rv.checks.checks] == [i for i in marked if i == 0]
+    assert sorted(u["index"] for u in rv.checks.unchecked) == [i for i in marked if i > 0]
+    for left in rv.checks.unchecked:
+        assert left["reason"].startswith("the rollout cannot be made: history does not lead"), left["reason"]
+    assert "not checked: the rollout cannot be made" in rv.to_text()
+
+
+def test_a_review_with_no_mark_has_nothing_to_check(record):
+    rv = review(record_round(Position.deal(seed=3), ["-Yw/D"]), time_budget=T, executor="serial", progress=False)
+    assert not any(d.mark for d in rv.decisions)
+    check_marks(rv, 2, agent="heuristic")
+    assert rv.checks.checks == [] and rv.checks.players == rv.players
+    assert "marks checked by rollouts: none, no decision is marked" in rv.to_text()

@@ -112,6 +112,8 @@ class ReviewChecks:
         return {v: sum(c.verdict == v for c in self.checks) for v in (CONFIRMED, OVERTURNED, TOO_CLOSE)}
 
     def heading(self) -> str:
+        if not self.marked:
+            return "marks checked by rollouts: none, no decision is marked"
         budget = f", a time budget of {self.seconds_budget:g} s in all" if self.seconds_budget is not None else ""
         kept = sum(c.trials_kept for c in self.checks)
         resumed = (f", resumed: {kept} of their {sum(c.trials for c in self.checks)} trials played by earlier runs "

@@ -111,11 +111,15 @@ def check_marks(rv: Review, trials: int, *, seconds: float | None = None, top: i
             answer = rollout(rv.views[(d.round, d.index)], turns=[d.best, d.played], agent=agent, trials=trials,
                              seed=seed, workers=workers, out=path, progress=progress, command=command,
                              seconds=left)
-        except RolloutError:
+        except RolloutError as exc:
             if deadline is None or clock() < deadline:
-                raise
-            unchecked.append(_unchecked(d, f"the time budget of {seconds:g} s (--check-seconds) ran out before 2 "
-                                           f"trials were played" + (f" (kept in {path})" if path else "")))
+                unchecked.append(_unchecked(d, f"the rollout cannot be made: {exc}"))
+            else:
+                unchecked.append(_unchecked(d, f"the time budget of {seconds:g} s (--check-seconds) ran out before 2 "
+                                               f"trials were played" + (f" (kept in {path})" if path else "")))
+            continue
+        except ValueError as exc:  # (a position the rollout cannot deal worlds for: the other marks go on)
+            unchecked.append(_unchecked(d, f"the rollout cannot be made: {exc}"))
             continue
         checks.append(_check(d, answer, time.perf_counter() - t0, path, kept))
     unchecked += [_unchecked(d, f"beyond the {top} worst (--check-top)") for d in marked[len(chosen):]]
