@@ -149,7 +149,7 @@ def test_checks_resume_from_their_files_and_extend_to_more_trials(record, tmp_pa
     assert (more.checks.checks[0].loss, more.checks.checks[0].loss_stderr) == \
         (fresh.checks.checks[0].loss, fresh.checks.checks[0].loss_stderr)
     assert (more.checks.checks[0].trials_kept, fresh.checks.checks[0].trials_kept) == (2, 0)
-    assert f"resumed: 2 of their 4 trials played by earlier runs (kept in {folder})" in more.to_text()
+    assert f"resumed: 2 of their 4 trials found in {folder} from earlier runs" in more.to_text()
     assert "resumed" not in fresh.checks.to_text()
 
 

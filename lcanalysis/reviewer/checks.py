@@ -116,8 +116,9 @@ class ReviewChecks:
             return "marks checked by rollouts: none, no decision is marked"
         budget = f", a time budget of {self.seconds_budget:g} s in all" if self.seconds_budget is not None else ""
         kept = sum(c.trials_kept for c in self.checks)
-        resumed = (f", resumed: {kept} of their {sum(c.trials for c in self.checks)} trials played by earlier runs "
-                   f"(kept in {self.folder})" if kept else "")
+        # (a resumed rollout plays its file's last trial again: kept rows are whole, but it takes no chance)
+        resumed = (f", resumed: {kept} of their {sum(c.trials for c in self.checks)} trials found in {self.folder} "
+                   "from earlier runs" if kept else "")
         return (f"marks checked by rollouts: {len(self.checks)} of {self.marked} marked decision(s), worst first; "
                 f"each the played and the review's best turn played out {self.trials} time(s) by {self.agent} in "
                 f"both seats (the same worlds and seeds: paired; luck-adjusted; seed {self.seed}{budget}); "
