@@ -42,6 +42,10 @@ structure of the game:
   round that decomposes, where the opponent's one-player value does not depend on the turn (a stall
   leaves the pile as it was): it is found once per node and each such turn valued by the mover's own
   one-player value against the node's bar (``Tables.unshared``: a child node per turn, as before).
+- **The last placements in closed form**: where the round ends after one placement each, or the mover's
+  only (``_ends_by_placements``), and at a one-player placement with no turn of the player's after it,
+  the value is the score plus the most one hand card adds, with no move list, table entry or child
+  (``Tables.ends_searched``: searched node by node, as before).
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
