@@ -1,1 +1,1 @@
-lcanalysis review data/records/play_seed11_you_vs_best.json --check 50 --json > data/records/play_seed11_checked_review.json  # 15 min on 2 cores (the same numbers in a second run, 27 min while tests shared them); --out FILE keeps the checks' trials in FILE.checks/ and resumes them
+lcanalysis review data/records/play_seed11_you_vs_best.json --check 50 --json > data/records/play_seed11_checked_review.json  # 8 min on 2 idle cores (review version 4; version 3 took 15, the same numbers in a second run); --out FILE keeps the checks' trials in FILE.checks/ and resumes them
