@@ -262,6 +262,24 @@ def test_on_a_position_in_a_match_each_turn_has_its_chance_to_win_the_match_rank
 
 
 
+def _a_second_a_trial(monkeypatch) -> list[int]:
+    """The rollouts' clock replaced by one on which every trial takes one second (it moves on once a
+    trial is over); returns the list of the trials begun, in order, which the clock counts."""
+    from lcanalysis.studies import rollout as R
+
+    begun: list[int] = []
+    play = R.play_trial
+
+    def counted(source, chosen, agent, trial, seed, deadline=None):
+        rows = play(source, chosen, agent, trial, seed, deadline)
+        begun.append(trial)
+        return rows
+
+    monkeypatch.setattr(R, "play_trial", counted)
+    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))
+    return begun
+
+
 def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(monkeypatch, tmp_path):
     """``seconds``: on a clock of our own on which every trial takes one second, a budget of 4.5 s
     begins trials 0 to 4 and no more; the answer is the 5 trials' (as ``trials=5`` gives), says the
@@ -269,16 +287,7 @@ def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(
     from lcanalysis.studies import rollout as R
 
     turns = ["+B6/D", "-W2/G"]
-    begun: list[int] = []
-    play = R.play_trial
-
-    def counted(source, chosen, agent, trial, seed, deadline=None):
-        rows = play(source, chosen, agent, trial, seed, deadline)
-        begun.append(trial)  # (the clock moves on once the trial is over)
-        return rows
-
-    monkeypatch.setattr(R, "play_trial", counted)
-    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))  # one second a trial
+    begun = _a_second_a_trial(monkeypatch)
     out = tmp_path / "r.csv"
     timed = rollout("example:midround", turns=turns, agent="heuristic", trials=50, seconds=4.5, out=out)
     assert begun == [0, 1, 2, 3, 4]
@@ -397,19 +406,8 @@ def test_a_time_budget_without_trials_does_not_list_a_million_trials_first(monke
     budget; they are taken one at a time. Measured in memory (tracemalloc), not in time."""
     import tracemalloc
 
-    from lcanalysis.studies import rollout as R
-
     turns = ["+B6/D", "-W2/G"]
-    begun: list[int] = []
-    play = R.play_trial
-
-    def counted(*args):
-        rows = play(*args)
-        begun.append(args[3])
-        return rows
-
-    monkeypatch.setattr(R, "play_trial", counted)
-    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))  # one second a trial
+    begun = _a_second_a_trial(monkeypatch)
     rollout("example:midround", turns=turns, agent="heuristic", seconds=1.5, out=tmp_path / "warm.csv")  # (imports)
     begun.clear()
     tracemalloc.start()
@@ -487,16 +485,7 @@ def test_a_time_budget_s_answer_says_what_the_clock_allowed(monkeypatch, tmp_pat
     from lcanalysis.studies import rollout as R
 
     turns = ["+B6/D", "-W2/G"]
-    begun: list[int] = []
-    play = R.play_trial
-
-    def counted(*args):
-        rows = play(*args)
-        begun.append(args[3])
-        return rows
-
-    monkeypatch.setattr(R, "play_trial", counted)
-    monkeypatch.setattr(R, "_clock", lambda: float(len(begun)))  # one second a trial
+    begun = _a_second_a_trial(monkeypatch)
     kept = rollout("example:midround", turns=turns, agent="heuristic", trials=3, seconds=10)
     assert "time budget of 10 s: 3 trial(s) played out in 3.0 s; 3.0 s in all" in kept.notes
     over = rollout("example:midround", turns=turns, agent="heuristic", trials=9, seconds=2.5)

@@ -504,25 +504,33 @@ def test_sharing_the_opponents_value_after_the_last_stall_keeps_every_value(stal
     once per node instead of once per such turn. On many small random endgames every root turn's
     exact value is the same as the search without the sharing (``Tables.unshared``) gives, to 1e-12
     (and as the brute-force reference's, to 1e-9), after fewer nodes."""
-    shared_nodes = unshared_nodes = 0
+    _same_values_with_fewer_nodes("unshared", lambda seed: R.random_endgame(
+        2300 + seed, colors=5, hand=3 + seed % 2, deck=3, focus=3, table=8, piles=6), stalls, horizon)
+
+
+def _same_values_with_fewer_nodes(switch: str, endgame, stalls, horizon) -> None:
+    """On 8 small random endgames (``endgame(seed)``), every root turn's exact value with a saving of
+    the search is the same as with the saving switched off (the ``Tables`` attribute ``switch`` set), to
+    1e-12, and as the brute-force reference's on the first 3, to 1e-9; and the saving saves nodes."""
+    nodes = {False: 0, True: 0}
     for seed in range(8):
-        s = R.random_endgame(2300 + seed, colors=5, hand=3 + seed % 2, deck=3, focus=3, table=8, piles=6)
-        tables = Tables(16, 14)
-        codes, vals, _ = search_root(s, stalls, horizon, tables=tables)
-        shared_nodes += int(tables.stats[0] + tables.stats[1])
-        flat = Tables(16, 14)
-        flat.unshared = True
-        codes_u, vals_u, _ = search_root(s, stalls, horizon, tables=flat)
-        unshared_nodes += int(flat.stats[0] + flat.stats[1])
-        got = dict(zip(codes.tolist(), vals.tolist()))
-        assert got.keys() == set(codes_u.tolist())
-        for c, v in zip(codes_u.tolist(), vals_u.tolist()):
+        s = endgame(seed)
+        values = {}
+        for off in (False, True):
+            tables = Tables(16, 14)
+            setattr(tables, switch, off)
+            codes, vals, _ = search_root(s, stalls, horizon, tables=tables)
+            nodes[off] += int(tables.stats[0] + tables.stats[1])
+            values[off] = dict(zip(codes.tolist(), vals.tolist()))
+        got = values[False]
+        assert got.keys() == values[True].keys()
+        for c, v in values[True].items():
             assert got[c] == pytest.approx(v, abs=1e-12), str(Move.from_code(c, 5))
         if seed < 3:
             ref = R.root_values(R.game_from_state(s, stalls, horizon))
             for c, v in ref.items():
                 assert got[c] == pytest.approx(v, abs=1e-9), str(Move.from_code(c, 5))
-    assert shared_nodes < unshared_nodes  # the switch is real, and the sharing saves nodes
+    assert nodes[False] < nodes[True]  # the switch is real, and the saving saves nodes
 
 
 # (stall budgets (-1: unlimited) of the player to move and of the opponent, cards left) where the round
@@ -576,22 +584,5 @@ def test_valuing_the_last_placements_in_closed_form_keeps_every_value(stalls, ho
     searching the node. On small random endgames every root turn's exact value is the same as the search
     node by node (``Tables.ends_searched``) gives, to 1e-12 (and as the brute-force reference's, to 1e-9),
     after fewer nodes."""
-    closed_nodes = searched_nodes = 0
-    for seed in range(8):
-        s = R.random_endgame(3300 + seed, colors=5, hand=3 + seed % 2, deck=3 - seed % 2, focus=3, table=8, piles=6)
-        tables = Tables(16, 14)
-        codes, vals, _ = search_root(s, stalls, horizon, tables=tables)
-        closed_nodes += int(tables.stats[0] + tables.stats[1])
-        node_by_node = Tables(16, 14)
-        node_by_node.ends_searched = True
-        codes_s, vals_s, _ = search_root(s, stalls, horizon, tables=node_by_node)
-        searched_nodes += int(node_by_node.stats[0] + node_by_node.stats[1])
-        got = dict(zip(codes.tolist(), vals.tolist()))
-        assert got.keys() == set(codes_s.tolist())
-        for c, v in zip(codes_s.tolist(), vals_s.tolist()):
-            assert got[c] == pytest.approx(v, abs=1e-12), str(Move.from_code(c, 5))
-        if seed < 3:
-            ref = R.root_values(R.game_from_state(s, stalls, horizon))
-            for c, v in ref.items():
-                assert got[c] == pytest.approx(v, abs=1e-9), str(Move.from_code(c, 5))
-    assert closed_nodes < searched_nodes  # the switch is real, and the closed form saves nodes
+    _same_values_with_fewer_nodes("ends_searched", lambda seed: R.random_endgame(
+        3300 + seed, colors=5, hand=3 + seed % 2, deck=3 - seed % 2, focus=3, table=8, piles=6), stalls, horizon)
