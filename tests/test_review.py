@@ -965,9 +965,9 @@ def test_a_review_says_what_judges_its_losses_and_how_it_deals_the_opponents_car
     text, page = rv.to_text(), rv.to_html()
     line = text.splitlines()[2]
     assert line.startswith("(losses are the advisor's estimates: heuristic play-outs in both seats")
-    # the review deals uniformly and the hint by the model: the line says they differ, and names rollout
+    # the review deals uniformly and the hint by the model: the line says so, and names review --check
     assert settings.HAND_MODEL is False and advisor.HAND_MODEL_DEFAULT is True
-    assert "dealt uniformly, not by the hint's opponent-hand model" in line and "lcanalysis rollout" in line
+    assert "dealt uniformly, not by the hint's opponent-hand model" in line and "lcanalysis review --check N" in line
     assert f"searched with {settings.SEARCH_CARDS} cards or fewer left" in line
     assert html.escape(line.strip("()")) in page
     # a review that dealt by the model would say so, not that it differs from the hint

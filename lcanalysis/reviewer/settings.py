@@ -65,8 +65,8 @@ def judged_by(hand_model: bool) -> str:
              "otherwise)")
     return (f"losses are the advisor's estimates: heuristic play-outs in both seats, the opponent's unseen cards "
             f"{dealt}; exact or searched with {SEARCH_CARDS} cards or fewer left. A player stronger than the "
-            "heuristic can be marked for plans it does not play out: 'lcanalysis rollout' plays a turn out with "
-            "the best agent")
+            "heuristic can be marked for plans it does not play out: 'lcanalysis review --check N' rolls every mark "
+            "out with the best agent")
 
 
 #: what judges a decision, said under every review: a player met a turn the hint (advise, the tutor) called
