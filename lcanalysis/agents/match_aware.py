@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.agents import AgentError, SearchAgent, _as_seed, _check_view, cautious_pick
+from lcanalysis.agents.base import AgentError, _as_seed, _check_view
+from lcanalysis.agents.search_agent import SearchAgent, cautious_pick
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import MatchEquity, MatchEquityError, match_state

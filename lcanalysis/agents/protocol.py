@@ -391,8 +391,8 @@ class ExternalAgent(Agent):
 def _legal(view: View) -> list[Move]:
     import numpy as np
 
-    from lcanalysis.agents import some_state
     from lcanalysis.core import kernel as K
+    from lcanalysis.rollouts import some_state
 
     s = some_state(view)
     buf = np.empty(K.MAX_MOVES, np.int32)
