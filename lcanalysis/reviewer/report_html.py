@@ -25,11 +25,11 @@ if TYPE_CHECKING:
 MARK_COLOURS = {"inaccuracy": "#e0b000", "mistake": "#e67e22", "blunder": "#c0392b"}
 
 
-LINE_COLOURS = ("#2f6fce", "#2e9a4c")  # the reviewed (or first) player's view, the other player's
-
-
 def value_graph(rv: Review, width: int, height: int) -> str:
+    from lcanalysis.show.palette import BY_LETTER  # the pictures' colours, from above as the positions are
+
     own = rv.viewer or 0
+    line_colours = (BY_LETTER["B"].line, BY_LETTER["G"].line)  # the reviewed (or first) player's view, the other's
     # one line per player and round: the best turn's value from that player's own view at each of
     # their decisions (the other player's negated, so both read as player ``own``'s points), ending
     # at the round's actual result; the gap between the lines is what each could not see
@@ -77,11 +77,11 @@ def value_graph(rv: Review, width: int, height: int) -> str:
                 f'{html.escape(text)}</text>')
 
     body = [f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-            label(ml, f"player {own}'s points, best turn, from player {own}'s view", LINE_COLOURS[0]),
+            label(ml, f"player {own}'s points, best turn, from player {own}'s view", line_colours[0]),
             f'<line x1="{ml}" x2="{width - mr}" y1="{sy(0):.1f}" y2="{sy(0):.1f}" stroke="#999" '
             'stroke-dasharray="4 3"/>']
     if any(k == 1 for k, _ in lines):
-        body.append(label(ml + 300, f"from player {1 - own}'s view", LINE_COLOURS[1]))
+        body.append(label(ml + 300, f"from player {1 - own}'s view", line_colours[1]))
     body.append(label(width - mr - 200, "dots: marked turns, final result", "#2b2b2b"))
     step = _nice_step(hi - lo)
     v = math.ceil(lo / step) * step
@@ -95,7 +95,7 @@ def value_graph(rv: Review, width: int, height: int) -> str:
     for k, line in lines:
         path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for i, (x, y, _d) in enumerate(line))
         body.append(f'<path class="value-line player-{own if k == 0 else 1 - own}" d="{path}" fill="none" '
-                    f'stroke="{LINE_COLOURS[k]}" stroke-width="1.6"/>')
+                    f'stroke="{line_colours[k]}" stroke-width="1.6"/>')
     for x, y, dd in pts:
         if dd is None:
             body.append(f'<circle class="result" cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="#2b2b2b">'

@@ -14,11 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.show.palette import BY_LETTER, NEUTRAL
+
 #: the smallest text a figure writes, in points (a 7-inch figure is printed at its size; the sample
 #: sizes above the grouped chart's points were 6)
 MIN_FONT = 7
 
-COLOURS = {"Y": "#d9b300", "B": "#1f5fbf", "W": "#8c8c8c", "G": "#2e8b3a", "R": "#c0392b", "P": "#7d3c98"}
+#: each expedition colour as a figure draws it on a white page (``show.palette``)
+COLOURS = {letter: look.line for letter, look in BY_LETTER.items()}
 
 
 def _fig(width: float = 7.0, height: float = 4.0, ncols: int = 1):
@@ -90,7 +93,7 @@ def publish(fig: Any, folder: str, name: str) -> Any:
 
 def _move_colour(move: str) -> str:
     letter = move[1:2].upper() if move[:1] in "+-" else ""
-    return COLOURS.get(letter, "#555555")
+    return COLOURS.get(letter, NEUTRAL)
 
 
 def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
@@ -412,7 +415,7 @@ def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: M
         ax.scatter(xa, ya, s=7, alpha=alpha, color="#555555", label=f"positions (n={xa.size})")
     else:
         labels = np.asarray(groups)
-        palette = ["#2e8b3a", "#1f5fbf", "#d9b300", "#c0392b", "#7d3c98", "#555555"]
+        palette = [*(COLOURS[letter] for letter in "GBYRP"), NEUTRAL]
         for j, name in enumerate(dict.fromkeys(labels.tolist())):
             sel = labels == name
             ax.scatter(xa[sel], ya[sel], s=7, alpha=alpha, color=palette[j % len(palette)],

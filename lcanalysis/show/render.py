@@ -27,6 +27,7 @@ from xml.sax.saxutils import escape
 
 from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card, CardError, brief, whole_number
 from lcanalysis.game.rules import expedition_score
+from lcanalysis.show.palette import BY_LETTER, LOOKS
 
 if TYPE_CHECKING:
     from lcanalysis.analysis import Analysis
@@ -58,15 +59,8 @@ class SvgImage(str):
 
 # --- look --------------------------------------------------------------------------
 
-#: fill, outline, ink (text on the card) per colour, in COLOR_LETTERS order.
-COLORS: tuple[tuple[str, str, str], ...] = (
-    ("#f4c20d", "#9a7400", "#3a2d00"),  # yellow
-    ("#2f6fce", "#163f7c", "#ffffff"),  # blue
-    ("#f8f7f2", "#3c3c3c", "#222222"),  # white, dark outline
-    ("#2e9a4c", "#175c2a", "#ffffff"),  # green
-    ("#d4382b", "#7f1d15", "#ffffff"),  # red
-    ("#8447bb", "#4a2370", "#ffffff"),  # purple
-)
+#: fill, outline, ink (text on the card) per colour, in COLOR_LETTERS order (``show.palette``)
+COLORS: tuple[tuple[str, str, str], ...] = tuple((look.fill, look.edge, look.ink) for look in LOOKS)
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 BACK_FILL = "#6b4a2f"
 BACK_EDGE = "#3e2a19"
@@ -758,7 +752,8 @@ def analysis_svg(analysis: Analysis, limit: int | None = 20, size: int | None = 
         y = top_y + i * row_h
         x1, x2 = sorted((zx, sx(m.value)))
         is_best = abs(m.value - best) < 1e-12
-        color = "#2e9a4c" if is_best else ("#2f6fce" if m.value >= 0 else "#d4382b")
+        # the best green, a turn that still wins blue, one that loses red: the palette's, apart for colour-blind eyes
+        color = BY_LETTER["G" if is_best else "B" if m.value >= 0 else "R"].fill
         body.append(f'<g class="move"><title>{escape(m.describe())}</title>')
         body.append(_text(x0 - 6, y + 12.5, m.move, 11, "end", TEXT, "bold" if is_best else "normal"))
         body.append(

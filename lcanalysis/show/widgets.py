@@ -40,15 +40,22 @@ from lcanalysis.game.records import RoundRecord
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
 from lcanalysis.show import figures
+from lcanalysis.show.palette import BY_LETTER
 from lcanalysis.studies import explorer
 from lcanalysis.wagers.canonical import WagerAnalysis
 
 ENDGAME_CARDS = 5  # principal lines are offered when the draw pile holds at most this many cards
-CARD_COLOURS = {"Y": "#e9c63b", "B": "#4a86d8", "W": "#e4e4e4", "G": "#49a862", "R": "#d5533f", "P": "#9563c9"}
 RANK_NAMES = ("w", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 MIN_TIME, MAX_TIME, MAX_SEED = 0.2, 10.0, 2**31 - 1  # the explorer's time slider and seed box
 MAX_DRAWS = 56  # the wager explorer's draws slider: the 6-colour game's draw pile after the deal
 
+
+
+def _card_look(letter: str) -> dict[str, Any]:
+    """A card button's size and look: drawn as the cards are (``show.palette``: fill, outline, ink)."""
+    look = BY_LETTER.get(letter, BY_LETTER["W"])
+    return {"layout": W.Layout(width="46px", padding="0", border=f"1px solid {look.edge}"),
+            "style": {"button_color": look.fill, "text_color": look.ink}}
 
 def _cards_text(cards: Any) -> str:
     return " ".join(str(c) for c in cards)
@@ -595,8 +602,7 @@ class PositionBuilder:
             for rank in RANK_NAMES:
                 name = f"{letter}{rank}"
                 b = W.Button(description=name, tooltip=f"put {name} into the chosen place",
-                             layout=W.Layout(width="46px", padding="0"),
-                             style={"button_color": CARD_COLOURS[letter]})
+                             **_card_look(letter))
                 b.add_class("lc-card")
                 b.on_click(lambda _b, name=name: self.add(name))
                 self.palette[name] = b
@@ -644,8 +650,7 @@ class PositionBuilder:
         for key, box in self.shown.items():
             buttons = []
             for i, name in enumerate(self.cards[key]):
-                b = W.Button(description=name, tooltip=f"take {name} back", layout=W.Layout(width="46px", padding="0"),
-                             style={"button_color": CARD_COLOURS.get(name[:1], "#ffffff")})
+                b = W.Button(description=name, tooltip=f"take {name} back", **_card_look(name[:1]))
                 b.add_class("lc-placed")
                 b.on_click(lambda _b, key=key, i=i: self.remove(key, i))
                 buttons.append(b)
