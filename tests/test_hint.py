@@ -437,6 +437,51 @@ def test_the_verdict_on_a_bound_says_only_what_the_bound_shows(bound_loss, said)
     assert said in verdict(_exact_answer_with_bounds(bound_loss), view)
 
 
+def _answer_with_a_bound_above_a_known_turn(kind: str, known_loss: float, known_se: float) -> Analysis:
+    """An endgame answer on a busy machine: the best turn, a turn the clock left bounded at the best's
+    value ("no better"; its loss a few thousandths below 0, as summed over the worlds), ranked above a
+    turn of another placement whose value is known (its loss ``known_loss`` ± ``known_se``), and a
+    turn far below."""
+    exact = kind.startswith("view value (averaged")
+    se = 0.0 if exact else 1.0
+    moves = [MoveValue("+B6/D", 10.0, se, exact), MoveValue("-W2/D", 10.0, se, False),
+             MoveValue("+G5/D", 10.0 - known_loss, se, exact), MoveValue("-W2/Y", 3.0, se, exact)]
+    for m, loss, loss_se in zip(moves, (0.0, -0.004, known_loss, 7.0), (0.0, 0.0, known_se, 0.0 if exact else 0.5)):
+        m.loss, m.loss_stderr = loss, loss_se
+    moves[1].extra["bound"] = "upper"
+    return Analysis(moves, kind=kind, exact=exact, nodes=10, splits=None if exact else 40)
+
+
+@pytest.mark.parametrize(("kind", "known_loss", "known_se", "said"), [
+    ("view value (averaged over splits)", 0.0, 0.0,
+     "To play G5 and draw from the deck instead is just as good: the same exact value."),
+    ("view value (averaged over splits)", 0.4, 0.0,
+     "To play G5 and draw from the deck instead is 0.4 points worse: a matter of taste."),
+    ("view value (sampled worlds)", 0.02, 0.05,
+     "To play G5 and draw from the deck instead is 0.0 ± 0.1 points worse: a matter of taste."),
+])
+def test_the_verdict_names_a_turn_whose_value_is_known_before_a_bound_at_the_best(kind, known_loss, known_se, said):
+    """Found on a loaded machine: the 10 s clock left the close turns only bounded, and the verdict
+    named one of them ("no better: searched only far enough to show that") while another turn was an
+    exact tie with the best. A turn whose value is known (exact or estimated) within a matter of taste
+    of what the bound shows is now named instead; the bound stays in the table, marked ≤."""
+    view = lc.read_position("example:midround")
+    analysis = _answer_with_a_bound_above_a_known_turn(kind, known_loss, known_se)
+    assert [ms[0].move for _, ms in groups(analysis)][:2] == ["+B6/D", "-W2/D"]  # the bound ranks above it
+    text = verdict(analysis, view)
+    assert said in text and "searched only far enough" not in text, text
+    assert "≤" in hint_text(analysis, view)
+
+
+def test_the_verdict_still_names_a_bound_when_every_known_turn_is_clearly_worse():
+    """A bound says only that a turn is no better; a known turn far below it says nothing about it,
+    so the bound is named, saying it is one."""
+    view = lc.read_position("example:midround")
+    analysis = _answer_with_a_bound_above_a_known_turn("view value (averaged over splits)", 5.0, 0.0)
+    assert ("To discard W2 and draw from the deck instead is no better (searched only far enough to show that)."
+            in verdict(analysis, view))
+
+
 @pytest.mark.parametrize(("loss", "stderr", "exact", "bound", "signed", "text"), [
     (3.0, 0.0, True, False, False, "3.0 (exact)"),
     (3.0, 0.42, False, False, False, "3.0 ± 0.4"),

@@ -89,6 +89,22 @@ def _error(m: MoveValue, se: float | None, shown: bool) -> str:
     return " ± 0.0" if shown and not m.upper_bound else ""
 
 
+def runner_up(others: list[MoveValue]) -> MoveValue | None:
+    """The turn the verdict names beside the best, from ``others`` (ranked as ``groups`` shows them):
+    the first, unless it is only bounded by the endgame search and a turn whose value is known (exact
+    or estimated) has a loss within ``TASTE`` of what the bound shows (of 0 when the bound is lower):
+    then the first such turn. On a busy machine the clock can leave the close turns bounded at about
+    the best's value, a bound a few thousandths below it ranked above an exact tie, and the verdict
+    named the bound ("no better") where a turn is just as good."""
+    if not others:
+        return None
+    first = others[0]
+    if not first.upper_bound or first.loss is None:
+        return first
+    reach = max(float(first.loss), 0.0) + TASTE
+    return next((m for m in others if not m.upper_bound and m.loss is not None and m.loss < reach), first)
+
+
 def verdict(analysis: Analysis, view: View) -> str:
     """One or two sentences: the turn to play, and how much worse the best other placement is."""
     best = analysis.best
@@ -97,10 +113,10 @@ def verdict(analysis: Analysis, view: View) -> str:
     first = in_words(view, best.move)
     lines = [first[0].upper() + first[1:] + "."]
     shown = groups(analysis)
-    others = [ms[0] for p, ms in shown if p != _placement(best.move)]
-    if not others and shown:  # one placement (the draw step: the card is down): the next draw instead
-        others = shown[0][1][1:2]
-    o = others[0] if others else None
+    others = [m for p, ms in shown if p != _placement(best.move) for m in ms]
+    if not others and shown:  # one placement (the draw step: the card is down): the next draws instead
+        others = shown[0][1][1:]
+    o = runner_up(others)
     if o is not None and o.loss is not None:
         err = _error(o, o.loss_stderr, sampled(analysis))
         alt = in_words(view, o.move)
