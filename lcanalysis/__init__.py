@@ -123,14 +123,27 @@ _BUILT = {"solve": _solve_with_match_note}
 _ENGINE_NAMES = frozenset({"advise", "solve", "evaluate", "make_agent", "run_tournament", "review", "rollout"})
 
 
+#: front-door names that run the rules kernel only (the game's types): before the first of them, that
+#: part is made ready (``cli.warmup.rules_ready``), saying so; a fresh install's first ``lc.Position``
+#: compiled for 5-12 s in silence
+_RULES_NAMES = frozenset({"Position", "View", "read_position", "Match"})
+
+
 def _engine_ready() -> None:
     if not importlib.import_module("lcanalysis.core.jit").jit_disabled():  # (plain Python compiles nothing)
         importlib.import_module("lcanalysis.cli.warmup").engine_ready()
 
 
+def _rules_ready() -> None:
+    if not importlib.import_module("lcanalysis.core.jit").jit_disabled():
+        importlib.import_module("lcanalysis.cli.warmup").rules_ready()
+
+
 def __getattr__(name: str) -> Any:
     if name in _ENGINE_NAMES:
         _engine_ready()  # (a file check once compiled; the warm-up's own steps are let through)
+    elif name in _RULES_NAMES:
+        _rules_ready()
     if name in _BUILT:
         value = _BUILT[name]()
         globals()[name] = value

@@ -616,3 +616,66 @@ def test_a_compile_whose_steps_reach_the_front_door_does_not_start_another(tmp_p
 
     monkeypatch.setattr(warmup, "STEPS", [("part one", step), ("part two", step)])
     assert warmup.engine_ready(quiet=True) >= 0 and ran == [False] * 4 and marker.exists()
+
+
+def test_the_rules_kernels_first_compile_says_so_once_and_the_engines_compile_keeps_its_cache(tmp_path, monkeypatch,
+                                                                                               capsys):
+    """A fresh install's first ``lc.Position`` compiled the rules kernel for 5-12 s in silence. It now
+    says so, with a bar, once (its own marker beside the engine's); the engine's later compile does
+    not delete what it compiled (the cache holds these sources' code only) and replaces its marker."""
+    marker = tmp_path / "engine-test.ok"
+    monkeypatch.setattr(warmup, "_marker", lambda: marker)
+    monkeypatch.setattr(warmup, "PACKAGE", tmp_path)  # a first compile clears the package's cache: not ours
+    ran, cleaned = [], []
+    monkeypatch.setattr(warmup, "RULES_STEPS", [("rules", lambda: ran.append("rules"))])
+    monkeypatch.setattr(warmup, "STEPS", [("rules", lambda: ran.append("rules")), ("rest", lambda: ran.append("rest"))])
+    monkeypatch.setattr(warmup, "remove_stale_cache", lambda package=None: cleaned.append(1) or 0)
+    assert warmup.rules_ready() >= 0 and ran == ["rules"] and cleaned == [1]
+    err = capsys.readouterr().err
+    assert "compiling the rules kernel, once for this version" in err and "1/1" in err
+    assert (tmp_path / "rules-test.ok").exists() and not marker.exists()
+    assert warmup.rules_ready() == 0.0 and ran == ["rules"] and capsys.readouterr().err == ""  # never again
+    assert warmup.engine_ready() > 0 and ran == ["rules", "rules", "rest"] and cleaned == [1]  # cache kept
+    assert "compiling the engine, once" in capsys.readouterr().err
+    assert marker.exists() and not (tmp_path / "rules-test.ok").exists()
+    assert warmup.rules_ready() == 0.0 and warmup.engine_ready() == 0.0 and capsys.readouterr().err == ""
+
+
+def test_the_front_door_s_game_types_and_a_program_s_light_command_make_the_rules_kernel_ready():
+    """``lc.Position``, ``lc.View``, ``lc.read_position`` (and ``main(['show', ...])`` called by a
+    program, whose kernel stays compiled) ask for the rules kernel, not the engine; ``lc.Card`` and
+    the like ask for nothing; with ``NUMBA_DISABLE_JIT`` nothing compiles, so nothing is asked; a
+    process started as the light command runs plain Python and asks for nothing either."""
+    code = ("import io, os, sys, contextlib\nfrom lcanalysis.cli import warmup, main\nasked = []\n"
+            "warmup.engine_ready = lambda quiet=False: asked.append('engine') or 0.0\n"
+            "warmup.rules_ready = lambda quiet=False: asked.append('rules') or 0.0\n"
+            "import lcanalysis as lc\n"
+            "lc.Card, lc.Move, lc.Rules, lc.Analysis\nfirst = list(asked)\n"
+            "lc.Position, lc.View, lc.read_position\nthen = list(asked)\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['show', 'example:midround'])\n"
+            "print(first, then, asked[len(then):])")
+    assert _python(code) == "[] ['rules', 'rules', 'rules'] ['rules']"
+    assert _python("import os\nos.environ['NUMBA_DISABLE_JIT'] = '1'\n" + code) == "[] [] []"
+    assert _python("import io, sys, contextlib\nfrom lcanalysis.cli import warmup, main\nasked = []\n"
+                   "warmup.rules_ready = lambda quiet=False: asked.append('rules') or 0.0\n"
+                   "sys.argv = ['lcanalysis', 'show', 'example:midround']\n"
+                   "with contextlib.redirect_stdout(io.StringIO()):\n    main()\n"
+                   "print(asked, 'numba' in sys.modules)") == "[] False"
+
+
+def test_with_numba_cache_dir_the_markers_and_the_stale_cache_are_looked_for_there(tmp_path):
+    """With ``NUMBA_CACHE_DIR`` set numba caches there, but the markers stayed in the package: a
+    fresh cache folder was taken for compiled and the first use compiled in silence, and a new
+    version's stale cache was never deleted. Both now follow it: the marker lives in that folder,
+    and the files numba wrote there for the package are the ones found (checked against numba's own
+    writing, in a fresh process that compiles one kernel function)."""
+    code = ("import os\nos.environ['NUMBA_CACHE_DIR'] = {cache!r}\n"
+            "from lcanalysis.cli import warmup\n"
+            "from lcanalysis.core import kernel\n"
+            "kernel.state_size(5)\n"
+            "print(warmup._marker().parent, len(warmup.stale_cache_files()))\n"
+            "print(sorted(str(p) for p in __import__('pathlib').Path({cache!r}).rglob('*.nb*')) == "
+            "sorted(str(p) for p in warmup.stale_cache_files()))")
+    out = _python(code.format(cache=str(tmp_path))).splitlines()
+    folder, found = out[0].rsplit(" ", 1)
+    assert folder == str(tmp_path / "lcanalysis") and int(found) >= 2 and out[1] == "True"

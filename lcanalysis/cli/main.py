@@ -108,8 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _prepare_engine(command: str, argv: Sequence[str], plain_kernel: bool) -> None:
     """Plain-Python kernel for the light commands of a one-shot process (``plain_kernel``); a
     compiled engine, announced, for the rest."""
-    if plain_kernel and command in LIGHT_COMMANDS and "numba" not in sys.modules:
-        os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
+    if command in LIGHT_COMMANDS:
+        if plain_kernel and "numba" not in sys.modules:
+            os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
+        from lcanalysis.core.jit import jit_disabled
+
+        if not jit_disabled():  # a program's call, or NUMBA_DISABLE_JIT=0: the rules kernel compiled, saying so
+            warmup.rules_ready()
     elif command in ENGINE_COMMANDS and not any(a in ("-h", "--help") for a in argv):
         warmup.engine_ready()
         # every command answers as a fresh process does, node counts included (the shell's, the

@@ -7,12 +7,19 @@ it says so on standard error and compiles every part with a progress bar; afterw
 one file check. A marker file, keyed by the source files, numba and Python, records that the
 compile happened.
 
+The game's types alone (``lc.Position``, ``lc.View``, ``lc.read_position``, and the light commands
+in a process whose kernel is compiled) need only the rules kernel: ``rules_ready()`` compiles that
+part the same way, saying so, with its own marker (a first ``lc.Position`` compiled for 5-12 s in
+silence); the engine's compile later skips nothing but the notice.
+
 When the marker of the current sources is missing (a new version, an edited source), the
-package's numba cache files (``lcanalysis/**/__pycache__/*.nbi`` and ``*.nbc``) are deleted
-before compiling: numba checks a cached function against its own file only, so a function whose
-callee in another file changed (one inlined into it above all) would otherwise load stale
-machine code from its cache. Deleting is safe while another process reads the cache: numba
-then compiles what it cannot load.
+package's numba cache files (``lcanalysis/**/__pycache__/*.nbi`` and ``*.nbc``, or their folders
+in ``NUMBA_CACHE_DIR`` when it is set) are deleted before compiling: numba checks a cached
+function against its own file only, so a function whose callee in another file changed (one
+inlined into it above all) would otherwise load stale machine code from its cache. Deleting is
+safe while another process reads the cache: numba then compiles what it cannot load. With
+``NUMBA_CACHE_DIR`` set the markers live there too, beside the cache they vouch for: a fresh cache
+folder is a first compile, and says so.
 """
 
 from __future__ import annotations
@@ -49,11 +56,20 @@ def _key() -> str:
 
 
 def _marker() -> Path:
+    """The file that says the whole engine was compiled for these sources."""
     name = f"engine-{_key()}.ok"
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_cache:  # numba keeps its cache there: the marker goes with what it vouches for
+        return Path(numba_cache) / "lcanalysis" / name
     here = PACKAGE / "__pycache__"
     if os.access(PACKAGE, os.W_OK):
         return here / name
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lcanalysis" / name
+
+
+def _rules_marker(engine_marker: Path) -> Path:
+    """The file that says the rules kernel was compiled for these sources: beside the engine's."""
+    return engine_marker.with_name("rules-" + engine_marker.name.split("-", 1)[-1])
 
 
 def _rules_engine() -> None:
@@ -125,6 +141,9 @@ def _wagers() -> None:
     turn_model(ColorState.make(hand=(5, 8)), 3, n=10, progress=False)
 
 
+#: what ``rules_ready`` compiles: the part of the engine the game's types run
+RULES_STEPS: list[tuple[str, Callable[[], None]]] = [("rules engine", _rules_engine)]
+
 STEPS: list[tuple[str, Callable[[], None]]] = [
     ("rules engine", _rules_engine),
     ("playing policies", _agents),
@@ -142,10 +161,24 @@ STEPS: list[tuple[str, Callable[[], None]]] = [
 TICK_SECONDS = 1.0
 
 
+def _numba_cache_folders(root: Path) -> list[Path]:
+    """Where numba caches the compiled functions of the package's source folders: their
+    ``__pycache__`` folders, or with ``NUMBA_CACHE_DIR`` set a folder there for each, named as numba
+    names it (``_CacheLocator.get_suitable_cache_subpath``: the folder's name, the SHA-1 of its path)."""
+    numba_cache = os.environ.get("NUMBA_CACHE_DIR")
+    if not numba_cache:
+        return sorted(root.rglob("__pycache__"))
+    folders = sorted({p.parent for p in root.rglob("*.py")})
+    return [Path(numba_cache) / f"{folder.name}_{hashlib.sha1(os.path.abspath(folder).encode()).hexdigest()}"
+            for folder in folders]
+
+
 def stale_cache_files(package: Path | None = None) -> list[Path]:
-    """numba's cache files of the package (``**/__pycache__/*.nbi`` and ``*.nbc``)."""
+    """numba's cache files of the package (``*.nbi`` and ``*.nbc``, in its ``__pycache__`` folders
+    or, with ``NUMBA_CACHE_DIR`` set, in the package's folders there)."""
     root = PACKAGE if package is None else package
-    return sorted(p for pattern in ("*.nbi", "*.nbc") for p in root.rglob(f"__pycache__/{pattern}"))
+    return sorted(p for folder in _numba_cache_folders(root) for pattern in ("*.nbi", "*.nbc")
+                  for p in folder.glob(pattern))
 
 
 def remove_stale_cache(package: Path | None = None) -> int:
@@ -173,26 +206,48 @@ def engine_ready(quiet: bool = False) -> float:
         return 0.0
     _COMPILING.set()
     try:
-        return _compile(marker, quiet)
+        # after rules_ready the cache holds only what these sources compiled: nothing stale to delete
+        return _compile(marker, quiet, STEPS, ENGINE_NOTICE, clean=not _rules_marker(marker).exists())
     finally:
         _COMPILING.clear()
 
 
-_COMPILING = threading.Event()  # set while engine_ready compiles in this process
+def rules_ready(quiet: bool = False) -> float:
+    """Compile the rules kernel (what ``Position``, ``View`` and ``read_position`` run) if neither it
+    nor the whole engine was ever compiled for this version here; returns the seconds spent (0 when
+    it was ready). Says so on standard error, with a bar, unless ``quiet``: once, as ``engine_ready``."""
+    marker = _marker()
+    rules = _rules_marker(marker)
+    if marker.exists() or rules.exists() or _COMPILING.is_set():
+        return 0.0
+    _COMPILING.set()
+    try:
+        return _compile(rules, quiet, RULES_STEPS, RULES_NOTICE, clean=True)
+    finally:
+        _COMPILING.clear()
 
 
-def _compile(marker: Path, quiet: bool) -> float:
+_COMPILING = threading.Event()  # set while engine_ready or rules_ready compiles in this process
+
+ENGINE_NOTICE = ("compiling the engine, once for this version (about a minute on 2 cores); "
+                 "later commands start at once")
+RULES_NOTICE = ("compiling the rules kernel, once for this version (5-15 s on 2 cores; "
+                "'lcanalysis warm-up' compiles the whole engine ahead)")
+
+
+def _compile(marker: Path, quiet: bool, steps: list[tuple[str, Callable[[], None]]], notice: str,
+             clean: bool) -> float:
     from tqdm.auto import tqdm
 
-    remove_stale_cache()  # compiled for other sources: numba would not always notice
+    if clean:
+        remove_stale_cache()  # compiled for other sources: numba would not always notice
 
     if not quiet:
-        print("compiling the engine, once for this version (about a minute on 2 cores); "
-              "later commands start at once", file=sys.stderr, flush=True)
+        print(notice, file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     from lcanalysis.game.records import ticking
 
-    with tqdm(STEPS, desc="compiling", unit="part", file=sys.stderr, disable=quiet) as bar:
+    with tqdm(steps, desc="compiling", unit="part", file=sys.stderr, disable=quiet) as bar:
         stop_ticking = ticking(None if quiet else bar, TICK_SECONDS)
         try:
             for name, step in bar:
@@ -202,7 +257,7 @@ def _compile(marker: Path, quiet: bool) -> float:
             stop_ticking()
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
-        for old in marker.parent.glob("engine-*.ok"):
+        for old in [*marker.parent.glob("engine-*.ok"), *marker.parent.glob("rules-*.ok")]:
             old.unlink()
         marker.write_text(f"compiled in {time.perf_counter() - t0:.1f} s\n")
     except OSError:  # a read-only install: numba keeps its own cache, we only lose the notice
