@@ -127,9 +127,13 @@ def test_simulated_colours_record_what_each_colour_scored():
     assert opening.score_by_colours_opened(c)["rounds"].sum() == 8
 
 
-def test_the_wager_models_check_shows_its_progress_when_asked_and_the_same_table(capsys):
+def test_the_wager_models_check_shows_its_progress_when_asked_and_the_same_table(capsys, monkeypatch):
     """The notebook's live check takes tens of seconds at its small size (hours published): with
-    ``progress=True`` a bar counts the expeditions predicted; the table is the same either way."""
+    ``progress=True`` a bar counts the expeditions predicted (once they have taken ``PROGRESS_DELAY``:
+    0 here, for this small size); the table is the same either way."""
+    from lcanalysis import progress
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
     quiet = opening.wager_models_vs_play(rounds=30, snap_turn=10, seed=0, n_mc=20)
     assert capsys.readouterr().err == ""
     shown = opening.wager_models_vs_play(rounds=30, snap_turn=10, seed=0, n_mc=20, progress=True)
@@ -138,10 +142,14 @@ def test_the_wager_models_check_shows_its_progress_when_asked_and_the_same_table
     assert "expeditions" in err and f"{rows}/{rows}" in err
     pd.testing.assert_frame_equal(quiet, shown)
 
-def test_studies_data_shows_a_bar_for_each_simulation_and_the_same_files(tmp_path, capsys):
+def test_studies_data_shows_a_bar_for_each_simulation_and_the_same_files(tmp_path, capsys, monkeypatch):
     """``lcanalysis studies data`` ran the first-player rounds, the matches and the colours (about
     15 s, 5 s and 90 s at the published sizes, here) with nothing on the screen; now each counts on
-    standard error, and the files are those of the quiet library calls."""
+    standard error (once it has taken ``PROGRESS_DELAY``: 0 here, at these tiny sizes), and the files
+    are those of the quiet library calls."""
+    from lcanalysis import progress
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
     data.write_data(str(tmp_path), only=["first_player_rounds", "matches", "colours"], deals=3, matches=2,
                     rounds=4, seed=1)
     err = capsys.readouterr().err
@@ -737,9 +745,13 @@ def test_the_colours_opened_figure_names_one_colour_in_the_singular():
     assert list(opening.colours_opened_estimates(rows, min_rounds=1)) == ["1 colour", "2 colours"]
 
 
-def test_the_colours_studys_progress_says_the_rounds_are_played_out(capsys):
+def test_the_colours_studys_progress_says_the_rounds_are_played_out(capsys, monkeypatch):
     """Its progress bar read "simulated rounds (to turn 0)", as if nothing were played: the rounds
-    are played to their end, and the colours are taken as dealt."""
+    are played to their end, and the colours are taken as dealt (the bar drawn from the start here:
+    ``PROGRESS_DELAY`` 0, as two rounds take less)."""
+    from lcanalysis import progress
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
     opening.simulated_colours(rounds=2, seed=0, progress=True)
     shown = capsys.readouterr().err
     assert "to turn 0" not in shown and "simulated rounds (played out; colours as dealt)" in shown

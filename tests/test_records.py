@@ -547,20 +547,20 @@ def test_reading_a_record_shows_a_progress_bar_when_asked_and_it_takes_long(monk
     now shows a bar on standard error over the turns replayed, once reading has taken
     ``PROGRESS_DELAY`` seconds (set to 0 here, so that the bar of a quick read shows); without
     ``progress`` (the default) nothing is printed."""
-    from lcanalysis.game import records
+    from lcanalysis import progress
 
     start, end = _stalling_round(300)
     rec = record_round(start, end.history)
     match = record_match([rec], rec.rules, comment="a match of one round so far")
     forms = (rec.to_text(), write_record(rec), rec.to_json(), match.to_text(), write_record(match))
-    monkeypatch.setattr(records, "PROGRESS_DELAY", 0.0, raising=False)
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0, raising=False)
     for form, want in zip(forms, (rec, rec, rec, match, match)):
         assert read_record(form) == read_record(form, progress=False) == want
         assert capsys.readouterr().err == ""
         assert read_record(form, progress=True) == want
         err = capsys.readouterr().err
         assert "reading the record" in err and "300/300" in err, err
-    monkeypatch.setattr(records, "PROGRESS_DELAY", 3600.0)  # the read ends before the bar would show
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 3600.0)  # the read ends before the bar would show
     read_record(forms[0], progress=True)
     assert "reading the record" not in capsys.readouterr().err
 

@@ -896,15 +896,15 @@ def test_the_command_shows_its_progress_while_a_long_record_is_read_and_reviewed
     """'lcanalysis review' of a record of thousands of turns sat silent for many seconds while the
     record was read and its turns replayed into the decisions to review: its bar started only with
     the first decision. Reading shows a bar of its own on standard error once it has taken
-    ``records.PROGRESS_DELAY`` seconds (0 here, so a short record shows it); the turns are then
+    ``progress.PROGRESS_DELAY`` seconds (0 here, so a short record shows it); the turns are then
     replayed one at a time as they are judged (tests/test_review_stream.py), so the review's bar
     starts at once and there is no replay before it; '--no-progress' shows none."""
-    from lcanalysis.game import records
+    from lcanalysis import progress
 
     start = Position.deal(seed=3)
     path = tmp_path / "round.lcr"
     write_record(record_round(start, ["-Yw/D", "-B10/Y", "-Yw/B"]), path, form="text")
-    monkeypatch.setattr(records, "PROGRESS_DELAY", 0.0, raising=False)
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0, raising=False)
     args = ["review", str(path), "--json", "--workers", "1", "--time", str(T)]
     assert main(args) == 0
     err = capsys.readouterr().err

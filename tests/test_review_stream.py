@@ -200,7 +200,11 @@ def test_the_views_of_a_review_are_those_before_each_decision(monkeypatch):
 
 def test_the_progress_bar_counts_the_turns_judged(monkeypatch, capsys):
     """One bar, over the turns judged (decisions and the other player's deck draws alike), ending
-    full: no turn is left out of its total nor counted twice, serial or on an executor."""
+    full: no turn is left out of its total nor counted twice, serial or on an executor (the bar drawn
+    from the start: ``PROGRESS_DELAY`` 0, as cheap turns end before a second)."""
+    from lcanalysis import progress
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
     start = _blunder_start()
     rec = record_round(start, _play_out(start, "-R10/D"))
     monkeypatch.setattr(R, "review_turn", judged_cheaply)

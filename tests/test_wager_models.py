@@ -517,7 +517,7 @@ def test_break_even_turns_shows_progress_over_the_turn_counts_and_samples_only_t
     counted here (rows sampled, bar steps), not time."""
     import tqdm.auto
 
-    from lcanalysis.game.records import PROGRESS_DELAY
+    from lcanalysis.progress import PROGRESS_DELAY
 
     monkeypatch.setattr(tqdm.auto, "tqdm", _Bar)
     rows = [0]

@@ -142,10 +142,14 @@ def test_written_tables_name_the_command_and_are_current(tmp_path):
         assert (tmp_path / name).read_text() == (DATA / name).read_text()
 
 
-def test_the_tables_command_shows_progress_while_a_table_is_made(tmp_path, capsys):
+def test_the_tables_command_shows_progress_while_a_table_is_made(tmp_path, capsys, monkeypatch):
     """The minimum-holding table takes about 12 s (its turn-model columns): it printed "computing ..."
-    and nothing more until it was done. Now a bar counts the sizes of holding (1 to 9 numbers)."""
+    and nothing more until it was done. Now a bar counts the sizes of holding (1 to 9 numbers), drawn
+    once the work has taken ``PROGRESS_DELAY`` (0 here: these tables take less)."""
+    from lcanalysis import progress
     from lcanalysis.cli import main
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
 
     assert main(["studies", "wager-tables", "--out", str(tmp_path), "wager_breakeven_by_holding.csv"]) == 0
     err = capsys.readouterr().err
@@ -198,10 +202,14 @@ def test_the_studies_refuse_counts_they_cannot_make_a_result_of(argv, said, caps
 
 
 
-def test_the_claims_command_shows_its_progress_over_the_simulated_rounds(capsys):
+def test_the_claims_command_shows_its_progress_over_the_simulated_rounds(capsys, monkeypatch):
     """``lcanalysis studies wager-claims --rounds 40000`` ran for 10 s and more printing nothing until
-    its report; now a bar counts the rounds on standard error, the report alone on standard output."""
+    its report; now a bar counts the rounds on standard error (once they have taken ``PROGRESS_DELAY``:
+    0 here, for 12 rounds), the report alone on standard output."""
+    from lcanalysis import progress
     from lcanalysis.cli import main
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
 
     assert main(["studies", "wager-claims", "--rounds", "12", "--seed", "3"]) == 0
     out, err = capsys.readouterr()
@@ -336,11 +344,14 @@ def test_match_table_refuses_an_output_it_cannot_write_before_simulating(capsys,
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"] and kept.read_text() == "mine"
 
 
-def test_the_wager_simulation_refuses_more_rounds_than_it_can_hold_and_shows_its_rounds(capsys):
-    """'studies wager-sim --rounds 10**23' ran for ever without a sign of life; the library took it too."""
+def test_the_wager_simulation_refuses_more_rounds_than_it_can_hold_and_shows_its_rounds(capsys, monkeypatch):
+    """'studies wager-sim --rounds 10**23' ran for ever without a sign of life; the library took it too
+    (its bar drawn from the start here: ``PROGRESS_DELAY`` 0, as these few rounds take less)."""
+    from lcanalysis import progress
     from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
     from lcanalysis.wagers.simulation import snapshot_rounds
 
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
     for bad in (MAX_WAGER_SIM_ROUNDS + 1, -1, 2.5, "10"):
         with pytest.raises(ValueError, match="rounds must be a whole number from 0 to 500,000"):
             snapshot_rounds(bad)

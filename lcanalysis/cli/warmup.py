@@ -237,18 +237,17 @@ RULES_NOTICE = ("compiling the rules kernel, once for this version (5-15 s on 2 
 
 def _compile(marker: Path, quiet: bool, steps: list[tuple[str, Callable[[], None]]], notice: str,
              clean: bool) -> float:
-    from tqdm.auto import tqdm
-
     if clean:
         remove_stale_cache()  # compiled for other sources: numba would not always notice
 
     if not quiet:
         print(notice, file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    from lcanalysis.game.records import ticking
+    from lcanalysis.progress import progress_bar, ticking
 
-    with tqdm(steps, desc="compiling", unit="part", file=sys.stderr, disable=quiet) as bar:
-        stop_ticking = ticking(None if quiet else bar, TICK_SECONDS)
+    # at once, not after PROGRESS_DELAY: the notice above says a compile started, the bar that it moves
+    with progress_bar(steps, desc="compiling", unit="part", progress=not quiet, delay=0) as bar:
+        stop_ticking = ticking(bar, TICK_SECONDS)
         try:
             for name, step in bar:
                 bar.set_postfix_str(name)

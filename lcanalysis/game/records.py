@@ -54,8 +54,7 @@ import copy
 import json
 import os
 import re
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
@@ -82,13 +81,12 @@ from lcanalysis.game.notation import (
 from lcanalysis.game.position import Position, PositionError
 from lcanalysis.game.rules import Rules, RulesError, expedition_score
 from lcanalysis.game.view import View
+from lcanalysis.progress import progress_bar
 
 TEXT_TAG = RECORD_TAG
 #: a copy of the replay's table is kept every this many turns: ``RoundRecord.state(i)`` plays fewer
 #: than this many turns again, and a long record keeps a few copies, not one a turn (the history once)
 CHECKPOINT = 64
-#: seconds a read or a replay may take before its progress bar (when the caller asks for one) shows
-PROGRESS_DELAY = 1.0
 ROUND_KEYS = {"rules", "start", "turns", "players", "comment"}
 MATCH_KEYS = {"rules", "rounds", "players", "comment"}
 
@@ -179,7 +177,7 @@ class RoundRecord:
     comment: str | None = None
     round: int | None = None  # 1-based, in a match (for messages)
     lines: list[int] | None = None  # the line of each turn in the file read, when known
-    progress: InitVar[Any] = None  # a progress bar (``progress_bar``) advanced a turn at a time as it is replayed
+    progress: InitVar[Any] = None  # a progress bar (``_turns_bar``) advanced a turn at a time as it is replayed
     _movers: list[int] = field(default_factory=list, init=False, repr=False)
     _drawn: list[Card | None] = field(default_factory=list, init=False, repr=False)
     # the replay's table before every CHECKPOINT-th turn (a one-player record's: a full position that
@@ -736,37 +734,10 @@ def _json_text(d: dict[str, Any]) -> str:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def progress_bar(total: int, progress: bool, desc: str = "reading the record") -> Any:
-    """A progress bar (tqdm, on standard error) over ``total`` turns, shown only once the work has
-    taken ``PROGRESS_DELAY`` seconds: quick work prints nothing. None when ``progress`` is false.
-    The caller closes it."""
-    if not progress or total <= 0:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, unit="turn", delay=PROGRESS_DELAY)
-
-
-def ticking(bar: Any, every: float = 1.0) -> Callable[[], None]:
-    """Redraw ``bar`` (a tqdm bar, or None: nothing) every ``every`` seconds, from a thread, until the
-    returned function is called: a bar redraws only when it moves, so a long step (a slow round, a
-    decision the endgame search judges for seconds) showed a frozen bar with no time passing."""
-    if bar is None:
-        return lambda: None
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(every):
-            bar.refresh()
-
-    ticker = threading.Thread(target=tick, name="progress-tick", daemon=True)
-    ticker.start()
-
-    def stopped() -> None:
-        stop.set()
-        ticker.join()
-
-    return stopped
+def _turns_bar(total: int, progress: bool) -> Any:
+    """The bar of a read or a replay over ``total`` turns (``lcanalysis.progress``); None when
+    ``progress`` is false (tqdm is then not even loaded). The caller closes it."""
+    return progress_bar(total=total, desc="reading the record", unit="turn") if progress and total > 0 else None
 
 
 def _closed(bar: Any) -> None:
@@ -939,7 +910,7 @@ def record_from_json(data: Any, lines: list[list[int]] | None = None, progress: 
     rounds = data.get("rounds") if "rounds" in data else [data]
     total = sum(len(r["turns"]) for r in rounds if isinstance(r, Mapping) and isinstance(r.get("turns"), list)) \
         if isinstance(rounds, list) else 0
-    bar = progress_bar(total, progress)
+    bar = _turns_bar(total, progress)
     try:
         return _record_from_json(data, lines, bar)
     finally:
@@ -1053,7 +1024,7 @@ def _parse_text_form(text: str, progress: bool = False) -> Record:
         raise RecordError(f"the text form starts with the line '{TEXT_TAG}'")
     if not rounds:
         raise RecordError("no 'start LC1;...' line: the record holds no round")
-    bar = progress_bar(sum(len(turns) for _n, _start, turns, _lines, _found in rounds), progress)
+    bar = _turns_bar(sum(len(turns) for _n, _start, turns, _lines, _found in rounds), progress)
     try:
         if len(rounds) == 1 and not match_labels:
             _n, start, turns, lines, found = rounds[0]
@@ -1086,12 +1057,10 @@ __all__ = [
     "RoundRecord",
     "Step",
     "Turn",
-    "progress_bar",
     "read_record",
     "record_from_json",
     "record_match",
     "record_round",
     "replay",
-    "ticking",
     "write_record",
 ]

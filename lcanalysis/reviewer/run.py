@@ -17,10 +17,11 @@ import numpy as np
 from lcanalysis.core.pool import worker_pool
 from lcanalysis.game.cards import Card
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import MatchRecord, RoundRecord, read_record, ticking
+from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import points_only_note
 from lcanalysis.options import MAX_SEED, MAX_WORKERS  # the advisor's seeds; worker processes (as a tournament's)
+from lcanalysis.progress import progress_bar, ticking
 from lcanalysis.reviewer.judge import Job, review_turn, round_codes
 from lcanalysis.reviewer.report import Decision, Draw, PlayerSummary, Review
 from lcanalysis.reviewer.settings import (
@@ -271,9 +272,7 @@ def _run(jobs: Iterator[Job], total: int, executor: str | Executor | None, worke
     The bar counts turns judged, the kept ones first."""
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, initial=len(kept), desc="review", unit="turn")
+        bar = progress_bar(total=total, initial=len(kept), desc="review", unit="turn")
     # redrawn every second meanwhile: a decision the endgame search judges takes seconds, and the bar
     # (its time too) stood still through them
     stop_ticking = ticking(bar, TICK_SECONDS)

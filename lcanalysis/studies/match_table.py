@@ -81,12 +81,13 @@ def simulate_match_rounds(matches: int = 1000, seed: int = 0, rules: Rules | Non
     """Play ``matches`` matches (heuristic agent on both seats, seat 0 starts round 1, later rounds
     started as ``Match`` says). One row per match: every round's scores and starter. ``progress``: a bar."""
     import pandas as pd
-    from tqdm.auto import tqdm
+
+    from lcanalysis.progress import progress_bar
 
     rules = rules or Rules(rounds=3)
     rows = []
     base = (int(seed) + 1) * 1_000_003 + 500_009  # away from the table's deals (seed * 1_000_003 + i)
-    for i in tqdm(range(matches), desc="matches", unit="match", disable=not progress):
+    for i in progress_bar(range(matches), desc="matches", unit="match", progress=progress):
         m = Match(rules=rules, first_starter=0)
         for r in range(rules.rounds):
             pos = m.new_round(seed=(base + i) * 7 + r)

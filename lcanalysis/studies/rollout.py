@@ -462,16 +462,16 @@ def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: 
     """A bar over the trials (``progress`` True), lines (a function), or nothing. ``open_ended``: with
     a time budget and no trials asked, a count with no total (a bar to ``MAX_TRIALS`` would say the
     time budget's rollout takes days)."""
-    from tqdm.auto import tqdm
+    from lcanalysis.progress import progress_bar
 
     if callable(progress):
         todo = f"{trials - done} trial(s) to play" if seconds is None else \
             f"trials to play for {seconds:g} s in all (at most {trials - done:,})"
         progress(f"{todo} ({done} already in the file), each of {turns} turn(s) played out by {label} in both seats")
         return _Lines(progress, trials, done, seconds, started)
-    return tqdm(total=None if open_ended and seconds is not None else trials, initial=done,
-                disable=progress is not True, unit="trial",
-                desc="rollout" if seconds is None else f"rollout (for {seconds:g} s)")
+    return progress_bar(total=None if open_ended and seconds is not None else trials, initial=done,
+                        progress=progress is True, unit="trial",
+                        desc="rollout" if seconds is None else f"rollout (for {seconds:g} s)")
 
 
 def rollout_analysis(results: np.ndarray, lucks: np.ndarray | None, turns: Sequence[str], label: str) -> Analysis:

@@ -171,8 +171,7 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     the round player wrote (``study_file.PLAY_CODE``), or whose settings name no code, is refused
     unless ``allow_code_change``; a file that holds every round asked for is not refused (nothing is
     added to it). ``command``: written to the ``.cmd`` sidecar. Returns the rounds reviewed now."""
-    from tqdm.auto import tqdm
-
+    from lcanalysis.progress import progress_bar
     from lcanalysis.reviewer import REVIEW_VERSION, SEARCH_FLOOR
 
     floor = SEARCH_FLOOR if search_floor is None else search_floor
@@ -183,7 +182,7 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
         todo = [unit for unit in units if unit not in done]
         opp = _agent(opponent, search_ms)
         made: dict[str, Any] = {}
-        for name, k in tqdm(todo, desc="reviewed rounds", unit="round", disable=not progress):
+        for name, k in progress_bar(todo, desc="reviewed rounds", unit="round", progress=progress):
             me = made.setdefault(name, _agent(name, search_ms))
             write(_review_round(name, me, opponent, opp, k, time_budget, seed, floor, 1, False))
     return len(todo)
@@ -301,13 +300,12 @@ def review_luck_draws(deals: int = 10, time_budget: float = 0.1, seed: int = 0, 
     alternate). Cheaper than a whole review: only the draws are rated. ``hand_model``: also the
     luck with the opponent's hand dealt by the opponent-hand model (``model_luck``,
     ``model_luck_stderr``; the same seed), as a one-player record's review rates it."""
-    from tqdm.auto import tqdm
-
     from lcanalysis.agents import make_agent
+    from lcanalysis.progress import progress_bar
 
     made = [make_agent(a) for a in agents]
     rows = []
-    for k in tqdm(range(first_deal, first_deal + deals), desc="review luck", unit="deal", disable=not progress):
+    for k in progress_bar(range(first_deal, first_deal + deals), desc="review luck", unit="deal", progress=progress):
         rows.extend(_review_luck_deal(k, made, agents, time_budget, seed, hand_model))
     return pd.DataFrame(rows)
 
@@ -376,9 +374,8 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
     engine or the round player wrote (``study_file.PLAY_CODE``; an unversioned file too) unless
     ``allow_code_change``; a file that holds every deal asked for is not refused (nothing is added
     to it). ``command``: written to the ``.cmd`` sidecar. Returns the deals rated now."""
-    from tqdm.auto import tqdm
-
     from lcanalysis.agents import make_agent
+    from lcanalysis.progress import progress_bar
     from lcanalysis.reviewer import REVIEW_VERSION
 
     identity = {"time": time_budget, "seed": seed, "hand_model": hand_model, "agents": list(agents),
@@ -387,7 +384,7 @@ def write_review_luck(path: str, deals: int, time_budget: float = 0.1, seed: int
     with review_luck_file(hand_model).open(path, identity, command, allow_code_change, units=units) as (write, done):
         todo = [k for (k,) in units if (k,) not in done]
         made = [make_agent(a) for a in agents]
-        for k in tqdm(todo, desc="review luck", unit="deal", disable=not progress):
+        for k in progress_bar(todo, desc="review luck", unit="deal", progress=progress):
             write(_review_luck_deal(k, made, agents, time_budget, seed, hand_model))
     return len(todo)
 

@@ -480,7 +480,7 @@ class StudyFile:
         ``allow_code_change``, or unless it holds every unit (``open``). A ``path`` FILE.partial that is
         missing, beside a FILE written from rows made with ``identity`` by this code (``finished``:
         ``studies data`` run again after a stop), raises ``Finished`` before anything is made."""
-        from tqdm.auto import tqdm
+        from lcanalysis.progress import progress_bar
 
         if path is not None and path.endswith(PARTIAL) and not os.path.exists(path):
             written = path[: -len(PARTIAL)]
@@ -488,12 +488,12 @@ class StudyFile:
             if finished(written, mine):
                 raise Finished(written)
         if path is None:
-            rows = [make(key) for key in tqdm(units, total=len(units), disable=not progress, **bar)]
+            rows = [make(key) for key in progress_bar(units, total=len(units), progress=progress, **bar)]
             table = self.frame([r for made in rows for r in made] if self.many_rows else rows, identity)
             return table[list(columns or self.columns)]
         with self.open(path, identity, allow_code_change=allow_code_change, units=units) as (write, done):
             todo = [key for key in units if key not in done]
-            for key in tqdm(todo, disable=not progress, initial=len(units) - len(todo), total=len(units), **bar):
+            for key in progress_bar(todo, progress=progress, initial=len(units) - len(todo), total=len(units), **bar):
                 write(make(key))
         table = self.load(path)
         order = {key: k for k, key in enumerate(units)}

@@ -74,9 +74,9 @@ def _turn_means(h, k: int, seed: int = 0):
 
 def _bar(items, progress: bool, what: str = "holding sizes", unit: str = "size"):
     """``items``, with a progress bar on standard error when ``progress``."""
-    from tqdm.auto import tqdm
+    from lcanalysis.progress import progress_bar
 
-    return tqdm(items, desc=what, unit=unit, disable=not progress, leave=False)
+    return progress_bar(items, desc=what, unit=unit, progress=progress, leave=False)  # inner bars: gone when done
 
 
 def unseen_for(draws: int) -> int:

@@ -45,8 +45,8 @@ from lcanalysis.agents import Agent
 from lcanalysis.core.pool import worker_pool
 from lcanalysis.game.match import Match
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import ticking
 from lcanalysis.game.rules import Rules
+from lcanalysis.progress import progress_bar, ticking
 from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_SEED, MAX_TURN_CAP, MAX_WORKERS
 from lcanalysis.tournaments.results import (
     LUCK_COLUMNS,
@@ -578,10 +578,8 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
     options = options or PlayOptions()
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc="rounds" if rules.rounds == 1 else "matches",
-                   unit="deal-seat")
+        bar = progress_bar(total=len(jobs), initial=len(jobs) - len(todo),
+                           desc="rounds" if rules.rounds == 1 else "matches", unit="deal-seat")
     wanted = {job.key for job in todo}
 
     kept = f"; the results finished so far are kept in {results.path}: run again to resume" if results else ""

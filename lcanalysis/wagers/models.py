@@ -54,8 +54,8 @@ from numba import njit
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
-from lcanalysis.game.records import PROGRESS_DELAY
 from lcanalysis.options import MAX_WAGER_SAMPLES
+from lcanalysis.progress import check_progress, progress_bar
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
     MIN_VALUE,
@@ -92,15 +92,10 @@ def _check_sampling(n: object, seed: object, share: object) -> tuple[int, int, f
 
 
 def _bar(progress: object, total: int, desc: str, unit: str) -> Any:
-    """A progress bar on standard error (tqdm) over ``total`` steps, drawn only once the work has taken
-    ``PROGRESS_DELAY`` seconds (quick answers print nothing); ``progress`` False: none. At the
-    largest ``n`` a row of a model takes about half a second, and a model or a break-even search runs
-    many: seconds, not to be waited for in silence."""
-    if not isinstance(progress, (bool, np.bool_)):  # "no" would show the bar
-        raise WagerError(f"progress must be True or False, got {progress!r}")
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, unit=unit, delay=PROGRESS_DELAY, disable=not progress)
+    """The bar over ``total`` steps (``lcanalysis.progress``: shown once the work has taken
+    ``PROGRESS_DELAY``); ``progress`` checked first. At the largest ``n`` a row of a model takes about
+    half a second, and a model or a break-even search runs many: seconds, not to be waited for in silence."""
+    return progress_bar(total=total, desc=desc, unit=unit, progress=check_progress(progress, WagerError))
 
 
 def _mask(values) -> int:

@@ -223,11 +223,10 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``wager_bot_place``).
     ``progress``: a bar over the rounds. At most ``options.MAX_WAGER_SIM_ROUNDS`` rounds.
     """
-    from tqdm.auto import tqdm
-
     from lcanalysis.game.cards import whole_number
     from lcanalysis.game.rules import Rules
     from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
+    from lcanalysis.progress import progress_bar
 
     n = whole_number(rounds)
     if n is None or not 0 <= n <= MAX_WAGER_SIM_ROUNDS:  # 10**23 rounds ran silently for ever
@@ -235,8 +234,8 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     rows = []
     scores = []
     rules = Rules(colors=colors)
-    for i in tqdm(range(n), desc=f"simulated rounds (to turn {snap_turn})", unit="round", disable=not progress,
-                  mininterval=1.0):
+    for i in progress_bar(range(n), desc=f"simulated rounds (to turn {snap_turn})", unit="round", progress=progress,
+                          mininterval=1.0):
         rec, score = snapshot_of_round(i, snap_turn, seed, rules, bot)
         scores.append(score)
         if rec is not None:
@@ -351,8 +350,7 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     """Colours with nothing on the expedition at the snapshot: the value of the colour (open with the
     best number of wagers, or decline) predicted by each model, against what it really scored
     (0 when the bot never opened it). ``progress``: a bar over the colours."""
-    from tqdm.auto import tqdm
-
+    from lcanalysis.progress import progress_bar
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import _mc, decline_at_end
 
@@ -364,8 +362,8 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
              "decline at end (canonical)", "decline now (turns, late)", "decline now (turns, eager)",
              "decline at end (turns, late)"]
     preds = {name: np.zeros(len(sel)) for name in names}
-    for i, row in enumerate(tqdm(sel, desc=f"untouched colours, turn {snap_turn}", unit="colour",
-                                 disable=not progress)):
+    for i, row in enumerate(progress_bar(sel, desc=f"untouched colours, turn {snap_turn}", unit="colour",
+                                         progress=progress)):
         state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
                                 unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
         turns = feat.turns_left(int(row[F_DECK]), True)
@@ -418,10 +416,10 @@ PREDICTION_MODELS = ("canonical, all draws", "canonical, useful draws", "turns, 
 def predictions_with_share(rows: np.ndarray, shares: np.ndarray, n_mc: int = 2000, seed: int = 1,
                            progress: bool = False):
     """Each model's predicted final score (mean, no more wagers) for each snapshot row."""
-    from tqdm.auto import tqdm
+    from lcanalysis.progress import progress_bar
 
     out = {name: np.zeros(len(rows)) for name in PREDICTION_MODELS}
-    for i, row in enumerate(tqdm(rows, desc="expeditions", unit="row", disable=not progress)):
+    for i, row in enumerate(progress_bar(rows, desc="expeditions", unit="row", progress=progress)):
         for name, value in zip(PREDICTION_MODELS, predictions_of_row(row, float(shares[i]), n_mc, seed + i),
                                strict=True):
             out[name][i] = value
