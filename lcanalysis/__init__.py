@@ -96,10 +96,12 @@ def _solve_with_match_note() -> Any:
     read = importlib.import_module("lcanalysis.game.notation").read_position
     match_note = importlib.import_module("lcanalysis.match_equity").solve_match_note
 
+    reporting = _reporting(exact)
+
     @functools.wraps(exact)
     def solve(target: Any, *args: Any, **kwargs: Any) -> Any:
         position = read(target)  # read once: the search takes it as read, and the note needs its match
-        answer = exact(position, *args, **kwargs)
+        answer = reporting(position, *args, **kwargs)
         note = match_note(position)
         if note and note not in answer.notes:
             answer.notes.append(note)
@@ -107,14 +109,63 @@ def _solve_with_match_note() -> Any:
 
     solve.__doc__ = (exact.__doc__ or "").rstrip() + (
         "\n\n    On a position or view in a match (with a ``match`` score), ``notes`` says once that the\n"
-        "    values are points of this round, not chances to win the match, as ``lcanalysis solve`` does.\n")
+        "    values are points of this round, not chances to win the match, as ``lcanalysis solve`` does.\n"
+        + _PROGRESS_NOTE.replace("NAME", "solve"))
     # found by name where it lives, so that it pickles (a process pool can be handed lc.solve)
     solve.__module__, solve.__qualname__ = __name__, "solve"
     return solve
 
 
+#: what the front door's long questions add to their docstrings
+_PROGRESS_NOTE = (
+    "\n    At the front door (``lc.NAME``) ``progress=None``, the default, reports a long answer on standard\n"
+    "    error once it has taken ``lcanalysis.progress.PROGRESS_DELAY`` seconds, as the command line does\n"
+    "    (a quick answer prints nothing); ``progress=False``: nothing.\n")
+
+
+def _reporting(inner: Any, bar: bool = False) -> Any:
+    """``inner`` called as the front door calls it: ``progress=None`` (or not given) reports on standard
+    error once the work has taken ``PROGRESS_DELAY`` (lines as they come, ``progress.delayed_lines``,
+    or with ``bar`` its own bar: ``progress=True``); ``progress=False`` nothing (``None`` to the
+    functions that take lines); anything else as given. A ``lc.advise(view, time_budget=30)`` was
+    30 s of silence: the functions behind the front door report only when given a ``progress``."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(inner)
+
+    @functools.wraps(inner)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        progress = bound.arguments.get("progress")
+        if progress is None and bar:
+            bound.arguments["progress"] = True
+        elif progress is False and not bar:
+            bound.arguments["progress"] = None
+        elif progress is None:
+            with importlib.import_module("lcanalysis.progress").delayed_lines() as say:
+                bound.arguments["progress"] = say
+                return inner(*bound.args, **bound.kwargs)
+        return inner(*bound.args, **bound.kwargs)
+
+    if bar:  # the default the front door gives it
+        call.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+            q.replace(default=None) if q.name == "progress" else q for q in signature.parameters.values()])
+    return call
+
+
+def _reported(name: str, bar: bool = False) -> Any:
+    """``lc.NAME``: the function of ``_NAMES[name]`` reporting by default (``_reporting``), found by name
+    where it lives so that it pickles (a process pool can be handed it)."""
+    call = _reporting(getattr(importlib.import_module(_NAMES[name]), name), bar)
+    call.__doc__ = (call.__doc__ or "").rstrip() + "\n" + _PROGRESS_NOTE.replace("NAME", name)
+    call.__module__, call.__qualname__ = __name__, name
+    return call
+
+
 #: front-door names built here on first use, from the functions behind them
-_BUILT = {"solve": _solve_with_match_note}
+_BUILT = {"solve": _solve_with_match_note, "advise": lambda: _reported("advise"),
+          "rollout": lambda: _reported("rollout", bar=True)}
 
 
 #: front-door names whose first use runs compiled code: before the first of them, the engine is made

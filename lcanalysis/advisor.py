@@ -195,8 +195,10 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     ``max_nodes`` (0: none) also caps the endgame search near the end of the round (for a full
     position ``lcanalysis.search.SearchBudgetExceeded`` when it runs out); the play-outs are
     bounded by ``time_budget``. ``progress`` receives a line of text as each stage of the
-    endgame search starts and ends. ``hand_model``: deal the opponent's unknown cards in the
-    play-outs from the learned opponent-hand model (``lcanalysis.hand_model``) instead of
+    endgame search starts and ends (None: no lines; ``lc.advise``, the front door, says them on
+    standard error by default once the answer has taken ``progress.PROGRESS_DELAY``).
+    ``hand_model``: deal the opponent's unknown cards in the play-outs from the learned
+    opponent-hand model (``lcanalysis.hand_model``) instead of
     uniformly (``None``: ``HAND_MODEL_DEFAULT``, on); the endgame search is not affected.
     ``streams``: in each world every player draws from a deck stream of their own, so a turn
     that takes a discard-pile card does not hand the later deck cards to the other player

@@ -48,6 +48,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     line of text after a second of searching and every few seconds after (``print`` will do), so
     that a long solve is never silent: the nodes searched so far (of ``max_nodes``) and, for a view,
     the samples, splits or fills solved of their total; ``solve_deepening`` answers within a budget instead.
+    (None: no lines; ``lc.solve``, the front door, says them on standard error by default, and takes
+    ``progress=False`` for none.)
     """
     from lcanalysis.game.view import View
     from lcanalysis.search.view_value import check_workers
