@@ -10,7 +10,7 @@ compile happened.
 The game's types alone (``lc.Position``, ``lc.View``, ``lc.read_position``, and the light commands
 in a process whose kernel is compiled) need only the rules kernel: ``rules_ready()`` compiles that
 part the same way, saying so, with its own marker (a first ``lc.Position`` compiled for 5-12 s in
-silence); the engine's compile later skips nothing but the notice.
+silence); the engine's later compile keeps what that one put in numba's cache (nothing stale to delete).
 
 When the marker of the current sources is missing (a new version, an edited source), the
 package's numba cache files (``lcanalysis/**/__pycache__/*.nbi`` and ``*.nbc``, or their folders
