@@ -114,6 +114,42 @@ def test_a_run_resumed_from_its_file_answers_as_an_unbroken_one(tmp_path):
         rollout("example:midround", turns=turns, agent="greedy", trials=7, out=out)
 
 
+def test_a_resumed_rollout_keeps_its_last_whole_trial_and_plays_again_only_one_cut_short(tmp_path, monkeypatch):
+    """The rollout file dropped its last trial on reopening (a trial is several rows, and a run killed
+    while writing them may leave some, so the last was always played again): a resumed rollout of
+    ``best`` replayed a minute's trial. Now a trial with its row for every turn is kept, and one with
+    a torn last row, or a row missing, is played again; the answer is still an unbroken run's."""
+    from lcanalysis.studies import rollout as R
+
+    turns = ["+B6/D", "-W2/G"]
+    begun: list[int] = []
+    play = R.play_trial
+
+    def counted(source, chosen, agent, trial, seed, deadline=None):
+        begun.append(trial)
+        return play(source, chosen, agent, trial, seed, deadline)
+
+    monkeypatch.setattr(R, "play_trial", counted)
+    out = tmp_path / "r.csv"
+    rollout("example:midround", turns=turns, agent="heuristic", trials=4, out=out)
+    whole = out.read_text()
+    begun.clear()
+    rollout("example:midround", turns=turns, agent="heuristic", trials=4, out=out)
+    assert begun == [] and out.read_text() == whole  # the 4 trials kept: nothing to play
+    out.write_text(whole[:-3])  # killed while writing trial 3's last row: a torn line
+    begun.clear()
+    rollout("example:midround", turns=turns, agent="heuristic", trials=4, out=out)
+    assert begun == [3] and out.read_text() == whole
+    out.write_text(whole[: whole.rstrip("\n").rindex("\n") + 1])  # cut at a line's end: trial 3's last row missing
+    begun.clear()
+    resumed = rollout("example:midround", turns=turns, agent="heuristic", trials=6, out=out)
+    assert begun == [3, 4, 5]
+    unbroken = rollout("example:midround", turns=turns, agent="heuristic", trials=6)
+    assert [(m.move, m.value, m.stderr, m.loss_stderr) for m in resumed.moves] == \
+        [(m.move, m.value, m.stderr, m.loss_stderr) for m in unbroken.moves]
+    assert sorted(load_rollout(out)["trial"]) == sorted(list(range(6)) * 2)
+
+
 @pytest.mark.parametrize(("kwargs", "says"), [
     ({"agent": "nosuch"}, "unknown agent 'nosuch'"),
     ({"agent": "external:python bot.py"}, "external agent cannot roll out"),
@@ -190,9 +226,10 @@ def test_ctrl_c_on_two_workers_stops_at_once_keeps_the_trials_and_the_same_comma
     assert f"stopped: the rows finished so far are kept in {out}" in err and "Traceback" not in err
     kept = sorted(set(load_rollout(out)["trial"]))
     assert kept and len(kept) < 1000000
+    whole = int((load_rollout(out).groupby("trial").size() == 2).sum())  # (a trial cut short is played again)
     more = subprocess.run([*args, "--trials", str(len(kept) + 2)], capture_output=True, text=True, timeout=600,
                           check=False)
-    assert more.returncode == 0 and f"({len(kept) - 1} already in the file)" in more.stderr, more.stderr
+    assert more.returncode == 0 and f"({whole} already in the file)" in more.stderr, more.stderr
     assert sorted(set(load_rollout(out)["trial"])) == list(range(len(kept) + 2))
 
 
@@ -298,10 +335,10 @@ def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(
     assert "stopped by the clock after 5 trials of the 50 asked: the time budget of 4.5 s" in timed.notes[-1]
     assert not any("clock" in n for n in five.notes)
     assert sorted(set(load_rollout(out)["trial"])) == [0, 1, 2, 3, 4]
-    begun.clear()  # resumed on the file, with a budget again: 2.5 s more play trials 4 (the file's last,
+    begun.clear()  # resumed on the file, with a budget again: 2.5 s more play trials 5, 6, 7 (the file's 5 kept)
     resumed = rollout("example:midround", turns=turns, agent="heuristic", trials=50, seconds=2.5, out=out)
-    assert begun == [4, 5, 6] and "stopped by the clock after 7 trials" in resumed.notes[-1]  # done again), 5, 6
-    unbroken = rollout("example:midround", turns=turns, agent="heuristic", trials=7)
+    assert begun == [5, 6, 7] and "stopped by the clock after 8 trials" in resumed.notes[-1]
+    unbroken = rollout("example:midround", turns=turns, agent="heuristic", trials=8)
     assert [(m.move, m.value, m.stderr, m.loss_stderr) for m in resumed.moves] == \
         [(m.move, m.value, m.stderr, m.loss_stderr) for m in unbroken.moves]
     begun.clear()  # without --trials, as many as the time allows; a budget longer than the trials: all of them
@@ -493,7 +530,7 @@ def test_a_time_budget_s_answer_says_what_the_clock_allowed(monkeypatch, tmp_pat
                               "agent's turn being played when the time ran out is finished before its trial is left "
                               "(a turn cut short would play another move than the same trial unhurried, and the "
                               "trials kept must be those of an unhurried run)")
-    rollout("example:midround", agent="heuristic", trials=3, out=tmp_path / "r.csv")  # (its last is played again)
+    rollout("example:midround", agent="heuristic", trials=3, out=tmp_path / "r.csv")  # (its 3 trials kept)
     hint = iter([0.0, 3.0])  # then resumed with a budget: the hint's 3 s, and no trial begins
 
     def clock():
@@ -502,7 +539,7 @@ def test_a_time_budget_s_answer_says_what_the_clock_allowed(monkeypatch, tmp_pat
     begun.clear()
     monkeypatch.setattr(R, "_clock", clock)
     slow = rollout("example:midround", agent="heuristic", trials=4, seconds=2.5, out=tmp_path / "r.csv")
-    assert begun == [] and slow.method == "rollouts: 2 trials of 3 turn(s) by heuristic"
+    assert begun == [] and slow.method == "rollouts: 3 trials of 3 turn(s) by heuristic"
     assert ("time budget of 2.5 s: the turns chosen by the hint in 3.0 s, 0 trial(s) played out in 0.0 s; 3.0 s in "
             "all, 0.5 s over it: choosing the turns alone took longer than the budget (name the turns to skip "
             "that)") in slow.notes

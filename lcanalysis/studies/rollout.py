@@ -70,10 +70,11 @@ MIN_TRIALS = 10  # the fewest trials a precision is judged on: fewer give standa
 #: default, a second of play-outs and near the end 10 s of endgame search, ate a small budget whole
 HINT_SHARE = 0.1
 
-#: the rows of a rollout: one per trial and turn (a trial's rows are written together)
+#: the rows of a rollout: one per trial and turn (a trial's rows are written together; a trial with a row for
+#: every turn is whole, so a resumed file keeps its last trial, and one cut short is played again)
 ROLLOUT_FILE = StudyFile("rollout", "# lcanalysis rollout: ", ["trial", "turn", "result", "luck", "turns_played"],
                          keys=["trial"], identity_keys=("position", "turns", "agent", "seed"), many_rows=True,
-                         code=PLAY_CODE).made_by(__file__)
+                         code=PLAY_CODE, unit_rows=lambda settings, trial: len(settings["turns"])).made_by(__file__)
 
 
 class RolloutError(ValueError):

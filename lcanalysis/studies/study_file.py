@@ -13,8 +13,10 @@ too), unless the run is told to go on regardless (``allow_code_change``, ``--all
 the change is recorded in the file's settings, ``earlier_code``), or has nothing left to write (``open``'s
 ``units``: every unit the run would do is in the file, so nothing can mix); a torn last line, from a
 run killed while writing, is cut off and that unit done again. A unit may also be several rows (a reviewed
-round, a rated deal): they are written at once, and a resumed run does the file's last unit again,
-since a run killed while writing may have left only some of its rows. An exclusive lock keeps two
+round, a rated deal, a rollout's trial): they are written at once, but a run killed while writing may have
+left only some of them, each line whole. A format that knows how many rows a whole unit has (``unit_rows``:
+a rollout's trial, a row per turn) keeps its last unit when they are all there; one that does not (a
+reviewed round) does the file's last unit again. An exclusive lock keeps two
 runs from writing one file. The calibration and consistency studies, the skill-and-luck study's
 reviews and the benchmarks that keep rows (``benchmarks/bench_endgame_*.py``, ``bench_stall_probes.py``,
 ``bench_schedules.py``, ``bench_hint_honesty.py``, ``bench_playout_rate_values.py``) keep them this way,
@@ -202,14 +204,18 @@ class StudyFile:
     rows depend on, as ``tournaments.results.CODE_FILES``, what they are in words), ``PLAY_CODE`` or
     ``ADVICE_CODE`` and the module that makes the rows (``made_by(__file__)``): their hash goes
     into the setting ``code`` of a file started, and a file whose rows other code wrote, or whose
-    settings name no code, is refused for resuming unless ``allow_code_change``; it still loads."""
+    settings name no code, is refused for resuming unless ``allow_code_change``; it still loads.
+    ``unit_rows``: with ``many_rows``, how many rows a whole unit has, from the file's settings and
+    the unit's key: a resumed file keeps its last unit when it has them all (without it, the last
+    unit is always done again, as it may be partial)."""
 
     def __init__(self, what: str, mark: str, columns: Sequence[str], keys: Sequence[str],
                  identity_keys: Sequence[str], bools: Sequence[str] = (),
                  defaults: Mapping[str, Any] | None = None, text_keys: Sequence[str] = (),
                  many_rows: bool = False, float_format: str | None = None,
                  version: tuple[str, str] | None = None,
-                 code: tuple[Sequence[str], str] | None = None) -> None:
+                 code: tuple[Sequence[str], str] | None = None,
+                 unit_rows: Callable[[Mapping[str, Any], tuple[Any, ...]], int] | None = None) -> None:
         self.what = what
         self.mark = mark
         self.columns = list(columns)
@@ -222,6 +228,7 @@ class StudyFile:
         self.float_format = float_format
         self.version = version
         self.code = (tuple(code[0]), code[1]) if code is not None else None
+        self.unit_rows = unit_rows
 
     def made_by(self, source: str) -> StudyFile:
         """This format, its rows made by the code of ``code`` and by ``source`` too: the module or
@@ -268,8 +275,10 @@ class StudyFile:
             csv.DictWriter(buf, fieldnames=self.columns, lineterminator="\n").writerows(rows)
         return buf.getvalue()
 
-    def _without_last_unit(self, text: str) -> str:
-        """``text`` (whole lines) less the rows of its last unit of work, which may be partial."""
+    def _without_last_unit(self, text: str, settings: Mapping[str, Any]) -> str:
+        """``text`` (whole lines) less the rows of its last unit of work when they may be partial:
+        always, unless ``unit_rows`` (given the file's ``settings``) says how many a whole unit has
+        and the last unit has them all."""
         lines = text.splitlines(keepends=True)
         if len(lines) <= 2:  # the settings and the columns only
             return text
@@ -277,6 +286,8 @@ class StudyFile:
         last, cut = self.unit(rows[-1]), len(rows) - 1
         while cut > 0 and self.unit(rows[cut - 1]) == last:
             cut -= 1
+        if self.unit_rows is not None and len(rows) - cut == self.unit_rows(settings, last):
+            return text
         return "".join(lines[:2 + cut])
 
     def _units(self, text: str) -> set[tuple[Any, ...]]:
@@ -396,7 +407,8 @@ class StudyFile:
              says_stopped: bool = True) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
         writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
-        returns), and the keys of the units already there (with ``many_rows``, but the last).
+        returns), and the keys of the units already there (with ``many_rows``, but the last unless
+        ``unit_rows`` finds it whole).
         ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
         lock is held and the file's settings match (a refused resume leaves the sidecar as it was),
         less ``--allow-code-change`` (``reproducing``: the override is this run's, not the file's).
@@ -436,7 +448,7 @@ class StudyFile:
                     yield self._nothing_to_write(path), held  # (another version's or code's file: left as it is)
                     return
                 self._same_version(path, old, identity)
-                keep = self._without_last_unit(whole) if self.many_rows else whole
+                keep = self._without_last_unit(whole, old) if self.many_rows else whole
                 settings = self._same_code(path, self._settings(path), identity.get("code", {}),
                                            max(0, keep.count("\n") - 2), allow_code_change)
                 if whole != text:
