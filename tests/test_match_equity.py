@@ -769,6 +769,50 @@ def test_the_match_table_keeps_its_deals_as_they_are_played_and_resumes_after_a_
     assert json_.loads(out.read_text())["table"] == json_.loads(whole.read_text())["table"]
 
 
+def test_the_match_table_keeps_its_check_matches_as_they_are_played_and_resumes_after_a_stop(tmp_path, monkeypatch,
+                                                                                               capsys):
+    """The check's directly simulated matches (20,000 by default, after the deals) were held in memory:
+    a Ctrl-C among them lost them all, the deals kept. Now each match is kept as it is played, in the
+    last output + ``.matches.partial``; the same command again plays only the matches missing (counted:
+    the rounds played, three a match, and no deal again), writes the check an unbroken run writes, and
+    removes the kept files."""
+    import json as json_
+
+    from lcanalysis.cli import main
+    from lcanalysis.studies import first_player, match_table
+
+    rounds = {"deal": 0, "match": 0}
+
+    def counting(module, what):
+        play = module._play_out
+
+        def counted(*args, **kwargs):
+            rounds[what] += 1
+            if what == "match" and stop_at and rounds[what] == stop_at:
+                raise KeyboardInterrupt
+            return play(*args, **kwargs)
+        monkeypatch.setattr(module, "_play_out", counted)
+
+    counting(first_player, "deal")
+    counting(match_table, "match")  # (the check's matches play out by the name match_table imported)
+    out = tmp_path / "table.json"
+    argv = ["studies", "match-table", "--deals", "3", "--matches", "5", "--bootstrap", "2", "--out", str(out)]
+    stop_at = 7  # match 2's first round: matches 0 and 1 are kept
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert (f"the deals played so far are kept in {out}.deals.partial; the matches played so far are kept in "
+            f"{out}.matches.partial; run the same command again to resume") in err
+    assert not out.exists() and (tmp_path / "table.json.matches.partial").exists()
+    stop_at, rounds["deal"], rounds["match"] = 0, 0, 0
+    assert main(argv) == 0 and rounds == {"deal": 0, "match": 9}  # matches 2, 3 and 4, three rounds each
+    assert not (tmp_path / "table.json.matches.partial").exists()
+    assert not (tmp_path / "table.json.deals.partial").exists()
+    whole = tmp_path / "whole.json"
+    assert main([*argv[:-1], str(whole)]) == 0
+    resumed, unbroken = json_.loads(out.read_text())["check"], json_.loads(whole.read_text())["check"]
+    assert resumed["rows"] == unbroken["rows"] and resumed["calibration"] == unbroken["calibration"]
+
+
 def test_the_library_s_studies_refuse_more_deals_than_the_machine_holds_before_playing_any(monkeypatch):
     """``first_player_rounds(deals=10**11)`` (and the match table built from it, ``simulate_matches``)
     listed every deal first, filling the memory; ``build(resamples=10**11)`` ran on after the deals. They

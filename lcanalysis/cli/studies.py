@@ -99,12 +99,12 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     m.add_argument("--colors", type=int, default=5, choices=(5, 6), help="5 or 6 expeditions (default: 5)")
     m.add_argument("--out", nargs="+", action="extend", default=None, metavar="FILE", type=path_name("--out"),
                    help="files to write (default: the package's lcanalysis/data/match_equity.json and "
-                        "data/match_equity.json with its .cmd sidecar); the deals are kept as they are played in "
-                        "the last of them + .deals.partial, and the same command again after a stop (Ctrl-C) "
-                        "plays only the deals missing")
+                        "data/match_equity.json with its .cmd sidecar); the deals and the check's matches are kept "
+                        "as they are played in the last of them + .deals.partial and + .matches.partial, and the "
+                        "same command again after a stop (Ctrl-C) plays only those missing")
     m.add_argument("--allow-code-change", action="store_true",
-                   help="resume the kept deals though other code played them (after a change that cannot move "
-                        "their numbers; the change is recorded in the file)")
+                   help="resume the kept deals and matches though other code played them (after a change that "
+                        "cannot move their numbers; the change is recorded in the file)")
     m.set_defaults(func=cmd_match_table)
 
 
@@ -180,18 +180,23 @@ def cmd_match_table(args: argparse.Namespace) -> int:
             raise UsageError(f"--out {path}: {folder} is a file, not a folder")
     outs = args.out or [TABLE_PATH, "data/match_equity.json"]
     kept = f"{outs[-1]}.deals.partial"  # the deals as they are played (a million are 15 CPU-minutes): resumed
+    kept_matches = f"{outs[-1]}.matches.partial"  # and the check's matches (20,000 are 2 CPU-minutes)
     os.makedirs(os.path.dirname(os.path.abspath(kept)), exist_ok=True)
     try:
         payload = match_table.build(args.deals, args.matches, args.seed, args.bootstrap, args.colors,
                                     progress=lambda text: print(text, file=sys.stderr), bars=True, kept=kept,
-                                    allow_code_change=args.allow_code_change)
+                                    allow_code_change=args.allow_code_change, kept_matches=kept_matches)
     except KeyboardInterrupt:
-        if os.path.exists(kept):
-            print(f"stopped: the deals played so far are kept in {kept}; run the same command again to resume",
-                  file=sys.stderr)
+        held = [f"the {what} played so far are kept in {path}" for what, path in (("deals", kept),
+                                                                                  ("matches", kept_matches))
+                if os.path.exists(path)]
+        if held:
+            print(f"stopped: {'; '.join(held)}; run the same command again to resume", file=sys.stderr)
         return 130
     match_table.report(payload)
     for path in match_table.write(payload, outs):
         print(path)
-    os.remove(kept)  # (written: the table holds every deal)
+    for path in (kept, kept_matches):  # (written: the table holds every deal, its check every match)
+        if os.path.exists(path):
+            os.remove(path)
     return 0

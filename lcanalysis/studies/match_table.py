@@ -77,17 +77,22 @@ def bootstrap_stderr(rounds: Any, resamples: int = 200, seed: int = 0, tied_star
 
 
 def simulate_match_rounds(matches: int = 1000, seed: int = 0, rules: Rules | None = None,
-                          progress: bool = False) -> Any:
+                          progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> Any:
     """Play ``matches`` matches (heuristic agent on both seats, seat 0 starts round 1, later rounds
-    started as ``Match`` says). One row per match: every round's scores and starter. ``progress``: a bar."""
-    import pandas as pd
+    started as ``Match`` says). One row per match: every round's scores and starter. ``progress``: a bar.
+    ``out``: a file each match's row is written to as it is played (``StudyFile.kept_table``); a run
+    stopped (Ctrl-C) and started again with the same arguments plays only the matches missing from it
+    (another file's settings are refused, and so is a file other code wrote unless ``allow_code_change``),
+    and the table is the same as an unbroken run's."""
+    import dataclasses
 
-    from lcanalysis.progress import progress_bar
+    from lcanalysis.studies.study_file import PLAY_CODE, simulation_file
 
     rules = rules or Rules(rounds=3)
-    rows = []
     base = (int(seed) + 1) * 1_000_003 + 500_009  # away from the table's deals (seed * 1_000_003 + i)
-    for i in progress_bar(range(matches), desc="matches", unit="match", progress=progress):
+
+    def played(key: tuple[int]) -> dict[str, Any]:
+        (i,) = key
         m = Match(rules=rules, first_starter=0)
         for r in range(rules.rounds):
             pos = m.new_round(seed=(base + i) * 7 + r)
@@ -95,8 +100,14 @@ def simulate_match_rounds(matches: int = 1000, seed: int = 0, rules: Rules | Non
         row: dict[str, Any] = {"match": i}
         for r, ((s0, s1), st) in enumerate(zip(m.round_scores, m.starters), 1):
             row.update({f"score0_{r}": s0, f"score1_{r}": s1, f"starter_{r}": st})
-        rows.append(row)
-    return pd.DataFrame(rows)
+        return row
+
+    columns = ["match", *(f"{name}_{r}" for r in range(1, rules.rounds + 1) for name in ("score0", "score1",
+                                                                                        "starter"))]
+    kept = simulation_file("match-table check", columns, ("match",), ("matches", "seed", "rules"), PLAY_CODE, __file__)
+    return kept.kept_table(out, {"matches": matches, "seed": seed, "rules": dataclasses.asdict(rules)},
+                           [(i,) for i in range(matches)], played, progress=progress,
+                           allow_code_change=allow_code_change, desc="matches", unit="match")
 
 
 def _outcome(diff: np.ndarray) -> np.ndarray:
@@ -157,13 +168,14 @@ def calibration(equity: MatchEquity, matches: Any, rounds: int = 3) -> dict[str,
 
 def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples: int = 200, colors: int = 5,
           tied_start: str = "alternate", progress: Any = None, bars: bool = False, kept: str | None = None,
-          allow_code_change: bool = False) -> dict[str, Any]:
+          allow_code_change: bool = False, kept_matches: str | None = None) -> dict[str, Any]:
     """Simulate, build the table, its standard errors and the check; return the file's content.
     ``progress``: a function given a line as each step starts; ``bars``: progress bars within the steps.
-    ``kept``: a file each deal's row is written to as it is played (``first_player_rounds``'s ``out``): a
-    build stopped (Ctrl-C) and started again with it and the same settings plays only the deals
-    missing, and the table is an unbroken build's (``allow_code_change``: go on with rows other code
-    wrote)."""
+    ``kept``: a file each deal's row is written to as it is played (``first_player_rounds``'s ``out``),
+    and ``kept_matches`` one for each check match's (``simulate_match_rounds``'s): a build stopped
+    (Ctrl-C) and started again with them and the same settings plays only the deals and matches
+    missing, and the table and its check are an unbroken build's (``allow_code_change``: go on with
+    rows other code wrote)."""
     whole_argument("build", "deals", deals, 1, MAX_STUDY_UNITS)  # (all before the deals are played)
     whole_argument("build", "matches", matches, 0, MAX_STUDY_UNITS)
     whole_argument("build", "resamples", resamples, 0, MAX_BOOTSTRAP)
@@ -225,10 +237,11 @@ def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples:
         },
     }
     if matches:
-        say(f"checking against {matches} directly simulated 3-round matches ...")
+        say(f"checking against {matches} directly simulated 3-round matches"
+            + (f", each kept in {kept_matches} as it is played" if kept_matches else "") + " ...")
         t1 = time.process_time()
         played = simulate_match_rounds(matches, seed, Rules(colors=colors, rounds=3, tied_start=tied_start),
-                                       progress=bars)
+                                       progress=bars, out=kept_matches, allow_code_change=allow_code_change)
         check = check_matches(eq, played)
         payload["check"] = {
             "about": "directly simulated 3-round matches (same agent): after rounds 1 and 2, how often the starter "
