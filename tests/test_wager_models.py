@@ -561,3 +561,56 @@ def test_the_monte_carlo_wager_models_show_progress_over_their_rows(monkeypatch)
     M.analyze_view_models(Position.deal(seed=3).view(0), "R", n=200)
     shown = [(b.kwargs["total"], b.done) for b in _Bar.made if not b.kwargs["disable"]]
     assert shown == [(6, 6)]
+
+
+def test_wager_sim_keeps_its_predictions_as_they_go_and_a_resumed_run_prints_an_unbroken_run_s_tables(
+        tmp_path, monkeypatch, capsys):
+    """``lcanalysis studies wager-sim`` printed only at the end: ``--mc 1e6`` is half an hour, all lost to
+    a Ctrl-C. Now with ``--out FILE`` every row's predictions are kept as they are made: stopped after
+    k rows and run again, it predicts only the rows missing (counted), and prints the tables of an
+    unbroken run without the file, to the last digit; another ``--mc`` is refused, naming it, before a
+    round is simulated."""
+    from lcanalysis.cli.main import main
+    from lcanalysis.wagers import simulation as W
+
+    argv = ["studies", "wager-sim", "--rounds", "40", "--snap-turn", "4", "20", "--mc", "30", "--seed", "2"]
+    assert main(argv) == 0
+    unbroken = capsys.readouterr().out
+    assert unbroken.count("bot-vs-bot rounds, snapshot at turn") == 4  # models and decline at each turn
+    made = {"models": 0, "decline": 0}
+    stop_at = [0]
+
+    def counting(name, part):
+        real = getattr(W, name)
+
+        def counted(*args):
+            made[part] += 1
+            if sum(made.values()) == stop_at[0]:
+                raise KeyboardInterrupt
+            return real(*args)
+        monkeypatch.setattr(W, name, counted)
+
+    counting("predictions_of_row", "models")
+    counting("decline_predictions_of_row", "decline")
+    out = tmp_path / "sim.csv"
+    stop_at[0] = 25  # in turn 4's untouched colours (its expeditions holding a number are fewer)
+    assert main([*argv, "--out", str(out)]) == 130
+    out_text, err = capsys.readouterr()
+    assert f"stopped: the predictions made so far are kept in {out}; run the same command again to resume" in err
+    assert out_text == ""
+    kept = out.read_text().splitlines()
+    assert len(kept) == 2 + 24  # the settings, the columns, and the 24 rows made before the stop
+    stop_at[0], made["models"], made["decline"] = 0, 0, 0
+    assert main([*argv, "--out", str(out)]) == 0
+    assert capsys.readouterr().out == unbroken
+    rows = out.read_text().splitlines()[2:]
+    assert sum(made.values()) == len(rows) - 24 and len({tuple(r.split(",")[:3]) for r in rows}) == len(rows)
+    made["models"], made["decline"] = 0, 0
+    assert main([*argv, "--out", str(out)]) == 0  # all kept: printed from the file, nothing predicted
+    assert capsys.readouterr().out == unbroken and made == {"models": 0, "decline": 0}
+    simulated = []
+    monkeypatch.setattr(W, "_snapshots", lambda *args: simulated.append(args))
+    assert main([*argv[:-4], "--mc", "20", "--seed", "2", "--out", str(out)]) == 2
+    assert (f"{out} was made with other settings (n_mc: 30 there, 20 here): write to another file"
+            in capsys.readouterr().err)
+    assert simulated == []

@@ -20,6 +20,7 @@ from lcanalysis.options import (
     MAX_STUDY_UNITS,
     MAX_WAGER_SAMPLES,
     MAX_WAGER_SIM_ROUNDS,
+    check_output_file,
     nonneg,
     path_name,
 )
@@ -83,6 +84,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
     s.add_argument("--mc", type=nonneg("--mc", MAX_WAGER_SAMPLES, minimum=2), default=2000,
                    help="Monte Carlo samples per prediction (default 2000)")
+    s.add_argument("--out", type=path_name("--out"), metavar="FILE",
+                   help="keep every row's predictions in FILE as they are made: the same command again after a "
+                        "stop (Ctrl-C) makes only the rows missing, to the tables an unbroken run prints (a FILE "
+                        "made with other settings is refused, naming them)")
+    s.add_argument("--allow-code-change", action="store_true",
+                   help="resume a --out file though other code made its rows (after a change that cannot move "
+                        "their numbers; the change is recorded in it)")
     s.set_defaults(func=cmd_wager_sim)
 
     m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
@@ -152,14 +160,27 @@ def cmd_wager_claims(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_wager_sim(args: argparse.Namespace) -> int:
-    from lcanalysis.wagers.simulation import compare_decline, compare_models
+def _stopped(out: str | None, what: str) -> int:
+    """Ctrl-C of a study that keeps its ``what`` in ``out`` (or in memory, lost): say so, exit 130."""
+    if out is not None and os.path.exists(out):
+        print(f"stopped: the {what} made so far are kept in {out}; run the same command again to resume",
+              file=sys.stderr)
+    else:
+        print(f"stopped: nothing is kept (--out FILE keeps the {what} as they are made)", file=sys.stderr)
+    return 130
 
-    for t in args.snap_turn or [4, 20]:  # (a default list would be extended by --snap-turn, not replaced)
-        compare_models(args.rounds, t, args.seed, args.mc, file=sys.stdout, progress=True)
-        print()
-        compare_decline(args.rounds, t, args.seed, args.mc, file=sys.stdout, progress=True)
-        print()
+
+def cmd_wager_sim(args: argparse.Namespace) -> int:
+    from lcanalysis.studies.wager_sim import wager_sim
+
+    turns = args.snap_turn or [4, 20]  # (a default list would be extended by --snap-turn, not replaced)
+    if args.out is not None:
+        check_output_file("--out", args.out)
+    try:
+        wager_sim(args.rounds, turns, args.seed, args.mc, file=sys.stdout, progress=True, out=args.out,
+                  allow_code_change=args.allow_code_change)
+    except KeyboardInterrupt:
+        return _stopped(args.out, "predictions")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 The first line holds the settings the file was made with (JSON after a mark naming the study),
 then CSV: a line of column names and one row per finished unit of work, each flushed to the disk
-before the next starts. A run given an existing file does only the units missing from it; a file
+before the next starts (``kept_table``'s written as they are made, synced at most once a second,
+``SYNC_EVERY``). A run given an existing file does only the units missing from it; a file
 made with other settings is refused (it would mix results), and so is one written with other
 columns (an older version's: its rows and the new ones would not line up), and so is one whose rows
 another version of the code that makes them wrote (``version``: a setting naming it; a file whose
@@ -35,6 +36,7 @@ import json
 import os
 import shlex
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from io import StringIO
 from typing import Any
@@ -63,6 +65,12 @@ ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after 
 #: what a study file that could not be written keeps, and how to go on (``options.append_whole``)
 KEPT = ("the rows written before are kept in it: make room (or mend the fault) and run the same command again to "
         "resume")
+
+
+#: how often, at most, ``StudyFile.kept_table`` syncs the units it writes to the disk (``fsync``): each is
+#: written as it is made, so a stop or a kill loses none, but a sync takes milliseconds on a busy disk, longer
+#: than a quick unit takes to make (a wager-sim row at 2,000 samples); a crash of the machine may lose this much
+SYNC_EVERY = 1.0
 
 
 #: the suffix of the file a simulation of ``studies data`` keeps its rows in until the file it makes is written
@@ -295,12 +303,29 @@ class StudyFile:
         rows = self.table(text.split("\n", 1)[1] if "\n" in text else "")
         return {self.unit(row) for row in rows[self.keys].to_dict("records")}
 
-    def _nothing_to_write(self, path: str) -> Callable[[Any], None]:
+    def _nothing_to_write(self, path: str) -> Callable[..., None]:
         """The writer of a run that has nothing to write (``open``'s ``units`` all in the file)."""
-        def write(rows: Any) -> None:
+        def write(rows: Any, sync: bool = True) -> None:
             raise RuntimeError(f"{path} already holds every unit of work this run was given (its units): "
                                "nothing is appended to it")
         return write
+
+    def _same_settings(self, path: str, old: Mapping[str, Any], identity: Mapping[str, Any]) -> None:
+        """Refuse (``OtherSettingsError``, naming each) a file made with other settings, ``old``, than ``identity``."""
+        diff = [k for k in self.identity_keys if old.get(k) != identity[k]]
+        if diff:
+            raise OtherSettingsError(path, ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff))
+
+    def refuse_other_settings(self, path: str | None, identity: Mapping[str, Any]) -> None:
+        """Before any work: refuse (as ``open`` does, ``OtherSettingsError``) a file at ``path`` whose
+        settings line says it was made with other settings than ``identity``; a missing file, or one
+        cut short before its settings line was whole, is left to ``open``."""
+        if path is None or not os.path.exists(path):
+            return
+        with open(path, encoding="utf-8") as fh:
+            first = fh.readline()
+        if first.endswith("\n") and first.startswith(self.mark):
+            self._same_settings(path, self.read_identity(path), identity)
 
     def _same_columns(self, path: str, text: str) -> None:
         """Refuse (ValueError) to append to a file whose column names (its second line) are not
@@ -404,11 +429,11 @@ class StudyFile:
     @contextlib.contextmanager
     def open(self, path: str, identity: dict[str, Any], command: str | None = None,
              allow_code_change: bool = False, units: Iterable[tuple[Any, ...]] | None = None,
-             says_stopped: bool = True) -> Iterator[tuple[Callable[[Any], None], set[tuple[Any, ...]]]]:
+             says_stopped: bool = True) -> Iterator[tuple[Callable[..., None], set[tuple[Any, ...]]]]:
         """Open (or start) a file for appending, holding an exclusive lock; yield a function that
         writes one row, or with ``many_rows`` the list of one unit's rows (on the disk when it
-        returns), and the keys of the units already there (with ``many_rows``, but the last unless
-        ``unit_rows`` finds it whole).
+        returns; given ``sync=False``, in the file, on the disk at the next sync), and the keys of
+        the units already there (with ``many_rows``, but the last unless ``unit_rows`` finds it whole).
         ``command``: the command that makes the file, written to its ``.cmd`` sidecar once the
         lock is held and the file's settings match (a refused resume leaves the sidecar as it was),
         less ``--allow-code-change`` (``reproducing``: the override is this run's, not the file's).
@@ -434,10 +459,7 @@ class StudyFile:
                 exists = False
             if exists:
                 old = self.read_identity(path)
-                diff = [k for k in self.identity_keys if old.get(k) != identity[k]]
-                if diff:
-                    raise OtherSettingsError(path, ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here"
-                                                             for k in diff))
+                self._same_settings(path, old, identity)
                 fh.seek(0)
                 text = fh.read()
                 self._same_columns(path, text)
@@ -467,9 +489,9 @@ class StudyFile:
                 append_whole(fh.fileno(), (self.mark + json.dumps(identity) + "\n" + self.as_csv([])).encode("utf-8"),
                              path, "nothing was in it: make room (or mend the fault) and run the same command again")
 
-            def write(rows: Any) -> None:
+            def write(rows: Any, sync: bool = True) -> None:
                 append_whole(fh.fileno(), self.as_csv([rows] if isinstance(rows, Mapping) else rows,
-                                                      header=False).encode("utf-8"), path, KEPT)
+                                                      header=False).encode("utf-8"), path, KEPT, sync)
 
             try:
                 yield write, done
@@ -484,8 +506,9 @@ class StudyFile:
                    progress: bool = False, allow_code_change: bool = False, **bar: Any) -> pd.DataFrame:
         """The table of ``units`` (each a unit's key, as ``unit`` gives it, in the table's order), each
         unit's row (with ``many_rows`` its list of rows) made by ``make(key)``. With a ``path``, each
-        is written to it as it is made (``open``): a run stopped (Ctrl-C) and started again with the same
-        ``identity`` makes only the units missing from it, and the table is the one an unbroken run
+        is written to it as it is made (``open``; synced to the disk at most once a second, ``SYNC_EVERY``):
+        a run stopped (Ctrl-C) and started again with the same ``identity`` makes only the units missing
+        from it, and the table is the one an unbroken run
         gives; without one, the rows are kept in memory (``frame``: the same table). ``columns``: the
         table's (default all). ``progress``: a bar over the units (``bar``: its ``desc``, ``unit``...),
         those kept before counted done. A file whose rows other code wrote (``code``) is refused unless
@@ -505,8 +528,13 @@ class StudyFile:
             return table[list(columns or self.columns)]
         with self.open(path, identity, allow_code_change=allow_code_change, units=units) as (write, done):
             todo = [key for key in units if key not in done]
+            synced = time.monotonic()
             for key in progress_bar(todo, progress=progress, initial=len(units) - len(todo), total=len(units), **bar):
-                write(make(key))
+                sync = time.monotonic() - synced >= SYNC_EVERY
+                write(make(key), sync=sync)
+                synced = time.monotonic() if sync else synced
+            if todo:
+                write([], sync=True)  # (the last units on the disk too)
         table = self.load(path)
         order = {key: k for k, key in enumerate(units)}
         rank = [order[self.unit(row)] for row in table[self.keys].to_dict("records")]

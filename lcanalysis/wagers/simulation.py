@@ -15,7 +15,8 @@ mean prediction, mean realized, bias, RMSE of prediction minus outcome and calib
 error.
 ``compare_decline`` does the same for the colours still untouched at the snapshot, where the
 models value the colour with the option to decline it.
-Run ``lcanalysis studies wager-sim`` for the table in docs/wagers.md.
+Run ``lcanalysis studies wager-sim`` for the table in docs/wagers.md (``studies.wager_sim``: the
+same tables, each row's predictions kept in a file as they are made, ``--out``).
 """
 
 from __future__ import annotations
@@ -223,10 +224,11 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``wager_bot_place``).
     ``progress``: a bar over the rounds. At most ``options.MAX_WAGER_SIM_ROUNDS`` rounds.
     """
+    from lcanalysis.progress import progress_bar
+
     from lcanalysis.game.cards import whole_number
     from lcanalysis.game.rules import Rules
     from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
-    from lcanalysis.progress import progress_bar
 
     n = whole_number(rounds)
     if n is None or not 0 <= n <= MAX_WAGER_SIM_ROUNDS:  # 10**23 rounds ran silently for ever
@@ -235,7 +237,7 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     scores = []
     rules = Rules(colors=colors)
     for i in progress_bar(range(n), desc=f"simulated rounds (to turn {snap_turn})", unit="round", progress=progress,
-                          mininterval=1.0):
+                  mininterval=1.0):
         rec, score = snapshot_of_round(i, snap_turn, seed, rules, bot)
         scores.append(score)
         if rec is not None:
@@ -285,6 +287,13 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     """
     rows, shares, scores = compared_rows(rounds, snap_turn, seed, only_opened, progress)
     preds = predictions_with_share(rows, shares, n_mc=n_mc, seed=seed + 1, progress=progress)
+    return models_answer(preds, rows, scores, rounds, snap_turn, seed, only_opened, file)
+
+
+def models_answer(preds: dict[str, np.ndarray], rows: np.ndarray, scores: np.ndarray, rounds: int, snap_turn: int,
+                  seed: int, only_opened: bool = True, file=None):
+    """``compare_models``' table and its settings from the predictions (``predictions_with_share``) of
+    the snapshot ``rows`` (``compared_rows``; ``scores``: the rounds'), printed to ``file``."""
     realized = rows[:, F_FINAL].astype(float)
     df = error_table(preds, realized)
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
@@ -304,6 +313,13 @@ def compared_rows(rounds: int, snap_turn: int, seed: int, only_opened: bool = Tr
     """The snapshot rows ``compare_models`` predicts (``only_opened``: those whose colour holds a
     number), each one's share of turns, and the rounds' scores; refused in words when too few."""
     rows, scores = _snapshots(rounds, snap_turn, seed, progress)
+    return (*holding_a_number(rows, snap_turn, only_opened), scores)
+
+
+def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Of the snapshot ``rows`` (taken at ``snap_turn``), those ``compare_models`` predicts
+    (``only_opened``: those whose colour holds a number) and each one's share of turns; refused in
+    words when too few."""
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
@@ -311,7 +327,7 @@ def compared_rows(rounds: int, snap_turn: int, seed: int, only_opened: bool = Tr
         raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
                          f"{len(rows) // 5} rounds that lasted to it: too few to compare; take a later "
                          "snapshot turn or simulate more rounds")
-    return rows[keep], shares[keep], scores
+    return rows[keep], shares[keep]
 
 
 def error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
@@ -351,34 +367,56 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     best number of wagers, or decline) predicted by each model, against what it really scored
     (0 when the bot never opened it). ``progress``: a bar over the colours."""
     from lcanalysis.progress import progress_bar
+
+    rows, _scores = _snapshots(rounds, snap_turn, seed, progress)
+    sel, sh = untouched_colours(rows)
+    preds = {name: np.zeros(len(sel)) for name in DECLINE_MODELS}
+    for i, row in enumerate(progress_bar(sel, desc=f"untouched colours, turn {snap_turn}", unit="colour",
+                                         progress=progress)):
+        for name, value in zip(DECLINE_MODELS, decline_predictions_of_row(row, float(sh[i]), n_mc, seed + i),
+                               strict=True):
+            preds[name][i] = value
+    return decline_answer(preds, sel, rounds, snap_turn, seed, file)
+
+
+#: the models ``compare_decline`` compares, in its table's order
+DECLINE_MODELS = ("canonical, open with best wagers", "decline now (canonical; the evaluator)",
+                  "decline at end (canonical)", "decline now (turns, late)", "decline now (turns, eager)",
+                  "decline at end (turns, late)")
+
+
+def untouched_colours(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the snapshot ``rows``, those ``compare_decline`` predicts (nothing on the expedition yet)
+    and each one's share of turns."""
+    shares = np.array([row_share(rows, i) for i in range(len(rows))])
+    keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
+    return rows[keep], shares[keep]
+
+
+def decline_predictions_of_row(row: np.ndarray, share: float, n_mc: int, seed: int) -> list[float]:
+    """Untouched colour ``i`` of ``compare_decline`` (its ``seed`` + ``i``): each model's value of
+    the colour (open with the best number of wagers, or decline), in the order of ``DECLINE_MODELS``."""
     from lcanalysis.wagers.canonical import ColorState, mean_score
     from lcanalysis.wagers.models import _mc, decline_at_end
 
-    rows, _scores = _snapshots(rounds, snap_turn, seed, progress)
-    shares = np.array([row_share(rows, i) for i in range(len(rows))])
-    keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
-    sel, sh = rows[keep], shares[keep]
-    names = ["canonical, open with best wagers", "decline now (canonical; the evaluator)",
-             "decline at end (canonical)", "decline now (turns, late)", "decline now (turns, eager)",
-             "decline at end (turns, late)"]
-    preds = {name: np.zeros(len(sel)) for name in names}
-    for i, row in enumerate(progress_bar(sel, desc=f"untouched colours, turn {snap_turn}", unit="colour",
-                                         progress=progress)):
-        state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
-                                unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
-        turns = feat.turns_left(int(row[F_DECK]), True)
-        k = feat.useful_draws(int(row[F_DECK]), True)
-        js = state.wager_choices
-        best = max(mean_score(state, k, j) for j in js)
-        preds[names[0]][i] = best
-        preds[names[1]][i] = max(0.0, best)
-        preds[names[2]][i] = max(float(o.mean) for o in decline_at_end(state, k, exact=False).by_wagers)
-        late = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i)
-        eager = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i, eager=True)
-        end = _mc(state, k, turns=turns, share=float(sh[i]), n=n_mc, seed=seed + i, decline_end=True)
-        preds[names[3]][i] = max(0.0, *(float(o.mean) for o in late.by_wagers))
-        preds[names[4]][i] = max(0.0, *(float(o.mean) for o in eager.by_wagers))
-        preds[names[5]][i] = max(float(o.mean) for o in end.by_wagers)
+    state = ColorState.make(hand=_values(int(row[F_HM])), hand_wagers=int(row[F_HW]),
+                            unseen=_values(int(row[F_UM])), unseen_total=int(row[F_U]))
+    turns = feat.turns_left(int(row[F_DECK]), True)
+    k = feat.useful_draws(int(row[F_DECK]), True)
+    best = max(mean_score(state, k, j) for j in state.wager_choices)
+    late = _mc(state, k, turns=turns, share=share, n=n_mc, seed=seed)
+    eager = _mc(state, k, turns=turns, share=share, n=n_mc, seed=seed, eager=True)
+    end = _mc(state, k, turns=turns, share=share, n=n_mc, seed=seed, decline_end=True)
+    return [float(best), max(0.0, float(best)),
+            max(float(o.mean) for o in decline_at_end(state, k, exact=False).by_wagers),
+            max(0.0, *(float(o.mean) for o in late.by_wagers)),
+            max(0.0, *(float(o.mean) for o in eager.by_wagers)),
+            max(float(o.mean) for o in end.by_wagers)]
+
+
+def decline_answer(preds: dict[str, np.ndarray], sel: np.ndarray, rounds: int, snap_turn: int, seed: int, file=None):
+    """``compare_decline``'s table and its settings from the predictions (``decline_predictions_of_row``)
+    of the untouched colours ``sel`` (``untouched_colours``), printed to ``file``."""
     realized = sel[:, F_FINAL].astype(float)
     df = error_table(preds, realized)
     opened = float(np.mean((sel[:, F_FINAL_MASK] != 0) | (sel[:, F_FINAL_W] > 0))) if len(sel) else math.nan
