@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -608,6 +609,12 @@ def test_wager_sim_keeps_its_predictions_as_they_go_and_a_resumed_run_prints_an_
     made["models"], made["decline"] = 0, 0
     assert main([*argv, "--out", str(out)]) == 0  # all kept: printed from the file, nothing predicted
     assert capsys.readouterr().out == unbroken and made == {"models": 0, "decline": 0}
+    from lcanalysis.studies.wager_sim import wager_sim
+
+    for (resumed, meta), (straight, straight_meta) in zip(wager_sim(40, [4, 20], 2, 30, out=str(out)),
+                                                          wager_sim(40, [4, 20], 2, 30), strict=True):
+        pd.testing.assert_frame_equal(resumed, straight, check_exact=True)  # (the printed tables are rounded)
+        assert meta == straight_meta
     simulated = []
     monkeypatch.setattr(W, "_snapshots", lambda *args: simulated.append(args))
     assert main([*argv[:-4], "--mc", "20", "--seed", "2", "--out", str(out)]) == 2

@@ -471,3 +471,52 @@ def test_the_wager_sims_headlines_give_their_standard_errors():
     p, n = meta["share opened later"], meta["rows"]
     assert found and float(found.group(1)) == round(100 * p, 1)
     assert float(found.group(2)) == round(100 * math.sqrt(p * (1 - p) / n), 1)
+
+
+def test_wager_claims_keeps_its_rounds_as_they_are_played_and_a_resumed_run_reports_as_an_unbroken_one(
+        tmp_path, monkeypatch, capsys):
+    """``lcanalysis studies wager-claims`` printed only at the end, its rounds (minutes at the most it
+    takes) lost to a Ctrl-C. Now with ``--out FILE`` each round is kept as it is played: stopped after
+    k rounds and run again, it plays only the rounds missing (counted) and prints the report of an
+    unbroken run without the file, its rounds' arrays the same to the last bit; a round whose last row
+    is torn is played again (its five rows are a whole round, so the one before is kept); other
+    ``--rounds`` are refused, naming them, before a round is played."""
+    import numpy as np
+
+    from lcanalysis.cli.main import main
+    from lcanalysis.studies import wager_claims as C
+
+    argv = ["studies", "wager-claims", "--rounds", "30", "--seed", "4"]
+    assert main(argv) == 0
+    unbroken = capsys.readouterr().out
+    played = []
+    stop_at = [12]
+    real = C.snapshot_of_round
+
+    def counted(i, *args):
+        if len(played) == stop_at[0]:
+            raise KeyboardInterrupt
+        played.append(i)
+        return real(i, *args)
+
+    monkeypatch.setattr(C, "snapshot_of_round", counted)
+    out = tmp_path / "rounds.csv"
+    assert main([*argv, "--out", str(out)]) == 130
+    stdout, err = capsys.readouterr()
+    assert stdout == "" and f"stopped: the rounds made so far are kept in {out}; run the same command" in err
+    assert len(out.read_text().splitlines()) == 2 + 12 * 5  # settings, columns, five colours a round
+    text = out.read_text()
+    out.write_text(text[:-4])  # killed as it wrote round 11's last row
+    played.clear()
+    stop_at[0] = 10**9
+    assert main([*argv, "--out", str(out)]) == 0
+    assert played == list(range(11, 30)) and capsys.readouterr().out == unbroken
+    played.clear()
+    rows, scores = C.played_rounds(30, 4, out=str(out))  # all kept: read, none played
+    straight_rows, straight_scores = C.snapshot_rounds(30, 0, 4)
+    assert played == [] and rows.dtype == straight_rows.dtype and scores.dtype == straight_scores.dtype
+    assert np.array_equal(rows, straight_rows) and np.array_equal(scores, straight_scores)
+    assert main([*argv[:2], "--rounds", "40", "--seed", "4", "--out", str(out)]) == 2
+    assert f"{out} was made with other settings (rounds: 30 there, 40 here): write to another file" \
+        in capsys.readouterr().err
+    assert played == []

@@ -73,6 +73,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     c.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=10), default=4000,
                    help=f"simulated rounds (10 to {MAX_WAGER_SIM_ROUNDS:,}; default 4000)")
     c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
+    c.add_argument("--out", type=path_name("--out"), metavar="FILE",
+                   help="keep every simulated round in FILE as it is played: the same command again after a stop "
+                        "(Ctrl-C) plays only the rounds missing, to the report an unbroken run prints (a FILE made "
+                        "with other settings is refused, naming them)")
+    c.add_argument("--allow-code-change", action="store_true",
+                   help="resume a --out file though other code played its rounds (after a change that cannot move "
+                        "their numbers; the change is recorded in it)")
     c.set_defaults(func=cmd_wager_claims)
 
     s = studies.add_parser("wager-sim", help="the wager models against simulated play")
@@ -153,13 +160,6 @@ def cmd_wager_tables(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_wager_claims(args: argparse.Namespace) -> int:
-    from lcanalysis.studies.wager_claims import report
-
-    report(args.rounds, args.seed, file=sys.stdout, progress=True)  # (40,000 rounds ran 10 s showing nothing)
-    return 0
-
-
 def _stopped(out: str | None, what: str) -> int:
     """Ctrl-C of a study that keeps its ``what`` in ``out`` (or in memory, lost): say so, exit 130."""
     if out is not None and os.path.exists(out):
@@ -168,6 +168,19 @@ def _stopped(out: str | None, what: str) -> int:
     else:
         print(f"stopped: nothing is kept (--out FILE keeps the {what} as they are made)", file=sys.stderr)
     return 130
+
+
+def cmd_wager_claims(args: argparse.Namespace) -> int:
+    from lcanalysis.studies.wager_claims import report
+
+    if args.out is not None:
+        check_output_file("--out", args.out)
+    try:  # (40,000 rounds ran 10 s showing nothing: a bar)
+        report(args.rounds, args.seed, file=sys.stdout, progress=True, out=args.out,
+               allow_code_change=args.allow_code_change)
+    except KeyboardInterrupt:
+        return _stopped(args.out, "rounds")
+    return 0
 
 
 def cmd_wager_sim(args: argparse.Namespace) -> int:

@@ -12,7 +12,9 @@ is about ``0.6 * H + 2``).
 
 Each claim is computed three ways: pure counting (exact), the canonical or turn-counting model
 from the deal (exact or Monte Carlo with a standard error), and bot-versus-bot play
-(``wagers.simulation``; the realized numbers, with standard errors).
+(``wagers.simulation``; the realized numbers, with standard errors). The bot rounds are the long
+part (a couple of minutes at the most rounds taken): with ``out`` each is kept as it is played
+(``played_rounds``), and the same call after a stop plays only the rounds missing.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 from lcanalysis.studies.estimate import Estimate
 from lcanalysis.wagers.canonical import ColorState
 from lcanalysis.wagers.models import turn_model
-from lcanalysis.wagers.simulation import F_FINAL, F_FINAL_MASK, F_HM, snapshot_rounds
+from lcanalysis.wagers.simulation import F_FINAL, F_FINAL_MASK, F_HM, FIELD_NAMES, snapshot_of_round, snapshot_rounds
 
 HIGH = range(7, 11)
 LOW = range(2, 7)
@@ -153,11 +155,45 @@ def sum_line_in_play(rows: np.ndarray) -> dict[str, Any]:
     }
 
 
+def played_rounds(rounds: int, seed: int = 0, progress: bool = False, out: str | None = None,
+                  allow_code_change: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The bot rounds the claims are tested on: ``snapshot_rounds(rounds, 0, seed)``'s rows and
+    scores, with ``out`` each round kept in that file as it is played (``StudyFile.kept_table``: a
+    row a colour, its fields and the round's scores): a run stopped (Ctrl-C) and started again with
+    the same settings plays only the rounds missing, to the same arrays; a file of other settings is
+    refused, naming them, and so is one whose rows other code wrote unless ``allow_code_change``."""
+    if out is None:
+        return snapshot_rounds(rounds, snap_turn=0, seed=seed, progress=progress)
+    from lcanalysis.game.rules import Rules
+    from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
+    from lcanalysis.studies.estimate import whole_argument
+    from lcanalysis.studies.study_file import WAGER_CODE, simulation_file
+
+    rounds = whole_argument("played_rounds", "rounds", rounds, 0, MAX_WAGER_SIM_ROUNDS)
+    rules = Rules()
+
+    def played(key: tuple[int]) -> list[dict[str, Any]]:
+        (i,) = key
+        rec, (score0, score1) = snapshot_of_round(i, 0, seed, rules)
+        return [] if rec is None else [{"round": i, **dict(zip(FIELD_NAMES, r, strict=True)), "score0": score0,
+                                        "score1": score1} for r in rec.tolist()]
+
+    kept = simulation_file("wager-claims rounds", ["round", *FIELD_NAMES, "score0", "score1"], ("round",),
+                           ("rounds", "seed"), WAGER_CODE, __file__, many_rows=True,
+                           unit_rows=lambda settings, key: rules.colors)  # (every round lasts to turn 0)
+    table = kept.kept_table(out, {"rounds": rounds, "seed": seed}, [(i,) for i in range(rounds)], played,
+                            progress=progress, allow_code_change=allow_code_change,
+                            desc="simulated rounds (to turn 0)", unit="round", mininterval=1.0)
+    scores = table.groupby("round", sort=False)[["score0", "score1"]].first()
+    return table[list(FIELD_NAMES)].to_numpy(np.int64), scores.to_numpy(np.int64)
+
+
 def report(rounds: int = 4000, seed: int = 0, file=sys.stdout, turn_samples: int = 4000,
-           progress: bool = False) -> dict[str, Any]:
+           progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> dict[str, Any]:
     """Every claim tested, printed to ``file``; ``progress``: a bar over the simulated rounds (on
-    standard error), as ``lcanalysis studies wager-claims`` shows it."""
-    rows, scores = snapshot_rounds(rounds, snap_turn=0, seed=seed, progress=progress)
+    standard error), as ``lcanalysis studies wager-claims`` shows it; ``out``: a file the rounds
+    are kept in as they are played, and resumed from (``played_rounds``)."""
+    rows, scores = played_rounds(rounds, seed, progress, out, allow_code_change)
     res: dict[str, Any] = {"rounds": rounds, "mean_round_score": float(scores.mean())}
     per_round = Estimate.of(scores.mean(axis=1))  # (the two players of a round are not independent)
 

@@ -34,6 +34,9 @@ from lcanalysis.evaluator import decline_now_value
 N_FIELDS = 15
 (F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C,
  F_FINAL_MASK) = range(N_FIELDS)
+#: the names of the ``F_*`` fields, in their order (a file's columns: ``studies.wager_claims``' kept rounds)
+FIELD_NAMES = ("pw", "pm", "hw", "hm", "um", "u", "deck", "opp_opened", "opp_top", "final", "final_w", "turns",
+               "opp_hand", "c", "final_mask")
 
 
 @njit(cache=True)
