@@ -570,7 +570,7 @@ def test_wager_sim_keeps_its_predictions_as_they_go_and_a_resumed_run_prints_an_
     a Ctrl-C. Now with ``--out FILE`` every row's predictions are kept as they are made: stopped after
     k rows and run again, it predicts only the rows missing (counted), and prints the tables of an
     unbroken run without the file, to the last digit; another ``--mc`` is refused, naming it, before a
-    round is simulated."""
+    round is simulated, and so is a file of something else."""
     from lcanalysis.cli.main import main
     from lcanalysis.wagers import simulation as W
 
@@ -620,4 +620,8 @@ def test_wager_sim_keeps_its_predictions_as_they_go_and_a_resumed_run_prints_an_
     assert main([*argv[:-4], "--mc", "20", "--seed", "2", "--out", str(out)]) == 2
     assert (f"{out} was made with other settings (n_mc: 30 there, 20 here): write to another file"
             in capsys.readouterr().err)
-    assert simulated == []
+    foreign = tmp_path / "table.csv"
+    foreign.write_text("a,b\n1,2\n")  # (a file of something else, named by mistake: left as it is)
+    assert main([*argv, "--out", str(foreign)]) == 2
+    assert f"{foreign} is not a wager-sim study file" in capsys.readouterr().err
+    assert simulated == [] and foreign.read_text() == "a,b\n1,2\n"

@@ -317,14 +317,15 @@ class StudyFile:
             raise OtherSettingsError(path, ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff))
 
     def refuse_other_settings(self, path: str | None, identity: Mapping[str, Any]) -> None:
-        """Before any work: refuse (as ``open`` does, ``OtherSettingsError``) a file at ``path`` whose
-        settings line says it was made with other settings than ``identity``; a missing file, or one
-        cut short before its settings line was whole, is left to ``open``."""
+        """Before any work: refuse, as ``open`` does, a file at ``path`` whose settings line says it was
+        made with other settings than ``identity`` (``OtherSettingsError``), or that is not this study's
+        (ValueError); a missing file, or one cut short before its settings line was whole, is left to
+        ``open``."""
         if path is None or not os.path.exists(path):
             return
         with open(path, encoding="utf-8") as fh:
             first = fh.readline()
-        if first.endswith("\n") and first.startswith(self.mark):
+        if first.endswith("\n"):
             self._same_settings(path, self.read_identity(path), identity)
 
     def _same_columns(self, path: str, text: str) -> None:
