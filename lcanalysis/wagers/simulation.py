@@ -227,11 +227,10 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     (rounds, 2) with each round's scores by seat. ``bot`` are the bot's parameters (``wager_bot_place``).
     ``progress``: a bar over the rounds. At most ``options.MAX_WAGER_SIM_ROUNDS`` rounds.
     """
-    from lcanalysis.progress import progress_bar
-
     from lcanalysis.game.cards import whole_number
     from lcanalysis.game.rules import Rules
     from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
+    from lcanalysis.progress import progress_bar
 
     n = whole_number(rounds)
     if n is None or not 0 <= n <= MAX_WAGER_SIM_ROUNDS:  # 10**23 rounds ran silently for ever
@@ -240,7 +239,7 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     scores = []
     rules = Rules(colors=colors)
     for i in progress_bar(range(n), desc=f"simulated rounds (to turn {snap_turn})", unit="round", progress=progress,
-                  mininterval=1.0):
+                          mininterval=1.0):
         rec, score = snapshot_of_round(i, snap_turn, seed, rules, bot)
         scores.append(score)
         if rec is not None:
