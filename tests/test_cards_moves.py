@@ -201,3 +201,32 @@ def test_no_card_equals_the_text_of_another_card_or_anything_else():
     shuffled = cards[7:] + cards[:7]
     assert sorted(shuffled) == cards
     assert Card.parse("R7") == Card(Card.parse("R7").color, Card.parse("R7").rank)
+
+
+def test_the_decks_numbers_are_written_once_in_core_constants_and_agree_with_the_rules():
+    """The ranks per colour and the cards per colour were written both in the compiled kernel
+    (``RANKS = 10``, ``PILE_CAP = 12``) and in ``game.cards``, and the three wagers as a bare 3 in
+    compiled code: now ``core.constants`` alone writes them as numbers, and the rules, counted by
+    hand, agree with it."""
+    import ast
+    from pathlib import Path
+
+    from lcanalysis.core import constants as C
+    from lcanalysis.core import kernel as K
+    from lcanalysis.game import cards
+
+    # by hand: a wager and the numbers 2..10; three wagers and nine numbers; six colours at most
+    assert (C.RANKS_PER_COLOR, C.WAGER, C.WAGER_COPIES, C.CARDS_PER_COLOR, C.MAX_COLORS) == (10, 0, 3, 12, 6)
+    assert (K.RANKS, K.PILE_CAP) == (C.RANKS_PER_COLOR, C.CARDS_PER_COLOR)
+    assert (cards.RANKS_PER_COLOR, cards.WAGER, cards.WAGER_COPIES, cards.CARDS_PER_COLOR) == (10, 0, 3, 12)
+    assert len(cards.COLOR_LETTERS) == len(cards.COLOR_NAMES) == C.MAX_COLORS
+    names = {"RANKS", "RANKS_PER_COLOR", "PILE_CAP", "CARDS_PER_COLOR", "WAGER", "WAGER_COPIES", "MAX_COLORS"}
+    package = Path(C.__file__).parent.parent
+    written = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                written += [f"{path.relative_to(package)}:{t.id}" for t in node.targets
+                            if isinstance(t, ast.Name) and t.id in names]
+    assert sorted(written) == ["core/constants.py:MAX_COLORS", "core/constants.py:RANKS_PER_COLOR",
+                               "core/constants.py:WAGER", "core/constants.py:WAGER_COPIES"]

@@ -25,6 +25,15 @@ def test_importing_the_package_loads_no_compiled_code():
     assert out == "False False"
 
 
+def test_the_card_objects_take_the_decks_numbers_without_loading_the_engine():
+    """``game.cards`` reads the deck's numbers from ``core.constants``, which the compiled kernel
+    reads too; importing the card layer loads neither the kernel nor numpy nor numba for them."""
+    out = _python("import sys\nfrom lcanalysis.game.cards import CARDS_PER_COLOR, Card\n"
+                  "print(CARDS_PER_COLOR, Card.parse('gw'), [m for m in ('lcanalysis.core.kernel', 'numpy', 'numba') "
+                  "if m in sys.modules])")
+    assert out == "12 Gw []"
+
+
 HEAVY = ("numba", "pandas", "scipy", "matplotlib", "ipywidgets", "tqdm", "IPython")
 
 

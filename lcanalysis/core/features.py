@@ -11,6 +11,7 @@ it without loading numba.
 from __future__ import annotations
 
 from lcanalysis.core import kernel as K
+from lcanalysis.core.constants import WAGER_COPIES
 from lcanalysis.core.jit import njit
 
 # the rows of ``colour_features``' block, one column per colour
@@ -87,6 +88,6 @@ def colour_features(s, p, out):
         out[OPP_WAGERS, c] = ow
         out[UNSEEN_MASK, c] = um
         out[PILE_TOP, c] = s[ops + c * K.PILE_CAP + n - 1] if n > 0 else -1
-        # each number is one card; each colour has 3 wagers
-        unseen += K.mask_sum_count(um, 0)[1] + 3 - hw - ew - ow - pw
+        # each number is one card; each colour has WAGER_COPIES wagers
+        unseen += K.mask_sum_count(um, 0)[1] + WAGER_COPIES - hw - ew - ow - pw
     return unseen

@@ -4,7 +4,7 @@ Everything here is in the subset of Python that numba compiles, and it is the on
 source of truth for the rules: the object layer (``Position``) and the searchers call
 these same functions. With ``NUMBA_DISABLE_JIT=1`` they run as plain Python.
 
-State layout (``np.int32`` array, ``NT = 10 * NC`` card types, see ``cards.py``):
+State layout (``np.int32`` array, ``NT = 10 * NC`` card types, see ``constants.py``):
 
 =============  ===========================================================
 ``S[0..11]``   header: NC, hand size, no_redraw, to_move, turns played, turn cap,
@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from lcanalysis.core.constants import CARDS_PER_COLOR, MAX_COLORS, RANKS_PER_COLOR
 from lcanalysis.core.jit import njit
 
-RANKS = 10
-PILE_CAP = 12
+RANKS = RANKS_PER_COLOR  # the kernel's stride: card type = colour * RANKS + rank
+PILE_CAP = CARDS_PER_COLOR  # slots per discard pile: room for every card of its colour
 H_NC, H_HAND_SIZE, H_NO_REDRAW, H_TO_MOVE, H_TURN, H_TURN_CAP = 0, 1, 2, 3, 4, 5
 H_DECK_POS, H_DECK_END, H_PHASE, H_BLOCKED = 6, 7, 8, 9
 HEADER = 12
-MAX_MOVES = 2 * 60 * 7 + 8  # placements x sources, generous for 6 colours
+MAX_MOVES = 2 * RANKS * MAX_COLORS * (MAX_COLORS + 1) + 8  # placements x sources, generous for 6 colours
 
 
 @njit(cache=True)

@@ -14,12 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-COLOR_LETTERS = "YBWGRP"
+# the deck's numbers are the compiled kernel's too: written once, in core.constants
+from lcanalysis.core.constants import CARDS_PER_COLOR, RANKS_PER_COLOR, WAGER, WAGER_COPIES
+
+COLOR_LETTERS = "YBWGRP"  # one per colour: core.constants.MAX_COLORS of them
 COLOR_NAMES = ("yellow", "blue", "white", "green", "red", "purple")
-RANKS_PER_COLOR = 10  # wager + numbers 2..10
-WAGER = 0
-WAGER_COPIES = 3
-CARDS_PER_COLOR = 12
 
 
 #: The longest text a card string can be, surrounding spaces included; longer text is refused unread.

@@ -58,6 +58,7 @@ import numpy as np
 from numba import float64, int32, int64, njit, uint64
 
 from lcanalysis.analysis import HEURISTIC_REASON, Analysis, MoveValue
+from lcanalysis.core.constants import MAX_COLORS, WAGER_COPIES
 from lcanalysis.core.features import hand_mask, turns_left
 from lcanalysis.core.kernel import (
     H_BLOCKED,
@@ -111,7 +112,7 @@ from lcanalysis.search.common import (
 
 # --- Zobrist tables -------------------------------------------------------------------
 # Two independent 64-bit hashes make a 128-bit key: a false hit needs both to collide.
-NT_MAX = 60
+NT_MAX = MAX_COLORS * RANKS  # card types of the six-colour game
 CNT_DIM = 64
 Z_REG = 0  # regions: 0 hand0, 1 hand1, 2 deck (two-player); 3 hand, 4 deck (one-player)
 Z_EXP = Z_REG + 5 * (NT_MAX + 1) * CNT_DIM
@@ -336,7 +337,7 @@ def _player_upper(s, nc, x, places):
             bit = 1 << (r - 1)
             if (s[omy + c] & bit) == 0:
                 avail |= bit
-        wagers = 3 - s[owx + c] - s[owy + c] if m == 0 else 0
+        wagers = WAGER_COPIES - s[owx + c] - s[owy + c] if m == 0 else 0
         total += _colour_upper(s[owx + c], m, avail, wagers, places)
     return total
 

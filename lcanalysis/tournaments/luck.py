@@ -60,6 +60,7 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.core import kernel as K
+from lcanalysis.core.constants import WAGER, WAGER_COPIES
 from lcanalysis.core.features import turns_left
 from lcanalysis.evaluator import evaluate_state
 from lcanalysis.game.moves import Move
@@ -84,7 +85,7 @@ def unseen_counts(s, q, out):
     nc = s[K.H_NC]
     oh = K.off_hand(nc, q)
     for t in range(K.RANKS * nc):
-        out[t] = (3 if t % K.RANKS == 0 else 1) - s[oh + t]
+        out[t] = (WAGER_COPIES if t % K.RANKS == WAGER else 1) - s[oh + t]
     for pl in range(2):
         for c in range(nc):
             out[c * K.RANKS] -= s[K.off_wagers(nc, pl) + c]
