@@ -60,7 +60,7 @@ from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis, points_only_note
-from lcanalysis.options import MAX_SEED
+from lcanalysis.options import check_flag, check_seed
 from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, SearchMemoryError, check_max_nodes
@@ -221,8 +221,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     time_budget = _check_time_budget(time_budget)
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise AdviceError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
+    seed = check_seed("seed", seed, AdviceError)
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
     threads = auto if workers is None else check_workers(workers)
@@ -325,9 +324,7 @@ def _check_switches(progress: Callable[[str], None] | None, **switches: object) 
     """An ``AdviceError`` for a switch that is not True, False, 1, 0 or None, or a ``progress`` that
     is not a function."""
     for name, switch in switches.items():
-        if switch is not None and not isinstance(switch, (bool, np.bool_)) \
-                and not (isinstance(switch, (int, np.integer)) and switch in (0, 1)):  # "no" would read as on
-            raise AdviceError(f"{name} must be True or False (or 1 or 0; None: the default), got {switch!r}")
+        check_flag(name, switch, AdviceError, none="the default")  # ("no" would read as on)
     if progress is not None and not callable(progress):
         raise AdviceError(f"progress must be a function that takes a line of text, or None, got {progress!r}")
 

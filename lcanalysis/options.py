@@ -1,16 +1,23 @@
-"""What every entry point checks alike, from the command line and the study scripts: the seed's
-range, whole-number and time options, output files, and the one error type of bad command-line
-input (printed as ``error: ...``, exit status 2). Below every other layer: it imports nothing of
-the package, so ``cli`` and the ``python -m lcanalysis.studies...`` scripts share it; and the one
-way a long run's results are appended to their file (``append_whole``)."""
+"""What every entry point checks alike, from the command line, the study scripts and the library's
+functions: the seed's range, whole-number and time options, output files, and the one error type of
+bad command-line input (printed as ``error: ...``, exit status 2); the one check of a switch
+(``check_flag``) and of a seed (``check_seed``) every function taking one makes, raising the
+function's own error type, and how a message quotes what it was given (``brief``). Below every
+other layer: it imports nothing of the package, so ``cli``, ``game`` and the ``python -m
+lcanalysis.studies...`` scripts share it; and the one way a long run's results are appended to
+their file (``append_whole``)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import math
+import operator
 import os
+import reprlib
+import sys
 from collections.abc import Callable, Mapping
+from typing import Any, Literal, overload
 
 #: the largest seed anywhere: a seed reaches compiled code as a 64-bit integer
 MAX_SEED = 2**63 - 1
@@ -47,6 +54,88 @@ MAX_BOOTSTRAP = 100_000
 #: the most rounds a match has under the rules (``game.rules``; here so that 'play --rounds' is
 #: checked as it is read, without loading the engine)
 MAX_MATCH_ROUNDS = 1000
+
+
+_BRIEF = reprlib.Repr()
+_BRIEF.maxstring = 48
+_BRIEF.maxother = 48
+_BRIEF.maxlong = 24
+_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
+_BRIEF.maxlevel = 3
+
+
+def brief(value: Any) -> str:
+    """A short ``repr`` of a value someone gave us, for an error message: long strings and lists
+    are cut, nesting is not followed deep, a number of thousands of digits is described rather
+    than printed (Python refuses to print one over 4300 digits), and a value whose ``repr``
+    fails is named by its type. Every reader's messages quote input through this."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 80:
+        digits = int(value.bit_length() * 0.30103) + 1
+        return f"{'-' if value < 0 else ''}<a number of about {digits} digits>"
+    try:
+        return _BRIEF.repr(value)
+    except Exception:  # a foreign object whose repr fails, or recursion in it
+        return f"<{type(value).__name__}>"
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an ``int`` when it is a whole number (Python's or numpy's integer types, not a
+    bool and not a float such as 5.0); otherwise None."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+@overload
+def check_flag(name: str, value: Any, error: type[Exception] = ..., none: Literal[""] = "") -> bool: ...
+@overload
+def check_flag(name: str, value: Any, error: type[Exception] = ..., *, none: str) -> bool | None: ...
+def check_flag(name: str, value: Any, error: type[Exception] = ValueError, none: str = "") -> bool | None:
+    """``value`` as a ``bool`` when it is True or False (Python's, or numpy's, which a comparison of
+    arrays gives) or 1 or 0; given ``none`` (what None means there), None too, returned as is. Else
+    ``error``, naming the argument: a string such as "no" would otherwise read as True."""
+    if value is None and none:
+        return None
+    numpy = sys.modules.get("numpy")  # (a numpy bool exists only once numpy is loaded: not loaded here)
+    if isinstance(value, bool) or (numpy is not None and isinstance(value, numpy.bool_)):
+        return bool(value)
+    if whole_number(value) in (0, 1):
+        return bool(value)
+    raise error(f"{name} must be True or False{f' (None: {none})' if none else ''}, got {brief(value)}")
+
+
+@overload
+def check_seed(name: str, value: Any, error: type[Exception] = ..., least: int | None = ...,
+               most: int | None = ..., none: Literal[""] = "") -> int: ...
+@overload
+def check_seed(name: str, value: Any, error: type[Exception] = ..., least: int | None = ...,
+               most: int | None = ..., *, none: str) -> int | None: ...
+def check_seed(name: str, value: Any, error: type[Exception] = ValueError, least: int | None = 0,
+               most: int | None = MAX_SEED, none: str = "") -> int | None:
+    """``value`` as an ``int`` when it is a whole number (Python's or numpy's; not a bool, a float or
+    text) from ``least`` to ``most`` (None: no bound that way; by default 0..``MAX_SEED``, what compiled
+    code takes); given ``none`` (what None means there), None too, returned as is. Else ``error``,
+    naming the argument and the seeds it takes."""
+    if value is None and none:
+        return None
+    number = whole_number(value)
+    if number is None or (least is not None and number < least) or (most is not None and number > most):
+        raise error(f"{name} must be {_whole_range(least, most)}{f' (None: {none})' if none else ''}, "
+                    f"got {brief(value)}")
+    return number
+
+
+def _whole_range(least: int | None, most: int | None) -> str:
+    """Words for the whole numbers from ``least`` to ``most`` (None: no bound), for a message."""
+    if most is None:
+        return "a whole number" if least is None else f"a whole number {least:,} or above"
+    top = "2**63 - 1" if most == MAX_SEED else f"{most:,}"
+    return f"a whole number at most {top}" if least is None else f"a whole number from {least:,} to {top}"
 
 
 class UsageError(ValueError):

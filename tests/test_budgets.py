@@ -113,7 +113,7 @@ def test_deepening_refuses_a_progress_that_is_no_function_and_a_bracket_switch_t
     pos = played_down(5, 3)
     with pytest.raises(SearchError, match=r"progress must be a function taking a line of text \(print .*\), got 3"):
         solve_deepening(pos, nodes=10**5, progress=3)
-    for bad in ("no", 0, None):
+    for bad in ("no", 2, None):  # (1 and 0 are switches, as everywhere: options.check_flag)
         with pytest.raises(SearchError, match=f"with_bracket must be True or False, got {bad!r}"):
             solve_deepening(pos, nodes=10**5, with_bracket=bad)
 

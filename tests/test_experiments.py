@@ -632,14 +632,17 @@ WHOLE = "must be a whole number,"
 @pytest.mark.parametrize("call, message", [
     (lambda: first_player.first_player_rounds(deals=-1), f"first_player_rounds: deals {WHOLE} 1 or more, got -1"),
     (lambda: first_player.first_player_rounds(deals=2.5), f"first_player_rounds: deals {WHOLE} 1 or more, got 2.5"),
-    (lambda: first_player.first_player_rounds(seed=-1), f"first_player_rounds: seed {WHOLE} 0 or more, got -1"),
+    (lambda: first_player.first_player_rounds(seed=-1),
+     "first_player_rounds: seed must be a whole number 0 or above, got -1"),
     (lambda: first_player.simulate_matches(matches=-3), f"simulate_matches: matches {WHOLE} 1 or more, got -3"),
-    (lambda: first_player.simulate_matches(matches=2, seed=-1), f"simulate_matches: seed {WHOLE} 0 or more, got -1"),
+    (lambda: first_player.simulate_matches(matches=2, seed=-1),
+     "simulate_matches: seed must be a whole number 0 or above, got -1"),
     (lambda: opening.simulated_colours(rounds=0), f"simulated_colours: rounds {WHOLE} 1 or more, got 0"),
     (lambda: opening.simulated_colours(rounds="10"), f"simulated_colours: rounds {WHOLE} 1 or more, got '10'"),
     (lambda: stalling.stalling_study(n=[1], cards_left=[2, 3]),
      r"stalling_study: n must be one count or one for each of cards_left \[2, 3\], got \[1\]"),
-    (lambda: stalling.stalling_study(n=1, cards_left=[2], seed=-1), f"stalling_study: seed {WHOLE} 0 or more, got -1"),
+    (lambda: stalling.stalling_study(n=1, cards_left=[2], seed=-1),
+     "stalling_study: seed must be a whole number 0 or above, got -1"),
 ])
 def test_the_simulations_refuse_bad_counts_and_seeds_naming_the_argument(call, message):
     """They gave an empty study for a negative count, a bare TypeError for a float, a refusal of a

@@ -48,10 +48,10 @@ def test_bad_bounds_are_refused_with_the_reason(pos, kwargs, message):
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    ({"samples": 5, "seed": -1}, "seed must be a whole number 0 or above, got -1"),
-    ({"samples": 5, "seed": float("nan")}, "seed must be a whole number 0 or above, got nan"),
-    ({"samples": 5, "seed": "x"}, "seed must be a whole number 0 or above, got 'x'"),
-    ({"samples": 5, "seed": 2**63}, "seed must be at most 2**63 - 1 (9,223,372,036,854,775,807), got 9223372036"),
+    ({"samples": 5, "seed": -1}, "seed must be a whole number from 0 to 2**63 - 1, got -1"),
+    ({"samples": 5, "seed": float("nan")}, "seed must be a whole number from 0 to 2**63 - 1, got nan"),
+    ({"samples": 5, "seed": "x"}, "seed must be a whole number from 0 to 2**63 - 1, got 'x'"),
+    ({"samples": 5, "seed": 2**63}, "seed must be a whole number from 0 to 2**63 - 1, got 9223372036854775808"),
     ({"max_splits": 0}, "max_splits must be a whole number of splits from 1"),
     ({"max_splits": -1}, "max_splits must be a whole number of splits from 1"),
     ({"max_splits": float("nan")}, "max_splits must be a whole number of splits from 1"),

@@ -220,7 +220,7 @@ def test_the_rating_functions_refuse_what_is_not_a_tournament_or_not_a_prior():
                        (lambda: ratings(df, prior=-1), "prior must be a number of virtual draws >= 0, got -1"),
                        (lambda: ratings(df, prior=float("nan")), "prior must be a number of virtual draws >= 0"),
                        (lambda: rating_errors(df, resamples=0), "resamples must be a whole number from 2"),
-                       (lambda: rating_errors(df, seed=-1), "seed must be a whole number >= 0")):
+                       (lambda: rating_errors(df, seed=-1), "seed must be a whole number 0 or above, got -1")):
         with pytest.raises(TournamentError, match=said):
             call()
     assert ratings(df)["A"] > 0 and np.isfinite(rating_errors(df, resamples=50)).all()

@@ -694,7 +694,7 @@ BAD_CALLS = [
     ({"deals": 2.5}, "deals must be a whole number"),
     ({"deals": "3"}, "deals must be a whole number"),
     ({"deals": True}, "deals must be a whole number"),
-    ({"seed": -1}, "seed must be 0.."),
+    ({"seed": -1}, "seed must be a whole number from 0 to 2**63 - 1, got -1"),
     ({"first_deal": -1}, "first_deal must be 0.."),
     ({"workers": 0}, "workers must be 1..1024"),
     ({"workers": -1}, "workers must be 1..1024"),

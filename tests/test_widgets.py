@@ -699,8 +699,8 @@ def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_
     ({"time_budget": 100}, "time_budget must be seconds from 0.2 to 10, got 100"),
     ({"time_budget": 0.01}, "time_budget must be seconds from 0.2 to 10, got 0.01"),
     ({"time_budget": True}, "time_budget must be seconds"),
-    ({"seed": -5}, "seed must be a whole number from 0 to 2147483647, got -5"),
-    ({"seed": 2**40}, "seed must be a whole number from 0 to 2147483647"),
+    ({"seed": -5}, "seed must be a whole number from 0 to 2,147,483,647, got -5"),
+    ({"seed": 2**40}, "seed must be a whole number from 0 to 2,147,483,647"),
     ({"seed": 1.5}, "seed must be a whole number"),
 ])
 def test_the_explorers_time_and_seed_outside_their_widgets_are_refused_not_clamped(options, words):
@@ -757,7 +757,7 @@ def test_a_sixth_colour_card_in_a_five_colour_widget_names_the_widgets_colour_ch
 @pytest.mark.parametrize("options, words", [
     ({"time_budget": 100}, "time_budget must be seconds from 0.2 to 10, got 100"),
     ({"time_budget": "abc"}, "time_budget must be seconds from 0.2 to 10, got 'abc'"),
-    ({"seed": -5}, "seed must be a whole number from 0 to 2147483647, got -5"),
+    ({"seed": -5}, "seed must be a whole number from 0 to 2,147,483,647, got -5"),
 ])
 def test_the_replays_time_and_seed_are_checked_as_the_explorers_are(played, options, words):
     """The replay alone took any budget: a string met "could not convert string to float: 'abc'"

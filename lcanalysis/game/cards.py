@@ -8,14 +8,15 @@ physical cards of one type, so every multiset of cards is a count per type.
 
 from __future__ import annotations
 
-import operator
-import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 # the deck's numbers are the compiled kernel's too: written once, in core.constants
 from lcanalysis.core.constants import CARDS_PER_COLOR, RANKS_PER_COLOR, WAGER, WAGER_COPIES
+
+# how every reader quotes what it was given, and what a whole number is: written once, in options
+from lcanalysis.options import brief, whole_number
 
 COLOR_LETTERS = "YBWGRP"  # one per colour: core.constants.MAX_COLORS of them
 COLOR_NAMES = ("yellow", "blue", "white", "green", "red", "purple")
@@ -27,41 +28,6 @@ MAX_CARD_TEXT = 32
 
 class CardError(ValueError):
     """A card string or code that names no card of the game."""
-
-
-_BRIEF = reprlib.Repr()
-_BRIEF.maxstring = 48
-_BRIEF.maxother = 48
-_BRIEF.maxlong = 24
-_BRIEF.maxlist = _BRIEF.maxtuple = _BRIEF.maxdict = _BRIEF.maxset = 6
-_BRIEF.maxlevel = 3
-
-
-def brief(value: Any) -> str:
-    """A short ``repr`` of a value someone gave us, for an error message: long strings and lists
-    are cut, nesting is not followed deep, a number of thousands of digits is described rather
-    than printed (Python refuses to print one over 4300 digits), and a value whose ``repr``
-    fails is named by its type. Every reader's messages quote input through this."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 80:
-        digits = int(value.bit_length() * 0.30103) + 1
-        return f"{'-' if value < 0 else ''}<a number of about {digits} digits>"
-    try:
-        return _BRIEF.repr(value)
-    except Exception:  # a foreign object whose repr fails, or recursion in it
-        return f"<{type(value).__name__}>"
-
-
-def whole_number(value: Any) -> int | None:
-    """``value`` as an ``int`` when it is a whole number (Python's or numpy's integer types, not a
-    bool and not a float such as 5.0); otherwise None."""
-    if type(value) is int:
-        return value
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
 
 
 def named_color(text: Any, colors: int = 6) -> tuple[int, str] | None:

@@ -36,6 +36,7 @@ from lcanalysis.game.cards import (
 from lcanalysis.game.formats import Notated, position_to_json
 from lcanalysis.game.moves import DRAW_PILE, Move, MoveError
 from lcanalysis.game.rules import REASONS, IllegalMoveError, Rules, RulesError
+from lcanalysis.options import check_seed
 
 if TYPE_CHECKING:
     from lcanalysis.game.view import View
@@ -177,10 +178,7 @@ def flat_piles(items: Any, nc: int, where: str) -> Any:
 
 def seed_number(seed: Any) -> int | None:
     """A shuffle seed: a whole number 0 or above, or None (fresh randomness)."""
-    number = None if seed is None else whole_number(seed)
-    if seed is not None and (number is None or number < 0):
-        raise PositionError(f"seed must be a whole number 0 or above (or None: fresh randomness), got {seed!r}")
-    return number
+    return check_seed("seed", seed, PositionError, most=None, none="fresh randomness")  # (numpy's generator takes any)
 
 
 def pair(value: Any, what: str) -> list[Any]:

@@ -51,7 +51,7 @@ from lcanalysis.game.position import (
     verify_history,
 )
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_SAMPLES  # the most View.sample_positions draws at once, as solve --samples
+from lcanalysis.options import MAX_SAMPLES, check_flag  # MAX_SAMPLES: the most sample_positions draws at once
 
 
 @dataclass(eq=False, repr=False)  # compared by value, and printed, through Notated (as a Position is)
@@ -379,8 +379,7 @@ class View(Notated):
         fixed order; ``Position.deck_draw_outcomes`` gives the draws). With ``orders=True`` every
         distinct order of the draw pile is listed too (grows factorially: small decks only).
         """
-        if not isinstance(orders, bool):
-            raise PositionError(f"orders must be True or False, got {brief(orders)}")
+        orders = check_flag("orders", orders, PositionError)
         for p_fill, view in self.fills():
             for prob, opp, rest in view.splits():
                 if not orders:

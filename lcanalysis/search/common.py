@@ -19,7 +19,7 @@ from lcanalysis.analysis import seconds_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.game.moves import Move
 from lcanalysis.options import MAX_SAMPLES as MAX_SAMPLES  # re-exported: view_value takes it from here
-from lcanalysis.options import MAX_SEED, MAX_STALLS, MAX_TL
+from lcanalysis.options import MAX_STALLS, MAX_TL
 
 LEAF_AS_IS = 0
 LEAF_SIMPLE = 1
@@ -421,16 +421,6 @@ def check_budget(name: str, value: Any, minimum: int, maximum: int) -> int | Non
     if value > maximum:
         raise SearchError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
-
-
-def check_seed(seed: Any) -> int:
-    """A validated seed for sampled splits: a whole number 0..``MAX_SEED``."""
-    whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-    if whole and seed > MAX_SEED:
-        raise SearchError(f"seed must be at most 2**63 - 1 ({MAX_SEED:,}), got {seed!r}")
-    if not whole or seed < 0:
-        raise SearchError(f"seed must be a whole number 0 or above, got {seed!r}")
-    return int(seed)
 
 
 def check_max_splits(max_splits: Any) -> int:

@@ -18,10 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import read_position
+from lcanalysis.options import check_flag
 from lcanalysis.search.common import MAX_NODES, MAX_TL, SearchError, check_budget, check_seconds
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 
@@ -59,8 +58,7 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     max_level = check_budget("max_level", max_level, 0, 1000)
     if on not in ("stalls", "turns"):
         raise SearchError(f"on must be 'stalls' or 'turns', got {on!r}")
-    if not isinstance(with_bracket, (bool, np.bool_)):  # "no" would spend the budget on the bracket
-        raise SearchError(f"with_bracket must be True or False, got {with_bracket!r}")
+    with_bracket = check_flag("with_bracket", with_bracket, SearchError)  # ("no" would spend the budget on it)
     if progress is not None and not callable(progress):  # (else Python's "not callable" as a level starts)
         raise SearchError(f"progress must be a function taking a line of text (print will do), got {progress!r}")
     # the question itself (the leaf, the mover's view, a round not over) before the first progress line

@@ -40,6 +40,7 @@ from lcanalysis.options import (
     MAX_WORKERS,  # threads for the splits (sharing one table)
     SOLVE_MAX_SPLITS,
     SOLVE_SAMPLES,
+    check_seed,
 )
 from lcanalysis.search.common import (
     CLOCK,
@@ -51,7 +52,6 @@ from lcanalysis.search.common import (
     check_max_nodes,
     check_max_splits,
     check_seconds,
-    check_seed,
     check_tables,
     move_text,
     on_threads,
@@ -458,7 +458,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     n_workers = check_workers(workers)
     max_nodes = check_max_nodes(max_nodes)
-    seed, max_splits = check_seed(seed), check_max_splits(max_splits)
+    seed, max_splits = check_seed("seed", seed, SearchError), check_max_splits(max_splits)
     check_tables(tables, Tables)
     seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     samples = _check_question(v, samples)
@@ -528,7 +528,7 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
     more than ``max_splits`` splits has them sampled (``seed``). With ``samples``, ``samples``
     worlds are drawn instead, each filling the buried cards at random and then splitting what is
     left (``_sampled_buried_view``): an estimate with its standard error."""
-    max_splits, seed = check_max_splits(max_splits), check_seed(seed)
+    max_splits, seed = check_max_splits(max_splits), check_seed("seed", seed, SearchError)
     check_tables(tables, Tables)
     if samples is not None:
         return _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds)

@@ -39,6 +39,7 @@ from lcanalysis.game.position import Position, PositionError, as_cards
 from lcanalysis.game.records import RoundRecord
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
+from lcanalysis.options import check_seed
 from lcanalysis.show import figures
 from lcanalysis.show.palette import BY_LETTER
 from lcanalysis.studies import explorer
@@ -163,7 +164,7 @@ class DecisionExplorer:
     def __init__(self, source: str | dict | Position | View | None = "example:midround",
                  time_budget: float = 0.5, seed: int = 0, record: Any = None) -> None:
         time_budget = _within("time_budget", time_budget, MIN_TIME, MAX_TIME, "seconds")
-        seed = _within("seed", seed, 0, MAX_SEED, "a whole number", whole=True)
+        seed = check_seed("seed", seed, most=MAX_SEED)
         text = {"layout": W.Layout(width="98%")}
         self.colors = W.Dropdown(options=[5, 6], value=5, description="colours")
         self.hand = W.Text(description="my hand", placeholder="8 cards, e.g. R7 Bw B4 G10 Y3 Y5 W8 R9", **text)
@@ -737,7 +738,7 @@ class RecordReplay:
     def _check_budget(time_budget: Any, seed: Any) -> None:
         """The explorer's ranges for the replay's thinking (its sliders set them when it holds one)."""
         _within("time_budget", time_budget, MIN_TIME, MAX_TIME, "seconds")
-        _within("seed", seed, 0, MAX_SEED, "a whole number", whole=True)
+        check_seed("seed", seed, most=MAX_SEED)
 
     @property
     def record(self) -> RoundRecord | None:

@@ -10,7 +10,7 @@ import numpy as np
 
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_STUDY_UNITS
+from lcanalysis.options import MAX_STUDY_UNITS, check_seed
 from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
 
 # --- first player's advantage and the three-round match ------------------------------------------
@@ -47,7 +47,7 @@ def first_player_rounds(deals: int = 200, seed: int = 0, colors: int = 5, progre
     from lcanalysis.studies.study_file import PLAY_CODE, simulation_file
 
     deals = whole_argument("first_player_rounds", "deals", deals, 1, MAX_STUDY_UNITS)
-    seed = whole_argument("first_player_rounds", "seed", seed)
+    seed = check_seed("first_player_rounds: seed", seed, most=None)
     rules = Rules(colors=colors)
 
     def played(key: tuple[int]) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def simulate_matches(matches: int = 100, seed: int = 0, rounds: int = 3, colors:
     from lcanalysis.studies.study_file import PLAY_CODE, simulation_file
 
     matches = whole_argument("simulate_matches", "matches", matches, 1, MAX_STUDY_UNITS)
-    seed = whole_argument("simulate_matches", "seed", seed)
+    seed = check_seed("simulate_matches: seed", seed, most=None)
     rules = Rules(colors=colors, rounds=rounds)
 
     def played(key: tuple[int]) -> dict[str, Any]:

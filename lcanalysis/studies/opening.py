@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.game.cards import whole_number
+from lcanalysis.options import check_seed
 from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
 
 
@@ -117,7 +118,7 @@ def simulated_colours(rounds: int = 300, seed: int = 0, colors: int = 5, progres
     from lcanalysis.wagers import simulation as W
 
     rounds = whole_argument("simulated_colours", "rounds", rounds, 1)
-    seed = whole_argument("simulated_colours", "seed", seed)
+    seed = check_seed("simulated_colours: seed", seed, most=None)
     rules = Rules(colors=colors)
 
     def played(key: tuple[int]) -> list[dict[str, Any]]:

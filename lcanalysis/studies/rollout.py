@@ -56,7 +56,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
-from lcanalysis.options import MAX_SEED, MAX_WORKERS
+from lcanalysis.options import MAX_WORKERS, check_flag, check_seed
 from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
 
 DEFAULT_AGENT = "best"
@@ -284,8 +284,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     gives; its notes say how many, that the clock stopped it, and where the time went (the hint, the
     trials, the whole; past the budget, by how much and why). Fewer than 2 is refused
     (``RolloutError``): one trial gives no standard error."""
-    if not isinstance(luck_adjusted, bool):
-        raise RolloutError(f"luck_adjusted must be True or False, got {luck_adjusted!r}")
+    luck_adjusted = check_flag("luck_adjusted", luck_adjusted, RolloutError)
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < math.inf):
         raise RolloutError(f"precision must be a number of points above 0 (or None), got {precision!r}")
@@ -302,7 +301,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     trials = _checked(trials if asked else DEFAULT_TRIALS if seconds is None else MAX_TRIALS, "trials", 1,
                       MAX_TRIALS)
     top = _checked(top, "top", 1, MAX_TOP)
-    seed = _checked(seed, "seed", 0, MAX_SEED)
+    seed = check_seed("seed", seed, RolloutError)
     workers = _checked(workers, "workers", 1, MAX_WORKERS)
     try:
         spec = check_agent(agent)

@@ -9,7 +9,8 @@ from typing import Any
 from lcanalysis.game.cards import whole_number
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
+from lcanalysis.options import check_seed
+from lcanalysis.studies.estimate import Estimate, study_table
 
 # --- stalling in the endgame ------------------------------------------------------------------
 
@@ -87,7 +88,7 @@ def stalling_study(n: int | Sequence[int] = 50, cards_left: Sequence[int] = (2, 
     ns = [n] * len(counts) if isinstance(n, int) else list(n)
     if len(ns) != len(counts):  # zip dropped the counts without an n: cards_left=[2, 3], n=[5] gave only 2
         raise ValueError(f"stalling_study: n must be one count or one for each of cards_left {counts}, got {n!r}")
-    seed = whole_argument("stalling_study", "seed", seed)
+    seed = check_seed("stalling_study: seed", seed, most=None)
     # the endgames with d cards left, reached (together) when one of them is first solved: a finished file reaches none
     endgames = functools.cache(lambda d: endgame_positions(ns[counts.index(d)], d, seed * 10 + d))
 

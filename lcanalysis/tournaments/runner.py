@@ -46,8 +46,9 @@ from lcanalysis.core.pool import worker_pool
 from lcanalysis.game.match import Match
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.options import check_flag, check_seed
 from lcanalysis.progress import progress_bar, ticking
-from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_SEED, MAX_TURN_CAP, MAX_WORKERS
+from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_TURN_CAP, MAX_WORKERS
 from lcanalysis.tournaments.results import (
     LUCK_COLUMNS,
     RESULT_COLUMNS,
@@ -480,15 +481,17 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     rules = _check_rules(rules)
     deals = _whole("deals", deals, 1, MAX_DEALS)
     first_deal = _whole("first_deal", first_deal, 0, 2**31 - 1)
-    seed = _whole("seed", seed, 0, MAX_SEED)
+    seed = check_seed("seed", seed, TournamentError)
     if workers is not None:
         workers = _whole("workers", workers, 1, MAX_WORKERS)
     if batch is not None:
         batch = _whole("batch", batch, 1, 1_000_000)
-    for name, flag in (("duplicate", duplicate), ("round_robin", round_robin), ("progress", progress),
-                       ("wait", wait), ("allow_code_change", allow_code_change), ("luck_adjusted", luck_adjusted)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TournamentError(f"{name} must be True or False, got {flag!r}")
+    duplicate, round_robin, wait, allow_code_change, luck_adjusted = (
+        check_flag(name, flag, TournamentError) for name, flag in (
+            ("duplicate", duplicate), ("round_robin", round_robin), ("wait", wait),
+            ("allow_code_change", allow_code_change), ("luck_adjusted", luck_adjusted)))
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TournamentError(f"progress must be True or False, got {progress!r}")
     if log is not None and not callable(log):
         raise TournamentError(f"log must be a function that takes a line of text, or None, got {log!r}")
     _check_executor(executor)
@@ -811,8 +814,7 @@ def rating_errors(df: pd.DataFrame, prior: float = 0.5, resamples: int = 200, se
     _check_prior("rating_errors", prior)
     if isinstance(resamples, bool) or not isinstance(resamples, int) or not 2 <= resamples <= 100_000:
         raise TournamentError(f"rating_errors: resamples must be a whole number from 2 to 100,000, got {resamples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise TournamentError(f"rating_errors: seed must be a whole number >= 0, got {seed!r}")
+    seed = check_seed("rating_errors: seed", seed, TournamentError, most=None)
     deals, which = np.unique(df["deal"].to_numpy(), return_inverse=True)
     names = sorted(set(df.player0) | set(df.player1))
     if len(deals) < 2:

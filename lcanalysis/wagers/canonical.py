@@ -36,8 +36,6 @@ from fractions import Fraction
 from numbers import Real
 from typing import Any
 
-import numpy as np
-
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
@@ -51,6 +49,7 @@ from lcanalysis.game.cards import (
     sixth_colour_hint,
     whole_number,
 )
+from lcanalysis.options import check_flag
 
 Number = Fraction | float
 
@@ -411,9 +410,7 @@ def _mean(dist: dict[int, Number]) -> Number:
 
 def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """Every ``j`` the model allows: distribution, mean, chance of profit and of breaking even."""
-    if not isinstance(exact, (bool, np.bool_)):  # "no" would read as exact
-        raise WagerError(f"exact must be True or False, got {exact!r}")
-    exact = bool(exact)  # (numpy's True too: a comparison of arrays gives it)
+    exact = check_flag("exact", exact, WagerError)  # ("no" would read as exact)
     draws = _whole_draws(draws, state.unseen_total, "the unseen cards")  # an int: numpy's one was kept, and
     # the answer's to_json() could not be written as JSON
     if color is not None and (not isinstance(color, str) or color.upper() not in COLOR_LETTERS):

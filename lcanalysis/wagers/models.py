@@ -54,7 +54,7 @@ from numba import njit
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
-from lcanalysis.options import MAX_WAGER_SAMPLES
+from lcanalysis.options import MAX_WAGER_SAMPLES, check_flag, check_seed
 from lcanalysis.progress import check_progress, progress_bar
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
@@ -85,7 +85,7 @@ def _whole_in(name: str, value: object, low: int, high: int) -> int:
 def _check_sampling(n: object, seed: object, share: object) -> tuple[int, int, float]:
     """The Monte Carlo options, checked: ``n`` samples, the ``seed``, the colour's ``share`` of the turns."""
     n = _whole_in("n (the number of samples)", n, 1, MAX_WAGER_SAMPLES)
-    seed = _whole_in("seed", seed, 0, 2**64) % MC_SEEDS  # (the studies add a row's index to theirs)
+    seed = check_seed("seed", seed, WagerError, most=2**64) % MC_SEEDS  # (the studies add a row's index to theirs)
     if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= float(share) <= 1.0:
         raise WagerError(f"share must be the fraction of the turns the colour may use, from 0 to 1, got {share!r}")
     return n, seed, float(share)
@@ -247,8 +247,7 @@ class OpponentInfo:
         if isinstance(self.known, (str, bytes)) or not hasattr(self.known, "__iter__"):
             raise WagerError(f"OpponentInfo.known: the numbers (2..10) known in its hand, got {self.known!r}")
         self.known = tuple(sorted(_check_values("OpponentInfo.known", list(self.known))))
-        if not isinstance(self.opened, (bool, np.bool_)):
-            raise WagerError(f"OpponentInfo.opened must be True or False, got {self.opened!r}")
+        self.opened = check_flag("OpponentInfo.opened", self.opened, WagerError)
         top = whole_number(self.top)
         if top is None or not (top == 0 or MIN_VALUE <= top <= MAX_VALUE):
             raise WagerError(f"OpponentInfo.top: the highest number on its expedition (2..10, or 0: none), "
