@@ -60,40 +60,34 @@ from lcanalysis.game.notation import mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import match_analysis, points_only_note
-from lcanalysis.options import check_flag, check_seed
-from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS, ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
+from lcanalysis.options import (  # the hint's numbers: there, so that advise --help says them without loading this
+    ENDGAME_CARDS,
+    ENDGAME_DEFAULT_SECONDS,
+    EXACT_ENDGAME_CARDS,
+    FULL_POSITION_ENDGAME_CARDS,
+    MAX_TIME_BUDGET,
+    PLAYOUT_DEFAULT_SECONDS,
+    PLAYOUT_RESERVE,
+    ROLLOUTS_PER_SECOND,
+    check_flag,
+    check_seed,
+)
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts, policy_ranking, some_state
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, SearchMemoryError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
 from lcanalysis.search.view_value import check_workers
 
-#: play-outs a second of budget (``rollouts.FAST_ROLLOUTS_PER_MS``): about what the hint's successive
-#: halving plays in 0.55 s of one idle core of the development machine (median; at most 0.85 s) on
-#: the 200 views of the consistency study. Was 6,000 (``EARLIER_ROLLOUTS_PER_SECOND``), the rate of
-#: ``search`` and the game review (``rollouts.ROLLOUTS_PER_MS``)
-ROLLOUTS_PER_SECOND = int(1000 * FAST_ROLLOUTS_PER_MS)
 EARLIER_ROLLOUTS_PER_SECOND = int(1000 * ROLLOUTS_PER_MS)
 MAX_PLAYOUT_RATE = 1_000_000
-#: from this many cards left the endgame search answers, not the play-outs: at 4 cards the play-outs'
-#: picks lost 4 points or more in 6 of 16 views where the search's did not (docs/endgame.md, "At 4 cards")
-ENDGAME_CARDS = 4
 #: the most cards left for ``endgame_cards``: a bound that catches a typo (40 would send every
 #: mid-round hint into an endgame search that only spends its budget; the reach measured in
 #: docs/endgame.md ends at 5 cards)
 MAX_ENDGAME_CARDS = 8
-#: the same for a full position (both hands known: one split, only the pile's order to chance): on 8
-#: played-down positions with 5 cards left the search reached one stall each within the default
-#: budget in 8, and by its values the play-outs' pick lost 3-9 points in 5 (docs/endgame.md, "Full
-#: positions at 5 cards"); with 6 cards it reached one stall each in 3 of 8
-FULL_POSITION_ENDGAME_CARDS = 5
 #: the most threads the endgame search takes by itself on the command line: a sampled level hands out
 #: 4 worlds at a time (``search.endgame.CHUNK``)
 ENDGAME_AUTO_THREADS = 4
 ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the same answer on any machine
-ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
-#: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
-#: play-outs, so that a search that does not reach one stall each still leaves them time to answer in
-PLAYOUT_RESERVE = 0.25
 #: judging a turn already played (the review, the tutor): with this many cards left or fewer the
 #: endgame search judges with at least ``JUDGE_SEARCH_FLOOR`` seconds of budget (its node count,
 #: 1.2 M nodes), times ``JUDGE_FLOOR_SCALE`` at 4 cards, however little the time per turn. At 3
@@ -117,7 +111,6 @@ SCHEDULE_DEFAULT = "halving"
 MIN_WORLDS = 8  # the first sample of every turn, whatever the budget: a turn needs some worlds to be compared
 FIRST_STAGE = 0.4  # two-stage: share of the budget spread over every turn; the rest goes to the best few
 FINALISTS = 6
-MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 #: the play-outs deal the opponent's unknown cards from the learned opponent-hand model
 #: (``lcanalysis.hand_model``); measured on the calibration study's positions (docs/agents.md)
 HAND_MODEL_DEFAULT = True
@@ -229,7 +222,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     fallback_note = ""
     # a full position with 2 cards or fewer: the exact solver, one stall each; with 3, the endgame
     # search below on the view with the opponent's whole hand known (one split: perfect information)
-    if view.deck_count <= min(endgame_cards, 2) and both_hands:
+    if view.deck_count <= min(endgame_cards, EXACT_ENDGAME_CARDS) and both_hands:
         full = read_position(view_or_position)
         exact = endgame_analysis(full, seed=seed, max_nodes=max_nodes)
         exact.set_exact_losses()
@@ -242,7 +235,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     if view.deck_count <= endgame_cards:
         seconds = time_budget if given else max(time_budget, ENDGAME_DEFAULT_SECONDS)
         if wall_clock:  # bounded by the clock (and by max_nodes when given), the play-outs' reserve kept
-            nodes, deadline = max_nodes or MAX_NODES, t0 + seconds - min(1.0, PLAYOUT_RESERVE * seconds)
+            reserve = min(PLAYOUT_DEFAULT_SECONDS, PLAYOUT_RESERVE * seconds)  # (at most the play-outs' default)
+            nodes, deadline = max_nodes or MAX_NODES, t0 + seconds - reserve
         else:  # a count: the same answer on any machine
             nodes = int(seconds * ENDGAME_NODES_PER_SECOND)
             nodes, deadline = min(nodes, max_nodes) if max_nodes else nodes, None
@@ -332,7 +326,7 @@ def _check_switches(progress: Callable[[str], None] | None, **switches: object) 
 def _check_time_budget(time_budget: float | None) -> float:
     """``advise``'s ``time_budget`` in seconds (``None``: 1 s of play-outs)."""
     if time_budget is None:
-        time_budget = 1.0
+        time_budget = PLAYOUT_DEFAULT_SECONDS
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float, np.integer, np.floating))
             or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
         raise AdviceError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "

@@ -55,6 +55,35 @@ MAX_BOOTSTRAP = 100_000
 #: checked as it is read, without loading the engine)
 MAX_MATCH_ROUNDS = 1000
 
+#: the hint's numbers (``advisor``; here so that ``advise --help`` says them without loading the
+#: advisor, which imports them from here). Its play-outs' budget when none is given, in seconds:
+PLAYOUT_DEFAULT_SECONDS = 1.0
+MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
+ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
+#: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
+#: play-outs, so that a search that does not reach one stall each still leaves them time to answer in
+PLAYOUT_RESERVE = 0.25
+#: from this many cards left the endgame search answers, not the play-outs: at 4 cards the play-outs'
+#: picks lost 4 points or more in 6 of 16 views where the search's did not (docs/endgame.md, "At 4 cards")
+ENDGAME_CARDS = 4
+#: the same for a full position (both hands known: one split, only the pile's order to chance): on 8
+#: played-down positions with 5 cards left the search reached one stall each within the default
+#: budget in 8, and by its values the play-outs' pick lost 3-9 points in 5 (docs/endgame.md, "Full
+#: positions at 5 cards"); with 6 cards it reached one stall each in 3 of 8
+FULL_POSITION_ENDGAME_CARDS = 5
+#: a full position with this many cards left or fewer goes to the exact solver, one stall each
+EXACT_ENDGAME_CARDS = 2
+#: the play-out rate after the play-out policy got 1.4-1.6x faster (``benchmarks/bench_policy.py``): the
+#: advisor's hint (``advisor.ROLLOUTS_PER_SECOND``) and ``best`` (its ``rate`` option) budget this
+#: many a millisecond; ``search`` and the game review keep ``rollouts.ROLLOUTS_PER_MS`` so that their
+#: published measurements stay reproducible
+FAST_ROLLOUTS_PER_MS = 15.0
+#: play-outs a second of budget (``FAST_ROLLOUTS_PER_MS``): about what the hint's successive
+#: halving plays in 0.55 s of one idle core of the development machine (median; at most 0.85 s) on
+#: the 200 views of the consistency study. Was 6,000 (``EARLIER_ROLLOUTS_PER_SECOND``), the rate of
+#: ``search`` and the game review (``rollouts.ROLLOUTS_PER_MS``)
+ROLLOUTS_PER_SECOND = int(1000 * FAST_ROLLOUTS_PER_MS)
+
 
 _BRIEF = reprlib.Repr()
 _BRIEF.maxstring = 48

@@ -32,11 +32,6 @@ from lcanalysis.hand_model import hand_weights, shipped_weights
 #: this project's 2-core machine: about 7 heuristic rollouts per ms from the deal to the end of a
 #: round, more later in the round; the budget is a count, not a clock, so answers are reproducible.
 ROLLOUTS_PER_MS = 6.0
-#: the rate after the play-out policy got 1.4-1.6x faster (``benchmarks/bench_policy.py``): the
-#: advisor's hint (``advisor.ROLLOUTS_PER_SECOND``) and ``best`` (its ``rate`` option) budget this
-#: many a millisecond; ``search`` and the game review keep ``ROLLOUTS_PER_MS`` so that their
-#: published measurements stay reproducible
-FAST_ROLLOUTS_PER_MS = 15.0
 
 
 def some_state(view: View) -> np.ndarray:

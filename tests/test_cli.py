@@ -949,3 +949,24 @@ def test_a_study_asked_for_more_than_the_machine_holds_is_refused_naming_the_opt
     with pytest.raises(SystemExit) as refused:
         main(argv)
     assert refused.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_the_advise_help_takes_the_advisors_numbers_from_where_they_are_defined(capsys, monkeypatch):
+    """The help wrote the hint's numbers (1 s, 10 s, 4 and 5 cards, 2 for the exact solver, 15,000
+    play-outs a second, at most 3600 s) as text: a change to the advisor would have left it saying
+    the old ones. It reads them from ``options``, where the advisor takes them from too."""
+    from lcanalysis import advisor, options
+
+    assert (advisor.ENDGAME_CARDS, advisor.ROLLOUTS_PER_SECOND) == (options.ENDGAME_CARDS, options.ROLLOUTS_PER_SECOND)
+    for name, value in (("PLAYOUT_DEFAULT_SECONDS", 1.5), ("ENDGAME_DEFAULT_SECONDS", 12.0), ("ENDGAME_CARDS", 6),
+                        ("FULL_POSITION_ENDGAME_CARDS", 7), ("EXACT_ENDGAME_CARDS", 3), ("ROLLOUTS_PER_SECOND", 9000),
+                        ("MAX_TIME_BUDGET", 1800)):
+        monkeypatch.setattr(options, name, value)
+    with pytest.raises(SystemExit):
+        main(["advise", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for said in ("(at most 1800). Default: 1.5 s, and up to 12 s with 6 cards or fewer in the draw pile",
+                 "7 for a full position, both hands known", "at most 9,000 a second of it",
+                 "(a full position, 3 cards or fewer in the draw pile) and the endgame search (6 cards or fewer; "
+                 "7 for a full position)"):
+        assert said in text

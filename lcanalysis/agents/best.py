@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lcanalysis.agents.search_agent import SearchAgent
-from lcanalysis.rollouts import FAST_ROLLOUTS_PER_MS
+from lcanalysis.options import FAST_ROLLOUTS_PER_MS
 
 
 class BestAgent(SearchAgent):

@@ -19,6 +19,7 @@ import argparse
 import sys
 from typing import Any
 
+from lcanalysis import options  # the hint's numbers (the advisor's), read as the help is made: changed there, said here
 from lcanalysis.cli.common import add_budget_options, describe, emit, load, memory_ceiling, stage_progress
 from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
@@ -36,13 +37,16 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "JSON) each turn also shows its chance to win the match, and a note says whether the "
                         "match ranking agrees with the points ranking (near the end of the round, where the "
                         "endgame search ranks by points only, a note says the match is not taken into account)")
-    p.add_argument("--time", type=seconds(3600), default=None,
-                   help="thinking time in seconds, kept on the wall clock (at most 3600). Default: 1 s, and up to "
-                        "10 s with 4 cards or fewer in the draw pile (advisor.ENDGAME_CARDS; 5 for a full position, "
-                        "both hands known: advisor.FULL_POSITION_ENDGAME_CARDS), where the endgame "
-                        "search deepens until its answer converges. The play-outs are at most 15,000 a second "
-                        "of it (advisor.ROLLOUTS_PER_SECOND): a fast machine answers before the time is up, "
-                        "the clock cuts them short on a slow or busy one")
+    p.add_argument("--time", type=seconds(options.MAX_TIME_BUDGET), default=None,
+                   help="thinking time in seconds, kept on the wall clock (at most "
+                        f"{options.MAX_TIME_BUDGET}). Default: {options.PLAYOUT_DEFAULT_SECONDS:g} s, and up to "
+                        f"{options.ENDGAME_DEFAULT_SECONDS:g} s with {options.ENDGAME_CARDS} cards or fewer in the "
+                        "draw pile (advisor.ENDGAME_CARDS; "
+                        f"{options.FULL_POSITION_ENDGAME_CARDS} for a full position, both hands known: "
+                        "advisor.FULL_POSITION_ENDGAME_CARDS), where the endgame search deepens until its answer "
+                        f"converges. The play-outs are at most {options.ROLLOUTS_PER_SECOND:,} a second of it "
+                        "(advisor.ROLLOUTS_PER_SECOND): a fast machine answers before the time is up, the clock cuts "
+                        "them short on a slow or busy one")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
                    help="the seed of the sampled worlds (default 0; the same worlds in every run; the answer repeats "
                         "exactly when all of --time's play-outs fit, but where the clock cuts them short, how many "
@@ -59,8 +63,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "against the best and its place among the legal turns, however far down the list it is "
                         "(a range, like 'at best 2 of 58', where the endgame search left turns only bounded; "
                         "default: none)")
-    add_budget_options(p, "bound the exact endgame solver (a full position, 2 cards or fewer in the draw pile) "
-                          "and the endgame search (4 cards or fewer; 5 for a full position)",
+    add_budget_options(p, "bound the exact endgame solver (a full position, "
+                          f"{options.EXACT_ENDGAME_CARDS} cards or fewer in the draw pile) and the endgame search "
+                          f"({options.ENDGAME_CARDS} cards or fewer; "
+                          f"{options.FULL_POSITION_ENDGAME_CARDS} for a full position)",
                        when_out="the exact solver stops with an error (exit status 2); the endgame search answers "
                                 "from the stall levels it finished, or, with none, hands over to play-outs, and "
                                 "its notes say so")
