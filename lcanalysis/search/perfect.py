@@ -45,7 +45,9 @@ structure of the game:
 - **The last placements in closed form**: where the round ends after one placement each, or the mover's
   only (``_ends_by_placements``), and at a one-player placement with no turn of the player's after it,
   the value is the score plus the most one hand card adds, with no move list, table entry or child
-  (``Tables.ends_searched``: searched node by node, as before).
+  (``Tables.ends_searched``: searched node by node, as before). Likewise with 2 cards left where only the
+  mover may stall (``_ends_after_a_stall``): their best one placement, or two around a draw from a discard
+  pile, less the opponent's best one (``Tables.stall_ends_searched``: searched node by node).
 
 Everything is ``@njit(cache=True)`` and also runs as plain Python with ``NUMBA_DISABLE_JIT=1``.
 """
@@ -84,7 +86,9 @@ from lcanalysis.core.kernel import (
     off_pile,
     off_pile_len,
     off_wagers,
+    place_code_error,
     player_score,
+    source_error,
     top_rank,
     undo_draw,
     undo_place,
@@ -133,6 +137,8 @@ UNSHARED = 7  # ``stats[UNSHARED]`` set: a turn that spends the last stall searc
 # the opponent's one-player value was shared between such turns): the same values, more nodes
 ENDS_SEARCHED = 8  # ``stats[ENDS_SEARCHED]`` set: the round's last placements are searched node by node (as
 # before they were valued in closed form, ``_ends_by_placements``): the same values, more nodes
+STALL_ENDS_SEARCHED = 9  # ``stats[STALL_ENDS_SEARCHED]`` set: a node with 2 cards left where only the mover may
+# stall is searched node by node (as before it was valued in closed form, ``_ends_after_a_stall``): the same values
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 INF = np.inf
 
@@ -160,8 +166,8 @@ class Tables:
         self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit, 5 stopped by
         # the clock (common.CLOCK), 6 plain search (PLAIN), 7 no sharing after the last stall (UNSHARED),
-        # 8 the last placements searched (ENDS_SEARCHED)
-        self.stats = np.zeros(9, dtype=np.int64)
+        # 8 the last placements searched (ENDS_SEARCHED), 9 the last stall before the end searched (STALL_ENDS_SEARCHED)
+        self.stats = np.zeros(10, dtype=np.int64)
 
     #: True: search without the probes in the game where the opponent may not stall (``_search``),
     #: as before they came; the values are the same, the nodes more (a baseline for benchmarks and
@@ -178,6 +184,11 @@ class Tables:
     #: instead of valued in closed form; the values are the same, the nodes more (a baseline for tests
     #: and benchmarks). On the class, as ``plain``.
     ends_searched = False
+
+    #: True: a node with 2 cards left where the mover may stall and the opponent may not
+    #: (``_ends_after_a_stall``) is searched node by node instead of valued in closed form; the values are the
+    #: same, the nodes more (a baseline for tests and benchmarks). On the class, as ``plain``.
+    stall_ends_searched = False
 
     @property
     def tt(self) -> np.ndarray:
@@ -208,6 +219,7 @@ class Tables:
         self.stats[PLAIN] = 1 if self.plain else 0
         self.stats[UNSHARED] = 1 if self.unshared else 0
         self.stats[ENDS_SEARCHED] = 1 if self.ends_searched else 0
+        self.stats[STALL_ENDS_SEARCHED] = 1 if self.stall_ends_searched else 0
 
     def clear(self) -> None:
         """Forget every entry (a sibling's too)."""
@@ -356,6 +368,15 @@ def _diff_bounds(s, nc, p, turns):
 
 
 @njit(cache=True)
+def _card_gain(w, m, r):
+    """What a card of rank ``r`` (0: a wager) adds to an expedition of ``w`` wagers and the numbers ``m``
+    when placed there (it must fit)."""
+    if r == 0:
+        return expedition_score(w + 1, m) - expedition_score(w, m)
+    return expedition_score(w, m | (1 << (r - 1))) - expedition_score(w, m)
+
+
+@njit(cache=True)
 def _best_gain(hand, oh, wagers, ow, masks, om, nc):
     """The most one card of a hand adds to its player's score when placed (0: a discard, always there,
     adds nothing). The player's hand, wagers and masks are at offsets ``oh``, ``ow``, ``om`` of the
@@ -364,12 +385,11 @@ def _best_gain(hand, oh, wagers, ow, masks, om, nc):
     for c in range(nc):
         w = wagers[ow + c]
         m = masks[om + c]
-        now = expedition_score(w, m)
         if m == 0 and hand[oh + c * RANKS] > 0:
-            gain = max(gain, expedition_score(w + 1, m) - now)
+            gain = max(gain, _card_gain(w, m, 0))
         for r in range(RANKS - 1, top_rank(m), -1):  # of the numbers that fit, the highest adds the most
             if hand[oh + c * RANKS + r] > 0:
-                gain = max(gain, expedition_score(w, m | (1 << (r - 1))) - now)
+                gain = max(gain, _card_gain(w, m, r))
                 break
     return gain
 
@@ -402,6 +422,65 @@ def _last_placements_value(s, nc, left):
     if left == 2:
         v -= _player_gain(s, nc, 1 - p)
     return float(v)
+
+
+@njit(cache=True)
+def _ends_after_a_stall(s, st0, st1, left):
+    """Whether, with 2 cards left, the mover may stall and the opponent may not: then the round ends after at
+    most two placements of the mover's and one of the opponent's. The mover either draws from the pile, and the
+    opponent ends the round after their best placement (``_ends_by_placements`` with 1 card left), or takes
+    a discard pile's top card; the opponent, who must draw from the pile, then leaves the last card to the
+    mover, who ends the round after their best placement (``_ends_by_placements`` again). Neither can place a
+    card the other discards before the end, so the opponent's best placement is the same in both lines."""
+    if s[H_TO_MOVE] == 0:
+        my_st, their_st = st0, st1
+    else:
+        my_st, their_st = st1, st0
+    return left == 2 and their_st == 0 and my_st != 0
+
+
+@njit(cache=True)
+def _stall_gain(s, nc, p):
+    """The most player ``p`` (to move, in the place step) adds with a placement, a draw from a discard pile
+    (as the kernel allows it after that placement: ``source_error``) and one more placement, of a card left
+    in hand or the one taken; 0 when no such draw is legal or it adds nothing (each placement may be a
+    discard)."""
+    nt = RANKS * nc
+    oh = off_hand(nc, p)
+    ow = off_wagers(nc, p)
+    om = off_mask(nc, p)
+    opl = off_pile_len(nc)
+    op = off_pile(nc)
+    best = 0
+    for place in range(2 * nt):
+        if s[oh + place // 2] <= 0 or place_code_error(s, place) != 0:
+            continue
+        c = place // 2 // RANKS
+        first = 0 if place % 2 == 1 else _card_gain(s[ow + c], s[om + c], place // 2 % RANKS)
+        apply_place(s, place)
+        rest = _player_gain(s, nc, p)  # the best second placement from the hand left
+        blocked = s[H_BLOCKED]
+        for cc in range(nc):
+            if source_error(s, 1 + cc, blocked) != 0:
+                continue
+            r = s[op + cc * PILE_CAP + s[opl + cc] - 1]  # the top card of that pile
+            taken = _card_gain(s[ow + cc], s[om + cc], r) if fits_on(s[om + cc], r) else 0
+            best = max(best, first + max(rest, taken))
+        undo_place(s, place)
+    return best
+
+
+@njit(cache=True)
+def _after_a_stall_value(s, nc, tl):
+    """The value where ``_ends_after_a_stall``: the mover's best of one placement (then a draw from the pile)
+    and of two placements around a draw from a discard pile (``_stall_gain``), less the opponent's best
+    placement (their hand is what it is now either way). With the horizon two turns away (``tl`` 2) the
+    opponent's turn is the last, and a stall buys no second placement."""
+    p = s[H_TO_MOVE]
+    mine = _player_gain(s, nc, p)
+    if tl < 0 or tl >= 3:
+        mine = max(mine, _stall_gain(s, nc, p))
+    return float(player_score(s, p) - player_score(s, 1 - p) + mine - _player_gain(s, nc, 1 - p))
 
 
 @njit(cache=True)
@@ -853,6 +932,14 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                 return 0.0
             stats[0] += 1
             return _last_placements_value(s, nc, left)
+        if left == 2 and leaf == LEAF_AS_IS and stats[STALL_ENDS_SEARCHED] == 0 \
+                and _ends_after_a_stall(s, st0, st1, left):
+            # only the mover may stall: the round ends after two placements of theirs at most; no move list, no table
+            if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:
+                stats[3] = 1
+                return 0.0
+            stats[0] += 1
+            return _after_a_stall_value(s, nc, tl)
     if stats[4] > 0 and stats[0] + stats[1] >= stats[4]:  # (checked before counting: the budget is kept)
         stats[3] = 1
         return 0.0
