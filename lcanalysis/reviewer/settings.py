@@ -26,8 +26,10 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS
 #: cards, shares the opponent's one-player value between the turns that spend the last stall (a third
 #: fewer nodes, the same exact values), so its counted node budget reaches deeper stall levels and some
 #: judged values, bounds, losses and marks differ; 4: the endgame search values the round's last placements
-#: in closed form (about half the nodes at 3 and 4 cards, the same exact values), with the same effect.
-REVIEW_VERSION = 4
+#: in closed form (about half the nodes at 3 and 4 cards, the same exact values), with the same effect; 5: it
+#: values a last stall before the end in closed form (2 cards left, only the mover may stall: about half the
+#: nodes again), with the same effect.
+REVIEW_VERSION = 5
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
