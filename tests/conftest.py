@@ -23,6 +23,18 @@ import pytest
 os.environ["LCANALYSIS_NO_SERVER"] = "1"
 
 
+@pytest.fixture(autouse=True)
+def _forget_the_reference_values():
+    """After each test, the brute-force reference (``search_reference``, if a test loaded it) forgets
+    what it memoized, so that a worker's memory does not grow with every search test it runs."""
+    import sys
+
+    yield
+    reference = sys.modules.get("search_reference")
+    if reference is not None:
+        reference.forget()
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist starts its workers
 def pytest_sessionstart(session):
     config = session.config

@@ -186,6 +186,14 @@ def _solo(hand, exp, deck, mine, tl):
 # --- kernel states ----------------------------------------------------------------------
 
 
+def forget() -> None:
+    """Empty the memo tables: they hold every state any test valued, and a worker process that runs
+    the search tests one after another grew to 12 GB with them (two such workers ran a 23 GB
+    machine out of memory). ``tests/conftest.py`` calls this after each test."""
+    value.cache_clear()
+    _solo.cache_clear()
+
+
 def game_from_state(s: np.ndarray, stalls, turns_left) -> tuple:
     """This module's tuples for a kernel state in its place step."""
     nc = int(s[K.H_NC])
