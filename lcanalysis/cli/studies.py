@@ -73,13 +73,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     c.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=10), default=4000,
                    help=f"simulated rounds (10 to {MAX_WAGER_SIM_ROUNDS:,}; default 4000)")
     c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
-    c.add_argument("--out", type=path_name("--out"), metavar="FILE",
-                   help="keep every simulated round in FILE as it is played: the same command again after a stop "
-                        "(Ctrl-C) plays only the rounds missing, to the report an unbroken run prints (a FILE made "
-                        "with other settings is refused, naming them)")
-    c.add_argument("--allow-code-change", action="store_true",
-                   help="resume a --out file though other code played its rounds (after a change that cannot move "
-                        "their numbers; the change is recorded in it)")
+    _kept_as_it_goes(c, "every simulated round in FILE as it is played", "plays only the rounds missing",
+                     "the report", "played its rounds")
     c.set_defaults(func=cmd_wager_claims)
 
     s = studies.add_parser("wager-sim", help="the wager models against simulated play")
@@ -91,13 +86,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     s.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
     s.add_argument("--mc", type=nonneg("--mc", MAX_WAGER_SAMPLES, minimum=2), default=2000,
                    help="Monte Carlo samples per prediction (default 2000)")
-    s.add_argument("--out", type=path_name("--out"), metavar="FILE",
-                   help="keep every row's predictions in FILE as they are made: the same command again after a "
-                        "stop (Ctrl-C) makes only the rows missing, to the tables an unbroken run prints (a FILE "
-                        "made with other settings is refused, naming them)")
-    s.add_argument("--allow-code-change", action="store_true",
-                   help="resume a --out file though other code made its rows (after a change that cannot move "
-                        "their numbers; the change is recorded in it)")
+    _kept_as_it_goes(s, "every row's predictions in FILE as they are made", "makes only the rows missing",
+                     "the tables", "made its rows")
     s.set_defaults(func=cmd_wager_sim)
 
     m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
@@ -181,6 +171,16 @@ def cmd_wager_claims(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return _stopped(args.out, "rounds")
     return 0
+
+
+def _kept_as_it_goes(parser: argparse.ArgumentParser, kept: str, again: str, answer: str, made: str) -> None:
+    """A study's ``--out FILE`` kept as it goes (``StudyFile.kept_table``) and its ``--allow-code-change``."""
+    parser.add_argument("--out", type=path_name("--out"), metavar="FILE",
+                        help=f"keep {kept}: the same command again after a stop (Ctrl-C) {again}, to {answer} an "
+                             "unbroken run prints (a FILE made with other settings is refused, naming them)")
+    parser.add_argument("--allow-code-change", action="store_true",
+                        help=f"resume a --out file though other code {made} (after a change that cannot move their "
+                             "numbers; the change is recorded in it)")
 
 
 def cmd_wager_sim(args: argparse.Namespace) -> int:
