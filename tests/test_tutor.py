@@ -79,22 +79,28 @@ def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_t
     judges the turn, not play-outs of 0.05 s."""
     from lcanalysis.advisor import JUDGE_SEARCH_FLOOR
 
-    s = TutorSession(agent="greedy", seed=0, time_budget=0.05, threshold=2.0)
-    judged = []
-    while not s.round_over():
-        view = s.view()
-        if view.deck_count in (3, 4):
-            floor = JUDGE_SEARCH_FLOOR * (2 if view.deck_count == 4 else 1)
-            expected = advise(view, time_budget=floor, seed=s.seed)
-            searched = expected.bounds.get("max_stalls", 0) >= 1 and "endgame search" in expected.notes[0]
-            worst = expected.moves[-1]
-            s.play(worst.move)
-            d = s.decisions[-1]
-            assert d.best == expected.moves[0].move and d.loss == pytest.approx(worst.loss)
-            judged.append((view.deck_count, searched))
-        else:
-            s.play(s.legal_turns()[0])
-    assert (3, True) in judged and (4, True) in judged
+    judged: list[tuple[int, bool]] = []
+    # a round in which the player moves with 4 cards left and again with 3: whether the worst turn at 4
+    # stalls (and so the player meets 3 cards) moves with the search's values, so more than one deal
+    for seed in range(4):
+        s = TutorSession(agent="greedy", seed=seed, time_budget=0.05, threshold=2.0)
+        while not s.round_over():
+            view = s.view()
+            if view.deck_count in (3, 4):
+                floor = JUDGE_SEARCH_FLOOR * (2 if view.deck_count == 4 else 1)
+                expected = advise(view, time_budget=floor, seed=s.seed)
+                searched = expected.bounds.get("max_stalls", 0) >= 1 and "endgame search" in expected.notes[0]
+                worst = expected.moves[-1]
+                s.play(worst.move)
+                d = s.decisions[-1]
+                assert d.best == expected.moves[0].move and d.loss == pytest.approx(worst.loss)
+                judged.append((view.deck_count, searched))
+            else:
+                s.play(s.legal_turns()[0])
+        if {3, 4} <= {deck for deck, _ in judged}:
+            break
+    assert {3, 4} <= {deck for deck, _ in judged}, judged
+    assert all(searched for _, searched in judged), judged
 
 
 def test_illegal_input_is_refused_and_nothing_is_played():
