@@ -573,8 +573,13 @@ def test_an_html_report_is_not_written_over_a_file_that_is_no_html(tmp_path, cap
     assert "an older report" not in report.read_text() and report.read_text().startswith("<!DOCTYPE html>")
 
 
-def test_the_command_shows_its_progress_in_a_log_file_too(tmp_path, capsys, blunder_review):
-    """'lcanalysis review REC 2>log' was silent for 20 s: the bar was drawn only at a terminal."""
+def test_the_command_shows_its_progress_in_a_log_file_too(tmp_path, capsys, blunder_review, monkeypatch):
+    """'lcanalysis review REC 2>log' was silent for 20 s: the bar was drawn only at a terminal. (The bar
+    shows once the review has taken ``progress.PROGRESS_DELAY``: 0 here, since these five decisions can
+    take less than a second.)"""
+    from lcanalysis import progress
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", 0.0)
     rec, _ = blunder_review
     path = tmp_path / "round.json"
     write_record(rec, path)
