@@ -15,6 +15,7 @@ import pytest
 from helpers import played_down
 
 from lcanalysis.advisor import advise
+from lcanalysis.analysis import TIE
 from lcanalysis.game.position import Position
 from lcanalysis.search import endgame as E
 from lcanalysis.search import solve_perfect, solve_view
@@ -109,9 +110,34 @@ def test_converged_means_two_stall_budgets_agree_on_the_best_turn_and_its_value(
         top = max(before, key=lambda m: m.value)
         assert top.move == answer.best.move
         assert abs(top.value - answer.best.value) <= E.VALUE_TOLERANCE
-        assert "converged" in answer.notes[1] and "and value; more stalls" in answer.notes[1]  # exact: equal
+        if abs(top.value - answer.best.value) <= TIE:  # equal: the value is named once
+            assert f"converged: {s - 1} and {s} stall(s) each give the same best turn and value (" in answer.notes[1]
+            assert f", {answer.best.value:+.2f}" in answer.notes[1]
+        else:  # within the tolerance: both values are named, never "the same value"
+            said = f"({top.value:+.2f} with {s - 1} stall(s) each, {answer.best.value:+.2f} with {s})"
+            assert said in answer.notes[1]
         return
     pytest.fail("no converged answer among six two-card endgames")
+
+
+def test_converged_levels_whose_values_differ_within_the_tolerance_name_both_values():
+    """On the built-in endgame (both hands known, 5 cards) one and two stalls each agree on -W2/D, worth
+    +22.00 and +22.20: the note once said "the same best turn (-W2/D) and value". The two values are the
+    full-position solver's at each stall budget (the view's one world), not the deepening's own levels."""
+    from lcanalysis.advisor import hint_view
+    from lcanalysis.game.notation import read_position
+
+    position = read_position("example:endgame")
+    view, _ = hint_view(position)
+    answer = E.converged_endgame(view, max_nodes=6_000_000, max_stalls=2, runner_ups=False)
+    assert answer.bounds == {"max_stalls": 2, "converged": True}
+    one, two = (solve_perfect(position, max_stalls=s, best_only=True).best for s in (1, 2))
+    assert one.move == two.move == answer.best.move
+    assert TIE < abs(two.value - one.value) <= E.VALUE_TOLERANCE  # the premise: agreeing, not equal
+    note = answer.notes[1]
+    assert (f"converged: 1 and 2 stall(s) each give the same best turn ({one.move}) and a value within 0.5 points "
+            f"({one.value:+.2f} with 1 stall(s) each, {two.value:+.2f} with 2)") in note
+    assert "and value" not in note
 
 
 def test_at_three_cards_no_stalls_and_one_stall_agreeing_is_not_converged():

@@ -166,6 +166,11 @@ class Level:
         return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
 
 
+def _aside(text: str) -> str:
+    """A remark in brackets after what it qualifies, or nothing."""
+    return f" ({text})" if text else ""
+
+
 def _level_value(level: Level, k: int) -> str:
     """A level's value of turn ``k`` in a note: exact over every split, else with its standard error."""
     return f"{level.means()[k]:+.2f}" + ("" if level.exact else f" ± {level.stderr(k):.2f}")
@@ -666,25 +671,34 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         was = levels[-2].codes[levels[-2].best()]
         agreed = move_text(was, nc)
         if was != lv.codes[best]:
-            tie = (f" ({move_text(lv.codes[best], nc)} ties with it at {lv.stalls} stall(s) each and is listed "
-                   f"first: tied turns go in the canonical order)")
+            tie = (f"{move_text(lv.codes[best], nc)} ties with it at {lv.stalls} stall(s) each and is listed "
+                   f"first: tied turns go in the canonical order")
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
                    + ("every fill, with its probability)" if lv.exact else "at random)"))
     if converged:
-        same = ("value" if levels[-2].exact and lv.exact else  # sampled: the same within the sampling error
-                "value within two standard errors of their difference on the same worlds")
-        say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give the same best turn "
-                   f"({agreed}) and {same}{tie}; more stalls are unlikely to change the advice (the stopping "
-                   f"rule measured in docs/endgame.md, not a proof)")
+        prev = levels[-2]
+        before, after = float(prev.means()[prev.best()]), float(means[best])
+        if not (prev.exact and lv.exact):  # sampled: the same within the sampling error
+            same = (f"the same best turn ({agreed}) and value within two standard errors of their difference on "
+                    "the same worlds")
+        elif abs(after - before) <= TIE:
+            same = f"the same best turn and value ({agreed}, {after:+.2f}{'; ' + tie if tie else ''})"
+            tie = ""
+        else:  # exact but not equal: say by how much, not "the same" (+22.00 and +22.20 once read so)
+            same = (f"the same best turn ({agreed}) and a value within {VALUE_TOLERANCE:g} points ({before:+.2f} "
+                    f"with {prev.stalls} stall(s) each, {after:+.2f} with {lv.stalls})")
+        say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give {same}{_aside(tie)}; more "
+                   "stalls are unlikely to change the advice (the stopping rule measured in docs/endgame.md, "
+                   "not a proof)")
     elif not _uses_stalls(view):
         say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
                    "nobody can stall, so stall budgets do not matter here")
         converged = True
     elif agree:
         say.append(f"not converged within the budget: {levels[-2].stalls} and {lv.stalls} stall(s) each give the "
-                   f"same best turn ({agreed}){tie}, but with {view.deck_count} cards left that "
+                   f"same best turn ({agreed}){_aside(tie)}, but with {view.deck_count} cards left that "
                    f"does not settle it (only agreeing levels of {min_stalls} stall(s) each or more count); more "
                    f"time may change the advice")
     elif len(levels) >= 2:
