@@ -19,6 +19,7 @@ import lcanalysis as lc
 from lcanalysis.advisor import advise
 from lcanalysis.agents import make_agent
 from lcanalysis.cli.main import main
+from lcanalysis.core.policy import STALLING_PARAMS
 from lcanalysis.game.cards import Card, full_deck
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_match, record_round, write_record
@@ -969,7 +970,9 @@ def test_a_review_says_what_judges_its_losses_and_how_it_deals_the_opponents_car
     _, rv = blunder_review
     text, page = rv.to_text(), rv.to_html()
     line = text.splitlines()[2]
-    assert line.startswith("(losses are the advisor's estimates: heuristic play-outs in both seats")
+    assert line.startswith("(losses are estimates by play-outs of the stalling heuristic (the best agent's play-out "
+                           "policy) in both seats")
+    assert settings.PLAYOUT_PARAMS is STALLING_PARAMS and rv.to_json()["settings"]["playout_policy"] == "stalling"
     # the review deals uniformly and the hint by the model: the line says so, and names review --check
     assert settings.HAND_MODEL is False and advisor.HAND_MODEL_DEFAULT is True
     assert "dealt uniformly, not by the hint's opponent-hand model" in line and "lcanalysis review --check N" in line

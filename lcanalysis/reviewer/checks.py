@@ -1,7 +1,7 @@
 """The review's marks checked by rollouts: each check's verdict beside the review's loss, and the
 players' totals and ratings made again with the checked losses, as data, text and JSON.
 
-A review's losses are its heuristic play-outs' (``settings.JUDGED_BY``); a stronger player can be
+A review's losses are its play-outs' of the stalling heuristic (``settings.JUDGED_BY``); a stronger player can be
 marked for plans they do not play. A check plays the played turn and the review's best turn out
 with a strong agent in both seats (``lcanalysis.studies.review_check``, which runs
 ``studies.rollout``), and its loss, the best turn's value minus the played turn's paired over the

@@ -30,6 +30,7 @@ from lcanalysis.reviewer.settings import (
     MARK_SIGMAS,
     MIN_WORLDS,
     PAIR_SHARE,
+    PLAYOUT_PARAMS,
     PLAYOUT_RATE,
     SCHEDULE,
     SEARCH_CARDS,
@@ -159,7 +160,7 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
         if m not in names:
             names.append(m)
     codes = [Move.parse(m, nc).code(nc) for m in names]
-    r = Rollouts(view, codes, seed=seed + 1)
+    r = Rollouts(view, codes, seed=seed + 1, params=PLAYOUT_PARAMS)
     worlds = max(MIN_WORLDS, int(job.time * PAIR_SHARE * 1000 * ROLLOUTS_PER_MS / len(codes)))
     r.sample(worlds)
     ia, ip, ir = names.index(best), names.index(str(played)), names.index(str(ref))

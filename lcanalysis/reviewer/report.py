@@ -22,6 +22,7 @@ from lcanalysis.reviewer.settings import (
     MARKS,
     MIN_RATED,
     ONE_PLAYER_LUCK,
+    PLAYOUT_POLICY,
     RATING_BANDS,
     REVIEW_VERSION,
     SEARCH_CARDS,
@@ -259,7 +260,7 @@ class Review:
             "reconciliation": self.reconciliation,
             "settings": {"record": self.record_kind, "rounds": self.rounds, "finished": self.finished,
                          "time_per_decision": self.time_budget, "seed": self.seed, "seconds": self.seconds,
-                         "review_version": REVIEW_VERSION,
+                         "review_version": REVIEW_VERSION, "playout_policy": PLAYOUT_POLICY,
                          "workers": self.workers,
                          "earlier_runs": ({"turns": self.earlier_turns, "seconds": self.earlier_seconds}
                                           if self.earlier_turns else None),

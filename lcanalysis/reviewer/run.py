@@ -33,6 +33,7 @@ from lcanalysis.reviewer.settings import (
     MARKS,
     MAX_TIME,
     MIN_RATED,
+    PLAYOUT_POLICY,
     PLAYOUT_RATE,
     REVIEW_VERSION,
     SCHEDULE,
@@ -139,7 +140,8 @@ def keep_settings(record: Any, *, player: int | None = None, time_budget: float 
     """What decides a review's judgement of a turn, as JSON values: the record (a SHA-256 of its
     compact JSON form, ``to_json(compact=True)``, unchanged since judgements were first kept), the
     options of ``review``, the method's settings (the advisor's hand model, streams, schedule and
-    play-out rate, the luck's hand model) and the review's version (``REVIEW_VERSION``). Judgements
+    play-out rate, the policy that measures the losses, the luck's hand model) and the review's version
+    (``REVIEW_VERSION``). Judgements
     kept for ``review``'s ``judged`` are reused only under the same settings (``lcanalysis review
     --out`` refuses a file made with others, naming them, and one another version of the review
     kept, naming both): a turn judged under others would be another review's."""
@@ -150,7 +152,7 @@ def keep_settings(record: Any, *, player: int | None = None, time_budget: float 
     return {"record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "player": player,
             "time": float(time_budget), "seed": seed, "search_floor": float(search_floor),
             "hand_model": HAND_MODEL, "streams": STREAMS, "schedule": SCHEDULE, "playout_rate": PLAYOUT_RATE,
-            "luck_hand_model": LUCK_HAND_MODEL, "review_version": REVIEW_VERSION}
+            "playout_policy": PLAYOUT_POLICY, "luck_hand_model": LUCK_HAND_MODEL, "review_version": REVIEW_VERSION}
 
 
 def judgement_text(result: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR
+from lcanalysis.core.policy import STALLING_PARAMS
 from lcanalysis.rollouts import ROLLOUTS_PER_MS
 
 #: the version of the review's numbers: raised whenever the same record, settings and seed would give
@@ -28,8 +29,9 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS
 #: judged values, bounds, losses and marks differ; 4: the endgame search values the round's last placements
 #: in closed form (about half the nodes at 3 and 4 cards, the same exact values), with the same effect; 5: it
 #: values a last stall before the end in closed form (2 cards left, only the mover may stall: about half the
-#: nodes again), with the same effect.
-REVIEW_VERSION = 5
+#: nodes again), with the same effect; 6: the loss of a decision judged by play-outs is measured with the
+#: stalling heuristic in both seats (``PLAYOUT_PARAMS``), not the plain one.
+REVIEW_VERSION = 6
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
@@ -51,6 +53,17 @@ HAND_MODEL = False
 STREAMS = False
 #: and with the advisor's play-outs spread over the turns in two stages (``advisor.SCHEDULES``), as then
 SCHEDULE = "two-stage"
+#: the policy of the play-outs that measure a decision's loss (the fresh shared worlds): the stalling
+#: heuristic, the play-out policy of the best agent (``agents.BEST_OPTIONS``: ``stall``), which beats
+#: the plain heuristic by 6.6 points a round (README, strength table). With the plain heuristic, which never
+#: takes a pile card just to gain turns, the review marked 11 of the best agent's turns in the round of
+#: data/records/play_seed11_you_vs_best.json (rated "beginner" in a round it won by 53) and rollouts by
+#: the best agent itself (``review --check``) overturned every one they decided (9; 2 too close to call);
+#: with the stalling heuristic it marks none of them and keeps the 3 marks of the person the checks
+#: confirmed. The advisor that picks the best turn still plays the plain heuristic (the hint's), and the
+#: luck of a draw too (its measurements below were made so)
+PLAYOUT_PARAMS = STALLING_PARAMS
+PLAYOUT_POLICY = "stalling"  # its name in the review's settings and words
 #: the luck of a draw in a one-player record deals the opponent's unknown cards by the opponent-hand
 #: model: measured on 8,800 real draws (data/simulated/skill_and_luck_review_luck_model.csv) its mean
 #: is -0.23 +- 0.05 points a draw, against -0.57 +- 0.06 with the uniform deal (a full-deal record
@@ -65,16 +78,17 @@ def judged_by(hand_model: bool) -> str:
     dealt = ("dealt by the opponent-hand model" if hand_model else
              "dealt uniformly, not by the hint's opponent-hand model (advise and the tutor can rank close turns "
              "otherwise)")
-    return (f"losses are the advisor's estimates: heuristic play-outs in both seats, the opponent's unseen cards "
-            f"{dealt}; exact or searched with {SEARCH_CARDS} cards or fewer left. A player stronger than the "
-            "heuristic can be marked for plans it does not play out: 'lcanalysis review --check N' rolls every mark "
-            "out with the best agent")
+    return (f"losses are estimates by play-outs of the stalling heuristic (the best agent's play-out policy) in both "
+            f"seats, the opponent's unseen cards {dealt}; exact or searched with {SEARCH_CARDS} cards or fewer left. "
+            "A player stronger than that heuristic can be marked for plans it does not play out: 'lcanalysis review "
+            "--check N' rolls every mark out with the best agent")
 
 
 #: what judges a decision, said under every review: a player met a turn the hint (advise, the tutor) called
 #: best marked a mistake here, and the review rated the best agent "beginner" in a round it won by 53
-#: (its plans of taking back discarded cards, which heuristic play-outs do not play; its rollout agreed
-#: with the player): the review's values are those of its play-outs, and a reader must know it
+#: (its plans of taking back discarded cards, which plain heuristic play-outs do not play; its rollout agreed
+#: with the player; since version 6 the losses are the stalling heuristic's: ``PLAYOUT_PARAMS``): the
+#: review's values are those of its play-outs, and a reader must know it
 JUDGED_BY = judged_by(HAND_MODEL)
 ADVISOR_SHARE = 0.5  # of the time per decision: the advisor's search for the best turn
 PAIR_SHARE = 0.3  # the best, played, reference and second turns in fresh shared worlds

@@ -1,1 +1,0 @@
-lcanalysis review data/records/play_seed11_you_vs_best.json --check 50 --json > data/records/play_seed11_checked_review.json  # 6 min on 2 cores shared with another job (review version 5; version 4 took 8 on idle cores, version 3 15); --out FILE keeps the checks' trials in FILE.checks/ and resumes them

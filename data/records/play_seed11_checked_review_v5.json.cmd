@@ -1,0 +1,1 @@
+git checkout b7782bf && lcanalysis review data/records/play_seed11_you_vs_best.json --check 50 --json > data/records/play_seed11_checked_review_v5.json  # review version 5 (losses by plain heuristic play-outs), kept as the reference the stalling play-outs of version 6 were measured against; 6 min on 2 cores shared with another job
