@@ -68,19 +68,22 @@ def pytest_report_header(config):
 
 @pytest.fixture
 def edit_source(monkeypatch):
-    """``edit_source("advisor.py")``: as if the package's source file of that name had been edited
-    (a line added), as the code version (``tournaments.results.code_version``) reads it, for the
-    rest of the test."""
+    """``edit_source("runner.py")`` or ``edit_source("advisor/advice.py")``: as if the package's source
+    file of that name (or that path's end) had been edited (a line added), as the code version
+    (``tournaments.results.code_version``) reads it, for the rest of the test."""
     from pathlib import Path
 
     from lcanalysis.tournaments.results import code_version
 
     real, edited = Path.read_bytes, set()
 
+    def read(self: Path) -> bytes:
+        path = "/" + self.as_posix()
+        return real(self) + (b"# edited\n" if any(path.endswith("/" + name) for name in edited) else b"")
+
     def edit(name: str) -> None:
         edited.add(name)
-        monkeypatch.setattr(Path, "read_bytes",
-                            lambda self: real(self) + (b"# edited\n" if self.name in edited else b""))
+        monkeypatch.setattr(Path, "read_bytes", read)
         code_version.cache_clear()
 
     yield edit

@@ -95,14 +95,28 @@ def test_the_code_version_is_a_hash_of_the_agents_source(monkeypatch):
     assert code_version() == before
 
 
-@pytest.mark.parametrize("name", ["hand_model.py", "hand_model.json", "match_equity.py", "match_equity.json",
+@pytest.mark.parametrize("name", ["hand_model.py", "hand_model.json", "match_equity/table.py", "match_equity.json",
                                   "runner.py"])
 def test_an_edit_of_what_the_agents_play_by_changes_the_code_version(edit_source, name):
     """``search:hand_model=1`` and ``best`` deal the opponent's unknown cards by lcanalysis/hand_model.py
-    with the weights of lcanalysis/data/hand_model.json, and ``match`` plays by match_equity.py and
+    with the weights of lcanalysis/data/hand_model.json, and ``match`` plays by the match_equity package and
     its table: none of them was in the code version, so a tournament resumed after the model was
     retrained (or the table remade) went on adding results without --allow-code-change. (The round
     player, which always was, for comparison.)"""
+    before = code_version()
+    edit_source(name)
+    assert code_version()["source_sha256"] != before["source_sha256"]
+
+
+def _files_of(package: str) -> list[str]:
+    """The source files of one of the package's own packages, as ``edit_source`` names them."""
+    return sorted(f"{package}/{p.name}" for p in (ROOT / "lcanalysis" / package).glob("*.py"))
+
+
+@pytest.mark.parametrize("name", _files_of("match_equity"))
+def test_an_edit_of_any_file_of_the_match_equity_package_changes_the_code_version(edit_source, name):
+    """match_equity.py became a package of files: the code version names the package, so an edit of
+    any of its files is changed code, as an edit of the one module was (the ``match`` agent plays by it)."""
     before = code_version()
     edit_source(name)
     assert code_version()["source_sha256"] != before["source_sha256"]

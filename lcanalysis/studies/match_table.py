@@ -4,7 +4,7 @@
    the hands swapped, the heuristic agent on both seats, compiled self-play), so one round's
    score difference *starter minus other* is sampled with the deal's luck balanced between the
    seats. Its empirical distribution is the whole input of the table.
-2. **Table.** ``MatchEquity`` (``lcanalysis/match_equity.py``) builds P(win the match) + half
+2. **Table.** ``MatchEquity`` (``lcanalysis/match_equity/table.py``) builds P(win the match) + half
    P(draw) for every lead, rounds left and starter by dynamic programming: the distribution is
    convolved round by round, and after each round the rules pick the next starter (the higher
    running total; level totals: ``tied_start``, default "alternate"). Modelling assumption:

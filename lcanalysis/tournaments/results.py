@@ -82,7 +82,7 @@ MAX_MS = 86_400_000.0
 #: play on, the opponent-hand model and the match equity table they play by (with their data),
 #: and the round player (relative to the package)
 CODE_FILES = ("agents", "core", "game", "search", "rollouts.py", "evaluator.py", "analysis.py", "hand_model.py",
-              "data/hand_model.json", "match_equity.py", "data/match_equity.json",
+              "data/hand_model.json", "match_equity", "data/match_equity.json",
               "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py")
 
 
