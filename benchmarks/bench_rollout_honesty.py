@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 FIELDS = ["seed", "deck", "method", "turn", "ref_value", "ref_converged", "value", "stderr", "error", "seconds"]
 ROWS_FILE = StudyFile("rollout honesty benchmark", "# lcanalysis bench_rollout_honesty ", FIELDS,
                       keys=("seed", "method"), text_keys=("method",), identity_keys=("reference", "trials", "agents"),
-                      bools=("ref_converged",), code=((*PLAY_CODE[0], "advisor.py", "studies/rollout.py"),
+                      bools=("ref_converged",), code=((*PLAY_CODE[0], "advisor", "studies/rollout.py"),
                                                       "the agents, the engine, the advisor or the rollouts"),
                       ).made_by(str(ROOT / "tests" / "helpers.py")).made_by(__file__)
 

@@ -341,7 +341,7 @@ def test_the_play_outs_report_their_progress_and_the_answer_is_the_same(monkeypa
     """Found by a review: 'advise --time 4' on a mid-round view printed nothing for 5 s (only the
     endgame search reported its stages). The play-outs now say what they will do, then, at most once
     a second, how many so far and which turn leads; reporting changes nothing in the answer."""
-    import lcanalysis.advisor as A
+    import lcanalysis.advisor.playouts as A  # (where the play-outs read the clock)
 
     clock = iter(range(0, 1000, 2))  # every reading of the clock 2 s after the last: every round reports
     monkeypatch.setattr(A.time, "perf_counter", lambda: float(next(clock)))
@@ -352,7 +352,7 @@ def test_the_play_outs_report_their_progress_and_the_answer_is_the_same(monkeypa
     assert [(m.move, m.value) for m in heard.moves] == [(m.move, m.value) for m in quiet.moves]
     # "88 turns" read as 88 turns of the game to a newcomer: they are the legal turns compared
     assert lines[0] == (f"play-outs: {len(quiet.moves)} legal turns to compare, "
-                        f"{int(0.2 * A.ROLLOUTS_PER_SECOND):,} play-outs")
+                        f"{int(0.2 * ROLLOUTS_PER_SECOND):,} play-outs")
     assert len(lines) >= 2 and all(line.startswith("play-outs: ") and " so far; leading " in line for line in lines[1:])
 
 
@@ -386,13 +386,13 @@ def test_a_time_budget_may_be_a_numpy_number_as_solves_seconds_may():
 def test_an_answer_the_play_outs_give_after_the_endgame_search_counts_its_whole_time(monkeypatch):
     """Near the end, when the endgame search does not finish and the play-outs answer, ``seconds``
     counted only the play-outs: a hint that took half a second said 0.01 s."""
-    import lcanalysis.advisor as advisor
+    import lcanalysis.advisor.advice as advice  # (where advise reads the endgame search)
 
     def slow_search(*_args, **_kwargs):
         time.sleep(0.3)
         raise SearchError("the budget ran out")
 
-    monkeypatch.setattr(advisor, "converged_endgame", slow_search)
+    monkeypatch.setattr(advice, "converged_endgame", slow_search)
     view = _endgame(5, 3).view()
     answer = advise(view, time_budget=0.5, seed=0, wall_clock=True)  # as the command asks
     assert answer.kind == "advisor estimate" and "budget ran out" in answer.notes[0]

@@ -310,7 +310,7 @@ def test_an_out_file_that_cannot_be_opened_is_an_error_naming_it_not_a_traceback
     assert str(refused.value) == f"error: [Errno 2] No such file or directory: '{out}'" and calls == []
 
 
-@pytest.mark.parametrize("edited", ["advisor.py", "the benchmark", "its views' source"])
+@pytest.mark.parametrize("edited", ["advisor/playouts.py", "the benchmark", "its views' source"])
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept(tmp_path, monkeypatch, capsys,
                                                                                   edit_source, name, edited):

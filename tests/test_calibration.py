@@ -554,7 +554,7 @@ def test_a_study_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys,
     assert len(C.load_calibration(out)) == 4
     capsys.readouterr()
 
-    edit_source("advisor.py")
+    edit_source("advisor/reasons.py")
     now = code_version(C.STUDY_FILE.code[0])
     assert now["source_sha256"] != made["source_sha256"]
     more = ["--rounds", "2", *argv[2:]]
@@ -629,7 +629,7 @@ def test_a_finished_study_another_code_wrote_prints_its_summary_as_it_is(tmp_pat
     rows, cmd = out.read_bytes(), (tmp_path / "c.csv.cmd").read_text()
     assert "slope" in summary and C.load_calibration(out)["round"].nunique() == 2
 
-    edit_source("advisor.py")
+    edit_source("advisor/reasons.py")
     monkeypatch.setattr(C, "advise_position", None)  # (nothing is advised: a call would fail)
     assert C.main(argv) == 0
     printed = capsys.readouterr()

@@ -346,7 +346,7 @@ def test_a_file_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys, 
     argv = ["--reference", "3", "--budget", "0.02", "--out", str(out)]
     assert C.main(["--positions", "1", *argv]) == 0
     made, rows = C.load_consistency(out).attrs["identity"]["code"], out.read_text()
-    edit_source("advisor.py")
+    edit_source("advisor/advice.py")
     capsys.readouterr()
     assert C.main(["--positions", "2", *argv]) == 2
     err = " ".join(capsys.readouterr().err.split())
@@ -450,7 +450,7 @@ def test_bench_schedules_adds_no_reference_to_a_references_file_of_other_code_un
     lines = run(2, "a.csv")
     assert made.count("reference") == 2 and [line["code"] for line in lines] == [first, first]
 
-    edit_source("advisor.py")
+    edit_source("advisor/advice.py")
     now = B.references_code()
     assert now != first
     with pytest.raises(SystemExit) as refused:

@@ -77,7 +77,7 @@ def test_on_two_threads_the_answer_is_the_plain_view_value_as_on_one(seed, enume
 
 def test_on_the_clock_the_advisor_takes_one_thread_a_core_up_to_its_cap(monkeypatch):
     """A many-core machine would otherwise hold one set of tables (up to 256 MB) per core."""
-    import lcanalysis.advisor as A
+    import lcanalysis.advisor.advice as A  # (where advise reads the endgame search and the clock fit)
 
     asked = []
 
@@ -287,7 +287,7 @@ def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch
     """``wall_clock``: the search runs until the budget less the play-outs' reserve (no node count
     unless ``max_nodes`` is given); when it does not reach one stall each, the play-outs get what is
     left: at most their own 1 s by default, the rest of the budget when one was given."""
-    import lcanalysis.advisor as A
+    import lcanalysis.advisor.advice as A  # (where advise reads the endgame search and the clock fit)
 
     seen = {}
 
@@ -300,7 +300,7 @@ def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch
         return lambda r, n: n
 
     monkeypatch.setattr(A, "converged_endgame", no_stall_fits)
-    monkeypatch.setattr(A, "_clock_fit", budget_of_play_outs)
+    monkeypatch.setattr(A, "clock_fit", budget_of_play_outs)
     view = _view(4, 4)
     answer = advise(view, time_budget=2.0, seed=0, wall_clock=True)
     assert answer.kind == "advisor estimate" and "The values are play-outs' estimates" in answer.notes[0]
@@ -1125,7 +1125,7 @@ def test_a_search_refused_for_memory_says_so_and_not_to_give_more_nodes_or_time(
     """Found by a review: under a low --max-memory the advisor's note said to give a larger
     max_nodes and to lower max_stalls or max_turns, which 'advise' does not take. Memory is not
     helped by nodes or time: the note is the ceiling's own message."""
-    import lcanalysis.advisor as A
+    import lcanalysis.advisor.advice as A  # (where advise reads the endgame search and the clock fit)
     from lcanalysis.search.common import SearchMemoryError
 
     def no_room(*args, **kwargs):

@@ -389,7 +389,7 @@ def test_a_reviews_file_whose_rounds_other_agents_code_played_is_not_resumed_unl
     made = code_version(S.REVIEWS_FILE.code[0])
     assert code_version(S.review_luck_file(False).code[0]) == made
     assert S.load_reviews(path).attrs["identity"]["code"] == made == S.load_review_luck(luck).attrs["identity"]["code"]
-    edit_source("advisor.py")
+    edit_source("advisor/playouts.py")
     assert S.write_reviews(str(path), rounds=2, time_budget=0.02, agents=("random",)) == 1  # the last round again
     assert S.write_review_luck(str(luck), deals=2, time_budget=0.02) == 1
     mine, rated = path.read_text(), luck.read_text()

@@ -122,6 +122,19 @@ def test_an_edit_of_any_file_of_the_match_equity_package_changes_the_code_versio
     assert code_version()["source_sha256"] != before["source_sha256"]
 
 
+@pytest.mark.parametrize("name", _files_of("advisor"))
+def test_an_edit_of_any_file_of_the_advisor_changes_the_code_behind_the_advisors_rows(edit_source, name):
+    """advisor.py became a package of files: the code behind rows of the advisor's answers (the
+    calibration and consistency studies, the benchmarks: ``study_file.ADVICE_CODE``) names the package,
+    so an edit of any of its files is changed code; the agents' play (``PLAY_CODE``) does not use it."""
+    from lcanalysis.studies.study_file import ADVICE_CODE, PLAY_CODE
+
+    advice, play = code_version(ADVICE_CODE[0]), code_version(PLAY_CODE[0])
+    edit_source(name)
+    assert code_version(ADVICE_CODE[0])["source_sha256"] != advice["source_sha256"]
+    assert code_version(PLAY_CODE[0]) == play
+
+
 MISMATCHES = [
     ({"agents": ["random", "greedy"]}, "agents: heuristic, greedy in the file, random, greedy in this run"),
     ({"seed": 1}, "seed (--seed): 0 in the file, 1 in this run"),

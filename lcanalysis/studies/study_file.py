@@ -51,7 +51,7 @@ from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_co
 PLAY_CODE: tuple[tuple[str, ...], str] = (CODE_FILES, "the agents, the engine or the round player")
 #: the code behind rows of the advisor's answers (on positions the agents played to): the agents'
 #: play (whose opponent-hand model and match equity the advisor uses too) and the advisor
-ADVICE_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "advisor.py"),
+ADVICE_CODE: tuple[tuple[str, ...], str] = ((*CODE_FILES, "advisor"),
                                             "the agents, the engine, the round player or the advisor")
 #: the code behind rows of rounds simulated and the wager models' predictions on them (``studies data``'s
 #: colours and wager models): the agents' play and the wager models (``wagers``: the simulation's bot too)

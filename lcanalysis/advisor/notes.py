@@ -1,0 +1,48 @@
+"""What the advisor's answer says of itself in words: how the play-outs dealt the unseen cards and
+how many there were, a full position's both hands, the stall bound of the endgame search, a budget
+as the progress lines give it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lcanalysis.analysis import stalls_in_words
+
+if TYPE_CHECKING:
+    from lcanalysis.rollouts import Rollouts
+
+
+def dealing_in_words(hand_model: bool, streams: bool) -> str:
+    """How the play-outs deal the unseen cards, as an answer says it (``Rollouts``'s
+    ``hand_model`` and ``streams``)."""
+    dealt = ("the opponent's unknown cards dealt by the learned opponent-hand model" if hand_model
+             else "the unseen cards dealt uniformly")
+    return dealt + (", each player drawing from a deck stream of their own" if streams else "")
+
+
+def play_outs_in_words(r: Rollouts) -> str:
+    """How many play-outs, over how many sampled worlds: "1,500 play-outs over 163 sampled worlds, every
+    turn in the first 8 and the turns kept longer in more". The turns share the worlds, and the schedule
+    gives those it keeps more of them: the play-outs (``Rollouts.worlds``, every turn's) are not worlds."""
+    sizes = [len(x) for x in r.samples]
+    if min(sizes) == max(sizes):
+        return f"{r.worlds:,} play-outs, every turn in the same {max(sizes):,} sampled worlds"
+    return (f"{r.worlds:,} play-outs over {max(sizes):,} sampled worlds, every turn in the first "
+            f"{min(sizes):,} and the turns kept longer in more")
+
+
+BOTH_HANDS_NOTE = ("a full position: both hands are used (the opponent's cards count as known); only the "
+                   "order of the draw pile is left to chance")
+
+
+def stall_bound_in_words(bounds: dict) -> str:
+    """The stall bound of an endgame answer (its ``bounds``) in words: "no stall bound", "at most 1 more
+    discard-pile draw(s) each", ..."""
+    s = bounds.get("max_stalls")
+    return "no stall bound" if s is None else stalls_in_words(s)
+
+
+def budget_text(seconds: float) -> str:
+    """A time budget as the progress lines give it: "1.0 s", "0.25 s", "0.001 s" (one decimal showed
+    --time 0.001 as "up to 0.0 s")."""
+    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{seconds:.2g} s"
