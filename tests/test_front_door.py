@@ -688,3 +688,18 @@ def test_with_numba_cache_dir_the_markers_and_the_stale_cache_are_looked_for_the
     out = _python(code.format(cache=str(tmp_path))).splitlines()
     folder, found = out[0].rsplit(" ", 1)
     assert folder == str(tmp_path / "lcanalysis") and int(found) >= 2 and out[1] == "True"
+
+
+def test_the_compiles_warm_up_calls_say_nothing_but_the_bar(monkeypatch, capsys):
+    """Found on a fresh install: while the bar said 'play-outs and the advisor', the warm-up's own
+    calls into the advisor took over a second each (they were compiling) and printed their progress
+    ('play-outs: 704 so far; leading -W2/G +12.1', 'endgame: 1 stall(s) each: solving') between the
+    bar's lines, before the answer to the question asked, which named another turn. The steps run
+    here with PROGRESS_DELAY 0, so any progress line they let through would show."""
+    import lcanalysis.progress
+
+    monkeypatch.setattr(lcanalysis.progress, "PROGRESS_DELAY", 0.0)
+    capsys.readouterr()
+    for name, step in warmup.STEPS:
+        step()
+        assert capsys.readouterr().err == "", name

@@ -95,10 +95,18 @@ def _agents() -> None:
         lcanalysis.make_agent(name).choose(view, 0)
 
 
+# The steps call the advisor and the solver behind the front door, whose progress=None is silent: the
+# front door's would report (compiling, each call takes over PROGRESS_DELAY), and its lines (a turn
+# "leading" the warm-up's own position) showed between the bar's, before the answer asked for.
+
+
 def _advisor() -> None:
-    lcanalysis.advise("example:midround", time_budget=0.02, seed=0)
-    lcanalysis.advise("example:midround", time_budget=0.02, seed=0, hand_model=True)
-    lcanalysis.advise("example:endgame", time_budget=0.02, seed=0)  # both hands known: only the pile sampled
+    from lcanalysis.advisor import advise
+
+    advise("example:midround", time_budget=0.02, seed=0)
+    advise("example:midround", time_budget=0.02, seed=0, hand_model=True)
+    # both hands known: only the pile sampled
+    advise("example:endgame", time_budget=0.02, seed=0)
 
 
 def _evaluator() -> None:
@@ -106,17 +114,18 @@ def _evaluator() -> None:
 
 
 def _solver() -> None:
-    from lcanalysis.search import solve_belief, solve_deepening
+    from lcanalysis.advisor import advise
+    from lcanalysis.search import solve, solve_belief, solve_deepening
 
-    lcanalysis.solve("example:endgame", max_stalls=0)
+    solve("example:endgame", max_stalls=0)
     view = lcanalysis.read_position("example:endgame")
     if isinstance(view, lcanalysis.Position):
         view = view.view(view.to_move)
-    lcanalysis.solve(view, max_stalls=0, samples=4, seed=0)
+    solve(view, max_stalls=0, samples=4, seed=0)
     solve_belief(view)
-    lcanalysis.solve(view, max_stalls=0)  # every split enumerated
+    solve(view, max_stalls=0)  # every split enumerated
     end = _near_the_end(3)
-    lcanalysis.advise(end.view(end.to_move), time_budget=0.02, seed=0)  # the advisor's endgame search
+    advise(end.view(end.to_move), time_budget=0.02, seed=0)  # the advisor's endgame search
     # a node budget, not a clock: on a starved machine a clock can run out before the first
     # level, and the warm-up (the first command after an install) would end in an error
     solve_deepening("example:endgame", nodes=20_000, max_level=0)
