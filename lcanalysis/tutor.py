@@ -34,6 +34,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import REASONS, Rules
 from lcanalysis.match_equity import points_only_note
+from lcanalysis.options import brief
 
 
 def judging_note(deck_count: int, seconds: float | None = None) -> str:
@@ -107,9 +108,9 @@ class TutorSession:
             raise ValueError(f"threshold must be a number of points >= 0, got {self.threshold!r}")
         real = (int, float, np.integer, np.floating)  # numpy's too (a slider's, an array's), as advise's
         if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, real)
-                or not math.isfinite(self.time_budget) or not 0 < self.time_budget <= MAX_TIME_BUDGET):
+                or not 0 < self.time_budget <= MAX_TIME_BUDGET):  # (nan, inf, an int past a float's range)
             raise ValueError(f"time_budget must be seconds above 0 and at most {MAX_TIME_BUDGET}, "
-                             f"got {self.time_budget!r}")
+                             f"got {brief(self.time_budget)}")
         self.time_budget = float(self.time_budget)
         if not isinstance(self.agent, (str, Agent)):  # (else Python's "has no attribute 'choose'" at its first turn)
             raise ValueError(f"agent must be an agent's name ({', '.join(AGENTS)}) or an agent make_agent made, "

@@ -616,3 +616,40 @@ def test_a_folder_given_as_a_position_or_a_record_is_named_as_one(tmp_path, caps
         assert main([*command, str(tmp_path)]) == 2
         err = capsys.readouterr().err
         assert f"{tmp_path} is a folder, not a file" in err and "Errno" not in err, err
+
+
+def _time_budget_calls():
+    import lcanalysis as lc
+    from lcanalysis.advisor import AdviceError
+    from lcanalysis.agents.base import AgentError
+    from lcanalysis.game.records import read_record
+    from lcanalysis.reviewer.settings import ReviewError
+    from lcanalysis.search.common import SearchError
+    from lcanalysis.tutor import TutorSession
+
+    end = read_position("example:endgame")
+    record = read_record({"start": Position.deal(seed=3).to_json(), "turns": ["-Yw/D"]})
+    return {
+        "lc.solve seconds": (lambda v: lc.solve(end, max_stalls=0, seconds=v, progress=False), SearchError, "seconds"),
+        "lc.advise time_budget": (lambda v: lc.advise("example:midround", time_budget=v, progress=False),
+                                  AdviceError, "time_budget"),
+        "make_agent time_ms": (lambda v: lc.make_agent("search", time_ms=v), AgentError, "time_ms"),
+        "TutorSession time_budget": (lambda v: TutorSession(time_budget=v), ValueError, "time_budget"),
+        "lc.review time_budget": (lambda v: lc.review(record, time_budget=v, progress=False), ReviewError,
+                                  "time_budget"),
+        "lc.review search_floor": (lambda v: lc.review(record, search_floor=v, progress=False), ReviewError,
+                                   "search_floor"),
+    }
+
+
+@pytest.mark.parametrize("value", [2**64, 10**30, 10**400, -(10**400)], ids=["2**64", "10**30", "10**400", "-10**400"])
+@pytest.mark.parametrize("call", ["lc.solve seconds", "lc.advise time_budget", "make_agent time_ms",
+                                  "TutorSession time_budget", "lc.review time_budget", "lc.review search_floor"])
+def test_a_time_budget_too_large_for_a_float_is_refused_naming_it(call, value):
+    """Found by trying huge numbers at the library: math.isfinite raised OverflowError on an int beyond
+    a float (10**400), numpy's isfinite a TypeError on one beyond 64 bits (2**64), instead of our
+    error naming the budget and its range; the message quotes the number briefly."""
+    ask, error, name = _time_budget_calls()[call]
+    with pytest.raises(error) as err:
+        ask(value)
+    assert name in str(err.value) and len(str(err.value)) < 200

@@ -3,7 +3,6 @@ the answer: the exact solver or the endgame search near the end of the round, el
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -43,6 +42,7 @@ from lcanalysis.options import (  # the hint's numbers: there, so that advise --
     PLAYOUT_DEFAULT_SECONDS,
     PLAYOUT_RESERVE,
     ROLLOUTS_PER_SECOND,
+    brief,
     check_flag,
     check_seed,
 )
@@ -243,9 +243,9 @@ def _check_time_budget(time_budget: float | None) -> float:
     if time_budget is None:
         time_budget = PLAYOUT_DEFAULT_SECONDS
     if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float, np.integer, np.floating))
-            or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME_BUDGET):
+            or not 0 < time_budget <= MAX_TIME_BUDGET):  # (nan, inf, and an int past a float's range, fail it)
         raise AdviceError(f"time_budget must be a number of seconds above 0 and at most {MAX_TIME_BUDGET}, "
-                         f"got {time_budget!r}")
+                         f"got {brief(time_budget)}")
     return float(time_budget)  # numpy's too (a slider's, an array's), as solve's seconds
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from lcanalysis.game.cards import whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
+from lcanalysis.options import brief
 
 MAX_TIME_MS = 3_600_000.0  # an hour a turn: no referee's clock allows more, and the play-outs grow with it
 
@@ -35,11 +36,11 @@ def checked_number(agent: str, key: str, value: Any, low: float, high: float, ab
     ``high``; else an ``AgentError`` naming the agent, the option and the range."""
     try:  # a string is refused, not read: "5" and "1e3" would pass float(), as whole options refuse them
         x = math.nan if isinstance(value, (str, bytes)) else float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (OverflowError: an int past a float's range, 10**400)
         x = math.nan
     if isinstance(value, bool) or not math.isfinite(x) or x > high or (x <= low if above else x < low):
         bound = f"above {low:,.10g}" if above else f"from {low:,.10g}"
-        raise AgentError(f"{agent}: {key} must be a number {bound} to {high:,.10g}, got {value!r}")
+        raise AgentError(f"{agent}: {key} must be a number {bound} to {high:,.10g}, got {brief(value)}")
     return x
 
 

@@ -20,7 +20,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
 from lcanalysis.game.view import View
 from lcanalysis.match_equity import points_only_note
-from lcanalysis.options import MAX_WORKERS, check_seed  # worker processes (as a tournament's)
+from lcanalysis.options import MAX_WORKERS, brief, check_seed  # worker processes (as a tournament's)
 from lcanalysis.progress import progress_bar, ticking
 from lcanalysis.reviewer.judge import Job, review_turn, round_codes
 from lcanalysis.reviewer.report import Decision, Draw, PlayerSummary, Review
@@ -83,12 +83,12 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     player = None if player is None else int(player)
     real = (int, float, np.integer, np.floating)  # numpy's too (a slider's, an array's), as advise's
     if (isinstance(time_budget, bool) or not isinstance(time_budget, real)
-            or not math.isfinite(time_budget) or not 0 < time_budget <= MAX_TIME):
-        raise ReviewError(f"time_budget must be seconds above 0 and at most {MAX_TIME:g}, got {time_budget!r}")
+            or not 0 < time_budget <= MAX_TIME):  # (nan, inf, an int past a float's range: math.isfinite raised)
+        raise ReviewError(f"time_budget must be seconds above 0 and at most {MAX_TIME:g}, got {brief(time_budget)}")
     seed = check_seed("seed", seed, ReviewError)  # an int (numpy's too): written as JSON by keep_settings
     if (isinstance(search_floor, bool) or not isinstance(search_floor, real)
-            or not math.isfinite(search_floor) or not 0 <= search_floor <= MAX_TIME):
-        raise ReviewError(f"search_floor must be seconds from 0 to {MAX_TIME:g}, got {search_floor!r}")
+            or not 0 <= search_floor <= MAX_TIME):
+        raise ReviewError(f"search_floor must be seconds from 0 to {MAX_TIME:g}, got {brief(search_floor)}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
                                 or not 1 <= workers <= MAX_WORKERS):
         raise ReviewError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")

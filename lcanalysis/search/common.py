@@ -19,7 +19,7 @@ from lcanalysis.analysis import seconds_in_words
 from lcanalysis.core import kernel as K
 from lcanalysis.game.moves import Move
 from lcanalysis.options import MAX_SAMPLES as MAX_SAMPLES  # re-exported: view_value takes it from here
-from lcanalysis.options import MAX_STALLS, MAX_TL
+from lcanalysis.options import MAX_STALLS, MAX_TL, brief
 
 LEAF_AS_IS = 0
 LEAF_SIMPLE = 1
@@ -405,9 +405,9 @@ def check_seconds(seconds: Any, name: str = "seconds") -> float | None:
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(seconds) or not 0 < seconds <= MAX_SECONDS:
+            or not 0 < seconds <= MAX_SECONDS:  # (nan and inf fail it too; np.isfinite failed on ints past 64 bits)
         raise SearchError(f"{name} must be a number of seconds above 0 and at most {MAX_SECONDS:,.0f} (a day), "
-                          f"got {seconds!r}")
+                          f"got {brief(seconds)}")
     return float(seconds)
 
 
