@@ -500,3 +500,16 @@ def test_the_bot_keeps_back_what_its_last_answers_went_out_past_their_deadlines(
         clock.deadline = 6.0
         clock.written(5.990)  # on time
     assert clock.reserve_ms() == P.RESERVE_MS
+
+
+def test_a_request_without_a_type_or_with_a_byte_order_mark_is_answered_saying_so():
+    """Found by trying the protocol by hand: a turn request that left out "type" was answered
+    "unknown request type None", as if None had been sent; and a first line starting with a byte
+    order mark (a Windows referee's UTF-8) was refused in Python's words ("decode using utf-8-sig")
+    where a file with one reads (test_parsers_refuse): the mark before a line's JSON is dropped."""
+    view = _mid_round().view(0).to_json()
+    status, replies = _run([{"position": view}, "\ufeff" + json.dumps({"type": "turn", "position": view}),
+                            '\ufeff{"type": "quit"}', {"type": "turn", "position": view}])
+    assert status == 0 and len(replies) == 2  # the second BOM line quit: the last request is never read
+    assert replies[0] == {"error": "a request needs 'type': 'turn' or 'quit'"}
+    assert Move.parse(replies[1]["move"]) == make_agent("heuristic").choose(_mid_round().view(0), 10)

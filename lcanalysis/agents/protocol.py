@@ -96,6 +96,8 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
 
     if not isinstance(request, dict):
         return {"error": "a request must be a JSON object with a 'type'"}, True
+    if "type" not in request:  # (not "unknown request type None", as if None had been sent)
+        return {"error": "a request needs 'type': 'turn' or 'quit'"}, True
     kind = request.get("type")
     if kind == "quit":
         return None, False
@@ -221,7 +223,8 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
             reply = {"error": "unreadable request: the line is not UTF-8 text; one request is one line of JSON"}
         else:
             try:
-                request = loads_json(line)
+                # a byte order mark before the JSON (a Windows referee's UTF-8) is dropped, as a file's is
+                request = loads_json(line.removeprefix("\ufeff"))
             except ValueError as exc:
                 reply = {"error": f"unreadable request: {exc}"}
             else:
