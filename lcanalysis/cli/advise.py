@@ -1,7 +1,8 @@
-"""``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--turn MOVE] [--json]``: the hint.
+"""``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--turn MOVE ...]
+[--json]``: the hint.
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
-lists every legal turn and draw; ``--turn MOVE`` adds a line under the verdict on that turn (its
+lists every legal turn and draw; each ``--turn MOVE`` adds a line under the verdict on that turn (its
 loss against the best, its place); ``--json`` prints every turn with its loss (docs/spec).
 Bounded: the play-outs by ``--time`` (default 1 s, at most an hour); with 4 cards or fewer in the
 draw pile (5 for a full position) the whole answer by ``--time`` (default up to 10 s), the endgame
@@ -58,11 +59,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--all", action="store_true",
                    help="every legal turn, every draw choice, and what the values are in full")
     p.add_argument("--board", action="store_true", help="draw the position above the hint")
-    p.add_argument("--turn", metavar="MOVE", default=None,
+    p.add_argument("--turn", metavar="MOVE", action="append", default=None,
                    help="a turn you have in mind, like +B6/D or -W2/G: a line under the verdict gives its loss "
                         "against the best and its place among the legal turns, however far down the list it is "
-                        "(a range, like 'at best 2 of 58', where the endgame search left turns only bounded; "
-                        "default: none)")
+                        "(a range, like 'at best 2 of 58', where the endgame search left turns only bounded); "
+                        "again for each other turn, a line for each (default: none)")
     add_budget_options(p, "bound the exact endgame solver (a full position, "
                           f"{options.EXACT_ENDGAME_CARDS} cards or fewer in the draw pile) and the endgame search "
                           f"({options.ENDGAME_CARDS} cards or fewer; "
@@ -89,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
                          "give one of them")
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
-    turn = None if args.turn is None else _legal_turn(view, args.turn)
+    # every --turn, in the order given, each once (a second --turn was silently the only one)
+    turn = list(dict.fromkeys(_legal_turn(view, text) for text in args.turn or ()))
 
     try:
         with memory_ceiling(args.max_memory, "a shorter --time"), stage_progress() as progress:

@@ -8,6 +8,7 @@ error bars; the words are ours.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from lcanalysis.advisor import ENDGAME_CARDS, in_words
@@ -205,10 +206,11 @@ def question(analysis: Analysis, brief: bool = False) -> str:
 
 def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
               board: bool = False, more: str = "--all lists every turn", brief: bool = False,
-              turn: str | None = None) -> str:
+              turn: str | Sequence[str] | None = None) -> str:
     """The hint as text. ``top`` placements (None: all), ``draws`` draw choices under each (None: all);
     ``more`` says how to see the placements left out; ``brief``: the footer in one short line (``question``);
-    ``turn``: a turn the player has in mind (canonical), its loss said under the verdict (``your_turn``)."""
+    ``turn``: a turn the player has in mind (canonical), or several, each one's loss said under the verdict
+    (``your_turn``)."""
     head = f"player {view.viewer} to move, {view.deck_count} card(s) in the draw pile"
     if view.match:
         totals = totals_text(view.match["totals"], seat_names(view.viewer))
@@ -217,8 +219,8 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
     lines += [head, "", verdict(analysis, view)]
     if analysis.best is not None and analysis.best.reason:  # in the evaluator's words: what it does, the time left
         lines.append(f"What it does: {analysis.best.reason}.")
-    if turn is not None:
-        lines.append(your_turn(analysis, view, turn))
+    for one in [turn] if isinstance(turn, str) else turn or ():
+        lines.append(your_turn(analysis, view, one))
     lines.append("")
     table: list[tuple[str, str, str, str]] = []  # (turn, value, vs best, in words); "" turn: a note row
     shown = groups(analysis)
