@@ -457,3 +457,18 @@ def test_an_exact_small_loss_let_pass_reads_without_parentheses_within_parenthes
     assert s.verdict(d) == "fine: exactly 1.0 points worse than the best"
     d.loss = 0.0
     assert s.verdict(d) == "fine: as good as the best (exact)"
+
+
+def test_input_that_ends_in_the_middle_of_a_game_says_so(capsys, monkeypatch, tmp_path):
+    """Found by scripting a game: a script whose lines ran out before the round ended stopped the game
+    with the summary only, nothing saying that the input had ended (a 'quit' says nothing either, but
+    was typed). The round, turn and record file are named; a game played to its end or quit says
+    nothing of the kind."""
+    turns, ref = scripted(5, lambda s: s.legal_turns()[0], limit=3)
+    record = tmp_path / "game.json"
+    code, out, err = play(capsys, monkeypatch, turns, *FAST, "--seed", "5", "--seat", "0", "--record", str(record))
+    assert code == 0 and "your 3 decision(s)" in out
+    assert (f"end of input: the game stops at turn {ref.position.turn} of round 1; {record} keeps it"
+            in err), err
+    code, out, err = play(capsys, monkeypatch, [*turns, "quit"], *FAST, "--seed", "5", "--seat", "0")
+    assert code == 0 and "end of input" not in err

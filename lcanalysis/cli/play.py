@@ -187,6 +187,10 @@ class Game:
                 print("\nstopped in the middle of a turn: the game ends here", file=sys.stderr, flush=True)
                 self._save()
                 break
+        else:  # the lines ran out (a script's, or Ctrl-D) with the game still on: say so, not just sum up
+            kept = f"; {self.record_file} keeps it" if self.record_file else ""
+            print(f"end of input: the game stops at turn {self.s.position.turn} of round "
+                  f"{self.s.match.round_number}{kept}", file=sys.stderr, flush=True)
         self._summary()
 
     def answer(self, line: str) -> bool:
