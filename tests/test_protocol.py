@@ -513,3 +513,12 @@ def test_a_request_without_a_type_or_with_a_byte_order_mark_is_answered_saying_s
     assert status == 0 and len(replies) == 2  # the second BOM line quit: the last request is never read
     assert replies[0] == {"error": "a request needs 'type': 'turn' or 'quit'"}
     assert Move.parse(replies[1]["move"]) == make_agent("heuristic").choose(_mid_round().view(0), 10)
+
+
+def test_a_request_cut_short_is_placed_on_its_own_line_not_the_next():
+    """Found by sending a request cut short: the error placed the end at "line 2 column 1", the
+    line's own newline counted as JSON, where the request was one line."""
+    text = json.dumps({"type": "turn", "position": _mid_round().view(0).to_json()})[:-1]
+    status, replies = _run([text])
+    assert status == 0 and "ends early" in replies[0]["error"]
+    assert f"line 1 column {len(text) + 1} (char {len(text)})" in replies[0]["error"], replies[0]["error"]

@@ -223,8 +223,9 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
             reply = {"error": "unreadable request: the line is not UTF-8 text; one request is one line of JSON"}
         else:
             try:
-                # a byte order mark before the JSON (a Windows referee's UTF-8) is dropped, as a file's is
-                request = loads_json(line.removeprefix("\ufeff"))
+                # a byte order mark before the JSON (a Windows referee's UTF-8) is dropped, as a file's is, and
+                # the line's end, which a request cut short was said to end on ("line 2 column 1")
+                request = loads_json(line.removeprefix("\ufeff").rstrip("\r\n"))
             except ValueError as exc:
                 reply = {"error": f"unreadable request: {exc}"}
             else:
