@@ -5,7 +5,8 @@ mutate it: wrong types, huge numbers, deep nesting, unknown and repeated keys, d
 moved cards, edited histories, unicode, empty strings, cut or spliced text. Two more readers at
 the end: tournament results files (valid, torn, wrong-shape, duplicated, conflicting and
 foreign-identity lines) and the command line (every subcommand's real options with bad, missing
-and repeated values, called in-process through ``lcanalysis.cli.main``).
+and repeated values, called in-process through ``lcanalysis.cli.main``), and before them the library's
+time budgets (``seconds``, ``time_budget``, ``time_ms``, ``search_floor``) given what no clock keeps.
 
 The property, for every input: either a clean error of our own type with a message
 (``PositionError``, ``RulesError``, ``CardError``, ``MoveError``: all ``ValueError``; the bot
@@ -41,6 +42,7 @@ import random
 import tracemalloc
 from typing import Any
 
+import numpy as np
 import pytest
 from helpers import random_round_positions
 from hypothesis import HealthCheck, given, settings
@@ -605,6 +607,49 @@ def test_none_and_wrong_types_are_our_errors():
         Rules(colors=5.0)
     with pytest.raises(RulesError, match=r"1\.\.10000"):
         Rules(turn_cap=2**40)
+
+
+# --- time budgets ------------------------------------------------------------------------------------
+
+#: values no time budget of the library takes (none allows more than 10**7 units, or a negative one):
+#: ints past a float's range and past 64 bits, nan, inf, numpy's numbers, strings, switches, lists
+not_a_budget = st.one_of(
+    st.integers(max_value=-1), st.integers(min_value=10**7),
+    st.sampled_from([2**63, 2**64, 10**30, 10**400, -(10**400), float("nan"), float("inf"), -float("inf")]),
+    st.floats().filter(lambda v: not 0 <= v <= 10**7),
+    st.floats(allow_nan=True).filter(lambda v: not 0 <= v <= 10**7).map(np.float64),
+    st.integers(min_value=10**7, max_value=2**63 - 1).map(np.int64),
+    st.booleans(), st.text(max_size=6), st.lists(st.integers(0, 5), max_size=2),
+)
+
+
+@budget(60)
+@given(st.sampled_from(["solve", "advise", "agent", "tutor", "review", "review floor"]), not_a_budget)
+def test_a_time_budget_out_of_range_or_of_the_wrong_type_is_refused_naming_it(call, value):
+    """Every time budget of the library refuses what no clock can keep with its own error naming it
+    (10**400 raised OverflowError, 2**64 numpy's TypeError), its message short."""
+    import lcanalysis as lc
+    from lcanalysis.advisor import AdviceError
+    from lcanalysis.agents.base import AgentError
+    from lcanalysis.reviewer.settings import ReviewError
+    from lcanalysis.search.common import SearchError
+    from lcanalysis.tutor import TutorSession
+
+    ask, error, name = {
+        "solve": (lambda: lc.solve(_ENDGAME, max_stalls=0, seconds=value, progress=False), SearchError, "seconds"),
+        "advise": (lambda: lc.advise(_ENDGAME, time_budget=value, progress=False), AdviceError, "time_budget"),
+        "agent": (lambda: lc.make_agent("best", time_ms=value), AgentError, "time_ms"),
+        "tutor": (lambda: TutorSession(time_budget=value), ValueError, "time_budget"),
+        "review": (lambda: lc.review(_RECORD, time_budget=value, progress=False), ReviewError, "time_budget"),
+        "review floor": (lambda: lc.review(_RECORD, search_floor=value, progress=False), ReviewError, "search_floor"),
+    }[call]
+    with pytest.raises(error) as err:
+        ask()
+    assert name in str(err.value) and len(str(err.value)) < 300, str(err.value)
+
+
+_ENDGAME = read_position("example:endgame")
+_RECORD = read_record({"start": Position.deal(seed=3).to_json(), "turns": ["-Yw/D"]})
 
 
 # --- memory per input byte ------------------------------------------------------------------------
