@@ -445,6 +445,11 @@ def test_library_calls_refuse_bad_arguments_with_our_errors(call, error, words):
 def test_a_move_code_out_of_range_is_an_illegal_turn_not_an_overflow():
     pos = Position.deal(seed=3)
     assert "out of range" in pos.why_illegal(10**30) and "out of range" in pos.why_illegal(2**63)
+    # past a float's range: formatting the code as one raised OverflowError
+    assert "move code <a number of about 401 digits> is out of range" in pos.why_illegal(10**400)
+    assert not pos.can_play(-(10**400))
+    with pytest.raises(IllegalMoveError, match="out of range"):
+        pos.push(10**400)
     assert pos.can_play(int(pos.legal_codes()[0]))
 
 

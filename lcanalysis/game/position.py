@@ -509,7 +509,9 @@ class Position(Notated):
             code, nc = int(move), self.colors
             top = (2 * RANKS_PER_COLOR * nc + 1) * (nc + 1)  # every placement (and none) times every source
             if not 0 <= code < top:
-                raise MoveError(f"move code {code if abs(code) < 10**12 else f'{code:.3g}'} is out of range: "
+                # (a code past a float's range, 10**400, is described: formatting it as one overflowed)
+                shown = code if abs(code) < 10**12 else f"{code:.3g}" if abs(code) < 10**300 else brief(code)
+                raise MoveError(f"move code {shown} is out of range: "
                                 f"a move code is 0..{top - 1} with {nc} colours")
             return code
         if isinstance(move, str):
