@@ -159,3 +159,41 @@ def test_ctrl_c_at_the_prompt_says_once_how_to_stop(capsys, monkeypatch):
     assert list(input_lines(True, PROMPT)) == ["hint"]
     out = capsys.readouterr().out
     assert out.count("to stop, type quit or press Ctrl-D") == 1  # once, not at every Ctrl-C
+
+
+def test_a_line_is_split_as_shlex_splits_it_and_a_long_one_without_waiting_for_ever(capsys, monkeypatch):
+    """Found by feeding the shell a long line: shlex grows each word a character at a time, so a
+    1,000,000-character position (which the readers take) took 27 s of silence to split, and a longer
+    line minutes, before any answer. A line without quotes or a backslash is split on its spaces
+    (what shlex does with it) and never reaches shlex; a quoted one over MAX_QUOTED_LINE is refused."""
+    import random
+    import shlex
+
+    from lcanalysis.cli import shell
+
+    rng = random.Random(0)
+    alphabet = " \t\r\n\x0b\u00a0ab;=.#'\"\\"
+    lines = ["", "   ", "show example:midround", " \tsolve  LC1;c5;h8 --max-stalls 1\r\n", 'show "LC1;c5"',
+             *("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(3000))]
+    for line in lines:
+        try:
+            expected: object = shlex.split(line)
+        except ValueError:
+            expected = ValueError
+        try:
+            got: object = shell.split_line(line)
+        except ValueError:
+            got = ValueError
+        assert got == expected, repr(line)
+
+    def not_shlex(line: str) -> list[str]:
+        raise AssertionError("a line without quotes went through shlex")
+
+    monkeypatch.setattr(shlex, "split", not_shlex)
+    ran: list[list[str]] = []
+    long_word = "x" * 1_500_000
+    assert session([f"show {long_word}\n", "quit\n"], lambda words: ran.append(list(words)) or 0) == 0
+    assert ran == [["show", long_word]]
+    assert session([f'show "{long_word}"\n'], lambda words: ran.append(list(words)) or 0) == 2
+    assert "a line of 1,500,008 characters with quotes or a backslash is longer than the shell splits" in (
+        capsys.readouterr().err) and len(ran) == 1

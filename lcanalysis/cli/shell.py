@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import re
 import shlex
 import sys
 import threading
@@ -54,6 +55,12 @@ STDIN_ERROR = ("'-' (standard input) is the shell's own input here: give the pos
 #: the same for the one command that reads a game record, not a position
 STDIN_RECORD_ERROR = ("'-' (standard input) is the shell's own input here: give the record as a file "
                       "(JSON or the 'LCR1' text form)")
+
+#: the longest line with quotes or a backslash the shell splits: shlex grows each word a character at a
+#: time, so its time is quadratic in a word's length (a quoted 1,000,000-character position: 27 s in
+#: silence); 100,000 characters take about 0.3 s and hold a one-line string with a history of
+#: 10,000 turns. A line without quotes or backslashes is split on its spaces, at any length.
+MAX_QUOTED_LINE = 100_000
 
 #: said the first time Ctrl-C is pressed at the prompt, which only clears the line
 INTERRUPT_HINT = "(Ctrl-C clears the line; to stop, type quit or press Ctrl-D)"
@@ -144,8 +151,8 @@ def session(lines: Iterable[str], run_command: RunCommand, commands: Sequence[tu
 def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str]] = ()) -> int | None:
     """One line: its exit status (0 for a blank line), or None for ``quit``."""
     try:
-        words = shlex.split(line)
-    except ValueError as exc:  # an unclosed quotation mark
+        words = split_line(line)
+    except ValueError as exc:  # an unclosed quotation mark, or a quoted line too long to split
         print(f"error: cannot read the line: {exc}", file=sys.stderr, flush=True)
         return 2
     if words[:1] == ["lcanalysis"]:
@@ -169,6 +176,18 @@ def answer(line: str, run_command: RunCommand, commands: Sequence[tuple[str, str
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+
+
+def split_line(line: str) -> list[str]:
+    """A line's words as a POSIX shell splits them (``shlex.split``): a line without quotes or a
+    backslash on its spaces, tabs and line ends, which is what shlex does with it but in linear time;
+    any other line by shlex, if it is at most ``MAX_QUOTED_LINE`` characters (else a ``ValueError``)."""
+    if not any(c in line for c in "'\"\\"):
+        return re.split(r"[ \t\r\n]+", line.strip(" \t\r\n")) if line.strip(" \t\r\n") else []
+    if len(line) > MAX_QUOTED_LINE:
+        raise ValueError(f"a line of {len(line):,} characters with quotes or a backslash is longer than the shell "
+                         f"splits ({MAX_QUOTED_LINE:,}): give the position or record as a file, or without quotes")
+    return shlex.split(line)
 
 
 def _unknown(word: str, commands: Sequence[tuple[str, str]]) -> bool:
