@@ -22,7 +22,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("name", help="an agent: random, greedy, heuristic, stalling, search, best (the strongest "
                                 "measured) or match")
     p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the agent's random seed (default 0)")
-    p.add_argument("options", nargs="*", default=[], metavar="KEY=VALUE", help="agent options, e.g. time_ms=50")
+    p.add_argument("options", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="agent options, numbers only, e.g. time_ms=50 (the milliseconds a turn may take "
+                        "when a request gives none); an option the agent does not take is refused, naming "
+                        "those it takes")
     p.set_defaults(func=run)
 
 
