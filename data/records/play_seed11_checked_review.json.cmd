@@ -1,0 +1,1 @@
+lcanalysis review data/records/play_seed11_you_vs_best.json --check 50 --json > data/records/play_seed11_checked_review.json  # 16 min on 2 cores shared with five other jobs (review version 6; version 5 took 6 beside one); --out FILE keeps the checks' trials in FILE.checks/ and resumes them
