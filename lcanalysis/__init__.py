@@ -190,6 +190,13 @@ def _rules_ready() -> None:
         importlib.import_module("lcanalysis.cli.warmup").rules_ready()
 
 
+def _part_ready(part: str) -> None:
+    """One part of the engine made ready (``cli.warmup.part_ready``), asked for by a module's entry
+    point before its first compiled call (``core.first_compile.ready``): the modules below cannot
+    reach the warm-up, which sits in the command-line layer; the front door, always loaded first, can."""
+    importlib.import_module("lcanalysis.cli.warmup").part_ready(part)
+
+
 def __getattr__(name: str) -> Any:
     if name in _ENGINE_NAMES:
         _engine_ready()  # (a file check once compiled; the warm-up's own steps are let through)

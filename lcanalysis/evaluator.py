@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.core import features as F
+from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
 from lcanalysis.game.position import Position, PositionError, player_number
@@ -219,6 +220,7 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
         hint = (": give position.view(player), or lc.evaluate(position, player)" if isinstance(view, Position)
                 else "")
         raise PositionError(f"evaluate_view takes a View (what one player knows), got {type(view).__name__}{hint}")
+    first_compile.ready(first_compile.EVALUATOR)  # (compiled once, saying so: core.first_compile)
     nc = view.rules.colors
     counts = view.unseen_counts()
     u = int(counts.sum())
@@ -257,6 +259,7 @@ def evaluate_position(position: Any, player: int, draws: int | None = None) -> f
     if not isinstance(position, Position):  # the compiled code reads a kernel state, which a View has not
         hint = ": evaluate_view(view) evaluates a view" if isinstance(position, View) else ""
         raise PositionError(f"evaluate_position takes a Position, got {type(position).__name__}{hint}")
+    first_compile.ready(first_compile.EVALUATOR)
     player = player_number(player, "player")  # the compiled code reads whatever memory player 2's would be
     if draws is not None:
         given, draws = draws, whole_number(draws)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
 from lcanalysis.game.moves import Move
@@ -69,6 +70,7 @@ def view_state(view: View) -> tuple[np.ndarray, np.ndarray, int, int]:
 
 def policy_ranking(view: View, params: np.ndarray = P.HEURISTIC_PARAMS) -> tuple[np.ndarray, np.ndarray]:
     """Every legal turn's kernel code, in the policy's order of generation, and its one-ply score."""
+    first_compile.ready(first_compile.PLAYOUTS)  # (compiled once, saying so: core.first_compile)
     s = some_state(view)
     codes = np.empty(K.MAX_MOVES, np.int32)
     scores = np.empty(K.MAX_MOVES, np.float64)
@@ -90,6 +92,7 @@ class Rollouts:
     def __init__(self, view: View, codes: Sequence[int] | np.ndarray, seed: int = 0,
                  params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0,
                  hand_model: bool | np.ndarray | None = None, streams: bool = False) -> None:
+        first_compile.ready(first_compile.PLAYOUTS)
         self.view = view
         self.streams = bool(streams)
         self.codes = np.asarray(codes, dtype=np.int32)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.agents.base import Agent, AgentError, _as_seed, _check_budget, _check_view, checked_number
+from lcanalysis.core import first_compile
 from lcanalysis.core import policy as P
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
@@ -18,6 +19,7 @@ class PolicyAgent(Agent):
     """One ply on the fast expedition estimate with a parameter vector (``core.policy``'s docstring)."""
 
     def __init__(self, params: np.ndarray) -> None:
+        first_compile.ready(first_compile.POLICIES)  # at construction, not inside a timed move
         self.params = np.asarray(params, dtype=np.float64)
 
     def choose(self, view: View, rng_or_seed: Any = None, time_ms: float | None = None) -> Move:

@@ -20,6 +20,7 @@ from lcanalysis.agents.base import (
     checked_whole,
 )
 from lcanalysis.agents.endgame_turn import _deepened_move, _solver_move
+from lcanalysis.core import first_compile
 from lcanalysis.core import policy as P
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
@@ -112,6 +113,10 @@ class SearchAgent(Agent):
         self.hand_model = checked_switch(self.name, "hand_model", hand_model)
         if self.hand_model and self.bias != 1.0:
             raise AgentError(f"{self.name}: hand_model and bias are two ways to deal the opponent's cards: give one")
+        # compiled once, saying so (core.first_compile), at construction, not inside a timed move
+        first_compile.ready(first_compile.PLAYOUTS)
+        if self.endgame:
+            first_compile.ready(first_compile.SOLVER)
 
     def candidates(self, view: View) -> np.ndarray:
         codes, scores = policy_ranking(view, self.params)

@@ -11,6 +11,10 @@ The game's types alone (``lc.Position``, ``lc.View``, ``lc.read_position``, and 
 in a process whose kernel is compiled) need only the rules kernel: ``rules_ready()`` compiles that
 part the same way, saying so, with its own marker (a first ``lc.Position`` compiled for 5-12 s in
 silence); the engine's later compile keeps what that one put in numba's cache (nothing stale to delete).
+Each other part of the engine (a step of ``STEPS``) compiles alone the same way, with its own marker,
+when a module's entry point asks for it before its first compiled call (``core.first_compile.ready``,
+through the front door): a program that imports ``lcanalysis.wagers.models`` or an agent's class
+directly is told too (``part_ready``).
 
 When the marker of the current sources is missing (a new version, an edited source), the
 package's numba cache files (``lcanalysis/**/__pycache__/*.nbi`` and ``*.nbc``, or their folders
@@ -36,6 +40,8 @@ from pathlib import Path
 
 import lcanalysis
 from lcanalysis.cli.common import describe
+from lcanalysis.core import first_compile as parts
+from lcanalysis.core.first_compile import mark_all_ready
 
 PACKAGE = Path(lcanalysis.__file__).parent
 #: a source file with compiled code: a function decorated with numba's njit (this file, which
@@ -67,9 +73,26 @@ def _marker() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lcanalysis" / name
 
 
+def _part_marker(engine_marker: Path, part: str) -> Path:
+    """The file that says one part (a name of ``STEPS``) was compiled for these sources: beside the
+    engine's, named by the part (``rules-KEY.ok`` for the rules kernel, ``wager-models-KEY.ok``)."""
+    prefix = "rules" if part == RULES_PART else re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-")
+    return engine_marker.with_name(f"{prefix}-{_marker_key(engine_marker)}")
+
+
+def _marker_key(marker: Path) -> str:
+    """What follows a marker's part name: the key of the sources it vouches for (``KEY.ok``)."""
+    return marker.name.rsplit("-", 1)[-1]
+
+
 def _rules_marker(engine_marker: Path) -> Path:
     """The file that says the rules kernel was compiled for these sources: beside the engine's."""
-    return engine_marker.with_name("rules-" + engine_marker.name.split("-", 1)[-1])
+    return _part_marker(engine_marker, RULES_PART)
+
+
+def _any_part_compiled(engine_marker: Path) -> bool:
+    """A part was compiled for these sources: numba's cache holds their code, nothing stale."""
+    return any(engine_marker.parent.glob(f"*-{_marker_key(engine_marker)}"))
 
 
 def _rules_engine() -> None:
@@ -78,6 +101,12 @@ def _rules_engine() -> None:
         pos.push(pos.legal_moves()[-1])
     pos.pop()  # taking a turn back (undo) is compiled code too
     pos.score(0)
+    for name in ("opening", "midround", "endgame"):  # tables built from their parts (expeditions, wagers)
+        read = lcanalysis.read_position(f"example:{name}")
+        read.to_json()
+    # the rules' scoring as the light command ``wager`` and ``lc.wager`` count it (in a process whose
+    # kernel is compiled: the shell's, a program's)
+    lcanalysis.wager("example:midround", "R", 4)
 
 
 def _near_the_end(cards: int) -> lcanalysis.Position:
@@ -141,6 +170,15 @@ def _luck() -> None:
     turn_luck(pos.state, next(m for m in pos.legal_moves() if m.source == "D"), pos.to_move)
 
 
+def _wager_simulation() -> None:
+    """The heuristic bots' rounds that check the wager models (``lcanalysis studies wager-sim``,
+    ``opening``, ``wager-claims``): compiled in silence on first use, after the engine's compile (7 s
+    in a fresh cache, the rules kernel included)."""
+    from lcanalysis.wagers.simulation import snapshot_rounds
+
+    snapshot_rounds(2)
+
+
 def _wagers() -> None:
     from lcanalysis.wagers.canonical import ColorState
     from lcanalysis.wagers.models import turn_model
@@ -150,17 +188,22 @@ def _wagers() -> None:
     turn_model(ColorState.make(hand=(5, 8)), 3, n=10, progress=False)
 
 
-#: what ``rules_ready`` compiles: the part of the engine the game's types run
-RULES_STEPS: list[tuple[str, Callable[[], None]]] = [("rules engine", _rules_engine)]
+#: the part of the engine the game's types run (``rules_ready``)
+RULES_PART = parts.RULES
+#: what ``rules_ready`` compiles
+RULES_STEPS: list[tuple[str, Callable[[], None]]] = [(RULES_PART, _rules_engine)]
 
+#: the whole engine, part by part: each also compiled alone, before its first call, when a module's
+#: entry point asks for it (``core.first_compile.ready``) and the whole engine never was
 STEPS: list[tuple[str, Callable[[], None]]] = [
-    ("rules engine", _rules_engine),
-    ("playing policies", _agents),
-    ("play-outs and the advisor", _advisor),
-    ("hand evaluator", _evaluator),
-    ("exact endgame solver", _solver),
-    ("luck of the draws", _luck),
-    ("wager models", _wagers),
+    (parts.RULES, _rules_engine),
+    (parts.POLICIES, _agents),
+    (parts.PLAYOUTS, _advisor),
+    (parts.EVALUATOR, _evaluator),
+    (parts.SOLVER, _solver),
+    (parts.LUCK, _luck),
+    (parts.WAGER_MODELS, _wagers),
+    (parts.WAGER_SIMULATION, _wager_simulation),
 ]
 
 
@@ -211,12 +254,38 @@ def engine_ready(quiet: bool = False) -> float:
     """Compile the engine if this version has never been compiled here; returns the seconds spent
     (0 when it was ready). Says so on standard error, with progress, unless ``quiet``."""
     marker = _marker()
-    if marker.exists() or _COMPILING.is_set():  # (its steps reach the front door, which asks again)
+    if marker.exists():
+        mark_all_ready()  # (the modules' own asks, ``core.first_compile``, cost nothing from now on)
+        return 0.0
+    if _COMPILING.is_set():  # (its steps reach the front door, which asks again)
         return 0.0
     _COMPILING.set()
     try:
-        # after rules_ready the cache holds only what these sources compiled: nothing stale to delete
-        return _compile(marker, quiet, STEPS, ENGINE_NOTICE, clean=not _rules_marker(marker).exists())
+        # after a part's compile the cache holds only what these sources compiled: nothing stale to delete
+        seconds = _compile(marker, quiet, STEPS, ENGINE_NOTICE, clean=not _any_part_compiled(marker))
+    finally:
+        _COMPILING.clear()
+    mark_all_ready()
+    return seconds
+
+
+def part_ready(part: str, quiet: bool = False) -> float:
+    """Compile one part of the engine (a name of ``STEPS``: what a module's entry points run, which
+    ask for it through ``core.first_compile.ready``) if neither it nor the whole engine was ever
+    compiled for this version here; returns the seconds spent (0 when it was ready). Says so on
+    standard error, with a bar, unless ``quiet``: once, as ``engine_ready``; its own marker beside
+    the engine's."""
+    steps = RULES_STEPS if part == RULES_PART else [s for s in STEPS if s[0] == part]
+    if not steps:
+        raise ValueError(f"no compiled part named {part!r}; the parts: {', '.join(name for name, _ in STEPS)}")
+    marker = _marker()
+    own = _part_marker(marker, part)
+    if marker.exists() or own.exists() or _COMPILING.is_set():
+        return 0.0
+    _COMPILING.set()
+    try:
+        return _compile(own, quiet, steps, PART_NOTICES.get(part, PART_NOTICE.format(part=part)),
+                        clean=not _any_part_compiled(marker))
     finally:
         _COMPILING.clear()
 
@@ -225,23 +294,18 @@ def rules_ready(quiet: bool = False) -> float:
     """Compile the rules kernel (what ``Position``, ``View`` and ``read_position`` run) if neither it
     nor the whole engine was ever compiled for this version here; returns the seconds spent (0 when
     it was ready). Says so on standard error, with a bar, unless ``quiet``: once, as ``engine_ready``."""
-    marker = _marker()
-    rules = _rules_marker(marker)
-    if marker.exists() or rules.exists() or _COMPILING.is_set():
-        return 0.0
-    _COMPILING.set()
-    try:
-        return _compile(rules, quiet, RULES_STEPS, RULES_NOTICE, clean=True)
-    finally:
-        _COMPILING.clear()
+    return part_ready(RULES_PART, quiet)
 
 
-_COMPILING = threading.Event()  # set while engine_ready or rules_ready compiles in this process
+_COMPILING = threading.Event()  # set while engine_ready or part_ready compiles in this process
 
 ENGINE_NOTICE = ("compiling the engine, once for this version (about a minute on 2 cores); "
                  "later commands start at once")
 RULES_NOTICE = ("compiling the rules kernel, once for this version (5-15 s on 2 cores; "
                 "'lcanalysis warm-up' compiles the whole engine ahead)")
+PART_NOTICE = ("compiling the {part}, once for this version (seconds to a minute on 2 cores; "
+               "'lcanalysis warm-up' compiles the whole engine ahead)")
+PART_NOTICES = {RULES_PART: RULES_NOTICE}
 
 
 def _compile(marker: Path, quiet: bool, steps: list[tuple[str, Callable[[], None]]], notice: str,
@@ -265,8 +329,10 @@ def _compile(marker: Path, quiet: bool, steps: list[tuple[str, Callable[[], None
             stop_ticking()
     try:
         marker.parent.mkdir(parents=True, exist_ok=True)
-        for old in [*marker.parent.glob("engine-*.ok"), *marker.parent.glob("rules-*.ok")]:
-            old.unlink()
+        whole = marker.name.startswith("engine-")  # vouches for every part: their markers go too
+        for old in marker.parent.glob("*-*.ok"):
+            if whole or _marker_key(old) != _marker_key(marker):  # (another version's marker: stale)
+                old.unlink()
         marker.write_text(f"compiled in {time.perf_counter() - t0:.1f} s\n")
     except OSError:  # a read-only install: numba keeps its own cache, we only lose the notice
         pass

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
@@ -276,6 +277,7 @@ class Position(Notated):
 
     def __init__(self, rules: Rules, state: np.ndarray, history: list[Move] | None = None,
                  known: np.ndarray | None = None, match: dict[str, Any] | None = None) -> None:
+        first_compile.ready(first_compile.RULES)  # (compiled once, saying so: core.first_compile)
         self.rules = rules
         self.state = state
         self.history: list[Move] = list(history or [])
@@ -294,6 +296,7 @@ class Position(Notated):
         """Shuffle with ``seed`` (numpy's default_rng) and deal ``hand_size`` cards to each player:
         the first ``hand_size`` of the shuffled deck to player 0, the next to player 1, the rest
         is the draw pile (top first). ``starter`` moves first."""
+        first_compile.ready(first_compile.RULES)
         rules = as_rules(rules)
         if isinstance(starter, bool) or starter not in (0, 1):
             raise PositionError(f"starter must be 0 or 1, got {starter!r}")
@@ -852,6 +855,7 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
 def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                  expeditions: Sequence[Iterable[Any]], discards: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The kernel array with the public table filled in, and the count per type used so far."""
+    first_compile.ready(first_compile.RULES)  # (every full position and view is built here or dealt)
     nc = rules.colors
     to_move = player_number(to_move, "to_move")
     if not isinstance(phase, str) or phase not in ("place", "draw"):

@@ -59,6 +59,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
 from lcanalysis.core.constants import WAGER, WAGER_COPIES
 from lcanalysis.core.features import turns_left
@@ -248,6 +249,7 @@ def _deck_draw_luck(s, move, kind, out):
 
 
 def _check(state: np.ndarray, move: int, value: str) -> int:
+    first_compile.ready(first_compile.LUCK)  # before the first compiled call (core.first_compile)
     if value not in VALUES:
         raise ValueError(f"value must be one of {', '.join(VALUES)}, got {value!r}")
     if K.deck_left(state) <= 0:

@@ -36,6 +36,7 @@ from fractions import Fraction
 from numbers import Real
 from typing import Any
 
+from lcanalysis.core import first_compile
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
@@ -233,6 +234,7 @@ def _zero(like: Number) -> Number:
 
 def expedition_score_values(wagers: int, numbers: Iterable[int]) -> int:
     """The rules' score of an expedition given its wagers and face values (0 when empty)."""
+    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled
     nums = list(numbers)
     return expedition_points(wagers, sum(nums), len(nums))
 
@@ -390,6 +392,7 @@ def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dic
 def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool = True,
                        _drawn: dict[tuple[int, int], Number] | None = None) -> dict[int, Number]:
     """The distribution of the final score with ``wagers`` placed now (canonical model)."""
+    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled
     wagers = state.check_wagers(wagers)
     drawn = _drawn if _drawn is not None else drawn_distribution(state, draws, exact)
     base = state.placed + state.live_hand
@@ -447,6 +450,7 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
     """
+    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled
     wagers = state.check_wagers(wagers)
     draws = _whole_draws(draws, state.unseen_total)
     u, live = state.unseen_total, state.live_unseen

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from lcanalysis.core import first_compile
 from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
@@ -261,6 +262,7 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
         eager: bool = False, only: int | None = None, progress: bool = False) -> WagerAnalysis:
     """The Monte Carlo rows, one per number of wagers placed now (``only``: that one alone, the same
     numbers as among all); ``progress``: a bar over the rows (``_bar``)."""
+    first_compile.ready(first_compile.WAGER_MODELS)  # (compiled once, saying so: core.first_compile)
     draws = _whole_draws(draws, state.unseen_total, "the unseen cards")
     n, seed, share = _check_sampling(n, seed, share)
     if opponent is not None and not isinstance(opponent, OpponentInfo):

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.core import features as feat
+from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
 from lcanalysis.evaluator import decline_now_value
 
@@ -252,6 +253,8 @@ def snapshot_of_round(i: int, snap_turn: int, seed: int, rules, bot=BOT_PARAMS) 
     """Round ``i`` of ``snapshot_rounds``: its rows (one per colour; None when the round ended
     before ``snap_turn``) and its scores by seat."""
     from lcanalysis.game.position import Position
+
+    first_compile.ready(first_compile.WAGER_SIMULATION)  # (compiled once, saying so: core.first_compile)
 
     s = Position.deal(seed=seed * 1_000_003 + i, rules=rules).state.copy()
     rec = np.zeros((rules.colors, N_FIELDS), dtype=np.int64)

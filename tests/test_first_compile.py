@@ -1,0 +1,134 @@
+"""A first-time compile says so, whichever door it comes in by (``core.first_compile``,
+``cli.warmup.part_ready``): a module imported directly asks for its compiled part before its first
+compiled call, and the part compiles once, with a notice and a bar, never when it is ready. Tested
+through the warm-up's seam (its marker in a temporary folder, its steps replaced): no real compile."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from lcanalysis.cli import warmup
+from lcanalysis.core import first_compile
+
+
+def _python(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+#: a fresh process whose warm-up records what is asked for instead of compiling
+_RECORDING = ("import os, sys\nfrom lcanalysis.cli import warmup\nasked = []\n"
+              "warmup.part_ready = lambda part, quiet=False: asked.append(part) or 0.0\n"
+              "warmup.engine_ready = lambda quiet=False: asked.append('engine') or 0.0\n"
+              "def then(what):\n    print(what, asked)\n    asked.clear()\n")
+
+#: each entry a program can call with no front door in between, and the part it runs first (the
+#: rules kernel of the position it is handed is asked for before, by the position's own module)
+_DIRECT_ENTRIES = (
+    "import lcanalysis.game.position as m\npos = m.Position.deal(seed=1)\npos.push(pos.legal_moves()[0])\n"
+    "then('position')\nm.Position.deal(seed=2).copy()\nthen('again')\n"
+    "from lcanalysis.wagers.canonical import ColorState, mean_score\nstate = ColorState.make(hand=(5, 8))\n"
+    "mean_score(state, 3, 0)\nthen('canonical')\n"
+    "from lcanalysis.wagers.models import turn_model\nturn_model(state, 3, n=10, progress=False)\n"
+    "turn_model(state, 3, n=10, progress=False)\nthen('models')\n"
+    "from lcanalysis.wagers.simulation import snapshot_rounds\nsnapshot_rounds(1)\nthen('simulation')\n"
+    "from lcanalysis.evaluator import evaluate_view\nevaluate_view(pos.view(pos.to_move))\nthen('evaluator')\n"
+    "from lcanalysis.tournaments.luck import turn_luck\n"
+    "turn_luck(pos.state, next(t for t in pos.legal_moves() if t.source == 'D'), 0)\nthen('luck')\n"
+    "from lcanalysis.agents.policy_agents import HeuristicAgent\nHeuristicAgent().choose(pos.view(pos.to_move))\n"
+    "then('heuristic agent')\n"
+    "from lcanalysis.rollouts import Rollouts, policy_ranking\nview = pos.view(pos.to_move)\n"
+    "Rollouts(view, policy_ranking(view)[0][:2]).sample(2)\nthen('rollouts')\n"
+    "from lcanalysis.agents.search_agent import SearchAgent\nSearchAgent(endgame=0)\nthen('search agent')\n"
+    "SearchAgent()\nthen('search agent with its endgame')\n")
+
+
+def test_a_module_used_directly_asks_for_its_compiled_part_once_before_its_first_compiled_call():
+    """A fresh install's first ``Position`` built through ``import lcanalysis.game.position`` compiled
+    the rules kernel for 4 s in silence (the notice hung on the front door only), the wager models
+    3 s, the wager simulation 7 s, the evaluator 2 s, the heuristic agent 10 s, the play-outs 25 s:
+    each module now asks for its part before its first compiled call, once a process."""
+    lines = _python(_RECORDING + _DIRECT_ENTRIES).splitlines()
+    assert lines == [
+        "position ['rules engine']",
+        "again []",  # once a process
+        "canonical []",  # the rules' scoring: part of the rules kernel, asked for already
+        "models ['wager models']",
+        "simulation ['wager simulation']",
+        "evaluator ['hand evaluator']",
+        "luck ['luck of the draws']",
+        "heuristic agent ['playing policies']",
+        "rollouts ['play-outs and the advisor']",
+        "search agent []",  # the play-outs, asked for already
+        "search agent with its endgame ['exact endgame solver']",
+    ]
+
+
+def test_plain_python_and_a_ready_engine_ask_for_no_part():
+    """With ``NUMBA_DISABLE_JIT`` nothing compiles, so nothing is asked (a marker written then would
+    hide the next real compile); once the whole engine is known ready in a process (a command's
+    ``engine_ready``), no part is asked for either: their asks cost nothing."""
+    plain = _python("import os\nos.environ['NUMBA_DISABLE_JIT'] = '1'\n" + _RECORDING + _DIRECT_ENTRIES)
+    assert len(plain.splitlines()) == 11 and all(line.endswith("[]") for line in plain.splitlines())
+    ready = _python(_RECORDING + "from lcanalysis.core import first_compile\nfirst_compile.mark_all_ready()\n"
+                    + _DIRECT_ENTRIES)
+    assert len(ready.splitlines()) == 11 and all(line.endswith("[]") for line in ready.splitlines())
+
+
+def test_the_module_asks_name_the_warm_up_s_steps_one_for_one():
+    names = [name for name, _ in warmup.STEPS]
+    asked = [value for key, value in vars(first_compile).items() if key.isupper() and isinstance(value, str)]
+    assert sorted(names) == sorted(asked) and len(set(names)) == len(names)
+    assert warmup.STEPS[:1] == warmup.RULES_STEPS and names[0] == warmup.RULES_PART
+    with pytest.raises(ValueError, match="no compiled part named 'wager modles'; the parts: rules engine, "):
+        warmup.part_ready("wager modles")
+
+
+@pytest.fixture
+def seam(tmp_path, monkeypatch):
+    """The warm-up with its marker in ``tmp_path`` (nothing compiled yet for these sources), its
+    steps recording their runs, and numba's cache left alone: ``(ran, cleaned, marker)``."""
+    marker = tmp_path / "engine-test.ok"
+    monkeypatch.setattr(warmup, "_marker", lambda: marker)
+    ran: list[str] = []
+    cleaned: list[int] = []
+    steps = [(name, lambda name=name: ran.append(name)) for name, _ in warmup.STEPS]
+    monkeypatch.setattr(warmup, "STEPS", steps)
+    monkeypatch.setattr(warmup, "RULES_STEPS", steps[:1])
+    monkeypatch.setattr(warmup, "remove_stale_cache", lambda package=None: cleaned.append(1) or 0)
+    monkeypatch.setattr(first_compile, "ALL_READY", [False])
+    return ran, cleaned, marker
+
+
+def test_a_part_compiles_alone_once_saying_so_with_a_bar_and_the_engine_s_compile_takes_it_in(seam, capsys):
+    ran, cleaned, marker = seam
+    assert warmup.part_ready("wager models") >= 0 and ran == ["wager models"] and cleaned == [1]
+    err = capsys.readouterr().err
+    assert "compiling the wager models, once for this version" in err and "1/1" in err
+    assert (marker.parent / "wager-models-test.ok").exists() and not marker.exists()
+    assert warmup.part_ready("wager models") == 0.0 and ran == ["wager models"]  # never again: no word
+    assert capsys.readouterr().err == ""
+    # another part of these sources: numba's cache holds their code only, nothing stale to delete
+    assert warmup.part_ready("hand evaluator") >= 0 and ran == ["wager models", "hand evaluator"] and cleaned == [1]
+    assert "compiling the hand evaluator, once" in capsys.readouterr().err
+    assert warmup.engine_ready() > 0 and cleaned == [1] and len(ran) == 2 + len(warmup.STEPS)
+    assert "compiling the engine, once" in capsys.readouterr().err
+    assert sorted(p.name for p in marker.parent.glob("*.ok")) == ["engine-test.ok"]  # it vouches for every part
+    assert first_compile.ALL_READY == [True]
+    for name, _ in warmup.STEPS:  # a warm cache: not a word
+        assert warmup.part_ready(name) == 0.0
+    assert capsys.readouterr().err == "" and len(ran) == 2 + len(warmup.STEPS)
+
+
+def test_a_new_version_s_first_part_deletes_the_stale_cache_and_the_old_markers(seam, capsys):
+    ran, cleaned, marker = seam
+    old = [marker.parent / "engine-old.ok", marker.parent / "wager-models-old.ok"]
+    for path in old:
+        path.write_text("compiled for other sources\n")
+    assert warmup.part_ready("luck of the draws", quiet=True) >= 0 and ran == ["luck of the draws"] and cleaned == [1]
+    assert capsys.readouterr().err == ""  # quiet
+    assert sorted(p.name for p in marker.parent.glob("*.ok")) == ["luck-of-the-draws-test.ok"]
