@@ -230,3 +230,45 @@ def test_the_decks_numbers_are_written_once_in_core_constants_and_agree_with_the
                             if isinstance(t, ast.Name) and t.id in names]
     assert sorted(written) == ["core/constants.py:MAX_COLORS", "core/constants.py:RANKS_PER_COLOR",
                                "core/constants.py:WAGER", "core/constants.py:WAGER_COPIES"]
+
+
+def _literal_ints(path) -> list[tuple[int, int]]:
+    """``(line, value)`` of every whole-number literal in the code of ``path`` (strings and a function's
+    default arguments, where a caller may give another, left out)."""
+    import ast
+
+    tree = ast.parse(path.read_text())
+    defaults = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for default in [*node.args.defaults, *node.args.kw_defaults]:
+                if default is not None:
+                    defaults.update(id(n) for n in ast.walk(default))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and type(node.value) is int and id(node) not in defaults]
+
+
+def test_the_wager_models_write_none_of_the_decks_or_the_rules_numbers():
+    """The wager models wrote the deck's numbers again as bare numbers (``MIN_VALUE, MAX_VALUE = 2, 10``,
+    ``START_UNSEEN = 52``, the compiled simulation's ``range(10)``, ``np.empty(9)``, ``c * 10 + r``,
+    ``hist[sc + 80]``, an opponent's hand of ``8``): now they take them from ``core.constants``, the
+    card layer and the rules (``Rules``, the kernel's scoring), and the names they derive agree with
+    the deck counted by hand and the rules' own scoring."""
+    from pathlib import Path
+
+    from lcanalysis.core.kernel import expedition_points
+    from lcanalysis.wagers import canonical, models, simulation
+
+    banned = {5, 6, 8, 9, 10, 12, 20, 44, 52, 60, 72, 80, 156, 237}  # the deck's counts and the rules' scores
+    folder = Path(models.__file__).parent
+    found = {f"{path.name}:{line}: {value}" for path in sorted(folder.glob("*.py"))
+             for line, value in _literal_ints(path) if value in banned}
+    assert not found, sorted(found)
+    # by hand: numbers 2..10; 60 cards less a hand of 8; six colours of 12; a colour's nine numbers
+    assert (canonical.MIN_VALUE, canonical.MAX_VALUE, canonical.START_UNSEEN, canonical.MAX_DECK) == (2, 10, 52, 72)
+    assert models.NUMBERS_PER_COLOR == 9 and simulation.COLORS == 5 and models.OpponentInfo().hidden == 8
+    # the score slots hold every score the rules give an expedition, from the lowest to the highest
+    scores = {int(expedition_points(w, sum(numbers), len(numbers)))
+              for w in range(4) for mask in range(1 << 9)
+              for numbers in [[v for v in range(2, 11) if mask >> (v - 2) & 1]]}
+    assert -models.SCORE_OFFSET == min(scores) == -80 and max(scores) == models.SCORE_SLOTS - models.SCORE_OFFSET - 1

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lcanalysis.core import kernel
-from lcanalysis.game.cards import Card, brief, whole_number
+from lcanalysis.game.cards import CARDS_PER_COLOR, Card, brief, whole_number
 from lcanalysis.options import MAX_MATCH_ROUNDS
 
 TIED_START_CHOICES = ("alternate", "same")
@@ -48,7 +48,7 @@ class Rules:
     def __post_init__(self) -> None:
         self._whole("colors", 5, 6, "5 or 6 (a whole number)")
         self._whole("hand_size", *HAND_SIZES)
-        if 2 * self.hand_size >= 12 * self.colors:
+        if 2 * self.hand_size >= self.deck_size:
             raise RulesError("rules: hand_size leaves no draw pile")
         if not isinstance(self.no_redraw, bool):
             raise RulesError(f"rules: no_redraw must be true or false, got {brief(self.no_redraw)}")
@@ -69,7 +69,7 @@ class Rules:
     @property
     def deck_size(self) -> int:
         """Cards in the whole deck: 12 a colour (60, or 72 with six colours)."""
-        return 12 * self.colors
+        return CARDS_PER_COLOR * self.colors
 
     @property
     def draw_pile_after_deal(self) -> int:

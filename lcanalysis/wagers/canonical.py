@@ -37,6 +37,7 @@ from numbers import Real
 from typing import Any
 
 from lcanalysis.core import first_compile
+from lcanalysis.core.constants import MAX_COLORS, RANKS_PER_COLOR, WAGER
 from lcanalysis.core.kernel import BONUS, BONUS_CARDS, EXPEDITION_COST, expedition_points, points_before_bonus
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
@@ -50,13 +51,17 @@ from lcanalysis.game.cards import (
     sixth_colour_hint,
     whole_number,
 )
+from lcanalysis.game.rules import Rules
 from lcanalysis.options import check_flag
 
 Number = Fraction | float
 
-MIN_VALUE, MAX_VALUE = 2, 10
-START_UNSEEN = 52  # 60 cards less the 8 in one's hand, at the start of a 5-colour round
-MAX_DECK = len(COLOR_LETTERS) * CARDS_PER_COLOR  # 72: the 6-colour game's cards, the most any game has
+#: the face values of a colour's numbers (2..10): the ranks after the wager's, each worth its rank + 1
+MIN_VALUE, MAX_VALUE = Card(0, WAGER + 1).number, Card(0, RANKS_PER_COLOR - 1).number
+#: the unseen cards at the start of a round of the default rules, seen by one player: the deck less
+#: the hand (52: 60 cards less 8)
+START_UNSEEN = Rules().deck_size - Rules().hand_size
+MAX_DECK = MAX_COLORS * CARDS_PER_COLOR  # 72: the 6-colour game's cards, the most any game has
 
 
 class WagerError(ValueError):
@@ -324,8 +329,8 @@ class ColorState:
         seen = len(placed_t) + placed_wagers + len(hand_t) + hand_wagers
         if total + seen > MAX_DECK:  # (520 for 52 was answered, as if the game had hundreds of cards)
             raise InconsistentCardsError(f"unseen_total={unseen_total!r} is more cards than a game has: the largest "
-                                         f"deck (6 colours) has {MAX_DECK}, and {seen} of this colour are in hand "
-                                         f"or on the expedition, so at most {MAX_DECK - seen} are unseen")
+                                         f"deck ({MAX_COLORS} colours) has {MAX_DECK}, and {seen} of this colour are "
+                                         f"in hand or on the expedition, so at most {MAX_DECK - seen} are unseen")
         unseen_total = total
         return cls(placed_t, placed_wagers, hand_t, hand_wagers, unseen_t, unseen_total)
 
@@ -521,7 +526,7 @@ def color_state_from_view(view: Any, color: str | int) -> ColorState:
     hand = [card for card in view.hand if card.color == c]
     counts = view.unseen_counts()
     unseen_total = int(sum(int(n) for n in counts))
-    unseen = [r + 1 for r in range(1, 10) if int(counts[c * 10 + r]) > 0]
+    unseen = [Card(c, r).number for r in range(WAGER + 1, RANKS_PER_COLOR) if int(counts[Card(c, r).type]) > 0]
     return ColorState.make(
         hand=[card.number for card in hand if not card.is_wager],
         hand_wagers=sum(1 for card in hand if card.is_wager),

@@ -52,9 +52,11 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.core import first_compile
+from lcanalysis.core.constants import RANKS_PER_COLOR, WAGER_COPIES
 from lcanalysis.core.features import turns_left, useful_draws
-from lcanalysis.core.kernel import expedition_points, mask_sum_count, top_rank
+from lcanalysis.core.kernel import BONUS, EXPEDITION_COST, expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
+from lcanalysis.game.rules import Rules
 from lcanalysis.options import MAX_WAGER_SAMPLES, check_flag, check_seed
 from lcanalysis.progress import check_progress, progress_bar
 from lcanalysis.wagers.canonical import (
@@ -70,9 +72,14 @@ from lcanalysis.wagers.canonical import (
     analyze,
 )
 
-SCORE_OFFSET = 80  # scores run from -80 to 156
-SCORE_SLOTS = 237
+#: the numbers of a colour (9): the ranks but the wager's
+NUMBERS_PER_COLOR = RANKS_PER_COLOR - 1
+#: scores run from -80 (every wager, no number: the expedition's cost, multiplied) to 156 (every
+#: number and wager, and the bonus): ``hist[score + SCORE_OFFSET]`` counts a score
+SCORE_OFFSET = EXPEDITION_COST * (1 + WAGER_COPIES)
+SCORE_SLOTS = SCORE_OFFSET + (sum(range(MIN_VALUE, MAX_VALUE + 1)) - EXPEDITION_COST) * (1 + WAGER_COPIES) + BONUS + 1
 MAX_TURNS = 1000  # far beyond a round's (28 turns a player with 6 colours, drawing from the pile)
+MAX_OPPONENT_CARDS = 10_000  # a bound on the opponent's hidden cards and draws taken (its sum is checked too)
 MC_SEEDS = 2**32  # the compiled generator's seed is 32 bits: a bigger seed is taken modulo this, as numba did
 
 
@@ -102,16 +109,16 @@ def _bar(progress: object, total: int, desc: str, unit: str) -> Any:
 def _mask(values) -> int:
     m = 0
     for v in values:
-        m |= 1 << (v - 2)
+        m |= 1 << (v - MIN_VALUE)  # the kernel's rank mask: bit r-1 for rank r, the number r+1
     return m
 
 
 @njit(cache=True)
 def _ranks_above(mask, top):
     """The ranks in ``mask`` above ``top``, lowest first: an array of 9 and how many of it are used."""
-    out = np.empty(9, np.int64)
+    out = np.empty(NUMBERS_PER_COLOR, np.int64)
     k = 0
-    for r in range(top + 1, 10):
+    for r in range(top + 1, RANKS_PER_COLOR):
         if mask & (1 << (r - 1)):
             out[k] = r
             k += 1
@@ -134,13 +141,13 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
     known, nk = _ranks_above(opp_known_mask, top)
     # arrival[r]: the draw index after which rank r is in the player's hand (-1: from the start,
     # 1000: never)
-    arrival = np.empty(10, np.int64)
-    pos = np.empty(9, np.int64)
+    arrival = np.empty(RANKS_PER_COLOR, np.int64)
+    pos = np.empty(NUMBERS_PER_COLOR, np.int64)
     w = placed_w + j
     s1 = 0.0
     s2 = 0.0
     for _ in range(n):
-        for r in range(10):
+        for r in range(RANKS_PER_COLOR):
             arrival[r] = 1000
         for i in range(nh):
             arrival[hand_live[i]] = -1
@@ -186,7 +193,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
         total = psum
         cnt = pn
         if turns < 0:
-            for r in range(top + 1, 10):
+            for r in range(top + 1, RANKS_PER_COLOR):
                 if arrival[r] < 1000:
                     total += r + 1
                     cnt += 1
@@ -197,7 +204,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
             for t in range(j + 1, turns + 1):
                 # cards available at turn t arrived on draws 0 .. t-2 (draw i ends turn i+1)
                 held = 0
-                for r in range(cur + 1, 10):
+                for r in range(cur + 1, RANKS_PER_COLOR):
                     if arrival[r] <= t - 2:
                         held += 1
                 if held == 0 or b <= 0:
@@ -206,7 +213,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
                 room = min(b, turns - t + 1)
                 if held > room:
                     drop = held - room
-                    for r in range(cur + 1, 10):
+                    for r in range(cur + 1, RANKS_PER_COLOR):
                         if drop == 0:
                             break
                         if arrival[r] <= t - 2:
@@ -214,7 +221,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
                             drop -= 1
                     held = room
                 if eager or held >= turns - t + 1:
-                    for r in range(cur + 1, 10):
+                    for r in range(cur + 1, RANKS_PER_COLOR):
                         if arrival[r] <= t - 2:
                             cur = r
                             total += r + 1
@@ -224,7 +231,7 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
         sc = expedition_points(w, total, cnt)
         if decline_end and w == 0 and pn == 0 and sc < 0:
             sc = 0
-        hist[sc + 80] += 1
+        hist[sc + SCORE_OFFSET] += 1
         s1 += sc
         s2 += sc * sc
     mean = s1 / n
@@ -236,15 +243,15 @@ def _simulate(placed_w, placed_mask, j, hand_mask, live_unseen_mask, unseen_tota
 class OpponentInfo:
     """What the player knows of the opponent in this colour."""
 
-    hidden: int = 8  # the opponent's unknown hand cards
+    hidden: int = Rules().hand_size  # the opponent's unknown hand cards: a whole hand by default
     draws: int = 0  # the opponent's draws from the pile still to come
     known: tuple[int, ...] = ()  # numbers of the colour known to be in its hand
     opened: bool = False  # whether its expedition of the colour holds a card
     top: int = 0  # the highest number on it (0: none)
 
     def __post_init__(self) -> None:
-        self.hidden = _whole_in("OpponentInfo.hidden (its unknown hand cards)", self.hidden, 0, 10**4)
-        self.draws = _whole_in("OpponentInfo.draws (its draws from the pile)", self.draws, 0, 10**4)
+        self.hidden = _whole_in("OpponentInfo.hidden (its unknown hand cards)", self.hidden, 0, MAX_OPPONENT_CARDS)
+        self.draws = _whole_in("OpponentInfo.draws (its draws from the pile)", self.draws, 0, MAX_OPPONENT_CARDS)
         if isinstance(self.known, (str, bytes)) or not hasattr(self.known, "__iter__"):
             raise WagerError(f"OpponentInfo.known: the numbers (2..10) known in its hand, got {self.known!r}")
         self.known = tuple(sorted(_check_values("OpponentInfo.known", list(self.known))))

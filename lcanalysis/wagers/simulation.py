@@ -31,7 +31,10 @@ from lcanalysis.core import features as feat
 from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
 from lcanalysis.evaluator import decline_now_value
+from lcanalysis.game.rules import Rules
 
+#: the colours of the simulated rounds (a snapshot's rows come in blocks of one per colour): the default game's
+COLORS = Rules().colors
 N_FIELDS = 15
 (F_PW, F_PM, F_HW, F_HM, F_UM, F_U, F_DECK, F_OPP_OPENED, F_OPP_TOP, F_FINAL, F_FINAL_W, F_TURNS, F_OPP_HAND, F_C,
  F_FINAL_MASK) = range(N_FIELDS)
@@ -100,7 +103,7 @@ def wager_bot_place(s, block, u, bp):
                     val += 20.0
                 if val > best_val:
                     best_val = val
-                    best_place = (c * 10 + lo) * 2
+                    best_place = (c * K.RANKS + lo) * 2
         else:
             decline_now_value(0, 0, hw, hms[c], um, u, k, tmp)
             ev = tmp[0]
@@ -111,7 +114,7 @@ def wager_bot_place(s, block, u, bp):
                 val = 12.0 + ev / 10.0  # wagers first, while there is time
                 if val > best_val:
                     best_val = val
-                    best_place = (c * 10) * 2
+                    best_place = (c * K.RANKS) * 2
             elif hn > 0:
                 gap = 0
                 for r in range(1, lo):
@@ -122,17 +125,17 @@ def wager_bot_place(s, block, u, bp):
                     val += 10.0
                 if val > best_val:
                     best_val = val
-                    best_place = (c * 10 + lo) * 2
+                    best_place = (c * K.RANKS + lo) * 2
     if best_val >= 0.0 and best_place >= 0:
         return best_place
     # discard the card that costs least
     best_cost = 1e9
     choice = -1
-    for t in range(10 * nc):
+    for t in range(K.RANKS * nc):
         if s[oh + t] <= 0:
             continue
-        c = t // 10
-        r = t % 10
+        c = t // K.RANKS
+        r = t % K.RANKS
         pm = pms[c]
         top = K.top_rank(pm)
         opened = pws[c] > 0 or pm != 0
@@ -220,7 +223,7 @@ def snapshot_round(s, snap_turn, rec, bp):
 BOT_PARAMS = (10.0, 4.0, 4.0, 8.0)  # tuned by hand: mean round score 18.7 vs 14.3 for (6, 0, 5, 8)
 
 
-def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = 5, bot=BOT_PARAMS,
+def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int = COLORS, bot=BOT_PARAMS,
                     progress: bool = False):
     """Play ``rounds`` bot-vs-bot rounds from random deals; one row per colour at the snapshot.
 
@@ -229,7 +232,6 @@ def snapshot_rounds(rounds: int, snap_turn: int = 0, seed: int = 0, colors: int 
     ``progress``: a bar over the rounds. At most ``options.MAX_WAGER_SIM_ROUNDS`` rounds.
     """
     from lcanalysis.game.cards import whole_number
-    from lcanalysis.game.rules import Rules
     from lcanalysis.options import MAX_WAGER_SIM_ROUNDS
     from lcanalysis.progress import progress_bar
 
@@ -272,10 +274,10 @@ def _snapshots(rounds: int, snap_turn: int, seed: int, progress: bool = False) -
 
 
 def _values(mask: int) -> list[int]:
-    return [r + 1 for r in range(1, 10) if mask & (1 << (r - 1))]
+    return [r + 1 for r in range(1, K.RANKS) if mask & (1 << (r - 1))]
 
 
-def row_share(rows: np.ndarray, i: int, colors: int = 5) -> float:
+def row_share(rows: np.ndarray, i: int, colors: int = COLORS) -> float:
     """The share of turns for a colour: 1 / the player's colours in play (opened, at least 2)."""
     start = (i // colors) * colors
     block = rows[start:start + colors]
@@ -328,9 +330,9 @@ def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True)
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
-    if keep.sum() < 2 and len(rows) >= 2 * 5:  # rounds lasted, but their expeditions hold no number yet
+    if keep.sum() < 2 and len(rows) >= 2 * COLORS:  # rounds lasted, but their expeditions hold no number yet
         raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
-                         f"{len(rows) // 5} rounds that lasted to it: too few to compare; take a later "
+                         f"{len(rows) // COLORS} rounds that lasted to it: too few to compare; take a later "
                          "snapshot turn or simulate more rounds")
     return rows[keep], shares[keep]
 
