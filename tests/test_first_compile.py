@@ -68,6 +68,37 @@ def test_a_module_used_directly_asks_for_its_compiled_part_once_before_its_first
     ]
 
 
+#: the exact solver's entry points, each called first in turn (the solver's ask forgotten before each)
+_SOLVER_ENTRIES = (
+    "from lcanalysis.core import first_compile\n"
+    "from lcanalysis.game.notation import read_position\n"
+    "import lcanalysis.search as S\nfrom lcanalysis.search.belief import solve_belief\n"
+    "from lcanalysis.search.deepen import solve_deepening\nfrom lcanalysis.search.endgame import converged_endgame\n"
+    "from lcanalysis.search.perfect import solve_perfect\nfrom lcanalysis.search.view_value import solve_view\n"
+    "pos = read_position('example:endgame')\nview = pos.view(pos.to_move)\nthen('positions')\n"
+    "calls = {'solve': lambda: S.solve(pos, max_stalls=0),\n"
+    "         'solve_perfect': lambda: solve_perfect(pos, max_stalls=0),\n"
+    "         'solve_view': lambda: solve_view(view, max_stalls=0, samples=2),\n"
+    "         'solve_belief': lambda: solve_belief(view, max_turns=1),\n"
+    "         'solve_deepening': lambda: solve_deepening(pos, nodes=20_000, max_level=0),\n"
+    "         'converged_endgame': lambda: converged_endgame(view, max_nodes=200_000, min_stalls=0, max_stalls=0),\n"
+    "         'endgame_analysis': lambda: S.endgame_analysis(view, max_stalls=0, max_nodes=200_000)}\n"
+    "for name, call in calls.items():\n"
+    "    first_compile.ASKED.discard(first_compile.SOLVER)\n"
+    "    call()\n"
+    "    then(name)\n")
+
+
+def test_each_entry_of_the_exact_solver_asks_for_it_before_its_first_compiled_call():
+    """``from lcanalysis.search import solve`` and a first solve compiled the solver for 55-106 s in
+    silence (only the rules kernel was announced): each of its entry points now asks first."""
+    lines = _python(_RECORDING + _SOLVER_ENTRIES).splitlines()
+    assert lines[0] == "positions ['rules engine']"
+    assert lines[1:] == [f"{name} ['exact endgame solver']" for name in (
+        "solve", "solve_perfect", "solve_view", "solve_belief", "solve_deepening", "converged_endgame",
+        "endgame_analysis")]
+
+
 def test_plain_python_and_a_ready_engine_ask_for_no_part():
     """With ``NUMBA_DISABLE_JIT`` nothing compiles, so nothing is asked (a marker written then would
     hide the next real compile); once the whole engine is known ready in a process (a command's

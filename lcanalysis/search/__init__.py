@@ -19,6 +19,7 @@ with the turns best first.
 
 from __future__ import annotations
 
+from lcanalysis.core import first_compile
 from lcanalysis.game.notation import read_position, read_view
 from lcanalysis.options import SOLVE_MAX_SPLITS
 from lcanalysis.search.belief import solve_belief
@@ -51,6 +52,7 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     (None: no lines; ``lc.solve``, the front door, says them on standard error by default, and takes
     ``progress=False`` for none.)
     """
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.view import View
     from lcanalysis.search.view_value import check_workers
     from lcanalysis.search.view_value import solve_view as _view
@@ -82,6 +84,7 @@ def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0, seconds=None):
     more discard-pile draws (default: 1 with two cards or fewer in the draw pile, where it costs
     well under a second, else 0: then only the turns that draw from the deck are listed).
     ``max_nodes`` and ``seconds`` as in ``solve``."""
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     if max_stalls is None:
         max_stalls = 1 if view.deck_count <= 2 else 0
     return solve(view, max_stalls=max_stalls, seed=seed, max_nodes=max_nodes, seconds=seconds)

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.analysis import Analysis, MoveValue
+from lcanalysis.core import first_compile
 from lcanalysis.core.features import turns_left
 from lcanalysis.core.kernel import RANKS, fits_on, lay_card
 from lcanalysis.game.cards import number_types
@@ -96,6 +97,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     ``max_turns``: optional horizon (the round is scored as it stands after that many turns).
     ``max_nodes`` (0: none) caps the search (``SearchBudgetExceeded`` when reached).
     """
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
 

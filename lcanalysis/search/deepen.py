@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lcanalysis.analysis import Analysis
+from lcanalysis.core import first_compile
 from lcanalysis.game.notation import read_position
 from lcanalysis.options import check_flag
 from lcanalysis.search.common import MAX_NODES, MAX_TL, SearchError, check_budget, check_seconds
@@ -48,6 +49,7 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     ``nodes`` or ``seconds`` run out; when not even the first level finishes within them,
     ``SearchBudgetExceeded`` is raised (its ``seconds`` set when it was the clock).
     """
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.view import View
 
     pos = read_position(target)

@@ -45,6 +45,7 @@ from math import comb
 import numpy as np
 
 from lcanalysis.analysis import TIE, Analysis, MoveValue, ranked, tied_to_zero
+from lcanalysis.core import first_compile
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
 from lcanalysis.search.common import SearchError, move_text, on_threads
@@ -326,6 +327,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     (at 3 cards, no stalls and one stall each can agree on a turn that two stalls each show is worse).
     ``max_stalls`` (at least ``min_stalls``): the deepest level tried; a study of one level (the view
     value with two stalls each, say) stops there, converged or not."""
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:

@@ -60,6 +60,7 @@ import numpy as np
 from numba import float64, int32, int64, njit, uint64
 
 from lcanalysis.analysis import HEURISTIC_REASON, Analysis, MoveValue
+from lcanalysis.core import first_compile
 from lcanalysis.core.constants import MAX_COLORS, WAGER_COPIES
 from lcanalysis.core.features import hand_mask, turns_left
 from lcanalysis.core.kernel import (
@@ -1436,6 +1437,7 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     (0 or None: no budget; at most ``MAX_NODES``) caps the search: when it runs out the search
     stops and raises ``SearchBudgetExceeded``; so does ``seconds`` (None: none), by the clock.
     """
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     pos = read_position(position)
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")

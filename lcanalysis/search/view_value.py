@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from lcanalysis.analysis import HEURISTIC_REASON, Analysis, MoveValue
+from lcanalysis.core import first_compile
 from lcanalysis.core.kernel import (
     H_DECK_END,
     H_DECK_POS,
@@ -447,6 +448,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     they are those of one thread (the node count varies from run to run; it pays only when each
     split's search is heavy, docs/endgame.md).
     """
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
 
