@@ -14,9 +14,11 @@ the review says once that they are not chances to win the match (``Review.match_
 - the advisor (``lcanalysis.advisor.advise``, ``ADVISOR_SHARE`` of the time per decision, seed
   ``decision_seed(seed, round, index)``) names the **best** turn;
 - the advisor's choice, the turn **played**, the **reference** turn (what the heuristic policy
-  that plays every rollout would play) and the advisor's second choice are then played out
+  that plays the advisor's rollouts would play) and the advisor's second choice are then played out
   together in fresh shared worlds (``Rollouts``, a seed independent of the advisor's,
-  ``PAIR_SHARE`` of the time). The advisor's choice stays the **best** turn unless one of the
+  ``PAIR_SHARE`` of the time), both seats by the stalling heuristic, the best agent's play-out
+  policy (``PLAYOUT_PARAMS``; review version 6: the plain heuristic never takes a pile card just to
+  gain turns, and marked the best agent's stalls). The advisor's choice stays the **best** turn unless one of the
   others beats it there by more than ``MARK_SIGMAS`` standard errors of their paired difference
   (a weak advisor at a small budget is overruled; ``advisor_best`` keeps its choice). The
   **loss** is the paired mean difference best - played over the fresh worlds and ``loss_stderr``
