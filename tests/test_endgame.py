@@ -129,8 +129,10 @@ def test_converged_levels_whose_values_differ_within_the_tolerance_name_both_val
 
     position = read_position("example:endgame")
     view, _ = hint_view(position)
-    answer = E.converged_endgame(view, max_nodes=6_000_000, max_stalls=2, runner_ups=False)
+    answer = E.converged_endgame(view, max_nodes=6_000_000, min_stalls=2, max_stalls=2, runner_ups=False)
     assert answer.bounds == {"max_stalls": 2, "converged": True}
+    capped = E.converged_endgame(view, max_nodes=6_000_000, max_stalls=2, runner_ups=False)  # below the trusted 3
+    assert capped.bounds == {"max_stalls": 2, "converged": False} and "does not settle it" in capped.notes[1]
     one, two = (solve_perfect(position, max_stalls=s, best_only=True).best for s in (1, 2))
     assert one.move == two.move == answer.best.move
     assert TIE < abs(two.value - one.value) <= E.VALUE_TOLERANCE  # the premise: agreeing, not equal
@@ -149,7 +151,7 @@ def test_at_three_cards_no_stalls_and_one_stall_agreeing_is_not_converged():
     zero, one = ({m.move: m.value for m in solve_view(view, max_stalls=s).moves} for s in (0, 1))
     top = max(one, key=one.get)
     assert top == max(zero, key=zero.get) and abs(one[top] - zero[top]) <= E.VALUE_TOLERANCE  # levels 0 and 1 agree
-    assert E.trusted_stalls(2) == 1 and E.trusted_stalls(3) == E.trusted_stalls(4) == 2
+    assert E.trusted_stalls(2) == 1 and E.trusted_stalls(3) == 2
     old_rule = E.converged_endgame(view, max_nodes=50_000_000, min_stalls=1, runner_ups=False)
     assert old_rule.bounds == {"max_stalls": 1, "converged": True}
     short = E.converged_endgame(view, max_nodes=old_rule.nodes + 1_000)  # level 2 does not fit
@@ -160,7 +162,7 @@ def test_at_three_cards_no_stalls_and_one_stall_agreeing_is_not_converged():
 def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
     """Seed 3, 3 cards: one and two stalls each disagree, so the search would go on to three; with
     ``max_stalls=2`` it stops at two, says it was asked to, and names two stalls' best value (the
-    plain search, without the probes, finds the same). A cap below ``min_stalls`` is refused."""
+    plain search, without the probes, finds the same). A cap below a ``min_stalls`` asked for is refused."""
     view = _view(3, 3)
     a = E.converged_endgame(view, max_nodes=50_000_000, max_stalls=2, runner_ups=False)
     assert a.bounds == {"max_stalls": 2, "converged": False} and a.exact
@@ -172,10 +174,44 @@ def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
         Tables.plain = False
     assert b.exact and a.moves[0].value == pytest.approx(b.moves[0].value, abs=1e-9) and b.nodes > a.nodes
     with pytest.raises(SearchError, match="max_stalls must be"):
-        E.converged_endgame(view, max_nodes=1_000, max_stalls=1)
+        E.converged_endgame(view, max_nodes=1_000, min_stalls=2, max_stalls=1)
     settled = E.converged_endgame(_view(1, 2), max_nodes=50_000_000, max_stalls=1)  # 2 cards: 0 and 1 agree
     assert settled.bounds == {"max_stalls": 1, "converged": True}
     assert not any("as asked" in note for note in settled.notes)  # it converged: the cap did not stop it
+
+
+def test_at_four_cards_one_and_two_stalls_each_agreeing_is_not_converged():
+    """Seed 5, 4 cards, the hint's 12 M nodes: levels 1 and 2 agree on +Y9/W at +23.04 (the search used
+    to say "converged" there), but three stalls each value it 3.5 points lower (the slow test below). It
+    now says the agreement does not settle it, with the same values; and where three stalls each fit
+    (seed 0), it goes on to them and converges there, with two stalls each solved in full, not as a
+    stepping stone."""
+    assert E.trusted_stalls(4) == E.trusted_stalls(5) == 3
+    view = _view(5, 4)
+    old_rule = E.converged_endgame(view, max_nodes=12_000_000, min_stalls=2, runner_ups=False)
+    assert old_rule.bounds == {"max_stalls": 2, "converged": True}
+    now = E.converged_endgame(view, max_nodes=12_000_000, runner_ups=False)
+    assert now.bounds == {"max_stalls": 2, "converged": False}
+    assert [(m.move, m.value) for m in now.moves] == [(m.move, m.value) for m in old_rule.moves]
+    assert any("does not settle it (only agreeing levels of 3 stall(s) each or more count)" in n for n in now.notes)
+    assert E.stepping_stones(3, E.MAX_LEVEL) == 2 and E.stepping_stones(2, E.MAX_LEVEL) == 2
+    assert E.stepping_stones(1, E.MAX_LEVEL) == 1 and E.stepping_stones(3, 1) == 1
+    reached = E.converged_endgame(_view(0, 4), max_nodes=12_000_000, runner_ups=False)
+    assert reached.bounds == {"max_stalls": 3, "converged": True}
+    two = next(n for n in reached.notes if n.startswith("2 stall(s) each: best"))
+    assert "(exact," in two  # every split: two stalls each was not a stepping stone
+    assert "converged: 2 and 3 stall(s) each" in reached.notes[1]
+
+
+@pytest.mark.slow  # about a minute of search
+def test_at_four_cards_three_stalls_each_move_the_value_where_one_and_two_agreed():
+    """The premise of ``trusted_stalls(4) == 3``: seed 5 above, two stalls each against three (every
+    one of the view's worlds at each): the same turn, +Y9/W, worth 3.5 points less with three."""
+    view = _view(5, 4)
+    two = E.converged_endgame(view, max_nodes=300_000_000, min_stalls=2, max_stalls=2, runner_ups=False)
+    three = E.converged_endgame(view, max_nodes=300_000_000, min_stalls=3, max_stalls=3, runner_ups=False)
+    assert two.exact and three.exact and two.best.move == three.best.move == "+Y9/W"
+    assert two.best.value - three.best.value > 3 * E.VALUE_TOLERANCE
 
 
 @pytest.mark.slow

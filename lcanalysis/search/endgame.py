@@ -13,9 +13,10 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
 - the answer **converged** when two consecutive levels name the same best turn and give it
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
   more stalls are taken not to change the advice (measured, not proved: docs/endgame.md, "Converged,
-  or not, in words"). With 3 cards or more left, only levels of two stalls
-  each or more count (``trusted_stalls``). Otherwise the answer says so, in words;
-- a level below those is a **stepping stone** that only names the next level's reference: it
+  or not, in words"). With 3 cards left, only levels of two stalls each or more count, with 4
+  or more three (``trusted_stalls``). Otherwise the answer says so, in words;
+- a level below those and below two stalls each is a **stepping stone** that only names the next
+  level's reference (``stepping_stones``): it
   solves every split only within ``STONE_SHARE`` of what is left, else ``MIN_WORLDS`` worlds, so
   the budget goes to the levels that count.
 
@@ -67,6 +68,7 @@ MIN_WORLDS = 8  # a sampled level needs at least this many worlds to count
 CHUNK = 4  # worlds solved between budget checks
 LEVEL_GROWTH = 4.0  # a stall level is not started when less than this many times the last one's cost is left
 STONE_SHARE = 1 / 16  # a stepping-stone level solves every split only within this share of what is left
+STONE_LEVELS = 2  # stall levels below this (and below the trusted ones) may be stepping stones
 STONE_FLOOR = 1_000_000  # nodes: ... or when every split is projected within this many (under a second)
 SPARE = 1.5  # every split is tried when this many times their projected nodes fit in the budget left
 MAX_LEVEL = 6  # stall budgets tried: 0 .. MAX_LEVEL
@@ -80,11 +82,20 @@ FILL_CHUNK = 4  # worlds solved with every turn exact between keeping what they 
 
 def trusted_stalls(deck_count: int) -> int:
     """The fewest stalls each at which two agreeing levels count as converged. With 2 cards left one
-    stall each matched three in 40 of 40 positions (issue 15); with 3 or more, no stalls and one
-    stall each can agree on a turn that two stalls each show is worse (played-down views of
+    stall each matched three in 40 of 40 positions (issue 15); with 3, no stalls and one stall each
+    can agree on a turn that two stalls each show is worse (played-down views of
     ``tests/helpers.played_down``, 3 cards, seeds 3 and 7: by 8.0 and 4.3 points, exact view
-    values), while two stalls matched three in 34 of 34."""
-    return 1 if deck_count <= 2 else 2
+    values), while two stalls matched three in 34 of 34. With 4 or more, one and two stalls each
+    agreed where three moved the value by 3.5 and 2.5 points (seeds 5 and 15, docs/endgame.md, "At
+    4 cards, the third stall level"), so only levels of three stalls each or more count."""
+    return 1 if deck_count <= 2 else 2 if deck_count == 3 else 3
+
+
+def stepping_stones(min_stalls: int, max_stalls: int) -> int:
+    """The levels below this many stalls each are stepping stones (``STONE_SHARE`` of the budget).
+    Two stalls each never is: should the next level not finish, its values are the answer, so they
+    get the whole budget rather than a few sampled worlds."""
+    return min(min_stalls, max_stalls, STONE_LEVELS)
 
 
 @dataclass
@@ -165,11 +176,6 @@ class Level:
         if self.exact:
             return f"exact view value, {each}, every one of the {splits} distinct worlds of the unseen cards solved"
         return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
-
-
-def _aside(text: str) -> str:
-    """A remark in brackets after what it qualifies, or nothing."""
-    return f" ({text})" if text else ""
 
 
 def _level_value(level: Level, k: int) -> str:
@@ -322,11 +328,13 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     turns far below the best, which depend on what the table holds when, so on threads they and the
     node count vary from run to run (one thread: the same on every run).
     ``runner_ups=False`` skips the filling in of the turns close to the best (an agent needs the
-    best turn only). ``min_stalls`` (default ``trusted_stalls``: 1 with 2 cards left or fewer, else
-    2): two agreeing levels with fewer stalls each neither stop the deepening nor count as converged
-    (at 3 cards, no stalls and one stall each can agree on a turn that two stalls each show is worse).
-    ``max_stalls`` (at least ``min_stalls``): the deepest level tried; a study of one level (the view
-    value with two stalls each, say) stops there, converged or not."""
+    best turn only). ``min_stalls`` (default ``trusted_stalls``: 1 with 2 cards left or fewer, 2 with
+    3, else 3): two agreeing levels with fewer stalls each neither stop the deepening nor count as
+    converged (at 3 cards, no stalls and one stall each can agree on a turn that two stalls each show
+    is worse; at 4, one and two stalls each on a value that three move by 2.5-3.5 points).
+    ``max_stalls`` (at least ``min_stalls`` when that is given): the deepest level tried; a study of
+    one level (the view value with two stalls each, say) stops there, converged or not (below the
+    trusted level, not converged)."""
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
@@ -335,10 +343,12 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     if view.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
     workers = check_workers(workers)
+    asked = min_stalls is not None  # the default may exceed a cap asked for: the answer then says it did not converge
     if min_stalls is None:
         min_stalls = trusted_stalls(view.deck_count)
     min_stalls = _stall_level(min_stalls, "min_stalls", 0, "0")
-    max_stalls = _stall_level(max_stalls, "max_stalls", min_stalls, f"min_stalls ({min_stalls})")
+    max_stalls = _stall_level(max_stalls, "max_stalls", min_stalls if asked else 0,
+                              f"min_stalls ({min_stalls})" if asked else "0")
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0
@@ -358,7 +368,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         ref = levels[-1].codes[levels[-1].best()] if levels else -1
         # a level below the trusted ones only names the next level's reference: it keeps the budget for
         # that level (at 4 cards one stall each over every split could take it all, and two never start)
-        stone = _stone_cap(max_nodes - used, deadline) if stalls < min(min_stalls, max_stalls) else None
+        stone = _stone_cap(max_nodes - used, deadline) if stalls < stepping_stones(min_stalls, max_stalls) else None
         level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, SETTLE_MARGIN if ref >= 0 else np.inf,
                              stone)
         used += level[1]
@@ -675,6 +685,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         if was != lv.codes[best]:
             tie = (f"{move_text(lv.codes[best], nc)} ties with it at {lv.stalls} stall(s) each and is listed "
                    f"first: tied turns go in the canonical order")
+    # "the same best turn (X)" or "... (X, value; tie)": the tie goes inside what it qualifies
+    named = f"{agreed}; {tie}" if tie else agreed
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
@@ -683,15 +695,14 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         prev = levels[-2]
         before, after = float(prev.means()[prev.best()]), float(means[best])
         if not (prev.exact and lv.exact):  # sampled: the same within the sampling error
-            same = (f"the same best turn ({agreed}) and value within two standard errors of their difference on "
+            same = (f"the same best turn ({named}) and value within two standard errors of their difference on "
                     "the same worlds")
         elif abs(after - before) <= TIE:
             same = f"the same best turn and value ({agreed}, {after:+.2f}{'; ' + tie if tie else ''})"
-            tie = ""
         else:  # exact but not equal: say by how much, not "the same" (+22.00 and +22.20 once read so)
-            same = (f"the same best turn ({agreed}) and a value within {VALUE_TOLERANCE:g} points ({before:+.2f} "
+            same = (f"the same best turn ({named}) and a value within {VALUE_TOLERANCE:g} points ({before:+.2f} "
                     f"with {prev.stalls} stall(s) each, {after:+.2f} with {lv.stalls})")
-        say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give {same}{_aside(tie)}; more "
+        say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give {same}; more "
                    "stalls are unlikely to change the advice (the stopping rule measured in docs/endgame.md, "
                    "not a proof)")
     elif not _uses_stalls(view):
@@ -700,7 +711,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         converged = True
     elif agree:
         say.append(f"not converged within the budget: {levels[-2].stalls} and {lv.stalls} stall(s) each give the "
-                   f"same best turn ({agreed}){_aside(tie)}, but with {view.deck_count} cards left that "
+                   f"same best turn ({named}), but with {view.deck_count} cards left that "
                    f"does not settle it (only agreeing levels of {min_stalls} stall(s) each or more count); more "
                    f"time may change the advice")
     elif len(levels) >= 2:
