@@ -442,10 +442,10 @@ def test_the_round_robins_win_rates_carry_their_interval_over_deals():
 
 
 def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_versions(tmp_path):
-    """Version 6: the losses of decisions judged by play-outs are measured with the stalling heuristic, so
-    the reviews differ from version 5's. A reviews or review-luck file whose settings say version 5 wrote it
+    """Version 7: with 4 cards left the endgame search counts only three stalls each as converged, so the
+    reviews can differ from version 6's. A reviews or review-luck file whose settings say version 6 wrote it
     is refused before any work, naming both versions, the file untouched."""
-    assert REVIEW_VERSION == 6
+    assert REVIEW_VERSION == 7
     for path, write in ((tmp_path / "reviews.csv", lambda p, n: S.write_reviews(p, rounds=n, time_budget=0.02,
                                                                                 agents=("random",))),
                         (tmp_path / "luck.csv", lambda p, n: S.write_review_luck(p, deals=n, time_budget=0.02))):
@@ -453,10 +453,10 @@ def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_ver
         first, rest = path.read_text().split("\n", 1)
         mark = first[: first.index("{")]
         settings = json.loads(first[len(mark):])
-        assert settings["review_version"] == 6
-        path.write_text(mark + json.dumps({**settings, "review_version": 5}) + "\n" + rest)
+        assert settings["review_version"] == 7
+        path.write_text(mark + json.dumps({**settings, "review_version": 6}) + "\n" + rest)
         before = path.read_text()
-        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 5, and this "
-                                             "is review version 6: resuming it would add"):
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 6, and this "
+                                             "is review version 7: resuming it would add"):
             write(str(path), 2)
         assert path.read_text() == before

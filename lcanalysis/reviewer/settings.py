@@ -30,8 +30,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS
 #: in closed form (about half the nodes at 3 and 4 cards, the same exact values), with the same effect; 5: it
 #: values a last stall before the end in closed form (2 cards left, only the mover may stall: about half the
 #: nodes again), with the same effect; 6: the loss of a decision judged by play-outs is measured with the
-#: stalling heuristic in both seats (``PLAYOUT_PARAMS``), not the plain one.
-REVIEW_VERSION = 6
+#: stalling heuristic in both seats (``PLAYOUT_PARAMS``), not the plain one; 7: with 4 cards left the endgame
+#: search counts only three stalls each as converged (``search.endgame.trusted_stalls``), so where one and two
+#: agreed it goes on to three stalls each when they fit the judging budget, and a judged value, bound or loss
+#: can differ (the reference reviews' numbers did not: two decisions' methods say "not converged" now).
+REVIEW_VERSION = 7
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
