@@ -220,15 +220,17 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
         hint = (": give position.view(player), or lc.evaluate(position, player)" if isinstance(view, Position)
                 else "")
         raise PositionError(f"evaluate_view takes a View (what one player knows), got {type(view).__name__}{hint}")
+    if draws is not None:
+        given, draws = draws, whole_number(draws)  # numpy's integers too (a slider, np.arange)
+        if draws is None or not 0 <= draws <= view.deck_count:
+            raise ValueError(f"draws must be a whole number 0..{view.deck_count} (the draw pile), got {given!r}")
+    # after the checks: a bad argument is refused at once, not after a first compile
     first_compile.ready(first_compile.EVALUATOR)  # (compiled once, saying so: core.first_compile)
     nc = view.rules.colors
     counts = view.unseen_counts()
     u = int(counts.sum())
     if draws is None:
         draws = int(F.useful_draws(int(view.deck_count), view.to_move == view.viewer))
-    given, draws = draws, whole_number(draws)  # numpy's integers too (a slider, np.arange)
-    if draws is None or not 0 <= draws <= view.deck_count:
-        raise ValueError(f"draws must be a whole number 0..{view.deck_count} (the draw pile), got {given!r}")
     me = view.viewer
     out = []
     tmp = np.empty(2)
@@ -259,13 +261,13 @@ def evaluate_position(position: Any, player: int, draws: int | None = None) -> f
     if not isinstance(position, Position):  # the compiled code reads a kernel state, which a View has not
         hint = ": evaluate_view(view) evaluates a view" if isinstance(position, View) else ""
         raise PositionError(f"evaluate_position takes a Position, got {type(position).__name__}{hint}")
-    first_compile.ready(first_compile.EVALUATOR)
     player = player_number(player, "player")  # the compiled code reads whatever memory player 2's would be
     if draws is not None:
         given, draws = draws, whole_number(draws)
         if draws is None or not 0 <= draws <= position.deck_count:  # (more were quietly cut to the unseen cards)
             raise ValueError(f"draws must be a whole number 0..{position.deck_count} (the draw pile), or None, "
                              f"got {given!r}")
+    first_compile.ready(first_compile.EVALUATOR)  # after the checks: a bad argument is refused at once
     out = np.empty(position.rules.colors)
     return float(evaluate_state(position.state, player, -1 if draws is None else draws, out))
 

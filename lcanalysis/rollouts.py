@@ -92,7 +92,6 @@ class Rollouts:
     def __init__(self, view: View, codes: Sequence[int] | np.ndarray, seed: int = 0,
                  params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0,
                  hand_model: bool | np.ndarray | None = None, streams: bool = False) -> None:
-        first_compile.ready(first_compile.PLAYOUTS)
         self.view = view
         self.streams = bool(streams)
         self.codes = np.asarray(codes, dtype=np.int32)
@@ -106,6 +105,7 @@ class Rollouts:
             if self.bias != 1.0:
                 raise ValueError("a hand model and a bias are two ways to deal the opponent's cards: give one")
             self.theta = shipped_weights() if self.theta is None else self.theta
+        first_compile.ready(first_compile.PLAYOUTS)  # after the checks: a bad argument is refused at once
         # buried pile cards: world i first fills them from its own generator, then deals the rest;
         # the kernel states of the fills met so far are kept
         self._fills: dict[tuple[str, ...], tuple] = {}

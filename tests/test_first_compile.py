@@ -163,3 +163,74 @@ def test_a_new_version_s_first_part_deletes_the_stale_cache_and_the_old_markers(
     assert warmup.part_ready("luck of the draws", quiet=True) >= 0 and ran == ["luck of the draws"] and cleaned == [1]
     assert capsys.readouterr().err == ""  # quiet
     assert sorted(p.name for p in marker.parent.glob("*.ok")) == ["luck-of-the-draws-test.ok"]
+
+
+#: the exact solver's entry points, each with an argument it refuses (a fresh process: nothing of the
+#: solver loaded yet), then whether any of the solver's compiled functions was compiled or loaded
+_SOLVER_REFUSALS = (
+    "from lcanalysis.game.notation import read_position\n"
+    "import lcanalysis.search as S\nfrom lcanalysis.search.belief import solve_belief\n"
+    "from lcanalysis.search.deepen import solve_deepening\nfrom lcanalysis.search.endgame import converged_endgame\n"
+    "from lcanalysis.search.perfect import solve_perfect\nfrom lcanalysis.search.view_value import solve_view\n"
+    "pos = read_position('example:endgame')\nview = pos.view(pos.to_move)\nasked.clear()\n"
+    "calls = {'solve': lambda: S.solve(pos, max_stalls=-1),\n"
+    "         'solve a view': lambda: S.solve(view, max_stalls=0, seed=-1),\n"
+    "         'solve_perfect': lambda: solve_perfect(pos, max_stalls=0, leaf='guess'),\n"
+    "         'solve_view': lambda: solve_view(view, max_stalls=0, samples=1),\n"
+    "         'solve_belief': lambda: solve_belief(view, max_turns=0),\n"
+    "         'solve_deepening': lambda: solve_deepening(pos, nodes=0),\n"
+    "         'converged_endgame': lambda: converged_endgame(view, max_nodes=200_000, min_stalls=-1),\n"
+    "         'endgame_analysis': lambda: S.endgame_analysis(view, max_nodes=-5)}\n"
+    "from numba.core.registry import CPUDispatcher\n"
+    "def loaded():\n"
+    "    return {f'{m}.{k}' for m, mod in list(sys.modules.items()) if m.startswith('lcanalysis.search')\n"
+    "            for k, f in vars(mod).items() if isinstance(f, CPUDispatcher) and f.signatures}\n"
+    "at_import = loaded()  # (the recursive ones, typed ahead, are made as their module is imported)\n"
+    "for name, call in calls.items():\n"
+    "    try:\n        call()\n    except S.SearchError:\n        then(name + ' refused')\n"
+    "print('solver functions loaded', sorted(loaded() - at_import))\n")
+
+
+def test_an_entry_of_the_exact_solver_refuses_a_bad_argument_before_it_asks_for_its_compile():
+    """On a fresh install ``solve(pos, max_stalls=-1)`` compiled the solver for 1-2 minutes before it
+    said that -1 is no stall budget: each entry checks its arguments first, and none of the solver's
+    compiled functions runs (or loads) to check them."""
+    lines = _python(_RECORDING + _SOLVER_REFUSALS).splitlines()
+    assert lines == [f"{name} refused []" for name in (
+        "solve", "solve a view", "solve_perfect", "solve_view", "solve_belief", "solve_deepening",
+        "converged_endgame", "endgame_analysis")] + ["solver functions loaded []"]
+
+
+#: the other modules' entries, each with an argument it refuses, in a process where nothing was asked
+_OTHER_REFUSALS = (
+    "from lcanalysis.game.position import Position\nfrom lcanalysis.game.notation import read_position\n"
+    "def refused(name, call):\n    try:\n        call()\n    except (ValueError, TypeError) as exc:\n"
+    "        then(name + ' refused')\n    else:\n        then(name + ' ACCEPTED')\n"
+    "refused('deal', lambda: Position.deal(seed=1, starter=2))\n"
+    "text = read_position('example:endgame').to_json()\ntext['phase'] = 'dance'\n"
+    "from lcanalysis.core import first_compile\nfirst_compile.ASKED.clear()\nasked.clear()\n"
+    "refused('table', lambda: read_position(text))\n"
+    "pos = Position.deal(seed=1)\nasked.clear()\nview = pos.view(pos.to_move)\n"
+    "from lcanalysis.wagers.canonical import ColorState, mean_score, score_distribution\n"
+    "state = ColorState.make(hand=(5, 8))\n"
+    "refused('mean_score', lambda: mean_score(state, 3, 9))\n"
+    "refused('score_distribution', lambda: score_distribution(state, 3, 9))\n"
+    "from lcanalysis.wagers.models import turn_model\n"
+    "refused('turn_model', lambda: turn_model(state, 3, n=0, progress=False))\n"
+    "from lcanalysis.evaluator import evaluate_position, evaluate_view\n"
+    "refused('evaluate_view', lambda: evaluate_view(view, draws=-1))\n"
+    "refused('evaluate_position', lambda: evaluate_position(pos, 2))\n"
+    "from lcanalysis.tournaments.luck import turn_luck\n"
+    "draw = next(t for t in pos.legal_moves() if t.source == 'D')\n"
+    "refused('luck', lambda: turn_luck(pos.state, draw, 0, value='vibes'))\n"
+    "from lcanalysis.rollouts import Rollouts\n"
+    "refused('rollouts', lambda: Rollouts(view, [0], bias=2.0, hand_model=True))\n")
+
+
+def test_the_other_entries_refuse_a_bad_argument_before_they_ask_for_their_compile():
+    """The rules engine, the wager models, the evaluator, the luck of the draws and the play-outs:
+    a bad argument is refused at once, never after its part's first compile."""
+    lines = _python(_RECORDING + _OTHER_REFUSALS).splitlines()
+    assert lines == [f"{name} refused []" for name in (
+        "deal", "table", "mean_score", "score_distribution", "turn_model", "evaluate_view", "evaluate_position",
+        "luck", "rollouts")]

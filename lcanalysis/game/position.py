@@ -296,10 +296,10 @@ class Position(Notated):
         """Shuffle with ``seed`` (numpy's default_rng) and deal ``hand_size`` cards to each player:
         the first ``hand_size`` of the shuffled deck to player 0, the next to player 1, the rest
         is the draw pile (top first). ``starter`` moves first."""
-        first_compile.ready(first_compile.RULES)
         rules = as_rules(rules)
         if isinstance(starter, bool) or starter not in (0, 1):
             raise PositionError(f"starter must be 0 or 1, got {starter!r}")
+        first_compile.ready(first_compile.RULES)  # after the checks: a bad argument is refused at once
         deck = np.array(full_deck(rules.colors), dtype=np.int32)
         deck = np.random.default_rng(seed_number(seed)).permutation(deck)
         h = rules.hand_size
@@ -855,11 +855,12 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
 def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                  expeditions: Sequence[Iterable[Any]], discards: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The kernel array with the public table filled in, and the count per type used so far."""
-    first_compile.ready(first_compile.RULES)  # (every full position and view is built here or dealt)
     nc = rules.colors
     to_move = player_number(to_move, "to_move")
     if not isinstance(phase, str) or phase not in ("place", "draw"):
         raise PositionError(f"phase must be 'place' or 'draw', got {brief(phase)}")
+    # (every full position and view is built here or dealt; after the checks above, refused at once)
+    first_compile.ready(first_compile.RULES)
     s = K.new_state(nc, rules.hand_size, rules.no_redraw, rules.turn_cap)
     s[K.H_TO_MOVE] = to_move
     counts = np.zeros(number_types(nc), dtype=np.int64)

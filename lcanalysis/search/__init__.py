@@ -21,9 +21,16 @@ from __future__ import annotations
 
 from lcanalysis.core import first_compile
 from lcanalysis.game.notation import read_position, read_view
-from lcanalysis.options import SOLVE_MAX_SPLITS
+from lcanalysis.options import SOLVE_MAX_SPLITS, check_seed
 from lcanalysis.search.belief import solve_belief
-from lcanalysis.search.common import SearchError, check_max_nodes, check_seconds, heartbeat
+from lcanalysis.search.common import (
+    SearchError,
+    check_max_nodes,
+    check_max_splits,
+    check_seconds,
+    check_tables,
+    heartbeat,
+)
 from lcanalysis.search.deepen import Bracket, bracket, solve_deepening
 from lcanalysis.search.perfect import SearchBudgetExceeded, Tables, solve_perfect
 from lcanalysis.search.view_value import solve_buried_view, solve_view
@@ -52,9 +59,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     (None: no lines; ``lc.solve``, the front door, says them on standard error by default, and takes
     ``progress=False`` for none.)
     """
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.view import View
-    from lcanalysis.search.view_value import check_workers
+    from lcanalysis.search.view_value import check_question, check_workers
     from lcanalysis.search.view_value import solve_view as _view
 
     # a View object is checked again (read_view): it may have been changed since it was made
@@ -63,6 +69,16 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
     seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     if progress is not None and not callable(progress):
         raise SearchError(f"progress must be a function taking a line of text (print will do), got {progress!r}")
+    if samples is not None and not isinstance(pos, View):
+        raise SearchError("samples applies to a player's view; a full position is solved exactly")
+    check_workers(workers)
+    check_tables(tables, Tables)
+    if isinstance(pos, View):
+        check_seed("seed", seed, SearchError)
+        check_max_splits(max_splits)
+    check_question(pos, max_stalls, max_turns, leaf, samples=samples, max_splits=max_splits)
+    # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     # each line: the bounds, the worlds solved of their total (a view's), the nodes searched (of max_nodes)
     with heartbeat(progress, lambda: f"solving (max_stalls={max_stalls}, max_turns={max_turns})", budget=max_nodes):
         if isinstance(pos, View) and pos.buried_count:
@@ -72,9 +88,6 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
         if isinstance(pos, View):
             return _view(pos, max_stalls, max_turns, leaf, samples=samples, seed=seed, max_splits=max_splits,
                          tables=tables, workers=workers, max_nodes=max_nodes, seconds=seconds)
-        if samples is not None:
-            raise SearchError("samples applies to a player's view; a full position is solved exactly")
-        check_workers(workers)  # a full position is one search, on one thread
         return solve_perfect(pos, max_stalls, max_turns, leaf, tables=tables, max_nodes=max_nodes, seconds=seconds)
 
 
@@ -83,8 +96,8 @@ def endgame_analysis(view, seed=0, max_stalls=None, max_nodes=0, seconds=None):
     view value (every split of the unseen cards enumerated), each player allowed ``max_stalls``
     more discard-pile draws (default: 1 with two cards or fewer in the draw pile, where it costs
     well under a second, else 0: then only the turns that draw from the deck are listed).
-    ``max_nodes`` and ``seconds`` as in ``solve``."""
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
+    ``max_nodes`` and ``seconds`` as in ``solve``, which checks them all before the solver's first
+    compile (``first_compile.ready``)."""
     if max_stalls is None:
         max_stalls = 1 if view.deck_count <= 2 else 0
     return solve(view, max_stalls=max_stalls, seed=seed, max_nodes=max_nodes, seconds=seconds)

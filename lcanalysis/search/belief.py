@@ -97,7 +97,6 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     ``max_turns``: optional horizon (the round is scored as it stands after that many turns).
     ``max_nodes`` (0: none) caps the search (``SearchBudgetExceeded`` when reached).
     """
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
 
@@ -114,6 +113,8 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
         raise SearchError(f"the view is player {v.viewer}'s but player {v.to_move} is to move")
     if v.deck_count <= 0:
         raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     nc = v.rules.colors
     nt = number_types(nc)
     hand = np.zeros(nt, dtype=np.int32)

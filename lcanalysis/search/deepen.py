@@ -49,7 +49,6 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
     ``nodes`` or ``seconds`` run out; when not even the first level finishes within them,
     ``SearchBudgetExceeded`` is raised (its ``seconds`` set when it was the clock).
     """
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.view import View
 
     pos = read_position(target)
@@ -74,6 +73,8 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
         assert turns is not None
         uncapped = (turns + 1) // 2  # the mover's turns in it
         max_level = min(max_level, uncapped)
+    # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
 
     def stall_cap(level: int) -> int | None:
         return None if uncapped is not None and level >= uncapped else level

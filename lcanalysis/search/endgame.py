@@ -335,7 +335,6 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     ``max_stalls`` (at least ``min_stalls`` when that is given): the deepest level tried; a study of
     one level (the view value with two stalls each, say) stops there, converged or not (below the
     trusted level, not converged)."""
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
@@ -349,6 +348,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     min_stalls = _stall_level(min_stalls, "min_stalls", 0, "0")
     max_stalls = _stall_level(max_stalls, "max_stalls", min_stalls if asked else 0,
                               f"min_stalls ({min_stalls})" if asked else "0")
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     t0 = time.perf_counter()
     worlds = _Worlds(view, seed, deadline)
     used = 0

@@ -1437,7 +1437,6 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
     (0 or None: no budget; at most ``MAX_NODES``) caps the search: when it runs out the search
     stops and raises ``SearchBudgetExceeded``; so does ``seconds`` (None: none), by the clock.
     """
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     pos = read_position(position)
     if isinstance(pos, View):
         raise SearchError("solve_perfect needs a full position; for a player's view use solve_view")
@@ -1458,6 +1457,10 @@ def solve_perfect(position, max_stalls=None, max_turns=None, leaf="as-is", *, ta
             bounds["root_turn_free"] = True
         bounds.update(bounds_dict(None, t_, leaf))
     check_round(pos)
+    check_tables(tables, Tables)
+    check_depth(pos.deck_count, st[0], st[1], -1 if t_ is None else t_)
+    # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     t0 = time.perf_counter()
     bound: list[int] = []
     codes, vals, tables = search_root(pos.state, st, -1 if t_ is None else t_, leaf_code, tables, max_nodes,

@@ -448,7 +448,6 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     they are those of one thread (the node count varies from run to run; it pays only when each
     split's search is heavy, docs/endgame.md).
     """
-    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
 
@@ -464,7 +463,9 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     check_tables(tables, Tables)
     seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     samples = _check_question(v, samples)
-    st, tl, tables = _split_setup(v, s_, t_, tables)
+    st, tl, tables = _split_setup(v, s_, t_, tables)  # (the length of line the bounds allow checked too)
+    # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
+    first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     inputs = _SplitInputs(v)
     unseen = inputs.unseen.tolist()
     u = v.opponent_unknown

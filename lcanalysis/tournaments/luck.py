@@ -249,9 +249,9 @@ def _deck_draw_luck(s, move, kind, out):
 
 
 def _check(state: np.ndarray, move: int, value: str) -> int:
-    first_compile.ready(first_compile.LUCK)  # before the first compiled call (core.first_compile)
     if value not in VALUES:
         raise ValueError(f"value must be one of {', '.join(VALUES)}, got {value!r}")
+    first_compile.ready(first_compile.LUCK)  # before the first compiled call (core.first_compile)
     if K.deck_left(state) <= 0:
         raise ValueError("the draw pile is empty: no draw to rate")
     if int(move) % (int(state[K.H_NC]) + 1) != 0:

@@ -397,8 +397,8 @@ def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dic
 def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool = True,
                        _drawn: dict[tuple[int, int], Number] | None = None) -> dict[int, Number]:
     """The distribution of the final score with ``wagers`` placed now (canonical model)."""
-    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled
     wagers = state.check_wagers(wagers)
+    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled (after the checks)
     drawn = _drawn if _drawn is not None else drawn_distribution(state, draws, exact)
     base = state.placed + state.live_hand
     base_sum, base_n = sum(base), len(base)
@@ -455,9 +455,9 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
     """
-    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled
     wagers = state.check_wagers(wagers)
     draws = _whole_draws(draws, state.unseen_total)
+    first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled (after the checks)
     u, live = state.unseen_total, state.live_unseen
     big_l = len(live)
     base = state.placed + state.live_hand

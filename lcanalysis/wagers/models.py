@@ -269,7 +269,6 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
         eager: bool = False, only: int | None = None, progress: bool = False) -> WagerAnalysis:
     """The Monte Carlo rows, one per number of wagers placed now (``only``: that one alone, the same
     numbers as among all); ``progress``: a bar over the rows (``_bar``)."""
-    first_compile.ready(first_compile.WAGER_MODELS)  # (compiled once, saying so: core.first_compile)
     draws = _whole_draws(draws, state.unseen_total, "the unseen cards")
     n, seed, share = _check_sampling(n, seed, share)
     if opponent is not None and not isinstance(opponent, OpponentInfo):
@@ -284,6 +283,8 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     if draws + opp.hidden + opp.draws > state.unseen_total:
         raise WagerError(f"the player's {draws} draws, the opponent's {opp.hidden} hidden cards and "
                          f"{opp.draws} draws exceed the {state.unseen_total} unseen cards")
+    # after the checks: a bad argument is refused at once, not after a first compile
+    first_compile.ready(first_compile.WAGER_MODELS)  # (compiled once, saying so: core.first_compile)
     budget = math.ceil(share * turns - 1e-9) if turns >= 0 else 0
     outs = []
     pm = _mask(state.placed)
