@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 
@@ -24,6 +26,21 @@ def test_unknown_cards_are_refused_with_the_text_in_the_message(text):
 def test_purple_is_refused_in_the_five_colour_game():
     with pytest.raises(CardError, match="colour"):
         Card.parse("P5", colors=5)
+
+
+@pytest.mark.parametrize(("colors", "letters"), [(5, "Y B W G R"), (6, "Y B W G R P")])
+def test_an_unknown_colour_is_refused_naming_the_game_s_colours_only(colors, letters):
+    """Every parser that lists the colours lists this game's: no P in the 5-colour game (a card, a
+    colour letter, a move's card and a move's source pile, which named no colours at all)."""
+    from lcanalysis.game.cards import color_index
+
+    listed = re.compile(r"(?:one of|colour letter of this game \() ?([A-Z](?: [A-Z])*)")
+    calls = [lambda: Card.parse("X9", colors), lambda: Card.parse("Xw", colors), lambda: color_index("X", colors),
+             lambda: Move.parse("+X9/D", colors), lambda: Move.parse("-B3/X", colors)]
+    for call in calls:
+        with pytest.raises((CardError, MoveError)) as err:
+            call()
+        assert [m.group(1) for m in listed.finditer(str(err.value))] == [letters], str(err.value)
 
 
 def test_deck_sizes_and_number_sums():

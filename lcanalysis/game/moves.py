@@ -89,8 +89,8 @@ class Move:
                 src = COLOR_LETTERS[color_index(src, colors)]
             except CardError:
                 raise MoveError(
-                    f"move {text!r}: source {src!r} is neither D (draw pile) nor a colour letter"
-                    f"{sixth_colour_hint(src, colors)}"
+                    f"move {text!r}: source {src!r} is neither D (draw pile) nor a colour letter of this game "
+                    f"({' '.join(COLOR_LETTERS[:colors])}){sixth_colour_hint(src, colors)}"
                 ) from None
         if head == "":
             return cls(None, False, src)
