@@ -196,7 +196,9 @@ def append_whole(fd: int, data: bytes, path: str, kept: str, sync: bool = True) 
 def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | None = None,
                       replaces: tuple[str, tuple[str, ...]] | None = None) -> None:
     """Refuse an output file that cannot be written, naming the option, before any work is done
-    (a review of a whole game should not end in an error about its report's folder). ``keep``:
+    (a review of a whole game should not end in an error about its report's folder). The one rule of
+    every output option: its folder must exist, a missing one is refused naming it (a mistyped folder
+    is never made in silence; ``check_output_folder`` for an option that names a folder). ``keep``:
     the files the command reads or keeps (what each is, its path): writing over one is refused
     ('--csv' naming the results file once replaced a whole tournament's results with a table).
     ``replaces``: (what the output is, how such a file begins): an existing file that does not
@@ -214,9 +216,31 @@ def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | N
             raise UsageError(f"{option} {path} exists and is not {kind}: writing there would destroy it; "
                              "give another file name (or remove that file first)")
     folder = os.path.dirname(os.path.abspath(path))
+    _check_folder(option, path, folder)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise UsageError(f"{option} {path}: not allowed to write there")
+
+
+def check_output_folder(option: str, path: str) -> None:
+    """Refuse a folder an option names to write into, naming the option, before any work is done:
+    a file in its place, or a folder it would be made in that does not exist (the rule of
+    ``check_output_file``: the folder itself is made, as ``mkdir`` would, never its parents)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError(f"{option} {path} is not a folder but a file: {option} names the folder to write into")
+    where = os.path.abspath(path)
+    _check_folder(option, path, where if os.path.isdir(where) else os.path.dirname(where))
+
+
+def _check_folder(option: str, path: str, folder: str) -> None:
+    """The folder ``option``'s ``path`` is written in: there, a folder, and writable."""
+    missing = None
+    while not os.path.lexists(folder):  # up to what is there (the root always is): the first missing one is named
+        folder, missing = os.path.dirname(folder), folder
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: {folder} is a file, not a folder")
+    if missing is not None:
+        raise UsageError(f"{option} {path}: the folder {missing} does not exist")
+    if not os.access(folder, os.W_OK):
         raise UsageError(f"{option} {path}: not allowed to write there")
 
 

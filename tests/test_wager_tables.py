@@ -325,7 +325,8 @@ def test_tables_cli_refuses_a_file_as_the_output_folder(capsys, tmp_path):
     kept = tmp_path / "notes.txt"
     kept.write_text("mine")
     assert main(["studies", "wager-tables", "--out", str(kept), "wager_breakeven_by_holding.csv"]) == 2
-    assert f"--out {kept} is a file: --out names the folder" in capsys.readouterr().err and kept.read_text() == "mine"
+    assert f"--out {kept} is not a folder but a file: --out names the folder" in capsys.readouterr().err
+    assert kept.read_text() == "mine"
 
 
 def test_match_table_refuses_an_output_it_cannot_write_before_simulating(capsys, tmp_path):

@@ -21,6 +21,7 @@ from lcanalysis.options import (
     MAX_WAGER_SAMPLES,
     MAX_WAGER_SIM_ROUNDS,
     check_output_file,
+    check_output_folder,
     nonneg,
     path_name,
 )
@@ -144,8 +145,7 @@ def cmd_wager_tables(args: argparse.Namespace) -> int:
     unknown = [n for n in args.names if n not in TABLES]
     if unknown:
         raise UsageError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise UsageError(f"--out {args.out} is a file: --out names the folder the tables are written into")
+    check_output_folder("--out", args.out)
     write_tables(args.out, args.names or None, file=sys.stdout)
     return 0
 
@@ -205,13 +205,7 @@ def cmd_match_table(args: argparse.Namespace) -> int:
     if args.colors != 5 and not args.out:
         raise UsageError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
     for path in args.out or ():  # before the simulation: a folder was refused by a raw errno after it
-        if os.path.isdir(path):
-            raise UsageError(f"--out {path} is a directory; give a file name")
-        folder = os.path.dirname(os.path.abspath(path))
-        while not os.path.exists(folder):  # write() makes the missing folders, if a file is not in the way
-            folder = os.path.dirname(folder)
-        if not os.path.isdir(folder):
-            raise UsageError(f"--out {path}: {folder} is a file, not a folder")
+        check_output_file("--out", path)
     outs = args.out or [TABLE_PATH, "data/match_equity.json"]
     kept = f"{outs[-1]}.deals.partial"  # the deals as they are played (a million are 15 CPU-minutes): resumed
     kept_matches = f"{outs[-1]}.matches.partial"  # and the check's matches (20,000 are 2 CPU-minutes)

@@ -15,13 +15,14 @@ option, an agent, a results file of another tournament, a file another run is wr
 from __future__ import annotations
 
 import math
+import os
 import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from lcanalysis.cli.common import emit
-from lcanalysis.options import check_output_file
+from lcanalysis.options import check_output_file, check_output_folder
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.specs import parse_agent
 
@@ -83,8 +84,12 @@ def _run(args: Any) -> int:
     elif args.out == "auto":
         out = auto_path(specs, rules, seed, args.first_deal, args.deals, duplicate, robin,
                         luck_adjusted=args.luck_adjusted)
-    else:
+    else:  # (the default's folder, the program's choice, is made; a folder given must exist)
         out = args.out
+        if not os.path.lexists(out):  # (one there is resumed: ResultsFile.open says what else it may be)
+            check_output_file("--out", out)
+    if args.records:
+        check_output_folder("--records", args.records)
     if args.csv:  # before the (possibly long) run, not after it
         check_output_file("--csv", args.csv, {"the results file (--out)": out})
     df = run_tournament(specs, args.deals, rules=rules, duplicate=duplicate, round_robin=robin, seed=seed,

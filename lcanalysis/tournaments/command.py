@@ -69,8 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--out", default="auto", type=path_name("--out", "a file name, 'auto' or 'none'"),
                     help="JSON-lines results file to append to and resume from (default: a file named after "
                          "the agents and settings in $XDG_DATA_HOME/lcanalysis/tournaments, "
-                         "~/.local/share/lcanalysis/tournaments if unset; 'none' to keep nothing; a missing folder "
-                         "is made)")
+                         "~/.local/share/lcanalysis/tournaments if unset, made if missing; 'none' to keep "
+                         "nothing; a FILE given goes in a folder that exists)")
     ap.add_argument("--wait", action="store_true",
                     help="if another run is writing the results file, wait for it instead of refusing")
     ap.add_argument("--allow-code-change", action="store_true",
@@ -82,8 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "mean score difference beside the raw one: the same mean, less noise, so fewer deals "
                          "answer a strength question. Part of the results file's tournament")
     ap.add_argument("--records", metavar="DIR", default=None, type=path_name("--records", "a folder name"),
-                    help="write each played deal-seating to DIR as a full-deal game record (a match record for "
-                         "matches), named after the pairing, deal and seating, for 'lcanalysis review FILE'")
+                    help="write each played deal-seating to DIR (made if missing, in a folder that exists) as a "
+                         "full-deal game record (a match record for matches), named after the pairing, deal and "
+                         "seating, for 'lcanalysis review FILE'")
     ap.add_argument("--csv", default=None, type=path_name("--csv"),
                     help="also write every round played as CSV, one row a round (deal, seats, scores, turns, "
                          "time per move), the results file's rounds included; the summary printed is not in it")
