@@ -300,11 +300,10 @@ class Position(Notated):
         if isinstance(starter, bool) or starter not in (0, 1):
             raise PositionError(f"starter must be 0 or 1, got {starter!r}")
         first_compile.ready(first_compile.RULES)  # after the checks: a bad argument is refused at once
-        deck = np.array(full_deck(rules.colors), dtype=np.int32)
+        nc, h = rules.colors, rules.hand_size
+        deck = np.array(full_deck(nc), dtype=np.int32)
         deck = np.random.default_rng(seed_number(seed)).permutation(deck)
-        h = rules.hand_size
-        s = K.new_state(rules.colors, h, rules.no_redraw, rules.turn_cap)
-        nc = rules.colors
+        s = empty_state(rules)
         for p in range(2):
             for t in deck[p * h:(p + 1) * h]:
                 s[K.off_hand(nc, p) + t] += 1
@@ -362,7 +361,7 @@ class Position(Notated):
                                                         as_cards(discards, nc, "discards")),
                                           *((f"hand of player {p}", as_cards(hands[p], nc, "hand")) for p in range(2)),
                                           ("deck", deck_cards)])
-        missing = int(sum(copies(t) for t in range(number_types(nc))) - counts.sum())
+        missing = rules.deck_size - int(counts.sum())
         if missing:
             absent = [str(Card.from_type(t)) for t in range(number_types(nc)) if counts[t] < copies(t)]
             raise PositionError(
@@ -852,6 +851,11 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
     return known
 
 
+def empty_state(rules: Rules) -> np.ndarray:
+    """The kernel array of ``rules``' game with nothing dealt: the one place the rules are read into it."""
+    return K.new_state(rules.colors, rules.hand_size, rules.no_redraw, rules.turn_cap)
+
+
 def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
                  expeditions: Sequence[Iterable[Any]], discards: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The kernel array with the public table filled in, and the count per type used so far."""
@@ -861,7 +865,7 @@ def table_state(rules: Rules, to_move: int, phase: str, blocked: str | None,
         raise PositionError(f"phase must be 'place' or 'draw', got {brief(phase)}")
     # (every full position and view is built here or dealt; after the checks above, refused at once)
     first_compile.ready(first_compile.RULES)
-    s = K.new_state(nc, rules.hand_size, rules.no_redraw, rules.turn_cap)
+    s = empty_state(rules)
     s[K.H_TO_MOVE] = to_move
     counts = np.zeros(number_types(nc), dtype=np.int64)
     expeditions = pair(expeditions, "expeditions")
