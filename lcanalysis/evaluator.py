@@ -36,11 +36,13 @@ from numba import njit
 from lcanalysis.core import features as F
 from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
-from lcanalysis.game.cards import COLOR_LETTERS, whole_number
+from lcanalysis.core.constants import RANKS_PER_COLOR, WAGER
+from lcanalysis.game.cards import COLOR_LETTERS, type_of, whole_number
 from lcanalysis.game.position import Position, PositionError, player_number
 from lcanalysis.game.view import View
 
-_LOG_FACT = np.array([math.lgamma(i + 1.0) for i in range(256)])  # log n!, a compile-time constant
+# log n!, a compile-time constant (256: a table size above the 72 cards of the largest deck, not a game fact)
+_LOG_FACT = np.array([math.lgamma(i + 1.0) for i in range(256)])
 
 
 @njit(cache=True)
@@ -207,10 +209,11 @@ class HandEvaluation:
                 "total": self.total, "colours": [asdict(c) for c in self.colours]}
 
 
-def _mask(numbers) -> int:
+def _mask(ranks) -> int:
+    """The kernel's mask of number cards' ranks: rank r is bit r-1 (``core.kernel.FULL9``; a bit layout)."""
     m = 0
-    for v in numbers:
-        m |= 1 << (v - 2)
+    for r in ranks:
+        m |= 1 << (r - 1)
     return m
 
 
@@ -237,11 +240,11 @@ def evaluate_view(view: Any, draws: int | None = None) -> HandEvaluation:
     for c in range(nc):
         exp = view.expeditions[me][c]
         pw = sum(1 for x in exp if x.is_wager)
-        pm = _mask(x.number for x in exp if not x.is_wager)
+        pm = _mask(x.rank for x in exp if not x.is_wager)
         hand = [x for x in view.hand if x.color == c]
         hw = sum(1 for x in hand if x.is_wager)
-        hm = _mask(x.number for x in hand if not x.is_wager)
-        um = _mask(r + 1 for r in range(1, 10) if counts[c * 10 + r] > 0)
+        hm = _mask(x.rank for x in hand if not x.is_wager)
+        um = _mask(r for r in range(WAGER + 1, RANKS_PER_COLOR) if counts[type_of(c, r)] > 0)
         value = decline_now_value(pw, pm, hw, hm, um, u, draws, tmp)
         best_j = int(tmp[1])
         max_j = hw if pm == 0 else 0

@@ -64,6 +64,7 @@ from lcanalysis.core import first_compile
 from lcanalysis.core.constants import MAX_COLORS, WAGER_COPIES
 from lcanalysis.core.features import hand_mask, turns_left
 from lcanalysis.core.kernel import (
+    FULL9,
     H_BLOCKED,
     H_NC,
     H_NO_REDRAW,
@@ -102,6 +103,7 @@ from lcanalysis.search.common import (
     LEAF_AS_IS,
     LEAF_EVALUATOR,
     LEAF_SIMPLE,
+    MAX_STALLS,
     MAX_TL,
     SearchError,
     abort_at,
@@ -118,14 +120,16 @@ from lcanalysis.search.common import (
 # --- Zobrist tables -------------------------------------------------------------------
 # Two independent 64-bit hashes make a 128-bit key: a false hit needs both to collide.
 NT_MAX = MAX_COLORS * RANKS  # card types of the six-colour game
-CNT_DIM = 64
+CNT_DIM = 64  # counts 0..63 of a card type in a region (a table width, not a game fact)
+EXP_WAGERS = WAGER_COPIES + 1  # an expedition's wagers: 0..3
+EXP_MASKS = FULL9 + 1  # an expedition's rank masks of its numbers: 2^9
 Z_REG = 0  # regions: 0 hand0, 1 hand1, 2 deck (two-player); 3 hand, 4 deck (one-player)
 Z_EXP = Z_REG + 5 * (NT_MAX + 1) * CNT_DIM
-Z_PILE = Z_EXP + 2 * 6 * 4 * 512
-Z_MOVER = Z_PILE + 6 * PILE_CAP * RANKS
-Z_ST0 = Z_MOVER + 2
-Z_ST1 = Z_ST0 + 33
-Z_TL = Z_ST1 + 33
+Z_PILE = Z_EXP + 2 * MAX_COLORS * EXP_WAGERS * EXP_MASKS  # (2: the players)
+Z_MOVER = Z_PILE + MAX_COLORS * PILE_CAP * RANKS
+Z_ST0 = Z_MOVER + 2  # the player to move: 0 or 1
+Z_ST1 = Z_ST0 + MAX_STALLS + 2  # stall budgets -1..MAX_STALLS
+Z_TL = Z_ST1 + MAX_STALLS + 2
 Z_FLAGS = Z_TL + MAX_TL + 2
 Z_LEAF = Z_FLAGS + 5  # one-player node kind 0..2, then alternate 0..1
 Z_SIZE = Z_LEAF + 6  # leaf kinds 0..2, then the no-redraw flag
@@ -551,7 +555,7 @@ def _key_two(s, nc, dc, st0, st1, tl, leaf, Z):
         for pl in range(2):
             w = s[off_wagers(nc, pl) + c]
             m = s[off_mask(nc, pl) + c]
-            i = Z_EXP + ((pl * 6 + c) * 4 + w) * 512 + m
+            i = Z_EXP + ((pl * MAX_COLORS + c) * EXP_WAGERS + w) * EXP_MASKS + m
             k1 ^= Z[0, i]
             k2 ^= Z[1, i]
         dead0 = 0  # cards dead for both players, per region: hand 0, hand 1, pile
@@ -596,7 +600,7 @@ def _key_solo(hand, w, mask, dc, nc, node, alternate, tl, Z):
     junk_pile = 0
     for c in range(nc):
         m = mask[c]
-        i = Z_EXP + (c * 4 + w[c]) * 512 + m
+        i = Z_EXP + (c * EXP_WAGERS + w[c]) * EXP_MASKS + m
         k1 ^= Z[0, i]
         k2 ^= Z[1, i]
         top = top_rank(m)
