@@ -58,6 +58,12 @@ MAX_MATCH_ROUNDS = 1000
 #: the hint's numbers (``advisor``; here so that ``advise --help`` says them without loading the
 #: advisor, which imports them from here). Its play-outs' budget when none is given, in seconds:
 PLAYOUT_DEFAULT_SECONDS = 1.0
+#: a rollout's trials a turn, and the hint's best turns it rolls out when none are named (``studies.rollout``;
+#: here, so that the command line refuses more by the option's name without loading the engine)
+MAX_TRIALS = 1_000_000
+MAX_ROLLOUT_TOP = 100
+#: the most marks a review's checks take (``--check-top``; ``studies.review_check``)
+MAX_CHECK_TOP = 10_000
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
 #: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
@@ -247,6 +253,12 @@ def _check_folder(option: str, path: str, folder: str) -> None:
 def path_name(option: str, what: str = "a file name") -> Callable[[str], str]:
     """A parser of an option naming a file or folder: refuses an empty name (``--record ""`` once
     wrote nothing and said nothing, the game lost)."""
+    return nonblank(option, what)
+
+
+def nonblank(option: str, what: str) -> Callable[[str], str]:
+    """A parser of an option whose value is a name (``what``: "an agent name"): refuses a blank one,
+    which an ``or`` with the default would otherwise take for no value at all."""
     def parse(text: str) -> str:
         if not text.strip():
             raise argparse.ArgumentTypeError(f"{option} needs {what}, got {text!r}")

@@ -631,6 +631,41 @@ def test_an_empty_output_file_name_is_refused_not_taken_for_no_file(capsys, monk
     assert code == 2 and words in out.err and out.out == ""
 
 
+@pytest.mark.parametrize(("argv", "words"), [
+    # a huge count was refused by the library after the record was read, as "top must be a whole number
+    # from 1 to 100" (no option named) or "trials (--check) must be ..."
+    (["rollout", "example:midround", "--top", "101"], "argument --top: --top must be at most 100, got 101"),
+    (["rollout", "example:midround", "--trials", "99999999999999999999999"],
+     "argument --trials: --trials must be at most 1000000, got 99999999999999999999999"),
+    (["review", "LCR1", "--check", "1000001"], "argument --check: --check must be at most 1000000, got 1000001"),
+    (["review", "LCR1", "--check", "2", "--check-top", "10001"],
+     "argument --check-top: --check-top must be at most 10000, got 10001"),
+    # an empty agent was taken for the default (best) and played
+    (["rollout", "example:midround", "--agent", ""], "argument --agent: --agent needs an agent name, got ''"),
+    (["review", "LCR1", "--check", "2", "--check-agent", " "],
+     "argument --check-agent: --check-agent needs an agent name, got ' '"),
+    # an unknown agent's message named the agent only
+    (["rollout", "example:midround", "--agent", "nosuch"], "error: --agent: unknown agent 'nosuch'; choose one of"),
+    (["play", "--seed", "1", "--agent", "nosuch"], "error: --agent: unknown agent 'nosuch'; choose one of"),
+    (["play", "--seed", "1", "--agent", ""], "error: --agent: an agent name is empty"),
+])
+def test_the_newest_commands_refuse_a_bad_option_in_one_line_naming_it(capsys, monkeypatch, argv, words):
+    """A hostile pass on review --check, rollout and play: each bad value is one line naming its option,
+    exit code 2 as everywhere, before any work."""
+    import lcanalysis.studies.rollout as rollout_study
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    monkeypatch.setattr(rollout_study, "rollout", lambda *a, **k: pytest.fail("rolled out"))
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    errors = [line for line in out.err.splitlines() if "error" in line]
+    assert code == 2 and len(errors) == 1 and words in errors[0], out.err
+    assert "Traceback" not in out.err
+
+
 @pytest.mark.parametrize("args,message", [
     (["--max-turns", "0"], "--max-turns must be >= 1, got 0"),
     (["--max-turns", "1001"], "--max-turns must be at most 1000"),

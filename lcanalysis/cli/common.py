@@ -135,6 +135,17 @@ def unwritable(option: str, path: str, exc: OSError) -> UsageError:
     return UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})")
 
 
+def check_agent_option(option: str, text: str) -> Any:
+    """The agent an option names, checked (``tournaments.specs.check_agent``): a refusal names the
+    option too (the message named only the agent, ``error: unknown agent 'nosuch'``)."""
+    from lcanalysis.tournaments.specs import TournamentError, check_agent, parse_agent
+
+    try:
+        return check_agent(parse_agent(text))
+    except TournamentError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
 def write_output_file(option: str, path: str, text: str) -> None:
     """Write ``text`` to the file an option names; a failure is an ``error:`` naming the option."""
     check_output_file(option, path)

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from lcanalysis.cli.common import describe, progress_line, stage_progress, write_output_file
+from lcanalysis.cli.common import check_agent_option, describe, progress_line, stage_progress, write_output_file
 from lcanalysis.options import (
     MAX_MATCH_ROUNDS,
     MAX_SEED,
@@ -97,14 +97,12 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.tournaments.specs import check_agent, parse_agent
-
     if args.record:
         check_output_file("--record", args.record)
         if os.path.exists(args.record):  # another game's record: never overwritten
             raise UsageError(f"--record {args.record}: the file exists (another game's record?); give a new name "
                              "or delete it first")
-    spec = check_agent(parse_agent(args.agent))  # a TournamentError names the problem
+    spec = check_agent_option("--agent", args.agent)
     agent = spec.make()
     agent.name = spec.label  # 'external:python mybot.py', 'search:time_ms=50': as the player asked
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed

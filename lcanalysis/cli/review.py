@@ -35,7 +35,17 @@ import sys
 from typing import Any
 
 from lcanalysis.cli.common import describe, emit, progress_line, read_stdin, unwritable, write_output_file
-from lcanalysis.options import MAX_WORKERS, UsageError, check_output_file, nonneg, path_name, seconds
+from lcanalysis.options import (
+    MAX_CHECK_TOP,
+    MAX_TRIALS,
+    MAX_WORKERS,
+    UsageError,
+    check_output_file,
+    nonblank,
+    nonneg,
+    path_name,
+    seconds,
+)
 
 RECORD_HELP = ("a game record: a JSON file ({\"rules\", \"start\", \"turns\"} or a match {\"rules\", \"rounds\"}), "
                "the LCR1 text form, or '-' for standard input")
@@ -70,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
-    p.add_argument("--check", type=nonneg("--check", minimum=2), default=None, metavar="N",
+    p.add_argument("--check", type=nonneg("--check", MAX_TRIALS, minimum=2), default=None, metavar="N",
                    help="check the marked decisions by rollouts, worst first: the played and the review's best "
                         "turn each played out N times by --check-agent in both seats (paired, luck-adjusted), "
                         "each with its verdict, and the totals made again with the checked losses (default: no "
@@ -79,9 +89,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="with --check: a time budget for all the checks, worst mark first (the marks not reached "
                         "keep the review's losses, and the text says which; default: none, every check plays its N "
                         "trials)")
-    p.add_argument("--check-top", type=nonneg("--check-top", minimum=1), default=None, metavar="K",
+    p.add_argument("--check-top", type=nonneg("--check-top", MAX_CHECK_TOP, minimum=1), default=None, metavar="K",
                    help="with --check: check only the K worst marks (default: every mark)")
-    p.add_argument("--check-agent", default=None, metavar="AGENT",
+    p.add_argument("--check-agent", default=None, metavar="AGENT", type=nonblank("--check-agent", "an agent name"),
                    help="with --check: the agent in both seats of the checks' rollouts, NAME or "
                         "NAME:OPTION=VALUE,... as a tournament takes it (default best, the strongest)")
     p.set_defaults(func=run)

@@ -21,8 +21,19 @@ import os
 import shlex
 import sys
 
-from lcanalysis.cli.common import describe, emit, load, progress_line
-from lcanalysis.options import MAX_SEED, MAX_WORKERS, check_output_file, nonneg, number, path_name, seconds
+from lcanalysis.cli.common import check_agent_option, describe, emit, load, progress_line
+from lcanalysis.options import (
+    MAX_ROLLOUT_TOP,
+    MAX_SEED,
+    MAX_TRIALS,
+    MAX_WORKERS,
+    check_output_file,
+    nonblank,
+    nonneg,
+    number,
+    path_name,
+    seconds,
+)
 
 
 def _max_seconds() -> float:
@@ -39,13 +50,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--turn", action="append", metavar="MOVE", dest="turns",
                    help="a turn to roll out, like +B7/D or -G3/R (repeat for more; default: the hint's --top best)")
     # (the defaults are the library's, lcanalysis.studies.rollout's: not imported here, 'lcanalysis --help' stays fast)
-    p.add_argument("--top", type=nonneg("--top", minimum=1), default=None,
+    p.add_argument("--top", type=nonneg("--top", MAX_ROLLOUT_TOP, minimum=1), default=None,
                    help="without --turn: how many of the hint's best turns to roll out (default 3; on a position "
                         "in a match, its best turn for the match too)")
-    p.add_argument("--agent", default=None,
+    p.add_argument("--agent", default=None, type=nonblank("--agent", "an agent name"),
                    help="the agent in both seats, NAME or NAME:OPTION=VALUE,... as a tournament takes it (default "
                         "best, the strongest)")
-    p.add_argument("--trials", type=nonneg("--trials", minimum=2), default=None,
+    p.add_argument("--trials", type=nonneg("--trials", MAX_TRIALS, minimum=2), default=None,
                    help="worlds each turn is played out in (default 100; the standard errors shrink as one over "
                         "its square root)")
     p.add_argument("--precision", type=number("--precision", "points", above=True), default=None, metavar="P",
@@ -82,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file("--out", args.out, keep={"the position": args.position},
                           replaces=("a rollout file", ("# lcanalysis rollout",)))
     args.agent = args.agent or DEFAULT_AGENT
+    check_agent_option("--agent", args.agent)
     if args.trials is None and args.seconds is None:
         args.trials = DEFAULT_TRIALS
     source = load(args.position)

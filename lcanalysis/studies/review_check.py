@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from lcanalysis.options import MAX_CHECK_TOP as MAX_TOP
 from lcanalysis.options import MAX_WORKERS
 from lcanalysis.reviewer.checks import MarkCheck, ReviewChecks, checked_players, verdict_for
 from lcanalysis.reviewer.report import Decision, Review
@@ -33,7 +34,6 @@ from lcanalysis.studies import rollout as rollout_study
 from lcanalysis.studies.rollout import MAX_SECONDS, MAX_TRIALS, RolloutError, rollout
 
 DEFAULT_AGENT = "best"
-MAX_TOP = 10_000
 
 
 class CheckError(ValueError):

@@ -56,15 +56,15 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
+from lcanalysis.options import MAX_ROLLOUT_TOP as MAX_TOP
+from lcanalysis.options import MAX_TRIALS as MAX_TRIALS  # re-exported: the library's bound, the options' too
 from lcanalysis.options import MAX_WORKERS, check_flag, check_seed
 from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
 
 DEFAULT_AGENT = "best"
 DEFAULT_TRIALS = 100
 DEFAULT_TOP = 3  # the hint's best few turns, when no turns are named
-MAX_TRIALS = 1_000_000
 MAX_SECONDS = 7 * 24 * 3600.0  # a time budget of a week at most
-MAX_TOP = 100
 MIN_TRIALS = 10  # the fewest trials a precision is judged on: fewer give standard errors too rough to stop by
 #: with a time budget, the hint that chooses the turns gets at most this share of it (``hint_budget``): its
 #: default, a second of play-outs and near the end 10 s of endgame search, ate a small budget whole
