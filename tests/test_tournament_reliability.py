@@ -800,7 +800,12 @@ def test_out_none_keeps_nothing_and_an_explicit_out_is_used_as_given(tmp_path, m
     monkeypatch.chdir(tmp_path)
     assert tournament_main(PAIR + ["--deals", "1", "--workers", "1", "--no-progress", "--out", "none"]) == 0
     assert os.listdir(tmp_path) == []
-    assert tournament_main(PAIR + ["--deals", "1", "--workers", "1", "--no-progress", "--out", "sub/r.jsonl"]) == 0
+    explicit = PAIR + ["--deals", "1", "--workers", "1", "--no-progress", "--out", "sub/r.jsonl"]
+    assert tournament_main(explicit) == 2  # a folder given must exist, as for every output option
+    assert f"the folder {tmp_path / 'sub'} does not exist" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
+    (tmp_path / "sub").mkdir()
+    assert tournament_main(explicit) == 0
     assert len(_jobs(tmp_path / "sub" / "r.jsonl")) == 2 and not (tmp_path / "xdg").exists()
 
 
