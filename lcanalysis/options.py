@@ -89,6 +89,14 @@ FAST_ROLLOUTS_PER_MS = 15.0
 #: the 200 views of the consistency study. Was 6,000 (``EARLIER_ROLLOUTS_PER_SECOND``), the rate of
 #: ``search`` and the game review (``rollouts.ROLLOUTS_PER_MS``)
 ROLLOUTS_PER_SECOND = int(1000 * FAST_ROLLOUTS_PER_MS)
+#: the play-out policies by name (their parameter vectors: ``rollouts.PLAYOUT_POLICY_PARAMS``, the one
+#: map from a name to its parameters, shared by the hint and the game review): "plain", the tuned
+#: heuristic (``core.policy.HEURISTIC_PARAMS``), which never takes a pile card just to gain turns;
+#: "stalling", the same heuristic that also stalls (``core.policy.STALLING_PARAMS``), the play-out policy
+#: of the best agent and of the review's losses
+PLAYOUT_POLICIES = ("plain", "stalling")
+#: the hint's play-out policy when none is given (``advise(..., playout_policy=None)``)
+PLAYOUT_POLICY_DEFAULT = "plain"
 
 
 _BRIEF = reprlib.Repr()

@@ -28,11 +28,25 @@ from lcanalysis.core import policy as P
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.hand_model import hand_weights, shipped_weights
+from lcanalysis.options import PLAYOUT_POLICIES, brief
 
 #: rollouts the search agent and the advisor budget per millisecond of thinking time. Measured on
 #: this project's 2-core machine: about 7 heuristic rollouts per ms from the deal to the end of a
 #: round, more later in the round; the budget is a count, not a clock, so answers are reproducible.
 ROLLOUTS_PER_MS = 6.0
+#: the play-out policies' parameter vectors by name (``options.PLAYOUT_POLICIES``, where the command line
+#: reads the names without loading the engine): the one map from a policy's name to its parameters, which the
+#: hint (``advise(..., playout_policy=...)``) and the game review (``reviewer.settings.PLAYOUT_POLICY``) share
+PLAYOUT_POLICY_PARAMS: dict[str, np.ndarray] = dict(zip(PLAYOUT_POLICIES, (P.HEURISTIC_PARAMS, P.STALLING_PARAMS),
+                                                        strict=True))
+
+
+def playout_params(policy: str) -> np.ndarray:
+    """The parameter vector of the play-out policy named ``policy`` (``PLAYOUT_POLICY_PARAMS``); a
+    ValueError naming the policies for any other name."""
+    if not isinstance(policy, str) or policy not in PLAYOUT_POLICY_PARAMS:
+        raise ValueError(f"the play-out policy must be one of {', '.join(PLAYOUT_POLICIES)}, got {brief(policy)}")
+    return PLAYOUT_POLICY_PARAMS[policy]
 
 
 def some_state(view: View) -> np.ndarray:

@@ -25,7 +25,15 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.advisor import JUDGE_SEARCH_CARDS, MAX_TIME_BUDGET, advise, in_words, judging_budget, reason
+from lcanalysis.advisor import (
+    JUDGE_SEARCH_CARDS,
+    MAX_TIME_BUDGET,
+    advise,
+    check_playout_policy,
+    in_words,
+    judging_budget,
+    reason,
+)
 from lcanalysis.agents import AGENTS, Agent, make_agent
 from lcanalysis.analysis import loss_in_words
 from lcanalysis.game.match import Match
@@ -87,6 +95,7 @@ class TutorSession:
     ``time_budget``: the advisor's seconds per judged turn (with 4 cards left or fewer at least
     ``advisor.judging_budget``'s floor, so that the endgame search judges there, as in the review).
     ``progress``: called with a line of text at each stage of that endgame search.
+    ``playout_policy``: the policy of the advisor's play-outs (``advise``'s; ``None``: its default).
     """
 
     agent: str | Agent = "heuristic"
@@ -100,6 +109,7 @@ class TutorSession:
     #: receives a line of text as each stage of the endgame search starts and ends while it judges a
     #: turn near the end (seconds, not the play-outs' half second), so the wait is never silent
     progress: Callable[[str], None] | None = None
+    playout_policy: str | None = None
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -115,6 +125,8 @@ class TutorSession:
         if not isinstance(self.agent, (str, Agent)):  # (else Python's "has no attribute 'choose'" at its first turn)
             raise ValueError(f"agent must be an agent's name ({', '.join(AGENTS)}) or an agent make_agent made, "
                              f"got {self.agent!r}")
+        if self.playout_policy is not None:  # refused now, not at the first turn judged
+            check_playout_policy(self.playout_policy)
         if self.progress is not None and not callable(self.progress):  # (else refused only near the round's end)
             raise ValueError(f"progress must be a function that takes a line of text, or None, got {self.progress!r}")
         self.opponent: Agent = make_agent(self.agent) if isinstance(self.agent, str) else self.agent
@@ -249,7 +261,7 @@ class TutorSession:
         if progress is None and view.deck_count <= JUDGE_SEARCH_CARDS:
             progress = self.progress
         analysis = advise(view, time_budget=judging_budget(view.deck_count, self.time_budget), seed=self.seed,
-                          progress=progress)
+                          progress=progress, playout_policy=self.playout_policy)
         self._advice = (self._advice_key(), analysis)
         return analysis
 

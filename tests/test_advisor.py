@@ -602,3 +602,55 @@ def test_the_two_stage_schedule_keeps_its_budget_of_play_outs(monkeypatch):
             budget = int(seconds * (rate or ROLLOUTS_PER_SECOND))
             assert spent[0] == answer.playouts, (name, seconds, rate)
             assert 0 < spent[0] <= max(budget, MIN_WORLDS * len(answer.moves)), (name, seconds, rate, spent[0])
+
+
+def _played_out(pos, move, agent_name):
+    """The final score difference (the mover's less the opponent's) after ``move``, both seats then
+    played by the one-ply agent ``agent_name`` in the Python engine."""
+    from lcanalysis.game.moves import Move
+
+    after = pos.copy()
+    after.push(Move.parse(move, pos.colors))
+    agent = make_agent(agent_name)
+    while not after.is_over():
+        after.push(agent.choose(after.view(after.to_move), 0))
+    scores = after.scores()
+    return scores[pos.to_move] - scores[1 - pos.to_move]
+
+
+@pytest.mark.parametrize("policy, agent_name", [("plain", "heuristic"), ("stalling", "stalling")])
+def test_each_play_out_policy_values_a_turn_as_its_agent_plays_the_round_out(policy, agent_name):
+    """A full position with one card left in the draw pile leaves nothing to chance: every play-out of
+    a turn is the one game the policy plays from there. The plain policy's values are those of the
+    ``heuristic`` agent's game, the stalling policy's those of the ``stalling`` agent's, played in the
+    Python engine (not the compiled play-outs); here the two policies value most turns otherwise."""
+    from helpers import played_down
+
+    pos = played_down(11, 1)
+    answer = advise(pos, endgame_cards=0, time_budget=0.01, seed=0, playout_policy=policy)
+    own = {m.move: m.extra.get("own_mean", m.value) for m in answer.moves}
+    assert own == pytest.approx({move: _played_out(pos, move, agent_name) for move in own}, abs=1e-9)
+    other = advise(pos, endgame_cards=0, time_budget=0.01, seed=0,
+                   playout_policy="plain" if policy == "stalling" else "stalling")
+    differ = [m.move for m in other.moves if abs(m.extra.get("own_mean", m.value) - own[m.move]) > 1e-9]
+    assert len(differ) > len(own) // 2
+
+
+def test_the_answer_names_its_play_out_policy_and_the_default_is_the_plain_one():
+    view = example_view()
+    default = advise(view, time_budget=0.1, seed=2)
+    plain = advise(view, time_budget=0.1, seed=2, playout_policy="plain")
+    stalling = advise(view, time_budget=0.1, seed=2, playout_policy="stalling")
+    strip = {"seconds": None}
+    assert {**default.to_json(), **strip} == {**plain.to_json(), **strip}
+    assert "play the round out with the heuristic policy," in plain.notes[-1]
+    assert ", heuristic play to the end" in plain.method
+    assert "play the round out with the stalling heuristic policy (the best agent's" in stalling.notes[-1]
+    assert ", stalling heuristic play to the end" in stalling.method
+    assert [m.value for m in stalling.moves] != [m.value for m in plain.moves]
+
+
+@pytest.mark.parametrize("bad", ["greedy", "Stalling", "", 1, None.__class__])
+def test_an_unknown_play_out_policy_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match=r"playout_policy: the play-out policy must be one of plain, stalling"):
+        advise(example_view(), time_budget=0.05, playout_policy=bad)

@@ -1005,3 +1005,18 @@ def test_the_advise_help_takes_the_advisors_numbers_from_where_they_are_defined(
                  "(a full position, 3 cards or fewer in the draw pile) and the endgame search (6 cards or fewer; "
                  "7 for a full position)"):
         assert said in text
+
+
+def test_advise_plays_its_play_outs_with_the_policy_asked_for_and_refuses_another_name(capsys):
+    from lcanalysis.advisor import advise
+
+    code, out, _ = run(capsys, "advise", "example:midround", "--time", "0.1", "--playout-policy", "stalling", "--json")
+    answer = json.loads(out)
+    assert code == 0 and "with the stalling heuristic policy (the best agent's" in answer["notes"][-1]
+    assert ", stalling heuristic play to the end" in answer["method"]
+    plain = advise("example:midround", time_budget=0.1, seed=0, playout_policy="plain")
+    assert "with the heuristic policy," in plain.notes[-1] and answer["moves"] != plain.to_json()["moves"]
+    with pytest.raises(SystemExit) as exit_:  # argparse's usage line and error, naming the choices
+        main(["advise", "example:midround", "--playout-policy", "greedy"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--playout-policy" in err and "'greedy'" in err and "'stalling'" in err

@@ -472,3 +472,14 @@ def test_input_that_ends_in_the_middle_of_a_game_says_so(capsys, monkeypatch, tm
             in err), err
     code, out, err = play(capsys, monkeypatch, [*turns, "quit"], *FAST, "--seed", "5", "--seat", "0")
     assert code == 0 and "end of input" not in err
+
+
+def test_the_tutors_play_out_policy_is_chosen_on_the_command_line(capsys, monkeypatch):
+    code, out, _ = play(capsys, monkeypatch, ["hint all"], *FAST, "--seed", "2", "--playout-policy", "stalling")
+    assert code == 0 and "stalling heuristic policy" in out
+    s = TutorSession(agent="greedy", seed=2, time_budget=0.05, playout_policy="stalling")
+    assert all(f"{m.move} " in out for m in s.advice().moves[:3])
+    with pytest.raises(SystemExit) as exit_:  # argparse's usage line and error, naming the choices
+        play(capsys, monkeypatch, [], *FAST, "--playout-policy", "plainer")
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--playout-policy" in err and "'plainer'" in err and "'stalling'" in err

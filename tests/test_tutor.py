@@ -438,3 +438,18 @@ def test_the_boards_choose_refuses_a_choice_it_does_not_offer_naming_the_ones_it
         board.choose(hand[0], "-", "Q")
     board.choose(hand[-1], "-", DECK)  # what it offers is set
     assert (board.hand.value, board.place.value, board.source.value) == (hand[-1], "-", DECK)
+
+
+def test_the_tutor_judges_with_the_play_out_policy_it_is_given():
+    """The session passes its ``playout_policy`` to the advisor (the hint and the judgement alike), and an
+    unknown one is refused when the session is made, not at the first turn judged."""
+    s = TutorSession(agent="greedy", seed=3, time_budget=0.05, playout_policy="stalling")
+    view = s.view()
+    stalling = advise(view, time_budget=0.05, seed=3, playout_policy="stalling")
+    plain = advise(view, time_budget=0.05, seed=3)
+    assert [m.value for m in stalling.moves] != [m.value for m in plain.moves]
+    assert [(m.move, m.value) for m in s.advice().moves] == [(m.move, m.value) for m in stalling.moves]
+    assert [(m.move, m.value) for m in TutorSession(agent="greedy", seed=3, time_budget=0.05).advice().moves] == \
+        [(m.move, m.value) for m in plain.moves]
+    with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, got 'fast'"):
+        TutorSession(agent="greedy", seed=3, playout_policy="fast")

@@ -49,6 +49,7 @@ the number of turns left.
 from lcanalysis.advisor.advice import (
     AdviceError,
     advise,
+    check_playout_policy,
     check_playout_rate,
     check_schedule,
     example_view,
@@ -83,6 +84,8 @@ from lcanalysis.options import (  # the hint's numbers, which advise --help stat
     FULL_POSITION_ENDGAME_CARDS,
     MAX_TIME_BUDGET,
     PLAYOUT_DEFAULT_SECONDS,
+    PLAYOUT_POLICIES,
+    PLAYOUT_POLICY_DEFAULT,
     PLAYOUT_RESERVE,
     ROLLOUTS_PER_SECOND,
 )
@@ -91,9 +94,9 @@ __all__ = ["BOTH_HANDS_NOTE", "EARLIER_ROLLOUTS_PER_SECOND", "ENDGAME_AUTO_THREA
            "ENDGAME_DEFAULT_SECONDS", "ENDGAME_NODES_PER_SECOND", "EXACT_ENDGAME_CARDS", "FINALISTS", "FIRST_STAGE",
            "FULL_POSITION_ENDGAME_CARDS", "HAND_MODEL_DEFAULT", "JUDGE_FLOOR_SCALE", "JUDGE_SEARCH_CARDS",
            "JUDGE_SEARCH_FLOOR", "MATCH_ENDGAME_NOTE", "MAX_ENDGAME_CARDS", "MAX_PLAYOUT_RATE", "MAX_TIME_BUDGET",
-           "MIN_WORLDS", "PLAYOUT_DEFAULT_SECONDS", "PLAYOUT_RESERVE", "ROLLOUTS_PER_SECOND", "SCHEDULES",
-           "SCHEDULE_DEFAULT", "STREAMS_DEFAULT", "AdviceError", "advise", "check_playout_rate", "check_schedule",
-           "dealing_in_words", "example_view", "hint_view", "in_words", "judging_budget", "play_outs_in_words",
-           "reason"]
+           "MIN_WORLDS", "PLAYOUT_DEFAULT_SECONDS", "PLAYOUT_POLICIES", "PLAYOUT_POLICY_DEFAULT", "PLAYOUT_RESERVE",
+           "ROLLOUTS_PER_SECOND", "SCHEDULES", "SCHEDULE_DEFAULT", "STREAMS_DEFAULT", "AdviceError", "advise",
+           "check_playout_policy", "check_playout_rate", "check_schedule", "dealing_in_words", "example_view",
+           "hint_view", "in_words", "judging_budget", "play_outs_in_words", "reason"]
 
 _halving = halving  # the name it had when the advisor was one module (the tests' check of the schedule)

@@ -15,6 +15,8 @@ from lcanalysis.advisor.notes import (
     budget_text,
     dealing_in_words,
     play_outs_in_words,
+    played_by,
+    playout_policy_in_words,
     stall_bound_in_words,
 )
 from lcanalysis.advisor.playouts import clock_fit, halving, rank_through_best, reporting, two_stages
@@ -40,13 +42,14 @@ from lcanalysis.options import (  # the hint's numbers: there, so that advise --
     FULL_POSITION_ENDGAME_CARDS,
     MAX_TIME_BUDGET,
     PLAYOUT_DEFAULT_SECONDS,
+    PLAYOUT_POLICY_DEFAULT,
     PLAYOUT_RESERVE,
     ROLLOUTS_PER_SECOND,
     brief,
     check_flag,
     check_seed,
 )
-from lcanalysis.rollouts import Rollouts, policy_ranking
+from lcanalysis.rollouts import Rollouts, playout_params, policy_ranking
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, SearchMemoryError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
@@ -77,7 +80,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
            endgame_cards: int | None = None, wall_clock: bool = False, max_nodes: int = 0,
            progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
            streams: bool | None = None, schedule: str | None = None,
-           playout_rate: int | None = None, workers: int | str | None = None) -> Analysis:
+           playout_rate: int | None = None, workers: int | str | None = None,
+           playout_policy: str | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -118,7 +122,11 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     ``FULL_POSITION_ENDGAME_CARDS`` for a full position). ``workers``: threads of the endgame
     search (``None``: one per core with ``wall_clock``, at most ``ENDGAME_AUTO_THREADS``, so more of it
     fits in the time; else one, so that a node budget gives the same answer and node count on every
-    run, which threads sharing their tables do not; 0 or "auto": one per core).
+    run, which threads sharing their tables do not; 0 or "auto": one per core). ``playout_policy``:
+    the policy both sides play the play-outs with (``options.PLAYOUT_POLICIES``: "plain", the tuned
+    heuristic, or "stalling", the heuristic that also draws from a discard pile to gain turns, the best
+    agent's and the game review's; ``None``: ``PLAYOUT_POLICY_DEFAULT``); the notes and ``method`` name
+    it; the endgame search is not affected.
     """
     view, both_hands = hint_view(view_or_position)
     endgame_cards = _check_endgame_cards(endgame_cards, both_hands)
@@ -130,6 +138,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
     seed = check_seed("seed", seed, AdviceError)
+    policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
     threads = auto if workers is None else check_workers(workers)
@@ -189,7 +198,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     codes, _ = policy_ranking(view)
     n_moves = len(codes)
     use_streams = STREAMS_DEFAULT if streams is None else bool(streams)
-    r = Rollouts(view, codes, seed, hand_model=use_model and not both_hands, streams=use_streams)
+    r = Rollouts(view, codes, seed, params=playout_params(policy), hand_model=use_model and not both_hands,
+                 streams=use_streams)
     budget = max(1, int(time_budget * rate))
     fit = clock_fit(t0, time_budget) if wall_clock else None
     if progress is not None:  # the play-outs' rounds too, so a long answer is never silent
@@ -202,7 +212,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         best, sampled = two_stages(r, budget, fit)
     dealt = dealing_in_words(r.theta is not None, use_streams)
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
-             f"play-outs: both sides play the round out with the heuristic policy, {play_outs_in_words(r)} "
+             f"play-outs: both sides play the round out with {playout_policy_in_words(policy)}, "
+             f"{play_outs_in_words(r)} "
              f"({dealt}); ± is one standard error of that sampling, not of the policy's misjudgments; "
              f"{view.deck_count} cards in the draw pile"]
     if both_hands:
@@ -210,7 +221,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     if fallback_note:
         notes.insert(0, fallback_note)
     analysis = r.analysis("advisor estimate", seconds=time.perf_counter() - started,
-                          method=f"determinized rollouts: {sampled}, heuristic play to the end, seed {seed}; "
+                          method=f"determinized rollouts: {sampled}, {played_by(policy)} play to the end, "
+                                 f"seed {seed}; "
                                  f"{dealt}", notes=notes)
     rank_through_best(r, best, analysis)
     add_match_ranking(view, r, analysis)
@@ -258,6 +270,15 @@ def check_playout_rate(rate: int | None) -> int:
         raise AdviceError(f"playout_rate must be a whole number of play-outs a second from 1 to "
                          f"{MAX_PLAYOUT_RATE:,}, got {rate!r}")
     return int(rate)
+
+
+def check_playout_policy(policy: str) -> str:
+    """``policy`` if it names one of ``options.PLAYOUT_POLICIES``, else an ``AdviceError`` naming them."""
+    try:
+        playout_params(policy)
+    except ValueError as exc:
+        raise AdviceError(f"playout_policy: {exc}") from None
+    return policy
 
 
 def check_schedule(schedule: str) -> str:

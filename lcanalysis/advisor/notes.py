@@ -20,6 +20,20 @@ def dealing_in_words(hand_model: bool, streams: bool) -> str:
     return dealt + (", each player drawing from a deck stream of their own" if streams else "")
 
 
+def playout_policy_in_words(policy: str) -> str:
+    """The play-out policy (``options.PLAYOUT_POLICIES``) as the answer's note says it: "the heuristic policy"
+    (the plain one, the words the note always had), "the stalling heuristic policy (...)"."""
+    if policy == "stalling":
+        return ("the stalling heuristic policy (the best agent's: it also draws from a discard pile to gain turns "
+                "when its hand holds more wanted cards than turns left)")
+    return "the heuristic policy"
+
+
+def played_by(policy: str) -> str:
+    """The play-out policy as the answer's ``method`` says it: "heuristic" (the plain one), "stalling heuristic"."""
+    return "stalling heuristic" if policy == "stalling" else "heuristic"
+
+
 def play_outs_in_words(r: Rollouts) -> str:
     """How many play-outs, over how many sampled worlds: "1,500 play-outs over 163 sampled worlds, every
     turn in the first 8 and the turns kept longer in more". The turns share the worlds, and the schedule

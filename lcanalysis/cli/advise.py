@@ -1,5 +1,5 @@
 """``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--turn MOVE ...]
-[--json]``: the hint.
+[--playout-policy plain|stalling] [--json]``: the hint.
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
 lists every legal turn and draw; each ``--turn MOVE`` adds a line under the verdict on that turn (its
@@ -71,6 +71,11 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                        when_out="the exact solver stops with an error (exit status 2); the endgame search answers "
                                 "from the stall levels it finished, or, with none, hands over to play-outs, and "
                                 "its notes say so")
+    p.add_argument("--playout-policy", choices=options.PLAYOUT_POLICIES, default=None,
+                   help="the policy both sides play the play-outs with: plain, the tuned heuristic, or stalling, the "
+                        "heuristic that also draws from a discard pile to gain turns (the best agent's play-out "
+                        "policy, and the game review's); the answer's note names it; the endgame search near the end "
+                        f"is not affected (default: {options.PLAYOUT_POLICY_DEFAULT})")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run)
 
@@ -96,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with memory_ceiling(args.max_memory, "a shorter --time"), stage_progress() as progress:
             analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
-                              max_nodes=args.max_nodes, progress=progress)
+                              max_nodes=args.max_nodes, progress=progress, playout_policy=args.playout_policy)
     except SearchBudgetExceeded as exc:
         raise UsageError(f"the node budget of the exact endgame solver ran out: {exc.nodes:,} nodes searched, and "
                          f"--max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None

@@ -34,6 +34,8 @@ from lcanalysis.cli.common import check_agent_option, describe, progress_line, s
 from lcanalysis.options import (
     MAX_MATCH_ROUNDS,
     MAX_SEED,
+    PLAYOUT_POLICIES,
+    PLAYOUT_POLICY_DEFAULT,
     UsageError,
     check_output_file,
     nonneg,
@@ -87,6 +89,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "the time (advise keeps to the wall clock: on a busy machine it plays fewer, and its last "
                         "line, like the hint's, says how many); at its defaults it samples other worlds, and "
                         "near-equal turns can swap places")
+    p.add_argument("--playout-policy", choices=PLAYOUT_POLICIES, default=None,
+                   help="the policy of the advisor's play-outs that judge your turns and give the hints, as "
+                        f"'lcanalysis advise --playout-policy' (default: {PLAYOUT_POLICY_DEFAULT})")
     p.add_argument("--ask", action="store_true",
                    help="before playing a turn the tutor would comment on, say why and ask: y plays it anyway, "
                         "anything else takes it back to choose again (a turn taken back is not counted)")
@@ -117,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"lcanalysis play: you are player {args.seat} against {agent.name}, deal seed {seed} "
               f"(--seed {seed} deals it again)", flush=True)
         session = TutorSession(agent=agent, seat=args.seat, seed=seed, rounds=args.rounds, colors=args.colors,
-                               threshold=args.threshold, time_budget=args.time, progress=progress_line)
+                               threshold=args.threshold, time_budget=args.time, progress=progress_line,
+                               playout_policy=args.playout_policy)
         when = "before the turn is played, and asks" if args.ask else "after the turn"
         print(f"the tutor speaks up ({when}) when a turn loses more than {args.threshold:g} point(s) against the "
               "best (and more than two standard errors); type a turn like +B6/D or -W2/G, or " + ", ".join(WORDS))

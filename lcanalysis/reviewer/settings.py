@@ -8,8 +8,7 @@ import math
 import numpy as np
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR
-from lcanalysis.core.policy import STALLING_PARAMS
-from lcanalysis.rollouts import ROLLOUTS_PER_MS
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 
 #: the version of the review's numbers: raised whenever the same record, settings and seed would give
 #: other numbers than before (a loss, a best turn, a mark, a luck, a value, the worlds behind one),
@@ -65,8 +64,8 @@ SCHEDULE = "two-stage"
 #: with the stalling heuristic it marks none of them and keeps the 3 marks of the person the checks
 #: confirmed. The advisor that picks the best turn still plays the plain heuristic (the hint's), and the
 #: luck of a draw too (its measurements below were made so)
-PLAYOUT_PARAMS = STALLING_PARAMS
-PLAYOUT_POLICY = "stalling"  # its name in the review's settings and words
+PLAYOUT_POLICY = "stalling"  # its name in the review's settings and words (``options.PLAYOUT_POLICIES``)
+PLAYOUT_PARAMS = playout_params(PLAYOUT_POLICY)
 #: the luck of a draw in a one-player record deals the opponent's unknown cards by the opponent-hand
 #: model: measured on 8,800 real draws (data/simulated/skill_and_luck_review_luck_model.csv) its mean
 #: is -0.23 +- 0.05 points a draw, against -0.57 +- 0.06 with the uniform deal (a full-deal record
