@@ -16,6 +16,7 @@ from scipy import stats as st
 
 from lcanalysis.advisor import ENDGAME_CARDS
 from lcanalysis.agents import make_agent
+from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.studies import calibration as C
@@ -717,3 +718,24 @@ def test_the_phase_table_and_the_fits_table_set_runs_side_by_side():
             C.phase_table(bad)
         with pytest.raises(ValueError, match="fits_table: give a dict of named fits"):
             C.fits_table(bad)
+
+
+def test_the_advisors_play_out_policy_is_the_studys_setting_and_a_resume_with_another_is_refused(tmp_path, capsys):
+    """The study passes ``--playout-policy`` to the advisor, keeps it in the file's settings, and refuses to
+    mix the values of two play-out policies in one file; a file made before the choice reads as "plain"."""
+    from lcanalysis.advisor import advise
+
+    out = tmp_path / "c.csv"
+    argv = ["--rounds", "1", "--every", "12", "--time", "0.02", "--bootstrap", "50", "--out", str(out)]
+    assert C.main([*argv, "--playout-policy", "stalling"]) == 0
+    df = C.load_calibration(out)
+    assert df.attrs["identity"]["playout_policy"] == "stalling"
+    row = df.iloc[0]
+    view = read_position(row["view"])
+    mine = advise(view, time_budget=0.02, seed=int(row["advisor_seed"]), playout_policy="stalling")
+    assert float(row["played_value"]) == pytest.approx(next(m.value for m in mine.moves if m.move == row["played"]))
+    capsys.readouterr()
+    assert C.main([*argv, "--playout-policy", "plain"]) == 2
+    assert "other settings (playout_policy: 'stalling' there, 'plain' here)" in capsys.readouterr().err
+    assert C.main(argv) == 2  # the default is the plain policy
+    assert C.STUDY_FILE.defaults["playout_policy"] == "plain"

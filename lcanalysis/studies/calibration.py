@@ -75,7 +75,7 @@ PHASE_NAMES = [name for _, _, name in PHASES]
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
 IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams", "schedule",
-                 "endgame_cards", "playout_rate")
+                 "endgame_cards", "playout_rate", "playout_policy")
 #: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
 #: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
 HANDS = ("view", "both")
@@ -141,7 +141,7 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
                     hand_model: bool | None = None, streams: bool | None = None,
                     schedule: str | None = None, endgame_cards: int | None = None,
-                    playout_rate: int | None = None) -> dict[str, Any]:
+                    playout_rate: int | None = None, playout_policy: str | None = None) -> dict[str, Any]:
     """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
@@ -152,7 +152,8 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
     c0 = time.process_time()
     an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams, schedule=schedule,
-                endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards, playout_rate=playout_rate)
+                endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards, playout_rate=playout_rate,
+                playout_policy=playout_policy)
     cpu = time.process_time() - c0
     mine = next((m for m in an.moves if m.move == played), None)
     if mine is None:
@@ -175,27 +176,28 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 
 def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
               hands: str = "view", hand_model: bool = False, streams: bool = False,
-              schedule: str = "two-stage", endgame_cards: int = 3, playout_rate: int = 6000) -> dict[str, Any]:
+              schedule: str = "two-stage", endgame_cards: int = 3, playout_rate: int = 6000,
+              playout_policy: str = "plain") -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
             "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "streams": bool(streams),
             "schedule": schedule, "endgame_cards": int(endgame_cards), "playout_rate": int(playout_rate),
-            "lcanalysis": __version__}
+            "playout_policy": playout_policy, "lcanalysis": __version__}
 
 
 #: the study's results file (``study_file.StudyFile``): one row a position, keyed by (round, turn)
 STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
                        defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage",
-                                 "endgame_cards": 3, "playout_rate": 6000},
+                                 "endgame_cards": 3, "playout_rate": 6000, "playout_policy": "plain"},
                        code=ADVICE_CODE).made_by(__file__)
 
 
 def read_identity(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings a study file was made with (its first line; ``hands`` is "view", ``hand_model``
-    and ``streams`` false, ``schedule`` "two-stage", ``endgame_cards`` 3 and ``playout_rate`` 6000
-    unless it says otherwise)."""
+    and ``streams`` false, ``schedule`` "two-stage", ``endgame_cards`` 3, ``playout_rate`` 6000 and
+    ``playout_policy`` "plain" unless it says otherwise)."""
     return STUDY_FILE.read_identity(path)
 
 
@@ -234,7 +236,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
                       schedule: str | None = None, endgame_cards: int | None = None,
                       command: str | None = None, playout_rate: int | None = None,
-                      allow_code_change: bool = False) -> pd.DataFrame:
+                      allow_code_change: bool = False, playout_policy: str | None = None) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -255,6 +257,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     (``None``: ``advisor.ENDGAME_CARDS``); files made before the hand-over moved to 4 read as 3.
     ``playout_rate``: the advisor's play-outs a second of budget (``None``:
     ``advisor.ROLLOUTS_PER_SECOND``); files made before it was raised read as 6,000.
+    ``playout_policy``: the advisor's play-out policy (``advisor.PLAYOUT_POLICIES``; ``None``: its
+    default, ``advisor.PLAYOUT_POLICY_DEFAULT``); files made before the choice read as "plain".
     ``progress`` receives a line of text after each round. ``command``: the command line, written
     to ``out`` + ".cmd" once ``out`` is open and its settings match. A file whose rows other code
     wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``), or an
@@ -282,8 +286,11 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     if isinstance(endgame_cards, bool) or not isinstance(endgame_cards, int) or endgame_cards < 0:
         raise ValueError(f"endgame_cards must be a whole number of cards, 0 or more, got {endgame_cards!r}")
     playout_rate = check_playout_rate(playout_rate)
+    from lcanalysis.advisor import PLAYOUT_POLICY_DEFAULT, check_playout_policy
+
+    playout_policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,
-                         endgame_cards, playout_rate)
+                         endgame_cards, playout_rate, playout_policy)
     rows: list[dict[str, Any]] = []
     turns = _round_turns(os.fspath(out)) if out is not None else {}
     with contextlib.ExitStack() as stack:
@@ -312,7 +319,7 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
                 row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
                                            advisor_seed(seed, k, t), time_budget, hand_model, bool(streams),
-                                           schedule, endgame_cards, playout_rate))
+                                           schedule, endgame_cards, playout_rate, playout_policy))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -664,7 +671,7 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.calibration --rounds N --out FILE``: play and advise, row by
     row (resuming FILE), write the command to ``FILE.cmd`` and print the calibration."""
-    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
+    from lcanalysis.advisor import PLAYOUT_POLICIES, PLAYOUT_POLICY_DEFAULT, ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
@@ -690,6 +697,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help="the advisor's play-outs a second of budget (default: as the advisor does, "
                          f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
+    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICIES, default=None,
+                    help="the policy of the advisor's play-outs (default: as the advisor does, "
+                         f"{PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a resume with another "
+                         "policy is refused")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -709,6 +720,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   progress=None if args.no_progress else say, streams=args.streams,
                                   schedule=args.schedule, endgame_cards=args.endgame_cards,
                                   playout_rate=args.playout_rate, allow_code_change=args.allow_code_change,
+                                  playout_policy=args.playout_policy,
                                   command="python -m lcanalysis.studies.calibration " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
