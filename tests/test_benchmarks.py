@@ -79,6 +79,7 @@ def test_every_benchmark_option_says_what_it_is_and_its_default(monkeypatch):
     (["bench_startup.py", "--lines", "1"], "--lines must be at least 2, got 1"),
     (["bench_streams.py", "--worlds", "1"], "--worlds and --candidates at least 2; got 30, 1 and 8"),
     (["bench_rollout_honesty.py", "--trials", "1"], "--trials must be at least 2, got 1"),
+    (["bench_rollout_honesty.py", "--playouts", "--agents"], "nothing to measure: give --playouts or --agents"),
     (["bench_rollout_luck.py", "--top", "1"], "--trials must be at least 3 and --top at least 2, got 300 and 1"),
     (["bench_selfplay.py", "--deals", "0"], "--deals and --workers must be at least 1, got 0 and"),
     (["bench_endgame_profile.py", "--worlds", "0"], "--worlds must be from 1 to 96 (the sampled worlds"),
