@@ -61,3 +61,19 @@ def test_plain_heuristic_play_outs_mark_the_turns_the_checks_overturned(monkeypa
     monkeypatch.setattr(judge, "PLAYOUT_PARAMS", HEURISTIC_PARAMS)
     d = _judged({turn})[turn]
     assert mark_for(d["loss"], d["loss_stderr"]) is not None and d["loss"] > 10
+
+
+def test_the_reviews_advisor_keeps_the_plain_play_outs_whatever_the_hints_default(monkeypatch):
+    """The advisor that picks the review's best turn names its play-out policy (``ADVISOR_PLAYOUT_POLICY``,
+    the plain heuristic, as the published reviews were made): a hint whose default policy were the stalling
+    heuristic would leave every review number as it is."""
+    from lcanalysis.advisor import advice
+
+    turn = 39
+    def numbers(judged: dict) -> dict:
+        return {k: v for k, v in judged.items() if k != "seconds"}  # (the clock's, not a number of the review)
+
+    before = numbers(_judged({turn})[turn])
+    monkeypatch.setattr(advice, "PLAYOUT_POLICY_DEFAULT", "stalling")
+    assert advice.advise("example:midround", time_budget=0.05).method.count("stalling heuristic play") == 1
+    assert numbers(_judged({turn})[turn]) == before

@@ -22,6 +22,7 @@ from lcanalysis.game.records import RoundRecord
 from lcanalysis.game.view import View
 from lcanalysis.reviewer.luck import draw_luck
 from lcanalysis.reviewer.settings import (
+    ADVISOR_PLAYOUT_POLICY,
     ADVISOR_SHARE,
     ENDGAME_CARDS,
     HAND_MODEL,
@@ -148,7 +149,8 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
         # the exact solver's bounds leave the played turn out: fall through to the estimate
     budget = judging_budget(view.deck_count, job.time * ADVISOR_SHARE, job.search_floor)
     analysis = advise(view, time_budget=budget, seed=seed, endgame_cards=SEARCH_CARDS,
-                      hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE, playout_rate=PLAYOUT_RATE)
+                      hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE, playout_rate=PLAYOUT_RATE,
+                      playout_policy=ADVISOR_PLAYOUT_POLICY)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
         searched = _searched_decision(analysis, played, ref, seed)
         if searched is not None:

@@ -66,6 +66,10 @@ SCHEDULE = "two-stage"
 #: luck of a draw too (its measurements below were made so)
 PLAYOUT_POLICY = "stalling"  # its name in the review's settings and words (``options.PLAYOUT_POLICIES``)
 PLAYOUT_PARAMS = playout_params(PLAYOUT_POLICY)
+#: the play-out policy of the review's advisor, which picks the best turn: the plain heuristic, named here
+#: rather than left to the hint's default (``advise(..., playout_policy=None)``), so that no review number
+#: moves should that default change (the published reviews' advisor played it)
+ADVISOR_PLAYOUT_POLICY = "plain"
 #: the luck of a draw in a one-player record deals the opponent's unknown cards by the opponent-hand
 #: model: measured on 8,800 real draws (data/simulated/skill_and_luck_review_luck_model.csv) its mean
 #: is -0.23 +- 0.05 points a draw, against -0.57 +- 0.06 with the uniform deal (a full-deal record
