@@ -301,7 +301,8 @@ def _published(name="calibration.csv"):
 
 
 @pytest.mark.parametrize("name", ["calibration.csv", "calibration_both_hands.csv", "calibration_halving.csv",
-                                  "calibration_hand_model.csv", "calibration_today.csv"])
+                                  "calibration_hand_model.csv", "calibration_today.csv",
+                                  "calibration_stalling_hint.csv", "calibration_plain_hint_stalling_play.csv"])
 def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     df = _published(name)
     cmd = (ROOT / "data" / "simulated" / f"{name}.cmd").read_text().split()
@@ -319,6 +320,10 @@ def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     assert ident["hand_model"] is ("--no-hand-model" not in cmd and ident["hands"] == "view")
     assert ident["endgame_cards"] == (int(cmd[cmd.index("--endgame-cards") + 1]) if "--endgame-cards" in cmd
                                       else ENDGAME_CARDS)
+    assert ident["playout_policy"] == (cmd[cmd.index("--playout-policy") + 1] if "--playout-policy" in cmd
+                                       else "plain")
+    assert ident["agents"] == (cmd[cmd.index("--agents") + 1: cmd.index("--agents") + 3] if "--agents" in cmd
+                               else list(C.AGENTS))
     assert sorted(df["round"].unique()) == list(range(rounds))
     assert not df.duplicated(["round", "turn"]).any()
     for k, part in df.groupby("round"):
