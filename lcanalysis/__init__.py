@@ -197,6 +197,16 @@ def _part_ready(part: str) -> None:
     importlib.import_module("lcanalysis.cli.warmup").part_ready(part)
 
 
+def _compiling_at_import(part: str, module: str) -> bool:
+    """The notice and bar of a part compiling as its module is imported (``cli.warmup.compiling_at_import``),
+    for ``core.first_compile.compiling_at_import``, as ``_part_ready``."""
+    return bool(importlib.import_module("lcanalysis.cli.warmup").compiling_at_import(part, module))
+
+
+def _compiled_at_import(part: str) -> None:
+    importlib.import_module("lcanalysis.cli.warmup").compiled_at_import(part)
+
+
 def __getattr__(name: str) -> Any:
     if name in _ENGINE_NAMES:
         _engine_ready()  # (a file check once compiled; the warm-up's own steps are let through)

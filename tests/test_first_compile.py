@@ -5,6 +5,7 @@ through the warm-up's seam (its marker in a temporary folder, its steps replaced
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -234,3 +235,91 @@ def test_the_other_entries_refuse_a_bad_argument_before_they_ask_for_their_compi
     assert lines == [f"{name} refused []" for name in (
         "deal", "table", "mean_score", "score_distribution", "turn_model", "evaluate_view", "evaluate_position",
         "luck", "rollouts")]
+
+
+def test_the_solver_s_searches_compiled_at_import_say_so_once_and_its_part_keeps_their_cache(seam, capsys):
+    """numba compiles a function typed ahead (the solver's recursive searches) as its decorator runs,
+    before an entry point can ask (``ready``): ``import lcanalysis.advisor`` on a fresh install waited
+    102 s in silence. The import now says so, with a bar, once; the solver's own compile that follows
+    keeps what it compiled (the cache held these sources' code only from then on)."""
+    ran, cleaned, marker = seam
+    solver, module = first_compile.SOLVER, "lcanalysis.search.perfect"
+    assert warmup.compiling_at_import(solver, module) and cleaned == [1]
+    assert ("compiling the exact endgame solver's searches as lcanalysis.search.perfect is imported, once for "
+            "this version" in capsys.readouterr().err)
+    assert not warmup.compiling_at_import(solver, module)  # one bar, while it is open
+    warmup.compiled_at_import(solver)
+    assert "1/1" in capsys.readouterr().err
+    assert (marker.parent / "exact-endgame-solver-at-import-test.ok").exists() and not marker.exists()
+    assert not warmup.compiling_at_import(solver, module) and capsys.readouterr().err == ""  # then loaded: no word
+    assert warmup.part_ready(solver) >= 0 and ran == [solver] and cleaned == [1]  # the rest, cache kept
+    assert "compiling the exact endgame solver, once" in capsys.readouterr().err
+    assert warmup.engine_ready() > 0 and not (marker.parent / "exact-endgame-solver-at-import-test.ok").exists()
+    warmup.compiled_at_import(solver)  # (none open: nothing)
+    assert not warmup.compiling_at_import(solver, module)
+
+
+def test_an_import_says_nothing_when_the_engine_is_compiled_or_the_warm_up_s_bar_shows(seam, capsys):
+    ran, cleaned, marker = seam
+    solver, module = first_compile.SOLVER, "lcanalysis.search.perfect"
+    warmup._COMPILING.set()  # (the warm-up's own steps import the advisor, under its bar)
+    try:
+        assert not warmup.compiling_at_import(solver, module)
+    finally:
+        warmup._COMPILING.clear()
+    marker.write_text("compiled\n")
+    assert not warmup.compiling_at_import(solver, module)
+    assert capsys.readouterr().err == "" and cleaned == [] and ran == []
+
+
+#: a fresh process importing every module of the package, recording each compile at import announced
+#: and which functions were compiled (typed ahead) at each point
+_IMPORT_ORDER = (
+    "import importlib, pkgutil, sys\nimport lcanalysis\nfrom lcanalysis.core import first_compile\n"
+    "from numba.core.registry import CPUDispatcher\nseen = []\n"
+    "def typed():\n"
+    "    return sorted({f'{f.py_func.__module__}.{f.py_func.__name__}' for m, mod in list(sys.modules.items())\n"
+    "                   if m.startswith('lcanalysis') for f in list(vars(mod).values())\n"
+    "                   if isinstance(f, CPUDispatcher) and f.signatures})\n"
+    "first_compile.compiling_at_import = lambda part, module: seen.append(['compiling', part, module, typed()])\n"
+    "first_compile.compiled_at_import = lambda part: seen.append(['compiled', part, typed()])\n"
+    "for info in pkgutil.walk_packages(lcanalysis.__path__, 'lcanalysis.'):\n"
+    "    if not info.name.endswith('__main__'):  # (runs the command line)\n"
+    "        importlib.import_module(info.name)\n"
+    "import json\nprint(json.dumps(seen))\nprint(json.dumps(typed()))\n")
+
+
+def test_every_function_compiled_at_import_is_announced_before_it_compiles():
+    """Every function of the package that numba compiles as its module is imported lies between the
+    solver's notice and its end: one typed ahead anywhere else would compile in silence again."""
+    seen, typed = (json.loads(line) for line in _python(_IMPORT_ORDER).splitlines())
+    searches = ["lcanalysis.search.perfect._search", "lcanalysis.search.perfect._solo"]
+    assert seen == [["compiling", first_compile.SOLVER, "lcanalysis.search.perfect", []],
+                    ["compiled", first_compile.SOLVER, searches]]
+    assert typed == searches  # importing all the rest compiled nothing
+
+
+@pytest.mark.slow
+def test_a_fresh_cache_s_first_import_of_the_solver_says_it_compiles_and_the_next_loads_in_silence(tmp_path):
+    """End to end, with numba's cache (and so the markers) in an empty folder: a real compile."""
+    env = dict(__import__("os").environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    runs = [subprocess.run([sys.executable, "-c", "import lcanalysis.search.perfect"], capture_output=True,
+                           text=True, timeout=900, env=env, check=True) for _ in range(2)]
+    assert ("compiling the exact endgame solver's searches as lcanalysis.search.perfect is imported"
+            in runs[0].stderr and "1/1" in runs[0].stderr)
+    assert runs[1].stderr == ""
+    assert list((tmp_path / "lcanalysis").glob("exact-endgame-solver-at-import-*.ok"))
+
+
+def test_plain_python_and_a_ready_engine_ask_nothing_at_the_solver_s_import():
+    """With ``NUMBA_DISABLE_JIT`` nothing compiles; once a command's ``engine_ready`` found the engine
+    compiled, nothing need be checked: the import asks the warm-up nothing (0.1-0.4 s of hashing
+    the sources), while in a process that knows nothing it asks once."""
+    code = ("from lcanalysis.cli import warmup\nasked = []\n"
+            "warmup.compiling_at_import = lambda part, module, quiet=False: asked.append(part) or False\n"
+            "{setup}import lcanalysis.search.perfect\nprint(asked)\n")
+    plain = "import os\nos.environ['NUMBA_DISABLE_JIT'] = '1'\n"
+    ready = "from lcanalysis.core import first_compile\nfirst_compile.mark_all_ready()\n"
+    asked = [_python(code.format(setup=setup)) for setup in (plain, ready, "")]
+    assert asked == ["[]", "[]", "['exact endgame solver']"]

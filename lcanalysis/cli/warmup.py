@@ -29,6 +29,7 @@ folder is a first compile, and says so.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import re
@@ -37,6 +38,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import lcanalysis
 from lcanalysis.cli.common import describe
@@ -51,13 +53,20 @@ _COMPILED = re.compile(rb"^[ \t]*@(numba\.)?njit\b", re.MULTILINE)
 
 def _key() -> str:
     """Changes whenever a source file with compiled code, numba or Python changes."""
+    return _sources_key(PACKAGE)
+
+
+@functools.lru_cache(maxsize=4)
+def _sources_key(package: Path) -> str:
+    """``_key`` of the sources in ``package``, read once a process (0.1-0.4 s of hashing, which every
+    first ask of a part and the solver's import paid again)."""
     import numba
 
     h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(package.rglob("*.py")):
         text = path.read_bytes()
         if _COMPILED.search(text):  # only compiled code matters, as for numba's own cache
-            h.update(str(path.relative_to(PACKAGE)).encode() + hashlib.sha256(text).digest())
+            h.update(str(path.relative_to(package)).encode() + hashlib.sha256(text).digest())
     return h.hexdigest()[:16]
 
 
@@ -299,6 +308,58 @@ def rules_ready(quiet: bool = False) -> float:
 
 _COMPILING = threading.Event()  # set while engine_ready or part_ready compiles in this process
 
+#: the parts compiling as their module is imported, by part: the bar, its ticker's stop, the marker
+#: written when it is over, when it began
+_AT_IMPORT: dict[str, tuple[Any, Callable[[], None], Path, float]] = {}
+
+
+def compiling_at_import(part: str, module: str, quiet: bool = False) -> bool:
+    """Before ``module``'s functions typed ahead (numba compiles a function with an explicit signature
+    as its decorator runs: the solver's recursive searches) compile as it is imported: when neither
+    the engine, nor ``part``, nor these functions were compiled for these sources here, a notice and a
+    bar on standard error until ``compiled_at_import``, and numba's cache emptied of other sources'
+    code first, as a part's compile does (a function of another file inlined into them would load
+    stale). Returns whether it compiles. No entry point can ask first (``core.first_compile.ready``):
+    the module's import is the first call. While the warm-up compiles (its own bar shows) it says
+    nothing."""
+    marker = _marker()
+    at_import = _part_marker(marker, f"{part} at import")  # (its functions typed ahead only)
+    if (marker.exists() or _part_marker(marker, part).exists() or at_import.exists() or _COMPILING.is_set()
+            or part in _AT_IMPORT):
+        return False
+    if not _any_part_compiled(marker):  # (its marker, once written, tells the part's compile to keep the cache)
+        remove_stale_cache()
+    if not quiet:
+        print(IMPORT_NOTICE.format(part=part, module=module), file=sys.stderr, flush=True)
+    from lcanalysis.progress import progress_bar, ticking
+
+    bar = progress_bar(total=1, desc="compiling", unit="part", progress=not quiet, delay=0)
+    bar.set_postfix_str(f"{part}'s searches")
+    _AT_IMPORT[part] = (bar, ticking(bar, TICK_SECONDS), at_import, time.perf_counter())
+    return True
+
+
+def compiled_at_import(part: str) -> None:
+    """``part``'s compile at its module's import (``compiling_at_import``) is over: its bar completes,
+    and a marker says so (the next import loads them from numba's cache, in silence)."""
+    opened = _AT_IMPORT.pop(part, None)
+    if opened is None:
+        return
+    bar, stop_ticking, at_import, t0 = opened
+    stop_ticking()
+    bar.update(1)
+    bar.close()
+    _write_marker(at_import, f"compiled as its module was imported in {time.perf_counter() - t0:.1f} s\n")
+
+
+def _write_marker(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    except OSError:  # a read-only install: numba keeps its own cache, we only lose the notice
+        pass
+
+
 ENGINE_NOTICE = ("compiling the engine, once for this version (about a minute on 2 cores); "
                  "later commands start at once")
 RULES_NOTICE = ("compiling the rules kernel, once for this version (5-15 s on 2 cores; "
@@ -306,6 +367,8 @@ RULES_NOTICE = ("compiling the rules kernel, once for this version (5-15 s on 2 
 PART_NOTICE = ("compiling the {part}, once for this version (seconds to a minute on 2 cores; "
                "'lcanalysis warm-up' compiles the whole engine ahead)")
 PART_NOTICES = {RULES_PART: RULES_NOTICE}
+IMPORT_NOTICE = ("compiling the {part}'s searches as {module} is imported, once for this version (about a minute "
+                 "on 2 cores; 'lcanalysis warm-up' compiles the whole engine ahead)")
 
 
 def _compile(marker: Path, quiet: bool, steps: list[tuple[str, Callable[[], None]]], notice: str,
@@ -333,9 +396,9 @@ def _compile(marker: Path, quiet: bool, steps: list[tuple[str, Callable[[], None
         for old in marker.parent.glob("*-*.ok"):
             if whole or _marker_key(old) != _marker_key(marker):  # (another version's marker: stale)
                 old.unlink()
-        marker.write_text(f"compiled in {time.perf_counter() - t0:.1f} s\n")
     except OSError:  # a read-only install: numba keeps its own cache, we only lose the notice
         pass
+    _write_marker(marker, f"compiled in {time.perf_counter() - t0:.1f} s\n")
     return time.perf_counter() - t0
 
 

@@ -45,6 +45,30 @@ def ready(part: str) -> None:
     sys.modules["lcanalysis"]._part_ready(part)
 
 
+#: the parts compiling as their module is imported (``compiling_at_import``), until it is over
+COMPILING_AT_IMPORT: set[str] = set()
+
+
+def compiling_at_import(part: str, module: str) -> None:
+    """Called by a module whose functions numba compiles as it is imported, before them: functions
+    typed ahead (an explicit signature: the solver's recursive searches) compile as their decorators
+    run, before any entry point can ask for their part (``ready``), and ``import lcanalysis.advisor``
+    on a fresh install waited 102 s in silence. When this version never compiled ``part`` here, a
+    notice and a bar on standard error until the module calls ``compiled_at_import``."""
+    if part in ASKED or ALL_READY[0] or jit_disabled():
+        return
+    if sys.modules["lcanalysis"]._compiling_at_import(part, module):
+        COMPILING_AT_IMPORT.add(part)
+
+
+def compiled_at_import(part: str) -> None:
+    """The module's functions typed ahead are compiled (or loaded): the bar of ``compiling_at_import``
+    completes."""
+    if part in COMPILING_AT_IMPORT:
+        COMPILING_AT_IMPORT.discard(part)
+        sys.modules["lcanalysis"]._compiled_at_import(part)
+
+
 def mark_all_ready() -> None:
     """The whole engine is compiled: no part need be asked for again in this process."""
     ALL_READY[0] = True

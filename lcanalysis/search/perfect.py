@@ -686,7 +686,10 @@ def _below(cap, their_st):
 
 
 # Explicit signatures: a recursive function compiled for one argument type only (numba
-# otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks).
+# otherwise specializes on int32/int64 mixes and its cache of recursive functions breaks). numba
+# compiles them as this module is imported, before an entry point can ask (``first_compile.ready``):
+# the notice comes first (closed at the end of the module).
+first_compile.compiling_at_import(first_compile.SOLVER, __name__)
 _I32 = int32[::1]
 _SOLO_SIG = float64(_I32, _I32, _I32, _I32, int64, int64, int64, int64, int64, float64, uint64[:, ::1],
                     uint64[:, ::1], int64[::1])
@@ -1501,4 +1504,4 @@ class SearchBudgetExceeded(RuntimeError):
         self.seconds = seconds  # None: the node budget ran out; else the time given, which did
 
 
-# the Python layer's helpers import names defined above
+first_compile.compiled_at_import(first_compile.SOLVER)  # (opened above ``_SOLO_SIG``)
