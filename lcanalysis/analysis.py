@@ -201,7 +201,8 @@ class Analysis:
     expected final score, and a rollout's on a position in a match (``studies.rollout``), which is the
     chance to win the match (its kind says so). Each turn (``MoveValue``) says whether its value is
     exact, or an estimate with its standard error (``stderr``; none for a heuristic leaf's);
-    ``value`` is the best turn's. ``print`` gives the turns as a table, ``to_json()`` as the
+    ``value`` is the best turn's. ``playout_policy`` names the play-out policy of an answer by play-outs
+    (None for any other). ``print`` gives the turns as a table, ``to_json()`` as the
     interchange object, ``to_frame()`` as a DataFrame.
     """
 
@@ -217,6 +218,11 @@ class Analysis:
     #: a play-out answer's play-outs in all, over every turn (``rollouts.Rollouts``); None for a search,
     #: whose work is its ``nodes`` (a play-out answer keeps the same count in ``nodes``, as it always did)
     playouts: int | None = None
+    #: the play-out policy both sides played the play-outs with, by its name (``options.PLAYOUT_POLICIES``:
+    #: "plain", "stalling"), set by ``Rollouts.analysis``; None when no play-outs of a named policy made the
+    #: values: a search (the exact endgame answer too), or play-outs by agents or other parameters (whose
+    #: ``kind`` or ``method`` says which)
+    playout_policy: str | None = None
 
     def __post_init__(self) -> None:
         self.moves[:] = ranked(self.moves)  # ties (within TIE) exact first, then in the canonical order
@@ -249,6 +255,7 @@ class Analysis:
             "method": self.method,
             **({"splits": self.splits} if self.splits is not None else {}),
             **({"playouts": self.playouts} if self.playouts is not None else {}),
+            **({"playout_policy": self.playout_policy} if self.playout_policy is not None else {}),
             **({"notes": self.notes} if self.notes else {}),
         }
 

@@ -49,6 +49,13 @@ def playout_params(policy: str) -> np.ndarray:
     return PLAYOUT_POLICY_PARAMS[policy]
 
 
+def policy_name(params: np.ndarray) -> str | None:
+    """The name of the play-out policy whose parameters are ``params`` (``PLAYOUT_POLICY_PARAMS``), or None
+    for parameters of no named policy (a tuned agent's)."""
+    return next((name for name, p in PLAYOUT_POLICY_PARAMS.items()
+                 if p.shape == np.shape(params) and np.array_equal(p, params)), None)
+
+
 def some_state(view: View) -> np.ndarray:
     """One full kernel state consistent with the view (a fixed deal of the unseen cards): what a
     policy that reads only the mover's information needs. Buried pile cards get a fixed fill."""
@@ -246,7 +253,8 @@ class Rollouts:
 
     def analysis(self, kind: str, method: str, seconds: float = 0.0, notes: Sequence[str] = (),
                  reason: str = "", keep_samples: bool = False) -> Analysis:
-        """The samples as ranked turns: each turn's mean outcome and the standard error over worlds."""
+        """The samples as ranked turns: each turn's mean outcome and the standard error over worlds; the
+        answer's ``playout_policy`` names the policy of the play-outs (``policy_name``)."""
         moves = []
         for k, x in enumerate(self.samples):
             extra: dict = {"worlds": len(x)}
@@ -256,5 +264,4 @@ class Rollouts:
                                    float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
                                    exact=False, reason=reason, extra=extra))
         return Analysis(moves, kind=kind, exact=False, nodes=self.worlds, playouts=self.worlds, seconds=seconds,
-                        method=method,
-                        notes=list(notes))
+                        method=method, notes=list(notes), playout_policy=policy_name(self.params))

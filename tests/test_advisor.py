@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 import pytest
-from helpers import count_playouts, dealt_view
+from helpers import count_playouts, dealt_view, played_down
 
 from lcanalysis.advisor import MIN_WORLDS, ROLLOUTS_PER_SECOND, _halving, advise, example_view, reason
 from lcanalysis.agents import make_agent
@@ -648,6 +648,32 @@ def test_the_answer_names_its_play_out_policy_and_the_default_is_the_plain_one()
     assert "play the round out with the stalling heuristic policy (the best agent's" in stalling.notes[-1]
     assert ", stalling heuristic play to the end" in stalling.method
     assert [m.value for m in stalling.moves] != [m.value for m in plain.moves]
+
+
+def test_the_answer_carries_its_play_out_policy_by_name_and_an_answer_without_play_outs_none():
+    """The hint's footer found the policy by searching ``method`` for "stalling heuristic play"; the answer
+    now carries the name (``Analysis.playout_policy``, in its JSON too), and the footer reads it."""
+    from dataclasses import replace
+
+    from lcanalysis.core.policy import HEURISTIC_PARAMS
+    from lcanalysis.show.hint import hint_text
+    from lcanalysis.studies.explorer import rollout_analysis
+
+    view = example_view()
+    for asked, named in ((None, "plain"), ("plain", "plain"), ("stalling", "stalling")):
+        answer = advise(view, time_budget=0.05, seed=1, playout_policy=asked)
+        assert answer.playout_policy == named and answer.to_json()["playout_policy"] == named
+    unsaid = replace(answer, method="determinized rollouts", notes=[])  # nothing left in words to search
+    assert "with the stalling heuristic policy, " in hint_text(unsaid, view, top=1)
+    assert "play-outs of the stalling heuristic policy;" in hint_text(unsaid, view, top=1, brief=True)
+    near_end = advise("example:endgame", time_budget=0.05, seed=1, endgame_cards=0, playout_policy="stalling")
+    assert near_end.playout_policy == "stalling"  # (an endgame view advised by play-outs)
+    exact = advise(played_down(1, 2), time_budget=0.05, seed=1)  # the exact solver: no play-outs
+    assert exact.exact and exact.playout_policy is None and "playout_policy" not in exact.to_json()
+    assert rollout_analysis(view, worlds=4).playout_policy == "plain"  # the explorer's heuristic play-outs
+    tuned = Rollouts(view, policy_ranking(view)[0][:2], params=HEURISTIC_PARAMS * 1.5)
+    tuned.sample(2)  # play-outs by parameters of no named policy (a tuned agent's)
+    assert tuned.analysis("rollout estimate", method="").playout_policy is None
 
 
 @pytest.mark.parametrize("bad", ["greedy", "Stalling", "", 1, None.__class__])

@@ -212,7 +212,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         best, sampled = two_stages(r, budget, fit)
     dealt = dealing_in_words(r.theta is not None, use_streams)
     notes = [f"value = expected final score difference of the round (you minus opponent), estimated by "
-             f"play-outs: both sides play the round out with {playout_policy_in_words(policy)}, "
+             f"play-outs: both sides play the round out with {playout_policy_in_words(policy, explained=True)}, "
              f"{play_outs_in_words(r)} "
              f"({dealt}); ± is one standard error of that sampling, not of the policy's misjudgments; "
              f"{view.deck_count} cards in the draw pile"]

@@ -20,18 +20,27 @@ def dealing_in_words(hand_model: bool, streams: bool) -> str:
     return dealt + (", each player drawing from a deck stream of their own" if streams else "")
 
 
-def playout_policy_in_words(policy: str) -> str:
-    """The play-out policy (``options.PLAYOUT_POLICIES``) as the answer's note says it: "the heuristic policy"
-    (the plain one, the words the note always had), "the stalling heuristic policy (...)"."""
-    if policy == "stalling":
-        return ("the stalling heuristic policy (the best agent's: it also draws from a discard pile to gain turns "
-                "when its hand holds more wanted cards than turns left)")
-    return "the heuristic policy"
+#: each play-out policy (``options.PLAYOUT_POLICIES``) as the answer names it: the one place its words are
+#: written (the note, the ``method`` and the hint's footer all read them here)
+_POLICY_NAMES = {"plain": "heuristic", "stalling": "stalling heuristic"}
+#: what a policy does beyond the plain heuristic, as the answer's note explains it
+_POLICY_EXPLAINED = {"stalling": " (the best agent's: it also draws from a discard pile to gain turns when its hand "
+                                 "holds more wanted cards than turns left)"}
+
+
+def playout_policy_in_words(policy: str | None, explained: bool = False) -> str:
+    """The play-out policy named ``policy`` (``options.PLAYOUT_POLICIES``, an answer's ``playout_policy``) in
+    words: "the heuristic policy" (the plain one), "the stalling heuristic policy"; ``explained``: with what a
+    policy other than the plain one does, as the answer's note says it. ``None`` (an answer that names no
+    policy): "an unnamed play-out policy"."""
+    if policy is None:
+        return "an unnamed play-out policy"
+    return f"the {played_by(policy)} policy" + (_POLICY_EXPLAINED.get(policy, "") if explained else "")
 
 
 def played_by(policy: str) -> str:
     """The play-out policy as the answer's ``method`` says it: "heuristic" (the plain one), "stalling heuristic"."""
-    return "stalling heuristic" if policy == "stalling" else "heuristic"
+    return _POLICY_NAMES[policy]
 
 
 def play_outs_in_words(r: Rollouts) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.advisor import ENDGAME_CARDS, in_words
+from lcanalysis.advisor import ENDGAME_CARDS, in_words, playout_policy_in_words
 from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, place_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
@@ -184,8 +184,8 @@ def question(analysis: Analysis, brief: bool = False) -> str:
                 "worlds")
     elif brief:
         playouts = analysis.playouts if analysis.playouts is not None else analysis.nodes
-        what = (f"an estimate by {playouts:,} play-outs of {_policy(analysis)}; ± is one standard error "
-                "of the sampling only")
+        policy = playout_policy_in_words(analysis.playout_policy)  # (the answer names its play-outs' policy)
+        what = f"an estimate by {playouts:,} play-outs of {policy}; ± is one standard error of the sampling only"
     else:
         dealt = (", the opponent's hand dealt by the learned hand model" if "opponent-hand model" in analysis.method
                  else "")
@@ -195,19 +195,14 @@ def question(analysis: Analysis, brief: bool = False) -> str:
         playouts = analysis.playouts if analysis.playouts is not None else analysis.nodes
         worlds = max((int(m.extra.get("worlds", 0)) for m in analysis.moves), default=0)  # the worlds are shared
         over = f" over {worlds:,} sampled worlds" if worlds else " in sampled worlds"
-        what = f"an estimate by play-outs (both sides play the round out with {_policy(analysis)}, " \
+        policy = playout_policy_in_words(analysis.playout_policy)
+        what = f"an estimate by play-outs (both sides play the round out with {policy}, " \
                f"{playouts:,} play-outs{over} of the unseen cards{dealt}); ± is one standard error, and a loss's " \
                "error is that of the difference over the worlds both turns were played in; it counts "\
                "the sampling only, not the misjudgments of the play-out policy"
     if brief:
         return f"value: your expected final score difference (you minus the opponent), {what}{tail}"
     return f"value: the expected final score difference of this round, you minus the opponent; {what}{tail}"
-
-
-def _policy(analysis: Analysis) -> str:
-    """The play-out policy of a play-outs' answer, as its footer names it (its ``method`` says which:
-    ``advise(..., playout_policy=...)``)."""
-    return "the stalling heuristic policy" if "stalling heuristic play" in analysis.method else "the heuristic policy"
 
 
 def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, draws: int | None = DRAWS_SHOWN,
