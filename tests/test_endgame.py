@@ -574,6 +574,24 @@ def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
     assert "many points off either way" in analysis.notes[0] and "± counts the sampling only" in analysis.notes[0]
 
 
+@pytest.mark.parametrize("policy", ["plain", "stalling"])
+def test_the_fallback_note_says_why_the_play_outs_can_be_off_in_words_true_of_their_policy(policy):
+    """The note blamed the play-outs for not taking a pile card to gain turns under the stalling policy
+    too, which does; each policy now gets words true of it, and the hint's verdict says the same."""
+    from lcanalysis.show.hint import verdict
+
+    view = _view(2, 3)
+    analysis = advise(view, time_budget=0.01, seed=0, playout_policy=policy)
+    assert analysis.kind == "advisor estimate" and analysis.playout_policy == policy  # the fallback
+    plain_words = "(the play-out policy misjudges drawing from a discard pile to gain turns)"
+    stalling_words = ("(the stalling play-out policy draws from a discard pile to gain turns by a rule of thumb, "
+                      "not by looking ahead, and with 4 cards left was measured no closer to the exact values than "
+                      "the plain one)")
+    said, other = (plain_words, stalling_words) if policy == "plain" else (stalling_words, plain_words)
+    for text in (analysis.notes[0], verdict(analysis, view)):
+        assert "many points off either way " + said in text and other not in text
+
+
 def test_when_the_callers_node_count_stops_the_search_the_advisor_asks_for_more_nodes_not_time():
     """'advise --max-nodes 10' used to say "give more time" when its 10 nodes, not the time, ran out."""
     analysis = advise(_view(2, 3), seed=0, max_nodes=10)

@@ -59,6 +59,7 @@ from lcanalysis.advisor.match_notes import MATCH_ENDGAME_NOTE
 from lcanalysis.advisor.notes import (
     BOTH_HANDS_NOTE,
     dealing_in_words,
+    near_end_misjudgment,
     play_outs_in_words,
     playout_policy_in_words,
 )
@@ -102,7 +103,7 @@ __all__ = ["BOTH_HANDS_NOTE", "EARLIER_ROLLOUTS_PER_SECOND", "ENDGAME_AUTO_THREA
            "MIN_WORLDS", "PLAYOUT_DEFAULT_SECONDS", "PLAYOUT_POLICIES", "PLAYOUT_POLICY_DEFAULT", "PLAYOUT_RESERVE",
            "ROLLOUTS_PER_SECOND", "SCHEDULES", "SCHEDULE_DEFAULT", "STREAMS_DEFAULT", "AdviceError", "advise",
            "check_playout_policy", "check_playout_rate", "check_schedule", "dealing_in_words", "example_view",
-           "hint_view", "in_words", "judging_budget", "play_outs_in_words",
+           "hint_view", "in_words", "judging_budget", "near_end_misjudgment", "play_outs_in_words",
            "playout_policy_in_words", "reason"]
 
 _halving = halving  # the name it had when the advisor was one module (the tests' check of the schedule)

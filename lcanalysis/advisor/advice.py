@@ -14,6 +14,7 @@ from lcanalysis.advisor.notes import (
     BOTH_HANDS_NOTE,
     budget_text,
     dealing_in_words,
+    near_end_misjudgment,
     play_outs_in_words,
     played_by,
     playout_policy_in_words,
@@ -189,8 +190,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         if exact is not None:
             fallback_note = f"the endgame search fitted only its level with no stalls; {more()}"
         fallback_note += (". The values are play-outs' estimates: this near the end they can be many points off "
-                          "either way (the play-out policy misjudges drawing from a discard pile to gain turns), "
-                          "and their ± counts the sampling only")
+                          f"either way ({near_end_misjudgment(policy)}), and their ± counts the sampling only")
         if wall_clock:  # the play-outs get what is left of the time (at most their own default when none was given)
             time_budget = max(min(seconds if given else time_budget, seconds - (time.perf_counter() - t0)), 0.05)
             t0 = time.perf_counter()

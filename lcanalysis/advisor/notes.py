@@ -43,6 +43,26 @@ def played_by(policy: str) -> str:
     return _POLICY_NAMES[policy]
 
 
+#: why play-outs can be many points off near the end of the round, in words true of each policy: the plain
+#: heuristic never takes a pile card just to gain turns; the stalling one does, by its rule of thumb, and at
+#: 4 cards left it was no closer to the exact values than the plain one (docs/agents.md, "The hint with the
+#: stalling play-outs")
+_NEAR_END_MISJUDGMENT = {
+    "plain": "the play-out policy misjudges drawing from a discard pile to gain turns",
+    "stalling": "the stalling play-out policy draws from a discard pile to gain turns by a rule of thumb, not by "
+                "looking ahead, and with 4 cards left was measured no closer to the exact values than the plain one",
+}
+
+
+def near_end_misjudgment(policy: str | None) -> str:
+    """Why play-outs of ``policy`` (``options.PLAYOUT_POLICIES``) can be many points off near the end of the
+    round, as the hint's fallback note and verdict say it; ``None`` (an answer that names no policy): that
+    the play-outs play by a rule of thumb."""
+    if policy is None:
+        return "the play-outs play by a rule of thumb, not by looking ahead"
+    return _NEAR_END_MISJUDGMENT[policy]
+
+
 def play_outs_in_words(r: Rollouts) -> str:
     """How many play-outs, over how many sampled worlds: "1,500 play-outs over 163 sampled worlds, every
     turn in the first 8 and the turns kept longer in more". The turns share the worlds, and the schedule

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.advisor import ENDGAME_CARDS, in_words, playout_policy_in_words
+from lcanalysis.advisor import ENDGAME_CARDS, in_words, near_end_misjudgment, playout_policy_in_words
 from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, place_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
@@ -132,7 +132,7 @@ def verdict(analysis: Analysis, view: View) -> str:
                          f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
     if analysis.kind == "advisor estimate" and view.deck_count <= FAR_OFF_CARDS:  # ± counts the sampling only
         lines.append(f"By play-outs, which with {view.deck_count} card(s) left can be many points off either way "
-                     "(the play-out policy misjudges drawing from a discard pile to gain turns).")
+                     f"({near_end_misjudgment(analysis.playout_policy)}).")
     return " ".join(lines)
 
 
