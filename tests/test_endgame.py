@@ -159,6 +159,33 @@ def test_at_three_cards_no_stalls_and_one_stall_agreeing_is_not_converged():
     assert "does not settle it" in short.notes[1]
 
 
+def test_a_cap_below_the_trusted_level_is_named_as_what_stopped_the_search():
+    """Seed 0, 4 cards: one and two stalls each agree on -W4/B, but only three count (``trusted_stalls``).
+    Capped at two (``max_stalls=2``), the note said "not converged ... more time may change the advice",
+    though no time would take it past the cap; it now names the cap. Stopped by its budget below the
+    trusted level, it still asks for more time; capped at no stalls, it says so."""
+    view = _view(0, 4)
+    assert E.trusted_stalls(view.deck_count) == 3
+    one = solve_view(view, max_stalls=1)  # the plain view value with one stall each, solved apart
+    capped = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=2, runner_ups=False)
+    assert capped.bounds == {"max_stalls": 2, "converged": False} and capped.exact
+    assert capped.best.move == one.best.move == "-W4/B"  # one and two stalls each agree
+    assert abs(capped.value - one.value) <= E.VALUE_TOLERANCE
+    said = capped.notes[1]
+    assert said.startswith("not converged below the trusted level: 1 and 2 stall(s) each give the same best turn "
+                           "(-W4/B)")
+    assert said.endswith("deepened no further than 2 stall(s) each, as asked (max_stalls): a higher cap, not more "
+                         "time, may change the advice")
+    assert "more time may change" not in " ".join(capped.notes)
+    short = E.converged_endgame(view, max_nodes=capped.nodes + 1_000, runner_ups=False)  # three stalls do not fit
+    assert short.bounds == {"max_stalls": 2, "converged": False}
+    assert short.notes[1].startswith("not converged within the budget") and "more time may change the advice" in \
+        short.notes[1] and "max_stalls" not in " ".join(short.notes)
+    none = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=0, runner_ups=False)
+    assert none.notes[1] == ("only one stall budget was asked for, no stalls (max_stalls 0): whether more stalls "
+                             "change the advice was not checked")
+
+
 def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
     """Seed 3, 3 cards: one and two stalls each disagree, so the search would go on to three; with
     ``max_stalls=2`` it stops at two, says it was asked to, and names two stalls' best value (the
@@ -167,6 +194,7 @@ def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
     a = E.converged_endgame(view, max_nodes=50_000_000, max_stalls=2, runner_ups=False)
     assert a.bounds == {"max_stalls": 2, "converged": False} and a.exact
     assert any("as asked (max_stalls)" in note for note in a.notes)
+    assert "a higher cap, not more time, may change the advice" in a.notes[1]  # the cap, not the budget, stopped it
     Tables.plain = True
     try:  # (with 50 M nodes the plain search samples worlds at two stalls each: it needs more)
         b = E.converged_endgame(view, max_nodes=100_000_000, max_stalls=2, runner_ups=False)
@@ -1208,7 +1236,7 @@ def test_not_converged_says_what_the_earlier_best_is_worth_one_level_deeper():
     view, _ = hint_view(pos)
     answer = E.converged_endgame(view, max_nodes=200_000_000, min_stalls=1, max_stalls=1)
     exact = {m.move: m.value for m in solve_perfect(pos, max_stalls=1).moves}
-    note = next(n for n in answer.notes if n.startswith("not converged within the budget"))
+    note = next(n for n in answer.notes if n.startswith("not converged within the cap"))  # (max_stalls stopped it)
     assert "with 0 stall(s) each the best turn is -B10/D (+22.00)" in note
     assert f"where -B10/D is worth {exact['-B10/D']:+.2f}" in note and exact["-B10/D"] < max(exact.values()) - 1
 

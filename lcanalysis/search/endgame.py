@@ -394,15 +394,16 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         ran_out = ("the clock ran out" if deadline is not None and time.perf_counter() >= deadline
                    else f"its {max_nodes:,} nodes ran out")
         raise SearchError(f"the endgame search did not finish even its first level within the budget: {ran_out}")
-    capped = len(levels) == max_stalls + 1 <= MAX_LEVEL  # every level up to the cap solved, one more allowed
-    if capped and not (len(levels) >= 2 and _agree(levels[-2], levels[-1], view.colors)):
-        notes.append(f"deepened no further than {max_stalls} stall(s) each, as asked (max_stalls)")
+    # the cap stopped the deepening: every level up to it solved (one more allowed), and the last two either
+    # disagree or agree below the trusted level; more time would not have gone deeper, a higher cap would
+    capped = len(levels) == max_stalls + 1 <= MAX_LEVEL and _uses_stalls(view) and not (
+        len(levels) >= 2 and max_stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors))
     if runner_ups and levels[-1].is_settled_only():
         if tables_for != levels[-1].stalls:  # the loop stopped in a level that did not finish
             tables = []
             tables = _level_tables(view, levels[-1].stalls, workers)
         used += _fill_runner_ups(worlds, levels, tables, max_nodes - used, notes, progress)
-    answer = _answer(view, levels, worlds.splits, notes, min_stalls)
+    answer = _answer(view, levels, worlds.splits, notes, min_stalls, capped)
     answer.nodes = used
     answer.seconds = time.perf_counter() - t0
     return answer
@@ -653,7 +654,11 @@ def _uses_stalls(view: View) -> bool:
     return any(view.discards) or view.deck_count >= 2 or not view.rules.no_redraw
 
 
-def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_stalls: int) -> Analysis:
+def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_stalls: int,
+            capped: bool = False) -> Analysis:
+    """The last level's turns as the answer, its notes saying in words whether it converged and, when not,
+    what may change it: more time, or where the stall cap asked for (``capped``) stopped the deepening,
+    a higher cap."""
     lv = levels[-1]
     nc = view.colors
     means = lv.means()
@@ -687,6 +692,9 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                    f"first: tied turns go in the canonical order")
     # "the same best turn (X)" or "... (X, value; tie)": the tie goes inside what it qualifies
     named = f"{agreed}; {tie}" if tie else agreed
+    # what may change an answer not converged: more time, or, when the cap stopped the deepening, only a higher cap
+    more = (f"deepened no further than {lv.stalls} stall(s) each, as asked (max_stalls): a higher cap, not more "
+            "time, may change the advice") if capped else "more time may change the advice"
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
@@ -710,10 +718,10 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                    "nobody can stall, so stall budgets do not matter here")
         converged = True
     elif agree:
-        say.append(f"not converged within the budget: {levels[-2].stalls} and {lv.stalls} stall(s) each give the "
+        say.append(f"not converged {'below the trusted level' if capped else 'within the budget'}: "
+                   f"{levels[-2].stalls} and {lv.stalls} stall(s) each give the "
                    f"same best turn ({named}), but with {view.deck_count} cards left that "
-                   f"does not settle it (only agreeing levels of {min_stalls} stall(s) each or more count); more "
-                   f"time may change the advice")
+                   f"does not settle it (only agreeing levels of {min_stalls} stall(s) each or more count); {more}")
     elif len(levels) >= 2:
         prev = levels[-2]
         was = prev.codes[prev.best()]
@@ -722,10 +730,12 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
             k = lv.codes.index(was)
             now = f", where {move_text(was, nc)} is worth " + (f"at most {means[k]:+.2f}" if lv.is_bound(k)
                                                                 else _level_value(lv, k))
-        say.append(f"not converged within the budget: with {prev.stalls} stall(s) each the best turn is "
-                   f"{move_text(was, nc)} ({_level_value(prev, prev.best())}), with "
-                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({_level_value(lv, best)}{now}); more time may "
-                   f"change the advice")
+        say.append(f"not converged {'within the cap' if capped else 'within the budget'}: with {prev.stalls} "
+                   f"stall(s) each the best turn is {move_text(was, nc)} ({_level_value(prev, prev.best())}), with "
+                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({_level_value(lv, best)}{now}); {more}")
+    elif capped:  # (max_stalls 0: one level asked for)
+        say.append("only one stall budget was asked for, no stalls (max_stalls 0): whether more stalls change the "
+                   "advice was not checked")
     else:
         say.append("only one stall budget fitted in the budget: whether more stalls change the advice "
                    "was not checked; give more time")
