@@ -204,6 +204,25 @@ def test_a_loss_the_endgame_search_only_bounded_is_said_as_a_bound_never_as_exac
     assert list(frame["at least"]) == [d.bound for d in sorted(s.decisions, key=lambda d: -d.loss)]
 
 
+def test_the_board_judges_with_the_play_out_policy_asked_for_and_keeps_it_for_a_new_game():
+    """The notebook's board passed no play-out policy to its session: the tutor always judged by the plain
+    play-outs. ``TutorBoard(playout_policy=...)`` now reaches the advisor, kept across 'New game', and a
+    name that is no policy is refused when the board is made, not at the first turn judged."""
+    pytest.importorskip("ipywidgets")
+    from lcanalysis.show.tutor import TutorBoard
+
+    assert TutorBoard(agent="greedy", seed=3, time_budget=0.02).session.advice().playout_policy == "plain"
+    board = TutorBoard(agent="greedy", seed=3, time_budget=0.02, playout_policy="stalling")
+    judged = board.session.advice()
+    assert judged.playout_policy == "stalling" and ", stalling heuristic play to the end" in judged.method
+    board.play_button.click()  # the turn judged by that very answer
+    assert board.session.decisions[-1].best == judged.best.move
+    board.new_button.click()
+    assert board.session.playout_policy == "stalling" and board.session.advice().playout_policy == "stalling"
+    with pytest.raises(ValueError, match="playout_policy: the play-out policy must be one of plain, stalling"):
+        TutorBoard(agent="greedy", playout_policy="greedy")
+
+
 @pytest.mark.parametrize("threshold", [-1, 20, "2", True])
 def test_the_boards_threshold_outside_its_slider_is_refused_not_clamped(threshold):
     from lcanalysis.show.tutor import TutorBoard

@@ -23,17 +23,20 @@ MAX_THRESHOLD = 15.0  # the threshold slider's end: a turn that loses more is al
 
 
 class TutorBoard:
-    """``TutorBoard(agent="heuristic", rounds=1, seed=0, threshold=2.0, time_budget=0.5)``; show it
-    as the last expression of a cell.
+    """``TutorBoard(agent="heuristic", rounds=1, seed=0, threshold=2.0, time_budget=0.5, playout_policy=None)``;
+    show it as the last expression of a cell. ``playout_policy``: the policy of the play-outs that judge
+    your turns (``options.PLAYOUT_POLICIES``: "plain" or "stalling"; ``None``: the hint's default), as
+    ``TutorSession``'s; a name that is none of them is refused at once.
 
     While a turn is judged, ``comment`` says so, and near the end of a round lists each stage of
     the endgame search as it is reported (``TutorSession(progress=...)``, kept in
     ``progress_lines``), as the explorer's Analyze button does."""
 
     def __init__(self, agent: str = "heuristic", rounds: int = 1, seed: int = 0, threshold: float = 2.0,
-                 time_budget: float = 0.5) -> None:
+                 time_budget: float = 0.5, playout_policy: str | None = None) -> None:
         _within("threshold", threshold, 0, MAX_THRESHOLD, "points")  # the slider would quietly clamp it
-        self._options: dict[str, Any] = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget}
+        self._options: dict[str, Any] = {"agent": agent, "rounds": rounds, "seed": seed, "time_budget": time_budget,
+                                         "playout_policy": playout_policy}
         self.threshold = W.FloatSlider(value=threshold, min=0.0, max=MAX_THRESHOLD, step=0.5, description="speak at",
                                        tooltip="the tutor comments when a turn loses more points than this")
         self.board = W.HTML(layout=W.Layout(width="100%"))
