@@ -1020,3 +1020,29 @@ def test_advise_plays_its_play_outs_with_the_policy_asked_for_and_refuses_anothe
         main(["advise", "example:midround", "--playout-policy", "greedy"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "--playout-policy" in err and "'greedy'" in err and "'stalling'" in err
+
+
+@pytest.mark.parametrize("command", ["advise", "rollout"])
+def test_a_bad_turn_is_refused_naming_the_option_as_typed_before_the_engine_is_made_ready(capsys, monkeypatch,
+                                                                                         command):
+    """``rollout --turn X`` said "turn 'X' cannot be read" (the library's word, not the option's), and
+    ``advise --turn +X9/D`` compiled the whole engine (a minute on a fresh install) before it said the turn
+    was bad: each --turn is now read against the position's rules first, refused naming --turn, and the
+    engine is made ready (``warmup.engine_ready``, the seam of tests/test_first_compile.py) only after."""
+    from lcanalysis.cli import warmup
+
+    readied: list[int] = []
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
+    for turn, why in (("+X9/D", "unknown card 'X9': colour 'X' is not one of Y B W G R"),
+                      ("+P9/D", "P9 is a card of the 6-colour game only"),  # a colour of the other game
+                      ("bogus", "has no '/<source>'"),
+                      ("+R7/D", "is not legal here: that card is not in the hand")):
+        code, _, err = run(capsys, command, "example:midround", "--turn", turn)
+        assert code == 2 and err.startswith(f"error: --turn {turn}") and why in err, err
+    assert readied == []
+    if command == "rollout":  # every problem with its turns is the option's: a turn given twice too
+        code, _, err = run(capsys, "rollout", "example:midround", "--turn", "+B6/D", "--turn", "+b6/d")
+        assert code == 2 and err == "error: --turn +B6/D is given twice\n" and readied == []
+    extra = ["--time", "0.05"] if command == "advise" else ["--agent", "greedy", "--trials", "2", "--workers", "1"]
+    code, out, _ = run(capsys, command, "example:midround", "--turn", "+B6/D", *extra)
+    assert code == 0 and "B6" in out and readied == [1]  # a good turn: the engine is made ready, then used

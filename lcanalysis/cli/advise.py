@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from lcanalysis import options  # the hint's numbers (the advisor's), read as the help is made: changed there, said here
-from lcanalysis.cli.common import add_budget_options, describe, emit, load, memory_ceiling, stage_progress
+from lcanalysis.cli.common import add_budget_options, describe, emit, legal_turn, load, memory_ceiling, stage_progress
 from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
@@ -77,13 +76,15 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "policy, and the game review's); the answer's note names it; the endgame search near the end "
                         f"is not affected (default: {options.PLAYOUT_POLICY_DEFAULT})")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, precheck=precheck)
 
 
-def run(args: argparse.Namespace) -> int:
-    from lcanalysis.advisor import advise, hint_view  # loaded on use: 'lcanalysis --help' stays fast
-    from lcanalysis.search import SearchBudgetExceeded
-    from lcanalysis.show.hint import hint_json, hint_text
+def precheck(args: argparse.Namespace) -> None:
+    """What ``advise`` can refuse from its input alone, refused before the engine is compiled (``main`` calls
+    this first: on a fresh install the compile takes a minute): options that do not go together, the
+    position, and each ``--turn`` read against the position's rules. Keeps what it read for ``run``
+    (``args.read``: the position, its view, the turns)."""
+    from lcanalysis.advisor import hint_view  # loaded on use: 'lcanalysis --help' stays fast
 
     if args.position is None:
         print(f"no position given: advising the built-in {DEFAULT_POSITION} "
@@ -96,8 +97,17 @@ def run(args: argparse.Namespace) -> int:
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
     # every --turn, in the order given, each once (a second --turn was silently the only one)
-    turn = list(dict.fromkeys(_legal_turn(view, text) for text in args.turn or ()))
+    args.read = (source, view, list(dict.fromkeys(legal_turn(view, text) for text in args.turn or ())))
 
+
+def run(args: argparse.Namespace) -> int:
+    from lcanalysis.advisor import advise  # loaded on use: 'lcanalysis --help' stays fast
+    from lcanalysis.search import SearchBudgetExceeded
+    from lcanalysis.show.hint import hint_json, hint_text
+
+    if getattr(args, "read", None) is None:  # (called without main's precheck)
+        precheck(args)
+    source, view, turn = args.read
     try:
         with memory_ceiling(args.max_memory, "a shorter --time"), stage_progress() as progress:
             analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
@@ -114,18 +124,3 @@ def run(args: argparse.Namespace) -> int:
         print(hint_text(analysis, view, top=(DEFAULT_TOP if args.top is None else args.top) or None, board=args.board,
                         more="--all lists every turn and explains the values", brief=True, turn=turn))
     return 0
-
-
-def _legal_turn(view: Any, text: str) -> str:
-    """``--turn``'s turn in its canonical spelling, or a ``UsageError`` naming the option and the rule
-    it breaks (before any thinking time is spent)."""
-    from lcanalysis.game.moves import Move
-
-    try:
-        move = Move.parse(text, view.colors)
-        why = view.why_illegal(move)
-    except ValueError as exc:
-        raise UsageError(f"--turn {text}: {exc}") from None
-    if why:
-        raise UsageError(f"--turn {text} is not legal here: {why}")
-    return str(move)

@@ -30,6 +30,23 @@ def load(source: str) -> Position | View:
     return read_position(source)
 
 
+def legal_turn(source: Position | View, text: str, option: str = "--turn") -> str:
+    """A turn given on the command line (``option``, as the user typed it), read against the position's rules
+    and checked legal for the player to move: its canonical spelling, or a ``UsageError`` naming the option and
+    what is wrong (before any thinking time is spent, and before the engine is compiled: the rules kernel that
+    read the position is all it needs)."""
+    from lcanalysis.game.moves import Move
+
+    try:
+        move = Move.parse(text, source.colors)
+        why = source.why_illegal(move)
+    except ValueError as exc:
+        raise UsageError(f"{option} {text}: {exc}") from None
+    if why:
+        raise UsageError(f"{option} {text} is not legal here: {why}")
+    return str(move)
+
+
 def read_stdin(expected: str) -> str:
     """Standard input as text for a reader: at most one character more than any reader accepts
     (so the reader refuses it as too long, having read no more), not empty, and UTF-8. At a

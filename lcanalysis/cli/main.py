@@ -186,6 +186,9 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
         if argv[:1] in (["rollout"], ["advise"]):  # '--turn -W2/G': a discard begins with '-'
             argv = rollout.joined_turns(argv)
         args = _parse(argv)
+        precheck = getattr(args, "precheck", None)
+        if precheck is not None:  # input a command can refuse by reading it (a bad --turn) refused before the compile
+            precheck(args)
         _prepare_engine(args.command, argv, plain_kernel)
         return int(args.func(args))
     except (UsageError, ValueError) as exc:  # PositionError, RulesError, SearchError... are ValueErrors

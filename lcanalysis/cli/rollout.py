@@ -21,12 +21,13 @@ import os
 import shlex
 import sys
 
-from lcanalysis.cli.common import check_agent_option, describe, emit, load, progress_line
+from lcanalysis.cli.common import check_agent_option, describe, emit, legal_turn, load, progress_line
 from lcanalysis.options import (
     MAX_ROLLOUT_TOP,
     MAX_SEED,
     MAX_TRIALS,
     MAX_WORKERS,
+    UsageError,
     check_output_file,
     nonblank,
     nonneg,
@@ -81,14 +82,29 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--no-luck-adjustment", action="store_true",
                    help="raw results: do not subtract the luck of the deck draws (the same mean, more noise)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON (Analysis.to_json)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, precheck=precheck)
+
+
+def precheck(args: argparse.Namespace) -> None:
+    """What ``rollout`` can refuse from its input alone, refused before the engine is compiled (``main`` calls
+    this first): options that do not go together, the position, and each ``--turn`` read against the
+    position's rules, named as typed. Keeps what it read for ``run`` (``args.read``: the position, the turns)."""
+    if args.turns and args.top is not None:
+        raise UsageError("--turn names the turns to roll out: give --turn or --top, not both")
+    source = load(args.position)
+    turns = [legal_turn(source, text) for text in args.turns or ()]
+    twice = next((t for i, t in enumerate(turns) if t in turns[:i]), None)
+    if twice is not None:  # (each turn is rolled out once: a second --turn of it is a mistake to say)
+        raise UsageError(f"--turn {twice} is given twice")
+    args.read = (source, turns or None)
 
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.studies.rollout import DEFAULT_AGENT, DEFAULT_TOP, DEFAULT_TRIALS, rollout
 
-    if args.turns and args.top is not None:
-        raise ValueError("--turn names the turns to roll out: give --turn or --top, not both")
+    if getattr(args, "read", None) is None:  # (called without main's precheck)
+        precheck(args)
+    source, turns = args.read
     if args.out is not None:
         check_output_file("--out", args.out, keep={"the position": args.position},
                           replaces=("a rollout file", ("# lcanalysis rollout",)))
@@ -96,9 +112,8 @@ def run(args: argparse.Namespace) -> int:
     check_agent_option("--agent", args.agent)
     if args.trials is None and args.seconds is None:
         args.trials = DEFAULT_TRIALS
-    source = load(args.position)
     workers = args.workers or os.cpu_count() or 1
-    analysis = rollout(source, turns=args.turns, agent=args.agent, trials=args.trials,
+    analysis = rollout(source, turns=turns, agent=args.agent, trials=args.trials,
                        top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
                        progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
                        command=_command(args) if args.out else None,
