@@ -323,3 +323,15 @@ def test_plain_python_and_a_ready_engine_ask_nothing_at_the_solver_s_import():
     ready = "from lcanalysis.core import first_compile\nfirst_compile.mark_all_ready()\n"
     asked = [_python(code.format(setup=setup)) for setup in (plain, ready, "")]
     assert asked == ["[]", "[]", "['exact endgame solver']"]
+
+
+def test_a_bad_turn_of_advise_is_refused_before_the_solver_is_imported():
+    """``advise`` reads its position and its turns before the engine is made ready; reading them
+    imported the advisor's package, and with it the solver, whose searches compile as it is
+    imported: on a fresh install a bad --turn waited for them, and the first hint said two notices."""
+    code = ("import contextlib, io, sys\nfrom lcanalysis.cli.main import main\n"
+            "with contextlib.redirect_stderr(io.StringIO()) as err:\n"
+            "    code = main(['advise', 'example:midround', '--turn', '+X9/D'])\n"
+            "print(code, 'error: --turn +X9/D' in err.getvalue(),\n"
+            "      sorted(m for m in sys.modules if m.startswith(('lcanalysis.search', 'lcanalysis.advisor'))))\n")
+    assert _python(code) == "2 True []"

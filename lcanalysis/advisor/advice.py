@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from lcanalysis.advisor.settings import (
     STREAMS_DEFAULT,
 )
 from lcanalysis.analysis import Analysis
-from lcanalysis.game.notation import mover_view, read_position
+from lcanalysis.game.notation import hint_view, mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.options import (  # the hint's numbers: there, so that advise --help says them without loading this
@@ -60,17 +59,6 @@ from lcanalysis.search.view_value import check_workers
 def example_view() -> View:
     """The built-in mid-round example, seen by the player to move."""
     return mover_view("example:midround")
-
-
-def hint_view(source: View | Position | str | dict) -> tuple[View, bool]:
-    """The view the advice is for, and whether both hands are known. A full position is advised
-    with both hands used: the opponent's whole hand counts as known, and only the order of the
-    draw pile is sampled (as in the perfect-information value, where it is chance)."""
-    obj = read_position(source)
-    if isinstance(obj, Position):
-        view = obj.view(obj.to_move)
-        return replace(view, opponent_known=sorted(obj.hand(1 - obj.to_move))), True
-    return mover_view(obj), False
 
 
 class AdviceError(ValueError):

@@ -84,7 +84,7 @@ def precheck(args: argparse.Namespace) -> None:
     this first: on a fresh install the compile takes a minute): options that do not go together, the
     position, and each ``--turn`` read against the position's rules. Keeps what it read for ``run``
     (``args.read``: the position, its view, the turns)."""
-    from lcanalysis.advisor import hint_view  # loaded on use: 'lcanalysis --help' stays fast
+    from lcanalysis.game.notation import hint_view  # (not the advisor's package: it loads the engine)
 
     if args.position is None:
         print(f"no position given: advising the built-in {DEFAULT_POSITION} "

@@ -569,6 +569,18 @@ def mover_view(source: Any) -> View:
     return view
 
 
+def hint_view(source: Any) -> tuple[View, bool]:
+    """The view the advice (``lcanalysis.advisor``) is for, and whether both hands are known. A full
+    position is advised with both hands used: the opponent's whole hand counts as known, and only
+    the order of the draw pile is sampled (as in the perfect-information value, where it is chance).
+    Here, not in the advisor, so that ``advise`` reads its input before the engine is loaded."""
+    obj = read_position(source)
+    if isinstance(obj, Position):
+        view = obj.view(obj.to_move)
+        return replace(view, opponent_known=sorted(obj.hand(1 - obj.to_move))), True
+    return mover_view(obj), False
+
+
 def source_or_text(source: Any, ready: tuple[type, ...], from_mapping: Any, what: str,
                    error: type[Exception] = PositionError) -> tuple[Any, str | None]:
     """What every reader accepts: an object already read (``ready`` types), a JSON object
