@@ -201,9 +201,10 @@ class Analysis:
     expected final score, and a rollout's on a position in a match (``studies.rollout``), which is the
     chance to win the match (its kind says so). Each turn (``MoveValue``) says whether its value is
     exact, or an estimate with its standard error (``stderr``; none for a heuristic leaf's);
-    ``value`` is the best turn's. ``playout_policy`` names the play-out policy of an answer by play-outs
-    (None for any other). ``print`` gives the turns as a table, ``to_json()`` as the
-    interchange object, ``to_frame()`` as a DataFrame.
+    ``value`` is the best turn's. ``playout_policy`` names the play-out policy of an answer by play-outs,
+    ``hand_model`` and ``deck_streams`` say how they dealt the unseen cards (None for any other answer).
+    ``print`` gives the turns as a table, ``to_json()`` as the interchange object, ``to_frame()`` as a
+    DataFrame.
     """
 
     moves: list[MoveValue]
@@ -223,6 +224,13 @@ class Analysis:
     #: values: a search (the exact endgame answer too), or play-outs by agents or other parameters (whose
     #: ``kind`` or ``method`` says which)
     playout_policy: str | None = None
+    #: how the play-outs dealt the opponent's unknown cards, set by ``Rollouts.analysis`` as
+    #: ``playout_policy``: True from the learned opponent-hand model (``lcanalysis.hand_model``), False
+    #: uniformly (or none unknown: a full position); None when no play-outs of the library made the values
+    hand_model: bool | None = None
+    #: whether each player drew from a deck stream of their own in the play-outs (True) or all from one
+    #: shuffled pile (False), set by ``Rollouts.analysis``; None when no play-outs of the library made the values
+    deck_streams: bool | None = None
 
     def __post_init__(self) -> None:
         self.moves[:] = ranked(self.moves)  # ties (within TIE) exact first, then in the canonical order
@@ -256,6 +264,8 @@ class Analysis:
             **({"splits": self.splits} if self.splits is not None else {}),
             **({"playouts": self.playouts} if self.playouts is not None else {}),
             **({"playout_policy": self.playout_policy} if self.playout_policy is not None else {}),
+            **({"hand_model": self.hand_model} if self.hand_model is not None else {}),
+            **({"deck_streams": self.deck_streams} if self.deck_streams is not None else {}),
             **({"notes": self.notes} if self.notes else {}),
         }
 

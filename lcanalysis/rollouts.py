@@ -254,7 +254,8 @@ class Rollouts:
     def analysis(self, kind: str, method: str, seconds: float = 0.0, notes: Sequence[str] = (),
                  reason: str = "", keep_samples: bool = False) -> Analysis:
         """The samples as ranked turns: each turn's mean outcome and the standard error over worlds; the
-        answer's ``playout_policy`` names the policy of the play-outs (``policy_name``)."""
+        answer's ``playout_policy`` names the policy of the play-outs (``policy_name``), its ``hand_model`` and
+        ``deck_streams`` how they dealt the unseen cards (the model's weights, ``streams``)."""
         moves = []
         for k, x in enumerate(self.samples):
             extra: dict = {"worlds": len(x)}
@@ -264,4 +265,5 @@ class Rollouts:
                                    float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("inf"),
                                    exact=False, reason=reason, extra=extra))
         return Analysis(moves, kind=kind, exact=False, nodes=self.worlds, playouts=self.worlds, seconds=seconds,
-                        method=method, notes=list(notes), playout_policy=policy_name(self.params))
+                        method=method, notes=list(notes), playout_policy=policy_name(self.params),
+                        hand_model=self.theta is not None, deck_streams=self.streams)

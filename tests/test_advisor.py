@@ -676,6 +676,35 @@ def test_the_answer_carries_its_play_out_policy_by_name_and_an_answer_without_pl
     assert tuned.analysis("rollout estimate", method="").playout_policy is None
 
 
+def test_the_answer_says_how_its_play_outs_dealt_and_the_footer_reads_that_not_the_method():
+    """The hint's footer found the hand model and the deck streams by searching ``method`` for their words;
+    the answer now carries both (``Analysis.hand_model``, ``deck_streams``, in its JSON too), set where the
+    play-outs are made, and the footer reads them."""
+    from dataclasses import replace
+
+    from lcanalysis.show.hint import hint_text
+    from lcanalysis.studies.explorer import rollout_analysis
+
+    view = example_view()
+    model_words, stream_words = "the opponent's hand dealt by the learned hand model", "a deck stream of their own"
+    for model in (False, True):
+        for streams in (False, True):
+            answer = advise(view, time_budget=0.05, seed=1, hand_model=model, streams=streams)
+            assert (answer.hand_model, answer.deck_streams) == (model, streams)
+            assert (answer.to_json()["hand_model"], answer.to_json()["deck_streams"]) == (model, streams)
+            unsaid = replace(answer, method="determinized rollouts", notes=[])  # nothing left in words to search
+            footer = hint_text(unsaid, view, top=1).splitlines()[-1]
+            assert (model_words in footer, stream_words in footer) == (model, streams)
+    assert advise(view, time_budget=0.05, seed=1).hand_model is True  # the defaults: the model and the streams
+    full = advise(Position.deal(seed=7), time_budget=0.05, seed=1)  # both hands known: nobody's hand is dealt
+    assert full.hand_model is False and full.deck_streams is True
+    explored = rollout_analysis(view, worlds=4)  # the explorer deals as the advisor does
+    assert (explored.hand_model, explored.deck_streams) == (True, True)
+    exact = advise(played_down(1, 2), time_budget=0.05, seed=1)  # the exact solver: no play-outs
+    assert exact.exact and exact.hand_model is None and exact.deck_streams is None
+    assert not {"hand_model", "deck_streams"} & exact.to_json().keys()
+
+
 @pytest.mark.parametrize("bad", ["greedy", "Stalling", "", 1, None.__class__])
 def test_an_unknown_play_out_policy_is_refused_by_name(bad):
     with pytest.raises(ValueError, match=r"playout_policy: the play-out policy must be one of plain, stalling"):

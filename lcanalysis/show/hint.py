@@ -187,9 +187,9 @@ def question(analysis: Analysis, brief: bool = False) -> str:
         policy = playout_policy_in_words(analysis.playout_policy)  # (the answer names its play-outs' policy)
         what = f"an estimate by {playouts:,} play-outs of {policy}; ± is one standard error of the sampling only"
     else:
-        dealt = (", the opponent's hand dealt by the learned hand model" if "opponent-hand model" in analysis.method
-                 else "")
-        if "deck stream" in analysis.method:
+        # (the answer says how its play-outs dealt: its words are not searched)
+        dealt = ", the opponent's hand dealt by the learned hand model" if analysis.hand_model else ""
+        if analysis.deck_streams:
             dealt += ", each player drawing from a deck stream of their own"
         tail = ""  # (the long form never gave play-outs the bound's note: they bound no turn)
         playouts = analysis.playouts if analysis.playouts is not None else analysis.nodes
