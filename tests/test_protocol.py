@@ -73,6 +73,22 @@ def test_bad_requests_get_an_error_and_the_bot_keeps_serving():
     assert over.deck_count == 44
 
 
+def test_a_position_given_as_the_one_line_string_is_refused_saying_the_protocol_takes_the_json_object():
+    """'bad position: a position must be a JSON object, got str' left a newcomer who sent the command
+    line's one-line string (or example:midround) guessing what to send instead."""
+    view = Position.deal(2).view(0)  # a view the JSON object of which is answered
+    line = view.to_string()
+    status, replies = _run([{"type": "turn", "position": line}, {"type": "turn", "position": "example:midround"},
+                            {"type": "turn", "position": view.to_json()}, {"type": "quit"}])
+    assert status == 0 and len(replies) == 3
+    for reply, sent in zip(replies, ("'LC1;c5;h8;", "'example:midround'")):  # (a long string is quoted cut)
+        assert set(reply) == {"error"}
+        assert reply["error"].startswith("bad position: the protocol takes the view as a JSON object "
+                                         f"(docs/spec/interchange.md), got the string {sent}")
+        assert "'lcanalysis show POSITION --json' writes the object" in reply["error"]
+    assert view.legal_moves().count(replies[2]["move"]) == 1
+
+
 def test_a_full_position_is_answered_from_the_movers_view():
     pos = _mid_round(seed=9)
     status, replies = _run([{"type": "turn", "position": pos.to_json()}])

@@ -115,6 +115,11 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
         # the same for every agent, whether or not it reads the budget (random and greedy do not)
         return {"error": f"time_ms must be a number above 0 and at most {MAX_TIME_MS:,.0f} (an hour), "
                          f"got {brief(time_ms)}"}, True
+    if isinstance(request["position"], str):  # the command line's spellings, tried first by many a newcomer
+        return {"error": f"bad position: the protocol takes the view as a JSON object (docs/spec/interchange.md), "
+                         f"got the string {brief(request['position'])}: the one-line 'LC1;...' string and "
+                         "'example:NAME' are the command line's ('lcanalysis show POSITION --json' writes the "
+                         "object)"}, True
     try:
         pos = from_json(request["position"])
     except ValueError as exc:
