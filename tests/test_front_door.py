@@ -326,6 +326,16 @@ def test_the_wager_answer_reads_as_words(capsys):
     assert "mean score reaches 0 from" in out
 
 
+def test_the_wager_answer_on_an_expedition_already_breaking_even_says_so_without_a_count_of_draws(capsys):
+    """Found by a newcomer's first 'wager' (the README's): "the mean score reaches 0 from 0 draw(s) on",
+    right under "the expedition already breaks even". Green: G5 G8 G9 in hand, 22 of 20 already."""
+    assert main(["wager", "example:midround", "--color", "G", "--draws", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "the expedition already breaks even" in out and "from 0 draw(s)" not in out
+    assert "with 0 wager(s) the mean score is 0 or more however many draws are left, none included" in out
+    assert all(lc.wager("example:midround", "G", k).by_wagers[0].mean >= 0 for k in range(23))
+
+
 def test_the_wager_answer_on_an_untouched_colour_asks_when_it_breaks_even_once_opened(capsys):
     """Found by a review: "the mean score reaches 0 from 0 draw(s) on" for yellow, where the mean is
     -1.77, -3.26 and -7.46 at 1, 2 and 10 draws (0 at none only because it is never opened)."""

@@ -114,7 +114,9 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool, full_posit
         if k is None:
             lines.append(lead + f"with no number of draws the draw pile allows (up to {most})")
         elif all(mean_score(state, j, o.wagers) >= -1e-9 for j in range(k, most + 1)):
-            lines.append(lead + f"from {k} draw(s) on")
+            lines.append(lead + f"from {k} draw(s) on" if k else  # (not "reaches 0 from 0 draw(s) on")
+                         f"  with {o.wagers} wager(s) the mean score is 0 or more however many draws are left, "
+                         "none included")
         else:  # (the bonus and the untouched colour's 0 make the mean rise and fall at a few draws)
             lines.append(lead + f"first at {k} draw(s), but not at every number of draws after")
     return "\n".join(lines)
