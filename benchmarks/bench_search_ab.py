@@ -1,5 +1,5 @@
 """The compiled endgame search against an older commit's, in the same process: seconds, nodes and
-every value, view by view, at two stalls each.
+every value, view by view, at two stalls each (``--stalls``: one to three).
 
 numba compiles one version of each function, so the old commit's search is loaded beside today's as
 a module of its own: its ``lcanalysis/search/perfect.py`` and the split loop of its
@@ -11,7 +11,8 @@ not from the package, whose numba cache may hold a split loop compiled with the 
 The question is the one most of the hint's time at 3 and 4 cards goes to: in the mover's view
 (``tests/helpers.played_down``), every split of the unseen cards at two stalls each, searched the
 way a level is settled (``endgame.converged_endgame``): the best turn at one stall each (found once,
-by today's code) first with a full window, every other turn against its value (margin 0; a turn
+by today's code; at three stalls each, the best at two that the hint finds within its 12 M nodes) first
+with a full window, every other turn against its value (margin 0; a turn
 that does not beat it gets an upper bound). Old and new run in turns on fresh tables (old, new, new,
 old, ...: a load that comes and goes on a shared machine hits both alike, and each goes first as often),
 the best of ``--rounds``. On a shared machine the noise is large: ``--old HEAD`` with no change made
@@ -26,6 +27,7 @@ are the same on any machine.
 
     python benchmarks/bench_search_ab.py --old HEAD~1 --deck 3 --positions 16
     python benchmarks/bench_search_ab.py --old HEAD~1 --deck 4 --positions 8 --max-splits 24
+    python benchmarks/bench_search_ab.py --old HEAD~1 --deck 4 --positions 8 --max-splits 2 --stalls 3
 
 (The first run compiles the old commit's search: a minute or two.)
 """
@@ -56,7 +58,8 @@ from lcanalysis.search.endgame import converged_endgame  # noqa: E402
 from lcanalysis.search.perfect import ZOBRIST, auto_bits, check_depth  # noqa: E402
 from lcanalysis.search.view_value import _all_splits, _SplitInputs, count_splits  # noqa: E402
 
-STALLS = 2
+STALLS = 2  # the stall level each (``--stalls``)
+REFERENCE_NODES = 12_000_000  # above two stalls each: the hint's budget finds the reference (one stall less each)
 
 
 def _git(*args: str) -> str:
@@ -101,22 +104,24 @@ def load_search(rev: str | None, cache: Path):
     return module
 
 
-def question(seed: int, deck: int, max_splits: int):
-    """The view's split inputs, its splits (every one, or the first ``max_splits``) and the reference
-    turn: the best at one stall each."""
+def question(seed: int, deck: int, max_splits: int, stalls: int = STALLS):
+    """The view's split inputs, its splits (every one, or the first ``max_splits``), the reference
+    turn (the best at one stall each less, as the hint finds it within ``REFERENCE_NODES``) and the
+    stall level."""
     pos = played_down(seed, deck)
     view = pos.view(pos.to_move)
     inputs = _SplitInputs(view)
     u = view.opponent_unknown
     n = count_splits([int(x) for x in inputs.unseen], u, max_splits)
     picks, _ = _all_splits(inputs.unseen, u, n)
-    first = converged_endgame(view, 1_000_000_000, min_stalls=1, max_stalls=1, runner_ups=False)
+    first = converged_endgame(view, 1_000_000_000 if stalls <= 2 else REFERENCE_NODES, min_stalls=stalls - 1,
+                              max_stalls=stalls - 1, runner_ups=False)
     ref = Move.parse(first.moves[0].move, view.rules.colors).code(view.rules.colors)
-    bits, solo_bits = auto_bits(check_depth(deck, STALLS, STALLS, -1), deck, STALLS, STALLS)
-    return inputs, picks, ref, (bits, min(22, solo_bits + 4))
+    bits, solo_bits = auto_bits(check_depth(deck, stalls, stalls, -1), deck, stalls, stalls)
+    return inputs, picks, ref, (bits, min(22, solo_bits + 4)), stalls
 
 
-def solve(search, inputs, picks, ref: int, bits: tuple[int, int]):
+def solve(search, inputs, picks, ref: int, bits: tuple[int, int], stalls: int = STALLS):
     """Every split of ``picks`` by ``search`` (its ``Tables`` and ``_solve_splits``) on fresh tables:
     (seconds, nodes, values, bounds, two-player nodes)."""
     tables = search.Tables(*bits)
@@ -125,7 +130,7 @@ def solve(search, inputs, picks, ref: int, bits: tuple[int, int]):
     vals = np.zeros((len(picks), MAX_MOVES))
     bounds = np.zeros((len(picks), MAX_MOVES), dtype=np.int8)
     t = time.perf_counter()
-    k = search._solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks, STALLS, STALLS, -1,
+    k = search._solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks, stalls, stalls, -1,
                              perfect.LEAF_AS_IS, ZOBRIST, tables.tt, tables.so, tables.buf, tables.stats, moves, vals,
                              bounds, ref, 0.0)
     seconds = time.perf_counter() - t
@@ -138,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deck", type=int, default=3, help="cards left in the draw pile (default 3)")
     ap.add_argument("--positions", type=int, default=16, help="views: played_down seeds 0..N-1 (default 16)")
     ap.add_argument("--rounds", type=int, default=2, help="runs of each, in turns; the best counts (default 2)")
+    ap.add_argument("--stalls", type=int, default=STALLS,
+                    help="the stall level each, 1-3 (default 2; the reference is the best at one less each)")
     ap.add_argument("--max-splits", type=int, default=400, help="the first this many splits of a view (default 400)")
     ap.add_argument("--tolerance", type=float, default=0.0,
                     help="exact values may differ by this much (default 0: bit for bit; a change that sums the same "
@@ -148,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 1 <= args.positions <= 1000 or not 1 <= args.rounds <= 20 or not 2 <= args.deck <= 8:
         ap.error("--positions must be 1..1000, --rounds 1..20 and --deck 2..8")
+    if not 1 <= args.stalls <= 3:
+        ap.error("--stalls must be 1..3")
     if not 1 <= args.max_splits <= 100_000:
         ap.error("--max-splits must be 1..100000")
     if not 0.0 <= args.tolerance <= 1e-6:
@@ -160,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     ratios, total_old, total_new, worst = [], 0.0, 0.0, 0.0
     nodes_old, nodes_new, two_old, two_new = 0, 0, 0, 0
     for seed in range(args.positions):
-        q = question(seed, args.deck, args.max_splits)
+        q = question(seed, args.deck, args.max_splits, args.stalls)
         runs: dict[str, list] = {"old": [], "new": []}
         for k in range(args.rounds):
             turns = (("old", old), ("new", new))
