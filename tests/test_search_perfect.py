@@ -497,6 +497,59 @@ def test_the_value_lies_within_the_searchers_bounds(seeds):
         assert hi - lo < 400  # and not vacuous
 
 
+def _most_with(x_wagers: int, mask: int, ranks: list[int], wagers_left: int, k: int) -> int:
+    """The best score of one expedition after adding at most ``k`` of ``ranks`` (live numbers) and
+    ``wagers_left`` wagers (only while it holds no number), by trying every choice."""
+    import itertools
+
+    best = int(K.expedition_score(x_wagers, mask))
+    for j in range(min(wagers_left, k) + 1):
+        for n in range(k - j + 1):
+            for chosen in itertools.combinations(ranks, n):
+                m = mask
+                for r in chosen:
+                    m |= 1 << (r - 1)
+                best = max(best, int(K.expedition_score(x_wagers + j, m)))
+    return best
+
+
+def test_a_players_upper_bound_shares_its_cards_between_the_colours():
+    """The bound on what a player can still score (``_player_upper``, which prunes chance nodes) gave
+    every colour all of the player's remaining placements at once: with one placement left and two
+    colours that could each gain, it counted both gains. It is now the best split of the placements
+    between the colours (a knapsack): here checked against every split tried by brute force, each
+    colour's best found by trying every choice of its live cards; never above the old bound, and below
+    it where the colours compete for the placements."""
+    import itertools
+
+    from lcanalysis.core.constants import WAGER_COPIES
+    from lcanalysis.search import perfect as P
+
+    tighter = 0
+    for seed, x in itertools.product(range(10), (0, 1)):
+        s = R.random_endgame(1700 + seed, colors=5, hand=4, deck=4, table=6, focus=None)
+        nc = int(s[K.H_NC])
+        own_w, own_m = s[K.off_wagers(nc, x):], s[K.off_mask(nc, x):]
+        opp_w, opp_m = s[K.off_wagers(nc, 1 - x):], s[K.off_mask(nc, 1 - x):]
+        now = sum(int(K.expedition_score(own_w[c], own_m[c])) for c in range(nc))
+        for places in range(5):
+            gains = []  # per colour: the most it can add with 0..places cards
+            for c in range(nc):
+                m = int(own_m[c])
+                ranks = [r for r in range(int(K.top_rank(m)) + 1, K.RANKS) if not int(opp_m[c]) & (1 << (r - 1))]
+                wagers = WAGER_COPIES - int(own_w[c]) - int(opp_w[c]) if m == 0 else 0
+                base = int(K.expedition_score(own_w[c], m))
+                gains.append([_most_with(int(own_w[c]), m, ranks, wagers, k) - base for k in range(places + 1)])
+            brute = now + max(sum(gains[c][k[c]] for c in range(nc))
+                              for k in itertools.product(range(places + 1), repeat=nc) if sum(k) <= places)
+            bound = int(P._player_upper(s, nc, x, places, np.zeros(64, dtype=np.int32)))
+            assert bound == brute, (seed, x, places)
+            each = now + sum(g[places] for g in gains)  # every colour given every placement: the old bound
+            assert bound <= each
+            tighter += bound < each
+    assert tighter >= 10  # the colours compete for the placements in these deals
+
+
 @pytest.mark.parametrize("stalls,horizon", [((1, 1), -1), ((2, 1), -1), ((1, 2), 5), ((2, 2), -1), ((1, 0), 4),
                                             ((0, 1), -1)])
 def test_sharing_the_opponents_value_after_the_last_stall_keeps_every_value(stalls, horizon, monkeypatch):

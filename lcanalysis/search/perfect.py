@@ -145,6 +145,10 @@ ENDS_SEARCHED = 8  # ``stats[ENDS_SEARCHED]`` set: the round's last placements a
 STALL_ENDS_SEARCHED = 9  # ``stats[STALL_ENDS_SEARCHED]`` set: a node with 2 cards left where only the mover may
 # stall is searched node by node (as before it was valued in closed form, ``_ends_after_a_stall``): the same values
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
+# A search that only asks whether a turn beats a bar (the probes in the games where the opponent may stall
+# less) gets the window (bar, bar + NULL_WINDOW): any width above the values' rounding answers "above or not",
+# and the narrower the window the more cut-offs below (a result above the bar is not used, only the answer)
+NULL_WINDOW = 1e-6
 INF = np.inf
 
 
@@ -339,24 +343,81 @@ def _colour_upper(w, m, avail, wagers, places):
 
 
 @njit(cache=True)
-def _player_upper(s, nc, x, places):
-    """The most player ``x`` can score with at most ``places`` more cards, each colour taking
-    its best cards not yet on an expedition (as if the places were there for every colour)."""
-    total = 0
+def _useful_places(avail, wagers):
+    """The most cards one colour can still take: its wagers and live numbers (more add nothing)."""
+    n = wagers
+    while avail:
+        n += 1
+        avail &= avail - 1
+    return n
+
+
+@njit(cache=True)
+def _spread_gain(best, gained, w, m, avail, wagers, places):
+    """Add one colour to ``best`` (``best[k]``: the most the colours so far can add with at most ``k``
+    more cards, ``k`` = 0..``places``): ``gained`` receives the new figures, then is copied back."""
+    now = expedition_score(w, m)
+    for k in range(places + 1):
+        gained[k] = best[k]
+    for j in range(1, min(_useful_places(avail, wagers), places) + 1):
+        g = _colour_upper(w, m, avail, wagers, j) - now  # (never below 0: "or nothing more")
+        for k in range(j, places + 1):
+            if best[k - j] + g > gained[k]:
+                gained[k] = best[k - j] + g
+    for k in range(places + 1):
+        best[k] = gained[k]
+
+
+@njit(cache=True)
+def _colour_of(s, nc, x, c):
+    """(wagers, rank mask, live ranks, wagers left) of player ``x``'s expedition of colour ``c``: every
+    rank above their highest that the opponent has not placed, and the wagers nobody has placed."""
     owx = off_wagers(nc, x)
-    omx = off_mask(nc, x)
-    owy = off_wagers(nc, 1 - x)
     omy = off_mask(nc, 1 - x)
+    m = s[off_mask(nc, x) + c]
+    avail = 0
+    for r in range(top_rank(m) + 1, RANKS):
+        bit = 1 << (r - 1)
+        if (s[omy + c] & bit) == 0:
+            avail |= bit
+    wagers = WAGER_COPIES - s[owx + c] - s[off_wagers(nc, 1 - x) + c] if m == 0 else 0
+    return s[owx + c], m, avail, wagers
+
+
+@njit(cache=True)
+def _player_upper(s, nc, x, places, scratch):
+    """The most player ``x`` can score with at most ``places`` more cards, each colour taking its best
+    cards not yet on an expedition. The cards are shared by the colours: a knapsack over them
+    (``scratch``: room for twice ``places + 1`` figures), tighter than ``places`` cards in every
+    colour. With one card, room for every useful card, or one colour that gains, no knapsack is needed."""
+    places = max(places, 0)
+    now = 0
+    each = 0  # places cards in every colour
+    best_one = 0  # the colour that gains most
+    room = 0
+    gaining = 0
     for c in range(nc):
-        m = s[omx + c]
-        avail = 0
-        for r in range(top_rank(m) + 1, RANKS):
-            bit = 1 << (r - 1)
-            if (s[omy + c] & bit) == 0:
-                avail |= bit
-        wagers = WAGER_COPIES - s[owx + c] - s[owy + c] if m == 0 else 0
-        total += _colour_upper(s[owx + c], m, avail, wagers, places)
-    return total
+        cw, cm, avail, wagers = _colour_of(s, nc, x, c)
+        e = expedition_score(cw, cm)
+        now += e
+        if places == 0:
+            continue
+        g = _colour_upper(cw, cm, avail, wagers, places) - e
+        each += g
+        best_one = max(best_one, g)
+        gaining += g > 0
+        room += _useful_places(avail, wagers)
+    if places == 1:
+        return now + best_one
+    if places == 0 or gaining <= 1 or room <= places:
+        return now + each
+    best = scratch[:places + 1]
+    gained = scratch[places + 1:2 * places + 2]
+    best[:] = 0
+    for c in range(nc):
+        cw, cm, avail, wagers = _colour_of(s, nc, x, c)
+        _spread_gain(best, gained, cw, cm, avail, wagers, places)
+    return now + best[places]
 
 
 @njit(cache=True)
@@ -366,9 +427,16 @@ def _diff_bounds(s, nc, p, turns):
     from the pile, which keeps their score as it is, so the value is at least p's score now
     less the most the opponent can add in their turns, and at most the most p can reach in
     theirs less the opponent's score now."""
+    return _diff_bounds_in(s, nc, p, turns, np.zeros(2 * turns + 4, dtype=np.int32))
+
+
+@njit(cache=True)
+def _diff_bounds_in(s, nc, p, turns, scratch):
+    """``_diff_bounds`` with ``scratch`` for the knapsack of ``_player_upper`` (twice ``turns + 2``
+    figures at least): the search passes a row of its buffer, so a chance node allocates nothing."""
     q = 1 - p
-    lo = float(player_score(s, p) - _player_upper(s, nc, q, turns_left(turns, True)))
-    hi = float(_player_upper(s, nc, p, turns_left(turns, False)) - player_score(s, q))
+    lo = float(player_score(s, p) - _player_upper(s, nc, q, turns_left(turns, True), scratch))
+    hi = float(_player_upper(s, nc, p, turns_left(turns, False), scratch) - player_score(s, q))
     return lo, hi
 
 
@@ -1049,8 +1117,8 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
             # Not when the opponent may stall without limit: that game is too different to refute
             # often (a horizon of 5 turns with 6 cards left: twice the nodes of the plain search)
             c0, c1 = _their_stalls_capped(st0, st1, p, 0)
-            vb = _search(s, dc, c0, c1, tl, leaf, am, beta, ply, np.int64(mv), np.int64(0), Z, tt, so, buf,
-                         stats, sh, sw, sm)
+            vb = _search(s, dc, c0, c1, tl, leaf, am, min(beta, am + NULL_WINDOW), ply, np.int64(mv), np.int64(0), Z,
+                         tt, so, buf, stats, sh, sw, sm)
             if stats[3] != 0:
                 return 0.0
             if vb <= am:
@@ -1088,7 +1156,7 @@ def _search(s, dc, st0, st1, tl, leaf, alpha, beta, ply, only, root_free, Z, tt,
                     turns = 40 if (st0 < 0 or st1 < 0) else left - 1 + st0 + st1
                     if tl2 >= 0:
                         turns = min(turns, tl2)
-                    lo, hi = _diff_bounds(s, nc, p, turns)
+                    lo, hi = _diff_bounds_in(s, nc, p, turns, buf[ply + 128])  # (the move order's row: used up)
                 else:
                     lo, hi = -1e7, 1e7
                 us = buf[ply + 256]  # the outcomes (type, cards) from index 1 on; 0 holds the killer
@@ -1302,8 +1370,8 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, so,
             # a fraction of the nodes. (The later ones catch a discard the opponent could take back:
             # free in the game where they may not stall at all.)
             c0, c1 = _their_stalls_capped(st0, st1, p, cap)
-            v = _search(s, dc, c0, c1, np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0), np.int64(mv),
-                        np.int64(root_free), Z, tt, so, buf, stats, sh, sw, sm)
+            v = _search(s, dc, c0, c1, np.int64(tl), np.int64(leaf), alpha, alpha + NULL_WINDOW, np.int64(0),
+                        np.int64(mv), np.int64(root_free), Z, tt, so, buf, stats, sh, sw, sm)
             cap += 1
         if v > alpha:
             v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
