@@ -442,10 +442,11 @@ def test_the_round_robins_win_rates_carry_their_interval_over_deals():
 
 
 def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_versions(tmp_path):
-    """Version 7: with 4 cards left the endgame search counts only three stalls each as converged, so the
-    reviews can differ from version 6's. A reviews or review-luck file whose settings say version 6 wrote it
-    is refused before any work, naming both versions, the file untouched."""
-    assert REVIEW_VERSION == 7
+    """Version 8: the endgame search probes with a narrow window and shares a player's placements between
+    the colours in its bound, so its counted budget reaches further and the reviews can differ from version
+    7's. A reviews or review-luck file whose settings say version 7 wrote it is refused before any work,
+    naming both versions, the file untouched."""
+    assert REVIEW_VERSION == 8
     for path, write in ((tmp_path / "reviews.csv", lambda p, n: S.write_reviews(p, rounds=n, time_budget=0.02,
                                                                                 agents=("random",))),
                         (tmp_path / "luck.csv", lambda p, n: S.write_review_luck(p, deals=n, time_budget=0.02))):
@@ -453,10 +454,10 @@ def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_ver
         first, rest = path.read_text().split("\n", 1)
         mark = first[: first.index("{")]
         settings = json.loads(first[len(mark):])
-        assert settings["review_version"] == 7
-        path.write_text(mark + json.dumps({**settings, "review_version": 6}) + "\n" + rest)
+        assert settings["review_version"] == 8
+        path.write_text(mark + json.dumps({**settings, "review_version": 7}) + "\n" + rest)
         before = path.read_text()
-        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 6, and this "
-                                             "is review version 7: resuming it would add"):
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 7, and this "
+                                             "is review version 8: resuming it would add"):
             write(str(path), 2)
         assert path.read_text() == before
