@@ -303,9 +303,12 @@ def test_the_hint_at_15000_play_outs_a_second_is_quoted_from_its_files(monkeypat
     assert d.covered[~d.consistent].all()
     readme = " ".join((root / "README.md").read_text().split())
     diff = d[~same]
-    assert (f"within two of its standard errors in {diff.covered.sum()} of {len(diff)} views "
-            f"({d.covered.sum()} of 200 in all), and its top turn was the longer think's, or within two of that "
-            f"think's standard errors, in {int(now.consistent.sum())} of the 200") in readme
+    assert (f"the hint's top turn was that of a think 30 times longer, or within two of that think's standard "
+            f"errors, in {int(now.consistent.sum())} of the 200; where the two differed, the hint itself showed the "
+            f"longer think's turn within two of its standard errors in {diff.covered.sum()} of {len(diff)} views "
+            f"({d.covered.sum()} of 200 in all)") in readme
+    assert (f"think 30 times longer (or within two of that think's standard errors) in "
+            f"{int(now.consistent.sum())} of the 200") in readme  # "The hint in one screen"
 
 
 def test_the_draw_streams_before_and_after_table_is_what_its_two_files_give():

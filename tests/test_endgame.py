@@ -685,7 +685,7 @@ def test_the_measurement_at_four_cards_is_quoted_from_its_file():
                  f"{sum(x <= 2 for x in err)} / 16 ({sum(err) / 16:.2f}) |")
         assert cells in docs, cells
     picks = sum(float(r["rollouts_loss"]) <= 0.5 for r in rows)
-    assert f"play-outs picked its best turn or one within half a point of it in {picks} of 16" in readme
+    assert f"| 4 cards, the play-outs it replaced | {picks} of 16 |" in readme
     assert sum(float(r["hint_loss"]) <= 0.5 for r in rows) > picks  # why the hand-over moved
 
 
@@ -899,7 +899,7 @@ def test_the_trust_measurement_at_three_cards_is_quoted_from_its_file():
     assert f"The hint converged in {conv[0]} of 16, the reference in {conv[1]}" in docs
     readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
     hint = [float(r["hint_loss"]) for r in rows]
-    assert f"in {sum(x <= 0.5 for x in hint)} of 16, mean loss {sum(hint) / 16:.2f} points" in readme
+    assert f"| 3 cards, the endgame search | {sum(x <= 0.5 for x in hint)} of 16 | {sum(hint) / 16:.2f} (" in readme
 
 
 # --- buried pile cards: a world also fills them (docs/spec, "Endgame values") --------------------
@@ -1264,9 +1264,10 @@ def test_the_endgame_benchmarks_summaries_give_the_median_of_an_even_number_of_t
 
 
 def test_every_figure_the_readme_gives_for_the_hint_at_3_and_4_cards_is_what_its_file_gives():
-    """The README's "Near the end of a round" quotes endgame_trust_3cards.csv and endgame_trust_4cards.csv:
-    picks, mean and worst loss, values within 2 points and their mean error, the largest error, the
-    median time, converged, the reference's stalls; each recomputed here from the rows."""
+    """The README's "Near the end of a round" quotes endgame_trust_3cards.csv and endgame_trust_4cards.csv
+    in a table (picks, mean and worst loss, values within 2 points, their mean and largest error, the
+    median time) and in words (converged, the reference's stalls), and "The hint in one screen" the
+    picks and times again: each recomputed here from the rows."""
     import re
     import statistics
     from pathlib import Path
@@ -1286,19 +1287,18 @@ def test_every_figure_the_readme_gives_for_the_hint_at_3_and_4_cards_is_what_its
         return out
 
     three, four = figures("endgame_trust_3cards.csv"), figures("endgame_trust_4cards.csv")
-    h, p = three["hint"], three["rollouts"]
-    assert (f"picked the reference's best turn (or one within half a point) in {h['picks']} of 16, mean loss "
-            f"{h['loss']:.2f} points (worst {h['worst']:.1f}), its value within 2 points of the reference's in "
-            f"{h['near']} of 16 (mean error {h['err']:.2f}), and said \"converged\" in {three['conv']} of 16; the "
-            f"play-outs it replaced: {p['picks']} of 16, mean loss {p['loss']:.2f} (worst {p['worst']:.1f}), value "
-            f"within 2 points in {p['near']} of 16 (mean error {p['err']:.2f}). The price is time: a median "
-            f"{h['median']:.1f} s a hint against {p['median']:.1f} s") in readme
-    h, p = four["hint"], four["rollouts"]
-    assert (f"(two stalls each in {four['ref2']} of 16), the hint picked its best turn or one within half a point in "
-            f"{h['picks']} of 16 (mean loss {h['loss']:.2f}, worst {h['worst']:.1f}; values within 2 points in "
-            f"{h['near']}), at about {h['median']:.0f} s a hint") in readme
-    assert (f"in {p['picks']} of 16 (mean loss {p['loss']:.2f} points, worst {p['worst']:.1f}), but their values were "
-            f"off by {p['err']:.1f} points on average (up to {p['max_err']:.0f})") in readme
+    for cards, fig in ((3, three), (4, four)):
+        for who, label in (("hint", "the endgame search"), ("rollouts", "the play-outs it replaced")):
+            f = fig[who]
+            assert (f"| {cards} cards, {label} | {f['picks']} of 16 | {f['loss']:.2f} ({f['worst']:.1f}) | "
+                    f"{f['near']} of 16 | {f['err']:.2f} ({f['max_err']:.1f}) | {f['median']:.1f} s |") in readme
+    assert f'With 3 cards the hint said "converged" in {three["conv"]} of the 16.' in readme
+    assert f"(two stalls each in {four['ref2']} of the 16 views at 4 cards)" in readme
+    # "The hint in one screen" quotes the same picks and times
+    assert (f"in {three['hint']['picks']} of 16 and {four['hint']['picks']} of 16 measured views; the play-outs it "
+            f"replaced") in readme
+    assert (f"a median of {three['hint']['median']:.1f} s with 3 cards left, about {four['hint']['median']:.0f} s "
+            f"with 4") in readme
 
 
 @pytest.mark.parametrize("name", ["stall_probes_3cards.csv", "stall_probes_3cards_two_threads.csv"])
