@@ -1301,6 +1301,27 @@ def test_every_figure_the_readme_gives_for_the_hint_at_3_and_4_cards_is_what_its
             f"with 4") in readme
 
 
+def test_the_readmes_rollout_figures_at_4_cards_are_what_their_file_gives():
+    """The README's "Rollouts: the values of strong play" quotes data/simulated/rollout_honesty_4cards.csv:
+    on the views where the reference converged, how often `best`'s rollouts and the hint's play-outs
+    came within 2 points of its value, how far off on average, and the play-outs' standard errors."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    rows = _bench("bench_rollout_honesty").ROWS_FILE.load(root / "data" / "simulated" / "rollout_honesty_4cards.csv")
+    converged = rows[rows.ref_converged == True]  # noqa: E712 (a column of booleans)
+    best, playouts = (converged[converged.method == m] for m in ("best", "playouts"))
+    assert len(best) == len(playouts) == 8 and set(rows.deck) == {4}
+    readme = re.sub(r"\s+", " ", (root / "README.md").read_text())
+    assert (f"`best`'s rollouts came within 2 points of the deep endgame search's value in "
+            f"{(best.error.abs() <= 2).sum()} of the {len(best)} views where that search converged "
+            f"({best.error.abs().mean():.2f} points off on average), the hint's play-outs in "
+            f"{(playouts.error.abs() <= 2).sum()} of {len(playouts)} ({playouts.error.abs().mean():.1f} points off, "
+            f"with standard errors of a quarter of a point)") in readme
+    assert 0.2 <= playouts.stderr.mean() <= 0.3  # "a quarter of a point"
+
+
 @pytest.mark.parametrize("name", ["stall_probes_3cards.csv", "stall_probes_3cards_two_threads.csv"])
 def test_the_two_stall_measurements_are_printed_in_the_docs_as_their_benchmark_prints_their_rows(name):
     """docs/endgame.md ("The view value with two stalls each") shows what ``bench_stall_probes.py``
