@@ -162,8 +162,9 @@ def test_the_study_refuses_bad_arguments_by_name_before_any_work(tmp_path, capsy
 
 
 def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():
-    """The hand model's review luck (``reviewer.LUCK_HAND_MODEL``) as the article, the README and the
-    reviewer quote it, computed from the published file; its uniform column is the older file's."""
+    """The hand model's review luck (``reviewer.LUCK_HAND_MODEL``) as the article, docs/agents.md ("The game
+    review", moved there from the README) and the reviewer quote it, computed from the published file;
+    its uniform column is the older file's."""
     import json
     from pathlib import Path
 
@@ -178,8 +179,8 @@ def test_the_one_player_luck_with_the_hand_model_is_quoted_from_its_file():
     m, u = check["review's luck, hand model, a draw"], check["review's luck, a draw"]
     assert m.n == u.n == 8800 and u.mean < m.mean < 0  # less biased, still below zero
     quote_m, quote_u = f"{m.mean:.2f} ± {m.stderr:.2f}", f"{u.mean:.2f} ± {u.stderr:.2f}"
-    readme = " ".join((root / "README.md").read_text().split())
-    assert f"averaged {quote_m} points a draw, against {quote_u} dealt uniformly" in readme
+    agents_page = " ".join((root / "docs" / "agents.md").read_text().split())
+    assert f"averaged {quote_m} points a draw, against {quote_u} dealt uniformly" in agents_page
     nb = json.loads((root / "notebooks/article_skill_and_luck.ipynb").read_text())
     text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").replace("−", "-")
     assert (f"averages {m.mean:.2f} points a draw (standard error {m.stderr:.2f}), against {u.mean:.2f} "
