@@ -84,6 +84,25 @@ def test_judgements_follow_the_documented_thresholds(loss, se, words):
     assert words in judgement(loss, se)
 
 
+def test_the_readmes_table_of_verdict_words_is_what_judgement_says():
+    """The README ("The hint in one screen") gives the verdict's words by the loss, the first row that
+    fits: each row checked at losses on both sides of its bound, the rows in the order judgement tries them."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme[readme.index("| the verdict says | when the loss is (the first row that fits) |"):]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table.splitlines()[2:7]]
+    assert [words for words, _ in rows] == ["a matter of taste", "too close to call at this budget", "slightly worse",
+                                            "clearly worse", "much worse: a blunder"]
+    assert [when for _, when in rows] == ["under 1 point", "within two standard errors of zero", "under 3 points",
+                                          "under 8 points", "8 points or more"]
+    # losses (standard error) where each row is the first that fits, and just past it
+    assert judgement(0.99, 5.0) == "a matter of taste" and judgement(1.0, 0.0) != "a matter of taste"
+    assert judgement(1.0, 0.5) == judgement(7.9, 3.95) == "too close to call at this budget"
+    assert judgement(1.0, 0.49) == judgement(2.99, 0.1) == "slightly worse" and judgement(3.0, 0.1) == "clearly worse"
+    assert judgement(7.99, 0.1) == "clearly worse" and judgement(8.0, 0.1) == "much worse: a blunder"
+
+
 def test_turns_are_grouped_by_placement_and_identical_draws_merged():
     view = lc.read_position("example:midround")
     analysis = _made_up_analysis()
