@@ -20,7 +20,7 @@ import argparse
 import sys
 
 from lcanalysis import options  # the hint's numbers (the advisor's), read as the help is made: changed there, said here
-from lcanalysis.cli.common import add_budget_options, describe, emit, legal_turn, load, memory_ceiling, stage_progress
+from lcanalysis.cli.common import add_budget_options, describe, emit, legal_turns, load, memory_ceiling, stage_progress
 from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
@@ -62,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="a turn you have in mind, like +B6/D or -W2/G: a line under the verdict gives its loss "
                         "against the best and its place among the legal turns, however far down the list it is "
                         "(a range, like 'at best 2 of 58', where the endgame search left turns only bounded); "
-                        "again for each other turn, a line for each (default: none)")
+                        "again for each other turn, a line for each; a turn given twice is refused (default: none)")
     add_budget_options(p, "bound the exact endgame solver (a full position, "
                           f"{options.EXACT_ENDGAME_CARDS} cards or fewer in the draw pile) and the endgame search "
                           f"({options.ENDGAME_CARDS} cards or fewer; "
@@ -96,8 +96,7 @@ def precheck(args: argparse.Namespace) -> None:
                          "give one of them")
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
-    # every --turn, in the order given, each once (a second --turn was silently the only one)
-    args.read = (source, view, list(dict.fromkeys(legal_turn(view, text) for text in args.turn or ())))
+    args.read = (source, view, legal_turns(view, args.turn))  # a turn given twice is refused, as by rollout
 
 
 def run(args: argparse.Namespace) -> int:

@@ -47,6 +47,19 @@ def legal_turn(source: Position | View, text: str, option: str = "--turn") -> st
     return str(move)
 
 
+def legal_turns(source: Position | View, texts: Sequence[str] | None, option: str = "--turn") -> list[str]:
+    """Every turn an option names, in the order given, each read by ``legal_turn``; a turn named twice (as
+    typed or in another spelling, ``+B6/D`` and ``+b6/d``) is a ``UsageError`` naming it: a user who typed a
+    turn twice likely meant another. The one rule of ``advise --turn`` and ``rollout --turn``."""
+    turns: list[str] = []
+    for text in texts or ():
+        turn = legal_turn(source, text, option)
+        if turn in turns:
+            raise UsageError(f"{option} {turn} is given twice")
+        turns.append(turn)
+    return turns
+
+
 def read_stdin(expected: str) -> str:
     """Standard input as text for a reader: at most one character more than any reader accepts
     (so the reader refuses it as too long, having read no more), not empty, and UTF-8. At a

@@ -21,7 +21,7 @@ import os
 import shlex
 import sys
 
-from lcanalysis.cli.common import check_agent_option, describe, emit, legal_turn, load, progress_line
+from lcanalysis.cli.common import check_agent_option, describe, emit, legal_turns, load, progress_line
 from lcanalysis.options import (
     MAX_ROLLOUT_TOP,
     MAX_SEED,
@@ -49,7 +49,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                        description=describe(__doc__))
     p.add_argument("position", help=pos_help)
     p.add_argument("--turn", action="append", metavar="MOVE", dest="turns",
-                   help="a turn to roll out, like +B7/D or -G3/R (repeat for more; default: the hint's --top best)")
+                   help="a turn to roll out, like +B7/D or -G3/R (repeat for more, each once: a turn given twice "
+                        "is refused; default: the hint's --top best)")
     # (the defaults are the library's, lcanalysis.studies.rollout's: not imported here, 'lcanalysis --help' stays fast)
     p.add_argument("--top", type=nonneg("--top", MAX_ROLLOUT_TOP, minimum=1), default=None,
                    help="without --turn: how many of the hint's best turns to roll out (default 3; on a position "
@@ -92,11 +93,7 @@ def precheck(args: argparse.Namespace) -> None:
     if args.turns and args.top is not None:
         raise UsageError("--turn names the turns to roll out: give --turn or --top, not both")
     source = load(args.position)
-    turns = [legal_turn(source, text) for text in args.turns or ()]
-    twice = next((t for i, t in enumerate(turns) if t in turns[:i]), None)
-    if twice is not None:  # (each turn is rolled out once: a second --turn of it is a mistake to say)
-        raise UsageError(f"--turn {twice} is given twice")
-    args.read = (source, turns or None)
+    args.read = (source, legal_turns(source, args.turns) or None)
 
 
 def run(args: argparse.Namespace) -> int:
