@@ -1047,3 +1047,25 @@ def test_a_bad_turn_is_refused_naming_the_option_as_typed_before_the_engine_is_m
     extra = ["--time", "0.05"] if command == "advise" else ["--agent", "greedy", "--trials", "2", "--workers", "1"]
     code, out, _ = run(capsys, command, "example:midround", "--turn", "+B6/D", *extra)
     assert code == 0 and "B6" in out and readied == [1]  # a good turn: the engine is made ready, then used
+
+
+def test_solve_without_a_bound_on_a_round_that_is_over_says_the_round_is_over(capsys):
+    """Found by a reliability pass: 'solve' of a finished round with no bound asked for one ("no
+    bound: ... give --max-stalls S"), and given it, then said the round was over. The question's own
+    problems (a round over, the view of the player not to move) are now said first, as with a bound;
+    the missing bound only when the question is sound."""
+    from helpers import played_down
+
+    pos = played_down(3, 1, stall_rate=0.0)
+    pos.push(next(m for m in pos.legal_moves() if m.draws_from_deck))  # the last card drawn: the round is over
+    assert pos.is_over()
+    for source in (pos, pos.view(pos.to_move)):
+        code, out, err = run(capsys, "solve", source.to_string())
+        assert code == 2 and out == "" and "the round is over" in err and "no bound" not in err, err
+        assert run(capsys, "solve", source.to_string(), "--max-stalls", "0")[2] == err  # the same words as with one
+    endgame = read_position("example:endgame")
+    code, _, err = run(capsys, "solve", endgame.view(1 - endgame.to_move).to_string())  # not the mover's view
+    assert code == 2 and "no bound" not in err and err == run(capsys, "solve", endgame.view(1).to_string(),
+                                                              "--max-stalls", "0")[2], err
+    code, _, err = run(capsys, "solve", "example:endgame")  # a sound question: the bound is what is missing
+    assert code == 2 and err.startswith("error: no bound"), err

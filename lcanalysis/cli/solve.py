@@ -276,6 +276,8 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
         check_question(pos, None, args.max_turns, args.leaf, deepening=True)
         return solve_in_time(pos, args.time, args.max_stalls, args.max_turns, args.leaf, max_nodes=args.max_nodes)
     if args.max_stalls is None and args.max_turns is None:  # the library's words name no --time
+        # the question's own problems first (a round over, another player's view): a bound would not mend them
+        check_question(pos, None, None, args.leaf, samples=args.samples, deepening=True)
         raise UsageError(NO_BOUND)
 
     # the search's own checks of the question, before the warning below says a word
