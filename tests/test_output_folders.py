@@ -33,7 +33,10 @@ COMMANDS = {
     "review --html": ["review", "RECORD", "--workers", "1", "--no-progress", "--html", "OUT"],
     "rollout --out": ["rollout", "POSITION", "--trials", "2", "--workers", "1", "--out", "OUT"],
     "play --record": ["play", "--seed", "1", "--agent", "random", "--record", "OUT"],
+    "studies data --root": ["studies", "data", "--only", "first_player_rounds", "--deals", "2", "--root", "OUT"],
 }
+#: the options that name a folder to write into (the rest name a file)
+FOLDER_OPTIONS = ["tournament --records", "studies wager-tables --out", "studies data --root"]
 
 
 def _argv(tmp_path, name: str, out) -> list[str]:
@@ -59,8 +62,21 @@ def test_an_output_in_a_missing_folder_is_refused_naming_the_option_and_the_fold
     assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]  # nothing made, nothing played
 
 
-@pytest.mark.parametrize("name", ["tournament --records", "studies wager-tables --out"])
+@pytest.mark.parametrize("name", FOLDER_OPTIONS)
 def test_an_option_naming_a_folder_makes_it_in_a_folder_that_exists(tmp_path, capsys, name):
     made = tmp_path / "new"
     assert main(_argv(tmp_path, name, made)) == 0
     assert made.is_dir() and any(made.iterdir())
+
+
+@pytest.mark.parametrize("name", FOLDER_OPTIONS)
+def test_a_file_where_a_folder_option_points_is_refused_naming_the_option(tmp_path, capsys, name):
+    """``studies data --root FILE`` said "error: [Errno 20] Not a directory: 'FILE/simulated'", naming
+    no option, after the work began; it is refused first, as the other folder options are."""
+    option = name.split()[-1]
+    a_file = tmp_path / "a_file"
+    a_file.write_text("kept\n")
+    assert main(_argv(tmp_path, name, a_file)) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {option} {a_file} is not a folder but a file: {option} names the folder to write into\n"
+    assert a_file.read_text() == "kept\n"

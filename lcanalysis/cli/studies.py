@@ -121,6 +121,7 @@ def cmd_data(args: argparse.Namespace) -> int:
     unknown = sorted(set(args.only or ()) - set(DATA_COMMANDS))
     if unknown:
         raise UsageError(f"unknown data file(s) {unknown}; known: {sorted(DATA_COMMANDS)}")
+    check_output_folder("--root", args.root)  # (a file there was "[Errno 20] Not a directory", once work began)
     try:
         for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
                                args.positions, args.allow_code_change):
