@@ -543,3 +543,40 @@ def test_a_time_budget_s_answer_says_what_the_clock_allowed(monkeypatch, tmp_pat
     assert ("time budget of 2.5 s: the turns chosen by the hint in 3.0 s, 0 trial(s) played out in 0.0 s; 3.0 s in "
             "all, 0.5 s over it: choosing the turns alone took longer than the budget (name the turns to skip "
             "that)") in slow.notes
+
+
+def test_a_rollout_file_with_a_row_this_rollout_cannot_have_written_is_refused_naming_its_line(tmp_path, capsys):
+    """Found by a reliability pass: a resumed --out file's rows were taken as they were. A row of a turn
+    not rolled out said "error: '+B7/D' is not in list"; 'x' for a trial "invalid literal for int()";
+    a trial -1 was stored as the last trial of the table ("-1 trial(s) to play (5 already in the
+    file)"); trial 1 written twice with two results kept the later in silence. Each is now refused,
+    naming the file, the line and what is wrong, before any trial is played, and the file is left
+    as it was; a row written twice with the same values counts once, as in a tournament's file."""
+    turns = ["+B6/D", "-W2/D"]
+    out = tmp_path / "r.csv"
+    rollout("example:midround", turns=turns, agent="greedy", trials=3, out=out)
+    lines = out.read_text().splitlines(keepends=True)
+    assert lines[1] == "trial,turn,result,luck,turns_played\n" and len(lines) == 2 + 3 * 2
+    trial1 = lines[4].split(",")  # trial 1's first row, line 5 of the file
+    assert trial1[:2] == ["1", "+B6/D"]
+    for row, says in ((f"1,+B7/D,{','.join(trial1[2:])}", "turn '+B7/D' is not one of this rollout's turns"),
+                      (f"x,{','.join(trial1[1:])}", "trial 'x' is not a whole number 0 or more"),
+                      (f"-1,{','.join(trial1[1:])}", "trial '-1' is not a whole number 0 or more"),
+                      (f"1.5,{','.join(trial1[1:])}", "trial '1.5' is not a whole number 0 or more"),
+                      (f"1,+B6/D,{int(trial1[2]) + 1},{','.join(trial1[3:])}",
+                       "trial 1, turn +B6/D is in the file twice with different results (lines 5 and 6)"),
+                      ("1,+B6/D,5,nan,30\n", "luck 'nan' is not a finite number"),
+                      ("1,+B6/D,5000,1.0,30\n", "result '5000' is not a whole number of points from -1180 to 1180"),
+                      ("1,+B6/D,abc,1.0,30\n", "result 'abc' is not a whole number"),
+                      ("1,+B6/D,5,1.0\n", "4 fields, not 5")):
+        edited = "".join(lines[:5]) + row + "".join(lines[5:])
+        out.write_text(edited)
+        code = main(["rollout", "example:midround", "--agent", "greedy", "--trials", "3", "--workers", "1",
+                     "--out", str(out), "--turn", "+B6/D", "--turn", "-W2/D"])
+        err = capsys.readouterr().err
+        assert code == 2 and err.startswith(f"error: {out}, line 6: {says}"), (row, err)
+        assert out.read_text() == edited  # left as it was: nothing cut, nothing played
+    out.write_text("".join(lines[:5]) + lines[4] + "".join(lines[5:]))  # a row twice, the same both times
+    again = rollout("example:midround", turns=turns, agent="greedy", trials=3, out=out)
+    first = rollout("example:midround", turns=turns, agent="greedy", trials=3)
+    assert [(m.move, m.value, m.stderr) for m in again.moves] == [(m.move, m.value, m.stderr) for m in first.moves]

@@ -350,6 +350,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
 
     with contextlib.ExitStack() as stack:
         if out is not None:
+            ROLLOUT_FILE.refuse_other_settings(os.fspath(out), identity)  # (its words first, then its rows')
+            check_rows(os.fspath(out), chosen, source.rules)
             write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
                                                                 allow_code_change,
                                                                 units=((i,) for i in range(trials))))
@@ -551,6 +553,66 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
                       method=points.method, notes=notes, playouts=points.playouts)
     answer.moves[:] = moves  # (the ranking's order: equal chances go by the points, not by the turns' order)
     return answer
+
+
+def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:
+    """Refuse (``RolloutError``, naming the file's line and what is wrong) a rollout file whose rows this
+    rollout cannot have written, before it is resumed: each row a trial (a whole number 0 or more), one of
+    ``turns``, a result (a whole number of points within what the colours allow, ``SCORE_PER_COLOUR``), a
+    luck (finite, within ``luck_bound``) and the turns played (0 to the turn cap); a trial's turn in two
+    rows is refused when the rows differ, counted once when they are the same (as in a tournament's file).
+    A missing file, a torn last line (``StudyFile.open`` does it again) and a file of other settings or
+    columns (``open`` refuses it in its words) are left alone."""
+    import csv
+
+    from lcanalysis.tournaments.results import SCORE_PER_COLOUR, luck_bound
+
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            lines = fh.read().split("\n")[:-1]  # (the last is empty, or a torn line)
+    except (FileNotFoundError, UnicodeDecodeError):
+        return  # (nothing to check, or not this study's file: open says so)
+    if lines[1:2] != [",".join(ROLLOUT_FILE.columns)]:
+        return
+    low, high = SCORE_PER_COLOUR
+    points, bound = (high - low) * rules.colors, luck_bound(rules)
+    seen: dict[tuple[int, str], tuple[int, list[str]]] = {}
+    for number, line in enumerate(lines[2:], start=3):
+        fields = next(csv.reader([line]), [])
+        trial, turn, result, luck, played = (fields + [""] * 5)[:5]
+        why = None
+        if len(fields) != len(ROLLOUT_FILE.columns):
+            why = f"{len(fields)} fields, not {len(ROLLOUT_FILE.columns)} ({', '.join(ROLLOUT_FILE.columns)})"
+        elif (t := _whole(trial)) is None or t < 0:
+            why = f"trial {trial!r} is not a whole number 0 or more"
+        elif turn not in turns:
+            why = f"turn {turn!r} is not one of this rollout's turns ({', '.join(turns)})"
+        elif (r := _whole(result)) is None or not -points <= r <= points:
+            why = f"result {result!r} is not a whole number of points from {-points} to {points}"
+        elif not -bound <= _number(luck) <= bound:  # (NaN is not within either)
+            why = f"luck {luck!r} is not a finite number of points from {-bound:,} to {bound:,}"
+        elif (n := _whole(played)) is None or not 0 <= n <= rules.turn_cap:
+            why = f"turns_played {played!r} is not a whole number from 0 to {rules.turn_cap}"
+        elif (twice := seen.setdefault((t, turn), (number, fields)))[1] != fields:
+            why = (f"trial {t}, turn {turn} is in the file twice with different results (lines "
+                   f"{twice[0]} and {number})")
+        if why is not None:
+            raise RolloutError(f"{path}, line {number}: {why}: a rollout writes no such row (was the file edited, "
+                               "or rows of another added?); write to another file")
+
+
+def _whole(text: str) -> int | None:
+    """A field that is a whole number (digits, a '-' before them or not) as one; None when it is not."""
+    digits = text[1:] if text[:1] == "-" else text
+    return int(text) if digits.isascii() and digits.isdigit() else None
+
+
+def _number(text: str) -> float:
+    """A field as a number; NaN when it is none (refused by every check it is given to)."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
 
 
 def load_rollout(path: str | os.PathLike[str]) -> pd.DataFrame:
