@@ -149,6 +149,21 @@ def test_the_bot_refuses_an_agent_it_cannot_serve_and_names_those_it_can(name, c
     assert f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}" in err and "or 'external'" not in err
 
 
+@pytest.mark.parametrize("spec, meant", [("search:time_ms=50", "lcanalysis bot search time_ms=50"),
+                                         ("best:time_ms=50,width=8", "lcanalysis bot best time_ms=50 width=8"),
+                                         ("greedy:", "lcanalysis bot greedy")])
+def test_the_bot_given_an_agent_as_a_tournament_writes_it_says_how_the_bot_takes_it(spec, meant, capsys):
+    """Found by a reliability pass: 'lcanalysis bot search:time_ms=50', the agent as 'tournament',
+    'rollout --agent' and 'play --agent' take it, said only "unknown agent 'search:time_ms=50'"; it
+    now says that the bot takes the options as words after the name, and the command meant."""
+    from lcanalysis.cli.bot import main as bot_main
+
+    assert bot_main([spec]) == 2
+    err = capsys.readouterr().err
+    assert f"error: unknown agent {spec!r}: the bot takes an agent's options as KEY=VALUE words after its name: " \
+           f"{meant}\n" in err, err
+
+
 @pytest.mark.parametrize("options, problem", [
     (["time_ms=nan"], "option 'time_ms=nan': the value must be a finite number"),
     (["time_ms=inf"], "option 'time_ms=inf': the value must be a finite number"),

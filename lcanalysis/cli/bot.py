@@ -59,6 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = args.pop(0)
     from lcanalysis.agents import AGENTS
 
+    agent, colon, spec = name.partition(":")
+    if colon and agent in AGENTS:  # NAME:OPTION=VALUE,... as a tournament takes it: the bot's options are words
+        words = " ".join(["lcanalysis bot", agent, *(o for o in spec.split(",") if o)])
+        print(f"{usage}\nerror: unknown agent {name!r}: the bot takes an agent's options as KEY=VALUE words after "
+              f"its name: {words}", file=sys.stderr)
+        return 2
     if name not in AGENTS:  # 'external' is a seat for another program, not a bot this one can serve
         print(f"{usage}\nerror: unknown agent {name!r}; choose one of {', '.join(AGENTS)}", file=sys.stderr)
         return 2
