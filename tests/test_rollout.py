@@ -580,3 +580,18 @@ def test_a_rollout_file_with_a_row_this_rollout_cannot_have_written_is_refused_n
     again = rollout("example:midround", turns=turns, agent="greedy", trials=3, out=out)
     first = rollout("example:midround", turns=turns, agent="greedy", trials=3)
     assert [(m.move, m.value, m.stderr) for m in again.moves] == [(m.move, m.value, m.stderr) for m in first.moves]
+
+
+def test_an_out_file_that_cannot_be_written_is_refused_by_the_library_before_any_trial(tmp_path):
+    """Found by a reliability pass: lc.rollout(out=FOLDER) raised IsADirectoryError, and out= in a
+    missing folder FileNotFoundError, after the hint had chosen the turns; the command line refused
+    both by name. The library now refuses them as RolloutError, naming out, before any work."""
+    for out, says in ((tmp_path, f"out {tmp_path} is a directory; give a file name"),
+                      (tmp_path / "missing" / "r.csv", f"out {tmp_path / 'missing' / 'r.csv'}: the folder "
+                                                       f"{tmp_path / 'missing'} does not exist")):
+        with pytest.raises(RolloutError) as refused:
+            rollout("example:midround", turns=["+B6/D"], agent="greedy", trials=2, out=out)
+        assert str(refused.value) == says
+    with pytest.raises(RolloutError, match="out must be a file name"):
+        rollout("example:midround", turns=["+B6/D"], agent="greedy", trials=2, out=5)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -58,7 +58,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
 from lcanalysis.options import MAX_ROLLOUT_TOP as MAX_TOP
 from lcanalysis.options import MAX_TRIALS as MAX_TRIALS  # re-exported: the library's bound, the options' too
-from lcanalysis.options import MAX_WORKERS, check_flag, check_seed
+from lcanalysis.options import MAX_WORKERS, UsageError, check_flag, check_output_file, check_seed
 from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
 
 DEFAULT_AGENT = "best"
@@ -292,6 +292,13 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                                 or not 0 < seconds <= MAX_SECONDS):
         raise RolloutError(f"seconds must be a number of seconds above 0 and at most {MAX_SECONDS:,.0f} "
                            f"(or None: no time budget), got {seconds!r}")
+    if out is not None:  # (before the hint chooses the turns: a folder, or a missing one, was an OSError after)
+        if not isinstance(out, (str, os.PathLike)):
+            raise RolloutError(f"out must be a file name (or None: the trials kept in memory only), got {out!r}")
+        try:
+            check_output_file("out", os.fspath(out))
+        except UsageError as exc:
+            raise RolloutError(str(exc)) from None
     started = _clock()
     deadline = None if seconds is None else started + float(seconds)
     from lcanalysis.tournaments.specs import TournamentError, check_agent
