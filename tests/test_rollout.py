@@ -595,3 +595,16 @@ def test_an_out_file_that_cannot_be_written_is_refused_by_the_library_before_any
     with pytest.raises(RolloutError, match="out must be a file name"):
         rollout("example:midround", turns=["+B6/D"], agent="greedy", trials=2, out=5)
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_progress_lines_speak_of_a_file_only_when_there_is_one(tmp_path):
+    """Found by a reliability pass: without out= the first line said "2 trial(s) to play (0 already
+    in the file)", of a file there is none of."""
+    said: list[str] = []
+    rollout("example:midround", turns=["+B6/D"], agent="greedy", trials=2, progress=said.append)
+    assert said[0] == "2 trial(s) to play, each of 1 turn(s) played out by greedy in both seats", said
+    said.clear()
+    rollout("example:midround", turns=["+B6/D"], agent="greedy", trials=2, progress=said.append,
+            out=tmp_path / "r.csv")
+    assert said[0] == "2 trial(s) to play (0 already in the file), each of 1 turn(s) played out by greedy in both " \
+                      "seats", said

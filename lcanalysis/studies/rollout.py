@@ -369,7 +369,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         held = {key[0] for key in done if key[0] < trials}
         left = 0 if enough() else trials - len(held)
         todo = (i for i in range(trials if left else 0) if i not in held)
-        bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started, open_ended=not asked)
+        bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started, open_ended=not asked,
+                   kept=out is not None)
         stack.callback(bar.close)
         begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
         pooled = min(workers, left) if workers > 1 and left > 1 else 0
@@ -467,16 +468,18 @@ class _Lines:
 
 
 def _bar(progress: bool | Callable[[str], None], trials: int, turns: int, done: int, label: str,
-         seconds: float | None = None, started: float = 0.0, open_ended: bool = False) -> Any:
+         seconds: float | None = None, started: float = 0.0, open_ended: bool = False, kept: bool = True) -> Any:
     """A bar over the trials (``progress`` True), lines (a function), or nothing. ``open_ended``: with
     a time budget and no trials asked, a count with no total (a bar to ``MAX_TRIALS`` would say the
-    time budget's rollout takes days)."""
+    time budget's rollout takes days). ``kept``: the trials are kept in a file (the lines say how
+    many were there already)."""
     from lcanalysis.progress import progress_bar
 
     if callable(progress):
         todo = f"{trials - done} trial(s) to play" if seconds is None else \
             f"trials to play for {seconds:g} s in all (at most {trials - done:,})"
-        progress(f"{todo} ({done} already in the file), each of {turns} turn(s) played out by {label} in both seats")
+        there = f" ({done} already in the file)" if kept else ""
+        progress(f"{todo}{there}, each of {turns} turn(s) played out by {label} in both seats")
         return _Lines(progress, trials, done, seconds, started)
     return progress_bar(total=None if open_ended and seconds is not None else trials, initial=done,
                         progress=progress is True, unit="trial",
