@@ -860,3 +860,24 @@ def test_a_kept_table_writes_every_unit_as_it_is_made_but_syncs_the_disk_at_most
     seen.clear()
     kept.kept_table(str(out), {"n": 30}, [(i,) for i in range(30)], made)
     assert seen == list(range(30)) and len(synced) == 1 + 30 + 1  # a second a unit: each synced as it is written
+
+
+@pytest.mark.parametrize("key", ["x", "1.5", ""])
+def test_a_study_file_whose_row_names_its_unit_with_no_whole_number_is_refused_naming_the_line(tmp_path, key):
+    """Found by a reliability pass: 'review --out FILE' resumed from a file with a row 'x' for a turn's
+    index said "error: --out invalid literal for int() with base 10: 'x'" (no file, no line); a
+    '1.5' was read as unit 1. A resumed study file now refuses such a row, naming the file, the line
+    and the column, and is left as it was."""
+    from lcanalysis.studies import study_file
+
+    kept = study_file.StudyFile("test", "# test: ", ["deal", "score"], keys=("deal",), identity_keys=("n",))
+    out = tmp_path / "rounds.csv"
+    kept.kept_table(str(out), {"n": 3}, [(i,) for i in range(3)], lambda k: {"deal": k[0], "score": 2 * k[0]})
+    lines = out.read_text().splitlines(keepends=True)
+    edited = "".join(lines[:3]) + f"{key},7\n" + "".join(lines[3:])
+    out.write_text(edited)
+    with pytest.raises(ValueError) as refused:
+        kept.kept_table(str(out), {"n": 3}, [(i,) for i in range(3)], lambda k: {"deal": k[0], "score": 0})
+    assert str(refused.value) == (f"{out} line 4: deal {key!r} is not a whole number: a row the study cannot have "
+                                  "written (was the file edited?); write to another file"), refused.value
+    assert out.read_text() == edited

@@ -344,6 +344,22 @@ class StudyFile:
         raise ValueError(f"{path} was written with other columns ({what}): its rows and these would not line up; "
                          "write to another file")
 
+    def _whole_keys(self, path: str, text: str) -> None:
+        """Refuse (ValueError, naming the line and the column) a row of ``text`` (a file's whole lines)
+        whose unit is not named by whole numbers in its ``keys`` (those not in ``text_keys``): a row no
+        run wrote, which would be read as another unit ('1.5' as 1) or stop the run with Python's words."""
+        numbered = [(k, self.columns.index(k)) for k in self.keys if k not in self.text_keys]
+        reader = csv.reader(StringIO(text.split("\n", 1)[1] if "\n" in text else "", newline=""))
+        next(reader, None)  # (the column names)
+        for fields in reader:
+            number = reader.line_num + 1  # (the file's line: the settings line is not the reader's)
+            for k, at in numbered:
+                value = fields[at] if at < len(fields) else ""
+                digits = value[1:] if value[:1] == "-" else value
+                if not (digits.isascii() and digits.isdigit()):
+                    raise ValueError(f"{path} line {number}: {k} {value!r} is not a whole number: a row the study "
+                                     "cannot have written (was the file edited?); write to another file")
+
     def _same_version(self, path: str, old: Mapping[str, Any], identity: Mapping[str, Any]) -> None:
         """Refuse (ValueError) to append to a file whose rows another version of the code wrote (or
         one from before the version was kept): resuming would mix two versions' numbers in one file."""
@@ -465,6 +481,7 @@ class StudyFile:
                 text = fh.read()
                 self._same_columns(path, text)
                 whole = text[: text.rfind("\n") + 1]
+                self._whole_keys(path, whole)
                 if units is not None and whole == text and (held := self._units(whole)).issuperset(units) and (
                         (self.version is not None and old.get(self.version[0]) != identity[self.version[0]])
                         or (self.code is not None and self._settings(path).get("code") != identity["code"])):
