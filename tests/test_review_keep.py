@@ -492,3 +492,31 @@ def test_judged_and_on_judged_of_the_wrong_kind_are_refused_naming_them_before_a
                      ({"judged": {(1, 0): 5}}, r"judged must map \(round, index\) .*, got \(1, 0\) -> int")]:
         with pytest.raises(R.ReviewError, match=said):
             review(rec, time_budget=T, executor="serial", progress=False, **kw)
+
+
+def test_review_out_refuses_a_row_whose_judgement_is_of_another_turn_or_a_turn_judged_twice_otherwise(
+        record, tmp_path, capsys):
+    """Found by a reliability pass: a kept row's turn is its columns (round, index) and its judgement's
+    own; a row whose two said different turns was taken by the judgement's, so turn 0's judgement
+    became turn 3's (turn 0 judged again, turn 3's dropped) in silence, and a turn kept twice with two
+    judgements kept the later. Each is now refused, naming the file and the line, the file left as it was."""
+    kept = tmp_path / "kept.csv"
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    lines = kept.read_text().splitlines(keepends=True)
+    first = judgement_of(lines[2].split(",", 2)[2].strip().strip('"').replace('""', '"'))
+    assert (first["round"], first["index"]) == (1, 0)
+    moved = lines[2].replace('""index"":0,', '""index"":3,', 1)
+    twice = lines[2].replace('""elapsed"":', '""elapsed"":1', 1)
+    for edited, says in ((lines[:2] + [moved] + lines[3:], f"{kept} line 3: the row is of round 1 turn 0, but its "
+                                                           "judgement is of round 1 turn 3"),
+                         (lines + [twice], f"{kept} line 8: round 1 turn 0 is judged twice, otherwise "
+                                           "(lines 3 and 8)")):
+        kept.write_text("".join(edited))
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: --out {says}"), err
+        assert kept.read_text() == "".join(edited)
+    kept.write_text("".join(lines + [lines[2]]))  # the same row twice: counted once
+    assert main(argv) == 0

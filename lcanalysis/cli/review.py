@@ -232,12 +232,22 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
     except OSError as exc:  # a folder it may not write in
         raise unwritable("--out", path, exc) from None
     judged: dict[tuple[int, int], dict[str, Any]] = {}
+    lines: dict[tuple[int, int], int] = {}  # (each turn's line, for a turn kept twice)
     for n, row in enumerate(kept_file.load(path).to_dict("records"), start=3):
         try:
             x = judgement_of(str(row["judgement"]))
         except ValueError as exc:
             raise UsageError(f"--out {path} line {n}: {exc}") from None
-        judged[(x["round"], x["index"])] = x
+        key, said = (int(row["round"]), int(row["index"])), (x["round"], x["index"])
+        if said != key:  # (the row's turn is its columns; a judgement of another would be that turn's)
+            raise UsageError(f"--out {path} line {n}: the row is of round {key[0]} turn {key[1]}, but its judgement "
+                             f"is of round {said[0]} turn {said[1]}: a row no review wrote (was the file edited?); "
+                             "write to another file")
+        if judged.setdefault(key, x) != x:
+            raise UsageError(f"--out {path} line {n}: round {key[0]} turn {key[1]} is judged twice, otherwise "
+                             f"(lines {lines[key]} and {n}): a row no review wrote (was the file edited?); write to "
+                             "another file")
+        lines.setdefault(key, n)
     if judged:
         print(f"resuming from {path}: {len(judged)} turn(s) judged there are kept", file=sys.stderr)
     else:
