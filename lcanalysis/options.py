@@ -218,7 +218,7 @@ def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | N
     ``replaces``: (what the output is, how such a file begins): an existing file that does not
     begin so is refused ('review --html' wrote its report over a game record given by mistake)."""
     for what, other in (keep or {}).items():
-        if other and other != "-" and _same_file(path, other):
+        if other and other != "-" and same_file(path, other):
             raise UsageError(f"{option} {path} is {what}: writing there would destroy it; give another file name")
     if os.path.isdir(path):
         raise UsageError(f"{option} {path} is a directory; give a file name")
@@ -275,7 +275,8 @@ def nonblank(option: str, what: str) -> Callable[[str], str]:
     return parse
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (the same name, however spelt, when one does not exist yet)."""
     try:
         return os.path.samefile(a, b)
     except OSError:  # one of them does not exist yet: the same name is the same file

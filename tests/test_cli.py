@@ -466,6 +466,30 @@ def test_an_output_file_is_never_the_file_the_command_reads_or_keeps(tmp_path, c
     assert {p: p.read_bytes() for p in kept} == kept
 
 
+def test_tournament_csv_never_writes_over_a_file_that_is_not_its_table_nor_records_into_its_results_file(tmp_path,
+                                                                                                        capsys):
+    """Found by a reliability pass: 'tournament --csv FILE' wrote its table over any file there (a
+    rollout's kept trials, say: lost), and '--records' naming the results file (--out) made a folder
+    of that name, then said "t.jsonl is a directory". --csv now writes over its own table only, and
+    the two are refused as the same path, before any round is played; nothing is made."""
+    other = tmp_path / "trials.csv"
+    other.write_text("# lcanalysis rollout: {}\ntrial,turn,result,luck,turns_played\n0,+B6/D,14,6.7,29\n")
+    kept = other.read_text()
+    table = tmp_path / "table.csv"
+    base = ["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--no-progress"]
+    code, _, err = run(capsys, *base, "--out", "none", "--csv", str(other))
+    assert code == 2 and err == (f"error: --csv {other} exists and is not a tournament's table (CSV): writing there "
+                                 "would destroy it; give another file name (or remove that file first)\n"), err
+    assert other.read_text() == kept
+    assert run(capsys, *base, "--out", "none", "--csv", str(table))[0] == 0  # its own table: written again
+    assert run(capsys, *base, "--out", "none", "--csv", str(table))[0] == 0
+    results = tmp_path / "t.jsonl"
+    code, _, err = run(capsys, *base, "--out", str(results), "--records", str(tmp_path / "." / "t.jsonl"))
+    assert code == 2 and err == (f"error: --records {tmp_path / '.' / 't.jsonl'} is the results file (--out): "
+                                 "give the records another folder\n"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.csv", "trials.csv"]
+
+
 def test_solve_checks_the_question_before_saying_anything_about_it(capsys):
     """`solve` on the view of the player not to move printed its long "this may run about 12 minutes"
     warning before refusing, and `--leaf bogus --time 1` printed "stalls=0: solving" before its

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lcanalysis.cli.common import emit
-from lcanalysis.options import check_output_file, check_output_folder
+from lcanalysis.options import check_output_file, check_output_folder, same_file
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.specs import parse_agent
 
@@ -89,9 +89,12 @@ def _run(args: Any) -> int:
         if not os.path.lexists(out):  # (one there is resumed: ResultsFile.open says what else it may be)
             check_output_file("--out", out)
     if args.records:
+        if out is not None and same_file(args.records, out):  # (else made a folder, then "is a directory")
+            raise UsageError(f"--records {args.records} is the results file (--out): give the records another folder")
         check_output_folder("--records", args.records)
-    if args.csv:  # before the (possibly long) run, not after it
-        check_output_file("--csv", args.csv, {"the results file (--out)": out})
+    if args.csv:  # before the (possibly long) run, not after it; over its own table only, never another file
+        check_output_file("--csv", args.csv, {"the results file (--out)": out},
+                          replaces=("a tournament's table (CSV)", ("pairing,",)))
     df = run_tournament(specs, args.deals, rules=rules, duplicate=duplicate, round_robin=robin, seed=seed,
                         workers=args.workers, executor="serial" if args.workers == 1 else None, out=out,
                         progress=not args.no_progress, first_deal=args.first_deal, wait=args.wait,
