@@ -1093,3 +1093,22 @@ def test_solve_without_a_bound_on_a_round_that_is_over_says_the_round_is_over(ca
                                                               "--max-stalls", "0")[2], err
     code, _, err = run(capsys, "solve", "example:endgame")  # a sound question: the bound is what is missing
     assert code == 2 and err.startswith("error: no bound"), err
+
+
+def test_solve_of_a_view_at_its_turn_cap_says_the_round_is_over_at_once(capsys):
+    """Found by a reliability pass: a view whose history has reached the turn cap, with cards still in
+    the draw pile, is a round that is over (View.is_over), but 'solve VIEW --max-stalls 0' searched
+    400 sampled worlds as if play went on (a minute for none of them, up to its node budget: 12
+    minutes). It now says the round is over and why, as 'advise' and the full position do."""
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.rules import Rules
+
+    pos = Position.deal(seed=2, rules=Rules(turn_cap=4))
+    for _ in range(4):
+        pos.push(pos.legal_moves()[0])
+    view = pos.view(pos.to_move)
+    assert view.is_over() and view.deck_count > 0
+    for bound in (["--max-stalls", "0"], ["--time", "5"], []):
+        code, out, err = run(capsys, "solve", view.to_string(), *bound)
+        assert code == 2 and out == "" and err == ("error: the round is over (the turn cap is reached): there is no "
+                                                   "turn to value\n"), (bound, err)
