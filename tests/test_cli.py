@@ -490,6 +490,27 @@ def test_tournament_csv_never_writes_over_a_file_that_is_not_its_table_nor_recor
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.csv", "trials.csv"]
 
 
+@pytest.mark.parametrize("argv, option, kind", [
+    (["show", "example:endgame", "--svg", "OUT"], "--svg", "an SVG picture"),
+    (["studies", "match-table", "--deals", "2", "--matches", "0", "--bootstrap", "2", "--out", "OUT"], "--out",
+     "a match equity table"),
+])
+def test_an_output_option_writes_over_its_own_kind_of_file_only(tmp_path, capsys, argv, option, kind):
+    """Found by a reliability pass: 'show --svg FILE' and 'studies match-table --out FILE' wrote over any
+    file there (a tournament's table, a game record: lost), where 'review --html' refuses one that is
+    not an HTML report. Each now refuses a file that is not its own kind before any work, and writes
+    over its own (the same command again)."""
+    other = tmp_path / "kept.txt"
+    other.write_text("pairing,deal,swap\n0,0,0\n")
+    code, _, err = run(capsys, *[str(other) if w == "OUT" else w for w in argv])
+    assert code == 2 and err == (f"error: {option} {other} exists and is not {kind}: writing there would destroy it; "
+                                 "give another file name (or remove that file first)\n"), err
+    assert other.read_text() == "pairing,deal,swap\n0,0,0\n"
+    mine = tmp_path / "mine.out"
+    for _ in range(2):  # made, then made again over itself
+        assert run(capsys, *[str(mine) if w == "OUT" else w for w in argv])[0] == 0
+
+
 def test_solve_checks_the_question_before_saying_anything_about_it(capsys):
     """`solve` on the view of the player not to move printed its long "this may run about 12 minutes"
     warning before refusing, and `--leaf bogus --time 1` printed "stalls=0: solving" before its

@@ -47,7 +47,8 @@ def _print_position(pos, args: argparse.Namespace) -> None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     if args.svg:
-        check_output_file("--svg", args.svg, {"the position shown": args.position})
+        check_output_file("--svg", args.svg, {"the position shown": args.position},
+                          replaces=("an SVG picture", ("<svg", "<?xml")))  # (over its own kind only)
     pos = load(args.position)
     if args.svg:
         write_output_file("--svg", args.svg, str(pos._repr_svg_()))
