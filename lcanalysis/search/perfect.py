@@ -149,6 +149,8 @@ PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a l
 # less) gets the window (bar, bar + NULL_WINDOW): any width above the values' rounding answers "above or not",
 # and the narrower the window the more cut-offs below (a result above the bar is not used, only the answer)
 NULL_WINDOW = 1e-6
+# a colour's figures that ``_player_upper`` keeps for its knapsack: wagers, mask, live ranks, wagers left, score
+COLOUR_FIGURES = 5
 INF = np.inf
 
 
@@ -353,10 +355,10 @@ def _useful_places(avail, wagers):
 
 
 @njit(cache=True)
-def _spread_gain(best, gained, w, m, avail, wagers, places):
+def _spread_gain(best, gained, w, m, now, avail, wagers, places):
     """Add one colour to ``best`` (``best[k]``: the most the colours so far can add with at most ``k``
-    more cards, ``k`` = 0..``places``): ``gained`` receives the new figures, then is copied back."""
-    now = expedition_score(w, m)
+    more cards, ``k`` = 0..``places``): ``gained`` receives the new figures, then is copied back.
+    ``now``: the colour's score as it stands (``expedition_score(w, m)``)."""
     for k in range(places + 1):
         gained[k] = best[k]
     for j in range(1, min(_useful_places(avail, wagers), places) + 1):
@@ -388,8 +390,10 @@ def _colour_of(s, nc, x, c):
 def _player_upper(s, nc, x, places, scratch):
     """The most player ``x`` can score with at most ``places`` more cards, each colour taking its best
     cards not yet on an expedition. The cards are shared by the colours: a knapsack over them
-    (``scratch``: room for twice ``places + 1`` figures), tighter than ``places`` cards in every
-    colour. With one card, room for every useful card, or one colour that gains, no knapsack is needed."""
+    (``scratch``: room for ``COLOUR_FIGURES`` figures a colour, then twice ``places + 1``), tighter than
+    ``places`` cards in every colour. With one card, room for every useful card, or one colour that
+    gains, no knapsack is needed. Each colour's figures are found once and kept in ``scratch`` for the
+    knapsack."""
     places = max(places, 0)
     now = 0
     each = 0  # places cards in every colour
@@ -399,6 +403,12 @@ def _player_upper(s, nc, x, places, scratch):
     for c in range(nc):
         cw, cm, avail, wagers = _colour_of(s, nc, x, c)
         e = expedition_score(cw, cm)
+        f = COLOUR_FIGURES * c
+        scratch[f] = cw
+        scratch[f + 1] = cm
+        scratch[f + 2] = avail
+        scratch[f + 3] = wagers
+        scratch[f + 4] = e
         now += e
         if places == 0:
             continue
@@ -411,12 +421,13 @@ def _player_upper(s, nc, x, places, scratch):
         return now + best_one
     if places == 0 or gaining <= 1 or room <= places:
         return now + each
-    best = scratch[:places + 1]
-    gained = scratch[places + 1:2 * places + 2]
+    k0 = COLOUR_FIGURES * nc
+    best = scratch[k0:k0 + places + 1]
+    gained = scratch[k0 + places + 1:k0 + 2 * places + 2]
     best[:] = 0
     for c in range(nc):
-        cw, cm, avail, wagers = _colour_of(s, nc, x, c)
-        _spread_gain(best, gained, cw, cm, avail, wagers, places)
+        f = COLOUR_FIGURES * c
+        _spread_gain(best, gained, scratch[f], scratch[f + 1], scratch[f + 4], scratch[f + 2], scratch[f + 3], places)
     return now + best[places]
 
 
@@ -427,13 +438,14 @@ def _diff_bounds(s, nc, p, turns):
     from the pile, which keeps their score as it is, so the value is at least p's score now
     less the most the opponent can add in their turns, and at most the most p can reach in
     theirs less the opponent's score now."""
-    return _diff_bounds_in(s, nc, p, turns, np.zeros(2 * turns + 4, dtype=np.int32))
+    return _diff_bounds_in(s, nc, p, turns, np.zeros(COLOUR_FIGURES * nc + 2 * turns + 4, dtype=np.int32))
 
 
 @njit(cache=True)
 def _diff_bounds_in(s, nc, p, turns, scratch):
-    """``_diff_bounds`` with ``scratch`` for the knapsack of ``_player_upper`` (twice ``turns + 2``
-    figures at least): the search passes a row of its buffer, so a chance node allocates nothing."""
+    """``_diff_bounds`` with ``scratch`` for the knapsack of ``_player_upper`` (``COLOUR_FIGURES`` a colour
+    and twice ``turns + 2`` figures at least): the search passes a row of its buffer, so a chance node allocates
+    nothing."""
     q = 1 - p
     lo = float(player_score(s, p) - _player_upper(s, nc, q, turns_left(turns, True), scratch))
     hi = float(_player_upper(s, nc, p, turns_left(turns, False), scratch) - player_score(s, q))
