@@ -409,6 +409,62 @@ def test_the_margin_gives_exact_values_near_the_reference_and_upper_bounds_below
     assert bounded2.any()
 
 
+def test_a_settled_third_levels_first_world_names_the_reference_of_the_others():
+    """At 3 cards, seed 9, two stalls each name -Gw/D best; with three, +Y10/B beats it by 4 points in the
+    first sampled world. Every turn that beats the reference in a world must be solved there in full, so
+    the first world is solved with the bar raised to the best turn so far, and its best is the reference of
+    the rest of the chunk (at 4 cards, seed 3: 11.7 M nodes where it took 113 M). Checked against the
+    chunk settled against -Gw/D throughout (as before): every value exact in both the same, every bound at
+    least the other's exact value, the same best turn with the same mean; and the worlds after the first
+    are settled against +Y10/B (the old way, against -Gw/D, leaves +Y10/B exact above its bar instead)."""
+    from lcanalysis.game.moves import Move
+
+    view = _view(9, 3)
+    nc = view.rules.colors
+    two = E.converged_endgame(view, 12_000_000, min_stalls=2, max_stalls=2, runner_ups=False)
+    ref = Move.parse(two.best.move, nc).code(nc)
+    worlds = E._Worlds(view, seed=0)
+    codes, rows, bounded, _, done, named = E._first_chunk(worlds, 3, E._level_tables(view, 3, 1), 0, ref, 0.0)
+    old_codes, old_rows, old_bounded, _, old_done = E._solve(worlds, worlds.sampled(0, E.CHUNK), 3,
+                                                             E._level_tables(view, 3, 1), 0, ref, 0.0)
+    assert done and old_done and len(rows) == E.CHUNK
+    col = E._columns(old_codes, codes)
+    old_rows, old_bounded = old_rows[:, col], old_bounded[:, col]
+    r, n = codes.index(ref), codes.index(named)
+    assert named != ref and not bounded[0, n] and rows[0, n] > rows[0, r] + 1  # the first world names another
+    assert (rows[0] <= rows[0, n] + 1e-9).all()  # ... its best there
+    # with the bar raised, a turn that beats the reference but not the best so far is only bounded there
+    assert (bounded[0] & (rows[0] > rows[0, r] + 1e-9)).any() and not old_bounded[0, n]
+    later = rows[1:]
+    assert not bounded[:, n].any() and bounded[:, r].any()
+    assert (later[bounded[1:]] <= later[:, [n]].repeat(len(codes), axis=1)[bounded[1:]] + 1e-9).all()
+    both = ~bounded & ~old_bounded
+    assert np.allclose(rows[both], old_rows[both], rtol=0, atol=1e-9)
+    assert (rows[bounded & ~old_bounded] >= old_rows[bounded & ~old_bounded] - 1e-9).all()
+    assert (old_rows[old_bounded & ~bounded] >= rows[old_bounded & ~bounded] - 1e-9).all()
+    new_level = E.Level(3, codes, rows, bounded, None, 0, 0.0)
+    old_level = E.Level(3, codes, old_rows, old_bounded, None, 0, 0.0)
+    assert new_level.best() == old_level.best() == n
+    assert new_level.means()[n] == pytest.approx(old_level.means()[n], abs=1e-9)
+
+
+def test_where_the_reference_is_the_first_worlds_best_the_chunk_is_solved_as_before():
+    """At 3 cards, seed 15, three stalls each: the first world ties another turn with the reference +R7/D
+    (51.0 both), so the reference stays, and the first chunk is the same as settled against it throughout,
+    to the node (raising the bar changes nothing until a turn beats it)."""
+    from lcanalysis.game.moves import Move
+
+    view = _view(15, 3)
+    nc = view.rules.colors
+    ref = Move.parse("+R7/D", nc).code(nc)
+    worlds = E._Worlds(view, seed=0)
+    codes, rows, bounded, nodes, done, named = E._first_chunk(worlds, 3, E._level_tables(view, 3, 1), 0, ref, 0.0)
+    old = E._solve(worlds, worlds.sampled(0, E.CHUNK), 3, E._level_tables(view, 3, 1), 0, ref, 0.0)
+    assert done and named == ref and codes == old[0] and nodes == old[3]
+    assert np.array_equal(rows, old[1]) and np.array_equal(bounded, old[2])
+    assert (rows[0] == rows[0, 0]).sum() >= 2  # (a tie with the reference in the first world: the premise)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 3, 5])
 def test_settling_then_filling_in_gives_the_plain_view_values(seed):
     """The levels are settled with a margin of 0 (the best turn exact, every other turn an upper

@@ -77,6 +77,7 @@ MARGIN = 4.0  # points: beyond this far below the reference turn in a world, a t
 SETTLE_MARGIN = 0.0  # the same while settling the levels: only the best turn's value is exact
 FILL_GROWTH = 4.0  # every turn is solved exactly when this many times the MARGIN pass's cost is left
 FILL_CHUNK = 4  # worlds solved with every turn exact between keeping what they proved
+FIRST_WORLD_STALLS = 3  # from this stall level on, a settled level's first world names its reference (``_first_chunk``)
 # TIE (analysis.TIE): two means this close are a tie (the same values summed in another order)
 
 
@@ -260,19 +261,20 @@ class _Worlds:
 
 
 def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, tables: list[Tables],
-           max_nodes: int, ref: int = -1, margin: float = np.inf):
+           max_nodes: int, ref: int = -1, margin: float = np.inf, raise_bar: bool = False):
     """Root values of every turn in each world of ``chosen`` (picks and the inputs of each):
     (codes, rows, bounded, nodes, finished); ``bounded`` marks the values that are only upper
-    bounds (``ref``/``margin``). The worlds of one inputs (all of them, without buried cards) are
-    solved on one thread per table (``view_value.solve_split_chunks``); with buried cards the runs
-    of worlds that share a fill go to the tables' threads in turn. A search still running at the
+    bounds (``ref``/``margin``; ``raise_bar``: each turn against the best so far in its world). The
+    worlds of one inputs (all of them, without buried cards) are solved on one thread per table
+    (``view_value.solve_split_chunks``); with buried cards the runs of worlds that share a fill go to
+    the tables' threads in turn. A search still running at the
     deadline is stopped there, unfinished; so is every run once the node budget is spent."""
     picks, src = chosen
     cuts = [0] + [i for i in range(1, len(src)) if src[i] != src[i - 1]] + [len(src)]
     runs = list(pairwise(cuts))  # runs of worlds that share their inputs (one fill of the buried cards)
     if len(runs) == 1:
         found = solve_split_chunks(worlds.inputs[int(src[0])], picks, stalls, stalls, -1, LEAF_AS_IS, tables,
-                                   max_nodes, worlds.deadline, ref, margin)
+                                   max_nodes, worlds.deadline, ref, margin, raise_bar=raise_bar)
         if not found.finished:
             return None, None, None, found.nodes, False
         return found.codes, found.rows, found.bounded, found.nodes, True
@@ -290,7 +292,7 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
                 return 0
             a, b = runs[r]
             found = solve_split_chunks(worlds.inputs[int(src[a])], picks[a:b], stalls, stalls, -1, LEAF_AS_IS,
-                                       [tables[i]], left, worlds.deadline, ref, margin)
+                                       [tables[i]], left, worlds.deadline, ref, margin, raise_bar=raise_bar)
             spent[i] += found.nodes
             found_in[r] = found
             if not found.finished:
@@ -545,8 +547,11 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         late = worlds.deadline is not None and time.perf_counter() > worlds.deadline
         if budget - used <= 0 or (late and len(rows) >= 1):
             break
-        c, r, b, nodes, done = _solve(worlds, worlds.sampled(start, start + CHUNK), stalls, tables, budget - used,
-                                      ref, margin)
+        if start == 0 and ref >= 0 and margin == SETTLE_MARGIN and stalls >= FIRST_WORLD_STALLS:
+            c, r, b, nodes, done, ref = _first_chunk(worlds, stalls, tables, budget - used, ref, margin)
+        else:
+            c, r, b, nodes, done = _solve(worlds, worlds.sampled(start, start + CHUNK), stalls, tables, budget - used,
+                                          ref, margin)
         used += nodes
         if not done:
             break
@@ -613,6 +618,29 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         level = level.tightened(Level(stalls, c, r, b, None, used, 0.0, margin=wide), again)
     level.nodes, level.seconds = used, time.perf_counter() - t0
     return level, used
+
+
+def _first_chunk(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
+    """A settled level's first ``CHUNK`` sampled worlds, as ``_solve`` gives them (codes, rows, bounded, nodes,
+    finished) and the reference for the rest: the first world alone with the bar raised to the best turn so
+    far (``raise_bar``), whose best turn is then the reference of the others. The last level's best is
+    often not this one's (at 4 cards, seed 3, two stalls each tie +Y8/D with +W8/G, and at three eight
+    turns that stall beat it by 5 points), and every turn that beats the reference in a world must be solved
+    there in full: the first world names a better one for a fraction of that. Where the reference is that
+    world's best the world is solved as before, to the node."""
+    c, r, b, nodes, done = _solve(worlds, worlds.sampled(0, 1), stalls, tables, budget, ref, margin, raise_bar=True)
+    if not done:
+        return c, r, b, nodes, False, ref
+    first = Level(stalls, c, r, b, None, nodes, 0.0)
+    ref = c[first.best()]
+    if budget and budget - nodes <= 0:  # (0 would mean no limit to the compiled search)
+        return c, r, b, nodes, False, ref
+    c2, r2, b2, more, done = _solve(worlds, worlds.sampled(1, CHUNK), stalls, tables, budget - nodes if budget else 0,
+                                    ref, margin)
+    if not done:
+        return c2, r2, b2, nodes + more, False, ref
+    col = _columns(c2, c)
+    return c, np.vstack([r, r2[:, col]]), np.vstack([b, b2[:, col]]), nodes + more, True, ref
 
 
 def _all_fit(used: int, seconds: float, solved: int, splits: int, nodes_left: int, until: float | None) -> bool:

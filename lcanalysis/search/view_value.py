@@ -200,11 +200,12 @@ class _SplitInputs:
 
 @njit(cache=True, nogil=True)
 def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, so, buf, stats,
-                  out_moves, out_vals, out_bounds, ref=-1, margin=np.inf):
+                  out_moves, out_vals, out_bounds, ref=-1, margin=np.inf, raise_bar=False):
     """Every root turn's perfect-information value for each split (a row of ``picks``: the
     opponent's unknown cards per type; the rest of the unseen cards make the draw pile) into
     the rows of ``out_vals`` (``out_bounds`` 1 where a value is only an upper bound: ``ref`` and
-    ``margin`` as in ``perfect._root``). One compiled loop, so a split costs its search and
+    ``margin`` as in ``perfect._root``; ``raise_bar``: each turn against the best value so far instead,
+    ``perfect._root``'s best move only). One compiled loop, so a split costs its search and
     nothing more, and threads run it side by side. Stops early when the node budget
     (``stats[4]``) runs out."""
     nc = state[H_NC]
@@ -224,7 +225,7 @@ def _solve_splits(state, opp, known, unseen, picks, st0, st1, tl, leaf, Z, tt, s
                 s[j] = t
                 j += 1
         s[H_DECK_END] = j - od
-        n = _root(s, dc, st0, st1, tl, leaf, 0, Z, tt, so, buf, stats, out_moves, out_vals[i],
+        n = _root(s, dc, st0, st1, tl, leaf, 2 if raise_bar else 0, Z, tt, so, buf, stats, out_moves, out_vals[i],
                   out_bounds[i], ref, margin)
         if stats[3] != 0:
             break
@@ -256,7 +257,8 @@ def node_shares(max_nodes: int, threads: int) -> list[int]:
 
 def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: int, tl: int, leaf: int,
                        tables: list, max_nodes: int, deadline: float | None, ref: int = -1,
-                       margin: float = np.inf, done: Callable[[int], None] | None = None) -> SplitValues:
+                       margin: float = np.inf, done: Callable[[int], None] | None = None,
+                       raise_bar: bool = False) -> SplitValues:
     """Every root turn's value in each split of ``picks`` (``_solve_splits``), on one thread per table
     (at most one per split) side by side. Each thread starts on a contiguous share of the splits and,
     once through it, takes over half of what another has left (``_SplitQueue``); the tables should
@@ -283,7 +285,7 @@ def solve_split_chunks(inputs: _SplitInputs, picks: np.ndarray, st0: int, st1: i
                 began = time.perf_counter()
                 k = _solve_splits(inputs.state, inputs.opp, inputs.known, inputs.unseen, picks[part], st0, st1, tl,
                                   leaf, ZOBRIST, t.tt, t.so, t.buf, t.stats, out_moves[i], rows[part],
-                                  bounded[part], ref, margin)
+                                  bounded[part], ref, margin, raise_bar)
                 if t.stats[3]:
                     for other in tables[:n]:  # the answer is lost: the other threads need not go on
                         other.stats[3] = 1
