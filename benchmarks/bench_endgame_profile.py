@@ -173,11 +173,13 @@ def profile(deck: int, seed: int, worlds: int, stalls: int, lower: bool = False)
         two, one, hits = (int(st[0]) - before[0], int(st[1]) - before[1], int(st[2]) - before[2])
         print(f"world {i}: {two + one:,} nodes ({two:,} two-player, {one:,} one-player, {hits:,} table hits), "
               f"{time.perf_counter() - t0:.2f} s", flush=True)
-        print(f"    {'turn':8} {'value':>9}  {'below ref ' + str(stalls - 1):>12}  {'refuted by':12} "
+        lower_head = f"  {'below ref ' + str(stalls - 1):>12}" if lower else ""
+        print(f"    {'turn':8} {'value':>9}{lower_head}  {'refuted by':12} "
               f"{'probes (' + ', '.join(map(str, range(stalls))) + ')':>30}  {'whole game':>11}")
         for total, text, v, bound, probes, whole, refuter, gap in sorted(rows, key=lambda r: -r[0])[:SHOWN]:
             if total:
-                print(f"    {text:8} {'<=' if bound else '  '}{v:+7.2f}  {gap:+12.2f}  {refuter:12} "
+                below = f"  {gap:+12.2f}" if lower else ""
+                print(f"    {text:8} {'<=' if bound else '  '}{v:+7.2f}{below}  {refuter:12} "
                       f"{', '.join(f'{n:,}' for n in probes):>30}  {whole:>11,}")
     print("summed over the worlds (nodes; refuted: in how many worlds each probe, or the whole game, proved the turn "
           "below the reference; beat: worlds where it beat the bar and was solved exactly"
