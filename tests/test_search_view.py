@@ -518,3 +518,27 @@ def test_exact_ties_rank_the_same_whatever_order_the_splits_were_summed_in():
         codes = [(round(m.value, 6), Move.parse(m.move).code(5)) for m in answer.moves]
         for (v1, c1), (v2, c2) in pairwise(codes):
             assert v1 > v2 or (v1 == v2 and c1 < c2)
+
+
+def test_every_view_search_refuses_a_view_at_its_turn_cap_as_a_round_over():
+    """Found by a reliability pass: a view whose history reached the turn cap, cards still in the draw
+    pile, is a round that is over (``View.is_over``), but the view searches checked only for an empty draw
+    pile and searched it as if play went on (``lc.solve(view)`` with no node budget: without end)."""
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.rules import Rules
+    from lcanalysis.search.belief import solve_belief
+    from lcanalysis.search.common import SearchError
+    from lcanalysis.search.endgame import converged_endgame
+    from lcanalysis.search.view_value import solve_view
+
+    pos = Position.deal(seed=2, rules=Rules(turn_cap=4))
+    for _ in range(4):
+        pos.push(pos.legal_moves()[0])
+    view = pos.view(pos.to_move)
+    assert view.is_over() and view.deck_count > 0
+    said = r"the round is over \(the turn cap is reached\): there is no turn to value"
+    # (node budgets, so that a search that goes on fails the test rather than hanging it)
+    for ask in (lambda: solve_view(view, max_stalls=0, max_nodes=200_000), lambda: converged_endgame(view, 200_000),
+                lambda: solve_belief(view, max_turns=2, max_nodes=200_000)):
+        with pytest.raises(SearchError, match=said):
+            ask()

@@ -268,12 +268,8 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
 
 
 def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from lcanalysis.game.view import View
     from lcanalysis.search.view_value import check_question
 
-    if isinstance(pos, View) and pos.is_over():  # (the view solver's check sees an empty draw pile only: a view
-        # at its turn cap was searched as if play went on, for up to the node budget)
-        raise UsageError(f"the round is over ({pos.over_reason()}): there is no turn to value")
     if args.time is not None:
         # the deepening's own check of the question (as solve_deepening makes it), before the heartbeat
         # can say a word: counting 20,000 fills of buried cards takes a second on a loaded machine

@@ -111,8 +111,8 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     max_nodes = check_max_nodes(max_nodes)  # (-1 and "100" were searched with no budget, 1.5 and True with 1 node)
     if v.viewer != v.to_move:
         raise SearchError(f"the view is player {v.viewer}'s but player {v.to_move} is to move")
-    if v.deck_count <= 0:
-        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    if v.is_over():
+        raise SearchError(f"the round is over ({v.over_reason()}): there is no turn to value")
     # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     nc = v.rules.colors

@@ -341,8 +341,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         raise SearchError("converged_endgame needs a player's view")
     if view.viewer != view.to_move:
         raise SearchError("the values of the mover's turns need the mover's view")
-    if view.deck_count <= 0:
-        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    if view.is_over():
+        raise SearchError(f"the round is over ({view.over_reason()}): there is no turn to value")
     workers = check_workers(workers)
     asked = min_stalls is not None  # the default may exceed a cap asked for: the answer then says it did not converge
     if min_stalls is None:

@@ -381,8 +381,8 @@ def _check_question(v: View, samples: Any) -> int | None:
             f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "
             "mover's turns need the mover's view"
         )
-    if v.deck_count <= 0:
-        raise SearchError("the round is over (the draw pile is empty): there is no turn to value")
+    if v.is_over():  # (an empty draw pile, or the turn cap: a view at its cap was searched as if play went on)
+        raise SearchError(f"the round is over ({v.over_reason()}): there is no turn to value")
     return n
 
 
