@@ -208,6 +208,40 @@ def test_max_stalls_stops_the_deepening_at_that_level_and_says_so():
     assert not any("as asked" in note for note in settled.notes)  # it converged: the cap did not stop it
 
 
+def test_a_hint_at_four_cards_stopped_at_two_stalls_each_says_how_far_off_two_was_measured():
+    """With 4 cards left most hints stop at two stalls each (three do not fit): the note then says how far
+    two stalls each was off three on the 16 measured views, figures recomputed here from
+    data/simulated/two_stalls_trust_4cards.csv; not where the cap stopped it, nor with 3 cards, nor at three."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    rows = _bench("bench_two_stalls_trust").ROWS_FILE.load(root / "data" / "simulated" / "two_stalls_trust_4cards.csv")
+    assert len(rows) == 16 and rows.finished.all() and set(rows.deck) == {4}
+    loss, moved = rows.loss_of_best2.astype(float), rows.value_shift.astype(float).abs()
+    views, same, mean_loss, worst, most = E.TWO_STALLS_AT_4
+    assert (views, same) == (16, int(rows.same_best.sum()))
+    assert (mean_loss, worst, most) == (round(loss.mean(), 2), round(loss.max(), 2), round(moved.max(), 2))
+    docs = " ".join((root / "docs" / "endgame.md").read_text().split())
+    assert (f"So two stalls each named three's best turn in {same} of 16, and following it lost {loss.mean():.2f} "
+            f"points on average, within half a point in {int((loss <= 0.5).sum())} of 16, at most {worst:.1f}") in docs
+    assert f"the best value moved by {moved.mean():.2f} points on average and up to {most:.1f}" in docs
+    # a view where two named three's best turn lost nothing, and one where it did not
+    assert (rows.same_best == (loss == 0)).all() and 0 < same < views
+    said = (f"(measured on 16 views with 4 cards left, docs/endgame.md: two stalls each named the best turn of three "
+            f"in {same}; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, and the best value "
+            f"moved by up to {most:.1f})")
+    view = _view(0, 4)
+    full = E.converged_endgame(view, max_nodes=12_000_000, runner_ups=False)
+    assert full.bounds == {"max_stalls": 3, "converged": True} and said not in " ".join(full.notes)
+    short = E.converged_endgame(view, max_nodes=full.nodes // 4, runner_ups=False)  # three stalls each do not fit
+    assert short.bounds == {"max_stalls": 2, "converged": False}
+    assert short.notes[1].endswith("more time may change the advice " + said)
+    capped = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=2, runner_ups=False)
+    assert said not in " ".join(capped.notes)  # the cap stopped it: not the hint's case
+    three = E.converged_endgame(_view(3, 3), max_nodes=1_000_000, runner_ups=False)
+    assert three.bounds["max_stalls"] <= 2 and said not in " ".join(three.notes)
+
+
 def test_at_four_cards_one_and_two_stalls_each_agreeing_is_not_converged():
     """Seed 12, 4 cards, the hint's 12 M nodes: levels 1 and 2 agree on +Y10/W (the search used to say
     "converged" there), but three stalls each value it 2.6 points higher (docs/endgame.md, "At 4 cards,

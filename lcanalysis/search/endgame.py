@@ -79,6 +79,10 @@ FILL_GROWTH = 4.0  # every turn is solved exactly when this many times the MARGI
 FILL_CHUNK = 4  # worlds solved with every turn exact between keeping what they proved
 FIRST_WORLD_STALLS = 3  # from this stall level on, a settled level's first world names its reference (``_first_chunk``)
 # TIE (analysis.TIE): two means this close are a tie (the same values summed in another order)
+#: with 4 cards left, two stalls each against three on 16 views (data/simulated/two_stalls_trust_4cards.csv,
+#: docs/endgame.md "At 4 cards, how far two stalls each is off"): the views, those where two named three's best
+#: turn, the mean and largest loss at three of two's best turn, the largest move of the best value (points)
+TWO_STALLS_AT_4 = (16, 10, 0.51, 4.24, 6.13)
 
 
 def trusted_stalls(deck_count: int) -> int:
@@ -723,6 +727,11 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     # what may change an answer not converged: more time, or, when the cap stopped the deepening, only a higher cap
     more = (f"deepened no further than {lv.stalls} stall(s) each, as asked (max_stalls): a higher cap, not more "
             "time, may change the advice") if capped else "more time may change the advice"
+    if lv.stalls == 2 and view.deck_count == 4 and not capped:  # where most hints at 4 cards stop: how far off
+        views, same, mean_loss, worst, moved = TWO_STALLS_AT_4
+        more += (f" (measured on {views} views with 4 cards left, docs/endgame.md: two stalls each named the best "
+                 f"turn of three in {same}; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, "
+                 f"and the best value moved by up to {moved:.1f})")
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
