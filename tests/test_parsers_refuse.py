@@ -658,3 +658,49 @@ def test_a_time_budget_too_large_for_a_float_is_refused_naming_it(call, value):
     with pytest.raises(error) as err:
         ask(value)
     assert name in str(err.value) and len(str(err.value)) < 200
+
+
+@pytest.mark.parametrize("command", [["show", "-"], ["advise", "-"], ["solve", "-"], ["wager", "-", "--color", "Y"],
+                                     ["rollout", "-"], ["review", "-", "--no-progress"]])
+def test_standard_input_holding_a_file_path_is_refused_not_followed(command, tmp_path, monkeypatch, capsys):
+    """Found by a review of the entry points: '-' read standard input, then followed a file path
+    there (`printf /etc/passwd | lcanalysis show -` read /etc/passwd). Standard input holds the
+    position (or record) itself; a path there, even of a good file, is refused, saying so."""
+    from lcanalysis.cli.main import main
+    from lcanalysis.game.records import write_record
+
+    start = Position.deal(seed=3)
+    good = tmp_path / "good.json"
+    if command[0] == "review":
+        write_record(record_round(start, ["-Yw/D"]), good)
+    else:
+        good.write_text(read_position("example:endgame").to_string() + "\n")  # (5 cards left: quick to answer)
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{good}\n"))
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    what = "record" if command[0] == "review" else "position"
+    assert f"standard input holds the {what} itself" in err and "not a file name" in err, err
+
+
+def test_the_text_readers_read_a_position_or_record_text_and_refuse_any_path(tmp_path):
+    from lcanalysis.game.notation import read_position_text
+    from lcanalysis.game.records import read_record_text, write_record
+
+    start = Position.deal(seed=3)
+    path = tmp_path / "start.txt"
+    path.write_text(start.to_string())
+    assert read_position(str(path)).to_string() == start.to_string()  # a path argument is still read
+    assert read_position_text(start.to_string() + "\n").to_string() == start.to_string()
+    assert read_position_text("example:endgame").to_string() == read_position("example:endgame").to_string()
+    for text in (str(path), "no/such/file", "missing.json"):
+        with pytest.raises(PositionError, match=r"standard input holds the position itself .* not a file name"):
+            read_position_text(text)
+    with pytest.raises(PositionError, match=r"'nothing' is neither a JSON position, a one-line 'LC1;\.\.\.' string "
+                                            r"nor 'example:NAME'$"):
+        read_position_text("nothing")
+    rec = tmp_path / "round.json"
+    write_record(record_round(start, ["-Yw/D"]), rec)
+    assert read_record_text(rec.read_text()).to_json() == read_record(str(rec)).to_json()
+    for text in (str(rec), "round.lcr"):
+        with pytest.raises(ValueError, match=r"standard input holds the record itself .* not a file name"):
+            read_record_text(text)

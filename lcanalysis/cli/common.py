@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
 def load(source: str) -> Position | View:
     """POSITION argument: a JSON file, ``-`` for standard input, ``example:NAME``, or the one-line string."""
-    from lcanalysis.game.notation import read_position  # the game loads on use: '--help' stays fast
+    from lcanalysis.game.notation import read_position, read_position_text  # the game loads on use: '--help' stays fast
 
-    if source == "-":
-        return read_position(read_stdin("a JSON position or an 'LC1;...' string"))
+    if source == "-":  # the position's own text: a path there is refused, not followed
+        return read_position_text(read_stdin("a JSON position or an 'LC1;...' string"))
     return read_position(source)
 
 

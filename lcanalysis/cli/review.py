@@ -104,17 +104,15 @@ def _max_check_seconds() -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.game.records import read_record
+    from lcanalysis.game.records import read_record, read_record_text
 
     if args.check is None:  # (refused before the review, which can take minutes)
         for option in ("check_seconds", "check_top", "check_agent"):
             if getattr(args, option) is not None:
                 raise UsageError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
-    source = args.record
-    if source == "-":
-        source = read_stdin("a game record")
     # a RecordError (a ValueError) becomes 'error: ...', exit 2; a long record shows a bar after a second
-    record = read_record(source, progress=not args.no_progress)
+    record = (read_record_text(read_stdin("a game record"), progress=not args.no_progress) if args.record == "-"
+              else read_record(args.record, progress=not args.no_progress))  # '-': the record's text, never a path
     if args.html:
         check_output_file("--html", args.html, {"the record": args.record,  # before the review, not after it
                                                 "the file of judged turns (--out)": args.out},

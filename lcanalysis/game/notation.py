@@ -544,6 +544,21 @@ def read_position(source: str | os.PathLike | Mapping[str, Any] | Position | Vie
     return _read(source, from_file=False)
 
 
+#: what standard input (``-`` on the command line) holds, and what it does not
+STDIN_HOLDS = ("standard input holds the position itself (a JSON position, a one-line 'LC1;...' string or "
+               "'example:NAME'), not a file name")
+
+
+def read_position_text(text: str) -> Position | View:
+    """The position a text holds as it is (what ``-`` reads from standard input): a JSON object,
+    the one-line string or ``example:NAME``. A file's path there is refused, never followed: piped
+    text is the position's, and a path in it (``printf /etc/passwd | lcanalysis show -``) would
+    read a file the command line never named."""
+    if not isinstance(text, str):
+        raise PositionError(f"cannot read a position's text from {type(text).__name__}")
+    return _read(text, from_file=False, text_only=True)
+
+
 def read_view(source: Any, player: int | None = None) -> View:
     """What ``read_position`` reads, as one player's ``View``: a full position is seen by
     ``player`` (default: the player to move); a view is returned as it is (and must be
@@ -617,7 +632,7 @@ def _checked_view(view: View) -> View:
     return replace(checked, history=history)
 
 
-def _read(source: Any, from_file: bool) -> Position | View:
+def _read(source: Any, from_file: bool, text_only: bool = False) -> Position | View:
     done, source = source_or_text(source, (Position, View), from_json, "a position")
     if source is None:
         return done
@@ -634,6 +649,8 @@ def _read(source: Any, from_file: bool) -> Position | View:
     if text.startswith("["):  # JSON, but not an object
         raise PositionError(f"{'the file' if from_file else 'the input'} holds a JSON list ({brief(text[:40])}), "
                             "not a position: a JSON position is an object, {\"hands\": ..., ...}")
+    if text_only and (os.path.exists(text) or _looks_like_path(text)):
+        raise PositionError(f"{STDIN_HOLDS}: got {brief(text[:40])}; give a file's path as the argument instead of '-'")
     if not from_file and os.path.exists(text):
         try:
             with open(text, encoding="utf-8") as fh:
@@ -657,7 +674,15 @@ def _read(source: Any, from_file: bool) -> Position | View:
         meant = (f" (a one-line string starts with '{STRING_TAG};', not {brief(tag[:10] + ';')})"
                  if tag[:2].upper() == "LC"
                  else f" (a one-line string starts with '{STRING_TAG};': write '{STRING_TAG};' in front of it)")
-    elif os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lc"):  # meant as a file
+    elif _looks_like_path(text):  # meant as a file
         raise PositionError(f"no such file: {text}")
-    raise PositionError(f"{brief(text[:40])} is neither a JSON position, a one-line 'LC1;...' string, "
-                        f"'example:NAME' nor a file{meant}")
+    kinds = ("a JSON position, a one-line 'LC1;...' string nor 'example:NAME'" if text_only else
+             "a JSON position, a one-line 'LC1;...' string, 'example:NAME' nor a file")
+    raise PositionError(f"{brief(text[:40])} is neither {kinds}{meant}")
+
+
+def _looks_like_path(text: str) -> bool:
+    """Whether a text that is no position was meant as a file's path (a one-line string's fields
+    without its tag, 'c5;h8;...;d=37', are not: its history may hold '/')."""
+    return not (";" in text and "=" in text) and (
+        os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lc"))

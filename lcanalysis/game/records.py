@@ -745,11 +745,24 @@ def _closed(bar: Any) -> None:
         bar.close()
 
 
+def read_record_text(text: str, progress: bool = False) -> Record:
+    """The record a text holds as it is (what ``-`` reads from standard input): JSON or the text
+    form. A file's path there is refused, never followed (a path piped in would read a file the
+    command line never named)."""
+    if not isinstance(text, str):
+        raise RecordError(f"cannot read a record's text from {type(text).__name__}")
+    return _read_record(text, progress, text_only=True)
+
+
 def read_record(source: Any, progress: bool = False) -> Record:
     """A ``RoundRecord`` or ``MatchRecord`` from a JSON object, JSON text, the text form, or a
     path to a file holding either. Raises ``RecordError`` (a ``PositionError``) naming the round,
     the turn index, the line and the reason. ``progress``: a bar on standard error over the turns
     replayed, once reading has taken a second (a record of thousands of turns)."""
+    return _read_record(source, progress, text_only=False)
+
+
+def _read_record(source: Any, progress: bool, text_only: bool) -> Record:
     done, source = source_or_text(source, (RoundRecord, MatchRecord),
                                   lambda data: record_from_json(data, progress=progress), "a record", RecordError)
     if source is None:
@@ -761,6 +774,12 @@ def read_record(source: Any, progress: bool = False) -> Record:
     stripped = text.strip()
     if _is_record_text(stripped):
         return _read_text(text, None, progress)
+    if text_only:
+        _refuse_a_position(stripped)
+        if not (os.path.exists(stripped) or _meant_as_file(stripped)):
+            raise RecordError(f"{stripped[:40]!r} is neither a JSON record nor the text form '{TEXT_TAG} ...'")
+        raise RecordError(f"standard input holds the record itself (a JSON record or the text form '{TEXT_TAG} ...'), "
+                          f"not a file name: got {stripped[:40]!r}; give a file's path as the argument instead of '-'")
     if os.path.exists(stripped):
         try:
             with open(stripped, encoding="utf-8") as fh:
@@ -779,9 +798,13 @@ def read_record(source: Any, progress: bool = False) -> Record:
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
         return _read_text(content, stripped, progress)
     _refuse_a_position(stripped)  # (before the file test: a position's history holds '/')
-    if os.sep in stripped or os.path.splitext(stripped)[1].lower() in (".json", ".txt", ".lcr"):  # meant as a file
+    if _meant_as_file(stripped):
         raise RecordError(f"no such file: {stripped}")
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
+
+
+def _meant_as_file(text: str) -> bool:
+    return os.sep in text or os.path.splitext(text)[1].lower() in (".json", ".txt", ".lcr")
 
 
 def _refuse_a_position(text: str) -> None:
