@@ -553,3 +553,15 @@ def test_a_request_cut_short_is_placed_on_its_own_line_not_the_next():
     status, replies = _run([text])
     assert status == 0 and "ends early" in replies[0]["error"]
     assert f"line 1 column {len(text) + 1} (char {len(text)})" in replies[0]["error"], replies[0]["error"]
+
+
+def test_a_quit_request_with_another_key_is_refused_naming_it_and_the_bot_keeps_serving():
+    """Found by a review of the entry points: {"type": "quit", "extra": 1} stopped the bot, while
+    an unknown key in a turn request (or a position) is refused. A quit with more than its type was
+    meant otherwise: it gets an error naming the key, and the next request is still answered."""
+    pos = _mid_round()
+    good = {"type": "turn", "position": pos.view(pos.to_move).to_json()}
+    status, replies = _run([{"type": "quit", "extra": 1}, good, {"type": "quit"}, good])
+    assert status == 0 and len(replies) == 2
+    assert replies[0] == {"error": "unknown key(s) in a quit request: 'extra'; it takes type"}
+    assert pos.can_play(replies[1]["move"])

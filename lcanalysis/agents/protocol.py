@@ -47,6 +47,8 @@ class BotError(RuntimeError, ValueError):
 
 #: the keys a turn request may hold (docs/spec/interchange.md, "Bots over standard input and output")
 TURN_KEYS = ("type", "position", "time_ms")
+#: the keys a quit request may hold: its type only (a quit with more was meant otherwise: it is refused, not obeyed)
+QUIT_KEYS = ("type",)
 #: the share of a turn's ``time_ms`` the play-outs may use, counted from the request's arrival; the
 #: rest is for stopping, answering and the pipe (the referee's clock counts them too)
 CLOCK_SHARE = 0.9
@@ -99,14 +101,15 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
     if "type" not in request:  # (not "unknown request type None", as if None had been sent)
         return {"error": "a request needs 'type': 'turn' or 'quit'"}, True
     kind = request.get("type")
+    if kind not in ("turn", "quit"):
+        return {"error": f"unknown request type {brief(kind)}: expected 'turn' or 'quit'"}, True
+    keys = TURN_KEYS if kind == "turn" else QUIT_KEYS
+    unknown = sorted(str(k) for k in request if k not in keys)
+    if unknown:  # as in a position: a typo ("timems") is never silently ignored, nor a quit obeyed with one
+        return {"error": f"unknown key(s) in a {kind} request: {', '.join(map(brief, unknown))}; "
+                         f"it takes {', '.join(keys)}"}, True
     if kind == "quit":
         return None, False
-    if kind != "turn":
-        return {"error": f"unknown request type {brief(kind)}: expected 'turn' or 'quit'"}, True
-    unknown = sorted(str(k) for k in request if k not in TURN_KEYS)
-    if unknown:  # as in a position: a typo ("timems") is never silently ignored
-        return {"error": f"unknown key(s) in a turn request: {', '.join(map(brief, unknown))}; "
-                         f"it takes {', '.join(TURN_KEYS)}"}, True
     if "position" not in request:
         return {"error": "a turn request needs 'position' (the mover's view)"}, True
     time_ms = request.get("time_ms")
