@@ -14,7 +14,7 @@ from test_review_stream import GOLDEN, T, _cases, outputs
 
 from lcanalysis.cli.main import main
 from lcanalysis.game.position import Position
-from lcanalysis.game.records import record_round, write_record
+from lcanalysis.game.records import read_record, record_round, write_record
 from lcanalysis.reviewer import judgement_of, judgement_text, review
 from lcanalysis.reviewer import run as R  # the review's run: the module whose names these tests replace
 
@@ -350,7 +350,7 @@ def test_a_records_identity_for_kept_judgements_is_the_one_it_had_before_starts_
     import hashlib
 
     from lcanalysis.game.match import Match
-    from lcanalysis.game.records import read_record, record_match
+    from lcanalysis.game.records import record_match
     from lcanalysis.game.rules import Rules
 
     rules = Rules(colors=6)
@@ -522,3 +522,30 @@ def test_review_out_refuses_a_row_whose_judgement_is_of_another_turn_or_a_turn_j
         assert kept.read_text() == "".join(edited)
     kept.write_text("".join(lines + [lines[2]]))  # the same row twice: counted once
     assert main(argv) == 0
+
+
+def test_a_kept_judgement_of_another_turn_than_the_records_at_its_index_is_refused(record, tmp_path, capsys):
+    """Found by a review of the entry points: a kept row whose judgement says another turn was
+    played than the record's turn at its index (a file edited by hand or mixed up) was reused, its
+    loss reported for a turn the player never made. It is refused, naming the file, the line and
+    both turns; in Python, ``review``'s ``judged`` is refused the same way."""
+    kept = tmp_path / "kept.csv"
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    lines = kept.read_text().splitlines(keepends=True)
+    assert '""played"":""-Yw/D""' in lines[2]  # turn 0 of the record: -Yw/D
+    edited = [*lines[:2], lines[2].replace('""played"":""-Yw/D""', '""played"":""-B10/Y""'), *lines[3:]]
+    kept.write_text("".join(edited))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --out {kept} line 3: the judgement of round 1 turn 0 is of the turn '-B10/Y' "
+                          "played, but the record's turn 0 is -Yw/D"), err
+    assert kept.read_text() == "".join(edited)  # left as it was
+    rec = read_record(str(record))
+    made: list[dict] = []
+    review(rec, time_budget=T, executor="serial", progress=False, on_judged=made.append)
+    first = next(x for x in made if (x["round"], x["index"]) == (1, 0))
+    with pytest.raises(R.ReviewError, match=r"the judgement of round 1 turn 0 is of the turn '-B10/Y' played, "
+                                            r"but the record's turn 0 is -Yw/D"):
+        review(rec, time_budget=T, executor="serial", progress=False, judged={(1, 0): {**first, "played": "-B10/Y"}})

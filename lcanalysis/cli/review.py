@@ -219,7 +219,7 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
     """Open ``--out``'s file (refusing one made for another record or settings, or one another run
     is writing) and read the turns judged there; the judgements to pass on and the function that
     writes each new one."""
-    from lcanalysis.reviewer import judgement_of, judgement_text, keep_settings
+    from lcanalysis.reviewer import judgement_of, judgement_text, keep_settings, kept_turn_misfit
 
     kept_file = _kept_file()
     identity = keep_settings(record, player=player, time_budget=time_budget, seed=seed)
@@ -240,6 +240,10 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
         if said != key:  # (the row's turn is its columns; a judgement of another would be that turn's)
             raise UsageError(f"--out {path} line {n}: the row is of round {key[0]} turn {key[1]}, but its judgement "
                              f"is of round {said[0]} turn {said[1]}: a row no review wrote (was the file edited?); "
+                             "write to another file")
+        misfit = kept_turn_misfit(record, x)
+        if misfit:  # (the file is this record's by its hash: a row edited, or pasted from another file)
+            raise UsageError(f"--out {path} line {n}: {misfit}: a row no review wrote (was the file edited?); "
                              "write to another file")
         if judged.setdefault(key, x) != x:
             raise UsageError(f"--out {path} line {n}: round {key[0]} turn {key[1]} is judged twice, otherwise "

@@ -122,7 +122,7 @@ the same moves (``Job.history_codes``): one pickled ``Move`` a turn made a job 2
 from lcanalysis.reviewer.checks import MarkCheck, ReviewChecks, verdict_for
 from lcanalysis.reviewer.luck import draw_luck, modelled_twins
 from lcanalysis.reviewer.report import Decision, Draw, PlayerSummary, Review
-from lcanalysis.reviewer.run import TurnViews, judgement_of, judgement_text, keep_settings, review
+from lcanalysis.reviewer.run import TurnViews, judgement_of, judgement_text, keep_settings, kept_turn_misfit, review
 from lcanalysis.reviewer.settings import (
     ADVISOR_SHARE,
     BELOW_ZERO,
@@ -158,4 +158,5 @@ __all__ = ["ADVISOR_SHARE", "BELOW_ZERO", "DEFAULT_TIME", "ENDGAME_CARDS", "HAND
            "ONE_PLAYER_LUCK", "PAIR_SHARE", "PLAYOUT_RATE", "RATING_BANDS", "REVIEW_VERSION", "SCHEDULE",
            "SEARCH_CARDS", "SEARCH_FLOOR", "STREAMS", "Decision", "Draw", "MarkCheck", "PlayerSummary", "Review",
            "ReviewChecks", "ReviewError", "TurnViews", "decision_seed", "draw_luck", "judgement_of", "judgement_text",
-           "keep_settings", "mark_for", "modelled_twins", "rating_for", "reconciled_text", "review", "verdict_for"]
+           "keep_settings", "kept_turn_misfit", "mark_for", "modelled_twins", "rating_for", "reconciled_text",
+           "review", "verdict_for"]

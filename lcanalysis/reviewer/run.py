@@ -114,7 +114,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
              for i, (mover, drawn) in enumerate(rec.movers_and_draws()) if _judged(rec, mover, drawn, reviewed)}
     if not turns:
         raise ReviewError("the record holds no turn to review")
-    kept = _kept(judged or {}, turns)
+    kept = _kept(judged or {}, turns, rec)
     t0 = time.perf_counter()
     jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), skip=kept)
     results, used = _run(jobs, len(turns), executor, workers, progress, kept=list(kept.values()), on_judged=on_judged,
@@ -179,10 +179,25 @@ def judgement_of(text: str) -> dict[str, Any]:
     return x
 
 
-def _kept(judged: Mapping[tuple[int, int], Mapping[str, Any]], turns: Mapping[tuple[int, int], bool]
-          ) -> dict[tuple[int, int], dict[str, Any]]:
+def kept_turn_misfit(record: RoundRecord | MatchRecord, judgement: Mapping[str, Any]) -> str | None:
+    """Why a kept judgement is not of the turn the record played at its round and index, both
+    turns named (a kept file edited by hand, or another record's rows pasted in); None when it is,
+    or when the record has no such turn (``review`` says that)."""
+    rounds = record.rounds if isinstance(record, MatchRecord) else [record]
+    r, i, played = judgement.get("round"), judgement.get("index"), judgement.get("played")
+    if not (isinstance(r, int) and isinstance(i, int) and 1 <= r <= len(rounds) and 0 <= i < len(rounds[r - 1].turns)):
+        return None
+    turn = str(rounds[r - 1].turns[i].move)
+    if played == turn:
+        return None
+    return (f"the judgement of round {r} turn {i} is of the turn {brief(played)} played, "
+            f"but the record's turn {i} is {turn}")
+
+
+def _kept(judged: Mapping[tuple[int, int], Mapping[str, Any]], turns: Mapping[tuple[int, int], bool],
+          record: RoundRecord | MatchRecord) -> dict[tuple[int, int], dict[str, Any]]:
     """The judgements of ``judged`` to reuse, checked against the turns the review judges (``turns``:
-    (round, index) -> whether its decision is judged, not only its luck)."""
+    (round, index) -> whether its decision is judged, not only its luck) and the turns ``record`` played."""
     kept = {}
     for key, x in judged.items():
         if not isinstance(key, tuple) or len(key) != 2 or not isinstance(x, Mapping):
@@ -195,6 +210,9 @@ def _kept(judged: Mapping[tuple[int, int], Mapping[str, Any]], turns: Mapping[tu
         if (x.get("round"), x.get("index")) != key or x.get("analysed") is not turns[key]:
             raise ReviewError(f"the kept judgement of round {r} turn {i} does not fit that turn "
                               f"(round {x.get('round')!r}, index {x.get('index')!r}, analysed {x.get('analysed')!r})")
+        misfit = kept_turn_misfit(record, x)
+        if misfit:
+            raise ReviewError(f"a kept judgement does not fit the record: {misfit}")
         elapsed = x.get("elapsed", 0.0)
         if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not 0 <= elapsed < math.inf:
             raise ReviewError(f"the kept judgement of round {r} turn {i} gives its run's seconds as {elapsed!r}, "
