@@ -41,7 +41,7 @@ def test_a_match_and_a_deal_check_what_they_are_given():
     from lcanalysis.game.position import PositionError
 
     for scores in ((1.7, 0), (float("nan"), 0), (5000, 0), (1, 2, 3), "10 5", (True, 0)):
-        with pytest.raises(ValueError, match=r"scores must be the round.s two scores, whole numbers from -1000"):
+        with pytest.raises(ValueError, match=r"scores must be the round.s two scores, whole numbers from -400 to 1000"):
             Match().record(scores)
     with pytest.raises(PositionError, match="starter must be 0 or 1, got 5"):
         Match().record((5, 0), starter=5)
@@ -101,3 +101,36 @@ def test_a_later_round_started_against_the_rules_is_refused_by_a_match_as_by_a_m
     assert same.next_starter() == 0
     with pytest.raises(MatchError, match="under tied_start 'same' player 0 starts it"):
         same.record((1, 1), starter=1)
+
+
+@pytest.mark.parametrize("colors", [5, 6])
+def test_match_totals_and_round_scores_no_round_can_reach_are_refused_naming_the_field(colors):
+    """Found by a review of the entry points: a total of -500 after one round was read, though a
+    round scores at least -80 a colour (every expedition opened with its three wagers, (0 - 20) x 4,
+    and nothing else: worked out by hand, and checked with the rules' score of such a table). The totals are
+    now checked against what the rounds played can score, from below as from above; so are the
+    scores a Match records."""
+    from lcanalysis.game.cards import Card
+    from lcanalysis.game.notation import read_position
+    from lcanalysis.game.position import PositionError
+    from lcanalysis.game.rules import expedition_score
+
+    least = -80 * colors
+    # a player who has played all three wagers of every colour and nothing else scores exactly that
+    wagers_only = sum(expedition_score([Card(c, 0)] * 3) for c in range(colors))
+    assert wagers_only == least
+    start = Position.deal(seed=3, rules=Rules(colors=colors)).to_json()
+    for rnd, totals, ok in ((2, [least, 0], True), (2, [least - 1, 0], False), (2, [0, least - 1], False),
+                            (2, [-500, 10], False), (3, [2 * least, 1], True), (3, [2 * least - 1, 1], False),
+                            (2, [1000, 0], True), (2, [1001, 0], False)):
+        pos = {**start, "match": {"round": rnd, "totals": totals}}
+        if ok:
+            assert read_position(pos).match == {"round": rnd, "totals": totals}
+        else:
+            said = f"match totals must be two whole numbers .*from {(rnd - 1) * least} to {(rnd - 1) * 1000}"
+            with pytest.raises(PositionError, match=said):
+                read_position(pos)
+    rules = Rules(colors=colors)
+    Match(rules=rules).record((least, 0))
+    with pytest.raises(ValueError, match=f"scores must be the round.s two scores, whole numbers from {least} to 1000"):
+        Match(rules=rules).record((least - 1, 0))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lcanalysis.game.cards import brief, whole_number
-from lcanalysis.game.position import MAX_ROUND_SCORE, Position, as_rules, player_number
+from lcanalysis.game.position import Position, as_rules, player_number, round_score_range
 from lcanalysis.game.rules import Rules
 
 
@@ -59,7 +59,7 @@ class Match:
         if not isinstance(rounds, (list, tuple)) or len(rounds) > self.rules.rounds:
             raise MatchError(f"round_scores must be a list of at most {self.rules.rounds} rounds' scores, "
                              f"got {brief(rounds)}")
-        self.round_scores = [_round_scores(x) for x in rounds]
+        self.round_scores = [_round_scores(x, self.rules) for x in rounds]
         starters = self.starters
         if not isinstance(starters, (list, tuple)) or len(starters) != len(self.round_scores):
             raise MatchError(f"starters must list who started each of the {len(self.round_scores)} round(s) "
@@ -105,7 +105,7 @@ class Match:
         """Add a finished round's scores (player 0, player 1)."""
         if self.is_over():
             raise MatchError(f"the match is over after {self.rules.rounds} round(s)")
-        a, b = _round_scores(scores)
+        a, b = _round_scores(scores, self.rules)
         began = self.next_starter() if starter is None else player_number(starter, "starter")
         if self.starters:  # the first round's starter is chosen; the rules name every later one
             wrong = wrong_starter(self.totals, self.starters[-1], began, self.rules, self.round_number)
@@ -123,11 +123,12 @@ class Match:
         return None if a == b else (0 if a > b else 1)
 
 
-def _round_scores(scores: object) -> tuple[int, int]:
-    """A finished round's two scores (player 0, player 1), checked."""
+def _round_scores(scores: object, rules: Rules) -> tuple[int, int]:
+    """A finished round's two scores (player 0, player 1), checked against what a round can score."""
+    least, most = round_score_range(rules)
     points = [whole_number(x) for x in scores] if isinstance(scores, (tuple, list)) else []
-    checked = [x for x in points if x is not None and abs(x) <= MAX_ROUND_SCORE]
+    checked = [x for x in points if x is not None and least <= x <= most]
     if len(checked) != 2 or len(points) != 2:
-        raise MatchError(f"scores must be the round's two scores, whole numbers from -{MAX_ROUND_SCORE} to "
-                         f"{MAX_ROUND_SCORE} (player 0, player 1), got {brief(scores)}")
+        raise MatchError(f"scores must be the round's two scores, whole numbers from {least} to {most} "
+                         f"(player 0, player 1; what a round of {rules.colors} colours can score), got {brief(scores)}")
     return checked[0], checked[1]

@@ -18,6 +18,7 @@ import numpy as np
 
 from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
+from lcanalysis.core.constants import WAGER_COPIES
 from lcanalysis.game.cards import (
     CARDS_PER_COLOR,
     COLOR_LETTERS,
@@ -51,6 +52,12 @@ class PositionError(ValueError):
 
 #: A round's score for one player lies within this bound (six colours of three wagers and every number).
 MAX_ROUND_SCORE = 1000
+
+
+def round_score_range(rules: Rules) -> tuple[int, int]:
+    """The least and the most one player's round can score under ``rules``: at least every colour
+    opened with its wagers alone and nothing else (-80 a colour), at most ``MAX_ROUND_SCORE``."""
+    return rules.colors * int(K.expedition_points(WAGER_COPIES, 0, 0)), MAX_ROUND_SCORE
 
 
 def as_rules(rules: Any) -> Rules:
@@ -210,12 +217,13 @@ def check_match(match: Any, rules: Rules) -> dict[str, Any] | None:
         raise PositionError(f"match round must be a whole number 1..{rules.rounds} (the rules' rounds), "
                             f"got {brief(r)}")
     totals = match["totals"]
-    bound = MAX_ROUND_SCORE * (number - 1)
+    least, most = (x * (number - 1) for x in round_score_range(rules))  # what the rounds played can score
     pair_ = [] if isinstance(totals, (str, bytes, Mapping)) or not isinstance(totals, Sequence) else list(totals[:3])
     values = [whole_number(t) for t in pair_]
-    if len(values) != 2 or any(v is None or abs(v) > bound for v in values):
+    if len(values) != 2 or any(v is None or not least <= v <= most for v in values):
         what = ("0 and 0 before round 1 (no round has been played)" if number == 1 else
-                f"two whole numbers (the running totals before round {number}, at most {bound} in size)")
+                f"two whole numbers (the running totals before round {number}: from {least} to {most}, what "
+                f"{number - 1} round(s) of {rules.colors} colours can score)")
         raise PositionError(f"match totals must be {what}, got {brief(totals)}")
     return {"round": number, "totals": values}
 
