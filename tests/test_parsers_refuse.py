@@ -704,3 +704,38 @@ def test_the_text_readers_read_a_position_or_record_text_and_refuse_any_path(tmp
     for text in (str(rec), "round.lcr"):
         with pytest.raises(ValueError, match=r"standard input holds the record itself .* not a file name"):
             read_record_text(text)
+
+
+def test_review_given_its_own_json_or_a_tournaments_files_says_what_the_file_is_and_what_it_takes(
+        tmp_path, monkeypatch, capsys):
+    """Found by a review of the entry points: `review` given its own --json output said "unknown
+    key(s) ['decisions', ...]", a tournament's results file "the JSON has 1,800 lists and objects; a
+    position has a few dozen", its table "holds neither a JSON record nor the text form". Each is
+    now named as what it is (the files made here by the commands that write them), with what
+    review takes: a game record."""
+    from lcanalysis.cli.main import main
+    from lcanalysis.game.records import write_record
+
+    rec = tmp_path / "round.json"
+    write_record(record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"]), rec)
+    assert main(["review", str(rec), "--json", "--time", "0.05", "--workers", "1", "--no-progress"]) == 0
+    review_json = tmp_path / "review.json"
+    review_json.write_text(capsys.readouterr().out)
+    results, table = tmp_path / "results.jsonl", tmp_path / "table.csv"
+    assert main(["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", str(results),
+                 "--csv", str(table)]) == 0
+    legacy = tmp_path / "legacy.jsonl"
+    legacy.write_text(results.read_text().split("\n", 1)[1])  # its job lines alone (as a legacy file is)
+    capsys.readouterr()
+    wanted = "review takes a game record, the turns of a round or a match as they were played"
+    for path, what in ((review_json, "the output of 'lcanalysis review --json'"), (results, "a tournament's results "
+                       "file"), (legacy, "a tournament's results file"), (table, "a tournament's table of rounds")):
+        assert main(["review", str(path), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: record: {path} is {what}") and wanted in err and "Game records" in err, err
+        monkeypatch.setattr("sys.stdin", io.StringIO(path.read_text()))
+        assert main(["review", "-", "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: record: this is {what}") and wanted in err, err
+    with pytest.raises(RecordError, match=r"this is the output of 'lcanalysis review --json'.*review takes a game"):
+        read_record(dict(reversed(json.loads(review_json.read_text()).items())))  # its keys in any order

@@ -772,6 +772,8 @@ def _read_record(source: Any, progress: bool, text_only: bool) -> Record:
                           f"{MAX_TEXT_CHARS:,}")
     text = source.lstrip("\ufeff")
     stripped = text.strip()
+    if _is_record_text(stripped) or text_only:
+        _refuse_other_files(stripped, None)
     if _is_record_text(stripped):
         return _read_text(text, None, progress)
     if text_only:
@@ -793,6 +795,7 @@ def _read_record(source: Any, progress: bool, text_only: bool) -> Record:
             raise RecordError(f"{stripped} is longer than {MAX_TEXT_CHARS:,} characters: the limit of any input")
         if not content.strip():
             raise RecordError(f"{stripped} is empty")
+        _refuse_other_files(content, stripped)
         if not _is_record_text(content.strip()):
             _refuse_a_position(content.strip())
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
@@ -801,6 +804,33 @@ def _read_record(source: Any, progress: bool, text_only: bool) -> Record:
     if _meant_as_file(stripped):
         raise RecordError(f"no such file: {stripped}")
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
+
+
+#: what ``review`` takes, said when it is given another of lcanalysis's files
+RECORD_WANTED = ("review takes a game record, the turns of a round or a match as they were played (JSON "
+                 "{\"rules\", \"start\", \"turns\"} or the text form 'LCR1 ...': docs/spec/interchange.md, "
+                 "\"Game records\")")
+_REVIEW_OUTPUT = ("the output of 'lcanalysis review --json' (its judgements of a game's turns), not a game record: "
+                  "give the record it was made from")
+#: lcanalysis's other files, by how they begin (what each writer puts first), and what each is
+_OTHER_FILES = (
+    (re.compile(r'\{\s*"decisions"\s*:'), _REVIEW_OUTPUT),
+    (re.compile(r'\{\s*"(lcanalysis_tournament|job)"\s*:'), "a tournament's results file (JSON lines of the rounds' "
+                                                            "scores), not a game record: a tournament keeps each "
+                                                            "round's record with --records FOLDER"),
+    (re.compile(r"pairing,deal,swap,"), "a tournament's table of rounds (CSV, its --csv), not a game record: a "
+                                        "tournament keeps each round's record with --records FOLDER"),
+)
+
+
+def _refuse_other_files(text: str, name: str | None) -> None:
+    """Another of lcanalysis's files given where a record was meant (a review's --json output, a
+    tournament's results or table) is named as what it is, with what ``review`` takes: the generic
+    refusal ("unknown key(s) ['decisions', ...]", a JSON limit) left the user guessing."""
+    head = text.lstrip("\ufeff \t\r\n")[:200]
+    for beginning, what in _OTHER_FILES:
+        if beginning.match(head):
+            raise RecordError(f"{name + ' is' if name else 'this is'} {what}; {RECORD_WANTED}")
 
 
 def _meant_as_file(text: str) -> bool:
@@ -930,6 +960,8 @@ def record_from_json(data: Any, lines: list[list[int]] | None = None, progress: 
     text; ``progress``: a bar over the turns replayed, as ``read_record``'s)."""
     if not isinstance(data, Mapping):
         raise RecordError(f"a record must be a JSON object, got {type(data).__name__}")
+    if "decisions" in data and "settings" in data:  # a review's JSON, read back (its keys in any order)
+        raise RecordError(f"this is {_REVIEW_OUTPUT}; {RECORD_WANTED}")
     rounds = data.get("rounds") if "rounds" in data else [data]
     total = sum(len(r["turns"]) for r in rounds if isinstance(r, Mapping) and isinstance(r.get("turns"), list)) \
         if isinstance(rounds, list) else 0
