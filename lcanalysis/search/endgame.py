@@ -728,9 +728,9 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     more = (f"deepened no further than {lv.stalls} stall(s) each, as asked (max_stalls): a higher cap, not more "
             "time, may change the advice") if capped else "more time may change the advice"
     if lv.stalls == 2 and view.deck_count == 4 and not capped:  # where most hints at 4 cards stop: how far off
-        views, same, mean_loss, worst, moved = TWO_STALLS_AT_4
+        views, named_same, mean_loss, worst, moved = TWO_STALLS_AT_4
         more += (f" (measured on {views} views with 4 cards left, docs/endgame.md: two stalls each named the best "
-                 f"turn of three in {same}; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, "
+                 f"turn of three in {named_same}; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, "
                  f"and the best value moved by up to {moved:.1f})")
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
