@@ -65,7 +65,9 @@ def trust_row(seed: int, deck: int, nodes: int) -> dict:
     t0 = time.perf_counter()
     endgame._solve_level = keeping
     try:
-        endgame.converged_endgame(view, nodes, runner_ups=False, min_stalls=3, max_stalls=3)
+        # each level's start and end as it goes (a view's third level can take minutes)
+        endgame.converged_endgame(view, nodes, runner_ups=False, min_stalls=3, max_stalls=3,
+                                  progress=lambda line: print(f"  seed {seed}: {line}", flush=True))
     finally:
         endgame._solve_level = solve_level
     if 2 not in kept or 3 not in kept:
