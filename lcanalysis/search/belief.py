@@ -38,6 +38,7 @@ from lcanalysis.search.perfect import (
     _solo_score,
     shared_tables,
 )
+from lcanalysis.search.view_value import check_mover_view
 
 
 @njit(cache=True)
@@ -109,10 +110,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
         raise SearchError("solve_belief needs a position or a player's view")
     t_ = check_budget("max_turns", max_turns, 1, 1000)
     max_nodes = check_max_nodes(max_nodes)  # (-1 and "100" were searched with no budget, 1.5 and True with 1 node)
-    if v.viewer != v.to_move:
-        raise SearchError(f"the view is player {v.viewer}'s but player {v.to_move} is to move")
-    if v.is_over():
-        raise SearchError(f"the round is over ({v.over_reason()}): there is no turn to value")
+    check_mover_view(v)  # the mover's own view, of a round not over
     # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     nc = v.rules.colors

@@ -54,6 +54,7 @@ from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
     SplitValues,
     _SplitInputs,
+    check_mover_view,
     check_workers,
     count_splits,
     merged_counts,
@@ -343,10 +344,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     trusted level, not converged)."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
-    if view.viewer != view.to_move:
-        raise SearchError("the values of the mover's turns need the mover's view")
-    if view.is_over():
-        raise SearchError(f"the round is over ({view.over_reason()}): there is no turn to value")
+    check_mover_view(view)  # the mover's own view, of a round not over
     workers = check_workers(workers)
     asked = min_stalls is not None  # the default may exceed a cap asked for: the answer then says it did not converge
     if min_stalls is None:

@@ -369,10 +369,11 @@ def check_workers(workers) -> int:
     return int(workers) or os.cpu_count() or 1
 
 
-def _check_question(v: View, samples: Any) -> int | None:
-    """What every view value asks: ``samples`` None (every split) or a whole number in range
-    (numpy's integers too: ``game.cards.whole_number``), the mover's own view, and a round not yet
-    over. Returns ``samples`` as an ``int`` (or None)."""
+def check_mover_view(v: View, samples: Any = None) -> int | None:
+    """What every view value asks (the view solver's, the endgame search's and the belief search's):
+    ``samples`` None (every split) or a whole number in range (numpy's integers too:
+    ``game.cards.whole_number``), the mover's own view, and a round not yet over. Returns ``samples``
+    as an ``int`` (or None)."""
     n = None if samples is None else whole_number(samples)
     if samples is not None and (n is None or not 2 <= n <= MAX_SAMPLES):
         raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {brief(samples)}")
@@ -409,12 +410,12 @@ def check_question(pos, max_stalls=None, max_turns=None, leaf="as-is", *, sample
     deepening's first progress line): the bounds and the leaf (``check_bounds``; with
     ``deepening`` no bound is needed, the levels give it), the length of line they allow
     (``check_depth``, not for ``deepening``: a deeper level too long is never reached), for a view
-    ``_check_question`` (samples, the mover's own view, a round not over) and, with buried pile
+    ``check_mover_view`` (samples, the mover's own view, a round not over) and, with buried pile
     cards and no ``samples``, no more than ``max_splits`` ways to fill them (``check_fills``), for a
     full position a round not over (``check_round``)."""
     s_, t_, _ = check_bounds(max_stalls, max_turns, leaf, need_bound=not deepening)
     if isinstance(pos, View):
-        _check_question(pos, samples)
+        check_mover_view(pos, samples)
         if pos.buried_count and samples is None:
             check_fills(pos, check_max_splits(max_splits))
     else:
@@ -464,7 +465,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     seed, max_splits = check_seed("seed", seed, SearchError), check_max_splits(max_splits)
     check_tables(tables, Tables)
     seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
-    samples = _check_question(v, samples)
+    samples = check_mover_view(v, samples)
     st, tl, tables = _split_setup(v, s_, t_, tables)  # (the length of line the bounds allow checked too)
     # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
@@ -575,7 +576,7 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
     s_, t_, leaf_code = check_bounds(max_stalls, max_turns, leaf)
     max_nodes = check_max_nodes(max_nodes)
     seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
-    samples = _check_question(view, samples)
+    samples = check_mover_view(view, samples)
     assert samples is not None
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
