@@ -239,10 +239,18 @@ def test_a_failing_batch_still_keeps_the_batches_that_were_running_beside_it(mon
     from lcanalysis.tournaments import runner
 
     real = runner._run_batch
+    started = tmp_path / "0:0:1 started"
 
     def flaky(jobs, *args, **kwargs):  # (the pool's workers are forked after this patch: they run it too)
         if any(job.key == "0:0:0" for job in jobs):
+            # fail only once the other worker holds 0:0:1: a batch not yet started is cancelled by
+            # design, and a failure that came back first made this test flaky (CI, stop 54)
+            deadline = time.monotonic() + 30
+            while not started.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
             return [], "deal 0: made to fail"
+        if any(job.key == "0:0:1" for job in jobs):
+            started.touch()
         time.sleep(0.5)
         return real(jobs, *args, **kwargs)
 
