@@ -739,3 +739,34 @@ def test_review_given_its_own_json_or_a_tournaments_files_says_what_the_file_is_
         assert err.startswith(f"error: record: this is {what}") and wanted in err, err
     with pytest.raises(RecordError, match=r"this is the output of 'lcanalysis review --json'.*review takes a game"):
         read_record(dict(reversed(json.loads(review_json.read_text()).items())))  # its keys in any order
+
+
+def test_review_given_the_match_equity_table_or_its_own_kept_judgements_says_what_the_file_is(
+        tmp_path, monkeypatch, capsys):
+    """`review` given the match equity table (``data/match_equity.json``) said "unknown key(s)
+    ['agent', 'assumption', ...]; a match record has ...", and given the file its own --out keeps
+    "holds neither a JSON record nor the text form": each is now named as what it is, with what
+    review takes (the kept file made here by the command that writes it)."""
+    from pathlib import Path
+
+    from lcanalysis.cli.main import main
+    from lcanalysis.game.records import write_record
+
+    table = Path(__file__).resolve().parents[1] / "data" / "match_equity.json"
+    rec, kept = tmp_path / "round.json", tmp_path / "kept.csv"
+    write_record(record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"]), rec)
+    assert main(["review", str(rec), "--out", str(kept), "--time", "0.05", "--workers", "1", "--no-progress"]) == 0
+    capsys.readouterr()
+    wanted = "review takes a game record, the turns of a round or a match as they were played"
+    for path, what in ((table, "a match equity table (the file 'lcanalysis studies match-table' writes)"),
+                       (kept, "the judgements 'lcanalysis review --out' keeps")):
+        assert main(["review", str(path), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: record: {path} is {what}") and wanted in err, err
+        monkeypatch.setattr("sys.stdin", io.StringIO(path.read_text()))
+        assert main(["review", "-", "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: record: this is {what}") and wanted in err, err
+    assert "give the record it was made from" in err and ".cmd" in err
+    with pytest.raises(RecordError, match=r"this is a match equity table .*review takes a game record"):
+        read_record(json.loads(table.read_text()))  # read back as JSON first

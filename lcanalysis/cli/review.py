@@ -191,10 +191,11 @@ def _check(args: argparse.Namespace, rv: Any, folder: str | None) -> None:
 
 
 def _kept_file() -> Any:
+    from lcanalysis.game.records import REVIEW_KEPT_MARK
     from lcanalysis.studies.study_file import StudyFile
 
     #: one row a judged turn: its round, index and judgement (``reviewer.judgement_text``, JSON)
-    return StudyFile("review", "# lcanalysis review ", ["round", "index", "judgement"], keys=("round", "index"),
+    return StudyFile("review", REVIEW_KEPT_MARK, ["round", "index", "judgement"], keys=("round", "index"),
                      identity_keys=("record_sha256", "player", "time", "seed", "search_floor", "hand_model",
                                     "streams", "schedule", "playout_rate", "luck_hand_model"),
                      version=("review_version", "review"))

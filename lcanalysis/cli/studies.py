@@ -198,20 +198,19 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-#: how a match equity table the study wrote begins (lowercased, as ``check_output_file`` compares): the
-#: only file its --out writes over
-MATCH_TABLE_BEGINS = ('{\n  "what": "lost cities match equity', '{"what": "lost cities match equity')
-
-
 def cmd_match_table(args: argparse.Namespace) -> int:
+    from lcanalysis.game.records import MATCH_TABLE_WHAT
     from lcanalysis.match_equity import TABLE_PATH
     from lcanalysis.options import UsageError
     from lcanalysis.studies import match_table
 
     if args.colors != 5 and not args.out:
         raise UsageError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
+    # how a table the study wrote begins (lowercased, as check_output_file compares; indented as
+    # match_table.dumps writes it, or compact): the only file its --out writes over
+    begins = tuple(f'{{{space}"what": "{MATCH_TABLE_WHAT.lower()}' for space in ("\n  ", ""))
     for path in args.out or ():  # before the simulation: a folder was refused by a raw errno after it
-        check_output_file("--out", path, replaces=("a match equity table", MATCH_TABLE_BEGINS))  # (over its own only)
+        check_output_file("--out", path, replaces=("a match equity table", begins))  # (over its own only)
     outs = args.out or [TABLE_PATH, "data/match_equity.json"]
     kept = f"{outs[-1]}.deals.partial"  # the deals as they are played (a million are 15 CPU-minutes): resumed
     kept_matches = f"{outs[-1]}.matches.partial"  # and the check's matches (20,000 are 2 CPU-minutes)

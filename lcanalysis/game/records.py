@@ -812,9 +812,20 @@ RECORD_WANTED = ("review takes a game record, the turns of a round or a match as
                  "\"Game records\")")
 _REVIEW_OUTPUT = ("the output of 'lcanalysis review --json' (its judgements of a game's turns), not a game record: "
                   "give the record it was made from")
+#: how the match equity table's file begins, after '{"what": "' (``studies.match_table`` writes it first; the
+#: study's --out writes over no other file, ``cli.studies``): named here, below both, so records are told from it
+MATCH_TABLE_WHAT = "Lost Cities match equity"
+#: the first line of the file ``lcanalysis review --out`` keeps its judgements in (a study file's mark, then
+#: its settings: ``cli.review``), named here so that the file is told from the record it was made from
+REVIEW_KEPT_MARK = "# lcanalysis review "
+_MATCH_TABLE = "a match equity table (the file 'lcanalysis studies match-table' writes), not a game record"
 #: lcanalysis's other files, by how they begin (what each writer puts first), and what each is
 _OTHER_FILES = (
     (re.compile(r'\{\s*"decisions"\s*:'), _REVIEW_OUTPUT),
+    (re.compile(r'\{\s*"what"\s*:\s*"' + re.escape(MATCH_TABLE_WHAT)), _MATCH_TABLE),
+    (re.compile(re.escape(REVIEW_KEPT_MARK) + r"\{"),
+     "the judgements 'lcanalysis review --out' keeps (a row a judged turn, to resume the review), not a game "
+     "record: give the record it was made from (its command is in the file's .cmd sidecar) and this file as --out"),
     (re.compile(r'\{\s*"(lcanalysis_tournament|job)"\s*:'), "a tournament's results file (JSON lines of the rounds' "
                                                             "scores), not a game record: a tournament keeps each "
                                                             "round's record with --records FOLDER"),
@@ -824,9 +835,10 @@ _OTHER_FILES = (
 
 
 def _refuse_other_files(text: str, name: str | None) -> None:
-    """Another of lcanalysis's files given where a record was meant (a review's --json output, a
-    tournament's results or table) is named as what it is, with what ``review`` takes: the generic
-    refusal ("unknown key(s) ['decisions', ...]", a JSON limit) left the user guessing."""
+    """Another of lcanalysis's files given where a record was meant (a review's --json output or --out
+    file, a tournament's results or table, the match equity table) is named as what it is, with what
+    ``review`` takes: the generic refusal ("unknown key(s) ['decisions', ...]", a JSON limit) left the
+    user guessing."""
     head = text.lstrip("\ufeff \t\r\n")[:200]
     for beginning, what in _OTHER_FILES:
         if beginning.match(head):
@@ -962,6 +974,8 @@ def record_from_json(data: Any, lines: list[list[int]] | None = None, progress: 
         raise RecordError(f"a record must be a JSON object, got {type(data).__name__}")
     if "decisions" in data and "settings" in data:  # a review's JSON, read back (its keys in any order)
         raise RecordError(f"this is {_REVIEW_OUTPUT}; {RECORD_WANTED}")
+    if str(data.get("what", "")).startswith(MATCH_TABLE_WHAT):  # the match equity table, read back
+        raise RecordError(f"this is {_MATCH_TABLE}; {RECORD_WANTED}")
     rounds = data.get("rounds") if "rounds" in data else [data]
     total = sum(len(r["turns"]) for r in rounds if isinstance(r, Mapping) and isinstance(r.get("turns"), list)) \
         if isinstance(rounds, list) else 0

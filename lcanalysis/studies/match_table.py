@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from lcanalysis.game.match import Match
+from lcanalysis.game.records import MATCH_TABLE_WHAT
 from lcanalysis.game.rules import Rules
 from lcanalysis.match_equity import TABLE_LEADS, TABLE_PATH, MatchEquity
 from lcanalysis.options import MAX_BOOTSTRAP, MAX_STUDY_UNITS
@@ -199,7 +200,7 @@ def build(deals: int = 100_000, matches: int = 20_000, seed: int = 0, resamples:
     columns = [f"{n}:{who}" for n, who in COLUMNS]
     zero = TABLE_LEADS.index(0)
     payload: dict[str, Any] = {
-        "what": "Lost Cities match equity: P(win the match) + P(draw)/2 for the player whose lead it is, by lead "
+        "what": f"{MATCH_TABLE_WHAT}: P(win the match) + P(draw)/2 for the player whose lead it is, by lead "
                 "(own total minus the opponent's), rounds left, and who starts the next round",
         "command": f"{COMMAND} --deals {deals} --matches {matches} --seed {seed} --bootstrap {resamples}"
                    + (f" --colors {colors}" if colors != 5 else ""),
