@@ -62,6 +62,11 @@ PLAYOUT_DEFAULT_SECONDS = 1.0
 #: here, so that the command line refuses more by the option's name without loading the engine)
 MAX_TRIALS = 1_000_000
 MAX_ROLLOUT_TOP = 100
+#: the fewest trials a rollout takes (``studies.rollout``, which refuses fewer; ``rollout --trials`` and a
+#: review's ``--check``, whose trials are a rollout's): one trial gives no standard error, and an estimate
+#: shown without one ("± nan") says nothing of how far off it may be
+FEWEST_TRIALS = 2
+ONE_TRIAL = "one trial gives no standard error"
 #: the most marks a review's checks take (``--check-top``; ``studies.review_check``)
 MAX_CHECK_TOP = 10_000
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
@@ -283,15 +288,16 @@ def same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def nonneg(name: str, maximum: int | None = None, minimum: int = 0) -> Callable[[str], int]:
-    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum``."""
+def nonneg(name: str, maximum: int | None = None, minimum: int = 0, why: str | None = None) -> Callable[[str], int]:
+    """A parser of a whole-number option ``name``, ``minimum`` (default 0) to ``maximum``; ``why``:
+    the reason for the minimum, said when a smaller number is refused."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}, got {value}")
+            raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}{f' ({why})' if why else ''}, got {value}")
         if maximum is not None and value > maximum:
             raise argparse.ArgumentTypeError(f"{name} must be at most {maximum}, got {text}")
         return value

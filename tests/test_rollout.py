@@ -157,7 +157,7 @@ def test_a_resumed_rollout_keeps_its_last_whole_trial_and_plays_again_only_one_c
     ({"turns": ["+Q1/D"]}, "cannot be read"),
     ({"turns": ["+B6/D", "+B6/D"]}, "named twice"),
     ({"turns": "+B6/D"}, "non-empty list of turns"),
-    ({"trials": 0}, "trials must be a whole number from 1"),
+    ({"trials": 0}, "trials must be a whole number from 2"),
     ({"trials": 2.5}, "trials must be a whole number"),
     ({"top": 0}, "top must be a whole number from 1"),
     ({"workers": 0}, "workers must be a whole number from 1"),
@@ -167,6 +167,24 @@ def test_a_resumed_rollout_keeps_its_last_whole_trial_and_plays_again_only_one_c
 def test_bad_input_is_refused_by_name(kwargs, says):
     with pytest.raises(RolloutError, match=says):
         rollout("example:midround", **{"agent": "heuristic", "trials": 2, **kwargs})
+
+
+def test_one_trial_is_refused_by_the_library_as_by_the_command_line_for_it_gives_no_standard_error(capsys):
+    """``rollout(trials=1)`` answered with "± nan" beside every value and loss (a standard error from one
+    sample is undefined), while ``rollout --trials 1`` was refused: the library now refuses it too, by the
+    one bound the command line's options share (``options.FEWEST_TRIALS``), saying why; and a time budget
+    that plays one trial is refused as before, whatever the trials asked."""
+    for trials in (1, np.int64(1)):
+        with pytest.raises(RolloutError, match=r"^trials must be a whole number from 2 to 1,000,000 \(one trial "
+                                               r"gives no standard error\), got "):
+            rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=trials)
+    for argv in (["rollout", "example:midround", "--trials", "1"], ["review", "-", "--check", "1"]):
+        with pytest.raises(SystemExit) as refused:
+            main(argv)
+        assert refused.value.code == 2
+        assert f"{argv[-2]} must be >= 2 (one trial gives no standard error), got 1" in capsys.readouterr().err
+    answer = rollout("example:midround", turns=["+B6/D", "-W2/G"], agent="heuristic", trials=2)
+    assert all(np.isfinite([m.stderr, m.loss_stderr]).all() for m in answer.moves) and "nan" not in str(answer)
 
 
 def test_a_round_that_is_over_has_no_turn_to_roll_out():
@@ -367,9 +385,6 @@ def test_a_time_budget_begins_no_trial_after_it_and_answers_as_that_many_trials(
                                            r"more seconds \(the trial is kept"):
         rollout("example:midround", turns=turns, agent="heuristic", seconds=0.5, out=tmp_path / "one.csv")
     assert begun == [0] and sorted(load_rollout(tmp_path / "one.csv")["trial"]) == [0, 0]
-    begun.clear()  # (one trial asked for, one played: the answer, as before)
-    assert rollout("example:midround", turns=turns, agent="heuristic", trials=1, seconds=0.5).method == \
-        "rollouts: 1 trials of 2 turn(s) by heuristic"
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -36,9 +36,11 @@ from typing import Any
 
 from lcanalysis.cli.common import describe, emit, progress_line, read_stdin, unwritable, write_output_file
 from lcanalysis.options import (
+    FEWEST_TRIALS,
     MAX_CHECK_TOP,
     MAX_TRIALS,
     MAX_WORKERS,
+    ONE_TRIAL,
     UsageError,
     check_output_file,
     nonblank,
@@ -80,7 +82,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
-    p.add_argument("--check", type=nonneg("--check", MAX_TRIALS, minimum=2), default=None, metavar="N",
+    p.add_argument("--check", type=nonneg("--check", MAX_TRIALS, minimum=FEWEST_TRIALS, why=ONE_TRIAL), default=None,
+                   metavar="N",
                    help="check the marked decisions by rollouts, worst first: the played and the review's best "
                         "turn each played out N times by --check-agent in both seats (paired, luck-adjusted), "
                         "each with its verdict, and the totals made again with the checked losses (default: no "

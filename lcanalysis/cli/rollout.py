@@ -23,10 +23,12 @@ import sys
 
 from lcanalysis.cli.common import check_agent_option, describe, emit, legal_turns, load, progress_line
 from lcanalysis.options import (
+    FEWEST_TRIALS,
     MAX_ROLLOUT_TOP,
     MAX_SEED,
     MAX_TRIALS,
     MAX_WORKERS,
+    ONE_TRIAL,
     UsageError,
     check_output_file,
     nonblank,
@@ -58,7 +60,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--agent", default=None, type=nonblank("--agent", "an agent name"),
                    help="the agent in both seats, NAME or NAME:OPTION=VALUE,... as a tournament takes it (default "
                         "best, the strongest)")
-    p.add_argument("--trials", type=nonneg("--trials", MAX_TRIALS, minimum=2), default=None,
+    p.add_argument("--trials", type=nonneg("--trials", MAX_TRIALS, minimum=FEWEST_TRIALS, why=ONE_TRIAL), default=None,
                    help="worlds each turn is played out in (default 100; the standard errors shrink as one over "
                         "its square root)")
     p.add_argument("--precision", type=number("--precision", "points", above=True), default=None, metavar="P",

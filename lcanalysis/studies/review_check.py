@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from lcanalysis.options import FEWEST_TRIALS, MAX_WORKERS, ONE_TRIAL
 from lcanalysis.options import MAX_CHECK_TOP as MAX_TOP
-from lcanalysis.options import MAX_WORKERS
 from lcanalysis.reviewer.checks import MarkCheck, ReviewChecks, checked_players, verdict_for
 from lcanalysis.reviewer.report import Decision, Review
 from lcanalysis.reviewer.words import where
@@ -45,9 +45,9 @@ def check_options(trials: Any, seconds: Any = None, top: Any = None, agent: Any 
     """Refuse bad options before any work (the review before the checks can take minutes)."""
     from lcanalysis.tournaments.specs import TournamentError, check_agent
 
-    if isinstance(trials, bool) or not isinstance(trials, int) or not 2 <= trials <= MAX_TRIALS:
-        raise CheckError(f"trials (--check) must be a whole number from 2 to {MAX_TRIALS:,} (one trial gives no "
-                         f"standard error), got {trials!r}")
+    if isinstance(trials, bool) or not isinstance(trials, int) or not FEWEST_TRIALS <= trials <= MAX_TRIALS:
+        raise CheckError(f"trials (--check) must be a whole number from {FEWEST_TRIALS} to {MAX_TRIALS:,} "
+                         f"({ONE_TRIAL}), got {trials!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not 0 < seconds <= MAX_SECONDS):
         raise CheckError(f"seconds (--check-seconds) must be a number of seconds above 0 and at most "

@@ -56,9 +56,17 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
+from lcanalysis.options import (
+    FEWEST_TRIALS,
+    MAX_WORKERS,
+    ONE_TRIAL,
+    UsageError,
+    check_flag,
+    check_output_file,
+    check_seed,
+)
 from lcanalysis.options import MAX_ROLLOUT_TOP as MAX_TOP
 from lcanalysis.options import MAX_TRIALS as MAX_TRIALS  # re-exported: the library's bound, the options' too
-from lcanalysis.options import MAX_WORKERS, UsageError, check_flag, check_output_file, check_seed
 from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
 
 DEFAULT_AGENT = "best"
@@ -189,10 +197,11 @@ def _in_order(pool: Any, jobs: Iterator[tuple[Any, ...]], ahead: int,
         yield done
 
 
-def _checked(value: Any, name: str, low: int, high: int) -> int:
+def _checked(value: Any, name: str, low: int, high: int, why: str | None = None) -> int:
     n = whole_number(value)
     if n is None or not low <= n <= high:
-        raise RolloutError(f"{name} must be a whole number from {low:,} to {high:,}, got {value!r}")
+        raise RolloutError(f"{name} must be a whole number from {low:,} to {high:,}{f' ({why})' if why else ''}, "
+                           f"got {value!r}")
     return n
 
 
@@ -282,8 +291,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     being played is abandoned (each agent's turn is finished: the budget is kept to within one of
     them), and the answer is that of the first trials all played, as a call with that many ``trials``
     gives; its notes say how many, that the clock stopped it, and where the time went (the hint, the
-    trials, the whole; past the budget, by how much and why). Fewer than 2 is refused
-    (``RolloutError``): one trial gives no standard error."""
+    trials, the whole; past the budget, by how much and why). Fewer than 2 trials (``FEWEST_TRIALS``),
+    asked or played within ``seconds``, are refused (``RolloutError``): one trial gives no standard error."""
     luck_adjusted = check_flag("luck_adjusted", luck_adjusted, RolloutError)
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < math.inf):
@@ -305,8 +314,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
 
     source = read_position(position)
     asked = trials is not None
-    trials = _checked(trials if asked else DEFAULT_TRIALS if seconds is None else MAX_TRIALS, "trials", 1,
-                      MAX_TRIALS)
+    trials = _checked(trials if asked else DEFAULT_TRIALS if seconds is None else MAX_TRIALS, "trials",
+                      FEWEST_TRIALS, MAX_TRIALS, why=ONE_TRIAL)
     top = _checked(top, "top", 1, MAX_TOP)
     seed = check_seed("seed", seed, RolloutError)
     workers = _checked(workers, "workers", 1, MAX_WORKERS)
@@ -395,7 +404,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             if enough():
                 break
     played = enough() or first
-    if clock_stopped and played < min(2, trials):  # (no standard error without 2 trials)
+    if clock_stopped and played < FEWEST_TRIALS:  # (no standard error without 2 trials)
         when = "before a trial was played out" if played == 0 else "after 1 trial, and a standard error needs 2"
         spent = [f"choosing the turns took {chosen_at - started:.1f} s of it (name them to skip that)"] \
             if turns is None else []
