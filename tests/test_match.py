@@ -41,7 +41,7 @@ def test_a_match_and_a_deal_check_what_they_are_given():
     from lcanalysis.game.position import PositionError
 
     for scores in ((1.7, 0), (float("nan"), 0), (5000, 0), (1, 2, 3), "10 5", (True, 0)):
-        with pytest.raises(ValueError, match=r"scores must be the round.s two scores, whole numbers from -400 to 1000"):
+        with pytest.raises(ValueError, match=r"scores must be the round.s two scores, whole numbers from -400 to 780"):
             Match().record(scores)
     with pytest.raises(PositionError, match="starter must be 0 or 1, got 5"):
         Match().record((5, 0), starter=5)
@@ -115,22 +115,50 @@ def test_match_totals_and_round_scores_no_round_can_reach_are_refused_naming_the
     from lcanalysis.game.position import PositionError
     from lcanalysis.game.rules import expedition_score
 
-    least = -80 * colors
+    least, most = -80 * colors, 156 * colors  # (the most: test_the_most_a_round_can_score_is_every_card_...)
     # a player who has played all three wagers of every colour and nothing else scores exactly that
     wagers_only = sum(expedition_score([Card(c, 0)] * 3) for c in range(colors))
     assert wagers_only == least
     start = Position.deal(seed=3, rules=Rules(colors=colors)).to_json()
     for rnd, totals, ok in ((2, [least, 0], True), (2, [least - 1, 0], False), (2, [0, least - 1], False),
                             (2, [-500, 10], False), (3, [2 * least, 1], True), (3, [2 * least - 1, 1], False),
-                            (2, [1000, 0], True), (2, [1001, 0], False)):
+                            (2, [most, 0], True), (2, [most + 1, 0], False), (3, [1, 2 * most], True),
+                            (3, [1, 2 * most + 1], False)):
         pos = {**start, "match": {"round": rnd, "totals": totals}}
         if ok:
             assert read_position(pos).match == {"round": rnd, "totals": totals}
         else:
-            said = f"match totals must be two whole numbers .*from {(rnd - 1) * least} to {(rnd - 1) * 1000}"
+            said = f"match totals must be two whole numbers .*from {(rnd - 1) * least} to {(rnd - 1) * most}"
             with pytest.raises(PositionError, match=said):
                 read_position(pos)
     rules = Rules(colors=colors)
     Match(rules=rules).record((least, 0))
-    with pytest.raises(ValueError, match=f"scores must be the round.s two scores, whole numbers from {least} to 1000"):
-        Match(rules=rules).record((least - 1, 0))
+    Match(rules=rules).record((0, most))
+    for scores in ((least - 1, 0), (0, most + 1)):
+        with pytest.raises(ValueError, match=f"scores must be the round.s two scores, whole numbers from {least} to "
+                                             f"{most} "):
+            Match(rules=rules).record(scores)
+
+
+@pytest.mark.parametrize("colors", [5, 6])
+def test_the_most_a_round_can_score_is_every_card_of_every_colour(colors):
+    """The bound on a round's score was -80 a colour below but 1,000 a round above, so a match total
+    or a round score no round can reach (901 after one round of five colours) was read. The most is
+    every card of each colour on one's own expeditions: worked out over every expedition one colour
+    can hold (0 to 3 wagers and any set of 2..10, scored by docs/spec/rules.md's formula written out
+    here), and by hand, (54 - 20) x 4 + 20 = 156 a colour; the least, three wagers alone, -80."""
+    from itertools import combinations
+
+    from lcanalysis.game.cards import Card
+    from lcanalysis.game.position import round_score_range
+    from lcanalysis.game.rules import expedition_score
+
+    scores = []
+    for wagers in range(4):
+        for n in range(10):
+            for numbers in combinations(range(2, 11), n):
+                if wagers or numbers:
+                    scores.append((sum(numbers) - 20) * (1 + wagers) + (20 if wagers + n >= 8 else 0))
+    assert (min(scores), max(scores)) == (-80, 156) == (-80, (54 - 20) * 4 + 20)
+    every_card = sum(expedition_score([Card(c, 0)] * 3 + [Card(c, r) for r in range(1, 10)]) for c in range(colors))
+    assert round_score_range(Rules(colors=colors)) == (-80 * colors, 156 * colors) == (-80 * colors, every_card)

@@ -275,8 +275,8 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
     ("cap=-5", "rules: turn_cap must be a whole number 1..10000, got -5"),
     ("match=-1:0,0", "match round must be a whole number 1..3 (the rules' rounds), got -1"),
     ("match=1:30,0", "match totals must be 0 and 0 before round 1 (no round has been played), got [30, 0]"),
-    ("match=2:1001,0", "match totals must be two whole numbers (the running totals before round 2: from -400 to "
-                       "1000, what 1 round(s) of 5 colours can score), got [1001, 0]"),
+    ("match=2:781,0", "match totals must be two whole numbers (the running totals before round 2: from -400 to "
+                      "780, what 1 round(s) of 5 colours can score), got [781, 0]"),
 ])
 def test_a_round_count_cap_or_match_score_that_cannot_be_in_the_string_says_what_can(field, said):
     """'rounds=-3' was refused as "rounds must be a whole number, got '-3'" (it is one; 0 was told

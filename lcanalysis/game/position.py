@@ -55,9 +55,13 @@ MAX_ROUND_SCORE = 1000
 
 
 def round_score_range(rules: Rules) -> tuple[int, int]:
-    """The least and the most one player's round can score under ``rules``: at least every colour
-    opened with its wagers alone and nothing else (-80 a colour), at most ``MAX_ROUND_SCORE``."""
-    return rules.colors * int(K.expedition_points(WAGER_COPIES, 0, 0)), MAX_ROUND_SCORE
+    """The least and the most one player's round can score under ``rules`` (docs/spec/rules.md, "The
+    deck"): at least every colour opened with its wagers alone and nothing else, (0 - 20) x 4 = -80 a
+    colour; at most every card of every colour on one's own expeditions, three wagers and 2 to 10 with
+    the bonus for eight cards, (54 - 20) x 4 + 20 = 156 a colour (780 with five colours, 936 with six)."""
+    worst = int(K.expedition_points(WAGER_COPIES, 0, 0))
+    best = int(K.expedition_score(WAGER_COPIES, K.FULL9))
+    return rules.colors * worst, rules.colors * best
 
 
 def as_rules(rules: Any) -> Rules:

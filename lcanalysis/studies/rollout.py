@@ -54,7 +54,7 @@ from lcanalysis.analysis import Analysis, MoveValue
 from lcanalysis.game.cards import whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.notation import read_position
-from lcanalysis.game.position import Position
+from lcanalysis.game.position import Position, round_score_range
 from lcanalysis.game.view import View
 from lcanalysis.options import (
     FEWEST_TRIALS,
@@ -577,14 +577,14 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
 def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:
     """Refuse (``RolloutError``, naming the file's line and what is wrong) a rollout file whose rows this
     rollout cannot have written, before it is resumed: each row a trial (a whole number 0 or more), one of
-    ``turns``, a result (a whole number of points within what the colours allow, ``SCORE_PER_COLOUR``), a
+    ``turns``, a result (a whole number of points within what the colours allow, ``round_score_range``), a
     luck (finite, within ``luck_bound``) and the turns played (0 to the turn cap); a trial's turn in two
     rows is refused when the rows differ, counted once when they are the same (as in a tournament's file).
     A missing file, a torn last line (``StudyFile.open`` does it again) and a file of other settings or
     columns (``open`` refuses it in its words) are left alone."""
     import csv
 
-    from lcanalysis.tournaments.results import SCORE_PER_COLOUR, luck_bound
+    from lcanalysis.tournaments.results import luck_bound
 
     try:
         with open(path, encoding="utf-8", newline="") as fh:
@@ -593,8 +593,8 @@ def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:
         return  # (nothing to check, or not this study's file: open says so)
     if lines[1:2] != [",".join(ROLLOUT_FILE.columns)]:
         return
-    low, high = SCORE_PER_COLOUR
-    points, bound = (high - low) * rules.colors, luck_bound(rules)
+    low, high = round_score_range(rules)
+    points, bound = high - low, luck_bound(rules)
     seen: dict[tuple[int, str], tuple[int, list[str]]] = {}
     for number, line in enumerate(lines[2:], start=3):
         fields = next(csv.reader([line]), [])

@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from lcanalysis.game.match import Match
+from lcanalysis.game.position import round_score_range
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import append_whole
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, deal_seed
@@ -72,9 +73,6 @@ TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1", "cpu_ms_
 #: (``lcanalysis.tournaments.luck``): in every row of a luck-adjusted tournament, in no other
 LUCK_COLUMNS = ["luck0", "luck1"]
 
-#: a round's score for one player lies within colours times these (three wagers on a
-#: worthless expedition: -80; three wagers on all nine numbers, with the bonus: 156)
-SCORE_PER_COLOUR = (-80, 156)
 #: the longest time per move a line may record, in ms (a day)
 MAX_MS = 86_400_000.0
 
@@ -267,8 +265,7 @@ class Schema:
         pairs = list(combinations(range(len(self.labels)), 2)) if robin else [(0, 1)]
         self.pairs = [(self.labels[i], self.labels[j]) for i, j in pairs]
         self.swaps = (0, 1) if duplicate else (0,)
-        lo, hi = SCORE_PER_COLOUR
-        self.scores = (lo * self.rules.colors, hi * self.rules.colors)
+        self.scores = round_score_range(self.rules)
         self.luck_bound = luck_bound(self.rules)
 
     def record(self, rec: Any) -> tuple[str, list[dict[str, Any]]]:
@@ -354,8 +351,8 @@ def luck_bound(rules: Rules) -> int:
     """The most a seat's luck in a round can be, either way: each draw's luck is a difference of
     two values of the drawer, each within the score range of the colours, and a seat draws at
     most the whole pile."""
-    lo, hi = SCORE_PER_COLOUR
-    return 2 * (hi - lo) * rules.colors * rules.draw_pile_after_deal
+    lo, hi = round_score_range(rules)
+    return 2 * (hi - lo) * rules.draw_pile_after_deal
 
 
 def _results_part(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
