@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import statistics
 import sys
@@ -130,12 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         write, done = None, set()
         if args.out is not None:
-            try:  # what a row depends on, besides its deck, seed and version: another file is refused
-                write, done = stack.enter_context(ROWS_FILE.open(
-                    os.fspath(args.out), identity, command, args.allow_code_change,
-                    units=[(args.deck, seed, v) for seed in range(args.positions) for v in ("before", "today")]))
-            except (ValueError, RuntimeError, OSError) as e:
-                raise SystemExit(f"error: {e}") from None
+            # what a row depends on, besides its deck, seed and version: another file is refused
+            write, done = ROWS_FILE.open_or_exit(
+                stack, args.out, identity, command, args.allow_code_change,
+                units=[(args.deck, seed, v) for seed in range(args.positions) for v in ("before", "today")])
         for seed in range(args.positions):
             for before in (True, False):
                 if (args.deck, seed, "before" if before else "today") in done:

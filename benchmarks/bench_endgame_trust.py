@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
-import os
 import shlex
 import statistics
 import sys
@@ -142,12 +141,9 @@ def main(argv: list[str] | None = None) -> int:
                 "endgame_cards": ENDGAME_CARDS if args.endgame_cards is None else args.endgame_cards}
     command = f"python benchmarks/bench_endgame_trust.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     with contextlib.ExitStack() as stack:
-        try:  # what a row depends on, besides its deck and seed: another file is refused
-            write, done = stack.enter_context(ROWS_FILE.open(
-                os.fspath(args.out), identity, command, args.allow_code_change,
-                units=[(args.deck, seed) for seed in range(args.positions)]))
-        except (ValueError, RuntimeError, OSError) as e:
-            raise SystemExit(f"error: {e}") from None
+        # what a row depends on, besides its deck and seed: another file is refused
+        write, done = ROWS_FILE.open_or_exit(stack, args.out, identity, command, args.allow_code_change,
+                                             units=[(args.deck, seed) for seed in range(args.positions)])
         for seed in range(args.positions):
             if (args.deck, seed) in done:
                 continue

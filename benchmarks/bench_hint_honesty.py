@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -109,12 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     known = load_references(args.refs)  # bench_schedules' reader: keyed by (index, budget, schedule, seed, rate)
     positions = study_positions(args.positions)
     with contextlib.ExitStack() as stack:
-        try:
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(args.out), {"playout_rate": rate}, command,
-                                                             args.allow_code_change,
-                                                             units=[(index,) for index, *_ in positions]))
-        except (ValueError, RuntimeError, OSError) as e:
-            raise SystemExit(f"error: {e}") from None
+        write, done = ROWS_FILE.open_or_exit(stack, args.out, {"playout_rate": rate}, command,
+                                             args.allow_code_change, units=[(index,) for index, *_ in positions])
         for index, _deal, _turns, view in positions:
             if (index,) in done:
                 continue

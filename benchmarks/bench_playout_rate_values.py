@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -81,12 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     command = f"python benchmarks/bench_playout_rate_values.py {shlex.join(argv)}"
     rows = sample(args.positions)
     with contextlib.ExitStack() as stack:
-        try:  # the rows are of the advisor's default rate: a file of another would mix two measurements
-            write, done = stack.enter_context(ROWS_FILE.open(
-                os.fspath(args.out), {"playout_rate": ROLLOUTS_PER_SECOND}, command, args.allow_code_change,
-                units=[(int(r["round"]), int(r.turn)) for _, r in rows.iterrows()]))
-        except (ValueError, RuntimeError, OSError) as e:
-            raise SystemExit(f"error: {e}") from None
+        # the rows are of the advisor's default rate: a file of another would mix two measurements
+        write, done = ROWS_FILE.open_or_exit(
+            stack, args.out, {"playout_rate": ROLLOUTS_PER_SECOND}, command, args.allow_code_change,
+            units=[(int(r["round"]), int(r.turn)) for _, r in rows.iterrows()])
         for n, (_, r) in enumerate(rows.iterrows(), 1):
             if (int(r["round"]), int(r.turn)) in done:
                 continue

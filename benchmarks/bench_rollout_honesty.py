@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     with contextlib.ExitStack() as stack:
         units = [(int(seed), method) for seed in reference["seed"] for method in methods]
-        write, done = (stack.enter_context(ROWS_FILE.open(args.out, identity, shlex.join(["python", *sys.argv]),
-                                                          args.allow_code_change, units=units))
+        write, done = (ROWS_FILE.open_or_exit(stack, args.out, identity, shlex.join(["python", *sys.argv]),
+                                              args.allow_code_change, units=units)
                        if args.out else (None, set()))
         if args.out:
             rows += ROWS_FILE.load(args.out).to_dict("records")

@@ -134,11 +134,8 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
                 "playout_rate": int(rate)}
     found = study_positions(positions)
     with contextlib.ExitStack() as stack:
-        try:
-            write, done = stack.enter_context(ROWS_FILE.open(os.fspath(out), identity, command, allow_code_change,
-                                                             units=[(f[0], s) for f in found for s in schedules]))
-        except (ValueError, RuntimeError, OSError) as e:
-            raise SystemExit(f"error: {e}") from None
+        write, done = ROWS_FILE.open_or_exit(stack, out, identity, command, allow_code_change,
+                                             units=[(f[0], s) for f in found for s in schedules])
         todo = [(f, [s for s in schedules if (f[0], s) not in done]) for f in found]
         todo = [(f, left) for f, left in todo if left]
         print(f"{positions - len(todo)} positions already in {out}, {len(todo)} to go (each: one reference at "

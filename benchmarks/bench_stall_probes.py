@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import statistics
 import sys
@@ -131,13 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         write, done = None, set()
         if args.out is not None:
-            try:  # what a row depends on, besides its deck, seed and mode: another file is refused
-                write, done = stack.enter_context(ROWS_FILE.open(
-                    os.fspath(args.out), identity, command, args.allow_code_change,
-                    units=[(args.deck, seed, mode) for seed in range(args.positions) for mode in MODES
-                           if not (mode == "one-thread" and args.workers == 1)]))
-            except (ValueError, RuntimeError, OSError) as e:
-                raise SystemExit(f"error: {e}") from None
+            # what a row depends on, besides its deck, seed and mode: another file is refused
+            write, done = ROWS_FILE.open_or_exit(
+                stack, args.out, identity, command, args.allow_code_change,
+                units=[(args.deck, seed, mode) for seed in range(args.positions) for mode in MODES
+                       if not (mode == "one-thread" and args.workers == 1)])
         from lcanalysis.cli.warmup import engine_ready
 
         engine_ready()

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import sys
 import time
@@ -118,12 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     command = f"python benchmarks/bench_two_stalls_trust.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     print(f"{args.deck} card(s) left, up to {args.nodes:,} nodes a view, one thread", flush=True)
     with contextlib.ExitStack() as stack:
-        try:  # what a row depends on, besides its deck and seed: another file is refused
-            write, done = stack.enter_context(ROWS_FILE.open(
-                os.fspath(args.out), {"nodes": int(args.nodes)}, command, args.allow_code_change,
-                units=[(args.deck, seed) for seed in range(args.positions)]))
-        except (ValueError, RuntimeError, OSError) as e:
-            raise SystemExit(f"error: {e}") from None
+        # what a row depends on, besides its deck and seed: another file is refused
+        write, done = ROWS_FILE.open_or_exit(stack, args.out, {"nodes": int(args.nodes)}, command,
+                                             args.allow_code_change,
+                                             units=[(args.deck, seed) for seed in range(args.positions)])
         for seed in range(args.positions):
             if (args.deck, seed) in done:
                 continue

@@ -400,3 +400,21 @@ def test_ctrl_c_in_a_benchmark_says_where_its_rows_are_kept_and_how_to_resume(tm
     assert (f"stopped: the rows finished so far are kept in {out}; run the same command again (it is in "
             f"{out}.cmd) to resume") in capsys.readouterr().err
     assert len(_rows_file(bench).load(out)) > 0
+
+
+@pytest.mark.parametrize(("name", "argv"), [("bench_two_stalls_trust", ["--deck", "3", "--positions", "1"]),
+                                            ("bench_rollout_honesty", ["--positions", "1"])])
+def test_a_file_that_is_not_the_benchmarks_rows_file_stops_it_with_an_error_not_a_traceback(tmp_path, monkeypatch,
+                                                                                           name, argv):
+    """The benchmarks outside the list above that keep rows open them as those do (``StudyFile.open_or_exit``):
+    bench_rollout_honesty.py given a file it did not write ended in a ValueError's traceback; each now
+    stops with 'error: ' and the reason, nothing measured and the file left as it was."""
+    bench = _bench(monkeypatch, name)
+    out = tmp_path / "rows.csv"
+    out.write_text(",".join(_rows_file(bench).columns) + "\r\n")
+    before = out.read_bytes()
+    with pytest.raises(SystemExit) as refused:
+        bench.main([*argv, "--out", str(out)])
+    assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file (its first line is not "
+                                  "the header)")
+    assert out.read_bytes() == before

@@ -519,6 +519,18 @@ class StudyFile:
                           f"in {path}.cmd) to resume", file=sys.stderr, flush=True)
                 raise
 
+    def open_or_exit(self, stack: contextlib.ExitStack, path: str | os.PathLike[str], identity: dict[str, Any],
+                     command: str | None, allow_code_change: bool, units: Iterable[tuple[Any, ...]]
+                     ) -> tuple[Callable[..., None], set[tuple[Any, ...]]]:
+        """``open`` for a script's run (a benchmark's), held open in ``stack``: the function that writes
+        a row and the units already in the file. A file the run may not add to (made with other settings,
+        columns, version or code; another run writing it; a folder it cannot write in) ends the script
+        with ``error:`` and the reason (``SystemExit``), as a command's refusal does, the file as it was."""
+        try:
+            return stack.enter_context(self.open(os.fspath(path), identity, command, allow_code_change, units=units))
+        except (ValueError, RuntimeError, OSError) as e:
+            raise SystemExit(f"error: {e}") from None
+
     def kept_table(self, path: str | None, identity: dict[str, Any], units: Sequence[tuple[Any, ...]],
                    make: Callable[[tuple[Any, ...]], Any], columns: Sequence[str] | None = None,
                    progress: bool = False, allow_code_change: bool = False, **bar: Any) -> pd.DataFrame:
