@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shlex
 import statistics
 import sys
@@ -135,12 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     identity = {"clock": args.clock, "nodes": None if args.clock else nodes, "no_bracket": args.no_bracket}
     command = f"python benchmarks/bench_endgame_reach.py {shlex.join(sys.argv[1:] if argv is None else argv)}"
     with contextlib.ExitStack() as stack:
-        try:  # what a row depends on, besides its deck and seed: a file of another budget is refused
-            write, done = stack.enter_context(ROWS_FILE.open(
-                os.fspath(args.out), identity, command, args.allow_code_change,
-                units=[(deck, seed) for deck in args.decks for seed in range(args.positions)]))
-        except (ValueError, RuntimeError, OSError) as e:
-            raise SystemExit(f"error: {e}") from None
+        # what a row depends on, besides its deck and seed: a file of another budget is refused
+        units = [(deck, seed) for deck in args.decks for seed in range(args.positions)]
+        write, done = ROWS_FILE.open_or_exit(stack, args.out, identity, command, args.allow_code_change, units=units)
         for deck in args.decks:
             for seed in range(args.positions):
                 if (deck, seed) in done:
