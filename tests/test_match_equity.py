@@ -186,8 +186,12 @@ def test_bad_arguments_are_refused(shipped):
                   lambda: MatchEquity(np.array(["1", "2"]), np.array([0.5, 0.5]))):
         with pytest.raises(MatchEquityError, match="a round difference is a whole number of points"):
             build()
-    with pytest.raises(MatchEquityError, match="a round difference is at most 2000 points either way"):
-        MatchEquity.from_counts({10**12: 1, 0: 1})
+    # a round moves a lead by at most one player's best round less the other's worst, six colours:
+    # 6 x 156 (three wagers and 2-10, the bonus) + 6 x 80 (three wagers alone) = 1416, by hand
+    for too_far in (10**12, 1417, -1417):
+        with pytest.raises(MatchEquityError, match="a round difference is at most 1416 points either way"):
+            MatchEquity.from_counts({too_far: 1, 0: 1})
+    assert MatchEquity.from_counts({1416: 1, -1416: 1}).diffs.tolist() == [-1416, 1416]
     assert MatchEquity.from_counts([3.0, -2.0, 3.0]).diffs.tolist() == [-2, 3]  # whole numbers as floats are fine
 
 

@@ -50,8 +50,6 @@ class PositionError(ValueError):
     """A position or view that cannot arise in the game; the message names the problem."""
 
 
-#: A round's score for one player lies within this bound (six colours of three wagers and every number).
-MAX_ROUND_SCORE = 1000
 
 
 def round_score_range(rules: Rules) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lcanalysis.game.cards import brief
-from lcanalysis.game.position import MAX_ROUND_SCORE
+from lcanalysis.game.position import round_score_range
 from lcanalysis.game.rules import MAX_ROUNDS, TIED_START_CHOICES, Rules
 from lcanalysis.match_equity.errors import MatchEquityError
 from lcanalysis.match_equity.state import match_state
@@ -240,11 +240,13 @@ def _leads(lead: Any) -> np.ndarray:
 
 
 def _round_differences(diffs: Any) -> np.ndarray:
-    """Round score differences (starter minus other) as whole numbers, each at most two rounds'
-    best score in size; a MatchEquityError for anything else (1.5 was cut to 1, "a" and nan were
+    """Round score differences (starter minus other) as whole numbers, each within what a round can
+    move a lead under any rules (one player's best round less the other's worst, with six colours:
+    936 + 480 = 1416); a MatchEquityError for anything else (1.5 was cut to 1, "a" and nan were
     numpy's errors)."""
     arr = _whole_numbers(diffs, "a round difference")
-    bound = 2 * MAX_ROUND_SCORE
+    worst, best = round_score_range(Rules(colors=6))
+    bound = best - worst
     if np.any(np.abs(arr) > bound):
         raise MatchEquityError(f"a round difference is at most {bound} points either way, got {brief(diffs)}")
     return arr.astype(np.int64)
