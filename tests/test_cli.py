@@ -623,6 +623,29 @@ def test_every_option_that_takes_a_value_says_its_default_in_the_help():
     assert not missing, missing
 
 
+def _commands_without_a_description(parser, name):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command, sub in action.choices.items():
+                if command == "tournament" and not sub.add_help:
+                    continue  # a placeholder: main() hands 'tournament ...' to its own parser, checked below
+                if not sub.description:
+                    yield f"{name} {command}"
+                yield from _commands_without_a_description(sub, f"{name} {command}")
+
+
+def test_every_command_s_help_says_what_it_does():
+    """Found by a newcomer's first hour: 'show --help', 'deal --help' and the five 'studies ... --help'
+    printed the usage line and the options, not what the command does."""
+    from lcanalysis.cli.main import build_parser
+    from lcanalysis.tournaments.command import build_parser as tournament_parser
+
+    assert not list(_commands_without_a_description(build_parser(), "lcanalysis"))
+    assert tournament_parser().description
+
+
 @pytest.mark.parametrize(("arg", "meant"), [("midround", "example:midround"), ("examples:endgame", "example:endgame"),
                                             ("Opening", "example:opening")])
 def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(capsys, arg, meant):

@@ -77,7 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     pos_help = ("a JSON file, '-' for standard input, 'example:NAME' (midround, endgame, opening) "
                 "or a one-line 'LC1;...' string")
 
-    p = sub.add_parser("show", help="draw a position or view as text (validates it)")
+    p = sub.add_parser("show", help="draw a position or view as text (validates it)",
+                       description="lcanalysis show POSITION [--json|--string] [--svg FILE]: the board, the hands, "
+                                   "the draw pile and the one-line string of a position or a view; a position that "
+                                   "breaks the rules is refused with an error naming the problem (exit status 2).")
     p.add_argument("position", help=pos_help)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", action="store_true", help="print the canonical JSON instead")
@@ -85,7 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", metavar="FILE", type=path_name("--svg"), help="also write an SVG picture to FILE")
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("deal", help="deal a new round")
+    p = sub.add_parser("deal", help="deal a new round",
+                       description="lcanalysis deal --seed N [--colors 5|6] [--json|--string]: a new round dealt "
+                                   "from numpy's default_rng(N), drawn as 'lcanalysis show' draws a position; the "
+                                   "same seed deals the same round.")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), required=True,
                    help="the shuffle (numpy default_rng(seed)); 'lcanalysis play --seed N', with the same --colors, "
                         "plays this deal")

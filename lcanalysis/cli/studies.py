@@ -42,7 +42,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                        description=describe(__doc__))
     studies = p.add_subparsers(dest="study", required=True)
 
-    d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read")
+    d = studies.add_parser("data", help="regenerate the files in data/ that the notebooks read",
+                           description="lcanalysis studies data: regenerate the files in data/ that the notebooks "
+                                       "read (data/README.md lists each with its command); a stopped simulation "
+                                       "keeps what it made in FILE.partial and the same command goes on from there.")
     d.add_argument("--root", default="data", type=path_name("--root", "a folder name"),
                    help="folder to write into (default: data)")
     d.add_argument("--only", nargs="+", action="extend", metavar="NAME",
@@ -64,13 +67,19 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "change that cannot move their numbers; the codes are recorded in FILE.earlier_code.json)")
     d.set_defaults(func=cmd_data)
 
-    t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder")
+    t = studies.add_parser("wager-tables", help="write the wager tables (CSV) into a folder",
+                           description="lcanalysis studies wager-tables: write the wager tables (CSV: the canonical "
+                                       "model's columns exact, the turn model's Monte Carlo estimates with their "
+                                       "standard errors) into a folder; docs/wagers.md, \"Tables in data/\".")
     t.add_argument("--out", default="data", type=path_name("--out", "a folder name"),
                    help="folder to write into (default: data)")
     t.add_argument("names", nargs="*", help="only these tables (file names)")
     t.set_defaults(func=cmd_wager_tables)
 
-    c = studies.add_parser("wager-claims", help="test the strategy literature's wager claims")
+    c = studies.add_parser("wager-claims", help="test the strategy literature's wager claims",
+                           description="lcanalysis studies wager-claims: test the strategy literature's wager "
+                                       "claims on simulated bot rounds and print the report; docs/wagers.md, "
+                                       "\"Claims from the strategy literature\".")
     c.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=10), default=4000,
                    help=f"simulated rounds (10 to {MAX_WAGER_SIM_ROUNDS:,}; default 4000)")
     c.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="random seed (default 0)")
@@ -78,7 +87,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                      "the report", "played its rounds")
     c.set_defaults(func=cmd_wager_claims)
 
-    s = studies.add_parser("wager-sim", help="the wager models against simulated play")
+    s = studies.add_parser("wager-sim", help="the wager models against simulated play",
+                           description="lcanalysis studies wager-sim: each wager model's predictions against the "
+                                       "scores of simulated play, as tables; docs/wagers.md, \"Checked against "
+                                       "simulated play\".")
     s.add_argument("--rounds", type=nonneg("--rounds", MAX_WAGER_SIM_ROUNDS, minimum=2), default=2000,
                    help=f"simulated rounds (default 2000, at most {MAX_WAGER_SIM_ROUNDS:,})")
     s.add_argument("--snap-turn", type=nonneg("--snap-turn", MAX_SNAP_TURN), nargs="+", action="extend", default=None,
@@ -92,7 +104,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     s.set_defaults(func=cmd_wager_sim)
 
     m = studies.add_parser("match-table", help="simulate rounds and write the match equity table "
-                                               "(lcanalysis/data/match_equity.json and data/match_equity.json)")
+                                               "(lcanalysis/data/match_equity.json and data/match_equity.json)",
+                           description="lcanalysis studies match-table: simulate rounds and write the match equity "
+                                       "table, the chance to win a 3-round match by lead, rounds left and starter "
+                                       "(lcanalysis/data/match_equity.json and data/match_equity.json).")
     m.add_argument("--deals", type=nonneg("--deals", MAX_STUDY_UNITS, minimum=2), default=100_000,
                    help="duplicate deals to simulate, each played twice with the hands swapped (default: 100000, "
                         "about 1.5 CPU-minutes)")
