@@ -202,6 +202,26 @@ def test_solve_time_too_short_for_the_first_level_is_a_clean_error(capsys):
     assert "error: the time ran out before even the first level finished" in err and "in --time 0.05;" in err
 
 
+def test_solve_time_too_short_far_from_the_end_points_to_the_hint_not_to_a_longer_time(capsys):
+    """Found by a newcomer: 'solve example:midround --time 5' (22 cards left) said only "give a longer
+    --time", which no time would satisfy. Past the benchmarks' reach of the first level (docs/endgame.md,
+    "Measured": 11 cards for a full position, 8 for a view, within 10 s) the error says so and names the hint."""
+    from lcanalysis.cli.solve import time_too_short
+
+    code, out, err = _cli(capsys, "solve", "example:midround", "--time", "0.05")
+    assert code == 2 and out == "" and "in --time 0.05; with 22 cards in the draw pile" in err
+    assert "of a view finished within 10 s on the benchmarks only up to 8 cards" in err
+    assert "For a hint now: 'lcanalysis advise POSITION'" in err
+    full_12, full_11 = played_down(0, 12), played_down(0, 11)
+    assert "of a full position finished within 10 s on the benchmarks only up to 11 cards" in time_too_short(
+        full_12, 1000, 0.05, None)
+    assert time_too_short(full_11, 1000, 0.05, None).endswith("; give a longer --time")
+    assert time_too_short(full_11.view(0), 1000, 0.05, None).endswith("up to 8 cards (docs/endgame.md, \"Measured\"). "
+                                                                      "For a hint now: 'lcanalysis advise POSITION'; "
+                                                                      "for a horizon instead: --max-turns T")
+    assert time_too_short(full_12, 1000, 0.05, 3).endswith("; give a longer --time")  # a horizon bounds the depth
+
+
 def test_the_default_node_budget_is_stated_in_the_help(capsys):
     for command in ("solve", "advise"):
         with pytest.raises(SystemExit):

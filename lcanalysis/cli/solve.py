@@ -195,6 +195,24 @@ def reach_note(pos: Any, max_stalls: int | None, max_turns: int | None, max_node
             "now: 'lcanalysis advise POSITION'; for the deepest exact answer within S seconds: --time S")
 
 
+def time_too_short(pos: Any, nodes: int, seconds: float, max_turns: int | None) -> str:
+    """The error when ``--time`` ran out before the first level (no more discard-pile draws) finished;
+    with more cards left than that level finished within 10 s on the benchmarks, a longer --time is
+    no answer: say so, and where a hint comes from now."""
+    from lcanalysis.game.position import Position
+
+    ran_out = f"the time ran out before even the first level finished: {nodes:,} nodes searched in --time {seconds:g}"
+    kind = "position" if isinstance(pos, Position) else "view"
+    reach = REACH_10_S[kind, 0]
+    if max_turns is not None or pos.deck_count <= reach:
+        return f"{ran_out}; give a longer --time"
+    what = "a full position" if kind == "position" else "a view"
+    return (f"{ran_out}; with {pos.deck_count} cards in the draw pile a longer --time may not be enough: the first "
+            f"level (no more discard-pile draws) of {what} finished within 10 s on the benchmarks only up to {reach} "
+            "cards (docs/endgame.md, \"Measured\"). For a hint now: 'lcanalysis advise POSITION'; for a horizon "
+            "instead: --max-turns T")
+
+
 def nodes_in_minutes(nodes: int) -> str:
     """About how long ``nodes`` search nodes take (at ``cli.common.NODES_PER_SECOND``)."""
     minutes = nodes / NODES_PER_SECOND / 60
@@ -216,8 +234,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     except SearchBudgetExceeded as exc:
         if exc.seconds is not None:
-            raise UsageError(f"the time ran out before even the first level finished: {exc.nodes:,} nodes searched "
-                             f"in --time {exc.seconds:g}; give a longer --time") from None
+            raise UsageError(time_too_short(pos, exc.nodes, exc.seconds, args.max_turns)) from None
         if args.time is not None:  # deepening: not even its first level fitted in the nodes
             raise UsageError(f"the node budget ran out before even the first level finished: {exc.nodes:,} nodes "
                              f"searched, and --max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None
