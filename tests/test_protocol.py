@@ -147,6 +147,8 @@ def test_the_bot_refuses_an_agent_it_cannot_serve_and_names_those_it_can(name, c
     assert bot_main([name]) == 2
     err = capsys.readouterr().err
     assert f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}" in err and "or 'external'" not in err
+    # in the words of 'lcanalysis bot --help' and the README (it said 'AGENT ... [option=value ...]')
+    assert err.startswith("usage: lcanalysis bot NAME [--seed N] [KEY=VALUE ...]\n"), err
 
 
 @pytest.mark.parametrize("spec, meant", [("search:time_ms=50", "lcanalysis bot search time_ms=50"),

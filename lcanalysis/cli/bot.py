@@ -48,11 +48,11 @@ def _option_value(text: str) -> int | float | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``lcanalysis bot NAME [--seed N] [key=value ...]``: serve one agent."""
+    """``lcanalysis bot NAME [--seed N] [KEY=VALUE ...]``: serve one agent."""
     from lcanalysis.agents.protocol import serve  # loaded on use: 'lcanalysis --help' stays fast
 
     args = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: lcanalysis bot AGENT [--seed N] [option=value ...]"
+    usage = "usage: lcanalysis bot NAME [--seed N] [KEY=VALUE ...]"  # the words of --help and the README
     if not args:
         print(f"{usage}\nerror: give the agent to serve, e.g. lcanalysis bot heuristic", file=sys.stderr)
         return 2
