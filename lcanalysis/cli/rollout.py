@@ -1,5 +1,5 @@
-"""``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--seconds S]
-[--out FILE] [--json]``.
+"""``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--precision P]
+[--seconds S] [--out FILE] [--json]``.
 
 Each turn (``--turn``, repeated; by default the hint's ``--top`` best) played out to the end of the
 round ``--trials`` times by one agent in both seats (``--agent``, default ``best``, written as for a
