@@ -7,7 +7,9 @@ finds it: above two stalls each within the hint's 12 M nodes). Then, in each of 
 sampled worlds (the ones the hint samples, ``endgame._Worlds``), every root turn is searched the way
 ``perfect._root`` settles a level (margin 0): the reference first with a full window, every other turn
 against its value, first in the games where the opponent may stall 0, 1, ... times (less than their
-budget: the probes, each with the narrow window), then, when none refutes it, in the whole game.
+budget: the probes, each with the narrow window), then, when none refutes it, in the whole game (from
+``perfect.NARROW_ROOT_STALLS`` stalls each first with the narrow window too, and only a turn above the bar
+again for its exact value; ``--wide``: with the open window at once, as before, ``Tables.root_wide``).
 Printed per world: its nodes (two-player, one-player, table hits) and seconds; per turn (the 12
 costliest): its value (``<=``: an upper bound, refuted), what refuted it (a probe, the whole game) or
 that it beat the bar (then its value is exact), the nodes of each probe and of its search in the whole
@@ -23,6 +25,7 @@ report if any differs. One thread; the node counts are the same on any machine, 
     python benchmarks/bench_endgame_profile.py --deck 4 --seed 1 --worlds 2
     python benchmarks/bench_endgame_profile.py --deck 3 --seed 7 --worlds 8 --stalls 2
     python benchmarks/bench_endgame_profile.py --deck 4 --seed 3 --worlds 4 --stalls 3 --lower
+    python benchmarks/bench_endgame_profile.py --deck 4 --seed 1 --worlds 4 --stalls 3 --wide
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def _gap_class(gap: float) -> str:
     return GAP_CLASSES[-1][1]
 
 
-def profile(deck: int, seed: int, worlds: int, stalls: int, lower: bool = False) -> int:
+def profile(deck: int, seed: int, worlds: int, stalls: int, lower: bool = False, wide: bool = False) -> int:
     from helpers import played_down
 
     from lcanalysis.core.kernel import H_TO_MOVE, MAX_MOVES, RANKS, gen_moves
@@ -107,6 +110,7 @@ def profile(deck: int, seed: int, worlds: int, stalls: int, lower: bool = False)
     print(f"reference {ref_text}; {worlds} of the sampled worlds", flush=True)
     tables = _level_tables(view, stalls, 1)[0]
     tables.reset(0)
+    narrow = stalls >= P.NARROW_ROOT_STALLS and not wide  # the whole game first with the narrow window
     below = _level_tables(view, stalls - 1, 1)[0]  # (--lower: the values one level down, tables of their own)
     below.reset(0)
     st = tables.stats
@@ -141,13 +145,16 @@ def profile(deck: int, seed: int, worlds: int, stalls: int, lower: bool = False)
                 if v <= floor:
                     refuter = f"probe {cap}"
                 cap += 1
+            n0 = st[0] + st[1]
+            if v > floor and floor > -np.inf and narrow:
+                v = P._search(s, dc, stalls, stalls, -1, P.LEAF_AS_IS, floor, floor + P.NULL_WINDOW, 0, mv, 0,
+                              P.ZOBRIST, tables.tt, tables.so, tables.buf, st, sh, sw, sm)
             if v > floor:
-                n0 = st[0] + st[1]
                 v = P._search(s, dc, stalls, stalls, -1, P.LEAF_AS_IS, floor, np.inf, 0, mv, 0, P.ZOBRIST, tables.tt,
                               tables.so, tables.buf, st, sh, sw, sm)
-                whole = int(st[0] + st[1] - n0)
-                if floor > -np.inf and v <= floor:
-                    refuter = "whole game"
+            whole = int(st[0] + st[1] - n0)  # (the narrow window's search and the open one's, where both ran)
+            if whole and floor > -np.inf and v <= floor:
+                refuter = "whole game"
             bound = floor > -np.inf and v <= floor
             if mv == ref:
                 floor = v
@@ -204,6 +211,7 @@ def profile(deck: int, seed: int, worlds: int, stalls: int, lower: bool = False)
                 print(f"    {key:14} {turns:>4}  {nodes:>12,}  {nodes / max(total, 1):6.1%}")
         print(f"(the values at {stalls - 1} stall(s) each: {int(below.stats[0] + below.stats[1]):,} nodes more)")
     check = _level_tables(view, stalls, 1)[0]
+    check.root_wide = wide
     check.reset(0)
     moves = np.zeros(MAX_MOVES, dtype=np.int32)
     vals = np.zeros((worlds, MAX_MOVES))
@@ -231,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lower", action="store_true",
                     help="also each turn's exact value one stall level lower in the same world, and the nodes "
                          "summed by the turn's distance below the reference there")
+    ap.add_argument("--wide", action="store_true",
+                    help="search the whole game at the root with the open window at once (Tables.root_wide, the "
+                         "search before the narrow window there), to compare")
     args = ap.parse_args(argv)
     if not 2 <= args.deck <= 6:
         ap.error(f"--deck must be from 2 to 6, got {args.deck}")
@@ -240,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--stalls must be from 1 to 3, got {args.stalls}")
     if args.seed < 0:
         ap.error(f"--seed must be 0 or more, got {args.seed}")
-    return profile(args.deck, args.seed, args.worlds, args.stalls, args.lower)
+    return profile(args.deck, args.seed, args.worlds, args.stalls, args.lower, args.wide)
 
 
 if __name__ == "__main__":

@@ -445,6 +445,54 @@ def test_refuting_turns_in_the_game_without_the_opponents_stalls_keeps_every_val
     assert probed != plain  # the switch is real: the two searches walked different trees
 
 
+# (stall budgets of the mover and of the opponent, cards left, seeds): the opponent may stall three times or more
+# (``perfect.NARROW_ROOT_STALLS``), in endgames small enough for the brute-force reference
+NARROW_ROOT = [((0, 3), 2, range(6)), ((1, 3), 2, range(6)), ((3, 3), 1, (0, 2))]
+
+
+@pytest.mark.parametrize("budgets,deck,seeds", NARROW_ROOT)
+def test_where_the_opponent_may_stall_three_times_a_turn_above_the_bar_is_searched_again_for_its_value(budgets, deck,
+                                                                                                       seeds):
+    """Where the opponent may stall three times or more, a root turn that no probe refuted is first searched in
+    the whole game with the narrow window (bar, bar + ``NULL_WINDOW``), which only says whether it beats the
+    bar; a turn above it is searched again for its exact value. Against the brute-force reference (best only:
+    each turn that beats the best so far is exact, every other one an upper bound): every exact value is the
+    reference's, to 1e-9, every bound at least the reference's value, and some turns after the first beat the
+    bar (so were searched twice). With the open window at once (``Tables.root_wide``) the same turns are exact,
+    with the same values to 1e-12, after another tree."""
+    from lcanalysis.search import perfect as P
+
+    assert budgets[1] >= P.NARROW_ROOT_STALLS
+    beat = 0
+    nodes = {False: 0, True: 0}
+    for seed in seeds:
+        s = R.random_endgame(4100 + seed, colors=5, hand=3, deck=deck, focus=3, table=8, piles=6,
+                             no_redraw=seed % 2 == 0)
+        stalls = _by_player(s, budgets)
+        ref = R.root_values(R.game_from_state(s, stalls, -1))
+        exact = {}
+        for wide in (False, True):
+            tables = Tables(16, 14)
+            tables.root_wide = wide
+            bound: list[int] = []
+            codes, vals, _ = search_root(s, stalls, tables=tables, best_only=True, bound_out=bound)
+            nodes[wide] += int(tables.stats[0] + tables.stats[1])
+            assert set(codes.tolist()) == set(ref)
+            assert max(vals) == pytest.approx(max(ref.values()), abs=1e-9), seed
+            for c, v, b in zip(codes.tolist(), vals.tolist(), bound):
+                if b:
+                    assert v >= ref[c] - 1e-9, (seed, str(Move.from_code(c, 5)))
+                else:
+                    assert v == pytest.approx(ref[c], abs=1e-9), (seed, str(Move.from_code(c, 5)))
+            exact[wide] = {c: v for c, v, b in zip(codes.tolist(), vals.tolist(), bound) if not b}
+        assert exact[False].keys() == exact[True].keys()
+        for c, v in exact[True].items():
+            assert exact[False][c] == pytest.approx(v, abs=1e-12)
+        beat += len(exact[False]) - 1
+    assert beat > 0  # turns after the first beat the bar: the second search is needed
+    assert nodes[False] != nodes[True]  # the switch is real: the narrow window was on
+
+
 def test_the_view_value_with_probes_equals_the_plain_search():
     """Every turn's view value (every split, a full window at the root: the probes run inside the
     tree only) is the same with and without the probes."""

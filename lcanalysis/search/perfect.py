@@ -144,11 +144,22 @@ ENDS_SEARCHED = 8  # ``stats[ENDS_SEARCHED]`` set: the round's last placements a
 # before they were valued in closed form, ``_ends_by_placements``): the same values, more nodes
 STALL_ENDS_SEARCHED = 9  # ``stats[STALL_ENDS_SEARCHED]`` set: a node with 2 cards left where only the mover may
 # stall is searched node by node (as before it was valued in closed form, ``_ends_after_a_stall``): the same values
+ROOT_WIDE = 10  # ``stats[ROOT_WIDE]`` set: a root turn no probe refuted is searched in the whole game with
+# (bar, +inf) at once, also where the opponent may stall ``NARROW_ROOT_STALLS`` times or more (as before the
+# narrow window there): the same values, more nodes
 PROBE = -2  # ``only`` for a Star2 probe: search the node's first move only (a lower bound)
 # A search that only asks whether a turn beats a bar (the probes in the games where the opponent may stall
 # less) gets the window (bar, bar + NULL_WINDOW): any width above the values' rounding answers "above or not",
 # and the narrower the window the more cut-offs below (a result above the bar is not used, only the answer)
 NULL_WINDOW = 1e-6
+# Where the opponent may stall this many times or more, a root turn no probe refuted is first searched in the
+# whole game with (bar, bar + NULL_WINDOW) too, and only one found above the bar again with (bar, +inf) for its
+# exact value: at three stalls each most turns the probes leave tie the bar or come within a point of it, and
+# their refutation with the open window costs more than the second search of the few above it (4 cards, three
+# stalls each: x1.16 fewer nodes, x1.15 less time; docs/endgame.md, "At 4 cards: the narrow window at the root").
+# With fewer stalls the second searches cost what the window saves (two stalls each: nodes x1.002), so the tree
+# there stays as it was; so does an opponent with no stall limit (the bracket, horizons: not measured).
+NARROW_ROOT_STALLS = 3
 # a colour's figures that ``_player_upper`` keeps for its knapsack: wagers, mask, live ranks, wagers left, score
 COLOUR_FIGURES = 5
 INF = np.inf
@@ -177,8 +188,9 @@ class Tables:
         self.buf = np.zeros((384, MAX_MOVES), dtype=np.int32)  # moves, their order, killer per ply
         # stats: 0 decision nodes, 1 one-player nodes, 2 table hits, 3 aborted, 4 node limit, 5 stopped by
         # the clock (common.CLOCK), 6 plain search (PLAIN), 7 no sharing after the last stall (UNSHARED),
-        # 8 the last placements searched (ENDS_SEARCHED), 9 the last stall before the end searched (STALL_ENDS_SEARCHED)
-        self.stats = np.zeros(10, dtype=np.int64)
+        # 8 the last placements searched (ENDS_SEARCHED), 9 the last stall before the end searched
+        # (STALL_ENDS_SEARCHED), 10 no narrow window in the whole game at the root (ROOT_WIDE)
+        self.stats = np.zeros(11, dtype=np.int64)
 
     #: True: search without the probes in the game where the opponent may not stall (``_search``),
     #: as before they came; the values are the same, the nodes more (a baseline for benchmarks and
@@ -200,6 +212,11 @@ class Tables:
     #: (``_ends_after_a_stall``) is searched node by node instead of valued in closed form; the values are the
     #: same, the nodes more (a baseline for tests and benchmarks). On the class, as ``plain``.
     stall_ends_searched = False
+
+    #: True: a root turn that no probe refuted is searched in the whole game with the open window (bar, +inf)
+    #: at once, also where the opponent may stall ``NARROW_ROOT_STALLS`` times or more (``_root``); the values
+    #: are the same, the tree another (a baseline for tests and benchmarks). On the class, as ``plain``.
+    root_wide = False
 
     @property
     def tt(self) -> np.ndarray:
@@ -231,6 +248,7 @@ class Tables:
         self.stats[UNSHARED] = 1 if self.unshared else 0
         self.stats[ENDS_SEARCHED] = 1 if self.ends_searched else 0
         self.stats[STALL_ENDS_SEARCHED] = 1 if self.stall_ends_searched else 0
+        self.stats[ROOT_WIDE] = 1 if self.root_wide else 0
 
     def clear(self) -> None:
         """Forget every entry (a sibling's too)."""
@@ -1385,6 +1403,11 @@ def _root(s, dc, st0, st1, tl, leaf, root_flags, Z, tt, so,
             v = _search(s, dc, c0, c1, np.int64(tl), np.int64(leaf), alpha, alpha + NULL_WINDOW, np.int64(0),
                         np.int64(mv), np.int64(root_free), Z, tt, so, buf, stats, sh, sw, sm)
             cap += 1
+        if v > alpha and alpha > -INF and their_st >= NARROW_ROOT_STALLS and stats[ROOT_WIDE] == 0:
+            # no probe refuted it: first only whether it beats the bar in the whole game (at or below: an
+            # upper bound, as the open window gives); one above is searched again, below, for its exact value
+            v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, alpha + NULL_WINDOW,
+                        np.int64(0), np.int64(mv), np.int64(root_free), Z, tt, so, buf, stats, sh, sw, sm)
         if v > alpha:
             v = _search(s, dc, np.int64(st0), np.int64(st1), np.int64(tl), np.int64(leaf), alpha, INF, np.int64(0),
                         np.int64(mv), np.int64(root_free), Z, tt,
