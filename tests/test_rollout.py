@@ -623,3 +623,32 @@ def test_the_progress_lines_speak_of_a_file_only_when_there_is_one(tmp_path):
             out=tmp_path / "r.csv")
     assert said[0] == "2 trial(s) to play (0 already in the file), each of 1 turn(s) played out by greedy in both " \
                       "seats", said
+
+
+def test_the_answer_says_how_its_worlds_were_dealt_and_warns_where_the_hints_hand_model_deals_otherwise(
+        monkeypatch, capsys):
+    """The hint deals the opponent's unknown cards by its opponent-hand model, the rollout uniformly: a
+    user holding one against the other must be told, in the text and the JSON; the warning only where the
+    model's weights are not all equal (``hand_weights``), the deal said always."""
+    import lcanalysis.hand_model as hm
+    from lcanalysis.hand_model import hand_weights
+
+    view = read_position("example:midround")
+    w = hand_weights(view)
+    assert w.min() < w.max()  # (the model has something to infer here: a check of the fixture)
+    answer = rollout(view, turns=["+B6/G", "-W2/G"], agent="heuristic", trials=2)
+    dealt = [n for n in answer.notes if n.startswith("worlds dealt uniformly")]
+    assert len(dealt) == 1 and "opponent-hand model" in dealt[0] and "can differ" in dealt[0]
+    assert answer.to_json()["hand_model"] is False
+    assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "2", "--turn", "+B6/G",
+                 "--workers", "1", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["hand_model"] is False and any("can differ" in n for n in shown["notes"])
+    # a model that weighs every card alike (zero weights): the same deal as the hint's, no warning
+    monkeypatch.setattr(hm, "shipped_weights", lambda: np.zeros(hm.N_FEATURES))
+    alike = rollout(view, turns=["+B6/G"], agent="heuristic", trials=2)
+    said = [n for n in alike.notes if n.startswith("worlds dealt uniformly")]
+    assert len(said) == 1 and "can differ" not in said[0] and "alike" in said[0]
+    pos = played_down(3, 10)
+    full = rollout(pos, turns=[str(pos.legal_moves()[0])], agent="heuristic", trials=2)
+    assert any(n.startswith("worlds: a full position, both hands as given") for n in full.notes)

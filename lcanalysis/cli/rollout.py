@@ -12,6 +12,8 @@ turn played out mid-round): a bar shows the trials; ``--seconds S`` plays trials
 most ``--trials``, if given; a trial being played when the time runs out is abandoned) and answers
 from the first ones all played, as that many ``--trials`` would; ``--out FILE`` keeps each trial as
 it finishes, and the same command again plays only the trials missing (Ctrl-C keeps what is done).
+On a view the worlds deal the opponent's unseen cards uniformly, where the hint deals them by its
+opponent-hand model: the answer says so, and that the two can differ where the model has a say.
 """
 
 from __future__ import annotations

@@ -13,7 +13,10 @@ How it is made (``rollout``):
 
 - **Worlds.** Trial ``i`` deals one world consistent with what the player to move knows
   (``View.sample_positions``: the opponent's unknown cards and the draw pile's order, uniformly);
-  for a full position, both hands as given and the draw pile shuffled (the order is chance).
+  for a full position, both hands as given and the draw pile shuffled (the order is chance). The
+  hint deals the opponent's unknown cards by its opponent-hand model instead (``lcanalysis.hand_model``),
+  so on a view the two can differ beyond their standard errors: every answer says how its worlds
+  were dealt, and warns where the model weighs the unseen cards unequally (``dealing_note``).
 - **Duplicate play.** Every candidate turn is played in the same worlds, and from it both seats by
   the same agents with the same seeds (``tournaments.runner.turn_seed``), so two turns differ only by what the turn
   itself changes: their difference is paired, with far less noise than either value alone.
@@ -415,8 +418,10 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out {when} ({'; '.join(spent)}): give "
                            f"more seconds{kept}")
     rolled = answer(played)
+    rolled.notes.append(dealing_note(source))
     if source.match:  # the chances to win the match, ranked by them
         rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
+    rolled.hand_model = False  # (the JSON says it too: the worlds' opponent cards were dealt uniformly)
     if seconds is not None:
         rolled.notes.append(_time_spent(seconds, started, chosen_at, _clock(), new, turns is None, pooled))
     if enough():
@@ -431,6 +436,36 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                             f"first {played:,} trials, as {played:,} trials asked for give")
     rolled.seconds = time.perf_counter() - t0
     return rolled
+
+
+def model_has_a_say(view: View) -> bool:
+    """Whether the opponent-hand model (``hand_model.hand_weights``) would deal ``view``'s unseen cards
+    otherwise than uniformly: the opponent holds unknown cards and their weights are not all equal (a
+    view with buried pile cards judged on one fill of them, ``View.random_fill`` with seed 0)."""
+    from lcanalysis.hand_model import hand_weights
+
+    if not view.opponent_unknown:
+        return False
+    filled = view.random_fill(np.random.default_rng(0)) if view.buried_count else view
+    w = hand_weights(filled)
+    return bool(len(w)) and not np.allclose(w, w[0], rtol=1e-9, atol=0.0)
+
+
+def dealing_note(source: Position | View) -> str:
+    """How the rollout dealt its worlds, in words, and whether the hint deals them alike (it deals the
+    opponent's unknown cards by its opponent-hand model): said on every answer, the warning that the
+    two can differ only where the model has something to infer (``model_has_a_say``)."""
+    if not isinstance(source, View):
+        return ("worlds: a full position, both hands as given and only the draw pile shuffled (the hint too "
+                "keeps both hands)")
+    said = ("worlds dealt uniformly: the opponent's unseen cards as likely in its hand as in the draw pile "
+            "(View.sample_positions)")
+    if model_has_a_say(source):
+        return (f"{said}; the hint (lcanalysis advise) deals them by its learned opponent-hand model "
+                "(lcanalysis.hand_model), which here finds some cards likelier in the opponent's hand than others, "
+                "so its values can differ from these by more than their standard errors")
+    return (f"{said}; the hint's opponent-hand model weighs every unseen card alike here, so it deals them as "
+            "this rollout does")
 
 
 def _time_spent(seconds: float, started: float, chosen_at: float, ended: float, played: int, hinted: bool,
