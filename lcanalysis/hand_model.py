@@ -15,7 +15,8 @@ distribution of independent "in hand" coins with odds ``w_i`` conditioned on the
 ``n`` cards (a conditional Poisson design), so with all weights equal it is the uniform deal,
 the likelihood of a hand is exact and cheap (a dynamic programme over the cards), and the
 inclusion probability of each card (``inclusion_probabilities``) is exact too. The dealer samples
-this distribution exactly (sequentially, card by card, from the same dynamic programme): unlike
+this distribution exactly (sequentially, card by card, from the same dynamic programme: compiled in
+``core.policy.determinize_weighted`` for the play-outs, ``sample_hand`` here for a rollout's worlds): unlike
 weighted draws one at a time without replacement (equivalently the Gumbel top-k trick), whose
 hands follow a different law than the one fitted and have no closed-form likelihood. A feature
 that is the same for every card of a position (such as the cards left in the draw pile) cancels
@@ -190,6 +191,25 @@ def inclusion_probabilities(w: np.ndarray, n: int) -> np.ndarray:
     for i in range(k):
         out[i] = w[i] * float(np.dot(f[i, :n], b[i + 1, n - 1::-1]))
     return out / f[-1, n]
+
+
+def sample_hand(w: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """The indices (ascending) of ``n`` cards drawn exactly from the model's law, a hand ``S`` with
+    probability proportional to ``prod_{i in S} w_i``: sequential conditional Poisson sampling from the
+    table of ``_forward``, from the last card down: card ``i`` is taken, ``r`` cards still to deal, with
+    probability ``w_i e_{r-1}(w_0..w_{i-1}) / e_r(w_0..w_i)`` (``core.policy.determinize_weighted`` does
+    the same, compiled, in the play-outs). Equal weights give every ``n``-card hand alike."""
+    w, n = _weights_and_size(w, n)
+    f = _forward(w, n)
+    taken = []
+    r = n
+    for i in range(len(w) - 1, -1, -1):
+        if r == 0:
+            break
+        if rng.random() * f[i + 1, r] < w[i] * f[i, r - 1]:
+            taken.append(i)
+            r -= 1
+    return np.array(taken[::-1], dtype=np.int64)
 
 
 def uniform_log_likelihood(k: int, n: int) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -125,9 +126,9 @@ def test_a_resumed_rollout_keeps_its_last_whole_trial_and_plays_again_only_one_c
     begun: list[int] = []
     play = R.play_trial
 
-    def counted(source, chosen, agent, trial, seed, deadline=None):
+    def counted(source, chosen, agent, trial, seed, deadline=None, hand_model=False):
         begun.append(trial)
-        return play(source, chosen, agent, trial, seed, deadline)
+        return play(source, chosen, agent, trial, seed, deadline, hand_model)
 
     monkeypatch.setattr(R, "play_trial", counted)
     out = tmp_path / "r.csv"
@@ -325,8 +326,8 @@ def _a_second_a_trial(monkeypatch) -> list[int]:
     begun: list[int] = []
     play = R.play_trial
 
-    def counted(source, chosen, agent, trial, seed, deadline=None):
-        rows = play(source, chosen, agent, trial, seed, deadline)
+    def counted(source, chosen, agent, trial, seed, deadline=None, hand_model=False):
+        rows = play(source, chosen, agent, trial, seed, deadline, hand_model)
         begun.append(trial)
         return rows
 
@@ -652,3 +653,72 @@ def test_the_answer_says_how_its_worlds_were_dealt_and_warns_where_the_hints_han
     pos = played_down(3, 10)
     full = rollout(pos, turns=[str(pos.legal_moves()[0])], agent="heuristic", trials=2)
     assert any(n.startswith("worlds: a full position, both hands as given") for n in full.notes)
+
+
+def test_with_the_hand_model_a_views_worlds_hold_each_card_in_the_opponents_hand_as_the_model_says():
+    """``hand_model=True``: every world is one the mover cannot tell from the view, and over 400 worlds
+    the opponent holds each unseen card type as often as the model's exact inclusion probabilities say
+    (summed over the copies of a type; within 4 standard errors), where the uniform deal does not."""
+    from lcanalysis.hand_model import hand_weights, inclusion_probabilities
+
+    view = read_position("example:midround")
+    mover, opp = view.to_move, 1 - view.to_move
+    unseen = view.unseen()
+    pi = inclusion_probabilities(hand_weights(view), view.opponent_unknown)
+    types = sorted({c.type for c in unseen})
+    expected = {t: sum(p for c, p in zip(unseen, pi, strict=True) if c.type == t) for t in types}
+    known = Counter(c.type for c in view.opponent_known)
+    worlds = 400
+    held = {t: [] for t in types}
+    for i in range(worlds):
+        w = world(view, i, 0, hand_model=True)
+        assert w.view(mover).to_json() == view.to_json()
+        in_hand = Counter(c.type for c in w.hand(opp)) - known
+        for t in types:
+            held[t].append(in_hand[t])
+    for t in types:
+        x = np.array(held[t], float)
+        spread = max(x.std(ddof=1), 0.5 / math.sqrt(worlds)) / math.sqrt(worlds)
+        assert abs(x.mean() - expected[t]) < 4 * spread + 1e-9, t
+    uniform = view.opponent_unknown / len(unseen)  # (the model has a say here: some type is far from it)
+    assert max(abs(expected[t] / sum(c.type == t for c in unseen) - uniform) for t in types) > 0.2
+    assert [c.type for c in world(view, 3, 0, hand_model=True).deck] != [c.type for c in world(view, 3, 0).deck]
+
+
+def test_a_rollout_dealt_by_the_hand_model_says_so_and_a_file_keeps_one_deal(tmp_path, capsys):
+    turns = ["+B6/G", "-W2/G"]
+    one = rollout("example:midround", turns=turns, agent="heuristic", trials=6, hand_model=True)
+    two = rollout("example:midround", turns=turns, agent="heuristic", trials=6, hand_model=True, workers=2)
+    uniform = rollout("example:midround", turns=turns, agent="heuristic", trials=6)
+    values = [(m.move, m.value, m.stderr, m.loss) for m in one.moves]
+    assert values == [(m.move, m.value, m.stderr, m.loss) for m in two.moves]
+    assert values != [(m.move, m.value, m.stderr, m.loss) for m in uniform.moves]
+    assert one.to_json()["hand_model"] is True
+    assert any(n.startswith("worlds dealt as the hint deals them") for n in one.notes)
+    with pytest.raises(RolloutError, match="hand_model must be"):
+        rollout("example:midround", turns=turns, agent="heuristic", trials=2, hand_model="yes")
+    # a file is kept under one deal: the other is refused, either way round
+    for first, then in ((True, False), (False, True)):
+        out = tmp_path / f"r_{first}.csv"
+        rollout("example:midround", turns=turns, agent="heuristic", trials=3, out=out, hand_model=first)
+        with pytest.raises(ValueError, match="hand_model"):
+            rollout("example:midround", turns=turns, agent="heuristic", trials=5, out=out, hand_model=then)
+        resumed = rollout("example:midround", turns=turns, agent="heuristic", trials=6, out=out, hand_model=first)
+        same = one if first else uniform
+        assert [m.value for m in resumed.moves] == [m.value for m in same.moves]
+    # a file from before the option (no hand_model in its settings) was dealt uniformly: it resumes so
+    old = tmp_path / "r_False.csv"
+    lines = old.read_text().split("\n")
+    settings = json.loads(lines[0].removeprefix("# lcanalysis rollout: "))
+    del settings["hand_model"]
+    old.write_text("\n".join(["# lcanalysis rollout: " + json.dumps(settings), *lines[1:]]))
+    rollout("example:midround", turns=turns, agent="heuristic", trials=7, out=old)
+    with pytest.raises(ValueError, match="hand_model"):
+        rollout("example:midround", turns=turns, agent="heuristic", trials=7, out=old, hand_model=True)
+    # the command: --hand-model, said in the answer and in the command that resumes the file
+    out = tmp_path / "cli.csv"
+    assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "2", "--turn", "+B6/G",
+                 "--workers", "1", "--hand-model", "--json", "--out", str(out)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["hand_model"] is True and any("as the hint deals them" in n for n in shown["notes"])
+    assert "--hand-model" in (tmp_path / "cli.csv.cmd").read_text()

@@ -1,5 +1,5 @@
 """``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--precision P]
-[--seconds S] [--out FILE] [--json]``.
+[--seconds S] [--hand-model] [--out FILE] [--json]``.
 
 Each turn (``--turn``, repeated; by default the hint's ``--top`` best) played out to the end of the
 round ``--trials`` times by one agent in both seats (``--agent``, default ``best``, written as for a
@@ -13,7 +13,8 @@ most ``--trials``, if given; a trial being played when the time runs out is aban
 from the first ones all played, as that many ``--trials`` would; ``--out FILE`` keeps each trial as
 it finishes, and the same command again plays only the trials missing (Ctrl-C keeps what is done).
 On a view the worlds deal the opponent's unseen cards uniformly, where the hint deals them by its
-opponent-hand model: the answer says so, and that the two can differ where the model has a say.
+opponent-hand model: the answer says so, and that the two can differ where the model has a say;
+``--hand-model`` deals them as the hint does.
 """
 
 from __future__ import annotations
@@ -86,6 +87,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                    help="resume a --out file though other code played its trials (the change is recorded in it)")
     p.add_argument("--no-luck-adjustment", action="store_true",
                    help="raw results: do not subtract the luck of the deck draws (the same mean, more noise)")
+    p.add_argument("--hand-model", action="store_true",
+                   help="on a view, deal each trial's opponent cards by the learned opponent-hand model, as the "
+                        "hint deals them (default: uniformly, each unseen card as likely in the opponent's hand as "
+                        "in the draw pile; a --out file holds the trials of one deal)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON (Analysis.to_json)")
     p.set_defaults(func=run, precheck=precheck)
 
@@ -118,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
                        top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
                        progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
                        command=_command(args) if args.out else None,
-                       allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds)
+                       allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds,
+                       hand_model=args.hand_model)
     if args.json:  # (each turn with its labelled extras: on a match position its points beside its chance)
         answer = analysis.to_json()
         for row, move in zip(answer["moves"], analysis.moves, strict=True):
@@ -150,4 +156,5 @@ def _command(args: argparse.Namespace) -> str:
     words += [w for turn in args.turns or () for w in ("--turn", turn)]
     words += ["--top", str(args.top)] if args.top is not None else []
     words += ["--precision", f"{args.precision:g}"] if args.precision is not None else []
+    words += ["--hand-model"] if args.hand_model else []
     return shlex.join(words)

@@ -17,6 +17,9 @@ How it is made (``rollout``):
   hint deals the opponent's unknown cards by its opponent-hand model instead (``lcanalysis.hand_model``),
   so on a view the two can differ beyond their standard errors: every answer says how its worlds
   were dealt, and warns where the model weighs the unseen cards unequally (``dealing_note``).
+  ``hand_model=True`` deals them as the hint does (``model_world``: the opponent's unknown cards
+  drawn exactly from the model, ``hand_model.sample_hand``; the rest shuffled into the pile); a
+  file of trials is kept under one deal (its setting ``hand_model``).
 - **Duplicate play.** Every candidate turn is played in the same worlds, and from it both seats by
   the same agents with the same seeds (``tournaments.runner.turn_seed``), so two turns differ only by what the turn
   itself changes: their difference is paired, with far less noise than either value alone.
@@ -84,8 +87,10 @@ HINT_SHARE = 0.1
 #: the rows of a rollout: one per trial and turn (a trial's rows are written together; a trial with a row for
 #: every turn is whole, so a resumed file keeps its last trial, and one cut short is played again)
 ROLLOUT_FILE = StudyFile("rollout", "# lcanalysis rollout: ", ["trial", "turn", "result", "luck", "turns_played"],
-                         keys=["trial"], identity_keys=("position", "turns", "agent", "seed"), many_rows=True,
-                         code=PLAY_CODE, unit_rows=lambda settings, trial: len(settings["turns"])).made_by(__file__)
+                         keys=["trial"], identity_keys=("position", "turns", "agent", "seed", "hand_model"),
+                         defaults={"hand_model": False},  # (a file from before the option: dealt uniformly)
+                         many_rows=True, code=PLAY_CODE,
+                         unit_rows=lambda settings, trial: len(settings["turns"])).made_by(__file__)
 
 
 class RolloutError(ValueError):
@@ -98,11 +103,14 @@ def trial_seed(seed: int, trial: int) -> int:
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
 
-def world(source: Position | View, trial: int, seed: int) -> Position:
+def world(source: Position | View, trial: int, seed: int, hand_model: bool = False) -> Position:
     """Trial ``trial``'s world: a full position the player to move cannot tell from ``source``. A
-    view's unseen cards are split and ordered at random; a full position keeps both hands and its
-    cards known to each player, and only its draw pile is shuffled."""
+    view's unseen cards are split and ordered at random (uniformly; with ``hand_model`` the opponent's
+    unknown cards dealt by the opponent-hand model, as the hint deals them, ``model_world``); a full
+    position keeps both hands and its cards known to each player, and only its draw pile is shuffled."""
     s = trial_seed(seed, trial)
+    if isinstance(source, View) and hand_model:
+        return model_world(source, s)
     if isinstance(source, View):  # (replayed: the opponent knows the mover's cards taken from the piles)
         return source.sample_positions(1, s, replay=True)[0]
     deck = source.deck
@@ -114,13 +122,30 @@ def world(source: Position | View, trial: int, seed: int) -> Position:
                                known=[source.known_cards(0), source.known_cards(1)], check_history=False)
 
 
+def model_world(view: View, seed: int) -> Position:
+    """A world of ``view`` dealt as the hint's play-outs deal it: buried pile cards filled at random, the
+    opponent's unknown cards drawn exactly from the opponent-hand model (``hand_model.sample_hand`` on
+    ``hand_weights``), the rest of the unseen cards shuffled uniformly into the draw pile; replayed, as
+    ``View.sample_positions(replay=True)``'s worlds are."""
+    from lcanalysis.hand_model import hand_weights, sample_hand
+
+    rng = np.random.default_rng(seed)
+    filled = view.random_fill(rng) if view.buried_count else view
+    unseen = filled.unseen()
+    held = sample_hand(hand_weights(filled), filled.opponent_unknown, rng)
+    taken = set(held.tolist())
+    rest = [unseen[i] for i in range(len(unseen)) if i not in taken]
+    return filled.complete([unseen[i] for i in held], [rest[k] for k in rng.permutation(len(rest))], replay=True)
+
+
 def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial: int, seed: int,
-               deadline: float | None = None) -> list[dict[str, Any]]:
+               deadline: float | None = None, hand_model: bool = False) -> list[dict[str, Any]]:
     """One trial: each of ``turns`` played in the trial's world, then the round played out by
     ``agent`` (an ``Agent``, or its spec) in both seats; a row per turn: the final score difference
     for the player to move (``result``) and how many turns the round took from there. With a
     ``deadline`` (on ``_clock``: a time budget's end) the trial is abandoned, no rows, once it has
-    passed before an agent's turn: no turn of a trial is kept without the others."""
+    passed before an agent's turn: no turn of a trial is kept without the others. ``hand_model``: the
+    world's opponent cards dealt by the opponent-hand model (``world``)."""
     from lcanalysis.tournaments.luck import turn_luck
     from lcanalysis.tournaments.runner import turn_seed  # (as a tournament seeds its agents' turns)
     from lcanalysis.tournaments.specs import AgentSpec
@@ -128,7 +153,7 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
     if deadline is not None and _clock() >= deadline:
         return []
     player = agent if hasattr(agent, "choose") else _agent(AgentSpec.of(agent))
-    start = world(source, trial, seed)
+    start = world(source, trial, seed, hand_model)
     mover = start.to_move
     s = trial_seed(seed, trial)
     rows = []
@@ -167,12 +192,12 @@ def _agent(spec: Any) -> Any:
 
 
 def _job(text: dict[str, Any], turns: Sequence[str], spec: Any, trial: int, seed: int,
-         deadline: float | None = None) -> list[dict[str, Any]]:
+         deadline: float | None = None, hand_model: bool = False) -> list[dict[str, Any]]:
     """A trial in a worker process: the position as its JSON (``to_json``), read back there. No rows
     (the trial dropped) once the time budget's ``deadline`` has passed (``play_trial``): a trial
     queued for a worker, or being played, when the clock runs out is not played on."""
     source = read_position(text)
-    return play_trial(source, turns, spec, trial, seed, deadline)
+    return play_trial(source, turns, spec, trial, seed, deadline, hand_model)
 
 
 #: trials handed to the pool ahead of the one awaited, a worker: enough to keep every worker busy,
@@ -270,7 +295,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             trials: int | None = None, top: int = DEFAULT_TOP, seed: int = 0, workers: int = 1,
             out: str | os.PathLike[str] | None = None, progress: bool | Callable[[str], None] = False,
             command: str | None = None, allow_code_change: bool = False, luck_adjusted: bool = True,
-            precision: float | None = None, seconds: float | None = None) -> Analysis:
+            precision: float | None = None, seconds: float | None = None, hand_model: bool = False) -> Analysis:
     """Each of ``turns`` (default: the hint's ``top`` best) played out ``trials`` times (default
     ``DEFAULT_TRIALS``; with ``seconds``, ``MAX_TRIALS``: as many as the time allows) to the end of
     the round by ``agent`` in both seats (a name or ``NAME:OPTION=VALUE,...``, as a tournament takes
@@ -295,8 +320,12 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     them), and the answer is that of the first trials all played, as a call with that many ``trials``
     gives; its notes say how many, that the clock stopped it, and where the time went (the hint, the
     trials, the whole; past the budget, by how much and why). Fewer than 2 trials (``FEWEST_TRIALS``),
-    asked or played within ``seconds``, are refused (``RolloutError``): one trial gives no standard error."""
+    asked or played within ``seconds``, are refused (``RolloutError``): one trial gives no standard error.
+    ``hand_model``: on a view, each trial's opponent cards dealt by the opponent-hand model, as the hint
+    deals them (``model_world``), instead of uniformly; a full position keeps both hands either way. A
+    file of ``out`` holds the trials of one deal: resuming it with the other is refused."""
     luck_adjusted = check_flag("luck_adjusted", luck_adjusted, RolloutError)
+    hand_model = check_flag("hand_model", hand_model, RolloutError)
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
                                   or not 0 < precision < math.inf):
         raise RolloutError(f"precision must be a number of points above 0 (or None), got {precision!r}")
@@ -331,7 +360,9 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     say = progress if callable(progress) else None
     chosen = candidate_turns(source, turns, top, seed, say, seconds)
     chosen_at = _clock()
-    identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed}
+    by_model = hand_model and isinstance(source, View)  # (a full position has no unknown card to deal)
+    identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed,
+                "hand_model": by_model}
     t0 = time.perf_counter()
     # the rows (trials x turns) so far: grown as trials come, not a million rows made for a time budget
     results = np.full((min(trials, 1024), len(chosen)), np.nan)
@@ -391,11 +422,11 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
 
             pool = stack.enter_context(cancelling_pool(pooled))
             text = source.to_json()
-            finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline) for i in begun),
+            finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline, by_model) for i in begun),
                                  AHEAD * workers, stop=time_up)
         else:
             player = spec.make()
-            finished = (play_trial(source, chosen, player, i, seed, deadline) for i in begun)
+            finished = (play_trial(source, chosen, player, i, seed, deadline, by_model) for i in begun)
         for rows in finished:
             if not rows:  # (abandoned, or dropped before it began: the time ran out)
                 continue
@@ -418,10 +449,10 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         raise RolloutError(f"the time budget of {seconds:g} s (seconds) ran out {when} ({'; '.join(spent)}): give "
                            f"more seconds{kept}")
     rolled = answer(played)
-    rolled.notes.append(dealing_note(source))
+    rolled.notes.append(dealing_note(source, by_model))
     if source.match:  # the chances to win the match, ranked by them
         rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
-    rolled.hand_model = False  # (the JSON says it too: the worlds' opponent cards were dealt uniformly)
+    rolled.hand_model = by_model  # (the JSON says it too: how the worlds' opponent cards were dealt)
     if seconds is not None:
         rolled.notes.append(_time_spent(seconds, started, chosen_at, _clock(), new, turns is None, pooled))
     if enough():
@@ -451,19 +482,24 @@ def model_has_a_say(view: View) -> bool:
     return bool(len(w)) and not np.allclose(w, w[0], rtol=1e-9, atol=0.0)
 
 
-def dealing_note(source: Position | View) -> str:
+def dealing_note(source: Position | View, by_model: bool = False) -> str:
     """How the rollout dealt its worlds, in words, and whether the hint deals them alike (it deals the
     opponent's unknown cards by its opponent-hand model): said on every answer, the warning that the
-    two can differ only where the model has something to infer (``model_has_a_say``)."""
+    two can differ only where the model has something to infer (``model_has_a_say``). ``by_model``: the
+    worlds were dealt by the model (``model_world``), as the hint deals them."""
     if not isinstance(source, View):
         return ("worlds: a full position, both hands as given and only the draw pile shuffled (the hint too "
                 "keeps both hands)")
+    if by_model:
+        return ("worlds dealt as the hint deals them: the opponent's unknown cards by the learned opponent-hand "
+                "model (lcanalysis.hand_model), the rest of the unseen cards shuffled uniformly into the draw pile")
     said = ("worlds dealt uniformly: the opponent's unseen cards as likely in its hand as in the draw pile "
             "(View.sample_positions)")
     if model_has_a_say(source):
         return (f"{said}; the hint (lcanalysis advise) deals them by its learned opponent-hand model "
                 "(lcanalysis.hand_model), which here finds some cards likelier in the opponent's hand than others, "
-                "so its values can differ from these by more than their standard errors")
+                "so its values can differ from these by more than their standard errors (--hand-model, "
+                "hand_model=True: deal them as the hint does)")
     return (f"{said}; the hint's opponent-hand model weighs every unseen card alike here, so it deals them as "
             "this rollout does")
 
