@@ -41,8 +41,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: first world names the reference of the rest of its first batch (``search.endgame._first_chunk``: the same
 #: exact values, at 4 cards up to ten times fewer nodes in that batch), so where a judging budget reaches a
 #: third stall level its counted nodes reach otherwise and a judged value, bound or loss can differ (the
-#: reference reviews' numbers did not).
-REVIEW_VERSION = 9
+#: reference reviews' numbers did not); 10: from three stalls each the opponent's, a root turn no probe refuted
+#: is first searched in the whole game with a narrow window (``search.perfect.NARROW_ROOT_STALLS``: the same exact
+#: values, at 4 cards 1.16 times fewer nodes), so again a judging budget reaching a third stall level reaches
+#: otherwise.
+REVIEW_VERSION = 10
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
