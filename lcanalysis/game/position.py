@@ -116,7 +116,8 @@ def check_expedition(cards: Sequence[Card], where: str) -> None:
             raise PositionError(f"{where}: {card} is not the expedition's colour")
         if card.is_wager:
             if seen_number:
-                raise PositionError(f"{where}: wager {card} placed after a number")
+                raise PositionError(f"{where}: wager {card} placed after a number ({card.color_letter}{seen_number}): "
+                                    "an expedition's wagers come before its first number")
         else:
             if card.number <= seen_number:
                 raise PositionError(f"{where}: descending expedition ({card} after {card.color_letter}{seen_number})")
