@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -113,6 +114,16 @@ def _server_pid(runtime: Path) -> int:
     return int(_lc(runtime, "server", "status").stdout.split("pid ")[1].split(",")[0])
 
 
+def _until_at_work(proc: subprocess.Popen) -> None:
+    """Read the served command's standard error until its progress says how far it is ("... so far"):
+    the command is then at work in the server's child, past its start."""
+    assert proc.stderr is not None
+    said = []
+    while not said or "so far" not in said[-1]:
+        said.append(proc.stderr.readline())
+        assert said[-1], f"the command ended before it was at work: {''.join(said)[-2000:]}"
+
+
 @pytest.mark.parametrize("words", [
     ("advise", "example:midround", "--time", "20"),  # play-outs: Python between chunks
     # the exact solver runs in compiled code, where Python's own Ctrl-C handler never runs: the
@@ -125,7 +136,7 @@ def test_ctrl_c_stops_the_served_command(runtime, words):
     deadline = time.monotonic() + 30
     while _answered(runtime) == before and time.monotonic() < deadline:  # wait until the server has it
         time.sleep(0.2)
-    time.sleep(1.5)
+    _until_at_work(proc)  # (a fixed sleep let a Ctrl-C on a busy machine come before the search began)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
@@ -144,7 +155,7 @@ def test_a_command_whose_caller_is_killed_stops(runtime):
         time.sleep(0.2)
     started = set(_children(server_pid)) - before
     assert started, "the server did not fork the command"
-    time.sleep(1.0)
+    _until_at_work(proc)
     proc.kill()
     proc.communicate(timeout=60)
     deadline = time.monotonic() + 15
@@ -260,6 +271,15 @@ def test_stop_also_stops_the_server_of_this_install_s_earlier_sources():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _late_children_gone(server_pid: int) -> bool:
+    """Whether the children the server forked for a caller that left have ended (within a
+    minute: a safety net), so that a command one of them ran would have written by now."""
+    deadline = time.monotonic() + 60
+    while _children(server_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _children(server_pid)
+
+
 def test_a_stopped_server_costs_a_command_a_short_wait_not_its_answer(monkeypatch):
     """A server stopped by Ctrl-Z on 'server run' took the command and never answered: the command
     waited for ever (and, killed, left its pipes held by the server), and once the server went on it
@@ -282,10 +302,14 @@ def test_a_stopped_server_costs_a_command_a_short_wait_not_its_answer(monkeypatc
         waiting.join(60)
         assert got == [None]  # not taken: the caller runs it
         os.kill(proc.pid, signal.SIGCONT)
-        assert server.ping(path) is not None  # the server went on, and took the request meanwhile
-        time.sleep(1.0)
+        state = server.ping(path)  # (answered after the request before it: its child is forked by now)
+        assert state is not None and state["answered"] == 1  # the server went on, and took the request
+        assert _late_children_gone(proc.pid)
         assert not marker.exists()
-        assert server.forward(["show", "example:endgame"]) == 0 and marker.exists()  # a running one answers
+        # a running one answers: the short wait was for the stopped server, and under load a busy
+        # machine could take longer than it to fork the answering child
+        monkeypatch.setattr(server, "TAKE_TIMEOUT", 60.0)
+        assert server.forward(["show", "example:endgame"]) == 0 and marker.exists()
     finally:
         proc.kill()
         proc.wait()
@@ -305,10 +329,11 @@ def test_a_command_is_run_by_the_server_only_once_the_caller_says_go(monkeypatch
         with server._connect(path) as conn:  # a caller whose wait ends just as the child starts
             server._send(conn, {"argv": ["show", "example:endgame"], "cwd": str(folder), "env": {}},
                          fds=(0, 1, 2))
-            time.sleep(1.0)  # the child has announced itself by now; this caller did not read it
-        time.sleep(1.0)
+            # the child has announced itself (its word waits, unread by this caller)
+            assert select.select([conn], [], [], 60)[0], "the server's child did not announce itself"
+        assert _late_children_gone(proc.pid)
         assert not marker.exists()
-        with server._connect(path) as conn:  # a caller that reads the announcement and says go
+        with server._connect(path, timeout=60) as conn:  # a caller that reads the announcement and says go
             server._send(conn, {"argv": ["show", "example:endgame"], "cwd": str(folder), "env": {}},
                          fds=(0, 1, 2))
             started, _ = server._receive(conn)
