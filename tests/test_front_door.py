@@ -235,9 +235,13 @@ def test_the_compile_bar_moves_on_while_a_part_compiles(tmp_path, monkeypatch):
 
     during: list[int] = []
 
-    def slow_part() -> None:
+    def slow_part() -> None:  # a part that takes a while to compile: until redrawn 3 times (60 s at most)
+        # (a fixed 0.6 s left 3 ticks of 0.05 s too little room on a busy machine)
         before = len(refreshed)
-        threading.Event().wait(0.6)  # a part that takes a while to compile
+        for _ in range(1200):
+            if len(refreshed) - before >= 3:
+                break
+            threading.Event().wait(0.05)
         during.append(len(refreshed) - before)
 
     monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
