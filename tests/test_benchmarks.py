@@ -76,6 +76,7 @@ def test_every_benchmark_option_says_what_it_is_and_its_default(monkeypatch):
     (["bench_search.py", "--seeds", "9"], "--seeds must be from 1 to 5 (the suite's seeds), got 9"),
     (["bench_view_parallel.py", "--repeat", "0"], "--repeat must be at least 1, got 0"),
     (["bench_core.py", "--plain-rounds", "0"], "--plain-rounds must be at least 1, got 0"),
+    (["bench_core.py", "--plain-calls", "0"], "--plain-calls must be at least 1, got 0"),
     (["bench_startup.py", "--lines", "1"], "--lines must be at least 2, got 1"),
     (["bench_streams.py", "--worlds", "1"], "--worlds and --candidates at least 2; got 30, 1 and 8"),
     (["bench_rollout_honesty.py", "--trials", "1"], "--trials must be at least 2, got 1"),

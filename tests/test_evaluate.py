@@ -116,7 +116,7 @@ def test_colour_mean_on_masks_matches_the_rules_with_no_draws():
 
 def test_the_evaluator_a_search_leaf_calls_is_compiled_machine_code():
     """A search leaf calls the evaluator once, so it must run compiled (its cost a call, compiled against
-    plain, is measured by ``benchmarks/bench_evaluator.py``, not here: a timed test of 200 us a call, which
+    plain, is measured by ``benchmarks/bench_core.py``, not here: a timed test of 200 us a call, which
     this replaced, was passed even by the plain code). Both entry points are numba functions with a compiled
     signature once called, and agree with each other."""
     pos = _late_position(3, deck_left=20)
