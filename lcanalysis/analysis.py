@@ -225,8 +225,9 @@ class Analysis:
     #: ``kind`` or ``method`` says which)
     playout_policy: str | None = None
     #: how the play-outs dealt the opponent's unknown cards, set by ``Rollouts.analysis`` as
-    #: ``playout_policy``: True from the learned opponent-hand model (``lcanalysis.hand_model``), False
-    #: uniformly (or none unknown: a full position); None when no play-outs of the library made the values
+    #: ``playout_policy``, and by a rollout for its trials' worlds (``studies.rollout``): True from the learned
+    #: opponent-hand model (``lcanalysis.hand_model``), False uniformly (or none unknown: a full position);
+    #: None when no play-outs of the library made the values
     hand_model: bool | None = None
     #: whether each player drew from a deck stream of their own in the play-outs (True) or all from one
     #: shuffled pile (False), set by ``Rollouts.analysis``; None when no play-outs of the library made the values
