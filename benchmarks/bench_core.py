@@ -23,6 +23,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 PLAYOUTS = """
 import sys, time
@@ -50,12 +51,12 @@ evaluate_difference(pos.state, 0, -1)  # loaded (or compiled) before the clock s
 t = time.perf_counter()
 for _ in range(calls):
     evaluate_difference(pos.state, 0, -1)
-print((time.perf_counter() - t) / calls)
+print(calls / (time.perf_counter() - t))
 """
 
 
 def measured(child: str, count: int, jit: bool) -> float:
-    """What ``child`` prints for ``count`` (rounds a second, or seconds a call), run with the JIT on or off."""
+    """What ``child`` prints for ``count`` (rounds, or calls, a second), run with the JIT on or off."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="0" if jit else "1")
     out = subprocess.run([sys.executable, "-c", child, str(count)], env=env, check=True, capture_output=True,
                          text=True)
@@ -75,18 +76,22 @@ def main() -> None:
     for name in ("rounds", "plain_rounds", "calls", "plain_calls"):
         if getattr(args, name) < 1:  # a division by zero after the timed runs
             ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
-    compiled = measured(PLAYOUTS, args.rounds, jit=True)
-    plain = measured(PLAYOUTS, args.plain_rounds, jit=False)
-    print(f"{'playouts':<22}{'rounds':>10}{'rounds/s':>14}")
-    print(f"{'compiled (numba)':<22}{args.rounds:>10}{compiled:>14,.0f}")
-    print(f"{'NUMBA_DISABLE_JIT=1':<22}{args.plain_rounds:>10}{plain:>14,.1f}")
-    print(f"speed-up compiled / plain: {compiled / plain:,.0f}x  (targets: >= 50x, compiled >= 20,000 rounds/s)")
-    compiled = measured(EVALUATOR, args.calls, jit=True)
-    plain = measured(EVALUATOR, args.plain_calls, jit=False)
-    print(f"\n{'the evaluator':<22}{'calls':>10}{'us a call':>14}")
-    print(f"{'compiled (numba)':<22}{args.calls:>10}{compiled * 1e6:>14.2f}")
-    print(f"{'NUMBA_DISABLE_JIT=1':<22}{args.plain_calls:>10}{plain * 1e6:>14.1f}")
-    print(f"speed-up compiled / plain: {plain / compiled:,.0f}x  (targets: >= 50x, compiled at most 200 us a call)")
+    compare(("playouts", "rounds", "rounds/s"), PLAYOUTS, (args.rounds, args.plain_rounds),
+            lambda rate: f"{rate:,.1f}", ">= 50x, compiled >= 20,000 rounds/s")
+    print()
+    compare(("the evaluator", "calls", "us a call"), EVALUATOR, (args.calls, args.plain_calls),
+            lambda rate: f"{1e6 / rate:.2f}", ">= 50x, compiled at most 200 us a call")
+
+
+def compare(headings: tuple[str, str, str], child: str, counts: tuple[int, int], shown: Callable[[float], str],
+            targets: str) -> None:
+    """``child`` timed compiled, then with the JIT off (``counts`` each), as a table (its ``headings``: what is
+    timed, its count, the figure ``shown`` of a rate a second) and the speed-up, with its ``targets``."""
+    rates = [measured(child, n, jit) for n, jit in zip(counts, (True, False), strict=True)]
+    print(f"{headings[0]:<22}{headings[1]:>10}{headings[2]:>14}")
+    for label, n, rate in zip(("compiled (numba)", "NUMBA_DISABLE_JIT=1"), counts, rates, strict=True):
+        print(f"{label:<22}{n:>10}{shown(rate):>14}")
+    print(f"speed-up compiled / plain: {rates[0] / rates[1]:,.0f}x  (targets: {targets})")
 
 
 if __name__ == "__main__":
