@@ -1508,3 +1508,51 @@ def test_a_converged_answer_does_not_claim_more_stalls_cannot_change_it():
             assert "would not change" not in note
             return
     pytest.fail("no converged answer among six two-card endgames")
+
+
+@pytest.mark.slow  # about 40 s of search, most of it the plain reference
+def test_levels_that_name_different_tied_turns_converge_once_the_earlier_best_is_valued_exactly(monkeypatch):
+    """At 3 cards, seed 4, three and four stalls each both give +36.82 but name -Yw/B and -Y3/B: four
+    leaves -Yw/B "at most +36.82", a bound, which cannot say "the same", so the levels did not agree and
+    the search went on to five and six stalls each (160 M nodes). The tie check values that one turn
+    exactly at four and the levels agree; the value is checked against the plain view value."""
+    view = _view(4, 3)
+    run = {"max_nodes": 20_000_000, "max_stalls": 4, "runner_ups": False}
+    monkeypatch.setattr(E, "_tie_check", lambda *args: (None, 0))
+    before = E.converged_endgame(view, **run)
+    monkeypatch.undo()
+    assert before.bounds == {"max_stalls": 4, "converged": False}
+    assert next(m for m in before.moves if m.move == "-Yw/B").upper_bound
+    said: list[str] = []
+    answer = E.converged_endgame(view, **run, progress=said.append)
+    assert answer.bounds == {"max_stalls": 4, "converged": True}
+    assert "endgame: 4 stall(s) each: is -Yw/B tied with the best?" in said
+    plain = {m.move: m.value for m in solve_view(view, max_stalls=4).moves}
+    tied = next(m for m in answer.moves if m.move == "-Yw/B")
+    assert not tied.upper_bound and tied.exact
+    assert tied.value == pytest.approx(plain["-Yw/B"], abs=1e-9) == pytest.approx(max(plain.values()), abs=1e-9)
+    assert answer.best.value == pytest.approx(max(plain.values()), abs=1e-9)
+    assert answer.nodes <= before.nodes + 100_000  # one turn, in tables that hold the level: a few thousand nodes
+
+
+def test_the_tie_check_is_tried_only_where_it_could_make_the_levels_agree():
+    """No search (the worlds are never touched) when the earlier best is exact at the later level, when
+    its bound lies below the later best, or when even equal to it the values differ beyond the tolerance."""
+    def level(stalls, rows, bounded):
+        return E.Level(stalls, [9, 17], np.array(rows, dtype=float), np.array(bounded), np.array([0.5, 0.5]),
+                       100, 0.1, margin=0.0)
+
+    prev = level(2, [[5.0, 3.0], [7.0, 1.0]], [[False, True], [False, True]])  # best: code 9, +6.00
+    cases = {
+        "exact at the later level, not tied": level(3, [[4.0, 6.0], [6.0, 8.0]], [[False, False], [False, False]]),
+        "bounded below the best": level(3, [[5.0, 6.0], [6.0, 8.0]], [[True, False], [True, False]]),
+        "tied, but the value moved": level(3, [[7.0, 7.0], [9.0, 9.0]], [[True, False], [True, False]]),
+    }
+    for name, later in cases.items():
+        assert E._tie_check(None, prev, later, [], 1_000_000, None, 5) == (None, 0), name
+    tied = level(3, [[6.0, 6.0], [6.0, 6.0]], [[True, False], [True, False]])
+    assert not E._agree(prev, tied, 5)  # ... where a check is worth its search (its bound is the best's value)
+    said: list[str] = []
+    with pytest.raises(AttributeError):  # it goes on to search, for which it needs the worlds
+        E._tie_check(None, prev, tied, [], 1_000_000, said.append, 5)
+    assert said == [f"endgame: 3 stall(s) each: is {E.move_text(9, 5)} tied with the best?"]

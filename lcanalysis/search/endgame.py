@@ -14,7 +14,9 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
   more stalls are taken not to change the advice (measured, not proved: docs/endgame.md, "Converged,
   or not, in words"). With 3 cards left, only levels of two stalls each or more count, with 4
-  or more three (``trusted_stalls``). Otherwise the answer says so, in words;
+  or more three (``trusted_stalls``). Otherwise the answer says so, in words. Of turns tied for
+  the best either may be named; where the earlier best is only bounded at the tie, it is valued
+  exactly first (``_tie_check``), so that a tie is not taken for a change of mind;
 - a level below those and below two stalls each is a **stepping stone** that only names the next
   level's reference (``stepping_stones``): it
   solves every split only within ``STONE_SHARE`` of what is left, else ``MIN_WORLDS`` worlds, so
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice, pairwise
 from math import comb
 
@@ -388,6 +390,11 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
                 else f"{len(lv.rows)} sampled worlds"
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
                      f"{_level_value(lv, b)} ({solved}, {lv.nodes} nodes)")
+        if len(levels) >= 2 and stalls >= min_stalls and not _agree(levels[-2], lv, view.colors):
+            checked, spent = _tie_check(worlds, levels[-2], lv, tables, max_nodes - used, progress, view.colors)
+            used += spent
+            if checked is not None:
+                levels[-1] = checked
         if len(levels) >= 2 and stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors):
             break
         if not _uses_stalls(view):
@@ -620,6 +627,39 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
         level = level.tightened(Level(stalls, c, r, b, None, used, 0.0, margin=wide), again)
     level.nodes, level.seconds = used, time.perf_counter() - t0
     return level, used
+
+
+def _tie_check(worlds: _Worlds, prev: Level, level: Level, tables: list[Tables], budget: int,
+               progress: Callable[[str], None] | None, colors: int) -> tuple[Level | None, int]:
+    """``level`` with the last level's best turn made exact where it was only bounded, when that bound ties
+    with ``level``'s best (within ``TIE``); else (None, 0), and (None, nodes spent) when it did not finish.
+    Of turns tied for the best a level names any one: at 3 cards, seed 4 (``tests/helpers.played_down``),
+    three, four and five stalls each all give +36.82 but name -Yw/B, -Y3/B and -W3/B, each leaving the one
+    before at most +36.82. A bound cannot say "the same", so the levels never agreed and the search went on
+    to six stalls each (160 M nodes). Solving that one turn exactly in those worlds costs about one search of
+    the level there, the next level several times the whole level."""
+    was = prev.codes[prev.best()]
+    if was not in level.codes:
+        return None, 0
+    k = level.codes.index(was)
+    if not level.is_bound(k) or budget <= 0:  # (a budget of 0 would mean no limit to the compiled search)
+        return None, 0
+    hoped = level.bounded.copy()
+    hoped[:, k] = False  # were its bounds its values, would the levels agree? (else the check is no use)
+    if not _agree(prev, replace(level, bounded=hoped), colors):
+        return None, 0
+    if progress is not None:
+        progress(f"endgame: {level.stalls} stall(s) each: is {move_text(was, colors)} tied with the best?")
+    t0 = time.perf_counter()
+    again = np.flatnonzero(level.bounded[:, k])
+    picks, src = worlds.picks_of(level)
+    c, r, b, nodes, done = _solve(worlds, (picks[again], src[again]), level.stalls, tables, budget, was,
+                                  SETTLE_MARGIN)
+    if not done:
+        return None, nodes
+    checked = level.tightened(Level(level.stalls, c, r, b, None, level.nodes + nodes,
+                                    level.seconds + time.perf_counter() - t0, margin=SETTLE_MARGIN), again)
+    return checked, nodes
 
 
 def _first_chunk(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int, ref: int, margin: float):
