@@ -278,6 +278,131 @@ def test_solve_values_of_a_full_position_equal_a_plain_expectiminimax(capsys, so
         assert got[move] == pytest.approx(value, abs=1e-9), move
 
 
+@pytest.mark.parametrize("source", [ONE_CARD, DRAW_STEP, SIX], ids=["last card", "draw step", "6 colours"])
+def test_solve_under_a_horizon_gives_every_turn_the_value_of_a_plain_expectiminimax(capsys, tmp_path, source):
+    """`max_turns = T` with `leaf = "as-is"`: "play stops after T more turns, or when the pile runs out,
+    whichever comes first; a stopped round is scored as it stands", with no cap on discard-pile draws, so
+    every legal turn is listed. The position is given as POSITION.json, as the shared spec writes the
+    command. The reference is tests/search_reference.py's expectiminimax; in the draw step the draw still
+    to make is the first of the T turns (docs/spec/interchange.md, "Endgame values")."""
+    import search_reference as R
+
+    horizon = 2
+    pos = lc.read_position(source)
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(pos.to_json()))
+    out = _shared_answer(capsys, "solve", str(path), "--max-turns", str(horizon), "--leaf", "as-is", "--json")
+    assert out["exact"] is True
+    got = {m["move"]: m["value"] for m in out["moves"]}
+    assert sorted(got) == sorted(_legal(source))
+    for move, value in got.items():
+        want = 0.0
+        for card, p in pos.deck_draw_outcomes() if move.endswith("/D") else [(None, 1)]:
+            child = pos.copy()
+            child.push(move, drawn=card)
+            # the opponent's value with one turn fewer left (none: the table as it stands), negated
+            want -= float(p) * (child.value_for_mover() if child.is_over() else
+                                R.value(R.game_from_state(child.state, (None, None), horizon - 1)))
+        assert value == pytest.approx(want, abs=1e-9), move
+
+
+# the keys of a position's JSON (and of the opponent's hand in a view): names, not cards or colours
+_POSITION_KEYS = {"rules", "to_move", "viewer", "hands", "expeditions", "discards", "deck", "phase", "blocked",
+                  "history", "match", "known", "count"}
+
+
+def _lower_case(data):
+    """Every card, colour letter and turn of a position's JSON in lower case; its keys and numbers kept."""
+    if isinstance(data, str):
+        return data.lower()
+    if isinstance(data, list):
+        return [_lower_case(x) for x in data]
+    if isinstance(data, dict):
+        return {k if k in _POSITION_KEYS else k.lower(): v if k == "rules" else _lower_case(v)
+                for k, v in data.items()}
+    return data
+
+
+@pytest.mark.parametrize("full", [True, False], ids=["full position", "view"])
+def test_a_position_written_in_any_case_is_read_and_written_back_canonically(capsys, full):
+    """"Input is case-insensitive (`r7`, `gW`); output is canonical (`R7`, `Gw`)": a position in its draw
+    step whose cards, pile and expedition colours, blocked pile and history turns are all lower case is
+    the same position, and `show --json` writes it in the canonical spelling, key for key."""
+    pos = lc.read_position("example:endgame")  # player 0 to move, B4 taken back by player 1 (in the history)
+    canonical = (pos if full else pos.view()).to_json()
+    canonical["hands"][0].remove("W2")  # player 0 discards W2: the draw step, the white pile blocked
+    canonical["discards"]["W"].append("W2")
+    canonical["phase"], canonical["blocked"] = "draw", "W"
+    lower = _lower_case(canonical)
+    assert "w2" in lower["discards"]["w"] and lower["blocked"] == "w" and "+y3/d" in lower["history"]
+    assert main(["show", json.dumps(lower), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == canonical
+    assert out["discards"]["W"][-2:] == ["Ww", "W2"] and out["hands"][0][:2] == ["B10", "W3"]  # as the spec spells them
+    if not full:  # the opponent's known card, taken back from the blue pile
+        assert out["hands"][1] == {"known": ["B4"], "count": 8}
+
+
+def test_a_draw_step_after_a_play_blocks_no_pile(capsys):
+    """`"phase": "draw"` with `"blocked": null`: the card just placed went onto an expedition, so no pile is
+    closed and every non-empty pile's top may be taken, as well as the draw pile (one stall each allows
+    it); the position is written back with `"blocked": null`."""
+    data = lc.read_position("example:endgame").to_json()
+    data.pop("history")
+    data["hands"][0].remove("G9")  # player 0 opens green with G9
+    data["expeditions"][0]["G"] = ["G9"]
+    data["phase"], data["blocked"] = "draw", None
+    assert main(["show", json.dumps(data), "--json"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    assert written["phase"] == "draw" and "blocked" in written and written["blocked"] is None
+    out = _shared_answer(capsys, "solve", json.dumps(data), "--max-stalls", "1", "--json")
+    assert sorted(m["move"] for m in out["moves"]) == sorted(["/D"] + [f"/{c}" for c in data["discards"]])
+    assert len(data["discards"]) == 5  # every colour's pile holds a card here
+    out = _shared_answer(capsys, "solve", json.dumps(data), "--max-stalls", "0", "--json")
+    assert [m["move"] for m in out["moves"]] == ["/D"]
+
+
+def test_review_counts_index_from_the_record_s_start_even_when_the_start_has_a_history(capsys, tmp_path):
+    """One review entry per turn of the record, "`index` counts turns from the start": from the record's
+    `start`, here a position 42 turns into the round (its own history not counted), each entry's mover the
+    player to move at that turn."""
+    start = lc.read_position("example:endgame")
+    assert len(start.history) == 42
+    pos = start.copy()
+    agent = lc.make_agent("greedy")
+    for _ in range(3):
+        pos.push(agent.choose(pos.view(pos.to_move), 0))
+    record = record_round(start, pos.history[42:])
+    assert len(record.turns) == 3 and len(record.start.history) == 42
+    path = tmp_path / "record.json"
+    write_record(record, path)
+    assert len(json.loads(path.read_text())["start"]["history"]) == 42  # the file's start keeps it
+    out = _shared_answer(capsys, "review", str(path), "--time", "0.05", "--workers", "1", "--json", "--no-progress")
+    assert [(d["index"], d["player"], d["played"]) for d in out["decisions"]] == [
+        (i, (start.to_move + i) % 2, str(turn)) for i, turn in enumerate(record.turns)]
+
+
+@pytest.mark.parametrize("agent", ["greedy", "best"])
+def test_the_bot_answers_a_view_in_the_draw_step_with_the_draw_half_alone(agent):
+    """"A position in the draw step (card already placed) is answered with the draw half alone": the
+    mover's view, with its history, after discarding Y2, gets `/D` or a pile's top, never the yellow pile
+    (the no-redraw rule)."""
+    game = lc.Position.deal(seed=3)
+    game.play("-Yw/D -B10/Y")
+    view = game.view(0).to_json()
+    view["hands"][0].remove("Y2")
+    view["discards"]["Y"] = ["Y2"]
+    view["phase"], view["blocked"] = "draw", "Y"
+    allowed = {str(m) for m in lc.read_position(view).legal_moves()}
+    assert allowed == {"/D", "/B"}
+    lines = [json.dumps({"type": "turn", "position": view, "time_ms": 100}), json.dumps({"type": "quit"})]
+    done = subprocess.run([sys.executable, "-m", "lcanalysis", "bot", agent], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(x) for x in done.stdout.splitlines()]
+    assert len(answers) == 1 and set(answers[0]) == {"move"} and answers[0]["move"] in allowed
+
+
 @pytest.mark.parametrize("source, time", [(ONE_CARD, "1"), (DRAW_STEP, "1"), (_view_of(DRAW_STEP), "1"), (SIX, "1"),
                                           (BURIED, "0.3")],
                          ids=["last card", "draw step", "draw step, view", "6 colours", "buried cards"])
