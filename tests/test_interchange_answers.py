@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -570,3 +571,50 @@ def test_review_keeps_the_shared_keys_on_every_edge_of_the_format(capsys, tmp_pa
     if seen_by is None:  # the result less the difference in luck
         for who, p in players.items():
             assert p["luck_adjusted"] == pytest.approx(p["result"] - (p["luck"] - players[1 - who]["luck"]), abs=1e-9)
+
+
+# --- the sketches of docs/spec/interchange.md against the answers ------------------------------------
+SPEC_COPY = Path(__file__).resolve().parent.parent / "docs" / "spec" / "interchange.md"
+
+
+def _sketched_keys(heading: str) -> set[str]:
+    """The keys of the answer sketched in one section of docs/spec/interchange.md: its `json-sketch` block,
+    or the inline sketch (wager's) when it has none."""
+    text = SPEC_COPY.read_text(encoding="utf-8")
+    start = text.index("\n" + heading + "\n")
+    end = re.compile(r"^##+ ", re.M).search(text, start + len(heading) + 2)
+    section = text[start:end.start() if end else len(text)]
+    block = re.search(r"```json-sketch\n(.*?)```", section, re.S)
+    sketch = block.group(1) if block else re.search(r"`(\{.*?\})`", section, re.S).group(1)
+    # (a distribution's "score" stands for each score, written as a string: not a key of the answer)
+    return set(re.findall(r'"([a-z_]+)":', sketch)) - {"score"}
+
+
+def _all_keys(data) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _all_keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _all_keys(v)}
+    return set()
+
+
+@pytest.mark.parametrize("heading, argv", [
+    ("### `lcanalysis solve`", ("solve", "example:endgame", "--max-stalls", "0", "--json")),
+    ("### `lcanalysis wager`", ("wager", "example:midround", "--color", "G", "--draws", "3", "--json")),
+    ("### `lcanalysis advise`", ("advise", "example:midround", "--time", "0.2", "--json")),
+    ("### `lcanalysis review`", ("review", "RECORD", "--time", "0.05", "--workers", "1", "--json", "--no-progress")),
+    ("## Game records", None),
+], ids=["solve", "wager", "advise", "review", "record"])
+def test_every_key_the_spec_copy_sketches_is_in_the_answer(capsys, tmp_path, heading, argv):
+    """docs/spec/interchange.md sketches each answer with the shared spec's keys; a key renamed in the code
+    (or in the sketch) parts the two, and another tool written from the page would miss it."""
+    sketched = _sketched_keys(heading)
+    assert len(sketched) >= 3, sketched  # the sketch was found
+    record = _greedy_record(lc.Position.deal(5).to_string(), 4)
+    path = tmp_path / "record.json"
+    write_record(record, path)
+    if argv is None:
+        answer = json.loads(path.read_text())
+    else:
+        answer = _shared_answer(capsys, *[str(path) if a == "RECORD" else a for a in argv])
+    assert sketched <= _all_keys(answer), sorted(sketched - _all_keys(answer))
