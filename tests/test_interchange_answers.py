@@ -21,7 +21,7 @@ import pytest
 import lcanalysis as lc
 from lcanalysis.analysis import TIE, move_order
 from lcanalysis.cli.main import main
-from lcanalysis.game.records import record_round, write_record
+from lcanalysis.game.records import record_match, record_round, write_record
 
 THREE_CARDS = ("LC1;c5;h8;nr;m0;v0;p0=Yw.Bw.Ww.Ww.Ww.G8.Rw.R3;p1=?8;e0=Y2.B5.B10.W4.G5.R8.R9;"
                "e1=Y5.Y7.B4.B9.G10.R6.R10;x=Y8.Y10.Yw.Y6.Y4.Yw.Bw.Bw.B6.B7.B3.B8.W6.W7.W5.W10.W8.W2.W3.W9.G2.G7.Gw."
@@ -381,6 +381,28 @@ def test_review_counts_index_from_the_record_s_start_even_when_the_start_has_a_h
     out = _shared_answer(capsys, "review", str(path), "--time", "0.05", "--workers", "1", "--json", "--no-progress")
     assert [(d["index"], d["player"], d["played"]) for d in out["decisions"]] == [
         (i, (start.to_move + i) % 2, str(turn)) for i, turn in enumerate(record.turns)]
+
+
+def test_review_of_a_match_counts_index_from_each_round_s_start(capsys, tmp_path):
+    """A match record: one entry per turn of each round, `index` from 0 at each round's `start` and the
+    round in the extra `round` (docs/spec/interchange.md). Rounds cut short by a turn cap of 3 keep it quick."""
+    rules = lc.Rules(rounds=2, turn_cap=3)
+    match, rounds = lc.Match(rules), []
+    agent = lc.make_agent("greedy")
+    for r in range(rules.rounds):
+        pos = match.new_round(seed=20 + r)
+        start = pos.copy()
+        while not pos.is_over():
+            pos.push(agent.choose(pos.view(pos.to_move), 0))
+        match.record(pos.scores())
+        rounds.append(record_round(start, pos.history))
+    path = tmp_path / "match.json"
+    write_record(record_match(rounds, rules), path)
+    out = _shared_answer(capsys, "review", str(path), "--time", "0.05", "--workers", "1", "--json", "--no-progress")
+    assert [(d["round"], d["index"], d["player"], d["played"]) for d in out["decisions"]] == [
+        (r, i, (rec.start.to_move + i) % 2, str(turn))
+        for r, rec in enumerate(rounds, 1) for i, turn in enumerate(rec.turns)]
+    assert [len(rec.turns) for rec in rounds] == [3, 3]
 
 
 @pytest.mark.parametrize("agent", ["greedy", "best"])
