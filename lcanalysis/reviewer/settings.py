@@ -44,8 +44,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: reference reviews' numbers did not); 10: from three stalls each the opponent's, a root turn no probe refuted
 #: is first searched in the whole game with a narrow window (``search.perfect.NARROW_ROOT_STALLS``: the same exact
 #: values, at 4 cards 1.16 times fewer nodes), so again a judging budget reaching a third stall level reaches
-#: otherwise.
-REVIEW_VERSION = 10
+#: otherwise; 11: where two stall levels name different turns tied for the best, the earlier best, left only
+#: bounded at the tie, is valued exactly before the levels are called apart (``search.endgame._tie_check``), so
+#: such a search converges a level sooner and a judged value, bound or loss can differ (the reference reviews'
+#: numbers did not).
+REVIEW_VERSION = 11
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
