@@ -398,6 +398,33 @@ def test_match_ranking_disagrees_far_behind_in_the_last_round(shipped):
     assert "-Y4/D" in a.verdict and "+R7/D" in a.verdict
 
 
+@pytest.mark.parametrize("totals, where", [([0, 30], "behind by 30"), ([45, 0], "ahead by 45"), ([10, 10], "level")])
+def test_the_verdict_begins_with_a_capital_on_its_own_and_in_lower_case_after_a_colon(shipped, totals, where):
+    """The hint's and a rollout's notes read "match: Behind by 30 in the last round, ..." (the verdict, a
+    sentence begun with a capital, after a colon). Said on its own (``verdict``, the JSON's) it begins with
+    a capital; as a note, after "match: ", in lower case; the same words either way. In every verdict:
+    the rankings disagreeing (a gamble 30 behind), agreeing, the match decided."""
+    view = _view_at_deal(totals, 3, starter=0).view(0)
+    for samples in ([[20, 20, 20, 20], [-20, -20, 40, -20]], [[5, 6, 7, 8], [1, 2, 3, 4]], [[900] * 4, [899] * 4]):
+        a = match_analysis(view, _FakeRollouts(samples, ["+R7/D", "-Y4/D"]), shipped)
+        lower = f"{where} in the last round"
+        assert a.verdict.startswith(lower[0].upper() + lower[1:]), a.verdict
+        assert a.note == f"match: {lower}{a.verdict[len(lower):]}", a.note
+        assert a.to_dict()["verdict"] == a.verdict
+
+
+def test_the_hints_match_note_reads_in_lower_case_after_its_colon(capsys):
+    """The hint on a position in a match, as the player reads it (``advise``'s text): "note: match: behind
+    by 30 in the last round..." (it read "match: Behind by 30")."""
+    from lcanalysis.cli import main
+    from lcanalysis.game.examples import example_text
+
+    in_match = json.dumps({**json.loads(example_text("midround")), "match": {"round": 3, "totals": [0, 30]}})
+    assert main(["advise", in_match, "--time", "0.2"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: match: ")]
+    assert len(notes) == 1 and notes[0].startswith("note: match: behind by 30 in the last round"), notes
+
+
 def test_identical_turns_have_a_zero_paired_error_and_agreement_is_said(shipped):
     view = _view_at_deal([40, 10], 2, starter=0).view(0)
     x = np.array([-30.0, 5.0, 12.0, 50.0, -8.0])

@@ -304,7 +304,7 @@ def test_on_a_position_in_a_match_each_turn_has_its_chance_to_win_the_match_rank
         assert m.extra["points"] == points[m.move].value and m.extra["points_loss"] == points[m.move].loss
         assert f"win match {100 * m.value:.1f}%" in m.reason and f"points {points[m.move].value:+.2f}" in m.reason
     assert "chance to win the match" in match.kind and not match.exact
-    assert match.notes[-1].startswith("match: Behind by 15 in the last round")
+    assert match.notes[-1].startswith("match: behind by 15 in the last round")  # (a clause after the colon)
     assert not any("not taken into account" in n for n in match.notes)
     assert not any("match" in n for n in lone.notes) and "chance" not in lone.kind
     # the command: the chances, and each turn's points beside them in --json

@@ -19,7 +19,7 @@ def add_match_ranking(view: View, rollouts: Rollouts, analysis: Analysis) -> Non
     by_move = {m.move: m for m in ranking.moves}
     for m in analysis.moves:
         m.extra.update(by_move[m.move].match_extra())
-    analysis.notes.append(f"match: {ranking.verdict}")
+    analysis.notes.append(ranking.note)
 
 
 #: said near the end of a round of a match: the endgame search ranks by points only

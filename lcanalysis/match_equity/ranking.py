@@ -14,7 +14,7 @@ from lcanalysis.match_equity.errors import MatchEquityError
 from lcanalysis.match_equity.paired import favourite, paired_difference, standard_error, worst_paired
 from lcanalysis.match_equity.state import MatchState, match_state
 from lcanalysis.match_equity.table import MatchEquity
-from lcanalysis.match_equity.verdict import match_verdict, table_caveat
+from lcanalysis.match_equity.verdict import as_sentence, match_verdict, table_caveat
 
 if TYPE_CHECKING:
     from lcanalysis.game.view import View
@@ -68,14 +68,26 @@ class MatchMoveValue:
 @dataclass
 class MatchAnalysis:
     """Candidate turns ranked by match-winning chance (``moves``, best first), the best by points
-    and by match, whether they differ, the match state, and ``verdict``: a sentence a player reads."""
+    and by match, whether they differ, the match state, and the verdict a player reads: ``said``, its
+    words begun in lower case; ``verdict``, said on its own (a capital first); ``note``, as an answer's
+    note ("match: " and the words)."""
 
     moves: list[MatchMoveValue]
     state: MatchState
     best_points: str
     best_match: str
     disagree: bool
-    verdict: str
+    said: str
+
+    @property
+    def verdict(self) -> str:
+        """The verdict said on its own: "Behind by 60 in the last round, the match ranking prefers ..."."""
+        return as_sentence(self.said)
+
+    @property
+    def note(self) -> str:
+        """The verdict as an answer's note (the hint's, a rollout's): "match: behind by 60 in the last round, ..."."""
+        return f"match: {self.said}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"state": dict(self.state.__dict__), "best_points": self.best_points, "best_match": self.best_match,
@@ -161,5 +173,5 @@ def match_analysis(view: View, rollouts: Sampled, equity: MatchEquity | None = N
     morder = sorted(range(len(rows)), key=lambda k: (k != bm, mloss[k][0], ploss[k][0]))
     for rank, k in enumerate(morder, 1):
         rows[k].match_rank = rank
-    verdict = match_verdict(state, names, pts, mv, bp, bm, min_z) + table_caveat(eq, view.rules)
-    return MatchAnalysis([rows[k] for k in morder], state, names[bp], names[bm], bp != bm, verdict)
+    said = match_verdict(state, names, pts, mv, bp, bm, min_z) + table_caveat(eq, view.rules)
+    return MatchAnalysis([rows[k] for k in morder], state, names[bp], names[bm], bp != bm, said)

@@ -1,5 +1,9 @@
 """The match analysis in words: the sentence that says whether the match ranking and the points
-ranking agree, and when not, by how much and why; the caveat of a table of other rounds."""
+ranking agree, and when not, by how much and why; the caveat of a table of other rounds.
+
+The verdict is written beginning in lower case ("behind by 70 in the last round: ..."), for it is
+said after a colon ("match: behind by 70 ..."), in every answer's notes; said on its own it begins
+with a capital (``as_sentence``). ``MatchAnalysis.note`` and ``MatchAnalysis.verdict`` say it so."""
 
 from __future__ import annotations
 
@@ -24,6 +28,11 @@ def table_caveat(equity: MatchEquity, rules: Rules) -> str:
         return ""
     return (f" (The match equity table was simulated from {made}-colour rounds; in this {rules.colors}-colour "
             f"game its chances to win the match are only a rough guide.)")
+
+
+def as_sentence(words: str) -> str:
+    """``words`` (a verdict, begun in lower case to follow a colon) said on their own: begun with a capital."""
+    return words[:1].upper() + words[1:]
 
 
 def _pct(x: float) -> str:
@@ -51,9 +60,9 @@ def _paired_amount(a: np.ndarray, b: np.ndarray, scale: float, unit: str, sign: 
 def match_verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv: list[np.ndarray], bp: int,
                   bm: int, min_z: float) -> str:
     """``match_analysis``'s ``verdict`` (its docstring says what it says): the turns' ``names``, their
-    points ``pts`` and match equities ``mv`` per world, the best by points ``bp`` and by match ``bm``."""
+    points ``pts`` and match equities ``mv`` per world, the best by points ``bp`` and by match ``bm``. Begun
+    in lower case, as a clause after a colon (the module docstring; ``as_sentence`` on its own)."""
     where = state.describe()
-    where = where[0].upper() + where[1:]
     if bp == bm:
         chance = float(mv[bm].mean())
         if chance >= 0.9995 or chance <= 0.0005:

@@ -638,7 +638,7 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
     notes = [*points.notes,
              "the values are chances to win the match (P(win) + P(draw) / 2, by the match equity table, "
              "lcanalysis.match_equity), from each trial's actual final score difference: the luck adjustment is "
-             "of the points beside them only", f"match: {ranking.verdict}"]
+             "of the points beside them only", ranking.note]
     answer = Analysis(moves, kind=f"rollout chance to win the match ({label} in both seats)", exact=False,
                       method=points.method, notes=notes, playouts=points.playouts)
     answer.moves[:] = moves  # (the ranking's order: equal chances go by the points, not by the turns' order)
