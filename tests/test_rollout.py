@@ -507,6 +507,63 @@ def test_in_a_match_the_turns_rolled_out_by_default_include_the_hints_best_for_t
         [m.move for m in advise(read_position("example:midround")).moves[:3]]
 
 
+def test_the_turns_rolled_out_by_default_are_the_hints_valued_turns_before_those_it_only_bounds(monkeypatch):
+    """Near the end of a round the hint's endgame search proves most turns only no better than its best
+    (an upper bound) and ranks them by that bound, so ``hint[:top]`` rolled out turns worth "at most"
+    the best's value ahead of a turn with a value. On this 3-card view (the hint counted at a 10 s
+    budget's share, 1.2 M nodes: the same answer on any machine) the hint's third turn is such a bound
+    and a turn with an exact value comes after it. The rollout now takes the hint's best, then its
+    valued turns in its order, then bounded ones to fill up, and its answer names the turn passed over."""
+    from lcanalysis.advisor import advise
+    from lcanalysis.studies import rollout as R
+
+    pos = played_down(7, 3)
+    view = pos.view(pos.to_move)
+    hint = advise(view, seed=0, time_budget=R.hint_budget(10.0)).moves
+    bounded = [m.move for m in hint if m.upper_bound]
+    valued = [m.move for m in hint if not m.upper_bound]
+    # the case this test is about: a bound among the hint's first three, a valued turn after them
+    order = [m.move for m in hint]
+    assert order.index(bounded[0]) < 3 <= order.index(valued[1])
+    want = (valued + bounded)[:3]  # (the hint's best is valued here: first either way)
+    assert hint[0].move == valued[0]
+    passed = [m.move for m in hint[:3] if m.move not in want]
+    assert passed and want != [m.move for m in hint[:3]]
+    notes: list[str] = []
+    assert R.candidate_turns(view, None, 3, 0, seconds=10.0, notes=notes) == want
+    monkeypatch.setattr(R, "_clock", lambda: 0.0)  # (the time budget only sets the hint's share: no trial is cut)
+    answer = R.rollout(view, agent="heuristic", trials=2, seconds=10.0)
+    assert sorted(m.move for m in answer.moves) == sorted(want)
+    said = [n for n in answer.notes if n.startswith("turns passed over: ")]
+    assert len(said) == 1 and all(f"{t} (the hint's " in said[0] for t in passed), answer.notes
+    assert f"for {valued[1]} (its " in said[0] and "exact" in said[0] and "at most" in said[0]
+    # where nothing is passed over (every turn valued: play-outs), no such note
+    plain = R.rollout("example:midround", agent="heuristic", trials=2)
+    assert not any(n.startswith("turns passed over") for n in plain.notes)
+
+
+def test_the_hints_best_stays_first_and_bounded_turns_only_fill_up():
+    """``trusted_first`` on answers made by hand: the hint's best first even when only bounded (it is the turn
+    the hint advises), valued turns before bounds whatever their figures, bounds in the hint's order to fill
+    up, and nothing passed over when the first few are already valued."""
+    from lcanalysis.analysis import MoveValue
+    from lcanalysis.studies.rollout import trusted_first
+
+    def bound(move: str, value: float) -> MoveValue:
+        return MoveValue(move, value, 0.0, False, extra={"bound": "upper"})
+
+    hint = [MoveValue("+B10/G", -12.0), bound("+W6/G", -12.0), bound("+G6/G", -12.0), MoveValue("+B10/Y", -12.5),
+            bound("-Y7/D", -20.0), MoveValue("-W4/D", -30.0, 1.5, False)]
+    assert trusted_first(hint, 3) == (["+B10/G", "+B10/Y", "-W4/D"], [hint[1], hint[2]])
+    assert trusted_first(hint, 4) == (["+B10/G", "+B10/Y", "-W4/D", "+W6/G"], [hint[2]])
+    assert trusted_first(hint, 9)[0] == ["+B10/G", "+B10/Y", "-W4/D", "+W6/G", "+G6/G", "-Y7/D"]
+    assert trusted_first(hint, 1) == (["+B10/G"], [])
+    only_bounds = [bound("-W2/D", 22.2), bound("-B10/D", 22.2), MoveValue("+B10/D", 18.0)]
+    assert trusted_first(only_bounds, 2) == (["-W2/D", "+B10/D"], [only_bounds[1]])
+    valued = [MoveValue("-W2/G", 5.1, 0.6, False), MoveValue("+B6/G", 5.0, 0.5, False), bound("-Y3/D", 4.0)]
+    assert trusted_first(valued, 2) == (["-W2/G", "+B6/G"], [])
+
+
 def test_a_time_budget_gives_the_hint_that_chooses_the_turns_a_tenth_of_it(monkeypatch):
     """The hint chose the turns at its default budget whatever the time budget: 15,000 play-outs (a
     second's count) of a 2 s budget, before any trial. Now it gets a tenth of the budget (0.2 s: 3,000

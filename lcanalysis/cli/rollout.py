@@ -1,20 +1,20 @@
 """``lcanalysis rollout POSITION [--turn MOVE ...] [--top N] [--agent AGENT] [--trials N] [--precision P]
 [--seconds S] [--hand-model] [--out FILE] [--json]``.
 
-Each turn (``--turn``, repeated; by default the hint's ``--top`` best) played out to the end of the
-round ``--trials`` times by one agent in both seats (``--agent``, default ``best``, written as for a
-tournament: ``search:time_ms=50``), in the same dealt worlds with the same seeds, so the turns'
-differences are paired; each result less the luck of its deck draws (``--no-luck-adjustment`` keeps
-it raw). Prints every turn's mean final score difference with its standard error and its loss
-against the best (``lcanalysis.studies.rollout``); on a position in a match, its chance to win the
-match instead, ranked by it, with its points beside it. Slow by design (with ``best``, about a second a
-turn played out mid-round): a bar shows the trials; ``--seconds S`` plays trials for S seconds (at
-most ``--trials``, if given; a trial being played when the time runs out is abandoned) and answers
-from the first ones all played, as that many ``--trials`` would; ``--out FILE`` keeps each trial as
-it finishes, and the same command again plays only the trials missing (Ctrl-C keeps what is done).
-On a view the worlds deal the opponent's unseen cards uniformly, where the hint deals them by its
-opponent-hand model: the answer says so, and that the two can differ where the model has a say;
-``--hand-model`` deals them as the hint does.
+Each turn (``--turn``, repeated; by default ``--top`` of the hint's, those it gives a value before
+those it only bounds) played out to the end of the round ``--trials`` times by one agent in both
+seats (``--agent``, default ``best``, written as for a tournament: ``search:time_ms=50``), in the
+same dealt worlds with the same seeds, so the turns' differences are paired; each result less the
+luck of its deck draws (``--no-luck-adjustment`` keeps it raw). Prints every turn's mean final score
+difference with its standard error and its loss against the best (``lcanalysis.studies.rollout``);
+on a position in a match, its chance to win the match instead, ranked by it, with its points beside
+it. Slow by design (with ``best``, about a second a turn played out mid-round): a bar shows the
+trials; ``--seconds S`` plays trials for S seconds (at most ``--trials``, if given; a trial being
+played when the time runs out is abandoned) and answers from the first ones all played, as that many
+``--trials`` would; ``--out FILE`` keeps each trial as it finishes, and the same command again plays
+only the trials missing (Ctrl-C keeps what is done). On a view the worlds deal the opponent's unseen
+cards uniformly, where the hint deals them by its opponent-hand model: the answer says so, and that
+the two can differ where the model has a say; ``--hand-model`` deals them as the hint does.
 """
 
 from __future__ import annotations
@@ -55,11 +55,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("position", help=pos_help)
     p.add_argument("--turn", action="append", metavar="MOVE", dest="turns",
                    help="a turn to roll out, like +B7/D or -G3/R (repeat for more, each once: a turn given twice "
-                        "is refused; default: the hint's --top best)")
+                        "is refused; default: --top of the hint's turns)")
     # (the defaults are the library's, lcanalysis.studies.rollout's: not imported here, 'lcanalysis --help' stays fast)
     p.add_argument("--top", type=nonneg("--top", MAX_ROLLOUT_TOP, minimum=1), default=None,
-                   help="without --turn: how many of the hint's best turns to roll out (default 3; on a position "
-                        "in a match, its best turn for the match too)")
+                   help="without --turn: how many of the hint's turns to roll out (default 3): its best, then those "
+                        "it gives a value, exact or estimated, in its order, then, near the end of a round, turns "
+                        "its endgame search only bounded (at most: no better than the best) to fill up; the answer "
+                        "names any it passed over (on a position in a match, its best turn for the match too)")
     p.add_argument("--agent", default=None, type=nonblank("--agent", "an agent name"),
                    help="the agent in both seats, NAME or NAME:OPTION=VALUE,... as a tournament takes it (default "
                         "best, the strongest)")

@@ -77,7 +77,7 @@ from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
 
 DEFAULT_AGENT = "best"
 DEFAULT_TRIALS = 100
-DEFAULT_TOP = 3  # the hint's best few turns, when no turns are named
+DEFAULT_TOP = 3  # how many of the hint's turns, when no turns are named (candidate_turns)
 MAX_SECONDS = 7 * 24 * 3600.0  # a time budget of a week at most
 MIN_TRIALS = 10  # the fewest trials a precision is judged on: fewer give standard errors too rough to stop by
 #: with a time budget, the hint that chooses the turns gets at most this share of it (``hint_budget``): its
@@ -254,13 +254,70 @@ def _hint_in_words(budget: float | None) -> str:
             "budget")
 
 
+def trusted_first(hint: Sequence[MoveValue], top: int) -> tuple[list[str], list[MoveValue]]:
+    """The ``top`` turns of ``hint`` (an answer's turns, best first, as ``advise`` ranks them) most
+    likely to be best: its best turn (the one it advises), then the turns it gives a value, exact or
+    estimated, in its order, then turns it only bounds (``MoveValue.upper_bound``) to fill up.
+
+    Why not the hint's order: near the end of a round its endgame search proves most turns only no
+    better than the best (an upper bound, often the best's own value) and ranks them by that bound,
+    so a bounded turn is listed above every turn with a lower value whatever its true value, which
+    may be far lower (on ``example:endgame``, two such turns listed at the best's value were 13.85
+    points worse in ``best``'s rollouts). A rule that took a bound only when above the next value
+    would change nothing: the hint lists a bound above a value only when it is. A bound says how good a
+    turn can be, not how good it is; a value says how good it is. Returns the turns chosen and the
+    bounded turns of the hint's first ``top`` passed over (``passed_over_note`` says them)."""
+    first, rest = list(hint[:1]), list(hint[1:])
+    ordered = first + [m for m in rest if not m.upper_bound] + [m for m in rest if m.upper_bound]
+    chosen = [m.move for m in ordered[:top]]
+    return chosen, [m for m in hint[:top] if m.move not in chosen]
+
+
+def _value_in_words(m: MoveValue) -> str:
+    """A hint's value as the note on the turns passed over says it: "-12.00, exact", "-12.00 ± 0.31,
+    an estimate", "at most -11.98" (a bound; "± s" when sampled)."""
+    error = f" ± {m.stderr:.2f}" if m.stderr else ""
+    if m.upper_bound:
+        return f"at most {m.value:+.2f}{error}"
+    return f"{m.value:+.2f}, exact" if m.exact else f"{m.value:+.2f}{error}, an estimate"
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st."""
+    tail = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
+
+
+def passed_over_note(hint: Sequence[MoveValue], chosen: Sequence[str], passed: Sequence[MoveValue]) -> str:
+    """The note of a rollout whose turns are not the hint's first few (``trusted_first``): which turns
+    were passed over, for which, and why."""
+    place = {m.move: i + 1 for i, m in enumerate(hint)}
+    by_move = {m.move: m for m in hint}
+    taken = [by_move[t] for t in chosen if place[t] > len(chosen)]
+
+    def listed(moves: Sequence[MoveValue], whose: str) -> str:
+        said = [f"{m.move} ({whose} {_ordinal(place[m.move])}, {_value_in_words(m)})" for m in moves]
+        return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+    hints = "the hint's"
+    return (f"turns passed over: {listed(passed, hints)} for {listed(taken, 'its')}: the hint's "
+            f"endgame search gave {'it' if len(passed) == 1 else 'them'} only an upper bound, which says how good a "
+            "turn can be, not how good it is (it may be far worse); a rollout takes the hint's best, then the turns it "
+            "gives a value in its order, then bounded ones to fill up (--turn, or turns=[...], rolls out any turn)")
+
+
 def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: int, seed: int,
-                    progress: Callable[[str], None] | None = None, seconds: float | None = None) -> list[str]:
+                    progress: Callable[[str], None] | None = None, seconds: float | None = None,
+                    notes: list[str] | None = None) -> list[str]:
     """The turns to roll out: ``turns`` as given (each checked legal, in its canonical notation), or
-    the hint's ``top`` best (``advise`` at its default budget, a second's play-outs counted, or with a
-    time budget of ``seconds`` a share of it, ``hint_budget``); on a position in a match, where the
-    rollout ranks by the chance to win it, also the hint's best turn by that chance when it is not
-    among them (``match_loss`` 0: the first such in the hint's order)."""
+    ``top`` of the hint's turns (``advise`` at its default budget, a second's play-outs counted, or with a
+    time budget of ``seconds`` a share of it, ``hint_budget``; near the end of a round its endgame search's
+    node count: the same turns on any machine): its best, then those it gives a value, exact or
+    estimated, in its order, then those it only bounds to fill up (``trusted_first``: a bound says only how
+    good a turn can be), so not always its first ``top``; on a position in a match, where the rollout ranks
+    by the chance to win it, also the hint's best turn by that chance when it is not among them
+    (``match_loss`` 0: the first such in the hint's order). ``notes``: a list the note naming the turns
+    passed over is added to, when some were (``passed_over_note``)."""
     legal = source.legal_moves()
     if not legal:
         raise RolloutError("the round is over: there is no turn to roll out")
@@ -272,7 +329,9 @@ def candidate_turns(source: Position | View, turns: Sequence[Any] | None, top: i
             progress(f"choosing the {top} best turn(s) to roll out: the hint's ({_hint_in_words(budget)})"
                      + ("; in a match, and its best for the match" if source.match else ""))
         hint = advise(source, seed=seed, time_budget=budget).moves
-        chosen = [m.move for m in hint[:top]]
+        chosen, passed = trusted_first(hint, top)
+        if passed and notes is not None:
+            notes.append(passed_over_note(hint, chosen, passed))
         for_match = next((m.move for m in hint if m.extra.get("match_loss") == 0.0), None) if source.match else None
         return chosen + ([for_match] if for_match is not None and for_match not in chosen else [])
     if isinstance(turns, (str, Move)) or not isinstance(turns, Sequence) or not turns:
@@ -296,10 +355,12 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             out: str | os.PathLike[str] | None = None, progress: bool | Callable[[str], None] = False,
             command: str | None = None, allow_code_change: bool = False, luck_adjusted: bool = True,
             precision: float | None = None, seconds: float | None = None, hand_model: bool = False) -> Analysis:
-    """Each of ``turns`` (default: the hint's ``top`` best) played out ``trials`` times (default
-    ``DEFAULT_TRIALS``; with ``seconds``, ``MAX_TRIALS``: as many as the time allows) to the end of
-    the round by ``agent`` in both seats (a name or ``NAME:OPTION=VALUE,...``, as a tournament takes
-    it; default ``best``), in the same dealt worlds with the same agent seeds (module docstring).
+    """Each of ``turns`` (default: ``top`` of the hint's turns, its valued ones first: ``candidate_turns``)
+    played out ``trials`` times (default ``DEFAULT_TRIALS``; with ``seconds``, ``MAX_TRIALS``: as many
+    as the time allows) to the end of the round by ``agent`` in both seats (a name or
+    ``NAME:OPTION=VALUE,...``, as a tournament takes it; default ``best``), in the same dealt worlds
+    with the same agent seeds (module docstring). When the hint chose the turns and passed over some of
+    its first ``top`` (turns it only bounds), a note names them (``passed_over_note``).
 
     Returns an ``Analysis`` (an estimate): each turn's mean final score difference for the player to
     move with its standard error, and its loss against the best turn, paired over the trials; on a
@@ -358,7 +419,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     if spec.name == "external":
         raise RolloutError("an external agent cannot roll out: it plays one round at a time over the bot protocol")
     say = progress if callable(progress) else None
-    chosen = candidate_turns(source, turns, top, seed, say, seconds)
+    passed_over: list[str] = []  # (the note on the hint's turns passed over, when some were)
+    chosen = candidate_turns(source, turns, top, seed, say, seconds, passed_over)
     chosen_at = _clock()
     by_model = hand_model and isinstance(source, View)  # (a full position has no unknown card to deal)
     identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed,
@@ -450,6 +512,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                            f"more seconds{kept}")
     rolled = answer(played)
     rolled.notes.append(dealing_note(source, by_model))
+    rolled.notes += passed_over
     if source.match:  # the chances to win the match, ranked by them
         rolled = match_answer(source, results[:played], chosen, rolled, spec.label)
     rolled.hand_model = by_model  # (the JSON says it too: how the worlds' opponent cards were dealt)
