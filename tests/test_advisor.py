@@ -341,10 +341,17 @@ def test_the_play_outs_report_their_progress_and_the_answer_is_the_same(monkeypa
     """Found by a review: 'advise --time 4' on a mid-round view printed nothing for 5 s (only the
     endgame search reported its stages). The play-outs now say what they will do, then, at most once
     a second, how many so far and which turn leads; reporting changes nothing in the answer."""
+    from itertools import count
+    from types import SimpleNamespace
+
     import lcanalysis.advisor.playouts as A  # (where the play-outs read the clock)
 
-    clock = iter(range(0, 1000, 2))  # every reading of the clock 2 s after the last: every round reports
-    monkeypatch.setattr(A.time, "perf_counter", lambda: float(next(clock)))
+    # every reading of the play-outs' clock 2 s after the last: every round reports. Their module's own
+    # name for the clock is replaced, not time.perf_counter itself, which every thread of the process
+    # reads (a compile's "still working" line, a search's heartbeat): those would move this clock, and
+    # read one that leaps 2 s a reading
+    clock = count(0, 2)
+    monkeypatch.setattr(A, "time", SimpleNamespace(perf_counter=lambda: float(next(clock))))
     lines: list[str] = []
     heard = advise("example:midround", time_budget=0.2, seed=3, progress=lines.append)
     monkeypatch.undo()
