@@ -284,3 +284,74 @@ def test_a_long_sampled_solve_counts_the_samples_done_in_its_progress(tmp_path, 
     assert done == sorted(done) and 0 < done[-1] < 2000
     # once some are done, the line projects the rest at the pace so far (it never said how long is left)
     assert all(bool(line.fullmatch(x).group(2)) == (n > 0) for x, n in zip(said, done))  # type: ignore[union-attr]
+
+
+BURIED_ONLY = "may stand only below the top card of a discard pile in a view"
+
+
+def _with_b_buried(data, place: str):
+    """The deal's JSON (a full position, or player 0's view) with 'B?' written where a card must be
+    named: in a hand, the draw pile, an expedition or the opponent's known cards."""
+    if place == "hand":
+        data["hands"][0][3] = "B?"
+    elif place == "deck":
+        data["deck"][0] = "B?"
+    elif place == "expedition":
+        data["expeditions"][0]["B"] = ["B?"]
+    else:
+        data["hands"][1] = {"known": ["B?"], "count": 8}
+    return data
+
+
+@pytest.mark.parametrize("place, where, full", [("hand", "hand of player 0", True),
+                                                ("hand", "hand of player 0", False),
+                                                ("deck", "deck (the draw pile)", True),
+                                                ("expedition", "expedition B of player 0", False),
+                                                ("known", "known cards of player 1", False)])
+def test_a_buried_card_anywhere_but_under_a_pile_s_top_is_refused_saying_where_it_may_stand(place, where, full):
+    """'B?' in a hand was refused as "value '?' is not 2..10 or w", as if '?' were a typo: it now says
+    that X? is a buried card, allowed only below the top of a view's discard pile, and names where it was
+    found, in the JSON and in the one-line string, which reads the same cards."""
+    deal = lc.Position.deal(seed=3)
+    data = _with_b_buried(deal.to_json() if full else deal.view(0).to_json(), place)
+    for given in (data, _as_string(data)):
+        with pytest.raises(lc.PositionError) as refused:
+            lc.read_position(given)
+        message = str(refused.value)
+        assert message.startswith(f"{where}: 'B?' is a buried card") and BURIED_ONLY in message, message
+        assert "Buried discard cards" in message and "2..10 or w" not in message
+
+
+def _as_string(data) -> str:
+    """The one-line string of a position's JSON, its cards written as they are (even unreadable ones)."""
+    hands = [".".join(h) if isinstance(h, list) else f"?{h['count']}" + "".join(f".{c}" for c in h["known"])
+             for h in data["hands"]]
+    exps = [".".join(c for cards in e.values() for c in cards) for e in data["expeditions"]]
+    deck = ".".join(data["deck"]) if isinstance(data["deck"], list) else str(data["deck"])
+    view = ";v0" if "viewer" in data else ""
+    return (f"LC1;c5;h8;nr;m0{view};p0={hands[0]};p1={hands[1]}" + "".join(f";e{p}={e}" for p, e in enumerate(exps)
+                                                                       if e) + f";d={deck}")
+
+
+def test_a_buried_card_in_a_turn_is_refused_saying_where_it_may_stand():
+    """'+B?/D' in a record (and ':B?' for the card drawn) was "value '?' is not 2..10 or w"."""
+    from lcanalysis.game.records import RecordError, read_record
+
+    deal = lc.Position.deal(seed=3)
+    for start, turn, where in ((deal.to_json(), "+B?/D", "move '+B?/D': 'B?'"),
+                               (deal.view(0).to_json(), "-Yw/D:B?", "the card drawn after ':': 'B?'")):
+        with pytest.raises(RecordError) as refused:
+            read_record({"start": start, "turns": [turn]})
+        message = str(refused.value)
+        assert f"turn index 0 ({turn!r})" in message and where in message and BURIED_ONLY in message, message
+        assert "2..10 or w" not in message
+
+
+def test_a_buried_card_given_to_the_python_constructor_as_a_card_is_refused_saying_where_it_may_stand():
+    """``Position.from_parts`` with a ``Buried`` in a hand was "a card must be a string like 'R7' or 'Gw',
+    got Buried.parse('B?')": the same refusal as for its text now."""
+    deal = lc.Position.deal(seed=3)
+    hand = list(deal.hand(0))
+    hand[3] = Buried(COLOR_LETTERS.index("B"))
+    with pytest.raises(lc.PositionError, match=rf"^hand of player 0: 'B\?' is a buried card .*{BURIED_ONLY}"):
+        lc.Position.from_parts([hand, deal.hand(1)], [[], []], [], deal.deck)

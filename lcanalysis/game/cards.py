@@ -204,6 +204,11 @@ class Card:
         value = s[1:]
         if value.lower() == "w":
             return cls(color, WAGER)
+        if value == "?":  # the buried card of a view's discard pile, met where a card must be named
+            raise CardError(f"{brief(text)} is a buried card (a {COLOR_NAMES[color]} card whose value is not "
+                            f"remembered), and X? may stand only below the top card of a discard pile in a view "
+                            f"(docs/spec/interchange.md, \"Buried discard cards\"): here name the card, like "
+                            f"'{COLOR_LETTERS[color]}7'")
         digits = value.isascii() and value.isdigit() and len(value) <= 2 and str(int(value)) == value
         if digits and 2 <= int(value) <= 10:
             return cls(color, int(value) - 1)

@@ -98,6 +98,8 @@ def as_cards(items: Iterable[Any], colors: int, where: str, limit: int | None = 
                 card = item
             elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
                 card = Card.from_type(int(item))  # a type code, as View.splits yields
+            elif isinstance(item, Buried):  # read as its text, "G?": refused saying where a buried card may be
+                card = Card.parse(str(item), colors)
             else:
                 card = Card.parse(item, colors)
         except ValueError as exc:
@@ -361,7 +363,7 @@ class Position(Notated):
             for card in hand:
                 state[K.off_hand(nc, p) + card.type] += 1
                 counts[card.type] += 1
-        deck_cards = as_cards(deck, nc, "deck")
+        deck_cards = as_cards(deck, nc, "deck (the draw pile)")
         od = K.off_deck(nc)
         for j, card in enumerate(deck_cards):
             counts[card.type] += 1
