@@ -364,6 +364,60 @@ def test_rules_that_leave_keys_out_inherit_the_enclosing_records_not_the_default
         read_record(data)
 
 
+def test_a_record_that_gives_no_rules_says_so_when_its_start_or_round_has_others(tmp_path, capsys):
+    """A record without ``rules`` and a 6-colour start was refused as "the start's rules {...} differ
+    from the record's {...}", rules the record never gave. It now says the record gives none, so it
+    has the defaults, and what to write at its top (a match's: the rounds share them); following
+    that advice reads the record. Where the record gave rules, only their keys are named as given."""
+    from lcanalysis.cli.main import main
+
+    six = Position.deal(seed=3, rules=Rules(colors=6)).to_json()
+    defaults = 'default rules ("colors": 5, "hand_size": 8, "no_redraw": true, "rounds": 3'
+    cases = [({"start": six, "turns": []}, "the record gives no rules", "the start's rules give",
+              'write "rules": {"colors": 6} at the top of the record'),
+             ({"rounds": [{"start": six, "turns": []}]}, "round 1: the match gives no rules", "the start's rules give",
+              'write "rules": {"colors": 6} at the top of the match record'),
+             ({"rounds": [{"rules": {"colors": 6}, "start": six, "turns": []}]}, "round 1: the match gives no rules",
+              "the round's rules give", 'write "rules": {"colors": 6} at the top of the match record')]
+    for data, gives_none, part, advice in cases:
+        with pytest.raises(RecordError) as refused:
+            read_record(data)
+        message = str(refused.value)
+        assert gives_none in message and defaults in message and part in message and advice in message, message
+        assert read_record({**data, "rules": {"colors": 6}}).rules.colors == 6  # the advice, followed
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(cases[0][0]))
+    assert main(["review", str(path), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "error: record: the record gives no rules" in err and cases[0][3] in err and "Traceback" not in err
+    # rules given, but not the key that differs: it is named as left out, and where to add it
+    partial = {"rules": {"rounds": 2}, "rounds": [{"start": six, "turns": []}]}
+    with pytest.raises(RecordError) as refused:
+        read_record(partial)
+    message = str(refused.value)
+    assert "gives no rules" not in message and '"colors": 5 (left out: the default)' in message
+    assert 'add "colors": 6 to the rules at the top of the match record' in message
+    assert read_record({**partial, "rules": {"rounds": 2, "colors": 6}}).rules == Rules(colors=6, rounds=2)
+    # a key given and different is named as given, with no advice to add it
+    with pytest.raises(RecordError) as refused:
+        read_record({"rules": {"colors": 5}, "start": six, "turns": []})
+    message = str(refused.value)
+    assert "the start's rules (\"colors\": 6) differ from the record's (\"colors\": 5):" in message, message
+    assert "gives no rules" not in message and "left out" not in message
+
+
+def test_a_match_whose_rounds_have_other_rules_names_the_keys_that_differ():
+    """The text form's "the rounds of a match must share their rules" named no rule, and a
+    ``MatchRecord`` built in Python printed both rules in full (six keys each) for one that differs."""
+    five, six = Position.deal(seed=3), Position.deal(seed=4, rules=Rules(colors=6))
+    with pytest.raises(RecordError, match=r'round 2, line 3: the rounds of a match must share their rules: this '
+                                          r'round\'s start gives "colors": 6, round 1\'s "colors": 5$'):
+        read_record(f"LCR1\nstart {five.to_string()}\nstart {six.to_string()}\n")
+    with pytest.raises(RecordError, match=r'round 1: the round\'s rules \("colors": 5\) differ from the match\'s '
+                                          r'\("colors": 6\): a match\'s rounds share its rules$'):
+        MatchRecord(Rules(colors=6), [read_record({"start": five.to_json(), "turns": []})])
+
+
 def test_a_match_record_whose_later_round_has_the_wrong_starter_is_refused():
     """The rules say who starts each later round (the higher total; on a tie, tied_start): a record
     in which the trailing player started round 2 was reviewed as if it were a real match."""

@@ -422,8 +422,9 @@ class MatchRecord:
                     raise RecordError(wrong, round=r)
             starter = began
             if rec.rules != self.rules:
-                raise RecordError(f"the round's rules {rec.rules.to_dict(True)} differ from the match's "
-                                  f"{self.rules.to_dict(True)}", round=r)
+                mine, match = _differing(rec.rules, self.rules)
+                raise RecordError(f"the round's rules ({mine}) differ from the match's ({match}): a match's rounds "
+                                  "share its rules", round=r)
             m = rec.start.match
             if m is not None:
                 if m.get("round") != r:
@@ -938,17 +939,67 @@ def _overlaid(given: Any, base: Rules | None) -> Rules:
     return Rules.from_dict({**base.to_dict(True), **given})
 
 
-def _rules_of(data: Mapping[str, Any], inherited: Rules | None, round: int | None) -> Rules:
-    if "rules" in data:
-        try:
-            rules = _overlaid(data["rules"], inherited)
-        except RulesError as exc:
-            raise RecordError(str(exc), round=round) from None
-        if inherited is not None and rules != inherited:
-            raise RecordError(f"the round's rules {rules.to_dict(True)} differ from the match's "
-                              f"{inherited.to_dict(True)}", round=round)
-        return rules
-    return inherited or Rules()
+@dataclass(frozen=True)
+class _Enclosing:
+    """The rules a round or a start inherits, and, for a refusal's wording, which keys the record
+    wrote (none: the defaults throughout), whose rules they are and where a fix is written."""
+
+    rules: Rules
+    given: frozenset[str]
+    name: str  # "the record", "the match", "the round"
+    top: str  # "the record", "the match record": where rules shared by every part are written
+
+
+def _rules_clash(part: str, own: Rules, outer: _Enclosing) -> str:
+    """Why a round's or a start's rules (``part``, e.g. "the start's rules") are refused: the keys
+    that differ, and, when the record wrote no rules at all, that it has the defaults and how to
+    write the part's at the top (a 6-colour start under a record without rules was "differing" from
+    rules the user never gave)."""
+    keys = _differing_keys(own, outer.rules)
+    says = _rules_text(own, keys)
+    if not outer.given:
+        return (f"{outer.name} gives no rules, so it has the default rules ({_rules_text(outer.rules)}), but {part} "
+                f'give {says}: write "rules": {{{says}}} at the top of {outer.top}')
+    has = ", ".join(_rules_text(outer.rules, [key]) + ("" if key in outer.given else " (left out: the default)")
+                    for key in keys)
+    if not any(key in outer.given for key in keys):
+        hint = f"add {says} to the rules at the top of {outer.top}"
+    else:
+        hint = f"{part} must agree with {outer.name}'s (the keys they leave out are taken from them)"
+    return f"{part} ({says}) differ from {outer.name}'s ({has}): {hint}"
+
+
+def _rules_text(rules: Rules, keys: Iterable[str] | None = None) -> str:
+    """Rules as the JSON keys and values a user writes (``"colors": 6``), all or only ``keys``."""
+    given = rules.to_dict(True)
+    return ", ".join(f'"{key}": {json.dumps(given[key])}' for key in (given if keys is None else keys))
+
+
+def _differing_keys(own: Rules, other: Rules) -> list[str]:
+    mine, theirs = own.to_dict(True), other.to_dict(True)
+    return [key for key in mine if mine[key] != theirs[key]]
+
+
+def _differing(own: Rules, other: Rules) -> tuple[str, str]:
+    """For a refusal: the keys in which two rules differ, with the values of each."""
+    keys = _differing_keys(own, other)
+    return _rules_text(own, keys), _rules_text(other, keys)
+
+
+def _rules_of(data: Mapping[str, Any], inherited: _Enclosing | None, round: int | None) -> _Enclosing:
+    """The rules of a record (``inherited`` None: a match, or a lone round) or of a match's round."""
+    outer = inherited or _Enclosing(Rules(), frozenset(), "the match" if "rounds" in data else "the record",
+                                    "the match record" if "rounds" in data else "the record")
+    if "rules" not in data:
+        return outer
+    try:
+        rules = _overlaid(data["rules"], inherited.rules if inherited else None)
+    except RulesError as exc:
+        raise RecordError(str(exc), round=round) from None
+    if inherited is not None and rules != inherited.rules:
+        raise RecordError(_rules_clash("the round's rules", rules, inherited), round=round)
+    named = "the round" if inherited is not None else outer.name
+    return _Enclosing(rules, outer.given | frozenset(data["rules"]), named, outer.top)
 
 
 def _listed(players: Any) -> Any:
@@ -991,18 +1042,18 @@ def _record_from_json(data: Mapping[str, Any], lines: list[list[int]] | None, ba
         unknown = set(data) - MATCH_KEYS
         if unknown:
             raise RecordError(f"unknown key(s) {sorted(unknown)}; a match record has {sorted(MATCH_KEYS)}")
-        rules = _rules_of(data, None, None)
+        outer = _rules_of(data, None, None)
         rounds = data["rounds"]
         if not isinstance(rounds, list) or not rounds:
             raise RecordError("rounds must be a non-empty list of round records")
-        recs = [_round_from_json(r, rules, i + 1, lines[i] if lines and i < len(lines) else None, bar)
+        recs = [_round_from_json(r, outer, i + 1, lines[i] if lines and i < len(lines) else None, bar)
                 for i, r in enumerate(rounds)]
         players, comment = _meta(data, None)
-        return MatchRecord(rules, recs, players, comment)
+        return MatchRecord(outer.rules, recs, players, comment)
     return _round_from_json(data, None, None, lines[0] if lines else None, bar)
 
 
-def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
+def _round_from_json(data: Any, inherited: _Enclosing | None, round: int | None,
                      lines: list[int] | None, bar: Any = None) -> RoundRecord:
     if not isinstance(data, Mapping):
         raise RecordError(f"a round record must be a JSON object, got {type(data).__name__}", round=round)
@@ -1016,7 +1067,8 @@ def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
     for key in ("start", "turns"):
         if key not in data:
             raise RecordError(f"'{key}' is missing: a round record is {{\"rules\", \"start\", \"turns\"}}", round=round)
-    rules = _rules_of(data, inherited, round)
+    outer = _rules_of(data, inherited, round)
+    rules = outer.rules
     start_data = data["start"]
     if not isinstance(start_data, Mapping):
         raise RecordError("start must be a position object", round=round)
@@ -1027,8 +1079,7 @@ def _round_from_json(data: Any, inherited: Rules | None, round: int | None,
         except RulesError as exc:
             raise RecordError(f"start: {exc}", round=round) from None
         if own != rules:
-            raise RecordError(f"the start's rules {own.to_dict(True)} differ from the record's "
-                              f"{rules.to_dict(True)}", round=round)
+            raise RecordError(_rules_clash("the start's rules", own, outer), round=round)
     start_data["rules"] = rules.to_dict(True)
     try:
         start = from_json(start_data)
@@ -1103,7 +1154,9 @@ def _parse_text_form(text: str, progress: bool = False) -> Record:
         recs = []
         for r, (n, start, turns, lines, found) in enumerate(rounds, start=1):
             if start.rules != rules:
-                raise RecordError("the rounds of a match must share their rules", line=n, round=r)
+                mine, first = _differing(start.rules, rules)
+                raise RecordError(f"the rounds of a match must share their rules: this round's start gives {mine}, "
+                                  f"round 1's {first}", line=n, round=r)
             players, comment = _labels(found)
             recs.append(RoundRecord(start, turns, players, comment, round=r, lines=lines, progress=bar))
         players, comment = _labels(match_labels)
