@@ -406,6 +406,36 @@ def test_a_record_that_gives_no_rules_says_so_when_its_start_or_round_has_others
     assert "gives no rules" not in message and "left out" not in message
 
 
+def test_a_turn_that_names_two_cards_drawn_is_refused_saying_a_turn_draws_one():
+    """'-Yw/D:B4:B5' was refused as "unknown card 'B4:B5': value '4:B5' is not 2..10 or w"."""
+    view = Position.deal(seed=3).view(0).to_json()
+    with pytest.raises(RecordError, match=r"turn index 0 .*names more than one card drawn: a turn draws one card, "
+                                          r"written once after ':'") as refused:
+        read_record({"start": view, "turns": ["-Yw/D:B4:B5"]})
+    assert "2..10 or w" not in str(refused.value)
+
+
+def test_a_one_player_record_drawing_the_card_its_turn_placed_says_so():
+    """Player 0 discarding B4 (their only copy) and drawing B4 was refused as "B4 cannot be in the draw
+    pile: it is in player 0's hand", true only before the turn was played."""
+    view = Position.deal(seed=3).view(0).to_json()
+    assert "B4" in view["hands"][0]
+    for turn, verb in (("-B4/D:B4", "discards"), ("+B4/D:B4", "plays")):
+        with pytest.raises(RecordError, match=rf"impossible draw: B4 cannot be in the draw pile: this turn {verb} it$"):
+            read_record({"start": view, "turns": [turn]})
+
+
+def test_a_json_start_written_as_the_one_line_string_points_to_the_text_form():
+    """A JSON record whose start was the one-line string was refused as "start must be a position
+    object", with no word on where that string is read; following the advice reads the record."""
+    deal = Position.deal(seed=3)
+    with pytest.raises(RecordError, match=r"start must be a position object.*got str; a start as the one-line string "
+                                          r"belongs in the text form: the line 'LCR1'"):
+        read_record({"start": deal.to_string(), "turns": ["-B4/D"]})
+    assert read_record(f"LCR1\nstart {deal.to_string()}\n-B4/D\n") == read_record(
+        {"start": deal.to_json(), "turns": ["-B4/D"]})
+
+
 def test_a_match_whose_rounds_have_other_rules_names_the_keys_that_differ():
     """The text form's "the rounds of a match must share their rules" named no rule, and a
     ``MatchRecord`` built in Python printed both rules in full (six keys each) for one that differs."""

@@ -136,6 +136,9 @@ class Turn:
         move = Move.parse(head, colors)
         if not sep:
             return cls(move)
+        if ":" in card:  # '+R7/D:B4:B5': a turn draws one card
+            raise MoveError(f"turn {brief(text)} names more than one card drawn: a turn draws one card, "
+                            "written once after ':', like '+R7/D:B4'")
         try:
             drawn = Card.parse(card, colors)
         except CardError as exc:
@@ -563,8 +566,11 @@ def _advance_world(world: Position, viewer: int, turn: Turn, error: Any) -> Card
         t = turn.drawn.type
         in_deck = bool((deck == t).any())
         if unknown[t] <= 0 and not in_deck:
-            raise error(f"impossible draw: {turn.drawn} cannot be in the draw pile: "
-                        f"{_where_visible(world.view(viewer), turn.drawn)}")
+            if turn.drawn == move.card and not turn.drawn.is_wager:  # (still in the hand until the turn is played)
+                where = f"this turn {'plays' if move.play else 'discards'} it"
+            else:
+                where = _where_visible(world.view(viewer), turn.drawn)
+            raise error(f"impossible draw: {turn.drawn} cannot be in the draw pile: {where}")
         if not in_deck:  # in the opponent's unknown cards: it changes places with the top of the pile
             _swap_hidden(world, opponent, t, 0)
         K.bring_to_top(s, t)
@@ -1071,7 +1077,12 @@ def _round_from_json(data: Any, inherited: _Enclosing | None, round: int | None,
     rules = outer.rules
     start_data = data["start"]
     if not isinstance(start_data, Mapping):
-        raise RecordError("start must be a position object", round=round)
+        hint = ""
+        if isinstance(start_data, str) and start_data.strip()[:len(STRING_TAG) + 1].upper() == f"{STRING_TAG};":
+            hint = (f"; a start as the one-line string belongs in the text form: the line '{TEXT_TAG}', then "
+                    f"'start {STRING_TAG};...' and the turns")
+        raise RecordError(f"start must be a position object, {{\"hands\": ..., \"deck\": ...}}, got "
+                          f"{type(start_data).__name__}{hint}", round=round)
     start_data = dict(start_data)
     if "rules" in start_data:
         try:
