@@ -390,13 +390,13 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
                 else f"{len(lv.rows)} sampled worlds"
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
                      f"{_level_value(lv, b)} ({solved}, {lv.nodes} nodes)")
-        if len(levels) >= 2 and stalls >= min_stalls and not _agree(levels[-2], lv, view.colors):
+        if len(levels) >= 2 and stalls >= min_stalls:
             checked, spent = _tie_check(worlds, levels[-2], lv, tables, max_nodes - used, progress, view.colors)
             used += spent
             if checked is not None:
                 levels[-1] = checked
-        if len(levels) >= 2 and stalls >= min_stalls and _agree(levels[-2], levels[-1], view.colors):
-            break
+            if _agree(levels[-2], levels[-1], view.colors):
+                break
         if not _uses_stalls(view):
             break
         if deadline is not None and time.perf_counter() > deadline:
@@ -631,15 +631,17 @@ def _solve_level(worlds: _Worlds, stalls: int, tables: list[Tables], budget: int
 
 def _tie_check(worlds: _Worlds, prev: Level, level: Level, tables: list[Tables], budget: int,
                progress: Callable[[str], None] | None, colors: int) -> tuple[Level | None, int]:
-    """``level`` with the last level's best turn made exact where it was only bounded, when that bound ties
-    with ``level``'s best (within ``TIE``); else (None, 0), and (None, nodes spent) when it did not finish.
-    Of turns tied for the best a level names any one: at 3 cards, seed 4 (``tests/helpers.played_down``),
-    three, four and five stalls each all give +36.82 but name -Yw/B, -Y3/B and -W3/B, each leaving the one
-    before at most +36.82. A bound cannot say "the same", so the levels never agreed and the search went on
-    to six stalls each (160 M nodes). Solving that one turn exactly in those worlds costs about one search of
-    the level there, the next level several times the whole level."""
+    """``level`` with the last level's best turn made exact in the worlds where it was only bounded, when
+    the two levels do not agree but would were those bounds its values (a tie); else (None, 0), and (None,
+    nodes spent) when it did not finish. Of turns tied for the best a level names any one: at 3 cards, seed
+    4 (``tests/helpers.played_down``), three, four and five stalls each all give +36.82 but name -Yw/B,
+    -Y3/B and -W3/B, each leaving the one before at most +36.82. A bound cannot say "the same", so the
+    levels never agreed and the search went on to six stalls each (160 M nodes). That one turn, solved as
+    the reference in the level's own tables, took 9 k nodes there; where it turns out below the best, about
+    as much as the level in those worlds (every turn above it solved in full), the next level several times
+    the whole level."""
     was = prev.codes[prev.best()]
-    if was not in level.codes:
+    if was not in level.codes or _agree(prev, level, colors):
         return None, 0
     k = level.codes.index(was)
     if not level.is_bound(k) or budget <= 0:  # (a budget of 0 would mean no limit to the compiled search)
