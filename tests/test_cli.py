@@ -54,7 +54,7 @@ def test_a_position_file_cut_off_is_said_to_end_early_and_a_malformed_one_is_not
 
 @pytest.mark.parametrize("arg,message", [
     ('{"to_move": 0}', "needs 'hands' and 'deck'"),
-    ("LC1;c5;h8;nr;m0;p0=R7;p1=?8;d=3", "hand of player 0 has 1 cards"),
+    ("LC1;c5;h8;nr;m0;p0=R7;p1=?8;d=3", "hand of player 0 has 1 card; it must have 8"),
     ("nonexistent-file.json", "no such file: nonexistent-file.json"),
     ("example:nope", "no example"),
 ])

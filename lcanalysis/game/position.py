@@ -131,7 +131,7 @@ def hand_size_error(player: int, size: Any, want: int, to_move: int, phase: str,
     """The refusal of a hand of the wrong size. A mover one card short in the place step, or one
     card over in the draw step, is most likely a player who mixed up the two steps of a turn
     (they placed their card and now ask where to draw from), so it says how to write the draw step."""
-    text = f"hand of player {player} has {brief(size)} cards; it must have {want}{extra}"
+    text = f"hand of player {player} has {brief(size)} card{'' if size == 1 else 's'}; it must have {want}{extra}"
     if not explain_draw_step or player != to_move:
         return PositionError(text)
     if phase != "draw" and size == want - 1:
