@@ -47,8 +47,10 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: otherwise; 11: where two stall levels name different turns tied for the best, the earlier best, left only
 #: bounded at the tie, is valued exactly before the levels are called apart (``search.endgame._tie_check``), so
 #: such a search converges a level sooner and a judged value, bound or loss can differ (the reference reviews'
-#: numbers did not).
-REVIEW_VERSION = 11
+#: numbers did not); 12: an exact stall level and a sampled one are compared world by world (``search.endgame.
+#: _agree`` with each sampled world's row among every split), not through the sampled mean's standard error,
+#: so such levels agree less often where they differ and a search can go a level deeper.
+REVIEW_VERSION = 12
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
