@@ -1050,6 +1050,26 @@ def test_with_buried_cards_the_deepest_exact_level_is_the_average_over_every_fil
             assert m.value == pytest.approx(plain[m.move], abs=1e-9)
 
 
+@pytest.mark.parametrize("seed, deck", [(3, 2), (1, 3)])
+def test_with_buried_cards_each_sampled_world_is_the_fill_and_split_of_every_world_with_its_values(seed, deck):
+    """A sampled world fills the buried cards at random and then draws a physical split of the rest; where
+    every world is listed too, ``sample_rows`` maps it to its row there (its fill's block, its split's row
+    within it), so that an exact level and a sampled one compare world by world with buried cards too (before,
+    only through the sampled mean's standard error). Solved both ways with one stall each, every turn's value
+    in a sampled world is its row's."""
+    view = _buried_view(seed, 2 if deck == 2 else 1, deck)
+    worlds = E._Worlds(view, 0)
+    rows = worlds.sample_rows
+    assert rows is not None and worlds.all_picks is not None and worlds.all_src is not None
+    assert len(set(worlds.sample_src[:24].tolist())) > 1  # the first worlds differ in their fills
+    assert (worlds.all_src[rows] == worlds.sample_src).all()  # each lies in its own fill's block
+    tables = E._level_tables(view, 1, 1)
+    codes, every, bounded, _, done = E._solve(worlds, worlds.all_worlds(), 1, tables, 0)
+    codes2, sampled, bounded2, _, done2 = E._solve(worlds, worlds.sampled(0, 24), 1, tables, 0)
+    assert done and done2 and not bounded.any() and not bounded2.any()
+    np.testing.assert_allclose(sampled[:, E._columns(codes2, codes)], every[rows[:24]], atol=1e-9)
+
+
 def test_with_buried_cards_sampled_worlds_fill_them_at_random_and_estimate_honestly(monkeypatch):
     from lcanalysis.search.view_value import solve_buried_view
 

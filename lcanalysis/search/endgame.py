@@ -221,6 +221,7 @@ class _Worlds:
         sizes = [] if len(fills) > ENUMERATE_MAX else \
             [count_splits(merged_counts(f.unseen_counts(), dead).tolist(), u, ENUMERATE_MAX + 1) for _, f in fills]
         self.splits = sum(sizes) if sizes else ENUMERATE_MAX + 1  # few fills: perhaps few worlds in all
+        seen: dict[tuple[int, ...], int] = {}  # a fill (its piles' card types) -> its inputs in ``self.inputs``
         if self.splits <= ENUMERATE_MAX:
             parts, weights, src = [], [], []
             for i, ((p, filled), n) in enumerate(zip(fills, sizes)):
@@ -229,32 +230,45 @@ class _Worlds:
                 parts.append(picks)
                 weights.append(p * ways / comb(int(inputs.unseen.sum()), u))
                 src += [len(self.inputs)] * n
+                seen[_fill_key(filled)] = len(self.inputs)
                 self.inputs.append(inputs)
             self.all_picks, self.weights = np.vstack(parts), np.concatenate(weights)
             self.all_src = np.array(src, dtype=np.int64)
-        # each sampled world's row among every split, when both exist (no buried cards): an exact level and
-        # a sampled one then compare world by world (``_agree``)
-        self.sample_rows: np.ndarray | None = None
         if not view.buried_count:  # one set of inputs: the sample draws physical splits of its unseen cards
             self.inputs = self.inputs or [first]
             self.sample = sampled_picks(self.inputs[0].unseen.tolist(), u, nt, MAX_WORLDS, seed)
             self.sample_src = np.zeros(MAX_WORLDS, dtype=np.int64)
-            if self.all_picks is not None:
-                self.sample_rows = _rows_among(self.inputs[0], self.all_picks, self.sample)
-            return
-        rng = np.random.default_rng(seed)
-        rows, src, seen = [], [], {}
-        for i in range(MAX_WORLDS):
-            filled = view.random_fill(rng)
-            key = tuple(card.type for pile in filled.discards for card in pile)
-            if key not in seen:
-                seen[key] = len(self.inputs)
-                self.inputs.append(_SplitInputs(filled))
-            inputs = self.inputs[seen[key]]
-            rows.append(sampled_picks(inputs.unseen.tolist(), u, nt, 1, seed * 1_000_003 + i)[0])
-            src.append(seen[key])
-        self.sample = np.array(rows, dtype=np.int32).reshape(MAX_WORLDS, nt)
-        self.sample_src = np.array(src, dtype=np.int64)
+        else:  # each sampled world fills the buried cards at random, then draws a physical split of the rest
+            rng = np.random.default_rng(seed)
+            rows, src = [], []
+            for i in range(MAX_WORLDS):
+                filled = view.random_fill(rng)
+                key = _fill_key(filled)
+                if key not in seen:  # (a fill also enumerated shares its inputs: the same game)
+                    seen[key] = len(self.inputs)
+                    self.inputs.append(_SplitInputs(filled))
+                inputs = self.inputs[seen[key]]
+                rows.append(sampled_picks(inputs.unseen.tolist(), u, nt, 1, seed * 1_000_003 + i)[0])
+                src.append(seen[key])
+            self.sample = np.array(rows, dtype=np.int32).reshape(MAX_WORLDS, nt)
+            self.sample_src = np.array(src, dtype=np.int64)
+        # each sampled world's row among every world, when both exist: an exact level and a sampled one then
+        # compare world by world (``_agree``)
+        self.sample_rows = None if self.all_picks is None else self._rows_of_sample()
+
+    def _rows_of_sample(self) -> np.ndarray | None:
+        """Each sampled world's row among every world (``_rows_among`` within its fill's block of rows), or
+        None should one not be found."""
+        assert self.all_picks is not None and self.all_src is not None
+        rows = np.full(len(self.sample), -1, dtype=np.int64)
+        for s in np.unique(self.sample_src):
+            block = np.flatnonzero(self.all_src == s)  # the fill's rows (every row, without buried cards)
+            mine = self.sample_src == s
+            found = _rows_among(self.inputs[int(s)], self.all_picks[block], self.sample[mine]) if len(block) else None
+            if found is None:
+                return None
+            rows[mine] = block[found]
+        return rows
 
     def all_worlds(self) -> tuple[np.ndarray, np.ndarray]:
         """Every world (split, and fill when cards are buried) and the inputs of each."""
@@ -270,6 +284,12 @@ class _Worlds:
         if level.exact and self.all_picks is not None:
             return self.all_worlds()
         return self.sampled(0, len(level.rows))
+
+
+def _fill_key(filled: View) -> tuple[int, ...]:
+    """A fill of the buried cards, as the card types of every discard pile in order (the rest of the view is
+    the same in every fill)."""
+    return tuple(card.type for pile in filled.discards for card in pile)
 
 
 def _rows_among(inputs: _SplitInputs, every: np.ndarray, picks: np.ndarray) -> np.ndarray | None:
