@@ -45,17 +45,17 @@ def levels_of(seed: int, deck: int, nodes: int, min_stalls: int | None, max_stal
     solve = endgame._solve
     counts = {"two": 0, "hits": 0}
 
-    def counted_solve(worlds, chosen, stalls, tables, max_nodes, ref=-1, margin=float("inf")):
+    def counted_solve(worlds, chosen, stalls, tables, max_nodes, ref=-1, margin=float("inf"), raise_bar=False):
         """``endgame._solve``, adding up its tables' counters (each call resets them)."""
-        found = solve(worlds, chosen, stalls, tables, max_nodes, ref, margin)
+        found = solve(worlds, chosen, stalls, tables, max_nodes, ref, margin, raise_bar)
         counts["two"] += sum(int(t.stats[0]) for t in tables)
         counts["hits"] += sum(int(t.stats[2]) for t in tables)
         return found
 
-    def recorded(worlds, stalls, tables, budget, ref, margin, stone=None):
+    def recorded(worlds, stalls, tables, budget, ref, margin, stone=None, baseline=None):
         counts["two"] = counts["hits"] = 0
         t = time.perf_counter()
-        level, used = solve_level(worlds, stalls, tables, budget, ref, margin, stone)
+        level, used = solve_level(worlds, stalls, tables, budget, ref, margin, stone, baseline)
         rows.append({"deck": deck, "seed": seed, "level": stalls,
                      "worlds": 0 if level is None else len(level.rows),
                      "every_split": level is not None and level.exact, "finished": level is not None,

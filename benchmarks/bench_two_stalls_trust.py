@@ -54,9 +54,9 @@ def trust_row(seed: int, deck: int, nodes: int) -> dict:
     kept: dict[int, tuple] = {}
     solve_level = endgame._solve_level
 
-    def keeping(worlds, stalls, tables, budget, ref, margin, stone=None):
+    def keeping(worlds, stalls, tables, budget, ref, margin, stone=None, baseline=None):
         """``endgame._solve_level``, keeping each level with its worlds and tables."""
-        level, used = solve_level(worlds, stalls, tables, budget, ref, margin, stone)
+        level, used = solve_level(worlds, stalls, tables, budget, ref, margin, stone, baseline)
         if level is not None:
             kept[stalls] = (level, worlds, tables)
         return level, used

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -1207,9 +1208,9 @@ def test_a_stepping_stone_level_keeps_the_budget_for_the_trusted_level_after_it(
     seen = []
     real = E._solve_level
 
-    def spy(worlds, stalls, tables, budget, ref, margin, stone=None):
+    def spy(worlds, stalls, tables, budget, ref, margin, stone=None, baseline=None):
         seen.append((stalls, stone))
-        return real(worlds, stalls, tables, budget, ref, margin, stone)
+        return real(worlds, stalls, tables, budget, ref, margin, stone, baseline)
 
     monkeypatch.setattr(E, "_solve_level", spy)
     E.converged_endgame(view, max_nodes=2_000_000, seed=0, runner_ups=False, max_stalls=2)
@@ -1597,6 +1598,64 @@ def test_each_sampled_world_is_the_split_of_every_split_that_has_its_values(seed
     codes2, sampled, bounded2, _, done2 = E._solve(worlds, worlds.sampled(0, 24), 1, tables, 0)
     assert done and done2 and not bounded.any() and not bounded2.any()
     np.testing.assert_allclose(sampled[:, E._columns(codes2, codes)], every[rows[:24]], atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_sampled_level_estimated_against_an_exact_one_is_unbiased_and_its_error_is_the_true_one(seed):
+    """``Level.with_control``: a sampled level's means less the luck of its worlds, as the exact level's best turn
+    measures it (its mean there against its exact mean). Checked against every world solved at one and two
+    stalls each (the truth, independently of the estimate): over 400 samplings of 24 worlds drawn by the worlds'
+    probabilities (as ``_Worlds`` draws them), the estimates of two stalls each average to the truth, their
+    spread from sampling to sampling is what their standard error says, and for the best turn that error is
+    under half the plain mean's, which it replaces; the losses are the plain paired ones."""
+    view = _view(seed, 3)
+    worlds = E._Worlds(view, 0)
+    c1, r1, b1, _, done1 = E._solve(worlds, worlds.all_worlds(), 1, E._level_tables(view, 1, 1), 0)
+    c2, r2, b2, _, done2 = E._solve(worlds, worlds.all_worlds(), 2, E._level_tables(view, 2, 1), 0)
+    assert done1 and done2 and not b1.any() and not b2.any()
+    exact1 = E.Level(1, c1, r1, b1, worlds.weights, 0, 0.0)
+    truth = worlds.weights @ r2
+    rng = np.random.default_rng(seed)
+    estimates, errors, plain_errors = [], [], []
+    for _ in range(400):
+        rows_of = rng.choice(len(r2), size=24, p=worlds.weights)
+        sampled = E.Level(2, c2, r2[rows_of], b2[rows_of], None, 0, 0.0)
+        estimate = sampled.with_control(exact1, rows_of)
+        assert estimate.control is not None and "against the exact value with 1 stall(s) each" in estimate.in_words(9)
+        means = estimate.means()
+        estimates.append(means)
+        errors.append([estimate.stderr(k) for k in range(len(c2))])
+        plain_errors.append([sampled.stderr(k) for k in range(len(c2))])
+        loss = estimate.difference(0, 1)  # a loss is the difference of the two estimates, paired as before
+        assert loss[0] == pytest.approx(means[0] - means[1], abs=1e-9) and loss == sampled.difference(0, 1)
+        assert estimate.best() == sampled.best()  # every turn moves alike: the order is the plain one
+    estimates, errors, plain_errors = np.array(estimates), np.array(errors), np.array(plain_errors)
+    spread = estimates.std(axis=0)
+    assert (np.abs(estimates.mean(axis=0) - truth) <= 4 * spread / np.sqrt(400) + 1e-9).all()  # unbiased
+    varies = spread > 0.05  # (turns whose change varies with the world; the rest are exact in effect)
+    assert varies.sum() >= 5
+    said = np.sqrt((errors ** 2).mean(axis=0))  # (the mean variance said: a rare world's change is often not drawn)
+    plain = np.sqrt((plain_errors ** 2).mean(axis=0))
+    ratio = said[varies] / spread[varies]
+    assert (ratio > 0.8).all() and (ratio < 1.25).all()  # the error said is the true one
+    assert (said[varies] < plain[varies]).mean() >= 0.75  # and mostly smaller than the plain mean's
+    best = int(np.argmax(truth))  # the value a player reads: its error at least halved here
+    assert said[best] <= 0.5 * plain[best]
+
+
+def test_a_sampled_level_is_not_estimated_against_no_stalls_each():
+    """No stalls each lists no turn that takes a pile's card, and its values vary from world to world unlike one
+    stall each's (at 3 cards, seed 0, measured against it some turns' errors grew): a sampled level keeps its
+    plain mean there. Against one stall each, by hand: the best turn (the second, 3.5 over every world) is 1 and
+    3 in the two sampled worlds, a mean of 2, so those worlds are 1.5 points unlucky and every turn gains 1.5."""
+    codes = [9, 17]
+    exact0 = E.Level(0, codes, np.zeros((4, 2)), np.zeros((4, 2), bool), np.full(4, 0.25), 0, 0.0)
+    sampled = E.Level(1, codes, np.array([[1.0, 2.0], [3.0, 4.0]]), np.zeros((2, 2), bool), None, 0, 0.0)
+    assert sampled.with_control(exact0, np.array([0, 1])) is sampled
+    exact1 = replace(exact0, stalls=1, rows=np.array([[0.0, 1.0], [2.0, 3.0], [5.0, 5.0], [5.0, 5.0]]))
+    estimate = sampled.with_control(exact1, np.array([0, 1]))  # changes 1 and 1 in both worlds: no error left
+    assert sampled.means() == pytest.approx([2.0, 3.0]) and estimate.means() == pytest.approx([3.5, 4.5])
+    assert estimate.stderr(0) == estimate.stderr(1) == 0.0 < sampled.stderr(0)
 
 
 def test_an_exact_level_and_a_sampled_one_agree_only_if_their_paired_difference_allows():

@@ -49,8 +49,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: such a search converges a level sooner and a judged value, bound or loss can differ (the reference reviews'
 #: numbers did not); 12: an exact stall level and a sampled one are compared world by world (``search.endgame.
 #: _agree`` with each sampled world's row among every split), not through the sampled mean's standard error,
-#: so such levels agree less often where they differ and a search can go a level deeper.
-REVIEW_VERSION = 12
+#: so such levels agree less often where they differ and a search can go a level deeper; 13: a sampled stall
+#: level after an exact one is that level's value plus the mean change from it in the sampled worlds
+#: (``search.endgame.Level.with_control``), not the plain mean of its worlds, so a judged value and its standard
+#: error can differ (the turns' order, and so the best turn and the losses, cannot).
+REVIEW_VERSION = 13
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
