@@ -202,7 +202,8 @@ class Analysis:
     chance to win the match (its kind says so). Each turn (``MoveValue``) says whether its value is
     exact, or an estimate with its standard error (``stderr``; none for a heuristic leaf's);
     ``value`` is the best turn's. ``playout_policy`` names the play-out policy of an answer by play-outs,
-    ``hand_model`` and ``deck_streams`` say how they dealt the unseen cards (None for any other answer).
+    ``hand_model`` and ``deck_streams`` say how they dealt the unseen cards (None for any other answer);
+    ``luck_measured_at`` how the advisor's endgame search estimated a sampled level.
     ``print`` gives the turns as a table, ``to_json()`` as the interchange object, ``to_frame()`` as a
     DataFrame.
     """
@@ -232,6 +233,9 @@ class Analysis:
     #: whether each player drew from a deck stream of their own in the play-outs (True) or all from one
     #: shuffled pile (False), set by ``Rollouts.analysis``; None when no play-outs of the library made the values
     deck_streams: bool | None = None
+    #: the stall budget each of the exact endgame level that a sampled one took its worlds' luck out against
+    #: (``search.endgame.Level.with_control``); None for any other answer
+    luck_measured_at: int | None = None
 
     def __post_init__(self) -> None:
         self.moves[:] = ranked(self.moves)  # ties (within TIE) exact first, then in the canonical order
@@ -267,6 +271,7 @@ class Analysis:
             **({"playout_policy": self.playout_policy} if self.playout_policy is not None else {}),
             **({"hand_model": self.hand_model} if self.hand_model is not None else {}),
             **({"deck_streams": self.deck_streams} if self.deck_streams is not None else {}),
+            **({"luck_measured_at": self.luck_measured_at} if self.luck_measured_at is not None else {}),
             **({"notes": self.notes} if self.notes else {}),
         }
 

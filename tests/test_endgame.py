@@ -1071,6 +1071,33 @@ def test_with_buried_cards_each_sampled_world_is_the_fill_and_split_of_every_wor
     np.testing.assert_allclose(sampled[:, E._columns(codes2, codes)], every[rows[:24]], atol=1e-9)
 
 
+def test_an_answer_on_a_sampled_level_says_its_luck_was_measured_against_the_exact_one_and_is_right():
+    """With one card buried at 3 cards (seed 2), 12 M nodes: three stalls each on sampled worlds after an exact two.
+    Their luck is taken out as two stalls each's exact values measure it, and the answer says so in its method,
+    its JSON and the hint's line on what the values are. The value is three stalls each's over every world
+    (+16.82, as two's: searched with its own budget here), where the plain mean of the sampled worlds said
+    +15.97 ± 0.24 (docs/endgame.md, "A sampled level measured against an exact one")."""
+    from lcanalysis.show.hint import question
+
+    view = _buried_view(2, 1, 3)
+    answer = E.converged_endgame(view, 12_000_000, workers=1)
+    assert not answer.exact and answer.bounds["max_stalls"] == 3 and answer.luck_measured_at == 2
+    assert answer.to_json()["luck_measured_at"] == 2
+    assert "their luck measured against the exact value with 2 stall(s) each" in answer.method
+    assert "their luck taken out as the exact values with 2 stall(s) each measure it" in question(answer, brief=True)
+    assert answer.best.value - 15.97 > 0.5  # (the plain mean was that far off)
+
+
+@pytest.mark.slow
+def test_the_sampled_level_measured_against_the_exact_one_is_the_value_over_every_world():
+    """The answer above against three stalls each solved over every world (10 M nodes, a few seconds alone)."""
+    view = _buried_view(2, 1, 3)
+    answer = E.converged_endgame(view, 12_000_000, workers=1)
+    full = E.converged_endgame(view, 100_000_000, workers=1, runner_ups=False, min_stalls=3, max_stalls=3)
+    assert not answer.exact and full.exact and full.best.move == answer.best.move
+    assert answer.best.value == pytest.approx(full.best.value, abs=max(2 * answer.best.stderr, 0.05))
+
+
 def test_with_buried_cards_sampled_worlds_fill_them_at_random_and_estimate_honestly(monkeypatch):
     from lcanalysis.search.view_value import solve_buried_view
 

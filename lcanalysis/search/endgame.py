@@ -915,6 +915,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         method=f"endgame search deepened on the stall budget (0..{lv.stalls}); {lv.in_words(splits)}",
         notes=say + notes,
         splits=len(lv.rows),
+        luck_measured_at=None if lv.control is None else lv.control_stalls,
     )
     answer.bounds["converged"] = converged
     return answer

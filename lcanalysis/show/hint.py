@@ -177,10 +177,12 @@ def question(analysis: Analysis, brief: bool = False) -> str:
                      "; not converged: with more discard-pile draws allowed the best turn or its value may "
                      "change (the notes say how)")
     elif analysis.kind.startswith("view value"):
-        what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds; "
+        luck = "" if analysis.luck_measured_at is None else (
+            f", their luck taken out as the exact values with {analysis.luck_measured_at} stall(s) each measure it")
+        what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds{luck}; "
                 "± is one standard error") if brief else (
                 f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds of the unseen "
-                "cards; ± is one standard error, and a loss's error is that of the difference over the same "
+                f"cards{luck}; ± is one standard error, and a loss's error is that of the difference over the same "
                 "worlds")
     elif brief:
         playouts = analysis.playouts if analysis.playouts is not None else analysis.nodes
