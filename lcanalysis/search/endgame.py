@@ -149,11 +149,12 @@ class Level:
         """This sampled level estimated against ``exact`` (a level solved in every world; ``rows_of``: each
         sampled world's row there, ``_Worlds.sample_rows``), a control variate: how lucky the sampled worlds
         are is measured by the exact level's best turn, whose mean over every world is known, and taken out
-        of every turn's mean. So each turn's value is its mean in the sampled worlds less that turn's mean in
-        them plus its exact mean; its standard error that of the per-world differences, which vary far less
-        from world to world than the values do (at 3 cards, seed 24: +25.77 ± 0.05 against -25.16 ± 0.43).
-        As unbiased as the plain mean (the worlds are drawn by their probabilities). Every turn moves by the
-        same amount, so the order of the turns, their losses and which are bounds stay as they were. Not
+        of every turn's mean: each turn's value is its mean in the sampled worlds, less that best turn's mean
+        in them, plus that best turn's exact mean over every world. Its standard error is that of the per-world
+        differences, which vary far less from world to world than the values do (at 3 cards, seed 24: -25.77
+        ± 0.05, where the plain mean said -25.16 ± 0.43 and every world -25.77). As unbiased as the plain
+        mean (the worlds are drawn by their probabilities). Every turn moves by the same amount, so the order
+        of the turns, their losses and which are bounds stay as they were. Not
         against no stalls each, a game too unlike those with stalls (at 3 cards its values move from world to
         world otherwise than one stall each's, and the error can grow)."""
         if self.exact or not exact.exact or exact.stalls < 1:
