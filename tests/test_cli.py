@@ -788,7 +788,7 @@ def test_a_stage_of_advise_that_runs_on_is_not_a_silent_wait(capsys, monkeypatch
     monkeypatch.setattr(common, "progress_line", listening)
     monkeypatch.setattr(advisor, "advise", slow_advise)
     code, out, err = run(capsys, "advise", "example:midround", "--json")
-    assert code == 0 and json.loads(out)["value"] == real.value
+    assert code == 0 and json.loads(out)["value"] == pytest.approx(real.value, rel=1e-14)  # (15 digits)
     lines = err.splitlines()
     assert lines[0] == "  endgame: 2 stall(s) each: solving"
     assert lines[1].startswith("  endgame: 2 stall(s) each: solving ... still working, ") and lines[1].endswith(" s")

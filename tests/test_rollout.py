@@ -313,7 +313,8 @@ def test_on_a_position_in_a_match_each_turn_has_its_chance_to_win_the_match_rank
                  *[w for t in turns for w in ("--turn", t)]]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert [(m["move"], m["value"], m["points"]) for m in answer["moves"]] == \
-        [(m.move, m.value, m.extra["points"]) for m in match.moves]
+        [(m.move, pytest.approx(m.value, rel=1e-14), pytest.approx(m.extra["points"], rel=1e-14))  # (15 digits)
+         for m in match.moves]
     assert answer["moves"][0]["match_win"] == answer["value"] and "chance to win the match" in answer["kind"]
 
 

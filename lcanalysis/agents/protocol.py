@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from lcanalysis.agents import MAX_TIME_MS, Agent, AgentError, SearchAgent, checked_number, make_agent
+from lcanalysis.answer_json import answer_text
 from lcanalysis.game.cards import brief
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
@@ -242,7 +243,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
                 except Exception as exc:  # keep serving whatever happens inside one request
                     reply, keep = {"error": f"internal error: {type(exc).__name__}: {str(exc)[:500]}"}, True
         if reply is not None:
-            text = json.dumps(reply) + "\n"
+            text = answer_text(reply) + "\n"  # (the one writer of answers: floats without their noise)
             clock.written(time.perf_counter())  # (as the line goes out: the pipe's own wait is not the bot's)
             outfile.write(text)
             outfile.flush()

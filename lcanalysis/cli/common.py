@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import math
 import os
 import sys
@@ -14,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from lcanalysis.answer_json import answer_text
 from lcanalysis.options import UsageError, check_output_file
 
 if TYPE_CHECKING:
@@ -122,21 +122,9 @@ def stage_progress() -> Iterator[Callable[[str], None]]:
 
 
 def emit(obj: Any) -> None:
-    """``obj`` as one line of strict JSON: a number that is not finite (an interval from one deal)
-    is ``null``, never ``NaN`` or ``Infinity``, which JSON does not have and other readers refuse."""
-    print(json.dumps(_strict(obj), indent=None, allow_nan=False))
-
-
-def _strict(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _strict(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_strict(v) for v in obj]
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if not isinstance(obj, (str, int)) and hasattr(obj, "item"):  # a numpy number: its Python value
-        return _strict(obj.item())
-    return obj
+    """``obj`` as one line of strict JSON on standard output, as every answer is written
+    (``answer_json``): floats with 15 significant digits, a number that is not finite ``null``."""
+    print(answer_text(obj))
 
 
 #: words a newcomer types for a command, and the command meant
