@@ -271,19 +271,19 @@ def test_a_long_sampled_solve_counts_the_samples_done_in_its_progress(tmp_path, 
     line = re.compile(r"solving \(max_stalls=1, max_turns=None\), ([\d,]+) of 2,000 samples done"
                       r"( \(about [\d.,]+ (?:s|minutes|hours) left at this pace\))?, "
                       rf"([\d,]+) of at most {budget:,} nodes searched, \d+ s so far")
-    # (in the instants before the samples are planned and after they end, with the search's heartbeat
-    # still on, a line can say only the nodes: at this pace of lines one sometimes does)
+    # (in the instant before the samples are planned, with the search's heartbeat on, a line can say only
+    # the nodes: at this pace of lines one sometimes does; once planned, every line counts them to the end)
     nodes_only = re.compile(rf"solving \(max_stalls=1, max_turns=None\), [\d,]+ of at most {budget:,} nodes "
                             r"searched, \d+ s so far")
-    while said and nodes_only.fullmatch(said[-1]):
-        said.pop()
     while said and nodes_only.fullmatch(said[0]):
         said.pop(0)
     assert len(said) >= 2 and all(line.fullmatch(x) for x in said), said
     done = [int(line.fullmatch(x).group(1).replace(",", "")) for x in said]  # type: ignore[union-attr]
     assert done == sorted(done) and 0 < done[-1] < 2000
-    # once some are done, the line projects the rest at the pace so far (it never said how long is left)
-    assert all(bool(line.fullmatch(x).group(2)) == (n > 0) for x, n in zip(said, done))  # type: ignore[union-attr]
+    # once some are done, the line projects the rest at the pace so far (it never said how long is left),
+    # except a last line said as the budget stopped the samples: nothing is left to project then
+    assert all(bool(line.fullmatch(x).group(2)) == (n > 0)  # type: ignore[union-attr]
+               for x, n in zip(said[:-1], done[:-1]))
 
 
 BURIED_ONLY = "may stand only below the top card of a discard pile in a view"

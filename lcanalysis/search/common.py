@@ -66,12 +66,15 @@ class Meter:
     and the worlds (samples, splits or fills) solved out of their total (``planned``). Read while
     the searches run, so the nodes are a running count; the answer's ``nodes`` is the exact one."""
 
-    def __init__(self, outer: Meter | None = None):
+    def __init__(self, outer: Meter | None = None, stage: Callable[[], str] = str):
         self.outer = outer  # a heartbeat inside another: both count
+        self.stage = stage  # what the heartbeat says is being done (its ``what``)
         self.lock = threading.Lock()
         self.finished = 0  # the nodes of the searches that have ended
         self.live: dict[int, np.ndarray] = {}  # the stats of those running now
-        self.work: list[Any] | None = None  # [done, total, what, its start] of the outermost plan
+        # [done, total, what, its start, the stage it began in, ended] of the outermost plan: one that
+        # ended stays (its count is true until the search returns) until another begins
+        self.work: list[Any] | None = None
 
     def searching(self, stats: np.ndarray) -> None:
         with self.lock:
@@ -106,16 +109,19 @@ def planned(total: int, what: str) -> Iterator[Callable[[int], None] | None]:
     """``total`` worlds (``what``: "samples", "splits", "fills") to solve, counted in the progress
     line as the function given is called with how many more are done. Only the outermost plan
     counts (the fills of a buried view, not each fill's splits): inside one, or outside any
-    heartbeat, the function is None."""
+    heartbeat, the function is None. Once it ends, its count stays in the lines of the stage it ran in
+    (the heartbeat's ``what``) until the search returns or another plan begins."""
     meter = _meter.get()
-    if meter is None or meter.work is not None:
+    if meter is None or (meter.work is not None and not meter.work[5]):
         yield None
         return
-    meter.work = [0, total, what, time.perf_counter()]
+    meter.work = [0, total, what, time.perf_counter(), meter.stage(), False]
     try:
         yield meter.done
     finally:
-        meter.work = None
+        # kept, not forgotten: a line said between here and the search's return (Analysis, tables freed)
+        # said the nodes without the worlds, as if none had been planned
+        meter.work[5] = True
 
 
 def on_threads(n: int, solve_chunk: Callable[[int], int], clear: Callable[[], None]) -> list[int]:
@@ -357,14 +363,16 @@ def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], eve
         return
     done = threading.Event()
     start = time.perf_counter()
-    meter = Meter(_meter.get())
+    meter = Meter(_meter.get(), what)
     token = _meter.set(meter)
 
-    def line() -> str:
+    def line(stage: str) -> str:
         work = meter.work
+        if work is not None and work[5] and work[4] != stage:
+            work = None  # an ended plan of an earlier stage (a lower stall budget deepening): not this one's
         worlds = ""
         if work is not None:
-            left = pace_left(work[0], work[1], time.perf_counter() - work[3])
+            left = None if work[5] else pace_left(work[0], work[1], time.perf_counter() - work[3])
             worlds = f", {work[0]:,} of {work[1]:,} {work[2]} done" + (f" ({left})" if left else "")
         if budget is None:
             return worlds
@@ -374,7 +382,8 @@ def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], eve
     def watch() -> None:
         wait = first
         while not done.wait(wait):
-            report(f"{what()}{line()}, {time.perf_counter() - start:.0f} s so far")
+            stage = what()
+            report(f"{stage}{line(stage)}, {time.perf_counter() - start:.0f} s so far")
             wait = every
 
     def guarded() -> None:
