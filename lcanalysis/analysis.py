@@ -111,9 +111,13 @@ class MoveValue:
 
     def uncertainty(self, digits: int = 2) -> str:
         """How exact the value is, in words: "exact", "± <standard error>" for a sampled mean,
-        or, for an estimate that is not a sample mean (a heuristic leaf, a bound), its reason."""
+        "upper bound" for a turn the endgame search showed only to be worse (with "± s" when the bound
+        was sampled; never "± 0.00", which reads as an estimate of no error), or, for an estimate that
+        is not a sample mean (a heuristic leaf), its reason."""
         if self.exact:
             return "exact"
+        if self.upper_bound:
+            return "upper bound" + (f" ± {self.stderr:.{digits}f}" if self.stderr else "")
         if self.stderr == 0 and self.reason == HEURISTIC_REASON:
             return self.reason  # a heuristic leaf's estimate: not a sample mean, no error to give
         return f"± {self.stderr:.{digits}f}"
@@ -311,11 +315,14 @@ class Analysis:
         lines = [head]
         losses = self.has_losses()
         for i, m in enumerate(self.moves[:limit]):
-            err = "" if m.exact else f" {m.uncertainty()}"
+            # a bound is marked on its value, as the hint's table does ("≤ +3.00"), with "± s" only when sampled
+            err = "" if m.exact or (m.upper_bound and not m.stderr) else \
+                f" ± {m.stderr:.2f}" if m.upper_bound else f" {m.uncertainty()}"
+            value = f"{'≤ ' if m.upper_bound else ''}{m.value:+.2f}"
             vs = "" if not losses else " (best)" if m.loss_text(best=i == 0) == "best" else \
                 f" ({m.loss_text(best=i == 0)} vs best)"
             reason = f"  {m.reason}" if m.reason and m.reason not in err else ""
-            lines.append(f"{i + 1:3d}. {m.move:<9} {m.value:+8.2f}{err}{vs}{reason}")
+            lines.append(f"{i + 1:3d}. {m.move:<9} {value:>8}{err}{vs}{reason}")
         lines.append(f"{self.work()}, {self.seconds:.3f} s" + (f", {self.method}" if self.method else ""))
         lines.extend(f"note: {n}" for n in self.notes)
         return "\n".join(lines)
@@ -354,7 +361,8 @@ class Analysis:
         losses = self.has_losses()  # the advisor's list is best first, then by the loss: show it
         nowrap = "<td style='white-space: nowrap'>"
         rows = "".join(
-            f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td><td>{m.value:+.2f}</td>"
+            f"<tr><td>{i + 1}</td><td><code>{html.escape(m.move)}</code></td>"
+            f"<td>{'≤ ' if m.upper_bound else ''}{m.value:+.2f}</td>"
             f"{nowrap}{html.escape(m.uncertainty())}</td>"
             + (f"{nowrap}{html.escape(m.loss_text(best=i == 0))}</td>" if losses else "")
             + f"<td>{html.escape('' if m.reason == m.uncertainty() else m.reason)}</td></tr>"

@@ -47,7 +47,7 @@ def test_each_turn_has_a_standard_error_and_a_reason(example):
         assert np.isfinite(m.stderr) and m.stderr > 0 and not m.exact
         assert m.extra["worlds"] >= 8
         assert "deck" in m.reason or "pile" in m.reason
-    assert any("expected" in m.reason for m in analysis.moves)
+    assert any("estimated" in m.reason for m in analysis.moves)
     # the best few got the larger sample
     assert analysis.moves[0].extra["worlds"] > min(m.extra["worlds"] for m in analysis.moves)
     # and the note says what the error counts: the sampling, not what the play-out policy gets wrong
@@ -417,7 +417,8 @@ def test_a_full_position_near_the_end_is_said_to_have_one_world_not_one_distinct
     assert answer.splits == 1 and answer.exact
     assert any(note.endswith("in the one world the unseen cards allow") for note in answer.notes), answer.notes
     bests = [line for line in heard if "stall(s) each: best" in line]
-    assert bests and all(re.search(r"\(the one world, \d+ nodes\)$", line) for line in bests), bests
+    # (and that its value is exact: a number without its kind read as any other)
+    assert bests and all(re.search(r"\(exact, the one world, \d+ nodes\)$", line) for line in bests), bests
     assert not any("1 distinct worlds" in note or "(1 worlds" in note for note in answer.notes + heard)
 
 
@@ -430,9 +431,9 @@ def test_the_endgame_search_says_first_how_long_it_may_take():
     heard = []
     advise(view, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0] == "endgame: 2 card(s) in the draw pile: endgame search, up to 10.0 s"
-    # each level's line counts the distinct worlds it solved, and says all of them were
+    # each level's line says its value is exact, counts the distinct worlds it solved, and says all of them were
     bests = [line for line in heard if "stall(s) each: best" in line]
-    assert bests and all(re.search(r"\(\d+ worlds, every one, \d+ nodes\)$", line) for line in bests), bests
+    assert bests and all(re.search(r"\(exact, \d+ worlds, every one, \d+ nodes\)$", line) for line in bests), bests
     heard.clear()
     advise(view, time_budget=0.3, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")
@@ -459,7 +460,7 @@ def test_a_reason_says_when_a_discarded_card_can_no_longer_be_played_by_the_play
 
 
 def test_a_reason_says_a_colour_is_unchanged_rather_than_from_a_value_to_the_same():
-    """Reasons read "yellow expected +0 -> +0" for a discard that changed nothing at whole points."""
+    """Reasons read "yellow estimated +0 -> +0" for a discard that changed nothing at whole points."""
     from helpers import played_down
 
     unchanged = 0
@@ -467,8 +468,8 @@ def test_a_reason_says_a_colour_is_unchanged_rather_than_from_a_value_to_the_sam
         full = view.complete(view.unseen()[:view.opponent_unknown], view.unseen()[view.opponent_unknown:])
         for move in full.legal_moves():
             text = reason(view, move)
-            assert not re.search(r"expected ([+-]\d+) -> \1\b", text), text
-            assert "expected -0" not in text and "-> -0" not in text, text
+            assert not re.search(r"estimated ([+-]\d+) -> \1\b", text), text
+            assert "estimated -0" not in text and "-> -0" not in text, text
             unchanged += "unchanged" in text
     assert unchanged > 0  # such turns exist in these views, and now say so
 

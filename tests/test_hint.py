@@ -269,7 +269,7 @@ def test_a_zero_standard_error_is_shown_unless_the_value_is_a_heuristic_leafs():
     no sample mean, says so instead of a ±."""
     from lcanalysis.analysis import HEURISTIC_REASON
 
-    sampled = MoveValue("-G9/Y", 31.0, 0.0, False, reason="discards G9 (green expected +0 -> +0)")
+    sampled = MoveValue("-G9/Y", 31.0, 0.0, False, reason="discards G9 (green estimated +0 -> +0)")
     assert sampled.uncertainty() == "± 0.00" and "± 0.000 (estimate)" in sampled.describe()
     leaf = MoveValue("+R7/D", 3.5, 0.0, False, reason=HEURISTIC_REASON)
     assert leaf.uncertainty() == HEURISTIC_REASON

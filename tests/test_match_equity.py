@@ -483,6 +483,16 @@ def test_the_same_match_outcome_in_every_shared_world_keeps_the_points_favourite
     assert said == cost and "± 0.0" not in said and "inf" not in said
 
 
+def test_the_chance_of_an_agreement_carries_its_standard_error(shipped):
+    """"points and match agree, +R7/D is best either way (30.0% to win the match)": an estimate over the
+    sampled worlds, said with no standard error. Behind by 30 in the last round, the safe turn wins the match
+    in 3 of its 10 worlds: 30.0% ± sqrt(0.3 * 0.7 * 10 / 9 / 10) = 15.3 points."""
+    view = _view_at_deal(*LAST_ROUND_BEHIND_30, starter=0).view(0)
+    a = match_analysis(view, _FakeRollouts([[40] * 3 + [20] * 7, [20] * 10], ["+R7/D", "-Y4/D"]), shipped)
+    assert a.best_points == a.best_match == "+R7/D" and not a.disagree
+    assert "+R7/D is best either way (30.0% ± 15.3 to win the match)" in a.verdict, a.verdict
+
+
 def test_the_two_chances_of_a_disagreement_differ_by_the_gain_it_gives(shipped):
     """The points favourite is played in more worlds than the match favourite (the advisor refines
     its best turns). Behind by 30 in the last round, a round score above 30 wins the match: the
@@ -494,16 +504,19 @@ def test_the_two_chances_of_a_disagreement_differ_by_the_gain_it_gives(shipped):
     gamble = [35, 35] + [0] * 8
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
     assert a.best_points == "+R7/D" and a.best_match == "-Y4/D"
-    assert "20.0% against 10.0% to win the match in the 10 worlds both were played in (+10.0 ± 10.0 percentage " \
-           "points)" in a.verdict, a.verdict
-    mine, other, gain = (float(x) for x in re.search(r"([\d.]+)% against ([\d.]+)% .*?\(([+-][\d.]+) ±",
+    # each chance with its standard error over those worlds: 2 wins of 10, sqrt(0.2 * 0.8 * 10 / 9 / 10) = 13.3
+    # points, and 1 of 10, sqrt(0.1 * 0.9 * 10 / 9 / 10) = 10.0
+    assert "20.0% ± 13.3 against 10.0% ± 10.0 to win the match in the 10 worlds both were played in (+10.0 ± 10.0 " \
+           "percentage points)" in a.verdict, a.verdict
+    mine, other, gain = (float(x) for x in re.search(r"([\d.]+)% ± [\d.]+ against ([\d.]+)% .*?\(([+-][\d.]+) ±",
                                                       a.verdict).groups())
     assert mine - other == pytest.approx(gain)
     # the own averages stay in the rows, each with its own standard error
     assert {m.move: m.match for m in a.moves} == {"-Y4/D": 0.2, "+R7/D": 0.025}
     # played in as many worlds, the chances are their own averages and the note says nothing more
     same = match_analysis(view, _FakeRollouts([safe[:10], gamble], ["+R7/D", "-Y4/D"]), shipped)
-    assert "20.0% against 10.0% to win the match (+10.0 ± 10.0 percentage points)" in same.verdict, same.verdict
+    assert "20.0% ± 13.3 against 10.0% ± 10.0 to win the match (+10.0 ± 10.0 percentage points)" in same.verdict, \
+        same.verdict
 
 
 def test_a_small_standard_error_is_printed_with_the_digits_that_show_it(shipped):
@@ -761,8 +774,9 @@ def test_a_disagreement_compares_turns_each_better_in_the_shared_worlds(shipped)
     assert np.mean(gamble) > np.mean(safe)  # own means: the gamble led by points
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
     assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
-    assert "prefers -Y4/D to the points favourite +R7/D: 20.0% against 0.0% to win the match in the 10 worlds" \
-        in a.verdict, a.verdict
+    # (the safe turn wins none of the 10: no standard error to give, and the verdict says why)
+    assert "prefers -Y4/D to the points favourite +R7/D: 20.0% ± 13.3 against 0.0% (the same in every world) to win " \
+        "the match in the 10 worlds" in a.verdict, a.verdict
     assert "for 2.0 ± 1.3 points less on average" in a.verdict, a.verdict
 
 

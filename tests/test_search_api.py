@@ -290,7 +290,7 @@ def test_an_answer_shows_itself_in_a_line_not_every_field_of_every_turn(pos):
     best = exact.best
     assert repr(exact) == (f"<Analysis: perfect-information value (exact), {len(exact.moves)} turn(s), best "
                            f"{best.move} {best.value:+.2f}; print() it for every turn>")
-    reason = "extends white with W8: white expected +1 -> +0; " * 20
+    reason = "extends white with W8: white estimated +1 -> +0; " * 20
     sampled = Analysis([MoveValue(f"+W{k}/D", 20.0 - k, 0.5, exact=False, reason=reason) for k in range(2, 10)]
                        + [MoveValue("+W10/D", 26.04, 0.456, exact=False, reason=reason)], "advisor estimate", False)
     assert repr(sampled) == ("<Analysis: advisor estimate, 9 turn(s), best +W10/D +26.04 ± 0.46; "

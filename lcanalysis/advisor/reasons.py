@@ -42,11 +42,12 @@ def _colour_values(s: np.ndarray, p: int) -> np.ndarray:
 
 def _expected(name: str, before: float, after: float) -> str:
     """A colour's expected score before and after a turn, as the reasons give it: "-> " only for a
-    change that shows at whole points (not "yellow expected +0 -> +0")."""
+    change that shows at whole points (not "yellow estimated +0 -> +0"). Said "estimated": the fast
+    expedition estimate, a heuristic with no standard error, not an exact expectation."""
     was, now = round(before), round(after)  # (whole points: -0.3 reads +0, not -0)
     if was == now:
-        return f"{name} expected {was:+d}, unchanged"
-    return f"{name} expected {was:+d} -> {now:+d}"
+        return f"{name} estimated {was:+d}, unchanged"
+    return f"{name} estimated {was:+d} -> {now:+d}"
 
 
 def _cap_left(view: View) -> int:

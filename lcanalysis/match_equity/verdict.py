@@ -39,6 +39,17 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _chance(x: np.ndarray) -> str:
+    """A turn's chance to win the match, the mean over its worlds ``x``, with its standard error as the
+    table gives it ("28.8% ± 1.5", in as many decimals as the error needs, at most 4); a chance the
+    same in every world has none to give ("± 0.0" would claim a precision it does not have) and says so."""
+    if len(x) < 2 or float(x.min()) == float(x.max()):
+        return f"{_pct(float(x.mean()))} ({'the one world' if len(x) == 1 else 'the same in every world'})"
+    se = 100 * standard_error(x)
+    digits = next((k for k in range(1, 5) if round(se, k) != 0), 4)
+    return f"{100 * float(x.mean()):.{digits}f}% ± {se:.{digits}f}"
+
+
 def _paired_amount(a: np.ndarray, b: np.ndarray, scale: float, unit: str, sign: bool, average: str = "") -> str:
     """mean(a - b) over the worlds both turns were played in, as the verdict prints it: with its
     standard error, in as many decimals as the error needs to show (at most 4); without one when
@@ -66,10 +77,10 @@ def match_verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv
     if bp == bm:
         chance = float(mv[bm].mean())
         if chance >= 0.9995 or chance <= 0.0005:
-            return (f"{where}, the match is as good as decided ({_pct(chance)}); by points {names[bp]} is best, "
+            return (f"{where}, the match is as good as decided ({_chance(mv[bm])}); by points {names[bp]} is best, "
                     f"and nothing changes that.")
         return (f"{where}: points and match agree, {names[bp]} is best either way "
-                f"({_pct(chance)} to win the match).")
+                f"({_chance(mv[bm])} to win the match).")
     gain, gain_se = paired_difference(mv[bm], mv[bp])
     cost, _ = paired_difference(pts[bp], pts[bm])
     n = min(len(pts[bm]), len(pts[bp]))
@@ -91,7 +102,7 @@ def match_verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv
     shared = ("" if len(mv[bm]) == len(mv[bp]) else
               " in the one world both were played in" if n == 1 else f" in the {n} worlds both were played in")
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
-            f"{_pct(mv[bm][:n].mean())} against {_pct(mv[bp][:n].mean())} to win the match{shared} ({chances}) "
+            f"{_chance(mv[bm][:n])} against {_chance(mv[bp][:n])} to win the match{shared} ({chances}) "
             f"{points}: {style}.")
     if gain <= 0:  # no turn beat every other where both were played (a cycle): the least worst, no better here
         text += " It does no better in the worlds both were played in: a matter of taste."

@@ -133,7 +133,9 @@ def solve_deepening(target, seconds=None, nodes=None, *, on="stalls", max_stalls
         used += a.nodes
         notes.append(f"{name(level)}: {a.nodes} nodes, {a.seconds:.3f} s")
         if progress is not None:
-            progress(f"{name(level)}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}, "
+            # the level's value says what it is: exact, or an estimate with its error (a sampled view's splits)
+            how = "" if a.best is None else f" ({a.best.uncertainty(3)})"
+            progress(f"{name(level)}: done, best {a.best.move if a.best else '-'} {a.value:+.3f}{how}, "
                      f"{a.nodes} nodes, {a.seconds:.2f} s")
         best = a
         if early is not None and level >= max(1, early):

@@ -459,8 +459,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         levels.append(lv)
         if progress is not None:
             b = lv.best()
-            solved = ("the one world" if len(lv.rows) == 1 else f"{len(lv.rows)} worlds, every one") if lv.exact \
-                else f"{len(lv.rows)} sampled worlds"
+            # (an exact level says so, as its note does; a sampled one carries its "± s")
+            solved = ("exact, the one world" if len(lv.rows) == 1 else f"exact, {len(lv.rows)} worlds, every one") \
+                if lv.exact else f"{len(lv.rows)} sampled worlds"
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
                      f"{_level_value(lv, b)} ({solved}, {lv.nodes} nodes)")
         if len(levels) >= 2 and stalls >= min_stalls:
