@@ -717,3 +717,33 @@ def test_the_answer_says_how_its_play_outs_dealt_and_the_footer_reads_that_not_t
 def test_an_unknown_play_out_policy_is_refused_by_name(bad):
     with pytest.raises(ValueError, match=r"playout_policy: the play-out policy must be one of plain, stalling"):
         advise(example_view(), time_budget=0.05, playout_policy=bad)
+
+
+def test_a_discard_that_ends_the_round_hands_the_opponent_nothing():
+    """A discard with the last card of the draw pile (or on the turn the turn cap ends the round) said
+    "hands the opponent B10 for their blue expedition", though the round ends with that turn: the
+    opponent never gets to take it. Checked against the rules: the position after the turn is over."""
+    gifts = ("hands the opponent", "lies open for the opponent", "the opponent may take")
+    seen = 0
+    for seed in range(40):
+        for pos in (_endgame(seed, 1), _capped(_endgame(seed, 6), 0)):
+            view = pos.view(pos.to_move)
+            for move in pos.legal_moves():
+                if move.play:
+                    continue
+                after = pos.copy()
+                after.push(move)
+                text = reason(view, str(move))
+                if after.is_over():
+                    assert not any(g in text for g in gifts), text
+                    assert "harmless: the opponent gets no turn to take it" in text, text
+                    seen += 1
+                else:
+                    assert "no turn to take it" not in text, text
+        if seen >= 20:
+            break
+    assert seen >= 20
+    # a discard with a card left for the opponent's turn still names what it hands them
+    gifts_made = [reason(p.view(p.to_move), str(m)) for p in (_endgame(s, 2) for s in range(10))
+                  for m in p.legal_moves() if not m.play and m.draws_from_deck]
+    assert any("hands the opponent" in t for t in gifts_made)

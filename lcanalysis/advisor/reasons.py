@@ -107,7 +107,12 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
         else:
             opp_cards = view.expeditions[1 - me][c]
             opp_top = max((x.number for x in opp_cards if not x.is_wager), default=0)
-            if card.is_wager:
+            # the last card of the draw pile, or the turn cap, ends the round with this turn: the opponent
+            # never gets to take the discard, whatever it would give them
+            round_ends = (move.source == "D" and view.deck_count == 1) or _cap_left(view) <= 0
+            if round_ends:
+                gift = "harmless: the opponent gets no turn to take it"
+            elif card.is_wager:
                 gift = "harmless to the opponent" if opp_cards and opp_top else "a wager the opponent may take"
             elif opp_cards and card.number > opp_top:
                 gift = f"hands the opponent {card} for their {name} expedition"
