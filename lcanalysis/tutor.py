@@ -32,6 +32,7 @@ from lcanalysis.advisor import (
     check_playout_policy,
     in_words,
     judging_budget,
+    playouts_far_off,
     reason,
 )
 from lcanalysis.agents import AGENTS, Agent, make_agent
@@ -288,6 +289,9 @@ class TutorSession:
             yours = [part for part in own if part not in better.split("; ")] or own  # what both do: said once
             decision.comment = (f"this turn loses {decision.loss_points()} against the best: better to "
                                 f"{in_words(view, best.move)} ({best.move}): {better}. Your turn {'; '.join(yours)}")
+            far_off = playouts_far_off(analysis, view.deck_count)  # its ± alone would look trustworthy
+            if far_off:
+                decision.comment += f". Judged {far_off}"
         return decision
 
     def verdict(self, decision: Decision) -> str:

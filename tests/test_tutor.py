@@ -70,7 +70,29 @@ def test_a_comment_on_the_right_card_with_the_wrong_draw_says_only_what_the_draw
     assert judged.comment, judged
     better, own = reason(view, "+B8/D").split("; "), reason(view, "+B8/W").split("; ")
     assert own[0] == better[0]  # the same placement, said once: after "better to", not after "Your turn"
-    assert judged.comment.endswith(". Your turn " + "; ".join(own[1:]))
+    assert ". Your turn " + "; ".join(own[1:]) + ". Judged by play-outs" in judged.comment
+
+
+def test_a_comment_by_play_outs_near_the_end_says_they_can_be_many_points_off():
+    """In a round played at the terminal, with 5 cards left, the tutor's play-outs judged '+Y7/Y' (a pile
+    draw to gain a turn) "26.3 ± 1.4 points" worse, where the endgame search with one stall each (60 sampled
+    worlds) put it about 7 points worse: the ± counts the sampling only. The comment now says so, as the
+    hint's verdict does there; mid-round it does not."""
+    from lcanalysis.game.notation import read_position
+
+    caveat = ("Judged by play-outs, which with 5 card(s) left can be many points off either way (the play-out "
+              "policy misjudges drawing from a discard pile to gain turns)")
+    view = read_position("LC1;c5;h8;nr;rounds=1;m0;v0;p0=B8.B9.B10.W6.W7.G10.Rw.R8;p1=?8;e0=Y3.Y4.Y10.B2.R3.R4.R7.R10;"
+                         "e1=Y5.Y6.Y7.Y8.Ww.Ww.W2.W4.Gw.G4.G6.G7.G8.G9;x=Y2.Yw.Yw.Yw.Bw.Bw.Ww.W3.Gw.G3.Gw.G5.R2.Rw.Rw."
+                         "R6.R5;d=5")
+    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0)
+    s.position = view.complete(view.unseen()[:8], view.unseen()[8:])
+    judged = s.judge("+B8/W")
+    assert judged.comment.endswith(". " + caveat), judged.comment
+    early = TutorSession(agent="heuristic", seed=5, time_budget=0.1, threshold=1.0)
+    worst = advise(early.view(), time_budget=0.1, seed=early.seed).moves[-1].move
+    said = early.judge(worst).comment
+    assert said and "Judged by" not in said and "many points off" not in said
 
 
 def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_the_budget():

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lcanalysis.advisor.settings import FAR_OFF_CARDS
 from lcanalysis.analysis import stalls_in_words
 
 if TYPE_CHECKING:
+    from lcanalysis.analysis import Analysis
     from lcanalysis.rollouts import Rollouts
 
 
@@ -61,6 +63,16 @@ def near_end_misjudgment(policy: str | None) -> str:
     if policy is None:
         return "the play-outs play by a rule of thumb, not by looking ahead"
     return _NEAR_END_MISJUDGMENT[policy]
+
+
+def playouts_far_off(analysis: Analysis, cards: int) -> str:
+    """What an answer by play-outs with ``cards`` left in the draw pile, ``FAR_OFF_CARDS`` or fewer, says of
+    itself where a player reads it (the hint's verdict, the tutor's comment): "by play-outs, which with 5
+    card(s) left can be many points off either way (...)"; "" for any other answer."""
+    if analysis.kind != "advisor estimate" or cards > FAR_OFF_CARDS:
+        return ""
+    return (f"by play-outs, which with {cards} card(s) left can be many points off either way "
+            f"({near_end_misjudgment(analysis.playout_policy)})")
 
 
 def play_outs_in_words(r: Rollouts) -> str:

@@ -5,6 +5,7 @@ play-outs and the defaults of its switches. (The numbers ``advise --help`` state
 
 from __future__ import annotations
 
+from lcanalysis.options import ENDGAME_CARDS
 from lcanalysis.rollouts import ROLLOUTS_PER_MS
 
 #: the play-outs a second of budget before the rate was raised (the published studies made then pass it)
@@ -30,6 +31,12 @@ ENDGAME_NODES_PER_SECOND = 1_200_000  # the endgame budget as a node count: the 
 #: 1-2 s for each of the two to four such turns of a round. The floor is the advisor's whole budget
 #: there: should the search still not reach one stall each, its play-outs get it too
 JUDGE_SEARCH_CARDS = 4
+#: an answer by play-outs (the hint's verdict, the tutor's comment) with this many cards left or fewer
+#: says they can be far off: one card beyond the endgame search's reach for a view (``ENDGAME_CARDS``)
+#: too, where play-outs answer it. Measured: with 4 cards they were 6.7 points off the deep search on
+#: average (docs/endgame.md); with 5, a player's view got "+5.3 ± 0.0" for the turn the search with no
+#: stalls valued at -1.7
+FAR_OFF_CARDS = ENDGAME_CARDS + 1
 JUDGE_SEARCH_FLOOR = 1.0
 JUDGE_FLOOR_SCALE = {4: 2.0}  # cards left -> the floor's multiple (1 otherwise): one stall each costs more there
 #: how the play-outs are spread over the turns: "halving" (successive halving: every turn gets a

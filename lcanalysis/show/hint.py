@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.advisor import ENDGAME_CARDS, in_words, near_end_misjudgment, playout_policy_in_words
+from lcanalysis.advisor import in_words, playout_policy_in_words, playouts_far_off
 from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, place_in_words, ranked
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
@@ -21,12 +21,6 @@ from lcanalysis.show.render import seat_names, totals_text
 TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
 TOP_PLACEMENTS = 6
 DRAWS_SHOWN = 3
-
-#: a verdict by play-outs with this many cards left or fewer says they can be far off: one card beyond
-#: the endgame search's reach for a view (``ENDGAME_CARDS``) too, where play-outs answer it. Measured:
-#: with 4 cards they were 6.7 points off the deep search on average (docs/endgame.md); with 5, a player's
-#: view got "+5.3 ± 0.0" for the turn the search with no stalls valued at -1.7
-FAR_OFF_CARDS = ENDGAME_CARDS + 1
 
 
 def judgement(loss: float, stderr: float | None) -> str:
@@ -130,9 +124,9 @@ def verdict(analysis: Analysis, view: View) -> str:
             words = judgement(o.loss, o.loss_stderr)
             lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
                          f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
-    if analysis.kind == "advisor estimate" and view.deck_count <= FAR_OFF_CARDS:  # ± counts the sampling only
-        lines.append(f"By play-outs, which with {view.deck_count} card(s) left can be many points off either way "
-                     f"({near_end_misjudgment(analysis.playout_policy)}).")
+    far_off = playouts_far_off(analysis, view.deck_count)  # ± counts the sampling only
+    if far_off:
+        lines.append(far_off[0].upper() + far_off[1:] + ".")
     return " ".join(lines)
 
 
