@@ -1709,3 +1709,21 @@ def test_an_exact_level_and_a_sampled_one_agree_only_if_their_paired_difference_
     assert E._agree(two, lower, 5)  # (without the worlds' rows: as before)
     assert not E._agree(two, lower, 5, sample_rows) and not E._agree(lower, two, 5, sample_rows)
     assert E._agree(two, three(0.0), 5, sample_rows) and E._agree(two, three(0.3), 5, sample_rows)
+
+
+def test_not_converged_with_the_same_best_turn_says_that_its_value_moved():
+    """A 4-card hint read "not converged within the budget: with 1 stall(s) each the best turn is +W8/D
+    (-18.41 ± 1.02), with 2 it is +W8/D (-19.72 ± 0.26)": the same turn twice, and not a word on what
+    did not agree. The note now says the value moved; checked against the plain view values."""
+    view = _view(8, 3)
+    plain = [solve_view(view, max_stalls=s) for s in (0, 1)]
+    assert plain[0].best.move == plain[1].best.move and abs(plain[0].value - plain[1].value) > 0.5
+    answer = E.converged_endgame(view, max_nodes=5_000_000, min_stalls=1, max_stalls=1)
+    note = next(n for n in answer.notes if n.startswith("not converged"))
+    assert (f"with 0 stall(s) each the best turn is {plain[0].best.move} ({plain[0].value:+.2f}), with 1 it is "
+            f"{plain[1].best.move} ({plain[1].value:+.2f}): the same turn, but its value moved by more than 0.5 "
+            "points;") in note
+    other = _view(0, 3)  # two different turns: the earlier one's value at the deeper level says it instead
+    note = next(n for n in E.converged_endgame(other, max_nodes=5_000_000, min_stalls=1, max_stalls=1).notes
+                if n.startswith("not converged"))
+    assert "where -Yw/D is worth" in note and "the same turn" not in note

@@ -895,9 +895,14 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
             k = lv.codes.index(was)
             now = f", where {move_text(was, nc)} is worth " + (f"at most {means[k]:+.2f}" if lv.is_bound(k)
                                                                 else _level_value(lv, k))
+        same_turn = ""  # the same turn named twice: say that its value is what did not agree (_agree's rule)
+        if was == lv.codes[best]:
+            same_turn = (f": the same turn, but its value moved by more than {VALUE_TOLERANCE:g} points"
+                         + ("" if prev.exact and lv.exact else " and more than two standard errors of the difference"))
         say.append(f"not converged {'within the cap' if capped else 'within the budget'}: with {prev.stalls} "
                    f"stall(s) each the best turn is {move_text(was, nc)} ({_level_value(prev, prev.best())}), with "
-                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({_level_value(lv, best)}{now}); {more}")
+                   f"{lv.stalls} it is {move_text(lv.codes[best], nc)} ({_level_value(lv, best)}{now}){same_turn}; "
+                   f"{more}")
     elif capped:  # (max_stalls 0: one level asked for)
         say.append("only one stall budget was asked for, no stalls (max_stalls 0): whether more stalls change the "
                    "advice was not checked")
