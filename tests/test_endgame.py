@@ -230,8 +230,8 @@ def test_a_hint_at_four_cards_stopped_at_two_stalls_each_says_how_far_off_two_wa
     # a view where two named three's best turn lost nothing, and one where it did not
     assert (rows.same_best == (loss == 0)).all() and 0 < same < views
     said = (f"(measured on 16 views with 4 cards left, docs/endgame.md: two stalls each named the best turn of three "
-            f"in {same}; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, and the best value "
-            f"moved by up to {most:.1f})")
+            f"in {same} of the 16; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, and the "
+            f"best value moved by up to {most:.1f})")
     view = _view(0, 4)
     full = E.converged_endgame(view, max_nodes=12_000_000, runner_ups=False)
     assert full.bounds == {"max_stalls": 3, "converged": True} and said not in " ".join(full.notes)

@@ -858,8 +858,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     if lv.stalls == 2 and view.deck_count == 4 and not capped:  # where most hints at 4 cards stop: how far off
         views, named_same, mean_loss, worst, moved = TWO_STALLS_AT_4
         more += (f" (measured on {views} views with 4 cards left, docs/endgame.md: two stalls each named the best "
-                 f"turn of three in {named_same}; following it lost {mean_loss:.2f} points on average, at most "
-                 f"{worst:.1f}, and the best value moved by up to {moved:.1f})")
+                 f"turn of three in {named_same} of the {views}; following it lost {mean_loss:.2f} points on average, "
+                 f"at most {worst:.1f}, and the best value moved by up to {moved:.1f})")
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
