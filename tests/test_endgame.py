@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -1555,6 +1556,10 @@ def test_a_converged_answer_does_not_claim_more_stalls_cannot_change_it():
             note = next(n for n in answer.notes if n.startswith("converged: "))
             assert "more stalls are unlikely to change the advice" in note and "not a proof" in note
             assert "would not change" not in note
+            # and where to read the rule: a section of docs/endgame.md (thousands of lines), by its heading
+            section = note.split('docs/endgame.md, "')[1].split('"')[0]
+            docs = (Path(__file__).resolve().parent.parent / "docs" / "endgame.md").read_text()
+            assert f"\n## {section}\n" in docs and "stopping rule" in docs.split(f"## {section}\n")[1][:6000]
             return
     pytest.fail("no converged answer among six two-card endgames")
 

@@ -88,6 +88,9 @@ FIRST_WORLD_STALLS = 3  # from this stall level on, a settled level's first worl
 #: docs/endgame.md "At 4 cards, how far two stalls each is off"): the views, those where two named three's best
 #: turn, the mean and largest loss at three of two's best turn, the largest move of the best value (points)
 TWO_STALLS_AT_4 = (16, 10, 0.51, 4.24, 6.13)
+#: the section of docs/endgame.md that gives the stopping rule and its measurements, as the notes name it
+#: (the file runs to thousands of lines: "docs/endgame.md" alone left a player to search it)
+ADVISOR_SECTION = "The advisor's endgame search"
 
 
 def trusted_stalls(deck_count: int) -> int:
@@ -876,8 +879,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
             same = (f"the same best turn ({named}) and a value within {VALUE_TOLERANCE:g} points ({before:+.2f} "
                     f"with {prev.stalls} stall(s) each, {after:+.2f} with {lv.stalls})")
         say.append(f"converged: {levels[-2].stalls} and {lv.stalls} stall(s) each give {same}; more "
-                   "stalls are unlikely to change the advice (the stopping rule measured in docs/endgame.md, "
-                   "not a proof)")
+                   "stalls are unlikely to change the advice (a stopping rule measured, not a proof: "
+                   f"docs/endgame.md, \"{ADVISOR_SECTION}\")")
     elif not _uses_stalls(view):
         say.append("no discard pile holds a card and this turn takes the last card of the draw pile: "
                    "nobody can stall, so stall budgets do not matter here")
