@@ -228,9 +228,11 @@ def test_a_hint_at_four_cards_stopped_at_two_stalls_each_says_how_far_off_two_wa
     assert (f"So two stalls each named three's best turn in {same} of 16, and following it lost {loss.mean():.2f} "
             f"points on average, within half a point in {int((loss <= 0.5).sum())} of 16, at most {worst:.1f}") in docs
     assert f"the best value moved by {moved.mean():.2f} points on average and up to {most:.1f}" in docs
+    assert "### At 4 cards, how far two stalls each is off (" in docs  # the section the note names
     # a view where two named three's best turn lost nothing, and one where it did not
     assert (rows.same_best == (loss == 0)).all() and 0 < same < views
-    said = (f"(measured on 16 views with 4 cards left, docs/endgame.md: two stalls each named the best turn of three "
+    said = (f"(measured on 16 views with 4 cards left, docs/endgame.md, \"At 4 cards, how far two stalls each is "
+            f"off\": two stalls each named the best turn of three "
             f"in {same} of the 16; following it lost {mean_loss:.2f} points on average, at most {worst:.1f}, and the "
             f"best value moved by up to {most:.1f})")
     view = _view(0, 4)

@@ -91,6 +91,7 @@ TWO_STALLS_AT_4 = (16, 10, 0.51, 4.24, 6.13)
 #: the section of docs/endgame.md that gives the stopping rule and its measurements, as the notes name it
 #: (the file runs to thousands of lines: "docs/endgame.md" alone left a player to search it)
 ADVISOR_SECTION = "The advisor's endgame search"
+TWO_STALLS_SECTION = "At 4 cards, how far two stalls each is off"  # the measurement behind TWO_STALLS_AT_4
 
 
 def trusted_stalls(deck_count: int) -> int:
@@ -860,9 +861,10 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
             "time, may change the advice") if capped else "more time may change the advice"
     if lv.stalls == 2 and view.deck_count == 4 and not capped:  # where most hints at 4 cards stop: how far off
         views, named_same, mean_loss, worst, moved = TWO_STALLS_AT_4
-        more += (f" (measured on {views} views with 4 cards left, docs/endgame.md: two stalls each named the best "
-                 f"turn of three in {named_same} of the {views}; following it lost {mean_loss:.2f} points on average, "
-                 f"at most {worst:.1f}, and the best value moved by up to {moved:.1f})")
+        more += (f" (measured on {views} views with 4 cards left, docs/endgame.md, \"{TWO_STALLS_SECTION}\": two "
+                 f"stalls each named the best turn of three in {named_same} of the {views}; following it lost "
+                 f"{mean_loss:.2f} points on average, at most {worst:.1f}, and the best value moved by up to "
+                 f"{moved:.1f})")
     say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
