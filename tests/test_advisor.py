@@ -418,7 +418,7 @@ def test_a_full_position_near_the_end_is_said_to_have_one_world_not_one_distinct
     assert any(note.endswith("in the one world the unseen cards allow") for note in answer.notes), answer.notes
     bests = [line for line in heard if "stall(s) each: best" in line]
     # (and that its value is exact: a number without its kind read as any other)
-    assert bests and all(re.search(r"\(exact, the one world, \d+ nodes\)$", line) for line in bests), bests
+    assert bests and all(re.search(r"\(exact, the one world, [\d,]+ nodes\)$", line) for line in bests), bests
     assert not any("1 distinct worlds" in note or "(1 worlds" in note for note in answer.notes + heard)
 
 
@@ -433,7 +433,7 @@ def test_the_endgame_search_says_first_how_long_it_may_take():
     assert heard[0] == "endgame: 2 card(s) in the draw pile: endgame search, up to 10.0 s"
     # each level's line says its value is exact, counts the distinct worlds it solved, and says all of them were
     bests = [line for line in heard if "stall(s) each: best" in line]
-    assert bests and all(re.search(r"\(exact, \d+ worlds, every one, \d+ nodes\)$", line) for line in bests), bests
+    assert bests and all(re.search(r"\(exact, \d+ worlds, every one, [\d,]+ nodes\)$", line) for line in bests), bests
     heard.clear()
     advise(view, time_budget=0.3, seed=0, wall_clock=True, progress=heard.append)
     assert heard[0].endswith("endgame search, up to 0.3 s") and heard[1].endswith("stall(s) each: solving")

@@ -457,7 +457,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         used += level[1]
         if level[0] is None:
             if level[1]:
-                notes.append(f"{stalls} stall(s) each: not finished within the budget ({level[1]} nodes)")
+                notes.append(f"{stalls} stall(s) each: not finished within the budget ({level[1]:,} nodes)")
             break
         lv = level[0]
         levels.append(lv)
@@ -467,7 +467,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
             solved = ("exact, the one world" if len(lv.rows) == 1 else f"exact, {len(lv.rows)} worlds, every one") \
                 if lv.exact else f"{len(lv.rows)} sampled worlds"
             progress(f"endgame: {stalls} stall(s) each: best {move_text(lv.codes[b], view.colors)} "
-                     f"{_level_value(lv, b)} ({solved}, {lv.nodes} nodes)")
+                     f"{_level_value(lv, b)} ({solved}, {lv.nodes:,} nodes)")
         if len(levels) >= 2 and stalls >= min_stalls:
             checked, spent = _tie_check(worlds, levels[-2], lv, tables, max_nodes - used, progress, view.colors)
             used += spent
@@ -546,7 +546,7 @@ def _fill_runner_ups(worlds: _Worlds, levels: list[Level], tables: list[Tables],
         pass_cost = (nodes, time.perf_counter() - t0)
         if not done:
             notes.append("the other turns' values are upper bounds: solving those within "
-                         f"{MARGIN:g} points of the best exactly did not finish within the budget ({nodes} nodes)")
+                         f"{MARGIN:g} points of the best exactly did not finish within the budget ({nodes:,} nodes)")
             return used
         filled = last.tightened(Level(last.stalls, c, r, b, last.weights, last.nodes + nodes,
                                       last.seconds + pass_cost[1], margin=MARGIN))
@@ -584,7 +584,7 @@ def _fill_every_turn(worlds: _Worlds, levels: list[Level], tables: list[Tables],
         if not done:
             notes.append(f"turns more than {MARGIN:g} points below the best keep upper bounds in "
                          f"{len(pending) - start} of the {len(last.rows)} worlds: solving every turn exactly "
-                         f"did not finish within the budget there ({used} nodes)")
+                         f"did not finish within the budget there ({used:,} nodes)")
             return used
         # a chunk's worlds have every turn exact; the level's margin widens only once all have
         whole = start + FILL_CHUNK >= len(pending)
@@ -918,7 +918,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         b = earlier.best()
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
                      f"{_level_value(earlier, b)} ({'exact' if earlier.exact else f'{len(earlier.rows)} worlds'}, "
-                     f"{earlier.nodes} nodes, {earlier.seconds:.2f} s)")
+                     f"{earlier.nodes:,} nodes, {earlier.seconds:.2f} s)")
     answer = Analysis(
         moves=moves,
         kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
