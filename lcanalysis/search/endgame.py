@@ -158,9 +158,9 @@ class Level:
         differences, which vary far less from world to world than the values do (at 3 cards, seed 24: -25.77
         ± 0.05, where the plain mean said -25.16 ± 0.43 and every world -25.77). As unbiased as the plain
         mean (the worlds are drawn by their probabilities). Every turn moves by the same amount, so the order
-        of the turns, their losses and which are bounds stay as they were. Not
-        against no stalls each, a game too unlike those with stalls (at 3 cards its values move from world to
-        world otherwise than one stall each's, and the error can grow)."""
+        of the turns, their losses and which are bounds stay as they were. Not against no stalls each, a game
+        too unlike those with stalls (at 3 cards its values move from world to world otherwise than one stall
+        each's, and the error can grow)."""
         if self.exact or not exact.exact or exact.stalls < 1:
             return self
         best = exact.best()  # (exact in every world: each level's best turn is)
@@ -451,9 +451,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         # a level below the trusted ones only names the next level's reference: it keeps the budget for
         # that level (at 4 cards one stall each over every split could take it all, and two never start)
         stone = _stone_cap(max_nodes - used, deadline) if stalls < stepping_stones(min_stalls, max_stalls) else None
-        exact = [lv for lv in levels if lv.exact]  # the last of them: a sampled level's control
+        baseline = next((lv for lv in reversed(levels) if lv.exact), None)  # a sampled level's control
         level = _solve_level(worlds, stalls, tables, max_nodes - used, ref, SETTLE_MARGIN if ref >= 0 else np.inf,
-                             stone, exact[-1] if exact else None)
+                             stone, baseline)
         used += level[1]
         if level[0] is None:
             if level[1]:
