@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -60,6 +61,20 @@ def stop_running_searches() -> None:
             stats[ABORT] = 1
 
 
+@dataclass
+class Plan:
+    """The outermost plan of worlds a heartbeat counts (``planned``): ``done`` of ``total`` ``what``
+    since ``start`` (a ``time.perf_counter`` value), begun in the heartbeat's ``stage``. One that
+    ``ended`` stays (its count is true until the search returns) until another begins."""
+
+    done: int
+    total: int
+    what: str
+    start: float
+    stage: str
+    ended: bool = False
+
+
 class Meter:
     """What a long search has done so far, for its progress line (``heartbeat``): the nodes of every
     compiled search run inside it (``abort_at`` counts each, on any thread ``on_threads`` starts),
@@ -72,9 +87,7 @@ class Meter:
         self.lock = threading.Lock()
         self.finished = 0  # the nodes of the searches that have ended
         self.live: dict[int, np.ndarray] = {}  # the stats of those running now
-        # [done, total, what, its start, the stage it began in, ended] of the outermost plan: one that
-        # ended stays (its count is true until the search returns) until another begins
-        self.work: list[Any] | None = None
+        self.work: Plan | None = None  # the outermost plan of worlds
 
     def searching(self, stats: np.ndarray) -> None:
         with self.lock:
@@ -96,7 +109,7 @@ class Meter:
     def done(self, k: int) -> None:
         with self.lock:
             if self.work is not None:
-                self.work[0] += k
+                self.work.done += k
 
 
 #: the meter of the innermost ``heartbeat`` open in this thread (or in the thread that started this
@@ -112,16 +125,16 @@ def planned(total: int, what: str) -> Iterator[Callable[[int], None] | None]:
     heartbeat, the function is None. Once it ends, its count stays in the lines of the stage it ran in
     (the heartbeat's ``what``) until the search returns or another plan begins."""
     meter = _meter.get()
-    if meter is None or (meter.work is not None and not meter.work[5]):
+    if meter is None or (meter.work is not None and not meter.work.ended):
         yield None
         return
-    meter.work = [0, total, what, time.perf_counter(), meter.stage(), False]
+    meter.work = Plan(0, total, what, time.perf_counter(), meter.stage())
     try:
         yield meter.done
     finally:
         # kept, not forgotten: a line said between here and the search's return (Analysis, tables freed)
         # said the nodes without the worlds, as if none had been planned
-        meter.work[5] = True
+        meter.work.ended = True
 
 
 def on_threads(n: int, solve_chunk: Callable[[int], int], clear: Callable[[], None]) -> list[int]:
@@ -368,12 +381,12 @@ def heartbeat(report: Callable[[str], None] | None, what: Callable[[], str], eve
 
     def line(stage: str) -> str:
         work = meter.work
-        if work is not None and work[5] and work[4] != stage:
+        if work is not None and work.ended and work.stage != stage:
             work = None  # an ended plan of an earlier stage (a lower stall budget deepening): not this one's
         worlds = ""
         if work is not None:
-            left = None if work[5] else pace_left(work[0], work[1], time.perf_counter() - work[3])
-            worlds = f", {work[0]:,} of {work[1]:,} {work[2]} done" + (f" ({left})" if left else "")
+            left = None if work.ended else pace_left(work.done, work.total, time.perf_counter() - work.start)
+            worlds = f", {work.done:,} of {work.total:,} {work.what} done" + (f" ({left})" if left else "")
         if budget is None:
             return worlds
         nodes = f"{meter.nodes():,}" + (f" of at most {budget:,}" if budget else "")
