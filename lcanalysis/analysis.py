@@ -260,7 +260,9 @@ class Analysis:
         return {
             "value": self.value if self.moves else None,
             "exact": self.exact,
-            "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr,
+            # each turn says whether its own value is exact: an answer that solved every split can
+            # still hold turns only bounded, and a horizon's leaf is exact for none
+            "moves": [{"move": m.move, "value": m.value, "stderr": m.stderr, "exact": m.exact,
                        **({"loss": m.loss, "loss_stderr": m.loss_stderr} if m.loss is not None else {}),
                        # the endgame search showed only that this turn is worse: value at most, loss at least
                        **({"bound": "upper"} if m.upper_bound else {})}

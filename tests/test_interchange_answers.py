@@ -640,3 +640,20 @@ def test_every_key_the_spec_copy_sketches_is_in_the_answer(capsys, tmp_path, hea
     else:
         answer = _shared_answer(capsys, *[str(path) if a == "RECORD" else a for a in argv])
     assert sketched <= _all_keys(answer), sorted(sketched - _all_keys(answer))
+
+
+def test_each_turn_says_whether_its_own_value_is_exact():
+    """An answer that solved every split (`exact` true) can hold turns the endgame search only
+    bounded: each turn's own `exact` says which, false exactly where `"bound": "upper"` is."""
+    from helpers import played_down
+
+    pos = played_down(2, 3)  # 3 cards left: this budget proves most turns only worse than the best
+    view = pos.view(pos.to_move)
+    out = lc.advise(view, max_nodes=3_000_000).to_json()
+    assert out["exact"] is True
+    bounded = [m for m in out["moves"] if m.get("bound") == "upper"]
+    assert bounded and all(m["exact"] is False for m in bounded)
+    assert all(m["exact"] is True and m["stderr"] == 0 for m in out["moves"] if "bound" not in m)
+    # a horizon's heuristic leaf samples nothing, yet no turn's value is exact
+    leaf = lc.solve(view, max_turns=2, leaf="heuristic", max_stalls=0).to_json()
+    assert leaf["exact"] is False and all(m["exact"] is False for m in leaf["moves"])
