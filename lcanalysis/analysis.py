@@ -162,6 +162,11 @@ def stalls_in_words(stalls: int) -> str:
     return "no more discard-pile draws" if stalls == 0 else f"at most {stalls} more discard-pile draw(s) each"
 
 
+def stalls_each(stalls: int) -> str:
+    """A level's stall budget as the notes name it: "no stalls", "2 stall(s) each"."""
+    return "no stalls" if stalls == 0 else f"{stalls} stall(s) each"
+
+
 def bounds_in_words(bounds: dict[str, Any]) -> str:
     """The bounds an answer was computed under, as a reader says them ("at most 1 more
     discard-pile draw(s) each, 6 more turns at most, then scored as it stands"); any other entry

@@ -1634,28 +1634,31 @@ def test_each_sampled_world_is_the_split_of_every_split_that_has_its_values(seed
     np.testing.assert_allclose(sampled[:, E._columns(codes2, codes)], every[rows[:24]], atol=1e-9)
 
 
-@pytest.mark.parametrize("seed", [4, 5])
-def test_a_sampled_level_estimated_against_an_exact_one_is_unbiased_and_its_error_is_the_true_one(seed):
+@pytest.mark.parametrize("seed, deck, control", [(4, 3, 1), (5, 3, 1), (10, 4, 0), (14, 4, 0)])
+def test_a_sampled_level_estimated_against_an_exact_one_is_unbiased_and_its_error_is_the_true_one(seed, deck, control):
     """``Level.with_control``: a sampled level's means less the luck of its worlds, as the exact level's best turn
-    measures it (its mean there against its exact mean). Checked against every world solved at one and two
-    stalls each (the truth, independently of the estimate): over 400 samplings of 24 worlds drawn by the worlds'
-    probabilities (as ``_Worlds`` draws them), the estimates of two stalls each average to the truth, their
-    spread from sampling to sampling is what their standard error says, and for the best turn that error is
-    under half the plain mean's, which it replaces; the losses are the plain paired ones."""
-    view = _view(seed, 3)
+    measures it (its mean there against its exact mean). Checked against every world solved at ``control`` and
+    one more stall each (the truth, independently of the estimate): over 400 samplings of 24 worlds drawn by the
+    worlds' probabilities (as ``_Worlds`` draws them), the estimates of the sampled level average to the truth,
+    their spread from sampling to sampling is what their standard error says, and for the best turn that error
+    is under half the plain mean's, which it replaces; the losses are the plain paired ones. With 4 cards left
+    one stall each is often the sampled level, after an exact level of no stalls."""
+    view = _view(seed, deck)
     worlds = E._Worlds(view, 0)
-    c1, r1, b1, _, done1 = E._solve(worlds, worlds.all_worlds(), 1, E._level_tables(view, 1, 1), 0)
-    c2, r2, b2, _, done2 = E._solve(worlds, worlds.all_worlds(), 2, E._level_tables(view, 2, 1), 0)
+    level = control + 1
+    c1, r1, b1, _, done1 = E._solve(worlds, worlds.all_worlds(), control, E._level_tables(view, control, 1), 0)
+    c2, r2, b2, _, done2 = E._solve(worlds, worlds.all_worlds(), level, E._level_tables(view, level, 1), 0)
     assert done1 and done2 and not b1.any() and not b2.any()
-    exact1 = E.Level(1, c1, r1, b1, worlds.weights, 0, 0.0)
+    exact1 = E.Level(control, c1, r1, b1, worlds.weights, 0, 0.0)
     truth = worlds.weights @ r2
     rng = np.random.default_rng(seed)
     estimates, errors, plain_errors = [], [], []
     for _ in range(400):
         rows_of = rng.choice(len(r2), size=24, p=worlds.weights)
-        sampled = E.Level(2, c2, r2[rows_of], b2[rows_of], None, 0, 0.0)
+        sampled = E.Level(level, c2, r2[rows_of], b2[rows_of], None, 0, 0.0)
         estimate = sampled.with_control(exact1, rows_of)
-        assert estimate.control is not None and "against the exact value with 1 stall(s) each" in estimate.in_words(9)
+        words = "no stalls" if control == 0 else f"{control} stall(s) each"
+        assert estimate.control is not None and f"against the exact value with {words}" in estimate.in_words(9)
         means = estimate.means()
         estimates.append(means)
         errors.append([estimate.stderr(k) for k in range(len(c2))])
@@ -1677,19 +1680,21 @@ def test_a_sampled_level_estimated_against_an_exact_one_is_unbiased_and_its_erro
     assert said[best] <= 0.5 * plain[best]
 
 
-def test_a_sampled_level_is_not_estimated_against_no_stalls_each():
-    """No stalls each lists no turn that takes a pile's card, and its values vary from world to world unlike one
-    stall each's (at 3 cards, seed 0, measured against it some turns' errors grew): a sampled level keeps its
-    plain mean there. Against one stall each, by hand: the best turn (the second, 3.5 over every world) is 1 and
-    3 in the two sampled worlds, a mean of 2, so those worlds are 1.5 points unlucky and every turn gains 1.5."""
+@pytest.mark.parametrize("stalls", [0, 1])
+def test_a_sampled_level_measured_against_an_exact_one_by_hand(stalls):
+    """By hand, against an exact level of one stall each or of none (the control is the exact level's best turn,
+    whatever turns it lists): that turn (the second, 3.5 over every world) is 1 and 3 in the two sampled worlds,
+    a mean of 2, so those worlds are 1.5 points unlucky and every turn gains 1.5. A sampled level is left as it
+    is against another sampled one, whose mean is not known."""
     codes = [9, 17]
-    exact0 = E.Level(0, codes, np.zeros((4, 2)), np.zeros((4, 2), bool), np.full(4, 0.25), 0, 0.0)
-    sampled = E.Level(1, codes, np.array([[1.0, 2.0], [3.0, 4.0]]), np.zeros((2, 2), bool), None, 0, 0.0)
-    assert sampled.with_control(exact0, np.array([0, 1])) is sampled
-    exact1 = replace(exact0, stalls=1, rows=np.array([[0.0, 1.0], [2.0, 3.0], [5.0, 5.0], [5.0, 5.0]]))
-    estimate = sampled.with_control(exact1, np.array([0, 1]))  # changes 1 and 1 in both worlds: no error left
+    exact = E.Level(stalls, codes, np.array([[0.0, 1.0], [2.0, 3.0], [5.0, 5.0], [5.0, 5.0]]),
+                    np.zeros((4, 2), bool), np.full(4, 0.25), 0, 0.0)
+    sampled = E.Level(2, codes, np.array([[1.0, 2.0], [3.0, 4.0]]), np.zeros((2, 2), bool), None, 0, 0.0)
+    estimate = sampled.with_control(exact, np.array([0, 1]))  # changes 1 and 1 in both worlds: no error left
     assert sampled.means() == pytest.approx([2.0, 3.0]) and estimate.means() == pytest.approx([3.5, 4.5])
     assert estimate.stderr(0) == estimate.stderr(1) == 0.0 < sampled.stderr(0)
+    assert estimate.control_stalls == stalls
+    assert sampled.with_control(replace(exact, weights=None), np.array([0, 1])) is sampled
 
 
 def test_an_exact_level_and_a_sampled_one_agree_only_if_their_paired_difference_allows():

@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from lcanalysis.advisor import in_words, playout_policy_in_words, playouts_far_off
-from lcanalysis.analysis import TIE, Analysis, MoveValue, bounds_in_words, loss_in_words, place_in_words, ranked
+from lcanalysis.analysis import (
+    TIE,
+    Analysis,
+    MoveValue,
+    bounds_in_words,
+    loss_in_words,
+    place_in_words,
+    ranked,
+    stalls_each,
+)
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
@@ -172,7 +181,7 @@ def question(analysis: Analysis, brief: bool = False) -> str:
                      "change (the notes say how)")
     elif analysis.kind.startswith("view value"):
         luck = "" if analysis.luck_measured_at is None else (
-            f", their luck taken out as the exact values with {analysis.luck_measured_at} stall(s) each measure it")
+            f", their luck taken out as the exact values with {stalls_each(analysis.luck_measured_at)} measure it")
         what = (f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds{luck}; "
                 "± is one standard error") if brief else (
                 f"an estimate: exact endgame values averaged over {analysis.splits} sampled worlds of the unseen "
