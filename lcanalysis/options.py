@@ -71,6 +71,9 @@ ONE_TRIAL = "one trial gives no standard error"
 MAX_CHECK_TOP = 10_000
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
 ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near the end is worse than a slow one
+#: what a note asks for when the hint's budget, not a cap, stopped it: named as ``lc.advise`` takes it
+#: and as ``advise``, ``tutor`` and ``play`` do (as "a larger max_nodes (--max-nodes)" is named)
+MORE_TIME = "more time (a larger time_budget, --time)"
 #: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
 #: play-outs, so that a search that does not reach one stall each still leaves them time to answer in
 PLAYOUT_RESERVE = 0.25

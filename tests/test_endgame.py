@@ -179,10 +179,11 @@ def test_a_cap_below_the_trusted_level_is_named_as_what_stopped_the_search():
                            "(-W4/B)")
     assert said.endswith("deepened no further than 2 stall(s) each, as asked (max_stalls): a higher cap, not more "
                          "time, may change the advice")
-    assert "more time may change" not in " ".join(capped.notes)
+    assert "more time (a larger time_budget" not in " ".join(capped.notes)
     short = E.converged_endgame(view, max_nodes=capped.nodes + 1_000, runner_ups=False)  # three stalls do not fit
     assert short.bounds == {"max_stalls": 2, "converged": False}
-    assert short.notes[1].startswith("not converged within the budget") and "more time may change the advice" in \
+    assert short.notes[1].startswith("not converged within the budget") and \
+        "more time (a larger time_budget, --time) may change the advice" in \
         short.notes[1] and "max_stalls" not in " ".join(short.notes)
     none = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=0, runner_ups=False)
     assert none.notes[1] == ("only one stall budget was asked for, no stalls (max_stalls 0): whether more stalls "
@@ -240,7 +241,7 @@ def test_a_hint_at_four_cards_stopped_at_two_stalls_each_says_how_far_off_two_wa
     assert full.bounds == {"max_stalls": 3, "converged": True} and said not in " ".join(full.notes)
     short = E.converged_endgame(view, max_nodes=full.nodes // 4, runner_ups=False)  # three stalls each do not fit
     assert short.bounds == {"max_stalls": 2, "converged": False}
-    assert short.notes[1].endswith("more time may change the advice " + said)
+    assert short.notes[1].endswith("more time (a larger time_budget, --time) may change the advice " + said)
     capped = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=2, runner_ups=False)
     assert said not in " ".join(capped.notes)  # the cap stopped it: not the hint's case
     three = E.converged_endgame(_view(3, 3), max_nodes=1_000_000, runner_ups=False)
@@ -702,9 +703,25 @@ def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
     view = _view(2, 3)
     analysis = advise(view, time_budget=0.01, seed=0)
     assert analysis.kind == "advisor estimate"
-    assert "The values are play-outs' estimates" in analysis.notes[0] and "; give more time." in analysis.notes[0]
+    assert "The values are play-outs' estimates" in analysis.notes[0]
+    assert "; give more time (a larger time_budget, --time)." in analysis.notes[0]
     # (not "they undervalue pile draws": in example:endgame they value -G9/Y at +31, exactly +4)
     assert "many points off either way" in analysis.notes[0] and "± counts the sampling only" in analysis.notes[0]
+
+
+def test_a_note_that_asks_for_more_time_names_the_argument_and_the_option(capsys):
+    """It said only "give more time": the note now names advise's own argument and the command
+    line's option, both checked here to be the ones that set the budget."""
+    import inspect
+
+    from lcanalysis.cli import main
+
+    said = "give more time (a larger time_budget, --time)"
+    assert "time_budget" in inspect.signature(advise).parameters
+    view = _view(2, 3)
+    assert said in advise(view, time_budget=0.01, seed=0).notes[0]
+    assert main(["advise", view.to_string(), "--time", "0.01", "--seed", "0"]) == 0  # (--time is the option)
+    assert said in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("policy", ["plain", "stalling"])

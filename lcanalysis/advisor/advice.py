@@ -41,6 +41,7 @@ from lcanalysis.options import (  # the hint's numbers: there, so that advise --
     EXACT_ENDGAME_CARDS,
     FULL_POSITION_ENDGAME_CARDS,
     MAX_TIME_BUDGET,
+    MORE_TIME,
     PLAYOUT_DEFAULT_SECONDS,
     PLAYOUT_POLICY_DEFAULT,
     PLAYOUT_RESERVE,
@@ -157,7 +158,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         def more() -> str:  # what to give more of: the caller's node count when it, not the clock, stopped the search
             clock = deadline is not None and time.perf_counter() >= deadline
             by_count = bool(max_nodes) and nodes == max_nodes and not clock
-            return "give a larger max_nodes (--max-nodes)" if by_count else "give more time"
+            return "give a larger max_nodes (--max-nodes)" if by_count else f"give {MORE_TIME}"
 
         if progress is not None:  # how long to wait, as the play-outs say (the search's default is 10 s, not 1)
             progress(f"endgame: {view.deck_count} card(s) in the draw pile: endgame search, "

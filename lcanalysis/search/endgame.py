@@ -53,6 +53,7 @@ from lcanalysis.analysis import TIE, Analysis, MoveValue, ranked, stalls_each, t
 from lcanalysis.core import first_compile
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
+from lcanalysis.options import MORE_TIME
 from lcanalysis.search.common import SearchError, move_text, on_threads
 from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
@@ -861,7 +862,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     named = f"{agreed}; {tie}" if tie else agreed
     # what may change an answer not converged: more time, or, when the cap stopped the deepening, only a higher cap
     more = (f"deepened no further than {lv.stalls} stall(s) each, as asked (max_stalls): a higher cap, not more "
-            "time, may change the advice") if capped else "more time may change the advice"
+            "time, may change the advice") if capped else f"{MORE_TIME} may change the advice"
     if lv.stalls == 2 and view.deck_count == 4 and not capped:  # where most hints at 4 cards stop: how far off
         views, named_same, mean_loss, worst, moved = TWO_STALLS_AT_4
         more += (f" (measured on {views} views with 4 cards left, docs/endgame.md, \"{TWO_STALLS_SECTION}\": two "
@@ -916,7 +917,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                    "advice was not checked")
     else:
         say.append("only one stall budget fitted in the budget: whether more stalls change the advice "
-                   "was not checked; give more time")
+                   f"was not checked; give {MORE_TIME}")
     for earlier in levels[:-1]:
         b = earlier.best()
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
