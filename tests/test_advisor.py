@@ -415,11 +415,21 @@ def test_a_full_position_near_the_end_is_said_to_have_one_world_not_one_distinct
     heard: list[str] = []
     answer = advise(full, seed=0, max_nodes=2_000_000, progress=heard.append)
     assert answer.splits == 1 and answer.exact
-    assert any(note.endswith("in the one world the unseen cards allow") for note in answer.notes), answer.notes
+    # nothing hidden but the deck's order: the perfect-information value, not a "view value" of a hidden hand
+    stalls = answer.bounds["max_stalls"]
+    said = f"endgame search, exact perfect-information value (both hands known), at most {stalls} more discard-pile"
+    assert any(said in note for note in answer.notes), answer.notes
+    assert not any("view value" in note for note in answer.notes) and "view value" not in answer.method
     bests = [line for line in heard if "stall(s) each: best" in line]
     # (and that its value is exact: a number without its kind read as any other)
     assert bests and all(re.search(r"\(exact, the one world, [\d,]+ nodes\)$", line) for line in bests), bests
     assert not any("1 distinct worlds" in note or "(1 worlds" in note for note in answer.notes + heard)
+    from lcanalysis.show.hint import question
+
+    assert "exact (perfect-information value) under" in question(answer)  # the long form's label too
+    seen = advise(full.view(full.to_move), seed=0, max_nodes=2_000_000)  # the mover's view: a hand is hidden
+    assert seen.splits > 1 and any("endgame search, exact view value" in note for note in seen.notes)
+    assert "view value" in question(seen)
 
 
 def test_the_endgame_search_says_first_how_long_it_may_take():

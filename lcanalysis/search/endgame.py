@@ -213,10 +213,14 @@ class Level:
             return 0.0
         return float(self._changes()[:, k].std(ddof=1) / np.sqrt(len(self.rows)))
 
-    def in_words(self, splits: int) -> str:
+    def in_words(self, splits: int, hands_known: bool = False) -> str:
+        """The level's values in words; ``hands_known``: both hands are known (a full position, or a
+        view that knows the opponent's whole hand and no buried card), the deck order alone left to chance."""
         each = "no more discard-pile draws" if self.stalls == 0 else \
             f"at most {self.stalls} more discard-pile draw(s) each"
-        if self.exact and splits == 1:  # a full position, or a view whose unseen cards lie one way only
+        if self.exact and hands_known:  # no hidden hand: not a view value but the perfect-information one
+            return f"exact perfect-information value (both hands known), {each}"
+        if self.exact and splits == 1:  # a view whose unseen cards lie one way only
             return f"exact view value, {each}, in the one world the unseen cards allow"
         if self.exact:
             return f"exact view value, {each}, every one of the {splits} distinct worlds of the unseen cards solved"
@@ -869,7 +873,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                  f"stalls each named the best turn of three in {named_same} of the {views}; following it lost "
                  f"{mean_loss:.2f} points on average, at most {worst:.1f}, and the best value moved by up to "
                  f"{moved:.1f})")
-    say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits)}"]
+    known = view.opponent_unknown == 0 and not view.buried_count  # nothing hidden but the deck's order
+    say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits, known)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
                    + ("every fill, with its probability)" if lv.exact else "at random)"))
@@ -928,7 +933,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
         kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
         exact=lv.exact,
         bounds={"max_stalls": lv.stalls},
-        method=f"endgame search deepened on the stall budget (0..{lv.stalls}); {lv.in_words(splits)}",
+        method=f"endgame search deepened on the stall budget (0..{lv.stalls}); {lv.in_words(splits, known)}",
         notes=say + notes,
         splits=len(lv.rows),
         luck_measured_at=None if lv.control is None else lv.control_stalls,

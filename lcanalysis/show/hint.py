@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.advisor import in_words, playout_policy_in_words, playouts_far_off
+from lcanalysis.advisor import BOTH_HANDS_NOTE, in_words, playout_policy_in_words, playouts_far_off
 from lcanalysis.analysis import (
     TIE,
     Analysis,
@@ -173,7 +173,10 @@ def question(analysis: Analysis, brief: bool = False) -> str:
     if analysis.exact:
         bounds = {k: v for k, v in analysis.bounds.items() if k != "converged"}
         under = f" under {bounds_in_words(bounds)}" if bounds else ""
-        kind = analysis.kind.replace(" (", ", ").replace(")", "")  # no parentheses within parentheses
+        # a full position's endgame search is labelled a view value over its one split (the spec's kind): in
+        # words, what it is; no parentheses within parentheses
+        kind = "perfect-information value" if BOTH_HANDS_NOTE in analysis.notes else \
+            analysis.kind.replace(" (", ", ").replace(")", "")
         what = "exact" + ("" if brief or not kind else f" ({kind})") + under
         if analysis.bounds.get("converged") is False:  # exact under its bound, which may still matter
             what += (" (not converged: more discard-pile draws may change it)" if brief else
