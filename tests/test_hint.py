@@ -16,7 +16,7 @@ import lcanalysis as lc
 from lcanalysis.analysis import Analysis, MoveValue, place_in_words
 from lcanalysis.cli import main
 from lcanalysis.rollouts import Rollouts
-from lcanalysis.show.hint import groups, hint_text, judgement, verdict, your_turn
+from lcanalysis.show.hint import groups, hint_json, hint_text, judgement, verdict, your_turn
 
 
 def _rollouts_with(samples):
@@ -640,3 +640,27 @@ def test_a_play_out_verdict_near_the_end_says_the_play_outs_can_be_far_off():
     view = last.view(last.to_move)
     exact = lc.advise(view, time_budget=1.0)  # the endgame search answers: no such words
     assert exact.kind != "advisor estimate" and "By play-outs" not in verdict(exact, view)
+
+
+def test_an_exact_tie_that_lists_a_stall_first_is_played_as_the_plain_turn_the_tie_said():
+    """Found by a new user: tied turns are listed in the canonical order, so at 2 cards (played-down
+    seed 4) discarding Y2 and taking W4 from the white pile came first and the verdict led with that
+    stall, though playing G9 and drawing from the deck has the very same exact value. The list and the
+    JSON keep the spec's order; the verdict now names the plain turn and says it ties with the first."""
+    pos = played_down(4, 2)
+    view = pos.view(pos.to_move)
+    analysis = lc.advise(view, seed=0)
+    assert analysis.exact and [m.move for m in analysis.moves[:1]] == ["-Y2/W"]  # the canonical order stays
+    # the tie, by the plain view-value search at the answer's own stall budget
+    plain = {m.move: m.value for m in lc.solve(view, max_stalls=analysis.bounds["max_stalls"]).moves}
+    assert plain["+G9/D"] == pytest.approx(plain["-Y2/W"], abs=1e-9)
+    assert not any(plain[m.move] > plain["+G9/D"] + 1e-9 for m in analysis.moves)  # and nothing is better
+    said = verdict(analysis, view)
+    assert said.startswith("Play G9 and draw from the deck. It ties exactly with the turn listed first, to discard "
+                           "Y2 and take W4 from the white pile (the same exact value; ")
+    answer = hint_json(analysis, view)
+    assert answer["verdict"] == said and [m["move"] for m in answer["moves"]] == [m.move for m in analysis.moves]
+    text = hint_text(analysis, view)
+    assert "What it does: extends green with G9" in text  # what the named turn does, not the stall's
+    rows = [line.split() for line in text.splitlines() if line.startswith("  -Y2/W")]
+    assert rows and "best" in rows[0]  # the table still calls the first turn best

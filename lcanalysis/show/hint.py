@@ -109,17 +109,35 @@ def runner_up(others: list[MoveValue]) -> MoveValue | None:
     return next((m for m in others if not m.upper_bound and m.loss is not None and m.loss < reach), first)
 
 
-def verdict(analysis: Analysis, view: View) -> str:
-    """One or two sentences: the turn to play, and how much worse the best other placement is."""
+def named(analysis: Analysis) -> MoveValue | None:
+    """The turn the verdict tells the player to play: the best, unless the answer is exact, the best
+    draws from a discard pile, and a turn that draws from the draw pile ties it exactly (not a bound):
+    then the first such. Tied turns are listed in the canonical order (docs/spec/interchange.md), which
+    can put a stall first; the list and the JSON keep that order, and the verdict leads with the plain
+    turn and says that it ties with the one listed first."""
     best = analysis.best
-    if best is None:
+    if best is None or not analysis.exact or best.move.endswith("/D"):
+        return best
+    return next((m for m in analysis.moves if m.move.endswith("/D") and not m.upper_bound
+                 and m.loss is not None and abs(m.loss) <= TIE), best)
+
+
+def verdict(analysis: Analysis, view: View) -> str:
+    """One to three sentences: the turn to play (``named``), the turn listed first when it ties with
+    that one, and how much worse the best other placement is."""
+    best, play = analysis.best, named(analysis)
+    if best is None or play is None:
         return "No legal turn."
-    first = in_words(view, best.move)
+    first = in_words(view, play.move)
     lines = [first[0].upper() + first[1:] + "."]
+    if play is not best:
+        lines.append(f"It ties exactly with the turn listed first, to {in_words(view, best.move)} (the same exact "
+                     "value; tied turns are listed in the canonical order).")
+    said = {play.move, best.move}
     shown = groups(analysis)
-    others = [m for p, ms in shown if p != _placement(best.move) for m in ms]
-    if not others and shown:  # one placement (the draw step: the card is down): the next draws instead
-        others = shown[0][1][1:]
+    others = [m for p, ms in shown if p not in {_placement(m.move) for m in (play, best)} for m in ms]
+    if len(shown) == 1:  # one placement (the draw step: the card is down): the next draws instead
+        others = [m for m in shown[0][1] if m.move not in said]
     o = runner_up(others)
     if o is not None and o.loss is not None:
         err = _error(o, o.loss_stderr, sampled(analysis))
@@ -226,8 +244,9 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
         head += f", round {view.match.get('round', 1)} of the match, totals {totals}"
     lines = [view.to_text(), ""] if board else []
     lines += [head, "", verdict(analysis, view)]
-    if analysis.best is not None and analysis.best.reason:  # in the evaluator's words: what it does, the time left
-        lines.append(f"What it does: {analysis.best.reason}.")
+    play = named(analysis)  # the turn the verdict tells to play
+    if play is not None and play.reason:  # in the evaluator's words: what it does, the time left
+        lines.append(f"What it does: {play.reason}.")
     for one in [turn] if isinstance(turn, str) else turn or ():
         lines.append(your_turn(analysis, view, one))
     lines.append("")
