@@ -71,6 +71,9 @@ class Decision:
     comment: str = ""
     #: the endgame search showed only that the turn is worse: its loss is at least ``loss``
     bound: bool = False
+    #: judged by play-outs with ``FAR_OFF_CARDS`` or fewer left: how far off they can be, in words
+    #: (``playouts_far_off``: "by play-outs, which with 5 card(s) left ..."); "" otherwise
+    far_off: str = ""
 
     @property
     def flagged(self) -> bool:
@@ -283,21 +286,26 @@ class TutorSession:
         bound = played.upper_bound  # the search showed only that it is worse: at least this loss
         decision = Decision(round=self.match.round_number, turn=self.position.turn, played=str(move),
                             best=best.move, loss=loss, loss_stderr=se,
-                            exact=bool(played.exact and best.exact and not bound), bound=bound)
+                            exact=bool(played.exact and best.exact and not bound), bound=bound,
+                            far_off=playouts_far_off(analysis, view.deck_count))  # its ± alone would look trustworthy
         if loss > self.threshold and loss > 2 * se:  # the better turn and why, then what the player's turn did
             better, own = reason(view, best.move), reason(view, move).split("; ")
             yours = [part for part in own if part not in better.split("; ")] or own  # what both do: said once
             decision.comment = (f"this turn loses {decision.loss_points()} against the best: better to "
                                 f"{in_words(view, best.move)} ({best.move}): {better}. Your turn {'; '.join(yours)}")
-            far_off = playouts_far_off(analysis, view.deck_count)  # its ± alone would look trustworthy
-            if far_off:
-                decision.comment += f". Judged {far_off}"
+            if decision.far_off:
+                decision.comment += f". Judged {decision.far_off}"
         return decision
 
     def verdict(self, decision: Decision) -> str:
         """A turn the tutor let pass (no comment), in words: "fine" only when the judgement shows it;
         over the threshold within two standard errors, or only bounded by the endgame search (its loss
-        at least the figure, how much more unknown), that the tutor cannot tell."""
+        at least the figure, how much more unknown), that the tutor cannot tell. Judged by play-outs
+        near the end (``Decision.far_off``), it says that they can be many points off, as a comment does."""
+        said = self._let_pass(decision)
+        return f"{said}. Judged {decision.far_off}" if decision.far_off else said
+
+    def _let_pass(self, decision: Decision) -> str:
         if decision.bound:  # the search showed only that the turn is worse: not that it is fine
             shown = "no better" if decision.loss < 0.05 else f"{decision.loss_points()} worse"
             return (f"not clearly worse than the best, but it may be: the endgame search's budget ran out when it had "

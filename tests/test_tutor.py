@@ -95,6 +95,36 @@ def test_a_comment_by_play_outs_near_the_end_says_they_can_be_many_points_off():
     assert said and "Judged by" not in said and "many points off" not in said
 
 
+def test_a_turn_let_pass_by_play_outs_near_the_end_says_they_can_be_many_points_off_too():
+    """Found by a new user: with 5 cards left the tutor's comment on a bad turn warned that play-outs can
+    be many points off, but its "fine" on a turn they judged as good as the best said nothing of it. Now
+    it does; mid-round, and where the endgame search judged (4 cards), it does not."""
+    from helpers import played_down
+
+    from lcanalysis.game.notation import read_position
+
+    view = read_position("LC1;c5;h8;nr;rounds=1;m0;v0;p0=B8.B9.B10.W6.W7.G10.Rw.R8;p1=?8;e0=Y3.Y4.Y10.B2.R3.R4.R7.R10;"
+                         "e1=Y5.Y6.Y7.Y8.Ww.Ww.W2.W4.Gw.G4.G6.G7.G8.G9;x=Y2.Yw.Yw.Yw.Bw.Bw.Ww.W3.Gw.G3.Gw.G5.R2.Rw.Rw."
+                         "R6.R5;d=5")
+    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0)
+    s.position = view.complete(view.unseen()[:8], view.unseen()[8:])
+    assert view.deck_count == 5 and s.advice().kind == "advisor estimate"  # play-outs judge here
+    judged = s.judge(s.advice().moves[0].move)  # the advisor's own turn: let pass
+    assert not judged.comment
+    said = s.verdict(judged)
+    assert said.startswith("fine: as good as the best. Judged by play-outs, which with 5 card(s) left can be many "
+                           "points off either way ("), said
+    early = TutorSession(agent="heuristic", seed=5, time_budget=0.1, threshold=1.0)
+    mid = early.judge(early.advice().moves[0].move)
+    assert early.view().deck_count > 5 and early.verdict(mid) == "fine: as good as the best"
+    pos = played_down(0, 4)  # 4 cards: the endgame search judges, and its values need no such caveat
+    late = TutorSession(agent="heuristic", seed=0, time_budget=0.05, threshold=1.0, seat=pos.to_move)
+    late.position = pos
+    assert "endgame search" in " ".join(late.advice().notes)
+    end = late.judge(late.advice().moves[0].move)
+    assert late.verdict(end).startswith("fine: as good as the best") and "Judged" not in late.verdict(end)
+
+
 def test_with_four_cards_left_or_fewer_the_endgame_search_judges_however_small_the_budget():
     """As in the review (``advisor.judging_budget``): with 3 cards left the tutor's advisor gets at
     least ``JUDGE_SEARCH_FLOOR``, with 4 twice that, so the endgame search (one stall each or more)
