@@ -126,6 +126,26 @@ def test_a_deliberate_blunder_is_marked(blunder_review):
     _no_negative_loss_beyond_noise(rv)
 
 
+def test_the_text_names_the_marks_play_outs_judged_with_five_cards_or_fewer_left(blunder_review):
+    """Found by a new user: the hint's verdict and the tutor warn that play-outs near the end can be many
+    points off, the review's marks there said nothing of it. One line under the marks now names them: those
+    judged by play-outs (the method says so) at 5 cards or fewer; not the endgame search's, nor those at 6."""
+    _, rv = blunder_review
+    marked = [d for d in rv.decisions if d.mark]
+    by_playouts = [d for d in marked if d.method.startswith("advisor (") and d.deck <= 5]
+    others = [d for d in marked if d not in by_playouts]
+    # the round has both kinds: play-outs at 5 cards, and marks at 6 or by the endgame search
+    assert by_playouts and any(d.deck > 5 for d in others) and any(d.method.startswith("endgame") for d in others)
+    lines = [line for line in rv.to_text().splitlines() if "marks judged by play-outs" in line]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line.startswith("  (marks judged by play-outs with 5 card(s) or fewer left, where they can be many points "
+                           "off either way (the stalling play-out policy")
+    named = line.rsplit("): ", 1)[1].rstrip(")").split(", ")
+    assert named == [f"round {d.round} turn {d.index}" for d in by_playouts]
+    assert "many points off" not in json.dumps(rv.to_json())  # words in the text only: the JSON as it was
+
+
 def test_the_review_json_has_the_spec_shape(blunder_review):
     rec, rv = blunder_review
     data = json.loads(json.dumps(rv.to_json()))

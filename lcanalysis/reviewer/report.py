@@ -31,7 +31,7 @@ from lcanalysis.reviewer.settings import (
     SPEC_MARKED,
     rating_for,
 )
-from lcanalysis.reviewer.words import reconciled_text, where
+from lcanalysis.reviewer.words import far_off_marks_text, reconciled_text, where
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import ReviewChecks
@@ -323,6 +323,9 @@ class Review:
             for d in marked:
                 lines.append(f"  {where(d)}: played {d.played}, best {d.best}: loss {d.loss_text()}  "
                              f"{(d.mark or '').upper()}")
+            far_off = far_off_marks_text(marked)
+            if far_off:
+                lines.append(f"  ({far_off})")
         else:
             lines.append("no decision marked")
         events: list[Decision | Draw] = [*self.decisions, *self.draws]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lcanalysis.advisor import FAR_OFF_CARDS, near_end_misjudgment
 from lcanalysis.analysis import loss_in_words
-from lcanalysis.reviewer.settings import MARK_SIGMAS, MARKS
+from lcanalysis.reviewer.settings import MARK_SIGMAS, MARKS, PLAYOUT_POLICY
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import MarkCheck
@@ -21,6 +22,18 @@ def alternative_loss_text(a: dict[str, Any]) -> str:
 
 def where(d: Decision | Draw | MarkCheck) -> str:
     return f"round {d.round} turn {d.index} (player {d.player}, deck {d.deck})"
+
+
+def far_off_marks_text(marked: list[Decision]) -> str:
+    """One line on the marks judged by play-outs with ``FAR_OFF_CARDS`` cards or fewer left, where play-outs
+    can be many points off either way (as the hint's verdict and the tutor say there), naming them; ""
+    when there is none. The endgame solver's and search's marks (no advisor rollouts) are not of them."""
+    far = [d for d in marked if d.advisor_rollouts > 0 and d.deck <= FAR_OFF_CARDS]
+    if not far:
+        return ""
+    return (f"marks judged by play-outs with {FAR_OFF_CARDS} card(s) or fewer left, where they can be many points off "
+            f"either way ({near_end_misjudgment(PLAYOUT_POLICY)}; the ± counts the sampling only): "
+            + ", ".join(f"round {d.round} turn {d.index}" for d in far))  # (each listed above, with its deck)
 
 
 def where_unchecked(u: dict[str, Any]) -> str:
