@@ -436,6 +436,22 @@ def test_review_out_refuses_a_text_file_of_one_line_that_is_not_a_review_file(re
     assert other.read_text() == "my notes"
 
 
+@pytest.mark.parametrize("content", [bytes(range(256)) * 4,  # not text at all (a picture, an archive)
+                                     b"# lcanalysis review not settings\nround,index,judgement\n"])
+def test_review_out_refuses_a_binary_file_or_a_broken_header_naming_the_file(record, tmp_path, capsys, content):
+    """``--out`` naming a file that is not UTF-8 text printed Python's decoding error ("error: --out
+    'utf-8' codec can't decode byte 0x80 ..."), and a review header followed by no settings json's
+    ("Expecting value: line 1 column 1"), naming neither the file nor what it should be. Both are
+    refused as not a review file, naming it, and left as they were."""
+    other = tmp_path / "picture.png"
+    other.write_bytes(content)
+    assert main(["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --out {other} is not a review file (") and err.count("\n") == 1, err
+    assert "codec" not in err and "Expecting" not in err
+    assert other.read_bytes() == content
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads processes from /proc (Linux)")
 def test_review_out_on_workers_killed_hard_leaves_no_worker_holding_the_file_and_resumes(tmp_path):
     """A review on worker processes SIGKILLed part-way: its workers lived on (reparented, idle),

@@ -167,18 +167,34 @@ def other_code_error(path: str, theirs: Mapping[str, Any] | None, mine: Mapping[
     return OtherCodeError(path, was, recorded)
 
 
+def _first_line(path: str | os.PathLike[str], what: str) -> str:
+    """The first line of the file at ``path``. ValueError, naming the file, when it is not UTF-8 text
+    (a picture or an archive given as the file): Python's decoding error named neither the file nor
+    what it was expected to be."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.readline()
+    except UnicodeDecodeError:
+        raise ValueError(f"{os.fspath(path)} is not a {what} file (it is not UTF-8 text)") from None
+
+
 def read_settings(path: str | os.PathLike[str], mark: str | None = None, what: str = "study") -> dict[str, Any]:
     """The settings a study file was made with, as written: the JSON object that ends its first line,
     after ``mark`` (the study's, ``StudyFile.mark``; ValueError when the line does not start with it).
     Without ``mark`` (a caller that has only the path): the first ``{`` from which the rest of the
     line is one JSON object, so a ``{`` in the mark is passed over (the object after the mark is
     a whole line's end, balanced; a mark's ``{`` followed by it is not one object)."""
-    with open(path, encoding="utf-8") as fh:
-        first = fh.readline().rstrip("\n")
+    first = _first_line(path, what).rstrip("\n")
     if mark is not None:
         if not first.startswith(mark):
             raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line is not the header)")
-        return dict(json.loads(first[len(mark):]))
+        try:
+            settings = json.loads(first[len(mark):])
+        except ValueError:
+            settings = None
+        if not isinstance(settings, dict):  # (json's own words named neither the file nor what was wrong)
+            raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line ends in no settings)")
+        return settings
     start = first.find("{")
     while start >= 0:
         with contextlib.suppress(ValueError):
@@ -323,9 +339,7 @@ class StudyFile:
         ``open``."""
         if path is None or not os.path.exists(path):
             return
-        with open(path, encoding="utf-8") as fh:
-            first = fh.readline()
-        if first.endswith("\n"):
+        if _first_line(path, self.what).endswith("\n"):
             self._same_settings(path, self.read_identity(path), identity)
 
     def _same_columns(self, path: str, text: str) -> None:
@@ -414,12 +428,16 @@ class StudyFile:
         df.attrs["identity"] = identity
         return df
 
-    def _cut_short_before_its_rows(self, fh: Any) -> bool:
-        """Whether the file open on ``fh`` is one of this study begun and stopped before its settings
-        line and column names were whole (a run killed, or a disk full, as it wrote them): it holds
-        no rows, and would be refused as unreadable, or read its first row as the column names."""
+    def _cut_short_before_its_rows(self, fh: Any, path: str) -> bool:
+        """Whether the file open on ``fh`` (at ``path``) is one of this study begun and stopped before its
+        settings line and column names were whole (a run killed, or a disk full, as it wrote them): it
+        holds no rows, and would be refused as unreadable, or read its first row as the column names.
+        A file that is not UTF-8 text is refused (ValueError), as ``_first_line`` refuses it."""
         fh.seek(0)
-        text = fh.read()
+        try:
+            text = fh.read()
+        except UnicodeDecodeError:
+            raise ValueError(f"{path} is not a {self.what} file (it is not UTF-8 text)") from None
         return text.count("\n") < 2 and (text.startswith(self.mark) or self.mark.startswith(text))
 
     def _locked(self, path: str, stack: contextlib.ExitStack) -> Any:
@@ -469,7 +487,7 @@ class StudyFile:
         with contextlib.ExitStack() as stack:
             fh = self._locked(path, stack)
             done: set[tuple[Any, ...]] = set()
-            if exists and self._cut_short_before_its_rows(fh):
+            if exists and self._cut_short_before_its_rows(fh, path):
                 print(f"warning: {path}: cut short as it was begun (its settings or column names unfinished, no "
                       "rows): begun again", file=sys.stderr)
                 fh.truncate(0)
