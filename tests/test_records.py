@@ -244,6 +244,28 @@ def test_a_text_record_may_open_with_comments_and_a_position_or_a_list_is_named_
         read_record("[1, 2]")
 
 
+
+def test_the_text_form_without_its_lcr1_line_or_with_another_tag_says_so_not_no_such_file(game, tmp_path):
+    """A text record whose 'LCR1' line was left out (it opens with 'start LC1;...') was taken for a
+    file's name, its turns holding '/': "no such file: start LC1;...". Given as text, piped in or in
+    a file, it is now named as the text form missing its first line; another tag ('LCR2') as a text
+    form this version does not read. Put back the line, and the same text reads."""
+    from lcanalysis.game.records import read_record_text
+
+    start, end, _ = game
+    body = "# a comment first\nstart " + start.to_string() + "\n" + str(end.history[0]) + "\n"
+    path = tmp_path / "untagged.lcr"
+    path.write_text(body)
+    for read, source, who in ((read_record, body, "this text"), (read_record_text, body, "this text"),
+                              (read_record, str(path), str(path))):
+        with pytest.raises(RecordError) as refused:
+            read(source)
+        assert f"{who} has no 'LCR1' line: the text form of a record begins with it" in str(refused.value)
+        assert "no such file" not in str(refused.value)
+    with pytest.raises(RecordError, match="this text begins with 'LCR2', a text form this version does not read"):
+        read_record("LCR2\n" + body)
+    assert len(read_record("LCR1\n" + body).turns) == 1
+
 def test_an_example_name_given_as_a_record_is_named_a_position_and_an_unknown_one_no_example():
     """``review example:nosuch`` said "this is a position, not a game record": a name that is no
     example is no position either. A built-in example is still named a position."""

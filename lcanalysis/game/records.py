@@ -785,6 +785,7 @@ def _read_record(source: Any, progress: bool, text_only: bool) -> Record:
         return _read_text(text, None, progress)
     if text_only:
         _refuse_a_position(stripped)
+        _refuse_untagged(stripped)
         if not (os.path.exists(stripped) or _meant_as_file(stripped)):
             raise RecordError(f"{stripped[:40]!r} is neither a JSON record nor the text form '{TEXT_TAG} ...'")
         raise RecordError(f"standard input holds the record itself (a JSON record or the text form '{TEXT_TAG} ...'), "
@@ -805,9 +806,11 @@ def _read_record(source: Any, progress: bool, text_only: bool) -> Record:
         _refuse_other_files(content, stripped)
         if not _is_record_text(content.strip()):
             _refuse_a_position(content.strip())
+            _refuse_untagged(content.strip(), stripped)
             raise RecordError(f"{stripped} holds neither a JSON record nor the text form '{TEXT_TAG} ...'")
         return _read_text(content, stripped, progress)
     _refuse_a_position(stripped)  # (before the file test: a position's history holds '/')
+    _refuse_untagged(stripped)  # (and a record's turns)
     if _meant_as_file(stripped):
         raise RecordError(f"no such file: {stripped}")
     raise RecordError(f"{stripped[:40]!r} is neither a JSON record, the text form '{TEXT_TAG} ...' nor a file")
@@ -867,6 +870,25 @@ def _refuse_a_position(text: str) -> None:
         raise RecordError(f"this is a position, not a game record: a record's text form is the line '{TEXT_TAG}', "
                           f"then 'start {STRING_TAG};...' and the turns (a position is analysed with 'lcanalysis "
                           "solve' or 'advise')")
+
+
+def _refuse_untagged(text: str, name: str | None = None) -> None:
+    """The text form without its first line, ``LCR1`` (its first line is ``start LC1;...``), or with
+    another version's tag, is named as such (``name``: the file's, when it is a file's text): it was
+    taken for a file's name ("no such file: start LC1;...", as its turns hold '/')."""
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        word, *rest = line.split(None, 1)
+        word = word.upper()
+        if word == "START" and rest and rest[0][:len(STRING_TAG) + 1].upper() == f"{STRING_TAG};":
+            raise RecordError(f"{name or 'this text'} has no '{TEXT_TAG}' line: the text form of a record begins "
+                              f"with it, before its first 'start {STRING_TAG};...' line")
+        if re.fullmatch(r"LCR\d+", word):
+            raise RecordError(f"{name or 'this text'} begins with {word!r}, a text form this version does not "
+                              f"read: its first line is '{TEXT_TAG}'")
+        return
 
 
 def _is_record_text(text: str) -> bool:
