@@ -73,6 +73,24 @@ def test_a_views_sampling_arguments_are_checked(kwargs, message):
             solve(target, max_stalls=0, **kwargs)
 
 
+@pytest.mark.parametrize("kwargs,message", [
+    ({"seed": -1}, "seed must be a whole number from 0 to 2**63 - 1, got -1"),
+    ({"seed": "x"}, "seed must be a whole number from 0 to 2**63 - 1, got 'x'"),
+    ({"max_splits": 0}, "max_splits must be a whole number of splits from 1"),
+    ({"max_splits": "x"}, "max_splits must be a whole number of splits from 1"),
+])
+def test_a_views_arguments_given_with_a_full_position_are_checked_too(kwargs, message):
+    """A full position has nothing to split, so ``seed`` and ``max_splits`` are not used there; a bad
+    one (``seed=-1``, ``max_splits='x'``) was answered without a word, as if it were fine. It is a
+    mistake all the same, refused by name; a good one still gives the full position's answer."""
+    full = played_down(4, 2)
+    with pytest.raises(SearchError, match=re.escape(message)):
+        solve(full, max_stalls=0, **kwargs)
+    plain = solve(full, max_stalls=0)
+    given = solve(full, max_stalls=0, seed=5, max_splits=3)
+    assert given.exact and [(m.move, m.value) for m in given.moves] == [(m.move, m.value) for m in plain.moves]
+
+
 def test_samples_may_be_a_numpy_whole_number_as_elsewhere_in_the_library():
     """``samples=np.int64(10)`` (from ``np.arange``, a slider, a data frame) was refused: 'samples must
     be a whole number'. It is the same question as ``samples=10``, with buried pile cards too; a

@@ -49,7 +49,8 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
 
     ``target``: a ``Position``, a ``View``, or anything ``notation.read_position`` reads (JSON
     text or dict, the one-line string, a path). Bounds as in ``solve_perfect``; ``samples``,
-    ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``).
+    ``seed`` and ``workers`` (threads for the splits) apply to a view (see ``solve_view``);
+    with a full position they are not used, but a bad one is refused all the same.
     ``max_nodes`` (0 or None: none) caps the search nodes of the whole answer and ``seconds``
     (None: none) its time, by the clock; when either runs out the search stops and raises
     ``SearchBudgetExceeded`` (its ``nodes``: how many were searched). ``progress``: called with a
@@ -73,9 +74,9 @@ def solve(target, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None
         raise SearchError("samples applies to a player's view; a full position is solved exactly")
     check_workers(workers)
     check_tables(tables, Tables)
-    if isinstance(pos, View):
-        check_seed("seed", seed, SearchError)
-        check_max_splits(max_splits)
+    # a view's options, checked for a full position too (where they are not used): a bad one is a mistake
+    check_seed("seed", seed, SearchError)
+    check_max_splits(max_splits)
     check_question(pos, max_stalls, max_turns, leaf, samples=samples, max_splits=max_splits)
     # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
