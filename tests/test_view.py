@@ -185,6 +185,28 @@ def test_a_position_or_view_read_with_its_history_knows_the_cards_the_history_sh
     assert isinstance(endgame.view(0), View) and endgame.view(0).opponent_known == [Card.parse("B4")]
 
 
+def test_an_opponent_hand_without_known_is_a_hand_of_which_no_card_is_known_but_what_a_history_shows():
+    """``{"count": 8}`` (the shared format's ``"known"`` left out) reads as ``{"known": [], "count":
+    8}``, docs/spec/interchange.md says so: without a history no card of that hand is known; with
+    one, the cards it shows taken and not placed since are (here the yellow wager player 1 took
+    back, found by replaying the turns by hand). The one-line string's ``p1=?8`` is the same view."""
+    from lcanalysis.game.notation import read_position
+
+    game = Position.deal(seed=3)
+    for turn in ("-Yw/D", "-B10/Y"):  # player 1 discards B10 and takes the yellow wager player 0 threw
+        game.push(turn)
+    with_history = game.view(0).to_json()
+    assert with_history["hands"][1] == {"known": ["Yw"], "count": 8}
+    with_history["hands"][1] = {"count": 8}
+    assert read_position(with_history).opponent_known == [Card.parse("Yw")]
+    without = dict(with_history)
+    del without["history"]
+    read = read_position(without)
+    assert read.opponent_known == [] and read.opponent_count == 8
+    assert read == read_position({**without, "hands": [without["hands"][0], {"known": [], "count": 8}]})
+    assert read == read_position(read.to_string()) and ";p1=?8;" in read.to_string()
+
+
 
 def test_a_player_or_colour_out_of_range_is_refused_not_read_from_other_memory():
     """``hand(-1)`` used to return 760 cards and ``score(-1)`` -40: the accessors indexed the flat
