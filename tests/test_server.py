@@ -345,3 +345,24 @@ def test_a_command_is_run_by_the_server_only_once_the_caller_says_go(monkeypatch
         proc.kill()
         proc.wait()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("message", [b"[1, 2]", b"5", b"null", b'"stop"', b"not json", b"\xff\xfe"])
+def test_a_message_that_is_not_a_json_object_is_dropped_and_the_server_goes_on(message):
+    """A message to the server's socket that was JSON but not an object (a list, a number) ended the
+    server ('list' object has no attribute 'get'), removing its socket: every later command ran
+    in-process, slowly, with nothing said. It is dropped, as a message that is not JSON is, and the
+    server answers the next one."""
+    folder = Path(tempfile.mkdtemp(prefix="lcs", dir="/tmp"))
+    path = folder / "server-2222222222222222.sock"
+    proc = _fake_server(folder, path.name)
+    try:
+        assert server.ping(path) is not None
+        with server._connect(path, timeout=60) as conn:
+            conn.sendall(server._HEADER.pack(len(message)) + message)
+            assert conn.recv(64) == b""  # dropped: the connection closed without an answer
+        assert proc.poll() is None and server.ping(path)["pid"] == proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)

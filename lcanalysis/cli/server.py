@@ -117,7 +117,8 @@ def _send(conn: socket.socket, obj: dict, fds: Sequence[int] = ()) -> None:
 
 
 def _receive(conn: socket.socket, maxfds: int = 0) -> tuple[dict | None, list[int]]:
-    """One message (None when the other side closed first) and the descriptors that came with it."""
+    """One message (None when the other side closed first) and the descriptors that came with it;
+    ValueError when it is not a JSON object."""
     fds: list[int] = []
     buf = b""
     while len(buf) < _HEADER.size or len(buf) < _HEADER.size + _HEADER.unpack_from(buf)[0]:
@@ -132,7 +133,10 @@ def _receive(conn: socket.socket, maxfds: int = 0) -> tuple[dict | None, list[in
         if len(buf) >= _HEADER.size and _HEADER.unpack_from(buf)[0] > _MAX_REQUEST:
             raise ConnectionError("request too large")
     (size,) = _HEADER.unpack_from(buf)
-    return json.loads(buf[_HEADER.size:_HEADER.size + size]), fds
+    message = json.loads(buf[_HEADER.size:_HEADER.size + size])
+    if not isinstance(message, dict):  # (the server read it with .get: a list ended the server)
+        raise ValueError(f"a message is a JSON object, got {type(message).__name__}")
+    return message, fds
 
 
 def _connect(path: Path, timeout: float | None = 5.0) -> socket.socket:
