@@ -194,6 +194,31 @@ def test_the_bot_refuses_an_option_its_agent_does_not_take_before_serving(name, 
     assert problem in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("bad", [-1, 2**63, "x", 2.5])
+def test_serve_refuses_a_bad_seed_before_it_reads_a_request(bad):
+    """``serve(..., seed=-1)`` (and 2**64) answered every turn as if it were fine, and ``seed='x'``
+    answered every turn with "internal error: TypeError: can only concatenate str ...". The seed is
+    checked once, as the library checks every seed, before a request is read or answered."""
+    request = json.dumps({"type": "turn", "position": Position.deal(seed=3).view(0).to_json()}) + "\n"
+    out = io.StringIO()
+    with pytest.raises(AgentError, match=rf"^seed must be a whole number from 0 to 2\*\*63 - 1, got {bad!r}$"):
+        serve("random", io.StringIO(request), out, seed=bad)
+    assert out.getvalue() == ""
+    serve("random", io.StringIO(request), out, seed=2**63 - 1)  # the largest seed serves
+    assert Move.parse(json.loads(out.getvalue())["move"])
+
+
+def test_the_bot_refuses_a_seed_beyond_the_largest_by_its_option_as_the_other_commands_do(capsys):
+    """``lcanalysis bot random --seed 99999999999999999999999`` served; like every other command's,
+    the option names its range at once."""
+    from lcanalysis.cli.main import main as cli_main
+
+    with pytest.raises(SystemExit) as refused:
+        cli_main(["bot", "random", "--seed", str(2**63)])
+    assert refused.value.code == 2
+    assert f"--seed must be at most {2**63 - 1}, got {2**63}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("value", ["-5", "0", "1e30"])
 def test_the_bot_refuses_a_budget_no_turn_can_keep_before_serving(value, capsys):
     """A referee that starts 'lcanalysis bot search time_ms=-5' gets exit status 2 and the reason,

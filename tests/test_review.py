@@ -696,6 +696,17 @@ def test_a_reviews_seed_may_be_a_numpy_whole_number_and_is_bounded_as_the_adviso
             review(record, seed=bad)
 
 
+def test_review_seed_beyond_the_largest_is_refused_by_its_option_before_the_record_is_read(capsys):
+    """``lcanalysis review FILE --seed 99999999999999999999999`` read the record and then said "seed
+    must be ...", not naming the option; like every other command's --seed, it is now refused at once,
+    naming ``--seed`` and its range (the record named here does not exist: it is never reached)."""
+    with pytest.raises(SystemExit) as refused:
+        main(["review", "no-such-record.lcr", "--seed", str(2**63)])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --seed: --seed must be at most {2**63 - 1}, got {2**63}" in err and "no-such" not in err
+
+
 def test_a_record_that_stops_early_has_no_result_and_too_few_decisions_no_rating(blunder_review):
     """Found by a review: a 6-turn record printed "result -17 (score difference)" for a round not
     finished, and rated a player "world class" on 3 decisions (-3.7 ± 3.6 points a decision). Now the

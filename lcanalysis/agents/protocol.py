@@ -35,6 +35,7 @@ from lcanalysis.game.cards import brief
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
+from lcanalysis.options import check_seed
 
 #: The longest request line the bot reads (a position with the longest history is far shorter);
 #: a longer line is skipped in pieces of this size and answered with an error.
@@ -214,6 +215,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
     compiled code is loaded first (``warm_up``; positional, so that no agent option is taken for it)."""
     from lcanalysis.game.notation import loads_json
 
+    seed = check_seed("seed", seed, AgentError)  # once, before serving: a bad one failed every turn, or none
     agent = make_agent(agent_name, **options)
     if warm:
         warm_up(agent)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.options import nonneg
+from lcanalysis.options import MAX_SEED, nonneg
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                                    "input and output\". To play an agent yourself: lcanalysis play.")
     p.add_argument("name", help="an agent: random, greedy, heuristic, stalling, search, best (the strongest "
                                 "measured) or match")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0, help="the agent's random seed (default 0)")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0, help="the agent's random seed (default 0)")
     p.add_argument("options", nargs="*", default=[], metavar="KEY=VALUE",
                    help="agent options, numbers only, e.g. time_ms=50 (the milliseconds a turn may take "
                         "when a request gives none); an option the agent does not take is refused, naming "

@@ -38,6 +38,7 @@ from lcanalysis.cli.common import describe, emit, progress_line, read_stdin, unw
 from lcanalysis.options import (
     FEWEST_TRIALS,
     MAX_CHECK_TOP,
+    MAX_SEED,
     MAX_TRIALS,
     MAX_WORKERS,
     ONE_TRIAL,
@@ -77,7 +78,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--time", type=seconds(_max_time, "seconds a decision"), default=None,
                    help="seconds of analysis a decision, as rollout counts (default 0.4; reproducible, "
                         "not a clock)")
-    p.add_argument("--seed", type=nonneg("--seed"), default=0,
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0,
                    help="the seed of the sampled worlds (default 0; same seed, same review)")
     p.add_argument("--workers", type=nonneg("--workers", MAX_WORKERS, minimum=1), default=None,
                    help="processes to run decisions on (default: every core; 1 runs in this process)")
