@@ -74,6 +74,8 @@ ENDGAME_DEFAULT_SECONDS = 10.0  # without a budget given: a wrong answer near th
 #: what a note asks for when the hint's budget, not a cap, stopped it: named as ``lc.advise`` takes it
 #: and as ``advise``, ``tutor`` and ``play`` do (as "a larger max_nodes (--max-nodes)" is named)
 MORE_TIME = "more time (a larger time_budget, --time)"
+#: ... and when the caller's node count, not the time, stopped it
+MORE_NODES = "a larger max_nodes (--max-nodes)"
 #: on the clock, the share of the endgame budget (at most 1 s, the play-outs' default) kept for the
 #: play-outs, so that a search that does not reach one stall each still leaves them time to answer in
 PLAYOUT_RESERVE = 0.25

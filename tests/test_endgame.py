@@ -183,8 +183,8 @@ def test_a_cap_below_the_trusted_level_is_named_as_what_stopped_the_search():
     short = E.converged_endgame(view, max_nodes=capped.nodes + 1_000, runner_ups=False)  # three stalls do not fit
     assert short.bounds == {"max_stalls": 2, "converged": False}
     assert short.notes[1].startswith("not converged within the budget") and \
-        "more time (a larger time_budget, --time) may change the advice" in \
-        short.notes[1] and "max_stalls" not in " ".join(short.notes)
+        "a larger max_nodes (--max-nodes) may change the advice" in \
+        short.notes[1] and "max_stalls" not in " ".join(short.notes)  # (its node count, with no clock, stopped it)
     none = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=0, runner_ups=False)
     assert none.notes[1] == ("only one stall budget was asked for, no stalls (max_stalls 0): whether more stalls "
                              "change the advice was not checked")
@@ -241,7 +241,7 @@ def test_a_hint_at_four_cards_stopped_at_two_stalls_each_says_how_far_off_two_wa
     assert full.bounds == {"max_stalls": 3, "converged": True} and said not in " ".join(full.notes)
     short = E.converged_endgame(view, max_nodes=full.nodes // 4, runner_ups=False)  # three stalls each do not fit
     assert short.bounds == {"max_stalls": 2, "converged": False}
-    assert short.notes[1].endswith("more time (a larger time_budget, --time) may change the advice " + said)
+    assert short.notes[1].endswith("a larger max_nodes (--max-nodes) may change the advice " + said)
     capped = E.converged_endgame(view, max_nodes=2_000_000, max_stalls=2, runner_ups=False)
     assert said not in " ".join(capped.notes)  # the cap stopped it: not the hint's case
     three = E.converged_endgame(_view(3, 3), max_nodes=1_000_000, runner_ups=False)
@@ -722,6 +722,30 @@ def test_a_note_that_asks_for_more_time_names_the_argument_and_the_option(capsys
     assert said in advise(view, time_budget=0.01, seed=0).notes[0]
     assert main(["advise", view.to_string(), "--time", "0.01", "--seed", "0"]) == 0  # (--time is the option)
     assert said in capsys.readouterr().out
+
+
+def test_an_endgame_answer_not_converged_asks_for_more_of_what_stopped_it():
+    """4 cards, seed 0: three stalls each do not fit in a quarter of what the whole search takes. Where the hint's
+    time budget (counted as nodes) stopped it, the note asks for more time; where the caller's ``max_nodes``
+    did, for a larger ``max_nodes``: more time would not take it further (it said "more time" both ways)."""
+    from lcanalysis.advisor.settings import ENDGAME_NODES_PER_SECOND
+
+    view = _view(0, 4)
+    full = E.converged_endgame(view, max_nodes=12_000_000, runner_ups=False)
+    assert full.bounds["converged"]
+    per_second = ENDGAME_NODES_PER_SECOND
+    by_time = advise(view, time_budget=full.nodes / 4 / per_second, seed=0)
+    by_count = advise(view, max_nodes=full.nodes // 4, seed=0)
+    for answer, asked, not_asked in ((by_time, "more time (a larger time_budget, --time) may change the advice",
+                                      "max_nodes"),
+                                     (by_count, "a larger max_nodes (--max-nodes) may change the advice", "more time")):
+        assert answer.bounds["converged"] is False and answer.bounds["max_stalls"] == 2
+        said = " ".join(answer.notes)
+        assert asked in said and not_asked not in said
+    only = E.converged_endgame(view, max_nodes=5_000, runner_ups=False)  # no stalls each fits, one stall does not
+    assert only.bounds["max_stalls"] == 0
+    assert only.notes[1] == ("only one stall budget fitted in the budget: whether more stalls change the advice "
+                             "was not checked; give a larger max_nodes (--max-nodes)")
 
 
 @pytest.mark.parametrize("policy", ["plain", "stalling"])

@@ -41,6 +41,7 @@ from lcanalysis.options import (  # the hint's numbers: there, so that advise --
     EXACT_ENDGAME_CARDS,
     FULL_POSITION_ENDGAME_CARDS,
     MAX_TIME_BUDGET,
+    MORE_NODES,
     MORE_TIME,
     PLAYOUT_DEFAULT_SECONDS,
     PLAYOUT_POLICY_DEFAULT,
@@ -158,18 +159,18 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         def more() -> str:  # what to give more of: the caller's node count when it, not the clock, stopped the search
             clock = deadline is not None and time.perf_counter() >= deadline
             by_count = bool(max_nodes) and nodes == max_nodes and not clock
-            return "give a larger max_nodes (--max-nodes)" if by_count else f"give {MORE_TIME}"
+            return MORE_NODES if by_count else MORE_TIME
 
         if progress is not None:  # how long to wait, as the play-outs say (the search's default is 10 s, not 1)
             progress(f"endgame: {view.deck_count} card(s) in the draw pile: endgame search, "
                      + (f"up to {budget_text(seconds)}" if wall_clock else f"up to {nodes:,} nodes"))
         try:
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
-                                      workers=threads)
+                                      workers=threads, more=more)
         except SearchMemoryError as exc:  # (more nodes or time would not help)
             exact, fallback_note = None, str(exc)
         except SearchError as exc:
-            exact, fallback_note = None, f"{exc}; {more()}"
+            exact, fallback_note = None, f"{exc}; give {more()}"
         if exact is not None and exact.bounds["max_stalls"] >= 1:
             add_reasons(view, exact)
             if both_hands:
@@ -177,7 +178,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             add_match_endgame_note(view, exact)
             return exact
         if exact is not None:
-            fallback_note = f"the endgame search fitted only its level with no stalls; {more()}"
+            fallback_note = f"the endgame search fitted only its level with no stalls; give {more()}"
         fallback_note += (". The values are play-outs' estimates: this near the end they can be many points off "
                           f"either way ({near_end_misjudgment(policy)}), and their ± counts the sampling only")
         if wall_clock:  # the play-outs get what is left of the time (at most their own default when none was given)

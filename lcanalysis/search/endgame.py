@@ -53,7 +53,7 @@ from lcanalysis.analysis import TIE, Analysis, MoveValue, ranked, stalls_each, t
 from lcanalysis.core import first_compile
 from lcanalysis.game.cards import number_types
 from lcanalysis.game.view import View
-from lcanalysis.options import MORE_TIME
+from lcanalysis.options import MORE_NODES, MORE_TIME
 from lcanalysis.search.common import SearchError, move_text, on_threads
 from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
@@ -411,7 +411,7 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
                       progress: Callable[[str], None] | None = None, workers: int | str = 1,
                       runner_ups: bool = True, min_stalls: int | None = None,
-                      max_stalls: int = MAX_LEVEL) -> Analysis:
+                      max_stalls: int = MAX_LEVEL, more: Callable[[], str] | None = None) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
@@ -427,7 +427,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     is worse; at 4, one and two stalls each on a value that three move by 2.5-3.5 points).
     ``max_stalls`` (at least ``min_stalls`` when that is given): the deepest level tried; a study of
     one level (the view value with two stalls each, say) stops there, converged or not (below the
-    trusted level, not converged)."""
+    trusted level, not converged). ``more``: what a note of an answer not converged asks more of, asked once
+    the search ends (the hint's ``advise`` names its time budget, or the caller's ``max_nodes`` where that
+    stopped it); by default more time when there is a ``deadline``, else a larger ``max_nodes``."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     check_mover_view(view)  # the mover's own view, of a round not over
@@ -501,7 +503,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
             tables = []
             tables = _level_tables(view, levels[-1].stalls, workers)
         used += _fill_runner_ups(worlds, levels, tables, max_nodes - used, notes, progress)
-    answer = _answer(view, levels, worlds.splits, notes, min_stalls, capped, worlds.sample_rows)
+    if more is None:  # a library caller's budget: the clock when it gave one, else its node count
+        more = (lambda: MORE_TIME) if deadline is not None else (lambda: MORE_NODES)
+    answer = _answer(view, levels, worlds.splits, notes, min_stalls, capped, worlds.sample_rows, more_of=more())
     answer.nodes = used
     answer.seconds = time.perf_counter() - t0
     return answer
@@ -827,10 +831,10 @@ def _uses_stalls(view: View) -> bool:
 
 
 def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_stalls: int,
-            capped: bool = False, sample_rows: np.ndarray | None = None) -> Analysis:
+            capped: bool = False, sample_rows: np.ndarray | None = None, more_of: str = MORE_TIME) -> Analysis:
     """The last level's turns as the answer, its notes saying in words whether it converged and, when not,
-    what may change it: more time, or where the stall cap asked for (``capped``) stopped the deepening,
-    a higher cap."""
+    what may change it: ``more_of`` the budget (``MORE_TIME`` or ``MORE_NODES``), or where the stall cap asked
+    for (``capped``) stopped the deepening, a higher cap."""
     lv = levels[-1]
     nc = view.colors
     means = lv.means()
@@ -866,7 +870,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
     named = f"{agreed}; {tie}" if tie else agreed
     # what may change an answer not converged: more time, or, when the cap stopped the deepening, only a higher cap
     more = (f"deepened no further than {lv.stalls} stall(s) each, as asked (max_stalls): a higher cap, not more "
-            "time, may change the advice") if capped else f"{MORE_TIME} may change the advice"
+            "time, may change the advice") if capped else f"{more_of} may change the advice"
     if lv.stalls == 2 and view.deck_count == 4 and not capped:  # where most hints at 4 cards stop: how far off
         views, named_same, mean_loss, worst, moved = TWO_STALLS_AT_4
         more += (f" (measured on {views} views with 4 cards left, docs/endgame.md, \"{TWO_STALLS_SECTION}\": two "
@@ -922,7 +926,7 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                    "advice was not checked")
     else:
         say.append("only one stall budget fitted in the budget: whether more stalls change the advice "
-                   f"was not checked; give {MORE_TIME}")
+                   f"was not checked; give {more_of}")
     for earlier in levels[:-1]:
         b = earlier.best()
         notes.append(f"{earlier.stalls} stall(s) each: best {move_text(earlier.codes[b], nc)} "
