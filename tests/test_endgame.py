@@ -1780,3 +1780,36 @@ def test_not_converged_with_the_same_best_turn_says_that_its_value_moved():
     note = next(n for n in E.converged_endgame(other, max_nodes=5_000_000, min_stalls=1, max_stalls=1).notes
                 if n.startswith("not converged"))
     assert "where -Yw/D is worth" in note and "the same turn" not in note
+
+
+def test_from_three_stalls_each_a_level_starts_where_a_few_sampled_worlds_fit():
+    """``_out_of_reach``, by hand: a level is started where ``LEVEL_GROWTH`` times the last level's whole cost is
+    left; from three stalls each on, also where ``SAMPLED_GROWTH`` times ``MIN_WORLDS`` of its worlds' cost is (a
+    sampled level counts from that many worlds). Two stalls each over 96 worlds took 7.2 M nodes, 75 k a world:
+    8 x 8 worlds' worth is 4.8 M. A full position's one world never gets more than the whole level's rule."""
+    def level(stalls: int, worlds: int, nodes: int) -> E.Level:
+        return E.Level(stalls, [1], np.zeros((worlds, 1)), np.zeros((worlds, 1), bool), None, nodes, 0.0)
+
+    assert (E.LEVEL_GROWTH, E.SAMPLED_GROWTH, E.MIN_WORLDS) == (4.0, 8.0, 8)
+    two = level(2, 96, 7_200_000)
+    assert not E._out_of_reach(two, 28_800_000, None)  # 4 x the whole level
+    assert not E._out_of_reach(two, 4_800_000, None)  # 8 x 8 of 96 worlds: a sampled third level may start
+    assert E._out_of_reach(two, 4_799_999, None)
+    one = level(1, 96, 7_200_000)  # (two stalls each is never sampled for want of budget: it is the answer)
+    assert E._out_of_reach(one, 4_800_000, None) and not E._out_of_reach(one, 28_800_000, None)
+    full = level(2, 1, 1_000_000)  # one world: 8 x 8 x its cost is more than 4 x the level's
+    assert E._out_of_reach(full, 3_999_999, None) and not E._out_of_reach(full, 4_000_000, None)
+    slow = replace(two, seconds=12.0)  # and the clock: 8 x 8 of 96 worlds' 12 s is 8 s
+    assert not E._out_of_reach(slow, 10**9, time.perf_counter() + 9.0)
+    assert E._out_of_reach(slow, 10**9, time.perf_counter() + 7.0)
+
+
+def test_at_four_cards_a_sampled_third_level_lets_the_hint_converge():
+    """4 cards, seed 10, the hint's 12 M nodes: two stalls each over every world took too much of the budget for
+    three over every world (it stopped there, not converged); three stalls each on sampled worlds, measured
+    against two's exact values, agree with it: -Y7/W at -6.90, converged, as three over every world say
+    (data/simulated/two_stalls_trust_4cards.csv)."""
+    answer = E.converged_endgame(_view(10, 4), 12_000_000, workers=1, runner_ups=False)
+    assert answer.bounds == {"max_stalls": 3, "converged": True} and not answer.exact
+    assert answer.luck_measured_at == 2 and answer.splits >= E.MIN_WORLDS
+    assert answer.best.move == "-Y7/W" and answer.value == pytest.approx(-6.9, abs=2 * answer.best.stderr + 1e-9)

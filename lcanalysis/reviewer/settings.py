@@ -54,7 +54,9 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: (``search.endgame.Level.with_control``), not the plain mean of its worlds, so a judged value and its standard
 #: error can differ (the turns' order, and so the best turn and the losses, cannot); 14: an exact level of no
 #: stalls each is such a level too, where it is the last exact one (at 4 cards one stall each is often sampled),
-#: with the same effect (the reference reviews' numbers moved only in their last bits).
+#: with the same effect (the reference reviews' numbers moved only in their last bits), and from three stalls
+#: each on a level is started where a few sampled worlds of it fit (``search.endgame._out_of_reach``), so a
+#: judging budget at 4 cards can reach a third stall level and a judged value, bound or loss can differ.
 REVIEW_VERSION = 14
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0

@@ -9,9 +9,10 @@ allowed 0, 1, 2, ... more discard-pile draws, deeper while the budget lasts:
 - a level is **exact** when every split of the unseen cards was solved, and an **estimate**
   otherwise, over worlds sampled uniformly with a seed; the same worlds serve every level and
   every turn, so a turn's loss against the best is the mean of per-world differences, with
-  the standard error of that difference. After an exact level (of one stall each or more) a
-  sampled one takes out the luck of its worlds, as that level's best turn measures it
-  (``Level.with_control``), with a far smaller standard error;
+  the standard error of that difference. After an exact level a sampled one takes out the luck
+  of its worlds, as that level's best turn measures it (``Level.with_control``), with a far smaller
+  standard error; from three stalls each on, a level may start where only a few sampled worlds
+  fit (``_out_of_reach``);
 - the answer **converged** when two consecutive levels name the same best turn and give it
   the same value (within ``VALUE_TOLERANCE``, or within two standard errors for estimates):
   more stalls are taken not to change the advice (measured, not proved: docs/endgame.md, "Converged,
@@ -73,6 +74,7 @@ MAX_WORLDS = 96  # sampled worlds per level at most
 MIN_WORLDS = 8  # a sampled level needs at least this many worlds to count
 CHUNK = 4  # worlds solved between budget checks
 LEVEL_GROWTH = 4.0  # a stall level is not started when less than this many times the last one's cost is left
+SAMPLED_GROWTH = 8.0  # ... unless, from three stalls each on, this many times MIN_WORLDS of its worlds' cost is left
 STONE_SHARE = 1 / 16  # a stepping-stone level solves every split only within this share of what is left
 STONE_LEVELS = 2  # stall levels below this (and below the trusted ones) may be stepping stones
 STONE_FLOOR = 1_000_000  # nodes: ... or when every split is projected within this many (under a second)
@@ -451,7 +453,9 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     for stalls in range(max_stalls + 1):
         if stalls >= 2 and _out_of_reach(levels[-1], max_nodes - used, deadline):
             notes.append(f"{stalls} stall(s) each: not started: what is left of the budget is less than "
-                         f"{LEVEL_GROWTH:g} times what {stalls - 1} took")
+                         f"{LEVEL_GROWTH:g} times what {stalls - 1} took" + (
+                             "" if stalls < 3 else f", or {SAMPLED_GROWTH:g} times what {MIN_WORLDS} of its worlds "
+                                                   "took"))
             break
         tables = []  # (the previous level's go first: up to 256 MB each)
         tables, tables_for = _level_tables(view, stalls, workers), stalls
@@ -520,8 +524,18 @@ def _stone_cap(nodes_left: int, deadline: float | None) -> tuple[int, float | No
 def _out_of_reach(last: Level, nodes_left: int, deadline: float | None) -> bool:
     """Whether the next stall level cannot finish in what is left: from one stall each on, a level
     has cost 5-100 times the one before (at 3 and 4 cards left), so one that would surely run out
-    is not started, and the rest of the budget goes to the turns close to the best."""
-    return not _fits((last.nodes, last.seconds), LEVEL_GROWTH, nodes_left, deadline)
+    is not started, and the rest of the budget goes to the turns close to the best. From three stalls
+    each on, a level needs only ``MIN_WORLDS`` sampled worlds, measured against the last exact level
+    (``Level.with_control``): it is started where ``SAMPLED_GROWTH`` times that many of the last level's
+    worlds' cost is left (at 4 cards, 12 M nodes: 4 of 16 views converged instead of 2, both added
+    claims right, one start in vain; docs/endgame.md, "At 4 cards: a sampled third level, with the
+    control")."""
+    if _fits((last.nodes, last.seconds), LEVEL_GROWTH, nodes_left, deadline):
+        return False
+    if last.stalls < 2:
+        return True
+    share = MIN_WORLDS / len(last.rows)  # (a full position's one world: never more than LEVEL_GROWTH allows)
+    return not _fits((share * last.nodes, share * last.seconds), SAMPLED_GROWTH, nodes_left, deadline)
 
 
 def _level_tables(view: View, stalls: int, workers: int) -> list[Tables]:
