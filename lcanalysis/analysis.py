@@ -259,6 +259,18 @@ class Analysis:
         """The best turn (the first), or None when no turn is legal."""
         return self.moves[0] if self.moves else None
 
+    def turn_to_name(self) -> MoveValue | None:
+        """The turn to tell a player to play (the hint's verdict, the tutor's "better to"): the best, unless
+        the answer is exact, the best draws from a discard pile, and a turn that draws from the draw pile
+        ties it exactly (not a bound): then the first such. Tied turns are listed in the canonical order
+        (docs/spec/interchange.md), which can put a stall first; the list and the JSON keep that order,
+        and what a player is told leads with the plain turn."""
+        best = self.best
+        if best is None or not self.exact or best.move.endswith("/D"):
+            return best
+        return next((m for m in self.moves if m.move.endswith("/D") and not m.upper_bound
+                     and m.loss is not None and abs(m.loss) <= TIE), best)
+
     def to_json(self) -> dict[str, Any]:
         """The ``lcanalysis solve --json`` object of docs/spec/interchange.md, plus labelled extras
         (``value`` null when no turn is legal: JSON has no nan)."""

@@ -289,10 +289,11 @@ class TutorSession:
                             exact=bool(played.exact and best.exact and not bound), bound=bound,
                             far_off=playouts_far_off(analysis, view.deck_count))  # its ± alone would look trustworthy
         if loss > self.threshold and loss > 2 * se:  # the better turn and why, then what the player's turn did
-            better, own = reason(view, best.move), reason(view, move).split("; ")
+            told = analysis.turn_to_name() or best  # (the plain turn where it ties exactly with a stall listed first)
+            better, own = reason(view, told.move), reason(view, move).split("; ")
             yours = [part for part in own if part not in better.split("; ")] or own  # what both do: said once
             decision.comment = (f"this turn loses {decision.loss_points()} against the best: better to "
-                                f"{in_words(view, best.move)} ({best.move}): {better}. Your turn {'; '.join(yours)}")
+                                f"{in_words(view, told.move)} ({told.move}): {better}. Your turn {'; '.join(yours)}")
             if decision.far_off:
                 decision.comment += f". Judged {decision.far_off}"
         return decision

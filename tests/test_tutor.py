@@ -524,3 +524,22 @@ def test_the_tutor_judges_with_the_play_out_policy_it_is_given():
         [(m.move, m.value) for m in plain.moves]
     with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, got 'fast'"):
         TutorSession(agent="greedy", seed=3, playout_policy="fast")
+
+
+def test_a_turn_that_loses_is_told_the_plain_turn_where_it_ties_exactly_with_a_stall_listed_first():
+    """2 cards, played-down seed 4 (the hint's tie, tests/test_hint.py): discarding Y2 and taking W4 from the
+    white pile is listed first, and playing G9 and drawing from the deck has the same exact value. The tutor's
+    "better to" names the plain turn, as the hint's verdict does; its record keeps the first listed as best."""
+    from helpers import played_down
+
+    pos = played_down(4, 2)
+    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0, seat=pos.to_move)
+    s.position = pos
+    advice = s.advice()
+    assert advice.exact and advice.moves[0].move == "-Y2/W"
+    plain = next(m for m in advice.moves if m.move == "+G9/D")
+    assert plain.loss == 0 and not plain.upper_bound
+    worst = next(m for m in reversed(advice.moves) if not m.upper_bound)  # a loss known exactly
+    judged = s.judge(worst.move)
+    assert judged.best == "-Y2/W" and judged.loss == pytest.approx(worst.loss)
+    assert "better to play G9 and draw from the deck (+G9/D)" in judged.comment, judged.comment

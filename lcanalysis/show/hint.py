@@ -109,23 +109,10 @@ def runner_up(others: list[MoveValue]) -> MoveValue | None:
     return next((m for m in others if not m.upper_bound and m.loss is not None and m.loss < reach), first)
 
 
-def named(analysis: Analysis) -> MoveValue | None:
-    """The turn the verdict tells the player to play: the best, unless the answer is exact, the best
-    draws from a discard pile, and a turn that draws from the draw pile ties it exactly (not a bound):
-    then the first such. Tied turns are listed in the canonical order (docs/spec/interchange.md), which
-    can put a stall first; the list and the JSON keep that order, and the verdict leads with the plain
-    turn and says that it ties with the one listed first."""
-    best = analysis.best
-    if best is None or not analysis.exact or best.move.endswith("/D"):
-        return best
-    return next((m for m in analysis.moves if m.move.endswith("/D") and not m.upper_bound
-                 and m.loss is not None and abs(m.loss) <= TIE), best)
-
-
 def verdict(analysis: Analysis, view: View) -> str:
-    """One to three sentences: the turn to play (``named``), the turn listed first when it ties with
+    """One to three sentences: the turn to play (``Analysis.turn_to_name``), the turn listed first when it ties with
     that one, and how much worse the best other placement is."""
-    best, play = analysis.best, named(analysis)
+    best, play = analysis.best, analysis.turn_to_name()
     if best is None or play is None:
         return "No legal turn."
     first = in_words(view, play.move)
@@ -244,7 +231,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
         head += f", round {view.match.get('round', 1)} of the match, totals {totals}"
     lines = [view.to_text(), ""] if board else []
     lines += [head, "", verdict(analysis, view)]
-    play = named(analysis)  # the turn the verdict tells to play
+    play = analysis.turn_to_name()  # the turn the verdict tells to play
     if play is not None and play.reason:  # in the evaluator's words: what it does, the time left
         lines.append(f"What it does: {play.reason}.")
     for one in [turn] if isinstance(turn, str) else turn or ():
