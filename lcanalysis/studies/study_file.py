@@ -167,15 +167,19 @@ def other_code_error(path: str, theirs: Mapping[str, Any] | None, mine: Mapping[
     return OtherCodeError(path, was, recorded)
 
 
+def _not_text(path: str | os.PathLike[str], what: str) -> ValueError:
+    """The error for a file that is not UTF-8 text (a picture or an archive given as the file): Python's
+    decoding error named neither the file nor what it was expected to be."""
+    return ValueError(f"{os.fspath(path)} is not a {what} file (it is not UTF-8 text)")
+
+
 def _first_line(path: str | os.PathLike[str], what: str) -> str:
-    """The first line of the file at ``path``. ValueError, naming the file, when it is not UTF-8 text
-    (a picture or an archive given as the file): Python's decoding error named neither the file nor
-    what it was expected to be."""
+    """The first line of the file at ``path``; ``_not_text`` when it is not UTF-8 text."""
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.readline()
     except UnicodeDecodeError:
-        raise ValueError(f"{os.fspath(path)} is not a {what} file (it is not UTF-8 text)") from None
+        raise _not_text(path, what) from None
 
 
 def read_settings(path: str | os.PathLike[str], mark: str | None = None, what: str = "study") -> dict[str, Any]:
@@ -432,12 +436,12 @@ class StudyFile:
         """Whether the file open on ``fh`` (at ``path``) is one of this study begun and stopped before its
         settings line and column names were whole (a run killed, or a disk full, as it wrote them): it
         holds no rows, and would be refused as unreadable, or read its first row as the column names.
-        A file that is not UTF-8 text is refused (ValueError), as ``_first_line`` refuses it."""
+        A file that is not UTF-8 text is refused (``_not_text``), as ``_first_line`` refuses it."""
         fh.seek(0)
         try:
             text = fh.read()
         except UnicodeDecodeError:
-            raise ValueError(f"{path} is not a {self.what} file (it is not UTF-8 text)") from None
+            raise _not_text(path, self.what) from None
         return text.count("\n") < 2 and (text.startswith(self.mark) or self.mark.startswith(text))
 
     def _locked(self, path: str, stack: contextlib.ExitStack) -> Any:
