@@ -121,8 +121,9 @@ def verdict(analysis: Analysis, view: View) -> str:
         lines.append(f"It ties exactly with the turn listed first, to {in_words(view, best.move)} (the same exact "
                      "value; tied turns are listed in the canonical order).")
     said = {play.move, best.move}
+    placed = {_placement(move) for move in said}  # (the turns named above: others are other placements)
     shown = groups(analysis)
-    others = [m for p, ms in shown if p not in {_placement(m.move) for m in (play, best)} for m in ms]
+    others = [m for p, ms in shown if p not in placed for m in ms]
     if len(shown) == 1:  # one placement (the draw step: the card is down): the next draws instead
         others = [m for m in shown[0][1] if m.move not in said]
     o = runner_up(others)
