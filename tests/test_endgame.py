@@ -1738,6 +1738,44 @@ def test_a_sampled_level_measured_against_an_exact_one_by_hand(stalls):
     assert sampled.with_control(replace(exact, weights=None), np.array([0, 1])) is sampled
 
 
+def test_the_share_a_sample_of_agreeing_worlds_can_miss():
+    """``missed_share(n)``: the largest share of the worlds whose change all ``n`` worlds drawn by probability
+    still miss at least 5% of the time. By hand, 8 worlds: 0.05^(1/8) = exp(ln 0.05 / 8) = exp(-0.37447) =
+    0.68766, a share of 0.31234. By simulation, 12 worlds: a change in that share of the worlds goes unseen in
+    about 5% of 40,000 samplings, and one in twice that share far less often."""
+    assert E.missed_share(8) == pytest.approx(0.31234, abs=1e-5)
+    rng = np.random.default_rng(5)
+    share = E.missed_share(12)
+    unseen = (rng.random((40_000, 12)) >= share).all(axis=1).mean()
+    assert unseen == pytest.approx(0.05, abs=0.005)
+    assert (rng.random((40_000, 12)) >= 2 * share).all(axis=1).mean() < 0.01
+
+
+def test_a_sampled_answer_whose_worlds_all_agree_says_what_its_zero_error_cannot_show():
+    """A sampled level whose best turn moved alike in every sampled world shows ± 0.00: a spread not seen, not
+    one that is not there (at 4 cards, seed 3, two stalls each on 96 worlds said "+30.33 ± 0.00"). The answer's
+    notes say how large a share of the worlds a change could be made in and go unseen (12 worlds: 22.1%); an
+    exact level, or one whose worlds disagree, has no such note."""
+    view = _view(7, 3)
+    codes = [9, 17]
+    exact = E.Level(0, codes, np.array([[0.0, 1.0], [2.0, 3.0], [5.0, 5.0], [4.0, 6.0]]),
+                    np.zeros((4, 2), bool), np.full(4, 0.25), 0, 0.0)
+    rows_of = np.array([0, 1, 3] * 4)
+    alike = E.Level(2, codes, exact.rows[rows_of] + 2.0, np.zeros((12, 2), bool), None, 0, 0.0)
+    estimate = alike.with_control(exact, rows_of)
+    assert estimate.stderr(1) < 1e-12 and estimate.means()[1] == pytest.approx(3.75 + 2.0)
+    notes = E._answer(view, [exact, estimate], 4, [], 1).notes
+    note = next(n for n in notes if n.startswith("a standard error of 0"))
+    assert ("all 12 sampled worlds agree on how far the best turn's value moved from the exact value with no "
+            "stalls: a change that up to 22.1% of the worlds (by probability) make would be missed by all 12") in note
+    plain = E._answer(view, [exact, alike], 4, [], 1).notes  # the plain mean: the values themselves differ
+    assert not any(n.startswith("a standard error of 0") for n in plain)
+    same = replace(alike, rows=np.full((12, 2), 3.0))
+    said = "a standard error of 0 only says that all 12 sampled worlds agree on the best turn's value:"
+    assert any(n.startswith(said) for n in E._answer(view, [exact, same], 4, [], 1).notes)
+    assert not any(n.startswith("a standard error of 0") for n in E._answer(view, [exact], 4, [], 1).notes)
+
+
 def test_an_exact_level_and_a_sampled_one_agree_only_if_their_paired_difference_allows():
     """Two stalls each exact over every split, three sampled on 12 worlds, the same best turn: three is
     3.5 points lower in every world, but the worlds vary by ±8 points, so three's mean carries a standard
