@@ -143,7 +143,19 @@ def test_the_text_names_the_marks_play_outs_judged_with_five_cards_or_fewer_left
                            "off either way (the stalling play-out policy")
     named = line.rsplit("): ", 1)[1].rstrip(")").split(", ")
     assert named == [f"round {d.round} turn {d.index}" for d in by_playouts]
-    assert "many points off" not in json.dumps(rv.to_json())  # words in the text only: the JSON as it was
+    assert "many points off" not in json.dumps(rv.to_json())  # words in the text and the HTML: the JSON as it was
+
+
+def test_the_html_report_names_the_marks_play_outs_judged_with_five_cards_or_fewer_left_as_the_text_does(
+        blunder_review):
+    """The text's line on the marks play-outs judged near the end was missing from the HTML report, which
+    shows the same marks: it now holds the same words, once."""
+    import html
+
+    _, rv = blunder_review
+    line = next(line for line in rv.to_text().splitlines() if "marks judged by play-outs" in line)
+    page = rv.to_html()
+    assert page.count("marks judged by play-outs") == 1 and html.escape(line.strip().strip("()")) in page
 
 
 def test_the_review_json_has_the_spec_shape(blunder_review):

@@ -10,6 +10,7 @@ from lcanalysis.reviewer.settings import JUDGED_BY, MARK_SIGMAS, MARKS, ONE_PLAY
 from lcanalysis.reviewer.words import (
     VERDICT_RULE,
     alternative_loss_text,
+    far_off_marks_text,
     reconciled_text,
     unchecked_loss_text,
     where,
@@ -183,6 +184,9 @@ def review_html(rv: Review, fragment: bool = False) -> str:
     parts.append("<h2>Every decision</h2><table><tr><th>round</th><th>turn</th><th>player</th><th>deck</th>"
                  "<th class='l'>played</th><th class='l'>best</th><th>loss</th><th class='l'>mark</th>"
                  "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
+    far_off = far_off_marks_text([d for d in rv.decisions if d.mark])  # (the text's line under its marks)
+    if far_off:
+        parts.append(f"<p><small>{e(far_off)}.</small></p>")
     parts.append("<p><small>Marks: " + ", ".join(f"{n} from {least:g} points" for n, least in reversed(MARKS))
                  + f", only when the loss exceeds {MARK_SIGMAS:g} standard errors; losses paired over shared worlds, "
                  "fresh ones, not those the advisor picked its best turn in, so a loss may come out below 0 "
