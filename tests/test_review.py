@@ -156,6 +156,63 @@ def test_the_html_report_names_the_marks_play_outs_judged_with_five_cards_or_few
     line = next(line for line in rv.to_text().splitlines() if "marks judged by play-outs" in line)
     page = rv.to_html()
     assert page.count("marks judged by play-outs") == 1 and html.escape(line.strip().strip("()")) in page
+    # a review without such a mark says nothing of it: the 2-card round below is all judged exactly
+    assert "marks judged by play-outs" not in _tie_review()[1].to_html()
+
+
+def _tie_review():
+    """The 2-card round of played-down seed 4 (the hint's and the tutor's tie, tests/test_hint.py), player 1
+    to move discarding G9 on the blue pile, then the heuristic to the end: (start, review)."""
+    from helpers import played_down
+
+    start = played_down(4, 2)
+    pos = start.copy()
+    pos.push("-G9/B")
+    heuristic = make_agent("heuristic")
+    while not pos.is_over():
+        pos.push(heuristic.choose(pos.view(pos.to_move), pos.turn))
+    rec = record_round(start, [str(m) for m in pos.history[len(start.history):]])
+    return start, review(rec, time_budget=T, executor="serial", progress=False)
+
+
+def test_in_an_exact_tie_the_review_names_the_plain_turn_best_as_the_hint_and_the_tutor_do():
+    """Found by a new user: at 2 cards (played-down seed 4) discarding Y2 and taking W4 from the white pile
+    is listed first, and playing G9 and drawing from the deck has the very same exact value. The hint's
+    verdict and the tutor name the plain turn; the review named the stall best. Its text, JSON and HTML now
+    name the plain turn too, with the same loss (a tie has one value) and mark."""
+    start, rv = _tie_review()
+    view = start.view(start.to_move)
+    # the tie, by the plain view-value search at the review's exact handover (every split, one stall each)
+    plain = {m.move: m.value for m in lc.solve(view, max_stalls=1).moves}
+    listed = lc.solve(view, max_stalls=1).moves[0].move
+    assert listed == "-Y2/W" and plain["+G9/D"] == pytest.approx(plain[listed], abs=1e-9)
+    assert max(plain.values()) == pytest.approx(plain["+G9/D"], abs=1e-9)  # nothing is better
+    d = rv.decisions[0]
+    assert (d.index, d.player, d.played, d.exact) == (0, start.to_move, "-G9/B", True)
+    assert d.best == d.advisor_best == "+G9/D"
+    assert d.loss == pytest.approx(plain["+G9/D"] - plain["-G9/B"], abs=1e-9) and d.loss >= 10 and d.mark == "blunder"
+    assert f"played -G9/B, best +G9/D: loss {d.loss:.1f} (exact)  BLUNDER" in rv.to_text()
+    assert rv.to_json()["decisions"][0]["best"] == "+G9/D"
+    assert "best <code>+G9/D</code>" in rv.to_html()
+    # the alternatives keep the spec's order: the stall listed first
+    assert [a["move"] for a in d.alternatives[:1]] == ["-Y2/W"] and d.alternatives[0]["loss"] == 0
+
+
+def test_in_an_exact_tie_the_reviews_endgame_search_names_the_plain_turn_best_too():
+    """The same tie as the advisor's endgame search answers it (the review's judge with 3 and 4 cards left):
+    a decision judged by the search's own values names the plain turn best, at the played turn's loss."""
+    from helpers import played_down
+
+    from lcanalysis.game.moves import Move
+    from lcanalysis.reviewer.judge import _searched_decision
+
+    start = played_down(4, 2)
+    analysis = advise(start.view(start.to_move), seed=0)
+    assert analysis.exact and "max_stalls" in analysis.bounds and analysis.moves[0].move == "-Y2/W"
+    played = next(m for m in analysis.moves if m.move == "-G9/B")
+    out = _searched_decision(analysis, Move.parse("-G9/B"), Move.parse("+G9/D"), seed=0)
+    assert out is not None and out["best"] == out["advisor_best"] == "+G9/D"
+    assert out["loss"] == played.loss and out["exact"] and out["value_best"] == analysis.value
 
 
 def test_the_review_json_has_the_spec_shape(blunder_review):

@@ -192,7 +192,9 @@ def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tm
 
 
 def test_a_file_kept_by_an_earlier_review_version_is_refused_by_this_review(record, tmp_path, capsys):
-    """Version 14: a sampled stall level is estimated against an exact level of no stalls each too (13: a sampled
+    """Version 15: in an exact tie of a deck draw with a discard-pile draw listed first, the best turn named is
+    the deck draw, as the hint and the tutor name it (14: a sampled stall level is estimated against an exact
+    level of no stalls each too; 13: a sampled
     stall level after an exact one is estimated against it; 12: an exact stall level and a
     sampled one are compared world by world; 11: where two stall levels
     name different turns tied for the best, the earlier best, only bounded at the tie, is valued exactly, so such
@@ -207,20 +209,20 @@ def test_a_file_kept_by_an_earlier_review_version_is_refused_by_this_review(reco
     search, which judges at 3 and 4 cards, values a last stall before the end in closed form; 4: the
     round's last placements in closed form; 3: it shared the opponent's value after the last stall; 2: the
     advisor's two-stage schedule keeps its budget of play-outs), so the same record, settings and seed can
-    give other numbers than version 13 did. A file that version 13 kept (its settings name it) is refused,
+    give other numbers than version 14 did. A file that version 14 kept (its settings name it) is refused,
     naming both versions, the file untouched."""
-    assert R.REVIEW_VERSION == 14
+    assert R.REVIEW_VERSION == 15
     kept = tmp_path / "kept.csv"
     argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
     assert main(argv) == 0
     first, rest = kept.read_text().split("\n", 1)
     settings = json.loads(first[len("# lcanalysis review "):])
-    kept.write_text("# lcanalysis review " + json.dumps({**settings, "review_version": 13}) + "\n" + rest)
+    kept.write_text("# lcanalysis review " + json.dumps({**settings, "review_version": 14}) + "\n" + rest)
     before = kept.read_text()
     capsys.readouterr()
     assert main(argv) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert (f"error: --out {kept} was written by review version 13, and this is review version 14: resuming it "
+    assert (f"error: --out {kept} was written by review version 14, and this is review version 15: resuming it "
             "would add this version's rows to the other's") in err, err
     assert kept.read_text() == before
 

@@ -128,7 +128,8 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
         exact = endgame_analysis(view, seed=seed)
         values = {m.move: m.value for m in exact.moves}
         if str(played) in values:
-            best = exact.moves[0].move
+            exact.set_exact_losses()  # (what turn_to_name reads the ties from)
+            best = _named(exact)
             spread = max(values.values()) - min(values.values())
             ref_value = values.get(str(ref))
             return {
@@ -205,6 +206,13 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
     }
 
 
+def _named(analysis: Analysis) -> str:
+    """The best turn as the review names it: the hint's and the tutor's (``Analysis.turn_to_name``), so
+    where a deck draw ties exactly with a stall listed first, the deck draw. The losses are the same
+    against either (a tie), and ``value_best`` stays the answer's value."""
+    return (analysis.turn_to_name() or analysis.moves[0]).move
+
+
 def _searched_decision(analysis: Analysis, played: Move, ref: Move, seed: int) -> dict[str, Any] | None:
     """A decision judged by the endgame search's own values (exact over every split, or paired
     over its sampled worlds). A turn the search only bounded has a loss of *at least* that much:
@@ -214,6 +222,7 @@ def _searched_decision(analysis: Analysis, played: Move, ref: Move, seed: int) -
     if mp is None or mp.loss is None:
         return None
     mb = analysis.moves[0]
+    told = _named(analysis)
     mr = moves.get(str(ref))
     spread = mb.value - min(m.value for m in analysis.moves)
     bounded = mp.upper_bound
@@ -224,7 +233,7 @@ def _searched_decision(analysis: Analysis, played: Move, ref: Move, seed: int) -
         # not paired here: the square root of the two variances bounds the paired error from above
         gain_se = 0.0 if analysis.exact else math.hypot(mp.stderr, mr.stderr)
     return {
-        "best": mb.move, "advisor_best": mb.move, "loss": float(mp.loss), "loss_stderr": float(mp.loss_stderr or 0.0),
+        "best": told, "advisor_best": told, "loss": float(mp.loss), "loss_stderr": float(mp.loss_stderr or 0.0),
         "forced": len(analysis.moves) == 1 or spread < 1e-9, "exact": bool(analysis.exact and not bounded),
         "loss_bound": "lower" if bounded else None,
         "method": (f"endgame search ({analysis.kind}, {stalls} stall(s) each, "

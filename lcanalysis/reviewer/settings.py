@@ -56,8 +56,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: stalls each is such a level too, where it is the last exact one (at 4 cards one stall each is often sampled),
 #: with the same effect (the reference reviews' numbers moved only in their last bits), and from three stalls
 #: each on a level is started where a few sampled worlds of it fit (``search.endgame._out_of_reach``), so a
-#: judging budget at 4 cards can reach a third stall level and a judged value, bound or loss can differ.
-REVIEW_VERSION = 14
+#: judging budget at 4 cards can reach a third stall level and a judged value, bound or loss can differ; 15:
+#: where an exact answer lists a discard-pile draw first and a deck draw ties it exactly, the best turn named
+#: is the deck draw, the turn the hint's verdict and the tutor name (``Analysis.turn_to_name``); the losses,
+#: marks and values are the same (a tie has one value).
+REVIEW_VERSION = 15
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,
