@@ -28,7 +28,10 @@ the review says once that they are not chances to win the match (``Review.match_
   never clipped. A played turn that *is* the best turn has loss 0 exactly;
 - with ``ENDGAME_CARDS`` (2) cards or fewer in the draw pile the exact view values of
   ``search.endgame_analysis`` answer instead (every split of the unseen cards enumerated, one
-  more discard-pile draw allowed each); ``loss_stderr`` is then 0;
+  more discard-pile draw allowed each); ``loss_stderr`` is then 0. Where an exact answer (this one,
+  or the endgame search's below) lists a discard-pile draw first and a deck draw ties it exactly, the
+  **best** turn named is the deck draw, as the hint's verdict and the tutor name it
+  (``Analysis.turn_to_name``; review version 15), at the same loss;
 - with ``SEARCH_CARDS`` (4) cards or fewer the advisor hands over to its endgame search when its
   budget allows one stall each or more (``advisor.ENDGAME_NODES_PER_SECOND`` nodes a second of the
   advisor's share, and at least ``SEARCH_FLOOR`` seconds' worth there, twice that with 4 cards:
