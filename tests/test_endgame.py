@@ -1487,6 +1487,9 @@ def test_every_figure_the_readme_gives_for_the_hint_at_3_and_4_cards_is_what_its
             assert (f"| {cards} cards, {label} | {f['picks']} of 16 | {f['loss']:.2f} ({f['worst']:.1f}) | "
                     f"{f['near']} of 16 | {f['err']:.2f} ({f['max_err']:.1f}) | {f['median']:.1f} s |") in readme
     assert f'With 3 cards the hint said "converged" in {three["conv"]} of the 16.' in readme
+    clock = _published("endgame_reach_clock.csv", "bench_endgame_reach")  # the hint at 4 cards on its clock
+    on_clock = sum(bool(r["converged"]) for r in clock if int(r["deck"]) == 4)
+    assert f"({four['conv']} of 16 views at its 12 M nodes, {on_clock} of 16 on its 10 s clock)" in readme
     assert f"(two stalls each in {four['ref2']} of the 16 views at 4 cards, three or more in {four['ref3']})" in readme
     # "The hint in one screen" quotes the same picks and times
     assert (f"in {three['hint']['picks']} of 16 and {four['hint']['picks']} of 16 measured views; the play-outs it "

@@ -327,6 +327,10 @@ CPU_QUOTES = [
      "best: 1,500 play-outs and caution 1, {b_cpu:.0f} ms of CPU a move"),
     ("README.md", "strength_best1500_vs_search", {"b": "best:time_ms=250"},
      "1,500 play-outs, {b_cpu:.0f} ms of CPU a move"),
+    ("README.md", "strength_search_vs_heuristic", {"s": "search"},
+     "The search agent used {s_cpu:.0f} ms of CPU a move on average (at most {s_max_cpu:.0f} ms) with 5 colours"),
+    ("README.md", "strength_search_vs_heuristic_6c", {"s": "search"},
+     "with 5 colours, {s_cpu:.1f} ms (at most {s_max_cpu:.0f} ms) with 6"),
 ]
 
 
