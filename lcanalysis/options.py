@@ -17,7 +17,7 @@ import os
 import reprlib
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, overload
+from typing import Any, Literal, NoReturn, overload
 
 #: the largest seed anywhere: a seed reaches compiled code as a 64-bit integer
 MAX_SEED = 2**63 - 1
@@ -193,6 +193,23 @@ def _whole_range(least: int | None, most: int | None) -> str:
 
 class UsageError(ValueError):
     """Bad command-line input; printed as ``error: ...``."""
+
+
+def error_line(prog: str, message: str) -> str:
+    """The one line a command's bad argument is answered with (exit status 2), naming the command,
+    the problem and where its options are listed: ``lcanalysis solve: error: argument --time: ...
+    (see lcanalysis solve --help)``."""
+    return f"{prog}: error: {message} (see {prog} --help)"
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of every command: ``lcanalysis`` (so each subcommand's too: ``add_subparsers``
+    makes them of its parser's class) and the study scripts. A bad argument is one line on standard
+    error (``error_line``) and exit status 2: argparse printed the usage first, several lines in
+    which the error was the last."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, error_line(self.prog, message) + "\n")
 
 
 def append_whole(fd: int, data: bytes, path: str, kept: str, sync: bool = True) -> None:

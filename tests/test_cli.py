@@ -579,22 +579,55 @@ def test_solve_of_too_many_buried_fills_names_the_options_of_the_command(capsys,
     assert "give samples" not in err and "max_splits" not in err
 
 
-@pytest.mark.parametrize(("argv", "usage", "hint"), [
-    (["solve", "example:endgame", "--maxstalls", "0"], "usage: lcanalysis solve", " (did you mean --max-stalls?)"),
-    (["deal", "--seed", "1", "--colours", "6"], "usage: lcanalysis deal", " (did you mean --colors?)"),
-    (["studies", "wager-sim", "--snapturn", "3"], "usage: lcanalysis studies wager-sim",
-     " (did you mean --snap-turn?)"),
-    (["show", "example:endgame", "extra"], "usage: lcanalysis show", ""),
+@pytest.mark.parametrize(("argv", "prog", "hint"), [
+    (["solve", "example:endgame", "--maxstalls", "0"], "lcanalysis solve", " (did you mean --max-stalls?)"),
+    (["deal", "--seed", "1", "--colours", "6"], "lcanalysis deal", " (did you mean --colors?)"),
+    (["studies", "wager-sim", "--snapturn", "3"], "lcanalysis studies wager-sim", " (did you mean --snap-turn?)"),
+    (["show", "example:endgame", "extra"], "lcanalysis show", ""),
 ])
-def test_an_unknown_option_is_refused_by_its_command_naming_the_closest_option(capsys, argv, usage, hint):
+def test_an_unknown_option_is_refused_by_its_command_naming_the_closest_option(capsys, argv, prog, hint):
     """'solve ... --maxstalls 0' was refused with the usage of 'lcanalysis' itself, which names no
-    option of solve, and no hint of the option meant."""
+    option of solve, and no hint of the option meant; it is one line naming the command."""
     with pytest.raises(SystemExit) as exc:
         main(argv)
     err = capsys.readouterr().err
     extras = " ".join(argv[-2:] if argv[-1].isdigit() else argv[-1:])
-    assert exc.value.code == 2 and err.startswith(usage)
-    assert err.rstrip().endswith(f"error: unrecognized arguments: {extras}{hint}"), err
+    assert exc.value.code == 2
+    assert err == f"{prog}: error: unrecognized arguments: {extras}{hint} (see {prog} --help)\n"
+
+
+def _command_paths():
+    """Every command and subcommand of 'lcanalysis', as the words that name it."""
+    import argparse
+
+    from lcanalysis.cli.main import build_parser
+
+    def walk(parser, words):
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            return [words]
+        return [path for name, sub in subs[0].choices.items() for path in walk(sub, [*words, name])]
+
+    return walk(build_parser(), [])
+
+
+def test_every_commands_bad_argument_is_one_line_naming_the_command(capsys):
+    """argparse answered a bad argument with the command's usage (up to six lines) and then the
+    error; every command, the subcommands of 'studies', the tournament's own parser and the bot's
+    included, now answers with one line naming itself and where its options are listed."""
+    paths = _command_paths()
+    assert ["solve"] in paths and ["studies", "match-table"] in paths and ["tournament"] in paths
+    for words in paths:
+        prog = " ".join(["lcanalysis", *words])
+        for bad in (["--no-such-option", "1"], ["--seed", "x"]):  # (every command takes a position or a file first)
+            try:
+                code = main([*words, "example:endgame", *bad])
+            except SystemExit as exc:
+                code = exc.code
+            err = capsys.readouterr().err
+            assert code == 2, (words, bad, err)
+            assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n"), (words, bad, err)
+            assert err.count("\n") == 1, (words, bad, err)
 
 
 def _options_without_a_default(parser, name):
@@ -1084,7 +1117,7 @@ def test_advise_plays_its_play_outs_with_the_policy_asked_for_and_refuses_anothe
     assert ", stalling heuristic play to the end" in answer["method"]
     plain = advise("example:midround", time_budget=0.1, seed=0, playout_policy="plain")
     assert "with the heuristic policy," in plain.notes[-1] and answer["moves"] != plain.to_json()["moves"]
-    with pytest.raises(SystemExit) as exit_:  # argparse's usage line and error, naming the choices
+    with pytest.raises(SystemExit) as exit_:  # one line naming the option and the choices
         main(["advise", "example:midround", "--playout-policy", "greedy"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "--playout-policy" in err and "'greedy'" in err and "'stalling'" in err

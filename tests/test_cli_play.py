@@ -479,7 +479,7 @@ def test_the_tutors_play_out_policy_is_chosen_on_the_command_line(capsys, monkey
     assert code == 0 and "stalling heuristic policy" in out
     s = TutorSession(agent="greedy", seed=2, time_budget=0.05, playout_policy="stalling")
     assert all(f"{m.move} " in out for m in s.advice().moves[:3])
-    with pytest.raises(SystemExit) as exit_:  # argparse's usage line and error, naming the choices
+    with pytest.raises(SystemExit) as exit_:  # one line naming the option and the choices
         play(capsys, monkeypatch, [], *FAST, "--playout-policy", "plainer")
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "--playout-policy" in err and "'plainer'" in err and "'stalling'" in err

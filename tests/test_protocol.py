@@ -147,8 +147,9 @@ def test_the_bot_refuses_an_agent_it_cannot_serve_and_names_those_it_can(name, c
     assert bot_main([name]) == 2
     err = capsys.readouterr().err
     assert f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}" in err and "or 'external'" not in err
-    # in the words of 'lcanalysis bot --help' and the README (it said 'AGENT ... [option=value ...]')
-    assert err.startswith("usage: lcanalysis bot NAME [--seed N] [KEY=VALUE ...]\n"), err
+    # one line, as every command's bad argument: it printed a usage line first
+    assert err.startswith("lcanalysis bot: error: ") and err.endswith(" (see lcanalysis bot --help)\n"), err
+    assert err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("spec, meant", [("search:time_ms=50", "lcanalysis bot search time_ms=50"),
@@ -163,7 +164,7 @@ def test_the_bot_given_an_agent_as_a_tournament_writes_it_says_how_the_bot_takes
     assert bot_main([spec]) == 2
     err = capsys.readouterr().err
     assert f"error: unknown agent {spec!r}: the bot takes an agent's options as KEY=VALUE words after its name: " \
-           f"{meant}\n" in err, err
+           f"{meant} (see lcanalysis bot --help)\n" in err, err
 
 
 @pytest.mark.parametrize("options, problem", [

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.options import MAX_SEED, nonneg
+from lcanalysis.options import MAX_SEED, error_line, nonneg
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -47,27 +47,29 @@ def _option_value(text: str) -> int | float | None:
     return x if math.isfinite(x) else None
 
 
+def _refuse(message: str) -> int:
+    """A bad argument: one line naming the command and the problem, exit status 2 (as every command's)."""
+    print(error_line("lcanalysis bot", message), file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``lcanalysis bot NAME [--seed N] [KEY=VALUE ...]``: serve one agent."""
     from lcanalysis.agents.protocol import serve  # loaded on use: 'lcanalysis --help' stays fast
 
     args = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: lcanalysis bot NAME [--seed N] [KEY=VALUE ...]"  # the words of --help and the README
     if not args:
-        print(f"{usage}\nerror: give the agent to serve, e.g. lcanalysis bot heuristic", file=sys.stderr)
-        return 2
+        return _refuse("give the agent to serve, e.g. lcanalysis bot heuristic")
     name = args.pop(0)
     from lcanalysis.agents import AGENTS
 
     agent, colon, spec = name.partition(":")
     if colon and agent in AGENTS:  # NAME:OPTION=VALUE,... as a tournament takes it: the bot's options are words
         words = " ".join(["lcanalysis bot", agent, *(o for o in spec.split(",") if o)])
-        print(f"{usage}\nerror: unknown agent {name!r}: the bot takes an agent's options as KEY=VALUE words after "
-              f"its name: {words}", file=sys.stderr)
-        return 2
+        return _refuse(f"unknown agent {name!r}: the bot takes an agent's options as KEY=VALUE words after "
+                       f"its name: {words}")
     if name not in AGENTS:  # 'external' is a seat for another program, not a bot this one can serve
-        print(f"{usage}\nerror: unknown agent {name!r}; choose one of {', '.join(AGENTS)}", file=sys.stderr)
-        return 2
+        return _refuse(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}")
     seed = 0
     options: dict[str, Any] = {}
     while args:
@@ -77,26 +79,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 seed = int(value)
             except ValueError:
-                print(f"{usage}\nerror: --seed must be a whole number, got {value!r}", file=sys.stderr)
-                return 2
+                return _refuse(f"--seed must be a whole number, got {value!r}")
         elif "=" in a:
             k, v = a.split("=", 1)
             if k == "seed":  # (serve's own seed: any other unknown option is the agent's to refuse)
-                print(f"{usage}\nerror: the seed is given as --seed N, not as an agent option", file=sys.stderr)
-                return 2
+                return _refuse("the seed is given as --seed N, not as an agent option")
             if k in options:
-                print(f"{usage}\nerror: option {k!r} is given twice", file=sys.stderr)
-                return 2
+                return _refuse(f"option {k!r} is given twice")
             number = _option_value(v)
             if number is None:
-                print(f"{usage}\nerror: option {a!r}: the value must be a finite number, like time_ms=50",
-                      file=sys.stderr)
-                return 2
+                return _refuse(f"option {a!r}: the value must be a finite number, like time_ms=50")
             options[k] = number
         else:
-            print(f"{usage}\nerror: unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50",
-                  file=sys.stderr)
-            return 2
+            return _refuse(f"unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50")
     if sys.stdin.isatty():  # a person, not a referee: say what the silence waits for (standard error: the
         # answers on standard output stay JSON lines only)
         print(f"lcanalysis bot: serving {name} over the JSON-lines bot protocol: one request a line, like "

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from lcanalysis import __version__
 from lcanalysis.cli import advise, bot, play, review, rollout, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import emit, load, meant_command, write_output_file
-from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, path_name
+from lcanalysis.options import MAX_SEED, CommandParser, UsageError, check_output_file, nonneg, path_name
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal", "wager")
@@ -69,8 +69,8 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lcanalysis", description="Lost Cities analysis: positions, "
-                                     "exact endgames, wagers, advice, bots and tournaments.")
+    parser = CommandParser(prog="lcanalysis", description="Lost Cities analysis: positions, "
+                                           "exact endgames, wagers, advice, bots and tournaments.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                         help="print the version of lcanalysis and exit")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -6,7 +6,7 @@ Backgammon's prompt, loads the engine once and then answers each line at once. A
 command of ``lcanalysis`` without the program name (``solve POSITION --max-stalls 1``,
 ``advise POSITION --time 1``, ``show ...``, ``wager ...``, ``deal ...``, ``review ...``): its
 answer is exactly what the one-shot command prints, on the same streams. Bad input prints the
-same ``error: ...`` (a bad option: argparse's usage line and error) and the session goes on;
+same ``error: ...`` (a bad option: the one line naming the command) and the session goes on;
 Ctrl-C stops the command that is running, not the shell. Each command starts with the exact
 solver's shared tables cleared, so it does the work a fresh process would (its node count is
 the one-shot's too); what stays loaded is the compiled code.
@@ -206,7 +206,7 @@ def _unknown(word: str, commands: Sequence[tuple[str, str]]) -> bool:
 def _run(words: Sequence[str], run_command: RunCommand) -> int:
     try:
         return run_command(words)
-    except SystemExit as exc:  # argparse: a bad option (usage and error printed) or --help
+    except SystemExit as exc:  # argparse: a bad option (its error line printed) or --help
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lcanalysis.cli.common import emit
-from lcanalysis.options import check_output_file, check_output_folder, same_file
+from lcanalysis.options import check_output_file, check_output_folder, error_line, same_file
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.specs import parse_agent
 
@@ -44,8 +44,7 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:
-        print(parser.format_usage().rstrip(), file=sys.stderr)
-        _say(f"lcanalysis tournament: error: {exc}")
+        _say(error_line(parser.prog, str(exc)))
         return 2
     from lcanalysis.tournaments.results import ResultsWarning  # (the game with it) after the parse: --help is at once
 

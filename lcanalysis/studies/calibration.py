@@ -55,6 +55,7 @@ import pandas as pd
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.options import CommandParser
 from lcanalysis.studies.estimate import target_verdict
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
@@ -674,7 +675,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lcanalysis.advisor import PLAYOUT_POLICIES, PLAYOUT_POLICY_DEFAULT, ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
+    ap = CommandParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
     ap.add_argument("--rounds", type=int, default=40, help="self-play rounds (default 40)")
     ap.add_argument("--every", type=int, default=EVERY, help=f"advise every K-th turn (default {EVERY})")
     ap.add_argument("--agents", nargs=2, default=list(AGENTS), metavar=("A", "B"),

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lcanalysis.options import CommandParser
 from lcanalysis.studies.estimate import target_verdict
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
@@ -255,8 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.consistency",
-                                 description="The hint's top turn against a reference with more budget (issue 15).")
+    ap = CommandParser(prog="python -m lcanalysis.studies.consistency",
+                       description="The hint's top turn against a reference with more budget (issue 15).")
     ap.add_argument("--positions", type=int, default=200, help="positions of the fixed set (default 200)")
     ap.add_argument("--reference", type=float, default=30.0, help="the reference's budget in multiples (default 30)")
     ap.add_argument("--budget", type=float, default=1.0, help="the hint's budget in seconds of play-outs (default 1)")

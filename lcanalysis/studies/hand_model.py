@@ -22,7 +22,6 @@ Everything follows from the seed: the same command writes the same file (weights
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 import sys
@@ -36,6 +35,7 @@ from lcanalysis import hand_model as H
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.options import CommandParser
 
 #: added to the seed so the training rounds are not the calibration study's rounds
 SEED_SALT = 1515
@@ -253,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # counts are checked as they are read: --rounds 2 (no held-out round), --every 0, a missing study
     # file or --worlds 0 ended in a traceback (max() of an empty sequence, modulo by zero, ...)
     args_list = list(sys.argv[1:] if argv is None else argv)
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.hand_model", description=__doc__.split("\n")[0])
+    ap = CommandParser(prog="python -m lcanalysis.studies.hand_model", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     tr = sub.add_parser("train", help="play, fit and write the weights file")
     tr.add_argument("--rounds", type=nonneg("--rounds", minimum=HOLDOUT), default=ROUNDS,

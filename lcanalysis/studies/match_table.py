@@ -35,7 +35,7 @@ from lcanalysis.game.match import Match
 from lcanalysis.game.records import MATCH_TABLE_WHAT
 from lcanalysis.game.rules import Rules
 from lcanalysis.match_equity import TABLE_LEADS, TABLE_PATH, MatchEquity
-from lcanalysis.options import MAX_BOOTSTRAP, MAX_STUDY_UNITS
+from lcanalysis.options import MAX_BOOTSTRAP, MAX_STUDY_UNITS, CommandParser
 from lcanalysis.studies.estimate import whole_argument
 from lcanalysis.studies.first_player import _play_out, first_player_rounds, first_player_summary
 from lcanalysis.tournaments.stats import unit_rate_interval, wilson_interval
@@ -406,9 +406,8 @@ def print_match_tournament(path: str, agent: str = "match:time_ms=20", file: Any
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.match_table TOURNAMENT.csv [AGENT]``: an agent's record in a
     tournament of matches (a missing or foreign file was a traceback)."""
-    import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.match_table", description=main.__doc__)
+    ap = CommandParser(prog="python -m lcanalysis.studies.match_table", description=main.__doc__)
     ap.add_argument("results", help="a tournament's CSV of matches (lcanalysis tournament ... --rounds 3 --csv FILE)")
     ap.add_argument("agent", nargs="?", default="match:time_ms=20", help="the agent (default match:time_ms=20)")
     args = ap.parse_args(argv)

@@ -23,7 +23,6 @@ deal itself is worth (a strong hand for one seat is played from both seats alrea
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import sys
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lcanalysis.options import CommandParser
 from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results
 from lcanalysis.tournaments.stats import mean_interval
@@ -161,8 +161,8 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.paired_strength",
-                                 description="A variant against the agent it changes, on the same deals, paired.")
+    ap = CommandParser(prog="python -m lcanalysis.studies.paired_strength",
+                       description="A variant against the agent it changes, on the same deals, paired.")
     ap.add_argument("new", help="results file of the variant against the opponent (JSON lines)")
     ap.add_argument("old", help="results file of the agent it changes against the same opponent")
     ap.add_argument("--opponent", help="the label of the common opponent, when the files name the same two labels")

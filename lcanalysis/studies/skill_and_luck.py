@@ -20,7 +20,6 @@ data/README.md names the commands).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
 import os
@@ -35,6 +34,7 @@ from scipy import stats as st
 
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.options import CommandParser
 from lcanalysis.studies.estimate import Estimate
 from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, PLAY_CODE, StudyFile
 
@@ -566,7 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # counts, seeds and budgets are checked as they are read: --rounds 0 wrote an empty file, --time -1
     # ended in a traceback after the first round was played, --time 0 was taken
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.skill_and_luck", description=main.__doc__)
+    ap = CommandParser(prog="python -m lcanalysis.studies.skill_and_luck", description=main.__doc__)
     sub = ap.add_subparsers(dest="what", required=True)
     r = sub.add_parser("reviews", help="review rounds of each agent against the heuristic (review_rounds)")
     r.add_argument("--rounds", type=nonneg("--rounds", minimum=1), default=10)

@@ -13,7 +13,6 @@ Markdown, for README.md and docs/agents.md.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lcanalysis.options import CommandParser
 from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results, summarize, time_per_move
 from lcanalysis.tournaments.stats import HeadToHead
@@ -132,8 +132,8 @@ def strength_table(paths: Sequence[str | os.PathLike[str]], order: Sequence[str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lcanalysis.studies.strength_table",
-                                 description="Each agent against each, from tournament results files (Markdown).")
+    ap = CommandParser(prog="python -m lcanalysis.studies.strength_table",
+                       description="Each agent against each, from tournament results files (Markdown).")
     ap.add_argument("files", nargs="+", help="tournament results files (JSON lines)")
     ap.add_argument("--order", help="comma-separated agent labels, the order of rows and columns")
     ap.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from lcanalysis.options import MAX_SEED, MAX_WORKERS, nonneg, number, path_name
+from lcanalysis.options import MAX_SEED, MAX_WORKERS, CommandParser, nonneg, number, path_name
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
 
 if TYPE_CHECKING:
@@ -24,8 +24,8 @@ class UsageError(TournamentError):
     """A command-line option that cannot be read."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # argparse would print and exit: raise instead
+class _Parser(CommandParser):
+    def error(self, message: str) -> Any:  # raised, not printed: the reader of a legacy '.cmd' file parses with it too
         raise UsageError(message)
 
 
