@@ -191,6 +191,53 @@ def _whole_range(least: int | None, most: int | None) -> str:
     return f"a whole number at most {top}" if least is None else f"a whole number from {least:,} to {top}"
 
 
+#: why a number written with '_' between its digits is refused (``whole_text``, ``number_text``)
+GROUPED_DIGITS = "'_' between digits is not read: write the number without it"
+
+
+def grouped_digits(text: str) -> bool:
+    """Whether ``text`` reads as a number only by Python's '_' between digits (``1_0``, ``2_5.0``)."""
+    if "_" not in text:
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def digits_note(text: str) -> str:
+    """Said after a number refused: why, when it was refused for its '_' (``GROUPED_DIGITS``)."""
+    return f" ({GROUPED_DIGITS})" if grouped_digits(text) else ""
+
+
+def whole_text(text: str) -> int:
+    """A whole number a person wrote: ``int(text)``, but with '_' between digits refused as any other
+    text that is not a whole number (a ``ValueError``): Python reads ``1_0`` as 10, so a typo would
+    silently become another budget. Every reader of a number in a user's text reads it here."""
+    if grouped_digits(text):
+        raise ValueError(f"{text!r}: {GROUPED_DIGITS}")
+    return int(text)
+
+
+def number_text(text: str) -> float:
+    """A number a person wrote: ``float(text)``, with '_' between digits refused (``whole_text``)."""
+    if grouped_digits(text):
+        raise ValueError(f"{text!r}: {GROUPED_DIGITS}")
+    return float(text)
+
+
+def _typed(read: Callable[[str], Any], kind: str) -> Callable[[str], Any]:
+    """``read`` as an argparse type, refusing in argparse's words ("invalid int value: 'x'") and why."""
+    def parse(text: str) -> Any:
+        try:
+            return read(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind} value: {text!r}{digits_note(text)}") from None
+
+    return parse
+
+
 class UsageError(ValueError):
     """Bad command-line input; printed as ``error: ...``."""
 
@@ -206,7 +253,14 @@ class CommandParser(argparse.ArgumentParser):
     """The parser of every command: ``lcanalysis`` (so each subcommand's too: ``add_subparsers``
     makes them of its parser's class) and the study scripts. A bad argument is one line on standard
     error (``error_line``) and exit status 2: argparse printed the usage first, several lines in
-    which the error was the last."""
+    which the error was the last. Its ``type=int`` and ``type=float`` are ``whole_text`` and
+    ``number_text``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # type=int and type=float read numbers as a person writes them: '1_0' refused, not read as 10
+        self.register("type", int, _typed(whole_text, "int"))
+        self.register("type", float, _typed(number_text, "float"))
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, error_line(self.prog, message) + "\n")
@@ -315,9 +369,10 @@ def nonneg(name: str, maximum: int | None = None, minimum: int = 0, why: str | N
     the reason for the minimum, said when a smaller number is refused."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = whole_text(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}{digits_note(text)}"
+                                             ) from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{name} must be >= {minimum}{f' ({why})' if why else ''}, got {value}")
         if maximum is not None and value > maximum:
@@ -333,9 +388,10 @@ def seconds(most: float | Callable[[], float], unit: str = "seconds") -> Callabl
 
     def parse(text: str) -> float:
         try:
-            value = float(text)
+            value = number_text(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a number of seconds is needed, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"a number of seconds is needed, got {text!r}{digits_note(text)}"
+                                             ) from None
         limit = most() if callable(most) else most
         if not math.isfinite(value) or not 0 < value <= limit:
             raise argparse.ArgumentTypeError(f"must be more than 0 and at most {limit:g} {unit}, got {text}")
@@ -353,9 +409,10 @@ def number(option: str, unit: str = "", above: bool = False,
 
     def parse(text: str) -> float:
         try:
-            value = float(text)
+            value = number_text(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{option} must be a number{of}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{option} must be a number{of}, got {text!r}{digits_note(text)}"
+                                             ) from None
         limit = most() if callable(most) else most
         if (not math.isfinite(value) or value < 0 or (above and value == 0)
                 or (limit is not None and value > limit)):

@@ -770,3 +770,61 @@ def test_review_given_the_match_equity_table_or_its_own_kept_judgements_says_wha
     assert "give the record it was made from" in err and ".cmd" in err
     with pytest.raises(RecordError, match=r"this is a match equity table .*review takes a game record"):
         read_record(json.loads(table.read_text()))  # read back as JSON first
+
+
+# --- numbers as a person writes them: no '_' between digits ----------------------------------
+
+
+def test_a_number_with_an_underscore_between_its_digits_is_refused_not_read_as_another():
+    """Python's int() and float() read '1_0' as 10: 'search:time_ms=1_0', a typo, was a budget of 10."""
+    from lcanalysis.options import number_text, whole_text
+    from lcanalysis.tournaments.specs import TournamentError, parse_agent
+
+    assert int("1_0") == 10 and float("2_5.0") == 25.0  # what Python makes of them
+    for text in ("1_0", "2_5.0", "1_000", "1e1_0"):
+        with pytest.raises(ValueError, match="'_' between digits is not read"):
+            number_text(text)
+    with pytest.raises(ValueError, match="'_' between digits is not read"):
+        whole_text("1_0")
+    assert whole_text("10") == 10 and whole_text("-3") == -3 and number_text("1e3") == 1000.0
+    with pytest.raises(TournamentError, match=r"agent 'search:time_ms=1_0': option time_ms=1_0: '_' between"):
+        parse_agent("search:time_ms=1_0")
+    assert parse_agent("search:time_ms=10,width=8") == {"name": "search", "time_ms": 10, "width": 8,
+                                                         "label": "search:time_ms=10,width=8"}
+    assert parse_agent("x:policy=plain_old")["policy"] == "plain_old"  # a word with '_' stays a word
+
+
+@pytest.mark.parametrize(("argv", "option", "value"), [
+    (["tournament", "greedy", "search:time_ms=1_0", "--deals", "1", "--out", "none"], "time_ms", "1_0"),
+    (["rollout", "example:midround", "--agent", "search:time_ms=1_0", "--top", "1", "--trials", "2"], "time_ms",
+     "1_0"),
+    (["bot", "search", "time_ms=1_0"], "time_ms", "1_0"),
+    (["bot", "greedy", "--seed", "1_0"], "--seed", "1_0"),
+    (["solve", "example:endgame", "--max-stalls", "1_0"], "--max-stalls", "1_0"),
+    (["solve", "example:endgame", "--max-stalls", "0", "--max-nodes", "1_000"], "--max-nodes", "1_000"),
+    (["solve", "example:endgame", "--max-stalls", "0", "--max-memory", "1_0"], "--max-memory", "1_0"),
+    (["advise", "example:midround", "--time", "0_5"], "--time", "0_5"),
+    (["tournament", "greedy", "heuristic", "--bot-timeout", "1_0"], "--bot-timeout", "1_0"),
+    (["deal", "--seed", "1", "--colors", "0_5"], "--colors", "0_5"),  # type=int: int('0_5') is 5, a choice
+    (["play", "--seat", "0_1"], "--seat", "0_1"),
+])
+def test_a_number_written_with_an_underscore_is_refused_naming_the_option_and_the_value(argv, option, value,
+                                                                                       capsys):
+    from lcanalysis.cli.main import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and option in err and repr(value)[1:-1] in err and "'_' between digits is not read" in err, err
+    assert err.count("\n") == 1, err
+
+
+def test_a_study_scripts_float_option_refuses_an_underscore_too(capsys, tmp_path):
+    from lcanalysis.studies.skill_and_luck import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["reviews", "--search-floor", "0_5", "--rounds", "1", "--out", str(tmp_path / "reviews.csv")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--search-floor" in err and "'0_5'" in err and "'_' between digits" in err

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.options import MAX_SEED, error_line, nonneg
+from lcanalysis.options import MAX_SEED, digits_note, error_line, nonneg, number_text, whole_text
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -35,13 +35,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _option_value(text: str) -> int | float | None:
     """An option's value: a whole number, else a finite float; None for anything else (nan,
-    inf and 1e400 included)."""
+    inf, 1e400 and 1_0 included)."""
     try:
-        return int(text)
+        return whole_text(text)
     except ValueError:
         pass
     try:
-        x = float(text)
+        x = number_text(text)
     except ValueError:
         return None
     return x if math.isfinite(x) else None
@@ -77,9 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if a == "--seed":
             value = args.pop(0) if args else ""
             try:
-                seed = int(value)
+                seed = whole_text(value)
             except ValueError:
-                return _refuse(f"--seed must be a whole number, got {value!r}")
+                return _refuse(f"--seed must be a whole number, got {value!r}{digits_note(value)}")
         elif "=" in a:
             k, v = a.split("=", 1)
             if k == "seed":  # (serve's own seed: any other unknown option is the agent's to refuse)
@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _refuse(f"option {k!r} is given twice")
             number = _option_value(v)
             if number is None:
-                return _refuse(f"option {a!r}: the value must be a finite number, like time_ms=50")
+                return _refuse(f"option {a!r}: the value must be a finite number, like time_ms=50{digits_note(v)}")
             options[k] = number
         else:
             return _refuse(f"unknown argument {a!r}: agent options are KEY=VALUE, e.g. time_ms=50")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from lcanalysis.answer_json import answer_text
-from lcanalysis.options import UsageError, check_output_file
+from lcanalysis.options import UsageError, check_output_file, digits_note, number_text, whole_text
 
 if TYPE_CHECKING:
     from lcanalysis.game.position import Position
@@ -196,15 +196,15 @@ MEMORY_HEADROOM = 256 << 20
 def max_nodes(text: str) -> int:
     """``--max-nodes N``: a whole number of search nodes, 1..``MAX_NODES``."""
     try:
-        value = int(text)
+        value = whole_text(text)
     except ValueError:
         try:
-            as_float = float(text)  # 1e9 is a fine way to write a billion
+            as_float = number_text(text)  # 1e9 is a fine way to write a billion
         except ValueError:
             as_float = math.nan
         if not math.isfinite(as_float) or as_float != int(as_float):
             raise argparse.ArgumentTypeError(f"--max-nodes must be a whole number of search nodes, like 1000000000, "
-                                             f"got {text!r}") from None
+                                             f"got {text!r}{digits_note(text)}") from None
         value = int(as_float)
     if not 1 <= value <= MAX_NODES:
         raise argparse.ArgumentTypeError(f"--max-nodes must be 1..{MAX_NODES:,} (about a week of search), got {text}")
@@ -214,10 +214,10 @@ def max_nodes(text: str) -> int:
 def memory_gb(text: str) -> float:
     """``--max-memory GB``: a finite number of gigabytes above 0 and at most ``MAX_MEMORY_GB``."""
     try:
-        value = float(text)
+        value = number_text(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"--max-memory must be a number of gigabytes, like 2 or 0.5, "
-                                         f"got {text!r}") from None
+                                         f"got {text!r}{digits_note(text)}") from None
     if not math.isfinite(value) or not 0 < value <= MAX_MEMORY_GB:
         raise argparse.ArgumentTypeError(f"--max-memory must be more than 0 and at most {MAX_MEMORY_GB:g} GB, "
                                          f"got {text}")

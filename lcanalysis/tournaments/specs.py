@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from lcanalysis.options import GROUPED_DIGITS, grouped_digits, number_text, whole_text
+
 if TYPE_CHECKING:
     from lcanalysis.agents import Agent
 
@@ -96,7 +98,7 @@ def parse_agent(text: str) -> str | dict[str, Any]:
     """The command line's agent syntax: ``search``, ``search:time_ms=50,width=8`` or
     ``external:CMD ...`` (a program speaking the bot protocol; CMD split as a shell splits it, so a
     path with spaces is quoted). Values are whole numbers,
-    numbers or words. A malformed spec raises ``TournamentError``."""
+    numbers (written without '_' between digits) or words. A malformed spec raises ``TournamentError``."""
     if not isinstance(text, str) or not text.strip():
         raise TournamentError(f"an agent name is empty; {_SPEC_HELP}")
     if text.startswith("external:"):
@@ -127,15 +129,22 @@ def parse_agent(text: str) -> str | dict[str, Any]:
             raise TournamentError(f"agent {text!r}: option {k!r} is given twice")
         if not v:
             raise TournamentError(f"agent {text!r}: option {k!r} has no value; {_SPEC_HELP}")
-        try:
-            d[k] = int(v)
-        except ValueError:
-            try:
-                d[k] = float(v)
-            except ValueError:
-                d[k] = v
+        d[k] = _option_value(text, k, v)
     d["label"] = text
     return d
+
+
+def _option_value(spec: str, key: str, text: str) -> int | float | str:
+    """An option's value as written: a whole number, a number, or else a word; a number written with
+    '_' between its digits is refused (Python reads time_ms=1_0 as 10: a typo, another budget)."""
+    for read in (whole_text, number_text):
+        try:
+            return read(text)
+        except ValueError:
+            pass
+    if grouped_digits(text):
+        raise TournamentError(f"agent {spec!r}: option {key}={text}: {GROUPED_DIGITS}")
+    return text
 
 
 def _is_json_value(v: Any) -> bool:
