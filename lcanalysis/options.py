@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import math
 import operator
 import os
@@ -236,6 +237,27 @@ def _typed(read: Callable[[str], Any], kind: str) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(f"invalid {kind} value: {text!r}{digits_note(text)}") from None
 
     return parse
+
+
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` was read from UTF-8 bytes: a byte that is not arrives as a lone surrogate
+    (``\\udcff``: ``surrogateescape``, the error handler of standard input under a C locale, and of
+    ``bad_bytes_as_surrogates``). Every reader of standard input (the bot, the shell, a position
+    given as ``-``) checks its text here, so that such a line is refused as not text, never
+    echoed back in escape codes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def bad_bytes_as_surrogates(stream: Any) -> None:
+    """A text stream that would raise on a byte that is not UTF-8 (``errors="strict"``, standard input
+    with ``PYTHONIOENCODING=utf-8``) reads it as a lone surrogate instead, as under a C locale, so
+    that the line holding it is refused (``is_utf8``), not the whole session ended."""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="surrogateescape")
 
 
 class UsageError(ValueError):

@@ -381,10 +381,14 @@ def test_one_line_string_fields_that_are_not_plain_numbers_or_repeat_are_refused
 # --- the second fuzzing pass (stop 31): records, standard input ----------------------------
 
 
+@pytest.mark.parametrize("env", [{"LC_ALL": "C.UTF-8"}, {"PYTHONIOENCODING": "utf-8"}])
 @pytest.mark.parametrize("command", [["review", "-"], ["show", "-"]])
-def test_standard_input_that_is_not_utf8_is_named_as_such(command):
+def test_standard_input_that_is_not_utf8_is_named_as_such(command, env):
+    """(On a strict standard input, PYTHONIOENCODING=utf-8, it was Python's "'utf-8' codec can't decode".)"""
+    import os
+
     proc = subprocess.run([sys.executable, "-m", "lcanalysis", *command], input=b"\xff\xfe{}", capture_output=True,
-                          timeout=120, check=False)
+                          timeout=120, check=False, env={**os.environ, **env})
     assert proc.returncode == 2 and "error: standard input is not UTF-8 text" in proc.stderr.decode()
     assert b"Traceback" not in proc.stderr
 

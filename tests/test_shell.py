@@ -36,7 +36,7 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
         f"solve {endgame} --max-stalls 1",
         "solve no-such-position",  # bad input: 'error: ...', status 2
         "wager example:midround --color G --draws 10",
-        "solve example:endgame --max-stalls -1",  # a bad option: argparse's usage and error, status 2
+        "solve example:endgame --max-stalls -1",  # a bad option: one line naming the command, status 2
         "advise example:midround --colour G",  # an unknown option
         "solve example:endgame --max-stalls 0 --json",
     ]
@@ -51,6 +51,22 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
     assert "argument --max-stalls" in shell.stderr and "unrecognized arguments: --colour" in shell.stderr
     assert PROMPT not in shell.stdout  # no prompt when the input is not a terminal
     assert shell.stdout.rstrip().endswith("}")  # nothing after 'quit' ran: the JSON answer is the last
+
+
+@pytest.mark.parametrize("env", [{"LC_ALL": "C.UTF-8"}, {"PYTHONIOENCODING": "utf-8"}])
+def test_a_line_that_is_not_utf8_is_refused_by_its_number_and_the_session_goes_on(env):
+    """Under a C.UTF-8 locale a byte that is not UTF-8 came back in the reply as an escape code
+    ("no example 'mid\\udcffround'"); on a strict standard input (PYTHONIOENCODING=utf-8) it ended
+    the session with Python's "'utf-8' codec can't decode byte 0xff". The line is now refused as
+    not text, by its number, and the lines after it are answered (as the bot answers such a request)."""
+    script = b"show example:mid\xffround\n# a comment\ndeal --seed 1 --string\n\xe9\nshow example:opening --string\n"
+    shell = subprocess.run([sys.executable, "-m", "lcanalysis", "shell"], input=script, capture_output=True,
+                           timeout=TIMEOUT, check=False, env={**os.environ, **env})
+    deal, opening = _lcanalysis("deal", "--seed", "1", "--string"), _lcanalysis("show", "example:opening", "--string")
+    assert shell.returncode == 2
+    assert shell.stderr.decode() == ("error: line 1 is not UTF-8 text; it is skipped\n"
+                                     "error: line 4 is not UTF-8 text; it is skipped\n")
+    assert shell.stdout.decode() == deal.stdout + opening.stdout
 
 
 def test_a_misspelt_or_newcomers_command_names_the_command_meant_as_the_command_line_does(capsys):

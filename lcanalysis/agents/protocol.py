@@ -19,7 +19,6 @@ seats it like any agent, so the tournament runner can pit it against ours.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import math
 import subprocess
@@ -35,7 +34,7 @@ from lcanalysis.game.cards import brief
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
-from lcanalysis.options import check_seed
+from lcanalysis.options import bad_bytes_as_surrogates, check_seed, is_utf8
 
 #: The longest request line the bot reads (a position with the longest history is far shorter);
 #: a longer line is skipped in pieces of this size and answered with an error.
@@ -153,9 +152,7 @@ def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
     """The lines of ``infile``, each read with at most ``limit`` characters in memory: None for a
     line longer than that (the rest is read in pieces and dropped), or for bytes that are not UTF-8
     on a stream that cannot replace them."""
-    if isinstance(infile, io.TextIOWrapper) and infile.errors == "strict":
-        # a bad byte becomes a lone surrogate, as under a C locale: that line is refused (serve), not the bot
-        infile.reconfigure(errors="surrogateescape")
+    bad_bytes_as_surrogates(infile)  # a bad byte: that line is refused (serve), not the bot ended
     while True:
         try:
             line = infile.readline(limit)
@@ -173,16 +170,6 @@ def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
             except UnicodeDecodeError:
                 continue
         yield None
-
-
-def _is_utf8(line: str) -> bool:
-    """Whether ``line`` was read from UTF-8 bytes: a byte that is not arrives as a lone surrogate
-    (``surrogateescape``, the error handler of standard input under a C locale, and of ``_lines``)."""
-    try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def warm_up(agent: Agent) -> None:
@@ -230,7 +217,7 @@ def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.s
         elif not line.strip():
             reply = {"error": "unreadable request: an empty line; one request is one line of JSON, like "
                               "{\"type\": \"quit\"}"}
-        elif not _is_utf8(line):
+        elif not is_utf8(line):
             reply = {"error": "unreadable request: the line is not UTF-8 text; one request is one line of JSON"}
         else:
             try:

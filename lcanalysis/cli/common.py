@@ -14,7 +14,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from lcanalysis.answer_json import answer_text
-from lcanalysis.options import UsageError, check_output_file, digits_note, number_text, whole_text
+from lcanalysis.options import (
+    UsageError,
+    bad_bytes_as_surrogates,
+    check_output_file,
+    digits_note,
+    is_utf8,
+    number_text,
+    whole_text,
+)
 
 if TYPE_CHECKING:
     from lcanalysis.game.position import Position
@@ -69,13 +77,12 @@ def read_stdin(expected: str) -> str:
     if sys.stdin.isatty():
         print(f"reading {expected} from standard input: type or paste it, then press Enter and Ctrl-D "
               "(Ctrl-C gives up)", file=sys.stderr, flush=True)
+    bad_bytes_as_surrogates(sys.stdin)  # (refused below, not Python's "'utf-8' codec can't decode")
     text = sys.stdin.read(MAX_TEXT_CHARS + 1)  # never more than the readers accept
     if not text.strip():
         raise UsageError(f"standard input is empty: expected {expected}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # bytes that are not UTF-8 arrive as lone surrogates
-        raise UsageError("standard input is not UTF-8 text") from None
+    if not is_utf8(text):
+        raise UsageError("standard input is not UTF-8 text")
     return text
 
 

@@ -18,8 +18,9 @@ where Python has readline). At a terminal every compiled part is loaded while th
 typed; scripted, each part loads when a command first needs it, and stays loaded. ``help``
 lists the commands, ``help COMMAND`` shows a command's options, ``quit`` (or ``exit``, or the
 end of input) ends the session. Blank lines and lines starting with ``#`` are skipped; a
-leading ``lcanalysis`` is dropped. The exit status is 0 when every command succeeded, else the
-status of the last command that failed.
+leading ``lcanalysis`` is dropped; a line that is not UTF-8 text is refused (``error: line N is
+not UTF-8 text``) and the session goes on. The exit status is 0 when every command succeeded,
+else the status of the last command that failed.
 
 Not in the shell: ``bot`` and ``shell`` (they read standard input, which is the shell's),
 ``warm-up`` (run it before: it would recompile under a running engine) and ``-`` for a position
@@ -39,6 +40,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from lcanalysis.cli.common import describe, meant_command
+from lcanalysis.options import bad_bytes_as_surrogates, is_utf8
 
 PROMPT = "lcanalysis> "
 QUIT = ("quit", "exit")
@@ -116,7 +118,10 @@ def _command_list(commands: argparse._SubParsersAction) -> list[tuple[str, str]]
 
 def input_lines(interactive: bool, prompt: str = PROMPT) -> Iterator[str]:
     """Standard input's lines: read as they come from a script, with ``prompt`` and line editing
-    at a terminal (Ctrl-C there gives a fresh prompt, the first time saying how to end; Ctrl-D ends)."""
+    at a terminal (Ctrl-C there gives a fresh prompt, the first time saying how to end; Ctrl-D ends).
+    A byte that is not UTF-8 arrives as a lone surrogate (``options.bad_bytes_as_surrogates``), for
+    ``session`` to refuse its line."""
+    bad_bytes_as_surrogates(sys.stdin)
     if not interactive:
         while line := sys.stdin.readline():
             yield line
@@ -137,9 +142,14 @@ def input_lines(interactive: bool, prompt: str = PROMPT) -> Iterator[str]:
 
 def session(lines: Iterable[str], run_command: RunCommand, commands: Sequence[tuple[str, str]] = ()) -> int:
     """Answer every line until ``quit`` or the end; returns 0 if every command succeeded, else
-    the status of the last one that failed."""
+    the status of the last one that failed. A line that is not UTF-8 text is refused by its number,
+    and the session goes on (as the bot refuses such a request)."""
     status = 0
-    for line in lines:
+    for number, line in enumerate(lines, 1):
+        if not is_utf8(line):  # (its words would come back in escape codes, '\udcff', in the reply)
+            print(f"error: line {number} is not UTF-8 text; it is skipped", file=sys.stderr, flush=True)
+            status = 2
+            continue
         code = answer(line, run_command, commands)
         if code is None:
             break
