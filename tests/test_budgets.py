@@ -355,9 +355,12 @@ def test_ctrl_c_stops_a_long_solve_on_the_command_line():
         line = proc.stderr.readline()
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert time.monotonic() - t0 < 10
+    # it ended with no word: now one line says it was stopped and that nothing is kept
+    assert out == "" and err.splitlines()[-1].startswith("stopped (Ctrl-C): ") and "nothing is kept" in err
+    assert "Traceback" not in err
 
 
 def test_a_command_run_in_this_process_counts_the_nodes_of_a_fresh_one(capsys):

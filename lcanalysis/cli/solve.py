@@ -15,8 +15,10 @@ seconds and answers with the deepest exact level reached, plus, for a full posit
 ``W_me <= V <= W_opp`` around the unbounded value when the budget allows; where the bracket pins
 every turn no deeper stall budget can differ, so the deepening stops there and the answer names no
 stall cap (``solve_deepening``). A search that runs
-longer than a second says so on standard error about once a second: the compiled search runs
-without the interpreter's lock, so a watcher thread can speak while it works.
+longer than a second says so on standard error about once a second (the nodes searched of
+``--max-nodes``; for a view, the samples, splits or fills done of their total): the compiled search
+runs without the interpreter's lock, so a watcher thread can speak while it works. Ctrl-C stops it
+where it stands (``search.common.abort_at``), saying so (``STOPPED``), exit status 130.
 
 Every solve is bounded: ``--max-nodes N`` search nodes (default ``DEFAULT_MAX_NODES``, a
 billion, about 12 minutes here; when they run out: ``error: ...``, exit status 2, or with
@@ -106,6 +108,9 @@ NO_BOUND = ("no bound: drawing from discard piles can go on forever, so give --m
             "to each player; 0: only the draw pile from now on), --max-turns T (a horizon, the table scored as it "
             "stands), or --time S (the deepest exact answer within S seconds)")
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
+#: said on Ctrl-C (exit status 130): it ended with no word
+STOPPED = ("stopped (Ctrl-C): the answer is printed only once the whole search is done, so nothing is kept; for "
+           f"an answer sooner: {LESS}")
 
 #: cards left in the draw pile up to which every benchmark position finished within 10 s
 #: (docs/endgame.md, "Measured"): a full position and a view (every split) at stall budget 0 and
@@ -227,6 +232,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         with memory_ceiling(args.max_memory, LESS):
             answer = _solve(pos, args)
+    except KeyboardInterrupt:  # Ctrl-C stops the compiled search at once (search.common.abort_at): say so
+        print(STOPPED, file=sys.stderr, flush=True)
+        raise
     except SearchError as exc:
         buried = getattr(pos, "buried_count", 0)  # (a view's; a full position has none)
         if buried and args.samples is None and "give samples" in str(exc):
