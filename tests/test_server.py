@@ -65,7 +65,7 @@ def test_served_commands_answer_exactly_as_in_process(runtime):
         ["solve", endgame, "--max-stalls", "1"],
         ["solve", "no-such-position"],  # bad input: 'error: ...', status 2
         ["wager", "example:midround", "--color", "G", "--draws", "10"],
-        ["solve", "example:endgame", "--max-stalls", "-1"],  # argparse's usage and error, status 2
+        ["solve", "example:endgame", "--max-stalls", "-1"],  # a bad argument: one line, status 2
         ["solve", "example:endgame", "--max-stalls", "0", "--json"],
     ]
     before = _answered(runtime)
