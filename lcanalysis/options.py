@@ -5,7 +5,10 @@ bad command-line input (printed as ``error: ...``, exit status 2); the one check
 function's own error type, and how a message quotes what it was given (``brief``). Below every
 other layer: it imports nothing of the package, so ``cli``, ``game`` and the ``python -m
 lcanalysis.studies...`` scripts share it; and the one way a long run's results are appended to
-their file (``append_whole``)."""
+their file (``append_whole``). Also the one parser class of every command (``CommandParser``: a
+bad argument is one line naming the command), the one reading of a number a person wrote
+(``whole_text``, ``number_text``: no '_' between digits), and the one check that text read from
+standard input is UTF-8 (``is_utf8``)."""
 
 from __future__ import annotations
 
