@@ -645,6 +645,7 @@ def test_a_rollout_file_with_a_row_this_rollout_cannot_have_written_is_refused_n
                       (f"1,+B6/D,{int(trial1[2]) + 1},{','.join(trial1[3:])}",
                        "trial 1, turn +B6/D is in the file twice with different results (lines 5 and 6)"),
                       ("1,+B6/D,5,nan,30\n", "luck 'nan' is not a finite number"),
+                      ("1,+B6/D,5,1_0,30\n", "luck '1_0' is not a finite number"),  # (float() reads 10)
                       ("1,+B6/D,5000,1.0,30\n", "result '5000' is not a whole number of points from -1180 to 1180"),
                       ("1,+B6/D,abc,1.0,30\n", "result 'abc' is not a whole number"),
                       ("1,+B6/D,5,1.0\n", "4 fields, not 5")):

@@ -70,6 +70,7 @@ from lcanalysis.options import (
     check_flag,
     check_output_file,
     check_seed,
+    number_text,
 )
 from lcanalysis.options import MAX_ROLLOUT_TOP as MAX_TOP
 from lcanalysis.options import MAX_TRIALS as MAX_TRIALS  # re-exported: the library's bound, the options' too
@@ -761,9 +762,9 @@ def _whole(text: str) -> int | None:
 
 
 def _number(text: str) -> float:
-    """A field as a number; NaN when it is none (refused by every check it is given to)."""
+    """A field as a number; NaN when it is none (refused by every check it is given to), '1_0' too."""
     try:
-        return float(text)
+        return number_text(text)
     except ValueError:
         return math.nan
 
