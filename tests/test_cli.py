@@ -563,6 +563,21 @@ def test_solve_says_how_a_view_was_sampled_and_when_every_split_would_take_fewer
     assert code == 0 and "method: every split enumerated (792 distinct splits" in out
 
 
+def test_solve_out_of_nodes_asks_for_less_only_of_what_can_be_given(capsys, tmp_path):
+    """A spent node budget asks for less, naming --time only where it can be given: with --samples (or
+    --workers) --time is refused, so its advice would send the user to a second error."""
+    view = read_position("example:endgame").view(0)
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(view.to_json()))
+    code, out, err = run(capsys, "solve", str(path), "--max-stalls", "1", "--samples", "20", "--max-nodes", "100")
+    assert code == 2 and out == "" and "ask for less: a smaller --max-stalls, --max-turns or --samples" in err
+    assert "--time" not in err
+    code, _, err2 = run(capsys, "solve", str(path), "--max-stalls", "1", "--time", "2", "--samples", "20")
+    assert code == 2 and "without --time only" in err2  # (why: the two are refused together)
+    code, out, err = run(capsys, "solve", "example:endgame", "--max-stalls", "1", "--max-nodes", "100")
+    assert code == 2 and "ask for less: a smaller --max-stalls, --max-turns or --samples, or --time S" in err
+
+
 #: a view at 2 cards left typed from memory, twelve pile cards forgotten: more than 20,000 fills
 FORGOTTEN_PILES = ("LC1;c5;m1;v1;p0=?8;p1=W2.W10.Gw.G3.G6.G10.R6.R7;e0=Yw.Y7.Y8.Y9.Rw.R2.R5.R8.R9;"
                    "e1=Y3.Y4.Y6.Y10.B3.B7.B9.B10.Ww.W3.W4.W5.G4.G8.G9;"

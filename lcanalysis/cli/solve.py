@@ -109,8 +109,16 @@ NO_BOUND = ("no bound: drawing from discard piles can go on forever, so give --m
             "stands), or --time S (the deepest exact answer within S seconds)")
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
 #: said on Ctrl-C (exit status 130): it ended with no word
-STOPPED = ("stopped (Ctrl-C): the answer is printed only once the whole search is done, so nothing is kept; for "
-           f"an answer sooner: {LESS}")
+STOPPED = "stopped (Ctrl-C): the answer is printed only once the whole search is done, so nothing is kept; for " \
+          "an answer sooner: {less}"
+
+
+def less(args: argparse.Namespace) -> str:
+    """What to ask for less of (``LESS``), naming ``--time`` only where it can be given: it is refused
+    beside ``--samples`` and ``--workers`` (``_check_options``)."""
+    if args.samples is None and args.workers is None:
+        return LESS
+    return "a smaller --max-stalls, --max-turns or --samples"
 
 #: cards left in the draw pile up to which every benchmark position finished within 10 s
 #: (docs/endgame.md, "Measured"): a full position and a view (every split) at stall budget 0 and
@@ -230,10 +238,10 @@ def run(args: argparse.Namespace) -> int:
     from lcanalysis.search import SearchBudgetExceeded, SearchError  # loaded before the memory ceiling is set
 
     try:
-        with memory_ceiling(args.max_memory, LESS):
+        with memory_ceiling(args.max_memory, less(args)):
             answer = _solve(pos, args)
     except KeyboardInterrupt:  # Ctrl-C stops the compiled search at once (search.common.abort_at): say so
-        print(STOPPED, file=sys.stderr, flush=True)
+        print(STOPPED.format(less=less(args)), file=sys.stderr, flush=True)
         raise
     except SearchError as exc:
         buried = getattr(pos, "buried_count", 0)  # (a view's; a full position has none)
@@ -247,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"the node budget ran out before even the first level finished: {exc.nodes:,} nodes "
                              f"searched, and --max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None
         raise UsageError(f"the node budget ran out: {exc.nodes:,} nodes searched, and --max-nodes is "
-                         f"{args.max_nodes:,}; give a larger --max-nodes, or ask for less: {LESS}") from None
+                         f"{args.max_nodes:,}; give a larger --max-nodes, or ask for less: {less(args)}") from None
     add_match_note(pos, answer)
     if args.json:
         emit(answer)
