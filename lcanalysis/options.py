@@ -231,6 +231,18 @@ def number_text(text: str) -> float:
     return float(text)
 
 
+def number_or_none(text: str) -> int | float | None:
+    """An option's value a person wrote as a number: a whole number (``whole_text``), else a number
+    (``number_text``); None when it is neither ('_' between digits included). The agent specs and the
+    bot's options read their values here."""
+    for read in (whole_text, number_text):
+        try:
+            return read(text)
+        except ValueError:
+            pass
+    return None
+
+
 def _typed(read: Callable[[str], Any], kind: str) -> Callable[[str], Any]:
     """``read`` as an argparse type, refusing in argparse's words ("invalid int value: 'x'") and why."""
     def parse(text: str) -> Any:

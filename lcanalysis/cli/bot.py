@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from lcanalysis.options import MAX_SEED, digits_note, error_line, nonneg, number_text, whole_text
+from lcanalysis.options import MAX_SEED, digits_note, error_line, nonneg, number_or_none, whole_text
 
 
 def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
@@ -36,15 +36,8 @@ def run(args: argparse.Namespace) -> int:
 def _option_value(text: str) -> int | float | None:
     """An option's value: a whole number, else a finite float; None for anything else (nan,
     inf, 1e400 and 1_0 included)."""
-    try:
-        return whole_text(text)
-    except ValueError:
-        pass
-    try:
-        x = number_text(text)
-    except ValueError:
-        return None
-    return x if math.isfinite(x) else None
+    x = number_or_none(text)
+    return x if x is None or math.isfinite(x) else None
 
 
 def _refuse(message: str) -> int:

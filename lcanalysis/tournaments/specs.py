@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lcanalysis.options import GROUPED_DIGITS, grouped_digits, number_text, whole_text
+from lcanalysis.options import GROUPED_DIGITS, grouped_digits, number_or_none
 
 if TYPE_CHECKING:
     from lcanalysis.agents import Agent
@@ -137,11 +137,9 @@ def parse_agent(text: str) -> str | dict[str, Any]:
 def _option_value(spec: str, key: str, text: str) -> int | float | str:
     """An option's value as written: a whole number, a number, or else a word; a number written with
     '_' between its digits is refused (Python reads time_ms=1_0 as 10: a typo, another budget)."""
-    for read in (whole_text, number_text):
-        try:
-            return read(text)
-        except ValueError:
-            pass
+    number = number_or_none(text)
+    if number is not None:
+        return number
     if grouped_digits(text):
         raise TournamentError(f"agent {spec!r}: option {key}={text}: {GROUPED_DIGITS}")
     return text
