@@ -595,14 +595,15 @@ def test_solve_of_too_many_buried_fills_names_the_options_of_the_command(capsys,
 
 
 @pytest.mark.parametrize(("argv", "prog", "hint"), [
-    (["solve", "example:endgame", "--maxstalls", "0"], "lcanalysis solve", " (did you mean --max-stalls?)"),
-    (["deal", "--seed", "1", "--colours", "6"], "lcanalysis deal", " (did you mean --colors?)"),
-    (["studies", "wager-sim", "--snapturn", "3"], "lcanalysis studies wager-sim", " (did you mean --snap-turn?)"),
+    (["solve", "example:endgame", "--maxstalls", "0"], "lcanalysis solve", "; did you mean --max-stalls?"),
+    (["deal", "--seed", "1", "--colours", "6"], "lcanalysis deal", "; did you mean --colors?"),
+    (["studies", "wager-sim", "--snapturn", "3"], "lcanalysis studies wager-sim", "; did you mean --snap-turn?"),
     (["show", "example:endgame", "extra"], "lcanalysis show", ""),
 ])
 def test_an_unknown_option_is_refused_by_its_command_naming_the_closest_option(capsys, argv, prog, hint):
     """'solve ... --maxstalls 0' was refused with the usage of 'lcanalysis' itself, which names no
-    option of solve, and no hint of the option meant; it is one line naming the command."""
+    option of solve, and no hint of the option meant; it is one line naming the command, the hint a
+    clause of its sentence (it was a bracket before the line's own "(see ... --help)")."""
     with pytest.raises(SystemExit) as exc:
         main(argv)
     err = capsys.readouterr().err

@@ -153,7 +153,7 @@ def _check_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
 def _parse(argv: list[str]) -> argparse.Namespace:
     """``parse_args``, but an unknown option is refused by the command's own parser (argparse
     refuses it at the top, whose usage names no option of the command), with the closest option
-    of the command when one is close: ``--maxstalls`` is "did you mean --max-stalls?"."""
+    of the command when one is close: "unrecognized arguments: --maxstalls 0; did you mean --max-stalls?"."""
     parser = build_parser()
     _check_command(parser, argv)
     args, extras = parser.parse_known_args(argv)
@@ -168,7 +168,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     options = [o for a in command._actions for o in a.option_strings if o.startswith("--")]
     close = [m for e in extras if e.startswith("-")
              for m in difflib.get_close_matches(e.split("=")[0], options, n=1, cutoff=0.7)]
-    hint = f" (did you mean {close[0]}?)" if close else ""
+    # a clause, not brackets: error_line ends the line with its own "(see ... --help)"
+    hint = f"; did you mean {close[0]}?" if close else ""
     command.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
     raise AssertionError("unreachable: ArgumentParser.error exits")
 
