@@ -279,6 +279,11 @@ class UsageError(ValueError):
     """Bad command-line input; printed as ``error: ...``."""
 
 
+class OptionError(UsageError):
+    """A command's argument refused once the arguments are read (an agent, which is made to be
+    checked): printed as the parser's refusals are, ``error_line`` naming the command."""
+
+
 def error_line(prog: str, message: str) -> str:
     """The one line a command's bad argument is answered with (exit status 2), naming the command,
     the problem and where its options are listed: ``lcanalysis solve: error: argument --time: ...

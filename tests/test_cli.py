@@ -762,9 +762,11 @@ def test_an_empty_output_file_name_is_refused_not_taken_for_no_file(capsys, monk
     (["review", "LCR1", "--check", "2", "--check-agent", " "],
      "argument --check-agent: --check-agent needs an agent name, got ' '"),
     # an unknown agent's message named the agent only
-    (["rollout", "example:midround", "--agent", "nosuch"], "error: --agent: unknown agent 'nosuch'; choose one of"),
-    (["play", "--seed", "1", "--agent", "nosuch"], "error: --agent: unknown agent 'nosuch'; choose one of"),
-    (["play", "--seed", "1", "--agent", ""], "error: --agent: an agent name is empty"),
+    (["rollout", "example:midround", "--agent", "nosuch"],
+     "lcanalysis rollout: error: argument --agent: unknown agent 'nosuch'; choose one of"),
+    (["play", "--seed", "1", "--agent", "nosuch"],
+     "lcanalysis play: error: argument --agent: unknown agent 'nosuch'; choose one of"),
+    (["play", "--seed", "1", "--agent", ""], "lcanalysis play: error: argument --agent: an agent name is empty"),
 ])
 def test_the_newest_commands_refuse_a_bad_option_in_one_line_naming_it(capsys, monkeypatch, argv, words):
     """A hostile pass on review --check, rollout and play: each bad value is one line naming its option,
@@ -781,6 +783,26 @@ def test_the_newest_commands_refuse_a_bad_option_in_one_line_naming_it(capsys, m
     errors = [line for line in out.err.splitlines() if "error" in line]
     assert code == 2 and len(errors) == 1 and words in errors[0], out.err
     assert "Traceback" not in out.err
+
+
+@pytest.mark.parametrize(("argv", "prog", "agent"), [
+    (["play", "--seed", "1", "--agent", "search:width=abc"], "lcanalysis play", "search:width=abc"),
+    (["rollout", "example:midround", "--agent", "nosuch"], "lcanalysis rollout", "nosuch"),
+    (["tournament", "nosuch", "greedy", "--deals", "1", "--out", "none"], "lcanalysis tournament", "nosuch"),
+    (["tournament", "greedy", "search:width=abc", "--deals", "1", "--out", "none"], "lcanalysis tournament",
+     "search:width=abc"),
+])
+def test_an_agent_that_cannot_be_made_is_refused_as_a_bad_option_is(capsys, monkeypatch, argv, prog, agent):
+    """An agent is checked once the arguments are read (it is made to be checked), and was refused as
+    'error: agent ...' (play, rollout: 'error: --agent: ...'), without the command every other bad
+    argument names: it is the same one line, exit status 2."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n") and err.count("\n") == 1
+    assert f"'{agent}'" in err
+    option = "" if prog == "lcanalysis tournament" else "argument --agent: "  # the tournament's agents are words
+    assert err.startswith(f"{prog}: error: {option}")
 
 
 @pytest.mark.parametrize("args,message", [

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lcanalysis.answer_json import answer_text
 from lcanalysis.options import (
+    OptionError,
     UsageError,
     bad_bytes_as_surrogates,
     check_output_file,
@@ -161,14 +162,14 @@ def unwritable(option: str, path: str, exc: OSError) -> UsageError:
 
 
 def check_agent_option(option: str, text: str) -> Any:
-    """The agent an option names, checked (``tournaments.specs.check_agent``): a refusal names the
-    option too (the message named only the agent, ``error: unknown agent 'nosuch'``)."""
+    """The agent an option names, checked (``tournaments.specs.check_agent``): a refusal is an
+    ``OptionError`` naming the option as the parser's do (``argument --agent: unknown agent 'nosuch'``)."""
     from lcanalysis.tournaments.specs import TournamentError, check_agent, parse_agent
 
     try:
         return check_agent(parse_agent(text))
     except TournamentError as exc:
-        raise UsageError(f"{option}: {exc}") from None
+        raise OptionError(f"argument {option}: {exc}") from None
 
 
 def write_output_file(option: str, path: str, text: str) -> None:

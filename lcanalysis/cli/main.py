@@ -23,7 +23,16 @@ from collections.abc import Sequence
 from lcanalysis import __version__
 from lcanalysis.cli import advise, bot, play, review, rollout, server, shell, solve, studies, wager, warmup
 from lcanalysis.cli.common import emit, load, meant_command, write_output_file
-from lcanalysis.options import MAX_SEED, CommandParser, UsageError, check_output_file, nonneg, path_name
+from lcanalysis.options import (
+    MAX_SEED,
+    CommandParser,
+    OptionError,
+    UsageError,
+    check_output_file,
+    error_line,
+    nonneg,
+    path_name,
+)
 
 #: commands that need no compiled code: they start in a fraction of a second
 LIGHT_COMMANDS = ("show", "deal", "wager")
@@ -157,14 +166,15 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser = build_parser()
     _check_command(parser, argv)
     args, extras = parser.parse_known_args(argv)
-    if not extras:
-        return args
     command = parser
     while subs := [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]:
         chosen = getattr(args, subs[0].dest or "", None)
         if chosen not in subs[0].choices:
             break
         command = subs[0].choices[chosen]
+    args.prog = command.prog  # the command an argument refused after the parse names ('lcanalysis play')
+    if not extras:
+        return args
     options = [o for a in command._actions for o in a.option_strings if o.startswith("--")]
     close = [m for e in extras if e.startswith("-")
              for m in difflib.get_close_matches(e.split("=")[0], options, n=1, cutoff=0.7)]
@@ -181,6 +191,7 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
     shell's every line run through here; ``plain_kernel``: this process is the one-shot command
     alone (see ``main``)."""
     argv = list(argv)
+    prog = "lcanalysis"
     if argv[:1] == ["help"]:  # 'lcanalysis help [COMMAND]', as in the shell: the command's --help
         argv = [*argv[1:2], "--help"]
     try:
@@ -194,11 +205,15 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
         if argv[:1] in (["rollout"], ["advise"]):  # '--turn -W2/G': a discard begins with '-'
             argv = rollout.joined_turns(argv)
         args = _parse(argv)
+        prog = args.prog
         precheck = getattr(args, "precheck", None)
         if precheck is not None:  # input a command can refuse by reading it (a bad --turn) refused before the compile
             precheck(args)
         _prepare_engine(args.command, argv, plain_kernel)
         return int(args.func(args))
+    except OptionError as exc:  # an argument refused once read (an agent): the line of the parser's refusals
+        print(error_line(prog, str(exc)), file=sys.stderr)
+        return 2
     except (UsageError, ValueError) as exc:  # PositionError, RulesError, SearchError... are ValueErrors
         print(f"error: {exc}", file=sys.stderr)
         return 2

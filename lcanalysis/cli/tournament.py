@@ -8,8 +8,9 @@ also rates the luck of every deck draw and prints the luck-adjusted mean score d
 the raw one; ``--records DIR`` writes every played deal-seating as a game record for
 ``lcanalysis review``. Bad input (an
 option, an agent, a results file of another tournament, a file another run is writing) is
-``error: ...`` on standard error and exit status 2; lines of the file that do not count are
-``warning: ...``.
+one ``error`` line on standard error and exit status 2, a bad option's or agent's naming the
+command (``lcanalysis tournament: error: ... (see lcanalysis tournament --help)``); lines of the
+file that do not count are ``warning: ...``.
 """
 
 from __future__ import annotations
@@ -43,8 +44,14 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        # the agents, checked once the options are read (an outside program's takes --bot-timeout), are
+        # refused as a bad option is: one line naming the command
+        chosen = settings(args)
     except UsageError as exc:
         _say(error_line(parser.prog, str(exc)))
+        return 2
+    except (ValueError, OSError) as exc:  # any other refusal: a line, not a traceback
+        _say(f"error: {exc}")
         return 2
     from lcanalysis.tournaments.results import ResultsWarning  # (the game with it) after the parse: --help is at once
 
@@ -52,7 +59,7 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = _show_warning
         warnings.simplefilter("always", ResultsWarning)
         try:
-            return _run(args)
+            return _run(args, chosen)
         except BrokenPipeError:  # output piped into `head`: not an error of the tournament ('main' ends quietly)
             raise
         except (ValueError, OSError) as exc:  # TournamentError, RulesError, AgentError are ValueErrors
@@ -65,7 +72,7 @@ def _show_warning(message: Any, category: Any, filename: str, lineno: int, file:
     _say(f"warning: {message}")
 
 
-def _run(args: Any) -> int:
+def _run(args: Any, chosen: tuple[Any, ...]) -> int:
     from lcanalysis.tournaments.runner import (
         EDGE,
         auto_path,
@@ -76,7 +83,7 @@ def _run(args: Any) -> int:
         time_per_move,
     )
 
-    specs, rules, seed, duplicate, robin = settings(args)
+    specs, rules, seed, duplicate, robin = chosen
     out: str | None
     if args.out == "none":
         out = None

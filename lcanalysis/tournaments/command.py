@@ -96,13 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def settings(ns: argparse.Namespace) -> tuple[list[AgentSpec], Rules, int, bool, bool]:
     """The tournament a parsed command names: ``(agents, rules, seed, duplicate, round_robin)``,
-    every agent checked (``check_agent``)."""
+    every agent checked (``check_agent``); an agent that cannot be made is a ``UsageError``, a bad
+    argument as any other (checked here, not as parsed: an outside program's takes --bot-timeout)."""
     timeout = getattr(ns, "bot_timeout", None)
-    parsed = [parse_agent(a) for a in ns.agents]
-    if timeout is not None:  # the outside programs' limit a turn (a hung bot otherwise takes 120 s to fail)
-        parsed = [{**p, "timeout": timeout} if isinstance(p, dict) and p.get("name") == "external" else p
-                  for p in parsed]
-    specs = [check_agent(p) for p in parsed]
+    try:
+        parsed = [parse_agent(a) for a in ns.agents]
+        if timeout is not None:  # the outside programs' limit a turn (a hung bot otherwise takes 120 s to fail)
+            parsed = [{**p, "timeout": timeout} if isinstance(p, dict) and p.get("name") == "external" else p
+                      for p in parsed]
+        specs = [check_agent(p) for p in parsed]
+    except UsageError:
+        raise
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
     if len(specs) < 2:
         raise UsageError("a tournament needs at least two agents")
     from lcanalysis.game.rules import Rules  # the game (and its kernel) when a tournament runs: --help at once

@@ -188,7 +188,7 @@ def check_agent(spec: Any) -> AgentSpec:
 
     if s.name != "external" and s.name not in AGENTS:
         raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)} "
-                              "or 'external:COMMAND' (a program speaking the bot protocol)")
+                              "or 'external:COMMAND' for a program speaking the bot protocol")
     named, any_kw = agent_options(s.name)
     for key, value in s.options:
         if not isinstance(key, str) or not key:
