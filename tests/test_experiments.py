@@ -862,12 +862,12 @@ def test_a_kept_table_writes_every_unit_as_it_is_made_but_syncs_the_disk_at_most
     assert seen == list(range(30)) and len(synced) == 1 + 30 + 1  # a second a unit: each synced as it is written
 
 
-@pytest.mark.parametrize("key", ["x", "1.5", ""])
+@pytest.mark.parametrize("key", ["x", "1.5", "", "1_0"])
 def test_a_study_file_whose_row_names_its_unit_with_no_whole_number_is_refused_naming_the_line(tmp_path, key):
     """Found by a reliability pass: 'review --out FILE' resumed from a file with a row 'x' for a turn's
     index said "error: --out invalid literal for int() with base 10: 'x'" (no file, no line); a
     '1.5' was read as unit 1. A resumed study file now refuses such a row, naming the file, the line
-    and the column, and is left as it was."""
+    and the column, and is left as it was; '1_0' too, which Python's int() reads as 10."""
     from lcanalysis.studies import study_file
 
     kept = study_file.StudyFile("test", "# test: ", ["deal", "score"], keys=("deal",), identity_keys=("n",))
@@ -881,3 +881,18 @@ def test_a_study_file_whose_row_names_its_unit_with_no_whole_number_is_refused_n
     assert str(refused.value) == (f"{out} line 4: deal {key!r} is not a whole number: a row the study cannot have "
                                   "written (was the file edited?); write to another file"), refused.value
     assert out.read_text() == edited
+
+
+def test_a_study_files_unit_is_never_read_from_a_key_written_with_underscores():
+    """The unit of a row was read with int(), so a key '1_0' was unit 10 to any caller that had not
+    checked the file's lines first; it is a ValueError naming the key, and a key a table holds (numpy's
+    whole numbers) or writes ('10') is the unit it says."""
+    import numpy as np
+
+    from lcanalysis.studies import study_file
+
+    kept = study_file.StudyFile("test", "# test: ", ["deal", "seat", "score"], keys=("deal", "seat"),
+                                identity_keys=("n",))
+    assert kept.unit({"deal": "10", "seat": np.int64(1), "score": 5}) == (10, 1)
+    with pytest.raises(ValueError, match="'1_0'"):
+        kept.unit({"deal": "1_0", "seat": 1, "score": 5})

@@ -43,7 +43,7 @@ from typing import Any
 
 import pandas as pd
 
-from lcanalysis.options import append_whole
+from lcanalysis.options import append_whole, whole_text
 from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_code
 
 #: the code behind rows of rounds the agents played: a tournament's (``tournaments.results.CODE_FILES``:
@@ -219,6 +219,11 @@ def code_record(path: str) -> dict[str, Any] | None:
     return {"code": settings.get("code"), "earlier_code": settings["earlier_code"]}
 
 
+def _whole(value: Any) -> int:
+    """A key of a row: a whole number a table holds (numpy's too), or its text as written (``whole_text``)."""
+    return whole_text(value) if isinstance(value, str) else int(value)
+
+
 class StudyFile:
     """The file format of one study: ``mark`` starts the settings line, ``columns`` are the CSV
     columns, ``keys`` the columns that name a unit of work (whole numbers, but those also in
@@ -271,8 +276,10 @@ class StudyFile:
         return made
 
     def unit(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The key of the unit of work a row belongs to."""
-        return tuple(str(row[k]) if k in self.text_keys else int(row[k]) for k in self.keys)
+        """The key of the unit of work a row belongs to; a key not a whole number as a person writes it
+        is a ValueError ('1_0', which ``int`` reads as 10: a resumed file refuses such a row first,
+        naming its line, in ``_whole_keys``)."""
+        return tuple(str(row[k]) if k in self.text_keys else _whole(row[k]) for k in self.keys)
 
     def read_identity(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """The settings a file was made with (its first line)."""
