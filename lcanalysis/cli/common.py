@@ -21,8 +21,8 @@ from lcanalysis.options import (
     check_output_file,
     digits_note,
     is_utf8,
+    number_or_none,
     number_text,
-    whole_text,
 )
 
 if TYPE_CHECKING:
@@ -203,17 +203,11 @@ MEMORY_HEADROOM = 256 << 20
 
 def max_nodes(text: str) -> int:
     """``--max-nodes N``: a whole number of search nodes, 1..``MAX_NODES``."""
-    try:
-        value = whole_text(text)
-    except ValueError:
-        try:
-            as_float = number_text(text)  # 1e9 is a fine way to write a billion
-        except ValueError:
-            as_float = math.nan
-        if not math.isfinite(as_float) or as_float != int(as_float):
-            raise argparse.ArgumentTypeError(f"--max-nodes must be a whole number of search nodes, like 1000000000, "
-                                             f"got {text!r}{digits_note(text)}") from None
-        value = int(as_float)
+    number = number_or_none(text)  # (1e9 is a fine way to write a billion)
+    if number is None or not math.isfinite(number) or number != int(number):
+        raise argparse.ArgumentTypeError(f"--max-nodes must be a whole number of search nodes, like 1000000000, "
+                                         f"got {text!r}{digits_note(text)}")
+    value = int(number)
     if not 1 <= value <= MAX_NODES:
         raise argparse.ArgumentTypeError(f"--max-nodes must be 1..{MAX_NODES:,} (about a week of search), got {text}")
     return value
