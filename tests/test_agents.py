@@ -378,6 +378,7 @@ def test_halving_in_the_search_agent_keeps_the_heuristics_choice_on_every_world_
     ("search", {"width": 0}, "search: width must be a whole number from 1"),
     ("search", {"min_worlds": 16, "max_worlds": 8}, "search: max_worlds must be a whole number from 16"),
     ("search", {"caution": float("inf")}, "search: caution must be a number from 0"),
+    ("best", {"min_lead": -0.5}, "best: min_lead must be a number from 0 to 1,000, got -0.5"),
     ("heuristic", {"A": float("inf")}, "heuristic: A must be a number from -1,000,000 to 1,000,000, got inf"),
     ("stalling", {"TURN": "x"}, "stalling: TURN must be a number"),  # (it said heuristic:)
     ("stalling", {"bogus": 1}, "stalling: unknown parameter 'bogus'"),
@@ -600,3 +601,25 @@ def test_the_search_agents_keep_their_budget_of_play_outs_at_small_budgets(monke
             agent.choose(view, 1, time_ms=ms)
             budget = ms * agent.rate  # play-outs: 6 a millisecond for search and match, 15 for best
             assert 0 < spent[0] <= max(budget, floor), (seed, ms, spent[0])
+
+
+def test_the_caution_rule_leaves_the_heuristics_turn_only_past_both_floors():
+    """``cautious_pick``: by hand, turn 1 leads turn 0 by 0.5 points in every world but one, where it
+    leads by 0.4 (mean 0.49, standard error 0.01): past one standard error, so taken with no floor
+    in points; a ``min_lead`` of 0.8 points keeps the heuristic's turn, and a turn that leads by 1.2
+    points with a larger error (0.1) is then the one taken, its margin over the floor being larger."""
+    from lcanalysis.agents import cautious_pick
+
+    ref = np.zeros(10)
+    close = np.full(10, 0.5)
+    close[0] = 0.4
+    assert close.std(ddof=1) / np.sqrt(10) == pytest.approx(0.01)
+    assert cautious_pick([ref, close], 1.0) == 1
+    assert cautious_pick([ref, close], 1.0, min_lead=0.8) == 0
+    far = np.array([1.2 + 0.1 * np.sqrt(10) * (1 if k % 2 else -1) * np.sqrt(9 / 10) for k in range(10)])
+    assert far.mean() == pytest.approx(1.2)
+    assert far.std(ddof=1) / np.sqrt(10) == pytest.approx(0.1)
+    assert cautious_pick([ref, close, far], 1.0) == 2  # 1.1 past the error against 0.48
+    assert cautious_pick([ref, close, far], 1.0, min_lead=0.8) == 2  # 0.4 past the floor against none
+    assert cautious_pick([ref, close, far], 1.0, min_lead=1.5) == 0  # neither leads by 1.5 points
+    assert make_agent("best", min_lead=0.8).min_lead == 0.8 and make_agent("best").min_lead == 0.0

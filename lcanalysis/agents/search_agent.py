@@ -45,8 +45,10 @@ class SearchAgent(Agent):
     own choice; with ``halving`` (non-zero), the budget is spread by successive halving instead
     (``Rollouts.halve``, as the advisor does), the heuristic's choice kept to the end. The agent
     leaves the heuristic's choice only for a turn whose paired difference
-    (same worlds) beats it by more than ``caution`` standard errors: picking the largest of
-    several noisy means otherwise favours lucky estimates over the heuristic's sound default.
+    (same worlds) beats it by more than ``caution`` standard errors, and by more than ``min_lead``
+    points (0: no floor): picking the largest of several noisy means otherwise favours lucky
+    estimates over the heuristic's sound default, and a lead of a fraction of a point, however well
+    measured, may be the play-outs' own misjudgment rather than the turn's.
     With ``endgame`` cards or fewer in the deck (at most ``MAX_ENDGAME_CARDS``) it plays the exact
     endgame solver's best turn
     (view value, one discard-pile draw each, ``search.endgame_analysis``); with
@@ -88,7 +90,7 @@ class SearchAgent(Agent):
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, endgame_stalls: int = 1, cap: float = 0, streams: float = 0,
-                 halving: float = 0, rate: float = ROLLOUTS_PER_MS) -> None:
+                 halving: float = 0, rate: float = ROLLOUTS_PER_MS, min_lead: float = 0.0) -> None:
         from lcanalysis.search.endgame import MAX_LEVEL  # the search loads with the first agent that uses it
 
         self.width = checked_whole(self.name, "width", width, 1, 1000)
@@ -106,6 +108,7 @@ class SearchAgent(Agent):
         self.max_worlds = checked_whole(self.name, "max_worlds", max_worlds, self.min_worlds, 10**7)
         self.bias = checked_number(self.name, "bias", bias, 0.0, 1000.0, above=True)
         self.caution = checked_number(self.name, "caution", caution, 0.0, 1000.0)
+        self.min_lead = checked_number(self.name, "min_lead", min_lead, 0.0, 1000.0)  # points
         self.finalists = checked_whole(self.name, "finalists", finalists, 1, 1000)
         self.params = P.HEURISTIC_PARAMS.copy()
         self.params[P.P_TURN] = checked_number(self.name, "stall", stall, 0.0, 10.0)  # a weight
@@ -153,7 +156,7 @@ class SearchAgent(Agent):
         else:
             top = self.two_stages(r, time_ms, lambda: np.argsort([-outcomes(j).mean() for j in range(len(cands))],
                                                                  kind="stable"), deadline)
-        pick = cautious_pick([outcomes(j) for j in top], self.caution)
+        pick = cautious_pick([outcomes(j) for j in top], self.caution, self.min_lead)
         return Move.from_code(int(cands[int(top[pick])]), view.colors)
 
     def rollouts(self, view: View, cands: np.ndarray, seed: int) -> Rollouts:
@@ -230,18 +233,19 @@ def extend_until(r: Rollouts, worlds: int, which: Any, deadline: float | None) -
         r.sample(have, members)
 
 
-def cautious_pick(values: list[np.ndarray], caution: float) -> int:
+def cautious_pick(values: list[np.ndarray], caution: float, min_lead: float = 0.0) -> int:
     """Index of the turn to play among ``values`` (per-world outcomes in shared worlds, index 0 the
     heuristic's own choice): another turn only when its paired mean difference from turn 0
-    exceeds ``caution`` standard errors, the largest such margin winning; 0 otherwise. Picking
-    the largest of several noisy means would favour lucky estimates over the sound default."""
+    exceeds ``caution`` standard errors and ``min_lead`` points, the largest such margin winning;
+    0 otherwise. Picking the largest of several noisy means would favour lucky estimates over the
+    sound default."""
     best, best_score = 0, 0.0
     ref = values[0]
     for j in range(1, len(values)):
         d = values[j] - ref[: len(values[j])]
         if len(d) < 2:
             continue
-        score = d.mean() - caution * d.std(ddof=1) / np.sqrt(len(d))
+        score = d.mean() - max(caution * d.std(ddof=1) / np.sqrt(len(d)), min_lead)
         if score > best_score:
             best, best_score = j, score
     return best
