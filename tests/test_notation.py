@@ -422,3 +422,46 @@ def test_a_view_string_without_its_draw_pile_says_the_count_that_fits():
     with pytest.raises(PositionError) as e:
         read_position(without)
     assert str(e.value) == "position string: the draw pile d= is missing"
+
+
+TABLE_VIEW = "LC1;m0;p0=Y6.B4.B5.Gw.G5.Rw.R3.R6;p1=?8;e0=Ww.W2.W3.Rw;e1=Rw;x=Y4.Ww.G2;d=36"
+
+
+@pytest.mark.parametrize("typed, meant", [("d=36", "d36"), ("d=36", "d 36"), ("d=36", "d:36"), ("m0", "m=0"),
+                                          ("x=Y4.Ww.G2", "xY4.Ww.G2"), ("p0=Y6.B4.B5.Gw.G5.Rw.R3.R6",
+                                                                         "p0Y6.B4.B5.Gw.G5.Rw.R3.R6")])
+def test_a_field_typed_without_its_equals_sign_is_refused_naming_the_field_it_looks_like(typed, meant):
+    """A player at the table typed 'd27' for d=27 and was told only "unknown field 'd27'"; the error
+    now offers the field it looks like, and the offered field reads (it is the one the view had)."""
+    text = TABLE_VIEW.replace(typed, meant)
+    with pytest.raises(PositionError) as e:
+        read_position(text)
+    said = str(e.value)
+    assert said.startswith(f"position string: unknown field '{meant}' (did you mean ")
+    offered = re.search(r"did you mean (.+)\?\)$", said).group(1)
+    assert offered == typed and read_position(text.replace(meant, offered)) == read_position(TABLE_VIEW)
+
+
+@pytest.mark.parametrize("field", ["q=1", "done", "zz"])
+def test_an_unknown_field_that_looks_like_no_field_is_refused_without_a_guess(field):
+    with pytest.raises(PositionError) as e:
+        read_position(f"{TABLE_VIEW};{field}")
+    assert str(e.value) == f"position string: unknown field '{field}'"
+
+
+def test_a_view_string_without_the_opponents_hand_says_how_to_write_it():
+    """A player typing what they see leaves out the opponent's hand, which they do not see, and was told
+    only "both hands p0= and p1= are needed". The error now says how a hand not seen is written, with
+    the hand size of the string's rules, and what it offers reads; a string without the viewer's own
+    hand is told that p0= lists its cards."""
+    without = TABLE_VIEW.replace(";p1=?8", "")
+    with pytest.raises(PositionError, match=re.escape("both hands p0= and p1= are needed: in a view, the "
+                                                      "opponent's hand is its size after '?', p1=?8,")):
+        read_position(without)
+    assert read_position(without + ";p1=?8") == read_position(TABLE_VIEW)
+    small = "LC1;h5;m0;p0=Y6.B4.B5.Gw.G5;d=50"  # five-card hands: the count offered is 5 (60 - 5 - 5 = 50 left)
+    with pytest.raises(PositionError, match=re.escape("p1=?5,")):
+        read_position(small)
+    assert read_position(small + ";p1=?5").opponent_count == 5
+    with pytest.raises(PositionError, match=re.escape("p0= lists the cards of your own hand")):
+        read_position(TABLE_VIEW.replace("p0=Y6.B4.B5.Gw.G5.Rw.R3.R6;", ""))

@@ -440,7 +440,8 @@ def string_to_json(text: str) -> dict[str, Any]:
     for f in fields[1:]:
         key, sep, val = f.partition("=")
         k = key.lower()
-        name = "redraw" if not sep and k in ("nr", "r") else (k[:1] if not sep else k)
+        bare = not sep and k[:1] in "chmv" and k[1:].isdigit()  # c5, h8, m0, v0: the key is their letter
+        name = "redraw" if not sep and k in ("nr", "r") else (k[:1] if bare else k)
         if name in seen:
             raise PositionError(f"position string: field {brief(f)} repeats {brief(seen[name])}")
         seen[name] = f
@@ -502,13 +503,13 @@ def string_to_json(text: str) -> dict[str, Any]:
                 d["match"] = {"round": _number(r, "the match round", True),
                               "totals": [_number(a, "a match total", True), _number(b, "a match total", True)]}
             else:
-                raise PositionError(f"position string: unknown field {brief(f)}")
+                raise PositionError(f"position string: unknown field {brief(f)}{_meant(f)}")
         except (ValueError, IndexError) as exc:
             if isinstance(exc, PositionError):
                 raise
             raise PositionError(f"position string: cannot read field {brief(f)}") from None
     if hands[0] is None or hands[1] is None:
-        raise PositionError("position string: both hands p0= and p1= are needed")
+        raise PositionError("position string: both hands p0= and p1= are needed" + _hand_missing(rules, hands))
     if "deck" not in d:
         raise PositionError("position string: the draw pile d= is missing" + _deck_fit(rules, hands, exps, discards))
     if "to_move" not in d:
@@ -518,6 +519,41 @@ def string_to_json(text: str) -> dict[str, Any]:
     d["expeditions"] = exps
     d["discards"] = discards
     return d
+
+
+#: the fields written KEY=VALUE, longest first (so 'draw-' is read as draw=, not d=)
+VALUE_FIELDS = ("rounds", "match", "hist", "draw", "cap", "tie", "p0", "p1", "e0", "e1", "x", "d")
+
+
+def _meant(field: str) -> str:
+    """For a field the format does not have, the one it looks like a typo of, said as a suggestion
+    ("d27" for d=27, "m=0" for m0); else ''."""
+    key, sep, val = field.partition("=")
+    k = key.strip().lower()
+    if sep and k in ("c", "h", "m", "v") and val.strip().isdigit():  # m=0: these take their number directly
+        return f" (did you mean {k}{val.strip()}?)"
+    if sep:
+        return ""
+    for name in VALUE_FIELDS:  # "d27", "d 27", "d:27", "p0Y6.B4": the '=' left out
+        rest = field.strip()[len(name):].lstrip(" :")
+        # (what follows must be able to start a value: a count, a card, a turn; not the rest of a word)
+        if field.strip().lower().startswith(name) and rest[:1].upper() in "0123456789?+-" + COLOR_LETTERS:
+            return f" (did you mean {name}={rest}?)"
+    return ""
+
+
+def _hand_missing(rules: dict[str, Any], hands: list[Any]) -> str:
+    """For a string with one hand missing: how to write the other, the opponent's hand of a view
+    written as its size after '?' (a player at the table does not see it); else ''."""
+    given = [i for i in (0, 1) if hands[i] is not None]
+    if len(given) != 1:
+        return ""
+    other = 1 - given[0]
+    if isinstance(hands[given[0]], dict):  # the hand given is one not seen: the missing one is the viewer's own
+        return f": p{other}= lists the cards of your own hand, like p{other}=Y3.B4.W8"
+    size = rules.get("hand_size", Rules().hand_size)
+    return (f": in a view, the opponent's hand is its size after '?', p{other}=?{size}, with any cards of it you "
+            f"know after that, like p{other}=?{size}.G5")
 
 
 def _deck_fit(rules: dict[str, Any], hands: list[Any], exps: list[dict[str, list[str]]],
