@@ -62,6 +62,15 @@ def tied_to_zero(loss: float) -> float:
     return 0.0 if abs(loss) <= TIE else loss
 
 
+def error_digits(stderr: float | None, digits: int) -> int:
+    """The decimals to show a standard error in: ``digits``, or as many more (at most 4) as an error
+    too small to show in them needs, so that a non-zero error never reads "± 0.0", which claims a
+    precision it does not have (an error of exactly 0, worlds that all agreed, keeps ``digits``)."""
+    if stderr and round(stderr, digits) == 0:
+        return next((k for k in range(digits + 1, 5) if round(stderr, k) != 0), 4)
+    return digits
+
+
 def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, signed: bool = False,
                   digits: int = 1) -> str:
     """One turn's loss against the best, as the tutor, the review and the replay say it: "2.0 (exact)",
@@ -70,8 +79,7 @@ def loss_in_words(loss: float, stderr: float | None, exact: bool, bound: bool, s
     table gives it, a change in value: "-2.0 (exact)", "-2.0 ± 0.4", "≤ -2.0 ± 0.4". An error too
     small to show in ``digits`` decimals gets as many as it needs (at most 4): "at least 9.00 ± 0.04",
     not "± 0.0", which claims a precision it does not have."""
-    if stderr and round(stderr, digits) == 0:
-        digits = next((k for k in range(digits + 1, 5) if round(stderr, k) != 0), 4)
+    digits = error_digits(stderr, digits)
     amount = f"{-loss if signed else loss:.{digits}f}"
     error = f" ± {stderr:.{digits}f}" if stderr else ""
     if bound:  # (a bound carries its error only when sampled: an exact bound has none)
@@ -138,6 +146,7 @@ class MoveValue:
         if best and self.loss == 0 and not self.upper_bound:  # (a bound of 0 says only: no better than the best)
             return "best"
         mark = "≤ " if self.upper_bound else ""
+        digits = error_digits(self.loss_stderr, digits)  # "-0.30 ± 0.04", not "-0.3 ± 0.0"
         # rounded first: a loss of 0, or of a few thousandths, shows as "+0.00", never "-0.00" beside it
         shown = round(-self.loss, digits) + 0.0
         if not self.loss_stderr:

@@ -566,11 +566,14 @@ def test_the_hint_says_what_the_best_turn_does_and_the_json_gives_every_turn_s_r
 def test_a_bound_of_about_zero_reads_plus_zero_never_minus_zero_beside_it():
     """Near the end the endgame search bounds many turns at about the best's value; their losses, a few
     thousandths either side of 0, showed as "≤ +0.0" and "≤ -0.0" in the same column (a view of a played
-    round, 3 cards left), as though one were better. A rounded 0 now always reads "+0.0"."""
+    round, 3 cards left), as though one were better. A rounded 0 now always reads "+0.0". With an error
+    of 0.01 (sampled worlds) the figures take the two decimals the error needs, never "± 0.0"."""
     bound = {"bound": "upper"}
-    for loss in (0.0, 1e-12, 0.004, 0.049, -1e-12):
+    with_error = {0.0: "≤ +0.00 ± 0.01", 1e-12: "≤ +0.00 ± 0.01", 0.004: "≤ +0.00 ± 0.01", 0.049: "≤ -0.05 ± 0.01",
+                  -1e-12: "≤ +0.00 ± 0.01"}
+    for loss, said in with_error.items():
         assert MoveValue("-Gw/D", -102.9, loss=loss, extra=bound).loss_text(digits=1) == "≤ +0.0"
-        assert MoveValue("-Gw/D", -102.9, loss=loss, loss_stderr=0.01, extra=bound).loss_text(1) == "≤ +0.0 ± 0.0"
+        assert MoveValue("-Gw/D", -102.9, loss=loss, loss_stderr=0.01, extra=bound).loss_text(1) == said
     assert MoveValue("-Gw/D", -104.0, loss=1.04, extra=bound).loss_text(digits=1) == "≤ -1.0"
     assert MoveValue("-Gw/D", -103.0, loss=0.0, loss_stderr=0.0).loss_text(digits=1) == "best"
 
@@ -664,3 +667,23 @@ def test_an_exact_tie_that_lists_a_stall_first_is_played_as_the_plain_turn_the_t
     assert "What it does: extends green with G9" in text  # what the named turn does, not the stall's
     rows = [line.split() for line in text.splitlines() if line.startswith("  -Y2/W")]
     assert rows and "best" in rows[0]  # the table still calls the first turn best
+
+
+def test_a_standard_error_too_small_for_one_decimal_is_shown_in_as_many_as_it_needs_never_as_zero():
+    """At a table, with 13 cards left, the hint read "To play B9 and draw from the deck instead is 0.3 ±
+    0.0 points worse" and "-0.3 ± 0.0" in its table for a paired error of about 0.04, which reads as
+    the exact agreement of every world ("± 0.0" means that). Such an error now shows the decimals it
+    needs, the amount beside it too; an error of exactly 0 keeps "± 0.0"."""
+    view = lc.read_position("example:midround")
+    moves = [MoveValue("+B6/D", -20.61, 0.31, False), MoveValue("-W2/D", -20.92, 0.03, False),
+             MoveValue("+B6/Y", -21.61, 0.4, False)]
+    for m, (loss, se) in zip(moves, [(0.0, 0.0), (0.31, 0.042), (1.0, 0.0)]):
+        m.loss, m.loss_stderr = loss, se
+    analysis = Analysis(moves, kind="advisor estimate", exact=False, nodes=100)
+    assert "instead is 0.31 ± 0.04 points worse: a matter of taste." in verdict(analysis, view)
+    text = hint_text(analysis, view)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2", "    /Y"))}
+    assert rows["-W2/D"].split()[1:7] == ["-20.92", "±", "0.03", "-0.31", "±", "0.04"], rows["-W2/D"]
+    assert rows["/Y"].split()[1:7] == ["-21.6", "±", "0.4", "-1.0", "±", "0.0"], rows["/Y"]  # worlds agreed: 0
+    assert "± 0.0 " not in rows["-W2/D"] and "± 0.00" not in text
+    assert "0.31 ± 0.04 points worse" in your_turn(analysis, view, "-W2/D")  # as the --turn line says it

@@ -17,6 +17,7 @@ from lcanalysis.analysis import (
     Analysis,
     MoveValue,
     bounds_in_words,
+    error_digits,
     loss_in_words,
     place_in_words,
     ranked,
@@ -86,10 +87,11 @@ def sampled(analysis: Analysis) -> bool:
 
 
 def _error(m: MoveValue, se: float | None, shown: bool) -> str:
-    """" ± <se>" for any non-zero error, and for a sampled value (``shown``) also a zero one; ""
-    otherwise (an exact value, or a bound whose worlds agreed)."""
+    """" ± <se>" for any non-zero error (in as many decimals as it needs: "± 0.04", never "± 0.0"),
+    and for a sampled value (``shown``) also a zero one; "" otherwise (an exact value, or a bound
+    whose worlds agreed)."""
     if se:
-        return f" ± {se:.1f}"
+        return f" ± {se:.{error_digits(se, 1)}f}"
     return " ± 0.0" if shown and not m.upper_bound else ""
 
 
@@ -137,7 +139,7 @@ def verdict(analysis: Analysis, view: View) -> str:
         else:
             least = "at least " if o.upper_bound else ""
             words = judgement(o.loss, o.loss_stderr)
-            lines.append(f"To {alt} instead is {least}{o.loss:.1f}{err} points worse: "
+            lines.append(f"To {alt} instead is {least}{o.loss:.{error_digits(o.loss_stderr, 1)}f}{err} points worse: "
                          f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
     far_off = playouts_far_off(analysis, view.deck_count)  # ± counts the sampling only
     if far_off:
@@ -245,7 +247,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
         rows = _same_outcome_rows(ms)
         for i, same in enumerate(rows[:draws]):
             m = same[0]
-            value = ("≤ " if m.upper_bound else "") + f"{m.value:+.1f}" + \
+            value = ("≤ " if m.upper_bound else "") + f"{m.value:+.{error_digits(m.stderr, 1)}f}" + \
                 ("" if m.exact else _error(m, m.stderr, means))
             loss = m.loss_text(digits=1, best=m is analysis.best)  # a tie of the best: "+0.0", not a second "best"
             if means and m.loss is not None and loss != "best" and not m.loss_stderr and not m.upper_bound:
@@ -253,7 +255,9 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
             words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
-            match = (f"  win match {100 * m.extra['match_win']:.1f}% ± {100 * m.extra['match_win_stderr']:.1f}"
+            chance, chance_se = 100 * m.extra.get("match_win", 0.0), 100 * m.extra.get("match_win_stderr", 0.0)
+            digits = error_digits(chance_se, 1)
+            match = (f"  win match {chance:.{digits}f}% ± {chance_se:.{digits}f}"
                      if "match_win" in m.extra else "")  # play-outs' estimate: one standard error
             table.append((label, value, loss, words + match))
         hidden = sum(len(same) for same in rows[draws:]) if draws is not None else 0
