@@ -108,7 +108,7 @@ def test_turns_are_grouped_by_placement_and_identical_draws_merged():
     analysis = _made_up_analysis()
     assert [p for p, _ in groups(analysis)] == ["+B6", "-W2"]
     text = hint_text(analysis, view)
-    assert "+B6/D" in text and "/Y /B" in text and "(or 1 other pile(s), the same)" in text
+    assert "+B6/D" in text and "/Y /B" in text and "(or the blue pile: the same value)" in text
     assert "an estimate by play-outs" in text and "1,200 play-outs in sampled worlds" in text
 
 
@@ -687,3 +687,25 @@ def test_a_standard_error_too_small_for_one_decimal_is_shown_in_as_many_as_it_ne
     assert rows["/Y"].split()[1:7] == ["-21.6", "±", "0.4", "-1.0", "±", "0.0"], rows["/Y"]  # worlds agreed: 0
     assert "± 0.0 " not in rows["-W2/D"] and "± 0.00" not in text
     assert "0.31 ± 0.04 points worse" in your_turn(analysis, view, "-W2/D")  # as the --turn line says it
+
+
+def test_merged_draws_name_the_piles_they_stand_for():
+    """At a table the hint read "discard Ww and draw from the deck (or 2 other pile(s), the same)", leaving
+    the player to find which piles (and calling the deck a pile); the merged draws are now named."""
+    view = lc.read_position("example:midround")
+    moves = [MoveValue("-W2/D", 5.0, 0.0, True), MoveValue("-W2/Y", 5.0, 0.0, True),
+             MoveValue("-W2/R", 5.0, 0.0, True), MoveValue("+B6/B", 1.0, 0.0, True),
+             MoveValue("+B6/W", 1.0, 0.0, True), MoveValue("+B6/R", 1.0, 0.0, True), MoveValue("+B6/D", 1.0, 0.0, True)]
+    for m in moves:
+        m.loss = 5.0 - m.value
+    text = hint_text(Analysis(moves, kind="view value (averaged over splits)", exact=True), view)
+    rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  -W2", "  +B6"))}
+    assert rows["-W2/D"].split()[1:3] == ["/Y", "/R"]
+    assert rows["-W2/D"].endswith("discard W2 and draw from the deck (or the yellow or red pile: the same value)")
+    assert rows["+B6/D"].split()[1:4] == ["/B", "/W", "/R"]
+    assert rows["+B6/D"].endswith("play B6 and draw from the deck (or the blue, white or red pile: the same value)")
+    assert "other pile(s)" not in text
+    from lcanalysis.show.hint import _same_value_sources  # the deck, where it is not the row's first draw
+
+    assert _same_value_sources([MoveValue("+B6/R", 1.0), MoveValue("+B6/D", 1.0)]) == \
+        " (or the deck or the red pile: the same value)"

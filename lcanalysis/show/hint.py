@@ -23,6 +23,7 @@ from lcanalysis.analysis import (
     ranked,
     stalls_each,
 )
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
@@ -78,6 +79,20 @@ def _same_outcome_rows(ms: list[MoveValue]) -> list[list[MoveValue]]:
         else:
             rows.append([m])
     return rows
+
+
+def _same_value_sources(others: list[MoveValue]) -> str:
+    """The draws merged into a row after its first, named: " (or the red pile: the same value)", " (or
+    the deck or the blue pile: ...)"; "" for none. ("or 1 other pile(s), the same" left the player
+    to work out which piles, and called the deck a pile.)"""
+    if not others:
+        return ""
+    sources = [m.move.split("/")[1] for m in others]
+    colours = [COLOR_NAMES[COLOR_LETTERS.index(src)] for src in sources if src != "D"]
+    names = ["the deck"] if "D" in sources else []
+    if colours:  # "the red pile", "the yellow or red pile", "the blue, white or red pile"
+        names.append("the " + (f"{', '.join(colours[:-1])} or " if len(colours) > 1 else "") + f"{colours[-1]} pile")
+    return f" (or {' or '.join(names)}: the same value)"
 
 
 def sampled(analysis: Analysis) -> bool:
@@ -254,7 +269,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
                 loss += " ± 0.0"  # the same difference in every world (a tie too): still a sample's
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
             label = m.move if i == 0 and len(same) == 1 else (f"{placement}{sources}" if i == 0 else f"  {sources}")
-            words = in_words(view, m.move) + (f" (or {len(same) - 1} other pile(s), the same)" if len(same) > 1 else "")
+            words = in_words(view, m.move) + _same_value_sources(same[1:])
             chance, chance_se = 100 * m.extra.get("match_win", 0.0), 100 * m.extra.get("match_win_stderr", 0.0)
             digits = error_digits(chance_se, 1)
             match = (f"  win match {chance:.{digits}f}% ± {chance_se:.{digits}f}"
