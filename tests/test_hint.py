@@ -397,24 +397,24 @@ def test_a_turn_the_player_has_in_mind_is_judged_in_one_line_under_the_verdict(c
     it stands; an illegal or unreadable turn is refused naming the option before any thinking."""
     view = lc.read_position("example:midround")
     estimate = _made_up_analysis()
-    assert your_turn(estimate, view, "-W2/D") == ("Your turn, to discard W2 and draw from the deck (-W2/D), is "
-                                                 "6.0 ± 1.0 points worse than the best: clearly worse (4 of 4 turns).")
-    assert your_turn(estimate, view, "+B6/D") == ("Your turn, to play B6 and draw from the deck (+B6/D), is the best "
-                                                 "turn.")
+    head = "The turn you have in mind, to "  # (it read "Your turn, to ...", which at a table means "it is your turn")
+    assert your_turn(estimate, view, "-W2/D") == (head + "discard W2 and draw from the deck (-W2/D), is 6.0 ± 1.0 "
+                                                 "points worse than the best: clearly worse (ranked 4 of 4 turns).")
+    assert your_turn(estimate, view, "+B6/D") == head + "play B6 and draw from the deck (+B6/D), is the best turn."
     exact = _exact_answer_with_bounds(4.5)
-    assert your_turn(exact, view, "-W2/Y") == ("Your turn, to discard W2 and take Y2 from the yellow pile (-W2/Y), is "
+    assert your_turn(exact, view, "-W2/Y") == (head + "discard W2 and take Y2 from the yellow pile (-W2/Y), is "
                                               "7.0 points worse than the best, exactly: clearly worse "
-                                              "(2 to 5 of 5 turns).")  # (3 bounded turns above it may lie below)
-    assert your_turn(exact, view, "-W2/D") == ("Your turn, to discard W2 and draw from the deck (-W2/D), is at least "
+                                              "(ranked 2 to 5 of 5 turns).")  # (3 bounded turns above it may lie below)
+    assert your_turn(exact, view, "-W2/D") == (head + "discard W2 and draw from the deck (-W2/D), is at least "
                                               "4.5 points worse than the best: at least clearly worse "
-                                              "(at best 2 of 5 turns).")
+                                              "(ranked at best 2 of 5 turns).")
     assert your_turn(exact, view, "+B6/Y").endswith("is no better than the best (searched only far enough to show "
-                                                     "that): at best 2 of 5 turns.")
+                                                     "that): ranked at best 2 of 5 turns.")
     text = hint_text(estimate, view, turn="-W2/D")
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("What it does:")) if any(
         line.startswith("What it does:") for line in lines) else 2
-    assert lines[at + 1].startswith("Your turn, to discard W2"), lines
+    assert lines[at + 1].startswith("The turn you have in mind, to discard W2"), lines
     # a real answer: the line gives the analysis's own loss for the turn, and its place among every legal turn
     answer = lc.advise(view, time_budget=0.05, seed=0)
     m = next(m for m in answer.moves if m.move == "-W2/D")
@@ -424,11 +424,11 @@ def test_a_turn_the_player_has_in_mind_is_judged_in_one_line_under_the_verdict(c
     # the command: a discard after --turn reads ('-W2/D' begins with '-'), bad turns are refused at once
     code = main(["advise", "example:midround", "--time", "0.05", "--all", "--turn", "-W2/D"])
     out = capsys.readouterr().out
-    assert code == 0 and "\nYour turn, to discard W2 and draw from the deck (-W2/D), is " in out
+    assert code == 0 and "\nThe turn you have in mind, to discard W2 and draw from the deck (-W2/D), is " in out
     # several turns in mind: a line for each, in the order given (a second --turn was the only one)
     code = main(["advise", "example:midround", "--time", "0.05", "--turn", "-W2/D", "--turn", "+b6/g"])
     out = capsys.readouterr().out
-    mine = [line for line in out.splitlines() if line.startswith("Your turn, to ")]
+    mine = [line for line in out.splitlines() if line.startswith("The turn you have in mind, to ")]
     assert code == 0 and [line.split("(")[1].split(")")[0] for line in mine] == ["-W2/D", "+B6/G"], mine
     for bad, words in ((["--turn", "+R7/D"], "--turn +R7/D is not legal here: that card is not in the hand"),
                        (["--turn", "W2"], "--turn W2: move 'W2' is a card, not a turn"),

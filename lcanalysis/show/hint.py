@@ -167,8 +167,9 @@ def your_turn(analysis: Analysis, view: View, move: str) -> str:
     is: its loss against the best in the verdict's words, exact, an estimate with its error, or a
     bound, and its place among the legal turns (as far as the endgame search's bounds tell it)."""
     m = next(m for m in analysis.moves if m.move == move)
-    place = f"{place_in_words(analysis.moves, move)} turns"
-    head = f"Your turn, to {in_words(view, move)} ({move}), is"
+    place = f"ranked {place_in_words(analysis.moves, move)} turns"
+    # (not "Your turn, ...": at a table that reads as "it is your turn"; the turn is one not yet played)
+    head = f"The turn you have in mind, to {in_words(view, move)} ({move}), is"
     if m.loss is None:  # (every answer of the advisor gives each turn its loss)
         return f"{head} valued {m.value:+.1f}: {place}."
     if m is analysis.best:
