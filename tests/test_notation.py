@@ -465,3 +465,19 @@ def test_a_view_string_without_the_opponents_hand_says_how_to_write_it():
     assert read_position(small + ";p1=?5").opponent_count == 5
     with pytest.raises(PositionError, match=re.escape("p0= lists the cards of your own hand")):
         read_position(TABLE_VIEW.replace("p0=Y6.B4.B5.Gw.G5.Rw.R3.R6;", ""))
+
+
+@pytest.mark.parametrize("typed, offered", [("p1=G7", "p1=?8.G7"), ("p1=g7.yw", "p1=?8.G7.Yw")])
+def test_an_opponents_hand_written_as_its_known_cards_alone_says_how_to_write_it(typed, offered):
+    """At the table, once the opponent had taken G5 from a pile, 'p1=G5' was refused as "hand of player 1
+    has 1 card; it must have 8" with no word on how a partly known hand is written; the error now offers
+    it, and what it offers reads, with the known cards in the view."""
+    text = TABLE_VIEW.replace("p1=?8", typed)
+    with pytest.raises(PositionError) as e:
+        read_position(text)
+    said = str(e.value)
+    assert said.startswith("hand of player 1 has ") and said.endswith(f"; it must have 8: in a view, a hand of which "
+                                                                      f"you know only some cards is its size after "
+                                                                      f"'?', then the cards you know: {offered}")
+    view = read_position(text.replace(typed, offered))
+    assert view.opponent_count == 8 and sorted(map(str, view.opponent_known)) == sorted(offered.split(".")[1:])

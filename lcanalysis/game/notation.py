@@ -514,6 +514,7 @@ def string_to_json(text: str) -> dict[str, Any]:
         raise PositionError("position string: the draw pile d= is missing" + _deck_fit(rules, hands, exps, discards))
     if "to_move" not in d:
         raise PositionError("position string: the player to move (m0 or m1) is missing")
+    _short_hand_of_a_view(rules, hands, d)
     d["rules"] = rules
     d["hands"] = hands
     d["expeditions"] = exps
@@ -554,6 +555,21 @@ def _hand_missing(rules: dict[str, Any], hands: list[Any]) -> str:
     size = rules.get("hand_size", Rules().hand_size)
     return (f": in a view, the opponent's hand is its size after '?', p{other}=?{size}, with any cards of it you "
             f"know after that, like p{other}=?{size}.G5")
+
+
+def _short_hand_of_a_view(rules: dict[str, Any], hands: list[Any], d: dict[str, Any]) -> None:
+    """Refuse the opponent's hand written as the few cards of it the viewer knows ('p1=G5' for
+    p1=?8.G5) in a view (the draw pile a count), saying how it is written; it was refused as a hand
+    "of 1 card; it must have 8", with no word on the '?'."""
+    size = rules.get("hand_size", Rules().hand_size)
+    other = 1 - d["to_move"] if d["to_move"] in (0, 1) else None
+    if other is None or not isinstance(d["deck"], int) or not isinstance(hands[other], list):
+        return
+    cards = [c[:1].upper() + c[1:].lower() for c in hands[other]]  # as written back: G5, Yw
+    if 0 < len(cards) < size:
+        raise PositionError(f"hand of player {other} has {len(cards)} card{'' if len(cards) == 1 else 's'}; it must "
+                            f"have {size}: in a view, a hand of which you know only some cards is its size after "
+                            f"'?', then the cards you know: p{other}=?{size}.{'.'.join(cards)}")
 
 
 def _deck_fit(rules: dict[str, Any], hands: list[Any], exps: list[dict[str, list[str]]],
