@@ -483,7 +483,7 @@ def _answer_with_a_bound_above_a_known_turn(kind: str, known_loss: float, known_
     ("view value (averaged over splits)", 0.0, 0.0,
      "To play G5 and draw from the deck instead is just as good: the same exact value."),
     ("view value (averaged over splits)", 0.4, 0.0,
-     "To play G5 and draw from the deck instead is 0.4 points worse: a matter of taste."),
+     "To play G5 and draw from the deck instead is 0.4 points worse, exactly: a matter of taste."),
     ("view value (sampled worlds)", 0.02, 0.05,
      "To play G5 and draw from the deck instead is 0.0 ± 0.1 points worse: a matter of taste."),
 ])

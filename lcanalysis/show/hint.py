@@ -154,8 +154,10 @@ def verdict(analysis: Analysis, view: View) -> str:
         else:
             least = "at least " if o.upper_bound else ""
             words = judgement(o.loss, o.loss_stderr)
-            lines.append(f"To {alt} instead is {least}{o.loss:.{error_digits(o.loss_stderr, 1)}f}{err} points worse: "
-                         f"{least if words.endswith(('worse', 'blunder')) else ''}{words}.")
+            # an exact loss says so, as the --turn line does: a figure without ± could be an estimate's
+            exactly = ", exactly" if analysis.exact and not o.upper_bound else ""
+            lines.append(f"To {alt} instead is {least}{o.loss:.{error_digits(o.loss_stderr, 1)}f}{err} points worse"
+                         f"{exactly}: {least if words.endswith(('worse', 'blunder')) else ''}{words}.")
     far_off = playouts_far_off(analysis, view.deck_count)  # ± counts the sampling only
     if far_off:
         lines.append(far_off[0].upper() + far_off[1:] + ".")
