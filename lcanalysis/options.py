@@ -71,6 +71,8 @@ MAX_ROLLOUT_TOP = 100
 #: shown without one ("± nan") says nothing of how far off it may be
 FEWEST_TRIALS = 2
 ONE_TRIAL = "one trial gives no standard error"
+#: why a rollout (``rollout --agent``, a review's ``--check-agent``) refuses an outside program
+EXTERNAL_CANNOT_ROLL_OUT = "an external agent cannot roll out: it plays one round at a time over the bot protocol"
 #: the most marks a review's checks take (``--check-top``; ``studies.review_check``)
 MAX_CHECK_TOP = 10_000
 MAX_TIME_BUDGET = 3600  # seconds: the play-outs of an hour fit in memory many times over
@@ -281,7 +283,17 @@ class UsageError(ValueError):
 
 class OptionError(UsageError):
     """A command's argument refused once the arguments are read (an agent, which is made to be
-    checked): printed as the parser's refusals are, ``error_line`` naming the command."""
+    checked; a turn read against the position; an output file): printed as the parser's refusals
+    are, ``error_line`` naming the command."""
+
+
+def refused(option: str, problem: str) -> UsageError:
+    """The refusal of what ``option`` names, ``problem`` saying what is wrong with it: a command-line
+    option's (``--csv``) an ``OptionError`` worded as the parser words one (``argument --csv: ...``);
+    a library argument's (``out``) a ``UsageError`` naming it (``out F is a directory``)."""
+    if option.startswith("-"):
+        return OptionError(f"argument {option}: {problem}")
+    return UsageError(f"{option} {problem}")
 
 
 def error_line(prog: str, message: str) -> str:
@@ -339,23 +351,24 @@ def check_output_file(option: str, path: str, keep: Mapping[str, str | None] | N
     the files the command reads or keeps (what each is, its path): writing over one is refused
     ('--csv' naming the results file once replaced a whole tournament's results with a table).
     ``replaces``: (what the output is, how such a file begins): an existing file that does not
-    begin so is refused ('review --html' wrote its report over a game record given by mistake)."""
+    begin so is refused ('review --html' wrote its report over a game record given by mistake).
+    Refused as ``refused`` words it: a command-line option's as the parser's refusals are."""
     for what, other in (keep or {}).items():
         if other and other != "-" and same_file(path, other):
-            raise UsageError(f"{option} {path} is {what}: writing there would destroy it; give another file name")
+            raise refused(option, f"{path} is {what}: writing there would destroy it; give another file name")
     if os.path.isdir(path):
-        raise UsageError(f"{option} {path} is a directory; give a file name")
+        raise refused(option, f"{path} is a directory; give a file name")
     if replaces is not None and os.path.isfile(path) and os.path.getsize(path) > 0:
         kind, beginnings = replaces
         with open(path, "rb") as fh:
             head = fh.read(256).decode("utf-8", "replace").lstrip("\ufeff \t\r\n").lower()
         if not head.startswith(beginnings):
-            raise UsageError(f"{option} {path} exists and is not {kind}: writing there would destroy it; "
-                             "give another file name (or remove that file first)")
+            raise refused(option, f"{path} exists and is not {kind}: writing there would destroy it; "
+                                  "give another file name (or remove that file first)")
     folder = os.path.dirname(os.path.abspath(path))
     _check_folder(option, path, folder)
     if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise UsageError(f"{option} {path}: not allowed to write there")
+        raise refused(option, f"{path}: not allowed to write there")
 
 
 def check_output_folder(option: str, path: str) -> None:
@@ -363,7 +376,7 @@ def check_output_folder(option: str, path: str) -> None:
     a file in its place, or a folder it would be made in that does not exist (the rule of
     ``check_output_file``: the folder itself is made, as ``mkdir`` would, never its parents)."""
     if os.path.exists(path) and not os.path.isdir(path):
-        raise UsageError(f"{option} {path} is not a folder but a file: {option} names the folder to write into")
+        raise refused(option, f"{path} is not a folder but a file: {option} names the folder to write into")
     where = os.path.abspath(path)
     _check_folder(option, path, where if os.path.isdir(where) else os.path.dirname(where))
 
@@ -374,11 +387,11 @@ def _check_folder(option: str, path: str, folder: str) -> None:
     while not os.path.lexists(folder):  # up to what is there (the root always is): the first missing one is named
         folder, missing = os.path.dirname(folder), folder
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: {folder} is a file, not a folder")
+        raise refused(option, f"{path}: {folder} is a file, not a folder")
     if missing is not None:
-        raise UsageError(f"{option} {path}: the folder {missing} does not exist")
+        raise refused(option, f"{path}: the folder {missing} does not exist")
     if not os.access(folder, os.W_OK):
-        raise UsageError(f"{option} {path}: not allowed to write there")
+        raise refused(option, f"{path}: not allowed to write there")
 
 
 def path_name(option: str, what: str = "a file name") -> Callable[[str], str]:

@@ -478,15 +478,17 @@ def test_tournament_csv_never_writes_over_a_file_that_is_not_its_table_nor_recor
     table = tmp_path / "table.csv"
     base = ["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--no-progress"]
     code, _, err = run(capsys, *base, "--out", "none", "--csv", str(other))
-    assert code == 2 and err == (f"error: --csv {other} exists and is not a tournament's table (CSV): writing there "
-                                 "would destroy it; give another file name (or remove that file first)\n"), err
+    tour = "lcanalysis tournament"  # refused as a bad argument is: one line naming the command and the option
+    assert code == 2 and err == (f"{tour}: error: argument --csv: {other} exists and is not a tournament's table "
+                                 "(CSV): writing there would destroy it; give another file name (or remove that "
+                                 f"file first) (see {tour} --help)\n"), err
     assert other.read_text() == kept
     assert run(capsys, *base, "--out", "none", "--csv", str(table))[0] == 0  # its own table: written again
     assert run(capsys, *base, "--out", "none", "--csv", str(table))[0] == 0
     results = tmp_path / "t.jsonl"
     code, _, err = run(capsys, *base, "--out", str(results), "--records", str(tmp_path / "." / "t.jsonl"))
-    assert code == 2 and err == (f"error: --records {tmp_path / '.' / 't.jsonl'} is the results file (--out): "
-                                 "give the records another folder\n"), err
+    assert code == 2 and err == (f"{tour}: error: argument --records: {tmp_path / '.' / 't.jsonl'} is the results "
+                                 f"file (--out): give the records another folder (see {tour} --help)\n"), err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.csv", "trials.csv"]
 
 
@@ -503,8 +505,10 @@ def test_an_output_option_writes_over_its_own_kind_of_file_only(tmp_path, capsys
     other = tmp_path / "kept.txt"
     other.write_text("pairing,deal,swap\n0,0,0\n")
     code, _, err = run(capsys, *[str(other) if w == "OUT" else w for w in argv])
-    assert code == 2 and err == (f"error: {option} {other} exists and is not {kind}: writing there would destroy it; "
-                                 "give another file name (or remove that file first)\n"), err
+    prog = f"lcanalysis {' '.join(argv[:2] if argv[0] == 'studies' else argv[:1])}"  # (a study names its own)
+    assert code == 2 and err == (f"{prog}: error: argument {option}: {other} exists and is not {kind}: writing there "
+                                 f"would destroy it; give another file name (or remove that file first) (see {prog} "
+                                 "--help)\n"), err
     assert other.read_text() == "pairing,deal,swap\n0,0,0\n"
     mine = tmp_path / "mine.out"
     for _ in range(2):  # made, then made again over itself
@@ -785,24 +789,46 @@ def test_the_newest_commands_refuse_a_bad_option_in_one_line_naming_it(capsys, m
     assert "Traceback" not in out.err
 
 
-@pytest.mark.parametrize(("argv", "prog", "agent"), [
-    (["play", "--seed", "1", "--agent", "search:width=abc"], "lcanalysis play", "search:width=abc"),
-    (["rollout", "example:midround", "--agent", "nosuch"], "lcanalysis rollout", "nosuch"),
-    (["tournament", "nosuch", "greedy", "--deals", "1", "--out", "none"], "lcanalysis tournament", "nosuch"),
-    (["tournament", "greedy", "search:width=abc", "--deals", "1", "--out", "none"], "lcanalysis tournament",
-     "search:width=abc"),
+@pytest.mark.parametrize(("argv", "option", "says"), [
+    (["play", "--seed", "1", "--agent", "search:width=abc"], "--agent", "'search:width=abc'"),
+    (["play", "--seed", "1", "--agent", "nosuch"], "--agent", "unknown agent 'nosuch'"),
+    (["rollout", "example:midround", "--agent", "nosuch"], "--agent", "unknown agent 'nosuch'"),
+    (["rollout", "example:midround", "--agent", "external:python bot.py"], "--agent",
+     "an external agent cannot roll out"),
+    (["review", "RECORD", "--check", "2", "--check-agent", "nosuch"], "--check-agent", "unknown agent 'nosuch'"),
+    (["review", "RECORD", "--check", "2", "--check-agent", "external:python bot.py"], "--check-agent",
+     "an external agent cannot roll out"),
+    (["tournament", "nosuch", "greedy", "--deals", "1", "--out", "none"], None, "unknown agent 'nosuch'"),
+    (["tournament", "greedy", "search:width=abc", "--deals", "1", "--out", "none"], None, "'search:width=abc'"),
+    # two agents of one label: the run refused them, after the compile, as 'error: agents need ...'
+    (["tournament", "greedy", "greedy", "--deals", "1", "--out", "none"], None,
+     "agents need distinct labels, got ['greedy', 'greedy']"),
 ])
-def test_an_agent_that_cannot_be_made_is_refused_as_a_bad_option_is(capsys, monkeypatch, argv, prog, agent):
-    """An agent is checked once the arguments are read (it is made to be checked), and was refused as
-    'error: agent ...' (play, rollout: 'error: --agent: ...'), without the command every other bad
-    argument names: it is the same one line, exit status 2."""
+def test_an_agent_that_cannot_be_made_is_refused_as_a_bad_option_is_before_the_engine_compiles(
+        capsys, monkeypatch, tmp_path, argv, option, says):
+    """An agent is checked once the arguments are read, and was refused as 'error: agent ...' (play,
+    rollout: 'error: --agent: ...'; review: 'error: agent (--check-agent): ...'), without the command every
+    other bad argument names: it is the same one line, exit status 2. And a mistyped one is refused at once:
+    'play --agent nosuch' compiled the engine first (a minute on a fresh install; the seam
+    ``warmup.engine_ready``, as in tests/test_first_compile.py)."""
+    from lcanalysis.cli import warmup
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.records import record_round, write_record
+
+    readied: list[int] = []
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    start = Position.deal(seed=3)
+    record = tmp_path / "round.json"
+    write_record(record_round(start, [start.legal_moves()[0]]), str(record))
+    argv = [str(record) if word == "RECORD" else word for word in argv]
     code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
+    prog = f"lcanalysis {argv[0]}"
+    assert code == 2 and out == "" and readied == []
     assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n") and err.count("\n") == 1
-    assert f"'{agent}'" in err
-    option = "" if prog == "lcanalysis tournament" else "argument --agent: "  # the tournament's agents are words
-    assert err.startswith(f"{prog}: error: {option}")
+    assert says in err
+    # the tournament's agents are words, not an option's value
+    assert err.startswith(f"{prog}: error: {f'argument {option}: ' if option else ''}"), err
 
 
 @pytest.mark.parametrize("args,message", [
@@ -1177,12 +1203,15 @@ def test_a_bad_turn_is_refused_naming_the_option_as_typed_before_the_engine_is_m
                       ("bogus", "has no '/<source>'"),
                       ("+R7/D", "is not legal here: that card is not in the hand")):
         code, _, err = run(capsys, command, "example:midround", "--turn", turn)
-        assert code == 2 and err.startswith(f"error: --turn {turn}") and why in err, err
+        prog = f"lcanalysis {command}"  # one line naming the command and the option, as the parser's refusals
+        assert code == 2 and err.startswith(f"{prog}: error: argument --turn: ") and why in err, err
+        assert f"{turn}" in err and err.endswith(f" (see {prog} --help)\n") and err.count("\n") == 1, err
     assert readied == []
     # every problem with its turns is the option's: a turn given twice too, by both commands alike (advise
     # kept the first and dropped the second in silence, where rollout refused it)
     code, out, err = run(capsys, command, "example:midround", "--turn", "+B6/D", "--turn", "-W2/D", "--turn", "+b6/d")
-    assert code == 2 and out == "" and err == "error: --turn +B6/D is given twice\n" and readied == []
+    assert code == 2 and out == "" and readied == []
+    assert err == f"{prog}: error: argument --turn: +B6/D is given twice (see {prog} --help)\n"
     extra = ["--time", "0.05"] if command == "advise" else ["--agent", "greedy", "--trials", "2", "--workers", "1"]
     code, out, _ = run(capsys, command, "example:midround", "--turn", "+B6/D", *extra)
     assert code == 0 and "B6" in out and readied == [1]  # a good turn: the engine is made ready, then used

@@ -305,7 +305,9 @@ def test_a_record_file_that_exists_is_never_overwritten(capsys, monkeypatch, tmp
     old = tmp_path / "old.json"
     old.write_text("another game")
     code, _, err = play(capsys, monkeypatch, [], *FAST, "--seed", "1", "--record", str(old))
-    assert code == 2 and "the file exists" in err and old.read_text() == "another game"
+    assert code == 2 and old.read_text() == "another game"
+    assert err == (f"lcanalysis play: error: argument --record: {old} exists (another game's record?); give a new "
+                   "name or delete it first (see lcanalysis play --help)\n"), err
 
 
 def test_the_record_is_written_from_the_start_so_quitting_at_once_keeps_the_agents_turn(capsys, monkeypatch, tmp_path):

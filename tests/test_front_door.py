@@ -491,7 +491,7 @@ def test_a_missing_file_and_an_unwritable_picture_are_named(tmp_path, capsys):
                          (tmp_path, " is a directory; give a file name")):
         assert main(["show", "example:midround", "--svg", str(target)]) == 2
         err = capsys.readouterr().err
-        assert f"error: --svg {target}{says}" in err and "Errno" not in err
+        assert f"lcanalysis show: error: argument --svg: {target}{says}" in err and "Errno" not in err
     assert main(["show", "example:midround", "--svg", str(tmp_path / "ok.svg")]) == 0
     assert (tmp_path / "ok.svg").read_text().startswith("<svg")
 

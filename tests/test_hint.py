@@ -430,12 +430,13 @@ def test_a_turn_the_player_has_in_mind_is_judged_in_one_line_under_the_verdict(c
     out = capsys.readouterr().out
     mine = [line for line in out.splitlines() if line.startswith("The turn you have in mind, to ")]
     assert code == 0 and [line.split("(")[1].split(")")[0] for line in mine] == ["-W2/D", "+B6/G"], mine
-    for bad, words in ((["--turn", "+R7/D"], "--turn +R7/D is not legal here: that card is not in the hand"),
-                       (["--turn", "W2"], "--turn W2: move 'W2' is a card, not a turn"),
+    for bad, words in ((["--turn", "+R7/D"], "argument --turn: +R7/D is not legal here: that card is not in the hand"),
+                       (["--turn", "W2"], "argument --turn: move 'W2' is a card, not a turn"),
                        (["--turn", "-W2/D", "--json"], "--turn adds a line to the text answer"),
-                       (["--turn", "-W2/D", "--turn", "+R7/D"], "--turn +R7/D is not legal here"),
+                       (["--turn", "-W2/D", "--turn", "+R7/D"], "argument --turn: +R7/D is not legal here"),
                        # a turn typed twice is refused, naming it (it was shown once, the repeat dropped in silence)
-                       (["--turn", "-W2/D", "--turn", "+b6/g", "--turn", "-w2/d"], "--turn -W2/D is given twice")):
+                       (["--turn", "-W2/D", "--turn", "+b6/g", "--turn", "-w2/d"],
+                        "argument --turn: -W2/D is given twice")):
         assert main(["advise", "example:midround", "--time", "0.05", *bad]) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and words in captured.err, captured.err

@@ -1,6 +1,8 @@
 """Every command's output option follows one rule (``options.check_output_file`` and
 ``check_output_folder``): a file goes in a folder that exists, and a missing one is refused before
-any work, naming the option and the first missing folder; an option that names a folder makes that
+any work, in one line naming the command, the option and the first missing folder, as the parser
+refuses a bad argument (``lcanalysis review: error: argument --out: ...``, which said ``error: --out
+...``, no command); an option that names a folder makes that
 folder, never its missing parents. ``tournament --out`` and ``--records`` and ``studies
 match-table --out`` made any missing folders (a mistyped ``reuslts/`` too) while ``review``,
 ``rollout``, ``play`` and the other studies refused them."""
@@ -57,7 +59,9 @@ def test_an_output_in_a_missing_folder_is_refused_naming_the_option_and_the_fold
     argv = _argv(tmp_path, name, missing / "deeper" / "out.file")
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert f"error: {option} {missing / 'deeper' / 'out.file'}: the folder {missing} does not exist" in err, err
+    prog = f"lcanalysis {' '.join(name.split()[:-1])}"  # one line naming the command and the option
+    assert err == (f"{prog}: error: argument {option}: {missing / 'deeper' / 'out.file'}: the folder {missing} does "
+                   f"not exist (see {prog} --help)\n"), err
     assert "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["inputs"]  # nothing made, nothing played
 
@@ -78,5 +82,7 @@ def test_a_file_where_a_folder_option_points_is_refused_naming_the_option(tmp_pa
     a_file.write_text("kept\n")
     assert main(_argv(tmp_path, name, a_file)) == 2
     err = capsys.readouterr().err
-    assert err == f"error: {option} {a_file} is not a folder but a file: {option} names the folder to write into\n"
+    prog = f"lcanalysis {' '.join(name.split()[:-1])}"
+    assert err == (f"{prog}: error: argument {option}: {a_file} is not a folder but a file: {option} names the folder "
+                   f"to write into (see {prog} --help)\n")
     assert a_file.read_text() == "kept\n"

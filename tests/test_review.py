@@ -635,7 +635,7 @@ def test_an_html_report_that_cannot_be_written_is_refused_before_the_review(tmp_
                          (tmp_path, " is a directory; give a file name")):
         assert main(["review", str(path), "--workers", "1", "--html", str(target), "--no-progress"]) == 2
         err = capsys.readouterr().err
-        assert f"error: --html {target}{says}" in err and "Errno" not in err
+        assert f"lcanalysis review: error: argument --html: {target}{says}" in err and "Errno" not in err
 
 
 def test_an_html_report_is_not_written_over_a_file_that_is_no_html(tmp_path, capsys, blunder_review, monkeypatch):
@@ -652,8 +652,8 @@ def test_an_html_report_is_not_written_over_a_file_that_is_no_html(tmp_path, cap
     real = reviewer.review
     monkeypatch.setattr(reviewer, "review", lambda *a, **k: pytest.fail("the review ran before the check"))
     assert main(["review", str(path), "--workers", "1", "--html", str(other), "--no-progress"]) == 2
-    assert (f"error: --html {other} exists and is not an HTML file: writing there would destroy it"
-            in capsys.readouterr().err)
+    assert (f"lcanalysis review: error: argument --html: {other} exists and is not an HTML file: writing there "
+            "would destroy it" in capsys.readouterr().err)
     assert other.read_text() == kept
     monkeypatch.setattr(reviewer, "review", real)
     report = tmp_path / "report.html"

@@ -699,7 +699,7 @@ def test_a_bad_command_is_refused_with_a_clear_error(argv, message, capsys, tmp_
 
 def test_an_out_or_csv_that_is_a_directory_is_refused_before_playing(tmp_path, capsys):
     for argv, message in ((["--out", str(tmp_path)], f"{tmp_path} is a directory; give a file name"),
-                          (["--csv", str(tmp_path), "--out", "none"], f"--csv {tmp_path} is a directory"),
+                          (["--csv", str(tmp_path), "--out", "none"], f"argument --csv: {tmp_path} is a directory"),
                           (["--csv", str(tmp_path / "no" / "x.csv"), "--out", "none"], "does not exist"),
                           (["--out", os.devnull], f"{os.devnull} is not a regular file")):
         assert tournament_main(PAIR + ["--no-progress"] + argv) == 2

@@ -325,7 +325,7 @@ def test_tables_cli_refuses_a_file_as_the_output_folder(capsys, tmp_path):
     kept = tmp_path / "notes.txt"
     kept.write_text("mine")
     assert main(["studies", "wager-tables", "--out", str(kept), "wager_breakeven_by_holding.csv"]) == 2
-    assert f"--out {kept} is not a folder but a file: --out names the folder" in capsys.readouterr().err
+    assert f"argument --out: {kept} is not a folder but a file: --out names the folder" in capsys.readouterr().err
     assert kept.read_text() == "mine"
 
 
@@ -336,8 +336,8 @@ def test_match_table_refuses_an_output_it_cannot_write_before_simulating(capsys,
 
     kept = tmp_path / "notes.txt"
     kept.write_text("mine")
-    for out, said in ((tmp_path, f"--out {tmp_path} is a directory; give a file name"),
-                      (kept / "t.json", f"--out {kept / 't.json'}: {kept} is a file, not a folder")):
+    for out, said in ((tmp_path, f"argument --out: {tmp_path} is a directory; give a file name"),
+                      (kept / "t.json", f"argument --out: {kept / 't.json'}: {kept} is a file, not a folder")):
         assert main(["studies", "match-table", "--deals", "2", "--matches", "0", "--bootstrap", "2",
                      "--out", str(out)]) == 2
         err = capsys.readouterr().err

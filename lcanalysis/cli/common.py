@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lcanalysis.answer_json import answer_text
 from lcanalysis.options import (
+    EXTERNAL_CANNOT_ROLL_OUT,
     OptionError,
     UsageError,
     bad_bytes_as_surrogates,
@@ -41,30 +42,31 @@ def load(source: str) -> Position | View:
 
 def legal_turn(source: Position | View, text: str, option: str = "--turn") -> str:
     """A turn given on the command line (``option``, as the user typed it), read against the position's rules
-    and checked legal for the player to move: its canonical spelling, or a ``UsageError`` naming the option and
-    what is wrong (before any thinking time is spent, and before the engine is compiled: the rules kernel that
-    read the position is all it needs)."""
+    and checked legal for the player to move: its canonical spelling, or an ``OptionError`` naming the option as
+    the parser's refusals do and what is wrong (``argument --turn: +R7/D is not legal here: ...``; before any
+    thinking time is spent, and before the engine is compiled: the rules kernel that read the position is all
+    it needs)."""
     from lcanalysis.game.moves import Move
 
     try:
         move = Move.parse(text, source.colors)
         why = source.why_illegal(move)
-    except ValueError as exc:
-        raise UsageError(f"{option} {text}: {exc}") from None
+    except ValueError as exc:  # (the reader's message quotes the turn: "move 'ZZ' has no '/<source>'")
+        raise OptionError(f"argument {option}: {exc}") from None
     if why:
-        raise UsageError(f"{option} {text} is not legal here: {why}")
+        raise OptionError(f"argument {option}: {text} is not legal here: {why}")
     return str(move)
 
 
 def legal_turns(source: Position | View, texts: Sequence[str] | None, option: str = "--turn") -> list[str]:
     """Every turn an option names, in the order given, each read by ``legal_turn``; a turn named twice (as
-    typed or in another spelling, ``+B6/D`` and ``+b6/d``) is a ``UsageError`` naming it: a user who typed a
+    typed or in another spelling, ``+B6/D`` and ``+b6/d``) is an ``OptionError`` naming it: a user who typed a
     turn twice likely meant another. The one rule of ``advise --turn`` and ``rollout --turn``."""
     turns: list[str] = []
     for text in texts or ():
         turn = legal_turn(source, text, option)
         if turn in turns:
-            raise UsageError(f"{option} {turn} is given twice")
+            raise OptionError(f"argument {option}: {turn} is given twice")
         turns.append(turn)
     return turns
 
@@ -161,15 +163,26 @@ def unwritable(option: str, path: str, exc: OSError) -> UsageError:
     return UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})")
 
 
-def check_agent_option(option: str, text: str) -> Any:
-    """The agent an option names, checked (``tournaments.specs.check_agent``): a refusal is an
-    ``OptionError`` naming the option as the parser's do (``argument --agent: unknown agent 'nosuch'``)."""
+def check_agent_option(option: str, text: str, make: bool = True) -> Any:
+    """The agent an option names, checked (``tournaments.specs.check_agent``, ``make`` as it takes it:
+    False checks its name and options without loading the engine, for a command's ``precheck``): a
+    refusal is an ``OptionError`` naming the option as the parser's do (``argument --agent: unknown
+    agent 'nosuch'``)."""
     from lcanalysis.tournaments.specs import TournamentError, check_agent, parse_agent
 
     try:
-        return check_agent(parse_agent(text))
+        return check_agent(parse_agent(text), make)
     except TournamentError as exc:
         raise OptionError(f"argument {option}: {exc}") from None
+
+
+def check_rollout_agent(option: str, text: str, make: bool = True) -> Any:
+    """The agent an option names to play out trials (``rollout --agent``, ``review --check-agent``):
+    as ``check_agent_option`` checks it, and not an outside program, which plays one round at a time."""
+    spec = check_agent_option(option, text, make)
+    if spec.name == "external":
+        raise OptionError(f"argument {option}: {EXTERNAL_CANNOT_ROLL_OUT}")
+    return spec
 
 
 def write_output_file(option: str, path: str, text: str) -> None:

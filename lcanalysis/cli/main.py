@@ -200,8 +200,8 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
             # (``--help``, ``--colors``) for the top-level parser
             from lcanalysis.cli.tournament import tournament_main
 
-            _prepare_engine("tournament", argv, plain_kernel)
-            return int(tournament_main(argv[1:]) or 0)
+            # compiled once its agents are known good: a mistyped one is refused at once, not after a compile
+            return int(tournament_main(argv[1:], lambda: _prepare_engine("tournament", argv, plain_kernel)) or 0)
         if argv[:1] in (["rollout"], ["advise"]):  # '--turn -W2/G': a discard begins with '-'
             argv = rollout.joined_turns(argv)
         args = _parse(argv)

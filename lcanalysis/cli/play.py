@@ -36,11 +36,11 @@ from lcanalysis.options import (
     MAX_SEED,
     PLAYOUT_POLICIES,
     PLAYOUT_POLICY_DEFAULT,
-    UsageError,
     check_output_file,
     nonneg,
     number,
     path_name,
+    refused,
     seconds,
 )
 
@@ -98,15 +98,22 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--record", metavar="FILE", type=path_name("--record"),
                    help="write the game record (JSON) to FILE after every turn; 'lcanalysis review FILE' "
                         "analyses it")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, precheck=precheck)
 
 
-def run(args: argparse.Namespace) -> int:
+def precheck(args: argparse.Namespace) -> None:
+    """What ``play`` can refuse from its arguments alone, refused before the engine is compiled (``main``
+    calls this first; a minute on a fresh install): the record's file, the agent's name and options."""
     if args.record:
         check_output_file("--record", args.record)
         if os.path.exists(args.record):  # another game's record: never overwritten
-            raise UsageError(f"--record {args.record}: the file exists (another game's record?); give a new name "
-                             "or delete it first")
+            raise refused("--record", f"{args.record} exists (another game's record?); give a new name or "
+                                      "delete it first")
+    check_agent_option("--agent", args.agent, make=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    precheck(args)  # (cheap: again when main called it, and a program may call run alone)
     spec = check_agent_option("--agent", args.agent)
     agent = spec.make()
     agent.name = spec.label  # 'external:python mybot.py', 'search:time_ms=50': as the player asked

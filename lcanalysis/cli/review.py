@@ -34,7 +34,15 @@ import shlex
 import sys
 from typing import Any
 
-from lcanalysis.cli.common import describe, emit, progress_line, read_stdin, unwritable, write_output_file
+from lcanalysis.cli.common import (
+    check_rollout_agent,
+    describe,
+    emit,
+    progress_line,
+    read_stdin,
+    unwritable,
+    write_output_file,
+)
 from lcanalysis.options import (
     FEWEST_TRIALS,
     MAX_CHECK_TOP,
@@ -98,7 +106,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
     p.add_argument("--check-agent", default=None, metavar="AGENT", type=nonblank("--check-agent", "an agent name"),
                    help="with --check: the agent in both seats of the checks' rollouts, NAME or "
                         "NAME:OPTION=VALUE,... as a tournament takes it (default best, the strongest)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, precheck=precheck)
 
 
 def _max_check_seconds() -> float:
@@ -107,13 +115,22 @@ def _max_check_seconds() -> float:
     return MAX_SECONDS
 
 
-def run(args: argparse.Namespace) -> int:
-    from lcanalysis.game.records import read_record, read_record_text
-
+def precheck(args: argparse.Namespace) -> None:
+    """What ``review`` can refuse from its arguments alone, refused before the engine is compiled and the
+    record read (``main`` calls this first): a check's option without ``--check``, the checks' agent's name
+    and options."""
     if args.check is None:  # (refused before the review, which can take minutes)
         for option in ("check_seconds", "check_top", "check_agent"):
             if getattr(args, option) is not None:
                 raise UsageError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
+    elif args.check_agent is not None:
+        check_rollout_agent("--check-agent", args.check_agent, make=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    from lcanalysis.game.records import read_record, read_record_text
+
+    precheck(args)  # (cheap: again when main called it, and a program may call run alone)
     # a RecordError (a ValueError) becomes 'error: ...', exit 2; a long record shows a bar after a second
     record = (read_record_text(read_stdin("a game record"), progress=not args.no_progress) if args.record == "-"
               else read_record(args.record, progress=not args.no_progress))  # '-': the record's text, never a path
@@ -162,6 +179,7 @@ def _check_folder(args: argparse.Namespace) -> str | None:
     from lcanalysis.studies.review_check import DEFAULT_AGENT, check_options
 
     args.check_agent = args.check_agent or DEFAULT_AGENT
+    check_rollout_agent("--check-agent", args.check_agent)  # (made: refused as the option, not as the library's)
     check_options(args.check, args.check_seconds, args.check_top, args.check_agent, _workers(args))
     folder = f"{args.out}.checks" if args.out else None
     if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):

@@ -24,7 +24,7 @@ import os
 import shlex
 import sys
 
-from lcanalysis.cli.common import check_agent_option, describe, emit, legal_turns, load, progress_line
+from lcanalysis.cli.common import check_rollout_agent, describe, emit, legal_turns, load, progress_line
 from lcanalysis.options import (
     FEWEST_TRIALS,
     MAX_ROLLOUT_TOP,
@@ -99,10 +99,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 
 def precheck(args: argparse.Namespace) -> None:
     """What ``rollout`` can refuse from its input alone, refused before the engine is compiled (``main`` calls
-    this first): options that do not go together, the position, and each ``--turn`` read against the
-    position's rules, named as typed. Keeps what it read for ``run`` (``args.read``: the position, the turns)."""
+    this first): options that do not go together, the agent's name and options, the position, and each
+    ``--turn`` read against the position's rules, named as typed. Keeps what it read for ``run``
+    (``args.read``: the position, the turns)."""
     if args.turns and args.top is not None:
         raise UsageError("--turn names the turns to roll out: give --turn or --top, not both")
+    if args.agent is not None:  # (the default is good; checking it would load the rollout before the compile)
+        check_rollout_agent("--agent", args.agent, make=False)
     source = load(args.position)
     args.read = (source, legal_turns(source, args.turns) or None)
 
@@ -117,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file("--out", args.out, keep={"the position": args.position},
                           replaces=("a rollout file", ("# lcanalysis rollout",)))
     args.agent = args.agent or DEFAULT_AGENT
-    check_agent_option("--agent", args.agent)
+    check_rollout_agent("--agent", args.agent)
     if args.trials is None and args.seconds is None:
         args.trials = DEFAULT_TRIALS
     workers = args.workers or os.cpu_count() or 1

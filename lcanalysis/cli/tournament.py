@@ -8,8 +8,9 @@ also rates the luck of every deck draw and prints the luck-adjusted mean score d
 the raw one; ``--records DIR`` writes every played deal-seating as a game record for
 ``lcanalysis review``. Bad input (an
 option, an agent, a results file of another tournament, a file another run is writing) is
-one ``error`` line on standard error and exit status 2, a bad option's or agent's naming the
-command (``lcanalysis tournament: error: ... (see lcanalysis tournament --help)``); lines of the
+one ``error`` line on standard error and exit status 2, a bad option's, agent's (two of one label
+too) or output file's naming the command (``lcanalysis tournament: error: ... (see lcanalysis
+tournament --help)``), each refused before the engine compiles or any round is played; lines of the
 file that do not count are ``warning: ...``.
 """
 
@@ -19,11 +20,11 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lcanalysis.cli.common import emit
-from lcanalysis.options import check_output_file, check_output_folder, error_line, same_file
+from lcanalysis.options import OptionError, check_output_file, check_output_folder, error_line, same_file
 from lcanalysis.tournaments.command import UsageError, build_parser, settings
 from lcanalysis.tournaments.specs import parse_agent
 
@@ -39,15 +40,20 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def tournament_main(argv: Sequence[str] | None = None) -> int:
-    """``lcanalysis tournament AGENT AGENT [AGENT...] --deals N [--colors 6] [--rounds 3] ...``"""
+def tournament_main(argv: Sequence[str] | None = None, prepare: Callable[[], None] | None = None) -> int:
+    """``lcanalysis tournament AGENT AGENT [AGENT...] --deals N [--colors 6] [--rounds 3] ...``;
+    ``prepare``: what readies the engine (``main``'s compile), called once the agents' names and
+    options are known to be good, so that a mistyped one is refused at once, not after a compile."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
         # the agents, checked once the options are read (an outside program's takes --bot-timeout), are
-        # refused as a bad option is: one line naming the command
+        # refused as a bad option is: one line naming the command; made (the engine loaded) after prepare
+        settings(args, make=False)
+        if prepare is not None:
+            prepare()
         chosen = settings(args)
-    except UsageError as exc:
+    except (UsageError, OptionError) as exc:
         _say(error_line(parser.prog, str(exc)))
         return 2
     except (ValueError, OSError) as exc:  # any other refusal: a line, not a traceback
@@ -62,6 +68,9 @@ def tournament_main(argv: Sequence[str] | None = None) -> int:
             return _run(args, chosen)
         except BrokenPipeError:  # output piped into `head`: not an error of the tournament ('main' ends quietly)
             raise
+        except OptionError as exc:  # a file an option names, refused before the run: as a bad option is
+            _say(error_line(parser.prog, str(exc)))
+            return 2
         except (ValueError, OSError) as exc:  # TournamentError, RulesError, AgentError are ValueErrors
             _say(f"error: {exc}")
             return 2
@@ -96,7 +105,8 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
             check_output_file("--out", out)
     if args.records:
         if out is not None and same_file(args.records, out):  # (else made a folder, then "is a directory")
-            raise UsageError(f"--records {args.records} is the results file (--out): give the records another folder")
+            raise OptionError(f"argument --records: {args.records} is the results file (--out): give the records "
+                              "another folder")
         check_output_folder("--records", args.records)
     if args.csv:  # before the (possibly long) run, not after it; over its own table only, never another file
         check_output_file("--csv", args.csv, {"the results file (--out)": out},

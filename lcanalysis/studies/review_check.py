@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from lcanalysis.options import FEWEST_TRIALS, MAX_WORKERS, ONE_TRIAL
+from lcanalysis.options import EXTERNAL_CANNOT_ROLL_OUT, FEWEST_TRIALS, MAX_WORKERS, ONE_TRIAL
 from lcanalysis.options import MAX_CHECK_TOP as MAX_TOP
 from lcanalysis.reviewer.checks import MarkCheck, ReviewChecks, checked_players, verdict_for
 from lcanalysis.reviewer.report import Decision, Review
@@ -61,8 +61,7 @@ def check_options(trials: Any, seconds: Any = None, top: Any = None, agent: Any 
     except TournamentError as exc:
         raise CheckError(f"agent (--check-agent): {exc}") from None
     if spec.name == "external":
-        raise CheckError("agent (--check-agent): an external agent cannot roll out: it plays one round at a time "
-                         "over the bot protocol")
+        raise CheckError(f"agent (--check-agent): {EXTERNAL_CANNOT_ROLL_OUT}")
 
 
 def check_file(folder: str, d: Decision, agent: str) -> str:

@@ -63,6 +63,7 @@ from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position, round_score_range
 from lcanalysis.game.view import View
 from lcanalysis.options import (
+    EXTERNAL_CANNOT_ROLL_OUT,
     FEWEST_TRIALS,
     MAX_WORKERS,
     ONE_TRIAL,
@@ -418,7 +419,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     except TournamentError as exc:
         raise RolloutError(str(exc)) from None
     if spec.name == "external":
-        raise RolloutError("an external agent cannot roll out: it plays one round at a time over the bot protocol")
+        raise RolloutError(EXTERNAL_CANNOT_ROLL_OUT)
     say = progress if callable(progress) else None
     passed_over: list[str] = []  # (the note on the hint's turns passed over, when some were)
     chosen = candidate_turns(source, turns, top, seed, say, seconds, passed_over)

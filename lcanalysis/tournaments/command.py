@@ -9,7 +9,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from lcanalysis.options import MAX_SEED, MAX_WORKERS, CommandParser, nonneg, number, path_name
-from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, parse_agent
+from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, check_labels, parse_agent
 
 if TYPE_CHECKING:
     from lcanalysis.game.rules import Rules
@@ -94,17 +94,19 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def settings(ns: argparse.Namespace) -> tuple[list[AgentSpec], Rules, int, bool, bool]:
+def settings(ns: argparse.Namespace, make: bool = True) -> tuple[list[AgentSpec], Rules, int, bool, bool]:
     """The tournament a parsed command names: ``(agents, rules, seed, duplicate, round_robin)``,
-    every agent checked (``check_agent``); an agent that cannot be made is a ``UsageError``, a bad
-    argument as any other (checked here, not as parsed: an outside program's takes --bot-timeout)."""
+    every agent checked (``check_agent``, ``make`` as it takes it) and each under a label of its own
+    (``check_labels``); an agent that cannot be made is a ``UsageError``, a bad argument as any other
+    (checked here, not as parsed: an outside program's takes --bot-timeout)."""
     timeout = getattr(ns, "bot_timeout", None)
     try:
         parsed = [parse_agent(a) for a in ns.agents]
         if timeout is not None:  # the outside programs' limit a turn (a hung bot otherwise takes 120 s to fail)
             parsed = [{**p, "timeout": timeout} if isinstance(p, dict) and p.get("name") == "external" else p
                       for p in parsed]
-        specs = [check_agent(p) for p in parsed]
+        specs = [check_agent(p, make) for p in parsed]
+        check_labels(specs)  # (the run would refuse them, but after the compile)
     except UsageError:
         raise
     except TournamentError as exc:

@@ -64,7 +64,7 @@ from lcanalysis.tournaments.results import (
     read_results,
     tournament_identity,
 )
-from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, deal_seed
+from lcanalysis.tournaments.specs import AgentSpec, TournamentError, check_agent, check_labels, deal_seed
 from lcanalysis.tournaments.stats import (
     bradley_terry,
     bradley_terry_points,
@@ -555,13 +555,7 @@ def _checked_agents(agents: Any, round_robin: bool) -> list[AgentSpec]:
     if isinstance(agents, (str, bytes, dict, AgentSpec)) or not isinstance(agents, Sequence):
         raise TournamentError(f"agents must be a list of agents, got {agents!r}")
     specs = [check_agent(a) for a in agents]
-    labels = [s.label for s in specs]
-    if len(set(labels)) != len(labels):
-        raise TournamentError(
-            f"agents need distinct labels, got {labels}: a tournament measures agents against each other. The "
-            "same agent on both seats, to measure a seat (the first player's edge), is the first-player study "
-            "(lcanalysis studies data --only first_player_rounds; lcanalysis.studies.first_player); in Python, "
-            "two copies of an agent may also play under labels of their own ({'name': 'heuristic', 'label': 'h2'})")
+    check_labels(specs)
     if len(specs) < 2:
         raise TournamentError("a tournament needs at least two agents")
     if len(specs) > 2 and not round_robin:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -174,10 +175,12 @@ def _check_type(annotation: Any, key: str, value: Any) -> str | None:
     return None
 
 
-def check_agent(spec: Any) -> AgentSpec:
+def check_agent(spec: Any, make: bool = True) -> AgentSpec:
     """``spec`` as an ``AgentSpec`` once it is known to make an agent: a known name, known options
     of the right types (JSON values, since a results file records them), and a constructor that
-    accepts them. Raises ``TournamentError`` naming the agent and what is wrong."""
+    accepts them. Raises ``TournamentError`` naming the agent and what is wrong. ``make=False``
+    checks all but the constructor, which loads (on a fresh install compiles) the engine: what a
+    command refuses before it compiles."""
     s = AgentSpec.of(spec)
     label = s.label or s.name
     if not isinstance(s.name, str) or not s.name:
@@ -208,6 +211,8 @@ def check_agent(spec: Any) -> AgentSpec:
         cmd = dict(s.options).get("cmd")
         if not cmd or (isinstance(cmd, str) and not cmd.split()):
             raise TournamentError(f"agent {label!r}: an external agent needs a command ('cmd')")
+    if not make:
+        return s
     try:
         agent = s.make()  # builds only: an external program is started on its first turn
     except (TypeError, ValueError) as exc:  # AgentError is a ValueError
@@ -216,3 +221,15 @@ def check_agent(spec: Any) -> AgentSpec:
     if close:
         close()
     return s
+
+
+def check_labels(specs: Sequence[AgentSpec]) -> None:
+    """A ``TournamentError`` unless every agent of a tournament has a label of its own: the results
+    are kept and summed by label."""
+    labels = [s.label for s in specs]
+    if len(set(labels)) != len(labels):
+        raise TournamentError(
+            f"agents need distinct labels, got {labels}: a tournament measures agents against each other. The "
+            "same agent on both seats, to measure a seat (the first player's edge), is the first-player study "
+            "(lcanalysis studies data --only first_player_rounds; lcanalysis.studies.first_player); in Python, "
+            "two copies of an agent may also play under labels of their own: {'name': 'heuristic', 'label': 'h2'}")
