@@ -251,7 +251,8 @@ def test_absurd_budgets_are_refused_naming_the_option(capsys, command, option, v
 def test_a_memory_ceiling_below_what_the_command_uses_is_refused_up_front():
     proc = _sub("solve", ENDGAME, "--max-stalls", "0", "--max-memory", "0.05")
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
-    assert "error: --max-memory 0.05 GB is less than this command needs" in proc.stderr
+    assert proc.stderr.startswith("lcanalysis solve: error: argument --max-memory: 0.05 GB is less than this command "
+                                  "needs"), proc.stderr
     assert re.search(r"give --max-memory [0-9.]+ or more", proc.stderr)
 
 

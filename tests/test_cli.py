@@ -789,6 +789,35 @@ def test_the_newest_commands_refuse_a_bad_option_in_one_line_naming_it(capsys, m
     assert "Traceback" not in out.err
 
 
+@pytest.mark.parametrize(("argv", "says"), [
+    (["advise", "example:midround", "--all", "--top", "3"], "--all lists every turn: give --all or --top N, not both"),
+    (["advise", "example:midround", "--turn", "-W2/D", "--json"], "--turn adds a line to the text answer"),
+    (["rollout", "example:midround", "--turn", "-W2/D", "--top", "2"], "give --turn or --top, not both"),
+    (["review", "RECORD", "--check-top", "2"], "--check-top needs --check N"),
+    (["solve", "example:endgame", "--max-stalls", "0", "--leaf", "as-is"], "--leaf is the value at the horizon"),
+    (["solve", "example:endgame", "--max-stalls", "0", "--seed", "3"], "--seed is the seed of --samples"),
+    (["solve", "example:endgame", "--max-stalls", "0", "--samples", "5"], "--samples applies to a view only"),
+    (["solve", "example:endgame"], "no bound: drawing from discard piles can go on forever, so give --max-stalls S"),
+    (["studies", "data", "--only", "nosuch"], "argument --only: unknown data file(s) ['nosuch']; known: "),
+    (["studies", "wager-tables", "nosuch"], "unknown table(s) ['nosuch']; known: "),
+    (["studies", "match-table", "--colors", "6"], "the shipped table is for 5 colours: give --out FILE"),
+])
+def test_options_refused_together_or_missing_are_one_line_naming_the_command(capsys, tmp_path, argv, says):
+    """Options that do not go together (or one missing, or a name no study knows), refused once the
+    arguments are read, said 'error: --all lists every turn: ...' without the command every argument
+    the parser refuses names: the same one line now, exit status 2."""
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.records import record_round, write_record
+
+    start = Position.deal(seed=3)
+    record = tmp_path / "round.json"
+    write_record(record_round(start, [start.legal_moves()[0]]), str(record))
+    code, out, err = run(capsys, *[str(record) if word == "RECORD" else word for word in argv])
+    prog = f"lcanalysis {' '.join(argv[:2] if argv[0] == 'studies' else argv[:1])}"
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n") and says in err, err
+
+
 @pytest.mark.parametrize(("argv", "option", "says"), [
     (["play", "--seed", "1", "--agent", "search:width=abc"], "--agent", "'search:width=abc'"),
     (["play", "--seed", "1", "--agent", "nosuch"], "--agent", "unknown agent 'nosuch'"),
@@ -1236,7 +1265,9 @@ def test_solve_without_a_bound_on_a_round_that_is_over_says_the_round_is_over(ca
     assert code == 2 and "no bound" not in err and err == run(capsys, "solve", endgame.view(1).to_string(),
                                                               "--max-stalls", "0")[2], err
     code, _, err = run(capsys, "solve", "example:endgame")  # a sound question: the bound is what is missing
-    assert code == 2 and err.startswith("error: no bound"), err
+    # a missing option: refused as the parser refuses one, one line naming the command
+    assert code == 2 and err.startswith("lcanalysis solve: error: no bound") and err.count("\n") == 1, err
+    assert err.endswith(" (see lcanalysis solve --help)\n"), err
 
 
 def test_solve_of_a_view_at_its_turn_cap_says_the_round_is_over_at_once(capsys):

@@ -21,7 +21,7 @@ import sys
 
 from lcanalysis import options  # the hint's numbers (the advisor's), read as the help is made: changed there, said here
 from lcanalysis.cli.common import add_budget_options, describe, emit, legal_turns, load, memory_ceiling, stage_progress
-from lcanalysis.options import MAX_SEED, UsageError, nonneg, seconds
+from lcanalysis.options import MAX_SEED, OptionError, UsageError, nonneg, seconds
 
 #: what ``advise`` without a position advises (a first try, shown on standard error)
 DEFAULT_POSITION = "example:midround"
@@ -90,10 +90,10 @@ def precheck(args: argparse.Namespace) -> None:
         print(f"no position given: advising the built-in {DEFAULT_POSITION} "
               "(give a position: a JSON file, '-', an 'LC1;...' string or example:NAME)", file=sys.stderr)
     if args.all and args.top is not None:  # --all shows every turn: a --top beside it would be ignored
-        raise UsageError("--all lists every turn: give --all or --top N, not both")
+        raise OptionError("--all lists every turn: give --all or --top N, not both")
     if args.turn is not None and args.json:  # refused, not silently ignored
-        raise UsageError("--turn adds a line to the text answer; --json gives every turn with its loss already: "
-                         "give one of them")
+        raise OptionError("--turn adds a line to the text answer; --json gives every turn with its loss already: "
+                          "give one of them")
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
     args.read = (source, view, legal_turns(view, args.turn))  # a turn given twice is refused, as by rollout

@@ -273,8 +273,9 @@ def _used_address_space() -> int:
 def memory_ceiling(gb: float | None, less: str) -> Iterator[None]:
     """Run the block under an address-space limit of ``gb`` GB (None: the machine's memory), set
     with ``setrlimit(RLIMIT_AS)`` and given back afterwards. A ceiling below what the process
-    already uses is refused up front; an allocation that fails under it is a ``UsageError``
-    naming the ceiling and how to ask for less (``less``)."""
+    already uses is refused up front (an ``OptionError``, as the parser refuses a bad value); an
+    allocation that fails under it is a ``UsageError`` naming the ceiling and how to ask for less
+    (``less``)."""
     try:
         import resource
     except ImportError:  # pragma: no cover - not a POSIX system: no ceiling
@@ -287,15 +288,15 @@ def memory_ceiling(gb: float | None, less: str) -> Iterator[None]:
     named = f"{ceiling:.3g} GB" + (" (the default, the machine's memory)" if default else "")
     if hard != resource.RLIM_INFINITY and limit > hard:
         if not default:
-            raise UsageError(f"--max-memory {gb:g} GB is above this process's hard address-space limit of "
-                             f"{hard / (1 << 30):.3g} GB (ulimit -Hv): give at most that")
+            raise OptionError(f"argument --max-memory: {gb:g} GB is above this process's hard address-space "
+                              f"limit of {hard / (1 << 30):.3g} GB (ulimit -Hv): give at most that")
         limit = hard
     used = _used_address_space()
     if limit < used + MEMORY_HEADROOM:
         need = (used + MEMORY_HEADROOM) / (1 << 30)
-        raise UsageError(f"--max-memory {named} is less than this command needs: {used / (1 << 30):.2f} GB of "
-                         "address space are in use before its work starts (the interpreter, numpy and the "
-                         f"compiled engine); give --max-memory {math.ceil(need * 10) / 10:g} or more")
+        raise OptionError(f"argument --max-memory: {named} is less than this command needs: {used / (1 << 30):.2f} "
+                          "GB of address space are in use before its work starts (the interpreter, numpy and the "
+                          f"compiled engine); give --max-memory {math.ceil(need * 10) / 10:g} or more")
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     failed = False
     try:

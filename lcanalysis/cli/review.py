@@ -50,6 +50,7 @@ from lcanalysis.options import (
     MAX_TRIALS,
     MAX_WORKERS,
     ONE_TRIAL,
+    OptionError,
     UsageError,
     check_output_file,
     nonblank,
@@ -122,7 +123,7 @@ def precheck(args: argparse.Namespace) -> None:
     if args.check is None:  # (refused before the review, which can take minutes)
         for option in ("check_seconds", "check_top", "check_agent"):
             if getattr(args, option) is not None:
-                raise UsageError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
+                raise OptionError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
     elif args.check_agent is not None:
         check_rollout_agent("--check-agent", args.check_agent, make=False)
 

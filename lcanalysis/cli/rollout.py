@@ -32,7 +32,7 @@ from lcanalysis.options import (
     MAX_TRIALS,
     MAX_WORKERS,
     ONE_TRIAL,
-    UsageError,
+    OptionError,
     check_output_file,
     nonblank,
     nonneg,
@@ -103,7 +103,7 @@ def precheck(args: argparse.Namespace) -> None:
     ``--turn`` read against the position's rules, named as typed. Keeps what it read for ``run``
     (``args.read``: the position, the turns)."""
     if args.turns and args.top is not None:
-        raise UsageError("--turn names the turns to roll out: give --turn or --top, not both")
+        raise OptionError("--turn names the turns to roll out: give --turn or --top, not both")
     if args.agent is not None:  # (the default is good; checking it would load the rollout before the compile)
         check_rollout_agent("--agent", args.agent, make=False)
     source = load(args.position)

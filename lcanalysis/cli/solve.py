@@ -53,6 +53,7 @@ from lcanalysis.options import (
     MAX_WORKERS,
     SOLVE_MAX_SPLITS,
     SOLVE_SAMPLES,
+    OptionError,
     UsageError,
     nonneg,
     seconds,
@@ -106,7 +107,7 @@ TOO_MANY_FILLS = (f"there are more than {DEFAULT_SPLITS:,} ways to fill the {{n}
                   "samples the fills")
 NO_BOUND = ("no bound: drawing from discard piles can go on forever, so give --max-stalls S (discard-pile draws left "
             "to each player; 0: only the draw pile from now on), --max-turns T (a horizon, the table scored as it "
-            "stands), or --time S (the deepest exact answer within S seconds)")
+            "stands), or --time S, the deepest exact answer within S seconds")
 LESS = "a smaller --max-stalls, --max-turns or --samples, or --time S for the deepest answer within S seconds"
 #: said on Ctrl-C (exit status 130): it ended with no word
 STOPPED = "stopped (Ctrl-C): the answer is printed only once the whole search is done, so nothing is kept; for " \
@@ -279,14 +280,14 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
     without ``--samples``, and ``--workers`` and ``--samples``, which split a view's unseen cards,
     for a full position (one split) and with ``--time`` (one search deepened)."""
     if args.leaf is not None and args.max_turns is None:  # refused, not silently ignored
-        raise UsageError("--leaf is the value at the horizon of --max-turns: without --max-turns there is no "
-                         "horizon; leave it out")
+        raise OptionError("--leaf is the value at the horizon of --max-turns: without --max-turns there is no "
+                          "horizon; leave it out")
     args.leaf = args.leaf or "as-is"
     if args.seed is not None and args.samples is None:  # refused, not silently ignored
-        raise UsageError("--seed is the seed of --samples: give it with --samples N, or leave it out (a view with "
-                         f"more than {DEFAULT_SPLITS:,} distinct splits is sampled without --samples too, "
-                         f"{DEFAULT_SAMPLED} splits with seed 0: --samples {DEFAULT_SAMPLED} --seed N samples "
-                         "others)")
+        raise OptionError("--seed is the seed of --samples: give it with --samples N, or leave it out: a view with "
+                          f"more than {DEFAULT_SPLITS:,} distinct splits is sampled without --samples too, "
+                          f"{DEFAULT_SAMPLED} splits with seed 0; --samples {DEFAULT_SAMPLED} --seed N samples "
+                          "others")
     given = [name for name, value in (("--workers", args.workers), ("--samples", args.samples)) if value is not None]
     if not given:
         return
@@ -294,10 +295,10 @@ def _check_options(pos: Any, args: argparse.Namespace) -> None:
 
     what = " and ".join(given) + (" applies" if len(given) == 1 else " apply")
     if isinstance(pos, Position):
-        raise UsageError(f"{what} to a view only, splitting its unseen cards; a full position has both hands "
-                         "known, nothing to split: leave it out")
+        raise OptionError(f"{what} to a view only, splitting its unseen cards; a full position has both hands "
+                          "known, nothing to split: leave it out")
     if args.time is not None:
-        raise UsageError(f"{what} without --time only: --time deepens one search over every split; leave one out")
+        raise OptionError(f"{what} without --time only: --time deepens one search over every split; leave one out")
 
 
 def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -311,7 +312,7 @@ def _solve(pos: Any, args: argparse.Namespace) -> dict[str, Any]:
     if args.max_stalls is None and args.max_turns is None:  # the library's words name no --time
         # the question's own problems first (a round over, another player's view): a bound would not mend them
         check_question(pos, None, None, args.leaf, samples=args.samples, deepening=True)
-        raise UsageError(NO_BOUND)
+        raise OptionError(NO_BOUND)
 
     # the search's own checks of the question, before the warning below says a word
     check_question(pos, args.max_stalls, args.max_turns, args.leaf, samples=args.samples)

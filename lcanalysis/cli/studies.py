@@ -130,12 +130,12 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
 
 
 def cmd_data(args: argparse.Namespace) -> int:
-    from lcanalysis.options import UsageError
+    from lcanalysis.options import OptionError
     from lcanalysis.studies.data import DATA_COMMANDS, write_data
 
     unknown = sorted(set(args.only or ()) - set(DATA_COMMANDS))
     if unknown:
-        raise UsageError(f"unknown data file(s) {unknown}; known: {sorted(DATA_COMMANDS)}")
+        raise OptionError(f"argument --only: unknown data file(s) {unknown}; known: {sorted(DATA_COMMANDS)}")
     check_output_folder("--root", args.root)  # (a file there was "[Errno 20] Not a directory", once work began)
     try:
         for path in write_data(args.root, args.only, args.deals, args.matches, args.seed, args.rounds, args.mc,
@@ -155,12 +155,12 @@ def cmd_data(args: argparse.Namespace) -> int:
 
 
 def cmd_wager_tables(args: argparse.Namespace) -> int:
-    from lcanalysis.options import UsageError
+    from lcanalysis.options import OptionError
     from lcanalysis.studies.wager_tables import TABLES, write_tables
 
     unknown = [n for n in args.names if n not in TABLES]
     if unknown:
-        raise UsageError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
+        raise OptionError(f"unknown table(s) {unknown}; known: {sorted(TABLES)}")
     check_output_folder("--out", args.out)
     write_tables(args.out, args.names or None, file=sys.stdout)
     return 0
@@ -216,11 +216,11 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
 def cmd_match_table(args: argparse.Namespace) -> int:
     from lcanalysis.game.records import MATCH_TABLE_WHAT
     from lcanalysis.match_equity import TABLE_PATH
-    from lcanalysis.options import UsageError
+    from lcanalysis.options import OptionError
     from lcanalysis.studies import match_table
 
     if args.colors != 5 and not args.out:
-        raise UsageError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
+        raise OptionError("the shipped table is for 5 colours: give --out FILE for a 6-colour table")
     # how a table the study wrote begins (lowercased, as check_output_file compares; indented as
     # match_table.dumps writes it, or compact): the only file its --out writes over
     begins = tuple(f'{{{space}"what": "{MATCH_TABLE_WHAT.lower()}' for space in ("\n  ", ""))
