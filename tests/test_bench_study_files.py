@@ -276,8 +276,8 @@ def test_a_rows_file_of_the_old_format_is_refused_with_a_clear_error(tmp_path, m
     out.write_text(",".join(_rows_file(bench).columns) + "\r\n")
     with pytest.raises(SystemExit) as refused:
         bench.main([*argv, "--out", str(out)])
-    assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file (its first line is not "
-                                  "the header)")
+    assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file: its first line is not "
+                                  "the header")
 
 
 def test_a_file_of_older_columns_is_refused_before_rows_of_todays_are_appended(tmp_path, monkeypatch):
@@ -415,6 +415,6 @@ def test_a_file_that_is_not_the_benchmarks_rows_file_stops_it_with_an_error_not_
     before = out.read_bytes()
     with pytest.raises(SystemExit) as refused:
         bench.main([*argv, "--out", str(out)])
-    assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file (its first line is not "
-                                  "the header)")
+    assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file: its first line is not "
+                                  "the header")
     assert out.read_bytes() == before

@@ -1,5 +1,6 @@
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -787,6 +788,36 @@ def test_the_newest_commands_refuse_a_bad_option_in_one_line_naming_it(capsys, m
     errors = [line for line in out.err.splitlines() if "error" in line]
     assert code == 2 and len(errors) == 1 and words in errors[0], out.err
     assert "Traceback" not in out.err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", "TEXT"],
+     "TEXT is not a tournament results file: its first line is not a JSON object"),
+    (["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", "DIR"], "DIR is a directory"),
+    (["tournament", "random", "greedy", "--deals", "1", "--workers", "1", "--out", os.devnull],
+     f"{os.devnull} is not a regular file"),
+    (["rollout", "example:midround", "--turn", "-W2/D", "--agent", "greedy", "--trials", "2", "--workers", "1",
+      "--seed", "1", "--out", "KEPT"], "KEPT was made with other settings (seed: 0 there, 1 here)"),
+])
+def test_a_kept_results_file_an_option_names_is_refused_as_a_bad_argument(capsys, tmp_path, argv, says):
+    """The files a command resumes (tournament --out, rollout --out; review --out: tests/test_review_keep.py)
+    were refused as 'error: F is not a tournament results file ...', naming neither the command nor the
+    option: one line naming both now, as every bad argument, exit status 2, and the file left as it was."""
+    text = tmp_path / "notes.txt"
+    text.write_text("mine\n")
+    kept = tmp_path / "kept.csv"
+    assert main(["rollout", "example:midround", "--turn", "-W2/D", "--agent", "greedy", "--trials", "2",
+                 "--workers", "1", "--out", str(kept)]) == 0
+    before = kept.read_text()
+    capsys.readouterr()
+    fill = {"TEXT": str(text), "DIR": str(tmp_path), "KEPT": str(kept)}
+    code, out, err = run(capsys, *[fill.get(word, word) for word in argv])
+    prog = f"lcanalysis {argv[0]}"
+    for word, path in fill.items():
+        says = says.replace(word, path)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"{prog}: error: argument --out: {says}") and err.endswith(f" (see {prog} --help)\n"), err
+    assert text.read_text() == "mine\n" and kept.read_text() == before
 
 
 @pytest.mark.parametrize(("argv", "says"), [

@@ -18,6 +18,9 @@ from lcanalysis.game.records import read_record, record_round, write_record
 from lcanalysis.reviewer import judgement_of, judgement_text, review
 from lcanalysis.reviewer import run as R  # the review's run: the module whose names these tests replace
 
+#: how a refused --out file begins: one line naming the command and the option, as the parser's refusals
+REFUSED = "lcanalysis review: error: argument --out: "
+
 
 def test_a_review_resumed_from_kept_judgements_is_the_one_made_in_one_go():
     """Each small record's review, its first turns' judgements kept (written as text and read
@@ -126,7 +129,7 @@ def test_review_out_refuses_a_file_made_with_other_settings(record, tmp_path, ca
     capsys.readouterr()
     assert main([*argv, *change]) == 2
     err = capsys.readouterr().err
-    assert f"error: --out {kept} was made with other settings (" in err and named in err, err
+    assert f"{REFUSED}{kept} was made with other settings (" in err and named in err, err
     assert kept.read_text() == before  # nothing lost
 
 
@@ -159,7 +162,7 @@ def test_review_out_in_a_folder_it_cannot_write_in_is_an_error_naming_the_option
     says which option, which file and why, as --html does."""
     assert main(["review", str(record), "--workers", "1", "--no-progress", "--out", "/proc/x.csv"]) == 2
     err = capsys.readouterr().err
-    assert "error: --out /proc/x.csv: cannot write it (No such file or directory)" in err and "Errno" not in err, err
+    assert f"{REFUSED}/proc/x.csv: cannot write it (No such file or directory)" in err and "Errno" not in err, err
 
 
 def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tmp_path, capsys, monkeypatch):
@@ -176,7 +179,7 @@ def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tm
     monkeypatch.setattr(R, "REVIEW_VERSION", R.REVIEW_VERSION + 1)
     assert main(argv) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert (f"error: --out {kept} was written by review version {R.REVIEW_VERSION - 1}, and this is review version "
+    assert (f"{REFUSED}{kept} was written by review version {R.REVIEW_VERSION - 1}, and this is review version "
             f"{R.REVIEW_VERSION}: resuming it would add this version's rows to the other's") in err, err
     assert kept.read_text() == first + "\n" + rest
     settings = json.loads(first[len("# lcanalysis review "):])
@@ -185,7 +188,7 @@ def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tm
     before = kept.read_text()
     assert main(argv) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert (f"error: --out {kept} is unversioned (its settings name no review_version: it was written before review "
+    assert (f"{REFUSED}{kept} is unversioned (its settings name no review_version: it was written before review "
             f"versions were kept), and this is review version {R.REVIEW_VERSION}") in err, err
     assert kept.read_text() == before
 
@@ -222,7 +225,7 @@ def test_a_file_kept_by_an_earlier_review_version_is_refused_by_this_review(reco
     capsys.readouterr()
     assert main(argv) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert (f"error: --out {kept} was written by review version 14, and this is review version 15: resuming it "
+    assert (f"{REFUSED}{kept} was written by review version 14, and this is review version 15: resuming it "
             "would add this version's rows to the other's") in err, err
     assert kept.read_text() == before
 
@@ -449,7 +452,7 @@ def test_review_out_refuses_a_binary_file_or_a_broken_header_naming_the_file(rec
     other.write_bytes(content)
     assert main(["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(other)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: --out {other} is not a review file (") and err.count("\n") == 1, err
+    assert err.startswith(f"{REFUSED}{other} is not a review file: ") and err.count("\n") == 1, err
     assert "codec" not in err and "Expecting" not in err
     assert other.read_bytes() == content
 
@@ -542,7 +545,7 @@ def test_review_out_refuses_a_row_whose_judgement_is_of_another_turn_or_a_turn_j
         kept.write_text("".join(edited))
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert err.startswith(f"error: --out {says}"), err
+        assert err.startswith(f"{REFUSED}{says}"), err
         assert kept.read_text() == "".join(edited)
     kept.write_text("".join(lines + [lines[2]]))  # the same row twice: counted once
     assert main(argv) == 0
@@ -563,7 +566,7 @@ def test_a_kept_judgement_of_another_turn_than_the_records_at_its_index_is_refus
     kept.write_text("".join(edited))
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: --out {kept} line 3: the judgement of round 1 turn 0 is of the turn '-B10/Y' "
+    assert err.startswith(f"{REFUSED}{kept} line 3: the judgement of round 1 turn 0 is of the turn '-B10/Y' "
                           "played, but the record's turn 0 is -Yw/D"), err
     assert kept.read_text() == "".join(edited)  # left as it was
     rec = read_record(str(record))

@@ -450,7 +450,8 @@ def test_a_second_command_refuses_or_waits_for_the_writer(tmp_path):
     try:
         refused = subprocess.run(args, check=False, capture_output=True, text=True, env=_env(tmp_path), timeout=600)
         assert refused.returncode == 2
-        assert f"error: another tournament is writing {path} (pid {os.getpid()})" in refused.stderr
+        assert refused.stderr.startswith(f"lcanalysis tournament: error: argument --out: another tournament is "
+                                         f"writing {path} (pid {os.getpid()})"), refused.stderr
         assert "Traceback" not in refused.stderr
         waiting = subprocess.Popen(args + ["--wait"], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                    env=_env(tmp_path))

@@ -24,6 +24,7 @@ from lcanalysis.options import (
     is_utf8,
     number_or_none,
     number_text,
+    refused,
 )
 
 if TYPE_CHECKING:
@@ -159,8 +160,9 @@ def describe(doc: str | None) -> str:
 
 
 def unwritable(option: str, path: str, exc: OSError) -> UsageError:
-    """The ``error:`` for a file an option names that cannot be written: the option, the file, why."""
-    return UsageError(f"{option} {path}: cannot write it ({exc.strerror or exc})")
+    """The refusal of a file an option names that cannot be written: the option, the file, why
+    (``options.refused``: the parser's one line, ``argument --out: F: cannot write it (...)``)."""
+    return refused(option, f"{path}: cannot write it ({exc.strerror or exc})")
 
 
 def check_agent_option(option: str, text: str, make: bool = True) -> Any:

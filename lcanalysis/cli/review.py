@@ -51,7 +51,6 @@ from lcanalysis.options import (
     MAX_WORKERS,
     ONE_TRIAL,
     OptionError,
-    UsageError,
     check_output_file,
     nonblank,
     nonneg,
@@ -184,8 +183,8 @@ def _check_folder(args: argparse.Namespace) -> str | None:
     check_options(args.check, args.check_seconds, args.check_top, args.check_agent, _workers(args))
     folder = f"{args.out}.checks" if args.out else None
     if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
-        raise UsageError(f"--check keeps its trials in {folder} (--out's name and .checks), which is a file: "
-                         "move it, or give --out another name")
+        raise OptionError(f"--check keeps its trials in {folder} (--out's name and .checks), which is a file: "
+                          "move it, or give --out another name")
     return folder
 
 
@@ -250,7 +249,7 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
     try:
         write, _ = stack.enter_context(kept_file.open(path, identity, command, says_stopped=False))  # (says it: main)
     except (RuntimeError, ValueError) as exc:  # another run is writing it; another record or settings
-        raise UsageError(f"--out {exc}") from None
+        raise OptionError(f"argument --out: {exc}") from None
     except OSError as exc:  # a folder it may not write in
         raise unwritable("--out", path, exc) from None
     judged: dict[tuple[int, int], dict[str, Any]] = {}
@@ -259,20 +258,20 @@ def _kept(stack: contextlib.ExitStack, path: str, record: Any, player: int | Non
         try:
             x = judgement_of(str(row["judgement"]))
         except ValueError as exc:
-            raise UsageError(f"--out {path} line {n}: {exc}") from None
+            raise OptionError(f"argument --out: {path} line {n}: {exc}") from None
         key, said = (int(row["round"]), int(row["index"])), (x["round"], x["index"])
         if said != key:  # (the row's turn is its columns; a judgement of another would be that turn's)
-            raise UsageError(f"--out {path} line {n}: the row is of round {key[0]} turn {key[1]}, but its judgement "
-                             f"is of round {said[0]} turn {said[1]}: a row no review wrote (was the file edited?); "
-                             "write to another file")
+            raise OptionError(f"argument --out: {path} line {n}: the row is of round {key[0]} turn {key[1]}, but its "
+                              f"judgement is of round {said[0]} turn {said[1]}: a row no review wrote (was the file "
+                              "edited?); write to another file")
         misfit = kept_turn_misfit(record, x)
         if misfit:  # (the file is this record's by its hash: a row edited, or pasted from another file)
-            raise UsageError(f"--out {path} line {n}: {misfit}: a row no review wrote (was the file edited?); "
-                             "write to another file")
+            raise OptionError(f"argument --out: {path} line {n}: {misfit}: a row no review wrote (was the file "
+                              "edited?); write to another file")
         if judged.setdefault(key, x) != x:
-            raise UsageError(f"--out {path} line {n}: round {key[0]} turn {key[1]} is judged twice, otherwise "
-                             f"(lines {lines[key]} and {n}): a row no review wrote (was the file edited?); write to "
-                             "another file")
+            raise OptionError(f"argument --out: {path} line {n}: round {key[0]} turn {key[1]} is judged twice, "
+                              f"otherwise (lines {lines[key]} and {n}): a row no review wrote (was the file edited?); "
+                              "write to another file")
         lines.setdefault(key, n)
     if judged:
         print(f"resuming from {path}: {len(judged)} turn(s) judged there are kept", file=sys.stderr)

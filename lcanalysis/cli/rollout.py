@@ -112,6 +112,7 @@ def precheck(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lcanalysis.studies.rollout import DEFAULT_AGENT, DEFAULT_TOP, DEFAULT_TRIALS, rollout
+    from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError
 
     if getattr(args, "read", None) is None:  # (called without main's precheck)
         precheck(args)
@@ -124,12 +125,15 @@ def run(args: argparse.Namespace) -> int:
     if args.trials is None and args.seconds is None:
         args.trials = DEFAULT_TRIALS
     workers = args.workers or os.cpu_count() or 1
-    analysis = rollout(source, turns=turns, agent=args.agent, trials=args.trials,
-                       top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
-                       progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
-                       command=_command(args) if args.out else None,
-                       allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds,
-                       hand_model=args.hand_model)
+    try:
+        analysis = rollout(source, turns=turns, agent=args.agent, trials=args.trials,
+                           top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
+                           progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
+                           command=_command(args) if args.out else None,
+                           allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds,
+                           hand_model=args.hand_model)
+    except (OtherSettingsError, OtherCodeError) as exc:  # --out's file is another rollout's: as a bad option is
+        raise OptionError(f"argument --out: {exc}") from None
     if args.json:  # (each turn with its labelled extras: on a match position its points beside its chance)
         answer = analysis.to_json()
         for row, move in zip(answer["moves"], analysis.moves, strict=True):

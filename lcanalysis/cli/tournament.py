@@ -59,7 +59,12 @@ def tournament_main(argv: Sequence[str] | None = None, prepare: Callable[[], Non
     except (ValueError, OSError) as exc:  # any other refusal: a line, not a traceback
         _say(f"error: {exc}")
         return 2
-    from lcanalysis.tournaments.results import ResultsWarning  # (the game with it) after the parse: --help is at once
+    from lcanalysis.tournaments.results import (  # (the game with it) after the parse: --help is at once
+        ResultsFileError,
+        ResultsLockedError,
+        ResultsMismatchError,
+        ResultsWarning,
+    )
 
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
@@ -70,6 +75,9 @@ def tournament_main(argv: Sequence[str] | None = None, prepare: Callable[[], Non
             raise
         except OptionError as exc:  # a file an option names, refused before the run: as a bad option is
             _say(error_line(parser.prog, str(exc)))
+            return 2
+        except (ResultsMismatchError, ResultsFileError, ResultsLockedError) as exc:  # --out's file, before the run
+            _say(error_line(parser.prog, f"argument --out: {exc}"))
             return 2
         except (ValueError, OSError) as exc:  # TournamentError, RulesError, AgentError are ValueErrors
             _say(f"error: {exc}")

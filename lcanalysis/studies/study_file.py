@@ -170,7 +170,7 @@ def other_code_error(path: str, theirs: Mapping[str, Any] | None, mine: Mapping[
 def _not_text(path: str | os.PathLike[str], what: str) -> ValueError:
     """The error for a file that is not UTF-8 text (a picture or an archive given as the file): Python's
     decoding error named neither the file nor what it was expected to be."""
-    return ValueError(f"{os.fspath(path)} is not a {what} file (it is not UTF-8 text)")
+    return ValueError(f"{os.fspath(path)} is not a {what} file: it is not UTF-8 text")
 
 
 def _first_line(path: str | os.PathLike[str], what: str) -> str:
@@ -191,13 +191,13 @@ def read_settings(path: str | os.PathLike[str], mark: str | None = None, what: s
     first = _first_line(path, what).rstrip("\n")
     if mark is not None:
         if not first.startswith(mark):
-            raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line is not the header)")
+            raise ValueError(f"{os.fspath(path)} is not a {what} file: its first line is not the header")
         try:
             settings = json.loads(first[len(mark):])
         except ValueError:
             settings = None
         if not isinstance(settings, dict):  # (json's own words named neither the file nor what was wrong)
-            raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line ends in no settings)")
+            raise ValueError(f"{os.fspath(path)} is not a {what} file: its first line ends in no settings")
         return settings
     start = first.find("{")
     while start >= 0:
@@ -206,7 +206,7 @@ def read_settings(path: str | os.PathLike[str], mark: str | None = None, what: s
             if isinstance(settings, dict):
                 return settings
         start = first.find("{", start + 1)
-    raise ValueError(f"{os.fspath(path)} is not a {what} file (its first line ends in no settings)")
+    raise ValueError(f"{os.fspath(path)} is not a {what} file: its first line ends in no settings")
 
 
 def code_record(path: str) -> dict[str, Any] | None:

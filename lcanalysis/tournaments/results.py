@@ -383,7 +383,7 @@ def legacy_identity(path: str) -> dict[str, Any]:
 
     cmd_path = path + ".cmd"
     hint = (f"write this tournament to another file (--out OTHER.jsonl, or out= in Python); or, if you know "
-            f"the command that wrote {path}, put it in {cmd_path} ('lcanalysis tournament ...')")
+            f"the command that wrote {path}, put it in {cmd_path}: 'lcanalysis tournament ...'")
     if not os.path.isfile(cmd_path):
         raise ResultsFileError(f"{path} has no header line (it was written before results files named their "
                                f"tournament) and no {cmd_path} names the command that wrote it, so it cannot be "
@@ -497,10 +497,10 @@ class ResultsFile:
         path = self.path
         if os.path.isdir(path):
             example = os.path.join(path, "results.jsonl")
-            raise TournamentError(f"{path} is a directory; give a file name, e.g. {example}")
+            raise ResultsFileError(f"{path} is a directory; give a file name, e.g. {example}")
         if os.path.exists(path) and not os.path.isfile(path):
-            raise TournamentError(f"{path} is not a regular file; give a results file name (or 'none' to keep "
-                                  "nothing)")
+            raise ResultsFileError(f"{path} is not a regular file; give a results file name, or 'none' to keep "
+                                   "nothing")
         try:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             fh = open(path, "a+b")  # noqa: SIM115 - closed by close()

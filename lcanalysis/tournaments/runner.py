@@ -377,7 +377,7 @@ def _check_out(out: Any) -> str | None:
         return out
     path = _path_text(out, "out must be a file name, 'auto' or None")
     if os.path.isdir(path):
-        raise TournamentError(f"{path} is a directory; give a file name, e.g. {os.path.join(path, 'results.jsonl')}")
+        raise ResultsFileError(f"{path} is a directory; give a file name, e.g. {os.path.join(path, 'results.jsonl')}")
     return path
 
 
