@@ -332,6 +332,6 @@ def test_a_bad_turn_of_advise_is_refused_before_the_solver_is_imported():
     code = ("import contextlib, io, sys\nfrom lcanalysis.cli.main import main\n"
             "with contextlib.redirect_stderr(io.StringIO()) as err:\n"
             "    code = main(['advise', 'example:midround', '--turn', '+X9/D'])\n"
-            "print(code, 'error: --turn +X9/D' in err.getvalue(),\n"
+            "print(code, 'error: argument --turn: move ' in err.getvalue(),\n"
             "      sorted(m for m in sys.modules if m.startswith(('lcanalysis.search', 'lcanalysis.advisor'))))\n")
     assert _python(code) == "2 True []"

@@ -111,7 +111,7 @@ def precheck(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.studies.rollout import DEFAULT_AGENT, DEFAULT_TOP, DEFAULT_TRIALS, rollout
+    from lcanalysis.studies.rollout import DEFAULT_AGENT, DEFAULT_TOP, DEFAULT_TRIALS, RolloutFileError, rollout
     from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError
 
     if getattr(args, "read", None) is None:  # (called without main's precheck)
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                            command=_command(args) if args.out else None,
                            allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds,
                            hand_model=args.hand_model)
-    except (OtherSettingsError, OtherCodeError) as exc:  # --out's file is another rollout's: as a bad option is
+    except (OtherSettingsError, OtherCodeError, RolloutFileError) as exc:  # --out's file: as a bad option is
         raise OptionError(f"argument --out: {exc}") from None
     if args.json:  # (each turn with its labelled extras: on a match position its points beside its chance)
         answer = analysis.to_json()

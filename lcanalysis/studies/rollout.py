@@ -99,6 +99,10 @@ class RolloutError(ValueError):
     """A rollout that cannot be made as asked; the message names the argument and what is wrong."""
 
 
+class RolloutFileError(RolloutError):
+    """A rollout file (``out``) with rows this rollout cannot have written: ``check_rows``."""
+
+
 def trial_seed(seed: int, trial: int) -> int:
     """The seed of trial ``trial``'s world and agents: independent of how many trials are asked."""
     ss = np.random.SeedSequence([int(seed), int(trial), 0x5EED])
@@ -711,7 +715,7 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
 
 
 def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:
-    """Refuse (``RolloutError``, naming the file's line and what is wrong) a rollout file whose rows this
+    """Refuse (``RolloutFileError``, naming the file's line and what is wrong) a rollout file whose rows this
     rollout cannot have written, before it is resumed: each row a trial (a whole number 0 or more), one of
     ``turns``, a result (a whole number of points within what the colours allow, ``round_score_range``), a
     luck (finite, within ``luck_bound``) and the turns played (0 to the turn cap); a trial's turn in two
@@ -752,7 +756,7 @@ def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:
             why = (f"trial {t}, turn {turn} is in the file twice with different results (lines "
                    f"{twice[0]} and {number})")
         if why is not None:
-            raise RolloutError(f"{path}, line {number}: {why}: a rollout writes no such row (was the file edited, "
+            raise RolloutFileError(f"{path}, line {number}: {why}: a rollout writes no such row (was the file edited, "
                                "or rows of another added?); write to another file")
 
 
