@@ -518,6 +518,8 @@ def test_wager_claims_keeps_its_rounds_as_they_are_played_and_a_resumed_run_repo
     assert played == [] and rows.dtype == straight_rows.dtype and scores.dtype == straight_scores.dtype
     assert np.array_equal(rows, straight_rows) and np.array_equal(scores, straight_scores)
     assert main([*argv[:2], "--rounds", "40", "--seed", "4", "--out", str(out)]) == 2
-    assert f"{out} was made with other settings (rounds: 30 there, 40 here): write to another file" \
-        in capsys.readouterr().err
+    # refused as a bad argument is: one line naming the command and the option
+    prog = "lcanalysis studies wager-claims"
+    assert capsys.readouterr().err == (f"{prog}: error: argument --out: {out} was made with other settings (rounds: "
+                                       f"30 there, 40 here): write to another file (see {prog} --help)\n")
     assert played == []

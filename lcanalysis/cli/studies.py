@@ -10,8 +10,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 
 from lcanalysis.cli.common import describe
 from lcanalysis.options import (
@@ -176,14 +178,30 @@ def _stopped(out: str | None, what: str) -> int:
     return 130
 
 
+@contextlib.contextmanager
+def _out_refused(out: str | None) -> Iterator[None]:
+    """A study's ``--out FILE`` made with other settings or by other code (``StudyFile.open``): refused
+    as a bad argument is, one line naming the command and the option."""
+    from lcanalysis.options import OptionError
+    from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError
+
+    try:
+        yield
+    except (OtherSettingsError, OtherCodeError) as exc:
+        if out is None or exc.path != out:  # (another file's: said as it is)
+            raise
+        raise OptionError(f"argument --out: {exc}") from None
+
+
 def cmd_wager_claims(args: argparse.Namespace) -> int:
     from lcanalysis.studies.wager_claims import report
 
     if args.out is not None:
         check_output_file("--out", args.out)
     try:  # (40,000 rounds ran 10 s showing nothing: a bar)
-        report(args.rounds, args.seed, file=sys.stdout, progress=True, out=args.out,
-               allow_code_change=args.allow_code_change)
+        with _out_refused(args.out):
+            report(args.rounds, args.seed, file=sys.stdout, progress=True, out=args.out,
+                   allow_code_change=args.allow_code_change)
     except KeyboardInterrupt:
         return _stopped(args.out, "rounds")
     return 0
@@ -206,8 +224,9 @@ def cmd_wager_sim(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output_file("--out", args.out)
     try:
-        wager_sim(args.rounds, turns, args.seed, args.mc, file=sys.stdout, progress=True, out=args.out,
-                  allow_code_change=args.allow_code_change)
+        with _out_refused(args.out):
+            wager_sim(args.rounds, turns, args.seed, args.mc, file=sys.stdout, progress=True, out=args.out,
+                      allow_code_change=args.allow_code_change)
     except KeyboardInterrupt:
         return _stopped(args.out, "predictions")
     return 0
