@@ -1,6 +1,7 @@
 """What every entry point checks alike, from the command line, the study scripts and the library's
 functions: the seed's range, whole-number and time options, output files, and the one error type of
-bad command-line input (printed as ``error: ...``, exit status 2); the one check of a switch
+bad command-line input (printed as ``error: ...``, exit status 2; ``OptionError``, an argument
+refused once the arguments are read, as the parser's one line naming the command); the one check of a switch
 (``check_flag``) and of a seed (``check_seed``) every function taking one makes, raising the
 function's own error type, and how a message quotes what it was given (``brief``). Below every
 other layer: it imports nothing of the package, so ``cli``, ``game`` and the ``python -m
