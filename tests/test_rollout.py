@@ -242,14 +242,85 @@ def test_ctrl_c_on_two_workers_stops_at_once_keeps_the_trials_and_the_same_comma
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert proc.returncode == 130
-    assert f"stopped: the rows finished so far are kept in {out}" in err and "Traceback" not in err
     kept = sorted(set(load_rollout(out)["trial"]))
+    assert "stopped (Ctrl-C) after " in err and f"trial(s) are kept in {out}; run the same command again" in err
+    assert "Traceback" not in err
     assert kept and len(kept) < 1000000
     whole = int((load_rollout(out).groupby("trial").size() == 2).sum())  # (a trial cut short is played again)
     more = subprocess.run([*args, "--trials", str(len(kept) + 2)], capture_output=True, text=True, timeout=600,
                           check=False)
     assert more.returncode == 0 and f"({whole} already in the file)" in more.stderr, more.stderr
     assert sorted(set(load_rollout(out)["trial"])) == list(range(len(kept) + 2))
+
+
+def _stopped_at(monkeypatch, stop: int) -> None:
+    """Ctrl-C as trial ``stop`` begins (one process: the trials in order)."""
+    from lcanalysis.studies import rollout as R
+
+    play = R.play_trial
+
+    def interrupted(source, chosen, agent, trial, seed, deadline=None, hand_model=False):
+        if trial == stop:
+            raise KeyboardInterrupt
+        return play(source, chosen, agent, trial, seed, deadline, hand_model)
+
+    monkeypatch.setattr(R, "play_trial", interrupted)
+
+
+def test_ctrl_c_without_out_says_how_many_trials_were_played_and_that_none_is_kept(monkeypatch, capsys):
+    """Ctrl-C in 'lcanalysis rollout' without --out ended with status 130 and not a word: every trial
+    played was lost unsaid. Now it says how many were played of how many, that without --out they are
+    not kept, and how to keep them or answer sooner; the status is still 130 and nothing is printed."""
+    _stopped_at(monkeypatch, 3)
+    argv = ["rollout", "example:midround", "--agent", "heuristic", "--turn", "+B6/D", "--turn=-W2/G",
+            "--trials", "10", "--workers", "1"]
+    assert main(argv) == 130
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.endswith("stopped (Ctrl-C) after 3 of 10 trial(s): the answer is printed only once the "
+                                 "trials are played, and without --out FILE they are not kept; run the same command "
+                                 "again with --out FILE to keep each trial as it finishes (the same seed plays the "
+                                 "same trials), or for an answer sooner give fewer --trials, --seconds S or "
+                                 "--precision P\n"), captured.err
+
+
+def test_ctrl_c_with_out_says_how_many_trials_the_file_keeps_and_the_same_command_resumes(
+        monkeypatch, capsys, tmp_path):
+    """With --out it said only that 'the rows finished so far' were kept: now how many trials were
+    played by this run and how many whole ones the file holds (those from before too), once."""
+    out = tmp_path / "r.csv"
+    argv = ["rollout", "example:midround", "--agent", "heuristic", "--turn", "+B6/D", "--turn=-W2/G",
+            "--workers", "1", "--out", str(out)]
+    assert main([*argv, "--trials", "2"]) == 0  # trials 0 and 1 kept from before
+    _stopped_at(monkeypatch, 5)
+    capsys.readouterr()
+    assert main([*argv, "--trials", "10"]) == 130
+    err = capsys.readouterr().err
+    assert sorted(set(load_rollout(out)["trial"])) == [0, 1, 2, 3, 4]
+    assert err.count("stopped") == 1 and err.endswith(
+        f"stopped (Ctrl-C) after 3 of 10 trial(s): 5 whole trial(s) are kept in {out}; run the same command again "
+        f"(it is in {out}.cmd) to play the rest and print the answer\n"), err
+    monkeypatch.undo()
+    assert main([*argv, "--trials", "10"]) == 0  # the same command: the rest played, the answer printed
+    assert sorted(set(load_rollout(out)["trial"])) == list(range(10))
+
+
+def test_ctrl_c_while_the_hint_chooses_the_turns_says_no_trial_was_played(monkeypatch, capsys, tmp_path):
+    from lcanalysis import advisor
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(advisor, "advise", interrupted)
+    argv = ["rollout", "example:midround", "--agent", "heuristic", "--trials", "10", "--workers", "1"]
+    assert main(argv) == 130
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("stopped (Ctrl-C) while the hint chose the turns to roll out, before any trial was "
+                           "played: the answer is printed only once"), last
+    assert main([*argv, "--out", str(tmp_path / "r.csv")]) == 130
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.endswith(f"before any trial was played: {tmp_path / 'r.csv'} is left as it was; run the same "
+                         "command again to roll out"), last
 
 
 def test_a_precision_stops_once_every_loss_is_that_precise_with_the_first_trials_answer():

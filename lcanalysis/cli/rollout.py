@@ -12,9 +12,10 @@ it. Slow by design (with ``best``, about a second a turn played out mid-round): 
 trials; ``--seconds S`` plays trials for S seconds (at most ``--trials``, if given; a trial being
 played when the time runs out is abandoned) and answers from the first ones all played, as that many
 ``--trials`` would; ``--out FILE`` keeps each trial as it finishes, and the same command again plays
-only the trials missing (Ctrl-C keeps what is done). On a view the worlds deal the opponent's unseen
-cards uniformly, where the hint deals them by its opponent-hand model: the answer says so, and that
-the two can differ where the model has a say; ``--hand-model`` deals them as the hint does.
+only the trials missing (Ctrl-C keeps what is done, and says how many; without ``--out`` it is lost,
+and says so). On a view the worlds deal the opponent's unseen cards uniformly, where the hint deals
+them by its opponent-hand model: the answer says so, and that the two can differ where the model has
+a say; ``--hand-model`` deals them as the hint does.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 from lcanalysis.cli.common import check_rollout_agent, describe, emit, legal_turns, load, progress_line
 from lcanalysis.options import (
@@ -40,6 +42,9 @@ from lcanalysis.options import (
     path_name,
     seconds,
 )
+
+if TYPE_CHECKING:  # (not at run time: 'lcanalysis --help' stays fast)
+    from lcanalysis.studies.rollout import RolloutStopped
 
 
 def _max_seconds() -> float:
@@ -111,7 +116,14 @@ def precheck(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.studies.rollout import DEFAULT_AGENT, DEFAULT_TOP, DEFAULT_TRIALS, RolloutFileError, rollout
+    from lcanalysis.studies.rollout import (
+        DEFAULT_AGENT,
+        DEFAULT_TOP,
+        DEFAULT_TRIALS,
+        RolloutFileError,
+        RolloutStopped,
+        rollout,
+    )
     from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError
 
     if getattr(args, "read", None) is None:  # (called without main's precheck)
@@ -134,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
                            hand_model=args.hand_model)
     except (OtherSettingsError, OtherCodeError, RolloutFileError) as exc:  # --out's file: as a bad option is
         raise OptionError(f"argument --out: {exc}") from None
+    except RolloutStopped as stop:  # Ctrl-C: say how far it got, what is kept and how to go on
+        print(stopped(stop), file=sys.stderr, flush=True)
+        raise
     if args.json:  # (each turn with its labelled extras: on a match position its points beside its chance)
         answer = analysis.to_json()
         for row, move in zip(answer["moves"], analysis.moves, strict=True):
@@ -142,6 +157,25 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(analysis.to_text())
     return 0
+
+
+def stopped(stop: RolloutStopped) -> str:
+    """What Ctrl-C in a rollout (``studies.rollout.RolloutStopped``) leaves: the trials played, whether
+    they are kept (only with ``--out``), and how to go on."""
+    if stop.choosing:
+        done = "stopped (Ctrl-C) while the hint chose the turns to roll out, before any trial was played"
+    else:
+        of = "" if stop.trials is None else f" of {stop.trials:,}"
+        done = f"stopped (Ctrl-C) after {stop.played:,}{of} trial(s)"
+    if stop.out is None:
+        return (f"{done}: the answer is printed only once the trials are played, and without --out FILE they are "
+                "not kept; run the same command again with --out FILE to keep each trial as it finishes (the same "
+                "seed plays the same trials), or for an answer sooner give fewer --trials, --seconds S or "
+                "--precision P")
+    if stop.choosing:  # (the file not opened yet: what it held is there still)
+        return f"{done}: {stop.out} is left as it was; run the same command again to roll out"
+    return (f"{done}: {stop.whole:,} whole trial(s) are kept in {stop.out}; run the same command again (it is in "
+            f"{stop.out}.cmd) to play the rest and print the answer")
 
 
 def joined_turns(argv: list[str]) -> list[str]:

@@ -103,6 +103,24 @@ class RolloutFileError(RolloutError):
     """A rollout file (``out``) with rows this rollout cannot have written: ``check_rows``."""
 
 
+class RolloutStopped(KeyboardInterrupt):
+    """Ctrl-C during a rollout, with how far it got, so a caller can say what is lost and what is kept:
+    ``played``, the trials this call played out whole; ``whole``, the trials whole in all (with ``out``,
+    those in the file, from before too); ``trials``, how many were asked (None: as many as a time budget
+    allows); ``out``, the file they are kept in (None: nothing is kept); ``choosing``: stopped while the
+    hint chose the turns, before any trial."""
+
+    def __init__(self, played: int, whole: int, trials: int | None, out: str | None, choosing: bool = False) -> None:
+        self.played, self.whole, self.trials, self.out, self.choosing = played, whole, trials, out, choosing
+        of = "" if trials is None else f" of {trials:,}"
+        if choosing:
+            super().__init__("stopped while the hint chose the turns, before any trial"
+                             + ("" if out is None else f": {out} is left as it was"))
+        else:
+            where = "nothing is kept" if out is None else f"{whole:,} whole trial(s) are kept in {out}"
+            super().__init__(f"stopped after {played:,} trial(s){of} played by this call: {where}")
+
+
 def trial_seed(seed: int, trial: int) -> int:
     """The seed of trial ``trial``'s world and agents: independent of how many trials are asked."""
     ss = np.random.SeedSequence([int(seed), int(trial), 0x5EED])
@@ -390,7 +408,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     asked or played within ``seconds``, are refused (``RolloutError``): one trial gives no standard error.
     ``hand_model``: on a view, each trial's opponent cards dealt by the opponent-hand model, as the hint
     deals them (``model_world``), instead of uniformly; a full position keeps both hands either way. A
-    file of ``out`` holds the trials of one deal: resuming it with the other is refused."""
+    file of ``out`` holds the trials of one deal: resuming it with the other is refused. Ctrl-C
+    raises ``RolloutStopped`` (a ``KeyboardInterrupt``) saying how many trials were played and kept."""
     luck_adjusted = check_flag("luck_adjusted", luck_adjusted, RolloutError)
     hand_model = check_flag("hand_model", hand_model, RolloutError)
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float))
@@ -426,7 +445,11 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         raise RolloutError(EXTERNAL_CANNOT_ROLL_OUT)
     say = progress if callable(progress) else None
     passed_over: list[str] = []  # (the note on the hint's turns passed over, when some were)
-    chosen = candidate_turns(source, turns, top, seed, say, seconds, passed_over)
+    try:
+        chosen = candidate_turns(source, turns, top, seed, say, seconds, passed_over)
+    except KeyboardInterrupt:  # (the hint's search, stopped at once: say so, as in the trials)
+        raise RolloutStopped(0, 0, trials if asked else None, None if out is None else os.fspath(out),
+                             choosing=True) from None
     chosen_at = _clock()
     by_model = hand_model and isinstance(source, View)  # (a full position has no unknown card to deal)
     identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed,
@@ -466,45 +489,51 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         clock_stopped = clock_stopped or (deadline is not None and _clock() >= deadline)
         return clock_stopped
 
-    with contextlib.ExitStack() as stack:
-        if out is not None:
-            ROLLOUT_FILE.refuse_other_settings(os.fspath(out), identity)  # (its words first, then its rows')
-            check_rows(os.fspath(out), chosen, source.rules)
-            write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
-                                                                allow_code_change,
-                                                                units=((i,) for i in range(trials))))
-            keep([row for row in ROLLOUT_FILE.load(out).to_dict("records") if row["trial"] < trials])
-        else:
-            write, done = None, set()
-        # (the trials to play, one at a time: a time budget's million trials are not listed first)
-        held = {key[0] for key in done if key[0] < trials}
-        left = 0 if enough() else trials - len(held)
-        todo = (i for i in range(trials if left else 0) if i not in held)
-        bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started, open_ended=not asked,
-                   kept=out is not None)
-        stack.callback(bar.close)
-        begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
-        pooled = min(workers, left) if workers > 1 and left > 1 else 0
-        if pooled:
-            from lcanalysis.core.pool import cancelling_pool
+    try:
+        with contextlib.ExitStack() as stack:
+            if out is not None:
+                ROLLOUT_FILE.refuse_other_settings(os.fspath(out), identity)  # (its words first, then its rows')
+                check_rows(os.fspath(out), chosen, source.rules)
+                write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
+                                                                    allow_code_change,
+                                                                    units=((i,) for i in range(trials)),
+                                                                    says_stopped=False))  # (said below)
+                keep([row for row in ROLLOUT_FILE.load(out).to_dict("records") if row["trial"] < trials])
+            else:
+                write, done = None, set()
+            # (the trials to play, one at a time: a time budget's million trials are not listed first)
+            held = {key[0] for key in done if key[0] < trials}
+            left = 0 if enough() else trials - len(held)
+            todo = (i for i in range(trials if left else 0) if i not in held)
+            bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started,
+                       open_ended=not asked, kept=out is not None)
+            stack.callback(bar.close)
+            begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
+            pooled = min(workers, left) if workers > 1 and left > 1 else 0
+            if pooled:
+                from lcanalysis.core.pool import cancelling_pool
 
-            pool = stack.enter_context(cancelling_pool(pooled))
-            text = source.to_json()
-            finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline, by_model) for i in begun),
-                                 AHEAD * workers, stop=time_up)
-        else:
-            player = spec.make()
-            finished = (play_trial(source, chosen, player, i, seed, deadline, by_model) for i in begun)
-        for rows in finished:
-            if not rows:  # (abandoned, or dropped before it began: the time ran out)
-                continue
-            if write is not None:
-                write(rows)
-            keep(rows)
-            bar.update(1)
-            new += 1
-            if enough():
-                break
+                pool = stack.enter_context(cancelling_pool(pooled))
+                text = source.to_json()
+                finished = _in_order(pool, ((_job, text, chosen, spec, i, seed, deadline, by_model) for i in begun),
+                                     AHEAD * workers, stop=time_up)
+            else:
+                player = spec.make()
+                finished = (play_trial(source, chosen, player, i, seed, deadline, by_model) for i in begun)
+            for rows in finished:
+                if not rows:  # (abandoned, or dropped before it began: the time ran out)
+                    continue
+                if write is not None:
+                    write(rows)
+                keep(rows)
+                bar.update(1)
+                new += 1
+                if enough():
+                    break
+    except KeyboardInterrupt:  # Ctrl-C: how far it got, for the caller to say what is kept (RolloutStopped)
+        whole = int((~np.isnan(results).any(axis=1)).sum())
+        raise RolloutStopped(new, whole, trials if asked else None,
+                             None if out is None else os.fspath(out)) from None
     played = enough() or first
     if clock_stopped and played < FEWEST_TRIALS:  # (no standard error without 2 trials)
         when = "before a trial was played out" if played == 0 else "after 1 trial, and a standard error needs 2"
