@@ -140,18 +140,20 @@ class MoveValue:
         """The loss against the best turn as shown beside the value: "best", or minus the loss with
         the standard error of the difference; "≤ " before a turn searched only far enough to show
         it is worse (its loss is at least the figure); "" when no loss is set. ``best=False``: not
-        the turn named best, so a loss of 0 (a tie) shows as "+0.00", not as a second "best"."""
+        the turn named best, so a loss of 0 (a tie) shows as "0.00", not as a second "best"."""
         if self.loss is None:
             return ""
         if best and self.loss == 0 and not self.upper_bound:  # (a bound of 0 says only: no better than the best)
             return "best"
         mark = "≤ " if self.upper_bound else ""
         digits = error_digits(self.loss_stderr, digits)  # "-0.30 ± 0.04", not "-0.3 ± 0.0"
-        # rounded first: a loss of 0, or of a few thousandths, shows as "+0.00", never "-0.00" beside it
+        # rounded first: a loss of 0, or of a few thousandths, shows as "0.00" with no sign, as a tie to the
+        # digits shown ("+0.00" read as a gain, and "-0.00" beside it as a loss where the two are alike)
         shown = round(-self.loss, digits) + 0.0
+        figure = f"{shown:+.{digits}f}" if shown else f"{0.0:.{digits}f}"
         if not self.loss_stderr:
-            return f"{mark}{shown:+.{digits}f}"
-        return f"{mark}{shown:+.{digits}f} ± {self.loss_stderr:.{digits}f}"
+            return f"{mark}{figure}"
+        return f"{mark}{figure} ± {self.loss_stderr:.{digits}f}"
 
     def describe(self) -> str:
         if self.exact:

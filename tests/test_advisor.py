@@ -270,7 +270,7 @@ def test_a_turn_only_bounded_at_the_best_value_is_not_called_best_and_every_form
              MoveValue("-B4/D", 3.0, 0.5, exact=False, loss=0.0, loss_stderr=0.0, extra={"bound": "upper"})]
     a = Analysis(moves, kind="endgame search", exact=False)
     lines = a.to_text().splitlines()
-    assert lines[1].endswith("(best)") and lines[2].endswith("(≤ +0.00 vs best)")
+    assert lines[1].endswith("(best)") and lines[2].endswith("(≤ 0.00 vs best)")
     assert len(a.to_text(limit=1).splitlines()) == len(lines) - 1  # one turn fewer
     for bad in (-1, 0, "x", 1.5):  # -1 silently dropped the last turn, "x" raised a slicing TypeError
         with pytest.raises(ValueError, match="limit must be a whole number of turns, 1 or more"):

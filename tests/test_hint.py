@@ -218,6 +218,23 @@ def test_a_sampled_value_with_no_spread_still_shows_its_error_and_an_exact_one_s
     assert "±" not in text.split("value:")[0]
 
 
+def test_a_small_loss_that_rounds_to_zero_reads_zero_not_a_gain():
+    """A turn 0.03 points worse than the best by the play-outs, ± 0.8, read "+0.0 ± 0.8" in the hint's
+    'vs best' column: a "+" beside a loss, as though it were better than the best (a review's table,
+    asking the hint at every turn). A loss that rounds to 0 at the digit shown now reads "0.0 ± 0.8";
+    one that does not keeps its sign ("-0.1 ± 0.8")."""
+    view = lc.read_position("example:midround")
+    moves = [MoveValue("+B6/D", 10.0, 0.5, False), MoveValue("-W2/D", 9.97, 0.5, False),
+             MoveValue("+G5/D", 9.94, 0.5, False)]
+    for m, loss in zip(moves, (0.0, 0.03, 0.06)):
+        m.loss, m.loss_stderr = loss, 0.8
+    text = hint_text(Analysis(moves, kind="advisor estimate", exact=False, nodes=100), view)
+    rows = {line.split()[0]: line.split() for line in text.splitlines() if line.startswith(("  +B6", "  -W2", "  +G5"))}
+    assert rows["-W2/D"][4:7] == ["0.0", "±", "0.8"], rows["-W2/D"]  # -0.03, to one decimal: 0.0
+    assert rows["+G5/D"][4:7] == ["-0.1", "±", "0.8"], rows["+G5/D"]  # -0.06: -0.1
+    assert "+0.0" not in text and "-0.0 " not in text
+
+
 def test_an_exact_tie_is_said_to_be_just_as_good_not_zero_points_worse():
     """Two placements of the same exact value read "To discard Yw ... instead is 0.0 points worse: a
     matter of taste" (README, 3 cards left); an exact tie now says so. A sampled 0.0 keeps its ±."""
@@ -238,11 +255,11 @@ def test_an_exact_tie_is_said_to_be_just_as_good_not_zero_points_worse():
     # under a verdict of "0.0 ± 0.0 points worse" (7 cards left, four wagers to discard)
     text = hint_text(Analysis(sampled_tie, kind="advisor estimate", exact=False, nodes=100), view)
     rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2"))}
-    assert rows["-W2/D"].split()[4:7] == ["+0.0", "±", "0.0"], rows["-W2/D"]
+    assert rows["-W2/D"].split()[4:7] == ["0.0", "±", "0.0"], rows["-W2/D"]
     assert "best" in rows["+B6/D"] and "± 0.0  " not in rows["+B6/D"].split("best")[1]
     text = hint_text(Analysis(exact, kind="view value (averaged over splits)", exact=True), view)
     rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2"))}
-    assert rows["-W2/D"].split()[2] == "+0.0" and "±" not in rows["-W2/D"]  # an exact tie: no ±
+    assert rows["-W2/D"].split()[2] == "0.0" and "±" not in rows["-W2/D"]  # an exact tie: no ±
 
 
 def test_an_exact_answer_names_its_stall_bound_and_says_when_it_has_not_converged():
@@ -335,7 +352,7 @@ def test_a_turn_only_bounded_at_the_best_value_is_not_called_the_best():
     bounded = MoveValue("-R5/D", 36.2, 1.5, False)
     bounded.extra["bound"] = "upper"
     bounded.loss, bounded.loss_stderr = 0.0, 0.0
-    assert bounded.loss_text(digits=1) == "≤ +0.0"
+    assert bounded.loss_text(digits=1) == "≤ 0.0"
     exact = MoveValue("-Rw/D", 36.2, 1.5, False)
     exact.loss, exact.loss_stderr = 0.0, 0.0
     assert exact.loss_text() == "best"
@@ -564,16 +581,18 @@ def test_the_hint_says_what_the_best_turn_does_and_the_json_gives_every_turn_s_r
     assert lines[2].startswith(("Play", "Discard")) and lines[3] == f"What it does: {reason(view, best)}."
 
 
-def test_a_bound_of_about_zero_reads_plus_zero_never_minus_zero_beside_it():
+def test_a_bound_of_about_zero_reads_zero_with_no_sign_never_minus_zero_beside_plus_zero():
     """Near the end the endgame search bounds many turns at about the best's value; their losses, a few
     thousandths either side of 0, showed as "≤ +0.0" and "≤ -0.0" in the same column (a view of a played
-    round, 3 cards left), as though one were better. A rounded 0 now always reads "+0.0". With an error
-    of 0.01 (sampled worlds) the figures take the two decimals the error needs, never "± 0.0"."""
+    round, 3 cards left), as though one were better. A rounded 0 now always reads "0.0", with no sign
+    (a "+" read as a gain). With an error of 0.01 (sampled worlds) the figures take the two decimals
+    the error needs, never "± 0.0"."""
     bound = {"bound": "upper"}
-    with_error = {0.0: "≤ +0.00 ± 0.01", 1e-12: "≤ +0.00 ± 0.01", 0.004: "≤ +0.00 ± 0.01", 0.049: "≤ -0.05 ± 0.01",
-                  -1e-12: "≤ +0.00 ± 0.01"}
+    with_error = {0.0: "≤ 0.00 ± 0.01", 1e-12: "≤ 0.00 ± 0.01", 0.004: "≤ 0.00 ± 0.01", 0.049: "≤ -0.05 ± 0.01",
+                  -1e-12: "≤ 0.00 ± 0.01", -0.006: "≤ +0.01 ± 0.01"}
     for loss, said in with_error.items():
-        assert MoveValue("-Gw/D", -102.9, loss=loss, extra=bound).loss_text(digits=1) == "≤ +0.0"
+        assert MoveValue("-Gw/D", -102.9, loss=loss, extra=bound).loss_text(digits=1) == (
+            "≤ 0.0" if abs(loss) < 0.05 else f"≤ {-loss:+.1f}")
         assert MoveValue("-Gw/D", -102.9, loss=loss, loss_stderr=0.01, extra=bound).loss_text(1) == said
     assert MoveValue("-Gw/D", -104.0, loss=1.04, extra=bound).loss_text(digits=1) == "≤ -1.0"
     assert MoveValue("-Gw/D", -103.0, loss=0.0, loss_stderr=0.0).loss_text(digits=1) == "best"
@@ -594,10 +613,10 @@ def test_exact_ties_rank_by_the_canonical_order_and_show_a_loss_of_zero():
         assert [m.loss for m in analysis.moves] == [0.0, 0.0, pytest.approx(3.0)]
         assert [row["loss"] for row in analysis.to_json()["moves"]][:2] == [0.0, 0.0]
         text = analysis.to_text()
-        assert text.count("(best)") == 1 and "-W2/D" in text and "(+0.00 vs best)" in text
+        assert text.count("(best)") == 1 and "-W2/D" in text and "(0.00 vs best)" in text
         table = {line.split()[0]: line for line in hint_text(analysis, view).splitlines()
                  if line.startswith(("  +B6", "  -W2"))}
-        assert table["+B6/D"].split()[2] == "best" and table["-W2/D"].split()[2] == "+0.0"
+        assert table["+B6/D"].split()[2] == "best" and table["-W2/D"].split()[2] == "0.0"
         assert "just as good: the same exact value" in verdict(analysis, view)
 
 

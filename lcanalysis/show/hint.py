@@ -267,7 +267,7 @@ def hint_text(analysis: Analysis, view: View, top: int | None = TOP_PLACEMENTS, 
             m = same[0]
             value = ("≤ " if m.upper_bound else "") + f"{m.value:+.{error_digits(m.stderr, 1)}f}" + \
                 ("" if m.exact else _error(m, m.stderr, means))
-            loss = m.loss_text(digits=1, best=m is analysis.best)  # a tie of the best: "+0.0", not a second "best"
+            loss = m.loss_text(digits=1, best=m is analysis.best)  # a tie of the best: "0.0", not a second "best"
             if means and m.loss is not None and loss != "best" and not m.loss_stderr and not m.upper_bound:
                 loss += " ± 0.0"  # the same difference in every world (a tie too): still a sample's
             sources = " ".join("/" + x.move.split("/")[1] for x in same)
