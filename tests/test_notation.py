@@ -271,6 +271,23 @@ def test_a_signed_draw_pile_count_in_the_string_is_refused_as_a_count(deck):
         read_position(text)
 
 
+@pytest.mark.parametrize("field", ["d", "d=", "D= "])
+def test_a_views_draw_pile_with_no_number_is_refused_saying_what_d_wants(field):
+    """'d' alone in a view was refused with "in a view the deck is a whole number ..., got []": a Python
+    list the player never typed (a review typing a view by hand). It now names the field and what it
+    wants; in a full position an empty d= is the empty draw pile of a round that is over, as written."""
+    text = f"LC1;c5;h8;nr;m0;v0;p0=Y9.Bw.B4.W8.W9.G6.G10.R10;p1=?8;{field}"
+    with pytest.raises(PositionError, match=re.escape(f"position string: '{field.strip()}' has no number: in a view "
+                                                      "d= is the number of cards left in the draw pile, like d=37 "
+                                                      "(d=0 once it is empty)")):
+        read_position(text)
+    over = Position.deal(seed=3)
+    while over.legal_moves():
+        over = over.play([over.legal_moves()[0]])
+    assert ";d=;" in over.to_string() + ";" or over.to_string().endswith(";d=")
+    assert read_position(over.to_string().replace(";d=", ";d")) == over  # a full position's empty pile
+
+
 @pytest.mark.parametrize("field,said", [
     ("rounds=-3", "rules: rounds must be a whole number 1..1000, got -3"),
     ("cap=-5", "rules: turn_cap must be a whole number 1..10000, got -5"),

@@ -514,6 +514,10 @@ def string_to_json(text: str) -> dict[str, Any]:
         raise PositionError("position string: the draw pile d= is missing" + _deck_fit(rules, hands, exps, discards))
     if "to_move" not in d:
         raise PositionError("position string: the player to move (m0 or m1) is missing")
+    if d["deck"] == [] and ("viewer" in d or any(isinstance(h, dict) for h in hands)):
+        # 'd' or 'd=' alone is a full position's empty pile; a view's said "got []", naming no field
+        raise PositionError(f"position string: {brief(seen['d'])} has no number: in a view d= is the number of "
+                            "cards left in the draw pile, like d=37 (d=0 once it is empty)")
     _short_hand_of_a_view(rules, hands, d)
     d["rules"] = rules
     d["hands"] = hands
