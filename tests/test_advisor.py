@@ -484,6 +484,31 @@ def test_a_reason_says_a_colour_is_unchanged_rather_than_from_a_value_to_the_sam
     assert unchanged > 0  # such turns exist in these views, and now say so
 
 
+@pytest.mark.parametrize("pile", ["W9", "Ww"])
+def test_a_pile_card_taken_is_valued_as_moved_from_the_pile_to_the_hand_and_a_dead_one_is_said_so(pile):
+    """Taking a wager the player can no longer play (white already at 4) read "takes Ww from the white
+    pile (white estimated -1 -> +0)", a gain for a dead card: the reason added the card to the hand
+    and left it in the pile too, one card fewer unseen. Its figures are now white's estimate in the
+    position after the discard, and after the take, each typed out as a view of its own; a dead card
+    says so."""
+    from lcanalysis.advisor.reasons import _colour_values
+    from lcanalysis.rollouts import some_state
+
+    view = read_position(f"LC1;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;e0=W4;x={pile};d=42")
+    placed = read_position(f"LC1;c5;h8;nr;m0;v0;p0=Y5.Bw.B4.W8.G10.R7.R9;p1=?8;e0=W4;x=Y3.{pile};d=42;draw=Y")
+    taken = read_position(f"LC1;c5;h8;nr;m0;v0;p0=Y5.Bw.B4.W8.{pile}.G10.R7.R9;p1=?8;e0=W4;x=Y3;d=42")
+    was, now = (round(_colour_values(some_state(v), 0)[2]) for v in (placed, taken))  # white: colour 2
+    said = f"white estimated {was:+d}, unchanged" if was == now else f"white estimated {was:+d} -> {now:+d}"
+    dead = "; you cannot play it, your white is at 4" if pile == "Ww" else ""
+    assert f"takes {pile} from the white pile ({said}{dead}); " in reason(view, "-Y3/W"), reason(view, "-Y3/W")
+    assert (pile == "Ww") == (was == now)  # a dead wager changes nothing; W9 on W4 does
+    # the take goes on from where this turn's card left the colour, and says dead what lies below it
+    text = reason(view, "+W8/W")
+    after_play = re.search(r"white estimated [+-]\d+ -> ([+-]\d+);", text).group(1)
+    assert f"takes {pile} from the white pile (white estimated {after_play}" in text, text
+    assert ("you cannot play it, your white is at 8" in text) == (pile == "Ww"), text  # W9 goes on W8
+
+
 def test_near_the_end_of_a_match_round_the_hint_says_the_match_is_not_taken_into_account():
     """The endgame search ranks by points: with a match score it says so rather than leaving the
     player to think the match chances were weighed (the play-outs show them; it cannot)."""

@@ -91,7 +91,6 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
     me = view.viewer
     before = _colour_values(s, me)
     parts = []
-    nc = view.colors
     if move.card is not None:
         card = move.card
         c = card.color
@@ -150,11 +149,24 @@ def reason(view: View, move: Move | str, state: np.ndarray | None = None) -> str
                                                f" (one turn more for {gains} than after a deck draw, if both "
                                                f"then draw from the deck)")
         if top is not None:
-            s2 = base.copy()
+            s2 = base.copy()  # from after this turn's card is placed: "extends white ... -1 -> -3" then "-3"
+            if move.card is not None:
+                K.apply_place(s2, move.card.type * 2 + (0 if move.play else 1))
+            s2[: K.HEADER] = base[: K.HEADER]  # (the same player and turns left throughout: only cards move)
             v0 = _colour_values(s2, me)[c]
-            s2[K.off_hand(nc, me) + top.type] += 1
+            # the card moves from the pile to the hand: added to the hand alone it was counted twice, one
+            # card fewer unseen, and a wager that can no longer be played raised the colour (-14 -> -13)
+            K.apply_draw(s2, c + 1)
+            s2[: K.HEADER] = base[: K.HEADER]
             v1 = _colour_values(s2, me)[c]
-            parts.append(f"takes {top} from the {COLOR_NAMES[c]} pile ({_expected(COLOR_NAMES[c], v0, v1)}); {tail}")
+            placed = move.card
+            laid = [*view.expeditions[me][c], *([placed] if placed is not None and move.play and placed.color == c
+                                                 else [])]
+            my_top = max((x.number for x in laid if not x.is_wager), default=0)
+            dead = f"; you cannot play it, your {COLOR_NAMES[c]} is at {my_top}" \
+                if my_top and (top.is_wager or top.number < my_top) else ""
+            parts.append(f"takes {top} from the {COLOR_NAMES[c]} pile ({_expected(COLOR_NAMES[c], v0, v1)}{dead}); "
+                         f"{tail}")
         else:
             parts.append(f"draws from the {COLOR_NAMES[c]} pile; {tail}")
     return "; ".join(parts)
