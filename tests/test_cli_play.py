@@ -59,6 +59,11 @@ def test_a_whole_round_is_played_judged_and_recorded_as_the_library_plays_it(cap
             assert (f"{d.played}: fine: exactly {d.loss:.1f} points worse than the best" if d.exact else
                     f"{d.played}: fine ({d.loss_points()} worse than the best)") in out
     assert f"round over: {ref.score_line()}" in out and "match over" not in out  # one round: no match to speak of
+    # the last board shows the agent's hand face up, as the round is over (it showed "?? ?? ..." to the end)
+    final = out[out.rindex("Lost Cities, "):out.index(f"round over: {ref.score_line()}")]
+    agents = " ".join(str(card) for card in ref.position.hand(1))
+    assert f"\nhand of opponent (player 1): {agents} (" in final and "??" not in final, final
+    assert final.startswith("Lost Cities, 5 colours, turn ") and ": round over" in final.splitlines()[0]
     assert f"your {len(turns)} decision(s): {sum(d.flagged for d in ref.decisions)} flagged" in out
     # not every estimate is a play-out's: with 4 cards or fewer left the endgame search judged over sampled worlds
     assert "the rest estimates by play-outs or, near the end, by the endgame search over sampled worlds" in out

@@ -309,6 +309,22 @@ def test_expedition_scores_in_text_match_the_rules():
     assert {"+80", "-40"} <= {el.text for el in with_class(root, "exp-score")}
 
 
+@pytest.mark.parametrize("you", [0, 1])
+def test_a_position_drawn_for_a_seat_names_you_and_the_opponent_and_shows_both_hands(you):
+    """The board ``lcanalysis play`` prints once a round is over: the full position, every card face up,
+    its seats named as the player's view names them, the player at the bottom."""
+    pos = Position.deal(seed=3)
+    while pos.legal_moves():
+        pos = pos.play([pos.legal_moves()[0]])
+    text = render.position_text(pos, you=you)
+    for p, name in ((you, "you"), (1 - you, "opponent")):
+        assert f"hand of {name} (player {p}): {' '.join(str(c) for c in pos.hand(p))} (" in text
+    assert text.splitlines()[1].split("|")[0].split()[0] == "you"  # the bottom seat's column first
+    assert "??" not in text and ": round over" in text.splitlines()[0]
+    with pytest.raises(ValueError, match="you must be 0 or 1, got 2"):
+        render.position_text(pos, you=2)
+
+
 @pytest.mark.parametrize("seed,plies,colors", POSITIONS)
 def test_view_text_hides_the_unknown_cards(seed, plies, colors):
     pos = played(seed, plies, colors)

@@ -283,7 +283,9 @@ class Game:
         return line.strip()
 
     def _round_end(self) -> bool:
-        print(self.s.view().to_text())
+        from lcanalysis.show.render import position_text
+
+        print(position_text(self.s.position, you=self.s.seat))  # the round is over: every card face up
         print(f"round over: {self.s.score_line()}")
         self.s.next_round()
         self._save()

@@ -688,11 +688,21 @@ def _signed(s: int) -> str:
     return f"{s:+d}" if s else "0"
 
 
-def position_text(position: Position, bottom: int | None = None) -> str:
+def position_text(position: Position, bottom: int | None = None, you: int | None = None) -> str:
     """A plain-text drawing of a full position (``lcanalysis show``): one row per colour with
     both expeditions and their scores and the discard pile, then hands, draw pile, scores and
-    the one-line string."""
-    return _table_text(_from_position(position, bottom))
+    the one-line string. ``you``: the seat to name "you" and draw at the bottom (unless ``bottom``),
+    the other "opponent", as a view of that seat names them: the board of a round that is over,
+    every card face up (``lcanalysis play``)."""
+    from lcanalysis.game.position import player_number
+
+    seat = None if you is None else player_number(you, "you")
+    table = _from_position(position, seat if bottom is None else bottom)
+    if seat is not None:
+        names = seat_names(seat)
+        table.names, table.notes = names, _match_note(position.match, names)
+        table.short_names = [name.replace("player ", "P") for name in names]  # "you (P1)", as a view's
+    return _table_text(table)
 
 
 def view_text(view: View, bottom: int | None = None) -> str:
