@@ -734,6 +734,39 @@ def test_a_rollout_file_with_a_row_this_rollout_cannot_have_written_is_refused_n
     assert [(m.move, m.value, m.stderr) for m in again.moves] == [(m.move, m.value, m.stderr) for m in first.moves]
 
 
+def test_with_the_turns_named_an_out_file_of_other_settings_is_refused_before_the_engine_is_made_ready(
+        tmp_path, capsys, monkeypatch):
+    """'rollout --out F' made with other settings was refused only once the engine was ready (a minute's
+    compile on a fresh install) and, without --turn, the hint had chosen the turns (up to 10 s near the
+    end). With --turn every setting is known from the arguments: such a file, or one with a row no
+    rollout writes, is refused first, in the same words; the same settings still resume. (Without --turn
+    the turns are the hint's, known only once it has thought: refused then, as before.)"""
+    from lcanalysis.cli import warmup
+
+    out = tmp_path / "r.csv"
+    argv = ["rollout", "example:midround", "--agent", "greedy", "--workers", "1", "--turn", "+B6/D", "--turn=-W2/D",
+            "--out", str(out)]
+    assert main([*argv, "--trials", "2"]) == 0
+    made = out.read_text()
+    readied: list[int] = []
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
+    capsys.readouterr()
+    for other, says in ((["--seed", "1"], "made with other settings (seed: 0 there, 1 here)"),
+                        (["--agent", "heuristic"], "made with other settings (agent: "),
+                        (["--turn", "+B6/Y"], "made with other settings (turns: ")):
+        assert main([*argv, "--trials", "3", *other]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"lcanalysis rollout: error: argument --out: {out} was {says}"), err
+        assert readied == [] and out.read_text() == made
+    rows = made.splitlines(keepends=True)
+    out.write_text("".join(rows[:2]) + "0,+B7/D," + rows[2].split(",", 2)[2] + "".join(rows[2:]))
+    assert main([*argv, "--trials", "3"]) == 2 and readied == []
+    assert "line 3: turn '+B7/D' is not one of this rollout's turns" in capsys.readouterr().err
+    out.write_text(made)
+    assert main([*argv, "--trials", "3"]) == 0 and readied == [1]  # the same settings: resumed
+    assert sorted(set(load_rollout(out)["trial"])) == [0, 1, 2]
+
+
 def test_an_out_file_that_cannot_be_written_is_refused_by_the_library_before_any_trial(tmp_path):
     """Found by a reliability pass: lc.rollout(out=FOLDER) raised IsADirectoryError, and out= in a
     missing folder FileNotFoundError, after the hint had chosen the turns; the command line refused

@@ -44,6 +44,8 @@ from lcanalysis.options import (
 )
 
 if TYPE_CHECKING:  # (not at run time: 'lcanalysis --help' stays fast)
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.view import View
     from lcanalysis.studies.rollout import RolloutStopped
 
 
@@ -104,15 +106,35 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 
 def precheck(args: argparse.Namespace) -> None:
     """What ``rollout`` can refuse from its input alone, refused before the engine is compiled (``main`` calls
-    this first): options that do not go together, the agent's name and options, the position, and each
-    ``--turn`` read against the position's rules, named as typed. Keeps what it read for ``run``
-    (``args.read``: the position, the turns)."""
+    this first): options that do not go together, the agent's name and options, the position, each
+    ``--turn`` read against the position's rules, named as typed, and ``--out``'s file (not a rollout's;
+    with ``--turn``, one made with other settings too). Keeps what it read for ``run`` (``args.read``:
+    the position, the turns)."""
     if args.turns and args.top is not None:
         raise OptionError("--turn names the turns to roll out: give --turn or --top, not both")
     if args.agent is not None:  # (the default is good; checking it would load the rollout before the compile)
         check_rollout_agent("--agent", args.agent, make=False)
     source = load(args.position)
-    args.read = (source, legal_turns(source, args.turns) or None)
+    turns = legal_turns(source, args.turns) or None
+    if args.out is not None:
+        check_output_file("--out", args.out, keep={"the position": args.position},
+                          replaces=("a rollout file", ("# lcanalysis rollout",)))
+        if turns:  # named: a file of other settings is refused now, not after a minute's compile; the hint's
+            # turns are known only once it has chosen them (run: after the compile, up to 10 s of thinking)
+            _refuse_other_file(args, source, turns)
+    args.read = (source, turns)
+
+
+def _refuse_other_file(args: argparse.Namespace, source: Position | View, turns: list[str]) -> None:
+    """``--out``'s file refused as ``run`` would refuse it, from what the arguments name alone."""
+    from lcanalysis.studies.rollout import DEFAULT_AGENT, RolloutFileError, file_identity, refuse_other_file
+    from lcanalysis.studies.study_file import OtherSettingsError
+
+    spec = check_rollout_agent("--agent", args.agent or DEFAULT_AGENT, make=False)
+    try:
+        refuse_other_file(args.out, file_identity(source, turns, spec, args.seed, args.hand_model), source.rules)
+    except (OtherSettingsError, RolloutFileError) as exc:  # as run words them
+        raise OptionError(f"argument --out: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -129,9 +151,6 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "read", None) is None:  # (called without main's precheck)
         precheck(args)
     source, turns = args.read
-    if args.out is not None:
-        check_output_file("--out", args.out, keep={"the position": args.position},
-                          replaces=("a rollout file", ("# lcanalysis rollout",)))
     args.agent = args.agent or DEFAULT_AGENT
     check_rollout_agent("--agent", args.agent)
     if args.trials is None and args.seconds is None:

@@ -452,8 +452,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
                              choosing=True) from None
     chosen_at = _clock()
     by_model = hand_model and isinstance(source, View)  # (a full position has no unknown card to deal)
-    identity = {"position": source.to_json(), "turns": chosen, "agent": spec.to_identity(), "seed": seed,
-                "hand_model": by_model}
+    identity = file_identity(source, chosen, spec, seed, hand_model)
     t0 = time.perf_counter()
     # the rows (trials x turns) so far: grown as trials come, not a million rows made for a time budget
     results = np.full((min(trials, 1024), len(chosen)), np.nan)
@@ -492,8 +491,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     try:
         with contextlib.ExitStack() as stack:
             if out is not None:
-                ROLLOUT_FILE.refuse_other_settings(os.fspath(out), identity)  # (its words first, then its rows')
-                check_rows(os.fspath(out), chosen, source.rules)
+                refuse_other_file(os.fspath(out), identity, source.rules)
                 write, done = stack.enter_context(ROLLOUT_FILE.open(os.fspath(out), identity, command,
                                                                     allow_code_change,
                                                                     units=((i,) for i in range(trials)),
@@ -741,6 +739,24 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
                       method=points.method, notes=notes, playouts=points.playouts)
     answer.moves[:] = moves  # (the ranking's order: equal chances go by the points, not by the turns' order)
     return answer
+
+
+def file_identity(source: Position | View, turns: Sequence[str], spec: Any, seed: int,
+                  hand_model: bool) -> dict[str, Any]:
+    """The settings a rollout's file (``out``) is kept under: the position, the turns (in their canonical
+    notation, in order), the agent (``spec``, a checked ``AgentSpec``), the seed and how a view's worlds
+    are dealt (``hand_model``: by the opponent-hand model; a full position has no card to deal)."""
+    return {"position": source.to_json(), "turns": list(turns), "agent": spec.to_identity(), "seed": seed,
+            "hand_model": bool(hand_model) and isinstance(source, View)}
+
+
+def refuse_other_file(path: str, identity: dict[str, Any], rules: Any) -> None:
+    """Before any trial: refuse a rollout file at ``path`` made with other settings than ``identity``
+    (``file_identity``; ``OtherSettingsError``, in its words first) or holding rows this rollout cannot
+    have written (``check_rows``). Cheap, and loads no engine: ``lcanalysis rollout --turn`` calls it
+    before the compile, where the turns are known without the hint."""
+    ROLLOUT_FILE.refuse_other_settings(path, identity)
+    check_rows(path, identity["turns"], rules)
 
 
 def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:
