@@ -729,3 +729,27 @@ def test_merged_draws_name_the_piles_they_stand_for():
 
     assert _same_value_sources([MoveValue("+B6/R", 1.0), MoveValue("+B6/D", 1.0)]) == \
         " (or the deck or the red pile: the same value)"
+
+
+def test_draws_whose_values_differ_by_rounding_noise_merge_and_estimates_that_round_alike_do_not():
+    """A review asking the hint at every turn saw "≤ +21.7  ≤ -5.4" three times in a row under one
+    placement (3 cards left, a view of ``played_down(0, 3)``): the same bound summed in another order,
+    21.700000000000003 against 21.7, was not merged. Values within ``TIE`` now merge, as they tie in the
+    ranking; two play-out estimates that only round alike (-41.77 ± 0.20 and -41.79 ± 0.21, seen on
+    ``played_down(1, 3)``) are different outcomes and stay apart."""
+    view = lc.read_position("example:midround")
+    bounds = [MoveValue("-W2/B", 26.4, 0.0, True, loss=0.0)] + [
+        MoveValue(f"-W2/{src}", value, 0.0, False, loss=loss, extra={"bound": "upper"})
+        for src, value, loss in (("D", 21.700000000000003, 5.399999999999998), ("Y", 21.700000000000003,
+                                 5.399999999999999), ("W", 21.7, 5.399999999999999), ("R", 21.7, 5.399999999999999))]
+    text = hint_text(Analysis(bounds, kind="endgame search", exact=False), view, top=None, draws=None)
+    merged = [line for line in text.splitlines() if "≤ +21.7" in line]
+    assert len(merged) == 1 and merged[0].split()[:4] == ["/D", "/Y", "/W", "/R"], text
+    estimates = [MoveValue("+B6/R", -41.0, 0.1, False, loss=0.0, loss_stderr=0.0),
+                 MoveValue("+B6/W", -41.767361111111114, 0.20257358490637267, False, loss=0.767361111111111,
+                           loss_stderr=0.2),
+                 MoveValue("+B6/Y", -41.79166666666667, 0.21129474161998754, False, loss=0.7916666666666664,
+                           loss_stderr=0.2)]
+    text = hint_text(Analysis(estimates, kind="advisor estimate", exact=False, nodes=100), view, top=None, draws=None)
+    alike = [line.split()[:4] for line in text.splitlines() if "-41.8 ± 0.2" in line]
+    assert alike == [["/W", "-41.8", "±", "0.2"], ["/Y", "-41.8", "±", "0.2"]], text
