@@ -1318,3 +1318,26 @@ def test_solve_of_a_view_at_its_turn_cap_says_the_round_is_over_at_once(capsys):
         code, out, err = run(capsys, "solve", view.to_string(), *bound)
         assert code == 2 and out == "" and err == ("error: the round is over (the turn cap is reached): there is no "
                                                    "turn to value\n"), (bound, err)
+
+
+def test_advise_and_solve_of_a_round_stopped_by_the_turn_cap_say_so_from_either_seat(capsys):
+    """A round the turn cap stopped (cards still in the draw pile) is over for the full position and both
+    seats' views alike. 'solve' of the full position said only "the round is over", not why, and 'advise'
+    and 'solve' of the view of the seat not to move asked to say it was that seat's turn ("m1 in the
+    one-line string"), which would only have met the refusal of a round that is over. Each now says the
+    round is over and why, in the words it uses for the mover's view."""
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.rules import Rules
+
+    pos = Position.deal(seed=2, rules=Rules(turn_cap=4))
+    for _ in range(4):
+        pos.push(pos.legal_moves()[0])
+    assert pos.is_capped() and pos.deck_count > 0
+    for source in (pos, pos.view(0), pos.view(1)):
+        code, out, err = run(capsys, "advise", source.to_string())
+        assert (code, out, err) == (2, "", "error: the round is over (the turn cap is reached): there is no turn "
+                                           "to choose\n"), (source, err)
+        for bound in (["--max-stalls", "0"], ["--max-turns", "2", "--leaf", "as-is"]):
+            code, out, err = run(capsys, "solve", source.to_string(), *bound)
+            assert (code, out, err) == (2, "", "error: the round is over (the turn cap is reached): there is no "
+                                               "turn to value\n"), (source, bound, err)

@@ -342,6 +342,28 @@ def test_view_text_hides_the_unknown_cards(seed, plies, colors):
         assert f"draw pile: {view.deck_count} card(s)" in text
 
 
+@pytest.mark.parametrize("cap", [1, 4])
+def test_a_view_of_a_round_stopped_by_the_turn_cap_says_the_round_is_over(cap):
+    """Found by a helper: a view whose history has reached the turn cap (cards still in the draw pile)
+    read "opponent (player 0) to move: place a card" in text and showed a player to move in its picture,
+    as if the round went on, where the full position said "round over (turn cap)"; every view now says
+    what the position says, and a view one turn short of its cap still names the player to move."""
+    pos = Position.deal(seed=2, rules=Rules(turn_cap=cap))
+    for _ in range(cap - 1):
+        pos.push(pos.legal_moves()[0])
+    short = pos.view(1 - pos.to_move)  # one turn left: the round goes on
+    assert f"opponent (player {pos.to_move}) to move: place a card" in render.view_text(short).splitlines()[0]
+    pos.push(pos.legal_moves()[0])
+    assert pos.deck_count > 0 and not pos.legal_moves()  # over by the cap alone: no turn is left
+    head = f"turn {cap}: round over (turn cap)"
+    assert render.position_text(pos).splitlines()[0].endswith(head)
+    for viewer in (0, 1):
+        text = render.view_text(pos.view(viewer))
+        assert text.splitlines()[0].endswith(head) and "to move" not in text, text
+        words = texts(parse(render.view_svg(pos.view(viewer))))
+        assert "round over" in words and not any("to move" in w for w in words), words
+
+
 # --- analyses ------------------------------------------------------------------------------------
 
 

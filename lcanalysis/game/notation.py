@@ -633,6 +633,8 @@ def read_view(source: Any, player: int | None = None) -> View:
 def mover_view(source: Any) -> View:
     """The view of the player to move, for the question "what should I play here?"."""
     view = read_view(source)
+    if view.viewer != view.to_move and view.is_over():  # (not "say it is your turn": no turn is left)
+        raise PositionError(f"the round is over ({view.over_reason()}): there is no turn to choose")
     if view.viewer != view.to_move:
         raise PositionError(f"this is player {view.viewer}'s view, but player {view.to_move} is to move: "
                             "only the player to move can be advised (if it is your turn, say so: "

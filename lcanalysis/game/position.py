@@ -455,6 +455,12 @@ class Position(Notated):
         """Over because of the turn cap (docs/spec/rules.md), not because the draw pile ran out."""
         return self.is_over() and self.deck_count > 0
 
+    def over_reason(self) -> str:
+        """Why the round is over, in words ("" while it is not), as ``View.over_reason`` says it."""
+        if not self.is_over():
+            return ""
+        return "the turn cap is reached" if self.is_capped() else "the draw pile is empty"
+
     def hand(self, player: int) -> list[Card]:
         """``player``'s hand (0 or 1), sorted by colour and rank."""
         nc = self.colors

@@ -104,7 +104,7 @@ def solve_belief(target, max_turns=None, *, tables=None, max_nodes=0):
     v = read_position(target)
     if isinstance(v, Position):
         if v.is_over():
-            raise SearchError("the round is over: there is no turn to value")
+            raise SearchError(f"the round is over ({v.over_reason()}): there is no turn to value")
         v = v.view(v.to_move)
     if not isinstance(v, View):
         raise SearchError("solve_belief needs a position or a player's view")

@@ -1524,7 +1524,7 @@ def search_root(
 def check_round(pos) -> None:
     """Refuse a full position whose round is over: there is no turn to value."""
     if pos.is_over():
-        raise SearchError("the round is over: there is no turn to value")
+        raise SearchError(f"the round is over ({pos.over_reason()}): there is no turn to value")
     check_state(pos.state)
 
 

@@ -377,13 +377,13 @@ def check_mover_view(v: View, samples: Any = None) -> int | None:
     n = None if samples is None else whole_number(samples)
     if samples is not None and (n is None or not 2 <= n <= MAX_SAMPLES):
         raise SearchError(f"samples must be a whole number 2..{MAX_SAMPLES:,}, got {brief(samples)}")
+    if v.is_over():  # (an empty draw pile, or the turn cap: a view at its cap was searched as if play went on)
+        raise SearchError(f"the round is over ({v.over_reason()}): there is no turn to value")  # (whoever's view)
     if v.viewer != v.to_move:
         raise SearchError(
             f"the view is player {v.viewer}'s but player {v.to_move} is to move: the values of the "
             "mover's turns need the mover's view"
         )
-    if v.is_over():  # (an empty draw pile, or the turn cap: a view at its cap was searched as if play went on)
-        raise SearchError(f"the round is over ({v.over_reason()}): there is no turn to value")
     return n
 
 

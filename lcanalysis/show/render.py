@@ -395,7 +395,6 @@ def _from_view(view: View, bottom: int | None) -> _Table:
     labels[me] = f"{len(view.hand)} cards"
     labels[opp] = f"{view.opponent_count} cards, {len(view.opponent_known)} known"
     names = seat_names(me)
-    over = view.deck_count == 0
     return _Table(
         colors=nc,
         bottom=me if bottom is None else bottom,
@@ -408,8 +407,8 @@ def _from_view(view: View, bottom: int | None) -> _Table:
         phase=view.phase,
         blocked=view.blocked,
         turn=len(view.history),
-        over=over,
-        capped=False,
+        over=view.is_over(),  # (the turn cap too: it read "to move: place a card" with no turn left)
+        capped=view.is_over() and view.deck_count > 0,
         notation=view.to_string(),
         names=names,
         short_names=[f"you (P{p})" if p == me else f"opponent (P{p})" for p in range(2)],
