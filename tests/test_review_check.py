@@ -271,3 +271,47 @@ def test_a_review_with_no_mark_has_nothing_to_check(record):
     check_marks(rv, 2, agent="heuristic")
     assert rv.checks.checks == [] and rv.checks.players == rv.players
     assert "marks checked by rollouts: none, no decision is marked" in rv.to_text()
+
+
+def test_ctrl_c_in_the_checks_says_in_one_line_what_is_kept_and_the_same_command_resumes(
+        record, tmp_path, capsys, monkeypatch):
+    """Ctrl-C while 'review --check N --out FILE' plays a check's trials: one line (the rollout file's
+    own 'stopped' line is left unsaid) naming the judged turns kept in FILE, the checks' trials in
+    FILE.checks with how many of the stopped check's are whole, and the command that resumes; the same
+    command then plays only the rest. Without --out the line says nothing is kept and how to keep it."""
+    from lcanalysis.studies import rollout as R
+
+    play = R.play_trial
+
+    def interrupted(source, chosen, agent, trial, seed, deadline=None, hand_model=False):
+        if trial == 3:  # Ctrl-C as the fourth trial begins (one process: the trials in order)
+            raise KeyboardInterrupt
+        return play(source, chosen, agent, trial, seed, deadline, hand_model)
+
+    path = tmp_path / "record.json"
+    write_record(record, str(path))
+    out = tmp_path / "judged.csv"
+    base = ["review", str(path), "--time", str(T), "--workers", "1", "--no-progress", "--check", "6",
+            "--check-agent", "heuristic"]
+    monkeypatch.setattr(R, "play_trial", interrupted)
+    assert main([*base, "--out", str(out)]) == 130
+    captured = capsys.readouterr()
+    kept = tmp_path / "judged.csv.checks" / "round1_turn0_heuristic.csv"
+    assert captured.out == "" and "Traceback" not in captured.err and captured.err.count("stopped:") == 1
+    assert captured.err.endswith(
+        f"stopped: the review's judged turns are kept in {out} and the checks' trials in {out}.checks (3 of 6 whole "
+        f"trial(s) of the check stopped, in {kept}); run the same command again (it is in {out}.cmd) to play the "
+        "rest and print the review\n"), captured.err
+    assert sorted(set(R.load_rollout(kept)["trial"])) == [0, 1, 2]
+    assert main(base) == 130  # without --out: nothing kept, and said so
+    err = capsys.readouterr().err
+    assert err.count("stopped:") == 1 and err.endswith(
+        "stopped: a review is printed only once its checks are played, and without --out FILE neither its judged "
+        "turns nor the checks' trials are kept; run the same command again with --out FILE to keep them (in FILE "
+        "and FILE.checks/; the same seed gives the same review and checks)\n"), err
+    monkeypatch.undo()
+    command = (tmp_path / "judged.csv.cmd").read_text().split()
+    assert command[:2] == ["lcanalysis", "review"] and main([*command[1:], "--workers", "1", "--no-progress"]) == 0
+    said = capsys.readouterr()
+    assert f"resumed: 3 of their 6 trials found in {out}.checks from earlier runs" in said.out, said.out
+    assert sorted(set(R.load_rollout(kept)["trial"])) == list(range(6))

@@ -201,15 +201,27 @@ def _check(args: argparse.Namespace, rv: Any, folder: str | None) -> None:
         check_marks(rv, args.check, seconds=args.check_seconds, top=args.check_top, agent=args.check_agent,
                     workers=_workers(args), folder=folder, progress=progress,
                     command=_command(args) if folder else None)
-    except KeyboardInterrupt:
-        if folder:
-            print(f"stopped: the checks' trials played so far are kept in {folder}; run the same command again "
-                  "to play the rest and print the review", file=sys.stderr)
-        else:
-            print("stopped: the checks' trials are not kept without --out FILE (which keeps them in "
-                  "FILE.checks/); run the same command again (the same seed gives the same checks)",
-                  file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        print(_check_stopped(args.out, folder, stop), file=sys.stderr, flush=True)
         raise
+
+
+def _check_stopped(out: str | None, folder: str | None, stop: KeyboardInterrupt) -> str:
+    """The one line Ctrl-C in the checks leaves (the rollout's file says nothing of its own): what is
+    kept, where, and how to go on. ``stop``: a rollout's ``RolloutStopped`` (with its counts) when it
+    came in a check's trials."""
+    from lcanalysis.studies.rollout import RolloutStopped
+
+    if not folder:
+        return ("stopped: a review is printed only once its checks are played, and without --out FILE neither its "
+                "judged turns nor the checks' trials are kept; run the same command again with --out FILE to keep "
+                "them (in FILE and FILE.checks/; the same seed gives the same review and checks)")
+    where = f"the checks' trials in {folder}"
+    if isinstance(stop, RolloutStopped) and stop.out:  # (the check being played: how far it got)
+        of = "" if stop.trials is None else f" of {stop.trials:,}"
+        where += f" ({stop.whole:,}{of} whole trial(s) of the check stopped, in {stop.out})"
+    return (f"stopped: the review's judged turns are kept in {out} and {where}; run the same command again "
+            f"(it is in {out}.cmd) to play the rest and print the review")
 
 
 def _kept_file() -> Any:
