@@ -740,7 +740,8 @@ def test_with_the_turns_named_an_out_file_of_other_settings_is_refused_before_th
     compile on a fresh install) and, without --turn, the hint had chosen the turns (up to 10 s near the
     end). With --turn every setting is known from the arguments: such a file, or one with a row no
     rollout writes, is refused first, in the same words; the same settings still resume. (Without --turn
-    the turns are the hint's, known only once it has thought: refused then, as before.)"""
+    the turns are the hint's, known only once it has thought: other turns are refused then, the other
+    settings first: the next test.)"""
     from lcanalysis.cli import warmup
 
     out = tmp_path / "r.csv"
@@ -764,6 +765,45 @@ def test_with_the_turns_named_an_out_file_of_other_settings_is_refused_before_th
     assert "line 3: turn '+B7/D' is not one of this rollout's turns" in capsys.readouterr().err
     out.write_text(made)
     assert main([*argv, "--trials", "3"]) == 0 and readied == [1]  # the same settings: resumed
+    assert sorted(set(load_rollout(out)["trial"])) == [0, 1, 2]
+
+
+def test_without_the_turns_an_out_file_of_another_seed_agent_deal_or_position_is_refused_before_the_hint(
+        tmp_path, capsys, monkeypatch):
+    """Without --turn, 'rollout --out F' made with another seed, agent, deal or position was refused only once
+    the engine was ready (a minute's compile on a fresh install) and the hint had chosen the turns (a second,
+    up to 10 s near the end), though none of these settings depends on the turns. Now refused first, by the
+    command and the library alike, in the same words, the file as it was; the turns, the hint's, are still
+    checked once it has chosen them, and a file of the same settings still resumes."""
+    from lcanalysis import advisor
+    from lcanalysis.cli import warmup
+
+    out = tmp_path / "r.csv"
+    argv = ["rollout", "example:midround", "--agent", "greedy", "--workers", "1", "--out", str(out)]
+    assert main([*argv, "--trials", "2"]) == 0
+    made = out.read_text()
+    readied: list[int] = []
+    hinted: list[int] = []
+    advise = advisor.advise
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
+    monkeypatch.setattr(advisor, "advise", lambda *a, **k: hinted.append(1) or advise(*a, **k))
+    capsys.readouterr()
+    for other, says in ((["--seed", "1"], "(seed: 0 there, 1 here)"),
+                        (["--agent", "heuristic"], "(agent: "),
+                        (["--hand-model"], "(hand_model: False there, True here)")):
+        assert main([*argv, "--trials", "3", *other]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"lcanalysis rollout: error: argument --out: {out} was made with other settings "
+                              f"{says}"), err
+        assert (readied, hinted) == ([], []) and out.read_text() == made
+    assert main(["rollout", "example:endgame", *argv[2:], "--trials", "3"]) == 2
+    assert "made with other settings (position: " in capsys.readouterr().err and (readied, hinted) == ([], [])
+    with pytest.raises(ValueError, match=r"other settings \(seed: 0 there, 1 here\)"):
+        rollout("example:midround", agent="greedy", trials=3, seed=1, out=out)  # the library, before its hint
+    assert hinted == [] and out.read_text() == made
+    assert main([*argv, "--trials", "3", "--top", "2"]) == 2  # other turns: known once the hint has chosen them
+    assert "made with other settings (turns: " in capsys.readouterr().err and hinted == [1]
+    assert main([*argv, "--trials", "3"]) == 0 and readied  # the same settings: resumed
     assert sorted(set(load_rollout(out)["trial"])) == [0, 1, 2]
 
 

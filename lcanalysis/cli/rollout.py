@@ -107,8 +107,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 def precheck(args: argparse.Namespace) -> None:
     """What ``rollout`` can refuse from its input alone, refused before the engine is compiled (``main`` calls
     this first): options that do not go together, the agent's name and options, the position, each
-    ``--turn`` read against the position's rules, named as typed, and ``--out``'s file (not a rollout's;
-    with ``--turn``, one made with other settings too). Keeps what it read for ``run`` (``args.read``:
+    ``--turn`` read against the position's rules, named as typed, and ``--out``'s file (not a rollout's, or
+    made with other settings: without ``--turn``, all but the turns). Keeps what it read for ``run`` (``args.read``:
     the position, the turns)."""
     if args.turns and args.top is not None:
         raise OptionError("--turn names the turns to roll out: give --turn or --top, not both")
@@ -119,14 +119,15 @@ def precheck(args: argparse.Namespace) -> None:
     if args.out is not None:
         check_output_file("--out", args.out, keep={"the position": args.position},
                           replaces=("a rollout file", ("# lcanalysis rollout",)))
-        if turns:  # named: a file of other settings is refused now, not after a minute's compile; the hint's
-            # turns are known only once it has chosen them (run: after the compile, up to 10 s of thinking)
-            _refuse_other_file(args, source, turns)
+        # a file of other settings refused now, not after a minute's compile; without --turn all but the
+        # turns, known only once the hint has chosen them (run: after the compile, up to 10 s of thinking)
+        _refuse_other_file(args, source, turns)
     args.read = (source, turns)
 
 
-def _refuse_other_file(args: argparse.Namespace, source: Position | View, turns: list[str]) -> None:
-    """``--out``'s file refused as ``run`` would refuse it, from what the arguments name alone."""
+def _refuse_other_file(args: argparse.Namespace, source: Position | View, turns: list[str] | None) -> None:
+    """``--out``'s file refused as ``run`` would refuse it, from what the arguments name alone (``turns``
+    None: the hint's, not chosen yet, so every setting but the turns)."""
     from lcanalysis.studies.rollout import DEFAULT_AGENT, RolloutFileError, file_identity, refuse_other_file
     from lcanalysis.studies.study_file import OtherSettingsError
 

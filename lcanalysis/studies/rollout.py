@@ -443,6 +443,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         raise RolloutError(str(exc)) from None
     if spec.name == "external":
         raise RolloutError(EXTERNAL_CANNOT_ROLL_OUT)
+    if out is not None:  # (the settings the turns do not change: refused before the hint's seconds)
+        refuse_other_file(os.fspath(out), file_identity(source, None, spec, seed, hand_model), source.rules)
     say = progress if callable(progress) else None
     passed_over: list[str] = []  # (the note on the hint's turns passed over, when some were)
     try:
@@ -741,22 +743,27 @@ def match_answer(source: Position | View, results: np.ndarray, turns: Sequence[s
     return answer
 
 
-def file_identity(source: Position | View, turns: Sequence[str], spec: Any, seed: int,
+def file_identity(source: Position | View, turns: Sequence[str] | None, spec: Any, seed: int,
                   hand_model: bool) -> dict[str, Any]:
     """The settings a rollout's file (``out``) is kept under: the position, the turns (in their canonical
-    notation, in order), the agent (``spec``, a checked ``AgentSpec``), the seed and how a view's worlds
-    are dealt (``hand_model``: by the opponent-hand model; a full position has no card to deal)."""
-    return {"position": source.to_json(), "turns": list(turns), "agent": spec.to_identity(), "seed": seed,
-            "hand_model": bool(hand_model) and isinstance(source, View)}
+    notation, in order; None: not chosen yet), the agent (``spec``, a checked ``AgentSpec``), the seed and
+    how a view's worlds are dealt (``hand_model``: by the opponent-hand model; a full position has no card
+    to deal)."""
+    return {"position": source.to_json(), "turns": None if turns is None else list(turns),
+            "agent": spec.to_identity(), "seed": seed, "hand_model": bool(hand_model) and isinstance(source, View)}
 
 
 def refuse_other_file(path: str, identity: dict[str, Any], rules: Any) -> None:
     """Before any trial: refuse a rollout file at ``path`` made with other settings than ``identity``
     (``file_identity``; ``OtherSettingsError``, in its words first) or holding rows this rollout cannot
-    have written (``check_rows``). Cheap, and loads no engine: ``lcanalysis rollout --turn`` calls it
-    before the compile, where the turns are known without the hint."""
-    ROLLOUT_FILE.refuse_other_settings(path, identity)
-    check_rows(path, identity["turns"], rules)
+    have written (``check_rows``). Cheap, and loads no engine: ``lcanalysis rollout`` calls it before the
+    compile. With the turns None (the hint has not chosen them yet) every other setting is checked, so
+    a file of another seed, agent or position is refused before the hint's seconds; the turns and the
+    rows are checked again once they are known."""
+    turns = identity["turns"]
+    ROLLOUT_FILE.refuse_other_settings(path, identity, unknown=("turns",) if turns is None else ())
+    if turns is not None:
+        check_rows(path, turns, rules)
 
 
 def check_rows(path: str, turns: Sequence[str], rules: Any) -> None:

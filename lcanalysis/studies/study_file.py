@@ -37,7 +37,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from io import StringIO
 from typing import Any
 
@@ -337,21 +337,25 @@ class StudyFile:
                                "nothing is appended to it")
         return write
 
-    def _same_settings(self, path: str, old: Mapping[str, Any], identity: Mapping[str, Any]) -> None:
-        """Refuse (``OtherSettingsError``, naming each) a file made with other settings, ``old``, than ``identity``."""
-        diff = [k for k in self.identity_keys if old.get(k) != identity[k]]
+    def _same_settings(self, path: str, old: Mapping[str, Any], identity: Mapping[str, Any],
+                       unknown: Collection[str] = ()) -> None:
+        """Refuse (``OtherSettingsError``, naming each) a file made with other settings, ``old``, than ``identity``
+        (but those ``unknown``, not compared)."""
+        diff = [k for k in self.identity_keys if k not in unknown and old.get(k) != identity[k]]
         if diff:
             raise OtherSettingsError(path, ", ".join(f"{k}: {old.get(k)!r} there, {identity[k]!r} here" for k in diff))
 
-    def refuse_other_settings(self, path: str | None, identity: Mapping[str, Any]) -> None:
+    def refuse_other_settings(self, path: str | None, identity: Mapping[str, Any],
+                              unknown: Collection[str] = ()) -> None:
         """Before any work: refuse, as ``open`` does, a file at ``path`` whose settings line says it was
         made with other settings than ``identity`` (``OtherSettingsError``), or that is not this study's
         (ValueError); a missing file, or one cut short before its settings line was whole, is left to
-        ``open``."""
+        ``open``. ``unknown``: settings not known yet (a rollout's turns, before the hint chooses them),
+        left to a later call."""
         if path is None or not os.path.exists(path):
             return
         if _first_line(path, self.what).endswith("\n"):
-            self._same_settings(path, self.read_identity(path), identity)
+            self._same_settings(path, self.read_identity(path), identity, unknown)
 
     def _same_columns(self, path: str, text: str) -> None:
         """Refuse (ValueError) to append to a file whose column names (its second line) are not
