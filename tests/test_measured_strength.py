@@ -481,3 +481,32 @@ def test_the_summary_at_the_top_of_the_agents_page_is_what_its_files_give():
     assert len(pair) == 100 and ulo < 0.5 < uhi and mlo < 0 < mhi  # not told apart
     assert (f"{result.mean():.3f} [{ulo:.3f}, {uhi:.3f}] of 100 rounds and {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] points "
             "a round for `search`") in flat
+
+
+def test_the_floor_on_the_caution_rule_at_one_second_is_quoted_from_its_file():
+    """docs/agents.md and the README quote the screen of ``min_lead=0.8`` at 1 s a move, paired with
+    today's `best` at 1 s (the same deals, the same opponent) and with its own 100 ms run: recomputed
+    from the files. With the floor `best` still beats `search` by less at 1 s than at 100 ms."""
+    from lcanalysis.studies.paired_strength import paired_change
+
+    data = ROOT / "data"
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    new = data / "screen_minlead08_1s_vs_search.jsonl"
+    old = paired_change(new, data / "strength_best_caution1_vs_search_1s.jsonl", opponent="search:time_ms=1000")
+    slow = paired_change(new, data / "screen_caution1_best1500_vs_search.jsonl",
+                         sides=("best:time_ms=1000,min_lead=0.8", "best:caution=1"))
+    assert old.deals == slow.deals == 262 and old.rounds == 524
+    assert slow.points_change < 0  # less at 1 s than at 100 ms: the target stays unmet
+    assert (f"**{100 * old.win_change:+.1f} [{100 * old.win_low:+.1f}, {100 * old.win_high:+.1f}] points of win rate "
+            f"and {old.points_change:+.2f} [{old.points_low:+.2f}, {old.points_high:+.2f}] points a round**, "
+            f"{old.identical} of {old.rounds} rounds identical") in docs
+    assert (f"{100 * slow.win_change:+.1f} [{100 * slow.win_low:+.1f}, {100 * slow.win_high:+.1f}] points of win rate "
+            f"and {slow.points_change:+.2f} [{slow.points_low:+.2f}, {slow.points_high:+.2f}] points a round") in docs
+    row = (f"| {old.deals} | {old.identical} of {old.rounds} | {old.win_change:+.3f} [{old.win_low:+.3f}, "
+           f"{old.win_high:+.3f}] | {old.points_change:+.2f} [{old.points_low:+.2f}, {old.points_high:+.2f}] | "
+           "`data/screen_minlead08_1s_vs_search.*` |")
+    assert row in docs
+    assert (f"{old.points_change:+.1f} [{old.points_low:+.1f}, {old.points_high:+.1f}] points a round against "
+            f"today's `best` at 1 s on its {old.deals} deals, and still {slow.points_change:+.1f} "
+            f"[{slow.points_low:+.1f}, {slow.points_high:+.1f}] points a round against its own 100 ms run") in readme
