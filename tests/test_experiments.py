@@ -184,6 +184,21 @@ def test_opening_table_matches_hand_arithmetic():
     assert (t["p_break_even"].between(0, 1)).all()
 
 
+def test_opening_table_with_draws_left_in_a_round_counts_2k_plus_10_unseen_cards():
+    """A lone 10 with k draws left in a round: the 8 other numbers among 2k + 10 unseen cards, so
+    the mean is 10 + 44 k / (2k + 10) - 20 (no bonus within reach): -10, -2/9, +1 at 0, 4, 5 draws;
+    of the deal's 52 cards, 5 draws give 10 + 44 * 5/52 - 20 < 0."""
+    t = opening.opening_table(held=[(10,)], draws=[0, 4, 5], unseen_total="round")
+    assert t["unseen"].tolist() == [10, 18, 20]
+    assert t["mean"].tolist() == pytest.approx([-10, -2 / 9, 1], abs=1e-12)
+    deal = opening.opening_table(held=[(10,)], draws=[5])
+    assert deal["unseen"].tolist() == [52] and deal["mean"].iloc[0] == pytest.approx(10 + 44 * 5 / 52 - 20)
+    with pytest.raises(ValueError, match=r"unseen_total must be a number of unseen cards or 'round'.*got 'rnd'"):
+        opening.opening_table(held=[(10,)], draws=[1], unseen_total="rnd")
+    with pytest.raises(ValueError, match=r"draws must be a whole number 0\.\.52 .*got 2\.5"):  # not a pool's error
+        opening.opening_table(held=[(10,)], draws=[2.5], unseen_total="round")
+
+
 def test_wager_grid_values_are_the_difference_of_means():
     g = opening.wager_grid(draws=[0, 10], sums=[15, 24])
     assert (g["wager_value"] == g["mean_1"] - g["mean_0"]).all()

@@ -184,6 +184,29 @@ def test_break_even_point_by_hand():
             break_even_draws(ColorState.make(hand=[9, 10]), criterion="mediam", **tried)
 
 
+def test_break_even_with_draws_left_in_a_round_shrinks_the_unseen_cards_with_them():
+    """``unseen="round"`` answers "with how many draws left does a lone 10 pay?": k draws left come
+    from 2k + 10 unseen cards, not from the deal's 52 (which said 12 draws where the round says 5).
+    Brute force over every k-subset of the round's pool: the first k whose mean is >= 0. By hand at
+    5 draws: 10 + 44 * 5/20 - 20 = +1; at 4: 10 + 44 * 4/18 - 20 < 0."""
+    def brute_mean(k):
+        dist = brute_force((), 0, (10,), 0, tuple(range(2, 10)), 2 * k + 10, k, 0)
+        return sum(s * p for s, p in dist.items())
+
+    first = next(k for k in range(8) if brute_mean(k) >= 0)
+    assert first == 5 and brute_mean(5) == 1
+    state = ColorState.make(hand=[10])  # the deal's 52 unseen cards: 21 draws left at most
+    assert break_even_draws(state, unseen="round") == first
+    assert break_even_draws(state) == 12  # draws from now, of the 52: the question it answered before
+    # no more draws left than the state's unseen cards stand for: 18 unseen cards are 4 draws left
+    assert break_even_draws(ColorState.make(hand=[10], unseen_total=20), unseen="round") == 5
+    assert break_even_draws(ColorState.make(hand=[10], unseen_total=18), unseen="round") is None
+    assert break_even_draws(state, unseen="round", max_draws=4) is None
+    with pytest.raises(WagerError, match=r"unseen must be 'fixed' \(draws from now, of the state's 52 unseen cards\) "
+                                         r"or 'round' .*got 'later'"):
+        break_even_draws(state, unseen="later")
+
+
 def test_an_untouched_colour_breaks_even_once_opened_only_from_the_draws_that_pay_the_20():
     """An untouched colour "breaks even" at 0 draws: never opened, it scores 0. ``min_draws=1`` asks
     when it would once opened. By hand: unseen 10 9 8 among 3 cards, nothing held. One draw: a

@@ -28,24 +28,36 @@ def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Es
 
 
 def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: int = 0,
-                  unseen_total: int = 52) -> Any:
+                  unseen_total: int | str = 52) -> Any:
     """Canonical model (exact means): the value of opening a colour holding the numbers ``held``
-    (each an iterable of face values) with ``wagers`` wagers, for each number of draws left.
-    Columns: held, sum, cards, draws, mean, p_break_even, p_positive."""
+    (each an iterable of face values) with ``wagers`` wagers, for each number of draws.
+    Columns: held, sum, cards, draws, unseen, mean, p_break_even, p_positive.
+
+    ``unseen_total``: the unseen cards the draws come from. A number (52, the deal's, by default)
+    keeps them the same for every row: draws from now, at the deal. ``"round"``: the draws left
+    later in a round, with ``2k + 10`` unseen cards for ``k`` draws left (``round_unseen``, the
+    wager tables' convention): a lone 10 pays from 12 draws of the deal's 52 cards, but from 5
+    draws left in a round. The ``unseen`` column says which each row used."""
     import pandas as pd
 
-    from lcanalysis.wagers.canonical import wager_distribution
+    from lcanalysis.wagers.canonical import START_UNSEEN, WagerError, round_unseen, wager_distribution
 
+    if isinstance(unseen_total, str) and unseen_total != "round":
+        raise WagerError(f"unseen_total must be a number of unseen cards or 'round' (2k + 10 for k draws left), "
+                         f"got {unseen_total!r}")
     rows = []
     for h in held:
         for k in draws:
             # (draws as given: int(k) made 2.5 draws 2, silently; numpy's integers are whole numbers)
-            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=k, unseen_total=unseen_total,
-                                     exact=False)
+            pool: Any = unseen_total  # a number of cards (checked by the calculator) or "round"
+            if pool == "round":  # (draws that are no count of draws: the deal's pool, so that the
+                # calculator refuses them by name as it does for a number)
+                pool = round_unseen(k) if whole_number(k) is not None and k >= 0 else START_UNSEEN
+            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=k, unseen_total=pool, exact=False)
             o = res.outcome(wagers)
             rows.append({"held": " ".join(map(str, h)), "sum": sum(h), "cards": len(h), "draws": res.draws,
-                         "mean": float(o.mean), "p_break_even": float(o.p_break_even),
-                         "p_positive": float(o.p_positive)})
+                         "unseen": res.inputs["state"].unseen_total, "mean": float(o.mean),
+                         "p_break_even": float(o.p_break_even), "p_positive": float(o.p_positive)})
     return pd.DataFrame(rows)
 
 

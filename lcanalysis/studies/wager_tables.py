@@ -51,7 +51,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from lcanalysis.wagers.canonical import ColorState, analyze, mean_score
+from lcanalysis.wagers.canonical import ColorState, analyze, mean_score, round_unseen
 from lcanalysis.wagers.models import turn_model
 
 COMMAND = "lcanalysis studies wager-tables"
@@ -80,8 +80,9 @@ def _bar(items, progress: bool, what: str = "holding sizes", unit: str = "size")
 
 
 def unseen_for(draws: int) -> int:
-    """The unseen cards the tables assume for ``draws`` useful draws: ``2 * draws + 10``."""
-    return 2 * draws + 10
+    """The unseen cards the tables assume for ``draws`` useful draws: ``2 * draws + 10``
+    (``wagers.canonical.round_unseen``, which ``break_even_draws(..., unseen="round")`` uses too)."""
+    return round_unseen(draws)
 
 
 def holdings(count: int | None = None):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from numbers import Real
 from typing import Any
@@ -62,6 +62,15 @@ MIN_VALUE, MAX_VALUE = Card(0, WAGER + 1).number, Card(0, RANKS_PER_COLOR - 1).n
 #: the hand (52: 60 cards less 8)
 START_UNSEEN = Rules().deck_size - Rules().hand_size
 MAX_DECK = MAX_COLORS * CARDS_PER_COLOR  # 72: the 6-colour game's cards, the most any game has
+
+
+def round_unseen(draws: int) -> int:
+    """The unseen cards of a round in which the player has ``draws`` useful draws left, as the
+    tables of ``lcanalysis studies wager-tables`` assume: ``2 * draws + 10``. With ``k`` useful
+    draws the player has ``k + 1`` turns, the draw pile (both players drawing from it) holds about
+    ``2k + 2`` cards, and the opponent's 8 cards are unknown; at the deal of the 5-colour game
+    (44 cards, player to move) ``k = 21`` and this is 52, ``START_UNSEEN``, and 64 for 6 colours."""
+    return 2 * draws + Rules().hand_size + 2
 
 
 class WagerError(ValueError):
@@ -473,30 +482,55 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
     return mean
 
 
+#: ``break_even_draws``' ways to count the unseen cards as the draws change (see there)
+UNSEEN_CHOICES = ("fixed", "round")
+
+
 def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean",
-                     max_draws: int | None = None, min_draws: int = 0) -> int | None:
+                     max_draws: int | None = None, min_draws: int = 0, unseen: str = "fixed") -> int | None:
     """The break-even point: the fewest draws at which the expedition breaks even.
 
     ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2.
-    ``None`` when no number of draws from ``min_draws`` up to ``max_draws`` (default: all unseen
-    cards) gets there. An untouched colour breaks even at 0 draws (never opened, it scores 0):
-    ``min_draws=1`` asks when it would once opened.
+    ``None`` when no number of draws from ``min_draws`` up to ``max_draws`` gets there. An
+    untouched colour breaks even at 0 draws (never opened, it scores 0): ``min_draws=1`` asks
+    when it would once opened.
+
+    ``unseen`` says which question the draws answer:
+
+    - ``"fixed"`` (the default): draws from now, out of the state's ``unseen_total`` cards
+      whatever their number ("how many of these cards must I still get?"); ``max_draws``
+      defaults to all of them. This is the question at a position (``lcanalysis wager`` asks it).
+    - ``"round"``: draws left later in a round, the unseen cards shrinking with them
+      (``round_unseen(k)`` = ``2k + 10`` for ``k`` draws left, as the wager tables assume): "with
+      how many draws left is this holding still worth opening?". ``max_draws`` defaults to the
+      draws the state's own unseen cards stand for, and goes no further (21 for the 52 of the
+      deal; give ``unseen_total=64`` for the 6-colour deal's 27). At the deal's
+      52 unseen cards the two differ most late: a lone 10 breaks even from 12 draws of the 52,
+      but from 5 draws left in a round (20 unseen cards then).
     """
     wagers = state.check_wagers(wagers)
     if criterion not in ("mean", "median"):  # (before the search: with no draws to try it was never read)
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+    if unseen not in UNSEEN_CHOICES:
+        raise WagerError(f"unseen must be 'fixed' (draws from now, of the state's {state.unseen_total} unseen cards) "
+                         f"or 'round' (draws left in a round, 2k + 10 unseen cards for k draws left), got {unseen!r}")
     if whole_number(min_draws) is None or min_draws < 0:
         raise WagerError(f"min_draws must be a whole number of draws from 0, got {min_draws!r}")
     min_draws = int(min_draws)
     if max_draws is not None and (whole_number(max_draws) is None or max_draws < 0):
         raise WagerError(f"max_draws must be a whole number of draws from 0 (or None: every unseen card), "
                          f"got {max_draws!r}")
-    top = state.unseen_total if max_draws is None else min(int(max_draws), state.unseen_total)
+    if unseen == "fixed":
+        top = state.unseen_total if max_draws is None else min(int(max_draws), state.unseen_total)
+    else:  # the most draws left whose round leaves unseen no more cards than the state has
+        most = max((state.unseen_total - round_unseen(0)) // 2, 0)
+        top = most if max_draws is None else min(int(max_draws), most)
     for k in range(min_draws, top + 1):
+        here = state if unseen == "fixed" else replace(state, unseen_total=round_unseen(k))
         if criterion == "mean":
-            ok = mean_score(state, k, wagers) >= -1e-9
+            ok = mean_score(here, k, wagers) >= -1e-9
         else:
-            dist = score_distribution(state, k, wagers, exact=False)
+            dist = score_distribution(here, k, wagers, exact=False)
             ok = sum(p for s, p in dist.items() if s >= 0) >= 0.5 - 1e-12
         if ok:
             return k
