@@ -381,7 +381,13 @@ def test_the_command_prints_the_luck_adjusted_result(tmp_path, capsys):
     text = capsys.readouterr().out
     df = load_results(out)
     s = summarize(df).iloc[0]
-    assert f"luck-adjusted mean score difference {s.adj_mean:+.2f} [{s.adj_low:+.2f}, {s.adj_high:+.2f}]" in text
+    # the standard error behind the interval, beside it: half its width over t(0.975, deals - 1)
+    from scipy import stats
+
+    se = (s.adj_high - s.adj_low) / 2 / stats.t.ppf(0.975, s.units - 1)
+    assert (f"luck-adjusted mean score difference {s.adj_mean:+.2f} [{s.adj_low:+.2f}, {s.adj_high:+.2f}] "
+            f"(s.e. {se:.2f})") in text
+    assert s.adj_stderr == pytest.approx(se)
     assert f"variance ratio raw/adjusted over deals {s.var_ratio:.2f}" in text
     assert tournament_main([*PAIR, "--deals", "3", "--luck-adjusted", "--no-progress", "--workers", "1",
                             "--out", str(out), "--json"]) == 0

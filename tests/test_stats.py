@@ -52,6 +52,10 @@ def test_head_to_head_counts_draws_as_half_and_groups_duplicate_deals():
     assert h.units == 3
     assert h.diff_low == pytest.approx(2 - 4.302653, abs=1e-5)
     assert h.diff_high == pytest.approx(2 + 4.302653, abs=1e-5)
+    # its standard error is the deal means' (1, by hand), not the rounds' spread over a root:
+    # the rounds' sd is sqrt((64 + 36 + 4 + 16 + 324 + 484) / 5) = 13.6, over sqrt(3) deals 7.9
+    assert h.diff_stderr == pytest.approx(1.0) and h.diff_sd == pytest.approx(math.sqrt(928 / 5))
+    assert h.flipped().diff_stderr == pytest.approx(1.0)
 
 
 

@@ -322,7 +322,12 @@ def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path)
     se = (sum((x - m) ** 2 for x in means) / (len(means) - 1) / len(means)) ** 0.5
     t = stats.t.ppf(0.975, len(means) - 1)
     assert (f"win rate {rate:.3f} [{(centre - half) / (1 + z * z / n):.3f}, {(centre + half) / (1 + z * z / n):.3f}], "
-            f"mean score difference {m:+.2f} [{m - t * se:+.2f}, {m + t * se:+.2f}]") in lines[0]
+            f"mean score difference {m:+.2f} [{m - t * se:+.2f}, {m + t * se:+.2f}] (s.e. {se:.2f})") in lines[0]
+    # --json gives it as diff_stderr: the per-round spread diff_sd over any square root is not it
+    assert tournament_main(["heuristic", "greedy", "--deals", "4", "--workers", "1", "--no-progress",
+                            "--out", str(out), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["summary"][0]
+    assert row["diff_stderr"] == pytest.approx(se, rel=1e-9)
 
 
 def test_an_external_program_in_a_folder_with_spaces_can_be_quoted(tmp_path, capsys):

@@ -136,7 +136,8 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
         emit(result)
         return 0
     for rec in summary.itertuples():
-        spread = (f"[{rec.diff_low:+.2f}, {rec.diff_high:+.2f}]" if rec.units > 1
+        # the standard error beside the interval, for "± s.e." (diff_sd in --json is a round's spread, not it)
+        spread = (f"[{rec.diff_low:+.2f}, {rec.diff_high:+.2f}] (s.e. {rec.diff_stderr:.2f})" if rec.units > 1
                   else "(no interval from one deal)")  # a t interval needs two samples
         print(f"{rec.agent} vs {rec.opponent}: {rec.rounds} rounds ({rec.units} deal{'s' if rec.units != 1 else ''}), "
               f"win rate {rec.win_rate:.3f} [{rec.win_low:.3f}, {rec.win_high:.3f}], "
@@ -146,7 +147,7 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
             print(f"  matches: {rec.matches} ({rules.rounds} rounds each), match win rate {rec.match_win_rate:.3f} "
                   f"[{rec.match_win_low:.3f}, {rec.match_win_high:.3f}] (draws half)")
         if getattr(rec, "adj_mean", None) is not None and rec.adj_mean == rec.adj_mean:
-            adj_spread = (f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}]" if rec.units > 1
+            adj_spread = (f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}] (s.e. {rec.adj_stderr:.2f})" if rec.units > 1
                           else "(no interval from one deal)")
             if rec.units < 3:  # a variance ratio and its bootstrap need three deals at least
                 plan = "variance ratio raw/adjusted: not estimated from fewer than 3 deals"

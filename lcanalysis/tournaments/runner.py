@@ -70,6 +70,7 @@ from lcanalysis.tournaments.stats import (
     bradley_terry_points,
     head_to_head,
     mean_interval,
+    mean_stderr,
     points_table,
     samples_needed,
     variance_ratio,
@@ -731,15 +732,16 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     rounds were independent, which the two seatings of a duplicate deal are not) and its t interval
     over deals (``win_unit_low``, ``win_unit_high``: ``stats.unit_rate_interval``), mean score
     difference with a t interval over deals (the two seatings of a duplicate deal and the rounds of
-    a match are one sample), the standard deviation per round, mean turns, and the capped rounds,
+    a match are one sample) and its standard error over deals (``diff_stderr``; not ``diff_sd``, the
+    standard deviation per round, over the square root of anything), mean turns, and the capped rounds,
     counted separately. A tournament of matches adds the match-winning rate with both intervals
     (``match_win_low``/``_high`` over matches, ``match_win_unit_low``/``_high`` over deals).
     Capped rounds are scored as they stand and included; ``summarize(df[~df.capped])`` leaves them out.
 
     With the luck of the draws in ``df`` (a luck-adjusted tournament, ``LUCK_COLUMNS``), also:
-    the luck-adjusted mean difference with its t interval over deals (``adj_mean``, ``adj_low``,
-    ``adj_high``) and its standard deviation per round (``adj_sd``); the variance ratio raw /
-    adjusted over deals with a bootstrap interval (``var_ratio``, ``var_ratio_low``,
+    the luck-adjusted mean difference with its t interval and standard error over deals (``adj_mean``,
+    ``adj_low``, ``adj_high``, ``adj_stderr``) and its standard deviation per round (``adj_sd``); the
+    variance ratio raw / adjusted over deals with a bootstrap interval (``var_ratio``, ``var_ratio_low``,
     ``var_ratio_high``); and the deals a test needs to detect an ``EDGE``-point edge (5% level,
     80% power) with each measure (``deals_needed``, ``adj_deals_needed``).
     """
@@ -769,7 +771,7 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
             ratio, rlo, rhi = variance_ratio(raw_units, adj_units, conf)
             sd = float(raw_units.std(ddof=1)) if len(raw_units) > 1 else math.nan
             adj_sd = float(adj_units.std(ddof=1)) if len(adj_units) > 1 else math.nan
-            row.update(adj_mean=m, adj_low=lo, adj_high=hi,
+            row.update(adj_mean=m, adj_low=lo, adj_high=hi, adj_stderr=mean_stderr(adj_units),
                        adj_sd=float(adjusted.std(ddof=1)) if len(adjusted) > 1 else math.nan,
                        var_ratio=ratio, var_ratio_low=rlo, var_ratio_high=rhi,
                        deals_needed=samples_needed(sd, EDGE), adj_deals_needed=samples_needed(adj_sd, EDGE))
