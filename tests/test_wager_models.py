@@ -322,6 +322,29 @@ def test_break_even_turns_by_hand():
     assert break_even_turns(ColorState.make(hand=[2, 3], unseen=[], unseen_total=5), n=200, max_turns=6)[0] is None
 
 
+def test_break_even_turns_left_in_a_round_draws_from_the_unseen_cards_of_that_many_turns():
+    """``unseen="round"``: with t turns left the t - 1 draws come from 2t + 8 unseen cards, not from the
+    deal's 52. The answer is the first t at which the turn model, asked at that pool itself (same
+    samples and seed), has a mean of 0 or more; holding 2 3 4 and a wager, a third of the turns, that
+    is 13 turns left, where the deal's 52 cards said 17."""
+    from lcanalysis.wagers.models import break_even_turns
+
+    state = ColorState.make(hand=[2, 3, 4], hand_wagers=1)
+
+    def mean_at(t):
+        pool = ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=2 * t + 8)
+        return turn_model(pool, t, share=1 / 3, n=4000, progress=False).outcome(1).mean
+
+    t, se = break_even_turns(state, 1, share=1 / 3, n=4000, progress=False, unseen="round")
+    assert t == next(u for u in range(1, 23) if mean_at(u) >= 0) and se > 0
+    assert t == 13 and break_even_turns(state, 1, share=1 / 3, n=4000, progress=False)[0] == 17
+    # no more turns left than the state's unseen cards stand for: 30 unseen cards are 11 turns
+    assert break_even_turns(ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=30), 1, share=1 / 3,
+                            n=4000, progress=False, unseen="round") == (None, pytest.approx(float("nan"), nan_ok=True))
+    with pytest.raises(WagerError, match=r"unseen must be 'fixed' .* or 'round' .*got 'left'"):
+        break_even_turns(state, unseen="left")
+
+
 def test_the_turn_model_offers_no_more_wagers_than_turns_left():
     """Each wager placed takes a turn: with 0 turns left no wager can go down (the expedition stays as
     it is), with 1 turn one wager, and so on. It answered -40 for a wager placed with no turn left,

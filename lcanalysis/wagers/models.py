@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from numbers import Real
 from typing import Any
@@ -62,6 +62,7 @@ from lcanalysis.progress import check_progress, progress_bar
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
     MIN_VALUE,
+    UNSEEN_CHOICES,
     ColorState,
     Number,
     WagerAnalysis,
@@ -70,6 +71,7 @@ from lcanalysis.wagers.canonical import (
     _check_values,
     _whole_draws,
     analyze,
+    round_unseen,
 )
 
 #: the numbers of a colour (9): the ranks but the wager's
@@ -365,7 +367,8 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
 
 def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, policy: str = "late",
                      criterion: str = "mean", max_turns: int = 28, n: int = 4000,
-                     seed: int = 0, min_turns: int = 1, progress: bool = True) -> tuple[int | None, float]:
+                     seed: int = 0, min_turns: int = 1, progress: bool = True,
+                     unseen: str = "fixed") -> tuple[int | None, float]:
     """The break-even point of the turn model: the fewest turns left (``min_turns``..``max_turns``) at
     which the mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
 
@@ -377,17 +380,30 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     Each turn count samples the row of ``wagers`` alone (``turn_model`` samples every number of
     wagers, with the same numbers); ``progress``: a bar on standard error over the turn counts once
     the search has taken a second (at ``n=1_000_000`` it took 7.6 s in silence).
+
+    ``unseen``, as in ``break_even_draws``: ``"fixed"`` (the default) draws each turn count's
+    ``turns - 1`` draws from the state's ``unseen_total`` cards (turns from now); ``"round"`` counts
+    the turns left later in a round, ``t`` turns left drawing from ``round_unseen(t - 1)`` = ``2t + 8``
+    unseen cards, up to the turns the state's own unseen cards stand for (22 at the deal's 52).
+    Holding 2 3 4 and a wager, a third of the turns: 17 turns of the deal's 52 cards, 13 left in a round.
     """
+    if unseen not in UNSEEN_CHOICES:
+        raise WagerError(f"unseen must be 'fixed' (turns from now, drawing from the state's {state.unseen_total} "
+                         f"unseen cards) or 'round' (turns left in a round, 2t + 8 unseen cards for t turns left), "
+                         f"got {unseen!r}")
     if criterion not in ("mean", "median"):
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
     wagers = state.check_wagers(wagers)
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
     min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
     first = max(min_turns, wagers)  # (fewer turns than wagers cannot place them)
+    if unseen == "round":  # no more turns left than the state's unseen cards stand for
+        max_turns = min(max_turns, max((state.unseen_total - round_unseen(0)) // 2, 0) + 1)
     with _bar(progress, max(max_turns + 1 - first, 0), f"break-even: turn counts tried, {n:,} samples each",
               "count") as bar:
         for t in range(first, max_turns + 1):
-            o = _turns_mc(state, t, share, n, seed, policy, only=wagers).outcome(wagers)
+            here = state if unseen == "fixed" else replace(state, unseen_total=round_unseen(max(t - 1, 0)))
+            o = _turns_mc(here, t, share, n, seed, policy, only=wagers).outcome(wagers)
             bar.update(1)
             if criterion == "mean":
                 if o.mean >= 0:
