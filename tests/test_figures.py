@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -244,7 +245,19 @@ def test_the_wager_charts_say_exact_or_estimate_with_its_standard_error():
         assert "exact" not in ax.get_title() and "estimate: Monte Carlo" in ax.get_title()
         words = [t.get_text() for t in ax.texts] + [line.get_label() for line in ax.get_lines()]
         for o in sampled.by_wagers:
-            assert any(f"{o.mean:+.1f} ± {o.stderr:.1f}" in w for w in words), (o.wagers, words)
+            assert o.stderr >= 0.05 and any(f"{o.mean:+.1f} ± {o.stderr:.1f}" in w for w in words), (o.wagers, words)
+    # an error under 0.05 read "± 0.0" (2 3 4 and a wager, 13 turns left, 20,000 samples: 0.04 and 0.08):
+    # the mean and its error in as many decimals as the error needs
+    precise = turn_model(ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=34), 13, share=1 / 3,
+                         progress=False)
+    assert precise.outcome(0).stderr < 0.05 <= precise.outcome(1).stderr < 0.095
+    for chart in (figures.score_distribution_chart, figures.wager_means_chart):
+        ax = chart(precise).axes[0]
+        words = [t.get_text() for t in ax.texts] + [line.get_label() for line in ax.get_lines()]
+        zero, one = precise.outcome(0), precise.outcome(1)
+        assert any(f"{zero.mean:+.2f} ± {zero.stderr:.2f}" in w for w in words), words
+        assert any(f"{one.mean:+.1f} ± {one.stderr:.1f}" in w for w in words), words
+        assert not any(re.search(r"± 0\.0(?!\d)", w) for w in words), words
     exact = wager_distribution(hand=[7, 8, 9], hand_wagers=1, draws=0)
     for chart in (figures.score_distribution_chart, figures.wager_means_chart):
         ax = chart(exact).axes[0]

@@ -219,10 +219,19 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     return fig
 
 
+def _se_decimals(se: float) -> int:
+    """The decimals a standard error needs to show (1 to 4; the match verdict's rule): "± 0.0" for
+    an error of 0.04 claimed a precision the estimate does not have."""
+    return next((k for k in range(1, 5) if round(se, k) != 0), 1 if se == 0 else 4)
+
+
 def _wager_mean(outcome: Any) -> str:
-    """A wager outcome's mean as the charts write it: with its standard error when sampled."""
-    text = f"{float(outcome.mean):+.1f}"
-    return text if outcome.exact else f"{text} ± {outcome.stderr:.1f}"
+    """A wager outcome's mean as the charts write it: with its standard error when sampled, both in
+    as many decimals as the error needs ("+1.62 ± 0.04", where one decimal gave "+1.6 ± 0.0")."""
+    if outcome.exact:
+        return f"{float(outcome.mean):+.1f}"
+    digits = _se_decimals(float(outcome.stderr))
+    return f"{float(outcome.mean):+.{digits}f} ± {outcome.stderr:.{digits}f}"
 
 
 def _is_dark(rgba: Sequence[float]) -> bool:
