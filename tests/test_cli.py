@@ -48,9 +48,10 @@ def test_a_position_file_cut_off_is_said_to_end_early_and_a_malformed_one_is_not
     cut.write_text(whole[:len(whole) // 2])
     bad.write_text(whole.replace(":", "=", 1))
     code, out, err = run(capsys, "show", str(cut))
-    assert code == 2 and out == "" and err.startswith("error: invalid JSON: the JSON ends early (a truncated file?): ")
+    said = "lcanalysis show: error: argument position: invalid JSON: "
+    assert code == 2 and out == "" and err.startswith(said + "the JSON ends early (a truncated file?): ")
     code, out, err = run(capsys, "show", str(bad))
-    assert code == 2 and out == "" and err.startswith("error: invalid JSON: ") and "ends early" not in err
+    assert code == 2 and out == "" and err.startswith(said) and "ends early" not in err
 
 
 @pytest.mark.parametrize("arg,message", [
@@ -339,7 +340,7 @@ def test_an_opponent_count_that_leaves_out_the_known_cards_is_refused_saying_the
     code, out, _ = run(capsys, "show", view.replace("?7.Yw", "?8.Yw"), "--string")  # so written, it reads
     assert code == 0 and "p1=?8.Yw" in out
     code, out, err = run(capsys, "show", view.replace("?7.Yw", "?6.Yw"))  # no hint where it would not help
-    assert code == 2 and "has 6 cards; it must have 8\n" in err
+    assert code == 2 and "has 6 cards; it must have 8 (see lcanalysis show --help)\n" in err
 
 
 def test_deal_takes_the_seeds_play_takes_so_that_every_deal_shown_can_be_played(capsys):
@@ -705,7 +706,7 @@ def test_every_command_s_help_says_what_it_does():
 def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(capsys, arg, meant):
     """'lcanalysis show midround' said only that it is neither a position, a string, 'example:NAME' nor a file."""
     code, _out, err = run(capsys, "show", arg)
-    assert code == 2 and err.rstrip().endswith(f"nor a file (did you mean '{meant}'?)"), err
+    assert code == 2 and err.endswith(f"nor a file (did you mean '{meant}'?) (see lcanalysis show --help)\n"), err
     code, _out, err = run(capsys, "show", "nope")
     assert code == 2 and "did you mean" not in err
 
@@ -722,7 +723,7 @@ def test_a_one_line_string_without_its_tag_is_refused_naming_the_tag(capsys, arg
     """A player who typed the fields of a view without 'LC1;' in front was told only that it is neither a
     JSON position, a string, an example nor a file; the same text with the tag reads."""
     code, _out, err = run(capsys, "show", arg)
-    assert code == 2 and err.rstrip().endswith(hint), err
+    assert code == 2 and err.rstrip().endswith(f"{hint} (see lcanalysis show --help)"), err
     fixed = "LC1;" + arg.split(";", 1)[1] if arg.startswith("LCI") else "LC1;" + arg
     code, out, _err = run(capsys, "show", fixed, "--string")
     assert code == 0 and out.strip() == fixed
@@ -1028,7 +1029,8 @@ def test_a_dash_at_a_terminal_says_what_it_waits_for_before_reading(capsys, monk
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert words in err and "Ctrl-D" in err
-    assert err.index(words) < err.index("error: standard input is empty")  # said before the wait, not after
+    argument = "record" if argv[0] == "review" else "position"  # said before the wait, not after:
+    assert err.index(words) < err.index(f"lcanalysis {argv[0]}: error: argument {argument}: standard input is empty")
 
 
 def test_a_dash_from_a_pipe_reads_without_a_word(capsys, monkeypatch):
@@ -1152,8 +1154,75 @@ def test_a_position_given_for_a_record_is_named_as_a_position(capsys, tmp_path, 
         arg = str(tmp_path / "view.txt")
     code, out, err = run(capsys, "review", arg)
     assert code == 2 and out == ""
-    assert "error: record: this is a position, not a game record: a record's text form is the line 'LCR1', " \
+    assert "lcanalysis review: error: argument record: this is a position, not a game record: a record's text " \
+           "form is the line 'LCR1', " \
            "then 'start LC1;...' and the turns" in err, err
+
+
+def _refusal(read, source) -> str:
+    """What ``read`` (the library's reader) says of ``source``: the words a command's refusal keeps."""
+    from lcanalysis.game.notation import PositionError
+
+    with pytest.raises(PositionError) as refused:
+        read(source)
+    return str(refused.value)
+
+
+@pytest.mark.parametrize("command", [["advise"], ["solve", "--max-stalls", "0"], ["rollout"], ["show"],
+                                     ["wager", "--color", "R"]])
+def test_a_position_that_cannot_be_read_is_refused_in_the_parser_s_line_before_the_engine_is_made_ready(
+        capsys, monkeypatch, tmp_path, command):
+    """A bad position was 'error: position string: unknown field ...', naming no command, where every refused
+    option names it; and solve read its position only after the engine compiled (a minute on a fresh install).
+    Each command that reads a position now refuses it as the parser refuses an argument, in the reader's own
+    words, before the engine is made ready (``warmup.engine_ready``, the seam of tests/test_first_compile.py)."""
+    from lcanalysis.cli import warmup
+
+    readied: list[int] = []
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
+    bad_field = read_position("example:midround").to_json() | {"bogus": 1}
+    files = {"field.json": json.dumps(bad_field), "empty.json": ""}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    name, options = command[0], command[1:]
+    prog = f"lcanalysis {name}"
+    for given in ("LC1;d27", str(tmp_path / "field.json"), str(tmp_path / "empty.json"), str(tmp_path / "none.json")):
+        code, out, err = run(capsys, name, given, *options)
+        said = _refusal(read_position, given)
+        assert (code, out, err) == (2, "", f"{prog}: error: argument position: {said} (see {prog} --help)\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, name, "-", *options)
+    assert (code, out) == (2, "") and err.startswith(f"{prog}: error: argument position: standard input is empty")
+    assert readied == []
+    assert "unknown field 'd27' (did you mean d=27?)" in _refusal(read_position, "LC1;d27")  # the words kept
+
+
+def test_a_record_that_cannot_be_read_is_refused_in_the_parser_s_line_before_the_engine_is_made_ready(
+        capsys, monkeypatch, tmp_path):
+    """'lcanalysis review' of a bad record said 'error: record: ...' naming no command, after the engine
+    compiled: it is now the parser's line, 'argument record: ...' saying the reader's words (less its
+    'record: ', which the argument's name says), before the engine is made ready."""
+    from lcanalysis.cli import warmup
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.records import read_record, record_round, write_record
+
+    readied: list[int] = []
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
+    start = Position.deal(seed=3)
+    good = tmp_path / "round.json"
+    write_record(record_round(start, start.legal_moves()[:1]), str(good))
+    bad = json.loads(good.read_text())
+    bad["turns"] = ["+X9/D"]
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    (tmp_path / "empty.json").write_text("")
+    prog = "lcanalysis review"
+    for given in (str(tmp_path / "bad.json"), str(tmp_path / "empty.json"), str(tmp_path / "none.json"), "LC1;d27"):
+        said = _refusal(read_record, given)
+        assert said.startswith("record: ")
+        code, out, err = run(capsys, "review", given, "--no-progress")
+        assert (code, out, err) == (2, "", f"{prog}: error: argument record: {said[len('record: '):]} "
+                                           f"(see {prog} --help)\n")
+    assert readied == []
 
 
 @pytest.mark.parametrize(("argv", "words"), [(["help"], "usage: lcanalysis [-h]"),

@@ -482,7 +482,8 @@ def test_a_missing_file_and_an_unwritable_picture_are_named(tmp_path, capsys):
     bad --svg folder a bare "[Errno 2] ..."."""
     missing = tmp_path / "nope.json"
     assert main(["show", str(missing)]) == 2
-    assert capsys.readouterr().err.strip() == f"error: no such file: {missing}"
+    assert capsys.readouterr().err == (f"lcanalysis show: error: argument position: no such file: {missing} "
+                                       "(see lcanalysis show --help)\n")
     with pytest.raises(lc.PositionError, match=r"no such file: games/round1\.json"):
         lc.read_position("games/round1.json")
     with pytest.raises(lc.PositionError, match="neither a JSON position"):  # not a path: what it could be

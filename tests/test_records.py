@@ -411,7 +411,7 @@ def test_a_record_that_gives_no_rules_says_so_when_its_start_or_round_has_others
     path.write_text(json.dumps(cases[0][0]))
     assert main(["review", str(path), "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert "error: record: the record gives no rules" in err and cases[0][3] in err and "Traceback" not in err
+    assert err.startswith("lcanalysis review: error: argument record: the record gives no rules") and cases[0][3] in err
     # rules given, but not the key that differs: it is named as left out, and where to add it
     partial = {"rules": {"rounds": 2}, "rounds": [{"start": six, "turns": []}]}
     with pytest.raises(RecordError) as refused:
@@ -719,7 +719,7 @@ def test_a_one_player_record_from_a_view_with_buried_pile_cards_is_refused_in_wo
     path.write_text(text)
     assert main(["review", str(path), "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert f"error: record: {path}: {said}" in err and "Traceback" not in err, err
+    assert err.startswith(f"lcanalysis review: error: argument record: {path}: {said}") and "Traceback" not in err, err
 
 
 def _long_match(rounds: int) -> MatchRecord:

@@ -413,7 +413,8 @@ def test_the_command_line_prints_the_spec_json_and_refuses_bad_records(tmp_path,
     path.write_text(json.dumps(bad))
     assert main(["review", str(path), "--workers", "1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: record: turn index 2 ('+R10/D')") and "not in the hand" in err
+    assert err.startswith("lcanalysis review: error: argument record: turn index 2 ('+R10/D')"), err
+    assert "not in the hand" in err
     path.write_text(path.read_text()[:-40])
     assert main(["review", str(path)]) == 2
     assert "truncated" in capsys.readouterr().err

@@ -193,7 +193,7 @@ def test_command_line_solve(pos, tmp_path: Path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"to_move": 0, "hands": [["R7"], ["R7"]], "deck": ["R7"]}')
     rc, _, err = run_cli(["solve", str(bad), "--max-stalls", "0", "--json"], capsys)
-    assert rc == 2 and err.startswith("error:")
+    assert rc == 2 and err.startswith("lcanalysis solve: error: argument position: ")
 
 
 NOJIT = r"""

@@ -34,7 +34,7 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
     commands = [
         "show example:midround --string",
         f"solve {endgame} --max-stalls 1",
-        "solve no-such-position",  # bad input: 'error: ...', status 2
+        "solve no-such-position",  # a bad position: one line naming the command and the argument, status 2
         "wager example:midround --color G --draws 10",
         "solve example:endgame --max-stalls -1",  # a bad option: one line naming the command, status 2
         "advise example:midround --colour G",  # an unknown option
@@ -47,7 +47,7 @@ def test_the_shell_answers_every_line_as_the_one_shot_command_does():
     assert shell.returncode == 2  # the status of the last command that failed
     assert _normal(shell.stdout) == _normal("".join(p.stdout for p in one_shots))
     assert _normal(shell.stderr) == _normal("".join(p.stderr for p in one_shots))
-    assert "error: 'no-such-position' is neither" in shell.stderr
+    assert "lcanalysis solve: error: argument position: 'no-such-position' is neither" in shell.stderr
     assert "argument --max-stalls" in shell.stderr and "unrecognized arguments: --colour" in shell.stderr
     assert PROMPT not in shell.stdout  # no prompt when the input is not a terminal
     assert shell.stdout.rstrip().endswith("}")  # nothing after 'quit' ran: the JSON answer is the last

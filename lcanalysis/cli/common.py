@@ -33,12 +33,27 @@ if TYPE_CHECKING:
 
 
 def load(source: str) -> Position | View:
-    """POSITION argument: a JSON file, ``-`` for standard input, ``example:NAME``, or the one-line string."""
+    """POSITION argument: a JSON file, ``-`` for standard input, ``example:NAME``, or the one-line string.
+    One that cannot be read is refused as the parser refuses an argument (``argument_refused``:
+    ``argument position: position string: unknown field 'd27' ...``)."""
     from lcanalysis.game.notation import read_position, read_position_text  # the game loads on use: '--help' stays fast
 
-    if source == "-":  # the position's own text: a path there is refused, not followed
-        return read_position_text(read_stdin("a JSON position or an 'LC1;...' string"))
-    return read_position(source)
+    with argument_refused("position"):
+        if source == "-":  # the position's own text: a path there is refused, not followed
+            return read_position_text(read_stdin("a JSON position or an 'LC1;...' string"))
+        return read_position(source)
+
+
+@contextmanager
+def argument_refused(argument: str, label: str = "") -> Iterator[None]:
+    """Input a command's positional ``argument`` (``position``, ``record``) names that cannot be read,
+    refused as the parser refuses an argument: the reader's ``ValueError`` (a ``PositionError`` naming
+    the problem; standard input empty or not text) as an ``OptionError``, ``argument position: ...``,
+    in its own words, less a leading ``label`` the argument's name already says (``record: ``)."""
+    try:
+        yield
+    except ValueError as exc:
+        raise OptionError(f"argument {argument}: {str(exc).removeprefix(label)}") from None
 
 
 def legal_turn(source: Position | View, text: str, option: str = "--turn") -> str:

@@ -1,7 +1,8 @@
 """The ``lcanalysis`` command: the parser, the commands ``show`` and ``deal``, and the wiring of
 the other commands (one module each). Every command reads positions through
-``notation.read_position`` and answers bad input with ``error: ...`` on standard error and exit
-status 2.
+``notation.read_position`` (``common.load``: one that cannot be read is refused as a bad argument,
+``lcanalysis show: error: argument position: ...``) and answers other bad input with ``error: ...`` on
+standard error; exit status 2 either way.
 
 Start-up is kept short: nothing is imported before the command is known. ``show``, ``deal`` and
 ``wager`` (the canonical wager model is plain Python) need no compiled code, so they run the rules

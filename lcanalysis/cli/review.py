@@ -20,9 +20,9 @@ and each player's totals and rating made again with the checked losses
 With ``--out FILE`` each check's trials are kept in ``FILE.checks/`` and resumed from there.
 
 The record is a game record of docs/spec/interchange.md (JSON or the ``LCR1`` text form of
-``lcanalysis.game.records``); a bad record is refused with ``error: ...`` naming the turn index,
-the line and the reason. The method, the marks and the rating bands are those of
-``lcanalysis.reviewer``.
+``lcanalysis.game.records``); a bad record is refused in the parser's one line (``lcanalysis review:
+error: argument record: ...``) naming the turn index, the line and the reason. The method, the marks and the
+rating bands are those of ``lcanalysis.reviewer``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import sys
 from typing import Any
 
 from lcanalysis.cli.common import (
+    argument_refused,
     check_rollout_agent,
     describe,
     emit,
@@ -116,24 +117,30 @@ def _max_check_seconds() -> float:
 
 
 def precheck(args: argparse.Namespace) -> None:
-    """What ``review`` can refuse from its arguments alone, refused before the engine is compiled and the
-    record read (``main`` calls this first): a check's option without ``--check``, the checks' agent's name
-    and options."""
+    """What ``review`` can refuse from its arguments alone, refused before the engine is compiled (``main``
+    calls this first: on a fresh install the compile takes a minute): a check's option without ``--check``,
+    the checks' agent's name and options, and then the record, read and replayed. Keeps the record for
+    ``run`` (``args.read``)."""
     if args.check is None:  # (refused before the review, which can take minutes)
         for option in ("check_seconds", "check_top", "check_agent"):
             if getattr(args, option) is not None:
                 raise OptionError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
     elif args.check_agent is not None:
         check_rollout_agent("--check-agent", args.check_agent, make=False)
+    from lcanalysis.game.records import read_record, read_record_text
+
+    # a RecordError refused in the parser's line ('argument record: turn index 2 ...', its 'record: ' said by
+    # the argument's name); a long record shows a bar after a second
+    with argument_refused("record", "record: "):
+        args.read = (read_record_text(read_stdin("a game record"), progress=not args.no_progress)
+                     if args.record == "-"  # '-': the record's text, never a path
+                     else read_record(args.record, progress=not args.no_progress))
 
 
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.game.records import read_record, read_record_text
-
-    precheck(args)  # (cheap: again when main called it, and a program may call run alone)
-    # a RecordError (a ValueError) becomes 'error: ...', exit 2; a long record shows a bar after a second
-    record = (read_record_text(read_stdin("a game record"), progress=not args.no_progress) if args.record == "-"
-              else read_record(args.record, progress=not args.no_progress))  # '-': the record's text, never a path
+    if getattr(args, "read", None) is None:  # (called without main's precheck)
+        precheck(args)
+    record = args.read
     if args.html:
         check_output_file("--html", args.html, {"the record": args.record,  # before the review, not after it
                                                 "the file of judged turns (--out)": args.out},

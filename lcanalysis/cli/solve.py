@@ -94,7 +94,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "budget gives the same node count on every run)")
     add_budget_options(p, "bound the search", "; with --time, the answer is the deepest level finished within both")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, precheck=precheck)
 
 
 def _say(line: str) -> None:
@@ -233,9 +233,19 @@ def nodes_in_minutes(nodes: int) -> str:
     return f"about {minutes:,.0f} minutes" if minutes >= 1 else "under a minute"
 
 
-def run(args: argparse.Namespace) -> int:
+def precheck(args: argparse.Namespace) -> None:
+    """What ``solve`` can refuse from its input alone, refused before the engine is compiled (``main`` calls
+    this first: on a fresh install the compile takes a minute): the position, and options that would be
+    ignored with it. Keeps the position for ``run`` (``args.read``)."""
     pos = load(args.position)
     _check_options(pos, args)
+    args.read = pos
+
+
+def run(args: argparse.Namespace) -> int:
+    if getattr(args, "read", None) is None:  # (called without main's precheck)
+        precheck(args)
+    pos = args.read
     from lcanalysis.search import SearchBudgetExceeded, SearchError  # loaded before the memory ceiling is set
 
     try:
