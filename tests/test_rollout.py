@@ -931,3 +931,25 @@ def test_a_rollout_dealt_by_the_hand_model_says_so_and_a_file_keeps_one_deal(tmp
     shown = json.loads(capsys.readouterr().out)
     assert shown["hand_model"] is True and any("as the hint deals them" in n for n in shown["notes"])
     assert "--hand-model" in (tmp_path / "cli.csv.cmd").read_text()
+
+
+def test_the_command_checks_its_agent_once_and_the_library_makes_it_once(tmp_path, capsys, monkeypatch):
+    """'rollout --agent A --out F' checked A's name and options twice before the compile (its own check, then
+    again for F's settings) and made it twice after (its own check, then the library's): the command now checks
+    it once and hands the checked spec on, and the library's check makes it, the one check that needs the
+    engine (a value the option's type allows but the agent refuses: search:time_ms=-5), still refused naming
+    --agent."""
+    from lcanalysis.tournaments import specs
+
+    checked: list[bool] = []
+    check = specs.check_agent
+    monkeypatch.setattr(specs, "check_agent", lambda spec, make=True: checked.append(make) or check(spec, make))
+    argv = ["rollout", "example:midround", "--workers", "1", "--turn", "+B6/D", "--trials", "2"]
+    assert main([*argv, "--agent", "greedy", "--out", str(tmp_path / "r.csv")]) == 0
+    assert checked == [False, True]
+    capsys.readouterr()
+    checked.clear()
+    assert main([*argv, "--agent", "search:time_ms=-5"]) == 2 and checked == [False, True]
+    err = capsys.readouterr().err
+    assert err.startswith("lcanalysis rollout: error: argument --agent: agent 'search:time_ms=-5': ") and "-5" in err
+    assert err.endswith(" (see lcanalysis rollout --help)\n") and err.count("\n") == 1, err

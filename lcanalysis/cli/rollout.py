@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # (not at run time: 'lcanalysis --help' stays fast)
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
     from lcanalysis.studies.rollout import RolloutStopped
+    from lcanalysis.tournaments.specs import AgentSpec
 
 
 def _max_seconds() -> float:
@@ -109,11 +110,12 @@ def precheck(args: argparse.Namespace) -> None:
     this first): options that do not go together, the agent's name and options, the position, each
     ``--turn`` read against the position's rules, named as typed, and ``--out``'s file (not a rollout's, or
     made with other settings: without ``--turn``, all but the turns). Keeps what it read for ``run`` (``args.read``:
-    the position, the turns)."""
+    the position, the turns, the agent's checked spec)."""
     if args.turns and args.top is not None:
         raise OptionError("--turn names the turns to roll out: give --turn or --top, not both")
-    if args.agent is not None:  # (the default is good; checking it would load the rollout before the compile)
-        check_rollout_agent("--agent", args.agent, make=False)
+    # the agent's name and options, checked once (None: the default, good, and checking it would load the
+    # rollout before the compile); run hands this spec to the library, whose check makes it
+    spec = None if args.agent is None else check_rollout_agent("--agent", args.agent, make=False)
     source = load(args.position)
     turns = legal_turns(source, args.turns) or None
     if args.out is not None:
@@ -121,17 +123,18 @@ def precheck(args: argparse.Namespace) -> None:
                           replaces=("a rollout file", ("# lcanalysis rollout",)))
         # a file of other settings refused now, not after a minute's compile; without --turn all but the
         # turns, known only once the hint has chosen them (run: after the compile, up to 10 s of thinking)
-        _refuse_other_file(args, source, turns)
-    args.read = (source, turns)
+        _refuse_other_file(args, source, turns, spec)
+    args.read = (source, turns, spec)
 
 
-def _refuse_other_file(args: argparse.Namespace, source: Position | View, turns: list[str] | None) -> None:
+def _refuse_other_file(args: argparse.Namespace, source: Position | View, turns: list[str] | None,
+                       spec: AgentSpec | None) -> None:
     """``--out``'s file refused as ``run`` would refuse it, from what the arguments name alone (``turns``
-    None: the hint's, not chosen yet, so every setting but the turns)."""
+    None: the hint's, not chosen yet, so every setting but the turns; ``spec`` None: the default agent)."""
     from lcanalysis.studies.rollout import DEFAULT_AGENT, RolloutFileError, file_identity, refuse_other_file
     from lcanalysis.studies.study_file import OtherSettingsError
 
-    spec = check_rollout_agent("--agent", args.agent or DEFAULT_AGENT, make=False)
+    spec = spec or check_rollout_agent("--agent", DEFAULT_AGENT, make=False)
     try:
         refuse_other_file(args.out, file_identity(source, turns, spec, args.seed, args.hand_model), source.rules)
     except (OtherSettingsError, RolloutFileError) as exc:  # as run words them
@@ -143,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
         DEFAULT_AGENT,
         DEFAULT_TOP,
         DEFAULT_TRIALS,
+        RolloutAgentError,
         RolloutFileError,
         RolloutStopped,
         rollout,
@@ -151,19 +155,22 @@ def run(args: argparse.Namespace) -> int:
 
     if getattr(args, "read", None) is None:  # (called without main's precheck)
         precheck(args)
-    source, turns = args.read
-    args.agent = args.agent or DEFAULT_AGENT
-    check_rollout_agent("--agent", args.agent)
+    source, turns, spec = args.read
+    args.agent = args.agent or DEFAULT_AGENT  # (as the .cmd sidecar names it)
     if args.trials is None and args.seconds is None:
         args.trials = DEFAULT_TRIALS
     workers = args.workers or os.cpu_count() or 1
     try:
-        analysis = rollout(source, turns=turns, agent=args.agent, trials=args.trials,
+        # the agent as precheck checked it; made by the library's check (its constructor, which loads the
+        # engine: search:time_ms=-5), whose refusal names --agent below
+        analysis = rollout(source, turns=turns, agent=spec or args.agent, trials=args.trials,
                            top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
                            progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
                            command=_command(args) if args.out else None,
                            allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds,
                            hand_model=args.hand_model)
+    except RolloutAgentError as exc:  # as a bad option is
+        raise OptionError(f"argument --agent: {exc}") from None
     except (OtherSettingsError, OtherCodeError, RolloutFileError) as exc:  # --out's file: as a bad option is
         raise OptionError(f"argument --out: {exc}") from None
     except RolloutStopped as stop:  # Ctrl-C: say how far it got, what is kept and how to go on

@@ -103,6 +103,10 @@ class RolloutFileError(RolloutError):
     """A rollout file (``out``) with rows this rollout cannot have written: ``check_rows``."""
 
 
+class RolloutAgentError(RolloutError):
+    """An agent (``agent``) that cannot play out trials: one that cannot be made, or an outside program."""
+
+
 class RolloutStopped(KeyboardInterrupt):
     """Ctrl-C during a rollout, with how far it got, so a caller can say what is lost and what is kept:
     ``played``, the trials this call played out whole; ``whole``, the trials whole in all (with ``out``,
@@ -440,9 +444,9 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
     try:
         spec = check_agent(agent)
     except TournamentError as exc:
-        raise RolloutError(str(exc)) from None
+        raise RolloutAgentError(str(exc)) from None
     if spec.name == "external":
-        raise RolloutError(EXTERNAL_CANNOT_ROLL_OUT)
+        raise RolloutAgentError(EXTERNAL_CANNOT_ROLL_OUT)
     if out is not None:  # (the settings the turns do not change: refused before the hint's seconds)
         refuse_other_file(os.fspath(out), file_identity(source, None, spec, seed, hand_model), source.rules)
     say = progress if callable(progress) else None
