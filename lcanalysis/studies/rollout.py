@@ -457,7 +457,7 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
         raise RolloutStopped(0, 0, trials if asked else None, None if out is None else os.fspath(out),
                              choosing=True) from None
     chosen_at = _clock()
-    by_model = hand_model and isinstance(source, View)  # (a full position has no unknown card to deal)
+    by_model = deals_by_model(source, hand_model)
     identity = file_identity(source, chosen, spec, seed, hand_model)
     t0 = time.perf_counter()
     # the rows (trials x turns) so far: grown as trials come, not a million rows made for a time budget
@@ -754,7 +754,13 @@ def file_identity(source: Position | View, turns: Sequence[str] | None, spec: An
     how a view's worlds are dealt (``hand_model``: by the opponent-hand model; a full position has no card
     to deal)."""
     return {"position": source.to_json(), "turns": None if turns is None else list(turns),
-            "agent": spec.to_identity(), "seed": seed, "hand_model": bool(hand_model) and isinstance(source, View)}
+            "agent": spec.to_identity(), "seed": seed, "hand_model": deals_by_model(source, hand_model)}
+
+
+def deals_by_model(source: Position | View, hand_model: bool) -> bool:
+    """Whether the worlds of ``source`` are dealt by the opponent-hand model (``hand_model`` asked, on a
+    view: a full position has no unknown card to deal): what the answer says and its file is kept under."""
+    return bool(hand_model) and isinstance(source, View)
 
 
 def refuse_other_file(path: str, identity: dict[str, Any], rules: Any) -> None:
