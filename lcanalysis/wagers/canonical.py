@@ -98,7 +98,9 @@ class WagerOutcome:
 
     ``distribution`` maps each possible score to its probability (they sum to 1).
     ``exact`` is True when every number here is computed without sampling; then ``stderr`` is 0.
-    With ``exact=False`` (a sampled model), ``stderr`` is the standard error of ``mean``.
+    With ``exact=False`` (a sampled model), ``stderr`` is the standard error of ``mean``, ``samples``
+    the number of sampled scores, and ``p_positive_stderr``, ``p_break_even_stderr`` and ``sd_stderr``
+    the standard errors of the chances and the spread.
     """
 
     wagers: int
@@ -106,6 +108,7 @@ class WagerOutcome:
     mean: Number
     exact: bool = True
     stderr: float = 0.0
+    samples: int = 0  # the sampled scores behind a sampled outcome (0: exact)
 
     @property
     def p_positive(self) -> Number:
@@ -117,6 +120,26 @@ class WagerOutcome:
         """P(score >= 0): the chance of breaking even or better."""
         return sum((p for s, p in self.distribution.items() if s >= 0), _zero(self.mean))
 
+    def _chance_stderr(self, p: Number) -> float:
+        """The standard error of a chance estimated over the samples: the mean of a 0/1 score, its
+        error made as ``stderr`` is (the samples' spread with n - 1, over sqrt(n)): sqrt(p(1-p)/(n-1))."""
+        if self.exact:
+            return 0.0
+        if self.samples < 2:
+            return math.nan  # (a sampled outcome made without its sample size: no error to give)
+        q = float(p)
+        return math.sqrt(max(q * (1.0 - q), 0.0) / (self.samples - 1))
+
+    @property
+    def p_positive_stderr(self) -> float:
+        """The standard error of ``p_positive`` (0 when exact)."""
+        return self._chance_stderr(self.p_positive)
+
+    @property
+    def p_break_even_stderr(self) -> float:
+        """The standard error of ``p_break_even`` (0 when exact)."""
+        return self._chance_stderr(self.p_break_even)
+
     @property
     def variance(self) -> Number:
         m = self.mean
@@ -125,6 +148,20 @@ class WagerOutcome:
     @property
     def sd(self) -> float:
         return math.sqrt(float(self.variance))
+
+    @property
+    def sd_stderr(self) -> float:
+        """The standard error of ``sd`` (0 when exact), by the delta method from the sampled scores' fourth
+        central moment m4: Var(s^2) ~ (m4 - sd^4) / n, so s.e.(sd) ~ sqrt((m4 - sd^4) / n) / (2 sd)."""
+        if self.exact:
+            return 0.0
+        if self.samples < 2:
+            return math.nan
+        m, var = float(self.mean), float(self.variance)
+        if var <= 0.0:
+            return 0.0  # every sample the same score
+        m4 = sum((s - m) ** 4 * float(p) for s, p in self.distribution.items())
+        return math.sqrt(max(m4 - var * var, 0.0) / self.samples) / (2.0 * math.sqrt(var))
 
     def quantile(self, q: float) -> int:
         """The smallest score s with P(score <= s) >= q."""
@@ -205,17 +242,29 @@ class WagerAnalysis:
         return not self.exact or any(not o.exact for o in self.by_wagers)
 
     def table(self) -> str:
-        se = self.sampled
-        lines = [f"{'wagers':>6} {'mean':>9} " + (f"{'s.e.':>6} " if se else "")
-                 + f"{'P(>0)':>7} {'P(>=0)':>7} {'sd':>7}"]
+        """One row per number of wagers; a sampled answer gives each estimate's standard error in the
+        column after it (``s.e.``)."""
+        if not self.sampled:
+            lines = [f"{'wagers':>6} {'mean':>9} {'P(>0)':>7} {'P(>=0)':>7} {'sd':>7}"]
+            lines += [f"{o.wagers:>6} {float(o.mean):>9.3f} {float(o.p_positive):>7.3f} {float(o.p_break_even):>7.3f} "
+                      f"{o.sd:>7.2f}" for o in self.by_wagers]
+            return "\n".join(lines)
+        lines = [f"{'wagers':>6} {'mean':>9} {'s.e.':>6} {'P(>0)':>7} {'s.e.':>6} {'P(>=0)':>7} {'s.e.':>6} "
+                 f"{'sd':>7} {'s.e.':>5}"]
         for o in self.by_wagers:
-            lines.append(f"{o.wagers:>6} {float(o.mean):>9.3f} " + (f"{o.stderr:>6.3f} " if se else "")
-                         + f"{float(o.p_positive):>7.3f} {float(o.p_break_even):>7.3f} {o.sd:>7.2f}")
+            lines.append(f"{o.wagers:>6} {float(o.mean):>9.3f} {o.stderr:>6.3f} {float(o.p_positive):>7.3f} "
+                         f"{o.p_positive_stderr:>6.3f} {float(o.p_break_even):>7.3f} {o.p_break_even_stderr:>6.3f} "
+                         f"{o.sd:>7.2f} {o.sd_stderr:>5.2f}")
         return "\n".join(lines)
+
+    def _samples(self) -> str:
+        n = {o.samples for o in self.by_wagers if not o.exact}
+        return f", {n.pop():,} samples" if len(n) == 1 and min(n) > 0 else ""
 
     def __str__(self) -> str:
         head = f"colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, " + (
-            "estimate (Monte Carlo; s.e.: the standard error of the mean)" if self.sampled else "exact")
+            f"estimate (Monte Carlo{self._samples()}; each s.e. the standard error of the number before it)"
+            if self.sampled else "exact")
         return head + "\n" + self.table()
 
     def __repr__(self) -> str:
@@ -230,13 +279,18 @@ class WagerAnalysis:
 
     def _repr_html_(self) -> str:
         se = self.sampled
-        rows = "".join(
-            f"<tr><td>{o.wagers}</td><td>{float(o.mean):.3f}</td>" + (f"<td>{o.stderr:.3f}</td>" if se else "")
-            + f"<td>{float(o.p_positive):.3f}</td><td>{float(o.p_break_even):.3f}</td></tr>" for o in self.by_wagers)
-        return (f"<p>colour {self.color or '?'}, {self.draws} draws "
-                f"({'estimate, with the standard error of the mean' if se else 'exact'})</p>"
-                "<table><tr><th>wagers</th><th>mean</th>" + ("<th>s.e.</th>" if se else "")
-                + f"<th>P(&gt;0)</th><th>P(&ge;0)</th></tr>{rows}</table>")
+
+        def cell(value: Number, error: float) -> str:  # a number, and its standard error after it when sampled
+            return f"<td>{float(value):.3f}</td>" + (f"<td>{error:.3f}</td>" if se else "")
+
+        rows = "".join(f"<tr><td>{o.wagers}</td>{cell(o.mean, o.stderr)}{cell(o.p_positive, o.p_positive_stderr)}"
+                       f"{cell(o.p_break_even, o.p_break_even_stderr)}</tr>" for o in self.by_wagers)
+        s_e = "<th>s.e.</th>" if se else ""
+        how = (f"estimate (Monte Carlo{self._samples()}), each s.e. the standard error of the number before it"
+               if se else "exact")
+        return (f"<p>colour {self.color or '?'}, {self.draws} draws ({how})</p>"
+                f"<table><tr><th>wagers</th><th>mean</th>{s_e}<th>P(&gt;0)</th>{s_e}<th>P(&ge;0)</th>{s_e}</tr>"
+                f"{rows}</table>")
 
 
 def _zero(like: Number) -> Number:

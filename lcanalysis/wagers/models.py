@@ -101,6 +101,22 @@ def _check_sampling(n: object, seed: object, share: object) -> tuple[int, int, f
     return n, seed, float(share)
 
 
+def share_text(share: float) -> str:
+    """A colour's share of the turns as a model's name writes it: as given when short ("1", "0.5",
+    "0.25"), a simple fraction when it is one ("1/3", where it was "0.333333"), else three figures."""
+    short = f"{share:g}"
+    if len(short) <= 4:
+        return short
+    simple = Fraction(share).limit_denominator(12)
+    if abs(float(simple) - share) < 1e-9:
+        return str(simple)
+    return f"{share:.3g}"
+
+
+def _turns_name(turns: int, share: float, policy: str) -> str:
+    return f"{turns} turns, share {share_text(share)}, {policy}"
+
+
 def _bar(progress: object, total: int, desc: str, unit: str) -> Any:
     """The bar over ``total`` steps (``lcanalysis.progress``: shown once the work has taken
     ``PROGRESS_DELAY``); ``progress`` checked first. At the largest ``n`` a row of a model takes about
@@ -301,7 +317,7 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
                              decline_end, n, seed + 7919 * j, hist, eager)
         dist: dict[int, Number] = {int(i) - SCORE_OFFSET: float(c) / n for i, c in enumerate(hist) if c}
         outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean), exact=False,
-                                 stderr=float(sd / math.sqrt(n))))
+                                 stderr=float(sd / math.sqrt(n)), samples=n))
         bar.update(1)
     bar.close()
     return WagerAnalysis(draws=draws, by_wagers=outs, exact=False, model=model,
@@ -341,7 +357,7 @@ def _turns_mc(state: ColorState, turns: int, share: float, n: int, seed: int, po
     n, seed, share = _check_sampling(n, seed, share)  # (share is written into the model's name)
     draws = max(turns - 1, 0)
     return _mc(state, min(draws, state.unseen_total), turns=turns, share=share, n=n, seed=seed,
-               model=f"turns ({turns} turns, share {share:g}, {policy})", eager=policy == "eager", only=only,
+               model=f"turns ({_turns_name(turns, share, policy)})", eager=policy == "eager", only=only,
                progress=progress)
 
 
@@ -362,7 +378,8 @@ def opponent_model(state: ColorState, draws: int, opponent: OpponentInfo, p_pick
     n, seed, share = _check_sampling(n, seed, share)
     return _mc(state, draws, turns=turns, share=share, opponent=opponent,
                p_pickup=p_pickup, keep_unopened=keep_unopened, n=n, seed=seed, eager=policy == "eager",
-               model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g})", progress=progress)
+               model=f"opponent-aware (pick-up {p_pickup:g}, keep unopened {keep_unopened:g}"
+                     + (f"; {_turns_name(turns, share, policy)})" if turns >= 0 else ")"), progress=progress)
 
 
 def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, policy: str = "late",
