@@ -229,9 +229,24 @@ def test_the_wager_charts_name_the_colour_of_an_answer_about_one():
     assert figures.score_distribution_chart(yellow).axes[0].get_title().startswith(
         "Score distribution of the yellow expedition, 21 draws left (canonical model, exact)")
     assert figures.wager_means_chart(yellow).axes[0].get_title() == \
-        "Expected value of each number of wagers on the yellow expedition (exact)"
+        "Expected value of each number of wagers on the yellow expedition, 21 draws left (canonical model, exact)"
     plain = wager_distribution(hand=[7, 8, 9], draws=0)
-    assert figures.wager_means_chart(plain).axes[0].get_title() == "Expected value of each number of wagers (exact)"
+    assert figures.wager_means_chart(plain).axes[0].get_title() == \
+        "Expected value of each number of wagers, 0 draws left (canonical model, exact)"
+
+def test_the_wager_means_chart_names_the_model_and_its_settings_as_the_distribution_does():
+    """A turn model's means chart was titled "Expected value of each number of wagers (estimate: ...)": which
+    model, how many turns, what share, a figure pasted into an article did not say, where the score
+    distribution's title did. Both now end alike: the draws, the model with its settings, exact or not."""
+    from lcanalysis.wagers.canonical import ColorState
+    from lcanalysis.wagers.models import turn_model
+
+    answer = turn_model(ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=30), 11, share=1 / 3, n=400,
+                        seed=1, progress=False)
+    settings = ", 10 draws left (turns (11 turns, share 1/3, late) model, estimate: Monte Carlo, 400 samples; ± s.e.)"
+    assert figures.wager_means_chart(answer).axes[0].get_title() == "Expected value of each number of wagers" + settings
+    assert figures.score_distribution_chart(answer).axes[0].get_title() == "Score distribution" + settings
+
 
 def test_the_wager_charts_say_exact_or_estimate_with_its_standard_error():
     """Given a Monte Carlo model's answer (the turn model), the wager charts said "(exact)" and showed
@@ -367,12 +382,13 @@ def test_the_wager_charts_say_when_their_numbers_are_estimates():
 
     exact = wager_distribution(hand=[6, 8, 9], hand_wagers=2, draws=12)
     ax = figures.wager_means_chart(exact).axes[0]
-    assert ax.get_title() == "Expected value of each number of wagers (exact)"
+    assert ax.get_title() == "Expected value of each number of wagers, 12 draws left (canonical model, exact)"
     assert [t.get_text() for t in ax.texts] == [f"{float(o.mean):+.1f}" for o in exact.by_wagers]
     sampled = canonical_mc(ColorState.make(hand=[6, 8, 9], hand_wagers=2), 12, n=2000, seed=1)
     assert sampled.sampled
     ax = figures.wager_means_chart(sampled).axes[0]
-    assert ax.get_title() == "Expected value of each number of wagers (estimate: Monte Carlo, 2,000 samples; ± s.e.)"
+    assert ax.get_title() == ("Expected value of each number of wagers, 12 draws left (canonical (Monte Carlo) model, "
+                              "estimate: Monte Carlo, 2,000 samples; ± s.e.)")
     assert [t.get_text() for t in ax.texts] == [f"{o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
     legend = [t.get_text() for t in figures.score_distribution_chart(sampled).axes[0].get_legend().get_texts()]
     assert legend == [f"{o.wagers} wager(s): mean {o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]

@@ -162,6 +162,14 @@ def _wager_kind(wager_analysis: Any) -> str:
     return f"estimate: Monte Carlo, {_sample_size(n, 'samples')}; ± s.e." if n else "estimate: Monte Carlo; ± s.e."
 
 
+def _wager_settings(wager_analysis: Any) -> str:
+    """What a wager answer's figure shows, as its title ends: the draws, the model with its settings (the
+    turn model's turns, share and policy), exact or an estimate (" , 10 draws left (turns (11 turns,
+    share 1/3, late) model, estimate: ...)")."""
+    return (f", {wager_analysis.draws} draws left ({wager_analysis.model} model, "
+            f"{_wager_kind(wager_analysis)})")
+
+
 def _wager_colour(wager_analysis: Any, word: str = "of") -> str:
     """The colour a wager answer is about, as a title says it (" of the yellow expedition"), or ""."""
     from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
@@ -189,15 +197,15 @@ def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xlabel("final expedition score, points")
     ax.set_ylabel("probability")
     ax.legend(fontsize=8)
-    ax.set_title(title or f"Score distribution{_wager_colour(wager_analysis)}, {wager_analysis.draws} draws left "
-                          f"({wager_analysis.model} model, "
-                          f"{_wager_kind(wager_analysis)})", fontsize=10)
+    ax.set_title(title or f"Score distribution{_wager_colour(wager_analysis)}{_wager_settings(wager_analysis)}",
+                 fontsize=10)
     return fig
 
 
 def wager_means_chart(wager_analysis: Any, title: str | None = None):
     """Expected score with a band of one standard deviation, for each number of wagers; the title
-    says whether the means are exact or Monte Carlo estimates, an estimate's label its standard error."""
+    names the draws and the model with its settings, as ``score_distribution_chart``'s does, and says
+    whether the means are exact or Monte Carlo estimates, an estimate's label its standard error."""
     outs = wager_analysis.by_wagers
     fig, ax = _fig(5.0, 3.2)
     j = [o.wagers for o in outs]
@@ -214,8 +222,8 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xlabel("wagers placed now")
     ax.set_ylabel("expected expedition score, points")
     ax.legend(fontsize=8)
-    ax.set_title(title or f"Expected value of each number of wagers{_wager_colour(wager_analysis, 'on')} "
-                          f"({_wager_kind(wager_analysis)})", fontsize=10)
+    ax.set_title(title or f"Expected value of each number of wagers{_wager_colour(wager_analysis, 'on')}"
+                          f"{_wager_settings(wager_analysis)}", fontsize=10)
     return fig
 
 
