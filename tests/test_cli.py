@@ -1225,6 +1225,45 @@ def test_a_record_that_cannot_be_read_is_refused_in_the_parser_s_line_before_the
     assert readied == []
 
 
+def test_review_s_output_files_are_refused_before_the_engine_is_made_ready(capsys, monkeypatch, tmp_path):
+    """'lcanalysis review RECORD --html FILE --out FILE' checked its output files only after the engine compiled
+    (a minute on a fresh install): a missing folder, a file that would be destroyed, --out's file made with
+    other settings. Each is now refused by the command's precheck, in the same words, before the engine is
+    made ready (``warmup.engine_ready``, the seam of tests/test_first_compile.py)."""
+    from lcanalysis.cli import warmup
+    from lcanalysis.game.position import Position
+    from lcanalysis.game.records import record_round, write_record
+    from lcanalysis.reviewer import keep_settings
+
+    readied: list[int] = []
+    monkeypatch.setattr(warmup, "engine_ready", lambda quiet=False: readied.append(1) or 0.0)
+    record = tmp_path / "round.json"
+    write_record(record_round(Position.deal(seed=3), ["-Yw/D", "-B10/Y"]), str(record))
+    notes, checks = tmp_path / "notes.txt", tmp_path / "kept.csv.checks"
+    notes.write_text("my notes\n")
+    checks.write_text("not a folder\n")
+    other = tmp_path / "other.csv"  # a review's file of judged turns, made with seed 1 (its settings line)
+    other.write_text("# lcanalysis review " + json.dumps(keep_settings(str(record), time_budget=0.4, seed=1))
+                     + "\nround,index,judgement\n")
+    prog = "lcanalysis review"
+    for options, said in (
+            (["--html", str(tmp_path / "no" / "r.html")], f"argument --html: {tmp_path / 'no' / 'r.html'}: the folder "
+                                                          f"{tmp_path / 'no'} does not exist"),
+            (["--html", str(notes)], f"argument --html: {notes} exists and is not an HTML file: writing there would "
+                                     "destroy it"),
+            (["--html", str(tmp_path / "r.html"), "--out", str(tmp_path / "r.html")],
+             f"argument --html: {tmp_path / 'r.html'} is the file of judged turns (--out)"),
+            (["--out", str(record)], f"argument --out: {record} is the record"),
+            (["--out", str(tmp_path)], f"argument --out: {tmp_path} is a directory"),
+            (["--out", str(tmp_path / "kept.csv"), "--check", "10"], f"--check keeps its trials in {checks} (--out's "
+                                                                     "name and .checks), which is a file"),
+            (["--out", str(other)], f"argument --out: {other} was made with other settings (seed: 1 there, 0 here)")):
+        code, out, err = run(capsys, "review", str(record), "--no-progress", *options)
+        assert (code, out) == (2, "") and err.startswith(f"{prog}: error: {said}"), (options, err)
+    assert readied == []
+    assert notes.read_text() == "my notes\n" and not (tmp_path / "kept.csv").exists()
+
+
 @pytest.mark.parametrize(("argv", "words"), [(["help"], "usage: lcanalysis [-h]"),
                                              (["help", "advise"], "usage: lcanalysis advise"),
                                              (["help", "tournament"], "usage: lcanalysis tournament")])

@@ -119,7 +119,9 @@ def _max_check_seconds() -> float:
 def precheck(args: argparse.Namespace) -> None:
     """What ``review`` can refuse from its arguments alone, refused before the engine is compiled (``main``
     calls this first: on a fresh install the compile takes a minute): a check's option without ``--check``,
-    the checks' agent's name and options, and then the record, read and replayed. Keeps the record for
+    the checks' agent's name and options, the output files (``--html``, ``--out`` and its ``.checks``
+    folder: where they cannot be written or would destroy another file), then the record, read and
+    replayed, and a ``--out`` file made for another record or with other settings. Keeps the record for
     ``run`` (``args.read``)."""
     if args.check is None:  # (refused before the review, which can take minutes)
         for option in ("check_seconds", "check_top", "check_agent"):
@@ -127,6 +129,16 @@ def precheck(args: argparse.Namespace) -> None:
                 raise OptionError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
     elif args.check_agent is not None:
         check_rollout_agent("--check-agent", args.check_agent, make=False)
+    if args.html:
+        check_output_file("--html", args.html, {"the record": args.record,
+                                                "the file of judged turns (--out)": args.out},
+                          replaces=("an HTML file", ("<!doctype html", "<html")))
+    if args.out:
+        check_output_file("--out", args.out, {"the record": args.record})
+        folder = f"{args.out}.checks"
+        if args.check is not None and os.path.exists(folder) and not os.path.isdir(folder):
+            raise OptionError(f"--check keeps its trials in {folder} (--out's name and .checks), which is a file: "
+                              "move it, or give --out another name")
     from lcanalysis.game.records import read_record, read_record_text
 
     # a RecordError refused in the parser's line ('argument record: turn index 2 ...', its 'record: ' said by
@@ -135,18 +147,27 @@ def precheck(args: argparse.Namespace) -> None:
         args.read = (read_record_text(read_stdin("a game record"), progress=not args.no_progress)
                      if args.record == "-"  # '-': the record's text, never a path
                      else read_record(args.record, progress=not args.no_progress))
+    if args.out:
+        _refuse_other_file(args)
+
+
+def _refuse_other_file(args: argparse.Namespace) -> None:
+    """``--out``'s file refused as ``_kept`` refuses it on opening, from the arguments alone: one made for
+    another record or with other settings (its settings line; the review's version, whose refusal depends
+    on the turns there, is left to ``_kept``)."""
+    from lcanalysis.reviewer import DEFAULT_TIME, keep_settings
+
+    identity = keep_settings(args.read, player=args.player, time_budget=args.time or DEFAULT_TIME, seed=args.seed)
+    try:
+        _kept_file().refuse_other_settings(args.out, identity)
+    except ValueError as exc:  # other settings, or not a review's file: in _kept's words
+        raise OptionError(f"argument --out: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "read", None) is None:  # (called without main's precheck)
         precheck(args)
-    record = args.read
-    if args.html:
-        check_output_file("--html", args.html, {"the record": args.record,  # before the review, not after it
-                                                "the file of judged turns (--out)": args.out},
-                          replaces=("an HTML file", ("<!doctype html", "<html")))
-    if args.out:
-        check_output_file("--out", args.out, {"the record": args.record})
+    record = args.read  # (the output files checked by precheck, before the review and the compile)
     folder = _check_folder(args) if args.check is not None else None
     from lcanalysis.reviewer import DEFAULT_TIME, review  # the engine: loaded once the record is read
 
@@ -188,11 +209,7 @@ def _check_folder(args: argparse.Namespace) -> str | None:
     args.check_agent = args.check_agent or DEFAULT_AGENT
     check_rollout_agent("--check-agent", args.check_agent)  # (made: refused as the option, not as the library's)
     check_options(args.check, args.check_seconds, args.check_top, args.check_agent, _workers(args))
-    folder = f"{args.out}.checks" if args.out else None
-    if folder is not None and os.path.exists(folder) and not os.path.isdir(folder):
-        raise OptionError(f"--check keeps its trials in {folder} (--out's name and .checks), which is a file: "
-                          "move it, or give --out another name")
-    return folder
+    return f"{args.out}.checks" if args.out else None  # (a file in its place: refused by precheck)
 
 
 def _workers(args: argparse.Namespace) -> int:
