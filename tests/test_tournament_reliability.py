@@ -394,6 +394,32 @@ def test_no_garbage_reaches_the_csv_or_the_summary(clean, tmp_path, capsys):
     assert _table(pd.read_csv(csv)).equals(clean[1])
 
 
+def test_the_csv_writes_times_to_ten_microseconds_and_every_other_number_as_kept(clean, tmp_path, capsys):
+    """``--csv`` wrote each time per move with 17 digits ('0.10000000000000002' style), the noise of a clock
+    and of a float's sum: the times are now written to 0.01 ms, each within 0.005 ms of the time the
+    results file keeps in full (the file itself unchanged), every other column as before."""
+    path, csv = tmp_path / "t.jsonl", tmp_path / "t.csv"
+    shutil.copy(clean[0], path)
+    kept = path.read_bytes()
+    assert tournament_main(PAIR + ["--deals", "3", "--workers", "1", "--no-progress", "--out", str(path),
+                                   "--csv", str(csv)]) == 0
+    assert path.read_bytes() == kept
+    full = load_results(path).reset_index(drop=True)
+    lines = csv.read_text().splitlines()
+    header = lines[0].split(",")
+    timed = [c for c in header if "ms" in c]
+    assert len(timed) == 8 and not set(header) - set(full.columns)
+    for line in lines[1:]:
+        for name, field in zip(header, line.split(","), strict=True):
+            if name in timed and field:  # (a time not measured is empty, as before)
+                assert re.fullmatch(r"\d+(\.\d{1,2})?", field), (name, field)
+    written = pd.read_csv(csv)
+    assert _table(written).equals(clean[1])
+    for name in timed:
+        assert (written[name] - full[name]).abs().max() <= 0.005 + 1e-9, name
+    capsys.readouterr()
+
+
 def test_a_job_twice_counts_once_and_a_job_twice_with_other_results_is_refused(clean, tmp_path):
     path = tmp_path / "d.jsonl"
     lines = _lines(clean[0])

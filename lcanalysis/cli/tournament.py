@@ -90,6 +90,7 @@ def _show_warning(message: Any, category: Any, filename: str, lineno: int, file:
 
 
 def _run(args: Any, chosen: tuple[Any, ...]) -> int:
+    from lcanalysis.tournaments.results import TIME_DECIMALS, TIMING_COLUMNS
     from lcanalysis.tournaments.runner import (
         EDGE,
         auto_path,
@@ -125,8 +126,9 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
                         allow_code_change=args.allow_code_change,
                         log=_say if out is not None or args.records else None, luck_adjusted=args.luck_adjusted,
                         records=args.records)
-    if args.csv:
-        df.to_csv(args.csv, index=False)
+    if args.csv:  # the times to 10 microseconds (their digits beyond are noise: 0.10000000000000002 ms)
+        timed = [c for c in TIMING_COLUMNS if c in df]
+        df.assign(**{c: df[c].round(TIME_DECIMALS) for c in timed}).to_csv(args.csv, index=False)
     summary = summarize(df)
     if args.json:
         result: dict[str, Any] = {"summary": summary.to_dict(orient="records"), "intervals": INTERVALS}

@@ -69,6 +69,10 @@ RESULT_COLUMNS = ["pairing", "deal", "swap", "round", "seed", "colors", "player0
                   "score0", "score1", "turns", "capped"]
 TIMING_COLUMNS = ["ms_per_move0", "ms_per_move1", "max_ms0", "max_ms1", "cpu_ms_per_move0", "cpu_ms_per_move1",
                   "max_cpu_ms0", "max_cpu_ms1"]
+#: the decimals of a millisecond ``tournament --csv`` writes the times with: 10 microseconds, below the
+#: clock's noise between rounds (0.19 to 0.21 ms a move for greedy in one run), and two figures even for
+#: the fastest agents, where 0.1 ms would leave one and move a mean of their rounds by up to a quarter
+TIME_DECIMALS = 2
 #: the luck of each seat's deck draws in the round, summed, from that seat's side
 #: (``lcanalysis.tournaments.luck``): in every row of a luck-adjusted tournament, in no other
 LUCK_COLUMNS = ["luck0", "luck1"]
