@@ -308,6 +308,18 @@ def test_decline_models_against_bot_play_print_their_error(capsys):
                                                                             "mean predicted"] - 0.3
 
 
+def test_break_even_turns_by_the_median_gives_the_error_the_turn_model_prints_there():
+    """The median break-even's standard error was sqrt(p(1-p)/n), the turn model's printout's P(>=0) error
+    sqrt(p(1-p)/(n-1)) (made as the mean's): one chance, two errors. Both now give the printout's."""
+    from lcanalysis.wagers.models import break_even_turns
+
+    state = ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=30)
+    t, se = break_even_turns(state, criterion="median", n=2000, progress=False)
+    there = turn_model(state, t, n=2000, progress=False).outcome(0)
+    assert there.p_break_even >= 0.5 > turn_model(state, t - 1, n=2000, progress=False).outcome(0).p_break_even
+    assert se == there.p_break_even_stderr and f"{se:.3f}" in str(turn_model(state, t, n=2000, progress=False))
+
+
 def test_break_even_turns_by_hand():
     from lcanalysis.wagers.models import break_even_turns
 

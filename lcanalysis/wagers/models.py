@@ -426,9 +426,8 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
                 if o.mean >= 0:
                     return t, o.stderr
             else:
-                p = float(o.p_break_even)
-                if p >= 0.5:
-                    return t, math.sqrt(p * (1 - p) / n)
+                if o.p_break_even >= 0.5:  # (its error as the turn model's printout gives it)
+                    return t, o.p_break_even_stderr
     return None, math.nan
 
 
