@@ -510,3 +510,44 @@ def test_the_floor_on_the_caution_rule_at_one_second_is_quoted_from_its_file():
     assert (f"{old.points_change:+.1f} [{old.points_low:+.1f}, {old.points_high:+.1f}] points a round against "
             f"today's `best` at 1 s on its {old.deals} deals, and still {slow.points_change:+.1f} "
             f"[{slow.points_low:+.1f}, {slow.points_high:+.1f}] points a round against its own 100 ms run") in readme
+
+
+def test_the_wider_search_at_one_second_is_quoted_from_its_file():
+    """docs/agents.md and the README quote the screen of 16 candidates and 5 finalists at 1 s a move,
+    paired with today's `best` at 1 s on the first 160 of its deals and with its own 100 ms run:
+    recomputed from the files, the record, win rate and CPU a move from its rounds. Wider, `best` still
+    beats `search` by less at 1 s than at 100 ms."""
+    from lcanalysis.studies.paired_strength import paired_change
+
+    data = ROOT / "data"
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    label = "best:time_ms=1000,width=16,finalists=5"
+    new = data / "screen_width16_1s_vs_search.jsonl"
+    old = paired_change(new, data / "strength_best_caution1_vs_search_1s.jsonl", opponent="search:time_ms=1000")
+    slow = paired_change(new, data / "screen_caution1_best1500_vs_search.jsonl", sides=(label, "best:caution=1"))
+    assert old.deals == slow.deals == 160 and old.rounds == 320
+    assert slow.points_high < 0  # less at 1 s than at 100 ms, measurably: the target stays unmet
+    interval = f"{old.points_change:+.2f} [{old.points_low:+.2f}, {old.points_high:+.2f}]"
+    assert (f"**{100 * old.win_change:+.1f} [{100 * old.win_low:+.1f}, {100 * old.win_high:+.1f}] points of win rate "
+            f"and {interval} points a round**, {old.identical} of {old.rounds} rounds identical") in docs
+    slower = f"{slow.points_change:+.2f} [{slow.points_low:+.2f}, {slow.points_high:+.2f}]"
+    assert (f"{100 * slow.win_change:+.1f} [{100 * slow.win_low:+.1f}, {100 * slow.win_high:+.1f}] points of win rate "
+            f"and {slower} points a round") in docs
+    assert (f"| {old.deals} | {old.identical} of {old.rounds} | {old.win_change:+.3f} [{old.win_low:+.3f}, "
+            f"{old.win_high:+.3f}] | {interval} | `data/screen_width16_1s_vs_search.*` |") in docs
+    assert (f"{interval} points a round against today's `best` at 1 s on the first {old.deals} of its deals, and "
+            f"{slower} points a round against its own 100 ms run") in readme
+    # the match-up itself, from its rounds: the win rate over rounds (draws half), the points over deals
+    d = pd.read_csv(data / "screen_width16_1s_vs_search.csv")
+    mine = d.player0 == label
+    diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
+    won = float((diff > 0).sum() + 0.5 * (diff == 0).sum())
+    lo, hi = wilson_interval(won, len(d))
+    m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
+    assert (f"it won {won / len(d):.3f} [{lo:.3f}, {hi:.3f}] of the rounds, {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] "
+            "points a round") in docs
+    cpu = np.where(mine, d.cpu_ms_per_move0, d.cpu_ms_per_move1).mean()
+    peak = np.where(mine, d.max_cpu_ms0, d.max_cpu_ms1).max()
+    theirs = np.where(mine, d.cpu_ms_per_move1, d.cpu_ms_per_move0).mean()
+    assert f"with {cpu:.0f} ms of CPU a move on average (at most {peak / 1000:.2f} s), `search` {theirs:.0f} ms" in docs
