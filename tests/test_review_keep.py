@@ -5,6 +5,7 @@ another record or with other settings is refused, naming the difference."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -12,9 +13,11 @@ from pathlib import Path
 import pytest
 from test_review_stream import GOLDEN, T, _cases, outputs
 
+from lcanalysis.cli import review as R_cli
 from lcanalysis.cli.main import main
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import read_record, record_round, write_record
+from lcanalysis.options import OptionError
 from lcanalysis.reviewer import judgement_of, judgement_text, review
 from lcanalysis.reviewer import run as R  # the review's run: the module whose names these tests replace
 
@@ -143,6 +146,45 @@ def test_review_out_refuses_a_file_made_for_another_record(record, tmp_path, cap
     assert main(["review", str(other), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]) == 2
     err = capsys.readouterr().err
     assert "was made with other settings (record_sha256: '" in err, err
+
+
+def test_review_out_refuses_a_file_whose_losses_another_playout_policy_measured(record, tmp_path, capsys, monkeypatch):
+    """The settings line names the play-out policy that measured the losses, but resuming did not compare
+    it: a file saying another policy (a review whose policy changed, or from before the policy was named:
+    the plain heuristic's) was resumed, its turns kept beside this policy's. Now it is refused, naming
+    the policy there and here, before and after the engine is ready; the file untouched."""
+    kept = tmp_path / "kept.csv"
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
+    assert main(argv) == 0
+    first, rest = kept.read_text().split("\n", 1)
+    settings = json.loads(first[len("# lcanalysis review "):])
+    assert settings["playout_policy"] == R.PLAYOUT_POLICY == "stalling"
+    capsys.readouterr()
+    # the file kept by a review whose policy is another (the code's, here: only the settings it writes)
+    monkeypatch.setattr(R, "PLAYOUT_POLICY", "plain")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{REFUSED}{kept} was made with other settings (playout_policy: 'stalling' there, 'plain' here)" in err, err
+    with contextlib.ExitStack() as stack, pytest.raises(OptionError, match="playout_policy: 'stalling' there"):
+        R_cli._kept(stack, str(kept), read_record(record), None, 0.05, 0, "cmd")  # the check on opening, too
+    monkeypatch.undo()
+    assert kept.read_text() == first + "\n" + rest
+    unnamed = {k: v for k, v in settings.items() if k != "playout_policy"}  # (kept before version 6: plain's)
+    for said in (dict(settings, playout_policy="plain"), unnamed):
+        kept.write_text("# lcanalysis review " + json.dumps(said) + "\n" + rest)
+        before = kept.read_text()
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"{REFUSED}{kept} was made with other settings (playout_policy: 'plain' there, 'stalling' here)" in err
+        assert kept.read_text() == before
+
+
+def test_every_setting_a_kept_review_file_holds_is_compared_on_resuming(record):
+    """Each setting ``keep_settings`` writes decides a judgement's numbers, so each must match to resume
+    (the review's version apart, refused in its own words): a setting added there and not compared would
+    let a file made with another mix its turns into this review."""
+    written = set(R.keep_settings(read_record(record)))
+    assert written - set(R_cli._kept_file().identity_keys) == {"review_version"}
 
 
 def test_review_out_refuses_a_file_that_is_not_a_review_file_and_the_record_itself(record, tmp_path, capsys):
