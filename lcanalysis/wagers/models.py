@@ -107,7 +107,7 @@ def share_text(share: float) -> str:
     short = f"{share:g}"
     if len(short) <= 4:
         return short
-    simple = Fraction(share).limit_denominator(12)
+    simple = Fraction(share).limit_denominator(16)  # (halves to sixteenths: the fractions a writer gives)
     if abs(float(simple) - share) < 1e-9:
         return str(simple)
     return f"{share:.3g}"
