@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lcanalysis.analysis import error_digits
 from lcanalysis.match_equity.paired import no_spread, paired_difference, standard_error
 
 if TYPE_CHECKING:
@@ -39,11 +40,6 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _decimals(se: float) -> int:
-    """As many decimals as a standard error needs to show (at most 4)."""
-    return next((k for k in range(1, 5) if round(se, k) != 0), 4)
-
-
 def _chance(x: np.ndarray) -> str:
     """A turn's chance to win the match, the mean over its worlds ``x``, with its standard error as the
     table gives it ("28.8% ± 1.5", in as many decimals as the error needs, at most 4); a chance the
@@ -51,7 +47,7 @@ def _chance(x: np.ndarray) -> str:
     if len(x) < 2 or float(x.min()) == float(x.max()):
         return f"{_pct(float(x.mean()))} ({'the one world' if len(x) == 1 else 'the same in every world'})"
     se = 100 * standard_error(x)
-    digits = _decimals(se)
+    digits = error_digits(se, 1)
     return f"{100 * float(x.mean()):.{digits}f}% ± {se:.{digits}f}"
 
 
@@ -69,7 +65,7 @@ def _paired_amount(a: np.ndarray, b: np.ndarray, scale: float, unit: str, sign: 
         where = "in the one world" if n == 1 else f"in each of the {n} worlds"
         return f"{float(d[0]):{plus}.1f} {unit} {where} both were played in"
     mean, se = float(d.mean()), standard_error(d)
-    digits = _decimals(se)
+    digits = error_digits(se, 1)
     return f"{mean:{plus}.{digits}f} ± {se:.{digits}f} {unit}" + (f" {average}" if average else "")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.analysis import error_digits
 from lcanalysis.show.palette import BY_LETTER, NEUTRAL
 
 #: the smallest text a figure writes, in points (a 7-inch figure is printed at its size; the sample
@@ -227,18 +228,12 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     return fig
 
 
-def _se_decimals(se: float) -> int:
-    """The decimals a standard error needs to show (1 to 4; the match verdict's rule): "± 0.0" for
-    an error of 0.04 claimed a precision the estimate does not have."""
-    return next((k for k in range(1, 5) if round(se, k) != 0), 1 if se == 0 else 4)
-
-
 def _wager_mean(outcome: Any) -> str:
     """A wager outcome's mean as the charts write it: with its standard error when sampled, both in
     as many decimals as the error needs ("+1.62 ± 0.04", where one decimal gave "+1.6 ± 0.0")."""
     if outcome.exact:
         return f"{float(outcome.mean):+.1f}"
-    digits = _se_decimals(float(outcome.stderr))
+    digits = error_digits(float(outcome.stderr), 1)  # (the hint's rule: never "± 0.0" for an error not 0)
     return f"{float(outcome.mean):+.{digits}f} ± {outcome.stderr:.{digits}f}"
 
 
