@@ -73,6 +73,12 @@ def round_unseen(draws: int) -> int:
     return 2 * draws + Rules().hand_size + 2
 
 
+def most_round_draws(unseen_total: int) -> int:
+    """The most draws left whose round (``round_unseen``) leaves unseen no more than ``unseen_total``
+    cards: 21 for the deal's 52."""
+    return max((unseen_total - round_unseen(0)) // 2, 0)
+
+
 class WagerError(ValueError):
     """A wager question the model cannot answer; the message names the problem."""
 
@@ -577,7 +583,7 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     if unseen == "fixed":
         top = state.unseen_total if max_draws is None else min(int(max_draws), state.unseen_total)
     else:  # the most draws left whose round leaves unseen no more cards than the state has
-        most = max((state.unseen_total - round_unseen(0)) // 2, 0)
+        most = most_round_draws(state.unseen_total)
         top = most if max_draws is None else min(int(max_draws), most)
     for k in range(min_draws, top + 1):
         here = state if unseen == "fixed" else replace(state, unseen_total=round_unseen(k))

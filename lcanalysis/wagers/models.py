@@ -71,6 +71,7 @@ from lcanalysis.wagers.canonical import (
     _check_values,
     _whole_draws,
     analyze,
+    most_round_draws,
     round_unseen,
 )
 
@@ -415,7 +416,7 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
     first = max(min_turns, wagers)  # (fewer turns than wagers cannot place them)
     if unseen == "round":  # no more turns left than the state's unseen cards stand for
-        max_turns = min(max_turns, max((state.unseen_total - round_unseen(0)) // 2, 0) + 1)
+        max_turns = min(max_turns, most_round_draws(state.unseen_total) + 1)
     with _bar(progress, max(max_turns + 1 - first, 0), f"break-even: turn counts tried, {n:,} samples each",
               "count") as bar:
         for t in range(first, max_turns + 1):
