@@ -25,6 +25,13 @@ def _rollouts_with(samples):
     return r
 
 
+def _judged(moves, losses, stderr=0.0):
+    """``moves`` with their losses against the best set, each with the same standard error."""
+    for m, loss in zip(moves, losses, strict=True):
+        m.loss, m.loss_stderr = loss, stderr
+    return moves
+
+
 def test_two_turns_that_differ_by_a_constant_in_every_world_have_a_loss_without_error():
     rng = np.random.default_rng(0)
     worlds = rng.normal(0, 30, size=400)  # the luck of each world, shared by both turns
@@ -117,8 +124,7 @@ def test_the_list_is_ordered_by_loss_so_the_vs_best_column_rises():
     view = lc.read_position("example:midround")
     moves = [MoveValue("+B6/D", 10.0, 1.0, False), MoveValue("-W2/D", 8.0, 1.0, False),
              MoveValue("-W2/B", 7.9, 1.0, False), MoveValue("+B6/Y", 7.5, 1.0, False)]
-    for m, loss in zip(moves, [0.0, 3.0, 1.5, 2.0]):
-        m.loss, m.loss_stderr = loss, 0.5
+    _judged(moves, [0.0, 3.0, 1.5, 2.0], 0.5)
     analysis = Analysis(moves, kind="advisor estimate", exact=False, nodes=100)
     assert [(p, [m.move for m in ms]) for p, ms in groups(analysis)] == [
         ("+B6", ["+B6/D", "+B6/Y"]), ("-W2", ["-W2/B", "-W2/D"])]
@@ -205,8 +211,7 @@ def test_a_sampled_value_with_no_spread_still_shows_its_error_and_an_exact_one_s
     view = lc.read_position("example:midround")
     moves = [MoveValue("+B6/D", 10.0, 0.0, False), MoveValue("-W2/D", 4.0, 0.0, False),
              MoveValue("+B6/Y", 9.0, 0.5, False)]
-    for m, loss in zip(moves, (0.0, 6.0, 1.0)):
-        m.loss, m.loss_stderr = loss, 0.0
+    _judged(moves, (0.0, 6.0, 1.0))
     text = hint_text(Analysis(moves, kind="advisor estimate", exact=False, nodes=100), view)
     rows = {line.split()[0]: line for line in text.splitlines() if line.startswith(("  +B6", "  -W2"))}
     assert "+10.0 ± 0.0" in rows["+B6/D"] and "best" in rows["+B6/D"]
@@ -226,8 +231,7 @@ def test_a_small_loss_that_rounds_to_zero_reads_zero_not_a_gain():
     view = lc.read_position("example:midround")
     moves = [MoveValue("+B6/D", 10.0, 0.5, False), MoveValue("-W2/D", 9.97, 0.5, False),
              MoveValue("+G5/D", 9.94, 0.5, False)]
-    for m, loss in zip(moves, (0.0, 0.03, 0.06)):
-        m.loss, m.loss_stderr = loss, 0.8
+    _judged(moves, (0.0, 0.03, 0.06), 0.8)
     text = hint_text(Analysis(moves, kind="advisor estimate", exact=False, nodes=100), view)
     rows = {line.split()[0]: line.split() for line in text.splitlines() if line.startswith(("  +B6", "  -W2", "  +G5"))}
     assert rows["-W2/D"][4:7] == ["0.0", "±", "0.8"], rows["-W2/D"]  # -0.03, to one decimal: 0.0
@@ -241,14 +245,12 @@ def test_an_exact_tie_is_said_to_be_just_as_good_not_zero_points_worse():
     view = lc.read_position("example:midround")
     exact = [MoveValue("+B6/D", 10.0, 0.0, True), MoveValue("-W2/D", 10.0 - 1e-14, 0.0, True),
              MoveValue("+G5/D", 7.0, 0.0, True)]
-    for m, loss in zip(exact, (0.0, 1e-14, 3.0)):
-        m.loss, m.loss_stderr = loss, 0.0
+    _judged(exact, (0.0, 1e-14, 3.0))
     said = verdict(Analysis(exact, kind="view value (averaged over splits)", exact=True), view)
     assert "To discard W2 and draw from the deck instead is just as good: the same exact value." in said
     assert "points worse" not in said
     sampled_tie = [MoveValue(m.move, m.value, 0.0, False) for m in exact]
-    for m, loss in zip(sampled_tie, (0.0, 0.0, 3.0)):
-        m.loss, m.loss_stderr = loss, 0.0
+    _judged(sampled_tie, (0.0, 0.0, 3.0))
     said = verdict(Analysis(sampled_tie, kind="advisor estimate", exact=False, nodes=100), view)
     assert "instead is 0.0 ± 0.0 points worse: a matter of taste." in said  # worlds agreed: not exact
     # and the table says what the verdict says: a review found "+0.0" there, bare as an exact tie's,
