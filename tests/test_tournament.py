@@ -304,7 +304,8 @@ def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path)
     assert tournament_main(["heuristic", "greedy", "--deals", "4", "--workers", "1", "--no-progress",
                             "--out", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == ("(95% intervals: win rates Wilson's over rounds, draws half, as if every round were "
+    assert lines[1].startswith("  play a round")  # the pairing's play counts: a line, then one per count
+    assert lines[6] == ("(95% intervals: win rates Wilson's over rounds, draws half, as if every round were "
                         "independent (the two seatings of a duplicate deal are not: --json adds win_unit_low, "
                         "win_unit_high, a t interval over deals); mean score differences Student's t over deals, "
                         "the seatings and rounds of a deal one sample)")

@@ -89,6 +89,23 @@ def _show_warning(message: Any, category: Any, filename: str, lineno: int, file:
     _say(f"warning: {message}")
 
 
+def _print_play(rec: Any) -> None:
+    """What each agent did a round (``runner.play_summary``), each mean with its standard error over deals."""
+    from lcanalysis.tournaments.play_counts import PLAY_COUNTS, PLAY_WORDS
+
+    def pm(se: float) -> str:
+        return f" ± {se:.2f}" if math.isfinite(se) else ""
+
+    one = "" if rec.units > 1 else " (no error from one deal)"
+    print(f"  play a round, mean ± one standard error over deals (a deal's seatings one sample; the difference "
+          f"paired by deal){one}:")
+    for name in PLAY_COUNTS:
+        mine, theirs = getattr(rec, name), getattr(rec, f"opponent_{name}")
+        print(f"    {PLAY_WORDS[name]}: {rec.agent} {mine:.2f}{pm(getattr(rec, f'{name}_stderr'))}, {rec.opponent} "
+              f"{theirs:.2f}{pm(getattr(rec, f'opponent_{name}_stderr'))}, difference {mine - theirs:+.2f}"
+              f"{pm(getattr(rec, f'{name}_diff_stderr'))}")
+
+
 def _run(args: Any, chosen: tuple[Any, ...]) -> int:
     from lcanalysis.tournaments.results import TIME_DECIMALS, TIMING_COLUMNS
     from lcanalysis.tournaments.runner import (
@@ -161,6 +178,10 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
                         f"{rec.adj_deals_needed:,.0f} deals luck-adjusted, {rec.deals_needed:,.0f} plain")
             print(f"  luck-adjusted mean score difference {rec.adj_mean:+.2f} {adj_spread} (the raw one less the "
                   f"luck of the deck draws); {plan}")
+        if getattr(rec, "play_counted", None) is True:
+            _print_play(rec)
+        elif getattr(rec, "play_counted", None) is False:
+            print("  play counts: not given, some rounds of this pairing were played before they were kept")
     # the brackets are estimates' intervals: say which, as the ratings below say theirs
     print(f"({INTERVALS})")
     if len(specs) > 2:

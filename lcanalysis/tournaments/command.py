@@ -87,9 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "seating, for 'lcanalysis review FILE'")
     ap.add_argument("--csv", default=None, type=path_name("--csv"),
                     help="also write every round played as CSV, one row a round (deal, seats, scores, turns, "
-                         "time per move in ms to 0.01), the results file's rounds included; the summary printed "
-                         "is not in it (redirect the text, or take --json's 'summary'), and it writes over an "
-                         "earlier such table only: any other file there is refused")
+                         "time per move in ms to 0.01, what each seat did: expeditions opened, wager cards and "
+                         "cards played to expeditions, cards discarded), the results file's rounds included; the "
+                         "summary printed is not in it (redirect the text, or take --json's 'summary'), and it "
+                         "writes over an earlier such table only: any other file there is refused")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     return ap

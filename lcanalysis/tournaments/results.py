@@ -20,6 +20,11 @@ and each of its rows holds ``luck0`` and ``luck1`` (``LUCK_COLUMNS``): the luck 
 deck draws in the round (``lcanalysis.tournaments.luck``). Files without the key, every file
 written before it existed included, are tournaments without luck and read as before.
 
+Each row played since they were kept also holds what each seat did in the round (``PLAY_COLUMNS``,
+``lcanalysis.tournaments.play_counts``): expeditions opened, wager cards and cards played to
+expeditions, cards discarded. A row holds all of them or none: rows written before hold none and
+read, resume and summarise as before.
+
 The deals played are not part of the identity: a file may be extended with more deals (or be
 played in parts, say deals 0-499 and 500-999), as every line names its deal.
 
@@ -55,10 +60,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from lcanalysis.core.constants import CARDS_PER_COLOR, WAGER_COPIES
 from lcanalysis.game.match import Match
 from lcanalysis.game.position import round_score_range
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import append_whole
+from lcanalysis.tournaments.play_counts import PLAY_COLUMNS, seat_turns
 from lcanalysis.tournaments.specs import AgentSpec, TournamentError, deal_seed
 
 FORMAT = 1
@@ -85,7 +92,7 @@ MAX_MS = 86_400_000.0
 #: and the round player (relative to the package)
 CODE_FILES = ("agents", "core", "game", "search", "rollouts.py", "evaluator.py", "analysis.py", "hand_model.py",
               "data/hand_model.json", "match_equity", "data/match_equity.json",
-              "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py")
+              "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py", "tournaments/play_counts.py")
 
 
 class ResultsMismatchError(TournamentError):
@@ -247,7 +254,9 @@ class Schema:
     job's, its seed is the deal's (``deal_seed``), colours those of the rules, the players the
     pairing's labels in the seating's order, the starter that of the match rules, each score
     within what the colours allow, the turns within the cap (exactly the cap when capped, at
-    least the draw pile otherwise), and times finite and not negative. In a luck-adjusted
+    least the draw pile otherwise), times finite and not negative, and the play counts
+    (``PLAY_COLUMNS``) all there or none, whole numbers within what the colours allow, a seat's cards
+    placed and discarded adding up to its turns. In a luck-adjusted
     tournament every row holds ``luck0`` and ``luck1``, finite numbers within what the values
     allow (``luck_bound``); in any other, no row does."""
 
@@ -312,7 +321,12 @@ class Schema:
             missing = [c for c in LUCK_COLUMNS if c not in row]
             if missing:
                 raise _Invalid(f"missing {', '.join(missing)} (a luck-adjusted tournament)")
-        extra = sorted(set(row) - set(RESULT_COLUMNS) - set(TIMING_COLUMNS) - set(LUCK_COLUMNS if self.luck else ()))
+        counted = [c for c in PLAY_COLUMNS if c in row]
+        if counted and len(counted) < len(PLAY_COLUMNS):
+            raise _Invalid(f"missing {', '.join(c for c in PLAY_COLUMNS if c not in row)} (the play counts are "
+                           "all there or none)")
+        extra = sorted(set(row) - set(RESULT_COLUMNS) - set(TIMING_COLUMNS) - set(PLAY_COLUMNS)
+                       - set(LUCK_COLUMNS if self.luck else ()))
         if extra:
             what = " (luck in a tournament without --luck-adjusted)" if set(extra) & set(LUCK_COLUMNS) else ""
             raise _Invalid(f"unknown field(s) {', '.join(map(str, extra))}{what}")
@@ -342,6 +356,8 @@ class Schema:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
                         math.isfinite(v) and 0 <= v <= MAX_MS):
                     raise _Invalid(f"{k} is {v!r}, expected a time in ms, 0..{MAX_MS:.0f}")
+        if counted:
+            self._counts(row, turns)
         if self.luck:
             bound = self.luck_bound
             for k in LUCK_COLUMNS:
@@ -349,6 +365,25 @@ class Schema:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
                         math.isfinite(v) and -bound <= v <= bound):
                     raise _Invalid(f"{k} is {v!r}, expected a number of points, {-bound}..{bound}")
+
+
+    def _counts(self, row: dict[str, Any], turns: int) -> None:
+        """A row's play counts: whole numbers each seat's expeditions can hold, placed and discarded
+        adding up to the seat's turns (each turn places one card)."""
+        colors = self.rules.colors
+        most = {"opened": colors, "wagers": WAGER_COPIES * colors, "placed": CARDS_PER_COLOR * colors}
+        for seat in (0, 1):
+            took = seat_turns(turns, row["starter"], seat)
+            for name, high in (*most.items(), ("discarded", took)):
+                v = row[f"{name}{seat}"]
+                if not _is_int(v) or not 0 <= v <= high:
+                    raise _Invalid(f"{name}{seat} is {v!r}, expected a whole number 0..{high}")
+            if row[f"placed{seat}"] + row[f"discarded{seat}"] != took:
+                raise _Invalid(f"placed{seat} + discarded{seat} is {row[f'placed{seat}'] + row[f'discarded{seat}']}, "
+                               f"expected seat {seat}'s {took} turns (each turn places one card)")
+            if not row[f"wagers{seat}"] <= row[f"placed{seat}"] or not row[f"opened{seat}"] <= row[f"placed{seat}"]:
+                raise _Invalid(f"seat {seat}: more wagers ({row[f'wagers{seat}']}) or expeditions opened "
+                               f"({row[f'opened{seat}']}) than cards placed ({row[f'placed{seat}']})")
 
 
 def luck_bound(rules: Rules) -> int:
@@ -360,7 +395,7 @@ def luck_bound(rules: Rules) -> int:
 
 
 def _results_part(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [tuple(r.get(c) for c in RESULT_COLUMNS + LUCK_COLUMNS) for r in rows]
+    return [tuple(r.get(c) for c in RESULT_COLUMNS + LUCK_COLUMNS + PLAY_COLUMNS) for r in rows]
 
 
 # --- legacy files (no header) -----------------------------------------------------

@@ -6,7 +6,9 @@
     8
 
 Every round is a row of a pandas DataFrame (``RESULT_COLUMNS``): the deal's seed, both agents,
-both scores, turns, capped or not. With ``out=PATH`` rows are appended to a JSON-lines file as
+both scores, turns, capped or not; then the time per move (``TIMING_COLUMNS``) and what each seat
+did (``PLAY_COLUMNS``: expeditions opened, wager cards and cards played to expeditions, cards
+discarded; ``lcanalysis.tournaments.play_counts``). With ``out=PATH`` rows are appended to a JSON-lines file as
 they arrive, and a run given the same file again resumes where it stopped (finished work is read
 back, the rest is played) and returns the same table as an uninterrupted run: every deal, seat and
 agent seed is derived from ``seed`` and the deal number, never from the order of completion.
@@ -49,6 +51,7 @@ from lcanalysis.game.rules import Rules
 from lcanalysis.options import check_flag, check_seed
 from lcanalysis.progress import progress_bar, ticking
 from lcanalysis.tournaments.command import MAX_DEALS, MAX_ROUNDS, MAX_TURN_CAP, MAX_WORKERS
+from lcanalysis.tournaments.play_counts import PLAY_COLUMNS, PLAY_COUNTS, play_counts
 from lcanalysis.tournaments.results import (
     LUCK_COLUMNS,
     RESULT_COLUMNS,
@@ -76,10 +79,11 @@ from lcanalysis.tournaments.stats import (
     variance_ratio,
 )
 
-__all__ = ["EDGE", "LUCK_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError", "ResultsFileError",
-           "ResultsLockedError", "ResultsMismatchError", "ResultsWarning", "TournamentError", "auto_path", "deal_seed",
-           "load_results", "luck_adjusted_diffs", "play_match", "play_round", "ratings", "record_name", "round_robin",
-           "run_tournament", "summarize", "time_per_move", "turn_seed"]
+__all__ = ["EDGE", "LUCK_COLUMNS", "PLAY_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError",
+           "ResultsFileError", "ResultsLockedError", "ResultsMismatchError", "ResultsWarning", "TournamentError",
+           "auto_path", "deal_seed", "load_results", "luck_adjusted_diffs", "play_match", "play_round",
+           "play_summary", "ratings", "record_name", "round_robin", "run_tournament", "summarize", "time_per_move",
+           "turn_seed"]
 
 
 def turn_seed(seed: int, turn: int, player: int) -> int:
@@ -93,7 +97,8 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
                match: dict[str, Any] | None = None, record: list[str] | None = None, luck: bool = False,
                draws: list[tuple[int, int, float]] | None = None, value: str = "turns") -> dict[str, Any]:
     """Deal with ``seed`` and play one round: ``agents[p]`` sits in seat p and sees only
-    ``position.view(p)``. Returns scores, turns, capped and time per move.
+    ``position.view(p)``. Returns scores, turns, capped, time per move and what each seat did
+    (``PLAY_COLUMNS``, counted off the final position: ``play_counts``).
 
     ``record``: a list that receives every turn played (``str(move)``). ``luck``: also rate the
     luck of every deck draw (``lcanalysis.tournaments.luck``) and return each seat's sum as
@@ -138,7 +143,8 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
            "cpu_ms_per_move0": 1000 * float(np.mean(cpu[0])) if cpu[0] else 0.0,
            "cpu_ms_per_move1": 1000 * float(np.mean(cpu[1])) if cpu[1] else 0.0,
            "max_cpu_ms0": 1000 * float(np.max(cpu[0])) if cpu[0] else 0.0,
-           "max_cpu_ms1": 1000 * float(np.max(cpu[1])) if cpu[1] else 0.0}
+           "max_cpu_ms1": 1000 * float(np.max(cpu[1])) if cpu[1] else 0.0,
+           **play_counts(pos, starter)}
     if luck:
         row.update(luck0=lucks[0], luck1=lucks[1])
     return row
@@ -338,6 +344,8 @@ MAX_IN_FLIGHT = 256
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     columns = RESULT_COLUMNS + TIMING_COLUMNS
+    if any(PLAY_COLUMNS[0] in r for r in rows):  # (none in a file written before they were kept)
+        columns = columns + PLAY_COLUMNS
     if any(LUCK_COLUMNS[0] in r for r in rows):
         columns = columns + LUCK_COLUMNS
     df = pd.DataFrame(rows, columns=columns)
@@ -703,6 +711,33 @@ def _diffs(df: pd.DataFrame, a: str, b: str) -> tuple[Any, list[Any], pd.DataFra
     return diffs, units, sub
 
 
+def _has_counts(df: pd.DataFrame) -> bool:
+    return all(c in df.columns for c in PLAY_COLUMNS) and len(df) > 0 and bool(df[PLAY_COLUMNS].notna().all().all())
+
+
+def play_summary(df: pd.DataFrame, a: str, b: str) -> dict[str, float]:
+    """For each count of ``PLAY_COUNTS`` in the rounds of ``a`` against ``b``: ``a``'s mean a round
+    (``opened``; the mean of the deals' means, as ``mean_diff`` is), ``b``'s (``opponent_opened``),
+    and the standard errors over deals of each and of their difference (``opened_stderr``,
+    ``opponent_opened_stderr``, ``opened_diff_stderr``). The deals are taken as the score
+    difference's are: a deal's seatings (and a match's rounds) are averaged into one sample, the
+    deals are the independent samples, and the error is their standard deviation over the square
+    root of their number. The difference is paired by deal (both agents played the same cards), so
+    its error is that of the per-deal differences, not the two errors combined."""
+    sub = df[((df.player0 == a) & (df.player1 == b)) | ((df.player0 == b) & (df.player1 == a))]
+    first = (sub.player0 == a).to_numpy()
+    units = list(zip(sub.pairing, sub.deal))
+    out: dict[str, float] = {}
+    for name in PLAY_COUNTS:
+        seat0, seat1 = sub[f"{name}0"].to_numpy(dtype=float), sub[f"{name}1"].to_numpy(dtype=float)
+        mine, theirs = np.where(first, seat0, seat1), np.where(first, seat1, seat0)
+        per_deal, their_deal = _unit_means(mine, units), _unit_means(theirs, units)
+        out.update({name: float(per_deal.mean()), f"{name}_stderr": mean_stderr(per_deal),
+                    f"opponent_{name}": float(their_deal.mean()), f"opponent_{name}_stderr": mean_stderr(their_deal),
+                    f"{name}_diff_stderr": mean_stderr(per_deal - their_deal)})
+    return out
+
+
 def _has_luck(df: pd.DataFrame) -> bool:
     return all(c in df.columns for c in LUCK_COLUMNS) and len(df) > 0 and bool(df[LUCK_COLUMNS].notna().all().all())
 
@@ -744,6 +779,11 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     variance ratio raw / adjusted over deals with a bootstrap interval (``var_ratio``, ``var_ratio_low``,
     ``var_ratio_high``); and the deals a test needs to detect an ``EDGE``-point edge (5% level,
     80% power) with each measure (``deals_needed``, ``adj_deals_needed``).
+
+    With what each seat did in every round (``PLAY_COLUMNS``, kept in every round played since
+    they existed), also each agent's mean count a round with its standard error over deals, and the
+    error of their difference paired by deal (``play_summary``); ``play_counted`` says whether the
+    pairing has them (False when some of its rounds were played before they were kept).
     """
     _check_rounds("summarize", df)
     if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 < conf < 1:
@@ -764,6 +804,10 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
             row.update(matches=mh.rounds, match_win_rate=mh.win_rate, match_win_low=mh.win_low,
                        match_win_high=mh.win_high, match_win_unit_low=mh.win_unit_low,
                        match_win_unit_high=mh.win_unit_high)
+        if any(c in s.columns for c in PLAY_COLUMNS):
+            row["play_counted"] = _has_counts(s)
+            if row["play_counted"]:
+                row.update(play_summary(s, a, b))
         if _has_luck(s):
             adjusted = luck_adjusted_diffs(s, a, b)
             raw_units, adj_units = _unit_means(diffs, units), _unit_means(adjusted, units)
