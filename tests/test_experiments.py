@@ -235,6 +235,37 @@ def test_a_wager_grid_of_a_sum_no_holding_makes_is_refused_naming_the_sums_there
     # the sums there are: 2 + 3 + 4 = 9 and 8 + 9 + 10 = 27, scoring -11 and +7 with no draw, by hand
     assert opening.wager_grid(draws=[0], sums=[9, 27])["mean_0"].tolist() == [-11, 7]
 
+def test_the_stored_wager_grid_counts_draws_left_in_a_round_as_a_brute_force_count_does():
+    """The notebook's Figures 3-4 are about draws left in a round: each column's k draws come from the
+    2k + 10 unseen cards of that point of a round. One cell checked by hand: 5 6 7 held (sum 18) with
+    3 wagers, 4 draws left, 18 unseen cards: the colour's other numbers 2 3 4 8 9 10 and 12 cards of
+    other colours, every 4 of the 18 equally likely; every number held or drawn is played."""
+    from itertools import combinations
+
+    stored = pd.read_csv(DATA / "tables" / "wager_grid.csv")
+    assert (stored["unseen"] == 2 * stored["draws"] + 10).all()
+    assert sorted(set(stored["draws"])) == [*range(0, 21, 2), 21]  # 21 draws left: the deal, 52 unseen
+    cell = stored[(stored["sum"] == 18) & (stored["draws"] == 4)].iloc[0]
+    assert (cell["held"], cell["unseen"]) == ("5 6 7", 18)
+    pool = [2, 3, 4, 8, 9, 10] + [0] * 12
+    scores: dict[int, list[int]] = {0: [], 3: []}
+    for drawn in combinations(range(len(pool)), 4):
+        got = [pool[i] for i in drawn if pool[i]]
+        total, cards = 18 + sum(got), 3 + len(got)
+        for w in scores:  # (sum - 20) x (1 + wagers), 20 more for eight cards, wagers counted
+            scores[w].append((total - 20) * (1 + w) + (20 if cards + w >= 8 else 0))
+    mean0, mean3 = np.mean(scores[0]), np.mean(scores[3])
+    assert cell["mean_0"] == pytest.approx(mean0, abs=5e-5) and cell["mean_3"] == pytest.approx(mean3, abs=5e-5)
+    assert cell["p_break_even_0"] == pytest.approx(np.mean(np.array(scores[0]) >= 0), abs=5e-5)
+    # the function's own numbers, not rounded to the table's 4 decimals; the deal's 52 (the default) differ
+    fresh = opening.wager_grid(draws=[4], sums=[18], unseen_total="round").iloc[0]
+    assert (fresh["unseen"], fresh["mean_0"], fresh["mean_3"]) == (18, pytest.approx(mean0), pytest.approx(mean3))
+    deal = opening.wager_grid(draws=[4], sums=[18]).iloc[0]
+    assert deal["unseen"] == 52 and deal["mean_0"] == pytest.approx(18 + 4 * 36 / 52 - 20)
+    with pytest.raises(ValueError, match=r"unseen_total must be a number of unseen cards or 'round'.*got 'rnd'"):
+        opening.wager_grid(draws=[4], sums=[18], unseen_total="rnd")
+
+
 def test_the_stored_wager_grid_is_what_the_function_computes(tmp_path):
     written = data.write_data(str(tmp_path), only=["wager_grid", "positions"])
     fresh = pd.read_csv(tmp_path / "tables" / "wager_grid.csv")

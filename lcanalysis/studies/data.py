@@ -28,6 +28,17 @@ DATA_COMMANDS = {
 }
 
 
+def grid_draws() -> tuple[int, ...]:
+    """The draws left of ``wager_grid.csv``'s columns: every other one from none, and the most a
+    round of the default rules has (21: the deal, the player to move), each from the ``2k + 10``
+    unseen cards of ``k`` draws left in a round (``unseen_total="round"``)."""
+    from lcanalysis.wagers.canonical import START_UNSEEN, most_round_draws
+
+    most = most_round_draws(START_UNSEEN)
+    return (*range(0, most, 2), most)
+
+
+
 def data_command(key: str, root: str = "data", deals: int = 20000, matches: int = 10000, seed: int = 0,
                  rounds: int | None = None, mc: int = 2000, positions: int = 400) -> str:
     """The command that writes data file ``key`` with these sizes and seed (``write_data``'s
@@ -136,7 +147,8 @@ def write_data(root: str = "data", only: Sequence[str] | None = None, deals: int
     if "wager_grid" in want:
         path = os.path.join(root, "tables", "wager_grid.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        wager_grid(draws=range(0, 23, 2), sums=range(9, 28), cards=3).to_csv(path, index=False, float_format="%.4f")
+        wager_grid(draws=grid_draws(), sums=range(9, 28), cards=3, unseen_total="round").to_csv(
+            path, index=False, float_format="%.4f")
         side(path, "wager_grid")
     simulated = os.path.join(root, "simulated")
     if "first_player_rounds" in want:

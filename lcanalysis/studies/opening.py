@@ -27,6 +27,27 @@ def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Es
 # --- opening a colour and wagers -----------------------------------------------------------------
 
 
+def _check_pool(unseen_total: Any) -> None:
+    """Refuse an ``unseen_total`` that is text other than ``"round"`` (a number is the calculator's to check)."""
+    from lcanalysis.wagers.canonical import WagerError
+
+    if isinstance(unseen_total, str) and unseen_total != "round":
+        raise WagerError(f"unseen_total must be a number of unseen cards or 'round' (2k + 10 for k draws left), "
+                         f"got {unseen_total!r}")
+
+
+def draws_pool(unseen_total: int | str, draws: Any) -> Any:
+    """The unseen cards ``draws`` draws come from, for the tables below: ``unseen_total`` as given
+    (a number: draws from now, at the deal by default), or for ``"round"`` the ``2k + 10`` of ``k``
+    draws left in a round (``canonical.round_unseen``). Draws that are no count of draws get the
+    deal's pool, so that the calculator refuses them by name as it does for a number."""
+    from lcanalysis.wagers.canonical import START_UNSEEN, round_unseen
+
+    if unseen_total != "round":
+        return unseen_total
+    return round_unseen(draws) if whole_number(draws) is not None and draws >= 0 else START_UNSEEN
+
+
 def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: int = 0,
                   unseen_total: int | str = 52) -> Any:
     """Canonical model (exact means): the value of opening a colour holding the numbers ``held``
@@ -40,20 +61,15 @@ def opening_table(held: Sequence[Sequence[int]], draws: Sequence[int], wagers: i
     draws left in a round. The ``unseen`` column says which each row used."""
     import pandas as pd
 
-    from lcanalysis.wagers.canonical import START_UNSEEN, WagerError, round_unseen, wager_distribution
+    from lcanalysis.wagers.canonical import wager_distribution
 
-    if isinstance(unseen_total, str) and unseen_total != "round":
-        raise WagerError(f"unseen_total must be a number of unseen cards or 'round' (2k + 10 for k draws left), "
-                         f"got {unseen_total!r}")
+    _check_pool(unseen_total)
     rows = []
     for h in held:
         for k in draws:
             # (draws as given: int(k) made 2.5 draws 2, silently; numpy's integers are whole numbers)
-            pool: Any = unseen_total  # a number of cards (checked by the calculator) or "round"
-            if pool == "round":  # (draws that are no count of draws: the deal's pool, so that the
-                # calculator refuses them by name as it does for a number)
-                pool = round_unseen(k) if whole_number(k) is not None and k >= 0 else START_UNSEEN
-            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=k, unseen_total=pool, exact=False)
+            res = wager_distribution(hand=list(h), hand_wagers=wagers, draws=k,
+                                     unseen_total=draws_pool(unseen_total, k), exact=False)
             o = res.outcome(wagers)
             rows.append({"held": " ".join(map(str, h)), "sum": sum(h), "cards": len(h), "draws": res.draws,
                          "unseen": res.inputs["state"].unseen_total, "mean": float(o.mean),
@@ -69,14 +85,19 @@ def score_with_no_draws(held: Sequence[Sequence[int]]) -> list[float]:
     return [float(wager_distribution(hand=list(h), draws=0).outcome(0).mean) for h in held]
 
 
-def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int = 52) -> Any:
+def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen_total: int | str = 52) -> Any:
     """For holdings of ``cards`` numbers with each total in ``sums`` (the most even spread of
     values that gives that total) and each number of draws: the canonical model's mean for 0..3
-    wagers, the chance of breaking even with 0 and 1 wager, and the value of one extra wager."""
+    wagers, the chance of breaking even with 0 and 1 wager, and the value of one extra wager.
+
+    ``unseen_total``: the unseen cards the draws come from, as ``opening_table``'s: a number (52,
+    the deal's, by default) for every row, or ``"round"`` for ``2k + 10`` with ``k`` draws left in
+    a round (``draws_pool``). The ``unseen`` column says which each row used."""
     import pandas as pd
 
     from lcanalysis.wagers.canonical import wager_distribution
 
+    _check_pool(unseen_total)
     rows = []
     for total in sums:
         h = holding_with_sum(cards, total)
@@ -85,9 +106,11 @@ def wager_grid(draws: Sequence[int], sums: Sequence[int], cards: int = 3, unseen
                              + (f" ({cards} add up to {sum(range(2, 2 + cards))}..{sum(range(11 - cards, 11))})"
                                 if 1 <= cards <= 9 else " (a colour has 9 numbers)"))
         for k in draws:
-            res = wager_distribution(hand=h, hand_wagers=3, draws=k, unseen_total=unseen_total, exact=False)
+            res = wager_distribution(hand=h, hand_wagers=3, draws=k, unseen_total=draws_pool(unseen_total, k),
+                                     exact=False)
             means = [float(res.outcome(j).mean) for j in range(4)]
             rows.append({"held": " ".join(map(str, h)), "sum": total, "draws": res.draws,
+                         "unseen": res.inputs["state"].unseen_total,
                          **{f"mean_{j}": means[j] for j in range(4)},
                          "p_break_even_0": float(res.outcome(0).p_break_even),
                          "p_break_even_1": float(res.outcome(1).p_break_even),
