@@ -300,7 +300,11 @@ def refused(option: str, problem: str) -> UsageError:
 def error_line(prog: str, message: str) -> str:
     """The one line a command's bad argument is answered with (exit status 2), naming the command,
     the problem and where its options are listed: ``lcanalysis solve: error: argument --time: ...
-    (see lcanalysis solve --help)``."""
+    (see lcanalysis solve --help)``. A message that ends in a bracket of its own gets the pointer as
+    a clause, ``... (did you mean d=27?); see lcanalysis advise --help``: two brackets in a row read
+    as two afterthoughts, not one sentence."""
+    if message.rstrip().endswith(")"):
+        return f"{prog}: error: {message.rstrip()}; see {prog} --help"
     return f"{prog}: error: {message} (see {prog} --help)"
 
 

@@ -128,3 +128,17 @@ def count_playouts(monkeypatch) -> list[int]:
 
     monkeypatch.setattr(Rollouts, "_flat_mc", counted)
     return spent
+
+
+def refusal_line(prog: str, message: str) -> str:
+    """The line a command refuses an argument with, written out from docs/spec/interchange.md: the
+    command, the problem, and where its options are listed, in brackets; after a problem that ends in
+    a bracket of its own, as a clause (``... (did you mean d=27?); see lcanalysis advise --help``)."""
+    see = f"; see {prog} --help" if message.endswith(")") else f" (see {prog} --help)"
+    return f"{prog}: error: {message}{see}\n"
+
+
+def ends_pointing_to_help(err: str, prog: str) -> bool:
+    """Whether ``err`` ends as ``refusal_line`` ends a line, whatever the problem."""
+    clause = f"; see {prog} --help\n"
+    return err.endswith(f" (see {prog} --help)\n") or (err.endswith(clause) and err[:-len(clause)].endswith(")"))

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import ends_pointing_to_help, refusal_line
 
 from lcanalysis.cli import main
 from lcanalysis.game.notation import read_position
@@ -483,7 +484,7 @@ def test_tournament_csv_never_writes_over_a_file_that_is_not_its_table_nor_recor
     tour = "lcanalysis tournament"  # refused as a bad argument is: one line naming the command and the option
     assert code == 2 and err == (f"{tour}: error: argument --csv: {other} exists and is not a tournament's table "
                                  "(CSV): writing there would destroy it; give another file name (or remove that "
-                                 f"file first) (see {tour} --help)\n"), err
+                                 f"file first); see {tour} --help\n"), err
     assert other.read_text() == kept
     assert run(capsys, *base, "--out", "none", "--csv", str(table))[0] == 0  # its own table: written again
     assert run(capsys, *base, "--out", "none", "--csv", str(table))[0] == 0
@@ -509,8 +510,8 @@ def test_an_output_option_writes_over_its_own_kind_of_file_only(tmp_path, capsys
     code, _, err = run(capsys, *[str(other) if w == "OUT" else w for w in argv])
     prog = f"lcanalysis {' '.join(argv[:2] if argv[0] == 'studies' else argv[:1])}"  # (a study names its own)
     assert code == 2 and err == (f"{prog}: error: argument {option}: {other} exists and is not {kind}: writing there "
-                                 f"would destroy it; give another file name (or remove that file first) (see {prog} "
-                                 "--help)\n"), err
+                                 f"would destroy it; give another file name (or remove that file first); see {prog} "
+                                 "--help\n"), err
     assert other.read_text() == "pairing,deal,swap\n0,0,0\n"
     mine = tmp_path / "mine.out"
     for _ in range(2):  # made, then made again over itself
@@ -600,6 +601,20 @@ def test_solve_of_too_many_buried_fills_names_the_options_of_the_command(capsys,
     assert "give samples" not in err and "max_splits" not in err
 
 
+def test_a_refusal_that_ends_in_its_own_bracket_reads_as_one_sentence(capsys):
+    """'lcanalysis advise "LC1;d27"' printed '... (did you mean d=27?) (see lcanalysis advise --help)': two
+    brackets in a row. The pointer to the options is a clause after a bracket, and a bracket otherwise."""
+    assert main(["advise", "LC1;d27"]) == 2
+    assert capsys.readouterr().err == ("lcanalysis advise: error: argument position: position string: unknown field "
+                                       "'d27' (did you mean d=27?); see lcanalysis advise --help\n")
+    with pytest.raises(SystemExit) as exc:  # (argparse's own refusal)
+        main(["solve", "example:endgame", "--time", "x"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert err.startswith("lcanalysis solve: error: argument --time: ") and err.endswith(
+        "got 'x' (see lcanalysis solve --help)\n"), err
+
+
 @pytest.mark.parametrize(("argv", "prog", "hint"), [
     (["solve", "example:endgame", "--maxstalls", "0"], "lcanalysis solve", "; did you mean --max-stalls?"),
     (["deal", "--seed", "1", "--colours", "6"], "lcanalysis deal", "; did you mean --colors?"),
@@ -648,7 +663,7 @@ def test_every_commands_bad_argument_is_one_line_naming_the_command(capsys):
                 code = exc.code
             err = capsys.readouterr().err
             assert code == 2, (words, bad, err)
-            assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n"), (words, bad, err)
+            assert err.startswith(f"{prog}: error: ") and ends_pointing_to_help(err, prog), (words, bad, err)
             assert err.count("\n") == 1, (words, bad, err)
 
 
@@ -706,7 +721,7 @@ def test_every_command_s_help_says_what_it_does():
 def test_an_example_named_without_its_prefix_is_refused_naming_the_form_meant(capsys, arg, meant):
     """'lcanalysis show midround' said only that it is neither a position, a string, 'example:NAME' nor a file."""
     code, _out, err = run(capsys, "show", arg)
-    assert code == 2 and err.endswith(f"nor a file (did you mean '{meant}'?) (see lcanalysis show --help)\n"), err
+    assert code == 2 and err.endswith(f"nor a file (did you mean '{meant}'?); see lcanalysis show --help\n"), err
     code, _out, err = run(capsys, "show", "nope")
     assert code == 2 and "did you mean" not in err
 
@@ -723,7 +738,7 @@ def test_a_one_line_string_without_its_tag_is_refused_naming_the_tag(capsys, arg
     """A player who typed the fields of a view without 'LC1;' in front was told only that it is neither a
     JSON position, a string, an example nor a file; the same text with the tag reads."""
     code, _out, err = run(capsys, "show", arg)
-    assert code == 2 and err.rstrip().endswith(f"{hint} (see lcanalysis show --help)"), err
+    assert code == 2 and err.rstrip().endswith(f"{hint}; see lcanalysis show --help"), err
     fixed = "LC1;" + arg.split(";", 1)[1] if arg.startswith("LCI") else "LC1;" + arg
     code, out, _err = run(capsys, "show", fixed, "--string")
     assert code == 0 and out.strip() == fixed
@@ -817,7 +832,7 @@ def test_a_kept_results_file_an_option_names_is_refused_as_a_bad_argument(capsys
     for word, path in fill.items():
         says = says.replace(word, path)
     assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert err.startswith(f"{prog}: error: argument --out: {says}") and err.endswith(f" (see {prog} --help)\n"), err
+    assert err.startswith(f"{prog}: error: argument --out: {says}") and ends_pointing_to_help(err, prog), err
     assert text.read_text() == "mine\n" and kept.read_text() == before
 
 
@@ -847,7 +862,7 @@ def test_options_refused_together_or_missing_are_one_line_naming_the_command(cap
     code, out, err = run(capsys, *[str(record) if word == "RECORD" else word for word in argv])
     prog = f"lcanalysis {' '.join(argv[:2] if argv[0] == 'studies' else argv[:1])}"
     assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n") and says in err, err
+    assert err.startswith(f"{prog}: error: ") and ends_pointing_to_help(err, prog) and says in err, err
 
 
 @pytest.mark.parametrize(("argv", "option", "says"), [
@@ -886,7 +901,7 @@ def test_an_agent_that_cannot_be_made_is_refused_as_a_bad_option_is_before_the_e
     code, out, err = run(capsys, *argv)
     prog = f"lcanalysis {argv[0]}"
     assert code == 2 and out == "" and readied == []
-    assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n") and err.count("\n") == 1
+    assert err.startswith(f"{prog}: error: ") and ends_pointing_to_help(err, prog) and err.count("\n") == 1
     assert says in err
     # the tournament's agents are words, not an option's value
     assert err.startswith(f"{prog}: error: {f'argument {option}: ' if option else ''}"), err
@@ -1189,7 +1204,7 @@ def test_a_position_that_cannot_be_read_is_refused_in_the_parser_s_line_before_t
     for given in ("LC1;d27", str(tmp_path / "field.json"), str(tmp_path / "empty.json"), str(tmp_path / "none.json")):
         code, out, err = run(capsys, name, given, *options)
         said = _refusal(read_position, given)
-        assert (code, out, err) == (2, "", f"{prog}: error: argument position: {said} (see {prog} --help)\n")
+        assert (code, out, err) == (2, "", refusal_line(prog, f"argument position: {said}"))
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, out, err = run(capsys, name, "-", *options)
     assert (code, out) == (2, "") and err.startswith(f"{prog}: error: argument position: standard input is empty")
@@ -1220,8 +1235,7 @@ def test_a_record_that_cannot_be_read_is_refused_in_the_parser_s_line_before_the
         said = _refusal(read_record, given)
         assert said.startswith("record: ")
         code, out, err = run(capsys, "review", given, "--no-progress")
-        assert (code, out, err) == (2, "", f"{prog}: error: argument record: {said[len('record: '):]} "
-                                           f"(see {prog} --help)\n")
+        assert (code, out, err) == (2, "", refusal_line(prog, f"argument record: {said[len('record: '):]}"))
     assert readied == []
 
 
@@ -1373,7 +1387,7 @@ def test_a_bad_turn_is_refused_naming_the_option_as_typed_before_the_engine_is_m
         code, _, err = run(capsys, command, "example:midround", "--turn", turn)
         prog = f"lcanalysis {command}"  # one line naming the command and the option, as the parser's refusals
         assert code == 2 and err.startswith(f"{prog}: error: argument --turn: ") and why in err, err
-        assert f"{turn}" in err and err.endswith(f" (see {prog} --help)\n") and err.count("\n") == 1, err
+        assert f"{turn}" in err and ends_pointing_to_help(err, prog) and err.count("\n") == 1, err
     assert readied == []
     # every problem with its turns is the option's: a turn given twice too, by both commands alike (advise
     # kept the first and dropped the second in silence, where rollout refused it)
