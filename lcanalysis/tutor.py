@@ -57,6 +57,30 @@ def judging_note(deck_count: int, seconds: float | None = None) -> str:
         f" (about {seconds:g} s)..." if seconds is not None else "...")
 
 
+def round_start_text(round: int, rounds: int, totals: list[int], starter: int, seat: int, opponent: str,
+                     tied_start: str) -> str:
+    """A later round of a match as it begins, said to the person in seat ``seat``: who starts it and
+    why (the higher running total; on level totals the rules' ``tied_start``: docs/spec/rules.md "A
+    match"), and where the match stands: "round 2 of 3: the opponent (best) starts it, with the higher
+    total (27 to your 10); you trail by 17 with 2 rounds to play, this one included". ``totals``:
+    players 0 and 1's running totals before the round; ``starter``: who starts it."""
+    mine, theirs = totals[seat], totals[1 - seat]
+    who = "you start" if starter == seat else f"the opponent ({opponent}) starts"
+    if mine != theirs:
+        whose = "your" if starter != seat else "their"
+        why = f"with the higher total ({max(mine, theirs)} to {whose} {min(mine, theirs)})"
+    else:  # the rules' convention decides: the other player, or the previous round's starter again
+        why = (f"as the totals are level at {mine} and the rules (tied_start '{tied_start}') give it to "
+               + (f"the player who did not start round {round - 1}" if tied_start == "alternate"
+                  else f"round {round - 1}'s starter again"))
+    lead = mine - theirs
+    stand = f"you lead by {lead}" if lead > 0 else f"you trail by {-lead}" if lead < 0 else "the match is level"
+    left = rounds - round + 1
+    what = (", and this last round decides it (the higher total after it wins, level totals draw)" if left == 1
+            else f" with {left} rounds to play, this one included")
+    return f"round {round} of {rounds}: {who} it, {why}; {stand}{what}"
+
+
 @dataclass
 class Decision:
     """One of the person's turns, judged."""
@@ -159,6 +183,14 @@ class TutorSession:
         by the chance to win the match, in the words of advise's note; None for a single round. Said
         once: by ``lcanalysis play`` before the first turn, by the board's review of the round."""
         return points_only_note("the tutor judges your turns in") if self.rounds > 1 else None
+
+    def round_start_line(self) -> str | None:
+        """A later round of a match as it begins (``round_start_text``: who starts it and why, where the
+        match stands); None in the first round, a single round or once the match is over."""
+        if self.rounds == 1 or self._round == 1 or self.match_over():
+            return None
+        return round_start_text(self._round, self.rounds, list(self.match.totals), self._start.to_move, self.seat,
+                                self.opponent.name, self.match.rules.tied_start)
 
     def view(self):
         """What the person sees now."""
@@ -349,7 +381,8 @@ class TutorSession:
         totals = self.match.totals
         if self.round_over() and len(self._finished) < self._round:  # the round ended, not yet in the totals
             totals = [total + self.position.score(p) for p, total in enumerate(totals)]
-        line = f"round {self._round}: you {you}, {self.opponent.name} {them}"
+        # "opponent (match) 24", not "match 24": the agent's name alone can read as a word of the line
+        line = f"round {self._round}: you {you}, opponent ({self.opponent.name}) {them}"
         if self.rounds > 1:
-            line += f"; match totals you {totals[self.seat]}, {self.opponent.name} {totals[1 - self.seat]}"
+            line += f"; match totals you {totals[self.seat]}, opponent {totals[1 - self.seat]}"
         return line

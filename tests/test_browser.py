@@ -251,7 +251,7 @@ def test_served_tutor_plays_a_whole_round_by_clicks_and_shows_the_review(served_
     url, log = served_tutor
     with _served_page(url, log, 1400, ".lc-tutor-play") as page:
         page.wait_for_selector(".lc-tutor-board svg", timeout=60_000)
-        assert "round 1: you 0, greedy 0" in page.inner_text(".lc-tutor-score")
+        assert "round 1: you 0, opponent (greedy) 0" in page.inner_text(".lc-tutor-score")
         assert page.inner_text(".lc-tutor-review").strip() == ""
         played, refused = 0, 0
         progress = "document.querySelector('.lc-tutor-progress').innerText.endsWith(': ' + n)"

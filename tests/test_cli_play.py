@@ -170,7 +170,13 @@ def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, mon
     turns, ref = scripted(11, lambda s: s.legal_turns()[-1], rounds=2)
     record = tmp_path / "match.json"
     code, out, _ = play(capsys, monkeypatch, turns, *FAST, "--seed", "11", "--rounds", "2", "--record", str(record))
-    assert code == 0 and "round 2 of 2" in out
+    assert code == 0
+    # between the rounds: who starts round 2, by round 1's scores (the higher total), and that it decides the match
+    first = ref.match.round_scores[0]
+    assert first[0] != first[1]  # (this deal: else the tie's convention decides)
+    starter = "you start it" if first[0] > first[1] else "the opponent (greedy) starts it"
+    assert f"\nround 2 of 2: {starter}, with the higher total ({max(first)} to " in out
+    assert "and this last round decides it (the higher total after it wins, level totals draw)\n" in out
     you, them = (total + ref.position.score(p) for p, total in enumerate(ref.match.totals))  # with the last round
     verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
     assert f"match over: {verdict}, {you} to {them}" in out

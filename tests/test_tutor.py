@@ -287,9 +287,63 @@ def test_the_match_totals_at_a_rounds_end_include_that_round():
     s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3)
     _play_round(s, lambda s: s.legal_turns()[0])
     you, them = s.position.score(0), s.position.score(1)
-    assert s.score_line().endswith(f"match totals you {you}, greedy {them}")  # it said 0 and 0
+    assert s.score_line().endswith(f"match totals you {you}, opponent {them}")  # it said 0 and 0
     s.next_round()
-    assert s.score_line().endswith(f"match totals you {you}, greedy {them}")  # the new round: no change
+    assert s.score_line().endswith(f"match totals you {you}, opponent {them}")  # the new round: no change
+
+
+def test_the_agents_name_in_the_score_line_is_the_opponents_never_a_word_of_the_line():
+    """Against the agent named ``match`` the line read "you 25, match 24; match totals you 25, match 24":
+    the name now stands in brackets after "opponent"."""
+    s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3)
+    s.opponent.name = "match"
+    _play_round(s, lambda s: s.legal_turns()[0])
+    you, them = s.position.score(0), s.position.score(1)
+    assert s.score_line() == f"round 1: you {you}, opponent (match) {them}; match totals you {you}, opponent {them}"
+
+
+@pytest.mark.parametrize("totals,starter,seat,tied_start,said", [
+    ([10, 27], 1, 0, "alternate", "round 2 of 3: the opponent (best) starts it, with the higher total (27 to your 10); "
+                                  "you trail by 17 with 2 rounds to play, this one included"),
+    ([10, 27], 1, 1, "alternate", "round 2 of 3: you start it, with the higher total (27 to their 10); "
+                                  "you lead by 17 with 2 rounds to play, this one included"),
+    ([20, 20], 1, 0, "alternate", "round 2 of 3: the opponent (best) starts it, as the totals are level at 20 and the "
+                                  "rules (tied_start 'alternate') give it to the player who did not start round 1; "
+                                  "the match is level with 2 rounds to play, this one included"),
+    ([20, 20], 0, 0, "same", "round 2 of 3: you start it, as the totals are level at 20 and the rules (tied_start "
+                             "'same') give it to round 1's starter again; the match is level with 2 rounds to play, "
+                             "this one included"),
+])
+def test_a_later_round_of_a_match_begins_saying_who_starts_it_why_and_where_the_match_stands(
+        totals, starter, seat, tied_start, said):
+    from lcanalysis.tutor import round_start_text
+
+    assert round_start_text(2, 3, totals, starter, seat, "best", tied_start) == said
+
+
+def test_the_last_round_of_a_match_is_said_to_decide_it_by_the_higher_total():
+    from lcanalysis.tutor import round_start_text
+
+    assert round_start_text(3, 3, [41, 33], 0, 0, "heuristic", "alternate") == (
+        "round 3 of 3: you start it, with the higher total (41 to their 33); you lead by 8, and this last round "
+        "decides it (the higher total after it wins, level totals draw)")
+
+
+def test_the_session_names_the_starter_of_the_next_round_by_the_totals_it_played():
+    """Round 2's line, checked against the scores of round 1 as played: the higher total starts it."""
+    s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3)
+    assert s.round_start_line() is None  # round 1: its starter is chosen, not earned
+    _play_round(s, lambda s: s.legal_turns()[0])
+    you, them = s.position.score(0), s.position.score(1)
+    assert you != them  # (this deal: else the tie's convention decides, a case of the test above)
+    s.next_round()
+    line = s.round_start_line()
+    starter = "you start it" if you > them else "the opponent (greedy) starts it"
+    stand = f"you lead by {you - them}" if you > them else f"you trail by {them - you}"
+    assert line == (f"round 2 of 3: {starter}, with the higher total ({max(you, them)} to "
+                    f"{'their' if you > them else 'your'} {min(you, them)}); {stand} with 2 rounds to play, this one "
+                    "included")
+    assert s.record().rounds[-1].start.to_move == (0 if you > them else 1)  # the round was dealt so
 
 
 def test_a_card_not_in_the_persons_hand_is_said_so_in_their_words():
@@ -338,6 +392,7 @@ def test_the_boards_next_round_clears_the_comment_on_the_last_turn_of_the_round_
     standing under it, as if it were about the new position."""
     pytest.importorskip("ipywidgets")
     from lcanalysis.show.tutor import DECK, TutorBoard
+    from lcanalysis.show.widgets import _message
 
     board = TutorBoard(agent="greedy", seed=4, rounds=3, time_budget=0.02)
     s = board.session
@@ -348,7 +403,8 @@ def test_the_boards_next_round_clears_the_comment_on_the_last_turn_of_the_round_
     assert board.comment.value and not board.next_button.disabled  # the tutor's word on the round's last turn
     board.next_button.click()
     assert not s.round_over() and s.match.round_number == 2
-    assert board.comment.value == "" and board.review.value == ""
+    # the comment now says who starts the new round, not the tutor's word on the old one
+    assert board.comment.value == _message("note", s.round_start_line()) and board.review.value == ""
 
 
 def test_the_board_shows_the_endgame_searchs_stages_while_it_judges_a_turn():

@@ -296,7 +296,7 @@ class Game:
                 verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
                 print(f"match over: {verdict}, {you} to {them}")
             return False
-        print(f"round {self.s.match.round_number} of {self.s.rounds}")
+        print(self.s.round_start_line())  # who starts it and why, where the match stands
         self._replies()
         self._board()
         return True

@@ -141,7 +141,9 @@ class TutorBoard:
 
     def next_round(self) -> None:
         self.session.next_round()
-        self.comment.value = ""  # it was about the last turn of the round before
+        # the comment was about the last turn of the round before: now who starts this one, and the match
+        line = self.session.round_start_line()
+        self.comment.value = _message("note", line) if line else ""
         self.review.value = ""
         self._refresh()
 
