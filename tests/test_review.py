@@ -8,6 +8,7 @@ luck, the advisor's own answer for a played best turn."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import math
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -918,10 +919,12 @@ def test_a_round_stopped_by_the_turn_cap_is_reported_as_capped():
     assert "rounds 1, 2 stopped at the turn cap of 4 turns" in rv.to_text()
 
 
-def _short_round(rules, match=None):
-    """A record of a round with a short turn cap, each turn the first legal one, played to its (capped) end."""
-    pos = Position.deal(seed=3, rules=rules)
-    pos.match = match
+def _short_round(rules, match=None, seed=3, position=None):
+    """A record of a round with a short turn cap, each turn the first legal one, played to its (capped) end
+    (from ``position`` when given: a match's round)."""
+    pos = Position.deal(seed=seed, rules=rules) if position is None else position
+    if position is None:
+        pos.match = match
     start, turns = pos.copy(), []
     while not pos.is_over():
         move = pos.legal_moves()[0]
@@ -939,12 +942,73 @@ def test_a_match_record_that_stops_before_its_last_round_says_so():
     head = "Review of a full-deal record of a match: 1 of 3 round(s) (the record stops before the end of the match), "
     assert rv.to_text().startswith(head) and "1 of 3 round(s) (the record stops" in rv.to_html()
     assert rv.to_json()["settings"]["rounds"] == 1 and rv.to_json()["settings"]["match_rounds"] == 3
+    a, b = first.final().scores()  # the totals so far, not a winner: two rounds are still to come
+    assert (f"match not over: the record stops after 1 of 3 round(s); totals player 0 {a}, player 1 {b} (round by "
+            f"round, player 0 to player 1: {a}-{b})") in rv.to_text()
     whole = review(record_match([_short_round(lc.Rules(turn_cap=4, rounds=1))]), player=0, time_budget=T, seed=0,
                    executor="serial", progress=False)
     assert whole.to_text().startswith("Review of a full-deal record of a match: 1 round(s), ")
     alone = review(first, player=0, time_budget=T, seed=0, executor="serial", progress=False)
     assert alone.to_json()["settings"]["match_rounds"] is None
     assert alone.to_text().startswith("Review of a full-deal record of a round: 1 round(s), ")
+
+
+def _whole_match(rules):
+    """A whole match under ``rules`` (a short turn cap), each turn the first legal one, its rounds dealt
+    with seeds 3, 4, ... and started as the rules say."""
+    from lcanalysis.game.match import Match
+
+    match = Match(rules)
+    rounds = []
+    for seed in range(3, 3 + rules.rounds):
+        rounds.append(_short_round(rules, seed=seed, position=match.new_round(seed=seed)))
+        match.record(rounds[-1].scores())
+    return record_match(rounds, rules=rules)
+
+
+def test_the_review_of_a_whole_match_names_its_winner_and_each_rounds_scores():
+    """The review of a match said each player's "result" (the totals' difference) and no word of who won
+    it or of each round's scores: the text and the HTML report now say both, from the record's scores."""
+    rules = lc.Rules(turn_cap=6, rounds=2)
+    rec = _whole_match(rules)
+    scores = [r.final().scores() for r in rec.rounds]  # by the rules, from each round's last position
+    totals = [sum(x[p] for x in scores) for p in (0, 1)]
+    assert totals[0] != totals[1]  # (these deals: a drawn match is the branch below)
+    rv = review(rec, time_budget=T, seed=0, executor="serial", progress=False)
+    w = 0 if totals[0] > totals[1] else 1
+    said = (f"match won by player {w}, {totals[w]} to {totals[1 - w]} (round by round, player 0 to player 1: "
+            f"{scores[0][0]}-{scores[0][1]}, {scores[1][0]}-{scores[1][1]})")
+    assert said in rv.to_text().splitlines() and html.escape(said) in rv.to_html()
+    assert f"  result {totals[0] - totals[1]:+d} (score difference of the match totals, 2 round(s))" in rv.to_text()
+    rv.scores = [(5, 7), (9, 7)]  # level totals: a drawn match, by the rules
+    assert rv.match_result_text() == "match drawn, 14 to 14 (round by round, player 0 to player 1: 5-7, 9-7)"
+
+
+def test_the_review_of_a_whole_match_reconciles_the_match_as_the_sum_of_its_rounds():
+    """Each round was reconciled (actual = start + skill + luck + hidden cards) and the match was not:
+    its line now sums the rounds' parts, their standard errors in quadrature, and its actual is the
+    difference of the match totals."""
+    rules = lc.Rules(turn_cap=6, rounds=2)
+    rec = _whole_match(rules)
+    rv = review(rec, time_budget=T, seed=0, executor="serial", progress=False)
+    recs = rv.to_json()["reconciliation"]
+    assert [r["round"] for r in recs] == [1, 2]
+    totals = [sum(r.final().scores()[p] for r in rec.rounds) for p in (0, 1)]
+    line = next(x for x in rv.to_text().splitlines() if x.startswith("the match reconciled"))
+    part = {"start": sum(r["start"] for r in recs),
+            "skill": sum(r["skill"][0] - r["skill"][1] for r in recs),
+            "luck": sum(r["luck"][0] - r["luck"][1] for r in recs), "hidden cards": sum(r["hidden"] for r in recs)}
+    error = {"start": math.sqrt(sum(r["start_stderr"] ** 2 for r in recs)),
+             "skill": math.sqrt(sum(r["skill_stderr"] ** 2 for r in recs)),
+             "luck": math.sqrt(sum(r["luck_stderr"] ** 2 for r in recs)),
+             "hidden cards": math.sqrt(sum(r["stderr"] ** 2 for r in recs))}
+    assert f": actual {totals[0] - totals[1]:+d} = " in line
+    for name in part:
+        assert f"{name} {part[name]:+.1f} ± {error[name]:.1f}" in line, (name, line)
+    assert abs(sum(part.values()) - (totals[0] - totals[1])) < 1e-6  # the parts add up to the match's result
+    assert "<b>The match</b>" + html.escape(line.removeprefix("the match")) in rv.to_html()
+    one = review(rec.rounds[0], time_budget=T, seed=0, executor="serial", progress=False)
+    assert rv.match_reconciled_text() and not one.match_reconciled_text()  # a round: its own line is the whole
 
 
 def test_a_review_in_a_match_says_once_that_its_losses_are_points_of_the_round():

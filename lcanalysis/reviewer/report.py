@@ -31,7 +31,7 @@ from lcanalysis.reviewer.settings import (
     SPEC_MARKED,
     rating_for,
 )
-from lcanalysis.reviewer.words import far_off_marks_text, reconciled_text, where
+from lcanalysis.reviewer.words import far_off_marks_text, reconciled_text, summed_reconciliation, where
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import ReviewChecks
@@ -291,6 +291,8 @@ class Review:
             lines.append(self.capped_text())
         if self.match_note:
             lines.append(self.match_note)
+        if self.match_rounds is not None:
+            lines.append(self.match_result_text())
         for p in self.players:
             lines.append("")
             rate = (f"{p.error_rate_text()} points a decision" if p.error_rate is not None
@@ -313,7 +315,8 @@ class Review:
             else:
                 lines.append("  luck: unknown (the record does not show this player's draws)")
             adj = p.luck_adjusted_text()
-            lines.append(f"  result {p.result:+d} (score difference), luck-adjusted {adj}" if self.finished else
+            over = "" if self.match_rounds is None else f" of the match totals, {self.rounds} round(s)"
+            lines.append(f"  result {p.result:+d} (score difference{over}), luck-adjusted {adj}" if self.finished else
                          f"  score difference where the record stops {p.result:+d} (not a result: the round is "
                          f"unfinished), luck-adjusted {adj}")
         marked = [d for d in self.decisions if d.mark]
@@ -336,6 +339,9 @@ class Review:
         for rec in self.reconciliation:
             lines.append("")
             lines.append(f"round {rec['round']} reconciled (player 0's points): {reconciled_text(rec)}")
+        whole = self.match_reconciled_text()
+        if whole:
+            lines += ["", whole]
         n = [d for d in self.decisions if not d.exact and d.advisor_rollouts]
         searched = sum(d.method.startswith("endgame search") for d in self.decisions)
         if self.decisions:
@@ -360,6 +366,37 @@ class Review:
             return f"{self.rounds} round(s)"
         return (f"{self.rounds} of {self.match_rounds} round(s)"
                 + (" (the record stops before the end of the match)" if self.finished else ""))
+
+    def match_result_text(self) -> str:
+        """A match record's result: who won and by what totals, each round's scores ("match won by player 1
+        (heuristic), 82 to 72 (round by round, player 0 to player 1: 10-27, 31-6, 31-49)"); where the record
+        stops before the match's end, the totals so far, the last round scored as it stands when unfinished."""
+        totals = [sum(s[p] for s in self.scores) for p in (0, 1)]
+        labels = {p.player: p.label for p in self.players}  # (a one-player review names only that player)
+        name = [labels.get(p, f"player {p}") for p in (0, 1)]
+        by_round = ", ".join(f"{a}-{b}" for a, b in self.scores)
+        if self.finished and self.match_rounds is not None and self.rounds >= self.match_rounds:
+            if totals[0] == totals[1]:
+                head = f"match drawn, {totals[0]} to {totals[1]}"
+            else:
+                w = 0 if totals[0] > totals[1] else 1
+                head = f"match won by {name[w]}, {totals[w]} to {totals[1 - w]}"
+        else:
+            where = "" if self.finished else ", the last unfinished and scored as it stands"
+            head = (f"match not over: the record stops after {self.rounds} of {self.match_rounds} round(s){where}; "
+                    f"totals {name[0]} {totals[0]}, {name[1]} {totals[1]}")
+        return f"{head} (round by round, player 0 to player 1: {by_round})"
+
+    def match_reconciled_text(self) -> str:
+        """A match's rounds reconciled as one ("the match reconciled (player 0's points, its 3 rounds summed):
+        actual -10 = start ..."), when every round of the record reconciles; "" for a round or otherwise."""
+        if self.match_rounds is None or len(self.reconciliation) < 2 or len(self.reconciliation) != self.rounds:
+            return ""
+        whole = summed_reconciliation(self.reconciliation)
+        bounds = (f"; {whole['bounded']} decision(s) with a value the endgame search only bounded make the skill "
+                  "and hidden shares bounds, as in their rounds" if whole["bounded"] else "")
+        return (f"the match reconciled (player 0's points, its {self.rounds} rounds summed, their standard errors "
+                f"in quadrature{bounds}): {reconciled_text(whole)}")
 
     def capped_text(self) -> str:
         """Which rounds the turn cap stopped, in words ("" when none)."""

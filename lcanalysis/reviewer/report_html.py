@@ -143,6 +143,8 @@ def review_html(rv: Review, fragment: bool = False) -> str:
         parts.append(f"<p>{e(rv.capped_text())}.</p>")
     if rv.match_note:
         parts.append(f"<p>{e(rv.match_note)}.</p>")
+    if rv.match_rounds is not None:
+        parts.append(f"<p>{e(rv.match_result_text())}.</p>")
     rows = []
     for p in rv.players:
         rate = p.error_rate_text()
@@ -160,6 +162,9 @@ def review_html(rv: Review, fragment: bool = False) -> str:
     for rec in rv.reconciliation:
         parts.append(f"<p><b>Round {rec['round']}</b>, player 0's points: {e(reconciled_text(rec))} "
                      f"<small>({e(rec['note'])})</small></p>")
+    whole = rv.match_reconciled_text()
+    if whole:  # "the match reconciled (...): actual ..." as the text says it, the match in bold
+        parts.append(f"<p><b>The match</b>{e(whole.removeprefix('the match'))}</p>")
     parts.append("<h2>Value over the round</h2>" + rv.value_graph_svg())
     crit = rv.critical()
     if crit:

@@ -3,6 +3,7 @@ alternative's loss, a round's reconciliation."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from lcanalysis.advisor import FAR_OFF_CARDS, near_end_misjudgment
@@ -52,6 +53,21 @@ VERDICT_RULE = (f"confirmed: the rollout's loss is itself a mark ({min(t for _, 
                 f"{MARK_SIGMAS:g} standard errors; its grade in brackets); overturned: below "
                 f"{min(t for _, t in MARKS):g} points beyond {MARK_SIGMAS:g} standard errors; too close to call: "
                 "neither")
+
+
+def summed_reconciliation(recs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rounds' reconciliations (``run._reconcile``'s) summed into the match's, with the keys
+    ``reconciled_text`` reads: the parts add up, and their standard errors add in quadrature (each
+    round's judgements are sampled apart from every other round's)."""
+    def quadrature(key: str) -> float:
+        return math.sqrt(sum(float(r[key]) ** 2 for r in recs))
+
+    return {"actual": sum(int(r["actual"]) for r in recs), "start": sum(float(r["start"]) for r in recs),
+            "skill": [sum(float(r["skill"][p]) for r in recs) for p in (0, 1)],
+            "luck": [sum(float(r["luck"][p]) for r in recs) for p in (0, 1)],
+            "hidden": sum(float(r["hidden"]) for r in recs), "stderr": quadrature("stderr"),
+            "start_stderr": quadrature("start_stderr"), "skill_stderr": quadrature("skill_stderr"),
+            "luck_stderr": quadrature("luck_stderr"), "bounded": sum(int(r.get("bounded", 0)) for r in recs)}
 
 
 def reconciled_text(rec: dict[str, Any]) -> str:
