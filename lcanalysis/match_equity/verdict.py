@@ -43,9 +43,12 @@ def _pct(x: float) -> str:
 def _chance(x: np.ndarray) -> str:
     """A turn's chance to win the match, the mean over its worlds ``x``, with its standard error as the
     table gives it ("28.8% ± 1.5", in as many decimals as the error needs, at most 4); a chance the
-    same in every world has none to give ("± 0.0" would claim a precision it does not have) and says so."""
+    same in every world has none to give ("± 0.0" would claim a precision it does not have) and says so,
+    and in how many worlds: "100.0% in each of 11 worlds" is as good as decided on far less evidence than
+    in each of 1,500."""
     if len(x) < 2 or float(x.min()) == float(x.max()):
-        return f"{_pct(float(x.mean()))} ({'the one world' if len(x) == 1 else 'the same in every world'})"
+        where = "the one world" if len(x) == 1 else f"the same in each of {len(x):,} worlds"
+        return f"{_pct(float(x.mean()))} ({where})"
     se = 100 * standard_error(x)
     digits = error_digits(se, 1)
     return f"{100 * float(x.mean()):.{digits}f}% ± {se:.{digits}f}"
