@@ -57,13 +57,29 @@ def judging_note(deck_count: int, seconds: float | None = None) -> str:
         f" (about {seconds:g} s)..." if seconds is not None else "...")
 
 
+def match_chance_text(rules: Rules, lead: int, rounds_left: int, i_start_next: bool) -> str:
+    """The chance to win the match from a running ``lead`` before a round, between equal players, in
+    words, with what it rests on: the match equity table (``MatchEquity``: P(win) + P(draw) / 2, by
+    dynamic programming from simulated rounds of heuristic self-play), an estimate whose bootstrap
+    standard error the table's file bounds; a table of other rounds than ``rules``' says so."""
+    from lcanalysis.match_equity import MatchEquity, table_caveat
+
+    equity = MatchEquity.load(rules=rules)
+    chance = equity.win_probability(lead, rounds_left, i_start_next)
+    bound = equity.meta.get("stderr", {}).get("max")
+    error = f", standard error at most {100 * bound:.1f} percentage points" if bound else ""
+    return (f"between equal players a {100 * chance:.1f}% chance to win the match (an estimate by the match "
+            f"equity table of heuristic self-play{error}; a drawn match counted half)" + table_caveat(equity, rules))
+
+
 def round_start_text(round: int, rounds: int, totals: list[int], starter: int, seat: int, opponent: str,
-                     tied_start: str) -> str:
+                     tied_start: str, chance: str = "") -> str:
     """A later round of a match as it begins, said to the person in seat ``seat``: who starts it and
     why (the higher running total; on level totals the rules' ``tied_start``: docs/spec/rules.md "A
     match"), and where the match stands: "round 2 of 3: the opponent (best) starts it, with the higher
     total (27 to your 10); you trail by 17 with 2 rounds to play, this one included". ``totals``:
-    players 0 and 1's running totals before the round; ``starter``: who starts it."""
+    players 0 and 1's running totals before the round; ``starter``: who starts it; ``chance``, when
+    given, follows after a colon (``match_chance_text``)."""
     mine, theirs = totals[seat], totals[1 - seat]
     who = "you start" if starter == seat else f"the opponent ({opponent}) starts"
     if mine != theirs:
@@ -78,7 +94,7 @@ def round_start_text(round: int, rounds: int, totals: list[int], starter: int, s
     left = rounds - round + 1
     what = (", and this last round decides it (the higher total after it wins, level totals draw)" if left == 1
             else f" with {left} rounds to play, this one included")
-    return f"round {round} of {rounds}: {who} it, {why}; {stand}{what}"
+    return f"round {round} of {rounds}: {who} it, {why}; {stand}{what}" + (f": {chance}" if chance else "")
 
 
 @dataclass
@@ -186,11 +202,15 @@ class TutorSession:
 
     def round_start_line(self) -> str | None:
         """A later round of a match as it begins (``round_start_text``: who starts it and why, where the
-        match stands); None in the first round, a single round or once the match is over."""
+        match stands, the chance to win it between equal players); None in the first round, a single
+        round or once the match is over."""
         if self.rounds == 1 or self._round == 1 or self.match_over():
             return None
-        return round_start_text(self._round, self.rounds, list(self.match.totals), self._start.to_move, self.seat,
-                                self.opponent.name, self.match.rules.tied_start)
+        totals, starter = list(self.match.totals), self._start.to_move
+        chance = match_chance_text(self.match.rules, totals[self.seat] - totals[1 - self.seat],
+                                   self.rounds - self._round + 1, starter == self.seat)
+        return round_start_text(self._round, self.rounds, totals, starter, self.seat, self.opponent.name,
+                                self.match.rules.tied_start, chance)
 
     def view(self):
         """What the person sees now."""

@@ -176,7 +176,8 @@ def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, mon
     assert first[0] != first[1]  # (this deal: else the tie's convention decides)
     starter = "you start it" if first[0] > first[1] else "the opponent (greedy) starts it"
     assert f"\nround 2 of 2: {starter}, with the higher total ({max(first)} to " in out
-    assert "and this last round decides it (the higher total after it wins, level totals draw)\n" in out
+    assert ("and this last round decides it (the higher total after it wins, level totals draw): between equal "
+            "players a ") in out
     you, them = (total + ref.position.score(p) for p, total in enumerate(ref.match.totals))  # with the last round
     verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
     assert f"match over: {verdict}, {you} to {them}" in out

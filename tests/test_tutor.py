@@ -5,6 +5,7 @@ errors); the end shows every decision with its loss. The board's clicks drive th
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 import pytest
 
@@ -329,8 +330,37 @@ def test_the_last_round_of_a_match_is_said_to_decide_it_by_the_higher_total():
         "decides it (the higher total after it wins, level totals draw)")
 
 
+@pytest.mark.parametrize("lead,i_start", [(-17, False), (8, True), (0, True), (-40, True)])
+def test_the_chance_to_win_the_match_before_its_last_round_is_the_round_differences_beyond_the_lead(lead, i_start):
+    """Before the last round the match is won when this round's difference beats the deficit: from the
+    shipped file's counts of one round's difference (starter minus other), by hand, P(mine > -lead) plus half
+    P(mine = -lead), mine the difference when I start and its negative when the opponent does."""
+    import json
+
+    from lcanalysis.game.rules import Rules
+    from lcanalysis.match_equity import TABLE_PATH
+    from lcanalysis.tutor import match_chance_text
+
+    data = json.loads(Path(TABLE_PATH).read_text())
+    counts = data["round_difference"]["counts"]
+    first = data["round_difference"]["from"]
+    total = sum(counts)
+    win = draw = 0.0
+    for k, n in enumerate(counts):
+        mine = (first + k) if i_start else -(first + k)
+        win += n * (lead + mine > 0)
+        draw += n * (lead + mine == 0)
+    chance = (win + draw / 2) / total
+    said = match_chance_text(Rules(), lead, 1, i_start)
+    assert said.startswith(f"between equal players a {100 * chance:.1f}% chance to win the match (an estimate by the "
+                           "match equity table of heuristic self-play, standard error at most 0.1 percentage points")
+    assert "only a rough guide" in match_chance_text(Rules(colors=6), lead, 1, i_start)  # a 5-colour table
+
+
 def test_the_session_names_the_starter_of_the_next_round_by_the_totals_it_played():
     """Round 2's line, checked against the scores of round 1 as played: the higher total starts it."""
+    from lcanalysis.tutor import match_chance_text
+
     s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3)
     assert s.round_start_line() is None  # round 1: its starter is chosen, not earned
     _play_round(s, lambda s: s.legal_turns()[0])
@@ -340,9 +370,10 @@ def test_the_session_names_the_starter_of_the_next_round_by_the_totals_it_played
     line = s.round_start_line()
     starter = "you start it" if you > them else "the opponent (greedy) starts it"
     stand = f"you lead by {you - them}" if you > them else f"you trail by {them - you}"
-    assert line == (f"round 2 of 3: {starter}, with the higher total ({max(you, them)} to "
-                    f"{'their' if you > them else 'your'} {min(you, them)}); {stand} with 2 rounds to play, this one "
-                    "included")
+    assert line.startswith(f"round 2 of 3: {starter}, with the higher total ({max(you, them)} to "
+                           f"{'their' if you > them else 'your'} {min(you, them)}); {stand} with 2 rounds to play, "
+                           "this one included: between equal players a ")
+    assert line.endswith(match_chance_text(s.match.rules, you - them, 2, you > them))
     assert s.record().rounds[-1].start.to_move == (0 if you > them else 1)  # the round was dealt so
 
 
