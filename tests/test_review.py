@@ -982,6 +982,10 @@ def test_the_review_of_a_whole_match_names_its_winner_and_each_rounds_scores():
     assert f"  result {totals[0] - totals[1]:+d} (score difference of the match totals, 2 round(s))" in rv.to_text()
     rv.scores = [(5, 7), (9, 7)]  # level totals: a drawn match, by the rules
     assert rv.match_result_text() == "match drawn, 14 to 14 (round by round, player 0 to player 1: 5-7, 9-7)"
+    # one player reviewed: the winner is named as the record names them all the same
+    named = record_match(rec.rounds, rules=rules, players=["ann", "bob"])
+    one = review(named, player=1 - w, time_budget=T, seed=0, executor="serial", progress=False)
+    assert f"match won by player {w} ({['ann', 'bob'][w]}), {totals[w]} to " in one.to_text()
 
 
 def test_the_review_of_a_whole_match_reconciles_the_match_as_the_sum_of_its_rounds():

@@ -205,6 +205,8 @@ class Review:
     capped: list[int] = field(default_factory=list)
     turn_cap: int = 0
     match_rounds: int | None = None  # a match record: the rounds of the match (its rules), played or not
+    #: the record's names of players 0 and 1 (both reviewed or not), None when it gives none
+    names: list[str] | None = None
     #: in a match (a match record, or a position with a match score): that the losses are points of
     #: the round, not chances to win the match (``match_equity.points_only_note``); None otherwise
     match_note: str | None = None
@@ -372,8 +374,7 @@ class Review:
         (heuristic), 82 to 72 (round by round, player 0 to player 1: 10-27, 31-6, 31-49)"); where the record
         stops before the match's end, the totals so far, the last round scored as it stands when unfinished."""
         totals = [sum(s[p] for s in self.scores) for p in (0, 1)]
-        labels = {p.player: p.label for p in self.players}  # (a one-player review names only that player)
-        name = [labels.get(p, f"player {p}") for p in (0, 1)]
+        name = [f"player {p}" + (f" ({self.names[p]})" if self.names else "") for p in (0, 1)]  # reviewed or not
         by_round = ", ".join(f"{a}-{b}" for a, b in self.scores)
         if self.finished and self.match_rounds is not None and self.rounds >= self.match_rounds:
             if totals[0] == totals[1]:

@@ -130,6 +130,7 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     if isinstance(rec, MatchRecord) or any(rounds[r - 1].start.match for r in {d.round for d in rv.decisions}):
         rv.match_note = points_only_note("the losses and values are")  # (a round's views share its start's match)
     names = rec.players or rounds[0].players
+    rv.names = list(names) if names else None
     for summary in rv.players:
         summary.name = names[summary.player] if names else None  # (a record names both players or none)
     return rv
