@@ -293,7 +293,10 @@ def test_a_match_tournament_prints_who_won_the_matches(capsys, tmp_path):
     centre, half = rate + z * z / (2 * n), z * (rate * (1 - rate) / n + z * z / (4 * n * n)) ** 0.5
     low, high = (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
     assert n == 6
-    assert f"  matches: 6 (3 rounds each), match win rate {rate:.3f} [{low:.3f}, {high:.3f}] (draws half)" in text
+    won, drawn = sum(t > 0 for t in totals.values()), sum(t == 0 for t in totals.values())
+    assert (f"  matches: 6 (3 rounds each), won {won}, drawn {drawn}, lost {n - won - drawn}: match win rate "
+            f"{rate:.3f} (draws half), 95% interval over deals [") in text
+    assert f"(Wilson's over matches [{low:.3f}, {high:.3f}], as if every match were independent)" in text
 
 
 def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path):

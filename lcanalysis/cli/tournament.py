@@ -163,8 +163,13 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
               f"mean score difference {rec.mean_diff:+.2f} {spread}, "
               f"capped rounds {rec.capped}, mean turns {rec.mean_turns:.1f}")
         if rules.rounds > 1:  # a match tournament asks who wins the matches, not only the rounds
-            print(f"  matches: {rec.matches} ({rules.rounds} rounds each), match win rate {rec.match_win_rate:.3f} "
-                  f"[{rec.match_win_low:.3f}, {rec.match_win_high:.3f}] (draws half)")
+            # the footer's intervals are of rounds: these say their own (a deal's matches one sample, or Wilson's)
+            deals = (f"95% interval over deals [{rec.match_win_unit_low:.3f}, {rec.match_win_unit_high:.3f}]"
+                     if math.isfinite(rec.match_win_unit_low) else "no interval over deals from one deal")
+            print(f"  matches: {rec.matches} ({rules.rounds} rounds each), won {rec.match_wins}, drawn "
+                  f"{rec.match_draws}, lost {rec.match_losses}: match win rate {rec.match_win_rate:.3f} (draws half), "
+                  f"{deals} (Wilson's over matches [{rec.match_win_low:.3f}, {rec.match_win_high:.3f}], as if every "
+                  "match were independent)")
         if getattr(rec, "adj_mean", None) is not None and rec.adj_mean == rec.adj_mean:
             adj_spread = (f"[{rec.adj_low:+.2f}, {rec.adj_high:+.2f}] (s.e. {rec.adj_stderr:.2f})" if rec.units > 1
                           else "(no interval from one deal)")

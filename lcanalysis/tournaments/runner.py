@@ -769,8 +769,9 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
     difference with a t interval over deals (the two seatings of a duplicate deal and the rounds of
     a match are one sample) and its standard error over deals (``diff_stderr``; not ``diff_sd``, the
     standard deviation per round, over the square root of anything), mean turns, and the capped rounds,
-    counted separately. A tournament of matches adds the match-winning rate with both intervals
-    (``match_win_low``/``_high`` over matches, ``match_win_unit_low``/``_high`` over deals).
+    counted separately. A tournament of matches adds the matches won, drawn and lost (``match_wins``,
+    ``match_draws``, ``match_losses``) and the match-winning rate with both intervals (``match_win_low``/
+    ``_high`` over matches, ``match_win_unit_low``/``_high`` over deals).
     Capped rounds are scored as they stand and included; ``summarize(df[~df.capped])`` leaves them out.
 
     With the luck of the draws in ``df`` (a luck-adjusted tournament, ``LUCK_COLUMNS``), also:
@@ -801,7 +802,8 @@ def summarize(df: pd.DataFrame, conf: float = 0.95) -> pd.DataFrame:
             totals = s.assign(diff=diffs).groupby(["deal", "swap"])["diff"].sum()
             mh = head_to_head(totals.to_numpy(), list(totals.index.get_level_values("deal")), agent=a, opponent=b,
                               conf=conf)
-            row.update(matches=mh.rounds, match_win_rate=mh.win_rate, match_win_low=mh.win_low,
+            row.update(matches=mh.rounds, match_wins=mh.wins, match_draws=mh.draws, match_losses=mh.losses,
+                       match_win_rate=mh.win_rate, match_win_low=mh.win_low,
                        match_win_high=mh.win_high, match_win_unit_low=mh.win_unit_low,
                        match_win_unit_high=mh.win_unit_high)
         if any(c in s.columns for c in PLAY_COLUMNS):
