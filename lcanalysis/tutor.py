@@ -67,7 +67,9 @@ def match_chance_text(rules: Rules, lead: int, rounds_left: int, i_start_next: b
     equity = MatchEquity.load(rules=rules)
     chance = equity.win_probability(lead, rounds_left, i_start_next)
     bound = equity.meta.get("stderr", {}).get("max")
-    error = f", standard error at most {100 * bound:.1f} percentage points" if bound else ""
+    measured = equity.meta.get("rounds", 3)  # the bootstrap's table: so many rounds left at most
+    error = (f", standard error at most {100 * bound:.1f} percentage points" if bound and rounds_left <= measured
+             else f", its standard error measured only up to {measured} rounds left" if bound else "")
     return (f"between equal players a {100 * chance:.1f}% chance to win the match (an estimate by the match "
             f"equity table of heuristic self-play{error}; a drawn match counted half)" + table_caveat(equity, rules))
 

@@ -355,6 +355,9 @@ def test_the_chance_to_win_the_match_before_its_last_round_is_the_round_differen
     assert said.startswith(f"between equal players a {100 * chance:.1f}% chance to win the match (an estimate by the "
                            "match equity table of heuristic self-play, standard error at most 0.1 percentage points")
     assert "only a rough guide" in match_chance_text(Rules(colors=6), lead, 1, i_start)  # a 5-colour table
+    # the file's bootstrap bounds the table it printed, of 3 rounds left at most: not a 5-round match's first
+    five = match_chance_text(Rules(rounds=5), lead, 4, i_start)
+    assert "its standard error measured only up to 3 rounds left" in five and "at most" not in five
 
 
 def test_the_session_names_the_starter_of_the_next_round_by_the_totals_it_played():
