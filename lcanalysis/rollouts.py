@@ -108,13 +108,24 @@ class Rollouts:
     ``bias``); ``True`` deals them from the shipped opponent-hand model
     (``hand_model.shipped_weights``); an array, from the same model with these weights
     (``hand_model.FEATURES`` order). The model reads only the view.
+
+    ``tail`` (0: off): each play-out ends where ``tail`` cards are left in the draw pile, valued by
+    the exact endgame search with ``tail_stalls`` discard-pile draws left to each player
+    (``search.tail``), not played out by the heuristic.
     """
 
     def __init__(self, view: View, codes: Sequence[int] | np.ndarray, seed: int = 0,
                  params: np.ndarray = P.HEURISTIC_PARAMS, bias: float = 1.0,
-                 hand_model: bool | np.ndarray | None = None, streams: bool = False) -> None:
+                 hand_model: bool | np.ndarray | None = None, streams: bool = False,
+                 tail: int = 0, tail_stalls: int = 0) -> None:
         self.view = view
         self.streams = bool(streams)
+        self.tail, self.tail_stalls = int(tail), int(tail_stalls)
+        self._tail = None
+        if self.tail:
+            first_compile.ready(first_compile.SOLVER)  # (its warm-up step compiles the tails too)
+            from lcanalysis.search.tail import shared_tail_tables  # the search loads only where asked for
+            self._tail = shared_tail_tables()
         self.codes = np.asarray(codes, dtype=np.int32)
         self.seed = int(seed)
         self.params = params
@@ -195,6 +206,10 @@ class Rollouts:
         return None if self.theta is None else hand_weights(view, self.theta)
 
     def _flat_mc(self, base, pool, unknown, opp, w, codes, first, last, out) -> None:
+        if self._tail is not None:
+            self._tail.run(base, pool, unknown, opp, codes, first, last, self.seed, self.params, out, w, self.bias,
+                           self.streams, self.tail, self.tail_stalls)
+            return
         if w is None:
             P.flat_mc(base, pool, unknown, opp, codes, first, last, self.seed, self.params, self.params, out,
                       self.bias, self.streams)

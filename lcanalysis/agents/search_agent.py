@@ -32,6 +32,10 @@ MAX_ENDGAME_NODES = 10**9
 #: 20 it did not finish (a bot asked for ``endgame=100`` never answered)
 MAX_ENDGAME_CARDS = 6
 MAX_RATE = 1000.0  # play-outs a millisecond of budget: far above any machine's
+#: the most cards left at which a play-out may end in the exact search (``tail``), and with one stall each
+#: (``tail_stalls``): beyond them one tail costs as much as hundreds of play-outs
+MAX_TAIL = 4
+MAX_TAIL_WITH_STALLS = 2
 
 
 class SearchAgent(Agent):
@@ -71,6 +75,11 @@ class SearchAgent(Agent):
     ``cap`` (0: off) compares turns by the final score difference capped at ``±cap`` points in
     each world, not by the difference itself: a round is won or lost, and a margin beyond the
     cap buys nothing more (small caps approach the winning chance, large ones the points).
+    ``tail`` (0: off; at most ``MAX_TAIL``): each play-out ends where ``tail`` cards are left in the
+    draw pile, valued there by the exact endgame search with ``tail_stalls`` (0 or 1) discard-pile
+    draws left to each player (``search.tail``; screened, no gain shown: docs/agents.md). With no
+    stalls the tail costs a play-out little; one stall each costs about 8 times a play-out at 2 cards,
+    and milliseconds from 3 cards, so it is refused there.
 
     ``time_ms`` sets the number of rollouts (``rate`` per ms, default ``ROLLOUTS_PER_MS``; not a
     wall clock), so the same view and seed give the same move on any machine. ``rate`` is the
@@ -90,7 +99,8 @@ class SearchAgent(Agent):
                  max_worlds: int = 2000, bias: float = 1.0, caution: float = 2.0, finalists: int = 3,
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, endgame_stalls: int = 1, cap: float = 0, streams: float = 0,
-                 halving: float = 0, rate: float = ROLLOUTS_PER_MS, min_lead: float = 0.0) -> None:
+                 halving: float = 0, rate: float = ROLLOUTS_PER_MS, min_lead: float = 0.0, tail: int = 0,
+                 tail_stalls: int = 0) -> None:
         from lcanalysis.search.endgame import MAX_LEVEL  # the search loads with the first agent that uses it
 
         self.width = checked_whole(self.name, "width", width, 1, 1000)
@@ -110,6 +120,11 @@ class SearchAgent(Agent):
         self.caution = checked_number(self.name, "caution", caution, 0.0, 1000.0)
         self.min_lead = checked_number(self.name, "min_lead", min_lead, 0.0, 1000.0)  # points
         self.finalists = checked_whole(self.name, "finalists", finalists, 1, 1000)
+        self.tail = checked_whole(self.name, "tail", tail, 0, MAX_TAIL)
+        self.tail_stalls = checked_whole(self.name, "tail_stalls", tail_stalls, 0, 1)
+        if self.tail_stalls and self.tail > MAX_TAIL_WITH_STALLS:
+            raise AgentError(f"{self.name}: tail_stalls=1 ends each play-out in a search of milliseconds from "
+                             f"{MAX_TAIL_WITH_STALLS + 1} cards on: give tail={MAX_TAIL_WITH_STALLS} or less with it")
         self.params = P.HEURISTIC_PARAMS.copy()
         self.params[P.P_TURN] = checked_number(self.name, "stall", stall, 0.0, 10.0)  # a weight
         self.break_loops = checked_switch(self.name, "break_loops", break_loops)
@@ -162,7 +177,7 @@ class SearchAgent(Agent):
     def rollouts(self, view: View, cands: np.ndarray, seed: int) -> Rollouts:
         """The candidates' play-outs in this agent's worlds (uniform, biased or by the hand model)."""
         return Rollouts(view, cands, seed, self.params, self.bias, hand_model=self.hand_model or None,
-                        streams=self.streams)
+                        streams=self.streams, tail=self.tail, tail_stalls=self.tail_stalls)
 
     def budget(self, time_ms: float | None) -> float:
         """Play-outs for one decision: ``rate`` per ms of ``time_ms`` (default: the agent's)."""

@@ -167,6 +167,17 @@ def _solver() -> None:
     # a node budget, not a clock: on a starved machine a clock can run out before the first
     # level, and the warm-up (the first command after an install) would end in an error
     solve_deepening("example:endgame", nodes=20_000, max_level=0)
+    _tail_playouts()
+
+
+def _tail_playouts() -> None:
+    """Play-outs that end in the exact search (the search agent's ``tail`` option): about 5 s to
+    compile, which a tournament of such an agent spent in silence in its first move."""
+    from lcanalysis.rollouts import Rollouts, policy_ranking
+
+    pos = _near_the_end(6)
+    view = pos.view(pos.to_move)
+    Rollouts(view, policy_ranking(view)[0][:2], seed=0, tail=2, tail_stalls=1).sample(2)
 
 
 def _luck() -> None:
