@@ -1,0 +1,2 @@
+lcanalysis tournament best:tail=2,tail_stalls=1 search --deals 200 --workers 2 --allow-code-change --out data/screen_tail2stalls1_vs_search.jsonl --csv data/screen_tail2stalls1_vs_search.csv > data/screen_tail2stalls1_vs_search.txt  # played at commit 5e18de5's code (search.tail), 2 workers at low priority beside this stop's other work
+python -m lcanalysis.studies.paired_strength data/screen_tail2stalls1_vs_search.jsonl data/screen_caution1_best1500_vs_search.jsonl >> data/screen_tail2stalls1_vs_search.txt
