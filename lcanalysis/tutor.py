@@ -116,6 +116,12 @@ class Decision:
     #: judged by play-outs with ``FAR_OFF_CARDS`` or fewer left: how far off they can be, in words
     #: (``playouts_far_off``: "by play-outs, which with 5 card(s) left ..."); "" otherwise
     far_off: str = ""
+    #: in a match, where play-outs judged: the chance to win the match the turn gives up against the
+    #: best turn for the match (a fraction, paired over the worlds, with its standard error) and that
+    #: turn; None where there is no match or the endgame search judged (it ranks by points only)
+    match_loss: float | None = None
+    match_loss_stderr: float = 0.0
+    best_for_match: str = ""
 
     @property
     def flagged(self) -> bool:
@@ -125,6 +131,17 @@ class Decision:
         """The loss as a sentence says it: "2.0 points (exact)", "2.0 ± 0.4 points", "at least 2.0 points"."""
         text = self.loss_text(signed=False)
         return text.replace(" (exact)", " points (exact)") if text.endswith(" (exact)") else f"{text} points"
+
+    def match_said(self) -> str:
+        """What the turn costs in the match, a sentence ("" where it is not known): "For the match: 1.5 ±
+        0.4 percentage points less chance to win it than -B3/D, the best turn for the match (estimates by
+        play-outs)"; the tutor's judgement stays in points."""
+        if self.match_loss is None:
+            return ""
+        if self.played == self.best_for_match:
+            return "For the match: the best turn for your chance to win it (by the play-outs)"
+        return (f"For the match: {100 * self.match_loss:.1f} ± {100 * self.match_loss_stderr:.1f} percentage points "
+                f"less chance to win it than {self.best_for_match}, the best turn for the match (by the play-outs)")
 
     def loss_text(self, signed: bool = True) -> str:
         """The loss as the hint shows it: "-2.0 ± 0.4" (an estimate), "-2.0 (exact)", or
@@ -200,7 +217,10 @@ class TutorSession:
         """In a match (``rounds`` above 1): that the tutor judges turns in points of the round, not
         by the chance to win the match, in the words of advise's note; None for a single round. Said
         once: by ``lcanalysis play`` before the first turn, by the board's review of the round."""
-        return points_only_note("the tutor judges your turns in") if self.rounds > 1 else None
+        if self.rounds == 1:
+            return None
+        return (points_only_note("the tutor judges your turns in") + "; where play-outs judge, it also says what "
+                "each of your turns costs of your chance to win the match")
 
     def round_start_line(self) -> str | None:
         """A later round of a match as it begins (``round_start_text``: who starts it and why, where the
@@ -342,6 +362,10 @@ class TutorSession:
                             best=best.move, loss=loss, loss_stderr=se,
                             exact=bool(played.exact and best.exact and not bound), bound=bound,
                             far_off=playouts_far_off(analysis, view.deck_count))  # its ± alone would look trustworthy
+        if "match_loss" in played.extra:  # a match, judged by play-outs: each turn's chance to win it too
+            decision.match_loss = float(played.extra["match_loss"])
+            decision.match_loss_stderr = float(played.extra["match_loss_stderr"])
+            decision.best_for_match = next(m.move for m in analysis.moves if m.extra["match_loss"] <= 0.0)
         if loss > self.threshold and loss > 2 * se:  # the better turn and why, then what the player's turn did
             told = analysis.turn_to_name() or best  # (the plain turn where it ties exactly with a stall listed first)
             better, own = reason(view, told.move), reason(view, move).split("; ")
@@ -350,6 +374,8 @@ class TutorSession:
                                 f"{in_words(view, told.move)} ({told.move}): {better}. Your turn {'; '.join(yours)}")
             if decision.far_off:
                 decision.comment += f". Judged {decision.far_off}"
+            if decision.match_loss is not None:
+                decision.comment += f". {decision.match_said()}"
         return decision
 
     def verdict(self, decision: Decision) -> str:
@@ -358,7 +384,8 @@ class TutorSession:
         at least the figure, how much more unknown), that the tutor cannot tell. Judged by play-outs
         near the end (``Decision.far_off``), it says that they can be many points off, as a comment does."""
         said = self._let_pass(decision)
-        return f"{said}. Judged {decision.far_off}" if decision.far_off else said
+        said = f"{said}. Judged {decision.far_off}" if decision.far_off else said
+        return f"{said}. {decision.match_said()}" if decision.match_loss is not None else said
 
     def _let_pass(self, decision: Decision) -> str:
         if decision.bound:  # the search showed only that the turn is worse: not that it is fine
@@ -379,10 +406,14 @@ class TutorSession:
         import pandas as pd
 
         rows = [{"round": d.round, "turn": d.turn, "played": d.played, "best": d.best, "loss": round(d.loss, 2),
-                 "± (paired)": round(d.loss_stderr, 2), "exact": d.exact, "at least": d.bound, "tutor": d.comment}
+                 "± (paired)": round(d.loss_stderr, 2), "exact": d.exact, "at least": d.bound, "tutor": d.comment,
+                 "match loss (pp)": None if d.match_loss is None else round(100 * d.match_loss, 1),
+                 "match ± (pp)": None if d.match_loss is None else round(100 * d.match_loss_stderr, 1)}
                 for d in self.decisions]
-        frame = pd.DataFrame(rows, columns=["round", "turn", "played", "best", "loss", "± (paired)", "exact",
-                                            "at least", "tutor"])
+        columns = ["round", "turn", "played", "best", "loss", "± (paired)", "exact", "at least", "tutor"]
+        if self.rounds > 1:  # in a match: what each turn cost of the chance to win it, where play-outs judged
+            columns[-1:-1] = ["match loss (pp)", "match ± (pp)"]
+        frame = pd.DataFrame(rows, columns=columns)
         return frame.sort_values("loss", ascending=False, kind="stable").reset_index(drop=True)
 
     def total_loss_text(self) -> str:

@@ -193,7 +193,8 @@ def test_in_a_match_the_tutor_says_once_that_it_judges_in_points_of_the_round(ca
 
     turns, _ = scripted(11, lambda s: s.legal_turns()[-1], rounds=2, limit=3)
     code, out, _ = play(capsys, monkeypatch, [*turns, "quit"], *FAST, "--seed", "11", "--rounds", "2")
-    said = points_only_note("the tutor judges your turns in")
+    said = (points_only_note("the tutor judges your turns in") + "; where play-outs judge, it also says what each of "
+            "your turns costs of your chance to win the match")
     assert code == 0 and out.count(POINTS_ONLY) == 1 and f"tutor: {said}\n" in out
     assert out.index(said) < out.index("your turn> ")  # before the first turn
     code, out, _ = play(capsys, monkeypatch, [*turns, "quit"], *FAST, "--seed", "11")

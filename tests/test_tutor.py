@@ -633,3 +633,40 @@ def test_a_turn_that_loses_is_told_the_plain_turn_where_it_ties_exactly_with_a_s
     judged = s.judge(worst.move)
     assert judged.best == "-Y2/W" and judged.loss == pytest.approx(worst.loss)
     assert "better to play G9 and draw from the deck (+G9/D)" in judged.comment, judged.comment
+
+
+def test_in_a_match_each_turn_judged_by_play_outs_also_says_what_it_costs_of_the_chance_to_win_it():
+    """GNU Backgammon's tutor speaks in the match's terms; ours judges in points, and in a match now
+    also says what a turn gives up of the chance to win the match against the best turn for it, as
+    the hint's play-outs measured it (the same worlds, paired). Checked against the hint's own
+    answer for that view, read independently of the tutor; a single round says nothing of a match."""
+    s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3, threshold=0.0)
+    analysis = s.advice()  # what the hint shows for this view: every turn with its match extras
+    assert all("match_loss" in m.extra for m in analysis.moves)
+    worst = max(analysis.moves, key=lambda m: m.extra["match_loss"])
+    for_match = next(m.move for m in analysis.moves if m.extra["match_loss"] <= 0.0)
+    s.play(worst.move)
+    judged = s.decisions[-1]
+    assert judged.match_loss == pytest.approx(worst.extra["match_loss"])
+    assert judged.match_loss_stderr == pytest.approx(worst.extra["match_loss_stderr"])
+    assert judged.best_for_match == for_match
+    said = (f"For the match: {100 * worst.extra['match_loss']:.1f} ± {100 * worst.extra['match_loss_stderr']:.1f} "
+            f"percentage points less chance to win it than {for_match}, the best turn for the match (by the play-outs)")
+    text = judged.comment or s.verdict(judged)
+    assert text.endswith(said), text
+    frame = s.summary()
+    assert list(frame["match loss (pp)"]) == [round(100 * worst.extra["match_loss"], 1)]
+    assert "each of your turns costs of your chance to win the match" in s.match_note()
+    single = TutorSession(agent="greedy", seed=4, time_budget=0.05, threshold=0.0)
+    single.play(single.legal_turns()[0])
+    assert single.decisions[-1].match_loss is None and "match" not in (single.decisions[-1].comment or "")
+    assert "match loss (pp)" not in single.summary().columns
+
+
+def test_the_best_turn_for_the_match_is_said_to_be_so():
+    s = TutorSession(agent="greedy", seed=4, time_budget=0.05, rounds=3, threshold=50.0)
+    for_match = next(m.move for m in s.advice().moves if m.extra["match_loss"] <= 0.0)
+    s.play(for_match)
+    judged = s.decisions[-1]
+    assert judged.match_loss == 0.0
+    assert s.verdict(judged).endswith("For the match: the best turn for your chance to win it (by the play-outs)")
