@@ -523,3 +523,57 @@ def test_a_file_from_before_cpu_times_says_so_not_cpu_nan(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "nan" not in out and "written before CPU times were kept" in out
     assert old.read_text().splitlines() == lines  # read back, nothing played
+
+
+def test_a_failing_agent_is_named_with_the_turn_it_failed_on(tmp_path, capsys):
+    """A bot's bad answer stopped the tournament naming the deal and the seating, not the turn nor which
+    of the two agents failed: a bot author could not find the position to debug. The bot here answers
+    greedy's turns, then an illegal one once 4 turns are in its view's history (its third turn as the
+    starter: turn 5 of the round), so where it failed is known without reading the runner."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("import json, sys\n"
+                   "from lcanalysis.agents import make_agent\n"
+                   "from lcanalysis.agents.protocol import answer\n"
+                   "agent = make_agent('greedy')\n"
+                   "for line in sys.stdin:\n"
+                   "    request = json.loads(line)\n"
+                   "    if request['type'] == 'turn' and len(request['position'].get('history', [])) >= 4:\n"
+                   "        print(json.dumps({'move': '+Z3/D'}), flush=True)\n"
+                   "        continue\n"
+                   "    reply, keep = answer(agent, request)\n"
+                   "    if reply is not None:\n"
+                   "        print(json.dumps(reply), flush=True)\n"
+                   "    if not keep:\n"
+                   "        break\n")
+    label = f"external:{sys.executable} {bot}"
+    assert tournament_main([label, "heuristic", "--deals", "1", "--workers", "1", "--no-progress",
+                            "--out", "none"]) == 2
+    err = capsys.readouterr().err
+    assert (f"error: a round could not be played: deal 0, seating 0 ({label} vs heuristic), turn 5 (4 played), "
+            f"{label} to move: BotError: bot answered {{'move': '+Z3/D'}}") in err, err
+    assert "Traceback" not in err
+
+
+def test_play_round_marks_the_error_of_a_failing_agent_with_its_seat_and_turn():
+    """In Python too: the exception keeps its type and says where, for a bot author's own agent."""
+    from lcanalysis.agents import Agent, make_agent
+    from lcanalysis.game.rules import IllegalMoveError
+    from lcanalysis.tournaments.runner import FailedTurn, play_round
+
+    class Stubborn(Agent):  # the first legal turn, then one that is not a turn at all
+        def choose(self, view, rng_or_seed=None, time_ms=None):
+            return view.legal_moves()[0] if len(view.history) < 3 else "hello"
+
+    with pytest.raises(IllegalMoveError) as info:
+        play_round([make_agent("greedy"), Stubborn()], seed=1)  # seat 1 moves second: its 2nd turn is turn 4
+    assert info.value.failed_turn == FailedTurn(seat=1, turns_played=3, round=None)
+    assert "(in play_round: turn 4 (3 played), seat 1 to move)" in info.value.__notes__
+
+    class Broken(Agent):  # a bug in the agent: raised as itself, marked with where
+        def choose(self, view, rng_or_seed=None, time_ms=None):
+            return 1 / 0
+
+    with pytest.raises(ZeroDivisionError) as info:  # seat 1 starts this match's second round
+        play_round([make_agent("greedy"), Broken()], seed=1, starter=1, match={"round": 2, "totals": [10, 0]})
+    assert info.value.failed_turn == FailedTurn(seat=1, turns_played=0, round=2)
+    assert "(in play_round: round 2, turn 1 (0 played), seat 1 to move)" in info.value.__notes__

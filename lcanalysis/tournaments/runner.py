@@ -79,11 +79,11 @@ from lcanalysis.tournaments.stats import (
     variance_ratio,
 )
 
-__all__ = ["EDGE", "LUCK_COLUMNS", "PLAY_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "PlayError",
-           "ResultsFileError", "ResultsLockedError", "ResultsMismatchError", "ResultsWarning", "TournamentError",
-           "auto_path", "deal_seed", "load_results", "luck_adjusted_diffs", "play_match", "play_round",
-           "play_summary", "ratings", "record_name", "round_robin", "run_tournament", "summarize", "time_per_move",
-           "turn_seed"]
+__all__ = ["EDGE", "LUCK_COLUMNS", "PLAY_COLUMNS", "RESULT_COLUMNS", "TIMING_COLUMNS", "AgentSpec", "FailedTurn",
+           "PlayError", "ResultsFileError", "ResultsLockedError", "ResultsMismatchError", "ResultsWarning",
+           "TournamentError", "auto_path", "deal_seed", "load_results", "luck_adjusted_diffs", "play_match",
+           "play_round", "play_summary", "ratings", "record_name", "round_robin", "run_tournament", "summarize",
+           "time_per_move", "turn_seed"]
 
 
 def turn_seed(seed: int, turn: int, player: int) -> int:
@@ -120,11 +120,19 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
         view = pos.view(p)
         t0 = time.perf_counter()
         c0 = time.process_time()
-        move = agents[p].choose(view, turn_seed(seed, pos.turn, p))
+        try:
+            move = agents[p].choose(view, turn_seed(seed, pos.turn, p))
+        except Exception as exc:
+            _at_turn(exc, p, pos.turn, match)
+            raise
         cpu[p].append(time.process_time() - c0)
         think[p].append(time.perf_counter() - t0)
         before, left = (pos.state.copy(), pos.deck_count) if rate else (None, 0)
-        pos.push(move)  # raises IllegalMoveError on an illegal turn
+        try:
+            pos.push(move)  # raises IllegalMoveError on an illegal turn (or something not a turn)
+        except Exception as exc:
+            _at_turn(exc, p, pos.turn, match)
+            raise
         if before is not None:  # rated on the state before the turn, now known to be legal
             amount = turn_luck(before, move, p, value)
             if amount is not None:  # (a deck draw)
@@ -148,6 +156,29 @@ def play_round(agents: Sequence[Agent], seed: int, rules: Rules | None = None, s
     if luck:
         row.update(luck0=lucks[0], luck1=lucks[1])
     return row
+
+
+@dataclass(frozen=True)
+class FailedTurn:
+    """Where a round stopped: the seat whose agent failed, the turns played before (the failing turn
+    is the next), and the match's round (None outside a match). ``play_round`` sets it on the
+    exception as ``failed_turn``, beside a note in its traceback."""
+
+    seat: int
+    turns_played: int
+    round: int | None = None
+
+    def words(self, name: str) -> str:
+        at = f"round {self.round}, " if self.round is not None else ""
+        return f"{at}turn {self.turns_played + 1} ({self.turns_played} played), {name} to move"
+
+
+def _at_turn(exc: Exception, seat: int, turns: int, match: dict[str, Any] | None) -> None:
+    """``exc`` marked with where it happened (``FailedTurn``): a failing agent's error named no turn."""
+    if not isinstance(getattr(exc, "failed_turn", None), FailedTurn):  # (the innermost round's, once)
+        where = FailedTurn(seat, turns, match.get("round") if match else None)
+        exc.failed_turn = where  # type: ignore[attr-defined]
+        exc.add_note(f"(in play_round: {where.words(f'seat {seat}')})")
 
 
 def play_match(agents: Sequence[Agent], seed: int, deal: int, rules: Rules, luck: bool = False,
@@ -287,7 +318,12 @@ def _run_batch(jobs: list[Job], seed: int, rules: Rules,
                 rows, record = _run_job(job, seed, rules, cache, options)
                 out.append((job.key, rows, record))
             except (OSError, ValueError, RuntimeError) as exc:  # an agent failed; a bug still raises
-                return out, (f"deal {job.deal}, seating {job.swap} ({job.a.label} vs {job.b.label}): "
+                where = getattr(exc, "failed_turn", None)
+                at = ""
+                if isinstance(where, FailedTurn):  # which agent failed, at which turn: the seat's label
+                    seated = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
+                    at = ", " + where.words(seated[where.seat].label)
+                return out, (f"deal {job.deal}, seating {job.swap} ({job.a.label} vs {job.b.label}){at}: "
                              f"{type(exc).__name__}: {exc}")
         return out, None
     finally:
