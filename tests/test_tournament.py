@@ -374,6 +374,46 @@ def test_an_outside_program_changed_between_two_runs_is_changed_code_and_not_mix
     assert sum(1 for line in out.read_text().splitlines() if '"job"' in line) == 6
 
 
+def test_an_edited_module_that_the_bot_script_imports_is_changed_code_too(tmp_path, capsys):
+    """docs/agents.md's own agent is two files, mine.py (the agent) and mybot.py (the protocol loop):
+    only mybot.py was recorded, so tuning the agent in mine.py resumed its file with the old rounds
+    counted as the new agent's. The modules beside the script that it imports are recorded now."""
+    (tmp_path / "mine.py").write_text("NAME = 'greedy'\n")
+    bot = tmp_path / "mybot.py"
+    bot.write_text("import sys\nfrom lcanalysis.agents.protocol import serve\nfrom mine import NAME\nserve(NAME)\n")
+    out = tmp_path / "t.jsonl"
+    agents = [f"external:{sys.executable} {bot}", "greedy"]
+
+    def run(deals: int) -> int:
+        return tournament_main([*agents, "--deals", str(deals), "--workers", "1", "--no-progress", "--out", str(out)])
+
+    assert run(1) == 0
+    (tmp_path / "mine.py").write_text("NAME = 'greedy'  # tuned\n")
+    capsys.readouterr()
+    assert run(2) == 2
+    err = capsys.readouterr().err
+    assert re.search(rf"{re.escape(str(tmp_path / 'mine.py'))} \([0-9a-f]{{16}}\).*the agents or the engine changed",
+                     err), err
+
+
+def test_local_imports_follows_a_scripts_own_modules_and_nothing_else(tmp_path):
+    from lcanalysis.tournaments.results import local_imports
+
+    (tmp_path / "bot.py").write_text("import json, os.path\nfrom mine import A\nimport pkg.sub\nfrom . import x\n")
+    (tmp_path / "mine.py").write_text("from helper import B\n")  # followed in turn
+    (tmp_path / "helper.py").write_text("import mine\n")  # (a cycle: each once)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub.py").write_text("")
+    (tmp_path / "unused.py").write_text("")  # beside it, never imported
+    (tmp_path / "json.py").write_text("")  # (Python would import this one first: it is the bot's)
+    assert local_imports(tmp_path / "bot.py") == sorted(
+        tmp_path / name for name in ("mine.py", "helper.py", "pkg/__init__.py", "pkg/sub.py", "json.py"))
+    (tmp_path / "broken.py").write_text("def (:\n")
+    (tmp_path / "bot.sh").write_text("import mine\n")
+    assert local_imports(tmp_path / "broken.py") == [] == local_imports(tmp_path / "bot.sh")
+
+
 def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp_path, capsys):
     """external:CMD had no way to shorten the 120 s a hung bot is given (the library's "timeout")."""
     import time

@@ -47,6 +47,7 @@ file without a ``.cmd`` is refused: write to another file.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
@@ -139,8 +140,9 @@ def code_version(sources: tuple[str, ...] | None = None) -> dict[str, str]:
 def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
     """The code of each outside program seated (``external:CMD``), as far as its command names it:
     a SHA-256 (first 16 hex digits) of every word of the command that is a file here (``bot.py`` of
-    ``python bot.py``), so that a bot edited between two runs of a tournament is seen as changed code
-    and its old results are not mixed with the new (``--allow-code-change`` to go on regardless).
+    ``python bot.py``) and of the modules beside a Python script that it imports (``local_imports``),
+    so that a bot edited between two runs of a tournament is seen as changed code and its old
+    results are not mixed with the new (``--allow-code-change`` to go on regardless).
     ``{}`` when no outside program plays: the files of such tournaments record what they did."""
     out: dict[str, str] = {}
     for spec in specs:
@@ -149,7 +151,41 @@ def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
             path = Path(str(word))
             if path.is_file():
                 out[f"{spec.label}: {word}"] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+                for module in local_imports(path):
+                    out[f"{spec.label}: {module}"] = hashlib.sha256(module.read_bytes()).hexdigest()[:16]
     return {"external": dict(sorted(out.items()))} if out else {}
+
+
+#: the most files ``local_imports`` follows from one script (a folder of thousands is not a bot's own)
+MAX_LOCAL_IMPORTS = 200
+
+
+def local_imports(script: Path) -> list[Path]:
+    """The modules beside a Python script that it imports, and those they import, in turn: Python
+    puts the script's folder first on the path, so ``from mine import Eager`` in ``bot.py`` is
+    ``mine.py`` (or the package ``mine/``) there, and editing it changes the bot as much as editing
+    ``bot.py``. Only ``.py`` scripts are read; one that is not Python text imports nothing here."""
+    if script.suffix != ".py":
+        return []
+    folder, seen, todo = script.parent, {script.resolve()}, [script]
+    found: list[Path] = []
+    while todo and len(found) < MAX_LOCAL_IMPORTS:
+        try:
+            tree = ast.parse(todo.pop().read_bytes())
+        except (SyntaxError, ValueError, OSError):
+            continue
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and not n.level]
+        for top in sorted({name.split(".")[0] for name in names}):
+            package = folder / top
+            files = [folder / f"{top}.py"] + (sorted(package.rglob("*.py")) if (package / "__init__.py").is_file()
+                                              else [])
+            for f in files:
+                if f.is_file() and f.resolve() not in seen and "__pycache__" not in f.parts:
+                    seen.add(f.resolve())
+                    found.append(f)
+                    todo.append(f)
+    return sorted(found[:MAX_LOCAL_IMPORTS])
 
 
 def tournament_identity(specs: Sequence[AgentSpec], rules: Rules, seed: int, duplicate: bool,
