@@ -414,6 +414,20 @@ def test_local_imports_follows_a_scripts_own_modules_and_nothing_else(tmp_path):
     assert local_imports(tmp_path / "broken.py") == [] == local_imports(tmp_path / "bot.sh")
 
 
+def test_an_outside_programs_start_is_not_counted_as_its_thinking(tmp_path):
+    """A bot's first answer holds its start (a Python bot's imports, a second): a bot answering in a
+    millisecond was printed as 'mean 49.6 ms, max 1125.5 ms' a move. It starts on an untimed turn
+    now, as our agents compile on one. This bot sleeps 1.5 s before it reads anything, then plays
+    greedy: no turn of its round may take that long."""
+    bot = tmp_path / "slow_start.py"
+    bot.write_text("import time\ntime.sleep(1.5)\nfrom lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    ext = {"name": "external", "cmd": [sys.executable, str(bot)], "label": "slow-start"}
+    df = run_tournament([ext, "greedy"], deals=1, executor="serial", progress=False)
+    seat = df.player0 == "slow-start"  # its seat in each seating
+    most = df.max_ms0.where(seat, df.max_ms1)
+    assert (most < 1000).all(), most.tolist()
+
+
 def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp_path, capsys):
     """external:CMD had no way to shorten the 120 s a hung bot is given (the library's "timeout")."""
     import time
