@@ -231,6 +231,19 @@ def test_the_command_line_prints_a_summary(capsys, tmp_path):
     assert f"results: {out}: 0 of 4 deal-seatings already played, 4 to play" in captured.err
 
 
+def test_the_json_summary_names_what_it_measured(tmp_path, capsys):
+    """--json gave the numbers without the seed, the rules or the code that played them: a published
+    answer could not be played again. It now names the tournament as its results file's header does."""
+    out = tmp_path / "t.jsonl"
+    assert tournament_main(["heuristic:B=0.5", "greedy", "--deals", "2", "--first-deal", "3", "--seed", "7",
+                            "--colors", "6", "--workers", "1", "--no-progress", "--out", str(out), "--json"]) == 0
+    measured = json.loads(capsys.readouterr().out)["tournament"]
+    header = json.loads(out.read_text().splitlines()[0])["identity"]
+    assert measured == {**header, "first_deal": 3, "deals": 2}
+    assert measured["seed"] == 7 and measured["rules"]["colors"] == 6 and measured["code"]["source_sha256"]
+    assert measured["agents"][0] == {"name": "heuristic", "options": {"B": 0.5}, "label": "heuristic:B=0.5"}
+
+
 def test_a_failing_batch_still_keeps_the_batches_that_were_running_beside_it(monkeypatch, tmp_path):
     """Deal 0's first seating fails at once while its second is being played on the other worker:
     the pool is shut down, which waits for that batch; its result used to be thrown away."""

@@ -106,6 +106,18 @@ def _print_play(rec: Any) -> None:
               f"{pm(getattr(rec, f'{name}_diff_stderr'))}")
 
 
+def _measured(chosen: tuple[Any, ...], args: Any) -> dict[str, Any]:
+    """What the numbers of ``--json`` measured, as a results file's header names it (agents and their
+    options, rules, seed, duplicate and round-robin settings, the code that played: this package's
+    version and source hash, an outside program's files), and the deals: enough to play it again,
+    where the summary alone named neither the seed nor the code."""
+    from lcanalysis.tournaments.results import tournament_identity
+
+    specs, rules, seed, duplicate, robin = chosen
+    identity = tournament_identity(specs, rules, seed, duplicate, robin, luck_adjusted=args.luck_adjusted)
+    return {**identity, "first_deal": args.first_deal, "deals": args.deals}
+
+
 def _run(args: Any, chosen: tuple[Any, ...]) -> int:
     from lcanalysis.tournaments.results import TIME_DECIMALS, TIMING_COLUMNS
     from lcanalysis.tournaments.runner import (
@@ -148,7 +160,8 @@ def _run(args: Any, chosen: tuple[Any, ...]) -> int:
         df.assign(**{c: df[c].round(TIME_DECIMALS) for c in timed}).to_csv(args.csv, index=False)
     summary = summarize(df)
     if args.json:
-        result: dict[str, Any] = {"summary": summary.to_dict(orient="records"), "intervals": INTERVALS}
+        result: dict[str, Any] = {"summary": summary.to_dict(orient="records"), "intervals": INTERVALS,
+                                  "tournament": _measured(chosen, args)}
         if len(specs) > 2:
             result["ratings"] = ratings(df).to_dict()
             result["rating_stderr"] = rating_errors(df).to_dict()
