@@ -593,3 +593,31 @@ def test_a_quit_request_with_another_key_is_refused_naming_it_and_the_bot_keeps_
     assert status == 0 and len(replies) == 2
     assert replies[0] == {"error": "unknown key(s) in a quit request: 'extra'; it takes type"}
     assert pos.can_play(replies[1]["move"])
+
+
+@pytest.mark.parametrize("returned, problem", [
+    (None, "not a move: None"),
+    ("hello", "move 'hello' has no '/<source>'"),
+    ("-Bw/D", "that card is not in the hand of the player to move"),  # (deal 3's hand holds no Bw)
+])
+def test_a_bot_authors_agent_that_answers_no_legal_turn_gets_an_error_not_a_move(returned, problem):
+    """answer(), the bot loop of docs/agents.md's own agent, sent what the agent returned as its move:
+    None went out as {"move": "None"}, which the referee could only call unreadable. It now replies
+    with an error saying it was the agent's answer, and why it is no legal turn."""
+    from lcanalysis.agents import Agent
+    from lcanalysis.agents.protocol import answer
+
+    class Mine(Agent):
+        name = "mine"
+
+        def choose(self, view, rng_or_seed=None, time_ms=None):
+            return returned
+
+    pos = Position.deal(seed=3)
+    assert "Bw" not in pos.hand(0)
+    reply, keep = answer(Mine(), {"type": "turn", "position": pos.view(0).to_json()})
+    assert keep and list(reply) == ["error"] and reply["error"].startswith(f"the agent 'mine' answered {returned!r}")
+    assert f"answered {returned!r}, not a legal turn here: {problem}" in reply["error"], reply
+    legal = pos.legal_moves()[0]
+    Mine.choose = lambda self, view, rng_or_seed=None, time_ms=None: str(legal)  # its text is a turn too
+    assert answer(Mine(), {"type": "turn", "position": pos.view(0).to_json()}) == ({"move": str(legal)}, True)

@@ -145,6 +145,11 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
             move = agent.choose(view, seed + len(view.history), time_ms)
     except ValueError as exc:
         return {"error": str(exc)}, True
+    # a bot author's own agent is checked (0.4 ms a turn): its error says so, where None went out as
+    # {"move": "None"}; ours play legal turns by construction (tests/test_agents.py), on the clock
+    problem = None if type(agent).__module__.startswith("lcanalysis.") else view.why_illegal(move)
+    if problem is not None:
+        return {"error": f"the agent {agent.name!r} answered {brief(move)}, not a legal turn here: {problem}"}, True
     return {"move": str(move)}, True
 
 
