@@ -441,6 +441,19 @@ def test_an_outside_programs_start_is_not_counted_as_its_thinking(tmp_path):
     assert (most < 1000).all(), most.tolist()
 
 
+def test_a_serial_tournament_starts_an_outside_program_once(tmp_path):
+    """In this process (--workers 1, executor="serial") each deal-seating started the bot again and
+    stopped it after: a second each for a Python bot, more than its play. It is kept between them
+    now, and stopped at the end. The bot notes each start in a file."""
+    starts = tmp_path / "starts"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"open({str(starts)!r}, 'a').write('start\\n')\n"
+                   "from lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    ext = {"name": "external", "cmd": [sys.executable, str(bot)], "label": "counted"}
+    df = run_tournament([ext, "greedy"], deals=2, executor="serial", progress=False)
+    assert len(df) == 4 and starts.read_text() == "start\n"
+
+
 def test_a_hung_outside_program_fails_its_round_within_the_bot_timeout_given(tmp_path, capsys):
     """external:CMD had no way to shorten the 120 s a hung bot is given (the library's "timeout")."""
     import time

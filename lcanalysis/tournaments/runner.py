@@ -315,11 +315,13 @@ class PlayError(TournamentError):
 Finished = tuple[str, list[dict[str, Any]], str | None]  # job key, its rows, its record (or None)
 
 
-def _run_batch(jobs: list[Job], seed: int, rules: Rules,
-               options: PlayOptions | None = None) -> tuple[list[Finished], str | None]:
+def _run_batch(jobs: list[Job], seed: int, rules: Rules, options: PlayOptions | None = None,
+               cache: dict[AgentSpec, Agent] | None = None) -> tuple[list[Finished], str | None]:
     """The finished jobs, and what stopped the batch (None if nothing did): the jobs finished
-    before a failure are kept."""
-    cache: dict[AgentSpec, Agent] = {}
+    before a failure are kept. ``cache``: the agents made so far, kept open for the caller to close
+    (``_close``); without it the batch makes its own and closes them."""
+    own = cache is None
+    cache = {} if cache is None else cache
     out: list[Finished] = []
     try:
         for job in jobs:
@@ -336,10 +338,16 @@ def _run_batch(jobs: list[Job], seed: int, rules: Rules,
                              f"{type(exc).__name__}: {exc}")
         return out, None
     finally:
-        for agent in cache.values():
-            close = getattr(agent, "close", None)
-            if close:
-                close()
+        if own:
+            _close(cache)
+
+
+def _close(cache: dict[AgentSpec, Agent]) -> None:
+    """Stop the agents that hold a process (an outside program's)."""
+    for agent in cache.values():
+        close = getattr(agent, "close", None)
+        if close:
+            close()
 
 
 def _timed_batch(jobs: list[Job], seed: int, rules: Rules,
@@ -660,8 +668,14 @@ def _play(todo: list[Job], jobs: list[Job], rows: list[dict[str, Any]], seed: in
     stop_ticking = ticking(bar, TICK_SECONDS)
     try:
         if executor == "serial" or (executor is None and (workers == 1 or len(todo) <= 1)):
-            for job in todo:
-                collect(_run_batch([job], seed, rules, options))
+            # one job at a time, so each is written as it ends, with the agents kept between them: an
+            # outside program was started again for every deal-seating (a second each, a Python bot's)
+            agents: dict[AgentSpec, Agent] = {}
+            try:
+                for job in todo:
+                    collect(_run_batch([job], seed, rules, options, cache=agents))
+            finally:
+                _close(agents)
         elif todo:
             own = executor is None
             n_workers = min(workers or os.cpu_count() or 1, len(todo))  # each worker is a fork: no idle ones
