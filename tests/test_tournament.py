@@ -347,6 +347,35 @@ def test_the_printed_intervals_say_they_are_95_percent_and_are(capsys, tmp_path)
     assert row["diff_stderr"] == pytest.approx(se, rel=1e-9)
 
 
+def test_an_agent_can_be_given_a_label_on_the_command_line(tmp_path, capsys):
+    """A bot on the command line was labelled by its whole command ('external:/usr/bin/python
+    /home/me/bots/mybot.py vs best ...', on every line of the summary), and the same agent could not
+    sit twice there: only Python could label them. LABEL=AGENT does it on the command line."""
+    from lcanalysis.tournaments.specs import TournamentError, parse_agent
+
+    assert parse_agent("mine=external:python 'my bot.py'") == {"name": "external", "cmd": ["python", "my bot.py"],
+                                                               "label": "mine"}
+    assert parse_agent("h2=heuristic:B=0.5") == {"name": "heuristic", "B": 0.5, "label": "h2"}
+    assert parse_agent("h2=heuristic") == {"name": "heuristic", "label": "h2"}
+    # an '=' after the agent's ':' is an option's or a command's, as before
+    assert parse_agent("search:time_ms=50")["label"] == "search:time_ms=50"
+    assert parse_agent("external:python x=1.py") == {"name": "external", "cmd": ["python", "x=1.py"],
+                                                     "label": "external:python x=1.py"}
+    for bad, problem in (("=heuristic", "a label before '='"), ("my bot=heuristic", "a label before '='"),
+                         ("a=b=heuristic", "give one label")):
+        with pytest.raises(TournamentError, match=problem):
+            parse_agent(bad)
+    out = tmp_path / "t.jsonl"
+    assert tournament_main(["h2=heuristic", "heuristic", "--deals", "1", "--workers", "1", "--no-progress",
+                            "--out", str(out), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["summary"][0]["agent"], answer["summary"][0]["opponent"]) == ("h2", "heuristic")
+    assert answer["tournament"]["agents"][0] == {"name": "heuristic", "options": {}, "label": "h2"}
+    # the same agent in both seats plays the same turns: the seats score the same in both seatings
+    df = run_tournament(["h2=heuristic", "heuristic"], deals=1, executor="serial", progress=False)
+    assert sorted(df.player0) == ["h2", "heuristic"] and df.score0.nunique() == df.score1.nunique() == 1
+
+
 def test_an_external_program_in_a_folder_with_spaces_can_be_quoted(tmp_path, capsys):
     """'external:python "my bots/bot.py"' was split at every space, quotes kept: the program never started."""
     from lcanalysis.tournaments.specs import TournamentError, parse_agent

@@ -50,11 +50,12 @@ class AgentSpec:
     @classmethod
     def of(cls, spec: str | AgentSpec | dict[str, Any] | Agent) -> AgentSpec:
         """``spec`` as an ``AgentSpec``: a name, the command line's ``NAME:OPTION=VALUE,...`` or
-        ``external:CMD`` (``parse_agent``), a dict with ``name`` (and ``label``) and the options, an
-        ``AgentSpec``, or an agent ``make_agent`` made (its name and options)."""
+        ``external:CMD``, either after a ``LABEL=`` (``parse_agent``), a dict with ``name`` (and
+        ``label``) and the options, an ``AgentSpec``, or an agent ``make_agent`` made (its name and
+        options)."""
         if isinstance(spec, AgentSpec):
             return spec
-        if isinstance(spec, str) and ":" in spec:  # as the command line writes it, the same agent and label
+        if isinstance(spec, str) and (":" in spec or "=" in spec):  # as the command line writes it: same agent, label
             return cls.of(parse_agent(spec))
         if isinstance(spec, str):
             return cls(spec, (), spec)
@@ -95,13 +96,30 @@ class AgentSpec:
 _SPEC_HELP = "write NAME or NAME:OPTION=VALUE[,OPTION=VALUE...], e.g. search:time_ms=50,width=8"
 
 
+#: a label given on the command line, ``LABEL=AGENT``: a word (no ':' or '=', which the agent's own syntax uses)
+_LABEL = re.compile(r"([A-Za-z0-9_.+-]+)=(.*)", re.DOTALL)
+
+
 def parse_agent(text: str) -> str | dict[str, Any]:
     """The command line's agent syntax: ``search``, ``search:time_ms=50,width=8`` or
     ``external:CMD ...`` (a program speaking the bot protocol; CMD split as a shell splits it, so a
-    path with spaces is quoted). Values are whole numbers,
+    path with spaces is quoted), each optionally after ``LABEL=`` (``mine=external:python
+    mybot.py``, ``h2=heuristic``): the name the tables, the summary and the results file give it,
+    where it is the text itself. Values are whole numbers,
     numbers (written without '_' between digits) or words. A malformed spec raises ``TournamentError``."""
     if not isinstance(text, str) or not text.strip():
         raise TournamentError(f"an agent name is empty; {_SPEC_HELP}")
+    before = text.split(":", 1)[0]
+    if "=" in before:  # LABEL=AGENT: an agent's name has no '=', and its options come after its ':'
+        labelled = _LABEL.fullmatch(text)
+        if labelled is None:
+            raise TournamentError(f"agent {text!r}: a label before '=' is a word of letters, digits and _ . + -, "
+                                  "e.g. mine=external:python mybot.py")
+        label, rest = labelled.groups()
+        if "=" in rest.split(":", 1)[0]:
+            raise TournamentError(f"agent {text!r}: give one label, LABEL=AGENT")
+        spec = parse_agent(rest)
+        return {**({"name": spec} if isinstance(spec, str) else spec), "label": label}
     if text.startswith("external:"):
         cmd = text.split(":", 1)[1]
         try:
@@ -232,4 +250,5 @@ def check_labels(specs: Sequence[AgentSpec]) -> None:
             f"agents need distinct labels, got {labels}: a tournament measures agents against each other. The "
             "same agent on both seats, to measure a seat (the first player's edge), is the first-player study "
             "(lcanalysis studies data --only first_player_rounds; lcanalysis.studies.first_player); in Python, "
-            "two copies of an agent may also play under labels of their own: {'name': 'heuristic', 'label': 'h2'}")
+            "two copies of an agent may also play under labels of their own: h2=heuristic on the command line, "
+            "{'name': 'heuristic', 'label': 'h2'} in Python")
