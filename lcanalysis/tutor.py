@@ -134,8 +134,8 @@ class Decision:
 
     def match_said(self) -> str:
         """What the turn costs in the match, a sentence ("" where it is not known): "For the match: 1.5 ±
-        0.4 percentage points less chance to win it than -B3/D, the best turn for the match (estimates by
-        play-outs)"; the tutor's judgement stays in points."""
+        0.4 percentage points less chance to win it than -B3/D, the best turn for the match (by the
+        play-outs)", an estimate with its paired standard error; the tutor's judgement stays in points."""
         if self.match_loss is None:
             return ""
         if self.played == self.best_for_match:

@@ -38,7 +38,6 @@ def grid_draws() -> tuple[int, ...]:
     return (*range(0, most, 2), most)
 
 
-
 def data_command(key: str, root: str = "data", deals: int = 20000, matches: int = 10000, seed: int = 0,
                  rounds: int | None = None, mc: int = 2000, positions: int = 400) -> str:
     """The command that writes data file ``key`` with these sizes and seed (``write_data``'s
