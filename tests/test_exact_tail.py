@@ -82,6 +82,7 @@ def test_tail_play_outs_are_reproducible_and_differ_from_plain_ones():
     ({"tail": -1}, "tail"),
     ({"tail": 2, "tail_stalls": 2}, "tail_stalls"),
     ({"tail": 3, "tail_stalls": 1}, "tail=2 or less"),
+    ({"tail_stalls": 1}, "there is none without tail"),  # taken and ignored before: a run not what it said
 ])
 def test_a_tail_beyond_its_limits_is_refused_naming_the_option(options, words):
     with pytest.raises(AgentError, match=words):

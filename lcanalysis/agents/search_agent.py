@@ -79,7 +79,7 @@ class SearchAgent(Agent):
     draw pile, valued there by the exact endgame search with ``tail_stalls`` (0 or 1) discard-pile
     draws left to each player (``search.tail``; screened, no gain shown: docs/agents.md). With no
     stalls the tail costs a play-out little; one stall each costs about 8 times a play-out at 2 cards,
-    and milliseconds from 3 cards, so it is refused there.
+    and milliseconds from 3 cards, so it is refused there, and without ``tail``, where it would do nothing.
 
     ``time_ms`` sets the number of rollouts (``rate`` per ms, default ``ROLLOUTS_PER_MS``; not a
     wall clock), so the same view and seed give the same move on any machine. ``rate`` is the
@@ -122,6 +122,9 @@ class SearchAgent(Agent):
         self.finalists = checked_whole(self.name, "finalists", finalists, 1, 1000)
         self.tail = checked_whole(self.name, "tail", tail, 0, MAX_TAIL)
         self.tail_stalls = checked_whole(self.name, "tail_stalls", tail_stalls, 0, 1)
+        if self.tail_stalls and not self.tail:  # it would be taken and do nothing: the run would not be what it says
+            raise AgentError(f"{self.name}: tail_stalls=1 gives stalls to the exact search that ends each play-out, "
+                             f"and there is none without tail: give tail=1 to {MAX_TAIL_WITH_STALLS} with it")
         if self.tail_stalls and self.tail > MAX_TAIL_WITH_STALLS:
             raise AgentError(f"{self.name}: tail_stalls=1 ends each play-out in a search of milliseconds from "
                              f"{MAX_TAIL_WITH_STALLS + 1} cards on: give tail={MAX_TAIL_WITH_STALLS} or less with it")
