@@ -765,13 +765,15 @@ def test_the_favourites_are_chosen_by_paired_differences_not_by_means_over_diffe
 def test_a_match_as_good_as_decided_says_in_how_many_worlds(shipped):
     """Ahead by 60 before the last round, every world of both turns keeps the lead: the chance is 100%
     with no standard error to give. The verdict said "(the same in every world)" whether the worlds were
-    11 (a hint at 0.05 s on a busy machine) or 1,500: it now counts them, as the evidence they are."""
+    11 (a hint at 0.05 s on a busy machine) or 1,500: it now counts them, as the evidence they are, in
+    commas, where "(100.0% (the same in each of 12 worlds))" put a bracket in a bracket."""
     view = _view_at_deal([60, 0], 3, starter=0).view(0)
     a = match_analysis(view, _FakeRollouts([[10, -5, 20] * 4, [0, 15, -20] + [5] * 8], ["+R7/D", "-Y4/D"]), shipped)
     assert a.best_points == a.best_match == "+R7/D"  # 8.3 points against 3.2; each wins all its worlds
-    assert "the match is as good as decided (100.0% (the same in each of 12 worlds))" in a.verdict, a.verdict
+    assert "the match is as good as decided (100.0%, the same in each of 12 worlds); " in a.verdict, a.verdict
     one = match_analysis(view, _FakeRollouts([[10], [0]], ["+R7/D", "-Y4/D"]), shipped)
-    assert "(100.0% (the one world))" in one.verdict, one.verdict
+    assert "(100.0%, in the one world); " in one.verdict, one.verdict
+    assert "))" not in a.verdict + one.verdict
 
 
 def test_a_disagreement_compares_turns_each_better_in_the_shared_worlds(shipped):
@@ -787,7 +789,7 @@ def test_a_disagreement_compares_turns_each_better_in_the_shared_worlds(shipped)
     a = match_analysis(view, _FakeRollouts([safe, gamble], ["+R7/D", "-Y4/D"]), shipped)
     assert a.best_points == "+R7/D" and a.best_match == "-Y4/D" and a.disagree
     # (the safe turn wins none of the 10: no standard error to give, and the verdict says why)
-    assert "prefers -Y4/D to the points favourite +R7/D: 20.0% ± 13.3 against 0.0% (the same in each of 10 worlds) " \
+    assert "prefers -Y4/D to the points favourite +R7/D: 20.0% ± 13.3 against 0.0%, the same in each of 10 worlds, " \
         "to win the match in the 10 worlds" in a.verdict, a.verdict
     assert "for 2.0 ± 1.3 points less on average" in a.verdict, a.verdict
 

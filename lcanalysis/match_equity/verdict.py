@@ -40,15 +40,16 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _chance(x: np.ndarray) -> str:
+def _chance(x: np.ndarray, followed: bool = False) -> str:
     """A turn's chance to win the match, the mean over its worlds ``x``, with its standard error as the
     table gives it ("28.8% ± 1.5", in as many decimals as the error needs, at most 4); a chance the
     same in every world has none to give ("± 0.0" would claim a precision it does not have) and says so,
-    and in how many worlds: "100.0% in each of 11 worlds" is as good as decided on far less evidence than
-    in each of 1,500."""
+    and in how many worlds: "100.0%, the same in each of 11 worlds" is as good as decided on far less
+    evidence than in each of 1,500. Said with commas, not a bracket, as it often stands in one;
+    ``followed``: the sentence goes on after it, so a comma closes the aside."""
     if len(x) < 2 or float(x.min()) == float(x.max()):
-        where = "the one world" if len(x) == 1 else f"the same in each of {len(x):,} worlds"
-        return f"{_pct(float(x.mean()))} ({where})"
+        where = "in the one world" if len(x) == 1 else f"the same in each of {len(x):,} worlds"
+        return f"{_pct(float(x.mean()))}, {where}" + ("," if followed else "")
     se = 100 * standard_error(x)
     digits = error_digits(se, 1)
     return f"{100 * float(x.mean()):.{digits}f}% ± {se:.{digits}f}"
@@ -84,7 +85,7 @@ def match_verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv
             return (f"{where}, the match is as good as decided ({_chance(mv[bm])}); by points {names[bp]} is best, "
                     f"and nothing changes that.")
         return (f"{where}: points and match agree, {names[bp]} is best either way "
-                f"({_chance(mv[bm])} to win the match).")
+                f"({_chance(mv[bm], followed=True)} to win the match).")
     gain, gain_se = paired_difference(mv[bm], mv[bp])
     cost, _ = paired_difference(pts[bp], pts[bm])
     n = min(len(pts[bm]), len(pts[bp]))
@@ -106,7 +107,8 @@ def match_verdict(state: MatchState, names: list[str], pts: list[np.ndarray], mv
     shared = ("" if len(mv[bm]) == len(mv[bp]) else
               " in the one world both were played in" if n == 1 else f" in the {n} worlds both were played in")
     text = (f"{where}, the match ranking prefers {names[bm]} to the points favourite {names[bp]}: "
-            f"{_chance(mv[bm][:n])} against {_chance(mv[bp][:n])} to win the match{shared} ({chances}) "
+            f"{_chance(mv[bm][:n], followed=True)} against {_chance(mv[bp][:n], followed=True)} to win the match"
+            f"{shared} ({chances}) "
             f"{points}: {style}.")
     if gain <= 0:  # no turn beat every other where both were played (a cycle): the least worst, no better here
         text += " It does no better in the worlds both were played in: a matter of taste."
