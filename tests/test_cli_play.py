@@ -181,6 +181,14 @@ def test_a_match_is_played_round_after_round_and_recorded_as_a_match(capsys, mon
     you, them = (total + ref.position.score(p) for p, total in enumerate(ref.match.totals))  # with the last round
     verdict = "you win the match" if you > them else "you lose the match" if you < them else "a drawn match"
     assert f"match over: {verdict}, {you} to {them}" in out
+    # the costliest decisions also say what each cost of the chance to win the match, as the tutor said it
+    # (they listed the points alone, where the README promised the summary its match column)
+    listed = [line for line in out.splitlines() if re.match(r"  round \d turn \d+: played ", line)]
+    worst = sorted((d for d in ref.decisions if d.loss > 0), key=lambda d: -d.loss)[:len(listed)]
+    assert listed and any(d.match_loss is not None for d in worst)
+    for line, d in zip(listed, worst):
+        loss = f"loss {d.loss_text(signed=False)}"
+        assert line.endswith(loss if d.match_loss is None else f"{loss}; f{d.match_said()[1:]}"), line
     rec = read_record(str(record))
     assert isinstance(rec, MatchRecord) and len(rec.rounds) == 2
     assert json.loads(record.read_text())["players"] == ["you", "greedy"]
