@@ -328,6 +328,22 @@ def test_a_bot_answer_without_a_move_is_named_as_such():
         ext.close()
 
 
+def test_a_bot_answering_an_error_is_named_as_the_bot_saying_it():
+    """A tournament stopped by a bot's error reply printed "BotError: bot error: the agent 'eager' answered
+    None, ...": error twice, and not who said it. The bot's own words follow "bot answered an error"."""
+    said = "the agent 'eager' answered None, not a legal turn here: not a move: None"
+    bot = [sys.executable, "-c", "import json, sys\nfor line in sys.stdin: print(json.dumps({'error': " + repr(said)
+           + "}), flush=True)"]
+    ext = make_agent("external", cmd=bot, timeout=60)
+    pos = Position.deal(3)
+    try:
+        with pytest.raises(BotError) as raised:
+            ext.choose(pos.view(pos.to_move))
+        assert str(raised.value) == f"bot answered an error: {said}"
+    finally:
+        ext.close()
+
+
 def test_an_external_program_that_cannot_be_started_is_a_bot_error():
     """Found by a review: a missing program was Python's FileNotFoundError when chosen directly."""
     pos = Position.deal(3)

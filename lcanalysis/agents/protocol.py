@@ -355,7 +355,8 @@ class ExternalAgent(Agent):
             payload["time_ms"] = t
         reply = self.request(payload)
         if "error" in reply:
-            raise BotError(f"bot error: {str(reply['error'])[:500]}")
+            # printed after "BotError: ": "bot error: ..." said error twice and not that the bot said it
+            raise BotError(f"bot answered an error: {str(reply['error'])[:500]}")
         if "move" not in reply:
             raise BotError(f"bot answered {brief(reply)}, which has no 'move' (a turn's answer is "
                            "{\"move\": \"+R7/D\"})")
