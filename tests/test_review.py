@@ -943,8 +943,9 @@ def test_a_match_record_that_stops_before_its_last_round_says_so():
     assert rv.to_text().startswith(head) and "1 of 3 round(s) (the record stops" in rv.to_html()
     assert rv.to_json()["settings"]["rounds"] == 1 and rv.to_json()["settings"]["match_rounds"] == 3
     a, b = first.final().scores()  # the totals so far, not a winner: two rounds are still to come
+    assert min(a, b) < 0  # (this short round: "A to B", where "-60--27" was printed)
     assert (f"match not over: the record stops after 1 of 3 round(s); totals player 0 {a}, player 1 {b} (round by "
-            f"round, player 0 to player 1: {a}-{b})") in rv.to_text()
+            f"round, player 0 to player 1: {a} to {b})") in rv.to_text()
     whole = review(record_match([_short_round(lc.Rules(turn_cap=4, rounds=1))]), player=0, time_budget=T, seed=0,
                    executor="serial", progress=False)
     assert whole.to_text().startswith("Review of a full-deal record of a match: 1 round(s), ")
@@ -976,12 +977,18 @@ def test_the_review_of_a_whole_match_names_its_winner_and_each_rounds_scores():
     assert totals[0] != totals[1]  # (these deals: a drawn match is the branch below)
     rv = review(rec, time_budget=T, seed=0, executor="serial", progress=False)
     w = 0 if totals[0] > totals[1] else 1
+    # (these short rounds score below 0: each said "A to B", where "-54--67" was printed)
+    assert min(min(x) for x in scores) < 0
     said = (f"match won by player {w}, {totals[w]} to {totals[1 - w]} (round by round, player 0 to player 1: "
-            f"{scores[0][0]}-{scores[0][1]}, {scores[1][0]}-{scores[1][1]})")
+            f"{scores[0][0]} to {scores[0][1]}, {scores[1][0]} to {scores[1][1]})")
     assert said in rv.to_text().splitlines() and html.escape(said) in rv.to_html()
     assert f"  result {totals[0] - totals[1]:+d} (score difference of the match totals, 2 round(s))" in rv.to_text()
     rv.scores = [(5, 7), (9, 7)]  # level totals: a drawn match, by the rules
     assert rv.match_result_text() == "match drawn, 14 to 14 (round by round, player 0 to player 1: 5-7, 9-7)"
+    # a score below 0: "-62-35, -53-39" read as ranges; each round is then said "A to B"
+    rv.scores = [(-62, 35), (9, -53)]
+    assert rv.match_result_text() == ("match won by player 1, -18 to -53 (round by round, player 0 to player 1: "
+                                      "-62 to 35, 9 to -53)")
     # one player reviewed: the winner is named as the record names them all the same
     named = record_match(rec.rounds, rules=rules, players=["ann", "bob"])
     one = review(named, player=1 - w, time_budget=T, seed=0, executor="serial", progress=False)

@@ -371,11 +371,14 @@ class Review:
 
     def match_result_text(self) -> str:
         """A match record's result: who won and by what totals, each round's scores ("match won by player 1
-        (heuristic), 82 to 72 (round by round, player 0 to player 1: 10-27, 31-6, 31-49)"); where the record
+        (heuristic), 82 to 72 (round by round, player 0 to player 1: 10-27, 31-6, 31-49)", "-62 to 35" each
+        where a score is below 0); where the record
         stops before the match's end, the totals so far, the last round scored as it stands when unfinished."""
         totals = [sum(s[p] for s in self.scores) for p in (0, 1)]
         name = [f"player {p}" + (f" ({self.names[p]})" if self.names else "") for p in (0, 1)]  # reviewed or not
-        by_round = ", ".join(f"{a}-{b}" for a, b in self.scores)
+        # "9-3", but "-62 to 35" where a score is below 0: "-62-35" reads as a range or a sum
+        sep = " to " if any(min(pair) < 0 for pair in self.scores) else "-"
+        by_round = ", ".join(f"{a}{sep}{b}" for a, b in self.scores)
         if self.finished and self.match_rounds is not None and self.rounds >= self.match_rounds:
             if totals[0] == totals[1]:
                 head = f"match drawn, {totals[0]} to {totals[1]}"
