@@ -663,6 +663,33 @@ def test_a_failing_agent_is_named_with_the_turn_it_failed_on(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+def test_a_failing_agent_in_the_swapped_seating_is_named_with_the_seats_as_played(tmp_path, capsys):
+    """The error named seating 1 by the pairing, "(bot vs heuristic)", where heuristic was player 0 and the
+    bot player 1 (its rows and record say "heuristic vs bot"). This bot fails only as player 1, once 4 turns
+    are in its view's history: as the second to move, its third turn, turn 6 of the round."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("import json, sys\n"
+                   "from lcanalysis.agents import make_agent\n"
+                   "from lcanalysis.agents.protocol import answer\n"
+                   "agent = make_agent('greedy')\n"
+                   "for line in sys.stdin:\n"
+                   "    request = json.loads(line)\n"
+                   "    view = request.get('position', {})\n"
+                   "    if request['type'] == 'turn' and view['viewer'] == 1 and len(view.get('history', [])) >= 4:\n"
+                   "        print(json.dumps({'move': '+Z3/D'}), flush=True)\n"
+                   "        continue\n"
+                   "    reply, keep = answer(agent, request)\n"
+                   "    if reply is not None:\n"
+                   "        print(json.dumps(reply), flush=True)\n"
+                   "    if not keep:\n"
+                   "        break\n")
+    assert tournament_main([f"bot=external:{sys.executable} {bot}", "heuristic", "--deals", "1", "--workers", "1",
+                            "--no-progress", "--out", "none"]) == 2
+    err = capsys.readouterr().err
+    assert ("error: a round could not be played: deal 0, seating 1 (heuristic vs bot), turn 6 (5 played), "
+            "bot to move: BotError: bot answered {'move': '+Z3/D'}") in err, err
+
+
 def test_play_round_marks_the_error_of_a_failing_agent_with_its_seat_and_turn():
     """In Python too: the exception keeps its type and says where, for a bot author's own agent."""
     from lcanalysis.agents import Agent, make_agent

@@ -331,10 +331,11 @@ def _run_batch(jobs: list[Job], seed: int, rules: Rules, options: PlayOptions | 
             except (OSError, ValueError, RuntimeError) as exc:  # an agent failed; a bug still raises
                 where = getattr(exc, "failed_turn", None)
                 at = ""
+                seated = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
                 if isinstance(where, FailedTurn):  # which agent failed, at which turn: the seat's label
-                    seated = (job.a, job.b) if job.swap == 0 else (job.b, job.a)
                     at = ", " + where.words(seated[where.seat].label)
-                return out, (f"deal {job.deal}, seating {job.swap} ({job.a.label} vs {job.b.label}){at}: "
+                # the seating as seated, player 0 first, as its rows and record name it
+                return out, (f"deal {job.deal}, seating {job.swap} ({seated[0].label} vs {seated[1].label}){at}: "
                              f"{type(exc).__name__}: {exc}")
         return out, None
     finally:
