@@ -340,7 +340,7 @@ class Game:
         for d in sorted((d for d in self.s.decisions if d.loss > 0), key=lambda d: -d.loss)[:WORST_SHOWN]:
             said = d.match_said()  # in a match, where play-outs judged: what it cost of the chance to win it
             print(f"  round {d.round} turn {d.turn}: played {d.played}, best {d.best}, "
-                  f"loss {d.loss_text(signed=False)}" + (f"; f{said[1:]}" if said else ""))
+                  f"loss {d.loss_text(signed=False)}" + (f"; {said[0].lower()}{said[1:]}" if said else ""))
         if self.record_file:
             print(f"the game is in {self.record_file}: 'lcanalysis review {self.record_file}' analyses it "
                   "for skill and luck")
