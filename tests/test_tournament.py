@@ -634,19 +634,18 @@ def test_a_file_from_before_cpu_times_says_so_not_cpu_nan(tmp_path, capsys):
     assert old.read_text().splitlines() == lines  # read back, nothing played
 
 
-def test_a_failing_agent_is_named_with_the_turn_it_failed_on(tmp_path, capsys):
-    """A bot's bad answer stopped the tournament naming the deal and the seating, not the turn nor which
-    of the two agents failed: a bot author could not find the position to debug. The bot here answers
-    greedy's turns, then an illegal one once 4 turns are in its view's history (its third turn as the
-    starter: turn 5 of the round), so where it failed is known without reading the runner."""
-    bot = tmp_path / "bot.py"
+def _bot_failing_when(folder, condition: str):
+    """A bot script in ``folder`` that plays greedy's turns over the protocol, but answers the illegal
+    '+Z3/D' to a turn request whose view (``view``, the request's position) meets ``condition``."""
+    bot = folder / "bot.py"
     bot.write_text("import json, sys\n"
                    "from lcanalysis.agents import make_agent\n"
                    "from lcanalysis.agents.protocol import answer\n"
                    "agent = make_agent('greedy')\n"
                    "for line in sys.stdin:\n"
                    "    request = json.loads(line)\n"
-                   "    if request['type'] == 'turn' and len(request['position'].get('history', [])) >= 4:\n"
+                   "    view = request.get('position', {})\n"
+                   f"    if request['type'] == 'turn' and {condition}:\n"
                    "        print(json.dumps({'move': '+Z3/D'}), flush=True)\n"
                    "        continue\n"
                    "    reply, keep = answer(agent, request)\n"
@@ -654,6 +653,15 @@ def test_a_failing_agent_is_named_with_the_turn_it_failed_on(tmp_path, capsys):
                    "        print(json.dumps(reply), flush=True)\n"
                    "    if not keep:\n"
                    "        break\n")
+    return bot
+
+
+def test_a_failing_agent_is_named_with_the_turn_it_failed_on(tmp_path, capsys):
+    """A bot's bad answer stopped the tournament naming the deal and the seating, not the turn nor which
+    of the two agents failed: a bot author could not find the position to debug. The bot here answers
+    greedy's turns, then an illegal one once 4 turns are in its view's history (its third turn as the
+    starter: turn 5 of the round), so where it failed is known without reading the runner."""
+    bot = _bot_failing_when(tmp_path, "len(view.get('history', [])) >= 4")
     label = f"external:{sys.executable} {bot}"
     assert tournament_main([label, "heuristic", "--deals", "1", "--workers", "1", "--no-progress",
                             "--out", "none"]) == 2
@@ -667,22 +675,7 @@ def test_a_failing_agent_in_the_swapped_seating_is_named_with_the_seats_as_playe
     """The error named seating 1 by the pairing, "(bot vs heuristic)", where heuristic was player 0 and the
     bot player 1 (its rows and record say "heuristic vs bot"). This bot fails only as player 1, once 4 turns
     are in its view's history: as the second to move, its third turn, turn 6 of the round."""
-    bot = tmp_path / "bot.py"
-    bot.write_text("import json, sys\n"
-                   "from lcanalysis.agents import make_agent\n"
-                   "from lcanalysis.agents.protocol import answer\n"
-                   "agent = make_agent('greedy')\n"
-                   "for line in sys.stdin:\n"
-                   "    request = json.loads(line)\n"
-                   "    view = request.get('position', {})\n"
-                   "    if request['type'] == 'turn' and view['viewer'] == 1 and len(view.get('history', [])) >= 4:\n"
-                   "        print(json.dumps({'move': '+Z3/D'}), flush=True)\n"
-                   "        continue\n"
-                   "    reply, keep = answer(agent, request)\n"
-                   "    if reply is not None:\n"
-                   "        print(json.dumps(reply), flush=True)\n"
-                   "    if not keep:\n"
-                   "        break\n")
+    bot = _bot_failing_when(tmp_path, "view['viewer'] == 1 and len(view.get('history', [])) >= 4")
     assert tournament_main([f"bot=external:{sys.executable} {bot}", "heuristic", "--deals", "1", "--workers", "1",
                             "--no-progress", "--out", "none"]) == 2
     err = capsys.readouterr().err
