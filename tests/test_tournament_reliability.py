@@ -881,6 +881,42 @@ def test_ctrl_c_says_what_is_kept_and_how_to_resume(tmp_path):
            "command again to resume" in err
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+def test_ctrl_c_at_a_terminal_stops_an_outside_program_through_the_tournament_without_its_traceback(tmp_path):
+    """Ctrl-C at a terminal signals the whole foreground process group: an outside program in it got
+    SIGINT too and printed its KeyboardInterrupt traceback over the tournament's 'stopped: ...'. Here
+    the tournament leads a group of its own and the group is signalled, as a terminal does; the bot,
+    a plain Python script serving greedy, notes its pid. It starts in a session of its own now, and
+    the tournament stops it (a quit request) as it stops."""
+    pid_file = tmp_path / "bot.pid"
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"import os\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                   "from lcanalysis.agents.protocol import serve\nserve('greedy')\n")
+    path = tmp_path / "stopped.jsonl"
+    proc = subprocess.Popen(_cli(f"bot=external:{sys.executable} {bot}", "greedy", "--deals", "5000", "--workers",
+                                 "1", "--no-progress", "--out", str(path)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path),
+                            start_new_session=True,  # its own group, to signal as a terminal does
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
+    try:
+        _wait_for_lines(path, 3, proc)  # the header and two results: the bot is serving
+        bot_pid = int(pid_file.read_text())
+        stat = _proc_stat(bot_pid)
+        assert stat is not None, "the bot should be running"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err
+    kept = len(load_results(path))
+    assert kept >= 2 and kept == sum(1 for line in path.read_text().splitlines() if '"job"' in line)
+    assert f"stopped: the deal-seatings finished so far are kept in {path} ({kept} round(s))" in err
+    assert not _until_gone([(bot_pid, stat[2])]), "the bot outlived its tournament"
+
+
 def test_loading_results_that_are_not_there_names_the_path(tmp_path):
     """Found by a review: a missing file, a folder or None gave FileNotFoundError, IsADirectoryError
     or TypeError."""

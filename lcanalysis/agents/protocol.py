@@ -289,8 +289,11 @@ class ExternalAgent(Agent):
     def _start(self) -> subprocess.Popen:
         if self._proc is None or self._proc.poll() is not None:
             try:
+                # a session of its own: a terminal's Ctrl-C goes to the referee alone, which stops the program
+                # itself (close); the program got it too and printed its KeyboardInterrupt over the referee's words
                 self._proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                              bufsize=1, errors="replace")  # bytes not UTF-8: an unreadable reply
+                                              bufsize=1, errors="replace",  # bytes not UTF-8: an unreadable reply
+                                              start_new_session=True)
             except OSError as exc:  # no such program, not executable
                 raise BotError(f"bot {' '.join(self.cmd)!r} could not be started: {exc.strerror or exc}") from None
         return self._proc
