@@ -45,9 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("agents", nargs="+", help="two or more agents: random, greedy, heuristic, stalling, search, best "
                                               "(the strongest measured) or match, with options after a colon, "
                                               "e.g. heuristic greedy search:time_ms=50, or an outside program "
-                                              "speaking the bot protocol, 'external:python mybot.py'; "
-                                              "LABEL=AGENT names it in the tables and the results file, "
-                                              "'mine=external:python mybot.py'")
+                                              "speaking the bot protocol, 'external:python mybot.py', or an "
+                                              "Agent class of your own, python:FILE:CLASS[,OPTION=VALUE...], "
+                                              "'python:mine.py:Eager'; LABEL=AGENT names it in the tables and the "
+                                              "results file, 'mine=python:mine.py:Eager'")
     ap.add_argument("--deals", type=nonneg("--deals", MAX_DEALS, minimum=1), default=100,
                     help="deals per pairing (default 100; each played twice with the seats swapped unless "
                          "--no-duplicate)")

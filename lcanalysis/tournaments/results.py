@@ -138,15 +138,17 @@ def code_version(sources: tuple[str, ...] | None = None) -> dict[str, str]:
 
 
 def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
-    """The code of each outside program seated (``external:CMD``), as far as its command names it:
-    a SHA-256 (first 16 hex digits) of every word of the command that is a file here (``bot.py`` of
-    ``python bot.py``) and of the modules beside a Python script that it imports (``local_imports``),
-    so that a bot edited between two runs of a tournament is seen as changed code and its old
-    results are not mixed with the new (``--allow-code-change`` to go on regardless).
-    ``{}`` when no outside program plays: the files of such tournaments record what they did."""
+    """The code of each outside program seated (``external:CMD``), as far as its command names it,
+    and of each bot author's class seated from its file (``python:FILE:CLASS``): a SHA-256 (first 16
+    hex digits) of every word of the command that is a file here (``bot.py`` of ``python bot.py``),
+    of a seat's ``FILE``, and of the modules beside a Python script or file that it imports
+    (``local_imports``), so that a bot edited between two runs of a tournament is seen as changed
+    code and its old results are not mixed with the new (``--allow-code-change`` to go on regardless).
+    ``{}`` when neither plays: the files of such tournaments record what they did."""
     out: dict[str, str] = {}
     for spec in specs:
-        cmd = dict(spec.options).get("cmd") if spec.name == "external" else None
+        given = dict(spec.options)
+        cmd = given.get("cmd") if spec.name == "external" else [given.get("file")] if spec.name == "python" else None
         for word in cmd or ():
             path = Path(str(word))
             if path.is_file():

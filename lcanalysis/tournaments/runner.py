@@ -220,14 +220,15 @@ def _warm_up(agent: Agent, rules: Rules) -> None:
     for an outside program, its start (a Python bot's imports: a second), which was its first turn's
     time (a bot answering in 1 ms was said to take 50 ms a move, at most 1,100 ms)."""
     pos = Position.deal(0, rules)
-    if getattr(agent, "name", "") == "external":
+    if getattr(agent, "name", "") in ("external", "python"):  # a bot author's code: its failure here is named
         from lcanalysis.agents.protocol import BotError
+        from lcanalysis.tournaments.python_seat import PythonAgentError
 
         try:
             agent.choose(pos.view(pos.to_move), 0)
-        except BotError as exc:  # (not a turn of the round: say which)
-            raise BotError(f"{exc} (on the untimed turn that starts it, a view of deal 0 sent before the round's "
-                           "first turn)") from None
+        except (BotError, PythonAgentError) as exc:  # (not a turn of the round: say which)
+            raise type(exc)(f"{exc} (on the untimed turn that starts it, a view of deal 0 given before the "
+                            "round's first turn)") from None
         return
     agent.choose(pos.view(pos.to_move), 0)
     if getattr(agent, "endgame", 0):  # the endgame solver compiles on its first call

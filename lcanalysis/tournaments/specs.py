@@ -66,6 +66,10 @@ class AgentSpec:
             name = d.pop("name")
             label = d.pop("label", "")
             opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
+            if not label and name == "python":  # as the command line writes it: python:mine.py:Eager,depth=2
+                given = dict(opts)
+                named = "".join(f",{k}={v}" for k, v in opts if k not in ("file", "class"))
+                label = f"python:{given.get('file')}:{given.get('class')}{named}"
             if not label:  # as the command line writes it: search:time_ms=50,width=8
                 named = ",".join(f"{k}={v}" for k, v in opts if k != "cmd")
                 label = f"{name}:{named}" if named else name
@@ -76,15 +80,20 @@ class AgentSpec:
             if spec.made_with is None:
                 raise TournamentError(f"{spec!r} was not made by make_agent, so it cannot be made again in each "
                                       "worker process: give its name and options, like 'greedy' or "
-                                      "{'name': 'search', 'time_ms': 50}")
+                                      "{'name': 'search', 'time_ms': 50}, or, for a class of your own, its file "
+                                      f"and name, {_python_seat_of(spec)!r}")
             return cls.of({"name": spec.name, **spec.made_with})
         raise TournamentError(f"an agent is a name, a dict with 'name', an AgentSpec, or an agent make_agent made; "
                               f"got {spec!r}")
 
     def make(self) -> Agent:
+        opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options}
+        if self.name == "python":  # a bot author's class, loaded from its file in the process that seats it
+            from lcanalysis.tournaments.python_seat import seat_python_agent
+
+            return seat_python_agent(opts.pop("file", None), opts.pop("class", None), opts)
         from lcanalysis.agents import make_agent  # the engine loads on use: 'tournament --help' stays fast
 
-        opts = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options}
         return make_agent(self.name, **opts)
 
     def to_identity(self) -> dict[str, Any]:
@@ -93,7 +102,22 @@ class AgentSpec:
                 "label": self.label}
 
 
+def _python_seat_of(agent: Agent) -> dict[str, Any]:
+    """The seat ``{"name": "python", "file": ..., "class": ...}`` of an agent's class, as far as it is known."""
+    import inspect
+
+    cls = type(agent)
+    try:
+        file: str = inspect.getsourcefile(cls) or "FILE.py"
+    except TypeError:  # (a class defined in a notebook or at the prompt has no file)
+        file = "FILE.py"
+    return {"name": "python", "file": file, "class": cls.__name__}
+
+
 _SPEC_HELP = "write NAME or NAME:OPTION=VALUE[,OPTION=VALUE...], e.g. search:time_ms=50,width=8"
+#: ``python:FILE:CLASS[,OPTION=VALUE...]``: the file is all before the first ':CLASS' followed by ',' or the end
+_PYTHON_SEAT = re.compile(r"(?P<file>.+?):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)(?:,(?P<opts>.*))?", re.DOTALL)
+_PYTHON_HELP = "write python:FILE:CLASS[,OPTION=VALUE...], e.g. python:mine.py:Eager or python:mine.py:Eager,depth=2"
 
 
 #: a label given on the command line, ``LABEL=AGENT``: a word (no ':' or '=', which the agent's own syntax uses)
@@ -103,9 +127,10 @@ _LABEL = re.compile(r"([A-Za-z0-9_.+-]+)=(.*)", re.DOTALL)
 def parse_agent(text: str) -> str | dict[str, Any]:
     """The command line's agent syntax: ``search``, ``search:time_ms=50,width=8`` or
     ``external:CMD ...`` (a program speaking the bot protocol; CMD split as a shell splits it, so a
-    path with spaces is quoted), each optionally after ``LABEL=`` (``mine=external:python
-    mybot.py``, ``h2=heuristic``): the name the tables, the summary and the results file give it,
-    where it is the text itself. Values are whole numbers,
+    path with spaces is quoted) or ``python:FILE:CLASS[,OPTION=VALUE...]`` (a bot author's ``Agent``
+    class, loaded from its file, built with the options), each optionally after ``LABEL=``
+    (``mine=external:python mybot.py``, ``mine=python:mine.py:Eager``, ``h2=heuristic``): the name
+    the tables, the summary and the results file give it, where it is the text itself. Values are whole numbers,
     numbers (written without '_' between digits) or words. A malformed spec raises ``TournamentError``."""
     if not isinstance(text, str) or not text.strip():
         raise TournamentError(f"an agent name is empty; {_SPEC_HELP}")
@@ -129,28 +154,42 @@ def parse_agent(text: str) -> str | dict[str, Any]:
         if not words:
             raise TournamentError("agent 'external:' names no program; write e.g. 'external:python mybot.py'")
         return {"name": "external", "cmd": words, "label": "external:" + cmd}
+    if text.startswith("python:"):
+        seat = _PYTHON_SEAT.fullmatch(text.split(":", 1)[1])
+        if seat is None:
+            raise TournamentError(f"agent {text!r} names no class after its file; {_PYTHON_HELP}")
+        d: dict[str, Any] = {"name": "python", "file": seat["file"], "class": seat["cls"]}
+        if seat["opts"] is not None:
+            _read_options(text, seat["opts"], d, ("file", "class"), _PYTHON_HELP)
+        d["label"] = text
+        return d
     if ":" not in text:
         return text
     name, opts = text.split(":", 1)
     if not name:
         raise TournamentError(f"agent {text!r} has no name before ':'; {_SPEC_HELP}")
-    d: dict[str, Any] = {"name": name}
+    d = {"name": name}
+    _read_options(text, opts, d, (), _SPEC_HELP)
+    d["label"] = text
+    return d
+
+
+def _read_options(text: str, opts: str, d: dict[str, Any], taken: tuple[str, ...], how: str) -> None:
+    """The ``OPTION=VALUE,...`` of agent ``text`` into ``d``; ``taken``: names the spec itself uses."""
     for item in opts.split(","):
         if "=" not in item:
             what = f"option {item!r} has no value" if item else "an option is empty"
-            raise TournamentError(f"agent {text!r}: {what}; {_SPEC_HELP}")
+            raise TournamentError(f"agent {text!r}: {what}; {how}")
         k, v = item.split("=", 1)
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
-            raise TournamentError(f"agent {text!r}: {k!r} is not an option name; {_SPEC_HELP}")
-        if k in ("name", "label"):
+            raise TournamentError(f"agent {text!r}: {k!r} is not an option name; {how}")
+        if k in ("name", "label", *taken):
             raise TournamentError(f"agent {text!r}: {k!r} cannot be set as an option")
         if k in d:
             raise TournamentError(f"agent {text!r}: option {k!r} is given twice")
         if not v:
-            raise TournamentError(f"agent {text!r}: option {k!r} has no value; {_SPEC_HELP}")
+            raise TournamentError(f"agent {text!r}: option {k!r} has no value; {how}")
         d[k] = _option_value(text, k, v)
-    d["label"] = text
-    return d
 
 
 def _option_value(spec: str, key: str, text: str) -> int | float | str:
@@ -205,11 +244,14 @@ def check_agent(spec: Any, make: bool = True) -> AgentSpec:
         raise TournamentError(f"agent {label!r}: the name must be a non-empty string")
     if not isinstance(s.label, str) or not s.label:
         raise TournamentError(f"agent {s.name!r}: the label must be a non-empty string")
+    if s.name == "python":
+        return _check_python(s, label, make)
     from lcanalysis.agents import AGENTS, agent_options, unknown_option
 
     if s.name != "external" and s.name not in AGENTS:
-        raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)} "
-                              "or 'external:COMMAND' for a program speaking the bot protocol")
+        raise TournamentError(f"unknown agent {s.name!r}; choose one of {', '.join(AGENTS)}, "
+                              "'external:COMMAND' for a program speaking the bot protocol or 'python:FILE:CLASS' "
+                              "for an Agent class of your own")
     named, any_kw = agent_options(s.name)
     for key, value in s.options:
         if not isinstance(key, str) or not key:
@@ -235,6 +277,38 @@ def check_agent(spec: Any, make: bool = True) -> AgentSpec:
         agent = s.make()  # builds only: an external program is started on its first turn
     except (TypeError, ValueError) as exc:  # AgentError is a ValueError
         raise TournamentError(f"agent {label!r}: {exc}") from None
+    close = getattr(agent, "close", None)
+    if close:
+        close()
+    return s
+
+
+def _check_python(s: AgentSpec, label: str, make: bool) -> AgentSpec:
+    """``check_agent`` of a bot author's class (``python:FILE:CLASS``): its file and class named, its
+    options plain values; ``make``: the file loaded and the class built with them, each problem named
+    (``python_seat``)."""
+    from lcanalysis.agents import AgentError
+    from lcanalysis.tournaments.python_seat import check_seat_file
+
+    given = dict(s.options)
+    if isinstance(given.get("options"), dict):  # (options written as one dict: they are the seat's own keys)
+        raise TournamentError(f"agent {label!r}: give the class's options beside 'file' and 'class', as every "
+                              "agent's are: {'name': 'python', 'file': 'mine.py', 'class': 'Eager', 'depth': 2}")
+    missing = [k for k in ("file", "class") if not given.get(k)]
+    if missing:
+        raise TournamentError(f"agent {label!r}: a python seat needs its {' and '.join(repr(k) for k in missing)}: "
+                              "{'name': 'python', 'file': 'mine.py', 'class': 'Eager'}; " + _PYTHON_HELP)
+    for key, value in s.options:
+        if not isinstance(key, str) or not key:
+            raise TournamentError(f"agent {label!r}: option names are strings, got {key!r}")
+        if not _is_json_value(value) or (isinstance(value, float) and not math.isfinite(value)):
+            raise TournamentError(f"agent {label!r}: option {key}={value!r} is not a plain value "
+                                  "(a number, a word, true/false, or a list of them)")
+    try:
+        check_seat_file(given["file"])
+        agent = s.make() if make else None
+    except AgentError as exc:
+        raise TournamentError(f"agent {label!r}: {str(exc).removeprefix('python: ')}") from None
     close = getattr(agent, "close", None)
     if close:
         close()
