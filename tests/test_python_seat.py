@@ -60,7 +60,7 @@ def test_a_python_seat_plays_the_rounds_of_the_same_class_behind_the_bot_protoco
     """The same deals and seed: the class seated from its file, the class over the protocol in a program
     of its own, and our heuristic with the same weight play the same rounds, turn for turn (their
     scores, turns and what each seat did); in this process and on a pool of two workers alike."""
-    seat = {"name": "python", "file": str(mine / "mine.py"), "class": "Tuned", "B": 0.5, "label": "mine"}
+    seat = {"name": "python", "file": mine / "mine.py", "class": "Tuned", "B": 0.5, "label": "mine"}  # (a Path too)
     bot = {"name": "external", "cmd": [sys.executable, str(mine / "mybot.py"), "0.5"], "label": "mine"}
     ours = {"name": "heuristic", "B": 0.5, "label": "mine"}
     direct = run_tournament([seat, "greedy"], deals=3, executor="serial", progress=False)
@@ -153,9 +153,12 @@ def test_a_seat_that_cannot_be_made_is_refused_naming_the_problem(tmp_path, monk
 
 def test_a_python_dict_seat_is_checked_as_the_command_lines_is(tmp_path):
     for given, said in ((["file"], "a python seat needs its 'class'"), (["class"], "a python seat needs its 'file'"),
-                        (["file", "class", "options"], "give the class's options beside 'file' and 'class'")):
+                        (["file", "class", "options"], "give the class's options beside 'file' and 'class'"),
+                        (["file", "klass"], "give the class by its name, 'class': 'Tuned', beside its 'file'")):
         seat = {k: v for k, v in {"name": "python", "file": "mine.py", "class": "Tuned",
                                   "options": {"B": 1}}.items() if k in ("name", *given)}
+        if "klass" in given:  # the class object itself, not its name
+            seat["class"] = type("Tuned", (), {})
         with pytest.raises(TournamentError, match=re.escape(said)):
             check_agent(seat, make=False)
 

@@ -13,6 +13,7 @@ tournament's own error type.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -65,6 +66,8 @@ class AgentSpec:
                 raise TournamentError(f"an agent given as a dict needs a 'name', got {spec!r}")
             name = d.pop("name")
             label = d.pop("label", "")
+            if name == "python" and isinstance(d.get("file"), os.PathLike):  # a Path: recorded as its text
+                d["file"] = os.fspath(d["file"])
             opts = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items()))
             if not label and name == "python":  # as the command line writes it: python:mine.py:Eager,depth=2
                 given = dict(opts)
@@ -294,6 +297,9 @@ def _check_python(s: AgentSpec, label: str, make: bool) -> AgentSpec:
     if isinstance(given.get("options"), dict):  # (options written as one dict: they are the seat's own keys)
         raise TournamentError(f"agent {label!r}: give the class's options beside 'file' and 'class', as every "
                               "agent's are: {'name': 'python', 'file': 'mine.py', 'class': 'Eager', 'depth': 2}")
+    if isinstance(given.get("class"), type):  # (the class itself: it is found by name in its file, in each worker)
+        raise TournamentError(f"agent {label!r}: give the class by its name, 'class': "
+                              f"{given['class'].__name__!r}, beside its 'file'")
     missing = [k for k in ("file", "class") if not given.get(k)]
     if missing:
         raise TournamentError(f"agent {label!r}: a python seat needs its {' and '.join(repr(k) for k in missing)}: "
