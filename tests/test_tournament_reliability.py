@@ -96,7 +96,7 @@ def test_the_code_version_is_a_hash_of_the_agents_source(monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["hand_model.py", "hand_model.json", "match_equity/table.py", "match_equity.json",
-                                  "runner.py"])
+                                  "runner.py", "tournaments/python_seat.py"])
 def test_an_edit_of_what_the_agents_play_by_changes_the_code_version(edit_source, name):
     """``search:hand_model=1`` and ``best`` deal the opponent's unknown cards by lcanalysis/hand_model.py
     with the weights of lcanalysis/data/hand_model.json, and ``match`` plays by the match_equity package and

@@ -90,10 +90,11 @@ MAX_MS = 86_400_000.0
 
 #: the source files whose hash is the code version of the agents: the agents, the engine they
 #: play on, the opponent-hand model and the match equity table they play by (with their data),
-#: and the round player (relative to the package)
+#: and the round player, a bot author's seated class's included (relative to the package)
 CODE_FILES = ("agents", "core", "game", "search", "rollouts.py", "evaluator.py", "analysis.py", "hand_model.py",
               "data/hand_model.json", "match_equity", "data/match_equity.json",
-              "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py", "tournaments/play_counts.py")
+              "tournaments/runner.py", "tournaments/specs.py", "tournaments/luck.py", "tournaments/play_counts.py",
+              "tournaments/python_seat.py")
 
 
 class ResultsMismatchError(TournamentError):

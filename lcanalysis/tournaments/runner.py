@@ -512,7 +512,9 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
     """Play ``deals`` deals for each pairing and return one row per round (``RESULT_COLUMNS``).
 
     ``agents``: two agents (names like ``"greedy"``, dicts like ``{"name": "search", "time_ms": 50}``,
-    ``AgentSpec``, or agents ``make_agent`` made, each played by its name and options), or more
+    ``AgentSpec``, or agents ``make_agent`` made, each played by its name and options; an ``Agent``
+    class of your own by its file, ``{"name": "python", "file": "mine.py", "class": "Eager"}``,
+    ``tournaments.python_seat``), or more
     with ``round_robin=True`` (every pair). ``duplicate``: each deal is played twice with the seats
     swapped. ``rules.rounds`` > 1 plays matches (a row per round).
     ``out``: a JSON-lines results file to append to and resume from (a header naming the
