@@ -111,8 +111,10 @@ def _python_seat_of(agent: Agent) -> dict[str, Any]:
 
     cls = type(agent)
     try:
-        file: str = inspect.getsourcefile(cls) or "FILE.py"
-    except TypeError:  # (a class defined in a notebook or at the prompt has no file)
+        file = inspect.getsourcefile(cls)
+    except (TypeError, OSError):  # (a class defined at the prompt has no file)
+        file = None
+    if file is None or not os.path.isfile(file):  # (a notebook's cell is no file to load either)
         file = "FILE.py"
     return {"name": "python", "file": file, "class": cls.__name__}
 
