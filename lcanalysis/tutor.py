@@ -42,7 +42,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import REASONS, Rules
-from lcanalysis.match_equity import points_only_note
+from lcanalysis.match_equity import match_loss_said, points_only_note
 from lcanalysis.options import brief
 
 
@@ -138,10 +138,7 @@ class Decision:
         play-outs)", an estimate with its paired standard error; the tutor's judgement stays in points."""
         if self.match_loss is None:
             return ""
-        if self.played == self.best_for_match:
-            return "For the match: the best turn for your chance to win it (by the play-outs)"
-        return (f"For the match: {100 * self.match_loss:.1f} ± {100 * self.match_loss_stderr:.1f} percentage points "
-                f"less chance to win it than {self.best_for_match}, the best turn for the match (by the play-outs)")
+        return match_loss_said(self.played, self.best_for_match, 100 * self.match_loss, 100 * self.match_loss_stderr)
 
     def loss_text(self, signed: bool = True) -> str:
         """The loss as the hint shows it: "-2.0 ± 0.4" (an estimate), "-2.0 (exact)", or

@@ -40,10 +40,11 @@ This package sits beside ``rollouts``: it imports only ``lcanalysis.game`` and i
 # The match equity in parts, each file one job: ``table`` (``MatchEquity``: the table, its loading and
 # the checks of what it is asked), ``state`` (a view's match state), ``paired`` (paired differences
 # between turns over shared worlds), ``ranking`` (the turns ranked by match-winning chance beside points),
-# ``verdict`` (that ranking in words), ``notes`` (the note of an answer by points only) and ``errors``.
+# ``verdict`` (that ranking in words), ``notes`` (the note of an answer by points only, and a turn's
+# match loss in words) and ``errors``.
 # Import from here.
 from lcanalysis.match_equity.errors import MatchEquityError
-from lcanalysis.match_equity.notes import POINTS_ONLY, points_only_note, solve_match_note
+from lcanalysis.match_equity.notes import POINTS_ONLY, match_loss_said, points_only_note, solve_match_note
 from lcanalysis.match_equity.ranking import MatchAnalysis, MatchMoveValue, Sampled, match_analysis, match_values
 from lcanalysis.match_equity.state import MatchState, match_state, round_starter
 from lcanalysis.match_equity.table import DECIDED, TABLE_LEADS, TABLE_PATH, MatchEquity
@@ -52,5 +53,5 @@ from lcanalysis.match_equity.verdict import _paired_amount as _paired_amount  # 
 from lcanalysis.match_equity.verdict import table_caveat
 
 __all__ = ["DECIDED", "POINTS_ONLY", "TABLE_LEADS", "TABLE_PATH", "MatchAnalysis", "MatchEquity", "MatchEquityError",
-           "MatchMoveValue", "MatchState", "Sampled", "match_analysis", "match_state", "match_values",
-           "points_only_note", "round_starter", "solve_match_note", "table_caveat"]
+           "MatchMoveValue", "MatchState", "Sampled", "match_analysis", "match_loss_said", "match_state",
+           "match_values", "points_only_note", "round_starter", "solve_match_note", "table_caveat"]
