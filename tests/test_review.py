@@ -1022,24 +1022,6 @@ def test_the_review_of_a_whole_match_reconciles_the_match_as_the_sum_of_its_roun
     assert rv.match_reconciled_text() and not one.match_reconciled_text()  # a round: its own line is the whole
 
 
-def test_a_review_in_a_match_says_once_that_its_losses_are_points_of_the_round():
-    """In a match (a match record, or a round whose position carries a match score) every loss was
-    in points of the round, with no word that the match was not weighed: the text, the HTML report
-    and the JSON settings now say so once, in the words advise uses; a lone round says nothing."""
-    from lcanalysis.match_equity import POINTS_ONLY, points_only_note
-
-    said = points_only_note("the losses and values are")
-    assert said.startswith(f"{POINTS_ONLY}: the losses and values are points of this round, not chances to win")
-    rules = lc.Rules(turn_cap=4)
-    for record in (record_match([_short_round(rules)]), _short_round(rules, {"round": 2, "totals": [10, 0]})):
-        rv = review(record, player=0, time_budget=T, seed=0, executor="serial", progress=False)
-        assert rv.to_text().count(POINTS_ONLY) == 1 and said in rv.to_text()
-        assert rv.to_html().count(POINTS_ONLY) == 1
-        assert rv.to_json()["settings"]["match_note"] == said
-    alone = review(_short_round(rules), player=0, time_budget=T, seed=0, executor="serial", progress=False)
-    assert POINTS_ONLY not in alone.to_text() and alone.to_json()["settings"]["match_note"] is None
-
-
 def test_a_player_without_an_unforced_decision_has_no_error_rate_in_words():
     """A record of one turn: player 1 made no decision, so their error rate is null in the JSON and
     "n/a (no unforced decision)" in the text (before: "error rate n/a points a decision")."""

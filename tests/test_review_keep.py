@@ -179,6 +179,29 @@ def test_review_out_refuses_a_file_whose_losses_another_playout_policy_measured(
         assert kept.read_text() == before
 
 
+def test_review_out_names_the_advisors_playout_policy_and_refuses_a_file_of_another(record, tmp_path, capsys):
+    """The advisor that names the best turn plays its own play-outs (the plain heuristic, not the hint's
+    default): the settings line names that policy too, and a file saying another is refused, naming it,
+    the file untouched."""
+    from lcanalysis.reviewer import ADVISOR_PLAYOUT_POLICY
+
+    kept = tmp_path / "kept.csv"
+    argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
+    assert main(argv) == 0
+    first, rest = kept.read_text().split("\n", 1)
+    settings = json.loads(first[len("# lcanalysis review "):])
+    assert settings["advisor_playout_policy"] == ADVISOR_PLAYOUT_POLICY == "plain"
+    kept.write_text("# lcanalysis review " + json.dumps({**settings, "advisor_playout_policy": "stalling"}) + "\n"
+                    + rest)
+    before = kept.read_text()
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"{REFUSED}{kept} was made with other settings (advisor_playout_policy: 'stalling' there, 'plain' "
+            "here)") in err, err
+    assert kept.read_text() == before
+
+
 def test_every_setting_a_kept_review_file_holds_is_compared_on_resuming(record):
     """Each setting ``keep_settings`` writes decides a judgement's numbers, so each must match to resume
     (the review's version apart, refused in its own words): a setting added there and not compared would
@@ -237,8 +260,10 @@ def test_review_out_refuses_a_file_another_version_of_the_review_kept(record, tm
 
 
 def test_a_file_kept_by_an_earlier_review_version_is_refused_by_this_review(record, tmp_path, capsys):
-    """Version 15: in an exact tie of a deck draw with a discard-pile draw listed first, the best turn named is
-    the deck draw, as the hint and the tutor name it (14: a sampled stall level is estimated against an exact
+    """Version 16: in a match, each decision the play-outs judge carries its match loss (a match record's rounds
+    judged with their match score), each player the sum, and the settings name the advisor's play-out policy
+    (15: in an exact tie of a deck draw with a discard-pile draw listed first, the best turn named is
+    the deck draw, as the hint and the tutor name it; 14: a sampled stall level is estimated against an exact
     level of no stalls each too; 13: a sampled
     stall level after an exact one is estimated against it; 12: an exact stall level and a
     sampled one are compared world by world; 11: where two stall levels
@@ -254,20 +279,20 @@ def test_a_file_kept_by_an_earlier_review_version_is_refused_by_this_review(reco
     search, which judges at 3 and 4 cards, values a last stall before the end in closed form; 4: the
     round's last placements in closed form; 3: it shared the opponent's value after the last stall; 2: the
     advisor's two-stage schedule keeps its budget of play-outs), so the same record, settings and seed can
-    give other numbers than version 14 did. A file that version 14 kept (its settings name it) is refused,
+    give other numbers than version 15 did. A file that version 15 kept (its settings name it) is refused,
     naming both versions, the file untouched."""
-    assert R.REVIEW_VERSION == 15
+    assert R.REVIEW_VERSION == 16
     kept = tmp_path / "kept.csv"
     argv = ["review", str(record), "--time", "0.05", "--workers", "1", "--no-progress", "--out", str(kept)]
     assert main(argv) == 0
     first, rest = kept.read_text().split("\n", 1)
     settings = json.loads(first[len("# lcanalysis review "):])
-    kept.write_text("# lcanalysis review " + json.dumps({**settings, "review_version": 14}) + "\n" + rest)
+    kept.write_text("# lcanalysis review " + json.dumps({**settings, "review_version": 15}) + "\n" + rest)
     before = kept.read_text()
     capsys.readouterr()
     assert main(argv) == 2
     err = " ".join(capsys.readouterr().err.split())
-    assert (f"{REFUSED}{kept} was written by review version 14, and this is review version 15: resuming it "
+    assert (f"{REFUSED}{kept} was written by review version 15, and this is review version 16: resuming it "
             "would add this version's rows to the other's") in err, err
     assert kept.read_text() == before
 

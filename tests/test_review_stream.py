@@ -94,24 +94,26 @@ REVIEW_NUMBERS = {1: "65964629feea211f", 2: "7789759802b26d63", 3: "9b603de8f43b
                   5: "3ef99bfed5b81b14", 6: "b992386802d44a55", 7: "b992386802d44a55", 8: "890adb3890c1a156",
                   9: "890adb3890c1a156", 10: "890adb3890c1a156", 11: "890adb3890c1a156",
                   12: "890adb3890c1a156", 13: "bd9d68c5a13ba789", 14: "e75bc13cd7942b56",
-                  15: "e75bc13cd7942b56"}
+                  15: "e75bc13cd7942b56", 16: "c5b08132e6ee75d6"}
 
 
 def _numbers(golden) -> str:
     """A fingerprint (SHA-256, 16 hex digits) of the numbers and turns of the reference reviews:
     each decision's best and played turn, loss, mark, values, luck and worlds, each draw's luck,
-    each player's totals; not the words around them, nor the seconds."""
+    each player's totals; not the words around them, nor the seconds. (From version 16 a decision's and a
+    player's match loss too: the fingerprints before it were taken without them, which the reviews then had.)"""
     import hashlib
 
     decision = ("round", "index", "player", "played", "best", "advisor_best", "loss", "loss_stderr", "loss_bound",
                 "grade", "forced", "exact", "legal", "reference", "value_best", "value_best_stderr", "value_played",
                 "value_played_stderr", "value_reference", "value_reference_stderr", "alternatives", "worlds",
                 "advisor_rollouts", "drawn", "luck", "luck_stderr", "luck_worlds", "value_before_draw",
-                "value_after_draw")
+                "value_after_draw", "match_loss", "match_loss_stderr", "best_for_match")
     draw = ("round", "index", "player", "played", "drawn", "luck", "luck_stderr", "luck_worlds",
             "value_before_draw", "value_after_draw")
     player = ("player", "decisions", "unforced", "error_rate", "total_loss", "total_loss_stderr", "luck",
-              "luck_stderr", "draws", "result", "luck_adjusted", "luck_adjusted_stderr", "marks", "bounded")
+              "luck_stderr", "draws", "result", "luck_adjusted", "luck_adjusted_stderr", "marks", "bounded",
+              "match_loss", "match_loss_stderr", "match_decisions")
     numbers = {name: {"decisions": [[d.get(k) for k in decision] for d in case["json"]["decisions"]],
                       "draws": [[x.get(k) for k in draw] for x in case["json"]["draws"]],
                       "players": [[p.get(k) for k in player] for p in case["json"]["players"]]}

@@ -443,11 +443,12 @@ def test_the_round_robins_win_rates_carry_their_interval_over_deals():
 
 
 def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_versions(tmp_path):
-    """Version 15: in an exact tie of a deck draw with a discard-pile draw listed first, the best turn named is the
-    deck draw (the hint's and the tutor's), so a review's best turn can differ from version 14's. A reviews or
-    review-luck file whose settings say version 14 wrote it is refused before any work, naming both versions, the
+    """Version 16: in a match, each decision the play-outs judge carries its match loss, so a review of a match
+    says more than version 15's (15: in an exact tie of a deck draw with a discard-pile draw listed first, the
+    best turn named is the deck draw, the hint's and the tutor's). A reviews or
+    review-luck file whose settings say version 15 wrote it is refused before any work, naming both versions, the
     file untouched."""
-    assert REVIEW_VERSION == 15
+    assert REVIEW_VERSION == 16
     for path, write in ((tmp_path / "reviews.csv", lambda p, n: S.write_reviews(p, rounds=n, time_budget=0.02,
                                                                                 agents=("random",))),
                         (tmp_path / "luck.csv", lambda p, n: S.write_review_luck(p, deals=n, time_budget=0.02))):
@@ -455,10 +456,10 @@ def test_a_study_file_an_earlier_review_version_wrote_is_refused_naming_both_ver
         first, rest = path.read_text().split("\n", 1)
         mark = first[: first.index("{")]
         settings = json.loads(first[len(mark):])
-        assert settings["review_version"] == 15
-        path.write_text(mark + json.dumps({**settings, "review_version": 14}) + "\n" + rest)
+        assert settings["review_version"] == 16
+        path.write_text(mark + json.dumps({**settings, "review_version": 15}) + "\n" + rest)
         before = path.read_text()
-        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 14, and this "
-                                             "is review version 15: resuming it would add"):
+        with pytest.raises(ValueError, match=f"{re.escape(str(path))} was written by review version 15, and this "
+                                             "is review version 16: resuming it would add"):
             write(str(path), 2)
         assert path.read_text() == before

@@ -255,11 +255,14 @@ def _kept_file() -> Any:
     #: one row a judged turn: its round, index and judgement (``reviewer.judgement_text``, JSON); every
     #: setting ``keep_settings`` writes must match to resume (the version apart: refused in its own words).
     #: A file kept before the play-out policy was written (review version 5 or earlier) was judged by
-    #: the plain heuristic's play-outs, and says so when refused
+    #: the plain heuristic's play-outs, and says so when refused; the advisor that names the best turn has
+    #: played the plain heuristic throughout, named from version 16 (``reviewer.ADVISOR_PLAYOUT_POLICY``)
     return StudyFile("review", REVIEW_KEPT_MARK, ["round", "index", "judgement"], keys=("round", "index"),
                      identity_keys=("record_sha256", "player", "time", "seed", "search_floor", "hand_model",
-                                    "streams", "schedule", "playout_rate", "playout_policy", "luck_hand_model"),
-                     defaults={"playout_policy": "plain"}, version=("review_version", "review"))
+                                    "streams", "schedule", "playout_rate", "playout_policy", "advisor_playout_policy",
+                                    "luck_hand_model"),
+                     defaults={"playout_policy": "plain", "advisor_playout_policy": "plain"},
+                     version=("review_version", "review"))
 
 
 def _command(args: argparse.Namespace) -> str:

@@ -9,6 +9,17 @@ do it"). All values are in points of the round's final score difference, mover m
 seen from the view of the player concerned at that moment (docs/spec/interchange.md); in a match
 the review says once that they are not chances to win the match (``Review.match_note``).
 
+**In a match** (a match record, or a round whose position carries a match score; version 16), each
+decision the advisor's play-outs judge also carries ``match_loss``: what the played turn gave up of
+the chance to win the match against ``best_for_match``, in percentage points with its standard
+error, the advisor's own figure (``advise`` ranks every turn by its chance to win the match through
+the match equity table: the hint's ``match_loss`` for that view and seed, no second analysis; a
+match record's rounds are judged with the running totals before each as their match score). It
+comes from the advisor's worlds of the plain heuristic, not the fresh worlds of the loss in points,
+so the two can disagree. Decisions the endgame solver or search judges carry none (points only).
+Each player's ``match_loss`` sums theirs, the standard errors in quadrature; the marks and the
+error rate stay in points.
+
 **Decisions.** For each turn of a reviewed player, from that player's view before the turn:
 
 - the advisor (``lcanalysis.advisor.advise``, ``ADVISOR_SHARE`` of the time per decision, seed
@@ -127,6 +138,7 @@ from lcanalysis.reviewer.luck import draw_luck, modelled_twins
 from lcanalysis.reviewer.report import Decision, Draw, PlayerSummary, Review
 from lcanalysis.reviewer.run import TurnViews, judgement_of, judgement_text, keep_settings, kept_turn_misfit, review
 from lcanalysis.reviewer.settings import (
+    ADVISOR_PLAYOUT_POLICY,
     ADVISOR_SHARE,
     BELOW_ZERO,
     DEFAULT_TIME,
@@ -156,8 +168,8 @@ from lcanalysis.reviewer.settings import (
 )
 from lcanalysis.reviewer.words import reconciled_text
 
-__all__ = ["ADVISOR_SHARE", "BELOW_ZERO", "DEFAULT_TIME", "ENDGAME_CARDS", "HAND_MODEL", "IN_FLIGHT",
-           "LUCK_HAND_MODEL", "LUCK_SHARE", "MARKS", "MARK_SIGMAS", "MAX_TIME", "MIN_RATED", "MIN_WORLDS",
+__all__ = ["ADVISOR_PLAYOUT_POLICY", "ADVISOR_SHARE", "BELOW_ZERO", "DEFAULT_TIME", "ENDGAME_CARDS", "HAND_MODEL",
+           "IN_FLIGHT", "LUCK_HAND_MODEL", "LUCK_SHARE", "MARKS", "MARK_SIGMAS", "MAX_TIME", "MIN_RATED", "MIN_WORLDS",
            "ONE_PLAYER_LUCK", "PAIR_SHARE", "PLAYOUT_RATE", "RATING_BANDS", "REVIEW_VERSION", "SCHEDULE",
            "SEARCH_CARDS", "SEARCH_FLOOR", "STREAMS", "Decision", "Draw", "MarkCheck", "PlayerSummary", "Review",
            "ReviewChecks", "ReviewError", "TurnViews", "decision_seed", "draw_luck", "judgement_of", "judgement_text",

@@ -202,8 +202,24 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
         "reference": str(ref), "value_reference": float(means[ir]), "value_reference_stderr": stderr_of(ir),
         "gain_vs_reference": gain, "gain_vs_reference_stderr": gain_se,
         "alternatives": alternatives, "worlds": worlds, "advisor_rollouts": int(analysis.nodes),
-        "legal": len(analysis.moves),
+        "legal": len(analysis.moves), **_match_loss(analysis, played),
     }
+
+
+def _match_loss(analysis: Analysis, played: Move) -> dict[str, Any]:
+    """In a match (the view carries its score), what the played turn gives up of the chance to win the
+    match against the best turn for the match, in percentage points, as the advisor's own play-outs rank
+    every turn (``advisor.add_match_ranking``: the hint's and the tutor's ``match_loss``, paired over its
+    worlds, with its standard error); nothing otherwise. The same analysis that named the best turn in
+    points: no second one. The best turn for the match is the first with no match loss in the advisor's
+    points order, as the tutor names it."""
+    by_move = {m.move: m for m in analysis.moves}
+    mine = by_move[str(played)].extra
+    if "match_loss" not in mine:
+        return {}
+    best = next(m.move for m in analysis.moves if m.extra["match_loss"] <= 0.0)
+    return {"match_loss": 100 * float(mine["match_loss"]), "match_loss_stderr": 100 * float(mine["match_loss_stderr"]),
+            "best_for_match": best}
 
 
 def _named(analysis: Analysis) -> str:

@@ -12,8 +12,10 @@ import numpy as np
 
 from lcanalysis.analysis import loss_in_words
 from lcanalysis.game.view import View
+from lcanalysis.match_equity import match_loss_said
 from lcanalysis.reviewer.report_html import review_html, value_graph
 from lcanalysis.reviewer.settings import (
+    ADVISOR_PLAYOUT_POLICY,
     BELOW_ZERO,
     ENDGAME_CARDS,
     JUDGED_BY,
@@ -31,7 +33,14 @@ from lcanalysis.reviewer.settings import (
     SPEC_MARKED,
     rating_for,
 )
-from lcanalysis.reviewer.words import far_off_marks_text, reconciled_text, summed_reconciliation, where
+from lcanalysis.reviewer.words import (
+    costliest_for_match,
+    far_off_marks_text,
+    lowered,
+    reconciled_text,
+    summed_reconciliation,
+    where,
+)
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import ReviewChecks
@@ -77,6 +86,22 @@ class Decision:
     value_before_draw: float | None = None
     value_after_draw: float | None = None
     loss_bound: str | None = None  # "lower": the endgame search only bounded the played turn
+    #: in a match, where play-outs judged: the chance to win the match the played turn gives up against
+    #: ``best_for_match``, in percentage points, by the advisor's own play-outs (the hint's ``match_loss``
+    #: times 100), with its paired standard error; None where the endgame solver or search judged (points
+    #: only) or there is no match
+    match_loss: float | None = None
+    match_loss_stderr: float | None = None
+    best_for_match: str | None = None
+
+    def match_said(self) -> str:
+        """What the turn gave up of the chance to win the match, in the tutor's words ("For the match: 1.5 ±
+        0.4 percentage points less chance to win it than -B3/D, the best turn for the match (by the
+        play-outs)"); "" where it is not known."""
+        if self.match_loss is None or self.best_for_match is None:
+            return ""
+        return match_loss_said(self.played, self.best_for_match, self.match_loss, self.match_loss_stderr or 0.0,
+                               whose="the mover's")
 
     def loss_text(self, digits: int = 1) -> str:
         """The loss as a reader needs it: "3.0 (exact)", "3.0 ± 0.4" (an estimate), or "at least 3.0"
@@ -124,6 +149,12 @@ class PlayerSummary:
     #: unforced decisions whose loss the endgame search only bounded (``Decision.loss_bound`` "lower"):
     #: the total loss and the error rate are then at least the figures given, the rating at best its band
     bounded: int = 0
+    #: in a match: the chance to win the match given up over the decisions the play-outs judged
+    #: (``match_decisions``), the sum of their ``Decision.match_loss`` in percentage points, with the standard
+    #: errors in quadrature; None when none was (a round, or only decisions near the end)
+    match_loss: float | None = None
+    match_loss_stderr: float | None = None
+    match_decisions: int = 0
 
     @property
     def label(self) -> str:
@@ -155,6 +186,16 @@ class PlayerSummary:
                 text += f" (from {low} to {high} within two standard errors of the error rate)"
         return text
 
+    def match_loss_text(self) -> str:
+        """The chance to win the match given up, in words: "match chance given up: 3.2 ± 1.1 percentage points
+        over 5 decisions judged by play-outs", or that none was measured."""
+        if self.match_loss is None:
+            return ("match chance given up: not measured (no decision judged by play-outs; near the end the "
+                    "endgame search judges in points only)")
+        return (f"match chance given up: {self.match_loss:.1f} ± {self.match_loss_stderr or 0.0:.1f} percentage points "
+                f"over {self.match_decisions} decision(s) judged by play-outs (an estimate; decisions near the end, "
+                "judged in points only, are not counted)")
+
     def bounded_text(self) -> str:
         """Why a total is a bound, or "" when none of its losses is."""
         return (f"{self.bounded} loss(es) only bounded by the endgame search (at least the figure given), "
@@ -173,6 +214,11 @@ class PlayerSummary:
         d = asdict(self)
         head = {k: d.pop(k) for k in ("player", "decisions", "error_rate", "luck", "result", "luck_adjusted")}
         return {**head, **d}
+
+
+#: the keys of a decision's and a player's JSON that only a review in a match carries
+_MATCH_DECISION_KEYS = ("match_loss", "match_loss_stderr", "best_for_match")
+_MATCH_PLAYER_KEYS = ("match_loss", "match_loss_stderr", "match_decisions")
 
 
 @dataclass(repr=False)  # a line (__repr__), not every field of every decision
@@ -207,8 +253,9 @@ class Review:
     match_rounds: int | None = None  # a match record: the rounds of the match (its rules), played or not
     #: the record's names of players 0 and 1 (both reviewed or not), None when it gives none
     names: list[str] | None = None
-    #: in a match (a match record, or a position with a match score): that the losses are points of
-    #: the round, not chances to win the match (``match_equity.points_only_note``); None otherwise
+    #: in a match (a match record, or a position with a match score): that the marks and losses are points
+    #: of the round, not chances to win the match (``match_equity.points_only_note``), and where play-outs
+    #: judged each decision also gives its match loss (``words.match_note_text``); None otherwise
     match_note: str | None = None
     #: a resumed review: the turns judged by earlier runs (``review``'s ``judged``) and their seconds,
     #: included in ``seconds``; 0 and 0.0 for a review made in one run
@@ -240,6 +287,12 @@ class Review:
         return ("the unseen cards, the opponent's hand dealt by the opponent-hand model" if LUCK_HAND_MODEL
                 else "the unseen cards, dealt uniformly")
 
+    @property
+    def in_match(self) -> bool:
+        """A match record, or a round whose position carries a match score: the decisions the play-outs
+        judged carry their match loss, the players its sum."""
+        return self.match_note is not None
+
     # --- JSON ------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -250,19 +303,28 @@ class Review:
         decisions = []
         for d in self.decisions:
             row = asdict(d)
+            if not self.in_match:  # (the match's keys only in a match: null there where not judged for it)
+                for key in _MATCH_DECISION_KEYS:
+                    row.pop(key)
             head = {k: row.pop(k) for k in ("index", "player", "played", "best", "loss", "loss_stderr", "mark")}
             # the shared spec's mark is "mistake" or null: a mistake or a blunder is "mistake"; the
             # finer grade (an inaccuracy too) follows among the extras
             head["mark"] = SPEC_MARK if d.mark in SPEC_MARKED else None
             decisions.append({**head, "grade": d.mark, **row})
+        players = [p.spec_json() for p in self.players]
+        if not self.in_match:
+            for row in players:
+                for key in _MATCH_PLAYER_KEYS:
+                    row.pop(key)
         return {
             "decisions": decisions,
-            "players": [p.spec_json() for p in self.players],
+            "players": players,
             "draws": [asdict(d) for d in self.draws],
             "reconciliation": self.reconciliation,
             "settings": {"record": self.record_kind, "rounds": self.rounds, "finished": self.finished,
                          "time_per_decision": self.time_budget, "seed": self.seed, "seconds": self.seconds,
                          "review_version": REVIEW_VERSION, "playout_policy": PLAYOUT_POLICY,
+                         "advisor_playout_policy": ADVISOR_PLAYOUT_POLICY,
                          "workers": self.workers,
                          "earlier_runs": ({"turns": self.earlier_turns, "seconds": self.earlier_seconds}
                                           if self.earlier_turns else None),
@@ -271,6 +333,8 @@ class Review:
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
                          "scores": [list(s) for s in self.scores], "capped": list(self.capped),
                          "match_rounds": self.match_rounds, "match_note": self.match_note,
+                         # (the decisions' and players' match_loss: the match_note says what it rests on)
+                         **({"match_loss_unit": "percentage points"} if self.in_match else {}),
                          "luck_against": self.luck_against,
                          "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
                                      "search_floor": self.search_floor}},
@@ -321,6 +385,8 @@ class Review:
             lines.append(f"  result {p.result:+d} (score difference{over}), luck-adjusted {adj}" if self.finished else
                          f"  score difference where the record stops {p.result:+d} (not a result: the round is "
                          f"unfinished), luck-adjusted {adj}")
+            if self.in_match:
+                lines.append(f"  {p.match_loss_text()}")
         marked = [d for d in self.decisions if d.mark]
         lines.append("")
         if marked:
@@ -328,11 +394,17 @@ class Review:
             for d in marked:
                 lines.append(f"  {where(d)}: played {d.played}, best {d.best}: loss {d.loss_text()}  "
                              f"{(d.mark or '').upper()}")
+                if d.match_said():  # in a match, where play-outs judged: what it gave up of the chance to win it
+                    lines.append(f"    {d.match_said()}")
             far_off = far_off_marks_text(marked)
             if far_off:
                 lines.append(f"  ({far_off})")
         else:
             lines.append("no decision marked")
+        costly = costliest_for_match(self.decisions)
+        if costly:
+            lines.append("costliest for the match (beyond two standard errors):")
+            lines += [f"  {where(d)}: played {d.played}; {lowered(d.match_said())}" for d in costly]
         events: list[Decision | Draw] = [*self.decisions, *self.draws]
         lucky = sorted([x for x in events if x.luck is not None], key=lambda x: -abs(x.luck or 0.0))[:3]
         if lucky:

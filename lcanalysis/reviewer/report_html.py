@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from lcanalysis.reviewer.settings import JUDGED_BY, MARK_SIGMAS, MARKS, ONE_PLAYER_LUCK, RATING_BANDS
 from lcanalysis.reviewer.words import (
+    MATCH_LOSS_JUDGED,
     VERDICT_RULE,
     alternative_loss_text,
     far_off_marks_text,
@@ -19,7 +20,7 @@ from lcanalysis.reviewer.words import (
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import ReviewChecks
-    from lcanalysis.reviewer.report import Decision, Review
+    from lcanalysis.reviewer.report import Decision, PlayerSummary, Review
 
 # --- pictures --------------------------------------------------------------------------------------
 
@@ -112,6 +113,22 @@ def value_graph(rv: Review, width: int, height: int) -> str:
             f'viewBox="0 0 {width} {height}">' + "".join(body) + "</svg>")
 
 
+def _match_total(p: PlayerSummary) -> str:
+    """A player's match chance given up, in the players' table: "39.2 ± 2.8 pp over 5", or "not measured"."""
+    if p.match_loss is None:
+        return "not measured"
+    return f"{p.match_loss:.1f} ± {p.match_loss_stderr or 0.0:.1f} pp over {p.match_decisions}"
+
+
+def _match_cell(d: Decision) -> str:
+    """A decision's match loss in the table of every decision, against the best turn for the match named in
+    its title; blank where the endgame solver or search judged (points only)."""
+    if d.match_loss is None:
+        return ""
+    text = f"{d.match_loss:.2f} ± {d.match_loss_stderr or 0.0:.2f}"
+    return f"<span title='{html.escape(d.match_said())}'>{text}</span>"
+
+
 def _nice_step(span: float) -> float:
     raw = max(span, 1e-9) / 5
     mag = 10 ** math.floor(math.log10(raw))
@@ -146,6 +163,7 @@ def review_html(rv: Review, fragment: bool = False) -> str:
     if rv.match_rounds is not None:
         parts.append(f"<p>{e(rv.match_result_text())}.</p>")
     rows = []
+    in_match = rv.in_match  # a column more where the decisions give their match loss
     for p in rv.players:
         rate = p.error_rate_text()
         luck = "unknown" if p.luck is None else f"{p.luck:+.1f} ± {p.luck_stderr:.1f}"
@@ -153,10 +171,15 @@ def review_html(rv: Review, fragment: bool = False) -> str:
         marks = ", ".join(f"{p.marks.get(n, 0)} {n}" for n, _ in reversed(MARKS))
         rows.append(f"<tr><td>{e(p.label)}</td><td>{p.decisions} ({p.unforced})</td><td>{rate}</td>"
                     f"<td>{e(p.total_loss_text())}</td><td class='l'>{e(p.rating_text())}</td>"
-                    f"<td class='l'>{marks}</td><td>{luck}</td><td>{p.result:+d}</td><td>{adj}</td></tr>")
+                    f"<td class='l'>{marks}</td><td>{luck}</td><td>{p.result:+d}</td><td>{adj}</td>"
+                    + (f"<td>{e(_match_total(p))}</td>" if in_match else "") + "</tr>")
     parts.append("<h2>Players</h2><table><tr><th>player</th><th>decisions (unforced)</th><th>error rate</th>"
                  "<th>total loss</th><th class='l'>rating</th><th class='l'>marks</th><th>luck</th><th>result</th>"
-                 "<th>luck-adjusted</th></tr>" + "".join(rows) + "</table>")
+                 "<th>luck-adjusted</th>" + ("<th>match chance given up</th>" if in_match else "") + "</tr>"
+                 + "".join(rows) + "</table>")
+    if in_match:
+        parts.append(f"<p><small>Match chance given up: percentage points, the sum over the decisions judged by "
+                     f"play-outs (their standard errors in quadrature), {e(MATCH_LOSS_JUDGED)}.</small></p>")
     if rv.viewer is not None:
         parts.append(f"<p><small>Luck against {e(rv.luck_against)}: {e(ONE_PLAYER_LUCK)}.</small></p>")
     for rec in rv.reconciliation:
@@ -176,7 +199,8 @@ def review_html(rv: Review, fragment: bool = False) -> str:
                       f"<td>{e(alternative_loss_text(a))}</td></tr>" for a in d.alternatives)
         parts.append(f"<div class='critical'><div>{pic}</div><div><h3>{e(where(d))}: {e(d.mark or '')}</h3>"
                      f"<p>played <code>{e(d.played)}</code>, best <code>{e(d.best)}</code>: loss "
-                     f"{d.loss_text()} points</p><table><tr><th class='l'>turn</th><th>value</th>"
+                     f"{d.loss_text()} points</p>" + (f"<p>{e(d.match_said())}</p>" if d.match_said() else "")
+                     + "<table><tr><th class='l'>turn</th><th>value</th>"
                      f"<th>loss</th></tr>{alt}</table><p><small>{e(d.method)}</small></p></div></div>")
     rows = []
     for d in rv.decisions:
@@ -184,11 +208,13 @@ def review_html(rv: Review, fragment: bool = False) -> str:
         cls = d.mark or ("forced" if d.forced else "")
         rows.append(f"<tr class='{cls}'><td>{d.round}</td><td>{d.index}</td><td>{d.player}</td><td>{d.deck}</td>"
                     f"<td class='l'><code>{e(d.played)}</code></td><td class='l'><code>{e(d.best)}</code></td>"
-                    f"<td>{d.loss_text(2)}</td><td class='l'>{e(cls)}"
-                    f"</td><td>{luck}</td><td>{'exact' if d.exact else d.worlds}</td><td>{d.seconds:.2f}</td></tr>")
+                    f"<td>{d.loss_text(2)}</td><td class='l'>{e(cls)}</td>"
+                    + (f"<td>{_match_cell(d)}</td>" if in_match else "")
+                    + f"<td>{luck}</td><td>{'exact' if d.exact else d.worlds}</td><td>{d.seconds:.2f}</td></tr>")
     parts.append("<h2>Every decision</h2><table><tr><th>round</th><th>turn</th><th>player</th><th>deck</th>"
                  "<th class='l'>played</th><th class='l'>best</th><th>loss</th><th class='l'>mark</th>"
-                 "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
+                 + ("<th>match loss (pp)</th>" if in_match else "")
+                 + "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
     far_off = far_off_marks_text([d for d in rv.decisions if d.mark])  # (the text's line under its marks)
     if far_off:
         parts.append(f"<p><small>{e(far_off)}.</small></p>")

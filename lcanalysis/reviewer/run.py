@@ -3,6 +3,7 @@ resumed, and the answer assembled and reconciled."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -19,12 +20,13 @@ from lcanalysis.game.cards import Card
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
 from lcanalysis.game.view import View
-from lcanalysis.match_equity import points_only_note
+from lcanalysis.match_equity import MatchEquity, table_caveat
 from lcanalysis.options import MAX_WORKERS, brief, check_seed  # worker processes (as a tournament's)
 from lcanalysis.progress import progress_bar, ticking
 from lcanalysis.reviewer.judge import Job, review_turn, round_codes
 from lcanalysis.reviewer.report import Decision, Draw, PlayerSummary, Review
 from lcanalysis.reviewer.settings import (
+    ADVISOR_PLAYOUT_POLICY,
     AHEAD_PER_WORKER,
     DEFAULT_TIME,
     HAND_MODEL,
@@ -44,6 +46,7 @@ from lcanalysis.reviewer.settings import (
     mark_for,
     rating_for,
 )
+from lcanalysis.reviewer.words import match_note_text
 
 # --- the review ------------------------------------------------------------------------------------
 
@@ -116,7 +119,8 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
         raise ReviewError("the record holds no turn to review")
     kept = _kept(judged or {}, turns, rec)
     t0 = time.perf_counter()
-    jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), skip=kept)
+    jobs = _jobs(rounds, reviewed, float(time_budget), seed, float(search_floor), skip=kept,
+                 matches=_match_scores(rec))
     results, used = _run(jobs, len(turns), executor, workers, progress, kept=list(kept.values()), on_judged=on_judged,
                          started=t0)
     # this run's time, and the earlier runs' up to the last turn each of them kept
@@ -128,7 +132,8 @@ def review(record: Any, *, player: int | None = None, time_budget: float = DEFAU
     rv.search_floor = float(search_floor)
     rv.match_rounds = rec.rules.rounds if isinstance(rec, MatchRecord) else None
     if isinstance(rec, MatchRecord) or any(rounds[r - 1].start.match for r in {d.round for d in rv.decisions}):
-        rv.match_note = points_only_note("the losses and values are")  # (a round's views share its start's match)
+        rules = rounds[0].rules  # (a round's views share its start's match; a 6-colour match: a rough guide)
+        rv.match_note = match_note_text(table_caveat(MatchEquity.load(rules=rules), rules))
     names = rec.players or rounds[0].players
     rv.names = list(names) if names else None
     for summary in rv.players:
@@ -141,7 +146,8 @@ def keep_settings(record: Any, *, player: int | None = None, time_budget: float 
     """What decides a review's judgement of a turn, as JSON values: the record (a SHA-256 of its
     compact JSON form, ``to_json(compact=True)``, unchanged since judgements were first kept), the
     options of ``review``, the method's settings (the advisor's hand model, streams, schedule and
-    play-out rate, the policy that measures the losses, the luck's hand model) and the review's version
+    play-out rate, the policy that measures the losses and the one the advisor that names the best turn plays,
+    the luck's hand model) and the review's version
     (``REVIEW_VERSION``). Judgements
     kept for ``review``'s ``judged`` are reused only under the same settings (``lcanalysis review
     --out`` refuses a file made with others, naming them, and one another version of the review
@@ -153,7 +159,8 @@ def keep_settings(record: Any, *, player: int | None = None, time_budget: float 
     return {"record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "player": player,
             "time": float(time_budget), "seed": seed, "search_floor": float(search_floor),
             "hand_model": HAND_MODEL, "streams": STREAMS, "schedule": SCHEDULE, "playout_rate": PLAYOUT_RATE,
-            "playout_policy": PLAYOUT_POLICY, "luck_hand_model": LUCK_HAND_MODEL, "review_version": REVIEW_VERSION}
+            "playout_policy": PLAYOUT_POLICY, "advisor_playout_policy": ADVISOR_PLAYOUT_POLICY,
+            "luck_hand_model": LUCK_HAND_MODEL, "review_version": REVIEW_VERSION}
 
 
 def judgement_text(result: Mapping[str, Any]) -> str:
@@ -260,10 +267,26 @@ def _judged(rec: RoundRecord, mover: int, drawn: Card | None, reviewed: set[int]
     return mover in reviewed or drawn is not None
 
 
+def _match_scores(record: RoundRecord | MatchRecord) -> dict[int, dict[str, Any]]:
+    """A match record's score before each of its rounds, as a view carries it (``{"round": r, "totals": [a, b]}``,
+    the running totals of the rounds before), so that the advisor ranks each turn by its chance to win the
+    match too; {} for a round record (whose start carries its own match score, if any)."""
+    if not isinstance(record, MatchRecord):
+        return {}
+    scores, totals = {}, [0, 0]
+    for r, rec in enumerate(record.rounds, start=1):
+        scores[r] = {"round": r, "totals": list(totals)}
+        a, b = rec.scores()
+        totals = [totals[0] + a, totals[1] + b]
+    return scores
+
+
 def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float, seed: int,
-          search_floor: float = SEARCH_FLOOR, skip: Mapping[tuple[int, int], Any] | None = None) -> Iterator[Job]:
+          search_floor: float = SEARCH_FLOOR, skip: Mapping[tuple[int, int], Any] | None = None,
+          matches: Mapping[int, dict[str, Any]] | None = None) -> Iterator[Job]:
     """The turns to judge (``_judged``), oldest first, each job built only when it is asked for;
-    not those of ``skip`` (judged already)."""
+    not those of ``skip`` (judged already). ``matches``: a match record's score before each round
+    (``_match_scores``), given to a view whose round's start carries none."""
     for r, rec in enumerate(rounds, start=1):
         moves, codes = round_codes(rec)
         for step in rec.steps():
@@ -271,6 +294,9 @@ def _jobs(rounds: Sequence[RoundRecord], reviewed: set[int], time_budget: float,
                 continue
             before = step.before
             view = before.view(step.player) if isinstance(before, Position) else before
+            if matches and r in matches and view.match is None:
+                view = copy.copy(view)  # (a one-player record's kept view is left as it was)
+                view.match = {"round": r, "totals": list(matches[r]["totals"])}
             drawn = str(step.drawn) if step.drawn is not None else None
             pile = list(before.deck) if isinstance(before, Position) else None
             n = len(view.history)  # the round's history so far (checked at its last turn, else sent whole)
@@ -387,10 +413,16 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], revi
             adjusted_se = luck_se if adjusted is not None else None
         rate = total / len(unforced) if unforced else None
         marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
+        for_match = [d for d in mine if d.match_loss is not None]  # judged by play-outs, in a match
+        # the chance to win the match given up: their sum, the standard errors in quadrature (independent analyses)
+        match_loss = float(sum(d.match_loss or 0.0 for d in for_match)) if for_match else None
+        match_se = math.sqrt(sum((d.match_loss_stderr or 0.0) ** 2 for d in for_match)) if for_match else None
         players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,
                                      result, adjusted, rating_for(rate) if len(unforced) >= MIN_RATED else None,
                                      marks, adjusted_se, None if rate is None else total_se / len(unforced),
-                                     bounded=sum(d.loss_bound == "lower" for d in unforced)))
+                                     bounded=sum(d.loss_bound == "lower" for d in unforced),
+                                     match_loss=match_loss, match_loss_stderr=match_se,
+                                     match_decisions=len(for_match)))
     recon = []
     if viewer is None and reviewed == {0, 1}:
         for r, rec in enumerate(rounds, start=1):

@@ -59,8 +59,11 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: judging budget at 4 cards can reach a third stall level and a judged value, bound or loss can differ; 15:
 #: where an exact answer lists a discard-pile draw first and a deck draw ties it exactly, the best turn named
 #: is the deck draw, the turn the hint's verdict and the tutor name (``Analysis.turn_to_name``); the losses,
-#: marks and values are the same (a tie has one value).
-REVIEW_VERSION = 15
+#: marks and values are the same (a tie has one value); 16: in a match, each decision the play-outs judge carries
+#: what it gave up of the chance to win the match (``match_loss``, percentage points, the advisor's own, the
+#: hint's: a match record's rounds are judged with their match score), each player the sum; the points are the
+#: same, and the settings name the advisor's play-out policy (``ADVISOR_PLAYOUT_POLICY``).
+REVIEW_VERSION = 16
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0
 #: the default time per decision, in seconds of the advisor's budget units (a count of rollouts,

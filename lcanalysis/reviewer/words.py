@@ -1,5 +1,5 @@
 """The review's phrases that its text and its HTML report share: where a turn is, an
-alternative's loss, a round's reconciliation."""
+alternative's loss, a round's reconciliation, what a match's chances rest on."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from lcanalysis.advisor import FAR_OFF_CARDS, near_end_misjudgment
 from lcanalysis.analysis import loss_in_words
-from lcanalysis.reviewer.settings import MARK_SIGMAS, MARKS, PLAYOUT_POLICY
+from lcanalysis.match_equity import points_only_note
+from lcanalysis.reviewer.settings import ADVISOR_PLAYOUT_POLICY, MARK_SIGMAS, MARKS, PLAYOUT_POLICY, SEARCH_CARDS
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import MarkCheck
@@ -77,3 +78,37 @@ def reconciled_text(rec: dict[str, Any]) -> str:
             f"{rec['skill'][0] - rec['skill'][1]:+.1f} ± {rec['skill_stderr']:.1f} + luck "
             f"{rec['luck'][0] - rec['luck'][1]:+.1f} ± {rec['luck_stderr']:.1f} + hidden cards "
             f"{rec['hidden']:+.1f} ± {rec['stderr']:.1f}")
+
+
+#: what a decision's match loss rests on: in the match note (the text, the HTML report, the JSON settings)
+#: and under the HTML report's players
+MATCH_LOSS_JUDGED = (f"an estimate by the advisor's own play-outs, the {ADVISOR_PLAYOUT_POLICY} heuristic's, as the "
+                     "hint ranks every turn by its chance to win the match through the match equity table, against "
+                     "the best turn for the match there, paired over those worlds (the played turn often in a "
+                     "few only: they are spread over every legal turn), not the fresh worlds of the "
+                     f"{PLAYOUT_POLICY} heuristic that measure the loss in points, so the two can disagree; the marks "
+                     "and the error rate stay in points; the decisions the endgame solver or search judges near the "
+                     f"end (with {SEARCH_CARDS} cards or fewer left), in points only, carry none and are not counted")
+
+
+def match_note_text(caveat: str = "") -> str:
+    """The note of a review in a match, said once: that its marks, losses and values are points of the round
+    (advise's words, ``points_only_note``), and that where play-outs judge each decision also gives what it
+    gave up of the chance to win the match, each player the sum; ``caveat``: the match equity table's for
+    another number of colours (``match_equity.table_caveat``, with its leading space), or ""."""
+    return (points_only_note("the marks, losses and values are") + "; where play-outs judge, each decision also "
+            "gives what it gave up of the chance to win the match, and each player the sum (" + MATCH_LOSS_JUDGED
+            + ")" + caveat)
+
+
+def costliest_for_match(decisions: list[Decision], limit: int = 3) -> list[Decision]:
+    """The decisions that gave up the most chance to win the match, beyond ``MARK_SIGMAS`` standard errors
+    of zero, the largest first: a turn can cost the match while it costs few points (unmarked)."""
+    costly = [d for d in decisions if d.match_loss is not None and d.match_loss > MARK_SIGMAS * (d.match_loss_stderr
+                                                                                               or 0.0)]
+    return sorted(costly, key=lambda d: -(d.match_loss or 0.0))[:limit]
+
+
+def lowered(sentence: str) -> str:
+    """A sentence to follow a semicolon: its first letter in lower case ("For the match: ..." -> "for the ...")."""
+    return sentence[:1].lower() + sentence[1:]
