@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from lcanalysis.reviewer.settings import JUDGED_BY, MARK_SIGMAS, MARKS, ONE_PLAYER_LUCK, RATING_BANDS
 from lcanalysis.reviewer.words import (
-    MATCH_LOSS_JUDGED,
     VERDICT_RULE,
     alternative_loss_text,
     far_off_marks_text,
@@ -178,8 +177,9 @@ def review_html(rv: Review, fragment: bool = False) -> str:
                  "<th>luck-adjusted</th>" + ("<th>match chance given up</th>" if in_match else "") + "</tr>"
                  + "".join(rows) + "</table>")
     if in_match:
-        parts.append(f"<p><small>Match chance given up: percentage points, the sum over the decisions judged by "
-                     f"play-outs (their standard errors in quadrature), {e(MATCH_LOSS_JUDGED)}.</small></p>")
+        parts.append("<p><small>Match chance given up: percentage points of the chance to win the match, the sum over "
+                     "the decisions judged by play-outs, their standard errors in quadrature (an estimate: what it "
+                     "rests on, the match note above).</small></p>")
     if rv.viewer is not None:
         parts.append(f"<p><small>Luck against {e(rv.luck_against)}: {e(ONE_PLAYER_LUCK)}.</small></p>")
     for rec in rv.reconciliation:
@@ -215,6 +215,10 @@ def review_html(rv: Review, fragment: bool = False) -> str:
                  "<th class='l'>played</th><th class='l'>best</th><th>loss</th><th class='l'>mark</th>"
                  + ("<th>match loss (pp)</th>" if in_match else "")
                  + "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
+    if in_match:
+        parts.append("<p><small>Match loss (pp): the percentage points of the chance to win the match the turn gave "
+                     "up against the best turn for the match (its sentence on hovering), an estimate; blank where the "
+                     "endgame solver or search judged, in points only.</small></p>")
     far_off = far_off_marks_text([d for d in rv.decisions if d.mark])  # (the text's line under its marks)
     if far_off:
         parts.append(f"<p><small>{e(far_off)}.</small></p>")

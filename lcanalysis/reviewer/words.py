@@ -80,8 +80,7 @@ def reconciled_text(rec: dict[str, Any]) -> str:
             f"{rec['hidden']:+.1f} ± {rec['stderr']:.1f}")
 
 
-#: what a decision's match loss rests on: in the match note (the text, the HTML report, the JSON settings)
-#: and under the HTML report's players
+#: what a decision's match loss rests on, in the match note (the text, the HTML report, the JSON settings)
 MATCH_LOSS_JUDGED = (f"an estimate by the advisor's own play-outs, the {ADVISOR_PLAYOUT_POLICY} heuristic's, as the "
                      "hint ranks every turn by its chance to win the match through the match equity table, against "
                      "the best turn for the match there, paired over those worlds (the played turn often in a "
