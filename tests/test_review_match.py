@@ -1,8 +1,10 @@
 """The game review of a match in the match's terms: each decision the play-outs judge carries what it
-gave up of the chance to win the match, the hint's own figure for that view and seed (the advisor that
-judges it in points ranks every turn by its chance to win the match too), each player the sum; near the
-end, where the endgame solver or search judges in points only, nothing is said of the match; a single
-round says nothing of one; the spec's keys stay as they are."""
+gave up of the chance to win the match, measured in the same fresh worlds as its loss in points (each
+world's final score difference turned into the match equity of the running totals), against the best turn
+for the match among the turns played out there; each player the sum; near the end, where the endgame solver
+or search judges in points only, nothing is said of the match; a single round says nothing of one; the
+JSON keeps the chance as a fraction, as advise's does, the text and the HTML print percentage points; the
+spec's keys stay as they are."""
 
 from __future__ import annotations
 
@@ -10,25 +12,24 @@ import html
 import json
 import math
 
+import numpy as np
 import pytest
 from test_review import T, _blunder_start, _play_out, _short_round
 
 import lcanalysis as lc
-from lcanalysis.advisor import advise, judging_budget
+from lcanalysis.game.moves import Move
 from lcanalysis.game.records import record_match, record_round
-from lcanalysis.match_equity import POINTS_ONLY, points_only_note
+from lcanalysis.match_equity import POINTS_ONLY, MatchEquity, match_analysis, points_only_note
 from lcanalysis.reviewer import (
     ADVISOR_PLAYOUT_POLICY,
-    ADVISOR_SHARE,
-    HAND_MODEL,
-    PLAYOUT_RATE,
-    SCHEDULE,
+    MIN_WORLDS,
+    PAIR_SHARE,
     SEARCH_CARDS,
-    SEARCH_FLOOR,
-    STREAMS,
     decision_seed,
     review,
 )
+from lcanalysis.reviewer.settings import PLAYOUT_PARAMS
+from lcanalysis.rollouts import ROLLOUTS_PER_MS, Rollouts
 
 SPEC_DECISION = ["index", "player", "played", "best", "loss", "loss_stderr", "mark"]
 SPEC_PLAYER = ["player", "decisions", "error_rate", "luck", "result", "luck_adjusted"]
@@ -53,28 +54,34 @@ def match_review():
     return rec, rv
 
 
-def _hints_match_loss(rec, r: int, index: int, totals: list[int], seed: int):
-    """The hint's own answer for the view before turn ``index`` of round ``r``, the match score given by
-    hand (``totals`` before the round), at the review's budget and settings for that decision: the played
-    turn's match loss and the hint's best turn for the match (the first with none, as the tutor names it)."""
-    rd = rec.rounds[r - 1]
-    view = rd.state(index).view(rd.state(index).to_move)
-    view.match = {"round": r, "totals": totals}
-    answer = advise(view, time_budget=judging_budget(view.deck_count, T * ADVISOR_SHARE, SEARCH_FLOOR),
-                    seed=decision_seed(seed, r, index), endgame_cards=SEARCH_CARDS, hand_model=HAND_MODEL,
-                    streams=STREAMS, schedule=SCHEDULE, playout_rate=PLAYOUT_RATE,
-                    playout_policy=ADVISOR_PLAYOUT_POLICY)
-    played = str(rd.turns[index].move)
-    mine = next(m for m in answer.moves if m.move == played)
-    best = next(m.move for m in answer.moves if m.extra["match_loss"] <= 0.0)
-    return mine.extra["match_loss"], mine.extra["match_loss_stderr"], best, view.deck_count
+def _fresh_worlds(rec, d, totals: list[int], seed: int):
+    """The review's fresh worlds for decision ``d``, built here apart from the reviewer: the view before the
+    turn with the match score given by hand (``totals`` before the round), the turns it played out in the
+    order it plays them (the advisor's best, the played, the heuristic's, then the runner-up: the one
+    alternative left), the seed after the decision's and as many worlds as its time gives each turn."""
+    rd = rec.rounds[d.round - 1]
+    view = rd.state(d.index).view(rd.state(d.index).to_move)
+    view.match = {"round": d.round, "totals": totals}
+    names = list(dict.fromkeys([d.advisor_best, d.played, d.reference]))
+    names += [a["move"] for a in d.alternatives if a["move"] not in names]
+    assert sorted(names) == sorted(a["move"] for a in d.alternatives) and len(names) <= 4
+    worlds = max(MIN_WORLDS, int(T * PAIR_SHARE * 1000 * ROLLOUTS_PER_MS / len(names)))
+    assert worlds == d.worlds
+    r = Rollouts(view, [Move.parse(m, view.colors).code(view.colors) for m in names],
+                 seed=decision_seed(seed, d.round, d.index) + 1, params=PLAYOUT_PARAMS)
+    r.sample(worlds)
+    return view, r, names
 
 
-def test_each_decision_the_play_outs_judge_carries_the_hints_own_match_loss(match_review):
-    """Read apart from the reviewer: the hint (advise) on the same view with the match score (round 2:
-    the totals of round 1, added here by hand), at the same seed and budget, gives the played turn's
-    match loss; the review's is that figure in percentage points, with its standard error, against the
-    same best turn for the match. Near the end (4 cards or fewer, the endgame solver or search) none."""
+def test_each_decisions_match_loss_is_measured_in_the_worlds_of_its_points_loss(match_review):
+    """Read apart from the reviewer: the review's fresh worlds for each decision the play-outs judge, built
+    here (the same view with the match score, turns, seed and world count), give its loss in points (where
+    the advisor's best stayed the best), and in those worlds its match loss, a fraction: by hand, each
+    world's final score difference turned into the match equity of the running totals
+    (``MatchEquity.match_values``), the best turn for the match the one with the highest mean (every turn is
+    played in every world, so paired differences order them as the means do), the loss the mean of the
+    paired differences and its standard error; and ``match_analysis`` on those worlds gives the same. Near the
+    end (4 cards or fewer, the endgame solver or search) none."""
     rec, rv = match_review
     first = rec.rounds[0].scores()
     totals = {1: [0, 0], 2: [first[0], first[1]]}
@@ -85,17 +92,42 @@ def test_each_decision_the_play_outs_judge_carries_the_hints_own_match_loss(matc
         if d.match_loss is None:  # the endgame solver or search: points only
             assert d.deck <= SEARCH_CARDS and d.advisor_rollouts == 0 and d.best_for_match is None
             continue
-        loss, stderr, best, deck = _hints_match_loss(rec, d.round, d.index, totals[d.round], seed=5)
-        assert deck == d.deck and d.advisor_rollouts > 0
-        assert d.match_loss == pytest.approx(100 * loss, abs=1e-12), (d.round, d.index)
-        assert d.match_loss_stderr == pytest.approx(100 * stderr, abs=1e-12), (d.round, d.index)
-        assert d.best_for_match == best
-    assert any(d.match_loss > 0.5 for d in judged)  # (not all nothing: some turns gave the match up)
+        view, r, names = _fresh_worlds(rec, d, totals[d.round], seed=5)
+        pts = [np.asarray(x, dtype=float) for x in r.samples]
+        if d.best == d.advisor_best:  # the same worlds: the points loss is theirs
+            gap = pts[names.index(d.best)] - pts[names.index(d.played)]
+            assert d.loss == pytest.approx(gap.mean(), abs=1e-9), (d.round, d.index)
+        equity = MatchEquity.load(rules=view.rules).match_values(pts, view)
+        means = [float(e.mean()) for e in equity]
+        best = names.index(d.best_for_match)
+        assert means[best] == pytest.approx(max(means), abs=1e-12), (d.round, d.index)
+        gap = equity[best] - equity[names.index(d.played)]
+        assert 0.0 <= d.match_loss <= 1.0
+        assert d.match_loss == pytest.approx(gap.mean(), abs=1e-12), (d.round, d.index)
+        assert d.match_loss_stderr == pytest.approx(gap.std(ddof=1) / math.sqrt(len(gap)), abs=1e-12)
+        ranked = match_analysis(view, r)
+        mine = next(m for m in ranked.moves if m.move == d.played)
+        assert (d.match_loss, d.match_loss_stderr, d.best_for_match) == (mine.match_loss, mine.match_loss_stderr,
+                                                                         ranked.best_match)
+    assert any(d.match_loss > 0.005 for d in judged)  # (not all nothing: some turns gave the match up)
+
+
+def test_the_best_turn_for_the_match_is_one_the_review_played_out(match_review):
+    """The match loss and the points loss rest on the same turns: each decision's best turn for the match
+    is among its alternatives (the turns played out), and its sentence says it was chosen among them."""
+    _, rv = match_review
+    for d in rv.decisions:
+        if d.match_loss is None:
+            continue
+        played_out = [a["move"] for a in d.alternatives]
+        assert d.best_for_match in played_out and d.played in played_out
+        assert f"(by the play-outs, among the {len(played_out)} turns played out)" in d.match_said()
 
 
 def test_each_players_match_loss_is_the_sum_of_theirs_with_the_errors_in_quadrature(match_review):
     """The totals by hand from the JSON's decisions: the sum of the match losses of the decisions the
-    play-outs judged, their standard errors in quadrature, and how many; the text says them so."""
+    play-outs judged, their standard errors in quadrature, and how many, fractions as advise's JSON keeps
+    them; the text says them in percentage points, 100 times the JSON's figures."""
     _, rv = match_review
     data = json.loads(json.dumps(rv.to_json()))
     text = rv.to_text()
@@ -106,27 +138,32 @@ def test_each_players_match_loss_is_the_sum_of_theirs_with_the_errors_in_quadrat
         assert p["match_decisions"] == len(mine) > 0
         assert p["match_loss"] == pytest.approx(total, abs=1e-9)
         assert p["match_loss_stderr"] == pytest.approx(spread, abs=1e-9)
-        assert (f"match chance given up: {total:.1f} ± {spread:.1f} percentage points over {len(mine)} decision(s) "
-                "judged by play-outs (an estimate; decisions near the end, judged in points only, are not counted)"
-                in text)
-    assert data["settings"]["match_loss_unit"] == "percentage points"
+        assert 0.0 < total < len(mine)  # (a fraction a decision)
+        assert (f"match chance given up: {100 * total:.1f} ± {100 * spread:.1f} percentage points over {len(mine)} "
+                "decision(s) judged by play-outs (an estimate; decisions near the end, judged in points only, are "
+                "not counted)" in text)
+    assert "match_loss_unit" not in data["settings"]  # (a fraction, as advise's match_loss: no unit to name)
 
 
 def test_the_match_loss_is_said_in_the_tutors_words_under_a_mark_and_in_the_html(match_review):
-    """A marked decision's line is followed by the tutor's sentence, for a turn not the best for the match:
-    "For the match: X ± Y percentage points less chance to win it than T, the best turn for the match (by
-    the play-outs)"; the HTML report gives the same sentence and a column of every decision's match loss."""
+    """A marked decision's line is followed by the tutor's sentence, for a turn not the best for the match,
+    in percentage points (100 times the JSON's fraction): "For the match: X ± Y percentage points less
+    chance to win it than T, the best turn for the match (by the play-outs, among the N turns played out)";
+    the HTML report gives the same sentence and a column of every decision's match loss, in percentage points."""
     _, rv = match_review
     text, page = rv.to_text(), rv.to_html()
+    data = {(d["round"], d["index"]): d for d in json.loads(json.dumps(rv.to_json()))["decisions"]}
     marked = [d for d in rv.decisions if d.mark and d.match_loss is not None and d.played != d.best_for_match]
     assert marked
     for d in marked:
-        said = (f"For the match: {d.match_loss:.1f} ± {d.match_loss_stderr:.1f} percentage points less chance to "
-                f"win it than {d.best_for_match}, the best turn for the match (by the play-outs)")
+        pp, pp_se = 100 * data[d.round, d.index]["match_loss"], 100 * data[d.round, d.index]["match_loss_stderr"]
+        said = (f"For the match: {pp:.1f} ± {pp_se:.1f} percentage points less chance to win it than "
+                f"{d.best_for_match}, the best turn for the match (by the play-outs, among the "
+                f"{len(d.alternatives)} turns played out)")
         assert d.match_said() == said
         assert f"  BLUNDER\n    {said}\n" in text or f"  MISTAKE\n    {said}\n" in text or \
             f"  INACCURACY\n    {said}\n" in text, said
-        assert f"{d.match_loss:.2f} ± {d.match_loss_stderr:.2f}</span>" in page
+        assert f"{pp:.2f} ± {pp_se:.2f}</span>" in page
     assert "<th>match loss (pp)</th>" in page and "<th>match chance given up</th>" in page
     for d in rv.critical():
         if d.match_said():
@@ -200,8 +237,9 @@ def test_a_review_in_a_match_says_once_what_is_points_and_what_the_matchs():
         rv = review(record, player=0, time_budget=T, seed=0, executor="serial", progress=False)
         note = rv.to_json()["settings"]["match_note"]
         assert note.startswith(head + "; where play-outs judge, each decision also gives what it gave up of the "
-                                      "chance to win the match, and each player the sum (an estimate by the "
-                                      "advisor's own play-outs")
+                                      "chance to win the match, and each player the sum (an estimate paired over "
+                                      "the same fresh worlds of the stalling heuristic as the loss in points")
+        assert "against the best turn for the match among the turns played out there" in note
         assert rv.to_text().count(POINTS_ONLY) == 1 and note in rv.to_text()
         assert rv.to_html().count(POINTS_ONLY) == 1 and html.escape(note) in rv.to_html()
         assert [d.match_loss is not None for d in rv.decisions] == [True] * len(rv.decisions)  # 44 cards left

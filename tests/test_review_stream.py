@@ -89,12 +89,13 @@ def test_on_worker_processes_the_review_is_the_one_before_too(golden):
 
 
 #: each ``reviewer.REVIEW_VERSION`` with the fingerprint of its numbers in the reference reviews
-#: (``_numbers``); a new version is added last
+#: (``_numbers``); a new version is added last (16's, unpublished, retaken when its match losses moved into the
+#: fresh worlds of the points and were kept as fractions)
 REVIEW_NUMBERS = {1: "65964629feea211f", 2: "7789759802b26d63", 3: "9b603de8f43b1bdc", 4: "57cab4ce26e72647",
                   5: "3ef99bfed5b81b14", 6: "b992386802d44a55", 7: "b992386802d44a55", 8: "890adb3890c1a156",
                   9: "890adb3890c1a156", 10: "890adb3890c1a156", 11: "890adb3890c1a156",
                   12: "890adb3890c1a156", 13: "bd9d68c5a13ba789", 14: "e75bc13cd7942b56",
-                  15: "e75bc13cd7942b56", 16: "c5b08132e6ee75d6"}
+                  15: "e75bc13cd7942b56", 16: "cd18105e3ca6f9ec"}
 
 
 def _numbers(golden) -> str:

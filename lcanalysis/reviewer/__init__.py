@@ -10,15 +10,17 @@ seen from the view of the player concerned at that moment (docs/spec/interchange
 the review says once that they are not chances to win the match (``Review.match_note``).
 
 **In a match** (a match record, or a round whose position carries a match score; version 16), each
-decision the advisor's play-outs judge also carries ``match_loss``: what the played turn gave up of
-the chance to win the match against ``best_for_match``, in percentage points with its standard
-error, the advisor's own figure (``advise`` ranks every turn by its chance to win the match through
-the match equity table: the hint's ``match_loss`` for that view and seed, no second analysis; a
-match record's rounds are judged with the running totals before each as their match score). It
-comes from the advisor's worlds of the plain heuristic, not the fresh worlds of the loss in points,
-so the two can disagree. Decisions the endgame solver or search judges carry none (points only).
-Each player's ``match_loss`` sums theirs, the standard errors in quadrature; the marks and the
-error rate stay in points.
+decision the play-outs judge also carries ``match_loss``: what the played turn gave up of the
+chance to win the match against ``best_for_match``, a fraction (0.07: 7 percentage points) as
+advise's JSON and the tutor keep it, with its standard error. It is measured in the same fresh
+worlds as the loss in points (below): ``match_equity.match_analysis`` turns each world's final score
+difference into the match equity of the running totals and ranks the turns played out by paired
+differences, so the best turn for the match is the best among those turns (the advisor's best, the
+played, the reference and the runner-up), and the two figures of a decision rest on the same
+worlds: no second analysis, no more play-outs. A match record's rounds are judged with the running
+totals before each as their match score. Decisions the endgame solver or search judges carry none
+(points only). Each player's ``match_loss`` sums theirs, the standard errors in quadrature; the marks
+and the error rate stay in points; the text and the HTML report print percentage points.
 
 **Decisions.** For each turn of a reviewed player, from that player's view before the turn:
 

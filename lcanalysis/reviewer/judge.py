@@ -20,6 +20,7 @@ from lcanalysis.game.cards import Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.records import RoundRecord
 from lcanalysis.game.view import View
+from lcanalysis.match_equity import match_analysis
 from lcanalysis.reviewer.luck import draw_luck
 from lcanalysis.reviewer.settings import (
     ADVISOR_PLAYOUT_POLICY,
@@ -202,24 +203,25 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
         "reference": str(ref), "value_reference": float(means[ir]), "value_reference_stderr": stderr_of(ir),
         "gain_vs_reference": gain, "gain_vs_reference_stderr": gain_se,
         "alternatives": alternatives, "worlds": worlds, "advisor_rollouts": int(analysis.nodes),
-        "legal": len(analysis.moves), **_match_loss(analysis, played),
+        "legal": len(analysis.moves), **_match_loss(view, r, ip),
     }
 
 
-def _match_loss(analysis: Analysis, played: Move) -> dict[str, Any]:
-    """In a match (the view carries its score), what the played turn gives up of the chance to win the
-    match against the best turn for the match, in percentage points, as the advisor's own play-outs rank
-    every turn (``advisor.add_match_ranking``: the hint's and the tutor's ``match_loss``, paired over its
-    worlds, with its standard error); nothing otherwise. The same analysis that named the best turn in
-    points: no second one. The best turn for the match is the first with no match loss in the advisor's
-    points order, as the tutor names it."""
-    by_move = {m.move: m for m in analysis.moves}
-    mine = by_move[str(played)].extra
-    if "match_loss" not in mine:
+def _match_loss(view: View, r: Rollouts, played: int) -> dict[str, Any]:
+    """In a match (the view carries its score), what the played turn (``r``'s turn ``played``) gives up of
+    the chance to win the match against the best turn for the match, a fraction (0.07: 7 percentage
+    points), as advise's JSON and the tutor keep it; nothing otherwise. Measured in the same fresh worlds
+    as the loss in points (``match_equity.match_analysis``: each world's final score difference turned
+    into the match equity of the running totals, the turns ranked by paired differences), so the best turn
+    for the match is the best among the turns played out there, and the figure is paired over every one of
+    those worlds, with its standard error: no second analysis, no more play-outs."""
+    ranked = match_analysis(view, r)
+    if ranked is None:
         return {}
-    best = next(m.move for m in analysis.moves if m.extra["match_loss"] <= 0.0)
-    return {"match_loss": 100 * float(mine["match_loss"]), "match_loss_stderr": 100 * float(mine["match_loss_stderr"]),
-            "best_for_match": best}
+    name = str(r.move(played))
+    mine = next(m for m in ranked.moves if m.move == name)
+    return {"match_loss": float(mine.match_loss), "match_loss_stderr": float(mine.match_loss_stderr),
+            "best_for_match": ranked.best_match}
 
 
 def _named(analysis: Analysis) -> str:

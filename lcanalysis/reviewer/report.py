@@ -87,21 +87,25 @@ class Decision:
     value_after_draw: float | None = None
     loss_bound: str | None = None  # "lower": the endgame search only bounded the played turn
     #: in a match, where play-outs judged: the chance to win the match the played turn gives up against
-    #: ``best_for_match``, in percentage points, by the advisor's own play-outs (the hint's ``match_loss``
-    #: times 100), with its paired standard error; None where the endgame solver or search judged (points
-    #: only) or there is no match
+    #: ``best_for_match`` (the best for the match of the turns played out), a fraction as advise's JSON and
+    #: the tutor keep it (0.07: 7 percentage points, the text's and the HTML's unit), paired over the same
+    #: fresh worlds as ``loss``, with its standard error; None where the endgame solver or search judged
+    #: (points only) or there is no match
     match_loss: float | None = None
     match_loss_stderr: float | None = None
     best_for_match: str | None = None
 
     def match_said(self) -> str:
-        """What the turn gave up of the chance to win the match, in the tutor's words ("For the match: 1.5 ±
-        0.4 percentage points less chance to win it than -B3/D, the best turn for the match (by the
-        play-outs)"); "" where it is not known."""
+        """What the turn gave up of the chance to win the match, in the tutor's words and percentage points,
+        naming the turns the best was chosen from ("For the match: 1.5 ± 0.4 percentage points less chance to
+        win it than -B3/D, the best turn for the match (by the play-outs, among the 4 turns played out)");
+        "" where it is not known."""
         if self.match_loss is None or self.best_for_match is None:
             return ""
-        return match_loss_said(self.played, self.best_for_match, self.match_loss, self.match_loss_stderr or 0.0,
-                               whose="the mover's")
+        n = len(self.alternatives)  # (every turn played out: one alone only where it was the only legal turn)
+        return match_loss_said(self.played, self.best_for_match, 100 * self.match_loss,
+                               100 * (self.match_loss_stderr or 0.0), whose="the mover's",
+                               among=f"the {n} turns played out" if n > 1 else "")
 
     def loss_text(self, digits: int = 1) -> str:
         """The loss as a reader needs it: "3.0 (exact)", "3.0 ± 0.4" (an estimate), or "at least 3.0"
@@ -150,7 +154,7 @@ class PlayerSummary:
     #: the total loss and the error rate are then at least the figures given, the rating at best its band
     bounded: int = 0
     #: in a match: the chance to win the match given up over the decisions the play-outs judged
-    #: (``match_decisions``), the sum of their ``Decision.match_loss`` in percentage points, with the standard
+    #: (``match_decisions``), the sum of their ``Decision.match_loss``, a fraction as theirs, with the standard
     #: errors in quadrature; None when none was (a round, or only decisions near the end)
     match_loss: float | None = None
     match_loss_stderr: float | None = None
@@ -192,7 +196,8 @@ class PlayerSummary:
         if self.match_loss is None:
             return ("match chance given up: not measured (no decision judged by play-outs; near the end the "
                     "endgame search judges in points only)")
-        return (f"match chance given up: {self.match_loss:.1f} ± {self.match_loss_stderr or 0.0:.1f} percentage points "
+        return (f"match chance given up: {100 * self.match_loss:.1f} ± {100 * (self.match_loss_stderr or 0.0):.1f} "
+                "percentage points "
                 f"over {self.match_decisions} decision(s) judged by play-outs (an estimate; decisions near the end, "
                 "judged in points only, are not counted)")
 
@@ -333,8 +338,6 @@ class Review:
                          "rating_bands": [[name, None if math.isinf(b) else b] for name, b in RATING_BANDS],
                          "scores": [list(s) for s in self.scores], "capped": list(self.capped),
                          "match_rounds": self.match_rounds, "match_note": self.match_note,
-                         # (the decisions' and players' match_loss: the match_note says what it rests on)
-                         **({"match_loss_unit": "percentage points"} if self.in_match else {}),
                          "luck_against": self.luck_against,
                          "endgame": {"exact_from_cards": ENDGAME_CARDS, "search_from_cards": SEARCH_CARDS,
                                      "search_floor": self.search_floor}},

@@ -116,7 +116,7 @@ def _match_total(p: PlayerSummary) -> str:
     """A player's match chance given up, in the players' table: "39.2 ± 2.8 pp over 5", or "not measured"."""
     if p.match_loss is None:
         return "not measured"
-    return f"{p.match_loss:.1f} ± {p.match_loss_stderr or 0.0:.1f} pp over {p.match_decisions}"
+    return f"{100 * p.match_loss:.1f} ± {100 * (p.match_loss_stderr or 0.0):.1f} pp over {p.match_decisions}"
 
 
 def _match_cell(d: Decision) -> str:
@@ -124,7 +124,7 @@ def _match_cell(d: Decision) -> str:
     its title; blank where the endgame solver or search judged (points only)."""
     if d.match_loss is None:
         return ""
-    text = f"{d.match_loss:.2f} ± {d.match_loss_stderr or 0.0:.2f}"
+    text = f"{100 * d.match_loss:.2f} ± {100 * (d.match_loss_stderr or 0.0):.2f}"  # (a fraction kept, pp shown)
     return f"<span title='{html.escape(d.match_said())}'>{text}</span>"
 
 
@@ -217,7 +217,8 @@ def review_html(rv: Review, fragment: bool = False) -> str:
                  + "<th>luck of the draw</th><th>worlds</th><th>seconds</th></tr>" + "".join(rows) + "</table>")
     if in_match:
         parts.append("<p><small>Match loss (pp): the percentage points of the chance to win the match the turn gave "
-                     "up against the best turn for the match (its sentence on hovering), an estimate; blank where the "
+                     "up against the best turn for the match among those played out (its sentence on hovering), an "
+                     "estimate; blank where the "
                      "endgame solver or search judged, in points only.</small></p>")
     far_off = far_off_marks_text([d for d in rv.decisions if d.mark])  # (the text's line under its marks)
     if far_off:

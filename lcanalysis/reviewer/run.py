@@ -269,8 +269,8 @@ def _judged(rec: RoundRecord, mover: int, drawn: Card | None, reviewed: set[int]
 
 def _match_scores(record: RoundRecord | MatchRecord) -> dict[int, dict[str, Any]]:
     """A match record's score before each of its rounds, as a view carries it (``{"round": r, "totals": [a, b]}``,
-    the running totals of the rounds before), so that the advisor ranks each turn by its chance to win the
-    match too; {} for a round record (whose start carries its own match score, if any)."""
+    the running totals of the rounds before), so that the turns played out are ranked by their chance to win
+    the match too; {} for a round record (whose start carries its own match score, if any)."""
     if not isinstance(record, MatchRecord):
         return {}
     scores, totals = {}, [0, 0]
@@ -414,7 +414,7 @@ def _assemble(rounds: Sequence[RoundRecord], results: list[dict[str, Any]], revi
         rate = total / len(unforced) if unforced else None
         marks = {name: sum(1 for d in mine if d.mark == name) for name, _ in MARKS}
         for_match = [d for d in mine if d.match_loss is not None]  # judged by play-outs, in a match
-        # the chance to win the match given up: their sum, the standard errors in quadrature (independent analyses)
+        # the chance to win the match given up: their sum, the standard errors in quadrature (each its own worlds)
         match_loss = float(sum(d.match_loss or 0.0 for d in for_match)) if for_match else None
         match_se = math.sqrt(sum((d.match_loss_stderr or 0.0) ** 2 for d in for_match)) if for_match else None
         players.append(PlayerSummary(p, len(mine), len(unforced), rate, total, total_se, luck, luck_se, n_draws,

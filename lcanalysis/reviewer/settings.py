@@ -60,9 +60,10 @@ from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 #: where an exact answer lists a discard-pile draw first and a deck draw ties it exactly, the best turn named
 #: is the deck draw, the turn the hint's verdict and the tutor name (``Analysis.turn_to_name``); the losses,
 #: marks and values are the same (a tie has one value); 16: in a match, each decision the play-outs judge carries
-#: what it gave up of the chance to win the match (``match_loss``, percentage points, the advisor's own, the
-#: hint's: a match record's rounds are judged with their match score), each player the sum; the points are the
-#: same, and the settings name the advisor's play-out policy (``ADVISOR_PLAYOUT_POLICY``).
+#: what it gave up of the chance to win the match (``match_loss``, a fraction, paired over the same fresh worlds
+#: as the loss in points, against the best for the match of the turns played out: a match record's rounds are
+#: judged with their match score), each player the sum; the points are the same, and the settings name the
+#: advisor's play-out policy (``ADVISOR_PLAYOUT_POLICY``).
 REVIEW_VERSION = 16
 #: seconds between redraws of the progress bar while no turn is judged (``records.ticking``)
 TICK_SECONDS = 1.0

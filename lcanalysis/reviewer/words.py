@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from lcanalysis.advisor import FAR_OFF_CARDS, near_end_misjudgment
 from lcanalysis.analysis import loss_in_words
 from lcanalysis.match_equity import points_only_note
-from lcanalysis.reviewer.settings import ADVISOR_PLAYOUT_POLICY, MARK_SIGMAS, MARKS, PLAYOUT_POLICY, SEARCH_CARDS
+from lcanalysis.reviewer.settings import MARK_SIGMAS, MARKS, PLAYOUT_POLICY, SEARCH_CARDS
 
 if TYPE_CHECKING:
     from lcanalysis.reviewer.checks import MarkCheck
@@ -81,13 +81,14 @@ def reconciled_text(rec: dict[str, Any]) -> str:
 
 
 #: what a decision's match loss rests on, in the match note (the text, the HTML report, the JSON settings)
-MATCH_LOSS_JUDGED = (f"an estimate by the advisor's own play-outs, the {ADVISOR_PLAYOUT_POLICY} heuristic's, as the "
-                     "hint ranks every turn by its chance to win the match through the match equity table, against "
-                     "the best turn for the match there, paired over those worlds (the played turn often in a "
-                     "few only: they are spread over every legal turn), not the fresh worlds of the "
-                     f"{PLAYOUT_POLICY} heuristic that measure the loss in points, so the two can disagree; the marks "
-                     "and the error rate stay in points; the decisions the endgame solver or search judges near the "
-                     f"end (with {SEARCH_CARDS} cards or fewer left), in points only, carry none and are not counted")
+MATCH_LOSS_JUDGED = (f"an estimate paired over the same fresh worlds of the {PLAYOUT_POLICY} heuristic as the loss in "
+                     "points, each world's final score difference turned into the chance to win the match from the "
+                     "running totals through the match equity table, against the best turn for the match among the "
+                     "turns played out there (the advisor's best in points, the played turn, the heuristic's and the "
+                     "advisor's runner-up: not every legal turn, so one left out could be better for the match); the "
+                     "marks and the error rate stay in points; the decisions the endgame solver or search judges near "
+                     f"the end (with {SEARCH_CARDS} cards or fewer left), in points only, carry none and are not "
+                     "counted")
 
 
 def match_note_text(caveat: str = "") -> str:
