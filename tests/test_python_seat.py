@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from lcanalysis.cli.main import main as cli_main
 from lcanalysis.cli.tournament import tournament_main
 from lcanalysis.tournaments.results import tournament_identity
 from lcanalysis.tournaments.runner import PLAY_COLUMNS, RESULT_COLUMNS, PlayError, run_tournament
@@ -149,6 +150,12 @@ def test_a_seat_that_cannot_be_made_is_refused_naming_the_problem(tmp_path, monk
                             "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    # the bot and the table refuse it in the same words, each as its command's one line
+    for command, words in (("bot", ["bot", seat]), ("play", ["play", "--agent", seat]),
+                           ("rollout", ["rollout", "example:midround", "--agent", seat])):
+        assert cli_main(words) == 2, command
+        err = capsys.readouterr().err
+        assert err.startswith(f"lcanalysis {command}: error: ") and message in err and err.count("\n") == 1, err
 
 
 def test_a_python_dict_seat_is_checked_as_the_command_lines_is(tmp_path):
@@ -310,3 +317,177 @@ def test_an_agent_object_of_ones_own_class_is_pointed_to_the_python_seat(mine):
     finally:
         sys.path.remove(str(mine))
         sys.modules.pop("mine", None)
+
+
+#: a class whose every turn is known without it: the seed picks among the legal turns (so the bot's --seed
+#: and the turn's number reach it), the budget shifts the pick (so time_ms does), and it raises or answers
+#: None at the turns it is told to
+SCRIPTED = """
+from lcanalysis.agents import Agent
+
+
+class Scripted(Agent):
+    name = "scripted"
+
+    def __init__(self, fail_at=-1, none_at=-1):
+        self.fail_at, self.none_at = fail_at, none_at
+
+    def choose(self, view, rng_or_seed=None, time_ms=None):
+        turn = len(view.history)
+        if turn == self.fail_at:
+            return {}["R"]
+        if turn == self.none_at:
+            return None
+        moves = view.legal_moves()
+        return moves[(rng_or_seed + int(time_ms or 0)) % len(moves)]
+"""
+
+
+def _reference(path, name):
+    """The author's module loaded by Python's own importlib, apart from the seat's loader."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bot_serves_a_class_of_ones_own_answering_each_request_as_protocol_answer_does(tmp_path):
+    """lcanalysis bot python:FILE:CLASS, a program reading requests: its replies are, line for line, those
+    of protocol.answer given the same class (loaded apart) with the same options and seed: moves, the
+    error it raises (named with its line), the None it answers, a bad request; nothing after quit."""
+    import json
+    import subprocess
+
+    from lcanalysis.agents import make_agent
+    from lcanalysis.agents.protocol import answer
+    from lcanalysis.game.notation import from_json
+    from lcanalysis.game.position import Position
+
+    (tmp_path / "scripted.py").write_text(SCRIPTED)
+    pos, views = Position.deal(seed=6), []
+    greedy = make_agent("greedy")
+    for _ in range(6):
+        views.append(pos.view(pos.to_move).to_json())
+        pos.push(greedy.choose(pos.view(pos.to_move), 0))
+    requests = [{"type": "turn", "position": views[0]}, {"type": "turn", "position": views[1], "time_ms": 3},
+                {"type": "turn", "position": views[2]}, {"type": "turn", "position": views[4]},
+                {"type": "nope"}, {"type": "turn", "position": views[5], "time_ms": 250},
+                {"type": "turn", "position": pos.to_json()},  # a full position: seen from the player to move
+                {"type": "quit"}, {"type": "turn", "position": views[0]}]
+    proc = subprocess.run([sys.executable, "-m", "lcanalysis", "bot", "python:scripted.py:Scripted,fail_at=2",
+                           "none_at=4", "--seed", "11"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          input="".join(json.dumps(r) + "\n" for r in requests), check=False)
+    assert proc.returncode == 0, proc.stderr
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    agent = _reference(tmp_path / "scripted.py", "scripted_reference").Scripted(fail_at=2, none_at=4)
+    expected = []
+    for request in requests:
+        reply, keep = answer(agent, request, seed=11)
+        if reply is not None:
+            expected.append(reply)
+        if not keep:
+            break
+    assert replies == expected
+    # what those replies are, by hand: the error and the None named as the agent's, a move for the rest
+    assert replies[2] == {"error": "the agent 'scripted' raised KeyError: 'R' (at scripted.py line 14)"}
+    assert replies[3] == {"error": "the agent 'scripted' answered None, not a legal turn here: not a move: None"}
+    assert replies[4]["error"].startswith("unknown request type 'nope'")
+    for i, turn, budget in ((0, 0, 0), (1, 1, 3), (5, 5, 250)):  # the seed 11 plus the turn, plus the budget
+        moves = from_json(views[turn]).legal_moves()
+        assert replies[i] == {"move": str(moves[(11 + turn + budget) % len(moves)])}, i
+    assert len(replies) == 7  # nothing after the quit
+
+
+def test_a_person_plays_against_a_class_of_ones_own_and_each_of_its_turns_is_its_own(tmp_path, capsys, monkeypatch):
+    """lcanalysis play --agent python:FILE:CLASS: the class sits as the opponent and plays its turns (here
+    the first legal turn of its view at every turn, checked on the record by replaying it), named as asked."""
+    import io
+
+    from lcanalysis.game.records import read_record
+
+    (tmp_path / "first.py").write_text("from lcanalysis.agents import Agent\n\n\nclass First(Agent):\n"
+                                       "    def choose(self, view, rng_or_seed=None, time_ms=None):\n"
+                                       "        return view.legal_moves()[0]\n")
+    monkeypatch.chdir(tmp_path)
+    from lcanalysis.tutor import TutorSession
+
+    first = _reference(tmp_path / "first.py", "first_reference").First()
+    ref = TutorSession(agent=first, seed=4, seat=1, time_budget=0.05)  # the person's lines: their last legal turn
+    lines = []
+    for _ in range(4):
+        lines.append(str(ref.legal_turns()[-1]))
+        ref.play(lines[-1])
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in [*lines, "quit"])))
+    assert cli_main(["play", "--agent", "python:first.py:First", "--seat", "1", "--seed", "4", "--time", "0.05",
+                     "--record", "game.json"]) == 0
+    out = capsys.readouterr().out
+    record = read_record("game.json")
+    assert record.players == ["python:first.py:First", "you"]
+    steps = list(record.steps())
+    assert [str(s.turn.move) for s in steps if s.player == 1] == lines
+    theirs = [s for s in steps if s.player == 0]
+    assert len(theirs) == 5  # it starts, and answers each of the 4 turns
+    for s in theirs:
+        assert s.turn.move == s.before.view(0).legal_moves()[0]
+        assert f"opponent (python:first.py:First) plays {s.turn.move}:" in out
+
+
+@pytest.mark.parametrize(("cls", "said"), [
+    ("Crash", "the opponent (python:failing.py:Crash) failed at turn 4: Crash of failing.py: choose raised "
+              "KeyError: 0 (at failing.py line 8); the game stops here"),
+    ("Lazy", "the opponent (python:failing.py:Lazy) answered None at turn 4, not a legal turn: not a move: None; "
+             "the game stops here"),
+])
+def test_a_class_that_raises_or_answers_no_turn_at_the_table_ends_the_game_naming_it(tmp_path, capsys, monkeypatch,
+                                                                                     cls, said):
+    import io
+
+    from lcanalysis.tutor import TutorSession
+
+    (tmp_path / "failing.py").write_text(FAILING)
+    monkeypatch.chdir(tmp_path)
+    # the person's two turns before the class's third, turn 4, where it fails (until then it plays its first
+    # legal turn, as the reference does)
+    first = _reference(tmp_path / "failing.py", "failing_reference").Crash()
+    ref = TutorSession(agent=first, seed=4, seat=1, time_budget=0.05)
+    lines = []
+    for _ in range(2):
+        lines.append(str(ref.legal_turns()[-1]))
+        if len(lines) < 2:
+            ref.play(lines[-1])
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in [*lines, "quit"])))
+    assert cli_main(["play", "--agent", f"python:failing.py:{cls}", "--seat", "1", "--seed", "4",
+                     "--time", "0.05"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {said}\n" in err and "Traceback" not in err
+
+
+def test_a_rollout_by_a_class_of_ones_own_is_the_rollout_by_the_agent_it_plays_as(mine, capsys, monkeypatch):
+    """rollout --agent python:FILE:CLASS: each turn played out by the class in both seats; Tuned with B=0.5
+    plays as heuristic:B=0.5, so the values are those of that rollout, to the last digit."""
+    import json
+
+    monkeypatch.chdir(mine)
+    values = []
+    for agent in ("python:mine.py:Tuned,B=0.5", "heuristic:B=0.5", "heuristic"):
+        assert cli_main(["rollout", "example:midround", "--agent", agent, "--turn", "+B6/D", "--turn", "-W2/G",
+                         "--trials", "10", "--workers", "1", "--json"]) == 0
+        values.append([(m["move"], m["value"], m["stderr"]) for m in json.loads(capsys.readouterr().out)["moves"]])
+    assert values[0] == values[1] != values[2]  # (the weight matters: the option reached the class)
+
+
+def test_a_class_of_ones_own_cannot_keep_trials_in_a_file_that_records_only_our_code(mine, capsys, monkeypatch):
+    """rollout --out and review --check's FILE.checks record the code of our agents, not of mine.py: a run
+    resumed after an edit of it would mix two agents' trials unseen, so they are refused, saying why."""
+    monkeypatch.chdir(mine)
+    assert cli_main(["rollout", "example:midround", "--agent", "python:mine.py:Tuned", "--out", "r.jsonl"]) == 2
+    err = capsys.readouterr().err
+    assert ("lcanalysis rollout: error: argument --agent: a class of your own (python:mine.py:Tuned) cannot keep its "
+            "trials in --out's r.jsonl, which records the code of our agents but not of mine.py") in err
+    assert cli_main(["review", "game.json", "--check", "10", "--check-agent", "python:mine.py:Tuned",
+                     "--out", "judged.json"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot keep its trials in --out's judged.json.checks, which records the code of our agents" in err
+    assert not (mine / "r.jsonl").exists()

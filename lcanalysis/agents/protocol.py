@@ -25,7 +25,9 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from lcanalysis.agents import MAX_TIME_MS, Agent, AgentError, SearchAgent, checked_number, make_agent
@@ -133,6 +135,7 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
         return {"error": f"the view is player {view.viewer}'s, but player {view.to_move} is to move"}, True
     if view.is_over():
         return {"error": f"the round is over: {view.over_reason()}"}, True
+    authors = _authors(agent)
     try:
         if isinstance(agent, SearchAgent):  # time_ms is the time allowed; without it, the agent's own time_ms
             allowed = agent.time_ms if time_ms is None else time_ms
@@ -141,16 +144,40 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
             if clock is not None:
                 clock.deadline = deadline
             move = agent.choose(view, seed + len(view.history), time_ms, deadline=deadline)
+        elif time_ms is None:  # called as the tournament calls an agent: a choose(self, view, seed) works too
+            move = agent.choose(view, seed + len(view.history))
         else:
             move = agent.choose(view, seed + len(view.history), time_ms)
-    except ValueError as exc:
-        return {"error": str(exc)}, True
+    except Exception as exc:  # ours raise ValueErrors only, naming bad input; a bot author's code anything
+        if authors:  # an error reply naming the agent and the line: the bot keeps serving, as the referee waits
+            return {"error": f"the agent {agent.name!r} raised {type(exc).__name__}: {exc}"
+                             f"{_line_in(exc, agent)}"}, True
+        if isinstance(exc, ValueError):
+            return {"error": str(exc)}, True
+        raise
     # a bot author's own agent is checked (0.4 ms a turn): its error says so, where None went out as
     # {"move": "None"}; ours play legal turns by construction (tests/test_agents.py), on the clock
-    problem = None if type(agent).__module__.startswith("lcanalysis.") else view.why_illegal(move)
+    problem = view.why_illegal(move) if authors else None
     if problem is not None:
         return {"error": f"the agent {agent.name!r} answered {brief(move)}, not a legal turn here: {problem}"}, True
     return {"move": str(move)}, True
+
+
+def _authors(agent: Agent) -> bool:
+    """Whether ``agent`` is a bot author's own (its class defined outside this package): its turns are
+    checked and its errors named as its own (``answer``), and it is not warmed up (``serve``)."""
+    return not type(agent).__module__.startswith("lcanalysis.")
+
+
+def _line_in(exc: BaseException, agent: Agent) -> str:
+    """`` (at FILE line N)``: the innermost frame of ``exc`` in the folder of ``agent``'s ``choose``, or ''."""
+    file = getattr(getattr(type(agent).choose, "__code__", None), "co_filename", None)  # (its module may be unnamed)
+    if not isinstance(file, str):
+        return ""
+    folder = Path(file).resolve().parent
+    inside = [f for f in traceback.extract_tb(exc.__traceback__)
+              if f.filename and Path(f.filename).resolve().parent == folder]
+    return f" (at {Path(inside[-1].filename).name} line {inside[-1].lineno})" if inside else ""
 
 
 def _lines(infile: IO[str], limit: int) -> Iterator[str | None]:
@@ -199,17 +226,25 @@ def warm_up(agent: Agent) -> None:
         pass
 
 
-def serve(agent_name: str, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, warm: bool = False, /,
-          seed: int = 0, **options: Any) -> int:
-    """Serve ``agent_name`` over JSON lines until ``quit`` or end of input; returns the exit status 0.
-    Every line gets exactly one answer line (none for ``quit``), a blank one an error: a referee that
-    sent it waits for an answer (docs/spec/interchange.md). ``warm`` (``lcanalysis bot``): the agent's
-    compiled code is loaded first (``warm_up``; positional, so that no agent option is taken for it)."""
+def serve(agent_name: str | Agent, infile: IO[str] = sys.stdin, outfile: IO[str] = sys.stdout, warm: bool = False,
+          /, seed: int = 0, **options: Any) -> int:
+    """Serve ``agent_name`` (an agent's name, made with ``options``, or an agent already made: a bot
+    author's own, ``lcanalysis bot python:FILE:CLASS``) over JSON lines until ``quit`` or end of input;
+    returns the exit status 0. Every line gets exactly one answer line (none for ``quit``), a blank one
+    an error: a referee that sent it waits for an answer (docs/spec/interchange.md); each turn is
+    ``answer``'s reply. ``warm`` (``lcanalysis bot``): our agent's compiled code is loaded first
+    (``warm_up``; positional, so that no agent option is taken for it); a bot author's agent is not
+    warmed, its first request is its first turn."""
     from lcanalysis.game.notation import loads_json
 
     seed = check_seed("seed", seed, AgentError)  # once, before serving: a bad one failed every turn, or none
-    agent = make_agent(agent_name, **options)
-    if warm:
+    if isinstance(agent_name, Agent):
+        if options:
+            raise AgentError(f"serve: an agent already made takes no options, got {', '.join(options)}")
+        agent = agent_name
+    else:
+        agent = make_agent(agent_name, **options)
+    if warm and not _authors(agent):
         warm_up(agent)
     clock = TurnClock()
     for line in _lines(infile, MAX_LINE_CHARS):

@@ -193,12 +193,20 @@ def check_agent_option(option: str, text: str, make: bool = True) -> Any:
         raise OptionError(f"argument {option}: {exc}") from None
 
 
-def check_rollout_agent(option: str, text: str, make: bool = True) -> Any:
+def check_rollout_agent(option: str, text: str, make: bool = True, kept_in: str | None = None) -> Any:
     """The agent an option names to play out trials (``rollout --agent``, ``review --check-agent``):
-    as ``check_agent_option`` checks it, and not an outside program, which plays one round at a time."""
+    as ``check_agent_option`` checks it, and not an outside program, which plays one round at a time.
+    ``kept_in``: the file that keeps the trials to resume (``--out``'s), which a class of your own
+    (``python:FILE:CLASS``) is refused: such a file records the code of our agents, not of FILE, so a
+    run resumed after an edit of it would mix the trials of two agents unseen."""
     spec = check_agent_option(option, text, make)
     if spec.name == "external":
         raise OptionError(f"argument {option}: {EXTERNAL_CANNOT_ROLL_OUT}")
+    if spec.name == "python" and kept_in is not None:
+        file = dict(spec.options).get("file")
+        raise OptionError(f"argument {option}: a class of your own ({text}) cannot keep its trials in {kept_in}, "
+                          f"which records the code of our agents but not of {file} (a run resumed after an edit "
+                          f"of {file} would mix the trials of two agents): play them out without it")
     return spec
 
 

@@ -70,7 +70,10 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                        description=describe(__doc__))
     p.add_argument("--agent", default="best",
                    help="the opponent: an agent name with options as in 'tournament' (default best, the "
-                        "strongest; greedy, heuristic, search, ... are weaker)")
+                        "strongest; greedy, heuristic, search, ... are weaker), or "
+                        "python:FILE:CLASS[,OPTION=VALUE...], an Agent class of your own loaded from its file "
+                        "(lcanalysis play --agent python:mine.py:Eager); a turn of it that is not legal, or an "
+                        "error it raises, ends the game naming it")
     p.add_argument("--seat", type=int, choices=(0, 1), default=0,
                    help="your seat: 0 (default) or 1 (the starter of the first round is player 0)")
     p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None,
@@ -116,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
     precheck(args)  # (cheap: again when main called it, and a program may call run alone)
     spec = check_agent_option("--agent", args.agent)
     agent = spec.make()
+    if spec.name == "python":  # a bot author's class: its failures stop the game naming it, as a referee's would
+        from lcanalysis.cli.play_referee import RefereedAgent
+
+        agent = RefereedAgent(agent)
     agent.name = spec.label  # 'external:python mybot.py', 'search:time_ms=50': as the player asked
     seed = random.SystemRandom().randrange(10**6) if args.seed is None else args.seed
     from lcanalysis.agents.protocol import ExternalAgent

@@ -106,7 +106,9 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                    help="with --check: check only the K worst marks (default: every mark)")
     p.add_argument("--check-agent", default=None, metavar="AGENT", type=nonblank("--check-agent", "an agent name"),
                    help="with --check: the agent in both seats of the checks' rollouts, NAME or "
-                        "NAME:OPTION=VALUE,... as a tournament takes it (default best, the strongest)")
+                        "NAME:OPTION=VALUE,... as a tournament takes it (default best, the strongest), or "
+                        "python:FILE:CLASS, an Agent class of your own (not with --out, whose checks record the "
+                        "code of our agents, not of FILE)")
     p.set_defaults(func=run, precheck=precheck)
 
 
@@ -128,7 +130,8 @@ def precheck(args: argparse.Namespace) -> None:
             if getattr(args, option) is not None:
                 raise OptionError(f"--{option.replace('_', '-')} needs --check N (the trials of each check)")
     elif args.check_agent is not None:
-        check_rollout_agent("--check-agent", args.check_agent, make=False)
+        check_rollout_agent("--check-agent", args.check_agent, make=False,
+                            kept_in=f"--out's {args.out}.checks" if args.out else None)
     if args.html:
         check_output_file("--html", args.html, {"the record": args.record,
                                                 "the file of judged turns (--out)": args.out},
@@ -207,7 +210,8 @@ def _check_folder(args: argparse.Namespace) -> str | None:
     from lcanalysis.studies.review_check import DEFAULT_AGENT, check_options
 
     args.check_agent = args.check_agent or DEFAULT_AGENT
-    check_rollout_agent("--check-agent", args.check_agent)  # (made: refused as the option, not as the library's)
+    check_rollout_agent("--check-agent", args.check_agent,  # (made: refused as the option, not as the library's)
+                        kept_in=f"--out's {args.out}.checks" if args.out else None)
     check_options(args.check, args.check_seconds, args.check_top, args.check_agent, _workers(args))
     return f"{args.out}.checks" if args.out else None  # (a file in its place: refused by precheck)
 
@@ -218,13 +222,17 @@ def _workers(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace, rv: Any, folder: str | None) -> None:
     """The review's marks checked by rollouts (``--check``), kept in ``rv.checks``."""
+    from lcanalysis.agents import AgentError
     from lcanalysis.studies.review_check import check_marks
+    from lcanalysis.tournaments.python_seat import PythonAgentError
 
     progress = False if args.no_progress else (sys.stderr.isatty() or progress_line)
     try:
         check_marks(rv, args.check, seconds=args.check_seconds, top=args.check_top, agent=args.check_agent,
                     workers=_workers(args), folder=folder, progress=progress,
                     command=_command(args) if folder else None)
+    except PythonAgentError as exc:  # a class of your own raised in a check's trial: one line naming it
+        raise AgentError(f"the agent {args.check_agent} failed in a check's trial: {exc}") from None
     except KeyboardInterrupt as stop:
         print(_check_stopped(args.out, folder, stop), file=sys.stderr, flush=True)
         raise

@@ -72,7 +72,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         "names any it passed over (on a position in a match, its best turn for the match too)")
     p.add_argument("--agent", default=None, type=nonblank("--agent", "an agent name"),
                    help="the agent in both seats, NAME or NAME:OPTION=VALUE,... as a tournament takes it (default "
-                        "best, the strongest)")
+                        "best, the strongest), or python:FILE:CLASS[,OPTION=VALUE...], an Agent class of your own "
+                        "(not with --out, which records the code of our agents, not of FILE)")
     p.add_argument("--trials", type=nonneg("--trials", MAX_TRIALS, minimum=FEWEST_TRIALS, why=ONE_TRIAL), default=None,
                    help="worlds each turn is played out in (default 100; the standard errors shrink as one over "
                         "its square root)")
@@ -115,7 +116,8 @@ def precheck(args: argparse.Namespace) -> None:
         raise OptionError("--turn names the turns to roll out: give --turn or --top, not both")
     # the agent's name and options, checked once (None: the default, good, and checking it would load the
     # rollout before the compile); run hands this spec to the library, whose check makes it
-    spec = None if args.agent is None else check_rollout_agent("--agent", args.agent, make=False)
+    spec = None if args.agent is None else check_rollout_agent("--agent", args.agent, make=False,
+                                                                kept_in=f"--out's {args.out}" if args.out else None)
     source = load(args.position)
     turns = legal_turns(source, args.turns) or None
     if args.out is not None:
@@ -142,6 +144,7 @@ def _refuse_other_file(args: argparse.Namespace, source: Position | View, turns:
 
 
 def run(args: argparse.Namespace) -> int:
+    from lcanalysis.agents import AgentError
     from lcanalysis.studies.rollout import (
         DEFAULT_AGENT,
         DEFAULT_TOP,
@@ -152,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         rollout,
     )
     from lcanalysis.studies.study_file import OtherCodeError, OtherSettingsError
+    from lcanalysis.tournaments.python_seat import PythonAgentError
 
     if getattr(args, "read", None) is None:  # (called without main's precheck)
         precheck(args)
@@ -176,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
     except RolloutStopped as stop:  # Ctrl-C: say how far it got, what is kept and how to go on
         print(stopped(stop), file=sys.stderr, flush=True)
         raise
+    except PythonAgentError as exc:  # a class of your own raised in a trial: one line naming it, not a traceback
+        raise AgentError(f"the agent {args.agent} failed in a trial: {exc}") from None
     if args.json:  # (each turn with its labelled extras: on a match position its points beside its chance)
         answer = analysis.to_json()
         for row, move in zip(answer["moves"], analysis.moves, strict=True):
