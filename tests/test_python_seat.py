@@ -262,6 +262,10 @@ def test_the_code_hash_covers_the_file_and_the_modules_it_imports_from_beside_it
     assert code()[f"{label}: {tmp_path / 'weights.py'}"] != first[f"{label}: {tmp_path / 'weights.py'}"]
     (tmp_path / "mine.py").write_text("from weights import B  # tuned\n" + TUNED)
     assert code()[f"{label}: {tmp_path / 'mine.py'}"] != first[f"{label}: {tmp_path / 'mine.py'}"]
+    # the same class served by 'lcanalysis bot python:FILE:CLASS' and seated as an outside program: the same files
+    served = check_agent(parse_agent(f"mine=external:lcanalysis bot python:{tmp_path / 'mine.py'}:Tuned"), make=False)
+    assert tournament_identity([served, AgentSpec.of("greedy")], Rules(), 0, True, False)["code"]["external"] == {
+        f"mine: {tmp_path / 'mine.py'}": sha("mine.py"), f"mine: {tmp_path / 'weights.py'}": sha("weights.py")}
 
 
 def test_an_edited_seat_file_is_changed_code_and_its_old_results_file_is_refused(mine, capsys, monkeypatch):

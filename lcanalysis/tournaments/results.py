@@ -67,7 +67,7 @@ from lcanalysis.game.position import round_score_range
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import append_whole
 from lcanalysis.tournaments.play_counts import PLAY_COLUMNS, seat_turns
-from lcanalysis.tournaments.specs import AgentSpec, TournamentError, deal_seed
+from lcanalysis.tournaments.specs import _PYTHON_SEAT, AgentSpec, TournamentError, deal_seed
 
 FORMAT = 1
 HEADER_KEY = "lcanalysis_tournament"
@@ -141,7 +141,8 @@ def code_version(sources: tuple[str, ...] | None = None) -> dict[str, str]:
 def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
     """The code of each outside program seated (``external:CMD``), as far as its command names it,
     and of each bot author's class seated from its file (``python:FILE:CLASS``): a SHA-256 (first 16
-    hex digits) of every word of the command that is a file here (``bot.py`` of ``python bot.py``),
+    hex digits) of every word of the command that is a file here (``bot.py`` of ``python bot.py``, ``mine.py``
+    of ``lcanalysis bot python:mine.py:Eager``),
     of a seat's ``FILE``, and of the modules beside a Python script or file that it imports
     (``local_imports``), so that a bot edited between two runs of a tournament is seen as changed
     code and its old results are not mixed with the new (``--allow-code-change`` to go on regardless).
@@ -151,6 +152,8 @@ def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
         given = dict(spec.options)
         cmd = given.get("cmd") if spec.name == "external" else [given.get("file")] if spec.name == "python" else None
         for word in cmd or ():
+            seat = _PYTHON_SEAT.fullmatch(str(word)[7:]) if str(word).startswith("python:") else None
+            word = seat["file"] if seat else word  # 'external:lcanalysis bot python:mine.py:Eager': its file's
             path = Path(str(word))
             if path.is_file():
                 out[f"{spec.label}: {word}"] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
