@@ -495,3 +495,14 @@ def test_a_class_of_ones_own_cannot_keep_trials_in_a_file_that_records_only_our_
     err = capsys.readouterr().err
     assert "cannot keep its trials in --out's judged.json.checks, which records the code of our agents" in err
     assert not (mine / "r.jsonl").exists()
+
+
+def test_a_class_that_raises_in_a_rollout_trial_is_named_in_one_line(tmp_path, capsys, monkeypatch):
+    (tmp_path / "failing.py").write_text(FAILING)
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["rollout", "example:midround", "--agent", "python:failing.py:Crash", "--turn", "+B6/D",
+                     "--trials", "10", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"^error: the agent python:failing.py:Crash failed in a trial: Crash of failing.py: choose raised "
+                     r"KeyError: [01] \(at failing.py line 8\)$", err, re.MULTILINE), err
+    assert "Traceback" not in err

@@ -95,7 +95,9 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
     ``time.perf_counter()`` at which the request arrived (default: now); a search agent keeps the
     request's ``time_ms`` on the wall clock from then (``SearchAgent``: its play-out count is a
     ceiling, and a busy machine cuts it short), less ``RESERVE_MS``, or ``clock``'s reserve
-    (``TurnClock``, which notes the deadline)."""
+    (``TurnClock``, which notes the deadline). A bot author's own agent (a class defined outside this
+    package) is refereed: a turn it answers that is not legal, or any error its ``choose`` raises, is an
+    error reply naming the agent (and the line of its file), and the bot serves on."""
     received = time.perf_counter() if received is None else received
     from lcanalysis.game.notation import from_json
 
