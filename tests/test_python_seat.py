@@ -506,3 +506,12 @@ def test_a_class_that_raises_in_a_rollout_trial_is_named_in_one_line(tmp_path, c
     assert re.search(r"^error: the agent python:failing.py:Crash failed in a trial: Crash of failing.py: choose raised "
                      r"KeyError: [01] \(at failing.py line 8\)$", err, re.MULTILINE), err
     assert "Traceback" not in err
+
+
+def test_the_bot_given_a_tournament_s_labelled_agent_says_it_takes_no_label(capsys):
+    from lcanalysis.cli.bot import main as bot_main
+
+    for given, meant in (("mine=python:mine.py:Eager", "python:mine.py:Eager"), ("h2=heuristic", "heuristic")):
+        assert bot_main([given]) == 2
+        assert (f"error: unknown agent {given!r}: a label ({given.split('=')[0]}=) names an agent in a tournament; "
+                f"the bot serves one agent and takes none: lcanalysis bot {meant}") in capsys.readouterr().err

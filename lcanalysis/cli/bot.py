@@ -60,6 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = args.pop(0)
     from lcanalysis.agents import AGENTS
 
+    label, equals, rest = name.partition("=")
+    if equals and ":" not in label and (rest.split(":")[0] in AGENTS or rest.startswith("python:")):
+        # a tournament's LABEL=AGENT, pasted: a label names an agent in a tournament's tables, the bot has none
+        return _refuse(f"unknown agent {name!r}: a label ({label}=) names an agent in a tournament; the bot serves "
+                       f"one agent and takes none: lcanalysis bot {rest}")
     agent, colon, spec = name.partition(":")
     if agent == "python":  # a bot author's Agent class, from its file: its options are words too
         return _serve_python(name, args)
