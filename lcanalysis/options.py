@@ -111,7 +111,7 @@ ROLLOUTS_PER_SECOND = int(1000 * FAST_ROLLOUTS_PER_MS)
 #: heuristic (``core.policy.HEURISTIC_PARAMS``), which never takes a pile card just to gain turns;
 #: "stalling", the same heuristic that also stalls (``core.policy.STALLING_PARAMS``), the play-out policy
 #: of the best agent and of the review's losses
-PLAYOUT_POLICIES = ("plain", "stalling")
+PLAYOUT_POLICIES = ("plain", "stalling", "tuned")
 #: the hint's play-out policy when none is given (``advise(..., playout_policy=None)``)
 PLAYOUT_POLICY_DEFAULT = "plain"
 

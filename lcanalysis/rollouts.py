@@ -37,7 +37,8 @@ ROLLOUTS_PER_MS = 6.0
 #: the play-out policies' parameter vectors by name (``options.PLAYOUT_POLICIES``, where the command line
 #: reads the names without loading the engine): the one map from a policy's name to its parameters, which the
 #: hint (``advise(..., playout_policy=...)``) and the game review (``reviewer.settings.PLAYOUT_POLICY``) share
-PLAYOUT_POLICY_PARAMS: dict[str, np.ndarray] = dict(zip(PLAYOUT_POLICIES, (P.HEURISTIC_PARAMS, P.STALLING_PARAMS),
+PLAYOUT_POLICY_PARAMS: dict[str, np.ndarray] = dict(zip(PLAYOUT_POLICIES,
+                                                        (P.HEURISTIC_PARAMS, P.STALLING_PARAMS, P.TUNED_PARAMS),
                                                         strict=True))
 
 

@@ -80,6 +80,10 @@ class SearchAgent(Agent):
     draws left to each player (``search.tail``; screened, no gain shown: docs/agents.md). With no
     stalls the tail costs a play-out little; one stall each costs about 8 times a play-out at 2 cards,
     and milliseconds from 3 cards, so it is refused there, and without ``tail``, where it would do nothing.
+    ``tuned`` (non-zero): the play-outs and the ranking of the candidates use the one-ply weights tuned
+    again on self-play (``core.policy.TUNED_PARAMS``, ``studies.policy_tune``) for every weight but
+    ``TURN``, which ``stall`` sets as before (``best:tuned=1,stall=0.725`` plays the tuned policy whole;
+    screened, no gain shown at 100 ms: docs/agents.md).
 
     ``time_ms`` sets the number of rollouts (``rate`` per ms, default ``ROLLOUTS_PER_MS``; not a
     wall clock), so the same view and seed give the same move on any machine. ``rate`` is the
@@ -100,7 +104,7 @@ class SearchAgent(Agent):
                  stall: float = 0.0, break_loops: float = 0, hand_model: float = 0,
                  endgame_nodes: int = 0, endgame_stalls: int = 1, cap: float = 0, streams: float = 0,
                  halving: float = 0, rate: float = ROLLOUTS_PER_MS, min_lead: float = 0.0, tail: int = 0,
-                 tail_stalls: int = 0) -> None:
+                 tail_stalls: int = 0, tuned: float = 0) -> None:
         from lcanalysis.search.endgame import MAX_LEVEL  # the search loads with the first agent that uses it
 
         self.width = checked_whole(self.name, "width", width, 1, 1000)
@@ -128,7 +132,8 @@ class SearchAgent(Agent):
         if self.tail_stalls and self.tail > MAX_TAIL_WITH_STALLS:
             raise AgentError(f"{self.name}: tail_stalls=1 ends each play-out in a search of milliseconds from "
                              f"{MAX_TAIL_WITH_STALLS + 1} cards on: give tail={MAX_TAIL_WITH_STALLS} or less with it")
-        self.params = P.HEURISTIC_PARAMS.copy()
+        self.tuned = checked_switch(self.name, "tuned", tuned)
+        self.params = (P.TUNED_PARAMS if self.tuned else P.HEURISTIC_PARAMS).copy()
         self.params[P.P_TURN] = checked_number(self.name, "stall", stall, 0.0, 10.0)  # a weight
         self.break_loops = checked_switch(self.name, "break_loops", break_loops)
         self.hand_model = checked_switch(self.name, "hand_model", hand_model)

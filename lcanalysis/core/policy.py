@@ -42,6 +42,12 @@ GREEDY_PARAMS = np.array([0.95, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
 #: the value of the turn it gains (the deck does not shrink) when the hand holds more wanted
 #: cards than turns
 STALLING_PARAMS = np.array([0.75, 0.6, 1.0, 0.9, 0.3, 0.5, 1.5, 1.0, 1.0, 1.0, 0.5], dtype=np.float64)
+#: the stalling heuristic tuned again by coordinate search on compiled duplicate self-play
+#: (``studies.policy_tune``, its file data/simulated/policy_tune.json): more card counting (QF), less
+#: fear of a discard, a higher value of an unknown deck card, a stronger wish to stall; on 30,000
+#: held-out deals +5.2 points a round against STALLING_PARAMS and +9.2 against the heuristic (stalling:
+#: +6.5). No stronger as the search agent's play-outs at 100 ms (docs/agents.md, "Screening a change").
+TUNED_PARAMS = np.array([0.75, 0.7, 1.0, 0.6, 0.2, 0.5, 2.25, 1.0, 1.0, 1.0, 0.725], dtype=np.float64)
 
 
 @njit(cache=True)
@@ -498,3 +504,23 @@ def self_play_round(s, kinds, params0, params1, seed):
         K.apply_move(s, m)
     return s[K.H_TURN] - t0
 
+
+
+@njit(cache=True)
+def duplicate_differences(deals, params_a, params_b):
+    """Duplicate self-play of two compiled policies: each dealt state (a row of ``deals``) played
+    twice, ``params_a`` in seat 0 then in seat 1. Returns per deal the mean of ``a``'s two final score
+    differences (a's score minus b's). The policies are deterministic, so this is a function of the
+    deals alone. Used by the policy-tuning study (``studies.policy_tune``)."""
+    n = deals.shape[0]
+    out = np.empty(n, np.float64)
+    kinds = np.array([1, 1], np.int64)
+    for i in range(n):
+        s = deals[i].copy()
+        self_play_round(s, kinds, params_a, params_b, i)
+        first = K.player_score(s, 0) - K.player_score(s, 1)
+        s = deals[i].copy()
+        self_play_round(s, kinds, params_b, params_a, i)
+        second = K.player_score(s, 1) - K.player_score(s, 0)
+        out[i] = (first + second) / 2.0
+    return out
