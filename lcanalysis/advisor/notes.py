@@ -24,10 +24,12 @@ def dealing_in_words(hand_model: bool, streams: bool) -> str:
 
 #: each play-out policy (``options.PLAYOUT_POLICIES``) as the answer names it: the one place its words are
 #: written (the note, the ``method`` and the hint's footer all read them here)
-_POLICY_NAMES = {"plain": "heuristic", "stalling": "stalling heuristic"}
+_POLICY_NAMES = {"plain": "heuristic", "stalling": "stalling heuristic", "tuned": "tuned stalling heuristic"}
 #: what a policy does beyond the plain heuristic, as the answer's note explains it
 _POLICY_EXPLAINED = {"stalling": " (the best agent's: it also draws from a discard pile to gain turns when its hand "
-                                 "holds more wanted cards than turns left)"}
+                                 "holds more wanted cards than turns left)",
+                     "tuned": " (the stalling heuristic with its weights tuned again on self-play: stronger in "
+                              "self-play, no stronger as the best agent's play-outs)"}
 
 
 def playout_policy_in_words(policy: str | None, explained: bool = False) -> str:

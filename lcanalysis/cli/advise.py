@@ -73,7 +73,8 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
     p.add_argument("--playout-policy", choices=options.PLAYOUT_POLICIES, default=None,
                    help="the policy both sides play the play-outs with: plain, the tuned heuristic, or stalling, the "
                         "heuristic that also draws from a discard pile to gain turns (the best agent's play-out "
-                        "policy, and the game review's); the answer's note names it; the endgame search near the end "
+                        "policy, and the game review's), or tuned, the stalling heuristic with its weights tuned again "
+                        "on self-play; the answer's note names it; the endgame search near the end "
                         f"is not affected (default: {options.PLAYOUT_POLICY_DEFAULT})")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run, precheck=precheck)
