@@ -515,3 +515,16 @@ def test_the_bot_given_a_tournament_s_labelled_agent_says_it_takes_no_label(caps
         assert bot_main([given]) == 2
         assert (f"error: unknown agent {given!r}: a label ({given.split('=')[0]}=) names an agent in a tournament; "
                 f"the bot serves one agent and takes none: lcanalysis bot {meant}") in capsys.readouterr().err
+
+
+def test_a_class_that_answers_no_turn_in_a_rollout_trial_is_named_with_the_trial_and_turn(tmp_path, capsys,
+                                                                                          monkeypatch):
+    """Lazy answers None from its view's 5th turn: the trial stops there, named, not a notation error."""
+    (tmp_path / "failing.py").write_text(FAILING)
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["rollout", "example:midround", "--agent", "python:failing.py:Lazy", "--turn", "+B6/D",
+                     "--trials", "4", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"^error: the agent python:failing.py:Lazy failed in a trial: Lazy of failing.py answered None, "
+                     r"not a legal turn, in trial \d at turn \d+: not a move: None$", err, re.MULTILINE), err
+    assert "Traceback" not in err

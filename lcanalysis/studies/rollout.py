@@ -68,6 +68,7 @@ from lcanalysis.options import (
     MAX_WORKERS,
     ONE_TRIAL,
     UsageError,
+    brief,
     check_flag,
     check_output_file,
     check_seed,
@@ -186,11 +187,17 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
     s = trial_seed(seed, trial)
     rows = []
     nc = start.colors
+    # a bot author's class (the python seat) is refereed: its answer checked before it is played, so a turn
+    # that is no turn is named with the agent, not met as an unexplained error of the notation
+    refereed = getattr(player, "name", "") == "python"
     for turn in turns:
         pos = start.copy()
         luck = 0.0  # the luck of every deck draw, the mover's side (``tournaments.luck``): zero on average
         move: Any = turn
+        chosen = False  # whether ``move`` is the agent's answer (not the turn rolled out)
         while True:
+            if chosen and refereed:
+                _check_answer(player, move, pos, trial)
             move = move if isinstance(move, Move) else Move.parse(str(move), nc)
             luck += turn_luck(pos.state, move, mover) or 0.0
             pos.push(move)
@@ -200,10 +207,23 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
                 return []
             p = pos.to_move
             move = player.choose(pos.view(p), turn_seed(s, pos.turn, p))
+            chosen = True
         mine, theirs = pos.score(mover), pos.score(1 - mover)
         rows.append({"trial": trial, "turn": turn, "result": mine - theirs, "luck": luck,
                      "turns_played": pos.turn - start.turn})
     return rows
+
+
+def _check_answer(player: Any, answer: Any, pos: Position, trial: int) -> None:
+    """A bot author's class (``tournaments.python_seat``) whose ``answer`` is not a legal turn of ``pos``: its
+    ``PythonAgentError``, naming the class, the trial and the turn, as one it raised is named."""
+    from lcanalysis.tournaments.python_seat import PythonAgentError
+
+    reason = pos.why_illegal(answer)  # (a turn's text or Move; anything else "not a move", as the tournament says)
+    if reason:
+        who = getattr(player, "where", None) or getattr(player, "name", type(player).__name__)
+        raise PythonAgentError(f"{who} answered {brief(answer)}, not a legal turn, in trial {trial} at turn "
+                                f"{pos.turn}: {reason}")
 
 
 #: the clock of a time budget (``rollout``'s ``seconds``): monotonic, and on Linux one clock for every
