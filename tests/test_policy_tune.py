@@ -62,3 +62,45 @@ def test_the_command_refuses_bad_counts(capsys):
     with pytest.raises(SystemExit):
         T.main(["--deals", "0"])
     assert "--deals" in capsys.readouterr().err
+
+
+def _shipped() -> dict:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parents[1] / "data" / "simulated" / "policy_tune.json").read_text())
+
+
+def test_the_tuned_policy_is_the_study_files_result_at_the_shipped_settings():
+    shipped = _shipped()
+    s = shipped["settings"]
+    assert (s["deals"], s["passes"], s["seed"], s["colors"]) == (T.DEALS, T.PASSES, T.SEED, 5)
+    assert shipped["command"] == "python -m lcanalysis.studies.policy_tune --out data/simulated/policy_tune.json"
+    assert T.params_array(shipped).tolist() == P.TUNED_PARAMS.tolist()
+    assert T.params_array({"params": shipped["start"]}).tolist() == P.STALLING_PARAMS.tolist()
+    # every kept move is one step of one tuned weight, and they lead from the start to the result
+    walk = dict(shipped["start"])
+    for move in shipped["kept"]:
+        assert move["weight"] in T.STEPS and move["gain"] > T.Z * move["gain_se"] > 0
+        walk[move["weight"]] = move["value"]
+    assert walk == shipped["params"]
+
+
+@pytest.mark.slow
+def test_each_kept_move_of_the_shipped_file_is_recomputed_on_its_deals():
+    """Each kept move's panel gain, replayed on the training deals from the weights before it, and the
+    held-out figures (about a minute; the whole search is the file's command, about 10 CPU-minutes)."""
+    shipped = _shipped()
+    train = T.deal_states(T.DEALS, T.SEED)
+    current = T.params_array({"params": shipped["start"]})
+    for move in shipped["kept"]:
+        cand = current.copy()
+        cand[T.NAMES.index(move["weight"])] = move["value"]
+        g = T.gains(train, cand, current, P.duplicate_differences(train, current, P.HEURISTIC_PARAMS))
+        m, se = T.mean_se(g.mean(axis=0))
+        assert (m, se) == (pytest.approx(move["gain"], abs=1e-4), pytest.approx(move["gain_se"], abs=1e-4))
+        current = cand
+    held = T.deal_states(T.DEALS, T.SEED, held_out=True)
+    m, se = T.mean_se(P.duplicate_differences(held, current, P.HEURISTIC_PARAMS))
+    assert m == pytest.approx(shipped["held_out"]["tuned vs heuristic"]["mean"], abs=1e-4)
+    assert m > shipped["held_out"]["start vs heuristic"]["mean"] + 5 * se

@@ -67,7 +67,7 @@ from lcanalysis.game.position import round_score_range
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import append_whole
 from lcanalysis.tournaments.play_counts import PLAY_COLUMNS, seat_turns
-from lcanalysis.tournaments.specs import _PYTHON_SEAT, AgentSpec, TournamentError, deal_seed
+from lcanalysis.tournaments.specs import PYTHON_SEAT, AgentSpec, TournamentError, deal_seed
 
 FORMAT = 1
 HEADER_KEY = "lcanalysis_tournament"
@@ -152,7 +152,7 @@ def external_code(specs: Sequence[AgentSpec]) -> dict[str, dict[str, str]]:
         given = dict(spec.options)
         cmd = given.get("cmd") if spec.name == "external" else [given.get("file")] if spec.name == "python" else None
         for word in cmd or ():
-            seat = _PYTHON_SEAT.fullmatch(str(word)[7:]) if str(word).startswith("python:") else None
+            seat = PYTHON_SEAT.fullmatch(str(word)[7:]) if str(word).startswith("python:") else None
             word = seat["file"] if seat else word  # 'external:lcanalysis bot python:mine.py:Eager': its file's
             path = Path(str(word))
             if path.is_file():

@@ -121,7 +121,7 @@ def _python_seat_of(agent: Agent) -> dict[str, Any]:
 
 _SPEC_HELP = "write NAME or NAME:OPTION=VALUE[,OPTION=VALUE...], e.g. search:time_ms=50,width=8"
 #: ``python:FILE:CLASS[,OPTION=VALUE...]``: the file is all before the first ':CLASS' followed by ',' or the end
-_PYTHON_SEAT = re.compile(r"(?P<file>.+?):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)(?:,(?P<opts>.*))?", re.DOTALL)
+PYTHON_SEAT = re.compile(r"(?P<file>.+?):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)(?:,(?P<opts>.*))?", re.DOTALL)
 _PYTHON_HELP = "write python:FILE:CLASS[,OPTION=VALUE...], e.g. python:mine.py:Eager or python:mine.py:Eager,depth=2"
 
 
@@ -160,7 +160,7 @@ def parse_agent(text: str) -> str | dict[str, Any]:
             raise TournamentError("agent 'external:' names no program; write e.g. 'external:python mybot.py'")
         return {"name": "external", "cmd": words, "label": "external:" + cmd}
     if text.startswith("python:"):
-        seat = _PYTHON_SEAT.fullmatch(text.split(":", 1)[1])
+        seat = PYTHON_SEAT.fullmatch(text.split(":", 1)[1])
         if seat is None:
             raise TournamentError(f"agent {text!r} names no class after its file; {_PYTHON_HELP}")
         d: dict[str, Any] = {"name": "python", "file": seat["file"], "class": seat["cls"]}
