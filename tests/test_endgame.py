@@ -1858,3 +1858,20 @@ def test_at_four_cards_a_sampled_third_level_lets_the_hint_converge():
     assert answer.bounds == {"max_stalls": 3, "converged": True} and not answer.exact
     assert answer.luck_measured_at == 2 and answer.splits >= E.MIN_WORLDS
     assert answer.best.move == "-Y7/W" and answer.value == pytest.approx(-6.9, abs=2 * answer.best.stderr + 1e-9)
+
+
+def test_the_tuned_play_outs_honesty_at_4_cards_is_what_its_file_gives():
+    """docs/agents.md ("A play-out policy tuned again") quotes data/simulated/rollout_honesty_4cards_tuned.csv:
+    each play-out policy's mean absolute error against the deep endgame search on the 16 views."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    rows = _bench("bench_rollout_honesty").ROWS_FILE.load(root / "data" / "simulated" /
+                                                         "rollout_honesty_4cards_tuned.csv")
+    off = {m: rows[rows.method == m].error.abs() for m in ("playouts", "playouts:stalling", "playouts:tuned")}
+    assert all(len(x) == 16 for x in off.values()) and set(rows.deck) == {4}
+    docs = re.sub(r"\s+", " ", (root / "docs" / "agents.md").read_text())
+    assert (f"policy are {off['playouts:tuned'].mean():.2f} points off the reference on average, the stalling "
+            f"policy's {off['playouts:stalling'].mean():.2f}, the plain heuristic's "
+            f"{off['playouts'].mean():.2f}") in docs

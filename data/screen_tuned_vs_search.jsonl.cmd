@@ -1,0 +1,2 @@
+lcanalysis tournament best:tuned=1,stall=0.725 search --deals 200 --workers 2 --allow-code-change --out data/screen_tuned_vs_search.jsonl --csv data/screen_tuned_vs_search.csv > data/screen_tuned_vs_search.txt  # played at commit 5cd343b's code (search:tuned=1), 2 workers at low priority beside this stop's other work
+python -m lcanalysis.studies.paired_strength data/screen_tuned_vs_search.jsonl data/screen_caution1_best1500_vs_search.jsonl >> data/screen_tuned_vs_search.txt

@@ -1,0 +1,1 @@
+python -m lcanalysis.studies.policy_tune --out data/simulated/policy_tune.json
