@@ -497,14 +497,19 @@ def test_a_class_of_ones_own_cannot_keep_trials_in_a_file_that_records_only_our_
     assert not (mine / "r.jsonl").exists()
 
 
-def test_a_class_that_raises_in_a_rollout_trial_is_named_in_one_line(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize(("cls", "what"), [
+    ("Crash", r"Crash of failing.py: choose raised KeyError: [01] \(at failing.py line 8\)"),
+    # Lazy answers None from its view's 5th turn: the trial stops there, named, not a notation error
+    ("Lazy", r"Lazy of failing.py answered None, not a legal turn, in trial \d at turn \d+: not a move: None"),
+])
+def test_a_class_that_raises_or_answers_no_turn_in_a_rollout_trial_is_named_in_one_line(tmp_path, capsys,
+                                                                                        monkeypatch, cls, what):
     (tmp_path / "failing.py").write_text(FAILING)
     monkeypatch.chdir(tmp_path)
-    assert cli_main(["rollout", "example:midround", "--agent", "python:failing.py:Crash", "--turn", "+B6/D",
-                     "--trials", "10", "--workers", "1"]) == 2
+    assert cli_main(["rollout", "example:midround", "--agent", f"python:failing.py:{cls}", "--turn", "+B6/D",
+                     "--trials", "4", "--workers", "1"]) == 2
     err = capsys.readouterr().err
-    assert re.search(r"^error: the agent python:failing.py:Crash failed in a trial: Crash of failing.py: choose raised "
-                     r"KeyError: [01] \(at failing.py line 8\)$", err, re.MULTILINE), err
+    assert re.search(rf"^error: the agent python:failing.py:{cls} failed in a trial: {what}$", err, re.MULTILINE), err
     assert "Traceback" not in err
 
 
@@ -516,15 +521,3 @@ def test_the_bot_given_a_tournament_s_labelled_agent_says_it_takes_no_label(caps
         assert (f"error: unknown agent {given!r}: a label ({given.split('=')[0]}=) names an agent in a tournament; "
                 f"the bot serves one agent and takes none: lcanalysis bot {meant}") in capsys.readouterr().err
 
-
-def test_a_class_that_answers_no_turn_in_a_rollout_trial_is_named_with_the_trial_and_turn(tmp_path, capsys,
-                                                                                          monkeypatch):
-    """Lazy answers None from its view's 5th turn: the trial stops there, named, not a notation error."""
-    (tmp_path / "failing.py").write_text(FAILING)
-    monkeypatch.chdir(tmp_path)
-    assert cli_main(["rollout", "example:midround", "--agent", "python:failing.py:Lazy", "--turn", "+B6/D",
-                     "--trials", "4", "--workers", "1"]) == 2
-    err = capsys.readouterr().err
-    assert re.search(r"^error: the agent python:failing.py:Lazy failed in a trial: Lazy of failing.py answered None, "
-                     r"not a legal turn, in trial \d at turn \d+: not a move: None$", err, re.MULTILINE), err
-    assert "Traceback" not in err
