@@ -1,6 +1,7 @@
 """A bot author's Agent class seated directly: python:FILE:CLASS on the command line, {"name": "python",
 "file": ..., "class": ...} in Python (lcanalysis.tournaments.python_seat)."""
 
+import json
 import re
 import sys
 
@@ -278,8 +279,16 @@ def test_an_edited_seat_file_is_changed_code_and_its_old_results_file_is_refused
 
     assert run(1) == 0
     assert run(2) == 0  # the same file goes on in its results file
+    assert "they were played by" not in capsys.readouterr().err
     (mine / "mine.py").write_text(TUNED + "# tuned\n")
-    capsys.readouterr()
+    # the finished file is read as it is, and says its rounds are the old mine.py's, the hash in its header
+    played_by = json.loads(out.read_text().splitlines()[0])["identity"]["code"]["external"]["mine: mine.py"]
+    assert run(2) == 0
+    said = capsys.readouterr().err
+    assert "4 of 4 deal-seatings already played, 0 to play; they were played by" in said
+    assert f"with mine: mine.py ({played_by}), and this is" in said
+    assert "the summary is of those rounds (more deals would need --allow-code-change" in said
+    assert said.count(f"({played_by})") == 1  # this run names the edited file's hash, not the old one
     assert run(3) == 2
     assert re.search(r"mine: mine\.py \([0-9a-f]{16}\).*the agents or the engine changed", capsys.readouterr().err)
     assert run(3, "--allow-code-change") == 0

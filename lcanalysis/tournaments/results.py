@@ -719,6 +719,17 @@ class ResultsFile:
                 "the change is recorded in the file)")
         self._marker = {CODE_KEY: mine}
 
+    def older_code(self) -> str:
+        """When the file's rounds were played by other code than this run's and nothing is added (a finished
+        file is read whatever the code), what played them, to follow the count of rounds already played: a bot
+        author who edited ``mine.py`` and runs the same command again reads the summary of the old one;
+        "" otherwise."""
+        mine = self.identity["code"]
+        if self.file_code is None or self.file_code == mine:
+            return ""
+        return (f"; they were played by {describe_code(self.file_code)}, and this is {describe_code(mine)}: "
+                "the summary is of those rounds (more deals would need --allow-code-change, or another --out)")
+
     def append(self, key: str, rows: list[dict[str, Any]]) -> None:
         """Write one finished job: once, whole, flushed."""
         if key in self._written or key in self.done:

@@ -587,7 +587,7 @@ def run_tournament(agents: Sequence[Any], deals: int = 100, *, rules: Rules | No
             results.check_code(allow_code_change, will_write=bool(todo))
             if log:
                 log(f"results: {out}: {len(jobs) - len(todo)} of {len(jobs)} deal-seatings already played, "
-                    f"{len(todo)} to play")
+                    f"{len(todo)} to play" + ("" if todo else results.older_code()))
         if records is not None:
             _check_records_of(records, todo, seed, rules)
         if records is not None and log:
