@@ -140,9 +140,28 @@ def test_each_players_match_loss_is_the_sum_of_theirs_with_the_errors_in_quadrat
         assert p["match_loss_stderr"] == pytest.approx(spread, abs=1e-9)
         assert 0.0 < total < len(mine)  # (a fraction a decision)
         assert (f"match chance given up: {100 * total:.1f} ± {100 * spread:.1f} percentage points over {len(mine)} "
-                "decision(s) judged by play-outs (an estimate; decisions near the end, judged in points only, are "
+                "decision(s) judged by play-outs (an estimate that leans high, as the match note says; a sum over "
+                "decisions, not a chance, so it can pass 100; decisions near the end, judged in points only, are "
                 "not counted)" in text)
     assert "match_loss_unit" not in data["settings"]  # (a fraction, as advise's match_loss: no unit to name)
+
+
+def test_the_match_loss_is_said_to_lean_high_since_it_is_never_below_zero(match_review):
+    """The best turn for the match is picked in the worlds the match loss is measured in, so no decision's
+    match loss is below zero, where the points loss, against the advisor's best picked in other worlds, can
+    be: the estimate leans high. The match note, the players' lines and the HTML report's legend say so, and
+    that the players' sum is not a chance (it can pass 100 percentage points)."""
+    _, rv = match_review
+    judged = [d for d in rv.decisions if d.match_loss is not None]
+    assert all(d.match_loss >= 0.0 for d in judged)
+    assert all(d.match_loss == 0.0 for d in judged if d.played == d.best_for_match)
+    note = rv.match_note or ""
+    assert "never below zero, since that best is picked in the same worlds, so it leans high" in note
+    text, page = rv.to_text(), rv.to_html()
+    assert text.count("(an estimate that leans high, as the match note says; a sum over decisions, not a chance, "
+                      "so it can pass 100;") == 2  # each player's line
+    assert ("(an estimate that leans high: what it rests on, the match note above); a sum over decisions, not a "
+            "chance, so it can pass 100.") in page
 
 
 def test_the_match_loss_is_said_in_the_tutors_words_under_a_mark_and_in_the_html(match_review):

@@ -198,7 +198,8 @@ class PlayerSummary:
                     "endgame search judges in points only)")
         return (f"match chance given up: {100 * self.match_loss:.1f} ± {100 * (self.match_loss_stderr or 0.0):.1f} "
                 "percentage points "
-                f"over {self.match_decisions} decision(s) judged by play-outs (an estimate; decisions near the end, "
+                f"over {self.match_decisions} decision(s) judged by play-outs (an estimate that leans high, as the "
+                "match note says; a sum over decisions, not a chance, so it can pass 100; decisions near the end, "
                 "judged in points only, are not counted)")
 
     def bounded_text(self) -> str:

@@ -85,7 +85,9 @@ MATCH_LOSS_JUDGED = (f"an estimate paired over the same fresh worlds of the {PLA
                      "points, each world's final score difference turned into the chance to win the match from the "
                      "running totals through the match equity table, against the best turn for the match among the "
                      "turns played out there (the advisor's best in points, the played turn, the heuristic's and the "
-                     "advisor's runner-up: not every legal turn, so one left out could be better for the match); the "
+                     "advisor's runner-up: not every legal turn, so one left out could be better for the match); "
+                     "never below zero, since that best is picked in the same worlds, so it leans high where the "
+                     "turns are close, and more so summed over many decisions; the "
                      "marks and the error rate stay in points; the decisions the endgame solver or search judges near "
                      f"the end (with {SEARCH_CARDS} cards or fewer left), in points only, carry none and are not "
                      "counted")
