@@ -120,6 +120,11 @@ class Picky(Agent):
 
     def choose(self, view, rng_or_seed=None, time_ms=None):
         return view.legal_moves()[0]
+
+
+class Misspelt(Agent):
+    def chose(self, view, rng_or_seed=None, time_ms=None):
+        return view.legal_moves()[0]
 """
 
 
@@ -127,9 +132,13 @@ class Picky(Agent):
     ("python:nope.py:Picky", "agent 'python:nope.py:Picky': nope.py: no such file (read from the folder {folder})"),
     ("python:bad.py", "agent 'python:bad.py' names no class after its file; write python:FILE:CLASS"),
     ("python:bad.txt:Picky", "agent 'python:bad.txt:Picky': bad.txt is not a Python file (a name ending .py)"),
-    ("python:bad.py:Eager", "agent 'python:bad.py:Eager': bad.py has no class 'Eager'; its Agent classes: Picky"),
+    ("python:bad.py:Eager", "agent 'python:bad.py:Eager': bad.py has no class 'Eager'; its Agent classes: Misspelt, "
+                            "Picky"),
     ("python:bad.py:NOT_A_CLASS", "'NOT_A_CLASS' in bad.py is not a class but int"),
     ("python:bad.py:Plain", "class 'Plain' of bad.py is not an Agent: a seat is a subclass of lcanalysis.agents.Agent"),
+    ("python:bad.py:Misspelt", "class 'Misspelt' of bad.py has no choose of its own, only Agent's, which plays "
+                               "nothing: a seat writes choose(self, view, rng_or_seed=None, time_ms=None)"),
+    ("python:bad.py:Agent", "class 'Agent' of bad.py has no choose of its own, only Agent's"),  # the one it imports
     ("python:bad.py:Picky,depht=2", "Picky of bad.py takes no option 'depht'; its options: depth"),
     ("python:bad.py:Picky,depth=5", "Picky of bad.py refused its options (depth=5): ValueError: depth at most 3 "
                                     "(at bad.py line 14)"),

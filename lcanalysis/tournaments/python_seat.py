@@ -115,6 +115,10 @@ def _class_of(path: Path, file: str, class_name: Any) -> type[Agent]:
         raise AgentError(f"python: class {class_name!r} of {file} is not an Agent: a seat is a subclass of "
                          "lcanalysis.agents.Agent with choose(view, rng_or_seed=None, time_ms=None) (docs/agents.md, "
                          "\"Your own agent\")")
+    if found.choose is Agent.choose:  # (Agent itself, imported there, or a subclass whose choose is misspelt)
+        raise AgentError(f"python: class {class_name!r} of {file} has no choose of its own, only Agent's, which "
+                         "plays nothing: a seat writes choose(self, view, rng_or_seed=None, time_ms=None) "
+                         "(docs/agents.md, \"Your own agent\")")
     return found
 
 
