@@ -157,6 +157,9 @@ def test_the_match_loss_is_said_to_lean_high_since_it_is_never_below_zero(match_
     assert all(d.match_loss == 0.0 for d in judged if d.played == d.best_for_match)
     note = rv.match_note or ""
     assert "never below zero, since that best is picked in the same worlds, so it leans high" in note
+    # (and that the table the chances come from is an estimate too, its error not in the ±)
+    assert ("through the match equity table (itself an estimate, from simulated rounds of heuristic self-play, "
+            "whose small error the ± leaves out)") in note
     text, page = rv.to_text(), rv.to_html()
     assert text.count("(an estimate that leans high, as the match note says; a sum over decisions, not a chance, "
                       "so it can pass 100;") == 2  # each player's line

@@ -83,7 +83,9 @@ def reconciled_text(rec: dict[str, Any]) -> str:
 #: what a decision's match loss rests on, in the match note (the text, the HTML report, the JSON settings)
 MATCH_LOSS_JUDGED = (f"an estimate paired over the same fresh worlds of the {PLAYOUT_POLICY} heuristic as the loss in "
                      "points, each world's final score difference turned into the chance to win the match from the "
-                     "running totals through the match equity table, against the best turn for the match among the "
+                     "running totals through the match equity table (itself an estimate, from simulated rounds of "
+                     "heuristic self-play, whose small error the ± leaves out), "
+                     "against the best turn for the match among the "
                      "turns played out there (the advisor's best in points, the played turn, the heuristic's and the "
                      "advisor's runner-up: not every legal turn, so one left out could be better for the match); "
                      "never below zero, since that best is picked in the same worlds, so it leans high where the "
