@@ -612,7 +612,7 @@ def test_the_tutor_judges_with_the_play_out_policy_it_is_given():
     assert [(m.move, m.value) for m in s.advice().moves] == [(m.move, m.value) for m in stalling.moves]
     assert [(m.move, m.value) for m in TutorSession(agent="greedy", seed=3, time_budget=0.05).advice().moves] == \
         [(m.move, m.value) for m in plain.moves]
-    with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, got 'fast'"):
+    with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, tuned, got 'fast'"):
         TutorSession(agent="greedy", seed=3, playout_policy="fast")
 
 

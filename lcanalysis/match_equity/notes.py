@@ -26,17 +26,14 @@ def solve_match_note(position: Any) -> str | None:
     return points_only_note("the values are") if getattr(position, "match", None) else None
 
 
-def match_loss_said(played: str, best_for_match: str, loss: float, stderr: float, whose: str = "your",
-                    among: str = "") -> str:
+def match_loss_said(played: str, best_for_match: str, loss: float, stderr: float, whose: str = "your") -> str:
     """What a turn gives up of the chance to win the match, as a sentence: "For the match: 1.5 ± 0.4
     percentage points less chance to win it than -B3/D, the best turn for the match (by the play-outs)",
     ``loss`` and ``stderr`` in percentage points (an estimate paired over the play-outs' worlds, against
     ``best_for_match``); for the best turn itself "For the match: the best turn for your chance to win it
-    (by the play-outs)", ``whose`` naming the player ("your": the tutor's; "the mover's": the review's);
-    ``among``, when given, the turns the best was chosen from, after the play-outs ("by the play-outs, among
-    the 4 turns played out": the review's, which plays out a few turns only). One place for the words of
-    the tutor and the game review."""
-    by = "(by the play-outs" + (f", among {among}" if among else "") + ")"
+    (by the play-outs)", ``whose`` naming the player ("your": the tutor's; "the mover's": the review's).
+    One place for the words of the tutor and the game review."""
+    by = "(by the play-outs)"
     if played == best_for_match:
         return f"For the match: the best turn for {whose} chance to win it {by}"
     return (f"For the match: {loss:.1f} ± {stderr:.1f} percentage points less chance to win it than "

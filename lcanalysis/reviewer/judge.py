@@ -20,7 +20,8 @@ from lcanalysis.game.cards import Card
 from lcanalysis.game.moves import Move
 from lcanalysis.game.records import RoundRecord
 from lcanalysis.game.view import View
-from lcanalysis.match_equity import match_analysis
+from lcanalysis.match_equity import match_values
+from lcanalysis.match_equity.paired import paired_difference
 from lcanalysis.reviewer.luck import draw_luck
 from lcanalysis.reviewer.settings import (
     ADVISOR_PLAYOUT_POLICY,
@@ -159,8 +160,11 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
             return searched
     best = analysis.moves[0].move
     forced = len(analysis.moves) == 1 or analysis.moves[0].value == analysis.moves[-1].value
+    # in a match, the advisor's best turn for the match too: chosen in its play-outs, measured in the fresh
+    # worlds below, as the best in points is (chosen and measured in the same worlds, it would lean high)
+    best_match = next((m.move for m in analysis.moves if m.extra.get("match_loss", 1.0) <= 0.0), None)
     names: list[str] = []
-    for m in [best, str(played), str(ref)] + [m.move for m in analysis.moves[1:2]]:
+    for m in [best, str(played), str(ref)] + [m.move for m in analysis.moves[1:2]] + [best_match or best]:
         if m not in names:
             names.append(m)
     codes = [Move.parse(m, nc).code(nc) for m in names]
@@ -203,25 +207,27 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
         "reference": str(ref), "value_reference": float(means[ir]), "value_reference_stderr": stderr_of(ir),
         "gain_vs_reference": gain, "gain_vs_reference_stderr": gain_se,
         "alternatives": alternatives, "worlds": worlds, "advisor_rollouts": int(analysis.nodes),
-        "legal": len(analysis.moves), **_match_loss(view, r, ip),
+        "legal": len(analysis.moves), **_match_loss(view, r, ip, names.index(best_match or best)),
     }
 
 
-def _match_loss(view: View, r: Rollouts, played: int) -> dict[str, Any]:
+def _match_loss(view: View, r: Rollouts, played: int, chosen: int) -> dict[str, Any]:
     """In a match (the view carries its score), what the played turn (``r``'s turn ``played``) gives up of
     the chance to win the match against the best turn for the match, a fraction (0.07: 7 percentage
-    points), as advise's JSON and the tutor keep it; nothing otherwise. Measured in the same fresh worlds
-    as the loss in points (``match_equity.match_analysis``: each world's final score difference turned
-    into the match equity of the running totals, the turns ranked by paired differences), so the best turn
-    for the match is the best among the turns played out there, and the figure is paired over every one of
-    those worlds, with its standard error: no second analysis, no more play-outs."""
-    ranked = match_analysis(view, r)
-    if ranked is None:
+    points), as advise's JSON and the tutor keep it; nothing otherwise. The best turn for the match is the
+    advisor's (``chosen``: ranked by its own play-outs over every legal turn), unless a turn played out in
+    the fresh worlds beats it there by more than ``MARK_SIGMAS`` standard errors, as for the best in
+    points; the loss is measured in those fresh worlds, paired with the loss in points (each world's final
+    score difference turned into the match equity of the running totals, ``match_equity.match_values``).
+    A best picked in the same worlds it is measured in would make every loss 0 or more and lean high."""
+    if not view.match:
         return {}
-    name = str(r.move(played))
-    mine = next(m for m in ranked.moves if m.move == name)
-    return {"match_loss": float(mine.match_loss), "match_loss_stderr": float(mine.match_loss_stderr),
-            "best_for_match": ranked.best_match}
+    equity = [np.asarray(x, dtype=np.float64) for x in match_values(r.samples, view)]
+    top = int(np.argmax([x.mean() for x in equity]))
+    margin, margin_se = paired_difference(equity[top], equity[chosen])
+    best = top if top != chosen and margin > MARK_SIGMAS * margin_se else chosen
+    loss, loss_se = (0.0, 0.0) if best == played else paired_difference(equity[best], equity[played])
+    return {"match_loss": loss, "match_loss_stderr": loss_se, "best_for_match": str(r.move(best))}
 
 
 def _named(analysis: Analysis) -> str:

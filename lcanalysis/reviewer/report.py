@@ -96,16 +96,13 @@ class Decision:
     best_for_match: str | None = None
 
     def match_said(self) -> str:
-        """What the turn gave up of the chance to win the match, in the tutor's words and percentage points,
-        naming the turns the best was chosen from ("For the match: 1.5 ± 0.4 percentage points less chance to
-        win it than -B3/D, the best turn for the match (by the play-outs, among the 4 turns played out)");
-        "" where it is not known."""
+        """What the turn gave up of the chance to win the match, in the tutor's words and percentage points
+        ("For the match: 1.5 ± 0.4 percentage points less chance to win it than -B3/D, the best turn for the
+        match (by the play-outs)"); "" where it is not known."""
         if self.match_loss is None or self.best_for_match is None:
             return ""
-        n = len(self.alternatives)  # (every turn played out: one alone only where it was the only legal turn)
         return match_loss_said(self.played, self.best_for_match, 100 * self.match_loss,
-                               100 * (self.match_loss_stderr or 0.0), whose="the mover's",
-                               among=f"the {n} turns played out" if n > 1 else "")
+                               100 * (self.match_loss_stderr or 0.0), whose="the mover's")
 
     def loss_text(self, digits: int = 1) -> str:
         """The loss as a reader needs it: "3.0 (exact)", "3.0 ± 0.4" (an estimate), or "at least 3.0"
@@ -197,9 +194,8 @@ class PlayerSummary:
             return ("match chance given up: not measured (no decision judged by play-outs; near the end the "
                     "endgame search judges in points only)")
         return (f"match chance given up: {100 * self.match_loss:.1f} ± {100 * (self.match_loss_stderr or 0.0):.1f} "
-                "percentage points "
-                f"over {self.match_decisions} decision(s) judged by play-outs (an estimate that leans high, as the "
-                "match note says; a sum over decisions, not a chance, so it can pass 100; decisions near the end, "
+                f"percentage points over {self.match_decisions} decision(s) judged by play-outs (an estimate, as "
+                "the match note says; a sum over decisions, not a chance, so it can pass 100; decisions near the end, "
                 "judged in points only, are not counted)")
 
     def bounded_text(self) -> str:

@@ -178,9 +178,9 @@ def review_html(rv: Review, fragment: bool = False) -> str:
                  + "".join(rows) + "</table>")
     if in_match:
         parts.append("<p><small>Match chance given up: percentage points of the chance to win the match, the sum over "
-                     "the decisions judged by play-outs, their standard errors in quadrature (an estimate that leans "
-                     "high: what it rests on, the match note above); a sum over decisions, not a chance, so it can "
-                     "pass 100.</small></p>")
+                     "the decisions judged by play-outs, their standard errors in quadrature (an estimate: what it "
+                     "rests on, the match note above); a sum over decisions, not a chance, so it can pass "
+                     "100.</small></p>")
     if rv.viewer is not None:
         parts.append(f"<p><small>Luck against {e(rv.luck_against)}: {e(ONE_PLAYER_LUCK)}.</small></p>")
     for rec in rv.reconciliation:
