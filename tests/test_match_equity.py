@@ -894,3 +894,17 @@ def test_the_library_s_studies_refuse_more_deals_than_the_machine_holds_before_p
     for ask, said in asks:
         with pytest.raises(ValueError, match=said):
             ask()
+
+
+def test_the_match_sentence_of_a_turn_as_good_as_the_best_in_every_world_has_no_plus_minus():
+    """A played turn that ties the best turn for the match in every world (the match decided either way) is
+    said to be as good as it, not "0.0 ± 0.0 percentage points less"; a real loss keeps its ±."""
+    from lcanalysis.match_equity import match_loss_said
+
+    assert match_loss_said("+Y9/D", "+Y9/D", 0.0, 0.0) == ("For the match: the best turn for your chance to win "
+                                                           "it (by the play-outs)")
+    assert match_loss_said("-B3/D", "+Y9/D", 0.0, 0.0, whose="the mover's") == (
+        "For the match: as good as +Y9/D, the best turn for the match, in every world (by the play-outs)")
+    assert match_loss_said("-B3/D", "+Y9/D", 1.5, 0.4) == ("For the match: 1.5 ± 0.4 percentage points less chance "
+                                                          "to win it than +Y9/D, the best turn for the match (by "
+                                                          "the play-outs)")

@@ -36,5 +36,8 @@ def match_loss_said(played: str, best_for_match: str, loss: float, stderr: float
     by = "(by the play-outs)"
     if played == best_for_match:
         return f"For the match: the best turn for {whose} chance to win it {by}"
+    if loss == 0.0 and stderr == 0.0:  # the same match outcome in every world: no spread to give a ± of
+        return (f"For the match: as good as {best_for_match}, the best turn for the match, in every world "
+                f"{by}")
     return (f"For the match: {loss:.1f} ± {stderr:.1f} percentage points less chance to win it than "
             f"{best_for_match}, the best turn for the match {by}")
