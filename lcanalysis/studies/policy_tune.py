@@ -40,6 +40,7 @@ from lcanalysis.core import policy as P
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser
+from lcanalysis.progress import progress_bar
 
 #: the weights' names, in ``core.policy``'s parameter order
 NAMES = ("A", "QF", "B", "DANGER", "DANGER_NEW", "DENY", "DECK", "STALL", "CROWD", "PILE_MIN", "TURN")
@@ -81,8 +82,14 @@ def tune(deals: int = DEALS, passes: int = PASSES, seed: int = SEED, colors: int
     """The coordinate search of the module docstring; returns the weights, the kept moves and the
     held-out measurement."""
     started = time.perf_counter()
+    # on a bar, step by step: the two sets of deals, each weight of each pass (a few seconds each, the kept
+    # steps written above it), the three held-out measurements
+    bar = progress_bar(total=2 + passes * len(STEPS) + 3, progress=progress, desc="tuning the play-out policy",
+                       unit="step")
     train = deal_states(deals, seed, colors=colors)
+    bar.update(1)
     held = deal_states(deals, seed, held_out=True, colors=colors)
+    bar.update(1)
     begin = (P.STALLING_PARAMS if start is None else start).astype(np.float64).copy()
     current = begin.copy()
     steps = dict(STEPS)
@@ -91,6 +98,7 @@ def tune(deals: int = DEALS, passes: int = PASSES, seed: int = SEED, colors: int
     for p in range(passes):
         moved = False
         for name, step in steps.items():
+            bar.update(1)
             i = NAMES.index(name)
             for sign in (1.0, -1.0):
                 cand = current.copy()
@@ -107,8 +115,8 @@ def tune(deals: int = DEALS, passes: int = PASSES, seed: int = SEED, colors: int
                                  "gain_se": round(se, 4), "against_incumbent": round(float(g[0].mean()), 4),
                                  "over_incumbent_vs_heuristic": round(float(g[1].mean()), 4)})
                     if progress:
-                        print(f"pass {p}: {name} {cand[i]:g}, panel gain {m:+.3f} ± {se:.3f} "
-                              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+                        bar.write(f"pass {p}: {name} {cand[i]:g}, panel gain {m:+.3f} ± {se:.3f} "
+                                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
                     break
         if not moved:
             steps = {k: v / 2 for k, v in steps.items()}
@@ -117,6 +125,8 @@ def tune(deals: int = DEALS, passes: int = PASSES, seed: int = SEED, colors: int
                         ("start vs heuristic", begin, P.HEURISTIC_PARAMS)):
         m, se = mean_se(P.duplicate_differences(held, a, b))
         held_out[label] = {"mean": round(m, 4), "se": round(se, 4)}
+        bar.update(1)
+    bar.close()
     return {"params": {n: round(float(v), DIGITS) for n, v in zip(NAMES, current)},
             "start": {n: round(float(v), DIGITS) for n, v in zip(NAMES, begin)},
             "settings": {"deals": deals, "passes": passes, "seed": seed, "colors": colors, "z": Z,
