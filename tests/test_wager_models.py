@@ -433,6 +433,11 @@ def test_a_sampled_answer_shows_the_standard_error_of_each_mean():
         assert o.stderr == pytest.approx(se, rel=1e-6)
         assert f"{se:.3f}" in text and f"<td>{se:.3f}</td>" in html
         assert o.to_json()["exact"] is False and o.to_json()["stderr"] == pytest.approx(se, rel=1e-6)
+        # the chance of a profit is an estimate too: its binomial error over the n samples, from the histogram
+        p_profit = sum(p for s, p in o.distribution.items() if s > 0)
+        assert o.to_json()["samples"] == n
+        assert o.to_json()["p_positive_stderr"] == pytest.approx(math.sqrt(p_profit * (1 - p_profit) / (n - 1)))
+        assert 0 < p_profit < 1 and o.to_json()["p_positive_stderr"] > 0
     # the exact canonical answer keeps the interchange shape: no stderr column, no extra keys
     exact = analyze(ColorState.make(hand=(5, 7, 9), hand_wagers=1), 9)
     assert "s.e." not in str(exact) and set(exact.by_wagers[0].to_json()) == {"wagers", "mean", "p_positive",

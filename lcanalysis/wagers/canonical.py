@@ -187,8 +187,9 @@ class WagerOutcome:
             "p_positive": float(self.p_positive),
             "distribution": {str(s): float(p) for s, p in sorted(self.distribution.items())},
         }
-        if not self.exact:  # a sampled model: say so, with the mean's standard error
-            out.update(exact=False, stderr=float(self.stderr))
+        if not self.exact:  # a sampled model: say so, with the errors of the mean and the chance
+            out.update(exact=False, stderr=float(self.stderr), p_positive_stderr=self.p_positive_stderr,
+                       samples=self.samples)
         return out
 
 
