@@ -83,7 +83,8 @@ def test_compiled_policies_stay_legal_for_thousands_of_rounds(colors):
 
 @pytest.mark.parametrize("name, options", [(name, {"time_ms": 5} if name == "search" else {}) for name in AGENTS]
                          + [("match", {"hand_model": 1}), ("search", {"time_ms": 5, "cap": 10}),
-                            ("search", {"time_ms": 5, "streams": 1})])
+                            ("search", {"time_ms": 5, "streams": 1}), ("search", {"time_ms": 5, "tuned": 1}),
+                            ("best", {"time_ms": 5, "tuned": 1})])
 def test_an_agent_cannot_see_hidden_cards(name, options):
     """Changing the opponent's hand and the deck order leaves the view, and the move, unchanged."""
     agent = make_agent(name, **options)
