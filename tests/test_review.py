@@ -296,6 +296,29 @@ def test_playing_the_advisors_own_best_turn_loses_nothing():
     assert len(rv.draws) == sum(1 for m, s in zip(rec.turns, rec.steps()) if s.player == 1 and m.move.draws_from_deck)
 
 
+def test_the_advisors_choice_stays_the_best_unless_beaten_by_more_than_two_standard_errors():
+    """``kept_best``, the rule of the best in points and the best for the match: the advisor's choice (turn 0)
+    against a top turn (turn 1) whose paired difference over four worlds is worked out here by hand."""
+    from lcanalysis.reviewer.judge import kept_best
+
+    def paired(x: list[list[float]]):
+        def difference(a: int, b: int) -> tuple[float, float]:
+            d = np.subtract(x[a], x[b])
+            return float(d.mean()), float(d.std(ddof=1) / 2)  # sqrt(4) worlds
+        return difference
+
+    # differences 1, 2, 3, 2: mean 2, standard error sqrt(2/3)/2 = 0.408; 2 > 2 * 0.408: turn 1 is the best
+    clear = [[0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 2.0]]
+    best, margin, margin_se = kept_best([0.0, 2.0], 0, paired(clear))
+    assert best == 1 and margin == pytest.approx(2.0) and margin_se == pytest.approx(math.sqrt(2 / 3) / 2)
+    # differences 0, 4, -2, 2: mean 1, standard error sqrt(20/3)/2 = 1.29; 1 < 2 * 1.29: the choice stays
+    noisy = [[0.0, 0.0, 0.0, 0.0], [0.0, 4.0, -2.0, 2.0]]
+    best, margin, margin_se = kept_best([0.0, 1.0], 0, paired(noisy))
+    assert best == 0 and margin == pytest.approx(1.0) and margin_se == pytest.approx(math.sqrt(20 / 3) / 2)
+    # the choice on top: no difference is asked for, and the margin is none
+    assert kept_best([2.0, 0.0], 0, lambda a, b: pytest.fail("no difference is needed")) == (0, 0.0, 0.0)
+
+
 def test_the_luck_of_deck_draws_averages_zero_within_its_error():
     """Over the real deck draws of three rounds (the pile's true order, not the review's model), the luck
     of a draw is zero on average: within three standard errors of the mean."""

@@ -8,6 +8,7 @@ import copy
 import functools
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,25 @@ def review_turn(job: Job) -> dict[str, Any]:
     return out
 
 
+def kept_best(means: Sequence[float] | np.ndarray, chosen: int,
+              difference: Callable[[int, int], tuple[float, float]]) -> tuple[int, float, float]:
+    """The best turn a review measures losses against, and by how much it beat the advisor's choice: the
+    advisor's choice (``chosen``, picked in the advisor's own play-outs) stays the best unless the turn with
+    the highest mean in the fresh worlds (``means``) beats it there by more than ``MARK_SIGMAS`` standard
+    errors of their paired difference (``difference(a, b)``: the mean of ``a - b`` and its standard error).
+    Returns (the best, that margin, its standard error); the margin is (0, 0) when the top turn is the
+    choice itself.
+
+    Why: a best picked in the same worlds it is measured in leans high (the noise that lifted it to the
+    top is counted as its value), so every loss would be 0 or more. Picked elsewhere and kept, a loss is
+    never below zero by more than that much noise, and a played advisor's choice loses nothing."""
+    top = int(np.argmax(means))
+    if top == chosen:
+        return chosen, 0.0, 0.0
+    margin, margin_se = difference(top, chosen)
+    return (top if margin > MARK_SIGMAS * margin_se else chosen), margin, margin_se
+
+
 def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
     nc = view.colors
     seed = decision_seed(job.seed, job.round, job.index)
@@ -181,12 +201,7 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
     def diff(a: int, b: int) -> tuple[float, float]:
         return (0.0, 0.0) if a == b else r.difference(a, b)
 
-    # the advisor's choice stays the best unless a turn beats it in the fresh worlds by more than
-    # MARK_SIGMAS standard errors of their paired difference: a loss is then never below zero by
-    # more than that much noise, and a played advisor's choice loses nothing
-    top = int(np.argmax(means))
-    margin, margin_se = diff(top, ia)
-    ib = top if top != ia and margin > MARK_SIGMAS * margin_se else ia
+    ib, margin, margin_se = kept_best(means, ia, diff)  # the advisor's choice, unless clearly beaten there
     loss, loss_se = diff(ib, ip)
     gain, gain_se = diff(ip, ir)
     alternatives: list[dict[str, Any]] = []
@@ -223,9 +238,8 @@ def _match_loss(view: View, r: Rollouts, played: int, chosen: int) -> dict[str, 
     if not view.match:
         return {}
     equity = [np.asarray(x, dtype=np.float64) for x in match_values(r.samples, view)]
-    top = int(np.argmax([x.mean() for x in equity]))
-    margin, margin_se = paired_difference(equity[top], equity[chosen])
-    best = top if top != chosen and margin > MARK_SIGMAS * margin_se else chosen
+    best, _, _ = kept_best([x.mean() for x in equity], chosen,
+                           lambda a, b: paired_difference(equity[a], equity[b]))
     loss, loss_se = (0.0, 0.0) if best == played else paired_difference(equity[best], equity[played])
     return {"match_loss": loss, "match_loss_stderr": loss_se, "best_for_match": str(r.move(best))}
 
