@@ -4,7 +4,7 @@ given (the view, the seed, the budget) and of an agent's options, each refusal n
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -12,6 +12,9 @@ from lcanalysis.game.cards import whole_number
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.options import brief
+
+if TYPE_CHECKING:
+    from lcanalysis.game.position import Position
 
 MAX_TIME_MS = 3_600_000.0  # an hour a turn: no referee's clock allows more, and the play-outs grow with it
 
@@ -79,6 +82,19 @@ def _check_view(view: Any) -> View:
     if view.is_over():
         raise AgentError(f"the round is over ({view.over_reason()}): no turn to choose")
     return view
+
+
+def refused_answer(answer: Any, table: View | Position, who: str, at: str = "", here: str = "") -> str | None:
+    """The refusal of an agent's answer that is not a legal turn of ``table`` (its ``View``, or the
+    ``Position`` it was given the view of): "``who`` answered ``answer`` ``at``, not a legal turn ``here``:
+    the rule it breaks" (anything that is no turn, None say, breaks "not a move"), or None when it is a
+    legal turn. The one check of a bot author's answer: the bot protocol's (``protocol.answer``), ``play``'s
+    referee (``cli.play_referee``) and a rollout's (``studies.rollout``), each saying where in its own
+    words (``at``, ``here``); a tournament leaves it to the round (``Position.push`` refuses the turn)."""
+    reason = table.why_illegal(answer)
+    if reason is None:
+        return None
+    return f"{who} answered {brief(answer)}{at}, not a legal turn{here}: {reason}"
 
 
 class Agent:

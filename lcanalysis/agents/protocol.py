@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from lcanalysis.agents import MAX_TIME_MS, Agent, AgentError, SearchAgent, checked_number, make_agent
+from lcanalysis.agents.base import refused_answer
 from lcanalysis.answer_json import answer_text
 from lcanalysis.game.cards import brief
 from lcanalysis.game.moves import Move
@@ -159,9 +160,9 @@ def answer(agent: Agent, request: Any, seed: int = 0, received: float | None = N
         raise
     # a bot author's own agent is checked (0.4 ms a turn): its error says so, where None went out as
     # {"move": "None"}; ours play legal turns by construction (tests/test_agents.py), on the clock
-    problem = view.why_illegal(move) if authors else None
-    if problem is not None:
-        return {"error": f"the agent {agent.name!r} answered {brief(move)}, not a legal turn here: {problem}"}, True
+    refusal = refused_answer(move, view, f"the agent {agent.name!r}", here=" here") if authors else None
+    if refusal is not None:
+        return {"error": refusal}, True
     return {"move": str(move)}, True
 
 

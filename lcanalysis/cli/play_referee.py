@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from lcanalysis.agents import Agent, AgentError
-from lcanalysis.game.cards import brief
+from lcanalysis.agents.base import refused_answer
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.tournaments.python_seat import PythonAgentError
@@ -29,10 +29,9 @@ class RefereedAgent(Agent):
             move = self.agent.choose(view, rng_or_seed, time_ms)
         except PythonAgentError as exc:
             raise AgentError(f"the opponent ({self.name}) failed {at}: {exc}; the game stops here") from None
-        problem = view.why_illegal(move)
-        if problem is not None:
-            raise AgentError(f"the opponent ({self.name}) answered {brief(move)} {at}, not a legal turn: {problem}; "
-                             "the game stops here")
+        refusal = refused_answer(move, view, f"the opponent ({self.name})", at=f" {at}")
+        if refusal is not None:
+            raise AgentError(f"{refusal}; the game stops here")
         return move
 
     def close(self) -> None:

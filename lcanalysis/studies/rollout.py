@@ -68,7 +68,6 @@ from lcanalysis.options import (
     MAX_WORKERS,
     ONE_TRIAL,
     UsageError,
-    brief,
     check_flag,
     check_output_file,
     check_seed,
@@ -194,10 +193,7 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
         pos = start.copy()
         luck = 0.0  # the luck of every deck draw, the mover's side (``tournaments.luck``): zero on average
         move: Any = turn
-        chosen = False  # whether ``move`` is the agent's answer (not the turn rolled out)
         while True:
-            if chosen and refereed:
-                _check_answer(player, move, pos, trial)
             move = move if isinstance(move, Move) else Move.parse(str(move), nc)
             luck += turn_luck(pos.state, move, mover) or 0.0
             pos.push(move)
@@ -207,7 +203,8 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
                 return []
             p = pos.to_move
             move = player.choose(pos.view(p), turn_seed(s, pos.turn, p))
-            chosen = True
+            if refereed:
+                _check_answer(player, move, pos, trial)
         mine, theirs = pos.score(mover), pos.score(1 - mover)
         rows.append({"trial": trial, "turn": turn, "result": mine - theirs, "luck": luck,
                      "turns_played": pos.turn - start.turn})
@@ -217,13 +214,13 @@ def play_trial(source: Position | View, turns: Sequence[str], agent: Any, trial:
 def _check_answer(player: Any, answer: Any, pos: Position, trial: int) -> None:
     """A bot author's class (``tournaments.python_seat``) whose ``answer`` is not a legal turn of ``pos``: its
     ``PythonAgentError``, naming the class, the trial and the turn, as one it raised is named."""
+    from lcanalysis.agents.base import refused_answer
     from lcanalysis.tournaments.python_seat import PythonAgentError
 
-    reason = pos.why_illegal(answer)  # (a turn's text or Move; anything else "not a move", as the tournament says)
-    if reason:
-        who = getattr(player, "where", None) or getattr(player, "name", type(player).__name__)
-        raise PythonAgentError(f"{who} answered {brief(answer)}, not a legal turn, in trial {trial} at turn "
-                                f"{pos.turn}: {reason}")
+    who = str(getattr(player, "where", None) or getattr(player, "name", type(player).__name__))
+    refusal = refused_answer(answer, pos, who, here=f", in trial {trial} at turn {pos.turn}")
+    if refusal is not None:
+        raise PythonAgentError(refusal)
 
 
 #: the clock of a time budget (``rollout``'s ``seconds``): monotonic, and on Linux one clock for every
