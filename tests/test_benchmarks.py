@@ -85,6 +85,7 @@ def test_every_benchmark_option_says_what_it_is_and_its_default(monkeypatch):
     (["bench_selfplay.py", "--deals", "0"], "--deals and --workers must be at least 1, got 0 and"),
     (["bench_endgame_profile.py", "--worlds", "0"], "--worlds must be from 1 to 96 (the sampled worlds"),
     (["bench_endgame_profile.py", "--stalls", "0"], "--stalls must be from 1 to 3, got 0"),
+    (["bench_flat_mc.py", "--repeat", "0"], "--views, --worlds and --repeat must be at least 1, got 10, 200 and 0"),
 ])
 def test_a_bad_count_is_refused_naming_it_before_any_work(argv, error, monkeypatch, capsys):
     """--seeds 0 ran bench_search's warm-up and then said every position needed more than the node

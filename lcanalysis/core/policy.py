@@ -325,6 +325,19 @@ def rollout_streams(s, params_a, params_b, player_a, keys):
 
 
 @njit(cache=True)
+def start_candidate(s, w, cand, streams, keys0, keys):
+    """``s``: world ``w`` with the candidate turn ``cand`` played; with ``streams``, ``keys``: the
+    world's streams (``keys0``, drawn once a world by ``stream_keys``) as that turn leaves them. Every
+    candidate of a world starts from the same deal and the same streams (common random numbers)."""
+    s[:] = w
+    if streams:
+        keys[:, :] = keys0
+        stream_move(s, cand, keys)
+    else:
+        K.apply_move(s, cand)
+
+
+@njit(cache=True)
 def _play_candidates(w, cands, params_me, params_opp, me, values, col, streams, keys0, keys):
     """Every candidate turn played out from world ``w`` into ``values[:, col]``; with ``streams``
     the deck draws come from per-player streams drawn here (``stream_move``)."""
@@ -332,13 +345,10 @@ def _play_candidates(w, cands, params_me, params_opp, me, values, col, streams, 
     if streams:
         stream_keys(w, keys0)
     for k in range(len(cands)):
-        s[:] = w
+        start_candidate(s, w, cands[k], streams, keys0, keys)
         if streams:
-            keys[:, :] = keys0
-            stream_move(s, cands[k], keys)
             values[k, col] = rollout_streams(s, params_me, params_opp, me, keys)
         else:
-            K.apply_move(s, cands[k])
             values[k, col] = rollout(s, params_me, params_opp, me)
 
 
@@ -415,10 +425,25 @@ def flat_mc(base, pool, n_unknown, opp, cands, first, last, seed, params_me, par
     w = np.empty_like(base)
     keys0 = np.empty((2, len(base)), np.float64)
     keys = np.empty_like(keys0)
+    no_weights = np.empty(0, np.float64)  # (read only by a weighted deal)
+    no_table = np.empty((1, 1), np.float64)
     for i in range(first, last):
-        np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
-        determinize(base, pool, n_unknown, opp, w, bias)
+        deal_world(base, pool, n_unknown, opp, w, seed, i, False, no_weights, no_table, bias)
         _play_candidates(w, cands, params_me, params_opp, me, values, i - first, streams, keys0, keys)
+
+
+@njit(cache=True)
+def deal_world(base, pool, n_unknown, opp, out, seed, i, weighted, w, table, bias):
+    """World ``i`` of ``seed`` into ``out``: numba's random state seeded by ``(seed, i)``, then the unseen
+    cards dealt by ``determinize_weighted`` (``weighted``: the card weights ``w`` and their
+    ``table = esp_table(w, n_unknown)``) or by ``determinize`` (``bias``). The one deal of ``flat_mc``,
+    ``flat_mc_weighted`` and the exact tail's play-outs (``search.tail.flat_mc_tail``), so that all of
+    them play the same worlds, and a later call extends a sample world by world."""
+    np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
+    if weighted:
+        determinize_weighted(base, pool, n_unknown, opp, out, w, table)
+    else:
+        determinize(base, pool, n_unknown, opp, out, bias)
 
 
 @njit(cache=True)
@@ -480,8 +505,7 @@ def flat_mc_weighted(base, pool, n_unknown, opp, cands, first, last, seed, param
     keys0 = np.empty((2, len(base)), np.float64)
     keys = np.empty_like(keys0)
     for i in range(first, last):
-        np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
-        determinize_weighted(base, pool, n_unknown, opp, ws, w, table)
+        deal_world(base, pool, n_unknown, opp, ws, seed, i, True, w, table, 1.0)
         _play_candidates(ws, cands, params_me, params_opp, me, values, i - first, streams, keys0, keys)
 
 

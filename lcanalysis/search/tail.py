@@ -53,8 +53,8 @@ def rollout_tail(s, params_a, params_b, player_a, tail, stalls, Z, tt, so, buf, 
 @njit(cache=True)
 def flat_mc_tail(base, pool, n_unknown, opp, cands, first, last, seed, params, values, w, weighted, bias, streams,
                  tail, stalls, Z, tt, so, buf, stats):
-    """``policy.flat_mc`` (``flat_mc_weighted`` when ``weighted``): the same worlds, each play-out
-    ending in ``rollout_tail``."""
+    """``policy.flat_mc`` (``flat_mc_weighted`` when ``weighted``): the same worlds (``policy.deal_world``),
+    each play-out ending in ``rollout_tail``."""
     me = base[K.H_TO_MOVE]
     nc = base[K.H_NC]
     table = P.esp_table(w, n_unknown)
@@ -66,21 +66,14 @@ def flat_mc_tail(base, pool, n_unknown, opp, cands, first, last, seed, params, v
     sh = np.zeros(K.RANKS * nc, np.int32)
     sw = np.zeros(nc, np.int32)
     sm = np.zeros(nc, np.int32)
+    # the world and each candidate's start are the plain play-outs' own (``policy.deal_world``,
+    # ``policy.start_candidate``); only the play-out differs: ``rollout_tail`` takes the search's tables
     for i in range(first, last):
-        np.random.seed((seed * 1000003 + i * 7919 + 12345) % 4294967291)
-        if weighted:
-            P.determinize_weighted(base, pool, n_unknown, opp, ws, w, table)
-        else:
-            P.determinize(base, pool, n_unknown, opp, ws, bias)
+        P.deal_world(base, pool, n_unknown, opp, ws, seed, i, weighted, w, table, bias)
         if streams:
             P.stream_keys(ws, keys0)
         for k in range(len(cands)):
-            s[:] = ws
-            if streams:
-                keys[:, :] = keys0
-                P.stream_move(s, cands[k], keys)
-            else:
-                K.apply_move(s, cands[k])
+            P.start_candidate(s, ws, cands[k], streams, keys0, keys)
             values[k, i - first] = rollout_tail(s, params, params, me, tail, stalls, Z, tt, so, buf, stats, dc,
                                                 sh, sw, sm, streams, keys)
 
