@@ -324,6 +324,15 @@ class CommandParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, error_line(self.prog, message) + "\n")
 
+    def check_output(self, option: str, path: str) -> None:
+        """The file ``path`` a study script will write (given as ``option``), checked before its work
+        (``check_output_file``): a refusal is this parser's error, one line and exit status 2, not a
+        traceback once the work is done."""
+        try:
+            check_output_file(option, path)
+        except UsageError as e:
+            self.error(str(e))
+
 
 def append_whole(fd: int, data: bytes, path: str, kept: str, sync: bool = True) -> None:
     """Append ``data`` (whole lines) to the file open on ``fd`` for appending, whole or not at all:

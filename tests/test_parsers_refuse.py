@@ -835,3 +835,24 @@ def test_a_study_scripts_float_option_refuses_an_underscore_too(capsys, tmp_path
         main(["reviews", "--search-floor", "0_5", "--rounds", "1", "--out", str(tmp_path / "reviews.csv")])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "--search-floor" in err and "'0_5'" in err and "'_' between digits" in err
+
+
+@pytest.mark.parametrize(("module", "argv"), [
+    ("policy_tune", ["--deals", "10"]),
+    ("hand_model", ["train", "--rounds", "5"]),
+    ("skill_and_luck", ["reviews", "--rounds", "1"]),
+])
+def test_a_study_scripts_output_file_in_no_folder_is_refused_in_one_line_before_its_work(module, argv, capsys,
+                                                                                         tmp_path):
+    """Each study script checks its --out through its parser (``CommandParser.check_output``): the folder
+    is missing, so nothing is computed, and the refusal is the parser's one line with exit status 2."""
+    import importlib
+
+    main = importlib.import_module(f"lcanalysis.studies.{module}").main
+    out = tmp_path / "NOFOLDER" / "out.json"
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"python -m lcanalysis.studies.{module}: error: argument --out: ") and "NOFOLDER" in err, err
+    assert "does not exist" in err and not out.parent.exists()

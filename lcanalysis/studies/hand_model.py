@@ -247,7 +247,7 @@ def picks_summary(table: Any) -> dict[str, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] --out FILE``"""
-    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, number
+    from lcanalysis.options import MAX_SEED, nonneg, number
 
 
     # counts are checked as they are read: --rounds 2 (no held-out round), --every 0, a missing study
@@ -273,11 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     pk.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     pk.add_argument("--out", help="the per-position table (CSV)")
     args = ap.parse_args(args_list)
-    try:
-        if args.out:
-            check_output_file("--out", args.out)
-    except UsageError as e:
-        ap.error(str(e))
+    if args.out:
+        ap.check_output("--out", args.out)
     if args.cmd == "picks":
         from lcanalysis.studies.calibration import load_calibration
 

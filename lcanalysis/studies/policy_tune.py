@@ -151,7 +151,7 @@ def summary_text(result: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.policy_tune [--deals N] [--passes P] [--seed S] [--out FILE]``"""
-    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg
+    from lcanalysis.options import MAX_SEED, nonneg
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = CommandParser(prog="python -m lcanalysis.studies.policy_tune", description=__doc__.split("\n")[0])
@@ -163,11 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--colors", type=int, choices=(5, 6), default=5)
     ap.add_argument("--out", help="the result (JSON): the weights, the kept moves, the held-out measurement")
     args = ap.parse_args(args_list)
-    try:
-        if args.out:
-            check_output_file("--out", args.out)
-    except UsageError as e:
-        ap.error(str(e))
+    if args.out:
+        ap.check_output("--out", args.out)
     result = tune(args.deals, args.passes, args.seed, args.colors)
     result = {"command": "python -m lcanalysis.studies.policy_tune " + shlex.join(args_list), **result}
     if args.out:

@@ -561,7 +561,7 @@ def match_results(results: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.skill_and_luck reviews|draws|review-luck ...``: write the study's data."""
-    from lcanalysis.options import MAX_SEED, UsageError, check_output_file, nonneg, seconds
+    from lcanalysis.options import MAX_SEED, nonneg, seconds
     from lcanalysis.reviewer import MAX_TIME
 
     # counts, seeds and budgets are checked as they are read: --rounds 0 wrote an empty file, --time -1
@@ -600,10 +600,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.what == "reviews" and args.search_floor is not None and not 0 <= args.search_floor <= MAX_TIME:
         ap.error(f"--search-floor must be seconds from 0 to {MAX_TIME:g}, got {args.search_floor}")
-    try:  # before the work: a missing folder was a traceback after it
-        check_output_file("--out", args.out)
-    except UsageError as e:
-        ap.error(str(e))
+    ap.check_output("--out", args.out)  # before the work: a missing folder was a traceback after it
     if args.what in ("reviews", "review-luck"):
         command = "python -m lcanalysis.studies.skill_and_luck " + shlex.join(args_list)
         try:  # (a file made with other settings is refused: it would mix two studies' rows)
