@@ -44,39 +44,35 @@ def cases(views: int) -> list[tuple]:
     return out
 
 
-def advisor(flat, weighted):
+def runner(play, share: int = 1):
+    """A run over the cases: ``play(base, pool, unknown, opp, w, cands, values)`` on each, in a ``share``-th
+    of the worlds; returns every case's values."""
     def run(cs, worlds):
         got = []
-        for base, pool, unknown, opp, w, cands in cs:
-            values = np.empty((len(cands), worlds))
-            weighted(base, pool, unknown, opp, cands, 0, worlds, 1, H, H, values, w, True)
+        for *case, cands in cs:
+            values = np.empty((len(cands), max(1, worlds // share)))
+            play(*case, cands, values)
             got.append(values)
         return got
     return run
 
 
-def plain(flat, weighted):
-    def run(cs, worlds):
-        got = []
-        for base, pool, unknown, opp, _, cands in cs:
-            values = np.empty((len(cands), worlds))
-            flat(base, pool, unknown, opp, cands, 0, worlds, 1, H, H, values, 1.0, False)
-            got.append(values)
-        return got
-    return run
+def advisor(weighted):
+    return runner(lambda base, pool, unknown, opp, w, cands, values:
+                  weighted(base, pool, unknown, opp, cands, 0, values.shape[1], 1, H, H, values, w, True))
+
+
+def plain(flat):
+    return runner(lambda base, pool, unknown, opp, w, cands, values:
+                  flat(base, pool, unknown, opp, cands, 0, values.shape[1], 1, H, H, values, 1.0, False))
 
 
 def tail(play):
-    def run(cs, worlds):
-        got = []
-        for base, pool, unknown, opp, w, cands in cs:
-            t = TailTables().tables
-            values = np.empty((len(cands), max(1, worlds // 10)))
-            play(base, pool, unknown, opp, cands, 0, values.shape[1], 1, H, values, w, True, 1.0, True, 3, 0,
-                 ZOBRIST, t.tt, t.so, t.buf, t.stats)
-            got.append(values)
-        return got
-    return run
+    def one(base, pool, unknown, opp, w, cands, values):
+        t = TailTables().tables
+        play(base, pool, unknown, opp, cands, 0, values.shape[1], 1, H, values, w, True, 1.0, True, 3, 0,
+             ZOBRIST, t.tt, t.so, t.buf, t.stats)
+    return runner(one, share=10)
 
 
 def best_of(runs: dict[str, object], cs: list[tuple], worlds: int, repeat: int) -> dict[str, float]:
@@ -100,10 +96,9 @@ def main() -> int:
                  f"{args.repeat}")
     cs = cases(args.views)
     kinds = {
-        "advisor's (flat_mc_weighted, hand model, streams)": (advisor(P.flat_mc, P.flat_mc_weighted),
-                                                              advisor(reference_flat_mc, reference_flat_mc_weighted)),
-        "plain (flat_mc, uniform deal)": (plain(P.flat_mc, P.flat_mc_weighted),
-                                          plain(reference_flat_mc, reference_flat_mc_weighted)),
+        "advisor's (flat_mc_weighted, hand model, streams)": (advisor(P.flat_mc_weighted),
+                                                              advisor(reference_flat_mc_weighted)),
+        "plain (flat_mc, uniform deal)": (plain(P.flat_mc), plain(reference_flat_mc)),
         "exact tail's (flat_mc_tail, tail 3)": (tail(flat_mc_tail), tail(reference_flat_mc_tail)),
     }
     for label, (today, reference) in kinds.items():
