@@ -222,6 +222,14 @@ class WagerAnalysis:
             raise WagerError("the marginal value is defined for the 1st, 2nd or 3rd wager")
         return self.outcome(wagers).mean - self.outcome(wagers - 1).mean
 
+    def marginal_stderr(self, wagers: int) -> float:
+        """The standard error of ``marginal(wagers)``: 0 when both means are exact; for a sampled
+        answer the two means' errors in quadrature, since each row is sampled with a seed of its own
+        (``models._mc``: ``seed + 7919 * j``), so the two means are independent."""
+        self.marginal(wagers)  # (the same checks and words for a bad number of wagers)
+        hi, lo = self.outcome(wagers), self.outcome(wagers - 1)
+        return math.hypot(hi.stderr, lo.stderr)
+
     @property
     def marginals(self) -> list[Number]:
         return [self.marginal(o.wagers) for o in self.by_wagers if o.wagers >= 1]
