@@ -90,8 +90,11 @@ def test_an_unchanged_agent_plays_every_round_identically(files):
 def test_files_that_are_not_the_same_deals_are_refused(files):
     with pytest.raises(ValueError, match="differ in seed"):
         paired_change(files["other_seed"], files["old"])
-    with pytest.raises(ValueError, match="differ in rules"):
+    with pytest.raises(ValueError, match="differ in rules") as refused:
         paired_change(files["six"], files["old"])
+    # a writer comparing an edge at 5 and 6 colours is told how to compare them instead
+    assert "compare them unpaired" in str(refused.value) and "diff_stderr" in str(refused.value)
+    assert "the two errors in quadrature" in str(refused.value)
     with pytest.raises(ValueError, match="share exactly one agent"):
         paired_change(files["random"], files["old"])
     with pytest.raises(ValueError, match="name it when they share both"):

@@ -116,7 +116,11 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
     for key in ("rules", "seed", "duplicate"):
         if ni.get(key) != oi.get(key):
             raise ValueError(f"paired_strength: the files differ in {key} ({ni.get(key)!r} against {oi.get(key)!r}): "
-                             f"their rounds are not the same deals")
+                             f"their rounds are not the same deals, so they cannot be paired; compare them unpaired: "
+                             f"each file's mean score difference and its standard error over deals (mean_diff and "
+                             f"diff_stderr of summarize(load_results(FILE)), or of 'lcanalysis tournament ... --out "
+                             f"FILE --json' run again on the finished file), the change their difference, its "
+                             f"standard error the two errors in quadrature")
     new_pair, old_pair = set(_one_pair(new, new_path)), set(_one_pair(old, old_path))
     opponent_old = None
     if sides is not None:
