@@ -480,3 +480,25 @@ def test_no_figure_writes_text_smaller_than_the_smallest_readable_size():
         small = [(t.get_text(), t.get_fontsize()) for t in fig.findobj(Text)
                  if t.get_visible() and t.get_text().strip() and t.get_fontsize() < figures.MIN_FONT]
         assert not small, f"{name}: {small}"
+
+
+def test_the_estimate_charts_draw_a_shares_own_interval_as_the_tables_give_it():
+    """A share's 95% interval is Wilson's (``Estimate.proportion``; ``estimates_frame`` prints it), but
+    the charts drew mean ± 1.96 standard errors: 1 hit in 20 had a bar from -0.045, below 0, where the
+    table beside it said 0.009 to 0.236. The bars are now the interval the table gives."""
+    share = Estimate.proportion([True] + [False] * 19)
+    z, n, p = 1.959963984540054, 20, 0.05  # Wilson's interval, worked out here
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    wilson = (centre - half, centre + half)
+    assert wilson[0] == pytest.approx(0.0089, abs=1e-4) and wilson[1] == pytest.approx(0.2361, abs=1e-4)
+
+    def bars(fig):  # each errorbar's (low, high), as drawn
+        return [tuple(sorted((seg[0][0], seg[1][0]))) for c in fig.axes[0].containers
+                for seg in c.lines[2][0].get_segments()]
+
+    fig = figures.estimates_chart({"hit": share, "points": Estimate(0.8, 0.2, 100)}, title="t", xlabel="share")
+    assert bars(fig)[0] == pytest.approx(wilson)
+    assert bars(fig)[1] == pytest.approx((0.8 - 1.96 * 0.2, 0.8 + 1.96 * 0.2))  # a mean's: ± 1.96 s.e. as before
+    fig = figures.grouped_estimates_chart({"2 cards left": {"hit": share}}, ["hit"], title="t", xlabel="share")
+    assert bars(fig)[0] == pytest.approx(wilson)

@@ -299,15 +299,27 @@ def _checked_estimate(where: str, name: str, value: Any) -> Any:
                      f"Estimate(mean, stderr, n))")
 
 
+def _interval_bars(estimates: Sequence[Any]) -> np.ndarray:
+    """The errorbar lengths below and above each mean for its 95% interval, ``Estimate.ci95``: a
+    share's own (Wilson's, as ``estimates_frame`` prints it), else ± 1.96 standard errors."""
+    low, high = [], []
+    for e in estimates:
+        lo, hi = e.ci95 if hasattr(e, "ci95") else (e.mean - 1.96 * e.stderr, e.mean + 1.96 * e.stderr)
+        low.append(e.mean - lo)
+        high.append(hi - e.mean)
+    return np.array([low, high], dtype=float)
+
+
 def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: float | None = None,
                     counts: str | None = None):
-    """Point estimates with 95% intervals, one row each (``Estimate`` values), each row's label
-    with its sample size ("live run (n=150)"; ``counts`` names what is counted: "(150 deals)")."""
+    """Point estimates with 95% intervals (``Estimate.ci95``: a share's own, Wilson's), one row each
+    (``Estimate`` values), each row's label with its sample size ("live run (n=150)"; ``counts`` names
+    what is counted: "(150 deals)")."""
     estimates = {name: _checked_estimate("estimates_chart", name, e) for name, e in estimates.items()}
     names = list(estimates)
     fig, ax = _fig(7.0, 0.45 * len(names) + 1.4)
     y = np.arange(len(names))[::-1]
-    ax.errorbar([estimates[n].mean for n in names], y, xerr=[1.96 * estimates[n].stderr for n in names],
+    ax.errorbar([estimates[n].mean for n in names], y, xerr=_interval_bars([estimates[n] for n in names]),
                 fmt="o", capsize=4, color="#1f5fbf")
     if reference is not None:
         ax.axvline(reference, color="black", lw=0.8, ls="--")
@@ -393,7 +405,7 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
     for j, key in enumerate(keys):
         y = np.arange(len(names))[::-1] + (len(keys) - 1) / 2 * step - j * step
         means = [groups[g][key].mean for g in names]
-        errs = [1.96 * groups[g][key].stderr for g in names]
+        errs = _interval_bars([groups[g][key] for g in names])
         ax.errorbar(means, y, xerr=errs, fmt=markers[j % len(markers)], capsize=4, label=key)
         for g, mean, at in zip(names, means, y, strict=True):
             if np.isfinite(mean):
