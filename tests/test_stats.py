@@ -248,3 +248,32 @@ def test_a_share_of_none_or_all_is_not_certain():
     assert half.stderr == pytest.approx(math.sqrt(0.25 / 40))
     assert half.ci95[0] > 0.5 - 1.96 * half.stderr  # Wilson's interval is a little narrower at 1/2
     assert Estimate.of([1.0, 2.0, 3.0]).ci95 == pytest.approx((2 - 1.96 / math.sqrt(3), 2 + 1.96 / math.sqrt(3)))
+
+
+def test_a_tournaments_score_difference_is_an_estimate_a_chart_draws_with_the_printed_interval():
+    """A writer charting an agent's edge made ``Estimate(mean_diff, diff_stderr, n)`` from the summary by
+    hand (reading the code for which column counts the deals): its bar was ± 1.96 s.e., narrower than the
+    Student's t interval over deals the tournament printed. ``Estimate.score_difference`` takes a summary
+    row (or ``--json``'s summary entry) and keeps that interval; worked out here from the rounds."""
+    from scipy import stats as st
+
+    import lcanalysis as lc
+    from lcanalysis.show import figures
+    from lcanalysis.studies.estimate import Estimate
+
+    df = lc.run_tournament(["heuristic", "greedy"], deals=5, executor="serial", progress=False)
+    side = np.where(df["player0"] == "heuristic", df["score0"] - df["score1"], df["score1"] - df["score0"])
+    per_deal = pd.Series(side).groupby(df["deal"].to_numpy()).mean().to_numpy()
+    assert len(per_deal) == 5
+    se = per_deal.std(ddof=1) / math.sqrt(5)
+    t = st.t.ppf(0.975, 4)
+    row = summarize(df).iloc[0]
+    for given in (row, row.to_dict()):
+        e = Estimate.score_difference(given)
+        assert (e.mean, e.stderr, e.n) == (pytest.approx(per_deal.mean()), pytest.approx(se), 5)
+        assert e.ci95 == pytest.approx((per_deal.mean() - t * se, per_deal.mean() + t * se))
+    fig = figures.estimates_chart({"heuristic vs greedy": e}, title="t", xlabel="points", counts="deals")
+    (segment,) = fig.axes[0].containers[0].lines[2][0].get_segments()
+    assert sorted((segment[0][0], segment[1][0])) == pytest.approx(list(e.ci95))
+    with pytest.raises(ValueError, match="'diff_stderr'"):
+        Estimate.score_difference({"mean_diff": 1.0, "units": 5, "diff_low": 0.0, "diff_high": 2.0})

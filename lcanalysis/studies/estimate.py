@@ -59,7 +59,8 @@ def target_verdict(low: float, high: float, target: tuple[float, float]) -> str:
 @dataclass(frozen=True)
 class Estimate:
     """A sample mean with its standard error and sample size; ``interval``: its 95% interval when
-    that is not mean ± 1.96 standard errors (a share's: Wilson's)."""
+    that is not mean ± 1.96 standard errors (a share's: Wilson's; a tournament's score difference:
+    Student's t over deals)."""
 
     mean: float
     stderr: float
@@ -73,6 +74,22 @@ class Estimate:
             return cls(math.nan, math.nan, 0)
         se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else math.nan
         return cls(float(x.mean()), se, int(x.size))
+
+    @classmethod
+    def score_difference(cls, summary: Any) -> Estimate:
+        """A tournament's mean score difference a round as an estimate, from one row of
+        ``tournaments.runner.summarize`` (or an entry of ``lcanalysis tournament --json``'s
+        ``"summary"``): its standard error over deals, ``n`` the deals, and the interval the
+        tournament printed, Student's t over deals (a chart draws that, not ± 1.96 s.e., which is
+        narrower for few deals)."""
+        keys = ("mean_diff", "diff_stderr", "units", "diff_low", "diff_high")
+        missing = [k for k in keys if k not in summary]
+        if missing:
+            raise ValueError(f"Estimate.score_difference: the summary has no {', '.join(map(repr, missing))}: give "
+                             f"a row of summarize(load_results(FILE)) or an entry of 'lcanalysis tournament --json''s "
+                             f"\"summary\"")
+        return cls(float(summary["mean_diff"]), float(summary["diff_stderr"]), int(summary["units"]),
+                   (float(summary["diff_low"]), float(summary["diff_high"])))
 
     @classmethod
     def proportion(cls, hits: Iterable[bool], units: Iterable[Any] | None = None) -> Estimate:
