@@ -716,3 +716,25 @@ def test_a_sampled_answer_gives_the_standard_error_of_what_a_wager_adds():
     assert exact.marginal_stderr(1) == 0.0 and exact.marginal_stderr(2) == 0.0
     with pytest.raises(WagerError, match="defined for the 1st, 2nd or 3rd wager"):
         runs[0].marginal_stderr(0)
+
+
+def test_the_turn_model_asks_for_turns_left_in_a_round_as_break_even_turns_does():
+    """"What does a wager opened with 11 turns left add?" took reading the code: ``turn_model`` drew its
+    draws from the state's unseen cards (the deal's 52 unless given), and only ``break_even_turns`` took
+    ``unseen="round"``. ``turn_model(..., unseen="round")`` now draws ``t`` turns left from ``2t + 8``
+    unseen cards (docs/wagers.md): 30 for 11 turns, the same samples as that state given by hand; the docs'
+    2 3 4 with a wager and a third of the turns pays from 13 turns left in a round, not at 12."""
+    state = ColorState.make(hand=[2, 3, 4], hand_wagers=1)  # the deal's 52 unseen cards
+    by_hand = turn_model(ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=30), 11, share=1 / 3,
+                         n=2000, progress=False)
+    left = turn_model(state, 11, share=1 / 3, n=2000, progress=False, unseen="round")
+    assert [o.mean for o in left.by_wagers] == [o.mean for o in by_hand.by_wagers]
+    assert left.inputs["state"].unseen_total == 30
+    assert [o.mean for o in turn_model(state, 11, share=1 / 3, n=2000, progress=False).by_wagers] != \
+        [o.mean for o in left.by_wagers]  # "fixed", the default: the deal's 52 as before
+    pays = [turn_model(state, t, share=1 / 3, n=4000, progress=False, unseen="round").outcome(1).mean for t in (12, 13)]
+    assert pays[0] < 0 <= pays[1]
+    with pytest.raises(WagerError, match=r"22 turns left at most .* 52 unseen"):
+        turn_model(state, 23, unseen="round")
+    with pytest.raises(WagerError, match="unseen must be 'fixed'"):
+        turn_model(state, 11, unseen="left")

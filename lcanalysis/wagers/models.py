@@ -333,7 +333,7 @@ def canonical_mc(state: ColorState, draws: int, n: int = 20_000, seed: int = 0,
 
 
 def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_000, seed: int = 0,
-               policy: str = "late", progress: bool = True) -> WagerAnalysis:
+               policy: str = "late", progress: bool = True, unseen: str = "fixed") -> WagerAnalysis:
     """Turn counting: ``turns`` turns left, ``turns - 1`` useful draws.
 
     Each wager placed now takes one of the first turns, so the answer has a row for ``j`` wagers
@@ -345,8 +345,28 @@ def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_00
     allows (play as you go, as simple bots and many players do; cards drawn later below the
     top are lost).
     ``progress``: a bar on standard error once the sampling has taken a second (``_bar``).
+    ``unseen``, as in ``break_even_turns``: ``"fixed"`` (the default) draws from the state's
+    ``unseen_total`` cards (turns from now); ``"round"``: ``turns`` left later in a round, drawing from
+    ``round_unseen(turns - 1)`` = ``2 turns + 8`` unseen cards, at most the turns the state's own unseen
+    cards stand for (22 at the deal's 52).
     """
-    return _turns_mc(state, turns, share, n, seed, policy, progress=progress)
+    return _turns_mc(_round_state(state, turns, unseen), turns, share, n, seed, policy, progress=progress)
+
+
+def _round_state(state: ColorState, turns: int, unseen: str) -> ColorState:
+    """``state`` as ``turns`` turns left in a round see it (``unseen="round"``), or as given (``"fixed"``)."""
+    if unseen not in UNSEEN_CHOICES:
+        raise WagerError(f"unseen must be 'fixed' (turns from now, drawing from the state's {state.unseen_total} "
+                         f"unseen cards) or 'round' (turns left in a round, 2t + 8 unseen cards for t turns left), "
+                         f"got {unseen!r}")
+    if unseen == "fixed":
+        return state
+    turns = _whole_in("turns", turns, 0, MAX_TURNS)
+    most = most_round_draws(state.unseen_total) + 1
+    if turns > most:  # (a round with more turns left holds more unseen cards than the state has)
+        raise WagerError(f"turns must be {most} turns left at most for unseen='round' with the state's "
+                         f"{state.unseen_total} unseen cards, got {turns}")
+    return replace(state, unseen_total=round_unseen(max(turns - 1, 0)))
 
 
 def _turns_mc(state: ColorState, turns: int, share: float, n: int, seed: int, policy: str,
@@ -420,7 +440,7 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     with _bar(progress, max(max_turns + 1 - first, 0), f"break-even: turn counts tried, {n:,} samples each",
               "count") as bar:
         for t in range(first, max_turns + 1):
-            here = state if unseen == "fixed" else replace(state, unseen_total=round_unseen(max(t - 1, 0)))
+            here = _round_state(state, t, unseen)
             o = _turns_mc(here, t, share, n, seed, policy, only=wagers).outcome(wagers)
             bar.update(1)
             if criterion == "mean":
