@@ -502,3 +502,14 @@ def test_the_estimate_charts_draw_a_shares_own_interval_as_the_tables_give_it():
     assert bars(fig)[1] == pytest.approx((0.8 - 1.96 * 0.2, 0.8 + 1.96 * 0.2))  # a mean's: ± 1.96 s.e. as before
     fig = figures.grouped_estimates_chart({"2 cards left": {"hit": share}}, ["hit"], title="t", xlabel="share")
     assert bars(fig)[0] == pytest.approx(wilson)
+
+
+def test_the_grouped_chart_names_what_its_sample_sizes_count():
+    """``estimates_chart`` takes ``counts`` ("(400 deals)"), the grouped chart did not: a writer's Monte
+    Carlo estimates and a study's positions both read "n=20,000" above their markers. Now "20,000 samples"."""
+    groups = {"11 turns left": {"4 5 6": Estimate(-3.41, 0.06, 20000), "8 9 10": Estimate(2.68, 0.02, 20000)},
+              "14 turns left": {"4 5 6": Estimate(2.59, 0.08, 20000), "8 9 10": Estimate(10.04, 0.04, 20000)}}
+    fig = figures.grouped_estimates_chart(groups, ["4 5 6", "8 9 10"], title="t", xlabel="points", counts="samples")
+    assert [t.get_text() for t in fig.axes[0].texts] == ["20,000 samples"] * 4
+    fig = figures.grouped_estimates_chart(groups, ["4 5 6"], title="t", xlabel="points")
+    assert [t.get_text() for t in fig.axes[0].texts] == ["n=20,000"] * 2  # without counts, as before

@@ -389,9 +389,10 @@ def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, yla
 
 
 def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Sequence[str], title: str, xlabel: str,
-                            reference: float | None = 0.0):
+                            reference: float | None = 0.0, counts: str | None = None):
     """For each group (e.g. "2 cards left") the estimates named in ``keys``, one marker per key,
-    with 95% intervals and its sample size written above it: ``groups[group][key]`` is an ``Estimate``."""
+    with 95% intervals and its sample size written above it: ``groups[group][key]`` is an ``Estimate``;
+    ``counts`` names what is counted, as ``estimates_chart``'s does ("400 positions", not "n=400")."""
     for g in groups:
         for key in keys:
             if key not in groups[g]:
@@ -409,8 +410,8 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
         ax.errorbar(means, y, xerr=errs, fmt=markers[j % len(markers)], capsize=4, label=key)
         for g, mean, at in zip(names, means, y, strict=True):
             if np.isfinite(mean):
-                ax.annotate(_sample_size(groups[g][key].n), (mean, at), textcoords="offset points", xytext=(0, 4),
-                            ha="center", va="bottom", fontsize=MIN_FONT, color="#444444")
+                ax.annotate(_sample_size(groups[g][key].n, counts), (mean, at), textcoords="offset points",
+                            xytext=(0, 4), ha="center", va="bottom", fontsize=MIN_FONT, color="#444444")
     if reference is not None:
         ax.axvline(reference, color="black", lw=0.8, ls="--")
     ax.set_yticks(np.arange(len(names))[::-1], names)
