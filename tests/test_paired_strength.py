@@ -6,9 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import lcanalysis as lc
-from lcanalysis.studies.paired_strength import main, paired_change
+from lcanalysis.studies.paired_strength import main, paired_change, unpaired_change
 
 
 def _play(path, agents, deals=6, seed=3, **kwargs):
@@ -26,6 +27,10 @@ def files(tmp_path_factory):
         "other_seed": _play(folder / "seed.jsonl", ["stalling", "greedy"], seed=4),
         "six": _play(folder / "six.jsonl", ["stalling", "greedy"], rules=lc.Rules(colors=6)),
         "random": _play(folder / "random.jsonl", ["stalling", "random"]),
+        "nine": _play(folder / "nine.jsonl", ["greedy", "stalling"], deals=9, seed=5),  # more deals than "old"
+        "robin": _play(folder / "robin.jsonl", ["stalling", "greedy", "random"], deals=2, round_robin=True),
+        "one": _play(folder / "one.jsonl", ["stalling", "greedy"], deals=1, seed=4),
+        "later": _play(folder / "later.jsonl", ["stalling", "greedy"], deals=3, first_deal=6),  # deals 6 to 8
     }
 
 
@@ -93,7 +98,9 @@ def test_files_that_are_not_the_same_deals_are_refused(files):
     with pytest.raises(ValueError, match="differ in rules") as refused:
         paired_change(files["six"], files["old"])
     # a writer comparing an edge at 5 and 6 colours is told how to compare them instead
-    assert "compare them unpaired" in str(refused.value) and "diff_stderr" in str(refused.value)
+    assert str(refused.value).startswith("paired_strength: the files differ in rules: colors 6 against 5, rounds 3 "
+                                         "against 1, so their rounds are not the same deals and cannot be paired")
+    assert "compare them unpaired with --unpaired (unpaired_change in Python)" in str(refused.value)
     assert "the two errors in quadrature" in str(refused.value)
     with pytest.raises(ValueError, match="share exactly one agent"):
         paired_change(files["random"], files["old"])
@@ -149,7 +156,7 @@ def test_sides_pair_two_match_ups_without_a_common_opponent(files):
     # a common opponent reads as before
     same = paired_change(files["new"], files["old"], sides=("stalling", "heuristic"))
     assert same.opponent_old is None and same.points_change == paired_change(files["new"], files["old"]).points_change
-    with pytest.raises(ValueError, match="does not sit in"):
+    with pytest.raises(ValueError, match=r"'greedy' does not sit in .*random\.jsonl: it seats 'random' and 'stalling'"):
         paired_change(files["random"], files["old"], sides=("greedy", "heuristic"))
     with pytest.raises(ValueError, match="not both"):
         paired_change(files["random"], files["old"], opponent="greedy", sides=("stalling", "heuristic"))
@@ -248,3 +255,109 @@ def test_best_with_1500_play_outs_is_quoted_from_its_files():
             f"a round**") in docs
     assert (f"+{100 * change.win_change:.1f} [{100 * change.win_low:+.1f}, {100 * change.win_high:+.1f}] points of "
             f"win rate and {change.points_change:+.1f} [{change.points_low:+.1f}, {change.points_high:+.1f}]") in readme
+
+
+def _deal_means(path, agent):
+    """{deal: (mean result, mean score difference)} over every round of the deal's seatings (a match
+    has several), from ``agent``'s side, read as plain JSON."""
+    diffs = {}
+    with open(path) as fh:
+        for line in fh:
+            for r in json.loads(line).get("rows", []):
+                d = r["score0"] - r["score1"] if r["player0"] == agent else r["score1"] - r["score0"]
+                diffs.setdefault(r["deal"], []).append(d)
+    return {deal: (np.mean([1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in ds]), np.mean(ds))
+            for deal, ds in sorted(diffs.items())}
+
+
+@pytest.mark.parametrize("new, side", [("six", "stalling"), ("nine", "stalling")])
+def test_files_on_other_deals_are_compared_unpaired_by_welchs_t_over_deals(files, new, side):
+    """6 colours against 5, and 9 deals of another seed against 6: each file's rate and points with its
+    standard error over deal means, the change's interval scipy's Welch t test over the same means."""
+    change = unpaired_change(files[new], files["old"])
+    assert (change.new, change.old, change.opponent, change.opponent_old) == (side, "heuristic", "greedy", "greedy")
+    mine, theirs = _deal_means(files[new], side), _deal_means(files["old"], "heuristic")
+    assert (change.deals_new, change.deals_old, change.rounds_old) == (len(mine), 6, 12)
+    assert change.rounds_new == 2 * len(mine) * (3 if new == "six" else 1)  # 6 colours: a match of 3 rounds
+    for i, (rate, rate_se, rate_old, rate_old_se, delta, se, dof, low, high) in enumerate((
+            (change.win_new, change.win_new_stderr, change.win_old, change.win_old_stderr, change.win_change,
+             change.win_change_stderr, change.win_dof, change.win_low, change.win_high),
+            (change.points_new, change.points_new_stderr, change.points_old, change.points_old_stderr,
+             change.points_change, change.points_change_stderr, change.points_dof, change.points_low,
+             change.points_high))):
+        a, b = np.array([v[i] for v in mine.values()]), np.array([v[i] for v in theirs.values()])
+        assert (rate, rate_old, delta) == pytest.approx((a.mean(), b.mean(), a.mean() - b.mean()))
+        assert (rate_se, rate_old_se) == pytest.approx((a.std(ddof=1) / np.sqrt(len(a)),
+                                                        b.std(ddof=1) / np.sqrt(len(b))))
+        assert se == pytest.approx(np.hypot(rate_se, rate_old_se))
+        welch = stats.ttest_ind(a, b, equal_var=False)
+        assert dof == pytest.approx(welch.df)
+        assert (low, high) == pytest.approx(tuple(welch.confidence_interval(0.95)))
+    assert change.other_deals == ("they differ in rules: colors 6 against 5, rounds 3 against 1" if new == "six"
+                                  else "they differ in seed: 5 against 3")
+
+
+def test_the_unpaired_answer_says_it_is_unpaired_and_wider(files, capsys):
+    change = unpaired_change(files["six"], files["old"])
+    assert main([str(files["six"]), str(files["old"]), "--unpaired"]) == 0
+    out = capsys.readouterr().out
+    assert ("stalling against greedy (six.jsonl: 36 rounds on 6 deals) compared with heuristic against greedy "
+            "(old.jsonl: 12 rounds on 6 deals), unpaired, the files being on other deals (they differ in rules: "
+            "colors 6 against 5, rounds 3 against 1)") in out
+    assert (f"points a round {change.points_new:+.2f} ± {change.points_new_stderr:.2f} against "
+            f"{change.points_old:+.2f} ± {change.points_old_stderr:.2f}: change {change.points_change:+.2f} ± "
+            f"{change.points_change_stderr:.2f} [{change.points_low:+.2f}, {change.points_high:+.2f}]") in out
+    assert (f"win rate {change.win_new:.3f} ± {change.win_new_stderr:.3f} against {change.win_old:.3f} ± "
+            f"{change.win_old_stderr:.3f}: change {change.win_change:+.3f}") in out
+    assert "so the interval is wider than a paired one on the same deals would be" in " ".join(out.split())
+
+
+def test_files_of_the_same_deals_compared_unpaired_are_told_pairing_would_be_narrower(files, capsys):
+    unpaired, paired = unpaired_change(files["new"], files["old"]), paired_change(files["new"], files["old"])
+    assert unpaired.other_deals is None
+    # every deal has both seatings in both files, so the centres agree; only the intervals differ
+    assert unpaired.points_change == pytest.approx(paired.points_change)
+    assert unpaired.win_change == pytest.approx(paired.win_change)
+    assert main([str(files["new"]), str(files["old"]), "--unpaired"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("unpaired, though the files are on the same deals: paired (without --unpaired) the interval would as a "
+            "rule be narrower") in out
+    # other deals of the same tournament (deals 6 to 8 against 0 to 5) cannot be paired
+    assert unpaired_change(files["later"], files["old"]).other_deals == "they have no deal and seating in common"
+    with pytest.raises(ValueError, match="the files have no deal and seating in common"):
+        paired_change(files["later"], files["old"])
+
+
+def test_unpaired_sides_name_each_files_agent_and_a_missing_one_is_named_with_those_present(files, capsys):
+    change = unpaired_change(files["random"], files["six"], sides=("stalling", "stalling"))
+    assert (change.opponent, change.opponent_old) == ("random", "greedy")
+    mine, theirs = _deal_means(files["random"], "stalling"), _deal_means(files["six"], "stalling")
+    assert change.points_change == pytest.approx(np.mean([v[1] for v in mine.values()])
+                                                 - np.mean([v[1] for v in theirs.values()]))
+    assert main([str(files["random"]), str(files["six"]), "--unpaired", "--sides", "stalling", "stalling"]) == 0
+    assert "stalling against random (random.jsonl" in capsys.readouterr().out
+    assert main([str(files["six"]), str(files["old"]), "--unpaired", "--sides", "best", "heuristic"]) == 2
+    assert "'best' does not sit in " in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"'best' does not sit in .*old\.jsonl: it seats 'greedy' and 'heuristic'"):
+        unpaired_change(files["six"], files["old"], sides=("stalling", "best"))
+    with pytest.raises(ValueError, match=r"robin\.jsonl seats 3 pairs of agents \(greedy and random; greedy and "
+                                         r"stalling; random and stalling\); give files of one pair each"):
+        unpaired_change(files["robin"], files["old"], sides=("stalling", "heuristic"))
+    with pytest.raises(ValueError, match=r"the opponent 'random' must sit in both files \(\['greedy', 'stalling'\] "
+                                         r"against \['greedy', 'heuristic'\]\)"):
+        unpaired_change(files["six"], files["old"], opponent="random")
+    with pytest.raises(ValueError, match="share exactly one agent"):
+        unpaired_change(files["random"], files["old"])
+    with pytest.raises(ValueError, match="not both"):
+        unpaired_change(files["random"], files["old"], opponent="greedy", sides=("stalling", "heuristic"))
+
+
+def test_unpaired_refuses_a_file_of_one_deal_and_bad_arguments(files, capsys):
+    with pytest.raises(ValueError, match=r"one\.jsonl holds 1 deal; a standard error over deals needs two or more"):
+        unpaired_change(files["one"], files["old"])
+    with pytest.raises(SystemExit):
+        main([str(files["six"]), str(files["old"]), "--unpaired", "--sides", "stalling"])
+    assert "--sides: expected 2 arguments" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([str(files["six"]), str(files["old"]), "--unpaired=yes"])
+    assert "--unpaired" in capsys.readouterr().err

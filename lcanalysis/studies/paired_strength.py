@@ -2,6 +2,7 @@
 
     python -m lcanalysis.studies.paired_strength NEW.jsonl OLD.jsonl [--opponent LABEL]
     python -m lcanalysis.studies.paired_strength NEW.jsonl OLD.jsonl --sides NEW_LABEL OLD_LABEL
+    python -m lcanalysis.studies.paired_strength NEW.jsonl OLD.jsonl --unpaired [--sides A B | --opponent X]
 
 ``NEW`` seats a variant against an opponent, ``OLD`` the agent it changes against the same
 opponent, both on duplicate deals of the same tournament seed and rules. Every agent is
@@ -19,6 +20,14 @@ rounds are taken from the named agent's side, and the change is that agent's mar
 less the other's in ``OLD``, deal by deal. The deal's cards are the same in both files, but the
 play differs from the first turn, so far fewer rounds cancel: the pairing removes only what the
 deal itself is worth (a strong hand for one seat is played from both seats already).
+
+``--unpaired`` compares two files on other deals (5 colours against 6, another seed), or on the
+same deals without pairing them: each file's win rate and points a round of the named side with
+its standard error over deals (a deal's seatings one sample, as ``summarize`` counts them), the
+change their difference, its standard error the two in quadrature and its 95% interval Welch's t
+(Welch-Satterthwaite degrees of freedom) over the deals' means. What the deals are worth stays in
+both errors, so the interval is wider than a paired one would be; on files of the same deals the
+answer says that pairing them would as a rule be narrower.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats as st
 
 from lcanalysis.options import CommandParser
 from lcanalysis.studies.results_command import answer
@@ -83,11 +93,41 @@ class PairedChange:
 
 
 def _one_pair(df: pd.DataFrame, path: str) -> tuple[str, str]:
-    pairs = {tuple(sorted((a, b))) for a, b in zip(df.player0, df.player1)}
+    pairs = sorted({tuple(sorted((a, b))) for a, b in zip(df.player0, df.player1)})
     if len(pairs) != 1:
-        raise ValueError(f"paired_strength: {path} seats {len(pairs)} pairs of agents; give files of one pair each")
-    a, b = next(iter(pairs))
+        seated = "; ".join(f"{a} and {b}" for a, b in pairs)
+        raise ValueError(f"paired_strength: {path} seats {len(pairs)} pairs of agents ({seated}); give files of "
+                         f"one pair each")
+    a, b = pairs[0]
     return a, b
+
+
+def _agents(new: pd.DataFrame, old: pd.DataFrame, new_path: str, old_path: str, opponent: str | None,
+            sides: tuple[str, str] | None) -> tuple[str, str, str, str | None]:
+    """(the side in ``new``, the side in ``old``, the opponent in ``new``, the opponent in ``old`` when
+    it differs, else None), from the named opponent or sides, or the one agent the files share."""
+    new_pair, old_pair = set(_one_pair(new, new_path)), set(_one_pair(old, old_path))
+    if sides is not None:
+        if opponent is not None:
+            raise ValueError("paired_strength: give the opponent or the sides, not both")
+        for label, pair, path in ((sides[0], new_pair, new_path), (sides[1], old_pair, old_path)):
+            if label not in pair:
+                a, b = sorted(pair)
+                raise ValueError(f"paired_strength: {label!r} does not sit in {path}: it seats {a!r} and {b!r}")
+        variant, base = sides
+        opponent = next(iter(new_pair - {variant}))
+        other = next(iter(old_pair - {base}))
+        return variant, base, opponent, None if other == opponent else other
+    if opponent is None:
+        common = new_pair & old_pair
+        if len(common) != 1:
+            raise ValueError(f"paired_strength: the files must share exactly one agent, the opponent "
+                             f"({sorted(new_pair)} against {sorted(old_pair)}); name it when they share both")
+        opponent = next(iter(common))
+    elif opponent not in new_pair or opponent not in old_pair:
+        raise ValueError(f"paired_strength: the opponent {opponent!r} must sit in both files "
+                         f"({sorted(new_pair)} against {sorted(old_pair)})")
+    return next(iter(new_pair - {opponent})), next(iter(old_pair - {opponent})), opponent, None
 
 
 def _side(df: pd.DataFrame, agent: str) -> pd.DataFrame:
@@ -112,38 +152,13 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
     for df, path in ((new, new_path), (old, old_path)):
         if df.empty:
             raise ValueError(f"paired_strength: {path} holds no finished rounds")
-    ni, oi = new.attrs.get("identity", {}), old.attrs.get("identity", {})
-    for key in ("rules", "seed", "duplicate"):
-        if ni.get(key) != oi.get(key):
-            raise ValueError(f"paired_strength: the files differ in {key} ({ni.get(key)!r} against {oi.get(key)!r}): "
-                             f"their rounds are not the same deals, so they cannot be paired; compare them unpaired: "
-                             f"each file's mean score difference and its standard error over deals (mean_diff and "
-                             f"diff_stderr of summarize(load_results(FILE)), or of 'lcanalysis tournament ... --out "
-                             f"FILE --json' run again on the finished file), the change their difference, its "
-                             f"standard error the two errors in quadrature")
-    new_pair, old_pair = set(_one_pair(new, new_path)), set(_one_pair(old, old_path))
-    opponent_old = None
-    if sides is not None:
-        if opponent is not None:
-            raise ValueError("paired_strength: give the opponent or the sides, not both")
-        for label, pair, path in ((sides[0], new_pair, new_path), (sides[1], old_pair, old_path)):
-            if label not in pair:
-                raise ValueError(f"paired_strength: {label!r} does not sit in {path} ({sorted(pair)})")
-        variant, base = sides
-        opponent = next(iter(new_pair - {variant}))
-        other = next(iter(old_pair - {base}))
-        opponent_old = None if other == opponent else other
-    elif opponent is None:
-        common = new_pair & old_pair
-        if len(common) != 1:
-            raise ValueError(f"paired_strength: the files must share exactly one agent, the opponent "
-                             f"({sorted(new_pair)} against {sorted(old_pair)}); name it when they share both")
-        opponent = next(iter(common))
-    elif opponent not in new_pair or opponent not in old_pair:
-        raise ValueError(f"paired_strength: the opponent {opponent!r} must sit in both files "
-                         f"({sorted(new_pair)} against {sorted(old_pair)})")
-    if sides is None:
-        variant, base = next(iter(new_pair - {opponent})), next(iter(old_pair - {opponent}))
+    differ = _tournaments_differ(new, old)
+    if differ is not None:
+        raise ValueError(f"paired_strength: the files {differ}, so their rounds are not the same deals and "
+                         f"cannot be paired; compare them unpaired with --unpaired (unpaired_change in Python): "
+                         f"each file's win rate and points a round with its standard error over deals, the "
+                         f"change's standard error the two errors in quadrature, its interval Welch's t")
+    variant, base, opponent, opponent_old = _agents(new, old, new_path, old_path, opponent, sides)
     joined = _side(new, variant).merge(_side(old, base), on=KEY, suffixes=("_new", "_old"))
     if joined.empty:
         raise ValueError("paired_strength: the files have no deal and seating in common")
@@ -164,18 +179,147 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
                         se["result_new"], se["result_old"], se["diff_new"], se["diff_old"])
 
 
+@dataclass
+class UnpairedChange:
+    """The side ``new`` of one file against the side ``old`` of another, not paired by deal: each
+    file's win rate and points a round with its standard error over deals, the change with its
+    Welch t interval (module docstring)."""
+
+    new: str
+    old: str
+    opponent: str  # the opponent in the new file
+    opponent_old: str  # the opponent in the old file
+    new_file: str
+    old_file: str
+    rounds_new: int
+    rounds_old: int
+    deals_new: int
+    deals_old: int
+    #: why the files cannot be paired ("they differ in rules: colors 5 against 6"), or None when they
+    #: hold the same deals and could be (paired_change would then be, as a rule, narrower)
+    other_deals: str | None
+    win_new: float
+    win_new_stderr: float
+    win_old: float
+    win_old_stderr: float
+    win_change: float
+    win_change_stderr: float  # the two files' errors in quadrature
+    win_dof: float  # Welch-Satterthwaite degrees of freedom of the win rate's interval
+    win_low: float
+    win_high: float
+    points_new: float
+    points_new_stderr: float
+    points_old: float
+    points_old_stderr: float
+    points_change: float
+    points_change_stderr: float
+    points_dof: float
+    points_low: float
+    points_high: float
+    conf: float = 0.95
+
+    def describe(self) -> str:
+        how = (f"unpaired, the files being on other deals ({self.other_deals})" if self.other_deals is not None else
+               "unpaired, though the files are on the same deals: paired (without --unpaired) the interval would as "
+               "a rule be narrower, what each deal is worth cancelling")
+        level = f"{100 * self.conf:g}%"
+        return (f"{self.new} against {self.opponent} ({self.new_file}: {self.rounds_new} rounds on {self.deals_new} "
+                f"deals) compared with {self.old} against {self.opponent_old} ({self.old_file}: {self.rounds_old} "
+                f"rounds on {self.deals_old} deals), {how}\n"
+                f"win rate {self.win_new:.3f} ± {self.win_new_stderr:.3f} against {self.win_old:.3f} ± "
+                f"{self.win_old_stderr:.3f}: change {self.win_change:+.3f} ± {self.win_change_stderr:.3f} "
+                f"[{self.win_low:+.3f}, {self.win_high:+.3f}] ({self.win_dof:.1f} degrees of freedom)\n"
+                f"points a round {self.points_new:+.2f} ± {self.points_new_stderr:.2f} against "
+                f"{self.points_old:+.2f} ± {self.points_old_stderr:.2f}: change {self.points_change:+.2f} ± "
+                f"{self.points_change_stderr:.2f} [{self.points_low:+.2f}, {self.points_high:+.2f}] "
+                f"({self.points_dof:.1f} degrees of freedom)\n"
+                f"(± one standard error over deals, the two seatings of a deal one sample; the change's the two "
+                f"files' errors in quadrature; in brackets its {level} Welch t interval. Unpaired: what the deals "
+                f"are worth stays in both files' errors, so the interval is wider than a paired one on the same "
+                f"deals would be)")
+
+
+def _welch(new_units: pd.Series, old_units: pd.Series, conf: float) -> tuple[float, float, float, float, float]:
+    """(se of ``new_units``' mean, of ``old_units``', of their difference, its Welch-Satterthwaite
+    degrees of freedom, the half width of its ``conf`` t interval); a spread of 0 in both gives a
+    width of 0, as ``mean_interval`` does for one sample."""
+    v1, v2 = float(new_units.var(ddof=1)) / len(new_units), float(old_units.var(ddof=1)) / len(old_units)
+    se = math.sqrt(v1 + v2)
+    if se == 0:
+        return 0.0, 0.0, 0.0, math.nan, 0.0
+    dof = (v1 + v2) ** 2 / (v1 ** 2 / (len(new_units) - 1) + v2 ** 2 / (len(old_units) - 1))
+    return math.sqrt(v1), math.sqrt(v2), se, dof, float(st.t.ppf(0.5 + conf / 2, dof)) * se
+
+
+def _tournaments_differ(new: pd.DataFrame, old: pd.DataFrame) -> str | None:
+    """How two files' tournaments deal other cards ("differ in rules: colors 6 against 5"), or None."""
+    ni, oi = new.attrs.get("identity", {}), old.attrs.get("identity", {})
+    for key in ("rules", "seed", "duplicate"):
+        a, b = ni.get(key), oi.get(key)
+        if a != b:
+            if isinstance(a, dict) and isinstance(b, dict):  # the rules: name the settings that differ
+                return f"differ in {key}: " + ", ".join(f"{k} {a.get(k)!r} against {b.get(k)!r}"
+                                                       for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+            return f"differ in {key}: {a!r} against {b!r}"
+    return None
+
+
+def _other_deals(new: pd.DataFrame, old: pd.DataFrame) -> str | None:
+    """Why two files are not on the same deals, or None when some deal and seating are in both."""
+    differ = _tournaments_differ(new, old)
+    if differ is not None:
+        return f"they {differ}"
+    if new[KEY].merge(old[KEY], on=KEY).empty:
+        return "they have no deal and seating in common"
+    return None
+
+
+def unpaired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[str], opponent: str | None = None,
+                    conf: float = 0.95, sides: tuple[str, str] | None = None) -> UnpairedChange:
+    """The change from ``old_path``'s side to ``new_path``'s, unpaired (module docstring): for two
+    files on other deals, or to see what the pairing gains on files of the same deals. ``opponent``
+    and ``sides`` name the agents as for ``paired_change``."""
+    new_path, old_path = os.fspath(new_path), os.fspath(old_path)
+    new, old = load_results(new_path), load_results(old_path)
+    for df, path in ((new, new_path), (old, old_path)):
+        if df.empty:
+            raise ValueError(f"paired_strength: {path} holds no finished rounds")
+    variant, base, opponent, opponent_old = _agents(new, old, new_path, old_path, opponent, sides)
+    mine = [_side(new, variant), _side(old, base)]
+    # a deal's seatings (and a match's rounds) are one sample, as summarize counts them
+    units = [m.groupby(["pairing", "deal"])[["result", "diff"]].mean() for m in mine]
+    for u, path in zip(units, (new_path, old_path)):
+        if len(u) < 2:
+            raise ValueError(f"paired_strength: {path} holds {len(u)} deal; a standard error over deals needs two "
+                             f"or more in each file")
+    win = [float(m.result.mean()) for m in mine]
+    points = [float(m["diff"].mean()) for m in mine]
+    wse_new, wse_old, wse, wdof, whalf = _welch(units[0].result, units[1].result, conf)
+    pse_new, pse_old, pse, pdof, phalf = _welch(units[0]["diff"], units[1]["diff"], conf)
+    wc, pc = win[0] - win[1], points[0] - points[1]
+    return UnpairedChange(variant, base, opponent, opponent_old or opponent, os.path.basename(new_path),
+                          os.path.basename(old_path), len(mine[0]), len(mine[1]), len(units[0]), len(units[1]),
+                          _other_deals(new, old), win[0], wse_new, win[1], wse_old, wc, wse, wdof, wc - whalf,
+                          wc + whalf, points[0], pse_new, points[1], pse_old, pc, pse, pdof, pc - phalf, pc + phalf,
+                          conf)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = CommandParser(prog="python -m lcanalysis.studies.paired_strength",
-                       description="A variant against the agent it changes, on the same deals, paired.")
+                       description="A variant against the agent it changes, on the same deals, paired; or two files "
+                                   "on other deals, unpaired (--unpaired).")
     ap.add_argument("new", help="results file of the variant against the opponent (JSON lines)")
     ap.add_argument("old", help="results file of the agent it changes against the same opponent")
     ap.add_argument("--opponent", help="the label of the common opponent, when the files name the same two labels")
     ap.add_argument("--sides", nargs=2, metavar=("NEW_LABEL", "OLD_LABEL"),
                     help="compare these two agents' margins, each against its own opponent (no common one needed)")
+    ap.add_argument("--unpaired", action="store_true",
+                    help="compare the files unpaired: for files on other deals (other rules, another seed); wider "
+                         "than paired")
     args = ap.parse_args(argv)
     sides = None if args.sides is None else (args.sides[0], args.sides[1])
-    return answer(ap, [args.new, args.old],
-                  lambda: paired_change(args.new, args.old, args.opponent, sides=sides).describe())
+    change = unpaired_change if args.unpaired else paired_change
+    return answer(ap, [args.new, args.old], lambda: change(args.new, args.old, args.opponent, sides=sides).describe())
 
 
 if __name__ == "__main__":
