@@ -361,3 +361,25 @@ def test_unpaired_refuses_a_file_of_one_deal_and_bad_arguments(files, capsys):
     with pytest.raises(SystemExit):
         main([str(files["six"]), str(files["old"]), "--unpaired=yes"])
     assert "--unpaired" in capsys.readouterr().err
+
+
+def test_the_published_unpaired_comparisons_are_what_the_data_files_give():
+    """docs/agents.md ("Tournaments"): heuristic's edge over greedy with 6 colours against 5, unpaired,
+    and on the same deals the caution screen's change paired and unpaired, recomputed from data/."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    docs = " ".join((root / "docs/agents.md").read_text().split())
+    colours = unpaired_change(root / "data/strength_heuristic_vs_greedy_6c.jsonl",
+                              root / "data/strength_heuristic_vs_greedy.jsonl", opponent="greedy")
+    assert colours.other_deals == "they differ in rules: colors 6 against 5"
+    for line in colours.describe().splitlines()[:3]:
+        assert line in docs
+    assert (f"is {colours.points_change:.2f} points a round larger with 6 colours than with 5, an estimate with a "
+            f"standard error of {colours.points_change_stderr:.2f}") in docs
+    new, old = root / "data/screen_caution1_best1500_vs_search.jsonl", root / "data/strength_best1500_vs_search.jsonl"
+    paired, unpaired = paired_change(new, old), unpaired_change(new, old)
+    assert unpaired.other_deals is None and paired.deals == unpaired.deals_new == unpaired.deals_old == 1000
+    assert (f"gains {paired.points_change:.2f} points a round, [{paired.points_low:+.2f}, {paired.points_high:+.2f}] "
+            f"paired and [{unpaired.points_low:+.2f}, {unpaired.points_high:+.2f}] unpaired") in docs
+    assert unpaired.points_high - unpaired.points_low > paired.points_high - paired.points_low
