@@ -383,3 +383,18 @@ def test_the_published_unpaired_comparisons_are_what_the_data_files_give():
     assert (f"gains {paired.points_change:.2f} points a round, [{paired.points_low:+.2f}, {paired.points_high:+.2f}] "
             f"paired and [{unpaired.points_low:+.2f}, {unpaired.points_high:+.2f}] unpaired") in docs
     assert unpaired.points_high - unpaired.points_low > paired.points_high - paired.points_low
+
+
+def test_no_spread_over_deals_in_either_file_gives_no_interval_rather_than_an_exact_change(files):
+    """stalling won every round against random: Welch's t has no spread to go on for the win rate, and a
+    width of 0 would claim the change exact; the points still have their interval."""
+    assert all(v[0] == 1.0 for v in _deal_means(files["random"], "stalling").values())  # every deal won
+    change = unpaired_change(files["random"], files["random"], opponent="random")
+    assert (change.win_change, change.win_change_stderr) == (0.0, 0.0)
+    assert all(np.isnan(x) for x in (change.win_dof, change.win_low, change.win_high))
+    text = change.describe()
+    assert ("change +0.000 ± 0.000 (no interval: no spread over deals in either file, so Welch's t has nothing to "
+            "go on)") in text
+    points = np.array([v[1] for v in _deal_means(files["random"], "stalling").values()])
+    welch = stats.ttest_ind(points, points, equal_var=False)
+    assert (change.points_low, change.points_high) == pytest.approx(tuple(welch.confidence_interval(0.95)))

@@ -204,7 +204,7 @@ class UnpairedChange:
     win_old_stderr: float
     win_change: float
     win_change_stderr: float  # the two files' errors in quadrature
-    win_dof: float  # Welch-Satterthwaite degrees of freedom of the win rate's interval
+    win_dof: float  # Welch-Satterthwaite degrees of freedom of the win rate's interval (NaN: no spread, no interval)
     win_low: float
     win_high: float
     points_new: float
@@ -223,30 +223,38 @@ class UnpairedChange:
                "unpaired, though the files are on the same deals: paired (without --unpaired) the interval would as "
                "a rule be narrower, what each deal is worth cancelling")
         level = f"{100 * self.conf:g}%"
+        win = _interval(self.win_low, self.win_high, self.win_dof, ".3f")
+        points = _interval(self.points_low, self.points_high, self.points_dof, ".2f")
         return (f"{self.new} against {self.opponent} ({self.new_file}: {self.rounds_new} rounds on {self.deals_new} "
                 f"deals) compared with {self.old} against {self.opponent_old} ({self.old_file}: {self.rounds_old} "
                 f"rounds on {self.deals_old} deals), {how}\n"
                 f"win rate {self.win_new:.3f} ± {self.win_new_stderr:.3f} against {self.win_old:.3f} ± "
                 f"{self.win_old_stderr:.3f}: change {self.win_change:+.3f} ± {self.win_change_stderr:.3f} "
-                f"[{self.win_low:+.3f}, {self.win_high:+.3f}] ({self.win_dof:.1f} degrees of freedom)\n"
+                f"{win}\n"
                 f"points a round {self.points_new:+.2f} ± {self.points_new_stderr:.2f} against "
                 f"{self.points_old:+.2f} ± {self.points_old_stderr:.2f}: change {self.points_change:+.2f} ± "
-                f"{self.points_change_stderr:.2f} [{self.points_low:+.2f}, {self.points_high:+.2f}] "
-                f"({self.points_dof:.1f} degrees of freedom)\n"
+                f"{self.points_change_stderr:.2f} {points}\n"
                 f"(± one standard error over deals, the two seatings of a deal one sample; the change's the two "
                 f"files' errors in quadrature; in brackets its {level} Welch t interval. Unpaired: what the deals "
                 f"are worth stays in both files' errors, so the interval is wider than a paired one on the same "
                 f"deals would be)")
 
 
+def _interval(low: float, high: float, dof: float, form: str) -> str:
+    if math.isnan(dof):
+        return "(no interval: no spread over deals in either file, so Welch's t has nothing to go on)"
+    return f"[{low:+{form}}, {high:+{form}}] ({dof:.1f} degrees of freedom)"
+
+
 def _welch(new_units: pd.Series, old_units: pd.Series, conf: float) -> tuple[float, float, float, float, float]:
     """(se of ``new_units``' mean, of ``old_units``', of their difference, its Welch-Satterthwaite
-    degrees of freedom, the half width of its ``conf`` t interval); a spread of 0 in both gives a
-    width of 0, as ``mean_interval`` does for one sample."""
+    degrees of freedom, the half width of its ``conf`` t interval); with no spread in either file
+    (every deal won in both, say) the degrees of freedom and the width are NaN: no interval, where
+    a width of 0 would claim the change exact."""
     v1, v2 = float(new_units.var(ddof=1)) / len(new_units), float(old_units.var(ddof=1)) / len(old_units)
     se = math.sqrt(v1 + v2)
     if se == 0:
-        return 0.0, 0.0, 0.0, math.nan, 0.0
+        return 0.0, 0.0, 0.0, math.nan, math.nan
     dof = (v1 + v2) ** 2 / (v1 ** 2 / (len(new_units) - 1) + v2 ** 2 / (len(old_units) - 1))
     return math.sqrt(v1), math.sqrt(v2), se, dof, float(st.t.ppf(0.5 + conf / 2, dof)) * se
 
