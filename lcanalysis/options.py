@@ -45,6 +45,11 @@ MAX_WORKERS = 1024
 #: the most Monte Carlo samples a wager model draws for one answer (about half a second per number of
 #: wagers on a 2-core machine, a bar showing once it takes a second; standard errors near 0.03 points)
 MAX_WAGER_SAMPLES = 10**6
+#: the wager models ``wagers.models.analyze_view_models`` runs for a view, in its order (exact ones first);
+#: here so that 'wager --models' checks the names as it reads them, without loading the models
+WAGER_VIEW_MODELS = ("canonical", "decline_at_end", "turns", "turns_eager", "opponent", "turns_opponent")
+#: the samples a row of a sampled wager model takes when none are given (``wagers.models``, 'wager --samples')
+WAGER_SAMPLES_DEFAULT = 20_000
 #: the most rounds a wager simulation plays (``wagers.simulation.snapshot_rounds``): about two minutes,
 #: and 600 MB of snapshot rows held at once
 MAX_WAGER_SIM_ROUNDS = 500_000

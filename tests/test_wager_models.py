@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from fractions import Fraction
 from typing import ClassVar
 
@@ -283,6 +284,20 @@ def test_view_models_use_the_turns_and_opponent_the_view_implies():
     assert models["turns"].outcome(0).distribution == {-11: 1.0}
     assert models["turns"].outcome(1).distribution == {-40: 1.0}
     assert set(models) == {"canonical", "decline_at_end", "turns", "turns_eager", "opponent", "turns_opponent"}
+    # the models named alone: those, in the models' order, each the same answer as among all
+    some = analyze_view_models(view, "R", n=4000, models=["turns_opponent", "turns"])
+    assert list(some) == ["turns", "turns_opponent"]
+    assert all(some[m].to_json() == models[m].to_json() for m in some)
+
+
+@pytest.mark.parametrize(("models", "words"), [
+    (["turn"], "no wager model named 'turn'; the models are canonical, decline_at_end, turns, turns_eager"),
+    ([], "models names none"),
+    ("turns", "models must be a list of model names"),
+])
+def test_view_models_refuse_a_name_that_is_no_model_naming_those_there_are(models, words):
+    with pytest.raises(WagerError, match=re.escape(words)):
+        M.analyze_view_models(Position.deal(seed=2).view(0), "R", n=10, models=models)
 
 
 def test_decline_models_against_bot_play_print_their_error(capsys):

@@ -57,7 +57,7 @@ from lcanalysis.core.features import turns_left, useful_draws
 from lcanalysis.core.kernel import BONUS, EXPEDITION_COST, expedition_points, mask_sum_count, top_rank
 from lcanalysis.game.cards import COLOR_LETTERS, whole_number
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import MAX_WAGER_SAMPLES, check_flag, check_seed
+from lcanalysis.options import MAX_WAGER_SAMPLES, WAGER_SAMPLES_DEFAULT, WAGER_VIEW_MODELS, check_flag, check_seed
 from lcanalysis.progress import check_progress, progress_bar
 from lcanalysis.wagers.canonical import (
     MAX_VALUE,
@@ -506,17 +506,41 @@ def opponent_info_from_view(view: Any, color: str | int) -> OpponentInfo:
                         top=max(nums, default=0))
 
 
+#: the models ``analyze_view_models`` runs, in the order it runs and returns them (exact ones first)
+VIEW_MODELS = WAGER_VIEW_MODELS
+
+
+def check_view_models(models: Any) -> tuple[str, ...]:
+    """``models`` (names of ``VIEW_MODELS``; None: every one) as a tuple in ``VIEW_MODELS``'s order, each
+    once; a name that is not a model, or none at all, a ``WagerError`` naming the models there are."""
+    if models is None:
+        return VIEW_MODELS
+    if isinstance(models, str) or not hasattr(models, "__iter__"):
+        raise WagerError(f"models must be a list of model names ({', '.join(VIEW_MODELS)}), got {models!r}")
+    names = list(models)
+    unknown = [m for m in names if m not in VIEW_MODELS]
+    if unknown:
+        raise WagerError(f"no wager model named {', '.join(map(repr, unknown))}; the models are "
+                         f"{', '.join(VIEW_MODELS)}")
+    if not names:
+        raise WagerError(f"models names none: give one or more of {', '.join(VIEW_MODELS)} (None: every one)")
+    return tuple(m for m in VIEW_MODELS if m in names)
+
+
 def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pickup: float = 0.1,
-                        keep_unopened: float = 0.5, n: int = 20_000, seed: int = 0,
-                        progress: bool = True) -> dict[str, WagerAnalysis]:
+                        keep_unopened: float = 0.5, n: int = WAGER_SAMPLES_DEFAULT, seed: int = 0,
+                        progress: bool = True, models: Any = None) -> dict[str, WagerAnalysis]:
     """Every model for one colour of a view, with the draws and turns the view implies.
 
     The viewer has ``turns_left(deck, to_move)`` turns and one fewer useful draws (both players
     drawing from the pile). Keys: ``canonical`` (exact, useful draws), ``decline_at_end`` (exact),
     ``turns`` (late policy), ``turns_eager``, ``opponent`` and ``turns_opponent`` (Monte Carlo,
     ``p_pickup`` default 0.1, the value that fits simulated play; see docs/wagers.md).
-    ``progress``: a bar on standard error over the models once they have taken a second (``_bar``).
+    ``models``: the names of those to run (None: every one; each model's answer is the same either
+    way, its samples drawn from ``seed`` alone). ``progress``: a bar on standard error over the
+    models once they have taken a second (``_bar``).
     """
+    chosen = check_view_models(models)
     from lcanalysis.wagers.canonical import analyze_view, color_state_from_view
 
     state = color_state_from_view(view, color)
@@ -524,7 +548,7 @@ def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pi
     k = useful_draws(int(view.deck_count), view.to_move == view.viewer)
     opp = opponent_info_from_view(view, color)
     letter = color.upper() if isinstance(color, str) else COLOR_LETTERS[color]
-    models: dict[str, Callable[[], WagerAnalysis]] = {
+    makers: dict[str, Callable[[], WagerAnalysis]] = {
         "canonical": lambda: analyze_view(view, color, k),
         "decline_at_end": lambda: decline_at_end(state, k),
         "turns": lambda: turn_model(state, turns, share=share, n=n, seed=seed, progress=False),
@@ -535,9 +559,9 @@ def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pi
                                                  turns=turns, share=share, n=n, seed=seed, progress=False),
     }
     out = {}
-    with _bar(progress, len(models), f"wager models of {letter}", "model") as bar:
-        for name, make in models.items():
-            out[name] = make()
+    with _bar(progress, len(chosen), f"wager models of {letter}", "model") as bar:
+        for name in chosen:
+            out[name] = makers[name]()
             out[name].color = letter
             bar.update(1)
     return out
