@@ -210,7 +210,8 @@ def run_command(argv: Sequence[str], plain_kernel: bool = False) -> int:
         precheck = getattr(args, "precheck", None)
         if precheck is not None:  # input a command can refuse by reading it (a bad --turn) refused before the compile
             precheck(args)
-        _prepare_engine(args.command, argv, plain_kernel)
+        compiled = getattr(args, "compiled", None)  # a light command asked for work it runs compiled ('wager --models')
+        _prepare_engine(args.command, argv, plain_kernel and not (compiled is not None and compiled(args)))
         return int(args.func(args))
     except OptionError as exc:  # an argument refused once read (an agent): the line of the parser's refusals
         print(error_line(prog, str(exc)), file=sys.stderr)
