@@ -47,19 +47,21 @@ def add_options(p: argparse.ArgumentParser) -> None:
     """The options of ``--models`` on the ``wager`` parser."""
     p.add_argument("--models", nargs="?", const="all", type=model_list, default=None, metavar="LIST",
                    help="every wager model of docs/wagers.md in one table, or those named (commas between: "
-                        f"{','.join(WAGER_VIEW_MODELS)}); their turns and draws come from the position")
+                        f"{','.join(WAGER_VIEW_MODELS)}; --models alone: all); their turns and draws come from the "
+                        "position. Default: not given, the canonical model's answer alone, as the spec gives it")
     p.add_argument("--samples", type=nonneg("--samples", MAX_WAGER_SAMPLES, 2, "one sample gives no standard error"),
-                   default=None, help=f"with --models: Monte Carlo samples a row of each sampled model (default "
-                                      f"{WAGER_SAMPLES_DEFAULT:,}; 2 to {MAX_WAGER_SAMPLES:,})")
-    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None,
+                   default=None, metavar="N",
+                   help=f"with --models: Monte Carlo samples a row of each sampled model (default "
+                        f"{WAGER_SAMPLES_DEFAULT:,}; 2 to {MAX_WAGER_SAMPLES:,})")
+    p.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=None, metavar="N",
                    help="with --models: the sampled models' seed (default 0)")
-    p.add_argument("--share", type=number("--share", "of the turns", most=1.0), default=None,
+    p.add_argument("--share", type=number("--share", most=1.0), default=None, metavar="F",
                    help=f"with --models: the fraction of your turns this colour may take in the turn models, 0 to 1 "
                         f"(default {SHARE_DEFAULT:g}: every turn it wants)")
-    p.add_argument("--p-pickup", type=number("--p-pickup", most=1.0), default=None,
+    p.add_argument("--p-pickup", type=number("--p-pickup", most=1.0), default=None, metavar="P",
                    help=f"with --models: the chance you pick up a card the opponent discards and you can use, 0 to 1 "
                         f"(default {P_PICKUP_DEFAULT:g}, what fits simulated play)")
-    p.add_argument("--keep-unopened", type=number("--keep-unopened", most=1.0), default=None,
+    p.add_argument("--keep-unopened", type=number("--keep-unopened", most=1.0), default=None, metavar="P",
                    help="with --models: the chance the opponent keeps a card of a colour it has not opened, 0 to 1 "
                         f"(default {KEEP_UNOPENED_DEFAULT:g})")
 
