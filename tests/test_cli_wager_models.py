@@ -54,6 +54,8 @@ def _table_rows(out: str) -> list[list[str]]:
         cells = re.split(r" {2,}", line.strip())
         if cells[0] not in VIEW_MODELS:  # a further row of the model above: no name
             cells = [model, *cells]
+        if not cells[1].isdigit():  # a note under the table
+            break
         model = cells[0]
         rows.append(cells)
     return rows
@@ -244,3 +246,13 @@ def test_the_docs_example_shows_what_the_command_prints(capsys):
     code, out, err = _run(capsys, block[1], "--color", "B", "--models")
     assert code == 0, err
     assert out.rstrip("\n") == block[2]
+
+
+def test_a_colour_with_no_wager_to_place_has_no_column_for_one_and_says_why(capsys):
+    """Player 0's red in the mid-round example holds R2 R4 R5: no wager can go down, in any model."""
+    code, out, err = _run(capsys, "example:midround", "--color", "R", "--models", "--samples", "500")
+    assert code == 0, err
+    rows = _table_rows(out)
+    assert [(r[0], r[1]) for r in rows] == [(m, "0") for m in VIEW_MODELS] and all(len(r) == 5 for r in rows)
+    assert "a wager adds" not in out
+    assert "no row with a wager: you hold no red wager, or your red expedition already holds a number" in out

@@ -203,11 +203,17 @@ def models_text(results: dict[str, Any], turns: int, draws: int, deck: int, opti
                          _number(o.mean, o.stderr, o.exact, 2, True),
                          _number(o.p_positive, o.p_positive_stderr, o.exact, 3, False), adds,
                          "best" if o.wagers == best else ""])
+    wagered = any(o.wagers >= 1 for a in results.values() for o in a.by_wagers)
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for r in rows:
         cells = [r[0].ljust(max(width, widths[0])), r[1].rjust(widths[1]), r[2].ljust(widths[2]),
-                 r[3].rjust(widths[3]), r[4].rjust(widths[4]), r[5].rjust(widths[5]), r[6]]
+                 r[3].rjust(widths[3]), r[4].rjust(widths[4])]
+        if wagered:  # (no row with a wager: no column of what one adds)
+            cells += [r[5].rjust(widths[5]), r[6]]
         lines.append(("  " + "  ".join(cells)).rstrip())
+    if not wagered:
+        lines.append(f"  no row with a wager: you hold no {name.lower()} wager, or your {name.lower()} expedition "
+                     "already holds a number (wagers go down from the hand, now or never, before any number)")
     lines.append("")
     lines.append("  what each model assumes:")
     for model, a in results.items():
