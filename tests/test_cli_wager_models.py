@@ -227,12 +227,14 @@ def test_a_one_shot_wager_models_command_asks_for_the_compiled_models_and_the_ca
             "status = run_command(sys.argv[1:], plain_kernel=True)\n"
             "print(status, os.environ.get('NUMBA_DISABLE_JIT'), asked, file=sys.stderr)\n")
     seen = []
-    for extra in ([], ["--models", "--samples", "50"]):
-        proc = subprocess.run([sys.executable, "-c", code, "wager", POSITION, "--color", "B", *extra],
+    for colour, extra in (("B", []), ("B", ["--models", "--samples", "50"]), ("P", ["--models"])):
+        proc = subprocess.run([sys.executable, "-c", code, "wager", POSITION, "--color", colour, *extra],
                               capture_output=True, text=True, timeout=300, check=False)
         seen.append(proc.stderr.strip().splitlines()[-1])
     assert seen[0] == "0 1 []"  # plain Python: nothing compiled
     assert seen[1].startswith("0 None [") and "'wager models'" in seen[1]
+    # a colour the game has not (purple, in the 5-colour game) is refused before the models compile
+    assert seen[2].startswith("2 None [") and "'wager models'" not in seen[2]
 
 
 def test_the_docs_example_shows_what_the_command_prints(capsys):

@@ -23,6 +23,8 @@ KEEP_UNOPENED_DEFAULT = 0.5
 #: the options that set the sampled models, refused without ``--models`` (where nothing is sampled)
 MODEL_OPTIONS = (("samples", "--samples"), ("seed", "--seed"), ("share", "--share"), ("p_pickup", "--p-pickup"),
                  ("keep_unopened", "--keep-unopened"))
+#: the models computed exactly (the others are sampled, compiled)
+EXACT_MODELS = ("canonical", "decline_at_end")
 #: the model the spec's ``lcanalysis wager`` answer is (docs/spec/interchange.md)
 SPEC_MODEL = "canonical"
 
@@ -94,10 +96,15 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 def run_models(args: argparse.Namespace, view: Any, full_position: bool) -> int:
     """The models' table, or with ``--json`` their JSON, for the view of the player to move."""
     from lcanalysis.cli.common import emit
+    from lcanalysis.core import first_compile
     from lcanalysis.core.features import turns_left, useful_draws
+    from lcanalysis.wagers.canonical import color_state_from_view
     from lcanalysis.wagers.models import analyze_view_models
 
     options = settings(args)
+    color_state_from_view(view, args.color)  # a colour the game has not refused before any compile
+    if set(args.models) - set(EXACT_MODELS):  # the compile's notice and bar first, not within the models' bar
+        first_compile.ready(first_compile.WAGER_MODELS)
     mover = view.to_move == view.viewer
     turns, draws = turns_left(int(view.deck_count), mover), useful_draws(int(view.deck_count), mover)
     results = analyze_view_models(view, args.color, models=args.models, progress=True, **options)
