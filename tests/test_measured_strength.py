@@ -551,3 +551,48 @@ def test_the_wider_search_at_one_second_is_quoted_from_its_file():
     peak = np.where(mine, d.max_cpu_ms0, d.max_cpu_ms1).max()
     theirs = np.where(mine, d.cpu_ms_per_move1, d.cpu_ms_per_move0).mean()
     assert f"with {cpu:.0f} ms of CPU a move on average (at most {peak / 1000:.2f} s), `search` {theirs:.0f} ms" in docs
+
+
+def test_the_tuned_play_outs_at_one_second_are_quoted_from_their_file():
+    """docs/agents.md and the README quote the screen of the re-tuned play-out policy at 1 s a move, paired
+    with today's `best` at 1 s (the same deals, the same opponent), with its own 100 ms run and with
+    today's `best` at 100 ms: recomputed from the files, the record and CPU a move from its rounds."""
+    from lcanalysis.studies.paired_strength import paired_change
+
+    data = ROOT / "data"
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    label = "best:tuned=1,stall=0.725,time_ms=1000"
+    new = data / "screen_tuned_1s_vs_search.jsonl"
+    old = paired_change(new, data / "strength_best_caution1_vs_search_1s.jsonl", opponent="search:time_ms=1000")
+    own = paired_change(new, data / "screen_tuned_vs_search.jsonl", sides=(label, "best:tuned=1,stall=0.725"))
+    slow = paired_change(new, data / "screen_caution1_best1500_vs_search.jsonl", sides=(label, "best:caution=1"))
+    assert old.deals == slow.deals and old.rounds == 2 * old.deals and own.deals == min(old.deals, 200)
+
+    def change(c, digits=2):
+        return (f"{100 * c.win_change:+.1f} [{100 * c.win_low:+.1f}, {100 * c.win_high:+.1f}] points of win rate "
+                f"and {c.points_change:+.{digits}f} [{c.points_low:+.{digits}f}, {c.points_high:+.{digits}f}] "
+                "points a round")
+
+    assert f"**{change(old)}**, {old.identical} of {old.rounds} rounds identical" in docs
+    assert f"its own 100 ms run on its {own.deals} deals, {change(own)}" in docs
+    assert f"today's `best` at 100 ms on the same {slow.deals} deals, {change(slow)}" in docs
+    assert (f"| {old.deals} | {old.identical} of {old.rounds} | {old.win_change:+.3f} [{old.win_low:+.3f}, "
+            f"{old.win_high:+.3f}] | {old.points_change:+.2f} [{old.points_low:+.2f}, {old.points_high:+.2f}] | "
+            "`data/screen_tuned_1s_vs_search.*` |") in docs.replace("**", "")
+    assert (f"{old.points_change:+.2f} [{old.points_low:+.2f}, {old.points_high:+.2f}] points a round against "
+            f"today's `best` at 1 s on {old.deals} deals, and {own.points_change:+.2f} [{own.points_low:+.2f}, "
+            f"{own.points_high:+.2f}] against its own 100 ms run") in readme
+    # the match-up itself, from its rounds: the win rate over rounds (draws half), the points over deals
+    d = pd.read_csv(data / "screen_tuned_1s_vs_search.csv")
+    mine = d.player0 == label
+    diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
+    won = float((diff > 0).sum() + 0.5 * (diff == 0).sum())
+    lo, hi = wilson_interval(won, len(d))
+    m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
+    assert (f"it won {won / len(d):.3f} [{lo:.3f}, {hi:.3f}] of the rounds, {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] "
+            "points a round") in docs
+    cpu = np.where(mine, d.cpu_ms_per_move0, d.cpu_ms_per_move1).mean()
+    peak = np.where(mine, d.max_cpu_ms0, d.max_cpu_ms1).max()
+    theirs = np.where(mine, d.cpu_ms_per_move1, d.cpu_ms_per_move0).mean()
+    assert f"with {cpu:.0f} ms of CPU a move on average (at most {peak / 1000:.2f} s), `search` {theirs:.0f} ms" in docs

@@ -197,7 +197,7 @@ def test_every_published_screen_is_what_its_files_give():
     docs = (root / "docs/agents.md").read_text()
     rows = re.findall(r"^\| (.+?) \| (\d+) \| (\d+) of (\d+) \| \**([+-][\d.]+)\** \[([+-][\d.]+), ([+-][\d.]+)\] \| "
                       r"\**([+-][\d.]+)\** \[([+-][\d.]+), ([+-][\d.]+)\] \| `data/(screen_\w+)\.\*` \|$", docs, re.M)
-    assert len(rows) == 13 and any(r[-1] == "screen_caution1_vs_search" for r in rows)
+    assert len(rows) == 14 and any(r[-1] == "screen_caution1_vs_search" for r in rows)
     for _what, deals, identical, rounds, win, win_lo, win_hi, pts, pts_lo, pts_hi, name in rows:
         cmd = (root / f"data/{name}.jsonl.cmd").read_text()
         new, old = re.search(r"paired_strength (\S+) (\S+)", cmd).groups()
