@@ -538,19 +538,8 @@ def test_the_wider_search_at_one_second_is_quoted_from_its_file():
             f"{old.win_high:+.3f}] | {interval} | `data/screen_width16_1s_vs_search.*` |") in docs
     assert (f"{interval} points a round against today's `best` at 1 s on the first {old.deals} of its deals, and "
             f"{slower} points a round against its own 100 ms run") in readme
-    # the match-up itself, from its rounds: the win rate over rounds (draws half), the points over deals
-    d = pd.read_csv(data / "screen_width16_1s_vs_search.csv")
-    mine = d.player0 == label
-    diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
-    won = float((diff > 0).sum() + 0.5 * (diff == 0).sum())
-    lo, hi = wilson_interval(won, len(d))
-    m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
-    assert (f"it won {won / len(d):.3f} [{lo:.3f}, {hi:.3f}] of the rounds, {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] "
-            "points a round") in docs
-    cpu = np.where(mine, d.cpu_ms_per_move0, d.cpu_ms_per_move1).mean()
-    peak = np.where(mine, d.max_cpu_ms0, d.max_cpu_ms1).max()
-    theirs = np.where(mine, d.cpu_ms_per_move1, d.cpu_ms_per_move0).mean()
-    assert f"with {cpu:.0f} ms of CPU a move on average (at most {peak / 1000:.2f} s), `search` {theirs:.0f} ms" in docs
+    for quote in _match_up_quotes(data / "screen_width16_1s_vs_search.csv", label):
+        assert quote in docs
 
 
 def test_the_tuned_play_outs_at_one_second_are_quoted_from_their_file():
@@ -583,16 +572,22 @@ def test_the_tuned_play_outs_at_one_second_are_quoted_from_their_file():
     assert (f"{old.points_change:+.2f} [{old.points_low:+.2f}, {old.points_high:+.2f}] points a round against "
             f"today's `best` at 1 s on {old.deals} deals, and {own.points_change:+.2f} [{own.points_low:+.2f}, "
             f"{own.points_high:+.2f}] against its own 100 ms run") in readme
-    # the match-up itself, from its rounds: the win rate over rounds (draws half), the points over deals
-    d = pd.read_csv(data / "screen_tuned_1s_vs_search.csv")
+    for quote in _match_up_quotes(data / "screen_tuned_1s_vs_search.csv", label):
+        assert quote in docs
+
+
+def _match_up_quotes(csv: Path, label: str) -> list[str]:
+    """What the docs quote of a 1 s screen's match-up against `search`, from its rounds: the win rate over
+    rounds (draws half) with Wilson's interval, the points over deals, and the CPU a move of both sides."""
+    d = pd.read_csv(csv)
     mine = d.player0 == label
     diff = np.where(mine, d.score0 - d.score1, d.score1 - d.score0)
     won = float((diff > 0).sum() + 0.5 * (diff == 0).sum())
     lo, hi = wilson_interval(won, len(d))
     m, mlo, mhi = mean_interval(pd.Series(diff).groupby(d.deal.to_numpy()).mean())
-    assert (f"it won {won / len(d):.3f} [{lo:.3f}, {hi:.3f}] of the rounds, {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] "
-            "points a round") in docs
     cpu = np.where(mine, d.cpu_ms_per_move0, d.cpu_ms_per_move1).mean()
     peak = np.where(mine, d.max_cpu_ms0, d.max_cpu_ms1).max()
     theirs = np.where(mine, d.cpu_ms_per_move1, d.cpu_ms_per_move0).mean()
-    assert f"with {cpu:.0f} ms of CPU a move on average (at most {peak / 1000:.2f} s), `search` {theirs:.0f} ms" in docs
+    return [f"it won {won / len(d):.3f} [{lo:.3f}, {hi:.3f}] of the rounds, {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] "
+            "points a round",
+            f"with {cpu:.0f} ms of CPU a move on average (at most {peak / 1000:.2f} s), `search` {theirs:.0f} ms"]
