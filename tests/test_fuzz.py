@@ -943,9 +943,15 @@ COMMANDS: dict[str, dict[str, Any]] = {
                        "--time": ["0.05", "0", "-1", "nan", "inf", "1e9", "86401", "x"],
                        "--samples": ["2", "30", "1", "0", "100001", "x"], "--seed": INTS,
                        "--workers": ["0", "1", "2", "-1", "5000", "x"], "--max-nodes": NODES, "--max-memory": MEMORY}},
-    "wager": {"pos": [SMALL_POSITIONS], "flags": ["--json"],
+    "wager": {"pos": [SMALL_POSITIONS], "flags": ["--json", "--models"],  # --models alone: every model
               "opts": {"--color": ["R", "G", "P", "X", "", "RG", "r"], "--colour": ["B", "Q"],
-                       "--draws": ["0", "3", "5", "6", "-1", "x", "9" * 30]}},
+                       "--draws": ["0", "3", "5", "6", "-1", "x", "9" * 30],
+                       "--models": ["all", "canonical", "turns,opponent", "turns_opponent", "canonical,,turns",
+                                    "ALL", "bogus", "example:endgame", ","],
+                       "--samples": ["2", "30", "1", "0", "1000001", "x"], "--seed": INTS,
+                       "--share": ["0", "0.5", "1", "1.5", "-0.1", "nan", "x"],
+                       "--p-pickup": ["0", "0.1", "1", "2", "nan", "x"],
+                       "--keep-unopened": ["0", "0.5", "1", "-1", "inf", "x"]}},
     "advise": {"pos": [SMALL_POSITIONS + ["example:midround"]], "flags": ["--all", "--board", "--json"],
                "opts": {"--time": ["0.01", "0.02", "0", "-1", "nan", "inf", "1e9", "3601", "x"], "--seed": INTS,
                         "--top": INTS, "--max-nodes": NODES, "--max-memory": MEMORY}},
@@ -1008,6 +1014,10 @@ def command_lines(draw: Any) -> list[str]:
         args = draw(st.permutations(args))
     if command in REFUSED_ONLY:
         args.append(draw(st.sampled_from(CERTAINLY_BAD[command])))
+    if command == "wager" and draw(st.booleans()):  # the required option, and often the models: else they seldom run
+        args.append(["--color", draw(st.sampled_from(["R", "G", "B", "Y"]))])
+        if draw(st.booleans()):
+            args.append(["--models"] + draw(st.sampled_from([[], ["turns,opponent"], ["turns_opponent"]])))
     if command in ("solve", "advise") and draw(st.booleans()):
         args.append(["--max-nodes", draw(st.sampled_from(NODES))])  # often the last word on the budget
     return [command] + [token for group in args for token in group]
@@ -1019,13 +1029,15 @@ def test_command_line_options_are_refused_with_an_error_or_run(argv, stdin, caps
     """The property, for every argument list of every subcommand: exit status 0 (it ran, or printed
     its help) or 2 with ``error:`` on standard error, and never a traceback. In-process
     (``lcanalysis.cli.main``); work stays small: tiny endgames, a node budget of 20,000 unless the
-    list names its own, advice for at most 0.02 s, and the commands that would run long only with an
+    list names its own, advice for at most 0.02 s, wager models sampled 30 times a row unless the list
+    says --samples, and the commands that would run long only with an
     argument that refuses them before any work."""
-    from lcanalysis.cli import common, main
+    from lcanalysis.cli import common, main, wager_models
 
     monkeypatch.chdir(tmp_path)  # --svg, --out and --csv land here
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setattr(common, "DEFAULT_MAX_NODES", 20_000)
+    monkeypatch.setattr(wager_models, "WAGER_SAMPLES_DEFAULT", 30)  # 'wager --models' without --samples
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     capsys.readouterr()
     try:
