@@ -513,3 +513,30 @@ def test_the_grouped_chart_names_what_its_sample_sizes_count():
     assert [t.get_text() for t in fig.axes[0].texts] == ["20,000 samples"] * 4
     fig = figures.grouped_estimates_chart(groups, ["4 5 6"], title="t", xlabel="points")
     assert [t.get_text() for t in fig.axes[0].texts] == ["n=20,000"] * 2  # without counts, as before
+
+
+@pytest.mark.parametrize("counts", [None, "sampled positions"])
+def test_the_grouped_charts_sample_sizes_stay_inside_the_plot_and_the_saved_figure(counts):
+    """A marker at the right end of the axis, its interval too short to make room ("1,000,000 sampled
+    positions" over an exact +400), had its sample size hang over the frame, and one at the left end over
+    the row names: the layout squeezed the plot to keep them on the page. Each label now lies within the
+    frame, so within the figure too, as a file saved at the figure's size (any dpi: all scales) shows it."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    groups = {"2 cards left": {"gain": Estimate(0.5, 0.4, 400), "cost": Estimate(400.0, 0.0, 1_000_000)},
+              "3 cards left": {"gain": Estimate(-60.0, 0.05, 400), "cost": Estimate(3.0, 1.0, 20000)}}
+    fig = figures.grouped_estimates_chart(groups, ["gain", "cost"], title="t", xlabel="points", counts=counts)
+    ax = fig.axes[0]
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    assert len(ax.texts) == 4
+    for text in ax.texts:
+        box = text.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= fig.bbox.x1 and box.y0 >= 0 and box.y1 <= fig.bbox.y1, text.get_text()
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, \
+            text.get_text()
+    # the limits only grew: every marker and interval is still drawn where its numbers say
+    lo, hi = ax.get_xlim()
+    assert lo < -60.0 - 1.96 * 0.05 and hi > 400.0

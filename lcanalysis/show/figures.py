@@ -391,8 +391,9 @@ def histogram(values: Sequence[float] | np.ndarray, title: str, xlabel: str, yla
 def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Sequence[str], title: str, xlabel: str,
                             reference: float | None = 0.0, counts: str | None = None):
     """For each group (e.g. "2 cards left") the estimates named in ``keys``, one marker per key,
-    with 95% intervals and its sample size written above it: ``groups[group][key]`` is an ``Estimate``;
-    ``counts`` names what is counted, as ``estimates_chart``'s does ("400 positions", not "n=400")."""
+    with 95% intervals and its sample size written above it (the limits widened so that each stays within
+    the frame): ``groups[group][key]`` is an ``Estimate``; ``counts`` names what is counted, as
+    ``estimates_chart``'s does ("400 positions", not "n=400")."""
     for g in groups:
         for key in keys:
             if key not in groups[g]:
@@ -403,6 +404,7 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
     fig, ax = _fig(7.0, 0.5 * len(names) * max(len(keys), 1) + 1.6)
     markers = "osD^v"
     step = 0.8 / max(len(keys), 1)
+    labels = []
     for j, key in enumerate(keys):
         y = np.arange(len(names))[::-1] + (len(keys) - 1) / 2 * step - j * step
         means = [groups[g][key].mean for g in names]
@@ -410,15 +412,40 @@ def grouped_estimates_chart(groups: Mapping[str, Mapping[str, Any]], keys: Seque
         ax.errorbar(means, y, xerr=errs, fmt=markers[j % len(markers)], capsize=4, label=key)
         for g, mean, at in zip(names, means, y, strict=True):
             if np.isfinite(mean):
-                ax.annotate(_sample_size(groups[g][key].n, counts), (mean, at), textcoords="offset points",
-                            xytext=(0, 4), ha="center", va="bottom", fontsize=MIN_FONT, color="#444444")
+                labels.append(ax.annotate(_sample_size(groups[g][key].n, counts), (mean, at),
+                                          textcoords="offset points", xytext=(0, 4), ha="center", va="bottom",
+                                          fontsize=MIN_FONT, color="#444444"))
     if reference is not None:
         ax.axvline(reference, color="black", lw=0.8, ls="--")
     ax.set_yticks(np.arange(len(names))[::-1], names)
     ax.set_xlabel(xlabel)
-    ax.legend(fontsize=8, loc="best")
     ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
+    _room_for_labels(ax, labels)
+    ax.legend(fontsize=8, loc="best")  # (placed once the limits are final)
     return fig
+
+
+def _room_for_labels(ax: Any, labels: Sequence[Any], pad: float = 3.0) -> None:
+    """Widen ``ax``'s limits until every label written beside a point lies within the plot's frame, ``pad``
+    points from it: a marker at the right end had its sample size hang over the frame (the layout then
+    squeezed the plot to keep it on the page), at the left end over the row names. The labels keep their
+    size in points while the limits are in data, so the limits grow a few times until nothing sticks out."""
+    if not labels:
+        return
+    fig = ax.figure
+    for _ in range(8):
+        fig.draw_without_rendering()  # the layout's final frame, and the labels where it puts them
+        frame = ax.get_window_extent()
+        room = pad * fig.dpi / 72
+        boxes = [t.get_window_extent() for t in labels]  # (a closed figure's canvas has no renderer of its own)
+        out = {"left": max(frame.x0 + room - b.x0 for b in boxes), "right": max(b.x1 - frame.x1 + room for b in boxes),
+               "bottom": max(frame.y0 + room - b.y0 for b in boxes), "top": max(b.y1 - frame.y1 + room for b in boxes)}
+        if max(out.values()) <= 0.5:  # within half a pixel
+            return
+        (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+        dx, dy = (x1 - x0) / frame.width, (y1 - y0) / frame.height
+        ax.set_xlim(x0 - max(out["left"], 0) * dx, x1 + max(out["right"], 0) * dx)
+        ax.set_ylim(y0 - max(out["bottom"], 0) * dy, y1 + max(out["top"], 0) * dy)
 
 
 def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: Mapping[str, Any], bins: Any,
