@@ -398,3 +398,21 @@ def test_no_spread_over_deals_in_either_file_gives_no_interval_rather_than_an_ex
     points = np.array([v[1] for v in _deal_means(files["random"], "stalling").values()])
     welch = stats.ttest_ind(points, points, equal_var=False)
     assert (change.points_low, change.points_high) == pytest.approx(tuple(welch.confidence_interval(0.95)))
+
+
+@pytest.mark.parametrize("unpaired", [False, True])
+def test_a_file_without_finished_rounds_is_refused_by_name(tmp_path, unpaired):
+    """A results file holding only its header (a tournament stopped before its first round) is refused,
+    naming the file, paired and unpaired alike."""
+    from pathlib import Path
+
+    from lcanalysis.studies.paired_strength import paired_change, unpaired_change
+
+    full = Path(__file__).resolve().parent.parent / "data/screen_tuned_vs_search.jsonl"
+    empty = tmp_path / "stopped.jsonl"
+    empty.write_text(full.read_text().splitlines()[0] + "\n")
+    change = unpaired_change if unpaired else paired_change
+    with pytest.raises(ValueError, match=f"{empty} holds no finished rounds"):
+        change(empty, full)
+    with pytest.raises(ValueError, match=f"{empty} holds no finished rounds"):
+        change(full, empty)

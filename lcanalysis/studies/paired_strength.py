@@ -130,6 +130,14 @@ def _agents(new: pd.DataFrame, old: pd.DataFrame, new_path: str, old_path: str, 
     return next(iter(new_pair - {opponent})), next(iter(old_pair - {opponent})), opponent, None
 
 
+def _finished_rounds(path: str) -> pd.DataFrame:
+    """The finished rounds of the results file ``path``; a file with none is refused, naming it."""
+    df = load_results(path)
+    if df.empty:
+        raise ValueError(f"paired_strength: {path} holds no finished rounds")
+    return df
+
+
 def _side(df: pd.DataFrame, agent: str) -> pd.DataFrame:
     """Per round, from ``agent``'s side: the score difference and the result (1 win, 0.5 draw, 0 loss)."""
     sign = np.where(df.player0 == agent, 1, -1)
@@ -148,10 +156,7 @@ def paired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLike[
     ``sides``: (agent in ``new_path``, agent in ``old_path``) whose margins are compared, each
     against whoever the file seats it with (no common opponent needed)."""
     new_path, old_path = os.fspath(new_path), os.fspath(old_path)
-    new, old = load_results(new_path), load_results(old_path)
-    for df, path in ((new, new_path), (old, old_path)):
-        if df.empty:
-            raise ValueError(f"paired_strength: {path} holds no finished rounds")
+    new, old = _finished_rounds(new_path), _finished_rounds(old_path)
     differ = _tournaments_differ(new, old)
     if differ is not None:
         raise ValueError(f"paired_strength: the files {differ}, so their rounds are not the same deals and "
@@ -288,10 +293,7 @@ def unpaired_change(new_path: str | os.PathLike[str], old_path: str | os.PathLik
     files on other deals, or to see what the pairing gains on files of the same deals. ``opponent``
     and ``sides`` name the agents as for ``paired_change``."""
     new_path, old_path = os.fspath(new_path), os.fspath(old_path)
-    new, old = load_results(new_path), load_results(old_path)
-    for df, path in ((new, new_path), (old, old_path)):
-        if df.empty:
-            raise ValueError(f"paired_strength: {path} holds no finished rounds")
+    new, old = _finished_rounds(new_path), _finished_rounds(old_path)
     variant, base, opponent, opponent_old = _agents(new, old, new_path, old_path, opponent, sides)
     mine = [_side(new, variant), _side(old, base)]
     # a deal's seatings (and a match's rounds) are one sample, as summarize counts them
