@@ -26,7 +26,8 @@ def test_estimate_gives_mean_standard_error_and_interval():
     e = estimate.Estimate.of([1.0, 2.0, 3.0, 4.0])
     assert e.mean == 2.5 and e.n == 4
     assert e.stderr == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
-    assert e.ci95 == pytest.approx((2.5 - 1.96 * e.stderr, 2.5 + 1.96 * e.stderr))
+    t3 = 3.182  # Student's t, 3 degrees of freedom, 97.5% (a printed table's value): 4 samples, not ± 1.96
+    assert e.ci95 == pytest.approx((2.5 - t3 * e.stderr, 2.5 + t3 * e.stderr), rel=1e-3)
     p = estimate.Estimate.proportion([True, False, True, True])
     assert p.mean == 0.75 and p.stderr == pytest.approx(math.sqrt(0.75 * 0.25 / 4))
     assert "±" in str(e) and f"{e:.1f}" == "2.5 ± 0.6"
@@ -173,6 +174,22 @@ def test_linear_fit_recovers_a_known_line_with_standard_errors():
     assert abs(fit["intercept"].mean - 4) < 3 * fit["intercept"].stderr
     assert abs(fit["slope"].mean - 0.4) < 3 * fit["slope"].stderr
     assert fit["residual_sd"] == pytest.approx(2, rel=0.15)
+
+
+def test_a_fitted_lines_coefficients_have_students_t_intervals_with_two_degrees_of_freedom_spent():
+    """A line fitted to n points leaves n - 2 degrees of freedom: each coefficient's 95% interval is
+    Student's t with n - 2 (scipy's linregress for the standard errors), while ``n`` stays the points."""
+    from scipy import stats as st
+
+    x = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    y = np.array([1.1, 2.9, 5.2, 6.8, 9.3, 10.7])
+    fit = opening.linear_fit(x, y)
+    ref = st.linregress(x, y)
+    t4 = st.t.ppf(0.975, 4)
+    assert fit["slope"].n == fit["intercept"].n == 6
+    assert fit["slope"].ci95 == pytest.approx((ref.slope - t4 * ref.stderr, ref.slope + t4 * ref.stderr))
+    assert fit["intercept"].ci95 == pytest.approx((ref.intercept - t4 * ref.intercept_stderr,
+                                                   ref.intercept + t4 * ref.intercept_stderr))
 
 
 def test_opening_table_matches_hand_arithmetic():
@@ -779,7 +796,8 @@ def test_an_estimates_table_writes_no_minus_zero():
                                       "cost": estimate.Estimate(-0.4, 0.1, 6)}, digits=3)
     assert "-0.0" not in frame.loc[["gain"]].to_string()
     assert all(math.copysign(1.0, v) == 1.0 for v in frame.loc["gain", ["estimate", "s.e.", "95% low", "95% high"]])
-    assert frame.loc["cost", "estimate"] == -0.4 and frame.loc["cost", "95% low"] == pytest.approx(-0.596)
+    # 6 samples: Student's t with 5 degrees of freedom, 2.571 (a printed table's value), -0.4 - 0.2571
+    assert frame.loc["cost", "estimate"] == -0.4 and frame.loc["cost", "95% low"] == pytest.approx(-0.657)
     # values averaged over splits: 0.1 + 0.2 against 0.3 leaves a gain of -5.6e-17
     study = pd.DataFrame({"cards_left": [3] * 4, "standing": [1, -1, 2, 5], "v_none": [0.1 + 0.2] * 4,
                           "v_mover_stalls": [0.3] * 4, "v_opponent_stalls": [0.3] * 4, "v_both_stall": [0.3] * 4})

@@ -499,7 +499,8 @@ def test_the_estimate_charts_draw_a_shares_own_interval_as_the_tables_give_it():
 
     fig = figures.estimates_chart({"hit": share, "points": Estimate(0.8, 0.2, 100)}, title="t", xlabel="share")
     assert bars(fig)[0] == pytest.approx(wilson)
-    assert bars(fig)[1] == pytest.approx((0.8 - 1.96 * 0.2, 0.8 + 1.96 * 0.2))  # a mean's: ± 1.96 s.e. as before
+    t99 = 1.9842  # a mean's: Student's t over its 100 samples (99 degrees of freedom; a printed table's value)
+    assert bars(fig)[1] == pytest.approx((0.8 - t99 * 0.2, 0.8 + t99 * 0.2), rel=1e-4)
     fig = figures.grouped_estimates_chart({"2 cards left": {"hit": share}}, ["hit"], title="t", xlabel="share")
     assert bars(fig)[0] == pytest.approx(wilson)
 

@@ -41,6 +41,8 @@ def test_an_error_rate_is_total_loss_over_unforced_decisions_with_a_standard_err
     means = [np.mean(x) for x in losses]  # equal decisions a round: the mean of round means
     assert e.mean == pytest.approx(np.mean(means)) and e.n == 12  # the forced decision does not count
     assert e.stderr == pytest.approx(np.std(means, ddof=1) / math.sqrt(3))
+    # the rounds are the independent samples: Student's t with 3 - 1 degrees of freedom, not 12 - 1
+    assert e.ci95 == pytest.approx(st.t.interval(0.95, 2, loc=np.mean(means), scale=e.stderr))
     table = S.error_rate_table(df)
     assert table.loc["greedy", "rounds"] == 3 and table.loc["greedy", "unforced decisions"] == 12
 

@@ -247,7 +247,8 @@ def test_a_share_of_none_or_all_is_not_certain():
     half = Estimate.proportion([True, False] * 20)
     assert half.stderr == pytest.approx(math.sqrt(0.25 / 40))
     assert half.ci95[0] > 0.5 - 1.96 * half.stderr  # Wilson's interval is a little narrower at 1/2
-    assert Estimate.of([1.0, 2.0, 3.0]).ci95 == pytest.approx((2 - 1.96 / math.sqrt(3), 2 + 1.96 / math.sqrt(3)))
+    t2 = 4.303  # a mean of 3 values: Student's t with 2 degrees of freedom (a printed table's value)
+    assert Estimate.of([1.0, 2.0, 3.0]).ci95 == pytest.approx((2 - t2 / math.sqrt(3), 2 + t2 / math.sqrt(3)), rel=1e-3)
 
 
 def test_a_tournaments_score_difference_is_an_estimate_a_chart_draws_with_the_printed_interval():
@@ -277,3 +278,46 @@ def test_a_tournaments_score_difference_is_an_estimate_a_chart_draws_with_the_pr
     assert sorted((segment[0][0], segment[1][0])) == pytest.approx(list(e.ci95))
     with pytest.raises(ValueError, match="'diff_stderr'"):
         Estimate.score_difference({"mean_diff": 1.0, "units": 5, "diff_low": 0.0, "diff_high": 2.0})
+
+
+@pytest.mark.parametrize("n", [3, 5, 30])
+def test_a_small_samples_mean_has_students_t_interval(n):
+    """``Estimate.of(values).ci95`` was mean ± 1.96 s.e. whatever the sample size: for 5 values the
+    95% interval is ± 2.78 s.e., so the old one covered the mean far less often than it said. It is
+    Student's t with n - 1 degrees of freedom (scipy's ``t.interval`` on the sample, worked out here),
+    for ``Estimate.of`` and for an ``Estimate(mean, stderr, n)`` built by hand alike; the standard
+    error stays the standard error, and the chart draws that interval."""
+    from scipy import stats as st
+
+    from lcanalysis.show import figures
+    from lcanalysis.studies.estimate import Estimate, estimates_frame
+
+    x = np.random.default_rng(n).normal(10.0, 3.0, n)
+    se = x.std(ddof=1) / math.sqrt(n)
+    expected = st.t.interval(0.95, n - 1, loc=x.mean(), scale=se)
+    e = Estimate.of(x)
+    assert e.stderr == pytest.approx(se) and e.n == n
+    assert e.ci95 == pytest.approx(expected)
+    assert Estimate(float(x.mean()), float(se), n).ci95 == pytest.approx(expected)
+    if n == 5:  # the t table's 2.776, not 1.96
+        assert (e.ci95[1] - e.mean) / se == pytest.approx(2.776, abs=1e-3)
+    frame = estimates_frame({"x": e}, digits=6)
+    assert (frame.loc["x", "95% low"], frame.loc["x", "95% high"]) == pytest.approx(expected, abs=1e-6)
+    fig = figures.estimates_chart({"x": e}, title="t", xlabel="points")
+    (segment,) = fig.axes[0].containers[0].lines[2][0].get_segments()
+    assert sorted((segment[0][0], segment[1][0])) == pytest.approx(list(expected))
+
+
+def test_a_large_samples_interval_is_about_1_96_standard_errors_and_one_value_gives_none():
+    """With 100,000 samples Student's t is the normal's 1.96 within 0.2%. One value (or no standard
+    error) has no interval: NaN at both ends, no error, as a table shows it."""
+    from lcanalysis.studies.estimate import Estimate, estimates_frame
+
+    e = Estimate(5.0, 0.5, 100_000)
+    half = (e.ci95[1] - e.ci95[0]) / 2
+    assert half == pytest.approx(1.96 * 0.5, rel=2e-3)
+    assert e.ci95[0] + half == pytest.approx(5.0)
+    for lone in (Estimate.of([3.0]), Estimate(3.0, 0.4, 1), Estimate(3.0, math.nan, 8), Estimate.of([])):
+        assert all(math.isnan(v) for v in lone.ci95)
+    frame = estimates_frame({"one value": Estimate.of([3.0])})
+    assert frame.loc["one value", "estimate"] == 3.0 and math.isnan(frame.loc["one value", "95% low"])

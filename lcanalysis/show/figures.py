@@ -300,11 +300,13 @@ def _checked_estimate(where: str, name: str, value: Any) -> Any:
 
 
 def _interval_bars(estimates: Sequence[Any]) -> np.ndarray:
-    """The errorbar lengths below and above each mean for its 95% interval, ``Estimate.ci95``: a
-    share's own (Wilson's, as ``estimates_frame`` prints it), else ± 1.96 standard errors."""
+    """The errorbar lengths below and above each mean for its 95% interval, ``Estimate.ci95``, as
+    ``estimates_frame`` prints it: a share's own (Wilson's), else Student's t over its ``n`` samples."""
+    from lcanalysis.studies.estimate import t_interval
+
     low, high = [], []
     for e in estimates:
-        lo, hi = e.ci95 if hasattr(e, "ci95") else (e.mean - 1.96 * e.stderr, e.mean + 1.96 * e.stderr)
+        lo, hi = e.ci95 if hasattr(e, "ci95") else t_interval(e.mean, e.stderr, e.n - 1)
         low.append(e.mean - lo)
         high.append(hi - e.mean)
     return np.array([low, high], dtype=float)
@@ -312,9 +314,9 @@ def _interval_bars(estimates: Sequence[Any]) -> np.ndarray:
 
 def estimates_chart(estimates: Mapping[str, Any], title: str, xlabel: str, reference: float | None = None,
                     counts: str | None = None):
-    """Point estimates with 95% intervals (``Estimate.ci95``: a share's own, Wilson's), one row each
-    (``Estimate`` values), each row's label with its sample size ("live run (n=150)"; ``counts`` names
-    what is counted: "(150 deals)")."""
+    """Point estimates with 95% intervals (``Estimate.ci95``: a share's own, Wilson's; a mean's,
+    Student's t), one row each (``Estimate`` values), each row's label with its sample size ("live run
+    (n=150)"; ``counts`` names what is counted: "(150 deals)")."""
     estimates = {name: _checked_estimate("estimates_chart", name, e) for name, e in estimates.items()}
     names = list(estimates)
     fig, ax = _fig(7.0, 0.45 * len(names) + 1.4)

@@ -56,11 +56,25 @@ def target_verdict(low: float, high: float, target: tuple[float, float]) -> str:
     return "undecided (the 95% interval crosses the target's edge)"
 
 
+def t_interval(mean: float, stderr: float, df: int, conf: float = 0.95) -> tuple[float, float]:
+    """``mean`` ± Student's t quantile (``df`` degrees of freedom) × ``stderr``: the interval of a mean
+    of ``df + 1`` independent samples (for 5 samples, ± 2.78 s.e. at 95%, where ± 1.96 would be too
+    narrow). NaN at both ends when ``df`` is below 1 or ``stderr`` is NaN: one sample says nothing of
+    its spread."""
+    if not df >= 1 or math.isnan(stderr):
+        return (math.nan, math.nan)
+    from scipy import stats  # (imported here: most users of this module never draw an interval)
+
+    half = float(stats.t.ppf(0.5 + conf / 2, df)) * stderr
+    return (mean - half, mean + half)
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A sample mean with its standard error and sample size; ``interval``: its 95% interval when
-    that is not mean ± 1.96 standard errors (a share's: Wilson's; a tournament's score difference:
-    Student's t over deals)."""
+    that is not Student's t with ``n`` - 1 degrees of freedom (a share's: Wilson's; a tournament's
+    score difference: Student's t over its deals; a ratio's: t over its clusters; a fitted line's
+    coefficient: t with ``n`` - 2)."""
 
     mean: float
     stderr: float
@@ -80,8 +94,8 @@ class Estimate:
         """A tournament's mean score difference a round as an estimate, from one row of
         ``tournaments.runner.summarize`` (or an entry of ``lcanalysis tournament --json``'s
         ``"summary"``): its standard error over deals, ``n`` the deals, and the interval the
-        tournament printed, Student's t over deals (a chart draws that, not ± 1.96 s.e., which is
-        narrower for few deals)."""
+        tournament printed, Student's t over deals (kept as printed, so a chart draws the very
+        interval the tournament's table gave)."""
         keys = ("mean_diff", "diff_stderr", "units", "diff_low", "diff_high")
         missing = [k for k in keys if k not in summary]
         if missing:
@@ -120,11 +134,12 @@ class Estimate:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        """The 95% interval: Wilson's for a share (it stays inside 0-1 and is not empty at 0 or 1
-        hits), else mean ± 1.96 standard errors."""
+        """The 95% interval: ``interval`` when given (Wilson's for a share: it stays inside 0-1 and is
+        not empty at 0 or 1 hits), else Student's t with ``n`` - 1 degrees of freedom, the mean of ``n``
+        independent samples (mean ± 2.78 s.e. for 5 samples, ± 1.96 in the limit; NaN for one)."""
         if self.interval is not None:
             return self.interval
-        return (self.mean - 1.96 * self.stderr, self.mean + 1.96 * self.stderr)
+        return t_interval(self.mean, self.stderr, self.n - 1)
 
     def __str__(self) -> str:
         return f"{self.mean:+.2f} ± {self.stderr:.2f} (n={self.n})"
@@ -136,7 +151,8 @@ class Estimate:
 
 
 def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:
-    """A table of named estimates: mean, standard error, 95% interval, sample size."""
+    """A table of named estimates: mean, standard error, 95% interval (``Estimate.ci95``: Student's t
+    for a mean, Wilson's for a share), sample size."""
     import pandas as pd
 
     def shown(x: float) -> float:  # rounded, and a value that rounds to zero from below is 0, not -0

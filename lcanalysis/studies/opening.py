@@ -12,7 +12,7 @@ import numpy as np
 
 from lcanalysis.game.cards import whole_number
 from lcanalysis.options import check_seed
-from lcanalysis.studies.estimate import Estimate, study_table, whole_argument
+from lcanalysis.studies.estimate import Estimate, study_table, t_interval, whole_argument
 
 
 def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
@@ -223,7 +223,9 @@ def score_by_colours_opened(colours: Any) -> Any:
 
 
 def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
-    """Least squares ``y = a + b x`` with the standard errors of ``a`` and ``b``."""
+    """Least squares ``y = a + b x`` with the standard errors of ``a`` and ``b`` (each an ``Estimate``
+    whose ``n`` is the points and whose 95% interval is Student's t with ``n`` - 2 degrees of freedom,
+    two fitted from them)."""
     x = np.asarray(x, float)
     y = np.asarray(y, float)
     n = len(x)
@@ -234,8 +236,9 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
     resid = y - X @ coef
     s2 = float(resid @ resid) / (n - 2)
     cov = s2 * np.linalg.inv(X.T @ X)
-    return {"intercept": Estimate(float(coef[0]), math.sqrt(cov[0, 0]), n),
-            "slope": Estimate(float(coef[1]), math.sqrt(cov[1, 1]), n),
+    a_se, b_se = math.sqrt(cov[0, 0]), math.sqrt(cov[1, 1])
+    return {"intercept": Estimate(float(coef[0]), a_se, n, t_interval(float(coef[0]), a_se, n - 2)),
+            "slope": Estimate(float(coef[1]), b_se, n, t_interval(float(coef[1]), b_se, n - 2)),
             "residual_sd": math.sqrt(s2)}
 
 

@@ -35,7 +35,7 @@ from scipy import stats as st
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser
-from lcanalysis.studies.estimate import Estimate
+from lcanalysis.studies.estimate import Estimate, t_interval
 from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, PLAY_CODE, StudyFile
 
 #: the agents from weakest to strongest, as their results order them (data/round_robin_4agents.txt:
@@ -190,14 +190,15 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
 
 def _ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
     """sum(totals) / sum(counts) with the standard error of a ratio estimator over clusters
-    (one cluster a round: the decisions of a round are not independent)."""
+    (one cluster a round: the decisions of a round are not independent). ``n`` is the items counted
+    (decisions, draws); the 95% interval is Student's t over the clusters, the independent samples."""
     n = len(totals)
     r = float(totals.sum() / counts.sum())
     if n < 2:
-        return Estimate(r, math.nan, int(counts.sum()))
+        return Estimate(r, math.nan, int(counts.sum()), (math.nan, math.nan))
     resid = totals - r * counts
     se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(counts.mean())
-    return Estimate(r, se, int(counts.sum()))
+    return Estimate(r, se, int(counts.sum()), t_interval(r, se, n - 1))
 
 
 def error_rates(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> dict[str, Estimate]:
