@@ -3,7 +3,7 @@ import re
 import numpy as np
 import pytest
 
-from lcanalysis.game.cards import Card, CardError, full_deck
+from lcanalysis.game.cards import Card, CardError, color_name, full_deck
 from lcanalysis.game.moves import Move, MoveError
 
 
@@ -14,6 +14,14 @@ def test_card_notation_round_trips_case_insensitively(text, canon):
     assert str(card) == canon
     assert Card.parse(canon) == card
     assert eval(repr(card)) == card
+
+
+def test_a_colours_letter_has_one_name_and_other_text_comes_back_as_given():
+    """Six places looked a letter's name up by hand (two of them with a fallback for text that is no
+    letter); ``color_name`` is that one look-up. The spec's order: Y B W G R P."""
+    assert [color_name(c) for c in "YBWGRP"] == ["yellow", "blue", "white", "green", "red", "purple"]
+    # no letter: a message shows what it met ("" and "YB" are inside "YBWGRP" as text, yet no letter)
+    assert [color_name(t) for t in ("?", "D", "", "YB", "r")] == ["?", "D", "", "YB", "r"]
 
 
 @pytest.mark.parametrize("text", ["R1", "R11", "X7", "R", "", "R07", "Rx", "7R", "R 7"])

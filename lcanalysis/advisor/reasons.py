@@ -9,7 +9,7 @@ import numpy as np
 from lcanalysis.analysis import Analysis
 from lcanalysis.core import kernel as K
 from lcanalysis.core import policy as P
-from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card
+from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES, Card, color_name
 from lcanalysis.game.moves import Move
 from lcanalysis.game.view import View
 from lcanalysis.rollouts import some_state
@@ -29,7 +29,7 @@ def in_words(view: View, move: Move | str) -> str:
     place = "" if mv.card is None else f"{'play' if mv.play else 'discard'} {mv.card} and "
     if mv.source == "D":
         return place + "draw from the deck"
-    name = COLOR_NAMES[COLOR_LETTERS.index(mv.source)]
+    name = color_name(mv.source)
     top = _pile_top(view, mv)
     return place + (f"take {top} from the {name} pile" if top else f"draw from the {name} pile")
 

@@ -68,11 +68,10 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool, full_posit
     """The answer in words a player reads: the choices, what each wager adds, break-even. For a
     ``full_position``, a line says that it was seen from ``viewer``'s view, the other hand unseen."""
     from lcanalysis.core.kernel import EXPEDITION_COST
-    from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
+    from lcanalysis.game.cards import color_name
     from lcanalysis.wagers.canonical import break_even_draws, mean_score
 
-    letter = (analysis.color or "?").upper()
-    name = COLOR_NAMES[COLOR_LETTERS.index(letter)] if letter in COLOR_LETTERS else letter
+    name = color_name((analysis.color or "?").upper())
     lines = [
         f"{name} expedition, {analysis.draws} more draw(s) from the deck ({deck} card{'s' if deck != 1 else ''} left"
         + ("; the draws you can expect if both players draw from the deck" if default_draws else "") + ")",

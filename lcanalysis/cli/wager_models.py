@@ -184,11 +184,10 @@ def _assumes(name: str, a: Any, options: dict[str, Any]) -> str:
 def models_text(results: dict[str, Any], turns: int, draws: int, deck: int, options: dict[str, Any],
                 full_position: bool = False, viewer: int = 0) -> str:
     """The models' table as a player reads it, the models' assumptions under it."""
-    from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
+    from lcanalysis.game.cards import color_name
 
     first = next(iter(results.values()))
-    letter = (first.color or "?").upper()
-    name = COLOR_NAMES[COLOR_LETTERS.index(letter)] if letter in COLOR_LETTERS else letter
+    name = color_name((first.color or "?").upper())
     sampled = _sampled(results)
     lines = [
         f"{name} expedition, every wager model asked (docs/wagers.md): {_count(turns, 'turn')} left, "

@@ -20,6 +20,13 @@ from lcanalysis.options import brief, whole_number
 
 COLOR_LETTERS = "YBWGRP"  # one per colour: core.constants.MAX_COLORS of them
 COLOR_NAMES = ("yellow", "blue", "white", "green", "red", "purple")
+_NAME_OF_LETTER = dict(zip(COLOR_LETTERS, COLOR_NAMES, strict=True))
+
+
+def color_name(letter: str) -> str:
+    """The name of the colour written ``letter`` ('R': 'red'); text that is no colour's letter comes
+    back as it was given ('?'), so that a message still shows what it met."""
+    return _NAME_OF_LETTER.get(letter, letter)
 
 
 #: The longest text a card string can be, surrounding spaces included; longer text is refused unread.

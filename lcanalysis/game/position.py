@@ -29,6 +29,7 @@ from lcanalysis.game.cards import (
     CardError,
     brief,
     color_index,
+    color_name,
     colour_count_hint,
     copies,
     full_deck,
@@ -845,7 +846,7 @@ def verify_history(moves: Sequence[Move], rules: Rules, to_move: int, phase: str
         placed, onto_pile = extra[0]
         if blocked is not None and onto_pile != COLOR_LETTERS.index(blocked):
             raise PositionError(f"blocked {blocked} says player {to_move} just discarded onto the "
-                                f"{COLOR_NAMES[COLOR_LETTERS.index(blocked)]} pile, but the card placed after the "
+                                f"{color_name(blocked)} pile, but the card placed after the "
                                 f"history is {placed}{' on an expedition' if onto_pile is None else ''}")
         if known[to_move][placed.type]:
             known[to_move][placed.type] -= 1

@@ -173,12 +173,12 @@ def _wager_settings(wager_analysis: Any) -> str:
 
 def _wager_colour(wager_analysis: Any, word: str = "of") -> str:
     """The colour a wager answer is about, as a title says it (" of the yellow expedition"), or ""."""
-    from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
+    from lcanalysis.game.cards import COLOR_LETTERS, color_name
 
     letter = wager_analysis.color.upper() if isinstance(wager_analysis.color, str) else ""
     if not letter or letter not in COLOR_LETTERS:
         return ""
-    return f" {word} the {COLOR_NAMES[COLOR_LETTERS.index(letter)]} expedition"
+    return f" {word} the {color_name(letter)} expedition"
 
 
 def score_distribution_chart(wager_analysis: Any, title: str | None = None):

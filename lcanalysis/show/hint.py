@@ -23,7 +23,7 @@ from lcanalysis.analysis import (
     ranked,
     stalls_each,
 )
-from lcanalysis.game.cards import COLOR_LETTERS, COLOR_NAMES
+from lcanalysis.game.cards import color_name
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
@@ -93,7 +93,7 @@ def _same_value_sources(others: list[MoveValue]) -> str:
     if not others:
         return ""
     sources = [m.move.split("/")[1] for m in others]
-    colours = [COLOR_NAMES[COLOR_LETTERS.index(src)] for src in sources if src != "D"]
+    colours = [color_name(src) for src in sources if src != "D"]
     names = ["the deck"] if "D" in sources else []
     if colours:  # "the red pile", "the yellow or red pile", "the blue, white or red pile"
         names.append("the " + (f"{', '.join(colours[:-1])} or " if len(colours) > 1 else "") + f"{colours[-1]} pile")
