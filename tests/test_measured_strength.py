@@ -31,6 +31,7 @@ DOCS_ROWS = {
     "best vs search, both 100 ms, 6 colours": ("screen_caution1_best1500_vs_search_6c", CAUTION_1),
     "best vs search, both 1 s, 262 deals": ("strength_best_caution1_vs_search_1s", "best:time_ms=1000"),
     "best (100 ms) vs heuristic, 200 deals": ("strength_best_caution1_vs_heuristic", CAUTION_1),
+    "best (100 ms) vs heuristic, 6 colours, 300 deals": ("strength_best_caution1_vs_heuristic_6c", "best"),
     "best with caution 2 (`best:caution=2`, the `best` before caution 1) vs search, both 100 ms (1,500 play-outs, "
     "search: 600)": ("strength_best1500_vs_search", "best:time_ms=250"),
     "best with caution 2 vs search, both 100 ms, 6 colours": ("strength_best1500_vs_search_6c", "best"),
@@ -63,6 +64,8 @@ README_ROWS = {
     "best vs search, both 1 s a move, 262 deals (524 rounds)": ("strength_best_caution1_vs_search_1s",
                                                                 "best:time_ms=1000"),
     "best (100 ms a move) vs heuristic, 200 deals (400 rounds)": ("strength_best_caution1_vs_heuristic", CAUTION_1),
+    "best (100 ms a move) vs heuristic, 6 colours, 300 deals (600 rounds)": ("strength_best_caution1_vs_heuristic_6c",
+                                                                            "best"),
     "best with caution 2 (the `best` before caution 1) vs search, both 100 ms a move (1,500 play-outs, 50 ms of CPU "
     "a move)": ("strength_best1500_vs_search", "best:time_ms=250"),
     "best with caution 2 vs search, both 100 ms a move, 6 colours": ("strength_best1500_vs_search_6c", "best"),
@@ -126,10 +129,14 @@ def test_every_row_of_the_agents_page_is_what_its_file_gives():
 def test_the_win_rate_intervals_over_deals_are_as_much_narrower_than_wilsons_as_the_page_says():
     """docs/agents.md ("Statistics"): on the files of its "Measured strength" table the interval over
     deals is 5 to 15% narrower than Wilson's over rounds, but for stalling against heuristic (41%,
-    and 50% with 6 colours): the two seatings of a deal are negatively correlated."""
+    and 50% with 6 colours) and `best` against `heuristic` with 6 colours (1%: its seatings hardly correlate);
+    the two seatings of a deal are negatively correlated in every file."""
     text = " ".join((ROOT / "docs/agents.md").read_text().split())
     assert ("by 5 to 15% in every row but `stalling` against `heuristic`, where it is 41% narrower (50% with 6 "
             "colours)") in text
+    assert ("`best` against `heuristic` with 6 colours is the other exception, 1% narrower: there the two seatings "
+            "hardly correlate (-0.02)") in text
+    correlation = {}
     narrower = {}
     for name, agent in set(DOCS_ROWS.values()):
         d = pd.read_csv(ROOT / "data" / f"{name}.csv")
@@ -140,9 +147,12 @@ def test_the_win_rate_intervals_over_deals_are_as_much_narrower_than_wilsons_as_
         narrower[name] = round(100 * (1 - (uhi - ulo) / (hi - lo)))
         # the two seatings of a deal, side by side: negatively correlated
         seatings = pd.DataFrame({"deal": d.deal, "swap": d.swap, "r": result}).pivot(index="deal", columns="swap")
-        assert np.corrcoef(seatings.to_numpy().T)[0, 1] < 0, name
+        correlation[name] = np.corrcoef(seatings.to_numpy().T)[0, 1]
+        assert correlation[name] < 0, name
     assert narrower.pop("strength_stalling_vs_heuristic") == 41
     assert narrower.pop("strength_stalling_vs_heuristic_6c") == 50
+    assert narrower.pop("strength_best_caution1_vs_heuristic_6c") == 1
+    assert f"{correlation['strength_best_caution1_vs_heuristic_6c']:.2f}" == "-0.02"
     assert all(5 <= v <= 15 for v in narrower.values()), narrower
 
 def test_every_row_of_the_readme_is_what_its_file_gives():
@@ -293,6 +303,35 @@ def test_the_search_agents_time_per_move_is_quoted_from_its_files():
             f"mean {six['ms']:.1f} ms, at most {six['max_ms']:.0f} ms)") in agents
 
 
+def test_todays_best_against_heuristic_with_6_colours_is_quoted_from_its_files():
+    """docs/agents.md and the README quote today's `best` against `heuristic` with 6 colours paired by deal with
+    `search` against `heuristic` on the same 300 deals, and, unpaired, its edge with 6 colours against its edge
+    with 5 (and `search`'s): recomputed from the files."""
+    from lcanalysis.studies.paired_strength import paired_change, unpaired_change
+
+    data = ROOT / "data"
+    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    six = data / "strength_best_caution1_vs_heuristic_6c.jsonl"
+    paired = paired_change(six, data / "strength_search_vs_heuristic_6c.jsonl", opponent="heuristic")
+    assert paired.deals == 300
+    points = f"{paired.points_change:+.2f} [{paired.points_low:+.2f}, {paired.points_high:+.2f}]"
+    assert (f"**{100 * paired.win_change:+.1f} [{100 * paired.win_low:+.1f}, {100 * paired.win_high:+.1f}] points "
+            f"of win rate and {points} points a round** more than `search` gains") in docs
+    assert f"**{points} points a round more than `search`** against `heuristic` on the same 300 deals" in readme
+    best = _percent("strength_best_caution1_vs_heuristic_6c", "best")
+    search = _percent("strength_search_vs_heuristic_6c", "search")
+    assert (f"with 6 colours {best['rate']} {best['interval']} of {best['rounds']} rounds, {best['points']} points "
+            f"a round") in readme and f"(`search`: {search['rate']}, {search['points']})" in readme
+    for new, old, agent in ((six, data / "strength_best_caution1_vs_heuristic.jsonl", "best"),
+                            (data / "strength_search_vs_heuristic_6c.jsonl",
+                             data / "strength_search_vs_heuristic.jsonl", "search")):
+        edge = unpaired_change(new, old, opponent="heuristic")
+        assert edge.other_deals == "they differ in rules: colors 6 against 5", agent
+        assert (f"{edge.points_change:+.2f} ± {edge.points_change_stderr:.2f} [{edge.points_low:+.2f}, "
+                f"{edge.points_high:+.2f}]") in docs, agent
+
+
 #: the CPU a move quoted in prose for a strength run: (page, file, {key: agent}, the sentence as a template of
 #: that agent's times; ``{b_cpu:.1f}`` is agent ``b``'s mean CPU ms, ``{b_max_cpu_s:.2f}`` its largest in seconds)
 CPU_QUOTES = [
@@ -321,6 +360,8 @@ CPU_QUOTES = [
     ("docs/agents.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1}, "the wall clock's {b_max_s:.0f} s"),
     ("docs/agents.md", "screen_caution1_best1500_vs_search_6c", {"b": CAUTION_1},
      "CPU a move {b_cpu:.0f} ms on average, at most {b_max_cpu:.0f} ms"),
+    ("docs/agents.md", "strength_best_caution1_vs_heuristic_6c", {"b": "best"},
+     "+33.78 [+30.73, +36.82] points a round, at {b_cpu:.0f} ms of CPU a move (at most {b_max_cpu:.0f} ms)"),
     ("README.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1}, "at {b_cpu:.0f} ms of CPU a move on average"),
     ("README.md", "screen_caution1_best1500_vs_search_6c", {"b": CAUTION_1}, "on average ({b_cpu:.0f} ms with 6)"),
     ("README.md", "screen_caution1_best1500_vs_search", {"b": CAUTION_1},
@@ -420,6 +461,7 @@ SUMMARY_ROWS = {
     ("best vs search", "6"): ("screen_caution1_best1500_vs_search_6c", CAUTION_1),
     ("best vs search, both at 1 s a move", "5"): ("strength_best_caution1_vs_search_1s", "best:time_ms=1000"),
     ("best vs heuristic", "5"): ("strength_best_caution1_vs_heuristic", CAUTION_1),
+    ("best vs heuristic", "6"): ("strength_best_caution1_vs_heuristic_6c", "best"),
     ("search vs heuristic", "5"): ("strength_search_vs_heuristic", "search"),
     ("search vs heuristic", "6"): ("strength_search_vs_heuristic_6c", "search"),
     ("stalling vs heuristic", "5"): ("strength_stalling_vs_heuristic", "stalling"),

@@ -1,0 +1,2 @@
+lcanalysis tournament best heuristic --colors 6 --deals 300 --workers 2 --out data/strength_best_caution1_vs_heuristic_6c.jsonl --csv data/strength_best_caution1_vs_heuristic_6c.csv > data/strength_best_caution1_vs_heuristic_6c.txt  # played at commit 0f107e6, on the 300 deals of strength_search_vs_heuristic_6c.jsonl
+python -m lcanalysis.studies.paired_strength data/strength_best_caution1_vs_heuristic_6c.jsonl data/strength_search_vs_heuristic_6c.jsonl --opponent heuristic >> data/strength_best_caution1_vs_heuristic_6c.txt
