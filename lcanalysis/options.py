@@ -9,7 +9,7 @@ lcanalysis.studies...`` scripts share it; and the one way a long run's results a
 their file (``append_whole``). Also the one parser class of every command (``CommandParser``: a
 bad argument is one line naming the command), the one reading of a number a person wrote
 (``whole_text``, ``number_text``: no '_' between digits), and the one check that text read from
-standard input is UTF-8 (``is_utf8``)."""
+standard input is UTF-8 (``is_utf8``), and the one way a study script ends (``run_script``)."""
 
 from __future__ import annotations
 
@@ -311,6 +311,20 @@ def error_line(prog: str, message: str) -> str:
     if message.rstrip().endswith(")"):
         return f"{prog}: error: {message.rstrip()}; see {prog} --help"
     return f"{prog}: error: {message} (see {prog} --help)"
+
+
+def run_script(main: Callable[[], int]) -> NoReturn:
+    """Run a ``python -m lcanalysis.studies...`` script's ``main`` and exit with its status; output piped
+    into ``head`` and closed early ends the script quietly with status 0, as ``lcanalysis`` does, where
+    it was a ``BrokenPipeError`` traceback."""
+    try:
+        status = main()
+        sys.stdout.flush()  # a pipe closed after the last print breaks here, not at exit
+    except BrokenPipeError:
+        # Python flushes standard output once more at exit: into nothing, not the closed pipe
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    sys.exit(status)
 
 
 class CommandParser(argparse.ArgumentParser):

@@ -55,7 +55,7 @@ import pandas as pd
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.estimate import target_verdict
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
@@ -731,4 +731,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run_script(main)

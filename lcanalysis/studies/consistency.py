@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.estimate import target_verdict
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
@@ -291,4 +291,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run_script(main)

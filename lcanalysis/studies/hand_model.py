@@ -35,7 +35,7 @@ from lcanalysis import hand_model as H
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 
 #: added to the seed so the training rounds are not the calibration study's rounds
 SEED_SALT = 1515
@@ -308,4 +308,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run_script(main)

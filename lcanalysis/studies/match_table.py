@@ -35,7 +35,7 @@ from lcanalysis.game.match import Match
 from lcanalysis.game.records import MATCH_TABLE_WHAT
 from lcanalysis.game.rules import Rules
 from lcanalysis.match_equity import TABLE_LEADS, TABLE_PATH, MatchEquity
-from lcanalysis.options import MAX_BOOTSTRAP, MAX_STUDY_UNITS, CommandParser
+from lcanalysis.options import MAX_BOOTSTRAP, MAX_STUDY_UNITS, CommandParser, run_script
 from lcanalysis.studies.estimate import whole_argument
 from lcanalysis.studies.first_player import _play_out, first_player_rounds, first_player_summary
 from lcanalysis.tournaments.stats import unit_rate_interval, wilson_interval
@@ -421,4 +421,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run_script(main)

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,7 +41,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results
 from lcanalysis.tournaments.stats import mean_interval
@@ -333,4 +332,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

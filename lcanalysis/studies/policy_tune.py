@@ -39,7 +39,7 @@ import numpy as np
 from lcanalysis.core import policy as P
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 from lcanalysis.progress import progress_bar
 
 #: the weights' names, in ``core.policy``'s parameter order
@@ -177,4 +177,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -34,7 +34,7 @@ from scipy import stats as st
 
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.estimate import Estimate, t_interval
 from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, PLAY_CODE, StudyFile
 
@@ -620,4 +620,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run_script(main)

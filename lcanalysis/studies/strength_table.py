@@ -14,7 +14,6 @@ Markdown, for README.md and docs/agents.md.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lcanalysis.options import CommandParser
+from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results, summarize, time_per_move
 from lcanalysis.tournaments.stats import HeadToHead
@@ -158,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)
 
 
 __all__ = ["Cell", "StrengthTable", "strength_table"]
