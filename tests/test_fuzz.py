@@ -1049,3 +1049,48 @@ def test_command_line_options_are_refused_with_an_error_or_run(argv, stdin, caps
     assert "Traceback" not in out.err, f"{argv}: {out.err}"
     if code == 2:
         assert "error:" in out.err, f"{argv}: exit status 2 with no error message: {out.err!r}"
+
+
+#: the wager models, as docs/wagers.md names them, in its order
+WAGER_MODELS = ["canonical", "decline_at_end", "turns", "turns_eager", "opponent", "turns_opponent"]
+
+
+@pytest.mark.parametrize("models, asked", [(["--models"], WAGER_MODELS),
+                                           (["--models", "turns,opponent"], ["turns", "opponent"]),
+                                           (["--models", "opponent,canonical"], ["canonical", "opponent"])])
+@pytest.mark.parametrize("as_json", [True, False])
+def test_wager_models_run_to_an_answer_with_a_row_per_model_asked(models, asked, as_json, capsys, monkeypatch,
+                                                                     tmp_path):
+    """The fixed set of the property above refuses every ``wager --models`` list it builds (some other
+    option of each is bad), so these run ``--models`` to its answer, in-process as there, at 2 samples a
+    row. Green in ENDGAME_VIEW: G9 G10 in hand, no green card down, no green wager unseen, G2 and G5
+    among the 13 unseen cards, 3 turns left and so 2 draws. Canonical: -1 + 7 * 2/13 = 1/13; declining
+    at the end, max(0, S): S is +1 (G2 alone drawn), +4 (G5 alone), +6 (both) in 11, 11 and 1 of the
+    78 pairs of draws, so 61/78. No green wager is held: one row (no wager) per model."""
+    from lcanalysis.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["wager", ENDGAME_VIEW, "--color", "G", *models, "--samples", "2"] + (["--json"] if as_json else [])
+    capsys.readouterr()
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    if not as_json:
+        block = out.out.split("\n\n")[1].splitlines()  # the header, a row per model, why no wager row
+        table = [row.split() for row in block[1:] if not row.strip().startswith("no row with a wager")]
+        assert [row[0] for row in table] == asked
+        by_hand = {"canonical": "+0.08", "decline_at_end": "+0.78"}
+        for name, wagers, how, mean, *rest in table:  # exact: the hand's value; else an estimate ± its error
+            assert wagers == "0" and how == ("exact" if name in by_hand else "estimate")
+            assert mean == by_hand[name] if name in by_hand else rest[0] == "±"
+        return
+    answer = json.loads(out.out)
+    assert list(answer["models"]) == asked and answer["samples"] == 2 and (answer["turns"], answer["draws"]) == (3, 2)
+    expected = {"canonical": 1 / 13, "decline_at_end": 61 / 78}
+    for name, model in answer["models"].items():
+        (row,) = model["by_wagers"]
+        assert row["wagers"] == 0 and model["marginals"] == []
+        if name in expected:
+            assert model["exact"] and row["mean"] == pytest.approx(expected[name], abs=1e-12)
+        else:  # sampled: an estimate with its standard error, from the 2 samples asked
+            assert not model["exact"] and row["samples"] == 2 and row["stderr"] >= 0 and row["p_positive_stderr"] >= 0
