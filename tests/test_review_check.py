@@ -315,3 +315,42 @@ def test_ctrl_c_in_the_checks_says_in_one_line_what_is_kept_and_the_same_command
     said = capsys.readouterr()
     assert f"resumed: 3 of their 6 trials found in {out}.checks from earlier runs" in said.out, said.out
     assert sorted(set(R.load_rollout(kept)["trial"])) == list(range(6))
+
+
+def test_a_check_whose_trials_run_on_is_not_a_silent_wait(record, tmp_path, capsys, monkeypatch):
+    """Found at a table: 'review --check 2' said '2 trial(s) to play, each of 2 turn(s) played out by
+    best in both seats' and then nothing for 15 s until both trials ended. The line is now said again,
+    with the seconds since, while the check runs on. Its first trial is held (at most 30 s) until the
+    command has said so; the check's answer is the real one."""
+    import threading
+    import time
+
+    import lcanalysis.cli.common as common
+    import lcanalysis.studies.rollout as R
+
+    heard = threading.Event()
+    spoken, real = common.progress_line, R.play_trial
+
+    def listening(line):
+        spoken(line)
+        if "still working" in line:
+            heard.set()
+
+    def held(source, turns, agent, trial, *rest):
+        give_up = time.monotonic() + 30
+        while trial == 0 and not heard.is_set() and time.monotonic() < give_up:
+            time.sleep(0.02)
+        assert trial or heard.is_set(), "no word while the check ran on"
+        return real(source, turns, agent, trial, *rest)
+
+    monkeypatch.setattr(common, "progress_line", listening)
+    monkeypatch.setattr(R, "play_trial", held)
+    path = tmp_path / "record.json"
+    write_record(record, str(path))
+    assert main(["review", str(path), "--time", str(T), "--workers", "1", "--check", "2", "--check-agent",
+                 "heuristic", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["checks"]["checked"] == 1
+    lines = err.splitlines()
+    todo = next(k for k, line in enumerate(lines) if "2 trial(s) to play" in line)
+    assert lines[todo + 1].startswith(f"{lines[todo]} ... still working, ")

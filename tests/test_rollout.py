@@ -953,3 +953,65 @@ def test_the_command_checks_its_agent_once_and_the_library_makes_it_once(tmp_pat
     err = capsys.readouterr().err
     assert err.startswith("lcanalysis rollout: error: argument --agent: agent 'search:time_ms=-5': ") and "-5" in err
     assert err.endswith(" (see lcanalysis rollout --help)\n") and err.count("\n") == 1, err
+
+
+def _first_trial_held(monkeypatch, until):
+    """``play_trial`` with its first trial held until ``until()`` (at most 30 s): a trial that runs on,
+    as one of ``best`` does for many seconds; then the real trial."""
+    import time
+
+    import lcanalysis.studies.rollout as R
+
+    real = R.play_trial
+
+    def held(source, turns, agent, trial, *rest):
+        if trial == 0:
+            give_up = time.monotonic() + 30
+            while not until() and time.monotonic() < give_up:
+                time.sleep(0.02)
+            assert until(), "no word while the trial ran on"
+        return real(source, turns, agent, trial, *rest)
+
+    monkeypatch.setattr(R, "play_trial", held)
+
+
+def test_a_trial_that_runs_on_is_not_a_silent_wait(capsys, monkeypatch):
+    """Found at a table: 'review --check 2' said '2 trial(s) to play, ...' and then nothing for 15 s
+    while best played its trials out, as 'rollout' does. The last line is now said again, with the
+    seconds since, while a trial runs on, as advise's stages are."""
+    import threading
+
+    import lcanalysis.cli.common as common
+
+    heard = threading.Event()
+    spoken = common.progress_line
+
+    def listening(line):
+        spoken(line)
+        if "still working" in line:
+            heard.set()
+
+    monkeypatch.setattr(common, "progress_line", listening)
+    _first_trial_held(monkeypatch, heard.is_set)
+    assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "2", "--turn", "+B6/D",
+                 "--turn", "-W2/G", "--workers", "1"]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    todo = next(k for k, line in enumerate(lines) if "2 trial(s) to play" in line)
+    assert lines[todo + 1].startswith(f"{lines[todo]} ... still working, ") and lines[todo + 1].endswith(" s")
+    assert "2 of 2 trials played" in err and out.count("mean of 2 rollouts") == 2
+
+
+def test_at_a_terminal_the_bar_of_a_trial_that_runs_on_shows_the_time_passing(capsys, monkeypatch):
+    """The bar (``progress=True``) redraws only as a trial ends: during a first trial of seconds it
+    was not even drawn. It is now redrawn each second, from its first second on."""
+    seen: list[str] = []
+
+    def drawn() -> bool:
+        seen.append(capsys.readouterr().err)
+        return "0/2" in "".join(seen)
+
+    _first_trial_held(monkeypatch, drawn)
+    answer = rollout(read_position("example:midround"), turns=["+B6/D", "-W2/G"], agent="heuristic", trials=2,
+                     workers=1, progress=True)
+    assert "rollout:   0%" in "".join(seen) and len(answer.moves) == 2

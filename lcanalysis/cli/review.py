@@ -39,8 +39,8 @@ from lcanalysis.cli.common import (
     check_rollout_agent,
     describe,
     emit,
-    progress_line,
     read_stdin,
+    stage_progress,
     unwritable,
     write_output_file,
 )
@@ -226,11 +226,13 @@ def _check(args: argparse.Namespace, rv: Any, folder: str | None) -> None:
     from lcanalysis.studies.review_check import check_marks
     from lcanalysis.tournaments.python_seat import PythonAgentError
 
-    progress = False if args.no_progress else (sys.stderr.isatty() or progress_line)
     try:
-        check_marks(rv, args.check, seconds=args.check_seconds, top=args.check_top, agent=args.check_agent,
-                    workers=_workers(args), folder=folder, progress=progress,
-                    command=_command(args) if folder else None)
+        # a check's trials play whole rounds out, for many seconds: its last line is said again while they run
+        with stage_progress() as say:
+            check_marks(rv, args.check, seconds=args.check_seconds, top=args.check_top, agent=args.check_agent,
+                        workers=_workers(args), folder=folder,
+                        progress=False if args.no_progress else (sys.stderr.isatty() or say),
+                        command=_command(args) if folder else None)
     except PythonAgentError as exc:  # a class of your own raised in a check's trial: one line naming it
         raise AgentError(f"the agent {args.check_agent} failed in a check's trial: {exc}") from None
     except KeyboardInterrupt as stop:

@@ -26,7 +26,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING
 
-from lcanalysis.cli.common import check_rollout_agent, describe, emit, legal_turns, load, progress_line
+from lcanalysis.cli.common import check_rollout_agent, describe, emit, legal_turns, load, stage_progress
 from lcanalysis.options import (
     FEWEST_TRIALS,
     MAX_ROLLOUT_TOP,
@@ -166,13 +166,15 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     try:
         # the agent as precheck checked it; made by the library's check (its constructor, which loads the
-        # engine: search:time_ms=-5), whose refusal names --agent below
-        analysis = rollout(source, turns=turns, agent=spec or args.agent, trials=args.trials,
-                           top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
-                           progress=sys.stderr.isatty() or progress_line, luck_adjusted=not args.no_luck_adjustment,
-                           command=_command(args) if args.out else None,
-                           allow_code_change=args.allow_code_change, precision=args.precision, seconds=args.seconds,
-                           hand_model=args.hand_model)
+        # engine: search:time_ms=-5), whose refusal names --agent below; a trial plays a whole round out,
+        # for seconds: the last line is said again while it runs
+        with stage_progress() as say:
+            analysis = rollout(source, turns=turns, agent=spec or args.agent, trials=args.trials,
+                               top=args.top or DEFAULT_TOP, seed=args.seed, workers=workers, out=args.out,
+                               progress=sys.stderr.isatty() or say, luck_adjusted=not args.no_luck_adjustment,
+                               command=_command(args) if args.out else None,
+                               allow_code_change=args.allow_code_change, precision=args.precision,
+                               seconds=args.seconds, hand_model=args.hand_model)
     except RolloutAgentError as exc:  # as a bad option is
         raise OptionError(f"argument --agent: {exc}") from None
     except (OtherSettingsError, OtherCodeError, RolloutFileError) as exc:  # --out's file: as a bad option is

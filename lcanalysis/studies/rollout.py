@@ -75,6 +75,7 @@ from lcanalysis.options import (
 )
 from lcanalysis.options import MAX_ROLLOUT_TOP as MAX_TOP
 from lcanalysis.options import MAX_TRIALS as MAX_TRIALS  # re-exported: the library's bound, the options' too
+from lcanalysis.progress import ticking
 from lcanalysis.studies.study_file import PLAY_CODE, StudyFile
 
 DEFAULT_AGENT = "best"
@@ -529,6 +530,8 @@ def rollout(position: Any, turns: Sequence[Any] | None = None, agent: Any = DEFA
             bar = _bar(progress, trials, len(chosen), trials - left, spec.label, seconds, started,
                        open_ended=not asked, kept=out is not None)
             stack.callback(bar.close)
+            if not isinstance(bar, _Lines):  # (a bar redraws only as it moves: a trial of seconds froze it)
+                stack.callback(ticking(bar))
             begun = takewhile(lambda _: not time_up(), todo)  # (no trial begun once the time is up)
             pooled = min(workers, left) if workers > 1 and left > 1 else 0
             if pooled:
