@@ -331,6 +331,28 @@ def test_wager_of_a_full_position_says_it_is_seen_from_the_movers_view(capsys):
     assert code == 0 and "full position" not in out and "(of 64 unseen cards)" in out
 
 
+GREEN = "unknown colour 'green': this game has Y B W G R; a colour is written as its letter"
+PURPLE = "unknown colour 'P': this game has Y B W G R; P (purple) is a colour of the 6-colour game"
+
+
+@pytest.mark.parametrize("given, option, says", [
+    (["--color", "green"], "--color", GREEN),
+    (["--color", "green", "--models", "turns"], "--color", GREEN),
+    (["--color", "P"], "--color", PURPLE),
+    (["--color", "P", "--models"], "--color", PURPLE),
+    (["--color", "G", "--draws", "23"], "--draws",
+     "draws=23 is out of range: the draw pile holds 22 card(s), so draws must be 0..22")])
+def test_a_colour_or_draws_the_position_has_not_is_refused_naming_the_option_and_the_command(
+        capsys, given, option, says):
+    """Found at a table: 'wager example:midround --color green' (and --draws 23 with 22 cards left)
+    said only 'error: unknown colour ...', where the spec has an argument the command cannot take (a
+    value out of its range) named with the command and where its options are listed, as --draws -1 is."""
+    code, out, err = run(capsys, "wager", "example:midround", *given)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"lcanalysis wager: error: argument {option}: {says}")
+    assert err.endswith(" (see lcanalysis wager --help)\n") and err.count("\n") == 1
+
+
 def test_an_opponent_count_that_leaves_out_the_known_cards_is_refused_saying_the_count_is_the_whole_hand(capsys):
     """Found by a review: 'p1=?7.Yw' (7 unknown cards and the Yw they took) was refused as "hand of
     player 1 has 7 cards; it must have 8", which does not say that the count includes the Yw."""
