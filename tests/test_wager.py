@@ -686,6 +686,9 @@ def test_the_break_even_line_says_which_held_numbers_it_leaves_out(capsys):
     assert main(["wager", "LC1;c5;h8;nr;m0;v0;p0=R6.R8.Y3.Y4.B2.B3.B4.W2;p1=?8;e0=R3;d=43", "--color", "R"]) == 0
     out = capsys.readouterr().out
     assert "the numbers you hold or have placed sum to 17" in out  # 3 + 6 + 8: every one can still be played
+    assert main(["wager", "LC1;c5;h8;nr;m0;v0;p0=R9.Y3.Y4.B2.B3.B4.W2.W3;p1=?8;e0=R3.R7;d=42", "--color", "R"]) == 0
+    out = capsys.readouterr().out  # 3 + 7 + 9 = 19: one point short, said in the singular ("1 more points")
+    assert "sum to 19: 1 more point of red numbers is needed to break even" in out
 
 
 def test_the_text_counts_one_card_left_in_the_singular(capsys):

@@ -122,7 +122,8 @@ def report(analysis: Any, state: Any, deck: int, default_draws: bool, full_posit
         held = "hold or have placed" if not dead else \
             f"have placed or can still play (not your {_cards(dead)}: below your {top})"
         lines.append(f"  the numbers you {held} sum to {placed_sum}: "
-                     + (f"{need} more points of {name.lower()} numbers are needed to break even"
+                     + (f"1 more point of {name.lower()} numbers is needed to break even" if need == 1 else
+                        f"{need} more points of {name.lower()} numbers are needed to break even"
                         if need > 0 else "the expedition already breaks even"))
     for o in analysis.by_wagers:
         # an expedition left empty (nothing placed, no number held, no wager placed now) scores 0 at
