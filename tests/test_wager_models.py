@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 from lcanalysis.game.position import Position
 from lcanalysis.wagers import models as M
-from lcanalysis.wagers.canonical import ColorState, WagerError, analyze, expedition_score_values
+from lcanalysis.wagers.canonical import (
+    ColorState,
+    WagerError,
+    analyze,
+    break_even_draws,
+    expedition_score_values,
+    mean_score,
+)
 from lcanalysis.wagers.models import (
     OpponentInfo,
     canonical_mc,
@@ -753,3 +760,45 @@ def test_the_turn_model_asks_for_turns_left_in_a_round_as_break_even_turns_does(
         turn_model(state, 23, unseen="round")
     with pytest.raises(WagerError, match="unseen must be 'fixed'"):
         turn_model(state, 11, unseen="left")
+
+
+_HELD = ColorState.make(hand=[4, 6, 9], hand_wagers=1)
+
+
+@pytest.mark.parametrize("ask, where", [
+    (lambda s: analyze(s, 3), "analyze"),
+    (lambda s: mean_score(s, 3, 0), "mean_score"),
+    (break_even_draws, "break_even_draws"),
+    (lambda s: turn_model(s, 5, progress=False), "turn_model"),
+    (lambda s: turn_model(s, 5, unseen="round", progress=False), "turn_model"),
+    (lambda s: M.break_even_turns(s, progress=False), "break_even_turns"),
+    (lambda s: opponent_model(s, 3, OpponentInfo(), progress=False), "opponent-aware"),
+    (lambda s: canonical_mc(s, 3, progress=False), "canonical"),
+    (lambda s: decline_at_end(s, 3), "decline_at_end"),
+])
+@pytest.mark.parametrize("given, named", [
+    (None, "NoneType"), ([4, 6, 9], "list"), (Position.deal(seed=1).view(0), "View")])
+def test_a_wager_function_given_no_colour_state_says_what_it_takes(ask, where, given, named):
+    """A view, a hand's numbers or None where a ColorState goes met an AttributeError on
+    ``state.unseen_total`` deep inside; a view is pointed to the functions that take one."""
+    with pytest.raises(WagerError, match=rf"^{where}: the state must be a ColorState.*ColorState\.make\(.*got {named}"):
+        ask(given)
+    if named == "View":
+        with pytest.raises(WagerError, match=r"color_state_from_view"):
+            ask(given)
+
+
+def test_decline_now_given_no_answer_says_what_it_takes():
+    with pytest.raises(WagerError, match=r"^decline_now: the analysis must be a WagerAnalysis.*got NoneType"):
+        decline_now(None, opened=False)
+
+
+def test_a_break_even_search_with_nothing_to_try_is_refused_not_answered_never():
+    """min above max searched nothing and answered None ("never breaks even"), for a holding that
+    breaks even at 12 draws of the deal's 52 (a lone 10, by hand: 10 + 44·12/52 − 20 = +0.15)."""
+    lone_ten = ColorState.make(hand=[10])
+    assert break_even_draws(lone_ten) == 12
+    with pytest.raises(WagerError, match=r"min_draws=30 is above max_draws=5"):
+        break_even_draws(lone_ten, min_draws=30, max_draws=5)
+    with pytest.raises(WagerError, match=r"min_turns=20 is above max_turns=5"):
+        M.break_even_turns(lone_ten, min_turns=20, max_turns=5, progress=False)

@@ -444,6 +444,19 @@ class ColorState:
         return j
 
 
+def check_state(state: Any, where: str) -> ColorState:
+    """``state`` when it is a ``ColorState``; otherwise a ``WagerError`` saying what ``where`` (a function's
+    name) takes and how to make one (a View, a list of numbers or None met an AttributeError on
+    ``state.unseen_total`` deep inside)."""
+    if isinstance(state, ColorState):
+        return state
+    what = type(state).__name__
+    hint = ("; for a position or view use lc.wager(view, colour, draws) or color_state_from_view(view, colour)"
+            if what in ("View", "Position", "str", "dict") else "")
+    raise WagerError(f"{where}: the state must be a ColorState, one colour as a player sees it (ColorState.make("
+                     f"hand=[4, 6, 9], hand_wagers=1, unseen_total=28)), got {what} {brief(state)}{hint}")
+
+
 def _whole_draws(draws: Any, most: int, what: str = "") -> int:
     """``draws`` as an ``int`` (numpy's integers too), or a ``DrawsOutOfRangeError`` naming 0..``most``."""
     k = whole_number(draws)
@@ -455,6 +468,7 @@ def _whole_draws(draws: Any, most: int, what: str = "") -> int:
 
 def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dict[tuple[int, int], Number]:
     """``P(x live cards drawn with sum s)`` keyed by ``(x, s)`` for ``draws`` draws."""
+    state = check_state(state, "drawn_distribution")
     u = state.unseen_total
     draws = _whole_draws(draws, u, "the unseen cards")
     live = state.live_unseen
@@ -475,6 +489,7 @@ def drawn_distribution(state: ColorState, draws: int, exact: bool = True) -> dic
 def score_distribution(state: ColorState, draws: int, wagers: int, exact: bool = True,
                        _drawn: dict[tuple[int, int], Number] | None = None) -> dict[int, Number]:
     """The distribution of the final score with ``wagers`` placed now (canonical model)."""
+    state = check_state(state, "score_distribution")
     wagers = state.check_wagers(wagers)
     first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled (after the checks)
     drawn = _drawn if _drawn is not None else drawn_distribution(state, draws, exact)
@@ -496,6 +511,7 @@ def _mean(dist: dict[int, Number]) -> Number:
 
 def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """Every ``j`` the model allows: distribution, mean, chance of profit and of breaking even."""
+    state = check_state(state, "analyze")
     exact = check_flag("exact", exact, WagerError)  # ("no" would read as exact)
     draws = _whole_draws(draws, state.unseen_total, "the unseen cards")  # an int: numpy's one was kept, and
     # the answer's to_json() could not be written as JSON
@@ -533,6 +549,7 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
     ``E = (1+W)(base + E[drawn sum] - 20) + 20 P(cards >= 8) + [W = 0, nothing yet] * 20 P(x = 0)``.
     """
+    state = check_state(state, "mean_score")
     wagers = state.check_wagers(wagers)
     draws = _whole_draws(draws, state.unseen_total)
     first_compile.ready(first_compile.RULES)  # the rules' scoring, compiled (after the checks)
@@ -577,6 +594,7 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
       52 unseen cards the two differ most late: a lone 10 breaks even from 12 draws of the 52,
       but from 5 draws left in a round (20 unseen cards then).
     """
+    state = check_state(state, "break_even_draws")
     wagers = state.check_wagers(wagers)
     if criterion not in ("mean", "median"):  # (before the search: with no draws to try it was never read)
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
@@ -589,6 +607,8 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     if max_draws is not None and (whole_number(max_draws) is None or max_draws < 0):
         raise WagerError(f"max_draws must be a whole number of draws from 0 (or None: every unseen card), "
                          f"got {max_draws!r}")
+    if max_draws is not None and min_draws > max_draws:  # (an empty search said None: "never breaks even")
+        raise WagerError(f"min_draws={min_draws} is above max_draws={max_draws}: no number of draws to try")
     if unseen == "fixed":
         top = state.unseen_total if max_draws is None else min(int(max_draws), state.unseen_total)
     else:  # the most draws left whose round leaves unseen no more cards than the state has

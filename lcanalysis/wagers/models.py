@@ -71,6 +71,7 @@ from lcanalysis.wagers.canonical import (
     _check_values,
     _whole_draws,
     analyze,
+    check_state,
     most_round_draws,
     round_unseen,
 )
@@ -288,6 +289,7 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
         eager: bool = False, only: int | None = None, progress: bool = False) -> WagerAnalysis:
     """The Monte Carlo rows, one per number of wagers placed now (``only``: that one alone, the same
     numbers as among all); ``progress``: a bar over the rows (``_bar``)."""
+    state = check_state(state, model.split(" (")[0] or "the wager model")
     draws = _whole_draws(draws, state.unseen_total, "the unseen cards")
     n, seed, share = _check_sampling(n, seed, share)
     if opponent is not None and not isinstance(opponent, OpponentInfo):
@@ -350,6 +352,7 @@ def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_00
     ``round_unseen(turns - 1)`` = ``2 turns + 8`` unseen cards, at most the turns the state's own unseen
     cards stand for (22 at the deal's 52).
     """
+    state = check_state(state, "turn_model")
     return _turns_mc(_round_state(state, turns, unseen), turns, share, n, seed, policy, progress=progress)
 
 
@@ -431,9 +434,12 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
                          f"got {unseen!r}")
     if criterion not in ("mean", "median"):
         raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+    state = check_state(state, "break_even_turns")
     wagers = state.check_wagers(wagers)
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
     min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
+    if min_turns > max_turns:  # (an empty search said (None, nan): "never breaks even")
+        raise WagerError(f"min_turns={min_turns} is above max_turns={max_turns}: no turn count to try")
     first = max(min_turns, wagers)  # (fewer turns than wagers cannot place them)
     if unseen == "round":  # no more turns left than the state's unseen cards stand for
         max_turns = min(max_turns, most_round_draws(state.unseen_total) + 1)
@@ -457,6 +463,9 @@ def decline_now(analysis: WagerAnalysis, opened: bool) -> tuple[float, int | Non
 
     Returns ``(value, wagers)``; ``wagers`` is None for "do not open".
     """
+    if not isinstance(analysis, WagerAnalysis):
+        raise WagerError(f"decline_now: the analysis must be a WagerAnalysis (what analyze, wager_distribution "
+                         f"or turn_model return), got {type(analysis).__name__}")
     best = max(analysis.by_wagers, key=lambda o: (o.mean, -o.wagers))
     if not opened and best.mean < 0:
         return 0.0, None
@@ -468,6 +477,7 @@ def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAn
     expedition, the player opens only if the collected numbers make a profit (score ``max(0, S)``).
     Wagers placed now commit the colour, as in the canonical model. Exact: nothing is sampled
     (``exact=False`` does the same sums in floating point instead of fractions)."""
+    state = check_state(state, "decline_at_end")
     base = analyze(state, draws, exact=exact)
     unopened = not state.placed and state.placed_wagers == 0
     outs = []
