@@ -291,7 +291,11 @@ def test_the_wager_charts_say_exact_or_estimate_with_its_standard_error():
      "grouped_estimates_chart: '2 cards left: gain' is 7.7, not an estimate"),
     (lambda: figures.histogram([1.0, float("nan"), 3.0], title="t", xlabel="points"),
      "histogram: 1 of the 3 values are not finite numbers (NaN or infinite)"),
-], ids=["a number", "a pair", "a missing key", "a number in a group", "a NaN"])
+    (lambda: figures.score_distribution_chart({"wagers": 1}),
+     "score_distribution_chart: give a wager answer (a WagerAnalysis: lc.wager(...)"),
+    (lambda: figures.wager_means_chart(None), "wager_means_chart: give a wager answer (a WagerAnalysis"),
+], ids=["a number", "a pair", "a missing key", "a number in a group", "a NaN", "a dict for a wager answer",
+        "None for a wager answer"])
 def test_a_chart_given_what_it_cannot_draw_says_what_is_wrong(make, message):
     """A writer passing a plain number or a (mean, s.e.) pair met "AttributeError: 'float' object
     has no attribute 'mean'", a missing key a bare KeyError, a NaN "arange: cannot compute length"."""
@@ -390,7 +394,7 @@ def test_the_wager_charts_say_when_their_numbers_are_estimates():
     assert ax.get_title() == ("Expected value of each number of wagers, 12 draws left (canonical (Monte Carlo) model, "
                               "estimate: Monte Carlo, 2,000 samples; ± s.e.)")
     assert [t.get_text() for t in ax.texts] == [f"{o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
-    legend = [t.get_text() for t in figures.score_distribution_chart(sampled).axes[0].get_legend().get_texts()]
+    legend = [t.get_text() for t in figures.score_distribution_chart(sampled).legends[0].get_texts()]
     assert legend == [f"{o.wagers} wager(s): mean {o.mean:+.1f} ± {o.stderr:.1f}" for o in sampled.by_wagers]
 
 
@@ -541,3 +545,77 @@ def test_the_grouped_charts_sample_sizes_stay_inside_the_plot_and_the_saved_figu
     # the limits only grew: every marker and interval is still drawn where its numbers say
     lo, hi = ax.get_xlim()
     assert lo < -60.0 - 1.96 * 0.05 and hi > 400.0
+
+
+def _wager_answers():
+    from lcanalysis.wagers.canonical import ColorState, wager_distribution
+    from lcanalysis.wagers.models import turn_model
+
+    return {"exact": wager_distribution(hand=[6, 8, 9], hand_wagers=2, draws=12),
+            "sampled": turn_model(ColorState.make(hand=[4, 6, 9], hand_wagers=3), 10, share=1 / 3, unseen="round",
+                                  n=400, seed=1, progress=False)}
+
+
+@pytest.mark.parametrize("kind", ["exact", "sampled"])
+@pytest.mark.parametrize("chart", ["score_distribution_chart", "wager_means_chart"])
+def test_the_wager_charts_legends_stand_outside_the_plot_and_hide_no_data(chart, kind):
+    """The legend sat inside the plot where matplotlib found room: over the stems of the three-wager
+    scores at -44 and -40 for 4 6 9 held with 10 turns left (a third of them), bars it hid. It now
+    stands under the plot, within the saved figure, touching no part of the plot's frame."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = getattr(figures, chart)(_wager_answers()[kind])
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    frame = fig.axes[0].get_window_extent(renderer)
+    assert fig.axes[0].get_legend() is None and len(fig.legends) == 1
+    box = fig.legends[0].get_window_extent(renderer)
+    assert box.y1 < frame.y0 and not box.overlaps(frame)
+    whole = fig.bbox
+    assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0, (box, whole)
+
+
+def test_the_wager_charts_draw_each_estimates_95_percent_interval():
+    """A Monte Carlo answer's chances and means were drawn as bare points, as if exact. Each sampled
+    chance now carries a bar of ± t(n - 1) · sqrt(p(1 - p) / (n - 1)) and each mean ± t(n - 1) · s.e.,
+    Student's t at 95% (1.9659 for 400 samples), recomputed here from the answer's own numbers; an
+    exact answer draws none."""
+    from matplotlib.collections import LineCollection
+    from scipy import stats
+
+    answers = _wager_answers()
+    sampled = answers["sampled"]
+    n = sampled.by_wagers[0].samples
+    t = stats.t.ppf(0.975, n - 1)
+
+    def bars(ax):  # each errorbar's vertical segments as (x, centre, half-width), per call; not the stems (from 0)
+        out = []
+        for c in ax.collections:
+            segments = c.get_segments() if isinstance(c, LineCollection) else []
+            if segments and not all(min(seg[0][1], seg[1][1]) == 0 for seg in segments):
+                out.append([(seg[0][0], (seg[0][1] + seg[1][1]) / 2, abs(seg[1][1] - seg[0][1]) / 2)
+                            for seg in c.get_segments()])
+        return out
+
+    ax = figures.score_distribution_chart(sampled).axes[0]
+    intervals = bars(ax)
+    assert len(intervals) == len(sampled.by_wagers)
+    for o, drawn in zip(sampled.by_wagers, intervals, strict=True):
+        want = sorted((s, float(p), t * math.sqrt(float(p) * (1 - float(p)) / (n - 1)))
+                      for s, p in o.distribution.items())
+        assert [v for row in sorted(drawn) for v in row] == pytest.approx([v for row in want for v in row], rel=1e-9)
+    assert "95% intervals" in figures.score_distribution_chart(sampled).legends[0].get_title().get_text()
+    fig = figures.wager_means_chart(sampled)
+    thick = [c for c in fig.axes[0].collections if isinstance(c, LineCollection) and max(c.get_linewidths()) >= 4]
+    assert len(thick) == 1
+    drawn = sorted((seg[0][0], (seg[0][1] + seg[1][1]) / 2, abs(seg[1][1] - seg[0][1]) / 2)
+                   for seg in thick[0].get_segments())
+    assert [v for row in drawn for v in row] == pytest.approx(
+        [v for o in sampled.by_wagers for v in (o.wagers, o.mean, t * o.stderr)], rel=1e-9)
+    assert "95% interval of the mean" in " ".join(t.get_text() for t in fig.legends[0].get_texts())
+    exact = answers["exact"]
+    assert bars(figures.score_distribution_chart(exact).axes[0]) == []
+    assert not [c for c in figures.wager_means_chart(exact).axes[0].collections
+                if isinstance(c, LineCollection) and max(c.get_linewidths()) >= 4]
+    assert figures.score_distribution_chart(exact).legends[0].get_title().get_text() == ""

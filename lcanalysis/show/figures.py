@@ -181,23 +181,53 @@ def _wager_colour(wager_analysis: Any, word: str = "of") -> str:
     return f" {word} the {color_name(letter)} expedition"
 
 
+def _wager_analysis(where: str, wager_analysis: Any) -> Any:
+    """``wager_analysis`` when it is a wager answer (``WagerAnalysis``: ``by_wagers``, ``draws``, ``model``);
+    else a ValueError naming the chart (a dict or None met an AttributeError on ``.by_wagers``)."""
+    if all(hasattr(wager_analysis, k) for k in ("by_wagers", "draws", "model", "sampled")):
+        return wager_analysis
+    raise ValueError(f"{where}: give a wager answer (a WagerAnalysis: lc.wager(...), wager_distribution(...), "
+                     f"turn_model(...)), got {type(wager_analysis).__name__}")
+
+
+def _half_95(stderr: float, samples: int) -> float:
+    """Half the width of a sampled number's 95% interval: Student's t with ``samples`` - 1 degrees of
+    freedom times its standard error (``studies.estimate.t_interval``, as every estimate chart draws)."""
+    from lcanalysis.studies.estimate import t_interval
+
+    _low, high = t_interval(0.0, float(stderr), int(samples) - 1)
+    return high if np.isfinite(high) else 0.0
+
+
+def _legend_below(fig: Any, ax: Any, title: str | None = None, ncols: int = 2) -> Any:
+    """The chart's legend under the plot, outside it, so that it never hides a point or a bar (inside,
+    "best" put it over the stems of a score far to the left); ``ncols`` columns at most."""
+    handles, labels = ax.get_legend_handles_labels()
+    return fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), ncols), fontsize=8,
+                      title=title, title_fontsize=8, frameon=False)
+
+
 def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     """The score distribution of one expedition for each number of wagers placed now: a stem and a
     dot at each score, exactly there (bars side by side stood up to a point and more off their
     scores). The title says whether it is exact or a Monte Carlo estimate; an estimate's means carry
-    their standard errors."""
-    outs = wager_analysis.by_wagers
+    their standard errors, and each sampled chance its 95% interval (a bar through its dot). The
+    legend stands under the plot, where it hides nothing."""
+    outs = _wager_analysis("score_distribution_chart", wager_analysis).by_wagers
     fig, ax = _fig(7.0, 3.6)
     for i, o in enumerate(outs):
         scores = sorted(o.distribution)
         probs = [float(o.distribution[s]) for s in scores]
         ax.vlines(scores, 0, probs, color=f"C{i}", lw=2, alpha=0.55)
         ax.plot(scores, probs, "o", color=f"C{i}", ms=4, label=f"{o.wagers} wager(s): mean {_wager_mean(o)}")
+        if not o.exact and o.samples > 1:  # each chance a share of the samples: sqrt(p(1 - p) / (n - 1))
+            errors = [_half_95(np.sqrt(p * (1 - p) / (o.samples - 1)), o.samples) for p in probs]
+            ax.errorbar(scores, probs, yerr=errors, fmt="none", ecolor=f"C{i}", elinewidth=1, capsize=2)
     ax.set_ylim(bottom=0)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("final expedition score, points")
     ax.set_ylabel("probability")
-    ax.legend(fontsize=8)
+    _legend_below(fig, ax, "bars: 95% intervals of the sampled chances" if wager_analysis.sampled else None)
     ax.set_title(title or f"Score distribution{_wager_colour(wager_analysis)}{_wager_settings(wager_analysis)}",
                  fontsize=10)
     return fig
@@ -206,13 +236,18 @@ def score_distribution_chart(wager_analysis: Any, title: str | None = None):
 def wager_means_chart(wager_analysis: Any, title: str | None = None):
     """Expected score with a band of one standard deviation, for each number of wagers; the title
     names the draws and the model with its settings, as ``score_distribution_chart``'s does, and says
-    whether the means are exact or Monte Carlo estimates, an estimate's label its standard error."""
-    outs = wager_analysis.by_wagers
-    fig, ax = _fig(5.0, 3.2)
+    whether the means are exact or Monte Carlo estimates, an estimate's label its standard error and
+    its 95% interval drawn (a thick bar inside the spread's). The legend stands under the plot."""
+    outs = _wager_analysis("wager_means_chart", wager_analysis).by_wagers
+    fig, ax = _fig(5.0, 3.4)
     j = [o.wagers for o in outs]
     m = [float(o.mean) for o in outs]
     sd = [o.sd for o in outs]
     ax.errorbar(j, m, yerr=sd, fmt="o-", capsize=4, color="#1f5fbf", label="mean ± 1 sd (spread, not error)")
+    if wager_analysis.sampled:  # the estimate's own error: its 95% interval, drawn where it is
+        half = [_half_95(o.stderr, o.samples) if not o.exact else 0.0 for o in outs]
+        ax.errorbar(j, m, yerr=half, fmt="none", elinewidth=4, capsize=0, color="#d9822b", zorder=3,
+                    label="95% interval of the mean (Monte Carlo estimate)")
     for x, y, o in zip(j, m, outs, strict=True):  # right of each point, left of the last: "+33.0" ran over the frame
         last = x == j[-1] and len(j) > 1
         ax.annotate(_wager_mean(o), (x, y), textcoords="offset points", xytext=(-6 if last else 6, 4), fontsize=8,
@@ -222,7 +257,7 @@ def wager_means_chart(wager_analysis: Any, title: str | None = None):
     ax.set_xticks(j)
     ax.set_xlabel("wagers placed now")
     ax.set_ylabel("expected expedition score, points")
-    ax.legend(fontsize=8)
+    _legend_below(fig, ax, ncols=1)  # (two entries side by side ran off a 5-inch figure)
     ax.set_title(title or f"Expected value of each number of wagers{_wager_colour(wager_analysis, 'on')}"
                           f"{_wager_settings(wager_analysis)}", fontsize=10)
     return fig
