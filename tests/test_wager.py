@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from fractions import Fraction
 
@@ -135,7 +136,8 @@ def test_a_wager_answer_shows_itself_in_a_line_with_each_number_of_wagers_mean()
     and the model's inputs, about 5,000 characters for three wagers. Now one line, the means by hand:
     hand 7 8 9 10, no draws, (34 - 20)(1 + j) = 14, 28, 42, 56."""
     r = wager_distribution(hand=[7, 8, 9, 10], hand_wagers=3, draws=0, color="R")
-    assert repr(r) == ("<WagerAnalysis: colour R, 0 draw(s), canonical model, exact; mean points by wagers "
+    assert repr(r) == ("<WagerAnalysis: colour R, 0 draw(s) of 52 unseen cards, canonical model, exact; mean points "
+                       "by wagers "
                        "0: +14.00, 1: +28.00, 2: +42.00, 3: +56.00; print() it for the table>")
 
 
@@ -180,7 +182,7 @@ def test_break_even_point_by_hand():
         break_even_draws(ColorState.make(hand=[9, 10]), wagers=1)  # no wager in hand
     # a misspelt criterion is refused even where no number of draws is tried (it answered None)
     for tried in ({}, {"max_draws": 0, "min_draws": 1}):
-        with pytest.raises(WagerError, match="criterion must be 'mean' or 'median', got 'mediam'"):
+        with pytest.raises(WagerError, match=r"criterion must be 'mean', 'median' or 'marginal' .*, got 'mediam'"):
             break_even_draws(ColorState.make(hand=[9, 10]), criterion="mediam", **tried)
 
 
@@ -652,7 +654,7 @@ def test_plain_inputs_that_are_not_numbers_are_refused_naming_them():
 
     with pytest.raises(InconsistentCardsError, match=r"hand: a list of the colour's numbers like \[7, 8\]"):
         wager_distribution(hand=5)
-    with pytest.raises(InconsistentCardsError, match="unseen_total must be a whole number of cards, got 'x'"):
+    with pytest.raises(InconsistentCardsError, match=r"unseen_total must be a whole number of cards or 'round'.*'x'"):
         wager_distribution(hand=[5], unseen_total="x")
     state = ColorState.make(hand=[6, 8], hand_wagers=1)
     for bad in ("x", -3, 2.5):
@@ -703,3 +705,34 @@ def test_the_text_counts_one_card_left_in_the_singular(capsys):
         assert main(["wager", pos.view(pos.to_move).to_string(), "--color", colour]) == 0
         out = capsys.readouterr().out
         assert said in out, out
+
+
+def test_a_wager_answer_says_how_many_unseen_cards_its_draws_come_from():
+    """"colour R, 9 draw(s), canonical model, exact" read the same for 9 draws of the deal's 52 unseen
+    cards and for 9 draws left late in a round (28 unseen): two answers, +10.38 and +5.06 points with no
+    wager for 4 6 9 held. The first line, the repr and the notebook table now name the pool."""
+    late = wager_distribution(hand=[4, 6, 9], hand_wagers=1, draws=9, unseen_total=28, color="R")
+    deal = wager_distribution(hand=[4, 6, 9], hand_wagers=1, draws=9, color="R")
+    assert str(late).splitlines()[0] == "colour R, 9 draw(s) of 28 unseen cards, canonical model, exact"
+    assert str(deal).splitlines()[0] == "colour R, 9 draw(s) of 52 unseen cards, canonical model, exact"
+    assert "9 draw(s) of 28 unseen cards, canonical model" in repr(late)
+    assert "9 draws of 28 unseen cards (exact)" in late._repr_html_()
+    # by hand, 35 points of live numbers among 52 cards: 19 + 35·9/52 − 20 = +5.06, no bonus in reach (x ≥ 5 of 6)
+    assert float(deal.outcome(0).mean) == pytest.approx(19 + 35 * 9 / 52 - 20, abs=0.05)
+
+
+def test_the_draws_left_in_a_round_come_from_that_rounds_unseen_cards():
+    """``unseen_total="round"`` asks for draws *left* in a round, as break_even_draws and turn_model do:
+    20 cards in the pile, you to move, is 10 turns, 9 useful draws, of 20 + 8 = 28 unseen cards. By
+    hand, 4 6 9 held (19), the other six numbers (35) live, no wager: 19 + 35·9/28 − 20 = 10.25, plus
+    20 × P(5 or 6 of the 6 among 9 of 28) = 20 × (6·C(22,4) + C(22,3)) / C(28,9)."""
+    r = wager_distribution(hand=[4, 6, 9], hand_wagers=1, draws=9, unseen_total="round", color="R")
+    assert r.inputs["state"].unseen_total == 28
+    bonus = Fraction(6 * math.comb(22, 4) + math.comb(22, 3), math.comb(28, 9))
+    assert r.outcome(0).mean == Fraction(41, 4) + 20 * bonus
+    assert r.to_json() == wager_distribution(hand=[4, 6, 9], hand_wagers=1, draws=9, unseen_total=28,
+                                             color="R").to_json()
+    with pytest.raises(InconsistentCardsError, match=r"unseen_total must be a whole number of cards or 'round'"):
+        wager_distribution(hand=[4], draws=3, unseen_total="deal")
+    with pytest.raises(DrawsOutOfRangeError, match=r"draws must be a whole number 0\.\.27 \(draws left in a round"):
+        wager_distribution(hand=[4], draws=40, unseen_total="round")

@@ -482,8 +482,8 @@ def test_a_sampled_answer_gives_the_standard_error_of_its_chances_and_spread_and
             assert said == pytest.approx(seen, rel=0.35), (j, value, said, seen)
     r = runs[0]
     text, html = str(r), r._repr_html_()
-    assert text.splitlines()[0] == ("colour ?, 10 draw(s), turns (11 turns, share 1/3, late) model, estimate "
-                                    "(Monte Carlo, 2,000 samples; each s.e. the standard error of the number "
+    assert text.splitlines()[0] == ("colour ?, 10 draw(s) of 30 unseen cards, turns (11 turns, share 1/3, late) model, "
+                                    "estimate (Monte Carlo, 2,000 samples; each s.e. the standard error of the number "
                                     "before it)")
     assert text.splitlines()[1].split() == ["wagers", "mean", "s.e.", "P(>0)", "s.e.", "P(>=0)", "s.e.", "sd", "s.e."]
     for o, line in zip(r.by_wagers, text.splitlines()[2:], strict=True):
@@ -745,7 +745,7 @@ def test_the_turn_model_asks_for_turns_left_in_a_round_as_break_even_turns_does(
     draws from the state's unseen cards (the deal's 52 unless given), and only ``break_even_turns`` took
     ``unseen="round"``. ``turn_model(..., unseen="round")`` now draws ``t`` turns left from ``2t + 8``
     unseen cards (docs/wagers.md): 30 for 11 turns, the same samples as that state given by hand; the docs'
-    2 3 4 with a wager and a third of the turns pays from 13 turns left in a round, not at 12."""
+    2 3 4 with a wager and a third of the turns breaks even (its mean) from 13 turns left, not at 12."""
     state = ColorState.make(hand=[2, 3, 4], hand_wagers=1)  # the deal's 52 unseen cards
     by_hand = turn_model(ColorState.make(hand=[2, 3, 4], hand_wagers=1, unseen_total=30), 11, share=1 / 3,
                          n=2000, progress=False)
@@ -802,3 +802,34 @@ def test_a_break_even_search_with_nothing_to_try_is_refused_not_answered_never()
         break_even_draws(lone_ten, min_draws=30, max_draws=5)
     with pytest.raises(WagerError, match=r"min_turns=20 is above max_turns=5"):
         M.break_even_turns(lone_ten, min_turns=20, max_turns=5, progress=False)
+
+
+def test_from_how_many_turns_a_wager_pays_is_not_where_the_expedition_with_it_breaks_even():
+    """2 3 8 10 held, nothing to come (no live card unseen), every turn the colour's. By hand: with 4
+    turns the wager goes down and then 3 8 10 (21: +1, doubled +2), where without it 2 3 8 10 make 23
+    (+3); with 3, the wager and 8 10 (18: −4). So the expedition with the wager breaks even at 4 turns
+    (``criterion="mean"``), but the wager costs a point there and pays only from 5 (2 3 8 10 doubled:
+    +6 against +3): ``criterion="marginal"``, the question "from how many turns does it pay?"."""
+    held = ColorState.make(hand=[2, 3, 8, 10], hand_wagers=1, unseen=[], unseen_total=20)
+    assert M.break_even_turns(held, 1, progress=False) == (4, 0.0)
+    assert M.break_even_turns(held, 1, criterion="marginal", progress=False) == (5, 0.0)
+    with pytest.raises(WagerError, match=r"give wagers=1, 2 or 3"):
+        M.break_even_turns(held, 0, criterion="marginal", progress=False)
+    with pytest.raises(WagerError, match=r"criterion must be 'mean', 'median' or 'marginal'"):
+        M.break_even_turns(held, 1, criterion="adds", progress=False)
+
+
+@pytest.mark.parametrize("unseen", ["fixed", "round"])
+@pytest.mark.parametrize("hand, wagers", [((), 1), ((), 2), ((4,), 1), ((3, 5), 3)])
+def test_from_how_many_draws_a_wager_pays_is_the_first_draw_count_its_exact_marginal_is_not_below_zero(
+        hand, wagers, unseen):
+    """``break_even_draws(..., criterion="marginal")`` against a slower path: the exact Fraction answer at
+    every draw count (``round``: of 2k + 10 unseen cards), the first whose ``marginal(wagers)`` is >= 0."""
+    state = ColorState.make(hand=list(hand), hand_wagers=3)
+    want = None
+    for k in range(22):
+        pool = 52 if unseen == "fixed" else 2 * k + 10
+        if analyze(ColorState.make(hand=list(hand), hand_wagers=3, unseen_total=pool), k).marginal(wagers) >= 0:
+            want = k
+            break
+    assert break_even_draws(state, wagers, criterion="marginal", max_draws=21, unseen=unseen) == want

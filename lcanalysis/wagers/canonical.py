@@ -276,8 +276,15 @@ class WagerAnalysis:
         n = {o.samples for o in self.by_wagers if not o.exact}
         return f", {n.pop():,} samples" if len(n) == 1 and min(n) > 0 else ""
 
+    def _pool(self) -> str:
+        """The cards the draws come from, as the answer's first line says them (" of 28 unseen cards"):
+        the same draws of 28 cards (late in a round) or of the deal's 52 are different questions."""
+        state = self.inputs.get("state") if isinstance(self.inputs, dict) else None
+        total = getattr(state, "unseen_total", None)
+        return f" of {total} unseen card{'s' if total != 1 else ''}" if isinstance(total, int) else ""
+
     def __str__(self) -> str:
-        head = f"colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, " + (
+        head = f"colour {self.color or '?'}, {self.draws} draw(s){self._pool()}, {self.model} model, " + (
             f"estimate (Monte Carlo{self._samples()}; each s.e. the standard error of the number before it)"
             if self.sampled else "exact")
         return head + "\n" + self.table()
@@ -289,7 +296,8 @@ class WagerAnalysis:
         means = ", ".join(f"{o.wagers}: {float(o.mean):+.2f}" + (f" ± {o.stderr:.2f}" if not o.exact else "")
                           for o in self.by_wagers)
         how = "estimate" if self.sampled else "exact"
-        return (f"<WagerAnalysis: colour {self.color or '?'}, {self.draws} draw(s), {self.model} model, {how}; "
+        return (f"<WagerAnalysis: colour {self.color or '?'}, {self.draws} draw(s){self._pool()}, {self.model} model, "
+                f"{how}; "
                 f"mean points by wagers {means}; print() it for the table>")
 
     def _repr_html_(self) -> str:
@@ -303,7 +311,7 @@ class WagerAnalysis:
         s_e = "<th>s.e.</th>" if se else ""
         how = (f"estimate (Monte Carlo{self._samples()}), each s.e. the standard error of the number before it"
                if se else "exact")
-        return (f"<p>colour {self.color or '?'}, {self.draws} draws ({how})</p>"
+        return (f"<p>colour {self.color or '?'}, {self.draws} draws{self._pool()} ({how})</p>"
                 f"<table><tr><th>wagers</th><th>mean</th>{s_e}<th>P(&gt;0)</th>{s_e}<th>P(&ge;0)</th>{s_e}</tr>"
                 f"{rows}</table>")
 
@@ -529,14 +537,23 @@ def analyze(state: ColorState, draws: int, exact: bool = True, color: str | None
 
 def wager_distribution(hand: Iterable[int] = (), hand_wagers: int = 0, draws: int = 0,
                        placed: Iterable[int] = (), placed_wagers: int = 0,
-                       unseen: Iterable[int] | None = None, unseen_total: int | None = None,
+                       unseen: Iterable[int] | None = None, unseen_total: int | str | None = None,
                        exact: bool = True, color: str | None = None) -> WagerAnalysis:
     """The canonical model on plain numbers (face values 2..10).
 
     ``unseen`` defaults to every number of the colour not placed and not in hand;
     ``unseen_total`` (all unseen cards, the pool of the draws) defaults to 52, the start of a
-    5-colour round seen by one player.
+    5-colour round seen by one player. ``unseen_total="round"``: ``draws`` are the draws *left* in a
+    round, from ``round_unseen(draws)`` = ``2 draws + 10`` unseen cards (the tables' convention, and
+    ``break_even_draws(..., unseen="round")``'s): with 20 cards in the pile and you to move, 9 useful
+    draws of 28 unseen cards.
     """
+    if isinstance(unseen_total, str):
+        if unseen_total != "round":
+            raise InconsistentCardsError(f"unseen_total must be a whole number of cards or 'round' (2 draws + 10 "
+                                         f"for draws left in a round), got {unseen_total!r}")
+        unseen_total = round_unseen(_whole_draws(draws, most_round_draws(MAX_DECK - Rules().hand_size),
+                                                    "draws left in a round: 27 at the 6-colour deal"))
     state = ColorState.make(hand=hand, hand_wagers=hand_wagers, placed=placed, placed_wagers=placed_wagers,
                             unseen=unseen, unseen_total=unseen_total)
     return analyze(state, draws, exact=exact, color=color)
@@ -570,13 +587,18 @@ def mean_score(state: ColorState, draws: int, wagers: int) -> float:
 
 #: ``break_even_draws``' ways to count the unseen cards as the draws change (see there)
 UNSEEN_CHOICES = ("fixed", "round")
+#: what a break-even point asks: the mean reaches 0, P(score >= 0) reaches 1/2, or the wager adds >= 0
+BREAK_EVEN_CRITERIA = ("mean", "median", "marginal")
 
 
 def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean",
                      max_draws: int | None = None, min_draws: int = 0, unseen: str = "fixed") -> int | None:
     """The break-even point: the fewest draws at which the expedition breaks even.
 
-    ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2.
+    ``criterion="mean"``: the mean score is >= 0; ``"median"``: P(score >= 0) >= 1/2, both of the
+    expedition with ``wagers`` wagers; ``"marginal"``: the ``wagers``-th wager adds to the mean
+    (``marginal(wagers) >= 0``): "from how many draws does this wager pay?", which is not where the
+    expedition with it breaks even.
     ``None`` when no number of draws from ``min_draws`` up to ``max_draws`` gets there. An
     untouched colour breaks even at 0 draws (never opened, it scores 0): ``min_draws=1`` asks
     when it would once opened.
@@ -596,8 +618,10 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
     """
     state = check_state(state, "break_even_draws")
     wagers = state.check_wagers(wagers)
-    if criterion not in ("mean", "median"):  # (before the search: with no draws to try it was never read)
-        raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+    if criterion not in BREAK_EVEN_CRITERIA:  # (before the search: with no draws to try it was never read)
+        raise WagerError(f"criterion must be 'mean', 'median' or 'marginal' (the wager adds >= 0), got {criterion!r}")
+    if criterion == "marginal" and wagers < 1:
+        raise WagerError("criterion='marginal' asks when the wagers-th wager adds to the mean: give wagers=1, 2 or 3")
     if unseen not in UNSEEN_CHOICES:
         raise WagerError(f"unseen must be 'fixed' (draws from now, of the state's {state.unseen_total} unseen cards) "
                          f"or 'round' (draws left in a round, 2k + 10 unseen cards for k draws left), got {unseen!r}")
@@ -616,7 +640,9 @@ def break_even_draws(state: ColorState, wagers: int = 0, criterion: str = "mean"
         top = most if max_draws is None else min(int(max_draws), most)
     for k in range(min_draws, top + 1):
         here = state if unseen == "fixed" else replace(state, unseen_total=round_unseen(k))
-        if criterion == "mean":
+        if criterion == "marginal":
+            ok = mean_score(here, k, wagers) - mean_score(here, k, wagers - 1) >= -1e-9
+        elif criterion == "mean":
             ok = mean_score(here, k, wagers) >= -1e-9
         else:
             dist = score_distribution(here, k, wagers, exact=False)

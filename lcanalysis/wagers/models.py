@@ -60,6 +60,7 @@ from lcanalysis.game.rules import Rules
 from lcanalysis.options import MAX_WAGER_SAMPLES, WAGER_SAMPLES_DEFAULT, WAGER_VIEW_MODELS, check_flag, check_seed
 from lcanalysis.progress import check_progress, progress_bar
 from lcanalysis.wagers.canonical import (
+    BREAK_EVEN_CRITERIA,
     MAX_VALUE,
     MIN_VALUE,
     UNSEEN_CHOICES,
@@ -411,7 +412,12 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
                      seed: int = 0, min_turns: int = 1, progress: bool = True,
                      unseen: str = "fixed") -> tuple[int | None, float]:
     """The break-even point of the turn model: the fewest turns left (``min_turns``..``max_turns``) at
-    which the mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``).
+    which the mean score reaches 0 (``criterion="mean"``) or P(score >= 0) reaches 1/2 (``"median"``),
+    both of the expedition with ``wagers`` wagers; ``"marginal"``: at which the ``wagers``-th wager
+    adds to the mean (``marginal(wagers) >= 0``, its standard error that of the difference), the
+    question "from how many turns left does this wager pay?". The two differ: holding 2 3 8 10 and
+    nothing to come, a wager leaves the mean at +2 with 4 turns (wager, 3 8 10) but costs 1 point
+    against +3 without it; it pays from 5 turns.
 
     Returns ``(turns, stderr)``: an estimate, with the standard error of the mean (or of the
     probability) at that number of turns; ``(None, nan)`` when it never gets there.
@@ -432,10 +438,12 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
         raise WagerError(f"unseen must be 'fixed' (turns from now, drawing from the state's {state.unseen_total} "
                          f"unseen cards) or 'round' (turns left in a round, 2t + 8 unseen cards for t turns left), "
                          f"got {unseen!r}")
-    if criterion not in ("mean", "median"):
-        raise WagerError(f"criterion must be 'mean' or 'median', got {criterion!r}")
+    if criterion not in BREAK_EVEN_CRITERIA:
+        raise WagerError(f"criterion must be 'mean', 'median' or 'marginal' (the wager adds >= 0), got {criterion!r}")
     state = check_state(state, "break_even_turns")
     wagers = state.check_wagers(wagers)
+    if criterion == "marginal" and wagers < 1:
+        raise WagerError("criterion='marginal' asks when the wagers-th wager adds to the mean: give wagers=1, 2 or 3")
     max_turns = _whole_in("max_turns", max_turns, 1, MAX_TURNS)
     min_turns = _whole_in("min_turns", min_turns, 1, MAX_TURNS)
     if min_turns > max_turns:  # (an empty search said (None, nan): "never breaks even")
@@ -449,7 +457,11 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
             here = _round_state(state, t, unseen)
             o = _turns_mc(here, t, share, n, seed, policy, only=wagers).outcome(wagers)
             bar.update(1)
-            if criterion == "mean":
+            if criterion == "marginal":  # the row of one wager fewer, sampled as turn_model samples it
+                below = _turns_mc(here, t, share, n, seed, policy, only=wagers - 1).outcome(wagers - 1)
+                if o.mean - below.mean >= 0:
+                    return t, math.hypot(o.stderr, below.stderr)
+            elif criterion == "mean":
                 if o.mean >= 0:
                     return t, o.stderr
             else:
