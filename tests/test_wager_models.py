@@ -126,6 +126,9 @@ def test_turn_model_by_hand():
     assert r.outcome(0).distribution == {1: 1.0}  # 5 + 7 + 9 in three turns
     # with one turn only the 9 goes down: -11
     assert turn_model(state, 1, n=2000).outcome(0).mean == -11
+    # eager too keeps the best cards that fit before playing the lowest (docs/wagers.md says so now): the
+    # wager, 7, 9 (-8), not the wager, 5, 7 ((12 - 20) * 2 = -16)
+    assert turn_model(state, 3, n=2000, policy="eager").outcome(1).distribution == {-8: 1.0}
 
 
 def test_turn_model_never_beats_the_canonical_model_with_the_same_draws():

@@ -13,8 +13,8 @@ checked against simulated rounds (``lcanalysis.wagers.simulation`` and docs/wage
     placement policies. ``late`` (default), the best order without foresight when numbers must
     rise: *hold and start as late as possible*: keep the live cards of the colour (at most as many
     as the budget and the turns left, the highest), and place the lowest held card only when the
-    turns left are no more than the cards held. ``eager``: place the lowest live card held on
-    every turn the budget allows (play as you go). Either way a card that arrives below the
+    turns left are no more than the cards held. ``eager``: keep the same best cards, and place the
+    lowest of them on every turn the budget allows (play as you go). Either way a card that arrives below the
     expedition's top is dead.
     Estimated by Monte Carlo over the draw order, with a standard error.
 
