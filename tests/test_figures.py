@@ -619,3 +619,34 @@ def test_the_wager_charts_draw_each_estimates_95_percent_interval():
     assert not [c for c in figures.wager_means_chart(exact).axes[0].collections
                 if isinstance(c, LineCollection) and max(c.get_linewidths()) >= 4]
     assert figures.score_distribution_chart(exact).legends[0].get_title().get_text() == ""
+
+
+@pytest.mark.parametrize("kind", ["exact", "sampled"])
+@pytest.mark.parametrize("chart", ["score_distribution_chart", "wager_means_chart"])
+def test_the_wager_charts_drawn_at_a_columns_width_stay_readable_and_within_the_figure(chart, kind):
+    """A 7-inch chart printed in a 3.4-inch column shrinks its 8-point text to 4 points. Drawn at
+    ``width=figures.COLUMN_WIDTH`` it is that wide, every text at least ``MIN_FONT`` points and inside
+    the figure (the title wrapped, the legend in one column under the plot), the means' numbers inside
+    the plot's frame; a width no figure has is refused by name."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    answer = _wager_answers()[kind]
+    fig = getattr(figures, chart)(answer, width=figures.COLUMN_WIDTH)
+    assert fig.get_size_inches()[0] == pytest.approx(3.4)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    frame = fig.axes[0].get_window_extent(renderer)
+    small = [t.get_text() for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip() and t.get_fontsize() < figures.MIN_FONT]
+    assert not small
+    drawn, (w, h) = fig.get_tightbbox(renderer), fig.get_size_inches()  # everything drawn, in inches
+    assert drawn.x0 >= -0.01 and drawn.x1 <= w + 0.01 and drawn.y0 >= -0.01 and drawn.y1 <= h + 0.01, (drawn, w, h)
+    for t in fig.axes[0].texts:
+        box = t.get_window_extent(renderer)
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1, t.get_text()
+    legend = fig.legends[0].get_window_extent(renderer)
+    assert legend.y1 < frame.y0
+    with pytest.raises(ValueError, match=rf"{chart}: width must be the figure's width in inches, from 2 to 12"):
+        getattr(figures, chart)(answer, width=40)

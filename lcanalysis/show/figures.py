@@ -207,14 +207,30 @@ def _legend_below(fig: Any, ax: Any, title: str | None = None, ncols: int = 2) -
                       title=title, title_fontsize=8, frameon=False)
 
 
-def score_distribution_chart(wager_analysis: Any, title: str | None = None):
+#: a column of a two-column page, in inches: the width an article's figure is often printed at
+COLUMN_WIDTH = 3.4
+
+
+def _chart_width(where: str, width: Any, default: float) -> float:
+    """A chart's width in inches (``default`` when None), refused by name outside 2 to 12 inches."""
+    if width is None:
+        return default
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not 2.0 <= float(width) <= 12.0:
+        raise ValueError(f"{where}: width must be the figure's width in inches, from 2 to 12 "
+                         f"(a column: {COLUMN_WIDTH}), got {width!r}")
+    return float(width)
+
+
+def score_distribution_chart(wager_analysis: Any, title: str | None = None, width: float | None = None):
     """The score distribution of one expedition for each number of wagers placed now: a stem and a
     dot at each score, exactly there (bars side by side stood up to a point and more off their
     scores). The title says whether it is exact or a Monte Carlo estimate; an estimate's means carry
     their standard errors, and each sampled chance its 95% interval (a bar through its dot). The
-    legend stands under the plot, where it hides nothing."""
+    legend stands under the plot, where it hides nothing. ``width``: the figure's width in inches (7 by
+    default; ``COLUMN_WIDTH`` for a column, its legend then in one column, every text still readable)."""
     outs = _wager_analysis("score_distribution_chart", wager_analysis).by_wagers
-    fig, ax = _fig(7.0, 3.6)
+    w = _chart_width("score_distribution_chart", width, 7.0)
+    fig, ax = _fig(w, 3.6 if w >= 5 else 4.2)
     for i, o in enumerate(outs):
         scores = sorted(o.distribution)
         probs = [float(o.distribution[s]) for s in scores]
@@ -227,19 +243,22 @@ def score_distribution_chart(wager_analysis: Any, title: str | None = None):
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("final expedition score, points")
     ax.set_ylabel("probability")
-    _legend_below(fig, ax, "bars: 95% intervals of the sampled chances" if wager_analysis.sampled else None)
+    _legend_below(fig, ax, "bars: 95% intervals of the sampled chances" if wager_analysis.sampled else None,
+                  ncols=2 if w >= 5 else 1)
     ax.set_title(title or f"Score distribution{_wager_colour(wager_analysis)}{_wager_settings(wager_analysis)}",
                  fontsize=10)
     return fig
 
 
-def wager_means_chart(wager_analysis: Any, title: str | None = None):
+def wager_means_chart(wager_analysis: Any, title: str | None = None, width: float | None = None):
     """Expected score with a band of one standard deviation, for each number of wagers; the title
     names the draws and the model with its settings, as ``score_distribution_chart``'s does, and says
     whether the means are exact or Monte Carlo estimates, an estimate's label its standard error and
-    its 95% interval drawn (a thick bar inside the spread's). The legend stands under the plot."""
+    its 95% interval drawn (a thick bar inside the spread's). The legend stands under the plot.
+    ``width``: the figure's width in inches (5 by default; ``COLUMN_WIDTH`` for a column)."""
     outs = _wager_analysis("wager_means_chart", wager_analysis).by_wagers
-    fig, ax = _fig(5.0, 3.4)
+    w = _chart_width("wager_means_chart", width, 5.0)
+    fig, ax = _fig(w, 3.4 if w >= 5 else 4.0)
     j = [o.wagers for o in outs]
     m = [float(o.mean) for o in outs]
     sd = [o.sd for o in outs]
