@@ -736,3 +736,16 @@ def test_the_draws_left_in_a_round_come_from_that_rounds_unseen_cards():
         wager_distribution(hand=[4], draws=3, unseen_total="deal")
     with pytest.raises(DrawsOutOfRangeError, match=r"draws must be a whole number 0\.\.27 \(draws left in a round"):
         wager_distribution(hand=[4], draws=40, unseen_total="round")
+
+
+def test_lc_wager_without_draws_takes_the_viewers_useful_draws_as_the_command_does():
+    """"Should I wager here?" from a position took counting the draws by hand; ``lcanalysis wager``
+    without ``--draws`` counted them. By hand: 37 cards in the pile, both players drawing from it, the
+    viewer to move gets 19 turns, 18 useful draws; the same table seen by the other player, 18 turns, 17."""
+    import lcanalysis as lc
+
+    to_move = "LC1;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;e0=Rw.R3.R5;e1=B2;x=W4.W6.G6;d=37"
+    waiting = "LC1;c5;h8;nr;m0;v1;p0=?8;p1=Y3.Y5.Bw.B4.W8.G10.R7.R9;e1=Rw.R3.R5;e0=B2;x=W4.W6.G6;d=37"
+    assert lc.wager(to_move, "B").draws == 18
+    assert lc.wager(to_move, "B").to_json() == lc.wager(to_move, "B", 18).to_json()
+    assert lc.wager(waiting, "B").to_json() == lc.wager(waiting, "B", 17).to_json()
