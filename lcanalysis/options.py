@@ -119,6 +119,9 @@ ROLLOUTS_PER_SECOND = int(1000 * FAST_ROLLOUTS_PER_MS)
 PLAYOUT_POLICIES = ("plain", "stalling", "tuned")
 #: the hint's play-out policy when none is given (``advise(..., playout_policy=None)``)
 PLAYOUT_POLICY_DEFAULT = "plain"
+#: the policy of the play-outs that measure the game review's losses (``reviewer.settings.PLAYOUT_POLICY``):
+#: here, below both, so that the tutor can play a turn out with it too (``tutor.policy_check``)
+REVIEW_PLAYOUT_POLICY = "stalling"
 
 
 _BRIEF = reprlib.Repr()

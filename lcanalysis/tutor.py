@@ -35,15 +35,22 @@ from lcanalysis.advisor import (
     playouts_far_off,
     reason,
 )
+from lcanalysis.advisor.notes import played_by, playout_policy_in_words
 from lcanalysis.agents import AGENTS, Agent, make_agent
-from lcanalysis.analysis import loss_in_words
+from lcanalysis.analysis import Analysis, loss_in_words
 from lcanalysis.game.match import Match
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import REASONS, Rules
 from lcanalysis.match_equity import match_loss_said, points_only_note
-from lcanalysis.options import brief
+from lcanalysis.options import REVIEW_PLAYOUT_POLICY, ROLLOUTS_PER_SECOND, brief
+from lcanalysis.rollouts import Rollouts, playout_params
+
+#: of the judging budget's play-outs, the share that plays the played and the best turn out again with the
+#: game review's play-out policy (``policy_check``), where the tutor's play-outs play another
+POLICY_CHECK_SHARE = 0.3
+POLICY_CHECK_MIN_WORLDS = 100
 
 
 def judging_note(deck_count: int, seconds: float | None = None) -> str:
@@ -122,6 +129,14 @@ class Decision:
     match_loss: float | None = None
     match_loss_stderr: float = 0.0
     best_for_match: str = ""
+    #: where the tutor's play-outs play another policy than the game review's: the played turn's loss
+    #: against the same best turn, played out again by the review's policy (``policy_check``), and its
+    #: standard error; None where not measured (the endgame search judged, the best turn was played, or the
+    #: tutor plays the review's policy)
+    check_loss: float | None = None
+    check_loss_stderr: float = 0.0
+    #: the two policies' verdicts differ (``policies_disagree``): what the comment or verdict adds; "" otherwise
+    disagreement: str = ""
 
     @property
     def flagged(self) -> bool:
@@ -145,6 +160,45 @@ class Decision:
         "≤ -2.0" (a bound: at least that much lost, "± s" when sampled); ``signed=False``, as a
         loss: "2.0 ± 0.4", "2.0 (exact)", "at least 2.0" (``analysis.loss_in_words``)."""
         return loss_in_words(self.loss, self.loss_stderr, exact=self.exact, bound=self.bound, signed=signed)
+
+
+def policy_check(view: Any, played: str, best: str, analysis: Analysis, time_budget: float,
+                 seed: int) -> tuple[float, float]:
+    """The loss of ``played`` against ``best`` with both played out again by the game review's play-out
+    policy (``options.REVIEW_PLAYOUT_POLICY``, the stalling heuristic) in fresh shared worlds, dealt as
+    ``analysis``'s play-outs dealt them: (best minus played, its paired standard error).
+
+    Why: the tutor's play-outs play the plain heuristic (the hint's), which never draws from a discard pile
+    to gain turns. Where turns are worth much (a long expedition to finish, few cards left) the two
+    policies can differ by 25 points on the same turn and the review, which judges by the stalling one,
+    contradicts the tutor (docs/agents.md, "The tutor and the review")."""
+    nc = view.colors
+    codes = [Move.parse(best, nc).code(nc), Move.parse(played, nc).code(nc)]
+    r = Rollouts(view, codes, seed=seed, params=playout_params(REVIEW_PLAYOUT_POLICY),
+                 hand_model=bool(analysis.hand_model), streams=bool(analysis.deck_streams))
+    r.sample(max(POLICY_CHECK_MIN_WORLDS, int(time_budget * ROLLOUTS_PER_SECOND * POLICY_CHECK_SHARE / 2)))
+    return r.difference(0, 1)
+
+
+def policies_disagree(decision: Decision, threshold: float, policy: str | None) -> str:
+    """What a verdict adds where the game review's play-out policy (``Decision.check_loss``) and the tutor's
+    (``policy``, the answer's) give different verdicts (one over ``threshold`` beyond two standard errors,
+    the other not) and their losses differ by more than two standard errors of the difference; "" otherwise."""
+    check, check_se = decision.check_loss, decision.check_loss_stderr
+    if check is None:
+        return ""
+    said = decision.loss > threshold and decision.loss > 2 * decision.loss_stderr
+    checked = check > threshold and check > 2 * check_se
+    if said == checked or abs(decision.loss - check) <= 2 * math.hypot(decision.loss_stderr, check_se):
+        return ""
+    how = ("as good as" if abs(check) < 0.05 else
+           f"{abs(check):.1f} ± {check_se:.1f} points {'worse' if check > 0 else 'better'} than")
+    then = "judge this turn otherwise" if said else "mark this turn"
+    return (f"But the game review's play-outs (the {played_by(REVIEW_PLAYOUT_POLICY)}, which also draws from a discard "
+            f"pile to gain turns) put your turn {how} {decision.best}, where the tutor's "
+            f"({playout_policy_in_words(policy)}) put it {decision.loss_points()} worse: the two play-out policies "
+            f"disagree here, and 'lcanalysis review' can {then} ('lcanalysis rollout', the best agent in both "
+            "seats, can tell which is right)")
 
 
 @dataclass
@@ -359,6 +413,11 @@ class TutorSession:
                             best=best.move, loss=loss, loss_stderr=se,
                             exact=bool(played.exact and best.exact and not bound), bound=bound,
                             far_off=playouts_far_off(analysis, view.deck_count))  # its ± alone would look trustworthy
+        if (analysis.kind == "advisor estimate" and analysis.playout_policy != REVIEW_PLAYOUT_POLICY
+                and best.move != str(move)):  # the review's policy plays the two out too: do they agree?
+            decision.check_loss, decision.check_loss_stderr = policy_check(
+                view, str(move), best.move, analysis, self.time_budget, self.seed + 1)
+            decision.disagreement = policies_disagree(decision, self.threshold, analysis.playout_policy)
         if "match_loss" in played.extra:  # a match, judged by play-outs: each turn's chance to win it too
             decision.match_loss = float(played.extra["match_loss"])
             decision.match_loss_stderr = float(played.extra["match_loss_stderr"])
@@ -371,6 +430,8 @@ class TutorSession:
                                 f"{in_words(view, told.move)} ({told.move}): {better}. Your turn {'; '.join(yours)}")
             if decision.far_off:
                 decision.comment += f". Judged {decision.far_off}"
+            if decision.disagreement:
+                decision.comment += f". {decision.disagreement}"
             if decision.match_loss is not None:
                 decision.comment += f". {decision.match_said()}"
         return decision
@@ -382,6 +443,7 @@ class TutorSession:
         near the end (``Decision.far_off``), it says that they can be many points off, as a comment does."""
         said = self._let_pass(decision)
         said = f"{said}. Judged {decision.far_off}" if decision.far_off else said
+        said = f"{said}. {decision.disagreement}" if decision.disagreement else said
         return f"{said}. {decision.match_said()}" if decision.match_loss is not None else said
 
     def _let_pass(self, decision: Decision) -> str:

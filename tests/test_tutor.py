@@ -5,6 +5,7 @@ errors); the end shows every decision with its loss. The board's clicks drive th
 from __future__ import annotations
 
 import html
+import math
 from pathlib import Path
 
 import pytest
@@ -670,3 +671,72 @@ def test_the_best_turn_for_the_match_is_said_to_be_so():
     judged = s.decisions[-1]
     assert judged.match_loss == 0.0
     assert s.verdict(judged).endswith("For the match: the best turn for your chance to win it (by the play-outs)")
+
+
+#: a tester's game (``lcanalysis play --seed 5 --agent greedy``, their turns the heuristic's) before turn 48:
+#: yellow with two wagers and Y2 Y4 Y5 laid, Y6 Y7 Y10 in hand, Y8 on the yellow pile, 5 cards left
+_YELLOW_RUN = ("LC1;c5;h8;nr;rounds=1;m0;v0;p0=Y3.Y6.Y7.Y10.B8.G8.R8.R9;p1=?8.Rw.Rw;e0=Yw.Yw.Y2.Y4.Y5.W2.W4.W6.W7.W8."
+               "R2.R3;e1=B7.B9.B10.W5.W9.W10.G5.G6.G10;x=Y8.B4.Bw.B5.Bw.B3.Bw.B6.B2.Ww.Ww.W3.Ww.G2.G4.Gw.Gw.G7;d=5;"
+               "hist=+W2/D.-G2/D.+W4/D.-B4/D.+W6/D.-G4/D.-Bw/D.-Y5/D.-Ww/D.+W5/W.-Ww/Y.+W9/D.+Yw/D.+W10/D.+W7/D.-Ww/D."
+               "-Gw/D.-Rw/D.-Bw/D.-W3/D.-Gw/D.+B7/B.-Rw/D.+B9/D.-B5/D.+B10/D.+R2/R.+G5/D.+R3/D.+G6/D.+W8/D.+G10/D."
+               "-Rw/D.-Bw/D.-G7/D.-Yw/D.-B3/Y.-Ww/R.+Yw/D.-Y2/R.-Bw/Y.-B6/D.+Y2/D.-Y3/D.+Y4/Y.-B2/D.+Y5/D.-Y8/D")
+
+
+def _session_at(text, **kw):
+    from lcanalysis.game.notation import read_position
+
+    view = read_position(text)
+    s = TutorSession(agent="greedy", seed=5, **kw)
+    hidden = view.opponent_unknown
+    s.position = view.complete(view.unseen()[:hidden], view.unseen()[hidden:])  # the view, its hidden cards filled in
+    return s, view
+
+
+def test_a_comment_the_reviews_play_out_policy_contradicts_says_so():
+    """Found by a tester: the tutor said '+Y6/Y' (take Y8 back, a turn gained) "loses 22.5 ± 1.1 points"
+    against '+Y6/B' (take B2), where the game review of the same record said '+Y6/Y' beat '+Y6/B' by 8.6:
+    the tutor's play-outs play the plain heuristic, which never draws from a discard pile to gain turns
+    later (with B2 taken, Y8 is still there to take), the review's the stalling heuristic. The endgame
+    search, with up to 3 stalls each, puts '+Y6/Y' first. The comment now says that the review's policy
+    disagrees, by how much, measured as the stalling hint measures it."""
+    s, view = _session_at(_YELLOW_RUN, time_budget=0.5)
+    judged = s.judge("+Y6/Y")
+    assert judged.best == "+Y6/B" and judged.loss > 15 and judged.comment  # the plain play-outs' verdict
+    assert judged.check_loss is not None and judged.check_loss < -2 * judged.check_loss_stderr
+    said = (f"But the game review's play-outs (the stalling heuristic, which also draws from a discard pile to gain "
+            f"turns) put your turn {-judged.check_loss:.1f} ± {judged.check_loss_stderr:.1f} points better than "
+            f"+Y6/B, where the tutor's (the heuristic policy) put it {judged.loss_points()} worse: the two play-out "
+            f"policies disagree here, and 'lcanalysis review' can judge this turn otherwise")
+    assert said in judged.comment, judged.comment
+    # the figure is the stalling hint's, on other worlds, over every turn (a slower, independent path)
+    hint = advise(view, time_budget=2.0, seed=17, playout_policy="stalling")
+    by_move = {m.move: m for m in hint.moves}
+    gap = (by_move["+Y6/Y"].value - by_move["+Y6/B"].value) - (-judged.check_loss)
+    assert abs(gap) < 4 * math.hypot(judged.check_loss_stderr, by_move["+Y6/B"].loss_stderr or 0.0) + 0.5, gap
+
+
+def test_a_turn_let_pass_that_the_reviews_play_out_policy_would_mark_says_so():
+    """The same game at turn 6: '-Bw/D' let pass by the plain play-outs (under the threshold), where the
+    stalling heuristic's put it beyond the threshold, and beyond two standard errors, worse than '+Bw/B'."""
+    s, _ = _session_at("LC1;c5;h8;nr;rounds=1;m0;v0;p0=Y10.Bw.B5.Ww.Ww.Gw.G7.R8;p1=?8;e0=W2.W4.W6;x=B4.G2.G4;d=38;"
+                       "hist=+W2/D.-G2/D.+W4/D.-B4/D.+W6/D.-G4/D", time_budget=0.5)
+    judged = s.judge("-Bw/D")
+    assert not judged.comment and judged.loss < 2.0
+    assert judged.check_loss is not None and judged.check_loss > max(2.0, 2 * judged.check_loss_stderr)
+    said = s.verdict(judged)
+    assert said.startswith(f"fine ({judged.loss_points()} worse than the best). But the game review's play-outs"), said
+    assert f"put your turn {judged.check_loss:.1f} ± {judged.check_loss_stderr:.1f} points worse than +Bw/B" in said
+    assert "'lcanalysis review' can mark this turn" in said
+
+
+def test_where_the_policies_agree_or_are_one_nothing_is_added():
+    """Mid-round, a turn both policies call bad: the comment adds nothing; a tutor that plays the review's
+    own policy makes no second measurement."""
+    early = TutorSession(agent="heuristic", seed=5, time_budget=0.1, threshold=1.0)
+    worst = advise(early.view(), time_budget=0.1, seed=early.seed).moves[-1].move
+    judged = early.judge(worst)
+    assert judged.comment and judged.check_loss is not None and judged.check_loss > 1.0
+    assert not judged.disagreement and "game review" not in judged.comment
+    s, _ = _session_at(_YELLOW_RUN, time_budget=0.5, playout_policy="stalling")
+    judged = s.judge("+Y6/Y")
+    assert judged.check_loss is None and not judged.disagreement

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from lcanalysis.advisor import JUDGE_SEARCH_CARDS, JUDGE_SEARCH_FLOOR
+from lcanalysis.options import REVIEW_PLAYOUT_POLICY
 from lcanalysis.rollouts import ROLLOUTS_PER_MS, playout_params
 
 #: the version of the review's numbers: raised whenever the same record, settings and seed would give
@@ -95,7 +96,7 @@ SCHEDULE = "two-stage"
 #: with the stalling heuristic it marks none of them and keeps the 3 marks of the person the checks
 #: confirmed. The advisor that picks the best turn still plays the plain heuristic (the hint's), and the
 #: luck of a draw too (its measurements below were made so)
-PLAYOUT_POLICY = "stalling"  # its name in the review's settings and words (``options.PLAYOUT_POLICIES``)
+PLAYOUT_POLICY = REVIEW_PLAYOUT_POLICY  # "stalling", its name in the settings and words (``options.PLAYOUT_POLICIES``)
 PLAYOUT_PARAMS = playout_params(PLAYOUT_POLICY)
 #: the play-out policy of the review's advisor, which picks the best turn: the plain heuristic, named here
 #: rather than left to the hint's default (``advise(..., playout_policy=None)``), so that no review number
