@@ -85,7 +85,8 @@ def test_in_the_draw_step_the_verdict_judges_the_next_draw():
 
 
 @pytest.mark.parametrize(("loss", "se", "words"), [
-    (0.4, 0.1, "a matter of taste"), (2.0, 1.5, "too close to call"), (2.0, 0.5, "slightly worse"),
+    (0.4, 0.1, "a matter of taste"), (2.0, 1.5, "too close to call"), (0.1, 3.4, "too close to call at this budget"),
+    (0.9, 0.45, "a matter of taste"), (0.9, 0.5, "too close to call at this budget"), (2.0, 0.5, "slightly worse"),
     (5.0, 1.0, "clearly worse"), (12.0, 2.0, "blunder")])
 def test_judgements_follow_the_documented_thresholds(loss, se, words):
     assert words in judgement(loss, se)
@@ -101,10 +102,12 @@ def test_the_readmes_table_of_verdict_words_is_what_judgement_says():
     rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table.splitlines()[2:7]]
     assert [words for words, _ in rows] == ["a matter of taste", "too close to call at this budget", "slightly worse",
                                             "clearly worse", "much worse: a blunder"]
-    assert [when for _, when in rows] == ["under 1 point", "within two standard errors of zero", "under 3 points",
+    assert [when for _, when in rows] == ["under 1 point, and two standard errors under 1 point too",
+                                          "within two standard errors of zero", "under 3 points",
                                           "under 8 points", "8 points or more"]
     # losses (standard error) where each row is the first that fits, and just past it
-    assert judgement(0.99, 5.0) == "a matter of taste" and judgement(1.0, 0.0) != "a matter of taste"
+    assert judgement(0.99, 0.49) == judgement(0.99, None) == "a matter of taste"
+    assert judgement(1.0, 0.0) != "a matter of taste" and judgement(0.99, 0.5) != "a matter of taste"
     assert judgement(1.0, 0.5) == judgement(7.9, 3.95) == "too close to call at this budget"
     assert judgement(1.0, 0.49) == judgement(2.99, 0.1) == "slightly worse" and judgement(3.0, 0.1) == "clearly worse"
     assert judgement(7.99, 0.1) == "clearly worse" and judgement(8.0, 0.1) == "much worse: a blunder"

@@ -27,17 +27,19 @@ from lcanalysis.game.cards import color_name
 from lcanalysis.game.view import View
 from lcanalysis.show.render import seat_names, totals_text
 
-#: losses (points) at which the verdict changes its words; below TASTE (or within two standard
-#: errors of zero) two turns are "a matter of taste"
+#: losses (points) at which the verdict changes its words; below TASTE, two standard errors within
+#: TASTE too, two turns are "a matter of taste"
 TASTE, SLIGHT, CLEAR = 1.0, 3.0, 8.0
 TOP_PLACEMENTS = 6
 DRAWS_SHOWN = 3
 
 
 def judgement(loss: float, stderr: float | None) -> str:
-    """How much worse a turn is, in words."""
+    """How much worse a turn is, in words. A loss under ``TASTE`` is a matter of taste only when it is
+    measured to within that (two standard errors under ``TASTE``): "0.1 ± 3.4" (a small budget) is not
+    known to be small, it is too close to call."""
     se = stderr or 0.0
-    if loss < TASTE:
+    if loss < TASTE and 2 * se < TASTE:
         return "a matter of taste"
     if loss <= 2 * se:
         return "too close to call at this budget"
