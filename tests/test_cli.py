@@ -1405,6 +1405,8 @@ def test_a_bad_turn_is_refused_naming_the_option_as_typed_before_the_engine_is_m
     for turn, why in (("+X9/D", "unknown card 'X9': colour 'X' is not one of Y B W G R"),
                       ("+P9/D", "P9 is a card of the 6-colour game only"),  # a colour of the other game
                       ("bogus", "has no '/<source>'"),
+                      # the source quoted as typed, where it was upper-cased ('D X')
+                      ("+b6/d x", "source 'd x' is neither D (draw pile) nor a colour letter"),
                       ("+R7/D", "is not legal here: that card is not in the hand")):
         code, _, err = run(capsys, command, "example:midround", "--turn", turn)
         prog = f"lcanalysis {command}"  # one line naming the command and the option, as the parser's refusals

@@ -123,6 +123,15 @@ def test_a_line_that_is_no_turn_is_told_the_words_not_a_missing_source(capsys, m
     assert "Judging your turn" not in err  # nothing was played
 
 
+def test_a_bad_source_is_quoted_as_typed(capsys, monkeypatch):
+    """'+yw/d x' was told "source 'D X' is neither D ...": the source upper-cased, not what was typed."""
+    code, _out, err = play(capsys, monkeypatch, ["+yw/d x", "quit"], *FAST, "--seed", "7")
+    assert code == 0
+    (error,) = [e for e in err.splitlines() if e.startswith("error:")]
+    assert "move '+yw/d x': source 'd x' is neither D (draw pile) nor a colour letter" in error, error
+    assert "'D X'" not in error
+
+
 def test_a_card_alone_is_still_told_the_turns_that_play_or_discard_it(capsys, monkeypatch):
     s = TutorSession(agent="greedy", seed=7, time_budget=0.05)
     card = str(s.view().hand[0])

@@ -637,3 +637,18 @@ def test_a_bot_authors_agent_that_answers_no_legal_turn_gets_an_error_not_a_move
     legal = pos.legal_moves()[0]
     Mine.choose = lambda self, view, rng_or_seed=None, time_ms=None: str(legal)  # its text is a turn too
     assert answer(Mine(), {"type": "turn", "position": pos.view(0).to_json()}) == ({"move": str(legal)}, True)
+
+
+def test_a_bot_answer_with_a_bad_source_is_quoted_as_the_bot_wrote_it():
+    """The source of a turn that cannot be read was quoted upper-cased ("source 'D X'"), not as written."""
+    bot = [sys.executable, "-c", "import json, sys\nfor line in sys.stdin: print(json.dumps({'move': '+yw/d x'}), "
+           "flush=True)"]
+    ext = make_agent("external", cmd=bot, timeout=60)
+    pos = Position.deal(3)
+    try:
+        with pytest.raises(BotError) as raised:
+            ext.choose(pos.view(pos.to_move))
+        assert "source 'd x' is neither D (draw pile) nor a colour letter" in str(raised.value)
+        assert "'D X'" not in str(raised.value)
+    finally:
+        ext.close()

@@ -82,15 +82,15 @@ class Move:
                                 "discard it, then draw from the deck ('/' and a colour letter takes that discard "
                                 "pile's top instead)")
             raise MoveError(f"move {text!r} has no '/<source>': write e.g. '+R7/D' or '-Bw/G'")
-        head, src = s.split("/", 1)
-        src = src.strip().upper()
+        head, typed = s.split("/", 1)
+        src = typed.strip().upper()
         if src != DRAW_PILE:
             try:
                 src = COLOR_LETTERS[color_index(src, colors)]
-            except CardError:
+            except CardError:  # (the source quoted as typed: 'd x', not 'D X')
                 raise MoveError(
-                    f"move {text!r}: source {src!r} is neither D (draw pile) nor a colour letter of this game "
-                    f"({' '.join(COLOR_LETTERS[:colors])}){sixth_colour_hint(src, colors)}"
+                    f"move {text!r}: source {typed.strip()!r} is neither D (draw pile) nor a colour letter of this "
+                    f"game ({' '.join(COLOR_LETTERS[:colors])}){sixth_colour_hint(src, colors)}"
                 ) from None
         if head == "":
             return cls(None, False, src)
