@@ -106,6 +106,24 @@ def test_a_colour_written_as_its_name_is_refused_naming_its_letter():
         wager("example:midround", "Green", 10)
 
 
+def test_a_colour_letter_is_read_as_a_card_is_spaces_around_it_and_either_case():
+    """Card.parse(" b10 ") is B10, but color_index(" g ") was refused: a colour letter is now read as
+    tolerantly (interchange.md: reading is case-insensitive, spaces around a card allowed)."""
+    from lcanalysis.game.cards import color_index
+    from lcanalysis.wagers import wager
+    from lcanalysis.wagers.canonical import UnknownColorError
+
+    assert Card.parse(" b10 ") == Card.parse("B10")
+    assert [color_index(t, 5) for t in (" y", "b ", " W ", "\tg\n", "r")] == [0, 1, 2, 3, 4]
+    assert wager("example:midround", " g ", 10).color == "G"
+    assert wager("example:midround", " g ", 10).to_json() == wager("example:midround", "G", 10).to_json()
+    for bad in (" ", "", " x ", "g g"):
+        with pytest.raises(CardError, match="unknown colour"):
+            color_index(bad, 5)
+    with pytest.raises(UnknownColorError, match="unknown colour ' p ': this game has Y B W G R"):
+        wager("example:midround", " p ", 10)
+
+
 @pytest.mark.parametrize("text,mended", [("+R7", "+R7"), ("-bw", "-Bw"), (" +g10 ", "+G10")])
 def test_a_placement_without_its_draw_is_refused_showing_the_turn_mended(text, mended):
     """'+R7' (the draw left out, the common slip at 'lcanalysis play') was answered with the

@@ -353,6 +353,24 @@ def test_a_colour_or_draws_the_position_has_not_is_refused_naming_the_option_and
     assert err.endswith(" (see lcanalysis wager --help)\n") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--models", "canonical,decline_at_end"],
+                                   ["--models", "turns", "--samples", "50", "--json"]])
+def test_a_colour_with_spaces_around_it_or_in_lower_case_is_read_as_a_card_is(capsys, extra):
+    """Found at a table: '--color " g "' was refused, while " b10 " in a JSON hand is read (the spec's
+    readers take a card with spaces around it, in either case): a colour is now read the same way, and the
+    answer is the one for G."""
+    code, want, err = run(capsys, "wager", "example:midround", "--color", "G", *extra)
+    assert code == 0, err
+    for given in (" g ", "g", "G ", "\tg"):
+        code, out, err = run(capsys, "wager", "example:midround", "--color", given, *extra)
+        assert (code, out) == (0, want), err
+    if not extra:
+        assert want.startswith("green expedition")
+    # a colour the game has not is still refused naming --color, quoted as typed
+    code, out, err = run(capsys, "wager", "example:midround", "--color", " x ", *extra)
+    assert (code, out) == (2, "") and err.startswith("lcanalysis wager: error: argument --color: unknown colour ' x '")
+
+
 def test_an_opponent_count_that_leaves_out_the_known_cards_is_refused_saying_the_count_is_the_whole_hand(capsys):
     """Found by a review: 'p1=?7.Yw' (7 unknown cards and the Yw they took) was refused as "hand of
     player 1 has 7 cards; it must have 8", which does not say that the count includes the Yw."""

@@ -100,8 +100,9 @@ def colour_count_hint(colors: int, unaccounted: int) -> str:
 
 
 def color_index(letter: str, colors: int = 6) -> int:
-    """The colour number of a colour letter (case-insensitive)."""
-    upper = letter.upper() if isinstance(letter, str) and len(letter) == 1 else ""
+    """The colour number of a colour letter, read as a card is: case-insensitive, spaces around it
+    ignored (``" g "`` is green, as ``" b10 "`` is a card)."""
+    upper = letter.strip().upper() if isinstance(letter, str) and len(letter.strip()) == 1 else ""
     if len(upper) != 1 or upper not in COLOR_LETTERS[:colors]:
         allowed = " ".join(COLOR_LETTERS[:colors])
         raise CardError(f"unknown colour {brief(letter)}: expected one of {allowed}{color_name_hint(letter, colors)}"

@@ -711,8 +711,14 @@ def analyze_view(view: Any, color: str | int, draws: int, exact: bool = True) ->
     check_round_not_over(view)
     state = color_state_from_view(view, color)
     draws = _check_draws(view, draws)
-    letter = color if isinstance(color, str) else COLOR_LETTERS[int(color)]
-    return analyze(state, draws, exact=exact, color=letter.upper())
+    return analyze(state, draws, exact=exact, color=color_letter(view, color))
+
+
+def color_letter(view: Any, color: str | int) -> str:
+    """The letter of a colour of ``view``'s game given as ``color_state_from_view`` takes it (``" g "``
+    is ``"G"``, 2 is ``"W"``); an unknown one refused as there."""
+    color_state_from_view(view, color)
+    return COLOR_LETTERS[color_index(color, view.rules.colors) if isinstance(color, str) else int(color)]
 
 
 def wager_answer(view: Any, color_letter: str, draws: int) -> dict[str, Any]:

@@ -514,10 +514,9 @@ def decline_at_end(state: ColorState, draws: int, exact: bool = True) -> WagerAn
 def opponent_info_from_view(view: Any, color: str | int) -> OpponentInfo:
     """What ``view``'s viewer knows of the opponent in one colour; the opponent's pile draws assume
     both players draw from the pile (the viewer gets ``turns_left``, the opponent the rest)."""
-    from lcanalysis.wagers.canonical import color_state_from_view
+    from lcanalysis.wagers.canonical import color_letter
 
-    color_state_from_view(view, color)  # validates the colour
-    c = color if isinstance(color, int) else COLOR_LETTERS.index(color.upper())
+    c = COLOR_LETTERS.index(color_letter(view, color))  # (the colour checked, and read as a card's is)
     opp = 1 - view.viewer
     exp = view.expeditions[opp][c]
     nums = [x.number for x in exp if not x.is_wager]
@@ -563,13 +562,13 @@ def analyze_view_models(view: Any, color: str | int, *, share: float = 1.0, p_pi
     models once they have taken a second (``_bar``).
     """
     chosen = check_view_models(models)
-    from lcanalysis.wagers.canonical import analyze_view, color_state_from_view
+    from lcanalysis.wagers.canonical import analyze_view, color_letter, color_state_from_view
 
     state = color_state_from_view(view, color)
     turns = turns_left(int(view.deck_count), view.to_move == view.viewer)
     k = useful_draws(int(view.deck_count), view.to_move == view.viewer)
     opp = opponent_info_from_view(view, color)
-    letter = color.upper() if isinstance(color, str) else COLOR_LETTERS[color]
+    letter = color_letter(view, color)
     makers: dict[str, Callable[[], WagerAnalysis]] = {
         "canonical": lambda: analyze_view(view, color, k),
         "decline_at_end": lambda: decline_at_end(state, k),
