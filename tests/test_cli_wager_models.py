@@ -130,6 +130,48 @@ def test_only_exact_models_say_so_and_name_no_samples(capsys):
     assert answer["samples"] is None and answer["seed"] is None and answer["models"]["canonical"]["exact"] is True
 
 
+#: POSITION played down to 1 card in the draw pile (the rest of it discarded): player 0 to move has 1 turn
+#: left and no draw to come; B7 (the pile) and B8 (player 1's hand) are unseen, live, and can never arrive
+NO_DRAWS = ("LC1;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.R9;p1=?8;e0=Rw.R3.R5;e1=B2;"
+            "x=Y8.Y9.Yw.Y4.Yw.Y2.Y6.Y7.Bw.B10.B5.B9.B6.B3.Bw.W4.W6.Ww.Ww.W10.W5.W7.W3.Ww.G6.Gw.G9.Gw.G7.Gw.G5.G4.G8."
+            "R10.R6.R4.Rw.R8.Rw;d=1")
+#: POSITION with R9 on player 0's red expedition (Rw R3 R5 R9) and R10 discarded: every unseen red number
+#: (2 4 6 8) is below the 9, so nothing red can come however many of the 17 draws are made; the R7 in
+#: hand is dead
+NOTHING_LIVE = "LC1;c5;h8;nr;m0;v0;p0=Y3.Y5.Bw.B4.W8.G10.R7.Y7;p1=?8;e0=Rw.R3.R5.R9;e1=B2;x=W4.W6.G6.R10;d=35"
+
+
+@pytest.mark.parametrize("position, color, by_hand", [
+    # blue, hand Bw B4, one turn, no draw. 0 wagers: B4 goes down, 4 - 20 = -16 (declined at the end: 0);
+    # 1 wager: with the turn models the wager takes the one turn, (0 - 20) * 2 = -40; without them the B4
+    # goes down too, (4 - 20) * 2 = -32
+    (NO_DRAWS, "B", {"canonical": [-16, -32], "decline_at_end": [0, -32], "turns": [-16, -40],
+                     "turns_eager": [-16, -40], "opponent": [-16, -32], "turns_opponent": [-16, -40]}),
+    # red, Rw R3 R5 R9 placed: (17 - 20) * 2 = -6 whatever comes; a number placed, so no row with a wager
+    (NOTHING_LIVE, "R", {name: [-6] for name in VIEW_MODELS}),
+])
+def test_a_sampled_model_with_one_possible_world_is_exact(capsys, position, color, by_hand):
+    """Found at a table: with no draw left (or nothing of the colour that could come) the sampled models'
+    rows read 'estimate -16.00 ± 0.00', a Monte Carlo run over the one world there is. Every sample being
+    that world, its score is the answer, exactly: the rows say 'exact', the JSON 'exact': true and no
+    stderr, and the samples and seed are named nowhere, as with the exact models alone."""
+    code, out, err = _run(capsys, position, "--color", color, "--models", "--samples", "50", "--seed", "3")
+    assert code == 0, err
+    assert "every model asked is exact" in out and "±" not in out and "estimate" not in out
+    rows = _table_rows(out)
+    assert {(r[0], int(r[1])): (r[2], float(r[3])) for r in rows} == {
+        (m, j): ("exact", float(v)) for m, values in by_hand.items() for j, v in enumerate(values)}
+    code, out, err = _run(capsys, position, "--color", color, "--models", "--samples", "50", "--seed", "3", "--json")
+    answer = json.loads(out)
+    assert answer["samples"] is None and answer["seed"] is None
+    for name, values in by_hand.items():
+        model = answer["models"][name]
+        assert model["exact"] is True
+        assert [r["mean"] for r in model["by_wagers"]] == values
+        assert all(set(r) == {"wagers", "mean", "p_positive", "distribution"} for r in model["by_wagers"])
+        assert [r["distribution"] for r in model["by_wagers"]] == [{str(v): 1.0} for v in values]
+
+
 def test_the_json_holds_each_model_s_answer_by_name_with_the_turns_and_draws_used(capsys):
     code, out, err = _run(capsys, POSITION, "--color", "B", "--models", "--samples", str(N), "--seed", str(SEED),
                           "--share", "0.5", "--p-pickup", "0.3", "--keep-unopened", "0.25", "--json")

@@ -131,6 +131,36 @@ def test_turn_model_by_hand():
     assert turn_model(state, 3, n=2000, policy="eager").outcome(1).distribution == {-8: 1.0}
 
 
+def test_a_sampled_model_is_exact_exactly_where_every_sample_is_one_world():
+    """No draw to come, or no card of the colour that could come (nothing unseen above the expedition's top,
+    none known in the opponent's hand): every sample plays one world, and the answer is that world's score,
+    exact, with no standard error. Where a card could still come, it stays a sampled estimate."""
+    late = ColorState.make(hand=[4, 6], hand_wagers=1, placed=[], unseen=[8, 9], unseen_total=12)
+    # no draw: the 8 and 9 never come. 0 wagers: 4 + 6 - 20 = -10; 1 wager: (10 - 20) * 2 = -20; counting
+    # turns, one turn (no draw) places the 6 alone (-14), or the wager alone ((0 - 20) * 2 = -40)
+    assert M.one_world(late, 0)
+    for answer, means in ((canonical_mc(late, 0, n=500, progress=False), [-10, -20]),
+                          (turn_model(late, 1, n=500, progress=False), [-14, -40]),
+                          (opponent_model(late, 0, OpponentInfo(hidden=8, known=(10,)), p_pickup=1.0, n=500,
+                                          progress=False), [-10, -20])):
+        assert not answer.sampled and answer.exact
+        assert [o.mean for o in answer.by_wagers] == means
+        assert all(o.exact and o.stderr == 0 and o.samples == 0 and o.distribution == {o.mean: 1.0}
+                   for o in answer.by_wagers)
+        assert all("stderr" not in row and "exact" not in row for row in answer.to_json()["by_wagers"])
+    # nothing above the top: 2 and 3 unseen under a placed 7, many draws; hand 5 is dead. (7 - 20) = -13
+    below = ColorState.make(hand=[5], placed=[7], unseen=[2, 3], unseen_total=30)
+    assert M.one_world(below, 10)
+    assert [o.mean for o in canonical_mc(below, 10, n=500, progress=False).by_wagers] == [-13]
+    assert turn_model(below, 11, n=500, progress=False).exact
+    # a card that could still come: sampled, with its error
+    assert not M.one_world(late, 1) and not M.one_world(below, 10, OpponentInfo(hidden=5, known=(9,)))
+    assert not M.one_world(ColorState.make(placed=[7], unseen=[8], unseen_total=30), 1)
+    sampled = opponent_model(below, 10, OpponentInfo(hidden=5, known=(9,)), p_pickup=0.5, n=500, progress=False)
+    assert sampled.sampled and all(not o.exact and o.stderr > 0 and o.samples == 500 for o in sampled.by_wagers)
+    assert canonical_mc(late, 1, n=500, progress=False).sampled
+
+
 def test_turn_model_never_beats_the_canonical_model_with_the_same_draws():
     for hand in ([4, 6], [7, 8, 10], [2, 3, 5, 9]):
         state = ColorState.make(hand=hand, hand_wagers=1)

@@ -36,7 +36,9 @@ checked against simulated rounds (``lcanalysis.wagers.simulation`` and docs/wage
     player's next draw after the opponent drew it). Monte Carlo with a standard error.
 
 All Monte Carlo answers carry ``exact=False`` and the standard error of each mean; the exact
-ones carry ``exact=True``.
+ones carry ``exact=True``, and so does a Monte Carlo model's answer where every sample would be the
+same world (``one_world``: no draw to come for the player, or no card of the colour that could come):
+that world is played once and its score is the answer, exactly.
 """
 
 from __future__ import annotations
@@ -310,22 +312,40 @@ def _mc(state: ColorState, draws: int, *, turns: int = -1, share: float = 1.0,
     budget = math.ceil(share * turns - 1e-9) if turns >= 0 else 0
     outs = []
     pm = _mask(state.placed)
+    one = one_world(state, draws, opp)
     # counting turns, each wager placed takes a turn of its own: no more wagers than turns left
     rows = [j for j in state.wager_choices if (turns < 0 or j <= turns) and (only is None or j == only)]
-    bar = _bar(progress, len(rows), f"{model or 'wager model'}: rows of {n:,} samples", "row")
+    bar = _bar(progress, len(rows), f"{model or 'wager model'}: rows of {1 if one else n:,} samples", "row")
     for j in rows:
         hist = np.zeros(SCORE_SLOTS, dtype=np.int64)
+        # one world: every sample would be that world, so one play of it is the answer, exactly
+        runs = 1 if one else n
         mean, sd = _simulate(state.placed_wagers, pm, j, _mask(state.hand), _mask(state.unseen),
                              state.unseen_total, draws, opp.hidden, opp.draws, _mask(opp.known),
                              opp.opened, max(opp.top - 1, 0), keep_unopened, p_pickup, turns, budget,
-                             decline_end, n, seed + 7919 * j, hist, eager)
-        dist: dict[int, Number] = {int(i) - SCORE_OFFSET: float(c) / n for i, c in enumerate(hist) if c}
-        outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean), exact=False,
-                                 stderr=float(sd / math.sqrt(n)), samples=n))
+                             decline_end, runs, seed + 7919 * j, hist, eager)
+        dist: dict[int, Number] = {int(i) - SCORE_OFFSET: float(c) / runs for i, c in enumerate(hist) if c}
+        if one:
+            outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean)))
+        else:
+            outs.append(WagerOutcome(wagers=j, distribution=dist, mean=float(mean), exact=False,
+                                     stderr=float(sd / math.sqrt(n)), samples=n))
         bar.update(1)
     bar.close()
-    return WagerAnalysis(draws=draws, by_wagers=outs, exact=False, model=model,
-                         inputs={"state": state, "turns": turns, "share": share, "opponent": opp, "n": n})
+    return WagerAnalysis(draws=draws, by_wagers=outs, exact=one, model=model,
+                         inputs={"state": state, "turns": turns, "share": share, "opponent": opp,
+                                 "n": 0 if one else n})
+
+
+def one_world(state: ColorState, draws: int, opponent: OpponentInfo | None = None) -> bool:
+    """Whether every sample of the Monte Carlo models (``_simulate``) is the same world, so that one play
+    of it is the exact answer: the player has no draw to come (a card reaches the hand only on a draw of
+    its own, a discard picked up included), or no card of the colour could come, no unseen number and
+    none known in the opponent's hand above the expedition's top (the cards held play out the same way
+    whatever the draws). Otherwise the sample decides which cards come, and when."""
+    top = max(state.placed, default=0)
+    known = opponent.known if opponent is not None else ()
+    return draws == 0 or not any(v > top for v in (*state.unseen, *known))
 
 
 def canonical_mc(state: ColorState, draws: int, n: int = 20_000, seed: int = 0,
