@@ -650,3 +650,69 @@ def test_the_wager_charts_drawn_at_a_columns_width_stay_readable_and_within_the_
     assert legend.y1 < frame.y0
     with pytest.raises(ValueError, match=rf"{chart}: width must be the figure's width in inches, from 2 to 12"):
         getattr(figures, chart)(answer, width=40)
+
+
+def _half_widths(ax, horizontal: bool) -> list[float]:
+    """Each error bar's half width as drawn, in the order drawn (the segments of every bar container)."""
+    from matplotlib.container import ErrorbarContainer
+
+    out = []
+    for c in ax.containers:
+        if not isinstance(c, ErrorbarContainer) or not c.lines[2]:  # (a bar chart's bars hold their errorbar too)
+            continue
+        for seg in c.lines[2][0].get_segments():
+            (x0, y0), (x1, y1) = seg
+            out.append(abs(x1 - x0) / 2 if horizontal else abs(y1 - y0) / 2)
+    return out
+
+
+def test_the_turn_values_chart_draws_student_s_t_over_each_turn_s_worlds():
+    """The turns' bars were ± 1.96 s.e. whatever the worlds behind them: a turn successive halving dropped
+    after 12 play-outs, or an endgame level of 8 to 96 sampled worlds, has Student's t with worlds - 1
+    degrees of freedom (2.20 at 12 worlds); an average over every fill of buried cards, each fill's splits
+    sampled apart, has no one sample size and keeps ± 1.96; an exact value has no bar."""
+    from scipy import stats
+
+    from lcanalysis.analysis import Analysis, MoveValue
+
+    played_out = Analysis(moves=[MoveValue("+Y8/R", 17.3, 0.5, exact=False, extra={"worlds": 1268}),
+                                 MoveValue("-W4/Y", 14.6, 0.8, exact=False, extra={"worlds": 12})],
+                          kind="advisor estimate", exact=False)
+    halves = _half_widths(figures.move_values_chart(played_out).axes[0], horizontal=True)
+    assert halves == pytest.approx([stats.t.ppf(0.975, 1267) * 0.5, stats.t.ppf(0.975, 11) * 0.8])
+    assert stats.t.ppf(0.975, 11) == pytest.approx(2.201, abs=1e-3)  # (a printed table's value)
+    level = Analysis(moves=[MoveValue("+Y8/R", 17.3, 0.7, exact=False), MoveValue("-W4/Y", 14.6, 0.0, exact=True)],
+                     kind="view value (sampled worlds)", exact=False, splits=20)
+    halves = _half_widths(figures.move_values_chart(level).axes[0], horizontal=True)
+    assert halves == pytest.approx([stats.t.ppf(0.975, 19) * 0.7, 0.0])
+    fills = Analysis(moves=[MoveValue("+Y8/R", 17.3, 0.7, exact=False)],
+                     kind="view value (sampled worlds), averaged over 3 fills of the buried pile cards", exact=False,
+                     splits=3)
+    assert _half_widths(figures.move_values_chart(fills).axes[0], horizontal=True) == pytest.approx([1.96 * 0.7])
+
+
+def test_the_bias_and_calibration_bars_are_student_s_t_over_their_samples():
+    """The wager models' bias (a mean over ``rows`` expeditions) and the calibration bins (each a mean over
+    its ``rounds``) drew ± 1.96 s.e.: a bin of 6 rounds has ± 2.57. Tables without the counts (made by
+    hand) keep ± 1.96."""
+    import numpy as np
+    import pandas as pd
+    from scipy import stats
+
+    models = pd.DataFrame({"model": ["canonical", "turns"], "rows": [30, 1949], "bias": [8.5, 4.3],
+                           "bias s.e.": [0.3, 0.2]})
+    halves = _half_widths(figures.model_comparison_chart(models).axes[0], horizontal=True)
+    assert halves == pytest.approx([stats.t.ppf(0.975, 29) * 0.3, stats.t.ppf(0.975, 1948) * 0.2])
+    bare = models.drop(columns="rows")
+    assert _half_widths(figures.model_comparison_chart(bare).axes[0], horizontal=True) == pytest.approx([0.588, 0.392])
+    fit = {"slope": 0.95, "intercept": 0.3, "slope_low": 0.93, "slope_high": 0.98, "intercept_low": -0.4,
+           "intercept_high": 1.0}
+    bins = pd.DataFrame({"value": [-10.0, 0.0, 10.0], "realized": [-9.0, 1.0, 9.5], "realized s.e.": [1.0, 0.5, 2.0],
+                         "positions": [40, 40, 40], "rounds": [6, 30, 200]})
+    fig = figures.calibration_chart(np.arange(6.0), np.arange(6.0) + 1, fit, bins)
+    halves = _half_widths(fig.axes[0], horizontal=False)
+    assert halves == pytest.approx([stats.t.ppf(0.975, 5) * 1.0, stats.t.ppf(0.975, 29) * 0.5,
+                                    stats.t.ppf(0.975, 199) * 2.0])
+    assert halves[0] == pytest.approx(2.571, abs=1e-3)
+    fig = figures.calibration_chart(np.arange(6.0), np.arange(6.0) + 1, fit, bins.drop(columns="rounds"))
+    assert _half_widths(fig.axes[0], horizontal=False) == pytest.approx([1.96, 0.98, 3.92])

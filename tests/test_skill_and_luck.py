@@ -56,6 +56,13 @@ def test_gaps_between_agents_are_differences_with_independent_errors():
     assert row["points a decision"] == pytest.approx(6.0 - 2.0)
     assert row["s.e."] == pytest.approx(round(se, 2))
     assert row["P(gap > 0)"] == pytest.approx(round(float(st.norm.cdf(4.0 / se)), 3))
+    # the 95% interval: Student's t over the rounds (2 an agent), Welch-Satterthwaite's degrees of freedom,
+    # where it was 4 ± 1.96 s.e. By hand: round means 7 and 5 (s.e. 1), 1.5 and 2.5 (s.e. 0.5); the degrees
+    # of freedom (1 + 0.25)^2 / (1 / 1 + 0.0625 / 1) = 1.4706
+    assert (a.stderr, b.stderr) == pytest.approx((1.0, 0.5))
+    half = st.t.ppf(0.975, 1.5625 / 1.0625) * math.sqrt(1.25)
+    assert half == pytest.approx(6.92, abs=0.01)  # (three times the 2.19 of 1.96 s.e.)
+    assert (row["95% low"], row["95% high"]) == (round(4.0 - half, 2), round(4.0 + half, 2))
 
 
 def test_the_loss_check_counts_losses_below_minus_two_standard_errors():

@@ -9,6 +9,7 @@ returns it, so the cell shows it too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -108,7 +109,7 @@ def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
     fig, ax = _fig(7.0, 0.35 * max(len(moves), 3) + 1.4)
     y = np.arange(len(moves))[::-1]
     vals = [m.value for m in moves]
-    errs = [0.0 if m.exact else 1.96 * m.stderr for m in moves]
+    errs = [_move_half_95(m, analysis) for m in moves]
     bars = ax.barh(y, vals, xerr=errs, color=[_move_colour(m.move) for m in moves], alpha=0.85,
                    error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
     for bar, m in zip(bars, moves, strict=True):
@@ -127,6 +128,19 @@ def move_values_chart(analysis: Any, limit: int = 15, title: str | None = None):
     ax.set_title(title or f"Best {len(moves)} turns — {analysis.kind}{splits}" +
                  ("" if analysis.exact else " (bars: 95% intervals)"), fontsize=10)
     return fig
+
+
+def _move_half_95(m: Any, analysis: Any) -> float:
+    """Half a turn's 95% bar: Student's t over the worlds its standard error is of, a play-out turn's own
+    (successive halving drops a turn after as few as 12) or the sampled level's (the endgame search's 8 to
+    96, ``analysis.splits``); 0 for an exact value. An average over every fill of buried pile cards has
+    no one sample behind its error (each fill's splits sampled apart): ± 1.96 there."""
+    if m.exact:
+        return 0.0
+    worlds = m.extra.get("worlds")
+    if worlds is None and not re.search(r"averaged over \d+ fills", analysis.kind or ""):
+        worlds = analysis.splits
+    return 1.96 * m.stderr if not worlds else _half_95(m.stderr, int(worlds))
 
 
 def _turn_label(m: Any) -> str:
@@ -414,7 +428,12 @@ def model_comparison_chart(table: Any, title: str = "Wager models: predicted min
     """Bias of each model's prediction with a 95% interval, from ``experiments.wager_models_vs_play``."""
     fig, ax = _fig(7.0, 0.4 * len(table) + 1.4)
     y = np.arange(len(table))[::-1]
-    ax.errorbar(table["bias"], y, xerr=1.96 * table["bias s.e."], fmt="o", capsize=4, color="#2e8b3a")
+    # Student's t over each model's expeditions (``rows``), the samples its bias is the mean of; a table
+    # without them (made by hand) draws ± 1.96 s.e.
+    se = np.asarray(table["bias s.e."], float)
+    half = ([_half_95(e, int(n)) for e, n in zip(se, table["rows"], strict=True)] if "rows" in table
+            else 1.96 * se)
+    ax.errorbar(table["bias"], y, xerr=half, fmt="o", capsize=4, color="#2e8b3a")
     ax.axvline(0, color="black", lw=0.8, ls="--")
     ax.set_yticks(y, [f"{m} ({_sample_size(n)})" for m, n in zip(table["model"], table["rows"], strict=True)]
                   if "rows" in table else list(table["model"]))
@@ -513,8 +532,8 @@ def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: M
     coloured by ``groups`` (e.g. the phase of the round) when given; the line y = x (a calibrated
     predictor), the fitted least-squares line (``fit``: ``slope``, ``intercept`` and their
     ``_low``/``_high`` 95% bounds, as ``studies.calibration.calibration_fit`` gives them), and the
-    binned means (``bins``: a table with ``value``, ``realized`` and ``realized s.e.``) with 95%
-    error bars."""
+    binned means (``bins``: a table with ``value``, ``realized`` and ``realized s.e.``, and ``rounds``, the
+    samples of each mean, as ``binned_means`` gives it) with 95% error bars."""
     xa = np.asarray(values, float)
     ya = np.asarray(realized, float)
     fig, ax = _fig(7.0, 5.2)
@@ -536,7 +555,12 @@ def calibration_chart(values: Sequence[float], realized: Sequence[float], fit: M
     ax.plot(xs, a + b * xs, color="#c0392b", lw=2,
             label=f"fit: {a:+.1f} [{fit['intercept_low']:+.1f}, {fit['intercept_high']:+.1f}] + "
                   f"{b:.2f} [{fit['slope_low']:.2f}, {fit['slope_high']:.2f}] × value")
-    ax.errorbar(bins["value"], bins["realized"], yerr=1.96 * np.asarray(bins["realized s.e."], float), fmt="s",
+    # each bin's mean is over its rounds (``binned_means``: a round's positions one sample), tens a bin:
+    # Student's t with rounds - 1 degrees of freedom; bins without their rounds (made by hand): ± 1.96 s.e.
+    se = np.asarray(bins["realized s.e."], float)
+    half = ([_half_95(e, int(k)) for e, k in zip(se, bins["rounds"], strict=True)] if "rounds" in bins
+            else 1.96 * se)
+    ax.errorbar(bins["value"], bins["realized"], yerr=half, fmt="s",
                 color="black", ms=5, capsize=3, label="mean result in bins of the value (95% intervals)")
     ax.axhline(0, color="#999999", lw=0.5)
     ax.axvline(0, color="#999999", lw=0.5)

@@ -235,20 +235,39 @@ def error_rate_table(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> p
 
 def error_rate_gaps(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> pd.DataFrame:
     """Each agent's error rate minus the next stronger one's (``agents`` weakest first), with the
-    standard error (independent rounds), the 95% interval, z = gap / s.e., and P(gap > 0), the
-    normal approximation of how sure the sample makes us that the weaker agent errs more."""
+    standard error (independent rounds), the 95% interval (Student's t, its degrees of freedom
+    Welch-Satterthwaite's over the two agents' rounds, as each rate's own interval is t over its rounds),
+    z = gap / s.e., and P(gap > 0), the normal approximation of how sure the sample makes us that the
+    weaker agent errs more."""
     rates = error_rates(reviews, agents)
     names = [a for a in agents if a in rates]
+    dec = reviews[(reviews.kind == "decision") & (~reviews.forced.astype(bool))]
+    rounds = dec.groupby("agent")["deal"].nunique()  # each rate's independent samples (``_ratio_estimate``)
     rows = []
     for weaker, stronger in itertools.pairwise(names):
         a, b = rates[weaker], rates[stronger]
         gap = a.mean - b.mean
         se = math.sqrt(a.stderr**2 + b.stderr**2)
         z = gap / se if se > 0 else math.nan
+        low, high = _welch_interval(gap, a.stderr, int(rounds[weaker]), b.stderr, int(rounds[stronger]))
         rows.append({"gap": f"{weaker} - {stronger}", "points a decision": round(gap, 2), "s.e.": round(se, 2),
-                     "95% low": round(gap - 1.96 * se, 2), "95% high": round(gap + 1.96 * se, 2),
+                     "95% low": round(low, 2), "95% high": round(high, 2),
                      "z": round(z, 2), "P(gap > 0)": round(float(st.norm.cdf(z)), 3) if se > 0 else math.nan})
     return pd.DataFrame(rows).set_index("gap")
+
+
+def _welch_interval(diff: float, se_a: float, n_a: int, se_b: float, n_b: int) -> tuple[float, float]:
+    """The 95% interval of a difference of two independent means with standard errors ``se_a`` and ``se_b``
+    over ``n_a`` and ``n_b`` samples: Student's t with Welch-Satterthwaite's degrees of freedom (equal errors
+    over 160 rounds each: 1.97 s.e. each side; over 5 each: 2.31); NaN where a side has under two samples."""
+    if n_a < 2 or n_b < 2 or not (math.isfinite(se_a) and math.isfinite(se_b)):
+        return (math.nan, math.nan)
+    va, vb = se_a**2, se_b**2
+    if va + vb == 0:
+        return (diff, diff)
+    df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
+    half = float(st.t.ppf(0.975, df)) * math.sqrt(va + vb)
+    return (diff - half, diff + half)
 
 
 def loss_check(reviews: pd.DataFrame) -> dict[str, Any]:
