@@ -36,29 +36,25 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lcanalysis.core.features import useful_draws
     from lcanalysis.game.notation import read_view
     from lcanalysis.game.position import Position
     from lcanalysis.options import refused
+    from lcanalysis.wagers import wager
     from lcanalysis.wagers.canonical import (
         DrawsOutOfRangeError,
         UnknownColorError,
-        analyze_view,
         check_round_not_over,
         color_state_from_view,
     )
 
     position = load(args.position)
     view = read_view(position)  # a full position: the view of the player to move
-    draws = args.draws
     check_round_not_over(view)  # before the default draws: with no turn left they mean nothing
     try:  # --color and --draws read against the position: refused as arguments, naming the option
         state = color_state_from_view(view, args.color)  # (a colour of this game, before any model runs)
         if args.models is not None:
             return wager_models.run_models(args, view, full_position=isinstance(position, Position))
-        if draws is None:
-            draws = useful_draws(view.deck_count, view.to_move == view.viewer)
-        analysis = analyze_view(view, args.color, draws)
+        analysis = wager(view, args.color, args.draws)  # no --draws: the viewer's useful draws, as in Python
     except UnknownColorError as exc:
         raise refused("--color", str(exc)) from None
     except DrawsOutOfRangeError as exc:
