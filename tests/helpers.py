@@ -142,3 +142,22 @@ def ends_pointing_to_help(err: str, prog: str) -> bool:
     """Whether ``err`` ends as ``refusal_line`` ends a line, whatever the problem."""
     clause = f"; see {prog} --help\n"
     return err.endswith(f" (see {prog} --help)\n") or (err.endswith(clause) and err[:-len(clause)].endswith(")"))
+
+
+def hear_still_working(monkeypatch):
+    """A ``threading.Event`` set once a command's stage line (``cli.common.progress_line``) says it is still
+    working, each line still printed: the tests of a long wait hold the work until the command has spoken."""
+    import threading
+
+    import lcanalysis.cli.common as common
+
+    heard = threading.Event()
+    spoken = common.progress_line
+
+    def listening(line):
+        spoken(line)
+        if "still working" in line:
+            heard.set()
+
+    monkeypatch.setattr(common, "progress_line", listening)
+    return heard

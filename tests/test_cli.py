@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ends_pointing_to_help, refusal_line
+from helpers import ends_pointing_to_help, hear_still_working, refusal_line
 
 from lcanalysis.cli import main
 from lcanalysis.game.notation import read_position
@@ -979,26 +979,16 @@ def test_a_stage_of_advise_that_runs_on_is_not_a_silent_wait(capsys, monkeypatch
     for 8 s until the answer. A stage that runs on now has its line said again, with the seconds
     since, while it lasts. The advisor is replaced by one that reports a stage and waits (at most
     30 s) until the command has said it is still working, then answers; the answer is unchanged."""
-    import threading
 
     import lcanalysis.advisor as advisor
-    import lcanalysis.cli.common as common
 
     real = advisor.advise("example:midround", time_budget=0.05, seed=0)
-    heard = threading.Event()
-    spoken = common.progress_line
-
-    def listening(line):
-        spoken(line)
-        if "still working" in line:
-            heard.set()
-
+    heard = hear_still_working(monkeypatch)
     def slow_advise(source, progress=None, **_):
         progress("endgame: 2 stall(s) each: solving")
         assert heard.wait(30), "no word while the stage ran on"
         return real
 
-    monkeypatch.setattr(common, "progress_line", listening)
     monkeypatch.setattr(advisor, "advise", slow_advise)
     code, out, err = run(capsys, "advise", "example:midround", "--json")
     assert code == 0 and json.loads(out)["value"] == pytest.approx(real.value, rel=1e-14)  # (15 digits)

@@ -10,6 +10,7 @@ import re
 import sys
 
 import pytest
+from helpers import hear_still_working
 
 from lcanalysis.cli import main
 from lcanalysis.game.records import MatchRecord, RoundRecord, read_record
@@ -376,19 +377,12 @@ def test_a_judgement_or_hint_that_runs_on_says_it_is_still_working(capsys, monke
     for the judgement of a turn. The search is replaced by one that reports a stage and waits (at
     most 30 s) until the command has said it is still working; the judgement is then the real one.
     The tutor's search threshold is raised so that the opening's turn is judged that way."""
-    import threading
 
     import lcanalysis.advisor as advisor
-    import lcanalysis.cli.common as common
     import lcanalysis.tutor as tutor
 
-    heard = threading.Event()
-    spoken, real = common.progress_line, advisor.advise
-
-    def listening(line):
-        spoken(line)
-        if "still working" in line:
-            heard.set()
+    heard = hear_still_working(monkeypatch)
+    real = advisor.advise
 
     def slow(view, time_budget=None, seed=0, progress=None, **_):
         assert progress is not None
@@ -397,7 +391,6 @@ def test_a_judgement_or_hint_that_runs_on_says_it_is_still_working(capsys, monke
         assert heard.wait(30), "no word while the stage ran on"
         return real(view, time_budget=0.05, seed=seed)
 
-    monkeypatch.setattr(common, "progress_line", listening)
     monkeypatch.setattr(tutor, "JUDGE_SEARCH_CARDS", 60)
     monkeypatch.setattr(tutor, "advise", slow)
     monkeypatch.setattr(advisor, "advise", slow)

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import hear_still_working
 
 from lcanalysis.cli.main import main
 from lcanalysis.game.position import Position
@@ -322,19 +323,12 @@ def test_a_check_whose_trials_run_on_is_not_a_silent_wait(record, tmp_path, caps
     best in both seats' and then nothing for 15 s until both trials ended. The line is now said again,
     with the seconds since, while the check runs on. Its first trial is held (at most 30 s) until the
     command has said so; the check's answer is the real one."""
-    import threading
     import time
 
-    import lcanalysis.cli.common as common
     import lcanalysis.studies.rollout as R
 
-    heard = threading.Event()
-    spoken, real = common.progress_line, R.play_trial
-
-    def listening(line):
-        spoken(line)
-        if "still working" in line:
-            heard.set()
+    heard = hear_still_working(monkeypatch)
+    real = R.play_trial
 
     def held(source, turns, agent, trial, *rest):
         give_up = time.monotonic() + 30
@@ -343,7 +337,6 @@ def test_a_check_whose_trials_run_on_is_not_a_silent_wait(record, tmp_path, caps
         assert trial or heard.is_set(), "no word while the check ran on"
         return real(source, turns, agent, trial, *rest)
 
-    monkeypatch.setattr(common, "progress_line", listening)
     monkeypatch.setattr(R, "play_trial", held)
     path = tmp_path / "record.json"
     write_record(record, str(path))

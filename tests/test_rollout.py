@@ -10,6 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import hear_still_working
 
 from lcanalysis.agents import make_agent
 from lcanalysis.cli import main
@@ -979,19 +980,9 @@ def test_a_trial_that_runs_on_is_not_a_silent_wait(capsys, monkeypatch):
     """Found at a table: 'review --check 2' said '2 trial(s) to play, ...' and then nothing for 15 s
     while best played its trials out, as 'rollout' does. The last line is now said again, with the
     seconds since, while a trial runs on, as advise's stages are."""
-    import threading
 
-    import lcanalysis.cli.common as common
 
-    heard = threading.Event()
-    spoken = common.progress_line
-
-    def listening(line):
-        spoken(line)
-        if "still working" in line:
-            heard.set()
-
-    monkeypatch.setattr(common, "progress_line", listening)
+    heard = hear_still_working(monkeypatch)
     _first_trial_held(monkeypatch, heard.is_set)
     assert main(["rollout", "example:midround", "--agent", "heuristic", "--trials", "2", "--turn", "+B6/D",
                  "--turn", "-W2/G", "--workers", "1"]) == 0

@@ -321,3 +321,27 @@ def test_a_large_samples_interval_is_about_1_96_standard_errors_and_one_value_gi
         assert all(math.isnan(v) for v in lone.ci95)
     frame = estimates_frame({"one value": Estimate.of([3.0])})
     assert frame.loc["one value", "estimate"] == 3.0 and math.isnan(frame.loc["one value", "95% low"])
+
+
+def test_welch_t_is_scipys_welch_test_on_the_raw_samples():
+    """``welch_t`` (the one Welch interval of paired_strength --unpaired and skill_and_luck's error-rate
+    gaps) from two means' standard errors and sample sizes: its degrees of freedom and interval are those
+    of scipy's Welch test computed on the samples themselves; no spread gives no interval."""
+    from scipy import stats
+
+    from lcanalysis.studies.estimate import welch_t
+
+    rng = np.random.default_rng(5)
+    for n_a, n_b in ((4, 9), (30, 30), (200, 12)):
+        a, b = rng.normal(1.0, 2.0, n_a), rng.normal(0.0, 5.0, n_b)
+        se_a, se_b = a.std(ddof=1) / np.sqrt(n_a), b.std(ddof=1) / np.sqrt(n_b)
+        se, dof, half = welch_t(se_a, n_a, se_b, n_b)
+        ref = stats.ttest_ind(a, b, equal_var=False)
+        assert dof == pytest.approx(ref.df, rel=1e-9)
+        low, high = ref.confidence_interval(0.95)
+        diff = a.mean() - b.mean()
+        assert (diff - half, diff + half) == pytest.approx((low, high), rel=1e-9)
+        assert se == pytest.approx(diff / ref.statistic, rel=1e-9)
+    se, dof, half = welch_t(0.0, 10, 0.0, 10)
+    assert se == 0.0 and np.isnan(dof) and np.isnan(half)
+    assert np.isnan(welch_t(1.0, 1, 1.0, 10)[2])

@@ -69,6 +69,22 @@ def t_interval(mean: float, stderr: float, df: int, conf: float = 0.95) -> tuple
     return (mean - half, mean + half)
 
 
+def welch_t(se_a: float, n_a: int, se_b: float, n_b: int, conf: float = 0.95) -> tuple[float, float, float]:
+    """A difference of two independent means, ``se_a`` the standard error of one over ``n_a`` samples and
+    ``se_b`` of the other over ``n_b``: (its standard error, its Welch-Satterthwaite degrees of freedom, the
+    half width of its ``conf`` Student's t interval). With no spread on either side, or under two samples on
+    one, the degrees of freedom and the width are NaN: no interval, where a width of 0 would claim the
+    difference exact."""
+    se = math.hypot(se_a, se_b)
+    if n_a < 2 or n_b < 2 or not math.isfinite(se) or se == 0:
+        return se, math.nan, math.nan
+    va, vb = se_a**2, se_b**2
+    dof = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
+    from scipy import stats  # (imported here, as in t_interval)
+
+    return se, dof, float(stats.t.ppf(0.5 + conf / 2, dof)) * se
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A sample mean with its standard error and sample size; ``interval``: its 95% interval when

@@ -39,9 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from lcanalysis.options import CommandParser, run_script
+from lcanalysis.studies.estimate import welch_t
 from lcanalysis.studies.results_command import answer
 from lcanalysis.tournaments.runner import load_results
 from lcanalysis.tournaments.stats import mean_interval
@@ -255,12 +255,10 @@ def _welch(new_units: pd.Series, old_units: pd.Series, conf: float) -> tuple[flo
     degrees of freedom, the half width of its ``conf`` t interval); with no spread in either file
     (every deal won in both, say) the degrees of freedom and the width are NaN: no interval, where
     a width of 0 would claim the change exact."""
-    v1, v2 = float(new_units.var(ddof=1)) / len(new_units), float(old_units.var(ddof=1)) / len(old_units)
-    se = math.sqrt(v1 + v2)
-    if se == 0:
-        return 0.0, 0.0, 0.0, math.nan, math.nan
-    dof = (v1 + v2) ** 2 / (v1 ** 2 / (len(new_units) - 1) + v2 ** 2 / (len(old_units) - 1))
-    return math.sqrt(v1), math.sqrt(v2), se, dof, float(st.t.ppf(0.5 + conf / 2, dof)) * se
+    se1 = math.sqrt(float(new_units.var(ddof=1)) / len(new_units))
+    se2 = math.sqrt(float(old_units.var(ddof=1)) / len(old_units))
+    se, dof, half = welch_t(se1, len(new_units), se2, len(old_units), conf)
+    return se1, se2, se, dof, half
 
 
 def _tournaments_differ(new: pd.DataFrame, old: pd.DataFrame) -> str | None:

@@ -35,7 +35,7 @@ from scipy import stats as st
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser, run_script
-from lcanalysis.studies.estimate import Estimate, t_interval
+from lcanalysis.studies.estimate import Estimate, t_interval, welch_t
 from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, PLAY_CODE, StudyFile
 
 #: the agents from weakest to strongest, as their results order them (data/round_robin_4agents.txt:
@@ -249,25 +249,12 @@ def error_rate_gaps(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> pd
         gap = a.mean - b.mean
         se = math.sqrt(a.stderr**2 + b.stderr**2)
         z = gap / se if se > 0 else math.nan
-        low, high = _welch_interval(gap, a.stderr, int(rounds[weaker]), b.stderr, int(rounds[stronger]))
+        _, _, half = welch_t(a.stderr, int(rounds[weaker]), b.stderr, int(rounds[stronger]))
+        low, high = gap - half, gap + half  # (NaN: no interval, a side with no spread or under two rounds)
         rows.append({"gap": f"{weaker} - {stronger}", "points a decision": round(gap, 2), "s.e.": round(se, 2),
                      "95% low": round(low, 2), "95% high": round(high, 2),
                      "z": round(z, 2), "P(gap > 0)": round(float(st.norm.cdf(z)), 3) if se > 0 else math.nan})
     return pd.DataFrame(rows).set_index("gap")
-
-
-def _welch_interval(diff: float, se_a: float, n_a: int, se_b: float, n_b: int) -> tuple[float, float]:
-    """The 95% interval of a difference of two independent means with standard errors ``se_a`` and ``se_b``
-    over ``n_a`` and ``n_b`` samples: Student's t with Welch-Satterthwaite's degrees of freedom (equal errors
-    over 160 rounds each: 1.97 s.e. each side; over 5 each: 2.31); NaN where a side has under two samples."""
-    if n_a < 2 or n_b < 2 or not (math.isfinite(se_a) and math.isfinite(se_b)):
-        return (math.nan, math.nan)
-    va, vb = se_a**2, se_b**2
-    if va + vb == 0:
-        return (diff, diff)
-    df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
-    half = float(st.t.ppf(0.975, df)) * math.sqrt(va + vb)
-    return (diff - half, diff + half)
 
 
 def loss_check(reviews: pd.DataFrame) -> dict[str, Any]:
