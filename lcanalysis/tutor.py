@@ -44,7 +44,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import REASONS, Rules
 from lcanalysis.match_equity import match_loss_said, points_only_note
-from lcanalysis.options import REVIEW_PLAYOUT_POLICY, ROLLOUTS_PER_SECOND, brief
+from lcanalysis.options import PLAYOUT_POLICY_DEFAULT, REVIEW_PLAYOUT_POLICY, ROLLOUTS_PER_SECOND, brief
 from lcanalysis.rollouts import Rollouts, playout_params
 
 #: of the judging budget's play-outs, the share that plays the played and the best turn out again with the
@@ -53,15 +53,19 @@ POLICY_CHECK_SHARE = 0.3
 POLICY_CHECK_MIN_WORLDS = 100
 
 
-def judging_note(deck_count: int, seconds: float | None = None) -> str:
+def judging_note(deck_count: int, seconds: float | None = None, checked: bool = False) -> str:
     """What to show while the advisor judges a turn (never a silent wait); ``seconds``: its budget,
-    to say how long the wait is."""
+    to say how long the wait is; ``checked``: a turn not the best is then played out again with the game
+    review's policy (``TutorSession.checks_policy``), ``POLICY_CHECK_SHARE`` more of the budget's play-outs."""
     if deck_count <= JUDGE_SEARCH_CARDS:
         how_long = f"about {seconds:g} s" if seconds is not None else "a second or two"
         return (f"Judging your turn: {deck_count} card(s) left in the draw pile, so the endgame search judges it "
                 f"({how_long})...")
-    return "Judging your turn: playing the round out in sampled worlds" + (
-        f" (about {seconds:g} s)..." if seconds is not None else "...")
+    if seconds is None:
+        return "Judging your turn: playing the round out in sampled worlds..."
+    more = (f"; {seconds * (1 + POLICY_CHECK_SHARE):g} s if it then checks your turn against the game review's "
+            "play-outs" if checked else "")
+    return f"Judging your turn: playing the round out in sampled worlds (about {seconds:g} s{more})..."
 
 
 def match_chance_text(rules: Rules, lead: int, rounds_left: int, i_start_next: bool) -> str:
@@ -396,6 +400,12 @@ class TutorSession:
 
     def _advice_key(self) -> tuple[int, int, int]:
         return (self.match.round_number, self.position.turn, len(self.position.history))
+
+    @property
+    def checks_policy(self) -> bool:
+        """Whether a turn judged by play-outs, not the best, is played out again with the game review's policy
+        (``policy_check``): the tutor's play-outs play another."""
+        return (self.playout_policy or PLAYOUT_POLICY_DEFAULT) != REVIEW_PLAYOUT_POLICY
 
     def advised(self) -> bool:
         """Whether ``advice`` has answered for the view now (a hint was asked): judging a turn then takes

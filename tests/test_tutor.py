@@ -740,3 +740,17 @@ def test_where_the_policies_agree_or_are_one_nothing_is_added():
     s, _ = _session_at(_YELLOW_RUN, time_budget=0.5, playout_policy="stalling")
     judged = s.judge("+Y6/Y")
     assert judged.check_loss is None and not judged.disagreement
+
+
+def test_the_note_while_judging_counts_the_check_against_the_reviews_play_outs():
+    """The tutor's second measurement (``policy_check``) plays 30% more of the budget's play-outs when a
+    turn is not the best: the note before the wait said "about 0.5 s" all the same; it now gives both."""
+    from lcanalysis.tutor import judging_note
+
+    plain = TutorSession(agent="greedy", seed=1)
+    assert plain.checks_policy and not TutorSession(agent="greedy", seed=1, playout_policy="stalling").checks_policy
+    said = judging_note(30, 0.5, checked=plain.checks_policy)
+    assert said == ("Judging your turn: playing the round out in sampled worlds (about 0.5 s; 0.65 s if it then "
+                    "checks your turn against the game review's play-outs)...")  # 0.5 s and 30% more
+    assert judging_note(30, 0.5) == "Judging your turn: playing the round out in sampled worlds (about 0.5 s)..."
+    assert "checks" not in judging_note(3, 2.0, checked=True)  # the endgame search judges: no second measurement

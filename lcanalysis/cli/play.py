@@ -250,7 +250,8 @@ class Game:
             return True
         cards = self.s.view().deck_count
         if not self.s.advised():  # (after a hint the turn is judged by the hint's answer, at once)
-            print(judging_note(cards, judging_budget(cards, self.time)), file=sys.stderr, flush=True)
+            print(judging_note(cards, judging_budget(cards, self.time), checked=self.s.checks_policy), file=sys.stderr,
+                  flush=True)
         before = self.s.progress
         with stage_progress() as progress:  # a stage of the endgame search that runs on says so
             self.s.progress = progress
