@@ -116,6 +116,12 @@ def table_rows(text: str, heading: str) -> dict[str, list[str]]:
     return rows
 
 
+def _page(path: str) -> str:
+    """A page of the repository (``README.md``, ``docs/agents.md``) with its line breaks and runs of spaces
+    made single spaces, so that a quoted sentence is found wherever the page wraps it."""
+    return " ".join((ROOT / path).read_text().split())
+
+
 def test_every_row_of_the_agents_page_is_what_its_file_gives():
     rows = table_rows((ROOT / "docs/agents.md").read_text(), "## Measured strength")
     assert set(rows) == set(DOCS_ROWS)  # no row without its file, no file without its row
@@ -131,7 +137,7 @@ def test_the_win_rate_intervals_over_deals_are_as_much_narrower_than_wilsons_as_
     deals is 5 to 15% narrower than Wilson's over rounds, but for stalling against heuristic (41%,
     and 50% with 6 colours) and `best` against `heuristic` with 6 colours (1%: its seatings hardly correlate);
     the two seatings of a deal are negatively correlated in every file."""
-    text = " ".join((ROOT / "docs/agents.md").read_text().split())
+    text = _page("docs/agents.md")
     assert ("by 5 to 15% in every row but `stalling` against `heuristic`, where it is 41% narrower (50% with 6 "
             "colours)") in text
     assert ("`best` against `heuristic` with 6 colours is the other exception, 1% narrower: there the two seatings "
@@ -185,8 +191,8 @@ def test_the_paired_changes_quoted_for_todays_best_are_what_the_files_give():
     from lcanalysis.studies.paired_strength import paired_change
 
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     six = paired_change(data / "strength_best1500_vs_search_6c.jsonl",
                         data / "strength_best_streams_vs_search_6c.jsonl", opponent="search")
     assert (six.deals, six.identical) == (1000, 62)
@@ -221,8 +227,8 @@ def test_todays_best_is_the_screened_change_and_its_figures_are_what_the_files_g
 
     assert BEST_OPTIONS["caution"] == 1 and make_agent("best").caution == 1
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     six = paired_change(data / "screen_caution1_best1500_vs_search_6c.jsonl",
                         data / "strength_best1500_vs_search_6c.jsonl", opponent="search")
     assert six.deals == 1000
@@ -245,8 +251,8 @@ def test_todays_best_at_one_second_is_quoted_from_its_files():
     from lcanalysis.studies.paired_strength import paired_change
 
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     new = data / "strength_best_caution1_vs_search_1s.jsonl"
     slow = paired_change(new, data / "screen_caution1_best1500_vs_search.jsonl",
                          sides=("best:time_ms=1000", "best:caution=1"))
@@ -267,7 +273,7 @@ def test_todays_best_at_one_second_is_quoted_from_its_files():
 def test_the_round_robins_ratings_are_quoted_with_their_standard_errors_from_its_file():
     """docs/agents.md quotes the six-agent round robin's Bradley-Terry ratings; an estimate carries its
     standard error, so each is quoted as ``rating ± error``, both what the file gives today."""
-    text = " ".join((ROOT / "docs/agents.md").read_text().split())
+    text = _page("docs/agents.md")
     start = text.index("the `.txt` holds its summary and Bradley-Terry ratings")
     quoted = dict(re.findall(r"(\w+) ([+-]\d+ ± \d+)", text[start:start + 600]))
     df = load_results(ROOT / "data" / "round_robin_6agents.jsonl")
@@ -292,10 +298,10 @@ def test_the_search_agents_time_per_move_is_quoted_from_its_files():
     """The README and docs/agents.md quote the search agent's CPU and wall-clock time per move of the
     strength runs (5 and 6 colours): each number is what the rounds of its file give."""
     five, six = _search_times("strength_search_vs_heuristic"), _search_times("strength_search_vs_heuristic_6c")
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    readme = _page("README.md")
     assert (f"The search agent used {five['cpu']:.0f} ms of CPU a move on average (at most {five['max_cpu']:.0f} ms) "
             f"with 5 colours, {six['cpu']:.1f} ms (at most {six['max_cpu']:.0f} ms) with 6") in readme
-    agents = " ".join((ROOT / "docs/agents.md").read_text().split())
+    agents = _page("docs/agents.md")
     assert (f"{five['cpu']:.0f} ms of CPU on average, at most {five['max_cpu']:.0f} ms (the two-card endgame solver; "
             f"measured on the {five['cpu_rounds']} rounds played after CPU time was recorded)") in agents
     assert f"mean {five['ms']:.0f} ms, and one move of {five['max_ms'] / 1000:.1f} s" in agents
@@ -310,8 +316,8 @@ def test_todays_best_against_heuristic_with_6_colours_is_quoted_from_its_files()
     from lcanalysis.studies.paired_strength import paired_change, unpaired_change
 
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     six = data / "strength_best_caution1_vs_heuristic_6c.jsonl"
     paired = paired_change(six, data / "strength_search_vs_heuristic_6c.jsonl", opponent="heuristic")
     assert paired.deals == 300
@@ -384,7 +390,7 @@ def test_the_cpu_a_move_quoted_for_a_strength_run_is_what_its_file_gives(page, n
         values.update({f"{key}_cpu": times["cpu"], f"{key}_max_cpu": times["max_cpu"],
                        f"{key}_cpu_s": times["cpu"] / 1000, f"{key}_max_cpu_s": times["max_cpu"] / 1000,
                        f"{key}_max_s": times["max_ms"] / 1000})
-    text = " ".join((ROOT / page).read_text().split())
+    text = _page(page)
     assert template.format(**values) in text, f"{page} does not say what {name} gives: {template.format(**values)}"
 
 
@@ -404,7 +410,7 @@ def test_the_readmes_reproduce_block_gives_the_command_of_every_row():
 def test_heuristic_against_greedy_with_6_colours_is_quoted_from_its_file():
     """docs/agents.md gives heuristic vs greedy with 6 colours in words (no table row), and the turns a
     round of the 6- and 5-colour search runs: each what its file's rounds give."""
-    text = " ".join((ROOT / "docs/agents.md").read_text().split())
+    text = _page("docs/agents.md")
     six = recomputed("strength_heuristic_vs_greedy_6c", "heuristic")
     capped = "none capped" if six["capped"] == "0" else f"{six['capped']} capped"
     deals = pd.read_csv(ROOT / "data" / "strength_heuristic_vs_greedy_6c.csv").deal.nunique()
@@ -427,8 +433,8 @@ def _percent(name: str, agent: str) -> dict[str, str]:
 
 def test_the_win_rates_in_percent_quoted_in_prose_are_what_the_files_give():
     """The README and docs/agents.md give several match-ups in words, as percentages: each recomputed."""
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
+    readme = _page("README.md")
+    docs = _page("docs/agents.md")
     five, six = _percent("screen_caution1_best1500_vs_search", CAUTION_1), \
         _percent("screen_caution1_best1500_vs_search_6c", CAUTION_1)
     assert (f"It wins **{five['rate']} {five['interval']} of {five['rounds']} rounds against `search`, "
@@ -532,8 +538,8 @@ def test_the_floor_on_the_caution_rule_at_one_second_is_quoted_from_its_file():
     from lcanalysis.studies.paired_strength import paired_change
 
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     new = data / "screen_minlead08_1s_vs_search.jsonl"
     old = paired_change(new, data / "strength_best_caution1_vs_search_1s.jsonl", opponent="search:time_ms=1000")
     slow = paired_change(new, data / "screen_caution1_best1500_vs_search.jsonl",
@@ -562,8 +568,8 @@ def test_the_wider_search_at_one_second_is_quoted_from_its_file():
     from lcanalysis.studies.paired_strength import paired_change
 
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     label = "best:time_ms=1000,width=16,finalists=5"
     new = data / "screen_width16_1s_vs_search.jsonl"
     old = paired_change(new, data / "strength_best_caution1_vs_search_1s.jsonl", opponent="search:time_ms=1000")
@@ -591,8 +597,8 @@ def test_the_tuned_play_outs_at_one_second_are_quoted_from_their_file():
     from lcanalysis.studies.paired_strength import paired_change
 
     data = ROOT / "data"
-    docs = " ".join((ROOT / "docs/agents.md").read_text().split())
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    docs = _page("docs/agents.md")
+    readme = _page("README.md")
     label = "best:tuned=1,stall=0.725,time_ms=1000"
     new = data / "screen_tuned_1s_vs_search.jsonl"
     old = paired_change(new, data / "strength_best_caution1_vs_search_1s.jsonl", opponent="search:time_ms=1000")
