@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -508,3 +510,29 @@ def test_the_tutors_play_out_policy_is_chosen_on_the_command_line(capsys, monkey
         play(capsys, monkeypatch, [], *FAST, "--playout-policy", "plainer")
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "--playout-policy" in err and "'plainer'" in err and "'stalling'" in err
+
+
+def test_a_scripted_game_echoes_each_line_after_the_prompt_in_order_with_what_answers_it():
+    """Piped to a file beside standard error (``2>&1``), with Python's default buffering (no
+    PYTHONUNBUFFERED), standard output was block-buffered: every error and "Judging your turn" note came
+    first and the boards and echoed turns after them all, so a transcript could not be followed. Each line
+    read is printed after the prompt, and what answers it comes after it."""
+    s = TutorSession(agent="greedy", seed=5, time_budget=0.05)
+    turn = str(s.legal_turns()[0])
+    card = next(str(c) for c in s.view().hand if f"+{c}/D" != turn)  # a card alone: refused, on standard error
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    done = subprocess.run([sys.executable, "-m", "lcanalysis", "play", *FAST, "--seed", "5"],
+                          input=f"{turn}\n{card}\nzz\nquit\n", stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, env=env, timeout=300, check=False)
+    out = done.stdout
+    assert done.returncode == 0, out
+    steps = ["\nLC1;",  # the first board, which ends with its LC1 line
+             f"\nyour turn> {turn}\n", "Judging your turn", "\nLC1;",  # the turn, its wait, the next board
+             f"\nyour turn> {card}\n", f"error: move '{card}' is a card, not a turn",
+             "\nyour turn> zz\n", "error: 'zz' is neither a turn nor a word of the game",
+             "\nyour turn> quit\n", "your 1 decision(s): "]
+    at = 0
+    for step in steps:  # each where it belongs: after the one before it
+        found = out.find(step, at)
+        assert found >= 0, f"{step!r} not after position {at} of:\n{out}"
+        at = found + len(step)

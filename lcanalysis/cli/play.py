@@ -6,13 +6,15 @@ Backgammon's tutor does (``--ask``: before the turn is played, which may then be
 ``hint`` shows the advisor's best turns before you choose. The game and
 the judgement are ``lcanalysis.tutor.TutorSession``; this module only reads lines and prints.
 
-Standard input is read line by line, so a game can be scripted; the prompt appears only at a
-terminal. A line is a turn in the notation of docs/spec/interchange.md (``+B6/D``: play B6 and
-draw from the deck; ``-W2/G``: discard W2 and take the top of the green pile), or one of the
-words in ``WORDS``. With ``--record FILE`` the game so far is written to FILE after every turn
-(a game record, JSON), so nothing is lost when the session stops; ``lcanalysis review FILE``
-then analyses it for skill and luck. Ctrl-C while the advisor thinks (a hint, a turn being judged)
-stops it and gives the turn back; while the agent thinks, it ends the game as ``quit`` does.
+Standard input is read line by line, so a game can be scripted: at a terminal the prompt waits for a
+line; from a script or a file each line read is printed after the prompt, in order with what answers it
+(errors and notes included, on standard error), so that the transcript reads as a game. A line is a
+turn in the notation of docs/spec/interchange.md (``+B6/D``: play B6 and draw from the deck; ``-W2/G``:
+discard W2 and take the top of the green pile), or one of the words in ``WORDS``. With ``--record FILE``
+the game so far is written to FILE after every turn (a game record, JSON), so nothing is lost when the
+session stops; ``lcanalysis review FILE`` then analyses it for skill and luck. Ctrl-C while the advisor
+thinks (a hint, a turn being judged) stops it and gives the turn back; while the agent thinks, it ends the
+game as ``quit`` does.
 
 A turn is judged by the answer ``hint`` shows (after a hint, that very answer): the advisor with
 ``--time`` as a count of play-outs and the deal's seed. ``lcanalysis advise`` on the board's
@@ -24,6 +26,7 @@ turns within a few standard errors of each other can swap places.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
@@ -144,12 +147,29 @@ def run(args: argparse.Namespace) -> int:
         note = session.match_note()
         if note:  # in a match: the tutor's losses are points of the round, said once
             print(f"tutor: {note}")
-        Game(session, args, interactive).play(input_lines(interactive, PROMPT))
+        with _lines_in_order(sys.stdout):
+            Game(session, args, interactive).play(input_lines(interactive, PROMPT))
     finally:
         close = getattr(agent, "close", None)
         if close:
             close()
     return 0
+
+
+@contextlib.contextmanager
+def _lines_in_order(stream: object) -> Iterator[None]:
+    """``stream`` (standard output) line-buffered while the game is on: written to a file or a pipe it was
+    block-buffered, so beside standard error (``2>&1``) every error and "Judging your turn" note came out
+    before the board and the echoed turn it answers, and a scripted game's transcript could not be followed."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None or getattr(stream, "line_buffering", True):  # a terminal's is line-buffered already
+        yield
+        return
+    reconfigure(line_buffering=True)
+    try:
+        yield
+    finally:
+        reconfigure(line_buffering=False)
 
 
 def _a_card(text: str) -> bool:
