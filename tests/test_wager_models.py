@@ -447,7 +447,9 @@ def test_one_more_turn_never_lowers_the_turn_models_mean_or_chances(split, n_pla
     unseen = split[n_placed + n_hand:][:n_unseen]
     state = ColorState.make(hand=hand, hand_wagers=0 if placed else hw, placed=placed, unseen=unseen,
                             unseen_total=len(unseen) + extra)
-    answers = [turn_model(state, t, share=share, n=200, seed=3, policy=policy) for t in range(1, 14)]
+    # (no more turns than the unseen cards draw for: turns - 1 draws of unseen_total)
+    answers = [turn_model(state, t, share=share, n=200, seed=3, policy=policy)
+               for t in range(1, min(14, state.unseen_total + 2))]
     for before, after in itertools.pairwise(answers):
         for ob in before.by_wagers:
             if not (placed or hand or ob.wagers):
@@ -866,3 +868,32 @@ def test_from_how_many_draws_a_wager_pays_is_the_first_draw_count_its_exact_marg
             want = k
             break
     assert break_even_draws(state, wagers, criterion="marginal", max_draws=21, unseen=unseen) == want
+
+
+def test_the_turn_model_refuses_more_turns_than_the_unseen_cards_can_draw_for():
+    """Turn counting draws ``turns - 1`` cards; with ``unseen="fixed"`` they come from the state's
+    ``unseen_total``. Asked 30 turns with 20 unseen cards it capped the draws at 20 without a word and
+    labelled the answer "30 turns". It is refused, naming turns and the limit, 20 draws + 1 = 21 turns."""
+    state = ColorState.make(hand=[5, 8], unseen=[9, 10], unseen_total=20)
+    with pytest.raises(WagerError, match=r"turns=30 .* 29 draws .* 20 unseen cards.* at most 21 turns"):
+        turn_model(state, 30, n=100, progress=False)
+    assert turn_model(state, 21, n=100, progress=False).draws == 20  # every unseen card drawn: the limit itself
+
+
+def test_break_even_turns_counts_only_the_turns_the_unseen_cards_can_draw_for():
+    """6 7 8 9 10 held, nothing of the colour to come, a third of the turns: t turns place the best
+    ceil(t/3), so 2 (9 + 10 - 20 = -1) up to 6 turns and 3 (27 - 20 = +7) from 7. Drawing t - 1 of the
+    state's unseen cards, 7 turns need 6: with 6 unseen cards it breaks even at 7, with 5 (at most 6 turns)
+    never. The search went on past the unseen cards with the draws capped and said 7 for both."""
+    from lcanalysis.wagers.models import break_even_turns
+
+    enough = ColorState.make(hand=[6, 7, 8, 9, 10], unseen=[], unseen_total=6)
+    assert break_even_turns(enough, share=1 / 3, n=100, progress=False) == (7, 0.0)
+    short = ColorState.make(hand=[6, 7, 8, 9, 10], unseen=[], unseen_total=5)
+    t, se = break_even_turns(short, share=1 / 3, n=100, progress=False)
+    assert t is None and math.isnan(se)
+    with pytest.raises(WagerError, match=r"min_turns=7 .* 5 unseen cards .* at most 6 turns"):
+        break_even_turns(short, share=1 / 3, n=100, progress=False, min_turns=7)
+    with pytest.raises(WagerError, match=r"min_turns=12 .* 30 unseen cards .* at most 11 turns"):  # as round counts
+        break_even_turns(ColorState.make(hand=[2, 3], unseen_total=30), n=100, progress=False, min_turns=12,
+                         unseen="round")

@@ -369,9 +369,10 @@ def turn_model(state: ColorState, turns: int, share: float = 1.0, n: int = 20_00
     top are lost).
     ``progress``: a bar on standard error once the sampling has taken a second (``_bar``).
     ``unseen``, as in ``break_even_turns``: ``"fixed"`` (the default) draws from the state's
-    ``unseen_total`` cards (turns from now); ``"round"``: ``turns`` left later in a round, drawing from
-    ``round_unseen(turns - 1)`` = ``2 turns + 8`` unseen cards, at most the turns the state's own unseen
-    cards stand for (22 at the deal's 52).
+    ``unseen_total`` cards (turns from now), so at most ``unseen_total + 1`` turns (more are refused,
+    naming the limit: the draws are never cut short under the name of more turns); ``"round"``:
+    ``turns`` left later in a round, drawing from ``round_unseen(turns - 1)`` = ``2 turns + 8`` unseen
+    cards, at most the turns the state's own unseen cards stand for (22 at the deal's 52).
     """
     state = check_state(state, "turn_model")
     return _turns_mc(_round_state(state, turns, unseen), turns, share, n, seed, policy, progress=progress)
@@ -386,11 +387,17 @@ def _round_state(state: ColorState, turns: int, unseen: str) -> ColorState:
     if unseen == "fixed":
         return state
     turns = _whole_in("turns", turns, 0, MAX_TURNS)
-    most = most_round_draws(state.unseen_total) + 1
+    most = _most_turns(state, "round")
     if turns > most:  # (a round with more turns left holds more unseen cards than the state has)
         raise WagerError(f"turns must be {most} turns left at most for unseen='round' with the state's "
                          f"{state.unseen_total} unseen cards, got {turns}")
     return replace(state, unseen_total=round_unseen(max(turns - 1, 0)))
+
+
+def _most_turns(state: ColorState, unseen: str = "fixed") -> int:
+    """The most turns left the state's unseen cards allow: ``turns - 1`` draws of them (``"fixed"``), or a
+    round whose unseen cards (``round_unseen``) are no more than they (``"round"``)."""
+    return (state.unseen_total if unseen == "fixed" else most_round_draws(state.unseen_total)) + 1
 
 
 def _turns_mc(state: ColorState, turns: int, share: float, n: int, seed: int, policy: str,
@@ -401,7 +408,11 @@ def _turns_mc(state: ColorState, turns: int, share: float, n: int, seed: int, po
     turns = _whole_in("turns", turns, 0, MAX_TURNS)
     n, seed, share = _check_sampling(n, seed, share)  # (share is written into the model's name)
     draws = max(turns - 1, 0)
-    return _mc(state, min(draws, state.unseen_total), turns=turns, share=share, n=n, seed=seed,
+    if draws > state.unseen_total:  # (capping the draws answered another question under this one's name)
+        raise WagerError(f"turns={turns} needs {draws} draws (turns - 1), more than the state's {state.unseen_total} "
+                         f"unseen cards: at most {_most_turns(state)} turns with unseen='fixed' (or give more "
+                         f"unseen cards, unseen_total)")
+    return _mc(state, draws, turns=turns, share=share, n=n, seed=seed,
                model=f"turns ({_turns_name(turns, share, policy)})", eager=policy == "eager", only=only,
                progress=progress)
 
@@ -449,9 +460,12 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     the search has taken a second (at ``n=1_000_000`` it took 7.6 s in silence).
 
     ``unseen``, as in ``break_even_draws``: ``"fixed"`` (the default) draws each turn count's
-    ``turns - 1`` draws from the state's ``unseen_total`` cards (turns from now); ``"round"`` counts
+    ``turns - 1`` draws from the state's ``unseen_total`` cards (turns from now), up to
+    ``unseen_total + 1`` turns (every unseen card drawn); ``"round"`` counts
     the turns left later in a round, ``t`` turns left drawing from ``round_unseen(t - 1)`` = ``2t + 8``
-    unseen cards, up to the turns the state's own unseen cards stand for (22 at the deal's 52).
+    unseen cards, up to the turns the state's own unseen cards stand for (22 at the deal's 52). Either
+    way ``max_turns`` goes no further, and ``None`` means never within those turns; a ``min_turns``
+    beyond them is refused.
     Holding 2 3 4 and a wager, a third of the turns: 17 turns of the deal's 52 cards, 13 left in a round.
     """
     if unseen not in UNSEEN_CHOICES:
@@ -469,8 +483,11 @@ def break_even_turns(state: ColorState, wagers: int = 0, share: float = 1.0, pol
     if min_turns > max_turns:  # (an empty search said (None, nan): "never breaks even")
         raise WagerError(f"min_turns={min_turns} is above max_turns={max_turns}: no turn count to try")
     first = max(min_turns, wagers)  # (fewer turns than wagers cannot place them)
-    if unseen == "round":  # no more turns left than the state's unseen cards stand for
-        max_turns = min(max_turns, most_round_draws(state.unseen_total) + 1)
+    most = _most_turns(state, unseen)  # no more turns than the state's unseen cards draw for, or stand for
+    if min_turns > most:  # (an empty search said (None, nan): "never breaks even")
+        raise WagerError(f"min_turns={min_turns} is more turns than the state's {state.unseen_total} unseen cards "
+                         f"allow with unseen={unseen!r}: at most {most} turns")
+    max_turns = min(max_turns, most)
     with _bar(progress, max(max_turns + 1 - first, 0), f"break-even: turn counts tried, {n:,} samples each",
               "count") as bar:
         for t in range(first, max_turns + 1):
