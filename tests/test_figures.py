@@ -126,7 +126,10 @@ def test_the_estimate_charts_say_each_sample_size():
     table = pd.DataFrame({"model": ["canonical", "counting turns"], "rows": [1949, 1949], "bias": [8.5, 1.0],
                           "bias s.e.": [0.3, 0.3]})
     fig = figures.model_comparison_chart(table)
-    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["canonical (n=1,949)", "counting turns (n=1,949)"]
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["canonical (1,949 expeditions)",
+                                                                      "counting turns (1,949 expeditions)"]
+    fig = figures.model_comparison_chart(table.assign(rounds=[1558, 1558]))  # the rounds they came from, when counted
+    assert fig.axes[0].get_yticklabels()[0].get_text() == "canonical (1,949 expeditions of 1,558 rounds)"
 
     x = np.arange(30.0)
     fig = figures.fit_chart(x, 2 * x, linear_fit(x, 2 * x + x % 3), title="t", xlabel="held", ylabel="final")
@@ -703,6 +706,10 @@ def test_the_bias_and_calibration_bars_are_student_s_t_over_their_samples():
                            "bias s.e.": [0.3, 0.2]})
     halves = _half_widths(figures.model_comparison_chart(models).axes[0], horizontal=True)
     assert halves == pytest.approx([stats.t.ppf(0.975, 29) * 0.3, stats.t.ppf(0.975, 1948) * 0.2])
+    # counted by round (the study's table), the samples are the rounds: a round's expeditions are one
+    rounds = models.assign(rounds=[12, 1558])
+    halves = _half_widths(figures.model_comparison_chart(rounds).axes[0], horizontal=True)
+    assert halves == pytest.approx([stats.t.ppf(0.975, 11) * 0.3, stats.t.ppf(0.975, 1557) * 0.2])
     bare = models.drop(columns="rows")
     assert _half_widths(figures.model_comparison_chart(bare).axes[0], horizontal=True) == pytest.approx([0.588, 0.392])
     fit = {"slope": 0.95, "intercept": 0.3, "slope_low": 0.93, "slope_high": 0.98, "intercept_low": -0.4,

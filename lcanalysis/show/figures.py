@@ -425,18 +425,24 @@ def fit_chart(x: Sequence[float], y: Sequence[float], fit: Mapping[str, Any], ti
 
 
 def model_comparison_chart(table: Any, title: str = "Wager models: predicted minus realized score"):
-    """Bias of each model's prediction with a 95% interval, from ``experiments.wager_models_vs_play``."""
+    """Bias of each model's prediction with a 95% interval, from ``experiments.wager_models_vs_play``
+    (Student's t over its ``rounds``)."""
     fig, ax = _fig(7.0, 0.4 * len(table) + 1.4)
     y = np.arange(len(table))[::-1]
-    # Student's t over each model's expeditions (``rows``), the samples its bias is the mean of; a table
-    # without them (made by hand) draws ± 1.96 s.e.
+    # Student's t over the independent samples the bias's standard error is over: the simulated rounds
+    # (``rounds``: a round's expeditions are one sample), or, in a table made before it counted them, the
+    # expeditions (``rows``); a table with neither (made by hand) draws ± 1.96 s.e.
     se = np.asarray(table["bias s.e."], float)
-    half = ([_half_95(e, int(n)) for e, n in zip(se, table["rows"], strict=True)] if "rows" in table
-            else 1.96 * se)
+    samples = "rounds" if "rounds" in table else "rows" if "rows" in table else None
+    half = ([_half_95(e, int(n)) for e, n in zip(se, table[samples], strict=True)] if samples else 1.96 * se)
     ax.errorbar(table["bias"], y, xerr=half, fmt="o", capsize=4, color="#2e8b3a")
     ax.axvline(0, color="black", lw=0.8, ls="--")
-    ax.set_yticks(y, [f"{m} ({_sample_size(n)})" for m, n in zip(table["model"], table["rows"], strict=True)]
-                  if "rows" in table else list(table["model"]))
+    if "rows" in table:  # the expeditions and, when counted, the rounds they came from
+        of = [f" of {int(r):,} rounds" for r in table["rounds"]] if "rounds" in table else [""] * len(table)
+        ax.set_yticks(y, [f"{m} ({_sample_size(n, 'expeditions')}{o})"
+                          for m, n, o in zip(table["model"], table["rows"], of, strict=True)])
+    else:
+        ax.set_yticks(y, list(table["model"]))
     ax.set_xlabel("mean predicted − mean realized expedition score, points")
     ax.set_title(title + " (bars: 95% intervals)", fontsize=10)
     return fig

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,6 +164,33 @@ class Estimate:
         if not spec:
             return str(self)
         return f"{format(self.mean, spec)} ± {format(self.stderr, spec.lstrip('+'))}"
+
+
+def ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
+    """sum(totals) / sum(counts) with the standard error of a ratio estimator over clusters, ``totals``
+    and ``counts`` one entry a cluster (one cluster a round: the decisions of a round, the expeditions of a
+    simulated round, are not independent). ``n`` is the items counted (decisions, draws, expeditions); the
+    95% interval is Student's t over the clusters, the independent samples."""
+    n = len(totals)
+    r = float(totals.sum() / counts.sum())
+    if n < 2:
+        return Estimate(r, math.nan, int(counts.sum()), (math.nan, math.nan))
+    resid = totals - r * counts
+    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(counts.mean())
+    return Estimate(r, se, int(counts.sum()), t_interval(r, se, n - 1))
+
+
+def cluster_stderr(clusters: Sequence[Any] | np.ndarray) -> Callable[[np.ndarray], float]:
+    """The standard error of a mean over items whose ``clusters`` (one label an item) are the independent
+    samples, as a function of the items' values: ``ratio_estimate``'s over the clusters' sums and counts
+    (the expeditions of one simulated round, the decisions of one deal, are one sample)."""
+    _, index = np.unique(np.asarray(clusters), return_inverse=True)
+    counts = np.bincount(index).astype(float)
+
+    def stderr(values: np.ndarray) -> float:
+        return ratio_estimate(np.bincount(index, weights=np.asarray(values, float)), counts).stderr
+
+    return stderr
 
 
 def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:

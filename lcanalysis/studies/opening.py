@@ -12,7 +12,7 @@ import numpy as np
 
 from lcanalysis.game.cards import whole_number
 from lcanalysis.options import check_seed
-from lcanalysis.studies.estimate import Estimate, study_table, t_interval, whole_argument
+from lcanalysis.studies.estimate import Estimate, cluster_stderr, study_table, t_interval, whole_argument
 
 
 def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
@@ -246,7 +246,10 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
                          progress: bool = False, out: str | None = None, allow_code_change: bool = False) -> Any:
     """The canonical and richer wager models' predicted expedition scores against what the bots
     really scored (``wagers.simulation.compare_models``), as a table with bias and its standard error.
-    ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each).
+    The expeditions of one simulated round are one sample (``rounds`` counts them): each mean's standard
+    error is a ratio estimator's over the rounds (``estimate.cluster_stderr``), the calibration MAE's
+    approximate, over the expeditions. ``progress``: a bar over the expeditions predicted (the long part:
+    ``n_mc`` samples each).
     ``out``: a file each expedition's predictions are written to as they are made; a run stopped
     (Ctrl-C) and started again with the same arguments predicts only the expeditions missing from
     it (another file's settings are refused, and so is a file other code wrote unless
@@ -254,7 +257,7 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
     from lcanalysis.studies.study_file import WAGER_CODE, simulation_file
     from lcanalysis.wagers import simulation as W
 
-    rows, shares, _scores = W.compared_rows(rounds, snap_turn, seed, progress=progress)
+    rows, shares, _scores, round_of = W.compared_rows(rounds, snap_turn, seed, progress=progress)
     models = [f"model_{k}" for k in range(len(W.PREDICTION_MODELS))]  # (the models' names hold commas)
 
     def predicted(key: tuple[int]) -> dict[str, Any]:
@@ -267,5 +270,10 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
     table = kept.kept_table(out, {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "n_mc": n_mc},
                             [(i,) for i in range(len(rows))], predicted, progress=progress,
                             allow_code_change=allow_code_change, desc="expeditions", unit="row")
-    return W.error_table({name: table[m].to_numpy(float) for name, m in zip(W.PREDICTION_MODELS, models, strict=True)},
-                         table["realized"].to_numpy(float))
+    # (a round's expeditions share its deal and the player's turns: one sample a round, not one an expedition)
+    round_of = round_of[table["expedition"].to_numpy(int)]
+    errors = W.error_table({name: table[m].to_numpy(float) for name, m in zip(W.PREDICTION_MODELS, models,
+                                                                               strict=True)},
+                           table["realized"].to_numpy(float), mean_stderr=cluster_stderr(round_of))
+    errors.insert(errors.columns.get_loc("rows") + 1, "rounds", len(np.unique(round_of)))
+    return errors

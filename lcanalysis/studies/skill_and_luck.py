@@ -35,7 +35,7 @@ from scipy import stats as st
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser, run_script
-from lcanalysis.studies.estimate import Estimate, t_interval, welch_t
+from lcanalysis.studies.estimate import Estimate, ratio_estimate, welch_t
 from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, PLAY_CODE, StudyFile
 
 #: the agents from weakest to strongest, as their results order them (data/round_robin_4agents.txt:
@@ -188,19 +188,6 @@ def write_reviews(path: str, rounds: int, time_budget: float, seed: int = 0, sea
     return len(todo)
 
 
-def _ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
-    """sum(totals) / sum(counts) with the standard error of a ratio estimator over clusters
-    (one cluster a round: the decisions of a round are not independent). ``n`` is the items counted
-    (decisions, draws); the 95% interval is Student's t over the clusters, the independent samples."""
-    n = len(totals)
-    r = float(totals.sum() / counts.sum())
-    if n < 2:
-        return Estimate(r, math.nan, int(counts.sum()), (math.nan, math.nan))
-    resid = totals - r * counts
-    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(counts.mean())
-    return Estimate(r, se, int(counts.sum()), t_interval(r, se, n - 1))
-
-
 def error_rates(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> dict[str, Estimate]:
     """Per agent: the error rate (total loss / unforced decisions, points a decision) with its
     standard error over rounds (``Estimate.n``: unforced decisions)."""
@@ -211,7 +198,7 @@ def error_rates(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> dict[s
         if mine.empty:
             continue
         g = mine.groupby("deal")["loss"]
-        out[name] = _ratio_estimate(g.sum().to_numpy(), g.size().to_numpy().astype(float))
+        out[name] = ratio_estimate(g.sum().to_numpy(), g.size().to_numpy().astype(float))
     return out
 
 
@@ -242,7 +229,7 @@ def error_rate_gaps(reviews: pd.DataFrame, agents: Sequence[str] = AGENTS) -> pd
     rates = error_rates(reviews, agents)
     names = [a for a in agents if a in rates]
     dec = reviews[(reviews.kind == "decision") & (~reviews.forced.astype(bool))]
-    rounds = dec.groupby("agent")["deal"].nunique()  # each rate's independent samples (``_ratio_estimate``)
+    rounds = dec.groupby("agent")["deal"].nunique()  # each rate's independent samples (``ratio_estimate``)
     rows = []
     for weaker, stronger in itertools.pairwise(names):
         a, b = rates[weaker], rates[stronger]
@@ -421,7 +408,7 @@ def luck_by_stage(draws: pd.DataFrame, column: str = "luck", by: str | None = No
         if g.empty:
             return Estimate(math.nan, math.nan, 0)
         c = g.groupby(keys)[column]
-        return _ratio_estimate(c.sum().to_numpy(), c.size().to_numpy().astype(float))
+        return ratio_estimate(c.sum().to_numpy(), c.size().to_numpy().astype(float))
 
     out: dict[str, dict[str, Estimate]] = {}
     for name, g in groups.items():

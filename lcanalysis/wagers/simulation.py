@@ -22,6 +22,7 @@ same tables, each row's predictions kept in a file as they are made, ``--out``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -292,7 +293,7 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table). ``progress``: a bar over the rows.
     """
-    rows, shares, scores = compared_rows(rounds, snap_turn, seed, only_opened, progress)
+    rows, shares, scores, _rounds = compared_rows(rounds, snap_turn, seed, only_opened, progress)
     preds = predictions_with_share(rows, shares, n_mc=n_mc, seed=seed + 1, progress=progress)
     return models_answer(preds, rows, scores, rounds, snap_turn, seed, only_opened, file)
 
@@ -316,11 +317,25 @@ def models_answer(preds: dict[str, np.ndarray], rows: np.ndarray, scores: np.nda
 
 
 def compared_rows(rounds: int, snap_turn: int, seed: int, only_opened: bool = True,
-                  progress: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  progress: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The snapshot rows ``compare_models`` predicts (``only_opened``: those whose colour holds a
-    number), each one's share of turns, and the rounds' scores; refused in words when too few."""
+    number), each one's share of turns, the rounds' scores, and each row's round (its place among the
+    rounds that lasted to the snapshot: the rows of one round are not independent); refused in words
+    when too few."""
     rows, scores = _snapshots(rounds, snap_turn, seed, progress)
-    return (*holding_a_number(rows, snap_turn, only_opened), scores)
+    kept, shares = holding_a_number(rows, snap_turn, only_opened)
+    return kept, shares, scores, snapshot_round_index(rows)[_holding(rows, only_opened)]
+
+
+def snapshot_round_index(rows: np.ndarray, colors: int = COLORS) -> np.ndarray:
+    """Each snapshot row's round: its place among the rounds that lasted to the snapshot
+    (``snapshot_rounds`` gives a block of ``colors`` rows a round)."""
+    return np.arange(len(rows)) // colors
+
+
+def _holding(rows: np.ndarray, only_opened: bool) -> np.ndarray:
+    """The rows ``compare_models`` predicts: ``only_opened``, those whose colour holds a number; else all."""
+    return rows[:, F_PM] != 0 if only_opened else np.ones(len(rows), bool)
 
 
 def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -329,7 +344,7 @@ def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True)
     words when too few."""
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
-    keep = np.array([r[F_PM] != 0 for r in rows]) if only_opened else np.ones(len(rows), bool)
+    keep = _holding(rows, only_opened)
     if keep.sum() < 2 and len(rows) >= 2 * COLORS:  # rounds lasted, but their expeditions hold no number yet
         raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
                          f"{len(rows) // COLORS} rounds that lasted to it: too few to compare; take a later "
@@ -337,7 +352,13 @@ def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True)
     return rows[keep], shares[keep]
 
 
-def error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
+def error_table(preds: dict[str, np.ndarray], realized: np.ndarray,
+                mean_stderr: Callable[[np.ndarray], float] | None = None):
+    """Each model's mean predicted, mean realized, bias, RMSE and calibration MAE over the expeditions, each
+    with its standard error. ``mean_stderr``: the standard error of a mean over the expeditions from their
+    values; by default they are taken as independent (sd / sqrt(n)); ``studies.opening.wager_models_vs_play``
+    gives one over rounds (a round's expeditions are one sample). The calibration MAE's is approximate
+    (``_calibration_mae``) and takes the expeditions as independent either way."""
     import pandas as pd
 
     if len(realized) < 2:  # a bias needs two expeditions for its standard error
@@ -345,6 +366,7 @@ def error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
                          "error; simulate more rounds or take an earlier snapshot turn")
 
     n = len(realized)
+    se = mean_stderr or (lambda values: float(values.std(ddof=1) / math.sqrt(len(values))))
     table = []
     for name, pred in preds.items():
         diff = pred - realized
@@ -354,14 +376,14 @@ def error_table(preds: dict[str, np.ndarray], realized: np.ndarray):
             "model": name,
             "rows": n,
             "mean predicted": pred.mean(),
-            "mean predicted s.e.": pred.std(ddof=1) / math.sqrt(n),
+            "mean predicted s.e.": se(pred),
             "mean realized": realized.mean(),
-            "mean realized s.e.": realized.std(ddof=1) / math.sqrt(n),
+            "mean realized s.e.": se(realized),
             "bias": diff.mean(),
-            "bias s.e.": diff.std(ddof=1) / math.sqrt(n),
+            "bias s.e.": se(diff),
             "RMSE": rmse,
             # (the delta method: the mean square's standard error over 2 RMSE)
-            "RMSE s.e.": (diff ** 2).std(ddof=1) / math.sqrt(n) / (2 * rmse) if rmse > 0 else 0.0,
+            "RMSE s.e.": se(diff ** 2) / (2 * rmse) if rmse > 0 else 0.0,
             "calibration MAE": mae,
             "calibration MAE s.e.": mae_se,
         })
