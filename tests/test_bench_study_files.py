@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ["bench_endgame_trust", "bench_endgame_reach", "bench_endgame_settle", "bench_stall_probes",
-              "bench_schedules", "bench_hint_honesty", "bench_playout_rate_values"]
+              "bench_schedules", "bench_hint_honesty", "bench_playout_rate_values", "bench_hint_policy"]
 
 
 class Stop(Exception):
@@ -146,9 +146,23 @@ def _rate(monkeypatch, bench, calls, stop_at, tmp_path):
     return ["--positions", "4"]
 
 
+def _policy(monkeypatch, bench, calls, stop_at, tmp_path):
+    def measure(seed, deck, trials, workers):
+        differ = seed % 2 == 0
+        return _measure(calls, stop_at, (seed, deck), {
+            "seed": seed, "deck": deck, "turns_in": 44 - deck, "plain_top": "+R5/D", "plain_value": 1.0 + seed,
+            "plain_stderr": 0.5, "stalling_top": "-B3/G" if differ else "+R5/D", "stalling_value": 2.0,
+            "stalling_stderr": 0.5, "ref_plain": 1.5, "ref_plain_stderr": 1.0, "ref_stalling": 3.0 if differ else 1.5,
+            "ref_stalling_stderr": 1.0, "gap": 1.5 if differ else 0.0, "gap_stderr": 0.5 if differ else 0.0,
+            "trials": trials, "seconds": 10.0})
+
+    monkeypatch.setattr(bench, "measure", measure)
+    return ["--decks", "5", "9", "--views", "2", "--trials", "10"]
+
+
 SETUP = {"bench_endgame_trust": _trust, "bench_endgame_reach": _reach, "bench_endgame_settle": _settle,
          "bench_stall_probes": _probes, "bench_schedules": _schedules, "bench_hint_honesty": _honesty,
-         "bench_playout_rate_values": _rate}
+         "bench_playout_rate_values": _rate, "bench_hint_policy": _policy}
 
 
 def _summary(out: str) -> list[str]:
@@ -332,7 +346,8 @@ def test_a_file_another_code_wrote_is_refused_unless_told_and_the_change_is_kept
     assert n > 0
 
     study = {"bench_schedules": "consistency.py", "bench_hint_honesty": "consistency.py",  # (the fixed set's)
-             "bench_playout_rate_values": "calibration.py"}.get(name, "helpers.py")  # (played_down: the views)
+             "bench_playout_rate_values": "calibration.py",
+             "bench_hint_policy": "rollout.py"}.get(name, "helpers.py")  # (played_down: the views; the reference's)
     edit_source({"the benchmark": f"{name}.py", "its views' source": study}.get(edited, edited))
     now = code_version(rows_file.code[0])
     calls.clear()

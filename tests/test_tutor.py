@@ -64,9 +64,9 @@ def test_a_comment_on_the_right_card_with_the_wrong_draw_says_only_what_the_draw
     view = read_position("LC1;c5;h8;nr;rounds=1;m0;v0;p0=B8.B9.B10.W6.W7.G10.Rw.R8;p1=?8;e0=Y3.Y4.Y10.B2.R3.R4.R7.R10;"
                          "e1=Y5.Y6.Y7.Y8.Ww.Ww.W2.W4.Gw.G4.G6.G7.G8.G9;x=Y2.Yw.Yw.Yw.Bw.Bw.Ww.W3.Gw.G3.Gw.G5.R2.Rw.Rw."
                          "R6.R5;d=5")
-    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0)
+    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0, playout_policy="plain")
     s.position = view.complete(view.unseen()[:8], view.unseen()[8:])  # the view, its hidden cards filled in
-    analysis = advise(view, time_budget=0.2, seed=s.seed)
+    analysis = advise(view, time_budget=0.2, seed=s.seed, playout_policy="plain")
     assert analysis.moves[0].move == "+B8/D"
     judged = s.judge("+B8/W")
     assert judged.comment, judged
@@ -87,7 +87,7 @@ def test_a_comment_by_play_outs_near_the_end_says_they_can_be_many_points_off():
     view = read_position("LC1;c5;h8;nr;rounds=1;m0;v0;p0=B8.B9.B10.W6.W7.G10.Rw.R8;p1=?8;e0=Y3.Y4.Y10.B2.R3.R4.R7.R10;"
                          "e1=Y5.Y6.Y7.Y8.Ww.Ww.W2.W4.Gw.G4.G6.G7.G8.G9;x=Y2.Yw.Yw.Yw.Bw.Bw.Ww.W3.Gw.G3.Gw.G5.R2.Rw.Rw."
                          "R6.R5;d=5")
-    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0)
+    s = TutorSession(agent="heuristic", seed=0, time_budget=0.2, threshold=1.0, playout_policy="plain")
     s.position = view.complete(view.unseen()[:8], view.unseen()[8:])
     judged = s.judge("+B8/W")
     assert judged.comment.endswith(". " + caveat), judged.comment
@@ -613,7 +613,7 @@ def test_the_tutor_judges_with_the_play_out_policy_it_is_given():
     assert [(m.move, m.value) for m in s.advice().moves] == [(m.move, m.value) for m in stalling.moves]
     assert [(m.move, m.value) for m in TutorSession(agent="greedy", seed=3, time_budget=0.05).advice().moves] == \
         [(m.move, m.value) for m in plain.moves]
-    with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, tuned, got 'fast'"):
+    with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, tuned, staged, got 'fast'"):
         TutorSession(agent="greedy", seed=3, playout_policy="fast")
 
 
@@ -699,7 +699,7 @@ def test_a_comment_the_reviews_play_out_policy_contradicts_says_so():
     later (with B2 taken, Y8 is still there to take), the review's the stalling heuristic. The endgame
     search, with up to 3 stalls each, puts '+Y6/Y' first. The comment now says that the review's policy
     disagrees, by how much, measured as the stalling hint measures it."""
-    s, view = _session_at(_YELLOW_RUN, time_budget=0.5)
+    s, view = _session_at(_YELLOW_RUN, time_budget=0.5, playout_policy="plain")
     judged = s.judge("+Y6/Y")
     assert judged.best == "+Y6/B" and judged.loss > 15 and judged.comment  # the plain play-outs' verdict
     assert judged.check_loss is not None and judged.check_loss < -2 * judged.check_loss_stderr
@@ -713,6 +713,24 @@ def test_a_comment_the_reviews_play_out_policy_contradicts_says_so():
     by_move = {m.move: m for m in hint.moves}
     gap = (by_move["+Y6/Y"].value - by_move["+Y6/B"].value) - (-judged.check_loss)
     assert abs(gap) < 4 * math.hypot(judged.check_loss_stderr, by_move["+Y6/B"].loss_stderr or 0.0) + 0.5, gap
+
+
+def test_at_the_testers_turn_the_default_tutor_now_sides_with_the_review_and_best():
+    """With 5 cards left the default tutor plays the stalling play-outs (``options.STAGED``: from 15 cards
+    down), so at the tester's turn 48 it no longer calls '+Y6/Y' a loss of 20 points against '+Y6/B'.
+    `best`'s rollouts (200 trials, `rollout(view, turns=[...], agent="best")`) put '+Y6/Y' first at +73.3,
+    '+R9/Y' (Y8 taken back too) 0.5 ± 0.4 and '+Y6/B' 13.6 ± 0.5 points worse; the review's play-outs and
+    the endgame search put '+Y6/Y' first too (docs/agents.md, "The tutor and the review"). The default tutor
+    ranks '+Y6/B' far below, takes Y8 back with its best turn, and is some 4 points off where the plain one
+    was 35; it makes no second measurement, its policy being the review's."""
+    s, view = _session_at(_YELLOW_RUN, time_budget=0.5)
+    assert view.deck_count == 5 and not s.checks_policy
+    judged = s.judge("+Y6/Y")
+    assert judged.best.endswith("/Y") and judged.loss < 6.0, judged  # the plain tutor's: +Y6/B, over 15
+    assert judged.check_loss is None and not judged.disagreement
+    advice = {m.move: m for m in s.advice().moves}
+    assert s.advice().playout_policy == "stalling"
+    assert advice["+Y6/Y"].value - advice["+Y6/B"].value > 8.0
 
 
 def test_a_turn_let_pass_that_the_reviews_play_out_policy_would_mark_says_so():

@@ -93,19 +93,23 @@ from lcanalysis.options import (  # the hint's numbers, which advise --help stat
     MAX_TIME_BUDGET,
     PLAYOUT_DEFAULT_SECONDS,
     PLAYOUT_POLICIES,
+    PLAYOUT_POLICY_CHOICES,
     PLAYOUT_POLICY_DEFAULT,
     PLAYOUT_RESERVE,
     ROLLOUTS_PER_SECOND,
+    STALLING_FROM_CARDS,
+    playout_policy_at,
 )
 
 __all__ = ["BOTH_HANDS_NOTE", "EARLIER_ROLLOUTS_PER_SECOND", "ENDGAME_AUTO_THREADS", "ENDGAME_CARDS",
            "ENDGAME_DEFAULT_SECONDS", "ENDGAME_NODES_PER_SECOND", "EXACT_ENDGAME_CARDS", "FAR_OFF_CARDS", "FINALISTS",
            "FIRST_STAGE", "FULL_POSITION_ENDGAME_CARDS", "HAND_MODEL_DEFAULT", "JUDGE_FLOOR_SCALE",
            "JUDGE_SEARCH_CARDS", "JUDGE_SEARCH_FLOOR", "MATCH_ENDGAME_NOTE", "MAX_ENDGAME_CARDS", "MAX_PLAYOUT_RATE",
-           "MAX_TIME_BUDGET", "MIN_WORLDS", "PLAYOUT_DEFAULT_SECONDS", "PLAYOUT_POLICIES", "PLAYOUT_POLICY_DEFAULT",
-           "PLAYOUT_RESERVE", "ROLLOUTS_PER_SECOND", "SCHEDULES", "SCHEDULE_DEFAULT", "STREAMS_DEFAULT", "AdviceError",
+           "MAX_TIME_BUDGET", "MIN_WORLDS", "PLAYOUT_DEFAULT_SECONDS", "PLAYOUT_POLICIES", "PLAYOUT_POLICY_CHOICES",
+           "PLAYOUT_POLICY_DEFAULT", "PLAYOUT_RESERVE", "ROLLOUTS_PER_SECOND", "SCHEDULES", "SCHEDULE_DEFAULT",
+           "STALLING_FROM_CARDS", "STREAMS_DEFAULT", "AdviceError",
            "advise", "check_playout_policy", "check_playout_rate", "check_schedule", "dealing_in_words", "example_view",
            "hint_view", "in_words", "judging_budget", "near_end_misjudgment", "play_outs_in_words",
-           "playout_policy_in_words", "playouts_far_off", "reason"]
+           "playout_policy_at", "playout_policy_in_words", "playouts_far_off", "reason"]
 
 _halving = halving  # the name it had when the advisor was one module (the tests' check of the schedule)

@@ -44,12 +44,14 @@ from lcanalysis.options import (  # the hint's numbers: there, so that advise --
     MORE_NODES,
     MORE_TIME,
     PLAYOUT_DEFAULT_SECONDS,
+    PLAYOUT_POLICY_CHOICES,
     PLAYOUT_POLICY_DEFAULT,
     PLAYOUT_RESERVE,
     ROLLOUTS_PER_SECOND,
     brief,
     check_flag,
     check_seed,
+    playout_policy_at,
 )
 from lcanalysis.rollouts import Rollouts, playout_params, policy_ranking
 from lcanalysis.search import endgame_analysis
@@ -114,10 +116,12 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     search (``None``: one per core with ``wall_clock``, at most ``ENDGAME_AUTO_THREADS``, so more of it
     fits in the time; else one, so that a node budget gives the same answer and node count on every
     run, which threads sharing their tables do not; 0 or "auto": one per core). ``playout_policy``:
-    the policy both sides play the play-outs with (``options.PLAYOUT_POLICIES``: "plain", the tuned
+    the policy both sides play the play-outs with (``options.PLAYOUT_POLICY_CHOICES``: "plain", the tuned
     heuristic, or "stalling", the heuristic that also draws from a discard pile to gain turns, the best
-    agent's and the game review's; ``None``: ``PLAYOUT_POLICY_DEFAULT``); the notes and ``method`` name
-    it; the endgame search is not affected.
+    agent's and the game review's, or "tuned", or "staged": the plain one while the draw pile holds more
+    than ``options.STALLING_FROM_CARDS`` cards and the stalling one from there, ``options.playout_policy_at``;
+    ``None``: ``PLAYOUT_POLICY_DEFAULT``, "staged"); the notes, ``method`` and ``playout_policy`` name the
+    policy played; the endgame search is not affected.
     """
     view, both_hands = hint_view(view_or_position)
     endgame_cards = _check_endgame_cards(endgame_cards, both_hands)
@@ -129,7 +133,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
     seed = check_seed("seed", seed, AdviceError)
-    policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
+    asked_policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
+    policy = playout_policy_at(asked_policy, view.deck_count)
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
     threads = auto if workers is None else check_workers(workers)
@@ -263,12 +268,12 @@ def check_playout_rate(rate: int | None) -> int:
 
 
 def check_playout_policy(policy: str) -> str:
-    """``policy`` if it names one of ``options.PLAYOUT_POLICIES``, else an ``AdviceError`` naming them."""
-    try:
-        playout_params(policy)
-    except ValueError as exc:
-        raise AdviceError(f"playout_policy: {exc}") from None
-    return policy
+    """``policy`` if it names one of ``options.PLAYOUT_POLICY_CHOICES`` (a play-out policy, or "staged"), else
+    an ``AdviceError`` naming them."""
+    if isinstance(policy, str) and policy in PLAYOUT_POLICY_CHOICES:
+        return policy
+    raise AdviceError(f"playout_policy: the play-out policy must be one of {', '.join(PLAYOUT_POLICY_CHOICES)}, "
+                      f"got {brief(policy)}")
 
 
 def check_schedule(schedule: str) -> str:

@@ -70,11 +70,13 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                        when_out="the exact solver stops with an error (exit status 2); the endgame search answers "
                                 "from the stall levels it finished, or, with none, hands over to play-outs, and "
                                 "its notes say so")
-    p.add_argument("--playout-policy", choices=options.PLAYOUT_POLICIES, default=None,
+    p.add_argument("--playout-policy", choices=options.PLAYOUT_POLICY_CHOICES, default=None,
                    help="the policy both sides play the play-outs with: plain, the tuned heuristic, or stalling, the "
                         "heuristic that also draws from a discard pile to gain turns (the best agent's play-out "
                         "policy, and the game review's), or tuned, the stalling heuristic with its weights tuned again "
-                        "on self-play; the answer's note names it; the endgame search near the end "
+                        f"on self-play, or staged: plain while the draw pile holds more than "
+                        f"{options.STALLING_FROM_CARDS} cards, stalling from there; the answer's note names the one "
+                        "played; the endgame search near the end "
                         f"is not affected (default: {options.PLAYOUT_POLICY_DEFAULT})")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run, precheck=precheck)

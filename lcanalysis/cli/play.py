@@ -37,7 +37,7 @@ from lcanalysis.cli.common import check_agent_option, describe, progress_line, s
 from lcanalysis.options import (
     MAX_MATCH_ROUNDS,
     MAX_SEED,
-    PLAYOUT_POLICIES,
+    PLAYOUT_POLICY_CHOICES,
     PLAYOUT_POLICY_DEFAULT,
     check_output_file,
     nonneg,
@@ -95,7 +95,7 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str = "") -> None:
                         "the time (advise keeps to the wall clock: on a busy machine it plays fewer, and its last "
                         "line, like the hint's, says how many); at its defaults it samples other worlds, and "
                         "near-equal turns can swap places")
-    p.add_argument("--playout-policy", choices=PLAYOUT_POLICIES, default=None,
+    p.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
                    help="the policy of the advisor's play-outs that judge your turns and give the hints, as "
                         f"'lcanalysis advise --playout-policy' (default: {PLAYOUT_POLICY_DEFAULT})")
     p.add_argument("--ask", action="store_true",

@@ -25,7 +25,8 @@ MAX_THRESHOLD = 15.0  # the threshold slider's end: a turn that loses more is al
 class TutorBoard:
     """``TutorBoard(agent="heuristic", rounds=1, seed=0, threshold=2.0, time_budget=0.5, playout_policy=None)``;
     show it as the last expression of a cell. ``playout_policy``: the policy of the play-outs that judge
-    your turns (``options.PLAYOUT_POLICIES``: "plain" or "stalling"; ``None``: the hint's default), as
+    your turns (``options.PLAYOUT_POLICY_CHOICES``: "plain", "stalling", "tuned" or "staged"; ``None``: the
+    hint's default), as
     ``TutorSession``'s; a name that is none of them is refused at once.
 
     While a turn is judged, ``comment`` says so, and near the end of a round lists each stage of
