@@ -178,8 +178,9 @@ def policy_check(view: Any, played: str, best: str, analysis: Analysis, time_bud
     policy (``options.REVIEW_PLAYOUT_POLICY``, the stalling heuristic) in fresh shared worlds, dealt as
     ``analysis``'s play-outs dealt them: (best minus played, its paired standard error).
 
-    Why: the tutor's play-outs play the plain heuristic (the hint's), which never draws from a discard pile
-    to gain turns. Where turns are worth much (a long expedition to finish, few cards left) the two
+    Why: where the tutor's play-outs play the plain heuristic (the hint's default while the draw pile holds
+    more than ``options.STALLING_FROM_CARDS`` cards; ``playout_policy="plain"`` throughout), it never draws
+    from a discard pile to gain turns. Where turns are worth much (a long expedition to finish, few cards left) the two
     policies can differ by 25 points on the same turn and the review, which judges by the stalling one,
     contradicts the tutor (docs/agents.md, "The tutor and the review")."""
     nc = view.colors
@@ -219,7 +220,9 @@ class TutorSession:
     ``time_budget``: the advisor's seconds per judged turn (with 4 cards left or fewer at least
     ``advisor.judging_budget``'s floor, so that the endgame search judges there, as in the review).
     ``progress``: called with a line of text at each stage of that endgame search.
-    ``playout_policy``: the policy of the advisor's play-outs (``advise``'s; ``None``: its default).
+    ``playout_policy``: the policy of the advisor's play-outs (``advise``'s, ``options.PLAYOUT_POLICY_CHOICES``;
+    ``None``: its default, "staged": the plain heuristic while the draw pile holds more than
+    ``options.STALLING_FROM_CARDS`` cards, the stalling one from there).
     """
 
     agent: str | Agent = "heuristic"

@@ -1,5 +1,5 @@
 """``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--turn MOVE ...]
-[--playout-policy plain|stalling] [--json]``: the hint.
+[--playout-policy staged|plain|stalling|tuned] [--json]``: the hint.
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
 lists every legal turn and draw; each ``--turn MOVE`` adds a line under the verdict on that turn (its

@@ -94,8 +94,9 @@ SCHEDULE = "two-stage"
 #: data/records/play_seed11_you_vs_best.json (rated "beginner" in a round it won by 53) and rollouts by
 #: the best agent itself (``review --check``) overturned every one they decided (9; 2 too close to call);
 #: with the stalling heuristic it marks none of them and keeps the 3 marks of the person the checks
-#: confirmed. The advisor that picks the best turn still plays the plain heuristic (the hint's), and the
-#: luck of a draw too (its measurements below were made so)
+#: confirmed. The advisor that picks the best turn still plays the plain heuristic (``ADVISOR_PLAYOUT_POLICY``,
+#: throughout, where the hint's default plays the stalling one from 15 cards down), and the luck of a draw
+#: too (its measurements below were made so)
 PLAYOUT_POLICY = REVIEW_PLAYOUT_POLICY  # "stalling", its name in the settings and words (``options.PLAYOUT_POLICIES``)
 PLAYOUT_PARAMS = playout_params(PLAYOUT_POLICY)
 #: the play-out policy of the review's advisor, which picks the best turn: the plain heuristic, named here

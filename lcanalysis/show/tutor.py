@@ -26,8 +26,9 @@ class TutorBoard:
     """``TutorBoard(agent="heuristic", rounds=1, seed=0, threshold=2.0, time_budget=0.5, playout_policy=None)``;
     show it as the last expression of a cell. ``playout_policy``: the policy of the play-outs that judge
     your turns (``options.PLAYOUT_POLICY_CHOICES``: "plain", "stalling", "tuned" or "staged"; ``None``: the
-    hint's default), as
-    ``TutorSession``'s; a name that is none of them is refused at once.
+    hint's default, "staged": the plain heuristic while the draw pile holds more than
+    ``options.STALLING_FROM_CARDS`` cards, the stalling one from there), as ``TutorSession``'s; a name that
+    is none of them is refused at once.
 
     While a turn is judged, ``comment`` says so, and near the end of a round lists each stage of
     the endgame search as it is reported (``TutorSession(progress=...)``, kept in

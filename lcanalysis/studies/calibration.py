@@ -258,8 +258,10 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     (``None``: ``advisor.ENDGAME_CARDS``); files made before the hand-over moved to 4 read as 3.
     ``playout_rate``: the advisor's play-outs a second of budget (``None``:
     ``advisor.ROLLOUTS_PER_SECOND``); files made before it was raised read as 6,000.
-    ``playout_policy``: the advisor's play-out policy (``advisor.PLAYOUT_POLICIES``; ``None``: its
-    default, ``advisor.PLAYOUT_POLICY_DEFAULT``); files made before the choice read as "plain".
+    ``playout_policy``: the advisor's play-out policy (``advisor.PLAYOUT_POLICY_CHOICES``; ``None``: its
+    default, ``advisor.PLAYOUT_POLICY_DEFAULT``, "staged": the stalling heuristic from
+    ``advisor.STALLING_FROM_CARDS`` cards down, the plain one before); files made before the choice read
+    as "plain".
     ``progress`` receives a line of text after each round. ``command``: the command line, written
     to ``out`` + ".cmd" once ``out`` is open and its settings match. A file whose rows other code
     wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``), or an
