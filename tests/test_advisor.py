@@ -679,8 +679,9 @@ def test_each_play_out_policy_values_a_turn_as_its_agent_plays_the_round_out(pol
     assert len(differ) > len(own) // 2
 
 
-def test_the_answer_names_its_play_out_policy_and_the_default_is_the_plain_one():
-    view = example_view()
+def test_the_answer_names_its_play_out_policy_and_the_default_mid_round_is_the_plain_one():
+    view = example_view()  # 22 cards left: the default ("staged") plays the plain heuristic there
+    assert view.deck_count == 22
     default = advise(view, time_budget=0.1, seed=2)
     plain = advise(view, time_budget=0.1, seed=2, playout_policy="plain")
     stalling = advise(view, time_budget=0.1, seed=2, playout_policy="stalling")
@@ -703,7 +704,7 @@ def test_the_answer_carries_its_play_out_policy_by_name_and_an_answer_without_pl
     from lcanalysis.studies.explorer import rollout_analysis
 
     view = example_view()
-    for asked, named in ((None, "plain"), ("plain", "plain"), ("stalling", "stalling")):
+    for asked, named in ((None, "plain"), ("plain", "plain"), ("stalling", "stalling")):  # (22 cards left)
         answer = advise(view, time_budget=0.05, seed=1, playout_policy=asked)
         assert answer.playout_policy == named and answer.to_json()["playout_policy"] == named
     unsaid = replace(answer, method="determinized rollouts", notes=[])  # nothing left in words to search
@@ -748,10 +749,32 @@ def test_the_answer_says_how_its_play_outs_dealt_and_the_footer_reads_that_not_t
     assert not {"hand_model", "deck_streams"} & exact.to_json().keys()
 
 
-@pytest.mark.parametrize("bad", ["greedy", "Stalling", "", 1, None.__class__])
+@pytest.mark.parametrize("bad", ["greedy", "Stalling", "Staged", "stall", "", 1, 3, None.__class__])
 def test_an_unknown_play_out_policy_is_refused_by_name(bad):
-    with pytest.raises(ValueError, match=r"playout_policy: the play-out policy must be one of plain, stalling"):
+    """Names are matched exactly, as the schedule's are: "Staged" is refused, not read as "staged"."""
+    with pytest.raises(ValueError, match=r"playout_policy: the play-out policy must be one of "
+                                         r"plain, stalling, tuned, staged, got "):
         advise(example_view(), time_budget=0.05, playout_policy=bad)
+
+
+@pytest.mark.parametrize("cards, played", [(16, "plain"), (15, "stalling"), (5, "stalling")])
+def test_the_default_play_outs_are_the_plain_ones_above_15_cards_and_the_stalling_ones_from_15_down(cards, played):
+    """The default, "staged", is the plain heuristic while the draw pile holds more than 15 cards and the
+    stalling one from 15 down: its answer is, to the last digit, the answer asked of that policy by name
+    (the same seed, the same play-outs), which it names (``playout_policy``, the note, ``method``), never
+    "staged"; asked for by name, "staged" answers the same."""
+    pos = played_down(4, cards)
+    view = pos.view(pos.to_move)
+    assert view.deck_count == cards
+    strip = {"seconds": None}
+    default = advise(view, time_budget=0.05, seed=3)
+    named = advise(view, time_budget=0.05, seed=3, playout_policy=played)
+    staged = advise(view, time_budget=0.05, seed=3, playout_policy="staged")
+    assert {**default.to_json(), **strip} == {**named.to_json(), **strip} == {**staged.to_json(), **strip}
+    assert default.playout_policy == default.to_json()["playout_policy"] == played
+    words = "stalling heuristic" if played == "stalling" else "heuristic"
+    assert f"play the round out with the {words} policy" in default.notes[-1]
+    assert f", {words} play to the end" in default.method
 
 
 def test_a_discard_that_ends_the_round_hands_the_opponent_nothing():

@@ -1399,6 +1399,30 @@ def test_advise_plays_its_play_outs_with_the_policy_asked_for_and_refuses_anothe
     assert exit_.value.code == 2 and "--playout-policy" in err and "'greedy'" in err and "'stalling'" in err
 
 
+def test_advise_names_the_play_out_policy_it_played_from_15_cards_down(capsys, tmp_path):
+    """With 10 cards left the default plays the stalling play-outs and says so (the JSON's
+    ``playout_policy`` is the policy played, never "staged"; the footer names it); ``--playout-policy
+    plain`` plays the plain ones there; a policy of another spelling is refused listing all four."""
+    from helpers import played_down
+
+    pos = played_down(3, 10)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(pos.view(pos.to_move).to_json()))
+    for extra, played, words in (([], "stalling", "stalling heuristic"), (["--playout-policy", "plain"], "plain",
+                                                                        "heuristic")):
+        code, out, _ = run(capsys, "advise", str(path), "--time", "0.1", "--json", *extra)
+        answer = json.loads(out)
+        assert code == 0 and answer["playout_policy"] == played
+        assert f"play the round out with the {words} policy" in answer["notes"][-1]
+        code, out, _ = run(capsys, "advise", str(path), "--time", "0.1", *extra)
+        assert code == 0 and f"play-outs of the {words} policy;" in out.splitlines()[-1]
+    with pytest.raises(SystemExit) as exit_:
+        main(["advise", str(path), "--playout-policy", "Staged"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--playout-policy" in err and "'Staged'" in err
+    assert all(f"'{name}'" in err for name in ("plain", "stalling", "tuned", "staged"))
+
+
 @pytest.mark.parametrize("command", ["advise", "rollout"])
 def test_a_bad_turn_is_refused_naming_the_option_as_typed_before_the_engine_is_made_ready(capsys, monkeypatch,
                                                                                          command):
