@@ -777,6 +777,19 @@ def test_the_default_play_outs_are_the_plain_ones_above_15_cards_and_the_stallin
     assert f", {words} play to the end" in default.method
 
 
+def test_the_tuned_play_outs_near_the_end_say_why_they_can_be_far_off():
+    """With 5 cards left the verdict says why play-outs can be far off in words of the policy played:
+    the tuned policy had none, and its hint there ended in a KeyError."""
+    from lcanalysis.show.hint import hint_text
+
+    pos = played_down(3, 5)
+    view = pos.view(pos.to_move)
+    answer = advise(view, time_budget=0.05, seed=1, playout_policy="tuned")
+    assert answer.playout_policy == "tuned"
+    assert "the tuned stalling play-out policy draws from a discard pile to gain turns by a rule of thumb" \
+        in hint_text(answer, view, top=1)
+
+
 def test_a_discard_that_ends_the_round_hands_the_opponent_nothing():
     """A discard with the last card of the draw pile (or on the turn the turn cap ends the round) said
     "hands the opponent B10 for their blue expedition", though the round ends with that turn: the
