@@ -788,6 +788,39 @@ def test_a_turns_outcomes_are_dealt_as_the_advisor_deals_them():
     assert "opponent-hand model" in flat.method
 
 
+def test_a_turns_outcomes_from_15_cards_down_are_the_advisors_stalling_play_outs():
+    """From 15 cards down the advisor's default plays the stalling heuristic's play-outs, so the outcomes
+    whose mean estimates its value are theirs: the same numbers as ``Rollouts`` with the stalling policy's
+    parameters in the advisor's worlds, not the plain ones', and their mean within three standard errors
+    of the advisor's value; asked for by name, the plain policy's play-outs."""
+    from helpers import played_down
+
+    from lcanalysis.advisor import HAND_MODEL_DEFAULT, STREAMS_DEFAULT, advise
+    from lcanalysis.core.policy import HEURISTIC_PARAMS, STALLING_PARAMS
+    from lcanalysis.game.moves import Move
+    from lcanalysis.rollouts import Rollouts
+
+    pos = played_down(2, 12)
+    view = pos.view(pos.to_move)
+    hint = advise(view, time_budget=0.5, seed=0)
+    assert hint.playout_policy == "stalling"
+    best = hint.moves[0]
+    outcomes = explorer.move_outcomes(view, best.move, worlds=600, seed=0)
+    by_policy = []
+    for params, asked in ((STALLING_PARAMS, None), (HEURISTIC_PARAMS, "plain")):
+        by_hand = Rollouts(view, [Move.parse(best.move).code(view.colors)], 0, params=params,
+                           hand_model=HAND_MODEL_DEFAULT, streams=STREAMS_DEFAULT)
+        by_hand.sample(600)
+        assert np.array_equal(explorer.move_outcomes(view, best.move, worlds=600, seed=0, playout_policy=asked),
+                              by_hand.samples[0])
+        by_policy.append(by_hand.samples[0])
+    assert not np.array_equal(*by_policy)  # (the two policies play this turn out otherwise)
+    se = np.hypot(outcomes.std(ddof=1) / np.sqrt(outcomes.size), best.stderr)
+    assert abs(outcomes.mean() - best.value) < 3 * se, (outcomes.mean(), best.value, se)
+    with pytest.raises(ValueError, match="play-out policy must be one of plain, stalling, tuned, staged"):
+        explorer.move_outcomes(view, best.move, worlds=4, playout_policy="Stalling")
+
+
 def test_an_estimates_table_writes_no_minus_zero():
     """The stalling article's live table gave the mover's gain with 3 cards left as "-0.000"
     (s.e. 0.000, 95% low -0.000): a mean of zeros and tiny negative float noise, rounded. A value

@@ -669,8 +669,9 @@ def test_the_replays_message_says_whether_the_ranked_values_are_exact_or_estimat
 def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_searchs_values(explorer, monkeypatch):
     """The distribution shown under a picked turn is of the advisor's own play-outs in the first of
     its worlds when the table holds the advisor's estimates (their mean estimates the table's value),
-    and of heuristic play-outs, not the table's numbers, when it holds the endgame search's (3
-    cards left): the note and the figure's title say which."""
+    and of the advisor's default play-outs (with 3 cards left the stalling heuristic's: it plays them from
+    15 cards down), not the table's numbers, when it holds the endgame search's: the note and the
+    figure's title say which."""
     from helpers import played_down
 
     from lcanalysis.show import figures
@@ -691,8 +692,34 @@ def test_a_turns_play_out_distribution_says_so_when_the_table_holds_the_endgame_
     ex.analyze()
     assert ex.result.kind.startswith("view value") and "samples" not in ex.result.moves[0].extra
     note = html.unescape(ex.detail_text.value)
-    assert f"heuristic's play-outs after {ex.turn.value}, not the {ex.result.kind} the table gives" in note
-    assert titles[-1] == f"What follows {ex.turn.value}: heuristic play-outs over {len(ex.outcomes)} sampled worlds"
+    assert (f"play-outs of the stalling heuristic policy after {ex.turn.value}, not the {ex.result.kind} the "
+            "table gives") in note
+    assert "draws from a discard pile to gain turns by a rule of thumb" in note
+    assert titles[-1] == (f"What follows {ex.turn.value}: play-outs of the stalling heuristic policy over "
+                          f"{len(ex.outcomes)} sampled worlds")
+
+
+def test_a_turns_distribution_from_15_cards_down_is_of_the_stalling_play_outs_the_advisor_played():
+    """With 12 cards left the advisor's default plays the stalling heuristic's play-outs; the distribution
+    under a picked turn is of those, in the advisor's worlds (not of the plain heuristic's, whose mean
+    is another value), so its mean estimates the table's value as the note says."""
+    from helpers import played_down
+
+    pos = played_down(2, 12)
+    view = pos.view(pos.to_move)
+    ex = DecisionExplorer(view, time_budget=0.2, seed=0)
+    ex.analyze()
+    assert ex.result.kind == "advisor estimate" and ex.result.playout_policy == "stalling"
+    n = max(20, int(60 * ex.time_budget.value))  # the worlds the explorer shows
+
+    def outcomes(turn, policy):
+        return move_outcomes(view, turn, worlds=n, seed=0, playout_policy=policy)
+
+    # a turn whose outcomes the two policies play otherwise (in many turns they agree)
+    pick = next(t for t in ex.turn.options if not np.array_equal(outcomes(t, "stalling"), outcomes(t, "plain")))
+    ex.turn.value = pick
+    assert np.array_equal(np.asarray(ex.outcomes), outcomes(pick, "stalling"))
+    assert "their mean estimates the table's value of the turn" in html.unescape(ex.detail_text.value)
 
 
 @pytest.mark.parametrize("options, words", [

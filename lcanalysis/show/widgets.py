@@ -30,7 +30,7 @@ import numpy as np
 from IPython.display import display
 
 from lcanalysis.advisor import ENDGAME_CARDS as SEARCH_CARDS
-from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view
+from lcanalysis.advisor import FULL_POSITION_ENDGAME_CARDS, hint_view, near_end_misjudgment, playout_policy_in_words
 from lcanalysis.analysis import Analysis, loss_in_words, place_in_words
 from lcanalysis.game.cards import COLOR_LETTERS, FIVE_COLOUR_GAME, SIX_COLOUR_GAME, Buried, Card, whole_number
 from lcanalysis.game.examples import EXAMPLES
@@ -411,8 +411,10 @@ class DecisionExplorer:
             if samples is None:
                 # a full position's worlds keep the opponent's known hand, as its analysis did
                 source = hint_view(self.position)[0] if isinstance(self.position, Position) else self.position
+                # the advisor's play-outs: the policy its answer played, else its default at these cards left
+                policy = explorer.outcomes_policy(source, self.result.playout_policy)
                 samples = explorer.move_outcomes(source, move, worlds=max(20, int(60 * self.time_budget.value)),
-                                                 seed=int(self.seed.value))
+                                                 seed=int(self.seed.value), playout_policy=policy)
                 if self.result.kind == "advisor estimate":  # the same play-outs the table's value averages
                     title = f"What follows {move}: the advisor's play-outs in {len(samples)} of its sampled worlds"
                     notes.append(_message("note", f"The distribution below is of the advisor's own play-outs after "
@@ -420,11 +422,13 @@ class DecisionExplorer:
                                                   f"their mean estimates the table's value of the turn (which "
                                                   f"averages every world the turn was played in)."))
                 else:  # not the numbers the table ranks by (the endgame search's, say): the figure must say so
-                    title = f"What follows {move}: heuristic play-outs over {len(samples)} sampled worlds"
-                    notes.append(_message("note", f"The distribution below is of the heuristic's play-outs after "
-                                                  f"{move}, not the {self.result.kind} the table gives: its mean "
-                                                  f"can differ from the table's value (play-outs never take a pile "
-                                                  f"card just to gain turns: near the round's end, by much)."))
+                    title = f"What follows {move}: play-outs of {playout_policy_in_words(policy)} over " \
+                            f"{len(samples)} sampled worlds"
+                    notes.append(_message("note", f"The distribution below is of play-outs of "
+                                                  f"{playout_policy_in_words(policy)} after {move}, not the "
+                                                  f"{self.result.kind} the table gives: its mean can differ from the "
+                                                  f"table's value (near the round's end by much: "
+                                                  f"{near_end_misjudgment(policy)})."))
             self.outcomes = samples
             if self._full is not None and self._full.deck_count <= ENDGAME_CARDS:
                 self.lines = explorer.endgame_lines(self._full, move)

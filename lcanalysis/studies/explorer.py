@@ -9,7 +9,15 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.advisor import HAND_MODEL_DEFAULT, STREAMS_DEFAULT, advise, dealing_in_words
+from lcanalysis.advisor import (
+    HAND_MODEL_DEFAULT,
+    PLAYOUT_POLICY_DEFAULT,
+    STREAMS_DEFAULT,
+    advise,
+    check_playout_policy,
+    dealing_in_words,
+    playout_policy_at,
+)
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, brief, number_types, whole_number
 from lcanalysis.game.moves import Move
@@ -18,7 +26,7 @@ from lcanalysis.game.position import Position, PositionError, as_cards, check_co
 from lcanalysis.game.records import MatchRecord, Record, RoundRecord, read_record
 from lcanalysis.game.rules import Rules
 from lcanalysis.game.view import View
-from lcanalysis.rollouts import Rollouts
+from lcanalysis.rollouts import Rollouts, playout_params
 from lcanalysis.search import solve
 
 Source = str | dict | Position | View
@@ -41,12 +49,21 @@ def legal_moves(view: View) -> list[Move]:
     return view.complete(unseen[:u], unseen[u:]).legal_moves()
 
 
-def _advisors_worlds(view: View, moves: Sequence[Move], seed: int) -> Rollouts:
-    """Play-outs of ``moves`` in the worlds the advisor samples with ``seed`` (its dealing: the
-    opponent-hand model and the draw streams, ``advisor.HAND_MODEL_DEFAULT`` and
-    ``STREAMS_DEFAULT``): world ``i`` is the advisor's world ``i``."""
-    return Rollouts(view, [m.code(view.colors) for m in moves], seed, hand_model=HAND_MODEL_DEFAULT,
-                    streams=STREAMS_DEFAULT)
+def _advisors_worlds(view: View, moves: Sequence[Move], seed: int, policy: str = "plain") -> Rollouts:
+    """Play-outs of ``moves`` by the play-out policy ``policy`` (``options.PLAYOUT_POLICIES``) in the worlds
+    the advisor samples with ``seed`` (its dealing: the opponent-hand model and the draw streams,
+    ``advisor.HAND_MODEL_DEFAULT`` and ``STREAMS_DEFAULT``): world ``i`` is the advisor's world ``i``."""
+    return Rollouts(view, [m.code(view.colors) for m in moves], seed, params=playout_params(policy),
+                    hand_model=HAND_MODEL_DEFAULT, streams=STREAMS_DEFAULT)
+
+
+def outcomes_policy(source: Source, playout_policy: str | None = None) -> str:
+    """The play-out policy ``move_outcomes`` plays for ``source`` (``options.PLAYOUT_POLICIES``):
+    ``playout_policy`` (``options.PLAYOUT_POLICY_CHOICES``; ``None``: the advisor's default) as played at
+    the view's cards left, so "staged" is the stalling heuristic from ``options.STALLING_FROM_CARDS`` cards
+    down, as the advisor's play-outs are."""
+    asked = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
+    return playout_policy_at(asked, mover_view(source).deck_count)
 
 
 def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samples: bool = True) -> Analysis:
@@ -67,16 +84,20 @@ def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samp
                       reason=f"heuristic rollouts over {worlds} worlds", keep_samples=keep_samples)
 
 
-def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int = 0) -> np.ndarray:
+def move_outcomes(source: Source, move: str | Move, worlds: int = 200, seed: int = 0,
+                  playout_policy: str | None = None) -> np.ndarray:
     """Final score differences (mover minus opponent) after ``move`` in ``worlds`` sampled worlds:
     the first ``worlds`` of the worlds the advisor plays the turn out in with ``seed`` (the unseen
-    cards dealt as it deals them), so their mean estimates the advisor's value of the turn."""
+    cards dealt as it deals them), played by the advisor's play-out policy (``outcomes_policy``: by
+    default the plain heuristic while the draw pile holds more than ``options.STALLING_FROM_CARDS``
+    cards, the stalling one from there), so their mean estimates the advisor's value of the turn."""
     view = mover_view(source)
+    policy = outcomes_policy(view, playout_policy)
     mv = move if isinstance(move, Move) else Move.parse(str(move), view.colors)
     legal = legal_moves(view)
     if mv not in legal:
         raise PositionError(f"{mv} is not legal here: {view.why_illegal(mv)}")
-    r = _advisors_worlds(view, [mv], seed)
+    r = _advisors_worlds(view, [mv], seed, policy)
     r.sample(_worlds(worlds, 1))
     return r.samples[0]
 
