@@ -20,8 +20,11 @@ plain hint's (which choice is better?), paired over the trials, with its standar
 Rows go to ``--out`` as each view finishes (a first line of the settings, then CSV; the same command
 resumes; a file of other settings is refused).
 
-    python benchmarks/bench_hint_policy.py --decks 5 7 9 11 13 15 --views 4 --trials 150 --workers 2 \\
-        --out data/simulated/hint_policy_midround.csv
+    python benchmarks/bench_hint_policy.py --decks 5 7 9 11 13 15 20 25 30 --views 8 --trials 150 \\
+        --workers 2 --out data/simulated/hint_policy_midround.csv
+
+(about 70 minutes on 2 workers; docs/agents.md, "Which play-outs from 15 cards down": the hint's default
+plays the stalling play-outs from 15 cards down since this measurement)
 """
 
 from __future__ import annotations
@@ -33,7 +36,10 @@ import statistics
 import sys
 import time
 
-from lcanalysis.studies.estimate import Estimate
+import numpy as np
+
+from lcanalysis.studies import rollout as rollout_study
+from lcanalysis.studies.estimate import Estimate, ratio_estimate
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 POLICIES = ("plain", "stalling")
@@ -43,8 +49,7 @@ FIELDS = ["seed", "deck", "turns_in",
           "trials", "seconds"]
 ROWS_FILE = StudyFile("hint policy benchmark", "# lcanalysis bench_hint_policy ", FIELDS, keys=("seed", "deck"),
                       text_keys=("plain_top", "stalling_top"), identity_keys=("trials", "agent", "players"),
-                      code=((*ADVICE_CODE[0], "studies/rollout.py"),
-                            "the agents, the engine, the advisor or the rollouts")).made_by(__file__)
+                      code=ADVICE_CODE).made_by(rollout_study.__file__).made_by(__file__)
 REFERENCE_AGENT = "best"
 PLAYERS = "heuristic"  # who plays the round down to the view
 HINT_SEED, ROLLOUT_SEED = 1, 0
@@ -71,7 +76,6 @@ def view_at(seed: int, deck: int, players: str = PLAYERS):
 def measure(seed: int, deck: int, trials: int, workers: int, players: str = PLAYERS) -> dict | None:
     """One view's row (``FIELDS``), or None when deal ``seed`` does not reach ``deck`` cards."""
     from lcanalysis.advisor import advise
-    from lcanalysis.studies.rollout import rollout
 
     found = view_at(seed, deck, players)
     if found is None:
@@ -84,8 +88,9 @@ def measure(seed: int, deck: int, trials: int, workers: int, players: str = PLAY
         row.update({f"{policy}_top": top.move, f"{policy}_value": round(top.value, 3),
                     f"{policy}_stderr": round(top.stderr, 3)})
     turns = list(dict.fromkeys([row["plain_top"], row["stalling_top"]]))
-    ref = {m.move: m for m in rollout(view, turns=turns, agent=REFERENCE_AGENT, trials=trials, seed=ROLLOUT_SEED,
-                                      workers=workers, hand_model=True).moves}
+    reference = rollout_study.rollout(view, turns=turns, agent=REFERENCE_AGENT, trials=trials, seed=ROLLOUT_SEED,
+                                      workers=workers, hand_model=True)
+    ref = {m.move: m for m in reference.moves}
     for policy in POLICIES:
         m = ref[row[f"{policy}_top"]]
         row.update({f"ref_{policy}": round(m.value, 3), f"ref_{policy}_stderr": round(m.stderr, 3)})
@@ -102,7 +107,23 @@ def measure(seed: int, deck: int, trials: int, workers: int, players: str = PLAY
 
 
 def _stage(deck: int) -> str:
-    return "5-7 cards" if deck <= 7 else "8-11 cards" if deck <= 11 else "12-15 cards"
+    return ("5-7 cards" if deck <= 7 else "8-11 cards" if deck <= 11 else "12-15 cards" if deck <= 15
+            else "16-40 cards")
+
+
+def gap_deals(rows: list[dict]) -> list[int]:
+    """The deal seed of each row: a deal's views at several deck sizes are one round, not independent."""
+    return [int(r["seed"]) for r in rows]
+
+
+def by_deal(rows: list[dict], values: list[float]) -> Estimate:
+    """The mean of ``values`` (one a row) with its standard error and Student's t interval over the deals
+    (``estimate.ratio_estimate``: a deal's views one sample)."""
+    deals = sorted(set(gap_deals(rows)))
+    index = [deals.index(d) for d in gap_deals(rows)]
+    totals = np.bincount(index, weights=np.asarray(values, float), minlength=len(deals))
+    counts = np.bincount(index, minlength=len(deals)).astype(float)
+    return ratio_estimate(totals, counts)
 
 
 def summary(rows: list[dict]) -> list[str]:
@@ -124,11 +145,12 @@ def summary(rows: list[dict]) -> list[str]:
         differ = [r for r in chosen if r["plain_top"] != r["stalling_top"]]
         better = sum(float(r["gap"]) > 2 * float(r["gap_stderr"]) for r in differ)
         worse = sum(float(r["gap"]) < -2 * float(r["gap_stderr"]) for r in differ)
-        gap = Estimate.of(gaps)
-        mean, (low, high) = gap.mean, gap.ci95
+        gap = by_deal(chosen, gaps)
+        low, high = gap.ci95
         lines.append(f"  top turns differ in {len(differ)}/{len(chosen)}; the stalling hint's top less the plain "
-                     f"hint's, by `best`'s rollouts: {mean:+.2f} points a view [95% {low:+.2f}, {high:+.2f}]; "
-                     f"stalling's better by two standard errors in {better}, plain's in {worse}")
+                     f"hint's, by `best`'s rollouts: {gap.mean:+.2f} points a view [95% {low:+.2f}, {high:+.2f}, "
+                     f"over {len(set(gap_deals(chosen)))} deals]; stalling's better by two standard errors in "
+                     f"{better}, plain's in {worse}")
     return lines
 
 
@@ -148,11 +170,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--trials must be at least 2, got {args.trials}")
     if any(not 5 <= d <= 40 for d in args.decks):
         ap.error(f"--decks must be from 5 (below, the hint's endgame search answers) to 40, got {args.decks}")
+    argv = sys.argv[1:] if argv is None else argv
+    command = f"python benchmarks/bench_hint_policy.py {shlex.join(argv)}"
     identity = {"trials": args.trials, "agent": REFERENCE_AGENT, "players": PLAYERS}
     units = [(seed, deck) for deck in args.decks for seed in range(1, args.views + 1)]
     rows: list[dict] = []
     with contextlib.ExitStack() as stack:
-        write, done = (ROWS_FILE.open_or_exit(stack, args.out, identity, shlex.join(["python", *sys.argv]),
+        write, done = (ROWS_FILE.open_or_exit(stack, args.out, identity, command,
                                               args.allow_code_change, units=units)
                        if args.out else (None, set()))
         if args.out:

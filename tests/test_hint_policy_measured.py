@@ -1,0 +1,128 @@
+"""docs/agents.md, "Which play-outs from 15 cards down": the table and figures quoted there, and the stage
+from which the hint's default plays the stalling play-outs (``options.STALLING_FROM_CARDS``), are what the
+rows of data/simulated/hint_policy_midround.csv give, recomputed here with numpy and scipy (not with the
+benchmark's summary, nor with ``studies.estimate``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from lcanalysis.options import STALLING_FROM_CARDS, playout_policy_at
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS = ROOT / "data" / "simulated" / "hint_policy_midround.csv"
+SECTION = "**Which play-outs from 15 cards down (issue 15).**"
+
+
+def _rows() -> pd.DataFrame:
+    return pd.read_csv(ROWS, comment="#")
+
+
+def _errors(rows: pd.DataFrame, policy: str) -> np.ndarray:
+    """Each view's hint value of its own top turn less `best`'s rollouts' value of that turn."""
+    return (rows[f"{policy}_value"] - rows[f"ref_{policy}"]).to_numpy()
+
+
+def _mean_by_deal(rows: pd.DataFrame) -> tuple[float, float, float]:
+    """The mean gap over views with its 95% interval, a deal's views one sample: the cluster-robust
+    standard error of a mean (the linearized ratio estimator), t with one fewer degree than the deals."""
+    totals = rows.groupby("seed")["gap"].sum().to_numpy()
+    counts = rows.groupby("seed")["gap"].size().to_numpy().astype(float)
+    mean = totals.sum() / counts.sum()
+    g = len(totals)
+    se = np.sqrt(np.sum((totals - mean * counts) ** 2) / (g * (g - 1))) / counts.mean()
+    half = stats.t.ppf(0.975, g - 1) * se
+    return mean, mean - half, mean + half
+
+
+def _row(label: str, rows: pd.DataFrame) -> str:
+    cells = [label, str(len(rows))]
+    for policy in ("plain", "stalling"):
+        e = _errors(rows, policy)
+        worst = e[np.argmax(np.abs(e))]
+        cells += [f"{int(np.sum(np.abs(e) <= 2))}/{len(rows)}", f"{np.mean(np.abs(e)):.2f} ({worst:+.2f})"]
+    differ = rows[rows.plain_top != rows.stalling_top]
+    mean, low, high = _mean_by_deal(rows)
+    better = int(np.sum(differ.gap > 2 * differ.gap_stderr))
+    worse = int(np.sum(differ.gap < -2 * differ.gap_stderr))
+    cells += [f"{len(differ)}/{len(rows)}", f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]", f"{better} / {worse}"]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _section() -> str:
+    text = (ROOT / "docs" / "agents.md").read_text()
+    start = text.index(SECTION)
+    return text[start:text.index("\n### ", start)]
+
+
+def test_the_file_holds_eight_deals_at_each_stage_measured_with_both_policies_top_turns():
+    rows = _rows()
+    assert sorted(rows.deck.unique()) == [5, 7, 9, 11, 13, 15, 20, 25, 30]
+    assert all(sorted(rows[rows.deck == d].seed) == list(range(1, 9)) for d in rows.deck.unique())
+    same = rows.plain_top == rows.stalling_top  # one turn rolled out: no gap, and the same reference value
+    assert (rows[same].gap == 0).all() and (rows[same].ref_plain == rows[same].ref_stalling).all()
+    assert np.allclose(rows[~same].gap, rows[~same].ref_stalling - rows[~same].ref_plain, atol=0.002)
+
+
+def test_the_pages_table_is_what_the_rows_give():
+    rows = _rows()
+    groups = [("5-7 cards", rows.deck <= 7), ("8-11 cards", (rows.deck > 7) & (rows.deck <= 11)),
+              ("12-15 cards", (rows.deck > 11) & (rows.deck <= 15)), ("5-15 cards", rows.deck <= 15),
+              ("20-30 cards", rows.deck > 15), *((f"{d} cards", rows.deck == d) for d in (20, 25, 30))]
+    section = _section()
+    for label, chosen in groups:
+        assert _row(label, rows[chosen]) in section, label
+
+
+def test_the_default_plays_stalling_exactly_where_it_was_measured_closer_and_plain_beyond():
+    """At every deck size measured up to the switch the stalling hint's values were closer to `best`'s
+    rollouts than the plain hint's (mean absolute error), and its top turns worth more (the 95% interval
+    over deals above 0); beyond it, at 20-30 cards, the two tops were worth the same (the interval holds 0)
+    and the closer values changed sides with the deck size, so the plain play-outs, whose consistency and
+    calibration were measured there at length, stay."""
+    rows = _rows()
+    closer = {}
+    for deck in sorted(rows.deck.unique()):
+        at = rows[rows.deck == deck]
+        plain, stalling = np.mean(np.abs(_errors(at, "plain"))), np.mean(np.abs(_errors(at, "stalling")))
+        assert playout_policy_at("staged", int(deck)) == ("stalling" if deck <= STALLING_FROM_CARDS else "plain")
+        closer[deck] = "stalling" if stalling < plain else "plain"
+    assert all(closer[d] == "stalling" for d in closer if d <= STALLING_FROM_CARDS)
+    assert {closer[d] for d in closer if d > STALLING_FROM_CARDS} == {"plain", "stalling"}
+    late, beyond = rows[rows.deck <= STALLING_FROM_CARDS], rows[rows.deck > STALLING_FROM_CARDS]
+    assert _mean_by_deal(late)[1] > 0 and _mean_by_deal(beyond)[1] < 0 < _mean_by_deal(beyond)[2]
+    above = int(np.sum(_errors(late, "plain") > 0))
+    assert f"{above} of the {len(late)}" in " ".join(_section().split())
+
+
+def _fit(study: pd.DataFrame) -> tuple[float, float, float]:
+    """Ordinary least squares of the realized result on the value of the turn played: slope, intercept, R²
+    (numpy's, not the study's)."""
+    slope, intercept = np.polyfit(study.played_value, study.realized, 1)
+    r = np.corrcoef(study.played_value, study.realized)[0, 1]
+    return slope, intercept, r * r
+
+
+def test_the_calibration_table_is_what_the_two_study_files_give_and_they_differ_only_from_15_cards_down():
+    """The staged and the plain hint on the same positions of heuristic self-play: the same values to the
+    last digit with 16 cards or more (the default plays the plain play-outs there), other values from 15
+    down; the page's point estimates (slope, intercept, R², whole round and late) are numpy's fit."""
+    folder = ROOT / "data" / "simulated"
+    staged = pd.read_csv(folder / "calibration_staged_hint.csv", comment="#")
+    plain = pd.read_csv(folder / "calibration_plain_hint_today.csv", comment="#")
+    assert (staged[["round", "turn", "played"]].to_numpy() == plain[["round", "turn", "played"]].to_numpy()).all()
+    early = (staged.cards_left > STALLING_FROM_CARDS).to_numpy()
+    assert (staged.played_value.to_numpy()[early] == plain.played_value.to_numpy()[early]).all()
+    assert f"the {int(early.sum())} positions with 16" in " ".join(_section().split())
+    section = " ".join(_section().split())
+    for label, study in (("plain throughout", plain), ("staged (the default)", staged)):
+        late = study[(study.cards_left >= 4) & (study.cards_left <= 14)]
+        whole, last = _fit(study), _fit(late)
+        cells = [c.strip() for c in section[section.index(f"| {label} |"):].split("|")[1:8]]
+        assert cells[1].startswith(f"{whole[0]:.3f} ") and cells[2].startswith(f"{whole[1]:+.2f} "), cells
+        assert cells[3] == f"{whole[2]:.3f}" and cells[4].startswith(f"{last[0]:.3f} "), cells
+        assert cells[5].startswith(f"{last[1]:+.2f} ") and cells[6] == f"{last[2]:.3f}", cells
