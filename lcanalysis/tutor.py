@@ -32,6 +32,7 @@ from lcanalysis.advisor import (
     check_playout_policy,
     in_words,
     judging_budget,
+    played_policy,
     playouts_far_off,
     reason,
 )
@@ -44,13 +45,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.records import MatchRecord, RoundRecord, record_match, record_round
 from lcanalysis.game.rules import REASONS, Rules
 from lcanalysis.match_equity import match_loss_said, points_only_note
-from lcanalysis.options import (
-    PLAYOUT_POLICY_DEFAULT,
-    REVIEW_PLAYOUT_POLICY,
-    ROLLOUTS_PER_SECOND,
-    brief,
-    playout_policy_at,
-)
+from lcanalysis.options import REVIEW_PLAYOUT_POLICY, ROLLOUTS_PER_SECOND, brief
 from lcanalysis.rollouts import Rollouts, playout_params
 
 #: of the judging budget's play-outs, the share that plays the played and the best turn out again with the
@@ -415,8 +410,7 @@ class TutorSession:
         """Whether a turn judged by play-outs, not the best, is played out again with the game review's policy
         (``policy_check``): the tutor's play-outs at the view now play another (the default, "staged",
         plays the review's from ``options.STALLING_FROM_CARDS`` cards down)."""
-        return playout_policy_at(self.playout_policy or PLAYOUT_POLICY_DEFAULT,
-                                 self.view().deck_count) != REVIEW_PLAYOUT_POLICY
+        return played_policy(self.playout_policy, self.view().deck_count) != REVIEW_PLAYOUT_POLICY
 
     def advised(self) -> bool:
         """Whether ``advice`` has answered for the view now (a hint was asked): judging a turn then takes

@@ -54,6 +54,7 @@ from lcanalysis.advisor.advice import (
     check_schedule,
     example_view,
     hint_view,
+    played_policy,
 )
 from lcanalysis.advisor.match_notes import MATCH_ENDGAME_NOTE
 from lcanalysis.advisor.notes import (
@@ -110,6 +111,6 @@ __all__ = ["BOTH_HANDS_NOTE", "EARLIER_ROLLOUTS_PER_SECOND", "ENDGAME_AUTO_THREA
            "STALLING_FROM_CARDS", "STREAMS_DEFAULT", "AdviceError",
            "advise", "check_playout_policy", "check_playout_rate", "check_schedule", "dealing_in_words", "example_view",
            "hint_view", "in_words", "judging_budget", "near_end_misjudgment", "play_outs_in_words",
-           "playout_policy_at", "playout_policy_in_words", "playouts_far_off", "reason"]
+           "played_policy", "playout_policy_at", "playout_policy_in_words", "playouts_far_off", "reason"]
 
 _halving = halving  # the name it had when the advisor was one module (the tests' check of the schedule)

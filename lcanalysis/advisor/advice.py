@@ -133,8 +133,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     max_nodes = check_max_nodes(max_nodes)
     rate = check_playout_rate(playout_rate)
     seed = check_seed("seed", seed, AdviceError)
-    asked_policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
-    policy = playout_policy_at(asked_policy, view.deck_count)
+    policy = played_policy(playout_policy, view.deck_count)
     use_schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     auto = min(check_workers("auto"), ENDGAME_AUTO_THREADS) if wall_clock else 1
     threads = auto if workers is None else check_workers(workers)
@@ -274,6 +273,15 @@ def check_playout_policy(policy: str) -> str:
         return policy
     raise AdviceError(f"playout_policy: the play-out policy must be one of {', '.join(PLAYOUT_POLICY_CHOICES)}, "
                       f"got {brief(policy)}")
+
+
+def played_policy(playout_policy: str | None, cards_left: int) -> str:
+    """The play-out policy (``options.PLAYOUT_POLICIES``) the hint plays when asked for ``playout_policy``
+    (``options.PLAYOUT_POLICY_CHOICES``; ``None``: ``PLAYOUT_POLICY_DEFAULT``) with ``cards_left`` cards in the
+    draw pile: "staged" resolved by ``options.playout_policy_at``; a name it does not know is an ``AdviceError``
+    (``check_playout_policy``). The one place the hint, the tutor and the explorer resolve it."""
+    asked = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
+    return playout_policy_at(asked, cards_left)
 
 
 def check_schedule(schedule: str) -> str:

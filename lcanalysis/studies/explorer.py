@@ -9,15 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from lcanalysis.advisor import (
-    HAND_MODEL_DEFAULT,
-    PLAYOUT_POLICY_DEFAULT,
-    STREAMS_DEFAULT,
-    advise,
-    check_playout_policy,
-    dealing_in_words,
-    playout_policy_at,
-)
+from lcanalysis.advisor import HAND_MODEL_DEFAULT, STREAMS_DEFAULT, advise, dealing_in_words, played_policy
 from lcanalysis.analysis import Analysis
 from lcanalysis.game.cards import COLOR_LETTERS, brief, number_types, whole_number
 from lcanalysis.game.moves import Move
@@ -62,8 +54,7 @@ def outcomes_policy(source: Source, playout_policy: str | None = None) -> str:
     ``playout_policy`` (``options.PLAYOUT_POLICY_CHOICES``; ``None``: the advisor's default) as played at
     the view's cards left, so "staged" is the stalling heuristic from ``options.STALLING_FROM_CARDS`` cards
     down, as the advisor's play-outs are."""
-    asked = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
-    return playout_policy_at(asked, mover_view(source).deck_count)
+    return played_policy(playout_policy, mover_view(source).deck_count)
 
 
 def rollout_analysis(source: Source, worlds: int = 100, seed: int = 0, keep_samples: bool = True) -> Analysis:
