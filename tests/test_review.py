@@ -25,6 +25,7 @@ from lcanalysis.game.cards import Card, full_deck
 from lcanalysis.game.position import Position
 from lcanalysis.game.records import record_match, record_round, write_record
 from lcanalysis.game.rules import expedition_score
+from lcanalysis.reviewer import ADVISOR_PLAYOUT_POLICY as REVIEW_ADVISOR_POLICY
 from lcanalysis.reviewer import (
     ADVISOR_SHARE,
     MARKS,
@@ -283,7 +284,8 @@ def test_playing_the_advisors_own_best_turn_loses_nothing():
             floor = SEARCH_FLOOR * (2 if view.deck_count == 4 else 1)  # one stall each costs more at 4 cards
             budget = T * ADVISOR_SHARE if view.deck_count > SEARCH_CARDS else max(T * ADVISOR_SHARE, floor)
             move = advise(view, budget, seed=decision_seed(seed, 1, index), endgame_cards=SEARCH_CARDS,
-                          hand_model=REVIEW_HAND_MODEL, streams=REVIEW_STREAMS, schedule=REVIEW_SCHEDULE).best.move
+                          hand_model=REVIEW_HAND_MODEL, streams=REVIEW_STREAMS, schedule=REVIEW_SCHEDULE,
+                          playout_policy=REVIEW_ADVISOR_POLICY).best.move  # (the review's advisor's: plain)
         else:
             move = heuristic.choose(view, pos.turn)
         pos.push(move)
