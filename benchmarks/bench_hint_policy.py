@@ -36,10 +36,8 @@ import statistics
 import sys
 import time
 
-import numpy as np
-
 from lcanalysis.studies import rollout as rollout_study
-from lcanalysis.studies.estimate import Estimate, ratio_estimate
+from lcanalysis.studies.estimate import Estimate, clustered_mean
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 POLICIES = ("plain", "stalling")
@@ -118,12 +116,8 @@ def gap_deals(rows: list[dict]) -> list[int]:
 
 def by_deal(rows: list[dict], values: list[float]) -> Estimate:
     """The mean of ``values`` (one a row) with its standard error and Student's t interval over the deals
-    (``estimate.ratio_estimate``: a deal's views one sample)."""
-    deals = sorted(set(gap_deals(rows)))
-    index = [deals.index(d) for d in gap_deals(rows)]
-    totals = np.bincount(index, weights=np.asarray(values, float), minlength=len(deals))
-    counts = np.bincount(index, minlength=len(deals)).astype(float)
-    return ratio_estimate(totals, counts)
+    (``estimate.clustered_mean``: a deal's views one sample)."""
+    return clustered_mean(values, gap_deals(rows))
 
 
 def summary(rows: list[dict]) -> list[str]:

@@ -180,17 +180,18 @@ def ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
     return Estimate(r, se, int(counts.sum()), t_interval(r, se, n - 1))
 
 
-def cluster_stderr(clusters: Sequence[Any] | np.ndarray) -> Callable[[np.ndarray], float]:
-    """The standard error of a mean over items whose ``clusters`` (one label an item) are the independent
-    samples, as a function of the items' values: ``ratio_estimate``'s over the clusters' sums and counts
-    (the expeditions of one simulated round, the decisions of one deal, are one sample)."""
+def clustered_mean(values: Sequence[float] | np.ndarray, clusters: Sequence[Any] | np.ndarray) -> Estimate:
+    """The mean of ``values`` (one an item) whose ``clusters`` (one label an item) are the independent samples
+    (the expeditions of one simulated round, the decisions or views of one deal): ``ratio_estimate`` over the
+    clusters' sums and counts, its interval Student's t over the clusters."""
     _, index = np.unique(np.asarray(clusters), return_inverse=True)
-    counts = np.bincount(index).astype(float)
+    return ratio_estimate(np.bincount(index, weights=np.asarray(values, float)), np.bincount(index).astype(float))
 
-    def stderr(values: np.ndarray) -> float:
-        return ratio_estimate(np.bincount(index, weights=np.asarray(values, float)), counts).stderr
 
-    return stderr
+def cluster_stderr(clusters: Sequence[Any] | np.ndarray) -> Callable[[np.ndarray], float]:
+    """The standard error of a mean over items whose ``clusters`` are the independent samples, as a function
+    of the items' values (``clustered_mean``'s)."""
+    return lambda values: clustered_mean(values, clusters).stderr
 
 
 def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:
