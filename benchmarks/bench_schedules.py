@@ -8,7 +8,10 @@ fixed set gets one reference (the advisor at ``--reference`` times the budget, s
 loss there, consistent when the top turn or within two of the reference's standard errors).
 Budgets are rollout counts, so the numbers are the same on any machine: ``--playout-rate`` a second
 (default the advisor's, ``advisor.ROLLOUTS_PER_SECOND``; the runs published before it was raised
-used 6000, and references made at one rate are never used for hints at another).
+used 6000, and references made at one rate are never used for hints at another). ``--playout-policy``:
+the play-outs' policy, the references' and the hints' alike (default the advisor's, "staged"; the runs
+published before that default played the plain heuristic's throughout, and references made with one
+policy are never used for hints with another).
 
 Rows go to ``--out`` as each position finishes (``consistency.SCHEDULE_FILE``: a first line of the
 settings, then CSV), and a second run with the same settings resumes it (one with another reference,
@@ -35,7 +38,15 @@ import time
 from pathlib import Path
 
 import lcanalysis as lc
-from lcanalysis.advisor import EARLIER_ROLLOUTS_PER_SECOND, ROLLOUTS_PER_SECOND, SCHEDULES, check_playout_rate
+from lcanalysis.advisor import (
+    EARLIER_ROLLOUTS_PER_SECOND,
+    PLAYOUT_POLICY_CHOICES,
+    PLAYOUT_POLICY_DEFAULT,
+    ROLLOUTS_PER_SECOND,
+    SCHEDULES,
+    check_playout_policy,
+    check_playout_rate,
+)
 from lcanalysis.studies.consistency import (
     SCHEDULE_FILE,
     before_and_after,
@@ -53,11 +64,14 @@ ROWS_FILE = SCHEDULE_FILE.made_by(__file__)
 EARLIER_RATE = EARLIER_ROLLOUTS_PER_SECOND
 #: the seed of every reference
 REFERENCE_SEED = 2
+#: the play-outs' policy of the references made before they named one (before the hint's default was "staged")
+EARLIER_POLICY = "plain"
 
 
 def load_references(refs: Path | None, repair: bool = False) -> dict[tuple, dict]:
     """The references kept in ``refs`` (JSON lines), keyed by what makes one: position, budget,
-    schedule, seed and play-outs a second (``EARLIER_RATE`` for lines that name none). A last line
+    schedule, seed, play-outs a second (``EARLIER_RATE`` for lines that name none) and the play-outs'
+    policy (``EARLIER_POLICY`` for lines that name none). A last line
     cut short (a run killed as it wrote it) is left out, and with ``repair`` (the run that appends
     to the file) cut off the file too: its reference is made again."""
     if refs is None or not refs.exists():
@@ -71,8 +85,8 @@ def load_references(refs: Path | None, repair: bool = False) -> dict[tuple, dict
             with refs.open("r+") as fh:
                 fh.truncate(len(whole.encode()))
     rows = (json.loads(line) for line in whole.splitlines())
-    return {(r["index"], r["reference"], r["schedule"], r["seed"], r.get("playout_rate", EARLIER_RATE)): r
-            for r in rows}
+    return {(r["index"], r["reference"], r["schedule"], r["seed"], r.get("playout_rate", EARLIER_RATE),
+             r.get("playout_policy", EARLIER_POLICY)): r for r in rows}
 
 
 def references_code() -> dict[str, str]:
@@ -102,17 +116,18 @@ def check_references_code(refs: Path, known: dict[tuple, dict], mine: dict[str, 
 
 def cached_reference(view, index: int, reference: float, ref_schedule: str, refs: Path | None,
                      known: dict[tuple, dict], rate: int = ROLLOUTS_PER_SECOND,
-                     code: dict[str, str] | None = None) -> dict:
+                     code: dict[str, str] | None = None, policy: str = PLAYOUT_POLICY_DEFAULT) -> dict:
     """The reference's turns with their losses (``{move: (loss, loss_stderr)}``) and its top turn,
     from ``known`` (``load_references``) when it holds the position with these settings, else
-    computed and added to it and to ``refs`` (naming ``code``, the code that made it): a new
-    schedule is then compared on the same references in seconds a position."""
+    computed with the play-outs' ``policy`` and added to it and to ``refs`` (naming ``code``, the code that
+    made it): a new schedule is then compared on the same references in seconds a position."""
     key = {"index": index, "reference": reference, "schedule": ref_schedule, "seed": REFERENCE_SEED,
-           "playout_rate": rate}
+           "playout_rate": rate, "playout_policy": policy}
     found = known.get(tuple(key.values()))
     if found is not None:
         return found
-    ref = lc.advise(view, time_budget=reference, seed=REFERENCE_SEED, schedule=ref_schedule, playout_rate=rate)
+    ref = lc.advise(view, time_budget=reference, seed=REFERENCE_SEED, schedule=ref_schedule, playout_rate=rate,
+                    playout_policy=policy)
     row = {**key, "top": ref.moves[0].move, "moves": {m.move: [m.loss, m.loss_stderr] for m in ref.moves},
            **({"code": code} if code is not None else {})}
     known[tuple(key.values())] = row
@@ -124,14 +139,15 @@ def cached_reference(view, index: int, reference: float, ref_schedule: str, refs
 
 def run(positions: int, reference: float, schedules: list[str], ref_schedule: str, out: Path,
         refs: Path | None = None, rate: int = ROLLOUTS_PER_SECOND, command: str | None = None,
-        allow_code_change: bool = False) -> None:
-    """The reference and the hints of each position, a row a schedule, written to ``out``
+        allow_code_change: bool = False, policy: str = PLAYOUT_POLICY_DEFAULT) -> None:
+    """The reference and the hints of each position (their play-outs played by ``policy``), a row a
+    schedule, written to ``out``
     (``consistency.SCHEDULE_FILE``; ``command`` to its ``.cmd`` sidecar) as each position finishes.
     A file begun with these settings is resumed (only the rows missing from it are made), one made
     with others is refused (the exit names them), and so is one other code wrote unless
     ``allow_code_change``."""
     identity = {"reference": float(reference), "reference_schedule": ref_schedule, "schedules": list(schedules),
-                "playout_rate": int(rate)}
+                "playout_rate": int(rate), "playout_policy": policy}
     found = study_positions(positions)
     with contextlib.ExitStack() as stack:
         write, done = ROWS_FILE.open_or_exit(stack, out, identity, command, allow_code_change,
@@ -142,16 +158,17 @@ def run(positions: int, reference: float, schedules: list[str], ref_schedule: st
               f"{reference:g}x the budget, then {len(schedules)} hints)", file=sys.stderr, flush=True)
         known = load_references(refs, repair=True)  # (this run appends to it)
         code = references_code()
-        missing = [f[0] for f, _ in todo if (f[0], reference, ref_schedule, REFERENCE_SEED, rate) not in known]
+        missing = [f[0] for f, _ in todo
+                   if (f[0], reference, ref_schedule, REFERENCE_SEED, rate, policy) not in known]
         if refs is not None and missing:
             check_references_code(refs, known, code, allow_code_change)  # (before any reference is made)
         for (index, _deal, _turns, view), left in todo:
             c0 = time.process_time()
-            ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate, code)
+            ref = cached_reference(view, index, reference, ref_schedule, refs, known, rate, code, policy)
             rows = []
             for sch in left:
                 c1 = time.process_time()
-                hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch, playout_rate=rate)
+                hint = lc.advise(view, time_budget=1.0, seed=1, schedule=sch, playout_rate=rate, playout_policy=policy)
                 loss, se = (float(x or 0.0) for x in ref["moves"][hint.moves[0].move])
                 rows.append({"index": index, "schedule": sch, "cards_left": view.deck_count,
                              "hint": hint.moves[0].move, "reference": ref["top"], "loss": loss,
@@ -182,18 +199,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the advisor's play-outs a second of budget (default {ROLLOUTS_PER_SECOND:,}; "
                          f"the published runs before it was raised: {EARLIER_RATE})")
+    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
+                    help="the policy of the advisor's play-outs, the references' and the hints' (default: as the "
+                         f"advisor does, {PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a resume "
+                         "with another policy is refused")
     argv = sys.argv[1:] if argv is None else argv
     args = ap.parse_args(argv)
     try:
         rate = check_playout_rate(args.playout_rate)
     except ValueError as e:
         ap.error(str(e))
+    policy = PLAYOUT_POLICY_DEFAULT if args.playout_policy is None else check_playout_policy(args.playout_policy)
 
     run(args.positions, args.reference, args.schedules, args.reference_schedule, args.out, args.refs, rate,
-        command=f"python benchmarks/bench_schedules.py {shlex.join(argv)}", allow_code_change=args.allow_code_change)
+        command=f"python benchmarks/bench_schedules.py {shlex.join(argv)}", allow_code_change=args.allow_code_change,
+        policy=policy)
     by_schedule = load_schedule_comparison(args.out)
     print(f"reference: the advisor at {args.reference:g} s ({args.reference_schedule}), seed 2; hints at 1 s, seed 1; "
-          f"{rate:,} play-outs a second")
+          f"{rate:,} play-outs a second, played by the {policy} policy")
     for sch in args.schedules:
         s = consistency_summary(by_schedule[sch])
         print(f"{sch:>10}: consistent {s['consistent']}/{s['positions']} = {s['share']:.2f} "

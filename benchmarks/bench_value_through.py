@@ -7,8 +7,9 @@ best's mean minus the paired loss), so that its ``loss`` is exactly the best's v
 turn's, as docs/spec/interchange.md defines it. Both estimates have the same expectation; this
 prints how their standard errors compare, turn by turn, on mid-round views (the heuristic agent
 plays both seats of dealt rounds for 10 to 30 turns), at a counted budget of ``--time`` seconds
-of play-outs (the same answer on any machine): the ratio of the new error to the own mean's, in
-quantiles, overall and by how many worlds the turn was played in.
+of play-outs (the same answer on any machine), played by ``--playout-policy`` (the advisor's default,
+"staged", the stalling heuristic from 15 cards down; "plain" as before that default): the ratio of
+the new error to the own mean's, in quantiles, overall and by how many worlds the turn was played in.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+
+from lcanalysis.options import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT
 
 
 def views(positions: int):
@@ -34,12 +37,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=40, help="mid-round views, dealt seeds 0..N-1 (default 40)")
     ap.add_argument("--time", type=float, default=1.0, help="the hint's budget in seconds, counted (default 1)")
+    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
+                    help="the policy of the advisor's play-outs (default: as the advisor does, "
+                         f"{PLAYOUT_POLICY_DEFAULT})")
     args = ap.parse_args()
     import lcanalysis as lc
 
     ratio, worlds = [], []
     for view in views(args.positions):
-        for m in lc.advise(view, time_budget=args.time, seed=0).moves[1:]:
+        for m in lc.advise(view, time_budget=args.time, seed=0, playout_policy=args.playout_policy).moves[1:]:
             ratio.append(m.stderr / m.extra["own_stderr"])
             worlds.append(m.extra["worlds"])
     r, w = np.array(ratio), np.array(worlds)

@@ -93,7 +93,7 @@ def _probes(monkeypatch, bench, calls, stop_at, tmp_path):
 
 
 def _schedules(monkeypatch, bench, calls, stop_at, tmp_path):
-    def advise(view, time_budget, seed, schedule, playout_rate):
+    def advise(view, time_budget, seed, schedule, playout_rate, playout_policy):
         move = "+R5/D" if (view.index + len(schedule)) % 2 else "-B3/D"
         hint = SimpleNamespace(moves=[SimpleNamespace(move=move, extra={"worlds": 100 + view.index})])
         return _measure(calls, stop_at, (view.index, schedule), hint)
@@ -110,11 +110,14 @@ def _honesty(monkeypatch, bench, calls, stop_at, tmp_path):
     import lcanalysis.studies.consistency
 
     refs = tmp_path / "refs.jsonl"
+    # references of the plain play-outs (that name none, as the published ones) and of the staged ones
     refs.write_text("".join(json.dumps({"index": i, "reference": 30.0, "schedule": "halving", "seed": 2,
-                                        "playout_rate": rate, "top": "+R5/D", "moves": {"+R5/D": [0.0, 0.0]}})
-                            + "\n" for i in range(4) for rate in (6000, 15000)))
+                                        "playout_rate": rate, **policy, "top": "+R5/D",
+                                        "moves": {"+R5/D": [0.0, 0.0]}})
+                            + "\n" for i in range(4) for rate in (6000, 15000)
+                            for policy in ({}, {"playout_policy": "staged"})))
 
-    def honesty_row(index, view, ref, rate=None):
+    def honesty_row(index, view, ref, rate=None, policy=None):
         return _measure(calls, stop_at, (index,), {
             "index": index, "cards_left": 30, "hint": "+R5/D", "reference": ref["top"], "ref_loss": 0.0,
             "ref_loss_stderr": 0.0, "consistent": True, "hint_loss": 0.1 * index, "hint_loss_stderr": 0.1,
@@ -246,6 +249,9 @@ def test_a_run_stopped_part_way_resumes_to_the_rows_of_a_run_never_stopped(tmp_p
      "no_fill_every_turn: True there, False here"),
     ("bench_stall_probes", ["--deck", "3"], ["--deck", "3", "--workers", "2"], "workers: 1 there, 2 here"),
     ("bench_hint_honesty", ["--playout-rate", "6000"], [], "playout_rate: 6000 there, 15000 here"),
+    ("bench_hint_honesty", ["--playout-policy", "plain"], [], "playout_policy: 'plain' there, 'staged' here"),
+    ("bench_schedules", ["--playout-policy", "plain"], ["--playout-policy", "stalling"],
+     "playout_policy: 'plain' there, 'stalling' here"),
     # it once checked only the rate: hints against a 10x reference were mixed with those against a 30x one
     ("bench_schedules", ["--reference", "10", "--playout-rate", "6000"], ["--playout-rate", "6000"],
      "reference: 10.0 there, 30.0 here"),
@@ -306,7 +312,7 @@ def test_a_file_of_older_columns_is_refused_before_rows_of_todays_are_appended(t
     out.write_bytes(published.read_bytes())
     with pytest.raises(SystemExit) as refused:
         bench.main(["--positions", "201", "--reference", "30", "--schedules", "two-stage", "halving",
-                    "--playout-rate", "6000", "--out", str(out)])
+                    "--playout-rate", "6000", "--playout-policy", "plain", "--out", str(out)])
     assert str(refused.value) == (f"error: {out} was written with other columns (no playout_rate): its rows and "
                                   "these would not line up; write to another file")
     assert calls == [] and out.read_bytes() == published.read_bytes()
@@ -389,11 +395,17 @@ def test_a_published_rows_file_still_loads_and_is_not_resumed_by_todays_code(tmp
     published = ROOT / "data" / "simulated" / "hint_honesty.csv"
     out = tmp_path / "hint_honesty.csv"
     out.write_bytes(published.read_bytes())
-    whole = [*argv[:argv.index("--positions") + 1], "200", *argv[argv.index("--positions") + 2:]]
+    whole = [*argv[:argv.index("--positions") + 1], "200", *argv[argv.index("--positions") + 2:],
+             "--playout-policy", "plain"]
     assert bench.main([*whole, "--out", str(out)]) == 0  # (the published command: 200 views)
     assert calls == [] and out.read_bytes() == published.read_bytes()
     assert "200 views: consistent with the reference" in capsys.readouterr().out
-    more = [*argv[:argv.index("--positions") + 1], "201", *argv[argv.index("--positions") + 2:]]
+    with pytest.raises(SystemExit) as refused:  # (its settings name no policy: made by the plain play-outs)
+        bench.main([*whole[:-2], "--out", str(out)])
+    assert str(refused.value) == (f"error: {out} was made with other settings (playout_policy: 'plain' there, "
+                                  "'staged' here): write to another file")
+    more = [*argv[:argv.index("--positions") + 1], "201", *argv[argv.index("--positions") + 2:],
+            "--playout-policy", "plain"]
     with pytest.raises(SystemExit) as refused:
         bench.main([*more, "--out", str(out)])
     assert str(refused.value).startswith(f"error: {out} is unversioned (its settings name no code: it was written "
@@ -433,3 +445,49 @@ def test_a_file_that_is_not_the_benchmarks_rows_file_stops_it_with_an_error_not_
     assert str(refused.value) == (f"error: {out} is not a {_rows_file(bench).what} file: its first line is not "
                                   "the header")
     assert out.read_bytes() == before
+
+
+def test_bench_schedules_plays_the_policy_asked_and_keeps_references_of_one_policy_apart(tmp_path, monkeypatch):
+    """--playout-policy reaches the references and the hints alike, is kept in the rows file's settings and in
+    each reference; a reference that names no policy (the published ones) is the plain play-outs', so a run of
+    the staged ones makes its own references rather than read those."""
+    bench = _bench(monkeypatch, "bench_schedules")
+    asked: list = []
+
+    def advise(view, time_budget, seed, schedule, playout_rate, playout_policy):
+        asked.append((view.index, time_budget, playout_policy))
+        return SimpleNamespace(moves=[SimpleNamespace(move="+R5/D", loss=0.0, loss_stderr=0.0,
+                                                      extra={"worlds": 9})])
+
+    monkeypatch.setattr(bench, "study_positions",
+                        lambda n: [(i, i, 8, SimpleNamespace(index=i, deck_count=30 - i)) for i in range(n)])
+    monkeypatch.setattr(bench.lc, "advise", advise)
+    refs = tmp_path / "refs.jsonl"
+    refs.write_text(json.dumps({"index": 0, "reference": 2.0, "schedule": "halving", "seed": 2, "playout_rate": 6000,
+                                "top": "+R5/D", "moves": {"+R5/D": [0.0, 0.0]}}) + "\n")
+    base = ["--positions", "1", "--reference", "2", "--schedules", "halving", "--playout-rate", "6000",
+            "--refs", str(refs), "--allow-code-change"]
+    assert bench.main([*base, "--playout-policy", "plain", "--out", str(tmp_path / "plain.csv")]) == 0
+    assert asked == [(0, 1.0, "plain")]  # the hint only: the reference read from the file
+    assert bench.load_schedule_comparison(tmp_path / "plain.csv")["halving"].attrs["identity"]["playout_policy"] == \
+        "plain"
+    asked.clear()
+    assert bench.main([*base, "--out", str(tmp_path / "staged.csv")]) == 0  # (the default: the advisor's)
+    assert asked == [(0, 2.0, "staged"), (0, 1.0, "staged")]
+    lines = [json.loads(line) for line in refs.read_text().splitlines()]
+    assert len(lines) == 2 and "playout_policy" not in lines[0] and lines[1]["playout_policy"] == "staged"
+    assert set(bench.load_references(refs)) == {(0, 2.0, "halving", 2, 6000, "plain"),
+                                                 (0, 2.0, "halving", 2, 6000, "staged")}
+
+
+def test_bench_hint_honesty_reads_only_references_of_its_play_out_policy(tmp_path, monkeypatch, capsys):
+    """The hint's play-outs and its references' are of one policy: with no reference of it the run stops,
+    naming the policy (references that name none are the plain play-outs')."""
+    bench = _bench(monkeypatch, "bench_hint_honesty")
+    calls: list = []
+    argv = _honesty(monkeypatch, bench, calls, 0, tmp_path)
+    assert bench.main([*argv, "--playout-policy", "stalling", "--out", str(tmp_path / "h.csv")]) == 2
+    assert calls == []
+    assert (f"error: {tmp_path / 'refs.jsonl'} holds no reference for view 0 at 6000 play-outs a second played by "
+            "the stalling policy (--playout-policy; references that name none played the plain one)"
+            in capsys.readouterr().err)

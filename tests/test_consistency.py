@@ -182,7 +182,9 @@ def test_a_schedule_comparison_reads_as_one_study_a_schedule_on_the_positions_al
                     "0,two-stage,20,+Y3/D,+Y3/D,0.0,0.0,True,300,0.5\n"
                     "2,halving,25,+W9/D,+W9/D,0.0,0.0,True,900,0.5\n")
     tables = C.load_schedule_comparison(path)
-    assert list(tables) == ["halving", "two-stage"] and tables["halving"].attrs["identity"] == settings
+    # (settings that name no play-out policy: made when the hint played the plain heuristic's throughout)
+    assert list(tables) == ["halving", "two-stage"]
+    assert tables["halving"].attrs["identity"] == {**settings, "playout_policy": "plain"}
     assert list(tables["halving"]["index"]) == list(tables["two-stage"]["index"]) == [0, 1]
     assert list(tables["two-stage"]["consistent"]) == [True, False]
     table = C.before_and_after(tables["two-stage"], tables["halving"])
@@ -266,11 +268,12 @@ def test_the_hint_at_15000_play_outs_a_second_is_quoted_from_its_files(monkeypat
 
     sim = root / "data" / "simulated"
     refs = load_references(sim / "consistency_15000.jsonl")
-    assert len(refs) == 200 and {k[1:] for k in refs} == {(30.0, "halving", 2, ROLLOUTS_PER_SECOND)}
+    # (references that name no play-out policy: the plain heuristic's, before the hint's default was "staged")
+    assert len(refs) == 200 and {k[1:] for k in refs} == {(30.0, "halving", 2, ROLLOUTS_PER_SECOND, "plain")}
     now = C.load_schedule_comparison(sim / "consistency_15000.csv")["halving"]
     assert len(now) == 200 and set(now["playout_rate"]) == {ROLLOUTS_PER_SECOND}
     for row in now.itertuples():  # each loss is the hint's turn's in its reference
-        ref = refs[(row.index, 30.0, "halving", 2, ROLLOUTS_PER_SECOND)]
+        ref = refs[(row.index, 30.0, "halving", 2, ROLLOUTS_PER_SECOND, "plain")]
         assert ref["top"] == row.reference and ref["moves"][row.hint] == [pytest.approx(row.loss),
                                                                           pytest.approx(row.loss_stderr)]
         assert row.consistent == (row.loss == 0 or row.loss <= 2 * row.loss_stderr)
@@ -365,7 +368,8 @@ def test_a_file_another_code_wrote_is_not_resumed_unless_told(tmp_path, capsys, 
     copy = tmp_path / "published.csv"
     shutil.copyfile(published, copy)
     with pytest.raises(ValueError, match=r"is unversioned .*no code"):
-        C.consistency_study(201, out=copy, reference=30.0, streams=False, schedule="two-stage", playout_rate=6000)
+        C.consistency_study(201, out=copy, reference=30.0, streams=False, schedule="two-stage", playout_rate=6000,
+                            playout_policy="plain")
     assert copy.read_bytes() == published.read_bytes()
     assert "code" not in C.load_consistency(published).attrs["identity"]
 
@@ -385,14 +389,14 @@ def test_a_torn_last_reference_of_bench_schedules_is_cut_off_and_made_again(tmp_
     second = {**first, "index": 1, "top": "-B2/D"}
     torn = json.dumps(first) + "\n" + json.dumps(second)[:40]
     refs.write_text(torn)
-    assert list(B.load_references(refs)) == [(0, 1.0, "halving", 2, 100)]  # a reader (bench_hint_honesty)
+    assert list(B.load_references(refs)) == [(0, 1.0, "halving", 2, 100, "plain")]  # a reader (bench_hint_honesty)
     assert "is left out" in capsys.readouterr().err and refs.read_text() == torn  # leaves the file as it is
     known = B.load_references(refs, repair=True)  # the writer cuts it off
-    assert list(known) == [(0, 1.0, "halving", 2, 100)]
+    assert list(known) == [(0, 1.0, "halving", 2, 100, "plain")]
     assert "a torn last line (an unfinished reference) is dropped and made again" in capsys.readouterr().err
     assert refs.read_text() == json.dumps(first) + "\n"
     monkeypatch.setattr(B.lc, "advise", lambda *a, **k: pytest.fail("the kept reference is made again"))
-    assert B.cached_reference(None, 0, 1.0, "halving", refs, known, 100) == first
+    assert B.cached_reference(None, 0, 1.0, "halving", refs, known, 100, policy="plain") == first
 
 
 def test_the_summary_at_the_top_of_the_agents_page_quotes_todays_hint_from_its_file():
@@ -434,7 +438,7 @@ def test_bench_schedules_adds_no_reference_to_a_references_file_of_other_code_un
 
     made: list = []
 
-    def advise(view, time_budget, seed, schedule, playout_rate):
+    def advise(view, time_budget, seed, schedule, playout_rate, playout_policy):
         made.append("reference" if time_budget == 2.0 else "hint")
         return SimpleNamespace(moves=[SimpleNamespace(move=m, loss=loss, loss_stderr=0.1, extra={"worlds": 9})
                                       for m, loss in (("+R5/D", 0.0), ("-B3/D", 1.0 + view.index))])
@@ -477,3 +481,33 @@ def test_bench_schedules_adds_no_reference_to_a_references_file_of_other_code_un
     assert str(refused.value).startswith(f"error: {refs} is unversioned (its references name no code: it was "
                                          "written before the code behind its rows was kept)")
     assert made == []
+
+
+def test_a_file_made_before_the_play_out_policy_could_be_chosen_reads_as_plain_and_is_not_mixed(tmp_path, capsys):
+    """No ``playout_policy`` in the settings line: made when the hint played the plain heuristic's
+    play-outs throughout. The default ("staged") refuses to add to it, naming the setting; ``--playout-policy
+    plain`` resumes it; the policy reaches the advisor (a view with 15 cards left, where the two differ)."""
+    out = tmp_path / "c.csv"
+    argv = ["--positions", "1", "--reference", "3", "--budget", "0.02", "--out", str(out)]
+    assert C.main([*argv, "--playout-policy", "plain"]) == 0
+    text = out.read_text().replace(', "playout_policy": "plain"', "")
+    assert text != out.read_text()
+    out.write_text(text)
+    assert C.load_consistency(out).attrs["identity"]["playout_policy"] == "plain"
+    capsys.readouterr()
+    assert C.main([*argv[:1], "2", *argv[2:]]) == 2
+    assert "other settings (playout_policy: 'plain' there, 'staged' here)" in capsys.readouterr().err
+    assert C.main([*argv[:1], "2", *argv[2:], "--playout-policy", "plain"]) == 0
+    assert len(C.load_consistency(out)) == 2
+    assert C.consistency_study(1, out=tmp_path / "d.csv", **TINY).attrs["identity"]["playout_policy"] == "staged"
+    # position 82 of the set has 15 cards left: the staged hint plays the stalling heuristic there
+    deal, turns, view = C.study_position(82)
+    assert view.deck_count == 15
+    row = C.compare(82, deal, turns, view, 3.0, 0.02, True, playout_policy="stalling")
+    assert row["hint"] == lc.advise(view, time_budget=0.02, seed=1, streams=False, schedule="two-stage",
+                                    playout_policy="stalling").best.move
+    mine = C.compare(82, deal, turns, view, 3.0, 0.02, True, playout_policy="staged")
+    assert (mine["hint_value"], mine["reference_value"]) == (row["hint_value"], row["reference_value"])
+    plain = C.compare(82, deal, turns, view, 3.0, 0.02, True, playout_policy="plain")
+    assert (plain["hint_value"], plain["reference_value"]) != (row["hint_value"], row["reference_value"])
+

@@ -39,22 +39,26 @@ COLUMNS = ["index", "deal_seed", "turns_in", "cards_left", "hint", "hint_value",
            "loss", "loss_stderr", "consistent", "hint_worlds", "reference_worlds", "cpu_seconds", "view"]
 STUDY_FILE = StudyFile("consistency study", "# lcanalysis consistency study ", COLUMNS, keys=("index",),
                        identity_keys=("seed", "reference", "budget", "hand_model", "streams", "schedule",
-                                      "playout_rate"),
+                                      "playout_rate", "playout_policy"),
                        bools=("consistent",),
                        # files made before the draw streams name none, those before successive halving no
-                       # schedule, those before the advisor's play-outs a second were raised no rate
-                       defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000},
+                       # schedule, those before the advisor's play-outs a second were raised no rate, those
+                       # before the play-out policy could be chosen none (they played the plain heuristic's)
+                       defaults={"streams": False, "schedule": "two-stage", "playout_rate": 6000,
+                                 "playout_policy": "plain"},
                        code=ADVICE_CODE).made_by(__file__)
 #: ``benchmarks/bench_schedules.py``'s rows: the hint with each schedule against one reference a
 #: position; a row a position and schedule, resumed row by row. Its settings: the reference's budget
-#: (in multiples) and schedule, the hints' schedules and the play-outs a second (files made before
-#: the ``playout_rate`` column have no such column, and their settings name the rate).
+#: (in multiples) and schedule, the hints' schedules, the play-outs a second (files made before
+#: the ``playout_rate`` column have no such column, and their settings name the rate) and the play-outs'
+#: policy, the hints' and the references' (files made before it could be chosen name none: "plain").
 SCHEDULE_COLUMNS = ["index", "schedule", "cards_left", "hint", "reference", "loss", "loss_stderr", "consistent",
                     "hint_worlds", "cpu_seconds", "playout_rate"]
 SCHEDULE_FILE = StudyFile("schedule comparison", "# lcanalysis schedule comparison ", SCHEDULE_COLUMNS,
                           keys=("index", "schedule"), text_keys=("schedule",),
-                          identity_keys=("reference", "reference_schedule", "schedules", "playout_rate"),
-                          code=ADVICE_CODE).made_by(__file__)
+                          identity_keys=("reference", "reference_schedule", "schedules", "playout_rate",
+                                         "playout_policy"),
+                          defaults={"playout_policy": "plain"}, code=ADVICE_CODE).made_by(__file__)
 
 
 def load_consistency(path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -94,15 +98,16 @@ def study_positions(n: int, seed: int = 0) -> list[tuple[int, int, int, Any]]:
 
 def compare(index: int, deal: int, turns: int, view: Any, reference: float, budget: float,
             hand_model: bool, streams: bool = False, schedule: str = "two-stage",
-            playout_rate: int | None = None) -> dict[str, Any]:
-    """One row: the hint and the reference on one position of the set (``study_positions``)."""
+            playout_rate: int | None = None, playout_policy: str | None = None) -> dict[str, Any]:
+    """One row: the hint and the reference on one position of the set (``study_positions``), both
+    playing their play-outs with ``playout_policy`` (None: the advisor's default)."""
     from lcanalysis.advisor import advise
 
     c0 = time.process_time()
     hint = advise(view, time_budget=budget, seed=1, hand_model=hand_model, streams=streams, schedule=schedule,
-                  playout_rate=playout_rate)
+                  playout_rate=playout_rate, playout_policy=playout_policy)
     ref = advise(view, time_budget=budget * reference, seed=2, hand_model=hand_model, streams=streams,
-                 schedule=schedule, playout_rate=playout_rate)
+                 schedule=schedule, playout_rate=playout_rate, playout_policy=playout_policy)
     top, ref_top = hint.moves[0], ref.moves[0]  # each list is ranked best first
     mine = {m.move: m for m in ref.moves}[top.move]
     loss, se = float(mine.loss or 0.0), float(mine.loss_stderr or 0.0)
@@ -118,7 +123,8 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
                       hand_model: bool | None = None, out: str | os.PathLike[str] | None = None, workers: int = 1,
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
                       schedule: str | None = None, command: str | None = None,
-                      playout_rate: int | None = None, allow_code_change: bool = False) -> pd.DataFrame:
+                      playout_rate: int | None = None, allow_code_change: bool = False,
+                      playout_policy: str | None = None) -> pd.DataFrame:
     """Compare the hint with the reference on the first ``positions`` positions of the set (the
     ``study_positions``); one row a position, written to ``out`` as each finishes
     (a run given the same file does only what is missing). ``workers`` > 1 spreads the positions
@@ -126,7 +132,10 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
     defaults); a file made before the draw streams names none and reads as made without them, one
     made before successive halving reads as made with the two-stage schedule. ``playout_rate``: the
     advisor's play-outs a second of budget (None: ``advisor.ROLLOUTS_PER_SECOND``; files made before
-    it was raised read as 6,000). ``command``: the
+    it was raised read as 6,000). ``playout_policy``: the advisor's play-out policy, the hint's and the
+    reference's (``advisor.PLAYOUT_POLICY_CHOICES``; None: its default, ``advisor.PLAYOUT_POLICY_DEFAULT``,
+    "staged": the stalling heuristic from ``advisor.STALLING_FROM_CARDS`` cards down, the plain one before);
+    files made before the choice read as "plain". ``command``: the
     command line, written to ``out`` + ".cmd" once ``out`` is open and its settings match. A file
     whose rows other code wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``),
     or an unversioned one, is refused unless ``allow_code_change``."""
@@ -144,9 +153,12 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
 
     schedule = SCHEDULE_DEFAULT if schedule is None else check_schedule(schedule)
     playout_rate = check_playout_rate(playout_rate)
+    from lcanalysis.advisor import PLAYOUT_POLICY_DEFAULT, check_playout_policy
+
+    playout_policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
     identity = {"seed": int(seed), "reference": float(reference), "budget": float(budget),
                 "hand_model": bool(hand_model), "streams": bool(streams), "schedule": schedule,
-                "playout_rate": playout_rate}
+                "playout_rate": playout_rate, "playout_policy": playout_policy}
     found = study_positions(positions, seed)
     wanted = [f[0] for f in found]
     rows: list[dict[str, Any]] = []
@@ -160,7 +172,8 @@ def consistency_study(positions: int, reference: float = 30.0, budget: float = 1
         if progress is not None and todo:
             progress(f"{len(todo)} position(s) to compare, each {budget:g} s + {budget * reference:g} s of "
                      f"play-outs (counted), on {min(workers, len(todo))} process(es); a line as each finishes")
-        args = [(*f, reference, budget, bool(hand_model), bool(streams), schedule, playout_rate) for f in todo]
+        args = [(*f, reference, budget, bool(hand_model), bool(streams), schedule, playout_rate, playout_policy)
+                for f in todo]
         if workers > 1 and len(todo) > 1:
             from lcanalysis.core.pool import cancelling_pool
 
@@ -253,7 +266,7 @@ def report(study: pd.DataFrame) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
+    from lcanalysis.advisor import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT, ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = CommandParser(prog="python -m lcanalysis.studies.consistency",
@@ -272,6 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help="the advisor's play-outs a second of budget (default: as the advisor does, "
                          f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
+    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
+                    help="the policy of the advisor's play-outs (default: as the advisor does, "
+                         f"{PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a resume with another "
+                         "policy is refused")
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
     ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)
@@ -281,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   args.out, args.workers, progress=lambda line: print(line, file=sys.stderr,
                                                                                       flush=True),
                                   streams=args.streams, schedule=args.schedule, playout_rate=args.playout_rate,
-                                  allow_code_change=args.allow_code_change,
+                                  allow_code_change=args.allow_code_change, playout_policy=args.playout_policy,
                                   command="python -m lcanalysis.studies.consistency " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
