@@ -511,3 +511,37 @@ def test_a_file_made_before_the_play_out_policy_could_be_chosen_reads_as_plain_a
     plain = C.compare(82, deal, turns, view, 3.0, 0.02, True, playout_policy="plain")
     assert (plain["hint_value"], plain["reference_value"]) != (row["hint_value"], row["reference_value"])
 
+
+def test_the_published_command_remakes_its_rows_where_the_policy_matters(tmp_path, capsys):
+    """data/simulated/consistency.csv was made when the hint played the plain heuristic's play-outs
+    throughout; its command (the .cmd beside it) says so (``--playout-policy plain``), so it remakes the
+    file's rows to the last digit, those with 15 cards left too, where today's default plays the stalling
+    heuristic's. The published file's first 82 rows, its settings line as it is (no ``playout_policy``),
+    are resumed by the command: position 82 (15 cards left) is made again and is the published row."""
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    published = (root / "data" / "simulated" / "consistency.csv").read_text().splitlines(keepends=True)
+    words = shlex.split((root / "data" / "simulated" / "consistency.csv.cmd").read_text())
+    assert words[:3] == ["python", "-m", "lcanalysis.studies.consistency"]
+    assert words[words.index("--playout-policy") + 1] == "plain"
+    args = words[3:]
+    out = tmp_path / "c.csv"
+    for option, value in (("--positions", "83"), ("--out", str(out)), ("--workers", "1")):
+        args[args.index(option) + 1] = value
+    head, rows = published[:2], published[2:]
+    assert [r.split(",", 1)[0] for r in rows[:83]] == [str(i) for i in range(83)]
+    out.write_text("".join(head + rows[:82]))
+    # (the published file names no code: resuming it takes --allow-code-change)
+    assert C.main([*args, "--allow-code-change"]) == 0
+    made = out.read_text().splitlines(keepends=True)[-1].split(",")
+    want = rows[82].split(",")
+    cpu = C.COLUMNS.index("cpu_seconds")
+    assert made[:cpu] + made[cpu + 1:] == want[:cpu] + want[cpu + 1:]
+    assert int(made[C.COLUMNS.index("cards_left")]) == 15
+    # today's default, the stalling play-outs at 15 cards, is refused on this file, naming the policy
+    without = [a for a in args if a not in ("--playout-policy", "plain")]
+    capsys.readouterr()
+    assert C.main([*without, "--allow-code-change"]) == 2
+    assert "other settings (playout_policy: 'plain' there, 'staged' here)" in capsys.readouterr().err

@@ -1,1 +1,1 @@
-python benchmarks/bench_schedules.py --positions 200 --reference 30 --schedules two-stage halving --refs data/simulated/schedule_consistency.jsonl --playout-rate 6000 --out data/simulated/schedule_consistency.csv
+python benchmarks/bench_schedules.py --positions 200 --reference 30 --schedules two-stage halving --refs data/simulated/schedule_consistency.jsonl --playout-rate 6000 --playout-policy plain --out data/simulated/schedule_consistency.csv
