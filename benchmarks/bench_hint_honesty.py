@@ -36,7 +36,7 @@ from pathlib import Path
 from bench_schedules import EARLIER_POLICY, EARLIER_RATE, load_references
 
 from lcanalysis.studies import consistency
-from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile, add_playout_policy_option
 
 FIELDS = ["index", "cards_left", "hint", "reference", "ref_loss", "ref_loss_stderr", "consistent",
           "hint_loss", "hint_loss_stderr", "covered"]
@@ -87,7 +87,7 @@ def summary(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from lcanalysis.advisor import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT
+    from lcanalysis.advisor import PLAYOUT_POLICY_DEFAULT
     from lcanalysis.studies.consistency import study_positions
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -99,10 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the hint's play-outs a second, and the references' (default: the advisor's; "
                          f"the published run: {EARLIER_RATE})")
-    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
-                    help="the policy of the advisor's play-outs, the hint's, and the references' it reads (default: "
-                         f"as the advisor does, {PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a "
-                         "resume with another policy is refused")
+    add_playout_policy_option(ap, ", the hint's, and the references' it reads")
     args = ap.parse_args(argv)
     from lcanalysis.advisor import check_playout_rate
 

@@ -40,7 +40,6 @@ from pathlib import Path
 import lcanalysis as lc
 from lcanalysis.advisor import (
     EARLIER_ROLLOUTS_PER_SECOND,
-    PLAYOUT_POLICY_CHOICES,
     PLAYOUT_POLICY_DEFAULT,
     ROLLOUTS_PER_SECOND,
     SCHEDULES,
@@ -54,7 +53,7 @@ from lcanalysis.studies.consistency import (
     load_schedule_comparison,
     study_positions,
 )
-from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, other_code_error
+from lcanalysis.studies.study_file import ALLOW_CODE_CHANGE_HELP, add_playout_policy_option, other_code_error
 from lcanalysis.tournaments.results import code_version
 
 FIELDS = SCHEDULE_FILE.columns
@@ -199,10 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help=f"the advisor's play-outs a second of budget (default {ROLLOUTS_PER_SECOND:,}; "
                          f"the published runs before it was raised: {EARLIER_RATE})")
-    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
-                    help="the policy of the advisor's play-outs, the references' and the hints' (default: as the "
-                         f"advisor does, {PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a resume "
-                         "with another policy is refused")
+    add_playout_policy_option(ap, ", the references' and the hints'")
     argv = sys.argv[1:] if argv is None else argv
     args = ap.parse_args(argv)
     try:

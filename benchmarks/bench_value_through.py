@@ -18,7 +18,7 @@ import argparse
 
 import numpy as np
 
-from lcanalysis.options import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT
+from lcanalysis.studies.study_file import add_playout_policy_option
 
 
 def views(positions: int):
@@ -37,9 +37,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=40, help="mid-round views, dealt seeds 0..N-1 (default 40)")
     ap.add_argument("--time", type=float, default=1.0, help="the hint's budget in seconds, counted (default 1)")
-    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
-                    help="the policy of the advisor's play-outs (default: as the advisor does, "
-                         f"{PLAYOUT_POLICY_DEFAULT})")
+    add_playout_policy_option(ap, recorded=False)
     args = ap.parse_args()
     import lcanalysis as lc
 

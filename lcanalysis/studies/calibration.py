@@ -57,7 +57,7 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.estimate import target_verdict
-from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile, add_playout_policy_option
 
 #: the agents that play the rounds, by default
 AGENTS = ("heuristic", "heuristic")
@@ -674,7 +674,7 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.calibration --rounds N --out FILE``: play and advise, row by
     row (resuming FILE), write the command to ``FILE.cmd`` and print the calibration."""
-    from lcanalysis.advisor import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT, ROLLOUTS_PER_SECOND, SCHEDULES
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = CommandParser(prog="python -m lcanalysis.studies.calibration", description=main.__doc__)
@@ -700,10 +700,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help="the advisor's play-outs a second of budget (default: as the advisor does, "
                          f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
-    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
-                    help="the policy of the advisor's play-outs (default: as the advisor does, "
-                         f"{PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a resume with another "
-                         "policy is refused")
+    add_playout_policy_option(ap)
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")

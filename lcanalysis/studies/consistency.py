@@ -30,7 +30,7 @@ import pandas as pd
 
 from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.estimate import target_verdict
-from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
+from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile, add_playout_policy_option
 
 #: issue 15's targets: the share of consistent positions, and the mean loss against the reference
 SHARE_TARGET = 0.90
@@ -266,7 +266,7 @@ def report(study: pd.DataFrame) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from lcanalysis.advisor import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT, ROLLOUTS_PER_SECOND, SCHEDULES
+    from lcanalysis.advisor import ROLLOUTS_PER_SECOND, SCHEDULES
 
     args_list = list(sys.argv[1:] if argv is None else argv)
     ap = CommandParser(prog="python -m lcanalysis.studies.consistency",
@@ -285,10 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--playout-rate", type=int, default=None, metavar="N",
                     help="the advisor's play-outs a second of budget (default: as the advisor does, "
                          f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
-    ap.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
-                    help="the policy of the advisor's play-outs (default: as the advisor does, "
-                         f"{PLAYOUT_POLICY_DEFAULT}); recorded in the file's settings, so a resume with another "
-                         "policy is refused")
+    add_playout_policy_option(ap)
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--out", required=True, help="the CSV file, written a position at a time and resumed")
     ap.add_argument("--allow-code-change", action="store_true", help=ALLOW_CODE_CHANGE_HELP)

@@ -43,7 +43,7 @@ from typing import Any
 
 import pandas as pd
 
-from lcanalysis.options import append_whole, whole_text
+from lcanalysis.options import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT, append_whole, whole_text
 from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_code
 
 #: the code behind rows of rounds the agents played: a tournament's (``tournaments.results.CODE_FILES``:
@@ -62,6 +62,19 @@ ALLOW_CODE_CHANGE = "--allow-code-change"
 #: what ``--allow-code-change`` says in the help of a command that writes a study file
 ALLOW_CODE_CHANGE_HELP = ("go on with a file whose rows other code wrote (after a change that cannot move its "
                           "numbers; the change is recorded in the file's settings)")
+
+
+def add_playout_policy_option(parser: Any, whose: str = "", recorded: bool = True) -> None:
+    """``--playout-policy`` on a study's or benchmark's command line (``options.PLAYOUT_POLICY_CHOICES``;
+    None: the advisor's default): ``whose`` names whose play-outs beyond the advisor's (", the hint's and the
+    references'"); ``recorded``: the command keeps it in its file's settings, so a resume under another is
+    refused, and the help says so."""
+    kept = "; recorded in the file's settings, so a resume with another policy is refused" if recorded else ""
+    parser.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
+                        help=f"the policy of the advisor's play-outs{whose} (default: as the advisor does, "
+                             f"{PLAYOUT_POLICY_DEFAULT}){kept}")
+
+
 #: what a study file that could not be written keeps, and how to go on (``options.append_whole``)
 KEPT = ("the rows written before are kept in it: make room (or mend the fault) and run the same command again to "
         "resume")
