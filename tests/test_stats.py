@@ -345,3 +345,26 @@ def test_welch_t_is_scipys_welch_test_on_the_raw_samples():
     se, dof, half = welch_t(0.0, 10, 0.0, 10)
     assert se == 0.0 and np.isnan(dof) and np.isnan(half)
     assert np.isnan(welch_t(1.0, 1, 1.0, 10)[2])
+
+
+def test_the_standard_error_over_clusters_is_the_one_worked_by_hand_on_three_rounds():
+    """``clusters`` (the one copy of the arithmetic ``studies.estimate`` and ``wagers.simulation`` use):
+    rounds A = (1, 3), B = (2), C = (6, 4, 2). By hand: the mean is 18 / 6 = 3; the rounds' residuals
+    (sum - 3 x count) are -2, -1, +3, their squares 14; the error is sqrt(14 / (3 x 2)) / 2 (the mean
+    round's 2 items) = 0.76376. With one item a round it is the sample mean's sd / sqrt(n); under two
+    rounds NaN; labels that are not one an item are refused."""
+    from lcanalysis.clusters import cluster_totals, clustered_stderr, ratio_stderr
+    from lcanalysis.studies.estimate import clustered_mean
+
+    values, rounds = [1.0, 3.0, 2.0, 6.0, 4.0, 2.0], ["A", "A", "B", "C", "C", "C"]
+    totals, counts = cluster_totals(values, rounds)
+    assert totals.tolist() == [4.0, 2.0, 12.0] and counts.tolist() == [2.0, 1.0, 3.0]
+    assert ratio_stderr(totals, counts) == pytest.approx((3.0, math.sqrt(14 / 6) / 2), rel=1e-12)
+    assert clustered_stderr(values, rounds) == pytest.approx(0.763763, abs=1e-6)
+    e = clustered_mean(values, rounds)  # 6 items, t over the 3 rounds: t(0.975, 2) = 4.302653, x 0.763763
+    assert (e.mean, e.n) == (3.0, 6) and e.ci95 == pytest.approx((3 - 3.286205, 3 + 3.286205), abs=1e-6)
+    x = np.array([5.0, -1.0, 2.5, 8.0, 0.0])
+    assert clustered_stderr(x, np.arange(5)) == pytest.approx(x.std(ddof=1) / math.sqrt(5), rel=1e-12)
+    assert math.isnan(clustered_stderr([1.0, 2.0, 3.0], [7, 7, 7]))
+    with pytest.raises(ValueError, match=r"one cluster label an item, got \(2,\) labels for values of shape \(3,\)"):
+        clustered_stderr([1.0, 2.0, 3.0], [0, 1])

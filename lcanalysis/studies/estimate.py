@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from lcanalysis.clusters import cluster_totals, ratio_stderr
+
 # --- a study's arguments ----------------------------------------------------------------------
 
 
@@ -169,23 +171,18 @@ class Estimate:
 def ratio_estimate(totals: np.ndarray, counts: np.ndarray) -> Estimate:
     """sum(totals) / sum(counts) with the standard error of a ratio estimator over clusters, ``totals``
     and ``counts`` one entry a cluster (one cluster a round: the decisions of a round, the expeditions of a
-    simulated round, are not independent). ``n`` is the items counted (decisions, draws, expeditions); the
-    95% interval is Student's t over the clusters, the independent samples."""
-    n = len(totals)
-    r = float(totals.sum() / counts.sum())
-    if n < 2:
-        return Estimate(r, math.nan, int(counts.sum()), (math.nan, math.nan))
-    resid = totals - r * counts
-    se = math.sqrt(float((resid**2).sum()) / (n * (n - 1))) / float(counts.mean())
-    return Estimate(r, se, int(counts.sum()), t_interval(r, se, n - 1))
+    simulated round, are not independent; ``lcanalysis.clusters.ratio_stderr``). ``n`` is the items counted
+    (decisions, draws, expeditions); the 95% interval is Student's t over the clusters, the independent
+    samples."""
+    r, se = ratio_stderr(totals, counts)
+    return Estimate(r, se, int(counts.sum()), t_interval(r, se, len(totals) - 1))
 
 
 def clustered_mean(values: Sequence[float] | np.ndarray, clusters: Sequence[Any] | np.ndarray) -> Estimate:
     """The mean of ``values`` (one an item) whose ``clusters`` (one label an item) are the independent samples
     (the expeditions of one simulated round, the decisions or views of one deal): ``ratio_estimate`` over the
     clusters' sums and counts, its interval Student's t over the clusters."""
-    _, index = np.unique(np.asarray(clusters), return_inverse=True)
-    return ratio_estimate(np.bincount(index, weights=np.asarray(values, float)), np.bincount(index).astype(float))
+    return ratio_estimate(*cluster_totals(values, clusters))
 
 
 def cluster_stderr(clusters: Sequence[Any] | np.ndarray) -> Callable[[np.ndarray], float]:
