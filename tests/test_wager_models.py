@@ -900,12 +900,12 @@ def test_break_even_turns_counts_only_the_turns_the_unseen_cards_can_draw_for():
 
 
 def test_the_models_errors_over_rounds_take_a_rounds_expeditions_as_one_sample_as_a_cluster_bootstrap_does():
-    """Expeditions of one simulated round are not independent. With ``mean_stderr=cluster_stderr(rounds)``
-    every mean's standard error in the table (mean predicted, mean realized, bias, RMSE) is within 10% of
-    its spread over 400 resamples of whole rounds (a cluster bootstrap, the slower independent path), on
-    made-up rounds of 1 to 5 expeditions sharing a round's luck; taken as independent, the bias's was about
-    half of it (0.20 against 0.38)."""
-    from lcanalysis.studies.estimate import cluster_stderr
+    """Expeditions of one simulated round are not independent. Given each expedition's round
+    (``error_table(..., round_of)``) every standard error in the table (mean predicted, mean realized, bias,
+    RMSE, calibration MAE) is within 10% of its spread over 400 resamples of whole rounds (a cluster
+    bootstrap, the slower independent path: the deciles re-formed in each), on made-up rounds of 1 to 5
+    expeditions sharing a round's luck; taken as independent, the bias's was about half of it (0.20
+    against 0.38). The estimates are the same numbers either way, to the last bit."""
     from lcanalysis.wagers.simulation import error_table
 
     rng = np.random.default_rng(11)
@@ -914,11 +914,65 @@ def test_the_models_errors_over_rounds_take_a_rounds_expeditions_as_one_sample_a
     luck = rng.normal(0.0, 8.0, 600)[rounds]  # what a round's expeditions share
     realized = 7.0 + luck + rng.normal(0.0, 3.0, len(rounds))
     pred = {"turns": realized - luck + rng.normal(4.0, 2.0, len(rounds))}
-    table = error_table(pred, realized, mean_stderr=cluster_stderr(rounds)).iloc[0]
+    table = error_table(pred, realized, rounds).iloc[0]
     members = [np.flatnonzero(rounds == r) for r in range(600)]
     boot = [error_table({"turns": pred["turns"][mine]}, realized[mine]).iloc[0]
             for mine in (np.concatenate([members[r] for r in rng.integers(0, 600, 600)]) for _ in range(400))]
-    for c in ["mean predicted", "mean realized", "bias", "RMSE"]:
+    for c in ["mean predicted", "mean realized", "bias", "RMSE", "calibration MAE"]:
         spread = np.std([b[c] for b in boot], ddof=1)
         assert table[f"{c} s.e."] == pytest.approx(spread, rel=0.1), c
-    assert error_table(pred, realized).iloc[0]["bias s.e."] < 0.6 * table["bias s.e."]
+    independent = error_table(pred, realized).iloc[0]
+    assert independent["bias s.e."] < 0.6 * table["bias s.e."]
+    estimates = ["rows", "mean predicted", "mean realized", "bias", "RMSE", "calibration MAE"]
+    assert table[estimates].tolist() == independent[estimates].tolist()
+
+
+def test_the_models_errors_over_rounds_are_those_worked_by_hand():
+    """Each error over the rounds is the cluster-robust one written out here apart from the code:
+    sqrt(R / (R - 1) x the sum over the R rounds of (the round's sum of deviations from the mean)^2) / n; the
+    RMSE's the mean square's over 2 RMSE; the calibration MAE's that of each row's gap signed as its decile's
+    mean gap (the delta method, the deciles' signs taken as given). Three rounds of 2, 1 and 3
+    expeditions, the bias's by hand: deviations -1 -1 | +4 | -2 +1 -1 from the mean 2, the rounds' sums -2, 4,
+    -2: sqrt(3/2 x 24) / 6 = 1. With each expedition a round of its own (round_of None) the means' errors are
+    sd / sqrt(n), the expeditions taken as independent."""
+    from lcanalysis.wagers.simulation import error_table
+
+    realized = np.array([0.0, 5.0, 4.0, 2.0, 3.0, 1.0])
+    pred = np.array([1.0, 6.0, 10.0, 2.0, 6.0, 2.0])  # bias per row: 1 1 6 0 3 1, mean 2
+    rounds = np.array([10, 10, 11, 12, 12, 12])
+    row = error_table({"m": pred}, realized, rounds).iloc[0]
+    assert row["bias"] == 2.0 and row["bias s.e."] == pytest.approx(1.0, rel=1e-12)
+
+    def by_hand(values, rounds):
+        dev = values - values.mean()
+        sums = [dev[rounds == r].sum() for r in set(rounds.tolist())]
+        return math.sqrt(len(sums) / (len(sums) - 1) * sum(s * s for s in sums)) / len(values)
+
+    diff = pred - realized
+    rmse = math.sqrt(8.0)  # sqrt(mean of 1 1 36 0 9 1)
+    assert row["RMSE"] == pytest.approx(rmse, rel=1e-12)
+    for column, want in (("mean predicted", by_hand(pred, rounds)), ("mean realized", by_hand(realized, rounds)),
+                         ("bias", 1.0), ("RMSE", by_hand(diff**2, rounds) / (2 * rmse))):
+        assert row[f"{column} s.e."] == pytest.approx(want, rel=1e-12), column
+    alone = error_table({"m": pred}, realized).iloc[0]
+    for column, values in (("mean predicted", pred), ("mean realized", realized), ("bias", diff)):
+        assert alone[f"{column} s.e."] == pytest.approx(values.std(ddof=1) / math.sqrt(6), rel=1e-12)
+    assert alone["RMSE s.e."] == pytest.approx((diff**2).std(ddof=1) / math.sqrt(6) / (2 * rmse), rel=1e-12)
+
+    # the calibration MAE: 20 expeditions of 5 rounds, a decile two expeditions by rank of the prediction
+    rng = np.random.default_rng(3)
+    pred = rng.permutation(np.arange(20.0)) + 0.5
+    realized = pred + rng.normal(1.0, 3.0, 20)
+    rounds = np.arange(20) % 5
+    decile = pred.argsort().argsort() // 2
+    gaps = realized - pred
+    means = np.array([gaps[decile == d].mean() for d in range(10)])
+    signed = np.sign(means[decile]) * gaps  # (their mean: the MAE)
+    row = error_table({"m": pred}, realized, rounds).iloc[0]
+    assert row["calibration MAE"] == pytest.approx(np.abs(means).mean(), rel=1e-12) == pytest.approx(signed.mean())
+    assert row["calibration MAE s.e."] == pytest.approx(by_hand(signed, rounds), rel=1e-12)
+
+    with pytest.raises(ValueError, match=r"round_of gives \(5,\) rounds for 20 expeditions"):
+        error_table({"m": pred}, realized, rounds[:5])
+    with pytest.raises(ValueError, match=r"2 expedition\(s\) of 1 round\(s\) to compare at the snapshot: too few"):
+        error_table({"m": pred[:2]}, realized[:2], np.array([4, 4]))

@@ -223,7 +223,7 @@ def test_a_snapshot_no_round_reaches_is_refused_in_words():
         with pytest.raises(ValueError, match="none of the 2 rounds lasted to turn 900: no expedition to compare"):
             compare(rounds=2, snap_turn=900, n_mc=10)
     # one expedition left at a late snapshot: no standard error to give its bias (it printed NaN)
-    with pytest.raises(ValueError, match=r"1 expedition\(s\) to compare at the snapshot: too few"):
+    with pytest.raises(ValueError, match=r"1 expedition\(s\) of 1 round\(s\) to compare at the snapshot: too few"):
         compare_models(rounds=2, snap_turn=45, n_mc=2)
 
 
@@ -416,7 +416,8 @@ def _printed_tables(text: str) -> dict[str, tuple[str, list[list[str]]]]:
 
 def test_the_wager_pages_models_against_play_are_what_the_stored_simulation_printed():
     """docs/wagers.md's tables of the models against simulated play (4,000 rounds, turns 4 and 20) are
-    data/wager_sim_4000.txt, the print of the command in its .cmd: each row's numbers as shown."""
+    data/wager_sim_4000.txt, the print of the command in its .cmd: each row's numbers as shown, and the rounds
+    the errors are clustered by as the print's headings count them."""
     page = (Path(__file__).resolve().parent.parent / "docs" / "wagers.md").read_text()
     printed = _printed_tables((DATA / "wager_sim_4000.txt").read_text())
     assert "wager-sim --rounds 4000 --snap-turn 4 20" in (DATA / "wager_sim_4000.txt.cmd").read_text()
@@ -428,7 +429,8 @@ def test_the_wager_pages_models_against_play_are_what_the_stored_simulation_prin
 
     for title, head in (("Snapshot at turn 4 (", heads[0]), ("Snapshot at turn 20 (", heads[2])):
         expeditions = re.search(r"(\d+) expeditions", head).group(1)
-        assert f"{title}{int(expeditions):,} expeditions)" in page, head
+        rounds = re.search(r"± one standard error, clustered by round, (\d+) rounds$", head).group(1)
+        assert f"{title}{int(expeditions):,} expeditions of {int(rounds):,} rounds)" in page, head
         shown = _doc_table(page, title)
         rows = printed[head][1]
         assert len(shown) == len(rows), title
@@ -444,12 +446,16 @@ def test_the_wager_pages_models_against_play_are_what_the_stored_simulation_prin
         assert [g.replace("+", "") for g in got] == want, cells[0]
     for head in (heads[1], heads[3]):
         count, share = re.search(r"(\d+) untouched colours \(([0-9.]+% ± [0-9.]+%) opened later", head).groups()
-        assert f"{int(count):,} " in page and share in page, head
+        rounds = re.search(r"± one standard error, clustered by round, (\d+) rounds$", head).group(1)
+        assert f"{int(count):,} untouched colours of {int(rounds):,} rounds" in page and share in page, head
 
 
 def test_the_wager_sims_headlines_give_their_standard_errors():
     """``lcanalysis studies wager-sim`` headed its tables with "mean round score per player 18.6" and
-    "20% opened later by the bot", estimates from a few rounds with no error beside them."""
+    "20% opened later by the bot", estimates from a few rounds with no error beside them. Each has its error
+    over the rounds: the score's over all of them, the share's over the rounds of the untouched colours (a
+    round's colours one sample: worked out here from the rounds' blocks of five rows), and the heading says
+    the tables' errors are clustered by round, naming how many."""
     import io
     import math
     import re
@@ -460,18 +466,31 @@ def test_the_wager_sims_headlines_give_their_standard_errors():
 
     text = io.StringIO()
     compare_models(rounds=20, snap_turn=10, seed=0, n_mc=5, file=text)
-    found = re.search(r"mean round score per player ([0-9.]+) ± ([0-9.]+) \(± one standard error\)", text.getvalue())
-    _, scores = snapshot_rounds(20, snap_turn=10, seed=0)
+    found = re.search(r"(\d+) expeditions \(holding a number\); mean round score per player ([0-9.]+) ± ([0-9.]+) "
+                      r"\(all 20 rounds\); ± one standard error, clustered by round, (\d+) rounds\n", text.getvalue())
+    rows, scores = snapshot_rounds(20, snap_turn=10, seed=0)
     per_round = scores.mean(axis=1)  # by hand: one sample a round, the two players' mean
-    assert found and float(found.group(1)) == round(float(scores.mean()), 1)
-    assert float(found.group(2)) == round(float(np.std(per_round, ddof=1) / math.sqrt(20)), 1)
+    assert found and float(found.group(2)) == round(float(scores.mean()), 1)
+    assert float(found.group(3)) == round(float(np.std(per_round, ddof=1) / math.sqrt(20)), 1)
+    round_of = np.arange(len(rows)) // 5  # a round's five colours, one block
+    holding = rows[:, 1] != 0  # (F_PM: the colour holds a number)
+    assert int(found.group(1)) == holding.sum() and int(found.group(4)) == len(set(round_of[holding]))
 
     text = io.StringIO()
     _, meta = compare_decline(rounds=20, snap_turn=10, seed=0, n_mc=5, file=text)
-    found = re.search(r"\(([0-9.]+)% ± ([0-9.]+)% opened later by the bot, ± one standard error\)", text.getvalue())
-    p, n = meta["share opened later"], meta["rows"]
-    assert found and float(found.group(1)) == round(100 * p, 1)
-    assert float(found.group(2)) == round(100 * math.sqrt(p * (1 - p) / n), 1)
+    found = re.search(r"(\d+) untouched colours \(([0-9.]+)% ± ([0-9.]+)% opened later by the bot\); the colour's "
+                      r"value: open or decline; ± one standard error, clustered by round, (\d+) rounds\n",
+                      text.getvalue())
+    untouched = (rows[:, 0] == 0) & (rows[:, 1] == 0)  # (F_PW, F_PM: nothing on the expedition)
+    later = ((rows[:, 14] != 0) | (rows[:, 10] > 0))[untouched]  # (F_FINAL_MASK, F_FINAL_W: opened by the end)
+    rounds = round_of[untouched]
+    p, n = later.mean(), len(later)
+    sums = [(later[rounds == r] - p).sum() for r in set(rounds)]  # each round's deviations from the share
+    se = math.sqrt(len(sums) / (len(sums) - 1) * sum(s * s for s in sums)) / n
+    assert found and int(found.group(1)) == n == meta["rows"] and int(found.group(4)) == len(sums)
+    assert float(found.group(2)) == round(100 * p, 1) and meta["share opened later"] == pytest.approx(p, rel=1e-12)
+    assert meta["share opened later s.e."] == pytest.approx(se, rel=1e-12)
+    assert float(found.group(3)) == round(100 * se, 1)
 
 
 def test_wager_claims_keeps_its_rounds_as_they_are_played_and_a_resumed_run_reports_as_an_unbroken_one(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,12 +183,6 @@ def clustered_mean(values: Sequence[float] | np.ndarray, clusters: Sequence[Any]
     (the expeditions of one simulated round, the decisions or views of one deal): ``ratio_estimate`` over the
     clusters' sums and counts, its interval Student's t over the clusters."""
     return ratio_estimate(*cluster_totals(values, clusters))
-
-
-def cluster_stderr(clusters: Sequence[Any] | np.ndarray) -> Callable[[np.ndarray], float]:
-    """The standard error of a mean over items whose ``clusters`` are the independent samples, as a function
-    of the items' values (``clustered_mean``'s)."""
-    return lambda values: clustered_mean(values, clusters).stderr
 
 
 def estimates_frame(estimates: dict[str, Estimate], digits: int = 3) -> Any:

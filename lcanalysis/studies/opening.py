@@ -12,7 +12,7 @@ import numpy as np
 
 from lcanalysis.game.cards import whole_number
 from lcanalysis.options import check_seed
-from lcanalysis.studies.estimate import Estimate, cluster_stderr, study_table, t_interval, whole_argument
+from lcanalysis.studies.estimate import Estimate, study_table, t_interval, whole_argument
 
 
 def colours_opened_estimates(colours: Any, min_rounds: int = 30) -> dict[str, Estimate]:
@@ -247,9 +247,9 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
     """The canonical and richer wager models' predicted expedition scores against what the bots
     really scored (``wagers.simulation.compare_models``), as a table with bias and its standard error.
     The expeditions of one simulated round are one sample (``rounds`` counts them): each mean's standard
-    error is a ratio estimator's over the rounds (``estimate.cluster_stderr``), the calibration MAE's
-    approximate, over the expeditions. ``progress``: a bar over the expeditions predicted (the long part:
-    ``n_mc`` samples each).
+    error is a ratio estimator's over the rounds (``wagers.simulation.error_table``), the RMSE's and the
+    calibration MAE's (the deciles' signs taken as given) the delta method's over the rounds' sums.
+    ``progress``: a bar over the expeditions predicted (the long part: ``n_mc`` samples each).
     ``out``: a file each expedition's predictions are written to as they are made; a run stopped
     (Ctrl-C) and started again with the same arguments predicts only the expeditions missing from
     it (another file's settings are refused, and so is a file other code wrote unless
@@ -274,6 +274,6 @@ def wager_models_vs_play(rounds: int = 200, snap_turn: int = 10, seed: int = 0, 
     round_of = round_of[table["expedition"].to_numpy(int)]
     errors = W.error_table({name: table[m].to_numpy(float) for name, m in zip(W.PREDICTION_MODELS, models,
                                                                                strict=True)},
-                           table["realized"].to_numpy(float), mean_stderr=cluster_stderr(round_of))
+                           table["realized"].to_numpy(float), round_of)
     errors.insert(errors.columns.get_loc("rows") + 1, "rounds", len(np.unique(round_of)))
     return errors

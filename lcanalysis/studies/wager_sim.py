@@ -1,7 +1,8 @@
 """The wager models against simulated play (``lcanalysis studies wager-sim``), kept as it goes.
 
 At each snapshot turn: ``wagers.simulation.compare_models`` (the expeditions holding a number) and
-``compare_decline`` (the untouched colours), the same tables. Their long part, each row's Monte Carlo
+``compare_decline`` (the untouched colours), the same tables, every standard error over the rounds (a
+round's expeditions one sample: ``wagers.simulation.error_table``). Their long part, each row's Monte Carlo
 predictions (milliseconds a row at the default 2,000 samples, about 2 s at a million), is made row
 by row through ``StudyFile.kept_table``: with
 ``out`` each row's predictions are written to the file as they are made, and a run stopped (Ctrl-C)
@@ -45,12 +46,12 @@ def wager_sim(rounds: int = 2000, snap_turns: Sequence[int] = (4, 20), seed: int
         rows, scores = W._snapshots(rounds, t, seed, progress)
         parts[t, "models"] = (*W.holding_a_number(rows, t), scores)
         parts[t, "decline"] = (*W.untouched_colours(rows), scores)
-    for rows, _shares, _scores in parts.values():  # (error_table's refusal of too few rows, before any prediction)
-        W.error_table({}, rows[:, W.F_FINAL].astype(float))
+    for rows, _shares, round_of, _scores in parts.values():  # (error_table's refusal of too few rounds, before
+        W.error_table({}, rows[:, W.F_FINAL].astype(float), round_of)  # any prediction)
 
     def predicted(key: tuple[int, str, int]) -> dict[str, Any]:
         t, part, i = key
-        rows, shares, _ = parts[t, part]
+        rows, shares, _, _ = parts[t, part]
         if part == "models":
             values = W.predictions_of_row(rows[i], float(shares[i]), n_mc, seed + 1 + i)
         else:
@@ -64,12 +65,12 @@ def wager_sim(rounds: int = 2000, snap_turns: Sequence[int] = (4, 20), seed: int
     answers = []
     for t in turns:
         for part in PARTS:
-            rows, _shares, scores = parts[t, part]
+            rows, _shares, round_of, scores = parts[t, part]
             made = table[(table["snap_turn"] == t) & (table["part"] == part)]
             names = W.PREDICTION_MODELS if part == "models" else W.DECLINE_MODELS
             preds = {name: made[m].to_numpy(float) for name, m in zip(names, models, strict=False)}
-            answers.append(W.models_answer(preds, rows, scores, rounds, t, seed, file=file) if part == "models"
-                           else W.decline_answer(preds, rows, rounds, t, seed, file=file))
+            answers.append(W.models_answer(preds, rows, round_of, scores, rounds, t, seed, file=file)
+                           if part == "models" else W.decline_answer(preds, rows, round_of, rounds, t, seed, file=file))
             if file is not None:
                 print(file=file)
     return answers

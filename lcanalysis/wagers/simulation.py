@@ -12,7 +12,7 @@ every colour what a model needs (rank masks, wagers, unseen cards, the opponent'
 the deck); at the end of the round it records what the expedition really scored.
 ``compare_models`` predicts each snapshot with each model and prints predicted versus realized:
 mean prediction, mean realized, bias, RMSE of prediction minus outcome and calibration MAE, each with its standard
-error.
+error over the rounds (a round's expeditions are not independent: ``error_table``).
 ``compare_decline`` does the same for the colours still untouched at the snapshot, where the
 models value the colour with the option to decline it.
 Run ``lcanalysis studies wager-sim`` for the table in docs/wagers.md (``studies.wager_sim``: the
@@ -22,12 +22,11 @@ same tables, each row's predictions kept in a file as they are made, ``--out``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 from numba import njit
 
+from lcanalysis.clusters import clustered_stderr
 from lcanalysis.core import features as feat
 from lcanalysis.core import first_compile
 from lcanalysis.core import kernel as K
@@ -293,27 +292,35 @@ def compare_models(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc:
     ``only_opened``: rows whose colour already holds a number (the wagers are then fixed, so
     every model answers for the wagers actually on the table). ``progress``: a bar over the rows.
     """
-    rows, shares, scores, _rounds = compared_rows(rounds, snap_turn, seed, only_opened, progress)
+    rows, shares, scores, round_of = compared_rows(rounds, snap_turn, seed, only_opened, progress)
     preds = predictions_with_share(rows, shares, n_mc=n_mc, seed=seed + 1, progress=progress)
-    return models_answer(preds, rows, scores, rounds, snap_turn, seed, only_opened, file)
+    return models_answer(preds, rows, round_of, scores, rounds, snap_turn, seed, only_opened, file)
 
 
-def models_answer(preds: dict[str, np.ndarray], rows: np.ndarray, scores: np.ndarray, rounds: int, snap_turn: int,
-                  seed: int, only_opened: bool = True, file=None):
+def models_answer(preds: dict[str, np.ndarray], rows: np.ndarray, round_of: np.ndarray, scores: np.ndarray,
+                  rounds: int, snap_turn: int, seed: int, only_opened: bool = True, file=None):
     """``compare_models``' table and its settings from the predictions (``predictions_with_share``) of
-    the snapshot ``rows`` (``compared_rows``; ``scores``: the rounds'), printed to ``file``."""
+    the snapshot ``rows`` (``compared_rows``; ``round_of``: each row's round, ``scores``: the rounds'),
+    printed to ``file``; every standard error is over the rounds (``error_table``)."""
     realized = rows[:, F_FINAL].astype(float)
-    df = error_table(preds, realized)
+    df = error_table(preds, realized, round_of)
+    n_rounds = len(np.unique(round_of))
     meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "mean round score": scores.mean(),
-            "rows": len(realized)}
+            "rows": len(realized), "rounds with rows": n_rounds}
     if file is not None:
         per_round = scores.mean(axis=1)  # (the two players of a round are not independent: one sample a round)
         se = per_round.std(ddof=1) / math.sqrt(len(per_round)) if len(per_round) > 1 else math.nan
         print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(realized)} expeditions "
               f"({'holding a number' if only_opened else 'all colours'}); mean round score per player "
-              f"{scores.mean():.1f} ± {se:.1f} (± one standard error)", file=file)
+              f"{scores.mean():.1f} ± {se:.1f} (all {len(per_round)} rounds); {by_round(n_rounds)}", file=file)
         print(df.to_string(index=False, float_format=lambda x: f"{x:.2f}"), file=file)
     return df, meta
+
+
+def by_round(n_rounds: int) -> str:
+    """What a table's heading says of its errors: a round's expeditions (or untouched colours), ``n_rounds``
+    rounds of them, are one sample each (``error_table``)."""
+    return f"± one standard error, clustered by round, {n_rounds} rounds"
 
 
 def compared_rows(rounds: int, snap_turn: int, seed: int, only_opened: bool = True,
@@ -323,8 +330,8 @@ def compared_rows(rounds: int, snap_turn: int, seed: int, only_opened: bool = Tr
     rounds that lasted to the snapshot: the rows of one round are not independent); refused in words
     when too few."""
     rows, scores = _snapshots(rounds, snap_turn, seed, progress)
-    kept, shares = holding_a_number(rows, snap_turn, only_opened)
-    return kept, shares, scores, snapshot_round_index(rows)[_holding(rows, only_opened)]
+    kept, shares, round_of = holding_a_number(rows, snap_turn, only_opened)
+    return kept, shares, scores, round_of
 
 
 def snapshot_round_index(rows: np.ndarray, colors: int = COLORS) -> np.ndarray:
@@ -338,10 +345,11 @@ def _holding(rows: np.ndarray, only_opened: bool) -> np.ndarray:
     return rows[:, F_PM] != 0 if only_opened else np.ones(len(rows), bool)
 
 
-def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def holding_a_number(rows: np.ndarray, snap_turn: int,
+                     only_opened: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Of the snapshot ``rows`` (taken at ``snap_turn``), those ``compare_models`` predicts
-    (``only_opened``: those whose colour holds a number) and each one's share of turns; refused in
-    words when too few."""
+    (``only_opened``: those whose colour holds a number), each one's share of turns and each one's round
+    (``snapshot_round_index``); refused in words when too few."""
     # keep colour blocks for row_share: compute share on the full rows first
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
     keep = _holding(rows, only_opened)
@@ -349,29 +357,37 @@ def holding_a_number(rows: np.ndarray, snap_turn: int, only_opened: bool = True)
         raise ValueError(f"{int(keep.sum())} expedition(s) hold a number at turn {snap_turn} of the "
                          f"{len(rows) // COLORS} rounds that lasted to it: too few to compare; take a later "
                          "snapshot turn or simulate more rounds")
-    return rows[keep], shares[keep]
+    return rows[keep], shares[keep], snapshot_round_index(rows)[keep]
 
 
-def error_table(preds: dict[str, np.ndarray], realized: np.ndarray,
-                mean_stderr: Callable[[np.ndarray], float] | None = None):
+def error_table(preds: dict[str, np.ndarray], realized: np.ndarray, round_of: np.ndarray | None = None):
     """Each model's mean predicted, mean realized, bias, RMSE and calibration MAE over the expeditions, each
-    with its standard error. ``mean_stderr``: the standard error of a mean over the expeditions from their
-    values; by default they are taken as independent (sd / sqrt(n)); ``studies.opening.wager_models_vs_play``
-    gives one over rounds (a round's expeditions are one sample). The calibration MAE's is approximate
-    (``_calibration_mae``) and takes the expeditions as independent either way."""
+    with its standard error over the rounds: ``round_of``, each expedition's round (a round's expeditions share
+    its deal and the player's turns, one sample a round: ``clusters.clustered_stderr``, a ratio estimator
+    over the rounds' sums); None: each expedition a round of its own (taken as independent, sd / sqrt(n)).
+    The RMSE's and the calibration MAE's are the delta method's over the rounds' sums, not a bootstrap
+    (deterministic, and the means' own arithmetic): the RMSE's the mean square's over 2 RMSE, the calibration
+    MAE's that of the mean of each row's gap signed as its decile's mean gap (``_calibration_mae``: the
+    deciles' signs taken as given)."""
     import pandas as pd
 
-    if len(realized) < 2:  # a bias needs two expeditions for its standard error
-        raise ValueError(f"{len(realized)} expedition(s) to compare at the snapshot: too few for a standard "
-                         "error; simulate more rounds or take an earlier snapshot turn")
-
     n = len(realized)
-    se = mean_stderr or (lambda values: float(values.std(ddof=1) / math.sqrt(len(values))))
+    rounds = np.arange(n) if round_of is None else np.asarray(round_of)
+    if rounds.shape != (n,):
+        raise ValueError(f"error_table: round_of gives {rounds.shape} rounds for {n} expeditions: one round each")
+    if len(np.unique(rounds)) < 2:  # a bias needs two rounds' expeditions for its standard error
+        raise ValueError(f"{n} expedition(s) of {len(np.unique(rounds))} round(s) to compare at the snapshot: too "
+                         "few for a standard error over the rounds; simulate more rounds or take an earlier "
+                         "snapshot turn")
+
+    def se(values: np.ndarray) -> float:
+        return clustered_stderr(values, rounds)
+
     table = []
     for name, pred in preds.items():
         diff = pred - realized
         rmse = math.sqrt(np.mean(diff ** 2))
-        mae, mae_se = _calibration_mae(pred, realized, with_stderr=True)
+        mae, signed_gaps = _calibration_mae(pred, realized)
         table.append({
             "model": name,
             "rows": n,
@@ -385,7 +401,7 @@ def error_table(preds: dict[str, np.ndarray], realized: np.ndarray,
             # (the delta method: the mean square's standard error over 2 RMSE)
             "RMSE s.e.": se(diff ** 2) / (2 * rmse) if rmse > 0 else 0.0,
             "calibration MAE": mae,
-            "calibration MAE s.e.": mae_se,
+            "calibration MAE s.e.": se(signed_gaps),
         })
     return pd.DataFrame(table)
 
@@ -398,14 +414,14 @@ def compare_decline(rounds: int = 2000, snap_turn: int = 10, seed: int = 0, n_mc
     from lcanalysis.progress import progress_bar
 
     rows, _scores = _snapshots(rounds, snap_turn, seed, progress)
-    sel, sh = untouched_colours(rows)
+    sel, sh, round_of = untouched_colours(rows)
     preds = {name: np.zeros(len(sel)) for name in DECLINE_MODELS}
     for i, row in enumerate(progress_bar(sel, desc=f"untouched colours, turn {snap_turn}", unit="colour",
                                          progress=progress)):
         for name, value in zip(DECLINE_MODELS, decline_predictions_of_row(row, float(sh[i]), n_mc, seed + i),
                                strict=True):
             preds[name][i] = value
-    return decline_answer(preds, sel, rounds, snap_turn, seed, file)
+    return decline_answer(preds, sel, round_of, rounds, snap_turn, seed, file)
 
 
 #: the models ``compare_decline`` compares, in its table's order
@@ -414,12 +430,12 @@ DECLINE_MODELS = ("canonical, open with best wagers", "decline now (canonical; t
                   "decline at end (turns, late)")
 
 
-def untouched_colours(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Of the snapshot ``rows``, those ``compare_decline`` predicts (nothing on the expedition yet)
-    and each one's share of turns."""
+def untouched_colours(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of the snapshot ``rows``, those ``compare_decline`` predicts (nothing on the expedition yet),
+    each one's share of turns and each one's round (``snapshot_round_index``)."""
     shares = np.array([row_share(rows, i) for i in range(len(rows))])
-    keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows])
-    return rows[keep], shares[keep]
+    keep = np.array([r[F_PM] == 0 and r[F_PW] == 0 for r in rows], dtype=bool)
+    return rows[keep], shares[keep], snapshot_round_index(rows)[keep]
 
 
 def decline_predictions_of_row(row: np.ndarray, share: float, n_mc: int, seed: int) -> list[float]:
@@ -443,35 +459,44 @@ def decline_predictions_of_row(row: np.ndarray, share: float, n_mc: int, seed: i
             max(float(o.mean) for o in end.by_wagers)]
 
 
-def decline_answer(preds: dict[str, np.ndarray], sel: np.ndarray, rounds: int, snap_turn: int, seed: int, file=None):
+def decline_answer(preds: dict[str, np.ndarray], sel: np.ndarray, round_of: np.ndarray, rounds: int, snap_turn: int,
+                   seed: int, file=None):
     """``compare_decline``'s table and its settings from the predictions (``decline_predictions_of_row``)
-    of the untouched colours ``sel`` (``untouched_colours``), printed to ``file``."""
+    of the untouched colours ``sel`` (``untouched_colours``; ``round_of``: each one's round), printed to
+    ``file``; every standard error is over the rounds (``error_table``), the share opened later's too."""
     realized = sel[:, F_FINAL].astype(float)
-    df = error_table(preds, realized)
-    opened = float(np.mean((sel[:, F_FINAL_MASK] != 0) | (sel[:, F_FINAL_W] > 0))) if len(sel) else math.nan
-    meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "rows": len(sel), "share opened later": opened}
+    df = error_table(preds, realized, round_of)
+    later = ((sel[:, F_FINAL_MASK] != 0) | (sel[:, F_FINAL_W] > 0)).astype(float)
+    opened = float(np.mean(later)) if len(sel) else math.nan
+    n_rounds = len(np.unique(round_of))
+    meta = {"rounds": rounds, "snap_turn": snap_turn, "seed": seed, "rows": len(sel), "rounds with rows": n_rounds,
+            "share opened later": opened,
+            "share opened later s.e.": clustered_stderr(later, round_of) if len(sel) else math.nan}
     if file is not None:
-        se = math.sqrt(opened * (1 - opened) / len(sel)) if len(sel) else math.nan
         print(f"{rounds} bot-vs-bot rounds, snapshot at turn {snap_turn}, {len(sel)} untouched colours "
-              f"({opened:.1%} ± {se:.1%} opened later by the bot, ± one standard error); the colour's value: "
-              "open or decline", file=file)
+              f"({opened:.1%} ± {meta['share opened later s.e.']:.1%} opened later by the bot); the colour's value: "
+              f"open or decline; {by_round(n_rounds)}", file=file)
         print(df.to_string(index=False, float_format=lambda x: f"{x:.2f}"), file=file)
     return df, meta
 
 
-def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10, with_stderr: bool = False) -> Any:
-    """Mean |mean realized - mean predicted| over prediction deciles, weighted by rows; ``with_stderr``:
-    and its standard error, approximate (the deciles taken as given and each one's gap as far from 0 as
-    its sign holds: the rows-weighted errors of the deciles' mean gaps, added in quadrature)."""
+def _calibration_mae(pred: np.ndarray, realized: np.ndarray, bins: int = 10) -> tuple[float, np.ndarray]:
+    """Mean |mean realized - mean predicted| over prediction deciles, weighted by rows, and what its
+    standard error is of: each row's gap signed as its decile's mean gap, whose mean is the MAE. Its error
+    over the rows (or the rounds) is the MAE's by the delta method, each decile's sign taken as given (a
+    decile's gap flips sign only across 0, where its weight in the MAE is nil): where every decile's gap has
+    one sign the MAE is |bias| and its error the bias's. (The gaps from each decile's own mean gap, the
+    deciles held fixed, gave 85% of a bootstrap's spread on a test's made-up rows: a resample moves the rows
+    between deciles.)"""
     order = np.argsort(pred)
-    parts = np.array_split(order, bins)
-    err, var = 0.0, 0.0
-    for part in parts:
+    err = 0.0
+    signed = np.zeros(len(pred))
+    for part in np.array_split(order, bins):
         if len(part):
             gap = realized[part] - pred[part]
             err += len(part) * abs(gap.mean())
-            var += len(part) * gap.var(ddof=1) if len(part) > 1 else 0.0  # (n_b^2 * var/n_b)
-    return (err / len(pred), math.sqrt(var) / len(pred)) if with_stderr else err / len(pred)
+            signed[part] = np.sign(gap.mean()) * gap
+    return err / len(pred), signed
 
 
 #: the models ``predictions_with_share`` compares, in its table's order
