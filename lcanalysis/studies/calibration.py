@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lcanalysis.clusters import cluster_totals, ratio_stderr
 from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
@@ -511,14 +512,12 @@ def calibration_by_sample(study: pd.DataFrame, samples: int = 2000, seed: int = 
 def clustered_mean(values: np.ndarray, rounds: np.ndarray) -> tuple[float, float, int]:
     """The mean of ``values``, its standard error with a round's positions counted as one
     cluster (they share a deal and a result), and the number of rounds; the error is nan with
-    fewer than two rounds."""
-    mean = float(values.mean()) if len(values) else math.nan
-    per = pd.DataFrame({"r": rounds, "v": values}).groupby("r")["v"].agg(["sum", "size"])
-    k = len(per)
-    if k < 2:
-        return mean, math.nan, k
-    resid = per["sum"] - mean * per["size"]
-    return mean, math.sqrt(float((resid**2).sum()) / (k * (k - 1))) / float(per["size"].mean()), k
+    fewer than two rounds (``lcanalysis.clusters``)."""
+    if not len(values):
+        return math.nan, math.nan, 0
+    totals, counts = cluster_totals(values, rounds)
+    mean, se = ratio_stderr(totals, counts)
+    return mean, se, len(totals)
 
 
 def binned_means(study: pd.DataFrame, value: str = "played_value", bins: int = 10) -> pd.DataFrame:
