@@ -1,7 +1,8 @@
 """docs/agents.md, "Which play-outs from 15 cards down": the table and figures quoted there, and the stage
 from which the hint's default plays the stalling play-outs (``options.STALLING_FROM_CARDS``), are what the
 rows of data/simulated/hint_policy_midround.csv give, recomputed here with numpy and scipy (not with the
-benchmark's summary, nor with ``studies.estimate``)."""
+benchmark's summary, nor with ``studies.estimate``); and its two calibration tables, against heuristic and against
+`best`'s self-play, with the offsets quoted beside them, are what the calibration study files give."""
 
 from __future__ import annotations
 
@@ -107,22 +108,69 @@ def _fit(study: pd.DataFrame) -> tuple[float, float, float]:
     return slope, intercept, r * r
 
 
-def test_the_calibration_table_is_what_the_two_study_files_give_and_they_differ_only_from_15_cards_down():
-    """The staged and the plain hint on the same positions of heuristic self-play: the same values to the
-    last digit with 16 cards or more (the default plays the plain play-outs there), other values from 15
-    down; the page's point estimates (slope, intercept, R², whole round and late) are numpy's fit."""
+def _check_calibration_table(staged_file: str, plain_file: str, header: str) -> pd.DataFrame:
+    """The staged and the plain hint on the same positions of one self-play study: the same values to the last
+    digit with 16 cards or more (the default plays the plain play-outs there), other values from 15 down; the
+    page's point estimates in the table headed ``header`` (slope, intercept, R², whole round and late) are
+    numpy's fit. Returns the staged study."""
     folder = ROOT / "data" / "simulated"
-    staged = pd.read_csv(folder / "calibration_staged_hint.csv", comment="#")
-    plain = pd.read_csv(folder / "calibration_plain_hint_today.csv", comment="#")
+    staged = pd.read_csv(folder / staged_file, comment="#")
+    plain = pd.read_csv(folder / plain_file, comment="#")
     assert (staged[["round", "turn", "played"]].to_numpy() == plain[["round", "turn", "played"]].to_numpy()).all()
     early = (staged.cards_left > STALLING_FROM_CARDS).to_numpy()
     assert (staged.played_value.to_numpy()[early] == plain.played_value.to_numpy()[early]).all()
-    assert f"the {int(early.sum())} positions with 16" in " ".join(_section().split())
+    assert not (staged.played_value.to_numpy()[~early] == plain.played_value.to_numpy()[~early]).all()
     section = " ".join(_section().split())
+    assert f"the {int(early.sum())} positions with 16" in section
+    table = section[section.index(f"| {header} |"):]
     for label, study in (("plain throughout", plain), ("staged (the default)", staged)):
         late = study[(study.cards_left >= 4) & (study.cards_left <= 14)]
         whole, last = _fit(study), _fit(late)
-        cells = [c.strip() for c in section[section.index(f"| {label} |"):].split("|")[1:8]]
+        cells = [c.strip() for c in table[table.index(f"| {label} |"):].split("|")[1:8]]
         assert cells[1].startswith(f"{whole[0]:.3f} ") and cells[2].startswith(f"{whole[1]:+.2f} "), cells
         assert cells[3] == f"{whole[2]:.3f}" and cells[4].startswith(f"{last[0]:.3f} "), cells
         assert cells[5].startswith(f"{last[1]:+.2f} ") and cells[6] == f"{last[2]:.3f}", cells
+    return staged
+
+
+def test_the_calibration_table_is_what_the_two_study_files_give_and_they_differ_only_from_15_cards_down():
+    _check_calibration_table("calibration_staged_hint.csv", "calibration_plain_hint_today.csv",
+                             "the hint's play-outs, against heuristic self-play")
+
+
+def _bias(study: pd.DataFrame, value: str = "played_value") -> tuple[float, float]:
+    """Mean result minus value with its standard error, a round's positions one sample: the ratio estimator
+    over the rounds' sums, worked out here with numpy (not with the study's ``clustered_mean``)."""
+    d = (study.realized - study[value]).to_numpy(float)
+    rounds = study["round"].to_numpy()
+    labels = np.unique(rounds)
+    sums = np.array([d[rounds == r].sum() for r in labels])
+    sizes = np.array([(rounds == r).sum() for r in labels], float)
+    mean, k = sums.sum() / sizes.sum(), len(labels)
+    return mean, float(np.sqrt(np.sum((sums - mean * sizes) ** 2) / (k * (k - 1))) / sizes.mean())
+
+
+def test_against_bests_own_play_the_staged_slope_is_one_and_every_stage_lies_above_the_results():
+    """The same study with `best` in both seats: the table is numpy's fit of the two files; the offsets by
+    stage quoted beside it (mean result minus value, with its error over rounds) are what the rows give, and
+    heuristic self-play's, quoted for contrast, what its rows give."""
+    staged = _check_calibration_table("calibration_best_staged.csv", "calibration_best_plain.csv",
+                                      "the hint's play-outs, against `best`'s self-play")
+    section = " ".join(_section().split())
+    cards = staged.cards_left
+    stages = {"early (30 cards or more)": cards >= 30, "from 29 to 15 cards": (cards <= 29) & (cards >= 15),
+              "from 14 to 4": (cards <= 14) & (cards >= 4), "from 3 to 1": cards <= 3}
+    assert sum(int(m.sum()) for m in stages.values()) == len(staged)
+    whole = _bias(staged)
+    assert whole[0] < -2 * whole[1]  # the offset is real: more than two of its errors below zero
+    assert f"too high, by {-whole[0]:.1f} ± {whole[1]:.1f} points on average" in section.replace("**", "")
+    parts = [f"{-m:.1f} ± {se:.1f} {name}" for name, (m, se) in
+             ((name, _bias(staged[mask])) for name, mask in stages.items())]
+    quoted = ", ".join(parts[:-1]) + ", and " + parts[-1]
+    assert quoted in section, quoted
+    best_value = _bias(staged, "best_value")
+    assert f"is overrated more: by {-best_value[0]:.1f} ± {best_value[1]:.1f}" in section
+    heuristic = pd.read_csv(ROOT / "data" / "simulated" / "calibration_staged_hint.csv", comment="#")
+    h_whole, h_end = _bias(heuristic), _bias(heuristic[heuristic.cards_left <= 3])
+    assert (f"no such offset ({h_whole[0]:+.1f} ± {h_whole[1]:.1f} over the round, {h_end[0]:+.1f} ± "
+            f"{h_end[1]:.1f} from 3 to 1 cards)") in section
