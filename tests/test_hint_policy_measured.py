@@ -6,6 +6,7 @@ benchmark's summary, nor with ``studies.estimate``); and its two calibration tab
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -174,3 +175,26 @@ def test_against_bests_own_play_the_staged_slope_is_one_and_every_stage_lies_abo
     h_whole, h_end = _bias(heuristic), _bias(heuristic[heuristic.cards_left <= 3])
     assert (f"no such offset ({h_whole[0]:+.1f} ± {h_whole[1]:.1f} over the round, {h_end[0]:+.1f} ± "
             f"{h_end[1]:.1f} from 3 to 1 cards)") in section
+
+
+def test_the_calibration_article_quotes_the_same_figures():
+    """notebooks/article_calibration.ipynb's last section: its quoted slopes and offsets are what the files give
+    (numpy's fit, the offsets by hand over rounds), as the page's are."""
+    cells = json.loads((ROOT / "notebooks" / "article_calibration.ipynb").read_text())["cells"]
+    article = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
+    article = article.replace("**", "")
+    folder = ROOT / "data" / "simulated"
+    study = {name: pd.read_csv(folder / f"calibration_{name}.csv", comment="#")
+             for name in ("staged_hint", "plain_hint_today", "best_staged", "best_plain")}
+
+    def late(d: pd.DataFrame) -> pd.DataFrame:
+        return d[(d.cards_left >= 4) & (d.cards_left <= 14)]
+
+    assert (f"late slope {_fit(late(study['plain_hint_today']))[0]:.3f} against the staged "
+            f"{_fit(late(study['staged_hint']))[0]:.3f}") in article
+    best = study["best_staged"]
+    assert f"slope {_fit(best)[0]:.3f} [" in article and f"and {_fit(late(best))[0]:.3f} [" in article
+    assert f"the plain values' slope is {_fit(late(study['best_plain']))[0]:.3f}" in article
+    offset, end = _bias(best), _bias(best[best.cards_left <= 3])
+    assert f"{-offset[0]:.1f} ± {offset[1]:.1f} points on average" in article
+    assert f"{-end[0]:.1f} ± {end[1]:.1f} from 3 cards down" in article
