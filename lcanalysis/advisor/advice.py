@@ -18,6 +18,7 @@ from lcanalysis.advisor.notes import (
     played_by,
     playout_policy_in_words,
     stall_bound_in_words,
+    view_value_note,
 )
 from lcanalysis.advisor.playouts import clock_fit, halving, rank_through_best, reporting, two_stages
 from lcanalysis.advisor.reasons import add_reasons
@@ -179,6 +180,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             add_reasons(view, exact)
             if both_hands:
                 exact.notes.insert(0, BOTH_HANDS_NOTE)
+            elif _clairvoyant(view):  # after the notes that name the view value and whether it converged
+                exact.notes.insert(2, view_value_note(exact.exact))
             add_match_endgame_note(view, exact)
             return exact
         if exact is not None:
@@ -222,6 +225,14 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     add_match_ranking(view, r, analysis)
     add_reasons(view, analysis)
     return analysis
+
+
+def _clairvoyant(view: View) -> bool:
+    """Whether the endgame search's view value of ``view`` credits both players with seeing cards they do not
+    see, as far as it was measured to matter: something is hidden (the opponent's unknown cards, a buried pile
+    card) and 2 cards or more are left. With 1 card left every turn measured drew it and ended the round, whose
+    result its view value is (docs/endgame.md, "The view value against real play")."""
+    return view.deck_count >= 2 and (view.opponent_unknown > 0 or view.buried_count > 0)
 
 
 def _check_endgame_cards(endgame_cards: int | None, both_hands: bool) -> int:

@@ -1,6 +1,6 @@
 """What the advisor's answer says of itself in words: how the play-outs dealt the unseen cards and
-how many there were, a full position's both hands, the stall bound of the endgame search, a budget
-as the progress lines give it."""
+how many there were, a full position's both hands, the stall bound of the endgame search, what its view
+value does not promise, a budget as the progress lines give it."""
 
 from __future__ import annotations
 
@@ -93,6 +93,27 @@ def play_outs_in_words(r: Rollouts) -> str:
 
 BOTH_HANDS_NOTE = ("a full position: both hands are used (the opponent's cards count as known); only the "
                    "order of the draw pile is left to chance")
+
+
+#: the section of docs/endgame.md that measures the view value against the results of real play
+VIEW_VALUE_SECTION = "The view value against real play"
+#: the realized final score difference (mover minus opponent) less the hint's view value of the turn played,
+#: with 2 cards left, ``best`` in both seats: mean, its standard error clustered by round, positions, rounds
+#: (data/simulated/calibration_best_staged.csv, the rows the endgame search answered; tests/test_view_value_note.py
+#: recomputes it from the file). A round's positions share its result, hence the clustering
+VIEW_VALUE_GAP_AT_2 = (-4.87, 0.53, 93, 85)
+
+
+def view_value_note(exact: bool) -> str:
+    """What the endgame search's view value (E2, docs/endgame.md) does not promise, as the hint's note says it:
+    that it credits both players with seeing every card after this turn, so it is the value under that model,
+    not a forecast of play, and how far below it ``best``'s self-play came out with 2 cards left. ``exact``:
+    every split was solved (else the value is that model's value estimated on sampled worlds)."""
+    mean, se, positions, _ = VIEW_VALUE_GAP_AT_2
+    model = "exact for that model" if exact else "an estimate of that model's value"
+    return (f"the view value credits both players with seeing every card after this turn, so it is {model}, not a "
+            f"forecast: with best in both seats, positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below "
+            f"it on average ({positions} positions, ± one standard error; docs/endgame.md, \"{VIEW_VALUE_SECTION}\")")
 
 
 def stall_bound_in_words(bounds: dict) -> str:

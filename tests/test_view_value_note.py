@@ -1,0 +1,121 @@
+"""The hint's note on its endgame view value: that it credits both players with seeing every card after
+this turn, with how far below it ``best``'s self-play ended (``advisor.notes.view_value_note``); on a
+view's endgame answer only. Its figure and docs/endgame.md's table, "The view value against real play",
+are worked out again here from the calibration studies in data/simulated/, by hand."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from helpers import played_down
+
+from lcanalysis.advisor import advise, example_view
+from lcanalysis.advisor.notes import VIEW_VALUE_GAP_AT_2, VIEW_VALUE_SECTION, view_value_note
+from lcanalysis.show.hint import hint_json, hint_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SIMULATED = ROOT / "data" / "simulated"
+#: the studies of docs/endgame.md's table, in its order: the agent in both seats, the file
+STUDIES = [("best", "calibration_best_staged.csv"), ("stalling", "calibration_stalling_hint.csv"),
+           ("heuristic", "calibration_staged_hint.csv")]
+
+
+def _endgame_rows(name: str) -> pd.DataFrame:
+    """A calibration study's rows the endgame search answered (its first line is the study's settings)."""
+    path = SIMULATED / name
+    assert path.read_text().startswith("# lcanalysis calibration study ")
+    rows = pd.read_csv(path, skiprows=1)
+    return rows[rows["kind"] != "advisor estimate"]
+
+
+def _gap_by_hand(rows: pd.DataFrame) -> tuple[float, float, int, int]:
+    """The realized result less the value of the turn played: its mean, the ratio estimator's standard error
+    over the rounds (each round's sum and count one sample), the positions and the rounds."""
+    gap = (rows["realized"] - rows["played_value"]).to_numpy(float)
+    rounds = rows["round"].to_numpy()
+    labels = sorted(set(rounds.tolist()))
+    sums = np.array([gap[rounds == r].sum() for r in labels])
+    counts = np.array([float((rounds == r).sum()) for r in labels])
+    n = len(labels)
+    mean = sums.sum() / counts.sum()
+    se = math.sqrt(((sums - mean * counts) ** 2).sum() / (n * (n - 1))) / counts.mean()
+    return float(mean), se, len(gap), n
+
+
+def test_the_notes_figure_is_best_self_plays_gap_at_two_cards_as_the_study_file_gives_it():
+    rows = _endgame_rows("calibration_best_staged.csv")
+    mean, se, positions, rounds = _gap_by_hand(rows[rows["cards_left"] == 2])
+    assert (round(mean, 2), round(se, 2), positions, rounds) == VIEW_VALUE_GAP_AT_2
+    assert (positions, rounds) == (93, 85) and mean < -2 * se  # below the view value, clearly
+    said = view_value_note(True)
+    assert f"positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below it on average" in said
+    assert f"({positions} positions, ± one standard error; docs/endgame.md, \"{VIEW_VALUE_SECTION}\")" in said
+    assert "so it is exact for that model, not a forecast" in said
+    assert "so it is an estimate of that model's value, not a forecast" in view_value_note(False)
+
+
+def test_the_docs_table_of_the_gap_is_what_the_study_files_give():
+    docs = (ROOT / "docs" / "endgame.md").read_text()
+    assert f"\n### {VIEW_VALUE_SECTION}\n" in docs  # the section the note names
+    flat = " ".join(docs.split())
+    for agent, name in STUDIES:
+        rows = _endgame_rows(name)
+        cells = []
+        for cards in (1, 2, 3, 4):
+            mean, se, positions, _ = _gap_by_hand(rows[rows["cards_left"] == cards])
+            cells.append(f"{mean:+.2f} ± {se:.2f} ({positions})")
+        assert f"| `{agent}` in both seats (`{name}`) | {' | '.join(cells)} |" in docs
+        command = (SIMULATED / f"{name}.cmd").read_text().splitlines()[0]
+        assert command.startswith("python -m lcanalysis.studies.calibration ") and f"`{command}`" in flat
+    best = _endgame_rows("calibration_best_staged.csv")
+    at_1, at_4 = best[best["cards_left"] == 1], best[best["cards_left"] == 4]
+    assert at_1["played"].str.endswith("/D").all() and (at_1["round_turns"] == at_1["turn"] + 1).all()
+    assert (len(at_4), int((at_4["kind"] == "view value (sampled worlds)").sum()), int(at_4["played_bound"].sum())) \
+        == (40, 23, 10)
+    assert "(`best`: 23 of the 40 sampled, 10 bounded)" in flat
+    readme = (ROOT / "README.md").read_text()
+    assert f"note: {view_value_note(True)}\n" in readme  # the hint's output shown there, note for note
+
+
+@pytest.fixture(scope="module")
+def three_cards():
+    """A round played down to 3 cards: the view of the player to move (two hidden cards and more), and the
+    full position."""
+    pos = played_down(5, 3)
+    return pos.view(pos.to_move), pos
+
+
+def test_the_hints_endgame_answer_for_a_view_says_what_its_view_value_is_not(three_cards):
+    view, _ = three_cards
+    assert view.opponent_unknown > 0
+    answer = advise(view, seed=0)
+    assert answer.kind == "view value (averaged over splits)" and answer.exact
+    note = view_value_note(True)
+    assert answer.notes.count(note) == 1
+    assert "endgame search, exact view value" in answer.notes[0]  # it follows the notes saying what was solved
+    assert answer.notes.index(note) == 2 and "converged" in answer.notes[1]
+    assert f"note: {note}" in hint_text(answer, view).splitlines()
+    assert f"note: {note}" in hint_text(answer, view, brief=True).splitlines()  # at the table too
+    assert note in hint_json(answer, view)["notes"]  # --json
+
+
+def test_no_such_note_on_a_full_position_a_play_out_answer_nor_with_one_card_left(three_cards):
+    _, full = three_cards
+    searched = advise(full, seed=0)  # both hands known: the perfect-information value, no model of sight
+    assert "both hands are used" in searched.notes[0] and "max_stalls" in searched.bounds
+    assert not any("credits both players" in n for n in searched.notes)
+    two = played_down(5, 2)
+    solved = advise(two, seed=0)  # a full position with 2 cards: the exact solver
+    assert solved.exact and not any("credits both players" in n for n in solved.notes)
+    viewed = advise(two.view(two.to_move), seed=0)  # its view: the note
+    assert viewed.notes.count(view_value_note(viewed.exact)) == 1
+    rolled = advise(example_view(), time_budget=0.05, seed=0)
+    assert rolled.kind == "advisor estimate" and not any("credits both players" in n for n in rolled.notes)
+    one = played_down(5, 1)
+    last = advise(one.view(one.to_move), seed=0)
+    assert "max_stalls" in last.bounds and one.view(one.to_move).opponent_unknown > 0
+    assert not any("credits both players" in n for n in last.notes)
