@@ -198,3 +198,24 @@ def test_the_calibration_article_quotes_the_same_figures():
     offset, end = _bias(best), _bias(best[best.cards_left <= 3])
     assert f"{-offset[0]:.1f} ± {offset[1]:.1f} points on average" in article
     assert f"{-end[0]:.1f} ± {end[1]:.1f} from 3 cards down" in article
+
+
+def test_with_both_hands_known_the_same_positions_are_on_the_mark_so_the_opponents_hand_is_what_misses():
+    """docs/agents.md: the same positions of `best`'s rounds advised with both hands known: numpy's fit, the
+    offsets by stage by hand over rounds, and the view's value less the full position's on the same position."""
+    folder = ROOT / "data" / "simulated"
+    view = pd.read_csv(folder / "calibration_best_staged.csv", comment="#")
+    both = pd.read_csv(folder / "calibration_best_both_hands.csv", comment="#")
+    assert (view[["round", "turn", "played"]].to_numpy() == both[["round", "turn", "played"]].to_numpy()).all()
+    section = " ".join(_section().split())
+    slope, intercept, _ = _fit(both)
+    assert f"slope {slope:.3f} [" in section and f"intercept {intercept:+.2f} [" in section
+    cards = both.cards_left
+    whole, late, end = _bias(both), _bias(both[(cards <= 14) & (cards >= 4)]), _bias(both[cards <= 3])
+    assert abs(whole[0]) < 2 * whole[1] and abs(end[0]) < 2 * end[1]  # on the mark within their errors
+    assert (f"(mean result minus value {whole[0]:.1f} ± {whole[1]:.1f} over the round, {late[0]:.1f} ± "
+            f"{late[1]:.1f} from 14 to 4 cards, {end[0]:.1f} ± {end[1]:.1f} from 3 to 1)") in section
+    paired = view.assign(realized=view.played_value - both.played_value, played_value=0.0)
+    shift = _bias(paired)  # the view's value less the full position's, its error over rounds
+    assert shift[0] > 2 * shift[1]
+    assert f"the view's value is {shift[0]:.2f} ± {shift[1]:.2f} points above the full position's" in section

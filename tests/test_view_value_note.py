@@ -1,7 +1,8 @@
-"""The hint's note on its endgame view value: that it credits both players with seeing every card after
-this turn, with how far below it ``best``'s self-play ended (``advisor.notes.view_value_note``); on a
-view's endgame answer only. Its figure and docs/endgame.md's table, "The view value against real play",
-are worked out again here from the calibration studies in data/simulated/, by hand."""
+"""The hint's note on its endgame view value: that it takes every split of the unseen cards as equally likely,
+with how far below it ``best``'s self-play ended and that the full position's value was met
+(``advisor.notes.view_value_note``); on a view's endgame answer only. Its figure and docs/endgame.md's table,
+"The view value against real play", are worked out again here from the calibration studies in
+data/simulated/, by hand."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ from lcanalysis.show.hint import hint_json, hint_text
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATED = ROOT / "data" / "simulated"
 #: the studies of docs/endgame.md's table, in its order: the agent in both seats, the file
-STUDIES = [("best", "calibration_best_staged.csv"), ("stalling", "calibration_stalling_hint.csv"),
-           ("heuristic", "calibration_staged_hint.csv")]
+STUDIES = [("`best` in both seats", "calibration_best_staged.csv"),
+           ("`stalling` in both seats", "calibration_stalling_hint.csv"),
+           ("`heuristic` in both seats", "calibration_staged_hint.csv"),
+           ("`best` in both seats, both hands known", "calibration_best_both_hands.csv")]
+#: what the note says and no other note does (the absence checks look for it)
+MARK = "takes every split of the unseen cards"
 
 
 def _endgame_rows(name: str) -> pd.DataFrame:
@@ -53,7 +58,14 @@ def test_the_notes_figure_is_best_self_plays_gap_at_two_cards_as_the_study_file_
     assert (positions, rounds) == (93, 85) and mean < -2 * se  # below the view value, clearly
     said = view_value_note(True)
     assert f"positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below it on average" in said
-    assert f"({positions} positions, ± one standard error; docs/endgame.md, \"{VIEW_VALUE_SECTION}\")" in said
+    assert f"({positions} positions, ± one standard error; valued with both hands known, each ended" in said
+    assert f"docs/endgame.md, \"{VIEW_VALUE_SECTION}\")" in said and MARK in said
+    # "each ended exactly at its value": the same positions advised with both hands known
+    both = _endgame_rows("calibration_best_both_hands.csv")
+    both = both[both["cards_left"] == 2]
+    assert len(both) == positions and (both["realized"] == both["played_value"]).all()
+    assert (both[["round", "turn", "played"]].to_numpy() == rows[rows["cards_left"] == 2][["round", "turn", "played"]]
+            .to_numpy()).all()
     assert "so it is exact for that model, not a forecast" in said
     assert "so it is an estimate of that model's value, not a forecast" in view_value_note(False)
 
@@ -68,7 +80,7 @@ def test_the_docs_table_of_the_gap_is_what_the_study_files_give():
         for cards in (1, 2, 3, 4):
             mean, se, positions, _ = _gap_by_hand(rows[rows["cards_left"] == cards])
             cells.append(f"{mean:+.2f} ± {se:.2f} ({positions})")
-        assert f"| `{agent}` in both seats (`{name}`) | {' | '.join(cells)} |" in docs
+        assert f"| {agent} (`{name}`) | {' | '.join(cells)} |" in docs
         command = (SIMULATED / f"{name}.cmd").read_text().splitlines()[0]
         assert command.startswith("python -m lcanalysis.studies.calibration ") and f"`{command}`" in flat
     best = _endgame_rows("calibration_best_staged.csv")
@@ -107,15 +119,15 @@ def test_no_such_note_on_a_full_position_a_play_out_answer_nor_with_one_card_lef
     _, full = three_cards
     searched = advise(full, seed=0)  # both hands known: the perfect-information value, no model of sight
     assert "both hands are used" in searched.notes[0] and "max_stalls" in searched.bounds
-    assert not any("credits both players" in n for n in searched.notes)
+    assert not any(MARK in n for n in searched.notes)
     two = played_down(5, 2)
     solved = advise(two, seed=0)  # a full position with 2 cards: the exact solver
-    assert solved.exact and not any("credits both players" in n for n in solved.notes)
+    assert solved.exact and not any(MARK in n for n in solved.notes)
     viewed = advise(two.view(two.to_move), seed=0)  # its view: the note
     assert viewed.notes.count(view_value_note(viewed.exact)) == 1
     rolled = advise(example_view(), time_budget=0.05, seed=0)
-    assert rolled.kind == "advisor estimate" and not any("credits both players" in n for n in rolled.notes)
+    assert rolled.kind == "advisor estimate" and not any(MARK in n for n in rolled.notes)
     one = played_down(5, 1)
     last = advise(one.view(one.to_move), seed=0)
     assert "max_stalls" in last.bounds and one.view(one.to_move).opponent_unknown > 0
-    assert not any("credits both players" in n for n in last.notes)
+    assert not any(MARK in n for n in last.notes)

@@ -180,7 +180,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             add_reasons(view, exact)
             if both_hands:
                 exact.notes.insert(0, BOTH_HANDS_NOTE)
-            elif _clairvoyant(view):  # after the notes that name the view value and whether it converged
+            elif _splits_hidden_cards(view):  # after the notes that name the view value and whether it converged
                 exact.notes.insert(2, view_value_note(exact.exact))
             add_match_endgame_note(view, exact)
             return exact
@@ -227,11 +227,12 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     return analysis
 
 
-def _clairvoyant(view: View) -> bool:
-    """Whether the endgame search's view value of ``view`` credits both players with seeing cards they do not
-    see, as far as it was measured to matter: something is hidden (the opponent's unknown cards, a buried pile
-    card) and 2 cards or more are left. With 1 card left every turn measured drew it and ended the round, whose
-    result its view value is (docs/endgame.md, "The view value against real play")."""
+def _splits_hidden_cards(view: View) -> bool:
+    """Whether the endgame search's view value of ``view`` averages over splits of hidden cards, as far as it
+    was measured to matter (every split equally likely, where a real opponent's hand is not a random one):
+    something is hidden (the opponent's unknown cards, a buried pile card) and 2 cards or more are left. With
+    1 card left every turn measured drew it and ended the round, whose result its view value is
+    (docs/endgame.md, "The view value against real play")."""
     return view.deck_count >= 2 and (view.opponent_unknown > 0 or view.buried_count > 0)
 
 

@@ -1,6 +1,6 @@
 """What the advisor's answer says of itself in words: how the play-outs dealt the unseen cards and
 how many there were, a full position's both hands, the stall bound of the endgame search, what its view
-value does not promise, a budget as the progress lines give it."""
+value does not promise (it deals the opponent's hand as a random one), a budget as the progress lines give it."""
 
 from __future__ import annotations
 
@@ -106,14 +106,18 @@ VIEW_VALUE_GAP_AT_2 = (-4.87, 0.53, 93, 85)
 
 def view_value_note(exact: bool) -> str:
     """What the endgame search's view value (E2, docs/endgame.md) does not promise, as the hint's note says it:
-    that it credits both players with seeing every card after this turn, so it is the value under that model,
-    not a forecast of play, and how far below it ``best``'s self-play came out with 2 cards left. ``exact``:
-    every split was solved (else the value is that model's value estimated on sampled worlds)."""
+    that it takes every split of the unseen cards as equally likely, where a real opponent's hand holds the
+    cards they kept, so it is the value under that model, not a forecast of play; how far below it ``best``'s
+    self-play came out with 2 cards left, and that with both hands known the value was met (the split, not the
+    search, is what misses). ``exact``: every split was solved (else the value is that model's value
+    estimated on sampled worlds)."""
     mean, se, positions, _ = VIEW_VALUE_GAP_AT_2
     model = "exact for that model" if exact else "an estimate of that model's value"
-    return (f"the view value credits both players with seeing every card after this turn, so it is {model}, not a "
-            f"forecast: with best in both seats, positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below "
-            f"it on average ({positions} positions, ± one standard error; docs/endgame.md, \"{VIEW_VALUE_SECTION}\")")
+    return (f"the view value takes every split of the unseen cards between the opponent's hand and the draw pile as "
+            f"equally likely, so it is {model}, not a forecast: a real opponent holds the cards they chose to keep, "
+            f"and with best in both seats positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below it "
+            f"on average ({positions} positions, ± one standard error; valued with both hands known, each ended "
+            f"exactly at its value; docs/endgame.md, \"{VIEW_VALUE_SECTION}\")")
 
 
 def stall_bound_in_words(bounds: dict) -> str:
