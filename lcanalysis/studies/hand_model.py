@@ -3,7 +3,9 @@
 ``python -m lcanalysis.studies.hand_model train --rounds N --seed S --out FILE``:
 
 1. Self-play rounds, heuristic against heuristic (the compiled policy on the full position: it
-   reads only the mover's information, so it plays as the ``heuristic`` agent does on its view).
+   reads only the mover's information, so it plays as the ``heuristic`` agent does on its view);
+   ``--agents A B`` plays other agents instead (``agents.make_agent``, each seeing only its view,
+   by ``tournaments.runner.play_round``; ``A`` in seat ``k % 2``) on the same deals.
    Round ``k`` is dealt by ``Position.deal(deal_seed(seed, k))`` with seat ``k % 2`` to start;
    the seeds are not those of the calibration study (``SEED_SALT``), so the model is not fitted
    on the positions it is measured on.
@@ -18,6 +20,11 @@
 
 Everything follows from the seed: the same command writes the same file (weights rounded to
 ``DIGITS`` decimals).
+
+``python -m lcanalysis.studies.hand_model score WEIGHTS... --agents A B --rounds N`` scores weights
+files on the held-out rounds (``k % HOLDOUT == HOLDOUT - 1``, ``k < N``) of a self-play: the mean
+log-likelihood per position under each file's weights and under the uniform deal, and the gain
+with its standard error over rounds (a round's positions are one sample: ``lcanalysis.clusters``).
 """
 
 from __future__ import annotations
@@ -47,6 +54,8 @@ RIDGE = 1e-3
 DIGITS = 4
 #: the shipped file's settings (the test reproduces them)
 ROUNDS, EVERY, SEED = 300, 2, 0
+#: the agents of the shipped file's self-play (the compiled heuristic policy's fast path)
+AGENTS = ("heuristic", "heuristic")
 
 
 def deal_seed(seed: int, k: int) -> int:
@@ -56,24 +65,55 @@ def deal_seed(seed: int, k: int) -> int:
 
 
 def play_positions(rounds: int, seed: int = SEED, every: int = EVERY, colors: int = 5,
-                   first: int = 0) -> list[dict[str, Any]]:
-    """Rounds ``first .. first + rounds - 1`` of heuristic self-play; one entry per sampled
-    position: the round, the cards in the draw pile, the unseen cards' features (``x``) and labels
-    (``y``: 1 for the cards the opponent holds among its unknown ones) and ``n``, their number."""
-    from lcanalysis.core import policy as P
-
+                   first: int = 0, agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
+    """Rounds ``first .. first + rounds - 1`` of self-play by ``agents`` (default heuristic against
+    heuristic); one entry per sampled position: the round, the cards in the draw pile, the unseen
+    cards' features (``x``) and labels (``y``: 1 for the cards the opponent holds among its unknown
+    ones) and ``n``, their number. An unknown agent raises ``agents.AgentError``."""
     rules = Rules(colors=colors)
+    agents = check_agents(agents)
     out = []
     for k in range(first, first + rounds):
-        pos = Position.deal(deal_seed(seed, k), rules, k % 2)
-        t = 0
-        while not pos.is_over():
+        for t, pos in _round_positions(k, seed, rules, agents):
             if t % every == (k // 2) % every:
                 out.append(labelled(pos, k))
-            code = int(P.policy_move(pos.state.copy(), P.HEURISTIC_PARAMS))
-            pos.push(Move.from_code(code, colors))
-            t += 1
     return out
+
+
+def check_agents(agents: Sequence[str]) -> tuple[str, str]:
+    """The two agents' names, checked: two names ``agents.make_agent`` knows (an ``AgentError``
+    naming the unknown one otherwise)."""
+    from lcanalysis.agents import AgentError, make_agent
+
+    names = tuple(agents)
+    if len(names) != 2:
+        raise AgentError(f"give two agents, one a seat, got {len(names)}: {' '.join(map(str, names))}")
+    for n in names:
+        make_agent(n)
+    return names[0], names[1]
+
+
+def _round_positions(k: int, seed: int, rules: Rules, agents: tuple[str, str]) -> Any:
+    """Every position of round ``k`` before each turn: (turn, position)."""
+    pos = Position.deal(deal_seed(seed, k), rules, k % 2)
+    if agents == AGENTS:  # the fast path: the compiled policy on the full position (it reads the mover's view only)
+        from lcanalysis.core import policy as P
+
+        t = 0
+        while not pos.is_over():
+            yield t, pos
+            pos.push(Move.from_code(int(P.policy_move(pos.state.copy(), P.HEURISTIC_PARAMS)), rules.colors))
+            t += 1
+        return
+    from lcanalysis.agents import make_agent
+    from lcanalysis.tournaments.runner import play_round
+
+    names = agents if k % 2 == 0 else agents[::-1]
+    turns: list[str] = []
+    play_round([make_agent(n) for n in names], deal_seed(seed, k), rules, k % 2, record=turns)
+    for t, move in enumerate(turns):
+        yield t, pos
+        pos.push(Move.parse(move, rules.colors))
 
 
 def labelled(pos: Position, k: int = 0) -> dict[str, Any]:
@@ -152,11 +192,17 @@ def fit(examples: Sequence[dict[str, Any]], ridge: float = RIDGE) -> tuple[np.nd
     return res.x, {"converged": bool(res.success), "iterations": int(res.nit), "message": str(res.message)}
 
 
+def _per_position(theta: np.ndarray, examples: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each position's log-likelihood of the opponent's actual hand under ``theta`` and under the uniform deal."""
+    ll = log_likelihoods(np.asarray(theta, float), _batch(examples))
+    uni = np.array([H.uniform_log_likelihood(len(e["y"]), e["n"]) for e in examples])
+    return ll, uni
+
+
 def evaluate(theta: np.ndarray, examples: Sequence[dict[str, Any]]) -> dict[str, float]:
     """Mean log-likelihood per position (nats) of the actual hands under ``theta`` and the uniform
     deal, with the standard error of the per-position difference, and per hand card."""
-    ll = log_likelihoods(np.asarray(theta, float), _batch(examples))
-    uni = np.array([H.uniform_log_likelihood(len(e["y"]), e["n"]) for e in examples])
+    ll, uni = _per_position(theta, examples)
     d = ll - uni
     cards = sum(e["n"] for e in examples)
     return {"positions": len(examples), "hand_cards": int(cards), "model": float(ll.mean()),
@@ -164,11 +210,36 @@ def evaluate(theta: np.ndarray, examples: Sequence[dict[str, Any]]) -> dict[str,
             "gain_per_card": float(d.sum() / cards)}
 
 
+def score(theta: np.ndarray, examples: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """``theta`` on ``examples``: the mean log-likelihood per position (nats) under it and under the
+    uniform deal, and the gain (their difference) with its standard error over rounds (a round's
+    positions one sample, ``clusters.ratio_stderr``: estimates, the rounds a sample of deals)."""
+    from lcanalysis.clusters import cluster_totals, ratio_stderr
+
+    if not examples:
+        raise ValueError("no positions to score")
+    ll, uni = _per_position(theta, examples)
+    rounds = np.array([e["round"] for e in examples])
+    gain, se = ratio_stderr(*cluster_totals(ll - uni, rounds))
+    return {"rounds": len(set(rounds.tolist())), "positions": len(examples), "model": float(ll.mean()),
+            "uniform": float(uni.mean()), "gain": gain, "gain_se": se}
+
+
+def held_out_positions(rounds: int, seed: int = SEED, every: int = EVERY, colors: int = 5,
+                       agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
+    """The positions of the held-out rounds among rounds ``0 .. rounds - 1`` (``k % HOLDOUT ==
+    HOLDOUT - 1``), sampled as ``train`` samples them; only those rounds are played."""
+    agents = check_agents(agents)
+    return [e for k in range(HOLDOUT - 1, rounds, HOLDOUT)
+            for e in play_positions(1, seed, every, colors, first=k, agents=agents)]
+
+
 def train(rounds: int = ROUNDS, seed: int = SEED, every: int = EVERY, colors: int = 5,
-          ridge: float = RIDGE) -> dict[str, Any]:
-    """Play, fit and evaluate; returns the contents of a weights file."""
+          ridge: float = RIDGE, agents: Sequence[str] = AGENTS) -> dict[str, Any]:
+    """Play (``agents``' self-play), fit and evaluate; returns the contents of a weights file."""
     t0 = time.process_time()
-    examples = play_positions(rounds, seed, every, colors)
+    agents = check_agents(agents)
+    examples = play_positions(rounds, seed, every, colors, agents=agents)
     train_set = [e for e in examples if e["round"] % HOLDOUT != HOLDOUT - 1]
     held = [e for e in examples if e["round"] % HOLDOUT == HOLDOUT - 1]
     theta, info = fit(train_set, ridge)
@@ -178,7 +249,7 @@ def train(rounds: int = ROUNDS, seed: int = SEED, every: int = EVERY, colors: in
         "features": list(H.FEATURES),
         "weights": {f: float(v) for f, v in zip(H.FEATURES, theta)},
         "training": {"rounds": rounds, "seed": seed, "every": every, "colors": colors, "ridge": ridge,
-                     "agents": ["heuristic", "heuristic"], "positions": len(train_set), **info},
+                     "agents": list(agents), "positions": len(train_set), **info},
         "held_out": {"rounds": f"k % {HOLDOUT} == {HOLDOUT - 1}", **evaluate(theta, held)},
         "train_fit": evaluate(theta, train_set),
         "cpu_seconds": round(time.process_time() - t0, 1),
@@ -246,7 +317,8 @@ def picks_summary(table: Any) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] --out FILE``"""
+    """``python -m lcanalysis.studies.hand_model train [--rounds N] [--seed S] [--every K] [--agents A B] --out FILE``,
+    ``... score WEIGHTS... [--agents A B] [--rounds N]``, ``... picks BEFORE AFTER``"""
     from lcanalysis.options import MAX_SEED, nonneg, number
 
 
@@ -263,7 +335,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help=f"a position every K turns (default {EVERY})")
     tr.add_argument("--colors", type=int, choices=(5, 6), default=5)
     tr.add_argument("--ridge", type=number("--ridge"), default=RIDGE)
+    tr.add_argument("--agents", nargs=2, metavar=("A", "B"), default=list(AGENTS),
+                    help="the self-play's two agents (agents.make_agent names; default heuristic heuristic)")
     tr.add_argument("--out", required=True, help="the weights file (JSON), e.g. lcanalysis/data/hand_model.json")
+    sc = sub.add_parser("score", help="weights files' log-likelihood on the held-out rounds of a self-play")
+    sc.add_argument("weights", nargs="+", help="weights files (JSON), e.g. lcanalysis/data/hand_model.json")
+    sc.add_argument("--agents", nargs=2, metavar=("A", "B"), default=list(AGENTS),
+                    help="the self-play's two agents (default heuristic heuristic)")
+    sc.add_argument("--rounds", type=nonneg("--rounds", minimum=HOLDOUT), default=ROUNDS,
+                    help=f"rounds 0 .. N-1, of which every {HOLDOUT}th is held out and played (default {ROUNDS})")
+    sc.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=SEED)
+    sc.add_argument("--every", type=nonneg("--every", minimum=1), default=EVERY)
+    sc.add_argument("--colors", type=int, choices=(5, 6), default=5)
     pk = sub.add_parser("picks",
                         help="the advisor's top turns of two calibration studies, valued with both hands known")
     pk.add_argument("before", help="a calibration study file (e.g. data/simulated/calibration.csv)")
@@ -273,8 +356,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     pk.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=0)
     pk.add_argument("--out", help="the per-position table (CSV)")
     args = ap.parse_args(args_list)
-    if args.out:
+    if getattr(args, "out", None):
         ap.check_output("--out", args.out)
+    if getattr(args, "agents", None):
+        from lcanalysis.agents import AgentError
+
+        try:
+            check_agents(args.agents)
+        except AgentError as e:
+            ap.error(f"--agents: {e}")
+    if args.cmd == "score":
+        thetas = []
+        for path in args.weights:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    thetas.append(H.weights_from_json(json.load(fh)))
+            except OSError as e:
+                ap.error(f"{path}: {e.strerror}")
+            except ValueError as e:
+                ap.error(f"{path}: {e}")
+        held = held_out_positions(args.rounds, args.seed, args.every, args.colors, args.agents)
+        if not held:
+            ap.error("the held-out rounds have no positions")
+        print(f"held-out rounds of {' v '.join(args.agents)} self-play (k % {HOLDOUT} == {HOLDOUT - 1}, "
+              f"k < {args.rounds}, seed {args.seed}, every {args.every}); log-likelihood per position in nats, "
+              "estimates with their standard error over rounds:")
+        for path, theta in zip(args.weights, thetas):
+            r = score(theta, held)
+            print(f"{path}: {r['rounds']} rounds, {r['positions']} positions: {r['model']:.3f} (model) v "
+                  f"{r['uniform']:.3f} (uniform): gain {r['gain']:+.3f} ± {r['gain_se']:.3f}")
+        return 0
     if args.cmd == "picks":
         from lcanalysis.studies.calibration import load_calibration
 
@@ -293,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{sm['mean_where_differ']:+.2f} ± {sm['mean_where_differ_se']:.2f} where they differ "
               f"(after better by 2 s.e. at {sm['after_better']}, before better at {sm['before_better']})")
         return 0
-    result = train(args.rounds, args.seed, args.every, args.colors, args.ridge)
+    result = train(args.rounds, args.seed, args.every, args.colors, args.ridge, args.agents)
     result = {"command": "python -m lcanalysis.studies.hand_model " + shlex.join(args_list), **result}
     cpu = result.pop("cpu_seconds")
     with open(args.out, "w", encoding="utf-8") as fh:
