@@ -97,8 +97,22 @@ def test_score_plays_only_the_held_out_rounds_and_agrees_with_the_training_repor
     assert S.main(["train", "--rounds", "10", "--seed", "1", "--out", str(out)]) == 0
     trained = json.loads(out.read_text())
     capsys.readouterr()
-    assert S.main(["score", str(out), "--rounds", "10", "--seed", "1"]) == 0
+    scores = tmp_path / "scores.json"
+    assert S.main(["score", str(out), "--rounds", "10", "--seed", "1", "--out", str(scores)]) == 0
     said = capsys.readouterr().out
     r = S.score(H.weights_from_json(trained), held)
     assert r["gain"] == pytest.approx(trained["held_out"]["gain"], abs=1e-9)
     assert f"gain {r['gain']:+.3f} ± {r['gain_se']:.3f}" in said and f"{r['positions']} positions" in said
+    written = json.loads(scores.read_text())
+    assert written["scores"] == [{"weights": str(out), **r}]
+    assert written["held_out"]["agents"] == ["heuristic", "heuristic"]
+
+
+def test_score_refuses_a_missing_or_foreign_weights_file_by_name(tmp_path, capsys):
+    (tmp_path / "other.json").write_text(json.dumps({"features": ["x"], "weights": {"x": 1.0}}))
+    for name, said in (("MISSING.json", "MISSING.json: No such file or directory"),
+                       ("other.json", "other.json: the weights file's features ['x'] are not this model's")):
+        with pytest.raises(SystemExit) as exc:
+            S.main(["score", str(tmp_path / name), "--rounds", "5"])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and said in err and "Traceback" not in err

@@ -347,6 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sc.add_argument("--seed", type=nonneg("--seed", MAX_SEED), default=SEED)
     sc.add_argument("--every", type=nonneg("--every", minimum=1), default=EVERY)
     sc.add_argument("--colors", type=int, choices=(5, 6), default=5)
+    sc.add_argument("--out", help="the scores (JSON): the command, the settings and one entry a weights file")
     pk = sub.add_parser("picks",
                         help="the advisor's top turns of two calibration studies, valued with both hands known")
     pk.add_argument("before", help="a calibration study file (e.g. data/simulated/calibration.csv)")
@@ -381,10 +382,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"held-out rounds of {' v '.join(args.agents)} self-play (k % {HOLDOUT} == {HOLDOUT - 1}, "
               f"k < {args.rounds}, seed {args.seed}, every {args.every}); log-likelihood per position in nats, "
               "estimates with their standard error over rounds:")
+        scores = []
         for path, theta in zip(args.weights, thetas):
             r = score(theta, held)
+            scores.append({"weights": path, **r})
             print(f"{path}: {r['rounds']} rounds, {r['positions']} positions: {r['model']:.3f} (model) v "
                   f"{r['uniform']:.3f} (uniform): gain {r['gain']:+.3f} ± {r['gain_se']:.3f}")
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump({"command": "python -m lcanalysis.studies.hand_model " + shlex.join(args_list),
+                           "held_out": {"agents": list(args.agents), "rounds": f"k % {HOLDOUT} == {HOLDOUT - 1}, "
+                                        f"k < {args.rounds}", "seed": args.seed, "every": args.every,
+                                        "colors": args.colors},
+                           "unit": "nats a position; gain_se: standard error over rounds", "scores": scores},
+                          fh, indent=1)
+                fh.write("\n")
         return 0
     if args.cmd == "picks":
         from lcanalysis.studies.calibration import load_calibration
