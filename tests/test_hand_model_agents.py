@@ -82,6 +82,8 @@ def test_score_matches_a_computation_by_hand():
     assert r["model"] == pytest.approx(sum(model) / 3, abs=1e-12)
     assert r["uniform"] == pytest.approx(sum(uniform) / 3, abs=1e-12)
     assert r["gain"] == pytest.approx(mean, abs=1e-12) and r["gain_se"] == pytest.approx(se, abs=1e-12)
+    # against zero weights (the uniform deal), paired, the difference is the gain, with the same error
+    assert S.score_difference(theta, np.zeros(f), examples) == pytest.approx((mean, se), abs=1e-12)
     with pytest.raises(ValueError, match="no positions"):
         S.score(theta, [])
 
@@ -98,13 +100,14 @@ def test_score_plays_only_the_held_out_rounds_and_agrees_with_the_training_repor
     trained = json.loads(out.read_text())
     capsys.readouterr()
     scores = tmp_path / "scores.json"
-    assert S.main(["score", str(out), "--rounds", "10", "--seed", "1", "--out", str(scores)]) == 0
+    assert S.main(["score", str(out), str(out), "--rounds", "10", "--seed", "1", "--out", str(scores)]) == 0
     said = capsys.readouterr().out
     r = S.score(H.weights_from_json(trained), held)
     assert r["gain"] == pytest.approx(trained["held_out"]["gain"], abs=1e-9)
     assert f"gain {r['gain']:+.3f} ± {r['gain_se']:.3f}" in said and f"{r['positions']} positions" in said
     written = json.loads(scores.read_text())
-    assert written["scores"] == [{"weights": str(out), **r}]
+    assert written["scores"] == [{"weights": str(out), **r},
+                                 {"weights": str(out), **r, "minus_first": 0.0, "minus_first_se": 0.0}]
     assert written["held_out"]["agents"] == ["heuristic", "heuristic"]
 
 

@@ -24,7 +24,8 @@ Everything follows from the seed: the same command writes the same file (weights
 ``python -m lcanalysis.studies.hand_model score WEIGHTS... --agents A B --rounds N`` scores weights
 files on the held-out rounds (``k % HOLDOUT == HOLDOUT - 1``, ``k < N``) of a self-play: the mean
 log-likelihood per position under each file's weights and under the uniform deal, and the gain
-with its standard error over rounds (a round's positions are one sample: ``lcanalysis.clusters``).
+with its standard error over rounds (a round's positions are one sample: ``lcanalysis.clusters``);
+each file after the first also less the first on the same positions (paired), with its error.
 """
 
 from __future__ import annotations
@@ -225,6 +226,17 @@ def score(theta: np.ndarray, examples: Sequence[dict[str, Any]]) -> dict[str, fl
             "uniform": float(uni.mean()), "gain": gain, "gain_se": se}
 
 
+def score_difference(theta: np.ndarray, base: np.ndarray, examples: Sequence[dict[str, Any]]) -> tuple[float, float]:
+    """The mean log-likelihood per position under ``theta`` less that under ``base`` on the same
+    positions, with its standard error over rounds (paired: an estimate, the rounds a sample)."""
+    from lcanalysis.clusters import cluster_totals, ratio_stderr
+
+    if not examples:
+        raise ValueError("no positions to score")
+    d = _per_position(theta, examples)[0] - _per_position(base, examples)[0]
+    return ratio_stderr(*cluster_totals(d, np.array([e["round"] for e in examples])))
+
+
 def held_out_positions(rounds: int, seed: int = SEED, every: int = EVERY, colors: int = 5,
                        agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
     """The positions of the held-out rounds among rounds ``0 .. rounds - 1`` (``k % HOLDOUT ==
@@ -382,12 +394,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"held-out rounds of {' v '.join(args.agents)} self-play (k % {HOLDOUT} == {HOLDOUT - 1}, "
               f"k < {args.rounds}, seed {args.seed}, every {args.every}); log-likelihood per position in nats, "
               "estimates with their standard error over rounds:")
-        scores = []
+        scores: list[dict[str, Any]] = []
         for path, theta in zip(args.weights, thetas):
             r = score(theta, held)
+            line = (f"{path}: {r['rounds']} rounds, {r['positions']} positions: {r['model']:.3f} (model) v "
+                    f"{r['uniform']:.3f} (uniform): gain {r['gain']:+.3f} ± {r['gain_se']:.3f}")
+            if scores:  # the same positions: the difference to the first file, paired
+                r["minus_first"], r["minus_first_se"] = score_difference(theta, thetas[0], held)
+                line += f"; minus {args.weights[0]}: {r['minus_first']:+.3f} ± {r['minus_first_se']:.3f}"
             scores.append({"weights": path, **r})
-            print(f"{path}: {r['rounds']} rounds, {r['positions']} positions: {r['model']:.3f} (model) v "
-                  f"{r['uniform']:.3f} (uniform): gain {r['gain']:+.3f} ± {r['gain_se']:.3f}")
+            print(line)
         if args.out:
             with open(args.out, "w", encoding="utf-8") as fh:
                 json.dump({"command": "python -m lcanalysis.studies.hand_model " + shlex.join(args_list),
