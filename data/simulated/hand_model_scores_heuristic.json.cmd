@@ -1,0 +1,1 @@
+python -m lcanalysis.studies.hand_model score lcanalysis/data/hand_model.json data/simulated/hand_model_best.json --agents heuristic heuristic --rounds 300 --out data/simulated/hand_model_scores_heuristic.json
