@@ -118,23 +118,32 @@ def play_calibration_round(round_index: int, agents: Sequence[str] = AGENTS, see
     dealt by ``deal_seed(seed, round_index)``, by ``tournaments.runner.play_round`` (each agent
     sees only its view). Returns the deal seed, the seats' agent names, the turns played, the
     final scores, the turn count and whether the round hit the turn cap."""
-    from lcanalysis.agents import make_agent
-    from lcanalysis.tournaments.runner import play_round
     from lcanalysis.tournaments.specs import deal_seed
 
-    rules = rules or Rules()
     names = list(agents) if round_index % 2 == 0 else list(agents)[::-1]
+    return play_recorded_round(names, deal_seed(seed, round_index), rules)
+
+
+def play_recorded_round(names: Sequence[str], deal: int, rules: Rules | None = None,
+                        start: int = 0) -> dict[str, Any]:
+    """One round of ``names`` (one agent a seat, ``agents.make_agent`` names) on deal ``deal`` with seat
+    ``start`` to move first, by ``tournaments.runner.play_round`` (each agent sees only its view), its turns
+    recorded: the deal seed, the seats, the turns, the final scores, whether the turn cap ended it and the
+    starting seat (``positions_of`` replays it)."""
+    from lcanalysis.agents import make_agent
+    from lcanalysis.tournaments.runner import play_round
+
+    rules = rules or Rules()
     turns: list[str] = []
-    s = deal_seed(seed, round_index)
-    row = play_round([make_agent(n) for n in names], s, rules, 0, record=turns)
-    return {"deal_seed": s, "seats": names, "turns": turns, "scores": (int(row["score0"]), int(row["score1"])),
-            "capped": bool(row["capped"])}
+    row = play_round([make_agent(n) for n in names], deal, rules, start, record=turns)
+    return {"deal_seed": deal, "seats": list(names), "turns": turns,
+            "scores": (int(row["score0"]), int(row["score1"])), "capped": bool(row["capped"]), "start": start}
 
 
 def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator[tuple[int, Position]]:
-    """Every position of a played round (``play_calibration_round``) before each turn: (turn, position)."""
+    """Every position of a played round (``play_recorded_round``) before each turn: (turn, position)."""
     rules = rules or Rules()
-    pos = Position.deal(played["deal_seed"], rules, 0)
+    pos = Position.deal(played["deal_seed"], rules, played["start"])
     for t, move in enumerate(played["turns"]):
         yield t, pos.copy()
         pos.push(Move.parse(move, rules.colors))

@@ -96,25 +96,20 @@ def check_agents(agents: Sequence[str]) -> tuple[str, str]:
 
 def _round_positions(k: int, seed: int, rules: Rules, agents: tuple[str, str]) -> Any:
     """Every position of round ``k`` before each turn: (turn, position)."""
-    pos = Position.deal(deal_seed(seed, k), rules, k % 2)
     if agents == AGENTS:  # the fast path: the compiled policy on the full position (it reads the mover's view only)
         from lcanalysis.core import policy as P
 
+        pos = Position.deal(deal_seed(seed, k), rules, k % 2)
         t = 0
         while not pos.is_over():
             yield t, pos
             pos.push(Move.from_code(int(P.policy_move(pos.state.copy(), P.HEURISTIC_PARAMS)), rules.colors))
             t += 1
         return
-    from lcanalysis.agents import make_agent
-    from lcanalysis.tournaments.runner import play_round
+    from lcanalysis.studies.calibration import play_recorded_round, positions_of
 
     names = agents if k % 2 == 0 else agents[::-1]
-    turns: list[str] = []
-    play_round([make_agent(n) for n in names], deal_seed(seed, k), rules, k % 2, record=turns)
-    for t, move in enumerate(turns):
-        yield t, pos
-        pos.push(Move.parse(move, rules.colors))
+    yield from positions_of(play_recorded_round(names, deal_seed(seed, k), rules, k % 2), rules)
 
 
 def labelled(pos: Position, k: int = 0) -> dict[str, Any]:
