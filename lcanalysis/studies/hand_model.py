@@ -66,15 +66,19 @@ def deal_seed(seed: int, k: int) -> int:
 
 
 def play_positions(rounds: int, seed: int = SEED, every: int = EVERY, colors: int = 5,
-                   first: int = 0, agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
+                   first: int = 0, agents: Sequence[str] = AGENTS, progress: bool = False) -> list[dict[str, Any]]:
     """Rounds ``first .. first + rounds - 1`` of self-play by ``agents`` (default heuristic against
     heuristic); one entry per sampled position: the round, the cards in the draw pile, the unseen
     cards' features (``x``) and labels (``y``: 1 for the cards the opponent holds among its unknown
-    ones) and ``n``, their number. An unknown agent raises ``agents.AgentError``."""
+    ones) and ``n``, their number. An unknown agent raises ``agents.AgentError``. ``progress``: a bar
+    over the rounds on standard error (a searching agent's rounds take seconds each)."""
+    from lcanalysis.progress import progress_bar
+
     rules = Rules(colors=colors)
     agents = check_agents(agents)
     out = []
-    for k in range(first, first + rounds):
+    for k in progress_bar(range(first, first + rounds), desc=f"{' v '.join(agents)} self-play", unit="round",
+                          progress=progress):
         for t, pos in _round_positions(k, seed, rules, agents):
             if t % every == (k // 2) % every:
                 out.append(labelled(pos, k))
@@ -233,20 +237,25 @@ def score_difference(theta: np.ndarray, base: np.ndarray, examples: Sequence[dic
 
 
 def held_out_positions(rounds: int, seed: int = SEED, every: int = EVERY, colors: int = 5,
-                       agents: Sequence[str] = AGENTS) -> list[dict[str, Any]]:
+                       agents: Sequence[str] = AGENTS, progress: bool = False) -> list[dict[str, Any]]:
     """The positions of the held-out rounds among rounds ``0 .. rounds - 1`` (``k % HOLDOUT ==
-    HOLDOUT - 1``), sampled as ``train`` samples them; only those rounds are played."""
+    HOLDOUT - 1``), sampled as ``train`` samples them; only those rounds are played (``progress``: a bar
+    over them on standard error)."""
+    from lcanalysis.progress import progress_bar
+
     agents = check_agents(agents)
-    return [e for k in range(HOLDOUT - 1, rounds, HOLDOUT)
-            for e in play_positions(1, seed, every, colors, first=k, agents=agents)]
+    held = progress_bar(range(HOLDOUT - 1, rounds, HOLDOUT), desc=f"held-out {' v '.join(agents)} rounds",
+                        unit="round", progress=progress)
+    return [e for k in held for e in play_positions(1, seed, every, colors, first=k, agents=agents)]
 
 
 def train(rounds: int = ROUNDS, seed: int = SEED, every: int = EVERY, colors: int = 5,
-          ridge: float = RIDGE, agents: Sequence[str] = AGENTS) -> dict[str, Any]:
-    """Play (``agents``' self-play), fit and evaluate; returns the contents of a weights file."""
+          ridge: float = RIDGE, agents: Sequence[str] = AGENTS, progress: bool = False) -> dict[str, Any]:
+    """Play (``agents``' self-play; ``progress``: a bar over the rounds), fit and evaluate; returns the
+    contents of a weights file."""
     t0 = time.process_time()
     agents = check_agents(agents)
-    examples = play_positions(rounds, seed, every, colors, agents=agents)
+    examples = play_positions(rounds, seed, every, colors, agents=agents, progress=progress)
     train_set = [e for e in examples if e["round"] % HOLDOUT != HOLDOUT - 1]
     held = [e for e in examples if e["round"] % HOLDOUT == HOLDOUT - 1]
     theta, info = fit(train_set, ridge)
@@ -383,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ap.error(f"{path}: {e.strerror}")
             except ValueError as e:
                 ap.error(f"{path}: {e}")
-        held = held_out_positions(args.rounds, args.seed, args.every, args.colors, args.agents)
+        held = held_out_positions(args.rounds, args.seed, args.every, args.colors, args.agents, progress=True)
         if not held:
             ap.error("the held-out rounds have no positions")
         print(f"held-out rounds of {' v '.join(args.agents)} self-play (k % {HOLDOUT} == {HOLDOUT - 1}, "
@@ -427,7 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{sm['mean_where_differ']:+.2f} ± {sm['mean_where_differ_se']:.2f} where they differ "
               f"(after better by 2 s.e. at {sm['after_better']}, before better at {sm['before_better']})")
         return 0
-    result = train(args.rounds, args.seed, args.every, args.colors, args.ridge, args.agents)
+    result = train(args.rounds, args.seed, args.every, args.colors, args.ridge, args.agents, progress=True)
     result = {"command": "python -m lcanalysis.studies.hand_model " + shlex.join(args_list), **result}
     cpu = result.pop("cpu_seconds")
     with open(args.out, "w", encoding="utf-8") as fh:
