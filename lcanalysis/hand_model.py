@@ -193,14 +193,16 @@ def inclusion_probabilities(w: np.ndarray, n: int) -> np.ndarray:
     return out / f[-1, n]
 
 
-def sample_hand(w: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
-    """The indices (ascending) of ``n`` cards drawn exactly from the model's law, a hand ``S`` with
-    probability proportional to ``prod_{i in S} w_i``: sequential conditional Poisson sampling from the
-    table of ``_forward``, from the last card down: card ``i`` is taken, ``r`` cards still to deal, with
-    probability ``w_i e_{r-1}(w_0..w_{i-1}) / e_r(w_0..w_i)`` (``core.policy.determinize_weighted`` does
-    the same, compiled, in the play-outs). Equal weights give every ``n``-card hand alike."""
+def sample_hands(w: np.ndarray, n: int, rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """``count`` hands drawn as ``sample_hand`` draws one, from one table (its dynamic programme is the
+    cost: the endgame search's sampled worlds draw dozens of hands of the same weights)."""
     w, n = _weights_and_size(w, n)
     f = _forward(w, n)
+    return [_draw(w, n, f, rng) for _ in range(count)]
+
+
+def _draw(w: np.ndarray, n: int, f: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One hand from ``f = _forward(w, n)`` (``sample_hand``)."""
     taken = []
     r = n
     for i in range(len(w) - 1, -1, -1):
@@ -210,6 +212,16 @@ def sample_hand(w: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
             taken.append(i)
             r -= 1
     return np.array(taken[::-1], dtype=np.int64)
+
+
+def sample_hand(w: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """The indices (ascending) of ``n`` cards drawn exactly from the model's law, a hand ``S`` with
+    probability proportional to ``prod_{i in S} w_i``: sequential conditional Poisson sampling from the
+    table of ``_forward``, from the last card down: card ``i`` is taken, ``r`` cards still to deal, with
+    probability ``w_i e_{r-1}(w_0..w_{i-1}) / e_r(w_0..w_i)`` (``core.policy.determinize_weighted`` does
+    the same, compiled, in the play-outs). Equal weights give every ``n``-card hand alike."""
+    w, n = _weights_and_size(w, n)
+    return _draw(w, n, _forward(w, n), rng)
 
 
 def uniform_log_likelihood(k: int, n: int) -> float:

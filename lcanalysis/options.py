@@ -127,6 +127,12 @@ PLAYOUT_POLICY_CHOICES = (*PLAYOUT_POLICIES, STAGED)
 STALLING_FROM_CARDS = 15
 #: the hint's play-out policy when none is given (``advise(..., playout_policy=None)``)
 PLAYOUT_POLICY_DEFAULT = STAGED
+#: how the hint's endgame search weighs the ways a view's unseen cards may lie (``advise(..., endgame_splits=...)``,
+#: ``--endgame-splits``): "uniform", every split of the physical cards between the opponent's hand and the draw pile
+#: alike (the view value of the specification); "model", each split weighted by how likely the opponent-hand
+#: model (``lcanalysis.hand_model``, the play-outs' weights) makes the opponent's hand in it
+ENDGAME_SPLITS = ("uniform", "model")
+ENDGAME_SPLITS_DEFAULT = "uniform"
 #: the policy of the play-outs that measure the game review's losses (``reviewer.settings.PLAYOUT_POLICY``):
 #: here, below both, so that the tutor can play a turn out with it too (``tutor.policy_check``)
 REVIEW_PLAYOUT_POLICY = "stalling"

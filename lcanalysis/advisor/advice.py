@@ -36,9 +36,12 @@ from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import hint_view, mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
+from lcanalysis.hand_model import FEATURES, N_FEATURES
 from lcanalysis.options import (  # the hint's numbers: there, so that advise --help says them without loading this
     ENDGAME_CARDS,
     ENDGAME_DEFAULT_SECONDS,
+    ENDGAME_SPLITS,
+    ENDGAME_SPLITS_DEFAULT,
     EXACT_ENDGAME_CARDS,
     FULL_POSITION_ENDGAME_CARDS,
     MAX_TIME_BUDGET,
@@ -58,7 +61,7 @@ from lcanalysis.rollouts import Rollouts, playout_params, policy_ranking
 from lcanalysis.search import endgame_analysis
 from lcanalysis.search.common import MAX_NODES, SearchError, SearchMemoryError, check_max_nodes
 from lcanalysis.search.endgame import converged_endgame
-from lcanalysis.search.view_value import check_workers
+from lcanalysis.search.view_value import check_hand_model, check_workers
 
 
 def example_view() -> View:
@@ -72,10 +75,10 @@ class AdviceError(ValueError):
 
 def advise(view_or_position: View | Position | str | dict, time_budget: float | None = None, seed: int = 0,
            endgame_cards: int | None = None, wall_clock: bool = False, max_nodes: int = 0,
-           progress: Callable[[str], None] | None = None, hand_model: bool | None = None,
+           progress: Callable[[str], None] | None = None, hand_model: bool | np.ndarray | None = None,
            streams: bool | None = None, schedule: str | None = None,
            playout_rate: int | None = None, workers: int | str | None = None,
-           playout_policy: str | None = None) -> Analysis:
+           playout_policy: str | None = None, endgame_splits: str | None = None) -> Analysis:
     """Every legal turn for the player to move, best first, each with its value, its loss against
     the best turn (paired over the shared worlds, with the standard error of that difference)
     and a reason in words.
@@ -105,7 +108,12 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     standard error by default once the answer has taken ``progress.PROGRESS_DELAY``).
     ``hand_model``: deal the opponent's unknown cards in the play-outs from the learned
     opponent-hand model (``lcanalysis.hand_model``) instead of
-    uniformly (``None``: ``HAND_MODEL_DEFAULT``, on); the endgame search is not affected.
+    uniformly (``None``: ``HAND_MODEL_DEFAULT``, on); an array of weights (``hand_model.FEATURES`` order,
+    as ``hand_model.weights_from_json`` reads a weights file) deals them from the model with those weights
+    instead of the shipped ones. ``endgame_splits``: how the endgame search weighs the ways the
+    unseen cards may lie (``options.ENDGAME_SPLITS``; ``None``: ``ENDGAME_SPLITS_DEFAULT``): "uniform", every
+    split alike (the view value), or "model", each by the opponent-hand model, with ``hand_model``'s weights
+    when it gives some, else the shipped ones (a full position has nothing to weigh).
     ``streams``: in each world every player draws from a deck stream of their own, so a turn
     that takes a discard-pile card does not hand the later deck cards to the other player
     (``None``: ``STREAMS_DEFAULT``, on; ``False``: one deck order per world, as before).
@@ -126,7 +134,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     """
     view, both_hands = hint_view(view_or_position)
     endgame_cards = _check_endgame_cards(endgame_cards, both_hands)
-    _check_switches(progress, wall_clock=wall_clock, hand_model=hand_model, streams=streams)
+    theta = _check_hand_model(hand_model)
+    splits = _check_endgame_splits(endgame_splits)
+    _check_switches(progress, wall_clock=wall_clock, streams=streams)
     if view.is_over():
         raise AdviceError(f"the round is over ({view.over_reason()}): there is no turn to choose")
     given = time_budget is not None
@@ -170,8 +180,9 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             progress(f"endgame: {view.deck_count} card(s) in the draw pile: endgame search, "
                      + (f"up to {budget_text(seconds)}" if wall_clock else f"up to {nodes:,} nodes"))
         try:
+            weights = None if splits == "uniform" or both_hands else (True if theta is None else theta)
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
-                                      workers=threads, more=more)
+                                      workers=threads, more=more, hand_model=weights)
         except SearchMemoryError as exc:  # (more nodes or time would not help)
             exact, fallback_note = None, str(exc)
         except SearchError as exc:
@@ -181,7 +192,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             if both_hands:
                 exact.notes.insert(0, BOTH_HANDS_NOTE)
             elif _splits_hidden_cards(view):  # after the notes that name the view value and whether it converged
-                exact.notes.insert(2, view_value_note(exact.exact))
+                exact.notes.insert(2, view_value_note(exact.exact, weighted=splits == "model"))
             add_match_endgame_note(view, exact)
             return exact
         if exact is not None:
@@ -191,12 +202,12 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
         if wall_clock:  # the play-outs get what is left of the time (at most their own default when none was given)
             time_budget = max(min(seconds if given else time_budget, seconds - (time.perf_counter() - t0)), 0.05)
             t0 = time.perf_counter()
-    use_model = HAND_MODEL_DEFAULT if hand_model is None else bool(hand_model)
+    use_model = HAND_MODEL_DEFAULT if hand_model is None else (theta is not None or bool(hand_model))
     codes, _ = policy_ranking(view)
     n_moves = len(codes)
     use_streams = STREAMS_DEFAULT if streams is None else bool(streams)
-    r = Rollouts(view, codes, seed, params=playout_params(policy), hand_model=use_model and not both_hands,
-                 streams=use_streams)
+    dealer = False if both_hands or not use_model else (True if theta is None else theta)
+    r = Rollouts(view, codes, seed, params=playout_params(policy), hand_model=dealer, streams=use_streams)
     budget = max(1, int(time_budget * rate))
     fit = clock_fit(t0, time_budget) if wall_clock else None
     if progress is not None:  # the play-outs' rounds too, so a long answer is never silent
@@ -234,6 +245,31 @@ def _splits_hidden_cards(view: View) -> bool:
     1 card left every turn measured drew it and ended the round, whose result its view value is
     (docs/endgame.md, "The view value against real play")."""
     return view.deck_count >= 2 and (view.opponent_unknown > 0 or view.buried_count > 0)
+
+
+def _check_hand_model(hand_model: object) -> np.ndarray | None:
+    """``advise``'s ``hand_model`` as the model's weights when it gives some (an array of
+    ``hand_model.N_FEATURES`` finite numbers), else None; a switch (True, False, 1, 0, None) passes, anything
+    else is an ``AdviceError`` naming the problem."""
+    if isinstance(hand_model, (list, tuple, np.ndarray)):
+        try:
+            return check_hand_model(np.asarray(hand_model, dtype=np.float64))
+        except (SearchError, TypeError, ValueError):
+            raise AdviceError(f"hand_model: weights of the opponent-hand model must be {N_FEATURES} finite numbers, "
+                              f"one per feature {list(FEATURES)}, got {brief(hand_model)}") from None
+    check_flag("hand_model", hand_model, AdviceError, none="the default")  # ("no" would read as on)
+    return None
+
+
+def _check_endgame_splits(endgame_splits: str | None) -> str:
+    """``advise``'s ``endgame_splits``: one of ``options.ENDGAME_SPLITS`` (``None``: ``ENDGAME_SPLITS_DEFAULT``),
+    else an ``AdviceError`` naming them."""
+    if endgame_splits is None:
+        return ENDGAME_SPLITS_DEFAULT
+    if isinstance(endgame_splits, str) and endgame_splits in ENDGAME_SPLITS:
+        return endgame_splits
+    raise AdviceError(f"endgame_splits: how the endgame search weighs the splits must be one of "
+                      f"{', '.join(ENDGAME_SPLITS)}, got {brief(endgame_splits)}")
 
 
 def _check_endgame_cards(endgame_cards: int | None, both_hands: bool) -> int:

@@ -104,7 +104,7 @@ VIEW_VALUE_SECTION = "The view value against real play"
 VIEW_VALUE_GAP_AT_2 = (-4.87, 0.53, 93, 85)
 
 
-def view_value_note(exact: bool) -> str:
+def view_value_note(exact: bool, weighted: bool = False) -> str:
     """What the endgame search's view value (E2, docs/endgame.md) does not promise, as the hint's note says it:
     that it takes every split of the unseen cards as equally likely, where a real opponent's hand holds the
     cards they kept, so it is the value under that model, not a forecast of play; how far below it ``best``'s

@@ -58,12 +58,18 @@ from lcanalysis.options import MORE_NODES, MORE_TIME
 from lcanalysis.search.common import SearchError, move_text, on_threads
 from lcanalysis.search.perfect import LEAF_AS_IS, Tables, auto_bits, check_depth
 from lcanalysis.search.view_value import (
+    MODEL_WEIGHTED,
+    VIEW_VALUE_MODEL_KIND,
     SplitValues,
     _SplitInputs,
+    check_hand_model,
     check_mover_view,
     check_workers,
     count_splits,
     merged_counts,
+    model_probabilities,
+    model_sampled_picks,
+    model_type_weights,
     node_shares,
     sampled_picks,
     solve_split_chunks,
@@ -232,9 +238,10 @@ class Level:
                 f"{100 * share:.1f}% of the worlds (by probability) make would be missed by all {n} at least 5% "
                 "of the time")
 
-    def in_words(self, splits: int, hands_known: bool = False) -> str:
+    def in_words(self, splits: int, hands_known: bool = False, weighted: bool = False) -> str:
         """The level's values in words; ``hands_known``: both hands are known (a full position, or a
-        view that knows the opponent's whole hand and no buried card), the deck order alone left to chance."""
+        view that knows the opponent's whole hand and no buried card), the deck order alone left to chance;
+        ``weighted``: the worlds are weighted (or sampled) by the opponent-hand model, not all alike."""
         each = "no more discard-pile draws" if self.stalls == 0 else \
             f"at most {self.stalls} more discard-pile draw(s) each"
         if self.exact and hands_known:  # no hidden hand: not a view value but the perfect-information one
@@ -242,11 +249,14 @@ class Level:
         if self.exact and splits == 1:  # a view whose unseen cards lie one way only
             return f"exact view value, {each}, in the one world the unseen cards allow"
         if self.exact:
-            return f"exact view value, {each}, every one of the {splits} distinct worlds of the unseen cards solved"
+            return (f"exact view value, {each}, every one of the {splits} distinct worlds of the unseen cards solved"
+                    + (f", {MODEL_WEIGHTED}" if weighted else ""))
+        sampled = f"{len(self.rows)} worlds sampled by the opponent-hand model" if weighted else \
+            f"{len(self.rows)} sampled worlds"
         if self.control is not None:
-            return (f"view value, {each}, estimated on {len(self.rows)} sampled worlds, their luck measured against "
+            return (f"view value, {each}, estimated on {sampled}, their luck measured against "
                     f"the exact value with {stalls_each(self.control_stalls)} (± standard error)")
-        return f"view value, {each}, estimated on {len(self.rows)} sampled worlds (± standard error)"
+        return f"view value, {each}, estimated on {sampled} (± standard error)"
 
 
 def missed_share(n: int, confidence: float = 0.95) -> float:
@@ -277,8 +287,18 @@ class _Worlds:
     leaves when there are few enough in all, and a sampled world fills them at random first. Each
     fill has inputs of its own (``inputs[i]``); ``*_src`` name each world's."""
 
-    def __init__(self, view: View, seed: int, deadline: float | None = None):
+    def __init__(self, view: View, seed: int, deadline: float | None = None, theta: np.ndarray | None = None):
         self.deadline = deadline
+        self.theta = theta  # the opponent-hand model's weights (None: every split of the physical cards alike)
+        type_weights: dict[tuple[int, ...], np.ndarray] = {}  # a fill's card types' odds under the model
+
+        def odds(filled: View) -> np.ndarray:
+            assert theta is not None
+            key = _fill_key(filled)
+            if key not in type_weights:
+                type_weights[key] = model_type_weights(filled, theta)
+            return type_weights[key]
+
         u = view.opponent_unknown
         nt = number_types(view.rules.colors)
         self.all_picks: np.ndarray | None = None
@@ -298,7 +318,8 @@ class _Worlds:
                 inputs = first if i == 0 else _SplitInputs(filled)
                 picks, ways = inputs.all_worlds(u, n)
                 parts.append(picks)
-                weights.append(p * ways / comb(int(inputs.unseen.sum()), u))
+                weights.append(p * (ways / comb(int(inputs.unseen.sum()), u) if theta is None
+                                    else model_probabilities(picks, ways, odds(filled))))
                 src += [len(self.inputs)] * n
                 seen[_fill_key(filled)] = len(self.inputs)
                 self.inputs.append(inputs)
@@ -306,7 +327,9 @@ class _Worlds:
             self.all_src = np.array(src, dtype=np.int64)
         if not view.buried_count:  # one set of inputs: the sample draws physical splits of its unseen cards
             self.inputs = self.inputs or [first]
-            self.sample = sampled_picks(self.inputs[0].unseen.tolist(), u, nt, MAX_WORLDS, seed)
+            unseen = self.inputs[0].unseen.tolist()
+            self.sample = sampled_picks(unseen, u, nt, MAX_WORLDS, seed) if theta is None else \
+                model_sampled_picks(unseen, u, odds(view), MAX_WORLDS, seed)
             self.sample_src = np.zeros(MAX_WORLDS, dtype=np.int64)
         else:  # each sampled world fills the buried cards at random, then draws a physical split of the rest
             rng = np.random.default_rng(seed)
@@ -318,7 +341,9 @@ class _Worlds:
                     seen[key] = len(self.inputs)
                     self.inputs.append(_SplitInputs(filled))
                 inputs = self.inputs[seen[key]]
-                rows.append(sampled_picks(inputs.unseen.tolist(), u, nt, 1, seed * 1_000_003 + i)[0])
+                unseen = inputs.unseen.tolist()
+                rows.append((sampled_picks(unseen, u, nt, 1, seed * 1_000_003 + i) if theta is None else
+                             model_sampled_picks(unseen, u, odds(filled), 1, seed * 1_000_003 + i))[0])
                 src.append(seen[key])
             self.sample = np.array(rows, dtype=np.int32).reshape(MAX_WORLDS, nt)
             self.sample_src = np.array(src, dtype=np.int64)
@@ -437,7 +462,8 @@ def _solve(worlds: _Worlds, chosen: tuple[np.ndarray, np.ndarray], stalls: int, 
 def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: float | None = None,
                       progress: Callable[[str], None] | None = None, workers: int | str = 1,
                       runner_ups: bool = True, min_stalls: int | None = None,
-                      max_stalls: int = MAX_LEVEL, more: Callable[[], str] | None = None) -> Analysis:
+                      max_stalls: int = MAX_LEVEL, more: Callable[[], str] | None = None,
+                      hand_model: bool | np.ndarray | None = None) -> Analysis:
     """Every turn's view value for the player to move, deepened on the stall budget within
     ``max_nodes`` (see the module docstring). The answer's ``bounds`` name the deepest level
     reached and ``converged`` whether two levels agreed, ``exact`` says whether it solved every
@@ -455,11 +481,16 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
     one level (the view value with two stalls each, say) stops there, converged or not (below the
     trusted level, not converged). ``more``: what a note of an answer not converged asks more of, asked once
     the search ends (the hint's ``advise`` names its time budget, or the caller's ``max_nodes`` where that
-    stopped it); by default more time when there is a ``deadline``, else a larger ``max_nodes``."""
+    stopped it); by default more time when there is a ``deadline``, else a larger ``max_nodes``.
+    ``hand_model`` (None: every split of the physical cards alike, the view value of the specification): True
+    or the opponent-hand model's weights weight each world by how likely the model makes the opponent's hand
+    in it, and the sampled worlds are drawn from the model (``view_value.model_probabilities``,
+    ``model_sampled_picks``); the answer's ``kind`` and notes say so."""
     if not isinstance(view, View):
         raise SearchError("converged_endgame needs a player's view")
     check_mover_view(view)  # the mover's own view, of a round not over
     workers = check_workers(workers)
+    theta = check_hand_model(hand_model)
     asked = min_stalls is not None  # the default may exceed a cap asked for: the answer then says it did not converge
     if min_stalls is None:
         min_stalls = trusted_stalls(view.deck_count)
@@ -468,7 +499,7 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
                               f"min_stalls ({min_stalls})" if asked else "0")
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
     t0 = time.perf_counter()
-    worlds = _Worlds(view, seed, deadline)
+    worlds = _Worlds(view, seed, deadline, theta)
     used = 0
     levels: list[Level] = []
     notes: list[str] = []
@@ -533,7 +564,8 @@ def converged_endgame(view: View, max_nodes: int, seed: int = 0, *, deadline: fl
         used += _fill_runner_ups(worlds, levels, tables, max_nodes - used, notes, progress)
     if more is None:  # a library caller's budget: the clock when it gave one, else its node count
         more = (lambda: MORE_TIME) if deadline is not None else (lambda: MORE_NODES)
-    answer = _answer(view, levels, worlds.splits, notes, min_stalls, capped, worlds.sample_rows, more_of=more())
+    answer = _answer(view, levels, worlds.splits, notes, min_stalls, capped, worlds.sample_rows, more_of=more(),
+                     weighted=theta is not None)
     answer.nodes = used
     answer.seconds = time.perf_counter() - t0
     return answer
@@ -869,7 +901,8 @@ def _uses_stalls(view: View) -> bool:
 
 
 def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_stalls: int,
-            capped: bool = False, sample_rows: np.ndarray | None = None, more_of: str = MORE_TIME) -> Analysis:
+            capped: bool = False, sample_rows: np.ndarray | None = None, more_of: str = MORE_TIME,
+            weighted: bool = False) -> Analysis:
     """The last level's turns as the answer, its notes saying in words whether it converged and, when not,
     what may change it: ``more_of`` the budget (``MORE_TIME`` or ``MORE_NODES``), or where the stall cap asked
     for (``capped``) stopped the deepening, a higher cap."""
@@ -916,7 +949,8 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                  f"{mean_loss:.2f} points on average, at most {worst:.1f}, and the best value moved by up to "
                  f"{moved:.1f})")
     known = view.opponent_unknown == 0 and not view.buried_count  # nothing hidden but the deck's order
-    say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits, known)}"]
+    weighted = weighted and not known  # (the opponent's whole hand known: one split, nothing to weight)
+    say = [f"{view.deck_count} card(s) left in the draw pile: endgame search, {lv.in_words(splits, known, weighted)}"]
     if view.buried_count:
         say[0] += (f" (a world also fills the {view.buried_count} buried pile card(s): "
                    + ("every fill, with its probability)" if lv.exact else "at random)"))
@@ -975,10 +1009,11 @@ def _answer(view: View, levels: list[Level], splits: int, notes: list[str], min_
                      f"{earlier.nodes:,} nodes, {earlier.seconds:.2f} s)")
     answer = Analysis(
         moves=moves,
-        kind="view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
+        kind=(VIEW_VALUE_MODEL_KIND if lv.exact else "view value (worlds sampled by the opponent-hand model)")
+        if weighted else "view value (averaged over splits)" if lv.exact else "view value (sampled worlds)",
         exact=lv.exact,
         bounds={"max_stalls": lv.stalls},
-        method=f"endgame search deepened on the stall budget (0..{lv.stalls}); {lv.in_words(splits, known)}",
+        method=f"endgame search deepened on the stall budget (0..{lv.stalls}); {lv.in_words(splits, known, weighted)}",
         notes=say + notes,
         splits=len(lv.rows),
         luck_measured_at=None if lv.control is None else lv.control_stalls,

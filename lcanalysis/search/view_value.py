@@ -37,6 +37,7 @@ from lcanalysis.core.kernel import (
 from lcanalysis.game.cards import brief, number_types, types_from_counts, whole_number
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.view import View, count_splits, sub_multisets
+from lcanalysis.hand_model import FEATURES, N_FEATURES, hand_weights, sample_hands, shipped_weights
 from lcanalysis.options import (
     MAX_WORKERS,  # threads for the splits (sharing one table)
     SOLVE_MAX_SPLITS,
@@ -82,6 +83,62 @@ def sampled_picks(unseen: list[int], opponent_unknown: int, n_types: int, n: int
     cards = np.array(types_from_counts(unseen), dtype=np.int64)
     return np.array([np.bincount(rng.permutation(cards)[:opponent_unknown], minlength=n_types) for _ in range(n)],
                     dtype=np.int32).reshape(n, n_types)
+
+
+def model_type_weights(view: View, theta: np.ndarray) -> np.ndarray:
+    """Each card type's odds of lying in the opponent's hand under the opponent-hand model with weights
+    ``theta`` (``hand_model.hand_weights``; 1 for a type not unseen). The copies of a type (a colour's
+    wagers) share its features, so one weight a type is every physical card's."""
+    types = [card.type for card in view.unseen()]
+    out = np.ones(number_types(view.rules.colors))
+    out[types] = hand_weights(view, theta)
+    return out
+
+
+def model_probabilities(picks: np.ndarray, ways: np.ndarray, type_weights: np.ndarray) -> np.ndarray:
+    """Each split's probability when the opponent's hand ``S`` is dealt by the model, with probability
+    proportional to the product of its cards' weights (``hand_model``'s conditional Poisson law): a split
+    stands for ``ways`` physical hands, each of weight ``prod_t w_t^k_t``. Splits that merge cards dead for
+    both players (``_SplitInputs.all_worlds``) merge cards of one weight: the model reads a card dead for
+    both (the opponent has started its colour, the card no longer fits there nor the viewer's) the same
+    whichever it is, so the merged count's ways stay right."""
+    logp = np.log(ways) + picks @ np.log(type_weights)
+    p = np.exp(logp - logp.max())
+    return p / p.sum()
+
+
+def model_sampled_picks(unseen: list[int], opponent_unknown: int, type_weights: np.ndarray, n: int,
+                        seed: int) -> np.ndarray:
+    """``n`` splits as ``sampled_picks`` draws them, the opponent's unknown cards dealt exactly from the
+    model's law (``hand_model.sample_hands``) instead of uniformly; the rest make the draw pile."""
+    cards = np.array(types_from_counts(unseen), dtype=np.int64)
+    hands = sample_hands(type_weights[cards], opponent_unknown, np.random.default_rng(seed), n)
+    n_types = len(type_weights)
+    return np.array([np.bincount(cards[h], minlength=n_types) for h in hands], dtype=np.int32).reshape(n, n_types)
+
+
+def check_hand_model(theta: Any) -> np.ndarray | None:
+    """An endgame search's ``hand_model``: None (every split equally likely: the view value), True (the
+    shipped weights) or the model's weights (``hand_model.FEATURES`` order), as an array; a SearchError
+    naming the problem otherwise."""
+    if theta is None or theta is False:
+        return None
+    if theta is True:
+        return shipped_weights()
+    try:
+        w = np.asarray(theta, dtype=np.float64)
+    except (TypeError, ValueError):
+        w = None
+    if w is None or w.shape != (N_FEATURES,) or not np.all(np.isfinite(w)):
+        raise SearchError(f"hand_model must be None, True (the shipped weights) or {N_FEATURES} finite weights, "
+                          f"one per feature {list(FEATURES)}, got {brief(theta)}")
+    return w
+
+
+#: the ``kind`` of a view value whose splits the opponent-hand model weights (``solve_view``'s ``hand_model``)
+VIEW_VALUE_MODEL_KIND = "view value (splits weighted by the opponent-hand model)"
+#: how the words of an answer name splits weighted by the opponent-hand model
+MODEL_WEIGHTED = "each weighted by how likely the opponent-hand model makes the opponent's hand in it"
 
 
 def split_weights(unseen: list[int], opponent_unknown: int):
@@ -435,7 +492,8 @@ def _split_setup(v: View, s_: int | None, t_: int | None, tables: Tables | None)
 
 
 def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=None, seed=0,
-               max_splits=DEFAULT_MAX_SPLITS, tables=None, max_nodes=0, workers=None, seconds=None):
+               max_splits=DEFAULT_MAX_SPLITS, tables=None, max_nodes=0, workers=None, seconds=None,
+               hand_model=None):
     """Every legal turn's view value (E2) for the viewer, who must be the player to move.
 
     Enumerates every split of the unseen cards when there are at most ``max_splits`` distinct
@@ -450,6 +508,12 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     threads sharing ``tables`` (``solve_split_chunks``); the values are combined in split order, so
     they are those of one thread (the node count varies from run to run; it pays only when each
     split's search is heavy, docs/endgame.md).
+
+    ``hand_model`` (None: every split of the physical cards equally likely, the view value of the
+    specification): True or the opponent-hand model's weights (``check_hand_model``) weight each split by
+    how likely the model makes the opponent's hand in it (``model_probabilities``), and samples draw the
+    opponent's cards from the model (``model_sampled_picks``): exact for that model when every split is
+    solved, not the specification's view value, and the answer's ``kind`` and ``method`` say so.
     """
     from lcanalysis.game.position import Position
     from lcanalysis.game.view import View
@@ -466,6 +530,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     check_tables(tables, Tables)
     seconds = check_seconds(seconds)  # a float: the clock's timer thread takes no numpy number
     samples = check_mover_view(v, samples)
+    theta = check_hand_model(hand_model)
     st, tl, tables = _split_setup(v, s_, t_, tables)  # (the length of line the bounds allow checked too)
     # after the checks: a bad argument is refused at once, not after a first compile of 1-2 minutes
     first_compile.ready(first_compile.SOLVER)  # (compiled once, saying so: core.first_compile)
@@ -480,13 +545,15 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     count = inputs.count_worlds(u, max_splits + 1) if merge else count_splits(unseen, u, max_splits + 1)
     distinct = count if samples is None else max_splits + 1
     enumerate_all = distinct <= max_splits
+    type_weights = None if theta is None else model_type_weights(v, theta)
     if enumerate_all:
         picks, ways = inputs.all_worlds(u, distinct) if merge else _all_splits(inputs.unseen, u, distinct)
-        probs = ways / comb(sum(unseen), u)
+        probs = ways / comb(sum(unseen), u) if type_weights is None else model_probabilities(picks, ways, type_weights)
     else:
         n = DEFAULT_SAMPLES if samples is None else samples
         # every pick drawn first, in order: the same samples on any number of threads
-        picks = sampled_picks(unseen, u, number_types(nc), n, seed)
+        picks = sampled_picks(unseen, u, number_types(nc), n, seed) if type_weights is None else \
+            model_sampled_picks(unseen, u, type_weights, n, seed)
     n_chunks = max(1, min(n_workers, len(picks)))
     tabs = [tables] + [tables.sibling() for _ in range(n_chunks - 1)]
     with planned(len(picks), "splits" if enumerate_all else "samples") as done:
@@ -499,13 +566,15 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
         errs = np.zeros(len(codes_ref))
         exact = leaf_code == LEAF_AS_IS
         merged = merge and len(rows) < count_splits(unseen, u, len(rows) + 1)
-        method = (f"every split enumerated ({len(rows)} distinct splits, weighted by physical cards"
+        method = (f"every split enumerated ({len(rows)} distinct splits, "
+                  + ("weighted by physical cards" if theta is None else MODEL_WEIGHTED)
                   + ("; splits that differ only in cards dead for both players are one" if merged else "") + ")")
     else:
         means = rows.mean(axis=0)
         errs = rows.std(axis=0, ddof=1) / np.sqrt(n)
         exact = False
-        method = f"{n} splits sampled uniformly (seed {seed}); ± is the standard error"
+        how = "uniformly" if theta is None else "by the opponent-hand model"
+        method = f"{n} splits sampled {how} (seed {seed}); ± is the standard error"
         if samples is not None and (few := count) < min(n, max_splits + 1):
             method += (f"; there are only {few} distinct splits: without samples every one is solved, "
                        "exactly, in fewer solves")
@@ -516,7 +585,7 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     moves = [MoveValue(move_text(c, nc), float(m), float(e), exact, reason) for c, m, e in zip(codes_ref, means, errs)]
     return Analysis(
         moves=moves,
-        kind="view value (averaged over splits)" if leaf_code == LEAF_AS_IS else "depth-limited estimate",
+        kind=_kind(leaf_code, theta is not None),
         exact=exact,
         bounds=bounds_dict(s_, t_, leaf),
         nodes=nodes,
@@ -526,18 +595,30 @@ def solve_view(view, max_stalls=None, max_turns=None, leaf="as-is", *, samples=N
     )
 
 
+def _kind(leaf_code: int, weighted: bool) -> str:
+    """The ``kind`` of a ``solve_view`` answer: the view value, or weighted by the opponent-hand model (not
+    the specification's view value), or with the play-out leaf an estimate."""
+    if leaf_code != LEAF_AS_IS:
+        return "depth-limited estimate"
+    return VIEW_VALUE_MODEL_KIND if weighted else "view value (averaged over splits)"
+
+
 def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0, max_splits=DEFAULT_MAX_SPLITS,
-                      tables=None, workers=None, max_nodes=0, seconds=None):
+                      tables=None, workers=None, max_nodes=0, seconds=None, hand_model=None):
     """The view value with buried pile cards (``G?``): the average, over every way to fill them
     (with its probability, ``View.fills``), of the view value of the filled view, turn by turn.
     The fills share ``max_nodes`` and ``seconds`` (each gets what the ones before left); a fill with
     more than ``max_splits`` splits has them sampled (``seed``). With ``samples``, ``samples``
     worlds are drawn instead, each filling the buried cards at random and then splitting what is
-    left (``_sampled_buried_view``): an estimate with its standard error."""
+    left (``_sampled_buried_view``): an estimate with its standard error. ``hand_model`` (``solve_view``'s):
+    within each fill the splits are weighted (or sampled) by the opponent-hand model read on that fill; the
+    fills keep their probabilities."""
     max_splits, seed = check_max_splits(max_splits), check_seed("seed", seed, SearchError)
     check_tables(tables, Tables)
+    theta = check_hand_model(hand_model)
     if samples is not None:
-        return _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds)
+        return _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds,
+                                    theta)
     t0 = time.perf_counter()  # (listing 20,000 fills takes a third of a second: on the clock too)
     fills = every_fill(view, max_splits)
     totals: dict[str, float] = {}
@@ -550,8 +631,8 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
                 raise SearchBudgetExceeded(nodes, None if left is None or left > 0 else seconds)
             try:
                 a = solve_view(filled, max_stalls, max_turns, leaf, seed=seed, max_splits=max_splits, tables=tables,
-                               workers=workers,
-                               max_nodes=max_nodes - nodes if max_nodes else 0, seconds=left)
+                               workers=workers, max_nodes=max_nodes - nodes if max_nodes else 0, seconds=left,
+                               hand_model=theta)
             except SearchBudgetExceeded as exc:
                 raise SearchBudgetExceeded(nodes + exc.nodes, None if exc.seconds is None else seconds) from None
             if done is not None:
@@ -568,7 +649,7 @@ def solve_buried_view(view, max_stalls, max_turns, leaf, *, samples=None, seed=0
                     method=f"every fill of the {view.buried_count} buried pile card(s) {how}", splits=len(fills))
 
 
-def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds):
+def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, tables, max_nodes, seconds, theta=None):
     """``samples`` physical worlds of a view with buried pile cards, each drawn uniformly: the buried
     cards filled at random (``View.random_fill``), then the unseen cards left split at random
     (``sampled_picks``); every turn's mean over the worlds with its standard error. The worlds of
@@ -594,7 +675,9 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
         nodes = 0
         for j, (filled, n) in enumerate(fills.values()):
             inputs = _SplitInputs(filled)
-            picks = sampled_picks(inputs.unseen.tolist(), u, nt, n, seed * 1_000_003 + j)
+            pick_seed = seed * 1_000_003 + j
+            picks = sampled_picks(inputs.unseen.tolist(), u, nt, n, pick_seed) if theta is None else \
+                model_sampled_picks(inputs.unseen.tolist(), u, model_type_weights(filled, theta), n, pick_seed)
             found = solve_split_chunks(inputs, picks, st[0], st[1], tl, leaf_code, [tables],
                                        max(max_nodes - nodes, 1) if max_nodes else 0, deadline, done=done)
             nodes += found.nodes
@@ -607,9 +690,11 @@ def _sampled_buried_view(view, max_stalls, max_turns, leaf, samples, seed, table
     nc = view.rules.colors
     reason = "" if leaf_code == LEAF_AS_IS else HEURISTIC_REASON
     moves = [MoveValue(move_text(c, nc), float(m), float(e), False, reason) for c, m, e in zip(codes, means, errs)]
-    kind = "view value (averaged over splits)" if leaf_code == LEAF_AS_IS else "depth-limited estimate"
-    return Analysis(moves=moves, kind=f"{kind}, over sampled fills of the buried pile cards", exact=False,
+    split = "at random" if theta is None else "by the opponent-hand model"
+    return Analysis(moves=moves, kind=f"{_kind(leaf_code, theta is not None)}, over sampled fills of the buried pile "
+                                      "cards", exact=False,
                     bounds=bounds_dict(s_, t_, leaf), nodes=nodes, seconds=time.perf_counter() - t0,
-                    method=f"{samples} worlds sampled uniformly (seed {seed}): the {view.buried_count} buried pile "
+                    method=f"{samples} worlds sampled {'uniformly' if theta is None else 'by the opponent-hand model'} "
+                           f"(seed {seed}): the {view.buried_count} buried pile "
                            f"card(s) filled at random ({len(fills)} distinct fills), then the unseen cards left split "
-                           "at random; ± is the standard error", splits=samples)
+                           f"{split}; ± is the standard error", splits=samples)

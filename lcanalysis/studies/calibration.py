@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 import shlex
@@ -58,7 +59,14 @@ from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser, run_script
 from lcanalysis.studies.estimate import target_verdict
-from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile, add_playout_policy_option
+from lcanalysis.studies.study_file import (
+    ADVICE_CODE,
+    ALLOW_CODE_CHANGE_HELP,
+    StudyFile,
+    add_endgame_splits_option,
+    add_playout_policy_option,
+    check_endgame_splits,
+)
 
 #: the agents that play the rounds, by default
 AGENTS = ("heuristic", "heuristic")
@@ -77,7 +85,7 @@ PHASE_NAMES = [name for _, _, name in PHASES]
 HEADER_MARK = "# lcanalysis calibration study "
 #: the settings that must match for a run to resume a file
 IDENTITY_KEYS = ("agents", "seed", "every", "time_budget", "colors", "hands", "hand_model", "streams", "schedule",
-                 "endgame_cards", "playout_rate", "playout_policy")
+                 "endgame_cards", "playout_rate", "playout_policy", "endgame_splits", "hand_model_weights")
 #: what the advisor is given: the mover's view (what a player knows), or the full position ("both":
 #: both hands known, only the order of the draw pile left to chance; a check on the view's worlds)
 HANDS = ("view", "both")
@@ -150,9 +158,10 @@ def positions_of(played: dict[str, Any], rules: Rules | None = None) -> Iterator
 
 
 def advise_position(view: Any, played: str, seed: int, time_budget: float | None = None,
-                    hand_model: bool | None = None, streams: bool | None = None,
+                    hand_model: bool | np.ndarray | None = None, streams: bool | None = None,
                     schedule: str | None = None, endgame_cards: int | None = None,
-                    playout_rate: int | None = None, playout_policy: str | None = None) -> dict[str, Any]:
+                    playout_rate: int | None = None, playout_policy: str | None = None,
+                    endgame_splits: str | None = None) -> dict[str, Any]:
     """``lcanalysis.advise(view, time_budget, seed, hand_model=...)`` (``view`` may also be a full ``Position``,
     advised with both hands known) and what it says of the turn ``played`` and
     of its best turn: value, standard error, worlds (play-outs; ``first_stage_worlds``, the
@@ -164,7 +173,7 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
     c0 = time.process_time()
     an = advise(view, time_budget=time_budget, seed=seed, hand_model=hand_model, streams=streams, schedule=schedule,
                 endgame_cards=ENDGAME_CARDS if endgame_cards is None else endgame_cards, playout_rate=playout_rate,
-                playout_policy=playout_policy)
+                playout_policy=playout_policy, endgame_splits=endgame_splits)
     cpu = time.process_time() - c0
     mine = next((m for m in an.moves if m.move == played), None)
     if mine is None:
@@ -188,20 +197,23 @@ def advise_position(view: Any, played: str, seed: int, time_budget: float | None
 def _identity(agents: Sequence[str], seed: int, every: int, time_budget: float | None, colors: int,
               hands: str = "view", hand_model: bool = False, streams: bool = False,
               schedule: str = "two-stage", endgame_cards: int = 3, playout_rate: int = 6000,
-              playout_policy: str = "plain") -> dict[str, Any]:
+              playout_policy: str = "plain", endgame_splits: str = "uniform",
+              hand_model_weights: list[float] | None = None) -> dict[str, Any]:
     from lcanalysis import __version__
 
     return {"agents": list(agents), "seed": int(seed), "every": int(every), "time_budget": time_budget,
             "colors": int(colors), "hands": hands, "hand_model": bool(hand_model), "streams": bool(streams),
             "schedule": schedule, "endgame_cards": int(endgame_cards), "playout_rate": int(playout_rate),
-            "playout_policy": playout_policy, "lcanalysis": __version__}
+            "playout_policy": playout_policy, "endgame_splits": endgame_splits,
+            "hand_model_weights": hand_model_weights, "lcanalysis": __version__}
 
 
 #: the study's results file (``study_file.StudyFile``): one row a position, keyed by (round, turn)
 STUDY_FILE = StudyFile("calibration study", HEADER_MARK, COLUMNS, keys=("round", "turn"),
                        identity_keys=IDENTITY_KEYS, bools=("played_bound", "played_is_best", "exact", "capped"),
                        defaults={"hands": "view", "hand_model": False, "streams": False, "schedule": "two-stage",
-                                 "endgame_cards": 3, "playout_rate": 6000, "playout_policy": "plain"},
+                                 "endgame_cards": 3, "playout_rate": 6000, "playout_policy": "plain",
+                                 "endgame_splits": "uniform", "hand_model_weights": None},
                        code=ADVICE_CODE).made_by(__file__)
 
 
@@ -247,7 +259,9 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                       progress: Callable[[str], None] | None = None, streams: bool | None = None,
                       schedule: str | None = None, endgame_cards: int | None = None,
                       command: str | None = None, playout_rate: int | None = None,
-                      allow_code_change: bool = False, playout_policy: str | None = None) -> pd.DataFrame:
+                      allow_code_change: bool = False, playout_policy: str | None = None,
+                      endgame_splits: str | None = None, hand_model_weights: Sequence[float] | None = None
+                      ) -> pd.DataFrame:
     """Play ``rounds`` rounds (``play_calibration_round``), advise every ``every``-th position
     (``sampled_turns``, ``advise_position``) and return one row a position (``COLUMNS``).
 
@@ -271,7 +285,11 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     ``playout_policy``: the advisor's play-out policy (``advisor.PLAYOUT_POLICY_CHOICES``; ``None``: its
     default, ``advisor.PLAYOUT_POLICY_DEFAULT``, "staged": the stalling heuristic from
     ``advisor.STALLING_FROM_CARDS`` cards down, the plain one before); files made before the choice read
-    as "plain".
+    as "plain". ``endgame_splits``: how the advisor's endgame search weighs the splits of the unseen cards
+    (``options.ENDGAME_SPLITS``; ``None``: ``options.ENDGAME_SPLITS_DEFAULT``); files made before the choice
+    read as "uniform" (with ``hands="both"`` nothing is hidden: recorded as "uniform").
+    ``hand_model_weights``: the opponent-hand model's weights the advisor uses (``hand_model.FEATURES`` order,
+    as ``hand_model.weights_from_json`` reads a file; ``None``: the shipped ones), recorded in the settings.
     ``progress`` receives a line of text after each round. ``command``: the command line, written
     to ``out`` + ".cmd" once ``out`` is open and its settings match. A file whose rows other code
     wrote (the agents', the engine's or the advisor's: ``study_file.ADVICE_CODE``), or an
@@ -302,8 +320,11 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     from lcanalysis.advisor import PLAYOUT_POLICY_DEFAULT, check_playout_policy
 
     playout_policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
+    endgame_splits = check_endgame_splits(endgame_splits) if hands == "view" else "uniform"
+    weights = None if hand_model_weights is None or not hand_model else [float(w) for w in hand_model_weights]
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,
-                         endgame_cards, playout_rate, playout_policy)
+                         endgame_cards, playout_rate, playout_policy, endgame_splits, weights)
+    dealer: bool | np.ndarray = hand_model if weights is None else np.array(weights)
     rows: list[dict[str, Any]] = []
     turns = _round_turns(os.fspath(out)) if out is not None else {}
     with contextlib.ExitStack() as stack:
@@ -331,8 +352,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
                     "mover_agent": played["seats"][me], "opponent_agent": played["seats"][1 - me],
                     "cards_left": pos.deck_count, "phase": phase_of(pos.deck_count)}
                 row.update(advise_position(view if hands == "view" else pos, played["turns"][t],
-                                           advisor_seed(seed, k, t), time_budget, hand_model, bool(streams),
-                                           schedule, endgame_cards, playout_rate, playout_policy))
+                                           advisor_seed(seed, k, t), time_budget, dealer, bool(streams),
+                                           schedule, endgame_cards, playout_rate, playout_policy, endgame_splits))
                 row.update({"final_mover": s[me], "final_opponent": s[1 - me], "realized": s[me] - s[1 - me],
                             "round_turns": len(played["turns"]), "capped": played["capped"],
                             "view": view.to_string()})
@@ -679,6 +700,20 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
 # --- the published data -------------------------------------------------------------------------
 
 
+def read_weights(path: str | None) -> list[float] | None:
+    """The weights of an opponent-hand model weights file (``hand_model.weights_from_json``), or None for
+    no file; a ValueError naming the file and the problem."""
+    if path is None:
+        return None
+    from lcanalysis.hand_model import weights_from_json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return [float(w) for w in weights_from_json(json.load(fh))]
+    except (OSError, ValueError) as e:  # (json's errors are ValueErrors)
+        raise ValueError(f"{path}: not an opponent-hand model weights file: {e}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m lcanalysis.studies.calibration --rounds N --out FILE``: play and advise, row by
     row (resuming FILE), write the command to ``FILE.cmd`` and print the calibration."""
@@ -709,6 +744,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the advisor's play-outs a second of budget (default: as the advisor does, "
                          f"{ROLLOUTS_PER_SECOND:,}; the studies published before it was raised: 6000)")
     add_playout_policy_option(ap)
+    add_endgame_splits_option(ap)
+    ap.add_argument("--hand-model-weights", default=None, metavar="FILE",
+                    help="a weights file of the opponent-hand model for the advisor (as "
+                         "'python -m lcanalysis.studies.hand_model train' writes; default: the shipped weights); "
+                         "its weights are recorded in the file's settings")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples of rounds (default 2000)")
     ap.add_argument("--out", required=True, help="the CSV file, written row by row and resumed")
     ap.add_argument("--no-progress", action="store_true")
@@ -728,7 +768,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   progress=None if args.no_progress else say, streams=args.streams,
                                   schedule=args.schedule, endgame_cards=args.endgame_cards,
                                   playout_rate=args.playout_rate, allow_code_change=args.allow_code_change,
-                                  playout_policy=args.playout_policy,
+                                  playout_policy=args.playout_policy, endgame_splits=args.endgame_splits,
+                                  hand_model_weights=read_weights(args.hand_model_weights),
                                   command="python -m lcanalysis.studies.calibration " + shlex.join(args_list))
     except (ValueError, RuntimeError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

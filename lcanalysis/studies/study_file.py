@@ -43,7 +43,14 @@ from typing import Any
 
 import pandas as pd
 
-from lcanalysis.options import PLAYOUT_POLICY_CHOICES, PLAYOUT_POLICY_DEFAULT, append_whole, whole_text
+from lcanalysis.options import (
+    ENDGAME_SPLITS,
+    ENDGAME_SPLITS_DEFAULT,
+    PLAYOUT_POLICY_CHOICES,
+    PLAYOUT_POLICY_DEFAULT,
+    append_whole,
+    whole_text,
+)
 from lcanalysis.tournaments.results import CODE_FILES, code_version, describe_code
 
 #: the code behind rows of rounds the agents played: a tournament's (``tournaments.results.CODE_FILES``:
@@ -73,6 +80,26 @@ def add_playout_policy_option(parser: Any, whose: str = "", recorded: bool = Tru
     parser.add_argument("--playout-policy", choices=PLAYOUT_POLICY_CHOICES, default=None,
                         help=f"the policy of the advisor's play-outs{whose} (default: as the advisor does, "
                              f"{PLAYOUT_POLICY_DEFAULT}){kept}")
+
+
+def add_endgame_splits_option(parser: Any) -> None:
+    """``--endgame-splits`` on a study's command line (``options.ENDGAME_SPLITS``; None: the advisor's default),
+    recorded in its file's settings, so a resume under another is refused."""
+    parser.add_argument("--endgame-splits", choices=ENDGAME_SPLITS, default=None,
+                        help="how the advisor's endgame search weighs the ways the opponent's unknown cards may lie: "
+                             "uniform (every split alike, the view value) or model (by the opponent-hand model) "
+                             f"(default: as the advisor does, {ENDGAME_SPLITS_DEFAULT}); recorded in the file's "
+                             "settings, so a resume with another is refused")
+
+
+def check_endgame_splits(splits: str | None) -> str:
+    """A study's ``endgame_splits``: one of ``options.ENDGAME_SPLITS`` (None: the advisor's default), else a
+    ValueError naming them."""
+    if splits is None:
+        return ENDGAME_SPLITS_DEFAULT
+    if splits not in ENDGAME_SPLITS:
+        raise ValueError(f"endgame_splits must be one of {', '.join(ENDGAME_SPLITS)}, got {splits!r}")
+    return splits
 
 
 #: what a study file that could not be written keeps, and how to go on (``options.append_whole``)
