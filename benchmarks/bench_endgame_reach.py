@@ -40,6 +40,9 @@ from pathlib import Path
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the hint's endgame search is measured on the view value of the specification (every split alike), the
+#: quantity its references solve, whatever the hint's default weighting (``options.ENDGAME_SPLITS_DEFAULT``)
+SPLITS = "uniform"
 sys.path.insert(0, str(ROOT / "tests"))
 
 FIELDS = ["deck", "seed", "stalls", "converged", "exact", "view_seconds", "bracket", "bracket_low",
@@ -65,7 +68,7 @@ def run_one(seed: int, deck: int, nodes: int | None = None, with_bracket: bool =
     t = time.perf_counter()
     try:
         if clock:  # the hint as on the command line; play-outs when no stall level fitted (stalls -1)
-            answer = advise(view, seed=0, wall_clock=True)
+            answer = advise(view, seed=0, wall_clock=True, endgame_splits=SPLITS)
             if "max_stalls" not in answer.bounds:
                 raise SearchError("the hint answered by play-outs")
         else:

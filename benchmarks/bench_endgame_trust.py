@@ -39,6 +39,9 @@ from pathlib import Path
 from lcanalysis.studies.study_file import ADVICE_CODE, ALLOW_CODE_CHANGE_HELP, StudyFile
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the hint's endgame search is measured on the view value of the specification (every split alike), the
+#: quantity its references solve, whatever the hint's default weighting (``options.ENDGAME_SPLITS_DEFAULT``)
+SPLITS = "uniform"
 sys.path.insert(0, str(ROOT / "tests"))
 
 FIELDS = ["seed", "deck", "ref_best", "ref_value", "ref_stalls", "ref_converged", "ref_seconds",
@@ -83,9 +86,9 @@ def run_one(seed: int, deck: int, ref_nodes: int, endgame_cards: int | None = No
     t = time.perf_counter()
     cards = ENDGAME_CARDS if endgame_cards is None else endgame_cards
     if hint_time is None:
-        new = advise(view, seed=0, wall_clock=True, endgame_cards=cards)
+        new = advise(view, seed=0, wall_clock=True, endgame_cards=cards, endgame_splits=SPLITS)
     else:  # a counted budget: the same answer on any machine (the review's way of judging a turn)
-        new = advise(view, time_budget=hint_time, seed=0, endgame_cards=cards)
+        new = advise(view, time_budget=hint_time, seed=0, endgame_cards=cards, endgame_splits=SPLITS)
     new_s = time.perf_counter() - t
     return {
         "seed": seed, "deck": deck, "ref_best": ref.best.move, "ref_value": round(ref.value, 3),

@@ -54,6 +54,9 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 #: the package file of the shipped weights
 WEIGHTS_FILE = "hand_model.json"
+#: the package file of the weights fitted the same way on the ``best`` agent's self-play
+#: (data/simulated/hand_model_best.json, copied): the hint's endgame search weighs a view's splits by them
+BEST_PLAY_WEIGHTS_FILE = "hand_model_best.json"
 
 
 def _fits(cards: list[Any], number: int, wager: bool) -> bool:
@@ -107,10 +110,23 @@ def card_features(view: View) -> tuple[np.ndarray, np.ndarray]:
     return np.array([c.type for c in unseen], dtype=np.int32), x
 
 
-@functools.lru_cache(maxsize=1)
 def shipped_weights() -> np.ndarray:
-    """The weights of ``lcanalysis/data/hand_model.json`` (``FEATURES`` order)."""
-    text = resources.files("lcanalysis").joinpath("data", WEIGHTS_FILE).read_text(encoding="utf-8")
+    """The weights of ``lcanalysis/data/hand_model.json`` (``FEATURES`` order), fitted on the heuristic's
+    self-play: the play-outs deal by them."""
+    return package_weights(WEIGHTS_FILE)
+
+
+def best_play_weights() -> np.ndarray:
+    """The weights of ``lcanalysis/data/hand_model_best.json``, fitted on the ``best`` agent's self-play: the
+    hint's endgame search weighs the splits of a view's unseen cards by them (``advise``'s
+    ``endgame_splits="model"``), where they met strong play's results best (docs/endgame.md)."""
+    return package_weights(BEST_PLAY_WEIGHTS_FILE)
+
+
+@functools.lru_cache(maxsize=2)
+def package_weights(name: str) -> np.ndarray:
+    """The weights of the package's weights file ``lcanalysis/data/NAME`` (``FEATURES`` order)."""
+    text = resources.files("lcanalysis").joinpath("data", name).read_text(encoding="utf-8")
     return weights_from_json(json.loads(text))
 
 

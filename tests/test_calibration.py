@@ -19,6 +19,7 @@ from lcanalysis.agents import make_agent
 from lcanalysis.game.notation import read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
+from lcanalysis.options import ENDGAME_SPLITS_DEFAULT
 from lcanalysis.studies import calibration as C
 from lcanalysis.tournaments.specs import deal_seed
 
@@ -306,7 +307,8 @@ def _published(name="calibration.csv"):
 def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     df = _published(name)
     cmd = (ROOT / "data" / "simulated" / f"{name}.cmd").read_text().split()
-    if cmd[:2] == ["git", "checkout"]:  # made by the code of that commit: the command after it
+    checked_out = cmd[:2] == ["git", "checkout"]
+    if checked_out:  # made by the code of that commit: the command after it
         assert cmd[3] == "&&"
         cmd = cmd[4:]
     ident = df.attrs["identity"]
@@ -322,6 +324,10 @@ def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
                                       else ENDGAME_CARDS)
     assert ident["playout_policy"] == (cmd[cmd.index("--playout-policy") + 1] if "--playout-policy" in cmd
                                        else "plain")
+    # the endgame's splits: every one alike before the choice (a commit checked out, or both hands known)
+    splits = "uniform" if checked_out or ident["hands"] == "both" else ENDGAME_SPLITS_DEFAULT
+    assert ident["endgame_splits"] == (cmd[cmd.index("--endgame-splits") + 1] if "--endgame-splits" in cmd
+                                       else splits)
     assert ident["agents"] == (cmd[cmd.index("--agents") + 1: cmd.index("--agents") + 3] if "--agents" in cmd
                                else list(C.AGENTS))
     assert sorted(df["round"].unique()) == list(range(rounds))

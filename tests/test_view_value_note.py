@@ -26,7 +26,7 @@ STUDIES = [("`best` in both seats", "calibration_best_staged.csv"),
            ("`heuristic` in both seats", "calibration_staged_hint.csv"),
            ("`best` in both seats, both hands known", "calibration_best_both_hands.csv")]
 #: what the note says and no other note does (the absence checks look for it)
-MARK = "takes every split of the unseen cards"
+MARK = "split of the unseen cards between the opponent's hand and the draw pile"  # (either note)
 
 
 def _endgame_rows(name: str) -> pd.DataFrame:
@@ -101,12 +101,14 @@ def three_cards():
     return pos.view(pos.to_move), pos
 
 
-def test_the_hints_endgame_answer_for_a_view_says_what_its_view_value_is_not(three_cards):
+@pytest.mark.parametrize("splits", ["uniform", "model"])
+def test_the_hints_endgame_answer_for_a_view_says_what_its_view_value_is_not(three_cards, splits):
     view, _ = three_cards
     assert view.opponent_unknown > 0
-    answer = advise(view, seed=0)
-    assert answer.kind == "view value (averaged over splits)" and answer.exact
-    note = view_value_note(True)
+    answer = advise(view, seed=0, endgame_splits=splits)
+    assert answer.kind == ("view value (averaged over splits)" if splits == "uniform" else
+                           "view value (splits weighted by the opponent-hand model)") and answer.exact
+    note = view_value_note(True, weighted=splits == "model")
     assert answer.notes.count(note) == 1
     assert "endgame search, exact view value" in answer.notes[0]  # it follows the notes saying what was solved
     assert answer.notes.index(note) == 2 and "converged" in answer.notes[1]
@@ -124,7 +126,7 @@ def test_no_such_note_on_a_full_position_a_play_out_answer_nor_with_one_card_lef
     solved = advise(two, seed=0)  # a full position with 2 cards: the exact solver
     assert solved.exact and not any(MARK in n for n in solved.notes)
     viewed = advise(two.view(two.to_move), seed=0)  # its view: the note
-    assert viewed.notes.count(view_value_note(viewed.exact)) == 1
+    assert viewed.notes.count(view_value_note(viewed.exact, weighted=True)) == 1
     rolled = advise(example_view(), time_budget=0.05, seed=0)
     assert rolled.kind == "advisor estimate" and not any(MARK in n for n in rolled.notes)
     one = played_down(5, 1)

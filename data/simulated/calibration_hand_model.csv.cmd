@@ -1,1 +1,1 @@
-python -m lcanalysis.studies.calibration --endgame-cards 3 --no-streams --schedule two-stage --hand-model --rounds 200 --every 8 --playout-rate 6000 --playout-policy plain --out data/simulated/calibration_hand_model.csv --no-progress
+python -m lcanalysis.studies.calibration --endgame-cards 3 --no-streams --schedule two-stage --hand-model --rounds 200 --every 8 --playout-rate 6000 --playout-policy plain --endgame-splits uniform --out data/simulated/calibration_hand_model.csv --no-progress

@@ -1,1 +1,1 @@
-python -m lcanalysis.studies.calibration --agents stalling stalling --playout-policy plain --rounds 200 --every 8 --out data/simulated/calibration_plain_hint_stalling_play.csv
+python -m lcanalysis.studies.calibration --agents stalling stalling --playout-policy plain --rounds 200 --every 8 --endgame-splits uniform --out data/simulated/calibration_plain_hint_stalling_play.csv

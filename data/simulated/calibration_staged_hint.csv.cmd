@@ -1,1 +1,1 @@
-python -m lcanalysis.studies.calibration --rounds 200 --every 8 --out data/simulated/calibration_staged_hint.csv --no-progress
+python -m lcanalysis.studies.calibration --rounds 200 --every 8 --endgame-splits uniform --out data/simulated/calibration_staged_hint.csv --no-progress

