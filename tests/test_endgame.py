@@ -84,7 +84,7 @@ def test_on_the_clock_the_advisor_takes_one_thread_a_core_up_to_its_cap(monkeypa
 
     asked = []
 
-    def record(view, max_nodes, seed, deadline, progress, workers=1, more=None):
+    def record(view, max_nodes, seed, deadline, progress, workers=1, more=None, hand_model=None):
         asked.append(workers)
         raise SearchError("recorded")
 
@@ -404,7 +404,7 @@ def test_on_the_clock_the_endgame_search_keeps_the_play_outs_reserve(monkeypatch
     now = [1000.0]
     monkeypatch.setattr(A, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
 
-    def no_stall_fits(view, max_nodes, seed, deadline, progress, workers=1, more=None):
+    def no_stall_fits(view, max_nodes, seed, deadline, progress, workers=1, more=None, hand_model=None):
         seen.update(max_nodes=max_nodes, left=None if deadline is None else deadline - now[0])
         now[0] += 0.3  # the search's time, which the play-outs no longer have
         raise SearchError("the budget did not reach even the first level")
@@ -685,7 +685,7 @@ def test_the_advisor_hands_three_card_endgames_to_the_search_and_says_whether_it
     a fourth level could start on sampled worlds: it converges there now. Seed 3's plain view value at two
     stalls takes minutes: the slow set has it.)"""
     view = _view(seed, 3)
-    analysis = advise(view, seed=0)
+    analysis = advise(view, seed=0, endgame_splits="uniform")
     assert "endgame search" in analysis.notes[0] and analysis.exact
     assert analysis.bounds["max_stalls"] == stalls and analysis.bounds["converged"] is converged
     assert analysis.notes[1].startswith("converged:" if converged else "not converged")
@@ -701,7 +701,7 @@ def test_the_advisor_hands_three_card_endgames_to_the_search_and_says_whether_it
 
 def test_with_too_little_time_the_advisor_says_the_play_outs_answer_and_why():
     view = _view(2, 3)
-    analysis = advise(view, time_budget=0.01, seed=0)
+    analysis = advise(view, time_budget=0.01, seed=0, endgame_splits="uniform")
     assert analysis.kind == "advisor estimate"
     assert "The values are play-outs' estimates" in analysis.notes[0]
     assert "; give more time (a larger time_budget, --time)." in analysis.notes[0]
@@ -719,8 +719,9 @@ def test_a_note_that_asks_for_more_time_names_the_argument_and_the_option(capsys
     said = "give more time (a larger time_budget, --time)"
     assert "time_budget" in inspect.signature(advise).parameters
     view = _view(2, 3)
-    assert said in advise(view, time_budget=0.01, seed=0).notes[0]
-    assert main(["advise", view.to_string(), "--time", "0.01", "--seed", "0"]) == 0  # (--time is the option)
+    assert said in advise(view, time_budget=0.01, seed=0, endgame_splits="uniform").notes[0]
+    assert main(["advise", view.to_string(), "--time", "0.01", "--seed", "0",
+                 "--endgame-splits", "uniform"]) == 0  # (--time is the option)
     assert said in capsys.readouterr().out
 
 
@@ -755,7 +756,7 @@ def test_the_fallback_note_says_why_the_play_outs_can_be_off_in_words_true_of_th
     from lcanalysis.show.hint import verdict
 
     view = _view(2, 3)
-    analysis = advise(view, time_budget=0.01, seed=0, playout_policy=policy)
+    analysis = advise(view, time_budget=0.01, seed=0, playout_policy=policy, endgame_splits="uniform")
     assert analysis.kind == "advisor estimate" and analysis.playout_policy == policy  # the fallback
     plain_words = "(the play-out policy misjudges drawing from a discard pile to gain turns)"
     stalling_words = ("(the stalling play-out policy draws from a discard pile to gain turns by a rule of thumb, "
@@ -1230,13 +1231,21 @@ def test_a_small_endgame_gets_every_turns_exact_value_not_bounds():
     from lcanalysis.search.view_value import solve_buried_view
 
     view = read_position(ONE_CARD_BURIED)
-    answer = advise(view, seed=0)
+    answer = advise(view, seed=0, endgame_splits="uniform")
     assert answer.exact and not any(m.upper_bound for m in answer.moves)
     plain = {m.move: m.value for m in solve_buried_view(view, answer.bounds["max_stalls"], None, "as-is").moves}
     assert {m.move: m.value for m in answer.moves} == pytest.approx(plain, abs=1e-9)
     assert plain["+B10/Y"] == pytest.approx(36 + 1 / 3)  # (what the review's brute force gave)
     best = answer.best.value
     assert all(m.loss == pytest.approx(best - m.value, abs=1e-9) for m in answer.moves)
+    # by default the splits are weighted by the opponent-hand model fitted on best's play, fill by fill
+    from lcanalysis.hand_model import best_play_weights
+
+    weighted = advise(view, seed=0)
+    assert weighted.exact and not any(m.upper_bound for m in weighted.moves)
+    plain = {m.move: m.value for m in solve_buried_view(view, weighted.bounds["max_stalls"], None, "as-is",
+                                                        hand_model=best_play_weights()).moves}
+    assert {m.move: m.value for m in weighted.moves} == pytest.approx(plain, abs=1e-9)
 
     pos = read_position(THREE_CARD_FULL)
     answer = advise(pos, seed=0)

@@ -91,3 +91,24 @@ def test_the_heuristic_scores_recompute():
     d, se = S.score_difference(thetas[1], thetas[0], held)
     assert (d, se) == pytest.approx((filed[1]["minus_first"], filed[1]["minus_first_se"]), abs=1e-9)
     assert re.search(r"paired -0\.19 ± 0\.05", _paragraph())  # the refitted weights read heuristic hands worse
+
+
+def test_the_hints_endgame_weights_are_the_file_fitted_on_best():
+    """lcanalysis/data/hand_model_best.json, which the hint's endgame search weighs a view's splits by
+    (``hand_model.best_play_weights``), is data/simulated/hand_model_best.json, the file its command writes."""
+    package = json.loads((ROOT / "lcanalysis" / "data" / H.BEST_PLAY_WEIGHTS_FILE).read_text())
+    assert package == _load("hand_model_best.json")
+    assert list(H.best_play_weights()) == [package["weights"][f] for f in H.FEATURES]
+    assert package["training"]["agents"] == ["best", "best"]
+    assert list(H.best_play_weights()) != list(H.shipped_weights())
+
+
+@pytest.mark.slow
+def test_training_on_best_reproduces_the_hints_endgame_weights():
+    """The file's command, run again (150 rounds of ``best``'s self-play, about 5 CPU-minutes), gives its
+    weights to within 1e-3 (rounded to 4 decimals; deterministic from the seed)."""
+    shipped = _load("hand_model_best.json")
+    t = shipped["training"]
+    again = S.train(t["rounds"], t["seed"], t["every"], t["colors"], t["ridge"], agents=tuple(t["agents"]))
+    for f in H.FEATURES:
+        assert again["weights"][f] == pytest.approx(shipped["weights"][f], abs=1e-3), f
