@@ -15,16 +15,23 @@ import pytest
 from helpers import played_down
 
 from lcanalysis.advisor import advise, example_view
-from lcanalysis.advisor.notes import VIEW_VALUE_GAP_AT_2, VIEW_VALUE_SECTION, view_value_note
+from lcanalysis.advisor.notes import VIEW_VALUE_GAP_AT_2, VIEW_VALUE_GAP_AT_2_MODEL, VIEW_VALUE_SECTION, view_value_note
 from lcanalysis.show.hint import hint_json, hint_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SIMULATED = ROOT / "data" / "simulated"
 #: the studies of docs/endgame.md's table, in its order: the agent in both seats, the file
-STUDIES = [("`best` in both seats", "calibration_best_staged.csv"),
-           ("`stalling` in both seats", "calibration_stalling_hint.csv"),
-           ("`heuristic` in both seats", "calibration_staged_hint.csv"),
+STUDIES = [("`best` in both seats, every split alike", "calibration_best_staged.csv"),
+           ("`best` in both seats, weighted", "calibration_best_model_endgame.csv"),
+           ("`stalling` in both seats, every split alike", "calibration_stalling_hint.csv"),
+           ("`stalling` in both seats, weighted", "calibration_stalling_model_endgame.csv"),
+           ("`heuristic` in both seats, every split alike", "calibration_staged_hint.csv"),
+           ("`heuristic` in both seats, weighted", "calibration_heuristic_model_endgame.csv"),
            ("`best` in both seats, both hands known", "calibration_best_both_hands.csv")]
+#: each weighted study and the study of the same positions with every split alike
+PAIRS = [("calibration_best_model_endgame.csv", "calibration_best_staged.csv"),
+         ("calibration_stalling_model_endgame.csv", "calibration_stalling_hint.csv"),
+         ("calibration_heuristic_model_endgame.csv", "calibration_staged_hint.csv")]
 #: what the note says and no other note does (the absence checks look for it)
 MARK = "split of the unseen cards between the opponent's hand and the draw pile"  # (either note)
 
@@ -88,9 +95,38 @@ def test_the_docs_table_of_the_gap_is_what_the_study_files_give():
     assert at_1["played"].str.endswith("/D").all() and (at_1["round_turns"] == at_1["turn"] + 1).all()
     assert (len(at_4), int((at_4["kind"] == "view value (sampled worlds)").sum()), int(at_4["played_bound"].sum())) \
         == (40, 23, 10)
-    assert "(`best`: 23 of the 40 sampled, 10 bounded)" in flat
+    assert "(`best`, every split alike: 23 of the 40 sampled, 10 bounded)" in flat
     readme = (ROOT / "README.md").read_text()
-    assert f"note: {view_value_note(True)}\n" in readme  # the hint's output shown there, note for note
+    assert f"note: {view_value_note(True, weighted=True)}\n" in readme  # the hint's output shown there, note for note
+
+
+def test_the_weighted_notes_figure_is_the_weighted_studys_gap_at_two_cards_on_the_same_positions():
+    rows = _endgame_rows("calibration_best_model_endgame.csv")
+    at_2 = rows[rows["cards_left"] == 2]
+    mean, se, positions, rounds = _gap_by_hand(at_2)
+    assert (round(mean, 2), round(se, 2), positions, rounds) == VIEW_VALUE_GAP_AT_2_MODEL
+    assert mean > VIEW_VALUE_GAP_AT_2[0] + 2 * se  # closer to the results than every split alike
+    said = view_value_note(True, weighted=True)
+    assert f"positions with 2 cards left ended {-mean:.1f} ± {se:.1f} points below it on average" in said
+    assert f"{-VIEW_VALUE_GAP_AT_2[0]:.1f} below the value that takes every split as equally likely" in said
+    assert "(fitted on the best agent's self-play)" in said and "not the ones given" not in said
+    mine = view_value_note(True, weighted=True, own_weights=True)
+    assert "(with the weights given)" in mine and "with the default weights, not the ones given" in mine
+    plain = _endgame_rows("calibration_best_staged.csv")
+    plain = plain[plain["cards_left"] == 2]
+    assert (at_2[["round", "turn", "played"]].to_numpy() == plain[["round", "turn", "played"]].to_numpy()).all()
+
+
+@pytest.mark.parametrize("weighted, alike", PAIRS)
+def test_a_weighted_study_differs_from_its_pair_only_where_the_endgame_search_answered(weighted, alike):
+    """The same rounds, positions and turns played; the play-outs' rows (5 cards or more) to the last digit."""
+    a, b = pd.read_csv(SIMULATED / weighted, skiprows=1), pd.read_csv(SIMULATED / alike, skiprows=1)
+    keys = ["round", "turn", "played", "realized", "cards_left"]
+    assert (a[keys].to_numpy() == b[keys].to_numpy()).all()
+    far = a["cards_left"] >= 5
+    assert (a.loc[far, "played_value"].to_numpy() == b.loc[far, "played_value"].to_numpy()).all()
+    near = a[(a["cards_left"] <= 4) & (a["kind"] != "advisor estimate")]
+    assert near["kind"].str.contains("opponent-hand model").all() and len(near) > 20
 
 
 @pytest.fixture(scope="module")

@@ -102,9 +102,10 @@ VIEW_VALUE_SECTION = "The view value against real play"
 #: (data/simulated/calibration_best_staged.csv, the rows the endgame search answered; tests/test_view_value_note.py
 #: recomputes it from the file). A round's positions share its result, hence the clustering
 VIEW_VALUE_GAP_AT_2 = (-4.87, 0.53, 93, 85)
-#: the same with the splits weighted by the opponent-hand model (the hint's endgame_splits="model", its default
-#: weights): data/simulated/calibration_best_model_endgame.csv
-VIEW_VALUE_GAP_AT_2_MODEL = (0.0, 0.0, 0, 0)
+#: the same with the splits weighted by the opponent-hand model (the hint's default, endgame_splits="model", with
+#: its default weights, fitted on best's self-play): data/simulated/calibration_best_model_endgame.csv, the same
+#: positions (tests/test_view_value_note.py recomputes it too)
+VIEW_VALUE_GAP_AT_2_MODEL = (-1.78, 0.41, 93, 85)
 
 
 def view_value_note(exact: bool, weighted: bool = False, own_weights: bool = False) -> str:
@@ -120,8 +121,10 @@ def view_value_note(exact: bool, weighted: bool = False, own_weights: bool = Fal
     if weighted:
         mean, se, positions, _ = VIEW_VALUE_GAP_AT_2_MODEL
         given = ", with the default weights, not the ones given" if own_weights else ""
+        whose = "with the weights given" if own_weights else "fitted on the best agent's self-play"
         return (f"the view value weights each split of the unseen cards between the opponent's hand and the draw "
-                f"pile by how likely the opponent-hand model makes the opponent's hand in it, so it is {model}, "
+                f"pile by how likely the opponent-hand model ({whose}) makes the opponent's hand in it, so it is "
+                f"{model}, "
                 f"not a forecast: with best in both seats positions with 2 cards left ended {abs(mean):.1f} ± "
                 f"{se:.1f} points {'below' if mean < 0 else 'above'} it on average ({positions} positions, ± one "
                 f"standard error{given}; {-VIEW_VALUE_GAP_AT_2[0]:.1f} below the value that takes every split as "

@@ -1,0 +1,1 @@
+python -m lcanalysis.studies.calibration --agents best best --playout-policy staged --endgame-splits model --hand-model-weights data/simulated/hand_model_best.json --rounds 200 --every 8 --out data/simulated/calibration_best_model.csv --no-progress

@@ -1,0 +1,1 @@
+python -m lcanalysis.studies.calibration --agents best best --playout-policy staged --rounds 200 --every 8 --out data/simulated/calibration_best_model_endgame.csv --no-progress

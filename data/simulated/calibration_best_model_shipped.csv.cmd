@@ -1,0 +1,1 @@
+git checkout 05e2f87 && python -m lcanalysis.studies.calibration --agents best best --playout-policy staged --endgame-splits model --rounds 200 --every 8 --out data/simulated/calibration_best_model_shipped.csv --no-progress
