@@ -303,7 +303,10 @@ def _published(name="calibration.csv"):
 
 @pytest.mark.parametrize("name", ["calibration.csv", "calibration_both_hands.csv", "calibration_halving.csv",
                                   "calibration_hand_model.csv", "calibration_today.csv",
-                                  "calibration_stalling_hint.csv", "calibration_plain_hint_stalling_play.csv"])
+                                  "calibration_stalling_hint.csv", "calibration_plain_hint_stalling_play.csv",
+                                  "calibration_best_model_endgame.csv", "calibration_stalling_model_endgame.csv",
+                                  "calibration_best_model_shipped.csv",
+                                  "calibration_best_model.csv", "calibration_heuristic_model.csv"])
 def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     df = _published(name)
     cmd = (ROOT / "data" / "simulated" / f"{name}.cmd").read_text().split()
@@ -328,6 +331,8 @@ def test_the_published_study_is_whole_and_its_command_is_beside_it(name):
     splits = "uniform" if checked_out or ident["hands"] == "both" else ENDGAME_SPLITS_DEFAULT
     assert ident["endgame_splits"] == (cmd[cmd.index("--endgame-splits") + 1] if "--endgame-splits" in cmd
                                        else splits)
+    weights = cmd[cmd.index("--hand-model-weights") + 1] if "--hand-model-weights" in cmd else None
+    assert ident["hand_model_weights"] == (None if weights is None else C.read_weights(str(ROOT / weights)))
     assert ident["agents"] == (cmd[cmd.index("--agents") + 1: cmd.index("--agents") + 3] if "--agents" in cmd
                                else list(C.AGENTS))
     assert sorted(df["round"].unique()) == list(range(rounds))

@@ -100,6 +100,11 @@ def test_the_weighted_gaps_and_paired_shifts_in_docs_endgame_are_the_files():
     assert f"the gap at 2 cards goes from {a2:+.2f} ± {s_a2:.2f} to {w2:+.2f} ± {s_w2:.2f}" in flat
     assert (f"at 3 from {_gap(h_a, 3)[0]:+.2f} to {_gap(h_w, 3)[0]:+.2f} and at 4 from {_gap(h_a, 4)[0]:+.2f} to "
             f"{_gap(h_w, 4)[0]:+.2f}") in flat
+    # stalling play
+    s_w, s_a = "calibration_stalling_model_endgame.csv", "calibration_stalling_hint.csv"
+    (a2, s_a2), (w2, s_w2) = _gap(s_a, 2), _gap(s_w, 2)
+    assert (f"the gap at 2 cards goes from {a2:+.2f} ± {s_a2:.2f} to {w2:+.2f} ± {s_w2:.2f} and at 4 from "
+            f"{_gap(s_a, 4)[0]:+.2f} to {_gap(s_w, 4)[0]:+.2f}") in flat
     # with the shipped weights (the same positions)
     shipped = [_gap("calibration_best_model_shipped.csv", c) for c in (2, 3, 4)]
     assert (f"with 2 cards left they ended {-shipped[0][0]:.2f} ± {shipped[0][1]:.2f} points below the values, "

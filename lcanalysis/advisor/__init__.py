@@ -30,7 +30,11 @@ gives another count a second (the published studies made before the count was ra
 position, both hands known) the endgame search answers instead
 (``search.endgame.converged_endgame``: view values deepened on the stall budget until two stall
 budgets agree), and the analysis says so in ``kind``, ``exact`` and ``notes``: whether every
-split was solved or worlds were sampled, and whether the answer converged. Play-outs near the
+split was solved or worlds were sampled, and whether the answer converged. For a view it weighs each
+split of the unseen cards by how likely the opponent-hand model fitted on the best agent's self-play
+makes the opponent's hand in it (``endgame_splits="model"``, the default; "uniform": every split alike,
+the view value), since against strong play the uniform values came out about 5 points too high with 2
+cards left (docs/endgame.md, "The view value against real play"). Play-outs near the
 end mislead (the heuristic never stalls just to gain turns), so without a budget given the
 endgame search may take up to ``ENDGAME_DEFAULT_SECONDS``; with one, it keeps to it, and when
 not even one stall each fits, the play-outs answer and the notes say why. On the clock

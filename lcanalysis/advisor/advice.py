@@ -242,7 +242,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
 
 def _splits_hidden_cards(view: View) -> bool:
     """Whether the endgame search's view value of ``view`` averages over splits of hidden cards, as far as it
-    was measured to matter (every split equally likely, where a real opponent's hand is not a random one):
+    was measured to matter (each split alike or weighted by a model, where a real opponent's hand is neither):
     something is hidden (the opponent's unknown cards, a buried pile card) and 2 cards or more are left. With
     1 card left every turn measured drew it and ended the round, whose result its view value is
     (docs/endgame.md, "The view value against real play")."""
