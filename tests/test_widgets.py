@@ -596,7 +596,12 @@ def test_an_edited_example_is_no_longer_named_by_the_menu_and_picking_it_again_r
     explorer.example.value = "midround"  # picked again: loaded again
     assert explorer.hand.value == hand and explorer.position == read_position(example_text("midround"))
 
-def test_the_replays_verdict_says_whether_the_played_turns_loss_is_exact_an_estimate_or_a_bound(played):
+def test_the_replays_verdict_says_whether_the_played_turns_loss_is_exact_an_estimate_or_a_bound(played, monkeypatch):
+    # every split alike: with this budget this round's end then has all three kinds of answer (weighted by the
+    # opponent-hand model, the hint's default, no answer there is left a sampled estimate)
+    import lcanalysis.advisor.advice as A
+
+    monkeypatch.setattr(A, "ENDGAME_SPLITS_DEFAULT", "uniform")
     start, turns = played
     rp = RecordReplay(record_round(start, turns), time_budget=0.2, seed=1)
     seen = set()
