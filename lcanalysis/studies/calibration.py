@@ -29,7 +29,11 @@ Rows are read by ``load_calibration``; the fit's intervals come from a bootstrap
 fit is also given by phase of the round (``calibration_by_phase``) and by how the played turn
 was valued (``calibration_by_sample``). ``hands="both"`` advises the same positions from the
 full position (both hands known), and ``compare_hands`` sets the two side by side: a check on
-what the view's random deal of the opponent's unknown cards does to the values.
+what the view's random deal of the opponent's unknown cards does to the values. Where the endgame
+search answered (4 cards left or fewer), ``endgame_gap`` gives the mean result less the value by
+cards left, and ``endgame_shift`` how far one run's values moved from another's on the same
+positions (every split of the unseen cards alike against the splits weighted by the opponent-hand
+model).
 
 The published data are written by ``python -m lcanalysis.studies.calibration`` (``main``;
 data/README.md names the command). The file is written row by row as the positions are
@@ -58,7 +62,7 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser, run_script
-from lcanalysis.studies.estimate import target_verdict
+from lcanalysis.studies.estimate import Estimate, ratio_estimate, target_verdict
 from lcanalysis.studies.study_file import (
     ADVICE_CODE,
     ALLOW_CODE_CHANGE_HELP,
@@ -627,12 +631,114 @@ def value_shift(before: pd.DataFrame, after: pd.DataFrame, value: str = "played_
     diff = (b.loc[common, value] - a.loc[common, value]).to_numpy(float)
     rounds = np.asarray(common.get_level_values("round"))
     phase = a.loc[common, "phase"].to_numpy()
+    groups = [(name, np.ones(len(diff), bool) if name == "whole" else phase == name)
+              for name in [*PHASE_NAMES, "whole"]]
+    return _shift_rows(diff, rounds, groups, "phase")
+
+
+def _shift_rows(diff: np.ndarray, rounds: np.ndarray, groups: Sequence[tuple[Any, np.ndarray]],
+                label: str) -> pd.DataFrame:
+    """A paired shift's table: for each (name, mask) of ``groups``, the positions, the rounds and the
+    mean of ``diff`` with its standard error over rounds (``clustered_mean``), indexed by ``label``."""
     rows = []
-    for name in [*PHASE_NAMES, "whole"]:
-        keep = np.ones(len(diff), bool) if name == "whole" else phase == name
+    for name, keep in groups:
         mean, se, k = clustered_mean(diff[keep], rounds[keep])
-        rows.append({"phase": name, "positions": int(keep.sum()), "rounds": k, "shift": mean, "shift s.e.": se})
-    return pd.DataFrame(rows).set_index("phase")
+        rows.append({label: name, "positions": int(keep.sum()), "rounds": k, "shift": mean, "shift s.e.": se})
+    return pd.DataFrame(rows).set_index(label)
+
+
+# --- the endgame search's answers against real play ---------------------------------------------
+
+#: the cards left in the draw pile at which the hint's endgame search answers (``advisor.ENDGAME_CARDS``: 4)
+ENDGAME_GAP_CARDS = (1, 2, 3, 4)
+#: the kind of a row the play-outs valued, not the endgame search
+PLAYOUT_KIND = "advisor estimate"
+
+
+def _checked_cards(where: str, cards: Sequence[int]) -> list[int]:
+    """``cards`` as a list of whole numbers of cards left, at least 1; else a ValueError naming ``where``."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence) or not cards or not all(
+            isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c >= 1 for c in cards):
+        raise ValueError(f"{where}: cards must be a list of cards left in the draw pile, whole numbers from 1 "
+                         f"(the endgame search's: {list(ENDGAME_GAP_CARDS)}), got {cards!r}")
+    return [int(c) for c in cards]
+
+
+def _named_studies(where: str, studies: Any) -> Mapping[str, pd.DataFrame]:
+    """``studies`` as a dict of named study tables; a ValueError naming ``where`` otherwise."""
+    if not isinstance(studies, Mapping) or not studies or not all(
+            isinstance(d, pd.DataFrame) for d in studies.values()):
+        raise ValueError(f"{where}: give a dict of named study tables ({{'every split alike': study, 'weighted': "
+                         f"other}}, as load_calibration reads them), got {type(studies).__name__}")
+    return studies
+
+
+def _searched(study: pd.DataFrame, cards: int) -> pd.DataFrame:
+    """The rows of ``study`` with ``cards`` cards left that the endgame search answered."""
+    return study[(study["cards_left"] == cards) & (study["kind"] != PLAYOUT_KIND)]
+
+
+def endgame_gap(studies: Mapping[str, pd.DataFrame], cards: Sequence[int] = ENDGAME_GAP_CARDS) -> pd.DataFrame:
+    """How far real play came out from the endgame search's values: for each named study and each
+    number of cards left in ``cards``, over the positions the endgame search answered (kind not
+    ``PLAYOUT_KIND``), the mean of the realized result less the value of the turn played (``gap``:
+    negative, the results fell below the values) with its standard error clustered by round
+    (``clustered_mean``: a round's positions share its result), the positions, the rounds, and how
+    many of the values are only upper bounds of the turn played (a bound makes the gap look
+    larger). Indexed by (study, cards left); a ValueError for anything but a dict of study tables."""
+    studies, cards = _named_studies("endgame_gap", studies), _checked_cards("endgame_gap", cards)
+    rows = []
+    for name, study in studies.items():
+        for c in cards:
+            part = _searched(study, c)
+            gap = (part["realized"] - part["played_value"]).to_numpy(float)
+            mean, se, k = clustered_mean(gap, part["round"].to_numpy())
+            rows.append({"study": name, "cards left": c, "positions": len(part), "rounds": k, "gap": mean,
+                         "gap s.e.": se, "upper bounds": int(part["played_bound"].astype(bool).sum())})
+    return pd.DataFrame(rows).set_index(["study", "cards left"])
+
+
+def endgame_gap_estimates(studies: Mapping[str, pd.DataFrame],
+                          cards: Sequence[int] = ENDGAME_GAP_CARDS) -> dict[str, dict[str, Estimate]]:
+    """``endgame_gap`` as estimates for ``figures.grouped_estimates_chart``: ``{"2 cards left": {study:
+    Estimate}}``, each the mean gap with its standard error over rounds, ``n`` its positions and its 95%
+    interval Student's t over the rounds (``estimate.ratio_estimate``)."""
+    studies, cards = _named_studies("endgame_gap_estimates", studies), _checked_cards("endgame_gap_estimates", cards)
+    out: dict[str, dict[str, Estimate]] = {}
+    for c in cards:
+        out[f"{c} card{'s' if c > 1 else ''} left"] = group = {}
+        for name, study in studies.items():
+            part = _searched(study, c)
+            gap = (part["realized"] - part["played_value"]).to_numpy(float)
+            group[name] = (ratio_estimate(*cluster_totals(gap, part["round"].to_numpy())) if len(part)
+                           else Estimate(math.nan, math.nan, 0))
+    return out
+
+
+def endgame_shift(pairs: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
+                  cards: Sequence[int] = ENDGAME_GAP_CARDS, value: str = "played_value") -> pd.DataFrame:
+    """How far the endgame search's value of the turn played moved between two runs on the same
+    positions, e.g. every split alike (before) and the splits weighted by the opponent-hand model
+    (after): for each named pair ``(before, after)`` (two studies of the same rounds, matched on
+    round and turn by ``_matched``, a ValueError when they played different turns) and each number
+    of cards left, over the positions both answered by the endgame search, the positions, the
+    rounds and the mean of after less before with its standard error over rounds. Indexed by
+    (pair, cards left)."""
+    cards = _checked_cards("endgame_shift", cards)
+    if not isinstance(pairs, Mapping) or not pairs or not all(
+            isinstance(p, tuple) and len(p) == 2 and all(isinstance(d, pd.DataFrame) for d in p)
+            for p in pairs.values()):
+        raise ValueError("endgame_shift: give a dict of named pairs of study tables ({'best': (every split alike, "
+                         f"weighted)}}), got {pairs!r:.200}")
+    tables = {}
+    for name, (before, after) in pairs.items():
+        a, b, common = _matched(before, after)
+        a, b = a.loc[common], b.loc[common]
+        searched = ((a["kind"] != PLAYOUT_KIND) & (b["kind"] != PLAYOUT_KIND)).to_numpy()
+        left = a["cards_left"].to_numpy()
+        tables[name] = _shift_rows((b[value] - a[value]).to_numpy(float), np.asarray(common.get_level_values("round")),
+                                   [(c, searched & (left == c)) for c in cards], "cards left")
+    return pd.concat(tables, names=["pair"])
 
 
 def summary_table(fit: dict[str, Any]) -> pd.DataFrame:
