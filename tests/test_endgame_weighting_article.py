@@ -6,6 +6,7 @@ here)."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from lcanalysis.studies import calibration as C
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "data" / "simulated"
+SECTION = "## After: the endgame's splits weighted by the opponent-hand model"
 #: each self-play's two studies on the same positions: every split alike, and weighted
 PAIRS = {"best": ("calibration_best_staged.csv", "calibration_best_model_endgame.csv"),
          "heuristic": ("calibration_staged_hint.csv", "calibration_heuristic_model_endgame.csv")}
@@ -171,3 +173,105 @@ def test_the_gap_and_the_shift_on_the_published_files_are_numpys(pairs):
             row = shift.loc[(name, cards)]
             assert row.positions == n and row["shift"] == pytest.approx(mean, abs=1e-12), (name, cards)
             assert row["shift s.e."] == pytest.approx(se, abs=1e-12), (name, cards)
+
+
+# --- the article's figures ------------------------------------------------------------------------------
+
+
+def _article() -> str:
+    cells = json.loads((ROOT / "notebooks" / "article_calibration.ipynb").read_text())["cells"]
+    text = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
+    return text[text.index(SECTION):].replace("**", "")
+
+
+def _signed(x: float, digits: int = 2) -> str:
+    """A signed number as the article writes it: '+1.62', '−3.29' (a minus sign, not a hyphen)."""
+    return f"{x:+.{digits}f}".replace("-", "−")
+
+
+def _pm(estimate: tuple[float, float, int], signed: bool = True) -> str:
+    mean, se, _ = estimate
+    return f"{_signed(mean) if signed else f'{mean:.2f}'} ± {se:.2f}"
+
+
+def _bootstrap(x: np.ndarray, y: np.ndarray, rounds: np.ndarray, samples: int = 2000,
+               seed: int = 0) -> np.ndarray:
+    """The least-squares line of y on x refitted on resamples of whole rounds (numpy's default generator,
+    ``seed``: the rounds in sorted order, as many drawn as there are, each resample a row of draws), the
+    rows of each round gathered and fitted one resample at a time: (slope, intercept) rows."""
+    labels = np.unique(rounds)
+    members = [np.flatnonzero(rounds == r) for r in labels]
+    picks = np.random.default_rng(seed).integers(0, len(labels), size=(samples, len(labels)))
+    lines = []
+    for row in picks:
+        take = np.concatenate([members[j] for j in row])
+        lines.append(np.polyfit(x[take], y[take], 1))
+    return np.array(lines)
+
+
+def _line(study: pd.DataFrame) -> tuple[float, float, tuple[float, float], tuple[float, float]]:
+    """Slope and intercept of the result on the value (numpy's fit), with their 95% intervals over rounds."""
+    x, y = study.played_value.to_numpy(float), study.realized.to_numpy(float)
+    slope, intercept = np.polyfit(x, y, 1)
+    boot = _bootstrap(x, y, study["round"].to_numpy())
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    return slope, intercept, (low[0], high[0]), (low[1], high[1])
+
+
+def test_the_article_quotes_the_gap_against_bests_play(pairs):
+    article = _article()
+    alike, weighted = pairs["best"]
+    both = _read("calibration_best_both_hands.csv")
+    (b2, a2), (b3, a3), (b4, a4) = ((_gap(alike, c), _gap(weighted, c)) for c in (2, 3, 4))
+    assert abs(a2[0]) < abs(b2[0]) / 2 and abs(a4[0]) < abs(b4[0]) / 2  # "closes most of the gap"
+    assert (f"With 2 cards left the same {a2[2]} positions ended {-a2[0]:.2f} ± {a2[1]:.2f} points below the "
+            f"weighted values, where they ended {-b2[0]:.2f} ± {b2[1]:.2f} below the values with every split "
+            f"alike") in article
+    bounds = [int(s[(s.cards_left == 4)].played_bound.sum()) for s in (weighted, alike)]
+    assert (f"with 3 cards {_pm(a3)} (against {_pm(b3)}), with 4 cards {_pm(a4)} (against {_pm(b4)}; "
+            f"{bounds[0]} and {bounds[1]} of the {a4[2]} values there are upper bounds)") in article
+    s2, s3, s4 = (_shift(alike, weighted, c) for c in (2, 3, 4))
+    assert max(s2[0], s3[0], s4[0]) < 0  # lower
+    assert (f"the weighted value of the turn played is {-s2[0]:.2f} ± {s2[1]:.2f} points lower with 2 cards "
+            f"left, {-s3[0]:.2f} ± {s3[1]:.2f} with 3 and {-s4[0]:.2f} ± {s4[1]:.2f} with 4") in article
+    assert -a2[0] > 4 * a2[1]  # "more than four of its errors below zero"
+    end2 = both[both.cards_left == 2]
+    assert len(end2) == a2[2] and (end2.realized == end2.played_value).all()  # "every one ... exactly"
+    assert f"every one of the {len(end2)} positions ended exactly at its value" in article
+
+
+def test_the_article_quotes_the_end_phase_line_and_the_whole_rounds(pairs):
+    """From 3 cards to 1 (the stage ``calibration.PHASES`` names the endgame search's; 4 cards is "late"):
+    numpy's fit and a bootstrap over rounds written out here; over the whole round, numpy's fit."""
+    article = _article()
+    assert C.phase_of(4) == "late (14-4)" and C.phase_of(3) == "end (3-1, endgame search)"
+    alike, weighted = pairs["best"]
+    before, after = (_line(s[s.cards_left <= 3]) for s in (alike, weighted))
+
+    def interval(pair: tuple[float, float], signed: bool) -> str:
+        return (f"[{_signed(pair[0])}, {_signed(pair[1])}]" if signed else f"[{pair[0]:.3f}, {pair[1]:.3f}]")
+
+    assert (f"intercept goes from {_signed(before[1])} {interval(before[3], True)} to {_signed(after[1])} "
+            f"{interval(after[3], True)}, its slope from {before[0]:.3f} to {after[0]:.3f} "
+            f"{interval(after[2], False)}") in article
+    # "the slope's target is met with the whole interval, the intercept's by the estimate, its interval
+    # crossing the edge"
+    assert C.SLOPE_TARGET[0] <= after[2][0] and after[2][1] <= C.SLOPE_TARGET[1]
+    assert C.INTERCEPT_TARGET[0] <= after[1] <= C.INTERCEPT_TARGET[1]
+    assert after[3][0] < C.INTERCEPT_TARGET[0] < after[3][1]
+    (sa, ia), (sw, iw) = (np.polyfit(s.played_value, s.realized, 1) for s in (alike, weighted))
+    assert (f"hardly moves (slope {sw:.3f}, intercept {_signed(iw)}, against {sa:.3f} and {_signed(ia)})"
+            in article)
+
+
+def test_the_article_quotes_the_gap_against_heuristic_play(pairs):
+    article = _article()
+    alike, weighted = pairs["heuristic"]
+    s2 = _shift(alike, weighted, 2)
+    best_s2 = _shift(*pairs["best"], 2)
+    assert s2[0] < 0 and abs(s2[0]) < abs(best_s2[0])  # "lowers the values too, by less"
+    assert f"by less ({-s2[0]:.2f} ± {s2[1]:.2f} points with 2 cards left)" in article
+    (b2, a2), a3, a4 = (_gap(alike, 2), _gap(weighted, 2)), _gap(weighted, 3), _gap(weighted, 4)
+    assert abs(b2[0]) < 2 * b2[1] and a2[0] > 2 * a2[1]  # "were on the values, now come out above them"
+    assert (f"{_pm(a2)} with 2 cards left ({_pm(b2)} with every split alike), {_pm(a3)} with 3 and {_pm(a4)} "
+            f"with 4") in article
