@@ -22,10 +22,8 @@ FOLDER = ROOT / "data" / "simulated"
 SECTION = "## After: the endgame's splits weighted by the opponent-hand model"
 #: each self-play's two studies on the same positions: every split alike, and weighted
 PAIRS = {"best": ("calibration_best_staged.csv", "calibration_best_model_endgame.csv"),
+         "stalling": ("calibration_stalling_hint.csv", "calibration_stalling_model_endgame.csv"),
          "heuristic": ("calibration_staged_hint.csv", "calibration_heuristic_model_endgame.csv")}
-STALLING = ("calibration_stalling_hint.csv", "calibration_stalling_model_endgame.csv")
-if (FOLDER / STALLING[1]).exists():
-    PAIRS["stalling"] = STALLING
 
 # --- the functions, by hand -----------------------------------------------------------------------------
 
@@ -262,6 +260,17 @@ def test_the_article_quotes_the_end_phase_line_and_the_whole_rounds(pairs):
     (sa, ia), (sw, iw) = (np.polyfit(s.played_value, s.realized, 1) for s in (alike, weighted))
     assert (f"hardly moves (slope {sw:.3f}, intercept {_signed(iw)}, against {sa:.3f} and {_signed(ia)})"
             in article)
+
+
+def test_the_article_quotes_the_gap_against_stalling_play(pairs):
+    article = _article()
+    alike, weighted = pairs["stalling"]
+    (b2, a2), (b3, a3), (b4, a4) = ((_gap(alike, c), _gap(weighted, c)) for c in (2, 3, 4))
+    assert abs(a2[0]) < abs(b2[0]) / 2 and abs(a4[0]) < abs(b4[0]) / 2  # "closes the gap alike"
+    s2 = _shift(alike, weighted, 2)
+    assert (f"with 2 cards left from {_pm(b2)} to {_pm(a2)} on the same {a2[2]} positions, with 3 cards from "
+            f"{_pm(b3)} to {_pm(a3)} and with 4 from {_pm(b4)} to {_pm(a4)}, the weighted values {-s2[0]:.2f} ± "
+            f"{s2[1]:.2f} points lower with 2 cards left") in article
 
 
 def test_the_article_quotes_the_gap_against_heuristic_play(pairs):
