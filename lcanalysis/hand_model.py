@@ -130,6 +130,22 @@ def package_weights(name: str) -> np.ndarray:
     return weights_from_json(json.loads(text))
 
 
+def read_weights_file(path: str) -> np.ndarray:
+    """The weights of a weights file on disk (``weights_from_json``): a ValueError starting with the path and
+    saying what is wrong (the file cannot be read, is not JSON, or holds other features or weights)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            obj = json.load(fh)
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not a JSON weights file ({e})") from None
+    try:
+        return weights_from_json(obj)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
 def weights_from_json(obj: dict[str, Any]) -> np.ndarray:
     """The weight vector of a weights file's contents; refuses a file of other features."""
     if not isinstance(obj, dict) or not isinstance(obj.get("features"), list) \

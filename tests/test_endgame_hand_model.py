@@ -247,9 +247,12 @@ def test_the_command_line_takes_endgame_splits_and_a_weights_file(tmp_path, caps
     bad.write_text(json.dumps({"features": ["x"], "weights": {}}))
     assert main(["advise", view.to_string(), "--hand-model-weights", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "--hand-model-weights" in err and "bad.json" in err and "not a weights file" in err
+    assert "--hand-model-weights: " in err and "bad.json: the weights file's features ['x'] are not this model's" in err
     assert main(["advise", view.to_string(), "--hand-model-weights", str(tmp_path / "missing.json")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "missing.json: No such file or directory" in capsys.readouterr().err
+    (tmp_path / "text.json").write_text("weights: 1")
+    assert main(["advise", view.to_string(), "--hand-model-weights", str(tmp_path / "text.json")]) == 2
+    assert "text.json: not a JSON weights file" in capsys.readouterr().err
 
 
 def test_card_weights_are_read_per_card_type():

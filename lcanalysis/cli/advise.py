@@ -121,18 +121,12 @@ def read_weights_option(path: str | None) -> Any:
     does not read as one is refused, naming it and the problem."""
     if path is None:
         return None
-    import json
-
-    from lcanalysis.hand_model import weights_from_json
+    from lcanalysis.hand_model import read_weights_file
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            return weights_from_json(json.load(fh))
-    except OSError as e:
-        raise OptionError(f"--hand-model-weights: cannot read {path}: {e.strerror or e}") from None
-    except ValueError as e:  # (json's errors are ValueErrors)
-        raise OptionError(f"--hand-model-weights: {path} is not a weights file of the opponent-hand model: {e}") \
-            from None
+        return read_weights_file(path)
+    except ValueError as e:
+        raise OptionError(f"--hand-model-weights: {e}") from None
 
 
 def run(args: argparse.Namespace) -> int:

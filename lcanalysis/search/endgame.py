@@ -289,7 +289,7 @@ class _Worlds:
 
     def __init__(self, view: View, seed: int, deadline: float | None = None, theta: np.ndarray | None = None):
         self.deadline = deadline
-        self.theta = theta  # the opponent-hand model's weights (None: every split of the physical cards alike)
+        # theta: the opponent-hand model's weights (None: every split of the physical cards alike)
         type_weights: dict[tuple[int, ...], np.ndarray] = {}  # a fill's card types' odds under the model
 
         def odds(filled: View) -> np.ndarray:

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import shlex
@@ -807,17 +806,13 @@ def report(study: pd.DataFrame, samples: int = 2000, seed: int = 0, file: Any = 
 
 
 def read_weights(path: str | None) -> list[float] | None:
-    """The weights of an opponent-hand model weights file (``hand_model.weights_from_json``), or None for
-    no file; a ValueError naming the file and the problem."""
+    """The weights of an opponent-hand model weights file (``hand_model.read_weights_file``), as the study's
+    settings record them, or None for no file; a ValueError naming the file and the problem."""
     if path is None:
         return None
-    from lcanalysis.hand_model import weights_from_json
+    from lcanalysis.hand_model import read_weights_file
 
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return [float(w) for w in weights_from_json(json.load(fh))]
-    except (OSError, ValueError) as e:  # (json's errors are ValueErrors)
-        raise ValueError(f"{path}: not an opponent-hand model weights file: {e}") from None
+    return [float(w) for w in read_weights_file(path)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -386,12 +386,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         thetas = []
         for path in args.weights:
             try:
-                with open(path, encoding="utf-8") as fh:
-                    thetas.append(H.weights_from_json(json.load(fh)))
-            except OSError as e:
-                ap.error(f"{path}: {e.strerror}")
+                thetas.append(H.read_weights_file(path))
             except ValueError as e:
-                ap.error(f"{path}: {e}")
+                ap.error(str(e))
         held = held_out_positions(args.rounds, args.seed, args.every, args.colors, args.agents, progress=True)
         if not held:
             ap.error("the held-out rounds have no positions")
