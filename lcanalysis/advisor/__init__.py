@@ -53,6 +53,7 @@ the number of turns left.
 from lcanalysis.advisor.advice import (
     AdviceError,
     advise,
+    check_endgame_splits,
     check_playout_policy,
     check_playout_rate,
     check_schedule,
@@ -113,7 +114,8 @@ __all__ = ["BOTH_HANDS_NOTE", "EARLIER_ROLLOUTS_PER_SECOND", "ENDGAME_AUTO_THREA
            "MAX_TIME_BUDGET", "MIN_WORLDS", "PLAYOUT_DEFAULT_SECONDS", "PLAYOUT_POLICIES", "PLAYOUT_POLICY_CHOICES",
            "PLAYOUT_POLICY_DEFAULT", "PLAYOUT_RESERVE", "ROLLOUTS_PER_SECOND", "SCHEDULES", "SCHEDULE_DEFAULT",
            "STALLING_FROM_CARDS", "STREAMS_DEFAULT", "AdviceError",
-           "advise", "check_playout_policy", "check_playout_rate", "check_schedule", "dealing_in_words", "example_view",
+           "advise", "check_endgame_splits",
+           "check_playout_policy", "check_playout_rate", "check_schedule", "dealing_in_words", "example_view",
            "hint_view", "in_words", "judging_budget", "near_end_misjudgment", "play_outs_in_words",
            "played_policy", "playout_policy_at", "playout_policy_in_words", "playouts_far_off", "reason"]
 

@@ -136,7 +136,7 @@ def advise(view_or_position: View | Position | str | dict, time_budget: float | 
     view, both_hands = hint_view(view_or_position)
     endgame_cards = _check_endgame_cards(endgame_cards, both_hands)
     theta = _check_hand_model(hand_model)
-    splits = _check_endgame_splits(endgame_splits)
+    splits = check_endgame_splits(endgame_splits)
     _check_switches(progress, wall_clock=wall_clock, streams=streams)
     if view.is_over():
         raise AdviceError(f"the round is over ({view.over_reason()}): there is no turn to choose")
@@ -263,9 +263,9 @@ def _check_hand_model(hand_model: object) -> np.ndarray | None:
     return None
 
 
-def _check_endgame_splits(endgame_splits: str | None) -> str:
+def check_endgame_splits(endgame_splits: str | None) -> str:
     """``advise``'s ``endgame_splits``: one of ``options.ENDGAME_SPLITS`` (``None``: ``ENDGAME_SPLITS_DEFAULT``),
-    else an ``AdviceError`` naming them."""
+    else an ``AdviceError`` naming them (the studies check theirs here too)."""
     if endgame_splits is None:
         return ENDGAME_SPLITS_DEFAULT
     if isinstance(endgame_splits, str) and endgame_splits in ENDGAME_SPLITS:

@@ -117,7 +117,7 @@ def precheck(args: argparse.Namespace) -> None:
 
 
 def read_weights_option(path: str | None) -> Any:
-    """``--hand-model-weights FILE``'s weights (``hand_model.weights_from_json``), None without one; a file that
+    """``--hand-model-weights FILE``'s weights (``hand_model.read_weights_file``), None without one; a file that
     does not read as one is refused, naming it and the problem."""
     if path is None:
         return None
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             analysis = advise(source, time_budget=args.time, seed=args.seed, wall_clock=True,
                               max_nodes=args.max_nodes, progress=progress, playout_policy=args.playout_policy,
                               endgame_splits=args.endgame_splits,
-                              hand_model=None if args.weights is None else args.weights)
+                              hand_model=args.weights)
     except SearchBudgetExceeded as exc:
         raise UsageError(f"the node budget of the exact endgame solver ran out: {exc.nodes:,} nodes searched, and "
                          f"--max-nodes is {args.max_nodes:,}; give a larger --max-nodes") from None

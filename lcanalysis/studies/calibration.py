@@ -68,7 +68,6 @@ from lcanalysis.studies.study_file import (
     StudyFile,
     add_endgame_splits_option,
     add_playout_policy_option,
-    check_endgame_splits,
 )
 
 #: the agents that play the rounds, by default
@@ -323,6 +322,8 @@ def calibration_study(rounds: int, agents: Sequence[str] = AGENTS, seed: int = 0
     from lcanalysis.advisor import PLAYOUT_POLICY_DEFAULT, check_playout_policy
 
     playout_policy = PLAYOUT_POLICY_DEFAULT if playout_policy is None else check_playout_policy(playout_policy)
+    from lcanalysis.advisor import check_endgame_splits
+
     endgame_splits = check_endgame_splits(endgame_splits) if hands == "view" else "uniform"
     weights = None if hand_model_weights is None or not hand_model else [float(w) for w in hand_model_weights]
     identity = _identity(agents, seed, every, time_budget, colors, hands, hand_model, bool(streams), schedule,

@@ -92,16 +92,6 @@ def add_endgame_splits_option(parser: Any) -> None:
                              "settings, so a resume with another is refused")
 
 
-def check_endgame_splits(splits: str | None) -> str:
-    """A study's ``endgame_splits``: one of ``options.ENDGAME_SPLITS`` (None: the advisor's default), else a
-    ValueError naming them."""
-    if splits is None:
-        return ENDGAME_SPLITS_DEFAULT
-    if splits not in ENDGAME_SPLITS:
-        raise ValueError(f"endgame_splits must be one of {', '.join(ENDGAME_SPLITS)}, got {splits!r}")
-    return splits
-
-
 #: what a study file that could not be written keeps, and how to go on (``options.append_whole``)
 KEPT = ("the rows written before are kept in it: make room (or mend the fault) and run the same command again to "
         "resume")
