@@ -61,7 +61,8 @@ from lcanalysis.game.moves import Move
 from lcanalysis.game.position import Position
 from lcanalysis.game.rules import Rules
 from lcanalysis.options import CommandParser, run_script
-from lcanalysis.studies.estimate import Estimate, ratio_estimate, target_verdict
+from lcanalysis.studies.estimate import Estimate, target_verdict
+from lcanalysis.studies.estimate import clustered_mean as estimated_mean  # (an Estimate; ours gives a tuple)
 from lcanalysis.studies.study_file import (
     ADVICE_CODE,
     ALLOW_CODE_CHANGE_HELP,
@@ -673,9 +674,11 @@ def _named_studies(where: str, studies: Any) -> Mapping[str, pd.DataFrame]:
     return studies
 
 
-def _searched(study: pd.DataFrame, cards: int) -> pd.DataFrame:
-    """The rows of ``study`` with ``cards`` cards left that the endgame search answered."""
-    return study[(study["cards_left"] == cards) & (study["kind"] != PLAYOUT_KIND)]
+def _searched_gap(study: pd.DataFrame, cards: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """The rows of ``study`` with ``cards`` cards left that the endgame search answered, and each one's
+    realized result less the value of the turn played."""
+    part = study[(study["cards_left"] == cards) & (study["kind"] != PLAYOUT_KIND)]
+    return part, (part["realized"] - part["played_value"]).to_numpy(float)
 
 
 def endgame_gap(studies: Mapping[str, pd.DataFrame], cards: Sequence[int] = ENDGAME_GAP_CARDS) -> pd.DataFrame:
@@ -690,8 +693,7 @@ def endgame_gap(studies: Mapping[str, pd.DataFrame], cards: Sequence[int] = ENDG
     rows = []
     for name, study in studies.items():
         for c in cards:
-            part = _searched(study, c)
-            gap = (part["realized"] - part["played_value"]).to_numpy(float)
+            part, gap = _searched_gap(study, c)
             mean, se, k = clustered_mean(gap, part["round"].to_numpy())
             rows.append({"study": name, "cards left": c, "positions": len(part), "rounds": k, "gap": mean,
                          "gap s.e.": se, "upper bounds": int(part["played_bound"].astype(bool).sum())})
@@ -702,15 +704,14 @@ def endgame_gap_estimates(studies: Mapping[str, pd.DataFrame],
                           cards: Sequence[int] = ENDGAME_GAP_CARDS) -> dict[str, dict[str, Estimate]]:
     """``endgame_gap`` as estimates for ``figures.grouped_estimates_chart``: ``{"2 cards left": {study:
     Estimate}}``, each the mean gap with its standard error over rounds, ``n`` its positions and its 95%
-    interval Student's t over the rounds (``estimate.ratio_estimate``)."""
+    interval Student's t over the rounds (``estimate.clustered_mean``)."""
     studies, cards = _named_studies("endgame_gap_estimates", studies), _checked_cards("endgame_gap_estimates", cards)
     out: dict[str, dict[str, Estimate]] = {}
     for c in cards:
         out[f"{c} card{'s' if c > 1 else ''} left"] = group = {}
         for name, study in studies.items():
-            part = _searched(study, c)
-            gap = (part["realized"] - part["played_value"]).to_numpy(float)
-            group[name] = (ratio_estimate(*cluster_totals(gap, part["round"].to_numpy())) if len(part)
+            part, gap = _searched_gap(study, c)
+            group[name] = (estimated_mean(gap, part["round"].to_numpy()) if len(part)
                            else Estimate(math.nan, math.nan, 0))
     return out
 
